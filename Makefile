@@ -1,0 +1,37 @@
+# Thin wrappers over CMake. `make run` and `make test` each work alone on a
+# fresh Debian 12 machine: they install what they need first.
+BUILD      ?= build
+BUILD_SAN  ?= build-sanitize
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+
+.PHONY: all setup build run test check test-sanitize clean
+
+all: build
+
+setup:
+	@./scripts/setup.sh
+
+build: setup
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Until naval-server exists (issue 6), `run` demonstrates the core: the mesh
+# report and the equilibrium found by the physics for two built-in hulls.
+run: build
+	./$(BUILD)/tools/naval-hull builtin:barge --mass 40000
+	./$(BUILD)/tools/naval-hull builtin:ship --mass 600000
+
+# Release tests, then the same suite under AddressSanitizer + UBSan.
+test: check test-sanitize
+
+check: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-sanitize: setup
+	cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DNAVAL_SANITIZE=ON $(CMAKE_ARGS)
+	cmake --build $(BUILD_SAN) -j $(JOBS)
+	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_SAN)

@@ -1,0 +1,60 @@
+#include "hull.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
+    memset(h, 0, sizeof *h);
+    if (mass_compute(m, &h->mesh_props, err)) return -1;
+    if (mass_resolve(&h->mesh_props, spec, &h->body, err)) return -1;
+    size_t nv = m->vertex_count, nt = m->triangle_count;
+    h->vx = malloc(nv * sizeof(float));
+    h->vy = malloc(nv * sizeof(float));
+    h->vz = malloc(nv * sizeof(float));
+    h->triangles = malloc(3 * nt * sizeof(uint32_t));
+    h->triangle_area = malloc(nt * sizeof(float));
+    if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_area) {
+        hull_destroy(h);
+        return nv_error_set(err, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
+    }
+    h->vertex_count = (uint32_t)nv;
+    h->triangle_count = (uint32_t)nt;
+    vec3 cg = h->body.cg;
+    for (int a = 0; a < 3; a++) {
+        h->bounds_min[a] = INFINITY;
+        h->bounds_max[a] = -INFINITY;
+    }
+    for (size_t i = 0; i < nv; i++) {
+        const float* p = m->positions + 3 * i;
+        float r[3] = {(float)(p[0] - cg.x), (float)(p[1] - cg.y), (float)(p[2] - cg.z)};
+        h->vx[i] = r[0];
+        h->vy[i] = r[1];
+        h->vz[i] = r[2];
+        for (int a = 0; a < 3; a++) {
+            if (r[a] < h->bounds_min[a]) h->bounds_min[a] = r[a];
+            if (r[a] > h->bounds_max[a]) h->bounds_max[a] = r[a];
+        }
+    }
+    memcpy(h->triangles, m->indices, 3 * nt * sizeof(uint32_t));
+    double total = 0.0;
+    for (size_t t = 0; t < nt; t++) {
+        const uint32_t* tri = h->triangles + 3 * t;
+        vec3 a = v3(h->vx[tri[0]], h->vy[tri[0]], h->vz[tri[0]]);
+        vec3 b = v3(h->vx[tri[1]], h->vy[tri[1]], h->vz[tri[1]]);
+        vec3 c = v3(h->vx[tri[2]], h->vy[tri[2]], h->vz[tri[2]]);
+        double area = 0.5 * v3_length(v3_cross(v3_sub(b, a), v3_sub(c, a)));
+        h->triangle_area[t] = (float)area;
+        total += area;
+    }
+    h->total_area = total;
+    return 0;
+}
+
+void hull_destroy(hull* h) {
+    free(h->vx);
+    free(h->vy);
+    free(h->vz);
+    free(h->triangles);
+    free(h->triangle_area);
+    memset(h, 0, sizeof *h);
+}

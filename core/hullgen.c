@@ -1,0 +1,204 @@
+#include "hullgen.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vecmath.h"
+
+#define HULLGEN_MAX_DIVISIONS 1024u
+
+/* Moves a vertex of the unit box grid; must be a pure function of its input
+ * so that coincident grid points land on bit-identical positions and weld. */
+typedef void (*hullgen_shape_fn)(const void* ctx, double p[3]);
+
+typedef struct hullgen_grid {
+    double* axis[3]; /* grid coordinates along x, y, z */
+    unsigned n[3];
+} hullgen_grid;
+
+static int hullgen_emit_face(mesh* out, const hullgen_grid* g, int fixed_axis, int fixed_end, int u_axis, int v_axis,
+                             hullgen_shape_fn shape, const void* ctx, nv_error* err) {
+    uint32_t base = out->vertex_count;
+    unsigned nu = g->n[u_axis], nv = g->n[v_axis];
+    for (unsigned j = 0; j <= nv; j++)
+        for (unsigned i = 0; i <= nu; i++) {
+            double p[3];
+            p[fixed_axis] = g->axis[fixed_axis][fixed_end ? g->n[fixed_axis] : 0];
+            p[u_axis] = g->axis[u_axis][i];
+            p[v_axis] = g->axis[v_axis][j];
+            if (shape) shape(ctx, p);
+            if (mesh_add_vertex(out, (float)p[0], (float)p[1], (float)p[2], err)) return -1;
+        }
+    /* u x v points outward, so (00, 10, 11) and (00, 11, 01) wind outward. */
+    for (unsigned j = 0; j < nv; j++)
+        for (unsigned i = 0; i < nu; i++) {
+            uint32_t p00 = base + j * (nu + 1) + i, p10 = p00 + 1, p01 = p00 + (nu + 1), p11 = p01 + 1;
+            if (mesh_add_triangle(out, p00, p10, p11, err) || mesh_add_triangle(out, p00, p11, p01, err)) return -1;
+        }
+    return 0;
+}
+
+static int hullgen_subdivided_box(mesh* out, const double lo[3], const double hi[3], const unsigned n[3],
+                                  hullgen_shape_fn shape, const void* ctx, const char* name, mesh_report* report,
+                                  nv_error* err) {
+    for (int a = 0; a < 3; a++)
+        if (n[a] < 1 || n[a] > HULLGEN_MAX_DIVISIONS)
+            return nv_error_set(err, "%s: divisions must be 1..%u (got %u)", name, HULLGEN_MAX_DIVISIONS, n[a]);
+    hullgen_grid g;
+    memset(&g, 0, sizeof g);
+    int rc = -1;
+    for (int a = 0; a < 3; a++) {
+        g.n[a] = n[a];
+        g.axis[a] = malloc(sizeof(double) * (n[a] + 1));
+        if (!g.axis[a]) {
+            nv_error_set(err, "%s: out of memory", name);
+            goto done;
+        }
+        for (unsigned i = 0; i <= n[a]; i++) g.axis[a][i] = lo[a] + (hi[a] - lo[a]) * ((double)i / n[a]);
+        g.axis[a][n[a]] = hi[a];
+    }
+    mesh_init(out);
+    uint32_t verts = 2u * ((n[0] + 1) * (n[1] + 1) + (n[1] + 1) * (n[2] + 1) + (n[0] + 1) * (n[2] + 1));
+    uint32_t tris = 4u * (n[0] * n[1] + n[1] * n[2] + n[0] * n[2]);
+    if (mesh_reserve(out, verts, tris, err)) goto done;
+    /* (fixed axis, end, u, v) with u x v outward: +x: y,z  -x: z,y  +y: z,x
+     * -y: x,z  +z: x,y  -z: y,x */
+    static const int faces[6][4] = {{0, 1, 1, 2}, {0, 0, 2, 1}, {1, 1, 2, 0}, {1, 0, 0, 2}, {2, 1, 0, 1}, {2, 0, 1, 0}};
+    for (int f = 0; f < 6; f++)
+        if (hullgen_emit_face(out, &g, faces[f][0], faces[f][1], faces[f][2], faces[f][3], shape, ctx, err)) goto done;
+    mesh_options opts = mesh_options_default();
+    mesh_report scratch;
+    if (mesh_finish(out, &opts, name, report ? report : &scratch, err)) goto done;
+    rc = 0;
+done:
+    for (int a = 0; a < 3; a++) free(g.axis[a]);
+    if (rc) mesh_free(out);
+    return rc;
+}
+
+
+typedef struct hullgen_ship_shape {
+    double length, beam, depth;
+} hullgen_ship_shape;
+
+/* Waterplane half-breadth factor along the hull, xi = 0 at the transom,
+ * 1 at the stem: slightly narrower transom, parallel midbody, fine bow
+ * closing to zero at the stem. */
+static double hullgen_ship_breadth(double xi) {
+    if (xi < 0.15) return 0.88 + 0.12 * sin(0.5 * NV_PI * xi / 0.15);
+    if (xi <= 0.55) return 1.0;
+    double u = (xi - 0.55) / 0.45;
+    /* xi is 1 - 1e-16 at the stem after rounding; it must close exactly so
+     * the two sides weld into one stem line. */
+    return u >= 1.0 - 1e-9 ? 0.0 : 1.0 - pow(u, 1.8);
+}
+
+/* Height of the keel above the baseline: the forefoot rises toward the stem. */
+static double hullgen_ship_keel(double xi) {
+    if (xi <= 0.7) return 0.0;
+    double u = (xi - 0.7) / 0.3;
+    return 0.45 * u * u;
+}
+
+static void hullgen_ship_apply(const void* ctx, double p[3]) {
+    const hullgen_ship_shape* s = ctx;
+    double xi = p[0] / s->length + 0.5;
+    double eta = p[1] / s->depth; /* 0 keel .. 1 deck on the box grid */
+    double keel = hullgen_ship_keel(xi) * s->depth;
+    double y = keel + eta * (s->depth - keel);
+    /* Rounded bilge: the section narrows toward the keel to a flat bottom of
+     * 35 % of the local beam. */
+    double section = 0.35 + 0.65 * sqrt(1.0 - (1.0 - eta) * (1.0 - eta));
+    double z = p[2] * hullgen_ship_breadth(xi) * section;
+    p[1] = y;
+    p[2] = z == 0.0 ? 0.0 : z; /* -0 and +0 must weld on the stem */
+}
+
+static int hullgen_ship_report(mesh* out, double length, double beam, double depth, unsigned target_triangles,
+                               mesh_report* report, nv_error* err) {
+    if (!(length > 0.0 && beam > 0.0 && depth > 0.0) || !isfinite(length + beam + depth))
+        return nv_error_set(err, "ship: dimensions must be positive and finite (got %g x %g x %g m)", length, beam,
+                            depth);
+    if (target_triangles < 100) target_triangles = 100;
+    if (target_triangles > 2000000) return nv_error_set(err, "ship: at most 2000000 triangles (asked %u)", target_triangles);
+    /* Divisions in proportion 6 : 1 : 2 along x, y, z; triangles come to about
+     * 4 (nx ny + ny nz + nx nz) = 4 k^2 (6 + 2 + 12) = 80 k^2. */
+    double k = sqrt(target_triangles / 80.0);
+    unsigned n[3] = {(unsigned)lround(6.0 * k), (unsigned)lround(k), (unsigned)lround(2.0 * k)};
+    if (n[0] < 4) n[0] = 4;
+    if (n[1] < 1) n[1] = 1;
+    if (n[2] < 2) n[2] = 2;
+    hullgen_ship_shape shape = {length, beam, depth};
+    double lo[3] = {-0.5 * length, 0.0, -0.5 * beam}, hi[3] = {0.5 * length, depth, 0.5 * beam};
+    return hullgen_subdivided_box(out, lo, hi, n, hullgen_ship_apply, &shape, "ship", report, err);
+}
+
+int hullgen_ship(mesh* out, double length, double beam, double depth, unsigned target_triangles, nv_error* err) {
+    return hullgen_ship_report(out, length, beam, depth, target_triangles, NULL, err);
+}
+
+static int hullgen_box_report(mesh* out, double length, double beam, double height, const unsigned n[3],
+                              mesh_report* report, nv_error* err) {
+    if (!(length > 0.0 && beam > 0.0 && height > 0.0) || !isfinite(length + beam + height))
+        return nv_error_set(err, "box: dimensions must be positive and finite (got %g x %g x %g m)", length, beam,
+                            height);
+    double lo[3] = {-0.5 * length, 0.0, -0.5 * beam}, hi[3] = {0.5 * length, height, 0.5 * beam};
+    return hullgen_subdivided_box(out, lo, hi, n, NULL, NULL, "box", report, err);
+}
+
+int hullgen_box(mesh* out, double length, double beam, double height, unsigned nx, unsigned ny, unsigned nz,
+                nv_error* err) {
+    unsigned n[3] = {nx, ny, nz};
+    return hullgen_box_report(out, length, beam, height, n, NULL, err);
+}
+
+/* Divisions for a box of the given proportions, about target_triangles. */
+static void hullgen_box_divisions(double l, double b, double h, unsigned target, unsigned n[3]) {
+    double dims[3] = {l, h, b};
+    double s = sqrt((l * h + h * b + l * b) / (target / 4.0)); /* cell edge for square-ish cells */
+    for (int a = 0; a < 3; a++) {
+        long d = lround(dims[a] / s);
+        n[a] = d < 1 ? 1u : (d > (long)HULLGEN_MAX_DIVISIONS ? HULLGEN_MAX_DIVISIONS : (unsigned)d);
+    }
+}
+
+int hullgen_build_report(const char* name, unsigned target_triangles, mesh* out, mesh_report* report, nv_error* err) {
+    unsigned n[3];
+    if (strcmp(name, "barge") == 0) {
+        hullgen_box_divisions(10.0, 4.0, 2.0, target_triangles ? target_triangles : 300, n);
+        return hullgen_box_report(out, 10.0, 4.0, 2.0, n, report, err);
+    }
+    if (strcmp(name, "cube") == 0) {
+        hullgen_box_divisions(1.0, 1.0, 1.0, target_triangles ? target_triangles : 12, n);
+        return hullgen_box_report(out, 1.0, 1.0, 1.0, n, report, err);
+    }
+    if (strcmp(name, "ship") == 0)
+        return hullgen_ship_report(out, 50.0, 9.0, 5.0, target_triangles ? target_triangles : 800, report, err);
+    return nv_error_set(err, "unknown built-in hull '%s' (known: barge, ship, cube)", name);
+}
+
+int hullgen_build(const char* name, unsigned target_triangles, mesh* out, nv_error* err) {
+    return hullgen_build_report(name, target_triangles, out, NULL, err);
+}
+
+int hullgen_from_spec(const char* spec, mesh* out, mesh_report* report, nv_error* err) {
+    static const char prefix[] = "builtin:";
+    if (strncmp(spec, prefix, sizeof prefix - 1) != 0) return 0;
+    char name[64];
+    const char* rest = spec + sizeof prefix - 1;
+    const char* colon = strchr(rest, ':');
+    size_t len = colon ? (size_t)(colon - rest) : strlen(rest);
+    if (len == 0 || len >= sizeof name) return nv_error_set(err, "'%s': expected builtin:NAME[:TRIANGLES]", spec);
+    memcpy(name, rest, len);
+    name[len] = '\0';
+    unsigned tris = 0;
+    if (colon) {
+        char* end = NULL;
+        unsigned long v = strtoul(colon + 1, &end, 10);
+        if (end == colon + 1 || *end != '\0' || v < 12 || v > 2000000)
+            return nv_error_set(err, "'%s': the triangle count after the name must be 12..2000000", spec);
+        tris = (unsigned)v;
+    }
+    return hullgen_build_report(name, tris, out, report, err) ? -1 : 1;
+}

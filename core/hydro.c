@@ -1,0 +1,170 @@
+#include "hydro.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err) {
+    memset(s, 0, sizeof *s);
+    size_t n = capacity ? capacity : 1;
+    s->qx = malloc(n * sizeof(double));
+    s->qz = malloc(n * sizeof(double));
+    s->wy = malloc(n * sizeof(double));
+    s->surface = malloc(n * sizeof(float));
+    if (!s->qx || !s->qz || !s->wy || !s->surface) {
+        hydro_scratch_free(s);
+        return nv_error_set(err, "hydro: out of memory for a scratch of %u vertices", capacity);
+    }
+    s->capacity = capacity;
+    return 0;
+}
+
+void hydro_scratch_free(hydro_scratch* s) {
+    free(s->qx);
+    free(s->qz);
+    free(s->wy);
+    free(s->surface);
+    memset(s, 0, sizeof *s);
+}
+
+size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 position, const mat3* rotation,
+                         const water_surface* water, hydro_scratch* scratch, float* height) {
+    for (uint32_t k = 0; k < count; k++) {
+        vec3 r = hydro_vertex_offset(h, rotation, first + k);
+        scratch->qx[k] = position.x + r.x;
+        scratch->wy[k] = position.y + r.y;
+        scratch->qz[k] = position.z + r.z;
+    }
+    water_query q = {.count = count, .x = scratch->qx, .z = scratch->qz, .height = scratch->surface};
+    size_t approximate = water_sample(water, &q);
+    for (uint32_t k = 0; k < count; k++) height[first + k] = (float)(scratch->wy[k] - (double)scratch->surface[k]);
+    return approximate;
+}
+
+static inline vec3 hydro_lerp(vec3 a, vec3 b, double t) { return v3_madd(a, v3_sub(b, a), t); }
+
+/* Cuts by rotating the corners cyclically (which keeps the winding) so that
+ * the odd one out comes first: the lone submerged corner, or the lone dry
+ * one. Every denominator is a depth plus a non-negative height, so it is
+ * positive: a corner exactly at h = 0 counts as dry and never drops the
+ * triangle, and the cut stays continuous in the heights. */
+static inline void hydro_cut_inline(const vec3 p[3], const double h[3], hydro_cut* out) {
+    int under = (h[0] < 0.0) + (h[1] < 0.0) + (h[2] < 0.0);
+    out->has_segment = 0;
+    if (under == 0) {
+        out->piece_count = 0;
+        out->area_fraction = 0.0;
+        return;
+    }
+    if (under == 3) {
+        hydro_piece* k = &out->pieces[0];
+        for (int i = 0; i < 3; i++) {
+            k->p[i] = p[i];
+            k->depth[i] = -h[i];
+        }
+        out->piece_count = 1;
+        out->area_fraction = 1.0;
+        return;
+    }
+    int odd = 0;
+    if (under == 1) {
+        odd = h[0] < 0.0 ? 0 : (h[1] < 0.0 ? 1 : 2);
+    } else {
+        odd = h[0] >= 0.0 ? 0 : (h[1] >= 0.0 ? 1 : 2);
+    }
+    int ia = (odd + 1) % 3, ib = (odd + 2) % 3;
+    vec3 o = p[odd], a = p[ia], b = p[ib];
+    double ho = h[odd], ha = h[ia], hb = h[ib];
+    out->has_segment = 1;
+    if (under == 1) {
+        /* Lone submerged corner o: the piece is the small triangle at o. */
+        double d = -ho;
+        double ta = d / (d + ha), tb = d / (d + hb);
+        vec3 ja = hydro_lerp(o, a, ta), jb = hydro_lerp(o, b, tb);
+        hydro_piece* k = &out->pieces[0];
+        k->p[0] = o;
+        k->p[1] = ja;
+        k->p[2] = jb;
+        k->depth[0] = d;
+        k->depth[1] = 0.0;
+        k->depth[2] = 0.0;
+        out->piece_count = 1;
+        out->area_fraction = ta * tb;
+        out->segment[0] = ja;
+        out->segment[1] = jb;
+    } else {
+        /* Lone dry corner o: the submerged quad a, b, I_b, I_a. */
+        double da = -ha, db = -hb;
+        double ta = da / (da + ho), tb = db / (db + ho);
+        vec3 ia_pt = hydro_lerp(a, o, ta), ib_pt = hydro_lerp(b, o, tb);
+        hydro_piece* k0 = &out->pieces[0];
+        k0->p[0] = a;
+        k0->p[1] = b;
+        k0->p[2] = ib_pt;
+        k0->depth[0] = da;
+        k0->depth[1] = db;
+        k0->depth[2] = 0.0;
+        hydro_piece* k1 = &out->pieces[1];
+        k1->p[0] = a;
+        k1->p[1] = ib_pt;
+        k1->p[2] = ia_pt;
+        k1->depth[0] = da;
+        k1->depth[1] = 0.0;
+        k1->depth[2] = 0.0;
+        out->piece_count = 2;
+        out->area_fraction = 1.0 - (1.0 - ta) * (1.0 - tb);
+        out->segment[0] = ib_pt;
+        out->segment[1] = ia_pt;
+    }
+}
+
+void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out) { hydro_cut_inline(p, h, out); }
+
+void hydro_triangle_pass(const hull* h, const float* height, const mat3* rotation, uint32_t first, uint32_t count,
+                         double pressure_per_depth, hydro_sums* acc, hydro_segment* segments) {
+    /* Sums in geometric units (m^3, m^4); rho g is applied once at the end. */
+    vec3 force = v3(0, 0, 0), torque = v3(0, 0, 0);
+    double area = 0.0;
+    uint32_t wetted = 0, seg_n = acc->segment_count;
+    const uint32_t* tris = h->triangles;
+    for (uint32_t t = first; t < first + count; t++) {
+        uint32_t i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
+        double hh[3] = {height[i0], height[i1], height[i2]};
+        if (hh[0] >= 0.0 && hh[1] >= 0.0 && hh[2] >= 0.0) continue; /* dry: the common case, skip early */
+        vec3 p[3] = {hydro_vertex_offset(h, rotation, i0), hydro_vertex_offset(h, rotation, i1),
+                     hydro_vertex_offset(h, rotation, i2)};
+        hydro_cut cut;
+        hydro_cut_inline(p, hh, &cut);
+        if (cut.piece_count == 0) continue; /* NaN heights compare as dry */
+        wetted++;
+        area += cut.area_fraction * h->triangle_area[t];
+        for (int k = 0; k < cut.piece_count; k++) {
+            const hydro_piece* pc = &cut.pieces[k];
+            vec3 a = pc->p[0], b = pc->p[1], c = pc->p[2];
+            double da = pc->depth[0], db = pc->depth[1], dc = pc->depth[2];
+            /* N = A n (area-weighted outward normal). Pressure rho g d is
+             * linear over the flat piece, so
+             *   F = -(A (d_a + d_b + d_c) / 3) n
+             *   integral(d r dA) = (A / 12) (sum d_i r_i + (sum d_i)(sum r_i))
+             *   tau = n x integral(d r dA)   (r from the CG; the force pushes along -n) */
+            vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
+            double s = da + db + dc;
+            force = v3_madd(force, n_area, -s / 3.0);
+            vec3 first_moment = v3_add(v3_add(v3_scale(a, da + s), v3_scale(b, db + s)), v3_scale(c, dc + s));
+            torque = v3_madd(torque, v3_cross(n_area, first_moment), 1.0 / 12.0);
+        }
+        if (segments && cut.has_segment) {
+            hydro_segment* sg = &segments[seg_n++];
+            sg->a[0] = (float)cut.segment[0].x;
+            sg->a[1] = (float)cut.segment[0].y;
+            sg->a[2] = (float)cut.segment[0].z;
+            sg->b[0] = (float)cut.segment[1].x;
+            sg->b[1] = (float)cut.segment[1].y;
+            sg->b[2] = (float)cut.segment[1].z;
+        }
+    }
+    acc->force = v3_madd(acc->force, force, pressure_per_depth);
+    acc->torque = v3_madd(acc->torque, torque, pressure_per_depth);
+    acc->submerged_area += area;
+    acc->wetted_triangles += wetted;
+    acc->segment_count = seg_n;
+}

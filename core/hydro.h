@@ -1,0 +1,95 @@
+/* Kerner's hydrostatics (part 1): the per-vertex pass (every hull vertex to
+ * world space and its signed height above the water) and the per-triangle
+ * pass (cut each triangle at the waterline, exact pressure force and moment
+ * per submerged piece, summed about the centre of gravity).
+ * See docs/architecture.md and ../shared/notes/kerner-model.md. */
+#ifndef NAVAL_HYDRO_H
+#define NAVAL_HYDRO_H
+
+#include <stdint.h>
+
+#include "hull.h"
+#include "nv_error.h"
+#include "vecmath.h"
+#include "water.h"
+
+/* Per-worker scratch for the vertex pass: room for one block of vertices. */
+typedef struct hydro_scratch {
+    double* qx;       /* world x, z of each vertex of the block (the water query) */
+    double* qz;
+    double* wy;       /* world y of each vertex */
+    float* surface;   /* water height answered */
+    uint32_t capacity;
+} hydro_scratch;
+
+int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err);
+void hydro_scratch_free(hydro_scratch* s);
+
+/* World-oriented offset from the CG of hull vertex i. The triangle pass
+ * recomputes these rather than storing them per vessel (memory per boat). */
+static inline vec3 hydro_vertex_offset(const hull* h, const mat3* rotation, uint32_t i) {
+    const double(*r)[3] = rotation->m;
+    double bx = h->vx[i], by = h->vy[i], bz = h->vz[i];
+    return v3(r[0][0] * bx + r[0][1] * by + r[0][2] * bz, r[1][0] * bx + r[1][1] * by + r[1][2] * bz,
+              r[2][0] * bx + r[2][1] * by + r[2][2] * bz);
+}
+
+/* Vertex pass over vertices [first, first + count) (count <= scratch
+ * capacity): height[i] = signed height of vertex i above the water, < 0
+ * submerged. `height` is the vessel's whole array (indexed by vertex).
+ * Returns how many heights the water answered only approximately (folds). */
+size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 position, const mat3* rotation,
+                         const water_surface* water, hydro_scratch* scratch, float* height);
+
+/* One waterline segment: where a cut triangle crosses the surface, as
+ * world-oriented offsets from the CG. */
+typedef struct hydro_segment {
+    float a[3];
+    float b[3];
+} hydro_segment;
+
+typedef struct hydro_sums {
+    vec3 force;                /* N, world frame */
+    vec3 torque;               /* N m, about the CG, world frame */
+    double submerged_area;     /* m^2 */
+    uint32_t wetted_triangles; /* triangles with a submerged part */
+    uint32_t segment_count;    /* waterline segments written */
+} hydro_sums;
+
+static inline void hydro_sums_clear(hydro_sums* s) {
+    s->force = v3(0, 0, 0);
+    s->torque = v3(0, 0, 0);
+    s->submerged_area = 0.0;
+    s->wetted_triangles = 0;
+    s->segment_count = 0;
+}
+
+/* Adds the pressure force and torque of triangles [first, first + count) to
+ * `acc`, from the vessel's vertex heights and its rotation. `pressure_per_depth`
+ * is rho g (Pa/m). `segments` is NULL or has room for the hull's triangle
+ * count; segments go at acc->segment_count. Blocks of one vessel may run on
+ * different threads into separate sums, added in block order for a
+ * deterministic total. */
+void hydro_triangle_pass(const hull* h, const float* height, const mat3* rotation, uint32_t first, uint32_t count,
+                         double pressure_per_depth, hydro_sums* acc, hydro_segment* segments);
+
+/* A submerged piece of a cut triangle: corners with their depths below the
+ * surface (>= 0), wound like the parent. */
+typedef struct hydro_piece {
+    vec3 p[3];
+    double depth[3];
+} hydro_piece;
+
+typedef struct hydro_cut {
+    hydro_piece pieces[2];
+    int piece_count;         /* 0 dry, 1 or 2 */
+    double area_fraction;    /* submerged area / triangle area, in [0, 1] */
+    int has_segment;         /* the triangle crosses the surface */
+    vec3 segment[2];
+} hydro_cut;
+
+/* Cuts one triangle with corner heights h (< 0 under water) at the surface.
+ * Exposed for tests and for tools that integrate over the submerged part. */
+void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out);
+
+#endif

@@ -1,0 +1,670 @@
+#include "mesh.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A 32-bit sort key and its payload (a vertex index). */
+typedef struct mesh_pair {
+    uint32_t key;
+    uint32_t value;
+} mesh_pair;
+
+#define MESH_RADIX_SIZE 65536u
+
+/* Why radix and not qsort: a 1M-triangle STL has 3M corners and the loader
+ * must stay well under a second. LSD radix is linear, and being stable it
+ * keeps equal keys in input order, which is what makes weld deterministic
+ * without a tie-break. tmp must hold n pairs. */
+static int mesh_sort_pairs(mesh_pair* pairs, mesh_pair* tmp, size_t n, nv_error* err) {
+    uint32_t* counts = calloc(2 * (size_t)MESH_RADIX_SIZE, sizeof *counts);
+    if (!counts) return nv_error_set(err, "out of memory sorting %zu vertices", n);
+    for (size_t i = 0; i < n; i++) {
+        counts[pairs[i].key & 0xFFFFu]++;
+        counts[MESH_RADIX_SIZE + (pairs[i].key >> 16)]++;
+    }
+    for (unsigned pass = 0; pass < 2; pass++) {
+        uint32_t* c = counts + (size_t)pass * MESH_RADIX_SIZE;
+        uint32_t sum = 0;
+        for (uint32_t d = 0; d < MESH_RADIX_SIZE; d++) {
+            uint32_t k = c[d];
+            c[d] = sum;
+            sum += k;
+        }
+        const mesh_pair* src = pass ? tmp : pairs;
+        mesh_pair* dst = pass ? pairs : tmp;
+        unsigned shift = pass ? 16u : 0u;
+        for (size_t i = 0; i < n; i++) dst[c[(src[i].key >> shift) & 0xFFFFu]++] = src[i];
+    }
+    free(counts);
+    return 0;
+}
+
+mesh_options mesh_options_default(void) {
+    mesh_options o;
+    o.up = 'y';
+    o.max_triangles = MESH_DEFAULT_MAX_TRIANGLES;
+    o.flip_inside_out = false;
+    return o;
+}
+
+void mesh_init(mesh* m) { memset(m, 0, sizeof *m); }
+
+void mesh_free(mesh* m) {
+    if (!m) return;
+    free(m->positions);
+    free(m->indices);
+    mesh_init(m);
+}
+
+/* A function rather than an inline test so it compiles on 64-bit hosts,
+ * where a uint32_t count can never overflow size_t (and -Wtype-limits says so). */
+static bool mesh_array_fits(size_t count, size_t element_size) { return count <= SIZE_MAX / element_size; }
+
+int mesh_reserve(mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err) {
+    if (vertices > m->vertex_capacity) {
+        if (!mesh_array_fits(vertices, 3 * sizeof(float)))
+            return nv_error_set(err, "cannot hold %u vertices: size overflow", vertices);
+        float* p = realloc(m->positions, (size_t)vertices * 3 * sizeof(float));
+        if (!p) return nv_error_set(err, "out of memory allocating %u vertices", vertices);
+        m->positions = p;
+        m->vertex_capacity = vertices;
+    }
+    if (triangles > m->triangle_capacity) {
+        if (!mesh_array_fits(triangles, 3 * sizeof(uint32_t)))
+            return nv_error_set(err, "cannot hold %u triangles: size overflow", triangles);
+        uint32_t* p = realloc(m->indices, (size_t)triangles * 3 * sizeof(uint32_t));
+        if (!p) return nv_error_set(err, "out of memory allocating %u triangles", triangles);
+        m->indices = p;
+        m->triangle_capacity = triangles;
+    }
+    return 0;
+}
+
+static uint32_t mesh_grow_capacity(uint32_t cap) {
+    if (cap < 64) return 64;
+    return cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
+}
+
+int mesh_add_vertex(mesh* m, float x, float y, float z, nv_error* err) {
+    if (m->vertex_count == m->vertex_capacity) {
+        if (m->vertex_count == UINT32_MAX) return nv_error_set(err, "too many vertices (%u)", m->vertex_count);
+        if (mesh_reserve(m, mesh_grow_capacity(m->vertex_capacity), m->triangle_capacity, err)) return -1;
+    }
+    float* p = m->positions + (size_t)m->vertex_count * 3;
+    p[0] = x;
+    p[1] = y;
+    p[2] = z;
+    m->vertex_count++;
+    return 0;
+}
+
+int mesh_add_triangle(mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* err) {
+    if (a >= m->vertex_count || b >= m->vertex_count || c >= m->vertex_count)
+        return nv_error_set(err, "triangle %u (%u, %u, %u) uses a vertex index beyond the %u vertices",
+                            m->triangle_count, a, b, c, m->vertex_count);
+    if (m->triangle_count == m->triangle_capacity) {
+        if (m->triangle_count == UINT32_MAX) return nv_error_set(err, "too many triangles (%u)", m->triangle_count);
+        if (mesh_reserve(m, m->vertex_capacity, mesh_grow_capacity(m->triangle_capacity), err)) return -1;
+    }
+    uint32_t* t = m->indices + (size_t)m->triangle_count * 3;
+    t[0] = a;
+    t[1] = b;
+    t[2] = c;
+    m->triangle_count++;
+    return 0;
+}
+
+void mesh_convert_z_up(mesh* m) {
+    for (size_t i = 0; i < m->vertex_count; i++) {
+        float* p = m->positions + 3 * i;
+        float y = p[1];
+        p[1] = p[2];
+        p[2] = -y;
+    }
+}
+
+static uint32_t mesh_float_key(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u == 0x80000000u ? 0u : u; /* -0 and +0 are the same point */
+}
+
+/* Replaces every index by remap[index]. Out-of-range indices stay out of
+ * range (shifted to just past the new count) so that validation still
+ * reports them instead of them silently aliasing a real vertex. */
+static void mesh_remap_indices(mesh* m, const uint32_t* remap, uint32_t old_count, uint32_t new_count) {
+    size_t n = (size_t)m->triangle_count * 3;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = m->indices[i];
+        m->indices[i] = v < old_count ? remap[v] : v - old_count + new_count;
+    }
+}
+
+/* Keeps vertex i when keep[i] == i, else merges it into keep[i] < i; the
+ * kept vertices retain their relative order. keep is overwritten with the
+ * new numbering. Returns the new vertex count. */
+static uint32_t mesh_compact_vertices(mesh* m, uint32_t* keep) {
+    uint32_t n = m->vertex_count, next = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (keep[i] == i) {
+            if (next != i) memmove(m->positions + 3 * (size_t)next, m->positions + 3 * (size_t)i, 3 * sizeof(float));
+            keep[i] = next++;
+        } else {
+            keep[i] = keep[keep[i]]; /* keep[i] < i: already renumbered */
+        }
+    }
+    mesh_remap_indices(m, keep, n, next);
+    m->vertex_count = next;
+    return next;
+}
+
+static bool mesh_same_position(const float* a, const float* b) {
+    return mesh_float_key(a[0]) == mesh_float_key(b[0]) && mesh_float_key(a[1]) == mesh_float_key(b[1]) &&
+           mesh_float_key(a[2]) == mesh_float_key(b[2]);
+}
+
+/* Only groups candidates: equal positions always hash alike, and the rare
+ * collisions are split by mesh_weld_split_run, so the result does not
+ * depend on this function at all. */
+static uint32_t mesh_position_hash(const float* p) {
+    uint64_t h = ((uint64_t)mesh_float_key(p[0]) | (uint64_t)mesh_float_key(p[1]) << 32) * 0x9E3779B97F4A7C15u;
+    h ^= (uint64_t)mesh_float_key(p[2]) * 0xC2B2AE3D27D4EB4Fu;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9u;
+    h ^= h >> 29;
+    return (uint32_t)(h >> 32);
+}
+
+typedef struct mesh_weld_key {
+    uint32_t k[3];
+    uint32_t index;
+} mesh_weld_key;
+
+static int mesh_weld_key_compare(const void* pa, const void* pb) {
+    const mesh_weld_key* a = pa;
+    const mesh_weld_key* b = pb;
+    for (int i = 0; i < 3; i++)
+        if (a->k[i] != b->k[i]) return a->k[i] < b->k[i] ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* A hash run [start, ...) holding more than one position: sort it by the
+ * full key (index breaks ties, so the order is total) and point every
+ * member at the first index of its own position. */
+static int mesh_weld_split_run(const mesh* m, const mesh_pair* pairs, size_t n, size_t start, uint32_t* keep,
+                               nv_error* err) {
+    size_t end = start + 1;
+    while (end < n && pairs[end].key == pairs[start].key) end++;
+    mesh_weld_key* keys = malloc((end - start) * sizeof *keys);
+    if (!keys) return nv_error_set(err, "out of memory welding vertices");
+    for (size_t i = start; i < end; i++) {
+        const float* p = m->positions + 3 * (size_t)pairs[i].value;
+        for (int k = 0; k < 3; k++) keys[i - start].k[k] = mesh_float_key(p[k]);
+        keys[i - start].index = pairs[i].value;
+    }
+    qsort(keys, end - start, sizeof *keys, mesh_weld_key_compare);
+    for (size_t g = 0; g < end - start;) {
+        size_t e = g + 1;
+        while (e < end - start && memcmp(keys[e].k, keys[g].k, sizeof keys[g].k) == 0) e++;
+        for (size_t i = g; i < e; i++) keep[keys[i].index] = keys[g].index;
+        g = e;
+    }
+    free(keys);
+    return 0;
+}
+
+static int mesh_weld_checked(mesh* m, uint32_t* removed, nv_error* err) {
+    *removed = 0;
+    uint32_t n = m->vertex_count;
+    if (n < 2) return 0;
+    mesh_pair* pairs = malloc((size_t)n * sizeof *pairs);
+    mesh_pair* tmp = malloc((size_t)n * sizeof *tmp);
+    uint32_t* keep = malloc((size_t)n * sizeof *keep);
+    int rc = -1;
+    if (!pairs || !tmp || !keep) {
+        nv_error_set(err, "out of memory welding %u vertices", n);
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        pairs[i].key = mesh_position_hash(m->positions + 3 * (size_t)i);
+        pairs[i].value = i;
+    }
+    if (mesh_sort_pairs(pairs, tmp, n, err)) goto done;
+    /* Stable sort: a run of equal hashes starts with its smallest index,
+     * the first occurrence, which survives. */
+    uint32_t* run_start = (uint32_t*)tmp; /* tmp is free again: reuse it */
+    for (uint32_t g = 0; g < n;) {
+        uint32_t e = g + 1;
+        while (e < n && pairs[e].key == pairs[g].key) e++;
+        for (uint32_t k = g; k < e; k++) {
+            keep[pairs[k].value] = pairs[g].value;
+            run_start[pairs[k].value] = g;
+        }
+        g = e;
+    }
+    /* In input order the survivor was usually seen just before, so this
+     * check mostly hits the cache; a mismatch is a hash collision. */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = keep[i];
+        if (r != i && !mesh_same_position(m->positions + 3 * (size_t)i, m->positions + 3 * (size_t)r) &&
+            mesh_weld_split_run(m, pairs, n, run_start[i], keep, err))
+            goto done;
+    }
+    *removed = n - mesh_compact_vertices(m, keep);
+    rc = 0;
+done:
+    free(pairs);
+    free(tmp);
+    free(keep);
+    return rc;
+}
+
+void mesh_weld(mesh* m, uint32_t* removed) {
+    uint32_t count = 0;
+    /* Out of memory leaves the mesh as it was; mesh_finish reports it. */
+    (void)mesh_weld_checked(m, &count, NULL);
+    if (removed) *removed = count;
+}
+
+void mesh_drop_degenerate(mesh* m, uint32_t* dropped) {
+    uint32_t out = 0, n = m->triangle_count;
+    for (uint32_t t = 0; t < n; t++) {
+        const uint32_t* s = m->indices + 3 * (size_t)t;
+        if (s[0] == s[1] || s[1] == s[2] || s[2] == s[0]) continue;
+        if (out != t) memmove(m->indices + 3 * (size_t)out, s, 3 * sizeof *s);
+        out++;
+    }
+    m->triangle_count = out;
+    if (dropped) *dropped = n - out;
+}
+
+static int mesh_drop_unused_checked(mesh* m, uint32_t* removed, nv_error* err) {
+    *removed = 0;
+    uint32_t n = m->vertex_count;
+    if (n == 0) return 0;
+    uint32_t* keep = malloc((size_t)n * sizeof *keep);
+    if (!keep) return nv_error_set(err, "out of memory checking %u vertices", n);
+    /* n (never a valid index) marks a vertex no triangle has claimed. */
+    for (uint32_t i = 0; i < n; i++) keep[i] = n;
+    size_t ni = (size_t)m->triangle_count * 3;
+    for (size_t i = 0; i < ni; i++)
+        if (m->indices[i] < n) keep[m->indices[i]] = m->indices[i];
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (keep[i] == n) continue;
+        if (next != i) memmove(m->positions + 3 * (size_t)next, m->positions + 3 * (size_t)i, 3 * sizeof(float));
+        keep[i] = next++;
+    }
+    mesh_remap_indices(m, keep, n, next);
+    m->vertex_count = next;
+    *removed = n - next;
+    free(keep);
+    return 0;
+}
+
+void mesh_drop_unused(mesh* m, uint32_t* removed) {
+    uint32_t count = 0;
+    (void)mesh_drop_unused_checked(m, &count, NULL);
+    if (removed) *removed = count;
+}
+
+/* Every corner's outgoing edge, grouped by undirected edge: bucket v holds
+ * the edges whose smaller vertex is v, sorted by the other vertex and then
+ * by corner (3 * triangle + slot; the edge runs from that corner to the
+ * next). A counting sort on v plus tiny per-vertex sorts: linear time. */
+typedef struct mesh_edge {
+    uint32_t other;
+    uint32_t corner;
+} mesh_edge;
+
+typedef struct mesh_edges {
+    mesh_edge* items;
+    uint32_t* end; /* end[v]: one past bucket v */
+    uint32_t vertex_count;
+} mesh_edges;
+
+typedef struct mesh_edge_group {
+    size_t begin, end; /* items[begin, end) share one undirected edge */
+    uint32_t bucket;
+} mesh_edge_group;
+
+static void mesh_edges_free(mesh_edges* es) {
+    free(es->items);
+    free(es->end);
+}
+
+static int mesh_edge_compare(const void* pa, const void* pb) {
+    const mesh_edge* a = pa;
+    const mesh_edge* b = pb;
+    if (a->other != b->other) return a->other < b->other ? -1 : 1;
+    return a->corner < b->corner ? -1 : a->corner > b->corner;
+}
+
+static void mesh_edges_sort_bucket(mesh_edge* e, size_t n) {
+    if (n > 32) { /* a vertex with a huge fan: keep it n log n */
+        qsort(e, n, sizeof *e, mesh_edge_compare);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        mesh_edge x = e[i];
+        size_t j = i;
+        for (; j > 0 && mesh_edge_compare(&e[j - 1], &x) > 0; j--) e[j] = e[j - 1];
+        e[j] = x;
+    }
+}
+
+static int mesh_edges_build(const mesh* m, mesh_edges* es, nv_error* err) {
+    uint32_t nv = m->vertex_count;
+    es->items = NULL;
+    es->end = NULL;
+    es->vertex_count = nv;
+    if (m->triangle_count > UINT32_MAX / 3)
+        return nv_error_set(err, "too many triangles (%u) to check edges", m->triangle_count);
+    size_t n = (size_t)m->triangle_count * 3;
+    es->end = calloc((size_t)nv + 1, sizeof *es->end);
+    es->items = malloc((n ? n : 1) * sizeof *es->items);
+    if (!es->end || !es->items) {
+        mesh_edges_free(es);
+        return nv_error_set(err, "out of memory checking %u triangles", m->triangle_count);
+    }
+    for (size_t c = 0; c < n; c++) {
+        uint32_t a = m->indices[c], b = m->indices[c % 3 == 2 ? c - 2 : c + 1];
+        if (a >= nv || b >= nv) {
+            mesh_edges_free(es);
+            return nv_error_set(err, "triangle %zu uses vertex index %u, but the mesh has %u vertices", c / 3,
+                                a >= nv ? a : b, nv);
+        }
+        es->end[a < b ? a : b]++;
+    }
+    uint32_t sum = 0;
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t k = es->end[v];
+        es->end[v] = sum;
+        sum += k;
+    }
+    for (size_t c = 0; c < n; c++) {
+        uint32_t a = m->indices[c], b = m->indices[c % 3 == 2 ? c - 2 : c + 1];
+        mesh_edge e = {a < b ? b : a, (uint32_t)c};
+        es->items[es->end[a < b ? a : b]++] = e;
+    }
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t begin = v ? es->end[v - 1] : 0;
+        mesh_edges_sort_bucket(es->items + begin, es->end[v] - begin);
+    }
+    return 0;
+}
+
+/* Advances g to the next group; start with a zeroed group. */
+static bool mesh_edges_next(const mesh_edges* es, mesh_edge_group* g) {
+    g->begin = g->end;
+    while (g->bucket < es->vertex_count && es->end[g->bucket] <= g->begin) g->bucket++;
+    if (g->bucket >= es->vertex_count) return false;
+    size_t limit = es->end[g->bucket];
+    g->end = g->begin + 1;
+    while (g->end < limit && es->items[g->end].other == es->items[g->begin].other) g->end++;
+    return true;
+}
+
+static uint32_t mesh_corner_from(const mesh* m, uint32_t corner) { return m->indices[corner]; }
+static uint32_t mesh_corner_to(const mesh* m, uint32_t corner) {
+    return m->indices[corner % 3 == 2 ? corner - 2 : corner + 1];
+}
+
+static int mesh_check_vertices(const mesh* m, nv_error* err) {
+    for (uint32_t t = 0; t < m->triangle_count; t++) {
+        const uint32_t* s = m->indices + 3 * (size_t)t;
+        for (int k = 0; k < 3; k++)
+            if (s[k] >= m->vertex_count)
+                return nv_error_set(err, "triangle %u uses vertex index %u, but the mesh has %u vertices", t, s[k],
+                                    m->vertex_count);
+    }
+    for (uint32_t i = 0; i < m->vertex_count; i++) {
+        const float* p = m->positions + 3 * (size_t)i;
+        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+            return nv_error_set(err, "vertex %u has a non-finite coordinate (%g, %g, %g)", i, p[0], p[1], p[2]);
+    }
+    return 0;
+}
+
+static int mesh_check_degenerate(const mesh* m, nv_error* err) {
+    for (uint32_t t = 0; t < m->triangle_count; t++) {
+        const uint32_t* s = m->indices + 3 * (size_t)t;
+        if (s[0] == s[1] || s[1] == s[2] || s[2] == s[0])
+            return nv_error_set(err, "triangle %u (%u, %u, %u) uses a vertex twice", t, s[0], s[1], s[2]);
+    }
+    return 0;
+}
+
+/* Formats "vertex A (x, y, z) ... vertex B (x, y, z)" for an edge message. */
+static void mesh_describe_edge(const mesh* m, uint32_t a, uint32_t b, const char* join, char* buf, size_t size) {
+    const float* p = m->positions + 3 * (size_t)a;
+    const float* q = m->positions + 3 * (size_t)b;
+    snprintf(buf, size, "vertex %u (%g, %g, %g)%svertex %u (%g, %g, %g)", a, p[0], p[1], p[2], join, b, q[0], q[1],
+             q[2]);
+}
+
+/* Reports the first bad edge of the earliest triangle that has one, so the
+ * message points at the same place whatever the vertex numbering. */
+static int mesh_check_edges(const mesh* m, const mesh_edges* es, nv_error* err) {
+    const mesh_edge* items = es->items;
+    size_t bad_start = 0, bad_end = 0, bad_count = 0;
+    uint32_t bad_corner = UINT32_MAX;
+    mesh_edge_group g = {0, 0, 0};
+    while (mesh_edges_next(es, &g)) {
+        bool ok = false;
+        if (g.end - g.begin == 2) {
+            uint32_t c0 = items[g.begin].corner, c1 = items[g.begin + 1].corner;
+            ok = mesh_corner_from(m, c0) == mesh_corner_to(m, c1);
+        }
+        if (!ok) {
+            bad_count++;
+            if (items[g.begin].corner < bad_corner) { /* a group's items are in corner order */
+                bad_corner = items[g.begin].corner;
+                bad_start = g.begin;
+                bad_end = g.end;
+            }
+        }
+    }
+    if (bad_count == 0) return 0;
+
+    char edge[200], more[64] = "";
+    if (bad_count > 1) snprintf(more, sizeof more, " (and %zu more bad edges)", bad_count - 1);
+    uint32_t c0 = items[bad_start].corner;
+    size_t uses = bad_end - bad_start;
+    if (uses == 1) {
+        mesh_describe_edge(m, mesh_corner_from(m, c0), mesh_corner_to(m, c0), " and ", edge, sizeof edge);
+        return nv_error_set(err, "open mesh: edge between %s belongs to triangle %u only%s", edge, c0 / 3, more);
+    }
+    if (uses == 2) {
+        uint32_t c1 = items[bad_start + 1].corner;
+        mesh_describe_edge(m, mesh_corner_from(m, c0), mesh_corner_to(m, c0), " to ", edge, sizeof edge);
+        return nv_error_set(err,
+                            "inconsistent winding: triangles %u and %u both run from %s; triangles sharing an edge "
+                            "must traverse it in opposite directions (one of them is flipped)%s",
+                            c0 / 3, c1 / 3, edge, more);
+    }
+    char list[80] = "";
+    size_t len = 0;
+    for (size_t k = bad_start; k < bad_end && len < sizeof list - 16; k++) {
+        if (k - bad_start == 4 && uses > 5) {
+            len += (size_t)snprintf(list + len, sizeof list - len, ", ...");
+            break;
+        }
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%u", k == bad_start ? "" : ", ", items[k].corner / 3);
+    }
+    mesh_describe_edge(m, mesh_corner_from(m, c0), mesh_corner_to(m, c0), " and ", edge, sizeof edge);
+    return nv_error_set(err,
+                        "non-manifold edge: edge between %s is used by %zu triangles (%s); an edge of a closed "
+                        "surface belongs to exactly two%s",
+                        edge, uses, list, more);
+}
+
+static uint32_t mesh_find_root(uint32_t* parent, uint32_t x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* Union-find over triangles joined through shared edges: two shells that
+ * only touch at a vertex count as two, which is what a buoyancy solid is. */
+static int mesh_components_from_edges(const mesh* m, const mesh_edges* es, uint32_t* components, nv_error* err) {
+    *components = 0;
+    uint32_t nt = m->triangle_count;
+    if (nt == 0) return 0;
+    uint32_t* parent = malloc((size_t)nt * sizeof *parent);
+    if (!parent) return nv_error_set(err, "out of memory counting components of %u triangles", nt);
+    for (uint32_t t = 0; t < nt; t++) parent[t] = t;
+    mesh_edge_group g = {0, 0, 0};
+    while (mesh_edges_next(es, &g)) {
+        /* The smaller root wins: the result cannot depend on visit order. */
+        uint32_t r0 = mesh_find_root(parent, es->items[g.begin].corner / 3);
+        for (size_t k = g.begin + 1; k < g.end; k++) {
+            uint32_t r = mesh_find_root(parent, es->items[k].corner / 3);
+            if (r < r0) {
+                parent[r0] = r;
+                r0 = r;
+            } else if (r > r0) {
+                parent[r] = r0;
+            }
+        }
+    }
+    uint32_t count = 0;
+    for (uint32_t t = 0; t < nt; t++) count += parent[t] == t;
+    free(parent);
+    *components = count;
+    return 0;
+}
+
+int mesh_validate_closed(const mesh* m, nv_error* err) {
+    if (mesh_check_vertices(m, err) || mesh_check_degenerate(m, err)) return -1;
+    mesh_edges es;
+    if (mesh_edges_build(m, &es, err)) return -1;
+    int rc = mesh_check_edges(m, &es, err);
+    mesh_edges_free(&es);
+    return rc;
+}
+
+uint32_t mesh_count_components(const mesh* m) {
+    mesh_edges es;
+    uint32_t components = 0;
+    if (mesh_edges_build(m, &es, NULL)) return 0;
+    (void)mesh_components_from_edges(m, &es, &components, NULL);
+    mesh_edges_free(&es);
+    return components;
+}
+
+/* Relative to the first vertex rather than the origin: identical for a
+ * closed surface, and far better conditioned for a hull modelled away from
+ * the origin (the products stay small). */
+double mesh_signed_volume(const mesh* m) {
+    if (m->vertex_count == 0) return 0.0;
+    const float* o = m->positions;
+    double sum = 0.0;
+    for (uint32_t t = 0; t < m->triangle_count; t++) {
+        const uint32_t* s = m->indices + 3 * (size_t)t;
+        const float* pa = m->positions + 3 * (size_t)s[0];
+        const float* pb = m->positions + 3 * (size_t)s[1];
+        const float* pc = m->positions + 3 * (size_t)s[2];
+        double a[3], b[3], c[3];
+        for (int k = 0; k < 3; k++) {
+            a[k] = (double)pa[k] - o[k];
+            b[k] = (double)pb[k] - o[k];
+            c[k] = (double)pc[k] - o[k];
+        }
+        sum += a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
+               a[2] * (b[0] * c[1] - b[1] * c[0]);
+    }
+    return sum / 6.0;
+}
+
+void mesh_flip(mesh* m) {
+    for (size_t t = 0; t < m->triangle_count; t++) {
+        uint32_t* s = m->indices + 3 * t;
+        uint32_t tmp = s[1];
+        s[1] = s[2];
+        s[2] = tmp;
+    }
+}
+
+void mesh_bounds(const mesh* m, float min_out[3], float max_out[3]) {
+    if (m->vertex_count == 0) {
+        for (int k = 0; k < 3; k++) min_out[k] = max_out[k] = 0.0f;
+        return;
+    }
+    for (int k = 0; k < 3; k++) min_out[k] = max_out[k] = m->positions[k];
+    for (size_t i = 1; i < m->vertex_count; i++) {
+        const float* p = m->positions + 3 * i;
+        for (int k = 0; k < 3; k++) {
+            if (p[k] < min_out[k]) min_out[k] = p[k];
+            if (p[k] > max_out[k]) max_out[k] = p[k];
+        }
+    }
+}
+
+/* Below this fraction of the bounding cube the volume is rounding noise:
+ * a flat double-sided sheet is "closed" but encloses nothing. */
+#define MESH_ZERO_VOLUME_RATIO 1e-9
+
+static int mesh_finish_steps(mesh* m, const mesh_options* opts, mesh_report* report, nv_error* err) {
+    uint32_t max_triangles = opts->max_triangles ? opts->max_triangles : MESH_DEFAULT_MAX_TRIANGLES;
+    if (opts->up == 'z' || opts->up == 'Z') {
+        mesh_convert_z_up(m);
+    } else if (opts->up != 'y' && opts->up != 'Y' && opts->up != '\0') {
+        return nv_error_set(err, "unknown up axis '%c' (use 'y' or 'z')", opts->up);
+    }
+    report->input_triangles = m->triangle_count;
+    if (m->triangle_count > max_triangles)
+        return nv_error_set(err, "%u triangles, more than the limit of %u (max_triangles)", m->triangle_count,
+                            max_triangles);
+    if (m->triangle_count == 0) return nv_error_set(err, "no triangles");
+    if (mesh_check_vertices(m, err)) return -1;
+
+    if (mesh_weld_checked(m, &report->welded_vertices, err)) return -1;
+    mesh_drop_degenerate(m, &report->dropped_triangles);
+    if (m->triangle_count == 0)
+        return nv_error_set(err, "all %u triangles are degenerate (each uses a vertex twice)", report->input_triangles);
+    /* Stray vertices would widen the bounds and cost the per-vertex passes. */
+    if (mesh_drop_unused_checked(m, &report->unused_vertices, err)) return -1;
+
+    mesh_edges es;
+    if (mesh_edges_build(m, &es, err)) return -1;
+    int rc = mesh_check_edges(m, &es, err);
+    if (rc == 0) rc = mesh_components_from_edges(m, &es, &report->components, err);
+    mesh_edges_free(&es);
+    if (rc) return -1;
+
+    double volume = mesh_signed_volume(m);
+    float lo[3], hi[3];
+    mesh_bounds(m, lo, hi);
+    double extent = 0.0;
+    for (int k = 0; k < 3; k++)
+        if ((double)hi[k] - lo[k] > extent) extent = (double)hi[k] - lo[k];
+    double zero = MESH_ZERO_VOLUME_RATIO * extent * extent * extent;
+    if (!isfinite(volume)) return nv_error_set(err, "total volume is not finite (coordinates too large)");
+    if (fabs(volume) <= zero)
+        return nv_error_set(err, "total volume is zero (%g m^3): the closed surface encloses nothing", volume);
+    if (volume < 0.0) {
+        if (!opts->flip_inside_out)
+            return nv_error_set(err,
+                                "inside-out: total volume is %.3f m^3 (triangles wind clockwise seen from outside); "
+                                "use flip_inside_out (naval-hull --flip) to reverse them",
+                                volume);
+        mesh_flip(m);
+        report->flipped = true;
+    }
+    return 0;
+}
+
+int mesh_finish(mesh* m, const mesh_options* opts, const char* name, mesh_report* report, nv_error* err) {
+    mesh_options defaults = mesh_options_default();
+    mesh_report local;
+    if (!opts) opts = &defaults;
+    if (!report) report = &local;
+    memset(report, 0, sizeof *report);
+    if (mesh_finish_steps(m, opts, report, err)) return nv_error_prefix(err, "%s", name ? name : "mesh");
+    return 0;
+}

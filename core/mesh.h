@@ -1,0 +1,101 @@
+/* Triangle meshes: storage, cleaning (weld, drop degenerate) and validation
+ * (closed, consistently oriented, outward, finite, within size limits), and
+ * the file loaders (binary/ASCII STL, Wavefront OBJ, OFF) in mesh_io.c.
+ *
+ * Every mesh that reaches the physics has passed mesh_finish(): loaders and
+ * the procedural hulls (hullgen.c) alike. */
+#ifndef NAVAL_MESH_H
+#define NAVAL_MESH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nv_error.h"
+
+typedef struct mesh {
+    float* positions;        /* 3 * vertex_count, x y z interleaved, world axes (+y up) */
+    uint32_t* indices;       /* 3 * triangle_count, counter-clockwise seen from outside */
+    uint32_t vertex_count;
+    uint32_t triangle_count;
+    uint32_t vertex_capacity;   /* allocated room, in vertices */
+    uint32_t triangle_capacity; /* allocated room, in triangles */
+} mesh;
+
+typedef enum mesh_format {
+    MESH_FORMAT_AUTO = 0, /* from the file name's extension */
+    MESH_FORMAT_STL,      /* binary or ASCII, told apart by content */
+    MESH_FORMAT_OBJ,
+    MESH_FORMAT_OFF,
+} mesh_format;
+
+#define MESH_DEFAULT_MAX_TRIANGLES 1000000u
+
+typedef struct mesh_options {
+    char up;                  /* 'y' (default) or 'z': the file's up axis */
+    uint32_t max_triangles;   /* reject larger meshes; 0 means MESH_DEFAULT_MAX_TRIANGLES */
+    bool flip_inside_out;     /* reverse every triangle when the total volume is negative */
+} mesh_options;
+
+typedef struct mesh_report {
+    uint32_t input_triangles;     /* as read (after fan triangulation) */
+    uint32_t welded_vertices;     /* vertices removed by welding coincident positions */
+    uint32_t dropped_triangles;   /* triangles removed as degenerate (repeated vertex) */
+    uint32_t components;          /* edge-connected closed shells */
+    bool flipped;                 /* the mesh was inside-out and was reversed */
+    uint32_t unused_vertices;     /* vertices removed because no triangle uses them */
+} mesh_report;
+
+mesh_options mesh_options_default(void);
+
+void mesh_init(mesh* m);
+void mesh_free(mesh* m);
+/* Grow storage to hold at least these totals (not extra room); returns -1
+ * with a message on allocation failure or limits. mesh_add_triangle rejects
+ * indices of vertices not yet added. */
+int mesh_reserve(mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err);
+int mesh_add_vertex(mesh* m, float x, float y, float z, nv_error* err);
+int mesh_add_triangle(mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* err);
+
+/* Converts a z-up mesh to the world's y-up frame: (x, y, z) -> (x, z, -y). */
+void mesh_convert_z_up(mesh* m);
+/* Merges vertices with bit-identical coordinates (-0 == +0); deterministic:
+ * the first occurrence survives and survivors keep their order. Out of
+ * memory leaves the mesh unchanged (mesh_finish reports it as an error). */
+void mesh_weld(mesh* m, uint32_t* removed);
+/* Drops triangles that use a vertex twice. Zero-area triangles with three
+ * distinct vertices are kept: they close T-junctions and carry no force. */
+void mesh_drop_degenerate(mesh* m, uint32_t* dropped);
+/* Removes vertices no triangle uses, keeping the others in order. */
+void mesh_drop_unused(mesh* m, uint32_t* removed);
+/* Checks: indices in range, vertices finite, no triangle using a vertex
+ * twice, every edge used by exactly two triangles in opposite directions.
+ * The message names the triangle(s) and edge (the earliest triangle's
+ * problem when there are several). */
+int mesh_validate_closed(const mesh* m, nv_error* err);
+/* Edge-connected shells (two shells touching at one vertex count as two);
+ * 0 for an empty mesh or when out of memory. */
+uint32_t mesh_count_components(const mesh* m);
+/* Summed about the first vertex: for a closed mesh the same as about the
+ * origin, with less rounding far from it. */
+double mesh_signed_volume(const mesh* m);
+void mesh_flip(mesh* m);
+void mesh_bounds(const mesh* m, float min_out[3], float max_out[3]);
+
+/* The common cleaning and validation every mesh goes through: optional z-up
+ * conversion, size limit, weld, drop degenerate, drop unused vertices,
+ * closed/oriented check, components, positive volume (or flip when allowed).
+ * `name` prefixes messages. opts and report may be NULL. On error the mesh
+ * is left part-way (the caller frees it). */
+int mesh_finish(mesh* m, const mesh_options* opts, const char* name, mesh_report* report, nv_error* err);
+
+/* Loaders: parse, then mesh_finish(). *out is initialised by the loader
+ * (storage it held is not freed). On error *out is left empty and the
+ * message names the file and the line (text formats) or triangle index.
+ * MESH_FORMAT_AUTO picks the format from the extension of path / name. */
+int mesh_load_file(const char* path, mesh_format fmt, const mesh_options* opts, mesh* out,
+                   mesh_report* report, nv_error* err);
+int mesh_load_memory(const void* data, size_t size, mesh_format fmt, const char* name,
+                     const mesh_options* opts, mesh* out, mesh_report* report, nv_error* err);
+
+#endif

@@ -1,0 +1,158 @@
+#include "statics.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+statics_options statics_options_default(void) {
+    statics_options o;
+    memset(&o, 0, sizeof o);
+    o.water_density = 1025.0;
+    o.gravity = 9.81;
+    o.dt = 1.0 / 60.0;
+    o.max_time = 900.0;
+    /* Released slightly heeled and trimmed: an upright hull that is unstable
+     * (GM < 0) must show it by tipping, not sit on its unstable balance. */
+    o.initial_tilt_axis = v3(1, 0, 0.5);
+    o.initial_tilt_deg = 1.0;
+    return o;
+}
+
+static double statics_clamp_unit(double x) { return x < -1.0 ? -1.0 : (x > 1.0 ? 1.0 : x); }
+
+void statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg) {
+    mat3 r = quat_to_mat3(orientation);
+    const double deg = 180.0 / NV_PI;
+    /* Columns of R are the body axes in the world: x forward, y up, z starboard. */
+    if (trim_deg) *trim_deg = asin(statics_clamp_unit(r.m[1][0])) * deg;
+    if (heel_deg) *heel_deg = asin(statics_clamp_unit(-r.m[1][2])) * deg;
+    if (tilt_deg) *tilt_deg = acos(statics_clamp_unit(r.m[1][1])) * deg;
+}
+
+/* With the lid at the water level contributing nothing, the divergence
+ * theorem turns volume integrals into sums over the submerged pieces:
+ *   V          = -sum N_y (sum d) / 3
+ *   int x dV   = -sum N_y int(d x dA) / A      (same for z)
+ *   int d dV   =  sum N_y int(d^2 dA) / (2 A)
+ * with the exact integrals of products of linear functions over a piece. */
+double statics_buoyancy_center(const hull* h, const float* height, vec3 position, const mat3* rotation, double level,
+                               vec3* center) {
+    double volume = 0.0, mx = 0.0, mz = 0.0, md = 0.0;
+    for (uint32_t t = 0; t < h->triangle_count; t++) {
+        const uint32_t* tri = h->triangles + 3 * (size_t)t;
+        vec3 p[3];
+        double hh[3];
+        for (int i = 0; i < 3; i++) {
+            p[i] = hydro_vertex_offset(h, rotation, tri[i]);
+            hh[i] = height[tri[i]];
+        }
+        hydro_cut cut;
+        hydro_cut_triangle(p, hh, &cut);
+        for (int k = 0; k < cut.piece_count; k++) {
+            const hydro_piece* pc = &cut.pieces[k];
+            vec3 n_area = v3_scale(v3_cross(v3_sub(pc->p[1], pc->p[0]), v3_sub(pc->p[2], pc->p[0])), 0.5);
+            double s = pc->depth[0] + pc->depth[1] + pc->depth[2];
+            double s2 = pc->depth[0] * pc->depth[0] + pc->depth[1] * pc->depth[1] + pc->depth[2] * pc->depth[2];
+            double sx = pc->p[0].x + pc->p[1].x + pc->p[2].x, sz = pc->p[0].z + pc->p[1].z + pc->p[2].z;
+            double dx = pc->depth[0] * pc->p[0].x + pc->depth[1] * pc->p[1].x + pc->depth[2] * pc->p[2].x;
+            double dz = pc->depth[0] * pc->p[0].z + pc->depth[1] * pc->p[1].z + pc->depth[2] * pc->p[2].z;
+            volume -= n_area.y * s / 3.0;
+            mx -= n_area.y * (dx + s * sx) / 12.0;
+            mz -= n_area.y * (dz + s * sz) / 12.0;
+            md += n_area.y * (s2 + s * s) / 24.0;
+        }
+    }
+    if (center) {
+        if (volume > 0.0) {
+            /* md integrates (y - level) = -d over the volume */
+            *center = v3(position.x + mx / volume, level + md / volume, position.z + mz / volume);
+        } else {
+            *center = position;
+        }
+    }
+    return volume;
+}
+
+/* Upward hydrostatic force minus weight at CG height y, upright (or tilted). */
+static double statics_net_lift(vessel* v, const water_surface* water, const vessel_env* env, double y, quat q) {
+    vessel_place(v, v3(0, y, 0), q);
+    vessel_update_hydrostatics(v, water, env);
+    return v->hydro.force.y - v->body.mass * env->gravity;
+}
+
+int statics_find_equilibrium(const hull* h, const statics_options* opts, statics_result* out, nv_error* err) {
+    memset(out, 0, sizeof *out);
+    if (!(opts->dt > 0.0) || !(opts->max_time > 0.0) || !(opts->water_density > 0.0) || !(opts->gravity > 0.0))
+        return nv_error_set(err, "equilibrium: density, gravity, time step and time limit must be positive");
+    double capacity = opts->water_density * h->mesh_props.volume;
+    if (h->body.mass >= capacity)
+        return nv_error_set(err,
+                            "equilibrium: the hull sinks: its mass %.6g kg is not less than the %.6g kg of water its "
+                            "whole volume displaces at %g kg/m^3",
+                            h->body.mass, capacity, opts->water_density);
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    vessel_env env = vessel_env_default();
+    env.water_density = opts->water_density;
+    env.gravity = opts->gravity;
+    vessel v;
+    if (vessel_init(&v, h, err)) return -1;
+
+    /* Release height: bisection on the CG height for zero net lift, upright,
+     * with the perturbation applied. */
+    quat q0 = quat_from_axis_angle(opts->initial_tilt_axis, opts->initial_tilt_deg * NV_PI / 180.0);
+    double extent = 0.0;
+    for (int a = 0; a < 3; a++) extent = fmax(extent, fmax(fabs(h->bounds_min[a]), fabs(h->bounds_max[a])));
+    double lo = -2.0 * extent - 1.0, hi = 2.0 * extent + 1.0; /* fully under .. fully dry */
+    for (int i = 0; i < 100 && hi - lo > 1e-12 * (1.0 + extent); i++) {
+        double mid = 0.5 * (lo + hi);
+        if (statics_net_lift(&v, &flat.base, &env, mid, q0) > 0.0) lo = mid;
+        else hi = mid;
+    }
+    double y0 = 0.5 * (lo + hi);
+    /* Waterplane area from dV/dy gives the heave frequency, and the damping
+     * is set near critical for heave so the release settles quickly. */
+    double dy = 1e-4 * (1.0 + extent);
+    double f_lo = statics_net_lift(&v, &flat.base, &env, y0 - dy, q0);
+    double f_hi = statics_net_lift(&v, &flat.base, &env, y0 + dy, q0);
+    double stiffness = (f_lo - f_hi) / (2.0 * dy);
+    double omega = stiffness > 0.0 ? sqrt(stiffness / h->body.mass) : sqrt(opts->gravity / (extent + 1e-3));
+    env.linear_damping = 1.4 * omega;
+    env.angular_damping = 1.0 * omega;
+
+    vessel_place(&v, v3(0, y0, 0), q0);
+    /* Settled: slow and unforced for one full second (a turning point of an
+     * oscillation is slow only for an instant). */
+    double quiet = 0.0, t = 0.0;
+    double v_tol = 1e-6 * (1.0 + extent), w_tol = 1e-7;
+    while (t < opts->max_time) {
+        vessel_step(&v, &flat.base, &env, opts->dt);
+        t += opts->dt;
+        if (!v3_is_finite(v.body.position) || !v3_is_finite(v.body.velocity)) {
+            vessel_free(&v);
+            return nv_error_set(err, "equilibrium: the simulation became non-finite after %.2f s", t);
+        }
+        int slow = v3_length(v.body.velocity) < v_tol && v3_length(v.body.angular_velocity) < w_tol;
+        quiet = slow ? quiet + opts->dt : 0.0;
+        if (quiet >= 1.0) {
+            out->settled = true;
+            break;
+        }
+    }
+    out->settle_time = t;
+
+    vessel_update_hydrostatics(&v, &flat.base, &env);
+    double lowest = DBL_MAX;
+    for (uint32_t i = 0; i < h->vertex_count; i++) lowest = fmin(lowest, v.height[i]);
+    out->draft = -lowest;
+    out->position = v.body.position;
+    out->orientation = v.body.orientation;
+    statics_attitude(v.body.orientation, &out->heel_deg, &out->trim_deg, &out->tilt_deg);
+    vec3 cb_world;
+    mat3 r = body_rotation(&v.body), rt = m3_transpose(&r);
+    out->displacement = statics_buoyancy_center(h, v.height, v.body.position, &r, 0.0, &cb_world);
+    /* Back to mesh coordinates: CG + R^T (B - position). */
+    out->center_of_buoyancy = hull_body_to_mesh(h, m3_mul_v3(&rt, v3_sub(cb_world, v.body.position)));
+    vessel_free(&v);
+    return 0;
+}

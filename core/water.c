@@ -1,0 +1,64 @@
+#include "water.h"
+
+#include <math.h>
+
+#include "vecmath.h"
+
+static size_t water_flat_sample(const water_surface* self, const water_query* q) {
+    const water_flat* w = (const water_flat*)self;
+    float level = (float)w->level;
+    for (size_t i = 0; i < q->count; i++) q->height[i] = level;
+    if (q->normal)
+        for (size_t i = 0; i < q->count; i++) {
+            q->normal[3 * i + 0] = 0.0f;
+            q->normal[3 * i + 1] = 1.0f;
+            q->normal[3 * i + 2] = 0.0f;
+        }
+    if (q->vertical_velocity)
+        for (size_t i = 0; i < q->count; i++) q->vertical_velocity[i] = 0.0f;
+    return 0;
+}
+
+void water_flat_init(water_flat* w, double level) {
+    w->base.sample = water_flat_sample;
+    w->level = level;
+}
+
+static size_t water_sine_sample(const water_surface* self, const water_query* q) {
+    const water_sine* w = (const water_sine*)self;
+    double kx = w->wavenumber * cos(w->direction);
+    double kz = w->wavenumber * sin(w->direction);
+    double phase0 = w->phase - w->omega * w->time;
+    for (size_t i = 0; i < q->count; i++) {
+        double arg = kx * q->x[i] + kz * q->z[i] + phase0;
+        double s = sin(arg), c = cos(arg);
+        q->height[i] = (float)(w->amplitude * s);
+        if (q->normal) {
+            /* n ~ (-dh/dx, 1, -dh/dz) */
+            double dhdx = w->amplitude * kx * c, dhdz = w->amplitude * kz * c;
+            double inv = 1.0 / sqrt(1.0 + dhdx * dhdx + dhdz * dhdz);
+            q->normal[3 * i + 0] = (float)(-dhdx * inv);
+            q->normal[3 * i + 1] = (float)inv;
+            q->normal[3 * i + 2] = (float)(-dhdz * inv);
+        }
+        if (q->vertical_velocity) q->vertical_velocity[i] = (float)(-w->amplitude * w->omega * c);
+    }
+    return 0;
+}
+
+int water_sine_init(water_sine* w, double amplitude, double wavelength, double direction, double gravity) {
+    if (!(amplitude >= 0.0) || !isfinite(amplitude) || !(wavelength > 0.0) || !isfinite(wavelength) ||
+        !isfinite(direction) || !(gravity > 0.0))
+        return -1;
+    w->base.sample = water_sine_sample;
+    w->amplitude = amplitude;
+    w->wavelength = wavelength;
+    w->direction = direction;
+    w->phase = 0.0;
+    w->wavenumber = 2.0 * NV_PI / wavelength;
+    w->omega = sqrt(gravity * w->wavenumber);
+    w->time = 0.0;
+    return 0;
+}
+
+void water_sine_set_time(water_sine* w, double time) { w->time = time; }

@@ -1,0 +1,58 @@
+/* The water surface a hull floats on, seen through batched queries.
+ *
+ * The hull's per-vertex pass hands arrays of world (x, z) and gets heights
+ * back (optionally unit normals and the surface's vertical velocity). Every
+ * surface answers in its own current state: the owner advances it (e.g.
+ * water_sine_set_time, or the FFT ocean's update) before the pass, never
+ * during it, so `sample` only reads and may run on many threads at once. */
+#ifndef NAVAL_WATER_H
+#define NAVAL_WATER_H
+
+#include <stddef.h>
+
+typedef struct water_query {
+    size_t count;
+    const double* x;          /* world x of each point */
+    const double* z;          /* world z of each point */
+    float* height;            /* out: surface height y at (x, z); required */
+    float* normal;            /* out, optional: 3 floats per point, unit, +y up */
+    float* vertical_velocity; /* out, optional: d(height)/dt, m/s */
+} water_query;
+
+typedef struct water_surface water_surface;
+struct water_surface {
+    /* Fills the query's outputs. Returns how many points got an approximate
+     * answer (an ocean's folds, say); 0 when every answer is exact. */
+    size_t (*sample)(const water_surface* self, const water_query* query);
+};
+
+static inline size_t water_sample(const water_surface* surface, const water_query* query) {
+    return surface->sample(surface, query);
+}
+
+/* Still water at a fixed level. */
+typedef struct water_flat {
+    water_surface base;
+    double level;
+} water_flat;
+
+void water_flat_init(water_flat* w, double level);
+
+/* One travelling sine wave, h = A sin(k (x cos d + z sin d) - omega t + phase),
+ * with deep-water dispersion omega^2 = g k. */
+typedef struct water_sine {
+    water_surface base;
+    double amplitude;   /* m */
+    double wavelength;  /* m */
+    double direction;   /* radians from +x toward +z */
+    double phase;       /* radians */
+    double wavenumber;  /* k = 2 pi / wavelength */
+    double omega;       /* rad/s */
+    double time;        /* s; the state queries answer for */
+} water_sine;
+
+/* Returns -1 unless amplitude >= 0 and wavelength > 0 (finite). */
+int water_sine_init(water_sine* w, double amplitude, double wavelength, double direction, double gravity);
+void water_sine_set_time(water_sine* w, double time);
+
+#endif

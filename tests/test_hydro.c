@@ -1,0 +1,277 @@
+/* Hydrostatics: the cut's invariants on random triangles, and the pressure
+ * force and moment against Archimedes and the wall-sided GZ formula. */
+#include <math.h>
+
+#include "hydro.h"
+#include "statics.h"
+#include "test_util.h"
+#include "water.h"
+
+#define RHO 1025.0
+#define G 9.81
+
+/* One vessel's vertex heights and scratch, for running both passes. */
+typedef struct test_vertices {
+    float* height;
+    hydro_scratch scratch;
+} test_vertices;
+
+static void test_vertices_alloc(test_vertices* v, const hull* h) {
+    nv_error err;
+    v->height = malloc(h->vertex_count * sizeof(float));
+    assert_non_null(v->height);
+    ASSERT_OK(hydro_scratch_alloc(&v->scratch, h->vertex_count, &err), err);
+}
+
+static void test_vertices_free(test_vertices* v) {
+    free(v->height);
+    hydro_scratch_free(&v->scratch);
+}
+
+static void test_passes(test_vertices* v, const hull* h, vec3 pos, const mat3* r, const water_surface* w,
+                        hydro_sums* s, hydro_segment* seg) {
+    hydro_vertex_pass(h, 0, h->vertex_count, pos, r, w, &v->scratch, v->height);
+    hydro_sums_clear(s);
+    hydro_triangle_pass(h, v->height, r, 0, h->triangle_count, RHO * G, s, seg);
+}
+
+static double piece_area(const hydro_piece* k) {
+    return 0.5 * v3_length(v3_cross(v3_sub(k->p[1], k->p[0]), v3_sub(k->p[2], k->p[0])));
+}
+
+static vec3 triangle_normal_area(const vec3 p[3]) {
+    return v3_scale(v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0])), 0.5);
+}
+
+static void cut_conserves_area_and_winding(void** state) {
+    (void)state;
+    test_rng rng = {42};
+    for (int trial = 0; trial < 20000; trial++) {
+        vec3 p[3];
+        double h[3], neg[3];
+        for (int i = 0; i < 3; i++) {
+            p[i] = v3(test_rng_uniform(&rng, -5, 5), test_rng_uniform(&rng, -5, 5), test_rng_uniform(&rng, -5, 5));
+            h[i] = test_rng_uniform(&rng, -2, 2);
+            if (trial % 7 == 0 && i == trial % 3) h[i] = 0.0; /* corners exactly on the surface */
+            neg[i] = -h[i];
+        }
+        vec3 n = triangle_normal_area(p);
+        double area = v3_length(n);
+        if (area < 1e-6) continue;
+        hydro_cut wet, dry;
+        hydro_cut_triangle(p, h, &wet);
+        hydro_cut_triangle(p, neg, &dry);
+        double wet_area = 0.0, dry_area = 0.0;
+        for (int k = 0; k < wet.piece_count; k++) {
+            wet_area += piece_area(&wet.pieces[k]);
+            vec3 nk = triangle_normal_area(wet.pieces[k].p);
+            /* Same direction as the parent: n_k . n = |n_k| |n|. */
+            if (v3_length(nk) > 1e-9 * area)
+                ASSERT_NEAR_REL(v3_dot(nk, n), v3_length(nk) * area, 1e-9);
+            for (int i = 0; i < 3; i++) assert_true(wet.pieces[k].depth[i] >= 0.0);
+        }
+        for (int k = 0; k < dry.piece_count; k++) dry_area += piece_area(&dry.pieces[k]);
+        ASSERT_NEAR_REL(wet_area + dry_area, area, 1e-9);
+        ASSERT_NEAR_REL(wet.area_fraction * area, wet_area, 1e-9);
+        /* A corner exactly at h = 0 never drops a triangle that is wet elsewhere. */
+        if ((h[0] < 0) || (h[1] < 0) || (h[2] < 0)) assert_true(wet.piece_count > 0 && wet_area > 0.0);
+    }
+}
+
+static void cut_is_continuous_in_the_heights(void** state) {
+    (void)state;
+    test_rng rng = {7};
+    for (int trial = 0; trial < 5000; trial++) {
+        vec3 p[3];
+        double h[3], h2[3];
+        for (int i = 0; i < 3; i++)
+            p[i] = v3(test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1));
+        for (int i = 0; i < 3; i++) {
+            /* Other corners at least 5 cm from the surface, either side. */
+            h[i] = test_rng_uniform(&rng, 0.05, 1.0) * ((test_rng_next(&rng) & 1) ? 1.0 : -1.0);
+            /* Step across the surface at one corner: the worst case for a cut. */
+            if (i == trial % 3) h[i] = (trial & 8) ? 0.0 : 1e-12;
+            h2[i] = h[i] + ((i == trial % 3) ? -2e-7 : test_rng_uniform(&rng, -1e-7, 1e-7));
+        }
+        hydro_cut a, b;
+        hydro_cut_triangle(p, h, &a);
+        hydro_cut_triangle(p, h2, &b);
+        /* The cut parameters t = d / (d + h) move by at most ~2e-7 / 0.05
+         * when one corner crosses the surface by 2e-7: no jump in area. */
+        assert_true(fabs(a.area_fraction - b.area_fraction) < 1e-4);
+    }
+}
+
+/* A closed hull held entirely under flat water, in random orientations:
+ * F = rho g V up, no horizontal force, no torque about the volume centroid. */
+static void submerged_hull_obeys_archimedes(void** state) {
+    (void)state;
+    hull h;
+    test_hull_builtin(&h, "ship", 3000, 500.0); /* CG at the volume centroid */
+    test_vertices v;
+    test_vertices_alloc(&v, &h);
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    test_rng rng = {2026};
+    double weight = RHO * G * h.mesh_props.volume;
+    double length = 50.0;
+    for (int trial = 0; trial < 10; trial++) {
+        vec3 axis = v3(test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1));
+        quat q = quat_from_axis_angle(axis, test_rng_uniform(&rng, 0, 2 * NV_PI));
+        mat3 r = quat_to_mat3(q);
+        vec3 pos = v3(test_rng_uniform(&rng, -100, 100), -40.0 - test_rng_uniform(&rng, 0, 20), test_rng_uniform(&rng, -100, 100));
+        hydro_sums s;
+        test_passes(&v, &h, pos, &r, &flat.base, &s, NULL);
+        ASSERT_NEAR_REL(s.force.y, weight, 1e-5);
+        assert_true(hypot(s.force.x, s.force.z) < 1e-5 * weight);
+        assert_true(v3_length(s.torque) < 1e-5 * weight * length);
+        assert_int_equal(s.wetted_triangles, h.triangle_count);
+        ASSERT_NEAR_REL(s.submerged_area, h.total_area, 1e-6);
+        assert_int_equal(s.segment_count, 0);
+    }
+    test_vertices_free(&v);
+    hull_destroy(&h);
+}
+
+/* The moment is exact: with the CG away from the centroid, the torque of a
+ * submerged hull is (centroid - CG) x F. */
+static void submerged_torque_about_an_offset_cg(void** state) {
+    (void)state;
+    mesh m;
+    nv_error err;
+    ASSERT_OK(hullgen_build("ship", 1500, &m, &err), err);
+    mass_spec spec = mass_spec_default();
+    spec.has_cg = true;
+    spec.cg = v3(3.0, 0.5, -0.7);
+    hull h;
+    ASSERT_OK(hull_create(&h, &m, &spec, &err), err);
+    mesh_free(&m);
+    test_vertices v;
+    test_vertices_alloc(&v, &h);
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    quat q = quat_from_axis_angle(v3(0.3, 1.0, -0.4), 0.9);
+    mat3 r = quat_to_mat3(q);
+    hydro_sums s;
+    test_passes(&v, &h, v3(0, -30, 0), &r, &flat.base, &s, NULL);
+    vec3 arm = m3_mul_v3(&r, v3_sub(h.mesh_props.centroid, spec.cg));
+    vec3 expected = v3_cross(arm, s.force);
+    double scale = s.force.y * 50.0;
+    ASSERT_NEAR_ABS(s.torque.x, expected.x, 1e-6 * scale);
+    ASSERT_NEAR_ABS(s.torque.y, expected.y, 1e-6 * scale);
+    ASSERT_NEAR_ABS(s.torque.z, expected.z, 1e-6 * scale);
+    test_vertices_free(&v);
+    hull_destroy(&h);
+}
+
+/* Upright box at draft T: F = rho g L B T, waterline 2 (L + B) long, wetted
+ * area L B + 2 (L + B) T, centre of buoyancy at T / 2. */
+static void floating_box_matches_closed_form(void** state) {
+    (void)state;
+    const double l = 10.0, b = 4.0, draft = 0.8;
+    hull h;
+    test_hull_builtin(&h, "barge", 600, 500.0); /* 10 x 4 x 2, CG at (0, 1, 0) */
+    test_vertices v;
+    test_vertices_alloc(&v, &h);
+    hydro_segment* seg = malloc(h.triangle_count * sizeof *seg);
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    mat3 r = m3_diag(1, 1, 1);
+    vec3 pos = v3(12.0, 1.0 - draft, -7.0);
+    hydro_sums s;
+    test_passes(&v, &h, pos, &r, &flat.base, &s, seg);
+    ASSERT_NEAR_REL(s.force.y, RHO * G * l * b * draft, 1e-6);
+    assert_true(v3_length(s.torque) < 1e-6 * s.force.y);
+    ASSERT_NEAR_REL(s.submerged_area, l * b + 2 * (l + b) * draft, 1e-6);
+    double length = 0.0;
+    for (uint32_t i = 0; i < s.segment_count; i++) {
+        vec3 a = v3(seg[i].a[0], seg[i].a[1], seg[i].a[2]), c = v3(seg[i].b[0], seg[i].b[1], seg[i].b[2]);
+        ASSERT_NEAR_ABS(pos.y + a.y, 0.0, 1e-5); /* on the surface */
+        length += v3_length(v3_sub(c, a));
+    }
+    ASSERT_NEAR_REL(length, 2 * (l + b), 1e-5);
+    vec3 cb;
+    double vol = statics_buoyancy_center(&h, v.height, pos, &r, 0.0, &cb);
+    ASSERT_NEAR_REL(vol, l * b * draft, 1e-6);
+    ASSERT_NEAR_ABS(cb.x, pos.x, 1e-5);
+    ASSERT_NEAR_ABS(cb.y, -draft / 2, 1e-6);
+    ASSERT_NEAR_ABS(cb.z, pos.z, 1e-5);
+    free(seg);
+    test_vertices_free(&v);
+    hull_destroy(&h);
+}
+
+/* Net upward force at a given CG height and heel (box heeled about x). */
+static double heeled_lift(const hull* h, test_vertices* v, const water_surface* w, double y, double heel, hydro_sums* s) {
+    quat q = quat_from_axis_angle(v3(1, 0, 0), heel);
+    mat3 r = quat_to_mat3(q);
+    test_passes(v, h, v3(0, y, 0), &r, w, s, NULL);
+    return s->force.y;
+}
+
+/* Wall-sided box at constant displacement: GZ = sin(phi) (GM + BM tan^2(phi) / 2). */
+static void heeled_box_righting_arm(void** state) {
+    (void)state;
+    const double l = 10.0, b = 4.0, hgt = 2.0, rho_b = 500.0;
+    hull h;
+    test_hull_builtin(&h, "barge", 800, rho_b);
+    test_vertices v;
+    test_vertices_alloc(&v, &h);
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    double t = rho_b / RHO * hgt, kb = t / 2, bm = b * b / (12 * t), kg = hgt / 2, gm = kb + bm - kg;
+    double volume = l * b * t;
+    const double heels_deg[] = {2.0, 5.0, 10.0, 15.0};
+    for (int k = 0; k < 4; k++) {
+        double phi = heels_deg[k] * NV_PI / 180.0;
+        double lo = -3, hi = 3;
+        hydro_sums s;
+        for (int i = 0; i < 80; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (heeled_lift(&h, &v, &flat.base, mid, phi, &s) > RHO * G * volume) lo = mid;
+            else hi = mid;
+        }
+        heeled_lift(&h, &v, &flat.base, 0.5 * (lo + hi), phi, &s);
+        double gz = -s.torque.x / (RHO * G * volume); /* righting: opposes the heel */
+        double expected = sin(phi) * (gm + 0.5 * bm * tan(phi) * tan(phi));
+        ASSERT_NEAR_REL(gz, expected, 1e-5);
+    }
+    test_vertices_free(&v);
+    hull_destroy(&h);
+}
+
+/* On a wave much longer than the hull, a small box floats like a cork: the
+ * force follows the local surface. */
+static void sine_wave_shifts_the_waterline(void** state) {
+    (void)state;
+    hull h;
+    test_hull_builtin(&h, "cube", 12, 500.0);
+    test_vertices v;
+    test_vertices_alloc(&v, &h);
+    water_sine wave;
+    assert_int_equal(water_sine_init(&wave, 1.0, 400.0, 0.0, G), 0);
+    /* Crest at x = 100 (quarter wavelength), time 0. */
+    mat3 r = m3_diag(1, 1, 1);
+    hydro_sums s;
+    test_passes(&v, &h, v3(100.0, 1.0 - 0.5, 0.0), &r, &wave.base, &s, NULL);
+    /* Keel at 0.0, water at ~1.0: the whole cube (top at 1.0) is just awash. */
+    ASSERT_NEAR_REL(s.force.y, RHO * G * 1.0, 2e-3);
+    water_sine_set_time(&wave, NV_PI / wave.omega); /* half a period: trough at x = 100 */
+    test_passes(&v, &h, v3(100.0, 1.0 - 0.5, 0.0), &r, &wave.base, &s, NULL);
+    ASSERT_NEAR_ABS(s.force.y, 0.0, 1e-9); /* water at -1.0, keel at 0.0: dry */
+    test_vertices_free(&v);
+    hull_destroy(&h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cut_conserves_area_and_winding),
+        cmocka_unit_test(cut_is_continuous_in_the_heights),
+        cmocka_unit_test(submerged_hull_obeys_archimedes),
+        cmocka_unit_test(submerged_torque_about_an_offset_cg),
+        cmocka_unit_test(floating_box_matches_closed_form),
+        cmocka_unit_test(heeled_box_righting_arm),
+        cmocka_unit_test(sine_wave_shifts_the_waterline),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,201 @@
+/* Floating bodies on flat water against naval-architecture closed forms
+ * (../shared/notes/validation.md): drafts, stability, heave and roll periods,
+ * and an undamped integrator that never pumps energy in. */
+#include <math.h>
+
+#include "statics.h"
+#include "test_util.h"
+#include "vessel.h"
+
+#define RHO 1025.0
+#define G 9.81
+
+static void box_barges_float_at_the_analytic_draft(void** state) {
+    (void)state;
+    const double densities[] = {250.0, 500.0, 750.0};
+    for (int k = 0; k < 3; k++) {
+        hull h;
+        test_hull_builtin(&h, "barge", 300, densities[k]);
+        statics_options o = statics_options_default();
+        statics_result r;
+        nv_error err;
+        ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+        assert_true(r.settled);
+        double draft = h.body.mass / (RHO * 10.0 * 4.0);
+        ASSERT_NEAR_REL(r.draft, draft, 0.005);
+        assert_true(fabs(r.heel_deg) < 0.05);
+        assert_true(fabs(r.trim_deg) < 0.05);
+        ASSERT_NEAR_REL(r.displacement, h.body.mass / RHO, 1e-4);
+        /* Centre of buoyancy of a box: mid-length, mid-beam, half the draft. */
+        ASSERT_NEAR_ABS(r.center_of_buoyancy.x, 0.0, 1e-3);
+        ASSERT_NEAR_ABS(r.center_of_buoyancy.y, draft / 2, 1e-3 * draft);
+        ASSERT_NEAR_ABS(r.center_of_buoyancy.z, 0.0, 1e-3);
+        hull_destroy(&h);
+    }
+}
+
+static void heeled_barge_rights_itself(void** state) {
+    (void)state;
+    hull h;
+    test_hull_builtin(&h, "barge", 300, 500.0);
+    statics_options o = statics_options_default();
+    o.initial_tilt_axis = v3(1, 0, 0.2);
+    o.initial_tilt_deg = 8.0;
+    statics_result r;
+    nv_error err;
+    ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+    assert_true(r.settled);
+    assert_true(fabs(r.heel_deg) < 0.05 && fabs(r.trim_deg) < 0.05);
+    hull_destroy(&h);
+}
+
+/* The 1 m cube of 483 kg/m^3 in fresh water has GM ~ -0.086 m face-down: the
+ * slightest heel grows until it floats on an edge. */
+static void light_cube_tips_over(void** state) {
+    (void)state;
+    hull h;
+    test_hull_builtin(&h, "cube", 48, 483.0);
+    statics_options o = statics_options_default();
+    o.water_density = 1000.0;
+    o.initial_tilt_axis = v3(1, 0, 0);
+    o.initial_tilt_deg = 0.5;
+    statics_result r;
+    nv_error err;
+    ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+    assert_true(r.settled);
+    assert_true(r.tilt_deg > 20.0);
+    ASSERT_NEAR_REL(r.displacement, 0.483, 1e-3);
+    hull_destroy(&h);
+}
+
+/* Times of upward zero crossings of a sampled signal, linearly interpolated. */
+typedef struct crossings {
+    double t[256];
+    int n;
+    double prev;
+    double max_first;  /* |signal| max before the 2nd crossing */
+    double max_last;   /* |signal| max in the last stretch */
+} crossings;
+
+static void crossings_add(crossings* c, double t, double dt, double x) {
+    if (c->prev < 0.0 && x >= 0.0 && c->n < 256) c->t[c->n++] = t - dt * x / (x - c->prev);
+    c->prev = x;
+}
+
+static double crossings_period(const crossings* c) { return (c->t[c->n - 1] - c->t[0]) / (c->n - 1); }
+
+/* Settles the 10 x 4 x 2 m box of 500 kg/m^3, then releases it undamped with
+ * a heave offset or a heel, and records the oscillation. */
+static void run_free_oscillation(vessel* v, const statics_result* eq, double heave, double heel_deg, int periods_max,
+                                 double period_guess, crossings* c) {
+    vessel_env env = vessel_env_default();
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    quat q = quat_mul(quat_from_axis_angle(v3(1, 0, 0), heel_deg * NV_PI / 180.0), eq->orientation);
+    vessel_place(v, v3_add(eq->position, v3(0, heave, 0)), q);
+    const double dt = 1.0 / 240.0;
+    int steps = (int)(periods_max * period_guess / dt);
+    memset(c, 0, sizeof *c);
+    c->prev = 1.0;
+    double t = 0.0;
+    for (int k = 0; k < steps; k++) {
+        vessel_step(v, &flat.base, &env, dt);
+        t += dt;
+        double x;
+        if (heel_deg != 0.0) {
+            double heel;
+            statics_attitude(v->body.orientation, &heel, NULL, NULL);
+            x = heel;
+        } else {
+            x = v->body.position.y - eq->position.y;
+        }
+        crossings_add(c, t, dt, x);
+        if (c->n < 2) c->max_first = fmax(c->max_first, fabs(x));
+        if (k >= steps - (int)(10 * period_guess / dt)) c->max_last = fmax(c->max_last, fabs(x));
+    }
+}
+
+static void box_heave_and_roll_periods(void** state) {
+    (void)state;
+    hull h;
+    test_hull_builtin(&h, "barge", 300, 500.0);
+    statics_options o = statics_options_default();
+    statics_result eq;
+    nv_error err;
+    ASSERT_OK(statics_find_equilibrium(&h, &o, &eq, &err), err);
+    vessel v;
+    ASSERT_OK(vessel_init(&v, &h, &err), err);
+
+    double t = 500.0 / RHO * 2.0; /* draft 0.9756 m */
+    double heave_period = 2 * NV_PI * sqrt(t / G);
+    crossings c;
+    run_free_oscillation(&v, &eq, 0.05, 0.0, 100, heave_period, &c);
+    assert_true(c.n >= 95);
+    ASSERT_NEAR_REL(crossings_period(&c), heave_period, 0.02);
+    /* Damping off: the amplitude after 100 periods has not grown. */
+    assert_true(c.max_last <= 1.01 * c.max_first);
+    assert_true(c.max_last >= 0.9 * c.max_first); /* nor decayed: no numerical damping to speak of */
+
+    double gm = t / 2 + 16.0 / (12.0 * t) - 1.0;
+    double k = sqrt((16.0 + 4.0) / 12.0);
+    double roll_period = 2 * NV_PI * k / sqrt(G * gm); /* 2.80 s */
+    run_free_oscillation(&v, &eq, 0.0, 3.0, 100, roll_period, &c);
+    assert_true(c.n >= 90);
+    ASSERT_NEAR_REL(crossings_period(&c), roll_period, 0.05);
+    assert_true(c.max_last <= 1.01 * c.max_first);
+    vessel_free(&v);
+    hull_destroy(&h);
+}
+
+static void ship_hull_settles_and_carries_its_weight(void** state) {
+    (void)state;
+    mesh m;
+    nv_error err;
+    ASSERT_OK(hullgen_build("ship", 1200, &m, &err), err);
+    mass_spec spec = mass_spec_default();
+    spec.mass = 700e3;
+    spec.has_cg = true;
+    spec.cg = v3(-1.0, 2.0, 0.0);
+    hull h;
+    ASSERT_OK(hull_create(&h, &m, &spec, &err), err);
+    mesh_free(&m);
+    statics_options o = statics_options_default();
+    statics_result r;
+    ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+    assert_true(r.settled);
+    ASSERT_NEAR_REL(r.displacement * RHO, 700e3, 1e-4);
+    assert_true(fabs(r.heel_deg) < 0.05);
+    /* In equilibrium the centre of buoyancy is on the world vertical through
+     * the CG (the ship trims to put it there). */
+    mat3 rot = quat_to_mat3(r.orientation);
+    vec3 arm = m3_mul_v3(&rot, v3_sub(r.center_of_buoyancy, spec.cg));
+    ASSERT_NEAR_ABS(arm.x, 0.0, 1e-4);
+    ASSERT_NEAR_ABS(arm.z, 0.0, 1e-4);
+    assert_true(fabs(r.trim_deg) > 0.01); /* the CG is 1 m aft of the centroid */
+    assert_true(r.draft > 0.5 && r.draft < 5.0);
+    hull_destroy(&h);
+}
+
+static void too_heavy_hull_is_reported(void** state) {
+    (void)state;
+    hull h;
+    test_hull_builtin(&h, "barge", 300, 1100.0);
+    statics_options o = statics_options_default();
+    statics_result r;
+    nv_error err;
+    assert_int_equal(statics_find_equilibrium(&h, &o, &r, &err), -1);
+    assert_non_null(strstr(err.message, "sinks"));
+    hull_destroy(&h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(box_barges_float_at_the_analytic_draft),
+        cmocka_unit_test(heeled_barge_rights_itself),
+        cmocka_unit_test(light_cube_tips_over),
+        cmocka_unit_test(box_heave_and_roll_periods),
+        cmocka_unit_test(ship_hull_settles_and_carries_its_weight),
+        cmocka_unit_test(too_heavy_hull_is_reported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

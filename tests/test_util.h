@@ -1,0 +1,69 @@
+/* Helpers shared by the test programs (header-only: each test is one program). */
+#ifndef NAVAL_TEST_UTIL_H
+#define NAVAL_TEST_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "hull.h"
+#include "hullgen.h"
+#include "mass.h"
+#include "mesh.h"
+
+/* Fails the test with the library's message when a call returns non-zero. */
+#define ASSERT_OK(call, err)                                                  \
+    do {                                                                      \
+        if ((call) != 0) fail_msg("%s failed: %s", #call, (err).message);     \
+    } while (0)
+
+#define ASSERT_NEAR_REL(actual, expected, rel)                                                          \
+    do {                                                                                                \
+        double a_ = (actual), e_ = (expected);                                                          \
+        if (!(fabs(a_ - e_) <= (rel) * fabs(e_)))                                                       \
+            fail_msg("%s = %.10g, expected %.10g within %.3g relative (off by %.3g)", #actual, a_, e_,  \
+                     (double)(rel), fabs(a_ - e_) / fabs(e_));                                          \
+    } while (0)
+
+#define ASSERT_NEAR_ABS(actual, expected, tol)                                                  \
+    do {                                                                                        \
+        double a_ = (actual), e_ = (expected);                                                  \
+        if (!(fabs(a_ - e_) <= (tol)))                                                          \
+            fail_msg("%s = %.10g, expected %.10g within %.3g", #actual, a_, e_, (double)(tol)); \
+    } while (0)
+
+/* Built-in hull as a hull type of uniform density. */
+static inline void test_hull_builtin(hull* out, const char* name, unsigned tris, double density) {
+    mesh m;
+    nv_error err;
+    ASSERT_OK(hullgen_build(name, tris, &m, &err), err);
+    mass_spec spec = mass_spec_default();
+    spec.density = density;
+    ASSERT_OK(hull_create(out, &m, &spec, &err), err);
+    mesh_free(&m);
+}
+
+/* Deterministic pseudo-random numbers (splitmix64): tests must not depend on
+ * the C library's rand(). */
+typedef struct test_rng {
+    uint64_t state;
+} test_rng;
+
+static inline uint64_t test_rng_next(test_rng* r) {
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [lo, hi). */
+static inline double test_rng_uniform(test_rng* r, double lo, double hi) {
+    return lo + (hi - lo) * ((double)(test_rng_next(r) >> 11) * (1.0 / 9007199254740992.0));
+}
+
+#endif
