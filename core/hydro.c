@@ -1,5 +1,6 @@
 #include "hydro.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,16 +126,21 @@ void hydro_triangle_pass(const hull* h, const float* height, const mat3* rotatio
     vec3 force = v3(0, 0, 0), torque = v3(0, 0, 0);
     double area = 0.0;
     uint32_t wetted = 0, seg_n = acc->segment_count;
+    int poisoned = 0;
     const uint32_t* tris = h->triangles;
     for (uint32_t t = first; t < first + count; t++) {
         uint32_t i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
         double hh[3] = {height[i0], height[i1], height[i2]};
         if (hh[0] >= 0.0 && hh[1] >= 0.0 && hh[2] >= 0.0) continue; /* dry: the common case, skip early */
+        if (isnan(hh[0] + hh[1] + hh[2])) {
+            /* A NaN compares as neither wet nor dry: never guess. */
+            poisoned = 1;
+            continue;
+        }
         vec3 p[3] = {hydro_vertex_offset(h, rotation, i0), hydro_vertex_offset(h, rotation, i1),
                      hydro_vertex_offset(h, rotation, i2)};
         hydro_cut cut;
         hydro_cut_inline(p, hh, &cut);
-        if (cut.piece_count == 0) continue; /* NaN heights compare as dry */
         wetted++;
         area += cut.area_fraction * h->triangle_area[t];
         for (int k = 0; k < cut.piece_count; k++) {
@@ -161,6 +167,12 @@ void hydro_triangle_pass(const hull* h, const float* height, const mat3* rotatio
             sg->b[1] = (float)cut.segment[1].y;
             sg->b[2] = (float)cut.segment[1].z;
         }
+    }
+    if (poisoned) {
+        /* Non-finite heights (bad water, a vessel gone to infinity) make the
+         * sums NaN so the owner sees it and contains the vessel. */
+        force = v3(NAN, NAN, NAN);
+        torque = force;
     }
     acc->force = v3_madd(acc->force, force, pressure_per_depth);
     acc->torque = v3_madd(acc->torque, torque, pressure_per_depth);

@@ -67,7 +67,8 @@ static inline void hydro_sums_clear(hydro_sums* s) {
 /* Adds the pressure force and torque of triangles [first, first + count) to
  * `acc`, from the vessel's vertex heights and its rotation. `pressure_per_depth`
  * is rho g (Pa/m). `segments` is NULL or has room for the hull's triangle
- * count; segments go at acc->segment_count. Blocks of one vessel may run on
+ * count; segments go at acc->segment_count. A NaN height makes the force and
+ * torque NaN (never silently dry). Blocks of one vessel may run on
  * different threads into separate sums, added in block order for a
  * deterministic total. */
 void hydro_triangle_pass(const hull* h, const float* height, const mat3* rotation, uint32_t first, uint32_t count,

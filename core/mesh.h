@@ -82,16 +82,20 @@ double mesh_signed_volume(const mesh* m);
 void mesh_flip(mesh* m);
 void mesh_bounds(const mesh* m, float min_out[3], float max_out[3]);
 
-/* The common cleaning and validation every mesh goes through: optional z-up
- * conversion, size limit, weld, drop degenerate, drop unused vertices,
- * closed/oriented check, components, positive volume (or flip when allowed).
- * `name` prefixes messages. opts and report may be NULL. On error the mesh
- * is left part-way (the caller frees it). */
+/* The common cleaning and validation every mesh goes through: size limit,
+ * finite coordinates, weld, drop degenerate, drop unused vertices,
+ * closed/oriented check, components, positive volume (or flip when
+ * allowed), then the optional z-up conversion. `name` prefixes messages,
+ * which number vertices and triangles as the input did (0-based, triangles
+ * after fan triangulation) and quote the input's coordinates. opts and
+ * report may be NULL. On error the mesh is left part-way (the caller
+ * frees it). */
 int mesh_finish(mesh* m, const mesh_options* opts, const char* name, mesh_report* report, nv_error* err);
 
 /* Loaders: parse, then mesh_finish(). *out is initialised by the loader
  * (storage it held is not freed). On error *out is left empty and the
- * message names the file and the line (text formats) or triangle index.
+ * message names the file and the line (text formats) or triangle index;
+ * vertex and triangle numbers in messages are 0-based in every format.
  * MESH_FORMAT_AUTO picks the format from the extension of path / name. */
 int mesh_load_file(const char* path, mesh_format fmt, const mesh_options* opts, mesh* out,
                    mesh_report* report, nv_error* err);

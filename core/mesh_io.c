@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "mesh.h"
-#include "mesh_parse.h"
+#include "mesh_internal.h"
 
 #define MESH_STL_HEADER 84u
 #define MESH_STL_RECORD 50u
@@ -51,9 +51,12 @@ static int mesh_format_from_name(const char* name, mesh_format* fmt, nv_error* e
         }
         ext[len] = '\0';
     }
-    if (strcmp(ext, "stl") == 0) *fmt = MESH_FORMAT_STL;
-    else if (strcmp(ext, "obj") == 0) *fmt = MESH_FORMAT_OBJ;
-    else if (strcmp(ext, "off") == 0) *fmt = MESH_FORMAT_OFF;
+    if (strcmp(ext, "stl") == 0)
+        *fmt = MESH_FORMAT_STL;
+    else if (strcmp(ext, "obj") == 0)
+        *fmt = MESH_FORMAT_OBJ;
+    else if (strcmp(ext, "off") == 0)
+        *fmt = MESH_FORMAT_OFF;
     else
         return nv_error_set(err, "%s: unknown mesh file extension '%s' (expected .stl, .obj or .off)", name, dot);
     return 0;
@@ -139,7 +142,8 @@ static int mesh_parse(const unsigned char* data, size_t size, mesh_format fmt, u
         if (size >= MESH_STL_HEADER &&
             (uint64_t)size == MESH_STL_HEADER + (uint64_t)mesh_read_le32(data + 80) * MESH_STL_RECORD)
             return mesh_parse_stl_binary(data, size, max_triangles, out, err);
-        if (mesh_stl_is_ascii(data, size)) return mesh_parse_stl_ascii((const char*)data, size, max_triangles, out, err);
+        if (mesh_stl_is_ascii(data, size))
+            return mesh_parse_stl_ascii((const char*)data, size, max_triangles, out, err);
         return mesh_parse_stl_binary(data, size, max_triangles, out, err);
     case MESH_FORMAT_OBJ:
         return mesh_parse_obj((const char*)data, size, max_triangles, out, err);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mesh_parse.h"
+#include "mesh_internal.h"
 
 /* Longest number token we parse; real files never come close, and a fixed
  * buffer lets us NUL-terminate a token for strtod without allocating. */
@@ -209,8 +209,8 @@ static int mesh_stl_facet(mesh_text* t, uint32_t facet, mesh* out, nv_error* err
     char show[40];
     if (mesh_stl_expect(t, "normal", "after 'facet'", err)) return -1;
     for (int k = 0; k < 3; k++) {
-        /* Normals are recomputed from the winding; writers emit NaN ones for
-         * slivers, so any number is accepted here. */
+        /* Normals are ignored (the winding decides) and writers emit NaN
+         * ones for slivers, so any number is accepted here. */
         if (!mesh_text_token(t, &tok))
             return nv_error_set(err, "line %u: end of file in a facet normal", t->token_line);
         if (!mesh_token_is_number(tok))
@@ -271,8 +271,8 @@ int mesh_parse_stl_ascii(const char* data, size_t size, uint32_t max_triangles, 
 
 /* Statements that carry no surface geometry we need. */
 static const char* const mesh_obj_ignored[] = {
-    "vt", "vn", "vp", "o", "g", "s", "usemtl", "mtllib", "l", "p", "mg", "maplib", "usemap", "lod", "bevel",
-    "c_interp", "d_interp", "shadow_obj", "trace_obj", "ctech", "stech",
+    "vt",     "vn",     "vp",  "o",     "g",        "s",        "usemtl",     "mtllib",    "l",     "p",     "mg",
+    "maplib", "usemap", "lod", "bevel", "c_interp", "d_interp", "shadow_obj", "trace_obj", "ctech", "stech",
 };
 static const char* const mesh_obj_freeform[] = {
     "cstype", "deg", "bmat", "step", "curv", "curv2", "surf", "parm", "trim", "hole", "scrv", "sp", "end", "con",
@@ -288,7 +288,7 @@ static int mesh_obj_vertex(mesh_span rest, uint32_t line, uint32_t max_vertices,
     mesh_span tok;
     char show[40];
     char what[32];
-    snprintf(what, sizeof what, "vertex %u", out->vertex_count + 1);
+    snprintf(what, sizeof what, "vertex %u", out->vertex_count); /* 0-based, as in every mesh message */
     float p[3];
     int n = 0;
     while (mesh_span_token(&rest, &tok)) {
@@ -316,7 +316,8 @@ static int mesh_obj_corner(mesh_span tok, uint32_t line, uint32_t vertex_count, 
     const char* s = tok.p;
     for (;;) {
         const char* slash = memchr(s, '/', (size_t)(tok.end - s));
-        if (parts == 3) return nv_error_set(err, "line %u: bad face corner '%s'", line, mesh_token_show(tok, show, sizeof show));
+        if (parts == 3)
+            return nv_error_set(err, "line %u: bad face corner '%s'", line, mesh_token_show(tok, show, sizeof show));
         part[parts].p = s;
         part[parts].end = slash ? slash : tok.end;
         parts++;
@@ -375,7 +376,8 @@ int mesh_parse_obj(const char* data, size_t size, uint32_t max_triangles, mesh* 
             return nv_error_set(err, "line %u: free-form geometry ('%s') is not supported; export polygons", t.line,
                                 mesh_token_show(kw, show, sizeof show));
         } else if (!mesh_token_in(kw, mesh_obj_ignored, sizeof mesh_obj_ignored / sizeof *mesh_obj_ignored)) {
-            return nv_error_set(err, "line %u: unknown OBJ statement '%s'", t.line, mesh_token_show(kw, show, sizeof show));
+            return nv_error_set(err, "line %u: unknown OBJ statement '%s'", t.line,
+                                mesh_token_show(kw, show, sizeof show));
         }
     }
     return 0;
@@ -419,8 +421,8 @@ static int mesh_off_header(mesh_text* t, uint32_t* nv, uint32_t* nf, nv_error* e
     return 0;
 }
 
-static int mesh_off_face(mesh_span line, uint32_t lineno, uint32_t face, uint32_t nv, uint32_t max_triangles,
-                         mesh* out, nv_error* err) {
+static int mesh_off_face(mesh_span line, uint32_t lineno, uint32_t face, uint32_t nv, uint32_t max_triangles, mesh* out,
+                         nv_error* err) {
     mesh_span tok;
     char show[40], hint[80] = "";
     long long n;
@@ -431,8 +433,7 @@ static int mesh_off_face(mesh_span line, uint32_t lineno, uint32_t face, uint32_
     if (!mesh_token_integer(tok, &n))
         return nv_error_set(err, "line %u: face %u: expected its vertex count, found '%s'%s", lineno, face,
                             mesh_token_show(tok, show, sizeof show), hint);
-    if (n < 3)
-        return nv_error_set(err, "line %u: face %u has %lld vertices, need at least 3%s", lineno, face, n, hint);
+    if (n < 3) return nv_error_set(err, "line %u: face %u has %lld vertices, need at least 3%s", lineno, face, n, hint);
     if (n > (long long)MESH_MAX_POLYGON_VERTICES)
         return nv_error_set(err, "line %u: face %u has %lld vertices, more than the %u a polygon may have", lineno,
                             face, n, MESH_MAX_POLYGON_VERTICES);
@@ -503,7 +504,8 @@ int mesh_parse_off(const char* data, size_t size, uint32_t max_triangles, mesh* 
     }
     for (uint32_t f = 0; f < nf; f++) {
         if (!mesh_text_content_line(&t, &line))
-            return nv_error_set(err, "line %u: end of file after %u of the %u faces the header declares", t.line, f, nf);
+            return nv_error_set(err, "line %u: end of file after %u of the %u faces the header declares", t.line, f,
+                                nf);
         if (mesh_off_face(line, t.line, f, nv, max_triangles, out, err)) return -1;
     }
     if (mesh_text_content_line(&t, &line))

@@ -73,23 +73,62 @@ double statics_buoyancy_center(const hull* h, const float* height, vec3 position
     return volume;
 }
 
-/* Upward hydrostatic force minus weight at CG height y, upright (or tilted). */
+/* Upward hydrostatic force minus weight at CG height y and attitude q. */
 static double statics_net_lift(vessel* v, const water_surface* water, const vessel_env* env, double y, quat q) {
     vessel_place(v, v3(0, y, 0), q);
     vessel_update_hydrostatics(v, water, env);
     return v->hydro.force.y - v->body.mass * env->gravity;
 }
 
+static double statics_extent(const hull* h) {
+    double extent = 0.0;
+    for (int a = 0; a < 3; a++) extent = fmax(extent, fmax(fabs(h->bounds_min[a]), fabs(h->bounds_max[a])));
+    return extent;
+}
+
+/* Bisection on the CG height for zero net lift on flat water at 0: the
+ * lift falls monotonically as the hull rises. */
+static double statics_balance_height(vessel* v, const water_surface* water, const vessel_env* env, quat q) {
+    double extent = statics_extent(v->hull);
+    double lo = -2.0 * extent - 1.0, hi = 2.0 * extent + 1.0; /* fully under .. fully dry */
+    for (int i = 0; i < 100 && hi - lo > 1e-12 * (1.0 + extent); i++) {
+        double mid = 0.5 * (lo + hi);
+        if (statics_net_lift(v, water, env, mid, q) > 0.0) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static int statics_check_floats(const hull* h, double water_density, nv_error* err) {
+    double capacity = water_density * h->mesh_props.volume;
+    if (h->body.mass >= capacity)
+        return nv_error_set(err,
+                            "the hull sinks: its mass %.6g kg is not less than the %.6g kg of water its whole volume "
+                            "displaces at %g kg/m^3",
+                            h->body.mass, capacity, water_density);
+    return 0;
+}
+
+int statics_balance_height_of(const hull* h, double water_density, double gravity, quat orientation, double* y,
+                              nv_error* err) {
+    if (statics_check_floats(h, water_density, err)) return -1;
+    vessel v;
+    if (vessel_init(&v, h, err)) return -1;
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    vessel_env env = vessel_env_default();
+    env.water_density = water_density;
+    env.gravity = gravity;
+    *y = statics_balance_height(&v, &flat.base, &env, orientation);
+    vessel_free(&v);
+    return 0;
+}
+
 int statics_find_equilibrium(const hull* h, const statics_options* opts, statics_result* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (!(opts->dt > 0.0) || !(opts->max_time > 0.0) || !(opts->water_density > 0.0) || !(opts->gravity > 0.0))
         return nv_error_set(err, "equilibrium: density, gravity, time step and time limit must be positive");
-    double capacity = opts->water_density * h->mesh_props.volume;
-    if (h->body.mass >= capacity)
-        return nv_error_set(err,
-                            "equilibrium: the hull sinks: its mass %.6g kg is not less than the %.6g kg of water its "
-                            "whole volume displaces at %g kg/m^3",
-                            h->body.mass, capacity, opts->water_density);
+    if (statics_check_floats(h, opts->water_density, err)) return nv_error_prefix(err, "equilibrium");
     water_flat flat;
     water_flat_init(&flat, 0.0);
     vessel_env env = vessel_env_default();
@@ -98,18 +137,11 @@ int statics_find_equilibrium(const hull* h, const statics_options* opts, statics
     vessel v;
     if (vessel_init(&v, h, err)) return -1;
 
-    /* Release height: bisection on the CG height for zero net lift, upright,
-     * with the perturbation applied. */
+    /* Release height: where the displacement carries the weight, upright
+     * but for the perturbation. */
     quat q0 = quat_from_axis_angle(opts->initial_tilt_axis, opts->initial_tilt_deg * NV_PI / 180.0);
-    double extent = 0.0;
-    for (int a = 0; a < 3; a++) extent = fmax(extent, fmax(fabs(h->bounds_min[a]), fabs(h->bounds_max[a])));
-    double lo = -2.0 * extent - 1.0, hi = 2.0 * extent + 1.0; /* fully under .. fully dry */
-    for (int i = 0; i < 100 && hi - lo > 1e-12 * (1.0 + extent); i++) {
-        double mid = 0.5 * (lo + hi);
-        if (statics_net_lift(&v, &flat.base, &env, mid, q0) > 0.0) lo = mid;
-        else hi = mid;
-    }
-    double y0 = 0.5 * (lo + hi);
+    double extent = statics_extent(h);
+    double y0 = statics_balance_height(&v, &flat.base, &env, q0);
     /* Waterplane area from dV/dy gives the heave frequency, and the damping
      * is set near critical for heave so the release settles quickly. */
     double dy = 1e-4 * (1.0 + extent);

@@ -38,6 +38,11 @@ typedef struct statics_result {
 /* Fails when the hull cannot float (heavier than its whole displacement). */
 int statics_find_equilibrium(const hull* h, const statics_options* opts, statics_result* out, nv_error* err);
 
+/* CG height at which the hull, held at `orientation`, floats on flat water
+ * at height 0 (displacement = weight); fails when it would sink. */
+int statics_balance_height_of(const hull* h, double water_density, double gravity, quat orientation, double* y,
+                              nv_error* err);
+
 /* Heel, trim and tilt of an orientation, degrees. */
 void statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg);
 

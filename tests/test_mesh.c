@@ -13,10 +13,10 @@
 #include "mesh.h"
 
 /* cmocka 1.1 compares floats only as float; these checks need doubles. */
-#define assert_near(a, b, tol)                                                                       \
-    do {                                                                                             \
-        double a_ = (a), b_ = (b);                                                                   \
-        if (!(fabs(a_ - b_) <= (tol))) fail_msg("%s = %.17g, expected %.17g +- %g", #a, a_, b_, (double)(tol)); \
+#define assert_near(a, b, tol)                                                                                         \
+    do {                                                                                                               \
+        double a_ = (a), b_ = (b);                                                                                     \
+        if (!(fabs(a_ - b_) <= (tol))) fail_msg("%s = %.17g, expected %.17g +- %g", #a, a_, b_, (double)(tol));        \
     } while (0)
 
 /* Bourg's sample cube (z-up, edge 2, z in [0, 2]), counter-clockwise seen
@@ -33,14 +33,13 @@ static void add_cube(mesh* m, float dx, float dy, float dz, int skip_face) {
     nv_error err;
     uint32_t base = m->vertex_count;
     for (int i = 0; i < 8; i++)
-        assert_int_equal(mesh_add_vertex(m, cube_vertices[i][0] + dx, cube_vertices[i][1] + dy,
-                                         cube_vertices[i][2] + dz, &err),
-                         0);
+        assert_int_equal(
+            mesh_add_vertex(m, cube_vertices[i][0] + dx, cube_vertices[i][1] + dy, cube_vertices[i][2] + dz, &err), 0);
     for (int t = 0; t < 12; t++)
         if (t != skip_face)
-            assert_int_equal(mesh_add_triangle(m, base + cube_faces[t][0], base + cube_faces[t][1],
-                                               base + cube_faces[t][2], &err),
-                             0);
+            assert_int_equal(
+                mesh_add_triangle(m, base + cube_faces[t][0], base + cube_faces[t][1], base + cube_faces[t][2], &err),
+                0);
 }
 
 static void make_cube(mesh* m) {
@@ -144,7 +143,8 @@ static void make_grid_box(mesh* m, int n) {
                     p[axis] = side ? 1.0f : 0.0f;
                     p[u] = (float)i / (float)n;
                     p[v] = (float)j / (float)n;
-                    assert_int_equal(mesh_add_vertex(m, 1000.0f + 3.7f * p[0], -20.0f + 1.3f * p[1], 0.01f * p[2], &err), 0);
+                    assert_int_equal(
+                        mesh_add_vertex(m, 1000.0f + 3.7f * p[0], -20.0f + 1.3f * p[1], 0.01f * p[2], &err), 0);
                 }
             for (int j = 0; j < n; j++)
                 for (int i = 0; i < n; i++) {
@@ -272,8 +272,9 @@ static void test_validate_open_mesh(void** state) {
     mesh_init(&m);
     add_cube(&m, 0, 0, 0, 11); /* without triangle (1, 4, 0) */
     assert_int_equal(mesh_validate_closed(&m, &err), -1);
-    assert_string_equal(err.message, "open mesh: edge between vertex 1 (-1, -1, 2) and vertex 0 (-1, -1, 0) belongs to "
-                                     "triangle 1 only (and 2 more bad edges)");
+    assert_string_equal(err.message,
+                        "open mesh: edge between vertex 1 (-1, -1, 2) and vertex 0 (-1, -1, 0) belongs to "
+                        "triangle 1 only (and 2 more bad edges)");
     mesh_free(&m);
 }
 
@@ -285,8 +286,9 @@ static void test_validate_inconsistent_winding(void** state) {
     m.indices[1] = 1; /* triangle 0: (2, 3, 1) -> (2, 1, 3) */
     m.indices[2] = 3;
     assert_int_equal(mesh_validate_closed(&m, &err), -1);
-    assert_non_null(strstr(err.message, "inconsistent winding: triangles 0 and 1 both run from vertex 2 (1, -1, 0) to "
-                                        "vertex 1 (-1, -1, 2)"));
+    assert_non_null(strstr(err.message,
+                           "inconsistent winding: triangles 0 and 1 both run from vertex 2 (1, -1, 0) to "
+                           "vertex 1 (-1, -1, 2)"));
     assert_non_null(strstr(err.message, "(and 2 more bad edges)"));
     mesh_free(&m);
 }
@@ -299,8 +301,9 @@ static void test_validate_non_manifold(void** state) {
     assert_int_equal(mesh_add_vertex(&m, 3, -1, 1, &err), 0);
     assert_int_equal(mesh_add_triangle(&m, 2, 3, 8, &err), 0); /* a fin on edge 2-3 */
     assert_int_equal(mesh_validate_closed(&m, &err), -1);
-    assert_non_null(strstr(err.message, "non-manifold edge: edge between vertex 2 (1, -1, 0) and vertex 3 (1, -1, 2) "
-                                        "is used by 3 triangles (0, 4, 12)"));
+    assert_non_null(strstr(err.message,
+                           "non-manifold edge: edge between vertex 2 (1, -1, 0) and vertex 3 (1, -1, 2) "
+                           "is used by 3 triangles (0, 4, 12)"));
     mesh_free(&m);
 }
 
@@ -317,8 +320,9 @@ static void test_validate_non_manifold_book(void** state) {
         assert_int_equal(mesh_add_triangle(&m, 0, 1, 2 + (uint32_t)i, &err), 0);
     }
     assert_int_equal(mesh_validate_closed(&m, &err), -1);
-    assert_non_null(strstr(err.message, "non-manifold edge: edge between vertex 0 (0, 0, 0) and vertex 1 (0, 1, 0) is "
-                                        "used by 6 triangles (0, 1, 2, 3, ...)"));
+    assert_non_null(strstr(err.message,
+                           "non-manifold edge: edge between vertex 0 (0, 0, 0) and vertex 1 (0, 1, 0) is "
+                           "used by 6 triangles (0, 1, 2, 3, ...)"));
     mesh_free(&m);
 }
 
@@ -431,8 +435,8 @@ static void test_finish_report(void** state) {
     mesh_report report;
     mesh_options opts = mesh_options_default();
     make_cube_soup(&m);
-    assert_int_equal(mesh_add_vertex(&m, 9, 9, 9, &err), 0);                 /* unused */
-    assert_int_equal(mesh_add_triangle(&m, 0, 3, 3, &err), 0);               /* degenerate once welded */
+    assert_int_equal(mesh_add_vertex(&m, 9, 9, 9, &err), 0);   /* unused */
+    assert_int_equal(mesh_add_triangle(&m, 0, 3, 3, &err), 0); /* degenerate once welded */
     assert_int_equal(mesh_finish(&m, &opts, "soup", &report, &err), 0);
     assert_int_equal(report.input_triangles, 13);
     assert_int_equal(report.welded_vertices, 28);
@@ -446,6 +450,34 @@ static void test_finish_report(void** state) {
     mesh_free(&m);
 }
 
+/* After weld and removal the mesh is renumbered; messages still use the
+ * input's numbers. */
+static void test_finish_names_input_numbering(void** state) {
+    (void)state;
+    mesh m;
+    nv_error err;
+    mesh_init(&m);
+    /* triangle 0: degenerate once welded; its vertices end up unused */
+    assert_int_equal(mesh_add_vertex(&m, 5, 5, 5, &err), 0);
+    assert_int_equal(mesh_add_vertex(&m, 5, 5, 5, &err), 0);
+    assert_int_equal(mesh_add_vertex(&m, 6, 5, 5, &err), 0);
+    assert_int_equal(mesh_add_triangle(&m, 0, 1, 2, &err), 0);
+    /* triangles 1..11: the cube as an STL soup, without its last face */
+    for (uint32_t t = 0; t < 11; t++) {
+        uint32_t base = m.vertex_count;
+        for (int k = 0; k < 3; k++) {
+            const float* p = cube_vertices[cube_faces[t][k]];
+            assert_int_equal(mesh_add_vertex(&m, p[0], p[1], p[2], &err), 0);
+        }
+        assert_int_equal(mesh_add_triangle(&m, base, base + 1, base + 2, &err), 0);
+    }
+    assert_int_equal(mesh_finish(&m, NULL, "soup", NULL, &err), -1);
+    assert_string_equal(err.message,
+                        "soup: open mesh: edge between vertex 5 (-1, -1, 2) and vertex 8 (-1, -1, 0) "
+                        "belongs to triangle 2 only (and 2 more bad edges)");
+    mesh_free(&m);
+}
+
 static void test_finish_inside_out(void** state) {
     (void)state;
     mesh m;
@@ -455,8 +487,9 @@ static void test_finish_inside_out(void** state) {
     make_cube(&m);
     mesh_flip(&m);
     assert_int_equal(mesh_finish(&m, &opts, "cube", &report, &err), -1);
-    assert_string_equal(err.message, "cube: inside-out: total volume is -8.000 m^3 (triangles wind clockwise seen from "
-                                     "outside); use flip_inside_out (naval-hull --flip) to reverse them");
+    assert_string_equal(err.message,
+                        "cube: inside-out: total volume is -8.000 m^3 (triangles wind clockwise seen from "
+                        "outside); use flip_inside_out (naval-hull --flip) to reverse them");
     mesh_free(&m);
 
     make_cube(&m);
@@ -593,6 +626,7 @@ int main(void) {
         cmocka_unit_test(test_count_components),
         cmocka_unit_test(test_volume_flip_bounds),
         cmocka_unit_test(test_finish_report),
+        cmocka_unit_test(test_finish_names_input_numbering),
         cmocka_unit_test(test_finish_inside_out),
         cmocka_unit_test(test_finish_zero_volume),
         cmocka_unit_test(test_finish_rejections),

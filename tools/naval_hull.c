@@ -1,11 +1,11 @@
 /* naval-hull: the mesh report of a hull and, given a mass, its equilibrium on
  * flat water found by running the project's own physics. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "hull.h"
 #include "hullgen.h"
 #include "mass.h"
@@ -45,31 +45,6 @@ static int hull_arg_error(const char* fmt, const char* a, const char* b) {
     return 2;
 }
 
-static int hull_parse_number(const char* text, double* out) {
-    char* end = NULL;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
-}
-
-static int hull_parse_triple(const char* text, vec3* out) {
-    char buf[256];
-    if (strlen(text) >= sizeof buf) return -1;
-    strcpy(buf, text);
-    double v[3];
-    char* save = NULL;
-    char* tok = strtok_r(buf, ",", &save);
-    for (int i = 0; i < 3; i++) {
-        if (!tok || hull_parse_number(tok, &v[i])) return -1;
-        tok = strtok_r(NULL, ",", &save);
-    }
-    if (tok) return -1;
-    *out = v3(v[0], v[1], v[2]);
-    return 0;
-}
-
 static int hull_parse_args(int argc, char** argv, hull_args* a) {
     memset(a, 0, sizeof *a);
     a->mesh = mesh_options_default();
@@ -93,22 +68,22 @@ static int hull_parse_args(int argc, char** argv, hull_args* a) {
             a->mesh.up = val[0];
             i++;
         } else if (!strcmp(arg, "--mass")) {
-            if (hull_parse_number(val, &a->mass.mass) || !(a->mass.mass > 0.0))
+            if (cli_parse_double(val, &a->mass.mass) || !(a->mass.mass > 0.0))
                 return hull_arg_error("--mass must be a positive number of kg (got '%s')%s", val, "");
             i++;
         } else if (!strcmp(arg, "--cg")) {
-            if (hull_parse_triple(val, &a->mass.cg)) return hull_arg_error("--cg must be X,Y,Z in metres (got '%s')%s", val, "");
+            if (cli_parse_triple(val, &a->mass.cg)) return hull_arg_error("--cg must be X,Y,Z in metres (got '%s')%s", val, "");
             a->mass.has_cg = true;
             i++;
         } else if (!strcmp(arg, "--gyration")) {
             vec3 k;
-            if (hull_parse_triple(val, &k) || !(k.x > 0 && k.y > 0 && k.z > 0))
+            if (cli_parse_triple(val, &k) || !(k.x > 0 && k.y > 0 && k.z > 0))
                 return hull_arg_error("--gyration must be KX,KY,KZ, positive, in metres (got '%s')%s", val, "");
             a->mass.gyration = k;
             a->mass.has_gyration = true;
             i++;
         } else if (!strcmp(arg, "--rho")) {
-            if (hull_parse_number(val, &a->rho) || !(a->rho > 0.0))
+            if (cli_parse_double(val, &a->rho) || !(a->rho > 0.0))
                 return hull_arg_error("--rho must be a positive density in kg/m^3 (got '%s')%s", val, "");
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
