@@ -33,5 +33,13 @@ test-sanitize: setup
 	cmake --build $(BUILD_SAN) -j $(JOBS)
 	ctest --test-dir $(BUILD_SAN) --output-on-failure -j $(JOBS)
 
+# ThreadSanitizer build of the threaded code (separate: TSan excludes ASan).
+BUILD_TSAN ?= build-tsan
+.PHONY: test-tsan
+test-tsan: setup
+	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=Debug -DNAVAL_TSAN=ON $(CMAKE_ARGS)
+	cmake --build $(BUILD_TSAN) -j $(JOBS)
+	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs' --output-on-failure
+
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -1,0 +1,399 @@
+/* FFT ocean: parameters, random spectrum, time evolution and transforms.
+ * Queries live in ocean_query.c; the layout in ocean_internal.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ocean_internal.h"
+#include "vecmath.h"
+
+/* Field -> (pair, slot) in the interleaved output. */
+static const int field_pair[OCEAN_FIELD_COUNT] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+
+
+/* ------------------------------------------------------------ parameters */
+
+ocean_params ocean_params_default(void) {
+    ocean_params p;
+    memset(&p, 0, sizeof p);
+    p.spectrum = SPECTRUM_JONSWAP;
+    p.spreading = SPREADING_AUTO;
+    p.gravity = 9.81;
+    p.wind_speed = 10.0;
+    p.wind_direction = 0.0;
+    p.fetch = 100000.0;
+    p.depth = 0.0;
+    p.gamma = 3.3;
+    p.swell = 0.0;
+    p.choppiness = 1.0;
+    p.beaufort = -1;
+    p.hs_target = 0.0;
+    p.size = 1000.0;
+    p.cascade_ratio = 5.23;
+    p.cascades = 3;
+    p.resolution = 256;
+    p.resolution_z = 0;
+    p.repeat_period = 1000.0;
+    p.min_wavelength = 0.0;
+    p.seed = 1;
+    p.query_iterations = 8;
+    p.query_tolerance = 1e-3;
+    return p;
+}
+
+static int is_pow2_in(int n, int lo, int hi) { return n >= lo && n <= hi && (n & (n - 1)) == 0; }
+
+int ocean_params_validate(const ocean_params* p, nv_error* err) {
+    if (!p) return nv_error_set(err, "ocean: no parameters");
+    if ((int)p->spectrum < SPECTRUM_PHILLIPS || (int)p->spectrum > SPECTRUM_TMA)
+        return nv_error_set(err, "spectrum: unknown spectrum %d", (int)p->spectrum);
+    if ((int)p->spreading < SPREADING_AUTO || (int)p->spreading > SPREADING_DONELAN_BANNER)
+        return nv_error_set(err, "spreading: unknown spreading %d", (int)p->spreading);
+    if (!isfinite(p->gravity) || !(p->gravity > 0.0))
+        return nv_error_set(err, "gravity must be > 0 m/s^2 (got %g)", p->gravity);
+    if (!isfinite(p->wind_speed) || !(p->wind_speed >= 0.0))
+        return nv_error_set(err, "wind speed must be >= 0 m/s (got %g)", p->wind_speed);
+    if (!isfinite(p->wind_direction))
+        return nv_error_set(err, "wind direction must be finite (got %g)", p->wind_direction);
+    if (!isfinite(p->fetch) || !(p->fetch > 0.0))
+        return nv_error_set(err, "fetch must be > 0 m (got %g)", p->fetch);
+    if (!isfinite(p->depth) || !(p->depth >= 0.0))
+        return nv_error_set(err, "depth must be >= 0 m, 0 meaning deep water (got %g)", p->depth);
+    if (p->spectrum == SPECTRUM_TMA && !(p->depth > 0.0))
+        return nv_error_set(err, "depth: the TMA spectrum needs a finite depth > 0 m");
+    if (!isfinite(p->gamma) || !(p->gamma >= 1.0))
+        return nv_error_set(err, "gamma must be >= 1 (got %g)", p->gamma);
+    if (!isfinite(p->swell) || !(p->swell >= 0.0 && p->swell <= 1.0))
+        return nv_error_set(err, "swell must be in [0, 1] (got %g)", p->swell);
+    if (!isfinite(p->choppiness) || !(p->choppiness >= 0.0 && p->choppiness <= 10.0))
+        return nv_error_set(err, "choppiness must be in [0, 10] (got %g)", p->choppiness);
+    if (p->beaufort < -1 || p->beaufort > 12)
+        return nv_error_set(err, "beaufort must be 0..12, or -1 for unused (got %d)", p->beaufort);
+    if (!isfinite(p->hs_target) || !(p->hs_target >= 0.0))
+        return nv_error_set(err, "hs target must be >= 0 m, 0 meaning off (got %g)", p->hs_target);
+    if (!isfinite(p->size) || !(p->size > 0.0) || p->size > 1e6)
+        return nv_error_set(err, "size must be in (0, 1e6] m (got %g)", p->size);
+    if (p->cascades < 1 || p->cascades > OCEAN_MAX_CASCADES)
+        return nv_error_set(err, "cascades must be 1..%d (got %d)", OCEAN_MAX_CASCADES, p->cascades);
+    if (!is_pow2_in(p->resolution, 4, OCEAN_MAX_RESOLUTION))
+        return nv_error_set(err, "resolution must be a power of two in [4, %d] (got %d)", OCEAN_MAX_RESOLUTION,
+                            p->resolution);
+    if (p->resolution_z != 0 && !is_pow2_in(p->resolution_z, 4, OCEAN_MAX_RESOLUTION))
+        return nv_error_set(err, "resolution_z must be 0 or a power of two in [4, %d] (got %d)", OCEAN_MAX_RESOLUTION,
+                            p->resolution_z);
+    if (p->cascades > 1) {
+        if (!isfinite(p->cascade_ratio) || !(p->cascade_ratio > 1.0))
+            return nv_error_set(err, "cascade ratio must be > 1 (got %g)", p->cascade_ratio);
+        /* the coarser tile must resolve the cut: CUT * 2 pi r / L <= pi N / L */
+        int n = p->resolution_z > 0 && p->resolution_z < p->resolution ? p->resolution_z : p->resolution;
+        if (2.0 * OCEAN_CASCADE_CUT * p->cascade_ratio > n)
+            return nv_error_set(err, "resolution %d is too small for %d cascades of ratio %g (needs >= %g)", n,
+                                p->cascades, p->cascade_ratio, 2.0 * OCEAN_CASCADE_CUT * p->cascade_ratio);
+    }
+    if (!isfinite(p->repeat_period) || !(p->repeat_period >= 1.0 && p->repeat_period <= 1e5))
+        return nv_error_set(err, "repeat period must be in [1, 1e5] s (got %g)", p->repeat_period);
+    if (!isfinite(p->min_wavelength) || !(p->min_wavelength >= 0.0))
+        return nv_error_set(err, "min wavelength must be >= 0 m (got %g)", p->min_wavelength);
+    if (p->query_iterations < 1 || p->query_iterations > 64)
+        return nv_error_set(err, "query iterations must be 1..64 (got %d)", p->query_iterations);
+    if (!isfinite(p->query_tolerance) || !(p->query_tolerance > 0.0))
+        return nv_error_set(err, "query tolerance must be > 0 m (got %g)", p->query_tolerance);
+    return 0;
+}
+
+/* ------------------------------------------------------------ amplitudes */
+
+static int wrap_index(int n, int size) { return n < size / 2 ? n : n - size; }
+
+/* h0(k) for wave (n, m) of cascade c, before amp_scale; 0 outside the band.
+ * Returns the expected |h0|^2 = S(k) dk^2 / 2. */
+static double wave_amplitude(const ocean* o, int c, int n, int m, double out[2]) {
+    const ocean_cascade* cc = &o->cascade[c];
+    out[0] = out[1] = 0.0;
+    if (n <= -o->nx / 2 || n >= o->nx / 2 || m <= -o->nz / 2 || m >= o->nz / 2) return 0.0; /* Nyquist */
+    if (n == 0 && m == 0) return 0.0;
+    double kx = cc->dk * n, kz = cc->dk * m;
+    double k = sqrt(kx * kx + kz * kz);
+    if (!(k >= cc->k_lo && k < cc->k_hi)) return 0.0;
+    if (o->params.min_wavelength > 0.0 && k > 2.0 * NV_PI / o->params.min_wavelength) return 0.0;
+    double s = spectrum_density_2d(&o->model, kx, kz, o->wind_dir);
+    if (!(s > 0.0)) return 0.0;
+    double a = 0.5 * sqrt(s) * cc->dk; /* E |h0|^2 = S dk^2 / 2 */
+    double xi[2];
+    spectrum_gaussian_pair(o->params.seed, c, n, m, xi);
+    out[0] = a * xi[0];
+    out[1] = a * xi[1];
+    return 2.0 * a * a;
+}
+
+static int wave_omega_index(const ocean* o, const ocean_cascade* cc, int n, int m) {
+    double kx = cc->dk * n, kz = cc->dk * m;
+    double k = sqrt(kx * kx + kz * kz);
+    if (!(k > 0.0)) return 0;
+    double w = spectrum_dispersion(k, o->params.depth, o->params.gravity);
+    double j = floor(w / o->omega0 + 0.5);
+    return j < 1.0 ? 1 : (int)j;
+}
+
+/* Fills the per-cell cache of cascade c (amp without amp_scale). Returns the
+ * cascade's share of 2 sum |h0|^2 (its time-mean height variance). */
+static double cascade_fill(ocean* o, int c) {
+    ocean_cascade* cc = &o->cascade[c];
+    float lambda = (float)o->params.choppiness;
+    double variance = 0.0;
+    cc->jmax = 0;
+    cc->ncols = 0;
+    for (int m = 0; m < o->nz; m++) cc->kz[m] = (float)(cc->dk * wrap_index(m, o->nz));
+    for (int n = 0; n < o->hx; n++) {
+        float kx = (float)(cc->dk * n);
+        cc->kx[n] = kx;
+        cc->mul_ikx[2 * n] = -kx;
+        cc->mul_ikx[2 * n + 1] = kx;
+        cc->mul_kx2[2 * n] = cc->mul_kx2[2 * n + 1] = -kx * kx;
+        for (int m = 0; m < o->nz; m++) {
+            int ms = wrap_index(m, o->nz);
+            size_t i = (size_t)n * o->nz + m;
+            double p[2], q[2];
+            double ep = wave_amplitude(o, c, n, ms, p);
+            double eq = wave_amplitude(o, c, -n, -ms, q);
+            float* a = cc->amp + 4 * i;
+            a[0] = (float)(p[0] + q[0]);
+            a[1] = (float)(p[1] + q[1]);
+            a[2] = (float)(q[0] - p[0]);
+            a[3] = (float)(p[1] - q[1]);
+            int empty = p[0] == 0.0 && p[1] == 0.0 && q[0] == 0.0 && q[1] == 0.0;
+            cc->widx[i] = empty ? 0 : wave_omega_index(o, cc, n, ms);
+            if (cc->widx[i] > cc->jmax) cc->jmax = cc->widx[i];
+            if (!empty && n + 1 > cc->ncols) cc->ncols = n + 1;
+            double k = cc->dk * sqrt((double)n * n + (double)ms * ms);
+            cc->ginv[i] = k > 0.0 ? (float)(lambda / k) : 0.0f;
+            /* 2 sum |h0|^2 over the full plane: a stored cell holds k and
+             * -k; the kx = 0 column holds both halves itself, count it half */
+            double e = p[0] * p[0] + p[1] * p[1] + q[0] * q[0] + q[1] * q[1];
+            variance += (n == 0 ? 1.0 : 2.0) * e;
+            o->expected_variance += (n == 0 ? 1.0 : 2.0) * (ep + eq);
+        }
+    }
+    if (cc->ncols == 0) cc->ncols = 1; /* flat: transform zeros all the same */
+    return variance;
+}
+
+/* ------------------------------------------------------------- lifecycle */
+
+static void cascade_free(ocean_cascade* cc) {
+    for (int i = 0; i < 2; i++)
+        if (cc->plan_z[i]) fftwf_destroy_plan(cc->plan_z[i]);
+    if (cc->plan_x) fftwf_destroy_plan(cc->plan_x);
+    for (int b = 0; b < OCEAN_BASE_COUNT; b++) fftwf_free(cc->mid[b]);
+    for (int p = 0; p < OCEAN_PAIR_COUNT; p++) fftwf_free(cc->out[p]);
+    free(cc->amp);
+    free(cc->widx);
+    free(cc->ginv);
+    free(cc->kz);
+    free(cc->kx);
+    free(cc->mul_ikx);
+    free(cc->mul_kx2);
+}
+
+void ocean_destroy(ocean* o) {
+    if (!o) return;
+    for (int c = 0; c < OCEAN_MAX_CASCADES; c++) cascade_free(&o->cascade[c]);
+    free(o->phasor);
+    free(o->phasor_lo);
+    free(o->phasor_hi);
+    free(o);
+}
+
+static size_t ocean_water_sample(const water_surface* self, const water_query* q) {
+    return ocean_sample((const ocean*)self, q);
+}
+
+static int cascade_alloc(ocean* o, ocean_cascade* cc) {
+    size_t cells = (size_t)o->nz * o->hx;
+    size_t mid = (size_t)o->mid_stride * o->nz;
+    size_t full = (size_t)o->nz * o->nx;
+    cc->amp = calloc(4 * cells, sizeof(float));
+    cc->widx = calloc(cells, sizeof(int32_t));
+    cc->ginv = calloc(cells, sizeof(float));
+    cc->kz = calloc((size_t)o->nz, sizeof(float));
+    cc->kx = calloc((size_t)o->hx, sizeof(float));
+    cc->mul_ikx = calloc(2 * (size_t)o->hx, sizeof(float));
+    cc->mul_kx2 = calloc(2 * (size_t)o->hx, sizeof(float));
+    if (!cc->amp || !cc->widx || !cc->ginv || !cc->kz || !cc->kx || !cc->mul_ikx || !cc->mul_kx2) return -1;
+    for (int b = 0; b < OCEAN_BASE_COUNT; b++) {
+        cc->mid[b] = fftwf_alloc_complex(mid);
+        if (!cc->mid[b]) return -1;
+        memset(cc->mid[b], 0, mid * sizeof(fftwf_complex));
+    }
+    for (int p = 0; p < OCEAN_PAIR_COUNT; p++) {
+        cc->out[p] = fftwf_alloc_complex(full);
+        if (!cc->out[p]) return -1;
+        memset(cc->out[p], 0, full * sizeof(fftwf_complex));
+    }
+    return 0;
+}
+
+static int cascade_plan(ocean* o, ocean_cascade* cc) {
+    int nz = o->nz, nx = o->nx;
+    /* FFTW_ESTIMATE: the same plan every run, and arrays untouched while
+     * planning. The z pass reads a contiguous column (any 64-byte aligned
+     * buffer) and writes down column n of mid: odd n are 8 bytes off the
+     * alignment of even ones, hence two plans. */
+    fftwf_complex* in = fftwf_alloc_complex((size_t)nz);
+    if (!in) return -1;
+    for (int i = 0; i < 2; i++)
+        cc->plan_z[i] = fftwf_plan_many_dft(1, &nz, 1, in, NULL, 1, nz, cc->mid[0] + i, NULL, o->mid_stride, 1,
+                                            FFTW_BACKWARD, FFTW_ESTIMATE);
+    fftwf_free(in);
+    /* planned on two output rows; executed from the (equally aligned) stack scratch */
+    cc->plan_x = fftwf_plan_many_dft(1, &nx, 1, cc->out[1], NULL, 1, nx, cc->out[0], NULL, 1, nx, FFTW_BACKWARD,
+                                     FFTW_ESTIMATE);
+    return cc->plan_z[0] && cc->plan_z[1] && cc->plan_x ? 0 : -1;
+}
+
+ocean* ocean_create(const ocean_params* params, nv_error* err) {
+    if (ocean_params_validate(params, err) != 0) return NULL;
+    ocean* o = calloc(1, sizeof *o);
+    if (!o) {
+        nv_error_set(err, "ocean: out of memory");
+        return NULL;
+    }
+    o->base.sample = ocean_water_sample;
+    o->params = *params;
+    ocean_params* p = &o->params;
+    if (p->beaufort >= 0) {
+        p->wind_speed = spectrum_beaufort_wind(p->beaufort);
+        p->hs_target = spectrum_beaufort_hs(p->beaufort);
+    }
+    if (p->resolution_z == 0) p->resolution_z = p->resolution;
+    o->nx = p->resolution;
+    o->nz = p->resolution_z;
+    o->hx = o->nx / 2; /* the Nyquist column is always 0 and is not stored */
+    o->mid_stride = o->hx + 4; /* off power-of-two strides: the z pass writes down columns */
+    o->cascade_count = p->cascades;
+    o->wind_dir = p->wind_direction * NV_PI / 180.0;
+    o->omega0 = 2.0 * NV_PI / p->repeat_period;
+    o->amp_scale = 1.0;
+
+    spectrum_model* m = &o->model;
+    m->type = p->spectrum;
+    m->spreading = p->spreading;
+    m->gravity = p->gravity;
+    m->wind_speed = p->wind_speed;
+    m->fetch = p->fetch;
+    m->depth = p->depth;
+    m->gamma = p->gamma;
+    m->swell = p->swell;
+    m->scale = 1.0;
+    spectrum_model_prepare(m);
+
+    double variance = 0.0;
+    for (int c = 0; c < o->cascade_count; c++) {
+        ocean_cascade* cc = &o->cascade[c];
+        cc->size = p->size / pow(p->cascade_ratio, c);
+        cc->dk = 2.0 * NV_PI / cc->size;
+        cc->k_lo = c == 0 ? 0.0 : OCEAN_CASCADE_CUT * cc->dk;
+        cc->k_hi = c + 1 < o->cascade_count ? OCEAN_CASCADE_CUT * 2.0 * NV_PI * pow(p->cascade_ratio, c + 1) / p->size
+                                            : INFINITY;
+        cc->inv_cell_x = o->nx / cc->size;
+        cc->inv_cell_z = o->nz / cc->size;
+        cc->inv_nx = 1.0 / o->nx;
+        cc->inv_nz = 1.0 / o->nz;
+        if (cascade_alloc(o, cc) != 0) {
+            nv_error_set(err, "ocean: out of memory for a %dx%d cascade", o->nx, o->nz);
+            ocean_destroy(o);
+            return NULL;
+        }
+        variance += cascade_fill(o, c);
+        if (cc->jmax > o->jmax) o->jmax = cc->jmax;
+    }
+    if (p->hs_target > 0.0) {
+        if (!(variance > 0.0)) {
+            nv_error_set(err, "hs target %g m: the spectrum is flat (wind speed 0?), nothing to scale", p->hs_target);
+            ocean_destroy(o);
+            return NULL;
+        }
+        double s = 0.25 * p->hs_target / sqrt(variance);
+        o->amp_scale = s;
+        m->scale = s * s;
+        o->expected_variance *= s * s;
+        for (int c = 0; c < o->cascade_count; c++) {
+            ocean_cascade* cc = &o->cascade[c];
+            size_t cells4 = 4 * (size_t)o->nz * o->hx;
+            for (size_t i = 0; i < cells4; i++) cc->amp[i] = (float)(cc->amp[i] * s);
+        }
+    }
+    o->phasor = calloc(2 * ((size_t)o->jmax + 1), sizeof(float));
+    o->phasor_lo = calloc(2 * OCEAN_PHASOR_BLOCK, sizeof(double));
+    o->phasor_hi = calloc(2 * ((size_t)o->jmax / OCEAN_PHASOR_BLOCK + 1), sizeof(double));
+    if (!o->phasor || !o->phasor_lo || !o->phasor_hi) {
+        nv_error_set(err, "ocean: out of memory");
+        ocean_destroy(o);
+        return NULL;
+    }
+    o->peak_omega = spectrum_peak_omega(m);
+    o->m0 = spectrum_m0(m);
+    for (int c = 0; c < o->cascade_count; c++) {
+        if (cascade_plan(o, &o->cascade[c]) != 0) {
+            nv_error_set(err, "ocean: FFTW could not plan a %dx%d transform", o->nx, o->nz);
+            ocean_destroy(o);
+            return NULL;
+        }
+    }
+    ocean_update(o, 0.0);
+    return o;
+}
+
+/* --------------------------------------------------------- introspection */
+
+const water_surface* ocean_surface(const ocean* o) { return &o->base; }
+const ocean_params* ocean_get_params(const ocean* o) { return &o->params; }
+const spectrum_model* ocean_get_model(const ocean* o) { return &o->model; }
+int ocean_cascade_count(const ocean* o) { return o->cascade_count; }
+double ocean_cascade_size(const ocean* o, int c) { return o->cascade[c].size; }
+double ocean_time(const ocean* o) { return o->time; }
+
+void ocean_cascade_band(const ocean* o, int c, double* k_lo, double* k_hi) {
+    if (k_lo) *k_lo = o->cascade[c].k_lo;
+    if (k_hi) *k_hi = o->cascade[c].k_hi;
+}
+
+void ocean_resolution(const ocean* o, int* nx, int* nz) {
+    if (nx) *nx = o->nx;
+    if (nz) *nz = o->nz;
+}
+
+const float* ocean_field(const ocean* o, int c, ocean_field_id f) {
+    if (c < 0 || c >= o->cascade_count || (int)f < 0 || f >= OCEAN_FIELD_COUNT) return NULL;
+    return (const float*)o->cascade[c].out[field_pair[f]] + (f & 1);
+}
+
+void ocean_initial_amplitude(const ocean* o, int c, int n, int m, double out[2]) {
+    wave_amplitude(o, c, n, m, out);
+    out[0] *= o->amp_scale;
+    out[1] *= o->amp_scale;
+}
+
+double ocean_wave_omega(const ocean* o, int c, int n, int m) {
+    return wave_omega_index(o, &o->cascade[c], n, m) * o->omega0;
+}
+
+void ocean_evolved_amplitude(const ocean* o, int c, int n, int m, float out[2]) {
+    const ocean_cascade* cc = &o->cascade[c];
+    out[0] = out[1] = 0.0f;
+    if (n <= -o->nx / 2 || n >= o->nx / 2 || m <= -o->nz / 2 || m >= o->nz / 2) return;
+    /* the cache holds kx >= 0; -k is the conjugate of the stored cell */
+    int conj = n < 0;
+    if (conj) {
+        n = -n;
+        m = -m;
+    }
+    size_t i = (size_t)n * o->nz + (m < 0 ? m + o->nz : m);
+    const float* a = cc->amp + 4 * i;
+    int j = cc->widx[i];
+    float cs = o->phasor[2 * j], sn = o->phasor[2 * j + 1];
+    float hr = cs * a[0] + sn * a[1];
+    float hi = cs * a[3] + sn * a[2];
+    out[0] = hr;
+    out[1] = conj ? -hi : hi;
+}

@@ -1,0 +1,17 @@
+/* The ocean update run as jobs on the pool: each phase of ocean.h's split
+ * update becomes one parallel-for over (cascade x block) work items. The
+ * result is bit-identical to ocean_update for any thread count. */
+#ifndef NAVAL_OCEAN_JOBS_H
+#define NAVAL_OCEAN_JOBS_H
+
+#include "jobs.h"
+#include "ocean.h"
+#include "world.h"
+
+/* pool may be NULL (runs inline). */
+void ocean_jobs_update(ocean* o, double time, jobs* pool);
+
+/* A world_water that floats the world on this ocean, updated with jobs. */
+world_water ocean_jobs_water(ocean* o);
+
+#endif

@@ -1,0 +1,545 @@
+#include "world.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "body.h"
+#include "hydro.h"
+
+/* A run of one vessel's vertices or triangles: the unit of parallel work. */
+typedef struct world_block {
+    uint32_t slot;
+    uint32_t first;
+    uint32_t count;
+} world_block;
+
+typedef struct world_type {
+    hull hull;
+    body body_template; /* mass, inverse mass, inertia and its inverse */
+    char name[WORLD_NAME_MAX];
+} world_type;
+
+/* Vessel state as structure of arrays, indexed by slot. Every array has
+ * `capacity` entries; they are grown together outside the tick. */
+typedef struct world_vessels {
+    uint32_t *id, *type, *flags;
+    double *px, *py, *pz;
+    double *qw, *qx, *qy, *qz;
+    double *vx, *vy, *vz;
+    double *lx, *ly, *lz; /* angular momentum: the integrated state */
+    double *wx, *wy, *wz; /* angular velocity, derived */
+    double *fx, *fy, *fz, *tx, *ty, *tz;
+    float* area;
+    uint32_t* vertex_offset;   /* first entry of the vessel's heights */
+    uint32_t* tri_block_first; /* first triangle block of the vessel */
+    uint32_t* tri_block_count;
+} world_vessels;
+
+struct world {
+    world_config cfg;
+    double dt;
+    jobs* pool;
+    uint32_t threads;
+    world_water water;
+    water_flat flat;
+
+    world_type* types;
+    uint32_t type_count;
+
+    world_vessels v;
+    uint32_t count, capacity;
+
+    uint32_t* id_to_slot; /* UINT32_MAX for despawned ids */
+    uint32_t id_capacity, next_id;
+
+    float* heights; /* every vessel's vertex heights, back to back */
+    uint32_t height_capacity;
+    world_block* vertex_blocks;
+    uint32_t vertex_block_count, vertex_block_capacity;
+    world_block* tri_blocks;
+    hydro_sums* tri_sums;
+    uint32_t tri_block_count, tri_block_capacity;
+    int blocks_dirty;
+
+    hydro_scratch* scratch; /* one per worker */
+
+    uint64_t tick;
+    double time;
+    world_timing timing;
+};
+
+world_config world_config_default(void) {
+    world_config c = {
+        .tick_hz = 60.0,
+        .water_density = 1025.0,
+        .gravity = 9.81,
+        .linear_damping = 0.0,
+        .angular_damping = 0.0,
+        .vertex_block = 1024,
+        .triangle_block = 2048,
+    };
+    return c;
+}
+
+static double world_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* ---- storage ---------------------------------------------------------- */
+
+#define WORLD_DOUBLE_FIELDS(X)                                                                                   \
+    X(px) X(py) X(pz) X(qw) X(qx) X(qy) X(qz) X(vx) X(vy) X(vz) X(lx) X(ly) X(lz) X(wx) X(wy) X(wz) X(fx) X(fy) \
+        X(fz) X(tx) X(ty) X(tz)
+#define WORLD_U32_FIELDS(X) X(id) X(type) X(flags) X(vertex_offset) X(tri_block_first) X(tri_block_count)
+
+static int world_grow(void** p, size_t elem, size_t n) {
+    void* q = realloc(*p, elem * (n ? n : 1));
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+static int world_reserve_vessels(world* w, uint32_t need, nv_error* err) {
+    if (need <= w->capacity) return 0;
+    if (need > WORLD_MAX_VESSELS) return nv_error_set(err, "world: at most %u vessels", WORLD_MAX_VESSELS);
+    uint32_t cap = w->capacity ? w->capacity : 64;
+    while (cap < need) cap *= 2;
+    int bad = 0;
+#define X(f) bad |= world_grow((void**)&w->v.f, sizeof(double), cap);
+    WORLD_DOUBLE_FIELDS(X)
+#undef X
+#define X(f) bad |= world_grow((void**)&w->v.f, sizeof(uint32_t), cap);
+    WORLD_U32_FIELDS(X)
+#undef X
+    bad |= world_grow((void**)&w->v.area, sizeof(float), cap);
+    if (bad) return nv_error_set(err, "world: out of memory for %u vessels", cap);
+    w->capacity = cap;
+    return 0;
+}
+
+static void world_move_slot(world* w, uint32_t to, uint32_t from) {
+#define X(f) w->v.f[to] = w->v.f[from];
+    WORLD_DOUBLE_FIELDS(X)
+    WORLD_U32_FIELDS(X)
+#undef X
+    w->v.area[to] = w->v.area[from];
+}
+
+int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err) {
+    *out = NULL;
+    if (!(cfg->tick_hz > 0.0 && cfg->tick_hz <= 10000.0))
+        return nv_error_set(err, "world: tick_hz must be in (0, 10000] (got %g)", cfg->tick_hz);
+    if (!(cfg->water_density > 0.0) || !(cfg->gravity > 0.0) || !(cfg->linear_damping >= 0.0) ||
+        !(cfg->angular_damping >= 0.0))
+        return nv_error_set(err, "world: water density and gravity must be positive, damping non-negative");
+    if (cfg->vertex_block < 16 || cfg->triangle_block < 16)
+        return nv_error_set(err, "world: vertex_block and triangle_block must be at least 16");
+    world* w = calloc(1, sizeof *w);
+    if (!w) return nv_error_set(err, "world: out of memory");
+    w->cfg = *cfg;
+    w->dt = 1.0 / cfg->tick_hz;
+    w->pool = pool;
+    w->threads = pool ? jobs_thread_count(pool) : 1;
+    water_flat_init(&w->flat, 0.0);
+    w->water.surface = &w->flat.base;
+    w->types = calloc(WORLD_MAX_HULL_TYPES, sizeof *w->types);
+    w->scratch = calloc(w->threads, sizeof *w->scratch);
+    if (!w->types || !w->scratch) {
+        world_destroy(w);
+        return nv_error_set(err, "world: out of memory");
+    }
+    for (uint32_t i = 0; i < w->threads; i++)
+        if (hydro_scratch_alloc(&w->scratch[i], cfg->vertex_block, err)) {
+            world_destroy(w);
+            return -1;
+        }
+    *out = w;
+    return 0;
+}
+
+void world_destroy(world* w) {
+    if (!w) return;
+    if (w->types)
+        for (uint32_t i = 0; i < w->type_count; i++) hull_destroy(&w->types[i].hull);
+    free(w->types);
+    if (w->scratch)
+        for (uint32_t i = 0; i < w->threads; i++) hydro_scratch_free(&w->scratch[i]);
+    free(w->scratch);
+#define X(f) free(w->v.f);
+    WORLD_DOUBLE_FIELDS(X)
+    WORLD_U32_FIELDS(X)
+#undef X
+    free(w->v.area);
+    free(w->id_to_slot);
+    free(w->heights);
+    free(w->vertex_blocks);
+    free(w->tri_blocks);
+    free(w->tri_sums);
+    free(w);
+}
+
+void world_set_water(world* w, const world_water* water) {
+    if (water && water->surface) w->water = *water;
+    else {
+        w->water.surface = &w->flat.base;
+        w->water.update = NULL;
+        w->water.ctx = NULL;
+    }
+}
+
+/* ---- hull types ------------------------------------------------------- */
+
+int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
+                        nv_error* err) {
+    if (w->type_count >= WORLD_MAX_HULL_TYPES) return nv_error_set(err, "world: at most %u hull types", WORLD_MAX_HULL_TYPES);
+    if (!name || !name[0] || strlen(name) >= WORLD_NAME_MAX)
+        return nv_error_set(err, "world: a hull type needs a name of 1..%d characters", WORLD_NAME_MAX - 1);
+    if (world_find_hull_type(w, name) >= 0) return nv_error_set(err, "world: hull type '%s' exists already", name);
+    world_type* t = &w->types[w->type_count];
+    if (hull_create(&t->hull, m, spec, err)) return nv_error_prefix(err, "hull type '%s'", name);
+    if (body_init(&t->body_template, t->hull.body.mass, &t->hull.body.inertia, err)) {
+        hull_destroy(&t->hull);
+        return nv_error_prefix(err, "hull type '%s'", name);
+    }
+    strcpy(t->name, name);
+    *type_out = w->type_count++;
+    return 0;
+}
+
+uint32_t world_hull_type_count(const world* w) { return w->type_count; }
+const hull* world_hull_type(const world* w, uint32_t type) { return type < w->type_count ? &w->types[type].hull : NULL; }
+const char* world_hull_type_name(const world* w, uint32_t type) {
+    return type < w->type_count ? w->types[type].name : NULL;
+}
+
+int world_find_hull_type(const world* w, const char* name) {
+    for (uint32_t i = 0; i < w->type_count; i++)
+        if (strcmp(w->types[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+/* ---- vessels ---------------------------------------------------------- */
+
+static uint32_t world_slot_of(const world* w, uint32_t id) {
+    return id < w->next_id ? w->id_to_slot[id] : UINT32_MAX;
+}
+
+int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err) {
+    if (type >= w->type_count) return nv_error_set(err, "spawn: no hull type %u (the world has %u)", type, w->type_count);
+    if (!v3_is_finite(position)) return nv_error_set(err, "spawn: the position is not finite");
+    double qn = sqrt(orientation.w * orientation.w + orientation.x * orientation.x + orientation.y * orientation.y +
+                     orientation.z * orientation.z);
+    if (!(qn > 1e-9) || !isfinite(qn)) return nv_error_set(err, "spawn: the orientation is not a usable quaternion");
+    if (w->next_id == UINT32_MAX) return nv_error_set(err, "spawn: vessel ids are exhausted");
+    if (world_reserve_vessels(w, w->count + 1, err)) return -1;
+    if (w->next_id >= w->id_capacity) {
+        uint32_t cap = w->id_capacity ? w->id_capacity * 2 : 256;
+        if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), cap)) return nv_error_set(err, "spawn: out of memory");
+        w->id_capacity = cap;
+    }
+    quat q = quat_normalize(orientation);
+    uint32_t s = w->count++;
+    uint32_t id = w->next_id++;
+    w->id_to_slot[id] = s;
+    world_vessels* v = &w->v;
+    v->id[s] = id;
+    v->type[s] = type;
+    v->flags[s] = 0;
+    v->px[s] = position.x, v->py[s] = position.y, v->pz[s] = position.z;
+    v->qw[s] = q.w, v->qx[s] = q.x, v->qy[s] = q.y, v->qz[s] = q.z;
+    v->vx[s] = v->vy[s] = v->vz[s] = 0.0;
+    v->lx[s] = v->ly[s] = v->lz[s] = 0.0;
+    v->wx[s] = v->wy[s] = v->wz[s] = 0.0;
+    v->fx[s] = v->fy[s] = v->fz[s] = 0.0;
+    v->tx[s] = v->ty[s] = v->tz[s] = 0.0;
+    v->area[s] = 0.0f;
+    w->blocks_dirty = 1;
+    *id_out = id;
+    return 0;
+}
+
+int world_despawn(world* w, uint32_t id, nv_error* err) {
+    uint32_t s = world_slot_of(w, id);
+    if (s == UINT32_MAX) return nv_error_set(err, "despawn: no vessel with id %u", id);
+    uint32_t last = --w->count;
+    if (s != last) {
+        world_move_slot(w, s, last);
+        w->id_to_slot[w->v.id[s]] = s;
+    }
+    w->id_to_slot[id] = UINT32_MAX;
+    w->blocks_dirty = 1;
+    return 0;
+}
+
+static body world_load_body(const world* w, uint32_t s) {
+    const world_vessels* v = &w->v;
+    body b = w->types[v->type[s]].body_template;
+    b.position = v3(v->px[s], v->py[s], v->pz[s]);
+    b.orientation.w = v->qw[s], b.orientation.x = v->qx[s], b.orientation.y = v->qy[s], b.orientation.z = v->qz[s];
+    b.velocity = v3(v->vx[s], v->vy[s], v->vz[s]);
+    b.angular_momentum = v3(v->lx[s], v->ly[s], v->lz[s]);
+    b.angular_velocity = v3(v->wx[s], v->wy[s], v->wz[s]);
+    return b;
+}
+
+static void world_store_body(world* w, uint32_t s, const body* b) {
+    world_vessels* v = &w->v;
+    v->px[s] = b->position.x, v->py[s] = b->position.y, v->pz[s] = b->position.z;
+    v->qw[s] = b->orientation.w, v->qx[s] = b->orientation.x, v->qy[s] = b->orientation.y, v->qz[s] = b->orientation.z;
+    v->vx[s] = b->velocity.x, v->vy[s] = b->velocity.y, v->vz[s] = b->velocity.z;
+    v->lx[s] = b->angular_momentum.x, v->ly[s] = b->angular_momentum.y, v->lz[s] = b->angular_momentum.z;
+    v->wx[s] = b->angular_velocity.x, v->wy[s] = b->angular_velocity.y, v->wz[s] = b->angular_velocity.z;
+}
+
+int world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err) {
+    uint32_t s = world_slot_of(w, id);
+    if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
+    if (!v3_is_finite(velocity) || !v3_is_finite(angular_velocity))
+        return nv_error_set(err, "vessel %u: velocities must be finite", id);
+    body b = world_load_body(w, s);
+    b.velocity = velocity;
+    body_set_angular_velocity(&b, angular_velocity);
+    world_store_body(w, s, &b);
+    return 0;
+}
+
+int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
+    uint32_t s = world_slot_of(w, id);
+    if (s == UINT32_MAX) return -1;
+    const world_vessels* v = &w->v;
+    out->id = id;
+    out->type = v->type[s];
+    out->flags = v->flags[s];
+    out->position = v3(v->px[s], v->py[s], v->pz[s]);
+    out->orientation.w = v->qw[s], out->orientation.x = v->qx[s], out->orientation.y = v->qy[s],
+    out->orientation.z = v->qz[s];
+    out->velocity = v3(v->vx[s], v->vy[s], v->vz[s]);
+    out->angular_velocity = v3(v->wx[s], v->wy[s], v->wz[s]);
+    out->force = v3(v->fx[s], v->fy[s], v->fz[s]);
+    out->torque = v3(v->tx[s], v->ty[s], v->tz[s]);
+    out->submerged_area = v->area[s];
+    return 0;
+}
+
+uint32_t world_vessel_count(const world* w) { return w->count; }
+uint32_t world_vessel_id_at(const world* w, uint32_t slot) { return slot < w->count ? w->v.id[slot] : UINT32_MAX; }
+uint64_t world_tick(const world* w) { return w->tick; }
+double world_time(const world* w) { return w->time; }
+const world_timing* world_last_timing(const world* w) { return &w->timing; }
+
+/* ---- blocks ----------------------------------------------------------- */
+
+static uint32_t world_blocks_of(uint32_t n, uint32_t block) { return n == 0 ? 0 : (n + block - 1) / block; }
+
+/* Lays out heights and splits every vessel into vertex and triangle blocks.
+ * Runs between steps, after spawns or despawns. */
+static int world_rebuild_blocks(world* w) {
+    uint64_t heights = 0, vblocks = 0, tblocks = 0;
+    for (uint32_t s = 0; s < w->count; s++) {
+        const hull* h = &w->types[w->v.type[s]].hull;
+        heights += h->vertex_count;
+        vblocks += world_blocks_of(h->vertex_count, w->cfg.vertex_block);
+        tblocks += world_blocks_of(h->triangle_count, w->cfg.triangle_block);
+    }
+    if (heights > UINT32_MAX || vblocks > UINT32_MAX || tblocks > UINT32_MAX) return -1;
+    if (heights > w->height_capacity) {
+        if (world_grow((void**)&w->heights, sizeof(float), heights)) return -1;
+        w->height_capacity = (uint32_t)heights;
+    }
+    if (vblocks > w->vertex_block_capacity) {
+        if (world_grow((void**)&w->vertex_blocks, sizeof(world_block), vblocks)) return -1;
+        w->vertex_block_capacity = (uint32_t)vblocks;
+    }
+    if (tblocks > w->tri_block_capacity) {
+        if (world_grow((void**)&w->tri_blocks, sizeof(world_block), tblocks) ||
+            world_grow((void**)&w->tri_sums, sizeof(hydro_sums), tblocks))
+            return -1;
+        w->tri_block_capacity = (uint32_t)tblocks;
+    }
+    uint32_t hoff = 0, vb = 0, tb = 0;
+    for (uint32_t s = 0; s < w->count; s++) {
+        const hull* h = &w->types[w->v.type[s]].hull;
+        w->v.vertex_offset[s] = hoff;
+        hoff += h->vertex_count;
+        for (uint32_t first = 0; first < h->vertex_count; first += w->cfg.vertex_block) {
+            uint32_t n = h->vertex_count - first;
+            world_block b = {s, first, n < w->cfg.vertex_block ? n : w->cfg.vertex_block};
+            w->vertex_blocks[vb++] = b;
+        }
+        w->v.tri_block_first[s] = tb;
+        for (uint32_t first = 0; first < h->triangle_count; first += w->cfg.triangle_block) {
+            uint32_t n = h->triangle_count - first;
+            world_block b = {s, first, n < w->cfg.triangle_block ? n : w->cfg.triangle_block};
+            w->tri_blocks[tb++] = b;
+        }
+        w->v.tri_block_count[s] = tb - w->v.tri_block_first[s];
+    }
+    w->vertex_block_count = vb;
+    w->tri_block_count = tb;
+    w->blocks_dirty = 0;
+    return 0;
+}
+
+/* ---- the passes ------------------------------------------------------- */
+
+static mat3 world_rotation(const world* w, uint32_t s) {
+    quat q = {w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]};
+    return quat_to_mat3(q);
+}
+
+static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    world* w = ctx;
+    hydro_scratch* scratch = &w->scratch[worker];
+    for (uint32_t i = begin; i < end; i++) {
+        const world_block* b = &w->vertex_blocks[i];
+        uint32_t s = b->slot;
+        if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
+        const hull* h = &w->types[w->v.type[s]].hull;
+        mat3 r = world_rotation(w, s);
+        vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
+        hydro_vertex_pass(h, b->first, b->count, pos, &r, w->water.surface, scratch,
+                          w->heights + w->v.vertex_offset[s]);
+    }
+}
+
+static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    world* w = ctx;
+    double rho_g = w->cfg.water_density * w->cfg.gravity;
+    for (uint32_t i = begin; i < end; i++) {
+        const world_block* b = &w->tri_blocks[i];
+        uint32_t s = b->slot;
+        hydro_sums* sum = &w->tri_sums[i];
+        hydro_sums_clear(sum);
+        if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
+        const hull* h = &w->types[w->v.type[s]].hull;
+        mat3 r = world_rotation(w, s);
+        hydro_triangle_pass(h, w->heights + w->v.vertex_offset[s], &r, b->first, b->count, rho_g, sum, NULL);
+    }
+}
+
+static int world_body_is_finite(const body* b) {
+    return v3_is_finite(b->position) && v3_is_finite(b->velocity) && v3_is_finite(b->angular_momentum) &&
+           v3_is_finite(b->angular_velocity) && isfinite(b->orientation.w) && isfinite(b->orientation.x) &&
+           isfinite(b->orientation.y) && isfinite(b->orientation.z);
+}
+
+static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    world* w = ctx;
+    world_vessels* v = &w->v;
+    for (uint32_t s = begin; s < end; s++) {
+        if (v->flags[s] & WORLD_VESSEL_FROZEN) continue;
+        /* Block sums added in block order: the same total whatever thread
+         * computed each block. */
+        hydro_sums total;
+        hydro_sums_clear(&total);
+        uint32_t first = v->tri_block_first[s], n = v->tri_block_count[s];
+        for (uint32_t k = first; k < first + n; k++) {
+            total.force = v3_add(total.force, w->tri_sums[k].force);
+            total.torque = v3_add(total.torque, w->tri_sums[k].torque);
+            total.submerged_area += w->tri_sums[k].submerged_area;
+        }
+        body b = world_load_body(w, s);
+        vec3 force = total.force;
+        force.y -= b.mass * w->cfg.gravity;
+        force = v3_madd(force, b.velocity, -w->cfg.linear_damping * b.mass);
+        vec3 torque = total.torque;
+        if (w->cfg.angular_damping > 0.0) {
+            mat3 iw = body_world_inertia(&b);
+            torque = v3_madd(torque, m3_mul_v3(&iw, b.angular_velocity), -w->cfg.angular_damping);
+        }
+        v->fx[s] = total.force.x, v->fy[s] = total.force.y, v->fz[s] = total.force.z;
+        v->tx[s] = total.torque.x, v->ty[s] = total.torque.y, v->tz[s] = total.torque.z;
+        v->area[s] = (float)total.submerged_area;
+        body next = b;
+        body_integrate(&next, force, torque, w->dt);
+        if (!v3_is_finite(force) || !v3_is_finite(torque) || !world_body_is_finite(&next)) {
+            /* Contain it: keep the last finite state, at rest, and stop
+             * simulating it; nothing it holds reaches another vessel. */
+            b.velocity = v3(0, 0, 0);
+            b.angular_momentum = v3(0, 0, 0);
+            b.angular_velocity = v3(0, 0, 0);
+            world_store_body(w, s, &b);
+            v->flags[s] |= WORLD_VESSEL_FROZEN;
+            continue;
+        }
+        world_store_body(w, s, &next);
+    }
+}
+
+static void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn) {
+    if (count == 0) return;
+    if (w->pool) jobs_parallel_for(w->pool, count, grain, fn, w);
+    else fn(w, 0, count, 0);
+}
+
+void world_step(world* w) {
+    if (w->blocks_dirty && world_rebuild_blocks(w)) {
+        /* Out of memory for the block tables: skip the physics this tick
+         * rather than run on stale tables; time still advances. */
+        w->tick++;
+        w->time = (double)w->tick * w->dt;
+        return;
+    }
+    double t0 = world_now_ms();
+    if (w->water.update) w->water.update(w->water.ctx, w->time, w->pool);
+    double t1 = world_now_ms();
+    world_run(w, w->vertex_block_count, 1, world_vertex_job);
+    double t2 = world_now_ms();
+    world_run(w, w->tri_block_count, 1, world_triangle_job);
+    double t3 = world_now_ms();
+    world_run(w, w->count, 64, world_integrate_job);
+    double t4 = world_now_ms();
+    w->timing.water_ms = t1 - t0;
+    w->timing.vertex_ms = t2 - t1;
+    w->timing.triangle_ms = t3 - t2;
+    w->timing.integrate_ms = t4 - t3;
+    w->timing.step_ms = t4 - t0;
+    w->tick++;
+    /* From the tick count, not by adding dt: no drift over days. */
+    w->time = (double)w->tick * w->dt;
+}
+
+/* ---- inspection ------------------------------------------------------- */
+
+static uint64_t world_fnv(uint64_t h, const void* data, size_t n) {
+    const unsigned char* p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+uint64_t world_state_hash(const world* w) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = world_fnv(h, &w->tick, sizeof w->tick);
+    for (uint32_t s = 0; s < w->count; s++) {
+        const world_vessels* v = &w->v;
+        h = world_fnv(h, &v->id[s], sizeof(uint32_t));
+        h = world_fnv(h, &v->flags[s], sizeof(uint32_t));
+#define X(f) h = world_fnv(h, &v->f[s], sizeof(double));
+        WORLD_DOUBLE_FIELDS(X)
+#undef X
+    }
+    return h;
+}
+
+void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total) {
+    size_t per = (size_t)w->capacity * (22 * sizeof(double) + 6 * sizeof(uint32_t) + sizeof(float)) +
+                 (size_t)w->id_capacity * sizeof(uint32_t) + (size_t)w->height_capacity * sizeof(float) +
+                 (size_t)w->vertex_block_capacity * sizeof(world_block) +
+                 (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
+    size_t shared = sizeof *w + WORLD_MAX_HULL_TYPES * sizeof(world_type) +
+                    (size_t)w->threads * (sizeof(hydro_scratch) + w->cfg.vertex_block * (3 * sizeof(double) + sizeof(float)));
+    for (uint32_t i = 0; i < w->type_count; i++) {
+        const hull* h = &w->types[i].hull;
+        shared += (size_t)h->vertex_count * 3 * sizeof(float) + (size_t)h->triangle_count * (3 * sizeof(uint32_t) + sizeof(float));
+    }
+    if (per_vessel_total) *per_vessel_total = per;
+    if (shared_total) *shared_total = shared;
+}

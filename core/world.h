@@ -1,0 +1,111 @@
+/* The world: hull types shared by many vessels, vessels as structure-of-
+ * arrays state, and the fixed-step pipeline that advances them all:
+ *
+ *   1. water update (the ocean, split into jobs by its owner's hook)
+ *   2. vertex pass   — jobs over vertex blocks: signed heights of every vertex
+ *   3. triangle pass — jobs over triangle blocks: cut + pressure force, one
+ *                      partial sum per block
+ *   4. integration   — jobs over vessels: block sums added in block order,
+ *                      gravity, damping, semi-implicit Euler, non-finite check
+ *
+ * Blocks depend only on the vessels, never on the thread count, and every
+ * sum is reduced in a fixed order: the state after N steps is bit-identical
+ * for any number of threads. */
+#ifndef NAVAL_WORLD_H
+#define NAVAL_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hull.h"
+#include "jobs.h"
+#include "mass.h"
+#include "mesh.h"
+#include "nv_error.h"
+#include "vecmath.h"
+#include "water.h"
+
+#define WORLD_MAX_HULL_TYPES 1024u
+#define WORLD_MAX_VESSELS (1u << 24)
+#define WORLD_NAME_MAX 48
+
+enum {
+    WORLD_VESSEL_FROZEN = 1u << 0, /* its state went non-finite; kept at its last finite state */
+};
+
+typedef struct world_config {
+    double tick_hz;          /* fixed step rate, Hz */
+    double water_density;    /* kg/m^3 */
+    double gravity;          /* m/s^2 */
+    double linear_damping;   /* 1/s: F = -c m v (the hydrodynamics issue replaces it) */
+    double angular_damping;  /* 1/s: tau = -c I w */
+    uint32_t vertex_block;   /* vertices per vertex-pass block */
+    uint32_t triangle_block; /* triangles per triangle-pass block */
+} world_config;
+
+world_config world_config_default(void);
+
+/* The water the world floats on. `update` (may be NULL) advances it to a
+ * time before each step's passes and may use the job pool; `surface` is only
+ * read during the passes. */
+typedef struct world_water {
+    const water_surface* surface;
+    void (*update)(void* ctx, double time, jobs* pool);
+    void* ctx;
+} world_water;
+
+typedef struct world_vessel_state {
+    uint32_t id;
+    uint32_t type;
+    uint32_t flags;
+    vec3 position;          /* CG, world */
+    quat orientation;
+    vec3 velocity;
+    vec3 angular_velocity;
+    vec3 force;             /* last step: hydrostatic force, world, N */
+    vec3 torque;            /* last step: about the CG, N m */
+    double submerged_area;  /* last step, m^2 */
+} world_vessel_state;
+
+typedef struct world_timing {
+    double water_ms, vertex_ms, triangle_ms, integrate_ms, step_ms;
+} world_timing;
+
+typedef struct world world;
+
+/* `pool` is borrowed (NULL runs everything on the caller's thread). */
+int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err);
+void world_destroy(world* w);
+/* Default: flat water at height 0. The surface must outlive the world. */
+void world_set_water(world* w, const world_water* water);
+
+int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
+                        nv_error* err);
+uint32_t world_hull_type_count(const world* w);
+const hull* world_hull_type(const world* w, uint32_t type);
+const char* world_hull_type_name(const world* w, uint32_t type);
+/* Index of the type with that name, or -1. */
+int world_find_hull_type(const world* w, const char* name);
+
+/* Between steps only. Ids are never reused; other vessels keep theirs. */
+int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err);
+int world_despawn(world* w, uint32_t id, nv_error* err);
+int world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err);
+int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out);
+uint32_t world_vessel_count(const world* w);
+/* Id of the vessel in slot i (0 <= i < count); slot order is stable between
+ * spawns and despawns. */
+uint32_t world_vessel_id_at(const world* w, uint32_t slot);
+
+void world_step(world* w);
+
+uint64_t world_tick(const world* w);
+double world_time(const world* w);
+const world_timing* world_last_timing(const world* w);
+/* FNV-1a over every vessel's id, flags and state bits, in slot order. */
+uint64_t world_state_hash(const world* w);
+/* Bytes held per vessel (state, heights, blocks, sums) and shared (hull
+ * types, per-worker scratch), for the benchmark's memory figures. */
+void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total);
+
+#endif

@@ -1,0 +1,52 @@
+/* Helpers shared by the ocean's test programs (header-only). */
+#ifndef NAVAL_TEST_OCEAN_UTIL_H
+#define NAVAL_TEST_OCEAN_UTIL_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ocean.h"
+#include "vecmath.h"
+
+#define NEAR_REL(actual, expected, rel)                                                                  \
+    do {                                                                                                 \
+        double a_ = (actual), e_ = (expected);                                                           \
+        if (!(fabs(a_ - e_) <= (rel) * fabs(e_)))                                                        \
+            fail_msg("%s = %.10g, expected %.10g within %.3g relative", #actual, a_, e_, (double)(rel)); \
+    } while (0)
+
+#define NEAR_ABS(actual, expected, tol)                                                         \
+    do {                                                                                        \
+        double a_ = (actual), e_ = (expected);                                                  \
+        if (!(fabs(a_ - e_) <= (tol)))                                                          \
+            fail_msg("%s = %.10g, expected %.10g within %.3g", #actual, a_, e_, (double)(tol)); \
+    } while (0)
+
+static inline ocean* make(const ocean_params* p) {
+    nv_error err;
+    ocean* o = ocean_create(p, &err);
+    if (!o) fail_msg("ocean_create: %s", err.message);
+    return o;
+}
+
+static inline float grid(const ocean* o, int c, ocean_field_id f, int ix, int iz) {
+    int nx;
+    ocean_resolution(o, &nx, NULL);
+    return ocean_field(o, c, f)[OCEAN_FIELD_STRIDE * ((size_t)iz * nx + ix)];
+}
+
+/* The test's own quantised dispersion: w = j 2 pi / T, j = round(w(k) T / 2 pi) >= 1. */
+static inline double test_omega(const ocean_params* p, double k) {
+    double w = p->depth > 0.0 ? sqrt(p->gravity * k * tanh(k * p->depth)) : sqrt(p->gravity * k);
+    double w0 = 2.0 * NV_PI / p->repeat_period;
+    double j = floor(w / w0 + 0.5);
+    return (j < 1.0 ? 1.0 : j) * w0;
+}
+
+#endif

@@ -1,0 +1,237 @@
+/* The world pipeline: bit-identical for any thread count, equal to the
+ * single-vessel reference, stable ids, and a vessel gone non-finite is
+ * frozen without touching the others. */
+#include <math.h>
+
+#include "jobs.h"
+#include "statics.h"
+#include "test_util.h"
+#include "vessel.h"
+#include "world.h"
+
+typedef struct test_world {
+    world* w;
+    jobs* pool;
+    water_sine wave;
+    world_water water;
+} test_world;
+
+/* Two hull types, a fleet at assorted poses and speeds on a travelling wave. */
+static void test_world_make(test_world* t, uint32_t threads, uint32_t triangle_block, int boats) {
+    nv_error err;
+    t->pool = NULL;
+    if (threads > 1) ASSERT_OK(jobs_create(&t->pool, threads, &err), err);
+    world_config cfg = world_config_default();
+    cfg.triangle_block = triangle_block;
+    cfg.vertex_block = 64;
+    cfg.linear_damping = 0.1;
+    cfg.angular_damping = 0.2;
+    ASSERT_OK(world_create(&t->w, &cfg, t->pool, &err), err);
+    assert_int_equal(water_sine_init(&t->wave, 0.8, 60.0, 0.4, 9.81), 0);
+    t->water.surface = &t->wave.base;
+    t->water.update = NULL;
+    world_set_water(t->w, &t->water);
+    mesh m;
+    uint32_t ship, barge;
+    mass_spec spec = mass_spec_default();
+    ASSERT_OK(hullgen_build("ship", 500, &m, &err), err);
+    spec.mass = 600e3;
+    ASSERT_OK(world_add_hull_type(t->w, "ship", &m, &spec, &ship, &err), err);
+    mesh_free(&m);
+    ASSERT_OK(hullgen_build("barge", 300, &m, &err), err);
+    spec.mass = 40e3;
+    ASSERT_OK(world_add_hull_type(t->w, "barge", &m, &spec, &barge, &err), err);
+    mesh_free(&m);
+    test_rng rng = {99};
+    for (int i = 0; i < boats; i++) {
+        uint32_t id;
+        vec3 pos = v3(test_rng_uniform(&rng, -500, 500), test_rng_uniform(&rng, -1.5, 0.5), test_rng_uniform(&rng, -500, 500));
+        quat q = quat_from_axis_angle(v3(test_rng_uniform(&rng, -0.1, 0.1), 1, test_rng_uniform(&rng, -0.1, 0.1)),
+                                      test_rng_uniform(&rng, 0, 2 * NV_PI));
+        ASSERT_OK(world_spawn(t->w, i % 3 == 0 ? barge : ship, pos, q, &id, &err), err);
+        ASSERT_OK(world_set_velocity(t->w, id, v3(test_rng_uniform(&rng, -3, 3), 0, test_rng_uniform(&rng, -3, 3)),
+                                     v3(0, test_rng_uniform(&rng, -0.1, 0.1), 0), &err),
+                  err);
+    }
+}
+
+static void test_world_free(test_world* t) {
+    world_destroy(t->w);
+    jobs_destroy(t->pool);
+}
+
+static void same_state_for_any_thread_count(void** state) {
+    (void)state;
+    const uint32_t threads[] = {1, 2, 3, 8};
+    uint64_t hashes[4];
+    for (int k = 0; k < 4; k++) {
+        test_world t;
+        test_world_make(&t, threads[k], 128, 40); /* several triangle blocks per ship */
+        for (int step = 0; step < 90; step++) {
+            water_sine_set_time(&t.wave, world_time(t.w));
+            world_step(t.w);
+        }
+        hashes[k] = world_state_hash(t.w);
+        world_vessel_state s;
+        assert_int_equal(world_vessel_get(t.w, 0, &s), 0);
+        assert_true(v3_is_finite(s.position) && s.flags == 0);
+        test_world_free(&t);
+    }
+    for (int k = 1; k < 4; k++)
+        if (hashes[k] != hashes[0])
+            fail_msg("state hash with %u threads %016llx differs from 1 thread %016llx", threads[k],
+                     (unsigned long long)hashes[k], (unsigned long long)hashes[0]);
+}
+
+/* One vessel in the world follows the single-vessel reference (vessel.c):
+ * exactly when its triangles form one block, to round-off when split. */
+static void world_matches_the_single_vessel_reference(void** state) {
+    (void)state;
+    nv_error err;
+    hull h;
+    test_hull_builtin(&h, "ship", 800, 500.0);
+    mesh m;
+    ASSERT_OK(hullgen_build("ship", 800, &m, &err), err);
+    const uint32_t blocks[] = {4096, 100};
+    for (int k = 0; k < 2; k++) {
+        world_config cfg = world_config_default();
+        cfg.triangle_block = blocks[k];
+        cfg.linear_damping = 0.3;
+        cfg.angular_damping = 0.3;
+        world* w;
+        ASSERT_OK(world_create(&w, &cfg, NULL, &err), err);
+        mass_spec spec = mass_spec_default();
+        spec.density = 500.0;
+        uint32_t type, id;
+        ASSERT_OK(world_add_hull_type(w, "ship", &m, &spec, &type, &err), err);
+        quat q0 = quat_from_axis_angle(v3(1, 0, 0.3), 0.2);
+        ASSERT_OK(world_spawn(w, type, v3(5, 0.5, -3), q0, &id, &err), err);
+
+        vessel ref;
+        ASSERT_OK(vessel_init(&ref, &h, &err), err);
+        vessel_place(&ref, v3(5, 0.5, -3), q0);
+        vessel_env env = vessel_env_default();
+        env.linear_damping = 0.3;
+        env.angular_damping = 0.3;
+        water_flat flat;
+        water_flat_init(&flat, 0.0);
+        for (int step = 0; step < 200; step++) {
+            world_step(w);
+            vessel_step(&ref, &flat.base, &env, 1.0 / 60.0);
+        }
+        world_vessel_state s;
+        assert_int_equal(world_vessel_get(w, id, &s), 0);
+        double tol = k == 0 ? 0.0 : 1e-9;
+        ASSERT_NEAR_ABS(s.position.x, ref.body.position.x, tol);
+        ASSERT_NEAR_ABS(s.position.y, ref.body.position.y, tol);
+        ASSERT_NEAR_ABS(s.position.z, ref.body.position.z, tol);
+        ASSERT_NEAR_ABS(s.orientation.w, ref.body.orientation.w, tol);
+        ASSERT_NEAR_ABS(s.orientation.x, ref.body.orientation.x, tol);
+        vessel_free(&ref);
+        world_destroy(w);
+    }
+    mesh_free(&m);
+    hull_destroy(&h);
+}
+
+static void ids_survive_spawns_and_despawns(void** state) {
+    (void)state;
+    nv_error err;
+    world* w;
+    world_config cfg = world_config_default();
+    ASSERT_OK(world_create(&w, &cfg, NULL, &err), err);
+    mesh m;
+    ASSERT_OK(hullgen_build("barge", 100, &m, &err), err);
+    mass_spec spec = mass_spec_default();
+    uint32_t type, ids[6];
+    ASSERT_OK(world_add_hull_type(w, "barge", &m, &spec, &type, &err), err);
+    assert_int_equal(world_add_hull_type(w, "barge", &m, &spec, &type, &err), -1);
+    assert_non_null(strstr(err.message, "exists already"));
+    mesh_free(&m);
+    for (int i = 0; i < 5; i++) ASSERT_OK(world_spawn(w, type, v3(10.0 * i, 0, 0), quat_identity(), &ids[i], &err), err);
+    world_step(w);
+    ASSERT_OK(world_despawn(w, ids[1], &err), err);
+    assert_int_equal(world_despawn(w, ids[1], &err), -1);
+    assert_non_null(strstr(err.message, "no vessel with id"));
+    ASSERT_OK(world_spawn(w, type, v3(99, 0, 0), quat_identity(), &ids[5], &err), err);
+    assert_int_equal(ids[5], 5); /* ids are never reused */
+    world_step(w);
+    assert_int_equal(world_vessel_count(w), 5);
+    world_vessel_state s;
+    assert_int_equal(world_vessel_get(w, ids[1], &s), -1);
+    for (int i = 0; i < 6; i++) {
+        if (i == 1) continue;
+        assert_int_equal(world_vessel_get(w, ids[i], &s), 0);
+        assert_int_equal(s.id, ids[i]);
+        ASSERT_NEAR_ABS(s.position.x, i == 5 ? 99.0 : 10.0 * i, 1e-9); /* barges only bob */
+    }
+    assert_int_equal(world_spawn(w, 7, v3(0, 0, 0), quat_identity(), &ids[0], &err), -1);
+    assert_non_null(strstr(err.message, "no hull type 7"));
+    assert_int_equal(world_spawn(w, type, v3(NAN, 0, 0), quat_identity(), &ids[0], &err), -1);
+    assert_non_null(strstr(err.message, "not finite"));
+    quat zero = {0, 0, 0, 0};
+    assert_int_equal(world_spawn(w, type, v3(0, 0, 0), zero, &ids[0], &err), -1);
+    world_destroy(w);
+}
+
+/* Water that answers NaN east of x = 1000: a vessel there is frozen at its
+ * last finite state; the others step exactly as in a world without it. */
+typedef struct broken_water {
+    water_surface base;
+} broken_water;
+
+static size_t broken_water_sample(const water_surface* self, const water_query* q) {
+    (void)self;
+    for (size_t i = 0; i < q->count; i++) q->height[i] = q->x[i] > 1000.0 ? NAN : 0.0f;
+    return 0;
+}
+
+static void non_finite_vessel_is_contained(void** state) {
+    (void)state;
+    nv_error err;
+    broken_water bw = {{broken_water_sample}};
+    world_water water = {&bw.base, NULL, NULL};
+    world* worlds[2];
+    uint32_t good[2][2], bad = 0;
+    for (int k = 0; k < 2; k++) {
+        world_config cfg = world_config_default();
+        ASSERT_OK(world_create(&worlds[k], &cfg, NULL, &err), err);
+        world_set_water(worlds[k], &water);
+        mesh m;
+        ASSERT_OK(hullgen_build("ship", 400, &m, &err), err);
+        mass_spec spec = mass_spec_default();
+        uint32_t type;
+        ASSERT_OK(world_add_hull_type(worlds[k], "ship", &m, &spec, &type, &err), err);
+        mesh_free(&m);
+        ASSERT_OK(world_spawn(worlds[k], type, v3(0, 0.3, 0), quat_identity(), &good[k][0], &err), err);
+        if (k == 1) ASSERT_OK(world_spawn(worlds[k], type, v3(1200, 0.3, 0), quat_identity(), &bad, &err), err);
+        ASSERT_OK(world_spawn(worlds[k], type, v3(-200, 0.3, 40), quat_identity(), &good[k][1], &err), err);
+    }
+    for (int step = 0; step < 60; step++) {
+        world_step(worlds[0]);
+        world_step(worlds[1]);
+    }
+    world_vessel_state s, a, b;
+    assert_int_equal(world_vessel_get(worlds[1], bad, &s), 0);
+    assert_true(s.flags & WORLD_VESSEL_FROZEN);
+    assert_true(v3_is_finite(s.position) && v3_is_finite(s.velocity));
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(world_vessel_get(worlds[0], good[0][i], &a), 0);
+        assert_int_equal(world_vessel_get(worlds[1], good[1][i], &b), 0);
+        assert_int_equal(b.flags, 0);
+        assert_memory_equal(&a.position, &b.position, sizeof a.position);
+        assert_memory_equal(&a.orientation, &b.orientation, sizeof a.orientation);
+    }
+    world_destroy(worlds[0]);
+    world_destroy(worlds[1]);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_state_for_any_thread_count),
+        cmocka_unit_test(world_matches_the_single_vessel_reference),
+        cmocka_unit_test(ids_survive_spawns_and_despawns),
+        cmocka_unit_test(non_finite_vessel_is_contained),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

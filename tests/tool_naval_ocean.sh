@@ -1,0 +1,70 @@
+#!/bin/sh
+# naval-ocean end to end: the JSON report has every statistic with sane
+# values, the picture is a PNG, and bad parameters exit 2 with a message.
+set -u
+tool="$1"
+tmp="${TMPDIR:-/tmp}/naval_ocean_test.$$"
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# field value of a flat JSON object (numbers and strings)
+json_get() {
+    sed -n "s/.*\"$2\": *\"\{0,1\}\([^,\"}]*\)\"\{0,1\}[,}].*/\1/p" "$1" | head -n 1
+}
+# awk-checked numeric condition on named values: check FILE 'expr' key...
+check() {
+    file="$1"; cond="$2"; shift 2
+    vars=""
+    for k in "$@"; do
+        v=$(json_get "$file" "$k")
+        [ -n "$v" ] || fail "$k missing from $(cat "$file")"
+        vars="$vars -v $k=$v"
+    done
+    # shellcheck disable=SC2086
+    awk $vars "BEGIN { exit !($cond) }" || fail "not ($cond): $(cat "$file")"
+}
+
+"$tool" --spectrum pm --wind 10 --size 900 --resolution 128 --cascades 1 --seed 3 --time 12 \
+    --steps 3 --json > "$tmp/pm.json" || fail "pm run exited $?"
+check "$tmp/pm.json" 'hs_spectrum > 2.10 && hs_spectrum < 2.16' hs_spectrum       # 0.209 U^2 / g = 2.13
+check "$tmp/pm.json" 'hs_measured > 0.8 * hs_spectrum && hs_measured < 1.2 * hs_spectrum' hs_measured hs_spectrum
+check "$tmp/pm.json" 'peak_period > 7.2 && peak_period < 7.4' peak_period         # 2 pi U / (0.877 g) = 7.30
+check "$tmp/pm.json" 'max_height > 0 && min_height < 0 && max_height < 3 * hs_measured' max_height min_height hs_measured
+check "$tmp/pm.json" 'fold_fraction >= 0 && fold_fraction < 0.05' fold_fraction
+check "$tmp/pm.json" 'update_ms > 0 && query_ns_per_point > 0 && query_failed >= 0' update_ms query_ns_per_point query_failed
+[ "$(json_get "$tmp/pm.json" spectrum)" = pm ] || fail "spectrum not echoed"
+
+# JONSWAP with three cascades, a target Hs, and a picture
+"$tool" --spectrum jonswap --hs 2.5 --resolution 64 --cascades 3 --ratio 3.3 --json --steps 2 \
+    --image "$tmp/sea.png" --image-size 64 > "$tmp/js.json" || fail "jonswap run exited $?"
+check "$tmp/js.json" 'hs_measured > 2.2 && hs_measured < 2.8' hs_measured
+check "$tmp/js.json" 'cascades == 3' cascades
+[ "$(head -c 8 "$tmp/sea.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "sea.png is not a PNG"
+
+# text output names the statistics too
+"$tool" --resolution 32 --cascades 1 --steps 1 > "$tmp/text.txt" || fail "text run exited $?"
+for k in hs_measured hs_spectrum peak_period max_height min_height fold_fraction update query; do
+    grep -q "^$k" "$tmp/text.txt" || fail "text output lacks $k"
+done
+
+# bad parameters: exit 2 and say which
+expect2() {
+    word="$1"; shift
+    "$tool" "$@" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "$* exited $rc, expected 2"
+    grep -qi "$word" "$tmp/err" || fail "$* said '$(cat "$tmp/err")', expected it to name $word"
+}
+expect2 wind --wind -3
+expect2 resolution --resolution 100
+expect2 resolution --resolution abc
+expect2 spectrum --spectrum waves
+expect2 depth --spectrum tma
+expect2 cascades --cascades 9
+expect2 beaufort --beaufort 13
+expect2 choppiness --choppiness -1
+expect2 unknown --frobnicate 1
+expect2 wind --wind
+"$tool" --help > /dev/null || fail "--help exited $?"
+echo "tool_naval_ocean: ok"

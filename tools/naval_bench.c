@@ -1,0 +1,312 @@
+/* naval-bench: a fleet afloat and moving on a rough FFT sea, stepped by the
+ * world pipeline; prints step-time percentiles, time per pass, throughput,
+ * memory per boat and the state hash (identical for any thread count). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "cli.h"
+#include "hullgen.h"
+#include "jobs.h"
+#include "ocean.h"
+#include "ocean_jobs.h"
+#include "statics.h"
+#include "world.h"
+
+static const char usage[] =
+    "usage: naval-bench [options]\n"
+    "  --boats N              fleet size (default 1000)\n"
+    "  --hull builtin:NAME|FILE  hull of every boat (default builtin:ship)\n"
+    "  --hull-tris T          triangles of a built-in hull (default 500)\n"
+    "  --threads K            threads, the caller included (default: all cores)\n"
+    "  --steps S              timed steps (default 600); warm-up is S/10, at least 10\n"
+    "  --hz H                 tick rate (default 60)\n"
+    "  --ocean-resolution N   FFT grid per cascade, power of two (default 256)\n"
+    "  --cascades C           ocean cascades 1..4 (default 1)\n"
+    "  --seed S               ocean and fleet seed (default 1)\n"
+    "  --sweep-threads        run with 1..K threads and print speed-up and efficiency\n"
+    "  --json                 one JSON object on stdout\n";
+
+typedef struct bench_args {
+    uint64_t boats, hull_tris, threads, steps, ocean_resolution, cascades, seed;
+    double hz;
+    const char* hull;
+    int sweep, json;
+} bench_args;
+
+typedef struct bench_result {
+    uint32_t threads;
+    double step_p50, step_p99, step_max, step_mean;
+    double pass_water, pass_vertex, pass_triangle, pass_integrate; /* mean ms */
+    double tris_per_s, us_per_boat;
+    size_t bytes_per_boat, shared_bytes;
+    long peak_rss_kb;
+    uint64_t hash;
+    uint32_t triangles;
+    uint32_t frozen;
+} bench_result;
+
+static int bench_fail(const char* what, const char* value) {
+    fprintf(stderr, "naval-bench: %s (got '%s')\n(naval-bench --help for usage)\n", what, value ? value : "");
+    return 2;
+}
+
+static int bench_parse(int argc, char** argv, bench_args* a) {
+    memset(a, 0, sizeof *a);
+    a->boats = 1000;
+    a->hull = "builtin:ship";
+    a->hull_tris = 500;
+    a->threads = jobs_hardware_threads();
+    a->steps = 600;
+    a->hz = 60.0;
+    a->ocean_resolution = 256;
+    a->cascades = 1;
+    a->seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char* arg = argv[i];
+        const char* val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            fputs(usage, stdout);
+            exit(0);
+        }
+        if (!strcmp(arg, "--json")) { a->json = 1; continue; }
+        if (!strcmp(arg, "--sweep-threads")) { a->sweep = 1; continue; }
+        if (!val) return bench_fail("unknown option or missing value", arg);
+        i++;
+        if (!strcmp(arg, "--boats")) {
+            if (cli_parse_u64(val, 1, WORLD_MAX_VESSELS, &a->boats)) return bench_fail("--boats must be 1..16777216", val);
+        } else if (!strcmp(arg, "--hull")) {
+            a->hull = val;
+        } else if (!strcmp(arg, "--hull-tris")) {
+            if (cli_parse_u64(val, 12, 2000000, &a->hull_tris)) return bench_fail("--hull-tris must be 12..2000000", val);
+        } else if (!strcmp(arg, "--threads")) {
+            if (cli_parse_u64(val, 1, 64, &a->threads)) return bench_fail("--threads must be 1..64", val);
+        } else if (!strcmp(arg, "--steps")) {
+            if (cli_parse_u64(val, 1, 10000000, &a->steps)) return bench_fail("--steps must be 1..10000000", val);
+        } else if (!strcmp(arg, "--hz")) {
+            if (cli_parse_double(val, &a->hz) || !(a->hz > 0 && a->hz <= 10000)) return bench_fail("--hz must be in (0, 10000]", val);
+        } else if (!strcmp(arg, "--ocean-resolution")) {
+            if (cli_parse_u64(val, 4, OCEAN_MAX_RESOLUTION, &a->ocean_resolution) ||
+                (a->ocean_resolution & (a->ocean_resolution - 1)))
+                return bench_fail("--ocean-resolution must be a power of two, 4..4096", val);
+        } else if (!strcmp(arg, "--cascades")) {
+            if (cli_parse_u64(val, 1, OCEAN_MAX_CASCADES, &a->cascades)) return bench_fail("--cascades must be 1..4", val);
+        } else if (!strcmp(arg, "--seed")) {
+            if (cli_parse_u64(val, 0, UINT64_MAX, &a->seed)) return bench_fail("--seed must be a non-negative integer", val);
+        } else {
+            return bench_fail("unknown option", arg);
+        }
+    }
+    return 0;
+}
+
+static int bench_load_hull(const bench_args* a, mesh* m, nv_error* err) {
+    if (!strncmp(a->hull, "builtin:", 8) && !strchr(a->hull + 8, ':')) {
+        char spec[128];
+        snprintf(spec, sizeof spec, "%s:%llu", a->hull, (unsigned long long)a->hull_tris);
+        return hullgen_from_spec(spec, m, NULL, err) < 0 ? -1 : 0;
+    }
+    int rc = hullgen_from_spec(a->hull, m, NULL, err);
+    if (rc < 0) return -1;
+    if (rc > 0) return 0;
+    mesh_options opts = mesh_options_default();
+    mesh_report rep;
+    return mesh_load_file(a->hull, MESH_FORMAT_AUTO, &opts, m, &rep, err);
+}
+
+static double bench_split(uint64_t* state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int bench_compare(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+static int bench_run(const bench_args* a, uint32_t threads, bench_result* r, nv_error* err) {
+    memset(r, 0, sizeof *r);
+    r->threads = threads;
+    int rc = -1;
+    jobs* pool = NULL;
+    ocean* sea = NULL;
+    world* w = NULL;
+    double* samples = NULL;
+    mesh m;
+    mesh_init(&m);
+    if (jobs_create(&pool, threads, err)) goto done;
+
+    ocean_params op = ocean_params_default();
+    op.spectrum = SPECTRUM_JONSWAP;
+    op.wind_speed = 12.0; /* a rough sea: Hs ~2.5 m */
+    op.size = 600.0;
+    op.resolution = (int)a->ocean_resolution;
+    op.cascades = (int)a->cascades;
+    op.seed = a->seed;
+    if (!(sea = ocean_create(&op, err))) goto done;
+
+    world_config cfg = world_config_default();
+    cfg.tick_hz = a->hz;
+    /* Stand-ins for the hydrodynamics issue: keep boats moving but sane. */
+    cfg.linear_damping = 0.02;
+    cfg.angular_damping = 0.5;
+    if (world_create(&w, &cfg, pool, err)) goto done;
+    world_water water = ocean_jobs_water(sea);
+    world_set_water(w, &water);
+
+    if (bench_load_hull(a, &m, err)) goto done;
+    mass_spec spec = mass_spec_default();
+    spec.density = 450.0; /* floats at a bit under half its depth */
+    uint32_t type;
+    if (world_add_hull_type(w, "bench", &m, &spec, &type, err)) goto done;
+    const hull* h = world_hull_type(w, type);
+    r->triangles = h->triangle_count;
+    double y0;
+    if (statics_balance_height_of(h, cfg.water_density, cfg.gravity, quat_identity(), &y0, err)) goto done;
+
+    /* A square grid, 1.6 hull lengths apart, random headings, 3-6 m/s. */
+    double length = h->bounds_max[0] - h->bounds_min[0];
+    double span = fmax(length, h->bounds_max[2] - h->bounds_min[2]) * 1.6 + 2.0;
+    uint32_t side = (uint32_t)ceil(sqrt((double)a->boats));
+    uint64_t rng = a->seed * 0x2545F4914F6CDD1Dull + 1;
+    for (uint32_t i = 0; i < a->boats; i++) {
+        double heading = 2.0 * NV_PI * bench_split(&rng), speed = 3.0 + 3.0 * bench_split(&rng);
+        vec3 pos = v3(((double)(i % side) - 0.5 * side) * span, y0, ((double)(i / side) - 0.5 * side) * span);
+        quat q = quat_from_axis_angle(v3(0, 1, 0), heading);
+        uint32_t id;
+        if (world_spawn(w, type, pos, q, &id, err)) goto done;
+        vec3 forward = quat_rotate(q, v3(1, 0, 0));
+        if (world_set_velocity(w, id, v3_scale(forward, speed), v3(0, 0, 0), err)) goto done;
+    }
+
+    uint64_t warmup = a->steps / 10 < 10 ? 10 : a->steps / 10;
+    for (uint64_t s = 0; s < warmup; s++) world_step(w);
+    samples = malloc(a->steps * sizeof *samples);
+    if (!samples) {
+        nv_error_set(err, "out of memory");
+        goto done;
+    }
+    for (uint64_t s = 0; s < a->steps; s++) {
+        world_step(w);
+        const world_timing* t = world_last_timing(w);
+        samples[s] = t->step_ms;
+        r->step_mean += t->step_ms;
+        r->pass_water += t->water_ms;
+        r->pass_vertex += t->vertex_ms;
+        r->pass_triangle += t->triangle_ms;
+        r->pass_integrate += t->integrate_ms;
+    }
+    double n = (double)a->steps;
+    r->step_mean /= n;
+    r->pass_water /= n;
+    r->pass_vertex /= n;
+    r->pass_triangle /= n;
+    r->pass_integrate /= n;
+    qsort(samples, a->steps, sizeof *samples, bench_compare);
+    r->step_p50 = samples[(size_t)(0.50 * (n - 1))];
+    r->step_p99 = samples[(size_t)(0.99 * (n - 1))];
+    r->step_max = samples[a->steps - 1];
+    r->tris_per_s = (double)a->boats * h->triangle_count / (r->step_mean * 1e-3);
+    r->us_per_boat = r->step_mean * 1e3 / (double)a->boats;
+    size_t per, shared;
+    world_memory(w, &per, &shared);
+    r->bytes_per_boat = per / a->boats;
+    r->shared_bytes = shared;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    r->peak_rss_kb = ru.ru_maxrss;
+    r->hash = world_state_hash(w);
+    for (uint32_t s = 0; s < world_vessel_count(w); s++) {
+        world_vessel_state st;
+        world_vessel_get(w, world_vessel_id_at(w, s), &st);
+        if (st.flags & WORLD_VESSEL_FROZEN) r->frozen++;
+    }
+    rc = 0;
+done:
+    free(samples);
+    mesh_free(&m);
+    world_destroy(w);
+    ocean_destroy(sea);
+    jobs_destroy(pool);
+    return rc;
+}
+
+static void bench_print_json(const bench_args* a, const bench_result* r, const bench_result* sweep, uint32_t n) {
+    printf("{\"boats\": %llu, \"hull_triangles\": %u, \"threads\": %u, \"hz\": %g, \"steps\": %llu, "
+           "\"ocean_resolution\": %llu, \"cascades\": %llu, ",
+           (unsigned long long)a->boats, r->triangles, r->threads, a->hz, (unsigned long long)a->steps,
+           (unsigned long long)a->ocean_resolution, (unsigned long long)a->cascades);
+    printf("\"step_ms_p50\": %.4f, \"step_ms_p99\": %.4f, \"step_ms_max\": %.4f, \"step_ms_mean\": %.4f, ", r->step_p50,
+           r->step_p99, r->step_max, r->step_mean);
+    printf("\"pass_ms\": {\"ocean\": %.4f, \"vertex\": %.4f, \"triangle\": %.4f, \"integrate\": %.4f}, ", r->pass_water,
+           r->pass_vertex, r->pass_triangle, r->pass_integrate);
+    printf("\"tris_per_s\": %.4g, \"us_per_boat\": %.4f, \"bytes_per_boat\": %zu, \"shared_bytes\": %zu, "
+           "\"peak_rss_kb\": %ld, \"frozen\": %u, \"state_hash\": \"%016llx\"",
+           r->tris_per_s, r->us_per_boat, r->bytes_per_boat, r->shared_bytes, r->peak_rss_kb, r->frozen,
+           (unsigned long long)r->hash);
+    if (sweep) {
+        printf(", \"sweep\": [");
+        for (uint32_t i = 0; i < n; i++)
+            printf("%s{\"threads\": %u, \"step_ms_mean\": %.4f, \"step_ms_p99\": %.4f, \"speedup\": %.3f, "
+                   "\"efficiency\": %.3f, \"state_hash\": \"%016llx\"}",
+                   i ? ", " : "", sweep[i].threads, sweep[i].step_mean, sweep[i].step_p99,
+                   sweep[0].step_mean / sweep[i].step_mean, sweep[0].step_mean / sweep[i].step_mean / sweep[i].threads,
+                   (unsigned long long)sweep[i].hash);
+        printf("]");
+    }
+    printf("}\n");
+}
+
+static void bench_print_text(const bench_args* a, const bench_result* r) {
+    printf("naval-bench: %llu boats x %u triangles, %u thread%s, %g Hz, ocean %llu^2 x %llu cascade%s, %llu steps\n",
+           (unsigned long long)a->boats, r->triangles, r->threads, r->threads == 1 ? "" : "s", a->hz,
+           (unsigned long long)a->ocean_resolution, (unsigned long long)a->cascades, a->cascades == 1 ? "" : "s",
+           (unsigned long long)a->steps);
+    printf("  step ms      p50 %.3f  p99 %.3f  max %.3f  mean %.3f  (budget %.3f)\n", r->step_p50, r->step_p99,
+           r->step_max, r->step_mean, 1000.0 / a->hz);
+    printf("  pass ms      ocean %.3f  vertex %.3f  triangle %.3f  integrate %.3f\n", r->pass_water, r->pass_vertex,
+           r->pass_triangle, r->pass_integrate);
+    printf("  throughput   %.3g triangles/s, %.3f us per boat per step\n", r->tris_per_s, r->us_per_boat);
+    printf("  memory       %zu bytes per boat, %zu shared, peak RSS %.1f MiB\n", r->bytes_per_boat, r->shared_bytes,
+           r->peak_rss_kb / 1024.0);
+    printf("  frozen       %u\n", r->frozen);
+    printf("  state hash   %016llx\n", (unsigned long long)r->hash);
+}
+
+int main(int argc, char** argv) {
+    bench_args a;
+    int rc = bench_parse(argc, argv, &a);
+    if (rc) return rc;
+    nv_error err;
+    bench_result r;
+    if (!a.sweep) {
+        if (bench_run(&a, (uint32_t)a.threads, &r, &err)) {
+            fprintf(stderr, "naval-bench: %s\n", err.message);
+            return 2;
+        }
+        if (a.json) bench_print_json(&a, &r, NULL, 0);
+        else bench_print_text(&a, &r);
+        return 0;
+    }
+    bench_result* sweep = calloc(a.threads, sizeof *sweep);
+    if (!sweep) return 2;
+    if (!a.json) printf("threads  mean ms  p99 ms  speed-up  efficiency  state hash\n");
+    for (uint32_t k = 1; k <= a.threads; k++) {
+        if (bench_run(&a, k, &sweep[k - 1], &err)) {
+            fprintf(stderr, "naval-bench: %s\n", err.message);
+            free(sweep);
+            return 2;
+        }
+        const bench_result* s = &sweep[k - 1];
+        double speedup = sweep[0].step_mean / s->step_mean;
+        if (!a.json)
+            printf("%7u  %7.3f  %6.3f  %8.3f  %9.1f%%  %016llx\n", k, s->step_mean, s->step_p99, speedup,
+                   100.0 * speedup / k, (unsigned long long)s->hash);
+    }
+    if (a.json) bench_print_json(&a, &sweep[a.threads - 1], sweep, (uint32_t)a.threads);
+    free(sweep);
+    return 0;
+}

@@ -1,0 +1,453 @@
+/* naval-ocean: builds the FFT ocean, advances it to a time and prints the
+ * measured statistics of the field, the update time per step and the query
+ * cost; optionally writes a shaded picture of the sea (PNG). */
+#include <math.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "ocean.h"
+#include "vecmath.h"
+
+static const char usage[] =
+    "usage: naval-ocean [options]\n"
+    "\n"
+    "Builds the FFT ocean, advances it to --time and prints the field's statistics:\n"
+    "hs_measured (4 std of the grid heights), hs_spectrum (4 sqrt(m0) of the spectrum),\n"
+    "peak_period, max/min height, fold_fraction, the update time per step and the cost\n"
+    "of batched choppy-surface queries.\n"
+    "\n"
+    "  --spectrum phillips|pm|jonswap|tma   (default jonswap)\n"
+    "  --spreading auto|cos2|mitsuyasu|donelan-banner   (default auto)\n"
+    "  --wind M/S          wind speed (default 10)\n"
+    "  --wind-dir DEG      from +x toward +z (default 0)\n"
+    "  --fetch M           (default 100000)\n"
+    "  --depth M           0 = deep (default 0); tma needs > 0\n"
+    "  --gamma G           JONSWAP peak enhancement (default 3.3)\n"
+    "  --swell S           0..1 (default 0)\n"
+    "  --beaufort B        sea state 0..12: sets the wind and the target Hs\n"
+    "  --hs M              target significant height; without --wind, the wind of\n"
+    "                      a fully developed sea of that height\n"
+    "  --size M            tile of cascade 0 (default 1000)\n"
+    "  --resolution N      grid N x N, a power of two (default 256)\n"
+    "  --cascades K        1..4 (default 3)\n"
+    "  --ratio R           tile size ratio between cascades (default 5.23)\n"
+    "  --choppiness L      lambda (default 1)\n"
+    "  --seed S            (default 1)\n"
+    "  --time T            seconds (default 0)\n"
+    "  --steps N           updates timed, ending at --time (default 20)\n"
+    "  --patch-bench       also measure a per-vessel water patch (bilinear lookups in\n"
+    "                      a grid of choppy queries over the footprint) against\n"
+    "                      direct queries, for two vessels and four patch spacings\n"
+    "  --json              one JSON object on stdout\n"
+    "  --image FILE.png    shaded picture of the sea, seen from above (+x right, +z up)\n"
+    "  --image-size PX     (default 512)\n"
+    "  --image-extent M    side of the pictured square (default: the smaller of\n"
+    "                      cascade 0's tile and 300 m)\n"
+    "  --help              this text\n"
+    "\n"
+    "Exit status: 0 ok, 1 the picture could not be written, 2 bad arguments.\n";
+
+typedef struct ocean_args {
+    ocean_params p;
+    double time;
+    int steps;
+    int json;
+    int patch_bench;
+    int wind_given;
+    const char* image;
+    int image_size;
+    double image_extent;
+} ocean_args;
+
+static int arg_error(const char* fmt, const char* a, const char* b) {
+    fprintf(stderr, "naval-ocean: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n(naval-ocean --help for usage)\n");
+    return 2;
+}
+
+static int parse_int(const char* text, uint64_t lo, uint64_t hi, int* out) {
+    uint64_t v;
+    if (cli_parse_u64(text, lo, hi, &v) != 0) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_args(int argc, char** argv, ocean_args* a) {
+    memset(a, 0, sizeof *a);
+    a->p = ocean_params_default();
+    a->steps = 20;
+    a->image_size = 512;
+    for (int i = 1; i < argc; i++) {
+        const char* arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            fputs(usage, stdout);
+            return 1;
+        }
+        if (!strcmp(arg, "--json")) {
+            a->json = 1;
+            continue;
+        }
+        if (!strcmp(arg, "--patch-bench")) {
+            a->patch_bench = 1;
+            continue;
+        }
+        if (strncmp(arg, "--", 2) != 0) return arg_error("unexpected argument '%s'%s", arg, "");
+        if (i + 1 >= argc) return arg_error("%s needs a value%s", arg, "");
+        const char* val = argv[++i];
+        double d = 0.0;
+        int is_num = cli_parse_double(val, &d) == 0;
+        ocean_params* p = &a->p;
+        if (!strcmp(arg, "--spectrum")) {
+            if (!strcmp(val, "phillips")) p->spectrum = SPECTRUM_PHILLIPS;
+            else if (!strcmp(val, "pm")) p->spectrum = SPECTRUM_PIERSON_MOSKOWITZ;
+            else if (!strcmp(val, "jonswap")) p->spectrum = SPECTRUM_JONSWAP;
+            else if (!strcmp(val, "tma")) p->spectrum = SPECTRUM_TMA;
+            else return arg_error("--spectrum: '%s' is not phillips, pm, jonswap or tma%s", val, "");
+        } else if (!strcmp(arg, "--spreading")) {
+            if (!strcmp(val, "auto")) p->spreading = SPREADING_AUTO;
+            else if (!strcmp(val, "cos2")) p->spreading = SPREADING_COS2;
+            else if (!strcmp(val, "mitsuyasu")) p->spreading = SPREADING_MITSUYASU;
+            else if (!strcmp(val, "donelan-banner")) p->spreading = SPREADING_DONELAN_BANNER;
+            else return arg_error("--spreading: '%s' is not auto, cos2, mitsuyasu or donelan-banner%s", val, "");
+        } else if (!strcmp(arg, "--resolution")) {
+            if (parse_int(val, 1, 1 << 20, &p->resolution) != 0)
+                return arg_error("--resolution: '%s' is not a positive integer%s", val, "");
+        } else if (!strcmp(arg, "--cascades")) {
+            if (parse_int(val, 0, 1000, &p->cascades) != 0)
+                return arg_error("--cascades: '%s' is not an integer%s", val, "");
+        } else if (!strcmp(arg, "--beaufort")) {
+            if (parse_int(val, 0, 1000, &p->beaufort) != 0)
+                return arg_error("--beaufort: '%s' is not an integer 0..12%s", val, "");
+        } else if (!strcmp(arg, "--steps")) {
+            if (parse_int(val, 1, 100000, &a->steps) != 0)
+                return arg_error("--steps: '%s' is not an integer in [1, 100000]%s", val, "");
+        } else if (!strcmp(arg, "--image-size")) {
+            if (parse_int(val, 16, 8192, &a->image_size) != 0)
+                return arg_error("--image-size: '%s' is not an integer in [16, 8192]%s", val, "");
+        } else if (!strcmp(arg, "--seed")) {
+            uint64_t s;
+            if (cli_parse_u64(val, 0, UINT64_MAX, &s) != 0)
+                return arg_error("--seed: '%s' is not a non-negative integer%s", val, "");
+            p->seed = s;
+        } else if (!strcmp(arg, "--image")) {
+            a->image = val;
+        } else if (!is_num) {
+            if (!strcmp(arg, "--wind") || !strcmp(arg, "--wind-dir") || !strcmp(arg, "--fetch") ||
+                !strcmp(arg, "--depth") || !strcmp(arg, "--gamma") || !strcmp(arg, "--swell") ||
+                !strcmp(arg, "--hs") || !strcmp(arg, "--size") || !strcmp(arg, "--ratio") ||
+                !strcmp(arg, "--choppiness") || !strcmp(arg, "--time") || !strcmp(arg, "--image-extent"))
+                return arg_error("%s: '%s' is not a number", arg, val);
+            return arg_error("unknown option '%s'%s", arg, "");
+        } else if (!strcmp(arg, "--wind")) {
+            p->wind_speed = d;
+            a->wind_given = 1;
+        } else if (!strcmp(arg, "--wind-dir")) p->wind_direction = d;
+        else if (!strcmp(arg, "--fetch")) p->fetch = d;
+        else if (!strcmp(arg, "--depth")) p->depth = d;
+        else if (!strcmp(arg, "--gamma")) p->gamma = d;
+        else if (!strcmp(arg, "--swell")) p->swell = d;
+        else if (!strcmp(arg, "--hs")) p->hs_target = d;
+        else if (!strcmp(arg, "--size")) p->size = d;
+        else if (!strcmp(arg, "--ratio")) p->cascade_ratio = d;
+        else if (!strcmp(arg, "--choppiness")) p->choppiness = d;
+        else if (!strcmp(arg, "--time")) a->time = d;
+        else if (!strcmp(arg, "--image-extent")) a->image_extent = d;
+        else return arg_error("unknown option '%s'%s", arg, "");
+    }
+    if (a->p.hs_target > 0.0 && !a->wind_given && a->p.beaufort < 0)
+        a->p.wind_speed = spectrum_wind_for_hs(a->p.hs_target, a->p.gravity);
+    return 0;
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ image */
+
+static unsigned char to_byte(double v) {
+    v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+    return (unsigned char)(v * 255.0 + 0.5);
+}
+
+/* 8-bit RGB rows to a PNG file (row 0 at the top). */
+static int png_write_rgb(const char* path, unsigned char* rgb, int px, png_bytep* rows) {
+    FILE* f = fopen(path, "wb");
+    if (!f) return 1;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info || setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        fclose(f);
+        return 1;
+    }
+    png_init_io(png, f);
+    png_set_IHDR(png, info, (png_uint_32)px, (png_uint_32)px, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    for (int j = 0; j < px; j++) rows[j] = rgb + 3 * (size_t)(px - 1 - j) * px; /* +z up in the picture */
+    png_set_rows(png, info, rows);
+    png_write_png(png, info, PNG_TRANSFORM_IDENTITY, NULL);
+    png_destroy_write_struct(&png, &info);
+    return fclose(f) != 0;
+}
+
+/* The sea over a square of side `extent`, seen from above: heights from the choppy
+ * query; slopes from differences of those heights one pixel apart (a filter:
+ * waves shorter than a pixel would only add noise); a low sun from -x; foam
+ * where the surface folds or nearly does. */
+static int write_image(const ocean* o, const char* path, int px, double extent, double hs) {
+    double step = extent / px;
+    size_t n = (size_t)px * px;
+    double* x = malloc(n * sizeof(double));
+    double* z = malloc(n * sizeof(double));
+    float* h = malloc(n * sizeof(float));
+    ocean_point* lab = malloc(n * sizeof(ocean_point));
+    unsigned char* rgb = malloc(3 * n);
+    png_bytep* rows = malloc((size_t)px * sizeof(png_bytep));
+    int rc = 1;
+    if (!x || !z || !h || !lab || !rgb || !rows) goto done;
+    for (int j = 0; j < px; j++)
+        for (int i = 0; i < px; i++) {
+            x[(size_t)j * px + i] = (i + 0.5) * step;
+            z[(size_t)j * px + i] = (j + 0.5) * step;
+        }
+    water_query q = {n, x, z, h, NULL, NULL};
+    ocean_sample(o, &q);
+    ocean_sample_labels(o, n, x, z, lab); /* the Jacobian, about where the pixel's label is */
+    const double elev = 0.45, sun[3] = {-cos(elev), sin(elev), 0.0};
+    double amp = hs > 0.0 ? 0.5 * hs : 1.0;
+    for (int j = 0; j < px; j++) {
+        for (int i = 0; i < px; i++) {
+            size_t k = (size_t)j * px + i;
+            int i0 = i > 0 ? i - 1 : i, i1 = i + 1 < px ? i + 1 : i;
+            int j0 = j > 0 ? j - 1 : j, j1 = j + 1 < px ? j + 1 : j;
+            double gx = (h[(size_t)j * px + i1] - h[(size_t)j * px + i0]) / ((i1 - i0) * step);
+            double gz = (h[(size_t)j1 * px + i] - h[(size_t)j0 * px + i]) / ((j1 - j0) * step);
+            double len = sqrt(gx * gx + 1.0 + gz * gz);
+            double nx = -gx / len, ny = 1.0 / len, nz = -gz / len;
+            double diff = fmax(0.0, nx * sun[0] + ny * sun[1] + nz * sun[2]);
+            /* sky reflection toward a viewer above: brighter where the sea faces the sun */
+            double glint = pow(fmax(0.0, 0.5 + 0.5 * (nx * sun[0] + nz * sun[2]) / 0.2), 4.0) * 0.15;
+            double t = 0.5 + 0.5 * tanh(h[k] / amp); /* 0 trough .. 1 crest */
+            const double deep[3] = {0.01, 0.10, 0.20}, crest[3] = {0.08, 0.34, 0.44};
+            double foam = lab[k].jacobian < 0.5f ? fmin(1.0, (0.5 - lab[k].jacobian) / 0.5) : 0.0;
+            for (int c = 0; c < 3; c++) {
+                double base = deep[c] + (crest[c] - deep[c]) * t;
+                double col = base * (0.25 + 1.6 * diff) + glint;
+                col = col * (1.0 - foam) + 0.95 * foam;
+                rgb[3 * k + c] = to_byte(col);
+            }
+        }
+    }
+    rc = png_write_rgb(path, rgb, px, rows);
+done:
+    free(x);
+    free(z);
+    free(h);
+    free(lab);
+    free(rgb);
+    free(rows);
+    return rc;
+}
+
+/* ----------------------------------------------------------- patch bench */
+
+/* Kerner's "water section" for one vessel: choppy queries on a regular grid
+ * over the footprint, then each hull vertex by bilinear lookup (height,
+ * normal, vertical velocity). Measured against direct batched queries of
+ * the vertices: time for the whole pass (patch built each time, as it must
+ * be every step) and the error of the patch's answers. */
+static void patch_bench(const ocean* o) {
+    const double len[2] = {10.0, 100.0}, beam[2] = {4.0, 20.0};
+    const int verts[2] = {250, 2500};
+    const double spacing[4] = {0.14, 0.5, 1.0, 2.0};
+    printf("water patch vs direct queries (best of 30 passes):\n");
+    for (int v = 0; v < 2; v++) {
+        int n = verts[v];
+        double* x = malloc((size_t)n * sizeof(double));
+        double* z = malloc((size_t)n * sizeof(double));
+        float* out = malloc((size_t)n * 10 * sizeof(float)); /* direct h, n, w; patch h, n, w */
+        if (!x || !z || !out) exit(1);
+        uint64_t r = 99;
+        for (int i = 0; i < n; i++) { /* vertices spread over the footprint */
+            r = spectrum_hash64(r);
+            x[i] = 300.0 + len[v] * (double)(r >> 11) * 0x1.0p-53;
+            r = spectrum_hash64(r);
+            z[i] = 200.0 + beam[v] * (double)(r >> 11) * 0x1.0p-53;
+        }
+        float *h = out, *nn = out + n, *w = out + 4 * n, *ph = out + 5 * n, *pn = out + 6 * n, *pw = out + 9 * n;
+        water_query q = {(size_t)n, x, z, h, nn, w};
+        double direct = INFINITY;
+        for (int rep = 0; rep < 30; rep++) {
+            double t0 = now_s();
+            ocean_sample(o, &q);
+            direct = fmin(direct, now_s() - t0);
+        }
+        printf("  vessel %g x %g m, %d vertices: direct %.1f us (%.1f ns/vertex)\n", len[v], beam[v], n, direct * 1e6,
+               direct / n * 1e9);
+        for (int s = 0; s < 4; s++) {
+            double d = spacing[s], x0 = 300.0 - d, z0 = 200.0 - d;
+            int gx = (int)ceil(len[v] / d) + 3, gz = (int)ceil(beam[v] / d) + 3;
+            size_t g = (size_t)gx * gz;
+            double* px = malloc(g * sizeof(double));
+            double* pz = malloc(g * sizeof(double));
+            float* pd = malloc(g * 5 * sizeof(float));
+            if (!px || !pz || !pd) exit(1);
+            double best = INFINITY;
+            for (int rep = 0; rep < 30; rep++) {
+                double t0 = now_s();
+                for (int j = 0; j < gz; j++)
+                    for (int i = 0; i < gx; i++) {
+                        px[(size_t)j * gx + i] = x0 + i * d;
+                        pz[(size_t)j * gx + i] = z0 + j * d;
+                    }
+                water_query pq = {g, px, pz, pd, pd + g, pd + 4 * g};
+                ocean_sample(o, &pq);
+                for (int k = 0; k < n; k++) {
+                    double u = (x[k] - x0) / d, t = (z[k] - z0) / d;
+                    int i = (int)u, j = (int)t;
+                    float tx = (float)(u - i), tz = (float)(t - j);
+                    size_t a = (size_t)j * gx + i, b = a + 1, c = a + gx, e = c + 1;
+                    float w00 = (1 - tx) * (1 - tz), w10 = tx * (1 - tz), w01 = (1 - tx) * tz, w11 = tx * tz;
+                    ph[k] = w00 * pd[a] + w10 * pd[b] + w01 * pd[c] + w11 * pd[e];
+                    pw[k] = w00 * pd[4 * g + a] + w10 * pd[4 * g + b] + w01 * pd[4 * g + c] + w11 * pd[4 * g + e];
+                    for (int m = 0; m < 3; m++)
+                        pn[3 * k + m] = w00 * pd[g + 3 * a + m] + w10 * pd[g + 3 * b + m] + w01 * pd[g + 3 * c + m] +
+                                        w11 * pd[g + 3 * e + m];
+                }
+                best = fmin(best, now_s() - t0);
+            }
+            double emax = 0.0, erms = 0.0, nmax = 0.0;
+            for (int k = 0; k < n; k++) {
+                double e = fabs(ph[k] - h[k]);
+                emax = fmax(emax, e);
+                erms += e * e;
+                for (int m = 0; m < 3; m++) nmax = fmax(nmax, fabs(pn[3 * k + m] - nn[3 * k + m]));
+            }
+            printf("    patch %.2f m: %zu nodes, %.1f us (%.2f x direct); height error max %.3f m, rms %.4f m; "
+                   "normal error max %.3f\n",
+                   d, g, best * 1e6, best / direct, emax, sqrt(erms / n), nmax);
+            free(px);
+            free(pz);
+            free(pd);
+        }
+        free(x);
+        free(z);
+        free(out);
+    }
+}
+
+/* ------------------------------------------------------------------ main */
+
+static const char* spectrum_name(spectrum_type t) {
+    switch (t) {
+    case SPECTRUM_PHILLIPS: return "phillips";
+    case SPECTRUM_PIERSON_MOSKOWITZ: return "pm";
+    case SPECTRUM_JONSWAP: return "jonswap";
+    case SPECTRUM_TMA: return "tma";
+    }
+    return "?";
+}
+
+int main(int argc, char** argv) {
+    ocean_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc == 1) return 0; /* --help */
+    if (rc != 0) return rc;
+    if (!(a.image_extent >= 0.0) || a.image_extent > 1e6)
+        return arg_error("--image-extent must be in (0, 1e6] m%s%s", "", "");
+    nv_error err;
+    if (ocean_params_validate(&a.p, &err) != 0) {
+        fprintf(stderr, "naval-ocean: %s\n", err.message);
+        return 2;
+    }
+    ocean* o = ocean_create(&a.p, &err);
+    if (!o) {
+        fprintf(stderr, "naval-ocean: %s\n", err.message);
+        return 2;
+    }
+    /* the update, timed over --steps steps at 60 Hz ending at --time */
+    double best = INFINITY, total = 0.0;
+    for (int s = 0; s < a.steps; s++) {
+        double t = a.time - (a.steps - 1 - s) / 60.0;
+        double t0 = now_s();
+        ocean_update(o, t);
+        double dt = now_s() - t0;
+        total += dt;
+        if (dt < best) best = dt;
+    }
+    ocean_stats st;
+    ocean_measure(o, &st);
+    /* batched queries as a vessel makes them: 2500 points in a 60 m x 20 m box */
+    enum { QN = 2500 };
+    static double qx[QN], qz[QN];
+    static float qh[QN], qn[3 * QN], qv[QN];
+    uint64_t r = 12345;
+    for (int i = 0; i < QN; i++) {
+        r = spectrum_hash64(r);
+        qx[i] = 137.0 + 60.0 * (double)(r >> 11) * 0x1.0p-53;
+        r = spectrum_hash64(r);
+        qz[i] = -58.0 + 20.0 * (double)(r >> 11) * 0x1.0p-53;
+    }
+    water_query q = {QN, qx, qz, qh, qn, qv};
+    double qbest = INFINITY;
+    size_t failed = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        double t0 = now_s();
+        failed = ocean_sample(o, &q);
+        double dt = now_s() - t0;
+        if (dt < qbest) qbest = dt;
+    }
+    const ocean_params* p = ocean_get_params(o);
+    int nx, nz;
+    ocean_resolution(o, &nx, &nz);
+    if (a.json) {
+        printf("{\"spectrum\": \"%s\", \"wind\": %.6g, \"wind_dir\": %.6g, \"fetch\": %.6g, \"depth\": %.6g, "
+               "\"size\": %.6g, \"resolution\": %d, \"cascades\": %d, \"choppiness\": %.6g, \"seed\": %llu, "
+               "\"time\": %.6g,\n",
+               spectrum_name(p->spectrum), p->wind_speed, p->wind_direction, p->fetch, p->depth, p->size, nx,
+               p->cascades, p->choppiness, (unsigned long long)p->seed, a.time);
+        printf(" \"hs_measured\": %.6g, \"hs_spectrum\": %.6g, \"hs_grid\": %.6g, \"peak_period\": %.6g, "
+               "\"max_height\": %.6g, \"min_height\": %.6g, \"mean_height\": %.6g, \"fold_fraction\": %.6g,\n",
+               st.hs_measured, st.hs_spectrum, st.hs_grid, st.peak_period, st.max_height, st.min_height,
+               st.mean_height, st.fold_fraction);
+        printf(" \"steps\": %d, \"update_ms\": %.6g, \"update_ms_mean\": %.6g, \"query_points\": %d, "
+               "\"query_ns_per_point\": %.6g, \"query_failed\": %zu}\n",
+               a.steps, best * 1e3, total / a.steps * 1e3, QN, qbest / QN * 1e9, failed);
+    } else {
+        printf("ocean: %s, wind %.3g m/s toward %.3g deg, fetch %.3g m, depth %s\n", spectrum_name(p->spectrum),
+               p->wind_speed, p->wind_direction, p->fetch, p->depth > 0.0 ? "finite" : "deep");
+        printf("grid: %d x %d, %d cascade(s) from %.4g m, choppiness %.3g, seed %llu, t = %.4g s\n", nx, nz,
+               p->cascades, p->size, p->choppiness, (unsigned long long)p->seed, a.time);
+        printf("hs_measured    %.4f m\n", st.hs_measured);
+        printf("hs_spectrum    %.4f m   (grid's expected %.4f m)\n", st.hs_spectrum, st.hs_grid);
+        printf("peak_period    %.3f s\n", st.peak_period);
+        printf("max_height     %.4f m\n", st.max_height);
+        printf("min_height     %.4f m\n", st.min_height);
+        printf("fold_fraction  %.5f\n", st.fold_fraction);
+        printf("update         %.3f ms per step (best of %d; mean %.3f ms)\n", best * 1e3, a.steps,
+               total / a.steps * 1e3);
+        printf("query          %.1f ns per point (%d clustered points, height+normal+velocity; %zu failed)\n",
+               qbest / QN * 1e9, QN, failed);
+    }
+    if (a.patch_bench) patch_bench(o);
+    if (a.image) {
+        double extent = a.image_extent > 0.0 ? a.image_extent : fmin(ocean_cascade_size(o, 0), 300.0);
+        if (write_image(o, a.image, a.image_size, extent, st.hs_measured) != 0) {
+            fprintf(stderr, "naval-ocean: could not write %s\n", a.image);
+            ocean_destroy(o);
+            return 1;
+        }
+        if (!a.json)
+            printf("image          %s (%d x %d px over %.4g m)\n", a.image, a.image_size, a.image_size, extent);
+    }
+    ocean_destroy(o);
+    return 0;
+}
