@@ -27,6 +27,42 @@ void hydro_scratch_free(hydro_scratch* s) {
     memset(s, 0, sizeof *s);
 }
 
+int hydro_offsets_alloc(hydro_offsets* o, uint32_t capacity, nv_error* err) {
+    memset(o, 0, sizeof *o);
+    size_t n = capacity ? capacity : 1;
+    o->x = malloc(n * sizeof(float));
+    o->y = malloc(n * sizeof(float));
+    o->z = malloc(n * sizeof(float));
+    if (!o->x || !o->y || !o->z) {
+        hydro_offsets_free(o);
+        return nv_error_set(err, "hydro: out of memory for %u vertex offsets", capacity);
+    }
+    o->capacity = capacity;
+    return 0;
+}
+
+void hydro_offsets_free(hydro_offsets* o) {
+    free(o->x);
+    free(o->y);
+    free(o->z);
+    memset(o, 0, sizeof *o);
+}
+
+void hydro_rotate_vertices(const hull* h, const mat3* rotation, hydro_offsets* out) {
+    /* Float rotation: offsets are metres from the CG, where float keeps
+     * micrometres; the loop vectorises. */
+    float r[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) r[i][j] = (float)rotation->m[i][j];
+    const float *bx = h->vx, *by = h->vy, *bz = h->vz;
+    float *ox = out->x, *oy = out->y, *oz = out->z;
+    for (uint32_t i = 0; i < h->vertex_count; i++) {
+        ox[i] = r[0][0] * bx[i] + r[0][1] * by[i] + r[0][2] * bz[i];
+        oy[i] = r[1][0] * bx[i] + r[1][1] * by[i] + r[1][2] * bz[i];
+        oz[i] = r[2][0] * bx[i] + r[2][1] * by[i] + r[2][2] * bz[i];
+    }
+}
+
 size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 position, const mat3* rotation,
                          const water_surface* water, hydro_scratch* scratch, float* height) {
     for (uint32_t k = 0; k < count; k++) {
@@ -48,7 +84,9 @@ static inline vec3 hydro_lerp(vec3 a, vec3 b, double t) { return v3_madd(a, v3_s
  * one. Every denominator is a depth plus a non-negative height, so it is
  * positive: a corner exactly at h = 0 counts as dry and never drops the
  * triangle, and the cut stays continuous in the heights. */
-static inline void hydro_cut_inline(const vec3 p[3], const double h[3], hydro_cut* out) {
+/* Forced inline: called out of line, the pieces go through memory and the
+ * triangle pass ran 6 % slower (naval-bench, 4000 boats). */
+__attribute__((always_inline)) static inline void hydro_cut_inline(const vec3 p[3], const double h[3], hydro_cut* out) {
     int under = (h[0] < 0.0) + (h[1] < 0.0) + (h[2] < 0.0);
     out->has_segment = 0;
     if (under == 0) {
@@ -120,8 +158,9 @@ static inline void hydro_cut_inline(const vec3 p[3], const double h[3], hydro_cu
 
 void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out) { hydro_cut_inline(p, h, out); }
 
-void hydro_triangle_pass(const hull* h, const float* height, const mat3* rotation, uint32_t first, uint32_t count,
-                         double pressure_per_depth, hydro_sums* acc, hydro_segment* segments) {
+void hydro_triangle_pass(const hull* h, const float* height, const hydro_offsets* offsets, uint32_t first,
+                         uint32_t count, double pressure_per_depth, hydro_sums* acc, hydro_segment* segments) {
+    const float *ox = offsets->x, *oy = offsets->y, *oz = offsets->z;
     /* Sums in geometric units (m^3, m^4); rho g is applied once at the end. */
     vec3 force = v3(0, 0, 0), torque = v3(0, 0, 0);
     double area = 0.0;
@@ -137,8 +176,7 @@ void hydro_triangle_pass(const hull* h, const float* height, const mat3* rotatio
             poisoned = 1;
             continue;
         }
-        vec3 p[3] = {hydro_vertex_offset(h, rotation, i0), hydro_vertex_offset(h, rotation, i1),
-                     hydro_vertex_offset(h, rotation, i2)};
+        vec3 p[3] = {v3(ox[i0], oy[i0], oz[i0]), v3(ox[i1], oy[i1], oz[i1]), v3(ox[i2], oy[i2], oz[i2])};
         hydro_cut cut;
         hydro_cut_inline(p, hh, &cut);
         wetted++;

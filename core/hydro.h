@@ -64,15 +64,30 @@ static inline void hydro_sums_clear(hydro_sums* s) {
     s->segment_count = 0;
 }
 
+/* A vessel's vertices rotated into world-oriented offsets from the CG, for
+ * the triangle pass: computed once per vessel (or block) into per-worker
+ * scratch, so no corner is rotated six times and no vessel stores them. */
+typedef struct hydro_offsets {
+    float* x;
+    float* y;
+    float* z;
+    uint32_t capacity;
+} hydro_offsets;
+
+int hydro_offsets_alloc(hydro_offsets* o, uint32_t capacity, nv_error* err);
+void hydro_offsets_free(hydro_offsets* o);
+/* Fills offsets for every vertex of the hull (capacity >= vertex_count). */
+void hydro_rotate_vertices(const hull* h, const mat3* rotation, hydro_offsets* out);
+
 /* Adds the pressure force and torque of triangles [first, first + count) to
- * `acc`, from the vessel's vertex heights and its rotation. `pressure_per_depth`
- * is rho g (Pa/m). `segments` is NULL or has room for the hull's triangle
- * count; segments go at acc->segment_count. A NaN height makes the force and
- * torque NaN (never silently dry). Blocks of one vessel may run on
- * different threads into separate sums, added in block order for a
- * deterministic total. */
-void hydro_triangle_pass(const hull* h, const float* height, const mat3* rotation, uint32_t first, uint32_t count,
-                         double pressure_per_depth, hydro_sums* acc, hydro_segment* segments);
+ * `acc`, from the vessel's vertex heights and rotated offsets.
+ * `pressure_per_depth` is rho g (Pa/m). `segments` is NULL or has room for
+ * the hull's triangle count; segments go at acc->segment_count. A NaN height
+ * makes the force and torque NaN (never silently dry). Blocks of one vessel
+ * may run on different threads into separate sums, added in block order for
+ * a deterministic total. */
+void hydro_triangle_pass(const hull* h, const float* height, const hydro_offsets* offsets, uint32_t first,
+                         uint32_t count, double pressure_per_depth, hydro_sums* acc, hydro_segment* segments);
 
 /* A submerged piece of a cut triangle: corners with their depths below the
  * surface (>= 0), wound like the parent. */

@@ -12,7 +12,11 @@ int vessel_init(vessel* v, const hull* h, nv_error* err) {
     memset(v, 0, sizeof *v);
     v->hull = h;
     if (body_init(&v->body, h->body.mass, &h->body.inertia, err)) return -1;
-    if (hydro_scratch_alloc(&v->scratch, h->vertex_count, err)) return -1;
+    if (hydro_scratch_alloc(&v->scratch, h->vertex_count, err) ||
+        hydro_offsets_alloc(&v->offsets, h->vertex_count, err)) {
+        vessel_free(v);
+        return -1;
+    }
     v->height = malloc((h->vertex_count ? h->vertex_count : 1) * sizeof *v->height);
     v->segments = malloc((h->triangle_count ? h->triangle_count : 1) * sizeof *v->segments);
     if (!v->height || !v->segments) {
@@ -25,6 +29,7 @@ int vessel_init(vessel* v, const hull* h, nv_error* err) {
 
 void vessel_free(vessel* v) {
     hydro_scratch_free(&v->scratch);
+    hydro_offsets_free(&v->offsets);
     free(v->height);
     free(v->segments);
     v->height = NULL;
@@ -43,7 +48,8 @@ void vessel_update_hydrostatics(vessel* v, const water_surface* water, const ves
     mat3 r = body_rotation(&v->body);
     hydro_vertex_pass(v->hull, 0, v->hull->vertex_count, v->body.position, &r, water, &v->scratch, v->height);
     hydro_sums_clear(&v->hydro);
-    hydro_triangle_pass(v->hull, v->height, &r, 0, v->hull->triangle_count, env->water_density * env->gravity,
+    hydro_rotate_vertices(v->hull, &r, &v->offsets);
+    hydro_triangle_pass(v->hull, v->height, &v->offsets, 0, v->hull->triangle_count, env->water_density * env->gravity,
                         &v->hydro, v->segments);
 }
 

@@ -63,6 +63,7 @@ struct world {
     int blocks_dirty;
 
     hydro_scratch* scratch; /* one per worker */
+    hydro_offsets* offsets; /* one per worker, room for the largest hull */
 
     uint64_t tick;
     double time;
@@ -147,7 +148,8 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
     w->water.surface = &w->flat.base;
     w->types = calloc(WORLD_MAX_HULL_TYPES, sizeof *w->types);
     w->scratch = calloc(w->threads, sizeof *w->scratch);
-    if (!w->types || !w->scratch) {
+    w->offsets = calloc(w->threads, sizeof *w->offsets);
+    if (!w->types || !w->scratch || !w->offsets) {
         world_destroy(w);
         return nv_error_set(err, "world: out of memory");
     }
@@ -168,6 +170,9 @@ void world_destroy(world* w) {
     if (w->scratch)
         for (uint32_t i = 0; i < w->threads; i++) hydro_scratch_free(&w->scratch[i]);
     free(w->scratch);
+    if (w->offsets)
+        for (uint32_t i = 0; i < w->threads; i++) hydro_offsets_free(&w->offsets[i]);
+    free(w->offsets);
 #define X(f) free(w->v.f);
     WORLD_DOUBLE_FIELDS(X)
     WORLD_U32_FIELDS(X)
@@ -204,6 +209,16 @@ int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_sp
         hull_destroy(&t->hull);
         return nv_error_prefix(err, "hull type '%s'", name);
     }
+    /* Every worker's offsets scratch must hold the largest hull: grown here,
+     * outside the tick. */
+    for (uint32_t i = 0; i < w->threads; i++)
+        if (w->offsets[i].capacity < t->hull.vertex_count) {
+            hydro_offsets_free(&w->offsets[i]);
+            if (hydro_offsets_alloc(&w->offsets[i], t->hull.vertex_count, err)) {
+                hull_destroy(&t->hull);
+                return nv_error_prefix(err, "hull type '%s'", name);
+            }
+        }
     strcpy(t->name, name);
     *type_out = w->type_count++;
     return 0;
@@ -406,8 +421,9 @@ static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t w
 }
 
 static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    (void)worker;
     world* w = ctx;
+    hydro_offsets* offsets = &w->offsets[worker];
+    uint32_t rotated = UINT32_MAX; /* slot whose offsets the scratch holds */
     double rho_g = w->cfg.water_density * w->cfg.gravity;
     for (uint32_t i = begin; i < end; i++) {
         const world_block* b = &w->tri_blocks[i];
@@ -416,8 +432,12 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
         hydro_sums_clear(sum);
         if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
         const hull* h = &w->types[w->v.type[s]].hull;
-        mat3 r = world_rotation(w, s);
-        hydro_triangle_pass(h, w->heights + w->v.vertex_offset[s], &r, b->first, b->count, rho_g, sum, NULL);
+        if (rotated != s) {
+            mat3 r = world_rotation(w, s);
+            hydro_rotate_vertices(h, &r, offsets);
+            rotated = s;
+        }
+        hydro_triangle_pass(h, w->heights + w->v.vertex_offset[s], offsets, b->first, b->count, rho_g, sum, NULL);
     }
 }
 

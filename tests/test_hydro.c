@@ -14,6 +14,7 @@
 typedef struct test_vertices {
     float* height;
     hydro_scratch scratch;
+    hydro_offsets offsets;
 } test_vertices;
 
 static void test_vertices_alloc(test_vertices* v, const hull* h) {
@@ -21,18 +22,21 @@ static void test_vertices_alloc(test_vertices* v, const hull* h) {
     v->height = malloc(h->vertex_count * sizeof(float));
     assert_non_null(v->height);
     ASSERT_OK(hydro_scratch_alloc(&v->scratch, h->vertex_count, &err), err);
+    ASSERT_OK(hydro_offsets_alloc(&v->offsets, h->vertex_count, &err), err);
 }
 
 static void test_vertices_free(test_vertices* v) {
     free(v->height);
     hydro_scratch_free(&v->scratch);
+    hydro_offsets_free(&v->offsets);
 }
 
 static void test_passes(test_vertices* v, const hull* h, vec3 pos, const mat3* r, const water_surface* w,
                         hydro_sums* s, hydro_segment* seg) {
     hydro_vertex_pass(h, 0, h->vertex_count, pos, r, w, &v->scratch, v->height);
     hydro_sums_clear(s);
-    hydro_triangle_pass(h, v->height, r, 0, h->triangle_count, RHO * G, s, seg);
+    hydro_rotate_vertices(h, r, &v->offsets);
+    hydro_triangle_pass(h, v->height, &v->offsets, 0, h->triangle_count, RHO * G, s, seg);
 }
 
 static double piece_area(const hydro_piece* k) {
