@@ -1,6 +1,7 @@
 /* naval-bench: a fleet afloat and moving on a rough FFT sea, stepped by the
  * world pipeline; prints step-time percentiles, time per pass, throughput,
  * memory per boat and the state hash (identical for any thread count). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,7 @@
 #include "hullgen.h"
 #include "jobs.h"
 #include "ocean.h"
-#include "ocean_jobs.h"
-#include "statics.h"
+#include "scenario.h"
 #include "world.h"
 
 static const char usage[] =
@@ -25,6 +25,8 @@ static const char usage[] =
     "  --ocean-resolution N   FFT grid per cascade, power of two (default 256)\n"
     "  --cascades C           ocean cascades 1..4 (default 1)\n"
     "  --seed S               ocean and fleet seed (default 1)\n"
+    "  --scenario FILE        run this scenario (JSON) instead of the generated fleet;\n"
+    "                         --boats, --hull, --hull-tris, --hz, --ocean-* and --seed are then ignored\n"
     "  --sweep-threads        run with 1..K threads and print speed-up and efficiency\n"
     "  --json                 one JSON object on stdout\n";
 
@@ -32,6 +34,7 @@ typedef struct bench_args {
     uint64_t boats, hull_tris, threads, steps, ocean_resolution, cascades, seed;
     double hz;
     const char* hull;
+    const char* scenario_path;
     int sweep, json;
 } bench_args;
 
@@ -43,8 +46,10 @@ typedef struct bench_result {
     size_t bytes_per_boat, shared_bytes;
     long peak_rss_kb;
     uint64_t hash;
-    uint32_t triangles;
+    uint32_t boats;
+    uint32_t triangles; /* per boat, averaged over the fleet */
     uint32_t frozen;
+    double hz;
 } bench_result;
 
 static int bench_fail(const char* what, const char* value) {
@@ -76,6 +81,8 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
         i++;
         if (!strcmp(arg, "--boats")) {
             if (cli_parse_u64(val, 1, WORLD_MAX_VESSELS, &a->boats)) return bench_fail("--boats must be 1..16777216", val);
+        } else if (!strcmp(arg, "--scenario")) {
+            a->scenario_path = val;
         } else if (!strcmp(arg, "--hull")) {
             a->hull = val;
         } else if (!strcmp(arg, "--hull-tris")) {
@@ -101,86 +108,75 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     return 0;
 }
 
-static int bench_load_hull(const bench_args* a, mesh* m, nv_error* err) {
-    if (!strncmp(a->hull, "builtin:", 8) && !strchr(a->hull + 8, ':')) {
-        char spec[128];
-        snprintf(spec, sizeof spec, "%s:%llu", a->hull, (unsigned long long)a->hull_tris);
-        return hullgen_from_spec(spec, m, NULL, err) < 0 ? -1 : 0;
-    }
-    int rc = hullgen_from_spec(a->hull, m, NULL, err);
-    if (rc < 0) return -1;
-    if (rc > 0) return 0;
-    mesh_options opts = mesh_options_default();
-    mesh_report rep;
-    return mesh_load_file(a->hull, MESH_FORMAT_AUTO, &opts, m, &rep, err);
-}
-
-static double bench_split(uint64_t* state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 static int bench_compare(const void* a, const void* b) {
     double x = *(const double*)a, y = *(const double*)b;
     return x < y ? -1 : x > y;
 }
 
-static int bench_run(const bench_args* a, uint32_t threads, bench_result* r, nv_error* err) {
+/* The generated benchmark world as a scenario: a rough sea, one hull type and
+ * a square fleet 1.6 hull lengths apart, afloat, moving at 3 m/s. */
+static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) {
+    memset(s, 0, sizeof *s);
+    s->world = world_config_default();
+    s->world.tick_hz = a->hz;
+    /* Stand-ins for the hydrodynamics issue: keep boats moving but sane. */
+    s->world.linear_damping = 0.02;
+    s->world.angular_damping = 0.5;
+    s->has_ocean = true;
+    s->ocean = ocean_params_default();
+    s->ocean.spectrum = SPECTRUM_JONSWAP;
+    s->ocean.wind_speed = 12.0; /* a rough sea: Hs ~2.5 m */
+    s->ocean.size = 600.0;
+    s->ocean.resolution = (int)a->ocean_resolution;
+    s->ocean.cascades = (int)a->cascades;
+    s->ocean.seed = a->seed;
+    s->hulls = calloc(1, sizeof *s->hulls);
+    if (!s->hulls) return nv_error_set(err, "out of memory");
+    s->hull_count = 1;
+    scenario_hull* h = &s->hulls[0];
+    strcpy(h->name, "bench");
+    if (!strncmp(a->hull, "builtin:", 8) && !strchr(a->hull + 8, ':'))
+        snprintf(h->source, sizeof h->source, "%s:%llu", a->hull, (unsigned long long)a->hull_tris);
+    else
+        snprintf(h->source, sizeof h->source, "%s", a->hull);
+    h->mesh = mesh_options_default();
+    h->mass = mass_spec_default();
+    h->mass.density = 450.0; /* floats at a bit under half its depth */
+    mesh m;
+    mesh_report rep;
+    int rc = hullgen_from_spec(h->source, &m, &rep, err);
+    if (rc == 0) rc = mesh_load_file(h->source, MESH_FORMAT_AUTO, &h->mesh, &m, &rep, err) ? -1 : 1;
+    if (rc < 0) return -1;
+    float lo[3], hi[3];
+    mesh_bounds(&m, lo, hi);
+    mesh_free(&m);
+    double spacing = fmax(hi[0] - lo[0], hi[2] - lo[2]) * 1.6 + 2.0, origin[2] = {0, 0};
+    return scenario_add_fleet(s, 0, (uint32_t)a->boats, spacing, origin, 3.0, a->seed, err);
+}
+
+static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads, bench_result* r, nv_error* err) {
     memset(r, 0, sizeof *r);
     r->threads = threads;
     int rc = -1;
     jobs* pool = NULL;
-    ocean* sea = NULL;
-    world* w = NULL;
+    scenario_instance inst = {NULL, NULL};
     double* samples = NULL;
-    mesh m;
-    mesh_init(&m);
     if (jobs_create(&pool, threads, err)) goto done;
-
-    ocean_params op = ocean_params_default();
-    op.spectrum = SPECTRUM_JONSWAP;
-    op.wind_speed = 12.0; /* a rough sea: Hs ~2.5 m */
-    op.size = 600.0;
-    op.resolution = (int)a->ocean_resolution;
-    op.cascades = (int)a->cascades;
-    op.seed = a->seed;
-    if (!(sea = ocean_create(&op, err))) goto done;
-
-    world_config cfg = world_config_default();
-    cfg.tick_hz = a->hz;
-    /* Stand-ins for the hydrodynamics issue: keep boats moving but sane. */
-    cfg.linear_damping = 0.02;
-    cfg.angular_damping = 0.5;
-    if (world_create(&w, &cfg, pool, err)) goto done;
-    world_water water = ocean_jobs_water(sea);
-    world_set_water(w, &water);
-
-    if (bench_load_hull(a, &m, err)) goto done;
-    mass_spec spec = mass_spec_default();
-    spec.density = 450.0; /* floats at a bit under half its depth */
-    uint32_t type;
-    if (world_add_hull_type(w, "bench", &m, &spec, &type, err)) goto done;
-    const hull* h = world_hull_type(w, type);
-    r->triangles = h->triangle_count;
-    double y0;
-    if (statics_balance_height_of(h, cfg.water_density, cfg.gravity, quat_identity(), &y0, err)) goto done;
-
-    /* A square grid, 1.6 hull lengths apart, random headings, 3-6 m/s. */
-    double length = h->bounds_max[0] - h->bounds_min[0];
-    double span = fmax(length, h->bounds_max[2] - h->bounds_min[2]) * 1.6 + 2.0;
-    uint32_t side = (uint32_t)ceil(sqrt((double)a->boats));
-    uint64_t rng = a->seed * 0x2545F4914F6CDD1Dull + 1;
-    for (uint32_t i = 0; i < a->boats; i++) {
-        double heading = 2.0 * NV_PI * bench_split(&rng), speed = 3.0 + 3.0 * bench_split(&rng);
-        vec3 pos = v3(((double)(i % side) - 0.5 * side) * span, y0, ((double)(i / side) - 0.5 * side) * span);
-        quat q = quat_from_axis_angle(v3(0, 1, 0), heading);
-        uint32_t id;
-        if (world_spawn(w, type, pos, q, &id, err)) goto done;
-        vec3 forward = quat_rotate(q, v3(1, 0, 0));
-        if (world_set_velocity(w, id, v3_scale(forward, speed), v3(0, 0, 0), err)) goto done;
+    if (scenario_instantiate(scn, pool, &inst, err)) goto done;
+    world* w = inst.world;
+    uint32_t boats = world_vessel_count(w);
+    if (boats == 0) {
+        nv_error_set(err, "the scenario has no vessels");
+        goto done;
     }
+    uint64_t triangles = 0;
+    for (uint32_t i = 0; i < boats; i++) {
+        world_vessel_state st;
+        world_vessel_get(w, world_vessel_id_at(w, i), &st);
+        triangles += world_hull_type(w, st.type)->triangle_count;
+    }
+    r->boats = boats;
+    r->triangles = (uint32_t)(triangles / boats);
 
     uint64_t warmup = a->steps / 10 < 10 ? 10 : a->steps / 10;
     for (uint64_t s = 0; s < warmup; s++) world_step(w);
@@ -209,36 +205,36 @@ static int bench_run(const bench_args* a, uint32_t threads, bench_result* r, nv_
     r->step_p50 = samples[(size_t)(0.50 * (n - 1))];
     r->step_p99 = samples[(size_t)(0.99 * (n - 1))];
     r->step_max = samples[a->steps - 1];
-    r->tris_per_s = (double)a->boats * h->triangle_count / (r->step_mean * 1e-3);
-    r->us_per_boat = r->step_mean * 1e3 / (double)a->boats;
+    r->tris_per_s = (double)triangles / (r->step_mean * 1e-3);
+    r->us_per_boat = r->step_mean * 1e3 / (double)boats;
     size_t per, shared;
     world_memory(w, &per, &shared);
-    r->bytes_per_boat = per / a->boats;
+    r->bytes_per_boat = per / boats;
     r->shared_bytes = shared;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     r->peak_rss_kb = ru.ru_maxrss;
     r->hash = world_state_hash(w);
-    for (uint32_t s = 0; s < world_vessel_count(w); s++) {
+    for (uint32_t s = 0; s < boats; s++) {
         world_vessel_state st;
         world_vessel_get(w, world_vessel_id_at(w, s), &st);
         if (st.flags & WORLD_VESSEL_FROZEN) r->frozen++;
     }
+    r->hz = scn->world.tick_hz;
     rc = 0;
 done:
     free(samples);
-    mesh_free(&m);
-    world_destroy(w);
-    ocean_destroy(sea);
+    scenario_instance_destroy(&inst);
     jobs_destroy(pool);
     return rc;
 }
 
-static void bench_print_json(const bench_args* a, const bench_result* r, const bench_result* sweep, uint32_t n) {
+static void bench_print_json(const bench_args* a, const scenario* scn, const bench_result* r, const bench_result* sweep,
+                             uint32_t n) {
+    int res = scn->has_ocean ? scn->ocean.resolution : 0, cas = scn->has_ocean ? scn->ocean.cascades : 0;
     printf("{\"boats\": %llu, \"hull_triangles\": %u, \"threads\": %u, \"hz\": %g, \"steps\": %llu, "
-           "\"ocean_resolution\": %llu, \"cascades\": %llu, ",
-           (unsigned long long)a->boats, r->triangles, r->threads, a->hz, (unsigned long long)a->steps,
-           (unsigned long long)a->ocean_resolution, (unsigned long long)a->cascades);
+           "\"ocean_resolution\": %d, \"cascades\": %d, ",
+           (unsigned long long)r->boats, r->triangles, r->threads, r->hz, (unsigned long long)a->steps, res, cas);
     printf("\"step_ms_p50\": %.4f, \"step_ms_p99\": %.4f, \"step_ms_max\": %.4f, \"step_ms_mean\": %.4f, ", r->step_p50,
            r->step_p99, r->step_max, r->step_mean);
     printf("\"pass_ms\": {\"ocean\": %.4f, \"vertex\": %.4f, \"triangle\": %.4f, \"integrate\": %.4f}, ", r->pass_water,
@@ -260,13 +256,18 @@ static void bench_print_json(const bench_args* a, const bench_result* r, const b
     printf("}\n");
 }
 
-static void bench_print_text(const bench_args* a, const bench_result* r) {
-    printf("naval-bench: %llu boats x %u triangles, %u thread%s, %g Hz, ocean %llu^2 x %llu cascade%s, %llu steps\n",
-           (unsigned long long)a->boats, r->triangles, r->threads, r->threads == 1 ? "" : "s", a->hz,
-           (unsigned long long)a->ocean_resolution, (unsigned long long)a->cascades, a->cascades == 1 ? "" : "s",
-           (unsigned long long)a->steps);
+static void bench_print_text(const bench_args* a, const scenario* scn, const bench_result* r) {
+    char sea[64];
+    if (scn->has_ocean)
+        snprintf(sea, sizeof sea, "ocean %d^2 x %d cascade%s", scn->ocean.resolution, scn->ocean.cascades,
+                 scn->ocean.cascades == 1 ? "" : "s");
+    else
+        snprintf(sea, sizeof sea, "flat water");
+    printf("naval-bench: %llu boats x %u triangles, %u thread%s, %g Hz, %s, %llu steps\n",
+           (unsigned long long)r->boats, r->triangles, r->threads, r->threads == 1 ? "" : "s", r->hz,
+           sea, (unsigned long long)a->steps);
     printf("  step ms      p50 %.3f  p99 %.3f  max %.3f  mean %.3f  (budget %.3f)\n", r->step_p50, r->step_p99,
-           r->step_max, r->step_mean, 1000.0 / a->hz);
+           r->step_max, r->step_mean, 1000.0 / r->hz);
     printf("  pass ms      ocean %.3f  vertex %.3f  triangle %.3f  integrate %.3f\n", r->pass_water, r->pass_vertex,
            r->pass_triangle, r->pass_integrate);
     printf("  throughput   %.3g triangles/s, %.3f us per boat per step\n", r->tris_per_s, r->us_per_boat);
@@ -282,22 +283,31 @@ int main(int argc, char** argv) {
     if (rc) return rc;
     nv_error err;
     bench_result r;
+    scenario scn;
+    if (a.scenario_path ? scenario_load_file(a.scenario_path, &scn, &err) : bench_make_scenario(&a, &scn, &err)) {
+        fprintf(stderr, "naval-bench: %s\n", err.message);
+        scenario_free(&scn);
+        return 2;
+    }
     if (!a.sweep) {
-        if (bench_run(&a, (uint32_t)a.threads, &r, &err)) {
-            fprintf(stderr, "naval-bench: %s\n", err.message);
-            return 2;
-        }
-        if (a.json) bench_print_json(&a, &r, NULL, 0);
-        else bench_print_text(&a, &r);
-        return 0;
+        rc = bench_run(&a, &scn, (uint32_t)a.threads, &r, &err);
+        if (rc) fprintf(stderr, "naval-bench: %s\n", err.message);
+        else if (a.json) bench_print_json(&a, &scn, &r, NULL, 0);
+        else bench_print_text(&a, &scn, &r);
+        scenario_free(&scn);
+        return rc ? 2 : 0;
     }
     bench_result* sweep = calloc(a.threads, sizeof *sweep);
-    if (!sweep) return 2;
+    if (!sweep) {
+        scenario_free(&scn);
+        return 2;
+    }
     if (!a.json) printf("threads  mean ms  p99 ms  speed-up  efficiency  state hash\n");
     for (uint32_t k = 1; k <= a.threads; k++) {
-        if (bench_run(&a, k, &sweep[k - 1], &err)) {
+        if (bench_run(&a, &scn, k, &sweep[k - 1], &err)) {
             fprintf(stderr, "naval-bench: %s\n", err.message);
             free(sweep);
+            scenario_free(&scn);
             return 2;
         }
         const bench_result* s = &sweep[k - 1];
@@ -306,7 +316,8 @@ int main(int argc, char** argv) {
             printf("%7u  %7.3f  %6.3f  %8.3f  %9.1f%%  %016llx\n", k, s->step_mean, s->step_p99, speedup,
                    100.0 * speedup / k, (unsigned long long)s->hash);
     }
-    if (a.json) bench_print_json(&a, &sweep[a.threads - 1], sweep, (uint32_t)a.threads);
+    if (a.json) bench_print_json(&a, &scn, &sweep[a.threads - 1], sweep, (uint32_t)a.threads);
     free(sweep);
+    scenario_free(&scn);
     return 0;
 }

@@ -1,0 +1,90 @@
+/* Scenario files: a small JSON description of a world (tick rate, water,
+ * optional FFT ocean, hull types, vessels and fleets) that the tools and the
+ * server load. Unknown keys and out-of-range values are rejected with the
+ * key's path named ("ships.json: vessels[2].position: ...").
+ *
+ *   {
+ *     "tick_hz": 60,
+ *     "water": {"density": 1025, "gravity": 9.81},
+ *     "damping": {"linear": 0.02, "angular": 0.5},
+ *     "ocean": {"spectrum": "jonswap", "wind": 12, "wind_dir": 30, "fetch": 100000,
+ *               "depth": 0, "size": 600, "resolution": 256, "cascades": 1,
+ *               "choppiness": 1, "seed": 7, "beaufort": 5, "hs": 2.0},
+ *     "hull_types": [{"name": "ship", "hull": "builtin:ship:500", "up": "y", "flip": false,
+ *                     "mass": 600000, "density": 450, "cg": [0, 2, 0], "gyration": [3, 12, 12]}],
+ *     "vessels": [{"type": "ship", "position": [0, 0], "heading_deg": 90,
+ *                  "velocity": [0, 0, 4], "angular_velocity": [0, 0, 0]}],
+ *     "fleets": [{"type": "ship", "count": 100, "spacing": 80, "origin": [0, 0],
+ *                 "speed": 4, "seed": 1}]
+ *   }
+ *
+ * A position of two numbers [x, z] places the vessel afloat (its CG at the
+ * height where it floats upright on flat water); three numbers are x, y, z.
+ * Mesh paths are relative to the scenario file. "ocean" absent: flat water. */
+#ifndef NAVAL_SCENARIO_H
+#define NAVAL_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobs.h"
+#include "mass.h"
+#include "mesh.h"
+#include "nv_error.h"
+#include "ocean.h"
+#include "world.h"
+
+#define SCENARIO_MAX_VESSELS 1000000u
+#define SCENARIO_PATH_MAX 1024
+
+typedef struct scenario_hull {
+    char name[WORLD_NAME_MAX];
+    char source[SCENARIO_PATH_MAX]; /* builtin:NAME[:TRIS] or a mesh path (resolved) */
+    mesh_options mesh;
+    mass_spec mass;
+} scenario_hull;
+
+typedef struct scenario_vessel {
+    uint32_t hull;          /* index into hulls */
+    double x, y, z;
+    bool afloat;            /* y is found, not given */
+    double heading_deg;     /* about +y, from +x toward -z (right-handed) */
+    vec3 velocity;
+    vec3 angular_velocity;
+} scenario_vessel;
+
+typedef struct scenario {
+    world_config world;
+    bool has_ocean;
+    ocean_params ocean;
+    scenario_hull* hulls;
+    uint32_t hull_count;
+    scenario_vessel* vessels;
+    uint32_t vessel_count;
+    uint32_t vessel_capacity;
+} scenario;
+
+/* Parses JSON text; `name` prefixes messages, `base_dir` resolves relative
+ * mesh paths (NULL: as given). */
+int scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, scenario* out,
+                   nv_error* err);
+int scenario_load_file(const char* path, scenario* out, nv_error* err);
+void scenario_free(scenario* s);
+
+/* Appends a square grid of `count` vessels of hull type `type` around (x, z) =
+ * origin, `spacing` apart, afloat, headings drawn from `seed`, moving ahead
+ * at `speed` m/s. */
+int scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
+                       double speed, uint64_t seed, nv_error* err);
+
+/* A scenario made real: the ocean (NULL for flat water) and the world on it. */
+typedef struct scenario_instance {
+    world* world;
+    ocean* ocean;
+} scenario_instance;
+
+int scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err);
+void scenario_instance_destroy(scenario_instance* inst);
+
+#endif

@@ -1,0 +1,40 @@
+#!/bin/sh
+# naval-bench end to end: the JSON has the documented figures, the state hash
+# is the same at 1 and 3 threads, a scenario file runs, bad flags exit 2.
+set -u
+tool=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 1 --json > "$tmp/t1.json" || fail "1 thread"
+"$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 3 --json > "$tmp/t3.json" || fail "3 threads"
+"$tool" --scenario "$data/scenario_small.json" --steps 10 --json > "$tmp/scn.json" || fail "scenario"
+/usr/bin/env python3 - "$tmp" <<'PY' || fail "JSON checks"
+import json, sys, os
+d = sys.argv[1]
+t1, t3, scn = (json.load(open(os.path.join(d, f))) for f in ("t1.json", "t3.json", "scn.json"))
+for k in ("step_ms_p50", "step_ms_p99", "pass_ms", "tris_per_s", "us_per_boat", "bytes_per_boat", "threads", "state_hash"):
+    assert k in t1, k
+for k in ("ocean", "vertex", "triangle", "integrate"):
+    assert k in t1["pass_ms"], k
+assert t1["boats"] == 24 and t1["threads"] == 1 and t3["threads"] == 3
+assert t1["state_hash"] == t3["state_hash"], (t1["state_hash"], t3["state_hash"])
+assert t1["frozen"] == 0 and t1["step_ms_p99"] >= t1["step_ms_p50"] > 0
+assert scn["boats"] == 7 and scn["cascades"] == 0 and scn["hz"] == 30
+print("naval-bench ok: hash %s at 1 and 3 threads" % t1["state_hash"])
+PY
+expect_error() {
+    want=$1; shift
+    "$tool" "$@" > /dev/null 2> "$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "'$*' exited $rc, expected 2"
+    grep -q -- "$want" "$tmp/err" || fail "'$*' said '$(cat "$tmp/err")', expected '$want'"
+}
+expect_error "--boats must be" --boats 0
+expect_error "power of two" --ocean-resolution 100
+expect_error "unknown option" --frobnicate 1
+expect_error "cannot open" --scenario "$tmp/none.json"
+expect_error "unknown built-in hull" --hull builtin:dinghy --steps 1
+echo "naval-bench rejections ok"
