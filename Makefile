@@ -5,7 +5,7 @@ BUILD_SAN  ?= build-sanitize
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all setup build run test check test-sanitize clean
+.PHONY: all setup build run test check test-sanitize test-tsan clean
 
 all: build
 
@@ -22,8 +22,9 @@ run: build
 	./$(BUILD)/tools/naval-hull builtin:barge --mass 40000
 	./$(BUILD)/tools/naval-hull builtin:ship --mass 600000
 
-# Release tests, then the same suite under AddressSanitizer + UBSan.
-test: check test-sanitize
+# Release tests, the same suite under AddressSanitizer + UBSan, then the
+# threaded code under ThreadSanitizer.
+test: check test-sanitize test-tsan
 
 check: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
@@ -35,11 +36,10 @@ test-sanitize: setup
 
 # ThreadSanitizer build of the threaded code (separate: TSan excludes ASan).
 BUILD_TSAN ?= build-tsan
-.PHONY: test-tsan
 test-tsan: setup
 	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=Debug -DNAVAL_TSAN=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS)
-	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs' --output-on-failure
+	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ocean$$|tool_naval_bench' --output-on-failure
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)

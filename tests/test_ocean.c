@@ -184,8 +184,8 @@ static void test_hermitian_and_evolution(void** state) {
             double hr = pa[0] * cw + pa[1] * sw + qa[0] * cw + qa[1] * sw;
             double hi = pa[1] * cw - pa[0] * sw + qa[0] * sw - qa[1] * cw;
             double amp = hypot(pa[0], pa[1]) + hypot(qa[0], qa[1]);
-            NEAR_ABS(a[0], hr, 1e-5 * amp + 1e-12);
-            NEAR_ABS(a[1], hi, 1e-5 * amp + 1e-12);
+            ASSERT_NEAR_ABS(a[0], hr, 1e-5 * amp + 1e-12);
+            ASSERT_NEAR_ABS(a[1], hi, 1e-5 * amp + 1e-12);
             nonzero += amp > 0.0;
         }
     }
@@ -209,7 +209,7 @@ static void test_mean_zero_and_periodic(void** state) {
     }
     double rms = sqrt(sum2 / 4096.0);
     assert_true(rms > 0.1);
-    NEAR_ABS(sum / 4096.0, 0.0, 1e-6 * rms);
+    ASSERT_NEAR_ABS(sum / 4096.0, 0.0, 1e-6 * rms);
     /* periodic in x and z, for the labels and for the choppy query */
     double x[3] = {17.3, 17.3 + 400.0, 17.3 - 800.0}, z[3] = {-45.1, -45.1 - 400.0, -45.1 + 1200.0};
     ocean_point pt[3];
@@ -218,10 +218,10 @@ static void test_mean_zero_and_periodic(void** state) {
     water_query q = {3, x, z, hq, NULL, NULL};
     assert_int_equal(ocean_sample(o, &q), 0);
     for (int i = 1; i < 3; i++) {
-        NEAR_ABS(pt[i].height, pt[0].height, 1e-4);
-        NEAR_ABS(pt[i].disp_x, pt[0].disp_x, 1e-4);
-        NEAR_ABS(pt[i].jacobian, pt[0].jacobian, 1e-4);
-        NEAR_ABS(hq[i], hq[0], 1e-4);
+        ASSERT_NEAR_ABS(pt[i].height, pt[0].height, 1e-4);
+        ASSERT_NEAR_ABS(pt[i].disp_x, pt[0].disp_x, 1e-4);
+        ASSERT_NEAR_ABS(pt[i].jacobian, pt[0].jacobian, 1e-4);
+        ASSERT_NEAR_ABS(hq[i], hq[0], 1e-4);
     }
     ocean_destroy(o);
 }
@@ -241,7 +241,7 @@ static void test_repeat_period(void** state) {
             for (int n = -32; n < 32; n += 5) {
                 if (!n && !m) continue;
                 double turns = ocean_wave_omega(o, c, n, m) * p.repeat_period / (2.0 * NV_PI);
-                NEAR_ABS(turns, floor(turns + 0.5), 1e-9);
+                ASSERT_NEAR_ABS(turns, floor(turns + 0.5), 1e-9);
                 assert_true(turns >= 1.0 - 1e-9);
             }
     size_t cells = 64 * 64 * OCEAN_FIELD_STRIDE;
@@ -256,7 +256,7 @@ static void test_repeat_period(void** state) {
         for (int k = 0; k < 2; k++) {
             ocean_update(o, later[k]);
             const float* b = ocean_field(o, 1, OCEAN_FIELD_HEIGHT);
-            for (size_t j = 0; j < cells; j++) NEAR_ABS(b[j], a[j], 2e-5);
+            for (size_t j = 0; j < cells; j++) ASSERT_NEAR_ABS(b[j], a[j], 2e-5);
         }
     }
     /* and a different time is a different sea */
@@ -292,7 +292,7 @@ static void test_mean_jacobian(void** state) {
                 hj += (double)h[OCEAN_FIELD_STRIDE * i] * j[OCEAN_FIELD_STRIDE * i];
                 folds += j[OCEAN_FIELD_STRIDE * i] < 0.0f;
             }
-            NEAR_ABS(sum / 4096.0, 1.0, 1e-5);
+            ASSERT_NEAR_ABS(sum / 4096.0, 1.0, 1e-5);
             if (lambdas[l] == 0.0) {
                 for (int i = 0; i < 64 * 64; i++) assert_true(j[OCEAN_FIELD_STRIDE * i] == 1.0f);
             } else {
@@ -319,7 +319,7 @@ static void test_mean_jacobian(void** state) {
     ocean_stats st;
     ocean_measure(o, &st);
     assert_true(folds > 0);
-    NEAR_ABS(st.fold_fraction, folds / 4096.0, 1e-12);
+    ASSERT_NEAR_ABS(st.fold_fraction, folds / 4096.0, 1e-12);
     ocean_destroy(o);
 }
 
@@ -371,8 +371,8 @@ static void test_dispersion_time_series(void** state) {
             re += series[s] * cos(a) / M;
             im += series[s] * sin(a) / M;
         }
-        NEAR_ABS(re, pred_re[j], 1e-5);
-        NEAR_ABS(im, pred_im[j], 1e-5);
+        ASSERT_NEAR_ABS(re, pred_re[j], 1e-5);
+        ASSERT_NEAR_ABS(im, pred_im[j], 1e-5);
         double mag = hypot(re, im);
         if (mag > peak) peak = mag, best = j;
     }

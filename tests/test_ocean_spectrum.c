@@ -8,24 +8,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "ocean_spectrum.h"
 #include "vecmath.h"
 
 #define G 9.81
-
-#define NEAR_REL(actual, expected, rel)                                                                  \
-    do {                                                                                                 \
-        double a_ = (actual), e_ = (expected);                                                           \
-        if (!(fabs(a_ - e_) <= (rel) * fabs(e_)))                                                        \
-            fail_msg("%s = %.10g, expected %.10g within %.3g relative", #actual, a_, e_, (double)(rel)); \
-    } while (0)
-
-#define NEAR_ABS(actual, expected, tol)                                                         \
-    do {                                                                                        \
-        double a_ = (actual), e_ = (expected);                                                  \
-        if (!(fabs(a_ - e_) <= (tol)))                                                          \
-            fail_msg("%s = %.10g, expected %.10g within %.3g", #actual, a_, e_, (double)(tol)); \
-    } while (0)
 
 static spectrum_model model(spectrum_type type, spreading_type spreading, double wind) {
     spectrum_model m = {0};
@@ -76,10 +64,10 @@ static void test_pierson_moskowitz_closed_form(void** state) {
         spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
         /* m0 = alpha U^4 / (4 beta g^2): Hs = 0.209 U^2 / g */
         double m0 = 0.0081 * pow(u, 4.0) / (4.0 * 0.74 * G * G);
-        NEAR_REL(spectrum_m0(&m), m0, 1e-4);
-        NEAR_REL(4.0 * sqrt(spectrum_m0(&m)), 0.209 * u * u / G, 2e-3);
-        NEAR_REL(spectrum_peak_omega(&m), 0.877 * G / u, 1e-3);
-        NEAR_REL(m.omega_p, pow(0.8 * 0.74, 0.25) * G / u, 1e-12);
+        ASSERT_NEAR_REL(spectrum_m0(&m), m0, 1e-4);
+        ASSERT_NEAR_REL(4.0 * sqrt(spectrum_m0(&m)), 0.209 * u * u / G, 2e-3);
+        ASSERT_NEAR_REL(spectrum_peak_omega(&m), 0.877 * G / u, 1e-3);
+        ASSERT_NEAR_REL(m.omega_p, pow(0.8 * 0.74, 0.25) * G / u, 1e-12);
     }
     /* no wind, no waves, no division by zero */
     spectrum_model flat = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 0.0);
@@ -92,17 +80,17 @@ static void test_jonswap_closed_form(void** state) {
     (void)state;
     spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 10.0);
     /* Hasselmann's fetch laws */
-    NEAR_REL(m.alpha, 0.076 * pow(100.0 / (G * 1e5), 0.22), 1e-12);
-    NEAR_REL(m.omega_p, 22.0 * cbrt(G * G / (10.0 * 1e5)), 1e-12);
+    ASSERT_NEAR_REL(m.alpha, 0.076 * pow(100.0 / (G * 1e5), 0.22), 1e-12);
+    ASSERT_NEAR_REL(m.omega_p, 22.0 * cbrt(G * G / (10.0 * 1e5)), 1e-12);
     /* the peak enhancement leaves the peak where it is */
-    NEAR_REL(spectrum_peak_omega(&m), m.omega_p, 2e-3);
+    ASSERT_NEAR_REL(spectrum_peak_omega(&m), m.omega_p, 2e-3);
     /* gamma = 1: alpha g^2 w^-5 exp(-1.25 (wp/w)^4), m0 = alpha g^2 / (5 wp^4) */
     spectrum_model m1 = m;
     m1.gamma = 1.0;
     double m0_1 = m1.alpha * G * G / (5.0 * pow(m1.omega_p, 4.0));
-    NEAR_REL(spectrum_m0(&m1), m0_1, 1e-4);
+    ASSERT_NEAR_REL(spectrum_m0(&m1), m0_1, 1e-4);
     /* gamma piles energy onto the peak: S(wp) grows by gamma exactly */
-    NEAR_REL(spectrum_omega_density(&m, m.omega_p), 3.3 * spectrum_omega_density(&m1, m.omega_p), 1e-12);
+    ASSERT_NEAR_REL(spectrum_omega_density(&m, m.omega_p), 3.3 * spectrum_omega_density(&m1, m.omega_p), 1e-12);
     assert_true(spectrum_m0(&m) > 1.2 * spectrum_m0(&m1));
 }
 
@@ -111,7 +99,7 @@ static void test_phillips_closed_form(void** state) {
     spectrum_model m = model(SPECTRUM_PHILLIPS, SPREADING_AUTO, 12.0);
     double l = 144.0 / G;
     /* integral of alpha/2 k^-3 exp(-1/(kL)^2) dk = alpha L^2 / 4 */
-    NEAR_REL(spectrum_m0(&m), 0.0081 * l * l / 4.0, 1e-4);
+    ASSERT_NEAR_REL(spectrum_m0(&m), 0.0081 * l * l / 4.0, 1e-4);
     /* auto spreading for Phillips is Tessendorf's cos^2 */
     assert_int_equal(m.spreading, SPREADING_COS2);
     /* S(k) peaks at k = sqrt(2/3) / L; S(omega) at the image of ... its own
@@ -122,7 +110,7 @@ static void test_phillips_closed_form(void** state) {
         double s = spectrum_omega_density(&m, w);
         if (s > best) best = s, best_w = w;
     }
-    NEAR_REL(spectrum_peak_omega(&m), best_w, 2e-3);
+    ASSERT_NEAR_REL(spectrum_peak_omega(&m), best_w, 2e-3);
 }
 
 static void test_spreading_normalised(void** state) {
@@ -133,13 +121,13 @@ static void test_spreading_normalised(void** state) {
         for (int swell = 0; swell < 2; swell++) {
             spectrum_model m = model(SPECTRUM_JONSWAP, kinds[k], 10.0);
             m.swell = swell ? 0.8 : 0.0;
-            for (int r = 0; r < 8; r++) NEAR_REL(spreading_integral(&m, ratios[r] * m.omega_p), 1.0, 1e-6);
+            for (int r = 0; r < 8; r++) ASSERT_NEAR_REL(spreading_integral(&m, ratios[r] * m.omega_p), 1.0, 1e-6);
         }
     }
     /* downwind beats upwind, and the spreading is symmetric about the wind */
     spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_DONELAN_BANNER, 10.0);
     assert_true(spectrum_spreading(&m, m.omega_p, 0.0) > 10.0 * spectrum_spreading(&m, m.omega_p, 2.5));
-    NEAR_REL(spectrum_spreading(&m, m.omega_p, 0.4), spectrum_spreading(&m, m.omega_p, -0.4), 1e-12);
+    ASSERT_NEAR_REL(spectrum_spreading(&m, m.omega_p, 0.4), spectrum_spreading(&m, m.omega_p, -0.4), 1e-12);
     /* swell narrows cos-2s */
     spectrum_model a = model(SPECTRUM_JONSWAP, SPREADING_MITSUYASU, 10.0), b = a;
     b.swell = 1.0;
@@ -149,10 +137,10 @@ static void test_spreading_normalised(void** state) {
 static void test_cos2s_norm(void** state) {
     (void)state;
     /* Q(0) = 1 / (2 pi); Q(1) = 1 / pi (cos^2(theta/2) integrates to pi) */
-    NEAR_REL(spectrum_cos2s_norm(0.0), 1.0 / (2.0 * NV_PI), 1e-12);
-    NEAR_REL(spectrum_cos2s_norm(1.0), 1.0 / NV_PI, 1e-12);
+    ASSERT_NEAR_REL(spectrum_cos2s_norm(0.0), 1.0 / (2.0 * NV_PI), 1e-12);
+    ASSERT_NEAR_REL(spectrum_cos2s_norm(1.0), 1.0 / NV_PI, 1e-12);
     /* the two branches meet at s = 140 */
-    NEAR_REL(spectrum_cos2s_norm(139.999999), spectrum_cos2s_norm(140.0), 1e-8);
+    ASSERT_NEAR_REL(spectrum_cos2s_norm(139.999999), spectrum_cos2s_norm(140.0), 1e-8);
     /* and the asymptotic branch integrates to 1 */
     double s = 400.0;
     int n = 40000;
@@ -161,7 +149,7 @@ static void test_cos2s_norm(void** state) {
         double c = i == 0 || i == n ? 1.0 : (i & 1) ? 4.0 : 2.0;
         sum += c * pow(fabs(cos(0.5 * (-NV_PI + h * i))), 2.0 * s);
     }
-    NEAR_REL(spectrum_cos2s_norm(s) * sum * h / 3.0, 1.0, 1e-8);
+    ASSERT_NEAR_REL(spectrum_cos2s_norm(s) * sum * h / 3.0, 1.0, 1e-8);
 }
 
 static void test_density_2d_integrates_to_m0(void** state) {
@@ -185,17 +173,17 @@ static void test_density_2d_integrates_to_m0(void** state) {
             }
             sum += ck * ring * ht * k * k; /* k dk = k^2 d(ln k) */
         }
-        NEAR_REL(sum * hk / 3.0, spectrum_m0(&m), 2e-3);
+        ASSERT_NEAR_REL(sum * hk / 3.0, spectrum_m0(&m), 2e-3);
     }
 }
 
 static void test_dispersion(void** state) {
     (void)state;
     /* deep */
-    NEAR_REL(spectrum_dispersion(0.1, 0.0, G), sqrt(G * 0.1), 1e-15);
-    NEAR_REL(spectrum_dispersion(0.1, 1e4, G), sqrt(G * 0.1), 1e-12);
+    ASSERT_NEAR_REL(spectrum_dispersion(0.1, 0.0, G), sqrt(G * 0.1), 1e-15);
+    ASSERT_NEAR_REL(spectrum_dispersion(0.1, 1e4, G), sqrt(G * 0.1), 1e-12);
     /* shallow: w = k sqrt(g h) */
-    NEAR_REL(spectrum_dispersion(1e-4, 2.0, G), 1e-4 * sqrt(G * 2.0), 1e-7);
+    ASSERT_NEAR_REL(spectrum_dispersion(1e-4, 2.0, G), 1e-4 * sqrt(G * 2.0), 1e-7);
     assert_true(spectrum_dispersion(0.0, 0.0, G) == 0.0);
     /* d w / d k against a central difference, deep and finite depth */
     const double depths[] = {0.0, 3.0, 30.0};
@@ -204,11 +192,11 @@ static void test_dispersion(void** state) {
             double e = 1e-6 * k;
             double fd =
                 (spectrum_dispersion(k + e, depths[d], G) - spectrum_dispersion(k - e, depths[d], G)) / (2.0 * e);
-            NEAR_REL(spectrum_dispersion_derivative(k, depths[d], G), fd, 1e-6);
+            ASSERT_NEAR_REL(spectrum_dispersion_derivative(k, depths[d], G), fd, 1e-6);
         }
     }
     /* k -> 0 in finite depth: the shallow-water speed, no division by zero */
-    NEAR_REL(spectrum_dispersion_derivative(0.0, 4.0, G), sqrt(G * 4.0), 1e-12);
+    ASSERT_NEAR_REL(spectrum_dispersion_derivative(0.0, 4.0, G), sqrt(G * 4.0), 1e-12);
 }
 
 static void test_tma_depth(void** state) {
@@ -217,22 +205,22 @@ static void test_tma_depth(void** state) {
     spectrum_model deep = model(SPECTRUM_TMA, SPREADING_AUTO, 12.0);
     deep.depth = 1e4;
     /* very deep TMA is JONSWAP */
-    NEAR_REL(spectrum_m0(&deep), spectrum_m0(&j), 1e-6);
+    ASSERT_NEAR_REL(spectrum_m0(&deep), spectrum_m0(&j), 1e-6);
     /* Phi(w_h) = w_h^2 / 2 below w_h = 1: at w = 0.5 sqrt(g / h), S / S_J = 1/8 */
     spectrum_model tma = model(SPECTRUM_TMA, SPREADING_AUTO, 12.0);
     tma.depth = 5.0;
     double w = 0.5 * sqrt(G / 5.0);
-    NEAR_REL(spectrum_omega_density(&tma, w), 0.125 * spectrum_omega_density(&j, w), 1e-12);
+    ASSERT_NEAR_REL(spectrum_omega_density(&tma, w), 0.125 * spectrum_omega_density(&j, w), 1e-12);
     /* continuous at w_h = 2 */
     double w2 = 2.0 * sqrt(G / 5.0);
-    NEAR_REL(spectrum_omega_density(&tma, w2 * (1.0 - 1e-9)), spectrum_omega_density(&j, w2), 1e-7);
+    ASSERT_NEAR_REL(spectrum_omega_density(&tma, w2 * (1.0 - 1e-9)), spectrum_omega_density(&j, w2), 1e-7);
     assert_true(spectrum_m0(&tma) < 0.9 * spectrum_m0(&j));
     /* in finite depth, m0 computed in k (with the depth's dw/dk) equals the
      * integral over omega: checks the dispersion change of variables */
-    NEAR_REL(spectrum_m0(&tma), omega_integral(&tma, 1e-3, 60.0), 1e-4);
+    ASSERT_NEAR_REL(spectrum_m0(&tma), omega_integral(&tma, 1e-3, 60.0), 1e-4);
     spectrum_model ph = model(SPECTRUM_PHILLIPS, SPREADING_AUTO, 12.0);
     ph.depth = 3.0;
-    NEAR_REL(spectrum_m0(&ph), omega_integral(&ph, 1e-3, 60.0), 1e-3);
+    ASSERT_NEAR_REL(spectrum_m0(&ph), omega_integral(&ph, 1e-3, 60.0), 1e-3);
 }
 
 static void test_sea_state_tables(void** state) {
@@ -248,7 +236,7 @@ static void test_sea_state_tables(void** state) {
     /* wind_for_hs inverts PM */
     double u = spectrum_wind_for_hs(3.0, G);
     spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
-    NEAR_REL(4.0 * sqrt(spectrum_m0(&m)), 3.0, 1e-4);
+    ASSERT_NEAR_REL(4.0 * sqrt(spectrum_m0(&m)), 3.0, 1e-4);
 }
 
 static void test_gaussian_hash(void** state) {
@@ -281,12 +269,12 @@ static void test_gaussian_hash(void** state) {
             count++;
         }
     }
-    NEAR_ABS(s1 / count, 0.0, 0.025);
-    NEAR_ABS(s2 / count, 0.0, 0.025);
-    NEAR_ABS(s11 / count, 1.0, 0.03);
-    NEAR_ABS(s22 / count, 1.0, 0.03);
-    NEAR_ABS(s12 / count, 0.0, 0.025);
-    NEAR_ABS(snb / count, 0.0, 0.025);
+    ASSERT_NEAR_ABS(s1 / count, 0.0, 0.025);
+    ASSERT_NEAR_ABS(s2 / count, 0.0, 0.025);
+    ASSERT_NEAR_ABS(s11 / count, 1.0, 0.03);
+    ASSERT_NEAR_ABS(s22 / count, 1.0, 0.03);
+    ASSERT_NEAR_ABS(s12 / count, 0.0, 0.025);
+    ASSERT_NEAR_ABS(snb / count, 0.0, 0.025);
 }
 
 int main(void) {

@@ -11,22 +11,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "ocean.h"
 #include "vecmath.h"
-
-#define NEAR_REL(actual, expected, rel)                                                                  \
-    do {                                                                                                 \
-        double a_ = (actual), e_ = (expected);                                                           \
-        if (!(fabs(a_ - e_) <= (rel) * fabs(e_)))                                                        \
-            fail_msg("%s = %.10g, expected %.10g within %.3g relative", #actual, a_, e_, (double)(rel)); \
-    } while (0)
-
-#define NEAR_ABS(actual, expected, tol)                                                         \
-    do {                                                                                        \
-        double a_ = (actual), e_ = (expected);                                                  \
-        if (!(fabs(a_ - e_) <= (tol)))                                                          \
-            fail_msg("%s = %.10g, expected %.10g within %.3g", #actual, a_, e_, (double)(tol)); \
-    } while (0)
 
 static inline ocean* make(const ocean_params* p) {
     nv_error err;
