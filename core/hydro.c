@@ -79,30 +79,27 @@ size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 pos
 
 static inline vec3 hydro_lerp(vec3 a, vec3 b, double t) { return v3_madd(a, v3_sub(b, a), t); }
 
+/* Receives each submerged piece (corners wound like the parent, with their
+ * depths). Always inlined with a known sink, so the pieces never go through
+ * memory: the hot path accumulates them where they are computed. */
+typedef void (*hydro_piece_sink)(void* ctx, vec3 a, vec3 b, vec3 c, double da, double db, double dc);
+
 /* Cuts by rotating the corners cyclically (which keeps the winding) so that
  * the odd one out comes first: the lone submerged corner, or the lone dry
  * one. Every denominator is a depth plus a non-negative height, so it is
  * positive: a corner exactly at h = 0 counts as dry and never drops the
- * triangle, and the cut stays continuous in the heights. */
-/* Forced inline: called out of line, the pieces go through memory and the
- * triangle pass ran 6 % slower (naval-bench, 4000 boats). */
-__attribute__((always_inline)) static inline void hydro_cut_inline(const vec3 p[3], const double h[3], hydro_cut* out) {
+ * triangle, and the cut stays continuous in the heights. Returns the
+ * submerged area fraction; `segment` gets the waterline crossing (when the
+ * triangle crosses) and *crosses says whether it does. */
+__attribute__((always_inline)) static inline double hydro_cut_emit(const vec3 p[3], const double h[3],
+                                                                   hydro_piece_sink sink, void* ctx, vec3 segment[2],
+                                                                   int* crosses) {
     int under = (h[0] < 0.0) + (h[1] < 0.0) + (h[2] < 0.0);
-    out->has_segment = 0;
-    if (under == 0) {
-        out->piece_count = 0;
-        out->area_fraction = 0.0;
-        return;
-    }
+    *crosses = 0;
+    if (under == 0) return 0.0;
     if (under == 3) {
-        hydro_piece* k = &out->pieces[0];
-        for (int i = 0; i < 3; i++) {
-            k->p[i] = p[i];
-            k->depth[i] = -h[i];
-        }
-        out->piece_count = 1;
-        out->area_fraction = 1.0;
-        return;
+        sink(ctx, p[0], p[1], p[2], -h[0], -h[1], -h[2]);
+        return 1.0;
     }
     int odd = 0;
     if (under == 1) {
@@ -113,56 +110,65 @@ __attribute__((always_inline)) static inline void hydro_cut_inline(const vec3 p[
     int ia = (odd + 1) % 3, ib = (odd + 2) % 3;
     vec3 o = p[odd], a = p[ia], b = p[ib];
     double ho = h[odd], ha = h[ia], hb = h[ib];
-    out->has_segment = 1;
+    *crosses = 1;
     if (under == 1) {
         /* Lone submerged corner o: the piece is the small triangle at o. */
         double d = -ho;
         double ta = d / (d + ha), tb = d / (d + hb);
         vec3 ja = hydro_lerp(o, a, ta), jb = hydro_lerp(o, b, tb);
-        hydro_piece* k = &out->pieces[0];
-        k->p[0] = o;
-        k->p[1] = ja;
-        k->p[2] = jb;
-        k->depth[0] = d;
-        k->depth[1] = 0.0;
-        k->depth[2] = 0.0;
-        out->piece_count = 1;
-        out->area_fraction = ta * tb;
-        out->segment[0] = ja;
-        out->segment[1] = jb;
-    } else {
-        /* Lone dry corner o: the submerged quad a, b, I_b, I_a. */
-        double da = -ha, db = -hb;
-        double ta = da / (da + ho), tb = db / (db + ho);
-        vec3 ia_pt = hydro_lerp(a, o, ta), ib_pt = hydro_lerp(b, o, tb);
-        hydro_piece* k0 = &out->pieces[0];
-        k0->p[0] = a;
-        k0->p[1] = b;
-        k0->p[2] = ib_pt;
-        k0->depth[0] = da;
-        k0->depth[1] = db;
-        k0->depth[2] = 0.0;
-        hydro_piece* k1 = &out->pieces[1];
-        k1->p[0] = a;
-        k1->p[1] = ib_pt;
-        k1->p[2] = ia_pt;
-        k1->depth[0] = da;
-        k1->depth[1] = 0.0;
-        k1->depth[2] = 0.0;
-        out->piece_count = 2;
-        out->area_fraction = 1.0 - (1.0 - ta) * (1.0 - tb);
-        out->segment[0] = ib_pt;
-        out->segment[1] = ia_pt;
+        sink(ctx, o, ja, jb, d, 0.0, 0.0);
+        segment[0] = ja;
+        segment[1] = jb;
+        return ta * tb;
     }
+    /* Lone dry corner o: the submerged quad a, b, I_b, I_a. */
+    double da = -ha, db = -hb;
+    double ta = da / (da + ho), tb = db / (db + ho);
+    vec3 ia_pt = hydro_lerp(a, o, ta), ib_pt = hydro_lerp(b, o, tb);
+    sink(ctx, a, b, ib_pt, da, db, 0.0);
+    sink(ctx, a, ib_pt, ia_pt, da, 0.0, 0.0);
+    segment[0] = ib_pt;
+    segment[1] = ia_pt;
+    return 1.0 - (1.0 - ta) * (1.0 - tb);
 }
 
-void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out) { hydro_cut_inline(p, h, out); }
+static inline void hydro_store_piece(void* ctx, vec3 a, vec3 b, vec3 c, double da, double db, double dc) {
+    hydro_cut* out = ctx;
+    hydro_piece* k = &out->pieces[out->piece_count++];
+    k->p[0] = a, k->p[1] = b, k->p[2] = c;
+    k->depth[0] = da, k->depth[1] = db, k->depth[2] = dc;
+}
+
+void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out) {
+    out->piece_count = 0;
+    out->area_fraction = hydro_cut_emit(p, h, hydro_store_piece, out, out->segment, &out->has_segment);
+}
+
+/* Pressure force and moment of one piece, in geometric units. With
+ * N = A n (area-weighted outward normal) and the pressure rho g d linear over
+ * the flat piece:
+ *   F = -(A (d_a + d_b + d_c) / 3) n
+ *   integral(d r dA) = (A / 12) (sum d_i r_i + (sum d_i)(sum r_i))
+ *   tau = n x integral(d r dA)   (r from the CG; the force pushes along -n) */
+typedef struct hydro_moments {
+    vec3 force;
+    vec3 torque;
+} hydro_moments;
+
+static inline void hydro_add_piece(void* ctx, vec3 a, vec3 b, vec3 c, double da, double db, double dc) {
+    hydro_moments* m = ctx;
+    vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
+    double s = da + db + dc;
+    m->force = v3_madd(m->force, n_area, -s / 3.0);
+    vec3 first_moment = v3_add(v3_add(v3_scale(a, da + s), v3_scale(b, db + s)), v3_scale(c, dc + s));
+    m->torque = v3_madd(m->torque, v3_cross(n_area, first_moment), 1.0 / 12.0);
+}
 
 void hydro_triangle_pass(const hull* h, const float* height, const hydro_offsets* offsets, uint32_t first,
                          uint32_t count, double pressure_per_depth, hydro_sums* acc, hydro_segment* segments) {
     const float *ox = offsets->x, *oy = offsets->y, *oz = offsets->z;
     /* Sums in geometric units (m^3, m^4); rho g is applied once at the end. */
-    vec3 force = v3(0, 0, 0), torque = v3(0, 0, 0);
+    hydro_moments sums = {v3(0, 0, 0), v3(0, 0, 0)};
     double area = 0.0;
     uint32_t wetted = 0, seg_n = acc->segment_count;
     int poisoned = 0;
@@ -177,35 +183,22 @@ void hydro_triangle_pass(const hull* h, const float* height, const hydro_offsets
             continue;
         }
         vec3 p[3] = {v3(ox[i0], oy[i0], oz[i0]), v3(ox[i1], oy[i1], oz[i1]), v3(ox[i2], oy[i2], oz[i2])};
-        hydro_cut cut;
-        hydro_cut_inline(p, hh, &cut);
+        vec3 seg[2];
+        int crosses;
+        double fraction = hydro_cut_emit(p, hh, hydro_add_piece, &sums, seg, &crosses);
         wetted++;
-        area += cut.area_fraction * h->triangle_area[t];
-        for (int k = 0; k < cut.piece_count; k++) {
-            const hydro_piece* pc = &cut.pieces[k];
-            vec3 a = pc->p[0], b = pc->p[1], c = pc->p[2];
-            double da = pc->depth[0], db = pc->depth[1], dc = pc->depth[2];
-            /* N = A n (area-weighted outward normal). Pressure rho g d is
-             * linear over the flat piece, so
-             *   F = -(A (d_a + d_b + d_c) / 3) n
-             *   integral(d r dA) = (A / 12) (sum d_i r_i + (sum d_i)(sum r_i))
-             *   tau = n x integral(d r dA)   (r from the CG; the force pushes along -n) */
-            vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
-            double s = da + db + dc;
-            force = v3_madd(force, n_area, -s / 3.0);
-            vec3 first_moment = v3_add(v3_add(v3_scale(a, da + s), v3_scale(b, db + s)), v3_scale(c, dc + s));
-            torque = v3_madd(torque, v3_cross(n_area, first_moment), 1.0 / 12.0);
-        }
-        if (segments && cut.has_segment) {
+        area += fraction * h->triangle_area[t];
+        if (segments && crosses) {
             hydro_segment* sg = &segments[seg_n++];
-            sg->a[0] = (float)cut.segment[0].x;
-            sg->a[1] = (float)cut.segment[0].y;
-            sg->a[2] = (float)cut.segment[0].z;
-            sg->b[0] = (float)cut.segment[1].x;
-            sg->b[1] = (float)cut.segment[1].y;
-            sg->b[2] = (float)cut.segment[1].z;
+            sg->a[0] = (float)seg[0].x;
+            sg->a[1] = (float)seg[0].y;
+            sg->a[2] = (float)seg[0].z;
+            sg->b[0] = (float)seg[1].x;
+            sg->b[1] = (float)seg[1].y;
+            sg->b[2] = (float)seg[1].z;
         }
     }
+    vec3 force = sums.force, torque = sums.torque;
     if (poisoned) {
         /* Non-finite heights (bad water, a vessel gone to infinity) make the
          * sums NaN so the owner sees it and contains the vessel. */
