@@ -16,11 +16,12 @@ build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Until naval-server exists (issue 6), `run` demonstrates the core: the mesh
-# report and the equilibrium found by the physics for two built-in hulls.
+# Until naval-server exists (issue 6), `run` demonstrates the core: the
+# equilibrium the physics finds for a built-in hull, then a default world (a
+# fleet of 200 ships on a rough FFT sea) stepped for 10 s of simulated time.
 run: build
-	./$(BUILD)/tools/naval-hull builtin:barge --mass 40000
 	./$(BUILD)/tools/naval-hull builtin:ship --mass 600000
+	./$(BUILD)/tools/naval-bench --boats 200 --steps 600
 
 # Release tests, the same suite under AddressSanitizer + UBSan, then the
 # threaded code under ThreadSanitizer.
