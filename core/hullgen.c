@@ -47,6 +47,7 @@ static int hullgen_subdivided_box(mesh* out, const double lo[3], const double hi
             return nv_error_set(err, "%s: divisions must be 1..%u (got %u)", name, HULLGEN_MAX_DIVISIONS, n[a]);
     hullgen_grid g;
     memset(&g, 0, sizeof g);
+    mesh_init(out); /* the failure path frees it */
     int rc = -1;
     for (int a = 0; a < 3; a++) {
         g.n[a] = n[a];
@@ -58,7 +59,6 @@ static int hullgen_subdivided_box(mesh* out, const double lo[3], const double hi
         for (unsigned i = 0; i <= n[a]; i++) g.axis[a][i] = lo[a] + (hi[a] - lo[a]) * ((double)i / n[a]);
         g.axis[a][n[a]] = hi[a];
     }
-    mesh_init(out);
     uint32_t verts = 2u * ((n[0] + 1) * (n[1] + 1) + (n[1] + 1) * (n[2] + 1) + (n[0] + 1) * (n[2] + 1));
     uint32_t tris = 4u * (n[0] * n[1] + n[1] * n[2] + n[0] * n[2]);
     if (mesh_reserve(out, verts, tris, err)) goto done;

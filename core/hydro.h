@@ -82,10 +82,11 @@ void hydro_rotate_vertices(const hull* h, const mat3* rotation, hydro_offsets* o
 /* Adds the pressure force and torque of triangles [first, first + count) to
  * `acc`, from the vessel's vertex heights and rotated offsets.
  * `pressure_per_depth` is rho g (Pa/m). `segments` is NULL or has room for
- * the hull's triangle count; segments go at acc->segment_count. A NaN height
- * makes the force and torque NaN (never silently dry). Blocks of one vessel
- * may run on different threads into separate sums, added in block order for
- * a deterministic total. */
+ * the hull's triangle count; segments go at acc->segment_count, so they are
+ * for one accumulator over a vessel's whole range (the world passes NULL). A
+ * NaN height makes the force and torque NaN (never silently dry). Blocks of
+ * one vessel may run on different threads into separate sums, added in block
+ * order for a deterministic total. */
 void hydro_triangle_pass(const hull* h, const float* height, const hydro_offsets* offsets, uint32_t first,
                          uint32_t count, double pressure_per_depth, hydro_sums* acc, hydro_segment* segments);
 

@@ -131,6 +131,9 @@ static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
         if (found < 0) return scn_fail(c, "ocean.spectrum", "'%s' is not one of phillips, pm, jonswap, tma", spectrum);
         p->spectrum = types[found];
     }
+    if (cJSON_GetObjectItemCaseSensitive(o, "beaufort") &&
+        (cJSON_GetObjectItemCaseSensitive(o, "wind") || cJSON_GetObjectItemCaseSensitive(o, "hs")))
+        return scn_fail(c, "ocean", "beaufort sets the wind and the wave height: give it alone, or wind / hs");
     int64_t resolution = p->resolution, cascades = p->cascades, beaufort = p->beaufort, seed = (int64_t)p->seed;
     if (scn_number(c, o, "ocean", "wind", 0, 100, &p->wind_speed) ||
         scn_number(c, o, "ocean", "wind_dir", -360, 360, &p->wind_direction) ||
@@ -182,6 +185,8 @@ static int scn_parse_hull(const scn_ctx* c, const cJSON* o, const char* path, sc
         if (!cJSON_IsBool(flip)) return scn_fail(c, path, "flip must be true or false");
         h->mesh.flip_inside_out = cJSON_IsTrue(flip);
     }
+    if (cJSON_GetObjectItemCaseSensitive(o, "mass") && cJSON_GetObjectItemCaseSensitive(o, "density"))
+        return scn_fail(c, path, "give mass or density, not both");
     if (scn_number(c, o, path, "mass", 1e-6, 1e12, &h->mass.mass) ||
         scn_number(c, o, path, "density", 1e-6, 1e6, &h->mass.density))
         return -1;
@@ -279,7 +284,7 @@ static int scn_fleet(const scn_ctx* c, scenario* s, uint32_t type, uint32_t coun
 int scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
                        double speed, uint64_t seed, nv_error* err) {
     scn_ctx c = {"fleet", NULL, err};
-    if (type >= s->hull_count) return scn_fail(&c, "", "no type type %u", type);
+    if (type >= s->hull_count) return scn_fail(&c, "", "no hull type %u", type);
     if (!(spacing > 0.0) || !isfinite(spacing) || !isfinite(speed) || !isfinite(origin[0]) || !isfinite(origin[1]))
         return scn_fail(&c, "", "spacing must be positive and every value finite");
     return scn_fleet(&c, s, type, count, spacing, origin, speed, seed);
@@ -297,6 +302,8 @@ static int scn_parse_fleet(const scn_ctx* c, scenario* s, const cJSON* o, const 
         scn_int(c, o, path, "seed", 0, 9007199254740992.0, &seed) || scn_numbers(c, o, path, "origin", 2, 2, origin) < 0)
         return -1;
     if (count == 0) return scn_fail(c, path, "count is required (1..%u)", SCENARIO_MAX_VESSELS);
+    if ((uint64_t)s->vessel_count + (uint64_t)count > SCENARIO_MAX_VESSELS)
+        return scn_fail(c, path, "%lld more vessels would pass the limit of %u", (long long)count, SCENARIO_MAX_VESSELS);
     return scn_fleet(c, s, type, (uint32_t)count, spacing, origin, speed, (uint64_t)seed);
 }
 

@@ -33,7 +33,7 @@ void statics_attitude(quat orientation, double* heel_deg, double* trim_deg, doub
  * theorem turns volume integrals into sums over the submerged pieces:
  *   V          = -sum N_y (sum d) / 3
  *   int x dV   = -sum N_y int(d x dA) / A      (same for z)
- *   int d dV   =  sum N_y int(d^2 dA) / (2 A)
+ *   int (y - level) dV = sum N_y int(d^2 dA) / (2 A)     (d = level - y)
  * with the exact integrals of products of linear functions over a piece. */
 double statics_buoyancy_center(const hull* h, const float* height, vec3 position, const mat3* rotation, double level,
                                vec3* center) {

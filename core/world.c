@@ -53,6 +53,9 @@ struct world {
     uint32_t* id_to_slot; /* UINT32_MAX for despawned ids */
     uint32_t id_capacity, next_id;
 
+    /* Totals for the vessels present; the tables below are reserved at spawn
+     * time so that the rebuild between steps never allocates or fails. */
+    uint64_t need_heights, need_vertex_blocks, need_tri_blocks;
     float* heights; /* every vessel's vertex heights, back to back */
     uint32_t height_capacity;
     world_block* vertex_blocks;
@@ -213,11 +216,15 @@ int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_sp
      * outside the tick. */
     for (uint32_t i = 0; i < w->threads; i++)
         if (w->offsets[i].capacity < t->hull.vertex_count) {
-            hydro_offsets_free(&w->offsets[i]);
-            if (hydro_offsets_alloc(&w->offsets[i], t->hull.vertex_count, err)) {
+            /* The old buffer stays until the new one exists: a failure here
+             * must leave the world able to step its existing types. */
+            hydro_offsets bigger;
+            if (hydro_offsets_alloc(&bigger, t->hull.vertex_count, err)) {
                 hull_destroy(&t->hull);
                 return nv_error_prefix(err, "hull type '%s'", name);
             }
+            hydro_offsets_free(&w->offsets[i]);
+            w->offsets[i] = bigger;
         }
     strcpy(t->name, name);
     *type_out = w->type_count++;
@@ -242,6 +249,41 @@ static uint32_t world_slot_of(const world* w, uint32_t id) {
     return id < w->next_id ? w->id_to_slot[id] : UINT32_MAX;
 }
 
+static uint32_t world_blocks_of(uint32_t n, uint32_t block) { return n == 0 ? 0 : (n + block - 1) / block; }
+
+/* Grows a table to hold `need` entries (doubling), keeping its contents. */
+static int world_reserve_table(void** p, uint32_t* capacity, size_t elem, uint64_t need) {
+    if (need <= *capacity) return 0;
+    uint64_t cap = *capacity ? *capacity : 256;
+    while (cap < need) cap *= 2;
+    if (cap > UINT32_MAX) cap = UINT32_MAX;
+    if (world_grow(p, elem, (size_t)cap)) return -1;
+    *capacity = (uint32_t)cap;
+    return 0;
+}
+
+/* Room in the per-vertex and per-block tables for one more vessel of `h`. */
+static int world_reserve_for(world* w, const hull* h, nv_error* err) {
+    uint64_t heights = w->need_heights + h->vertex_count;
+    uint64_t vblocks = w->need_vertex_blocks + world_blocks_of(h->vertex_count, w->cfg.vertex_block);
+    uint64_t tblocks = w->need_tri_blocks + world_blocks_of(h->triangle_count, w->cfg.triangle_block);
+    if (heights > UINT32_MAX || vblocks > UINT32_MAX || tblocks > UINT32_MAX)
+        return nv_error_set(err, "spawn: the world would hold more than 2^32 vertices or blocks");
+    uint32_t tri_cap = w->tri_block_capacity;
+    if (world_reserve_table((void**)&w->heights, &w->height_capacity, sizeof(float), heights) ||
+        world_reserve_table((void**)&w->vertex_blocks, &w->vertex_block_capacity, sizeof(world_block), vblocks) ||
+        world_reserve_table((void**)&w->tri_sums, &tri_cap, sizeof(hydro_sums), tblocks) ||
+        world_reserve_table((void**)&w->tri_blocks, &w->tri_block_capacity, sizeof(world_block), tblocks))
+        return nv_error_set(err, "spawn: out of memory for the block tables");
+    return 0;
+}
+
+static void world_count_vessel(world* w, const hull* h, int sign) {
+    w->need_heights += (uint64_t)((int64_t)sign * h->vertex_count);
+    w->need_vertex_blocks += (uint64_t)((int64_t)sign * world_blocks_of(h->vertex_count, w->cfg.vertex_block));
+    w->need_tri_blocks += (uint64_t)((int64_t)sign * world_blocks_of(h->triangle_count, w->cfg.triangle_block));
+}
+
 int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err) {
     if (type >= w->type_count) return nv_error_set(err, "spawn: no hull type %u (the world has %u)", type, w->type_count);
     if (!v3_is_finite(position)) return nv_error_set(err, "spawn: the position is not finite");
@@ -250,10 +292,13 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
     if (!(qn > 1e-9) || !isfinite(qn)) return nv_error_set(err, "spawn: the orientation is not a usable quaternion");
     if (w->next_id == UINT32_MAX) return nv_error_set(err, "spawn: vessel ids are exhausted");
     if (world_reserve_vessels(w, w->count + 1, err)) return -1;
+    if (world_reserve_for(w, &w->types[type].hull, err)) return -1;
     if (w->next_id >= w->id_capacity) {
-        uint32_t cap = w->id_capacity ? w->id_capacity * 2 : 256;
-        if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), cap)) return nv_error_set(err, "spawn: out of memory");
-        w->id_capacity = cap;
+        uint64_t cap = w->id_capacity ? 2ull * w->id_capacity : 256;
+        if (cap > UINT32_MAX) cap = UINT32_MAX;
+        if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), (size_t)cap))
+            return nv_error_set(err, "spawn: out of memory for the id map");
+        w->id_capacity = (uint32_t)cap;
     }
     quat q = quat_normalize(orientation);
     uint32_t s = w->count++;
@@ -271,6 +316,7 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
     v->fx[s] = v->fy[s] = v->fz[s] = 0.0;
     v->tx[s] = v->ty[s] = v->tz[s] = 0.0;
     v->area[s] = 0.0f;
+    world_count_vessel(w, &w->types[type].hull, +1);
     w->blocks_dirty = 1;
     *id_out = id;
     return 0;
@@ -279,6 +325,7 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
 int world_despawn(world* w, uint32_t id, nv_error* err) {
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "despawn: no vessel with id %u", id);
+    world_count_vessel(w, &w->types[w->v.type[s]].hull, -1);
     uint32_t last = --w->count;
     if (s != last) {
         world_move_slot(w, s, last);
@@ -347,33 +394,9 @@ const world_timing* world_last_timing(const world* w) { return &w->timing; }
 
 /* ---- blocks ----------------------------------------------------------- */
 
-static uint32_t world_blocks_of(uint32_t n, uint32_t block) { return n == 0 ? 0 : (n + block - 1) / block; }
-
-/* Lays out heights and splits every vessel into vertex and triangle blocks.
- * Runs between steps, after spawns or despawns. */
-static int world_rebuild_blocks(world* w) {
-    uint64_t heights = 0, vblocks = 0, tblocks = 0;
-    for (uint32_t s = 0; s < w->count; s++) {
-        const hull* h = &w->types[w->v.type[s]].hull;
-        heights += h->vertex_count;
-        vblocks += world_blocks_of(h->vertex_count, w->cfg.vertex_block);
-        tblocks += world_blocks_of(h->triangle_count, w->cfg.triangle_block);
-    }
-    if (heights > UINT32_MAX || vblocks > UINT32_MAX || tblocks > UINT32_MAX) return -1;
-    if (heights > w->height_capacity) {
-        if (world_grow((void**)&w->heights, sizeof(float), heights)) return -1;
-        w->height_capacity = (uint32_t)heights;
-    }
-    if (vblocks > w->vertex_block_capacity) {
-        if (world_grow((void**)&w->vertex_blocks, sizeof(world_block), vblocks)) return -1;
-        w->vertex_block_capacity = (uint32_t)vblocks;
-    }
-    if (tblocks > w->tri_block_capacity) {
-        if (world_grow((void**)&w->tri_blocks, sizeof(world_block), tblocks) ||
-            world_grow((void**)&w->tri_sums, sizeof(hydro_sums), tblocks))
-            return -1;
-        w->tri_block_capacity = (uint32_t)tblocks;
-    }
+/* Lays out heights and splits every vessel into vertex and triangle blocks,
+ * between steps after spawns or despawns, in the room world_spawn reserved. */
+static void world_rebuild_blocks(world* w) {
     uint32_t hoff = 0, vb = 0, tb = 0;
     for (uint32_t s = 0; s < w->count; s++) {
         const hull* h = &w->types[w->v.type[s]].hull;
@@ -395,7 +418,6 @@ static int world_rebuild_blocks(world* w) {
     w->vertex_block_count = vb;
     w->tri_block_count = tb;
     w->blocks_dirty = 0;
-    return 0;
 }
 
 /* ---- the passes ------------------------------------------------------- */
@@ -498,13 +520,7 @@ static void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* f
 }
 
 void world_step(world* w) {
-    if (w->blocks_dirty && world_rebuild_blocks(w)) {
-        /* Out of memory for the block tables: skip the physics this tick
-         * rather than run on stale tables; time still advances. */
-        w->tick++;
-        w->time = (double)w->tick * w->dt;
-        return;
-    }
+    if (w->blocks_dirty) world_rebuild_blocks(w);
     double t0 = world_now_ms();
     if (w->water.update) w->water.update(w->water.ctx, w->time, w->pool);
     double t1 = world_now_ms();
@@ -556,6 +572,7 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
     size_t shared = sizeof *w + WORLD_MAX_HULL_TYPES * sizeof(world_type) +
                     (size_t)w->threads * (sizeof(hydro_scratch) + w->cfg.vertex_block * (3 * sizeof(double) + sizeof(float)));
+    for (uint32_t i = 0; i < w->threads; i++) shared += (size_t)w->offsets[i].capacity * 3 * sizeof(float);
     for (uint32_t i = 0; i < w->type_count; i++) {
         const hull* h = &w->types[i].hull;
         shared += (size_t)h->vertex_count * 3 * sizeof(float) + (size_t)h->triangle_count * (3 * sizeof(uint32_t) + sizeof(float));

@@ -267,6 +267,29 @@ static void sine_wave_shifts_the_waterline(void** state) {
     hull_destroy(&h);
 }
 
+/* A NaN height (broken water, a vessel at infinity) is never taken as dry:
+ * the sums turn NaN so the owner contains the vessel. */
+static void nan_height_poisons_the_sums(void** state) {
+    (void)state;
+    hull h;
+    test_hull_builtin(&h, "barge", 300, 500.0);
+    test_vertices v;
+    test_vertices_alloc(&v, &h);
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    mat3 r = m3_diag(1, 1, 1);
+    hydro_sums s;
+    test_passes(&v, &h, v3(0, 0.5, 0), &r, &flat.base, &s, NULL);
+    assert_true(v3_is_finite(s.force) && s.force.y > 0.0);
+    v.height[h.triangles[0]] = NAN; /* one corner of the first triangle */
+    hydro_rotate_vertices(&h, &r, &v.offsets);
+    hydro_sums_clear(&s);
+    hydro_triangle_pass(&h, v.height, &v.offsets, 0, h.triangle_count, RHO * G, &s, NULL);
+    assert_true(isnan(s.force.x) && isnan(s.force.y) && isnan(s.torque.z));
+    test_vertices_free(&v);
+    hull_destroy(&h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cut_conserves_area_and_winding),
@@ -276,6 +299,7 @@ int main(void) {
         cmocka_unit_test(floating_box_matches_closed_form),
         cmocka_unit_test(heeled_box_righting_arm),
         cmocka_unit_test(sine_wave_shifts_the_waterline),
+        cmocka_unit_test(nan_height_poisons_the_sums),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,6 +105,11 @@ static void mistakes_are_named(void** state) {
     expect_rejection("{\"ocean\": {\"wind\": \"strong\"}, " HULLS "}", "ocean.wind: expected a number");
     expect_rejection("{" HULLS ", \"fleets\": [{\"type\": \"b\", \"count\": 2.5}]}", "fleets[0].count: expected a whole number");
     expect_rejection("{" HULLS ", \"fleets\": [{\"type\": \"b\"}]}", "fleets[0]: count is required");
+    expect_rejection("{\"hull_types\": [{\"name\": \"b\", \"hull\": \"x.stl\", \"mass\": 5, \"density\": 3}]}",
+                     "hull_types[0]: give mass or density, not both");
+    expect_rejection("{\"ocean\": {\"beaufort\": 5, \"wind\": 3}, " HULLS "}", "ocean: beaufort sets the wind");
+    expect_rejection("{" HULLS ", \"fleets\": [{\"type\": \"b\", \"count\": 600000}, {\"type\": \"b\", \"count\": 600000}]}",
+                     "fleets[1]: 600000 more vessels would pass the limit");
 }
 
 static void missing_mesh_fails_at_instantiation(void** state) {

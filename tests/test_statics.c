@@ -171,9 +171,55 @@ static void ship_hull_settles_and_carries_its_weight(void** state) {
     vec3 arm = m3_mul_v3(&rot, v3_sub(r.center_of_buoyancy, spec.cg));
     ASSERT_NEAR_ABS(arm.x, 0.0, 1e-4);
     ASSERT_NEAR_ABS(arm.z, 0.0, 1e-4);
-    assert_true(fabs(r.trim_deg) > 0.01); /* the CG is 1 m aft of the centroid */
+    assert_true(r.trim_deg < -0.5); /* the CG is 2.9 m forward of the centroid: bow down */
     assert_true(r.draft > 0.5 && r.draft < 5.0);
     hull_destroy(&h);
+}
+
+/* Root of tan(a) (gm + bm tan^2(a) / 2) = arm: the wall-sided equilibrium
+ * angle of a box whose CG is `arm` off the centreline, in degrees. */
+static double wall_sided_angle_deg(double gm, double bm, double arm) {
+    double t = arm / gm;
+    for (int i = 0; i < 50; i++) t -= (t * (gm + 0.5 * bm * t * t) - arm) / (gm + 1.5 * bm * t * t);
+    return atan(t) * 180.0 / NV_PI;
+}
+
+/* The 10 x 4 x 2 m barge of 40 t with its CG moved 1 m aft trims bow up, and
+ * 0.3 m to starboard heels starboard down, by the wall-sided angles. */
+static void off_centre_weight_trims_and_heels(void** state) {
+    (void)state;
+    mesh m;
+    nv_error err;
+    ASSERT_OK(hullgen_build("barge", 600, &m, &err), err);
+    double t = 40000.0 / (RHO * 40.0);
+    double bm_l = 100.0 / (12.0 * t), bm_t = 16.0 / (12.0 * t);
+    const struct {
+        vec3 cg;
+        double gm, bm, arm;
+        int trim;
+    } cases[] = {{{-1.0, 1.0, 0.0}, t / 2 + bm_l - 1.0, bm_l, 1.0, 1}, {{0.0, 1.0, 0.3}, t / 2 + bm_t - 1.0, bm_t, 0.3, 0}};
+    for (int k = 0; k < 2; k++) {
+        mass_spec spec = mass_spec_default();
+        spec.mass = 40000.0;
+        spec.has_cg = true;
+        spec.cg = cases[k].cg;
+        hull h;
+        ASSERT_OK(hull_create(&h, &m, &spec, &err), err);
+        statics_options o = statics_options_default();
+        statics_result r;
+        ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+        assert_true(r.settled);
+        double expected = wall_sided_angle_deg(cases[k].gm, cases[k].bm, cases[k].arm);
+        if (cases[k].trim) {
+            ASSERT_NEAR_REL(r.trim_deg, expected, 0.01); /* 7.0 degrees, bow up */
+            assert_true(fabs(r.heel_deg) < 0.05);
+        } else {
+            ASSERT_NEAR_REL(r.heel_deg, expected, 0.01); /* 18 degrees, starboard down */
+            assert_true(fabs(r.trim_deg) < 0.05);
+        }
+        hull_destroy(&h);
+    }
+    mesh_free(&m);
 }
 
 static void too_heavy_hull_is_reported(void** state) {
@@ -195,6 +241,7 @@ int main(void) {
         cmocka_unit_test(light_cube_tips_over),
         cmocka_unit_test(box_heave_and_roll_periods),
         cmocka_unit_test(ship_hull_settles_and_carries_its_weight),
+        cmocka_unit_test(off_centre_weight_trims_and_heels),
         cmocka_unit_test(too_heavy_hull_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,14 +67,26 @@ static void same_state_for_any_thread_count(void** state) {
     for (int k = 0; k < 4; k++) {
         test_world t;
         test_world_make(&t, threads[k], 128, 40); /* several triangle blocks per ship */
+        nv_error err;
         for (int step = 0; step < 90; step++) {
             water_sine_set_time(&t.wave, world_time(t.w));
             world_step(t.w);
+            /* Despawns move slots and rebuild the blocks mid-run. */
+            if (step == 30) {
+                const uint32_t gone[] = {3, 17, 0, 39};
+                for (int g = 0; g < 4; g++) ASSERT_OK(world_despawn(t.w, gone[g], &err), err);
+            }
+            if (step == 45) {
+                uint32_t id;
+                ASSERT_OK(world_spawn(t.w, 0, v3(12, 0.2, -40), quat_identity(), &id, &err), err);
+                assert_int_equal(id, 40);
+            }
         }
         hashes[k] = world_state_hash(t.w);
         world_vessel_state s;
-        assert_int_equal(world_vessel_get(t.w, 0, &s), 0);
+        assert_int_equal(world_vessel_get(t.w, 1, &s), 0);
         assert_true(v3_is_finite(s.position) && s.flags == 0);
+        assert_int_equal(world_vessel_count(t.w), 37);
         test_world_free(&t);
     }
     for (int k = 1; k < 4; k++)

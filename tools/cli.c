@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,7 +16,8 @@ int cli_parse_double(const char* text, double* out) {
 }
 
 int cli_parse_u64(const char* text, uint64_t min, uint64_t max, uint64_t* out) {
-    if (!text[0] || text[0] == '-' || text[0] == '+') return -1;
+    /* strtoull skips blanks and accepts a sign: " -1" would wrap to 2^64 - 1. */
+    if (!isdigit((unsigned char)text[0])) return -1;
     char* end = NULL;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);

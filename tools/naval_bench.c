@@ -80,7 +80,7 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
         if (!val) return bench_fail("unknown option or missing value", arg);
         i++;
         if (!strcmp(arg, "--boats")) {
-            if (cli_parse_u64(val, 1, WORLD_MAX_VESSELS, &a->boats)) return bench_fail("--boats must be 1..16777216", val);
+            if (cli_parse_u64(val, 1, SCENARIO_MAX_VESSELS, &a->boats)) return bench_fail("--boats must be 1..1000000", val);
         } else if (!strcmp(arg, "--scenario")) {
             a->scenario_path = val;
         } else if (!strcmp(arg, "--hull")) {
