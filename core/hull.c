@@ -13,7 +13,8 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     h->vz = malloc(nv * sizeof(float));
     h->triangles = malloc(3 * nt * sizeof(uint32_t));
     h->triangle_area = malloc(nt * sizeof(float));
-    if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_area) {
+    h->triangle_moments = malloc(12 * nt * sizeof(float));
+    if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_area || !h->triangle_moments) {
         hull_destroy(h);
         return nv_error_set(err, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
     }
@@ -42,8 +43,16 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
         vec3 a = v3(h->vx[tri[0]], h->vy[tri[0]], h->vz[tri[0]]);
         vec3 b = v3(h->vx[tri[1]], h->vy[tri[1]], h->vz[tri[1]]);
         vec3 c = v3(h->vx[tri[2]], h->vy[tri[2]], h->vz[tri[2]]);
-        double area = 0.5 * v3_length(v3_cross(v3_sub(b, a), v3_sub(c, a)));
+        vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
+        double area = v3_length(n_area);
         h->triangle_area[t] = (float)area;
+        vec3 k[4] = {n_area, v3_cross(n_area, a), v3_cross(n_area, b), v3_cross(n_area, c)};
+        float* out = h->triangle_moments + 12 * t;
+        for (int i = 0; i < 4; i++) {
+            out[3 * i] = (float)k[i].x;
+            out[3 * i + 1] = (float)k[i].y;
+            out[3 * i + 2] = (float)k[i].z;
+        }
         total += area;
     }
     h->total_area = total;
@@ -56,5 +65,6 @@ void hull_destroy(hull* h) {
     free(h->vz);
     free(h->triangles);
     free(h->triangle_area);
+    free(h->triangle_moments);
     memset(h, 0, sizeof *h);
 }

@@ -21,6 +21,10 @@ typedef struct hull {
     float* vz;
     uint32_t* triangles;   /* 3 vertex indices per triangle, outward winding */
     float* triangle_area;  /* uncut area of each triangle, m^2 */
+    /* Per triangle, for the pressure of a fully submerged triangle (linear
+     * in its corner depths): the area-weighted outward normal N = A n, then
+     * N x r_i for its three corners (12 floats, body frame). */
+    float* triangle_moments;
     double total_area;     /* m^2 */
     mass_properties mesh_props; /* of the mesh, in mesh coordinates */
     mass_body body;        /* mass, CG (mesh coordinates), inertia about the CG */

@@ -11,7 +11,10 @@ int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err) {
     s->qz = malloc(n * sizeof(double));
     s->wy = malloc(n * sizeof(double));
     s->surface = malloc(n * sizeof(float));
-    if (!s->qx || !s->qz || !s->wy || !s->surface) {
+    s->ox = malloc(n * sizeof(float));
+    s->oy = malloc(n * sizeof(float));
+    s->oz = malloc(n * sizeof(float));
+    if (!s->qx || !s->qz || !s->wy || !s->surface || !s->ox || !s->oy || !s->oz) {
         hydro_scratch_free(s);
         return nv_error_set(err, "hydro: out of memory for a scratch of %u vertices", capacity);
     }
@@ -24,47 +27,34 @@ void hydro_scratch_free(hydro_scratch* s) {
     free(s->qz);
     free(s->wy);
     free(s->surface);
+    free(s->ox);
+    free(s->oy);
+    free(s->oz);
     memset(s, 0, sizeof *s);
-}
-
-int hydro_offsets_alloc(hydro_offsets* o, uint32_t capacity, nv_error* err) {
-    memset(o, 0, sizeof *o);
-    size_t n = capacity ? capacity : 1;
-    o->x = malloc(n * sizeof(float));
-    o->y = malloc(n * sizeof(float));
-    o->z = malloc(n * sizeof(float));
-    if (!o->x || !o->y || !o->z) {
-        hydro_offsets_free(o);
-        return nv_error_set(err, "hydro: out of memory for %u vertex offsets", capacity);
-    }
-    o->capacity = capacity;
-    return 0;
-}
-
-void hydro_offsets_free(hydro_offsets* o) {
-    free(o->x);
-    free(o->y);
-    free(o->z);
-    memset(o, 0, sizeof *o);
-}
-
-void hydro_rotate_vertices(const hull* h, const mat3* rotation, hydro_offsets* out) {
-    /* Float rotation: offsets are metres from the CG, where float keeps
-     * micrometres; the loop vectorises. */
-    float r[3][3];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) r[i][j] = (float)rotation->m[i][j];
-    const float *bx = h->vx, *by = h->vy, *bz = h->vz;
-    float *ox = out->x, *oy = out->y, *oz = out->z;
-    for (uint32_t i = 0; i < h->vertex_count; i++) {
-        ox[i] = r[0][0] * bx[i] + r[0][1] * by[i] + r[0][2] * bz[i];
-        oy[i] = r[1][0] * bx[i] + r[1][1] * by[i] + r[1][2] * bz[i];
-        oz[i] = r[2][0] * bx[i] + r[2][1] * by[i] + r[2][2] * bz[i];
-    }
 }
 
 size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 position, const mat3* rotation,
                          const water_surface* water, hydro_scratch* scratch, float* height) {
+    if (water->sample_near) {
+        /* Offsets in float (metres from the CG: micrometres kept), rotated
+         * in a loop that vectorises; the surface takes them from the CG's
+         * double position. */
+        float r[3][3];
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) r[i][j] = (float)rotation->m[i][j];
+        const float *bx = h->vx + first, *by = h->vy + first, *bz = h->vz + first;
+        float *ox = scratch->ox, *oy = scratch->oy, *oz = scratch->oz;
+        for (uint32_t k = 0; k < count; k++) {
+            ox[k] = r[0][0] * bx[k] + r[0][1] * by[k] + r[0][2] * bz[k];
+            oy[k] = r[1][0] * bx[k] + r[1][1] * by[k] + r[1][2] * bz[k];
+            oz[k] = r[2][0] * bx[k] + r[2][1] * by[k] + r[2][2] * bz[k];
+        }
+        size_t approximate = water->sample_near(water, position.x, position.z, count, ox, oz, scratch->surface);
+        /* y stays near the surface, where float keeps micrometres */
+        float py = (float)position.y;
+        for (uint32_t k = 0; k < count; k++) height[first + k] = (py + oy[k]) - scratch->surface[k];
+        return approximate;
+    }
     for (uint32_t k = 0; k < count; k++) {
         vec3 r = hydro_vertex_offset(h, rotation, first + k);
         scratch->qx[k] = position.x + r.x;
@@ -164,28 +154,46 @@ static inline void hydro_add_piece(void* ctx, vec3 a, vec3 b, vec3 c, double da,
     m->torque = v3_madd(m->torque, v3_cross(n_area, first_moment), 1.0 / 12.0);
 }
 
-void hydro_triangle_pass(const hull* h, const float* height, const hydro_offsets* offsets, uint32_t first,
-                         uint32_t count, double pressure_per_depth, hydro_sums* acc, hydro_segment* segments) {
-    const float *ox = offsets->x, *oy = offsets->y, *oz = offsets->z;
-    /* Sums in geometric units (m^3, m^4); rho g is applied once at the end. */
-    hydro_moments sums = {v3(0, 0, 0), v3(0, 0, 0)};
+void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
+                         double pressure_per_depth, hydro_sums* acc, hydro_segment* segments) {
+    const float *vx = h->vx, *vy = h->vy, *vz = h->vz;
+    /* Sums in geometric units (m^3, m^4), body frame; rho g is applied once
+     * at the end. A fully submerged triangle (most wet ones) is linear in
+     * its depths: with s = d0 + d1 + d2 its force is -N s / 3 and its moment
+     * sum_i (d_i + s) (N x r_i) / 12, from the hull's precomputed N and
+     * N x r_i. Those sums are kept unscaled and apart from the cut pieces. */
+    double full_f[3] = {0, 0, 0}, full_t[3] = {0, 0, 0};
+    hydro_moments cut = {v3(0, 0, 0), v3(0, 0, 0)};
     double area = 0.0;
     uint32_t wetted = 0, seg_n = acc->segment_count;
     int poisoned = 0;
     const uint32_t* tris = h->triangles;
     for (uint32_t t = first; t < first + count; t++) {
         uint32_t i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
-        double hh[3] = {height[i0], height[i1], height[i2]};
-        if (hh[0] >= 0.0 && hh[1] >= 0.0 && hh[2] >= 0.0) continue; /* dry: the common case, skip early */
-        if (isnan(hh[0] + hh[1] + hh[2])) {
+        float h0 = height[i0], h1 = height[i1], h2 = height[i2];
+        if (h0 >= 0.0f && h1 >= 0.0f && h2 >= 0.0f) continue; /* dry: the common case, skip early */
+        if (h0 < 0.0f && h1 < 0.0f && h2 < 0.0f) {
+            const float* k = h->triangle_moments + 12 * t;
+            double d0 = -(double)h0, d1 = -(double)h1, d2 = -(double)h2;
+            double s = d0 + d1 + d2, w0 = d0 + s, w1 = d1 + s, w2 = d2 + s;
+            for (int a = 0; a < 3; a++) {
+                full_f[a] += k[a] * s;
+                full_t[a] += (w0 * k[3 + a] + w1 * k[6 + a]) + w2 * k[9 + a];
+            }
+            wetted++;
+            area += h->triangle_area[t];
+            continue;
+        }
+        if (isnan(h0 + h1 + h2)) {
             /* A NaN compares as neither wet nor dry: never guess. */
             poisoned = 1;
             continue;
         }
-        vec3 p[3] = {v3(ox[i0], oy[i0], oz[i0]), v3(ox[i1], oy[i1], oz[i1]), v3(ox[i2], oy[i2], oz[i2])};
-        vec3 seg[2];
+        double hh[3] = {h0, h1, h2};
+        vec3 p[3] = {v3(vx[i0], vy[i0], vz[i0]), v3(vx[i1], vy[i1], vz[i1]), v3(vx[i2], vy[i2], vz[i2])};
+        vec3 seg[2] = {v3(0, 0, 0), v3(0, 0, 0)};
         int crosses;
-        double fraction = hydro_cut_emit(p, hh, hydro_add_piece, &sums, seg, &crosses);
+        double fraction = hydro_cut_emit(p, hh, hydro_add_piece, &cut, seg, &crosses);
         wetted++;
         area += fraction * h->triangle_area[t];
         if (segments && crosses) {
@@ -198,7 +206,8 @@ void hydro_triangle_pass(const hull* h, const float* height, const hydro_offsets
             sg->b[2] = (float)seg[1].z;
         }
     }
-    vec3 force = sums.force, torque = sums.torque;
+    vec3 force = v3_madd(cut.force, v3(full_f[0], full_f[1], full_f[2]), -1.0 / 3.0);
+    vec3 torque = v3_madd(cut.torque, v3(full_t[0], full_t[1], full_t[2]), 1.0 / 12.0);
     if (poisoned) {
         /* Non-finite heights (bad water, a vessel gone to infinity) make the
          * sums NaN so the owner sees it and contains the vessel. */
@@ -210,4 +219,9 @@ void hydro_triangle_pass(const hull* h, const float* height, const hydro_offsets
     acc->submerged_area += area;
     acc->wetted_triangles += wetted;
     acc->segment_count = seg_n;
+}
+
+void hydro_sums_to_world(hydro_sums* s, const mat3* rotation) {
+    s->force = m3_mul_v3(rotation, s->force);
+    s->torque = m3_mul_v3(rotation, s->torque);
 }

@@ -19,14 +19,15 @@ typedef struct hydro_scratch {
     double* qz;
     double* wy;       /* world y of each vertex */
     float* surface;   /* water height answered */
+    float *ox, *oy, *oz; /* world-oriented offsets from the CG (surfaces with sample_near) */
     uint32_t capacity;
 } hydro_scratch;
 
 int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err);
 void hydro_scratch_free(hydro_scratch* s);
 
-/* World-oriented offset from the CG of hull vertex i. The triangle pass
- * recomputes these rather than storing them per vessel (memory per boat). */
+/* World-oriented offset from the CG of hull vertex i (the vertex pass;
+ * nothing stores them per vessel). */
 static inline vec3 hydro_vertex_offset(const hull* h, const mat3* rotation, uint32_t i) {
     const double(*r)[3] = rotation->m;
     double bx = h->vx[i], by = h->vy[i], bz = h->vz[i];
@@ -42,15 +43,15 @@ size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 pos
                          const water_surface* water, hydro_scratch* scratch, float* height);
 
 /* One waterline segment: where a cut triangle crosses the surface, as
- * world-oriented offsets from the CG. */
+ * body-frame offsets from the CG. */
 typedef struct hydro_segment {
     float a[3];
     float b[3];
 } hydro_segment;
 
 typedef struct hydro_sums {
-    vec3 force;                /* N, world frame */
-    vec3 torque;               /* N m, about the CG, world frame */
+    vec3 force;                /* N (body frame from the pass, see hydro_sums_to_world) */
+    vec3 torque;               /* N m, about the CG */
     double submerged_area;     /* m^2 */
     uint32_t wetted_triangles; /* triangles with a submerged part */
     uint32_t segment_count;    /* waterline segments written */
@@ -64,31 +65,20 @@ static inline void hydro_sums_clear(hydro_sums* s) {
     s->segment_count = 0;
 }
 
-/* A vessel's vertices rotated into world-oriented offsets from the CG, for
- * the triangle pass: computed once per vessel (or block) into per-worker
- * scratch, so no corner is rotated six times and no vessel stores them. */
-typedef struct hydro_offsets {
-    float* x;
-    float* y;
-    float* z;
-    uint32_t capacity;
-} hydro_offsets;
-
-int hydro_offsets_alloc(hydro_offsets* o, uint32_t capacity, nv_error* err);
-void hydro_offsets_free(hydro_offsets* o);
-/* Fills offsets for every vertex of the hull (capacity >= vertex_count). */
-void hydro_rotate_vertices(const hull* h, const mat3* rotation, hydro_offsets* out);
-
 /* Adds the pressure force and torque of triangles [first, first + count) to
- * `acc`, from the vessel's vertex heights and rotated offsets.
+ * `acc`, from the vessel's vertex heights, in the BODY frame (the hull's own
+ * axes: nothing is rotated per vertex; hydro_sums_to_world turns a vessel's
+ * total once).
  * `pressure_per_depth` is rho g (Pa/m). `segments` is NULL or has room for
  * the hull's triangle count; segments go at acc->segment_count, so they are
  * for one accumulator over a vessel's whole range (the world passes NULL). A
  * NaN height makes the force and torque NaN (never silently dry). Blocks of
  * one vessel may run on different threads into separate sums, added in block
  * order for a deterministic total. */
-void hydro_triangle_pass(const hull* h, const float* height, const hydro_offsets* offsets, uint32_t first,
-                         uint32_t count, double pressure_per_depth, hydro_sums* acc, hydro_segment* segments);
+void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
+                         double pressure_per_depth, hydro_sums* acc, hydro_segment* segments);
+/* Rotates the force and torque of body-frame sums into the world frame. */
+void hydro_sums_to_world(hydro_sums* s, const mat3* rotation);
 
 /* A submerged piece of a cut triangle: corners with their depths below the
  * surface (>= 0), wound like the parent. */

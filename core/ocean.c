@@ -98,6 +98,11 @@ int ocean_params_validate(const ocean_params* p, nv_error* err) {
         return nv_error_set(err, "query iterations must be 1..64 (got %d)", p->query_iterations);
     if (!isfinite(p->query_tolerance) || !(p->query_tolerance > 0.0))
         return nv_error_set(err, "query tolerance must be > 0 m (got %g)", p->query_tolerance);
+    if (p->surface_grid != 0 && p->surface_grid != 1)
+        return nv_error_set(err, "surface grid must be 0 or 1 (got %d)", p->surface_grid);
+    if (p->surface_grid && p->cascades != 1)
+        return nv_error_set(err, "surface grid needs exactly 1 cascade (got %d): several tiles of different "
+                                 "sizes are not periodic together", p->cascades);
     return 0;
 }
 
@@ -198,6 +203,7 @@ static void cascade_free(ocean_cascade* cc) {
 void ocean_destroy(ocean* o) {
     if (!o) return;
     for (int c = 0; c < OCEAN_MAX_CASCADES; c++) cascade_free(&o->cascade[c]);
+    free(o->surface);
     free(o->phasor);
     free(o->phasor_lo);
     free(o->phasor_hi);
@@ -330,6 +336,15 @@ ocean* ocean_create(const ocean_params* params, nv_error* err) {
         nv_error_set(err, "ocean: out of memory");
         ocean_destroy(o);
         return NULL;
+    }
+    if (p->surface_grid) {
+        o->surface = calloc(2 * (size_t)o->nx * o->nz, sizeof(float));
+        if (!o->surface) {
+            nv_error_set(err, "ocean: out of memory for a %dx%d surface grid", o->nx, o->nz);
+            ocean_destroy(o);
+            return NULL;
+        }
+        o->base.sample_near = ocean_grid_sample_near;
     }
     o->peak_omega = spectrum_peak_omega(m);
     o->m0 = spectrum_m0(m);

@@ -62,6 +62,12 @@ typedef struct ocean_params {
     uint64_t seed;             /* (1) */
     int query_iterations;      /* Newton iterations per query point, 1..64 (8) */
     double query_tolerance;    /* m, horizontal residual of x0 + D(x0) - q (1e-3) */
+    int surface_grid;          /* 0: every query inverts the displacement (exact).
+                                  1: each update resamples the choppy surface onto the
+                                  world grid (one exact inversion per node) and queries
+                                  interpolate it bilinearly: ~8x cheaper per point, the
+                                  same order of error as the bilinear fields. One
+                                  cascade only (the tile must be periodic). (0) */
 } ocean_params;
 
 typedef struct ocean ocean;
@@ -129,6 +135,8 @@ void ocean_update(ocean* o, double time);
  *                                                   after all of c's columns (2);
  *                                                   pair 4 (which also computes J)
  *                                                   after pair 3 on the same rows.
+ *   4. ocean_update_surface_rows(o, z0, z1)         surface_grid only: any blocks of
+ *                                                   the rows [0, nz), after all of 3
  * Cascades are independent of each other. Every job writes its own slice,
  * so the result is bit-identical to ocean_update whatever the split and the
  * thread count. Jobs use up to ~64 KiB of stack. */
@@ -136,8 +144,13 @@ void ocean_update(ocean* o, double time);
 void ocean_update_begin(ocean* o, double time);
 void ocean_update_columns(ocean* o, int cascade, int col_begin, int col_end);
 void ocean_transform_pair_rows(ocean* o, int cascade, int pair, int row_begin, int row_end);
+void ocean_update_surface_rows(ocean* o, int row_begin, int row_end);
+/* Whether the update has stage 4 (params.surface_grid). */
+int ocean_has_surface_grid(const ocean* o);
 
 /* Choppy-surface query (also reachable as ocean_surface(o)->sample): heights
+ * from the resampled grid when surface_grid is set (normals from its
+ * bilinear gradient, 0 returned); otherwise the exact inversion: heights
  * (optionally unit normals and vertical velocities) at world (x, z).
  * Newton on s + D(q + s) = 0 for the label x0 = q + s, from s = 0, with the
  * summed bilinear D and its spectral derivatives; a point is done when the
@@ -153,6 +166,8 @@ void ocean_transform_pair_rows(ocean* o, int cascade, int pair, int row_begin, i
  * go at a time (SSE2), lane by lane the same arithmetic as one point alone:
  * a point's answer does not depend on its batch. Only reads the ocean. */
 size_t ocean_sample(const ocean* o, const water_query* query);
+/* The inversion above whatever surface_grid says (tests, the grid's build). */
+size_t ocean_sample_exact(const ocean* o, const water_query* query);
 /* Fields at labels x0 (no inversion), summed over cascades. */
 void ocean_sample_labels(const ocean* o, size_t count, const double* x0, const double* z0, ocean_point* out);
 

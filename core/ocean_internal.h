@@ -4,6 +4,7 @@
 #define NAVAL_OCEAN_INTERNAL_H
 
 #include <fftw3.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "ocean.h"
@@ -63,6 +64,38 @@ struct ocean {
     double* phasor_lo;  /* scratch for the two-level phasor build */
     double* phasor_hi;
     ocean_cascade cascade[OCEAN_MAX_CASCADES];
+    float* surface;     /* surface_grid: (height, vertical velocity) per node, x fastest */
 };
+
+/* floor for |x| < 2^62, without a libm call */
+static inline double floor_exact(double x) {
+    double t = (double)(long long)x;
+    return t - (x < t);
+}
+
+/* A point's position in cascade c's grid, in cells, reduced to [0, n):
+ * done once per point in double; iterations then move it in float. */
+static inline void grid_base(const ocean* o, const ocean_cascade* cc, double x, double z, float* u, float* v) {
+    double gu = x * cc->inv_cell_x, gv = z * cc->inv_cell_z;
+    if (!(fabs(gu) < 1e15)) gu = 0.0; /* NaN or absurd: answer somewhere, never UB */
+    if (!(fabs(gv) < 1e15)) gv = 0.0;
+    gu -= o->nx * floor_exact(gu * cc->inv_nx); /* n is a power of two: exact */
+    gv -= o->nz * floor_exact(gv * cc->inv_nz);
+    *u = (float)gu;
+    *v = (float)gv;
+}
+
+static inline int floor_int(float f) {
+    int i = (int)f;
+    return i - (f < (float)i);
+}
+
+/* The resampled surface (ocean_grid.c, built by ocean_update_surface_rows): after each update, the choppy
+ * surface's height and vertical velocity at every world grid node
+ * (ix L / nx, iz L / nz), found by the exact inversion. Single cascade only:
+ * the tile is then periodic in world space too. */
+size_t ocean_grid_sample(const ocean* o, const water_query* q);
+size_t ocean_grid_sample_near(const water_surface* self, double x0, double z0, size_t count, const float* dx,
+                              const float* dz, float* height);
 
 #endif

@@ -3,6 +3,8 @@
 /* Rows or columns per work item: large enough that a claim amortises, small
  * enough that two cascades of 256 rows still spread over 16 threads. */
 #define OCEAN_JOBS_ROWS 32
+/* The surface grid's rows cost ~256 inversions each: finer blocks balance. */
+#define OCEAN_JOBS_SURFACE_ROWS 8
 
 typedef struct ocean_jobs_ctx {
     ocean* o;
@@ -43,6 +45,16 @@ static void ocean_jobs_pairs(void* p, uint32_t begin, uint32_t end, uint32_t wor
     }
 }
 
+static void ocean_jobs_surface(void* p, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    ocean_jobs_ctx* c = p;
+    for (uint32_t i = begin; i < end; i++) {
+        int row0 = (int)i * OCEAN_JOBS_SURFACE_ROWS, row1 = row0 + OCEAN_JOBS_SURFACE_ROWS;
+        if (row1 > c->nz) row1 = c->nz;
+        ocean_update_surface_rows(c->o, row0, row1);
+    }
+}
+
 static void ocean_jobs_run(jobs* pool, uint32_t count, jobs_range_fn* fn, void* ctx) {
     if (pool) jobs_parallel_for(pool, count, 1, fn, ctx);
     else fn(ctx, 0, count, 0);
@@ -58,6 +70,9 @@ void ocean_jobs_update(ocean* o, double time, jobs* pool) {
     ocean_update_begin(o, time);
     ocean_jobs_run(pool, (uint32_t)(c.cascades * c.blocks_x), ocean_jobs_columns, &c);
     ocean_jobs_run(pool, (uint32_t)(OCEAN_JOBS_LANES * c.cascades * c.blocks_z), ocean_jobs_pairs, &c);
+    if (ocean_has_surface_grid(o))
+        ocean_jobs_run(pool, (uint32_t)((c.nz + OCEAN_JOBS_SURFACE_ROWS - 1) / OCEAN_JOBS_SURFACE_ROWS),
+                       ocean_jobs_surface, &c);
 }
 
 static void ocean_jobs_world_update(void* ctx, double time, jobs* pool) { ocean_jobs_update(ctx, time, pool); }

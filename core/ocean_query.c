@@ -19,29 +19,6 @@ typedef struct grid_spot {
     float w00, w10, w01, w11;
 } grid_spot;
 
-/* floor for |x| < 2^62, without a libm call */
-static inline double floor_exact(double x) {
-    double t = (double)(long long)x;
-    return t - (x < t);
-}
-
-/* A point's position in cascade c's grid, in cells, reduced to [0, n):
- * done once per point in double; iterations then move it in float. */
-static inline void grid_base(const ocean* o, const ocean_cascade* cc, double x, double z, float* u, float* v) {
-    double gu = x * cc->inv_cell_x, gv = z * cc->inv_cell_z;
-    if (!(fabs(gu) < 1e15)) gu = 0.0; /* NaN or absurd: answer somewhere, never UB */
-    if (!(fabs(gv) < 1e15)) gv = 0.0;
-    gu -= o->nx * floor_exact(gu * cc->inv_nx); /* n is a power of two: exact */
-    gv -= o->nz * floor_exact(gv * cc->inv_nz);
-    *u = (float)gu;
-    *v = (float)gv;
-}
-
-static inline int floor_int(float f) {
-    int i = (int)f;
-    return i - (f < (float)i);
-}
-
 /* u, v in cells, within a few tiles of [0, n) */
 static inline void grid_locate(const ocean* o, float u, float v, grid_spot* s) {
     int iu = floor_int(u), iv = floor_int(v);
@@ -398,6 +375,10 @@ static int sample_four(const query_ctx* k, size_t i0) {
 #endif
 
 size_t ocean_sample(const ocean* o, const water_query* q) {
+    return o->surface ? ocean_grid_sample(o, q) : ocean_sample_exact(o, q);
+}
+
+size_t ocean_sample_exact(const ocean* o, const water_query* q) {
     query_ctx k;
     k.o = o;
     k.q = q;

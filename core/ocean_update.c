@@ -247,4 +247,5 @@ void ocean_update(ocean* o, double time) {
         ocean_update_columns(o, c, 0, o->hx);
         for (int p = 0; p < OCEAN_PAIR_COUNT; p++) ocean_transform_pair_rows(o, c, p, 0, o->nz);
     }
+    if (o->surface) ocean_update_surface_rows(o, 0, o->nz);
 }

@@ -115,7 +115,7 @@ static const char* scn_string(const scn_ctx* c, const cJSON* obj, const char* pa
 
 static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
     static const char* const keys[] = {"spectrum", "wind",     "wind_dir", "fetch", "depth",      "size", "resolution",
-                                       "cascades", "choppiness", "seed",   "beaufort", "hs", "gamma", "swell", NULL};
+                                       "cascades", "choppiness", "seed",   "beaufort", "hs", "gamma", "swell", "query", NULL};
     if (scn_check_keys(c, o, "ocean", keys)) return -1;
     *p = ocean_params_default();
     int failed;
@@ -150,6 +150,13 @@ static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
     p->cascades = (int)cascades;
     p->beaufort = cJSON_GetObjectItemCaseSensitive(o, "beaufort") ? (int)beaufort : p->beaufort;
     p->seed = (uint64_t)seed;
+    const char* query = scn_string(c, o, "ocean", "query", 0, &failed);
+    if (failed) return -1;
+    /* The grid is the fast path wherever it applies. */
+    p->surface_grid = p->cascades == 1;
+    if (query && strcmp(query, "exact") == 0) p->surface_grid = 0;
+    else if (query && strcmp(query, "grid") == 0) p->surface_grid = 1;
+    else if (query) return scn_fail(c, "ocean.query", "'%s' is not one of exact, grid", query);
     nv_error inner;
     if (ocean_params_validate(p, &inner)) return scn_fail(c, "ocean", "%s", inner.message);
     return 0;

@@ -9,7 +9,7 @@
  *     "damping": {"linear": 0.02, "angular": 0.5},
  *     "ocean": {"spectrum": "jonswap", "wind": 12, "wind_dir": 30, "fetch": 100000,
  *               "depth": 0, "size": 600, "resolution": 256, "cascades": 1,
- *               "choppiness": 1, "seed": 7, "beaufort": 5, "hs": 2.0},
+ *               "choppiness": 1, "seed": 7, "beaufort": 5, "hs": 2.0, "query": "grid"},
  *     "hull_types": [{"name": "ship", "hull": "builtin:ship:500", "up": "y", "flip": false,
  *                     "mass": 600000, "density": 450, "cg": [0, 2, 0], "gyration": [3, 12, 12]}],
  *     "vessels": [{"type": "ship", "position": [0, 0], "heading_deg": 90,
@@ -20,6 +20,9 @@
  *
  * A position of two numbers [x, z] places the vessel afloat (its CG at the
  * height where it floats upright on flat water); three numbers are x, y, z.
+ * "query": "exact" inverts the choppy displacement at every vertex; "grid"
+ * (the default with one cascade, refused with more) tabulates the surface
+ * once per step and interpolates it (see ocean_params.surface_grid).
  * Mesh paths are relative to the scenario file. "ocean" absent: flat water. */
 #ifndef NAVAL_SCENARIO_H
 #define NAVAL_SCENARIO_H

@@ -12,8 +12,7 @@ int vessel_init(vessel* v, const hull* h, nv_error* err) {
     memset(v, 0, sizeof *v);
     v->hull = h;
     if (body_init(&v->body, h->body.mass, &h->body.inertia, err)) return -1;
-    if (hydro_scratch_alloc(&v->scratch, h->vertex_count, err) ||
-        hydro_offsets_alloc(&v->offsets, h->vertex_count, err)) {
+    if (hydro_scratch_alloc(&v->scratch, h->vertex_count, err)) {
         vessel_free(v);
         return -1;
     }
@@ -29,7 +28,6 @@ int vessel_init(vessel* v, const hull* h, nv_error* err) {
 
 void vessel_free(vessel* v) {
     hydro_scratch_free(&v->scratch);
-    hydro_offsets_free(&v->offsets);
     free(v->height);
     free(v->segments);
     v->height = NULL;
@@ -48,9 +46,9 @@ void vessel_update_hydrostatics(vessel* v, const water_surface* water, const ves
     mat3 r = body_rotation(&v->body);
     hydro_vertex_pass(v->hull, 0, v->hull->vertex_count, v->body.position, &r, water, &v->scratch, v->height);
     hydro_sums_clear(&v->hydro);
-    hydro_rotate_vertices(v->hull, &r, &v->offsets);
-    hydro_triangle_pass(v->hull, v->height, &v->offsets, 0, v->hull->triangle_count, env->water_density * env->gravity,
-                        &v->hydro, v->segments);
+    hydro_triangle_pass(v->hull, v->height, 0, v->hull->triangle_count, env->water_density * env->gravity, &v->hydro,
+                        v->segments);
+    hydro_sums_to_world(&v->hydro, &r);
 }
 
 void vessel_step(vessel* v, const water_surface* water, const vessel_env* env, double dt) {

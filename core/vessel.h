@@ -24,7 +24,6 @@ typedef struct vessel {
     body body;
     float* height;            /* signed height of each vertex, from the last vertex pass */
     hydro_scratch scratch;    /* vertex-pass scratch for the whole hull */
-    hydro_offsets offsets;    /* rotated vertices for the triangle pass */
     hydro_sums hydro;         /* the last triangle pass */
     hydro_segment* segments;  /* waterline of the last pass; hull->triangle_count room */
 } vessel;

@@ -21,6 +21,7 @@ static size_t water_flat_sample(const water_surface* self, const water_query* q)
 
 void water_flat_init(water_flat* w, double level) {
     w->base.sample = water_flat_sample;
+    w->base.sample_near = NULL;
     w->level = level;
 }
 
@@ -51,6 +52,7 @@ int water_sine_init(water_sine* w, double amplitude, double wavelength, double d
         !isfinite(direction) || !(gravity > 0.0))
         return -1;
     w->base.sample = water_sine_sample;
+    w->base.sample_near = NULL;
     w->amplitude = amplitude;
     w->wavelength = wavelength;
     w->direction = direction;

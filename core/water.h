@@ -24,6 +24,11 @@ struct water_surface {
     /* Fills the query's outputs. Returns how many points got an approximate
      * answer (an ocean's folds, say); 0 when every answer is exact. */
     size_t (*sample)(const water_surface* self, const water_query* query);
+    /* Optional (NULL: use `sample`): heights at (x0 + dx[i], z0 + dz[i]) for
+     * points given as float offsets from one double origin, as a hull's
+     * vertices are. Lets a surface do the per-point work in float. */
+    size_t (*sample_near)(const water_surface* self, double x0, double z0, size_t count, const float* dx,
+                          const float* dz, float* height);
 };
 
 static inline size_t water_sample(const water_surface* surface, const water_query* query) {

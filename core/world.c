@@ -66,7 +66,6 @@ struct world {
     int blocks_dirty;
 
     hydro_scratch* scratch; /* one per worker */
-    hydro_offsets* offsets; /* one per worker, room for the largest hull */
 
     uint64_t tick;
     double time;
@@ -151,8 +150,7 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
     w->water.surface = &w->flat.base;
     w->types = calloc(WORLD_MAX_HULL_TYPES, sizeof *w->types);
     w->scratch = calloc(w->threads, sizeof *w->scratch);
-    w->offsets = calloc(w->threads, sizeof *w->offsets);
-    if (!w->types || !w->scratch || !w->offsets) {
+    if (!w->types || !w->scratch) {
         world_destroy(w);
         return nv_error_set(err, "world: out of memory");
     }
@@ -173,9 +171,6 @@ void world_destroy(world* w) {
     if (w->scratch)
         for (uint32_t i = 0; i < w->threads; i++) hydro_scratch_free(&w->scratch[i]);
     free(w->scratch);
-    if (w->offsets)
-        for (uint32_t i = 0; i < w->threads; i++) hydro_offsets_free(&w->offsets[i]);
-    free(w->offsets);
 #define X(f) free(w->v.f);
     WORLD_DOUBLE_FIELDS(X)
     WORLD_U32_FIELDS(X)
@@ -212,20 +207,6 @@ int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_sp
         hull_destroy(&t->hull);
         return nv_error_prefix(err, "hull type '%s'", name);
     }
-    /* Every worker's offsets scratch must hold the largest hull: grown here,
-     * outside the tick. */
-    for (uint32_t i = 0; i < w->threads; i++)
-        if (w->offsets[i].capacity < t->hull.vertex_count) {
-            /* The old buffer stays until the new one exists: a failure here
-             * must leave the world able to step its existing types. */
-            hydro_offsets bigger;
-            if (hydro_offsets_alloc(&bigger, t->hull.vertex_count, err)) {
-                hull_destroy(&t->hull);
-                return nv_error_prefix(err, "hull type '%s'", name);
-            }
-            hydro_offsets_free(&w->offsets[i]);
-            w->offsets[i] = bigger;
-        }
     strcpy(t->name, name);
     *type_out = w->type_count++;
     return 0;
@@ -443,9 +424,8 @@ static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t w
 }
 
 static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
     world* w = ctx;
-    hydro_offsets* offsets = &w->offsets[worker];
-    uint32_t rotated = UINT32_MAX; /* slot whose offsets the scratch holds */
     double rho_g = w->cfg.water_density * w->cfg.gravity;
     for (uint32_t i = begin; i < end; i++) {
         const world_block* b = &w->tri_blocks[i];
@@ -454,12 +434,7 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
         hydro_sums_clear(sum);
         if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
         const hull* h = &w->types[w->v.type[s]].hull;
-        if (rotated != s) {
-            mat3 r = world_rotation(w, s);
-            hydro_rotate_vertices(h, &r, offsets);
-            rotated = s;
-        }
-        hydro_triangle_pass(h, w->heights + w->v.vertex_offset[s], offsets, b->first, b->count, rho_g, sum, NULL);
+        hydro_triangle_pass(h, w->heights + w->v.vertex_offset[s], b->first, b->count, rho_g, sum, NULL);
     }
 }
 
@@ -486,6 +461,9 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
             total.submerged_area += w->tri_sums[k].submerged_area;
         }
         body b = world_load_body(w, s);
+        /* The blocks summed in the body frame: one rotation per vessel. */
+        mat3 rot = quat_to_mat3(b.orientation);
+        hydro_sums_to_world(&total, &rot);
         vec3 force = total.force;
         force.y -= b.mass * w->cfg.gravity;
         force = v3_madd(force, b.velocity, -w->cfg.linear_damping * b.mass);
@@ -572,10 +550,9 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
     size_t shared = sizeof *w + WORLD_MAX_HULL_TYPES * sizeof(world_type) +
                     (size_t)w->threads * (sizeof(hydro_scratch) + w->cfg.vertex_block * (3 * sizeof(double) + sizeof(float)));
-    for (uint32_t i = 0; i < w->threads; i++) shared += (size_t)w->offsets[i].capacity * 3 * sizeof(float);
     for (uint32_t i = 0; i < w->type_count; i++) {
         const hull* h = &w->types[i].hull;
-        shared += (size_t)h->vertex_count * 3 * sizeof(float) + (size_t)h->triangle_count * (3 * sizeof(uint32_t) + sizeof(float));
+        shared += (size_t)h->vertex_count * 3 * sizeof(float) + (size_t)h->triangle_count * (3 * sizeof(uint32_t) + 13 * sizeof(float));
     }
     if (per_vessel_total) *per_vessel_total = per;
     if (shared_total) *shared_total = shared;

@@ -201,7 +201,7 @@ static size_t broken_water_sample(const water_surface* self, const water_query* 
 static void non_finite_vessel_is_contained(void** state) {
     (void)state;
     nv_error err;
-    broken_water bw = {{broken_water_sample}};
+    broken_water bw = {{broken_water_sample, NULL}};
     world_water water = {&bw.base, NULL, NULL};
     world* worlds[2];
     uint32_t good[2][2], bad = 0;

@@ -25,6 +25,8 @@ static const char usage[] =
     "  --ocean-resolution N   FFT grid per cascade, power of two (default 256)\n"
     "  --cascades C           ocean cascades 1..4 (default 1)\n"
     "  --seed S               ocean and fleet seed (default 1)\n"
+    "  --query exact|grid     ocean heights per vertex by inversion, or from the surface\n"
+    "                         resampled once per step (default: grid with one cascade)\n"
     "  --scenario FILE        run this scenario (JSON) instead of the generated fleet;\n"
     "                         --boats, --hull, --hull-tris, --hz, --ocean-* and --seed are then ignored\n"
     "  --sweep-threads        run with 1..K threads and print speed-up and efficiency\n"
@@ -36,6 +38,7 @@ typedef struct bench_args {
     const char* hull;
     const char* scenario_path;
     int sweep, json;
+    int query; /* -1 default, 0 exact, 1 grid */
 } bench_args;
 
 typedef struct bench_result {
@@ -68,6 +71,7 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     a->ocean_resolution = 256;
     a->cascades = 1;
     a->seed = 1;
+    a->query = -1;
     for (int i = 1; i < argc; i++) {
         const char* arg = argv[i];
         const char* val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -99,6 +103,10 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
                 return bench_fail("--ocean-resolution must be a power of two, 4..4096", val);
         } else if (!strcmp(arg, "--cascades")) {
             if (cli_parse_u64(val, 1, OCEAN_MAX_CASCADES, &a->cascades)) return bench_fail("--cascades must be 1..4", val);
+        } else if (!strcmp(arg, "--query")) {
+            if (!strcmp(val, "exact")) a->query = 0;
+            else if (!strcmp(val, "grid")) a->query = 1;
+            else return bench_fail("--query must be exact or grid", val);
         } else if (!strcmp(arg, "--seed")) {
             if (cli_parse_u64(val, 0, UINT64_MAX, &a->seed)) return bench_fail("--seed must be a non-negative integer", val);
         } else {
@@ -130,6 +138,8 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
     s->ocean.resolution = (int)a->ocean_resolution;
     s->ocean.cascades = (int)a->cascades;
     s->ocean.seed = a->seed;
+    s->ocean.surface_grid = a->query >= 0 ? a->query : a->cascades == 1;
+    if (ocean_params_validate(&s->ocean, err)) return -1;
     s->hulls = calloc(1, sizeof *s->hulls);
     if (!s->hulls) return nv_error_set(err, "out of memory");
     s->hull_count = 1;
@@ -233,8 +243,9 @@ static void bench_print_json(const bench_args* a, const scenario* scn, const ben
                              uint32_t n) {
     int res = scn->has_ocean ? scn->ocean.resolution : 0, cas = scn->has_ocean ? scn->ocean.cascades : 0;
     printf("{\"boats\": %llu, \"hull_triangles\": %u, \"threads\": %u, \"hz\": %g, \"steps\": %llu, "
-           "\"ocean_resolution\": %d, \"cascades\": %d, ",
-           (unsigned long long)r->boats, r->triangles, r->threads, r->hz, (unsigned long long)a->steps, res, cas);
+           "\"ocean_resolution\": %d, \"cascades\": %d, \"query\": \"%s\", ",
+           (unsigned long long)r->boats, r->triangles, r->threads, r->hz, (unsigned long long)a->steps, res, cas,
+           scn->has_ocean && scn->ocean.surface_grid ? "grid" : "exact");
     printf("\"step_ms_p50\": %.4f, \"step_ms_p99\": %.4f, \"step_ms_max\": %.4f, \"step_ms_mean\": %.4f, ", r->step_p50,
            r->step_p99, r->step_max, r->step_mean);
     printf("\"pass_ms\": {\"ocean\": %.4f, \"vertex\": %.4f, \"triangle\": %.4f, \"integrate\": %.4f}, ", r->pass_water,
@@ -259,8 +270,8 @@ static void bench_print_json(const bench_args* a, const scenario* scn, const ben
 static void bench_print_text(const bench_args* a, const scenario* scn, const bench_result* r) {
     char sea[64];
     if (scn->has_ocean)
-        snprintf(sea, sizeof sea, "ocean %d^2 x %d cascade%s", scn->ocean.resolution, scn->ocean.cascades,
-                 scn->ocean.cascades == 1 ? "" : "s");
+        snprintf(sea, sizeof sea, "ocean %d^2 x %d cascade%s (%s)", scn->ocean.resolution, scn->ocean.cascades,
+                 scn->ocean.cascades == 1 ? "" : "s", scn->ocean.surface_grid ? "grid" : "exact");
     else
         snprintf(sea, sizeof sea, "flat water");
     printf("naval-bench: %llu boats x %u triangles, %u thread%s, %g Hz, %s, %llu steps\n",
