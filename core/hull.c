@@ -13,8 +13,8 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     h->vz = malloc(nv * sizeof(float));
     h->triangles = malloc(3 * nt * sizeof(uint32_t));
     h->triangle_area = malloc(nt * sizeof(float));
-    h->triangle_moments = malloc(12 * nt * sizeof(float));
-    if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_area || !h->triangle_moments) {
+    h->triangle_table = malloc(HULL_TRIANGLE_STRIDE * (nt ? nt : 1) * sizeof(float));
+    if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_area || !h->triangle_table) {
         hull_destroy(h);
         return nv_error_set(err, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
     }
@@ -46,13 +46,15 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
         vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
         double area = v3_length(n_area);
         h->triangle_area[t] = (float)area;
-        vec3 k[4] = {n_area, v3_cross(n_area, a), v3_cross(n_area, b), v3_cross(n_area, c)};
-        float* out = h->triangle_moments + 12 * t;
-        for (int i = 0; i < 4; i++) {
+        vec3 k[5] = {v3_normalize(n_area), v3_cross(n_area, a), v3_cross(n_area, b), v3_cross(n_area, c),
+                     v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3.0)};
+        float* out = h->triangle_table + HULL_TRIANGLE_STRIDE * t;
+        for (int i = 0; i < 5; i++) {
             out[3 * i] = (float)k[i].x;
             out[3 * i + 1] = (float)k[i].y;
             out[3 * i + 2] = (float)k[i].z;
         }
+        out[HULL_TRI_AREA] = (float)area;
         total += area;
     }
     h->total_area = total;
@@ -65,6 +67,6 @@ void hull_destroy(hull* h) {
     free(h->vz);
     free(h->triangles);
     free(h->triangle_area);
-    free(h->triangle_moments);
+    free(h->triangle_table);
     memset(h, 0, sizeof *h);
 }

@@ -11,6 +11,9 @@
 #include "nv_error.h"
 #include "vecmath.h"
 
+#define HULL_TRIANGLE_STRIDE 16
+enum { HULL_TRI_NORMAL = 0, HULL_TRI_MOMENTS = 3, HULL_TRI_CENTROID = 12, HULL_TRI_AREA = 15 };
+
 typedef struct hull {
     uint32_t vertex_count;
     uint32_t triangle_count;
@@ -21,10 +24,11 @@ typedef struct hull {
     float* vz;
     uint32_t* triangles;   /* 3 vertex indices per triangle, outward winding */
     float* triangle_area;  /* uncut area of each triangle, m^2 */
-    /* Per triangle, for the pressure of a fully submerged triangle (linear
-     * in its corner depths): the area-weighted outward normal N = A n, then
-     * N x r_i for its three corners (12 floats, body frame). */
-    float* triangle_moments;
+    /* HULL_TRIANGLE_STRIDE floats per triangle (one cache line), body
+     * frame: the unit outward normal n, N x r_i for its three corners with
+     * N = A n (a fully submerged triangle's pressure is linear in its
+     * corner depths), then its centroid and its area. */
+    float* triangle_table;
     double total_area;     /* m^2 */
     mass_properties mesh_props; /* of the mesh, in mesh coordinates */
     mass_body body;        /* mass, CG (mesh coordinates), inertia about the CG */

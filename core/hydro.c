@@ -139,10 +139,14 @@ void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out) {
  * the flat piece:
  *   F = -(A (d_a + d_b + d_c) / 3) n
  *   integral(d r dA) = (A / 12) (sum d_i r_i + (sum d_i)(sum r_i))
- *   tau = n x integral(d r dA)   (r from the CG; the force pushes along -n) */
+ *   tau = n x integral(d r dA)   (r from the CG; the force pushes along -n)
+ * It also gathers the pieces' area and area-weighted centroid: the moving-
+ * water forces act on a cut triangle's whole submerged part at once. */
 typedef struct hydro_moments {
     vec3 force;
     vec3 torque;
+    double area;        /* of the current triangle's pieces */
+    vec3 area_centroid; /* sum of piece area x piece centroid */
 } hydro_moments;
 
 static inline void hydro_add_piece(void* ctx, vec3 a, vec3 b, vec3 c, double da, double db, double dc) {
@@ -152,10 +156,30 @@ static inline void hydro_add_piece(void* ctx, vec3 a, vec3 b, vec3 c, double da,
     m->force = v3_madd(m->force, n_area, -s / 3.0);
     vec3 first_moment = v3_add(v3_add(v3_scale(a, da + s), v3_scale(b, db + s)), v3_scale(c, dc + s));
     m->torque = v3_madd(m->torque, v3_cross(n_area, first_moment), 1.0 / 12.0);
+    double area = v3_length(n_area);
+    m->area += area;
+    m->area_centroid = v3_madd(m->area_centroid, v3_add(v3_add(a, b), c), area / 3.0);
+}
+
+static inline vec3 hydro_table_vec(const float* row, int at) { return v3(row[at], row[at + 1], row[at + 2]); }
+
+/* The moving-water forces on a wet part, and its slamming (the slam state
+ * of the triangle is its swept volume rate last step). */
+static inline void hydro_dynamic_wet(const hydrodyn_frame* dyn, vec3 c, vec3 n, double area, double triangle_area,
+                                     float* slam, vec3* force, vec3* torque, vec3* slam_force, vec3* slam_torque) {
+    vec3 v = hydrodyn_point_velocity(dyn, c);
+    hydrodyn_wet_part(dyn, c, n, area, v, force, torque);
+    if (slam) {
+        double vn = v3_dot(v, n);
+        double swept = area * vn;
+        hydrodyn_slam(dyn, c, area, triangle_area, v, vn, swept, *slam, slam_force, slam_torque);
+        *slam = (float)swept;
+    }
 }
 
 void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
-                         double pressure_per_depth, hydro_sums* acc, hydro_segment* segments) {
+                         double pressure_per_depth, const hydrodyn_frame* dyn, float* slam_state, hydro_sums* acc,
+                         hydro_segment* segments) {
     const float *vx = h->vx, *vy = h->vy, *vz = h->vz;
     /* Sums in geometric units (m^3, m^4), body frame; rho g is applied once
      * at the end. A fully submerged triangle (most wet ones) is linear in
@@ -163,7 +187,18 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
      * sum_i (d_i + s) (N x r_i) / 12, from the hull's precomputed N and
      * N x r_i. Those sums are kept unscaled and apart from the cut pieces. */
     double full_f[3] = {0, 0, 0}, full_t[3] = {0, 0, 0};
-    hydro_moments cut = {v3(0, 0, 0), v3(0, 0, 0)};
+    hydro_moments cut = {v3(0, 0, 0), v3(0, 0, 0), 0.0, v3(0, 0, 0)};
+    /* Moving water and air, in newtons already. */
+    vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0), slam_f = v3(0, 0, 0), slam_t = v3(0, 0, 0);
+    const int air = dyn && (dyn->model->c.forces & HYDRODYN_AIR_DRAG);
+    /* Air drag, -1/2 rho_air C A (v.n) v on each dry triangle facing the
+     * relative wind, with v the CG's (air speeds dwarf what rotation adds):
+     * summed as A (v.n) and A (v.n) c, one force and torque per block. */
+    const vec3 air_v = air ? dyn->air_velocity : v3(0, 0, 0);
+    double air_an = 0.0;
+    vec3 air_c = v3(0, 0, 0);
+    const int wet_forces = dyn && (dyn->model->c.forces & (HYDRODYN_VISCOUS | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING));
+    float* slam = dyn && (dyn->model->c.forces & HYDRODYN_SLAMMING) ? slam_state : NULL;
     double area = 0.0;
     uint32_t wetted = 0, seg_n = acc->segment_count;
     int poisoned = 0;
@@ -171,17 +206,33 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
     for (uint32_t t = first; t < first + count; t++) {
         uint32_t i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
         float h0 = height[i0], h1 = height[i1], h2 = height[i2];
-        if (h0 >= 0.0f && h1 >= 0.0f && h2 >= 0.0f) continue; /* dry: the common case, skip early */
+        const float* row = h->triangle_table + (size_t)HULL_TRIANGLE_STRIDE * t;
+        if (h0 >= 0.0f && h1 >= 0.0f && h2 >= 0.0f) { /* dry: the common case, kept cheap */
+            if (slam) slam[t] = 0.0f;
+            if (air) {
+                /* facing the relative wind: gather A (v.n) and A (v.n) c */
+                double an = row[HULL_TRI_AREA] * (air_v.x * row[0] + air_v.y * row[1] + air_v.z * row[2]);
+                if (an > 0.0) {
+                    air_an += an;
+                    air_c = v3_madd(air_c, hydro_table_vec(row, HULL_TRI_CENTROID), an);
+                }
+            }
+            continue;
+        }
         if (h0 < 0.0f && h1 < 0.0f && h2 < 0.0f) {
-            const float* k = h->triangle_moments + 12 * t;
+            const float* k = row + HULL_TRI_NORMAL;
             double d0 = -(double)h0, d1 = -(double)h1, d2 = -(double)h2;
-            double s = d0 + d1 + d2, w0 = d0 + s, w1 = d1 + s, w2 = d2 + s;
-            for (int a = 0; a < 3; a++) {
-                full_f[a] += k[a] * s;
-                full_t[a] += (w0 * k[3 + a] + w1 * k[6 + a]) + w2 * k[9 + a];
+            double a = row[HULL_TRI_AREA];
+            double s = d0 + d1 + d2, w0 = d0 + s, w1 = d1 + s, w2 = d2 + s, as = a * s;
+            for (int i = 0; i < 3; i++) {
+                full_f[i] += k[i] * as;
+                full_t[i] += (w0 * k[3 + i] + w1 * k[6 + i]) + w2 * k[9 + i];
             }
             wetted++;
-            area += h->triangle_area[t];
+            area += a;
+            if (wet_forces)
+                hydro_dynamic_wet(dyn, hydro_table_vec(row, HULL_TRI_CENTROID), hydro_table_vec(row, HULL_TRI_NORMAL), a,
+                                  a, slam ? &slam[t] : NULL, &dyn_f, &dyn_t, &slam_f, &slam_t);
             continue;
         }
         if (isnan(h0 + h1 + h2)) {
@@ -193,9 +244,18 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
         vec3 p[3] = {v3(vx[i0], vy[i0], vz[i0]), v3(vx[i1], vy[i1], vz[i1]), v3(vx[i2], vy[i2], vz[i2])};
         vec3 seg[2] = {v3(0, 0, 0), v3(0, 0, 0)};
         int crosses;
+        cut.area = 0.0;
+        cut.area_centroid = v3(0, 0, 0);
         double fraction = hydro_cut_emit(p, hh, hydro_add_piece, &cut, seg, &crosses);
         wetted++;
         area += fraction * h->triangle_area[t];
+        if (wet_forces && cut.area > 0.0) {
+            vec3 c = v3_scale(cut.area_centroid, 1.0 / cut.area);
+            hydro_dynamic_wet(dyn, c, hydro_table_vec(row, HULL_TRI_NORMAL), cut.area, row[HULL_TRI_AREA],
+                              slam ? &slam[t] : NULL, &dyn_f, &dyn_t, &slam_f, &slam_t);
+        } else if (slam) {
+            slam[t] = 0.0f;
+        }
         if (segments && crosses) {
             hydro_segment* sg = &segments[seg_n++];
             sg->a[0] = (float)seg[0].x;
@@ -206,16 +266,25 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
             sg->b[2] = (float)seg[1].z;
         }
     }
+    if (air && air_an > 0.0) {
+        double k = -dyn->half_rho_air_c;
+        dyn_f = v3_madd(dyn_f, air_v, k * air_an);
+        dyn_t = v3_add(dyn_t, v3_cross(air_c, v3_scale(air_v, k)));
+    }
     vec3 force = v3_madd(cut.force, v3(full_f[0], full_f[1], full_f[2]), -1.0 / 3.0);
     vec3 torque = v3_madd(cut.torque, v3(full_t[0], full_t[1], full_t[2]), 1.0 / 12.0);
+    force = v3_madd(dyn_f, force, pressure_per_depth);
+    torque = v3_madd(dyn_t, torque, pressure_per_depth);
     if (poisoned) {
         /* Non-finite heights (bad water, a vessel gone to infinity) make the
          * sums NaN so the owner sees it and contains the vessel. */
         force = v3(NAN, NAN, NAN);
         torque = force;
     }
-    acc->force = v3_madd(acc->force, force, pressure_per_depth);
-    acc->torque = v3_madd(acc->torque, torque, pressure_per_depth);
+    acc->force = v3_add(acc->force, force);
+    acc->torque = v3_add(acc->torque, torque);
+    acc->slam_force = v3_add(acc->slam_force, slam_f);
+    acc->slam_torque = v3_add(acc->slam_torque, slam_t);
     acc->submerged_area += area;
     acc->wetted_triangles += wetted;
     acc->segment_count = seg_n;
@@ -224,4 +293,6 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
 void hydro_sums_to_world(hydro_sums* s, const mat3* rotation) {
     s->force = m3_mul_v3(rotation, s->force);
     s->torque = m3_mul_v3(rotation, s->torque);
+    s->slam_force = m3_mul_v3(rotation, s->slam_force);
+    s->slam_torque = m3_mul_v3(rotation, s->slam_torque);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "hull.h"
+#include "hydrodyn.h"
 #include "nv_error.h"
 #include "vecmath.h"
 #include "water.h"
@@ -52,6 +53,8 @@ typedef struct hydro_segment {
 typedef struct hydro_sums {
     vec3 force;                /* N (body frame from the pass, see hydro_sums_to_world) */
     vec3 torque;               /* N m, about the CG */
+    vec3 slam_force;           /* slamming, apart: the integrator caps it so it never reverses the body */
+    vec3 slam_torque;
     double submerged_area;     /* m^2 */
     uint32_t wetted_triangles; /* triangles with a submerged part */
     uint32_t segment_count;    /* waterline segments written */
@@ -60,6 +63,8 @@ typedef struct hydro_sums {
 static inline void hydro_sums_clear(hydro_sums* s) {
     s->force = v3(0, 0, 0);
     s->torque = v3(0, 0, 0);
+    s->slam_force = v3(0, 0, 0);
+    s->slam_torque = v3(0, 0, 0);
     s->submerged_area = 0.0;
     s->wetted_triangles = 0;
     s->segment_count = 0;
@@ -72,12 +77,16 @@ static inline void hydro_sums_clear(hydro_sums* s) {
  * `pressure_per_depth` is rho g (Pa/m). `segments` is NULL or has room for
  * the hull's triangle count; segments go at acc->segment_count, so they are
  * for one accumulator over a vessel's whole range (the world passes NULL). A
- * NaN height makes the force and torque NaN (never silently dry). Blocks of
+ * NaN height makes the force and torque NaN (never silently dry). `dyn`
+ * (NULL: hydrostatics only) adds the moving-water and air forces its model
+ * switches on; `slam_state` (the vessel's, one float per triangle, or NULL)
+ * carries slamming's memory between steps. Blocks of
  * one vessel may run on different threads into separate sums, added in block
  * order for a deterministic total. */
 void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
-                         double pressure_per_depth, hydro_sums* acc, hydro_segment* segments);
-/* Rotates the force and torque of body-frame sums into the world frame. */
+                         double pressure_per_depth, const hydrodyn_frame* dyn, float* slam_state, hydro_sums* acc,
+                         hydro_segment* segments);
+/* Rotates the forces and torques of body-frame sums into the world frame. */
 void hydro_sums_to_world(hydro_sums* s, const mat3* rotation);
 
 /* A submerged piece of a cut triangle: corners with their depths below the

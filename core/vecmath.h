@@ -22,6 +22,11 @@ static inline vec3 v3_cross(vec3 a, vec3 b) {
     return v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
 static inline double v3_length(vec3 a) { return sqrt(v3_dot(a, a)); }
+/* Unit vector; the zero vector stays zero (no division by zero). */
+static inline vec3 v3_normalize(vec3 a) {
+    double l = v3_length(a);
+    return l > 0.0 ? v3_scale(a, 1.0 / l) : a;
+}
 static inline int v3_is_finite(vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
 static inline quat quat_identity(void) { quat q = {1.0, 0.0, 0.0, 0.0}; return q; }

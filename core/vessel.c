@@ -46,7 +46,7 @@ void vessel_update_hydrostatics(vessel* v, const water_surface* water, const ves
     mat3 r = body_rotation(&v->body);
     hydro_vertex_pass(v->hull, 0, v->hull->vertex_count, v->body.position, &r, water, &v->scratch, v->height);
     hydro_sums_clear(&v->hydro);
-    hydro_triangle_pass(v->hull, v->height, 0, v->hull->triangle_count, env->water_density * env->gravity, &v->hydro,
+    hydro_triangle_pass(v->hull, v->height, 0, v->hull->triangle_count, env->water_density * env->gravity, NULL, NULL, &v->hydro,
                         v->segments);
     hydro_sums_to_world(&v->hydro, &r);
 }

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "body.h"
+#include "dynamics.h"
 #include "hydro.h"
 
 /* A run of one vessel's vertices or triangles: the unit of parallel work. */
@@ -18,6 +19,8 @@ typedef struct world_type {
     hull hull;
     body body_template; /* mass, inverse mass, inertia and its inverse */
     char name[WORLD_NAME_MAX];
+    vessel_dynamics dynamics;   /* as given (hydrostatics only until set) */
+    dynamics_model* model;      /* NULL: hydrostatics only, no actuators */
 } world_type;
 
 /* Vessel state as structure of arrays, indexed by slot. Every array has
@@ -30,7 +33,11 @@ typedef struct world_vessels {
     double *lx, *ly, *lz; /* angular momentum: the integrated state */
     double *wx, *wy, *wz; /* angular velocity, derived */
     double *fx, *fy, *fz, *tx, *ty, *tz;
-    float* area;
+    float *area;
+    float *throttle_cmd, *rudder_cmd; /* commanded */
+    float *throttle, *rudder;         /* actual, rate limited */
+    float *water_vy;                  /* the surface's vertical velocity at the CG, this step */
+    float** slam;                     /* per triangle (types with slamming), else NULL */
     uint32_t* vertex_offset;   /* first entry of the vessel's heights */
     uint32_t* tri_block_first; /* first triangle block of the vessel */
     uint32_t* tri_block_count;
@@ -42,6 +49,7 @@ struct world {
     jobs* pool;
     uint32_t threads;
     world_water water;
+    vec3 wind;          /* m/s, world: the air drag's reference */
     water_flat flat;
 
     world_type* types;
@@ -97,6 +105,7 @@ static double world_now_ms(void) {
     X(px) X(py) X(pz) X(qw) X(qx) X(qy) X(qz) X(vx) X(vy) X(vz) X(lx) X(ly) X(lz) X(wx) X(wy) X(wz) X(fx) X(fy) \
         X(fz) X(tx) X(ty) X(tz)
 #define WORLD_U32_FIELDS(X) X(id) X(type) X(flags) X(vertex_offset) X(tri_block_first) X(tri_block_count)
+#define WORLD_FLOAT_FIELDS(X) X(area) X(throttle_cmd) X(rudder_cmd) X(throttle) X(rudder) X(water_vy)
 
 static int world_grow(void** p, size_t elem, size_t n) {
     void* q = realloc(*p, elem * (n ? n : 1));
@@ -117,7 +126,10 @@ static int world_reserve_vessels(world* w, uint32_t need, nv_error* err) {
 #define X(f) bad |= world_grow((void**)&w->v.f, sizeof(uint32_t), cap);
     WORLD_U32_FIELDS(X)
 #undef X
-    bad |= world_grow((void**)&w->v.area, sizeof(float), cap);
+#define X(f) bad |= world_grow((void**)&w->v.f, sizeof(float), cap);
+    WORLD_FLOAT_FIELDS(X)
+#undef X
+    bad |= world_grow((void**)&w->v.slam, sizeof(float*), cap);
     if (bad) return nv_error_set(err, "world: out of memory for %u vessels", cap);
     w->capacity = cap;
     return 0;
@@ -127,8 +139,9 @@ static void world_move_slot(world* w, uint32_t to, uint32_t from) {
 #define X(f) w->v.f[to] = w->v.f[from];
     WORLD_DOUBLE_FIELDS(X)
     WORLD_U32_FIELDS(X)
+    WORLD_FLOAT_FIELDS(X)
 #undef X
-    w->v.area[to] = w->v.area[from];
+    w->v.slam[to] = w->v.slam[from];
 }
 
 int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err) {
@@ -166,7 +179,12 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
 void world_destroy(world* w) {
     if (!w) return;
     if (w->types)
-        for (uint32_t i = 0; i < w->type_count; i++) hull_destroy(&w->types[i].hull);
+        for (uint32_t i = 0; i < w->type_count; i++) {
+            hull_destroy(&w->types[i].hull);
+            free(w->types[i].model);
+        }
+    if (w->v.slam)
+        for (uint32_t s = 0; s < w->count; s++) free(w->v.slam[s]);
     free(w->types);
     if (w->scratch)
         for (uint32_t i = 0; i < w->threads; i++) hydro_scratch_free(&w->scratch[i]);
@@ -174,8 +192,9 @@ void world_destroy(world* w) {
 #define X(f) free(w->v.f);
     WORLD_DOUBLE_FIELDS(X)
     WORLD_U32_FIELDS(X)
+    WORLD_FLOAT_FIELDS(X)
 #undef X
-    free(w->v.area);
+    free(w->v.slam);
     free(w->id_to_slot);
     free(w->heights);
     free(w->vertex_blocks);
@@ -208,6 +227,10 @@ int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_sp
         return nv_error_prefix(err, "hull type '%s'", name);
     }
     strcpy(t->name, name);
+    t->dynamics.coeffs = hydrodyn_coeffs_none();
+    t->dynamics.coeffs.water_density = w->cfg.water_density;
+    actuator_set_init(&t->dynamics.actuators);
+    t->model = NULL;
     *type_out = w->type_count++;
     return 0;
 }
@@ -274,11 +297,18 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
     if (w->next_id == UINT32_MAX) return nv_error_set(err, "spawn: vessel ids are exhausted");
     if (world_reserve_vessels(w, w->count + 1, err)) return -1;
     if (world_reserve_for(w, &w->types[type].hull, err)) return -1;
+    float* slam = NULL;
+    if (w->types[type].model && w->types[type].model->slamming) {
+        slam = calloc(w->types[type].hull.triangle_count ? w->types[type].hull.triangle_count : 1, sizeof(float));
+        if (!slam) return nv_error_set(err, "spawn: out of memory for the slamming state");
+    }
     if (w->next_id >= w->id_capacity) {
         uint64_t cap = w->id_capacity ? 2ull * w->id_capacity : 256;
         if (cap > UINT32_MAX) cap = UINT32_MAX;
-        if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), (size_t)cap))
+        if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), (size_t)cap)) {
+            free(slam);
             return nv_error_set(err, "spawn: out of memory for the id map");
+        }
         w->id_capacity = (uint32_t)cap;
     }
     quat q = quat_normalize(orientation);
@@ -297,6 +327,9 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
     v->fx[s] = v->fy[s] = v->fz[s] = 0.0;
     v->tx[s] = v->ty[s] = v->tz[s] = 0.0;
     v->area[s] = 0.0f;
+    v->throttle_cmd[s] = v->rudder_cmd[s] = v->throttle[s] = v->rudder[s] = 0.0f;
+    v->water_vy[s] = 0.0f;
+    v->slam[s] = slam;
     world_count_vessel(w, &w->types[type].hull, +1);
     w->blocks_dirty = 1;
     *id_out = id;
@@ -307,6 +340,8 @@ int world_despawn(world* w, uint32_t id, nv_error* err) {
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "despawn: no vessel with id %u", id);
     world_count_vessel(w, &w->types[w->v.type[s]].hull, -1);
+    free(w->v.slam[s]);
+    w->v.slam[s] = NULL;
     uint32_t last = --w->count;
     if (s != last) {
         world_move_slot(w, s, last);
@@ -364,6 +399,76 @@ int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
     out->force = v3(v->fx[s], v->fy[s], v->fz[s]);
     out->torque = v3(v->tx[s], v->ty[s], v->tz[s]);
     out->submerged_area = v->area[s];
+    out->throttle = v->throttle_cmd[s];
+    out->rudder = v->rudder_cmd[s];
+    out->throttle_actual = v->throttle[s];
+    out->rudder_actual = v->rudder[s];
+    return 0;
+}
+
+static double world_clamp_unit(double x) { return x < -1.0 ? -1.0 : (x > 1.0 ? 1.0 : x); }
+
+int world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err) {
+    uint32_t s = world_slot_of(w, id);
+    if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
+    if (!isfinite(throttle) || !isfinite(rudder))
+        return nv_error_set(err, "vessel %u: throttle and rudder must be finite (got %g, %g)", id, throttle, rudder);
+    w->v.throttle_cmd[s] = (float)world_clamp_unit(throttle);
+    w->v.rudder_cmd[s] = (float)world_clamp_unit(rudder);
+    return 0;
+}
+
+void world_set_wind(world* w, vec3 wind) {
+    if (v3_is_finite(wind)) w->wind = wind;
+}
+
+const vessel_dynamics* world_type_dynamics(const world* w, uint32_t type) {
+    return type < w->type_count ? &w->types[type].dynamics : NULL;
+}
+
+int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err) {
+    if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
+    world_type* t = &w->types[type];
+    vessel_dynamics given = *d;
+    given.coeffs.water_density = w->cfg.water_density;
+    if (hydrodyn_coeffs_validate(&given.coeffs, err) || actuator_set_validate(&given.actuators, err))
+        return nv_error_prefix(err, "hull type '%s'", t->name);
+    dynamics_model* m = malloc(sizeof *m);
+    if (!m) return nv_error_set(err, "hull type '%s': out of memory", t->name);
+    dynamics_model_init(m, &given, &t->hull);
+    /* Every vessel of the type gets (or drops) its slamming memory now, so
+     * that failing leaves the world as it was. */
+    float** fresh = NULL;
+    if (m->slamming) {
+        fresh = calloc(w->count ? w->count : 1, sizeof *fresh);
+        if (!fresh) {
+            free(m);
+            return nv_error_set(err, "hull type '%s': out of memory", t->name);
+        }
+        for (uint32_t s = 0; s < w->count; s++)
+            if (w->v.type[s] == type && !w->v.slam[s]) {
+                fresh[s] = calloc(t->hull.triangle_count ? t->hull.triangle_count : 1, sizeof(float));
+                if (!fresh[s]) {
+                    for (uint32_t k = 0; k < s; k++) free(fresh[k]);
+                    free(fresh);
+                    free(m);
+                    return nv_error_set(err, "hull type '%s': out of memory for slamming state", t->name);
+                }
+            }
+    }
+    for (uint32_t s = 0; s < w->count; s++) {
+        if (w->v.type[s] != type) continue;
+        if (m->slamming) {
+            if (fresh[s]) w->v.slam[s] = fresh[s];
+        } else {
+            free(w->v.slam[s]);
+            w->v.slam[s] = NULL;
+        }
+    }
+    free(fresh);
+    free(t->model);
+    t->model = m;
+    t->dynamics = given;
     return 0;
 }
 
@@ -420,6 +525,14 @@ static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t w
         vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
         hydro_vertex_pass(h, b->first, b->count, pos, &r, w->water.surface, scratch,
                           w->heights + w->v.vertex_offset[s]);
+        if (b->first == 0 && w->types[w->v.type[s]].model) {
+            /* The water's heave at the CG: the moving-water forces are
+             * relative to it (one point per vessel, not per vertex: memory) */
+            float surface, vertical;
+            water_query q = {.count = 1, .x = &pos.x, .z = &pos.z, .height = &surface, .vertical_velocity = &vertical};
+            water_sample(w->water.surface, &q);
+            w->v.water_vy[s] = isfinite(vertical) ? vertical : 0.0f;
+        }
     }
 }
 
@@ -433,8 +546,18 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
         hydro_sums* sum = &w->tri_sums[i];
         hydro_sums_clear(sum);
         if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
-        const hull* h = &w->types[w->v.type[s]].hull;
-        hydro_triangle_pass(h, w->heights + w->v.vertex_offset[s], b->first, b->count, rho_g, sum, NULL);
+        const world_type* type = &w->types[w->v.type[s]];
+        hydrodyn_frame frame;
+        const hydrodyn_frame* dyn = NULL;
+        if (type->model && type->model->per_triangle) {
+            mat3 r = world_rotation(w, s);
+            vec3 v = v3(w->v.vx[s], w->v.vy[s], w->v.vz[s]), om = v3(w->v.wx[s], w->v.wy[s], w->v.wz[s]);
+            hydrodyn_frame_init(&frame, &type->model->hydro, &r, v, om, w->v.water_vy[s], w->wind,
+                                type->body_template.mass, type->model->total_area, w->dt);
+            dyn = &frame;
+        }
+        hydro_triangle_pass(&type->hull, w->heights + w->v.vertex_offset[s], b->first, b->count, rho_g, dyn,
+                            w->v.slam[s], sum, NULL);
     }
 }
 
@@ -448,6 +571,11 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
     (void)worker;
     world* w = ctx;
     world_vessels* v = &w->v;
+    dynamics_env env = {.water = w->water.surface,
+                        .gravity = w->cfg.gravity,
+                        .linear_damping = w->cfg.linear_damping,
+                        .angular_damping = w->cfg.angular_damping,
+                        .dt = w->dt};
     for (uint32_t s = begin; s < end; s++) {
         if (v->flags[s] & WORLD_VESSEL_FROZEN) continue;
         /* Block sums added in block order: the same total whatever thread
@@ -456,24 +584,28 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
         hydro_sums_clear(&total);
         uint32_t first = v->tri_block_first[s], n = v->tri_block_count[s];
         for (uint32_t k = first; k < first + n; k++) {
-            total.force = v3_add(total.force, w->tri_sums[k].force);
-            total.torque = v3_add(total.torque, w->tri_sums[k].torque);
-            total.submerged_area += w->tri_sums[k].submerged_area;
+            const hydro_sums* part = &w->tri_sums[k];
+            total.force = v3_add(total.force, part->force);
+            total.torque = v3_add(total.torque, part->torque);
+            total.slam_force = v3_add(total.slam_force, part->slam_force);
+            total.slam_torque = v3_add(total.slam_torque, part->slam_torque);
+            total.submerged_area += part->submerged_area;
         }
         body b = world_load_body(w, s);
-        /* The blocks summed in the body frame: one rotation per vessel. */
-        mat3 rot = quat_to_mat3(b.orientation);
-        hydro_sums_to_world(&total, &rot);
-        vec3 force = total.force;
-        force.y -= b.mass * w->cfg.gravity;
-        force = v3_madd(force, b.velocity, -w->cfg.linear_damping * b.mass);
-        vec3 torque = total.torque;
-        if (w->cfg.angular_damping > 0.0) {
-            mat3 iw = body_world_inertia(&b);
-            torque = v3_madd(torque, m3_mul_v3(&iw, b.angular_velocity), -w->cfg.angular_damping);
-        }
-        v->fx[s] = total.force.x, v->fy[s] = total.force.y, v->fz[s] = total.force.z;
-        v->tx[s] = total.torque.x, v->ty[s] = total.torque.y, v->tz[s] = total.torque.z;
+        dynamics_vessel dv = {.model = w->types[v->type[s]].model,
+                              .body = &b,
+                              .sums = total,
+                              .water_vertical = v->water_vy[s],
+                              .throttle_cmd = v->throttle_cmd[s],
+                              .rudder_cmd = v->rudder_cmd[s],
+                              .throttle = v->throttle[s],
+                              .rudder = v->rudder[s]};
+        vec3 force, torque, water_force, water_torque;
+        dynamics_assemble(&dv, &env, &force, &torque, &water_force, &water_torque);
+        v->throttle[s] = (float)dv.throttle;
+        v->rudder[s] = (float)dv.rudder;
+        v->fx[s] = water_force.x, v->fy[s] = water_force.y, v->fz[s] = water_force.z;
+        v->tx[s] = water_torque.x, v->ty[s] = water_torque.y, v->tz[s] = water_torque.z;
         v->area[s] = (float)total.submerged_area;
         body next = b;
         body_integrate(&next, force, torque, w->dt);
@@ -539,12 +671,15 @@ uint64_t world_state_hash(const world* w) {
 #define X(f) h = world_fnv(h, &v->f[s], sizeof(double));
         WORLD_DOUBLE_FIELDS(X)
 #undef X
+        h = world_fnv(h, &v->throttle[s], sizeof(float));
+        h = world_fnv(h, &v->rudder[s], sizeof(float));
+        if (v->slam[s]) h = world_fnv(h, v->slam[s], w->types[v->type[s]].hull.triangle_count * sizeof(float));
     }
     return h;
 }
 
 void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total) {
-    size_t per = (size_t)w->capacity * (22 * sizeof(double) + 6 * sizeof(uint32_t) + sizeof(float)) +
+    size_t per = (size_t)w->capacity * (22 * sizeof(double) + 6 * sizeof(uint32_t) + 6 * sizeof(float) + sizeof(float*)) +
                  (size_t)w->id_capacity * sizeof(uint32_t) + (size_t)w->height_capacity * sizeof(float) +
                  (size_t)w->vertex_block_capacity * sizeof(world_block) +
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
@@ -554,6 +689,10 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
         const hull* h = &w->types[i].hull;
         shared += (size_t)h->vertex_count * 3 * sizeof(float) + (size_t)h->triangle_count * (3 * sizeof(uint32_t) + 13 * sizeof(float));
     }
+    for (uint32_t s = 0; s < w->count; s++)
+        if (w->v.slam[s]) per += (size_t)w->types[w->v.type[s]].hull.triangle_count * sizeof(float);
+    for (uint32_t i = 0; i < w->type_count; i++)
+        if (w->types[i].model) shared += sizeof(dynamics_model);
     if (per_vessel_total) *per_vessel_total = per;
     if (shared_total) *shared_total = shared;
 }

@@ -23,6 +23,7 @@
 #include "mesh.h"
 #include "nv_error.h"
 #include "vecmath.h"
+#include "vessel_type.h"
 #include "water.h"
 
 #define WORLD_MAX_HULL_TYPES 1024u
@@ -62,9 +63,11 @@ typedef struct world_vessel_state {
     quat orientation;
     vec3 velocity;
     vec3 angular_velocity;
-    vec3 force;             /* last step: hydrostatic force, world, N */
+    vec3 force;             /* last step: water and air forces, world, N (no gravity) */
     vec3 torque;            /* last step: about the CG, N m */
     double submerged_area;  /* last step, m^2 */
+    double throttle, rudder;             /* commanded, [-1, 1] */
+    double throttle_actual, rudder_actual; /* after the type's rate limits */
 } world_vessel_state;
 
 typedef struct world_timing {
@@ -87,10 +90,21 @@ const char* world_hull_type_name(const world* w, uint32_t type);
 /* Index of the type with that name, or -1. */
 int world_find_hull_type(const world* w, const char* name);
 
+/* A hull type's forces and actuators (default: pure hydrostatics, no
+ * actuators). Between steps only; vessels of the type keep their state. */
+int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err);
+const vessel_dynamics* world_type_dynamics(const world* w, uint32_t type);
+/* Wind over the water, world frame, m/s (air drag). Default: still air. */
+void world_set_wind(world* w, vec3 wind);
+
 /* Between steps only. Ids are never reused; other vessels keep theirs. */
 int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err);
 int world_despawn(world* w, uint32_t id, nv_error* err);
 int world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err);
+/* Commands, applied from the next step through the type's rate limits.
+ * Non-finite values are refused (nothing changes); others are clamped to
+ * [-1, 1]. */
+int world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err);
 int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out);
 uint32_t world_vessel_count(const world* w);
 /* Id of the vessel in slot i (0 <= i < count); slot order is stable between

@@ -32,7 +32,7 @@ static void test_passes(test_vertices* v, const hull* h, vec3 pos, const mat3* r
                         hydro_sums* s, hydro_segment* seg) {
     hydro_vertex_pass(h, 0, h->vertex_count, pos, r, w, &v->scratch, v->height);
     hydro_sums_clear(s);
-    hydro_triangle_pass(h, v->height, 0, h->triangle_count, RHO * G, s, seg);
+    hydro_triangle_pass(h, v->height, 0, h->triangle_count, RHO * G, NULL, NULL, s, seg);
     hydro_sums_to_world(s, r);
 }
 
@@ -280,7 +280,7 @@ static void nan_height_poisons_the_sums(void** state) {
     assert_true(v3_is_finite(s.force) && s.force.y > 0.0);
     v.height[h.triangles[0]] = NAN; /* one corner of the first triangle */
     hydro_sums_clear(&s);
-    hydro_triangle_pass(&h, v.height, 0, h.triangle_count, RHO * G, &s, NULL);
+    hydro_triangle_pass(&h, v.height, 0, h.triangle_count, RHO * G, NULL, NULL, &s, NULL);
     assert_true(isnan(s.force.x) && isnan(s.force.y) && isnan(s.torque.z));
     test_vertices_free(&v);
     hull_destroy(&h);

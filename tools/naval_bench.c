@@ -25,12 +25,18 @@ static const char usage[] =
     "  --ocean-resolution N   FFT grid per cascade, power of two (default 256)\n"
     "  --cascades C           ocean cascades 1..4 (default 1)\n"
     "  --seed S               ocean and fleet seed (default 1)\n"
+    "  --forces full|hydrostatics|compare\n"
+    "                         force model of the generated fleet (default full: drag,\n"
+    "                         slamming, air, added mass, a propeller and rudder per boat);\n"
+    "                         compare runs both and prints the cost per triangle of each\n"
     "  --query exact|grid     ocean heights per vertex by inversion, or from the surface\n"
     "                         resampled once per step (default: grid with one cascade)\n"
     "  --scenario FILE        run this scenario (JSON) instead of the generated fleet;\n"
     "                         --boats, --hull, --hull-tris, --hz, --ocean-* and --seed are then ignored\n"
     "  --sweep-threads        run with 1..K threads and print speed-up and efficiency\n"
     "  --json                 one JSON object on stdout\n";
+
+enum { BENCH_FORCES_FULL, BENCH_FORCES_HYDROSTATICS, BENCH_FORCES_COMPARE };
 
 typedef struct bench_args {
     uint64_t boats, hull_tris, threads, steps, ocean_resolution, cascades, seed;
@@ -39,6 +45,7 @@ typedef struct bench_args {
     const char* scenario_path;
     int sweep, json;
     int query; /* -1 default, 0 exact, 1 grid */
+    int forces; /* BENCH_FORCES_* */
 } bench_args;
 
 typedef struct bench_result {
@@ -103,6 +110,11 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
                 return bench_fail("--ocean-resolution must be a power of two, 4..4096", val);
         } else if (!strcmp(arg, "--cascades")) {
             if (cli_parse_u64(val, 1, OCEAN_MAX_CASCADES, &a->cascades)) return bench_fail("--cascades must be 1..4", val);
+        } else if (!strcmp(arg, "--forces")) {
+            if (!strcmp(val, "full")) a->forces = BENCH_FORCES_FULL;
+            else if (!strcmp(val, "hydrostatics")) a->forces = BENCH_FORCES_HYDROSTATICS;
+            else if (!strcmp(val, "compare")) a->forces = BENCH_FORCES_COMPARE;
+            else return bench_fail("--forces must be full, hydrostatics or compare", val);
         } else if (!strcmp(arg, "--query")) {
             if (!strcmp(val, "exact")) a->query = 0;
             else if (!strcmp(val, "grid")) a->query = 1;
@@ -164,7 +176,35 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
     return scenario_add_fleet(s, 0, (uint32_t)a->boats, spacing, origin, 3.0, a->seed, err);
 }
 
-static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads, bench_result* r, nv_error* err) {
+/* The generated fleet's full model: the default coefficients, one propeller
+ * and one rudder at the stern sized from the hull, throttle and rudder
+ * varied across the fleet so boats go straight and turn. */
+static int bench_set_full_model(world* w, nv_error* err) {
+    const hull* h = world_hull_type(w, 0);
+    vessel_dynamics d;
+    d.coeffs = hydrodyn_coeffs_default();
+    actuator_set_init(&d.actuators);
+    vec3 cg = h->body.cg;
+    double stern = cg.x + h->bounds_min[0], keel = cg.y + h->bounds_min[1];
+    double length = (double)h->bounds_max[0] - h->bounds_min[0], depth = (double)h->bounds_max[1] - h->bounds_min[1];
+    double mass = h->body.mass;
+    d.actuators.propeller_count = 1;
+    d.actuators.propellers[0] = (actuator_propeller){v3(stern + 0.05 * length, keel + 0.2 * depth, 0), v3(1, 0, 0),
+                                                     mass * 0.25, 0.6, 0.3};
+    d.actuators.rudder_count = 1;
+    d.actuators.rudders[0] = (actuator_rudder){v3(stern + 0.02 * length, keel + 0.25 * depth, 0),
+                                               0.02 * length * 0.4 * depth, 35.0, 3.0, 25.0, 0.02};
+    if (world_set_type_dynamics(w, 0, &d, err)) return -1;
+    uint32_t n = world_vessel_count(w);
+    for (uint32_t i = 0; i < n; i++) {
+        double rudder = (i % 4 == 0) ? 0.0 : ((double)(i % 7) - 3.0) / 6.0;
+        if (world_set_controls(w, world_vessel_id_at(w, i), 0.3 + 0.1 * (i % 5), rudder, err)) return -1;
+    }
+    return 0;
+}
+
+static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads, int full, bench_result* r,
+                     nv_error* err) {
     memset(r, 0, sizeof *r);
     r->threads = threads;
     int rc = -1;
@@ -172,8 +212,13 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     scenario_instance inst = {NULL, NULL};
     double* samples = NULL;
     if (jobs_create(&pool, threads, err)) goto done;
-    if (scenario_instantiate(scn, pool, &inst, err)) goto done;
+    /* The generated fleet's stand-in damping is for hydrostatics only: the
+     * full model damps through the water. */
+    scenario local = *scn;
+    if (full && !a->scenario_path) local.world.linear_damping = local.world.angular_damping = 0.0;
+    if (scenario_instantiate(&local, pool, &inst, err)) goto done;
     world* w = inst.world;
+    if (full && !a->scenario_path && bench_set_full_model(w, err)) goto done;
     uint32_t boats = world_vessel_count(w);
     if (boats == 0) {
         nv_error_set(err, "the scenario has no vessels");
@@ -300,8 +345,33 @@ int main(int argc, char** argv) {
         scenario_free(&scn);
         return 2;
     }
+    if (a.forces == BENCH_FORCES_COMPARE) {
+        bench_result hs;
+        rc = bench_run(&a, &scn, (uint32_t)a.threads, 0, &hs, &err) || bench_run(&a, &scn, (uint32_t)a.threads, 1, &r, &err);
+        if (rc) {
+            fprintf(stderr, "naval-bench: %s\n", err.message);
+        } else {
+            double per = (double)r.boats * r.triangles * 1e-6; /* ms -> ns per triangle */
+            double ns_hs = hs.pass_triangle / per, ns_full = r.pass_triangle / per;
+            if (a.json)
+                printf("{\"boats\": %u, \"hull_triangles\": %u, \"threads\": %u, \"triangle_ns_hydrostatics\": %.4f, "
+                       "\"triangle_ns_full\": %.4f, \"full_over_hydrostatics\": %.4f, \"step_ms_p50_hydrostatics\": "
+                       "%.4f, \"step_ms_p50_full\": %.4f, \"step_ms_p99_full\": %.4f}\n",
+                       r.boats, r.triangles, r.threads, ns_hs * r.threads, ns_full * r.threads, ns_full / ns_hs, hs.step_p50, r.step_p50,
+                       r.step_p99);
+            else
+                printf("naval-bench: %u boats x %u triangles, %u threads\n"
+                       "  triangle pass per triangle (thread time / triangles): hydrostatics %.2f ns, full model %.2f ns "
+                       "(%.2fx)\n  step p50: hydrostatics %.3f ms, full %.3f ms (p99 %.3f)\n",
+                       r.boats, r.triangles, r.threads, ns_hs * r.threads, ns_full * r.threads, ns_full / ns_hs,
+                       hs.step_p50, r.step_p50, r.step_p99);
+        }
+        scenario_free(&scn);
+        return rc ? 2 : 0;
+    }
+    int full = a.forces == BENCH_FORCES_FULL;
     if (!a.sweep) {
-        rc = bench_run(&a, &scn, (uint32_t)a.threads, &r, &err);
+        rc = bench_run(&a, &scn, (uint32_t)a.threads, full, &r, &err);
         if (rc) fprintf(stderr, "naval-bench: %s\n", err.message);
         else if (a.json) bench_print_json(&a, &scn, &r, NULL, 0);
         else bench_print_text(&a, &scn, &r);
@@ -315,7 +385,7 @@ int main(int argc, char** argv) {
     }
     if (!a.json) printf("threads  mean ms  p99 ms  speed-up  efficiency  state hash\n");
     for (uint32_t k = 1; k <= a.threads; k++) {
-        if (bench_run(&a, &scn, k, &sweep[k - 1], &err)) {
+        if (bench_run(&a, &scn, k, full, &sweep[k - 1], &err)) {
             fprintf(stderr, "naval-bench: %s\n", err.message);
             free(sweep);
             scenario_free(&scn);

@@ -1,0 +1,139 @@
+#include "actuator.h"
+
+#include <math.h>
+#include <string.h>
+
+void actuator_set_init(actuator_set* a) {
+    memset(a, 0, sizeof *a);
+    a->throttle_rate = 0.5;
+    a->rudder_rate = 1.0;
+}
+
+static int actuator_finite3(vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+int actuator_set_validate(const actuator_set* a, nv_error* err) {
+    if (a->propeller_count > ACTUATOR_MAX_PROPELLERS)
+        return nv_error_set(err, "propellers: at most %d (got %u)", ACTUATOR_MAX_PROPELLERS, a->propeller_count);
+    if (a->rudder_count > ACTUATOR_MAX_RUDDERS)
+        return nv_error_set(err, "rudders: at most %d (got %u)", ACTUATOR_MAX_RUDDERS, a->rudder_count);
+    for (uint32_t i = 0; i < a->propeller_count; i++) {
+        const actuator_propeller* p = &a->propellers[i];
+        if (!actuator_finite3(p->position) || fabs(p->position.x) + fabs(p->position.y) + fabs(p->position.z) > 1e5)
+            return nv_error_set(err, "propellers[%u].position: must be finite, within 1e5 m", i);
+        if (!actuator_finite3(p->direction) || !(v3_length(p->direction) > 1e-6))
+            return nv_error_set(err, "propellers[%u].direction: must be a finite non-zero vector", i);
+        if (!isfinite(p->max_thrust) || !(p->max_thrust > 0.0) || p->max_thrust > 1e9)
+            return nv_error_set(err, "propellers[%u].max_thrust: must be in (0, 1e9] N (got %g)", i, p->max_thrust);
+        if (!isfinite(p->reverse_fraction) || p->reverse_fraction < 0.0 || p->reverse_fraction > 1.0)
+            return nv_error_set(err, "propellers[%u].reverse: must be in [0, 1] (got %g)", i, p->reverse_fraction);
+        if (!isfinite(p->immersion) || p->immersion < 0.0 || p->immersion > 100.0)
+            return nv_error_set(err, "propellers[%u].immersion: must be in [0, 100] m (got %g)", i, p->immersion);
+    }
+    for (uint32_t i = 0; i < a->rudder_count; i++) {
+        const actuator_rudder* r = &a->rudders[i];
+        if (!actuator_finite3(r->position) || fabs(r->position.x) + fabs(r->position.y) + fabs(r->position.z) > 1e5)
+            return nv_error_set(err, "rudders[%u].position: must be finite, within 1e5 m", i);
+        if (!isfinite(r->area) || !(r->area > 0.0) || r->area > 1e4)
+            return nv_error_set(err, "rudders[%u].area: must be in (0, 1e4] m^2 (got %g)", i, r->area);
+        if (!isfinite(r->max_angle_deg) || !(r->max_angle_deg > 0.0) || r->max_angle_deg > 90.0)
+            return nv_error_set(err, "rudders[%u].max_angle: must be in (0, 90] degrees (got %g)", i, r->max_angle_deg);
+        if (!isfinite(r->lift_slope) || !(r->lift_slope > 0.0) || r->lift_slope > 20.0)
+            return nv_error_set(err, "rudders[%u].lift_slope: must be in (0, 20] per radian (got %g)", i, r->lift_slope);
+        if (!isfinite(r->stall_angle_deg) || !(r->stall_angle_deg > 0.0) || r->stall_angle_deg > 90.0)
+            return nv_error_set(err, "rudders[%u].stall_angle: must be in (0, 90] degrees (got %g)", i,
+                                r->stall_angle_deg);
+        if (!isfinite(r->drag_coefficient) || r->drag_coefficient < 0.0 || r->drag_coefficient > 10.0)
+            return nv_error_set(err, "rudders[%u].drag: must be in [0, 10] (got %g)", i, r->drag_coefficient);
+    }
+    if (!isfinite(a->throttle_rate) || !(a->throttle_rate > 0.0) || a->throttle_rate > 1000.0)
+        return nv_error_set(err, "throttle_rate: must be in (0, 1000] per second (got %g)", a->throttle_rate);
+    if (!isfinite(a->rudder_rate) || !(a->rudder_rate > 0.0) || a->rudder_rate > 1000.0)
+        return nv_error_set(err, "rudder_rate: must be in (0, 1000] per second (got %g)", a->rudder_rate);
+    return 0;
+}
+
+void actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg) {
+    memset(m, 0, sizeof *m);
+    m->set = *set;
+    const double deg = NV_PI / 180.0;
+    for (uint32_t i = 0; i < set->propeller_count; i++) {
+        m->propeller_offset[i] = v3_sub(set->propellers[i].position, cg);
+        m->propeller_direction[i] = v3_normalize(set->propellers[i].direction);
+    }
+    for (uint32_t i = 0; i < set->rudder_count; i++) {
+        m->rudder_offset[i] = v3_sub(set->rudders[i].position, cg);
+        m->rudder_max_angle[i] = set->rudders[i].max_angle_deg * deg;
+        m->rudder_stall[i] = set->rudders[i].stall_angle_deg * deg;
+    }
+    m->point_count = set->propeller_count + set->rudder_count;
+}
+
+vec3 actuator_point(const actuator_model* m, uint32_t i) {
+    return i < m->set.propeller_count ? m->propeller_offset[i] : m->rudder_offset[i - m->set.propeller_count];
+}
+
+double actuator_follow(double actual, double command, double rate, double dt) {
+    double step = rate * dt;
+    if (command > actual + step) return actual + step;
+    if (command < actual - step) return actual - step;
+    return command;
+}
+
+double actuator_rudder_lift(double slope, double stall, double alpha) {
+    double a = fabs(alpha), peak = slope * stall, cl;
+    if (a <= stall) cl = slope * a;
+    else if (a >= 2.0 * stall) cl = 0.5 * peak;
+    else cl = peak * (1.0 - 0.5 * (a - stall) / stall);
+    return alpha < 0.0 ? -cl : cl;
+}
+
+/* Thrust and lift fade in over this depth (m) when not given: a propeller
+ * or rudder breaking the surface loses its grip gradually, not at once. */
+static double actuator_immersion(double depth, double ramp) {
+    if (!(depth > 0.0)) return 0.0;
+    if (!(ramp > 0.0) || depth >= ramp) return 1.0;
+    return depth / ramp;
+}
+
+/* Induced drag factor 1 / (pi e AR) for a rudder of aspect ratio ~1.5. */
+#define ACTUATOR_INDUCED_DRAG 0.25
+#define ACTUATOR_RUDDER_IMMERSION 0.3
+
+void actuator_forces(const actuator_model* m, double throttle, double rudder, const double* depth, vec3 velocity,
+                     vec3 angular_velocity, double water_density, vec3* force, vec3* torque) {
+    vec3 f_sum = v3(0, 0, 0), t_sum = v3(0, 0, 0);
+    const actuator_set* s = &m->set;
+    for (uint32_t i = 0; i < s->propeller_count; i++) {
+        const actuator_propeller* p = &s->propellers[i];
+        double thrust = throttle >= 0.0 ? throttle * p->max_thrust : throttle * p->max_thrust * p->reverse_fraction;
+        thrust *= actuator_immersion(depth[i], p->immersion);
+        vec3 f = v3_scale(m->propeller_direction[i], thrust);
+        f_sum = v3_add(f_sum, f);
+        t_sum = v3_add(t_sum, v3_cross(m->propeller_offset[i], f));
+    }
+    for (uint32_t i = 0; i < s->rudder_count; i++) {
+        const actuator_rudder* r = &s->rudders[i];
+        vec3 at = m->rudder_offset[i];
+        vec3 v = v3_add(velocity, v3_cross(angular_velocity, at));
+        double vx = v.x, vz = v.z, v2 = vx * vx + vz * vz;
+        double wet = actuator_immersion(depth[s->propeller_count + i], ACTUATOR_RUDDER_IMMERSION);
+        if (!(v2 > 1e-8) || !(wet > 0.0)) continue;
+        double speed = sqrt(v2);
+        /* Right rudder (+) swings the trailing edge to starboard, so the
+         * chord's leading edge points to port: the rudder meets the water
+         * at alpha = drift + deflection. Lift acts at right angles to the
+         * motion, to port of it for alpha > 0, pushing the stern to port
+         * and the bow to starboard. */
+        double drift = atan2(vz, vx);
+        double alpha = drift + rudder * m->rudder_max_angle[i];
+        double cl = actuator_rudder_lift(r->lift_slope, m->rudder_stall[i], alpha);
+        double cd = r->drag_coefficient + ACTUATOR_INDUCED_DRAG * cl * cl;
+        double q = 0.5 * water_density * v2 * r->area * wet;
+        double ux = vx / speed, uz = vz / speed; /* direction of motion */
+        vec3 f = v3(q * (cl * uz - cd * ux), 0.0, q * (-cl * ux - cd * uz));
+        f_sum = v3_add(f_sum, f);
+        t_sum = v3_add(t_sum, v3_cross(at, f));
+    }
+    *force = f_sum;
+    *torque = t_sum;
+}

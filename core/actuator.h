@@ -1,0 +1,80 @@
+/* What a crew controls: propellers and rudders, and the per-vessel controls
+ * (throttle, rudder) that drive them with rate limits.
+ *
+ * Positions and directions are given in mesh coordinates (+x bow, +y up,
+ * +z starboard); a world turns positions into offsets from the CG. A
+ * propeller pushes only while submerged; a rudder's force comes from the
+ * water flowing past it (the vessel's own motion). */
+#ifndef NAVAL_ACTUATOR_H
+#define NAVAL_ACTUATOR_H
+
+#include <stdint.h>
+
+#include "nv_error.h"
+#include "vecmath.h"
+
+#define ACTUATOR_MAX_PROPELLERS 4
+#define ACTUATOR_MAX_RUDDERS 4
+
+typedef struct actuator_propeller {
+    vec3 position;           /* m, mesh coordinates */
+    vec3 direction;          /* thrust direction at throttle +1, body axes (normalised on use) */
+    double max_thrust;       /* N at throttle +1 */
+    double reverse_fraction; /* thrust at throttle -1 as a fraction of max (0.6) */
+    double immersion;        /* m of depth over which thrust ramps in from 0 (0.3) */
+} actuator_propeller;
+
+typedef struct actuator_rudder {
+    vec3 position;           /* m, mesh coordinates (its centre of pressure) */
+    double area;             /* m^2, one side */
+    double max_angle_deg;    /* deflection at rudder +1 (35) */
+    double lift_slope;       /* dC_L / d(alpha), per radian (~2 pi A/(A+2), 3.0 for aspect ~1.5) */
+    double stall_angle_deg;  /* past this, lift falls off (25) */
+    double drag_coefficient; /* C_D0 + C_L^2 term handled inside; this is C_D0 (0.02) */
+} actuator_rudder;
+
+typedef struct actuator_set {
+    actuator_propeller propellers[ACTUATOR_MAX_PROPELLERS];
+    uint32_t propeller_count;
+    actuator_rudder rudders[ACTUATOR_MAX_RUDDERS];
+    uint32_t rudder_count;
+    double throttle_rate;    /* how fast the throttle follows its command, units per second (0.5) */
+    double rudder_rate;      /* the same for the rudder (1.0: hard over from centre in 1 s) */
+} actuator_set;
+
+/* No actuators, default rates. */
+void actuator_set_init(actuator_set* a);
+/* 0 when usable; else -1 and a message naming the actuator and field. */
+int actuator_set_validate(const actuator_set* a, nv_error* err);
+
+/* An actuator set ready for one hull type: positions as body-frame offsets
+ * from the CG, unit directions, angles in radians. */
+typedef struct actuator_model {
+    actuator_set set;
+    vec3 propeller_offset[ACTUATOR_MAX_PROPELLERS];
+    vec3 propeller_direction[ACTUATOR_MAX_PROPELLERS];
+    vec3 rudder_offset[ACTUATOR_MAX_RUDDERS];
+    double rudder_max_angle[ACTUATOR_MAX_RUDDERS];
+    double rudder_stall[ACTUATOR_MAX_RUDDERS];
+    uint32_t point_count; /* propellers then rudders */
+} actuator_model;
+
+void actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg);
+/* Body-frame offset of point i (propellers first, then rudders). */
+vec3 actuator_point(const actuator_model* m, uint32_t i);
+
+/* Moves a control toward its command by at most rate * dt. */
+double actuator_follow(double actual, double command, double rate, double dt);
+
+/* Rudder lift coefficient at angle of attack alpha (radians): linear up to
+ * the stall angle, then falling to half its peak at twice that angle. */
+double actuator_rudder_lift(double slope, double stall, double alpha);
+
+/* Forces of every propeller and rudder, body frame, about the CG.
+ * `depth` has point_count entries: each point's depth under the surface
+ * (m, > 0 submerged); velocity / angular_velocity are the body's relative
+ * to the water, body frame. Rudder +1 turns the bow to starboard (+z). */
+void actuator_forces(const actuator_model* m, double throttle, double rudder, const double* depth, vec3 velocity,
+                     vec3 angular_velocity, double water_density, vec3* force, vec3* torque);
+
+#endif

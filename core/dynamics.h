@@ -1,0 +1,51 @@
+/* The forces on one vessel that are not per triangle: its actuators under
+ * the controls' rate limits, Kerner's area-ratio damping, the cap that keeps
+ * slamming from throwing a body back, gravity, and added mass, assembled
+ * into the world-frame force and torque the integrator applies.
+ * The per-triangle forces come in as the triangle pass's sums. */
+#ifndef NAVAL_DYNAMICS_H
+#define NAVAL_DYNAMICS_H
+
+#include "actuator.h"
+#include "body.h"
+#include "hull.h"
+#include "hydro.h"
+#include "hydrodyn.h"
+#include "vessel_type.h"
+#include "water.h"
+
+/* A hull type's dynamics made ready to run (one per type, shared). */
+typedef struct dynamics_model {
+    hydrodyn_model hydro;
+    actuator_model actuators;
+    int slamming;         /* per-triangle slamming state needed */
+    int per_triangle;     /* any force computed in the triangle pass */
+    double total_area;    /* m^2, the hull's */
+} dynamics_model;
+
+void dynamics_model_init(dynamics_model* m, const vessel_dynamics* d, const hull* h);
+
+/* One vessel's step, beyond the triangle pass. */
+typedef struct dynamics_vessel {
+    const dynamics_model* model; /* NULL: hydrostatics only */
+    const body* body;
+    hydro_sums sums;             /* the triangle pass's, summed over blocks, BODY frame */
+    double water_vertical;       /* the surface's vertical velocity at the CG, m/s */
+    double throttle_cmd, rudder_cmd;
+    double throttle, rudder;     /* actual: updated here through the rate limits */
+} dynamics_vessel;
+
+typedef struct dynamics_env {
+    const water_surface* water;  /* for the actuators' depths */
+    double gravity;
+    double linear_damping;       /* the world's plain damping, 1/s */
+    double angular_damping;
+    double dt;
+} dynamics_env;
+
+/* Fills the world-frame force and torque to integrate (gravity included)
+ * and the water-and-air part alone (world frame, for the vessel's state). */
+void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, vec3* force, vec3* torque, vec3* water_force,
+                       vec3* water_torque);
+
+#endif

@@ -1,0 +1,162 @@
+/* Kerner's part 2 and Bourg's resistance: the hydrodynamic forces on the
+ * submerged pieces of a hull (viscous friction, pressure drag and suction,
+ * slamming), quadratic air drag on dry triangles, the cheap area-ratio
+ * damping, and added mass. See ../shared/notes/kerner-model.md (part 2).
+ *
+ * Every force works in the hull's body frame (+x bow, +y up, +z
+ * starboard), on velocities relative to the water (or the air). Each can be
+ * switched off (tests, tuning), and every coefficient belongs to the hull
+ * type. The defaults (hydrodyn_coeffs_default) make the built-in hulls
+ * behave plausibly; hydrodyn_coeffs_none is pure hydrostatics. */
+#ifndef NAVAL_HYDRODYN_H
+#define NAVAL_HYDRODYN_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "nv_error.h"
+#include "vecmath.h"
+
+enum {
+    HYDRODYN_VISCOUS = 1u << 0,       /* ITTC-1957 friction along the tangential flow */
+    HYDRODYN_PRESSURE_DRAG = 1u << 1, /* pressure drag (front) and suction (back) */
+    HYDRODYN_SLAMMING = 1u << 2,      /* impact of triangles entering the water */
+    HYDRODYN_AIR_DRAG = 1u << 3,      /* quadratic drag on dry triangles facing the wind */
+    HYDRODYN_AREA_DAMPING = 1u << 4,  /* Kerner's early damping: the cheap fallback */
+    HYDRODYN_ADDED_MASS = 1u << 5,    /* added mass and inertia per body axis */
+    HYDRODYN_ALL = (1u << 6) - 1,
+};
+
+typedef struct hydrodyn_coeffs {
+    uint32_t forces;             /* HYDRODYN_* bits switched on */
+    double water_density;        /* kg/m^3, set by the world (1025) */
+    double viscosity;            /* kinematic, m^2/s (1.19e-6: sea water at 15 C) */
+    double reynolds_min;         /* Rn is clamped up to this (1e5): the ITTC line has a pole at 100 */
+    double reference_length;     /* m, for Rn; 0: the hull's length along x */
+    double pressure_linear;      /* C_PD1 (drag on pieces moving into the water) */
+    double pressure_quadratic;   /* C_PD2 */
+    double pressure_falloff;     /* f_P in (0, 1] */
+    double suction_linear;       /* C_SD1 (pull on pieces moving away) */
+    double suction_quadratic;    /* C_SD2 */
+    double suction_falloff;      /* f_S in (0, 1] */
+    double reference_speed;      /* v_r, m/s */
+    double slam_power;           /* p >= 1: ramp of (Gamma / Gamma_max)^p */
+    double slam_gamma_max;       /* m/s^2: the rate of change of swept volume per area at full slam */
+    double air_density;          /* kg/m^3 (1.225) */
+    double air_drag;             /* C_air (0.8) */
+    double damping_linear[2];    /* area damping: F = -m r_s (c1 + c2 |v|) v; c1 1/s, c2 1/m */
+    double damping_angular[2];   /* tau = -I r_s (c1 + c2 |w|) w; c1 1/s, c2 dimensionless */
+    vec3 added_mass;             /* fraction of the mass along body x (surge), y (heave), z (sway) */
+    vec3 added_inertia;          /* fraction of the inertia about body x (roll), y (yaw), z (pitch) */
+} hydrodyn_coeffs;
+
+hydrodyn_coeffs hydrodyn_coeffs_default(void);
+/* Every force off: pure hydrostatics (the default of a bare hull type). */
+hydrodyn_coeffs hydrodyn_coeffs_none(void);
+/* 0 when usable; else -1 and a message naming the bad coefficient. */
+int hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err);
+
+/* ITTC-1957 friction coefficient at Reynolds number rn (clamped to rn_min). */
+double hydrodyn_ittc_cf(double rn, double rn_min);
+
+/* A hull type's coefficients made ready for the per-triangle pass: cos^f
+ * tabulated (a pow per piece would cost more than the rest of the force). */
+#define HYDRODYN_TABLE 1024
+typedef struct hydrodyn_model {
+    hydrodyn_coeffs c;
+    double length;                             /* reference length for Rn, m */
+    float pressure_pow[HYDRODYN_TABLE + 1];    /* cos^f_P at cos = i / TABLE */
+    float suction_pow[HYDRODYN_TABLE + 1];     /* cos^f_S */
+    float slam_pow[HYDRODYN_TABLE + 1];        /* ratio^p */
+} hydrodyn_model;
+
+void hydrodyn_model_init(hydrodyn_model* m, const hydrodyn_coeffs* c, double hull_length);
+
+/* One vessel's motion for a step, in its body frame: what every piece's
+ * force needs. Built once per vessel (or block) by hydrodyn_frame_init. */
+typedef struct hydrodyn_frame {
+    const hydrodyn_model* model;
+    vec3 velocity;         /* of the CG relative to the water, body frame */
+    vec3 angular_velocity; /* body frame */
+    vec3 air_velocity;     /* of the CG relative to the air (minus the wind), body frame */
+    double half_rho_cf;    /* 1/2 rho C_F for this step's Reynolds number */
+    double inv_ref_speed;  /* 1 / v_r */
+    double half_rho_air_c; /* 1/2 rho_air C_air */
+    double slam_scale;     /* m (2 / S_total) / dt: the stopping force per unit area and velocity */
+    double inv_dt;
+    double inv_gamma_max;
+} hydrodyn_frame;
+
+/* velocity / angular_velocity / wind in the world frame; `rotation` is the
+ * body's; water_vertical is the surface's vertical velocity at the vessel. */
+void hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,
+                         vec3 angular_velocity, double water_vertical, vec3 wind, double mass, double total_area,
+                         double dt);
+
+/* The moving-water forces on one wet triangle's submerged part (area
+ * `area`, centroid `c`, unit outward normal `n`, body frame), added to
+ * force/torque (about the CG). Returns the part's normal velocity v.n (for
+ * slamming). */
+static inline double hydrodyn_tabulated(const float* table, double x) {
+    double u = x * HYDRODYN_TABLE;
+    if (!(u > 0.0)) return 0.0;
+    if (u >= HYDRODYN_TABLE) return table[HYDRODYN_TABLE];
+    int i = (int)u;
+    double t = u - i;
+    return table[i] + t * (table[i + 1] - table[i]);
+}
+
+static inline void hydrodyn_add_at(vec3* force, vec3* torque, vec3 c, vec3 f) {
+    *force = v3_add(*force, f);
+    *torque = v3_add(*torque, v3_cross(c, f));
+}
+
+static inline vec3 hydrodyn_point_velocity(const hydrodyn_frame* fr, vec3 c) {
+    return v3_add(fr->velocity, v3_cross(fr->angular_velocity, c));
+}
+
+/* Viscous friction and pressure drag / suction on a submerged part with
+ * point velocity v (relative to the water). */
+static inline void hydrodyn_wet_part(const hydrodyn_frame* fr, vec3 c, vec3 n, double area, vec3 v, vec3* force,
+                                     vec3* torque) {
+    const hydrodyn_coeffs* k = &fr->model->c;
+    double v2 = v3_dot(v, v);
+    if (!(v2 > 1e-12)) return;
+    double vn = v3_dot(v, n);
+    vec3 f = v3(0, 0, 0);
+    if (k->forces & HYDRODYN_VISCOUS) {
+        /* along -v_t with magnitude 1/2 rho C_F A |v|^2 */
+        double t2 = v2 - vn * vn;
+        if (t2 > 1e-12) f = v3_madd(f, v3_madd(v, n, -vn), -fr->half_rho_cf * area * v2 / sqrt(t2));
+    }
+    if (k->forces & HYDRODYN_PRESSURE_DRAG) {
+        double speed = sqrt(v2), cos_t = vn / speed, r = speed * fr->inv_ref_speed;
+        if (cos_t > 0.0) {
+            double mag = (k->pressure_linear * r + k->pressure_quadratic * r * r) * area *
+                         hydrodyn_tabulated(fr->model->pressure_pow, cos_t);
+            f = v3_madd(f, n, -mag);
+        } else {
+            double mag = (k->suction_linear * r + k->suction_quadratic * r * r) * area *
+                         hydrodyn_tabulated(fr->model->suction_pow, -cos_t);
+            f = v3_madd(f, n, mag);
+        }
+    }
+    hydrodyn_add_at(force, torque, c, f);
+}
+
+/* Slamming of an original triangle: `swept` is its submerged area times its
+ * normal velocity vn now, `previous` the same a step ago; v its point
+ * velocity. Adds to the separate slamming sums (the integrator caps their
+ * total so it can only stop the body, never throw it back). */
+static inline void hydrodyn_slam(const hydrodyn_frame* fr, vec3 c, double area, double triangle_area, vec3 v,
+                                 double vn, double swept, double previous, vec3* force, vec3* torque) {
+    if (!(vn > 0.0) || !(triangle_area > 0.0)) return;
+    double ratio = fabs(swept - previous) * fr->inv_dt / triangle_area * fr->inv_gamma_max;
+    /* the ramp is at least quadratic: below 1e-3 it is under 1e-6 of full */
+    if (!(ratio > 1e-3)) return;
+    double cos_t = vn / v3_length(v);
+    double ramp = hydrodyn_tabulated(fr->model->slam_pow, ratio);
+    hydrodyn_add_at(force, torque, c, v3_scale(v, -ramp * cos_t * fr->slam_scale * area));
+}
+
+#endif

@@ -1,0 +1,103 @@
+/* Vessel types: everything a game needs to field a class of boat, from a
+ * small JSON file or from the built-ins (data/vessels/ holds the built-ins
+ * as editable files).
+ *
+ *   {
+ *     "name": "patrol",                          required; letters, digits, _ - .
+ *     "hull": "builtin:patrol" | "meshes/patrol.stl",   required; a path is
+ *                                                relative to the file
+ *     "up": "y", "flip": false,                  mesh options (as naval-hull)
+ *     "mass": 80000 | "density": 500,            kg or kg/m^3 (not both)
+ *     "cg": [-2.3, 1.1, 0], "gyration": [2.1, 6, 6],   mesh coordinates, m
+ *     "coefficients": {                          absent: hydrodyn_coeffs_default()
+ *       "forces": "all" | "none" | ["viscous", "pressure_drag", "slamming",
+ *                                   "air_drag", "area_damping", "added_mass"],
+ *       "viscosity": 1.19e-6, "reynolds_min": 1e5, "reference_length": 0,
+ *       "pressure_linear": C_PD1, "pressure_quadratic": C_PD2,
+ *       "pressure_falloff": f_P, "suction_linear": C_SD1,
+ *       "suction_quadratic": C_SD2, "suction_falloff": f_S,
+ *       "reference_speed": v_r, "slam_power": p, "slam_gamma_max": G,
+ *       "air_density": 1.225, "air_drag": C_air,
+ *       "damping_linear": [c1, c2], "damping_angular": [c1, c2],
+ *       "added_mass": [x, y, z], "added_inertia": [x, y, z]},
+ *     "propellers": [{"position": [-12.2, 0.4, 1.3],    required
+ *                     "direction": [1, 0, 0],           thrust at throttle +1
+ *                     "max_thrust": 50000,              N, required
+ *                     "reverse": 0.6,                   fraction at throttle -1
+ *                     "immersion": 0.3}],               m of depth to full thrust
+ *     "rudders": [{"position": [-12.6, 0.5, 1.3],       required
+ *                  "area": 0.5,                         m^2, required
+ *                  "max_angle": 35, "stall_angle": 25,  degrees
+ *                  "lift_slope": 3.0, "drag": 0.02}],   per radian; C_D0
+ *     "controls": {"throttle_rate": 0.5, "rudder_rate": 1.0}   units/s
+ *   }
+ *
+ * The coefficient keys are hydrodyn_coeffs' field names (see hydrodyn.h for
+ * their meaning); the water density is the world's. At most 4 propellers
+ * and 4 rudders. Unknown keys, keys given twice, wrong types, non-finite
+ * numbers and out-of-range values are rejected with the key's path named
+ * ("patrol.json: propellers[0].max_thrust: must be in (0, 1e+09] (got -5)").
+ * Built-in types: "skiff" (~5 m fast boat), "patrol" (~24 m) and
+ * "freighter" (~120 m); each also works as "builtin:NAME" wherever a type
+ * file name is accepted. */
+#ifndef NAVAL_VESSEL_TYPE_H
+#define NAVAL_VESSEL_TYPE_H
+
+#include "actuator.h"
+#include "hydrodyn.h"
+#include "mass.h"
+#include "mesh.h"
+#include "nv_error.h"
+
+#define VESSEL_TYPE_NAME_MAX 48
+#define VESSEL_TYPE_PATH_MAX 1024
+
+/* How a hull type moves beyond its mesh and mass: its force coefficients
+ * and its actuators. */
+typedef struct vessel_dynamics {
+    hydrodyn_coeffs coeffs;
+    actuator_set actuators;
+} vessel_dynamics;
+
+typedef struct vessel_type {
+    char name[VESSEL_TYPE_NAME_MAX];
+    char hull[VESSEL_TYPE_PATH_MAX]; /* builtin:NAME[:TRIS] or a mesh path (resolved against the file) */
+    mesh_options mesh;
+    mass_spec mass;
+    vessel_dynamics dynamics;
+} vessel_type;
+
+/* A type with the defaults: hull unset, default mass spec and mesh options,
+ * hydrodyn_coeffs_default(), no actuators, default control rates. */
+void vessel_type_init(vessel_type* t);
+
+/* Parses a vessel-type file's JSON text. `name` prefixes messages (the file
+ * name); `base_dir` resolves a relative hull path (NULL: as given). */
+int vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, vessel_type* out,
+                      nv_error* err);
+int vessel_type_load_file(const char* path, vessel_type* out, nv_error* err);
+
+/* The built-in types by name; an unknown name is an error listing them. */
+int vessel_type_builtin(const char* name, vessel_type* out, nv_error* err);
+int vessel_type_builtin_count(void);
+const char* vessel_type_builtin_name(int index);
+
+/* "builtin:NAME" gives a built-in type, anything else is a file path. */
+int vessel_type_from_spec(const char* spec, vessel_type* out, nv_error* err);
+
+/* The type's hull as a mesh (built-in or loaded from its file). */
+int vessel_type_load_mesh(const vessel_type* t, mesh* out, nv_error* err);
+/* The same from a hull spec ("builtin:NAME[:TRIS]" or a mesh path). */
+int vessel_type_load_hull(const char* hull, const mesh_options* opts, mesh* out, nv_error* err);
+
+/* For other JSON readers (scenario.c) that hold a vessel type inline: reads
+ * the object `obj` at key path `path` (see json_util.h). With
+ * VESSEL_TYPE_HULL_ENTRY it reads a scenario's "hull_types" entry: no
+ * actuator keys, and pure hydrostatics unless "coefficients" is given. */
+enum { VESSEL_TYPE_HULL_ENTRY = 1u << 0 };
+struct json_ctx;
+struct cJSON;
+int vessel_type_parse_object(const struct json_ctx* c, const struct cJSON* obj, const char* path, unsigned flags,
+                             vessel_type* out);
+
+#endif

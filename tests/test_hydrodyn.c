@@ -1,0 +1,489 @@
+/* Hydrodynamics (Kerner part 2, Bourg): each force against its closed form
+ * on simple shapes, then whole-vessel behaviour: heave decay, steady speed
+ * (thrust = resistance, friction against Bourg's R_f), a turning circle,
+ * drop tests, and the controls' limits. Figures are printed for the record. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dynamics.h"
+#include "hullgen.h"
+#include "hydro.h"
+#include "statics.h"
+#include "test_util.h"
+#include "world.h"
+
+#define RHO 1025.0
+#define G 9.81
+
+/* ---- per-force checks on a box held at a known pose ------------------- */
+
+typedef struct box_case {
+    hull h;
+    float* height;
+    hydro_scratch scratch;
+    hydrodyn_model model;
+} box_case;
+
+static void box_make(box_case* b, double l, double beam, double depth) {
+    nv_error err;
+    mesh m;
+    ASSERT_OK(hullgen_box(&m, l, beam, depth, 4, 2, 4, &err), err);
+    mass_spec spec = mass_spec_default();
+    spec.density = 500.0;
+    ASSERT_OK(hull_create(&b->h, &m, &spec, &err), err);
+    mesh_free(&m);
+    b->height = malloc(b->h.vertex_count * sizeof(float));
+    assert_non_null(b->height);
+    ASSERT_OK(hydro_scratch_alloc(&b->scratch, b->h.vertex_count, &err), err);
+}
+
+static void box_free(box_case* b) {
+    free(b->height);
+    hydro_scratch_free(&b->scratch);
+    hull_destroy(&b->h);
+}
+
+/* Force on the upright box with its CG at height y over flat water at 0,
+ * moving at v (world = body axes), with only `forces` switched on. */
+static hydro_sums box_force(box_case* b, double y, vec3 v, vec3 wind, uint32_t forces) {
+    hydrodyn_coeffs c = hydrodyn_coeffs_default();
+    c.forces = forces;
+    hydrodyn_model_init(&b->model, &c, 10.0);
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    mat3 r = m3_diag(1, 1, 1);
+    hydro_vertex_pass(&b->h, 0, b->h.vertex_count, v3(0, y, 0), &r, &flat.base, &b->scratch, b->height);
+    hydrodyn_frame f;
+    hydrodyn_frame_init(&f, &b->model, &r, v, v3(0, 0, 0), 0.0, wind, 1000.0, b->h.total_area, 1.0 / 60.0);
+    hydro_sums s;
+    hydro_sums_clear(&s);
+    hydro_triangle_pass(&b->h, b->height, 0, b->h.triangle_count, 0.0, &f, NULL, &s, NULL);
+    return s;
+}
+
+static void ittc_line_and_its_clamp(void** state) {
+    (void)state;
+    ASSERT_NEAR_REL(hydrodyn_ittc_cf(1e7, 1e5), 0.075 / 25.0, 1e-12);
+    ASSERT_NEAR_REL(hydrodyn_ittc_cf(10.0, 1e5), 0.075 / 9.0, 1e-12); /* below the clamp: never the pole at 100 */
+    ASSERT_NEAR_REL(hydrodyn_ittc_cf(NAN, 1e5), 0.075 / 9.0, 1e-12);
+}
+
+/* Deep under water, moving along x: friction on the 4 faces parallel to
+ * the flow, none on the two facing it. */
+static void viscous_force_on_a_submerged_box(void** state) {
+    (void)state;
+    box_case b;
+    box_make(&b, 10, 4, 2);
+    double speed = 3.0;
+    hydro_sums s = box_force(&b, -20.0, v3(speed, 0, 0), v3(0, 0, 0), HYDRODYN_VISCOUS);
+    double cf = hydrodyn_ittc_cf(speed * 10.0 / 1.19e-6, 1e5);
+    double parallel = 2 * (10 * 4) + 2 * (10 * 2);
+    ASSERT_NEAR_REL(s.force.x, -0.5 * RHO * cf * parallel * speed * speed, 1e-5);
+    ASSERT_NEAR_ABS(s.force.y, 0.0, 1e-6 * fabs(s.force.x));
+    ASSERT_NEAR_ABS(s.force.z, 0.0, 1e-6 * fabs(s.force.x));
+    box_free(&b);
+}
+
+/* The face meeting the flow is pushed back (pressure drag), the face
+ * leaving it is pulled back (suction); faces along the flow feel neither. */
+static void pressure_drag_and_suction_on_a_submerged_box(void** state) {
+    (void)state;
+    box_case b;
+    box_make(&b, 10, 4, 2);
+    double speed = 2.5, r = speed / 1.0;
+    hydro_sums s = box_force(&b, -20.0, v3(speed, 0, 0), v3(0, 0, 0), HYDRODYN_PRESSURE_DRAG);
+    hydrodyn_coeffs c = hydrodyn_coeffs_default();
+    double face = 4 * 2;
+    double expect = -face * ((c.pressure_linear * r + c.pressure_quadratic * r * r) +
+                             (c.suction_linear * r + c.suction_quadratic * r * r));
+    ASSERT_NEAR_REL(s.force.x, expect, 1e-5);
+    ASSERT_NEAR_ABS(s.torque.y, 0.0, 1e-6 * fabs(expect) * 10);
+    /* oblique flow: the tabulated cos^f against pow */
+    double a = 0.3;
+    s = box_force(&b, -20.0, v3(speed * cos(a), 0, speed * sin(a)), v3(0, 0, 0), HYDRODYN_PRESSURE_DRAG);
+    double side = 10 * 2;
+    double ex = -face * ((c.pressure_linear * r + c.pressure_quadratic * r * r) * pow(cos(a), c.pressure_falloff) +
+                         (c.suction_linear * r + c.suction_quadratic * r * r) * pow(cos(a), c.suction_falloff));
+    double ez = -side * ((c.pressure_linear * r + c.pressure_quadratic * r * r) * pow(sin(a), c.pressure_falloff) +
+                         (c.suction_linear * r + c.suction_quadratic * r * r) * pow(sin(a), c.suction_falloff));
+    ASSERT_NEAR_REL(s.force.x, ex, 1e-4);
+    ASSERT_NEAR_REL(s.force.z, ez, 1e-4);
+    box_free(&b);
+}
+
+/* High and dry, moving into still air: only the front face's projected
+ * area feels the quadratic drag; a tail wind of the same speed cancels it. */
+static void air_drag_on_a_dry_box(void** state) {
+    (void)state;
+    box_case b;
+    box_make(&b, 10, 4, 2);
+    double speed = 15.0;
+    hydro_sums s = box_force(&b, 20.0, v3(speed, 0, 0), v3(0, 0, 0), HYDRODYN_AIR_DRAG | HYDRODYN_VISCOUS);
+    ASSERT_NEAR_REL(s.force.x, -0.5 * 1.225 * 0.8 * (4 * 2) * speed * speed, 1e-6);
+    s = box_force(&b, 20.0, v3(speed, 0, 0), v3(speed, 0, 0), HYDRODYN_AIR_DRAG);
+    ASSERT_NEAR_ABS(v3_length(s.force), 0.0, 1e-9);
+    /* a cross wind from +z pushes toward -z on the +z face */
+    s = box_force(&b, 20.0, v3(0, 0, 0), v3(0, 0, -10.0), HYDRODYN_AIR_DRAG);
+    ASSERT_NEAR_REL(s.force.z, -0.5 * 1.225 * 0.8 * (10 * 2) * 100.0, 1e-6);
+    box_free(&b);
+}
+
+/* ---- whole vessels in a world ------------------------------------------ */
+
+typedef struct sim {
+    world* w;
+    uint32_t type, id;
+    double length;
+} sim;
+
+/* A world on flat water with one hull type, its dynamics, one vessel
+ * afloat upright at (0, 0), heading +x. */
+static void sim_make(sim* s, const char* hull_name, unsigned tris, double mass, const vessel_dynamics* dyn,
+                     double drop_height, quat q) {
+    nv_error err;
+    world_config cfg = world_config_default();
+    ASSERT_OK(world_create(&s->w, &cfg, NULL, &err), err);
+    mesh m;
+    if (strcmp(hull_name, "plate") == 0) /* 4 x 4 m, 0.3 m thick */
+        ASSERT_OK(hullgen_box(&m, 4.0, 4.0, 0.3, 8, 1, 8, &err), err);
+    else
+        ASSERT_OK(hullgen_build(hull_name, tris, &m, &err), err);
+    mass_spec spec = mass_spec_default();
+    spec.mass = mass;
+    ASSERT_OK(world_add_hull_type(s->w, hull_name, &m, &spec, &s->type, &err), err);
+    mesh_free(&m);
+    if (dyn) ASSERT_OK(world_set_type_dynamics(s->w, s->type, dyn, &err), err);
+    const hull* h = world_hull_type(s->w, s->type);
+    s->length = (double)h->bounds_max[0] - h->bounds_min[0];
+    double y;
+    ASSERT_OK(statics_balance_height_of(h, RHO, G, q, &y, &err), err);
+    ASSERT_OK(world_spawn(s->w, s->type, v3(0, y + drop_height, 0), q, &s->id, &err), err);
+}
+
+static world_vessel_state sim_state(const sim* s) {
+    world_vessel_state st;
+    assert_int_equal(world_vessel_get(s->w, s->id, &st), 0);
+    return st;
+}
+
+static double sim_heading(const world_vessel_state* st) {
+    vec3 fwd = quat_rotate(st->orientation, v3(1, 0, 0));
+    return atan2(fwd.z, fwd.x);
+}
+
+static vessel_dynamics ship_dynamics(void) {
+    vessel_dynamics d;
+    d.coeffs = hydrodyn_coeffs_default();
+    actuator_set_init(&d.actuators);
+    d.actuators.propeller_count = 1;
+    d.actuators.propellers[0] = (actuator_propeller){v3(-23.0, 1.0, 0.0), v3(1, 0, 0), 150e3, 0.6, 0.3};
+    d.actuators.rudder_count = 1;
+    d.actuators.rudders[0] = (actuator_rudder){v3(-24.5, 1.2, 0.0), 5.0, 35.0, 3.0, 25.0, 0.02};
+    return d;
+}
+
+/* Released 0.3 m deep: each heave peak is lower than the last (the water
+ * takes energy out), and the period carries the added mass. */
+static void heave_decays_monotonically(void** state) {
+    (void)state;
+    vessel_dynamics d;
+    d.coeffs = hydrodyn_coeffs_default();
+    actuator_set_init(&d.actuators);
+    sim s;
+    sim_make(&s, "barge", 600, 40e3, &d, -0.3, quat_identity());
+    world_vessel_state st = sim_state(&s);
+    double rest = st.position.y + 0.3, prev = st.position.y - rest, peaks[64], times[64];
+    int n = 0;
+    double prev_dy = 0.0;
+    for (int i = 0; i < 60 * 30 && n < 64; i++) {
+        world_step(s.w);
+        st = sim_state(&s);
+        double dy = st.position.y - rest;
+        double slope = dy - prev;
+        if (i > 0 && prev_dy > 0.0 && slope <= 0.0 && prev > 0.0) { /* a crest of the motion */
+            peaks[n] = prev;
+            times[n++] = world_time(s.w);
+        }
+        prev_dy = slope;
+        prev = dy;
+    }
+    assert_true(n >= 3);
+    for (int i = 1; i < n; i++) assert_true(peaks[i] < peaks[i - 1]);
+    double delta = log(peaks[0] / peaks[1]);
+    double zeta = delta / sqrt(4 * NV_PI * NV_PI + delta * delta);
+    double period = times[1] - times[0];
+    double a33 = d.coeffs.added_mass.y;
+    double expect = 2 * NV_PI * sqrt(40e3 * (1 + a33) / (RHO * G * 10 * 4));
+    printf("heave decay (barge 10x4x2, 40 t): %d peaks, first %.4f m, damping ratio %.4f, period %.3f s "
+           "(undamped with added mass %.3f s)\n",
+           n, peaks[0], zeta, period, expect);
+    assert_true(zeta > 0.005 && zeta < 0.5);
+    ASSERT_NEAR_REL(period, expect, 0.08);
+    world_destroy(s.w);
+}
+
+/* With every force off, setting dynamics changes nothing: the state after a
+ * run is bit-identical to a type that never had dynamics. */
+static void forces_off_is_pure_hydrostatics(void** state) {
+    (void)state;
+    vessel_dynamics d;
+    d.coeffs = hydrodyn_coeffs_none();
+    actuator_set_init(&d.actuators);
+    sim a, b;
+    quat q = quat_from_axis_angle(v3(1, 0, 0), 0.2);
+    sim_make(&a, "ship", 500, 600e3, NULL, 0.5, q);
+    sim_make(&b, "ship", 500, 600e3, &d, 0.5, q);
+    for (int i = 0; i < 300; i++) {
+        world_step(a.w);
+        world_step(b.w);
+    }
+    assert_true(world_state_hash(a.w) == world_state_hash(b.w));
+    world_destroy(a.w);
+    world_destroy(b.w);
+}
+
+/* Full throttle on flat water: speed settles where thrust equals the
+ * summed resistance; the friction part matches Bourg's R_f = 1/2 rho V^2 S C_f
+ * with S the wetted area and C_f from the ITTC line. */
+static void steady_speed_balances_thrust(void** state) {
+    (void)state;
+    vessel_dynamics d = ship_dynamics();
+    sim s;
+    sim_make(&s, "ship", 500, 600e3, &d, 0.0, quat_identity());
+    nv_error err;
+    ASSERT_OK(world_set_controls(s.w, s.id, 1.0, 0.0, &err), err);
+    double speeds[2] = {0, 0};
+    for (int i = 0; i < 60 * 240; i++) {
+        world_step(s.w);
+        if (i == 60 * 200) speeds[0] = v3_length(sim_state(&s).velocity);
+    }
+    world_vessel_state st = sim_state(&s);
+    speeds[1] = v3_length(st.velocity);
+    ASSERT_NEAR_REL(speeds[1], speeds[0], 0.01); /* settled */
+    /* resistance: every water force on the hull (the triangle pass with
+     * the full model), and friction alone, from the same state */
+    double thrust = d.actuators.propellers[0].max_thrust;
+    vec3 fwd = quat_rotate(st.orientation, v3(1, 0, 0));
+    vec3 ahead = v3_normalize(v3(fwd.x, 0, fwd.z));
+    const hull* h = world_hull_type(s.w, s.type);
+    float* height = malloc(h->vertex_count * sizeof(float));
+    hydro_scratch scratch;
+    ASSERT_OK(hydro_scratch_alloc(&scratch, h->vertex_count, &err), err);
+    water_flat flat;
+    water_flat_init(&flat, 0.0);
+    mat3 r = quat_to_mat3(st.orientation);
+    hydro_vertex_pass(h, 0, h->vertex_count, st.position, &r, &flat.base, &scratch, height);
+    double along[2];
+    for (int k = 0; k < 2; k++) {
+        hydrodyn_coeffs c = d.coeffs;
+        if (k == 1) c.forces = HYDRODYN_VISCOUS;
+        hydrodyn_model model;
+        hydrodyn_model_init(&model, &c, s.length);
+        hydrodyn_frame f;
+        hydrodyn_frame_init(&f, &model, &r, st.velocity, st.angular_velocity, 0.0, v3(0, 0, 0), 600e3,
+                            h->total_area, 1.0 / 60.0);
+        hydro_sums sums;
+        hydro_sums_clear(&sums);
+        hydro_triangle_pass(h, height, 0, h->triangle_count, k == 0 ? RHO * G : 0.0, &f, NULL, &sums, NULL);
+        hydro_sums_to_world(&sums, &r);
+        along[k] = -v3_dot(sums.force, ahead);
+    }
+    double resistance = along[0], friction = along[1], thrust_ahead = thrust * v3_dot(fwd, ahead);
+    double v = speeds[1];
+    hydrodyn_coeffs c = d.coeffs;
+    double cf = hydrodyn_ittc_cf(v * s.length / c.viscosity, c.reynolds_min);
+    double bourg = 0.5 * RHO * v * v * st.submerged_area * cf;
+    printf("steady speed (ship 50 m, 600 t, thrust %.0f kN): %.3f m/s; hull resistance %.1f kN; friction %.1f kN vs "
+           "Bourg R_f %.1f kN (ratio %.3f), wetted %.1f m^2\n",
+           thrust / 1e3, v, resistance / 1e3, friction / 1e3, bourg / 1e3, friction / bourg, st.submerged_area);
+    /* the rudder, straight and under water, adds its profile drag */
+    const actuator_rudder* rd = &d.actuators.rudders[0];
+    double rudder_drag = 0.5 * RHO * v * v * rd->area * rd->drag_coefficient;
+    ASSERT_NEAR_REL(resistance + rudder_drag, thrust_ahead, 0.02);
+    ASSERT_NEAR_REL(friction, bourg, 0.25);
+    assert_true(v > 3.0 && v < 15.0);
+    free(height);
+    hydro_scratch_free(&scratch);
+    world_destroy(s.w);
+}
+
+/* Least-squares circle through points (Kasa fit); returns the diameter. */
+static double fit_circle_diameter(const double* x, const double* z, int n) {
+    double mx = 0, mz = 0;
+    for (int i = 0; i < n; i++) mx += x[i], mz += z[i];
+    mx /= n, mz /= n;
+    double suu = 0, svv = 0, suv = 0, suuu = 0, svvv = 0, suvv = 0, svuu = 0;
+    for (int i = 0; i < n; i++) {
+        double u = x[i] - mx, v = z[i] - mz;
+        suu += u * u, svv += v * v, suv += u * v;
+        suuu += u * u * u, svvv += v * v * v, suvv += u * v * v, svuu += v * u * u;
+    }
+    double b1 = 0.5 * (suuu + suvv), b2 = 0.5 * (svvv + svuu), det = suu * svv - suv * suv;
+    double uc = (b1 * svv - b2 * suv) / det, vc = (suu * b2 - suv * b1) / det;
+    return 2.0 * sqrt(uc * uc + vc * vc + (suu + svv) / n);
+}
+
+/* Full speed, then hard right rudder: the bow swings to starboard and the
+ * track closes into a circle of a few ship lengths. */
+static void turning_circle(void** state) {
+    (void)state;
+    vessel_dynamics d = ship_dynamics();
+    sim s;
+    sim_make(&s, "ship", 500, 600e3, &d, 0.0, quat_identity());
+    nv_error err;
+    ASSERT_OK(world_set_controls(s.w, s.id, 1.0, 0.0, &err), err);
+    for (int i = 0; i < 60 * 120; i++) world_step(s.w);
+    ASSERT_OK(world_set_controls(s.w, s.id, 1.0, 1.0, &err), err);
+    enum { MAX = 60 * 600 };
+    double* x = malloc(MAX * sizeof(double));
+    double* z = malloc(MAX * sizeof(double));
+    double start = sim_heading(&(world_vessel_state){0}), turned = 0.0, last;
+    world_vessel_state st = sim_state(&s);
+    start = last = sim_heading(&st);
+    int n = 0, first_turn = -1;
+    double max_heel = 0.0;
+    for (int i = 0; i < MAX && turned < 4 * NV_PI; i++) {
+        world_step(s.w);
+        st = sim_state(&s);
+        double hd = sim_heading(&st), dh = hd - last;
+        if (dh > NV_PI) dh -= 2 * NV_PI;
+        if (dh < -NV_PI) dh += 2 * NV_PI;
+        turned += dh;
+        last = hd;
+        if (i == 30) assert_true(turned > 0.0 ? 1 : 0); /* toward +z: starboard */
+        double heel;
+        statics_attitude(st.orientation, &heel, NULL, NULL);
+        if (fabs(heel) > max_heel) max_heel = fabs(heel);
+        if (fabs(turned) >= 2 * NV_PI) {
+            if (first_turn < 0) first_turn = i;
+            x[n] = st.position.x, z[n] = st.position.z;
+            n++;
+        }
+    }
+    (void)start;
+    assert_true(turned > 2 * NV_PI); /* turned to starboard: heading toward +z grows */
+    assert_true(n > 100);
+    double diameter = fit_circle_diameter(x, z, n);
+    printf("turning circle (ship 50 m, full throttle, rudder +1): diameter %.1f m = %.2f lengths, speed in turn "
+           "%.2f m/s, max heel %.1f deg\n",
+           diameter, diameter / s.length, v3_length(st.velocity), max_heel);
+    assert_true(diameter / s.length > 2.0 && diameter / s.length < 8.0);
+    free(x);
+    free(z);
+    world_destroy(s.w);
+}
+
+/* ---- drop tests --------------------------------------------------------- */
+
+typedef struct drop_result {
+    double max_decel;   /* m/s^2 upward, the largest over the entry */
+    double max_y_after; /* highest CG after first contact */
+    double release_y;
+    double max_tilt;    /* deg */
+} drop_result;
+
+static drop_result drop_plate(quat q, double height, vec3 velocity) {
+    vessel_dynamics d;
+    d.coeffs = hydrodyn_coeffs_default();
+    actuator_set_init(&d.actuators);
+    sim s;
+    sim_make(&s, "plate", 0, 1600.0, &d, height, q);
+    nv_error err;
+    ASSERT_OK(world_set_velocity(s.w, s.id, velocity, v3(0, 0, 0), &err), err);
+    drop_result r = {0, -INFINITY, sim_state(&s).position.y, 0};
+    double prev_vy = velocity.y;
+    int wet = 0;
+    for (int i = 0; i < 60 * 6; i++) {
+        world_step(s.w);
+        world_vessel_state st = sim_state(&s);
+        if (st.submerged_area > 0.0) wet = 1;
+        if (wet) {
+            double decel = (st.velocity.y - prev_vy) * 60.0;
+            if (decel > r.max_decel) r.max_decel = decel;
+            if (st.position.y > r.max_y_after) r.max_y_after = st.position.y;
+            double tilt;
+            statics_attitude(st.orientation, NULL, NULL, &tilt);
+            if (tilt > r.max_tilt) r.max_tilt = tilt;
+        }
+        prev_vy = st.velocity.y;
+    }
+    world_destroy(s.w);
+    return r;
+}
+
+static void drop_tests(void** state) {
+    (void)state;
+    quat flat = quat_identity();
+    quat edge = quat_from_axis_angle(v3(1, 0, 0), NV_PI / 2);
+    drop_result a = drop_plate(flat, 3.0, v3(0, 0, 0));
+    drop_result b = drop_plate(edge, 3.0, v3(0, 0, 0));
+    drop_result c = drop_plate(flat, 3.0, v3(6.0, 0, 0));
+    printf("drop 3 m: flat max deceleration %.1f m/s^2, edge-down %.1f m/s^2; highest after contact flat %+.2f, "
+           "edge %+.2f m (release %+.2f, %+.2f); sideways plate tilts %.1f deg\n",
+           a.max_decel, b.max_decel, a.max_y_after - a.release_y, b.max_y_after - b.release_y, a.release_y,
+           b.release_y, c.max_tilt);
+    assert_true(a.max_decel > 1.5 * b.max_decel);
+    assert_true(a.max_y_after < a.release_y);
+    assert_true(b.max_y_after < b.release_y);
+    assert_true(c.max_tilt > 2.0);
+}
+
+/* ---- controls ----------------------------------------------------------- */
+
+static void controls_are_rate_limited_and_checked(void** state) {
+    (void)state;
+    vessel_dynamics d = ship_dynamics();
+    sim s;
+    sim_make(&s, "ship", 500, 600e3, &d, 0.0, quat_identity());
+    nv_error err;
+    assert_int_equal(world_set_controls(s.w, s.id, NAN, 0.0, &err), -1);
+    assert_int_equal(world_set_controls(s.w, s.id, 0.0, INFINITY, &err), -1);
+    assert_int_equal(world_set_controls(s.w, 999, 0.0, 0.0, &err), -1);
+    ASSERT_OK(world_set_controls(s.w, s.id, 7.0, -3.0, &err), err);
+    world_vessel_state st = sim_state(&s);
+    assert_true(st.throttle == 1.0 && st.rudder == -1.0);
+    for (int i = 0; i < 30; i++) world_step(s.w); /* 0.5 s */
+    st = sim_state(&s);
+    ASSERT_NEAR_ABS(st.throttle_actual, 0.5 * d.actuators.throttle_rate, 1e-6);
+    ASSERT_NEAR_ABS(st.rudder_actual, -0.5 * d.actuators.rudder_rate, 1e-6);
+    world_destroy(s.w);
+}
+
+/* A propeller out of the water pushes nothing; under it, its full thrust. */
+static void propeller_pushes_only_submerged(void** state) {
+    (void)state;
+    vessel_dynamics d = ship_dynamics();
+    actuator_model m;
+    actuator_model_init(&m, &d.actuators, v3(0, 2, 0));
+    double depth[2] = {-0.5, 1.0};
+    vec3 f, t;
+    actuator_forces(&m, 1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    ASSERT_NEAR_ABS(f.x, 0.0, 1e-9);
+    depth[0] = 2.0;
+    actuator_forces(&m, 1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    ASSERT_NEAR_REL(f.x, 150e3, 1e-12);
+    actuator_forces(&m, -1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    ASSERT_NEAR_REL(f.x, -0.6 * 150e3, 1e-12);
+    /* a rudder at +1 moving ahead pushes the stern to port: yaw toward starboard */
+    actuator_forces(&m, 0.0, 1.0, depth, v3(5, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    assert_true(f.z < 0.0);
+    assert_true(t.y < 0.0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ittc_line_and_its_clamp),
+        cmocka_unit_test(viscous_force_on_a_submerged_box),
+        cmocka_unit_test(pressure_drag_and_suction_on_a_submerged_box),
+        cmocka_unit_test(air_drag_on_a_dry_box),
+        cmocka_unit_test(heave_decays_monotonically),
+        cmocka_unit_test(forces_off_is_pure_hydrostatics),
+        cmocka_unit_test(steady_speed_balances_thrust),
+        cmocka_unit_test(turning_circle),
+        cmocka_unit_test(drop_tests),
+        cmocka_unit_test(controls_are_rate_limited_and_checked),
+        cmocka_unit_test(propeller_pushes_only_submerged),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
