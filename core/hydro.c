@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hydrodyn_batch.h"
+
 int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err) {
     memset(s, 0, sizeof *s);
     size_t n = capacity ? capacity : 1;
@@ -147,6 +149,7 @@ typedef struct hydro_moments {
     vec3 torque;
     double area;        /* of the current triangle's pieces */
     vec3 area_centroid; /* sum of piece area x piece centroid */
+    vec3 normal;        /* the current triangle's unit normal: a piece's area is N.n */
 } hydro_moments;
 
 static inline void hydro_add_piece(void* ctx, vec3 a, vec3 b, vec3 c, double da, double db, double dc) {
@@ -156,25 +159,33 @@ static inline void hydro_add_piece(void* ctx, vec3 a, vec3 b, vec3 c, double da,
     m->force = v3_madd(m->force, n_area, -s / 3.0);
     vec3 first_moment = v3_add(v3_add(v3_scale(a, da + s), v3_scale(b, db + s)), v3_scale(c, dc + s));
     m->torque = v3_madd(m->torque, v3_cross(n_area, first_moment), 1.0 / 12.0);
-    double area = v3_length(n_area);
+    double area = v3_dot(n_area, m->normal);
     m->area += area;
     m->area_centroid = v3_madd(m->area_centroid, v3_add(v3_add(a, b), c), area / 3.0);
 }
 
 static inline vec3 hydro_table_vec(const float* row, int at) { return v3(row[at], row[at + 1], row[at + 2]); }
 
-/* The moving-water forces on a wet part, and its slamming (the slam state
- * of the triangle is its swept volume rate last step). */
-static inline void hydro_dynamic_wet(const hydrodyn_frame* dyn, vec3 c, vec3 n, double area, double triangle_area,
-                                     float* slam, vec3* force, vec3* torque, vec3* slam_force, vec3* slam_torque) {
-    vec3 v = hydrodyn_point_velocity(dyn, c);
-    hydrodyn_wet_part(dyn, c, n, area, v, force, torque);
-    if (slam) {
-        double vn = v3_dot(v, n);
-        double swept = area * vn;
-        hydrodyn_slam(dyn, c, area, triangle_area, v, vn, swept, *slam, slam_force, slam_torque);
-        *slam = (float)swept;
-    }
+static void hydro_run_batch(hydrodyn_batch* b, const hydrodyn_frame* dyn, float* slam, hydro_sums* s) {
+    uint32_t n = b->count;
+    hydrodyn_batch_run(dyn, b, &s->force, &s->torque, &s->slam_force, &s->slam_torque);
+    if (slam)
+        for (uint32_t i = 0; i < n; i++) slam[b->index[i]] = b->swept[i];
+    b->count = 0;
+}
+
+/* Queues a wet part for the batched moving-water forces, running the batch
+ * when it is full. */
+static inline void hydro_queue_wet(hydrodyn_batch* b, const hydrodyn_frame* dyn, float* slam, uint32_t t, vec3 c,
+                                   const float* normal, double area, double triangle_area, hydro_sums* dyn_sums) {
+    uint32_t i = b->count++;
+    b->cx[i] = (float)c.x, b->cy[i] = (float)c.y, b->cz[i] = (float)c.z;
+    b->nx[i] = normal[0], b->ny[i] = normal[1], b->nz[i] = normal[2];
+    b->area[i] = (float)area;
+    b->tri_area[i] = (float)triangle_area;
+    b->prev[i] = slam ? slam[t] : 0.0f;
+    b->index[i] = t;
+    if (b->count == HYDRODYN_BATCH) hydro_run_batch(b, dyn, slam, dyn_sums);
 }
 
 void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
@@ -187,9 +198,13 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
      * sum_i (d_i + s) (N x r_i) / 12, from the hull's precomputed N and
      * N x r_i. Those sums are kept unscaled and apart from the cut pieces. */
     double full_f[3] = {0, 0, 0}, full_t[3] = {0, 0, 0};
-    hydro_moments cut = {v3(0, 0, 0), v3(0, 0, 0), 0.0, v3(0, 0, 0)};
+    hydro_moments cut = {v3(0, 0, 0), v3(0, 0, 0), 0.0, v3(0, 0, 0), v3(0, 0, 0)};
     /* Moving water and air, in newtons already. */
-    vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0), slam_f = v3(0, 0, 0), slam_t = v3(0, 0, 0);
+    vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0);
+    hydro_sums wet;
+    hydro_sums_clear(&wet);
+    hydrodyn_batch batch;
+    batch.count = 0;
     const int air = dyn && (dyn->model->c.forces & HYDRODYN_AIR_DRAG);
     /* Air drag, -1/2 rho_air C A (v.n) v on each dry triangle facing the
      * relative wind, with v the CG's (air speeds dwarf what rotation adds):
@@ -208,7 +223,7 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
         float h0 = height[i0], h1 = height[i1], h2 = height[i2];
         const float* row = h->triangle_table + (size_t)HULL_TRIANGLE_STRIDE * t;
         if (h0 >= 0.0f && h1 >= 0.0f && h2 >= 0.0f) { /* dry: the common case, kept cheap */
-            if (slam) slam[t] = 0.0f;
+            if (slam && slam[t] != 0.0f) slam[t] = 0.0f; /* mostly already 0: no store */
             if (air) {
                 /* facing the relative wind: gather A (v.n) and A (v.n) c */
                 double an = row[HULL_TRI_AREA] * (air_v.x * row[0] + air_v.y * row[1] + air_v.z * row[2]);
@@ -231,8 +246,8 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
             wetted++;
             area += a;
             if (wet_forces)
-                hydro_dynamic_wet(dyn, hydro_table_vec(row, HULL_TRI_CENTROID), hydro_table_vec(row, HULL_TRI_NORMAL), a,
-                                  a, slam ? &slam[t] : NULL, &dyn_f, &dyn_t, &slam_f, &slam_t);
+                hydro_queue_wet(&batch, dyn, slam, t, hydro_table_vec(row, HULL_TRI_CENTROID), row + HULL_TRI_NORMAL, a,
+                                a, &wet);
             continue;
         }
         if (isnan(h0 + h1 + h2)) {
@@ -246,13 +261,13 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
         int crosses;
         cut.area = 0.0;
         cut.area_centroid = v3(0, 0, 0);
+        cut.normal = hydro_table_vec(row, HULL_TRI_NORMAL);
         double fraction = hydro_cut_emit(p, hh, hydro_add_piece, &cut, seg, &crosses);
         wetted++;
         area += fraction * h->triangle_area[t];
         if (wet_forces && cut.area > 0.0) {
             vec3 c = v3_scale(cut.area_centroid, 1.0 / cut.area);
-            hydro_dynamic_wet(dyn, c, hydro_table_vec(row, HULL_TRI_NORMAL), cut.area, row[HULL_TRI_AREA],
-                              slam ? &slam[t] : NULL, &dyn_f, &dyn_t, &slam_f, &slam_t);
+            hydro_queue_wet(&batch, dyn, slam, t, c, row + HULL_TRI_NORMAL, cut.area, row[HULL_TRI_AREA], &wet);
         } else if (slam) {
             slam[t] = 0.0f;
         }
@@ -266,6 +281,9 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
             sg->b[2] = (float)seg[1].z;
         }
     }
+    if (batch.count) hydro_run_batch(&batch, dyn, slam, &wet);
+    dyn_f = v3_add(dyn_f, wet.force);
+    dyn_t = v3_add(dyn_t, wet.torque);
     if (air && air_an > 0.0) {
         double k = -dyn->half_rho_air_c;
         dyn_f = v3_madd(dyn_f, air_v, k * air_an);
@@ -283,8 +301,8 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
     }
     acc->force = v3_add(acc->force, force);
     acc->torque = v3_add(acc->torque, torque);
-    acc->slam_force = v3_add(acc->slam_force, slam_f);
-    acc->slam_torque = v3_add(acc->slam_torque, slam_t);
+    acc->slam_force = v3_add(acc->slam_force, wet.slam_force);
+    acc->slam_torque = v3_add(acc->slam_torque, wet.slam_torque);
     acc->submerged_area += area;
     acc->wetted_triangles += wetted;
     acc->segment_count = seg_n;

@@ -1,5 +1,6 @@
 #include "hydrodyn.h"
 
+#include <math.h>
 #include <string.h>
 
 hydrodyn_coeffs hydrodyn_coeffs_none(void) {
@@ -85,12 +86,6 @@ double hydrodyn_ittc_cf(double rn, double rn_min) {
 void hydrodyn_model_init(hydrodyn_model* m, const hydrodyn_coeffs* c, double hull_length) {
     m->c = *c;
     m->length = c->reference_length > 0.0 ? c->reference_length : hull_length;
-    for (int i = 0; i <= HYDRODYN_TABLE; i++) {
-        double x = (double)i / HYDRODYN_TABLE;
-        m->pressure_pow[i] = (float)pow(x, c->pressure_falloff);
-        m->suction_pow[i] = (float)pow(x, c->suction_falloff);
-        m->slam_pow[i] = (float)pow(x, c->slam_power);
-    }
 }
 
 void hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,

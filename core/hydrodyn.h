@@ -11,7 +11,6 @@
 #ifndef NAVAL_HYDRODYN_H
 #define NAVAL_HYDRODYN_H
 
-#include <math.h>
 #include <stdint.h>
 
 #include "nv_error.h"
@@ -59,15 +58,10 @@ int hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err);
 /* ITTC-1957 friction coefficient at Reynolds number rn (clamped to rn_min). */
 double hydrodyn_ittc_cf(double rn, double rn_min);
 
-/* A hull type's coefficients made ready for the per-triangle pass: cos^f
- * tabulated (a pow per piece would cost more than the rest of the force). */
-#define HYDRODYN_TABLE 1024
+/* A hull type's coefficients made ready for the per-triangle pass. */
 typedef struct hydrodyn_model {
     hydrodyn_coeffs c;
-    double length;                             /* reference length for Rn, m */
-    float pressure_pow[HYDRODYN_TABLE + 1];    /* cos^f_P at cos = i / TABLE */
-    float suction_pow[HYDRODYN_TABLE + 1];     /* cos^f_S */
-    float slam_pow[HYDRODYN_TABLE + 1];        /* ratio^p */
+    double length; /* reference length for Rn, m */
 } hydrodyn_model;
 
 void hydrodyn_model_init(hydrodyn_model* m, const hydrodyn_coeffs* c, double hull_length);
@@ -92,71 +86,5 @@ typedef struct hydrodyn_frame {
 void hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,
                          vec3 angular_velocity, double water_vertical, vec3 wind, double mass, double total_area,
                          double dt);
-
-/* The moving-water forces on one wet triangle's submerged part (area
- * `area`, centroid `c`, unit outward normal `n`, body frame), added to
- * force/torque (about the CG). Returns the part's normal velocity v.n (for
- * slamming). */
-static inline double hydrodyn_tabulated(const float* table, double x) {
-    double u = x * HYDRODYN_TABLE;
-    if (!(u > 0.0)) return 0.0;
-    if (u >= HYDRODYN_TABLE) return table[HYDRODYN_TABLE];
-    int i = (int)u;
-    double t = u - i;
-    return table[i] + t * (table[i + 1] - table[i]);
-}
-
-static inline void hydrodyn_add_at(vec3* force, vec3* torque, vec3 c, vec3 f) {
-    *force = v3_add(*force, f);
-    *torque = v3_add(*torque, v3_cross(c, f));
-}
-
-static inline vec3 hydrodyn_point_velocity(const hydrodyn_frame* fr, vec3 c) {
-    return v3_add(fr->velocity, v3_cross(fr->angular_velocity, c));
-}
-
-/* Viscous friction and pressure drag / suction on a submerged part with
- * point velocity v (relative to the water). */
-static inline void hydrodyn_wet_part(const hydrodyn_frame* fr, vec3 c, vec3 n, double area, vec3 v, vec3* force,
-                                     vec3* torque) {
-    const hydrodyn_coeffs* k = &fr->model->c;
-    double v2 = v3_dot(v, v);
-    if (!(v2 > 1e-12)) return;
-    double vn = v3_dot(v, n);
-    vec3 f = v3(0, 0, 0);
-    if (k->forces & HYDRODYN_VISCOUS) {
-        /* along -v_t with magnitude 1/2 rho C_F A |v|^2 */
-        double t2 = v2 - vn * vn;
-        if (t2 > 1e-12) f = v3_madd(f, v3_madd(v, n, -vn), -fr->half_rho_cf * area * v2 / sqrt(t2));
-    }
-    if (k->forces & HYDRODYN_PRESSURE_DRAG) {
-        double speed = sqrt(v2), cos_t = vn / speed, r = speed * fr->inv_ref_speed;
-        if (cos_t > 0.0) {
-            double mag = (k->pressure_linear * r + k->pressure_quadratic * r * r) * area *
-                         hydrodyn_tabulated(fr->model->pressure_pow, cos_t);
-            f = v3_madd(f, n, -mag);
-        } else {
-            double mag = (k->suction_linear * r + k->suction_quadratic * r * r) * area *
-                         hydrodyn_tabulated(fr->model->suction_pow, -cos_t);
-            f = v3_madd(f, n, mag);
-        }
-    }
-    hydrodyn_add_at(force, torque, c, f);
-}
-
-/* Slamming of an original triangle: `swept` is its submerged area times its
- * normal velocity vn now, `previous` the same a step ago; v its point
- * velocity. Adds to the separate slamming sums (the integrator caps their
- * total so it can only stop the body, never throw it back). */
-static inline void hydrodyn_slam(const hydrodyn_frame* fr, vec3 c, double area, double triangle_area, vec3 v,
-                                 double vn, double swept, double previous, vec3* force, vec3* torque) {
-    if (!(vn > 0.0) || !(triangle_area > 0.0)) return;
-    double ratio = fabs(swept - previous) * fr->inv_dt / triangle_area * fr->inv_gamma_max;
-    /* the ramp is at least quadratic: below 1e-3 it is under 1e-6 of full */
-    if (!(ratio > 1e-3)) return;
-    double cos_t = vn / v3_length(v);
-    double ramp = hydrodyn_tabulated(fr->model->slam_pow, ratio);
-    hydrodyn_add_at(force, torque, c, v3_scale(v, -ramp * cos_t * fr->slam_scale * area));
-}
 
 #endif

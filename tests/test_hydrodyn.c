@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dynamics.h"
+#include "hydrodyn_batch.h"
 #include "hullgen.h"
 #include "hydro.h"
 #include "statics.h"
@@ -46,9 +47,8 @@ static void box_free(box_case* b) {
 
 /* Force on the upright box with its CG at height y over flat water at 0,
  * moving at v (world = body axes), with only `forces` switched on. */
-static hydro_sums box_force(box_case* b, double y, vec3 v, vec3 wind, uint32_t forces) {
-    hydrodyn_coeffs c = hydrodyn_coeffs_default();
-    c.forces = forces;
+static hydro_sums box_force_with(box_case* b, double y, vec3 v, vec3 wind, const hydrodyn_coeffs* given) {
+    hydrodyn_coeffs c = *given;
     hydrodyn_model_init(&b->model, &c, 10.0);
     water_flat flat;
     water_flat_init(&flat, 0.0);
@@ -60,6 +60,50 @@ static hydro_sums box_force(box_case* b, double y, vec3 v, vec3 wind, uint32_t f
     hydro_sums_clear(&s);
     hydro_triangle_pass(&b->h, b->height, 0, b->h.triangle_count, 0.0, &f, NULL, &s, NULL);
     return s;
+}
+
+static hydro_sums box_force(box_case* b, double y, vec3 v, vec3 wind, uint32_t forces) {
+    hydrodyn_coeffs c = hydrodyn_coeffs_default();
+    c.forces = forces;
+    return box_force_with(b, y, v, wind, &c);
+}
+
+/* The batch's x^p (exp2 of p log2 x in float) against libm's pow. */
+static void batch_power_matches_pow(void** state) {
+    (void)state;
+    const float ps[] = {0.3f, 0.5f, 0.77f, 1.0f, 2.0f, 3.7f, 10.0f};
+    double worst = 0.0;
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++)
+        for (int i = 1; i <= 4000; i++) {
+            float x = (float)i / 4000.0f;
+            double exact = pow((double)x, (double)ps[k]);
+            double got = hydrodyn_pow_unit(x, ps[k]);
+            if (exact > 1e-30) {
+                double rel = fabs(got - exact) / exact;
+                if (rel > worst) worst = rel;
+            }
+        }
+    printf("batch x^p: worst relative error %.2e\n", worst);
+    assert_true(worst < 2e-5);
+    assert_true(hydrodyn_pow_unit(0.0f, 0.5f) == 0.0f);
+    assert_true(hydrodyn_pow_unit(-0.5f, 0.5f) == 0.0f);
+}
+
+/* Different falloffs on the two sides take the general power path. */
+static void pressure_with_general_falloffs(void** state) {
+    (void)state;
+    box_case b;
+    box_make(&b, 10, 4, 2);
+    hydrodyn_coeffs c = hydrodyn_coeffs_default();
+    c.forces = HYDRODYN_PRESSURE_DRAG;
+    c.pressure_falloff = 0.3;
+    c.suction_falloff = 0.45;
+    double speed = 2.0, a = 0.6, r = speed;
+    hydro_sums s = box_force_with(&b, -20.0, v3(speed * cos(a), 0, speed * sin(a)), v3(0, 0, 0), &c);
+    double pd = c.pressure_linear * r + c.pressure_quadratic * r * r, sd = c.suction_linear * r + c.suction_quadratic * r * r;
+    ASSERT_NEAR_REL(s.force.x, -8.0 * (pd * pow(cos(a), 0.3) + sd * pow(cos(a), 0.45)), 1e-4);
+    ASSERT_NEAR_REL(s.force.z, -20.0 * (pd * pow(sin(a), 0.3) + sd * pow(sin(a), 0.45)), 1e-4);
+    box_free(&b);
 }
 
 static void ittc_line_and_its_clamp(void** state) {
@@ -474,6 +518,8 @@ static void propeller_pushes_only_submerged(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ittc_line_and_its_clamp),
+        cmocka_unit_test(batch_power_matches_pow),
+        cmocka_unit_test(pressure_with_general_falloffs),
         cmocka_unit_test(viscous_force_on_a_submerged_box),
         cmocka_unit_test(pressure_drag_and_suction_on_a_submerged_box),
         cmocka_unit_test(air_drag_on_a_dry_box),
