@@ -163,6 +163,21 @@ static void hullgen_box_divisions(double l, double b, double h, unsigned target,
     }
 }
 
+/* The vessel hulls of the built-in vessel types (vessel_type.c): the ship
+ * shape at each type's length, beam and depth. */
+typedef struct hullgen_named_ship {
+    const char* name;
+    double length, beam, depth;
+    unsigned triangles; /* default resolution */
+} hullgen_named_ship;
+
+static const hullgen_named_ship hullgen_ships[] = {
+    {"ship", 50.0, 9.0, 5.0, 800},
+    {"skiff", 5.0, 1.9, 0.8, 300},
+    {"patrol", 24.0, 5.6, 2.6, 500},
+    {"freighter", 120.0, 19.0, 12.0, 800},
+};
+
 int hullgen_build_report(const char* name, unsigned target_triangles, mesh* out, mesh_report* report, nv_error* err) {
     unsigned n[3];
     if (strcmp(name, "barge") == 0) {
@@ -173,9 +188,13 @@ int hullgen_build_report(const char* name, unsigned target_triangles, mesh* out,
         hullgen_box_divisions(1.0, 1.0, 1.0, target_triangles ? target_triangles : 12, n);
         return hullgen_box_report(out, 1.0, 1.0, 1.0, n, report, err);
     }
-    if (strcmp(name, "ship") == 0)
-        return hullgen_ship_report(out, 50.0, 9.0, 5.0, target_triangles ? target_triangles : 800, report, err);
-    return nv_error_set(err, "unknown built-in hull '%s' (known: barge, ship, cube)", name);
+    for (size_t i = 0; i < sizeof hullgen_ships / sizeof hullgen_ships[0]; i++) {
+        const hullgen_named_ship* s = &hullgen_ships[i];
+        if (strcmp(name, s->name) == 0)
+            return hullgen_ship_report(out, s->length, s->beam, s->depth, target_triangles ? target_triangles : s->triangles,
+                                       report, err);
+    }
+    return nv_error_set(err, "unknown built-in hull '%s' (known: barge, ship, cube, skiff, patrol, freighter)", name);
 }
 
 int hullgen_build(const char* name, unsigned target_triangles, mesh* out, nv_error* err) {

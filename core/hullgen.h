@@ -19,8 +19,11 @@ int hullgen_box(mesh* out, double length, double beam, double height, unsigned n
 int hullgen_ship(mesh* out, double length, double beam, double depth, unsigned target_triangles, nv_error* err);
 
 /* Built-in hulls by name: "barge" (10 x 4 x 2 m box), "ship" (50 x 9 x 5 m),
- * "cube" (1 m). `target_triangles` 0 picks each hull's default. An unknown
- * name is an error that lists the known ones. */
+ * "cube" (1 m), and the ship shape at the built-in vessel types' sizes:
+ * "skiff" (5 x 1.9 x 0.8 m, 300 triangles), "patrol" (24 x 5.6 x 2.6 m,
+ * 500) and "freighter" (120 x 19 x 12 m, 800). `target_triangles` 0 picks
+ * each hull's default. An unknown name is an error that lists the known
+ * ones. */
 int hullgen_build(const char* name, unsigned target_triangles, mesh* out, nv_error* err);
 int hullgen_build_report(const char* name, unsigned target_triangles, mesh* out, mesh_report* report, nv_error* err);
 

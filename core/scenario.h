@@ -1,7 +1,8 @@
 /* Scenario files: a small JSON description of a world (tick rate, water,
- * optional FFT ocean, hull types, vessels and fleets) that the tools and the
- * server load. Unknown keys and out-of-range values are rejected with the
- * key's path named ("ships.json: vessels[2].position: ...").
+ * optional FFT ocean or wind, hull and vessel types, vessels and fleets)
+ * that the tools and the server load. Unknown keys and out-of-range values
+ * are rejected with the key's path named ("ships.json: vessels[2].position:
+ * ...").
  *
  *   {
  *     "tick_hz": 60,
@@ -10,16 +11,39 @@
  *     "ocean": {"spectrum": "jonswap", "wind": 12, "wind_dir": 30, "fetch": 100000,
  *               "depth": 0, "size": 600, "resolution": 256, "cascades": 1,
  *               "choppiness": 1, "seed": 7, "beaufort": 5, "hs": 2.0, "query": "grid"},
+ *     "wind": [8, 0, 3],
  *     "hull_types": [{"name": "ship", "hull": "builtin:ship:500", "up": "y", "flip": false,
- *                     "mass": 600000, "density": 450, "cg": [0, 2, 0], "gyration": [3, 12, 12]}],
+ *                     "mass": 600000, "density": 450, "cg": [0, 2, 0], "gyration": [3, 12, 12],
+ *                     "coefficients": {"forces": "all"}}],
+ *     "vessel_types": ["builtin:patrol", "../vessels/skiff.json",
+ *                      {"name": "tug", "hull": "builtin:patrol", "mass": 90000, ...}],
  *     "vessels": [{"type": "ship", "position": [0, 0], "heading_deg": 90,
- *                  "velocity": [0, 0, 4], "angular_velocity": [0, 0, 0]}],
- *     "fleets": [{"type": "ship", "count": 100, "spacing": 80, "origin": [0, 0],
- *                 "speed": 4, "seed": 1}]
+ *                  "velocity": [0, 0, 4], "angular_velocity": [0, 0, 0],
+ *                  "controls": {"throttle": 1, "rudder": -0.5}}],
+ *     "fleets": [{"type": "patrol", "count": 100, "spacing": 80, "origin": [0, 0],
+ *                 "speed": 4, "seed": 1, "controls": {"throttle": 0.5, "rudder": 0}}]
  *   }
+ *
+ * Types: "hull_types" entries are hulls with mass properties and no
+ * actuators; they feel pure hydrostatics (plus "damping") unless they carry
+ * a "coefficients" object (vessel_type.h's format; it starts from the
+ * default coefficients). "vessel_types" entries are full vessel types
+ * (vessel_type.h): "builtin:NAME", a vessel-type file (relative to the
+ * scenario file) or an inline object in that format. At least one type is
+ * needed; names are unique across both lists, and vessels and fleets name
+ * their type from either.
  *
  * A position of two numbers [x, z] places the vessel afloat (its CG at the
  * height where it floats upright on flat water); three numbers are x, y, z.
+ * heading_deg turns the bow (+x) about +y, toward -z. "controls" (throttle
+ * and rudder in [-1, 1], default 0) are the vessel's commands from the
+ * start; a fleet's apply to each of its vessels.
+ *
+ * Wind (air drag): with an ocean, the ocean's wind (speed "wind" or the
+ * Beaufort number's, toward "wind_dir" degrees from +x toward +z); on flat
+ * water the top-level "wind" vector [x, y, z] m/s (default still air).
+ * Giving both is an error.
+ *
  * "query": "exact" inverts the choppy displacement at every vertex; "grid"
  * (the default with one cascade, refused with more) tabulates the surface
  * once per step and interpolates it (see ocean_params.surface_grid).
@@ -36,6 +60,7 @@
 #include "mesh.h"
 #include "nv_error.h"
 #include "ocean.h"
+#include "vessel_type.h"
 #include "world.h"
 
 #define SCENARIO_MAX_VESSELS 1000000u
@@ -46,6 +71,8 @@ typedef struct scenario_hull {
     char source[SCENARIO_PATH_MAX]; /* builtin:NAME[:TRIS] or a mesh path (resolved) */
     mesh_options mesh;
     mass_spec mass;
+    bool has_dynamics;              /* false: the world's default (pure hydrostatics, no actuators) */
+    vessel_dynamics dynamics;
 } scenario_hull;
 
 typedef struct scenario_vessel {
@@ -55,12 +82,15 @@ typedef struct scenario_vessel {
     double heading_deg;     /* about +y, from +x toward -z (right-handed) */
     vec3 velocity;
     vec3 angular_velocity;
+    bool has_controls;
+    double throttle, rudder; /* [-1, 1] */
 } scenario_vessel;
 
 typedef struct scenario {
     world_config world;
     bool has_ocean;
     ocean_params ocean;
+    vec3 wind;              /* top-level "wind" (flat water); with an ocean, the ocean's */
     scenario_hull* hulls;
     uint32_t hull_count;
     scenario_vessel* vessels;
@@ -81,7 +111,12 @@ void scenario_free(scenario* s);
 int scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
                        double speed, uint64_t seed, nv_error* err);
 
-/* A scenario made real: the ocean (NULL for flat water) and the world on it. */
+/* The wind over the water, world frame, m/s: the ocean's when there is one
+ * (its Beaufort number's wind when it gives one), else the top-level one. */
+vec3 scenario_wind(const scenario* s);
+
+/* A scenario made real: the ocean (NULL for flat water) and the world on it,
+ * with every type's dynamics, the wind and the vessels' controls set. */
 typedef struct scenario_instance {
     world* world;
     ocean* ocean;

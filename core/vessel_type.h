@@ -22,7 +22,7 @@
  *       "added_mass": [x, y, z], "added_inertia": [x, y, z]},
  *     "propellers": [{"position": [-12.2, 0.4, 1.3],    required
  *                     "direction": [1, 0, 0],           thrust at throttle +1
- *                     "max_thrust": 50000,              N, required
+ *                     "max_thrust": 22000,              N, required
  *                     "reverse": 0.6,                   fraction at throttle -1
  *                     "immersion": 0.3}],               m of depth to full thrust
  *     "rudders": [{"position": [-12.6, 0.5, 1.3],       required
@@ -32,8 +32,12 @@
  *     "controls": {"throttle_rate": 0.5, "rudder_rate": 1.0}   units/s
  *   }
  *
- * The coefficient keys are hydrodyn_coeffs' field names (see hydrodyn.h for
- * their meaning); the water density is the world's. At most 4 propellers
+ * Optional keys of propellers, rudders and controls show their defaults.
+ * Without mass or density the hull is a solid of 500 kg/m^3; without cg,
+ * the CG is the volume centroid; without gyration, the inertia is the
+ * uniform solid's. The coefficient keys are hydrodyn_coeffs' field names
+ * (see hydrodyn.h for their meaning and defaults); the water density is the
+ * world's. Positive rudder turns to starboard. At most 4 propellers
  * and 4 rudders. Unknown keys, keys given twice, wrong types, non-finite
  * numbers and out-of-range values are rejected with the key's path named
  * ("patrol.json: propellers[0].max_thrust: must be in (0, 1e+09] (got -5)").

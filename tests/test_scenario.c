@@ -2,6 +2,7 @@
  * named by its key path. */
 #include <math.h>
 
+#include "ocean_spectrum.h"
 #include "scenario.h"
 #include "statics.h"
 #include "test_util.h"
@@ -88,12 +89,12 @@ static void mistakes_are_named(void** state) {
     (void)state;
     expect_rejection("{\"tick_hz\": 60,\n \"hull_types\": [}", "bad.json: line 2, column");
     expect_rejection("{\"tick_hz\": 60}", "hull_types: expected a non-empty array");
-    expect_rejection("{\"tick_hz\": 0, " HULLS "}", "tick_hz: 0 is out of range");
+    expect_rejection("{\"tick_hz\": 0, " HULLS "}", "bad.json: tick_hz: must be in [1, 1000] (got 0)");
     expect_rejection("{\"speed\": 3, " HULLS "}", "bad.json: speed: unknown key");
     expect_rejection("{" HULLS ", \"vessels\": [{\"type\": \"b\", \"position\": [0, 0]}, {\"type\": \"b\", \"position\": [1]}]}",
                      "vessels[1].position: expected an array of 2 to 3 numbers");
     expect_rejection("{" HULLS ", \"vessels\": [{\"type\": \"c\", \"position\": [0, 0]}]}",
-                     "vessels[0]: type 'c' is not among hull_types");
+                     "vessels[0].type: 'c' is not among hull_types or vessel_types");
     expect_rejection("{" HULLS ", \"vessels\": [{\"type\": \"b\", \"position\": [0, 0], \"throttle\": 1}]}",
                      "vessels[0].throttle: unknown key");
     expect_rejection("{\"hull_types\": [{\"name\": \"b\"}]}", "hull_types[0].hull: missing");
@@ -102,7 +103,7 @@ static void mistakes_are_named(void** state) {
                      "hull_types[1]: name 'b' is used twice");
     expect_rejection("{\"ocean\": {\"spectrum\": \"calm\"}, " HULLS "}", "ocean.spectrum: 'calm' is not one of");
     expect_rejection("{\"ocean\": {\"resolution\": 100}, " HULLS "}", "ocean: ");
-    expect_rejection("{\"ocean\": {\"wind\": \"strong\"}, " HULLS "}", "ocean.wind: expected a number");
+    expect_rejection("{\"ocean\": {\"wind\": \"strong\"}, " HULLS "}", "ocean.wind: expected a number (got a string)");
     expect_rejection("{" HULLS ", \"fleets\": [{\"type\": \"b\", \"count\": 2.5}]}", "fleets[0].count: expected a whole number");
     expect_rejection("{" HULLS ", \"fleets\": [{\"type\": \"b\"}]}", "fleets[0]: count is required");
     expect_rejection("{\"hull_types\": [{\"name\": \"b\", \"hull\": \"x.stl\", \"mass\": 5, \"density\": 3}]}",
@@ -127,12 +128,172 @@ static void missing_mesh_fails_at_instantiation(void** state) {
     assert_non_null(strstr(err.message, "cannot open"));
 }
 
+
+#define SCENARIOS NAVAL_TEST_DATA "/../../data/scenarios"
+
+/* Every kind of type entry reaches the world with its dynamics; controls and
+ * wind too. */
+static void vessel_types_reach_the_world(void** state) {
+    (void)state;
+    const char* text =
+        "{\"wind\": [3, 0, -4],"
+        " \"hull_types\": [{\"name\": \"barge\", \"hull\": \"builtin:barge\", \"mass\": 40000},"
+        "                  {\"name\": \"dragged\", \"hull\": \"builtin:barge\", \"mass\": 40000,"
+        "                   \"coefficients\": {\"forces\": [\"viscous\"]}}],"
+        " \"vessel_types\": [\"builtin:skiff\", \"../vessels/patrol.json\","
+        "                    {\"name\": \"tug\", \"hull\": \"builtin:patrol:300\", \"mass\": 90000,"
+        "                     \"propellers\": [{\"position\": [-12, 0.4, 0], \"max_thrust\": 90000}]}],"
+        " \"vessels\": [{\"type\": \"patrol\", \"position\": [0, 0], \"controls\": {\"throttle\": 0.5, \"rudder\": -1}},"
+        "              {\"type\": \"barge\", \"position\": [50, 0]},"
+        "              {\"type\": \"tug\", \"position\": [100, 0], \"controls\": {\"rudder\": 0.25}}],"
+        " \"fleets\": [{\"type\": \"skiff\", \"count\": 3, \"spacing\": 10, \"origin\": [0, 100],"
+        "              \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}";
+    scenario s;
+    nv_error err;
+    ASSERT_OK(scenario_parse(text, strlen(text), "inline", SCENARIOS, &s, &err), err);
+    assert_int_equal(s.hull_count, 5);
+    assert_string_equal(s.hulls[2].name, "skiff");
+    assert_string_equal(s.hulls[3].name, "patrol");
+    assert_string_equal(s.hulls[4].name, "tug");
+    assert_false(s.hulls[0].has_dynamics); /* a bare hull type: pure hydrostatics */
+    assert_true(s.hulls[1].has_dynamics && s.hulls[1].dynamics.coeffs.forces == HYDRODYN_VISCOUS);
+    ASSERT_NEAR_ABS(s.hulls[1].dynamics.coeffs.pressure_linear, hydrodyn_coeffs_default().pressure_linear, 0.0);
+    assert_true(s.hulls[4].has_dynamics && s.hulls[4].dynamics.actuators.propeller_count == 1);
+    vec3 wind = scenario_wind(&s);
+    assert_true(wind.x == 3.0 && wind.y == 0.0 && wind.z == -4.0);
+
+    scenario_instance inst;
+    ASSERT_OK(scenario_instantiate(&s, NULL, &inst, &err), err);
+    world* w = inst.world;
+    assert_int_equal(world_vessel_count(w), 6);
+    assert_int_equal(world_type_dynamics(w, 0)->coeffs.forces, 0);
+    assert_int_equal(world_type_dynamics(w, 0)->actuators.propeller_count, 0);
+    assert_int_equal(world_type_dynamics(w, 1)->coeffs.forces, HYDRODYN_VISCOUS);
+    assert_int_equal(world_type_dynamics(w, 2)->actuators.propeller_count, 1);
+    assert_int_equal(world_type_dynamics(w, 3)->actuators.propeller_count, 2);
+    assert_int_equal(world_type_dynamics(w, 3)->actuators.rudder_count, 2);
+    ASSERT_NEAR_ABS(world_type_dynamics(w, 4)->actuators.propellers[0].max_thrust, 90000.0, 0.0);
+    assert_int_equal(world_hull_type(w, 4)->triangle_count < 400, 1);
+    world_vessel_state v;
+    assert_int_equal(world_vessel_get(w, 0, &v), 0);
+    assert_int_equal(v.type, 3);
+    ASSERT_NEAR_ABS(v.throttle, 0.5, 0.0);
+    ASSERT_NEAR_ABS(v.rudder, -1.0, 0.0);
+    assert_int_equal(world_vessel_get(w, 1, &v), 0);
+    ASSERT_NEAR_ABS(v.throttle, 0.0, 0.0);
+    assert_int_equal(world_vessel_get(w, 2, &v), 0);
+    ASSERT_NEAR_ABS(v.throttle, 0.0, 0.0);
+    ASSERT_NEAR_ABS(v.rudder, 0.25, 0.0);
+    for (uint32_t id = 3; id < 6; id++) {
+        assert_int_equal(world_vessel_get(w, id, &v), 0);
+        assert_int_equal(v.type, 2);
+        ASSERT_NEAR_ABS(v.throttle, 1.0, 0.0);
+        ASSERT_NEAR_ABS(v.rudder, 0.5, 0.0);
+    }
+    /* The commands act: after a second the patrol boat's throttle has moved
+     * toward its command at the type's rate, and it has started ahead. */
+    for (int i = 0; i < 60; i++) world_step(w);
+    assert_int_equal(world_vessel_get(w, 0, &v), 0);
+    ASSERT_NEAR_ABS(v.throttle_actual, 0.25, 0.02); /* patrol: 0.25 per second */
+    for (int i = 0; i < 120; i++) world_step(w);
+    assert_int_equal(world_vessel_get(w, 0, &v), 0);
+    ASSERT_NEAR_ABS(v.throttle_actual, 0.5, 1e-6); /* at its command */
+    assert_true(v.flags == 0 && v3_dot(quat_rotate(v.orientation, v3(1, 0, 0)), v.velocity) > 0.2);
+    assert_int_equal(world_vessel_get(w, 1, &v), 0);
+    ASSERT_NEAR_ABS(v.throttle_actual, 0.0, 0.0);
+    assert_true(v3_length(v.velocity) < 0.05); /* the bare barge has no propeller and no command */
+    scenario_instance_destroy(&inst);
+    scenario_free(&s);
+}
+
+static void ocean_sets_the_wind(void** state) {
+    (void)state;
+    const char* text = "{\"ocean\": {\"wind\": 10, \"wind_dir\": 90, \"resolution\": 16, \"cascades\": 1}, \"vessel_types\": [\"builtin:skiff\"]}";
+    scenario s;
+    nv_error err;
+    ASSERT_OK(scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
+    vec3 wind = scenario_wind(&s);
+    ASSERT_NEAR_ABS(wind.x, 0.0, 1e-12);
+    ASSERT_NEAR_ABS(wind.z, 10.0, 1e-12); /* toward +z */
+    scenario_free(&s);
+    text = "{\"ocean\": {\"beaufort\": 6, \"wind_dir\": 180, \"resolution\": 16, \"cascades\": 1}, \"vessel_types\": [\"builtin:skiff\"]}";
+    ASSERT_OK(scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
+    wind = scenario_wind(&s);
+    ASSERT_NEAR_ABS(wind.x, -spectrum_beaufort_wind(6), 1e-12);
+    scenario_free(&s);
+    text = "{\"vessel_types\": [\"builtin:skiff\"]}";
+    ASSERT_OK(scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
+    wind = scenario_wind(&s);
+    assert_true(wind.x == 0.0 && wind.y == 0.0 && wind.z == 0.0); /* still air */
+    scenario_free(&s);
+}
+
+static void example_scenarios_run(void** state) {
+    (void)state;
+    const char* files[] = {SCENARIOS "/harbour.json", SCENARIOS "/turning.json"};
+    const uint32_t counts[] = {11, 1};
+    for (int f = 0; f < 2; f++) {
+        scenario s;
+        nv_error err;
+        ASSERT_OK(scenario_load_file(files[f], &s, &err), err);
+        assert_int_equal(s.vessel_count, counts[f]);
+        scenario_instance inst;
+        ASSERT_OK(scenario_instantiate(&s, NULL, &inst, &err), err);
+        for (int i = 0; i < 10; i++) world_step(inst.world);
+        for (uint32_t k = 0; k < world_vessel_count(inst.world); k++) {
+            world_vessel_state v;
+            assert_int_equal(world_vessel_get(inst.world, world_vessel_id_at(inst.world, k), &v), 0);
+            assert_true(v.flags == 0 && v3_is_finite(v.position));
+        }
+        scenario_instance_destroy(&inst);
+        scenario_free(&s);
+    }
+}
+
+#define SKIFF "\"vessel_types\": [\"builtin:skiff\"]"
+
+static void vessel_type_mistakes_are_named(void** state) {
+    (void)state;
+    expect_rejection("{\"vessel_types\": [\"builtin:dinghy\"]}", "bad.json: vessel_types[0]: unknown built-in vessel type 'dinghy'");
+    expect_rejection("{\"vessel_types\": [\"builtin:skiff\", \"none.json\"]}", "vessel_types[1]: none.json: cannot open");
+    expect_rejection("{\"vessel_types\": [5]}", "vessel_types[0]: expected \"builtin:NAME\", a vessel-type file or a vessel-type object (got a number)");
+    expect_rejection("{\"vessel_types\": [\"\"]}", "vessel_types[0]: expected \"builtin:NAME\"");
+    expect_rejection("{\"vessel_types\": {}}", "bad.json: vessel_types: expected an array (got an object)");
+    expect_rejection("{\"vessel_types\": []}", "hull_types: expected a non-empty array of hull types, or vessel_types");
+    expect_rejection("{\"vessel_types\": [{\"name\": \"x\", \"hull\": \"builtin:skiff\","
+                     " \"propellers\": [{\"position\": [0, 0, 0], \"max_thrust\": -5}]}]}",
+                     "bad.json: vessel_types[0].propellers[0].max_thrust: must be in (0, 1e+09] (got -5)");
+    expect_rejection("{\"vessel_types\": [{\"name\": \"x\", \"hull\": \"builtin:skiff\", \"coefficients\": {\"drag\": 1}}]}",
+                     "vessel_types[0].coefficients.drag: unknown key");
+    expect_rejection("{\"hull_types\": [{\"name\": \"skiff\", \"hull\": \"builtin:barge\"}], " SKIFF "}",
+                     "vessel_types[0]: name 'skiff' is used twice");
+    expect_rejection("{\"hull_types\": [{\"name\": \"b\", \"hull\": \"builtin:barge\", \"rudders\": []}]}",
+                     "hull_types[0].rudders: unknown key");
+    expect_rejection("{\"hull_types\": [{\"name\": \"b\", \"hull\": \"builtin:barge\", \"coefficients\": {\"slam_power\": 0}}]}",
+                     "hull_types[0].coefficients.slam_power: must be in [1, 10] (got 0)");
+    expect_rejection("{" SKIFF ", \"vessels\": [{\"type\": \"skiff\", \"position\": [0, 0], \"controls\": {\"throttle\": 2}}]}",
+                     "vessels[0].controls.throttle: must be in [-1, 1] (got 2)");
+    expect_rejection("{" SKIFF ", \"vessels\": [{\"type\": \"skiff\", \"position\": [0, 0], \"controls\": {\"helm\": 1}}]}",
+                     "vessels[0].controls.helm: unknown key");
+    expect_rejection("{" SKIFF ", \"vessels\": [{\"type\": \"skiff\", \"position\": [0, 0], \"controls\": [1, 0]}]}",
+                     "vessels[0].controls: expected an object (got an array)");
+    expect_rejection("{" SKIFF ", \"fleets\": [{\"type\": \"skiff\", \"count\": 2, \"controls\": {\"rudder\": \"hard\"}}]}",
+                     "fleets[0].controls.rudder: expected a number (got a string)");
+    expect_rejection("{" SKIFF ", \"wind\": [1, 2]}", "bad.json: wind: expected an array of 3 numbers (got 2 elements)");
+    expect_rejection("{" SKIFF ", \"wind\": [1, 2, 300]}", "wind[2]: must be in [-200, 200] (got 300)");
+    expect_rejection("{" SKIFF ", \"ocean\": {\"wind\": 5}, \"wind\": [1, 0, 0]}", "bad.json: wind: the ocean sets the wind");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_file_builds_its_world),
         cmocka_unit_test(ocean_section_reaches_the_ocean),
         cmocka_unit_test(mistakes_are_named),
         cmocka_unit_test(missing_mesh_fails_at_instantiation),
+        cmocka_unit_test(vessel_types_reach_the_world),
+        cmocka_unit_test(ocean_sets_the_wind),
+        cmocka_unit_test(example_scenarios_run),
+        cmocka_unit_test(vessel_type_mistakes_are_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,418 @@
+#include "vessel_type.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hullgen.h"
+#include "json_util.h"
+
+#define VT_INF INFINITY
+
+static const json_range vt_any = {-VT_INF, VT_INF, JSON_CLOSED};
+static const json_range vt_position = {-1e5, 1e5, JSON_CLOSED};
+static const json_range vt_positive = {0.0, VT_INF, JSON_LO_OPEN};
+
+static actuator_propeller vt_propeller_default(void) {
+    actuator_propeller p;
+    memset(&p, 0, sizeof p);
+    p.direction = v3(1.0, 0.0, 0.0);
+    p.reverse_fraction = 0.6;
+    p.immersion = 0.3;
+    return p;
+}
+
+static actuator_rudder vt_rudder_default(void) {
+    actuator_rudder r;
+    memset(&r, 0, sizeof r);
+    r.max_angle_deg = 35.0;
+    r.lift_slope = 3.0;
+    r.stall_angle_deg = 25.0;
+    r.drag_coefficient = 0.02;
+    return r;
+}
+
+void vessel_type_init(vessel_type* t) {
+    memset(t, 0, sizeof *t);
+    t->mesh = mesh_options_default();
+    t->mass = mass_spec_default();
+    t->dynamics.coeffs = hydrodyn_coeffs_default();
+    actuator_set_init(&t->dynamics.actuators);
+}
+
+/* Force names in "coefficients.forces", in HYDRODYN_* bit order. */
+static const char* const vt_force_names[] = {"viscous", "pressure_drag", "slamming", "air_drag", "area_damping",
+                                             "added_mass"};
+#define VT_FORCE_COUNT (sizeof vt_force_names / sizeof vt_force_names[0])
+
+static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, uint32_t* out) {
+    if (cJSON_IsString(v)) {
+        if (strcmp(v->valuestring, "all") == 0) *out = HYDRODYN_ALL;
+        else if (strcmp(v->valuestring, "none") == 0) *out = 0;
+        else return json_fail(c, path, "expected \"all\", \"none\" or an array of force names (got \"%s\")", v->valuestring);
+        return 0;
+    }
+    if (!cJSON_IsArray(v))
+        return json_fail(c, path, "expected \"all\", \"none\" or an array of force names (got %s)", json_type_name(v));
+    uint32_t bits = 0;
+    int i = 0;
+    for (const cJSON* it = v->child; it; it = it->next, i++) {
+        char elem[JSON_PATH_MAX];
+        json_path_index(elem, sizeof elem, path, i);
+        if (!cJSON_IsString(it)) return json_fail(c, elem, "expected a force name (got %s)", json_type_name(it));
+        size_t f = 0;
+        while (f < VT_FORCE_COUNT && strcmp(it->valuestring, vt_force_names[f]) != 0) f++;
+        if (f == VT_FORCE_COUNT)
+            return json_fail(c, elem,
+                             "'%s' is not one of viscous, pressure_drag, slamming, air_drag, area_damping, added_mass",
+                             it->valuestring);
+        if (bits & (1u << f)) return json_fail(c, elem, "'%s' is listed twice", it->valuestring);
+        bits |= 1u << f;
+    }
+    *out = bits;
+    return 0;
+}
+
+/* The scalar coefficients: key = field name, with the range a file may give
+ * (hydrodyn_coeffs_validate's, checked here so the message names the key's
+ * full path; validate runs after as the last word). */
+typedef struct vt_coeff_field {
+    const char* key;
+    size_t offset;
+    json_range range;
+} vt_coeff_field;
+
+#define VT_COEFF(field, lo, hi, open) {#field, offsetof(hydrodyn_coeffs, field), {lo, hi, open}}
+static const vt_coeff_field vt_coeff_fields[] = {
+    VT_COEFF(viscosity, 1e-9, 1.0, JSON_CLOSED),
+    /* The ITTC line has its pole at Rn = 100. */
+    VT_COEFF(reynolds_min, 1e3, 1e12, JSON_CLOSED),
+    VT_COEFF(reference_length, 0.0, 1e4, JSON_CLOSED),
+    VT_COEFF(pressure_linear, 0.0, 1e7, JSON_CLOSED),
+    VT_COEFF(pressure_quadratic, 0.0, 1e7, JSON_CLOSED),
+    VT_COEFF(pressure_falloff, 0.01, 1.0, JSON_CLOSED),
+    VT_COEFF(suction_linear, 0.0, 1e7, JSON_CLOSED),
+    VT_COEFF(suction_quadratic, 0.0, 1e7, JSON_CLOSED),
+    VT_COEFF(suction_falloff, 0.01, 1.0, JSON_CLOSED),
+    VT_COEFF(reference_speed, 1e-3, 1e3, JSON_CLOSED),
+    VT_COEFF(slam_power, 1.0, 10.0, JSON_CLOSED),
+    VT_COEFF(slam_gamma_max, 1e-3, 1e9, JSON_CLOSED),
+    VT_COEFF(air_density, 0.0, 100.0, JSON_CLOSED),
+    VT_COEFF(air_drag, 0.0, 10.0, JSON_CLOSED),
+};
+#define VT_COEFF_COUNT (sizeof vt_coeff_fields / sizeof vt_coeff_fields[0])
+
+static int vt_parse_coeffs(const json_ctx* c, const cJSON* o, const char* path, hydrodyn_coeffs* h) {
+    static const char* const keys[] = {"forces", "viscosity", "reynolds_min", "reference_length", "pressure_linear",
+                                       "pressure_quadratic", "pressure_falloff", "suction_linear", "suction_quadratic",
+                                       "suction_falloff", "reference_speed", "slam_power", "slam_gamma_max",
+                                       "air_density", "air_drag", "damping_linear", "damping_angular", "added_mass",
+                                       "added_inertia", NULL};
+    if (json_check_keys(c, o, path, keys)) return -1;
+    const cJSON* forces = cJSON_GetObjectItemCaseSensitive(o, "forces");
+    char full[JSON_PATH_MAX];
+    json_path_key(full, sizeof full, path, "forces");
+    if (forces && vt_parse_forces(c, forces, full, &h->forces)) return -1;
+    for (size_t i = 0; i < VT_COEFF_COUNT; i++) {
+        const vt_coeff_field* f = &vt_coeff_fields[i];
+        if (json_get_number(c, o, path, f->key, f->range, (double*)((char*)h + f->offset)) < 0) return -1;
+    }
+    double v[3];
+    int n;
+    json_range damping = {0.0, 1e3, JSON_CLOSED};
+    if ((n = json_get_numbers(c, o, path, "damping_linear", 2, 2, damping, v)) < 0) return -1;
+    if (n) h->damping_linear[0] = v[0], h->damping_linear[1] = v[1];
+    if ((n = json_get_numbers(c, o, path, "damping_angular", 2, 2, damping, v)) < 0) return -1;
+    if (n) h->damping_angular[0] = v[0], h->damping_angular[1] = v[1];
+    json_range fraction = {0.0, 10.0, JSON_CLOSED};
+    if ((n = json_get_numbers(c, o, path, "added_mass", 3, 3, fraction, v)) < 0) return -1;
+    if (n) h->added_mass = v3(v[0], v[1], v[2]);
+    if ((n = json_get_numbers(c, o, path, "added_inertia", 3, 3, fraction, v)) < 0) return -1;
+    if (n) h->added_inertia = v3(v[0], v[1], v[2]);
+    nv_error inner;
+    if (hydrodyn_coeffs_validate(h, &inner)) return json_fail(c, path, "%s", inner.message);
+    return 0;
+}
+
+/* A required position [x, y, z] in mesh coordinates. */
+static int vt_get_position(const json_ctx* c, const cJSON* o, const char* path, vec3* out) {
+    double v[3];
+    if (json_require(c, o, path, "position", "[x, y, z] in mesh coordinates, m") ||
+        json_get_numbers(c, o, path, "position", 3, 3, vt_position, v) < 0)
+        return -1;
+    *out = v3(v[0], v[1], v[2]);
+    return 0;
+}
+
+static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* path, actuator_propeller* p) {
+    static const char* const keys[] = {"position", "direction", "max_thrust", "reverse", "immersion", NULL};
+    if (json_check_keys(c, o, path, keys)) return -1;
+    *p = vt_propeller_default();
+    if (vt_get_position(c, o, path, &p->position)) return -1;
+    double v[3];
+    int n = json_get_numbers(c, o, path, "direction", 3, 3, vt_any, v);
+    if (n < 0) return -1;
+    if (n) {
+        char full[JSON_PATH_MAX];
+        json_path_key(full, sizeof full, path, "direction");
+        p->direction = v3(v[0], v[1], v[2]);
+        if (!(v3_length(p->direction) > 1e-9)) return json_fail(c, full, "must not be the zero vector");
+    }
+    json_range fraction = {0.0, 1.0, JSON_CLOSED}, thrust = {0.0, 1e9, JSON_LO_OPEN}, depth = {0.0, 100.0, JSON_CLOSED};
+    if (json_require(c, o, path, "max_thrust", "a thrust in N") ||
+        json_get_number(c, o, path, "max_thrust", thrust, &p->max_thrust) < 0 ||
+        json_get_number(c, o, path, "reverse", fraction, &p->reverse_fraction) < 0 ||
+        json_get_number(c, o, path, "immersion", depth, &p->immersion) < 0)
+        return -1;
+    return 0;
+}
+
+static int vt_parse_rudder(const json_ctx* c, const cJSON* o, const char* path, actuator_rudder* r) {
+    static const char* const keys[] = {"position", "area", "max_angle", "lift_slope", "stall_angle", "drag", NULL};
+    if (json_check_keys(c, o, path, keys)) return -1;
+    *r = vt_rudder_default();
+    if (vt_get_position(c, o, path, &r->position)) return -1;
+    json_range area = {0.0, 1e4, JSON_LO_OPEN}, angle = {0.0, 90.0, JSON_LO_OPEN}, slope = {0.0, 20.0, JSON_LO_OPEN},
+               drag = {0.0, 10.0, JSON_CLOSED};
+    if (json_require(c, o, path, "area", "one side's area in m^2") ||
+        json_get_number(c, o, path, "area", area, &r->area) < 0 ||
+        json_get_number(c, o, path, "max_angle", angle, &r->max_angle_deg) < 0 ||
+        json_get_number(c, o, path, "lift_slope", slope, &r->lift_slope) < 0 ||
+        json_get_number(c, o, path, "stall_angle", angle, &r->stall_angle_deg) < 0 ||
+        json_get_number(c, o, path, "drag", drag, &r->drag_coefficient) < 0)
+        return -1;
+    return 0;
+}
+
+/* An optional array of at most `max` objects, each read by `parse`. */
+typedef int vt_parse_item_fn(const json_ctx* c, const cJSON* o, const char* path, void* item);
+
+static int vt_parse_list(const json_ctx* c, const cJSON* parent, const char* path, const char* key, uint32_t max,
+                         vt_parse_item_fn* parse, void* items, size_t item_size, uint32_t* count) {
+    const cJSON* list = cJSON_GetObjectItemCaseSensitive(parent, key);
+    *count = 0;
+    if (!list) return 0;
+    char full[JSON_PATH_MAX];
+    json_path_key(full, sizeof full, path, key);
+    if (!cJSON_IsArray(list)) return json_fail(c, full, "expected an array (got %s)", json_type_name(list));
+    int n = cJSON_GetArraySize(list);
+    if (n > (int)max) return json_fail(c, full, "at most %u (got %d)", max, n);
+    int i = 0;
+    for (const cJSON* it = list->child; it; it = it->next, i++) {
+        char elem[JSON_PATH_MAX];
+        json_path_index(elem, sizeof elem, full, i);
+        if (parse(c, it, elem, (char*)items + (size_t)i * item_size)) return -1;
+    }
+    *count = (uint32_t)n;
+    return 0;
+}
+
+static int vt_parse_propeller_item(const json_ctx* c, const cJSON* o, const char* path, void* item) {
+    return vt_parse_propeller(c, o, path, item);
+}
+
+static int vt_parse_rudder_item(const json_ctx* c, const cJSON* o, const char* path, void* item) {
+    return vt_parse_rudder(c, o, path, item);
+}
+
+static int vt_parse_actuators(const json_ctx* c, const cJSON* o, const char* path, actuator_set* a) {
+    if (vt_parse_list(c, o, path, "propellers", ACTUATOR_MAX_PROPELLERS, vt_parse_propeller_item, a->propellers,
+                      sizeof a->propellers[0], &a->propeller_count) ||
+        vt_parse_list(c, o, path, "rudders", ACTUATOR_MAX_RUDDERS, vt_parse_rudder_item, a->rudders,
+                      sizeof a->rudders[0], &a->rudder_count))
+        return -1;
+    const cJSON* controls = cJSON_GetObjectItemCaseSensitive(o, "controls");
+    if (controls) {
+        static const char* const keys[] = {"throttle_rate", "rudder_rate", NULL};
+        char full[JSON_PATH_MAX];
+        json_path_key(full, sizeof full, path, "controls");
+        json_range rate = {0.0, 1000.0, JSON_LO_OPEN};
+        if (json_check_keys(c, controls, full, keys) ||
+            json_get_number(c, controls, full, "throttle_rate", rate, &a->throttle_rate) < 0 ||
+            json_get_number(c, controls, full, "rudder_rate", rate, &a->rudder_rate) < 0)
+            return -1;
+    }
+    nv_error inner;
+    if (actuator_set_validate(a, &inner)) return json_fail(c, path, "%s", inner.message);
+    return 0;
+}
+
+/* Names end up in CSV columns and log lines: keep them plain. */
+static int vt_name_is_plain(const char* name) {
+    for (const char* p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+              *p == '-' || *p == '.'))
+            return 0;
+    return 1;
+}
+
+static int vt_parse_hull(const json_ctx* c, const cJSON* o, const char* path, vessel_type* t) {
+    int failed;
+    char full[JSON_PATH_MAX];
+    const char* name = json_get_string(c, o, path, "name", true, &failed);
+    if (failed) return -1;
+    json_path_key(full, sizeof full, path, "name");
+    if (strlen(name) >= sizeof t->name)
+        return json_fail(c, full, "longer than %zu characters", sizeof t->name - 1);
+    if (!vt_name_is_plain(name))
+        return json_fail(c, full, "'%s' may hold only letters, digits, '_', '-' and '.'", name);
+    strcpy(t->name, name);
+    const char* source = json_get_string(c, o, path, "hull", true, &failed);
+    if (failed) return -1;
+    json_path_key(full, sizeof full, path, "hull");
+    if (json_resolve_path(c, full, source, t->hull, sizeof t->hull)) return -1;
+    const char* up = json_get_string(c, o, path, "up", false, &failed);
+    if (failed) return -1;
+    if (up) {
+        json_path_key(full, sizeof full, path, "up");
+        if (strcmp(up, "y") && strcmp(up, "z")) return json_fail(c, full, "must be \"y\" or \"z\" (got \"%s\")", up);
+        t->mesh.up = up[0];
+    }
+    if (json_get_bool(c, o, path, "flip", &t->mesh.flip_inside_out) < 0) return -1;
+    if (cJSON_GetObjectItemCaseSensitive(o, "mass") && cJSON_GetObjectItemCaseSensitive(o, "density"))
+        return json_fail(c, path, "give mass or density, not both");
+    json_range mass = vt_positive, density = vt_positive;
+    if (json_get_number(c, o, path, "mass", mass, &t->mass.mass) < 0 ||
+        json_get_number(c, o, path, "density", density, &t->mass.density) < 0)
+        return -1;
+    double v[3];
+    int got = json_get_numbers(c, o, path, "cg", 3, 3, vt_position, v);
+    if (got < 0) return -1;
+    if (got) t->mass.has_cg = true, t->mass.cg = v3(v[0], v[1], v[2]);
+    got = json_get_numbers(c, o, path, "gyration", 3, 3, vt_positive, v);
+    if (got < 0) return -1;
+    if (got) t->mass.has_gyration = true, t->mass.gyration = v3(v[0], v[1], v[2]);
+    return 0;
+}
+
+int vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* path, unsigned flags, vessel_type* out) {
+    static const char* const full_keys[] = {"name",     "hull",         "up",         "flip",    "mass",
+                                            "density",  "cg",           "gyration",   "coefficients", "propellers",
+                                            "rudders",  "controls",     NULL};
+    static const char* const hull_keys[] = {"name", "hull", "up", "flip", "mass", "density", "cg", "gyration",
+                                            "coefficients", NULL};
+    int hull_entry = (flags & VESSEL_TYPE_HULL_ENTRY) != 0;
+    vessel_type_init(out);
+    if (hull_entry) out->dynamics.coeffs = hydrodyn_coeffs_none();
+    if (json_check_keys(c, o, path, hull_entry ? hull_keys : full_keys) || vt_parse_hull(c, o, path, out)) return -1;
+    const cJSON* coeffs = cJSON_GetObjectItemCaseSensitive(o, "coefficients");
+    if (coeffs) {
+        /* A hull entry that asks for forces starts from the same defaults
+         * as a vessel type. */
+        out->dynamics.coeffs = hydrodyn_coeffs_default();
+        char full[JSON_PATH_MAX];
+        json_path_key(full, sizeof full, path, "coefficients");
+        if (vt_parse_coeffs(c, coeffs, full, &out->dynamics.coeffs)) return -1;
+    }
+    return hull_entry ? 0 : vt_parse_actuators(c, o, path, &out->dynamics.actuators);
+}
+
+int vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, vessel_type* out,
+                      nv_error* err) {
+    json_ctx c = {name ? name : "vessel type", base_dir, err};
+    vessel_type_init(out);
+    cJSON* root = json_parse_text(&c, text, length);
+    if (!root) return -1;
+    int rc = vessel_type_parse_object(&c, root, "", 0, out);
+    cJSON_Delete(root);
+    return rc;
+}
+
+static int vt_parse_text(const char* text, size_t length, const char* name, const char* base_dir, void* out,
+                         nv_error* err) {
+    return vessel_type_parse(text, length, name, base_dir, out, err);
+}
+
+int vessel_type_load_file(const char* path, vessel_type* out, nv_error* err) {
+    vessel_type_init(out);
+    return json_load_file(path, vt_parse_text, out, err);
+}
+
+/* The built-in types. Hull dimensions (hullgen.c, keel at y = 0, midship at
+ * x = 0, transom at x = -L/2): skiff 5 x 1.9 x 0.8 m, patrol 24 x 5.6 x
+ * 2.6 m, freighter 120 x 19 x 12 m. Masses float each at 40-60 % of its
+ * depth, CGs sit a little below the waterline and over the centre of
+ * buoyancy (level trim), gyration radii are 0.38 B (roll) and 0.25 L (yaw,
+ * pitch). Thrust is sized against the default coefficients' resistance for
+ * top speeds of about 14, 12 and 8 m/s on flat water (measured with
+ * naval-sim; see README). data/vessels/NAME.json holds the same numbers (a
+ * test checks). */
+typedef struct vt_builtin_spec {
+    const char* name;
+    double mass;
+    vec3 cg, gyration;
+    uint32_t propellers, rudders;
+    actuator_propeller propeller[2]; /* position, direction, max_thrust, reverse, immersion */
+    actuator_rudder rudder[2];       /* position, area, max_angle, lift_slope, stall_angle, drag */
+    double throttle_rate, rudder_rate;
+} vt_builtin_spec;
+
+static const vt_builtin_spec vt_builtins[] = {
+    /* An outboard skiff: the propeller and its rudder just behind the
+     * transom, shallow immersion ramp for a small, high-set propeller. The
+     * rudder is large for its size: it stands in for the outboard's own
+     * swivel, which a fixed thrust direction cannot model. */
+    {"skiff", 1500.0, {-0.5, 0.3, 0.0}, {0.72, 1.25, 1.25}, 1, 1,
+     {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 3200.0, 0.5, 0.1}},
+     {{{-2.75, 0.15, 0.0}, 0.3, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0},
+    /* Twin screws and twin rudders, 1.3 m either side of the centreline. */
+    {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
+     {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3}, {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3}},
+     {{{-12.6, 0.5, -1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}, {{-12.6, 0.5, 1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}}, 0.25, 0.5},
+    /* One large slow screw; a big rudder that swings hard over to hard over
+     * in ~28 s (SOLAS). */
+    {"freighter", 9000000.0, {-10.5, 6.0, 0.0}, {7.2, 30.0, 30.0}, 1, 1,
+     {{{-60.5, 3.5, 0.0}, {1.0, 0.0, 0.0}, 470000.0, 0.6, 1.0}},
+     {{{-62.0, 4.0, 0.0}, 14.0, 35.0, 3.0, 25.0, 0.02}}, 0.05, 0.07},
+};
+#define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
+
+int vessel_type_builtin_count(void) { return VT_BUILTIN_COUNT; }
+
+const char* vessel_type_builtin_name(int index) {
+    return index >= 0 && index < VT_BUILTIN_COUNT ? vt_builtins[index].name : NULL;
+}
+
+int vessel_type_builtin(const char* name, vessel_type* out, nv_error* err) {
+    vessel_type_init(out);
+    for (int i = 0; i < VT_BUILTIN_COUNT; i++) {
+        const vt_builtin_spec* b = &vt_builtins[i];
+        if (strcmp(name, b->name) != 0) continue;
+        snprintf(out->name, sizeof out->name, "%s", b->name);
+        snprintf(out->hull, sizeof out->hull, "builtin:%s", b->name);
+        out->mass.mass = b->mass;
+        out->mass.has_cg = true;
+        out->mass.cg = b->cg;
+        out->mass.has_gyration = true;
+        out->mass.gyration = b->gyration;
+        actuator_set* a = &out->dynamics.actuators;
+        a->propeller_count = b->propellers;
+        a->rudder_count = b->rudders;
+        memcpy(a->propellers, b->propeller, b->propellers * sizeof b->propeller[0]);
+        memcpy(a->rudders, b->rudder, b->rudders * sizeof b->rudder[0]);
+        a->throttle_rate = b->throttle_rate;
+        a->rudder_rate = b->rudder_rate;
+        return 0;
+    }
+    return nv_error_set(err, "unknown built-in vessel type '%s' (known: skiff, patrol, freighter)", name);
+}
+
+int vessel_type_from_spec(const char* spec, vessel_type* out, nv_error* err) {
+    static const char prefix[] = "builtin:";
+    if (strncmp(spec, prefix, sizeof prefix - 1) == 0) return vessel_type_builtin(spec + sizeof prefix - 1, out, err);
+    return vessel_type_load_file(spec, out, err);
+}
+
+int vessel_type_load_hull(const char* hull, const mesh_options* opts, mesh* out, nv_error* err) {
+    mesh_report rep;
+    int rc = hullgen_from_spec(hull, out, &rep, err);
+    if (rc < 0) return -1;
+    if (rc > 0) return 0;
+    return mesh_load_file(hull, MESH_FORMAT_AUTO, opts, out, &rep, err);
+}
+
+int vessel_type_load_mesh(const vessel_type* t, mesh* out, nv_error* err) {
+    return vessel_type_load_hull(t->hull, &t->mesh, out, err);
+}

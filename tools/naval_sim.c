@@ -1,0 +1,399 @@
+/* naval-sim: runs a scenario headless and reports how each vessel handled:
+ * a CSV track (position, heading, heel, trim, speed, controls) and a summary
+ * per vessel (speeds, largest heel and pitch, distance, and the turning
+ * circle fitted to its last full turn). The tool designers tune boats with. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "jobs.h"
+#include "scenario.h"
+#include "statics.h"
+#include "world.h"
+
+static const char usage[] =
+    "usage: naval-sim SCENARIO.json [options]\n"
+    "\n"
+    "Runs the scenario and prints a summary per vessel: final and top speed, largest\n"
+    "heel and pitch, heading change, distance, and the turning circle (least-squares\n"
+    "fit to the track of its last full turn) once it has turned 360 degrees.\n"
+    "\n"
+    "  --steps N      steps to run (default: 60 s of simulated time)\n"
+    "  --threads K    threads, the caller included (default: all cores; results do not depend on it)\n"
+    "  --csv FILE     write the track: time,id,type,x,y,z,heading_deg,heel_deg,trim_deg,\n"
+    "                 speed,throttle,rudder (one row per vessel per written step)\n"
+    "  --every K      write every K-th step to the CSV (default 1; the first and last always)\n"
+    "  --json         the summary as one JSON object on stdout\n"
+    "  --help         this text\n"
+    "\n"
+    "heading_deg is the bow's direction about +y, from +x toward -z, in [0, 360) (the\n"
+    "scenario's heading_deg), so a turn to starboard shows as a negative heading change;\n"
+    "heel is + with starboard down, trim + with the bow up;\n"
+    "speed is horizontal, m/s; throttle and rudder are the actual values after the\n"
+    "type's rate limits. Exit status: 0 ok, 2 bad arguments or scenario.\n";
+
+/* A vessel's track is kept at most this many points, thinned by halves as
+ * it grows, so that memory stays bounded however long the run. */
+#define SIM_TRACK_POINTS 2048u
+
+typedef struct sim_args {
+    const char* scenario;
+    const char* csv;
+    uint64_t steps, threads, every;
+    int has_steps, json;
+} sim_args;
+
+typedef struct sim_point {
+    double x, z, heading; /* heading unwrapped, degrees */
+} sim_point;
+
+typedef struct sim_vessel {
+    uint32_t id, type;
+    double length;                     /* hull length along x, m */
+    double heading_raw, heading;       /* last atan2 heading; unwrapped heading, degrees */
+    double heading_start;
+    double max_speed, max_heel, max_pitch, distance, final_speed;
+    double last_x, last_z;
+    int frozen;
+    sim_point* track;
+    uint32_t track_count, stride, since; /* points kept; steps per point; steps since the last */
+    /* The fitted circle of the last full turn, when there was one. */
+    int turned;
+    double diameter, fit_rms;
+} sim_vessel;
+
+static int sim_fail(const char* what, const char* value) {
+    fprintf(stderr, "naval-sim: %s%s%s%s\n(naval-sim --help for usage)\n", what, value ? " (got '" : "",
+            value ? value : "", value ? "')" : "");
+    return 2;
+}
+
+static int sim_parse_args(int argc, char** argv, sim_args* a) {
+    memset(a, 0, sizeof *a);
+    a->threads = jobs_hardware_threads();
+    a->every = 1;
+    for (int i = 1; i < argc; i++) {
+        const char* arg = argv[i];
+        const char* val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            fputs(usage, stdout);
+            exit(0);
+        }
+        if (!strcmp(arg, "--json")) {
+            a->json = 1;
+            continue;
+        }
+        if (arg[0] != '-') {
+            if (a->scenario) return sim_fail("one scenario file only", arg);
+            a->scenario = arg;
+            continue;
+        }
+        if (strcmp(arg, "--steps") && strcmp(arg, "--threads") && strcmp(arg, "--csv") && strcmp(arg, "--every"))
+            return sim_fail("unknown option", arg);
+        if (!val) return sim_fail("missing value after", arg);
+        i++;
+        if (!strcmp(arg, "--steps")) {
+            if (cli_parse_u64(val, 1, 100000000, &a->steps)) return sim_fail("--steps must be 1..100000000", val);
+            a->has_steps = 1;
+        } else if (!strcmp(arg, "--threads")) {
+            if (cli_parse_u64(val, 1, 64, &a->threads)) return sim_fail("--threads must be 1..64", val);
+        } else if (!strcmp(arg, "--every")) {
+            if (cli_parse_u64(val, 1, 100000000, &a->every)) return sim_fail("--every must be 1..100000000", val);
+        } else {
+            a->csv = val;
+        }
+    }
+    if (!a->scenario) return sim_fail("a scenario file is required", NULL);
+    return 0;
+}
+
+static double sim_wrap_180(double deg) {
+    deg = fmod(deg, 360.0);
+    if (deg > 180.0) deg -= 360.0;
+    if (deg <= -180.0) deg += 360.0;
+    return deg;
+}
+
+/* The bow's direction about +y from +x toward -z: a scenario's heading_deg
+ * gives the same number back. */
+static double sim_heading(quat q) {
+    vec3 bow = quat_rotate(q, v3(1, 0, 0));
+    return atan2(-bow.z, bow.x) * 180.0 / NV_PI;
+}
+
+static void sim_track_add(sim_vessel* v) {
+    if (v->track_count == SIM_TRACK_POINTS) {
+        /* Keep every other point (the newest among them) and sample half as
+         * often from now on. */
+        uint32_t keep = 0;
+        for (uint32_t i = v->track_count % 2 ? 0 : 1; i < v->track_count; i += 2) v->track[keep++] = v->track[i];
+        v->track_count = keep;
+        v->stride *= 2;
+    }
+    sim_point p = {v->last_x, v->last_z, v->heading};
+    v->track[v->track_count++] = p;
+    v->since = 0;
+}
+
+/* Kasa's algebraic circle fit: minimises sum (x^2 + z^2 + D x + E z + F)^2,
+ * linear in D, E, F; coordinates are taken about their mean so that a
+ * circle far from the origin keeps its digits. Returns the radius, or -1
+ * when the points do not pin a circle down. */
+static double sim_fit_circle(const sim_point* p, uint32_t n, double* rms) {
+    double mx = 0.0, mz = 0.0;
+    for (uint32_t i = 0; i < n; i++) mx += p[i].x, mz += p[i].z;
+    mx /= n, mz /= n;
+    /* Normal equations A [D E F]^T = b. */
+    double a[3][4] = {{0}};
+    for (uint32_t i = 0; i < n; i++) {
+        double x = p[i].x - mx, z = p[i].z - mz, r2 = x * x + z * z;
+        double row[3] = {x, z, 1.0};
+        for (int j = 0; j < 3; j++) {
+            for (int k = 0; k < 3; k++) a[j][k] += row[j] * row[k];
+            a[j][3] -= row[j] * r2;
+        }
+    }
+    for (int c = 0; c < 3; c++) {
+        int pivot = c;
+        for (int r = c + 1; r < 3; r++)
+            if (fabs(a[r][c]) > fabs(a[pivot][c])) pivot = r;
+        if (!(fabs(a[pivot][c]) > 1e-12 * (fabs(a[0][0]) + fabs(a[1][1]) + 1.0))) return -1.0;
+        for (int k = 0; k < 4; k++) {
+            double t = a[c][k];
+            a[c][k] = a[pivot][k];
+            a[pivot][k] = t;
+        }
+        for (int r = 0; r < 3; r++) {
+            if (r == c) continue;
+            double f = a[r][c] / a[c][c];
+            for (int k = c; k < 4; k++) a[r][k] -= f * a[c][k];
+        }
+    }
+    double d = a[0][3] / a[0][0], e = a[1][3] / a[1][1], f = a[2][3] / a[2][2];
+    double cx = -0.5 * d, cz = -0.5 * e, r2 = cx * cx + cz * cz - f;
+    if (!(r2 > 0.0)) return -1.0;
+    double r = sqrt(r2), sum = 0.0;
+    for (uint32_t i = 0; i < n; i++) {
+        double dr = hypot(p[i].x - mx - cx, p[i].z - mz - cz) - r;
+        sum += dr * dr;
+    }
+    *rms = sqrt(sum / n);
+    return r;
+}
+
+/* The last full turn: from the newest point back to the latest point whose
+ * heading differs from it by 360 degrees or more. */
+static void sim_fit_last_turn(sim_vessel* v) {
+    if (v->track_count < 2) return;
+    uint32_t end = v->track_count - 1, start = end;
+    while (start > 0 && fabs(v->track[end].heading - v->track[start].heading) < 360.0) start--;
+    if (fabs(v->track[end].heading - v->track[start].heading) < 360.0 || end - start + 1 < 8) return;
+    double rms = 0.0, r = sim_fit_circle(v->track + start, end - start + 1, &rms);
+    if (r < 0.0) return;
+    v->turned = 1;
+    v->diameter = 2.0 * r;
+    v->fit_rms = rms;
+}
+
+static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) {
+    if (st->flags & WORLD_VESSEL_FROZEN) {
+        v->frozen = 1;
+        return;
+    }
+    double heel, trim, raw = sim_heading(st->orientation);
+    statics_attitude(st->orientation, &heel, &trim, NULL);
+    double speed = hypot(st->velocity.x, st->velocity.z);
+    if (first) {
+        v->heading = v->heading_start = raw;
+    } else {
+        v->heading += sim_wrap_180(raw - v->heading_raw);
+        v->distance += hypot(st->position.x - v->last_x, st->position.z - v->last_z);
+    }
+    v->heading_raw = raw;
+    v->last_x = st->position.x;
+    v->last_z = st->position.z;
+    v->final_speed = speed;
+    if (speed > v->max_speed) v->max_speed = speed;
+    if (fabs(heel) > v->max_heel) v->max_heel = fabs(heel);
+    if (fabs(trim) > v->max_pitch) v->max_pitch = fabs(trim);
+    if (first || ++v->since >= v->stride) sim_track_add(v);
+}
+
+static void sim_write_csv(FILE* f, const world* w, double time) {
+    for (uint32_t s = 0; s < world_vessel_count(w); s++) {
+        world_vessel_state st;
+        world_vessel_get(w, world_vessel_id_at(w, s), &st);
+        double heel, trim, heading = fmod(sim_heading(st.orientation) + 360.0, 360.0);
+        /* A hair below 360 would print as 360.000: the column is [0, 360). */
+        if (heading >= 359.9995) heading = 0.0;
+        statics_attitude(st.orientation, &heel, &trim, NULL);
+        fprintf(f, "%.6f,%u,%s,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f\n", time, st.id,
+                world_hull_type_name(w, st.type), st.position.x, st.position.y, st.position.z, heading, heel, trim,
+                hypot(st.velocity.x, st.velocity.z), st.throttle_actual, st.rudder_actual);
+    }
+}
+
+static double sim_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct sim_run {
+    uint64_t steps;
+    double tick_hz, sim_time, wall_time;
+    uint32_t threads, frozen;
+    uint64_t hash;
+} sim_run;
+
+static void sim_print_json(const sim_args* a, const sim_run* r, const world* w, const sim_vessel* v, uint32_t n) {
+    printf("{\"scenario\": \"");
+    for (const char* p = a->scenario; *p; p++) {
+        if (*p == '"' || *p == '\\') putchar('\\');
+        if ((unsigned char)*p >= 0x20) putchar(*p);
+    }
+    printf("\", \"vessels\": %u, \"steps\": %llu, \"tick_hz\": %g, \"sim_time\": %.6f, \"wall_time\": %.6f, "
+           "\"threads\": %u, \"frozen\": %u, \"state_hash\": \"%016llx\", \"per_vessel\": [",
+           n, (unsigned long long)r->steps, r->tick_hz, r->sim_time, r->wall_time, r->threads, r->frozen,
+           (unsigned long long)r->hash);
+    for (uint32_t i = 0; i < n; i++) {
+        const sim_vessel* s = &v[i];
+        printf("%s{\"id\": %u, \"type\": \"%s\", \"length\": %.4f, \"final_speed\": %.6g, \"max_speed\": %.6g, "
+               "\"max_heel_deg\": %.6g, \"max_pitch_deg\": %.6g, \"heading_change_deg\": %.6g, \"distance\": %.6g, ",
+               i ? ", " : "", s->id, world_hull_type_name(w, s->type), s->length, s->final_speed, s->max_speed,
+               s->max_heel, s->max_pitch, s->heading - s->heading_start, s->distance);
+        if (s->turned)
+            printf("\"turning_diameter\": %.6g, \"turning_diameter_lengths\": %.6g, \"turning_fit_rms\": %.6g, ",
+                   s->diameter, s->diameter / s->length, s->fit_rms);
+        else
+            printf("\"turning_diameter\": null, \"turning_diameter_lengths\": null, \"turning_fit_rms\": null, ");
+        printf("\"frozen\": %s}", s->frozen ? "true" : "false");
+    }
+    printf("]}\n");
+}
+
+static void sim_print_text(const sim_args* a, const sim_run* r, const world* w, const sim_vessel* v, uint32_t n) {
+    printf("naval-sim: %s, %u vessel%s, %llu steps (%.1f s at %g Hz), %u thread%s, %.2f s wall (%.1fx real time)\n",
+           a->scenario, n, n == 1 ? "" : "s", (unsigned long long)r->steps, r->sim_time, r->tick_hz, r->threads,
+           r->threads == 1 ? "" : "s", r->wall_time, r->wall_time > 0.0 ? r->sim_time / r->wall_time : 0.0);
+    printf("%6s  %-12s %8s %8s %8s %8s %9s %9s  %s\n", "id", "type", "speed", "top", "heel", "pitch", "turned", "distance",
+           "turning circle");
+    printf("%6s  %-12s %8s %8s %8s %8s %9s %9s\n", "", "", "m/s", "m/s", "deg", "deg", "deg", "m");
+    for (uint32_t i = 0; i < n; i++) {
+        const sim_vessel* s = &v[i];
+        char circle[64] = "-";
+        if (s->frozen) snprintf(circle, sizeof circle, "FROZEN (non-finite state)");
+        else if (s->turned) snprintf(circle, sizeof circle, "%.1f m (%.2f lengths)", s->diameter, s->diameter / s->length);
+        printf("%6u  %-12s %8.2f %8.2f %8.2f %8.2f %9.1f %9.1f  %s\n", s->id, world_hull_type_name(w, s->type),
+               s->final_speed, s->max_speed, s->max_heel, s->max_pitch, s->heading - s->heading_start, s->distance,
+               circle);
+    }
+}
+
+static int sim_prepare(world* w, sim_vessel** out, uint32_t* count) {
+    uint32_t n = world_vessel_count(w);
+    sim_vessel* v = calloc(n ? n : 1, sizeof *v);
+    if (!v) return -1;
+    *out = v;
+    *count = n;
+    for (uint32_t s = 0; s < n; s++) {
+        world_vessel_state st;
+        world_vessel_get(w, world_vessel_id_at(w, s), &st);
+        const hull* h = world_hull_type(w, st.type);
+        v[s].id = st.id;
+        v[s].type = st.type;
+        v[s].length = h->bounds_max[0] - h->bounds_min[0];
+        v[s].stride = 1;
+        v[s].track = malloc(SIM_TRACK_POINTS * sizeof *v[s].track);
+        if (!v[s].track) return -1;
+        sim_observe(&v[s], &st, 1);
+    }
+    return 0;
+}
+
+static void sim_observe_all(world* w, sim_vessel* v, uint32_t n) {
+    for (uint32_t s = 0; s < n; s++) {
+        world_vessel_state st;
+        if (world_vessel_get(w, v[s].id, &st) == 0) sim_observe(&v[s], &st, 0);
+    }
+}
+
+static void sim_free(sim_vessel* v, uint32_t n) {
+    for (uint32_t i = 0; v && i < n; i++) free(v[i].track);
+    free(v);
+}
+
+int main(int argc, char** argv) {
+    sim_args a;
+    int rc = sim_parse_args(argc, argv, &a);
+    if (rc) return rc;
+    nv_error err;
+    scenario scn;
+    jobs* pool = NULL;
+    scenario_instance inst = {NULL, NULL};
+    sim_vessel* v = NULL;
+    uint32_t n = 0;
+    FILE* csv = NULL;
+    rc = 2;
+    if (scenario_load_file(a.scenario, &scn, &err)) {
+        fprintf(stderr, "naval-sim: %s\n", err.message);
+        return 2;
+    }
+    if (jobs_create(&pool, (uint32_t)a.threads, &err) || scenario_instantiate(&scn, pool, &inst, &err)) {
+        fprintf(stderr, "naval-sim: %s\n", err.message);
+        goto done;
+    }
+    if (a.csv) {
+        csv = fopen(a.csv, "w");
+        if (!csv) {
+            perror("naval-sim: --csv");
+            goto done;
+        }
+        fputs("time,id,type,x,y,z,heading_deg,heel_deg,trim_deg,speed,throttle,rudder\n", csv);
+    }
+    world* w = inst.world;
+    if (sim_prepare(w, &v, &n)) {
+        fprintf(stderr, "naval-sim: out of memory\n");
+        goto done;
+    }
+    sim_run r;
+    memset(&r, 0, sizeof r);
+    r.tick_hz = scn.world.tick_hz;
+    r.steps = a.has_steps ? a.steps : (uint64_t)llround(60.0 * r.tick_hz);
+    r.threads = (uint32_t)a.threads;
+    if (csv) sim_write_csv(csv, w, world_time(w));
+    double t0 = sim_now();
+    for (uint64_t step = 1; step <= r.steps; step++) {
+        world_step(w);
+        sim_observe_all(w, v, n);
+        if (csv && (step % a.every == 0 || step == r.steps)) sim_write_csv(csv, w, world_time(w));
+    }
+    r.wall_time = sim_now() - t0;
+    r.sim_time = world_time(w);
+    r.hash = world_state_hash(w);
+    for (uint32_t i = 0; i < n; i++) {
+        /* The final state ends the track, whatever the sampling stride. */
+        if (!v[i].frozen && v[i].since > 0) sim_track_add(&v[i]);
+        sim_fit_last_turn(&v[i]);
+        r.frozen += (uint32_t)v[i].frozen;
+    }
+    if (csv && (ferror(csv) | fclose(csv))) {
+        csv = NULL;
+        fprintf(stderr, "naval-sim: --csv %s: write error\n", a.csv);
+        goto done;
+    }
+    csv = NULL;
+    if (a.json) sim_print_json(&a, &r, w, v, n);
+    else sim_print_text(&a, &r, w, v, n);
+    rc = 0;
+done:
+    if (csv) fclose(csv);
+    sim_free(v, n);
+    scenario_instance_destroy(&inst);
+    jobs_destroy(pool);
+    scenario_free(&scn);
+    return rc;
+}
