@@ -28,6 +28,8 @@ int actuator_set_validate(const actuator_set* a, nv_error* err) {
             return nv_error_set(err, "propellers[%u].reverse: must be in [0, 1] (got %g)", i, p->reverse_fraction);
         if (!isfinite(p->immersion) || p->immersion < 0.0 || p->immersion > 100.0)
             return nv_error_set(err, "propellers[%u].immersion: must be in [0, 100] m (got %g)", i, p->immersion);
+        if (!isfinite(p->steering_deg) || p->steering_deg < 0.0 || p->steering_deg > 90.0)
+            return nv_error_set(err, "propellers[%u].steering: must be in [0, 90] degrees (got %g)", i, p->steering_deg);
     }
     for (uint32_t i = 0; i < a->rudder_count; i++) {
         const actuator_rudder* r = &a->rudders[i];
@@ -59,6 +61,7 @@ void actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg) {
     for (uint32_t i = 0; i < set->propeller_count; i++) {
         m->propeller_offset[i] = v3_sub(set->propellers[i].position, cg);
         m->propeller_direction[i] = v3_normalize(set->propellers[i].direction);
+        m->propeller_steer[i] = set->propellers[i].steering_deg * deg;
     }
     for (uint32_t i = 0; i < set->rudder_count; i++) {
         m->rudder_offset[i] = v3_sub(set->rudders[i].position, cg);
@@ -107,7 +110,14 @@ void actuator_forces(const actuator_model* m, double throttle, double rudder, co
         const actuator_propeller* p = &s->propellers[i];
         double thrust = throttle >= 0.0 ? throttle * p->max_thrust : throttle * p->max_thrust * p->reverse_fraction;
         thrust *= actuator_immersion(depth[i], p->immersion);
-        vec3 f = v3_scale(m->propeller_direction[i], thrust);
+        vec3 d = m->propeller_direction[i];
+        if (m->propeller_steer[i] > 0.0) {
+            /* swivelled about +y: at rudder +1 the thrust gains a -z (port)
+             * part, pushing the stern to port and the bow to starboard */
+            double swivel = rudder * m->propeller_steer[i], cs = cos(swivel), sn = sin(swivel);
+            d = v3(d.x * cs + d.z * sn, d.y, -d.x * sn + d.z * cs);
+        }
+        vec3 f = v3_scale(d, thrust);
         f_sum = v3_add(f_sum, f);
         t_sum = v3_add(t_sum, v3_cross(m->propeller_offset[i], f));
     }

@@ -22,6 +22,7 @@ typedef struct actuator_propeller {
     double max_thrust;       /* N at throttle +1 */
     double reverse_fraction; /* thrust at throttle -1 as a fraction of max (0.6) */
     double immersion;        /* m of depth over which thrust ramps in from 0 (0.3) */
+    double steering_deg;     /* swivel at rudder +1 (an outboard or azimuth drive); 0 = fixed (0) */
 } actuator_propeller;
 
 typedef struct actuator_rudder {
@@ -53,6 +54,7 @@ typedef struct actuator_model {
     actuator_set set;
     vec3 propeller_offset[ACTUATOR_MAX_PROPELLERS];
     vec3 propeller_direction[ACTUATOR_MAX_PROPELLERS];
+    double propeller_steer[ACTUATOR_MAX_PROPELLERS]; /* radians at rudder +1 */
     vec3 rudder_offset[ACTUATOR_MAX_RUDDERS];
     double rudder_max_angle[ACTUATOR_MAX_RUDDERS];
     double rudder_stall[ACTUATOR_MAX_RUDDERS];

@@ -8,7 +8,8 @@ void dynamics_model_init(dynamics_model* m, const vessel_dynamics* d, const hull
     actuator_model_init(&m->actuators, &d->actuators, h->body.cg);
     uint32_t f = d->coeffs.forces;
     m->slamming = (f & HYDRODYN_SLAMMING) != 0;
-    m->per_triangle = (f & (HYDRODYN_VISCOUS | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG)) != 0;
+    m->per_triangle =
+        (f & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG)) != 0;
     m->total_area = h->total_area;
 }
 

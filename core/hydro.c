@@ -212,7 +212,8 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
     const vec3 air_v = air ? dyn->air_velocity : v3(0, 0, 0);
     double air_an = 0.0;
     vec3 air_c = v3(0, 0, 0);
-    const int wet_forces = dyn && (dyn->model->c.forces & (HYDRODYN_VISCOUS | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING));
+    const int wet_forces =
+        dyn && (dyn->model->c.forces & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING));
     float* slam = dyn && (dyn->model->c.forces & HYDRODYN_SLAMMING) ? slam_state : NULL;
     double area = 0.0;
     uint32_t wetted = 0, seg_n = acc->segment_count;

@@ -16,11 +16,13 @@ hydrodyn_coeffs hydrodyn_coeffs_none(void) {
 hydrodyn_coeffs hydrodyn_coeffs_default(void) {
     hydrodyn_coeffs c;
     memset(&c, 0, sizeof c);
-    c.forces = HYDRODYN_VISCOUS | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG | HYDRODYN_ADDED_MASS;
+    c.forces = HYDRODYN_VISCOUS | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG | HYDRODYN_ADDED_MASS |
+               HYDRODYN_RESIDUAL;
     c.water_density = 1025.0;
     c.viscosity = 1.19e-6;
     c.reynolds_min = 1e5;
     c.reference_length = 0.0;
+    c.residual = 2e-3;
     c.pressure_linear = 300.0;
     c.pressure_quadratic = 30.0;
     c.pressure_falloff = 0.5;
@@ -52,6 +54,7 @@ int hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err) {
         hydrodyn_check(err, "viscosity", c->viscosity, 1e-9, 1.0) ||
         hydrodyn_check(err, "reynolds_min", c->reynolds_min, 1e3, 1e12) ||
         hydrodyn_check(err, "reference_length", c->reference_length, 0.0, 1e4) ||
+        hydrodyn_check(err, "residual", c->residual, 0.0, 0.1) ||
         hydrodyn_check(err, "pressure_linear", c->pressure_linear, 0.0, 1e7) ||
         hydrodyn_check(err, "pressure_quadratic", c->pressure_quadratic, 0.0, 1e7) ||
         hydrodyn_check(err, "pressure_falloff", c->pressure_falloff, 0.01, 1.0) ||
@@ -101,7 +104,9 @@ void hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3*
     /* Rn from the speed through the water, not counting the surface's heave */
     double speed = v3_length(velocity);
     double rn = c->viscosity > 0.0 ? speed * m->length / c->viscosity : 0.0;
-    f->half_rho_cf = 0.5 * c->water_density * hydrodyn_ittc_cf(rn, c->reynolds_min);
+    double cf = (c->forces & HYDRODYN_VISCOUS) ? hydrodyn_ittc_cf(rn, c->reynolds_min) : 0.0;
+    double cr = (c->forces & HYDRODYN_RESIDUAL) ? c->residual : 0.0;
+    f->half_rho_cf = 0.5 * c->water_density * (cf + cr);
     f->inv_ref_speed = 1.0 / c->reference_speed;
     f->half_rho_air_c = (c->forces & HYDRODYN_AIR_DRAG) ? 0.5 * c->air_density * c->air_drag : 0.0;
     f->inv_dt = dt > 0.0 ? 1.0 / dt : 0.0;

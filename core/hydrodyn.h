@@ -23,7 +23,8 @@ enum {
     HYDRODYN_AIR_DRAG = 1u << 3,      /* quadratic drag on dry triangles facing the wind */
     HYDRODYN_AREA_DAMPING = 1u << 4,  /* Kerner's early damping: the cheap fallback */
     HYDRODYN_ADDED_MASS = 1u << 5,    /* added mass and inertia per body axis */
-    HYDRODYN_ALL = (1u << 6) - 1,
+    HYDRODYN_RESIDUAL = 1u << 6,      /* Bourg's residual resistance C_r (wave making, form), with friction */
+    HYDRODYN_ALL = (1u << 7) - 1,
 };
 
 typedef struct hydrodyn_coeffs {
@@ -32,6 +33,7 @@ typedef struct hydrodyn_coeffs {
     double viscosity;            /* kinematic, m^2/s (1.19e-6: sea water at 15 C) */
     double reynolds_min;         /* Rn is clamped up to this (1e5): the ITTC line has a pole at 100 */
     double reference_length;     /* m, for Rn; 0: the hull's length along x */
+    double residual;             /* Bourg's C_r (2e-3; he gives 1e-3..3e-3), acting like C_F */
     double pressure_linear;      /* C_PD1 (drag on pieces moving into the water) */
     double pressure_quadratic;   /* C_PD2 */
     double pressure_falloff;     /* f_P in (0, 1] */
@@ -73,7 +75,7 @@ typedef struct hydrodyn_frame {
     vec3 velocity;         /* of the CG relative to the water, body frame */
     vec3 angular_velocity; /* body frame */
     vec3 air_velocity;     /* of the CG relative to the air (minus the wind), body frame */
-    double half_rho_cf;    /* 1/2 rho C_F for this step's Reynolds number */
+    double half_rho_cf;    /* 1/2 rho (C_F + C_r): C_F for this step's Reynolds number */
     double inv_ref_speed;  /* 1 / v_r */
     double half_rho_air_c; /* 1/2 rho_air C_air */
     double slam_scale;     /* m (2 / S_total) / dt: the stopping force per unit area and velocity */

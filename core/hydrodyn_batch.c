@@ -108,7 +108,7 @@ void hydrodyn_batch_run(const hydrodyn_frame* fr, hydrodyn_batch* b, vec3* force
         b->nx[i] = 1.0f, b->ny[i] = b->nz[i] = 0.0f;
         b->area[i] = b->tri_area[i] = b->prev[i] = 0.0f;
     }
-    const int viscous = (k->forces & HYDRODYN_VISCOUS) != 0;
+    const int viscous = (k->forces & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL)) != 0;
     const int pressure = (k->forces & HYDRODYN_PRESSURE_DRAG) != 0;
     const int slamming = (k->forces & HYDRODYN_SLAMMING) != 0;
     const lane vx = L_SET((float)fr->velocity.x), vy = L_SET((float)fr->velocity.y), vz = L_SET((float)fr->velocity.z);

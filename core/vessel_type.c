@@ -44,7 +44,7 @@ void vessel_type_init(vessel_type* t) {
 
 /* Force names in "coefficients.forces", in HYDRODYN_* bit order. */
 static const char* const vt_force_names[] = {"viscous", "pressure_drag", "slamming", "air_drag", "area_damping",
-                                             "added_mass"};
+                                             "added_mass", "residual"};
 #define VT_FORCE_COUNT (sizeof vt_force_names / sizeof vt_force_names[0])
 
 static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, uint32_t* out) {
@@ -90,6 +90,7 @@ static const vt_coeff_field vt_coeff_fields[] = {
     /* The ITTC line has its pole at Rn = 100. */
     VT_COEFF(reynolds_min, 1e3, 1e12, JSON_CLOSED),
     VT_COEFF(reference_length, 0.0, 1e4, JSON_CLOSED),
+    VT_COEFF(residual, 0.0, 0.1, JSON_CLOSED),
     VT_COEFF(pressure_linear, 0.0, 1e7, JSON_CLOSED),
     VT_COEFF(pressure_quadratic, 0.0, 1e7, JSON_CLOSED),
     VT_COEFF(pressure_falloff, 0.01, 1.0, JSON_CLOSED),
@@ -105,7 +106,7 @@ static const vt_coeff_field vt_coeff_fields[] = {
 #define VT_COEFF_COUNT (sizeof vt_coeff_fields / sizeof vt_coeff_fields[0])
 
 static int vt_parse_coeffs(const json_ctx* c, const cJSON* o, const char* path, hydrodyn_coeffs* h) {
-    static const char* const keys[] = {"forces", "viscosity", "reynolds_min", "reference_length", "pressure_linear",
+    static const char* const keys[] = {"forces", "viscosity", "reynolds_min", "reference_length", "residual", "pressure_linear",
                                        "pressure_quadratic", "pressure_falloff", "suction_linear", "suction_quadratic",
                                        "suction_falloff", "reference_speed", "slam_power", "slam_gamma_max",
                                        "air_density", "air_drag", "damping_linear", "damping_angular", "added_mass",
@@ -147,7 +148,7 @@ static int vt_get_position(const json_ctx* c, const cJSON* o, const char* path, 
 }
 
 static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* path, actuator_propeller* p) {
-    static const char* const keys[] = {"position", "direction", "max_thrust", "reverse", "immersion", NULL};
+    static const char* const keys[] = {"position", "direction", "max_thrust", "reverse", "immersion", "steering", NULL};
     if (json_check_keys(c, o, path, keys)) return -1;
     *p = vt_propeller_default();
     if (vt_get_position(c, o, path, &p->position)) return -1;
@@ -160,11 +161,13 @@ static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* pat
         p->direction = v3(v[0], v[1], v[2]);
         if (!(v3_length(p->direction) > 1e-9)) return json_fail(c, full, "must not be the zero vector");
     }
-    json_range fraction = {0.0, 1.0, JSON_CLOSED}, thrust = {0.0, 1e9, JSON_LO_OPEN}, depth = {0.0, 100.0, JSON_CLOSED};
+    json_range fraction = {0.0, 1.0, JSON_CLOSED}, thrust = {0.0, 1e9, JSON_LO_OPEN}, depth = {0.0, 100.0, JSON_CLOSED},
+               steer = {0.0, 90.0, JSON_CLOSED};
     if (json_require(c, o, path, "max_thrust", "a thrust in N") ||
         json_get_number(c, o, path, "max_thrust", thrust, &p->max_thrust) < 0 ||
         json_get_number(c, o, path, "reverse", fraction, &p->reverse_fraction) < 0 ||
-        json_get_number(c, o, path, "immersion", depth, &p->immersion) < 0)
+        json_get_number(c, o, path, "immersion", depth, &p->immersion) < 0 ||
+        json_get_number(c, o, path, "steering", steer, &p->steering_deg) < 0)
         return -1;
     return 0;
 }
@@ -350,21 +353,20 @@ typedef struct vt_builtin_spec {
 } vt_builtin_spec;
 
 static const vt_builtin_spec vt_builtins[] = {
-    /* An outboard skiff: the propeller and its rudder just behind the
-     * transom, shallow immersion ramp for a small, high-set propeller. The
-     * rudder is large for its size: it stands in for the outboard's own
-     * swivel, which a fixed thrust direction cannot model. */
+    /* An outboard skiff: the motor swivels 15 degrees with the helm (it
+     * steers by its thrust), over a small skeg; shallow immersion ramp for a
+     * small, high-set propeller. */
     {"skiff", 1500.0, {-0.5, 0.3, 0.0}, {0.72, 1.25, 1.25}, 1, 1,
-     {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 3200.0, 0.5, 0.1}},
-     {{{-2.75, 0.15, 0.0}, 0.3, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0},
+     {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 4000.0, 0.5, 0.1, 15.0}},
+     {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0},
     /* Twin screws and twin rudders, 1.3 m either side of the centreline. */
     {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
-     {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3}, {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3}},
+     {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}, {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}},
      {{{-12.6, 0.5, -1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}, {{-12.6, 0.5, 1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}}, 0.25, 0.5},
     /* One large slow screw; a big rudder that swings hard over to hard over
      * in ~28 s (SOLAS). */
     {"freighter", 9000000.0, {-10.5, 6.0, 0.0}, {7.2, 30.0, 30.0}, 1, 1,
-     {{{-60.5, 3.5, 0.0}, {1.0, 0.0, 0.0}, 470000.0, 0.6, 1.0}},
+     {{{-60.5, 3.5, 0.0}, {1.0, 0.0, 0.0}, 620000.0, 0.6, 1.0, 0.0}},
      {{{-62.0, 4.0, 0.0}, 14.0, 35.0, 3.0, 25.0, 0.02}}, 0.05, 0.07},
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))

@@ -11,6 +11,7 @@
 #include "hullgen.h"
 #include "hydro.h"
 #include "statics.h"
+#include "vessel_type.h"
 #include "test_util.h"
 #include "world.h"
 
@@ -221,7 +222,7 @@ static vessel_dynamics ship_dynamics(void) {
     d.coeffs = hydrodyn_coeffs_default();
     actuator_set_init(&d.actuators);
     d.actuators.propeller_count = 1;
-    d.actuators.propellers[0] = (actuator_propeller){v3(-23.0, 1.0, 0.0), v3(1, 0, 0), 150e3, 0.6, 0.3};
+    d.actuators.propellers[0] = (actuator_propeller){v3(-23.0, 1.0, 0.0), v3(1, 0, 0), 150e3, 0.6, 0.3, 0.0};
     d.actuators.rudder_count = 1;
     d.actuators.rudders[0] = (actuator_rudder){v3(-24.5, 1.2, 0.0), 5.0, 35.0, 3.0, 25.0, 0.02};
     return d;
@@ -287,15 +288,30 @@ static void forces_off_is_pure_hydrostatics(void** state) {
     world_destroy(b.w);
 }
 
-/* Full throttle on flat water: speed settles where thrust equals the
- * summed resistance; the friction part matches Bourg's R_f = 1/2 rho V^2 S C_f
- * with S the wetted area and C_f from the ITTC line. */
+/* The patrol boat at full throttle on flat water: speed settles where
+ * thrust equals the summed resistance; the friction part matches Bourg's
+ * R_f = 1/2 rho V^2 S C_f with S the wetted area and C_f from the ITTC line. */
 static void steady_speed_balances_thrust(void** state) {
     (void)state;
-    vessel_dynamics d = ship_dynamics();
-    sim s;
-    sim_make(&s, "ship", 500, 600e3, &d, 0.0, quat_identity());
     nv_error err;
+    vessel_type vt;
+    ASSERT_OK(vessel_type_builtin("patrol", &vt, &err), err);
+    const vessel_dynamics d = vt.dynamics;
+    sim s;
+    {
+        world_config cfg = world_config_default();
+        ASSERT_OK(world_create(&s.w, &cfg, NULL, &err), err);
+        mesh m;
+        ASSERT_OK(vessel_type_load_mesh(&vt, &m, &err), err);
+        ASSERT_OK(world_add_hull_type(s.w, vt.name, &m, &vt.mass, &s.type, &err), err);
+        mesh_free(&m);
+        ASSERT_OK(world_set_type_dynamics(s.w, s.type, &d, &err), err);
+        const hull* hh = world_hull_type(s.w, s.type);
+        s.length = (double)hh->bounds_max[0] - hh->bounds_min[0];
+        double y;
+        ASSERT_OK(statics_balance_height_of(hh, RHO, G, quat_identity(), &y, &err), err);
+        ASSERT_OK(world_spawn(s.w, s.type, v3(0, y, 0), quat_identity(), &s.id, &err), err);
+    }
     ASSERT_OK(world_set_controls(s.w, s.id, 1.0, 0.0, &err), err);
     double speeds[2] = {0, 0};
     for (int i = 0; i < 60 * 240; i++) {
@@ -307,7 +323,8 @@ static void steady_speed_balances_thrust(void** state) {
     ASSERT_NEAR_REL(speeds[1], speeds[0], 0.01); /* settled */
     /* resistance: every water force on the hull (the triangle pass with
      * the full model), and friction alone, from the same state */
-    double thrust = d.actuators.propellers[0].max_thrust;
+    double thrust = 0.0;
+    for (uint32_t i = 0; i < d.actuators.propeller_count; i++) thrust += d.actuators.propellers[i].max_thrust;
     vec3 fwd = quat_rotate(st.orientation, v3(1, 0, 0));
     vec3 ahead = v3_normalize(v3(fwd.x, 0, fwd.z));
     const hull* h = world_hull_type(s.w, s.type);
@@ -325,7 +342,7 @@ static void steady_speed_balances_thrust(void** state) {
         hydrodyn_model model;
         hydrodyn_model_init(&model, &c, s.length);
         hydrodyn_frame f;
-        hydrodyn_frame_init(&f, &model, &r, st.velocity, st.angular_velocity, 0.0, v3(0, 0, 0), 600e3,
+        hydrodyn_frame_init(&f, &model, &r, st.velocity, st.angular_velocity, 0.0, v3(0, 0, 0), h->body.mass,
                             h->total_area, 1.0 / 60.0);
         hydro_sums sums;
         hydro_sums_clear(&sums);
@@ -338,15 +355,16 @@ static void steady_speed_balances_thrust(void** state) {
     hydrodyn_coeffs c = d.coeffs;
     double cf = hydrodyn_ittc_cf(v * s.length / c.viscosity, c.reynolds_min);
     double bourg = 0.5 * RHO * v * v * st.submerged_area * cf;
-    printf("steady speed (ship 50 m, 600 t, thrust %.0f kN): %.3f m/s; hull resistance %.1f kN; friction %.1f kN vs "
+    printf("steady speed (patrol 24 m, 80 t, thrust %.0f kN): %.3f m/s; hull resistance %.1f kN; friction %.1f kN vs "
            "Bourg R_f %.1f kN (ratio %.3f), wetted %.1f m^2\n",
            thrust / 1e3, v, resistance / 1e3, friction / 1e3, bourg / 1e3, friction / bourg, st.submerged_area);
-    /* the rudder, straight and under water, adds its profile drag */
-    const actuator_rudder* rd = &d.actuators.rudders[0];
-    double rudder_drag = 0.5 * RHO * v * v * rd->area * rd->drag_coefficient;
+    /* the rudders, straight and under water, add their profile drag */
+    double rudder_drag = 0.0;
+    for (uint32_t i = 0; i < d.actuators.rudder_count; i++)
+        rudder_drag += 0.5 * RHO * v * v * d.actuators.rudders[i].area * d.actuators.rudders[i].drag_coefficient;
     ASSERT_NEAR_REL(resistance + rudder_drag, thrust_ahead, 0.02);
     ASSERT_NEAR_REL(friction, bourg, 0.25);
-    assert_true(v > 3.0 && v < 15.0);
+    assert_true(v > 5.0 && v < 15.0);
     free(height);
     hydro_scratch_free(&scratch);
     world_destroy(s.w);
@@ -416,6 +434,62 @@ static void turning_circle(void** state) {
     free(x);
     free(z);
     world_destroy(s.w);
+}
+
+/* The built-in types, as a game fields them: top speed from rest at full
+ * throttle, then the steady circle at full throttle and full rudder. */
+static void builtin_types_speed_and_turn(void** state) {
+    (void)state;
+    const double speed_lo[] = {10.0, 8.0, 6.0}, speed_hi[] = {18.0, 14.0, 10.0};
+    const double run_s[] = {60.0, 120.0, 900.0};
+    for (int k = 0; k < vessel_type_builtin_count(); k++) {
+        nv_error err;
+        vessel_type vt;
+        ASSERT_OK(vessel_type_builtin(vessel_type_builtin_name(k), &vt, &err), err);
+        mesh m;
+        ASSERT_OK(vessel_type_load_mesh(&vt, &m, &err), err);
+        double speeds[2];
+        double diameter = 0.0, length = 0.0;
+        for (int turn = 0; turn < 2; turn++) {
+            sim s;
+            world_config cfg = world_config_default();
+            ASSERT_OK(world_create(&s.w, &cfg, NULL, &err), err);
+            ASSERT_OK(world_add_hull_type(s.w, vt.name, &m, &vt.mass, &s.type, &err), err);
+            ASSERT_OK(world_set_type_dynamics(s.w, s.type, &vt.dynamics, &err), err);
+            const hull* h = world_hull_type(s.w, s.type);
+            length = (double)h->bounds_max[0] - h->bounds_min[0];
+            double y;
+            ASSERT_OK(statics_balance_height_of(h, RHO, G, quat_identity(), &y, &err), err);
+            ASSERT_OK(world_spawn(s.w, s.type, v3(0, y, 0), quat_identity(), &s.id, &err), err);
+            ASSERT_OK(world_set_controls(s.w, s.id, 1.0, turn ? 1.0 : 0.0, &err), err);
+            int steps = (int)(run_s[k] * 60.0), n = 0;
+            enum { KEEP = 4096 };
+            double* x = malloc(KEEP * sizeof(double));
+            double* z = malloc(KEEP * sizeof(double));
+            /* the last third of the run, thinned: the steady circle */
+            int every = steps / 3 / KEEP + 1;
+            for (int i = 0; i < steps; i++) {
+                world_step(s.w);
+                if (i >= 2 * steps / 3 && i % every == 0 && n < KEEP) {
+                    world_vessel_state st = sim_state(&s);
+                    x[n] = st.position.x, z[n] = st.position.z;
+                    n++;
+                }
+            }
+            world_vessel_state st = sim_state(&s);
+            speeds[turn] = v3_length(st.velocity);
+            assert_true((st.flags & WORLD_VESSEL_FROZEN) == 0);
+            if (turn) diameter = fit_circle_diameter(x, z, n);
+            free(x);
+            free(z);
+            world_destroy(s.w);
+        }
+        mesh_free(&m);
+        printf("%-9s top speed %5.2f m/s; full rudder: %5.2f m/s, circle %6.1f m = %.2f lengths\n", vt.name,
+               speeds[0], speeds[1], diameter, diameter / length);
+        assert_true(speeds[0] > speed_lo[k] && speeds[0] < speed_hi[k]);
+        assert_true(diameter / length > 2.0 && diameter / length < 8.0);
+    }
 }
 
 /* ---- drop tests --------------------------------------------------------- */
@@ -527,6 +601,7 @@ int main(void) {
         cmocka_unit_test(forces_off_is_pure_hydrostatics),
         cmocka_unit_test(steady_speed_balances_thrust),
         cmocka_unit_test(turning_circle),
+        cmocka_unit_test(builtin_types_speed_and_turn),
         cmocka_unit_test(drop_tests),
         cmocka_unit_test(controls_are_rate_limited_and_checked),
         cmocka_unit_test(propeller_pushes_only_submerged),

@@ -42,6 +42,7 @@ static void expect_same_type(const vessel_type* a, const vessel_type* b) {
     EXPECT_SAME(dynamics.coeffs.viscosity);
     EXPECT_SAME(dynamics.coeffs.reynolds_min);
     EXPECT_SAME(dynamics.coeffs.reference_length);
+    EXPECT_SAME(dynamics.coeffs.residual);
     EXPECT_SAME(dynamics.coeffs.pressure_linear);
     EXPECT_SAME(dynamics.coeffs.pressure_quadratic);
     EXPECT_SAME(dynamics.coeffs.pressure_falloff);
@@ -69,6 +70,7 @@ static void expect_same_type(const vessel_type* a, const vessel_type* b) {
         EXPECT_SAME(dynamics.actuators.propellers[i].max_thrust);
         EXPECT_SAME(dynamics.actuators.propellers[i].reverse_fraction);
         EXPECT_SAME(dynamics.actuators.propellers[i].immersion);
+        EXPECT_SAME(dynamics.actuators.propellers[i].steering_deg);
     }
     for (uint32_t i = 0; i < a->dynamics.actuators.rudder_count; i++) {
         EXPECT_SAME3(dynamics.actuators.rudders[i].position);
