@@ -136,34 +136,6 @@ void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out) {
     out->area_fraction = hydro_cut_emit(p, h, hydro_store_piece, out, out->segment, &out->has_segment);
 }
 
-/* Pressure force and moment of one piece, in geometric units. With
- * N = A n (area-weighted outward normal) and the pressure rho g d linear over
- * the flat piece:
- *   F = -(A (d_a + d_b + d_c) / 3) n
- *   integral(d r dA) = (A / 12) (sum d_i r_i + (sum d_i)(sum r_i))
- *   tau = n x integral(d r dA)   (r from the CG; the force pushes along -n)
- * It also gathers the pieces' area and area-weighted centroid: the moving-
- * water forces act on a cut triangle's whole submerged part at once. */
-typedef struct hydro_moments {
-    vec3 force;
-    vec3 torque;
-    double area;        /* of the current triangle's pieces */
-    vec3 area_centroid; /* sum of piece area x piece centroid */
-    vec3 normal;        /* the current triangle's unit normal: a piece's area is N.n */
-} hydro_moments;
-
-static inline void hydro_add_piece(void* ctx, vec3 a, vec3 b, vec3 c, double da, double db, double dc) {
-    hydro_moments* m = ctx;
-    vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
-    double s = da + db + dc;
-    m->force = v3_madd(m->force, n_area, -s / 3.0);
-    vec3 first_moment = v3_add(v3_add(v3_scale(a, da + s), v3_scale(b, db + s)), v3_scale(c, dc + s));
-    m->torque = v3_madd(m->torque, v3_cross(n_area, first_moment), 1.0 / 12.0);
-    double area = v3_dot(n_area, m->normal);
-    m->area += area;
-    m->area_centroid = v3_madd(m->area_centroid, v3_add(v3_add(a, b), c), area / 3.0);
-}
-
 static inline vec3 hydro_table_vec(const float* row, int at) { return v3(row[at], row[at + 1], row[at + 2]); }
 
 static void hydro_run_batch(hydrodyn_batch* b, const hydrodyn_frame* dyn, float* slam, hydro_sums* s) {
@@ -175,17 +147,88 @@ static void hydro_run_batch(hydrodyn_batch* b, const hydrodyn_frame* dyn, float*
 }
 
 /* Queues a wet part for the batched moving-water forces, running the batch
- * when it is full. */
-static inline void hydro_queue_wet(hydrodyn_batch* b, const hydrodyn_frame* dyn, float* slam, uint32_t t, vec3 c,
-                                   const float* normal, double area, double triangle_area, hydro_sums* dyn_sums) {
+ * when it is full. Floats go straight across: the batch runs in float. */
+static inline void hydro_queue_wet(hydrodyn_batch* b, const hydrodyn_frame* dyn, float* slam, uint32_t t,
+                                   const float* centroid, const float* normal, float area, float triangle_area,
+                                   hydro_sums* dyn_sums) {
     uint32_t i = b->count++;
-    b->cx[i] = (float)c.x, b->cy[i] = (float)c.y, b->cz[i] = (float)c.z;
+    b->cx[i] = centroid[0], b->cy[i] = centroid[1], b->cz[i] = centroid[2];
     b->nx[i] = normal[0], b->ny[i] = normal[1], b->nz[i] = normal[2];
-    b->area[i] = (float)area;
-    b->tri_area[i] = (float)triangle_area;
+    b->area[i] = area;
+    b->tri_area[i] = triangle_area;
     b->prev[i] = slam ? slam[t] : 0.0f;
     b->index[i] = t;
     if (b->count == HYDRODYN_BATCH) hydro_run_batch(b, dyn, slam, dyn_sums);
+}
+
+/* A cut triangle's pressure, as weights on its own corners. Each piece of
+ * the cut lies in the triangle's plane with the same winding, so its
+ * area-weighted normal is (its area fraction) N, and each of its corners is
+ * a fixed mix of the triangle's corners (a corner, or a point on an edge at
+ * the crossing). The piece's first moment of pressure then becomes a mix of
+ * the hull's precomputed N x r_i: no cross product, no vertex position.
+ * With the triangle's corners rotated so the odd one o comes first (o, a, b)
+ * as in hydro_cut_emit:
+ *   one corner wet:  piece (o, J_a, J_b), J = o + t (x - o), t = d / (d + h)
+ *   two corners wet: pieces (a, b, I_b) and (a, I_b, I_a), I = x + t (o - x)
+ * `force` multiplies N (the full triangle's sum d), `moment[i]` N x r_i (the
+ * full triangle's d_i + sum d), `centroid[i]` the corners' positions. */
+typedef struct hydro_cut_weights {
+    double force;
+    double moment[3];
+    double fraction;    /* submerged area / triangle area */
+    double centroid[3]; /* barycentric weights of the submerged part's centroid */
+    int odd;
+    double ta, tb;      /* the crossings, as in hydro_cut_emit */
+} hydro_cut_weights;
+
+static inline void hydro_cut_weigh(const double h[3], hydro_cut_weights* w) {
+    int under = (h[0] < 0.0) + (h[1] < 0.0) + (h[2] < 0.0);
+    int odd = under == 1 ? (h[0] < 0.0 ? 0 : (h[1] < 0.0 ? 1 : 2)) : (h[0] >= 0.0 ? 0 : (h[1] >= 0.0 ? 1 : 2));
+    double ho = h[odd], ha = h[(odd + 1) % 3], hb = h[(odd + 2) % 3];
+    double mo, ma, mb, co, ca, cb;
+    if (under == 1) {
+        double d = -ho, ta = d / (d + ha), tb = d / (d + hb), f = ta * tb;
+        w->force = f * d;
+        mo = f * d * (4.0 - ta - tb);
+        ma = f * d * ta;
+        mb = f * d * tb;
+        w->fraction = f;
+        co = (3.0 - ta - tb) / 3.0;
+        ca = ta / 3.0;
+        cb = tb / 3.0;
+        w->ta = ta, w->tb = tb;
+    } else {
+        double da = -ha, db = -hb, ta = da / (da + ho), tb = db / (db + ho);
+        double f1 = tb, f2 = ta * (1.0 - tb), s1 = da + db;
+        w->force = f1 * s1 + f2 * da;
+        ma = f1 * (da + s1) + f2 * da * (3.0 - ta);
+        mb = f1 * (db + s1 + s1 * (1.0 - tb)) + f2 * da * (1.0 - tb);
+        mo = f1 * s1 * tb + f2 * da * (ta + tb);
+        w->fraction = f1 + f2;
+        double inv = w->fraction > 0.0 ? 1.0 / (3.0 * w->fraction) : 0.0;
+        ca = (f1 + f2 * (2.0 - ta)) * inv;
+        cb = (f1 * (2.0 - tb) + f2 * (1.0 - tb)) * inv;
+        co = (f1 * tb + f2 * (ta + tb)) * inv;
+        w->ta = ta, w->tb = tb;
+    }
+    w->odd = odd;
+    /* back to the triangle's corner order, by value: indexed stores into the
+     * arrays stall the loads that follow (store forwarding) */
+    switch (odd) {
+    case 0:
+        w->moment[0] = mo, w->moment[1] = ma, w->moment[2] = mb;
+        w->centroid[0] = co, w->centroid[1] = ca, w->centroid[2] = cb;
+        break;
+    case 1:
+        w->moment[0] = mb, w->moment[1] = mo, w->moment[2] = ma;
+        w->centroid[0] = cb, w->centroid[1] = co, w->centroid[2] = ca;
+        break;
+    default:
+        w->moment[0] = ma, w->moment[1] = mb, w->moment[2] = mo;
+        w->centroid[0] = ca, w->centroid[1] = cb, w->centroid[2] = co;
+        break;
+    }
 }
 
 void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
@@ -193,12 +236,12 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
                          hydro_segment* segments) {
     const float *vx = h->vx, *vy = h->vy, *vz = h->vz;
     /* Sums in geometric units (m^3, m^4), body frame; rho g is applied once
-     * at the end. A fully submerged triangle (most wet ones) is linear in
-     * its depths: with s = d0 + d1 + d2 its force is -N s / 3 and its moment
+     * at the end. A fully submerged triangle is linear in its depths: with
+     * s = d0 + d1 + d2 its force is -N s / 3 and its moment
      * sum_i (d_i + s) (N x r_i) / 12, from the hull's precomputed N and
-     * N x r_i. Those sums are kept unscaled and apart from the cut pieces. */
+     * N x r_i; a cut triangle is the same sums with the weights of
+     * hydro_cut_weigh. Kept unscaled until the end. */
     double full_f[3] = {0, 0, 0}, full_t[3] = {0, 0, 0};
-    hydro_moments cut = {v3(0, 0, 0), v3(0, 0, 0), 0.0, v3(0, 0, 0), v3(0, 0, 0)};
     /* Moving water and air, in newtons already. */
     vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0);
     hydro_sums wet;
@@ -247,8 +290,8 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
             wetted++;
             area += a;
             if (wet_forces)
-                hydro_queue_wet(&batch, dyn, slam, t, hydro_table_vec(row, HULL_TRI_CENTROID), row + HULL_TRI_NORMAL, a,
-                                a, &wet);
+                hydro_queue_wet(&batch, dyn, slam, t, row + HULL_TRI_CENTROID, row + HULL_TRI_NORMAL, row[HULL_TRI_AREA],
+                                row[HULL_TRI_AREA], &wet);
             continue;
         }
         if (isnan(h0 + h1 + h2)) {
@@ -257,29 +300,40 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
             continue;
         }
         double hh[3] = {h0, h1, h2};
-        vec3 p[3] = {v3(vx[i0], vy[i0], vz[i0]), v3(vx[i1], vy[i1], vz[i1]), v3(vx[i2], vy[i2], vz[i2])};
-        vec3 seg[2] = {v3(0, 0, 0), v3(0, 0, 0)};
-        int crosses;
-        cut.area = 0.0;
-        cut.area_centroid = v3(0, 0, 0);
-        cut.normal = hydro_table_vec(row, HULL_TRI_NORMAL);
-        double fraction = hydro_cut_emit(p, hh, hydro_add_piece, &cut, seg, &crosses);
+        hydro_cut_weights cw;
+        hydro_cut_weigh(hh, &cw);
+        const float* k = row + HULL_TRI_NORMAL;
+        double a = row[HULL_TRI_AREA], af = a * cw.force;
+        for (int i = 0; i < 3; i++) {
+            full_f[i] += k[i] * af;
+            full_t[i] += (cw.moment[0] * k[3 + i] + cw.moment[1] * k[6 + i]) + cw.moment[2] * k[9 + i];
+        }
         wetted++;
-        area += fraction * h->triangle_area[t];
-        if (wet_forces && cut.area > 0.0) {
-            vec3 c = v3_scale(cut.area_centroid, 1.0 / cut.area);
-            hydro_queue_wet(&batch, dyn, slam, t, c, row + HULL_TRI_NORMAL, cut.area, row[HULL_TRI_AREA], &wet);
+        area += cw.fraction * a;
+        if (wet_forces && cw.fraction > 0.0) {
+            float c[3] = {(float)(cw.centroid[0] * vx[i0] + cw.centroid[1] * vx[i1] + cw.centroid[2] * vx[i2]),
+                          (float)(cw.centroid[0] * vy[i0] + cw.centroid[1] * vy[i1] + cw.centroid[2] * vy[i2]),
+                          (float)(cw.centroid[0] * vz[i0] + cw.centroid[1] * vz[i1] + cw.centroid[2] * vz[i2])};
+            hydro_queue_wet(&batch, dyn, slam, t, c, row + HULL_TRI_NORMAL, (float)(cw.fraction * a), (float)a, &wet);
         } else if (slam) {
             slam[t] = 0.0f;
         }
-        if (segments && crosses) {
+        if (segments) {
+            /* where the triangle crosses the surface, for tools and tests */
+            const uint32_t idx[3] = {i0, i1, i2};
+            uint32_t o = idx[cw.odd], ca = idx[(cw.odd + 1) % 3], cb = idx[(cw.odd + 2) % 3];
+            vec3 po = v3(vx[o], vy[o], vz[o]), pa = v3(vx[ca], vy[ca], vz[ca]), pb = v3(vx[cb], vy[cb], vz[cb]);
+            vec3 s0, s1;
+            if ((hh[cw.odd] < 0.0)) { /* one corner wet: J_a, J_b */
+                s0 = hydro_lerp(po, pa, cw.ta);
+                s1 = hydro_lerp(po, pb, cw.tb);
+            } else { /* I_b, I_a */
+                s0 = hydro_lerp(pb, po, cw.tb);
+                s1 = hydro_lerp(pa, po, cw.ta);
+            }
             hydro_segment* sg = &segments[seg_n++];
-            sg->a[0] = (float)seg[0].x;
-            sg->a[1] = (float)seg[0].y;
-            sg->a[2] = (float)seg[0].z;
-            sg->b[0] = (float)seg[1].x;
-            sg->b[1] = (float)seg[1].y;
-            sg->b[2] = (float)seg[1].z;
+            sg->a[0] = (float)s0.x, sg->a[1] = (float)s0.y, sg->a[2] = (float)s0.z;
+            sg->b[0] = (float)s1.x, sg->b[1] = (float)s1.y, sg->b[2] = (float)s1.z;
         }
     }
     if (batch.count) hydro_run_batch(&batch, dyn, slam, &wet);
@@ -290,8 +344,8 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
         dyn_f = v3_madd(dyn_f, air_v, k * air_an);
         dyn_t = v3_add(dyn_t, v3_cross(air_c, v3_scale(air_v, k)));
     }
-    vec3 force = v3_madd(cut.force, v3(full_f[0], full_f[1], full_f[2]), -1.0 / 3.0);
-    vec3 torque = v3_madd(cut.torque, v3(full_t[0], full_t[1], full_t[2]), 1.0 / 12.0);
+    vec3 force = v3_scale(v3(full_f[0], full_f[1], full_f[2]), -1.0 / 3.0);
+    vec3 torque = v3_scale(v3(full_t[0], full_t[1], full_t[2]), 1.0 / 12.0);
     force = v3_madd(dyn_f, force, pressure_per_depth);
     torque = v3_madd(dyn_t, torque, pressure_per_depth);
     if (poisoned) {

@@ -52,6 +52,7 @@ typedef struct bench_result {
     uint32_t threads;
     double step_p50, step_p99, step_max, step_mean;
     double pass_water, pass_vertex, pass_triangle, pass_integrate; /* mean ms */
+    double pass_triangle_min; /* the least disturbed step: for per-triangle costs on a shared machine */
     double tris_per_s, us_per_boat;
     size_t bytes_per_boat, shared_bytes;
     long peak_rss_kb;
@@ -248,6 +249,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
         r->pass_water += t->water_ms;
         r->pass_vertex += t->vertex_ms;
         r->pass_triangle += t->triangle_ms;
+        if (s == 0 || t->triangle_ms < r->pass_triangle_min) r->pass_triangle_min = t->triangle_ms;
         r->pass_integrate += t->integrate_ms;
     }
     double n = (double)a->steps;
@@ -352,7 +354,8 @@ int main(int argc, char** argv) {
             fprintf(stderr, "naval-bench: %s\n", err.message);
         } else {
             double per = (double)r.boats * r.triangles * 1e-6; /* ms -> ns per triangle */
-            double ns_hs = hs.pass_triangle / per, ns_full = r.pass_triangle / per;
+            /* the fastest step of each: the machine may be shared */
+            double ns_hs = hs.pass_triangle_min / per, ns_full = r.pass_triangle_min / per;
             if (a.json)
                 printf("{\"boats\": %u, \"hull_triangles\": %u, \"threads\": %u, \"triangle_ns_hydrostatics\": %.4f, "
                        "\"triangle_ns_full\": %.4f, \"full_over_hydrostatics\": %.4f, \"step_ms_p50_hydrostatics\": "
@@ -361,7 +364,7 @@ int main(int argc, char** argv) {
                        r.step_p99);
             else
                 printf("naval-bench: %u boats x %u triangles, %u threads\n"
-                       "  triangle pass per triangle (thread time / triangles): hydrostatics %.2f ns, full model %.2f ns "
+                       "  triangle pass per triangle (fastest step, thread time): hydrostatics %.2f ns, full model %.2f ns "
                        "(%.2fx)\n  step p50: hydrostatics %.3f ms, full %.3f ms (p99 %.3f)\n",
                        r.boats, r.triangles, r.threads, ns_hs * r.threads, ns_full * r.threads, ns_full / ns_hs,
                        hs.step_p50, r.step_p50, r.step_p99);
