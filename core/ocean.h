@@ -64,10 +64,11 @@ typedef struct ocean_params {
     double query_tolerance;    /* m, horizontal residual of x0 + D(x0) - q (1e-3) */
     int surface_grid;          /* 0: every query inverts the displacement (exact).
                                   1: each update resamples the choppy surface onto the
-                                  world grid (one exact inversion per node) and queries
-                                  interpolate it bilinearly: ~8x cheaper per point, the
-                                  same order of error as the bilinear fields. One
-                                  cascade only (the tile must be periodic). (0) */
+                                  world grid (every node solved to query_tolerance, as
+                                  the exact query would) and queries interpolate it
+                                  bilinearly: ~10x cheaper per point, the same order of
+                                  error as the bilinear fields. One cascade only (the
+                                  tile must be periodic). (0) */
 } ocean_params;
 
 typedef struct ocean ocean;

@@ -64,7 +64,9 @@ struct ocean {
     double* phasor_lo;  /* scratch for the two-level phasor build */
     double* phasor_hi;
     ocean_cascade cascade[OCEAN_MAX_CASCADES];
-    float* surface;     /* surface_grid: (height, vertical velocity) per node, x fastest */
+    float* surface;     /* surface_grid: nx nz heights, then nx nz vertical velocities
+                           (node (ix, iz) at iz nx + ix): the vertex pass reads heights
+                           only, so they are kept apart (half the cache footprint) */
 };
 
 /* floor for |x| < 2^62, without a libm call */
@@ -90,10 +92,11 @@ static inline int floor_int(float f) {
     return i - (f < (float)i);
 }
 
-/* The resampled surface (ocean_grid.c, built by ocean_update_surface_rows): after each update, the choppy
- * surface's height and vertical velocity at every world grid node
- * (ix L / nx, iz L / nz), found by the exact inversion. Single cascade only:
- * the tile is then periodic in world space too. */
+/* The resampled surface (ocean_grid.c, built by ocean_update_surface_rows):
+ * after each update, the choppy surface's height and vertical velocity at
+ * every world grid node (ix L / nx, iz L / nz), equal to the exact query's
+ * within its tolerance. Single cascade only: the tile is then periodic in
+ * world space too. */
 size_t ocean_grid_sample(const ocean* o, const water_query* q);
 size_t ocean_grid_sample_near(const water_surface* self, double x0, double z0, size_t count, const float* dx,
                               const float* dz, float* height);

@@ -2,83 +2,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "body.h"
-#include "dynamics.h"
-#include "hydro.h"
-
-/* A run of one vessel's vertices or triangles: the unit of parallel work. */
-typedef struct world_block {
-    uint32_t slot;
-    uint32_t first;
-    uint32_t count;
-} world_block;
-
-typedef struct world_type {
-    hull hull;
-    body body_template; /* mass, inverse mass, inertia and its inverse */
-    char name[WORLD_NAME_MAX];
-    vessel_dynamics dynamics;   /* as given (hydrostatics only until set) */
-    dynamics_model* model;      /* NULL: hydrostatics only, no actuators */
-} world_type;
-
-/* Vessel state as structure of arrays, indexed by slot. Every array has
- * `capacity` entries; they are grown together outside the tick. */
-typedef struct world_vessels {
-    uint32_t *id, *type, *flags;
-    double *px, *py, *pz;
-    double *qw, *qx, *qy, *qz;
-    double *vx, *vy, *vz;
-    double *lx, *ly, *lz; /* angular momentum: the integrated state */
-    double *wx, *wy, *wz; /* angular velocity, derived */
-    double *fx, *fy, *fz, *tx, *ty, *tz;
-    float *area;
-    float *throttle_cmd, *rudder_cmd; /* commanded */
-    float *throttle, *rudder;         /* actual, rate limited */
-    float *water_vy;                  /* the surface's vertical velocity at the CG, this step */
-    float** slam;                     /* per triangle (types with slamming), else NULL */
-    uint32_t* vertex_offset;   /* first entry of the vessel's heights */
-    uint32_t* tri_block_first; /* first triangle block of the vessel */
-    uint32_t* tri_block_count;
-} world_vessels;
-
-struct world {
-    world_config cfg;
-    double dt;
-    jobs* pool;
-    uint32_t threads;
-    world_water water;
-    vec3 wind;          /* m/s, world: the air drag's reference */
-    water_flat flat;
-
-    world_type* types;
-    uint32_t type_count;
-
-    world_vessels v;
-    uint32_t count, capacity;
-
-    uint32_t* id_to_slot; /* UINT32_MAX for despawned ids */
-    uint32_t id_capacity, next_id;
-
-    /* Totals for the vessels present; the tables below are reserved at spawn
-     * time so that the rebuild between steps never allocates or fails. */
-    uint64_t need_heights, need_vertex_blocks, need_tri_blocks;
-    float* heights; /* every vessel's vertex heights, back to back */
-    uint32_t height_capacity;
-    world_block* vertex_blocks;
-    uint32_t vertex_block_count, vertex_block_capacity;
-    world_block* tri_blocks;
-    hydro_sums* tri_sums;
-    uint32_t tri_block_count, tri_block_capacity;
-    int blocks_dirty;
-
-    hydro_scratch* scratch; /* one per worker */
-
-    uint64_t tick;
-    double time;
-    world_timing timing;
-};
+#include "world_internal.h"
 
 world_config world_config_default(void) {
     world_config c = {
@@ -93,19 +18,8 @@ world_config world_config_default(void) {
     return c;
 }
 
-static double world_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 /* ---- storage ---------------------------------------------------------- */
-
-#define WORLD_DOUBLE_FIELDS(X)                                                                                   \
-    X(px) X(py) X(pz) X(qw) X(qx) X(qy) X(qz) X(vx) X(vy) X(vz) X(lx) X(ly) X(lz) X(wx) X(wy) X(wz) X(fx) X(fy) \
-        X(fz) X(tx) X(ty) X(tz)
-#define WORLD_U32_FIELDS(X) X(id) X(type) X(flags) X(vertex_offset) X(tri_block_first) X(tri_block_count)
-#define WORLD_FLOAT_FIELDS(X) X(area) X(throttle_cmd) X(rudder_cmd) X(throttle) X(rudder) X(water_vy)
 
 static int world_grow(void** p, size_t elem, size_t n) {
     void* q = realloc(*p, elem * (n ? n : 1));
@@ -249,9 +163,6 @@ int world_find_hull_type(const world* w, const char* name) {
 
 /* ---- vessels ---------------------------------------------------------- */
 
-static uint32_t world_slot_of(const world* w, uint32_t id) {
-    return id < w->next_id ? w->id_to_slot[id] : UINT32_MAX;
-}
 
 static uint32_t world_blocks_of(uint32_t n, uint32_t block) { return n == 0 ? 0 : (n + block - 1) / block; }
 
@@ -352,7 +263,7 @@ int world_despawn(world* w, uint32_t id, nv_error* err) {
     return 0;
 }
 
-static body world_load_body(const world* w, uint32_t s) {
+body world_load_body(const world* w, uint32_t s) {
     const world_vessels* v = &w->v;
     body b = w->types[v->type[s]].body_template;
     b.position = v3(v->px[s], v->py[s], v->pz[s]);
@@ -363,7 +274,7 @@ static body world_load_body(const world* w, uint32_t s) {
     return b;
 }
 
-static void world_store_body(world* w, uint32_t s, const body* b) {
+void world_store_body(world* w, uint32_t s, const body* b) {
     world_vessels* v = &w->v;
     v->px[s] = b->position.x, v->py[s] = b->position.y, v->pz[s] = b->position.z;
     v->qw[s] = b->orientation.w, v->qx[s] = b->orientation.x, v->qy[s] = b->orientation.y, v->qz[s] = b->orientation.z;
@@ -477,178 +388,6 @@ uint32_t world_vessel_id_at(const world* w, uint32_t slot) { return slot < w->co
 uint64_t world_tick(const world* w) { return w->tick; }
 double world_time(const world* w) { return w->time; }
 const world_timing* world_last_timing(const world* w) { return &w->timing; }
-
-/* ---- blocks ----------------------------------------------------------- */
-
-/* Lays out heights and splits every vessel into vertex and triangle blocks,
- * between steps after spawns or despawns, in the room world_spawn reserved. */
-static void world_rebuild_blocks(world* w) {
-    uint32_t hoff = 0, vb = 0, tb = 0;
-    for (uint32_t s = 0; s < w->count; s++) {
-        const hull* h = &w->types[w->v.type[s]].hull;
-        w->v.vertex_offset[s] = hoff;
-        hoff += h->vertex_count;
-        for (uint32_t first = 0; first < h->vertex_count; first += w->cfg.vertex_block) {
-            uint32_t n = h->vertex_count - first;
-            world_block b = {s, first, n < w->cfg.vertex_block ? n : w->cfg.vertex_block};
-            w->vertex_blocks[vb++] = b;
-        }
-        w->v.tri_block_first[s] = tb;
-        for (uint32_t first = 0; first < h->triangle_count; first += w->cfg.triangle_block) {
-            uint32_t n = h->triangle_count - first;
-            world_block b = {s, first, n < w->cfg.triangle_block ? n : w->cfg.triangle_block};
-            w->tri_blocks[tb++] = b;
-        }
-        w->v.tri_block_count[s] = tb - w->v.tri_block_first[s];
-    }
-    w->vertex_block_count = vb;
-    w->tri_block_count = tb;
-    w->blocks_dirty = 0;
-}
-
-/* ---- the passes ------------------------------------------------------- */
-
-static mat3 world_rotation(const world* w, uint32_t s) {
-    quat q = {w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]};
-    return quat_to_mat3(q);
-}
-
-static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    world* w = ctx;
-    hydro_scratch* scratch = &w->scratch[worker];
-    for (uint32_t i = begin; i < end; i++) {
-        const world_block* b = &w->vertex_blocks[i];
-        uint32_t s = b->slot;
-        if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
-        const hull* h = &w->types[w->v.type[s]].hull;
-        mat3 r = world_rotation(w, s);
-        vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
-        hydro_vertex_pass(h, b->first, b->count, pos, &r, w->water.surface, scratch,
-                          w->heights + w->v.vertex_offset[s]);
-        if (b->first == 0 && w->types[w->v.type[s]].model) {
-            /* The water's heave at the CG: the moving-water forces are
-             * relative to it (one point per vessel, not per vertex: memory) */
-            float surface, vertical;
-            water_query q = {.count = 1, .x = &pos.x, .z = &pos.z, .height = &surface, .vertical_velocity = &vertical};
-            water_sample(w->water.surface, &q);
-            w->v.water_vy[s] = isfinite(vertical) ? vertical : 0.0f;
-        }
-    }
-}
-
-static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    (void)worker;
-    world* w = ctx;
-    double rho_g = w->cfg.water_density * w->cfg.gravity;
-    for (uint32_t i = begin; i < end; i++) {
-        const world_block* b = &w->tri_blocks[i];
-        uint32_t s = b->slot;
-        hydro_sums* sum = &w->tri_sums[i];
-        hydro_sums_clear(sum);
-        if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
-        const world_type* type = &w->types[w->v.type[s]];
-        hydrodyn_frame frame;
-        const hydrodyn_frame* dyn = NULL;
-        if (type->model && type->model->per_triangle) {
-            mat3 r = world_rotation(w, s);
-            vec3 v = v3(w->v.vx[s], w->v.vy[s], w->v.vz[s]), om = v3(w->v.wx[s], w->v.wy[s], w->v.wz[s]);
-            hydrodyn_frame_init(&frame, &type->model->hydro, &r, v, om, w->v.water_vy[s], w->wind,
-                                type->body_template.mass, type->model->total_area, w->dt);
-            dyn = &frame;
-        }
-        hydro_triangle_pass(&type->hull, w->heights + w->v.vertex_offset[s], b->first, b->count, rho_g, dyn,
-                            w->v.slam[s], sum, NULL);
-    }
-}
-
-static int world_body_is_finite(const body* b) {
-    return v3_is_finite(b->position) && v3_is_finite(b->velocity) && v3_is_finite(b->angular_momentum) &&
-           v3_is_finite(b->angular_velocity) && isfinite(b->orientation.w) && isfinite(b->orientation.x) &&
-           isfinite(b->orientation.y) && isfinite(b->orientation.z);
-}
-
-static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    (void)worker;
-    world* w = ctx;
-    world_vessels* v = &w->v;
-    dynamics_env env = {.water = w->water.surface,
-                        .gravity = w->cfg.gravity,
-                        .linear_damping = w->cfg.linear_damping,
-                        .angular_damping = w->cfg.angular_damping,
-                        .dt = w->dt};
-    for (uint32_t s = begin; s < end; s++) {
-        if (v->flags[s] & WORLD_VESSEL_FROZEN) continue;
-        /* Block sums added in block order: the same total whatever thread
-         * computed each block. */
-        hydro_sums total;
-        hydro_sums_clear(&total);
-        uint32_t first = v->tri_block_first[s], n = v->tri_block_count[s];
-        for (uint32_t k = first; k < first + n; k++) {
-            const hydro_sums* part = &w->tri_sums[k];
-            total.force = v3_add(total.force, part->force);
-            total.torque = v3_add(total.torque, part->torque);
-            total.slam_force = v3_add(total.slam_force, part->slam_force);
-            total.slam_torque = v3_add(total.slam_torque, part->slam_torque);
-            total.submerged_area += part->submerged_area;
-        }
-        body b = world_load_body(w, s);
-        dynamics_vessel dv = {.model = w->types[v->type[s]].model,
-                              .body = &b,
-                              .sums = total,
-                              .water_vertical = v->water_vy[s],
-                              .throttle_cmd = v->throttle_cmd[s],
-                              .rudder_cmd = v->rudder_cmd[s],
-                              .throttle = v->throttle[s],
-                              .rudder = v->rudder[s]};
-        vec3 force, torque, water_force, water_torque;
-        dynamics_assemble(&dv, &env, &force, &torque, &water_force, &water_torque);
-        v->throttle[s] = (float)dv.throttle;
-        v->rudder[s] = (float)dv.rudder;
-        v->fx[s] = water_force.x, v->fy[s] = water_force.y, v->fz[s] = water_force.z;
-        v->tx[s] = water_torque.x, v->ty[s] = water_torque.y, v->tz[s] = water_torque.z;
-        v->area[s] = (float)total.submerged_area;
-        body next = b;
-        body_integrate(&next, force, torque, w->dt);
-        if (!v3_is_finite(force) || !v3_is_finite(torque) || !world_body_is_finite(&next)) {
-            /* Contain it: keep the last finite state, at rest, and stop
-             * simulating it; nothing it holds reaches another vessel. */
-            b.velocity = v3(0, 0, 0);
-            b.angular_momentum = v3(0, 0, 0);
-            b.angular_velocity = v3(0, 0, 0);
-            world_store_body(w, s, &b);
-            v->flags[s] |= WORLD_VESSEL_FROZEN;
-            continue;
-        }
-        world_store_body(w, s, &next);
-    }
-}
-
-static void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn) {
-    if (count == 0) return;
-    if (w->pool) jobs_parallel_for(w->pool, count, grain, fn, w);
-    else fn(w, 0, count, 0);
-}
-
-void world_step(world* w) {
-    if (w->blocks_dirty) world_rebuild_blocks(w);
-    double t0 = world_now_ms();
-    if (w->water.update) w->water.update(w->water.ctx, w->time, w->pool);
-    double t1 = world_now_ms();
-    world_run(w, w->vertex_block_count, 1, world_vertex_job);
-    double t2 = world_now_ms();
-    world_run(w, w->tri_block_count, 1, world_triangle_job);
-    double t3 = world_now_ms();
-    world_run(w, w->count, 64, world_integrate_job);
-    double t4 = world_now_ms();
-    w->timing.water_ms = t1 - t0;
-    w->timing.vertex_ms = t2 - t1;
-    w->timing.triangle_ms = t3 - t2;
-    w->timing.integrate_ms = t4 - t3;
-    w->timing.step_ms = t4 - t0;
-    w->tick++;
-    /* From the tick count, not by adding dt: no drift over days. */
-    w->time = (double)w->tick * w->dt;
-}
 
 /* ---- inspection ------------------------------------------------------- */
 

@@ -1,0 +1,97 @@
+/* The world's layout, shared by world.c (storage, types, vessels, API)
+ * and world_step.c (blocks and the passes). Not public API. */
+#ifndef NAVAL_WORLD_INTERNAL_H
+#define NAVAL_WORLD_INTERNAL_H
+
+#include "body.h"
+#include "dynamics.h"
+#include "hydro.h"
+#include "world.h"
+
+/* A run of one vessel's vertices or triangles: the unit of parallel work. */
+typedef struct world_block {
+    uint32_t slot;
+    uint32_t first;
+    uint32_t count;
+} world_block;
+
+typedef struct world_type {
+    hull hull;
+    body body_template; /* mass, inverse mass, inertia and its inverse */
+    char name[WORLD_NAME_MAX];
+    vessel_dynamics dynamics;   /* as given (hydrostatics only until set) */
+    dynamics_model* model;      /* NULL: hydrostatics only, no actuators */
+} world_type;
+
+/* Vessel state as structure of arrays, indexed by slot. Every array has
+ * `capacity` entries; they are grown together outside the tick. */
+typedef struct world_vessels {
+    uint32_t *id, *type, *flags;
+    double *px, *py, *pz;
+    double *qw, *qx, *qy, *qz;
+    double *vx, *vy, *vz;
+    double *lx, *ly, *lz; /* angular momentum: the integrated state */
+    double *wx, *wy, *wz; /* angular velocity, derived */
+    double *fx, *fy, *fz, *tx, *ty, *tz;
+    float *area;
+    float *throttle_cmd, *rudder_cmd; /* commanded */
+    float *throttle, *rudder;         /* actual, rate limited */
+    float *water_vy;                  /* the surface's vertical velocity at the CG, this step */
+    float** slam;                     /* per triangle (types with slamming), else NULL */
+    uint32_t* vertex_offset;   /* first entry of the vessel's heights */
+    uint32_t* tri_block_first; /* first triangle block of the vessel */
+    uint32_t* tri_block_count;
+} world_vessels;
+
+struct world {
+    world_config cfg;
+    double dt;
+    jobs* pool;
+    uint32_t threads;
+    world_water water;
+    vec3 wind;          /* m/s, world: the air drag's reference */
+    water_flat flat;
+
+    world_type* types;
+    uint32_t type_count;
+
+    world_vessels v;
+    uint32_t count, capacity;
+
+    uint32_t* id_to_slot; /* UINT32_MAX for despawned ids */
+    uint32_t id_capacity, next_id;
+
+    /* Totals for the vessels present; the tables below are reserved at spawn
+     * time so that the rebuild between steps never allocates or fails. */
+    uint64_t need_heights, need_vertex_blocks, need_tri_blocks;
+    float* heights; /* every vessel's vertex heights, back to back */
+    uint32_t height_capacity;
+    world_block* vertex_blocks;
+    uint32_t vertex_block_count, vertex_block_capacity;
+    world_block* tri_blocks;
+    hydro_sums* tri_sums;
+    uint32_t tri_block_count, tri_block_capacity;
+    int blocks_dirty;
+
+    hydro_scratch* scratch; /* one per worker */
+
+    uint64_t tick;
+    double time;
+    world_timing timing;
+};
+
+#define WORLD_DOUBLE_FIELDS(X)                                                                                   \
+    X(px) X(py) X(pz) X(qw) X(qx) X(qy) X(qz) X(vx) X(vy) X(vz) X(lx) X(ly) X(lz) X(wx) X(wy) X(wz) X(fx) X(fy) \
+        X(fz) X(tx) X(ty) X(tz)
+#define WORLD_U32_FIELDS(X) X(id) X(type) X(flags) X(vertex_offset) X(tri_block_first) X(tri_block_count)
+#define WORLD_FLOAT_FIELDS(X) X(area) X(throttle_cmd) X(rudder_cmd) X(throttle) X(rudder) X(water_vy)
+
+/* Slot of a vessel id, UINT32_MAX when there is none. */
+static inline uint32_t world_slot_of(const world* w, uint32_t id) {
+    return id < w->next_id ? w->id_to_slot[id] : UINT32_MAX;
+}
+
+body world_load_body(const world* w, uint32_t s);
+void world_store_body(world* w, uint32_t s, const body* b);
+
+#endif
