@@ -1,0 +1,431 @@
+/* The wire protocol (schema proto/naval.fbs, FlatBuffers) behind a plain C
+ * API: snapshots (full and compact), world info, hull meshes, requests and
+ * responses. The FlatBuffers code lives in one C++ unit (proto_codec.cpp);
+ * nothing here throws, every function reports failure by its return value
+ * and a message in a proto_error.
+ *
+ * Conventions (docs/protocol.md has the details):
+ * - SI units, the world frame of docs/architecture.md (+y up).
+ * - Every message starts with a 4-byte file identifier (PROTO_ID_*), one per
+ *   message kind; a decoder rejects any other kind.
+ * - Decoders treat input as hostile: the size is capped (proto_limits), the
+ *   buffer is verified (flatbuffers::Verifier or the compact bit reader's
+ *   bounds checks), strings and counts are checked against the limits, and
+ *   on error the output holds no pointer into the input.
+ * - Encoders reject values the wire cannot carry (names too long, counts
+ *   over the limits, non-finite controls) instead of truncating them.
+ *
+ * Ownership: a struct that a decoder filled owns its arrays (the *_capacity
+ * fields are non-zero) and keeps them for the next decode into it, so a
+ * client that decodes every tick into the same struct stops allocating once
+ * the arrays are big enough; free it with its proto_free_* function. A
+ * struct the caller filled for an encoder owns nothing of proto's (leave
+ * the capacities 0 and the proto_free_* functions leave its pointers alone).
+ * Zero-initialise every struct ({0}) before its first use.
+ *
+ * Threads: no global state. Distinct objects may be used on distinct threads
+ * at once; one object (proto_buf, encoder, decoder, decoded struct) by one
+ * thread at a time.
+ *
+ * Why proto has its own error struct instead of core's nv_error: clients
+ * and relays link this library without the simulation core (FFTW, libuv). */
+#ifndef NAVAL_PROTO_H
+#define NAVAL_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped when a change breaks old readers (a field or union member removed
+ * or retyped). Adding fields at the end of a table or members at the end of
+ * a union keeps the version: old readers ignore what they do not know. */
+#define PROTO_VERSION 1
+
+/* File identifiers (bytes 4..7 of every message). */
+#define PROTO_ID_SNAPSHOT "NVSS"
+#define PROTO_ID_COMPACT "NVCS"
+#define PROTO_ID_WORLD_INFO "NVWI"
+#define PROTO_ID_HULL "NVHL"
+#define PROTO_ID_REQUEST "NVRQ"
+#define PROTO_ID_RESPONSE "NVRS"
+
+#define PROTO_NAME_MAX 64      /* names, NUL included (63 bytes on the wire at most) */
+#define PROTO_SECRET_MAX 128   /* the admin token string, NUL included */
+#define PROTO_ERROR_MAX 256    /* response error text and proto_error, NUL included */
+#define PROTO_MAX_CASCADES 4   /* = core's OCEAN_MAX_CASCADES */
+#define PROTO_MAX_TYPES 1024u  /* = core's WORLD_MAX_HULL_TYPES */
+
+typedef struct proto_error {
+    char message[PROTO_ERROR_MAX];
+} proto_error;
+
+/* ---- output buffer ------------------------------------------------------ */
+
+/* Where encoders write. After a successful encode, data/size is the whole
+ * message, valid until the next encode into the same buffer or
+ * proto_free_buf; the memory (and the FlatBuffers builder in `impl`) is
+ * kept, so encoding every tick into one buffer allocates nothing once it
+ * has grown to the message size. On failure size is 0. */
+typedef struct proto_buf {
+    const uint8_t* data;
+    size_t size;
+    /* private */
+    uint8_t* mem;
+    size_t capacity;
+    void* impl;
+} proto_buf;
+
+void proto_free_buf(proto_buf* b);
+
+/* ---- limits --------------------------------------------------------------- */
+
+/* Caps a decoder applies before it allocates or copies anything. A message
+ * over a cap is an error, never a truncation. */
+typedef struct proto_limits {
+    size_t max_message_size;      /* bytes (256 MiB) */
+    uint32_t max_vessels;         /* per snapshot (1 << 22) */
+    uint32_t max_types;           /* vessel types in world info (PROTO_MAX_TYPES) */
+    uint32_t max_hull_vertices;   /* (1 << 20) */
+    uint32_t max_hull_triangles;  /* (1 << 21) */
+} proto_limits;
+
+proto_limits proto_default_limits(void);
+
+/* Which message this is, from its identifier (no verification: a decoder
+ * still has to accept it). */
+typedef enum proto_kind {
+    PROTO_KIND_UNKNOWN = 0,
+    PROTO_KIND_SNAPSHOT,
+    PROTO_KIND_COMPACT,
+    PROTO_KIND_WORLD_INFO,
+    PROTO_KIND_HULL,
+    PROTO_KIND_REQUEST,
+    PROTO_KIND_RESPONSE
+} proto_kind;
+
+proto_kind proto_identify(const void* data, size_t size);
+
+/* ---- snapshots ------------------------------------------------------------ */
+
+/* One vessel's state; the same 72-byte layout as the wire's VesselState
+ * struct. Position in double: a world is tens of km wide, and a float
+ * (24-bit mantissa) holds only ~2-4 mm at 16-32 km from the origin, which
+ * shows as jitter and breaks exact replays; the full snapshot carries the
+ * server's state to the bit in position (the compact encoding is where
+ * bytes are saved). Orientation and velocities are floats: 1e-7 relative. */
+typedef struct proto_vessel {
+    uint32_t id;
+    uint16_t type;                /* vessel type index (world info) */
+    uint16_t flags;               /* PROTO_VESSEL_* */
+    double position[3];           /* CG, world frame, m */
+    float orientation[4];         /* unit quaternion body -> world, (x, y, z, w) */
+    float velocity[3];            /* CG, world frame, m/s */
+    float angular_velocity[3];    /* world frame, rad/s */
+} proto_vessel;
+
+enum {
+    PROTO_VESSEL_FROZEN = 1u << 0, /* = core's WORLD_VESSEL_FROZEN */
+};
+
+/* Per-tick figures the server measured (all optional: 0 when unknown). */
+typedef struct proto_tick_stats {
+    float step_ms;        /* the world step */
+    float water_ms, vertex_ms, triangle_ms, integrate_ms;
+    float snapshot_ms;    /* building + publishing the previous snapshot */
+    uint32_t vessel_count;  /* in the world (a snapshot may carry fewer) */
+    uint32_t subscribers;
+    uint64_t overruns;    /* ticks late since start */
+} proto_tick_stats;
+
+typedef struct proto_snapshot {
+    uint64_t tick;
+    double sim_time;         /* s, world time after this tick */
+    uint64_t send_time_ns;   /* server wall clock (CLOCK_REALTIME) when built, ns since 1970 */
+    proto_tick_stats stats;
+    proto_vessel* vessels;
+    uint32_t vessel_count;
+    uint32_t vessel_capacity;  /* decoder-owned storage; 0 when the caller's */
+} proto_snapshot;
+
+/* Full snapshot (PROTO_ID_SNAPSHOT): 72 bytes per vessel + ~72 of header.
+ * Reads s (vessel_count entries of s->vessels); never keeps a pointer. */
+int proto_encode_snapshot(proto_buf* out, const proto_snapshot* s, proto_error* err);
+/* Fills *out (header and vessels, in the sent order), growing out->vessels
+ * as needed (at most limits->max_vessels). limits NULL: the defaults. On
+ * error *out keeps its storage, vessel_count is 0. */
+int proto_decode_snapshot(const void* data, size_t size, const proto_limits* limits, proto_snapshot* out,
+                          proto_error* err);
+void proto_free_snapshot(proto_snapshot* s);
+
+/* ---- compact snapshots (proto_compact.c) --------------------------------- */
+
+/* Quantisation steps. Decoded values are within half a step of the sent
+ * ones, per component (see docs/protocol.md for the orientation's angle). */
+#define PROTO_COMPACT_POS_STEP (1.0 / 512.0)      /* m, relative to the keyframe origin */
+#define PROTO_COMPACT_VEL_STEP (1.0 / 128.0)      /* m/s */
+#define PROTO_COMPACT_ANGVEL_STEP (1.0 / 512.0)   /* rad/s */
+#define PROTO_COMPACT_ORI_BITS 11                 /* smallest three, per component */
+/* Step of each of the three smallest quaternion components (the largest is
+ * rebuilt from them): sqrt(2) / (2^bits - 1). */
+#define PROTO_COMPACT_ORI_STEP (1.4142135623730951 / (double)((1u << PROTO_COMPACT_ORI_BITS) - 1u))
+/* Positions further than this from the keyframe origin (per axis), and
+ * velocities or rates too large for the widest field, go as raw floats
+ * ("raw" records): exact, never wrong, just bigger. */
+#define PROTO_COMPACT_POS_RANGE ((double)(1u << 26) * PROTO_COMPACT_POS_STEP)  /* 131 072 m */
+
+/* Keyframes carry every vessel (quantised); the snapshots between carry,
+ * per vessel, the difference to the last keyframe's quantised values (PUB
+ * has no acks: a client that misses a snapshot loses nothing, one that
+ * missed the keyframe waits for the next). Vessels new since the keyframe
+ * go whole; despawned ones are marked gone. */
+typedef struct proto_compact_encoder proto_compact_encoder;
+
+/* keyframe_interval: ticks from one keyframe to the next (>= 1; 1 sends
+ * only keyframes). NULL on failure (allocation, bad interval). */
+proto_compact_encoder* proto_create_compact_encoder(uint32_t keyframe_interval, proto_error* err);
+void proto_destroy_compact_encoder(proto_compact_encoder* e);
+/* The next encode is a keyframe (e.g. after the world was reset). */
+void proto_force_keyframe(proto_compact_encoder* e);
+/* Encodes s (PROTO_ID_COMPACT) as a keyframe when one is due, else as a
+ * delta. *is_keyframe (may be NULL) says which. Reads s, keeps nothing of
+ * it but the quantised keyframe. Ticks must not go backwards (a smaller
+ * tick forces a keyframe). */
+int proto_encode_compact(proto_compact_encoder* e, const proto_snapshot* s, proto_buf* out, int* is_keyframe,
+                         proto_error* err);
+
+typedef struct proto_compact_decoder proto_compact_decoder;
+
+proto_compact_decoder* proto_create_compact_decoder(proto_error* err);
+void proto_destroy_compact_decoder(proto_compact_decoder* d);
+
+/* Returned by proto_decode_compact for a delta against a keyframe this
+ * decoder does not hold (joined late, or the keyframe was dropped): not an
+ * error; *out is untouched; wait for the next keyframe. */
+#define PROTO_NEED_KEYFRAME 1
+
+/* 0: *out holds the snapshot (vessels in keyframe order, then new ones:
+ * not the server's order; find vessels by id). PROTO_NEED_KEYFRAME: see
+ * above. -1: malformed (the decoder forgets its keyframe only if the bad
+ * message was a keyframe). */
+int proto_decode_compact(proto_compact_decoder* d, const void* data, size_t size, const proto_limits* limits,
+                         proto_snapshot* out, proto_error* err);
+
+/* ---- world info --------------------------------------------------------- */
+
+/* Everything core's ocean_params holds, as the server configured it, so
+ * that a client calling ocean_create on the same values gets the same sea;
+ * enums keep core's numbers (spectrum_type, spreading_type). */
+typedef struct proto_ocean_spec {
+    uint8_t spectrum;          /* 0 Phillips, 1 Pierson-Moskowitz, 2 JONSWAP, 3 TMA */
+    uint8_t spreading;         /* 0 auto, 1 cos^2, 2 Mitsuyasu, 3 Donelan-Banner */
+    double gravity;            /* m/s^2 */
+    double wind_speed;         /* m/s */
+    double wind_direction;     /* degrees from +x toward +z */
+    double fetch;              /* m */
+    double depth;              /* m, 0 = deep */
+    double gamma, swell, choppiness;
+    int32_t beaufort;          /* -1 = unused */
+    double hs_target;          /* m, 0 = off */
+    double size;               /* cascade 0's tile, m */
+    double cascade_ratio;
+    int32_t cascades;          /* 1..PROTO_MAX_CASCADES */
+    int32_t resolution, resolution_z;
+    double repeat_period;      /* s */
+    double min_wavelength;     /* m */
+    uint64_t seed;
+    int32_t query_iterations;
+    double query_tolerance;    /* m */
+    int32_t surface_grid;
+    double patch_sizes[PROTO_MAX_CASCADES]; /* each cascade's tile, m (derived; cascades used) */
+    double time;               /* the ocean's time at the world info's sim_time, s */
+} proto_ocean_spec;
+
+typedef struct proto_vessel_type {
+    uint16_t type;                 /* index used by snapshots and spawn */
+    char name[PROTO_NAME_MAX];
+    double mass;                   /* kg */
+    float bounds_min[3], bounds_max[3];  /* hull box in the body frame (about the CG), m */
+    uint32_t vertex_count, triangle_count;
+} proto_vessel_type;
+
+typedef struct proto_world_info {
+    uint16_t protocol_version;     /* the encoder writes PROTO_VERSION */
+    char server_name[PROTO_NAME_MAX];
+    double tick_hz;
+    uint64_t tick;                 /* when this was taken */
+    double sim_time;               /* s */
+    double gravity, water_density;
+    int has_ocean;                 /* 0: flat water at y = 0, `ocean` unused */
+    proto_ocean_spec ocean;
+    proto_vessel_type* types;
+    uint32_t type_count;
+    uint32_t type_capacity;        /* decoder-owned storage */
+} proto_world_info;
+
+int proto_encode_world_info(proto_buf* out, const proto_world_info* w, proto_error* err);
+int proto_decode_world_info(const void* data, size_t size, const proto_limits* limits, proto_world_info* out,
+                            proto_error* err);
+void proto_free_world_info(proto_world_info* w);
+
+/* ---- hull meshes ---------------------------------------------------------- */
+
+/* A vessel type's triangle mesh for drawing: body frame about the CG, m,
+ * counter-clockwise seen from outside. */
+typedef struct proto_hull {
+    uint16_t type;
+    char name[PROTO_NAME_MAX];
+    float* vertices;               /* 3 per vertex */
+    uint32_t vertex_count;
+    uint32_t* indices;             /* 3 per triangle, each < vertex_count */
+    uint32_t triangle_count;
+    uint32_t vertex_capacity, index_capacity;  /* decoder-owned storage (floats, indices) */
+} proto_hull;
+
+int proto_encode_hull(proto_buf* out, const proto_hull* h, proto_error* err);
+/* Rejects an index >= vertex_count. */
+int proto_decode_hull(const void* data, size_t size, const proto_limits* limits, proto_hull* out,
+                      proto_error* err);
+void proto_free_hull(proto_hull* h);
+
+/* ---- requests and responses ----------------------------------------------- */
+
+typedef struct proto_token {
+    uint8_t bytes[16];             /* random, from the OS; opaque */
+} proto_token;
+
+/* 1 when equal. Constant time: the comparison leaks nothing of where a
+ * guessed token differs. */
+int proto_equal_tokens(const proto_token* a, const proto_token* b);
+
+/* What a request asks and what its response carries (the same numbers). */
+typedef enum proto_body {
+    PROTO_BODY_NONE = 0,
+    PROTO_BODY_HELLO = 1,
+    PROTO_BODY_SPAWN = 2,
+    PROTO_BODY_CONTROL = 3,
+    PROTO_BODY_DESPAWN = 4,
+    PROTO_BODY_WORLD_INFO = 5,
+    PROTO_BODY_HULL = 6,
+    PROTO_BODY_STATS = 7
+} proto_body;
+
+typedef enum proto_status {
+    PROTO_STATUS_OK = 0,
+    PROTO_STATUS_BAD_REQUEST = 1,     /* malformed, wrong kind, bad values */
+    PROTO_STATUS_UNAUTHORIZED = 2,    /* wrong control token or admin token */
+    PROTO_STATUS_NOT_FOUND = 3,       /* no such vessel / vessel type */
+    PROTO_STATUS_LIMIT_EXCEEDED = 4,  /* vessels per client or in total, message size */
+    PROTO_STATUS_RATE_LIMITED = 5,    /* too many requests per second */
+    PROTO_STATUS_UNSUPPORTED = 6,     /* protocol version, unknown request */
+    PROTO_STATUS_INTERNAL = 7,        /* the server failed; the request may be retried */
+    PROTO_STATUS_SHUTTING_DOWN = 8
+} proto_status;
+
+const char* proto_status_name(proto_status s);  /* "ok", "bad_request", ...; never NULL */
+
+typedef struct proto_hello {
+    uint16_t protocol_version;     /* the client's PROTO_VERSION */
+    char client_name[PROTO_NAME_MAX];
+} proto_hello;
+
+/* Spawn afloat at (x, z): the server finds the height. */
+typedef struct proto_spawn {
+    uint16_t type;                 /* vessel type index, used when type_name is "" */
+    char type_name[PROTO_NAME_MAX];
+    double x, z;                   /* m */
+    double heading;                /* rad about +y, from +x toward -z (as scenario files) */
+} proto_spawn;
+
+typedef struct proto_control {
+    uint32_t vessel_id;
+    proto_token token;
+    float throttle;                /* [-1, 1]: full astern .. full ahead */
+    float rudder;                  /* [-1, 1]: full port .. full starboard */
+} proto_control;
+
+typedef struct proto_despawn {
+    uint32_t vessel_id;
+    proto_token token;
+} proto_despawn;
+
+typedef struct proto_get_hull {
+    uint16_t type;
+} proto_get_hull;
+
+typedef struct proto_request {
+    uint64_t request_id;           /* echoed in the response */
+    char admin_token[PROTO_SECRET_MAX];  /* "" when none */
+    proto_body kind;               /* WORLD_INFO and STATS carry no fields */
+    union {
+        proto_hello hello;
+        proto_spawn spawn;
+        proto_control control;
+        proto_despawn despawn;
+        proto_get_hull get_hull;
+    } body;
+} proto_request;
+
+/* Requests are small and fixed-size: encode and decode allocate nothing
+ * (but the proto_buf's first growth). The decoder rejects NONE, unknown
+ * kinds, a kind whose table does not match, a missing token, throttle or
+ * rudder outside [-1, 1] or non-finite, non-finite spawn values, names that
+ * do not fit. */
+int proto_encode_request(proto_buf* out, const proto_request* r, proto_error* err);
+int proto_decode_request(const void* data, size_t size, const proto_limits* limits, proto_request* out,
+                         proto_error* err);
+
+typedef struct proto_hello_reply {
+    uint16_t protocol_version;     /* the server's */
+    char server_name[PROTO_NAME_MAX];
+    double tick_hz;
+    uint32_t max_vessels_per_client;
+} proto_hello_reply;
+
+typedef struct proto_spawn_reply {
+    uint32_t vessel_id;
+    proto_token token;             /* needed by control and despawn */
+} proto_spawn_reply;
+
+typedef struct proto_stats {
+    uint64_t tick;
+    double sim_time, uptime_s, tick_hz;
+    uint32_t vessel_count, clients, subscribers;
+    float step_ms_p50, step_ms_p99, step_ms_max;
+    uint64_t overruns, snapshots_sent, bytes_out, requests, request_errors;
+} proto_stats;
+
+/* status OK: `kind` says which member holds the answer (CONTROL and
+ * DESPAWN carry none). Any other status: kind may name the request's kind
+ * or be NONE, and `error` says why (never empty). world_info and hull are
+ * members of their own because they own arrays (proto_free_response). */
+typedef struct proto_response {
+    uint64_t request_id;
+    proto_status status;
+    char error[PROTO_ERROR_MAX];
+    proto_body kind;
+    union {
+        proto_hello_reply hello;
+        proto_spawn_reply spawn;
+        proto_stats stats;
+    } body;
+    proto_world_info world_info;
+    proto_hull hull;
+} proto_response;
+
+int proto_encode_response(proto_buf* out, const proto_response* r, proto_error* err);
+/* The short form for failures: status != OK and a message (printf-free,
+ * truncated to PROTO_ERROR_MAX - 1 bytes at a UTF-8 boundary). */
+int proto_encode_error_response(proto_buf* out, uint64_t request_id, proto_body kind, proto_status status,
+                                const char* message, proto_error* err);
+int proto_decode_response(const void* data, size_t size, const proto_limits* limits, proto_response* out,
+                          proto_error* err);
+void proto_free_response(proto_response* r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,165 @@
+// Helpers of the FlatBuffers codec: included by proto_codec.cpp only (the
+// codec is one translation unit; this keeps its files short). Everything
+// here is internal linkage.
+#ifndef NAVAL_PROTO_FB_HPP
+#define NAVAL_PROTO_FB_HPP
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <vector>
+
+#include "naval_generated.h"
+#include "proto_internal.h"
+
+namespace fb = flatbuffers;
+namespace np = naval::proto;
+
+static_assert(FLATBUFFERS_LITTLEENDIAN, "the struct copies assume a little-endian host, like the wire");
+static_assert(sizeof(np::VesselState) == sizeof(proto_vessel), "VesselState and proto_vessel differ");
+static_assert(offsetof(proto_vessel, position) == 8 && offsetof(proto_vessel, orientation) == 32 &&
+                  offsetof(proto_vessel, velocity) == 48 && offsetof(proto_vessel, angular_velocity) == 60,
+              "proto_vessel must keep the wire's VesselState layout");
+static_assert(sizeof(np::Vec3f) == 3 * sizeof(float), "Vec3f is three packed floats");
+static_assert(PROTO_BODY_STATS == (int)np::RequestBody::GetStats &&
+                  PROTO_BODY_STATS == (int)np::ResponseBody::StatsReply &&
+                  PROTO_BODY_HULL == (int)np::ResponseBody::HullMesh,
+              "proto_body numbers are the unions' member numbers");
+static_assert(PROTO_STATUS_SHUTTING_DOWN == (int)np::Status::ShuttingDown, "proto_status is the wire's Status");
+
+namespace {
+
+struct buf_impl {
+    fb::FlatBufferBuilder fbb{4096};
+};
+
+// The builder of `out`, cleared (its memory kept).
+fb::FlatBufferBuilder& builder_of(proto_buf* out) {
+    if (!out->impl) out->impl = new buf_impl();
+    auto& fbb = static_cast<buf_impl*>(out->impl)->fbb;
+    fbb.Clear();
+    return fbb;
+}
+
+template <typename T>
+void finish(proto_buf* out, fb::FlatBufferBuilder& fbb, fb::Offset<T> root, const char* id) {
+    fbb.Finish(root, id);
+    out->data = fbb.GetBufferPointer();
+    out->size = fbb.GetSize();
+}
+
+template <typename F>
+int guarded(proto_error* err, F&& body) noexcept {
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        return proto_set_error(err, "out of memory");
+    } catch (const std::exception& e) {
+        return proto_set_error(err, "internal error: %s", e.what());
+    } catch (...) {
+        return proto_set_error(err, "internal error");
+    }
+}
+
+template <typename F>
+int guarded_encode(proto_buf* out, proto_error* err, F&& body) noexcept {
+    if (!out) return proto_set_error(err, "no output buffer");
+    out->data = nullptr;
+    out->size = 0;
+    int rc = guarded(err, body);
+    if (rc != 0) {
+        out->data = nullptr;
+        out->size = 0;
+    }
+    return rc;
+}
+
+// The verified root of a message of kind T, or nullptr with err set.
+// `scratch` holds an aligned copy when the input is misaligned.
+template <typename T>
+const T* verified_root(const void* data, size_t size, const proto_limits& lim, const char* id, const char* what,
+                       std::vector<uint64_t>& scratch, proto_error* err) {
+    if (!data || size == 0) return proto_set_error(err, "%s: empty message", what), nullptr;
+    // (The constant bound also tells the compiler that the copy below is sane.)
+    if (size > lim.max_message_size || size > PROTO_HARD_MAX_MESSAGE)
+        return proto_set_error(err, "%s: message of %zu bytes is over the limit of %zu", what, size,
+                               lim.max_message_size),
+               nullptr;
+    const uint8_t* buf = static_cast<const uint8_t*>(data);
+    if (reinterpret_cast<uintptr_t>(buf) % alignof(uint64_t) != 0) {
+        scratch.resize((size + 7) / 8);
+        std::memcpy(scratch.data(), buf, size);
+        buf = reinterpret_cast<const uint8_t*>(scratch.data());
+    }
+    if (size < 8 || !fb::BufferHasIdentifier(buf, id))
+        return proto_set_error(err, "%s: not a %s message (wrong file identifier)", what, id), nullptr;
+    fb::Verifier verifier(buf, size);
+    if (!verifier.VerifyBuffer<T>(id)) return proto_set_error(err, "%s: malformed message", what), nullptr;
+    return fb::GetRoot<T>(buf);
+}
+
+int copy_string(const fb::String* s, char* dst, size_t cap, const char* what, proto_error* err) {
+    if (!s) {
+        dst[0] = '\0';
+        return 0;
+    }
+    size_t n = s->size();
+    if (n >= cap) return proto_set_error(err, "%s is too long (%zu bytes, max %zu)", what, n, cap - 1);
+    if (!proto_check_utf8(s->c_str(), n)) return proto_set_error(err, "%s is not valid UTF-8 or holds NUL", what);
+    std::memcpy(dst, s->c_str(), n);
+    dst[n] = '\0';
+    return 0;
+}
+
+// A checked name as a wire string (0 for ""), or -1.
+int put_string(fb::FlatBufferBuilder& fbb, const char* s, size_t cap, const char* what, fb::Offset<fb::String>* o,
+               proto_error* err) {
+    if (proto_check_name(s, cap, what, err) != 0) return -1;
+    size_t n = std::strlen(s);
+    *o = n ? fbb.CreateString(s, n) : fb::Offset<fb::String>();
+    return 0;
+}
+
+// Grows a decoder-owned array to at least `need` elements (realloc: the
+// proto_free_* functions are C).
+template <typename T>
+int grow(T** p, uint32_t* cap, size_t need, proto_error* err) {
+    if (need <= *cap) return 0;
+    if (*cap == 0) *p = nullptr;  // a caller's array (capacity 0) is not ours to realloc
+    size_t n = need < 16 ? 16 : need;
+    void* q = std::realloc(*p, n * sizeof(T));
+    if (!q) return proto_set_error(err, "out of memory (%zu elements)", n);
+    *p = static_cast<T*>(q);
+    *cap = static_cast<uint32_t>(n);
+    return 0;
+}
+
+template <typename T>
+void copy_vector(T* dst, const fb::Vector<T>* v) {
+    if (v && v->size()) std::memcpy(dst, v->Data(), v->size() * sizeof(T));
+}
+
+np::Token token_to_wire(const proto_token& t) {
+    uint64_t lo = 0, hi = 0;
+    for (int i = 7; i >= 0; i--) {
+        lo = (lo << 8) | t.bytes[i];
+        hi = (hi << 8) | t.bytes[8 + i];
+    }
+    return np::Token(lo, hi);
+}
+
+proto_token token_from_wire(const np::Token* w) {
+    proto_token t;
+    uint64_t lo = w->lo(), hi = w->hi();
+    for (int i = 0; i < 8; i++) {
+        t.bytes[i] = static_cast<uint8_t>(lo >> (8 * i));
+        t.bytes[8 + i] = static_cast<uint8_t>(hi >> (8 * i));
+    }
+    return t;
+}
+
+}  // namespace
+
+#endif
