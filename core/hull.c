@@ -70,3 +70,19 @@ void hull_destroy(hull* h) {
     free(h->triangle_table);
     memset(h, 0, sizeof *h);
 }
+
+int hull_to_mesh(const hull* h, mesh* out, nv_error* err) {
+    mesh_init(out);
+    if (mesh_reserve(out, h->vertex_count, h->triangle_count, err)) return -1;
+    vec3 cg = h->body.cg;
+    for (uint32_t i = 0; i < h->vertex_count; i++) {
+        float* p = out->positions + 3 * (size_t)i;
+        p[0] = (float)(h->vx[i] + cg.x);
+        p[1] = (float)(h->vy[i] + cg.y);
+        p[2] = (float)(h->vz[i] + cg.z);
+    }
+    memcpy(out->indices, h->triangles, 3 * (size_t)h->triangle_count * sizeof(uint32_t));
+    out->vertex_count = h->vertex_count;
+    out->triangle_count = h->triangle_count;
+    return 0;
+}

@@ -75,6 +75,7 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
     w->threads = pool ? jobs_thread_count(pool) : 1;
     water_flat_init(&w->flat, 0.0);
     w->water.surface = &w->flat.base;
+    w->lod = world_lod_default();
     w->types = calloc(WORLD_MAX_HULL_TYPES, sizeof *w->types);
     w->scratch = calloc(w->threads, sizeof *w->scratch);
     if (!w->types || !w->scratch) {
@@ -92,6 +93,7 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
 
 void world_destroy(world* w) {
     if (!w) return;
+    if (w->types) world_lod_free(w);
     if (w->types)
         for (uint32_t i = 0; i < w->type_count; i++) {
             hull_destroy(&w->types[i].hull);
@@ -145,7 +147,9 @@ int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_sp
     t->dynamics.coeffs.water_density = w->cfg.water_density;
     actuator_set_init(&t->dynamics.actuators);
     t->model = NULL;
+    t->columns = NULL;
     *type_out = w->type_count++;
+    world_lod_prepare_type(w, *type_out);
     return 0;
 }
 
@@ -241,6 +245,7 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
     v->throttle_cmd[s] = v->rudder_cmd[s] = v->throttle[s] = v->rudder[s] = 0.0f;
     v->water_vy[s] = 0.0f;
     v->slam[s] = slam;
+    v->model[s] = WORLD_MODEL_MESH;
     world_count_vessel(w, &w->types[type].hull, +1);
     w->blocks_dirty = 1;
     *id_out = id;
@@ -314,6 +319,7 @@ int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
     out->rudder = v->rudder_cmd[s];
     out->throttle_actual = v->throttle[s];
     out->rudder_actual = v->rudder[s];
+    out->model = (world_model)v->model[s];
     return 0;
 }
 

@@ -32,7 +32,32 @@
 
 enum {
     WORLD_VESSEL_FROZEN = 1u << 0, /* its state went non-finite; kept at its last finite state */
+    WORLD_VESSEL_PLAYER = 1u << 1, /* levels of detail are chosen by distance from these */
 };
+
+/* How a vessel meets the water (issue 9's levels of detail): Kerner's
+ * per-triangle model, Zephyr columns (its type must have them), or a
+ * floater that follows the surface with no rigid-body forces. */
+typedef enum world_model {
+    WORLD_MODEL_MESH = 0,
+    WORLD_MODEL_COLUMNS = 1,
+    WORLD_MODEL_FLOATER = 2,
+} world_model;
+
+/* Automatic levels of detail: a vessel within `mesh_within` metres
+ * (horizontal) of the nearest player vessel gets the mesh model, within
+ * `columns_within` the columns (when its type has them), farther the
+ * floater. A vessel moves to a cheaper model only once it is `hysteresis`
+ * (a fraction) beyond the threshold, so it does not flap on the border.
+ * Players always get the mesh. */
+typedef struct world_lod {
+    int enabled;
+    double mesh_within;    /* m (300) */
+    double columns_within; /* m (1500) */
+    double hysteresis;     /* (0.1) */
+} world_lod;
+
+world_lod world_lod_default(void);
 
 typedef struct world_config {
     double tick_hz;          /* fixed step rate, Hz */
@@ -68,6 +93,7 @@ typedef struct world_vessel_state {
     double submerged_area;  /* last step, m^2 */
     double throttle, rudder;             /* commanded, [-1, 1] */
     double throttle_actual, rudder_actual; /* after the type's rate limits */
+    world_model model;
 } world_vessel_state;
 
 typedef struct world_timing {
@@ -94,6 +120,20 @@ int world_find_hull_type(const world* w, const char* name);
  * actuators). Between steps only; vessels of the type keep their state. */
 int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err);
 const vessel_dynamics* world_type_dynamics(const world* w, uint32_t type);
+/* Gives a hull type the column model (columns in mesh coordinates, see
+ * core/columns.h), so its vessels can use WORLD_MODEL_COLUMNS. Between
+ * steps. */
+struct columns_set;
+int world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err);
+/* Builds the columns from the type's own hull (nx x nz columns, their
+ * density from the type's mass) and sets them. */
+int world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err);
+/* Between steps: the vessel keeps its pose and velocities across a switch. */
+int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err);
+int world_set_player(world* w, uint32_t id, int player, nv_error* err);
+/* NULL turns automatic levels of detail off (vessels keep their models). */
+void world_set_lod(world* w, const world_lod* lod);
+
 /* Wind over the water, world frame, m/s (air drag). Default: still air. */
 void world_set_wind(world* w, vec3 wind);
 

@@ -4,6 +4,8 @@
 #define NAVAL_WORLD_INTERNAL_H
 
 #include "body.h"
+#include "columns.h"
+#include "floater.h"
 #include "dynamics.h"
 #include "hydro.h"
 #include "world.h"
@@ -21,6 +23,9 @@ typedef struct world_type {
     char name[WORLD_NAME_MAX];
     vessel_dynamics dynamics;   /* as given (hydrostatics only until set) */
     dynamics_model* model;      /* NULL: hydrostatics only, no actuators */
+    columns_model* columns;     /* NULL: no column model */
+    double float_height;        /* CG above the waterline floating upright on flat water (floater model) */
+    int can_float;              /* float_height is known: the hull does not sink */
 } world_type;
 
 /* Vessel state as structure of arrays, indexed by slot. Every array has
@@ -38,6 +43,7 @@ typedef struct world_vessels {
     float *throttle, *rudder;         /* actual, rate limited */
     float *water_vy;                  /* the surface's vertical velocity at the CG, this step */
     float** slam;                     /* per triangle (types with slamming), else NULL */
+    uint32_t* model;           /* world_model */
     uint32_t* vertex_offset;   /* first entry of the vessel's heights */
     uint32_t* tri_block_first; /* first triangle block of the vessel */
     uint32_t* tri_block_count;
@@ -74,6 +80,9 @@ struct world {
     int blocks_dirty;
 
     hydro_scratch* scratch; /* one per worker */
+    void** column_scratch;  /* one per worker, column_scratch_bytes each */
+    size_t column_scratch_bytes;
+    world_lod lod;
 
     uint64_t tick;
     double time;
@@ -83,7 +92,7 @@ struct world {
 #define WORLD_DOUBLE_FIELDS(X)                                                                                   \
     X(px) X(py) X(pz) X(qw) X(qx) X(qy) X(qz) X(vx) X(vy) X(vz) X(lx) X(ly) X(lz) X(wx) X(wy) X(wz) X(fx) X(fy) \
         X(fz) X(tx) X(ty) X(tz)
-#define WORLD_U32_FIELDS(X) X(id) X(type) X(flags) X(vertex_offset) X(tri_block_first) X(tri_block_count)
+#define WORLD_U32_FIELDS(X) X(id) X(type) X(flags) X(model) X(vertex_offset) X(tri_block_first) X(tri_block_count)
 #define WORLD_FLOAT_FIELDS(X) X(area) X(throttle_cmd) X(rudder_cmd) X(throttle) X(rudder) X(water_vy)
 
 /* Slot of a vessel id, UINT32_MAX when there is none. */
@@ -92,6 +101,16 @@ static inline uint32_t world_slot_of(const world* w, uint32_t id) {
 }
 
 body world_load_body(const world* w, uint32_t s);
+/* world_lod.c: the automatic switches before a step's passes, and the
+ * forces of a vessel on columns (world frame, about its CG). */
+void world_lod_update(world* w);
+void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, vec3* force, vec3* torque,
+                         double* submerged_area);
+void world_lod_free(world* w);
+/* A floater vessel's step: the surface follower moves its pose, no forces. */
+void world_floater_step(world* w, uint32_t s, body* b);
+/* The floater model's reference height for a new hull type. */
+void world_lod_prepare_type(world* w, uint32_t type);
 void world_store_body(world* w, uint32_t s, const body* b);
 
 #endif

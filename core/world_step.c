@@ -20,6 +20,9 @@ static void world_rebuild_blocks(world* w) {
     for (uint32_t s = 0; s < w->count; s++) {
         const hull* h = &w->types[w->v.type[s]].hull;
         w->v.vertex_offset[s] = hoff;
+        w->v.tri_block_first[s] = tb;
+        w->v.tri_block_count[s] = 0;
+        if (w->v.model[s] != WORLD_MODEL_MESH) continue; /* columns and floaters need no blocks */
         hoff += h->vertex_count;
         for (uint32_t first = 0; first < h->vertex_count; first += w->cfg.vertex_block) {
             uint32_t n = h->vertex_count - first;
@@ -101,7 +104,6 @@ static int world_body_is_finite(const body* b) {
 }
 
 static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    (void)worker;
     world* w = ctx;
     world_vessels* v = &w->v;
     dynamics_env env = {.water = w->water.surface,
@@ -115,6 +117,23 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
          * computed each block. */
         hydro_sums total;
         hydro_sums_clear(&total);
+        body b = world_load_body(w, s);
+        if (v->model[s] == WORLD_MODEL_FLOATER) {
+            world_floater_step(w, s, &b);
+            v->fx[s] = v->fy[s] = v->fz[s] = v->tx[s] = v->ty[s] = v->tz[s] = 0.0;
+            if (world_body_is_finite(&b)) world_store_body(w, s, &b);
+            continue;
+        }
+        if (v->model[s] == WORLD_MODEL_COLUMNS) {
+            /* the columns' force joins as if the triangle pass had made it
+             * (body frame): actuators, gravity and added mass as for a mesh */
+            vec3 f, t;
+            world_columns_force(w, s, worker, &b, &f, &t, &total.submerged_area);
+            mat3 rt = quat_to_mat3(b.orientation);
+            rt = m3_transpose(&rt);
+            total.force = m3_mul_v3(&rt, f);
+            total.torque = m3_mul_v3(&rt, t);
+        }
         uint32_t first = v->tri_block_first[s], n = v->tri_block_count[s];
         for (uint32_t k = first; k < first + n; k++) {
             const hydro_sums* part = &w->tri_sums[k];
@@ -124,7 +143,6 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
             total.slam_torque = v3_add(total.slam_torque, part->slam_torque);
             total.submerged_area += part->submerged_area;
         }
-        body b = world_load_body(w, s);
         dynamics_vessel dv = {.model = w->types[v->type[s]].model,
                               .body = &b,
                               .sums = total,
@@ -163,6 +181,7 @@ static void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* f
 }
 
 void world_step(world* w) {
+    world_lod_update(w);
     if (w->blocks_dirty) world_rebuild_blocks(w);
     double t0 = world_now_ms();
     if (w->water.update) w->water.update(w->water.ctx, w->time, w->pool);

@@ -11,10 +11,19 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 1 --json > "$tmp/t1.json" || fail "1 thread"
 "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 3 --json > "$tmp/t3.json" || fail "3 threads"
 "$tool" --scenario "$data/scenario_small.json" --steps 10 --json > "$tmp/scn.json" || fail "scenario"
+for m in columns floater; do
+    "$tool" --boats 9 --hull builtin:patrol --steps 20 --ocean-resolution 64 --model $m --json > "$tmp/$m.json" || fail "--model $m"
+done
+"$tool" --boats 9 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 1 --forces compare --json > "$tmp/cmp.json" || fail "--forces compare"
 /usr/bin/env python3 - "$tmp" <<'PY' || fail "JSON checks"
 import json, sys, os
 d = sys.argv[1]
-t1, t3, scn = (json.load(open(os.path.join(d, f))) for f in ("t1.json", "t3.json", "scn.json"))
+t1, t3, scn, col, flo, cmp = (json.load(open(os.path.join(d, f)))
+                              for f in ("t1.json", "t3.json", "scn.json", "columns.json", "floater.json", "cmp.json"))
+for r, m in ((col, "columns"), (flo, "floater")):
+    assert r["model"] == m and r["frozen"] == 0 and r["pass_ms"]["triangle"] < 0.01, r
+    assert 0 < r["us_per_boat_vessels"] < r["us_per_boat"], r
+assert cmp["triangle_ns_hydrostatics"] > 0 and cmp["triangle_ns_full"] > cmp["triangle_ns_hydrostatics"], cmp
 for k in ("step_ms_p50", "step_ms_p99", "pass_ms", "tris_per_s", "us_per_boat", "bytes_per_boat", "threads", "state_hash"):
     assert k in t1, k
 for k in ("ocean", "vertex", "triangle", "integrate"):
@@ -37,4 +46,6 @@ expect_error "power of two" --ocean-resolution 100
 expect_error "unknown option" --frobnicate 1
 expect_error "cannot open" --scenario "$tmp/none.json"
 expect_error "unknown built-in hull" --hull builtin:dinghy --steps 1
+expect_error "--model must be" --model voxels
+expect_error "--forces must be" --forces some
 echo "naval-bench rejections ok"

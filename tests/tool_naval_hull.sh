@@ -44,6 +44,43 @@ near(eq["center_of_buoyancy"][1], draft / 2, 1e-3)
 print("naval-hull JSON ok: barge draft %.5f m (analytic %.5f)" % (eq["draft"], draft))
 PY
 
+# Zephyr columns: built at 20 x 5 and written out, read back; the barge's
+# columns are exact; over the gap between two cubes they are empty.
+"$tool" builtin:patrol --mass 80000 --columns 20,5 --export-columns "$tmp/patrol_columns.txt" --json \
+    > "$tmp/patrol_columns.json" || fail "patrol --columns"
+"$tool" builtin:patrol --import-columns "$tmp/patrol_columns.txt" --json > "$tmp/patrol_import.json" \
+    || fail "patrol --import-columns"
+"$tool" builtin:barge --mass 40000 --columns 20,5 --json > "$tmp/barge_columns.json" || fail "barge --columns"
+"$tool" "$data/two_cubes.obj" --columns 4,1 --json > "$tmp/cubes_columns.json" || fail "two cubes --columns"
+"$tool" builtin:ship --mass 600000 --columns 20,5 > "$tmp/ship_columns.txt" || fail "ship --columns text output"
+grep -q "draft upright" "$tmp/ship_columns.txt" || fail "ship --columns text output lacks the draft"
+head -n 1 "$tmp/patrol_columns.txt" | grep -qx "# NB_LINE_PER_DATA" || fail "columns file header"
+
+/usr/bin/env python3 - "$tmp" <<'PY' || fail "columns JSON checks"
+import json, sys, os
+d = sys.argv[1]
+load = lambda n: json.load(open(os.path.join(d, n)))["columns"]
+built, back, barge, cubes = load("patrol_columns.json"), load("patrol_import.json"), load("barge_columns.json"), load("cubes_columns.json")
+assert built["source"] == "built" and built["nx"] == 20 and built["nz"] == 5 and built["count"] == 100, built
+assert 0 < built["with_volume"] <= 100 and built["skipped_rays"] == 0
+assert abs(built["volume_error_pct"]) < 2.0, built
+assert abs(built["draft_error_pct"]) < 3.0, built
+assert abs(built["volume"] / built["mesh_volume"] - 1 - built["volume_error_pct"] / 100) < 1e-9
+# read back: the mass from the file's densities, the same columns to its 10 digits
+assert back["source"] == "imported" and back["count"] == 100
+assert abs(back["mass"] / 80000 - 1) < 1e-9, back["mass"]
+assert abs(back["volume"] - built["volume"]) < 1e-8 * built["volume"]
+assert abs(back["draft"] - built["draft"]) < 1e-7, (back["draft"], built["draft"])
+# the barge: a box, exact
+draft = 40000 / (1025 * 10 * 4)
+assert abs(barge["volume"] - 80) < 1e-9 and barge["with_volume"] == 100
+assert abs(barge["draft"] - draft) < 1e-6 and abs(barge["mesh_draft"] - draft) < 1e-6, barge
+# two cubes at x in [0, 1] and [3, 4]: the two middle columns are the gap
+assert cubes["count"] == 4 and cubes["with_volume"] == 2 and abs(cubes["volume"] - 2) < 1e-9, cubes
+assert "draft" not in cubes
+print("naval-hull columns ok: patrol volume %+.3f %%, draft %+.3f %%" % (built["volume_error_pct"], built["draft_error_pct"]))
+PY
+
 # Each bad input: exit status 2 and a message that names the problem.
 expect_error() {
     want=$1; shift
@@ -62,4 +99,13 @@ expect_error "--up must be y or z" builtin:barge --up x
 expect_error "--cg must be X,Y,Z" builtin:barge --mass 1000 --cg 1,2
 expect_error "unknown option" builtin:barge --frobnicate
 expect_error "no hull given"
+expect_error "--columns must be N,M" builtin:barge --columns 0,5
+expect_error "--columns must be N,M" builtin:barge --columns 20
+expect_error "--columns must be N,M" builtin:barge --columns 20,x
+expect_error "give one" builtin:barge --columns 20,5 --import-columns "$tmp/patrol_columns.txt"
+expect_error "--export-columns needs --columns" builtin:barge --export-columns "$tmp/x.txt"
+expect_error "missing.txt" builtin:barge --import-columns "$tmp/missing.txt"
+printf '# NB_LINE_PER_DATA\n1\n\n# COORDINATE, VOLUME, DENSITY\n1,0,2,1,-3,1\n' > "$tmp/bad_columns.txt"
+expect_error "bad_columns.txt:5: field Volume: -3 is negative" builtin:barge --import-columns "$tmp/bad_columns.txt"
+expect_error "cannot write" builtin:barge --columns 2,2 --export-columns "$tmp/no/such/dir.txt"
 echo "naval-hull rejections ok"

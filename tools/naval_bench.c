@@ -29,6 +29,9 @@ static const char usage[] =
     "                         force model of the generated fleet (default full: drag,\n"
     "                         slamming, air, added mass, a propeller and rudder per boat);\n"
     "                         compare runs both and prints the cost per triangle of each\n"
+    "  --model mesh|columns|floater\n"
+    "                         how every boat meets the water (default mesh): Kerner's\n"
+    "                         triangles, 20 x 5 Zephyr columns, or a surface follower\n"
     "  --query exact|grid     ocean heights per vertex by inversion, or from the surface\n"
     "                         resampled once per step (default: grid with one cascade)\n"
     "  --scenario FILE        run this scenario (JSON) instead of the generated fleet;\n"
@@ -46,6 +49,7 @@ typedef struct bench_args {
     int sweep, json;
     int query; /* -1 default, 0 exact, 1 grid */
     int forces; /* BENCH_FORCES_* */
+    world_model model;
 } bench_args;
 
 typedef struct bench_result {
@@ -111,6 +115,11 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
                 return bench_fail("--ocean-resolution must be a power of two, 4..4096", val);
         } else if (!strcmp(arg, "--cascades")) {
             if (cli_parse_u64(val, 1, OCEAN_MAX_CASCADES, &a->cascades)) return bench_fail("--cascades must be 1..4", val);
+        } else if (!strcmp(arg, "--model")) {
+            if (!strcmp(val, "mesh")) a->model = WORLD_MODEL_MESH;
+            else if (!strcmp(val, "columns")) a->model = WORLD_MODEL_COLUMNS;
+            else if (!strcmp(val, "floater")) a->model = WORLD_MODEL_FLOATER;
+            else return bench_fail("--model must be mesh, columns or floater", val);
         } else if (!strcmp(arg, "--forces")) {
             if (!strcmp(val, "full")) a->forces = BENCH_FORCES_FULL;
             else if (!strcmp(val, "hydrostatics")) a->forces = BENCH_FORCES_HYDROSTATICS;
@@ -220,6 +229,13 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     if (scenario_instantiate(&local, pool, &inst, err)) goto done;
     world* w = inst.world;
     if (full && !a->scenario_path && bench_set_full_model(w, err)) goto done;
+    if (a->model != WORLD_MODEL_MESH) {
+        if (a->model == WORLD_MODEL_COLUMNS)
+            for (uint32_t t = 0; t < world_hull_type_count(w); t++)
+                if (world_build_type_columns(w, t, 20, 5, err)) goto done;
+        for (uint32_t i = 0; i < world_vessel_count(w); i++)
+            if (world_set_vessel_model(w, world_vessel_id_at(w, i), a->model, err)) goto done;
+    }
     uint32_t boats = world_vessel_count(w);
     if (boats == 0) {
         nv_error_set(err, "the scenario has no vessels");
@@ -293,10 +309,13 @@ static void bench_print_json(const bench_args* a, const scenario* scn, const ben
            "\"ocean_resolution\": %d, \"cascades\": %d, \"query\": \"%s\", ",
            (unsigned long long)r->boats, r->triangles, r->threads, r->hz, (unsigned long long)a->steps, res, cas,
            scn->has_ocean && scn->ocean.surface_grid ? "grid" : "exact");
+    static const char* const models[] = {"mesh", "columns", "floater"};
+    printf("\"model\": \"%s\", ", models[a->model]);
     printf("\"step_ms_p50\": %.4f, \"step_ms_p99\": %.4f, \"step_ms_max\": %.4f, \"step_ms_mean\": %.4f, ", r->step_p50,
            r->step_p99, r->step_max, r->step_mean);
     printf("\"pass_ms\": {\"ocean\": %.4f, \"vertex\": %.4f, \"triangle\": %.4f, \"integrate\": %.4f}, ", r->pass_water,
            r->pass_vertex, r->pass_triangle, r->pass_integrate);
+    printf("\"us_per_boat_vessels\": %.4f, ", (r->pass_vertex + r->pass_triangle + r->pass_integrate) * 1e3 / r->boats);
     printf("\"tris_per_s\": %.4g, \"us_per_boat\": %.4f, \"bytes_per_boat\": %zu, \"shared_bytes\": %zu, "
            "\"peak_rss_kb\": %ld, \"frozen\": %u, \"state_hash\": \"%016llx\"",
            r->tris_per_s, r->us_per_boat, r->bytes_per_boat, r->shared_bytes, r->peak_rss_kb, r->frozen,
@@ -328,7 +347,8 @@ static void bench_print_text(const bench_args* a, const scenario* scn, const ben
            r->step_max, r->step_mean, 1000.0 / r->hz);
     printf("  pass ms      ocean %.3f  vertex %.3f  triangle %.3f  integrate %.3f\n", r->pass_water, r->pass_vertex,
            r->pass_triangle, r->pass_integrate);
-    printf("  throughput   %.3g triangles/s, %.3f us per boat per step\n", r->tris_per_s, r->us_per_boat);
+    printf("  throughput   %.3g triangles/s, %.3f us per boat per step (%.3f without the shared ocean)\n", r->tris_per_s,
+           r->us_per_boat, (r->pass_vertex + r->pass_triangle + r->pass_integrate) * 1e3 / r->boats);
     printf("  memory       %zu bytes per boat, %zu shared, peak RSS %.1f MiB\n", r->bytes_per_boat, r->shared_bytes,
            r->peak_rss_kb / 1024.0);
     printf("  frozen       %u\n", r->frozen);

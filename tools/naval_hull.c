@@ -1,11 +1,13 @@
 /* naval-hull: the mesh report of a hull and, given a mass, its equilibrium on
- * flat water found by running the project's own physics. */
+ * flat water found by running the project's own physics; with --columns or
+ * --import-columns, its Zephyr columns against the mesh (docs/lod.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "columns.h"
 #include "hull.h"
 #include "hullgen.h"
 #include "mass.h"
@@ -15,8 +17,9 @@
 static const char usage[] =
     "usage: naval-hull FILE|builtin:NAME[:TRIANGLES] [options]\n"
     "\n"
-    "Prints the mesh report of a hull (STL, OBJ or OFF; or a built-in: barge, ship, cube)\n"
-    "and, when a mass is given, its equilibrium on flat water found by simulation.\n"
+    "Prints the mesh report of a hull (STL, OBJ or OFF; or a built-in: barge, ship, cube,\n"
+    "skiff, patrol, freighter) and, when a mass is given, its equilibrium on flat water\n"
+    "found by simulation.\n"
     "\n"
     "  --up y|z          the file's up axis (default y); coordinates are reported +y up\n"
     "  --flip            reverse an inside-out mesh instead of rejecting it\n"
@@ -24,10 +27,16 @@ static const char usage[] =
     "  --cg X,Y,Z        centre of gravity (default: the volume centroid), +y up\n"
     "  --gyration KX,KY,KZ  radii of gyration about the CG (default: uniform solid)\n"
     "  --rho KG/M3       water density (default 1025)\n"
+    "  --columns N,M     Zephyr columns: N along x by M along z, volumes by ray casting;\n"
+    "                    prints their volume and upright draft against the mesh's\n"
+    "  --import-columns IN.txt  columns from a file (the seed's format) instead\n"
+    "  --export-columns OUT.txt write the columns (X,Ymin,Z,Ymax,Volume,Density per line)\n"
     "  --json            one JSON object on stdout\n"
     "  --help            this text\n"
     "\n"
     "inertia is the mesh's, as a solid of density 1 kg/m^3 about its centroid.\n"
+    "Column densities are mass / column volume (1 without --mass); the drafts need a mass:\n"
+    "--mass, or else the imported columns' own (sum of density x volume).\n"
     "Exit status: 0 ok, 2 bad arguments or mesh.\n";
 
 typedef struct hull_args {
@@ -36,6 +45,9 @@ typedef struct hull_args {
     mass_spec mass;
     double rho;
     int json;
+    uint32_t columns_nx, columns_nz; /* 0: no columns built */
+    const char* import_columns;
+    const char* export_columns;
 } hull_args;
 
 static int hull_arg_error(const char* fmt, const char* a, const char* b) {
@@ -43,6 +55,20 @@ static int hull_arg_error(const char* fmt, const char* a, const char* b) {
     fprintf(stderr, fmt, a, b);
     fprintf(stderr, "\n(naval-hull --help for usage)\n");
     return 2;
+}
+
+/* "N,M": two integers 1..COLUMNS_MAX_GRID. */
+static int hull_parse_grid(const char* text, uint32_t* nx, uint32_t* nz) {
+    const char* comma = strchr(text, ',');
+    if (!comma || comma == text || (size_t)(comma - text) >= 16) return -1;
+    char first[16];
+    memcpy(first, text, (size_t)(comma - text));
+    first[comma - text] = '\0';
+    uint64_t a, b;
+    if (cli_parse_u64(first, 1, COLUMNS_MAX_GRID, &a) || cli_parse_u64(comma + 1, 1, COLUMNS_MAX_GRID, &b)) return -1;
+    *nx = (uint32_t)a;
+    *nz = (uint32_t)b;
+    return 0;
 }
 
 static int hull_parse_args(int argc, char** argv, hull_args* a) {
@@ -54,7 +80,8 @@ static int hull_parse_args(int argc, char** argv, hull_args* a) {
         const char* arg = argv[i];
         const char* val = i + 1 < argc ? argv[i + 1] : NULL;
         int takes_value = !strcmp(arg, "--up") || !strcmp(arg, "--mass") || !strcmp(arg, "--cg") ||
-                          !strcmp(arg, "--gyration") || !strcmp(arg, "--rho");
+                          !strcmp(arg, "--gyration") || !strcmp(arg, "--rho") || !strcmp(arg, "--columns") ||
+                          !strcmp(arg, "--import-columns") || !strcmp(arg, "--export-columns");
         if (takes_value && !val) return hull_arg_error("%s needs a value%s", arg, "");
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
             fputs(usage, stdout);
@@ -86,6 +113,17 @@ static int hull_parse_args(int argc, char** argv, hull_args* a) {
             if (cli_parse_double(val, &a->rho) || !(a->rho > 0.0))
                 return hull_arg_error("--rho must be a positive density in kg/m^3 (got '%s')%s", val, "");
             i++;
+        } else if (!strcmp(arg, "--columns")) {
+            if (hull_parse_grid(val, &a->columns_nx, &a->columns_nz))
+                return hull_arg_error("--columns must be N,M: columns along x and along z, each 1..1024 (got '%s')%s",
+                                      val, "");
+            i++;
+        } else if (!strcmp(arg, "--import-columns")) {
+            a->import_columns = val;
+            i++;
+        } else if (!strcmp(arg, "--export-columns")) {
+            a->export_columns = val;
+            i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return hull_arg_error("unknown option '%s'%s", arg, "");
         } else if (a->source) {
@@ -97,14 +135,98 @@ static int hull_parse_args(int argc, char** argv, hull_args* a) {
     if (!a->source) return hull_arg_error("no hull given: a mesh file or builtin:NAME%s%s", "", "");
     if ((a->mass.has_cg || a->mass.has_gyration) && a->mass.mass == 0.0)
         return hull_arg_error("--cg and --gyration need --mass%s%s", "", "");
+    if (a->columns_nx && a->import_columns)
+        return hull_arg_error("--columns builds columns and --import-columns reads them: give one%s%s", "", "");
+    if (a->export_columns && !a->columns_nx && !a->import_columns)
+        return hull_arg_error("--export-columns needs --columns N,M (or --import-columns)%s%s", "", "");
     return 0;
+}
+
+/* The columns next to the mesh: volumes, and upright drafts (keel depth
+ * where buoyancy carries the weight on flat water) when a mass is known. */
+typedef struct hull_columns_report {
+    int present;
+    int imported;
+    uint32_t nx, nz, samples;
+    uint32_t count, with_volume, skipped_rays;
+    double volume, mesh_volume;
+    int has_draft;
+    double mass, draft, mesh_draft;
+} hull_columns_report;
+
+static double hull_percent(double got, double want) { return 100.0 * (got / want - 1.0); }
+
+static int hull_columns(const hull_args* a, const mesh* m, const hull* h, hull_columns_report* rep, nv_error* err) {
+    memset(rep, 0, sizeof *rep);
+    columns_set set;
+    if (a->import_columns) {
+        if (columns_import(a->import_columns, &set, err)) return -1;
+        rep->imported = 1;
+    } else {
+        columns_build_options o = columns_build_options_default();
+        o.nx = a->columns_nx;
+        o.nz = a->columns_nz;
+        o.mass = a->mass.mass;
+        if (columns_build(m, &o, &set, err)) return -1;
+        rep->samples = o.samples;
+    }
+    rep->present = 1;
+    rep->nx = set.nx;
+    rep->nz = set.nz;
+    rep->count = set.count;
+    rep->skipped_rays = set.skipped_rays;
+    rep->volume = columns_total_volume(&set);
+    rep->mesh_volume = h->mesh_props.volume;
+    for (uint32_t i = 0; i < set.count; i++) rep->with_volume += set.columns[i].volume > 0.0;
+    int rc = 0;
+    if (a->export_columns && columns_export(&set, a->export_columns, err)) rc = -1;
+    double mass = a->mass.mass;
+    if (!rc && !(mass > 0.0) && rep->imported) columns_mass(&set, &mass, NULL);
+    columns_model model;
+    if (!rc && mass > 0.0) {
+        rc = columns_model_create(&model, &set, h->body.cg, err);
+        if (!rc) {
+            double y_col, y_mesh;
+            hull hm; /* the upright draft depends on the mass alone, not on the CG */
+            mass_spec spec = mass_spec_default();
+            spec.mass = mass;
+            rc = columns_balance_height(&model, mass, a->rho, 9.81, quat_identity(), &y_col, err);
+            if (!rc && !(rc = hull_create(&hm, m, &spec, err))) {
+                rc = statics_balance_height_of(&hm, a->rho, 9.81, quat_identity(), &y_mesh, err);
+                if (!rc) {
+                    rep->has_draft = 1;
+                    rep->mass = mass;
+                    rep->mesh_draft = -(y_mesh + hm.bounds_min[1]);
+                    rep->draft = -(y_col + h->bounds_min[1]); /* the columns' CG is h's */
+                }
+                hull_destroy(&hm);
+            }
+            columns_model_destroy(&model);
+        }
+    }
+    columns_free(&set);
+    if (rc) nv_error_prefix(err, "columns");
+    return rc;
 }
 
 static void hull_print_vec_json(const char* key, vec3 v, const char* tail) {
     printf("\"%s\": [%.12g, %.12g, %.12g]%s", key, v.x, v.y, v.z, tail);
 }
 
-static void hull_print_json(const mesh* m, const mesh_report* rep, const hull* h, const statics_result* eq) {
+static void hull_print_columns_json(const hull_columns_report* c) {
+    printf(", \"columns\": {\"source\": \"%s\", \"nx\": %u, \"nz\": %u, \"samples\": %u, \"count\": %u, "
+           "\"with_volume\": %u, \"skipped_rays\": %u, \"volume\": %.12g, \"mesh_volume\": %.12g, "
+           "\"volume_error_pct\": %.6g",
+           c->imported ? "imported" : "built", c->nx, c->nz, c->samples, c->count, c->with_volume, c->skipped_rays,
+           c->volume, c->mesh_volume, hull_percent(c->volume, c->mesh_volume));
+    if (c->has_draft)
+        printf(", \"mass\": %.12g, \"draft\": %.12g, \"mesh_draft\": %.12g, \"draft_error_pct\": %.6g", c->mass,
+               c->draft, c->mesh_draft, hull_percent(c->draft, c->mesh_draft));
+    printf("}");
+}
+
+static void hull_print_json(const mesh* m, const mesh_report* rep, const hull* h, const statics_result* eq,
+                            const hull_columns_report* cols) {
     const mass_properties* p = &h->mesh_props;
     printf("{\"vertices\": %u, \"triangles\": %u, \"components\": %u, \"welded_vertices\": %u, "
            "\"dropped_triangles\": %u, \"flipped\": %s, ",
@@ -124,7 +246,22 @@ static void hull_print_json(const mesh* m, const mesh_report* rep, const hull* h
         hull_print_vec_json("center_of_buoyancy", eq->center_of_buoyancy, ", ");
         printf("\"settled\": %s, \"settle_time\": %.6g}", eq->settled ? "true" : "false", eq->settle_time);
     }
+    if (cols->present) hull_print_columns_json(cols);
     printf("}\n");
+}
+
+static void hull_print_columns_text(const hull_columns_report* c, const char* exported) {
+    if (c->imported) printf("columns (imported)\n");
+    else printf("columns %u x %u (built, %u x %u rays each)\n", c->nx, c->nz, c->samples, c->samples);
+    printf("  columns         %u (%u with volume)\n", c->count, c->with_volume);
+    if (c->skipped_rays) printf("  skipped rays    %u (odd crossings: the mesh is not watertight there)\n", c->skipped_rays);
+    printf("  volume          %.6g m^3 (mesh %.6g m^3, %+.3f %%)\n", c->volume, c->mesh_volume,
+           hull_percent(c->volume, c->mesh_volume));
+    if (c->has_draft)
+        printf("  draft upright   %.6g m (mesh %.6g m, %+.3f %%) at %.6g kg\n", c->draft, c->mesh_draft,
+               hull_percent(c->draft, c->mesh_draft), c->mass);
+    else printf("  draft           (give --mass)\n");
+    if (exported) printf("  written to      %s\n", exported);
 }
 
 static void hull_print_text(const char* source, const mesh* m, const mesh_report* rep, const hull* h,
@@ -189,8 +326,20 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (a.json) hull_print_json(&m, &rep, &h, with_mass ? &eq : NULL);
-    else hull_print_text(a.source, &m, &rep, &h, with_mass ? &eq : NULL, a.rho);
+    hull_columns_report cols;
+    memset(&cols, 0, sizeof cols);
+    if ((a.columns_nx || a.import_columns) && hull_columns(&a, &m, &h, &cols, &err)) {
+        fprintf(stderr, "naval-hull: %s: %s\n", a.source, err.message);
+        hull_destroy(&h);
+        mesh_free(&m);
+        return 2;
+    }
+    if (a.json) {
+        hull_print_json(&m, &rep, &h, with_mass ? &eq : NULL, &cols);
+    } else {
+        hull_print_text(a.source, &m, &rep, &h, with_mass ? &eq : NULL, a.rho);
+        if (cols.present) hull_print_columns_text(&cols, a.export_columns);
+    }
     hull_destroy(&h);
     mesh_free(&m);
     return 0;

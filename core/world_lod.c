@@ -1,0 +1,212 @@
+/* Levels of detail (issue 9): which model each vessel meets the water
+ * with, the automatic switch by distance from the player vessels, and the
+ * column model's forces inside the integration pass. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "statics.h"
+#include "world_internal.h"
+
+world_lod world_lod_default(void) {
+    world_lod l = {.enabled = 0, .mesh_within = 300.0, .columns_within = 1500.0, .hysteresis = 0.1};
+    return l;
+}
+
+int world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err) {
+    if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
+    world_type* t = &w->types[type];
+    columns_model* m = calloc(1, sizeof *m);
+    if (!m) return nv_error_set(err, "hull type '%s': out of memory", t->name);
+    if (columns_model_create(m, columns, t->hull.body.cg, err)) {
+        free(m);
+        return nv_error_prefix(err, "hull type '%s' columns", t->name);
+    }
+    /* every worker's scratch must hold the largest column model: grown
+     * here, outside the tick; the old buffers stay until all new ones exist */
+    size_t need = columns_scratch_bytes(m);
+    if (need > w->column_scratch_bytes) {
+        void** fresh = calloc(w->threads, sizeof *fresh);
+        int bad = !fresh;
+        for (uint32_t i = 0; !bad && i < w->threads; i++) bad = !(fresh[i] = malloc(need));
+        if (bad) {
+            if (fresh)
+                for (uint32_t i = 0; i < w->threads; i++) free(fresh[i]);
+            free(fresh);
+            columns_model_destroy(m);
+            free(m);
+            return nv_error_set(err, "hull type '%s': out of memory for column scratch", t->name);
+        }
+        if (w->column_scratch)
+            for (uint32_t i = 0; i < w->threads; i++) free(w->column_scratch[i]);
+        free(w->column_scratch);
+        w->column_scratch = fresh;
+        w->column_scratch_bytes = need;
+    }
+    if (t->columns) {
+        columns_model_destroy(t->columns);
+        free(t->columns);
+    }
+    t->columns = m;
+    return 0;
+}
+
+int world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err) {
+    if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
+    const hull* h = &w->types[type].hull;
+    mesh m;
+    if (hull_to_mesh(h, &m, err)) return -1;
+    columns_build_options o = columns_build_options_default();
+    o.nx = nx;
+    o.nz = nz;
+    o.mass = h->body.mass;
+    columns_set set;
+    int rc = columns_build(&m, &o, &set, err);
+    mesh_free(&m);
+    if (rc) return nv_error_prefix(err, "hull type '%s' columns", w->types[type].name);
+    rc = world_set_type_columns(w, type, &set, err);
+    columns_free(&set);
+    return rc;
+}
+
+void world_lod_free(world* w) {
+    for (uint32_t i = 0; i < w->type_count; i++)
+        if (w->types[i].columns) {
+            columns_model_destroy(w->types[i].columns);
+            free(w->types[i].columns);
+        }
+    if (w->column_scratch)
+        for (uint32_t i = 0; i < w->threads; i++) free(w->column_scratch[i]);
+    free(w->column_scratch);
+}
+
+/* The slot's model becomes `m`; the body state carries over untouched, so
+ * the pose never jumps. Slamming memory is from the mesh model's last
+ * step: stale after a spell on another model, so it restarts from rest. */
+static void world_switch_model(world* w, uint32_t s, world_model m) {
+    if (w->v.model[s] == (uint32_t)m) return;
+    if (m == WORLD_MODEL_MESH && w->v.slam[s])
+        memset(w->v.slam[s], 0, w->types[w->v.type[s]].hull.triangle_count * sizeof(float));
+    w->v.model[s] = (uint32_t)m;
+    w->blocks_dirty = 1;
+}
+
+void world_lod_prepare_type(world* w, uint32_t type) {
+    world_type* t = &w->types[type];
+    nv_error err;
+    double y;
+    t->can_float = statics_balance_height_of(&t->hull, w->cfg.water_density, w->cfg.gravity, quat_identity(), &y, &err) == 0;
+    t->float_height = t->can_float ? y : 0.0;
+}
+
+int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err) {
+    uint32_t s = world_slot_of(w, id);
+    if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
+    if (model != WORLD_MODEL_MESH && model != WORLD_MODEL_COLUMNS && model != WORLD_MODEL_FLOATER)
+        return nv_error_set(err, "vessel %u: unknown model %d", id, (int)model);
+    if (model == WORLD_MODEL_COLUMNS && !w->types[w->v.type[s]].columns)
+        return nv_error_set(err, "vessel %u: hull type '%s' has no column model", id, w->types[w->v.type[s]].name);
+    if (model == WORLD_MODEL_FLOATER && !w->types[w->v.type[s]].can_float)
+        return nv_error_set(err, "vessel %u: hull type '%s' sinks: it cannot float as a floater", id,
+                            w->types[w->v.type[s]].name);
+    world_switch_model(w, s, model);
+    return 0;
+}
+
+int world_set_player(world* w, uint32_t id, int player, nv_error* err) {
+    uint32_t s = world_slot_of(w, id);
+    if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
+    if (player) w->v.flags[s] |= WORLD_VESSEL_PLAYER;
+    else w->v.flags[s] &= ~(uint32_t)WORLD_VESSEL_PLAYER;
+    return 0;
+}
+
+void world_set_lod(world* w, const world_lod* lod) {
+    if (!lod) w->lod.enabled = 0;
+    else w->lod = *lod;
+}
+
+/* The model a vessel at distance d from the nearest player should have,
+ * from the one it has (the hysteresis only delays moving to cheaper). */
+static world_model world_lod_pick(const world_lod* l, world_model now, double d, int has_columns, int can_float) {
+    double k = 1.0 + l->hysteresis;
+    double mesh_edge = now == WORLD_MODEL_MESH ? l->mesh_within * k : l->mesh_within;
+    if (d < mesh_edge) return WORLD_MODEL_MESH;
+    double columns_edge = now == WORLD_MODEL_FLOATER ? l->columns_within : l->columns_within * k;
+    if (has_columns && d < columns_edge) return WORLD_MODEL_COLUMNS;
+    if (!has_columns && d < columns_edge) return WORLD_MODEL_MESH;
+    return can_float ? WORLD_MODEL_FLOATER : (has_columns ? WORLD_MODEL_COLUMNS : WORLD_MODEL_MESH);
+}
+
+void world_lod_update(world* w) {
+    if (!w->lod.enabled) return;
+    const world_vessels* v = &w->v;
+    /* O(vessels x players): players are few (one per connected game client) */
+    for (uint32_t s = 0; s < w->count; s++) {
+        if (v->flags[s] & WORLD_VESSEL_PLAYER) {
+            world_switch_model(w, s, WORLD_MODEL_MESH);
+            continue;
+        }
+        double best = INFINITY;
+        for (uint32_t p = 0; p < w->count; p++) {
+            if (!(v->flags[p] & WORLD_VESSEL_PLAYER)) continue;
+            double dx = v->px[p] - v->px[s], dz = v->pz[p] - v->pz[s], d2 = dx * dx + dz * dz;
+            if (d2 < best) best = d2;
+        }
+        double d = sqrt(best);
+        const world_type* t = &w->types[v->type[s]];
+        world_switch_model(w, s, world_lod_pick(&w->lod, (world_model)v->model[s], d, t->columns != NULL, t->can_float));
+    }
+}
+
+void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, vec3* force, vec3* torque,
+                         double* submerged_area) {
+    const columns_model* m = w->types[w->v.type[s]].columns;
+    float surface, vertical = 0.0f;
+    double px = b->position.x, pz = b->position.z;
+    water_query q = {.count = 1, .x = &px, .z = &pz, .height = &surface, .vertical_velocity = &vertical};
+    water_sample(w->water.surface, &q);
+    columns_pose pose = {.position = b->position,
+                         .rotation = quat_to_mat3(b->orientation),
+                         .velocity = b->velocity,
+                         .angular_velocity = b->angular_velocity,
+                         .water_velocity = v3(0.0, isfinite(vertical) ? vertical : 0.0, 0.0)};
+    columns_result r;
+    if (columns_force(m, &pose, w->water.surface, w->cfg.water_density, w->cfg.gravity, w->column_scratch[worker],
+                      w->column_scratch_bytes, &r)) {
+        /* scratch sized for the largest model at creation: cannot happen;
+         * a NaN makes the integrator contain the vessel rather than guess */
+        r.force = r.torque = v3(NAN, NAN, NAN);
+        r.submerged_volume = 0.0;
+    }
+    *force = r.force;
+    *torque = r.torque;
+    *submerged_area = 0.0;
+    w->v.water_vy[s] = isfinite(vertical) ? vertical : 0.0f;
+}
+
+/* Distant traffic: the vessel keeps the horizontal velocity and yaw rate
+ * it had, and Tenhunen's surface follower sets its height (waterline point
+ * at float_height under the CG), heave velocity, heel and trim. Its state
+ * lives in the vessel's own pose and velocities, so a switch back to a
+ * rigid-body model continues from there. */
+void world_floater_step(world* w, uint32_t s, body* b) {
+    const world_type* t = &w->types[w->v.type[s]];
+    mat3 r = quat_to_mat3(b->orientation);
+    vec3 fwd = m3_mul_v3(&r, v3(1, 0, 0)), up = m3_mul_v3(&r, v3(0, 1, 0));
+    double yaw_rate = b->angular_velocity.y;
+    floater f = floater_make(b->position.x + b->velocity.x * w->dt, b->position.y - t->float_height,
+                             b->position.z + b->velocity.z * w->dt, atan2(-fwd.z, fwd.x) + yaw_rate * w->dt);
+    f.vy = (float)b->velocity.y;
+    f.nx = (float)up.x;
+    f.nz = (float)up.z;
+    floater_params p = floater_params_default();
+    if (floater_step(&f, &p, w->water.surface, w->dt) < 0) return;
+    vec3 pos;
+    quat q;
+    floater_pose(&f, &pos, &q);
+    b->position = v3(pos.x, pos.y + t->float_height, pos.z);
+    b->orientation = q;
+    b->velocity.y = f.vy;
+    body_set_angular_velocity(b, v3(0.0, yaw_rate, 0.0));
+}

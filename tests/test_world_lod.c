@@ -1,0 +1,206 @@
+/* Levels of detail in the world: per-vessel models, switches that keep the
+ * pose, the automatic choice by distance from the players, and determinism
+ * with mixed models. */
+#include <math.h>
+
+#include "hullgen.h"
+#include "jobs.h"
+#include "statics.h"
+#include "test_util.h"
+#include "world.h"
+
+typedef struct lod_world {
+    world* w;
+    jobs* pool;
+    uint32_t type;
+} lod_world;
+
+static void lod_world_make(lod_world* t, uint32_t threads, int with_columns) {
+    nv_error err;
+    t->pool = NULL;
+    if (threads > 1) ASSERT_OK(jobs_create(&t->pool, threads, &err), err);
+    world_config cfg = world_config_default();
+    cfg.linear_damping = 0.05;
+    cfg.angular_damping = 0.3;
+    ASSERT_OK(world_create(&t->w, &cfg, t->pool, &err), err);
+    mesh m;
+    ASSERT_OK(hullgen_build("patrol", 0, &m, &err), err);
+    mass_spec spec = mass_spec_default();
+    spec.density = 450.0; /* floats at about half its depth */
+    ASSERT_OK(world_add_hull_type(t->w, "patrol", &m, &spec, &t->type, &err), err);
+    mesh_free(&m);
+    if (with_columns) ASSERT_OK(world_build_type_columns(t->w, t->type, 20, 5, &err), err);
+}
+
+static void lod_world_free(lod_world* t) {
+    world_destroy(t->w);
+    jobs_destroy(t->pool);
+}
+
+static uint32_t lod_spawn(lod_world* t, double x, double z, double drop) {
+    nv_error err;
+    double y;
+    ASSERT_OK(statics_balance_height_of(world_hull_type(t->w, t->type), 1025.0, 9.81, quat_identity(), &y, &err), err);
+    uint32_t id;
+    ASSERT_OK(world_spawn(t->w, t->type, v3(x, y + drop, z), quat_identity(), &id, &err), err);
+    return id;
+}
+
+static world_vessel_state lod_state(const lod_world* t, uint32_t id) {
+    world_vessel_state st;
+    assert_int_equal(world_vessel_get(t->w, id, &st), 0);
+    return st;
+}
+
+/* Columns float the patrol boat at the mesh model's draft (issue 9: within
+ * 3 %), and a
+ * switch in either direction leaves the pose where it was. */
+static void columns_float_like_the_mesh(void** state) {
+    (void)state;
+    lod_world t;
+    lod_world_make(&t, 1, 1);
+    nv_error err;
+    uint32_t a = lod_spawn(&t, 0, 0, 0.3), b = lod_spawn(&t, 100, 0, 0.3);
+    ASSERT_OK(world_set_vessel_model(t.w, b, WORLD_MODEL_COLUMNS, &err), err);
+    for (int i = 0; i < 60 * 40; i++) world_step(t.w);
+    world_vessel_state sa = lod_state(&t, a), sb = lod_state(&t, b);
+    assert_int_equal(sb.model, WORLD_MODEL_COLUMNS);
+    const hull* h = world_hull_type(t.w, t.type);
+    double keel_a = sa.position.y + h->bounds_min[1], keel_b = sb.position.y + h->bounds_min[1];
+    double trim_a, trim_b;
+    statics_attitude(sa.orientation, NULL, &trim_a, NULL);
+    statics_attitude(sb.orientation, NULL, &trim_b, NULL);
+    printf("patrol at rest: draft mesh %.3f m (trim %.2f deg), columns %.3f m (trim %.2f deg), vy %.4f\n", -keel_a,
+           trim_a, -keel_b, trim_b, sb.velocity.y);
+    ASSERT_NEAR_REL(-keel_b, -keel_a, 0.03);
+    /* switch both ways: same pose right after, and no jump over a step */
+    world_vessel_state before = lod_state(&t, b);
+    ASSERT_OK(world_set_vessel_model(t.w, b, WORLD_MODEL_MESH, &err), err);
+    world_vessel_state after = lod_state(&t, b);
+    assert_true(after.position.y == before.position.y && after.orientation.w == before.orientation.w);
+    world_step(t.w);
+    after = lod_state(&t, b);
+    assert_true(fabs(after.position.y - before.position.y) < 0.01);
+    world_destroy(t.w);
+}
+
+static void model_errors_are_named(void** state) {
+    (void)state;
+    lod_world t;
+    lod_world_make(&t, 1, 0);
+    nv_error err;
+    uint32_t a = lod_spawn(&t, 0, 0, 0);
+    assert_int_equal(world_set_vessel_model(t.w, a, WORLD_MODEL_COLUMNS, &err), -1);
+    assert_non_null(strstr(err.message, "no column model"));
+    assert_int_equal(world_set_vessel_model(t.w, 77, WORLD_MODEL_MESH, &err), -1);
+    assert_int_equal(world_set_vessel_model(t.w, a, (world_model)9, &err), -1);
+    world_destroy(t.w);
+}
+
+/* A line of boats away from one player: mesh near, columns farther, and
+ * the border does not flap when a boat sits on it. */
+static void automatic_levels_by_distance(void** state) {
+    (void)state;
+    lod_world t;
+    lod_world_make(&t, 1, 1);
+    nv_error err;
+    uint32_t player = lod_spawn(&t, 0, 0, 0);
+    ASSERT_OK(world_set_player(t.w, player, 1, &err), err);
+    uint32_t near = lod_spawn(&t, 100, 0, 0), mid = lod_spawn(&t, 800, 0, 0), edge = lod_spawn(&t, 310, 0, 0);
+    uint32_t far = lod_spawn(&t, 0, 3000, 0);
+    world_lod lod = world_lod_default();
+    lod.enabled = 1;
+    world_set_lod(t.w, &lod);
+    world_step(t.w);
+    assert_int_equal(lod_state(&t, player).model, WORLD_MODEL_MESH);
+    assert_int_equal(lod_state(&t, near).model, WORLD_MODEL_MESH);
+    assert_int_equal(lod_state(&t, mid).model, WORLD_MODEL_COLUMNS);
+    /* 310 m is past 300 m but within the 10 % hysteresis: it came in
+     * as mesh, so it stays mesh */
+    assert_int_equal(lod_state(&t, edge).model, WORLD_MODEL_MESH);
+    assert_int_equal(lod_state(&t, far).model, WORLD_MODEL_FLOATER);
+    /* the player sails toward the far boat: it comes back to the mesh */
+    for (int i = 0; i < 2; i++) { /* to 200 m from it */
+        world_vessel_state p = lod_state(&t, player);
+        ASSERT_OK(world_despawn(t.w, player, &err), err);
+        player = lod_spawn(&t, p.position.x, p.position.z + 1400.0, 0);
+        ASSERT_OK(world_set_player(t.w, player, 1, &err), err);
+        world_step(t.w);
+    }
+    assert_int_equal(lod_state(&t, far).model, WORLD_MODEL_MESH);
+    lod_world_free(&t);
+}
+
+/* A floater on a long swell rides it: its height follows the surface at
+ * its position, and it keeps its course and speed. */
+static void floater_rides_the_swell(void** state) {
+    (void)state;
+    lod_world t;
+    lod_world_make(&t, 1, 0);
+    water_sine wave;
+    assert_int_equal(water_sine_init(&wave, 1.0, 120.0, 0.0, 9.81), 0);
+    world_water water = {&wave.base, NULL, NULL};
+    world_set_water(t.w, &water);
+    nv_error err;
+    uint32_t id = lod_spawn(&t, 0, 0, 0);
+    ASSERT_OK(world_set_velocity(t.w, id, v3(0, 0, 3), v3(0, 0, 0), &err), err);
+    ASSERT_OK(world_set_vessel_model(t.w, id, WORLD_MODEL_FLOATER, &err), err);
+    double rest;
+    ASSERT_OK(statics_balance_height_of(world_hull_type(t.w, t.type), 1025.0, 9.81, quat_identity(), &rest, &err), err);
+    double worst = 0.0;
+    for (int i = 0; i < 60 * 20; i++) {
+        water_sine_set_time(&wave, world_time(t.w));
+        world_step(t.w);
+        world_vessel_state st = lod_state(&t, id);
+        if (i > 60) { /* after the follower's own settling */
+            double x = st.position.x, z = st.position.z;
+            double q[1] = {0}, height;
+            float h;
+            q[0] = x;
+            water_query wq = {.count = 1, .x = q, .z = &z, .height = &h};
+            water_sample(&wave.base, &wq);
+            height = h;
+            double err_y = fabs(st.position.y - rest - height);
+            if (err_y > worst) worst = err_y;
+        }
+    }
+    world_vessel_state st = lod_state(&t, id);
+    printf("floater on a 1 m, 120 m swell: worst height lag %.3f m; travelled z %.1f m in 20 s\n", worst,
+           st.position.z);
+    assert_true(worst < 0.4); /* a 1 m swell: the smoothing lags but follows */
+    ASSERT_NEAR_REL(st.position.z, 3.0 * 20.0, 0.01);
+    assert_true(st.model == WORLD_MODEL_FLOATER);
+    lod_world_free(&t);
+}
+
+/* Mixed models step to the same bits on 1, 2 and 3 threads. */
+static void mixed_models_are_deterministic(void** state) {
+    (void)state;
+    uint64_t hashes[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        lod_world t;
+        lod_world_make(&t, k + 1, 1);
+        nv_error err;
+        for (int i = 0; i < 12; i++) {
+            uint32_t id = lod_spawn(&t, 60.0 * i, 30.0 * (i % 3), 0.2 * (i % 4));
+            ASSERT_OK(world_set_velocity(t.w, id, v3(2, 0, 1), v3(0, 0.05, 0), &err), err);
+            if (i % 3 == 1) ASSERT_OK(world_set_vessel_model(t.w, id, WORLD_MODEL_COLUMNS, &err), err);
+            if (i % 3 == 2) ASSERT_OK(world_set_vessel_model(t.w, id, WORLD_MODEL_FLOATER, &err), err);
+        }
+        for (int i = 0; i < 120; i++) world_step(t.w);
+        hashes[k] = world_state_hash(t.w);
+        lod_world_free(&t);
+    }
+    assert_true(hashes[0] == hashes[1] && hashes[1] == hashes[2]);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(columns_float_like_the_mesh),
+        cmocka_unit_test(model_errors_are_named),
+        cmocka_unit_test(automatic_levels_by_distance),
+        cmocka_unit_test(floater_rides_the_swell),
+        cmocka_unit_test(mixed_models_are_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

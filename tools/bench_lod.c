@@ -1,0 +1,322 @@
+/* bench-lod: the cost per body per step of each level of detail on the same
+ * hull and the same sea: the mesh model's passes (vertex pass + triangle
+ * pass, hydrostatics alone and with the default hydrodynamics), the Zephyr
+ * columns (columns_force) and the fake floater (floater_batch_step). One
+ * thread; the ocean's update is outside the timings (every model reads the
+ * same surface). Figures for docs/lod.md. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "columns.h"
+#include "floater.h"
+#include "hull.h"
+#include "hullgen.h"
+#include "hydro.h"
+#include "hydrodyn.h"
+#include "ocean.h"
+#include "statics.h"
+
+static const char usage[] =
+    "usage: bench-lod [options]\n"
+    "  --hull builtin:NAME|FILE  hull of every boat (default builtin:patrol)\n"
+    "  --mass KG              mass (default: a third of the hull's displacement)\n"
+    "  --boats N              bodies per model (default 1000)\n"
+    "  --steps S              timed steps (default 60)\n"
+    "  --columns N,M          column grid (default 20,5)\n"
+    "  --water ocean|sine     FFT ocean read through its surface grid, as the world does\n"
+    "                         (default), or one analytic sine wave\n"
+    "  --json                 one JSON object on stdout\n"
+    "Prints the median time per body per step of each model and the mesh/columns ratio.\n";
+
+typedef struct lod_args {
+    const char* hull;
+    double mass;
+    uint64_t boats, steps;
+    uint32_t nx, nz;
+    int sine, json;
+} lod_args;
+
+static int lod_fail(const char* what, const char* value) {
+    fprintf(stderr, "bench-lod: %s (got '%s')\n(bench-lod --help for usage)\n", what, value ? value : "");
+    return 2;
+}
+
+static int lod_parse(int argc, char** argv, lod_args* a) {
+    memset(a, 0, sizeof *a);
+    a->hull = "builtin:patrol";
+    a->boats = 1000;
+    a->steps = 60;
+    a->nx = 20;
+    a->nz = 5;
+    for (int i = 1; i < argc; i++) {
+        const char* arg = argv[i];
+        const char* val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            fputs(usage, stdout);
+            exit(0);
+        }
+        if (!strcmp(arg, "--json")) {
+            a->json = 1;
+            continue;
+        }
+        if (!val) return lod_fail("unknown option or missing value", arg);
+        i++;
+        if (!strcmp(arg, "--hull")) {
+            a->hull = val;
+        } else if (!strcmp(arg, "--mass")) {
+            if (cli_parse_double(val, &a->mass) || !(a->mass > 0.0)) return lod_fail("--mass must be positive", val);
+        } else if (!strcmp(arg, "--boats")) {
+            if (cli_parse_u64(val, 1, 100000, &a->boats)) return lod_fail("--boats must be 1..100000", val);
+        } else if (!strcmp(arg, "--steps")) {
+            if (cli_parse_u64(val, 1, 100000, &a->steps)) return lod_fail("--steps must be 1..100000", val);
+        } else if (!strcmp(arg, "--columns")) {
+            const char* comma = strchr(val, ',');
+            char first[16];
+            uint64_t nx, nz;
+            if (!comma || comma == val || comma - val >= 16) return lod_fail("--columns must be N,M", val);
+            memcpy(first, val, (size_t)(comma - val));
+            first[comma - val] = '\0';
+            if (cli_parse_u64(first, 1, COLUMNS_MAX_GRID, &nx) || cli_parse_u64(comma + 1, 1, COLUMNS_MAX_GRID, &nz))
+                return lod_fail("--columns must be N,M, each 1..1024", val);
+            a->nx = (uint32_t)nx;
+            a->nz = (uint32_t)nz;
+        } else if (!strcmp(arg, "--water")) {
+            if (!strcmp(val, "ocean")) a->sine = 0;
+            else if (!strcmp(val, "sine")) a->sine = 1;
+            else return lod_fail("--water must be ocean or sine", val);
+        } else {
+            return lod_fail("unknown option", arg);
+        }
+    }
+    return 0;
+}
+
+static double lod_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* time on the CPU: a shared machine's other work does not count */
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int lod_cmp(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+/* Median over steps: other work on a shared machine lands in a few steps. */
+static double lod_median(double* v, size_t n) {
+    qsort(v, n, sizeof *v, lod_cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+enum { LOD_MESH_STATIC, LOD_MESH_FULL, LOD_COLUMNS, LOD_FLOATER, LOD_MODELS };
+static const char* const lod_names[LOD_MODELS] = {"mesh_hydrostatics", "mesh_full", "columns", "floater"};
+
+typedef struct lod_fleet {
+    vec3* position;
+    quat* orientation;
+    vec3* velocity;
+    vec3* angular_velocity;
+    float* slam; /* per boat per triangle */
+} lod_fleet;
+
+int main(int argc, char** argv) {
+    lod_args a;
+    int rc = lod_parse(argc, argv, &a);
+    if (rc) return rc;
+    nv_error err;
+    mesh m;
+    int builtin = hullgen_from_spec(a.hull, &m, NULL, &err);
+    if (builtin < 0 || (!builtin && mesh_load_file(a.hull, MESH_FORMAT_AUTO, NULL, &m, NULL, &err))) {
+        fprintf(stderr, "bench-lod: %s\n", err.message);
+        return 2;
+    }
+    const double rho = 1025.0, g = 9.81, dt = 1.0 / 60.0;
+    hull h;
+    mass_spec spec = mass_spec_default();
+    spec.density = rho / 3.0;
+    spec.mass = a.mass;
+    if (hull_create(&h, &m, &spec, &err)) {
+        fprintf(stderr, "bench-lod: %s: %s\n", a.hull, err.message);
+        return 2;
+    }
+    columns_build_options co = columns_build_options_default();
+    co.nx = a.nx;
+    co.nz = a.nz;
+    co.mass = h.body.mass;
+    columns_set set;
+    columns_model cm;
+    double y0;
+    if (columns_build(&m, &co, &set, &err) || columns_model_create(&cm, &set, h.body.cg, &err) ||
+        statics_balance_height_of(&h, rho, g, quat_identity(), &y0, &err)) {
+        fprintf(stderr, "bench-lod: %s: %s\n", a.hull, err.message);
+        return 2;
+    }
+
+    /* the sea: a rough JONSWAP ocean read through its surface grid, or a sine */
+    ocean* oc = NULL;
+    water_sine sine;
+    const water_surface* water;
+    if (a.sine) {
+        water_sine_init(&sine, 1.0, 60.0, 0.3, g);
+        water = &sine.base;
+    } else {
+        ocean_params op = ocean_params_default();
+        op.wind_speed = 12.0;
+        op.size = 600.0;
+        op.cascades = 1;
+        op.resolution = 256;
+        op.surface_grid = 1;
+        if (!(oc = ocean_create(&op, &err))) {
+            fprintf(stderr, "bench-lod: ocean: %s\n", err.message);
+            return 2;
+        }
+        water = ocean_surface(oc);
+    }
+
+    const size_t n = a.boats;
+    lod_fleet f;
+    f.position = malloc(n * sizeof *f.position);
+    f.orientation = malloc(n * sizeof *f.orientation);
+    f.velocity = malloc(n * sizeof *f.velocity);
+    f.angular_velocity = malloc(n * sizeof *f.angular_velocity);
+    f.slam = calloc(n * h.triangle_count, sizeof *f.slam);
+    float* height = malloc(h.vertex_count * sizeof *height);
+    hydro_scratch hs;
+    size_t col_bytes = columns_scratch_bytes(&cm);
+    void* col_scratch = malloc(col_bytes);
+    floater_batch fb;
+    floater_params fp = floater_params_default();
+    fp.radius = 0.25 * ((double)h.bounds_max[2] - h.bounds_min[2]);
+    floater_scratch* fs = malloc(sizeof *fs);
+    double* times[LOD_MODELS];
+    for (int k = 0; k < LOD_MODELS; k++) times[k] = malloc(a.steps * sizeof(double));
+    if (!f.position || !f.orientation || !f.velocity || !f.angular_velocity || !f.slam || !height || !col_scratch ||
+        !fs || hydro_scratch_alloc(&hs, h.vertex_count, &err) || floater_batch_init(&fb, n, &fp, &err)) {
+        fprintf(stderr, "bench-lod: out of memory\n");
+        return 2;
+    }
+    for (int k = 0; k < LOD_MODELS; k++)
+        if (!times[k]) return 2;
+    /* a grid of boats 80 m apart, afloat, headings and a little motion from a fixed sequence */
+    size_t side = (size_t)ceil(sqrt((double)n));
+    for (size_t i = 0; i < n; i++) {
+        double x = 80.0 * (double)(i % side), z = 80.0 * (double)(i / side);
+        double heading = fmod(2.399963 * (double)i, 2.0 * NV_PI);
+        f.position[i] = v3(x, y0, z);
+        f.orientation[i] = quat_from_axis_angle(v3(0, 1, 0), heading);
+        f.velocity[i] = v3(3.0 * cos(heading), 0.1, -3.0 * sin(heading));
+        f.angular_velocity[i] = v3(0.02, 0.01, -0.03);
+        floater_batch_add(&fb, x, 0.0, z, heading, &err);
+    }
+    hydrodyn_coeffs coeffs = hydrodyn_coeffs_default();
+    coeffs.water_density = rho;
+    hydrodyn_model hm;
+    hydrodyn_model_init(&hm, &coeffs, (double)h.bounds_max[0] - h.bounds_min[0]);
+
+    double checksum = 0.0;
+    size_t wet_columns = 0, wet_triangles = 0;
+    for (uint64_t step = 0; step < a.steps + 5; step++) {
+        double t = (double)step * dt;
+        if (oc) ocean_update(oc, t);
+        else water_sine_set_time(&sine, t);
+        int timed = step >= 5; /* warm-up */
+        double t0 = lod_now();
+        for (size_t i = 0; i < n; i++) {
+            mat3 r = quat_to_mat3(f.orientation[i]);
+            hydro_vertex_pass(&h, 0, h.vertex_count, f.position[i], &r, water, &hs, height);
+            hydro_sums s;
+            hydro_sums_clear(&s);
+            hydro_triangle_pass(&h, height, 0, h.triangle_count, rho * g, NULL, NULL, &s, NULL);
+            hydro_sums_to_world(&s, &r);
+            checksum += s.force.y;
+            wet_triangles += s.wetted_triangles;
+        }
+        double t1 = lod_now();
+        for (size_t i = 0; i < n; i++) {
+            mat3 r = quat_to_mat3(f.orientation[i]);
+            hydro_vertex_pass(&h, 0, h.vertex_count, f.position[i], &r, water, &hs, height);
+            hydrodyn_frame fr;
+            hydrodyn_frame_init(&fr, &hm, &r, f.velocity[i], f.angular_velocity[i], 0.0, v3(0, 0, 0), h.body.mass,
+                                h.total_area, dt);
+            hydro_sums s;
+            hydro_sums_clear(&s);
+            hydro_triangle_pass(&h, height, 0, h.triangle_count, rho * g, &fr, f.slam + i * h.triangle_count, &s,
+                                NULL);
+            hydro_sums_to_world(&s, &r);
+            checksum += s.force.y + s.slam_force.y;
+        }
+        double t2 = lod_now();
+        for (size_t i = 0; i < n; i++) {
+            columns_pose p = {.position = f.position[i],
+                              .rotation = quat_to_mat3(f.orientation[i]),
+                              .velocity = f.velocity[i],
+                              .angular_velocity = f.angular_velocity[i],
+                              .water_velocity = v3(0, 0, 0)};
+            columns_result r;
+            columns_force(&cm, &p, water, rho, g, col_scratch, col_bytes, &r);
+            checksum += r.force.y;
+            wet_columns += r.wet_columns;
+        }
+        double t3 = lod_now();
+        floater_batch_step(&fb, 0, fb.count, water, dt, fs);
+        double t4 = lod_now();
+        checksum += fb.y[n / 2];
+        if (timed) {
+            size_t k = step - 5;
+            times[LOD_MESH_STATIC][k] = (t1 - t0) / (double)n;
+            times[LOD_MESH_FULL][k] = (t2 - t1) / (double)n;
+            times[LOD_COLUMNS][k] = (t3 - t2) / (double)n;
+            times[LOD_FLOATER][k] = (t4 - t3) / (double)n;
+        }
+    }
+    double us[LOD_MODELS];
+    for (int k = 0; k < LOD_MODELS; k++) us[k] = 1e6 * lod_median(times[k], a.steps);
+    double steps_all = (double)(a.steps + 5) * (double)n;
+    if (a.json) {
+        printf("{\"hull\": \"%s\", \"triangles\": %u, \"vertices\": %u, \"columns\": %u, \"columns_grid\": [%u, %u], "
+               "\"boats\": %zu, \"steps\": %llu, \"water\": \"%s\", \"us_per_body\": {",
+               a.hull, h.triangle_count, h.vertex_count, cm.count, a.nx, a.nz, n, (unsigned long long)a.steps,
+               a.sine ? "sine" : "ocean");
+        for (int k = 0; k < LOD_MODELS; k++) printf("\"%s\": %.6g%s", lod_names[k], us[k], k + 1 < LOD_MODELS ? ", " : "");
+        printf("}, \"ratio_mesh_hydrostatics_to_columns\": %.4g, \"ratio_mesh_full_to_columns\": %.4g, "
+               "\"ratio_columns_to_floater\": %.4g, \"bytes_per_floater\": %zu, \"checksum\": %.6g}\n",
+               us[LOD_MESH_STATIC] / us[LOD_COLUMNS], us[LOD_MESH_FULL] / us[LOD_COLUMNS],
+               us[LOD_COLUMNS] / us[LOD_FLOATER], sizeof(floater), checksum);
+    } else {
+        printf("bench-lod: %s (%u triangles, %u vertices; %u columns with volume of %u x %u), %zu bodies, %llu steps, "
+               "%s water, one thread\n",
+               a.hull, h.triangle_count, h.vertex_count, cm.count, a.nx, a.nz, n, (unsigned long long)a.steps,
+               a.sine ? "sine" : "FFT ocean (surface grid)");
+        printf("  mesh, hydrostatics   %8.3f us per body per step (%.0f wet triangles on average)\n",
+               us[LOD_MESH_STATIC], (double)wet_triangles / steps_all);
+        printf("  mesh, full forces    %8.3f us per body per step\n", us[LOD_MESH_FULL]);
+        printf("  columns              %8.3f us per body per step (%.0f wet columns on average)\n", us[LOD_COLUMNS],
+               (double)wet_columns / steps_all);
+        printf("  floater              %8.3f us per body per step (%zu bytes each)\n", us[LOD_FLOATER], sizeof(floater));
+        printf("  mesh / columns       %8.1f x (hydrostatics), %.1f x (full forces)\n",
+               us[LOD_MESH_STATIC] / us[LOD_COLUMNS], us[LOD_MESH_FULL] / us[LOD_COLUMNS]);
+        printf("  columns / floater    %8.1f x\n", us[LOD_COLUMNS] / us[LOD_FLOATER]);
+        printf("  (checksum %.6g)\n", checksum);
+    }
+    for (int k = 0; k < LOD_MODELS; k++) free(times[k]);
+    free(fs);
+    floater_batch_free(&fb);
+    free(col_scratch);
+    hydro_scratch_free(&hs);
+    free(height);
+    free(f.position);
+    free(f.orientation);
+    free(f.velocity);
+    free(f.angular_velocity);
+    free(f.slam);
+    if (oc) ocean_destroy(oc);
+    columns_model_destroy(&cm);
+    columns_free(&set);
+    hull_destroy(&h);
+    mesh_free(&m);
+    return 0;
+}
