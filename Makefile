@@ -16,12 +16,13 @@ build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Until naval-server exists (issue 6), `run` demonstrates the core: the
-# equilibrium the physics finds for a built-in hull, then a default world (a
-# fleet of 200 ships on a rough FFT sea) stepped for 10 s of simulated time.
+# The server with its default world (an FFT sea, 200 boats of the built-in
+# types on autopilot): snapshots on tcp://0.0.0.0:7700, requests on :7701,
+# the web page, /ws/*, /metrics and /healthz on http://localhost:8080.
+# Ctrl-C stops it cleanly. Extra flags: make run RUN_ARGS="--boats 500".
+RUN_ARGS ?=
 run: build
-	./$(BUILD)/tools/naval-hull builtin:ship --mass 600000
-	./$(BUILD)/tools/naval-bench --boats 200 --steps 600
+	./$(BUILD)/server/naval-server $(RUN_ARGS)
 
 # Release tests, the same suite under AddressSanitizer + UBSan, then the
 # threaded code under ThreadSanitizer.
@@ -40,7 +41,8 @@ BUILD_TSAN ?= build-tsan
 test-tsan: setup
 	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=Debug -DNAVAL_TSAN=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS)
-	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ocean$$|test_ocean_grid|tool_naval_bench' --output-on-failure
+	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ocean$$|test_ocean_grid|tool_naval_bench|test_server|tool_naval_server' --output-on-failure
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)
+

@@ -1,0 +1,77 @@
+#include "args.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void args_print_usage(FILE* out) {
+    fputs("usage: naval-server [options]\n"
+          "A fixed-rate naval simulation streaming snapshots over nng (tcp and WebSocket).\n"
+          "With no options: an FFT sea and 200 boats on autopilot; snapshots on tcp://0.0.0.0:7700,\n"
+          "commands on tcp://0.0.0.0:7701, web client, /ws/snapshots, /ws/commands, /metrics and\n"
+          "/healthz on http://0.0.0.0:8080.\n\n"
+          "  --help, -h                 this text\n"
+          "  --config FILE              settings as JSON (keys below); also NAVAL_CONFIG\n"
+          "  --check-config             validate the settings (and the scenario), print them, exit 0;\n"
+          "                             exit 2 with the reason when something is wrong\n",
+          out);
+    cfg_print_usage(out);
+    fputs("\nPriority: flags > environment > config file > defaults. Flags take \"--flag VALUE\" or\n"
+          "\"--flag=VALUE\"; bad values exit 2 with the reason.\n",
+          out);
+}
+
+/* "--name=value" splits into name and value; "--name" takes the next word. */
+static int args_split(const char* arg, char* name, size_t n, const char** value) {
+    const char* eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (len >= n) return -1;
+    memcpy(name, arg, len);
+    name[len] = '\0';
+    *value = eq ? eq + 1 : NULL;
+    return 0;
+}
+
+int args_parse(int argc, char** argv, cfg_server* cfg, args_result* out, nv_error* err) {
+    memset(out, 0, sizeof *out);
+    cfg_defaults(cfg);
+    const char* config_path = getenv("NAVAL_CONFIG");
+    /* First pass: the special flags, the config file's name, and every
+     * unknown or value-less flag, before any source is applied. */
+    for (int i = 1; i < argc; i++) {
+        char name[64];
+        const char* value;
+        if (args_split(argv[i], name, sizeof name, &value)) return nv_error_set(err, "%.60s...: unknown option", argv[i]);
+        if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+            out->help = 1;
+            return 0;
+        }
+        if (!strcmp(name, "--check-config")) {
+            if (value) return nv_error_set(err, "--check-config takes no value");
+            out->check_config = 1;
+            continue;
+        }
+        int is_config = !strcmp(name, "--config");
+        if (!is_config && !cfg_is_known(CFG_FROM_FLAG, name))
+            return nv_error_set(err, "%s: unknown option", name);
+        if (!value) {
+            if (i + 1 >= argc) return nv_error_set(err, "%s: missing value", name);
+            value = argv[++i];
+        }
+        if (is_config) {
+            if (!value[0]) return nv_error_set(err, "--config: empty file name");
+            config_path = value;
+        }
+    }
+    if (config_path && config_path[0] && cfg_load_file(cfg, config_path, err)) return -1;
+    if (cfg_load_env(cfg, out->unknown_env, sizeof out->unknown_env, err)) return -1;
+    for (int i = 1; i < argc; i++) {
+        char name[64];
+        const char* value = NULL;
+        args_split(argv[i], name, sizeof name, &value);
+        if (!strcmp(name, "--check-config")) continue;
+        if (!value) value = argv[++i];
+        if (!strcmp(name, "--config")) continue;
+        if (cfg_set_text(cfg, CFG_FROM_FLAG, name, value, err)) return -1;
+    }
+    return cfg_finish(cfg, err);
+}

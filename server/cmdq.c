@@ -1,0 +1,56 @@
+#include "cmdq.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cmdq_init(cmdq* q, uv_async_t* wake) {
+    memset(q, 0, sizeof *q);
+    q->wake = wake;
+    return uv_mutex_init(&q->lock) ? -1 : 0;
+}
+
+void cmdq_destroy(cmdq* q) {
+    for (uint32_t i = 0; i < q->count; i++) nng_msg_free(q->items[i].msg);
+    free(q->items);
+    uv_mutex_destroy(&q->lock);
+    memset(q, 0, sizeof *q);
+}
+
+int cmdq_push(cmdq* q, const cmdq_item* item) {
+    uv_mutex_lock(&q->lock);
+    if (q->count == q->capacity) {
+        /* Requests are bounded by the REP contexts; pipe events by
+         * connections. Growth is rare and short (no I/O). */
+        uint32_t cap = q->capacity ? q->capacity * 2 : 64;
+        cmdq_item* n = realloc(q->items, cap * sizeof *n);
+        if (!n) {
+            uv_mutex_unlock(&q->lock);
+            return -1;
+        }
+        q->items = n;
+        q->capacity = cap;
+    }
+    q->items[q->count++] = *item;
+    uv_mutex_unlock(&q->lock);
+    if (q->wake) uv_async_send(q->wake);
+    return 0;
+}
+
+uint32_t cmdq_take(cmdq* q, cmdq_item** batch, uint32_t* batch_capacity) {
+    uv_mutex_lock(&q->lock);
+    uint32_t n = q->count;
+    if (n > *batch_capacity) {
+        cmdq_item* b = realloc(*batch, n * sizeof *b);
+        if (!b) {
+            /* Leave them queued: the next turn tries again. */
+            uv_mutex_unlock(&q->lock);
+            return 0;
+        }
+        *batch = b;
+        *batch_capacity = n;
+    }
+    if (n) memcpy(*batch, q->items, n * sizeof **batch);
+    q->count = 0;
+    uv_mutex_unlock(&q->lock);
+    return n;
+}

@@ -1,0 +1,361 @@
+#include "commands.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <uv.h>
+
+#include "log.h"
+
+/* Spawns beyond this distance from the origin are refused: far outside any
+ * sea a client could see, and a float there is coarse (docs/protocol.md). */
+#define CMD_MAX_COORD 1.0e6
+
+void cmd_init(cmd_server* c, sim* s, snap_builder* snap, net* n, metrics* m, const cfg_server* cfg) {
+    memset(c, 0, sizeof *c);
+    c->sim = s;
+    c->snap = snap;
+    c->net = n;
+    c->m = m;
+    c->cfg = cfg;
+    clients_init(&c->clients, cfg->limits.requests_per_second, cfg->limits.request_burst,
+                 (uint32_t)cfg->limits.max_clients);
+}
+
+void cmd_free(cmd_server* c) {
+    clients_free(&c->clients);
+    owners_free(&c->owners);
+    proto_free_buf(&c->out);
+}
+
+int cmd_secret_equal(const char* expected, const char* given) {
+    /* Every byte of both buffers is read whatever they hold, so the time
+     * says nothing about where a guess differs or how long the secret is. */
+    volatile unsigned char diff = 0;
+    unsigned char ended_e = 0, ended_g = 0;
+    for (size_t i = 0; i < PROTO_SECRET_MAX; i++) {
+        unsigned char e = ended_e ? 0 : (unsigned char)expected[i];
+        unsigned char g = ended_g ? 0 : (unsigned char)given[i];
+        ended_e |= e == 0;
+        ended_g |= g == 0;
+        diff |= (unsigned char)(e ^ g);
+    }
+    return diff == 0 && expected[0] != '\0';
+}
+
+/* ---- responses ------------------------------------------------------------- */
+
+static void cmd_send(cmd_server* c, const cmdq_item* it, proto_body kind, proto_status status) {
+    metrics_record_command(c->m, kind, status);
+    net_reply(c->net, it->slot, c->out.data, c->out.size);
+}
+
+static void cmd_fail(cmd_server* c, const cmdq_item* it, uint64_t request_id, proto_body kind, proto_status status,
+                     const char* fmt, ...) NV_PRINTF_LIKE(6, 7);
+
+static void cmd_fail(cmd_server* c, const cmdq_item* it, uint64_t request_id, proto_body kind, proto_status status,
+                     const char* fmt, ...) {
+    char why[PROTO_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    log_debug("request %llu from connection %u: %s: %s", (unsigned long long)request_id, it->pipe,
+              proto_status_name(status), why);
+    proto_error pe;
+    if (proto_encode_error_response(&c->out, request_id, kind, status, why, &pe)) {
+        log_error("cannot encode an error response: %s", pe.message);
+        metrics_record_command(c->m, kind, PROTO_STATUS_INTERNAL);
+        /* Free the context anyway: an empty reply fails the client's decode. */
+        net_reply(c->net, it->slot, "", 0);
+        return;
+    }
+    cmd_send(c, it, kind, status);
+}
+
+static void cmd_ok(cmd_server* c, const cmdq_item* it) {
+    c->resp.request_id = c->req.request_id;
+    c->resp.status = PROTO_STATUS_OK;
+    c->resp.kind = c->req.kind;
+    proto_error pe;
+    if (proto_encode_response(&c->out, &c->resp, &pe)) {
+        cmd_fail(c, it, c->req.request_id, c->req.kind, PROTO_STATUS_INTERNAL, "cannot encode the response: %s",
+                 pe.message);
+        return;
+    }
+    cmd_send(c, it, c->req.kind, PROTO_STATUS_OK);
+}
+
+/* ---- actions --------------------------------------------------------------- */
+
+static void cmd_hello(cmd_server* c, const cmdq_item* it) {
+    const proto_hello* h = &c->req.body.hello;
+    if (h->protocol_version != PROTO_VERSION) {
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_HELLO, PROTO_STATUS_UNSUPPORTED,
+                 "protocol version %u is not supported: this server speaks version %u", h->protocol_version,
+                 PROTO_VERSION);
+        return;
+    }
+    proto_hello_reply* r = &c->resp.body.hello;
+    r->protocol_version = PROTO_VERSION;
+    snprintf(r->server_name, sizeof r->server_name, "%s", c->cfg->server_name);
+    r->tick_hz = c->sim->tick_hz;
+    r->max_vessels_per_client = (uint32_t)c->cfg->limits.vessels_per_client;
+    log_info("hello from '%s' on connection %u", h->client_name, it->pipe);
+    cmd_ok(c, it);
+}
+
+static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin) {
+    const proto_spawn* s = &c->req.body.spawn;
+    uint64_t rid = c->req.request_id;
+    world* w = c->sim->world;
+    int type = s->type_name[0] ? world_find_hull_type(w, s->type_name) : (int)s->type;
+    if (type < 0 || (uint32_t)type >= world_hull_type_count(w)) {
+        if (s->type_name[0])
+            cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_NOT_FOUND, "no vessel type named '%s'", s->type_name);
+        else
+            cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_NOT_FOUND, "no vessel type %u (the world has %u)",
+                     s->type, world_hull_type_count(w));
+        return;
+    }
+    if (!(fabs(s->x) <= CMD_MAX_COORD && fabs(s->z) <= CMD_MAX_COORD && isfinite(s->heading))) {
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_BAD_REQUEST,
+                 "position (%g, %g) must be within %g m of the origin and the heading finite", s->x, s->z,
+                 CMD_MAX_COORD);
+        return;
+    }
+    uint32_t total = world_vessel_count(w);
+    if (total >= (uint32_t)c->cfg->limits.vessels_total) {
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_LIMIT_EXCEEDED,
+                 "the world is full: %u vessels (limit %u)", total, (uint32_t)c->cfg->limits.vessels_total);
+        return;
+    }
+    if (!admin && cl->vessels >= (uint32_t)c->cfg->limits.vessels_per_client) {
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_LIMIT_EXCEEDED,
+                 "this connection already owns %u vessels (limit %u per client)", cl->vessels,
+                 (uint32_t)c->cfg->limits.vessels_per_client);
+        return;
+    }
+    uint32_t id;
+    nv_error err;
+    if (sim_spawn(c->sim, (uint32_t)type, s->x, s->z, s->heading, &id, &err)) {
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_INTERNAL, "spawn failed: %s", err.message);
+        return;
+    }
+    proto_spawn_reply* r = &c->resp.body.spawn;
+    if (owners_add(&c->owners, id, it->pipe, &r->token)) {
+        world_despawn(w, id, NULL);
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_INTERNAL, "no token could be made (out of memory or entropy)");
+        return;
+    }
+    r->vessel_id = id;
+    cl->vessels++;
+    atomic_store_explicit(&c->m->vessels, world_vessel_count(w), memory_order_relaxed);
+    log_info("connection %u spawned vessel %u (%s) at (%.1f, %.1f)", it->pipe, id, world_hull_type_name(w, (uint32_t)type),
+             s->x, s->z);
+    cmd_ok(c, it);
+}
+
+/* The vessel a control or despawn names, if the request may act on it.
+ * Takes over an orphan (or a vessel of another connection) when the token
+ * is right. Admins may act on any vessel, the demo fleet included. */
+static int cmd_authorize(cmd_server* c, const cmdq_item* it, client* cl, int admin, uint32_t id,
+                         const proto_token* token, proto_body kind) {
+    uint64_t rid = c->req.request_id;
+    world_vessel_state st;
+    if (world_vessel_get(c->sim->world, id, &st) != 0) {
+        cmd_fail(c, it, rid, kind, PROTO_STATUS_NOT_FOUND, "no vessel %u", id);
+        return -1;
+    }
+    owned* o = owners_find(&c->owners, id);
+    if (admin) return 0;
+    if (!o || !proto_equal_tokens(&o->token, token)) {
+        /* The same answer for "not yours" and "wrong token": a prober
+         * learns nothing about which vessels clients own. */
+        cmd_fail(c, it, rid, kind, PROTO_STATUS_UNAUTHORIZED, "wrong token for vessel %u", id);
+        return -1;
+    }
+    if (o->pipe != it->pipe) {
+        if (cl->vessels >= (uint32_t)c->cfg->limits.vessels_per_client) {
+            cmd_fail(c, it, rid, kind, PROTO_STATUS_LIMIT_EXCEEDED,
+                     "taking over vessel %u would pass the limit of %u vessels per client", id,
+                     (uint32_t)c->cfg->limits.vessels_per_client);
+            return -1;
+        }
+        client* before = o->pipe ? clients_find(&c->clients, o->pipe) : NULL;
+        if (before && before->vessels) before->vessels--;
+        o->pipe = it->pipe;
+        o->orphan_since_ns = 0;
+        cl->vessels++;
+        log_info("connection %u took over vessel %u", it->pipe, id);
+    }
+    return 0;
+}
+
+static void cmd_control(cmd_server* c, const cmdq_item* it, client* cl, int admin) {
+    const proto_control* k = &c->req.body.control;
+    if (cmd_authorize(c, it, cl, admin, k->vessel_id, &k->token, PROTO_BODY_CONTROL)) return;
+    nv_error err;
+    /* The decoder refuses non-finite and out-of-range values already; the
+     * world checks again (and clamps) so no path can smuggle them in. */
+    if (world_set_controls(c->sim->world, k->vessel_id, k->throttle, k->rudder, &err)) {
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_CONTROL, PROTO_STATUS_BAD_REQUEST, "%s", err.message);
+        return;
+    }
+    if (autopilot_remove(c->sim->pilot, k->vessel_id))
+        log_info("admin on connection %u took the helm of demo vessel %u", it->pipe, k->vessel_id);
+    cmd_ok(c, it);
+}
+
+static void cmd_despawn(cmd_server* c, const cmdq_item* it, client* cl, int admin) {
+    const proto_despawn* d = &c->req.body.despawn;
+    if (cmd_authorize(c, it, cl, admin, d->vessel_id, &d->token, PROTO_BODY_DESPAWN)) return;
+    nv_error err;
+    if (world_despawn(c->sim->world, d->vessel_id, &err)) {
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_DESPAWN, PROTO_STATUS_INTERNAL, "%s", err.message);
+        return;
+    }
+    owned* o = owners_find(&c->owners, d->vessel_id);
+    if (o) {
+        client* owner = o->pipe ? clients_find(&c->clients, o->pipe) : NULL;
+        if (owner && owner->vessels) owner->vessels--;
+        owners_remove(&c->owners, d->vessel_id);
+    }
+    autopilot_remove(c->sim->pilot, d->vessel_id);
+    atomic_store_explicit(&c->m->vessels, world_vessel_count(c->sim->world), memory_order_relaxed);
+    log_info("connection %u despawned vessel %u", it->pipe, d->vessel_id);
+    cmd_ok(c, it);
+}
+
+static void cmd_world_info(cmd_server* c, const cmdq_item* it) {
+    nv_error err;
+    if (snap_world_info(c->sim, c->cfg->server_name, &c->resp.world_info, &err)) {
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_WORLD_INFO, PROTO_STATUS_INTERNAL, "%s", err.message);
+        return;
+    }
+    cmd_ok(c, it);
+    snap_free_world_info(&c->resp.world_info);
+}
+
+static void cmd_hull(cmd_server* c, const cmdq_item* it) {
+    nv_error err;
+    const proto_hull* h = snap_hull(c->snap, c->sim->world, c->req.body.get_hull.type, &err);
+    if (!h) {
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_HULL, PROTO_STATUS_NOT_FOUND, "%s", err.message);
+        return;
+    }
+    /* A shallow copy: capacities 0 tell proto the arrays are not its own. */
+    c->resp.hull = *h;
+    cmd_ok(c, it);
+    memset(&c->resp.hull, 0, sizeof c->resp.hull);
+}
+
+static void cmd_stats(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
+    proto_stats* s = &c->resp.body.stats;
+    const world* w = c->sim->world;
+    s->tick = world_tick(w);
+    s->sim_time = world_time(w);
+    s->uptime_s = (double)(now_ns - c->m->start_ns) * 1e-9;
+    s->tick_hz = c->sim->tick_hz;
+    s->vessel_count = world_vessel_count(w);
+    s->clients = atomic_load_explicit(&c->m->command_connections, memory_order_relaxed);
+    s->subscribers = atomic_load_explicit(&c->m->subscribers[METRICS_FULL], memory_order_relaxed) +
+                     atomic_load_explicit(&c->m->subscribers[METRICS_COMPACT], memory_order_relaxed);
+    metrics_step_percentiles(c->m, &s->step_ms_p50, &s->step_ms_p99, &s->step_ms_max);
+    s->overruns = atomic_load_explicit(&c->m->overruns, memory_order_relaxed);
+    s->snapshots_sent = atomic_load_explicit(&c->m->snapshot_messages[METRICS_FULL], memory_order_relaxed) +
+                        atomic_load_explicit(&c->m->snapshot_messages[METRICS_COMPACT], memory_order_relaxed);
+    s->bytes_out = atomic_load_explicit(&c->m->snapshot_bytes[METRICS_FULL], memory_order_relaxed) +
+                   atomic_load_explicit(&c->m->snapshot_bytes[METRICS_COMPACT], memory_order_relaxed) +
+                   atomic_load_explicit(&c->m->response_bytes, memory_order_relaxed);
+    s->requests = metrics_requests(c->m) + 1; /* this one */
+    s->request_errors = metrics_request_errors(c->m);
+    cmd_ok(c, it);
+}
+
+/* ---- dispatch -------------------------------------------------------------- */
+
+static void cmd_request(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
+    size_t size = nng_msg_len(it->msg);
+    const void* body = nng_msg_body(it->msg);
+    size_t limit = (size_t)c->cfg->limits.max_request_bytes;
+    client* cl = clients_get(&c->clients, it->pipe, now_ns);
+    if (!cl) {
+        cmd_fail(c, it, 0, PROTO_BODY_NONE, PROTO_STATUS_LIMIT_EXCEEDED,
+                 "too many command connections (limit %u): try again later", c->clients.max);
+        return;
+    }
+    /* Before anything is read: a flood, of any size, costs the server as
+     * little as possible. */
+    if (!clients_allow(&c->clients, cl, now_ns)) {
+        cmd_fail(c, it, 0, PROTO_BODY_NONE, PROTO_STATUS_RATE_LIMITED,
+                 "more than %g requests per second (burst %g) from this connection", c->clients.rate, c->clients.burst);
+        return;
+    }
+    if (size > limit) {
+        cmd_fail(c, it, 0, PROTO_BODY_NONE, PROTO_STATUS_LIMIT_EXCEEDED,
+                 "request of %zu bytes is over the limit of %zu bytes", size, limit);
+        return;
+    }
+    proto_error pe;
+    proto_limits lim = proto_default_limits();
+    lim.max_message_size = limit;
+    memset(&c->req, 0, sizeof c->req);
+    if (proto_decode_request(body, size, &lim, &c->req, &pe)) {
+        cmd_fail(c, it, 0, PROTO_BODY_NONE, PROTO_STATUS_BAD_REQUEST, "bad request: %s", pe.message);
+        return;
+    }
+    uint64_t rid = c->req.request_id;
+    int admin = 0;
+    if (c->req.admin_token[0]) {
+        if (!cmd_secret_equal(c->cfg->admin_token, c->req.admin_token)) {
+            cmd_fail(c, it, rid, c->req.kind, PROTO_STATUS_UNAUTHORIZED,
+                     c->cfg->admin_token[0] ? "wrong admin token" : "this server has no admin token");
+            return;
+        }
+        admin = 1;
+    }
+    if (c->shutting_down) {
+        cmd_fail(c, it, rid, c->req.kind, PROTO_STATUS_SHUTTING_DOWN, "the server is shutting down");
+        return;
+    }
+    memset(&c->resp, 0, sizeof c->resp);
+    switch (c->req.kind) {
+    case PROTO_BODY_HELLO: cmd_hello(c, it); break;
+    case PROTO_BODY_SPAWN: cmd_spawn(c, it, cl, admin); break;
+    case PROTO_BODY_CONTROL: cmd_control(c, it, cl, admin); break;
+    case PROTO_BODY_DESPAWN: cmd_despawn(c, it, cl, admin); break;
+    case PROTO_BODY_WORLD_INFO: cmd_world_info(c, it); break;
+    case PROTO_BODY_HULL: cmd_hull(c, it); break;
+    case PROTO_BODY_STATS: cmd_stats(c, it, now_ns); break;
+    default:
+        cmd_fail(c, it, rid, c->req.kind, PROTO_STATUS_UNSUPPORTED, "unknown request kind %d", (int)c->req.kind);
+    }
+}
+
+void cmd_handle(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
+    if (it->kind == CMDQ_PIPE_CLOSED) {
+        clients_remove(&c->clients, it->pipe);
+        uint32_t n = owners_orphan(&c->owners, it->pipe, now_ns);
+        if (n)
+            log_info("connection %u closed: %u vessel%s orphaned (removed after %g s unless taken over)", it->pipe, n,
+                     n == 1 ? "" : "s", c->cfg->limits.orphan_timeout_s);
+        return;
+    }
+    cmd_request(c, it, now_ns);
+    nng_msg_free(it->msg);
+}
+
+void cmd_reap_orphans(cmd_server* c, uint64_t now_ns) {
+    double timeout = c->cfg->limits.orphan_timeout_s;
+    if (!(timeout > 0)) return;
+    uint32_t ids[256];
+    uint32_t n = owners_expired(&c->owners, now_ns, (uint64_t)(timeout * 1e9), ids, 256);
+    for (uint32_t i = 0; i < n; i++) {
+        world_despawn(c->sim->world, ids[i], NULL);
+        owners_remove(&c->owners, ids[i]);
+        log_info("removed vessel %u: orphaned for %g s", ids[i], timeout);
+    }
+    if (n) atomic_store_explicit(&c->m->vessels, world_vessel_count(c->sim->world), memory_order_relaxed);
+}

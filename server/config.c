@@ -1,0 +1,397 @@
+#include "config.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <nng/nng.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "jobs.h"
+#include "json_util.h"
+
+extern char** environ;
+
+typedef enum cfg_kind { CFG_STR, CFG_NUM, CFG_INT } cfg_kind;
+
+/* A string setting's own rule: 0 when fine, else -1 with the reason. */
+typedef int cfg_check_fn(const char* value, char* why, size_t n);
+
+typedef struct cfg_entry {
+    const char* key;  /* JSON key; "limits.NAME" lives in the "limits" object */
+    const char* flag;
+    const char* env;
+    cfg_kind kind;
+    size_t offset;
+    size_t size;      /* strings: buffer size, NUL included */
+    double lo, hi;    /* numbers: closed range unless lo_open */
+    int lo_open;
+    cfg_check_fn* check;
+    const char* help;
+} cfg_entry;
+
+static int cfg_check_level(const char* v, char* why, size_t n) {
+    log_level l;
+    if (log_parse_level(v, &l) == 0) return 0;
+    snprintf(why, n, "must be debug, info, warn, error or off");
+    return -1;
+}
+
+static int cfg_check_url(const char* v, char* why, size_t n) {
+    if (!v[0]) return 0;
+    nng_url* u = NULL;
+    if (nng_url_parse(&u, v) != 0) {
+        snprintf(why, n, "is not a URL (expected e.g. tcp://0.0.0.0:7700)");
+        return -1;
+    }
+    /* ws and tls endpoints come from the "http" setting; here only plain
+     * transports that need no certificates. */
+    static const char* const ok[] = {"tcp", "tcp4", "tcp6", "ipc", "inproc", NULL};
+    int known = 0;
+    for (const char* const* s = ok; *s; s++) known |= strcmp(u->u_scheme, *s) == 0;
+    nng_url_free(u);
+    if (!known) {
+        snprintf(why, n, "must be a tcp://, ipc:// or inproc:// URL");
+        return -1;
+    }
+    return 0;
+}
+
+static int cfg_check_hostport(const char* v, char* why, size_t n) {
+    if (!v[0]) return 0;
+    const char* colon = strrchr(v, ':');
+    char* end = NULL;
+    long port = colon ? strtol(colon + 1, &end, 10) : -1;
+    if (!colon || colon == v || !isdigit((unsigned char)colon[1]) || *end || port < 1 || port > 65535) {
+        snprintf(why, n, "must be HOST:PORT with a port in 1..65535 (e.g. 0.0.0.0:8080)");
+        return -1;
+    }
+    for (const char* p = v; p < colon; p++)
+        if (!isalnum((unsigned char)*p) && !strchr(".-[]:", *p)) {
+            snprintf(why, n, "has a character that is not allowed in a host name");
+            return -1;
+        }
+    return 0;
+}
+
+static int cfg_check_secret(const char* v, char* why, size_t n) {
+    size_t len = strlen(v);
+    if (len && len < CFG_SECRET_MIN) {
+        snprintf(why, n, "must be at least %d characters (or empty: no admin operations)", CFG_SECRET_MIN);
+        return -1;
+    }
+    for (const char* p = v; *p; p++)
+        if (!isgraph((unsigned char)*p)) {
+            snprintf(why, n, "must be printable ASCII without spaces");
+            return -1;
+        }
+    return 0;
+}
+
+static int cfg_check_name(const char* v, char* why, size_t n) {
+    if (v[0]) return 0;
+    snprintf(why, n, "must not be empty");
+    return -1;
+}
+
+#define CFG_S(field) offsetof(cfg_server, field), sizeof(((cfg_server*)0)->field)
+#define CFG_N(field) offsetof(cfg_server, field), 0
+
+static const cfg_entry cfg_table[] = {
+    {"server_name", "--name", "NAVAL_SERVER_NAME", CFG_STR, CFG_S(server_name), 0, 0, 0, cfg_check_name,
+     "name in hello replies and world info"},
+    {"scenario", "--scenario", "NAVAL_SCENARIO", CFG_STR, CFG_S(scenario), 0, 0, 0, NULL,
+     "scenario file (JSON, see core/scenario.h) instead of the default world"},
+    {"boats", "--boats", "NAVAL_BOATS", CFG_INT, CFG_N(boats), 0, 100000, 0, NULL,
+     "demo boats on autopilot (default 200; 0 with a scenario)"},
+    {"tick_hz", "--tick-hz", "NAVAL_TICK_HZ", CFG_NUM, CFG_N(tick_hz), 0, 1000, 1, NULL,
+     "ticks per second (default 60, or the scenario's)"},
+    {"threads", "--threads", "NAVAL_THREADS", CFG_INT, CFG_N(threads), 1, JOBS_MAX_THREADS, 0, NULL,
+     "simulation threads, the loop thread included (default: all cores)"},
+    {"seed", "--seed", "NAVAL_SEED", CFG_INT, CFG_N(seed), 0, 9007199254740991.0, 0, NULL,
+     "seed of the default world's sea and fleet (default 1)"},
+    {"snapshot_url", "--snapshot-url", "NAVAL_SNAPSHOT_URL", CFG_STR, CFG_S(snapshot_url), 0, 0, 0, cfg_check_url,
+     "PUB socket of full snapshots (\"\" = none)"},
+    {"compact_url", "--compact-url", "NAVAL_COMPACT_URL", CFG_STR, CFG_S(compact_url), 0, 0, 0, cfg_check_url,
+     "PUB socket of compact snapshots (\"\" = none)"},
+    {"command_url", "--command-url", "NAVAL_COMMAND_URL", CFG_STR, CFG_S(command_url), 0, 0, 0, cfg_check_url,
+     "REP socket of requests (\"\" = none)"},
+    {"http", "--http", "NAVAL_HTTP", CFG_STR, CFG_S(http), 0, 0, 0, cfg_check_hostport,
+     "HOST:PORT of web client, /ws/*, /metrics, /healthz (\"\" = none)"},
+    {"web_root", "--web-root", "NAVAL_WEB_ROOT", CFG_STR, CFG_S(web_root), 0, 0, 0, NULL,
+     "folder served at / (default: the built web client, else a built-in page)"},
+    {"log_level", "--log-level", "NAVAL_LOG_LEVEL", CFG_STR, CFG_S(log_level), 0, 0, 0, cfg_check_level,
+     "debug, info, warn, error or off"},
+    {"admin_token", NULL, "NAVAL_ADMIN_TOKEN", CFG_STR, CFG_S(admin_token), 0, 0, 0, cfg_check_secret,
+     "secret for admin requests, >= 16 characters (config or environment only)"},
+    {"max_catchup", "--max-catchup", "NAVAL_MAX_CATCHUP", CFG_INT, CFG_N(max_catchup), 1, 100, 0, NULL,
+     "most steps per loop turn when late; the rest is dropped (default 4)"},
+    {"keyframe_interval", "--keyframe-interval", "NAVAL_KEYFRAME_INTERVAL", CFG_INT, CFG_N(keyframe_interval), 1,
+     100000, 0, NULL, "ticks between compact keyframes (default 60)"},
+    {"command_contexts", "--command-contexts", "NAVAL_COMMAND_CONTEXTS", CFG_INT, CFG_N(command_contexts), 1, 1024,
+     0, NULL, "requests served at once (default 16)"},
+    {"snapshot_queue", "--snapshot-queue", "NAVAL_SNAPSHOT_QUEUE", CFG_INT, CFG_N(snapshot_queue), 1, 8192, 0, NULL,
+     "snapshots queued per subscriber before the oldest drops (default 16)"},
+    {"area", "--area", "NAVAL_AREA", CFG_NUM, CFG_N(area), 0, 1e6, 0, NULL,
+     "demo fleet half-width in m (default: from the fleet size)"},
+    {"limits.max_request_bytes", "--max-request-bytes", "NAVAL_MAX_REQUEST_BYTES", CFG_INT,
+     CFG_N(limits.max_request_bytes), 256, 16777216, 0, NULL, "largest request (default 65536)"},
+    {"limits.vessels_per_client", "--vessels-per-client", "NAVAL_VESSELS_PER_CLIENT", CFG_INT,
+     CFG_N(limits.vessels_per_client), 0, 1000000, 0, NULL, "vessels one connection may own (default 16)"},
+    {"limits.vessels_total", "--vessels-total", "NAVAL_VESSELS_TOTAL", CFG_INT, CFG_N(limits.vessels_total), 1,
+     1000000, 0, NULL, "vessels in the world, demo fleet included (default 10000)"},
+    {"limits.requests_per_second", "--requests-per-second", "NAVAL_REQUESTS_PER_SECOND", CFG_NUM,
+     CFG_N(limits.requests_per_second), 0, 1e6, 1, NULL, "per connection, sustained (default 100)"},
+    {"limits.request_burst", "--request-burst", "NAVAL_REQUEST_BURST", CFG_INT, CFG_N(limits.request_burst), 1, 1e6,
+     0, NULL, "per connection, at once (default 200)"},
+    {"limits.max_clients", "--max-clients", "NAVAL_MAX_CLIENTS", CFG_INT, CFG_N(limits.max_clients), 1, 1000000, 0,
+     NULL, "command connections at once (default 1024)"},
+    {"limits.orphan_timeout_s", "--orphan-timeout", "NAVAL_ORPHAN_TIMEOUT", CFG_NUM, CFG_N(limits.orphan_timeout_s),
+     0, 1e7, 0, NULL, "s before a disconnected client's vessels go (0: never; default 60)"},
+};
+#define CFG_COUNT (sizeof cfg_table / sizeof cfg_table[0])
+
+void cfg_defaults(cfg_server* c) {
+    memset(c, 0, sizeof *c);
+    snprintf(c->server_name, sizeof c->server_name, "naval");
+    snprintf(c->snapshot_url, sizeof c->snapshot_url, "tcp://0.0.0.0:7700");
+    snprintf(c->command_url, sizeof c->command_url, "tcp://0.0.0.0:7701");
+    snprintf(c->compact_url, sizeof c->compact_url, "tcp://0.0.0.0:7702");
+    snprintf(c->http, sizeof c->http, "0.0.0.0:8080");
+    snprintf(c->log_level, sizeof c->log_level, "info");
+    c->boats = -1;
+    c->seed = 1;
+    c->max_catchup = 4;
+    c->keyframe_interval = 60;
+    c->command_contexts = 16;
+    c->snapshot_queue = 16;
+    c->limits.max_request_bytes = 65536;
+    c->limits.vessels_per_client = 16;
+    c->limits.vessels_total = 10000;
+    c->limits.requests_per_second = 100;
+    c->limits.request_burst = 200;
+    c->limits.max_clients = 1024;
+    c->limits.orphan_timeout_s = 60;
+}
+
+static void cfg_describe_range(const cfg_entry* e, char* out, size_t n) {
+    snprintf(out, n, "%s in %c%.15g, %.15g]", e->kind == CFG_INT ? "an integer" : "a number", e->lo_open ? '(' : '[',
+             e->lo, e->hi);
+}
+
+/* Every source ends here: the value's range, then the store. */
+static int cfg_store_number(cfg_server* c, const cfg_entry* e, double v, const char* where, const char* shown,
+                            nv_error* err) {
+    int ok = isfinite(v) && (e->lo_open ? v > e->lo : v >= e->lo) && v <= e->hi;
+    if (ok && e->kind == CFG_INT) ok = v == floor(v);
+    if (!ok) {
+        char range[96];
+        cfg_describe_range(e, range, sizeof range);
+        return nv_error_set(err, "%s: must be %s (got %s)", where, range, shown);
+    }
+    *(double*)((char*)c + e->offset) = v;
+    return 0;
+}
+
+static int cfg_store_string(cfg_server* c, const cfg_entry* e, const char* v, const char* where, nv_error* err) {
+    if (strlen(v) >= e->size) return nv_error_set(err, "%s: longer than %zu characters", where, e->size - 1);
+    char why[160];
+    if (e->check && e->check(v, why, sizeof why))
+        return nv_error_set(err, "%s: %s (got '%.200s')", where, why, e->check == cfg_check_secret ? "(hidden)" : v);
+    snprintf((char*)c + e->offset, e->size, "%s", v);
+    return 0;
+}
+
+static const cfg_entry* cfg_find(cfg_origin origin, const char* name) {
+    for (size_t i = 0; i < CFG_COUNT; i++) {
+        const char* n = origin == CFG_FROM_FLAG ? cfg_table[i].flag : cfg_table[i].env;
+        if (n && strcmp(n, name) == 0) return &cfg_table[i];
+    }
+    return NULL;
+}
+
+int cfg_is_known(cfg_origin origin, const char* name) { return cfg_find(origin, name) != NULL; }
+
+int cfg_set_text(cfg_server* c, cfg_origin origin, const char* name, const char* value, nv_error* err) {
+    const cfg_entry* e = cfg_find(origin, name);
+    if (!e) return nv_error_set(err, "%s: unknown %s", name, origin == CFG_FROM_FLAG ? "option" : "variable");
+    if (e->kind == CFG_STR) return cfg_store_string(c, e, value, name, err);
+    char shown[80];
+    snprintf(shown, sizeof shown, "'%.60s'", value);
+    char* end = NULL;
+    errno = 0;
+    double v = strtod(value, &end);
+    /* strtod takes blanks, hex and "inf": a flag must be a plain decimal. */
+    int plain = value[0] && !isspace((unsigned char)value[0]) && end && *end == '\0' && errno != ERANGE &&
+                !strpbrk(value, "xXnN");
+    if (!plain) v = NAN;
+    return cfg_store_number(c, e, v, name, shown, err);
+}
+
+static int cfg_read_json_value(cfg_server* c, const json_ctx* jc, const cfg_entry* e, const cJSON* v) {
+    if (e->kind == CFG_STR) {
+        if (!cJSON_IsString(v))
+            return json_fail(jc, e->key, "expected a string (got %s)", json_type_name(v));
+        char where[NV_ERROR_MAX];
+        snprintf(where, sizeof where, "%s: %s", jc->name, e->key);
+        return cfg_store_string(c, e, v->valuestring, where, jc->err);
+    }
+    if (!cJSON_IsNumber(v)) return json_fail(jc, e->key, "expected a number (got %s)", json_type_name(v));
+    char where[NV_ERROR_MAX], shown[40];
+    snprintf(where, sizeof where, "%s: %s", jc->name, e->key);
+    snprintf(shown, sizeof shown, "%.15g", v->valuedouble);
+    return cfg_store_number(c, e, v->valuedouble, where, shown, jc->err);
+}
+
+/* Keys of one object level: top-level keys, or those under "limits.". */
+static int cfg_collect_keys(const char* prefix, const char** keys, size_t cap) {
+    size_t n = 0, plen = strlen(prefix);
+    for (size_t i = 0; i < CFG_COUNT && n + 1 < cap; i++) {
+        const char* k = cfg_table[i].key;
+        if (plen ? strncmp(k, prefix, plen) == 0 : strchr(k, '.') == NULL) keys[n++] = k + plen;
+    }
+    if (!plen) keys[n++] = "limits";
+    keys[n] = NULL;
+    return (int)n;
+}
+
+static int cfg_parse_json(const char* text, size_t length, const char* name, const char* base_dir, void* out,
+                          nv_error* err) {
+    (void)base_dir;
+    cfg_server* c = out;
+    json_ctx jc = {name, NULL, err};
+    cJSON* root = json_parse_text(&jc, text, length);
+    if (!root) return -1;
+    const char* top[CFG_COUNT + 2];
+    const char* lim[CFG_COUNT + 2];
+    cfg_collect_keys("", top, CFG_COUNT + 2);
+    cfg_collect_keys("limits.", lim, CFG_COUNT + 2);
+    int rc = json_check_keys(&jc, root, "", top);
+    const cJSON* limits = cJSON_GetObjectItemCaseSensitive(root, "limits");
+    if (!rc && limits) rc = json_check_keys(&jc, limits, "limits", lim);
+    for (size_t i = 0; i < CFG_COUNT && !rc; i++) {
+        const cfg_entry* e = &cfg_table[i];
+        const char* dot = strchr(e->key, '.');
+        const cJSON* v = dot ? (limits ? cJSON_GetObjectItemCaseSensitive(limits, dot + 1) : NULL)
+                             : cJSON_GetObjectItemCaseSensitive(root, e->key);
+        if (v) rc = cfg_read_json_value(c, &jc, e, v);
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+int cfg_load_file(cfg_server* c, const char* path, nv_error* err) {
+    /* Parse into a copy: a bad file leaves the settings as they were. */
+    cfg_server tmp = *c;
+    if (json_load_file(path, cfg_parse_json, &tmp, err)) return -1;
+    *c = tmp;
+    return 0;
+}
+
+int cfg_load_env(cfg_server* c, char* unknown, size_t unknown_size, nv_error* err) {
+    if (unknown && unknown_size) unknown[0] = '\0';
+    for (char** env = environ; env && *env; env++) {
+        const char* eq = strchr(*env, '=');
+        if (!eq || strncmp(*env, "NAVAL_", 6) != 0) continue;
+        char name[64];
+        size_t len = (size_t)(eq - *env);
+        if (len >= sizeof name) continue;
+        memcpy(name, *env, len);
+        name[len] = '\0';
+        if (!strcmp(name, "NAVAL_CONFIG")) continue; /* read by args.c, before the file */
+        if (!cfg_is_known(CFG_FROM_ENV, name)) {
+            if (unknown && unknown_size && !unknown[0]) snprintf(unknown, unknown_size, "%s", name);
+            continue;
+        }
+        if (cfg_set_text(c, CFG_FROM_ENV, name, eq + 1, err)) return -1;
+    }
+    return 0;
+}
+
+static int cfg_same_endpoint(const char* a, const char* b) { return a[0] && b[0] && strcmp(a, b) == 0; }
+
+int cfg_finish(cfg_server* c, nv_error* err) {
+    if (c->boats < 0) c->boats = c->scenario[0] ? 0 : 200;
+    if (c->threads == 0) c->threads = jobs_hardware_threads();
+    if (c->tick_hz == 0 && !c->scenario[0]) c->tick_hz = 60;
+#ifdef NAVAL_DEFAULT_WEB_ROOT
+    /* The build tree's web client once it is bundled; without it the
+     * server falls back to its built-in page rather than failing. */
+    if (!c->web_root[0]) {
+        char index[CFG_PATH_MAX + 16];
+        struct stat st;
+        snprintf(index, sizeof index, "%s/index.html", NAVAL_DEFAULT_WEB_ROOT);
+        if (stat(index, &st) == 0 && S_ISREG(st.st_mode))
+            snprintf(c->web_root, sizeof c->web_root, "%s", NAVAL_DEFAULT_WEB_ROOT);
+    }
+#endif
+    if (cfg_same_endpoint(c->snapshot_url, c->compact_url) || cfg_same_endpoint(c->snapshot_url, c->command_url) ||
+        cfg_same_endpoint(c->compact_url, c->command_url))
+        return nv_error_set(err, "snapshot_url, compact_url and command_url must differ (two are '%s')",
+                            cfg_same_endpoint(c->compact_url, c->command_url) ? c->compact_url : c->snapshot_url);
+    if (!c->snapshot_url[0] && !c->http[0])
+        return nv_error_set(err, "no way to receive snapshots: give snapshot_url or http");
+    if (c->limits.request_burst < 1) c->limits.request_burst = 1;
+    if (c->web_root[0]) {
+        struct stat st;
+        if (stat(c->web_root, &st) != 0 || !S_ISDIR(st.st_mode))
+            return nv_error_set(err, "web_root: '%s' is not a folder", c->web_root);
+    }
+    return 0;
+}
+
+static void cfg_print_string(FILE* out, const char* s) {
+    fputc('"', out);
+    for (const unsigned char* p = (const unsigned char*)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+        else fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+void cfg_print_json(const cfg_server* c, FILE* out) {
+    fputs("{", out);
+    int in_limits = 0;
+    for (size_t i = 0; i < CFG_COUNT; i++) {
+        const cfg_entry* e = &cfg_table[i];
+        const char* dot = strchr(e->key, '.');
+        if (dot && !in_limits) {
+            fputs(", \"limits\": {", out);
+            in_limits = 1;
+        } else if (i) {
+            fputs(", ", out);
+        }
+        cfg_print_string(out, dot ? dot + 1 : e->key);
+        fputs(": ", out);
+        const char* base = (const char*)c + e->offset;
+        if (e->kind != CFG_STR) fprintf(out, "%.15g", *(const double*)base);
+        else if (e->check == cfg_check_secret) cfg_print_string(out, base[0] ? "(set)" : "");
+        else cfg_print_string(out, base);
+    }
+    fputs(in_limits ? "}}\n" : "}\n", out);
+}
+
+/* What a flag's value looks like, for the usage text. */
+static const char* cfg_metavar(const cfg_entry* e) {
+    if (e->kind != CFG_STR) return e->kind == CFG_INT ? "N" : "X";
+    if (e->check == cfg_check_url) return "URL";
+    if (e->check == cfg_check_hostport) return "HOST:PORT";
+    if (e->check == cfg_check_level) return "LEVEL";
+    if (!strcmp(e->key, "scenario")) return "FILE";
+    if (!strcmp(e->key, "web_root")) return "DIR";
+    return "TEXT";
+}
+
+void cfg_print_usage(FILE* out) {
+    for (size_t i = 0; i < CFG_COUNT; i++) {
+        const cfg_entry* e = &cfg_table[i];
+        char left[64];
+        if (e->flag) snprintf(left, sizeof left, "%s %s", e->flag, cfg_metavar(e));
+        else left[0] = '\0';
+        fprintf(out, "  %-26s %s\n  %-26s   %s, config key \"%s\"\n", left, e->help, "", e->env, e->key);
+    }
+}

@@ -1,0 +1,82 @@
+/* The server's settings and their four sources, lowest priority first:
+ * built-in defaults, a JSON file (--config FILE or NAVAL_CONFIG), NAVAL_*
+ * environment variables, command-line flags. One table (config.c) names
+ * each setting's JSON key, flag and variable, its type and range, so every
+ * source is checked the same way and every message names what was wrong
+ * and where it came from ("server.json: limits.vessels_per_client: must be
+ * an integer in [0, 1000000] (got 1.5)", "--tick-hz: must be a number in
+ * (0, 1000] (got 'fast')"). */
+#ifndef NAVAL_SERVER_CONFIG_H
+#define NAVAL_SERVER_CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "log.h"
+#include "nv_error.h"
+
+#define CFG_URL_MAX 256
+#define CFG_PATH_MAX 1024
+#define CFG_NAME_MAX 64
+#define CFG_SECRET_MAX 128
+#define CFG_SECRET_MIN 16
+
+typedef struct cfg_limits {
+    double max_request_bytes;   /* a bigger request gets LIMIT_EXCEEDED */
+    double vessels_per_client;  /* live vessels one connection may own */
+    double vessels_total;       /* vessels in the world, demo fleet included */
+    double requests_per_second; /* per connection, token bucket refill rate */
+    double request_burst;       /* token bucket size */
+    double max_clients;         /* command connections tracked at once */
+    double orphan_timeout_s;    /* a vessel whose connection closed is removed after this (0: never) */
+} cfg_limits;
+
+/* Numbers are doubles so that one range check serves every source;
+ * integer settings are checked to be whole. */
+typedef struct cfg_server {
+    char server_name[CFG_NAME_MAX];
+    char snapshot_url[CFG_URL_MAX]; /* "" disables the tcp stream (ws stays) */
+    char compact_url[CFG_URL_MAX];  /* "" disables the compact stream */
+    char command_url[CFG_URL_MAX];  /* "" disables the tcp command socket */
+    char http[CFG_URL_MAX];         /* "HOST:PORT"; "" disables HTTP and WebSocket */
+    char web_root[CFG_PATH_MAX];    /* "" : the build tree's clients/web/dist when bundled */
+    char scenario[CFG_PATH_MAX];    /* "" : the default world */
+    char admin_token[CFG_SECRET_MAX];
+    char log_level[16];
+    double boats;                   /* demo fleet; -1: 200 on the default world, 0 with a scenario */
+    double tick_hz;                 /* 0: 60, or the scenario's */
+    double threads;                 /* 0: the machine's */
+    double seed;
+    double max_catchup;             /* steps one loop turn may run to catch up */
+    double keyframe_interval;       /* ticks between compact keyframes */
+    double command_contexts;        /* REP contexts: requests in flight at once */
+    double snapshot_queue;          /* messages queued per subscriber before the oldest is dropped */
+    double area;                    /* demo fleet's half-width, m (0: from the fleet size) */
+    cfg_limits limits;
+} cfg_server;
+
+void cfg_defaults(cfg_server* c);
+
+/* One value from a source: `source` labels messages ("--boats",
+ * "NAVAL_BOATS"). name is a flag ("--boats") or a variable ("NAVAL_BOATS"). */
+typedef enum cfg_origin { CFG_FROM_FLAG, CFG_FROM_ENV } cfg_origin;
+/* 1 when `name` is a known flag or variable, 0 when not (value untouched). */
+int cfg_is_known(cfg_origin origin, const char* name);
+int cfg_set_text(cfg_server* c, cfg_origin origin, const char* name, const char* value, nv_error* err);
+
+/* The JSON file: strict keys (an unknown key is named), types and ranges. */
+int cfg_load_file(cfg_server* c, const char* path, nv_error* err);
+/* Every NAVAL_* variable of the table that is set; `unknown` (may be NULL)
+ * receives the first NAVAL_* name that is not a setting (a likely typo). */
+int cfg_load_env(cfg_server* c, char* unknown, size_t unknown_size, nv_error* err);
+
+/* Cross-field checks and the resolution of automatic values (boats,
+ * threads); call after every source. Does not read the scenario file. */
+int cfg_finish(cfg_server* c, nv_error* err);
+
+/* Settings as JSON (the admin token hidden). */
+void cfg_print_json(const cfg_server* c, FILE* out);
+/* The usage text's settings part: flag, variable, meaning, default. */
+void cfg_print_usage(FILE* out);
+
+#endif

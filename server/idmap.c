@@ -1,0 +1,79 @@
+#include "idmap.h"
+
+#include <stdlib.h>
+
+/* Fibonacci hashing: pipe and vessel ids are sequential, which a plain
+ * modulo would cluster into one run. */
+static uint32_t idmap_slot(const idmap* m, uint32_t key) {
+    return (uint32_t)((key * 2654435769u) & (m->capacity - 1));
+}
+
+void idmap_free(idmap* m) {
+    free(m->keys);
+    free(m->values);
+    m->keys = m->values = NULL;
+    m->capacity = m->count = 0;
+}
+
+static int idmap_grow(idmap* m) {
+    uint32_t cap = m->capacity ? m->capacity * 2 : 64;
+    idmap n = {malloc(cap * sizeof(uint32_t)), malloc(cap * sizeof(uint32_t)), cap, 0};
+    if (!n.keys || !n.values || cap < m->capacity) {
+        free(n.keys);
+        free(n.values);
+        return -1;
+    }
+    for (uint32_t i = 0; i < cap; i++) n.keys[i] = IDMAP_EMPTY;
+    for (uint32_t i = 0; i < m->capacity; i++)
+        if (m->keys[i] != IDMAP_EMPTY) idmap_put(&n, m->keys[i], m->values[i]);
+    idmap_free(m);
+    *m = n;
+    return 0;
+}
+
+int idmap_put(idmap* m, uint32_t key, uint32_t value) {
+    if (key == IDMAP_EMPTY) return -1;
+    /* Load factor at most 1/2: probe runs stay short. */
+    if (2 * (m->count + 1) > m->capacity && idmap_grow(m)) return -1;
+    uint32_t i = idmap_slot(m, key);
+    while (m->keys[i] != IDMAP_EMPTY && m->keys[i] != key) i = (i + 1) & (m->capacity - 1);
+    if (m->keys[i] == IDMAP_EMPTY) m->count++;
+    m->keys[i] = key;
+    m->values[i] = value;
+    return 0;
+}
+
+int idmap_get(const idmap* m, uint32_t key, uint32_t* value) {
+    if (!m->capacity || key == IDMAP_EMPTY) return 0;
+    for (uint32_t i = idmap_slot(m, key);; i = (i + 1) & (m->capacity - 1)) {
+        if (m->keys[i] == IDMAP_EMPTY) return 0;
+        if (m->keys[i] == key) {
+            *value = m->values[i];
+            return 1;
+        }
+    }
+}
+
+int idmap_remove(idmap* m, uint32_t key) {
+    if (!m->capacity || key == IDMAP_EMPTY) return 0;
+    uint32_t mask = m->capacity - 1, i = idmap_slot(m, key);
+    while (m->keys[i] != key) {
+        if (m->keys[i] == IDMAP_EMPTY) return 0;
+        i = (i + 1) & mask;
+    }
+    /* Backward-shift deletion: no tombstones, so lookups never slow down
+     * after many removals. */
+    for (uint32_t j = (i + 1) & mask; m->keys[j] != IDMAP_EMPTY; j = (j + 1) & mask) {
+        uint32_t home = idmap_slot(m, m->keys[j]);
+        /* Move j into the hole at i unless its home lies cyclically in (i, j]. */
+        int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!stays) {
+            m->keys[i] = m->keys[j];
+            m->values[i] = m->values[j];
+            i = j;
+        }
+    }
+    m->keys[i] = IDMAP_EMPTY;
+    m->count--;
+    return 1;
+}

@@ -1,0 +1,305 @@
+#include "loop.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "cmdq.h"
+#include "commands.h"
+#include "http.h"
+#include "log.h"
+#include "metrics.h"
+#include "net.h"
+#include "sim.h"
+#include "snapshot.h"
+
+/* Time left for the final snapshot and the last responses to leave
+ * before the sockets close (nng has no linger). */
+#define LOOP_DRAIN_MS 150
+/* Longest the stop may take once signalled: nng 1.5.2's nng_close has
+ * known hangs (network.md); a supervisor should not have to SIGKILL us. */
+#define LOOP_STOP_WATCHDOG_S 10
+
+typedef struct loop_server {
+    const cfg_server* cfg;
+    uv_loop_t loop;
+    uv_timer_t tick, housekeeping, drain;
+    uv_async_t wake;
+    uv_signal_t sigint, sigterm;
+    int handles;                 /* open handles, for the close sequence */
+    sim sim;
+    metrics m;
+    cmdq queue;
+    http_site* http;
+    net* net;
+    snap_builder snap;
+    cmd_server cmd;
+    cmdq_item* batch;
+    uint32_t batch_capacity;
+    uint64_t period_ns, acc_ns, last_ns;
+    uint64_t snapshot_ns;        /* the last snapshot's build + publish */
+    uint64_t last_status_ns;
+    int stopping;
+} loop_server;
+
+static void loop_drain_commands(loop_server* s) {
+    uint32_t n = cmdq_take(&s->queue, &s->batch, &s->batch_capacity);
+    uint64_t now = uv_hrtime();
+    for (uint32_t i = 0; i < n; i++) cmd_handle(&s->cmd, &s->batch[i], now);
+}
+
+static void loop_publish(loop_server* s) {
+    int full = net_has_subscribers(s->net, METRICS_FULL), compact = net_has_subscribers(s->net, METRICS_COMPACT);
+    if (!full && !compact) {
+        s->snapshot_ns = 0;
+        return;
+    }
+    uint64_t t0 = uv_hrtime();
+    const world_timing* t = world_last_timing(s->sim.world);
+    proto_tick_stats stats = {(float)t->step_ms, (float)t->water_ms, (float)t->vertex_ms, (float)t->triangle_ms,
+                              (float)t->integrate_ms, (float)(s->snapshot_ns * 1e-6), 0,
+                              atomic_load_explicit(&s->m.subscribers[METRICS_FULL], memory_order_relaxed) +
+                                  atomic_load_explicit(&s->m.subscribers[METRICS_COMPACT], memory_order_relaxed),
+                              atomic_load_explicit(&s->m.overruns, memory_order_relaxed)};
+    nv_error err;
+    if (snap_capture(&s->snap, s->sim.world, &stats, &err)) {
+        log_error("%s", err.message);
+        return;
+    }
+    if (full) {
+        if (snap_encode_full(&s->snap, &err)) log_error("%s", err.message);
+        else net_publish(s->net, METRICS_FULL, s->snap.full.data, s->snap.full.size);
+    }
+    if (compact) {
+        if (snap_encode_compact(&s->snap, &err)) log_error("%s", err.message);
+        else net_publish(s->net, METRICS_COMPACT, s->snap.compact.data, s->snap.compact.size);
+    }
+    s->snapshot_ns = uv_hrtime() - t0;
+}
+
+static void loop_schedule(loop_server* s);
+
+static void loop_on_tick(uv_timer_t* t) {
+    loop_server* s = t->data;
+    if (s->stopping) return;
+    uint64_t now = uv_hrtime();
+    s->acc_ns += now - s->last_ns;
+    s->last_ns = now;
+    uint32_t steps = 0, max = (uint32_t)s->cfg->max_catchup;
+    while (s->acc_ns >= s->period_ns && steps < max) {
+        uint64_t t0 = uv_hrtime();
+        loop_drain_commands(s);
+        uint64_t t1 = uv_hrtime();
+        sim_step(&s->sim);
+        uint64_t t2 = uv_hrtime();
+        s->acc_ns -= s->period_ns;
+        steps++;
+        /* Every tick goes out, catch-up steps included: a subscriber can
+         * then count drops from gaps in the tick numbers. */
+        loop_publish(s);
+        uint64_t t3 = uv_hrtime();
+        metrics_record_tick(&s->m, t3, t3 - t0, t2 - t1, t3 - t2, s->period_ns);
+    }
+    if (s->acc_ns >= s->period_ns) {
+        uint64_t dropped = s->acc_ns / s->period_ns;
+        atomic_fetch_add_explicit(&s->m.dropped_steps, dropped, memory_order_relaxed);
+        s->acc_ns -= dropped * s->period_ns;
+        log_debug("behind the clock: dropped %llu step%s", (unsigned long long)dropped, dropped == 1 ? "" : "s");
+    }
+    atomic_store_explicit(&s->m.vessels, world_vessel_count(s->sim.world), memory_order_relaxed);
+    loop_schedule(s);
+}
+
+static void loop_schedule(loop_server* s) {
+    uint64_t elapsed = uv_hrtime() - s->last_ns;
+    uint64_t due = s->acc_ns + elapsed;
+    uint64_t wait_ns = due >= s->period_ns ? 0 : s->period_ns - due;
+    /* libuv timers have millisecond resolution: round up, the accumulator
+     * absorbs the rest, so the mean rate is exact and a tick is never early.
+     * At least 1 ms even when late: libuv (1.44) runs a timer re-armed with
+     * 0 again in the same pass, which would starve I/O and signals. */
+    uint64_t wait_ms = (wait_ns + 999999) / 1000000;
+    uv_update_time(&s->loop);
+    uv_timer_start(&s->tick, loop_on_tick, wait_ms ? wait_ms : 1, 0);
+}
+
+static void loop_on_wake(uv_async_t* a) {
+    loop_server* s = a->data;
+    loop_drain_commands(s);
+}
+
+static void loop_on_housekeeping(uv_timer_t* t) {
+    loop_server* s = t->data;
+    uint64_t now = uv_hrtime();
+    cmd_reap_orphans(&s->cmd, now);
+    if (now - s->last_status_ns >= 60ull * 1000000000ull) {
+        s->last_status_ns = now;
+        float p50, p99, max;
+        metrics_step_percentiles(&s->m, &p50, &p99, &max);
+        log_info("tick %llu: %u vessels, step p50 %.2f p99 %.2f max %.2f ms, %llu overruns, %u+%u subscribers, "
+                 "%u command connections",
+                 (unsigned long long)world_tick(s->sim.world), world_vessel_count(s->sim.world), p50, p99, max,
+                 (unsigned long long)atomic_load(&s->m.overruns), atomic_load(&s->m.subscribers[METRICS_FULL]),
+                 atomic_load(&s->m.subscribers[METRICS_COMPACT]), atomic_load(&s->m.command_connections));
+    }
+}
+
+static void loop_on_closed(uv_handle_t* h) {
+    loop_server* s = h->data;
+    s->handles--;
+}
+
+static void loop_close_handle(loop_server* s, uv_handle_t* h) {
+    if (!uv_is_closing(h)) uv_close(h, loop_on_closed);
+    (void)s;
+}
+
+/* After the drain delay: sockets first (no more callbacks can queue
+ * work), then the HTTP server, then libuv's handles. */
+static void loop_on_drained(uv_timer_t* t) {
+    loop_server* s = t->data;
+    net_close(s->net);
+    s->net = NULL;
+    s->cmd.net = NULL;
+    http_close(s->http);
+    loop_close_handle(s, (uv_handle_t*)&s->tick);
+    loop_close_handle(s, (uv_handle_t*)&s->housekeeping);
+    loop_close_handle(s, (uv_handle_t*)&s->drain);
+    loop_close_handle(s, (uv_handle_t*)&s->wake);
+    loop_close_handle(s, (uv_handle_t*)&s->sigint);
+    loop_close_handle(s, (uv_handle_t*)&s->sigterm);
+}
+
+/* Async-signal-safe: the stop was clean up to closing the sockets (the
+ * final snapshot went out), so the exit status stays 0. */
+static void loop_on_watchdog(int sig) {
+    (void)sig;
+    static const char msg[] = "naval-server: ERROR closing the sockets took over 10 s (nng_close hang); exiting\n";
+    ssize_t rc = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)rc;
+    _exit(0);
+}
+
+static void loop_arm_watchdog(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = loop_on_watchdog;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(LOOP_STOP_WATCHDOG_S);
+}
+
+static void loop_on_signal(uv_signal_t* h, int signum) {
+    loop_server* s = h->data;
+    if (s->stopping) return;
+    s->stopping = 1;
+    loop_arm_watchdog();
+    log_info("%s: stopping at tick %llu", signum == SIGINT ? "SIGINT" : "SIGTERM",
+             (unsigned long long)world_tick(s->sim.world));
+    uv_timer_stop(&s->tick);
+    uv_timer_stop(&s->housekeeping);
+    http_set_stopping(s->http);
+    /* Requests already queued are answered (SHUTTING_DOWN); the world
+     * as it stands goes out one last time. */
+    s->cmd.shutting_down = 1;
+    loop_drain_commands(s);
+    loop_publish(s);
+    uv_timer_start(&s->drain, loop_on_drained, LOOP_DRAIN_MS, 0);
+}
+
+static void loop_log_start(const loop_server* s) {
+    const cfg_server* c = s->cfg;
+    log_info("world: %u vessels (%u on autopilot in +-%.0f m), %u types, %s, %g Hz, %u thread%s",
+             world_vessel_count(s->sim.world), autopilot_count(s->sim.pilot), s->sim.area,
+             world_hull_type_count(s->sim.world), s->sim.inst.ocean ? "FFT ocean" : "flat water", s->sim.tick_hz,
+             jobs_thread_count(s->sim.pool), jobs_thread_count(s->sim.pool) == 1 ? "" : "s");
+    if (c->http[0])
+        log_info("websocket: ws://%s%s (full), ws://%s%s (compact), ws://%s%s (requests)", c->http, NET_WS_SNAPSHOTS,
+                 c->http, NET_WS_COMPACT, c->http, NET_WS_COMMANDS);
+}
+
+static int loop_start(loop_server* s, nv_error* err) {
+    const cfg_server* c = s->cfg;
+    if (uv_loop_init(&s->loop)) return nv_error_set(err, "libuv loop init failed");
+    metrics_init(&s->m, uv_hrtime());
+    if (sim_create(&s->sim, c, err)) return -1;
+    s->period_ns = (uint64_t)llround(1e9 / s->sim.tick_hz);
+    if (snap_init(&s->snap, (uint32_t)c->keyframe_interval, err)) return -1;
+    uv_handle_t* handles[] = {(uv_handle_t*)&s->tick, (uv_handle_t*)&s->housekeeping, (uv_handle_t*)&s->drain,
+                              (uv_handle_t*)&s->wake, (uv_handle_t*)&s->sigint, (uv_handle_t*)&s->sigterm};
+    if (uv_timer_init(&s->loop, &s->tick) || uv_timer_init(&s->loop, &s->housekeeping) ||
+        uv_timer_init(&s->loop, &s->drain) || uv_async_init(&s->loop, &s->wake, loop_on_wake) ||
+        uv_signal_init(&s->loop, &s->sigint) || uv_signal_init(&s->loop, &s->sigterm))
+        return nv_error_set(err, "libuv handles init failed");
+    for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++) handles[i]->data = s;
+    s->handles = (int)(sizeof handles / sizeof handles[0]);
+    if (cmdq_init(&s->queue, &s->wake)) return nv_error_set(err, "mutex init failed");
+    if (c->http[0]) {
+        http_config hc = {c->http, c->web_root, s->sim.tick_hz};
+        if (http_open(&s->http, &hc, &s->m, err)) return -1;
+    }
+    net_config nc = {c->snapshot_url, c->compact_url, c->command_url, c->http,
+                     /* Requests over the limit get a LIMIT_EXCEEDED answer; only
+                      * far bigger ones are cut off by nng (connection closed). */
+                     (size_t)c->limits.max_request_bytes * 4 + 65536, (uint32_t)c->command_contexts,
+                     (uint32_t)c->snapshot_queue};
+    cmd_init(&s->cmd, &s->sim, &s->snap, NULL, &s->m, c);
+    if (net_open(&s->net, &nc, &s->queue, &s->m, err)) return -1;
+    s->cmd.net = s->net;
+    atomic_store(&s->m.vessels, world_vessel_count(s->sim.world));
+    uv_signal_start(&s->sigint, loop_on_signal, SIGINT);
+    uv_signal_start(&s->sigterm, loop_on_signal, SIGTERM);
+    uv_timer_start(&s->housekeeping, loop_on_housekeeping, 1000, 1000);
+    s->last_ns = s->last_status_ns = uv_hrtime();
+    loop_log_start(s);
+    loop_schedule(s);
+    return 0;
+}
+
+static void loop_teardown(loop_server* s) {
+    net_close(s->net);
+    s->net = NULL;
+    http_close(s->http);
+    if (s->handles > 0) {
+        uv_handle_t* handles[] = {(uv_handle_t*)&s->tick, (uv_handle_t*)&s->housekeeping, (uv_handle_t*)&s->drain,
+                                  (uv_handle_t*)&s->wake, (uv_handle_t*)&s->sigint, (uv_handle_t*)&s->sigterm};
+        for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
+            if (handles[i]->loop && !uv_is_closing(handles[i])) uv_close(handles[i], loop_on_closed);
+        uv_run(&s->loop, UV_RUN_DEFAULT);
+    }
+    /* nng's threads are gone after this: no HTTP handler can still be
+     * reading the site, no callback touching the queue. */
+    nng_fini();
+    http_free(s->http);
+    s->http = NULL;
+    if (s->queue.wake) cmdq_destroy(&s->queue);
+    cmd_free(&s->cmd);
+    snap_free(&s->snap);
+    free(s->batch);
+    sim_destroy(&s->sim);
+    uv_loop_close(&s->loop);
+}
+
+int loop_run(const cfg_server* cfg) {
+    loop_server* s = calloc(1, sizeof *s);
+    if (!s) {
+        log_error("out of memory");
+        return 1;
+    }
+    s->cfg = cfg;
+    nv_error err;
+    int rc = 0;
+    if (loop_start(s, &err)) {
+        log_error("%s", err.message);
+        rc = 1;
+    } else {
+        uv_run(&s->loop, UV_RUN_DEFAULT);
+        log_info("stopped cleanly at tick %llu", (unsigned long long)world_tick(s->sim.world));
+    }
+    loop_teardown(s);
+    free(s);
+    return rc;
+}

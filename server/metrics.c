@@ -1,0 +1,203 @@
+#include "metrics.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nv_error.h"
+
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define ADD(x, v) atomic_fetch_add_explicit(&(x), (v), memory_order_relaxed)
+#define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
+
+/* Seconds: around the 60 Hz budget (16.7 ms) and its fractions. */
+static const double metrics_bounds[METRICS_TICK_BUCKETS] = {0.0005, 0.001, 0.002, 0.004, 0.008, 0.0167,
+                                                            0.033,  0.066, 0.1,   0.25,  1.0};
+
+static const char* const metrics_body_names[METRICS_BODIES] = {"none",       "hello", "spawn", "control",
+                                                               "despawn",    "world_info", "hull", "stats"};
+
+void metrics_init(metrics* m, uint64_t start_ns) {
+    memset(m, 0, sizeof *m);
+    m->start_ns = start_ns;
+    STORE(m->last_tick_ns, start_ns);
+}
+
+void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t step_ns, uint64_t snapshot_ns,
+                         uint64_t budget_ns) {
+    ADD(m->ticks, 1);
+    if (work_ns > budget_ns) ADD(m->overruns, 1);
+    int b = 0;
+    while (b < METRICS_TICK_BUCKETS && (double)work_ns * 1e-9 > metrics_bounds[b]) b++;
+    ADD(m->tick_bucket[b], 1);
+    ADD(m->tick_sum_ns, work_ns);
+    STORE(m->last_tick_ns, now_ns);
+    STORE(m->step_ns, step_ns);
+    STORE(m->snapshot_ns, snapshot_ns);
+    m->window[m->window_next] = (float)(step_ns * 1e-6);
+    m->window_next = (m->window_next + 1) % METRICS_WINDOW;
+    if (m->window_count < METRICS_WINDOW) m->window_count++;
+}
+
+void metrics_record_publish(metrics* m, metrics_stream s, size_t bytes, uint32_t subscribers) {
+    ADD(m->snapshots_published[s], 1);
+    ADD(m->snapshot_messages[s], subscribers);
+    ADD(m->snapshot_bytes[s], (uint64_t)bytes * subscribers);
+}
+
+void metrics_record_command(metrics* m, proto_body kind, proto_status status) {
+    unsigned k = (unsigned)kind < METRICS_BODIES ? (unsigned)kind : 0;
+    unsigned s = (unsigned)status < METRICS_STATUSES ? (unsigned)status : PROTO_STATUS_INTERNAL;
+    ADD(m->commands[k][s], 1);
+}
+
+static int metrics_cmp_float(const void* a, const void* b) {
+    float x = *(const float*)a, y = *(const float*)b;
+    return x < y ? -1 : x > y;
+}
+
+void metrics_step_percentiles(const metrics* m, float* p50, float* p99, float* max) {
+    *p50 = *p99 = *max = 0.0f;
+    uint32_t n = m->window_count;
+    if (!n) return;
+    float sorted[METRICS_WINDOW];
+    memcpy(sorted, m->window, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, metrics_cmp_float);
+    *p50 = sorted[(n - 1) / 2];
+    *p99 = sorted[(uint32_t)((n - 1) * 0.99)];
+    *max = sorted[n - 1];
+}
+
+uint64_t metrics_requests(const metrics* m) {
+    uint64_t n = 0;
+    for (int k = 0; k < METRICS_BODIES; k++)
+        for (int s = 0; s < METRICS_STATUSES; s++) n += LOAD(m->commands[k][s]);
+    return n;
+}
+
+uint64_t metrics_request_errors(const metrics* m) {
+    uint64_t n = 0;
+    for (int k = 0; k < METRICS_BODIES; k++)
+        for (int s = 1; s < METRICS_STATUSES; s++) n += LOAD(m->commands[k][s]);
+    return n;
+}
+
+typedef struct metrics_text {
+    char* data;
+    size_t length, capacity;
+    int failed;
+} metrics_text;
+
+static void metrics_printf(metrics_text* t, const char* fmt, ...) NV_PRINTF_LIKE(2, 3);
+
+static void metrics_printf(metrics_text* t, const char* fmt, ...) {
+    if (t->failed) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->data + t->length, t->capacity - t->length, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = 1;
+            return;
+        }
+        if ((size_t)n < t->capacity - t->length) {
+            t->length += (size_t)n;
+            return;
+        }
+        size_t cap = t->capacity * 2 + (size_t)n;
+        char* d = realloc(t->data, cap);
+        if (!d) {
+            t->failed = 1;
+            return;
+        }
+        t->data = d;
+        t->capacity = cap;
+    }
+}
+
+char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
+    static const char* const stream_names[METRICS_STREAMS] = {"full", "compact"};
+    metrics_text t = {malloc(8192), 0, 8192, 0};
+    if (!t.data) return NULL;
+    metrics_printf(&t, "# HELP naval_uptime_seconds Time since the server started.\n# TYPE naval_uptime_seconds gauge\n"
+                       "naval_uptime_seconds %.3f\n",
+                   (double)(now_ns - m->start_ns) * 1e-9);
+    metrics_printf(&t, "# HELP naval_tick_duration_seconds Work per tick: commands, world step, snapshot build and "
+                       "publish.\n# TYPE naval_tick_duration_seconds histogram\n");
+    uint64_t cumulative = 0;
+    for (int b = 0; b <= METRICS_TICK_BUCKETS; b++) {
+        cumulative += LOAD(m->tick_bucket[b]);
+        if (b < METRICS_TICK_BUCKETS)
+            metrics_printf(&t, "naval_tick_duration_seconds_bucket{le=\"%g\"} %llu\n", metrics_bounds[b],
+                           (unsigned long long)cumulative);
+        else
+            metrics_printf(&t, "naval_tick_duration_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)cumulative);
+    }
+    metrics_printf(&t, "naval_tick_duration_seconds_sum %.9f\nnaval_tick_duration_seconds_count %llu\n",
+                   (double)LOAD(m->tick_sum_ns) * 1e-9, (unsigned long long)cumulative);
+    metrics_printf(&t, "# HELP naval_ticks_total Ticks stepped.\n# TYPE naval_ticks_total counter\nnaval_ticks_total %llu\n",
+                   (unsigned long long)LOAD(m->ticks));
+    metrics_printf(&t, "# HELP naval_tick_overruns_total Ticks whose work took longer than the tick period.\n"
+                       "# TYPE naval_tick_overruns_total counter\nnaval_tick_overruns_total %llu\n",
+                   (unsigned long long)LOAD(m->overruns));
+    metrics_printf(&t, "# HELP naval_ticks_dropped_total Steps given up to catch up (simulation fell behind wall "
+                       "time).\n# TYPE naval_ticks_dropped_total counter\nnaval_ticks_dropped_total %llu\n",
+                   (unsigned long long)LOAD(m->dropped_steps));
+    metrics_printf(&t, "# HELP naval_step_seconds The last world step.\n# TYPE naval_step_seconds gauge\n"
+                       "naval_step_seconds %.9f\n",
+                   (double)LOAD(m->step_ns) * 1e-9);
+    metrics_printf(&t, "# HELP naval_snapshot_seconds The last snapshot's build and publish.\n"
+                       "# TYPE naval_snapshot_seconds gauge\nnaval_snapshot_seconds %.9f\n",
+                   (double)LOAD(m->snapshot_ns) * 1e-9);
+    metrics_printf(&t, "# HELP naval_vessels Vessels in the world.\n# TYPE naval_vessels gauge\nnaval_vessels %u\n",
+                   LOAD(m->vessels));
+    metrics_printf(&t, "# HELP naval_subscribers Connected snapshot subscribers (tcp and ws).\n"
+                       "# TYPE naval_subscribers gauge\n");
+    for (int s = 0; s < METRICS_STREAMS; s++)
+        metrics_printf(&t, "naval_subscribers{stream=\"%s\"} %u\n", stream_names[s], LOAD(m->subscribers[s]));
+    metrics_printf(&t, "# HELP naval_command_connections Connected command clients (tcp and ws).\n"
+                       "# TYPE naval_command_connections gauge\nnaval_command_connections %u\n",
+                   LOAD(m->command_connections));
+    metrics_printf(&t, "# HELP naval_snapshot_bytes_total Snapshot bytes handed to subscribers' queues.\n"
+                       "# TYPE naval_snapshot_bytes_total counter\n");
+    for (int s = 0; s < METRICS_STREAMS; s++)
+        metrics_printf(&t, "naval_snapshot_bytes_total{stream=\"%s\"} %llu\n", stream_names[s],
+                       (unsigned long long)LOAD(m->snapshot_bytes[s]));
+    metrics_printf(&t, "# HELP naval_snapshot_messages_total Snapshot messages handed to subscribers' queues.\n"
+                       "# TYPE naval_snapshot_messages_total counter\n");
+    for (int s = 0; s < METRICS_STREAMS; s++)
+        metrics_printf(&t, "naval_snapshot_messages_total{stream=\"%s\"} %llu\n", stream_names[s],
+                       (unsigned long long)LOAD(m->snapshot_messages[s]));
+    metrics_printf(&t, "# HELP naval_snapshots_published_total Snapshots published (once per subscriber set).\n"
+                       "# TYPE naval_snapshots_published_total counter\n");
+    for (int s = 0; s < METRICS_STREAMS; s++)
+        metrics_printf(&t, "naval_snapshots_published_total{stream=\"%s\"} %llu\n", stream_names[s],
+                       (unsigned long long)LOAD(m->snapshots_published[s]));
+    metrics_printf(&t, "# HELP naval_snapshots_superseded_total Snapshots replaced by a newer one before the "
+                       "publisher thread sent them.\n# TYPE naval_snapshots_superseded_total counter\n");
+    for (int s = 0; s < METRICS_STREAMS; s++)
+        metrics_printf(&t, "naval_snapshots_superseded_total{stream=\"%s\"} %llu\n", stream_names[s],
+                       (unsigned long long)LOAD(m->superseded[s]));
+    metrics_printf(&t, "# HELP naval_response_bytes_total Bytes of command responses.\n"
+                       "# TYPE naval_response_bytes_total counter\nnaval_response_bytes_total %llu\n",
+                   (unsigned long long)LOAD(m->response_bytes));
+    metrics_printf(&t, "# HELP naval_commands_total Requests by type and response status.\n"
+                       "# TYPE naval_commands_total counter\n");
+    for (int k = 0; k < METRICS_BODIES; k++)
+        for (int s = 0; s < METRICS_STATUSES; s++) {
+            uint64_t n = LOAD(m->commands[k][s]);
+            /* Always list ok and bad_request so that dashboards find the
+             * series before the first error. */
+            if (n || (k && s <= PROTO_STATUS_BAD_REQUEST))
+                metrics_printf(&t, "naval_commands_total{type=\"%s\",status=\"%s\"} %llu\n", metrics_body_names[k],
+                               proto_status_name((proto_status)s), (unsigned long long)n);
+        }
+    if (t.failed) {
+        free(t.data);
+        return NULL;
+    }
+    *length = t.length;
+    return t.data;
+}

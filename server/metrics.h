@@ -1,0 +1,61 @@
+/* What the server counts, for /metrics (Prometheus text format), the
+ * stats request and the snapshots' tick statistics. The loop thread and
+ * nng's threads update counters while the HTTP thread reads them: every
+ * field is atomic (relaxed: each number is read on its own, never as a
+ * consistent set). The step-time window is the loop thread's alone. */
+#ifndef NAVAL_SERVER_METRICS_H
+#define NAVAL_SERVER_METRICS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto.h"
+
+#define METRICS_TICK_BUCKETS 11   /* finite upper bounds; +Inf is implicit */
+#define METRICS_BODIES 8          /* proto_body NONE..STATS */
+#define METRICS_STATUSES 9        /* proto_status OK..SHUTTING_DOWN */
+#define METRICS_WINDOW 1024       /* recent step times for the percentiles */
+
+typedef enum metrics_stream { METRICS_FULL = 0, METRICS_COMPACT = 1, METRICS_STREAMS } metrics_stream;
+
+typedef struct metrics {
+    uint64_t start_ns;                       /* uv_hrtime at start */
+    atomic_uint_least64_t ticks;
+    atomic_uint_least64_t overruns;          /* ticks whose work took longer than the step */
+    atomic_uint_least64_t dropped_steps;     /* steps given up by the catch-up cap */
+    atomic_uint_least64_t tick_bucket[METRICS_TICK_BUCKETS + 1];
+    atomic_uint_least64_t tick_sum_ns;
+    atomic_uint_least64_t last_tick_ns;      /* uv_hrtime of the last tick (health) */
+    atomic_uint_least64_t step_ns, snapshot_ns; /* last tick */
+    atomic_uint vessels;
+    atomic_uint subscribers[METRICS_STREAMS];
+    atomic_uint command_connections;
+    atomic_uint_least64_t snapshot_bytes[METRICS_STREAMS];    /* bytes handed to subscribers */
+    atomic_uint_least64_t snapshot_messages[METRICS_STREAMS]; /* messages handed to subscribers */
+    atomic_uint_least64_t snapshots_published[METRICS_STREAMS];
+    atomic_uint_least64_t superseded[METRICS_STREAMS];        /* replaced before the publisher sent them */
+    atomic_uint_least64_t response_bytes;
+    atomic_uint_least64_t commands[METRICS_BODIES][METRICS_STATUSES];
+    /* Loop thread only. */
+    float window[METRICS_WINDOW];
+    uint32_t window_count, window_next;
+} metrics;
+
+void metrics_init(metrics* m, uint64_t start_ns);
+
+/* One tick: its whole work (steps, commands, snapshot) and its step. */
+void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t step_ns, uint64_t snapshot_ns,
+                         uint64_t budget_ns);
+void metrics_record_publish(metrics* m, metrics_stream s, size_t bytes, uint32_t subscribers);
+void metrics_record_command(metrics* m, proto_body kind, proto_status status);
+/* Step-time percentiles over the window, ms (0 when empty). Loop thread. */
+void metrics_step_percentiles(const metrics* m, float* p50, float* p99, float* max);
+
+uint64_t metrics_requests(const metrics* m);
+uint64_t metrics_request_errors(const metrics* m);
+
+/* The Prometheus text exposition; malloc'd, NULL when out of memory. */
+char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length);
+
+#endif

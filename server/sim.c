@@ -1,0 +1,209 @@
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "statics.h"
+#include "vessel_type.h"
+
+/* The default sea: a fresh breeze's JONSWAP sea (Hs ~1.5 m) on one 256^2
+ * cascade, so that the world uses the surface-grid fast path. */
+static void sim_default_ocean(ocean_params* p, uint64_t seed) {
+    *p = ocean_params_default();
+    p->spectrum = SPECTRUM_JONSWAP;
+    p->wind_speed = 9.0;
+    p->wind_direction = 30.0;
+    p->size = 600.0;
+    p->resolution = 256;
+    p->cascades = 1;
+    p->surface_grid = 1;
+    p->seed = seed;
+}
+
+static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* err) {
+    memset(s, 0, sizeof *s);
+    s->world = world_config_default();
+    s->has_ocean = true;
+    sim_default_ocean(&s->ocean, (uint64_t)cfg->seed);
+    if (ocean_params_validate(&s->ocean, err)) return -1;
+    int n = vessel_type_builtin_count();
+    s->hulls = calloc((size_t)n, sizeof *s->hulls);
+    if (!s->hulls) return nv_error_set(err, "out of memory");
+    for (int i = 0; i < n; i++) {
+        vessel_type t;
+        if (vessel_type_builtin(vessel_type_builtin_name(i), &t, err)) return -1;
+        scenario_hull* h = &s->hulls[s->hull_count++];
+        snprintf(h->name, sizeof h->name, "%s", t.name);
+        snprintf(h->source, sizeof h->source, "%s", t.hull);
+        h->mesh = t.mesh;
+        h->mass = t.mass;
+        h->has_dynamics = true;
+        h->dynamics = t.dynamics;
+    }
+    return 0;
+}
+
+static int sim_load_scenario(const cfg_server* cfg, scenario* s, nv_error* err) {
+    int rc = cfg->scenario[0] ? scenario_load_file(cfg->scenario, s, err) : sim_default_scenario(cfg, s, err);
+    if (rc) return -1;
+    if (cfg->tick_hz > 0) s->world.tick_hz = cfg->tick_hz;
+    return 0;
+}
+
+/* Types the demo fleet may use: those with a propeller (the autopilot
+ * needs thrust and a rudder or a swivelling drive). */
+static uint32_t sim_demo_types(const scenario* s, uint32_t* out) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->hull_count; i++)
+        if (s->hulls[i].has_dynamics && s->hulls[i].dynamics.actuators.propeller_count > 0) out[n++] = i;
+    return n;
+}
+
+static double sim_random(uint64_t* st) {
+    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int sim_append(scenario* s, const scenario_vessel* v, nv_error* err) {
+    if (s->vessel_count == s->vessel_capacity) {
+        uint32_t cap = s->vessel_capacity ? s->vessel_capacity * 2 : 64;
+        scenario_vessel* n = realloc(s->vessels, cap * sizeof *n);
+        if (!n) return nv_error_set(err, "out of memory for the demo fleet");
+        s->vessels = n;
+        s->vessel_capacity = cap;
+    }
+    s->vessels[s->vessel_count++] = *v;
+    return 0;
+}
+
+/* The demo fleet: types mixed (mostly small boats; in the default world
+ * half skiffs, a third patrol boats, the rest freighters), scattered over
+ * the area with a few hull lengths between them, moving ahead. */
+static int sim_add_demo(scenario* s, const uint32_t* types, uint32_t ntypes, uint32_t boats, double half,
+                        uint64_t seed, nv_error* err) {
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 3;
+    uint32_t first = s->vessel_count;
+    for (uint32_t i = 0; i < boats; i++) {
+        double u = sim_random(&rng);
+        uint32_t pick = ntypes == 3 ? (u < 0.5 ? 0 : (u < 0.85 ? 1 : 2)) : (uint32_t)(u * ntypes) % ntypes;
+        scenario_vessel v;
+        memset(&v, 0, sizeof v);
+        v.hull = types[pick];
+        v.afloat = true;
+        /* Rejection sampling against the boats placed so far: a boat per
+         * (clear) disc of 40 m, a freighter per 150 m; give up after a few
+         * tries rather than loop (a crowded area just gets closer boats). */
+        double clear = s->hulls[v.hull].mass.mass > 1e6 ? 150.0 : 40.0;
+        for (int attempt = 0; attempt < 12; attempt++) {
+            v.x = (2.0 * sim_random(&rng) - 1.0) * half;
+            v.z = (2.0 * sim_random(&rng) - 1.0) * half;
+            int ok = 1;
+            for (uint32_t j = first; j < s->vessel_count && ok; j++) {
+                double dx = s->vessels[j].x - v.x, dz = s->vessels[j].z - v.z;
+                ok = dx * dx + dz * dz > clear * clear;
+            }
+            if (ok) break;
+        }
+        v.heading_deg = 360.0 * sim_random(&rng);
+        double a = v.heading_deg * NV_PI / 180.0, speed = 2.0;
+        v.velocity = v3(speed * cos(a), 0.0, -speed * sin(a));
+        if (sim_append(s, &v, err)) return -1;
+    }
+    return 0;
+}
+
+static double sim_area_for(const cfg_server* cfg, uint32_t boats) {
+    if (cfg->area > 0) return cfg->area;
+    double half = 45.0 * sqrt((double)boats);
+    return half < 400.0 ? 400.0 : half;
+}
+
+static int sim_prepare(const cfg_server* cfg, scenario* s, uint32_t* first_demo, nv_error* err) {
+    if (sim_load_scenario(cfg, s, err)) return -1;
+    *first_demo = s->vessel_count;
+    uint32_t boats = (uint32_t)cfg->boats;
+    if (!boats) return 0;
+    uint32_t* types = malloc((s->hull_count ? s->hull_count : 1) * sizeof *types);
+    if (!types) return nv_error_set(err, "out of memory");
+    uint32_t n = sim_demo_types(s, types);
+    int rc = 0;
+    if (!n)
+        rc = nv_error_set(err, "--boats %u: the scenario has no vessel type with a propeller for the demo fleet "
+                               "(add e.g. \"vessel_types\": [\"builtin:patrol\"], or --boats 0)", boats);
+    else
+        rc = sim_add_demo(s, types, n, boats, sim_area_for(cfg, boats), (uint64_t)cfg->seed, err);
+    free(types);
+    return rc;
+}
+
+int sim_check(const cfg_server* cfg, nv_error* err) {
+    scenario s;
+    uint32_t first;
+    int rc = sim_prepare(cfg, &s, &first, err);
+    scenario_free(&s);
+    return rc;
+}
+
+int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
+    memset(s, 0, sizeof *s);
+    scenario scn;
+    uint32_t first_demo = 0;
+    if (sim_prepare(cfg, &scn, &first_demo, err)) {
+        scenario_free(&scn);
+        return -1;
+    }
+    s->world_cfg = scn.world;
+    s->tick_hz = scn.world.tick_hz;
+    s->demo_boats = (uint32_t)cfg->boats;
+    s->area = sim_area_for(cfg, s->demo_boats);
+    int rc = -1;
+    if (jobs_create(&s->pool, (uint32_t)cfg->threads, err)) goto done;
+    if (scenario_instantiate(&scn, s->pool, &s->inst, err)) goto done;
+    s->world = s->inst.world;
+    s->type_count = world_hull_type_count(s->world);
+    s->balance_y = malloc(s->type_count * sizeof *s->balance_y);
+    s->pilot = autopilot_create((uint64_t)cfg->seed, 0.0, 0.0, s->area);
+    if (!s->balance_y || !s->pilot) {
+        nv_error_set(err, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < s->type_count; i++) s->balance_y[i] = NAN;
+    /* scenario_instantiate spawns in order: vessel i has slot i. */
+    for (uint32_t i = first_demo; i < scn.vessel_count; i++)
+        if (autopilot_add(s->pilot, world_vessel_id_at(s->world, i))) {
+            nv_error_set(err, "out of memory");
+            goto done;
+        }
+    autopilot_update(s->pilot, s->world);
+    rc = 0;
+done:
+    scenario_free(&scn);
+    if (rc) sim_destroy(s);
+    return rc;
+}
+
+void sim_destroy(sim* s) {
+    autopilot_destroy(s->pilot);
+    scenario_instance_destroy(&s->inst);
+    jobs_destroy(s->pool);
+    free(s->balance_y);
+    memset(s, 0, sizeof *s);
+}
+
+void sim_step(sim* s) {
+    autopilot_update(s->pilot, s->world);
+    world_step(s->world);
+}
+
+int sim_spawn(sim* s, uint32_t type, double x, double z, double heading, uint32_t* id, nv_error* err) {
+    if (type >= s->type_count) return nv_error_set(err, "no vessel type %u (the world has %u)", type, s->type_count);
+    if (isnan(s->balance_y[type]) &&
+        statics_balance_height_of(world_hull_type(s->world, type), s->world_cfg.water_density, s->world_cfg.gravity,
+                                  quat_identity(), &s->balance_y[type], err))
+        return -1;
+    quat q = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);
+    return world_spawn(s->world, type, v3(x, s->balance_y[type], z), q, id, err);
+}

@@ -1,0 +1,48 @@
+/* The simulation the server runs: the job pool, the ocean and the world
+ * (the default world, or a scenario file), the demo fleet and its
+ * autopilot. Owned and used by the loop thread alone; the job pool's
+ * workers only run inside sim_step. */
+#ifndef NAVAL_SERVER_SIM_H
+#define NAVAL_SERVER_SIM_H
+
+#include <stdint.h>
+
+#include "autopilot.h"
+#include "config.h"
+#include "jobs.h"
+#include "nv_error.h"
+#include "ocean.h"
+#include "scenario.h"
+#include "world.h"
+
+typedef struct sim {
+    jobs* pool;
+    scenario_instance inst;  /* world + ocean (NULL on flat water) */
+    world* world;            /* = inst.world */
+    autopilot* pilot;
+    world_config world_cfg;  /* as built (tick rate, water) */
+    double tick_hz;
+    uint32_t demo_boats;
+    double area;             /* demo area half-width, m */
+    double* balance_y;       /* per type: CG height afloat on flat water (NaN until needed) */
+    uint32_t type_count;
+} sim;
+
+/* Builds the world the settings describe: --scenario or the default (an
+ * FFT sea on one 256^2 cascade with the surface grid, and the built-in
+ * vessel types), plus cfg->boats demo boats on autopilot. */
+int sim_create(sim* s, const cfg_server* cfg, nv_error* err);
+void sim_destroy(sim* s);
+
+/* Checks what sim_create would build without building it: the scenario
+ * file parses and the demo fleet has a type with propellers. */
+int sim_check(const cfg_server* cfg, nv_error* err);
+
+/* Autopilot, then one world step on the pool. */
+void sim_step(sim* s);
+
+/* Afloat at (x, z), bow toward `heading` (radians about +y from +x toward
+ * -z). */
+int sim_spawn(sim* s, uint32_t type, double x, double z, double heading, uint32_t* id, nv_error* err);
+
+#endif

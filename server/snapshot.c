@@ -1,0 +1,190 @@
+#include "snapshot.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int snap_init(snap_builder* b, uint32_t keyframe_interval, nv_error* err) {
+    memset(b, 0, sizeof *b);
+    proto_error pe;
+    b->encoder = proto_create_compact_encoder(keyframe_interval, &pe);
+    if (!b->encoder) return nv_error_set(err, "compact encoder: %s", pe.message);
+    return 0;
+}
+
+void snap_free(snap_builder* b) {
+    free(b->snap.vessels);
+    proto_free_buf(&b->full);
+    proto_free_buf(&b->compact);
+    proto_destroy_compact_encoder(b->encoder);
+    for (uint32_t i = 0; i < b->hull_count; i++) {
+        free(b->hulls[i].vertices);
+        free(b->hulls[i].indices);
+    }
+    free(b->hulls);
+    memset(b, 0, sizeof *b);
+}
+
+uint64_t snap_wall_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats, nv_error* err) {
+    uint32_t n = world_vessel_count(w);
+    if (n > b->capacity) {
+        uint32_t cap = n + n / 4 + 16;
+        proto_vessel* v = realloc(b->snap.vessels, cap * sizeof *v);
+        if (!v) return nv_error_set(err, "snapshot: out of memory for %u vessels", n);
+        b->snap.vessels = v;
+        b->capacity = cap;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        world_vessel_state s;
+        world_vessel_get(w, world_vessel_id_at(w, i), &s);
+        proto_vessel* o = &b->snap.vessels[i];
+        o->id = s.id;
+        o->type = (uint16_t)s.type;
+        o->flags = (s.flags & WORLD_VESSEL_FROZEN) ? PROTO_VESSEL_FROZEN : 0;
+        o->position[0] = s.position.x;
+        o->position[1] = s.position.y;
+        o->position[2] = s.position.z;
+        o->orientation[0] = (float)s.orientation.x;
+        o->orientation[1] = (float)s.orientation.y;
+        o->orientation[2] = (float)s.orientation.z;
+        o->orientation[3] = (float)s.orientation.w;
+        o->velocity[0] = (float)s.velocity.x;
+        o->velocity[1] = (float)s.velocity.y;
+        o->velocity[2] = (float)s.velocity.z;
+        o->angular_velocity[0] = (float)s.angular_velocity.x;
+        o->angular_velocity[1] = (float)s.angular_velocity.y;
+        o->angular_velocity[2] = (float)s.angular_velocity.z;
+    }
+    b->snap.vessel_count = n;
+    b->snap.tick = world_tick(w);
+    b->snap.sim_time = world_time(w);
+    b->snap.send_time_ns = snap_wall_ns();
+    b->snap.stats = *stats;
+    b->snap.stats.vessel_count = n;
+    return 0;
+}
+
+int snap_encode_full(snap_builder* b, nv_error* err) {
+    proto_error pe;
+    if (proto_encode_snapshot(&b->full, &b->snap, &pe)) return nv_error_set(err, "snapshot: %s", pe.message);
+    return 0;
+}
+
+int snap_encode_compact(snap_builder* b, nv_error* err) {
+    proto_error pe;
+    if (proto_encode_compact(b->encoder, &b->snap, &b->compact, NULL, &pe))
+        return nv_error_set(err, "compact snapshot: %s", pe.message);
+    return 0;
+}
+
+static void snap_ocean_spec(const ocean* o, proto_ocean_spec* out) {
+    const ocean_params* p = ocean_get_params(o);
+    memset(out, 0, sizeof *out);
+    out->spectrum = (uint8_t)p->spectrum;
+    out->spreading = (uint8_t)p->spreading;
+    out->gravity = p->gravity;
+    out->wind_speed = p->wind_speed;
+    out->wind_direction = p->wind_direction;
+    out->fetch = p->fetch;
+    out->depth = p->depth;
+    out->gamma = p->gamma;
+    out->swell = p->swell;
+    out->choppiness = p->choppiness;
+    out->beaufort = p->beaufort;
+    out->hs_target = p->hs_target;
+    out->size = p->size;
+    out->cascade_ratio = p->cascade_ratio;
+    out->cascades = p->cascades;
+    out->resolution = p->resolution;
+    out->resolution_z = p->resolution_z;
+    out->repeat_period = p->repeat_period;
+    out->min_wavelength = p->min_wavelength;
+    out->seed = p->seed;
+    out->query_iterations = p->query_iterations;
+    out->query_tolerance = p->query_tolerance;
+    out->surface_grid = p->surface_grid;
+    for (int c = 0; c < ocean_cascade_count(o) && c < PROTO_MAX_CASCADES; c++) out->patch_sizes[c] = ocean_cascade_size(o, c);
+    out->time = ocean_time(o);
+}
+
+int snap_world_info(const sim* s, const char* server_name, proto_world_info* out, nv_error* err) {
+    memset(out, 0, sizeof *out);
+    out->protocol_version = PROTO_VERSION;
+    snprintf(out->server_name, sizeof out->server_name, "%s", server_name);
+    out->tick_hz = s->tick_hz;
+    out->tick = world_tick(s->world);
+    out->sim_time = world_time(s->world);
+    out->gravity = s->world_cfg.gravity;
+    out->water_density = s->world_cfg.water_density;
+    out->has_ocean = s->inst.ocean != NULL;
+    if (s->inst.ocean) snap_ocean_spec(s->inst.ocean, &out->ocean);
+    uint32_t n = world_hull_type_count(s->world);
+    if (n > PROTO_MAX_TYPES) n = PROTO_MAX_TYPES;
+    out->types = calloc(n ? n : 1, sizeof *out->types);
+    if (!out->types) return nv_error_set(err, "world info: out of memory");
+    for (uint32_t i = 0; i < n; i++) {
+        const hull* h = world_hull_type(s->world, i);
+        proto_vessel_type* t = &out->types[i];
+        t->type = (uint16_t)i;
+        snprintf(t->name, sizeof t->name, "%s", world_hull_type_name(s->world, i));
+        t->mass = h->body.mass;
+        memcpy(t->bounds_min, h->bounds_min, sizeof t->bounds_min);
+        memcpy(t->bounds_max, h->bounds_max, sizeof t->bounds_max);
+        t->vertex_count = h->vertex_count;
+        t->triangle_count = h->triangle_count;
+    }
+    out->type_count = n;
+    return 0;
+}
+
+void snap_free_world_info(proto_world_info* w) {
+    free(w->types);
+    w->types = NULL;
+    w->type_count = 0;
+}
+
+const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_error* err) {
+    uint32_t n = world_hull_type_count(w);
+    if (type >= n) {
+        nv_error_set(err, "no vessel type %u (the world has %u)", type, n);
+        return NULL;
+    }
+    if (!b->hulls) {
+        b->hulls = calloc(n, sizeof *b->hulls);
+        if (!b->hulls) {
+            nv_error_set(err, "hull: out of memory");
+            return NULL;
+        }
+        b->hull_count = n;
+    }
+    proto_hull* out = &b->hulls[type];
+    if (out->vertices) return out;
+    const hull* h = world_hull_type(w, type);
+    float* v = malloc((size_t)h->vertex_count * 3 * sizeof *v);
+    uint32_t* idx = malloc((size_t)h->triangle_count * 3 * sizeof *idx);
+    if (!v || !idx) {
+        free(v);
+        free(idx);
+        nv_error_set(err, "hull: out of memory");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < h->vertex_count; i++) {
+        v[3 * i] = h->vx[i];
+        v[3 * i + 1] = h->vy[i];
+        v[3 * i + 2] = h->vz[i];
+    }
+    memcpy(idx, h->triangles, (size_t)h->triangle_count * 3 * sizeof *idx);
+    out->type = (uint16_t)type;
+    snprintf(out->name, sizeof out->name, "%s", world_hull_type_name(w, type));
+    out->vertices = v;
+    out->vertex_count = h->vertex_count;
+    out->indices = idx;
+    out->triangle_count = h->triangle_count;
+    return out;
+}

@@ -1,0 +1,184 @@
+/* Starting and stopping a real naval-server process for the end-to-end
+ * tests and the benchmark: free loopback ports, fork + exec with the ports
+ * as flags, a wait until it answers, SIGTERM and the exit status.
+ * Header-only: each test is one program. */
+#ifndef NAVAL_TEST_SERVER_PROC_H
+#define NAVAL_TEST_SERVER_PROC_H
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "naval_client.h"
+
+typedef struct server_proc {
+    pid_t pid;
+    int snapshot_port, compact_port, command_port, http_port;
+    char snapshot_url[64], compact_url[64], command_url[64], http[64];
+    char ws_snapshots[96], ws_compact[96], ws_commands[96];
+} server_proc;
+
+/* A port the kernel just handed out on 127.0.0.1 (closed again: another
+ * process could take it before the server does, which only fails a run). */
+static inline int proc_free_port(void) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = -1;
+    if (bind(fd, (struct sockaddr*)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr*)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    close(fd);
+    return port;
+}
+
+static inline double proc_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline void proc_sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Starts `binary` with the four endpoints on fresh loopback ports plus the
+ * NULL-terminated extra arguments; 0 once it accepts commands (hello
+ * answered) within timeout_s, else -1 (the process is killed). */
+static inline int proc_start(server_proc* p, const char* binary, const char* const* extra, double timeout_s) {
+    memset(p, 0, sizeof *p);
+    p->snapshot_port = proc_free_port();
+    p->compact_port = proc_free_port();
+    p->command_port = proc_free_port();
+    p->http_port = proc_free_port();
+    if (p->snapshot_port < 0 || p->compact_port < 0 || p->command_port < 0 || p->http_port < 0) return -1;
+    snprintf(p->snapshot_url, sizeof p->snapshot_url, "tcp://127.0.0.1:%d", p->snapshot_port);
+    snprintf(p->compact_url, sizeof p->compact_url, "tcp://127.0.0.1:%d", p->compact_port);
+    snprintf(p->command_url, sizeof p->command_url, "tcp://127.0.0.1:%d", p->command_port);
+    snprintf(p->http, sizeof p->http, "127.0.0.1:%d", p->http_port);
+    snprintf(p->ws_snapshots, sizeof p->ws_snapshots, "ws://%s/ws/snapshots", p->http);
+    snprintf(p->ws_compact, sizeof p->ws_compact, "ws://%s/ws/compact", p->http);
+    snprintf(p->ws_commands, sizeof p->ws_commands, "ws://%s/ws/commands", p->http);
+    const char* argv[64];
+    int n = 0;
+    argv[n++] = binary;
+    argv[n++] = "--snapshot-url";
+    argv[n++] = p->snapshot_url;
+    argv[n++] = "--compact-url";
+    argv[n++] = p->compact_url;
+    argv[n++] = "--command-url";
+    argv[n++] = p->command_url;
+    argv[n++] = "--http";
+    argv[n++] = p->http;
+    for (int i = 0; extra && extra[i] && n < 63; i++) argv[n++] = extra[i];
+    argv[n] = NULL;
+    p->pid = fork();
+    if (p->pid < 0) return -1;
+    if (p->pid == 0) {
+        execv(binary, (char* const*)argv);
+        fprintf(stderr, "cannot run %s: %s\n", binary, strerror(errno));
+        _exit(127);
+    }
+    double deadline = proc_now() + timeout_s;
+    while (proc_now() < deadline) {
+        int status;
+        if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
+            p->pid = 0;
+            return -1; /* it exited: the reason is on stderr */
+        }
+        nvc_options o;
+        nvc_options_default(&o);
+        o.command_url = p->command_url;
+        o.request_timeout_ms = 1000;
+        nvc_client* c;
+        if (nvc_connect(&c, &o, NULL) == 0) {
+            int ok = nvc_hello(c, "probe", NULL, NULL) == 0;
+            nvc_close(c);
+            if (ok) return 0;
+        }
+        proc_sleep_ms(50);
+    }
+    kill(p->pid, SIGKILL);
+    waitpid(p->pid, NULL, 0);
+    p->pid = 0;
+    return -1;
+}
+
+/* Sends sig and waits up to timeout_s: the exit code, 128 + signal when a
+ * signal ended it, -1 when it had to be killed. */
+static inline int proc_stop(server_proc* p, int sig, double timeout_s) {
+    if (p->pid <= 0) return -1;
+    kill(p->pid, sig);
+    double deadline = proc_now() + timeout_s;
+    int status = 0;
+    while (proc_now() < deadline) {
+        if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
+            p->pid = 0;
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        proc_sleep_ms(20);
+    }
+    kill(p->pid, SIGKILL);
+    waitpid(p->pid, NULL, 0);
+    p->pid = 0;
+    return -1;
+}
+
+static inline int proc_alive(server_proc* p) {
+    if (p->pid <= 0) return 0;
+    int status;
+    if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
+        p->pid = 0;
+        return 0;
+    }
+    return 1;
+}
+
+/* A plain HTTP/1.0 GET on 127.0.0.1:port: the status code, the body in out. */
+static inline int proc_http_get(int port, const char* path, char* out, size_t cap) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct timeval tv = {5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    if (connect(fd, (struct sockaddr*)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    char req[256];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.0\r\n\r\n", path);
+    if (write(fd, req, (size_t)n) != n) {
+        close(fd);
+        return -1;
+    }
+    size_t len = 0;
+    ssize_t got;
+    while (len + 1 < cap && (got = read(fd, out + len, cap - 1 - len)) > 0) len += (size_t)got;
+    out[len] = '\0';
+    close(fd);
+    int status = -1;
+    if (sscanf(out, "HTTP/1.%*d %d", &status) != 1) return -1;
+    char* body = strstr(out, "\r\n\r\n");
+    if (body) memmove(out, body + 4, strlen(body + 4) + 1);
+    return status;
+}
+
+#endif

@@ -1,0 +1,271 @@
+/* naval-server's parts on their own: the id map, the token bucket, vessel
+ * tokens and orphans, the admin secret comparison, the settings from file,
+ * environment and flags (and their messages), the metrics text, and the
+ * autopilot steering a boat around its area. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "args.h"
+#include "autopilot.h"
+#include "clients.h"
+#include "commands.h"
+#include "config.h"
+#include "idmap.h"
+#include "metrics.h"
+#include "owners.h"
+#include "sim.h"
+#include "vessel_type.h"
+
+static void test_idmap_against_reference(void** state) {
+    (void)state;
+    enum { N = 5000 };
+    static uint32_t ref[N]; /* key i -> value, UINT32_MAX when absent */
+    for (int i = 0; i < N; i++) ref[i] = UINT32_MAX;
+    idmap m = {0};
+    uint64_t x = 12345;
+    for (int step = 0; step < 200000; step++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t key = (uint32_t)(x % N) * 7919u; /* spread, with collisions in the table */
+        uint32_t i = key / 7919u;
+        if ((x >> 20) % 3) {
+            assert_int_equal(idmap_put(&m, key, (uint32_t)step), 0);
+            ref[i] = (uint32_t)step;
+        } else {
+            assert_int_equal(idmap_remove(&m, key), ref[i] != UINT32_MAX);
+            ref[i] = UINT32_MAX;
+        }
+    }
+    uint32_t count = 0;
+    for (int i = 0; i < N; i++) {
+        uint32_t v;
+        int present = idmap_get(&m, (uint32_t)i * 7919u, &v);
+        assert_int_equal(present, ref[i] != UINT32_MAX);
+        if (present) assert_int_equal(v, ref[i]);
+        count += present;
+    }
+    assert_int_equal(count, m.count);
+    assert_int_equal(idmap_put(&m, IDMAP_EMPTY, 1), -1);
+    idmap_free(&m);
+}
+
+static void test_token_bucket(void** state) {
+    (void)state;
+    clients c;
+    clients_init(&c, 10.0, 3.0, 2);
+    client* a = clients_get(&c, 11, 0);
+    assert_non_null(a);
+    for (int i = 0; i < 3; i++) assert_true(clients_allow(&c, a, 0));
+    assert_false(clients_allow(&c, a, 0));
+    assert_false(clients_allow(&c, a, 50000000));   /* 0.05 s: half a token */
+    assert_true(clients_allow(&c, a, 100000000));   /* 0.1 s: one */
+    assert_false(clients_allow(&c, a, 100000000));
+    for (int i = 0; i < 3; i++) assert_true(clients_allow(&c, a, 10000000000ull)); /* capped at the burst */
+    assert_false(clients_allow(&c, a, 10000000000ull));
+    assert_non_null(clients_get(&c, 12, 0));
+    assert_null(clients_get(&c, 13, 0)); /* max 2 */
+    clients_remove(&c, 11);
+    assert_null(clients_find(&c, 11));
+    assert_non_null(clients_find(&c, 12));
+    assert_non_null(clients_get(&c, 13, 0));
+    clients_free(&c);
+}
+
+static void test_owners_tokens_and_orphans(void** state) {
+    (void)state;
+    owners o = {0};
+    proto_token t[100];
+    for (uint32_t i = 0; i < 100; i++) assert_int_equal(owners_add(&o, i, i % 2 ? 7 : 8, &t[i]), 0);
+    for (int i = 0; i < 100; i++)
+        for (int j = 0; j < i; j++) assert_false(proto_equal_tokens(&t[i], &t[j]));
+    assert_true(proto_equal_tokens(&owners_find(&o, 42)->token, &t[42]));
+    assert_int_equal(owners_orphan(&o, 7, 1000), 50);
+    uint32_t out[100];
+    assert_int_equal(owners_expired(&o, 1500, 1000, out, 100), 0);
+    assert_int_equal(owners_expired(&o, 2000, 1000, out, 100), 50);
+    for (int i = 0; i < 50; i++) assert_int_equal(out[i] % 2, 1);
+    owners_remove(&o, 43);
+    assert_null(owners_find(&o, 43));
+    assert_int_equal(owners_find(&o, 44)->pipe, 8);
+    owners_free(&o);
+}
+
+static void test_secret_compare(void** state) {
+    (void)state;
+    char a[PROTO_SECRET_MAX] = "0123456789abcdef", b[PROTO_SECRET_MAX] = "0123456789abcdef";
+    assert_true(cmd_secret_equal(a, b));
+    b[15] = 'g';
+    assert_false(cmd_secret_equal(a, b));
+    strcpy(b, "0123456789abcdef0");
+    assert_false(cmd_secret_equal(a, b));
+    strcpy(b, "0123456789abcde");
+    assert_false(cmd_secret_equal(a, b));
+    char empty[PROTO_SECRET_MAX] = "";
+    assert_false(cmd_secret_equal(empty, empty)); /* no secret configured: nothing matches */
+}
+
+static const char* write_temp(const char* text) {
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/naval_cfg_%d.json", (int)getpid());
+    FILE* f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void assert_bad_file(const char* text, const char* expect) {
+    cfg_server c;
+    cfg_defaults(&c);
+    nv_error err;
+    const char* path = write_temp(text);
+    assert_int_equal(cfg_load_file(&c, path, &err), -1);
+    if (!strstr(err.message, expect)) fail_msg("message '%s' lacks '%s'", err.message, expect);
+    unlink(path);
+}
+
+static void test_config_file(void** state) {
+    (void)state;
+    cfg_server c;
+    cfg_defaults(&c);
+    nv_error err;
+    const char* path = write_temp("{\"boats\": 12, \"tick_hz\": 30, \"http\": \"\", \"limits\": "
+                                  "{\"vessels_per_client\": 3, \"requests_per_second\": 2.5}}");
+    if (cfg_load_file(&c, path, &err)) fail_msg("%s", err.message);
+    unlink(path);
+    assert_true(c.boats == 12 && c.tick_hz == 30 && c.http[0] == '\0');
+    assert_true(c.limits.vessels_per_client == 3 && c.limits.requests_per_second == 2.5);
+    assert_bad_file("{\"botas\": 3}", "botas: unknown key");
+    assert_bad_file("{\"limits\": {\"vessels\": 3}}", "limits.vessels: unknown key");
+    assert_bad_file("{\"boats\": 1.5}", "boats: must be an integer");
+    assert_bad_file("{\"boats\": \"many\"}", "boats: expected a number");
+    assert_bad_file("{\"tick_hz\": 0}", "tick_hz: must be a number in (0, 1000]");
+    assert_bad_file("{\"snapshot_url\": \"http://x:1\"}", "snapshot_url: must be a tcp://");
+    assert_bad_file("{\"http\": \"localhost\"}", "http: must be HOST:PORT");
+    assert_bad_file("{\"log_level\": \"loud\"}", "log_level: must be debug");
+    assert_bad_file("{\"admin_token\": \"short\"}", "admin_token: must be at least 16");
+    assert_bad_file("{\"boats\": 3", "line");
+    assert_bad_file("{\"boats\": 3, \"boats\": 4}", "given twice");
+}
+
+static void test_args_priority(void** state) {
+    (void)state;
+    const char* path = write_temp("{\"boats\": 12, \"seed\": 5, \"threads\": 1}");
+    setenv("NAVAL_BOATS", "13", 1);
+    setenv("NAVAL_SEED", "6", 1);
+    char* argv[] = {"naval-server", "--config", (char*)path, "--boats=14", "--tick-hz", "25", NULL};
+    cfg_server c;
+    args_result r;
+    nv_error err;
+    if (args_parse(6, argv, &c, &r, &err)) fail_msg("%s", err.message);
+    assert_true(c.boats == 14 && c.seed == 6 && c.threads == 1 && c.tick_hz == 25);
+    setenv("NAVAL_SEED", "six", 1);
+    assert_int_equal(args_parse(6, argv, &c, &r, &err), -1);
+    assert_non_null(strstr(err.message, "NAVAL_SEED: must be an integer"));
+    unsetenv("NAVAL_SEED");
+    unsetenv("NAVAL_BOATS");
+    unlink(path);
+    char* bad1[] = {"naval-server", "--tick-hz", NULL};
+    assert_int_equal(args_parse(2, bad1, &c, &r, &err), -1);
+    assert_non_null(strstr(err.message, "--tick-hz: missing value"));
+    char* bad2[] = {"naval-server", "--frobnicate", "1", NULL};
+    assert_int_equal(args_parse(3, bad2, &c, &r, &err), -1);
+    assert_non_null(strstr(err.message, "--frobnicate: unknown option"));
+    char* bad3[] = {"naval-server", "--snapshot-url", "tcp://127.0.0.1:5", "--command-url", "tcp://127.0.0.1:5", NULL};
+    assert_int_equal(args_parse(5, bad3, &c, &r, &err), -1);
+    assert_non_null(strstr(err.message, "must differ"));
+    char* help[] = {"naval-server", "--boats", "x", "--help", NULL};
+    assert_int_equal(args_parse(4, help, &c, &r, &err), 0);
+    assert_true(r.help);
+}
+
+static void test_metrics_text(void** state) {
+    (void)state;
+    static metrics m;
+    metrics_init(&m, 0);
+    metrics_record_tick(&m, 1000, 3000000, 2000000, 100000, 16666667);
+    metrics_record_tick(&m, 2000, 20000000, 19000000, 100000, 16666667);
+    metrics_record_command(&m, PROTO_BODY_SPAWN, PROTO_STATUS_OK);
+    metrics_record_command(&m, PROTO_BODY_CONTROL, PROTO_STATUS_UNAUTHORIZED);
+    metrics_record_publish(&m, METRICS_FULL, 1000, 3);
+    size_t len;
+    char* t = metrics_render(&m, 5000000000ull, &len);
+    assert_non_null(t);
+    assert_int_equal(strlen(t), len);
+    assert_non_null(strstr(t, "naval_tick_duration_seconds_bucket{le=\"0.004\"} 1\n"));
+    assert_non_null(strstr(t, "naval_tick_duration_seconds_bucket{le=\"0.033\"} 2\n"));
+    assert_non_null(strstr(t, "naval_tick_duration_seconds_count 2\n"));
+    assert_non_null(strstr(t, "naval_tick_overruns_total 1\n"));
+    assert_non_null(strstr(t, "naval_commands_total{type=\"spawn\",status=\"ok\"} 1\n"));
+    assert_non_null(strstr(t, "naval_commands_total{type=\"control\",status=\"unauthorized\"} 1\n"));
+    assert_non_null(strstr(t, "naval_snapshot_bytes_total{stream=\"full\"} 3000\n"));
+    assert_non_null(strstr(t, "naval_uptime_seconds 5.000\n"));
+    float p50, p99, max;
+    metrics_step_percentiles(&m, &p50, &p99, &max);
+    assert_true(fabsf(max - 19.0f) < 1e-4f && fabsf(p50 - 2.0f) < 1e-4f);
+    assert_int_equal(metrics_requests(&m), 2);
+    assert_int_equal(metrics_request_errors(&m), 1);
+    free(t);
+}
+
+static void test_autopilot_rules(void** state) {
+    (void)state;
+    /* Positive error (the target is to port, heading must grow): port rudder. */
+    assert_true(autopilot_rudder_for(0.2) < 0);
+    assert_true(autopilot_rudder_for(-0.2) > 0);
+    assert_true(autopilot_rudder_for(3.0) == -1.0 && autopilot_rudder_for(-3.0) == 1.0);
+    quat q = quat_from_axis_angle(v3(0, 1, 0), 0.7);
+    assert_true(fabs(autopilot_heading_of(q) - 0.7) < 1e-12);
+}
+
+/* A skiff on flat water chasing waypoints in a 150 m square for 90 s: it
+ * must keep coming back (never far outside) and cover ground. */
+static void test_autopilot_keeps_a_boat_in_its_area(void** state) {
+    (void)state;
+    cfg_server cfg;
+    cfg_defaults(&cfg);
+    const char* path = write_temp("{\"tick_hz\": 30, \"vessel_types\": [\"builtin:skiff\"], \"vessels\": []}");
+    snprintf(cfg.scenario, sizeof cfg.scenario, "%s", path);
+    cfg.boats = 1;
+    cfg.threads = 1;
+    cfg.area = 150;
+    nv_error err;
+    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
+    sim s;
+    if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
+    unlink(path);
+    assert_int_equal(autopilot_count(s.pilot), 1);
+    uint32_t id = world_vessel_id_at(s.world, 0);
+    double far = 0, travelled = 0;
+    world_vessel_state st, prev;
+    world_vessel_get(s.world, id, &prev);
+    for (int i = 0; i < 90 * 30; i++) {
+        sim_step(&s);
+        world_vessel_get(s.world, id, &st);
+        far = fmax(far, fmax(fabs(st.position.x), fabs(st.position.z)));
+        travelled += v3_length(v3_sub(st.position, prev.position));
+        prev = st;
+    }
+    assert_false(st.flags & WORLD_VESSEL_FROZEN);
+    if (!(far < 150 + 120)) fail_msg("the skiff went %.0f m out (area 150 m)", far);
+    if (!(travelled > 300)) fail_msg("the skiff covered only %.0f m in 90 s", travelled);
+    sim_destroy(&s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_idmap_against_reference), cmocka_unit_test(test_token_bucket),
+        cmocka_unit_test(test_owners_tokens_and_orphans), cmocka_unit_test(test_secret_compare),
+        cmocka_unit_test(test_config_file),             cmocka_unit_test(test_args_priority),
+        cmocka_unit_test(test_metrics_text),            cmocka_unit_test(test_autopilot_rules),
+        cmocka_unit_test(test_autopilot_keeps_a_boat_in_its_area),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

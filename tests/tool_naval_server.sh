@@ -1,0 +1,81 @@
+#!/bin/sh
+# naval-server's settings from the outside: --help, --check-config on good
+# and bad config files (the bad key named), bad flags and environment
+# variables exit 2 with the reason, a scenario that does not load is named.
+set -u
+server=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Runs the server expecting exit code $1 and a message containing $2 on stderr.
+expect() {
+    code=$1; text=$2; shift 2
+    "$server" "$@" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    [ "$rc" = "$code" ] || fail "$* exited $rc, expected $code: $(cat "$tmp/err")"
+    grep -qF -- "$text" "$tmp/err" || fail "$*: stderr lacks '$text': $(cat "$tmp/err")"
+}
+
+"$server" --help > "$tmp/help" || fail "--help"
+for flag in --boats --tick-hz --threads --seed --scenario --config --check-config --snapshot-url --command-url \
+            --compact-url --http --log-level NAVAL_ADMIN_TOKEN NAVAL_BOATS; do
+    grep -qF -- "$flag" "$tmp/help" || fail "--help does not mention $flag"
+done
+
+cat > "$tmp/good.json" <<'JSON'
+{"server_name": "test", "boats": 5, "tick_hz": 30, "http": "127.0.0.1:18081",
+ "limits": {"vessels_per_client": 4, "requests_per_second": 10}}
+JSON
+expect 0 "configuration ok" --config "$tmp/good.json" --check-config
+/usr/bin/env python3 - "$tmp/out" <<'PY' || fail "--check-config prints the settings as JSON"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["server_name"] == "test" and c["boats"] == 5 and c["tick_hz"] == 30, c
+assert c["limits"]["vessels_per_client"] == 4 and c["limits"]["requests_per_second"] == 10, c
+assert c["http"] == "127.0.0.1:18081" and c["snapshot_url"] == "tcp://0.0.0.0:7700", c
+PY
+# Flags win over the environment, which wins over the file.
+NAVAL_BOATS=7 "$server" --config "$tmp/good.json" --check-config > "$tmp/env.json" 2>/dev/null || fail "env override"
+grep -q '"boats": 7' "$tmp/env.json" || fail "NAVAL_BOATS did not override the file: $(cat "$tmp/env.json")"
+NAVAL_BOATS=7 "$server" --config "$tmp/good.json" --boats 9 --check-config > "$tmp/flag.json" 2>/dev/null || fail "flag"
+grep -q '"boats": 9' "$tmp/flag.json" || fail "--boats did not override NAVAL_BOATS"
+NAVAL_CONFIG="$tmp/good.json" "$server" --check-config > "$tmp/cfgenv.json" 2>/dev/null || fail "NAVAL_CONFIG"
+grep -q '"server_name": "test"' "$tmp/cfgenv.json" || fail "NAVAL_CONFIG was not read"
+# The admin token is never printed.
+NAVAL_ADMIN_TOKEN=abcdefghijklmnopqrstuvwxyz "$server" --check-config > "$tmp/tok.json" 2>/dev/null || fail "token"
+grep -q abcdefghijklmnop "$tmp/tok.json" && fail "--check-config printed the admin token"
+
+echo '{"boats": 5, "tick_rate": 30}' > "$tmp/unknown.json"
+expect 2 "tick_rate: unknown key" --config "$tmp/unknown.json" --check-config
+echo '{"limits": {"vessels_per_clinet": 4}}' > "$tmp/nested.json"
+expect 2 "limits.vessels_per_clinet: unknown key" --config "$tmp/nested.json" --check-config
+echo '{"boats": -1}' > "$tmp/range.json"
+expect 2 "boats: must be an integer in [0, 100000] (got -1)" --config "$tmp/range.json" --check-config
+echo '{"boats": 5' > "$tmp/broken.json"
+expect 2 "broken.json" --config "$tmp/broken.json" --check-config
+expect 2 "missing.json" --config "$tmp/missing.json" --check-config
+
+expect 2 "--boats: must be an integer" --boats many
+expect 2 "--tick-hz: must be a number in (0, 1000] (got '0')" --tick-hz 0
+expect 2 "--threads: must be an integer in [1, 64]" --threads 0
+expect 2 "--frobnicate: unknown option" --frobnicate
+expect 2 "--seed: missing value" --seed
+expect 2 "--http: must be HOST:PORT" --http 8080
+expect 2 "--snapshot-url: must be a tcp://" --snapshot-url http://localhost:1
+expect 2 "--log-level: must be debug" --log-level chatty
+expect 2 "must differ" --snapshot-url tcp://127.0.0.1:9 --compact-url tcp://127.0.0.1:9
+NAVAL_TICK_HZ=fast "$server" --check-config > /dev/null 2> "$tmp/err" && fail "NAVAL_TICK_HZ=fast accepted"
+grep -qF "NAVAL_TICK_HZ: must be a number" "$tmp/err" || fail "NAVAL_TICK_HZ message: $(cat "$tmp/err")"
+NAVAL_ADMIN_TOKEN=short "$server" --check-config > /dev/null 2> "$tmp/err" && fail "short admin token accepted"
+grep -qF "NAVAL_ADMIN_TOKEN: must be at least 16" "$tmp/err" || fail "admin token message: $(cat "$tmp/err")"
+
+# Scenarios are loaded by --check-config: a bad one is named; one without a
+# boat that has a propeller cannot carry the demo fleet.
+expect 0 "configuration ok" --scenario "$data/scenarios/harbour.json" --boats 3 --check-config
+expect 2 "nowhere.json" --scenario "$tmp/nowhere.json" --check-config
+echo '{"hull_types": [{"name": "box", "hull": "builtin:barge", "mass": 40000}], "vessels": []}' > "$tmp/plain.json"
+expect 2 "no vessel type with a propeller" --scenario "$tmp/plain.json" --boats 2 --check-config
+expect 0 "configuration ok" --scenario "$tmp/plain.json" --check-config
+echo "tool_naval_server: ok"
