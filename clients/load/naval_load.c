@@ -1,0 +1,354 @@
+/* naval-load: puts a naval-server under the load of players and spectators
+ * and reports what each of them sees. See --help and docs/clients.md. */
+#include <nng/nng.h>
+#include <nng/supplemental/util/platform.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "closer.h"
+#include "naval_client.h"
+#include "num.h"
+#include "player.h"
+#include "report.h"
+#include "sub.h"
+
+#define LOAD_URL_MAX 256
+
+typedef struct load_options {
+    const char* host;
+    uint64_t snapshot_port, compact_port, command_port, http_port;
+    char snapshot_url[LOAD_URL_MAX], command_url[LOAD_URL_MAX], ws_url[LOAD_URL_MAX];
+    int compact;
+    uint64_t players, boats, spectators, ws_spectators;
+    const char* type_name;
+    double duration, warmup, input_hz, spread, centre_x, centre_z;
+    uint64_t max_snapshot_mib, timeout_ms, seed;
+    int json;
+    report_limits limits;
+} load_options;
+
+static volatile sig_atomic_t load_interrupted;
+
+static void load_on_signal(int sig) {
+    (void)sig;
+    load_interrupted = 1;
+}
+
+static void load_usage(FILE* out) {
+    fputs("usage: naval-load [options]\n"
+          "Connects players that spawn and steer boats and spectators that watch, to a naval-server,\n"
+          "and reports per role: snapshots/s, ticks missed, latency (server send time to receipt),\n"
+          "bytes/s, command round trips, errors; and the server's tick time as the snapshots carry it.\n\n"
+          "  --server HOST            the server's host (127.0.0.1); ports below\n"
+          "  --snapshot-port N        tcp full snapshots (7700)     --compact-port N   tcp compact (7702)\n"
+          "  --command-port N         tcp commands (7701)           --http-port N      WebSocket (8080)\n"
+          "  --snapshot-url URL       instead of HOST and port (also --command-url, --ws-url)\n"
+          "  --stream full|compact    the snapshot stream subscribers read (full)\n"
+          "  --players P              players (4), each with a command connection and a tcp subscription\n"
+          "  --boats-per-player B     boats each player spawns and steers (4)\n"
+          "  --type NAME              their vessel type (skiff)\n"
+          "  --input-hz R             steering rounds per second, one Control per boat each (5)\n"
+          "  --spread M               boats spawn within M of the centre (300)  --centre X,Z (0,0)\n"
+          "  --spectators S           tcp spectators (4)\n"
+          "  --ws-spectators W        WebSocket spectators (4)\n"
+          "  --duration SEC           measured time (10), after --warmup SEC (1)\n"
+          "  --max-p99-tick-ms X      fail (exit 1) when the server's tick p99 exceeds X ms\n"
+          "  --max-drop-rate Y        fail (exit 1) when a role misses more than this fraction of ticks\n"
+          "  --max-snapshot-mib N     largest snapshot accepted (64)     --timeout-ms N  per request (2000)\n"
+          "  --seed N                 spawn positions and inputs (1)\n"
+          "  --json                   the report as JSON on stdout\n\n"
+          "Exit: 0 thresholds met, 1 a threshold missed, 2 bad arguments, 3 server unreachable.\n"
+          "Stops by itself after warm-up + duration (or on Ctrl-C) and despawns its boats.\n",
+          out);
+}
+
+static int load_bad(const char* flag, const char* value, const char* want) {
+    fprintf(stderr, "naval-load: %s: expected %s (got '%s')\n", flag, want, value);
+    return -1;
+}
+
+static int load_parse(int argc, char** argv, load_options* o) {
+    memset(o, 0, sizeof *o);
+    o->host = "127.0.0.1";
+    o->snapshot_port = 7700;
+    o->compact_port = 7702;
+    o->command_port = 7701;
+    o->http_port = 8080;
+    o->players = 4;
+    o->boats = 4;
+    o->spectators = 4;
+    o->ws_spectators = 4;
+    o->type_name = "skiff";
+    o->duration = 10.0;
+    o->warmup = 1.0;
+    o->input_hz = 5.0;
+    o->spread = 300.0;
+    o->max_snapshot_mib = 64;
+    o->timeout_ms = 2000;
+    o->seed = 1;
+    o->limits.max_p99_tick_ms = 0.0;
+    o->limits.max_drop_rate = -1.0;
+    for (int i = 1; i < argc; i++) {
+        const char* a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            load_usage(stdout);
+            exit(0);
+        }
+        if (!strcmp(a, "--json")) {
+            o->json = 1;
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            fprintf(stderr, "naval-load: unexpected argument '%s' (see --help)\n", a);
+            return -1;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "naval-load: %s: missing value (see --help)\n", a);
+            return -1;
+        }
+        const char* v = argv[++i];
+        int bad = 0;
+        if (!strcmp(a, "--server")) {
+            if (!v[0] || strchr(v, '/') || strlen(v) > 200) return load_bad(a, v, "a host name or address");
+            o->host = v;
+        } else if (!strcmp(a, "--snapshot-port")) bad = num_u64(v, 1, 65535, &o->snapshot_port);
+        else if (!strcmp(a, "--compact-port")) bad = num_u64(v, 1, 65535, &o->compact_port);
+        else if (!strcmp(a, "--command-port")) bad = num_u64(v, 1, 65535, &o->command_port);
+        else if (!strcmp(a, "--http-port")) bad = num_u64(v, 1, 65535, &o->http_port);
+        else if (!strcmp(a, "--snapshot-url") || !strcmp(a, "--command-url") || !strcmp(a, "--ws-url")) {
+            if (!strstr(v, "://") || strlen(v) >= LOAD_URL_MAX) return load_bad(a, v, "a URL such as tcp://HOST:PORT");
+            char* dst = a[2] == 's' ? o->snapshot_url : a[2] == 'c' ? o->command_url : o->ws_url;
+            snprintf(dst, LOAD_URL_MAX, "%s", v);
+        } else if (!strcmp(a, "--stream")) {
+            if (strcmp(v, "full") && strcmp(v, "compact")) return load_bad(a, v, "full or compact");
+            o->compact = !strcmp(v, "compact");
+        } else if (!strcmp(a, "--players")) bad = num_u64(v, 0, 1000, &o->players);
+        else if (!strcmp(a, "--boats-per-player")) bad = num_u64(v, 0, 10000, &o->boats);
+        else if (!strcmp(a, "--spectators")) bad = num_u64(v, 0, 1000, &o->spectators);
+        else if (!strcmp(a, "--ws-spectators")) bad = num_u64(v, 0, 1000, &o->ws_spectators);
+        else if (!strcmp(a, "--type")) {
+            if (!v[0] || strlen(v) >= PROTO_NAME_MAX) return load_bad(a, v, "a vessel type name");
+            o->type_name = v;
+        } else if (!strcmp(a, "--input-hz")) bad = num_double(v, 0.1, 1000.0, &o->input_hz);
+        else if (!strcmp(a, "--spread")) bad = num_double(v, 0.0, 1e6, &o->spread);
+        else if (!strcmp(a, "--centre") || !strcmp(a, "--center")) bad = num_pair(v, &o->centre_x, &o->centre_z);
+        else if (!strcmp(a, "--duration")) bad = num_double(v, 0.1, 86400.0, &o->duration);
+        else if (!strcmp(a, "--warmup")) bad = num_double(v, 0.0, 600.0, &o->warmup);
+        else if (!strcmp(a, "--max-p99-tick-ms")) bad = num_double(v, 1e-6, 1e6, &o->limits.max_p99_tick_ms);
+        else if (!strcmp(a, "--max-drop-rate")) bad = num_double(v, 0.0, 1.0, &o->limits.max_drop_rate);
+        else if (!strcmp(a, "--max-snapshot-mib")) bad = num_u64(v, 1, 2047, &o->max_snapshot_mib);
+        else if (!strcmp(a, "--timeout-ms")) bad = num_u64(v, 1, 600000, &o->timeout_ms);
+        else if (!strcmp(a, "--seed")) bad = num_u64(v, 0, UINT64_MAX, &o->seed);
+        else {
+            fprintf(stderr, "naval-load: %s: unknown option (see --help)\n", a);
+            return -1;
+        }
+        if (bad) {
+            const char* want = !strcmp(a, "--max-drop-rate") ? "a fraction in [0, 1]"
+                               : !strcmp(a, "--centre") || !strcmp(a, "--center") ? "X,Z in metres"
+                               : strstr(a, "port") ? "a port number in [1, 65535]"
+                               : !strcmp(a, "--players") || !strcmp(a, "--spectators") || !strcmp(a, "--ws-spectators")
+                                   ? "a whole number in [0, 1000]"
+                               : !strcmp(a, "--boats-per-player") ? "a whole number in [0, 10000]"
+                               : !strcmp(a, "--duration") ? "seconds in [0.1, 86400]"
+                               : !strcmp(a, "--warmup") ? "seconds in [0, 600]"
+                               : !strcmp(a, "--input-hz") ? "a rate in [0.1, 1000] per second"
+                                                          : "a number in range (see --help)";
+            return load_bad(a, v, want);
+        }
+    }
+    if (!o->snapshot_url[0])
+        snprintf(o->snapshot_url, LOAD_URL_MAX, "tcp://%s:%llu", o->host,
+                 (unsigned long long)(o->compact ? o->compact_port : o->snapshot_port));
+    if (!o->command_url[0])
+        snprintf(o->command_url, LOAD_URL_MAX, "tcp://%s:%llu", o->host, (unsigned long long)o->command_port);
+    if (!o->ws_url[0])
+        snprintf(o->ws_url, LOAD_URL_MAX, "ws://%s:%llu/ws/%s", o->host, (unsigned long long)o->http_port,
+                 o->compact ? "compact" : "snapshots");
+    return 0;
+}
+
+static double load_now(void) { return (double)nng_clock() * 1e-3; }
+
+/* Everything to close at the end (on a thread with a time limit: closer.h). */
+typedef struct load_teardown {
+    const load_options* o;
+    player** players;
+    sub_stream** tcp;
+    sub_stream** ws;
+    sub_stream* watch;
+    nvc_client* monitor;
+} load_teardown;
+
+static void load_free_all(void* arg) {
+    load_teardown* t = arg;
+    for (uint64_t i = 0; t->players && i < t->o->players; i++) player_free(t->players[i]);
+    for (uint64_t i = 0; t->tcp && i < t->o->spectators; i++) sub_free(t->tcp[i]);
+    for (uint64_t i = 0; t->ws && i < t->o->ws_spectators; i++) sub_free(t->ws[i]);
+    free(t->players);
+    free(t->tcp);
+    free(t->ws);
+    sub_free(t->watch);
+    nvc_close(t->monitor);
+}
+
+static void load_sleep(double seconds) {
+    double end = load_now() + seconds;
+    while (!load_interrupted && load_now() < end) nng_msleep(50);
+}
+
+static double load_cpu_seconds(void) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru)) return -1.0;
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6;
+}
+
+int main(int argc, char** argv) {
+    load_options o;
+    if (load_parse(argc, argv, &o)) return 2;
+    signal(SIGINT, load_on_signal);
+    signal(SIGTERM, load_on_signal);
+    size_t max_bytes = (size_t)o.max_snapshot_mib << 20;
+    char err[512];
+
+    /* The monitor: the server's hello and final stats, and one more tcp
+     * subscription that keeps every snapshot's tick time. */
+    nvc_options no;
+    nvc_options_default(&no);
+    no.command_url = o.command_url;
+    no.request_timeout_ms = (int)o.timeout_ms;
+    nvc_client* monitor = NULL;
+    nvc_error e;
+    proto_hello_reply hello;
+    if (nvc_connect(&monitor, &no, &e) || nvc_hello(monitor, "naval-load", &hello, &e)) {
+        fprintf(stderr, "naval-load: cannot reach the server's commands: %s\n", e.message);
+        nvc_close(monitor);
+        return 3;
+    }
+    if (o.boats > hello.max_vessels_per_client && o.players)
+        fprintf(stderr, "naval-load: warning: %llu boats per player, the server allows %u per client: the rest are refused\n",
+                (unsigned long long)o.boats, hello.max_vessels_per_client);
+    sub_stream* watch = NULL;
+    if (sub_open(&watch, o.snapshot_url, o.compact, 1, max_bytes, err, sizeof err)) {
+        fprintf(stderr, "naval-load: snapshots: %s\n", err);
+        nvc_close(monitor);
+        return 3;
+    }
+
+    int rc = 0;
+    player** players = calloc(o.players ? o.players : 1, sizeof *players);
+    sub_stream** tcp = calloc(o.spectators ? o.spectators : 1, sizeof *tcp);
+    sub_stream** ws = calloc(o.ws_spectators ? o.ws_spectators : 1, sizeof *ws);
+    if (!players || !tcp || !ws) {
+        fprintf(stderr, "naval-load: out of memory\n");
+        rc = 3;
+        goto done;
+    }
+    for (uint64_t i = 0; i < o.players && !load_interrupted; i++) {
+        player_config pc = {
+            .command_url = o.command_url, .snapshot_url = o.snapshot_url, .compact = o.compact,
+            .max_snapshot_bytes = max_bytes, .type_name = o.type_name, .boats = (uint32_t)o.boats,
+            .input_hz = o.input_hz, .centre_x = o.centre_x, .centre_z = o.centre_z, .spread = o.spread,
+            .seed = o.seed * 1000003u + i, .request_timeout_ms = (int)o.timeout_ms,
+        };
+        if (player_start(&players[i], &pc, err, sizeof err)) {
+            fprintf(stderr, "naval-load: player %llu: %s\n", (unsigned long long)i, err);
+            rc = 3;
+            goto done;
+        }
+        player_totals t;
+        player_totals_get(players[i], &t);
+        if (t.spawned < o.boats)
+            fprintf(stderr, "naval-load: player %llu spawned %u of %llu boats: %s\n", (unsigned long long)i, t.spawned,
+                    (unsigned long long)o.boats, t.last_error);
+    }
+    for (uint64_t i = 0; i < o.spectators && !load_interrupted; i++)
+        if (sub_open(&tcp[i], o.snapshot_url, o.compact, 0, max_bytes, err, sizeof err)) {
+            fprintf(stderr, "naval-load: tcp spectator %llu: %s\n", (unsigned long long)i, err);
+            rc = 3;
+            goto done;
+        }
+    for (uint64_t i = 0; i < o.ws_spectators && !load_interrupted; i++)
+        if (sub_open(&ws[i], o.ws_url, o.compact, 0, max_bytes, err, sizeof err)) {
+            fprintf(stderr, "naval-load: ws spectator %llu: %s\n", (unsigned long long)i, err);
+            rc = 3;
+            goto done;
+        }
+
+    load_sleep(o.warmup);
+    for (uint64_t i = 0; i < o.players; i++) player_measure(players[i]);
+    for (uint64_t i = 0; i < o.spectators; i++) sub_reset(tcp[i]);
+    for (uint64_t i = 0; i < o.ws_spectators; i++) sub_reset(ws[i]);
+    sub_reset(watch);
+    double cpu0 = load_cpu_seconds(), t0 = load_now();
+    if (!o.json)
+        fprintf(stderr, "naval-load: %llu players x %llu boats, %llu tcp + %llu ws spectators, %s snapshots; measuring %.1f s\n",
+                (unsigned long long)o.players, (unsigned long long)o.boats, (unsigned long long)o.spectators,
+                (unsigned long long)o.ws_spectators, o.compact ? "compact" : "full", o.duration);
+    load_sleep(o.duration);
+    double seconds = load_now() - t0;
+
+    sub_freeze(watch);
+    for (uint64_t i = 0; i < o.spectators; i++) sub_freeze(tcp[i]);
+    for (uint64_t i = 0; i < o.ws_spectators; i++) sub_freeze(ws[i]);
+    /* Every stream ends now, before the first player's despawns change the world. */
+    for (uint64_t i = 0; i < o.players; i++) sub_freeze(player_sub(players[i]));
+    for (uint64_t i = 0; i < o.players; i++) player_stop(players[i]);
+    double cpu = load_cpu_seconds() - cpu0;
+
+    report_role roles[3];
+    memset(roles, 0, sizeof roles);
+    roles[0].name = "players";
+    roles[1].name = "tcp_spectators";
+    roles[2].name = "ws_spectators";
+    report_add_players(&roles[0], players, (uint32_t)o.players, seconds);
+    report_add_streams(&roles[1], tcp, (uint32_t)o.spectators, seconds);
+    report_add_streams(&roles[2], ws, (uint32_t)o.ws_spectators, seconds);
+    report_server srv;
+    memset(&srv, 0, sizeof srv);
+    sub_totals wt;
+    sub_totals_get(watch, &wt);
+    srv.snapshots = wt.messages;
+    srv.ticks_missed = wt.ticks_missed;
+    srv.tick_p50 = samples_percentile(sub_tick_ms(watch), 50);
+    srv.tick_p99 = samples_percentile(sub_tick_ms(watch), 99);
+    srv.tick_max = samples_max(sub_tick_ms(watch));
+    srv.overruns = wt.overruns_last - wt.overruns_first;
+    srv.vessels = wt.world_vessels_last;
+    srv.tick_hz = hello.tick_hz;
+    srv.have_stats = nvc_get_stats(monitor, &srv.stats, &e) == 0;
+
+    char why[2048];
+    int missed = report_check(roles, 3, &srv, &o.limits, why, sizeof why);
+    if (o.json) {
+        char cfg[4096];
+        snprintf(cfg, sizeof cfg,
+                 "{\"snapshot_url\": \"%s\", \"command_url\": \"%s\", \"ws_url\": \"%s\", \"stream\": \"%s\", "
+                 "\"players\": %llu, \"boats_per_player\": %llu, \"type\": \"%s\", \"spectators\": %llu, "
+                 "\"ws_spectators\": %llu, \"duration_s\": %g, \"warmup_s\": %g, \"input_hz\": %g, "
+                 "\"tick_hz\": %g, \"max_p99_tick_ms\": %g, \"max_drop_rate\": %g, \"interrupted\": %s}",
+                 o.snapshot_url, o.command_url, o.ws_url, o.compact ? "compact" : "full",
+                 (unsigned long long)o.players, (unsigned long long)o.boats, o.type_name,
+                 (unsigned long long)o.spectators, (unsigned long long)o.ws_spectators, o.duration, o.warmup,
+                 o.input_hz, hello.tick_hz, o.limits.max_p99_tick_ms, o.limits.max_drop_rate,
+                 load_interrupted ? "true" : "false");
+        report_print_json(stdout, cfg, roles, 3, &srv, seconds, cpu, why);
+    } else {
+        report_print_text(stdout, roles, 3, &srv, seconds, why);
+    }
+    rc = missed ? 1 : 0;
+
+done:;
+    load_teardown t = {&o, players, tcp, ws, watch, monitor};
+    fflush(stdout);
+    if (closer_run(load_free_all, &t, 5.0)) {
+        fprintf(stderr, "naval-load: closing the sockets hangs (nng 1.5.2, nanomsg/nng#1543); leaving without closing them\n");
+        _exit(rc);
+    }
+    return rc;
+}

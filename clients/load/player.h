@@ -1,0 +1,55 @@
+/* One simulated player for naval-load: its own command connection (the
+ * client library), B boats spawned with it, steered on a thread of its own
+ * with inputs that keep changing (slow sine sweeps of throttle and rudder
+ * plus a random jump now and then), every Control's round trip timed; and,
+ * like a game client, its own snapshot subscription. Stopping despawns its
+ * boats. */
+#ifndef NAVAL_LOAD_PLAYER_H
+#define NAVAL_LOAD_PLAYER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "naval_client.h"
+#include "samples.h"
+#include "sub.h"
+
+typedef struct player_config {
+    const char* command_url;
+    const char* snapshot_url;   /* NULL: no subscription */
+    int compact;                /* the snapshot URL carries compact snapshots */
+    size_t max_snapshot_bytes;
+    const char* type_name;      /* vessel type to spawn */
+    uint32_t boats;
+    double input_hz;            /* input rounds per second (each: one Control per boat) */
+    double centre_x, centre_z;  /* boats spawn in a disc around this point */
+    double spread;              /* its radius, m */
+    uint64_t seed;
+    int request_timeout_ms;
+} player_config;
+
+typedef struct player player;
+
+typedef struct player_totals {
+    uint32_t spawned, despawned;
+    uint64_t commands;          /* Controls answered OK (while measuring) */
+    uint64_t command_errors;    /* Controls refused or unanswered (while measuring) */
+    uint64_t setup_errors;      /* spawns and despawns that failed */
+    char last_error[NVC_ERROR_MAX + 64];
+} player_totals;
+
+/* Connects (a failure says why, in err), says hello, spawns the boats (a
+ * refused spawn is counted and kept in last_error, not fatal) and starts
+ * steering. */
+int player_start(player** out, const player_config* cfg, char* err, size_t errlen);
+/* From now on count commands and snapshots (the warm-up is left out). */
+void player_measure(player* p);
+/* Stops steering, freezes the subscription's figures, despawns the boats. */
+void player_stop(player* p);
+void player_totals_get(player* p, player_totals* out);
+const samples* player_rtt_ms(const player* p);  /* after player_stop */
+sub_stream* player_sub(player* p);              /* NULL without a subscription */
+/* Stops (if not yet), closes the connections, frees. Safe on NULL. */
+void player_free(player* p);
+
+#endif

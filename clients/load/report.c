@@ -1,0 +1,228 @@
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void report_add_streams(report_role* r, sub_stream* const* subs, uint32_t n, double seconds) {
+    report_stream* s = &r->snaps;
+    samples lat = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        if (!subs[i]) continue;
+        sub_totals t;
+        sub_totals_get(subs[i], &t);
+        s->clients++;
+        s->messages += t.messages;
+        s->bytes += t.bytes;
+        s->ticks_missed += t.ticks_missed;
+        s->undecodable += t.undecodable;
+        s->out_of_order += t.out_of_order;
+        if (t.vessels_last) s->vessels_last = t.vessels_last;
+        if (t.last_error[0]) snprintf(s->last_error, sizeof s->last_error, "%s", t.last_error);
+        samples_merge(&lat, sub_latency_ms(subs[i]));
+    }
+    if (s->clients && seconds > 0.0) {
+        s->snapshots_per_s = (double)s->messages / s->clients / seconds;
+        s->bytes_per_s = (double)s->bytes / s->clients / seconds;
+    }
+    uint64_t expected = s->messages + s->ticks_missed;
+    s->drop_rate = expected ? (double)s->ticks_missed / (double)expected : (s->clients ? 1.0 : 0.0);
+    s->latency_p50 = samples_percentile(&lat, 50);
+    s->latency_p99 = samples_percentile(&lat, 99);
+    s->latency_max = samples_max(&lat);
+    samples_free(&lat);
+}
+
+void report_add_players(report_role* r, player* const* players, uint32_t n, double seconds) {
+    samples rtt = {0};
+    sub_stream** subs = calloc(n ? n : 1, sizeof *subs);
+    uint32_t nsubs = 0;
+    if (!subs) return;
+    for (uint32_t i = 0; i < n; i++) {
+        player_totals t;
+        player_totals_get(players[i], &t);
+        r->players++;
+        r->spawned += t.spawned;
+        r->despawned += t.despawned;
+        r->commands += t.commands;
+        r->command_errors += t.command_errors;
+        r->setup_errors += t.setup_errors;
+        if (t.last_error[0]) snprintf(r->last_error, sizeof r->last_error, "%s", t.last_error);
+        samples_merge(&rtt, player_rtt_ms(players[i]));
+        if (player_sub(players[i])) subs[nsubs++] = player_sub(players[i]);
+    }
+    report_add_streams(r, subs, nsubs, seconds);
+    free(subs);
+    r->commands_per_s = seconds > 0.0 ? (double)r->commands / seconds : 0.0;
+    r->rtt_p50 = samples_percentile(&rtt, 50);
+    r->rtt_p99 = samples_percentile(&rtt, 99);
+    r->rtt_max = samples_max(&rtt);
+    samples_free(&rtt);
+}
+
+int report_check(const report_role* roles, int nroles, const report_server* srv, const report_limits* lim, char* why,
+                 size_t n) {
+    size_t used = 0;
+    int failed = 0;
+    why[0] = '\0';
+#define REPORT_WHY(...)                                                                   \
+    do {                                                                                  \
+        failed++;                                                                         \
+        if (used < n) used += (size_t)snprintf(why + used, n - used, __VA_ARGS__);        \
+    } while (0)
+    if (lim->max_p99_tick_ms > 0.0) {
+        if (isnan(srv->tick_p99))
+            REPORT_WHY("server tick p99: no snapshot carried it (threshold %g ms)\n", lim->max_p99_tick_ms);
+        else if (srv->tick_p99 > lim->max_p99_tick_ms)
+            REPORT_WHY("server tick p99 %.3f ms > %g ms\n", srv->tick_p99, lim->max_p99_tick_ms);
+    }
+    if (lim->max_drop_rate >= 0.0)
+        for (int i = 0; i < nroles; i++) {
+            const report_stream* s = &roles[i].snaps;
+            if (s->clients && s->drop_rate > lim->max_drop_rate)
+                REPORT_WHY("%s: drop rate %.5f > %g (%llu ticks missed, %llu received)\n", roles[i].name, s->drop_rate,
+                           lim->max_drop_rate, (unsigned long long)s->ticks_missed, (unsigned long long)s->messages);
+        }
+#undef REPORT_WHY
+    return failed;
+}
+
+static void report_num(FILE* out, double v, int digits) {
+    if (isfinite(v)) fprintf(out, "%.*f", digits, v);
+    else fputs("null", out);
+}
+
+static void report_json_string(FILE* out, const char* s) {
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
+        else if (c < 0x20) fprintf(out, "\\u%04x", c);
+        else fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void report_role_json(FILE* out, const report_role* r) {
+    const report_stream* s = &r->snaps;
+    fprintf(out, "    ");
+    report_json_string(out, r->name);
+    fprintf(out, ": {\"clients\": %u, \"snapshots_per_s\": ", s->clients);
+    report_num(out, s->snapshots_per_s, 2);
+    fprintf(out, ", \"snapshots\": %llu, \"ticks_missed\": %llu, \"drop_rate\": ", (unsigned long long)s->messages,
+            (unsigned long long)s->ticks_missed);
+    report_num(out, s->drop_rate, 6);
+    fprintf(out, ",\n      \"latency_ms\": {\"p50\": ");
+    report_num(out, s->latency_p50, 3);
+    fprintf(out, ", \"p99\": ");
+    report_num(out, s->latency_p99, 3);
+    fprintf(out, ", \"max\": ");
+    report_num(out, s->latency_max, 3);
+    fprintf(out, "}, \"bytes_per_s\": ");
+    report_num(out, s->bytes_per_s, 0);
+    fprintf(out, ", \"vessels_in_snapshot\": %u", s->vessels_last);
+    uint64_t errors = s->undecodable + s->out_of_order + r->command_errors + r->setup_errors;
+    fprintf(out, ",\n      \"errors\": %llu, \"undecodable\": %llu, \"out_of_order\": %llu", (unsigned long long)errors,
+            (unsigned long long)s->undecodable, (unsigned long long)s->out_of_order);
+    if (r->players) {
+        fprintf(out, ",\n      \"players\": %u, \"boats_spawned\": %u, \"boats_despawned\": %u, \"commands\": %llu, "
+                     "\"commands_per_s\": ",
+                r->players, r->spawned, r->despawned, (unsigned long long)r->commands);
+        report_num(out, r->commands_per_s, 2);
+        fprintf(out, ", \"command_errors\": %llu, \"setup_errors\": %llu,\n      \"command_rtt_ms\": {\"p50\": ",
+                (unsigned long long)r->command_errors, (unsigned long long)r->setup_errors);
+        report_num(out, r->rtt_p50, 3);
+        fprintf(out, ", \"p99\": ");
+        report_num(out, r->rtt_p99, 3);
+        fprintf(out, ", \"max\": ");
+        report_num(out, r->rtt_max, 3);
+        fputc('}', out);
+    }
+    const char* err = r->last_error[0] ? r->last_error : s->last_error;
+    if (err[0]) {
+        fprintf(out, ",\n      \"last_error\": ");
+        report_json_string(out, err);
+    }
+    fputc('}', out);
+}
+
+void report_print_json(FILE* out, const char* config_json, const report_role* roles, int nroles,
+                       const report_server* srv, double seconds, double cpu_s, const char* why) {
+    fprintf(out, "{\n  \"config\": %s,\n  \"measured_s\": ", config_json);
+    report_num(out, seconds, 3);
+    fprintf(out, ", \"tester_cpu_s\": ");
+    report_num(out, cpu_s, 3);
+    fprintf(out, ",\n  \"server\": {\"tick_ms\": {\"p50\": ");
+    report_num(out, srv->tick_p50, 3);
+    fprintf(out, ", \"p99\": ");
+    report_num(out, srv->tick_p99, 3);
+    fprintf(out, ", \"max\": ");
+    report_num(out, srv->tick_max, 3);
+    fprintf(out, "}, \"overruns\": %llu, \"snapshots_seen\": %llu, \"ticks_missed\": %llu, \"vessels\": %u",
+            (unsigned long long)srv->overruns, (unsigned long long)srv->snapshots,
+            (unsigned long long)srv->ticks_missed, srv->vessels);
+    if (srv->have_stats) {
+        const proto_stats* st = &srv->stats;
+        fprintf(out, ",\n    \"reported\": {\"tick_hz\": %g, \"vessels\": %u, \"clients\": %u, \"subscribers\": %u, "
+                     "\"step_ms_p50\": ",
+                st->tick_hz, st->vessel_count, st->clients, st->subscribers);
+        report_num(out, st->step_ms_p50, 3);
+        fprintf(out, ", \"step_ms_p99\": ");
+        report_num(out, st->step_ms_p99, 3);
+        fprintf(out, ", \"step_ms_max\": ");
+        report_num(out, st->step_ms_max, 3);
+        fprintf(out, ", \"overruns\": %llu, \"requests\": %llu, \"request_errors\": %llu}",
+                (unsigned long long)st->overruns, (unsigned long long)st->requests,
+                (unsigned long long)st->request_errors);
+    }
+    fprintf(out, "},\n  \"roles\": {\n");
+    for (int i = 0; i < nroles; i++) {
+        report_role_json(out, &roles[i]);
+        fputs(i + 1 < nroles ? ",\n" : "\n", out);
+    }
+    fprintf(out, "  },\n  \"passed\": %s, \"failures\": [", why[0] ? "false" : "true");
+    const char* p = why;
+    int first = 1;
+    while (*p) {
+        const char* nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        if (!first) fputs(", ", out);
+        report_json_string(out, line);
+        first = 0;
+        p += len + (nl ? 1 : 0);
+    }
+    fprintf(out, "]\n}\n");
+}
+
+void report_print_text(FILE* out, const report_role* roles, int nroles, const report_server* srv, double seconds,
+                       const char* why) {
+    fprintf(out, "measured %.1f s; server: %u vessels, tick p50 %.3f ms, p99 %.3f ms, max %.3f ms, %llu overruns\n",
+            seconds, srv->vessels, srv->tick_p50, srv->tick_p99, srv->tick_max, (unsigned long long)srv->overruns);
+    if (srv->have_stats)
+        fprintf(out, "server's own figures: step p50 %.3f ms, p99 %.3f ms, %u subscribers, %u clients, %llu request errors\n",
+                srv->stats.step_ms_p50, srv->stats.step_ms_p99, srv->stats.subscribers, srv->stats.clients,
+                (unsigned long long)srv->stats.request_errors);
+    fprintf(out, "%-15s %7s %9s %8s %9s %9s %9s %10s %9s %9s %7s\n", "role", "clients", "snaps/s", "missed", "lat p50",
+            "lat p99", "lat max", "KiB/s", "rtt p50", "rtt p99", "errors");
+    for (int i = 0; i < nroles; i++) {
+        const report_role* r = &roles[i];
+        const report_stream* s = &r->snaps;
+        if (!s->clients && !r->players) continue;
+        uint64_t errors = s->undecodable + s->out_of_order + r->command_errors + r->setup_errors;
+        fprintf(out, "%-15s %7u %9.2f %8llu %7.2fms %7.2fms %7.2fms %10.1f ", r->name,
+                r->players ? r->players : s->clients, s->snapshots_per_s, (unsigned long long)s->ticks_missed,
+                s->latency_p50, s->latency_p99, s->latency_max, s->bytes_per_s / 1024.0);
+        if (r->players) fprintf(out, "%7.2fms %7.2fms", r->rtt_p50, r->rtt_p99);
+        else fprintf(out, "%9s %9s", "-", "-");
+        fprintf(out, " %7llu\n", (unsigned long long)errors);
+        const char* err = r->last_error[0] ? r->last_error : s->last_error;
+        if (err[0]) fprintf(out, "  %s: last error: %s\n", r->name, err);
+        if (r->players)
+            fprintf(out, "  players: %u boats spawned, %u despawned, %.1f commands/s\n", r->spawned, r->despawned,
+                    r->commands_per_s);
+    }
+    if (why[0]) fprintf(out, "THRESHOLDS MISSED:\n%s", why);
+    else fprintf(out, "all thresholds met\n");
+}

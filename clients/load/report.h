@@ -1,0 +1,67 @@
+/* naval-load's figures: per role (players, tcp spectators, ws spectators)
+ * the snapshot stream as received (rate, ticks missed, latency, bytes) and
+ * the commands (rate, round trip, errors); the server's tick as carried in
+ * the snapshots; the thresholds. Printed as text or JSON. */
+#ifndef NAVAL_LOAD_REPORT_H
+#define NAVAL_LOAD_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "naval_client.h"
+#include "player.h"
+#include "samples.h"
+#include "sub.h"
+
+typedef struct report_stream {
+    uint32_t clients;          /* subscriptions */
+    uint64_t messages, bytes, ticks_missed, undecodable, out_of_order;
+    double snapshots_per_s;    /* per client */
+    double bytes_per_s;        /* per client */
+    double drop_rate;          /* ticks missed / (received + missed) */
+    double latency_p50, latency_p99, latency_max; /* ms */
+    uint32_t vessels_last;
+    char last_error[160];
+} report_stream;
+
+typedef struct report_role {
+    const char* name;
+    report_stream snaps;
+    /* players only */
+    uint32_t players, spawned, despawned;
+    uint64_t commands, command_errors, setup_errors;
+    double commands_per_s, rtt_p50, rtt_p99, rtt_max; /* ms */
+    char last_error[NVC_ERROR_MAX + 64];
+} report_role;
+
+/* Sums streams into r->snaps over a window of `seconds`. */
+void report_add_streams(report_role* r, sub_stream* const* subs, uint32_t n, double seconds);
+/* Sums players (their commands, and their streams) over `seconds`. */
+void report_add_players(report_role* r, player* const* players, uint32_t n, double seconds);
+
+typedef struct report_server {
+    uint64_t snapshots, ticks_missed;   /* the monitor stream */
+    double tick_p50, tick_p99, tick_max; /* ms, step_ms carried by the snapshots */
+    uint64_t overruns;                   /* during the window */
+    uint32_t vessels;
+    double tick_hz;
+    int have_stats;                      /* GetStats answered */
+    proto_stats stats;
+} report_server;
+
+typedef struct report_limits {
+    double max_p99_tick_ms;   /* <= 0: none */
+    double max_drop_rate;     /* < 0: none */
+} report_limits;
+
+/* The thresholds missed, one line each in `why` ("" when all were met). */
+int report_check(const report_role* roles, int nroles, const report_server* srv, const report_limits* lim, char* why,
+                 size_t n);
+
+void report_print_text(FILE* out, const report_role* roles, int nroles, const report_server* srv, double seconds,
+                       const char* why);
+/* config_json: the run's settings, already a JSON object. */
+void report_print_json(FILE* out, const char* config_json, const report_role* roles, int nroles,
+                       const report_server* srv, double seconds, double cpu_s, const char* why);
+
+#endif

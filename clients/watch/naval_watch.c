@@ -1,0 +1,563 @@
+/* naval-watch: a terminal spectator of naval-server. A live top-down map
+ * of the boats around a point or a followed boat, and a status line (tick,
+ * boats, server tick time, snapshots/s, bytes/s, latency). --once --json
+ * prints one snapshot's summary for scripts. Uses the client library
+ * (clients/naval_client.h); see --help and docs/clients.md. */
+#include <math.h>
+#include <nng/nng.h>
+#include <nng/supplemental/util/platform.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "closer.h"
+#include "naval_client.h"
+#include "nstat.h"
+#include "num.h"
+#include "wmap.h"
+
+#define WATCH_PI 3.14159265358979323846
+#define WATCH_URL_MAX 256
+
+typedef struct watch_options {
+    const char* url;
+    char commands[WATCH_URL_MAX];
+    int64_t follow;
+    int has_centre;
+    double cx, cz, radius;
+    int once, json, ascii;
+    int cols, rows;            /* 0: the terminal's */
+    double interval, timeout;  /* s */
+} watch_options;
+
+/* Figures over the current reporting interval. */
+typedef struct watch_window {
+    uint64_t snapshots, received0, bytes0, gaps;
+    uint64_t sized;            /* bytes of the snapshots decoded, re-encoded (see watch_size) */
+    double latency_sum, latency_max, tick_sum, tick_max;
+    double start;
+} watch_window;
+
+static volatile sig_atomic_t watch_stop;
+
+static void watch_on_signal(int sig) {
+    (void)sig;
+    watch_stop = 1;
+}
+
+static double watch_mono(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t watch_wall_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void watch_usage(FILE* out) {
+    fputs("usage: naval-watch [URL] [--follow ID] [--once] [--json] [options]\n"
+          "A terminal spectator of naval-server: a live top-down map of the boats with their headings\n"
+          "(seen from above: +x right, -z up) and a status line.\n\n"
+          "  URL                  snapshot stream: tcp://HOST:7700 (default tcp://127.0.0.1:7700)\n"
+          "                       or ws://HOST:8080/ws/snapshots\n"
+          "  --follow ID          centre on boat ID and keep it there (marked)\n"
+          "  --center X,Z         centre of the map in m (default: the fleet's centre)\n"
+          "  --radius M           half the map's width in m (default: 200 following, else the fleet)\n"
+          "  --commands URL       request URL for the vessel types' names (default: guessed from URL:\n"
+          "                       tcp port 7700 -> 7701, /ws/snapshots -> /ws/commands; \"\" for none)\n"
+          "  --once               one snapshot, then exit (1 when none comes within --timeout)\n"
+          "  --json               a JSON summary instead of the map (with --once: one; else one a second)\n"
+          "  --ascii              ASCII arrows and frame\n"
+          "  --size COLSxROWS     map size in cells (default: the terminal's)\n"
+          "  --interval S         redraw period (0.25; 1 with --json)\n"
+          "  --timeout S          --once: how long to wait for a snapshot (10)\n"
+          "Bad arguments exit 2. When the server goes away the status line says so and naval-watch\n"
+          "keeps retrying; Ctrl-C quits.\n",
+          out);
+}
+
+static int watch_bad(const char* flag, const char* value, const char* want) {
+    fprintf(stderr, "naval-watch: %s: expected %s (got '%s')\n", flag, want, value);
+    return -1;
+}
+
+/* The command URL beside a snapshot URL, by the server's default layout. */
+static void watch_guess_commands(const char* url, char* out, size_t n) {
+    out[0] = '\0';
+    const char* ws = strstr(url, "/ws/snapshots");
+    if (!strncmp(url, "ws", 2) && ws && !ws[strlen("/ws/snapshots")]) {
+        snprintf(out, n, "%.*s/ws/commands", (int)(ws - url), url);
+        return;
+    }
+    size_t len = strlen(url);
+    if (!strncmp(url, "tcp://", 6) && len > 5 && !strcmp(url + len - 5, ":7700"))
+        snprintf(out, n, "%.*s:7701", (int)(len - 5), url);
+}
+
+static int watch_parse(int argc, char** argv, watch_options* o) {
+    memset(o, 0, sizeof *o);
+    o->url = "tcp://127.0.0.1:7700";
+    o->follow = -1;
+    o->timeout = 10.0;
+    int commands_given = 0, interval_given = 0, url_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char* a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            watch_usage(stdout);
+            exit(0);
+        }
+        if (!strcmp(a, "--once")) o->once = 1;
+        else if (!strcmp(a, "--json")) o->json = 1;
+        else if (!strcmp(a, "--ascii")) o->ascii = 1;
+        else if (strncmp(a, "--", 2) != 0) {
+            if (url_given) {
+                fprintf(stderr, "naval-watch: one URL only (got '%s' and '%s')\n", o->url, a);
+                return -1;
+            }
+            if (!strstr(a, "://") || strlen(a) >= WATCH_URL_MAX)
+                return watch_bad("URL", a, "tcp://HOST:PORT or ws://HOST:PORT/ws/snapshots");
+            o->url = a;
+            url_given = 1;
+        } else {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "naval-watch: %s: missing value (see --help)\n", a);
+                return -1;
+            }
+            const char* v = argv[++i];
+            uint64_t u;
+            if (!strcmp(a, "--follow")) {
+                if (num_u64(v, 0, UINT32_MAX, &u)) return watch_bad(a, v, "a boat id (a whole number)");
+                o->follow = (int64_t)u;
+            } else if (!strcmp(a, "--center") || !strcmp(a, "--centre")) {
+                if (num_pair(v, &o->cx, &o->cz)) return watch_bad(a, v, "X,Z in metres");
+                o->has_centre = 1;
+            } else if (!strcmp(a, "--radius")) {
+                if (num_double(v, 1.0, 1e7, &o->radius)) return watch_bad(a, v, "metres in [1, 1e7]");
+            } else if (!strcmp(a, "--commands")) {
+                if (v[0] && (!strstr(v, "://") || strlen(v) >= WATCH_URL_MAX))
+                    return watch_bad(a, v, "a URL such as tcp://HOST:7701, or \"\"");
+                snprintf(o->commands, sizeof o->commands, "%s", v);
+                commands_given = 1;
+            } else if (!strcmp(a, "--size")) {
+                int c = 0, r = 0;
+                char extra;
+                if (sscanf(v, "%dx%d%c", &c, &r, &extra) != 2 || c < 10 || c > 1000 || r < 4 || r > 1000)
+                    return watch_bad(a, v, "COLSxROWS, 10..1000 x 4..1000");
+                o->cols = c;
+                o->rows = r;
+            } else if (!strcmp(a, "--interval")) {
+                if (num_double(v, 0.02, 3600.0, &o->interval)) return watch_bad(a, v, "seconds in [0.02, 3600]");
+                interval_given = 1;
+            } else if (!strcmp(a, "--timeout")) {
+                if (num_double(v, 0.1, 3600.0, &o->timeout)) return watch_bad(a, v, "seconds in [0.1, 3600]");
+            } else {
+                fprintf(stderr, "naval-watch: %s: unknown option (see --help)\n", a);
+                return -1;
+            }
+        }
+    }
+    if (!interval_given) o->interval = o->json ? 1.0 : 0.25;
+    if (!commands_given) watch_guess_commands(o->url, o->commands, sizeof o->commands);
+    return 0;
+}
+
+/* Heading of a body's +x (bow) in the world, radians about +y from +x
+ * toward -z; heel and trim would need more than the map shows. */
+static double watch_heading(const float q[4]) {
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double fx = 1.0 - 2.0 * (y * y + z * z), fz = 2.0 * (x * z - w * y);
+    return atan2(-fz, fx);
+}
+
+static const char* watch_type_name(const proto_world_info* wi, uint16_t type, char* buf, size_t n) {
+    for (uint32_t i = 0; wi && i < wi->type_count; i++)
+        if (wi->types[i].type == type) return wi->types[i].name;
+    snprintf(buf, n, "type %u", type);
+    return buf;
+}
+
+/* The size of a full snapshot on the wire: encoding the decoded snapshot
+ * again gives the very bytes the server sent (same codec, same values,
+ * FlatBuffers is deterministic). Needed because nng 1.5.2 counts no bytes
+ * on WebSocket pipes (nstat.h) and the client library reports no sizes.
+ * Not for compact streams: 0. */
+static uint64_t watch_size(proto_buf* buf, const proto_snapshot* s, int compact) {
+    proto_error pe;
+    if (compact || proto_encode_snapshot(buf, s, &pe)) return 0;
+    return buf->size;
+}
+
+static int watch_find(const proto_snapshot* s, int64_t id) {
+    if (id < 0) return -1;
+    for (uint32_t i = 0; i < s->vessel_count; i++)
+        if (s->vessels[i].id == (uint32_t)id) return (int)i;
+    return -1;
+}
+
+static void watch_json_string(FILE* f, const char* s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* One snapshot as JSON: header, fleet extent, speeds, per-type counts,
+ * the followed boat; and the interval's rates when there was one. */
+static void watch_print_json(const watch_options* o, const proto_snapshot* s, const proto_world_info* wi,
+                             double latency_ms, const watch_window* win, double rate, double bytes_rate,
+                             uint64_t bytes_total, uint64_t snapshot_bytes, const char* bytes_source,
+                             const char* lost) {
+    /* One object: pretty with --once, one line each in the live stream (JSON Lines). */
+    char* text = NULL;
+    size_t len = 0;
+    FILE* f = open_memstream(&text, &len);
+    if (!f) return;
+    double minx = INFINITY, maxx = -INFINITY, minz = INFINITY, maxz = -INFINITY, sx = 0, sz = 0, vsum = 0, vmax = 0;
+    uint32_t frozen = 0;
+    for (uint32_t i = 0; i < s->vessel_count; i++) {
+        const proto_vessel* v = &s->vessels[i];
+        minx = fmin(minx, v->position[0]);
+        maxx = fmax(maxx, v->position[0]);
+        minz = fmin(minz, v->position[2]);
+        maxz = fmax(maxz, v->position[2]);
+        sx += v->position[0];
+        sz += v->position[2];
+        double sp = hypot(v->velocity[0], v->velocity[2]);
+        vsum += sp;
+        vmax = fmax(vmax, sp);
+        frozen += (v->flags & PROTO_VESSEL_FROZEN) != 0;
+    }
+    uint32_t n = s->vessel_count;
+    fprintf(f, "{\"url\": ");
+    watch_json_string(f, o->url);
+    fprintf(f, ", \"tick\": %llu, \"sim_time\": %.6f, \"send_time_ns\": %llu, \"latency_ms\": ", (unsigned long long)s->tick,
+           s->sim_time, (unsigned long long)s->send_time_ns);
+    if (isfinite(latency_ms)) fprintf(f, "%.3f,\n", latency_ms);
+    else fprintf(f, "null,\n"); /* no snapshot in this interval */
+    fprintf(f, " \"vessels\": %u, \"world_vessels\": %u, \"frozen\": %u, \"tick_ms\": %.4f, \"snapshot_ms\": %.4f, "
+           "\"overruns\": %llu, \"subscribers\": %u,\n",
+           n, s->stats.vessel_count, frozen, s->stats.step_ms, s->stats.snapshot_ms,
+           (unsigned long long)s->stats.overruns, s->stats.subscribers);
+    if (n)
+        fprintf(f, " \"bounds\": {\"min_x\": %.3f, \"max_x\": %.3f, \"min_z\": %.3f, \"max_z\": %.3f}, "
+               "\"centre\": [%.3f, %.3f], \"speed_mean\": %.3f, \"speed_max\": %.3f,\n",
+               minx, maxx, minz, maxz, sx / n, sz / n, vsum / n, vmax);
+    fprintf(f, " \"types\": {");
+    /* counts per type, in type order (types are few) */
+    int first = 1;
+    for (uint32_t t = 0; t <= 0xFFFF && n; t++) {
+        uint32_t count = 0, more = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            count += s->vessels[i].type == t;
+            more += s->vessels[i].type > t;
+        }
+        if (count) {
+            char buf[32];
+            fprintf(f, "%s", first ? "" : ", ");
+            watch_json_string(f, watch_type_name(wi, (uint16_t)t, buf, sizeof buf));
+            fprintf(f, ": %u", count);
+            first = 0;
+        }
+        if (!more) break;
+    }
+    fprintf(f, "}");
+    fprintf(f, ",\n \"snapshot_bytes\": ");
+    if (snapshot_bytes) fprintf(f, "%llu", (unsigned long long)snapshot_bytes);
+    else fprintf(f, "null");
+    if (win) {
+        fprintf(f, ", \"snapshots_per_s\": %.2f, \"bytes_per_s\": ", rate);
+        if (bytes_source[0]) fprintf(f, "%.0f", bytes_rate);
+        else fprintf(f, "null");
+        fprintf(f, ", \"bytes_source\": \"%s\", \"ticks_missed\": %llu", bytes_source[0] ? bytes_source : "none",
+               (unsigned long long)win->gaps);
+    } else {
+        fprintf(f, ", \"bytes_received\": %llu", (unsigned long long)bytes_total);
+    }
+    int fi = watch_find(s, o->follow);
+    if (fi >= 0) {
+        const proto_vessel* v = &s->vessels[fi];
+        char buf[32];
+        fprintf(f, ",\n \"followed\": {\"id\": %u, \"type\": ", v->id);
+        watch_json_string(f, watch_type_name(wi, v->type, buf, sizeof buf));
+        fprintf(f, ", \"position\": [%.3f, %.3f, %.3f], \"heading_deg\": %.2f, \"speed\": %.3f, "
+                   "\"velocity\": [%.3f, %.3f, %.3f]}",
+                v->position[0], v->position[1], v->position[2], watch_heading(v->orientation) * 180.0 / WATCH_PI,
+                hypot(v->velocity[0], v->velocity[2]), v->velocity[0], v->velocity[1], v->velocity[2]);
+    } else if (o->follow >= 0) {
+        fprintf(f, ",\n \"followed\": null");
+    }
+    if (lost[0]) {
+        fprintf(f, ",\n \"lost\": ");
+        watch_json_string(f, lost);
+    }
+    fprintf(f, "}\n");
+    fclose(f);
+    if (!o->once)
+        for (size_t i = 0; i + 1 < len; i++)
+            if (text[i] == '\n') text[i] = ' ';
+    fputs(text, stdout);
+    fflush(stdout);
+    free(text);
+}
+
+static void watch_terminal_size(const watch_options* o, int* cols, int* rows) {
+    *cols = 80;
+    *rows = 24;
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20 && ws.ws_row >= 8) {
+        *cols = ws.ws_col;
+        *rows = ws.ws_row;
+    }
+    /* the frame takes 2 columns; the frame, the header and two status lines 5 rows */
+    *cols = o->cols ? o->cols : *cols - 2;
+    *rows = o->rows ? o->rows : *rows - 5;
+}
+
+/* The map and the status lines, drawn over the previous ones on a tty. */
+static void watch_draw(const watch_options* o, const proto_snapshot* s, const proto_world_info* wi,
+                       const char* status, const char* lost, int tty) {
+    wmap_view v = {0};
+    watch_terminal_size(o, &v.cols, &v.rows);
+    v.ascii = o->ascii;
+    v.highlight = tty;
+    v.mark = o->follow;
+    wmap_boat* boats = calloc(s->vessel_count ? s->vessel_count : 1, sizeof *boats);
+    char* map = malloc(wmap_capacity(&v));
+    if (!boats || !map) {
+        free(boats);
+        free(map);
+        fprintf(stderr, "naval-watch: out of memory\n");
+        return;
+    }
+    double sx = 0, sz = 0, r = 0;
+    for (uint32_t i = 0; i < s->vessel_count; i++) {
+        const proto_vessel* p = &s->vessels[i];
+        boats[i] = (wmap_boat){p->position[0], p->position[2], watch_heading(p->orientation), p->id};
+        sx += p->position[0];
+        sz += p->position[2];
+    }
+    if (s->vessel_count) {
+        sx /= s->vessel_count;
+        sz /= s->vessel_count;
+    }
+    for (uint32_t i = 0; i < s->vessel_count; i++) r = fmax(r, fmax(fabs(boats[i].x - sx), fabs(boats[i].z - sz)));
+    int f = watch_find(s, o->follow);
+    char where[200] = "";
+    if (f >= 0) {
+        v.cx = boats[f].x;
+        v.cz = boats[f].z;
+        v.half_width = o->radius > 0 ? o->radius : 200.0;
+        char buf[32];
+        const proto_vessel* p = &s->vessels[f];
+        snprintf(where, sizeof where, "following boat %u (%s) at (%.1f, %.1f), heading %.0f deg, %.1f m/s", p->id,
+                 watch_type_name(wi, p->type, buf, sizeof buf), p->position[0], p->position[2],
+                 fmod(watch_heading(p->orientation) * 180.0 / WATCH_PI + 360.0, 360.0),
+                 hypot(p->velocity[0], p->velocity[2]));
+    } else {
+        v.cx = o->has_centre ? o->cx : sx;
+        v.cz = o->has_centre ? o->cz : sz;
+        /* The whole fleet: the map spans 2 half_width across and, rows
+         * being twice as tall, 4 half_width rows / cols down. */
+        v.half_width = o->radius > 0 ? o->radius : fmax(50.0, 1.05 * r * fmax(1.0, v.cols / (2.0 * v.rows)));
+        if (o->follow >= 0) snprintf(where, sizeof where, "boat %lld is not in the snapshot", (long long)o->follow);
+    }
+    size_t inside = wmap_render(&v, boats, s->vessel_count, map, wmap_capacity(&v));
+    if (tty) fputs("\x1b[H", stdout);
+    printf("centre (%.0f, %.0f) m, %.1f m per column, up is -z; %zu of %u boats on the map%s\n", v.cx, v.cz,
+           2.0 * v.half_width / v.cols, inside, s->vessel_count, tty ? "\x1b[K" : "");
+    fputs(map, stdout);
+    printf("%s%s\n", status, tty ? "\x1b[K" : "");
+    printf("%s%s%s\n", lost[0] ? lost : where, tty ? "\x1b[K" : "", tty ? "\x1b[J" : "");
+    if (!tty) putchar('\n');
+    fflush(stdout);
+    free(boats);
+    free(map);
+}
+
+static void watch_close(void* c) { nvc_close(c); }
+
+static void watch_load_types(const char* url, proto_world_info* wi, int* have) {
+    if (!url[0]) return;
+    nvc_options o;
+    nvc_options_default(&o);
+    o.command_url = url;
+    o.request_timeout_ms = 1000;
+    nvc_client* c;
+    nvc_error e;
+    if (nvc_connect(&c, &o, &e) == 0) {
+        *have = nvc_get_world_info(c, wi, &e) == 0;
+        nvc_close(c);
+    }
+}
+
+int main(int argc, char** argv) {
+    watch_options o;
+    if (watch_parse(argc, argv, &o)) return 2;
+    signal(SIGINT, watch_on_signal);
+    signal(SIGTERM, watch_on_signal);
+    int tty = isatty(STDOUT_FILENO) && !o.json;
+
+    nvc_options no;
+    nvc_options_default(&no);
+    no.snapshot_url = o.url;
+    nvc_client* c = NULL;
+    nvc_error e;
+    double started = watch_mono();
+    /* A server that is not up yet (or gone): say so and retry. */
+    while (nvc_connect(&c, &no, &e)) {
+        if (e.code == NVC_ERR_ARGUMENT) {
+            fprintf(stderr, "naval-watch: %s\n", e.message);
+            return 2;
+        }
+        if (o.once && watch_mono() - started > o.timeout) {
+            fprintf(stderr, "naval-watch: %s (gave up after %.0f s)\n", e.message, o.timeout);
+            return 1;
+        }
+        fprintf(stderr, "naval-watch: %s; retrying every second\n", e.message);
+        for (int i = 0; i < 10 && !watch_stop; i++) nng_msleep(100);
+        if (watch_stop) return 0;
+    }
+    proto_world_info wi = {0};
+    int have_types = 0;
+    watch_load_types(o.commands, &wi, &have_types);
+
+    proto_snapshot s = {0}, last = {0};
+    proto_buf sizebuf = {0};
+    nstat ns = {0};
+    int compact = strstr(o.url, "/ws/compact") != NULL;
+    int have = 0, rc = 0;
+    uint64_t last_tick = 0;
+    double last_snapshot = watch_mono(), next_draw = watch_mono() + (o.once ? 0 : o.interval);
+    watch_window win = {0};
+    win.start = watch_mono();
+    nvc_snapshot_counts counts;
+    nvc_snapshot_counts_get(c, &counts);
+    win.received0 = counts.received;
+    win.bytes0 = nstat_sub_rx(&ns);
+    if (tty) fputs("\x1b[2J", stdout);
+    char lost[NVC_ERROR_MAX + 128] = "";
+    int was_lost = 0;
+    while (!watch_stop) {
+        double now = watch_mono();
+        int wait_ms = (int)((next_draw - now) * 1000.0);
+        if (o.once) wait_ms = (int)((started + o.timeout - now) * 1000.0);
+        if (wait_ms > 0 && nvc_poll_snapshot(c, wait_ms > 200 ? 200 : wait_ms, &s, &e) == 0) {
+            double ms = (double)(watch_wall_ns() - s.send_time_ns) * 1e-6;
+            if (have && s.tick > last_tick + 1) win.gaps += s.tick - last_tick - 1;
+            last_tick = s.tick;
+            last_snapshot = watch_mono();
+            win.snapshots++;
+            win.latency_sum += ms;
+            win.latency_max = fmax(win.latency_max, ms);
+            win.tick_sum += s.stats.step_ms;
+            win.tick_max = fmax(win.tick_max, s.stats.step_ms);
+            uint64_t size = watch_size(&sizebuf, &s, compact);
+            win.sized += size;
+            /* keep the newest for drawing (swap: both keep their storage) */
+            proto_snapshot t = last;
+            last = s;
+            s = t;
+            have = 1;
+            if (was_lost && !have_types) watch_load_types(o.commands, &wi, &have_types);
+            was_lost = 0;
+            lost[0] = '\0';
+            if (o.once) {
+                uint64_t bytes = nstat_sub_rx(&ns);
+                int f = watch_find(&last, o.follow);
+                if (o.follow >= 0 && f < 0) {
+                    fprintf(stderr, "naval-watch: boat %lld is not in the snapshot (%u boats)\n", (long long)o.follow,
+                            last.vessel_count);
+                    rc = 1;
+                } else if (o.json) {
+                    watch_print_json(&o, &last, have_types ? &wi : NULL, ms, NULL, 0, 0, bytes, size, "", "");
+                } else {
+                    char status[256];
+                    snprintf(status, sizeof status, "tick %llu · %u boats (%u in the world) · tick %.2f ms · latency %.1f ms",
+                             (unsigned long long)last.tick, last.vessel_count, last.stats.vessel_count,
+                             last.stats.step_ms, ms);
+                    watch_draw(&o, &last, have_types ? &wi : NULL, status, "", 0);
+                }
+                break;
+            }
+        } else if (e.code != NVC_OK && e.code != NVC_ERR_TIMEOUT && e.code != NVC_ERR_CLOSED) {
+            snprintf(lost, sizeof lost, "%s", e.message); /* a snapshot that does not decode */
+        }
+        now = watch_mono();
+        if (o.once) {
+            if (now - started > o.timeout) {
+                fprintf(stderr, "naval-watch: no snapshot from %s within %.1f s (is the server running?)\n", o.url,
+                        o.timeout);
+                rc = 1;
+                break;
+            }
+            continue;
+        }
+        if (now - last_snapshot > 2.0) {
+            snprintf(lost, sizeof lost, "SERVER LOST: no snapshot from %s for %.0f s; retrying...", o.url,
+                     now - last_snapshot);
+            was_lost = 1;
+        }
+        if (now < next_draw) continue;
+        next_draw = now + o.interval;
+        double dt = now - win.start;
+        nvc_snapshot_counts_get(c, &counts);
+        uint64_t bytes = nstat_sub_rx(&ns);
+        double rate = (double)(counts.received - win.received0) / dt, brate = (double)(bytes - win.bytes0) / dt;
+        /* nng's counters where it keeps them (tcp), else the decoded
+         * snapshots' sizes (ws; what the queue dropped is not in them). */
+        const char* source = "nng";
+        if (bytes == win.bytes0 && win.sized) {
+            brate = (double)win.sized / dt;
+            source = "snapshot_sizes";
+        } else if (bytes == win.bytes0) {
+            source = "";
+        }
+        if (!have) {
+            if (o.json) printf("{\"url\": \"%s\", \"waiting\": true, \"lost\": %s}\n", o.url, lost[0] ? "true" : "false");
+            else fprintf(stderr, "naval-watch: %s\n", lost[0] ? lost : "waiting for the first snapshot...");
+            fflush(stdout);
+        } else if (o.json) {
+            watch_print_json(&o, &last, have_types ? &wi : NULL, win.snapshots ? win.latency_sum / win.snapshots : NAN,
+                             &win, rate, brate, bytes, watch_size(&sizebuf, &last, compact), source, lost);
+        } else {
+            char status[256];
+            if (win.snapshots)
+                snprintf(status, sizeof status,
+                         "tick %llu · %u boats (%u in the world) · tick %.2f ms (max %.2f) · %.1f snapshots/s · "
+                         "%.1f KiB/s%s · latency %.1f ms (max %.1f) · %llu missed",
+                         (unsigned long long)last.tick, last.vessel_count, last.stats.vessel_count,
+                         win.tick_sum / win.snapshots, win.tick_max, rate, brate / 1024.0, source[0] ? "" : " (unknown)",
+                         win.latency_sum / win.snapshots, win.latency_max, (unsigned long long)win.gaps);
+            else
+                snprintf(status, sizeof status, "tick %llu · %u boats · no snapshot in the last %.1f s",
+                         (unsigned long long)last.tick, last.vessel_count, dt);
+            watch_draw(&o, &last, have_types ? &wi : NULL, status, lost, tty);
+        }
+        memset(&win, 0, sizeof win);
+        win.start = now;
+        win.received0 = counts.received;
+        win.bytes0 = bytes;
+    }
+    if (tty) putchar('\n');
+    proto_free_snapshot(&s);
+    proto_free_snapshot(&last);
+    proto_free_buf(&sizebuf);
+    proto_free_world_info(&wi);
+    fflush(stdout);
+    if (closer_run(watch_close, c, 5.0)) {
+        fprintf(stderr, "naval-watch: closing the sockets hangs (nng 1.5.2, nanomsg/nng#1543); leaving without closing them\n");
+        _exit(rc);
+    }
+    return rc;
+}

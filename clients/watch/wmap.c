@@ -1,0 +1,84 @@
+#include "wmap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WMAP_PI 3.14159265358979323846
+
+static const char* const wmap_arrows[8] = {"\u2192", "\u2197", "\u2191", "\u2196", "\u2190", "\u2199", "\u2193", "\u2198"};
+static const char* const wmap_ascii[8] = {">", "/", "^", "\\", "<", "/", "v", "\\"};
+
+const char* wmap_glyph(double heading, int ascii) {
+    if (!isfinite(heading)) return ascii ? "o" : "\u25cb";
+    long sector = lround(heading / (WMAP_PI / 4.0)) % 8;
+    if (sector < 0) sector += 8;
+    return ascii ? wmap_ascii[sector] : wmap_arrows[sector];
+}
+
+size_t wmap_capacity(const wmap_view* v) {
+    /* per cell: a 3-byte arrow in reverse video at most; frame and newlines */
+    return ((size_t)v->cols + 2) * ((size_t)v->rows + 2) * 12 + 64;
+}
+
+typedef struct wmap_cell {
+    uint16_t count;
+    int marked;
+    double heading;
+} wmap_cell;
+
+static void wmap_put(char** p, char* end, const char* s) {
+    size_t len = strlen(s);
+    if (*p + len >= end) return;
+    memcpy(*p, s, len);
+    *p += len;
+    **p = '\0';
+}
+
+size_t wmap_render(const wmap_view* v, const wmap_boat* boats, size_t n, char* out, size_t cap) {
+    if (!cap) return 0;
+    out[0] = '\0';
+    if (v->cols < 1 || v->rows < 1 || !(v->half_width > 0.0)) return 0;
+    wmap_cell* cells = calloc((size_t)v->cols * (size_t)v->rows, sizeof *cells);
+    if (!cells) return 0;
+    double col_m = 2.0 * v->half_width / v->cols, row_m = 2.0 * col_m;
+    double left = v->cx - v->half_width, top = v->cz - 0.5 * row_m * v->rows;
+    size_t inside = 0;
+    for (size_t i = 0; i < n; i++) {
+        double fc = (boats[i].x - left) / col_m, fr = (boats[i].z - top) / row_m;
+        if (!(fc >= 0.0 && fc < v->cols && fr >= 0.0 && fr < v->rows)) continue;
+        wmap_cell* c = &cells[(size_t)fr * (size_t)v->cols + (size_t)fc];
+        int mark = v->mark >= 0 && boats[i].id == (uint64_t)v->mark;
+        /* The marked boat's heading wins its cell. */
+        if (!c->count || mark) c->heading = boats[i].heading;
+        c->marked |= mark;
+        c->count++;
+        inside++;
+    }
+    char* p = out;
+    char* end = out + cap;
+    const char* hbar = v->ascii ? "-" : "\u2500";
+    wmap_put(&p, end, v->ascii ? "+" : "\u250c");
+    for (int c = 0; c < v->cols; c++) wmap_put(&p, end, hbar);
+    wmap_put(&p, end, v->ascii ? "+\n" : "\u2510\n");
+    for (int r = 0; r < v->rows; r++) {
+        wmap_put(&p, end, v->ascii ? "|" : "\u2502");
+        for (int c = 0; c < v->cols; c++) {
+            const wmap_cell* cell = &cells[(size_t)r * (size_t)v->cols + (size_t)c];
+            char digit[2] = {0, 0};
+            const char* g = " ";
+            if (cell->marked) g = v->highlight ? wmap_glyph(cell->heading, v->ascii) : "@";
+            else if (cell->count == 1) g = wmap_glyph(cell->heading, v->ascii);
+            else if (cell->count > 1) g = cell->count > 9 ? "+" : (digit[0] = (char)('0' + cell->count), digit);
+            if (cell->marked && v->highlight) wmap_put(&p, end, "\x1b[7m");
+            wmap_put(&p, end, g);
+            if (cell->marked && v->highlight) wmap_put(&p, end, "\x1b[0m");
+        }
+        wmap_put(&p, end, v->ascii ? "|\n" : "\u2502\n");
+    }
+    wmap_put(&p, end, v->ascii ? "+" : "\u2514");
+    for (int c = 0; c < v->cols; c++) wmap_put(&p, end, hbar);
+    wmap_put(&p, end, v->ascii ? "+\n" : "\u2518\n");
+    free(cells);
+    return inside;
+}

@@ -1,0 +1,36 @@
+/* The top-down map of naval-watch: boats as heading arrows on a grid of
+ * terminal cells around a centre. Seen from above (+y), +x runs right and
+ * -z up, so a heading (radians about +y from +x toward -z, the protocol's)
+ * is the arrow's angle on the screen. A cell is twice as tall as wide, so
+ * a row spans twice the metres of a column and distances look true. */
+#ifndef NAVAL_WATCH_WMAP_H
+#define NAVAL_WATCH_WMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct wmap_boat {
+    double x, z;       /* m */
+    double heading;    /* rad */
+    uint32_t id;
+} wmap_boat;
+
+typedef struct wmap_view {
+    double cx, cz;     /* centre, m */
+    double half_width; /* m from the centre to the left and right edges */
+    int cols, rows;    /* cells inside the frame */
+    int ascii;         /* plain ASCII arrows (diagonals show the axis only) */
+    int highlight;     /* ANSI reverse video on the marked boat, else '@' */
+    int64_t mark;      /* id of the boat to mark, -1: none */
+} wmap_view;
+
+/* The arrow for a heading: UTF-8, or ASCII with view.ascii. */
+const char* wmap_glyph(double heading, int ascii);
+/* Writes the framed map (rows + 2 lines, each ending in '\n') into out
+ * (NUL-terminated, cut short if cap is too small). Cells holding several
+ * boats show their count (2-9, '+' for more). Returns the boats inside. */
+size_t wmap_render(const wmap_view* v, const wmap_boat* boats, size_t n, char* out, size_t cap);
+/* Bytes wmap_render may need for a view. */
+size_t wmap_capacity(const wmap_view* v);
+
+#endif

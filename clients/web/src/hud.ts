@@ -1,0 +1,130 @@
+// The page around the canvas: status panel, connection banner, boat list,
+// helm panel. Only DOM; the figures come from app.ts (NavalStats).
+
+import type { HelmState } from "./helm";
+
+/** What the page shows, also published as window.navalStats for tests and the console. */
+export interface NavalStats {
+  connected: boolean;
+  commandsConnected: boolean;
+  banner: string;
+  serverName: string;
+  tickHz: number;
+  tick: number;
+  drawnTick: number;
+  snapshotBoats: number;
+  boatsRendered: number;
+  worldBoats: number;
+  snapshotsPerSec: number;
+  bytesPerSec: number;
+  latencyMs: number;
+  latencyMaxMs: number;
+  tickMs: number;
+  tickMsMax: number;
+  overruns: number;
+  fps: number;
+  starvedPct: number;
+  frames: number;
+  snapshots: number;
+  badSnapshots: number;
+  reconnects: number;
+  ocean: string;
+  oceanTime: number;
+  followed: number;
+  helm: HelmState & { x: number; z: number; speed: number; heading: number };
+  lastError: string;
+}
+
+function el<T extends HTMLElement>(id: string): T {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`page: element #${id} is missing from index.html`);
+  return e as T;
+}
+
+const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : "–");
+
+export class Hud {
+  private readonly panel = el<HTMLElement>("hud");
+  private readonly banner = el<HTMLElement>("banner");
+  private readonly boats = el<HTMLSelectElement>("boats");
+  private readonly find = el<HTMLInputElement>("find");
+  private readonly helmType = el<HTMLSelectElement>("helm-type");
+  private readonly helmTake = el<HTMLButtonElement>("helm-take");
+  private readonly helmLeave = el<HTMLButtonElement>("helm-leave");
+  private readonly helmState = el<HTMLElement>("helm-state");
+  private readonly about = el<HTMLElement>("about");
+  private listKey = "";
+
+  constructor(handlers: { pick: (id: number) => void; free: () => void; take: (type: string) => void; leave: () => void }) {
+    this.boats.addEventListener("change", () => {
+      if (this.boats.value !== "") handlers.pick(Number(this.boats.value));
+    });
+    this.find.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter") return;
+      const id = Number(this.find.value.trim());
+      if (this.find.value.trim() !== "" && Number.isInteger(id) && id >= 0) handlers.pick(id);
+      else this.find.setCustomValidity("a boat id: a whole number >= 0");
+      this.find.reportValidity();
+    });
+    this.find.addEventListener("input", () => this.find.setCustomValidity(""));
+    el<HTMLButtonElement>("unfollow").addEventListener("click", () => handlers.free());
+    this.helmTake.addEventListener("click", () => handlers.take(this.helmType.value));
+    this.helmLeave.addEventListener("click", () => handlers.leave());
+  }
+
+  setTypes(names: string[]): void {
+    const keep = this.helmType.value;
+    this.helmType.replaceChildren(...names.map((n) => new Option(n, n)));
+    this.helmType.value = names.includes(keep) ? keep : names.includes("skiff") ? "skiff" : names[0] ?? "";
+  }
+
+  setAbout(text: string): void {
+    this.about.textContent = text;
+  }
+
+  /** The boat list, rebuilt only when the set of boats changed. */
+  setBoats(ids: ArrayLike<number>, count: number, typeOf: (i: number) => string, selected: number): void {
+    const sorted = Array.from({ length: count }, (_, i) => i).sort((a, b) => ids[a] - ids[b]);
+    const key = sorted.map((i) => `${ids[i]}:${typeOf(i)}`).join(",");
+    if (key !== this.listKey) {
+      this.listKey = key;
+      this.boats.replaceChildren(...sorted.map((i) => new Option(`${ids[i]} · ${typeOf(i)}`, String(ids[i]))));
+    }
+    const want = selected >= 0 ? String(selected) : "";
+    if (this.boats.value !== want) this.boats.value = want;
+  }
+
+  show(s: NavalStats): void {
+    this.banner.hidden = !s.banner;
+    this.banner.textContent = s.banner;
+    const rows: [string, string][] = [
+      ["server", s.serverName ? `${s.serverName} · ${fmt(s.tickHz, 0)} Hz` : "–"],
+      ["tick", s.tick ? `${s.tick} (drawn ${s.drawnTick})` : "–"],
+      ["boats shown", `${s.boatsRendered} of ${s.snapshotBoats} in the snapshot, ${s.worldBoats} in the world`],
+      ["server tick", `${fmt(s.tickMs, 2)} ms, max ${fmt(s.tickMsMax, 2)} ms · ${s.overruns} overruns`],
+      ["snapshots", `${fmt(s.snapshotsPerSec, 0)}/s · ${fmt(s.bytesPerSec / 1024, 0)} KiB/s`],
+      ["latency", `${fmt(s.latencyMs, 1)} ms, max ${fmt(s.latencyMaxMs, 1)} ms (server send → here)`],
+      ["drawn", `${fmt(s.fps, 0)} fps · 100 ms behind · ${fmt(s.starvedPct, 0)} % held`],
+    ];
+    if (s.followed >= 0) rows.push(["following", `boat ${s.followed}`]);
+    if (s.lastError) rows.push(["last error", s.lastError]);
+    const table = document.createElement("table");
+    for (const [k, v] of rows) {
+      const tr = table.insertRow();
+      tr.insertCell().textContent = k;
+      tr.insertCell().textContent = v;
+    }
+    this.panel.replaceChildren(table);
+    const h = s.helm;
+    this.helmTake.hidden = h.phase !== "idle";
+    this.helmTake.disabled = !s.commandsConnected;
+    this.helmLeave.hidden = h.phase !== "steering";
+    this.helmType.disabled = h.phase !== "idle";
+    let text = h.message;
+    if (h.phase === "steering") {
+      text = `boat ${h.id} (${h.typeName}) · throttle ${Math.round(h.throttle * 100)} % · rudder ${Math.round(h.rudder * 100)} % · ` +
+        `${fmt(h.speed, 1)} m/s · command round trip ${fmt(h.lastRttMs, 1)} ms` + (h.message ? ` · ${h.message}` : "");
+    }
+    this.helmState.textContent = text;
+  }
+}

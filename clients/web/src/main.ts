@@ -1,0 +1,324 @@
+// The visualizer's entry: links to the server, the world (ocean, hulls),
+// the snapshot timeline, the view, the HUD and the helm, tied together in
+// one animation loop. Served by naval-server at / (see docs/clients.md).
+//
+// URL parameters: ?server=HOST:PORT (default: the page's own host),
+// ?ocean=N (waves drawn per axis per cascade, a power of two; default 128),
+// ?quality=low (no antialiasing, coarser sea: software rendering, old machines).
+
+import { NO_BOAT } from "./fleet";
+import { CommandLink, LinkStatus, SnapshotLink } from "./link";
+import { Helm } from "./helm";
+import { Hud, NavalStats } from "./hud";
+import { Meter } from "./meter";
+import { Ocean } from "./ocean";
+import { Timeline, emptyPose } from "./timeline";
+import { View, PixelSample } from "./view";
+import { HullData, PROTO_VERSION, WorldInfoData, decodeSnapshot } from "./wire";
+
+declare global {
+  interface Window {
+    navalStats: NavalStats;
+    navalDebug: { samplePixels: () => PixelSample; screenOf: (id: number) => { x: number; y: number } | null; colourOf: (id: number) => string };
+  }
+}
+
+const SPECTRA = ["Phillips", "Pierson-Moskowitz", "JONSWAP", "TMA"];
+
+class App {
+  private readonly params = new URLSearchParams(location.search);
+  private readonly timeline = new Timeline(0.1);
+  private readonly pose = emptyPose();
+  private readonly view: View;
+  private readonly hud: Hud;
+  private readonly helm: Helm;
+  private readonly snapshots: SnapshotLink;
+  private readonly commands: CommandLink;
+  private readonly rate = new Meter();
+  private readonly bytes = new Meter();
+  private readonly latency = new Meter();
+  private readonly tickMs = new Meter();
+  private readonly fps = new Meter();
+  private readonly starved = new Meter(2);
+  private world: WorldInfoData | null = null;
+  private worldKey = "";
+  private oceanRes: number;
+  private ocean: Ocean | null = null;
+  private loading = false;
+  private selected = NO_BOAT;
+  private followOnSight = NO_BOAT;
+  private helmMissingSince = NaN;
+  private lastHud = 0;
+  private lastList = 0;
+  private lastSnapshotAt = NaN;
+  readonly stats: NavalStats;
+
+  constructor() {
+    const host = this.params.get("server") || location.host;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const res = Number(this.params.get("ocean") ?? 128);
+    this.oceanRes = Number.isInteger(res) && res >= 4 && res <= 2048 && (res & (res - 1)) === 0 ? res : 128;
+    this.stats = {
+      connected: false, commandsConnected: false, banner: `connecting to ${host}...`, serverName: "", tickHz: 0, tick: 0, drawnTick: 0,
+      snapshotBoats: 0, boatsRendered: 0, worldBoats: 0, snapshotsPerSec: 0, bytesPerSec: 0, latencyMs: NaN, latencyMaxMs: NaN,
+      tickMs: NaN, tickMsMax: NaN, overruns: 0, fps: 0, starvedPct: 0, frames: 0, snapshots: 0, badSnapshots: 0, reconnects: 0,
+      ocean: "", oceanTime: NaN, followed: NO_BOAT, lastError: "",
+      helm: { phase: "idle", id: 0, typeName: "", throttle: 0, rudder: 0, acknowledged: 0, lastRttMs: NaN, message: "", x: NaN, z: NaN, speed: NaN, heading: NaN },
+    };
+    if (this.params.has("ocean") && this.oceanRes !== res) this.error(`?ocean=${this.params.get("ocean")}: not a power of two in [4, 2048]; using 128`);
+    window.navalStats = this.stats;
+    this.view = new View(document.getElementById("view") as HTMLCanvasElement, this.params.get("quality") === "low");
+    this.hud = new Hud({
+      pick: (id) => this.pick(id),
+      free: () => this.pick(NO_BOAT),
+      take: (type) => this.takeHelm(type),
+      leave: () => void this.helm.leave(),
+    });
+    this.snapshots = new SnapshotLink(`${scheme}//${host}/ws/snapshots`, (d) => this.onSnapshot(d), (s) => this.onSnapshotLink(s));
+    this.commands = new CommandLink(`${scheme}//${host}/ws/commands`, (s) => this.onCommandLink(s));
+    this.helm = new Helm(this.commands, () => this.showSoon());
+    window.navalDebug = {
+      samplePixels: () => this.view.samplePixels(this.pose, this.selected, this.helmId()),
+      screenOf: (id) => this.view.screenOf(id),
+      colourOf: (id) => this.view.fleet.colourOf(id),
+    };
+    this.bindInput();
+    this.snapshots.start();
+    this.commands.start();
+    requestAnimationFrame((t) => this.frame(t));
+  }
+
+  private helmId(): number {
+    return this.helm.state.phase === "steering" ? this.helm.state.id : NO_BOAT;
+  }
+
+  private error(msg: string): void {
+    this.stats.lastError = msg;
+    console.warn(msg);
+  }
+
+  private bindInput(): void {
+    const canvas = document.getElementById("view") as HTMLCanvasElement;
+    let down: { x: number; y: number } | null = null;
+    canvas.addEventListener("pointerdown", (e) => (down = { x: e.clientX, y: e.clientY }));
+    canvas.addEventListener("pointerup", (e) => {
+      // A click, not the end of an orbit drag.
+      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 5) {
+        const id = this.view.pick(e.clientX, e.clientY);
+        if (id !== NO_BOAT) this.pick(id);
+      }
+      down = null;
+    });
+    window.addEventListener("keydown", (e) => {
+      const t = e.target as HTMLElement;
+      if (t instanceof HTMLInputElement || (t instanceof HTMLSelectElement && e.code.startsWith("Arrow"))) return;
+      if (this.helm.key(e.code)) e.preventDefault();
+      else if (e.code === "Escape") this.pick(NO_BOAT);
+    });
+    window.addEventListener("pagehide", () => this.helm.abandon());
+  }
+
+  private pick(id: number): void {
+    this.selected = id;
+    this.view.follow(id, true);
+    if (id !== NO_BOAT && !this.view.fleet.where.has(id)) this.followOnSight = id;
+    this.showSoon();
+  }
+
+  private takeHelm(typeName: string): void {
+    const t = this.view.controls.target, cam = this.view.camera.position;
+    // Spawn at the view's centre, bow away from the camera. Heading is
+    // about +y from +x toward -z (docs/protocol.md).
+    const heading = Math.atan2(-(t.z - cam.z), t.x - cam.x);
+    void this.helm.take(typeName, t.x, t.z, heading).then(() => {
+      if (this.helm.state.phase === "steering") {
+        this.selected = this.helm.state.id;
+        this.followOnSight = this.helm.state.id;
+      }
+    });
+  }
+
+  private onSnapshotLink(s: LinkStatus): void {
+    const was = this.stats.connected;
+    this.stats.connected = s.state === "open";
+    if (was && !this.stats.connected) this.stats.reconnects++;
+    this.showSoon();
+  }
+
+  private onCommandLink(s: LinkStatus): void {
+    this.stats.commandsConnected = s.state === "open";
+    if (s.state === "open") {
+      void this.loadWorld();
+      this.helm.resend();
+    }
+    this.showSoon();
+  }
+
+  /** World info and hulls; rebuilds ocean and boats when the world changed (a new server). */
+  private async loadWorld(): Promise<void> {
+    if (this.loading) return;
+    this.loading = true;
+    try {
+      const hello = await this.commands.call({ kind: "hello", clientName: "naval-web" });
+      if (hello.kind === "hello" && hello.protocolVersion !== PROTO_VERSION)
+        throw new Error(`server speaks protocol ${hello.protocolVersion}, this page ${PROTO_VERSION}: reload the page from the server`);
+      const body = await this.commands.call({ kind: "worldInfo" });
+      if (body.kind !== "worldInfo") throw new Error(`world info: unexpected answer ${body.kind}`);
+      const info = body.info;
+      const key = JSON.stringify({ n: info.serverName, t: info.types, o: info.ocean && { ...info.ocean, seed: String(info.ocean.seed), time: 0 } });
+      if (key !== this.worldKey) {
+        const hulls = new Map<number, HullData>();
+        for (const t of info.types) {
+          const h = await this.commands.call({ kind: "hull", type: t.type }, 10000);
+          if (h.kind === "hull") hulls.set(t.type, h.hull);
+        }
+        this.ocean = info.ocean ? new Ocean(info.ocean, this.oceanRes) : null;
+        this.view.setOcean(this.ocean);
+        this.view.fleet.setTypes(info.types, hulls);
+        this.hud.setTypes(info.types.map((t) => t.name));
+        this.worldKey = key;
+        this.hud.setAbout(this.describeSea(info));
+      }
+      this.world = info; // always: a restarted server restarts the ocean's clock too
+      this.stats.lastError = ""; // what went wrong before this (re)connection is over
+      this.stats.serverName = info.serverName;
+      this.stats.tickHz = info.tickHz;
+    } catch (e) {
+      this.error(`loading the world: ${(e as Error).message}`);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  private describeSea(info: WorldInfoData): string {
+    const o = info.ocean;
+    if (!o || !this.ocean) {
+      this.stats.ocean = "flat water";
+      return "Sea: flat water at y = 0 (the server has no ocean).";
+    }
+    const oc = this.ocean;
+    const drawn = oc.renderNx === oc.serverNx && oc.renderNz === oc.serverNz
+      ? `all its ${oc.serverNx}×${oc.serverNz} wave modes`
+      : `${oc.renderNx}×${oc.renderNz} of its ${oc.serverNx}×${oc.serverNz} wave modes per cascade (waves shorter than ~${((2 * o.size) / oc.renderNx).toFixed(0)} m left out)`;
+    this.stats.ocean = `${SPECTRA[o.spectrum] ?? "?"} ${o.windSpeed} m/s, Hs ${oc.hsGrid.toFixed(2)} m, seed ${o.seed}, ${o.cascades} cascade(s), drawn ${oc.renderNx}²`;
+    return `Sea: ${SPECTRA[o.spectrum] ?? "spectrum " + o.spectrum}, wind ${o.windSpeed} m/s toward ${o.windDirection}°, ` +
+      `Hs ${oc.hsGrid.toFixed(2)} m, seed ${o.seed}: rebuilt in this page from the server's spectrum, seed and clock ` +
+      `(the same waves the boats ride), drawn with ${drawn}.`;
+  }
+
+  private onSnapshot(data: ArrayBuffer): void {
+    const now = performance.now() / 1000;
+    try {
+      const f = decodeSnapshot(data);
+      this.timeline.push(f, now);
+      this.stats.snapshots++;
+      this.lastSnapshotAt = now;
+      this.rate.add(now);
+      this.bytes.add(now, data.byteLength);
+      this.latency.add(now, Date.now() - f.sendTimeMs);
+      this.tickMs.add(now, f.stats.stepMs);
+      this.stats.tick = f.tick;
+      this.stats.snapshotBoats = f.count;
+      this.stats.worldBoats = f.stats.vesselCount;
+      this.stats.overruns = f.stats.overruns;
+    } catch (e) {
+      this.stats.badSnapshots++;
+      this.error(`snapshot of ${data.byteLength} bytes: ${(e as Error).message}`);
+    }
+  }
+
+  private banner(now: number): string {
+    const s = this.snapshots.status;
+    if (s.state === "retrying") {
+      const wait = Math.max(0, (s.retryAt - performance.now()) / 1000);
+      return `Server gone (${s.url}: ${s.reason}). Reconnecting in ${wait.toFixed(1)} s, attempt ${s.attempts + 1}...`;
+    }
+    if (s.state === "stopped" && s.reason) return `Cannot connect: ${s.reason}`;
+    if (s.state === "connecting") return `Connecting to ${s.url}...`;
+    if (Number.isFinite(this.lastSnapshotAt) && now - this.lastSnapshotAt > 2)
+      return `No snapshot for ${(now - this.lastSnapshotAt).toFixed(0)} s: is the server stalled?`;
+    if (!Number.isFinite(this.lastSnapshotAt)) return "Connected; waiting for the first snapshot...";
+    const c = this.commands.status;
+    if (c.state !== "open") return `Commands unavailable (${c.url}: ${c.reason || c.state}): viewing only, the helm is off.`;
+    return "";
+  }
+
+  private showSoon(): void {
+    this.lastHud = 0;
+  }
+
+  private frame(ms: number): void {
+    requestAnimationFrame((t) => this.frame(t));
+    const now = performance.now() / 1000;
+    const t = this.timeline.drawTime(now);
+    const have = this.timeline.sample(t, this.pose);
+    if (have) {
+      this.view.frameFleet(this.pose);
+      this.starved.add(now, this.pose.starved ? 1 : 0);
+      this.stats.drawnTick = this.pose.tick;
+    }
+    if (this.ocean && this.world?.ocean) {
+      const ot = this.world.ocean.time + ((have ? t : this.world.simTime) - this.world.simTime);
+      this.ocean.update(ot);
+      this.view.water.refresh();
+      this.stats.oceanTime = ot;
+    }
+    this.trackHelm(now);
+    if (this.followOnSight !== NO_BOAT && this.view.fleet.where.has(this.followOnSight)) {
+      this.view.follow(this.followOnSight, true);
+      this.followOnSight = NO_BOAT;
+    }
+    this.view.frame(this.pose, this.selected, this.helmId());
+    this.fps.add(now);
+    this.stats.frames++;
+    this.stats.boatsRendered = this.view.fleet.drawn;
+    this.stats.followed = this.view.following;
+    if (ms - this.lastHud > 250) {
+      this.lastHud = ms;
+      this.stats.snapshotsPerSec = this.rate.rate(now);
+      this.stats.bytesPerSec = this.bytes.sumRate(now);
+      this.stats.latencyMs = this.latency.mean(now);
+      this.stats.latencyMaxMs = this.latency.max(now);
+      this.stats.tickMs = this.tickMs.mean(now);
+      this.stats.tickMsMax = this.tickMs.max(now);
+      this.stats.fps = this.fps.rate(now);
+      this.stats.starvedPct = 100 * this.starved.mean(now) || 0;
+      this.stats.banner = this.banner(now);
+      this.hud.show(this.stats);
+    }
+    if (ms - this.lastList > 1000 && have) {
+      this.lastList = ms;
+      const types = this.world?.types ?? [];
+      const name = (i: number) => types.find((x) => x.type === this.pose.types[i])?.name ?? `type ${this.pose.types[i]}`;
+      this.hud.setBoats(this.pose.ids, this.pose.count, name, this.selected);
+    }
+  }
+
+  /** The helm's boat as drawn; gone for 3 s while snapshots flow: lost. */
+  private trackHelm(now: number): void {
+    const h = this.stats.helm;
+    Object.assign(h, this.helm.state);
+    if (this.helm.state.phase !== "steering") {
+      h.x = h.z = h.speed = h.heading = NaN;
+      this.helmMissingSince = NaN;
+      return;
+    }
+    const f = this.timeline.newest;
+    const i = f ? f.ids.indexOf(this.helm.state.id) : -1;
+    if (!f || i < 0) {
+      if (!Number.isFinite(this.helmMissingSince)) this.helmMissingSince = now;
+      else if (now - this.helmMissingSince > 3 && now - this.lastSnapshotAt < 1) this.helm.lost("not in the snapshots for 3 s");
+      return;
+    }
+    this.helmMissingSince = NaN;
+    h.x = f.pos[3 * i];
+    h.z = f.pos[3 * i + 2];
+    h.speed = Math.hypot(f.vel[3 * i], f.vel[3 * i + 2]);
+    // Heading from the body's +x axis in the world, as the protocol counts it.
+    const [x, y, z, w] = [f.quat[4 * i], f.quat[4 * i + 1], f.quat[4 * i + 2], f.quat[4 * i + 3]];
+    const fx = 1 - 2 * (y * y + z * z), fz = 2 * (x * z - w * y);
+    h.heading = Math.atan2(-fz, fx);
+  }
+}
+
+new App();

@@ -1,0 +1,212 @@
+// The sea surface on the GPU. Each cascade's fields (Dx, h, Dz per label,
+// from ocean.ts) are a float texture; a square grid of vertices around the
+// view centre is a set of labels x0, and the vertex shader moves each to
+// x0 + (Dx, h, Dz) summed over the cascades: exactly the choppy surface
+// the server's queries answer on. Normals come from the displaced
+// neighbours. The grid's step grows with the camera distance (powers of
+// two of the field's cell) and its origin snaps to that step, so vertices
+// stay on the same labels while the view moves: the sea does not swim.
+// Beyond the grid the outer ring of vertices is pulled out to the horizon
+// with the waves faded out, and fog hides where it ends.
+
+import * as THREE from "three";
+import type { Ocean } from "./ocean";
+
+const HORIZON = 30000; // m
+
+export interface WaterLook {
+  sky: THREE.Color;
+  horizon: THREE.Color;
+  deep: THREE.Color;
+  sun: THREE.Vector3;
+}
+
+function vertexShader(cascades: number): string {
+  const fields: string[] = [], sums: string[] = [];
+  for (let c = 0; c < cascades; c++) {
+    fields.push(`uniform sampler2D uField${c};\nuniform vec3 uTile${c};`);
+    sums.push(`d += fieldAt(uField${c}, uTile${c}, label);`);
+  }
+  return `
+${fields.join("\n")}
+uniform vec2 uOrigin;
+uniform vec2 uCentre;
+uniform float uSpacing;
+uniform float uFadeStart;
+uniform float uFadeEnd;
+varying vec3 vWorld;
+varying vec3 vNormal;
+
+// Bilinear on the periodic tile (texelFetch: exact floats, no filtering
+// extension needed). tile = (size m, nx, nz).
+vec3 fieldAt(sampler2D f, vec3 tile, vec2 label) {
+  vec2 g = label / tile.x * tile.yz;
+  vec2 i0 = floor(g), t = g - i0;
+  vec2 a = mod(i0, tile.yz), b = mod(i0 + 1.0, tile.yz);
+  vec3 v00 = texelFetch(f, ivec2(a.x, a.y), 0).xyz, v10 = texelFetch(f, ivec2(b.x, a.y), 0).xyz;
+  vec3 v01 = texelFetch(f, ivec2(a.x, b.y), 0).xyz, v11 = texelFetch(f, ivec2(b.x, b.y), 0).xyz;
+  return mix(mix(v00, v10, t.x), mix(v01, v11, t.x), t.y);
+}
+
+vec3 displacement(vec2 label) {
+  vec3 d = vec3(0.0);
+  ${sums.join("\n  ")}
+  return d;
+}
+
+void main() {
+  vec2 label = position.xz + uOrigin;
+  vec2 off = abs(label - uCentre);
+  float w = 1.0 - smoothstep(uFadeStart, uFadeEnd, max(off.x, off.y));
+  vec3 d0 = displacement(label) * w;
+  vec3 dx = displacement(label + vec2(uSpacing, 0.0)) * w;
+  vec3 dz = displacement(label + vec2(0.0, uSpacing)) * w;
+  vec3 p = vec3(label.x, 0.0, label.y) + d0;
+  vec3 tx = vec3(uSpacing, 0.0, 0.0) + dx - d0;
+  vec3 tz = vec3(0.0, 0.0, uSpacing) + dz - d0;
+  vNormal = normalize(cross(tz, tx));
+  vWorld = p;
+  gl_Position = projectionMatrix * viewMatrix * vec4(p, 1.0);
+}`;
+}
+
+const fragmentShader = `
+uniform vec3 uSun;
+uniform vec3 uSky;
+uniform vec3 uHorizon;
+uniform vec3 uDeep;
+uniform float uFogDensity;
+varying vec3 vWorld;
+varying vec3 vNormal;
+
+void main() {
+  vec3 n = normalize(vNormal);
+  vec3 v = normalize(cameraPosition - vWorld);
+  float nv = dot(n, v);
+  if (nv < 0.02) { n = normalize(n + v * (0.02 - nv)); nv = 0.02; } // back-facing: seen grazing
+  float fresnel = 0.02 + 0.98 * pow(1.0 - nv, 5.0);
+  vec3 r = reflect(-v, n);
+  vec3 sky = mix(uHorizon, uSky, clamp(r.y * 2.0, 0.0, 1.0));
+  vec3 body = uDeep * (0.35 + 0.65 * max(dot(n, uSun), 0.0));
+  float spec = pow(max(dot(n, normalize(uSun + v)), 0.0), 300.0) * 3.0;
+  vec3 col = mix(body, sky, fresnel) + vec3(1.0, 0.95, 0.85) * spec;
+  float fog = 1.0 - exp(-uFogDensity * length(cameraPosition - vWorld));
+  gl_FragColor = vec4(mix(col, uHorizon, clamp(fog, 0.0, 1.0)), 1.0);
+}`;
+
+export class Water {
+  readonly mesh: THREE.Mesh;
+  private material: THREE.ShaderMaterial;
+  private textures: THREE.DataTexture[] = [];
+  private ocean: Ocean | null = null;
+  /** Smallest grid step: the finest drawn cell of cascade 0 (m). */
+  private baseStep = 4;
+  spacing = 4;
+
+  /** grid: vertices per side of the wave mesh. */
+  constructor(private readonly look: WaterLook, private readonly grid = 192) {
+    const GRID = grid;
+    const g = new THREE.BufferGeometry();
+    const pos = new Float32Array(GRID * GRID * 3);
+    for (let iz = 0; iz < GRID; iz++)
+      for (let ix = 0; ix < GRID; ix++) {
+        const i = iz * GRID + ix;
+        pos[3 * i] = ix;
+        pos[3 * i + 2] = iz;
+      }
+    const idx: number[] = [];
+    for (let iz = 0; iz + 1 < GRID; iz++)
+      for (let ix = 0; ix + 1 < GRID; ix++) {
+        const a = iz * GRID + ix, b = a + 1, c = a + GRID, d = c + 1;
+        idx.push(a, c, b, b, c, d);
+      }
+    g.setAttribute("position", new THREE.BufferAttribute(pos, 3));
+    g.setIndex(idx);
+    this.material = this.makeMaterial(0);
+    this.mesh = new THREE.Mesh(g, this.material);
+    // Its vertices move in the shader: the geometry's bounds mean nothing.
+    this.mesh.frustumCulled = false;
+    this.setSpacing(this.baseStep);
+  }
+
+  private makeMaterial(cascades: number): THREE.ShaderMaterial {
+    const uniforms: Record<string, THREE.IUniform> = {
+      uOrigin: { value: new THREE.Vector2() },
+      uCentre: { value: new THREE.Vector2() },
+      uSpacing: { value: 1 },
+      uFadeStart: { value: 1 },
+      uFadeEnd: { value: 2 },
+      uSun: { value: this.look.sun.clone().normalize() },
+      uSky: { value: this.look.sky },
+      uHorizon: { value: this.look.horizon },
+      uDeep: { value: this.look.deep },
+      uFogDensity: { value: 0.00035 },
+    };
+    for (let c = 0; c < cascades; c++) {
+      uniforms[`uField${c}`] = { value: this.textures[c] };
+      const t = this.ocean!.tiles[c];
+      uniforms[`uTile${c}`] = { value: new THREE.Vector3(t.size, t.nx, t.nz) };
+    }
+    return new THREE.ShaderMaterial({ uniforms, vertexShader: vertexShader(cascades), fragmentShader });
+  }
+
+  /** The ocean to draw (null: flat water at y = 0). */
+  setOcean(ocean: Ocean | null): void {
+    for (const t of this.textures) t.dispose();
+    this.textures = [];
+    this.ocean = ocean;
+    if (ocean) {
+      for (const tile of ocean.tiles) {
+        const tex = new THREE.DataTexture(tile.fields, tile.nx, tile.nz, THREE.RGBAFormat, THREE.FloatType);
+        tex.minFilter = tex.magFilter = THREE.NearestFilter;
+        tex.needsUpdate = true;
+        this.textures.push(tex);
+      }
+      this.baseStep = ocean.tiles[0].size / ocean.tiles[0].nx;
+    } else {
+      this.baseStep = 4;
+    }
+    const old = this.material;
+    this.material = this.makeMaterial(this.textures.length);
+    this.mesh.material = this.material;
+    old.dispose();
+    this.setSpacing(this.baseStep);
+  }
+
+  /** The fields changed (after Ocean.update). */
+  refresh(): void {
+    for (const t of this.textures) t.needsUpdate = true;
+  }
+
+  private setSpacing(step: number): void {
+    const GRID = this.grid;
+    this.spacing = step;
+    const u = this.material.uniforms;
+    u.uSpacing.value = step;
+    const half = ((GRID - 1) / 2) * step;
+    u.uFadeStart.value = 0.7 * half;
+    u.uFadeEnd.value = 0.95 * half;
+    // The outer ring reaches the horizon; the shader fades the waves there.
+    const pos = (this.mesh.geometry.getAttribute("position") as THREE.BufferAttribute).array as Float32Array;
+    const far = HORIZON / step;
+    for (let iz = 0; iz < GRID; iz++)
+      for (let ix = 0; ix < GRID; ix++) {
+        const i = iz * GRID + ix;
+        const edgeX = ix === 0 ? -1 : ix === GRID - 1 ? 1 : 0, edgeZ = iz === 0 ? -1 : iz === GRID - 1 ? 1 : 0;
+        pos[3 * i] = (edgeX ? (GRID - 1) / 2 + edgeX * far : ix) * step;
+        pos[3 * i + 2] = (edgeZ ? (GRID - 1) / 2 + edgeZ * far : iz) * step;
+      }
+    this.mesh.geometry.getAttribute("position").needsUpdate = true;
+  }
+
+  /** Centres the grid on (x, z) with a step suited to a camera `distance` m away. */
+  follow(x: number, z: number, distance: number): void {
+    let step = this.baseStep;
+    while (step * 48 < distance && step < this.baseStep * 16) step *= 2;
+    if (step !== this.spacing) this.setSpacing(step);
+    const half = ((this.grid - 1) / 2) * step;
+    const u = this.material.uniforms;
+    u.uOrigin.value.set(Math.round((x - half) / step) * step, Math.round((z - half) / step) * step);
+    u.uCentre.value.set(u.uOrigin.value.x + half, u.uOrigin.value.y + half);
+  }
+}

@@ -1,0 +1,368 @@
+// The protocol (proto/naval.fbs) through the TypeScript flatc generates at
+// build time: snapshots into flat typed arrays, requests out, responses
+// and their bodies (world info, hull meshes, spawn replies) into plain
+// objects. The TS runtime has no verifier, so every decoder checks the
+// file identifier and throws an Error that says what is wrong; a browser
+// should only talk to its own server anyway (docs/protocol.md).
+
+import * as flatbuffers from "flatbuffers";
+// flatc's output: one module per table (build/proto/ts/naval/proto/*.ts).
+import { Control } from "@naval/proto/control";
+import { Despawn } from "@naval/proto/despawn";
+import { GetHull } from "@naval/proto/get-hull";
+import { GetStats } from "@naval/proto/get-stats";
+import { GetWorldInfo } from "@naval/proto/get-world-info";
+import { Hello } from "@naval/proto/hello";
+import { HelloReply } from "@naval/proto/hello-reply";
+import { HullMesh } from "@naval/proto/hull-mesh";
+import { OceanSpec } from "@naval/proto/ocean-spec";
+import { Request } from "@naval/proto/request";
+import { RequestBody } from "@naval/proto/request-body";
+import { Response } from "@naval/proto/response";
+import { ResponseBody } from "@naval/proto/response-body";
+import { Snapshot } from "@naval/proto/snapshot";
+import { Spawn } from "@naval/proto/spawn";
+import { SpawnReply } from "@naval/proto/spawn-reply";
+import { StatsReply } from "@naval/proto/stats-reply";
+import { Status } from "@naval/proto/status";
+import { TickStats } from "@naval/proto/tick-stats";
+import { Token } from "@naval/proto/token";
+import { VesselState } from "@naval/proto/vessel-state";
+import { VesselType } from "@naval/proto/vessel-type";
+import { WorldInfo } from "@naval/proto/world-info";
+import { Vec3f } from "@naval/proto/vec3f";
+import type { OceanSpecInput } from "./ocean";
+
+export const PROTO_VERSION = 1;
+const VESSEL_BYTES = 72; // the VesselState struct, fixed forever
+
+export interface TickStatsData {
+  stepMs: number;
+  waterMs: number;
+  snapshotMs: number;
+  vesselCount: number;
+  subscribers: number;
+  overruns: number;
+}
+
+/** One snapshot, per vessel as structure-of-arrays (i-th vessel: ids[i], pos[3i..3i+2], quat[4i..4i+3]). */
+export interface Frame {
+  tick: number;
+  simTime: number;
+  sendTimeMs: number; // server wall clock, ms since 1970
+  stats: TickStatsData;
+  count: number;
+  ids: Uint32Array;
+  types: Uint16Array;
+  flags: Uint16Array;
+  pos: Float64Array;
+  quat: Float32Array;
+  vel: Float32Array;
+  bytes: number;
+}
+
+function checkIdentifier(bb: flatbuffers.ByteBuffer, id: string, what: string): void {
+  if (bb.capacity() < 8) throw new Error(`${what}: ${bb.capacity()} bytes is too short for a message`);
+  if (!bb.__has_identifier(id)) {
+    const got = String.fromCharCode(...bb.bytes().subarray(4, 8));
+    throw new Error(`${what}: identifier ${JSON.stringify(got)}, expected ${id}`);
+  }
+}
+
+export function decodeSnapshot(data: ArrayBuffer): Frame {
+  const bytes = new Uint8Array(data);
+  const bb = new flatbuffers.ByteBuffer(bytes);
+  checkIdentifier(bb, "NVSS", "snapshot");
+  const s = Snapshot.getRootAsSnapshot(bb);
+  const st = s.stats(new TickStats());
+  const count = s.vesselsLength();
+  const frame: Frame = {
+    tick: Number(s.tick()),
+    simTime: s.simTime(),
+    sendTimeMs: Number(s.sendTimeNs() / 1000n) / 1000,
+    stats: {
+      stepMs: st ? st.stepMs() : 0,
+      waterMs: st ? st.waterMs() : 0,
+      snapshotMs: st ? st.snapshotMs() : 0,
+      vesselCount: st ? st.vesselCount() : count,
+      subscribers: st ? st.subscribers() : 0,
+      overruns: st ? Number(st.overruns()) : 0,
+    },
+    count,
+    ids: new Uint32Array(count),
+    types: new Uint16Array(count),
+    flags: new Uint16Array(count),
+    pos: new Float64Array(3 * count),
+    quat: new Float32Array(4 * count),
+    vel: new Float32Array(3 * count),
+    bytes: data.byteLength,
+  };
+  if (count === 0) return frame;
+  // The generated accessor locates the struct vector; its 72-byte records
+  // are then read in one pass (an object per vessel per tick would not do
+  // for thousands of boats).
+  const base = s.vessels(0, new VesselState())!.bb_pos;
+  if (base + count * VESSEL_BYTES > bytes.length) throw new Error(`snapshot: ${count} vessels do not fit in ${bytes.length} bytes`);
+  const dv = new DataView(data, 0, bytes.length);
+  for (let i = 0, o = base; i < count; i++, o += VESSEL_BYTES) {
+    frame.ids[i] = dv.getUint32(o, true);
+    frame.types[i] = dv.getUint16(o + 4, true);
+    frame.flags[i] = dv.getUint16(o + 6, true);
+    for (let k = 0; k < 3; k++) frame.pos[3 * i + k] = dv.getFloat64(o + 8 + 8 * k, true);
+    for (let k = 0; k < 4; k++) frame.quat[4 * i + k] = dv.getFloat32(o + 32 + 4 * k, true);
+    for (let k = 0; k < 3; k++) frame.vel[3 * i + k] = dv.getFloat32(o + 48 + 4 * k, true);
+  }
+  return frame;
+}
+
+// ---- requests ------------------------------------------------------------
+
+export interface VesselToken {
+  lo: bigint;
+  hi: bigint;
+}
+
+export type RequestSpec =
+  | { kind: "hello"; clientName: string }
+  | { kind: "worldInfo" }
+  | { kind: "hull"; type: number }
+  | { kind: "stats" }
+  | { kind: "spawn"; typeName: string; type: number; x: number; z: number; heading: number }
+  | { kind: "control"; id: number; token: VesselToken; throttle: number; rudder: number }
+  | { kind: "despawn"; id: number; token: VesselToken };
+
+const clampUnit = (v: number, what: string): number => {
+  if (!Number.isFinite(v)) throw new Error(`${what} must be a finite number (got ${v})`);
+  return Math.max(-1, Math.min(1, v));
+};
+
+export function encodeRequest(requestId: bigint, r: RequestSpec): Uint8Array {
+  const b = new flatbuffers.Builder(128);
+  let type: RequestBody, body: flatbuffers.Offset;
+  switch (r.kind) {
+    case "hello": {
+      const name = b.createString(r.clientName);
+      Hello.startHello(b);
+      Hello.addProtocolVersion(b, PROTO_VERSION);
+      Hello.addClientName(b, name);
+      body = Hello.endHello(b);
+      type = RequestBody.Hello;
+      break;
+    }
+    case "worldInfo":
+      GetWorldInfo.startGetWorldInfo(b);
+      body = GetWorldInfo.endGetWorldInfo(b);
+      type = RequestBody.GetWorldInfo;
+      break;
+    case "stats":
+      GetStats.startGetStats(b);
+      body = GetStats.endGetStats(b);
+      type = RequestBody.GetStats;
+      break;
+    case "hull":
+      GetHull.startGetHull(b);
+      GetHull.addType(b, r.type);
+      body = GetHull.endGetHull(b);
+      type = RequestBody.GetHull;
+      break;
+    case "spawn": {
+      if (![r.x, r.z, r.heading].every(Number.isFinite)) throw new Error(`spawn: position and heading must be finite (got ${r.x}, ${r.z}, ${r.heading})`);
+      const name = b.createString(r.typeName);
+      Spawn.startSpawn(b);
+      Spawn.addType(b, r.type);
+      Spawn.addTypeName(b, name);
+      Spawn.addX(b, r.x);
+      Spawn.addZ(b, r.z);
+      Spawn.addHeading(b, r.heading);
+      body = Spawn.endSpawn(b);
+      type = RequestBody.Spawn;
+      break;
+    }
+    case "control":
+      Control.startControl(b);
+      Control.addVesselId(b, r.id);
+      Control.addToken(b, Token.createToken(b, r.token.lo, r.token.hi));
+      Control.addThrottle(b, clampUnit(r.throttle, "throttle"));
+      Control.addRudder(b, clampUnit(r.rudder, "rudder"));
+      body = Control.endControl(b);
+      type = RequestBody.Control;
+      break;
+    case "despawn":
+      Despawn.startDespawn(b);
+      Despawn.addVesselId(b, r.id);
+      Despawn.addToken(b, Token.createToken(b, r.token.lo, r.token.hi));
+      body = Despawn.endDespawn(b);
+      type = RequestBody.Despawn;
+      break;
+  }
+  Request.startRequest(b);
+  Request.addRequestId(b, requestId);
+  Request.addBodyType(b, type);
+  Request.addBody(b, body);
+  b.finish(Request.endRequest(b), "NVRQ");
+  return b.asUint8Array();
+}
+
+// ---- responses -------------------------------------------------------------
+
+export interface VesselTypeData {
+  type: number;
+  name: string;
+  mass: number;
+  boundsMin: [number, number, number];
+  boundsMax: [number, number, number];
+  vertexCount: number;
+  triangleCount: number;
+}
+
+export interface WorldInfoData {
+  protocolVersion: number;
+  serverName: string;
+  tickHz: number;
+  tick: number;
+  simTime: number;
+  gravity: number;
+  waterDensity: number;
+  /** null: flat water at y = 0. `time` is the ocean's clock at simTime. */
+  ocean: (OceanSpecInput & { time: number }) | null;
+  types: VesselTypeData[];
+}
+
+export interface HullData {
+  type: number;
+  name: string;
+  vertices: Float32Array; // 3 per vertex, body frame about the CG
+  indices: Uint32Array;   // 3 per triangle, counter-clockwise from outside
+}
+
+export interface StatsData {
+  tick: number;
+  vesselCount: number;
+  clients: number;
+  subscribers: number;
+  stepMsP50: number;
+  stepMsP99: number;
+  overruns: number;
+}
+
+export type ResponseBodyData =
+  | { kind: "none" }
+  | { kind: "hello"; protocolVersion: number; serverName: string; tickHz: number; maxVesselsPerClient: number }
+  | { kind: "spawn"; id: number; token: VesselToken }
+  | { kind: "control" }
+  | { kind: "despawn" }
+  | { kind: "worldInfo"; info: WorldInfoData }
+  | { kind: "hull"; hull: HullData }
+  | { kind: "stats"; stats: StatsData };
+
+export interface ResponseData {
+  requestId: bigint;
+  status: number;
+  statusName: string;
+  error: string;
+  body: ResponseBodyData;
+}
+
+const STATUS_NAMES = ["ok", "bad_request", "unauthorized", "not_found", "limit_exceeded", "rate_limited", "unsupported", "internal", "shutting_down"];
+export const statusName = (s: number): string => STATUS_NAMES[s] ?? `status ${s}`;
+
+const vec3 = (v: Vec3f | null): [number, number, number] => (v ? [v.x(), v.y(), v.z()] : [0, 0, 0]);
+
+function worldInfoData(w: WorldInfo): WorldInfoData {
+  const o: OceanSpec | null = w.ocean(new OceanSpec());
+  const types: VesselTypeData[] = [];
+  for (let i = 0; i < w.vesselTypesLength(); i++) {
+    const t = w.vesselTypes(i, new VesselType())!;
+    types.push({
+      type: t.type(), name: t.name() ?? `type ${t.type()}`, mass: t.mass(), boundsMin: vec3(t.boundsMin(new Vec3f())),
+      boundsMax: vec3(t.boundsMax(new Vec3f())), vertexCount: t.vertexCount(), triangleCount: t.triangleCount(),
+    });
+  }
+  return {
+    protocolVersion: w.protocolVersion(),
+    serverName: w.serverName() ?? "",
+    tickHz: w.tickHz(),
+    tick: Number(w.tick()),
+    simTime: w.simTime(),
+    gravity: w.gravity(),
+    waterDensity: w.waterDensity(),
+    ocean: o && {
+      spectrum: o.spectrum(), spreading: o.spreading(), gravity: o.gravity(), windSpeed: o.windSpeed(),
+      windDirection: o.windDirection(), fetch: o.fetch(), depth: o.depth(), gamma: o.gamma(), swell: o.swell(),
+      choppiness: o.choppiness(), beaufort: o.beaufort(), hsTarget: o.hsTarget(), size: o.size(),
+      cascadeRatio: o.cascadeRatio(), cascades: o.cascades(), resolution: o.resolution(), resolutionZ: o.resolutionZ(),
+      repeatPeriod: o.repeatPeriod(), minWavelength: o.minWavelength(), seed: o.seed(), time: o.time(),
+    },
+    types,
+  };
+}
+
+function hullData(h: HullMesh): HullData {
+  const nv = h.verticesLength(), ni = h.indicesLength();
+  if (ni % 3 !== 0) throw new Error(`hull ${h.type()}: ${ni} indices is not a whole number of triangles`);
+  const vertices = new Float32Array(3 * nv);
+  if (nv > 0) {
+    const base = h.vertices(0, new Vec3f())!.bb_pos, bytes = h.bb!.bytes();
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < 3 * nv; i++) vertices[i] = dv.getFloat32(base + 4 * i, true);
+  }
+  const indices = new Uint32Array(ni);
+  for (let i = 0; i < ni; i++) {
+    const v = h.indices(i)!;
+    if (v >= nv) throw new Error(`hull ${h.type()}: index ${v} at ${i} is past its ${nv} vertices`);
+    indices[i] = v;
+  }
+  return { type: h.type(), name: h.name() ?? `type ${h.type()}`, vertices, indices };
+}
+
+function tokenData(t: Token | null): VesselToken {
+  if (!t) throw new Error("spawn reply: no token");
+  return { lo: t.lo(), hi: t.hi() };
+}
+
+export function decodeResponse(bytes: Uint8Array): ResponseData {
+  const bb = new flatbuffers.ByteBuffer(bytes);
+  checkIdentifier(bb, "NVRS", "response");
+  const r = Response.getRootAsResponse(bb);
+  const status = r.status();
+  const out: ResponseData = { requestId: r.requestId(), status, statusName: statusName(status), error: r.error() ?? "", body: { kind: "none" } };
+  if (status !== Status.Ok) return out;
+  switch (r.bodyType()) {
+    case ResponseBody.HelloReply: {
+      const h = r.body(new HelloReply()) as HelloReply;
+      out.body = { kind: "hello", protocolVersion: h.protocolVersion(), serverName: h.serverName() ?? "", tickHz: h.tickHz(), maxVesselsPerClient: h.maxVesselsPerClient() };
+      break;
+    }
+    case ResponseBody.SpawnReply: {
+      const s = r.body(new SpawnReply()) as SpawnReply;
+      out.body = { kind: "spawn", id: s.vesselId(), token: tokenData(s.token(new Token())) };
+      break;
+    }
+    case ResponseBody.ControlReply:
+      out.body = { kind: "control" };
+      break;
+    case ResponseBody.DespawnReply:
+      out.body = { kind: "despawn" };
+      break;
+    case ResponseBody.WorldInfo:
+      out.body = { kind: "worldInfo", info: worldInfoData(r.body(new WorldInfo()) as WorldInfo) };
+      break;
+    case ResponseBody.HullMesh:
+      out.body = { kind: "hull", hull: hullData(r.body(new HullMesh()) as HullMesh) };
+      break;
+    case ResponseBody.StatsReply: {
+      const s = r.body(new StatsReply()) as StatsReply;
+      out.body = {
+        kind: "stats",
+        stats: {
+          tick: Number(s.tick()), vesselCount: s.vesselCount(), clients: s.clients(), subscribers: s.subscribers(),
+          stepMsP50: s.stepMsP50(), stepMsP99: s.stepMsP99(), overruns: Number(s.overruns()),
+        },
+      };
+      break;
+    }
+    default:
+      throw new Error(`response: unknown body type ${r.bodyType()}`);
+  }
+  return out;
+}

@@ -1,0 +1,203 @@
+// The browser visualizer in a real browser: Debian's chromium, headless,
+// driven by playwright-core, against a real naval-server on free loopback
+// ports. Checks that the page connects, draws as many boats as the
+// snapshot holds, that the canvas shows something, that taking the helm
+// spawns a boat the keyboard moves, and that the page says when the server
+// is gone and reconnects by itself when it is back. Leaves a screenshot.
+//
+// Usage: node test_web.mjs NAVAL_SERVER WEB_STAGE OUT_DIR
+//   WEB_STAGE: BUILD/clients/web (node_modules with playwright-core, dist/)
+// Exit 77 (skipped) when chromium or playwright-core is missing.
+// Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+
+const [serverBin, stage, outDir] = process.argv.slice(2).map((a) => resolve(a));
+if (!serverBin || !stage || !outDir) {
+  console.error("usage: node test_web.mjs NAVAL_SERVER WEB_STAGE OUT_DIR");
+  process.exit(2);
+}
+const chromiumPath = process.env.NAVAL_CHROMIUM || "/usr/bin/chromium";
+if (!existsSync(chromiumPath)) {
+  console.log(`SKIP: no chromium at ${chromiumPath} (Debian: apt-get install chromium; or set NAVAL_CHROMIUM)`);
+  process.exit(77);
+}
+let chromium;
+try {
+  ({ chromium } = createRequire(join(stage, "package.json"))("playwright-core"));
+} catch (e) {
+  console.log(`SKIP: playwright-core is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
+  process.exit(77);
+}
+if (!existsSync(join(stage, "dist", "app.js"))) {
+  console.error(`FAIL: ${stage}/dist/app.js is missing: build the target web first`);
+  process.exit(1);
+}
+
+const BOATS = 12;
+const t0 = Date.now();
+const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
+let server = null, browser = null, serverLog = "";
+
+class TestFailure extends Error {}
+function fail(msg) {
+  console.error(`FAIL: ${msg}`);
+  if (serverLog) console.error(`server log (last lines):\n${serverLog.split("\n").slice(-15).join("\n")}`);
+  throw new TestFailure(msg);
+}
+function check(cond, msg) {
+  if (!cond) fail(msg);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(ports) {
+  const args = [
+    "--boats", String(BOATS), "--threads", "1", "--tick-hz", "30", "--log-level", "warn",
+    "--snapshot-url", `tcp://127.0.0.1:${ports.snap}`, "--compact-url", `tcp://127.0.0.1:${ports.compact}`,
+    "--command-url", `tcp://127.0.0.1:${ports.cmd}`, "--http", `127.0.0.1:${ports.http}`, "--web-root", join(stage, "dist"),
+  ];
+  const p = spawn(serverBin, args, { stdio: ["ignore", "ignore", "pipe"] });
+  p.stderr.on("data", (d) => (serverLog += d.toString()));
+  const exited = new Promise((resolve) => p.once("exit", (code, sig) => resolve(code ?? sig)));
+  p.exited = exited;
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${ports.http}/healthz`);
+      if (r.ok) return p;
+    } catch {
+      // not listening yet
+    }
+    if (p.exitCode !== null) fail(`naval-server exited with ${p.exitCode}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  p.kill("SIGKILL");
+  fail("naval-server did not answer /healthz within 10 s");
+}
+
+async function stopServer(p) {
+  if (!p || p.exitCode !== null) return;
+  p.kill("SIGTERM");
+  const timer = setTimeout(() => p.kill("SIGKILL"), 5000);
+  await p.exited;
+  clearTimeout(timer);
+}
+
+async function main() {
+  mkdirSync(outDir, { recursive: true });
+  const ports = { snap: await freePort(), compact: await freePort(), cmd: await freePort(), http: await freePort() };
+  server = await startServer(ports);
+  log(`naval-server on http://127.0.0.1:${ports.http}/ (${BOATS} boats)`);
+
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    // No GPU here: WebGL 2 on SwiftShader, Chromium's software renderer.
+    args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--no-sandbox"],
+  });
+  const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(m.text())) pageErrors.push(m.text());
+  });
+  await page.goto(`http://127.0.0.1:${ports.http}/?quality=low`);
+  const stats = () => page.evaluate(() => window.navalStats);
+  const waitFor = async (what, fn, timeoutMs) => {
+    const end = Date.now() + timeoutMs;
+    let s;
+    while (Date.now() < end) {
+      s = await stats();
+      if (s && fn(s)) return s;
+      await page.waitForTimeout(200);
+    }
+    fail(`${what}: not within ${timeoutMs / 1000} s; page state: ${JSON.stringify(s)}`);
+  };
+
+  // 1. Connected, world loaded, every boat of the snapshot drawn.
+  let s = await waitFor("connected with boats drawn", (s) => s.connected && s.commandsConnected && s.serverName && s.boatsRendered > 0 && s.ocean, 20000);
+  s = await waitFor("all boats drawn", (s) => s.boatsRendered === s.snapshotBoats && s.snapshotBoats === BOATS, 5000);
+  check(s.worldBoats === BOATS, `the snapshot says ${s.worldBoats} boats in the world, the server has ${BOATS}`);
+  check(s.banner === "", `banner while connected: ${s.banner}`);
+  check(/JONSWAP/.test(s.ocean), `ocean description: ${s.ocean}`);
+  check(s.latencyMs >= 0 && s.latencyMs < 2000, `latency ${s.latencyMs} ms`);
+  log(`connected: ${s.boatsRendered} of ${s.snapshotBoats} boats drawn, ${s.snapshotsPerSec} snapshots/s, latency ${s.latencyMs?.toFixed(1)} ms, ${s.fps} fps`);
+  const hudText = await page.textContent("#hud");
+  check(hudText.includes(`${BOATS} of ${BOATS} in the snapshot`), `HUD: ${hudText}`);
+
+  // 2. The canvas is not blank.
+  const px = await page.evaluate(() => window.navalDebug.samplePixels());
+  check(px.width > 0 && px.distinct >= 20 && px.lumaStd > 4, `canvas looks blank: ${JSON.stringify(px)}`);
+  log(`canvas: ${px.distinct} distinct colours, luma std ${px.lumaStd.toFixed(1)}`);
+
+  // 3. Pick a boat from the list: the camera follows it and it is drawn,
+  // highlighted, at the centre of the view.
+  const firstId = await page.evaluate(() => document.querySelector("#boats option")?.value);
+  check(firstId !== undefined, "the boat list is empty");
+  await page.selectOption("#boats", firstId);
+  s = await waitFor("following the picked boat", (s) => s.followed === Number(firstId), 5000);
+  await page.waitForTimeout(1500); // the orbit camera's damping settles
+  const centre = await page.evaluate(() => window.navalDebug.samplePixels().centre);
+  const [r, g, b] = centre;
+  check(r > b + 30 && g > b + 10, `the followed boat (highlighted yellow) is not at the centre: pixel ${centre}`);
+  log(`following boat ${firstId}: centre pixel ${centre}`);
+
+  // 4. The helm: spawn, full ahead, the boat moves.
+  await page.click("#helm-take");
+  s = await waitFor("the spawned boat in the snapshots", (s) => s.helm.phase === "steering" && Number.isFinite(s.helm.x), 10000);
+  const start = { x: s.helm.x, z: s.helm.z, id: s.helm.id };
+  log(`helm: boat ${start.id} (${s.helm.typeName}) at (${start.x.toFixed(1)}, ${start.z.toFixed(1)})`);
+  s = await waitFor("one more boat drawn", (s) => s.snapshotBoats === BOATS + 1 && s.boatsRendered === BOATS + 1, 5000);
+  for (let i = 0; i < 4; i++) await page.keyboard.press("KeyW");
+  s = await waitFor("full ahead acknowledged", (s) => s.helm.throttle === 1 && s.helm.acknowledged >= 1, 5000);
+  await page.keyboard.press("KeyD");
+  s = await waitFor("moving", (s) => Math.hypot(s.helm.x - start.x, s.helm.z - start.z) > 15 && s.helm.speed > 2, 15000);
+  const moved = Math.hypot(s.helm.x - start.x, s.helm.z - start.z);
+  log(`helm: moved ${moved.toFixed(1)} m, ${s.helm.speed.toFixed(1)} m/s, rudder ${s.helm.rudder}, command round trip ${s.helm.lastRttMs?.toFixed(1)} ms`);
+  check(s.helm.rudder === 0.25, `rudder after one D: ${s.helm.rudder}`);
+  const helmColour = await page.evaluate((id) => window.navalDebug.colourOf(id), start.id);
+  check(helmColour === "#ff7a2e", `the helm's boat is drawn in ${helmColour}, not the helm colour #ff7a2e`);
+  const shot = join(outDir, "web_view.png");
+  await page.screenshot({ path: shot });
+  log(`screenshot: ${shot}`);
+
+  // 5. The server goes away: the page says so; it comes back: the page reconnects.
+  await stopServer(server);
+  s = await waitFor("'server gone' shown", (s) => !s.connected && /Server gone/.test(s.banner), 8000);
+  const banner = await page.textContent("#banner");
+  check(/Server gone/.test(banner) && !(await page.isHidden("#banner")), `banner: ${banner}`);
+  log(`server stopped: "${s.banner}"`);
+  serverLog = "";
+  server = await startServer(ports);
+  s = await waitFor("reconnected", (s) => s.connected && s.commandsConnected && s.banner === "" && s.snapshotBoats === BOATS && s.boatsRendered === BOATS, 20000);
+  check(s.reconnects >= 1, `reconnects: ${s.reconnects}`);
+  s = await waitFor("the lost helm boat noticed", (s) => s.helm.phase === "idle", 8000);
+  log(`reconnected after ${s.reconnects} drop(s); helm: ${s.helm.message}`);
+
+  check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(" | ")}`);
+  const final = await stats();
+  check(final.badSnapshots === 0, `${final.badSnapshots} snapshots failed to decode: ${final.lastError}`);
+  console.log(`test_web: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+try {
+  await main();
+} catch (e) {
+  if (!(e instanceof TestFailure)) console.error(`FAIL: ${e.stack ?? e}`);
+  process.exitCode = 1;
+} finally {
+  if (browser) await browser.close().catch(() => undefined);
+  await stopServer(server);
+}

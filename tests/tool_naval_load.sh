@@ -1,0 +1,116 @@
+#!/bin/sh
+# naval-load end to end against a real naval-server on free loopback ports:
+# bad arguments exit 2 naming the flag, no server exits 3; a short run with
+# players, tcp and WebSocket spectators meets loose thresholds and its JSON
+# holds up (rates near the tick rate, bytes that match the snapshot size,
+# round trips, every boat despawned: naval-watch --once --json sees the
+# fleet as it was); an impossible threshold exits 1 and says which.
+# Usage: tool_naval_load.sh NAVAL_LOAD NAVAL_SERVER NAVAL_WATCH
+set -u
+load=$1
+server=$2
+watch=$3
+tmp=$(mktemp -d)
+pid=
+cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; [ -f "$tmp/server.log" ] && tail -5 "$tmp/server.log" >&2; exit 1; }
+
+expect() {
+    code=$1; text=$2; shift 2
+    "$load" "$@" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    [ "$rc" = "$code" ] || fail "naval-load $* exited $rc, expected $code: $(cat "$tmp/err")"
+    grep -qF -- "$text" "$tmp/err" || fail "naval-load $*: stderr lacks '$text': $(cat "$tmp/err")"
+}
+
+"$load" --help > "$tmp/help" || fail "--help"
+for flag in --server --players --boats-per-player --spectators --ws-spectators --duration --input-hz --json \
+            --max-p99-tick-ms --max-drop-rate; do
+    grep -qF -- "$flag" "$tmp/help" || fail "--help does not mention $flag"
+done
+expect 2 "--players: expected a whole number in [0, 1000]" --players many
+expect 2 "--max-drop-rate: expected a fraction in [0, 1]" --max-drop-rate 1.5
+expect 2 "--duration: expected seconds" --duration 0
+expect 2 "--stream: expected full or compact" --stream huge
+expect 2 "--frobnicate: unknown option" --frobnicate 3
+expect 2 "--duration: missing value" --duration
+set -- $(/usr/bin/env python3 -c '
+import socket
+ss = [socket.socket() for _ in range(4)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in ss))')
+snap=$1 compact=$2 cmd=$3 http=$4
+ports="--snapshot-port $snap --compact-port $compact --command-port $cmd --http-port $http"
+# shellcheck disable=SC2086
+expect 3 "cannot reach the server" $ports --duration 1
+
+"$server" --boats 20 --threads 1 --tick-hz 30 --log-level warn --snapshot-url "tcp://127.0.0.1:$snap" \
+    --compact-url "tcp://127.0.0.1:$compact" --command-url "tcp://127.0.0.1:$cmd" --http "127.0.0.1:$http" \
+    2> "$tmp/server.log" &
+pid=$!
+"$watch" "tcp://127.0.0.1:$snap" --once --json --timeout 10 > "$tmp/before.json" 2> "$tmp/err" \
+    || fail "the server did not come up: $(cat "$tmp/err")"
+
+# shellcheck disable=SC2086
+"$load" $ports --players 2 --boats-per-player 3 --spectators 2 --ws-spectators 2 --duration 3 --warmup 0.5 \
+    --input-hz 4 --json --max-p99-tick-ms 1000 --max-drop-rate 0.5 > "$tmp/run.json" 2> "$tmp/err"
+rc=$?
+[ "$rc" = 0 ] || fail "naval-load exited $rc: $(cat "$tmp/err") $(cat "$tmp/run.json")"
+"$watch" "tcp://127.0.0.1:$snap" --once --json > "$tmp/after.json" 2> "$tmp/err" || fail "naval-watch after the run"
+/usr/bin/env python3 - "$tmp/run.json" "$tmp/before.json" "$tmp/after.json" <<'PY' || fail "the report: $(cat "$tmp/run.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+before, after = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+assert r["passed"] is True and r["failures"] == [], r["failures"]
+assert 2.5 < r["measured_s"] < 4.5, r["measured_s"]
+hz = r["config"]["tick_hz"]
+assert hz == 30, hz
+srv = r["server"]
+assert 0 < srv["tick_ms"]["p50"] <= srv["tick_ms"]["p99"] <= srv["tick_ms"]["max"], srv
+assert srv["vessels"] == 26, srv  # 20 of the server's + 2 x 3 spawned
+assert srv["snapshots_seen"] > 0.5 * hz * r["measured_s"], srv
+assert srv["reported"]["vessels"] in (20, 26), srv["reported"]
+roles = r["roles"]
+for name, clients in (("players", 2), ("tcp_spectators", 2), ("ws_spectators", 2)):
+    x = roles[name]
+    assert x["clients"] == clients, (name, x)
+    # every client sees close to every tick (a loaded 2-core machine: loose)
+    assert 0.5 * hz < x["snapshots_per_s"] <= 1.1 * hz, (name, x)
+    assert x["drop_rate"] <= 0.5 and x["errors"] == 0, (name, x)
+    lat = x["latency_ms"]
+    assert 0 <= lat["p50"] <= lat["p99"] <= lat["max"] < 5000, (name, lat)
+    assert x["vessels_in_snapshot"] == 26, (name, x)
+    # bytes: a full snapshot of 26 vessels (72 bytes each + header) per snapshot
+    per = x["bytes_per_s"] / x["snapshots_per_s"]
+    assert 72 * 26 < per < 72 * 26 + 400, (name, per)
+p = roles["players"]
+assert p["players"] == 2 and p["boats_spawned"] == 6 and p["boats_despawned"] == 6, p
+# 2 players x 3 boats x 4 Hz = 24 Controls a second
+assert 0.5 * 24 < p["commands_per_s"] <= 1.1 * 24 and p["command_errors"] == 0, p
+rtt = p["command_rtt_ms"]
+assert 0 < rtt["p50"] <= rtt["p99"] <= rtt["max"] < 2000, rtt
+# its boats are gone again
+assert before["vessels"] == 20 and after["vessels"] == 20, (before["vessels"], after["vessels"])
+print(f'naval-load: {roles["tcp_spectators"]["snapshots_per_s"]} snapshots/s, latency p50 '
+      f'{roles["tcp_spectators"]["latency_ms"]["p50"]} ms, rtt p50 {rtt["p50"]} ms, tick p99 {srv["tick_ms"]["p99"]} ms')
+PY
+
+# An impossible threshold: exit 1, and the report says which.
+# shellcheck disable=SC2086
+"$load" $ports --players 1 --boats-per-player 1 --spectators 1 --ws-spectators 0 --duration 1 --warmup 0.2 \
+    --json --max-p99-tick-ms 0.000001 > "$tmp/strict.json" 2> "$tmp/err"
+rc=$?
+[ "$rc" = 1 ] || fail "an impossible threshold exited $rc: $(cat "$tmp/err")"
+/usr/bin/env python3 - "$tmp/strict.json" <<'PY' || fail "the failed report: $(cat "$tmp/strict.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["passed"] is False and len(r["failures"]) == 1 and "server tick p99" in r["failures"][0], r["failures"]
+assert r["roles"]["players"]["boats_despawned"] == 1, r["roles"]["players"]
+PY
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+pid=
+[ "$rc" = 0 ] || fail "the server exited $rc"
+echo "tool_naval_load: ok"

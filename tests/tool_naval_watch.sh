@@ -1,0 +1,139 @@
+#!/bin/sh
+# naval-watch against a real naval-server on free loopback ports: bad
+# arguments exit 2 naming the flag; --once --json over tcp and WebSocket
+# decodes the snapshot (every boat, the type names); --follow marks a boat
+# and a missing one is an error; the live JSON stream says when the server
+# is gone and carries on when it is back; nothing listening: exit 1.
+# Usage: tool_naval_watch.sh NAVAL_WATCH NAVAL_SERVER
+set -u
+watch=$1
+server=$2
+tmp=$(mktemp -d)
+pid=
+wpid=
+cleanup() {
+    [ -n "$wpid" ] && kill "$wpid" 2>/dev/null
+    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; [ -f "$tmp/server.log" ] && tail -5 "$tmp/server.log" >&2; exit 1; }
+
+# Runs naval-watch expecting exit code $1 and $2 in its stderr.
+expect() {
+    code=$1; text=$2; shift 2
+    "$watch" "$@" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    [ "$rc" = "$code" ] || fail "naval-watch $* exited $rc, expected $code: $(cat "$tmp/err")"
+    grep -qF -- "$text" "$tmp/err" || fail "naval-watch $*: stderr lacks '$text': $(cat "$tmp/err")"
+}
+
+"$watch" --help > "$tmp/help" || fail "--help"
+for flag in --follow --once --json --center --radius --commands --size; do
+    grep -qF -- "$flag" "$tmp/help" || fail "--help does not mention $flag"
+done
+expect 2 "--follow: expected a boat id" --follow abc
+expect 2 "--size: expected COLSxROWS" --size 5x2
+expect 2 "URL: expected tcp://HOST:PORT" localhost:7700
+expect 2 "one URL only" tcp://a:1 tcp://b:2
+expect 2 "--radius: expected metres" --radius -3
+expect 2 "--bogus: unknown option" --bogus 1
+
+set -- $(/usr/bin/env python3 -c '
+import socket
+ss = [socket.socket() for _ in range(5)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in ss))')
+snap=$1 compact=$2 cmd=$3 http=$4 nothing=$5
+start_server() {
+    "$server" --boats 15 --threads 1 --tick-hz 30 --log-level warn --snapshot-url "tcp://127.0.0.1:$snap" \
+        --compact-url "tcp://127.0.0.1:$compact" --command-url "tcp://127.0.0.1:$cmd" --http "127.0.0.1:$http" \
+        2>> "$tmp/server.log" &
+    pid=$!
+}
+start_server
+
+# --once waits for the server to come up (up to --timeout).
+"$watch" "tcp://127.0.0.1:$snap" --commands "tcp://127.0.0.1:$cmd" --once --json --timeout 10 > "$tmp/tcp.json" \
+    2> "$tmp/err" || fail "--once --json over tcp: $(cat "$tmp/err")"
+"$watch" "ws://127.0.0.1:$http/ws/snapshots" --once --json > "$tmp/ws.json" 2> "$tmp/err" \
+    || fail "--once --json over ws: $(cat "$tmp/err")"
+/usr/bin/env python3 - "$tmp/tcp.json" "$tmp/ws.json" <<'PY' || fail "--once --json"
+import json, sys
+for path in sys.argv[1:]:
+    s = json.load(open(path))
+    assert s["vessels"] == 15 and s["world_vessels"] == 15, s
+    # type names from the commands URL (given for tcp, guessed for ws)
+    assert set(s["types"]) <= {"skiff", "patrol", "freighter"} and sum(s["types"].values()) == 15, s["types"]
+    assert s["tick"] > 0 and s["send_time_ns"] > 0 and 0 <= s["latency_ms"] < 5000, s
+    # a full snapshot: 72 bytes a vessel and a small header
+    assert 72 * 15 < s["snapshot_bytes"] < 72 * 15 + 400, s
+    if path.endswith("tcp.json"):  # nng counts bytes on tcp pipes only
+        assert s["bytes_received"] >= s["snapshot_bytes"], s
+    b = s["bounds"]
+    assert b["min_x"] < b["max_x"] and b["min_z"] < b["max_z"], b
+    assert 0 <= s["speed_mean"] <= s["speed_max"] < 30, s
+PY
+
+"$watch" "tcp://127.0.0.1:$snap" --once --follow 3 --size 60x16 --ascii > "$tmp/map" 2> "$tmp/err" \
+    || fail "--once --follow 3: $(cat "$tmp/err")"
+grep -q "following boat 3 " "$tmp/map" || fail "--follow 3: $(cat "$tmp/map")"
+grep -q "@" "$tmp/map" || fail "--follow 3: the boat is not marked: $(cat "$tmp/map")"
+[ "$(grep -c '^|' "$tmp/map")" = 16 ] || fail "--size 60x16: $(cat "$tmp/map")"
+expect 1 "boat 999 is not in the snapshot" "tcp://127.0.0.1:$snap" --once --follow 999
+# The heading (the map's arrows) is where the bow points: boats on autopilot
+# make way ahead, so it lies along their velocity.
+ok=0
+for id in 0 1 2 3 4 5 6 7; do
+    "$watch" "tcp://127.0.0.1:$snap" --once --json --follow $id > "$tmp/f.json" 2> "$tmp/err" || fail "--follow $id"
+    /usr/bin/env python3 - "$tmp/f.json" <<'PY' && ok=$((ok + 1))
+import json, math, sys
+b = json.load(open(sys.argv[1]))["followed"]
+vx, vz = b["velocity"][0], b["velocity"][2]
+if math.hypot(vx, vz) < 1.0:
+    sys.exit(1)  # not making way: says nothing
+h = math.radians(b["heading_deg"])
+cos = (math.cos(h) * vx - math.sin(h) * vz) / math.hypot(vx, vz)  # bow (cos h, -sin h) in (x, z)
+sys.exit(0 if cos > math.cos(math.radians(40)) else 2)
+PY
+    [ $? = 2 ] && fail "boat $id: heading against its velocity: $(cat "$tmp/f.json")"
+done
+[ $ok -ge 2 ] || fail "too few boats making way to check headings ($ok)"
+
+# Live JSON, one line a quarter second: the server goes, then comes back.
+"$watch" "tcp://127.0.0.1:$snap" --json --interval 0.25 > "$tmp/live" 2> "$tmp/live.err" &
+wpid=$!
+sleep 1.5
+kill -TERM "$pid"; wait "$pid"; pid=
+sleep 3
+start_server
+i=0
+while [ $i -lt 40 ]; do
+    sleep 0.25
+    tail -n 1 "$tmp/live" | grep -q '"lost"' || { [ $i -gt 4 ] && break; }
+    i=$((i + 1))
+done
+sleep 1
+kill "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+/usr/bin/env python3 - "$tmp/live" <<'PY' || fail "live JSON through a server restart: $(cat "$tmp/live.err")"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+live = [l for l in lines if "tick" in l]
+assert live, lines
+first_lost = next(i for i, l in enumerate(live) if "lost" in l)
+assert "SERVER LOST" in live[first_lost]["lost"], live[first_lost]
+before = live[first_lost - 1]["tick"]
+after = [l for l in live[first_lost:] if "lost" not in l]
+assert after, "no snapshot after the server came back"
+assert after[-1]["vessels"] == 15, (before, after[-1])
+# 30 Hz while the first server ran (a line's interval may straddle its end)
+steady = [l for l in live[1:first_lost] if l["snapshots_per_s"] > 20]
+assert len(steady) >= 3, [l["snapshots_per_s"] for l in live]
+for l in steady:  # bytes counted by nng agree with the snapshots' size
+    assert l["bytes_source"] == "nng", l
+    assert abs(l["bytes_per_s"] - l["snapshots_per_s"] * l["snapshot_bytes"]) < 0.25 * l["bytes_per_s"], l
+PY
+
+kill -TERM "$pid"; wait "$pid"; pid=
+expect 1 "gave up after 1 s" "tcp://127.0.0.1:$nothing" --once --timeout 1
+echo "tool_naval_watch: ok"
