@@ -46,3 +46,16 @@ test-tsan: setup
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)
 
+# libFuzzer harnesses (fuzz/): clang with ASan + UBSan in build-fuzz/, then
+# each harness runs FUZZ_SECONDS from its committed seeds (fuzz/corpus/);
+# any crash, leak, hang or sanitizer report fails (inputs kept in
+# build-fuzz/artifacts/). About 7 x FUZZ_SECONDS plus the build.
+BUILD_FUZZ   ?= build-fuzz
+FUZZ_SECONDS ?= 15
+.PHONY: fuzz
+fuzz: setup
+	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	  -DNAVAL_SANITIZE=ON -DNAVAL_FUZZ=ON -DNAVAL_BUILD_TESTS=OFF $(CMAKE_ARGS)
+	cmake --build $(BUILD_FUZZ) --target naval_fuzzers -j $(JOBS)
+	./fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)

@@ -441,3 +441,143 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
     if (per_vessel_total) *per_vessel_total = per;
     if (shared_total) *shared_total = shared;
 }
+
+/* ---- checkpoints (core/checkpoint.c) ----------------------------------
+ * Added for issue 8: export and restore of whole vessel state, the id
+ * counter and the clock. */
+
+/* A per-vessel array added to world_vessels must also travel in
+ * world_vessel_record (export, restore) and core/checkpoint.c, or restored
+ * worlds lose it: this fails the build until that is done. */
+_Static_assert(sizeof(world_vessels) == 36 * sizeof(void*),
+               "world_vessels changed: add the field to world_vessel_record, world_export_vessel, "
+               "world_restore_vessel and core/checkpoint.c");
+
+int world_export_vessel(const world* w, uint32_t slot, world_vessel_record* out) {
+    if (slot >= w->count) return -1;
+    memset(out, 0, sizeof *out); /* padding too: records compare with memcmp */
+    const world_vessels* v = &w->v;
+    uint32_t s = slot;
+    out->id = v->id[s];
+    out->type = v->type[s];
+    out->flags = v->flags[s];
+    out->model = (world_model)v->model[s];
+    out->position = v3(v->px[s], v->py[s], v->pz[s]);
+    out->orientation.w = v->qw[s], out->orientation.x = v->qx[s], out->orientation.y = v->qy[s],
+    out->orientation.z = v->qz[s];
+    out->velocity = v3(v->vx[s], v->vy[s], v->vz[s]);
+    out->angular_momentum = v3(v->lx[s], v->ly[s], v->lz[s]);
+    out->angular_velocity = v3(v->wx[s], v->wy[s], v->wz[s]);
+    out->force = v3(v->fx[s], v->fy[s], v->fz[s]);
+    out->torque = v3(v->tx[s], v->ty[s], v->tz[s]);
+    out->submerged_area = v->area[s];
+    out->throttle_cmd = v->throttle_cmd[s];
+    out->rudder_cmd = v->rudder_cmd[s];
+    out->throttle = v->throttle[s];
+    out->rudder = v->rudder[s];
+    out->water_vy = v->water_vy[s];
+    out->slam = v->slam[s];
+    out->slam_count = v->slam[s] ? w->types[v->type[s]].hull.triangle_count : 0;
+    return 0;
+}
+
+/* Makes ids below `need` addressable; the new ones are marked unused. */
+static int world_reserve_ids(world* w, uint64_t need, nv_error* err) {
+    if (need > UINT32_MAX) return nv_error_set(err, "restore: vessel ids are exhausted");
+    if (need > w->id_capacity) {
+        uint64_t cap = w->id_capacity ? w->id_capacity : 256;
+        while (cap < need) cap *= 2;
+        if (cap > UINT32_MAX) cap = UINT32_MAX;
+        if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), (size_t)cap))
+            return nv_error_set(err, "restore: out of memory for an id map of %llu ids", (unsigned long long)cap);
+        w->id_capacity = (uint32_t)cap;
+    }
+    for (uint64_t id = w->next_id; id < need; id++) w->id_to_slot[id] = UINT32_MAX;
+    if (need > w->next_id) w->next_id = (uint32_t)need;
+    return 0;
+}
+
+static int world_record_is_finite(const world_vessel_record* r) {
+    return v3_is_finite(r->position) && v3_is_finite(r->velocity) && v3_is_finite(r->angular_momentum) &&
+           v3_is_finite(r->angular_velocity) && isfinite(r->orientation.w) && isfinite(r->orientation.x) &&
+           isfinite(r->orientation.y) && isfinite(r->orientation.z) && isfinite(r->throttle_cmd) &&
+           isfinite(r->rudder_cmd) && isfinite(r->throttle) && isfinite(r->rudder);
+}
+
+int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) {
+    if (r->type >= w->type_count)
+        return nv_error_set(err, "restore: vessel %u: no hull type %u (the world has %u)", r->id, r->type, w->type_count);
+    if (r->id == UINT32_MAX) return nv_error_set(err, "restore: vessel id %u is not a usable id", r->id);
+    if (world_slot_of(w, r->id) != UINT32_MAX) return nv_error_set(err, "restore: vessel id %u is in use already", r->id);
+    const world_type* t = &w->types[r->type];
+    if (r->model != WORLD_MODEL_MESH && r->model != WORLD_MODEL_COLUMNS && r->model != WORLD_MODEL_FLOATER)
+        return nv_error_set(err, "restore: vessel %u: unknown model %d", r->id, (int)r->model);
+    if (r->model == WORLD_MODEL_COLUMNS && !t->columns)
+        return nv_error_set(err, "restore: vessel %u is on columns but hull type '%s' has no column model", r->id,
+                            t->name);
+    /* A world never holds a non-finite pose (a vessel that went non-finite
+     * keeps its last finite one), so such a record is not a world's. */
+    if (!world_record_is_finite(r)) return nv_error_set(err, "restore: vessel %u: its state is not finite", r->id);
+    quat q = r->orientation;
+    double qn = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    if (!(fabs(qn - 1.0) < 1e-6))
+        return nv_error_set(err, "restore: vessel %u: the orientation is not a unit quaternion (norm %.9g)", r->id, qn);
+    uint32_t keeps = t->model && t->model->slamming ? t->hull.triangle_count : 0;
+    if (r->slam_count != keeps || (keeps && !r->slam))
+        return nv_error_set(err, "restore: vessel %u: %u triangles of slamming memory, but hull type '%s' keeps %u",
+                            r->id, r->slam_count, t->name, keeps);
+    if (world_reserve_vessels(w, w->count + 1, err)) return -1;
+    if (world_reserve_for(w, &t->hull, err)) return -1;
+    float* slam = NULL;
+    if (keeps) {
+        slam = malloc(keeps * sizeof(float));
+        if (!slam) return nv_error_set(err, "restore: vessel %u: out of memory for the slamming state", r->id);
+        memcpy(slam, r->slam, keeps * sizeof(float));
+    }
+    if (world_reserve_ids(w, (uint64_t)r->id + 1, err)) {
+        free(slam);
+        return -1;
+    }
+    uint32_t s = w->count++;
+    w->id_to_slot[r->id] = s;
+    world_vessels* v = &w->v;
+    v->id[s] = r->id;
+    v->type[s] = r->type;
+    v->flags[s] = r->flags;
+    v->model[s] = (uint32_t)r->model;
+    v->px[s] = r->position.x, v->py[s] = r->position.y, v->pz[s] = r->position.z;
+    v->qw[s] = q.w, v->qx[s] = q.x, v->qy[s] = q.y, v->qz[s] = q.z;
+    v->vx[s] = r->velocity.x, v->vy[s] = r->velocity.y, v->vz[s] = r->velocity.z;
+    v->lx[s] = r->angular_momentum.x, v->ly[s] = r->angular_momentum.y, v->lz[s] = r->angular_momentum.z;
+    v->wx[s] = r->angular_velocity.x, v->wy[s] = r->angular_velocity.y, v->wz[s] = r->angular_velocity.z;
+    v->fx[s] = r->force.x, v->fy[s] = r->force.y, v->fz[s] = r->force.z;
+    v->tx[s] = r->torque.x, v->ty[s] = r->torque.y, v->tz[s] = r->torque.z;
+    v->area[s] = r->submerged_area;
+    v->throttle_cmd[s] = r->throttle_cmd;
+    v->rudder_cmd[s] = r->rudder_cmd;
+    v->throttle[s] = r->throttle;
+    v->rudder[s] = r->rudder;
+    v->water_vy[s] = r->water_vy;
+    v->slam[s] = slam;
+    world_count_vessel(w, &t->hull, +1);
+    w->blocks_dirty = 1;
+    return 0;
+}
+
+uint32_t world_next_id(const world* w) { return w->next_id; }
+
+int world_set_next_id(world* w, uint32_t next_id, nv_error* err) {
+    if (next_id < w->next_id)
+        return nv_error_set(err, "restore: the next id %u is below ids already issued (up to %u)", next_id,
+                            w->next_id - 1);
+    return world_reserve_ids(w, next_id, err);
+}
+
+void world_set_clock(world* w, uint64_t tick) {
+    w->tick = tick;
+    w->time = (double)tick * w->dt; /* as world_step computes it */
+}
+
+const world_config* world_get_config(const world* w) { return &w->cfg; }
+vec3 world_get_wind(const world* w) { return w->wind; }
+world_lod world_get_lod(const world* w) { return w->lod; }

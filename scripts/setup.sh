@@ -1,11 +1,42 @@
 #!/bin/sh
-# Installs the Debian packages listed in scripts/packages.txt, once.
-# Idempotent: does nothing (and needs no network) when every package is present.
+# Installs the Debian packages the project needs, once. Idempotent: does
+# nothing (and needs no network) when every package is present.
+#
+#   scripts/setup.sh                 build, test and run: packages.txt and
+#                                    packages-runtime.txt (developers, CI,
+#                                    the Docker build stage)
+#   scripts/setup.sh --runtime       only packages-runtime.txt (the Docker
+#                                    runtime stage)
+#   scripts/setup.sh --list [--runtime]   print the names, install nothing
+#
+# Lists: one package per line; '#' starts a comment.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-list="$here/packages.txt"
+runtime_only=0
+list_only=0
+for arg in "$@"; do
+    case "$arg" in
+        --runtime) runtime_only=1 ;;
+        --list) list_only=1 ;;
+        *) echo "setup.sh: unknown option '$arg' (--runtime, --list)" >&2; exit 2 ;;
+    esac
+done
+if [ "$runtime_only" -eq 1 ]; then
+    lists="$here/packages-runtime.txt"
+else
+    lists="$here/packages.txt $here/packages-runtime.txt"
+fi
+packages=""
+for list in $lists; do
+    [ -r "$list" ] || { echo "setup.sh: cannot read $list" >&2; exit 2; }
+    packages="$packages $(sed 's/#.*//' "$list" | tr -s ' \t\n' ' ')"
+done
+if [ "$list_only" -eq 1 ]; then
+    for pkg in $packages; do echo "$pkg"; done
+    exit 0
+fi
 missing=""
-for pkg in $(grep -v '^#' "$list" | tr -s ' \n' ' '); do
+for pkg in $packages; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
         missing="$missing $pkg"
     fi

@@ -1,0 +1,139 @@
+/* World checkpoints: the whole simulation state in one versioned,
+ * checksummed binary file, written atomically, from which a world resumes
+ * with the same world_state_hash and the same evolution.
+ *
+ * Format (version 1), little-endian throughout:
+ *
+ *   header, 32 bytes
+ *     0  magic "NVCHKPT\n"
+ *     8  u32 format version (1)
+ *    12  u32 section count (5)
+ *    16  u64 file size in bytes, header and trailer included
+ *    24  u32 flags (0)
+ *    28  u32 CRC-32 (IEEE 802.3, as zlib's crc32) of bytes 0..27
+ *   sections, each: 4-byte tag, u32 0, u64 payload length, payload
+ *     "WRLD"  tick, time (f64), world_state_hash, next id, vessel count,
+ *             hull type count, world_config, wind (3 f64), levels of detail
+ *     "OCEN"  u8 present, then every ocean_params field (the ocean is a pure
+ *             function of its params and the time: nothing else is needed)
+ *     "TYPS"  u32 count, per hull type in type order: name, source spec
+ *             ("builtin:NAME[:TRIS]" or a mesh path), mesh options, mass
+ *             spec, u8 has_dynamics + coefficients and actuators, and a
+ *             fingerprint of the hull built from them (vertex and triangle
+ *             counts, mass, FNV-1a of the vertices and triangles)
+ *     "VSLS"  u32 count, per vessel in slot order: world_vessel_record
+ *             (ids, flags, model, pose, velocities, angular momentum, last
+ *             forces, controls commanded and actual, the surface's vertical
+ *             velocity, then u32 n + n f32 of slamming memory)
+ *     "OWNR"  opaque bytes for the embedder (the server's tokens and owners)
+ *   trailer: u32 CRC-32 of every byte before it
+ *
+ * Strings are u16 length + bytes (no NUL); booleans u8 0/1; enums u32.
+ * Reading checks, in order: size of the header, magic, version, the
+ * header's checksum, the declared size against the file's (truncated at
+ * byte N / bytes after the end), the whole file's checksum, then every
+ * section's bounds and values; each refusal names what is wrong.
+ *
+ * Restoring rebuilds the hull types from their source specs and refuses a
+ * hull that no longer matches its fingerprint (a mesh file that changed),
+ * and finally compares the rebuilt world's state hash with the one stored.
+ * Not stored: column models of hull types (issue 9; a vessel on columns
+ * cannot be restored yet), and the world_water of a world that is not the
+ * FFT ocean or flat water (tests' travelling sine waves). */
+#ifndef NAVAL_CHECKPOINT_H
+#define NAVAL_CHECKPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobs.h"
+#include "nv_error.h"
+#include "ocean.h"
+#include "scenario.h"
+#include "world.h"
+
+#define CHECKPOINT_VERSION 1u
+#define CHECKPOINT_HEADER_SIZE 32u
+/* Beside FILE, the checkpoint FILE replaced (checkpoint_write_file). */
+#define CHECKPOINT_PREVIOUS_SUFFIX ".prev"
+
+/* What a checkpoint is taken from. The world must be between steps. */
+typedef struct checkpoint_source {
+    const world* world;
+    const ocean* ocean;           /* the world's water; NULL: flat water */
+    const scenario_hull* hulls;   /* how each hull type was built, one per type, in type order
+                                     (dynamics are taken from the world itself) */
+    uint32_t hull_count;
+    const void* owner_blob;       /* opaque bytes for the embedder; may be NULL when owner_size is 0 */
+    size_t owner_size;
+} checkpoint_source;
+
+/* A hull the restore must rebuild bit for bit. */
+typedef struct checkpoint_fingerprint {
+    uint32_t vertex_count, triangle_count;
+    double mass;
+    uint64_t geometry_hash;       /* FNV-1a of the hull's vertices and triangles */
+} checkpoint_fingerprint;
+
+/* A decoded checkpoint (owns its arrays: checkpoint_free). */
+typedef struct checkpoint {
+    uint64_t tick;
+    double time;
+    uint64_t state_hash;          /* world_state_hash when written */
+    uint32_t next_id;
+    world_config world;
+    vec3 wind;
+    world_lod lod;
+    bool has_ocean;
+    ocean_params ocean;
+    scenario_hull* hulls;
+    checkpoint_fingerprint* fingerprints;
+    uint32_t hull_count;
+    world_vessel_record* vessels; /* slam arrays point into slam_storage */
+    uint32_t vessel_count;
+    float* slam_storage;
+    uint8_t* owner_blob;
+    size_t owner_size;
+} checkpoint;
+
+/* The checkpoint as bytes (malloc'd, the caller frees *out). */
+int checkpoint_encode(const checkpoint_source* src, uint8_t** out, size_t* size, nv_error* err);
+
+/* The same in two halves, for a server that must not stall its ticks:
+ * checkpoint_capture copies the world's state (between steps, on the
+ * thread that steps it; about memcpy speed plus world_state_hash), then
+ * checkpoint_encode_captured / checkpoint_write_captured may run on any
+ * other thread while the world moves on. Free *out with checkpoint_free. */
+int checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* err);
+int checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size, nv_error* err);
+int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* err);
+
+/* Encodes and writes atomically: a temporary file in the same directory,
+ * fsync, the file already at `path` renamed to path + ".prev", the new one
+ * renamed to `path`, fsync of the directory. On failure the files at path
+ * and path.prev are as they were and the temporary file is gone. */
+int checkpoint_write_file(const char* path, const checkpoint_source* src, nv_error* err);
+
+/* Parses and checks bytes; `name` prefixes messages. *out is zeroed first
+ * and left empty on failure. */
+int checkpoint_decode(const void* data, size_t size, const char* name, checkpoint* out, nv_error* err);
+int checkpoint_read_file(const char* path, checkpoint* out, nv_error* err);
+/* Reads `path`, or when it is missing or refused, path + ".prev". *used
+ * (may be NULL) tells which: 0 the file, 1 the previous one; `refused`
+ * (may be NULL) gets why the newer one was not used ("" when it was). Both
+ * refused: -1 with both reasons. */
+int checkpoint_read_newest(const char* path, checkpoint* out, int* used, nv_error* refused, nv_error* err);
+void checkpoint_free(checkpoint* c);
+
+/* Builds the ocean and the world the checkpoint describes on `pool` (may
+ * be NULL), puts every vessel back in its slot, and restores the id
+ * counter and the clock; refuses a hull whose rebuild differs from its
+ * fingerprint and a result whose state hash differs from the stored one. */
+int checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, nv_error* err);
+
+/* CRC-32 (IEEE, reflected, as zlib's crc32()); `crc` is 0 to start, or a
+ * previous result to continue. */
+uint32_t checkpoint_crc32(uint32_t crc, const void* data, size_t size);
+
+#endif

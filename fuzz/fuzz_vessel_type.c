@@ -1,0 +1,16 @@
+/* libFuzzer: vessel-type files (JSON: hull, mass, coefficients,
+ * propellers, rudders, control rates). Parsing only: the hull is named,
+ * not loaded. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vessel_type.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    vessel_type t;
+    nv_error err;
+    vessel_type_parse((const char*)data, size, "fuzz.json", NULL, &t, &err);
+    return 0;
+}

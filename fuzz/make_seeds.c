@@ -1,0 +1,314 @@
+/* Writes the fuzzers' binary seed corpora with the project's own encoders,
+ * so that the seeds are valid messages of the current format:
+ *
+ *   make-seeds DIR      (DIR/request, DIR/snapshot, DIR/compact, DIR/mesh,
+ *                        DIR/checkpoint; the folders must exist)
+ *
+ * The JSON seeds (scenario, vessel_type) are copies of data files. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "hullgen.h"
+#include "proto.h"
+#include "scenario.h"
+
+static const char* seeds_dir;
+
+static void seeds_die(const char* what, const char* why) {
+    fprintf(stderr, "make-seeds: %s: %s\n", what, why);
+    exit(1);
+}
+
+static void seeds_write(const char* corpus, const char* name, const void* data, size_t size) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/seed-%s", seeds_dir, corpus, name);
+    FILE* f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f)) seeds_die(path, "cannot write");
+}
+
+static void seeds_requests(void) {
+    proto_buf b = {0};
+    proto_error err;
+    proto_request r;
+    memset(&r, 0, sizeof r);
+    r.request_id = 7;
+    r.kind = PROTO_BODY_HELLO;
+    r.body.hello.protocol_version = PROTO_VERSION;
+    snprintf(r.body.hello.client_name, sizeof r.body.hello.client_name, "seed");
+    if (proto_encode_request(&b, &r, &err)) seeds_die("hello", err.message);
+    seeds_write("request", "hello", b.data, b.size);
+    memset(&r.body, 0, sizeof r.body);
+    r.kind = PROTO_BODY_SPAWN;
+    snprintf(r.body.spawn.type_name, sizeof r.body.spawn.type_name, "patrol");
+    r.body.spawn.x = 120.5;
+    r.body.spawn.z = -40.0;
+    r.body.spawn.heading = 1.2;
+    snprintf(r.admin_token, sizeof r.admin_token, "0123456789abcdef0123");
+    if (proto_encode_request(&b, &r, &err)) seeds_die("spawn", err.message);
+    seeds_write("request", "spawn", b.data, b.size);
+    r.admin_token[0] = '\0';
+    memset(&r.body, 0, sizeof r.body);
+    r.kind = PROTO_BODY_CONTROL;
+    r.body.control.vessel_id = 42;
+    for (int i = 0; i < 16; i++) r.body.control.token.bytes[i] = (uint8_t)(i * 17 + 3);
+    r.body.control.throttle = 0.75f;
+    r.body.control.rudder = -0.25f;
+    if (proto_encode_request(&b, &r, &err)) seeds_die("control", err.message);
+    seeds_write("request", "control", b.data, b.size);
+    proto_token token = r.body.control.token;
+    memset(&r.body, 0, sizeof r.body);
+    r.kind = PROTO_BODY_DESPAWN;
+    r.body.despawn.vessel_id = 42;
+    r.body.despawn.token = token;
+    if (proto_encode_request(&b, &r, &err)) seeds_die("despawn", err.message);
+    seeds_write("request", "despawn", b.data, b.size);
+    memset(&r.body, 0, sizeof r.body);
+    r.kind = PROTO_BODY_HULL;
+    r.body.get_hull.type = 2;
+    if (proto_encode_request(&b, &r, &err)) seeds_die("hull", err.message);
+    seeds_write("request", "get-hull", b.data, b.size);
+    r.kind = PROTO_BODY_WORLD_INFO;
+    if (proto_encode_request(&b, &r, &err)) seeds_die("world info", err.message);
+    seeds_write("request", "world-info", b.data, b.size);
+
+    proto_response res;
+    memset(&res, 0, sizeof res);
+    res.request_id = 9;
+    res.status = PROTO_STATUS_OK;
+    res.kind = PROTO_BODY_SPAWN;
+    res.body.spawn.vessel_id = 42;
+    res.body.spawn.token = token;
+    if (proto_encode_response(&b, &res, &err)) seeds_die("spawn reply", err.message);
+    seeds_write("request", "spawn-reply", b.data, b.size);
+    if (proto_encode_error_response(&b, 10, PROTO_BODY_CONTROL, PROTO_STATUS_UNAUTHORIZED, "wrong token", &err))
+        seeds_die("error reply", err.message);
+    seeds_write("request", "error-reply", b.data, b.size);
+    proto_free_buf(&b);
+}
+
+static void seeds_fleet(proto_snapshot* s, proto_vessel* v, uint32_t n, uint64_t tick) {
+    memset(s, 0, sizeof *s);
+    s->tick = tick;
+    s->sim_time = (double)tick / 60.0;
+    s->send_time_ns = 1700000000000000000ull + tick;
+    s->stats.step_ms = 1.5f;
+    s->stats.vessel_count = n;
+    for (uint32_t i = 0; i < n; i++) {
+        double t = s->sim_time, a = 0.3 * i + 0.05 * t;
+        memset(&v[i], 0, sizeof v[i]);
+        v[i].id = i * 3 + 1;
+        v[i].type = (uint16_t)(i % 3);
+        v[i].position[0] = 100.0 * i + 4.0 * t;
+        v[i].position[1] = 0.4 * sin(t + i);
+        v[i].position[2] = -50.0 * i;
+        v[i].orientation[1] = (float)sin(a / 2);
+        v[i].orientation[3] = (float)cos(a / 2);
+        v[i].velocity[0] = 4.0f;
+        v[i].angular_velocity[1] = 0.05f;
+    }
+    if (n > 4) v[4].position[0] = 5e6; /* far away: a raw record in compact form */
+    s->vessels = v;
+    s->vessel_count = n;
+}
+
+static void seeds_snapshots(void) {
+    proto_buf b = {0};
+    proto_error err;
+    proto_vessel v[6];
+    proto_snapshot s;
+    seeds_fleet(&s, v, 3, 120);
+    if (proto_encode_snapshot(&b, &s, &err)) seeds_die("snapshot", err.message);
+    seeds_write("snapshot", "snapshot", b.data, b.size);
+
+    proto_world_info w;
+    memset(&w, 0, sizeof w);
+    w.protocol_version = PROTO_VERSION;
+    snprintf(w.server_name, sizeof w.server_name, "seed");
+    w.tick_hz = 60;
+    w.tick = 120;
+    w.sim_time = 2;
+    w.gravity = 9.81;
+    w.water_density = 1025;
+    w.has_ocean = 1;
+    w.ocean.spectrum = 2;
+    w.ocean.gravity = 9.81;
+    w.ocean.wind_speed = 9;
+    w.ocean.fetch = 1e5;
+    w.ocean.gamma = 3.3;
+    w.ocean.choppiness = 1;
+    w.ocean.beaufort = -1;
+    w.ocean.size = 600;
+    w.ocean.cascade_ratio = 5.23;
+    w.ocean.cascades = 1;
+    w.ocean.resolution = w.ocean.resolution_z = 256;
+    w.ocean.repeat_period = 1000;
+    w.ocean.seed = 1;
+    w.ocean.query_iterations = 8;
+    w.ocean.query_tolerance = 1e-3;
+    w.ocean.surface_grid = 1;
+    w.ocean.patch_sizes[0] = 600;
+    w.ocean.time = 2;
+    proto_vessel_type types[2];
+    memset(types, 0, sizeof types);
+    snprintf(types[0].name, sizeof types[0].name, "skiff");
+    types[0].mass = 1500;
+    types[0].vertex_count = 150;
+    types[0].triangle_count = 296;
+    types[1].type = 1;
+    snprintf(types[1].name, sizeof types[1].name, "patrol");
+    types[1].mass = 80000;
+    w.types = types;
+    w.type_count = 2;
+    if (proto_encode_world_info(&b, &w, &err)) seeds_die("world info", err.message);
+    seeds_write("snapshot", "world-info", b.data, b.size);
+
+    mesh m;
+    nv_error e;
+    if (hullgen_build("cube", 12, &m, &e)) seeds_die("cube", e.message);
+    proto_hull h;
+    memset(&h, 0, sizeof h);
+    snprintf(h.name, sizeof h.name, "cube");
+    h.vertices = m.positions;
+    h.vertex_count = m.vertex_count;
+    h.indices = m.indices;
+    h.triangle_count = m.triangle_count;
+    if (proto_encode_hull(&b, &h, &err)) seeds_die("hull", err.message);
+    seeds_write("snapshot", "hull", b.data, b.size);
+    mesh_free(&m);
+    proto_free_buf(&b);
+}
+
+/* Keyframe, then deltas (one with a despawn and a spawn), each framed by
+ * its u32 length as fuzz_compact.c reads them. */
+static void seeds_compact(void) {
+    proto_error err;
+    proto_compact_encoder* e = proto_create_compact_encoder(30, &err);
+    if (!e) seeds_die("compact encoder", err.message);
+    proto_buf b = {0};
+    uint8_t* stream = NULL;
+    size_t size = 0;
+    proto_vessel v[6];
+    for (uint64_t tick = 0; tick < 4; tick++) {
+        proto_snapshot s;
+        seeds_fleet(&s, v, 6, tick);
+        if (tick == 3) {
+            v[1] = v[5]; /* vessel 5 took despawned vessel 1's place */
+            v[5].id = 99;
+        }
+        if (proto_encode_compact(e, &s, &b, NULL, &err)) seeds_die("compact", err.message);
+        uint8_t* grown = realloc(stream, size + 4 + b.size);
+        if (!grown) seeds_die("compact", "out of memory");
+        stream = grown;
+        for (int i = 0; i < 4; i++) stream[size + i] = (uint8_t)(b.size >> (8 * i));
+        memcpy(stream + size + 4, b.data, b.size);
+        size += 4 + b.size;
+        if (tick == 0) seeds_write("compact", "keyframe", stream, size);
+    }
+    seeds_write("compact", "keyframe-and-deltas", stream, size);
+    free(stream);
+    proto_free_buf(&b);
+    proto_destroy_compact_encoder(e);
+}
+
+/* The mesh harness reads a selector byte (0 STL, 1 OBJ, 2 OFF), then the file. */
+static void seeds_meshes(void) {
+    mesh m;
+    nv_error e;
+    if (hullgen_build("cube", 12, &m, &e)) seeds_die("cube", e.message);
+    size_t cap = 64 + (size_t)m.triangle_count * 400 + (size_t)m.vertex_count * 100;
+    char* text = malloc(cap);
+    if (!text) seeds_die("mesh", "out of memory");
+    size_t n = 0;
+    text[n++] = 1;
+    for (uint32_t i = 0; i < m.vertex_count; i++)
+        n += (size_t)snprintf(text + n, cap - n, "v %g %g %g\n", m.positions[3 * i], m.positions[3 * i + 1],
+                              m.positions[3 * i + 2]);
+    for (uint32_t t = 0; t < m.triangle_count; t++)
+        n += (size_t)snprintf(text + n, cap - n, "f %u %u %u\n", m.indices[3 * t] + 1, m.indices[3 * t + 1] + 1,
+                              m.indices[3 * t + 2] + 1);
+    seeds_write("mesh", "cube.obj", text, n);
+    n = 0;
+    text[n++] = 2;
+    n += (size_t)snprintf(text + n, cap - n, "OFF\n%u %u 0\n", m.vertex_count, m.triangle_count);
+    for (uint32_t i = 0; i < m.vertex_count; i++)
+        n += (size_t)snprintf(text + n, cap - n, "%g %g %g\n", m.positions[3 * i], m.positions[3 * i + 1],
+                              m.positions[3 * i + 2]);
+    for (uint32_t t = 0; t < m.triangle_count; t++)
+        n += (size_t)snprintf(text + n, cap - n, "3 %u %u %u\n", m.indices[3 * t], m.indices[3 * t + 1],
+                              m.indices[3 * t + 2]);
+    seeds_write("mesh", "cube.off", text, n);
+    n = 0;
+    text[n++] = 0;
+    n += (size_t)snprintf(text + n, cap - n, "solid cube\n");
+    for (uint32_t t = 0; t < m.triangle_count; t++) {
+        n += (size_t)snprintf(text + n, cap - n, "facet normal 0 0 0\nouter loop\n");
+        for (int k = 0; k < 3; k++) {
+            const float* p = &m.positions[3 * m.indices[3 * t + k]];
+            n += (size_t)snprintf(text + n, cap - n, "vertex %g %g %g\n", p[0], p[1], p[2]);
+        }
+        n += (size_t)snprintf(text + n, cap - n, "endloop\nendfacet\n");
+    }
+    n += (size_t)snprintf(text + n, cap - n, "endsolid cube\n");
+    seeds_write("mesh", "cube-ascii.stl", text, n);
+    /* binary STL: 80-byte header, u32 count, 50 bytes per triangle */
+    n = 0;
+    text[n++] = 0;
+    memset(text + n, 0, 80);
+    memcpy(text + n, "binary cube", 11);
+    n += 80;
+    for (int i = 0; i < 4; i++) text[n++] = (char)(m.triangle_count >> (8 * i));
+    for (uint32_t t = 0; t < m.triangle_count; t++) {
+        float f[12] = {0};
+        for (int k = 0; k < 3; k++) memcpy(&f[3 + 3 * k], &m.positions[3 * m.indices[3 * t + k]], 12);
+        memcpy(text + n, f, 48);
+        n += 48;
+        text[n++] = 0;
+        text[n++] = 0;
+    }
+    seeds_write("mesh", "cube-binary.stl", text, n);
+    free(text);
+    mesh_free(&m);
+}
+
+/* A small world on flat water: a cube hull and a skiff (slamming memory,
+ * actuators), a step taken, one vessel gone. */
+static void seeds_checkpoint(void) {
+    static const char json[] =
+        "{\"hull_types\": [{\"name\": \"box\", \"hull\": \"builtin:cube\", \"density\": 500}],"
+        " \"vessel_types\": [\"builtin:skiff\"],"
+        " \"vessels\": [{\"type\": \"box\", \"position\": [0, 0]}, {\"type\": \"box\", \"position\": [5, 5]},"
+        "               {\"type\": \"skiff\", \"position\": [10, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}";
+    scenario s;
+    scenario_instance inst;
+    nv_error e;
+    if (scenario_parse(json, sizeof json - 1, "seed", NULL, &s, &e) || scenario_instantiate(&s, NULL, &inst, &e))
+        seeds_die("checkpoint world", e.message);
+    world_step(inst.world);
+    if (world_despawn(inst.world, 1, &e)) seeds_die("despawn", e.message);
+    checkpoint_source src = {.world = inst.world, .hulls = s.hulls, .hull_count = s.hull_count,
+                             .owner_blob = "owners", .owner_size = 6};
+    uint8_t* data;
+    size_t size;
+    if (checkpoint_encode(&src, &data, &size, &e)) seeds_die("checkpoint", e.message);
+    seeds_write("checkpoint", "small-world", data, size);
+    free(data);
+    scenario_instance_destroy(&inst);
+    scenario_free(&s);
+}
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: make-seeds DIR (holding request/ snapshot/ compact/ mesh/ checkpoint/)\n");
+        return 2;
+    }
+    seeds_dir = argv[1];
+    seeds_requests();
+    seeds_snapshots();
+    seeds_compact();
+    seeds_meshes();
+    seeds_checkpoint();
+    return 0;
+}

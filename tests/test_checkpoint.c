@@ -1,0 +1,519 @@
+/* World checkpoints: a restored world has the same state hash and the same
+ * future; every corrupt or truncated file is refused with a message that
+ * names what is wrong; a failed write leaves the old file as it was. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "checkpoint.h"
+#include "jobs.h"
+#include "scenario.h"
+#include "test_util.h"
+
+/* An FFT sea, two vessel types with actuators and slamming memory, one
+ * bare hull type (pure hydrostatics), vessels under way with controls. */
+static const char scenario_sea[] =
+    "{\"tick_hz\": 30,"
+    " \"ocean\": {\"spectrum\": \"jonswap\", \"wind\": 11, \"size\": 160, \"resolution\": 32, \"cascades\": 1,"
+    "             \"seed\": 5},"
+    " \"hull_types\": [{\"name\": \"barge\", \"hull\": \"builtin:barge:120\", \"mass\": 40000}],"
+    " \"vessel_types\": [\"builtin:skiff\", \"builtin:patrol\"],"
+    " \"vessels\": [{\"type\": \"patrol\", \"position\": [0, 0], \"heading_deg\": 20, \"velocity\": [3, 0, -1],"
+    "                \"controls\": {\"throttle\": 1, \"rudder\": 0.6}},"
+    "               {\"type\": \"skiff\", \"position\": [40, 10], \"heading_deg\": 200,"
+    "                \"controls\": {\"throttle\": 0.8, \"rudder\": -1}},"
+    "               {\"type\": \"barge\", \"position\": [-30, 25], \"velocity\": [0, 0, 1]}],"
+    " \"fleets\": [{\"type\": \"skiff\", \"count\": 4, \"spacing\": 25, \"origin\": [0, 80], \"speed\": 4, \"seed\": 2,"
+    "              \"controls\": {\"throttle\": 0.5, \"rudder\": 0.2}}]}";
+
+/* Flat water, a cube and one skiff: a checkpoint of a couple of KB. */
+static const char scenario_small[] =
+    "{\"hull_types\": [{\"name\": \"box\", \"hull\": \"builtin:cube\", \"density\": 500}],"
+    " \"vessel_types\": [\"builtin:skiff\"],"
+    " \"vessels\": [{\"type\": \"box\", \"position\": [0, 0]},"
+    "               {\"type\": \"skiff\", \"position\": [10, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}";
+
+typedef struct ckp_world {
+    scenario scn;
+    scenario_instance inst;
+} ckp_world;
+
+static void ckp_world_make(ckp_world* t, const char* json, jobs* pool) {
+    nv_error err;
+    ASSERT_OK(scenario_parse(json, strlen(json), "test", NULL, &t->scn, &err), err);
+    ASSERT_OK(scenario_instantiate(&t->scn, pool, &t->inst, &err), err);
+}
+
+static void ckp_world_free(ckp_world* t) {
+    scenario_instance_destroy(&t->inst);
+    scenario_free(&t->scn);
+}
+
+static checkpoint_source ckp_source_of(const ckp_world* t, const void* blob, size_t blob_size) {
+    checkpoint_source src = {.world = t->inst.world,
+                             .ocean = t->inst.ocean,
+                             .hulls = t->scn.hulls,
+                             .hull_count = t->scn.hull_count,
+                             .owner_blob = blob,
+                             .owner_size = blob_size};
+    return src;
+}
+
+static void ckp_encode_or_fail(const checkpoint_source* src, uint8_t** data, size_t* size) {
+    nv_error err;
+    ASSERT_OK(checkpoint_encode(src, data, size, &err), err);
+}
+
+/* Fails unless every vessel of a matches b's, field by field, bit for bit. */
+static void ckp_assert_same_vessels(const world* a, const world* b) {
+    assert_int_equal(world_vessel_count(a), world_vessel_count(b));
+    assert_int_equal(world_next_id(a), world_next_id(b));
+    for (uint32_t s = 0; s < world_vessel_count(a); s++) {
+        world_vessel_record ra, rb;
+        assert_int_equal(world_export_vessel(a, s, &ra), 0);
+        assert_int_equal(world_export_vessel(b, s, &rb), 0);
+        assert_int_equal(ra.slam_count, rb.slam_count);
+        if (ra.slam_count) assert_memory_equal(ra.slam, rb.slam, ra.slam_count * sizeof(float));
+        ra.slam = rb.slam = NULL;
+        assert_memory_equal(&ra, &rb, sizeof ra);
+    }
+}
+
+static void round_trip_keeps_hash_and_future(void** state) {
+    (void)state;
+    nv_error err;
+    ckp_world a;
+    ckp_world_make(&a, scenario_sea, NULL);
+    world* w = a.inst.world;
+    for (int i = 0; i < 20; i++) world_step(w);
+    /* Slots no longer follow ids, and the id counter is past every id. */
+    ASSERT_OK(world_despawn(w, 0, &err), err);
+    ASSERT_OK(world_despawn(w, 4, &err), err);
+    uint32_t id;
+    world_vessel_state first;
+    assert_int_equal(world_vessel_get(w, 1, &first), 0);
+    ASSERT_OK(world_spawn(w, 1, v3(-60, first.position.y, -40), quat_identity(), &id, &err), err);
+    ASSERT_OK(world_despawn(w, id, &err), err); /* the highest id is gone, the counter stays */
+    ASSERT_OK(world_spawn(w, 1, v3(-60, first.position.y, -40), quat_identity(), &id, &err), err);
+    ASSERT_OK(world_set_controls(w, id, -0.7, 0.3, &err), err);
+    ASSERT_OK(world_set_player(w, 2, 1, &err), err);
+    ASSERT_OK(world_set_vessel_model(w, 3, WORLD_MODEL_FLOATER, &err), err);
+    for (int i = 0; i < 10; i++) world_step(w);
+    uint32_t next = world_next_id(w);
+    assert_true(next > id + 0u);
+
+    const uint8_t blob[] = {0xde, 0xad, 0x00, 0xbe, 0xef};
+    checkpoint_source src = ckp_source_of(&a, blob, sizeof blob);
+    uint8_t* data;
+    size_t size;
+    ckp_encode_or_fail(&src, &data, &size);
+    checkpoint c;
+    ASSERT_OK(checkpoint_decode(data, size, "mem", &c, &err), err);
+    free(data);
+    assert_int_equal(c.owner_size, sizeof blob);
+    assert_memory_equal(c.owner_blob, blob, sizeof blob);
+    assert_int_equal(c.tick, world_tick(w));
+
+    /* Restored on two threads: the pipeline is the same for any count. */
+    jobs* pool;
+    ASSERT_OK(jobs_create(&pool, 2, &err), err);
+    scenario_instance b;
+    ASSERT_OK(checkpoint_restore(&c, pool, &b, &err), err);
+    checkpoint_free(&c);
+    assert_int_equal(world_state_hash(b.world), world_state_hash(w));
+    assert_int_equal(world_tick(b.world), world_tick(w));
+    assert_true(world_time(b.world) == world_time(w));
+    ckp_assert_same_vessels(w, b.world);
+    world_vessel_state va, vb;
+    assert_int_equal(world_vessel_get(b.world, 3, &vb), 0);
+    assert_int_equal(vb.model, WORLD_MODEL_FLOATER);
+    assert_int_equal(world_vessel_get(b.world, 2, &vb), 0);
+    assert_true(vb.flags & WORLD_VESSEL_PLAYER);
+
+    for (int i = 0; i < 100; i++) {
+        world_step(w);
+        world_step(b.world);
+        if (world_state_hash(w) != world_state_hash(b.world))
+            fail_msg("step %d after the restore: hashes %016llx and %016llx differ", i + 1,
+                     (unsigned long long)world_state_hash(w), (unsigned long long)world_state_hash(b.world));
+    }
+    ckp_assert_same_vessels(w, b.world);
+    /* Commanded controls survived (the hash covers only the actual ones). */
+    assert_int_equal(world_vessel_get(w, id, &va), 0);
+    assert_int_equal(world_vessel_get(b.world, id, &vb), 0);
+    assert_true(va.throttle == vb.throttle && va.rudder == vb.rudder);
+    /* Ids are never reused, in the restored world too. */
+    uint32_t id_a, id_b;
+    ASSERT_OK(world_spawn(w, 0, v3(0, 0, 200), quat_identity(), &id_a, &err), err);
+    ASSERT_OK(world_spawn(b.world, 0, v3(0, 0, 200), quat_identity(), &id_b, &err), err);
+    assert_int_equal(id_a, next);
+    assert_int_equal(id_b, next);
+
+    scenario_instance_destroy(&b);
+    jobs_destroy(pool);
+    ckp_world_free(&a);
+}
+
+/* ---- files in a scratch directory -------------------------------------- */
+
+typedef struct ckp_dir {
+    char path[256];
+} ckp_dir;
+
+static void ckp_dir_make(ckp_dir* d) {
+    const char* base = getenv("TMPDIR");
+    snprintf(d->path, sizeof d->path, "%s/test_checkpoint.XXXXXX", base && base[0] ? base : "/tmp");
+    assert_non_null(mkdtemp(d->path));
+}
+
+static void ckp_remove_tree(const char* path) {
+    DIR* dir = opendir(path);
+    if (dir) {
+        struct dirent* e;
+        while ((e = readdir(dir))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            char child[1024];
+            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+            ckp_remove_tree(child);
+        }
+        closedir(dir);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* Entries of the directory whose name holds ".tmp." (left-over temporaries). */
+static int ckp_count_temporaries(const char* path) {
+    DIR* dir = opendir(path);
+    assert_non_null(dir);
+    int n = 0;
+    struct dirent* e;
+    while ((e = readdir(dir)))
+        if (strstr(e->d_name, ".tmp.")) n++;
+    closedir(dir);
+    return n;
+}
+
+static uint8_t* ckp_slurp(const char* path, size_t* size) {
+    FILE* f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s: %s", path, strerror(errno));
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t* data = malloc((size_t)n + 1);
+    assert_int_equal(fread(data, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
+static void ckp_spit(const char* path, const uint8_t* data, size_t size) {
+    FILE* f = fopen(path, "wb");
+    if (!f) fail_msg("cannot create %s: %s", path, strerror(errno));
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    fclose(f);
+}
+
+static void ckp_assert_message(const nv_error* err, const char* part) {
+    if (!strstr(err->message, part)) fail_msg("message \"%s\" does not say \"%s\"", err->message, part);
+}
+
+static void file_round_trip_and_previous(void** state) {
+    (void)state;
+    nv_error err, refused;
+    ckp_dir d;
+    ckp_dir_make(&d);
+    char path[400], prev[512];
+    snprintf(path, sizeof path, "%s/world.ckpt", d.path);
+    snprintf(prev, sizeof prev, "%s.prev", path);
+    ckp_world a;
+    ckp_world_make(&a, scenario_small, NULL);
+    checkpoint_source src = ckp_source_of(&a, "token", 5);
+    ASSERT_OK(checkpoint_write_file(path, &src, &err), err);
+    uint64_t first_hash = world_state_hash(a.inst.world);
+    for (int i = 0; i < 5; i++) world_step(a.inst.world);
+    ASSERT_OK(checkpoint_write_file(path, &src, &err), err);
+    assert_int_equal(ckp_count_temporaries(d.path), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0077, 0); /* it holds owners' tokens: not for other users */
+
+    checkpoint c;
+    ASSERT_OK(checkpoint_read_file(path, &c, &err), err);
+    assert_int_equal(c.tick, 5);
+    scenario_instance b;
+    ASSERT_OK(checkpoint_restore(&c, NULL, &b, &err), err);
+    assert_int_equal(world_state_hash(b.world), world_state_hash(a.inst.world));
+    scenario_instance_destroy(&b);
+    checkpoint_free(&c);
+    ASSERT_OK(checkpoint_read_file(prev, &c, &err), err);
+    assert_int_equal(c.state_hash, first_hash);
+    checkpoint_free(&c);
+
+    /* The newest is damaged: the previous one is used, and why is said. */
+    size_t size;
+    uint8_t* bytes = ckp_slurp(path, &size);
+    bytes[size / 2] ^= 0x10;
+    ckp_spit(path, bytes, size);
+    int used = -1;
+    ASSERT_OK(checkpoint_read_newest(path, &c, &used, &refused, &err), err);
+    assert_int_equal(used, 1);
+    assert_int_equal(c.tick, 0);
+    ckp_assert_message(&refused, "checksum mismatch");
+    checkpoint_free(&c);
+    /* Both damaged: refused, with both reasons. */
+    ckp_spit(prev, bytes, size / 3);
+    assert_int_equal(checkpoint_read_newest(path, &c, &used, &refused, &err), -1);
+    ckp_assert_message(&err, "checksum mismatch");
+    ckp_assert_message(&err, "truncated at byte");
+    /* Neither there. */
+    unlink(path);
+    unlink(prev);
+    assert_int_equal(checkpoint_read_newest(path, &c, &used, &refused, &err), -1);
+    ckp_assert_message(&err, "cannot open");
+    free(bytes);
+    ckp_world_free(&a);
+    ckp_remove_tree(d.path);
+}
+
+/* ---- hostile and damaged bytes ----------------------------------------- */
+
+static void every_corruption_and_truncation_is_refused(void** state) {
+    (void)state;
+    nv_error err;
+    ckp_world a;
+    ckp_world_make(&a, scenario_small, NULL);
+    for (int i = 0; i < 3; i++) world_step(a.inst.world);
+    checkpoint_source src = ckp_source_of(&a, "owner", 5);
+    uint8_t* good;
+    size_t size;
+    ckp_encode_or_fail(&src, &good, &size);
+    assert_true(size < 4096);
+    checkpoint c;
+    ASSERT_OK(checkpoint_decode(good, size, "small", &c, &err), err);
+    checkpoint_free(&c);
+
+    uint8_t* bad = malloc(size);
+    const uint8_t flips[] = {0x01, 0x80, 0xff};
+    for (size_t i = 0; i < size; i++)
+        for (size_t f = 0; f < sizeof flips; f++) {
+            memcpy(bad, good, size);
+            bad[i] ^= flips[f];
+            err.message[0] = '\0';
+            if (checkpoint_decode(bad, size, "small", &c, &err) == 0)
+                fail_msg("byte %zu ^ %#x was accepted", i, flips[f]);
+            const char* want = i < 8 ? "bad magic" : (i < 32 ? "header checksum mismatch" : "checksum mismatch");
+            if (strncmp(err.message, "small: ", 7) || !strstr(err.message, want))
+                fail_msg("byte %zu ^ %#x: \"%s\" (wanted \"%s\")", i, flips[f], err.message, want);
+            assert_null(c.vessels); /* nothing left behind */
+        }
+    for (size_t n = 0; n < size; n++) {
+        char want[64];
+        snprintf(want, sizeof want, "truncated at byte %zu", n);
+        if (checkpoint_decode(good, n, "small", &c, &err) == 0) fail_msg("a cut at byte %zu was accepted", n);
+        if (!strstr(err.message, want)) fail_msg("cut at %zu: \"%s\"", n, err.message);
+    }
+    free(bad);
+    free(good);
+    ckp_world_free(&a);
+}
+
+/* A file damaged after its checksums were computed again: the section
+ * checks must still name the problem. */
+static void ckp_fix_checksums(uint8_t* d, size_t size) {
+    uint32_t h = checkpoint_crc32(0, d, 28);
+    for (int i = 0; i < 4; i++) d[28 + i] = (uint8_t)(h >> (8 * i));
+    uint32_t t = checkpoint_crc32(0, d, size - 4); /* over the new header checksum too */
+    for (int i = 0; i < 4; i++) d[size - 4 + i] = (uint8_t)(t >> (8 * i));
+}
+
+static size_t ckp_find(const uint8_t* d, size_t size, const char* tag) {
+    for (size_t i = 32; i + 4 <= size; i++)
+        if (!memcmp(d + i, tag, 4)) return i;
+    fail_msg("no section %s", tag);
+    return 0;
+}
+
+static void ckp_expect_refusal(uint8_t* d, size_t size, const char* part) {
+    nv_error err;
+    checkpoint c;
+    ckp_fix_checksums(d, size);
+    if (checkpoint_decode(d, size, "crafted", &c, &err) == 0) fail_msg("accepted; wanted \"%s\"", part);
+    ckp_assert_message(&err, part);
+}
+
+static void consistent_but_wrong_files_are_refused(void** state) {
+    (void)state;
+    ckp_world a;
+    ckp_world_make(&a, scenario_small, NULL);
+    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    uint8_t* good;
+    size_t size;
+    ckp_encode_or_fail(&src, &good, &size);
+    uint8_t* d = malloc(size + 8);
+
+    memcpy(d, good, size);
+    d[8] = 2; /* a future version */
+    ckp_expect_refusal(d, size, "format version 2, this build reads version 1");
+
+    memcpy(d, good, size);
+    size_t vs = ckp_find(d, size, "VSLS");
+    d[vs + 16] = 3; /* three vessels listed, two in the world section */
+    ckp_expect_refusal(d, size, "section 'VSLS' lists 3 vessels");
+
+    memcpy(d, good, size);
+    d[vs + 16 + 4 + 12] = 7; /* the first vessel's model */
+    ckp_expect_refusal(d, size, "unknown model 7");
+
+    memcpy(d, good, size);
+    memcpy(d + ckp_find(d, size, "OCEN"), "OCEX", 4);
+    ckp_expect_refusal(d, size, "expected section 'OCEN'");
+
+    memcpy(d, good, size);
+    size_t ts = ckp_find(d, size, "TYPS");
+    d[ts + 8] += 1; /* the type section claims a byte more than it has */
+    ckp_expect_refusal(d, size, "section 'TYPS'");
+
+    memcpy(d, good, size);
+    d[ts + 16 + 4 + 2] = 0; /* a NUL inside the first type's name */
+    ckp_expect_refusal(d, size, "holds a NUL byte");
+
+    /* A byte too many: the header's size no longer matches the file's. */
+    memcpy(d, good, size);
+    d[size] = 0;
+    nv_error err;
+    checkpoint c;
+    assert_int_equal(checkpoint_decode(d, size + 1, "long", &c, &err), -1);
+    ckp_assert_message(&err, "1 bytes after the end the header declares");
+
+    free(d);
+    free(good);
+    ckp_world_free(&a);
+}
+
+static void restore_refuses_a_different_world(void** state) {
+    (void)state;
+    nv_error err;
+    ckp_world a;
+    ckp_world_make(&a, scenario_small, NULL);
+    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    uint8_t* data;
+    size_t size;
+    ckp_encode_or_fail(&src, &data, &size);
+    checkpoint c;
+    ASSERT_OK(checkpoint_decode(data, size, "mem", &c, &err), err);
+    scenario_instance b;
+    /* The hull's source now builds another hull (a mesh file that changed). */
+    char saved[SCENARIO_PATH_MAX];
+    snprintf(saved, sizeof saved, "%s", c.hulls[0].source);
+    snprintf(c.hulls[0].source, sizeof c.hulls[0].source, "builtin:barge");
+    assert_int_equal(checkpoint_restore(&c, NULL, &b, &err), -1);
+    ckp_assert_message(&err, "hull type 'box' from builtin:barge is not the hull the checkpoint was taken with");
+    assert_null(b.world);
+    snprintf(c.hulls[0].source, sizeof c.hulls[0].source, "%s", saved);
+    /* A state the hash does not vouch for. */
+    c.vessels[1].position.x += 1e-9;
+    assert_int_equal(checkpoint_restore(&c, NULL, &b, &err), -1);
+    ckp_assert_message(&err, "state hash");
+    c.vessels[1].position.x -= 1e-9;
+    c.vessels[1].id = c.vessels[0].id; /* two vessels, one id */
+    assert_int_equal(checkpoint_restore(&c, NULL, &b, &err), -1);
+    ckp_assert_message(&err, "is in use already");
+    checkpoint_free(&c);
+    free(data);
+    ckp_world_free(&a);
+}
+
+static void failed_write_keeps_the_old_file(void** state) {
+    (void)state;
+    nv_error err;
+    ckp_dir d;
+    ckp_dir_make(&d);
+    ckp_world a;
+    ckp_world_make(&a, scenario_small, NULL);
+    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    char path[600], blocker[640];
+    snprintf(path, sizeof path, "%s/world.ckpt", d.path);
+    ASSERT_OK(checkpoint_write_file(path, &src, &err), err);
+    size_t old_size;
+    uint8_t* old = ckp_slurp(path, &old_size);
+    world_step(a.inst.world);
+
+    /* The new file is written, but cannot take the old one's place: a
+     * directory stands where the previous file would go. */
+    snprintf(blocker, sizeof blocker, "%s.prev", path);
+    assert_int_equal(mkdir(blocker, 0700), 0);
+    char inside[700];
+    snprintf(inside, sizeof inside, "%s/keep", blocker);
+    ckp_spit(inside, (const uint8_t*)"x", 1);
+    assert_int_equal(checkpoint_write_file(path, &src, &err), -1);
+    ckp_assert_message(&err, "cannot move");
+    size_t now_size;
+    uint8_t* now = ckp_slurp(path, &now_size);
+    assert_int_equal(now_size, old_size);
+    assert_memory_equal(now, old, old_size);
+    free(now);
+    assert_int_equal(ckp_count_temporaries(d.path), 0);
+    ckp_remove_tree(blocker);
+
+    /* The temporary file cannot be created: its name is too long for the
+     * file system while the checkpoint's own name is not. */
+    char longname[600];
+    memset(longname, 'n', 250);
+    longname[250] = '\0';
+    char longpath[900];
+    snprintf(longpath, sizeof longpath, "%s/%s", d.path, longname);
+    ckp_spit(longpath, old, old_size);
+    assert_int_equal(checkpoint_write_file(longpath, &src, &err), -1);
+    ckp_assert_message(&err, "cannot create a temporary file");
+    now = ckp_slurp(longpath, &now_size);
+    assert_int_equal(now_size, old_size);
+    assert_memory_equal(now, old, old_size);
+    free(now);
+
+    /* Without the right to write the directory (not for root, who has it). */
+    if (geteuid() != 0) {
+        assert_int_equal(chmod(d.path, 0500), 0);
+        assert_int_equal(checkpoint_write_file(path, &src, &err), -1);
+        ckp_assert_message(&err, "cannot create a temporary file");
+        assert_int_equal(chmod(d.path, 0700), 0);
+        now = ckp_slurp(path, &now_size);
+        assert_memory_equal(now, old, old_size);
+        free(now);
+    }
+    assert_int_equal(ckp_count_temporaries(d.path), 0);
+
+    /* A missing directory is named. */
+    char nowhere[700];
+    snprintf(nowhere, sizeof nowhere, "%s/missing/world.ckpt", d.path);
+    assert_int_equal(checkpoint_write_file(nowhere, &src, &err), -1);
+    ckp_assert_message(&err, "No such file or directory");
+
+    free(old);
+    ckp_world_free(&a);
+    ckp_remove_tree(d.path);
+}
+
+static void crc32_matches_the_standard(void** state) {
+    (void)state;
+    /* The check value of CRC-32/ISO-HDLC (zlib's crc32). */
+    assert_int_equal(checkpoint_crc32(0, "123456789", 9), 0xCBF43926u);
+    /* Continuing a CRC equals computing it in one go. */
+    assert_int_equal(checkpoint_crc32(checkpoint_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(crc32_matches_the_standard),
+        cmocka_unit_test(round_trip_keeps_hash_and_future),
+        cmocka_unit_test(file_round_trip_and_previous),
+        cmocka_unit_test(every_corruption_and_truncation_is_refused),
+        cmocka_unit_test(consistent_but_wrong_files_are_refused),
+        cmocka_unit_test(restore_refuses_a_different_world),
+        cmocka_unit_test(failed_write_keeps_the_old_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
