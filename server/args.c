@@ -16,7 +16,7 @@ void args_print_usage(FILE* out) {
           out);
     cfg_print_usage(out);
     fputs("\nPriority: flags > environment > config file > defaults. Flags take \"--flag VALUE\" or\n"
-          "\"--flag=VALUE\"; bad values exit 2 with the reason.\n",
+          "\"--flag=VALUE\" (a switch such as --agones alone means 1); bad values exit 2 with the reason.\n",
           out);
 }
 
@@ -53,6 +53,7 @@ int args_parse(int argc, char** argv, cfg_server* cfg, args_result* out, nv_erro
         int is_config = !strcmp(name, "--config");
         if (!is_config && !cfg_is_known(CFG_FROM_FLAG, name))
             return nv_error_set(err, "%s: unknown option", name);
+        if (!value && cfg_is_switch(name)) continue; /* "--agones" alone: on */
         if (!value) {
             if (i + 1 >= argc) return nv_error_set(err, "%s: missing value", name);
             value = argv[++i];
@@ -69,7 +70,7 @@ int args_parse(int argc, char** argv, cfg_server* cfg, args_result* out, nv_erro
         const char* value = NULL;
         args_split(argv[i], name, sizeof name, &value);
         if (!strcmp(name, "--check-config")) continue;
-        if (!value) value = argv[++i];
+        if (!value) value = cfg_is_switch(name) ? "1" : argv[++i];
         if (!strcmp(name, "--config")) continue;
         if (cfg_set_text(cfg, CFG_FROM_FLAG, name, value, err)) return -1;
     }

@@ -10,10 +10,7 @@
 #define AUTOPILOT_GAIN 2.0
 #define AUTOPILOT_ARRIVE_M 40.0
 
-typedef struct pilot {
-    uint32_t id;
-    double wx, wz;  /* waypoint */
-} pilot;
+typedef autopilot_pilot pilot;
 
 struct autopilot {
     pilot* pilots;
@@ -52,20 +49,50 @@ void autopilot_destroy(autopilot* a) {
     free(a);
 }
 
-int autopilot_add(autopilot* a, uint32_t vessel_id) {
-    if (autopilot_has(a, vessel_id)) return 0;
+/* A new pilot at the end, its waypoint not yet set; NULL when out of memory. */
+static pilot* autopilot_append(autopilot* a, uint32_t vessel_id) {
     if (a->count == a->capacity) {
         uint32_t cap = a->capacity ? a->capacity * 2 : 64;
         pilot* n = realloc(a->pilots, cap * sizeof *n);
-        if (!n) return -1;
+        if (!n) return NULL;
         a->pilots = n;
         a->capacity = cap;
     }
-    if (idmap_put(&a->index, vessel_id, a->count)) return -1;
+    if (idmap_put(&a->index, vessel_id, a->count)) return NULL;
     pilot* p = &a->pilots[a->count++];
     p->id = vessel_id;
+    return p;
+}
+
+int autopilot_add(autopilot* a, uint32_t vessel_id) {
+    if (autopilot_has(a, vessel_id)) return 0;
+    pilot* p = autopilot_append(a, vessel_id);
+    if (!p) return -1;
     autopilot_pick(a, p);
     return 0;
+}
+
+autopilot_state autopilot_get_state(const autopilot* a) {
+    autopilot_state st = {a->rng, a->cx, a->cz, a->half, a->pilots, a->count};
+    return st;
+}
+
+autopilot* autopilot_restore(const autopilot_state* st) {
+    autopilot* a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    a->rng = st->rng;
+    a->cx = st->cx;
+    a->cz = st->cz;
+    a->half = st->half;
+    for (uint32_t i = 0; i < st->count; i++) {
+        pilot* p = autopilot_has(a, st->pilots[i].id) ? NULL : autopilot_append(a, st->pilots[i].id);
+        if (!p) {
+            autopilot_destroy(a);
+            return NULL;
+        }
+        *p = st->pilots[i];
+    }
+    return a;
 }
 
 int autopilot_remove(autopilot* a, uint32_t vessel_id) {

@@ -12,9 +12,30 @@
 
 typedef struct autopilot autopilot;
 
+/* One piloted boat and the waypoint it steers for. */
+typedef struct autopilot_pilot {
+    uint32_t id;
+    double wx, wz;
+} autopilot_pilot;
+
+/* Everything that decides the fleet's future, for checkpoints
+ * (server/resume.c): the generator's state, the area, and the pilots in
+ * their order (the order decides which boat draws which waypoint). */
+typedef struct autopilot_state {
+    uint64_t rng;
+    double cx, cz, half;
+    const autopilot_pilot* pilots;
+    uint32_t count;
+} autopilot_state;
+
 /* Waypoints in [cx - half, cx + half] x [cz - half, cz + half]. */
 autopilot* autopilot_create(uint64_t seed, double cx, double cz, double half_width);
 void autopilot_destroy(autopilot* a);
+
+/* The state (pilots borrowed: valid until the next change). */
+autopilot_state autopilot_get_state(const autopilot* a);
+/* A copy of a saved state; NULL when out of memory or a vessel repeats. */
+autopilot* autopilot_restore(const autopilot_state* st);
 
 /* -1 when out of memory. */
 int autopilot_add(autopilot* a, uint32_t vessel_id);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <uv.h>
 
+#include "apply.h"
 #include "log.h"
 
 /* Spawns beyond this distance from the origin are refused: far outside any
@@ -139,14 +140,10 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
     }
     uint32_t id;
     nv_error err;
-    if (sim_spawn(c->sim, (uint32_t)type, s->x, s->z, s->heading, &id, &err)) {
-        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_INTERNAL, "spawn failed: %s", err.message);
-        return;
-    }
     proto_spawn_reply* r = &c->resp.body.spawn;
-    if (owners_add(&c->owners, id, it->pipe, &r->token)) {
-        world_despawn(w, id, NULL);
-        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_INTERNAL, "no token could be made (out of memory or entropy)");
+    if (apply_spawn(c->sim, &c->owners, it->pipe, (uint32_t)type, s->x, s->z, s->heading, NULL, &id, &r->token,
+                    &err)) {
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_INTERNAL, "%s", err.message);
         return;
     }
     r->vessel_id = id;
@@ -197,13 +194,14 @@ static void cmd_control(cmd_server* c, const cmdq_item* it, client* cl, int admi
     const proto_control* k = &c->req.body.control;
     if (cmd_authorize(c, it, cl, admin, k->vessel_id, &k->token, PROTO_BODY_CONTROL)) return;
     nv_error err;
+    int released;
     /* The decoder refuses non-finite and out-of-range values already; the
      * world checks again (and clamps) so no path can smuggle them in. */
-    if (world_set_controls(c->sim->world, k->vessel_id, k->throttle, k->rudder, &err)) {
+    if (apply_control(c->sim, k->vessel_id, k->throttle, k->rudder, &released, &err)) {
         cmd_fail(c, it, c->req.request_id, PROTO_BODY_CONTROL, PROTO_STATUS_BAD_REQUEST, "%s", err.message);
         return;
     }
-    if (autopilot_remove(c->sim->pilot, k->vessel_id))
+    if (released)
         log_info("admin on connection %u took the helm of demo vessel %u", it->pipe, k->vessel_id);
     cmd_ok(c, it);
 }
@@ -212,17 +210,14 @@ static void cmd_despawn(cmd_server* c, const cmdq_item* it, client* cl, int admi
     const proto_despawn* d = &c->req.body.despawn;
     if (cmd_authorize(c, it, cl, admin, d->vessel_id, &d->token, PROTO_BODY_DESPAWN)) return;
     nv_error err;
-    if (world_despawn(c->sim->world, d->vessel_id, &err)) {
+    owned* o = owners_find(&c->owners, d->vessel_id);
+    uint32_t owner_pipe = o ? o->pipe : 0;
+    if (apply_despawn(c->sim, &c->owners, d->vessel_id, &err)) {
         cmd_fail(c, it, c->req.request_id, PROTO_BODY_DESPAWN, PROTO_STATUS_INTERNAL, "%s", err.message);
         return;
     }
-    owned* o = owners_find(&c->owners, d->vessel_id);
-    if (o) {
-        client* owner = o->pipe ? clients_find(&c->clients, o->pipe) : NULL;
-        if (owner && owner->vessels) owner->vessels--;
-        owners_remove(&c->owners, d->vessel_id);
-    }
-    autopilot_remove(c->sim->pilot, d->vessel_id);
+    client* owner = owner_pipe ? clients_find(&c->clients, owner_pipe) : NULL;
+    if (owner && owner->vessels) owner->vessels--;
     atomic_store_explicit(&c->m->vessels, world_vessel_count(c->sim->world), memory_order_relaxed);
     log_info("connection %u despawned vessel %u", it->pipe, d->vessel_id);
     cmd_ok(c, it);
@@ -353,8 +348,7 @@ void cmd_reap_orphans(cmd_server* c, uint64_t now_ns) {
     uint32_t ids[256];
     uint32_t n = owners_expired(&c->owners, now_ns, (uint64_t)(timeout * 1e9), ids, 256);
     for (uint32_t i = 0; i < n; i++) {
-        world_despawn(c->sim->world, ids[i], NULL);
-        owners_remove(&c->owners, ids[i]);
+        if (apply_despawn(c->sim, &c->owners, ids[i], NULL)) owners_remove(&c->owners, ids[i]); /* gone already */
         log_info("removed vessel %u: orphaned for %g s", ids[i], timeout);
     }
     if (n) atomic_store_explicit(&c->m->vessels, world_vessel_count(c->sim->world), memory_order_relaxed);

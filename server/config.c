@@ -15,7 +15,9 @@
 
 extern char** environ;
 
-typedef enum cfg_kind { CFG_STR, CFG_NUM, CFG_INT } cfg_kind;
+/* CFG_BOOL: a switch (0 or 1): "--flag" alone turns it on, "--flag=0" off;
+ * variables and files take 1/0 or true/false. */
+typedef enum cfg_kind { CFG_STR, CFG_NUM, CFG_INT, CFG_BOOL } cfg_kind;
 
 /* A string setting's own rule: 0 when fine, else -1 with the reason. */
 typedef int cfg_check_fn(const char* value, char* why, size_t n);
@@ -91,6 +93,19 @@ static int cfg_check_secret(const char* v, char* why, size_t n) {
     return 0;
 }
 
+/* The Agones sidecar speaks plain HTTP on localhost. */
+static int cfg_check_http_url(const char* v, char* why, size_t n) {
+    if (!v[0]) return 0;
+    nng_url* u = NULL;
+    int ok = nng_url_parse(&u, v) == 0 && strcmp(u->u_scheme, "http") == 0;
+    if (u) nng_url_free(u);
+    if (!ok) {
+        snprintf(why, n, "must be an http:// URL (e.g. http://127.0.0.1:%d)", CFG_AGONES_PORT);
+        return -1;
+    }
+    return 0;
+}
+
 static int cfg_check_name(const char* v, char* why, size_t n) {
     if (v[0]) return 0;
     snprintf(why, n, "must not be empty");
@@ -137,6 +152,21 @@ static const cfg_entry cfg_table[] = {
      "snapshots queued per subscriber before the oldest drops (default 16)"},
     {"area", "--area", "NAVAL_AREA", CFG_NUM, CFG_N(area), 0, 1e6, 0, NULL,
      "demo fleet half-width in m (default: from the fleet size)"},
+    {"checkpoint", "--checkpoint", "NAVAL_CHECKPOINT", CFG_STR, CFG_S(checkpoint), 0, 0, 0, NULL,
+     "write the whole world to FILE (atomically, FILE.prev kept) every interval and at shutdown (\"\" = none; "
+     "default: the restore file)"},
+    {"checkpoint_interval_s", "--checkpoint-interval", "NAVAL_CHECKPOINT_INTERVAL", CFG_NUM,
+     CFG_N(checkpoint_interval_s), 0, 86400, 0, NULL, "s between checkpoints (0: only at shutdown; default 10)"},
+    {"restore", "--restore", "NAVAL_RESTORE", CFG_STR, CFG_S(restore), 0, 0, 0, NULL,
+     "resume from this checkpoint (or FILE.prev when FILE is refused) instead of building a world"},
+    {"record", "--record", "NAVAL_RECORD", CFG_STR, CFG_S(record), 0, 0, 0, NULL,
+     "log every change to the world and state hashes to FILE (base checkpoint FILE.ckpt; see naval-replay)"},
+    {"record_hash_interval", "--record-hash-interval", "NAVAL_RECORD_HASH_INTERVAL", CFG_INT,
+     CFG_N(record_hash_interval), 1, 1000000, 0, NULL, "ticks between state hashes in the record log (default 60)"},
+    {"agones", "--agones", "NAVAL_AGONES", CFG_BOOL, CFG_N(agones), 0, 1, 0, NULL,
+     "tell the Agones SDK sidecar: /ready once listening, /health every 2 s (default off)"},
+    {"agones_url", "--agones-url", "NAVAL_AGONES_URL", CFG_STR, CFG_S(agones_url), 0, 0, 0, cfg_check_http_url,
+     "the sidecar (default http://127.0.0.1:$AGONES_SDK_HTTP_PORT, else port 9358)"},
     {"limits.max_request_bytes", "--max-request-bytes", "NAVAL_MAX_REQUEST_BYTES", CFG_INT,
      CFG_N(limits.max_request_bytes), 256, 16777216, 0, NULL, "largest request (default 65536)"},
     {"limits.vessels_per_client", "--vessels-per-client", "NAVAL_VESSELS_PER_CLIENT", CFG_INT,
@@ -168,6 +198,8 @@ void cfg_defaults(cfg_server* c) {
     c->keyframe_interval = 60;
     c->command_contexts = 16;
     c->snapshot_queue = 16;
+    c->checkpoint_interval_s = 10;
+    c->record_hash_interval = 60;
     c->limits.max_request_bytes = 65536;
     c->limits.vessels_per_client = 16;
     c->limits.vessels_total = 10000;
@@ -178,6 +210,10 @@ void cfg_defaults(cfg_server* c) {
 }
 
 static void cfg_describe_range(const cfg_entry* e, char* out, size_t n) {
+    if (e->kind == CFG_BOOL) {
+        snprintf(out, n, "1 or 0 (true or false)");
+        return;
+    }
     snprintf(out, n, "%s in %c%.15g, %.15g]", e->kind == CFG_INT ? "an integer" : "a number", e->lo_open ? '(' : '[',
              e->lo, e->hi);
 }
@@ -186,7 +222,7 @@ static void cfg_describe_range(const cfg_entry* e, char* out, size_t n) {
 static int cfg_store_number(cfg_server* c, const cfg_entry* e, double v, const char* where, const char* shown,
                             nv_error* err) {
     int ok = isfinite(v) && (e->lo_open ? v > e->lo : v >= e->lo) && v <= e->hi;
-    if (ok && e->kind == CFG_INT) ok = v == floor(v);
+    if (ok && e->kind != CFG_NUM) ok = v == floor(v);
     if (!ok) {
         char range[96];
         cfg_describe_range(e, range, sizeof range);
@@ -215,12 +251,19 @@ static const cfg_entry* cfg_find(cfg_origin origin, const char* name) {
 
 int cfg_is_known(cfg_origin origin, const char* name) { return cfg_find(origin, name) != NULL; }
 
+int cfg_is_switch(const char* flag) {
+    const cfg_entry* e = cfg_find(CFG_FROM_FLAG, flag);
+    return e && e->kind == CFG_BOOL;
+}
+
 int cfg_set_text(cfg_server* c, cfg_origin origin, const char* name, const char* value, nv_error* err) {
     const cfg_entry* e = cfg_find(origin, name);
     if (!e) return nv_error_set(err, "%s: unknown %s", name, origin == CFG_FROM_FLAG ? "option" : "variable");
     if (e->kind == CFG_STR) return cfg_store_string(c, e, value, name, err);
     char shown[80];
     snprintf(shown, sizeof shown, "'%.60s'", value);
+    if (e->kind == CFG_BOOL && (!strcmp(value, "true") || !strcmp(value, "false")))
+        return cfg_store_number(c, e, value[0] == 't' ? 1.0 : 0.0, name, shown, err);
     char* end = NULL;
     errno = 0;
     double v = strtod(value, &end);
@@ -239,9 +282,13 @@ static int cfg_read_json_value(cfg_server* c, const json_ctx* jc, const cfg_entr
         snprintf(where, sizeof where, "%s: %s", jc->name, e->key);
         return cfg_store_string(c, e, v->valuestring, where, jc->err);
     }
-    if (!cJSON_IsNumber(v)) return json_fail(jc, e->key, "expected a number (got %s)", json_type_name(v));
     char where[NV_ERROR_MAX], shown[40];
     snprintf(where, sizeof where, "%s: %s", jc->name, e->key);
+    if (e->kind == CFG_BOOL && cJSON_IsBool(v))
+        return cfg_store_number(c, e, cJSON_IsTrue(v) ? 1.0 : 0.0, where, "", jc->err);
+    if (!cJSON_IsNumber(v))
+        return json_fail(jc, e->key, "expected %s (got %s)", e->kind == CFG_BOOL ? "true or false" : "a number",
+                         json_type_name(v));
     snprintf(shown, sizeof shown, "%.15g", v->valuedouble);
     return cfg_store_number(c, e, v->valuedouble, where, shown, jc->err);
 }
@@ -313,10 +360,45 @@ int cfg_load_env(cfg_server* c, char* unknown, size_t unknown_size, nv_error* er
 
 static int cfg_same_endpoint(const char* a, const char* b) { return a[0] && b[0] && strcmp(a, b) == 0; }
 
+/* The sidecar's port as Agones injects it, else the manifest's 9358 (only
+ * with agones on: a stray variable must not stop a server without it). */
+static int cfg_resolve_agones_url(cfg_server* c, nv_error* err) {
+    if (c->agones_url[0] || !c->agones) return 0;
+    const char* port = getenv("AGONES_SDK_HTTP_PORT");
+    char* end = NULL;
+    long p = port && port[0] ? strtol(port, &end, 10) : CFG_AGONES_PORT;
+    if (port && port[0] && (*end || p < 1 || p > 65535))
+        return nv_error_set(err, "AGONES_SDK_HTTP_PORT: must be a port in 1..65535 (got '%.40s')", port);
+    snprintf(c->agones_url, sizeof c->agones_url, "http://127.0.0.1:%ld", p);
+    return 0;
+}
+
+/* The record log, its base checkpoint (record + ".ckpt") and the
+ * checkpoint pair must be different files, or one would overwrite another. */
+static int cfg_check_files(const cfg_server* c, nv_error* err) {
+    if (!c->record[0]) return 0;
+    char base[CFG_PATH_MAX + 8], prev[CFG_PATH_MAX + 8];
+    snprintf(base, sizeof base, "%s.ckpt", c->record);
+    snprintf(prev, sizeof prev, "%s.prev", c->checkpoint);
+    if (c->checkpoint[0] && (!strcmp(c->record, c->checkpoint) || !strcmp(c->record, prev) ||
+                             !strcmp(base, c->checkpoint) || !strcmp(base, prev)))
+        return nv_error_set(err, "record '%s' (and its base checkpoint %s) must not be the checkpoint file '%s'",
+                            c->record, base, c->checkpoint);
+    if (c->restore[0] && !strcmp(c->record, c->restore))
+        return nv_error_set(err, "record '%s' must not be the restore file", c->record);
+    return 0;
+}
+
 int cfg_finish(cfg_server* c, nv_error* err) {
-    if (c->boats < 0) c->boats = c->scenario[0] ? 0 : 200;
+    /* A restored server takes its world, tick rate and fleet from the
+     * checkpoint: boats and tick_hz stay unresolved (-1 / 0) so that the
+     * restore can say which given settings it ignores. A supervisor restarts
+     * with the same flags, so the checkpoints go on where they came from. */
+    if (c->restore[0] && !c->checkpoint[0]) snprintf(c->checkpoint, sizeof c->checkpoint, "%s", c->restore);
+    if (c->boats < 0 && !c->restore[0]) c->boats = c->scenario[0] ? 0 : 200;
     if (c->threads == 0) c->threads = jobs_hardware_threads();
-    if (c->tick_hz == 0 && !c->scenario[0]) c->tick_hz = 60;
+    if (c->tick_hz == 0 && !c->scenario[0] && !c->restore[0]) c->tick_hz = 60;
+    if (cfg_resolve_agones_url(c, err) || cfg_check_files(c, err)) return -1;
 #ifdef NAVAL_DEFAULT_WEB_ROOT
     /* The build tree's web client once it is bundled; without it the
      * server falls back to its built-in page rather than failing. */
@@ -368,7 +450,8 @@ void cfg_print_json(const cfg_server* c, FILE* out) {
         cfg_print_string(out, dot ? dot + 1 : e->key);
         fputs(": ", out);
         const char* base = (const char*)c + e->offset;
-        if (e->kind != CFG_STR) fprintf(out, "%.15g", *(const double*)base);
+        if (e->kind == CFG_BOOL) fputs(*(const double*)base != 0 ? "true" : "false", out);
+        else if (e->kind != CFG_STR) fprintf(out, "%.15g", *(const double*)base);
         else if (e->check == cfg_check_secret) cfg_print_string(out, base[0] ? "(set)" : "");
         else cfg_print_string(out, base);
     }
@@ -377,11 +460,15 @@ void cfg_print_json(const cfg_server* c, FILE* out) {
 
 /* What a flag's value looks like, for the usage text. */
 static const char* cfg_metavar(const cfg_entry* e) {
+    if (e->kind == CFG_BOOL) return "";
     if (e->kind != CFG_STR) return e->kind == CFG_INT ? "N" : "X";
     if (e->check == cfg_check_url) return "URL";
     if (e->check == cfg_check_hostport) return "HOST:PORT";
     if (e->check == cfg_check_level) return "LEVEL";
-    if (!strcmp(e->key, "scenario")) return "FILE";
+    if (e->check == cfg_check_http_url) return "URL";
+    if (!strcmp(e->key, "scenario") || !strcmp(e->key, "checkpoint") || !strcmp(e->key, "restore") ||
+        !strcmp(e->key, "record"))
+        return "FILE";
     if (!strcmp(e->key, "web_root")) return "DIR";
     return "TEXT";
 }
@@ -390,7 +477,8 @@ void cfg_print_usage(FILE* out) {
     for (size_t i = 0; i < CFG_COUNT; i++) {
         const cfg_entry* e = &cfg_table[i];
         char left[64];
-        if (e->flag) snprintf(left, sizeof left, "%s %s", e->flag, cfg_metavar(e));
+        if (e->flag && e->kind == CFG_BOOL) snprintf(left, sizeof left, "%s", e->flag);
+        else if (e->flag) snprintf(left, sizeof left, "%s %s", e->flag, cfg_metavar(e));
         else left[0] = '\0';
         fprintf(out, "  %-26s %s\n  %-26s   %s, config key \"%s\"\n", left, e->help, "", e->env, e->key);
     }

@@ -20,6 +20,8 @@
 #define CFG_NAME_MAX 64
 #define CFG_SECRET_MAX 128
 #define CFG_SECRET_MIN 16
+/* The Agones SDK sidecar's REST port when AGONES_SDK_HTTP_PORT is not set. */
+#define CFG_AGONES_PORT 9358
 
 typedef struct cfg_limits {
     double max_request_bytes;   /* a bigger request gets LIMIT_EXCEEDED */
@@ -32,7 +34,7 @@ typedef struct cfg_limits {
 } cfg_limits;
 
 /* Numbers are doubles so that one range check serves every source;
- * integer settings are checked to be whole. */
+ * integer settings are checked to be whole, switches are 0 or 1. */
 typedef struct cfg_server {
     char server_name[CFG_NAME_MAX];
     char snapshot_url[CFG_URL_MAX]; /* "" disables the tcp stream (ws stays) */
@@ -52,6 +54,14 @@ typedef struct cfg_server {
     double command_contexts;        /* REP contexts: requests in flight at once */
     double snapshot_queue;          /* messages queued per subscriber before the oldest is dropped */
     double area;                    /* demo fleet's half-width, m (0: from the fleet size) */
+    /* Issue 8: keeping the world across restarts, recording it, Agones. */
+    char checkpoint[CFG_PATH_MAX];  /* "" : no checkpoints; with restore set, defaults to it */
+    double checkpoint_interval_s;   /* between checkpoints (0: only at shutdown) */
+    char restore[CFG_PATH_MAX];     /* "" : build the world; else resume from this checkpoint (or its .prev) */
+    char record[CFG_PATH_MAX];      /* "" : no record log */
+    double record_hash_interval;    /* ticks between state hashes in the record log */
+    double agones;                  /* 0 / 1: call the Agones SDK sidecar */
+    char agones_url[CFG_URL_MAX];   /* the sidecar's REST base URL ("" : from AGONES_SDK_HTTP_PORT, else 9358) */
     cfg_limits limits;
 } cfg_server;
 
@@ -62,6 +72,8 @@ void cfg_defaults(cfg_server* c);
 typedef enum cfg_origin { CFG_FROM_FLAG, CFG_FROM_ENV } cfg_origin;
 /* 1 when `name` is a known flag or variable, 0 when not (value untouched). */
 int cfg_is_known(cfg_origin origin, const char* name);
+/* 1 when the flag is a switch: given alone it means 1 and takes no value. */
+int cfg_is_switch(const char* flag);
 int cfg_set_text(cfg_server* c, cfg_origin origin, const char* name, const char* value, nv_error* err);
 
 /* The JSON file: strict keys (an unknown key is named), types and ranges. */

@@ -7,12 +7,15 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "agones.h"
 #include "cmdq.h"
 #include "commands.h"
 #include "http.h"
 #include "log.h"
 #include "metrics.h"
 #include "net.h"
+#include "persist.h"
+#include "record.h"
 #include "sim.h"
 #include "snapshot.h"
 
@@ -26,7 +29,7 @@
 typedef struct loop_server {
     const cfg_server* cfg;
     uv_loop_t loop;
-    uv_timer_t tick, housekeeping, drain;
+    uv_timer_t tick, housekeeping, drain, checkpoint;
     uv_async_t wake;
     uv_signal_t sigint, sigterm;
     int handles;                 /* open handles, for the close sequence */
@@ -42,7 +45,11 @@ typedef struct loop_server {
     uint64_t period_ns, acc_ns, last_ns;
     uint64_t snapshot_ns;        /* the last snapshot's build + publish */
     uint64_t last_status_ns;
+    uint64_t last_agones_ns;
     int stopping;
+    int bad_restore;             /* --restore found nothing usable: exit 2 */
+    persist persist;             /* checkpoints (cfg->checkpoint) and the record's base */
+    agones* agones;              /* NULL unless cfg->agones */
 } loop_server;
 
 static void loop_drain_commands(loop_server* s) {
@@ -95,6 +102,11 @@ static void loop_on_tick(uv_timer_t* t) {
         uint64_t t1 = uv_hrtime();
         sim_step(&s->sim);
         uint64_t t2 = uv_hrtime();
+        /* A hash now is the state before this tick's commands: what the
+         * replay checks before it applies them. */
+        uint64_t tick = world_tick(s->sim.world);
+        if (s->sim.rec && tick % record_hash_interval(s->sim.rec) == 0)
+            record_hash(s->sim.rec, tick, world_state_hash(s->sim.world));
         s->acc_ns -= s->period_ns;
         steps++;
         /* Every tick goes out, catch-up steps included: a subscriber can
@@ -135,6 +147,11 @@ static void loop_on_housekeeping(uv_timer_t* t) {
     loop_server* s = t->data;
     uint64_t now = uv_hrtime();
     cmd_reap_orphans(&s->cmd, now);
+    record_flush(s->sim.rec);
+    if (s->agones && now - s->last_agones_ns >= AGONES_PERIOD_S * 1000000000ull - 100000000ull) {
+        s->last_agones_ns = now;
+        agones_call(s->agones);
+    }
     if (now - s->last_status_ns >= 60ull * 1000000000ull) {
         s->last_status_ns = now;
         float p50, p99, max;
@@ -145,6 +162,13 @@ static void loop_on_housekeeping(uv_timer_t* t) {
                  (unsigned long long)atomic_load(&s->m.overruns), atomic_load(&s->m.subscribers[METRICS_FULL]),
                  atomic_load(&s->m.subscribers[METRICS_COMPACT]), atomic_load(&s->m.command_connections));
     }
+}
+
+/* Between ticks (timers never run inside one): the copy is taken here,
+ * the disk is another thread's business. */
+static void loop_on_checkpoint(uv_timer_t* t) {
+    loop_server* s = t->data;
+    if (!s->stopping) persist_start(&s->persist);
 }
 
 static void loop_on_closed(uv_handle_t* h) {
@@ -165,6 +189,9 @@ static void loop_on_drained(uv_timer_t* t) {
     s->net = NULL;
     s->cmd.net = NULL;
     http_close(s->http);
+    agones_close(s->agones);
+    s->agones = NULL;
+    loop_close_handle(s, (uv_handle_t*)&s->checkpoint);
     loop_close_handle(s, (uv_handle_t*)&s->tick);
     loop_close_handle(s, (uv_handle_t*)&s->housekeeping);
     loop_close_handle(s, (uv_handle_t*)&s->drain);
@@ -201,12 +228,20 @@ static void loop_on_signal(uv_signal_t* h, int signum) {
              (unsigned long long)world_tick(s->sim.world));
     uv_timer_stop(&s->tick);
     uv_timer_stop(&s->housekeeping);
+    uv_timer_stop(&s->checkpoint);
     http_set_stopping(s->http);
     /* Requests already queued are answered (SHUTTING_DOWN); the world
-     * as it stands goes out one last time. */
+     * as it stands goes out one last time, and is kept: the record's last
+     * hash, then the final checkpoint (libuv's loop runs until the write
+     * is done; the world no longer changes). */
     s->cmd.shutting_down = 1;
     loop_drain_commands(s);
     loop_publish(s);
+    if (s->sim.rec) {
+        record_hash(s->sim.rec, world_tick(s->sim.world), world_state_hash(s->sim.world));
+        record_flush(s->sim.rec);
+    }
+    if (s->cfg->checkpoint[0]) persist_final(&s->persist);
     uv_timer_start(&s->drain, loop_on_drained, LOOP_DRAIN_MS, 0);
 }
 
@@ -221,17 +256,74 @@ static void loop_log_start(const loop_server* s) {
                  c->http, NET_WS_COMPACT, c->http, NET_WS_COMMANDS);
 }
 
+/* A restored server's world, tick rate and fleet are the checkpoint's:
+ * settings that would have built another one are named, not applied. */
+static void loop_log_ignored(const cfg_server* c) {
+    char what[CFG_PATH_MAX + 96] = "";
+    size_t n = 0;
+    if (c->scenario[0]) n += (size_t)snprintf(what + n, sizeof what - n, " scenario %.900s,", c->scenario);
+    if (c->boats >= 0 && n < sizeof what) n += (size_t)snprintf(what + n, sizeof what - n, " boats %g,", c->boats);
+    if (c->tick_hz > 0 && n < sizeof what) n += (size_t)snprintf(what + n, sizeof what - n, " tick_hz %g,", c->tick_hz);
+    if (c->area > 0 && n < sizeof what) n += (size_t)snprintf(what + n, sizeof what - n, " area %g,", c->area);
+    if (!n) return;
+    what[strlen(what) - 1] = '\0';
+    log_warn("--restore: the world comes from the checkpoint; ignoring%s", what);
+}
+
+/* The default world or the scenario, or with --restore the checkpoint's
+ * (owned vessels into *restored). */
+static int loop_build_world(loop_server* s, owners* restored, nv_error* err) {
+    const cfg_server* c = s->cfg;
+    if (!c->restore[0]) return sim_create(&s->sim, c, err);
+    checkpoint ck;
+    int rc = persist_read(c->restore, &ck, err);
+    if (!rc && (rc = sim_restore(&s->sim, &ck, (uint32_t)c->threads, uv_hrtime(), restored, err)) != 0)
+        nv_error_prefix(err, "--restore %s", c->restore);
+    if (!rc) {
+        log_info("restored tick %llu (%.1f s) from %s: %u vessels, %u owned by clients (orphans until they come "
+                 "back with their tokens), %u on autopilot",
+                 (unsigned long long)ck.tick, ck.time, c->restore, world_vessel_count(s->sim.world), restored->count,
+                 autopilot_count(s->sim.pilot));
+        loop_log_ignored(c);
+    }
+    checkpoint_free(&ck);
+    s->bad_restore = rc != 0;
+    return rc;
+}
+
+/* --record: a base checkpoint first (the log's start), then the log. */
+static int loop_start_record(loop_server* s, nv_error* err) {
+    const cfg_server* c = s->cfg;
+    char base[CFG_PATH_MAX + 8];
+    snprintf(base, sizeof base, "%s.ckpt", c->record);
+    size_t bytes;
+    uint64_t ms;
+    if (persist_write_now(&s->persist, base, &bytes, &ms, err)) return nv_error_prefix(err, "--record");
+    world* w = s->sim.world;
+    if (record_open(&s->sim.rec, c->record, base, world_tick(w), world_state_hash(w),
+                    (uint32_t)c->record_hash_interval, err))
+        return -1;
+    log_info("recording to %s from tick %llu (base checkpoint %s: %zu bytes in %llu ms; a hash every %g ticks)",
+             c->record, (unsigned long long)world_tick(w), base, bytes, (unsigned long long)ms,
+             c->record_hash_interval);
+    return 0;
+}
+
 static int loop_start(loop_server* s, nv_error* err) {
     const cfg_server* c = s->cfg;
     if (uv_loop_init(&s->loop)) return nv_error_set(err, "libuv loop init failed");
     metrics_init(&s->m, uv_hrtime());
-    if (sim_create(&s->sim, c, err)) return -1;
+    /* Only pointers and empty tables: the restore fills its owners. */
+    cmd_init(&s->cmd, &s->sim, &s->snap, NULL, &s->m, c);
+    if (loop_build_world(s, &s->cmd.owners, err)) return -1;
     s->period_ns = (uint64_t)llround(1e9 / s->sim.tick_hz);
     if (snap_init(&s->snap, (uint32_t)c->keyframe_interval, err)) return -1;
-    uv_handle_t* handles[] = {(uv_handle_t*)&s->tick, (uv_handle_t*)&s->housekeeping, (uv_handle_t*)&s->drain,
-                              (uv_handle_t*)&s->wake, (uv_handle_t*)&s->sigint, (uv_handle_t*)&s->sigterm};
+    uv_handle_t* handles[] = {(uv_handle_t*)&s->tick,   (uv_handle_t*)&s->housekeeping, (uv_handle_t*)&s->drain,
+                              (uv_handle_t*)&s->wake,   (uv_handle_t*)&s->sigint,       (uv_handle_t*)&s->sigterm,
+                              (uv_handle_t*)&s->checkpoint};
     if (uv_timer_init(&s->loop, &s->tick) || uv_timer_init(&s->loop, &s->housekeeping) ||
-        uv_timer_init(&s->loop, &s->drain) || uv_async_init(&s->loop, &s->wake, loop_on_wake) ||
+        uv_timer_init(&s->loop, &s->drain) || uv_timer_init(&s->loop, &s->checkpoint) ||
+        uv_async_init(&s->loop, &s->wake, loop_on_wake) ||
         uv_signal_init(&s->loop, &s->sigint) || uv_signal_init(&s->loop, &s->sigterm))
         return nv_error_set(err, "libuv handles init failed");
     for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++) handles[i]->data = s;
@@ -246,9 +338,28 @@ static int loop_start(loop_server* s, nv_error* err) {
                       * far bigger ones are cut off by nng (connection closed). */
                      (size_t)c->limits.max_request_bytes * 4 + 65536, (uint32_t)c->command_contexts,
                      (uint32_t)c->snapshot_queue};
-    cmd_init(&s->cmd, &s->sim, &s->snap, NULL, &s->m, c);
+    persist_init(&s->persist, &s->loop, &s->sim, &s->cmd.owners, &s->m, c->checkpoint);
+    /* Before the sockets open: no request can change the world before
+     * the base checkpoint is taken. */
+    if (c->record[0] && loop_start_record(s, err)) return -1;
     if (net_open(&s->net, &nc, &s->queue, &s->m, err)) return -1;
     s->cmd.net = s->net;
+    if (c->checkpoint[0]) {
+        uint64_t every_ms = c->checkpoint_interval_s > 0 ? (uint64_t)llround(c->checkpoint_interval_s * 1000.0) : 0;
+        if (every_ms) uv_timer_start(&s->checkpoint, loop_on_checkpoint, every_ms, every_ms);
+        if (every_ms) log_info("checkpoints: %s every %g s and at shutdown", c->checkpoint, c->checkpoint_interval_s);
+        else log_info("checkpoints: %s at shutdown only (interval 0)", c->checkpoint);
+    }
+    /* The world is built and the sockets listen: tell Agones. */
+    if (c->agones) {
+        if (agones_open(&s->agones, c->agones_url, &s->m, err)) {
+            log_warn("%s (continuing without Agones)", err->message);
+        } else {
+            log_info("agones: calling the SDK sidecar at %s every %d s", c->agones_url, AGONES_PERIOD_S);
+            agones_call(s->agones);
+            s->last_agones_ns = uv_hrtime();
+        }
+    }
     atomic_store(&s->m.vessels, world_vessel_count(s->sim.world));
     uv_signal_start(&s->sigint, loop_on_signal, SIGINT);
     uv_signal_start(&s->sigterm, loop_on_signal, SIGTERM);
@@ -263,9 +374,12 @@ static void loop_teardown(loop_server* s) {
     net_close(s->net);
     s->net = NULL;
     http_close(s->http);
+    agones_close(s->agones);
+    s->agones = NULL;
     if (s->handles > 0) {
-        uv_handle_t* handles[] = {(uv_handle_t*)&s->tick, (uv_handle_t*)&s->housekeeping, (uv_handle_t*)&s->drain,
-                                  (uv_handle_t*)&s->wake, (uv_handle_t*)&s->sigint, (uv_handle_t*)&s->sigterm};
+        uv_handle_t* handles[] = {(uv_handle_t*)&s->tick,   (uv_handle_t*)&s->housekeeping, (uv_handle_t*)&s->drain,
+                                  (uv_handle_t*)&s->wake,   (uv_handle_t*)&s->sigint,       (uv_handle_t*)&s->sigterm,
+                                  (uv_handle_t*)&s->checkpoint};
         for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
             if (handles[i]->loop && !uv_is_closing(handles[i])) uv_close(handles[i], loop_on_closed);
         uv_run(&s->loop, UV_RUN_DEFAULT);
@@ -276,6 +390,9 @@ static void loop_teardown(loop_server* s) {
     http_free(s->http);
     s->http = NULL;
     if (s->queue.wake) cmdq_destroy(&s->queue);
+    if (s->sim.rec) record_close(s->sim.rec, world_tick(s->sim.world), s->stopping);
+    s->sim.rec = NULL;
+    persist_free(&s->persist);
     cmd_free(&s->cmd);
     snap_free(&s->snap);
     free(s->batch);
@@ -294,7 +411,7 @@ int loop_run(const cfg_server* cfg) {
     int rc = 0;
     if (loop_start(s, &err)) {
         log_error("%s", err.message);
-        rc = 1;
+        rc = s->bad_restore ? 2 : 1;
     } else {
         uv_run(&s->loop, UV_RUN_DEFAULT);
         log_info("stopped cleanly at tick %llu", (unsigned long long)world_tick(s->sim.world));

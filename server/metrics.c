@@ -52,6 +52,19 @@ void metrics_record_command(metrics* m, proto_body kind, proto_status status) {
     ADD(m->commands[k][s], 1);
 }
 
+void metrics_record_checkpoint(metrics* m, int ok, size_t bytes, uint64_t tick, uint64_t capture_ns,
+                               uint64_t write_ns) {
+    if (!ok) {
+        ADD(m->checkpoint_failures, 1);
+        return;
+    }
+    ADD(m->checkpoints, 1);
+    STORE(m->checkpoint_bytes, (uint64_t)bytes);
+    STORE(m->checkpoint_tick, tick);
+    STORE(m->checkpoint_capture_ns, capture_ns);
+    STORE(m->checkpoint_write_ns, write_ns);
+}
+
 static int metrics_cmp_float(const void* a, const void* b) {
     float x = *(const float*)a, y = *(const float*)b;
     return x < y ? -1 : x > y;
@@ -194,6 +207,26 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
                 metrics_printf(&t, "naval_commands_total{type=\"%s\",status=\"%s\"} %llu\n", metrics_body_names[k],
                                proto_status_name((proto_status)s), (unsigned long long)n);
         }
+    metrics_printf(&t, "# HELP naval_checkpoints_total Checkpoints written.\n# TYPE naval_checkpoints_total counter\n"
+                       "naval_checkpoints_total %llu\n# HELP naval_checkpoint_failures_total Checkpoints that could "
+                       "not be captured or written.\n# TYPE naval_checkpoint_failures_total counter\n"
+                       "naval_checkpoint_failures_total %llu\n",
+                   (unsigned long long)LOAD(m->checkpoints), (unsigned long long)LOAD(m->checkpoint_failures));
+    metrics_printf(&t, "# HELP naval_checkpoint_last_bytes Size of the last checkpoint written.\n"
+                       "# TYPE naval_checkpoint_last_bytes gauge\nnaval_checkpoint_last_bytes %llu\n"
+                       "# HELP naval_checkpoint_last_tick Tick of the last checkpoint written.\n"
+                       "# TYPE naval_checkpoint_last_tick gauge\nnaval_checkpoint_last_tick %llu\n",
+                   (unsigned long long)LOAD(m->checkpoint_bytes), (unsigned long long)LOAD(m->checkpoint_tick));
+    metrics_printf(&t, "# HELP naval_checkpoint_last_capture_seconds The last checkpoint's copy of the world on the "
+                       "loop thread.\n# TYPE naval_checkpoint_last_capture_seconds gauge\n"
+                       "naval_checkpoint_last_capture_seconds %.9f\n# HELP naval_checkpoint_last_write_seconds The "
+                       "last checkpoint's encoding, write and fsync on the writer thread.\n"
+                       "# TYPE naval_checkpoint_last_write_seconds gauge\nnaval_checkpoint_last_write_seconds %.9f\n",
+                   (double)LOAD(m->checkpoint_capture_ns) * 1e-9, (double)LOAD(m->checkpoint_write_ns) * 1e-9);
+    metrics_printf(&t, "# HELP naval_agones_requests_total Calls to the Agones SDK sidecar by result.\n"
+                       "# TYPE naval_agones_requests_total counter\nnaval_agones_requests_total{result=\"ok\"} %llu\n"
+                       "naval_agones_requests_total{result=\"failed\"} %llu\n",
+                   (unsigned long long)LOAD(m->agones_ok), (unsigned long long)LOAD(m->agones_failures));
     if (t.failed) {
         free(t.data);
         return NULL;

@@ -37,6 +37,11 @@ typedef struct metrics {
     atomic_uint_least64_t superseded[METRICS_STREAMS];        /* replaced before the publisher sent them */
     atomic_uint_least64_t response_bytes;
     atomic_uint_least64_t commands[METRICS_BODIES][METRICS_STATUSES];
+    /* Checkpoints (issue 8): counts, and the last one written. */
+    atomic_uint_least64_t checkpoints, checkpoint_failures;
+    atomic_uint_least64_t checkpoint_bytes, checkpoint_tick, checkpoint_capture_ns, checkpoint_write_ns;
+    /* Calls to the Agones SDK sidecar that got a 2xx, and those that did not. */
+    atomic_uint_least64_t agones_ok, agones_failures;
     /* Loop thread only. */
     float window[METRICS_WINDOW];
     uint32_t window_count, window_next;
@@ -49,6 +54,10 @@ void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t
                          uint64_t budget_ns);
 void metrics_record_publish(metrics* m, metrics_stream s, size_t bytes, uint32_t subscribers);
 void metrics_record_command(metrics* m, proto_body kind, proto_status status);
+/* A checkpoint written (ok) or not: its size, tick, capture time on the
+ * loop thread and write time on the writer's thread. */
+void metrics_record_checkpoint(metrics* m, int ok, size_t bytes, uint64_t tick, uint64_t capture_ns,
+                               uint64_t write_ns);
 /* Step-time percentiles over the window, ms (0 when empty). Loop thread. */
 void metrics_step_percentiles(const metrics* m, float* p50, float* p99, float* max);
 

@@ -24,6 +24,12 @@ int owners_random_token(proto_token* out) {
 
 int owners_add(owners* o, uint32_t vessel, uint32_t pipe, proto_token* token) {
     if (owners_random_token(token)) return -1;
+    return owners_add_token(o, vessel, pipe, token);
+}
+
+int owners_add_token(owners* o, uint32_t vessel, uint32_t pipe, const proto_token* token) {
+    uint32_t at;
+    if (idmap_get(&o->index, vessel, &at)) return -1;
     if (o->count == o->capacity) {
         uint32_t cap = o->capacity ? o->capacity * 2 : 64;
         owned* n = realloc(o->list, cap * sizeof *n);

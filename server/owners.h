@@ -32,6 +32,9 @@ int owners_random_token(proto_token* out);
 /* A new owned vessel with a fresh token (*token). -1: no memory or no
  * randomness (nothing added). */
 int owners_add(owners* o, uint32_t vessel, uint32_t pipe, proto_token* token);
+/* The same with a token given (a restored or replayed vessel). -1: no
+ * memory, or the vessel is listed already. */
+int owners_add_token(owners* o, uint32_t vessel, uint32_t pipe, const proto_token* token);
 /* Valid until the next add or remove. */
 owned* owners_find(owners* o, uint32_t vessel);
 void owners_remove(owners* o, uint32_t vessel);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "persist.h"
+#include "resume.h"
 #include "statics.h"
 #include "vessel_type.h"
 
@@ -140,11 +142,30 @@ static int sim_prepare(const cfg_server* cfg, scenario* s, uint32_t* first_demo,
 }
 
 int sim_check(const cfg_server* cfg, nv_error* err) {
+    if (cfg->restore[0]) {
+        checkpoint c;
+        if (persist_read(cfg->restore, &c, err)) return -1;
+        owners o = {0};
+        autopilot* a = NULL;
+        int rc = resume_decode(c.owner_blob, c.owner_size, NULL, 0, &o, &a, err);
+        autopilot_destroy(a);
+        owners_free(&o);
+        checkpoint_free(&c);
+        return rc;
+    }
     scenario s;
     uint32_t first;
     int rc = sim_prepare(cfg, &s, &first, err);
     scenario_free(&s);
     return rc;
+}
+
+/* A copy of the hull descriptions: a checkpoint names how each type was built. */
+static int sim_keep_hulls(sim* s, const scenario_hull* hulls, uint32_t n, nv_error* err) {
+    s->hulls = malloc((n ? n : 1) * sizeof *s->hulls);
+    if (!s->hulls) return nv_error_set(err, "out of memory");
+    if (n) memcpy(s->hulls, hulls, n * sizeof *hulls);
+    return 0;
 }
 
 int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
@@ -171,6 +192,7 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
         goto done;
     }
     for (uint32_t i = 0; i < s->type_count; i++) s->balance_y[i] = NAN;
+    if (sim_keep_hulls(s, scn.hulls, scn.hull_count, err)) goto done;
     /* scenario_instantiate spawns in order: vessel i has slot i. */
     for (uint32_t i = first_demo; i < scn.vessel_count; i++)
         if (autopilot_add(s->pilot, world_vessel_id_at(s->world, i))) {
@@ -185,11 +207,45 @@ done:
     return rc;
 }
 
+int sim_restore(sim* s, const checkpoint* c, uint32_t threads, uint64_t now_ns, owners* o, nv_error* err) {
+    memset(s, 0, sizeof *s);
+    s->world_cfg = c->world;
+    s->tick_hz = c->world.tick_hz;
+    int rc = -1;
+    if (jobs_create(&s->pool, threads, err)) goto done;
+    if (checkpoint_restore(c, s->pool, &s->inst, err)) goto done;
+    s->world = s->inst.world;
+    s->type_count = world_hull_type_count(s->world);
+    s->balance_y = malloc((s->type_count ? s->type_count : 1) * sizeof *s->balance_y);
+    if (!s->balance_y) {
+        nv_error_set(err, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < s->type_count; i++) s->balance_y[i] = NAN;
+    if (sim_keep_hulls(s, c->hulls, c->hull_count, err)) goto done;
+    /* No autopilot_update here: the controls are the checkpoint's, and the
+     * next step's update is the one the original run would have made. */
+    if (resume_decode(c->owner_blob, c->owner_size, s->world, now_ns, o, &s->pilot, err)) goto done;
+    autopilot_state st = autopilot_get_state(s->pilot);
+    s->demo_boats = st.count;
+    s->area = st.half;
+    rc = 0;
+done:
+    if (rc) sim_destroy(s);
+    return rc;
+}
+
+checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t blob_size) {
+    checkpoint_source src = {s->world, s->inst.ocean, s->hulls, s->type_count, blob, blob_size};
+    return src;
+}
+
 void sim_destroy(sim* s) {
     autopilot_destroy(s->pilot);
     scenario_instance_destroy(&s->inst);
     jobs_destroy(s->pool);
     free(s->balance_y);
+    free(s->hulls);
     memset(s, 0, sizeof *s);
 }
 

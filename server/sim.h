@@ -8,10 +8,12 @@
 #include <stdint.h>
 
 #include "autopilot.h"
+#include "checkpoint.h"
 #include "config.h"
 #include "jobs.h"
 #include "nv_error.h"
 #include "ocean.h"
+#include "owners.h"
 #include "scenario.h"
 #include "world.h"
 
@@ -26,6 +28,8 @@ typedef struct sim {
     double area;             /* demo area half-width, m */
     double* balance_y;       /* per type: CG height afloat on flat water (NaN until needed) */
     uint32_t type_count;
+    scenario_hull* hulls;    /* how each type was built, for checkpoints (type_count) */
+    struct record* rec;      /* the record log when recording (apply.c writes to it) */
 } sim;
 
 /* Builds the world the settings describe: --scenario or the default (an
@@ -34,8 +38,18 @@ typedef struct sim {
 int sim_create(sim* s, const cfg_server* cfg, nv_error* err);
 void sim_destroy(sim* s);
 
+/* The world of a checkpoint instead (core/checkpoint.h): the world as it
+ * was, its clock included, the owned vessels into *o (empty on entry) as
+ * orphans since now_ns, the autopilot from the owner blob (resume.h). */
+int sim_restore(sim* s, const checkpoint* c, uint32_t threads, uint64_t now_ns, owners* o, nv_error* err);
+
+/* What checkpoint_capture reads: the world, its ocean and hull sources,
+ * and the owner blob given. */
+checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t blob_size);
+
 /* Checks what sim_create would build without building it: the scenario
- * file parses and the demo fleet has a type with propellers. */
+ * file parses and the demo fleet has a type with propellers; with
+ * cfg->restore, that a checkpoint (or its .prev) and its owner blob read. */
 int sim_check(const cfg_server* cfg, nv_error* err);
 
 /* Autopilot, then one world step on the pool. */

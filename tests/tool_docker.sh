@@ -80,9 +80,9 @@ def read(path):
     with open(path) as f:
         return f.read()
 
-# Variables the server integration of issue 8 adds (the server does not
-# read them yet); everything else must be in naval-server --help.
-PENDING = {"NAVAL_AGONES"}
+# Variables the deployment may set before the server reads them (none now:
+# NAVAL_AGONES is a setting since issue 8); the rest must be in --help.
+PENDING = set()
 # Every Debian image has glibc; everything else the binaries link must be listed.
 BASE = {"libc6"}
 

@@ -1,0 +1,30 @@
+/* The changes to the world between ticks, in one place for naval-server's
+ * requests (commands.c, the orphan reaper) and naval-replay's log: each
+ * applies the change to the world, the vessel owners and the autopilot,
+ * and appends it to the record log when one is open (sim->rec), so the
+ * replay of a log runs exactly the code the server ran. The caller has
+ * checked who may do what (tokens, limits, ranges). Loop thread only. */
+#ifndef NAVAL_SERVER_APPLY_H
+#define NAVAL_SERVER_APPLY_H
+
+#include <stdint.h>
+
+#include "nv_error.h"
+#include "owners.h"
+#include "proto.h"
+#include "sim.h"
+
+/* A vessel of `type` afloat at (x, z), owned by connection `pipe` (0: an
+ * orphan) with `token`, or with a fresh random one when token is NULL;
+ * *id and *token_out get what it has. On failure nothing changed. */
+int apply_spawn(sim* s, owners* o, uint32_t pipe, uint32_t type, double x, double z, double heading,
+                const proto_token* token, uint32_t* id, proto_token* token_out, nv_error* err);
+
+/* New commands for a vessel; the autopilot lets go of it (*released, may
+ * be NULL: 1 when it was piloted). Non-finite values are refused. */
+int apply_control(sim* s, uint32_t id, double throttle, double rudder, int* released, nv_error* err);
+
+/* The vessel leaves the world, its owner entry and the autopilot. */
+int apply_despawn(sim* s, owners* o, uint32_t id, nv_error* err);
+
+#endif

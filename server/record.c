@@ -1,0 +1,243 @@
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+#define RECORD_LINE_MAX 2048
+
+struct record {
+    FILE* f;
+    char path[RECORD_PATH_MAX];
+    uint32_t hash_interval;
+    int failed;  /* a write failed: logged once, the log is incomplete from there */
+};
+
+static void record_check(record* r) {
+    if (r->failed || !ferror(r->f)) return;
+    r->failed = 1;
+    log_error("record %s: write failed (%s): the log is incomplete from here on", r->path, strerror(errno));
+}
+
+int record_open(record** out, const char* path, const char* base_path, uint64_t base_tick, uint64_t base_hash,
+                uint32_t hash_interval, nv_error* err) {
+    *out = NULL;
+    if (strlen(path) >= RECORD_PATH_MAX || strchr(base_path, '\n'))
+        return nv_error_set(err, "record: the path is too long or has a newline");
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return nv_error_set(err, "record %s: cannot create: %s", path, strerror(errno));
+    record* r = calloc(1, sizeof *r);
+    FILE* f = r ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        close(fd);
+        free(r);
+        return nv_error_set(err, "record %s: out of memory", path);
+    }
+    r->f = f;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->hash_interval = hash_interval ? hash_interval : 1;
+    /* A big buffer: a second of controls from many clients in one write. */
+    setvbuf(f, NULL, _IOFBF, 1 << 16);
+    fprintf(f, "naval-record %d\nbase %" PRIu64 " %016" PRIx64 " %s\nhash_interval %u\n", RECORD_VERSION, base_tick,
+            base_hash, base_path, r->hash_interval);
+    if (fflush(f)) {
+        int saved = errno;
+        fclose(f);
+        free(r);
+        return nv_error_set(err, "record %s: write: %s", path, strerror(saved));
+    }
+    *out = r;
+    return 0;
+}
+
+void record_close(record* r, uint64_t tick, int clean) {
+    if (!r) return;
+    if (clean) fprintf(r->f, "end %" PRIu64 "\n", tick);
+    record_flush(r);
+    if (fclose(r->f) && !r->failed) log_error("record %s: close: %s", r->path, strerror(errno));
+    free(r);
+}
+
+void record_spawn(record* r, uint64_t tick, uint32_t id, uint32_t type, double x, double z, double heading,
+                  const proto_token* token) {
+    char hex[2 * sizeof token->bytes + 1];
+    for (size_t i = 0; i < sizeof token->bytes; i++) snprintf(hex + 2 * i, 3, "%02x", token->bytes[i]);
+    fprintf(r->f, "%" PRIu64 " spawn %u %u %.17g %.17g %.17g %s\n", tick, id, type, x, z, heading, hex);
+}
+
+void record_control(record* r, uint64_t tick, uint32_t id, double throttle, double rudder) {
+    fprintf(r->f, "%" PRIu64 " control %u %.17g %.17g\n", tick, id, throttle, rudder);
+}
+
+void record_despawn(record* r, uint64_t tick, uint32_t id) { fprintf(r->f, "%" PRIu64 " despawn %u\n", tick, id); }
+
+void record_hash(record* r, uint64_t tick, uint64_t hash) {
+    fprintf(r->f, "%" PRIu64 " hash %016" PRIx64 "\n", tick, hash);
+}
+
+uint32_t record_hash_interval(const record* r) { return r->hash_interval; }
+
+void record_flush(record* r) {
+    if (!r) return;
+    fflush(r->f);
+    record_check(r);
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+/* The next whole line without its newline: 1, 0 at the end (a last line
+ * without a newline is a write cut short: not an event). */
+static int rd_line(record_reader* r, char* buf, size_t cap, nv_error* err) {
+    if (!fgets(buf, (int)cap, r->f)) return 0;
+    r->line++;
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == '\n') {
+        buf[n - 1] = '\0';
+        return 1;
+    }
+    if (n + 1 == cap) return nv_error_set(err, "%s:%" PRIu64 ": line longer than %zu bytes", r->path, r->line, cap - 2);
+    r->partial = 1;
+    return 0;
+}
+
+static int rd_u64(const char* s, int base, uint64_t* out, const char** end) {
+    char* e = NULL;
+    if (*s == '-' || *s == ' ' || !*s) return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, base);
+    if (errno || e == s) return -1;
+    *out = v;
+    *end = e;
+    return 0;
+}
+
+static int rd_u32(const char* s, uint32_t* out, const char** end) {
+    uint64_t v;
+    if (rd_u64(s, 10, &v, end) || v > UINT32_MAX) return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int rd_f64(const char* s, double* out, const char** end) {
+    char* e = NULL;
+    if (*s == ' ' || !*s) return -1;
+    *out = strtod(s, &e);
+    if (e == s || !isfinite(*out)) return -1; /* the server never applies a NaN or an infinity */
+    *end = e;
+    return 0;
+}
+
+/* A space, then a field: each parser leaves `p` after what it read. */
+#define RD_SEP(p) (*(p)++ == ' ')
+
+static int rd_hex(char c) { return c >= '0' && c <= '9' ? c - '0' : (c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1); }
+
+static int rd_token(const char* s, proto_token* t, const char** end) {
+    for (size_t i = 0; i < sizeof t->bytes; i++) {
+        int hi = rd_hex(s[2 * i]), lo = hi < 0 ? -1 : rd_hex(s[2 * i + 1]);
+        if (lo < 0) return -1;
+        t->bytes[i] = (uint8_t)(hi * 16 + lo);
+    }
+    *end = s + 2 * sizeof t->bytes;
+    return 0;
+}
+
+static int rd_event(const char* buf, record_event* ev) {
+    const char* p = buf;
+    if (!strncmp(p, "end ", 4)) {
+        ev->kind = RECORD_END;
+        return rd_u64(p + 4, 10, &ev->tick, &p) || *p ? -1 : 0;
+    }
+    if (rd_u64(p, 10, &ev->tick, &p) || !RD_SEP(p)) return -1;
+    const char* word = p;
+    p = strchr(p, ' ');
+    if (!p) return -1;
+    size_t wl = (size_t)(p - word);
+    p++;
+    if (wl == 5 && !strncmp(word, "spawn", 5)) {
+        ev->kind = RECORD_SPAWN;
+        if (rd_u32(p, &ev->id, &p) || !RD_SEP(p) || rd_u32(p, &ev->type, &p) || !RD_SEP(p) ||
+            rd_f64(p, &ev->x, &p) || !RD_SEP(p) || rd_f64(p, &ev->z, &p) || !RD_SEP(p) ||
+            rd_f64(p, &ev->heading, &p) || !RD_SEP(p) || rd_token(p, &ev->token, &p))
+            return -1;
+    } else if (wl == 7 && !strncmp(word, "control", 7)) {
+        ev->kind = RECORD_CONTROL;
+        if (rd_u32(p, &ev->id, &p) || !RD_SEP(p) || rd_f64(p, &ev->throttle, &p) || !RD_SEP(p) ||
+            rd_f64(p, &ev->rudder, &p))
+            return -1;
+    } else if (wl == 7 && !strncmp(word, "despawn", 7)) {
+        ev->kind = RECORD_DESPAWN;
+        if (rd_u32(p, &ev->id, &p)) return -1;
+    } else if (wl == 4 && !strncmp(word, "hash", 4)) {
+        ev->kind = RECORD_HASH;
+        if (strlen(p) != 16 || rd_u64(p, 16, &ev->hash, &p)) return -1;
+    } else {
+        return -1;
+    }
+    return *p ? -1 : 0;
+}
+
+int record_reader_open(record_reader* r, const char* path, nv_error* err) {
+    memset(r, 0, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->f = fopen(path, "r");
+    if (!r->f) return nv_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    char buf[RECORD_LINE_MAX];
+    int version = 0, n = 0;
+    const char* p;
+    if (rd_line(r, buf, sizeof buf, err) != 1 || sscanf(buf, "naval-record %d%n", &version, &n) != 1 || buf[n]) {
+        nv_error_set(err, "%s: not a naval-server record log (the first line must be 'naval-record %d')", path,
+                     RECORD_VERSION);
+        goto fail;
+    }
+    if (version != RECORD_VERSION) {
+        nv_error_set(err, "%s: record log version %d is not supported (this reads version %d)", path, version,
+                     RECORD_VERSION);
+        goto fail;
+    }
+    if (rd_line(r, buf, sizeof buf, err) != 1 || strncmp(buf, "base ", 5) ||
+        rd_u64(buf + 5, 10, &r->base_tick, &p) || !RD_SEP(p) || rd_u64(p, 16, &r->base_hash, &p) || !RD_SEP(p) ||
+        !*p) {
+        nv_error_set(err, "%s:2: expected 'base TICK HASH CHECKPOINT'", path);
+        goto fail;
+    }
+    snprintf(r->base_path, sizeof r->base_path, "%s", p);
+    if (rd_line(r, buf, sizeof buf, err) != 1 || sscanf(buf, "hash_interval %u%n", &r->hash_interval, &n) != 1 ||
+        buf[n] || !r->hash_interval) {
+        nv_error_set(err, "%s:3: expected 'hash_interval N'", path);
+        goto fail;
+    }
+    r->last_tick = r->base_tick;
+    return 0;
+fail:
+    record_reader_close(r);
+    return -1;
+}
+
+int record_read(record_reader* r, record_event* ev, nv_error* err) {
+    char buf[RECORD_LINE_MAX];
+    memset(ev, 0, sizeof *ev);
+    if (r->ended) return 0;
+    int got = rd_line(r, buf, sizeof buf, err);
+    if (got <= 0) return got;
+    ev->line = r->line;
+    if (rd_event(buf, ev))
+        return nv_error_set(err, "%s:%" PRIu64 ": not a record event: '%.80s'", r->path, r->line, buf);
+    if (ev->tick < r->last_tick)
+        return nv_error_set(err, "%s:%" PRIu64 ": tick %" PRIu64 " goes back (after %" PRIu64 ")", r->path, r->line,
+                            ev->tick, r->last_tick);
+    r->last_tick = ev->tick;
+    if (ev->kind == RECORD_END) r->ended = 1;
+    return 1;
+}
+
+void record_reader_close(record_reader* r) {
+    if (r->f) fclose(r->f);
+    r->f = NULL;
+}

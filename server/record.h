@@ -1,0 +1,90 @@
+/* The record log: every change applied to the world between ticks (spawns
+ * with their id and token, controls, despawns, orphans removed), each with
+ * the tick it was applied before, and the world's state hash every N
+ * ticks, so that naval-replay can run the session again from its base
+ * checkpoint and show that it evolves identically. One event per line, in
+ * the order applied (readable with grep; numbers have 17 significant
+ * digits, so they read back to the bit):
+ *
+ *   naval-record 1
+ *   base TICK HASH PATH        the checkpoint the log starts from (HASH: 16 hex digits)
+ *   hash_interval N
+ *   TICK spawn ID TYPE X Z HEADING TOKEN   (TOKEN: 32 hex digits)
+ *   TICK control ID THROTTLE RUDDER
+ *   TICK despawn ID
+ *   TICK hash HASH             world_state_hash at TICK, before that tick's changes
+ *   end TICK                   the server stopped cleanly
+ *
+ * TICK is world_tick when the change was made: it takes effect in the step
+ * to TICK + 1. The writer is stdio-buffered on the loop thread (no system
+ * call per event) and flushed once a second and at the end, so a crash
+ * loses at most about a second. The log holds vessel tokens: it is
+ * created with mode 0600. Loop thread only (the reader: any one thread). */
+#ifndef NAVAL_SERVER_RECORD_H
+#define NAVAL_SERVER_RECORD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nv_error.h"
+#include "proto.h"
+
+#define RECORD_VERSION 1
+#define RECORD_PATH_MAX 1024
+
+typedef struct record record;
+
+/* Creates (truncates) `path` and writes the header. */
+int record_open(record** out, const char* path, const char* base_path, uint64_t base_tick, uint64_t base_hash,
+                uint32_t hash_interval, nv_error* err);
+/* Writes "end TICK" when clean, flushes and closes. Safe on NULL. */
+void record_close(record* r, uint64_t tick, int clean);
+
+void record_spawn(record* r, uint64_t tick, uint32_t id, uint32_t type, double x, double z, double heading,
+                  const proto_token* token);
+void record_control(record* r, uint64_t tick, uint32_t id, double throttle, double rudder);
+void record_despawn(record* r, uint64_t tick, uint32_t id);
+void record_hash(record* r, uint64_t tick, uint64_t hash);
+uint32_t record_hash_interval(const record* r);
+/* Hands the buffer to the kernel; a failed write is logged once. */
+void record_flush(record* r);
+
+/* ---- reading (naval-replay) ---- */
+
+typedef enum record_kind {
+    RECORD_SPAWN = 0,
+    RECORD_CONTROL,
+    RECORD_DESPAWN,
+    RECORD_HASH,
+    RECORD_END,
+} record_kind;
+
+typedef struct record_event {
+    record_kind kind;
+    uint64_t tick;
+    uint32_t id, type;
+    double x, z, heading;     /* spawn */
+    double throttle, rudder;  /* control */
+    proto_token token;        /* spawn */
+    uint64_t hash;            /* hash */
+    uint64_t line;            /* where it is in the file */
+} record_event;
+
+typedef struct record_reader {
+    FILE* f;
+    char path[RECORD_PATH_MAX];
+    char base_path[RECORD_PATH_MAX];
+    uint64_t base_tick, base_hash;
+    uint32_t hash_interval;
+    uint64_t line, last_tick;
+    int ended;                /* "end" was read */
+    int partial;              /* the file ends inside a line (a crash while writing): ignored */
+} record_reader;
+
+/* Opens the log and reads its header. */
+int record_reader_open(record_reader* r, const char* path, nv_error* err);
+/* The next event: 1, or 0 at the end of the file, or -1 naming the line. */
+int record_read(record_reader* r, record_event* ev, nv_error* err);
+void record_reader_close(record_reader* r);
+
+#endif

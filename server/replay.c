@@ -1,0 +1,215 @@
+/* naval-replay CHECKPOINT LOG [--threads K] [--json]: runs a session that
+ * naval-server recorded (--record, server/record.h) again, from its base
+ * checkpoint: steps the restored world tick by tick with the server's own
+ * autopilot (sim_step), applies each logged change at its tick through the
+ * server's own code (apply.h), and compares every logged state hash with
+ * the world's. Exit codes: 0 every hash matched, 1 the first mismatch (or
+ * a logged change that no longer applies, such as a spawn that gets
+ * another id), 2 bad arguments or unreadable files. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "apply.h"
+#include "checkpoint.h"
+#include "jobs.h"
+#include "log.h"
+#include "owners.h"
+#include "record.h"
+#include "sim.h"
+
+typedef struct replay {
+    const char* checkpoint_path;
+    const char* log_path;
+    uint32_t threads;
+    int json;
+    sim sim;
+    owners owners;
+    record_reader log;
+    uint64_t steps, spawns, controls, despawns, matched;
+    uint64_t mismatch_tick, expected, got;  /* the first hash mismatch */
+    char failure[2 * NV_ERROR_MAX];         /* why the replay stopped short; "" when it did not */
+} replay;
+
+static void replay_usage(FILE* out) {
+    fputs("usage: naval-replay CHECKPOINT LOG [--threads K] [--json]\n"
+          "Runs a session naval-server recorded (--record LOG; its base checkpoint is LOG.ckpt) again:\n"
+          "restores CHECKPOINT, steps the world, applies the logged changes at their ticks with the\n"
+          "server's own code and compares every logged state hash. Exit 0 when all match, 1 on the\n"
+          "first mismatch (its tick and both hashes named), 2 on bad arguments or files.\n"
+          "  --threads K   simulation threads (default: all cores; the result does not depend on it)\n"
+          "  --json        the summary as JSON on stdout\n",
+          out);
+}
+
+static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
+    r->threads = (uint32_t)jobs_hardware_threads();
+    const char* files[2] = {NULL, NULL};
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char* a = argv[i];
+        if (!strcmp(a, "--json")) {
+            r->json = 1;
+        } else if (!strcmp(a, "--threads")) {
+            char* end = NULL;
+            long k = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
+            if (!end || *end || k < 1 || k > JOBS_MAX_THREADS)
+                return nv_error_set(err, "--threads: must be an integer in [1, %d]", JOBS_MAX_THREADS);
+            r->threads = (uint32_t)k;
+        } else if (a[0] == '-' && a[1]) {
+            return nv_error_set(err, "%s: unknown option", a);
+        } else if (nfiles < 2) {
+            files[nfiles++] = a;
+        } else {
+            return nv_error_set(err, "%s: one checkpoint and one log only", a);
+        }
+    }
+    if (nfiles != 2) return nv_error_set(err, "expected CHECKPOINT and LOG");
+    r->checkpoint_path = files[0];
+    r->log_path = files[1];
+    return 0;
+}
+
+/* The log's base must be this checkpoint: same tick, same world. */
+static int replay_open(replay* r, nv_error* err) {
+    if (record_reader_open(&r->log, r->log_path, err)) return -1;
+    checkpoint c;
+    if (checkpoint_read_file(r->checkpoint_path, &c, err)) return -1;
+    int rc = 0;
+    if (c.tick != r->log.base_tick || c.state_hash != r->log.base_hash)
+        rc = nv_error_set(err,
+                          "%s is tick %" PRIu64 " (hash %016" PRIx64 ") but %s starts from tick %" PRIu64
+                          " (hash %016" PRIx64 ", %s): not this log's base checkpoint",
+                          r->checkpoint_path, c.tick, c.state_hash, r->log_path, r->log.base_tick, r->log.base_hash,
+                          r->log.base_path);
+    else if (sim_restore(&r->sim, &c, r->threads, 0, &r->owners, err))
+        rc = nv_error_prefix(err, "%s", r->checkpoint_path);
+    checkpoint_free(&c);
+    return rc;
+}
+
+/* One logged event at its tick; -1 sets r->failure. */
+static int replay_event(replay* r, const record_event* ev) {
+    world* w = r->sim.world;
+    nv_error err;
+    uint64_t line = ev->line;
+    switch (ev->kind) {
+    case RECORD_HASH: {
+        uint64_t h = world_state_hash(w);
+        if (h == ev->hash) {
+            r->matched++;
+            return 0;
+        }
+        r->mismatch_tick = ev->tick;
+        r->expected = ev->hash;
+        r->got = h;
+        snprintf(r->failure, sizeof r->failure,
+                 "%.300s:%" PRIu64 ": tick %" PRIu64 ": state hash %016" PRIx64 " expected, got %016" PRIx64,
+                 r->log.path, line, ev->tick, ev->hash, h);
+        return -1;
+    }
+    case RECORD_SPAWN: {
+        uint32_t id;
+        proto_token token;
+        if (apply_spawn(&r->sim, &r->owners, 0, ev->type, ev->x, ev->z, ev->heading, &ev->token, &id, &token, &err)) {
+            snprintf(r->failure, sizeof r->failure, "%.300s:%" PRIu64 ": tick %" PRIu64 ": %s", r->log.path, line,
+                     ev->tick, err.message);
+            return -1;
+        }
+        if (id != ev->id) {
+            snprintf(r->failure, sizeof r->failure,
+                     "%.300s:%" PRIu64 ": tick %" PRIu64 ": the spawn made vessel %u, the log says %u", r->log.path,
+                     line, ev->tick, id, ev->id);
+            return -1;
+        }
+        r->spawns++;
+        return 0;
+    }
+    case RECORD_CONTROL:
+        if (apply_control(&r->sim, ev->id, ev->throttle, ev->rudder, NULL, &err)) break;
+        r->controls++;
+        return 0;
+    case RECORD_DESPAWN:
+        if (apply_despawn(&r->sim, &r->owners, ev->id, &err)) break;
+        r->despawns++;
+        return 0;
+    case RECORD_END:
+        return 0;
+    }
+    snprintf(r->failure, sizeof r->failure, "%.300s:%" PRIu64 ": tick %" PRIu64 ": %s", r->log.path, line, ev->tick,
+             err.message);
+    return -1;
+}
+
+/* 0 when the whole log replayed, 1 when it diverged, -1 unreadable. */
+static int replay_run(replay* r, nv_error* err) {
+    record_event ev;
+    int got;
+    while ((got = record_read(&r->log, &ev, err)) == 1) {
+        while (world_tick(r->sim.world) < ev.tick) {
+            sim_step(&r->sim);
+            r->steps++;
+        }
+        if (replay_event(r, &ev)) return 1;
+    }
+    return got < 0 ? -1 : 0;
+}
+
+static void replay_print(const replay* r, int ok, double seconds) {
+    uint64_t end = world_tick(r->sim.world);
+    if (r->json) {
+        printf("{\"checkpoint\": \"%s\", \"log\": \"%s\", \"threads\": %u, \"base_tick\": %" PRIu64
+               ", \"end_tick\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"spawns\": %" PRIu64 ", \"controls\": %" PRIu64
+               ", \"despawns\": %" PRIu64 ", \"hashes_matched\": %" PRIu64 ", \"clean_end\": %s, \"ok\": %s",
+               r->checkpoint_path, r->log_path, r->threads, r->log.base_tick, end, r->steps, r->spawns, r->controls,
+               r->despawns, r->matched, r->log.ended ? "true" : "false", ok ? "true" : "false");
+        if (r->expected != r->got)
+            printf(", \"mismatch_tick\": %" PRIu64 ", \"expected\": \"%016" PRIx64 "\", \"got\": \"%016" PRIx64 "\"",
+                   r->mismatch_tick, r->expected, r->got);
+        printf(", \"seconds\": %.3f}\n", seconds);
+        return;
+    }
+    printf("replayed ticks %" PRIu64 "..%" PRIu64 " (%" PRIu64 " steps, %.2f s): %" PRIu64 " spawns, %" PRIu64
+           " controls, %" PRIu64 " despawns\n",
+           r->log.base_tick, end, r->steps, seconds, r->spawns, r->controls, r->despawns);
+    printf("%" PRIu64 " state hash%s matched%s\n", r->matched, r->matched == 1 ? "" : "es",
+           ok ? "" : " before the mismatch");
+    if (ok && !r->log.ended)
+        printf("note: the log has no end line (the server did not stop cleanly)%s\n",
+               r->log.partial ? "; its last, partial line was ignored" : "");
+}
+
+int main(int argc, char** argv) {
+    static replay r;
+    nv_error err;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            replay_usage(stdout);
+            return 0;
+        }
+    log_set_level(LOG_LEVEL_WARN);
+    if (replay_args(&r, argc, argv, &err)) {
+        fprintf(stderr, "naval-replay: %s\n(naval-replay --help for usage)\n", err.message);
+        return 2;
+    }
+    int code = 2;
+    uint64_t t0 = uv_hrtime();
+    if (replay_open(&r, &err)) {
+        fprintf(stderr, "naval-replay: %s\n", err.message);
+    } else {
+        int rc = replay_run(&r, &err);
+        if (rc < 0) {
+            fprintf(stderr, "naval-replay: %s\n", err.message);
+        } else {
+            replay_print(&r, rc == 0, (double)(uv_hrtime() - t0) * 1e-9);
+            if (rc) fprintf(stderr, "naval-replay: %s\n", r.failure);
+            code = rc ? 1 : 0;
+        }
+    }
+    record_reader_close(&r.log);
+    owners_free(&r.owners);
+    if (r.sim.world) sim_destroy(&r.sim);
+    return code;
+}

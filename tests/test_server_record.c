@@ -1,0 +1,188 @@
+/* Record and replay (issue 8): a server with --record runs while one
+ * client spawns boats and steers them with changing inputs for two
+ * seconds and another spawns a boat and goes away (its boat is reaped as
+ * an orphan); SIGTERM stops it. naval-replay on the base checkpoint and
+ * the log matches every state hash (at two thread counts); a log with one
+ * control value changed makes it exit 1 naming the tick; a checkpoint
+ * that is not the log's base is refused with exit 2. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "naval_client.h"
+#include "test_server_logged.h"
+
+static char dir[64], rec[128], base[128], final[128], log_path[128], out_path[128], err_path[128];
+static server_proc srv;
+
+static int group_setup(void** state) {
+    (void)state;
+    if (logged_tempdir(dir, sizeof dir, "naval_record")) return -1;
+    snprintf(rec, sizeof rec, "%s/session.rec", dir);
+    snprintf(base, sizeof base, "%s/session.rec.ckpt", dir);
+    snprintf(final, sizeof final, "%s/final.ckpt", dir);
+    snprintf(log_path, sizeof log_path, "%s/server.log", dir);
+    snprintf(out_path, sizeof out_path, "%s/replay.out", dir);
+    snprintf(err_path, sizeof err_path, "%s/replay.err", dir);
+    return 0;
+}
+
+static int group_teardown(void** state) {
+    (void)state;
+    if (srv.pid > 0) proc_stop(&srv, SIGKILL, 5.0);
+    logged_rmdir(dir);
+    return 0;
+}
+
+static nvc_client* connect_to(const server_proc* p, int snapshots) {
+    nvc_options o;
+    nvc_options_default(&o);
+    o.snapshot_url = snapshots ? p->snapshot_url : NULL;
+    o.command_url = p->command_url;
+    o.request_timeout_ms = 3000;
+    o.queue_depth = 4;
+    nvc_client* c = NULL;
+    nvc_error e;
+    if (nvc_connect(&c, &o, &e)) fail_msg("connect: %s", e.message);
+    return c;
+}
+
+static int count_lines(const char* path, const char* word) {
+    char* text = logged_slurp(path, NULL);
+    assert_non_null(text);
+    int n = 0;
+    for (const char* p = text; (p = strstr(p, word)) != NULL; p++) n++;
+    free(text);
+    return n;
+}
+
+/* naval-replay's exit code; its stdout in out_path, stderr in err_path. */
+static int replay(const char* checkpoint, const char* log, const char* threads) {
+    const char* argv[] = {NAVAL_REPLAY_PATH, checkpoint, log, "--threads", threads, "--json", NULL};
+    return logged_run(argv, out_path, err_path, 30.0);
+}
+
+static void test_record_session(void** state) {
+    (void)state;
+    const char* extra[] = {"--boats", "10", "--threads", "1", "--tick-hz", "60", "--record", rec,
+                           "--record-hash-interval", "10", "--orphan-timeout", "0.2", "--checkpoint", final,
+                           "--checkpoint-interval", "0", NULL};
+    if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not start");
+    nvc_client* a = connect_to(&srv, 1);
+    nvc_client* b = connect_to(&srv, 0);
+    nvc_error e;
+    nvc_vessel boats[2], lone;
+    if (nvc_spawn(a, "patrol", 0, 30.0, 20.0, 0.5, &boats[0], &e) ||
+        nvc_spawn(a, "skiff", 0, -30.0, 10.0, 2.0, &boats[1], &e) ||
+        nvc_spawn(b, "skiff", 0, 0.0, -50.0, 1.0, &lone, &e))
+        fail_msg("spawn: %s", e.message);
+    if (nvc_control(b, &lone, 0.7f, 0.1f, &e)) fail_msg("control: %s", e.message);
+    nvc_close(b); /* its boat is an orphan now, removed after 0.2 s */
+    /* Two seconds and at least 120 ticks (a slow machine or a sanitizer
+     * build steps slower than the clock). */
+    int controls = 1;
+    double end = proc_now() + 2.0, give_up = proc_now() + 30.0;
+    uint64_t tick = 0;
+    for (int i = 0; (proc_now() < end || tick < 120) && proc_now() < give_up; i++) {
+        float t = (float)sin(i * 0.37), r = (float)cos(i * 0.23);
+        if (nvc_control(a, &boats[i % 2], t, r, &e)) fail_msg("control: %s", e.message);
+        controls++;
+        proto_stats st;
+        if (i % 10 == 0 && nvc_get_stats(a, &st, &e) == 0) tick = st.tick;
+        proc_sleep_ms(40);
+    }
+    if (nvc_despawn(a, &boats[1], &e)) fail_msg("despawn: %s", e.message);
+    /* The reaper runs once a second: wait for the orphan to go. */
+    double deadline = proc_now() + 4.0;
+    while (count_lines(log_path, "orphaned for") == 0 && proc_now() < deadline) proc_sleep_ms(100);
+    nvc_close(a);
+    assert_int_equal(proc_stop(&srv, SIGTERM, 10.0), 0);
+
+    assert_int_equal(count_lines(rec, " spawn "), 3);
+    assert_int_equal(count_lines(rec, " control "), controls);
+    assert_int_equal(count_lines(rec, " despawn "), 2); /* the client's and the reaper's */
+    assert_true(count_lines(rec, " hash ") >= 12); /* 120 ticks or more, one every 10 */
+    assert_int_equal(count_lines(rec, "\nend "), 1);
+    assert_true(logged_contains(log_path, "recording to"));
+
+    int rc = replay(base, rec, "2");
+    char* out = logged_slurp(out_path, NULL);
+    if (rc != 0) {
+        char* err = logged_slurp(err_path, NULL);
+        fail_msg("naval-replay exited %d: %s %s", rc, out ? out : "", err ? err : "");
+    }
+    assert_non_null(strstr(out, "\"ok\": true"));
+    assert_non_null(strstr(out, "\"spawns\": 3"));
+    assert_non_null(strstr(out, "\"despawns\": 2"));
+    assert_non_null(strstr(out, "\"clean_end\": true"));
+    unsigned matched = 0;
+    const char* m = strstr(out, "\"hashes_matched\": ");
+    assert_non_null(m);
+    sscanf(m, "\"hashes_matched\": %u", &matched);
+    assert_int_equal((int)matched, count_lines(rec, " hash "));
+    free(out);
+    /* The thread count does not matter. */
+    assert_int_equal(replay(base, rec, "1"), 0);
+}
+
+/* One control changed: the next hash differs, and says where. */
+static void test_tampered_log(void** state) {
+    (void)state;
+    size_t size = 0;
+    char* text = logged_slurp(rec, &size);
+    assert_non_null(text);
+    /* The tenth control line. */
+    char* line = strstr(text, " control ");
+    for (int i = 0; line && i < 10; i++) line = strstr(line + 1, " control ");
+    assert_non_null(line);
+    while (line > text && line[-1] != '\n') line--;
+    char* nl = strchr(line, '\n');
+    assert_non_null(nl);
+    unsigned long long tick;
+    unsigned id;
+    double thr, rud;
+    assert_int_equal(sscanf(line, "%llu control %u %lf %lf", &tick, &id, &thr, &rud), 4);
+    char changed[128];
+    /* The other way: rate limits absorb a change that keeps the direction
+     * the actual throttle and rudder move in until the next control. */
+    snprintf(changed, sizeof changed, "%llu control %u %.17g %.17g", tick, id, thr > 0 ? -1.0 : 1.0,
+             rud > 0 ? -1.0 : 1.0);
+    char tampered[160];
+    snprintf(tampered, sizeof tampered, "%s/tampered.rec", dir);
+    FILE* f = fopen(tampered, "wb");
+    assert_non_null(f);
+    fwrite(text, 1, (size_t)(line - text), f);
+    fputs(changed, f);
+    fwrite(nl, 1, size - (size_t)(nl - text), f);
+    fclose(f);
+    free(text);
+    assert_int_equal(replay(base, tampered, "2"), 1);
+    char* err = logged_slurp(err_path, NULL);
+    unsigned long long bad = 0;
+    const char* at = strstr(err, ": tick ");
+    if (!at || sscanf(at, ": tick %llu", &bad) != 1 || !strstr(err, "expected, got"))
+        fail_msg("no mismatch named: %s", err);
+    assert_true(bad > tick && bad <= tick + 10); /* the first hash after the change */
+    free(err);
+    char* out = logged_slurp(out_path, NULL);
+    assert_non_null(strstr(out, "\"ok\": false"));
+    assert_non_null(strstr(out, "\"mismatch_tick\""));
+    free(out);
+
+    /* Not the log's base (the shutdown's checkpoint), or not a checkpoint: exit 2. */
+    assert_int_equal(replay(final, rec, "1"), 2);
+    assert_true(logged_contains(err_path, "not this log's base"));
+    assert_int_equal(replay(rec, rec, "1"), 2);
+    assert_true(logged_contains(err_path, "session.rec"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_record_session),
+        cmocka_unit_test(test_tampered_log),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
