@@ -24,9 +24,10 @@ RUN_ARGS ?=
 run: build
 	./$(BUILD)/server/naval-server $(RUN_ARGS)
 
-# Release tests, the same suite under AddressSanitizer + UBSan, then the
-# threaded code under ThreadSanitizer.
-test: check test-sanitize test-tsan
+# Release tests, the same suite under AddressSanitizer + UBSan, the
+# threaded code under ThreadSanitizer, then every libFuzzer harness for
+# FUZZ_SECONDS from its seeds.
+test: check test-sanitize test-tsan fuzz
 
 check: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
@@ -44,7 +45,7 @@ test-tsan: setup
 	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ocean$$|test_ocean_grid|tool_naval_bench|test_server|tool_naval_server' --output-on-failure
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN) $(BUILD_FUZZ)
 
 # libFuzzer harnesses (fuzz/): clang with ASan + UBSan in build-fuzz/, then
 # each harness runs FUZZ_SECONDS from its committed seeds (fuzz/corpus/);

@@ -40,6 +40,10 @@
 #ifndef FAULTS_SLOW
 #define FAULTS_SLOW 0
 #endif
+/* The sanitizers hold freed memory back (ASan's quarantine) and shadow
+ * what is used: the server's RSS says nothing about leaks or growth there
+ * (LeakSanitizer does that job), so it is printed but not checked. */
+#define FAULTS_CHECK_RSS (!FAULTS_SLOW)
 
 /* ---- helpers ------------------------------------------------------------------- */
 
@@ -159,6 +163,16 @@ static void observer_stop(observer* o) {
     nvc_close(o->c);
     pthread_mutex_destroy(&o->lock);
     free(o->tick_ms);
+}
+
+/* The server of the test running: the teardown kills it should the test
+ * fail before stopping it (a failure leaves the test function at once). */
+static server_proc srv;
+
+static int kill_server(void** state) {
+    (void)state;
+    if (srv.pid > 0) proc_stop(&srv, SIGKILL, 5.0);
+    return 0;
 }
 
 static void start_server(server_proc* p, const char* const* extra, double timeout_s) {
@@ -287,22 +301,21 @@ static void test_spectator_churn(void** state) {
     const double hz = FAULTS_SLOW ? 10.0 : 30.0;
     const char* hz_text = FAULTS_SLOW ? "10" : "30";
     enum { CHURNERS = 2, WAVES = 10, PER_WAVE = 25, READS = 4 }; /* 500 spectators, up to 50 at once */
-    server_proc p;
     const char* extra[] = {"--boats", boats, "--tick-hz", hz_text, "--threads", "2", "--log-level", "warn", NULL};
-    start_server(&p, extra, 60.0);
+    start_server(&srv, extra, 60.0);
     static observer o;
-    observer_start(&o, p.snapshot_url);
+    observer_start(&o, srv.snapshot_url);
     /* A first wave before the baseline: nng's and the allocator's pools
      * for that many connections are a level, not a leak. */
-    spectator_wave(&p, 100, 2);
+    spectator_wave(&srv, 100, 2);
     proc_sleep_ms(1500);
-    long base = rss_kib(p.pid);
+    long base = rss_kib(srv.pid);
     observer_reset(&o);
     int got = 0;
     double t0 = proc_now();
     churner ch[CHURNERS];
     for (int i = 0; i < CHURNERS; i++) {
-        ch[i] = (churner){&p, WAVES, PER_WAVE, READS, 0, 0};
+        ch[i] = (churner){&srv, WAVES, PER_WAVE, READS, 0, 0};
         assert_int_equal(pthread_create(&ch[i].thread, NULL, churner_main, &ch[i]), 0);
     }
     for (int i = 0; i < CHURNERS; i++) {
@@ -312,7 +325,7 @@ static void test_spectator_churn(void** state) {
     double churn_s = proc_now() - t0;
     window win = observer_window(&o);
     proc_sleep_ms(2000);
-    long after = rss_kib(p.pid);
+    long after = rss_kib(srv.pid);
     double budget = 1000.0 / hz;
     printf("# churn: %d spectators (half ws) in %d waves over %.1f s, %d got a snapshot; %s boats at %.0f Hz: "
            "tick ms p50 %.2f p99 %.2f max %.2f (budget %.1f), %llu overruns, %llu ticks missed of %llu; "
@@ -326,9 +339,9 @@ static void test_spectator_churn(void** state) {
     assert_true(win.overruns * 50 <= win.span); /* at most 2 % of the ticks late */
     /* Back to its level: within 10 % (or 8 MiB) of where it was. */
     long slack = base / 10 > 8192 ? base / 10 : 8192;
-    if (after > base + slack) fail_msg("server RSS grew from %ld to %ld KiB across the churn", base, after);
+    if (FAULTS_CHECK_RSS && after > base + slack) fail_msg("server RSS grew from %ld to %ld KiB across the churn", base, after);
     observer_stop(&o);
-    stop_server(&p);
+    stop_server(&srv);
 }
 
 /* ---- subscribers that never read ----------------------------------------------- */
@@ -383,29 +396,28 @@ static void test_stalled_subscribers(void** state) {
     const char* hz_text = FAULTS_SLOW ? "20" : "60";
     const double budget = 1000.0 / (FAULTS_SLOW ? 20.0 : 60.0);
     enum { TCP_STALLED = 24, WS_STALLED = 8 };
-    server_proc p;
     const char* extra[] = {"--boats", "200", "--tick-hz", hz_text, "--threads", "2", "--log-level", "warn", NULL};
-    start_server(&p, extra, 60.0);
+    start_server(&srv, extra, 60.0);
     static observer o;
-    observer_start(&o, p.snapshot_url);
+    observer_start(&o, srv.snapshot_url);
     proc_sleep_ms(1500);
     observer_reset(&o);
     proc_sleep_ms(2500);
     window calm = observer_window(&o);
-    long base = rss_kib(p.pid);
+    long base = rss_kib(srv.pid);
     int fds[TCP_STALLED + WS_STALLED];
-    for (int i = 0; i < TCP_STALLED; i++) fds[i] = stalled_tcp_subscriber(p.snapshot_port);
-    for (int i = 0; i < WS_STALLED; i++) fds[TCP_STALLED + i] = stalled_ws_subscriber(p.http_port);
+    for (int i = 0; i < TCP_STALLED; i++) fds[i] = stalled_tcp_subscriber(srv.snapshot_port);
+    for (int i = 0; i < WS_STALLED; i++) fds[TCP_STALLED + i] = stalled_ws_subscriber(srv.http_port);
     for (int i = 0; i < TCP_STALLED + WS_STALLED; i++) assert_true(fds[i] >= 0);
     /* Their queues fill within a second or two; from then on nothing may grow. */
     proc_sleep_ms(3000);
     observer_reset(&o);
-    long filled = rss_kib(p.pid);
+    long filled = rss_kib(srv.pid);
     proc_sleep_ms(6000);
-    long later = rss_kib(p.pid);
+    long later = rss_kib(srv.pid);
     window stalled = observer_window(&o);
     static char metrics[1 << 16];
-    assert_int_equal(proc_http_get(p.http_port, "/metrics", metrics, sizeof metrics), 200);
+    assert_int_equal(proc_http_get(srv.http_port, "/metrics", metrics, sizeof metrics), 200);
     const char* subs = strstr(metrics, "naval_subscribers{stream=\"full\"}");
     printf("# stalled: %d tcp + %d ws subscribers that never read; tick ms p99 %.2f before, %.2f with them (budget "
            "%.1f); the reading spectator missed %llu of %llu ticks; server RSS %ld KiB before, %ld once their queues "
@@ -417,10 +429,10 @@ static void test_stalled_subscribers(void** state) {
     /* The reading spectator keeps up: at most 2 % of the ticks missed. */
     assert_true(stalled.gaps * 50 <= stalled.span);
     assert_true(stalled.span > 20);
-    if (later > filled + 4096) fail_msg("server RSS keeps growing with stalled subscribers: %ld -> %ld KiB", filled, later);
+    if (FAULTS_CHECK_RSS && later > filled + 4096) fail_msg("server RSS keeps growing with stalled subscribers: %ld -> %ld KiB", filled, later);
     for (int i = 0; i < TCP_STALLED + WS_STALLED; i++) close(fds[i]);
     observer_stop(&o);
-    stop_server(&p);
+    stop_server(&srv);
 }
 
 /* ---- a flood of bad requests --------------------------------------------------- */
@@ -486,21 +498,21 @@ static void* flood_main(void* arg) {
 static void test_request_flood(void** state) {
     (void)state;
     enum { FLOODERS = 8 };
-    server_proc p;
-    const char* extra[] = {"--boats", "100", "--threads", "2", "--log-level", "error", NULL};
-    start_server(&p, extra, 60.0);
+    const char* extra[] = {"--boats", "100", "--tick-hz", FAULTS_SLOW ? "20" : "60", "--threads", "2",
+                           "--log-level", "error", NULL};
+    start_server(&srv, extra, 60.0);
     static observer o;
-    observer_start(&o, p.snapshot_url);
+    observer_start(&o, srv.snapshot_url);
     flood f;
     memset(&f, 0, sizeof f);
     assert_int_equal(nng_req0_open(&f.sock), 0);
-    assert_int_equal(nng_dial(f.sock, p.command_url, NULL, 0), 0);
+    assert_int_equal(nng_dial(f.sock, srv.command_url, NULL, 0), 0);
     pthread_t th[FLOODERS];
     for (int i = 0; i < FLOODERS; i++) assert_int_equal(pthread_create(&th[i], NULL, flood_main, &f), 0);
     proc_sleep_ms(500);
     observer_reset(&o);
     /* Meanwhile a player: spawn, then steer at 20 Hz. */
-    nvc_client* good = connect_to(NULL, p.command_url);
+    nvc_client* good = connect_to(NULL, srv.command_url);
     nvc_error e;
     nvc_vessel v;
     assert_int_equal(nvc_spawn(good, "skiff", 0, 0, 0, 0, &v, &e), 0);
@@ -536,7 +548,7 @@ static void test_request_flood(void** state) {
     nng_close(f.sock);
     nvc_close(good);
     observer_stop(&o);
-    stop_server(&p);
+    stop_server(&srv);
 }
 
 /* ---- a vessel that goes non-finite --------------------------------------------- */
@@ -556,10 +568,9 @@ static void test_nonfinite_vessel_contained(void** state) {
           " {\"type\": \"skiff\", \"position\": [-60, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}\n",
           f);
     fclose(f);
-    server_proc p;
     const char* extra[] = {"--scenario", path, "--boats", "20", "--threads", "2", "--log-level", "warn", NULL};
-    start_server(&p, extra, 60.0);
-    nvc_client* c = connect_to(p.snapshot_url, p.command_url);
+    start_server(&srv, extra, 60.0);
+    nvc_client* c = connect_to(srv.snapshot_url, srv.command_url);
     proto_snapshot s = {0};
     nvc_error e;
     /* Wait for the freeze, then look again two seconds later. */
@@ -604,17 +615,17 @@ static void test_nonfinite_vessel_contained(void** state) {
     assert_int_equal(nvc_despawn(c, &v, &e), 0);
     proto_free_snapshot(&s);
     nvc_close(c);
-    stop_server(&p);
+    stop_server(&srv);
     unlink(path);
     rmdir(dir);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nonfinite_vessel_contained),
-        cmocka_unit_test(test_request_flood),
-        cmocka_unit_test(test_stalled_subscribers),
-        cmocka_unit_test(test_spectator_churn),
+        cmocka_unit_test_teardown(test_nonfinite_vessel_contained, kill_server),
+        cmocka_unit_test_teardown(test_request_flood, kill_server),
+        cmocka_unit_test_teardown(test_stalled_subscribers, kill_server),
+        cmocka_unit_test_teardown(test_spectator_churn, kill_server),
     };
     /* FAULTS_ONLY=test_request_flood runs one (cmocka's name filter). */
     if (getenv("FAULTS_ONLY")) cmocka_set_test_filter(getenv("FAULTS_ONLY"));
