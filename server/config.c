@@ -330,6 +330,13 @@ static int cfg_parse_json(const char* text, size_t length, const char* name, con
     return rc;
 }
 
+int cfg_parse_text(cfg_server* c, const char* text, size_t length, const char* name, nv_error* err) {
+    cfg_server tmp = *c;
+    if (cfg_parse_json(text, length, name, NULL, &tmp, err)) return -1;
+    *c = tmp;
+    return 0;
+}
+
 int cfg_load_file(cfg_server* c, const char* path, nv_error* err) {
     /* Parse into a copy: a bad file leaves the settings as they were. */
     cfg_server tmp = *c;

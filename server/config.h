@@ -78,6 +78,8 @@ int cfg_set_text(cfg_server* c, cfg_origin origin, const char* name, const char*
 
 /* The JSON file: strict keys (an unknown key is named), types and ranges. */
 int cfg_load_file(cfg_server* c, const char* path, nv_error* err);
+/* The same from text in memory; `name` labels messages. */
+int cfg_parse_text(cfg_server* c, const char* text, size_t length, const char* name, nv_error* err);
 /* Every NAVAL_* variable of the table that is set; `unknown` (may be NULL)
  * receives the first NAVAL_* name that is not a setting (a likely typo). */
 int cfg_load_env(cfg_server* c, char* unknown, size_t unknown_size, nv_error* err);
