@@ -60,15 +60,8 @@ static long rss_kib(pid_t pid) {
 }
 
 static nvc_client* connect_to(const char* snapshots, const char* commands) {
-    nvc_options o;
-    nvc_options_default(&o);
-    o.snapshot_url = snapshots;
-    o.command_url = commands;
-    o.request_timeout_ms = 5000;
-    o.queue_depth = 64;
-    nvc_client* c = NULL;
-    nvc_error e;
-    if (nvc_connect(&c, &o, &e)) fail_msg("connect: %s", e.message);
+    nvc_client* c = proc_client(snapshots, commands, 5000, 64);
+    assert_non_null(c);
     return c;
 }
 

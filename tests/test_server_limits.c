@@ -16,14 +16,8 @@
 static server_proc srv;
 
 static nvc_client* connect_to(const char* snapshots, const char* commands) {
-    nvc_options o;
-    nvc_options_default(&o);
-    o.snapshot_url = snapshots;
-    o.command_url = commands;
-    o.request_timeout_ms = 3000;
-    nvc_client* c = NULL;
-    nvc_error e;
-    if (nvc_connect(&c, &o, &e)) fail_msg("connect: %s", e.message);
+    nvc_client* c = proc_client(snapshots, commands, 3000, 4);
+    assert_non_null(c);
     return c;
 }
 

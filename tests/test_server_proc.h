@@ -118,6 +118,25 @@ static inline int proc_start(server_proc* p, const char* binary, const char* con
     return -1;
 }
 
+/* A client of the server under test (either URL may be NULL); NULL, with
+ * the reason on stderr, when it cannot connect. */
+static inline nvc_client* proc_client(const char* snapshots, const char* commands, int timeout_ms,
+                                      uint32_t queue_depth) {
+    nvc_options o;
+    nvc_options_default(&o);
+    o.snapshot_url = snapshots;
+    o.command_url = commands;
+    o.request_timeout_ms = timeout_ms;
+    o.queue_depth = queue_depth;
+    nvc_client* c = NULL;
+    nvc_error e;
+    if (nvc_connect(&c, &o, &e)) {
+        fprintf(stderr, "connect to %s / %s: %s\n", snapshots ? snapshots : "-", commands ? commands : "-", e.message);
+        return NULL;
+    }
+    return c;
+}
+
 /* Sends sig and waits up to timeout_s: the exit code, 128 + signal when a
  * signal ended it, -1 when it had to be killed. */
 static inline int proc_stop(server_proc* p, int sig, double timeout_s) {
