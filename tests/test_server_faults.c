@@ -40,6 +40,19 @@
 #ifndef FAULTS_SLOW
 #define FAULTS_SLOW 0
 #endif
+/* ThreadSanitizer slows the server 5-15x, more than any rate it could
+ * keep: there the tick times are printed, and what is checked is that
+ * nothing races, crashes or stops. */
+#if defined(__SANITIZE_THREAD__)
+#define FAULTS_CHECK_TIMING 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FAULTS_CHECK_TIMING 0
+#endif
+#endif
+#ifndef FAULTS_CHECK_TIMING
+#define FAULTS_CHECK_TIMING 1
+#endif
 /* The sanitizers hold freed memory back (ASan's quarantine) and shadow
  * what is used: the server's RSS says nothing about leaks or growth there
  * (LeakSanitizer does that job), so it is printed but not checked. */
@@ -328,8 +341,8 @@ static void test_spectator_churn(void** state) {
            after - base);
     assert_true(got >= CHURNERS * WAVES * PER_WAVE * 95 / 100);
     assert_true(win.ticks > 10);
-    if (!(win.p99 < budget)) fail_msg("tick p99 %.2f ms is over the %.1f ms budget during the churn", win.p99, budget);
-    assert_true(win.overruns * 50 <= win.span); /* at most 2 % of the ticks late */
+    if (FAULTS_CHECK_TIMING && !(win.p99 < budget)) fail_msg("tick p99 %.2f ms is over the %.1f ms budget during the churn", win.p99, budget);
+    assert_true(!FAULTS_CHECK_TIMING || win.overruns * 50 <= win.span); /* at most 2 % of the ticks late */
     /* Back to its level: within 10 % (or 8 MiB) of where it was. */
     long slack = base / 10 > 8192 ? base / 10 : 8192;
     if (FAULTS_CHECK_RSS && after > base + slack) fail_msg("server RSS grew from %ld to %ld KiB across the churn", base, after);
@@ -418,9 +431,9 @@ static void test_stalled_subscribers(void** state) {
            TCP_STALLED, WS_STALLED, calm.p99, stalled.p99, budget, (unsigned long long)stalled.gaps,
            (unsigned long long)stalled.span, base, filled, later, subs ? (int)strcspn(subs, "\n") : 21,
            subs ? subs : "no subscriber gauge");
-    if (!(stalled.p99 < budget)) fail_msg("tick p99 %.2f ms over budget with stalled subscribers", stalled.p99);
+    if (FAULTS_CHECK_TIMING && !(stalled.p99 < budget)) fail_msg("tick p99 %.2f ms over budget with stalled subscribers", stalled.p99);
     /* The reading spectator keeps up: at most 2 % of the ticks missed. */
-    assert_true(stalled.gaps * 50 <= stalled.span);
+    assert_true(!FAULTS_CHECK_TIMING || stalled.gaps * 50 <= stalled.span);
     assert_true(stalled.span > 20);
     if (FAULTS_CHECK_RSS && later > filled + 4096) fail_msg("server RSS keeps growing with stalled subscribers: %ld -> %ld KiB", filled, later);
     for (int i = 0; i < TCP_STALLED + WS_STALLED; i++) close(fds[i]);
@@ -531,13 +544,13 @@ static void test_request_flood(void** state) {
            atomic_load(&f.undecodable), n, ok, p50, p99, win.p99, (unsigned long long)win.gaps,
            (unsigned long long)win.span);
     assert_int_equal(ok, n);
-    assert_true(p99 < (FAULTS_SLOW ? 1000.0 : 250.0));
+    assert_true(!FAULTS_CHECK_TIMING || p99 < (FAULTS_SLOW ? 1000.0 : 250.0));
     assert_int_equal(atomic_load(&f.by_status[PROTO_STATUS_OK]), 0);
     assert_int_equal(atomic_load(&f.undecodable), 0);
     assert_true(atomic_load(&f.by_status[PROTO_STATUS_RATE_LIMITED]) > 0);
     assert_true(atomic_load(&f.by_status[PROTO_STATUS_BAD_REQUEST]) > 0);
     assert_true(atomic_load(&f.replies) > 200);
-    assert_true(win.overruns * 50 <= win.span); /* the ticks are not starved: at most 2 % late */
+    assert_true(!FAULTS_CHECK_TIMING || win.overruns * 50 <= win.span); /* the ticks are not starved: at most 2 % late */
     nng_close(f.sock);
     nvc_close(good);
     observer_stop(&o);

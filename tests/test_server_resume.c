@@ -67,7 +67,12 @@ static void test_blob_round_trip(void** state) {
     autopilot_state s1 = autopilot_get_state(a), s2 = autopilot_get_state(a2);
     assert_true(s1.rng == s2.rng && s1.cx == s2.cx && s1.cz == s2.cz && s1.half == s2.half);
     assert_int_equal(s1.count, s2.count);
-    assert_memory_equal(s1.pilots, s2.pilots, s1.count * sizeof *s1.pilots);
+    /* Field by field: the structs' padding is not part of the state. */
+    for (uint32_t i = 0; i < s1.count; i++) {
+        assert_int_equal(s1.pilots[i].id, s2.pilots[i].id);
+        assert_memory_equal(&s1.pilots[i].wx, &s2.pilots[i].wx, sizeof(double));
+        assert_memory_equal(&s1.pilots[i].wz, &s2.pilots[i].wz, sizeof(double));
+    }
     /* The same future: both draw the same next waypoints. */
     assert_int_equal(autopilot_add(a, 99), 0);
     assert_int_equal(autopilot_add(a2, 99), 0);
