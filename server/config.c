@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "checkpoint.h"
 #include "jobs.h"
 #include "json_util.h"
 
@@ -159,6 +160,10 @@ static const cfg_entry cfg_table[] = {
      CFG_N(checkpoint_interval_s), 0, 86400, 0, NULL, "s between checkpoints (0: only at shutdown; default 10)"},
     {"restore", "--restore", "NAVAL_RESTORE", CFG_STR, CFG_S(restore), 0, 0, 0, NULL,
      "resume from this checkpoint (or FILE.prev when FILE is refused) instead of building a world"},
+    {"restore_if_present", "--restore-if-present", "NAVAL_RESTORE_IF_PRESENT", CFG_BOOL, CFG_N(restore_if_present),
+     0, 1, 0, NULL,
+     "with restore: when neither FILE nor FILE.prev exists yet (a first start), build the world and checkpoint "
+     "to FILE; a refused file still stops the server (default off)"},
     {"record", "--record", "NAVAL_RECORD", CFG_STR, CFG_S(record), 0, 0, 0, NULL,
      "log every change to the world and state hashes to FILE (base checkpoint FILE.ckpt; see naval-replay)"},
     {"record_hash_interval", "--record-hash-interval", "NAVAL_RECORD_HASH_INTERVAL", CFG_INT,
@@ -402,6 +407,18 @@ int cfg_finish(cfg_server* c, nv_error* err) {
      * restore can say which given settings it ignores. A supervisor restarts
      * with the same flags, so the checkpoints go on where they came from. */
     if (c->restore[0] && !c->checkpoint[0]) snprintf(c->checkpoint, sizeof c->checkpoint, "%s", c->restore);
+    if (c->restore_if_present && !c->restore[0])
+        return nv_error_set(err, "restore_if_present needs restore (the checkpoint file to resume from)");
+    /* Only absence counts: a file that is there but unreadable or corrupt
+     * is the restore's to refuse, never a reason to start a new world. */
+    char prev[CFG_PATH_MAX + 8];
+    snprintf(prev, sizeof prev, "%s%s", c->restore, CHECKPOINT_PREVIOUS_SUFFIX);
+    struct stat found;
+    if (c->restore[0] && c->restore_if_present && stat(c->restore, &found) != 0 && errno == ENOENT &&
+        stat(prev, &found) != 0 && errno == ENOENT) {
+        c->restore_absent = 1;
+        c->restore[0] = '\0';
+    }
     if (c->boats < 0 && !c->restore[0]) c->boats = c->scenario[0] ? 0 : 200;
     if (c->threads == 0) c->threads = jobs_hardware_threads();
     if (c->tick_hz == 0 && !c->scenario[0] && !c->restore[0]) c->tick_hz = 60;

@@ -58,6 +58,8 @@ typedef struct cfg_server {
     char checkpoint[CFG_PATH_MAX];  /* "" : no checkpoints; with restore set, defaults to it */
     double checkpoint_interval_s;   /* between checkpoints (0: only at shutdown) */
     char restore[CFG_PATH_MAX];     /* "" : build the world; else resume from this checkpoint (or its .prev) */
+    double restore_if_present;      /* 0 / 1: with restore, a first start (neither file there) builds the world */
+    int restore_absent;             /* set by cfg_finish: restore_if_present found nothing, restore cleared */
     char record[CFG_PATH_MAX];      /* "" : no record log */
     double record_hash_interval;    /* ticks between state hashes in the record log */
     double agones;                  /* 0 / 1: call the Agones SDK sidecar */

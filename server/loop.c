@@ -274,6 +274,9 @@ static void loop_log_ignored(const cfg_server* c) {
  * (owned vessels into *restored). */
 static int loop_build_world(loop_server* s, owners* restored, nv_error* err) {
     const cfg_server* c = s->cfg;
+    if (c->restore_absent)
+        log_info("--restore-if-present: no checkpoint at %s yet: building a new world (checkpoints go there)",
+                 c->checkpoint);
     if (!c->restore[0]) return sim_create(&s->sim, c, err);
     checkpoint ck;
     int rc = persist_read(c->restore, &ck, err);

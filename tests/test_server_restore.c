@@ -38,15 +38,8 @@ static int group_teardown(void** state) {
 }
 
 static nvc_client* connect_to(const server_proc* p) {
-    nvc_options o;
-    nvc_options_default(&o);
-    o.snapshot_url = p->snapshot_url;
-    o.command_url = p->command_url;
-    o.request_timeout_ms = 3000;
-    o.queue_depth = 4;
-    nvc_client* c = NULL;
-    nvc_error e;
-    if (nvc_connect(&c, &o, &e)) fail_msg("connect: %s", e.message);
+    nvc_client* c = proc_client(p->snapshot_url, p->command_url, 3000, 4);
+    assert_non_null(c);
     return c;
 }
 
@@ -208,10 +201,48 @@ static void test_restore_falls_back_and_refuses(void** state) {
     free(text);
 }
 
+/* A pod's first start with --restore-if-present: no checkpoint yet, so a
+ * new world that checkpoints where the next start restores from; killed
+ * and started again with the same flags, it resumes. */
+static void test_restore_if_present(void** state) {
+    (void)state;
+    char pod[160], pod_log[160];
+    snprintf(pod, sizeof pod, "%s/pod.ckpt", dir);
+    snprintf(pod_log, sizeof pod_log, "%s/pod.log", dir);
+    const char* extra[] = {"--boats", "4", "--threads", "1", "--tick-hz", "30", "--restore", pod,
+                           "--restore-if-present", "--checkpoint-interval", "0.5", NULL};
+    if (logged_start(&srv, extra, pod_log, 20.0)) fail_msg("naval-server did not start without a checkpoint");
+    assert_true(logged_contains(pod_log, "no checkpoint at"));
+    checkpoint ck;
+    memset(&ck, 0, sizeof ck);
+    nv_error err;
+    double deadline = proc_now() + 8.0;
+    while (checkpoint_read_file(pod, &ck, &err) != 0 || ck.tick < 10) {
+        checkpoint_free(&ck);
+        if (proc_now() > deadline) fail_msg("no checkpoint at %s within 8 s", pod);
+        proc_sleep_ms(50);
+    }
+    uint64_t tick = ck.tick;
+    checkpoint_free(&ck);
+    assert_int_equal(proc_stop(&srv, SIGKILL, 5.0), 128 + SIGKILL);
+    if (logged_start(&srv, extra, pod_log, 20.0)) fail_msg("naval-server did not restart from %s", pod);
+    assert_true(logged_contains(pod_log, "restored tick"));
+    nvc_client* c = connect_to(&srv);
+    proto_snapshot s = {0};
+    nvc_error e;
+    if (nvc_poll_snapshot(c, 3000, &s, &e)) fail_msg("no snapshot: %s", e.message);
+    assert_true(s.tick >= tick);
+    assert_int_equal(s.vessel_count, 4);
+    proto_free_snapshot(&s);
+    nvc_close(c);
+    assert_int_equal(proc_stop(&srv, SIGTERM, 15.0), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restore_after_kill),
         cmocka_unit_test(test_restore_falls_back_and_refuses),
+        cmocka_unit_test(test_restore_if_present),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

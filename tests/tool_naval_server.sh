@@ -36,6 +36,20 @@ assert c["server_name"] == "test" and c["boats"] == 5 and c["tick_hz"] == 30, c
 assert c["limits"]["vessels_per_client"] == 4 and c["limits"]["requests_per_second"] == 10, c
 assert c["http"] == "127.0.0.1:18081" and c["snapshot_url"] == "tcp://0.0.0.0:7700", c
 PY
+# --restore-if-present: a first start (no checkpoint yet) builds the world
+# and checkpoints where it will restore from; a file that is there (even a
+# corrupt one) is left to the restore; alone it is refused.
+"$server" --restore "$tmp/none.ckpt" --restore-if-present --check-config > "$tmp/rip.json" 2> "$tmp/err" ||
+    fail "--restore-if-present without a checkpoint: $(cat "$tmp/err")"
+/usr/bin/env python3 - "$tmp/rip.json" "$tmp/none.ckpt" <<'PY' || fail "--restore-if-present: settings"
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["restore"] == "" and c["checkpoint"] == sys.argv[2] and c["boats"] == 200, c
+PY
+echo "not a checkpoint" > "$tmp/bad.ckpt"
+expect 2 "no usable checkpoint" --restore "$tmp/bad.ckpt" --restore-if-present --check-config
+expect 2 "restore_if_present needs restore" --restore-if-present --check-config
+
 # Flags win over the environment, which wins over the file.
 NAVAL_BOATS=7 "$server" --config "$tmp/good.json" --check-config > "$tmp/env.json" 2>/dev/null || fail "env override"
 grep -q '"boats": 7' "$tmp/env.json" || fail "NAVAL_BOATS did not override the file: $(cat "$tmp/env.json")"
