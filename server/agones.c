@@ -122,8 +122,6 @@ void agones_call(agones* a) {
     nng_http_client_transact(a->client, a->req, a->res, a->aio);
 }
 
-int agones_is_ready(const agones* a) { return a && atomic_load(&a->ready); }
-
 void agones_close(agones* a) {
     if (!a) return;
     /* Cancels the call in flight and waits for its callback. */

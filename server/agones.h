@@ -30,8 +30,6 @@ int agones_open(agones** out, const char* base_url, metrics* m, nv_error* err);
 /* The next call: /ready until it succeeded, then /health. Skipped while
  * the previous call is still waiting for its answer. */
 void agones_call(agones* a);
-/* Whether /ready has been answered with a 2xx. */
-int agones_is_ready(const agones* a);
 /* Waits for the call in flight (at most its timeout), then frees
  * everything; before nng_fini. Safe on NULL. */
 void agones_close(agones* a);

@@ -391,7 +391,7 @@ static int cfg_check_files(const cfg_server* c, nv_error* err) {
     if (!c->record[0]) return 0;
     char base[CFG_PATH_MAX + 8], prev[CFG_PATH_MAX + 8];
     snprintf(base, sizeof base, "%s.ckpt", c->record);
-    snprintf(prev, sizeof prev, "%s.prev", c->checkpoint);
+    snprintf(prev, sizeof prev, "%s%s", c->checkpoint, CHECKPOINT_PREVIOUS_SUFFIX);
     if (c->checkpoint[0] && (!strcmp(c->record, c->checkpoint) || !strcmp(c->record, prev) ||
                              !strcmp(base, c->checkpoint) || !strcmp(base, prev)))
         return nv_error_set(err, "record '%s' (and its base checkpoint %s) must not be the checkpoint file '%s'",
@@ -407,6 +407,10 @@ int cfg_finish(cfg_server* c, nv_error* err) {
      * restore can say which given settings it ignores. A supervisor restarts
      * with the same flags, so the checkpoints go on where they came from. */
     if (c->restore[0] && !c->checkpoint[0]) snprintf(c->checkpoint, sizeof c->checkpoint, "%s", c->restore);
+    /* Each checkpoint copies the world on the loop thread: not every tick. */
+    if (c->checkpoint_interval_s > 0.0 && c->checkpoint_interval_s < 0.1)
+        return nv_error_set(err, "checkpoint_interval_s: 0 (only at shutdown) or at least 0.1 s (got %g)",
+                            c->checkpoint_interval_s);
     if (c->restore_if_present && !c->restore[0])
         return nv_error_set(err, "restore_if_present needs restore (the checkpoint file to resume from)");
     /* Only absence counts: a file that is there but unreadable or corrupt

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <uv.h>
@@ -181,10 +183,41 @@ static void loop_close_handle(loop_server* s, uv_handle_t* h) {
     (void)s;
 }
 
+/* The exit status should the watchdog fire: the stop was clean up to
+ * closing the sockets (the final snapshot went out, the final checkpoint
+ * is on disk) unless that checkpoint failed. */
+static volatile sig_atomic_t loop_watchdog_status;
+
+/* Async-signal-safe. */
+static void loop_on_watchdog(int sig) {
+    (void)sig;
+    static const char msg[] = "naval-server: ERROR closing the sockets took over 10 s (nng_close hang); exiting\n";
+    ssize_t rc = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)rc;
+    _exit(loop_watchdog_status);
+}
+
+static void loop_arm_watchdog(int status) {
+    loop_watchdog_status = status;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = loop_on_watchdog;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(LOOP_STOP_WATCHDOG_S);
+}
+
 /* After the drain delay: sockets first (no more callbacks can queue
  * work), then the HTTP server, then libuv's handles. */
 static void loop_on_drained(uv_timer_t* t) {
     loop_server* s = t->data;
+    /* The final checkpoint is on disk before anything is closed: the
+     * watchdog guards the sockets' close and must never cut a write short. */
+    if (s->cfg->checkpoint[0] && persist_pending(&s->persist)) {
+        uv_timer_start(&s->drain, loop_on_drained, 20, 0);
+        return;
+    }
+    loop_arm_watchdog(s->cfg->checkpoint[0] && persist_final_failed(&s->persist));
     net_close(s->net);
     s->net = NULL;
     s->cmd.net = NULL;
@@ -200,30 +233,10 @@ static void loop_on_drained(uv_timer_t* t) {
     loop_close_handle(s, (uv_handle_t*)&s->sigterm);
 }
 
-/* Async-signal-safe: the stop was clean up to closing the sockets (the
- * final snapshot went out), so the exit status stays 0. */
-static void loop_on_watchdog(int sig) {
-    (void)sig;
-    static const char msg[] = "naval-server: ERROR closing the sockets took over 10 s (nng_close hang); exiting\n";
-    ssize_t rc = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)rc;
-    _exit(0);
-}
-
-static void loop_arm_watchdog(void) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = loop_on_watchdog;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, NULL);
-    alarm(LOOP_STOP_WATCHDOG_S);
-}
-
 static void loop_on_signal(uv_signal_t* h, int signum) {
     loop_server* s = h->data;
     if (s->stopping) return;
     s->stopping = 1;
-    loop_arm_watchdog();
     log_info("%s: stopping at tick %llu", signum == SIGINT ? "SIGINT" : "SIGTERM",
              (unsigned long long)world_tick(s->sim.world));
     uv_timer_stop(&s->tick);
@@ -299,6 +312,15 @@ static int loop_start_record(loop_server* s, nv_error* err) {
     const cfg_server* c = s->cfg;
     char base[CFG_PATH_MAX + 8];
     snprintf(base, sizeof base, "%s.ckpt", c->record);
+    /* A restart must not wipe the log of the run before it (the one a
+     * crash would be replayed from): it moves to LOG.prev, and its base to
+     * LOG.ckpt.prev when the new base is written. */
+    char prev[CFG_PATH_MAX + 8];
+    snprintf(prev, sizeof prev, "%s%s", c->record, CHECKPOINT_PREVIOUS_SUFFIX);
+    if (rename(c->record, prev) == 0)
+        log_info("record: the previous log is now %s (replay it with %s%s)", prev, base, CHECKPOINT_PREVIOUS_SUFFIX);
+    else if (errno != ENOENT)
+        return nv_error_set(err, "--record: cannot move the previous log %s aside: %s", c->record, strerror(errno));
     size_t bytes;
     uint64_t ms;
     if (persist_write_now(&s->persist, base, &bytes, &ms, err)) return nv_error_prefix(err, "--record");
@@ -417,7 +439,13 @@ int loop_run(const cfg_server* cfg) {
         rc = s->bad_restore ? 2 : 1;
     } else {
         uv_run(&s->loop, UV_RUN_DEFAULT);
-        log_info("stopped cleanly at tick %llu", (unsigned long long)world_tick(s->sim.world));
+        if (s->cfg->checkpoint[0] && persist_final_failed(&s->persist)) {
+            log_error("stopped at tick %llu without its final checkpoint (see above)",
+                      (unsigned long long)world_tick(s->sim.world));
+            rc = 1;
+        } else {
+            log_info("stopped cleanly at tick %llu", (unsigned long long)world_tick(s->sim.world));
+        }
     }
     loop_teardown(s);
     free(s);

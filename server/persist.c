@@ -57,6 +57,10 @@ static void persist_report(persist* p, uint64_t tick) {
                  p->write_ns * 1e-6);
 }
 
+int persist_pending(const persist* p) { return p->busy || p->final_wanted; }
+
+int persist_final_failed(const persist* p) { return p->final_failed; }
+
 static void persist_on_done(uv_work_t* w, int status) {
     persist* p = w->data;
     if (status) { /* UV_ECANCELED: never ran */
@@ -64,6 +68,7 @@ static void persist_on_done(uv_work_t* w, int status) {
         nv_error_set(&p->err, "the write was cancelled");
     }
     persist_report(p, p->captured.tick);
+    if (p->final && p->rc) p->final_failed = 1;
     checkpoint_free(&p->captured);
     p->busy = 0;
     p->final = 0;
@@ -103,7 +108,7 @@ void persist_final(persist* p) {
         if (!p->final) p->final_wanted = 1;
         return;
     }
-    persist_launch(p, 1);
+    if (persist_launch(p, 1) < 0) p->final_failed = 1;
 }
 
 int persist_write_now(persist* p, const char* path, size_t* bytes, uint64_t* ms, nv_error* err) {

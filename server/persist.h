@@ -36,6 +36,7 @@ typedef struct persist {
     int busy;                /* a write is in flight */
     int final;               /* the one in flight is the shutdown's */
     int final_wanted;        /* shutdown came while busy: one more when it ends */
+    int final_failed;        /* the shutdown's checkpoint was not written */
     uint64_t capture_ns, write_ns;
     size_t bytes;
     int rc;
@@ -53,6 +54,11 @@ int persist_start(persist* p);
 /* At shutdown: the world as it stands, after the write in flight if any;
  * libuv's loop runs until it is on disk. */
 void persist_final(persist* p);
+
+/* Whether a write is in flight or the final one is still to come. */
+int persist_pending(const persist* p);
+/* 0 unless the final checkpoint was taken or written and failed. */
+int persist_final_failed(const persist* p);
 
 /* The same, all on the calling thread (the record log's base checkpoint,
  * before the loop runs). *bytes: the file's size. */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -30,8 +31,14 @@ int record_open(record** out, const char* path, const char* base_path, uint64_t 
     *out = NULL;
     if (strlen(path) >= RECORD_PATH_MAX || strchr(base_path, '\n'))
         return nv_error_set(err, "record: the path is too long or has a newline");
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    /* It holds vessel tokens: owner-only, whatever mode a file there had. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) return nv_error_set(err, "record %s: cannot create: %s", path, strerror(errno));
+    if (fchmod(fd, 0600)) {
+        int saved = errno;
+        close(fd);
+        return nv_error_set(err, "record %s: cannot make it owner-only: %s", path, strerror(saved));
+    }
     record* r = calloc(1, sizeof *r);
     FILE* f = r ? fdopen(fd, "w") : NULL;
     if (!f) {
@@ -58,7 +65,8 @@ int record_open(record** out, const char* path, const char* base_path, uint64_t 
 
 void record_close(record* r, uint64_t tick, int clean) {
     if (!r) return;
-    if (clean) fprintf(r->f, "end %" PRIu64 "\n", tick);
+    /* "end" says the log is whole: not after a failed write. */
+    if (clean && !r->failed) fprintf(r->f, "end %" PRIu64 "\n", tick);
     record_flush(r);
     if (fclose(r->f) && !r->failed) log_error("record %s: close: %s", r->path, strerror(errno));
     free(r);
@@ -66,19 +74,29 @@ void record_close(record* r, uint64_t tick, int clean) {
 
 void record_spawn(record* r, uint64_t tick, uint32_t id, uint32_t type, double x, double z, double heading,
                   const proto_token* token) {
+    if (r->failed) return; /* a log with a hole replays wrongly: keep a clean prefix */
     char hex[2 * sizeof token->bytes + 1];
     for (size_t i = 0; i < sizeof token->bytes; i++) snprintf(hex + 2 * i, 3, "%02x", token->bytes[i]);
     fprintf(r->f, "%" PRIu64 " spawn %u %u %.17g %.17g %.17g %s\n", tick, id, type, x, z, heading, hex);
+    record_check(r);
 }
 
 void record_control(record* r, uint64_t tick, uint32_t id, double throttle, double rudder) {
+    if (r->failed) return;
     fprintf(r->f, "%" PRIu64 " control %u %.17g %.17g\n", tick, id, throttle, rudder);
+    record_check(r);
 }
 
-void record_despawn(record* r, uint64_t tick, uint32_t id) { fprintf(r->f, "%" PRIu64 " despawn %u\n", tick, id); }
+void record_despawn(record* r, uint64_t tick, uint32_t id) {
+    if (r->failed) return;
+    fprintf(r->f, "%" PRIu64 " despawn %u\n", tick, id);
+    record_check(r);
+}
 
 void record_hash(record* r, uint64_t tick, uint64_t hash) {
+    if (r->failed) return;
     fprintf(r->f, "%" PRIu64 " hash %016" PRIx64 "\n", tick, hash);
+    record_check(r);
 }
 
 uint32_t record_hash_interval(const record* r) { return r->hash_interval; }
@@ -94,7 +112,8 @@ void record_flush(record* r) {
 /* The next whole line without its newline: 1, 0 at the end (a last line
  * without a newline is a write cut short: not an event). */
 static int rd_line(record_reader* r, char* buf, size_t cap, nv_error* err) {
-    if (!fgets(buf, (int)cap, r->f)) return 0;
+    if (!fgets(buf, (int)cap, r->f))
+        return ferror(r->f) ? nv_error_set(err, "%s: read error after line %" PRIu64, r->path, r->line) : 0;
     r->line++;
     size_t n = strlen(buf);
     if (n && buf[n - 1] == '\n') {

@@ -6,6 +6,7 @@
  * control value changed makes it exit 1 naming the tick; a checkpoint
  * that is not the log's base is refused with exit 2. */
 #include <math.h>
+#include <sys/stat.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -179,10 +180,37 @@ static void test_tampered_log(void** state) {
     assert_true(logged_contains(err_path, "session.rec"));
 }
 
+/* A restart with the same --record keeps the run before it: the log moves
+ * to LOG.prev and its base to LOG.ckpt.prev, and they still replay. */
+static void test_restart_keeps_previous_log(void** state) {
+    (void)state;
+    size_t size = 0, moved_size = 0;
+    char* before = logged_slurp(rec, &size);
+    assert_non_null(before);
+    const char* extra[] = {"--boats", "3", "--threads", "1", "--record", rec, NULL};
+    if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not restart");
+    assert_int_equal(proc_stop(&srv, SIGTERM, 10.0), 0);
+    char rec_prev[160], base_prev[160];
+    snprintf(rec_prev, sizeof rec_prev, "%s.prev", rec);
+    snprintf(base_prev, sizeof base_prev, "%s.prev", base);
+    char* moved = logged_slurp(rec_prev, &moved_size);
+    assert_non_null(moved);
+    assert_int_equal(moved_size, size);
+    assert_memory_equal(moved, before, size);
+    free(moved);
+    free(before);
+    assert_true(logged_contains(log_path, "the previous log is now"));
+    assert_int_equal(replay(base_prev, rec_prev, "1"), 0);
+    struct stat sb;
+    assert_int_equal(stat(rec, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0600); /* it holds tokens */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_session),
         cmocka_unit_test(test_tampered_log),
+        cmocka_unit_test(test_restart_keeps_previous_log),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
