@@ -51,6 +51,7 @@ expect 2 "no usable checkpoint" --restore "$tmp/bad.ckpt" --restore-if-present -
 expect 2 "restore_if_present needs restore" --restore-if-present --check-config
 
 expect 2 "or at least 0.1 s" --checkpoint "$tmp/w.ckpt" --checkpoint-interval 0.01 --check-config
+expect 2 "is not a URL" --snapshot-url "tcp://127.0.0.1:7700@" --check-config
 # Flags win over the environment, which wins over the file.
 NAVAL_BOATS=7 "$server" --config "$tmp/good.json" --check-config > "$tmp/env.json" 2>/dev/null || fail "env override"
 grep -q '"boats": 7' "$tmp/env.json" || fail "NAVAL_BOATS did not override the file: $(cat "$tmp/env.json")"
