@@ -56,10 +56,8 @@ static inline void proc_sleep_ms(int ms) {
     nanosleep(&ts, NULL);
 }
 
-/* Starts `binary` with the four endpoints on fresh loopback ports plus the
- * NULL-terminated extra arguments; 0 once it accepts commands (hello
- * answered) within timeout_s, else -1 (the process is killed). */
-static inline int proc_start(server_proc* p, const char* binary, const char* const* extra, double timeout_s) {
+/* One try of proc_start: -2 when the process exited before answering. */
+static inline int proc_start_once(server_proc* p, const char* binary, const char* const* extra, double timeout_s) {
     memset(p, 0, sizeof *p);
     p->snapshot_port = proc_free_port();
     p->compact_port = proc_free_port();
@@ -98,7 +96,7 @@ static inline int proc_start(server_proc* p, const char* binary, const char* con
         int status;
         if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
             p->pid = 0;
-            return -1; /* it exited: the reason is on stderr */
+            return -2; /* it exited: the reason is on stderr */
         }
         nvc_options o;
         nvc_options_default(&o);
@@ -116,6 +114,18 @@ static inline int proc_start(server_proc* p, const char* binary, const char* con
     waitpid(p->pid, NULL, 0);
     p->pid = 0;
     return -1;
+}
+
+/* Starts `binary` with the four endpoints on fresh loopback ports plus the
+ * NULL-terminated extra arguments; 0 once it accepts commands (hello
+ * answered) within timeout_s, else -1 (the process is killed). A port can
+ * be taken by another test between proc_free_port and the server's
+ * listen: a server that exits at once is started again on new ports (up
+ * to three times; a server that always exits fails the same way). */
+static inline int proc_start(server_proc* p, const char* binary, const char* const* extra, double timeout_s) {
+    int rc = -2;
+    for (int attempt = 0; attempt < 3 && rc == -2; attempt++) rc = proc_start_once(p, binary, extra, timeout_s);
+    return rc ? -1 : 0;
 }
 
 /* A client of the server under test (either URL may be NULL); NULL, with
