@@ -297,9 +297,9 @@ static void ckp_put_vessel(ckp_writer* w, const world_vessel_record* r) {
     put_u32(w, r->slam_count);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* the file's byte order: one copy (most of a big checkpoint is this) */
-    put_bytes(w, r->slam, (size_t)r->slam_count * sizeof(float));
+    put_bytes(w, r->slam, (size_t)r->slam_count * sizeof(uint16_t));
 #else
-    for (uint32_t i = 0; i < r->slam_count; i++) put_f32(w, r->slam[i]);
+    for (uint32_t i = 0; i < r->slam_count; i++) put_u16(w, r->slam[i]);
 #endif
 }
 /* Bytes of a vessel record without its slamming memory. */
@@ -349,7 +349,7 @@ int checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* 
     c->hulls = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->hulls);
     c->fingerprints = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->fingerprints);
     c->vessels = calloc(c->vessel_count ? c->vessel_count : 1, sizeof *c->vessels);
-    c->slam_storage = malloc((slam_total ? slam_total : 1) * sizeof(float));
+    c->slam_storage = malloc((slam_total ? slam_total : 1) * sizeof(uint16_t));
     c->owner_size = src->owner_size;
     c->owner_blob = malloc(src->owner_size ? src->owner_size : 1);
     if (!c->hulls || !c->fingerprints || !c->vessels || !c->slam_storage || !c->owner_blob) {
@@ -362,12 +362,12 @@ int checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* 
         if (c->hulls[i].has_dynamics) c->hulls[i].dynamics = *world_type_dynamics(wd, i);
         c->fingerprints[i] = ckp_fingerprint_of(world_hull_type(wd, i));
     }
-    float* slam = c->slam_storage;
+    uint16_t* slam = c->slam_storage;
     for (uint32_t s = 0; s < c->vessel_count; s++) {
         world_vessel_record* r = &c->vessels[s];
         world_export_vessel(wd, s, r);
         if (r->slam_count) {
-            memcpy(slam, r->slam, (size_t)r->slam_count * sizeof(float));
+            memcpy(slam, r->slam, (size_t)r->slam_count * sizeof(uint16_t));
             r->slam = slam;
             slam += r->slam_count;
         }
@@ -671,8 +671,8 @@ static void ckp_get_type(ckp_reader* r, uint32_t index, scenario_hull* h, checkp
     f->geometry_hash = get_u64(r);
 }
 
-static void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v, float** slam_next,
-                           const float* slam_end) {
+static void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v, uint16_t** slam_next,
+                           const uint16_t* slam_end) {
     char what[64];
     snprintf(what, sizeof what, "vessel %u (slot %u)", index, index);
     if (!rd_need(r, CKP_VESSEL_FIXED, what)) return;
@@ -701,14 +701,14 @@ static void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v
     v->slam_count = get_u32(r);
     v->slam = NULL;
     if (r->failed || !v->slam_count) return;
-    if (!rd_need(r, (size_t)v->slam_count * 4, what)) return;
+    if (!rd_need(r, (size_t)v->slam_count * 2, what)) return;
     /* the section's size bounds every vessel's slamming memory together */
     if ((size_t)(slam_end - *slam_next) < v->slam_count) {
-        rd_fail(r, what, "%u floats of slamming memory run past the section", v->slam_count);
+        rd_fail(r, what, "%u values of slamming memory run past the section", v->slam_count);
         return;
     }
-    float* dst = *slam_next;
-    for (uint32_t i = 0; i < v->slam_count; i++) dst[i] = get_f32(r);
+    uint16_t* dst = *slam_next;
+    for (uint32_t i = 0; i < v->slam_count; i++) dst[i] = get_u16(r);
     v->slam = dst;
     *slam_next += v->slam_count;
 }
@@ -869,14 +869,14 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     }
     c->vessel_count = listed;
     /* Slamming memory fits in what the records leave of the section. */
-    size_t slam_room = (room - (size_t)listed * CKP_VESSEL_FIXED) / 4;
+    size_t slam_room = (room - (size_t)listed * CKP_VESSEL_FIXED) / 2;
     c->vessels = calloc(listed ? listed : 1, sizeof *c->vessels);
-    c->slam_storage = malloc((slam_room ? slam_room : 1) * sizeof(float));
+    c->slam_storage = malloc((slam_room ? slam_room : 1) * sizeof(uint16_t));
     if (!c->vessels || !c->slam_storage) {
         nv_error_set(err, "%s: out of memory for %u vessels", name, listed);
         goto fail;
     }
-    float* slam_next = c->slam_storage;
+    uint16_t* slam_next = c->slam_storage;
     for (uint32_t i = 0; i < listed && !r.failed; i++) {
         world_vessel_record* v = &c->vessels[i];
         ckp_get_vessel(&r, i, v, &slam_next, c->slam_storage + slam_room);

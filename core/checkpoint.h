@@ -24,7 +24,7 @@
  *     "VSLS"  u32 count, per vessel in slot order: world_vessel_record
  *             (ids, flags, model, pose, velocities, angular momentum, last
  *             forces, controls commanded and actual, the surface's vertical
- *             velocity, then u32 n + n f32 of slamming memory)
+ *             velocity, then u32 n + n u16 of slamming memory, IEEE half floats)
  *     "OWNR"  opaque bytes for the embedder (the server's tokens and owners)
  *   trailer: u32 CRC-32 of every byte before it
  *
@@ -53,7 +53,7 @@
 #include "scenario.h"
 #include "world.h"
 
-#define CHECKPOINT_VERSION 1u
+#define CHECKPOINT_VERSION 2u /* 2: slamming memory as half floats */
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (checkpoint_write_file). */
 #define CHECKPOINT_PREVIOUS_SUFFIX ".prev"
@@ -92,7 +92,7 @@ typedef struct checkpoint {
     uint32_t hull_count;
     world_vessel_record* vessels; /* slam arrays point into slam_storage */
     uint32_t vessel_count;
-    float* slam_storage;
+    uint16_t* slam_storage;
     uint8_t* owner_blob;
     size_t owner_size;
 } checkpoint;

@@ -3,6 +3,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct hull_sort_key {
+    double y;
+    uint32_t index;
+} hull_sort_key;
+
+static int hull_sort_compare(const void* pa, const void* pb) {
+    const hull_sort_key *a = pa, *b = pb;
+    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The mesh's triangles from the lowest centroid up. A floating hull is
+ * then wet at the start of its table and dry at the end, in long runs: the
+ * triangle pass's wet/dry tests predict well and the force kernels skip
+ * whole lanes of dry triangles. */
+static int hull_sort_triangles(hull* h, const mesh* m, size_t nt) {
+    hull_sort_key* keys = malloc((nt ? nt : 1) * sizeof *keys);
+    if (!keys) return -1;
+    for (size_t t = 0; t < nt; t++) {
+        const uint32_t* tri = m->indices + 3 * t;
+        keys[t].y = (double)h->vy[tri[0]] + (double)h->vy[tri[1]] + (double)h->vy[tri[2]];
+        keys[t].index = (uint32_t)t;
+    }
+    qsort(keys, nt, sizeof *keys, hull_sort_compare);
+    for (size_t t = 0; t < nt; t++) memcpy(h->triangles + 3 * t, m->indices + 3 * (size_t)keys[t].index, 3 * sizeof(uint32_t));
+    free(keys);
+    return 0;
+}
+
 int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     memset(h, 0, sizeof *h);
     if (mass_compute(m, &h->mesh_props, err)) return -1;
@@ -12,9 +41,10 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     h->vy = malloc(nv * sizeof(float));
     h->vz = malloc(nv * sizeof(float));
     h->triangles = malloc(3 * nt * sizeof(uint32_t));
-    h->triangle_area = malloc(nt * sizeof(float));
     h->triangle_table = malloc(HULL_TRIANGLE_STRIDE * (nt ? nt : 1) * sizeof(float));
-    if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_area || !h->triangle_table) {
+    size_t lanes = hull_lane_count((uint32_t)nt);
+    h->lanes = calloc(lanes * HULL_LANE_COLUMNS, sizeof(float));
+    if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_table || !h->lanes) {
         hull_destroy(h);
         return nv_error_set(err, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
     }
@@ -36,7 +66,10 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
             if (r[a] > h->bounds_max[a]) h->bounds_max[a] = r[a];
         }
     }
-    memcpy(h->triangles, m->indices, 3 * nt * sizeof(uint32_t));
+    if (hull_sort_triangles(h, m, nt)) {
+        hull_destroy(h);
+        return nv_error_set(err, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
+    }
     double total = 0.0;
     for (size_t t = 0; t < nt; t++) {
         const uint32_t* tri = h->triangles + 3 * t;
@@ -45,7 +78,6 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
         vec3 c = v3(h->vx[tri[2]], h->vy[tri[2]], h->vz[tri[2]]);
         vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
         double area = v3_length(n_area);
-        h->triangle_area[t] = (float)area;
         vec3 k[5] = {v3_normalize(n_area), v3_cross(n_area, a), v3_cross(n_area, b), v3_cross(n_area, c),
                      v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3.0)};
         float* out = h->triangle_table + HULL_TRIANGLE_STRIDE * t;
@@ -55,6 +87,14 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
             out[3 * i + 2] = (float)k[i].z;
         }
         out[HULL_TRI_AREA] = (float)area;
+        vec3 e1 = v3_sub(b, a), e2 = v3_sub(c, a);
+        const float column[HULL_LANE_COLUMNS] = {
+            out[HULL_TRI_CENTROID], out[HULL_TRI_CENTROID + 1], out[HULL_TRI_CENTROID + 2],
+            out[HULL_TRI_NORMAL],   out[HULL_TRI_NORMAL + 1],   out[HULL_TRI_NORMAL + 2],
+            out[HULL_TRI_AREA],     (float)e1.x,                (float)e1.y,
+            (float)e1.z,            (float)e2.x,                (float)e2.y,
+            (float)e2.z};
+        for (int i = 0; i < HULL_LANE_COLUMNS; i++) h->lanes[(size_t)i * lanes + t] = column[i];
         total += area;
     }
     h->total_area = total;
@@ -66,8 +106,8 @@ void hull_destroy(hull* h) {
     free(h->vy);
     free(h->vz);
     free(h->triangles);
-    free(h->triangle_area);
     free(h->triangle_table);
+    free(h->lanes);
     memset(h, 0, sizeof *h);
 }
 

@@ -23,18 +23,39 @@ typedef struct hull {
     float* vy;
     float* vz;
     uint32_t* triangles;   /* 3 vertex indices per triangle, outward winding */
-    float* triangle_area;  /* uncut area of each triangle, m^2 */
     /* HULL_TRIANGLE_STRIDE floats per triangle (one cache line), body
      * frame: the unit outward normal n, N x r_i for its three corners with
      * N = A n (a fully submerged triangle's pressure is linear in its
      * corner depths), then its centroid and its area. */
     float* triangle_table;
+    /* Columns of per-triangle floats that the force kernels' lanes load
+     * straight (hull_lanes), zero-padded to hull_lane_count entries. */
+    float* lanes;
     double total_area;     /* m^2 */
     mass_properties mesh_props; /* of the mesh, in mesh coordinates */
     mass_body body;        /* mass, CG (mesh coordinates), inertia about the CG */
     float bounds_min[3];   /* body frame (relative to the CG) */
     float bounds_max[3];
 } hull;
+
+/* Entries of per-triangle arrays read eight at a time: room for a run of
+ * triangles that ends anywhere to be read in whole lanes. */
+static inline size_t hull_lane_count(uint32_t triangles) { return (((size_t)triangles + 7) & ~(size_t)7) + 8; }
+
+/* The columns of hull.lanes: centroid, unit normal, (uncut) area, and the
+ * edges from the first corner (a cut triangle's wet centroid is the
+ * centroid moved by b1 e1 + b2 e2). */
+enum {
+    HULL_LANE_CX, HULL_LANE_CY, HULL_LANE_CZ,
+    HULL_LANE_NX, HULL_LANE_NY, HULL_LANE_NZ,
+    HULL_LANE_AREA,
+    HULL_LANE_E1X, HULL_LANE_E1Y, HULL_LANE_E1Z,
+    HULL_LANE_E2X, HULL_LANE_E2Y, HULL_LANE_E2Z,
+    HULL_LANE_COLUMNS
+};
+static inline const float* hull_lane(const hull* h, int column) {
+    return h->lanes + (size_t)column * hull_lane_count(h->triangle_count);
+}
 
 int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err);
 void hull_destroy(hull* h);

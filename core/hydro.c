@@ -136,31 +136,6 @@ void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out) {
     out->area_fraction = hydro_cut_emit(p, h, hydro_store_piece, out, out->segment, &out->has_segment);
 }
 
-static inline vec3 hydro_table_vec(const float* row, int at) { return v3(row[at], row[at + 1], row[at + 2]); }
-
-static void hydro_run_batch(hydrodyn_batch* b, const hydrodyn_frame* dyn, float* slam, hydro_sums* s) {
-    uint32_t n = b->count;
-    hydrodyn_batch_run(dyn, b, &s->force, &s->torque, &s->slam_force, &s->slam_torque);
-    if (slam)
-        for (uint32_t i = 0; i < n; i++) slam[b->index[i]] = b->swept[i];
-    b->count = 0;
-}
-
-/* Queues a wet part for the batched moving-water forces, running the batch
- * when it is full. Floats go straight across: the batch runs in float. */
-static inline void hydro_queue_wet(hydrodyn_batch* b, const hydrodyn_frame* dyn, float* slam, uint32_t t,
-                                   const float* centroid, const float* normal, float area, float triangle_area,
-                                   hydro_sums* dyn_sums) {
-    uint32_t i = b->count++;
-    b->cx[i] = centroid[0], b->cy[i] = centroid[1], b->cz[i] = centroid[2];
-    b->nx[i] = normal[0], b->ny[i] = normal[1], b->nz[i] = normal[2];
-    b->area[i] = area;
-    b->tri_area[i] = triangle_area;
-    b->prev[i] = slam ? slam[t] : 0.0f;
-    b->index[i] = t;
-    if (b->count == HYDRODYN_BATCH) hydro_run_batch(b, dyn, slam, dyn_sums);
-}
-
 /* A cut triangle's pressure, as weights on its own corners. Each piece of
  * the cut lies in the triangle's plane with the same winding, so its
  * area-weighted normal is (its area fraction) N, and each of its corners is
@@ -231,8 +206,13 @@ static inline void hydro_cut_weigh(const double h[3], hydro_cut_weights* w) {
     }
 }
 
+/* Triangles per run of the force kernels: the pass marks a run's
+ * triangles wet or dry, then the kernels take the whole run from the hull's
+ * tables (kept in L1 between the two). A multiple of HYDRODYN_LANES. */
+#define HYDRO_CHUNK 256
+
 void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
-                         double pressure_per_depth, const hydrodyn_frame* dyn, float* slam_state, hydro_sums* acc,
+                         double pressure_per_depth, const hydrodyn_frame* dyn, uint16_t* slam_state, hydro_sums* acc,
                          hydro_segment* segments) {
     const float *vx = h->vx, *vy = h->vy, *vz = h->vz;
     /* Sums in geometric units (m^3, m^4), body frame; rho g is applied once
@@ -242,107 +222,129 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
      * N x r_i; a cut triangle is the same sums with the weights of
      * hydro_cut_weigh. Kept unscaled until the end. */
     double full_f[3] = {0, 0, 0}, full_t[3] = {0, 0, 0};
-    /* Moving water and air, in newtons already. */
-    vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0);
-    hydro_sums wet;
-    hydro_sums_clear(&wet);
-    hydrodyn_batch batch;
-    batch.count = 0;
-    const int air = dyn && (dyn->model->c.forces & HYDRODYN_AIR_DRAG);
-    /* Air drag, -1/2 rho_air C A (v.n) v on each dry triangle facing the
-     * relative wind, with v the CG's (air speeds dwarf what rotation adds):
-     * summed as A (v.n) and A (v.n) c, one force and torque per block. */
-    const vec3 air_v = air ? dyn->air_velocity : v3(0, 0, 0);
-    double air_an = 0.0;
-    vec3 air_c = v3(0, 0, 0);
-    const int wet_forces =
-        dyn && (dyn->model->c.forces & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING));
-    float* slam = dyn && (dyn->model->c.forces & HYDRODYN_SLAMMING) ? slam_state : NULL;
+    /* Moving water and air: the pass marks each run of triangles wet (with
+     * a cut one's wet fraction and centroid shift) or dry, and the kernels
+     * take the run from the hull's tables. */
+    const hydrodyn_kernels* kern = NULL;
+    hydrodyn_lane_frame lf;
+    hydrodyn_lane_sums lane_sums;
+    int marking = 0;
+    uint16_t* slam = NULL;
+    if (dyn) {
+        hydrodyn_lane_frame_init(&lf, dyn);
+        marking = hydrodyn_lane_frame_wet(&lf) || lf.air_drag;
+        slam = lf.slamming ? slam_state : NULL;
+        kern = hydrodyn_kernels_active();
+        hydrodyn_lane_sums_clear(&lane_sums);
+    }
+    float wet[HYDRO_CHUNK], b1[HYDRO_CHUNK], b2[HYDRO_CHUNK];
     double area = 0.0;
     uint32_t wetted = 0, seg_n = acc->segment_count;
     int poisoned = 0;
     const uint32_t* tris = h->triangles;
-    for (uint32_t t = first; t < first + count; t++) {
-        uint32_t i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
-        float h0 = height[i0], h1 = height[i1], h2 = height[i2];
-        const float* row = h->triangle_table + (size_t)HULL_TRIANGLE_STRIDE * t;
-        if (h0 >= 0.0f && h1 >= 0.0f && h2 >= 0.0f) { /* dry: the common case, kept cheap */
-            if (slam && slam[t] != 0.0f) slam[t] = 0.0f; /* mostly already 0: no store */
-            if (air) {
-                /* facing the relative wind: gather A (v.n) and A (v.n) c */
-                double an = row[HULL_TRI_AREA] * (air_v.x * row[0] + air_v.y * row[1] + air_v.z * row[2]);
-                if (an > 0.0) {
-                    air_an += an;
-                    air_c = v3_madd(air_c, hydro_table_vec(row, HULL_TRI_CENTROID), an);
-                }
-            }
-            continue;
+    const uint32_t end = first + count;
+    for (uint32_t chunk = first; chunk < end; chunk += HYDRO_CHUNK) {
+        const uint32_t chunk_end = end - chunk < HYDRO_CHUNK ? end : chunk + HYDRO_CHUNK;
+        const uint32_t lanes = (chunk_end - chunk + HYDRODYN_LANES - 1) & ~(uint32_t)(HYDRODYN_LANES - 1);
+        if (marking) {
+            /* whole lanes: the tail marked neither (the hull's tables and
+             * the slamming memory are padded for it) */
+            memset(b1, 0, lanes * sizeof(float));
+            memset(b2, 0, lanes * sizeof(float));
+            for (uint32_t i = chunk_end - chunk; i < lanes; i++) wet[i] = 0.0f;
         }
-        if (h0 < 0.0f && h1 < 0.0f && h2 < 0.0f) {
+        for (uint32_t t = chunk; t < chunk_end; t++) {
+            uint32_t i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
+            float h0 = height[i0], h1 = height[i1], h2 = height[i2];
+            const float* row = h->triangle_table + (size_t)HULL_TRIANGLE_STRIDE * t;
+            if (h0 >= 0.0f && h1 >= 0.0f && h2 >= 0.0f) { /* dry: the common case, kept cheap */
+                if (marking) wet[t - chunk] = -1.0f;
+                continue;
+            }
+            if (h0 < 0.0f && h1 < 0.0f && h2 < 0.0f) {
+                const float* k = row + HULL_TRI_NORMAL;
+                double d0 = -(double)h0, d1 = -(double)h1, d2 = -(double)h2;
+                double a = row[HULL_TRI_AREA];
+                double s = d0 + d1 + d2, w0 = d0 + s, w1 = d1 + s, w2 = d2 + s, as = a * s;
+                for (int i = 0; i < 3; i++) {
+                    full_f[i] += k[i] * as;
+                    full_t[i] += (w0 * k[3 + i] + w1 * k[6 + i]) + w2 * k[9 + i];
+                }
+                wetted++;
+                area += a;
+                if (marking) wet[t - chunk] = 1.0f;
+                continue;
+            }
+            if (isnan(h0 + h1 + h2)) {
+                /* A NaN compares as neither wet nor dry: never guess. */
+                if (marking) wet[t - chunk] = 0.0f;
+                poisoned = 1;
+                continue;
+            }
+            double hh[3] = {h0, h1, h2};
+            hydro_cut_weights cw;
+            hydro_cut_weigh(hh, &cw);
             const float* k = row + HULL_TRI_NORMAL;
-            double d0 = -(double)h0, d1 = -(double)h1, d2 = -(double)h2;
-            double a = row[HULL_TRI_AREA];
-            double s = d0 + d1 + d2, w0 = d0 + s, w1 = d1 + s, w2 = d2 + s, as = a * s;
+            double a = row[HULL_TRI_AREA], af = a * cw.force;
             for (int i = 0; i < 3; i++) {
-                full_f[i] += k[i] * as;
-                full_t[i] += (w0 * k[3 + i] + w1 * k[6 + i]) + w2 * k[9 + i];
+                full_f[i] += k[i] * af;
+                full_t[i] += (cw.moment[0] * k[3 + i] + cw.moment[1] * k[6 + i]) + cw.moment[2] * k[9 + i];
             }
             wetted++;
-            area += a;
-            if (wet_forces)
-                hydro_queue_wet(&batch, dyn, slam, t, row + HULL_TRI_CENTROID, row + HULL_TRI_NORMAL, row[HULL_TRI_AREA],
-                                row[HULL_TRI_AREA], &wet);
-            continue;
-        }
-        if (isnan(h0 + h1 + h2)) {
-            /* A NaN compares as neither wet nor dry: never guess. */
-            poisoned = 1;
-            continue;
-        }
-        double hh[3] = {h0, h1, h2};
-        hydro_cut_weights cw;
-        hydro_cut_weigh(hh, &cw);
-        const float* k = row + HULL_TRI_NORMAL;
-        double a = row[HULL_TRI_AREA], af = a * cw.force;
-        for (int i = 0; i < 3; i++) {
-            full_f[i] += k[i] * af;
-            full_t[i] += (cw.moment[0] * k[3 + i] + cw.moment[1] * k[6 + i]) + cw.moment[2] * k[9 + i];
-        }
-        wetted++;
-        area += cw.fraction * a;
-        if (wet_forces && cw.fraction > 0.0) {
-            float c[3] = {(float)(cw.centroid[0] * vx[i0] + cw.centroid[1] * vx[i1] + cw.centroid[2] * vx[i2]),
-                          (float)(cw.centroid[0] * vy[i0] + cw.centroid[1] * vy[i1] + cw.centroid[2] * vy[i2]),
-                          (float)(cw.centroid[0] * vz[i0] + cw.centroid[1] * vz[i1] + cw.centroid[2] * vz[i2])};
-            hydro_queue_wet(&batch, dyn, slam, t, c, row + HULL_TRI_NORMAL, (float)(cw.fraction * a), (float)a, &wet);
-        } else if (slam) {
-            slam[t] = 0.0f;
-        }
-        if (segments) {
-            /* where the triangle crosses the surface, for tools and tests */
-            const uint32_t idx[3] = {i0, i1, i2};
-            uint32_t o = idx[cw.odd], ca = idx[(cw.odd + 1) % 3], cb = idx[(cw.odd + 2) % 3];
-            vec3 po = v3(vx[o], vy[o], vz[o]), pa = v3(vx[ca], vy[ca], vz[ca]), pb = v3(vx[cb], vy[cb], vz[cb]);
-            vec3 s0, s1;
-            if ((hh[cw.odd] < 0.0)) { /* one corner wet: J_a, J_b */
-                s0 = hydro_lerp(po, pa, cw.ta);
-                s1 = hydro_lerp(po, pb, cw.tb);
-            } else { /* I_b, I_a */
-                s0 = hydro_lerp(pb, po, cw.tb);
-                s1 = hydro_lerp(pa, po, cw.ta);
+            area += cw.fraction * a;
+            if (marking) {
+                if (cw.fraction > 0.0) {
+                    /* the wet part's centroid, as barycentric weights */
+                    uint32_t j = t - chunk;
+                    wet[j] = (float)cw.fraction;
+                    b1[j] = (float)(cw.centroid[1] - 1.0 / 3.0);
+                    b2[j] = (float)(cw.centroid[2] - 1.0 / 3.0);
+                } else {
+                    wet[t - chunk] = -1.0f; /* a wet area that rounds to none: dry */
+                }
             }
-            hydro_segment* sg = &segments[seg_n++];
-            sg->a[0] = (float)s0.x, sg->a[1] = (float)s0.y, sg->a[2] = (float)s0.z;
-            sg->b[0] = (float)s1.x, sg->b[1] = (float)s1.y, sg->b[2] = (float)s1.z;
+            if (segments) {
+                /* where the triangle crosses the surface, for tools and tests */
+                const uint32_t idx[3] = {i0, i1, i2};
+                uint32_t o = idx[cw.odd], ca = idx[(cw.odd + 1) % 3], cb = idx[(cw.odd + 2) % 3];
+                vec3 po = v3(vx[o], vy[o], vz[o]), pa = v3(vx[ca], vy[ca], vz[ca]), pb = v3(vx[cb], vy[cb], vz[cb]);
+                vec3 s0, s1;
+                if ((hh[cw.odd] < 0.0)) { /* one corner wet: J_a, J_b */
+                    s0 = hydro_lerp(po, pa, cw.ta);
+                    s1 = hydro_lerp(po, pb, cw.tb);
+                } else { /* I_b, I_a */
+                    s0 = hydro_lerp(pb, po, cw.tb);
+                    s1 = hydro_lerp(pa, po, cw.ta);
+                }
+                hydro_segment* sg = &segments[seg_n++];
+                sg->a[0] = (float)s0.x, sg->a[1] = (float)s0.y, sg->a[2] = (float)s0.z;
+                sg->b[0] = (float)s1.x, sg->b[1] = (float)s1.y, sg->b[2] = (float)s1.z;
+            }
+        }
+        if (marking) {
+            hydrodyn_span sp = {.wet = wet, .b1 = b1, .b2 = b2, .slam = slam ? slam + chunk : NULL, .count = lanes};
+            for (int c = 0; c < HULL_LANE_COLUMNS; c++) sp.column[c] = hull_lane(h, c) + chunk;
+            kern->span(&lf, &sp, &lane_sums);
         }
     }
-    if (batch.count) hydro_run_batch(&batch, dyn, slam, &wet);
-    dyn_f = v3_add(dyn_f, wet.force);
-    dyn_t = v3_add(dyn_t, wet.torque);
-    if (air && air_an > 0.0) {
-        double k = -dyn->half_rho_air_c;
-        dyn_f = v3_madd(dyn_f, air_v, k * air_an);
-        dyn_t = v3_add(dyn_t, v3_cross(air_c, v3_scale(air_v, k)));
+    vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0), slam_f = v3(0, 0, 0), slam_t = v3(0, 0, 0);
+    if (marking) {
+        double r[HYDRODYN_SUM_COUNT];
+        hydrodyn_lane_sums_reduce(&lane_sums, r);
+        dyn_f = v3(r[HYDRODYN_SUM_FORCE], r[HYDRODYN_SUM_FORCE + 1], r[HYDRODYN_SUM_FORCE + 2]);
+        dyn_t = v3(r[HYDRODYN_SUM_TORQUE], r[HYDRODYN_SUM_TORQUE + 1], r[HYDRODYN_SUM_TORQUE + 2]);
+        slam_f = v3(r[HYDRODYN_SUM_SLAM_FORCE], r[HYDRODYN_SUM_SLAM_FORCE + 1], r[HYDRODYN_SUM_SLAM_FORCE + 2]);
+        slam_t = v3(r[HYDRODYN_SUM_SLAM_TORQUE], r[HYDRODYN_SUM_SLAM_TORQUE + 1], r[HYDRODYN_SUM_SLAM_TORQUE + 2]);
+        double air_an = r[HYDRODYN_SUM_AIR_AN];
+        if (lf.air_drag && air_an > 0.0) {
+            /* -1/2 rho_air C A (v.n) v on each dry triangle facing the
+             * relative wind, with v the CG's (air speeds dwarf what
+             * rotation adds): one force and torque per block */
+            vec3 air_c = v3(r[HYDRODYN_SUM_AIR_C], r[HYDRODYN_SUM_AIR_C + 1], r[HYDRODYN_SUM_AIR_C + 2]);
+            double k = -dyn->half_rho_air_c;
+            dyn_f = v3_madd(dyn_f, dyn->air_velocity, k * air_an);
+            dyn_t = v3_add(dyn_t, v3_cross(air_c, v3_scale(dyn->air_velocity, k)));
+        }
     }
     vec3 force = v3_scale(v3(full_f[0], full_f[1], full_f[2]), -1.0 / 3.0);
     vec3 torque = v3_scale(v3(full_t[0], full_t[1], full_t[2]), 1.0 / 12.0);
@@ -356,8 +358,8 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
     }
     acc->force = v3_add(acc->force, force);
     acc->torque = v3_add(acc->torque, torque);
-    acc->slam_force = v3_add(acc->slam_force, wet.slam_force);
-    acc->slam_torque = v3_add(acc->slam_torque, wet.slam_torque);
+    acc->slam_force = v3_add(acc->slam_force, slam_f);
+    acc->slam_torque = v3_add(acc->slam_torque, slam_t);
     acc->submerged_area += area;
     acc->wetted_triangles += wetted;
     acc->segment_count = seg_n;

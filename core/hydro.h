@@ -79,12 +79,14 @@ static inline void hydro_sums_clear(hydro_sums* s) {
  * for one accumulator over a vessel's whole range (the world passes NULL). A
  * NaN height makes the force and torque NaN (never silently dry). `dyn`
  * (NULL: hydrostatics only) adds the moving-water and air forces its model
- * switches on; `slam_state` (the vessel's, one float per triangle, or NULL)
- * carries slamming's memory between steps. Blocks of
+ * switches on; `slam_state` (the vessel's, one half float per triangle,
+ * hull_lane_count entries, or NULL) carries slamming's memory between
+ * steps. `first` is a multiple of HYDRODYN_LANES (the lanes read whole
+ * runs of the hull's tables). Blocks of
  * one vessel may run on different threads into separate sums, added in block
  * order for a deterministic total. */
 void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
-                         double pressure_per_depth, const hydrodyn_frame* dyn, float* slam_state, hydro_sums* acc,
+                         double pressure_per_depth, const hydrodyn_frame* dyn, uint16_t* slam_state, hydro_sums* acc,
                          hydro_segment* segments);
 /* Rotates the forces and torques of body-frame sums into the world frame. */
 void hydro_sums_to_world(hydro_sums* s, const mat3* rotation);

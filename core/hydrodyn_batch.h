@@ -1,35 +1,95 @@
-/* The moving-water forces of many wet triangles at once: the triangle
- * pass gathers each wet part (centroid, normal, area) into a batch and the
- * batch runs four parts per instruction (SSE2, float). Per part this is
- * the arithmetic of hydrodyn.h: friction, pressure drag or suction, and
- * slamming, with x^f from a polynomial exp2(f log2 x) instead of pow (a
- * pow per part would cost more than all the rest). */
+/* The moving-water and air forces of a hull's triangles, eight at a time
+ * (float lanes). The triangle pass marks a run of triangles wet (with the
+ * wet fraction and centroid of a cut one), dry or neither, and the kernel
+ * takes the run straight from the hull's tables: no copying, no gathering.
+ * Per part the arithmetic is that of hydrodyn.h, with x^f from a polynomial
+ * exp2(f log2 x) instead of pow where f is not 1/2, 1 or 2.
+ *
+ * Two builds of the same kernel: AVX2 (one 8-lane register) where the CPU
+ * has it, SSE2 (two 4-lane registers) everywhere else. They give the same
+ * bits, so a replay recorded on one machine checks on another. */
 #ifndef NAVAL_HYDRODYN_BATCH_H
 #define NAVAL_HYDRODYN_BATCH_H
 
 #include <stdint.h>
 
+#include "hull.h"
 #include "hydrodyn.h"
 
-#define HYDRODYN_BATCH 64 /* a multiple of 4 */
+#define HYDRODYN_LANES 8
 
-typedef struct hydrodyn_batch {
+enum { HYDRODYN_POW_HALF, HYDRODYN_POW_ONE, HYDRODYN_POW_TWO, HYDRODYN_POW_ANY };
+
+/* A vessel's step constants in float, as every lane takes them. */
+typedef struct hydrodyn_lane_frame {
+    float v[3], w[3]; /* the CG's velocity relative to the water, angular velocity (body frame) */
+    float air[3];     /* the CG's velocity relative to the air */
+    float half_cf, inv_vr, p1, p2, s1, s2, fp, fs, slam_p, slam_scale, rate;
+    int viscous, pressure, slamming, air_drag, falloff_kind, slam_kind;
+} hydrodyn_lane_frame;
+
+void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const hydrodyn_frame* f);
+/* Whether the frame has any force for wet parts (else only air drag). */
+static inline int hydrodyn_lane_frame_wet(const hydrodyn_lane_frame* lf) {
+    return lf->viscous || lf->pressure || lf->slamming;
+}
+
+/* Running sums per lane, added over a block's spans and
+ * reduced once, in a fixed order: the same total whatever ran them. */
+enum {
+    HYDRODYN_SUM_FORCE = 0,  /* x, y, z: friction and pressure */
+    HYDRODYN_SUM_TORQUE = 3, /* about the CG */
+    HYDRODYN_SUM_SLAM_FORCE = 6,
+    HYDRODYN_SUM_SLAM_TORQUE = 9,
+    HYDRODYN_SUM_AIR_AN = 12, /* sum of A (v_air . n) over dry triangles facing the wind */
+    HYDRODYN_SUM_AIR_C = 13,  /* x, y, z: the same weights times the centroids */
+    HYDRODYN_SUM_COUNT = 16
+};
+typedef struct hydrodyn_lane_sums {
+    float lane[HYDRODYN_SUM_COUNT][HYDRODYN_LANES];
+} hydrodyn_lane_sums;
+
+void hydrodyn_lane_sums_clear(hydrodyn_lane_sums* s);
+/* out[i] = the lanes of sum i added in one fixed order. */
+void hydrodyn_lane_sums_reduce(const hydrodyn_lane_sums* s, double out[HYDRODYN_SUM_COUNT]);
+
+/* Triangles [0, count) of a hull's tables (count a multiple of 8: the
+ * tables are padded), as the triangle pass marked them in wet[]:
+ *   > 0  under water: the wet fraction of the triangle's area (1 when all
+ *        of it); a cut one's wet part has its centroid at the triangle's
+ *        moved by b1 e1 + b2 e2 (b1, b2 the barycentric weights of corners
+ *        1 and 2 minus 1/3; 0 for a triangle wet all over)
+ *   < 0  dry: air drag, and its slamming memory forgets
+ *   0    neither (poisoned, padding): skipped, its memory kept
+ * slam: the triangles' memory (half floats), NULL when the type keeps none. */
+typedef struct hydrodyn_span {
+    const float* column[HULL_LANE_COLUMNS]; /* the hull's lanes (hull_lane), from the run's first triangle */
+    const float *wet, *b1, *b2;
+    uint16_t* slam;
     uint32_t count;
-    float cx[HYDRODYN_BATCH], cy[HYDRODYN_BATCH], cz[HYDRODYN_BATCH]; /* centroid, body frame */
-    float nx[HYDRODYN_BATCH], ny[HYDRODYN_BATCH], nz[HYDRODYN_BATCH]; /* unit outward normal */
-    float area[HYDRODYN_BATCH];     /* submerged area */
-    float tri_area[HYDRODYN_BATCH]; /* the original triangle's (slamming's S_j) */
-    float prev[HYDRODYN_BATCH];     /* last step's swept rate A v.n (slamming) */
-    float swept[HYDRODYN_BATCH];    /* out: this step's */
-    uint32_t index[HYDRODYN_BATCH]; /* triangle, for the caller's slamming state */
-} hydrodyn_batch;
+} hydrodyn_span;
 
-/* Forces and moments (about the CG, body frame) of the batch's parts added
- * to the sums; slamming's apart. Fills swept[]. Empties the batch. */
-void hydrodyn_batch_run(const hydrodyn_frame* fr, hydrodyn_batch* b, vec3* force, vec3* torque, vec3* slam_force,
-                        vec3* slam_torque);
+typedef struct hydrodyn_kernels {
+    void (*span)(const hydrodyn_lane_frame* f, const hydrodyn_span* sp, hydrodyn_lane_sums* sums);
+    void (*half_encode)(const float in[8], uint16_t out[8]);
+    void (*half_decode)(const uint16_t in[8], float out[8]);
+    float (*pow_unit)(float x, float p);
+} hydrodyn_kernels;
 
-/* x^p for x in [0, 1], p in (0, 10]: the batch's approximation, to ~2e-6
+extern const hydrodyn_kernels hydrodyn_sse2_kernels;
+extern const hydrodyn_kernels hydrodyn_avx2_kernels;
+/* The AVX2 build where this CPU has AVX2 (and no one asked for SSE2). */
+const hydrodyn_kernels* hydrodyn_kernels_active(void);
+int hydrodyn_kernels_have_avx2(void);
+/* Benchmarks: 1 makes every later pass use the SSE2 build. */
+void hydrodyn_kernels_force_sse2(int on);
+const char* hydrodyn_kernels_name(const hydrodyn_kernels* k);
+
+/* One value's half-float slamming memory, the lanes' steps in scalar code. */
+uint16_t hydrodyn_half_encode(float x);
+float hydrodyn_half_decode(uint16_t h);
+
+/* x^p for x in [0, 1], p in (0, 10]: the lanes' approximation, to ~2e-6
  * relative (exposed for its test). */
 float hydrodyn_pow_unit(float x, float p);
 

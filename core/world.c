@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hydrodyn_batch.h"
 #include "world_internal.h"
 
 world_config world_config_default(void) {
@@ -43,7 +44,7 @@ static int world_reserve_vessels(world* w, uint32_t need, nv_error* err) {
 #define X(f) bad |= world_grow((void**)&w->v.f, sizeof(float), cap);
     WORLD_FLOAT_FIELDS(X)
 #undef X
-    bad |= world_grow((void**)&w->v.slam, sizeof(float*), cap);
+    bad |= world_grow((void**)&w->v.slam, sizeof(uint16_t*), cap);
     if (bad) return nv_error_set(err, "world: out of memory for %u vessels", cap);
     w->capacity = cap;
     return 0;
@@ -67,6 +68,9 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
         return nv_error_set(err, "world: water density and gravity must be positive, damping non-negative");
     if (cfg->vertex_block < 16 || cfg->triangle_block < 16)
         return nv_error_set(err, "world: vertex_block and triangle_block must be at least 16");
+    if (cfg->triangle_block % HYDRODYN_LANES)
+        return nv_error_set(err, "world: triangle_block must be a multiple of %d (got %u)", HYDRODYN_LANES,
+                            cfg->triangle_block);
     world* w = calloc(1, sizeof *w);
     if (!w) return nv_error_set(err, "world: out of memory");
     w->cfg = *cfg;
@@ -203,6 +207,10 @@ static void world_count_vessel(world* w, const hull* h, int sign) {
     w->need_tri_blocks += (uint64_t)((int64_t)sign * world_blocks_of(h->triangle_count, w->cfg.triangle_block));
 }
 
+/* A vessel's slamming memory: one half float per triangle, padded for the
+ * force kernels' whole lanes. */
+static uint16_t* world_slam_alloc(const hull* h) { return calloc(hull_lane_count(h->triangle_count), sizeof(uint16_t)); }
+
 int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err) {
     if (type >= w->type_count) return nv_error_set(err, "spawn: no hull type %u (the world has %u)", type, w->type_count);
     if (!v3_is_finite(position)) return nv_error_set(err, "spawn: the position is not finite");
@@ -212,9 +220,9 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
     if (w->next_id == UINT32_MAX) return nv_error_set(err, "spawn: vessel ids are exhausted");
     if (world_reserve_vessels(w, w->count + 1, err)) return -1;
     if (world_reserve_for(w, &w->types[type].hull, err)) return -1;
-    float* slam = NULL;
+    uint16_t* slam = NULL;
     if (w->types[type].model && w->types[type].model->slamming) {
-        slam = calloc(w->types[type].hull.triangle_count ? w->types[type].hull.triangle_count : 1, sizeof(float));
+        slam = world_slam_alloc(&w->types[type].hull);
         if (!slam) return nv_error_set(err, "spawn: out of memory for the slamming state");
     }
     if (w->next_id >= w->id_capacity) {
@@ -355,7 +363,7 @@ int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, n
     dynamics_model_init(m, &given, &t->hull);
     /* Every vessel of the type gets (or drops) its slamming memory now, so
      * that failing leaves the world as it was. */
-    float** fresh = NULL;
+    uint16_t** fresh = NULL;
     if (m->slamming) {
         fresh = calloc(w->count ? w->count : 1, sizeof *fresh);
         if (!fresh) {
@@ -364,7 +372,7 @@ int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, n
         }
         for (uint32_t s = 0; s < w->count; s++)
             if (w->v.type[s] == type && !w->v.slam[s]) {
-                fresh[s] = calloc(t->hull.triangle_count ? t->hull.triangle_count : 1, sizeof(float));
+                fresh[s] = world_slam_alloc(&t->hull);
                 if (!fresh[s]) {
                     for (uint32_t k = 0; k < s; k++) free(fresh[k]);
                     free(fresh);
@@ -418,13 +426,13 @@ uint64_t world_state_hash(const world* w) {
 #undef X
         h = world_fnv(h, &v->throttle[s], sizeof(float));
         h = world_fnv(h, &v->rudder[s], sizeof(float));
-        if (v->slam[s]) h = world_fnv(h, v->slam[s], w->types[v->type[s]].hull.triangle_count * sizeof(float));
+        if (v->slam[s]) h = world_fnv(h, v->slam[s], w->types[v->type[s]].hull.triangle_count * sizeof(uint16_t));
     }
     return h;
 }
 
 void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total) {
-    size_t per = (size_t)w->capacity * (22 * sizeof(double) + 6 * sizeof(uint32_t) + 6 * sizeof(float) + sizeof(float*)) +
+    size_t per = (size_t)w->capacity * (22 * sizeof(double) + 6 * sizeof(uint32_t) + 6 * sizeof(float) + sizeof(uint16_t*)) +
                  (size_t)w->id_capacity * sizeof(uint32_t) + (size_t)w->height_capacity * sizeof(float) +
                  (size_t)w->vertex_block_capacity * sizeof(world_block) +
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
@@ -432,10 +440,12 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
                     (size_t)w->threads * (sizeof(hydro_scratch) + w->cfg.vertex_block * (3 * sizeof(double) + sizeof(float)));
     for (uint32_t i = 0; i < w->type_count; i++) {
         const hull* h = &w->types[i].hull;
-        shared += (size_t)h->vertex_count * 3 * sizeof(float) + (size_t)h->triangle_count * (3 * sizeof(uint32_t) + 13 * sizeof(float));
+        shared += (size_t)h->vertex_count * 3 * sizeof(float) +
+                  (size_t)h->triangle_count * (3 * sizeof(uint32_t) + HULL_TRIANGLE_STRIDE * sizeof(float)) +
+                  hull_lane_count(h->triangle_count) * HULL_LANE_COLUMNS * sizeof(float);
     }
     for (uint32_t s = 0; s < w->count; s++)
-        if (w->v.slam[s]) per += (size_t)w->types[w->v.type[s]].hull.triangle_count * sizeof(float);
+        if (w->v.slam[s]) per += hull_lane_count(w->types[w->v.type[s]].hull.triangle_count) * sizeof(uint16_t);
     for (uint32_t i = 0; i < w->type_count; i++)
         if (w->types[i].model) shared += sizeof(dynamics_model);
     if (per_vessel_total) *per_vessel_total = per;
@@ -528,11 +538,11 @@ int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) 
                             r->id, r->slam_count, t->name, keeps);
     if (world_reserve_vessels(w, w->count + 1, err)) return -1;
     if (world_reserve_for(w, &t->hull, err)) return -1;
-    float* slam = NULL;
+    uint16_t* slam = NULL;
     if (keeps) {
-        slam = malloc(keeps * sizeof(float));
+        slam = world_slam_alloc(&t->hull);
         if (!slam) return nv_error_set(err, "restore: vessel %u: out of memory for the slamming state", r->id);
-        memcpy(slam, r->slam, keeps * sizeof(float));
+        memcpy(slam, r->slam, keeps * sizeof(uint16_t));
     }
     if (world_reserve_ids(w, (uint64_t)r->id + 1, err)) {
         free(slam);

@@ -182,7 +182,7 @@ typedef struct world_vessel_record {
     float throttle, rudder;         /* actual */
     float water_vy;                 /* the surface's vertical velocity at the CG, last step */
     uint32_t slam_count;     /* triangles of slamming memory; 0 when the type keeps none */
-    const float* slam;       /* export: the world's (valid until the next change); restore: copied */
+    const uint16_t* slam;    /* half floats; export: the world's (valid until the next change); restore: copied */
 } world_vessel_record;
 
 /* Slot order is part of the state (the hash and the block order follow

@@ -42,7 +42,7 @@ typedef struct world_vessels {
     float *throttle_cmd, *rudder_cmd; /* commanded */
     float *throttle, *rudder;         /* actual, rate limited */
     float *water_vy;                  /* the surface's vertical velocity at the CG, this step */
-    float** slam;                     /* per triangle (types with slamming), else NULL */
+    uint16_t** slam;                  /* half float per triangle (types with slamming), else NULL */
     uint32_t* model;           /* world_model */
     uint32_t* vertex_offset;   /* first entry of the vessel's heights */
     uint32_t* tri_block_first; /* first triangle block of the vessel */

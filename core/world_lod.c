@@ -86,7 +86,7 @@ void world_lod_free(world* w) {
 static void world_switch_model(world* w, uint32_t s, world_model m) {
     if (w->v.model[s] == (uint32_t)m) return;
     if (m == WORLD_MODEL_MESH && w->v.slam[s])
-        memset(w->v.slam[s], 0, w->types[w->v.type[s]].hull.triangle_count * sizeof(float));
+        memset(w->v.slam[s], 0, w->types[w->v.type[s]].hull.triangle_count * sizeof(uint16_t));
     w->v.model[s] = (uint32_t)m;
     w->blocks_dirty = 1;
 }

@@ -75,7 +75,7 @@ static void ckp_assert_same_vessels(const world* a, const world* b) {
         assert_int_equal(world_export_vessel(a, s, &ra), 0);
         assert_int_equal(world_export_vessel(b, s, &rb), 0);
         assert_int_equal(ra.slam_count, rb.slam_count);
-        if (ra.slam_count) assert_memory_equal(ra.slam, rb.slam, ra.slam_count * sizeof(float));
+        if (ra.slam_count) assert_memory_equal(ra.slam, rb.slam, ra.slam_count * sizeof(uint16_t));
         ra.slam = rb.slam = NULL;
         assert_memory_equal(&ra, &rb, sizeof ra);
     }
@@ -356,8 +356,14 @@ static void consistent_but_wrong_files_are_refused(void** state) {
     uint8_t* d = malloc(size + 8);
 
     memcpy(d, good, size);
-    d[8] = 2; /* a future version */
-    ckp_expect_refusal(d, size, "format version 2, this build reads version 1");
+    d[8] = (uint8_t)(CHECKPOINT_VERSION + 1); /* a future version */
+    char want[80];
+    snprintf(want, sizeof want, "format version %u, this build reads version %u", CHECKPOINT_VERSION + 1,
+             CHECKPOINT_VERSION);
+    ckp_expect_refusal(d, size, want);
+    d[8] = 1; /* version 1 kept slamming memory as floats */
+    snprintf(want, sizeof want, "format version 1, this build reads version %u", CHECKPOINT_VERSION);
+    ckp_expect_refusal(d, size, want);
 
     memcpy(d, good, size);
     size_t vs = ckp_find(d, size, "VSLS");

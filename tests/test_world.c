@@ -104,7 +104,7 @@ static void world_matches_the_single_vessel_reference(void** state) {
     test_hull_builtin(&h, "ship", 800, 500.0);
     mesh m;
     ASSERT_OK(hullgen_build("ship", 800, &m, &err), err);
-    const uint32_t blocks[] = {4096, 100};
+    const uint32_t blocks[] = {4096, 96};
     for (int k = 0; k < 2; k++) {
         world_config cfg = world_config_default();
         cfg.triangle_block = blocks[k];

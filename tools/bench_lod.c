@@ -120,7 +120,7 @@ typedef struct lod_fleet {
     quat* orientation;
     vec3* velocity;
     vec3* angular_velocity;
-    float* slam; /* per boat per triangle */
+    uint16_t* slam; /* per boat: hull_lane_count(triangles) half floats */
 } lod_fleet;
 
 int main(int argc, char** argv) {
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
     f.orientation = malloc(n * sizeof *f.orientation);
     f.velocity = malloc(n * sizeof *f.velocity);
     f.angular_velocity = malloc(n * sizeof *f.angular_velocity);
-    f.slam = calloc(n * h.triangle_count, sizeof *f.slam);
+    f.slam = calloc(n * hull_lane_count(h.triangle_count), sizeof *f.slam);
     float* height = malloc(h.vertex_count * sizeof *height);
     hydro_scratch hs;
     size_t col_bytes = columns_scratch_bytes(&cm);
@@ -244,7 +244,7 @@ int main(int argc, char** argv) {
                                 h.total_area, dt);
             hydro_sums s;
             hydro_sums_clear(&s);
-            hydro_triangle_pass(&h, height, 0, h.triangle_count, rho * g, &fr, f.slam + i * h.triangle_count, &s,
+            hydro_triangle_pass(&h, height, 0, h.triangle_count, rho * g, &fr, f.slam + i * hull_lane_count(h.triangle_count), &s,
                                 NULL);
             hydro_sums_to_world(&s, &r);
             checksum += s.force.y + s.slam_force.y;
