@@ -16,7 +16,8 @@ int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err) {
     s->ox = malloc(n * sizeof(float));
     s->oy = malloc(n * sizeof(float));
     s->oz = malloc(n * sizeof(float));
-    if (!s->qx || !s->qz || !s->wy || !s->surface || !s->ox || !s->oy || !s->oz) {
+    s->height = malloc(n * sizeof(float));
+    if (!s->qx || !s->qz || !s->wy || !s->surface || !s->ox || !s->oy || !s->oz || !s->height) {
         hydro_scratch_free(s);
         return nv_error_set(err, "hydro: out of memory for a scratch of %u vertices", capacity);
     }
@@ -32,6 +33,7 @@ void hydro_scratch_free(hydro_scratch* s) {
     free(s->ox);
     free(s->oy);
     free(s->oz);
+    free(s->height);
     memset(s, 0, sizeof *s);
 }
 

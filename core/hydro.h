@@ -21,6 +21,7 @@ typedef struct hydro_scratch {
     double* wy;       /* world y of each vertex */
     float* surface;   /* water height answered */
     float *ox, *oy, *oz; /* world-oriented offsets from the CG (surfaces with sample_near) */
+    float* height;       /* a whole small hull's vertex heights, between its two passes */
     uint32_t capacity;
 } hydro_scratch;
 

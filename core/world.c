@@ -82,7 +82,8 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
     w->lod = world_lod_default();
     w->types = calloc(WORLD_MAX_HULL_TYPES, sizeof *w->types);
     w->scratch = calloc(w->threads, sizeof *w->scratch);
-    if (!w->types || !w->scratch) {
+    w->worker_ms = calloc(w->threads, sizeof *w->worker_ms);
+    if (!w->types || !w->scratch || !w->worker_ms) {
         world_destroy(w);
         return nv_error_set(err, "world: out of memory");
     }
@@ -117,6 +118,7 @@ void world_destroy(world* w) {
     free(w->v.slam);
     free(w->id_to_slot);
     free(w->heights);
+    free(w->worker_ms);
     free(w->vertex_blocks);
     free(w->tri_blocks);
     free(w->tri_sums);
@@ -185,10 +187,17 @@ static int world_reserve_table(void** p, uint32_t* capacity, size_t elem, uint64
     return 0;
 }
 
+/* Heights and vertex blocks a vessel of `h` needs: none for a small hull
+ * (world_hull_fuses). */
+static uint32_t world_heights_of(const world* w, const hull* h) { return world_hull_fuses(w, h) ? 0 : h->vertex_count; }
+static uint32_t world_vertex_blocks_of(const world* w, const hull* h) {
+    return world_hull_fuses(w, h) ? 0 : world_blocks_of(h->vertex_count, w->cfg.vertex_block);
+}
+
 /* Room in the per-vertex and per-block tables for one more vessel of `h`. */
 static int world_reserve_for(world* w, const hull* h, nv_error* err) {
-    uint64_t heights = w->need_heights + h->vertex_count;
-    uint64_t vblocks = w->need_vertex_blocks + world_blocks_of(h->vertex_count, w->cfg.vertex_block);
+    uint64_t heights = w->need_heights + world_heights_of(w, h);
+    uint64_t vblocks = w->need_vertex_blocks + world_vertex_blocks_of(w, h);
     uint64_t tblocks = w->need_tri_blocks + world_blocks_of(h->triangle_count, w->cfg.triangle_block);
     if (heights > UINT32_MAX || vblocks > UINT32_MAX || tblocks > UINT32_MAX)
         return nv_error_set(err, "spawn: the world would hold more than 2^32 vertices or blocks");
@@ -202,8 +211,8 @@ static int world_reserve_for(world* w, const hull* h, nv_error* err) {
 }
 
 static void world_count_vessel(world* w, const hull* h, int sign) {
-    w->need_heights += (uint64_t)((int64_t)sign * h->vertex_count);
-    w->need_vertex_blocks += (uint64_t)((int64_t)sign * world_blocks_of(h->vertex_count, w->cfg.vertex_block));
+    w->need_heights += (uint64_t)((int64_t)sign * world_heights_of(w, h));
+    w->need_vertex_blocks += (uint64_t)((int64_t)sign * world_vertex_blocks_of(w, h));
     w->need_tri_blocks += (uint64_t)((int64_t)sign * world_blocks_of(h->triangle_count, w->cfg.triangle_block));
 }
 
@@ -402,6 +411,7 @@ uint32_t world_vessel_id_at(const world* w, uint32_t slot) { return slot < w->co
 uint64_t world_tick(const world* w) { return w->tick; }
 double world_time(const world* w) { return w->time; }
 const world_timing* world_last_timing(const world* w) { return &w->timing; }
+void world_set_timing_detail(world* w, int on) { w->timing_detail = on != 0; }
 
 /* ---- inspection ------------------------------------------------------- */
 
@@ -437,7 +447,8 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
                  (size_t)w->vertex_block_capacity * sizeof(world_block) +
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
     size_t shared = sizeof *w + WORLD_MAX_HULL_TYPES * sizeof(world_type) +
-                    (size_t)w->threads * (sizeof(hydro_scratch) + w->cfg.vertex_block * (3 * sizeof(double) + sizeof(float)));
+                    (size_t)w->threads * (sizeof(hydro_scratch) + sizeof *w->worker_ms +
+                                          w->cfg.vertex_block * (3 * sizeof(double) + 5 * sizeof(float)));
     for (uint32_t i = 0; i < w->type_count; i++) {
         const hull* h = &w->types[i].hull;
         shared += (size_t)h->vertex_count * 3 * sizeof(float) +

@@ -97,7 +97,11 @@ typedef struct world_vessel_state {
 } world_vessel_state;
 
 typedef struct world_timing {
-    double water_ms, vertex_ms, triangle_ms, integrate_ms, step_ms;
+    double water_ms, vertex_ms, triangle_ms, integrate_ms, step_ms; /* wall time of each pass */
+    /* With world_set_timing_detail on: thread time in the per-vertex and
+     * per-triangle work, summed over the workers (a small hull runs both
+     * in one job, so the wall times above cannot split them). */
+    double vertex_cpu_ms, triangle_cpu_ms;
 } world_timing;
 
 typedef struct world world;
@@ -156,6 +160,9 @@ void world_step(world* w);
 uint64_t world_tick(const world* w);
 double world_time(const world* w);
 const world_timing* world_last_timing(const world* w);
+/* Benchmarks: time the vertex and triangle work apart (two clock reads per
+ * vessel and pass). Off by default. */
+void world_set_timing_detail(world* w, int on);
 /* FNV-1a over every vessel's id, flags and state bits, in slot order. */
 uint64_t world_state_hash(const world* w);
 /* Bytes held per vessel (state, heights, blocks, sums) and shared (hull

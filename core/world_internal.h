@@ -80,6 +80,8 @@ struct world {
     int blocks_dirty;
 
     hydro_scratch* scratch; /* one per worker */
+    int timing_detail;
+    double (*worker_ms)[8];  /* per worker: vertex and triangle thread time (a cache line each) */
     void** column_scratch;  /* one per worker, column_scratch_bytes each */
     size_t column_scratch_bytes;
     world_lod lod;
@@ -94,6 +96,12 @@ struct world {
         X(fz) X(tx) X(ty) X(tz)
 #define WORLD_U32_FIELDS(X) X(id) X(type) X(flags) X(model) X(vertex_offset) X(tri_block_first) X(tri_block_count)
 #define WORLD_FLOAT_FIELDS(X) X(area) X(throttle_cmd) X(rudder_cmd) X(throttle) X(rudder) X(water_vy)
+
+/* A hull small enough for one job to run both its passes, its vertex
+ * heights in the worker's scratch (none kept per vessel). */
+static inline int world_hull_fuses(const world* w, const hull* h) {
+    return h->vertex_count <= w->cfg.vertex_block && h->triangle_count <= w->cfg.triangle_block;
+}
 
 /* Slot of a vessel id, UINT32_MAX when there is none. */
 static inline uint32_t world_slot_of(const world* w, uint32_t id) {

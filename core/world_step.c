@@ -14,7 +14,9 @@ static double world_now_ms(void) {
 /* ---- blocks ----------------------------------------------------------- */
 
 /* Lays out heights and splits every vessel into vertex and triangle blocks,
- * between steps after spawns or despawns, in the room world_spawn reserved. */
+ * between steps after spawns or despawns, in the room world_spawn reserved.
+ * A small hull (world_hull_fuses) is one triangle block whose job runs its
+ * vertex pass too: no vertex blocks, no heights kept. */
 static void world_rebuild_blocks(world* w) {
     uint32_t hoff = 0, vb = 0, tb = 0;
     for (uint32_t s = 0; s < w->count; s++) {
@@ -23,11 +25,13 @@ static void world_rebuild_blocks(world* w) {
         w->v.tri_block_first[s] = tb;
         w->v.tri_block_count[s] = 0;
         if (w->v.model[s] != WORLD_MODEL_MESH) continue; /* columns and floaters need no blocks */
-        hoff += h->vertex_count;
-        for (uint32_t first = 0; first < h->vertex_count; first += w->cfg.vertex_block) {
-            uint32_t n = h->vertex_count - first;
-            world_block b = {s, first, n < w->cfg.vertex_block ? n : w->cfg.vertex_block};
-            w->vertex_blocks[vb++] = b;
+        if (!world_hull_fuses(w, h)) {
+            hoff += h->vertex_count;
+            for (uint32_t first = 0; first < h->vertex_count; first += w->cfg.vertex_block) {
+                uint32_t n = h->vertex_count - first;
+                world_block b = {s, first, n < w->cfg.vertex_block ? n : w->cfg.vertex_block};
+                w->vertex_blocks[vb++] = b;
+            }
         }
         w->v.tri_block_first[s] = tb;
         for (uint32_t first = 0; first < h->triangle_count; first += w->cfg.triangle_block) {
@@ -49,9 +53,24 @@ static mat3 world_rotation(const world* w, uint32_t s) {
     return quat_to_mat3(q);
 }
 
+/* The water's heave at the CG: the moving-water forces are relative to it
+ * (one point per vessel, not per vertex: memory). */
+static void world_sample_heave(world* w, uint32_t s, vec3 pos) {
+    float surface, vertical;
+    water_query q = {.count = 1, .x = &pos.x, .z = &pos.z, .height = &surface, .vertical_velocity = &vertical};
+    water_sample(w->water.surface, &q);
+    w->v.water_vy[s] = isfinite(vertical) ? vertical : 0.0f;
+}
+
+/* Thread time of the vertex (0) or triangle (1) work, with timing detail. */
+static inline void world_add_cpu(world* w, uint32_t worker, int which, double since) {
+    w->worker_ms[worker][which] += world_now_ms() - since;
+}
+
 static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     world* w = ctx;
     hydro_scratch* scratch = &w->scratch[worker];
+    double t0 = w->timing_detail ? world_now_ms() : 0.0;
     for (uint32_t i = begin; i < end; i++) {
         const world_block* b = &w->vertex_blocks[i];
         uint32_t s = b->slot;
@@ -61,20 +80,14 @@ static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t w
         vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
         hydro_vertex_pass(h, b->first, b->count, pos, &r, w->water.surface, scratch,
                           w->heights + w->v.vertex_offset[s]);
-        if (b->first == 0 && w->types[w->v.type[s]].model) {
-            /* The water's heave at the CG: the moving-water forces are
-             * relative to it (one point per vessel, not per vertex: memory) */
-            float surface, vertical;
-            water_query q = {.count = 1, .x = &pos.x, .z = &pos.z, .height = &surface, .vertical_velocity = &vertical};
-            water_sample(w->water.surface, &q);
-            w->v.water_vy[s] = isfinite(vertical) ? vertical : 0.0f;
-        }
+        if (b->first == 0 && w->types[w->v.type[s]].model) world_sample_heave(w, s, pos);
     }
+    if (w->timing_detail) world_add_cpu(w, worker, 0, t0);
 }
 
 static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    (void)worker;
     world* w = ctx;
+    hydro_scratch* scratch = &w->scratch[worker];
     double rho_g = w->cfg.water_density * w->cfg.gravity;
     for (uint32_t i = begin; i < end; i++) {
         const world_block* b = &w->tri_blocks[i];
@@ -83,17 +96,34 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
         hydro_sums_clear(sum);
         if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
         const world_type* type = &w->types[w->v.type[s]];
+        const hull* h = &type->hull;
+        mat3 r = world_rotation(w, s);
+        const float* height;
+        double t0 = w->timing_detail ? world_now_ms() : 0.0;
+        if (world_hull_fuses(w, h)) {
+            /* the vessel's vertex pass first, into this worker's scratch */
+            vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
+            hydro_vertex_pass(h, 0, h->vertex_count, pos, &r, w->water.surface, scratch, scratch->height);
+            if (type->model) world_sample_heave(w, s, pos);
+            height = scratch->height;
+            if (w->timing_detail) {
+                double t1 = world_now_ms();
+                w->worker_ms[worker][0] += t1 - t0;
+                t0 = t1;
+            }
+        } else {
+            height = w->heights + w->v.vertex_offset[s];
+        }
         hydrodyn_frame frame;
         const hydrodyn_frame* dyn = NULL;
         if (type->model && type->model->per_triangle) {
-            mat3 r = world_rotation(w, s);
             vec3 v = v3(w->v.vx[s], w->v.vy[s], w->v.vz[s]), om = v3(w->v.wx[s], w->v.wy[s], w->v.wz[s]);
             hydrodyn_frame_init(&frame, &type->model->hydro, &r, v, om, w->v.water_vy[s], w->wind,
                                 type->body_template.mass, type->model->total_area, w->dt);
             dyn = &frame;
         }
-        hydro_triangle_pass(&type->hull, w->heights + w->v.vertex_offset[s], b->first, b->count, rho_g, dyn,
-                            w->v.slam[s], sum, NULL);
+        hydro_triangle_pass(h, height, b->first, b->count, rho_g, dyn, w->v.slam[s], sum, NULL);
+        if (w->timing_detail) world_add_cpu(w, worker, 1, t0);
     }
 }
 
@@ -183,6 +213,8 @@ static void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* f
 void world_step(world* w) {
     world_lod_update(w);
     if (w->blocks_dirty) world_rebuild_blocks(w);
+    if (w->timing_detail)
+        for (uint32_t i = 0; i < w->threads; i++) w->worker_ms[i][0] = w->worker_ms[i][1] = 0.0;
     double t0 = world_now_ms();
     if (w->water.update) w->water.update(w->water.ctx, w->time, w->pool);
     double t1 = world_now_ms();
@@ -197,8 +229,13 @@ void world_step(world* w) {
     w->timing.triangle_ms = t3 - t2;
     w->timing.integrate_ms = t4 - t3;
     w->timing.step_ms = t4 - t0;
+    w->timing.vertex_cpu_ms = w->timing.triangle_cpu_ms = 0.0;
+    if (w->timing_detail)
+        for (uint32_t i = 0; i < w->threads; i++) {
+            w->timing.vertex_cpu_ms += w->worker_ms[i][0];
+            w->timing.triangle_cpu_ms += w->worker_ms[i][1];
+        }
     w->tick++;
     /* From the tick count, not by adding dt: no drift over days. */
     w->time = (double)w->tick * w->dt;
 }
-
