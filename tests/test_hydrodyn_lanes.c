@@ -1,0 +1,237 @@
+/* The force kernels (core/hydrodyn_kernel.h): each lane against a direct
+ * double-precision evaluation of the documented formulas, the AVX2 and SSE2
+ * builds against each other bit for bit, and the half-float slamming
+ * memory against its definition. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hydrodyn_batch.h"
+#include "test_util.h"
+
+#define N 200 /* lanes of the test span: a multiple of 8 */
+
+typedef struct lane_case {
+    float column[HULL_LANE_COLUMNS][N];
+    float wet[N], b1[N], b2[N];
+    uint16_t slam[N];
+    hydrodyn_model model;
+    hydrodyn_frame frame;
+} lane_case;
+
+static double rnd(unsigned* state, double lo, double hi) {
+    *state = *state * 1103515245u + 12345u;
+    return lo + (hi - lo) * ((*state >> 8) & 0xffffff) / 16777216.0;
+}
+
+/* Random parts: wet all over, cut (with a centroid shift), dry, or marked
+ * neither; random slamming memory; a vessel moving and turning. */
+static void lane_case_make(lane_case* c, const hydrodyn_coeffs* k, unsigned seed) {
+    unsigned s = seed;
+    for (int i = 0; i < N; i++) {
+        double n[3] = {rnd(&s, -1, 1), rnd(&s, -1, 1), rnd(&s, -1, 1)};
+        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) + 1e-3;
+        for (int a = 0; a < 3; a++) {
+            c->column[HULL_LANE_CX + a][i] = (float)rnd(&s, -6, 6);
+            c->column[HULL_LANE_NX + a][i] = (float)(n[a] / len);
+            c->column[HULL_LANE_E1X + a][i] = (float)rnd(&s, -1, 1);
+            c->column[HULL_LANE_E2X + a][i] = (float)rnd(&s, -1, 1);
+        }
+        c->column[HULL_LANE_AREA][i] = (float)rnd(&s, 0.05, 2.0);
+        double pick = rnd(&s, 0, 1);
+        c->b1[i] = c->b2[i] = 0.0f;
+        if (pick < 0.35) {
+            c->wet[i] = 1.0f;
+        } else if (pick < 0.55) {
+            c->wet[i] = (float)rnd(&s, 0.01, 0.99);
+            c->b1[i] = (float)rnd(&s, -0.3, 0.3);
+            c->b2[i] = (float)rnd(&s, -0.3, 0.3);
+        } else if (pick < 0.9) {
+            c->wet[i] = -1.0f;
+        } else {
+            c->wet[i] = 0.0f;
+        }
+        c->slam[i] = hydrodyn_half_encode((float)rnd(&s, -4, 4));
+    }
+    hydrodyn_model_init(&c->model, k, 30.0);
+    mat3 r = {{{0.96, -0.28, 0.0}, {0.28, 0.96, 0.0}, {0.0, 0.0, 1.0}}};
+    hydrodyn_frame_init(&c->frame, &c->model, &r, v3(6.0, -0.8, 0.7), v3(0.05, 0.3, -0.1), 0.4, v3(-12, 0, 3),
+                        2.0e5, 400.0, 1.0 / 60.0);
+}
+
+static void lane_case_run(lane_case* c, const hydrodyn_kernels* kern, double out[HYDRODYN_SUM_COUNT],
+                          uint16_t slam_out[N]) {
+    hydrodyn_lane_frame lf;
+    hydrodyn_lane_frame_init(&lf, &c->frame);
+    hydrodyn_span sp = {.wet = c->wet, .b1 = c->b1, .b2 = c->b2, .slam = slam_out, .count = N};
+    for (int k = 0; k < HULL_LANE_COLUMNS; k++) sp.column[k] = c->column[k];
+    memcpy(slam_out, c->slam, sizeof c->slam);
+    hydrodyn_lane_sums sums;
+    hydrodyn_lane_sums_clear(&sums);
+    kern->span(&lf, &sp, &sums);
+    hydrodyn_lane_sums_reduce(&sums, out);
+}
+
+static vec3 col3(const lane_case* c, int first, int i) {
+    return v3(c->column[first][i], c->column[first + 1][i], c->column[first + 2][i]);
+}
+
+/* The formulas of hydrodyn_kernel.h's header, in double, lane by lane;
+ * `scale` gets the sum of each term's size (for a relative tolerance). */
+static void lane_case_reference(const lane_case* c, double out[HYDRODYN_SUM_COUNT], double scale[HYDRODYN_SUM_COUNT],
+                                float slam_out[N], int keep[N]) {
+    const hydrodyn_frame* f = &c->frame;
+    const hydrodyn_coeffs* k = &c->model.c;
+    memset(out, 0, HYDRODYN_SUM_COUNT * sizeof(double));
+    memset(scale, 0, HYDRODYN_SUM_COUNT * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        double frac = c->wet[i], area = c->column[HULL_LANE_AREA][i];
+        vec3 cen = col3(c, HULL_LANE_CX, i), n = col3(c, HULL_LANE_NX, i);
+        keep[i] = frac == 0.0;
+        slam_out[i] = 0.0f;
+        if (frac < 0.0) {
+            double an = area * v3_dot(f->air_velocity, n);
+            if (an > 0.0) {
+                double v[4] = {an, an * cen.x, an * cen.y, an * cen.z};
+                for (int a = 0; a < 4; a++) out[HYDRODYN_SUM_AIR_AN + a] += v[a], scale[HYDRODYN_SUM_AIR_AN + a] += fabs(v[a]);
+            }
+            continue;
+        }
+        if (frac == 0.0) continue;
+        cen = v3_add(cen, v3_add(v3_scale(col3(c, HULL_LANE_E1X, i), c->b1[i]), v3_scale(col3(c, HULL_LANE_E2X, i), c->b2[i])));
+        double a_wet = frac * area;
+        vec3 p = v3_add(f->velocity, v3_cross(f->angular_velocity, cen));
+        double v2 = v3_dot(p, p), vn = v3_dot(p, n), t2 = v2 - vn * vn, speed = sqrt(v2);
+        vec3 g = v3(0, 0, 0);
+        if (t2 > 1e-12) g = v3_scale(v3_sub(p, v3_scale(n, vn)), -f->half_rho_cf * a_wet * v2 / sqrt(t2));
+        double cos_t = v2 > 1e-12 ? vn / speed : 0.0, r = speed * f->inv_ref_speed;
+        if (cos_t > 0.0)
+            g = v3_madd(g, n, -a_wet * pow(cos_t, k->pressure_falloff) * (k->pressure_linear * r + k->pressure_quadratic * r * r));
+        else
+            g = v3_madd(g, n, a_wet * pow(-cos_t, k->suction_falloff) * (k->suction_linear * r + k->suction_quadratic * r * r));
+        vec3 t = v3_cross(cen, g);
+        double v6[6] = {g.x, g.y, g.z, t.x, t.y, t.z};
+        for (int a = 0; a < 6; a++) out[HYDRODYN_SUM_FORCE + a] += v6[a], scale[HYDRODYN_SUM_FORCE + a] += fabs(v6[a]);
+        double swept = frac * vn, prev = hydrodyn_half_decode(c->slam[i]);
+        double ratio = fabs(swept - prev) * f->inv_dt * f->inv_gamma_max;
+        if (vn > 0.0 && v2 > 1e-12 && ratio > 1e-3) {
+            double ks = -pow(fmin(ratio, 1.0), k->slam_power) * cos_t * f->slam_scale * a_wet;
+            vec3 h = v3_scale(p, ks), ht = v3_cross(cen, h);
+            double s6[6] = {h.x, h.y, h.z, ht.x, ht.y, ht.z};
+            for (int a = 0; a < 6; a++) out[HYDRODYN_SUM_SLAM_FORCE + a] += s6[a], scale[HYDRODYN_SUM_SLAM_FORCE + a] += fabs(s6[a]);
+        }
+        slam_out[i] = (float)swept;
+    }
+}
+
+static void lanes_match_the_formulas(const hydrodyn_coeffs* k, unsigned seed) {
+    static lane_case c;
+    lane_case_make(&c, k, seed);
+    double got[HYDRODYN_SUM_COUNT], want[HYDRODYN_SUM_COUNT], scale[HYDRODYN_SUM_COUNT];
+    uint16_t slam[N];
+    float want_slam[N];
+    int keep[N];
+    lane_case_run(&c, hydrodyn_kernels_active(), got, slam);
+    lane_case_reference(&c, want, scale, want_slam, keep);
+    for (int a = 0; a < HYDRODYN_SUM_COUNT - 1; a++) {
+        double tol = 2e-5 * scale[a] + 1e-9;
+        if (fabs(got[a] - want[a]) > tol)
+            fail_msg("sum %d: kernel %.9g, formula %.9g (tolerance %.3g)", a, got[a], want[a], tol);
+    }
+    assert_true(scale[HYDRODYN_SUM_FORCE] > 0.0 && scale[HYDRODYN_SUM_SLAM_FORCE] > 0.0 &&
+                scale[HYDRODYN_SUM_AIR_AN] > 0.0); /* every force took part */
+    for (int i = 0; i < N; i++) {
+        if (keep[i]) {
+            assert_int_equal(slam[i], c.slam[i]);
+            continue;
+        }
+        double back = hydrodyn_half_decode(slam[i]), tol = fabs(want_slam[i]) * 1e-3 + 1e-4;
+        if (fabs(back - want_slam[i]) > tol) fail_msg("lane %d: memory %.6g, swept rate %.6g", i, back, want_slam[i]);
+    }
+}
+
+static void kernel_matches_formulas_default(void** state) {
+    (void)state;
+    hydrodyn_coeffs k = hydrodyn_coeffs_default();
+    lanes_match_the_formulas(&k, 7);
+}
+
+static void kernel_matches_formulas_general_powers(void** state) {
+    (void)state;
+    hydrodyn_coeffs k = hydrodyn_coeffs_default();
+    k.pressure_falloff = 0.7; /* different falloffs: x^p by exp2(p log2 x) */
+    k.suction_falloff = 0.35;
+    k.slam_power = 1.5;
+    lanes_match_the_formulas(&k, 11);
+}
+
+/* A replay recorded on a machine with AVX2 checks on one without. */
+static void avx2_and_sse2_give_the_same_bits(void** state) {
+    (void)state;
+    if (!hydrodyn_kernels_have_avx2()) {
+        printf("  this CPU has no AVX2: only the SSE2 build runs here\n");
+        skip();
+    }
+    hydrodyn_coeffs variants[3] = {hydrodyn_coeffs_default(), hydrodyn_coeffs_default(), hydrodyn_coeffs_default()};
+    variants[1].pressure_falloff = 0.8, variants[1].slam_power = 3.0;
+    variants[2].forces = HYDRODYN_AIR_DRAG | HYDRODYN_SLAMMING;
+    for (int v = 0; v < 3; v++)
+        for (unsigned seed = 1; seed <= 20; seed++) {
+            static lane_case c;
+            lane_case_make(&c, &variants[v], seed * 31u + (unsigned)v);
+            double a[HYDRODYN_SUM_COUNT], b[HYDRODYN_SUM_COUNT];
+            uint16_t sa[N], sb[N];
+            lane_case_run(&c, &hydrodyn_sse2_kernels, a, sa);
+            lane_case_run(&c, &hydrodyn_avx2_kernels, b, sb);
+            assert_memory_equal(a, b, sizeof a);
+            assert_memory_equal(sa, sb, sizeof sa);
+        }
+}
+
+static void half_memory_rounds_and_clamps(void** state) {
+    (void)state;
+    /* every float exponent, with mantissas around the rounding points */
+    const hydrodyn_kernels* kerns[2] = {&hydrodyn_sse2_kernels, hydrodyn_kernels_have_avx2() ? &hydrodyn_avx2_kernels : NULL};
+    for (uint32_t e = 0; e < 256; e++)
+        for (uint32_t m = 0; m < 64; m++) {
+            float in[8];
+            for (int j = 0; j < 8; j++) {
+                uint32_t bits = ((uint32_t)(j & 1) << 31) | (e << 23) | (m << 17) | ((uint32_t)j * 0x0fffu) | (j == 3 ? 0x1000u : 0);
+                memcpy(&in[j], &bits, sizeof bits);
+            }
+            uint16_t scalar[8];
+            for (int j = 0; j < 8; j++) scalar[j] = hydrodyn_half_encode(in[j]);
+            for (int k = 0; k < 2; k++) {
+                if (!kerns[k]) continue;
+                uint16_t lanes[8];
+                float back[8];
+                kerns[k]->half_encode(in, lanes);
+                assert_memory_equal(lanes, scalar, sizeof lanes);
+                kerns[k]->half_decode(lanes, back);
+                for (int j = 0; j < 8; j++) assert_true(back[j] == hydrodyn_half_decode(lanes[j]));
+            }
+            for (int j = 0; j < 8; j++) {
+                float x = in[j], y = hydrodyn_half_decode(scalar[j]);
+                if (isnan(x)) assert_true(y == -65504.0f);
+                else if (fabsf(x) >= 65504.0f) assert_true(y == copysignf(65504.0f, x));
+                else if (fabsf(x) < 6.103515625e-05f) assert_true(y == 0.0f);
+                else if (!(fabsf(y - x) <= fabsf(x) * (1.0f / 2048.0f))) fail_msg("%.9g came back as %.9g", x, y);
+            }
+        }
+    /* nearest, ties to even: 1 + 2^-11 is halfway between 1 and 1 + 2^-10 */
+    assert_true(hydrodyn_half_decode(hydrodyn_half_encode(1.0f + 1.0f / 2048.0f)) == 1.0f);
+    assert_true(hydrodyn_half_decode(hydrodyn_half_encode(1.0f + 3.0f / 2048.0f)) == 1.0f + 2.0f / 1024.0f);
+    assert_true(hydrodyn_half_encode(-0.0f) == 0x8000 && hydrodyn_half_encode(65504.0f) == 0x7bff);
+}
+
+int main(void) {
+    printf("force kernels on this CPU: %s\n", hydrodyn_kernels_name(hydrodyn_kernels_active()));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kernel_matches_formulas_default),
+        cmocka_unit_test(kernel_matches_formulas_general_powers),
+        cmocka_unit_test(avx2_and_sse2_give_the_same_bits),
+        cmocka_unit_test(half_memory_rounds_and_clamps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
