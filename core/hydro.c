@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hydrodyn_batch.h"
+#include "hydrodyn_lanes.h"
 
 int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err) {
     memset(s, 0, sizeof *s);
@@ -154,7 +154,7 @@ typedef struct hydro_cut_weights {
     double force;
     double moment[3];
     double fraction;    /* submerged area / triangle area */
-    double centroid[3]; /* barycentric weights of the submerged part's centroid */
+    double centroid[3]; /* barycentric weights of the submerged part's centroid, times 3 fraction */
     int odd;
     double ta, tb;      /* the crossings, as in hydro_cut_emit */
 } hydro_cut_weights;
@@ -171,9 +171,9 @@ static inline void hydro_cut_weigh(const double h[3], hydro_cut_weights* w) {
         ma = f * d * ta;
         mb = f * d * tb;
         w->fraction = f;
-        co = (3.0 - ta - tb) / 3.0;
-        ca = ta / 3.0;
-        cb = tb / 3.0;
+        co = f * (3.0 - ta - tb);
+        ca = f * ta;
+        cb = f * tb;
         w->ta = ta, w->tb = tb;
     } else {
         double da = -ha, db = -hb, ta = da / (da + ho), tb = db / (db + ho);
@@ -183,10 +183,10 @@ static inline void hydro_cut_weigh(const double h[3], hydro_cut_weights* w) {
         mb = f1 * (db + s1 + s1 * (1.0 - tb)) + f2 * da * (1.0 - tb);
         mo = f1 * s1 * tb + f2 * da * (ta + tb);
         w->fraction = f1 + f2;
-        double inv = w->fraction > 0.0 ? 1.0 / (3.0 * w->fraction) : 0.0;
-        ca = (f1 + f2 * (2.0 - ta)) * inv;
-        cb = (f1 * (2.0 - tb) + f2 * (1.0 - tb)) * inv;
-        co = (f1 * tb + f2 * (ta + tb)) * inv;
+        /* unnormalised: the kernel divides by 3 fraction, eight at a time */
+        ca = f1 + f2 * (2.0 - ta);
+        cb = f1 * (2.0 - tb) + f2 * (1.0 - tb);
+        co = f1 * tb + f2 * (ta + tb);
         w->ta = ta, w->tb = tb;
     }
     w->odd = odd;
@@ -299,8 +299,8 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
                     /* the wet part's centroid, as barycentric weights */
                     uint32_t j = t - chunk;
                     wet[j] = (float)cw.fraction;
-                    b1[j] = (float)(cw.centroid[1] - 1.0 / 3.0);
-                    b2[j] = (float)(cw.centroid[2] - 1.0 / 3.0);
+                    b1[j] = (float)cw.centroid[1];
+                    b2[j] = (float)cw.centroid[2];
                 } else {
                     wet[t - chunk] = -1.0f; /* a wet area that rounds to none: dry */
                 }

@@ -3,7 +3,7 @@
  * hydrodyn_kernels_active has seen the CPU has AVX2. */
 #include <string.h>
 
-#include "hydrodyn_batch.h"
+#include "hydrodyn_lanes.h"
 #include "lanes8_avx2.h"
 
 #define HK_NAME(x) hydrodyn_avx2_##x

@@ -223,9 +223,14 @@ __attribute__((always_inline)) static inline void hk_group(const hk_consts* k, h
         if (sp->slam) i8_store_u16(sp->slam + i, i8_and(keep, old));
         return;
     }
-    if (l8_any(l8_and(wet, l8_gt(l8_set(1.0f), frac)))) {
-        /* cut triangles: the wet part's centroid */
-        f8 b1 = l8_and(wet, l8_load(sp->b1 + i)), b2 = l8_and(wet, l8_load(sp->b2 + i));
+    f8 cut = l8_and(wet, l8_gt(l8_set(1.0f), frac));
+    if (l8_any(cut)) {
+        /* cut triangles: the wet part's centroid, its barycentric weights
+         * u / (3 fraction) less the triangle centroid's 1/3 */
+        f8 inv = l8_div(l8_set(1.0f / 3.0f), l8_sel(cut, frac, l8_set(1.0f)));
+        f8 third = l8_set(1.0f / 3.0f);
+        f8 b1 = l8_and(cut, l8_sub(l8_mul(l8_load(sp->b1 + i), inv), third));
+        f8 b2 = l8_and(cut, l8_sub(l8_mul(l8_load(sp->b2 + i), inv), third));
         cx = l8_add(cx, l8_add(l8_mul(b1, l8_load(col[HULL_LANE_E1X] + i)), l8_mul(b2, l8_load(col[HULL_LANE_E2X] + i))));
         cy = l8_add(cy, l8_add(l8_mul(b1, l8_load(col[HULL_LANE_E1Y] + i)), l8_mul(b2, l8_load(col[HULL_LANE_E2Y] + i))));
         cz = l8_add(cz, l8_add(l8_mul(b1, l8_load(col[HULL_LANE_E1Z] + i)), l8_mul(b2, l8_load(col[HULL_LANE_E2Z] + i))));

@@ -2,7 +2,7 @@
  * x86-64 CPU runs them. */
 #include <string.h>
 
-#include "hydrodyn_batch.h"
+#include "hydrodyn_lanes.h"
 #include "lanes8_sse2.h"
 
 #define HK_NAME(x) hydrodyn_sse2_##x

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hydrodyn_batch.h"
+#include "hydrodyn_lanes.h"
 #include "world_internal.h"
 
 world_config world_config_default(void) {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "dynamics.h"
-#include "hydrodyn_batch.h"
+#include "hydrodyn_lanes.h"
 #include "hullgen.h"
 #include "hydro.h"
 #include "statics.h"

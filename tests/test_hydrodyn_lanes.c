@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hydrodyn_batch.h"
+#include "hydrodyn_lanes.h"
 #include "test_util.h"
 
 #define N 200 /* lanes of the test span: a multiple of 8 */
@@ -45,8 +45,8 @@ static void lane_case_make(lane_case* c, const hydrodyn_coeffs* k, unsigned seed
             c->wet[i] = 1.0f;
         } else if (pick < 0.55) {
             c->wet[i] = (float)rnd(&s, 0.01, 0.99);
-            c->b1[i] = (float)rnd(&s, -0.3, 0.3);
-            c->b2[i] = (float)rnd(&s, -0.3, 0.3);
+            c->b1[i] = (float)(3.0 * c->wet[i] * rnd(&s, 0.0, 0.6)); /* weights times 3 fraction */
+            c->b2[i] = (float)(3.0 * c->wet[i] * rnd(&s, 0.0, 0.6));
         } else if (pick < 0.9) {
             c->wet[i] = -1.0f;
         } else {
@@ -99,7 +99,10 @@ static void lane_case_reference(const lane_case* c, double out[HYDRODYN_SUM_COUN
             continue;
         }
         if (frac == 0.0) continue;
-        cen = v3_add(cen, v3_add(v3_scale(col3(c, HULL_LANE_E1X, i), c->b1[i]), v3_scale(col3(c, HULL_LANE_E2X, i), c->b2[i])));
+        if (frac < 1.0) {
+            double b1 = c->b1[i] / (3.0 * frac) - 1.0 / 3.0, b2 = c->b2[i] / (3.0 * frac) - 1.0 / 3.0;
+            cen = v3_add(cen, v3_add(v3_scale(col3(c, HULL_LANE_E1X, i), b1), v3_scale(col3(c, HULL_LANE_E2X, i), b2)));
+        }
         double a_wet = frac * area;
         vec3 p = v3_add(f->velocity, v3_cross(f->angular_velocity, cen));
         double v2 = v3_dot(p, p), vn = v3_dot(p, n), t2 = v2 - vn * vn, speed = sqrt(v2);

@@ -57,8 +57,8 @@ void hydrodyn_lane_sums_reduce(const hydrodyn_lane_sums* s, double out[HYDRODYN_
  * tables are padded), as the triangle pass marked them in wet[]:
  *   > 0  under water: the wet fraction of the triangle's area (1 when all
  *        of it); a cut one's wet part has its centroid at the triangle's
- *        moved by b1 e1 + b2 e2 (b1, b2 the barycentric weights of corners
- *        1 and 2 minus 1/3; 0 for a triangle wet all over)
+ *        moved by b1' e1 + b2' e2, b' = b / (3 fraction) - 1/3 (b1, b2
+ *        the barycentric weights of corners 1 and 2 times 3 fraction)
  *   < 0  dry: air drag, and its slamming memory forgets
  *   0    neither (poisoned, padding): skipped, its memory kept
  * slam: the triangles' memory (half floats), NULL when the type keeps none. */

@@ -1,4 +1,4 @@
-#include "hydrodyn_batch.h"
+#include "hydrodyn_lanes.h"
 
 #include <stdatomic.h>
 #include <string.h>
