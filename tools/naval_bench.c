@@ -12,7 +12,7 @@
 #include "jobs.h"
 #include "ocean.h"
 #include "scenario.h"
-#include "hydrodyn_batch.h"
+#include "hydrodyn_lanes.h"
 #include "world.h"
 
 static const char usage[] =
