@@ -249,8 +249,11 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
         const uint32_t chunk_end = end - chunk < HYDRO_CHUNK ? end : chunk + HYDRO_CHUNK;
         const uint32_t lanes = (chunk_end - chunk + HYDRODYN_LANES - 1) & ~(uint32_t)(HYDRODYN_LANES - 1);
         if (marking) {
-            /* whole lanes: the tail marked neither (the hull's tables and
-             * the slamming memory are padded for it) */
+            /* every triangle dry until the loop says otherwise (most are,
+             * and this fill is a few vector stores); whole lanes: the tail
+             * marked neither (the hull's tables and the slamming memory are
+             * padded for it) */
+            for (uint32_t i = 0; i < lanes; i++) wet[i] = -1.0f;
             memset(b1, 0, lanes * sizeof(float));
             memset(b2, 0, lanes * sizeof(float));
             for (uint32_t i = chunk_end - chunk; i < lanes; i++) wet[i] = 0.0f;
@@ -259,10 +262,7 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
             uint32_t i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
             float h0 = height[i0], h1 = height[i1], h2 = height[i2];
             const float* row = h->triangle_table + (size_t)HULL_TRIANGLE_STRIDE * t;
-            if (h0 >= 0.0f && h1 >= 0.0f && h2 >= 0.0f) { /* dry: the common case, kept cheap */
-                if (marking) wet[t - chunk] = -1.0f;
-                continue;
-            }
+            if (h0 >= 0.0f && h1 >= 0.0f && h2 >= 0.0f) continue; /* dry: the common case, kept cheap */
             if (h0 < 0.0f && h1 < 0.0f && h2 < 0.0f) {
                 const float* k = row + HULL_TRI_NORMAL;
                 double d0 = -(double)h0, d1 = -(double)h1, d2 = -(double)h2;
@@ -301,9 +301,7 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
                     wet[j] = (float)cw.fraction;
                     b1[j] = (float)cw.centroid[1];
                     b2[j] = (float)cw.centroid[2];
-                } else {
-                    wet[t - chunk] = -1.0f; /* a wet area that rounds to none: dry */
-                }
+                } /* else a wet area that rounds to none: left dry */
             }
             if (segments) {
                 /* where the triangle crosses the surface, for tools and tests */

@@ -1,10 +1,10 @@
 /* The force kernels of hydrodyn_kernel.h on one AVX2 register. Built with
- * -mavx2 (and never -mfma: see lanes8_avx2.h); called only once
+ * -mavx2 (and never -mfma: see lanes_avx2.h); called only once
  * hydrodyn_kernels_active has seen the CPU has AVX2. */
 #include <string.h>
 
 #include "hydrodyn_lanes.h"
-#include "lanes8_avx2.h"
+#include "lanes_avx2.h"
 
 #define HK_NAME(x) hydrodyn_avx2_##x
 #include "hydrodyn_kernel.h"

@@ -1,27 +1,60 @@
 #include "hydrodyn_lanes.h"
 
 #include <stdatomic.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#include <emmintrin.h>
 #include <string.h>
 
-static atomic_int hydrodyn_sse2_forced;
-
-int hydrodyn_kernels_have_avx2(void) {
+/* The widest build this CPU runs, asked once: cpuid traps to the
+ * hypervisor, microseconds in a VM. AVX2 needs F16C too (the slamming
+ * memory's conversions), which every AVX2 CPU has but a hypervisor may
+ * hide. */
+static int hydrodyn_cpu_level(void) {
 #if defined(__x86_64__) || defined(__i386__)
-    return __builtin_cpu_supports("avx2");
+    unsigned a, b, c, d;
+    if (!__builtin_cpu_supports("avx2") || !__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_F16C))
+        return HYDRODYN_KERNELS_SSE2;
+    return HYDRODYN_KERNELS_AVX2;
 #else
-    return 0;
+    return HYDRODYN_KERNELS_SSE2;
 #endif
 }
 
-const hydrodyn_kernels* hydrodyn_kernels_active(void) {
-    if (!atomic_load_explicit(&hydrodyn_sse2_forced, memory_order_relaxed) && hydrodyn_kernels_have_avx2())
-        return &hydrodyn_avx2_kernels;
-    return &hydrodyn_sse2_kernels;
+static atomic_int hydrodyn_level_known = -1; /* -1: not asked yet */
+static atomic_int hydrodyn_level_cap = HYDRODYN_KERNELS_AVX2;
+
+int hydrodyn_kernels_cpu_level(void) {
+    int known = atomic_load_explicit(&hydrodyn_level_known, memory_order_relaxed);
+    if (known < 0) {
+        known = hydrodyn_cpu_level();
+        atomic_store_explicit(&hydrodyn_level_known, known, memory_order_relaxed);
+    }
+    return known;
 }
 
-void hydrodyn_kernels_force_sse2(int on) { atomic_store(&hydrodyn_sse2_forced, on != 0); }
+const hydrodyn_kernels* hydrodyn_kernels_at(int level) {
+    if (level > hydrodyn_kernels_cpu_level()) return NULL;
+    return level >= HYDRODYN_KERNELS_AVX2 ? &hydrodyn_avx2_kernels : &hydrodyn_sse2_kernels;
+}
 
-const char* hydrodyn_kernels_name(const hydrodyn_kernels* k) { return k == &hydrodyn_avx2_kernels ? "avx2" : "sse2"; }
+const hydrodyn_kernels* hydrodyn_kernels_active(void) {
+    int level = hydrodyn_kernels_cpu_level(), cap = atomic_load_explicit(&hydrodyn_level_cap, memory_order_relaxed);
+    return hydrodyn_kernels_at(level < cap ? level : cap);
+}
+
+void hydrodyn_kernels_cap(int level) { atomic_store(&hydrodyn_level_cap, level); }
+
+const char* hydrodyn_kernels_name(const hydrodyn_kernels* k) {
+    return k == &hydrodyn_avx2_kernels ? "avx2" : "sse2";
+}
+
+int hydrodyn_kernels_level_of(const char* name) {
+    if (!strcmp(name, "sse2")) return HYDRODYN_KERNELS_SSE2;
+    if (!strcmp(name, "avx2")) return HYDRODYN_KERNELS_AVX2;
+    return -1;
+}
 
 static int hydrodyn_pow_kind(double p) {
     return p == 0.5 ? HYDRODYN_POW_HALF : p == 1.0 ? HYDRODYN_POW_ONE : p == 2.0 ? HYDRODYN_POW_TWO : HYDRODYN_POW_ANY;
@@ -34,9 +67,9 @@ void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const hydrodyn_frame* f) 
     lf->w[2] = (float)f->angular_velocity.z;
     lf->air[0] = (float)f->air_velocity.x, lf->air[1] = (float)f->air_velocity.y, lf->air[2] = (float)f->air_velocity.z;
     lf->half_cf = (float)f->half_rho_cf;
-    lf->inv_vr = (float)f->inv_ref_speed;
-    lf->p1 = (float)k->pressure_linear, lf->p2 = (float)k->pressure_quadratic;
-    lf->s1 = (float)k->suction_linear, lf->s2 = (float)k->suction_quadratic;
+    double r = f->inv_ref_speed;
+    lf->p1 = (float)(k->pressure_linear * r), lf->p2 = (float)(k->pressure_quadratic * r * r);
+    lf->s1 = (float)(k->suction_linear * r), lf->s2 = (float)(k->suction_quadratic * r * r);
     lf->fp = (float)k->pressure_falloff, lf->fs = (float)k->suction_falloff;
     lf->slam_p = (float)k->slam_power;
     lf->slam_scale = (float)f->slam_scale;
@@ -54,9 +87,18 @@ void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const hydrodyn_frame* f) 
 void hydrodyn_lane_sums_clear(hydrodyn_lane_sums* s) { memset(s, 0, sizeof *s); }
 
 void hydrodyn_lane_sums_reduce(const hydrodyn_lane_sums* s, double out[HYDRODYN_SUM_COUNT]) {
-    for (int i = 0; i < HYDRODYN_SUM_COUNT; i++) {
-        const float* v = s->lane[i];
-        out[i] = (((double)v[0] + v[1]) + ((double)v[2] + v[3])) + (((double)v[4] + v[5]) + ((double)v[6] + v[7]));
+    /* Two sums at a time in double, each ((l0 + l1) + (l2 + l3)) + ((l4 + l5)
+     * + (l6 + l7)): once per block, a loop of scalar conversions cost as much
+     * as a fifth of the force kernels on a small hull. */
+    for (int i = 0; i < HYDRODYN_SUM_COUNT; i += 2) {
+        const float *a = s->lane[i], *b = s->lane[i + 1];
+        __m128d pair[4];
+        for (int k = 0; k < 4; k++) {
+            __m128d x = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)(const void*)(a + 2 * k))));
+            __m128d y = _mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i*)(const void*)(b + 2 * k))));
+            pair[k] = _mm_add_pd(_mm_unpacklo_pd(x, y), _mm_unpackhi_pd(x, y));
+        }
+        _mm_storeu_pd(out + i, _mm_add_pd(_mm_add_pd(pair[0], pair[1]), _mm_add_pd(pair[2], pair[3])));
     }
 }
 
@@ -78,6 +120,11 @@ float hydrodyn_half_decode(uint16_t h) {
     float x;
     memcpy(&x, &bits, sizeof x);
     return x;
+}
+
+int hydrodyn_half_is_canonical(uint16_t h) {
+    uint32_t exponent = (h >> 10) & 0x1fu;
+    return exponent == 0 ? (h & 0x3ffu) == 0 : exponent < 31;
 }
 
 float hydrodyn_pow_unit(float x, float p) { return hydrodyn_sse2_kernels.pow_unit(x, p); }

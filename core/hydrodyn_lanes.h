@@ -24,7 +24,9 @@ enum { HYDRODYN_POW_HALF, HYDRODYN_POW_ONE, HYDRODYN_POW_TWO, HYDRODYN_POW_ANY }
 typedef struct hydrodyn_lane_frame {
     float v[3], w[3]; /* the CG's velocity relative to the water, angular velocity (body frame) */
     float air[3];     /* the CG's velocity relative to the air */
-    float half_cf, inv_vr, p1, p2, s1, s2, fp, fs, slam_p, slam_scale, rate;
+    float half_cf;
+    float p1, p2, s1, s2; /* pressure and suction per |v| and |v|^2: C_PD1 / v_r, C_PD2 / v_r^2, ... */
+    float fp, fs, slam_p, slam_scale, rate;
     int viscous, pressure, slamming, air_drag, falloff_kind, slam_kind;
 } hydrodyn_lane_frame;
 
@@ -76,18 +78,31 @@ typedef struct hydrodyn_kernels {
     float (*pow_unit)(float x, float p);
 } hydrodyn_kernels;
 
-extern const hydrodyn_kernels hydrodyn_sse2_kernels;
-extern const hydrodyn_kernels hydrodyn_avx2_kernels;
-/* The AVX2 build where this CPU has AVX2 (and no one asked for SSE2). */
+/* Builds of the kernels, by the widest registers they use. Every build
+ * gives the same bits (tests/test_hydrodyn_lanes.c), so which one runs is
+ * a matter of speed only: a replay recorded on one machine checks on any. */
+enum { HYDRODYN_KERNELS_SSE2, HYDRODYN_KERNELS_AVX2 };
+extern const hydrodyn_kernels hydrodyn_sse2_kernels;   /* every x86-64 CPU */
+extern const hydrodyn_kernels hydrodyn_avx2_kernels;   /* AVX2 and F16C */
+/* The widest build this CPU runs. */
+int hydrodyn_kernels_cpu_level(void);
+/* The build of that level, or NULL where this CPU cannot run it. */
+const hydrodyn_kernels* hydrodyn_kernels_at(int level);
+/* The widest build this CPU runs, no wider than the cap (benchmarks). */
 const hydrodyn_kernels* hydrodyn_kernels_active(void);
-int hydrodyn_kernels_have_avx2(void);
-/* Benchmarks: 1 makes every later pass use the SSE2 build. */
-void hydrodyn_kernels_force_sse2(int on);
+void hydrodyn_kernels_cap(int level);
 const char* hydrodyn_kernels_name(const hydrodyn_kernels* k);
+/* "sse2" or "avx2" to its level; -1 for anything else. */
+int hydrodyn_kernels_level_of(const char* name);
 
 /* One value's half-float slamming memory, the lanes' steps in scalar code. */
 uint16_t hydrodyn_half_encode(float x);
 float hydrodyn_half_decode(uint16_t h);
+/* Whether h is a value the memory holds: a zero or a normal half (what
+ * hydrodyn_half_encode makes). The builds read only those alike (F16C
+ * gives subnormals, infinities and NaN their IEEE values), so a restored
+ * memory must hold nothing else. */
+int hydrodyn_half_is_canonical(uint16_t h);
 
 /* x^p for x in [0, 1], p in (0, 10]: the lanes' approximation, to ~2e-6
  * relative (exposed for its test). */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "hydrodyn_lanes.h"
-#include "lanes8_sse2.h"
+#include "lanes_sse2.h"
 
 #define HK_NAME(x) hydrodyn_sse2_##x
 #include "hydrodyn_kernel.h"

@@ -547,6 +547,12 @@ int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) 
     if (r->slam_count != keeps || (keeps && !r->slam))
         return nv_error_set(err, "restore: vessel %u: %u triangles of slamming memory, but hull type '%s' keeps %u",
                             r->id, r->slam_count, t->name, keeps);
+    for (uint32_t i = 0; i < keeps; i++)
+        if (!hydrodyn_half_is_canonical(r->slam[i]))
+            return nv_error_set(err,
+                                "restore: vessel %u: slamming memory of triangle %u is 0x%04x, not a value the world "
+                                "writes (a zero or a normal half float)",
+                                r->id, i, (unsigned)r->slam[i]);
     if (world_reserve_vessels(w, w->count + 1, err)) return -1;
     if (world_reserve_for(w, &t->hull, err)) return -1;
     uint16_t* slam = NULL;

@@ -172,7 +172,7 @@ static void kernel_matches_formulas_general_powers(void** state) {
 /* A replay recorded on a machine with AVX2 checks on one without. */
 static void avx2_and_sse2_give_the_same_bits(void** state) {
     (void)state;
-    if (!hydrodyn_kernels_have_avx2()) {
+    if (!hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2)) {
         printf("  this CPU has no AVX2: only the SSE2 build runs here\n");
         skip();
     }
@@ -195,7 +195,7 @@ static void avx2_and_sse2_give_the_same_bits(void** state) {
 static void half_memory_rounds_and_clamps(void** state) {
     (void)state;
     /* every float exponent, with mantissas around the rounding points */
-    const hydrodyn_kernels* kerns[2] = {&hydrodyn_sse2_kernels, hydrodyn_kernels_have_avx2() ? &hydrodyn_avx2_kernels : NULL};
+    const hydrodyn_kernels* kerns[2] = {&hydrodyn_sse2_kernels, hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2)};
     for (uint32_t e = 0; e < 256; e++)
         for (uint32_t m = 0; m < 64; m++) {
             float in[8];
@@ -228,6 +228,45 @@ static void half_memory_rounds_and_clamps(void** state) {
     assert_true(hydrodyn_half_encode(-0.0f) == 0x8000 && hydrodyn_half_encode(65504.0f) == 0x7bff);
 }
 
+/* The lane sums reduce in the documented order, in double. */
+static void lane_sums_reduce_in_order(void** state) {
+    (void)state;
+    unsigned seed = 5;
+    hydrodyn_lane_sums s;
+    for (int i = 0; i < HYDRODYN_SUM_COUNT; i++)
+        for (int l = 0; l < HYDRODYN_LANES; l++) s.lane[i][l] = (float)rnd(&seed, -1e6, 1e6) * (l == 3 ? 1e-7f : 1.0f);
+    double out[HYDRODYN_SUM_COUNT];
+    hydrodyn_lane_sums_reduce(&s, out);
+    for (int i = 0; i < HYDRODYN_SUM_COUNT; i++) {
+        const float* v = s.lane[i];
+        double want = (((double)v[0] + v[1]) + ((double)v[2] + v[3])) + (((double)v[4] + v[5]) + ((double)v[6] + v[7]));
+        assert_memory_equal(&out[i], &want, sizeof want);
+    }
+}
+
+/* Every half the memory may hold (zeros and normal halves) reads back the
+ * same in both builds, and the restore check tells them from the rest. */
+static void half_memory_canonical_values(void** state) {
+    (void)state;
+    const hydrodyn_kernels* avx2 = hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2);
+    for (uint32_t h = 0; h < 65536; h += 8) {
+        uint16_t in[8];
+        float a[8], b[8];
+        for (int j = 0; j < 8; j++) in[j] = (uint16_t)(h + (uint32_t)j);
+        hydrodyn_sse2_kernels.half_decode(in, a);
+        if (avx2) avx2->half_decode(in, b);
+        for (int j = 0; j < 8; j++) {
+            uint32_t exponent = (in[j] >> 10) & 0x1f, mantissa = in[j] & 0x3ff;
+            int canonical = exponent == 0 ? mantissa == 0 : exponent < 31;
+            assert_int_equal(hydrodyn_half_is_canonical(in[j]), canonical);
+            if (!canonical) continue;
+            assert_true(a[j] == hydrodyn_half_decode(in[j]));
+            assert_true(hydrodyn_half_encode(a[j]) == in[j]);
+            if (avx2) assert_memory_equal(&a[j], &b[j], sizeof(float));
+        }
+    }
+}
+
 int main(void) {
     printf("force kernels on this CPU: %s\n", hydrodyn_kernels_name(hydrodyn_kernels_active()));
     const struct CMUnitTest tests[] = {
@@ -235,6 +274,8 @@ int main(void) {
         cmocka_unit_test(kernel_matches_formulas_general_powers),
         cmocka_unit_test(avx2_and_sse2_give_the_same_bits),
         cmocka_unit_test(half_memory_rounds_and_clamps),
+        cmocka_unit_test(half_memory_canonical_values),
+        cmocka_unit_test(lane_sums_reduce_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

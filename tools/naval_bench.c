@@ -11,8 +11,8 @@
 #include "hullgen.h"
 #include "jobs.h"
 #include "ocean.h"
-#include "scenario.h"
 #include "hydrodyn_lanes.h"
+#include "scenario.h"
 #include "world.h"
 
 static const char usage[] =
@@ -30,6 +30,9 @@ static const char usage[] =
     "                         force model of the generated fleet (default full: drag,\n"
     "                         slamming, air, added mass, a propeller and rudder per boat);\n"
     "                         compare runs both and prints the cost per triangle of each\n"
+    "  --kernels sse2|avx2\n"
+    "                         widest build of the force kernels to use (default: the\n"
+    "                         widest this CPU runs; every build gives the same bits)\n"
     "  --model mesh|columns|floater\n"
     "                         how every boat meets the water (default mesh): Kerner's\n"
     "                         triangles, 20 x 5 Zephyr columns, or a surface follower\n"
@@ -122,6 +125,11 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
             else if (!strcmp(val, "columns")) a->model = WORLD_MODEL_COLUMNS;
             else if (!strcmp(val, "floater")) a->model = WORLD_MODEL_FLOATER;
             else return bench_fail("--model must be mesh, columns or floater", val);
+        } else if (!strcmp(arg, "--kernels")) {
+            int level = hydrodyn_kernels_level_of(val);
+            if (level < 0) return bench_fail("--kernels must be sse2 or avx2", val);
+            if (!hydrodyn_kernels_at(level)) return bench_fail("--kernels: this CPU cannot run that build", val);
+            hydrodyn_kernels_cap(level);
         } else if (!strcmp(arg, "--forces")) {
             if (!strcmp(val, "full")) a->forces = BENCH_FORCES_FULL;
             else if (!strcmp(val, "hydrostatics")) a->forces = BENCH_FORCES_HYDROSTATICS;

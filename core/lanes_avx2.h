@@ -1,0 +1,66 @@
+/* Eight float lanes in one AVX2 register: the counterpart of
+ * lanes_sse2.h, operation for operation (no FMA: a fused multiply-add
+ * rounds once where the SSE2 lanes round twice). Only for translation
+ * units compiled with -mavx2 and called after a CPU check. */
+#ifndef NAVAL_LANES_AVX2_H
+#define NAVAL_LANES_AVX2_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+typedef __m256 fv;
+typedef __m256i iv;
+
+static inline fv lv_add(fv a, fv b) { return _mm256_add_ps(a, b); }
+static inline fv lv_sub(fv a, fv b) { return _mm256_sub_ps(a, b); }
+static inline fv lv_mul(fv a, fv b) { return _mm256_mul_ps(a, b); }
+static inline fv lv_div(fv a, fv b) { return _mm256_div_ps(a, b); }
+static inline fv lv_max(fv a, fv b) { return _mm256_max_ps(a, b); }
+static inline fv lv_min(fv a, fv b) { return _mm256_min_ps(a, b); }
+static inline fv lv_gt(fv a, fv b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+static inline fv lv_and(fv a, fv b) { return _mm256_and_ps(a, b); }
+static inline fv lv_andnot(fv a, fv b) { return _mm256_andnot_ps(a, b); }
+static inline fv lv_or(fv a, fv b) { return _mm256_or_ps(a, b); }
+static inline fv lv_set(float x) { return _mm256_set1_ps(x); }
+static inline fv lv_load(const float* p) { return _mm256_loadu_ps(p); }
+static inline void lv_store(float* p, fv a) { _mm256_storeu_ps(p, a); }
+/* m ? a : b per lane, m all ones or all zeros (blendv reads the top bit) */
+static inline fv lv_sel(fv m, fv a, fv b) { return _mm256_blendv_ps(b, a, m); }
+static inline fv lv_sqrt(fv a) { return _mm256_sqrt_ps(a); }
+/* one bit per lane, lane 0 the lowest */
+static inline int lv_mask(fv m) { return _mm256_movemask_ps(m); }
+
+static inline iv iv_add(iv a, iv b) { return _mm256_add_epi32(a, b); }
+static inline iv iv_sub(iv a, iv b) { return _mm256_sub_epi32(a, b); }
+static inline iv iv_and(iv a, iv b) { return _mm256_and_si256(a, b); }
+static inline iv iv_or(iv a, iv b) { return _mm256_or_si256(a, b); }
+static inline iv iv_andnot(iv a, iv b) { return _mm256_andnot_si256(a, b); }
+static inline iv iv_gt(iv a, iv b) { return _mm256_cmpgt_epi32(a, b); }
+static inline iv iv_set(int32_t x) { return _mm256_set1_epi32(x); }
+static inline iv iv_srli(iv a, int n) { return _mm256_srli_epi32(a, n); }
+static inline iv iv_srai(iv a, int n) { return _mm256_srai_epi32(a, n); }
+static inline iv iv_slli(iv a, int n) { return _mm256_slli_epi32(a, n); }
+static inline iv lv_bits(fv a) { return _mm256_castps_si256(a); }
+static inline fv iv_bits(iv a) { return _mm256_castsi256_ps(a); }
+static inline fv iv_to_fv(iv a) { return _mm256_cvtepi32_ps(a); }
+static inline iv lv_trunc(fv a) { return _mm256_cvttps_epi32(a); }
+
+/* Eight IEEE half floats (the slamming memory), converted by F16C, which
+ * every AVX2 CPU has: exact both ways for the values lv_to_half is given
+ * (zeros and normal halves), the same bits as lanes_sse2.h's integer
+ * steps. */
+typedef __m128i hv;
+static inline hv hv_load(const uint16_t* p) { return _mm_loadu_si128((const __m128i*)(const void*)p); }
+static inline void hv_store(uint16_t* p, hv a) { _mm_storeu_si128((__m128i*)(void*)p, a); }
+static inline hv hv_zero(void) { return _mm_setzero_si128(); }
+/* a lane mask as 16-bit lanes */
+static inline hv hv_mask(fv m) {
+    __m256i b = _mm256_castps_si256(m);
+    return _mm_packs_epi32(_mm256_castsi256_si128(b), _mm256_extracti128_si256(b, 1));
+}
+static inline hv hv_sel(hv m, hv a, hv b) { return _mm_blendv_epi8(b, a, m); }
+static inline fv lv_from_half(hv h) { return _mm256_cvtph_ps(h); }
+/* nearest, ties to even; x is 0 or within a normal half's range */
+static inline hv lv_to_half(fv x) { return _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT); }
+
+#endif
