@@ -236,6 +236,40 @@ static int relay_open(relay* r) {
     return 0;
 }
 
+/* nng 1.5.2 can hang in nng_close (nanomsg/nng#1503, #1813): the relay
+ * holds no state, so a close that outlasts this is cut short rather than
+ * left for the supervisor's SIGKILL. Same guard as the server's stop. */
+#define RELAY_STOP_WATCHDOG_S 3
+#define RELAY_STR(x) RELAY_STR2(x)
+#define RELAY_STR2(x) #x
+
+/* Which step of the stop is running, for the watchdog's message. */
+static volatile sig_atomic_t relay_stop_step;
+static const char* const relay_stop_steps[] = {"closing the upstream SUB", "closing the listeners' PUB",
+                                               "joining the device thread", "stopping the /healthz server"};
+
+/* Async-signal-safe. */
+static void relay_on_watchdog(int sig) {
+    (void)sig;
+    static const char head[] = "naval-relay: WARNING the stop hung for " RELAY_STR(RELAY_STOP_WATCHDOG_S) " s while ";
+    static const char tail[] = " (an nng_close hang); exiting\n";
+    const char* step = relay_stop_steps[relay_stop_step];
+    ssize_t rc = write(STDERR_FILENO, head, sizeof head - 1);
+    rc = write(STDERR_FILENO, step, strlen(step));
+    rc = write(STDERR_FILENO, tail, sizeof tail - 1);
+    (void)rc;
+    _exit(0);
+}
+
+static void relay_arm_watchdog(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = relay_on_watchdog;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(RELAY_STOP_WATCHDOG_S);
+}
+
 int main(int argc, char** argv) {
     relay r;
     memset(&r, 0, sizeof r);
@@ -270,9 +304,13 @@ int main(int argc, char** argv) {
     int sig = 0;
     while (sigwait(&set, &sig) != 0) {
     }
+    relay_arm_watchdog();
     nng_close(r.sub);
+    relay_stop_step = 1;
     nng_close(r.pub);
+    relay_stop_step = 2;
     pthread_join(device, NULL);
+    relay_stop_step = 3;
     if (r.health_server) {
         nng_http_server_stop(r.health_server);
         nng_http_server_release(r.health_server);
