@@ -240,6 +240,13 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
         hydrodyn_lane_sums_clear(&lane_sums);
     }
     float wet[HYDRO_CHUNK], b1[HYDRO_CHUNK], b2[HYDRO_CHUNK];
+    /* The kernels read a cut lane's weights only (the rest are masked
+     * off), so these are cleared once per call, not per chunk: a lane's
+     * stale weights from an earlier chunk are finite and never used. */
+    if (dyn) {
+        memset(b1, 0, sizeof b1);
+        memset(b2, 0, sizeof b2);
+    }
     double area = 0.0;
     uint32_t wetted = 0, seg_n = acc->segment_count;
     int poisoned = 0;
@@ -254,8 +261,6 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
              * marked neither (the hull's tables and the slamming memory are
              * padded for it) */
             for (uint32_t i = 0; i < lanes; i++) wet[i] = -1.0f;
-            memset(b1, 0, lanes * sizeof(float));
-            memset(b2, 0, lanes * sizeof(float));
             for (uint32_t i = chunk_end - chunk; i < lanes; i++) wet[i] = 0.0f;
         }
         for (uint32_t t = chunk; t < chunk_end; t++) {

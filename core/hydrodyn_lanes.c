@@ -16,14 +16,15 @@ static int hydrodyn_cpu_level(void) {
     unsigned a, b, c, d;
     if (!__builtin_cpu_supports("avx2") || !__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_F16C))
         return HYDRODYN_KERNELS_SSE2;
-    return HYDRODYN_KERNELS_AVX2;
+    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl")) return HYDRODYN_KERNELS_AVX2;
+    return HYDRODYN_KERNELS_AVX512;
 #else
     return HYDRODYN_KERNELS_SSE2;
 #endif
 }
 
 static atomic_int hydrodyn_level_known = -1; /* -1: not asked yet */
-static atomic_int hydrodyn_level_cap = HYDRODYN_KERNELS_AVX2;
+static atomic_int hydrodyn_level_cap = HYDRODYN_KERNELS_AVX512;
 
 int hydrodyn_kernels_cpu_level(void) {
     int known = atomic_load_explicit(&hydrodyn_level_known, memory_order_relaxed);
@@ -36,6 +37,7 @@ int hydrodyn_kernels_cpu_level(void) {
 
 const hydrodyn_kernels* hydrodyn_kernels_at(int level) {
     if (level > hydrodyn_kernels_cpu_level()) return NULL;
+    if (level >= HYDRODYN_KERNELS_AVX512) return &hydrodyn_avx512_kernels;
     return level >= HYDRODYN_KERNELS_AVX2 ? &hydrodyn_avx2_kernels : &hydrodyn_sse2_kernels;
 }
 
@@ -47,12 +49,13 @@ const hydrodyn_kernels* hydrodyn_kernels_active(void) {
 void hydrodyn_kernels_cap(int level) { atomic_store(&hydrodyn_level_cap, level); }
 
 const char* hydrodyn_kernels_name(const hydrodyn_kernels* k) {
-    return k == &hydrodyn_avx2_kernels ? "avx2" : "sse2";
+    return k == &hydrodyn_avx512_kernels ? "avx512" : k == &hydrodyn_avx2_kernels ? "avx2" : "sse2";
 }
 
 int hydrodyn_kernels_level_of(const char* name) {
     if (!strcmp(name, "sse2")) return HYDRODYN_KERNELS_SSE2;
     if (!strcmp(name, "avx2")) return HYDRODYN_KERNELS_AVX2;
+    if (!strcmp(name, "avx512")) return HYDRODYN_KERNELS_AVX512;
     return -1;
 }
 

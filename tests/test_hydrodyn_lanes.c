@@ -169,8 +169,9 @@ static void kernel_matches_formulas_general_powers(void** state) {
     lanes_match_the_formulas(&k, 11);
 }
 
-/* A replay recorded on a machine with AVX2 checks on one without. */
-static void avx2_and_sse2_give_the_same_bits(void** state) {
+/* A replay recorded on a machine with AVX2 or AVX-512 checks on one
+ * without: every build this CPU runs against the SSE2 one. */
+static void every_build_gives_the_sse2_bits(void** state) {
     (void)state;
     if (!hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2)) {
         printf("  this CPU has no AVX2: only the SSE2 build runs here\n");
@@ -179,23 +180,31 @@ static void avx2_and_sse2_give_the_same_bits(void** state) {
     hydrodyn_coeffs variants[3] = {hydrodyn_coeffs_default(), hydrodyn_coeffs_default(), hydrodyn_coeffs_default()};
     variants[1].pressure_falloff = 0.8, variants[1].slam_power = 3.0;
     variants[2].forces = HYDRODYN_AIR_DRAG | HYDRODYN_SLAMMING;
-    for (int v = 0; v < 3; v++)
-        for (unsigned seed = 1; seed <= 20; seed++) {
-            static lane_case c;
-            lane_case_make(&c, &variants[v], seed * 31u + (unsigned)v);
-            double a[HYDRODYN_SUM_COUNT], b[HYDRODYN_SUM_COUNT];
-            uint16_t sa[N], sb[N];
-            lane_case_run(&c, &hydrodyn_sse2_kernels, a, sa);
-            lane_case_run(&c, &hydrodyn_avx2_kernels, b, sb);
-            assert_memory_equal(a, b, sizeof a);
-            assert_memory_equal(sa, sb, sizeof sa);
+    for (int level = HYDRODYN_KERNELS_AVX2; level <= HYDRODYN_KERNELS_AVX512; level++) {
+        const hydrodyn_kernels* wide = hydrodyn_kernels_at(level);
+        if (!wide) {
+            printf("  this CPU cannot run the %s build\n", level == HYDRODYN_KERNELS_AVX512 ? "avx512" : "avx2");
+            continue;
         }
+        for (int v = 0; v < 3; v++)
+            for (unsigned seed = 1; seed <= 20; seed++) {
+                static lane_case c;
+                lane_case_make(&c, &variants[v], seed * 31u + (unsigned)v);
+                double a[HYDRODYN_SUM_COUNT], b[HYDRODYN_SUM_COUNT];
+                uint16_t sa[N], sb[N];
+                lane_case_run(&c, &hydrodyn_sse2_kernels, a, sa);
+                lane_case_run(&c, wide, b, sb);
+                assert_memory_equal(a, b, sizeof a);
+                assert_memory_equal(sa, sb, sizeof sa);
+            }
+    }
 }
 
 static void half_memory_rounds_and_clamps(void** state) {
     (void)state;
     /* every float exponent, with mantissas around the rounding points */
-    const hydrodyn_kernels* kerns[2] = {&hydrodyn_sse2_kernels, hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2)};
+    const hydrodyn_kernels* kerns[3] = {&hydrodyn_sse2_kernels, hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2),
+                                        hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX512)};
     for (uint32_t e = 0; e < 256; e++)
         for (uint32_t m = 0; m < 64; m++) {
             float in[8];
@@ -205,7 +214,7 @@ static void half_memory_rounds_and_clamps(void** state) {
             }
             uint16_t scalar[8];
             for (int j = 0; j < 8; j++) scalar[j] = hydrodyn_half_encode(in[j]);
-            for (int k = 0; k < 2; k++) {
+            for (int k = 0; k < 3; k++) {
                 if (!kerns[k]) continue;
                 uint16_t lanes[8];
                 float back[8];
@@ -245,16 +254,18 @@ static void lane_sums_reduce_in_order(void** state) {
 }
 
 /* Every half the memory may hold (zeros and normal halves) reads back the
- * same in both builds, and the restore check tells them from the rest. */
+ * same in every build, and the restore check tells them from the rest. */
 static void half_memory_canonical_values(void** state) {
     (void)state;
-    const hydrodyn_kernels* avx2 = hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2);
+    const hydrodyn_kernels* wide[2] = {hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2),
+                                       hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX512)};
     for (uint32_t h = 0; h < 65536; h += 8) {
         uint16_t in[8];
-        float a[8], b[8];
+        float a[8], b[2][8];
         for (int j = 0; j < 8; j++) in[j] = (uint16_t)(h + (uint32_t)j);
         hydrodyn_sse2_kernels.half_decode(in, a);
-        if (avx2) avx2->half_decode(in, b);
+        for (int w = 0; w < 2; w++)
+            if (wide[w]) wide[w]->half_decode(in, b[w]);
         for (int j = 0; j < 8; j++) {
             uint32_t exponent = (in[j] >> 10) & 0x1f, mantissa = in[j] & 0x3ff;
             int canonical = exponent == 0 ? mantissa == 0 : exponent < 31;
@@ -262,7 +273,8 @@ static void half_memory_canonical_values(void** state) {
             if (!canonical) continue;
             assert_true(a[j] == hydrodyn_half_decode(in[j]));
             assert_true(hydrodyn_half_encode(a[j]) == in[j]);
-            if (avx2) assert_memory_equal(&a[j], &b[j], sizeof(float));
+            for (int w = 0; w < 2; w++)
+                if (wide[w]) assert_memory_equal(&a[j], &b[w][j], sizeof(float));
         }
     }
 }
@@ -272,7 +284,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernel_matches_formulas_default),
         cmocka_unit_test(kernel_matches_formulas_general_powers),
-        cmocka_unit_test(avx2_and_sse2_give_the_same_bits),
+        cmocka_unit_test(every_build_gives_the_sse2_bits),
         cmocka_unit_test(half_memory_rounds_and_clamps),
         cmocka_unit_test(half_memory_canonical_values),
         cmocka_unit_test(lane_sums_reduce_in_order),

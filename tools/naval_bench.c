@@ -30,7 +30,7 @@ static const char usage[] =
     "                         force model of the generated fleet (default full: drag,\n"
     "                         slamming, air, added mass, a propeller and rudder per boat);\n"
     "                         compare runs both and prints the cost per triangle of each\n"
-    "  --kernels sse2|avx2\n"
+    "  --kernels sse2|avx2|avx512\n"
     "                         widest build of the force kernels to use (default: the\n"
     "                         widest this CPU runs; every build gives the same bits)\n"
     "  --model mesh|columns|floater\n"
@@ -127,7 +127,7 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
             else return bench_fail("--model must be mesh, columns or floater", val);
         } else if (!strcmp(arg, "--kernels")) {
             int level = hydrodyn_kernels_level_of(val);
-            if (level < 0) return bench_fail("--kernels must be sse2 or avx2", val);
+            if (level < 0) return bench_fail("--kernels must be sse2, avx2 or avx512", val);
             if (!hydrodyn_kernels_at(level)) return bench_fail("--kernels: this CPU cannot run that build", val);
             hydrodyn_kernels_cap(level);
         } else if (!strcmp(arg, "--forces")) {
