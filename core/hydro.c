@@ -37,6 +37,24 @@ void hydro_scratch_free(hydro_scratch* s) {
     memset(s, 0, sizeof *s);
 }
 
+/* The two loops of the vertex pass that run on every vertex, apart so
+ * their pointers are restrict parameters: GCC honours those, and without
+ * them it would need more run-time overlap checks than it emits and leaves
+ * the loops scalar. */
+static void hydro_rotate_offsets(uint32_t n, const float r[3][3], const float* restrict bx, const float* restrict by,
+                                 const float* restrict bz, float* restrict ox, float* restrict oy, float* restrict oz) {
+    for (uint32_t k = 0; k < n; k++) {
+        ox[k] = r[0][0] * bx[k] + r[0][1] * by[k] + r[0][2] * bz[k];
+        oy[k] = r[1][0] * bx[k] + r[1][1] * by[k] + r[1][2] * bz[k];
+        oz[k] = r[2][0] * bx[k] + r[2][1] * by[k] + r[2][2] * bz[k];
+    }
+}
+
+static void hydro_heights_above(uint32_t n, float y, const float* restrict oy, const float* restrict surface,
+                                float* restrict out) {
+    for (uint32_t k = 0; k < n; k++) out[k] = (y + oy[k]) - surface[k];
+}
+
 size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 position, const mat3* rotation,
                          const water_surface* water, hydro_scratch* scratch, float* height) {
     if (water->sample_near) {
@@ -46,17 +64,12 @@ size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 pos
         float r[3][3];
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) r[i][j] = (float)rotation->m[i][j];
-        const float *bx = h->vx + first, *by = h->vy + first, *bz = h->vz + first;
-        float *ox = scratch->ox, *oy = scratch->oy, *oz = scratch->oz;
-        for (uint32_t k = 0; k < count; k++) {
-            ox[k] = r[0][0] * bx[k] + r[0][1] * by[k] + r[0][2] * bz[k];
-            oy[k] = r[1][0] * bx[k] + r[1][1] * by[k] + r[1][2] * bz[k];
-            oz[k] = r[2][0] * bx[k] + r[2][1] * by[k] + r[2][2] * bz[k];
-        }
-        size_t approximate = water->sample_near(water, position.x, position.z, count, ox, oz, scratch->surface);
+        hydro_rotate_offsets(count, r, h->vx + first, h->vy + first, h->vz + first, scratch->ox, scratch->oy,
+                             scratch->oz);
+        size_t approximate =
+            water->sample_near(water, position.x, position.z, count, scratch->ox, scratch->oz, scratch->surface);
         /* y stays near the surface, where float keeps micrometres */
-        float py = (float)position.y;
-        for (uint32_t k = 0; k < count; k++) height[first + k] = (py + oy[k]) - scratch->surface[k];
+        hydro_heights_above(count, (float)position.y, scratch->oy, scratch->surface, height + first);
         return approximate;
     }
     for (uint32_t k = 0; k < count; k++) {
