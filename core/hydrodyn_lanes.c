@@ -1,62 +1,18 @@
 #include "hydrodyn_lanes.h"
 
-#include <stdatomic.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include <emmintrin.h>
 #include <string.h>
 
-/* The widest build this CPU runs, asked once: cpuid traps to the
- * hypervisor, microseconds in a VM. AVX2 needs F16C too (the slamming
- * memory's conversions), which every AVX2 CPU has but a hypervisor may
- * hide. */
-static int hydrodyn_cpu_level(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned a, b, c, d;
-    if (!__builtin_cpu_supports("avx2") || !__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_F16C))
-        return HYDRODYN_KERNELS_SSE2;
-    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl")) return HYDRODYN_KERNELS_AVX2;
-    return HYDRODYN_KERNELS_AVX512;
-#else
-    return HYDRODYN_KERNELS_SSE2;
-#endif
-}
-
-static atomic_int hydrodyn_level_known = -1; /* -1: not asked yet */
-static atomic_int hydrodyn_level_cap = HYDRODYN_KERNELS_AVX512;
-
-int hydrodyn_kernels_cpu_level(void) {
-    int known = atomic_load_explicit(&hydrodyn_level_known, memory_order_relaxed);
-    if (known < 0) {
-        known = hydrodyn_cpu_level();
-        atomic_store_explicit(&hydrodyn_level_known, known, memory_order_relaxed);
-    }
-    return known;
-}
-
 const hydrodyn_kernels* hydrodyn_kernels_at(int level) {
-    if (level > hydrodyn_kernels_cpu_level()) return NULL;
-    if (level >= HYDRODYN_KERNELS_AVX512) return &hydrodyn_avx512_kernels;
-    return level >= HYDRODYN_KERNELS_AVX2 ? &hydrodyn_avx2_kernels : &hydrodyn_sse2_kernels;
+    if (level > simd_cpu_level()) return NULL;
+    if (level >= SIMD_AVX512) return &hydrodyn_avx512_kernels;
+    return level >= SIMD_AVX2 ? &hydrodyn_avx2_kernels : &hydrodyn_sse2_kernels;
 }
 
-const hydrodyn_kernels* hydrodyn_kernels_active(void) {
-    int level = hydrodyn_kernels_cpu_level(), cap = atomic_load_explicit(&hydrodyn_level_cap, memory_order_relaxed);
-    return hydrodyn_kernels_at(level < cap ? level : cap);
-}
-
-void hydrodyn_kernels_cap(int level) { atomic_store(&hydrodyn_level_cap, level); }
+const hydrodyn_kernels* hydrodyn_kernels_active(void) { return hydrodyn_kernels_at(simd_level()); }
 
 const char* hydrodyn_kernels_name(const hydrodyn_kernels* k) {
-    return k == &hydrodyn_avx512_kernels ? "avx512" : k == &hydrodyn_avx2_kernels ? "avx2" : "sse2";
-}
-
-int hydrodyn_kernels_level_of(const char* name) {
-    if (!strcmp(name, "sse2")) return HYDRODYN_KERNELS_SSE2;
-    if (!strcmp(name, "avx2")) return HYDRODYN_KERNELS_AVX2;
-    if (!strcmp(name, "avx512")) return HYDRODYN_KERNELS_AVX512;
-    return -1;
+    return simd_name(k == &hydrodyn_avx512_kernels ? SIMD_AVX512 : k == &hydrodyn_avx2_kernels ? SIMD_AVX2 : SIMD_SSE2);
 }
 
 static int hydrodyn_pow_kind(double p) {

@@ -15,6 +15,7 @@
 
 #include "hull.h"
 #include "hydrodyn.h"
+#include "simd.h"
 
 #define HYDRODYN_LANES 8
 
@@ -78,23 +79,16 @@ typedef struct hydrodyn_kernels {
     float (*pow_unit)(float x, float p);
 } hydrodyn_kernels;
 
-/* Builds of the kernels, by the widest registers they use. Every build
- * gives the same bits (tests/test_hydrodyn_lanes.c), so which one runs is
- * a matter of speed only: a replay recorded on one machine checks on any. */
-enum { HYDRODYN_KERNELS_SSE2, HYDRODYN_KERNELS_AVX2, HYDRODYN_KERNELS_AVX512 };
+/* Builds of the kernels, one per level of simd.h; every build gives the
+ * same bits (tests/test_hydrodyn_lanes.c). */
 extern const hydrodyn_kernels hydrodyn_sse2_kernels;   /* every x86-64 CPU */
 extern const hydrodyn_kernels hydrodyn_avx2_kernels;   /* AVX2 and F16C */
 extern const hydrodyn_kernels hydrodyn_avx512_kernels; /* the AVX2 build with AVX-512VL's 32 registers */
-/* The widest build this CPU runs. */
-int hydrodyn_kernels_cpu_level(void);
-/* The build of that level, or NULL where this CPU cannot run it. */
+/* The build of that SIMD_ level, or NULL where this CPU cannot run it. */
 const hydrodyn_kernels* hydrodyn_kernels_at(int level);
-/* The widest build this CPU runs, no wider than the cap (benchmarks). */
+/* The build of simd_level(). */
 const hydrodyn_kernels* hydrodyn_kernels_active(void);
-void hydrodyn_kernels_cap(int level);
 const char* hydrodyn_kernels_name(const hydrodyn_kernels* k);
-/* "sse2", "avx2" or "avx512" to its level; -1 for anything else. */
-int hydrodyn_kernels_level_of(const char* name);
 
 /* One value's half-float slamming memory, the lanes' steps in scalar code. */
 uint16_t hydrodyn_half_encode(float x);

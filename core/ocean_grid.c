@@ -25,6 +25,7 @@
 #endif
 
 #include "ocean_internal.h"
+#include "simd.h"
 
 int ocean_has_surface_grid(const ocean* o) { return o->surface != NULL; }
 
@@ -464,6 +465,7 @@ size_t ocean_grid_sample_near(const water_surface* self, double x0, double z0, s
     float u0, v0;
     grid_base(o, cc, x0, z0, &u0, &v0);
     size_t i = 0;
+    if (simd_level() >= SIMD_AVX2) i = ocean_grid_near_avx2(gh, mx, mz, shift, u0, v0, icx, icz, count, dx, dz, height);
 #if defined(__SSE2__)
     const __m128 vu0 = _mm_set1_ps(u0), vv0 = _mm_set1_ps(v0), vicx = _mm_set1_ps(icx), vicz = _mm_set1_ps(icz);
     const __m128i vmx = _mm_set1_epi32(mx), vmz = _mm_set1_epi32(mz), one = _mm_set1_epi32(1);

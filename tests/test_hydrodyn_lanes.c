@@ -173,17 +173,17 @@ static void kernel_matches_formulas_general_powers(void** state) {
  * without: every build this CPU runs against the SSE2 one. */
 static void every_build_gives_the_sse2_bits(void** state) {
     (void)state;
-    if (!hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2)) {
+    if (!hydrodyn_kernels_at(SIMD_AVX2)) {
         printf("  this CPU has no AVX2: only the SSE2 build runs here\n");
         skip();
     }
     hydrodyn_coeffs variants[3] = {hydrodyn_coeffs_default(), hydrodyn_coeffs_default(), hydrodyn_coeffs_default()};
     variants[1].pressure_falloff = 0.8, variants[1].slam_power = 3.0;
     variants[2].forces = HYDRODYN_AIR_DRAG | HYDRODYN_SLAMMING;
-    for (int level = HYDRODYN_KERNELS_AVX2; level <= HYDRODYN_KERNELS_AVX512; level++) {
+    for (int level = SIMD_AVX2; level <= SIMD_AVX512; level++) {
         const hydrodyn_kernels* wide = hydrodyn_kernels_at(level);
         if (!wide) {
-            printf("  this CPU cannot run the %s build\n", level == HYDRODYN_KERNELS_AVX512 ? "avx512" : "avx2");
+            printf("  this CPU cannot run the %s build\n", simd_name(level));
             continue;
         }
         for (int v = 0; v < 3; v++)
@@ -203,8 +203,8 @@ static void every_build_gives_the_sse2_bits(void** state) {
 static void half_memory_rounds_and_clamps(void** state) {
     (void)state;
     /* every float exponent, with mantissas around the rounding points */
-    const hydrodyn_kernels* kerns[3] = {&hydrodyn_sse2_kernels, hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2),
-                                        hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX512)};
+    const hydrodyn_kernels* kerns[3] = {&hydrodyn_sse2_kernels, hydrodyn_kernels_at(SIMD_AVX2),
+                                        hydrodyn_kernels_at(SIMD_AVX512)};
     for (uint32_t e = 0; e < 256; e++)
         for (uint32_t m = 0; m < 64; m++) {
             float in[8];
@@ -257,8 +257,8 @@ static void lane_sums_reduce_in_order(void** state) {
  * same in every build, and the restore check tells them from the rest. */
 static void half_memory_canonical_values(void** state) {
     (void)state;
-    const hydrodyn_kernels* wide[2] = {hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX2),
-                                       hydrodyn_kernels_at(HYDRODYN_KERNELS_AVX512)};
+    const hydrodyn_kernels* wide[2] = {hydrodyn_kernels_at(SIMD_AVX2),
+                                       hydrodyn_kernels_at(SIMD_AVX512)};
     for (uint32_t h = 0; h < 65536; h += 8) {
         uint16_t in[8];
         float a[8], b[2][8];

@@ -13,6 +13,7 @@
 #include "ocean.h"
 #include "hydrodyn_lanes.h"
 #include "scenario.h"
+#include "simd.h"
 #include "world.h"
 
 static const char usage[] =
@@ -31,8 +32,9 @@ static const char usage[] =
     "                         slamming, air, added mass, a propeller and rudder per boat);\n"
     "                         compare runs both and prints the cost per triangle of each\n"
     "  --kernels sse2|avx2|avx512\n"
-    "                         widest build of the force kernels to use (default: the\n"
-    "                         widest this CPU runs; every build gives the same bits)\n"
+    "                         widest SIMD build of the kernels to use: the force kernels\n"
+    "                         and the vertex pass's surface lookup (default: the widest\n"
+    "                         this CPU runs; every build gives the same bits)\n"
     "  --model mesh|columns|floater\n"
     "                         how every boat meets the water (default mesh): Kerner's\n"
     "                         triangles, 20 x 5 Zephyr columns, or a surface follower\n"
@@ -126,10 +128,10 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
             else if (!strcmp(val, "floater")) a->model = WORLD_MODEL_FLOATER;
             else return bench_fail("--model must be mesh, columns or floater", val);
         } else if (!strcmp(arg, "--kernels")) {
-            int level = hydrodyn_kernels_level_of(val);
+            int level = simd_level_of(val);
             if (level < 0) return bench_fail("--kernels must be sse2, avx2 or avx512", val);
-            if (!hydrodyn_kernels_at(level)) return bench_fail("--kernels: this CPU cannot run that build", val);
-            hydrodyn_kernels_cap(level);
+            if (level > simd_cpu_level()) return bench_fail("--kernels: this CPU cannot run that build", val);
+            simd_cap(level);
         } else if (!strcmp(arg, "--forces")) {
             if (!strcmp(val, "full")) a->forces = BENCH_FORCES_FULL;
             else if (!strcmp(val, "hydrostatics")) a->forces = BENCH_FORCES_HYDROSTATICS;
