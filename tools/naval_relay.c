@@ -8,7 +8,8 @@
  * Like the server's PUB sockets it never blocks on a slow spectator: each
  * subscriber has a queue of --queue messages and the oldest is dropped when
  * it is full. The upstream is dialled in the background and redialled
- * whenever it goes away. SIGINT or SIGTERM closes everything and exits 0. */
+ * whenever it goes away. SIGINT or SIGTERM closes everything and exits 0
+ * (within 3 s: see RELAY_STOP_WATCHDOG_S). */
 #include <errno.h>
 #include <nng/nng.h>
 #include <nng/protocol/pubsub0/pub.h>
