@@ -32,6 +32,14 @@ static int hull_sort_triangles(hull* h, const mesh* m, size_t nt) {
     return 0;
 }
 
+/* Zeroed bytes starting on a cache line (freed with free). */
+static void* hull_alloc_lines(size_t bytes) {
+    size_t rounded = (bytes + 63) & ~(size_t)63;
+    void* p = aligned_alloc(64, rounded ? rounded : 64);
+    if (p) memset(p, 0, rounded);
+    return p;
+}
+
 int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     memset(h, 0, sizeof *h);
     if (mass_compute(m, &h->mesh_props, err)) return -1;
@@ -41,9 +49,11 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     h->vy = malloc(nv * sizeof(float));
     h->vz = malloc(nv * sizeof(float));
     h->triangles = malloc(3 * nt * sizeof(uint32_t));
-    h->triangle_table = malloc(HULL_TRIANGLE_STRIDE * (nt ? nt : 1) * sizeof(float));
+    /* on cache lines: a row is one line, and the kernels' eight-float
+     * loads of a column never split one (malloc gives 16 bytes) */
+    h->triangle_table = hull_alloc_lines(HULL_TRIANGLE_STRIDE * (nt ? nt : 1) * sizeof(float));
     size_t lanes = hull_lane_count((uint32_t)nt);
-    h->lanes = calloc(lanes * HULL_LANE_COLUMNS, sizeof(float));
+    h->lanes = hull_alloc_lines(lanes * HULL_LANE_COLUMNS * sizeof(float));
     if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_table || !h->lanes) {
         hull_destroy(h);
         return nv_error_set(err, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);

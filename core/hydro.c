@@ -242,7 +242,7 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
      * take the run from the hull's tables. */
     const hydrodyn_kernels* kern = NULL;
     hydrodyn_lane_frame lf;
-    hydrodyn_lane_sums lane_sums;
+    _Alignas(64) hydrodyn_lane_sums lane_sums;
     int marking = 0;
     uint16_t* slam = NULL;
     if (dyn) {
@@ -252,7 +252,12 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
         kern = hydrodyn_kernels_active();
         hydrodyn_lane_sums_clear(&lane_sums);
     }
-    float wet[HYDRO_CHUNK], b1[HYDRO_CHUNK], b2[HYDRO_CHUNK];
+    /* on cache lines: the kernels load eight floats at a time, and the
+     * main thread's stack is aligned only to 16 bytes, differently in each
+     * process (one run in several split every other load) */
+    _Alignas(64) float wet[HYDRO_CHUNK];
+    _Alignas(64) float b1[HYDRO_CHUNK];
+    _Alignas(64) float b2[HYDRO_CHUNK];
     /* The kernels read a cut lane's weights only (the rest are masked
      * off), so these are cleared once per call, not per chunk: a lane's
      * stale weights from an earlier chunk are finite and never used. */
