@@ -25,15 +25,10 @@
 #endif
 
 #include "ocean_internal.h"
+#include "ocean_walk.h"
 #include "simd.h"
 
 int ocean_has_surface_grid(const ocean* o) { return o->surface != NULL; }
-
-/* Slack, in cells, on "inside the cell": a label on an edge between two
- * cells must not bounce between them through rounding. The cells'
- * bilinear maps agree along shared edges, so solving one a hair past its
- * edge moves the answer by slack times the cells' difference in g: nothing. */
-#define OCEAN_CELL_SLACK 1e-4f
 
 /* Gap nodes are inverted in chunks so the stack stays small. */
 #define OCEAN_GRID_CHUNK 64
@@ -58,28 +53,15 @@ static inline float* grid_velocities(const ocean* o) { return o->surface + (size
  * step that leaves the cell moves to the cell it points into. Rows start
  * cold from x0 = q - D(q).
  *
- * Four rows go at a time (SSE2 lanes), lane by lane the same operations,
+ * Four rows go at a time (SSE2 lanes), or eight (AVX2, ocean_walk_avx2.c),
+ * lane by lane the same operations,
  * and a row's walk does not depend on its neighbours or on the band: the
  * table is the same for any split of the rows. Nodes whose walk fails
  * (folds, where the map's Jacobian vanishes) are NaN here and get the
  * exact query afterwards; the next node starts cold. */
 
-/* Below this Jacobian (of x0 -> x0 + D, in cells) Newton is unreliable:
- * the node falls back to the exact query (which treats folds its way). */
-#define OCEAN_MARCH_DET_MIN 0.05f
-/* Newton steps (and cell moves) per node before giving up. */
-#define OCEAN_MARCH_STEPS 8
 
-typedef struct march_ctx {
-    const float* disp; /* (Dx, Dz) pairs */
-    const float* hv;   /* (h, dh/dt) pairs */
-    float *gh, *gv;
-    int nx, mx, mz, shift;
-    float icx, icz;
-    float cx2, cz2, tol2; /* cell sizes squared (m^2), tolerance squared */
-} march_ctx;
-
-static void march_init(const ocean* o, march_ctx* m) {
+static void march_init(const ocean* o, ocean_march* m) {
     const ocean_cascade* cc = &o->cascade[0];
     m->disp = (const float*)cc->out[OCEAN_PAIR_DISP];
     m->hv = (const float*)cc->out[OCEAN_PAIR_H_V];
@@ -120,7 +102,7 @@ typedef struct cells4 {
     int wrap;
 } cells4;
 
-static inline void locate_cells(const march_ctx* m, __m128i ci, __m128i cj, cells4* c) {
+static inline void locate_cells(const ocean_march* m, __m128i ci, __m128i cj, cells4* c) {
     const __m128i mx = _mm_set1_epi32(m->mx), mz = _mm_set1_epi32(m->mz);
     const __m128i sh = _mm_cvtsi32_si128(m->shift);
     const __m128i x0 = _mm_and_si128(ci, mx);
@@ -134,7 +116,7 @@ static inline void locate_cells(const march_ctx* m, __m128i ci, __m128i cj, cell
 /* The cells' corner pairs: a[] from row cj, b[] from row cj + 1, transposed
  * so that a[0], a[1] are the first and second of the pair at ci and a[2],
  * a[3] those at ci + 1. */
-static inline void gather_cells(const march_ctx* m, const float* pairs, const cells4* c, __m128 a[4], __m128 b[4]) {
+static inline void gather_cells(const ocean_march* m, const float* pairs, const cells4* c, __m128 a[4], __m128 b[4]) {
     if (!c->wrap) { /* the usual case: each row's two pairs in one load */
         for (int l = 0; l < 4; l++) {
             a[l] = _mm_loadu_ps(pairs + 2 * (size_t)c->k0[l]);
@@ -175,7 +157,7 @@ static void walker_start(walker4* w, int z, int rows) {
 }
 
 /* Node x of the walker's rows: solved, written, and the next guess made. */
-static void walker_node(const march_ctx* m, walker4* w, int x) {
+static void walker_node(const ocean_march* m, walker4* w, int x) {
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128 icx = _mm_set1_ps(m->icx), icz = _mm_set1_ps(m->icz);
     const __m128 lo = _mm_set1_ps(-OCEAN_CELL_SLACK), hi = _mm_set1_ps(1.0f + OCEAN_CELL_SLACK);
@@ -276,7 +258,7 @@ static void walker_node(const march_ctx* m, walker4* w, int x) {
 #endif
 
 /* One row alone, lane by lane what walker_node does (builds without SSE2). */
-static void march_row(const march_ctx* m, int z) {
+static void march_row(const ocean_march* m, int z) {
     int ci = 0, cj = 0, cold = 1;
     float s = 0.0f, t = 0.0f;
     for (int x = 0; x < m->nx; x++) {
@@ -390,9 +372,11 @@ static void fill_gaps(ocean* o, int z0, int z1) {
 
 void ocean_update_surface_rows(ocean* o, int row_begin, int row_end) {
     if (!o->surface || row_begin >= row_end) return;
-    march_ctx m;
+    ocean_march m;
     march_init(o, &m);
     int z = row_begin;
+    if (simd_level() >= SIMD_AVX2)
+        for (; z < row_end; z += 8) ocean_walk_rows_avx2(&m, z, row_end - z < 8 ? row_end - z : 8);
 #if defined(__SSE2__)
     for (; z < row_end; z += 4) {
         walker4 w;

@@ -256,6 +256,44 @@ static void test_jobs_bit_identical(void** state) {
     ocean_destroy(split);
 }
 
+/* The table has the same bits at every SIMD level (the AVX2 walk of eight
+ * rows, the SSE2 walk of four), on a gentle sea and on a steep one whose
+ * folds make walks fail and restart cold. */
+static void test_table_same_at_every_level(void** state) {
+    (void)state;
+    ocean_params seas[2] = {grid_params(), grid_params()};
+    seas[1].size = 256.0, seas[1].wind_speed = 15.0, seas[1].hs_target = 6.0, seas[1].choppiness = 2.5;
+    const size_t nodes = (size_t)128 * 128;
+    float* h0 = malloc(nodes * sizeof *h0);
+    float* v0 = malloc(nodes * sizeof *v0);
+    float* h1 = malloc(nodes * sizeof *h1);
+    float* v1 = malloc(nodes * sizeof *v1);
+    assert_true(h0 && v0 && h1 && v1);
+    for (int sea = 0; sea < 2; sea++) {
+        ocean* o = make(&seas[sea]);
+        simd_cap(SIMD_SSE2);
+        ocean_update(o, 10.0);
+        read_table(o, h0, v0);
+        for (int level = SIMD_AVX2; level <= simd_cpu_level(); level++) {
+            simd_cap(level);
+            ocean_update(o, 0.0); /* another state first: nothing left over */
+            ocean_update(o, 10.0);
+            read_table(o, h1, v1);
+            for (size_t k = 0; k < nodes; k++)
+                if (memcmp(&h0[k], &h1[k], sizeof(float)) || memcmp(&v0[k], &v1[k], sizeof(float)))
+                    fail_msg("sea %d, node %zu: %s %.9g %.9g, sse2 %.9g %.9g", sea, k, simd_name(level), h1[k], v1[k],
+                             h0[k], v0[k]);
+        }
+        simd_cap(SIMD_AVX512);
+        ocean_destroy(o);
+    }
+    if (simd_cpu_level() < SIMD_AVX2) print_message("this CPU runs the SSE2 walk only\n");
+    free(h0);
+    free(v0);
+    free(h1);
+    free(v1);
+}
+
 /* A steep sea at choppiness 2.5 folds over ~4 % of its labels: there the
  * inversion has several answers or none, and every node and query must
  * still be finite. */
@@ -366,6 +404,7 @@ int main(void) {
         cmocka_unit_test(test_nodes_match_exact),   cmocka_unit_test(test_between_nodes),
         cmocka_unit_test(test_jobs_bit_identical),  cmocka_unit_test(test_folds_stay_finite),
         cmocka_unit_test(test_sample_near),         cmocka_unit_test(test_validate_refuses_cascades),
+        cmocka_unit_test(test_table_same_at_every_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
