@@ -6,7 +6,10 @@
 #define NAVAL_LANES_AVX2_H
 
 #include <immintrin.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "lanes_common.h"
 
 typedef __m256 fv;
 typedef __m256i iv;
@@ -18,6 +21,9 @@ static inline fv lv_div(fv a, fv b) { return _mm256_div_ps(a, b); }
 static inline fv lv_max(fv a, fv b) { return _mm256_max_ps(a, b); }
 static inline fv lv_min(fv a, fv b) { return _mm256_min_ps(a, b); }
 static inline fv lv_gt(fv a, fv b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+static inline fv lv_ge(fv a, fv b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+static inline fv lv_lt(fv a, fv b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+static inline fv lv_le(fv a, fv b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
 static inline fv lv_and(fv a, fv b) { return _mm256_and_ps(a, b); }
 static inline fv lv_andnot(fv a, fv b) { return _mm256_andnot_ps(a, b); }
 static inline fv lv_or(fv a, fv b) { return _mm256_or_ps(a, b); }
@@ -44,6 +50,29 @@ static inline iv lv_bits(fv a) { return _mm256_castps_si256(a); }
 static inline fv iv_bits(iv a) { return _mm256_castsi256_ps(a); }
 static inline fv iv_to_fv(iv a) { return _mm256_cvtepi32_ps(a); }
 static inline iv lv_trunc(fv a) { return _mm256_cvttps_epi32(a); }
+static inline iv iv_eq(iv a, iv b) { return _mm256_cmpeq_epi32(a, b); }
+/* shift by a count known only at run time */
+static inline iv iv_sll(iv a, int n) { return _mm256_sll_epi32(a, _mm_cvtsi32_si128(n)); }
+static inline iv iv_sel(fv m, iv a, iv b) { return _mm256_blendv_epi8(b, a, _mm256_castps_si256(m)); }
+static inline iv iv_load(const int32_t* p) { return _mm256_loadu_si256((const __m256i*)(const void*)p); }
+static inline void iv_store(int32_t* p, iv a) { _mm256_storeu_si256((__m256i*)(void*)p, a); }
+
+/* Per lane l, the four floats from p + 2 k[l] (two pairs), except that a
+ * lane whose bit in `wrap` is set takes its second pair from
+ * p + 2 (k[l] + 1 - back); out[i] is float i of every lane. */
+static inline void lv_load_pairs(const float* p, const int32_t k[8], int wrap, size_t back, fv out[4]) {
+    __m128 r[8];
+    for (int l = 0; l < 8; l++) r[l] = lanes_load_two_pairs(p, k[l], wrap >> l & 1, back);
+    /* lane j low, lane j + 4 high, then 4 x 4 transposes in each half */
+    const fv a0 = _mm256_set_m128(r[4], r[0]), a1 = _mm256_set_m128(r[5], r[1]);
+    const fv a2 = _mm256_set_m128(r[6], r[2]), a3 = _mm256_set_m128(r[7], r[3]);
+    const fv t0 = _mm256_unpacklo_ps(a0, a1), t1 = _mm256_unpacklo_ps(a2, a3);
+    const fv t2 = _mm256_unpackhi_ps(a0, a1), t3 = _mm256_unpackhi_ps(a2, a3);
+    out[0] = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
+    out[1] = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));
+    out[2] = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    out[3] = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
 
 /* Eight IEEE half floats (the slamming memory), converted by F16C, which
  * every AVX2 CPU has: exact both ways for the values lv_to_half is given

@@ -6,7 +6,11 @@
 #define NAVAL_LANES_SSE2_H
 
 #include <emmintrin.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <xmmintrin.h>
+
+#include "lanes_common.h"
 
 typedef struct {
     __m128 lo, hi;
@@ -26,6 +30,9 @@ L8_BIN(lv_div, _mm_div_ps)
 L8_BIN(lv_max, _mm_max_ps)
 L8_BIN(lv_min, _mm_min_ps)
 L8_BIN(lv_gt, _mm_cmpgt_ps)
+L8_BIN(lv_ge, _mm_cmpge_ps)
+L8_BIN(lv_lt, _mm_cmplt_ps)
+L8_BIN(lv_le, _mm_cmple_ps)
 L8_BIN(lv_and, _mm_and_ps)
 L8_BIN(lv_andnot, _mm_andnot_ps) /* ~a & b */
 L8_BIN(lv_or, _mm_or_ps)
@@ -35,6 +42,7 @@ L8_IBIN(iv_and, _mm_and_si128)
 L8_IBIN(iv_or, _mm_or_si128)
 L8_IBIN(iv_andnot, _mm_andnot_si128) /* ~a & b */
 L8_IBIN(iv_gt, _mm_cmpgt_epi32)
+L8_IBIN(iv_eq, _mm_cmpeq_epi32)
 #undef L8_BIN
 #undef L8_IBIN
 
@@ -58,6 +66,30 @@ static inline iv lv_bits(fv a) { return (iv){_mm_castps_si128(a.lo), _mm_castps_
 static inline fv iv_bits(iv a) { return (fv){_mm_castsi128_ps(a.lo), _mm_castsi128_ps(a.hi)}; }
 static inline fv iv_to_fv(iv a) { return (fv){_mm_cvtepi32_ps(a.lo), _mm_cvtepi32_ps(a.hi)}; }
 static inline iv lv_trunc(fv a) { return (iv){_mm_cvttps_epi32(a.lo), _mm_cvttps_epi32(a.hi)}; }
+/* shift by a count known only at run time */
+static inline iv iv_sll(iv a, int n) {
+    const __m128i c = _mm_cvtsi32_si128(n);
+    return (iv){_mm_sll_epi32(a.lo, c), _mm_sll_epi32(a.hi, c)};
+}
+static inline iv iv_sel(fv m, iv a, iv b) { return iv_or(iv_and(lv_bits(m), a), iv_andnot(lv_bits(m), b)); }
+static inline iv iv_load(const int32_t* p) {
+    return (iv){_mm_loadu_si128((const __m128i*)(const void*)p), _mm_loadu_si128((const __m128i*)(const void*)(p + 4))};
+}
+static inline void iv_store(int32_t* p, iv a) {
+    _mm_storeu_si128((__m128i*)(void*)p, a.lo);
+    _mm_storeu_si128((__m128i*)(void*)(p + 4), a.hi);
+}
+
+/* Per lane l, the four floats from p + 2 k[l] (two pairs), except that a
+ * lane whose bit in `wrap` is set takes its second pair from
+ * p + 2 (k[l] + 1 - back); out[i] is float i of every lane. */
+static inline void lv_load_pairs(const float* p, const int32_t k[8], int wrap, size_t back, fv out[4]) {
+    __m128 r[8];
+    for (int l = 0; l < 8; l++) r[l] = lanes_load_two_pairs(p, k[l], wrap >> l & 1, back);
+    _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+    _MM_TRANSPOSE4_PS(r[4], r[5], r[6], r[7]);
+    for (int i = 0; i < 4; i++) out[i] = (fv){r[i], r[4 + i]};
+}
 
 /* Eight IEEE half floats (the slamming memory) by integer steps: the
  * same bits as F16C (lanes_avx2.h) for the values lv_to_half is given (zeros

@@ -1,6 +1,6 @@
-/* The surface table's row walk (ocean_grid.c), shared with its AVX2 build
- * (ocean_walk_avx2.c): the walk's constants and context, so both builds run
- * the same operations lane by lane and give the same bits. */
+/* The surface table's row walk (ocean_grid.c builds the table with it):
+ * its constants and context, and its two builds from ocean_walk_kernel.h,
+ * which give the same bits. */
 #ifndef NAVAL_OCEAN_WALK_H
 #define NAVAL_OCEAN_WALK_H
 
@@ -25,8 +25,9 @@ typedef struct ocean_march {
 } ocean_march;
 
 /* Walks rows z .. z + rows - 1 (rows 1..8) node by node across the table,
- * eight rows per AVX2 register: what ocean_grid.c's four-row SSE2 walker
- * does, lane by lane. Nodes whose walk fails are NaN, as there. */
-void ocean_walk_rows_avx2(const ocean_march* m, int z, int rows);
+ * a row per lane; nodes whose walk fails are NaN. The SSE2 build runs on
+ * every x86-64 CPU, the AVX2 one where simd_level() allows. */
+void ocean_walk_sse2_rows(const ocean_march* m, int z, int rows);
+void ocean_walk_avx2_rows(const ocean_march* m, int z, int rows);
 
 #endif
