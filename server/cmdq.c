@@ -10,7 +10,7 @@ int cmdq_init(cmdq* q, uv_async_t* wake) {
 }
 
 void cmdq_destroy(cmdq* q) {
-    for (uint32_t i = 0; i < q->count; i++) nng_msg_free(q->items[i].msg);
+    for (uint32_t i = 0; i < q->count; i++) free(q->items[i].data);
     free(q->items);
     uv_mutex_destroy(&q->lock);
     memset(q, 0, sizeof *q);
@@ -19,8 +19,8 @@ void cmdq_destroy(cmdq* q) {
 int cmdq_push(cmdq* q, const cmdq_item* item) {
     uv_mutex_lock(&q->lock);
     if (q->count == q->capacity) {
-        /* Requests are bounded by the REP contexts; pipe events by
-         * connections. Growth is rare and short (no I/O). */
+        /* Requests are bounded by the edge's pending limit per
+         * connection; connection events by connections. Growth is rare and short (no I/O). */
         uint32_t cap = q->capacity ? q->capacity * 2 : 64;
         cmdq_item* n = realloc(q->items, cap * sizeof *n);
         if (!n) {

@@ -1,26 +1,26 @@
-/* The hand-over from nng's threads to the loop thread: requests and pipe
- * events are appended under a mutex (held for a few stores, never while
+/* The hand-over from the edge's thread to the loop thread: requests and
+ * connection events are appended under a mutex (held for a few stores, never while
  * anything is processed) and the loop is woken with uv_async_send; the
  * loop thread takes the whole batch at once and works through it in
  * arrival order between ticks. */
 #ifndef NAVAL_SERVER_CMDQ_H
 #define NAVAL_SERVER_CMDQ_H
 
-#include <nng/nng.h>
 #include <stdint.h>
 #include <uv.h>
 
 typedef enum cmdq_kind {
-    CMDQ_REQUEST = 0,   /* msg holds a request received on REP context `slot` */
+    CMDQ_REQUEST = 0,   /* data holds a request from connection `pipe`, answered with `tag` */
     CMDQ_PIPE_CLOSED,   /* a command connection went away */
 } cmdq_kind;
 
 typedef struct cmdq_item {
     cmdq_kind kind;
-    uint32_t slot;      /* REP context index (requests) */
-    uint32_t pipe;      /* nng pipe id: the connection */
+    uint32_t tag;       /* the edge's handle for the answer (requests) */
+    uint32_t pipe;      /* the connection's id (edge.h: never reused) */
     uint64_t received_ns; /* uv_hrtime when it arrived */
-    nng_msg* msg;       /* requests; the receiver frees it */
+    uint8_t* data;      /* requests: malloc'd body; the receiver frees it */
+    size_t size;
 } cmdq_item;
 
 typedef struct cmdq {
@@ -31,9 +31,9 @@ typedef struct cmdq {
 } cmdq;
 
 int cmdq_init(cmdq* q, uv_async_t* wake);
-void cmdq_destroy(cmdq* q);  /* frees the messages still queued */
+void cmdq_destroy(cmdq* q);  /* frees the requests still queued */
 
-/* Any thread. -1 when out of memory (the caller still owns msg). */
+/* Any thread. -1 when out of memory (the caller still owns data). */
 int cmdq_push(cmdq* q, const cmdq_item* item);
 
 /* Loop thread: moves everything queued into *batch (grown as needed; the

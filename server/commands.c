@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <uv.h>
 
@@ -49,7 +50,7 @@ int cmd_secret_equal(const char* expected, const char* given) {
 
 static void cmd_send(cmd_server* c, const cmdq_item* it, proto_body kind, proto_status status) {
     metrics_record_command(c->m, kind, status);
-    net_reply(c->net, it->slot, c->out.data, c->out.size);
+    net_reply(c->net, it->pipe, it->tag, c->out.data, c->out.size);
 }
 
 static void cmd_fail(cmd_server* c, const cmdq_item* it, uint64_t request_id, proto_body kind, proto_status status,
@@ -69,7 +70,7 @@ static void cmd_fail(cmd_server* c, const cmdq_item* it, uint64_t request_id, pr
         log_error("cannot encode an error response: %s", pe.message);
         metrics_record_command(c->m, kind, PROTO_STATUS_INTERNAL);
         /* Free the context anyway: an empty reply fails the client's decode. */
-        net_reply(c->net, it->slot, "", 0);
+        net_reply(c->net, it->pipe, it->tag, "", 0);
         return;
     }
     cmd_send(c, it, kind, status);
@@ -254,16 +255,12 @@ static void cmd_stats(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
     s->uptime_s = (double)(now_ns - c->m->start_ns) * 1e-9;
     s->tick_hz = c->sim->tick_hz;
     s->vessel_count = world_vessel_count(w);
-    s->clients = atomic_load_explicit(&c->m->command_connections, memory_order_relaxed);
-    s->subscribers = atomic_load_explicit(&c->m->subscribers[METRICS_FULL], memory_order_relaxed) +
-                     atomic_load_explicit(&c->m->subscribers[METRICS_COMPACT], memory_order_relaxed);
+    s->clients = metrics_command_connections(c->m);
+    s->subscribers = metrics_subscribers(c->m, METRICS_FULL) + metrics_subscribers(c->m, METRICS_COMPACT);
     metrics_step_percentiles(c->m, &s->step_ms_p50, &s->step_ms_p99, &s->step_ms_max);
     s->overruns = atomic_load_explicit(&c->m->overruns, memory_order_relaxed);
-    s->snapshots_sent = atomic_load_explicit(&c->m->snapshot_messages[METRICS_FULL], memory_order_relaxed) +
-                        atomic_load_explicit(&c->m->snapshot_messages[METRICS_COMPACT], memory_order_relaxed);
-    s->bytes_out = atomic_load_explicit(&c->m->snapshot_bytes[METRICS_FULL], memory_order_relaxed) +
-                   atomic_load_explicit(&c->m->snapshot_bytes[METRICS_COMPACT], memory_order_relaxed) +
-                   atomic_load_explicit(&c->m->response_bytes, memory_order_relaxed);
+    s->snapshots_sent = metrics_snapshot_messages(c->m);
+    s->bytes_out = metrics_bytes_out(c->m);
     s->requests = metrics_requests(c->m) + 1; /* this one */
     s->request_errors = metrics_request_errors(c->m);
     cmd_ok(c, it);
@@ -272,8 +269,8 @@ static void cmd_stats(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
 /* ---- dispatch -------------------------------------------------------------- */
 
 static void cmd_request(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
-    size_t size = nng_msg_len(it->msg);
-    const void* body = nng_msg_body(it->msg);
+    size_t size = it->size;
+    const void* body = it->data;
     size_t limit = (size_t)c->cfg->limits.max_request_bytes;
     client* cl = clients_get(&c->clients, it->pipe, now_ns);
     if (!cl) {
@@ -339,7 +336,7 @@ void cmd_handle(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
         return;
     }
     cmd_request(c, it, now_ns);
-    nng_msg_free(it->msg);
+    free(it->data);
 }
 
 void cmd_reap_orphans(cmd_server* c, uint64_t now_ns) {

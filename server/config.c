@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "checkpoint.h"
+#include "edge.h"
 #include "jobs.h"
 #include "json_util.h"
 
@@ -55,19 +56,9 @@ static int cfg_url_chars_ok(const char* v) {
 
 static int cfg_check_url(const char* v, char* why, size_t n) {
     if (!v[0]) return 0;
-    nng_url* u = NULL;
-    if (!cfg_url_chars_ok(v) || nng_url_parse(&u, v) != 0) {
-        snprintf(why, n, "is not a URL (expected e.g. tcp://0.0.0.0:7700)");
-        return -1;
-    }
-    /* ws and tls endpoints come from the "http" setting; here only plain
-     * transports that need no certificates. */
-    static const char* const ok[] = {"tcp", "tcp4", "tcp6", "ipc", "inproc", NULL};
-    int known = 0;
-    for (const char* const* s = ok; *s; s++) known |= strcmp(u->u_scheme, *s) == 0;
-    nng_url_free(u);
-    if (!known) {
-        snprintf(why, n, "must be a tcp://, ipc:// or inproc:// URL");
+    char reason[128];
+    if (!cfg_url_chars_ok(v) || edge_check_endpoint(v, 1, reason, sizeof reason)) {
+        snprintf(why, n, "is not a URL of the form tcp://HOST:PORT (e.g. tcp://0.0.0.0:7700)");
         return -1;
     }
     return 0;
@@ -158,7 +149,7 @@ static const cfg_entry cfg_table[] = {
     {"keyframe_interval", "--keyframe-interval", "NAVAL_KEYFRAME_INTERVAL", CFG_INT, CFG_N(keyframe_interval), 1,
      100000, 0, NULL, "ticks between compact keyframes (default 60)"},
     {"command_contexts", "--command-contexts", "NAVAL_COMMAND_CONTEXTS", CFG_INT, CFG_N(command_contexts), 1, 1024,
-     0, NULL, "requests served at once (default 16)"},
+     0, NULL, "requests in flight per command connection; reading pauses beyond (default 16)"},
     {"snapshot_queue", "--snapshot-queue", "NAVAL_SNAPSHOT_QUEUE", CFG_INT, CFG_N(snapshot_queue), 1, 8192, 0, NULL,
      "snapshots queued per subscriber before the oldest drops (default 16)"},
     {"area", "--area", "NAVAL_AREA", CFG_NUM, CFG_N(area), 0, 1e6, 0, NULL,
@@ -196,6 +187,25 @@ static const cfg_entry cfg_table[] = {
      NULL, "command connections at once (default 1024)"},
     {"limits.orphan_timeout_s", "--orphan-timeout", "NAVAL_ORPHAN_TIMEOUT", CFG_NUM, CFG_N(limits.orphan_timeout_s),
      0, 1e7, 0, NULL, "s before a disconnected client's vessels go (0: never; default 60)"},
+    {"limits.max_connections", "--max-connections", "NAVAL_MAX_CONNECTIONS", CFG_INT, CFG_N(limits.max_connections),
+     1, 65536, 0, NULL, "open connections per listener; more are refused (default 4096)"},
+    {"limits.max_connections_per_address", "--max-connections-per-address", "NAVAL_MAX_CONNECTIONS_PER_ADDRESS",
+     CFG_INT, CFG_N(limits.max_connections_per_address), 1, 65536, 0, NULL,
+     "open connections from one IP address, all listeners (default 256)"},
+    {"limits.header_timeout_s", "--header-timeout", "NAVAL_HEADER_TIMEOUT", CFG_NUM, CFG_N(limits.header_timeout_s),
+     0.1, 600, 0, NULL, "s for an HTTP request head or SP handshake to arrive (default 5)"},
+    {"limits.idle_timeout_s", "--idle-timeout", "NAVAL_IDLE_TIMEOUT", CFG_NUM, CFG_N(limits.idle_timeout_s), 0.1, 3600,
+     0, NULL, "s an idle keep-alive HTTP connection stays open (default 30)"},
+    {"limits.send_timeout_s", "--send-timeout", "NAVAL_SEND_TIMEOUT", CFG_NUM, CFG_N(limits.send_timeout_s), 0, 3600,
+     0, NULL, "s a subscriber may take to read one snapshot before it is closed (0: never; default 30)"},
+    {"limits.max_header_bytes", "--max-header-bytes", "NAVAL_MAX_HEADER_BYTES", CFG_INT,
+     CFG_N(limits.max_header_bytes), 1024, 65536, 0, NULL,
+     "largest HTTP request head, 431 beyond; its request line half of it, 414 beyond (default 8192)"},
+    {"limits.log_interval_s", "--log-interval", "NAVAL_LOG_INTERVAL", CFG_NUM, CFG_N(limits.log_interval_s), 1, 3600, 0,
+     NULL, "s between the log's summaries of routine events (default 10)"},
+    {"limits.log_lines_per_second", "--log-lines-per-second", "NAVAL_LOG_LINES_PER_SECOND", CFG_INT,
+     CFG_N(limits.log_lines_per_second), 1, 100000, 0, NULL,
+     "most log lines written per second; the rest are counted and dropped (default 100)"},
 };
 #define CFG_COUNT (sizeof cfg_table / sizeof cfg_table[0])
 
@@ -222,6 +232,14 @@ void cfg_defaults(cfg_server* c) {
     c->limits.request_burst = 200;
     c->limits.max_clients = 1024;
     c->limits.orphan_timeout_s = 60;
+    c->limits.max_connections = 4096;
+    c->limits.max_connections_per_address = 256;
+    c->limits.header_timeout_s = 5;
+    c->limits.idle_timeout_s = 30;
+    c->limits.send_timeout_s = 30;
+    c->limits.max_header_bytes = 8192;
+    c->limits.log_interval_s = 10;
+    c->limits.log_lines_per_second = 100;
 }
 
 static void cfg_describe_range(const cfg_entry* e, char* out, size_t n) {

@@ -31,6 +31,16 @@ typedef struct cfg_limits {
     double request_burst;       /* token bucket size */
     double max_clients;         /* command connections tracked at once */
     double orphan_timeout_s;    /* a vessel whose connection closed is removed after this (0: never) */
+    /* Connections (edge.h): caps and deadlines on every listener. */
+    double max_connections;     /* open at once per listener */
+    double max_connections_per_address; /* open at once from one IP address, all listeners together */
+    double header_timeout_s;    /* an HTTP request head or SP handshake must complete within */
+    double idle_timeout_s;      /* an idle keep-alive HTTP connection is closed after */
+    double send_timeout_s;      /* a subscriber that has not taken a snapshot for this long is closed (0: never) */
+    double max_header_bytes;    /* an HTTP request head (its request line: half) */
+    /* Logging: routine events are summed per interval; no more lines per second than this. */
+    double log_interval_s;
+    double log_lines_per_second;
 } cfg_limits;
 
 /* Numbers are doubles so that one range check serves every source;
@@ -51,7 +61,7 @@ typedef struct cfg_server {
     double seed;
     double max_catchup;             /* steps one loop turn may run to catch up */
     double keyframe_interval;       /* ticks between compact keyframes */
-    double command_contexts;        /* REP contexts: requests in flight at once */
+    double command_contexts;        /* requests in flight at once per command connection */
     double snapshot_queue;          /* messages queued per subscriber before the oldest is dropped */
     double area;                    /* demo fleet's half-width, m (0: from the fleet size) */
     /* Issue 8: keeping the world across restarts, recording it, Agones. */

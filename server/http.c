@@ -1,8 +1,6 @@
 #include "http.h"
 
 #include <dirent.h>
-#include <nng/nng.h>
-#include <nng/supplemental/http/http.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +9,20 @@
 #include <uv.h>
 
 #include "http_page.h"
+#include "httphead.h"
 #include "log.h"
 
 #define HTTP_PATH_MAX 1024
 
+typedef struct http_file {
+    char* uri;
+    char* data;
+    size_t size;
+    const char* ctype;
+} http_file;
+
 struct http_site {
-    nng_http_server* server;
+    http_file* files_list;   /* sorted by uri after loading */
     metrics* m;
     uint64_t stall_ns;
     atomic_int stopping;
@@ -42,24 +48,27 @@ const char* http_content_type(const char* path) {
     return "application/octet-stream";
 }
 
-static int http_add(http_site* s, nng_http_handler* h, const char* what, nv_error* err) {
-    int rv = nng_http_server_add_handler(s->server, h);
-    if (rv) {
-        nng_http_handler_free(h);
-        return nv_error_set(err, "HTTP handler %s: %s", what, nng_strerror(rv));
+/* Takes data (malloc'd) whatever happens. */
+static int http_add_static(http_site* s, const char* uri, char* data, size_t size, const char* ctype, nv_error* err) {
+    http_file* list = realloc(s->files_list, (s->files + 1) * sizeof *list);
+    char* u = strdup(uri);
+    if (!list || !u) {
+        if (list) s->files_list = list;
+        free(u);
+        free(data);
+        return nv_error_set(err, "out of memory for the site's files");
     }
-    return 0;
-}
-
-static int http_add_static(http_site* s, const char* uri, const void* data, size_t size, const char* ctype,
-                           nv_error* err) {
-    nng_http_handler* h;
-    int rv = nng_http_handler_alloc_static(&h, uri, data, size, ctype);
-    if (rv) return nv_error_set(err, "HTTP %s: %s", uri, nng_strerror(rv));
-    if (http_add(s, h, uri, err)) return -1;
+    s->files_list = list;
+    list[s->files] = (http_file){u, data, size, ctype};
     s->files++;
     s->bytes += size;
     return 0;
+}
+
+static char* http_copy(const char* data, size_t size) {
+    char* c = malloc(size ? size : 1);
+    if (c) memcpy(c, data, size);
+    return c;
 }
 
 static char* http_read_file(const char* path, size_t* size) {
@@ -120,70 +129,78 @@ static int http_walk(http_site* s, const char* dir, const char* uri, int depth, 
             break;
         }
         const char* ctype = http_content_type(e->d_name);
-        rc = http_add_static(s, sub, data, size, ctype, err);
         /* A folder's index.html also answers the folder itself. */
-        if (!rc && strcmp(e->d_name, "index.html") == 0) {
-            rc = http_add_static(s, uri[0] ? uri : "/", data, size, ctype, err);
+        if (strcmp(e->d_name, "index.html") == 0) {
+            char* copy = http_copy(data, size);
+            rc = copy ? http_add_static(s, uri[0] ? uri : "/", copy, size, ctype, err)
+                      : nv_error_set(err, "out of memory for the site's files");
             if (!uri[0]) s->has_index = 1;
         }
-        free(data);
+        if (!rc) rc = http_add_static(s, sub, data, size, ctype, err);
+        else free(data);
     }
     closedir(d);
     return rc;
 }
 
-static void http_reply_text(nng_aio* aio, uint16_t status, const char* ctype, const char* text, size_t len) {
-    nng_http_res* res;
-    int rv = nng_http_res_alloc(&res);
-    if (rv == 0 && ((rv = nng_http_res_set_status(res, status)) || (rv = nng_http_res_set_header(res, "Content-Type", ctype)) ||
-                    (rv = nng_http_res_set_header(res, "Cache-Control", "no-store")) ||
-                    (rv = nng_http_res_copy_data(res, text, len)))) {
-        nng_http_res_free(res);
-    }
-    if (rv) {
-        nng_aio_finish(aio, rv);
-        return;
-    }
-    nng_aio_set_output(aio, 0, res);
-    nng_aio_finish(aio, 0);
+static int http_cmp_file(const void* a, const void* b) {
+    return strcmp(((const http_file*)a)->uri, ((const http_file*)b)->uri);
 }
 
-static void http_metrics_cb(nng_aio* aio) {
-    http_site* s = nng_http_handler_get_data(nng_aio_get_input(aio, 1));
+static void http_metrics(http_site* s, edge_response* res) {
     size_t len = 0;
     char* text = metrics_render(s->m, uv_hrtime(), &len);
     if (!text) {
-        nng_aio_finish(aio, NNG_ENOMEM);
+        *res = (edge_response){500, NULL, "out of memory\n", 14, NULL, NULL};
         return;
     }
-    http_reply_text(aio, NNG_HTTP_STATUS_OK, "text/plain; version=0.0.4; charset=utf-8", text, len);
-    free(text);
+    *res = (edge_response){200, "text/plain; version=0.0.4; charset=utf-8", text, len, text, "Cache-Control: no-store\r\n"};
 }
 
-static void http_healthz_cb(nng_aio* aio) {
-    http_site* s = nng_http_handler_get_data(nng_aio_get_input(aio, 1));
-    char text[128];
+static void http_healthz(http_site* s, edge_response* res) {
+    char* text = malloc(128);
+    if (!text) {
+        *res = (edge_response){500, NULL, "out of memory\n", 14, NULL, NULL};
+        return;
+    }
     uint64_t now = uv_hrtime(), last = atomic_load_explicit(&s->m->last_tick_ns, memory_order_relaxed);
     uint64_t ticks = atomic_load_explicit(&s->m->ticks, memory_order_relaxed);
-    uint16_t status = NNG_HTTP_STATUS_OK;
+    int status = 200;
     if (atomic_load(&s->stopping)) {
-        snprintf(text, sizeof text, "shutting down\n");
-        status = NNG_HTTP_STATUS_SERVICE_UNAVAILABLE;
+        snprintf(text, 128, "shutting down\n");
+        status = 503;
     } else if (now > last && now - last > s->stall_ns) {
-        snprintf(text, sizeof text, "stalled: no tick for %.1f s\n", (double)(now - last) * 1e-9);
-        status = NNG_HTTP_STATUS_SERVICE_UNAVAILABLE;
+        snprintf(text, 128, "stalled: no tick for %.1f s\n", (double)(now - last) * 1e-9);
+        status = 503;
     } else {
-        snprintf(text, sizeof text, "ok %llu ticks\n", (unsigned long long)ticks);
+        snprintf(text, 128, "ok %llu ticks\n", (unsigned long long)ticks);
     }
-    http_reply_text(aio, status, "text/plain; charset=utf-8", text, strlen(text));
+    *res = (edge_response){status, "text/plain; charset=utf-8", text, strlen(text), text, "Cache-Control: no-store\r\n"};
 }
 
-static int http_add_callback(http_site* s, const char* uri, void (*cb)(nng_aio*), nv_error* err) {
-    nng_http_handler* h;
-    int rv = nng_http_handler_alloc(&h, uri, cb);
-    if (rv == 0 && (rv = nng_http_handler_set_data(h, s, NULL))) nng_http_handler_free(h);
-    if (rv) return nv_error_set(err, "HTTP %s: %s", uri, nng_strerror(rv));
-    return http_add(s, h, uri, err);
+void http_handle(http_site* s, const edge_http_request* req, edge_response* res) {
+    if (strcmp(req->path, "/metrics") == 0) {
+        http_metrics(s, res);
+        return;
+    }
+    if (strcmp(req->path, "/healthz") == 0) {
+        http_healthz(s, res);
+        return;
+    }
+    http_file key = {(char*)req->path, NULL, 0, NULL};
+    const http_file* f = bsearch(&key, s->files_list, s->files, sizeof *f, http_cmp_file);
+    if (!f && strcmp(req->path, "/") != 0 && req->path[strlen(req->path) - 1] == '/') {
+        /* "/folder/" is its index, as "/folder" is. */
+        char folder[HTTPHEAD_PATH_MAX];
+        snprintf(folder, sizeof folder, "%.*s", (int)strlen(req->path) - 1, req->path);
+        key.uri = folder;
+        f = bsearch(&key, s->files_list, s->files, sizeof *f, http_cmp_file);
+    }
+    if (!f) {
+        *res = (edge_response){404, NULL, "404 Not Found\n", 14, NULL, NULL};
+        return;
+    }
+    *res = (edge_response){200, f->ctype, f->data, f->size, NULL, "Cache-Control: no-cache\r\n"};
 }
 
 int http_open(http_site** out, const http_config* cfg, metrics* m, nv_error* err) {
@@ -192,34 +209,18 @@ int http_open(http_site** out, const http_config* cfg, metrics* m, nv_error* err
     s->m = m;
     double stall = cfg->tick_hz > 0 ? 10.0 / cfg->tick_hz : 1.0;
     s->stall_ns = (uint64_t)((stall < 1.0 ? 1.0 : stall) * 1e9);
-    char text[HTTP_PATH_MAX];
-    snprintf(text, sizeof text, "http://%s", cfg->hostport);
-    nng_url* url = NULL;
-    int rv = nng_url_parse(&url, text);
-    if (rv == 0) {
-        rv = nng_http_server_hold(&s->server, url);
-        nng_url_free(url);
-    }
-    if (rv) {
-        free(s);
-        return nv_error_set(err, "HTTP server on %s: %s", cfg->hostport, nng_strerror(rv));
-    }
-    int failed = http_add_callback(s, "/metrics", http_metrics_cb, err) ||
-                 http_add_callback(s, "/healthz", http_healthz_cb, err);
-    if (!failed && cfg->web_root && cfg->web_root[0]) failed = http_walk(s, cfg->web_root, "", 0, err);
+    int failed = cfg->web_root && cfg->web_root[0] ? http_walk(s, cfg->web_root, "", 0, err) : 0;
     /* "/" always shows something: the folder's index.html, else the page. */
-    if (!failed && !s->has_index)
-        failed = http_add_static(s, "/", http_page_html, strlen(http_page_html), "text/html; charset=utf-8", err);
-    if (!failed && (rv = nng_http_server_start(s->server)))
-        failed = nv_error_set(err, "cannot listen on http://%s: %s", cfg->hostport, nng_strerror(rv));
+    if (!failed && !s->has_index) {
+        char* page = http_copy(http_page_html, strlen(http_page_html));
+        failed = page ? http_add_static(s, "/", page, strlen(http_page_html), "text/html; charset=utf-8", err)
+                      : nv_error_set(err, "out of memory");
+    }
     if (failed) {
-        /* Not started: no handler can be running. */
-        nng_http_server_release(s->server);
-        free(s);
+        http_free(s);
         return -1;
     }
-    log_info("listening on http://%s (%u file%s at /, /metrics, /healthz)", cfg->hostport, s->files,
-             s->files == 1 ? "" : "s");
+    qsort(s->files_list, s->files, sizeof *s->files_list, http_cmp_file);
     *out = s;
     return 0;
 }
@@ -228,13 +229,14 @@ void http_set_stopping(http_site* s) {
     if (s) atomic_store(&s->stopping, 1);
 }
 
-void http_close(http_site* s) {
-    if (!s || !s->server) return;
-    nng_http_server_stop(s->server);
-    nng_http_server_release(s->server);
-    s->server = NULL;
+void http_free(http_site* s) {
+    if (!s) return;
+    for (uint32_t i = 0; i < s->files; i++) {
+        free(s->files_list[i].uri);
+        free(s->files_list[i].data);
+    }
+    free(s->files_list);
+    free(s);
 }
-
-void http_free(http_site* s) { free(s); }
 
 uint32_t http_file_count(const http_site* s) { return s->files; }

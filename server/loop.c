@@ -1,6 +1,7 @@
 #include "loop.h"
 
 #include <math.h>
+#include <nng/nng.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -22,10 +23,11 @@
 #include "snapshot.h"
 
 /* Time left for the final snapshot and the last responses to leave
- * before the sockets close (nng has no linger). */
+ * before the connections close. */
 #define LOOP_DRAIN_MS 150
-/* Longest the stop may take once signalled: nng 1.5.2's nng_close has
- * known hangs (network.md); a supervisor should not have to SIGKILL us. */
+/* Longest closing the network may take once signalled (the edge's thread,
+ * and nng's HTTP client when Agones is on: nng 1.5.2's close has known
+ * hangs, network.md); a supervisor should not have to SIGKILL us. */
 #define LOOP_STOP_WATCHDOG_S 10
 
 typedef struct loop_server {
@@ -70,8 +72,7 @@ static void loop_publish(loop_server* s) {
     const world_timing* t = world_last_timing(s->sim.world);
     proto_tick_stats stats = {(float)t->step_ms, (float)t->water_ms, (float)t->vertex_ms, (float)t->triangle_ms,
                               (float)t->integrate_ms, (float)(s->snapshot_ns * 1e-6), 0,
-                              atomic_load_explicit(&s->m.subscribers[METRICS_FULL], memory_order_relaxed) +
-                                  atomic_load_explicit(&s->m.subscribers[METRICS_COMPACT], memory_order_relaxed),
+                              metrics_subscribers(&s->m, METRICS_FULL) + metrics_subscribers(&s->m, METRICS_COMPACT),
                               atomic_load_explicit(&s->m.overruns, memory_order_relaxed)};
     nv_error err;
     if (snap_capture(&s->snap, s->sim.world, &stats, &err)) {
@@ -161,8 +162,8 @@ static void loop_on_housekeeping(uv_timer_t* t) {
         log_info("tick %llu: %u vessels, step p50 %.2f p99 %.2f max %.2f ms, %llu overruns, %u+%u subscribers, "
                  "%u command connections",
                  (unsigned long long)world_tick(s->sim.world), world_vessel_count(s->sim.world), p50, p99, max,
-                 (unsigned long long)atomic_load(&s->m.overruns), atomic_load(&s->m.subscribers[METRICS_FULL]),
-                 atomic_load(&s->m.subscribers[METRICS_COMPACT]), atomic_load(&s->m.command_connections));
+                 (unsigned long long)atomic_load(&s->m.overruns), metrics_subscribers(&s->m, METRICS_FULL),
+                 metrics_subscribers(&s->m, METRICS_COMPACT), metrics_command_connections(&s->m));
     }
 }
 
@@ -191,7 +192,7 @@ static volatile sig_atomic_t loop_watchdog_status;
 /* Async-signal-safe. */
 static void loop_on_watchdog(int sig) {
     (void)sig;
-    static const char msg[] = "naval-server: ERROR closing the sockets took over 10 s (nng_close hang); exiting\n";
+    static const char msg[] = "naval-server: ERROR closing the network took over 10 s; exiting\n";
     ssize_t rc = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)rc;
     _exit(loop_watchdog_status);
@@ -221,7 +222,6 @@ static void loop_on_drained(uv_timer_t* t) {
     net_close(s->net);
     s->net = NULL;
     s->cmd.net = NULL;
-    http_close(s->http);
     agones_close(s->agones);
     s->agones = NULL;
     loop_close_handle(s, (uv_handle_t*)&s->checkpoint);
@@ -334,6 +334,22 @@ static int loop_start_record(loop_server* s, nv_error* err) {
     return 0;
 }
 
+static void loop_edge_limits(const cfg_server* c, edge_limits* l) {
+    edge_limits_default(l);
+    l->max_connections = (uint32_t)c->limits.max_connections;
+    l->max_connections_per_address = (uint32_t)c->limits.max_connections_per_address;
+    l->header_timeout_s = c->limits.header_timeout_s;
+    l->idle_timeout_s = c->limits.idle_timeout_s;
+    l->send_timeout_s = c->limits.send_timeout_s;
+    l->max_header_bytes = (uint32_t)c->limits.max_header_bytes;
+    l->send_queue = (uint32_t)c->snapshot_queue;
+    /* Requests over the limit get a LIMIT_EXCEEDED answer; only far
+     * bigger ones close the connection. */
+    l->max_message_bytes = (uint32_t)c->limits.max_request_bytes * 4 + 65536;
+    l->max_pending = (uint32_t)c->command_contexts;
+    l->log_interval_s = c->limits.log_interval_s;
+}
+
 static int loop_start(loop_server* s, nv_error* err) {
     const cfg_server* c = s->cfg;
     if (uv_loop_init(&s->loop)) return nv_error_set(err, "libuv loop init failed");
@@ -355,19 +371,16 @@ static int loop_start(loop_server* s, nv_error* err) {
     s->handles = (int)(sizeof handles / sizeof handles[0]);
     if (cmdq_init(&s->queue, &s->wake)) return nv_error_set(err, "mutex init failed");
     if (c->http[0]) {
-        http_config hc = {c->http, c->web_root, s->sim.tick_hz};
+        http_config hc = {c->web_root, s->sim.tick_hz};
         if (http_open(&s->http, &hc, &s->m, err)) return -1;
     }
-    net_config nc = {c->snapshot_url, c->compact_url, c->command_url, c->http,
-                     /* Requests over the limit get a LIMIT_EXCEEDED answer; only
-                      * far bigger ones are cut off by nng (connection closed). */
-                     (size_t)c->limits.max_request_bytes * 4 + 65536, (uint32_t)c->command_contexts,
-                     (uint32_t)c->snapshot_queue};
+    net_config nc = {c->snapshot_url, c->compact_url, c->command_url, c->http, {0}};
+    loop_edge_limits(c, &nc.limits);
     persist_init(&s->persist, &s->loop, &s->sim, &s->cmd.owners, &s->m, c->checkpoint);
     /* Before the sockets open: no request can change the world before
      * the base checkpoint is taken. */
     if (c->record[0] && loop_start_record(s, err)) return -1;
-    if (net_open(&s->net, &nc, &s->queue, &s->m, err)) return -1;
+    if (net_open(&s->net, &nc, s->http, &s->queue, &s->m, err)) return -1;
     s->cmd.net = s->net;
     if (c->checkpoint[0]) {
         uint64_t every_ms = c->checkpoint_interval_s > 0 ? (uint64_t)llround(c->checkpoint_interval_s * 1000.0) : 0;
@@ -398,7 +411,6 @@ static int loop_start(loop_server* s, nv_error* err) {
 static void loop_teardown(loop_server* s) {
     net_close(s->net);
     s->net = NULL;
-    http_close(s->http);
     agones_close(s->agones);
     s->agones = NULL;
     if (s->handles > 0) {
@@ -409,8 +421,9 @@ static void loop_teardown(loop_server* s) {
             if (handles[i]->loop && !uv_is_closing(handles[i])) uv_close(handles[i], loop_on_closed);
         uv_run(&s->loop, UV_RUN_DEFAULT);
     }
-    /* nng's threads are gone after this: no HTTP handler can still be
-     * reading the site, no callback touching the queue. */
+    /* The edge's thread is gone (net_close): no handler reads the site,
+     * no callback touches the queue. nng's threads (the Agones client)
+     * end here. */
     nng_fini();
     http_free(s->http);
     s->http = NULL;

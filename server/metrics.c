@@ -1,11 +1,24 @@
 #include "metrics.h"
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "nv_error.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define METRICS_SANITIZER_HEAP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define METRICS_SANITIZER_HEAP 1
+#endif
+#endif
+#ifdef METRICS_SANITIZER_HEAP
+#include <sanitizer/allocator_interface.h>
+#endif
 
 #define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
 #define ADD(x, v) atomic_fetch_add_explicit(&(x), (v), memory_order_relaxed)
@@ -40,10 +53,31 @@ void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t
     if (m->window_count < METRICS_WINDOW) m->window_count++;
 }
 
-void metrics_record_publish(metrics* m, metrics_stream s, size_t bytes, uint32_t subscribers) {
-    ADD(m->snapshots_published[s], 1);
-    ADD(m->snapshot_messages[s], subscribers);
-    ADD(m->snapshot_bytes[s], (uint64_t)bytes * subscribers);
+void metrics_attach_edge(metrics* m, const edge_stats* stats) { m->edge = stats; }
+
+uint32_t metrics_subscribers(const metrics* m, metrics_stream s) {
+    return m->edge ? LOAD(m->edge->subscribers[s]) : 0;
+}
+
+uint32_t metrics_command_connections(const metrics* m) { return m->edge ? LOAD(m->edge->requesters) : 0; }
+
+uint64_t metrics_snapshot_messages(const metrics* m) {
+    if (!m->edge) return 0;
+    return LOAD(m->edge->messages[METRICS_FULL]) + LOAD(m->edge->messages[METRICS_COMPACT]);
+}
+
+uint64_t metrics_bytes_out(const metrics* m) {
+    if (!m->edge) return 0;
+    return LOAD(m->edge->bytes[METRICS_FULL]) + LOAD(m->edge->bytes[METRICS_COMPACT]) + LOAD(m->edge->reply_bytes);
+}
+
+uint64_t metrics_heap_bytes(void) {
+#ifdef METRICS_SANITIZER_HEAP
+    return (uint64_t)__sanitizer_get_current_allocated_bytes();
+#else
+    struct mallinfo2 mi = mallinfo2();
+    return (uint64_t)mi.uordblks + (uint64_t)mi.hblkhd;
+#endif
 }
 
 void metrics_record_command(metrics* m, proto_body kind, proto_status status) {
@@ -130,8 +164,75 @@ static void metrics_printf(metrics_text* t, const char* fmt, ...) {
     }
 }
 
-char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
+/* One counter or gauge per stream of the edge. */
+static void metrics_per_stream(metrics_text* t, const char* name, const char* type, const char* help,
+                               const atomic_uint_least64_t* v) {
     static const char* const stream_names[METRICS_STREAMS] = {"full", "compact"};
+    metrics_printf(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+    for (int s = 0; s < METRICS_STREAMS; s++)
+        metrics_printf(t, "%s{stream=\"%s\"} %llu\n", name, stream_names[s], (unsigned long long)LOAD(v[s]));
+}
+
+static void metrics_one(metrics_text* t, const char* name, const char* type, const char* help, unsigned long long v) {
+    metrics_printf(t, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help, name, type, name, v);
+}
+
+static void metrics_render_edge(metrics_text* t, const edge_stats* e) {
+    static const edge_stats none;
+    if (!e) e = &none;
+    metrics_printf(t, "# HELP naval_subscribers Connected snapshot subscribers (tcp and ws).\n"
+                      "# TYPE naval_subscribers gauge\nnaval_subscribers{stream=\"full\"} %u\n"
+                      "naval_subscribers{stream=\"compact\"} %u\n",
+                   LOAD(e->subscribers[METRICS_FULL]), LOAD(e->subscribers[METRICS_COMPACT]));
+    metrics_one(t, "naval_command_connections", "gauge", "Connected command clients (tcp and ws).", LOAD(e->requesters));
+    metrics_one(t, "naval_connections", "gauge", "Open connections on every listener (HTTP, WebSocket, tcp).",
+                LOAD(e->connections));
+    metrics_one(t, "naval_connections_accepted_total", "counter", "Connections accepted, refused ones included.",
+                (unsigned long long)LOAD(e->accepted));
+    metrics_printf(t, "# HELP naval_connections_refused_total Connections closed at once: the listener or the remote "
+                      "address had its limit open (limits.max_connections, limits.max_connections_per_address).\n"
+                      "# TYPE naval_connections_refused_total counter\n"
+                      "naval_connections_refused_total{reason=\"listener_full\"} %llu\n"
+                      "naval_connections_refused_total{reason=\"address_full\"} %llu\n",
+                   (unsigned long long)LOAD(e->refused[EDGE_REFUSED_LISTENER_FULL]),
+                   (unsigned long long)LOAD(e->refused[EDGE_REFUSED_ADDRESS_FULL]));
+    metrics_printf(t, "# HELP naval_connection_timeouts_total Connections closed at a deadline: a request head or SP "
+                      "handshake not done in time, a keep-alive left idle, a subscriber that stopped reading.\n"
+                      "# TYPE naval_connection_timeouts_total counter\n"
+                      "naval_connection_timeouts_total{kind=\"head\"} %llu\n"
+                      "naval_connection_timeouts_total{kind=\"idle\"} %llu\n"
+                      "naval_connection_timeouts_total{kind=\"send\"} %llu\n",
+                   (unsigned long long)LOAD(e->timeouts[EDGE_TIMEOUT_HEAD]),
+                   (unsigned long long)LOAD(e->timeouts[EDGE_TIMEOUT_IDLE]),
+                   (unsigned long long)LOAD(e->timeouts[EDGE_TIMEOUT_SEND]));
+    metrics_one(t, "naval_http_requests_total", "counter", "HTTP request heads read (upgrades included).",
+                (unsigned long long)LOAD(e->http_requests));
+    metrics_one(t, "naval_http_refused_total", "counter",
+                "HTTP requests answered with an error by the server itself (malformed, too large, wrong method).",
+                (unsigned long long)LOAD(e->http_refused));
+    metrics_one(t, "naval_protocol_errors_total", "counter",
+                "Connections that broke the SP or WebSocket rules (closed; requests without a routing header dropped).",
+                (unsigned long long)LOAD(e->protocol_errors));
+    metrics_per_stream(t, "naval_snapshot_bytes_total", "counter", "Snapshot bytes handed to subscribers' queues.",
+                       e->bytes);
+    metrics_per_stream(t, "naval_snapshot_messages_total", "counter", "Snapshot messages handed to subscribers' queues.",
+                       e->messages);
+    metrics_per_stream(t, "naval_snapshots_published_total", "counter", "Snapshots published (once per subscriber set).",
+                       e->published);
+    metrics_per_stream(t, "naval_snapshots_superseded_total", "counter",
+                       "Snapshots replaced by a newer one before the network thread took them.", e->superseded);
+    metrics_per_stream(t, "naval_snapshots_dropped_total", "counter",
+                       "Snapshots dropped from a subscriber's full queue (its oldest).", e->dropped);
+    metrics_one(t, "naval_snapshot_buffers", "gauge",
+                "Published snapshots still referenced (each shared by all its subscribers).",
+                (unsigned long long)(LOAD(e->buffers) < 0 ? 0 : LOAD(e->buffers)));
+    metrics_one(t, "naval_response_bytes_total", "counter", "Bytes of command responses.",
+                (unsigned long long)LOAD(e->reply_bytes));
+    metrics_one(t, "naval_responses_lost_total", "counter", "Responses whose connection had closed before they were ready.",
+                (unsigned long long)LOAD(e->replies_lost));
+}
+
+char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
     metrics_text t = {malloc(8192), 0, 8192, 0};
     if (!t.data) return NULL;
     metrics_printf(&t, "# HELP naval_uptime_seconds Time since the server started.\n# TYPE naval_uptime_seconds gauge\n"
@@ -166,36 +267,7 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
                    (double)LOAD(m->snapshot_ns) * 1e-9);
     metrics_printf(&t, "# HELP naval_vessels Vessels in the world.\n# TYPE naval_vessels gauge\nnaval_vessels %u\n",
                    LOAD(m->vessels));
-    metrics_printf(&t, "# HELP naval_subscribers Connected snapshot subscribers (tcp and ws).\n"
-                       "# TYPE naval_subscribers gauge\n");
-    for (int s = 0; s < METRICS_STREAMS; s++)
-        metrics_printf(&t, "naval_subscribers{stream=\"%s\"} %u\n", stream_names[s], LOAD(m->subscribers[s]));
-    metrics_printf(&t, "# HELP naval_command_connections Connected command clients (tcp and ws).\n"
-                       "# TYPE naval_command_connections gauge\nnaval_command_connections %u\n",
-                   LOAD(m->command_connections));
-    metrics_printf(&t, "# HELP naval_snapshot_bytes_total Snapshot bytes handed to subscribers' queues.\n"
-                       "# TYPE naval_snapshot_bytes_total counter\n");
-    for (int s = 0; s < METRICS_STREAMS; s++)
-        metrics_printf(&t, "naval_snapshot_bytes_total{stream=\"%s\"} %llu\n", stream_names[s],
-                       (unsigned long long)LOAD(m->snapshot_bytes[s]));
-    metrics_printf(&t, "# HELP naval_snapshot_messages_total Snapshot messages handed to subscribers' queues.\n"
-                       "# TYPE naval_snapshot_messages_total counter\n");
-    for (int s = 0; s < METRICS_STREAMS; s++)
-        metrics_printf(&t, "naval_snapshot_messages_total{stream=\"%s\"} %llu\n", stream_names[s],
-                       (unsigned long long)LOAD(m->snapshot_messages[s]));
-    metrics_printf(&t, "# HELP naval_snapshots_published_total Snapshots published (once per subscriber set).\n"
-                       "# TYPE naval_snapshots_published_total counter\n");
-    for (int s = 0; s < METRICS_STREAMS; s++)
-        metrics_printf(&t, "naval_snapshots_published_total{stream=\"%s\"} %llu\n", stream_names[s],
-                       (unsigned long long)LOAD(m->snapshots_published[s]));
-    metrics_printf(&t, "# HELP naval_snapshots_superseded_total Snapshots replaced by a newer one before the "
-                       "publisher thread sent them.\n# TYPE naval_snapshots_superseded_total counter\n");
-    for (int s = 0; s < METRICS_STREAMS; s++)
-        metrics_printf(&t, "naval_snapshots_superseded_total{stream=\"%s\"} %llu\n", stream_names[s],
-                       (unsigned long long)LOAD(m->superseded[s]));
-    metrics_printf(&t, "# HELP naval_response_bytes_total Bytes of command responses.\n"
-                       "# TYPE naval_response_bytes_total counter\nnaval_response_bytes_total %llu\n",
-                   (unsigned long long)LOAD(m->response_bytes));
+    metrics_render_edge(&t, m->edge);
     metrics_printf(&t, "# HELP naval_commands_total Requests by type and response status.\n"
                        "# TYPE naval_commands_total counter\n");
     for (int k = 0; k < METRICS_BODIES; k++)
@@ -227,6 +299,8 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
                        "# TYPE naval_agones_requests_total counter\nnaval_agones_requests_total{result=\"ok\"} %llu\n"
                        "naval_agones_requests_total{result=\"failed\"} %llu\n",
                    (unsigned long long)LOAD(m->agones_ok), (unsigned long long)LOAD(m->agones_failures));
+    metrics_one(&t, "naval_heap_bytes", "gauge", "Bytes the process has allocated and not freed (the C allocator's count).",
+                (unsigned long long)metrics_heap_bytes());
     if (t.failed) {
         free(t.data);
         return NULL;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "edge.h"
 #include "proto.h"
 
 #define METRICS_TICK_BUCKETS 11   /* finite upper bounds; +Inf is implicit */
@@ -29,13 +30,9 @@ typedef struct metrics {
     atomic_uint_least64_t last_tick_ns;      /* uv_hrtime of the last tick (health) */
     atomic_uint_least64_t step_ns, snapshot_ns; /* last tick */
     atomic_uint vessels;
-    atomic_uint subscribers[METRICS_STREAMS];
-    atomic_uint command_connections;
-    atomic_uint_least64_t snapshot_bytes[METRICS_STREAMS];    /* bytes handed to subscribers */
-    atomic_uint_least64_t snapshot_messages[METRICS_STREAMS]; /* messages handed to subscribers */
-    atomic_uint_least64_t snapshots_published[METRICS_STREAMS];
-    atomic_uint_least64_t superseded[METRICS_STREAMS];        /* replaced before the publisher sent them */
-    atomic_uint_least64_t response_bytes;
+    /* Connections, subscribers, snapshots sent, answers: the edge's own
+     * counters (edge.h), set once the endpoints are open; NULL before. */
+    const edge_stats* edge;
     atomic_uint_least64_t commands[METRICS_BODIES][METRICS_STATUSES];
     /* Checkpoints (issue 8): counts, and the last one written. */
     atomic_uint_least64_t checkpoints, checkpoint_failures;
@@ -52,7 +49,17 @@ void metrics_init(metrics* m, uint64_t start_ns);
 /* One tick: its whole work (steps, commands, snapshot) and its step. */
 void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t step_ns, uint64_t snapshot_ns,
                          uint64_t budget_ns);
-void metrics_record_publish(metrics* m, metrics_stream s, size_t bytes, uint32_t subscribers);
+/* The edge's counters join the exposition (before any thread reads them). */
+void metrics_attach_edge(metrics* m, const edge_stats* stats);
+/* Subscribers of a stream, command connections, snapshot messages and
+ * bytes handed to subscribers, answer bytes: 0 before the edge is attached. */
+uint32_t metrics_subscribers(const metrics* m, metrics_stream s);
+uint32_t metrics_command_connections(const metrics* m);
+uint64_t metrics_snapshot_messages(const metrics* m);
+uint64_t metrics_bytes_out(const metrics* m);
+/* Bytes the allocator has handed out and not taken back (glibc's
+ * mallinfo2, or the sanitizer's allocator): the leak detector's figure. */
+uint64_t metrics_heap_bytes(void);
 void metrics_record_command(metrics* m, proto_body kind, proto_status status);
 /* A checkpoint written (ok) or not: its size, tick, capture time on the
  * loop thread and write time on the writer's thread. */

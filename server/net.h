@@ -1,13 +1,12 @@
-/* The nng side: the snapshot PUB sockets (full and compact; each listens on
- * its tcp URL and on ws://HTTP/ws/...), and the command REP socket (tcp and
- * ws://HTTP/ws/commands) served by a pool of contexts. Each context is a
- * small state machine on nng's threads: receive -> hand the request to the
- * loop (cmdq) -> wait -> the loop calls net_reply -> send -> receive. The
- * callbacks never block and never touch the world.
+/* The server's endpoints on the edge (edge.h): the full and compact
+ * snapshot streams (PUB over tcp and ws://HTTP/ws/snapshots,
+ * /ws/compact), the command endpoint (REP over tcp and
+ * ws://HTTP/ws/commands) and the HTTP site (http.h) on the same port as
+ * the WebSocket paths. Requests go to the loop through the cmdq, answers
+ * come back with net_reply; snapshots leave with net_publish.
  *
  * Threads: net_open, net_publish, net_reply and net_close on the loop
- * thread; the callbacks on nng's; nng_sendmsg of snapshots on net's own
- * publisher thread. */
+ * thread; the edge's callbacks (cmdq pushes) on the edge's thread. */
 #ifndef NAVAL_SERVER_NET_H
 #define NAVAL_SERVER_NET_H
 
@@ -15,6 +14,8 @@
 #include <stdint.h>
 
 #include "cmdq.h"
+#include "edge.h"
+#include "http.h"
 #include "metrics.h"
 #include "nv_error.h"
 
@@ -22,10 +23,8 @@ typedef struct net_config {
     const char* snapshot_url;   /* "" : none */
     const char* compact_url;    /* "" : none */
     const char* command_url;    /* "" : none */
-    const char* http;           /* "HOST:PORT" for the ws endpoints; "" : none */
-    size_t recv_max;            /* hard cap per request: a bigger one closes the connection */
-    uint32_t contexts;          /* REP contexts */
-    uint32_t send_queue;        /* per subscriber, messages */
+    const char* http;           /* "HOST:PORT" for the site and the ws endpoints; "" : none */
+    edge_limits limits;
 } net_config;
 
 #define NET_WS_SNAPSHOTS "/ws/snapshots"
@@ -34,24 +33,21 @@ typedef struct net_config {
 
 typedef struct net net;
 
-/* The HTTP server (http.h) must already hold HOST:PORT so that the ws
- * listeners share it. */
-int net_open(net** out, const net_config* cfg, cmdq* queue, metrics* m, nv_error* err);
-/* Stops receiving, closes the sockets (queued snapshots may be lost) and
- * waits for every callback to finish. Safe on NULL. */
+/* Binds every endpoint (an address in use fails here, named) and starts
+ * the edge. site may be NULL (no HTTP pages, the ws paths still work). */
+int net_open(net** out, const net_config* cfg, http_site* site, cmdq* queue, metrics* m, nv_error* err);
+/* Closes every connection (what is queued may be lost) and joins the
+ * edge's thread. Safe on NULL. */
 void net_close(net* n);
 
 /* Whether anyone listens to the stream (skip building what nobody reads). */
 int net_has_subscribers(const net* n, metrics_stream s);
-/* Copies data into a message and hands it to the publisher thread, which
- * sends it to every subscriber of the stream (nng's PUB writes to the
- * sockets inside nng_sendmsg: that time stays off the tick). Never blocks:
- * a full subscriber queue drops its oldest message, and a snapshot the
- * publisher has not taken yet is replaced by the newer one (counted). */
+/* Copies the snapshot and hands it to the edge; never blocks. */
 int net_publish(net* n, metrics_stream s, const void* data, size_t size);
-/* The response to the request that arrived on context `slot`. */
-void net_reply(net* n, uint32_t slot, const void* data, size_t size);
-/* Waits for nothing: true while the sockets are open. */
+/* The answer to request `tag` of connection `pipe`. */
+void net_reply(net* n, uint32_t pipe, uint32_t tag, const void* data, size_t size);
+/* Waits for nothing: true while the endpoints are open. */
 int net_is_open(const net* n);
+const edge_stats* net_stats(const net* n);
 
 #endif

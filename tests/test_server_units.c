@@ -194,7 +194,11 @@ static void test_metrics_text(void** state) {
     metrics_record_tick(&m, 2000, 20000000, 19000000, 100000, 16666667);
     metrics_record_command(&m, PROTO_BODY_SPAWN, PROTO_STATUS_OK);
     metrics_record_command(&m, PROTO_BODY_CONTROL, PROTO_STATUS_UNAUTHORIZED);
-    metrics_record_publish(&m, METRICS_FULL, 1000, 3);
+    static edge_stats es;
+    atomic_store(&es.bytes[METRICS_FULL], 3000);
+    atomic_store(&es.refused[EDGE_REFUSED_ADDRESS_FULL], 7);
+    atomic_store(&es.timeouts[EDGE_TIMEOUT_HEAD], 5);
+    metrics_attach_edge(&m, &es);
     size_t len;
     char* t = metrics_render(&m, 5000000000ull, &len);
     assert_non_null(t);
@@ -206,6 +210,9 @@ static void test_metrics_text(void** state) {
     assert_non_null(strstr(t, "naval_commands_total{type=\"spawn\",status=\"ok\"} 1\n"));
     assert_non_null(strstr(t, "naval_commands_total{type=\"control\",status=\"unauthorized\"} 1\n"));
     assert_non_null(strstr(t, "naval_snapshot_bytes_total{stream=\"full\"} 3000\n"));
+    assert_non_null(strstr(t, "naval_connections_refused_total{reason=\"address_full\"} 7\n"));
+    assert_non_null(strstr(t, "naval_connection_timeouts_total{kind=\"head\"} 5\n"));
+    assert_non_null(strstr(t, "naval_heap_bytes "));
     assert_non_null(strstr(t, "naval_uptime_seconds 5.000\n"));
     float p50, p99, max;
     metrics_step_percentiles(&m, &p50, &p99, &max);

@@ -79,7 +79,7 @@ expect 2 "--threads: must be an integer in [1, 64]" --threads 0
 expect 2 "--frobnicate: unknown option" --frobnicate
 expect 2 "--seed: missing value" --seed
 expect 2 "--http: must be HOST:PORT" --http 8080
-expect 2 "--snapshot-url: must be a tcp://" --snapshot-url http://localhost:1
+expect 2 "--snapshot-url: is not a URL of the form tcp://" --snapshot-url http://localhost:1
 expect 2 "--log-level: must be debug" --log-level chatty
 expect 2 "must differ" --snapshot-url tcp://127.0.0.1:9 --compact-url tcp://127.0.0.1:9
 NAVAL_TICK_HZ=fast "$server" --check-config > /dev/null 2> "$tmp/err" && fail "NAVAL_TICK_HZ=fast accepted"

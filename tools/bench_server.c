@@ -153,11 +153,12 @@ static int bench_inprocess(const bench_args* a) {
     char full_url[64], compact_url[64];
     snprintf(full_url, sizeof full_url, "tcp://127.0.0.1:%d", proc_free_port());
     snprintf(compact_url, sizeof compact_url, "tcp://127.0.0.1:%d", proc_free_port());
-    net_config nc = {full_url, compact_url, "", "", 65536, 1, 16};
+    net_config nc = {full_url, compact_url, "", "", {0}};
+    edge_limits_default(&nc.limits);
     net* n = NULL;
     snap_builder b;
     log_set_level(LOG_LEVEL_WARN);
-    if (net_open(&n, &nc, &q, &m, &err) || snap_init(&b, 60, &err)) {
+    if (net_open(&n, &nc, NULL, &q, &m, &err) || snap_init(&b, 60, &err)) {
         fprintf(stderr, "bench-server: %s\n", err.message);
         sim_destroy(&s);
         return -1;
@@ -167,7 +168,7 @@ static int bench_inprocess(const bench_args* a) {
     for (uint32_t i = 0; i < 2 * k; i++)
         if (bench_sub_open(&subs[i], i < k ? full_url : compact_url, 0)) return -1;
     double deadline = proc_now() + 10.0;
-    while ((atomic_load(&m.subscribers[METRICS_FULL]) < k || atomic_load(&m.subscribers[METRICS_COMPACT]) < k) &&
+    while ((metrics_subscribers(&m, METRICS_FULL) < k || metrics_subscribers(&m, METRICS_COMPACT) < k) &&
            proc_now() < deadline)
         proc_sleep_ms(10);
     uint32_t steps = a->steps;
@@ -232,11 +233,11 @@ static int bench_inprocess(const bench_args* a) {
            full_bytes / nb, full_bytes, keys ? key_bytes / (double)keys / nb : 0.0,
            deltas ? delta_bytes / (double)deltas / nb : 0.0, keys, deltas);
     printf("  received: full %llu of %llu (fewest by one subscriber %llu of %u), compact %llu of %llu; "
-           "superseded before the publisher thread sent them: full %llu, compact %llu\n",
+           "superseded before the network thread took them: full %llu, compact %llu\n",
            (unsigned long long)got_full, (unsigned long long)k * steps, (unsigned long long)(k ? min_full : 0), steps,
            (unsigned long long)got_compact, (unsigned long long)k * steps,
-           (unsigned long long)atomic_load(&m.superseded[METRICS_FULL]),
-           (unsigned long long)atomic_load(&m.superseded[METRICS_COMPACT]));
+           (unsigned long long)atomic_load(&net_stats(n)->superseded[METRICS_FULL]),
+           (unsigned long long)atomic_load(&net_stats(n)->superseded[METRICS_COMPACT]));
     for (uint32_t i = 0; i < 2 * k; i++) bench_sub_close(&subs[i]);
     free(subs);
     net_close(n);

@@ -1,0 +1,899 @@
+#include "edge.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edge_internal.h"
+#include "log.h"
+
+#define EDGE_SWEEP_MS 250
+#define EDGE_BACKLOG 511
+
+#define EDGE_ADD(x, v) atomic_fetch_add_explicit(&(x), (v), memory_order_relaxed)
+#define EDGE_SUB(x, v) atomic_fetch_sub_explicit(&(x), (v), memory_order_relaxed)
+
+void edge_limits_default(edge_limits* l) {
+    l->max_connections = 4096;
+    l->max_connections_per_address = 256;
+    l->header_timeout_s = 5.0;
+    l->idle_timeout_s = 30.0;
+    l->send_timeout_s = 30.0;
+    l->max_header_bytes = 8192;
+    l->send_queue = 16;
+    l->max_message_bytes = 1u << 20;
+    l->max_pending = 16;
+    l->log_interval_s = 10.0;
+}
+
+uint64_t edge_now_ns(void) { return uv_hrtime(); }
+
+/* ---- endpoints ------------------------------------------------------------- */
+
+typedef struct edge_endpoint {
+    char host[256];
+    int port;
+    int wildcard;
+} edge_endpoint;
+
+static int edge_parse_endpoint(const char* text, int want_scheme, edge_endpoint* ep, char* why, size_t why_size) {
+    const char* p = text;
+    if (want_scheme) {
+        if (strncmp(p, "tcp://", 6) != 0) {
+            snprintf(why, why_size, "must be a tcp:// URL (e.g. tcp://0.0.0.0:7700)");
+            return -1;
+        }
+        p += 6;
+    }
+    const char* colon = NULL;
+    const char* host = p;
+    size_t host_len;
+    if (*p == '[') {
+        const char* close = strchr(p, ']');
+        if (!close || close[1] != ':') {
+            snprintf(why, why_size, "has an IPv6 address without ']:PORT'");
+            return -1;
+        }
+        host = p + 1;
+        host_len = (size_t)(close - host);
+        colon = close + 1;
+    } else {
+        colon = strrchr(p, ':');
+        if (!colon) {
+            snprintf(why, why_size, "needs HOST:PORT");
+            return -1;
+        }
+        host_len = (size_t)(colon - p);
+    }
+    char* end = NULL;
+    long port = strtol(colon + 1, &end, 10);
+    if (!isdigit((unsigned char)colon[1]) || *end || port < 0 || port > 65535) {
+        snprintf(why, why_size, "needs a port in 0..65535");
+        return -1;
+    }
+    if (host_len >= sizeof ep->host) {
+        snprintf(why, why_size, "has a host name over %zu characters", sizeof ep->host - 1);
+        return -1;
+    }
+    for (size_t i = 0; i < host_len; i++)
+        if (!isalnum((unsigned char)host[i]) && !strchr(".-:*_%", host[i])) {
+            snprintf(why, why_size, "has a character that is not allowed in a host name");
+            return -1;
+        }
+    memcpy(ep->host, host, host_len);
+    ep->host[host_len] = '\0';
+    ep->port = (int)port;
+    ep->wildcard = host_len == 0 || strcmp(ep->host, "*") == 0;
+    return 0;
+}
+
+int edge_check_endpoint(const char* text, int want_scheme, char* why, size_t why_size) {
+    edge_endpoint ep;
+    return edge_parse_endpoint(text, want_scheme, &ep, why, why_size);
+}
+
+static int edge_resolve(const edge_endpoint* ep, struct sockaddr_storage* out, nv_error* err, const char* text) {
+    memset(out, 0, sizeof *out);
+    if (ep->wildcard) {
+        struct sockaddr_in* a = (struct sockaddr_in*)out;
+        a->sin_family = AF_INET;
+        a->sin_port = htons((uint16_t)ep->port);
+        a->sin_addr.s_addr = htonl(INADDR_ANY);
+        return 0;
+    }
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    char port[8];
+    snprintf(port, sizeof port, "%d", ep->port);
+    int rv = getaddrinfo(ep->host, port, &hints, &res);
+    if (rv || !res) return nv_error_set(err, "cannot listen on %s: %s", text, rv ? gai_strerror(rv) : "no address");
+    memcpy(out, res->ai_addr, res->ai_addrlen);
+    freeaddrinfo(res);
+    return 0;
+}
+
+/* ---- per-address counts ------------------------------------------------------ */
+
+static void edge_addr_key(const struct sockaddr_storage* a, uint8_t key[16]) {
+    memset(key, 0, 16);
+    if (a->ss_family == AF_INET6) {
+        memcpy(key, &((const struct sockaddr_in6*)a)->sin6_addr, 16);
+    } else if (a->ss_family == AF_INET) {
+        key[10] = key[11] = 0xff; /* ::ffff:a.b.c.d, as the v6 stack writes it */
+        memcpy(key + 12, &((const struct sockaddr_in*)a)->sin_addr, 4);
+    }
+}
+
+static void edge_addr_text(const uint8_t key[16], char* out, size_t n) {
+    static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    if (memcmp(key, v4, 12) == 0) inet_ntop(AF_INET, key + 12, out, (socklen_t)n);
+    else inet_ntop(AF_INET6, key, out, (socklen_t)n);
+}
+
+static uint32_t edge_addr_hash(const uint8_t key[16]) {
+    uint64_t a, b;
+    memcpy(&a, key, 8);
+    memcpy(&b, key + 8, 8);
+    uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+    return (uint32_t)(h >> 32);
+}
+
+/* The slot holding key, or the free slot where it would go. */
+static uint32_t edge_addr_find(const edge* e, const uint8_t key[16]) {
+    uint32_t mask = e->addr_cap - 1, i = edge_addr_hash(key) & mask;
+    while (e->addrs[i].count && memcmp(e->addrs[i].key, key, 16) != 0) i = (i + 1) & mask;
+    return i;
+}
+
+static int edge_addr_grow(edge* e) {
+    uint32_t old_cap = e->addr_cap;
+    edge_addr* old = e->addrs;
+    uint32_t cap = old_cap ? old_cap * 2 : 256;
+    edge_addr* fresh = calloc(cap, sizeof *fresh);
+    if (!fresh) return -1;
+    e->addrs = fresh;
+    e->addr_cap = cap;
+    for (uint32_t i = 0; i < old_cap; i++)
+        if (old[i].count) e->addrs[edge_addr_find(e, old[i].key)] = old[i];
+    free(old);
+    return 0;
+}
+
+static uint32_t edge_addr_count(const edge* e, const uint8_t key[16]) {
+    if (!e->addr_cap) return 0;
+    return e->addrs[edge_addr_find(e, key)].count;
+}
+
+/* Linear probing with backward-shift deletion: no tombstones to pile up
+ * under churn. */
+static void edge_addr_release(edge* e, uint32_t slot) {
+    if (--e->addrs[slot].count) return;
+    uint32_t mask = e->addr_cap - 1, hole = slot, i = slot;
+    for (;;) {
+        i = (i + 1) & mask;
+        if (!e->addrs[i].count) break;
+        uint32_t home = edge_addr_hash(e->addrs[i].key) & mask;
+        /* Move it into the hole when its home is not between hole and i. */
+        if (((i - home) & mask) >= ((i - hole) & mask)) {
+            e->addrs[hole] = e->addrs[i];
+            e->addrs[i].count = 0;
+            hole = i;
+        }
+    }
+}
+
+/* ---- connections --------------------------------------------------------------- */
+
+static void edge_timed_remove(edge_list* l, edge_conn* c) {
+    if (c->prev) c->prev->next = c->next;
+    else l->first = c->next;
+    if (c->next) c->next->prev = c->prev;
+    else l->last = c->prev;
+    c->prev = c->next = NULL;
+}
+
+static void edge_stream_remove(edge_list* l, edge_conn* c) {
+    if (c->sprev) c->sprev->snext = c->snext;
+    else l->first = c->snext;
+    if (c->snext) c->snext->sprev = c->sprev;
+    else l->last = c->sprev;
+    c->sprev = c->snext = NULL;
+}
+
+void edge_conn_set_timed(edge_conn* c, edge_timed list) {
+    edge* e = c->e;
+    if (c->timed != EDGE_LIST_NONE) edge_timed_remove(&e->timed[c->timed], c);
+    c->timed = (uint8_t)list;
+    if (list == EDGE_LIST_NONE) return;
+    c->since_ns = edge_now_ns();
+    edge_list* l = &e->timed[list];
+    c->prev = l->last;
+    c->next = NULL;
+    if (l->last) l->last->next = c;
+    else l->first = c;
+    l->last = c;
+}
+
+static void edge_alloc_cb(uv_handle_t* h, size_t suggested, uv_buf_t* buf) {
+    (void)suggested;
+    edge_conn* c = (edge_conn*)h;
+    /* Reads are handled at once, one connection at a time: one buffer
+     * serves them all, and what a connection keeps is copied out. */
+    *buf = uv_buf_init(c->e->read_buf, sizeof c->e->read_buf);
+}
+
+static int edge_conn_keep(edge_conn* c, const char* data, size_t n) {
+    if (c->in_len + n > c->in_cap) {
+        size_t cap = c->in_cap ? c->in_cap : 1024;
+        while (cap < c->in_len + n) cap *= 2;
+        uint8_t* p = realloc(c->in, cap);
+        if (!p) return -1;
+        c->in = p;
+        c->in_cap = cap;
+    }
+    memcpy(c->in + c->in_len, data, n);
+    c->in_len += n;
+    return 0;
+}
+
+static void edge_read_cb(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
+    edge_conn* c = (edge_conn*)s;
+    if (nread == 0 || c->state == EDGE_CLOSING) return;
+    if (nread < 0 || edge_conn_keep(c, buf->base, (size_t)nread)) {
+        edge_conn_close(c);
+        return;
+    }
+    if (c->framing == EDGE_FRAMING_HTTP) edge_http_input(c);
+    else edge_session_input(c);
+}
+
+void edge_conn_pause(edge_conn* c, int paused) {
+    if (c->state == EDGE_CLOSING || c->paused == paused) return;
+    c->paused = (uint8_t)paused;
+    if (paused) uv_read_stop((uv_stream_t*)&c->tcp);
+    else uv_read_start((uv_stream_t*)&c->tcp, edge_alloc_cb, edge_read_cb);
+}
+
+static void edge_closed_cb(uv_handle_t* h) {
+    edge_conn* c = (edge_conn*)h;
+    edge* e = c->e;
+    for (uint32_t i = 0; i < c->q_count; i++)
+        edge_buf_unref(e, c->queue[(c->q_head + i) % e->lim.send_queue]);
+    if (c->id) {
+        idmap_remove(&e->ids, c->id);
+        e->conns[c->slot] = NULL;
+        e->free_slots[e->free_count++] = c->slot;
+        e->conn_count--;
+    }
+    free(c->in);
+    free(c->msg);
+    free(c->queue);
+    free(c->pending);
+    free(c);
+    EDGE_SUB(e->stats.connection_memory, 1);
+}
+
+void edge_conn_close(edge_conn* c) {
+    if (c->state == EDGE_CLOSING) return;
+    edge* e = c->e;
+    edge_session_closed(c);
+    c->state = EDGE_CLOSING;
+    edge_conn_set_timed(c, EDGE_LIST_NONE);
+    if (c->role == EDGE_SUBSCRIBER && c->counted) {
+        edge_stream_remove(&e->subscribers[c->stream], c);
+        EDGE_SUB(e->stats.subscribers[c->stream], 1);
+        c->counted = 0;
+    }
+    if (c->id) {
+        e->listeners[c->listener].open--;
+        edge_addr_release(e, c->addr_slot);
+        EDGE_SUB(e->stats.connections, 1);
+    }
+    uv_read_stop((uv_stream_t*)&c->tcp);
+    uv_close((uv_handle_t*)&c->tcp, edge_closed_cb);
+}
+
+/* ---- writes ------------------------------------------------------------------ */
+
+typedef struct edge_write {
+    uv_write_t req;
+    edge_conn* c;
+    void* mem[2];
+} edge_write;
+
+static void edge_after_write(edge_conn* c, int status) {
+    c->writes--;
+    if (c->state == EDGE_CLOSING) return;
+    if (status < 0) {
+        edge_conn_close(c);
+        return;
+    }
+    if (c->close_after) {
+        if (!c->writes) edge_conn_close(c);
+        return;
+    }
+    if (c->state == EDGE_RESPONDING && !c->writes) edge_http_written(c);
+}
+
+static void edge_private_written(uv_write_t* req, int status) {
+    edge_write* w = (edge_write*)req;
+    free(w->mem[0]);
+    free(w->mem[1]);
+    edge_conn* c = w->c;
+    free(w);
+    edge_after_write(c, status);
+}
+
+int edge_conn_write_two(edge_conn* c, void* head, size_t head_size, const void* body, size_t body_size,
+                        void* body_owned) {
+    edge_write* w = malloc(sizeof *w);
+    if (!w) {
+        free(head);
+        free(body_owned);
+        edge_conn_close(c);
+        return -1;
+    }
+    w->c = c;
+    w->mem[0] = head;
+    w->mem[1] = body_owned;
+    uv_buf_t bufs[2];
+    unsigned n = 0;
+    if (head_size) bufs[n++] = uv_buf_init(head, (unsigned)head_size);
+    if (body_size) bufs[n++] = uv_buf_init((char*)body, (unsigned)body_size);
+    if (!n) bufs[n++] = uv_buf_init((char*)"", 0);
+    c->writes++;
+    int rv = uv_write(&w->req, (uv_stream_t*)&c->tcp, bufs, n, edge_private_written);
+    if (rv) {
+        c->writes--;
+        free(head);
+        free(body_owned);
+        free(w);
+        edge_conn_close(c);
+        return -1;
+    }
+    return 0;
+}
+
+int edge_conn_write_owned(edge_conn* c, void* mem, const void* data, size_t size) {
+    return edge_conn_write_two(c, NULL, 0, data, size, mem);
+}
+
+/* ---- publishing --------------------------------------------------------------- */
+
+void edge_buf_unref(edge* e, edge_buf* b) {
+    if (--b->refs > 0) return;
+    if (b->release) b->release(b->release_arg);
+    free(b->ws);
+    free(b);
+    EDGE_SUB(e->stats.buffers, 1);
+}
+
+static void edge_broadcast_written(uv_write_t* req, int status);
+
+static void edge_broadcast_next(edge_conn* c) {
+    edge* e = c->e;
+    if (c->inflight || !c->q_count || c->state == EDGE_CLOSING || c->close_after) return;
+    edge_buf* b = c->queue[c->q_head];
+    c->q_head = (c->q_head + 1) % e->lim.send_queue;
+    c->q_count--;
+    uv_buf_t bufs[2];
+    unsigned n = 0;
+    edge_session_buf_bytes(c, b, bufs, &n);
+    if (!n) { /* out of memory for the frames: this one is lost */
+        edge_buf_unref(e, b);
+        EDGE_ADD(e->stats.dropped[b->stream < EDGE_MAX_STREAMS ? b->stream : 0], 1);
+        return;
+    }
+    c->inflight = b;
+    c->write_ns = edge_now_ns();
+    c->writes++;
+    if (uv_write(&c->wr, (uv_stream_t*)&c->tcp, bufs, n, edge_broadcast_written)) {
+        c->writes--;
+        c->inflight = NULL;
+        edge_buf_unref(e, b);
+        edge_conn_close(c);
+    }
+}
+
+static void edge_broadcast_written(uv_write_t* req, int status) {
+    edge_conn* c = (edge_conn*)((char*)req - offsetof(edge_conn, wr));
+    edge_buf* b = c->inflight;
+    c->inflight = NULL;
+    edge_buf_unref(c->e, b);
+    edge_after_write(c, status);
+    if (c->state != EDGE_CLOSING) edge_broadcast_next(c);
+}
+
+static void edge_enqueue(edge_conn* c, edge_buf* b) {
+    edge* e = c->e;
+    uint32_t cap = e->lim.send_queue;
+    if (c->q_count == cap) {
+        /* Full: the oldest goes, as nng's PUB does. */
+        edge_buf_unref(e, c->queue[c->q_head]);
+        c->q_head = (c->q_head + 1) % cap;
+        c->q_count--;
+        EDGE_ADD(e->stats.dropped[b->stream], 1);
+    }
+    c->queue[(c->q_head + c->q_count) % cap] = b;
+    c->q_count++;
+    b->refs++;
+    edge_broadcast_next(c);
+}
+
+static void edge_deliver(edge* e, edge_buf* b) {
+    uint64_t n = 0;
+    for (edge_conn* c = e->subscribers[b->stream].first; c; c = c->snext) {
+        edge_enqueue(c, b);
+        n++;
+    }
+    EDGE_ADD(e->stats.messages[b->stream], n);
+    EDGE_ADD(e->stats.bytes[b->stream], n * b->size);
+    edge_buf_unref(e, b); /* the publisher's reference */
+}
+
+void edge_subscribe(edge_conn* c, uint32_t stream) {
+    edge* e = c->e;
+    c->queue = calloc(e->lim.send_queue, sizeof *c->queue);
+    if (!c->queue) {
+        edge_conn_close(c);
+        return;
+    }
+    c->stream = stream;
+    edge_list* l = &e->subscribers[stream];
+    c->sprev = l->last;
+    c->snext = NULL;
+    if (l->last) l->last->snext = c;
+    else l->first = c;
+    l->last = c;
+    c->counted = 1;
+    EDGE_ADD(e->stats.subscribers[stream], 1);
+}
+
+static int edge_publish_buf(edge* e, uint32_t stream, edge_buf* b) {
+    b->refs = 1;
+    b->stream = stream;
+    for (int i = 0; i < 8; i++) b->sp_len[i] = (uint8_t)((uint64_t)b->size >> (56 - 8 * i));
+    EDGE_ADD(e->stats.buffers, 1);
+    EDGE_ADD(e->stats.published[stream], 1);
+    uv_mutex_lock(&e->lock);
+    edge_buf* old = e->incoming[stream];
+    e->incoming[stream] = b;
+    uv_mutex_unlock(&e->lock);
+    if (old) {
+        EDGE_ADD(e->stats.superseded[stream], 1);
+        old->refs = 1;
+        edge_buf_unref(e, old); /* never shared: safe off the edge's thread */
+    }
+    uv_async_send(&e->wake);
+    return 0;
+}
+
+int edge_publish(edge* e, uint32_t stream, const void* data, size_t size) {
+    if (!e || stream >= e->streams) return -1;
+    edge_buf* b = malloc(sizeof *b + size);
+    if (!b) return -1;
+    memset(b, 0, sizeof *b);
+    memcpy(b->inline_data, data, size);
+    b->data = b->inline_data;
+    b->size = size;
+    return edge_publish_buf(e, stream, b);
+}
+
+int edge_publish_owned(edge* e, uint32_t stream, const void* data, size_t size, void (*release)(void*),
+                       void* release_arg) {
+    if (!e || stream >= e->streams) return -1;
+    edge_buf* b = calloc(1, sizeof *b);
+    if (!b) return -1;
+    b->data = data;
+    b->size = size;
+    b->release = release;
+    b->release_arg = release_arg;
+    return edge_publish_buf(e, stream, b);
+}
+
+int edge_reply(edge* e, uint32_t conn, uint32_t tag, const void* data, size_t size) {
+    if (!e) return -1;
+    edge_reply_item* r = malloc(sizeof *r + size);
+    if (!r) return -1;
+    r->conn = conn;
+    r->tag = tag;
+    r->size = size;
+    if (size) memcpy(r->data, data, size);
+    uv_mutex_lock(&e->lock);
+    if (e->reply_count == e->reply_cap) {
+        uint32_t cap = e->reply_cap ? e->reply_cap * 2 : 64;
+        edge_reply_item** p = realloc(e->replies, cap * sizeof *p);
+        if (!p) {
+            uv_mutex_unlock(&e->lock);
+            free(r);
+            return -1;
+        }
+        e->replies = p;
+        e->reply_cap = cap;
+    }
+    e->replies[e->reply_count++] = r;
+    uv_mutex_unlock(&e->lock);
+    uv_async_send(&e->wake);
+    return 0;
+}
+
+const edge_stats* edge_get_stats(const edge* e) { return &e->stats; }
+
+/* ---- accepting ----------------------------------------------------------------- */
+
+static const char edge_busy_response[] =
+    "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 41\r\n"
+    "Connection: close\r\nRetry-After: 5\r\n\r\ntoo many connections: try again shortly\r\n";
+
+static void edge_refuse(edge_conn* c, edge_listener* l, edge_refusal why, const uint8_t key[16]) {
+    edge* e = c->e;
+    EDGE_ADD(e->stats.refused[why], 1);
+    l->refused_interval[why]++;
+    edge_addr_text(key, e->last_refused, sizeof e->last_refused);
+    c->state = EDGE_RESPONDING;
+    if (l->framing == EDGE_FRAMING_HTTP) {
+        c->close_after = 1;
+        edge_conn_write_two(c, NULL, 0, edge_busy_response, sizeof edge_busy_response - 1, NULL);
+    } else {
+        edge_conn_close(c);
+    }
+}
+
+static int edge_conn_register(edge* e, edge_conn* c) {
+    if (e->free_count == 0) {
+        uint32_t cap = e->conn_cap ? e->conn_cap * 2 : 1024;
+        edge_conn** conns = realloc(e->conns, cap * sizeof *conns);
+        if (!conns) return -1;
+        e->conns = conns;
+        uint32_t* free_slots = realloc(e->free_slots, cap * sizeof *free_slots);
+        if (!free_slots) return -1;
+        e->free_slots = free_slots;
+        for (uint32_t i = cap; i > e->conn_cap; i--) {
+            e->conns[i - 1] = NULL;
+            e->free_slots[e->free_count++] = i - 1;
+        }
+        e->conn_cap = cap;
+    }
+    do {
+        if (++e->next_id == IDMAP_EMPTY) e->next_id = 1;
+    } while (idmap_get(&e->ids, e->next_id, &(uint32_t){0}));
+    uint32_t slot = e->free_slots[e->free_count - 1];
+    if (idmap_put(&e->ids, e->next_id, slot)) return -1;
+    e->free_count--;
+    e->conns[slot] = c;
+    e->conn_count++;
+    c->slot = slot;
+    c->id = e->next_id;
+    return 0;
+}
+
+edge_conn* edge_conn_by_id(edge* e, uint32_t id) {
+    uint32_t slot;
+    return idmap_get(&e->ids, id, &slot) ? e->conns[slot] : NULL;
+}
+
+static void edge_on_connection(uv_stream_t* server, int status) {
+    edge_listener* l = (edge_listener*)server;
+    edge* e = l->e;
+    if (status < 0 || atomic_load(&e->stop)) return;
+    edge_conn* c = calloc(1, sizeof *c);
+    if (!c) return;
+    EDGE_ADD(e->stats.connection_memory, 1);
+    c->e = e;
+    c->listener = (uint8_t)l->index;
+    c->framing = (uint8_t)l->framing;
+    uv_tcp_init(&e->loop, &c->tcp);
+    if (uv_accept(server, (uv_stream_t*)&c->tcp)) {
+        c->state = EDGE_CLOSING;
+        uv_close((uv_handle_t*)&c->tcp, edge_closed_cb);
+        return;
+    }
+    EDGE_ADD(e->stats.accepted, 1);
+    struct sockaddr_storage peer;
+    int len = sizeof peer;
+    memset(&peer, 0, sizeof peer);
+    uv_tcp_getpeername(&c->tcp, (struct sockaddr*)&peer, &len);
+    uint8_t key[16];
+    edge_addr_key(&peer, key);
+    if (l->open >= e->lim.max_connections) {
+        edge_refuse(c, l, EDGE_REFUSED_LISTENER_FULL, key);
+        return;
+    }
+    if (edge_addr_count(e, key) >= e->lim.max_connections_per_address) {
+        edge_refuse(c, l, EDGE_REFUSED_ADDRESS_FULL, key);
+        return;
+    }
+    if ((e->addr_cap == 0 || 2 * (e->conn_count + 1) > e->addr_cap) && edge_addr_grow(e)) {
+        edge_refuse(c, l, EDGE_REFUSED_LISTENER_FULL, key);
+        return;
+    }
+    if (edge_conn_register(e, c)) {
+        edge_refuse(c, l, EDGE_REFUSED_LISTENER_FULL, key);
+        return;
+    }
+    uint32_t a = edge_addr_find(e, key);
+    if (!e->addrs[a].count) memcpy(e->addrs[a].key, key, 16);
+    e->addrs[a].count++;
+    c->addr_slot = a;
+    l->open++;
+    EDGE_ADD(e->stats.connections, 1);
+    uv_tcp_nodelay(&c->tcp, 1);
+    if (l->framing == EDGE_FRAMING_HTTP) {
+        c->state = EDGE_HEAD;
+        edge_conn_set_timed(c, EDGE_LIST_HEAD);
+    } else {
+        c->state = EDGE_HANDSHAKE;
+        c->role = (uint8_t)l->role;
+        c->stream = l->stream;
+        edge_conn_set_timed(c, EDGE_LIST_HEAD);
+        edge_session_start(c);
+    }
+    if (c->state != EDGE_CLOSING) uv_read_start((uv_stream_t*)&c->tcp, edge_alloc_cb, edge_read_cb);
+}
+
+/* ---- deadlines and the summary line --------------------------------------------- */
+
+static const char* const edge_timeout_names[EDGE_TIMEOUTS] = {"request heads or handshakes", "idle keep-alives",
+                                                              "stalled subscribers"};
+
+static void edge_log_interval(edge* e, uint64_t now) {
+    double interval = e->lim.log_interval_s;
+    if ((double)(now - e->interval_start_ns) * 1e-9 < interval) return;
+    char line[768];
+    size_t n = 0;
+    for (int i = 0; i < e->listener_count; i++) {
+        edge_listener* l = &e->listeners[i];
+        uint64_t full = l->refused_interval[EDGE_REFUSED_LISTENER_FULL];
+        uint64_t addr = l->refused_interval[EDGE_REFUSED_ADDRESS_FULL];
+        if (!full && !addr) continue;
+        if (n < sizeof line)
+            n += (size_t)snprintf(line + n, sizeof line - n,
+                                  "%s refused %llu connection%s on %s (%llu over its limit of %u, %llu over %u per "
+                                  "address; last from %s)",
+                                  n ? ";" : "", (unsigned long long)(full + addr), full + addr == 1 ? "" : "s", l->name,
+                                  (unsigned long long)full, e->lim.max_connections, (unsigned long long)addr,
+                                  e->lim.max_connections_per_address, e->last_refused);
+        l->refused_interval[0] = l->refused_interval[1] = 0;
+    }
+    for (int t = 0; t < EDGE_TIMEOUTS; t++) {
+        if (!e->timeouts_interval[t] || n >= sizeof line) continue;
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s closed %llu %s after their deadline", n ? ";" : "",
+                              (unsigned long long)e->timeouts_interval[t], edge_timeout_names[t]);
+        e->timeouts_interval[t] = 0;
+    }
+    if (e->bad_heads_interval && n < sizeof line)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s answered %llu malformed HTTP request%s", n ? ";" : "",
+                              (unsigned long long)e->bad_heads_interval, e->bad_heads_interval == 1 ? "" : "s");
+    if (e->protocol_interval && n < sizeof line)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s closed %llu connection%s that broke the SP or WebSocket "
+                              "rules", n ? ";" : "", (unsigned long long)e->protocol_interval,
+                              e->protocol_interval == 1 ? "" : "s");
+    e->bad_heads_interval = e->protocol_interval = 0;
+    e->interval_start_ns = now;
+    if (n) log_warn("connections in the last %g s:%s", interval, line);
+}
+
+static void edge_expire(edge* e, edge_timed list, edge_timeout kind, uint64_t now) {
+    uint64_t limit = e->timeout_ns[list];
+    while (e->timed[list].first && now - e->timed[list].first->since_ns >= limit) {
+        edge_conn* c = e->timed[list].first;
+        EDGE_ADD(e->stats.timeouts[kind], 1);
+        e->timeouts_interval[kind]++;
+        edge_conn_set_timed(c, EDGE_LIST_NONE);
+        if (c->state == EDGE_HEAD) {
+            /* Answered, so that a slow but honest client learns why. */
+            static const char timeout[] = "HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+            c->state = EDGE_RESPONDING;
+            c->close_after = 1;
+            edge_conn_pause(c, 1);
+            edge_conn_write_two(c, NULL, 0, timeout, sizeof timeout - 1, NULL);
+        } else {
+            edge_conn_close(c);
+        }
+    }
+}
+
+static void edge_on_sweep(uv_timer_t* t) {
+    edge* e = t->data;
+    uint64_t now = edge_now_ns();
+    edge_expire(e, EDGE_LIST_HEAD, EDGE_TIMEOUT_HEAD, now);
+    edge_expire(e, EDGE_LIST_IDLE, EDGE_TIMEOUT_IDLE, now);
+    if (e->lim.send_timeout_s > 0) {
+        uint64_t limit = (uint64_t)(e->lim.send_timeout_s * 1e9);
+        for (uint32_t s = 0; s < e->streams; s++)
+            for (edge_conn *c = e->subscribers[s].first, *next; c; c = next) {
+                next = c->snext;
+                if (c->inflight && now - c->write_ns >= limit) {
+                    EDGE_ADD(e->stats.timeouts[EDGE_TIMEOUT_SEND], 1);
+                    e->timeouts_interval[EDGE_TIMEOUT_SEND]++;
+                    edge_conn_close(c);
+                }
+            }
+    }
+    edge_log_interval(e, now);
+}
+
+/* ---- the thread ------------------------------------------------------------------ */
+
+static void edge_close_all(edge* e) {
+    for (int i = 0; i < e->listener_count; i++)
+        if (!uv_is_closing((uv_handle_t*)&e->listeners[i].tcp)) uv_close((uv_handle_t*)&e->listeners[i].tcp, NULL);
+    for (uint32_t i = 0; i < e->conn_cap; i++)
+        if (e->conns[i]) edge_conn_close(e->conns[i]);
+    uv_close((uv_handle_t*)&e->sweep, NULL);
+    uv_close((uv_handle_t*)&e->wake, NULL);
+}
+
+static void edge_on_wake(uv_async_t* a) {
+    edge* e = a->data;
+    if (atomic_load(&e->stop)) {
+        edge_close_all(e);
+        return;
+    }
+    edge_buf* take[EDGE_MAX_STREAMS] = {NULL};
+    uv_mutex_lock(&e->lock);
+    for (uint32_t s = 0; s < e->streams; s++) {
+        take[s] = e->incoming[s];
+        e->incoming[s] = NULL;
+    }
+    /* Swap the reply vectors: the other threads append to an empty one. */
+    edge_reply_item** replies = e->replies;
+    uint32_t count = e->reply_count, cap = e->reply_cap;
+    e->replies = e->replies_spare;
+    e->reply_cap = e->replies_spare_cap;
+    e->reply_count = 0;
+    uv_mutex_unlock(&e->lock);
+    for (uint32_t s = 0; s < e->streams; s++)
+        if (take[s]) edge_deliver(e, take[s]);
+    for (uint32_t i = 0; i < count; i++) {
+        edge_session_reply(e, replies[i]);
+        free(replies[i]);
+    }
+    e->replies_spare = replies;
+    e->replies_spare_cap = cap;
+}
+
+static void edge_main(void* arg) {
+    edge* e = arg;
+    uv_run(&e->loop, UV_RUN_DEFAULT);
+}
+
+int edge_create(edge** out, const edge_limits* limits, const edge_callbacks* cb, uint32_t streams, nv_error* err) {
+    if (streams > EDGE_MAX_STREAMS) return nv_error_set(err, "edge: at most %d streams", EDGE_MAX_STREAMS);
+    if (!limits->send_queue || !limits->max_pending || !limits->max_connections || !limits->max_header_bytes)
+        return nv_error_set(err, "edge: queue, pending, connection and header limits must be positive");
+    edge* e = calloc(1, sizeof *e);
+    if (!e) return nv_error_set(err, "out of memory");
+    e->lim = *limits;
+    if (cb) e->cb = *cb;
+    e->streams = streams;
+    e->timeout_ns[EDGE_LIST_HEAD] = (uint64_t)(limits->header_timeout_s * 1e9);
+    e->timeout_ns[EDGE_LIST_IDLE] = (uint64_t)(limits->idle_timeout_s * 1e9);
+    if (uv_loop_init(&e->loop)) {
+        free(e);
+        return nv_error_set(err, "edge: libuv loop init failed");
+    }
+    if (uv_mutex_init(&e->lock)) {
+        uv_loop_close(&e->loop);
+        free(e);
+        return nv_error_set(err, "edge: mutex init failed");
+    }
+    uv_async_init(&e->loop, &e->wake, edge_on_wake);
+    uv_timer_init(&e->loop, &e->sweep);
+    e->wake.data = e->sweep.data = e;
+    e->loop_ready = 1;
+    e->interval_start_ns = edge_now_ns();
+    *out = e;
+    return 0;
+}
+
+static edge_listener* edge_new_listener(edge* e, const char* text, int want_scheme, nv_error* err) {
+    if (e->listener_count == EDGE_MAX_LISTENERS) {
+        nv_error_set(err, "edge: at most %d listeners", EDGE_MAX_LISTENERS);
+        return NULL;
+    }
+    edge_endpoint ep;
+    char why[128];
+    if (edge_parse_endpoint(text, want_scheme, &ep, why, sizeof why)) {
+        nv_error_set(err, "cannot listen on '%s': it %s", text, why);
+        return NULL;
+    }
+    struct sockaddr_storage addr;
+    if (edge_resolve(&ep, &addr, err, text)) return NULL;
+    edge_listener* l = &e->listeners[e->listener_count];
+    memset(l, 0, sizeof *l);
+    l->e = e;
+    l->index = e->listener_count;
+    snprintf(l->name, sizeof l->name, "%s", text);
+    uv_tcp_init(&e->loop, &l->tcp);
+    e->listener_count++;
+    int rv = uv_tcp_bind(&l->tcp, (const struct sockaddr*)&addr, 0);
+    if (!rv) rv = uv_listen((uv_stream_t*)&l->tcp, EDGE_BACKLOG, edge_on_connection);
+    if (rv) {
+        nv_error_set(err, "cannot listen on %s: %s", text, uv_strerror(rv));
+        return NULL;
+    }
+    struct sockaddr_storage bound;
+    int len = sizeof bound;
+    if (uv_tcp_getsockname(&l->tcp, (struct sockaddr*)&bound, &len) == 0)
+        l->port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6*)&bound)->sin6_port
+                                                    : ((struct sockaddr_in*)&bound)->sin_port);
+    return l;
+}
+
+int edge_listen_sp(edge* e, const char* url, edge_role role, uint32_t stream, nv_error* err) {
+    if (stream >= e->streams) return nv_error_set(err, "edge: no stream %u", stream);
+    edge_listener* l = edge_new_listener(e, url, 1, err);
+    if (!l) return -1;
+    l->framing = EDGE_FRAMING_SP;
+    l->role = role;
+    l->stream = stream;
+    log_info("listening on %s (SP %s)", url, role == EDGE_SUBSCRIBER ? "PUB" : "REP");
+    return l->index;
+}
+
+int edge_listen_http(edge* e, const char* hostport, nv_error* err) {
+    for (int i = 0; i < e->listener_count; i++)
+        if (e->listeners[i].framing == EDGE_FRAMING_HTTP && strcmp(e->listeners[i].name, hostport) == 0) return i;
+    edge_listener* l = edge_new_listener(e, hostport, 0, err);
+    if (!l) return -1;
+    l->framing = EDGE_FRAMING_HTTP;
+    return l->index;
+}
+
+int edge_route_ws(edge* e, int listener, const char* path, edge_role role, uint32_t stream, nv_error* err) {
+    if (listener < 0 || listener >= e->listener_count || e->listeners[listener].framing != EDGE_FRAMING_HTTP)
+        return nv_error_set(err, "edge: listener %d is not an HTTP listener", listener);
+    edge_listener* l = &e->listeners[listener];
+    if (l->route_count == EDGE_MAX_ROUTES) return nv_error_set(err, "edge: at most %d WebSocket paths", EDGE_MAX_ROUTES);
+    if (stream >= e->streams || path[0] != '/' || strlen(path) >= sizeof l->routes[0].path)
+        return nv_error_set(err, "edge: bad WebSocket route '%s'", path);
+    edge_route* r = &l->routes[l->route_count++];
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->role = role;
+    r->stream = stream;
+    return 0;
+}
+
+int edge_listener_port(const edge* e, int listener) {
+    return listener >= 0 && listener < e->listener_count ? e->listeners[listener].port : -1;
+}
+
+int edge_start(edge* e, nv_error* err) {
+    uv_timer_start(&e->sweep, edge_on_sweep, EDGE_SWEEP_MS, EDGE_SWEEP_MS);
+    if (uv_thread_create(&e->thread, edge_main, e)) return nv_error_set(err, "edge: cannot start its thread");
+    e->started = 1;
+    return 0;
+}
+
+void edge_destroy(edge* e) {
+    if (!e) return;
+    if (e->loop_ready) {
+        atomic_store(&e->stop, 1);
+        if (e->started) {
+            uv_async_send(&e->wake);
+            uv_thread_join(&e->thread);
+        } else {
+            edge_close_all(e);
+            uv_run(&e->loop, UV_RUN_DEFAULT);
+        }
+        uv_loop_close(&e->loop);
+        uv_mutex_destroy(&e->lock);
+    }
+    for (uint32_t s = 0; s < EDGE_MAX_STREAMS; s++)
+        if (e->incoming[s]) edge_buf_unref(e, e->incoming[s]);
+    for (uint32_t i = 0; i < e->reply_count; i++) free(e->replies[i]);
+    free(e->replies);
+    free(e->replies_spare);
+    free(e->conns);
+    free(e->free_slots);
+    free(e->addrs);
+    idmap_free(&e->ids);
+    free(e);
+}
