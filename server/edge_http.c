@@ -41,7 +41,8 @@ static void edge_http_send(edge_conn* c, const edge_response* res, int head_only
     size_t head_size = 0;
     char* head = edge_http_head(res->status, res->content_type, res->size, c->close_after, res->headers, &head_size);
     c->state = EDGE_RESPONDING;
-    edge_conn_set_timed(c, EDGE_LIST_NONE);
+    /* A client that never reads its answer goes at the idle deadline. */
+    edge_conn_set_timed(c, EDGE_LIST_IDLE);
     edge_conn_pause(c, 1);
     if (!head) {
         free(res->owned);
@@ -61,13 +62,13 @@ static void edge_http_plain(edge_conn* c, int status, const char* why, const cha
         return;
     }
     edge_response res = {status, "text/plain; charset=utf-8", body, (size_t)(n < 512 ? n : 511), body, extra};
+    atomic_fetch_add_explicit(&c->e->stats.http_refused, 1, memory_order_relaxed);
     c->close_after = 1;
     edge_http_send(c, &res, 0);
 }
 
 static void edge_http_refuse(edge_conn* c, int status, const char* why) {
     edge* e = c->e;
-    atomic_fetch_add_explicit(&e->stats.http_refused, 1, memory_order_relaxed);
     e->bad_heads_interval++;
     log_debug("http: answered %d on %s: %s", status, e->listeners[c->listener].name, why ? why : "?");
     edge_http_plain(c, status, why ? why : httphead_reason(status), NULL);
@@ -97,7 +98,6 @@ static void edge_http_upgrade(edge_conn* c, const httphead_request* req, const e
         return;
     }
     if (!v || !httphead_equals(v, "13")) {
-        atomic_fetch_add_explicit(&c->e->stats.http_refused, 1, memory_order_relaxed);
         edge_http_plain(c, 426, "this server speaks WebSocket version 13", "Sec-WebSocket-Version: 13\r\n");
         return;
     }
@@ -148,7 +148,6 @@ static void edge_http_answer(edge_conn* c, const httphead_request* req) {
         return;
     }
     if (!get && !head) {
-        atomic_fetch_add_explicit(&e->stats.http_refused, 1, memory_order_relaxed);
         edge_http_plain(c, 405, "this server answers GET and HEAD", "Allow: GET, HEAD\r\n");
         return;
     }

@@ -85,6 +85,7 @@ void edge_session_ws_close(edge_conn* c, int code, const char* why) {
     memcpy(payload + 2, why, n);
     c->close_after = 1;
     edge_conn_pause(c, 1);
+    edge_conn_set_timed(c, EDGE_LIST_IDLE); /* a peer that never reads still goes */
     edge_ws_control(c, WSFRAME_CLOSE, payload, n + 2);
 }
 
@@ -232,6 +233,7 @@ static int edge_ws_frame(edge_conn* c, const wsframe* f) {
         if (f->size >= 2) memcpy(code, f->payload, 2);
         c->close_after = 1;
         edge_conn_pause(c, 1);
+        edge_conn_set_timed(c, EDGE_LIST_IDLE);
         edge_ws_control(c, WSFRAME_CLOSE, code, 2);
         return -1;
     }
@@ -304,9 +306,10 @@ void edge_session_input(edge_conn* c) {
         memmove(c->in, c->in + used, c->in_len - used);
         c->in_len -= used;
     }
-    /* Requests past the limit wait in the input, unread from the socket
-     * beyond it, until answers free room. */
-    edge_conn_pause(c, edge_session_full(c) || c->close_after);
+    /* Requests past the limit wait in the input until answers free room;
+     * reading goes on (a peer that leaves is still seen) until a chunk
+     * waits there. */
+    edge_conn_pause(c, c->close_after || (edge_session_full(c) && c->in_len >= EDGE_READ_CHUNK));
     if (!c->in_len && c->in_cap > 65536) {
         free(c->in);
         c->in = NULL;

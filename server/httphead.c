@@ -163,6 +163,14 @@ static httphead_result httphead_path(httphead_request* out) {
 httphead_result httphead_parse(const char* d, size_t len, const httphead_limits* lim, httphead_scan* scan,
                                httphead_request* out) {
     if (!scan->line_end) {
+        /* Whatever does not start with METHOD SP is no HTTP request (a TLS
+         * hello, a stray protocol): refused on its first bytes. */
+        size_t m = 0;
+        while (m < len && m <= HTTPHEAD_METHOD_MAX && httphead_tchar((unsigned char)d[m])) m++;
+        if (m < len && (m == 0 || d[m] != ' ')) {
+            if (m > HTTPHEAD_METHOD_MAX) return httphead_refuse(out, HTTPHEAD_NOT_IMPLEMENTED, "unknown method");
+            return httphead_refuse(out, HTTPHEAD_BAD_REQUEST, "not an HTTP request");
+        }
         const char* lf = memchr(d + scan->searched, '\n', len - scan->searched);
         if (!lf) {
             scan->searched = len;

@@ -17,7 +17,9 @@
 #endif
 #endif
 #ifdef METRICS_SANITIZER_HEAP
-#include <sanitizer/allocator_interface.h>
+/* The sanitizers' allocator counts what it hands out (GCC ships no header
+ * for it; libasan and libtsan export it). */
+size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
 #define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)

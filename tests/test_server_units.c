@@ -147,7 +147,7 @@ static void test_config_file(void** state) {
     assert_bad_file("{\"boats\": 1.5}", "boats: must be an integer");
     assert_bad_file("{\"boats\": \"many\"}", "boats: expected a number");
     assert_bad_file("{\"tick_hz\": 0}", "tick_hz: must be a number in (0, 1000]");
-    assert_bad_file("{\"snapshot_url\": \"http://x:1\"}", "snapshot_url: must be a tcp://");
+    assert_bad_file("{\"snapshot_url\": \"http://x:1\"}", "snapshot_url: is not a URL of the form tcp://");
     assert_bad_file("{\"http\": \"localhost\"}", "http: must be HOST:PORT");
     assert_bad_file("{\"log_level\": \"loud\"}", "log_level: must be debug");
     assert_bad_file("{\"admin_token\": \"short\"}", "admin_token: must be at least 16");
