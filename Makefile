@@ -42,7 +42,7 @@ BUILD_TSAN ?= build-tsan
 test-tsan: setup
 	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=Debug -DNAVAL_TSAN=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS)
-	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ocean$$|test_ocean_grid|tool_naval_bench|test_server|tool_naval_server' --output-on-failure
+	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ocean$$|test_ocean_grid|tool_naval_bench|test_edge|test_relay|test_server|tool_naval_server' --output-on-failure
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN) $(BUILD_FUZZ)
@@ -50,7 +50,7 @@ clean:
 # libFuzzer harnesses (fuzz/): clang with ASan + UBSan in build-fuzz/, then
 # each harness runs FUZZ_SECONDS from its committed seeds (fuzz/corpus/);
 # any crash, leak, hang or sanitizer report fails (inputs kept in
-# build-fuzz/artifacts/). About 7 x FUZZ_SECONDS plus the build.
+# build-fuzz/artifacts/). About 10 x FUZZ_SECONDS plus the build.
 BUILD_FUZZ   ?= build-fuzz
 FUZZ_SECONDS ?= 15
 .PHONY: fuzz

@@ -10,6 +10,16 @@
 #include "apply.h"
 #include "log.h"
 
+/* Routine, and driven by clients: counted and summed per interval, each
+ * one a DEBUG line (log.h), so no client can flood the log. */
+static log_counter cmd_hellos = LOG_COUNTER("hellos");
+static log_counter cmd_spawns = LOG_COUNTER("spawns");
+static log_counter cmd_despawns = LOG_COUNTER("despawns");
+static log_counter cmd_takeovers = LOG_COUNTER("vessels taken over");
+static log_counter cmd_helms = LOG_COUNTER("demo vessels steered by an admin");
+static log_counter cmd_orphanings = LOG_COUNTER("connections closed with vessels");
+static log_counter cmd_removals = LOG_COUNTER("orphans removed");
+
 /* Spawns beyond this distance from the origin are refused: far outside any
  * sea a client could see, and a float there is coarse (docs/protocol.md). */
 #define CMD_MAX_COORD 1.0e6
@@ -104,7 +114,7 @@ static void cmd_hello(cmd_server* c, const cmdq_item* it) {
     snprintf(r->server_name, sizeof r->server_name, "%s", c->cfg->server_name);
     r->tick_hz = c->sim->tick_hz;
     r->max_vessels_per_client = (uint32_t)c->cfg->limits.vessels_per_client;
-    log_info("hello from '%s' on connection %u", h->client_name, it->pipe);
+    log_event(&cmd_hellos, "hello from '%s' on connection %u", h->client_name, it->pipe);
     cmd_ok(c, it);
 }
 
@@ -150,8 +160,8 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
     r->vessel_id = id;
     cl->vessels++;
     atomic_store_explicit(&c->m->vessels, world_vessel_count(w), memory_order_relaxed);
-    log_info("connection %u spawned vessel %u (%s) at (%.1f, %.1f)", it->pipe, id, world_hull_type_name(w, (uint32_t)type),
-             s->x, s->z);
+    log_event(&cmd_spawns, "connection %u spawned vessel %u (%s) at (%.1f, %.1f)", it->pipe, id,
+              world_hull_type_name(w, (uint32_t)type), s->x, s->z);
     cmd_ok(c, it);
 }
 
@@ -186,7 +196,7 @@ static int cmd_authorize(cmd_server* c, const cmdq_item* it, client* cl, int adm
         o->pipe = it->pipe;
         o->orphan_since_ns = 0;
         cl->vessels++;
-        log_info("connection %u took over vessel %u", it->pipe, id);
+        log_event(&cmd_takeovers, "connection %u took over vessel %u", it->pipe, id);
     }
     return 0;
 }
@@ -203,7 +213,7 @@ static void cmd_control(cmd_server* c, const cmdq_item* it, client* cl, int admi
         return;
     }
     if (released)
-        log_info("admin on connection %u took the helm of demo vessel %u", it->pipe, k->vessel_id);
+        log_event(&cmd_helms, "admin on connection %u took the helm of demo vessel %u", it->pipe, k->vessel_id);
     cmd_ok(c, it);
 }
 
@@ -220,7 +230,7 @@ static void cmd_despawn(cmd_server* c, const cmdq_item* it, client* cl, int admi
     client* owner = owner_pipe ? clients_find(&c->clients, owner_pipe) : NULL;
     if (owner && owner->vessels) owner->vessels--;
     atomic_store_explicit(&c->m->vessels, world_vessel_count(c->sim->world), memory_order_relaxed);
-    log_info("connection %u despawned vessel %u", it->pipe, d->vessel_id);
+    log_event(&cmd_despawns, "connection %u despawned vessel %u", it->pipe, d->vessel_id);
     cmd_ok(c, it);
 }
 
@@ -331,7 +341,7 @@ void cmd_handle(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
         clients_remove(&c->clients, it->pipe);
         uint32_t n = owners_orphan(&c->owners, it->pipe, now_ns);
         if (n)
-            log_info("connection %u closed: %u vessel%s orphaned (removed after %g s unless taken over)", it->pipe, n,
+            log_event(&cmd_orphanings, "connection %u closed: %u vessel%s orphaned (removed after %g s unless taken over)", it->pipe, n,
                      n == 1 ? "" : "s", c->cfg->limits.orphan_timeout_s);
         return;
     }
@@ -346,7 +356,7 @@ void cmd_reap_orphans(cmd_server* c, uint64_t now_ns) {
     uint32_t n = owners_expired(&c->owners, now_ns, (uint64_t)(timeout * 1e9), ids, 256);
     for (uint32_t i = 0; i < n; i++) {
         if (apply_despawn(c->sim, &c->owners, ids[i], NULL)) owners_remove(&c->owners, ids[i]); /* gone already */
-        log_info("removed vessel %u: orphaned for %g s", ids[i], timeout);
+        log_event(&cmd_removals, "removed vessel %u: orphaned for %g s", ids[i], timeout);
     }
     if (n) atomic_store_explicit(&c->m->vessels, world_vessel_count(c->sim->world), memory_order_relaxed);
 }

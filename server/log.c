@@ -1,5 +1,6 @@
 #include "log.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -10,6 +11,14 @@
 static atomic_int log_threshold = LOG_LEVEL_INFO;
 
 static const char* const log_names[] = {"debug", "info", "warn", "error", "off"};
+
+/* The line budget: a token bucket refilled at `rate` per second. */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static double log_rate, log_tokens;
+static struct timespec log_refilled;
+static uint64_t log_dropped_pending;
+static atomic_uint_least64_t log_dropped_total;
+static log_counter* log_counters;
 
 int log_parse_level(const char* text, log_level* out) {
     for (int i = 0; i <= LOG_LEVEL_OFF; i++)
@@ -30,24 +39,110 @@ log_level log_get_level(void) { return (log_level)atomic_load_explicit(&log_thre
 
 int log_enabled(log_level level) { return level != LOG_LEVEL_OFF && (int)level >= (int)log_get_level(); }
 
-void log_write(log_level level, const char* fmt, ...) {
-    if (!log_enabled(level)) return;
+void log_set_rate(double lines_per_second) {
+    pthread_mutex_lock(&log_lock);
+    log_rate = lines_per_second > 0 ? lines_per_second : 0;
+    log_tokens = log_rate;
+    clock_gettime(CLOCK_MONOTONIC, &log_refilled);
+    pthread_mutex_unlock(&log_lock);
+}
+
+uint64_t log_dropped(void) { return atomic_load_explicit(&log_dropped_total, memory_order_relaxed); }
+
+/* Whether a line may go out now; *dropped gets the lines dropped before it. */
+static int log_take_token(uint64_t* dropped) {
+    *dropped = 0;
+    pthread_mutex_lock(&log_lock);
+    if (log_rate > 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double dt = (double)(now.tv_sec - log_refilled.tv_sec) + (double)(now.tv_nsec - log_refilled.tv_nsec) * 1e-9;
+        log_refilled = now;
+        log_tokens += dt * log_rate;
+        if (log_tokens > log_rate) log_tokens = log_rate;
+        /* The notice of what was dropped is a line too. */
+        if (log_tokens < (log_dropped_pending ? 2.0 : 1.0)) {
+            log_dropped_pending++;
+            atomic_fetch_add_explicit(&log_dropped_total, 1, memory_order_relaxed);
+            pthread_mutex_unlock(&log_lock);
+            return 0;
+        }
+        log_tokens -= log_dropped_pending ? 2.0 : 1.0;
+        *dropped = log_dropped_pending;
+        log_dropped_pending = 0;
+    }
+    pthread_mutex_unlock(&log_lock);
+    return 1;
+}
+
+static size_t log_stamp(char* line, size_t size, log_level level) {
     static const char* const tags[] = {"DEBUG", "INFO ", "WARN ", "ERROR"};
-    char line[1024];
     struct timespec ts;
     struct tm tm;
     clock_gettime(CLOCK_REALTIME, &ts);
     gmtime_r(&ts.tv_sec, &tm);
-    int n = snprintf(line, sizeof line, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ %s ", tm.tm_year + 1900, tm.tm_mon + 1,
+    int n = snprintf(line, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ %s ", tm.tm_year + 1900, tm.tm_mon + 1,
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ts.tv_nsec / 1000000), tags[level]);
-    va_list ap;
-    va_start(ap, fmt);
-    int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
-    va_end(ap);
-    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+static void log_vwrite(log_level level, const char* fmt, va_list ap) {
+    uint64_t dropped;
+    if (!log_take_token(&dropped)) return;
+    char line[1024];
+    size_t n = 0;
+    if (dropped) {
+        n = log_stamp(line, sizeof line, LOG_LEVEL_WARN);
+        int m = snprintf(line + n, sizeof line - n, "log: %llu line%s dropped (over %g lines per second)\n",
+                         (unsigned long long)dropped, dropped == 1 ? "" : "s", log_rate);
+        n += m < 0 ? 0 : (size_t)m;
+    }
+    size_t head = n + log_stamp(line + n, sizeof line - n, level);
+    int m = vsnprintf(line + head, sizeof line - head - 1, fmt, ap);
+    size_t len = head + (m < 0 ? 0 : (size_t)m);
     if (len > sizeof line - 2) len = sizeof line - 2; /* truncated: keep the newline */
     line[len++] = '\n';
     /* One write(2): stdio's buffering could split a long line. */
     ssize_t rc = write(STDERR_FILENO, line, len);
     (void)rc;
+}
+
+void log_write(log_level level, const char* fmt, ...) {
+    if (!log_enabled(level)) return;
+    va_list ap;
+    va_start(ap, fmt);
+    log_vwrite(level, fmt, ap);
+    va_end(ap);
+}
+
+void log_event(log_counter* c, const char* fmt, ...) {
+    if (!atomic_load_explicit(&c->registered, memory_order_acquire)) {
+        pthread_mutex_lock(&log_lock);
+        if (!atomic_load_explicit(&c->registered, memory_order_relaxed)) {
+            c->next = log_counters;
+            log_counters = c;
+            atomic_store_explicit(&c->registered, 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&log_lock);
+    }
+    atomic_fetch_add_explicit(&c->count, 1, memory_order_relaxed);
+    if (!log_enabled(LOG_LEVEL_DEBUG)) return;
+    va_list ap;
+    va_start(ap, fmt);
+    log_vwrite(LOG_LEVEL_DEBUG, fmt, ap);
+    va_end(ap);
+}
+
+void log_summarize(double interval_s) {
+    char text[768];
+    size_t n = 0;
+    pthread_mutex_lock(&log_lock);
+    for (log_counter* c = log_counters; c; c = c->next) {
+        uint64_t k = atomic_exchange_explicit(&c->count, 0, memory_order_relaxed);
+        if (!k || n >= sizeof text) continue;
+        int m = snprintf(text + n, sizeof text - n, "%s%llu %s", n ? ", " : "", (unsigned long long)k, c->what);
+        n += m < 0 ? 0 : (size_t)m;
+    }
+    pthread_mutex_unlock(&log_lock);
+    if (n) log_info("in the last %g s: %s", interval_s, text);
 }

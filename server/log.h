@@ -1,8 +1,17 @@
 /* Leveled, timestamped log lines on stderr, safe from any thread (the loop,
- * job workers, nng's callbacks): each line is formatted first and written
- * with one call, so lines from different threads never interleave. */
+ * job workers, the edge): each line is formatted first and written with
+ * one call, so lines from different threads never interleave.
+ *
+ * Nothing a client does may flood it: routine events (a hello, a spawn, an
+ * orphan removed) are counted per kind, written one by one at DEBUG only,
+ * and summed into one INFO line per interval (log_summarize); and every
+ * line, whatever its level, draws on a budget of lines per second: lines
+ * over it are counted and dropped, and the next line says how many. */
 #ifndef NAVAL_SERVER_LOG_H
 #define NAVAL_SERVER_LOG_H
+
+#include <stdatomic.h>
+#include <stdint.h>
 
 #include "nv_error.h"
 
@@ -24,6 +33,26 @@ int log_enabled(log_level level);
 
 /* "2024-05-01T12:00:00.123Z INFO  message\n" when level is enabled. */
 void log_write(log_level level, const char* fmt, ...) NV_PRINTF_LIKE(2, 3);
+
+/* Lines per second, at most (burst: one second's worth); 0: no limit. */
+void log_set_rate(double lines_per_second);
+/* Lines dropped by the budget since the start. */
+uint64_t log_dropped(void);
+
+/* A kind of routine event: `what` names it in the summary ("hellos"). */
+typedef struct log_counter {
+    const char* what;
+    atomic_uint_least64_t count;
+    atomic_int registered;
+    struct log_counter* next;
+} log_counter;
+#define LOG_COUNTER(what) {(what), 0, 0, NULL}
+
+/* Counts one event; its line goes out at DEBUG. */
+void log_event(log_counter* c, const char* fmt, ...) NV_PRINTF_LIKE(2, 3);
+/* One INFO line with the events counted since the last call (none: no
+ * line), "in the last 10 s: 812 hellos, 12 spawns"; counts restart. */
+void log_summarize(double interval_s);
 
 #define log_debug(...) log_write(LOG_LEVEL_DEBUG, __VA_ARGS__)
 #define log_info(...) log_write(LOG_LEVEL_INFO, __VA_ARGS__)

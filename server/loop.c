@@ -50,6 +50,7 @@ typedef struct loop_server {
     uint64_t snapshot_ns;        /* the last snapshot's build + publish */
     uint64_t last_status_ns;
     uint64_t last_agones_ns;
+    uint64_t last_summary_ns;    /* log_summarize */
     int stopping;
     int bad_restore;             /* --restore found nothing usable: exit 2 */
     persist persist;             /* checkpoints (cfg->checkpoint) and the record's base */
@@ -155,6 +156,11 @@ static void loop_on_housekeeping(uv_timer_t* t) {
         s->last_agones_ns = now;
         agones_call(s->agones);
     }
+    double interval = s->cfg->limits.log_interval_s;
+    if ((double)(now - s->last_summary_ns) * 1e-9 >= interval - 0.1) {
+        s->last_summary_ns = now;
+        log_summarize(interval);
+    }
     if (now - s->last_status_ns >= 60ull * 1000000000ull) {
         s->last_status_ns = now;
         float p50, p99, max;
@@ -249,6 +255,7 @@ static void loop_on_signal(uv_signal_t* h, int signum) {
      * is done; the world no longer changes). */
     s->cmd.shutting_down = 1;
     loop_drain_commands(s);
+    log_summarize((double)(uv_hrtime() - s->last_summary_ns) * 1e-9);
     loop_publish(s);
     if (s->sim.rec) {
         record_hash(s->sim.rec, world_tick(s->sim.world), world_state_hash(s->sim.world));
@@ -353,6 +360,7 @@ static void loop_edge_limits(const cfg_server* c, edge_limits* l) {
 static int loop_start(loop_server* s, nv_error* err) {
     const cfg_server* c = s->cfg;
     if (uv_loop_init(&s->loop)) return nv_error_set(err, "libuv loop init failed");
+    log_set_rate(c->limits.log_lines_per_second);
     metrics_init(&s->m, uv_hrtime());
     /* Only pointers and empty tables: the restore fills its owners. */
     cmd_init(&s->cmd, &s->sim, &s->snap, NULL, &s->m, c);
@@ -402,7 +410,7 @@ static int loop_start(loop_server* s, nv_error* err) {
     uv_signal_start(&s->sigint, loop_on_signal, SIGINT);
     uv_signal_start(&s->sigterm, loop_on_signal, SIGTERM);
     uv_timer_start(&s->housekeeping, loop_on_housekeeping, 1000, 1000);
-    s->last_ns = s->last_status_ns = uv_hrtime();
+    s->last_ns = s->last_status_ns = s->last_summary_ns = uv_hrtime();
     loop_log_start(s);
     loop_schedule(s);
     return 0;

@@ -301,6 +301,8 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
                        "# TYPE naval_agones_requests_total counter\nnaval_agones_requests_total{result=\"ok\"} %llu\n"
                        "naval_agones_requests_total{result=\"failed\"} %llu\n",
                    (unsigned long long)LOAD(m->agones_ok), (unsigned long long)LOAD(m->agones_failures));
+    metrics_one(&t, "naval_log_lines_dropped_total", "counter",
+                "Log lines dropped over the budget of limits.log_lines_per_second.", (unsigned long long)log_dropped());
     metrics_one(&t, "naval_heap_bytes", "gauge", "Bytes the process has allocated and not freed (the C allocator's count).",
                 (unsigned long long)metrics_heap_bytes());
     if (t.failed) {

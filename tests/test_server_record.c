@@ -70,7 +70,7 @@ static void test_record_session(void** state) {
     (void)state;
     const char* extra[] = {"--boats", "10", "--threads", "1", "--tick-hz", "60", "--record", rec,
                            "--record-hash-interval", "10", "--orphan-timeout", "0.2", "--checkpoint", final,
-                           "--checkpoint-interval", "0", NULL};
+                           "--checkpoint-interval", "0", "--log-level", "debug", NULL};
     if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not start");
     nvc_client* a = connect_to(&srv, 1);
     nvc_client* b = connect_to(&srv, 0);
