@@ -376,6 +376,10 @@ typedef struct proto_request {
 int proto_encode_request(proto_buf* out, const proto_request* r, proto_error* err);
 int proto_decode_request(const void* data, size_t size, const proto_limits* limits, proto_request* out,
                          proto_error* err);
+/* A request's id, read with bounds checks from a buffer that may fail
+ * decoding (0 when even that cannot be read): refusals name it too. A
+ * failed proto_decode_request leaves it in out->request_id as well. */
+uint64_t proto_request_id(const void* data, size_t size);
 
 typedef struct proto_hello_reply {
     uint16_t protocol_version;     /* the server's */

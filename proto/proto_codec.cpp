@@ -290,7 +290,7 @@ int encode_request(proto_buf* out, const proto_request* r, proto_error* err) {
     case PROTO_BODY_CONTROL: {
         const proto_control& c = r->body.control;
         if (!in_unit_range(c.throttle) || !in_unit_range(c.rudder))
-            return proto_set_error(err, "control: throttle %g and rudder %g must be in [-1, 1]", (double)c.throttle,
+            return proto_set_error(err, "control: throttle %.9g and rudder %.9g must be in [-1, 1]", (double)c.throttle,
                                    (double)c.rudder);
         np::Token t = token_to_wire(c.token);
         body = np::CreateControl(fbb, c.vessel_id, &t, c.throttle, c.rudder).Union();
@@ -311,13 +311,50 @@ int encode_request(proto_buf* out, const proto_request* r, proto_error* err) {
     return 0;
 }
 
+// What a request that fails verification still says, read with the same
+// bounds checks on the root table alone: its id (so that the answer names
+// it), and the body's kind and table when those verify too.
+struct request_peek {
+    uint64_t id = 0;
+    np::RequestBody kind = np::RequestBody::NONE;
+    const fb::Table* body = nullptr;
+};
+
+request_peek peek_request(const void* data, size_t size, std::vector<uint64_t>& scratch) {
+    request_peek p;
+    if (!data || size < 8 || size > PROTO_HARD_MAX_MESSAGE) return p;
+    scratch.resize((size + 7) / 8);
+    std::memcpy(scratch.data(), data, size);
+    const uint8_t* buf = reinterpret_cast<const uint8_t*>(scratch.data());
+    if (!fb::BufferHasIdentifier(buf, PROTO_ID_REQUEST) || fb::ReadScalar<fb::uoffset_t>(buf) > size - 4) return p;
+    fb::Verifier v(buf, size);
+    auto* t = fb::GetRoot<fb::Table>(buf);
+    if (!t->VerifyTableStart(v) || !t->VerifyField<uint64_t>(v, np::Request::VT_REQUEST_ID, 8)) return p;
+    p.id = t->GetField<uint64_t>(np::Request::VT_REQUEST_ID, 0);
+    if (!t->VerifyField<uint8_t>(v, np::Request::VT_BODY_TYPE, 1) || !t->VerifyOffset(v, np::Request::VT_BODY)) return p;
+    p.kind = static_cast<np::RequestBody>(t->GetField<uint8_t>(np::Request::VT_BODY_TYPE, 0));
+    auto* body = t->GetPointer<const fb::Table*>(np::Request::VT_BODY);
+    if (body && body->VerifyTableStart(v)) p.body = body;
+    return p;
+}
+
 int decode_request(const void* data, size_t size, const proto_limits* limits, proto_request* out, proto_error* err) {
     if (!out) return proto_set_error(err, "request: no output");
     std::memset(out, 0, sizeof *out);
     const proto_limits lim = proto_effective_limits(limits);
     std::vector<uint64_t> scratch;
     auto* r = verified_root<np::Request>(data, size, lim, PROTO_ID_REQUEST, "request", scratch, err);
-    if (!r) return -1;
+    if (!r) {
+        request_peek p = peek_request(data, size, scratch);
+        out->request_id = p.id;
+        // The schema's only required fields: name what is missing.
+        if (p.body && p.kind == np::RequestBody::Control && !p.body->GetStruct<const np::Token*>(np::Control::VT_TOKEN))
+            proto_set_error(err, "control: the vessel's token is missing");
+        else if (p.body && p.kind == np::RequestBody::Despawn &&
+                 !p.body->GetStruct<const np::Token*>(np::Despawn::VT_TOKEN))
+            proto_set_error(err, "despawn: the vessel's token is missing");
+        return -1;
+    }
     auto type = r->body_type();
     if (type == np::RequestBody::NONE) return proto_set_error(err, "request: no body");
     if (type > np::RequestBody::MAX) return proto_set_error(err, "request: unknown kind %d", (int)type);
@@ -350,7 +387,7 @@ int decode_request(const void* data, size_t size, const proto_limits* limits, pr
         o.throttle = c->throttle();
         o.rudder = c->rudder();
         if (!in_unit_range(o.throttle) || !in_unit_range(o.rudder))
-            return proto_set_error(err, "control: throttle %g and rudder %g must be in [-1, 1]", (double)o.throttle,
+            return proto_set_error(err, "control: throttle %.9g and rudder %.9g must be in [-1, 1]", (double)o.throttle,
                                    (double)o.rudder);
         return 0;
     }
@@ -597,6 +634,15 @@ int proto_encode_request(proto_buf* out, const proto_request* r, proto_error* er
 int proto_decode_request(const void* data, size_t size, const proto_limits* limits, proto_request* out,
                          proto_error* err) {
     return guarded(err, [&] { return decode_request(data, size, limits, out, err); });
+}
+
+uint64_t proto_request_id(const void* data, size_t size) {
+    try {
+        std::vector<uint64_t> scratch;
+        return peek_request(data, size, scratch).id;
+    } catch (...) {
+        return 0;
+    }
 }
 
 int proto_encode_response(proto_buf* out, const proto_response* r, proto_error* err) {

@@ -282,21 +282,23 @@ static void cmd_request(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
     size_t size = it->size;
     const void* body = it->data;
     size_t limit = (size_t)c->cfg->limits.max_request_bytes;
+    /* Every refusal names the request it answers, when its id can be read. */
+    uint64_t rid = proto_request_id(body, size);
     client* cl = clients_get(&c->clients, it->pipe, now_ns);
     if (!cl) {
-        cmd_fail(c, it, 0, PROTO_BODY_NONE, PROTO_STATUS_LIMIT_EXCEEDED,
+        cmd_fail(c, it, rid, PROTO_BODY_NONE, PROTO_STATUS_LIMIT_EXCEEDED,
                  "too many command connections (limit %u): try again later", c->clients.max);
         return;
     }
     /* Before anything is read: a flood, of any size, costs the server as
      * little as possible. */
     if (!clients_allow(&c->clients, cl, now_ns)) {
-        cmd_fail(c, it, 0, PROTO_BODY_NONE, PROTO_STATUS_RATE_LIMITED,
+        cmd_fail(c, it, rid, PROTO_BODY_NONE, PROTO_STATUS_RATE_LIMITED,
                  "more than %g requests per second (burst %g) from this connection", c->clients.rate, c->clients.burst);
         return;
     }
     if (size > limit) {
-        cmd_fail(c, it, 0, PROTO_BODY_NONE, PROTO_STATUS_LIMIT_EXCEEDED,
+        cmd_fail(c, it, rid, PROTO_BODY_NONE, PROTO_STATUS_LIMIT_EXCEEDED,
                  "request of %zu bytes is over the limit of %zu bytes", size, limit);
         return;
     }
@@ -305,10 +307,10 @@ static void cmd_request(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
     lim.max_message_size = limit;
     memset(&c->req, 0, sizeof c->req);
     if (proto_decode_request(body, size, &lim, &c->req, &pe)) {
-        cmd_fail(c, it, 0, PROTO_BODY_NONE, PROTO_STATUS_BAD_REQUEST, "bad request: %s", pe.message);
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_NONE, PROTO_STATUS_BAD_REQUEST, "bad request: %s", pe.message);
         return;
     }
-    uint64_t rid = c->req.request_id;
+    rid = c->req.request_id;
     int admin = 0;
     if (c->req.admin_token[0]) {
         if (!cmd_secret_equal(c->cfg->admin_token, c->req.admin_token)) {

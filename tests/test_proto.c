@@ -527,6 +527,35 @@ static void hostile_wrong_identifier(void** state) {
     free_samples(&s);
 }
 
+/* A control of 1.0000001 is refused with the value it had, not "1". */
+static void request_range_named_exactly(void** state) {
+    (void)state;
+    proto_request q = {0}, d;
+    q.kind = PROTO_BODY_CONTROL;
+    q.request_id = 31;
+    proto_buf b = {0};
+    proto_error err;
+    q.body.control = (proto_control){3, token_of(2), 0.5f, 0.25f};
+    ASSERT_PROTO_OK(proto_encode_request(&b, &q, &err), err);
+    /* Throttle is the Control table's third field (0 vessel, 1 token). */
+    uint8_t* m = copy_msg(&b);
+    size_t body = fb_deref(m, fb_field(m, rd32(m, 0), 3));
+    size_t throttle = fb_field(m, body, 2);
+    float over = 1.0000001f;
+    memcpy(m + throttle, &over, 4);
+    ASSERT_PROTO_FAILS(proto_decode_request(m, b.size, NULL, &d, &err), err, "throttle 1.00000012 ");
+    assert_int_equal(d.request_id, 31);
+    /* Its token left out (the vtable's slot zeroed): named as missing. */
+    memcpy(m + throttle, &(float){0.5f}, 4);
+    ASSERT_PROTO_OK(proto_decode_request(m, b.size, NULL, &d, &err), err);
+    size_t vt = body - (size_t)(int32_t)rd32(m, body);
+    memset(m + vt + 4 + 2 * 1, 0, 2);
+    ASSERT_PROTO_FAILS(proto_decode_request(m, b.size, NULL, &d, &err), err, "control: the vessel's token is missing");
+    assert_int_equal(d.request_id, 31);
+    free(m);
+    proto_free_buf(&b);
+}
+
 /* Request fields: 0 request_id, 1 admin_token, 2 body_type, 3 body. */
 static void hostile_union_mismatch(void** state) {
     (void)state;
@@ -540,9 +569,14 @@ static void hostile_union_mismatch(void** state) {
     assert_true(type_pos != 0);
     assert_int_equal(m[type_pos], PROTO_BODY_HELLO);
     ASSERT_PROTO_OK(proto_decode_request(m, hello->size, NULL, &q, &err), err);
-    /* A Hello table read as a Control: its required token is missing. */
+    /* A Hello table read as a Control: the required token is not one, and
+     * the refusal still names the request. */
     m[type_pos] = PROTO_BODY_CONTROL;
     ASSERT_PROTO_FAILS(proto_decode_request(m, hello->size, NULL, &q, &err), err, "malformed");
+    uint64_t hello_id = proto_request_id(hello->data, hello->size);
+    assert_int_equal(q.request_id, hello_id);
+    assert_int_equal(proto_request_id(m, hello->size), hello_id);
+    assert_int_equal(proto_request_id(m, 7), 0);
     m[type_pos] = 200;
     ASSERT_PROTO_FAILS(proto_decode_request(m, hello->size, NULL, &q, &err), err, "unknown kind");
     m[type_pos] = PROTO_BODY_NONE;
@@ -673,7 +707,7 @@ int main(void) {
         cmocka_unit_test(hostile_truncated),
         cmocka_unit_test(hostile_corrupted_and_random),
         cmocka_unit_test(hostile_wrong_identifier),
-        cmocka_unit_test(hostile_union_mismatch),
+        cmocka_unit_test(request_range_named_exactly), cmocka_unit_test(hostile_union_mismatch),
         cmocka_unit_test(hostile_strings),
         cmocka_unit_test(hostile_oversized),
     };

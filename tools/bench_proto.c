@@ -8,7 +8,10 @@
  *
  * --write-snapshot writes one full snapshot of the fleet to FILE and its
  * values as JSON to FILE.json, and exits (the Python binding's test reads
- * both). */
+ * both). --write-compact writes a sequence of compact snapshots that uses
+ * every record kind of docs/protocol.md to FILE.0, FILE.1, ... and what
+ * the C decoder read from each to FILE.json, and exits (the independent
+ * decoder's test, tests/compact_decode.py, reads them). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@ typedef struct options {
     uint64_t boats, interval, reps;
     double hz;
     const char* write_snapshot;
+    const char* write_compact;
 } options;
 
 static double now_us(void) {
@@ -124,14 +128,114 @@ static int write_snapshot(const options* o, proto_snapshot* s) {
     return bad;
 }
 
+static void json_vessels(FILE* j, const proto_snapshot* s) {
+    fprintf(j, "[\n");
+    for (uint32_t i = 0; i < s->vessel_count; i++) {
+        const proto_vessel* v = &s->vessels[i];
+        /* Exact: doubles and floats as their IEEE bit patterns. */
+        uint64_t p[3];
+        uint32_t f[10];
+        memcpy(p, v->position, sizeof p);
+        memcpy(f, v->orientation, 16);
+        memcpy(f + 4, v->velocity, 12);
+        memcpy(f + 7, v->angular_velocity, 12);
+        fprintf(j, "   {\"id\": %u, \"type\": %u, \"flags\": %u, \"position\": [%llu, %llu, %llu], \"floats\": [", v->id,
+                v->type, v->flags, (unsigned long long)p[0], (unsigned long long)p[1], (unsigned long long)p[2]);
+        for (int k = 0; k < 10; k++) fprintf(j, "%u%s", f[k], k < 9 ? ", " : "");
+        fprintf(j, "]}%s\n", i + 1 < s->vessel_count ? "," : "");
+    }
+    fprintf(j, "  ]");
+}
+
+/* Tick t of the sequence --write-compact writes (keyframes every 4 ticks):
+ * ids with gaps of every id class, types and flags that change, a vessel
+ * 200 km out and one with a NaN (raw), then per tick small moves, a vessel
+ * still, a 300 m jump, a turn past the largest quaternion component, one
+ * that goes raw, one that leaves, new ones. */
+static uint32_t compact_case(uint64_t t, proto_vessel* v) {
+    static const uint32_t ids[] = {0, 1, 2, 3, 10, 300, 301, 70000, 5000000, 4000000000u, 7, 8};
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        if (i == 6 && t % 4 >= 2) continue; /* id 301 leaves after tick 1 of each keyframe interval */
+        proto_vessel* x = &v[n++];
+        boat_state(i, 10.0 + (double)t * 0.05, x);
+        x->id = ids[i];
+        x->type = (uint16_t)(i < 4 ? 1 : i * 7);
+        x->flags = (uint16_t)(i == 3 ? 0x8001 : 0);
+        if (i == 2) boat_state(i, 10.0, x), x->id = ids[i], x->type = 1; /* still */
+        if (i == 4 && t % 4 >= 1) x->position[0] += 300.0;                 /* a jump: whole state */
+        if (i == 5) x->position[2] = 2.0e5;                                /* raw: out of range */
+        if (i == 7 && t % 4 >= 2) x->velocity[1] = NAN;                     /* goes raw */
+        if (i == 8 && t % 4 >= 2) {                                          /* x becomes the largest */
+            x->orientation[0] = 0.9f, x->orientation[1] = 0.1f, x->orientation[2] = 0.1f, x->orientation[3] = 0.4f;
+        }
+        if (i == 9) x->angular_velocity[2] = -3.0f;
+        if (i == 10) x->velocity[0] = 400.0f; /* the widest velocity class */
+    }
+    for (uint64_t k = 0; k < t % 4; k++) { /* new since the keyframe */
+        proto_vessel* x = &v[n++];
+        boat_state(100 + (uint32_t)k, (double)t, x);
+        x->id = 1000 + (uint32_t)k * 40000;
+        x->type = (uint16_t)k;
+        x->flags = (uint16_t)(k == 1 ? 2 : 0);
+    }
+    return n;
+}
+
+static int write_compact(const char* path) {
+    enum { TICKS = 9 };
+    proto_vessel in[32];
+    proto_snapshot s = {0}, d = {0};
+    proto_buf b = {0};
+    proto_error err;
+    proto_compact_encoder* enc = proto_create_compact_encoder(4, &err);
+    proto_compact_decoder* dec = proto_create_compact_decoder(&err);
+    char name[4096];
+    snprintf(name, sizeof name, "%s.json", path);
+    FILE* j = fopen(name, "w");
+    if (!enc || !dec || !j) {
+        fprintf(stderr, "bench-proto: cannot write %s\n", name);
+        return 1;
+    }
+    fprintf(j, "[\n");
+    int bad = 0;
+    for (uint64_t t = 0; t < TICKS && !bad; t++) {
+        s.vessels = in;
+        s.vessel_count = compact_case(t, in);
+        s.tick = 100 + t;
+        s.sim_time = (double)s.tick / 60.0;
+        s.send_time_ns = 1700000000000000000ull + t;
+        int key = 0;
+        if (proto_encode_compact(enc, &s, &b, &key, &err) != 0) die("compact encode", &err);
+        if (proto_decode_compact(dec, b.data, b.size, NULL, &d, &err) != 0) die("compact decode", &err);
+        snprintf(name, sizeof name, "%s.%llu", path, (unsigned long long)t);
+        FILE* f = fopen(name, "wb");
+        bad = !f || fwrite(b.data, 1, b.size, f) != b.size;
+        if (f) bad |= fclose(f) != 0;
+        fprintf(j, " {\"file\": \"%s\", \"tick\": %llu, \"keyframe\": %d, \"vessels\": ", name,
+                (unsigned long long)s.tick, key);
+        json_vessels(j, &d);
+        fprintf(j, "}%s\n", t + 1 < TICKS ? "," : "");
+    }
+    fprintf(j, "]\n");
+    bad |= fclose(j) != 0;
+    proto_free_snapshot(&d);
+    proto_free_buf(&b);
+    proto_destroy_compact_encoder(enc);
+    proto_destroy_compact_decoder(dec);
+    if (bad) fprintf(stderr, "bench-proto: cannot write %s.*\n", path);
+    return bad;
+}
+
 static int parse(int argc, char** argv, options* o) {
-    *o = (options){5000, 30, 200, 60.0, NULL};
+    *o = (options){5000, 30, 200, 60.0, NULL, NULL};
     for (int i = 1; i < argc; i++) {
         const char* a = argv[i];
         const char* val = i + 1 < argc ? argv[i + 1] : NULL;
         int ok = 1;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("bench-proto [--boats N] [--keyframe-interval K] [--hz H] [--reps R] [--write-snapshot FILE]\n");
+            printf("bench-proto [--boats N] [--keyframe-interval K] [--hz H] [--reps R] [--write-snapshot FILE]\n"
+                   "            [--write-compact FILE]\n");
             exit(0);
         } else if (!val) {
             ok = 0;
@@ -145,6 +249,8 @@ static int parse(int argc, char** argv, options* o) {
             ok = cli_parse_double(val, &o->hz) == 0 && o->hz > 0.0 && o->hz <= 10000.0;
         } else if (!strcmp(a, "--write-snapshot")) {
             o->write_snapshot = val;
+        } else if (!strcmp(a, "--write-compact")) {
+            o->write_compact = val;
         } else {
             ok = 0;
         }
@@ -166,8 +272,8 @@ int main(int argc, char** argv) {
     double* t_enc = calloc(o.reps, sizeof(double));
     double* t_dec = calloc(o.reps, sizeof(double));
     if (!s.vessels || !t_enc || !t_dec) return 1;
-    if (o.write_snapshot) {
-        int rc = write_snapshot(&o, &s);
+    if (o.write_snapshot || o.write_compact) {
+        int rc = o.write_snapshot ? write_snapshot(&o, &s) : write_compact(o.write_compact);
         free(s.vessels);
         free(t_enc);
         free(t_dec);

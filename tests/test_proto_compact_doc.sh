@@ -1,0 +1,25 @@
+#!/bin/sh
+# A second decoder of compact snapshots, written from docs/protocol.md
+# alone (tests/compact_decode.py), reads a sequence the C encoder wrote that
+# uses every record kind, bit for bit as the C decoder read it.
+# Usage: test_proto_compact_doc.sh BENCH_PROTO PYTHON_BINDING_DIR
+# Skips (exit 77) when no python3 can import the flatbuffers runtime.
+set -eu
+bench=$1
+pydir=$2
+here=$(cd "$(dirname "$0")" && pwd)
+py=""
+for cand in python3 /usr/bin/python3; do
+    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import flatbuffers' 2>/dev/null; then
+        py=$cand
+        break
+    fi
+done
+if [ -z "$py" ]; then
+    echo "SKIP: no python3 with the flatbuffers module (install python3-flatbuffers)"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$bench" --write-compact "$tmp/c"
+PYTHONPATH="$pydir" "$py" "$here/compact_decode.py" "$tmp/c.json"
