@@ -1,6 +1,6 @@
 // The browser visualizer in a real browser: Debian's chromium, headless,
 // driven by playwright-core, against a real naval-server on free loopback
-// ports. Checks that the page connects, draws as many boats as the
+// ports, opened at http://localhost:PORT. Checks that the page connects, draws as many boats as the
 // snapshot holds, that the canvas shows something, that taking the helm
 // spawns a boat the keyboard moves, and that the page says when the server
 // is gone and reconnects by itself when it is back. Leaves a screenshot.
@@ -113,7 +113,10 @@ async function main() {
   page.on("console", (m) => {
     if (m.type() === "error" && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(m.text())) pageErrors.push(m.text());
   });
-  await page.goto(`http://127.0.0.1:${ports.http}/?quality=low`);
+  // By name, as a user types it: the page's ws:// URLs carry Host:
+  // localhost while the server is bound to 127.0.0.1 (nng's own listener
+  // refused such upgrades with 404).
+  await page.goto(`http://localhost:${ports.http}/?quality=low`);
   const stats = () => page.evaluate(() => window.navalStats);
   const waitFor = async (what, fn, timeoutMs) => {
     const end = Date.now() + timeoutMs;
