@@ -6,12 +6,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "edge_internal.h"
 #include "log.h"
 
 #define EDGE_SWEEP_MS 250
 #define EDGE_BACKLOG 511
+/* Descriptors kept for everything but connections: files (checkpoints,
+ * the record log, the site), libuv, nng's client, the job system. */
+#define EDGE_FD_RESERVE 128
+/* A connection younger than this is not evicted for a newcomer: its
+ * request is likely on the way. */
+#define EDGE_EVICT_MIN_AGE_NS 50000000ull
 
 #define EDGE_ADD(x, v) atomic_fetch_add_explicit(&(x), (v), memory_order_relaxed)
 #define EDGE_SUB(x, v) atomic_fetch_sub_explicit(&(x), (v), memory_order_relaxed)
@@ -27,6 +34,7 @@ void edge_limits_default(edge_limits* l) {
     l->max_message_bytes = 1u << 20;
     l->max_pending = 16;
     l->log_interval_s = 10.0;
+    l->max_total = 0;
 }
 
 uint64_t edge_now_ns(void) { return uv_hrtime(); }
@@ -578,6 +586,23 @@ edge_conn* edge_conn_by_id(edge* e, uint32_t id) {
     return idmap_get(&e->ids, id, &slot) ? e->conns[slot] : NULL;
 }
 
+/* Closes the oldest connection of `listener` (any: -1) that is still on
+ * its request head or handshake, else the oldest idle keep-alive; 0 when
+ * there is none old enough. */
+static int edge_evict(edge* e, int listener) {
+    uint64_t now = edge_now_ns();
+    for (int list = EDGE_LIST_HEAD; list <= EDGE_LIST_IDLE; list++)
+        for (edge_conn* c = e->timed[list].first; c && now - c->since_ns >= EDGE_EVICT_MIN_AGE_NS; c = c->next) {
+            if (listener >= 0 && c->listener != listener) continue;
+            if (c->state == EDGE_RESPONDING || c->close_after) continue; /* finishing an answer */
+            EDGE_ADD(e->stats.evicted, 1);
+            e->evicted_interval++;
+            edge_conn_close(c);
+            return 1;
+        }
+    return 0;
+}
+
 static void edge_on_connection(uv_stream_t* server, int status) {
     edge_listener* l = (edge_listener*)server;
     edge* e = l->e;
@@ -601,12 +626,16 @@ static void edge_on_connection(uv_stream_t* server, int status) {
     uv_tcp_getpeername(&c->tcp, (struct sockaddr*)&peer, &len);
     uint8_t key[16];
     edge_addr_key(&peer, key);
-    if (l->open >= e->lim.max_connections) {
+    if (edge_addr_count(e, key) >= e->lim.max_connections_per_address) {
+        edge_refuse(c, l, EDGE_REFUSED_ADDRESS_FULL, key);
+        return;
+    }
+    if (l->open >= e->lim.max_connections && !edge_evict(e, l->index)) {
         edge_refuse(c, l, EDGE_REFUSED_LISTENER_FULL, key);
         return;
     }
-    if (edge_addr_count(e, key) >= e->lim.max_connections_per_address) {
-        edge_refuse(c, l, EDGE_REFUSED_ADDRESS_FULL, key);
+    if (e->conn_count >= e->budget && !edge_evict(e, -1)) {
+        edge_refuse(c, l, EDGE_REFUSED_SERVER_FULL, key);
         return;
     }
     if ((e->addr_cap == 0 || 2 * (e->conn_count + 1) > e->addr_cap) && edge_addr_grow(e)) {
@@ -649,17 +678,17 @@ static void edge_log_interval(edge* e, uint64_t now) {
     size_t n = 0;
     for (int i = 0; i < e->listener_count; i++) {
         edge_listener* l = &e->listeners[i];
-        uint64_t full = l->refused_interval[EDGE_REFUSED_LISTENER_FULL];
+        uint64_t full = l->refused_interval[EDGE_REFUSED_LISTENER_FULL] + l->refused_interval[EDGE_REFUSED_SERVER_FULL];
         uint64_t addr = l->refused_interval[EDGE_REFUSED_ADDRESS_FULL];
         if (!full && !addr) continue;
         if (n < sizeof line)
             n += (size_t)snprintf(line + n, sizeof line - n,
-                                  "%s refused %llu connection%s on %s (%llu over its limit of %u, %llu over %u per "
-                                  "address; last from %s)",
+                                  "%s refused %llu connection%s on %s (%llu with the listener or the server full, "
+                                  "%llu over %u per address; last from %s)",
                                   n ? ";" : "", (unsigned long long)(full + addr), full + addr == 1 ? "" : "s", l->name,
-                                  (unsigned long long)full, e->lim.max_connections, (unsigned long long)addr,
+                                  (unsigned long long)full, (unsigned long long)addr,
                                   e->lim.max_connections_per_address, e->last_refused);
-        l->refused_interval[0] = l->refused_interval[1] = 0;
+        memset(l->refused_interval, 0, sizeof l->refused_interval);
     }
     for (int t = 0; t < EDGE_TIMEOUTS; t++) {
         if (!e->timeouts_interval[t] || n >= sizeof line) continue;
@@ -667,6 +696,10 @@ static void edge_log_interval(edge* e, uint64_t now) {
                               (unsigned long long)e->timeouts_interval[t], edge_timeout_names[t]);
         e->timeouts_interval[t] = 0;
     }
+    if (e->evicted_interval && n < sizeof line)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s closed %llu half-open or idle connection%s to make room",
+                              n ? ";" : "", (unsigned long long)e->evicted_interval, e->evicted_interval == 1 ? "" : "s");
+    e->evicted_interval = 0;
     if (e->bad_heads_interval && n < sizeof line)
         n += (size_t)snprintf(line + n, sizeof line - n, "%s answered %llu malformed HTTP request%s", n ? ";" : "",
                               (unsigned long long)e->bad_heads_interval, e->bad_heads_interval == 1 ? "" : "s");
@@ -865,7 +898,27 @@ int edge_listener_port(const edge* e, int listener) {
     return listener >= 0 && listener < e->listener_count ? e->listeners[listener].port : -1;
 }
 
+/* What the descriptor limit allows, the soft limit raised to the hard one
+ * first (a server's usual start-up step). */
+static uint32_t edge_descriptor_budget(void) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return 1024 - EDGE_FD_RESERVE;
+    if (rl.rlim_cur < rl.rlim_max) {
+        struct rlimit raised = {rl.rlim_max, rl.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0) rl = raised;
+    }
+    rlim_t n = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1u << 20) ? (1u << 20) : rl.rlim_cur;
+    return n > 2 * EDGE_FD_RESERVE ? (uint32_t)(n - EDGE_FD_RESERVE) : (uint32_t)(n / 2);
+}
+
 int edge_start(edge* e, nv_error* err) {
+    e->budget = edge_descriptor_budget();
+    if (e->lim.max_total && e->lim.max_total < e->budget) e->budget = e->lim.max_total;
+    uint64_t caps = (uint64_t)e->lim.max_connections * (uint64_t)e->listener_count;
+    if (caps > e->budget)
+        log_info("connections: at most %u at once on all listeners (the descriptor limit; %d listener%s x %u)", e->budget,
+                 e->listener_count, e->listener_count == 1 ? "" : "s", e->lim.max_connections);
+    atomic_store(&e->stats.budget, e->budget);
     uv_timer_start(&e->sweep, edge_on_sweep, EDGE_SWEEP_MS, EDGE_SWEEP_MS);
     if (uv_thread_create(&e->thread, edge_main, e)) return nv_error_set(err, "edge: cannot start its thread");
     e->started = 1;

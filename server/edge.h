@@ -6,12 +6,15 @@
  *    after an upgrade, over WebSocket: PUB to SUB subscribers, REP to REQ
  *    requesters, so nng's own dialers, nngcat and browsers connect as
  *    before.
- * Every connection is held to limits: open connections per listener and
- * per remote address, a deadline for an HTTP request head or an SP
- * handshake, an idle deadline between keep-alive requests, a stall
+ * Every connection is held to limits: open connections per listener, per
+ * remote address and in all (what the process's descriptor limit allows),
+ * a deadline for an HTTP request head or an SP handshake, an idle deadline between keep-alive requests, a stall
  * deadline for a subscriber that stops reading, a cap on what a client
- * may send. Refusals and timeouts are counted (edge_stats) and logged once
- * per interval.
+ * may send. When a listener or the process is full, the oldest connection
+ * that has not finished its request head or handshake (else the oldest
+ * idle keep-alive) makes room: connections held open without a request
+ * cannot keep anyone out. Refusals, evictions and timeouts are counted
+ * (edge_stats) and logged once per interval.
  *
  * Why not nng's own listeners (docs/scaling.md): nng 1.5.2's HTTP server
  * has no deadline, cap or per-connection hook, so half-open requests use
@@ -50,6 +53,7 @@ typedef struct edge_limits {
     uint32_t max_message_bytes;        /* largest message a requester may send; a bigger one closes it */
     uint32_t max_pending;              /* requests awaiting their answer per connection; reading pauses beyond */
     double log_interval_s;             /* refusals and timeouts are summed into one line per interval */
+    uint32_t max_total;                /* open at once on all listeners; 0: what the descriptor limit allows */
 } edge_limits;
 
 void edge_limits_default(edge_limits* l);
@@ -92,7 +96,12 @@ typedef struct edge_callbacks {
     void (*requester_closed)(void* arg, uint32_t conn);
 } edge_callbacks;
 
-typedef enum edge_refusal { EDGE_REFUSED_LISTENER_FULL = 0, EDGE_REFUSED_ADDRESS_FULL, EDGE_REFUSALS } edge_refusal;
+typedef enum edge_refusal {
+    EDGE_REFUSED_LISTENER_FULL = 0,  /* the listener's cap, nothing to evict */
+    EDGE_REFUSED_ADDRESS_FULL,       /* the remote address's cap */
+    EDGE_REFUSED_SERVER_FULL,        /* the process's descriptor budget, nothing to evict */
+    EDGE_REFUSALS
+} edge_refusal;
 typedef enum edge_timeout { EDGE_TIMEOUT_HEAD = 0, EDGE_TIMEOUT_IDLE, EDGE_TIMEOUT_SEND, EDGE_TIMEOUTS } edge_timeout;
 
 /* Counters any thread may read (relaxed: each on its own). */
@@ -102,6 +111,8 @@ typedef struct edge_stats {
     atomic_uint requesters;
     atomic_uint_least64_t accepted;
     atomic_uint_least64_t refused[EDGE_REFUSALS];
+    atomic_uint_least64_t evicted;              /* half-open or idle connections closed to make room */
+    atomic_uint budget;                         /* connections the descriptor limit allows at once */
     atomic_uint_least64_t timeouts[EDGE_TIMEOUTS];
     atomic_uint_least64_t http_requests;        /* heads parsed, upgrades included */
     atomic_uint_least64_t http_refused;         /* answered 4xx/5xx by the edge itself (bad heads) */

@@ -168,10 +168,11 @@ struct edge {
     edge_reply_item** replies_spare;  /* swapped in by the edge thread */
     uint32_t replies_spare_cap;
     atomic_int stop;
+    uint32_t budget;         /* connections at once, from the descriptor limit */
     /* one summary log line per interval */
     uint64_t interval_start_ns;
     uint64_t timeouts_interval[EDGE_TIMEOUTS];
-    uint64_t bad_heads_interval, protocol_interval;
+    uint64_t bad_heads_interval, protocol_interval, evicted_interval;
     char last_refused[64];
     char read_buf[EDGE_READ_CHUNK];
 };

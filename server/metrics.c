@@ -191,13 +191,21 @@ static void metrics_render_edge(metrics_text* t, const edge_stats* e) {
                 LOAD(e->connections));
     metrics_one(t, "naval_connections_accepted_total", "counter", "Connections accepted, refused ones included.",
                 (unsigned long long)LOAD(e->accepted));
-    metrics_printf(t, "# HELP naval_connections_refused_total Connections closed at once: the listener or the remote "
-                      "address had its limit open (limits.max_connections, limits.max_connections_per_address).\n"
+    metrics_printf(t, "# HELP naval_connections_refused_total Connections closed at once: the listener, the remote "
+                      "address or the server (its descriptor limit) had its limit open and no half-open or idle "
+                      "connection to give way (limits.max_connections, limits.max_connections_per_address).\n"
                       "# TYPE naval_connections_refused_total counter\n"
                       "naval_connections_refused_total{reason=\"listener_full\"} %llu\n"
-                      "naval_connections_refused_total{reason=\"address_full\"} %llu\n",
+                      "naval_connections_refused_total{reason=\"address_full\"} %llu\n"
+                      "naval_connections_refused_total{reason=\"server_full\"} %llu\n",
                    (unsigned long long)LOAD(e->refused[EDGE_REFUSED_LISTENER_FULL]),
-                   (unsigned long long)LOAD(e->refused[EDGE_REFUSED_ADDRESS_FULL]));
+                   (unsigned long long)LOAD(e->refused[EDGE_REFUSED_ADDRESS_FULL]),
+                   (unsigned long long)LOAD(e->refused[EDGE_REFUSED_SERVER_FULL]));
+    metrics_one(t, "naval_connections_evicted_total", "counter",
+                "Half-open or idle connections closed to make room for a new one when a limit was reached.",
+                (unsigned long long)LOAD(e->evicted));
+    metrics_one(t, "naval_connections_budget", "gauge",
+                "Connections the process's descriptor limit allows at once, all listeners together.", LOAD(e->budget));
     metrics_printf(t, "# HELP naval_connection_timeouts_total Connections closed at a deadline: a request head or SP "
                       "handshake not done in time, a keep-alive left idle, a subscriber that stopped reading.\n"
                       "# TYPE naval_connection_timeouts_total counter\n"

@@ -618,21 +618,42 @@ static void test_caps_and_deadlines(void** state) {
         assert_true(fds[i] >= 0);
     }
     WAIT_FOR(atomic_load(&st->connections) == 12, 5.0);
+    /* Full: a newcomer takes the place of the oldest connection that has
+     * not sent its request head, and is answered. */
+    net_sleep_ms(60);
     fd = net_connect_from(fx.http, "127.0.0.3");
-    net_recv_all(fd, out, sizeof out, 5.0, &closed);
-    assert_true(closed && strncmp(out, "HTTP/1.1 503", 12) == 0);
+    assert_int_equal(net_send_text(fd, "GET /hello HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"), 0);
+    assert_int_equal(net_recv_head(fd, out, sizeof out, 5.0), 200);
     close(fd);
-    assert_int_equal(stat_load(&st->refused[EDGE_REFUSED_LISTENER_FULL]), 1);
-    /* None of them sent a head: each gets 408 at its deadline and goes. */
+    assert_int_equal(stat_load(&st->evicted), 1);
+    net_recv_all(fds[0], out, sizeof out, 5.0, &closed);
+    assert_true(closed && out[0] == '\0'); /* the oldest: closed without a word */
+    close(fds[0]);
+    /* The others, none of which sent a head: 408 at their deadline. */
     double t0 = net_now();
-    for (int i = 0; i < 12; i++) {
+    for (int i = 1; i < 12; i++) {
         net_recv_all(fds[i], out, sizeof out, 5.0, &closed);
         assert_true(closed);
         assert_int_equal(strncmp(out, "HTTP/1.1 408", 12), 0);
         close(fds[i]);
     }
     assert_true(net_now() - t0 < 2.0);
-    assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_HEAD]), 12);
+    assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_HEAD]), 11);
+    /* Full of sessions, which do not give way: a newcomer is refused. */
+    static char head[2048];
+    for (int i = 0; i < 12; i++) {
+        char source[16];
+        snprintf(source, sizeof source, "127.0.1.%d", i + 1);
+        fds[i] = net_connect_from(fx.http, source);
+        assert_int_equal(net_ws_upgrade(fds[i], "/ws/sub", "h", NULL, head, sizeof head), 101);
+    }
+    fd = net_connect_from(fx.http, "127.0.0.3");
+    net_recv_all(fd, out, sizeof out, 5.0, &closed);
+    assert_true(closed && strncmp(out, "HTTP/1.1 503", 12) == 0);
+    close(fd);
+    assert_int_equal(stat_load(&st->refused[EDGE_REFUSED_LISTENER_FULL]), 1);
+    for (int i = 0; i < 12; i++) close(fds[i]);
+    WAIT_FOR(atomic_load(&st->connections) == 0, 5.0);
     /* A slow SP handshake goes too; an idle keep-alive after its answer. */
     fd = net_connect(fx.pub);
     net_recv_all(fd, out, sizeof out, 5.0, &closed);
@@ -644,8 +665,46 @@ static void test_caps_and_deadlines(void** state) {
     net_recv_all(fd, out, sizeof out, 5.0, &closed);
     assert_true(closed);
     close(fd);
-    assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_HEAD]), 13);
+    assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_HEAD]), 12);
     assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_IDLE]), 1);
+    WAIT_FOR(atomic_load(&st->connections) == 0, 5.0);
+    fixture_close(&fx);
+}
+
+/* The process's budget covers all listeners: a newcomer on one listener
+ * makes room by closing a half-open connection on another; once only
+ * sessions are left, it is refused. */
+static void test_server_budget(void** state) {
+    (void)state;
+    edge_limits lim = test_limits();
+    lim.max_total = 4;
+    fixture fx;
+    fixture_open(&fx, &lim);
+    const edge_stats* st = edge_get_stats(fx.e);
+    assert_int_equal(atomic_load(&st->budget), 4);
+    static char out[4096];
+    int fds[4], closed;
+    fds[0] = net_connect(fx.http); /* half-open HTTP: the one to give way */
+    net_sleep_ms(60);
+    for (int i = 1; i < 4; i++) {
+        fds[i] = net_connect(fx.pub);
+        assert_int_equal(net_sp_handshake(fds[i], NET_SP_SUB, NET_SP_PUB), 0);
+    }
+    WAIT_FOR(atomic_load(&st->subscribers[0]) == 3, 5.0);
+    int fd = net_connect(fx.pub);
+    assert_int_equal(net_sp_handshake(fd, NET_SP_SUB, NET_SP_PUB), 0);
+    net_recv_all(fds[0], out, sizeof out, 5.0, &closed);
+    assert_true(closed);
+    close(fds[0]);
+    fds[0] = fd;
+    assert_int_equal(stat_load(&st->evicted), 1);
+    WAIT_FOR(atomic_load(&st->subscribers[0]) == 4, 5.0);
+    fd = net_connect(fx.http);
+    net_recv_all(fd, out, sizeof out, 5.0, &closed);
+    assert_true(closed && strncmp(out, "HTTP/1.1 503", 12) == 0);
+    close(fd);
+    assert_int_equal(stat_load(&st->refused[EDGE_REFUSED_SERVER_FULL]), 1);
+    for (int i = 0; i < 4; i++) close(fds[i]);
     WAIT_FOR(atomic_load(&st->connections) == 0, 5.0);
     fixture_close(&fx);
 }
@@ -840,7 +899,8 @@ int main(void) {
         cmocka_unit_test(test_wsframe_rfc),      cmocka_unit_test(test_wsframe_violations),
         cmocka_unit_test(test_http),             cmocka_unit_test(test_ws_subscriber),
         cmocka_unit_test(test_sp_subscriber),    cmocka_unit_test(test_requests),
-        cmocka_unit_test(test_caps_and_deadlines), cmocka_unit_test(test_stalled_subscriber),
+        cmocka_unit_test(test_caps_and_deadlines), cmocka_unit_test(test_server_budget),
+        cmocka_unit_test(test_stalled_subscriber),
         cmocka_unit_test(test_half_open_flood),  cmocka_unit_test(test_churn_leaves_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

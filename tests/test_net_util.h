@@ -7,6 +7,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -31,9 +32,10 @@ static inline void net_sleep_ms(int ms) {
 
 /* A tcp connection to 127.0.0.1:port from `source` (NULL: any; another
  * loopback address such as "127.0.0.2" is another client to per-address
- * limits). -1 when it fails. */
-static inline int net_connect_from(int port, const char* source) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+ * limits), within 5 s (a server that accepts nothing fills its backlog,
+ * and connect would wait minutes). -1 when it fails. */
+static inline int net_connect_within(int port, const char* source, int timeout_ms) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
     if (fd < 0) return -1;
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
@@ -48,14 +50,23 @@ static inline int net_connect_from(int port, const char* source) {
     a.sin_port = htons((uint16_t)port);
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (connect(fd, (struct sockaddr*)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
+        struct pollfd p = {fd, POLLOUT, 0};
+        int err = 0;
+        socklen_t len = sizeof err;
+        if (errno != EINPROGRESS || poll(&p, 1, timeout_ms) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) || err) {
+            close(fd);
+            return -1;
+        }
     }
+    int flags = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     /* Small writes go at once, as nng's dialers send them. */
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
 }
+
+static inline int net_connect_from(int port, const char* source) { return net_connect_within(port, source, 5000); }
 
 static inline int net_connect(int port) { return net_connect_from(port, NULL); }
 
