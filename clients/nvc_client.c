@@ -154,7 +154,9 @@ done:
 
 int nvc_request_raw(nvc_client* c, const void* data, size_t size, proto_response* resp, nvc_error* err) {
     if (!c || !resp || (size && !data)) return nvc_fail(err, NVC_ERR_ARGUMENT, "request: missing argument");
-    if (nvc_exchange(c, data, size, 0, resp, err)) return -1;
+    /* The id the server reads from these bytes, as it reads it (0 when
+     * none can be read). */
+    if (nvc_exchange(c, data, size, proto_request_id(data, size), resp, err)) return -1;
     nvc_ok(err);
     return 0;
 }
