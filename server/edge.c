@@ -236,24 +236,24 @@ static void edge_alloc_cb(uv_handle_t* h, size_t suggested, uv_buf_t* buf) {
     *buf = uv_buf_init(c->e->read_buf, sizeof c->e->read_buf);
 }
 
-static int edge_conn_keep(edge_conn* c, const char* data, size_t n) {
-    if (c->in_len + n > c->in_cap) {
-        size_t cap = c->in_cap ? c->in_cap : 1024;
-        while (cap < c->in_len + n) cap *= 2;
-        uint8_t* p = realloc(c->in, cap);
+int edge_append(uint8_t** buf, size_t* len, size_t* cap, const void* data, size_t n) {
+    if (*len + n > *cap) {
+        size_t c = *cap ? *cap : 1024;
+        while (c < *len + n) c *= 2;
+        uint8_t* p = realloc(*buf, c);
         if (!p) return -1;
-        c->in = p;
-        c->in_cap = cap;
+        *buf = p;
+        *cap = c;
     }
-    memcpy(c->in + c->in_len, data, n);
-    c->in_len += n;
+    memcpy(*buf + *len, data, n);
+    *len += n;
     return 0;
 }
 
 static void edge_read_cb(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
     edge_conn* c = (edge_conn*)s;
     if (nread == 0 || c->state == EDGE_CLOSING) return;
-    if (nread < 0 || edge_conn_keep(c, buf->base, (size_t)nread)) {
+    if (nread < 0 || edge_append(&c->in, &c->in_len, &c->in_cap, buf->base, (size_t)nread)) {
         edge_conn_close(c);
         return;
     }

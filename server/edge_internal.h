@@ -178,6 +178,8 @@ struct edge {
 };
 
 /* edge.c */
+/* Appends n bytes to a growable buffer (doubling from 1 KiB); -1 when out of memory. */
+int edge_append(uint8_t** buf, size_t* len, size_t* cap, const void* data, size_t n);
 void edge_conn_close(edge_conn* c);
 void edge_conn_set_timed(edge_conn* c, edge_timed list);
 void edge_conn_pause(edge_conn* c, int paused);

@@ -205,20 +205,6 @@ static size_t edge_session_sp(edge_conn* c) {
     return at;
 }
 
-static int edge_ws_keep(edge_conn* c, const uint8_t* p, size_t n) {
-    if (c->msg_len + n > c->msg_cap) {
-        size_t cap = c->msg_cap ? c->msg_cap : 4096;
-        while (cap < c->msg_len + n) cap *= 2;
-        uint8_t* m = realloc(c->msg, cap);
-        if (!m) return -1;
-        c->msg = m;
-        c->msg_cap = cap;
-    }
-    memcpy(c->msg + c->msg_len, p, n);
-    c->msg_len += n;
-    return 0;
-}
-
 /* One frame from a WebSocket peer; 0 to go on, -1 when the connection is
  * closing. */
 static int edge_ws_frame(edge_conn* c, const wsframe* f) {
@@ -263,7 +249,7 @@ static int edge_ws_frame(edge_conn* c, const wsframe* f) {
     if (f->fin && !c->msg_len) {
         edge_session_message(c, f->payload, f->size); /* whole in one frame: no copy */
     } else {
-        if (edge_ws_keep(c, f->payload, f->size)) {
+        if (edge_append(&c->msg, &c->msg_len, &c->msg_cap, f->payload, f->size)) {
             edge_conn_close(c);
             return -1;
         }

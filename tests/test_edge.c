@@ -807,12 +807,6 @@ static void* publisher_main(void* arg) {
     return NULL;
 }
 
-static void abort_close(int fd) {
-    struct linger l = {1, 0};
-    setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
-    close(fd);
-}
-
 /* One subscriber's life, ended one of eight ways. */
 static void churn_one(const fixture* fx, int way) {
     static uint8_t buf[65536];
@@ -843,7 +837,7 @@ static void churn_one(const fixture* fx, int way) {
         }
         break;
     }
-    if (way & 2) abort_close(fd); /* half of them reset the connection */
+    if (way & 2) net_abort_close(fd); /* half of them reset the connection */
     else close(fd);
 }
 

@@ -70,6 +70,13 @@ static inline int net_connect_from(int port, const char* source) { return net_co
 
 static inline int net_connect(int port) { return net_connect_from(port, NULL); }
 
+/* Closes with a reset (RST), as a crashed or killed peer does. */
+static inline void net_abort_close(int fd) {
+    struct linger l = {1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+    close(fd);
+}
+
 static inline int net_send(int fd, const void* data, size_t n) {
     const char* p = data;
     while (n) {

@@ -8,17 +8,7 @@ set -eu
 bench=$1
 pydir=$2
 here=$(cd "$(dirname "$0")" && pwd)
-py=""
-for cand in python3 /usr/bin/python3; do
-    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import flatbuffers' 2>/dev/null; then
-        py=$cand
-        break
-    fi
-done
-if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the flatbuffers module (install python3-flatbuffers)"
-    exit 77
-fi
+. "$(dirname "$0")/python_flatbuffers.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bench" --write-compact "$tmp/c"

@@ -7,18 +7,7 @@
 set -eu
 bench=$1
 pydir=$2
-py=""
-# A pyenv or venv python3 may lack the Debian module that /usr/bin/python3 has.
-for cand in python3 /usr/bin/python3; do
-    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import flatbuffers' 2>/dev/null; then
-        py=$cand
-        break
-    fi
-done
-if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the flatbuffers module (install python3-flatbuffers)"
-    exit 77
-fi
+. "$(dirname "$0")/python_flatbuffers.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bench" --boats 25 --write-snapshot "$tmp/snap.bin"

@@ -106,12 +106,6 @@ static void test_half_open_flood(void** state) {
     assert_int_equal(proc_stop(&srv, SIGTERM, 10.0), 0);
 }
 
-static void abort_close(int fd) {
-    struct linger l = {1, 0};
-    setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
-    close(fd);
-}
-
 static void churn(const server_proc* srv, int count) {
     static uint8_t buf[1 << 16];
     static char head[2048];
@@ -122,7 +116,7 @@ static void churn(const server_proc* srv, int count) {
         int ok = ws ? net_ws_upgrade(fd, "/ws/snapshots", "x", NULL, head, sizeof head) == 101
                     : net_sp_handshake(fd, NET_SP_SUB, NET_SP_PUB) == 0;
         if (ok && (i & 2)) net_recv_some(fd, buf, sizeof buf, 0.5); /* part of a snapshot */
-        if (i & 4) abort_close(fd);
+        if (i & 4) net_abort_close(fd);
         else close(fd);
     }
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "naval_client.h"
+#include "test_net_util.h"
 
 typedef struct server_proc {
     pid_t pid;
@@ -45,15 +46,32 @@ static inline int proc_free_port(void) {
     return port;
 }
 
-static inline double proc_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+static inline double proc_now(void) { return net_now(); }
+
+static inline void proc_sleep_ms(int ms) { net_sleep_ms(ms); }
+
+/* Servers this program started and has not stopped: a failed assertion
+ * jumps past proc_stop, so they are killed at exit instead of running on. */
+#define PROC_MAX_STARTED 64
+static pid_t proc_started[PROC_MAX_STARTED];
+
+static inline void proc_kill_leftovers(void) {
+    for (int i = 0; i < PROC_MAX_STARTED; i++)
+        if (proc_started[i] > 0) {
+            kill(proc_started[i], SIGKILL);
+            waitpid(proc_started[i], NULL, 0);
+            proc_started[i] = 0;
+        }
 }
 
-static inline void proc_sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+static inline void proc_track(pid_t pid, int add) {
+    static int registered;
+    if (!registered) registered = atexit(proc_kill_leftovers) == 0;
+    for (int i = 0; i < PROC_MAX_STARTED; i++)
+        if (add ? proc_started[i] == 0 : proc_started[i] == pid) {
+            proc_started[i] = add ? pid : 0;
+            return;
+        }
 }
 
 /* One try of proc_start: -2 when the process exited before answering. */
@@ -91,10 +109,12 @@ static inline int proc_start_once(server_proc* p, const char* binary, const char
         fprintf(stderr, "cannot run %s: %s\n", binary, strerror(errno));
         _exit(127);
     }
+    proc_track(p->pid, 1);
     double deadline = proc_now() + timeout_s;
     while (proc_now() < deadline) {
         int status;
         if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
+            proc_track(p->pid, 0);
             p->pid = 0;
             return -2; /* it exited: the reason is on stderr */
         }
@@ -112,6 +132,7 @@ static inline int proc_start_once(server_proc* p, const char* binary, const char
     }
     kill(p->pid, SIGKILL);
     waitpid(p->pid, NULL, 0);
+    proc_track(p->pid, 0);
     p->pid = 0;
     return -1;
 }
@@ -156,6 +177,7 @@ static inline int proc_stop(server_proc* p, int sig, double timeout_s) {
     int status = 0;
     while (proc_now() < deadline) {
         if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
+            proc_track(p->pid, 0);
             p->pid = 0;
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         }
@@ -163,6 +185,7 @@ static inline int proc_stop(server_proc* p, int sig, double timeout_s) {
     }
     kill(p->pid, SIGKILL);
     waitpid(p->pid, NULL, 0);
+    proc_track(p->pid, 0);
     p->pid = 0;
     return -1;
 }
@@ -171,6 +194,7 @@ static inline int proc_alive(server_proc* p) {
     if (p->pid <= 0) return 0;
     int status;
     if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
+        proc_track(p->pid, 0);
         p->pid = 0;
         return 0;
     }

@@ -17,9 +17,19 @@
  *       connects, then the time it takes to exit on SIGTERM.
  *   --hellos N      N hellos, each on a connection of its own; prints the
  *       log lines the server wrote per second.
+ *   --nng-churn N   no server: the same subscriber churn against nng's own
+ *       PUB socket in this process (tcp, then ws), publishing 30 KB every
+ *       millisecond, with the C allocator's count of bytes in use
+ *       (mallinfo2) before and after: the library leak the edge replaces
+ *       (nanomsg/nng#1713 and the ws transport's failed sends, nng 1.5.2).
  *
  * ./build/tools/bench-edge --half-open 20000 [--server /old/naval-server] */
 #include <dirent.h>
+#include <malloc.h>
+#include <nng/nng.h>
+#include <nng/protocol/pubsub0/pub.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,7 +47,7 @@
 
 typedef struct bench_args {
     const char* server;
-    uint64_t half_open, sources, churn, hellos, boats, server_fds;
+    uint64_t half_open, sources, churn, hellos, boats, server_fds, nng_churn;
 } bench_args;
 
 static long proc_status_kib(pid_t pid, const char* key) {
@@ -81,11 +91,20 @@ static int http_get_from(int port, const char* source, const char* path, char* o
     return sscanf(out, "HTTP/1.%*d %d", &status) == 1 ? status : -1;
 }
 
+/* The server's heap (/metrics, where it has naval_heap_bytes): the lowest
+ * of five readings, as the ticks allocate and free snapshots all along. */
 static double heap_bytes(const server_proc* p) {
     static char text[1 << 17];
-    if (http_get_from(p->http_port, "127.0.0.250", "/metrics", text, sizeof text, 5.0) != 200) return -1;
-    const char* at = strstr(text, "\nnaval_heap_bytes ");
-    return at ? atof(at + 18) : -1;
+    double low = -1;
+    for (int i = 0; i < 5; i++) {
+        if (http_get_from(p->http_port, "127.0.0.250", "/metrics", text, sizeof text, 5.0) != 200) return -1;
+        const char* at = strstr(text, "\nnaval_heap_bytes ");
+        if (!at) return -1;
+        double h = atof(at + 18);
+        if (low < 0 || h < low) low = h;
+        net_sleep_ms(100);
+    }
+    return low;
 }
 
 static int hello_from(int port, const char* source) {
@@ -172,9 +191,23 @@ static int bench_half_open(const bench_args* a, server_proc* p) {
     return 0;
 }
 
-static int bench_churn(const bench_args* a, server_proc* p) {
+/* One subscriber on `port` (ws: a WebSocket upgrade on `path`), gone
+ * mid-snapshot or not, by a reset or a close. */
+static void churn_subscriber(int port, int ws, const char* path, const char* source, int partial, int reset) {
     static uint8_t buf[1 << 16];
     static char head[2048];
+    int fd = net_connect_from(port, source);
+    if (fd < 0) return;
+    char host[64];
+    snprintf(host, sizeof host, "127.0.0.1:%d", port);
+    int ok = ws ? net_ws_upgrade(fd, path, host, "pub.sp.nanomsg.org", head, sizeof head) == 101
+                : net_sp_handshake(fd, NET_SP_SUB, NET_SP_PUB) == 0;
+    if (ok && partial) net_recv_some(fd, buf, 1000, 0.5);
+    if (reset) net_abort_close(fd);
+    else close(fd);
+}
+
+static int bench_churn(const bench_args* a, server_proc* p) {
     long rss0 = proc_status_kib(p->pid, "VmRSS:");
     double heap0 = heap_bytes(p);
     double t0 = net_now();
@@ -182,18 +215,7 @@ static int bench_churn(const bench_args* a, server_proc* p) {
         int ws = i & 1;
         char source[32];
         snprintf(source, sizeof source, "127.0.1.%u", 1 + (unsigned)(i % 200));
-        int fd = net_connect_from(ws ? p->http_port : p->snapshot_port, source);
-        if (fd < 0) continue;
-        char host[64];
-        snprintf(host, sizeof host, "127.0.0.1:%d", p->http_port);
-        int ok = ws ? net_ws_upgrade(fd, "/ws/snapshots", host, "pub.sp.nanomsg.org", head, sizeof head) == 101
-                    : net_sp_handshake(fd, NET_SP_SUB, NET_SP_PUB) == 0;
-        if (ok && (i & 2)) net_recv_some(fd, buf, 1000, 0.5);
-        if (i & 4) {
-            struct linger l = {1, 0};
-            setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
-        }
-        close(fd);
+        churn_subscriber(ws ? p->http_port : p->snapshot_port, ws, "/ws/snapshots", source, (i & 2) != 0, (i & 4) != 0);
     }
     double took = net_now() - t0;
     net_sleep_ms(1500);
@@ -227,15 +249,72 @@ static int bench_hellos(const bench_args* a, server_proc* p, const char* log_pat
     return 0;
 }
 
+typedef struct nng_pub_bench {
+    nng_socket pub;
+    atomic_int stop;
+} nng_pub_bench;
+
+static void* nng_publisher(void* arg) {
+    nng_pub_bench* b = arg;
+    while (!atomic_load(&b->stop)) {
+        nng_msg* m;
+        if (nng_msg_alloc(&m, 30000) == 0) {
+            memset(nng_msg_body(m), 1, 30000);
+            if (nng_sendmsg(b->pub, m, 0)) nng_msg_free(m);
+        }
+        net_sleep_ms(1);
+    }
+    return NULL;
+}
+
+static size_t heap_in_use(void) {
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+static int bench_nng_churn(const bench_args* a) {
+    for (int ws = 0; ws < 2; ws++) {
+        int port = proc_free_port();
+        char url[64];
+        snprintf(url, sizeof url, ws ? "ws://127.0.0.1:%d/pub" : "tcp://127.0.0.1:%d", port);
+        nng_pub_bench b;
+        memset(&b, 0, sizeof b);
+        if (nng_pub0_open(&b.pub) || nng_listen(b.pub, url, NULL, 0)) {
+            fprintf(stderr, "bench-edge: cannot listen on %s\n", url);
+            return 1;
+        }
+        pthread_t t;
+        pthread_create(&t, NULL, nng_publisher, &b);
+        for (uint64_t i = 0; i < 500; i++) churn_subscriber(port, ws, "/pub", NULL, i & 1, (i & 2) != 0);
+        net_sleep_ms(1000);
+        size_t before = heap_in_use();
+        double t0 = net_now();
+        for (uint64_t i = 0; i < a->nng_churn; i++) churn_subscriber(port, ws, "/pub", NULL, i & 1, (i & 2) != 0);
+        double took = net_now() - t0;
+        net_sleep_ms(2000);
+        size_t after = heap_in_use();
+        printf("nng 1.5.2 PUB over %s: %llu subscribers in %.1f s; heap in use %zu -> %zu bytes (%+.1f per connect, "
+               "%+.1f MB per 100k)\n",
+               ws ? "ws" : "tcp", (unsigned long long)a->nng_churn, took, before, after,
+               ((double)after - (double)before) / (double)a->nng_churn,
+               ((double)after - (double)before) / (double)a->nng_churn * 0.1);
+        atomic_store(&b.stop, 1);
+        pthread_join(t, NULL);
+        /* The socket stays open: nng 1.5.2's close can hang (network.md). */
+    }
+    fflush(stdout);
+    _exit(0);
+}
+
 static int usage(const char* why) {
-    fprintf(stderr, "bench-edge: %s\nusage: bench-edge (--half-open N [--sources K] | --churn N | --hellos N) "
+    fprintf(stderr, "bench-edge: %s\nusage: bench-edge (--half-open N [--sources K] | --churn N | --hellos N | --nng-churn N) "
                     "[--boats N] [--server PATH] [--server-fds N]\n", why);
     return 2;
 }
 
 int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    bench_args a = {NAVAL_SERVER_PATH, 0, 1, 0, 0, 200, 0};
+    bench_args a = {NAVAL_SERVER_PATH, 0, 1, 0, 0, 200, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char* arg = argv[i];
         const char* val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -245,6 +324,7 @@ int main(int argc, char** argv) {
                            : !strcmp(arg, "--hellos")  ? &a.hellos
                            : !strcmp(arg, "--boats")   ? &a.boats
                            : !strcmp(arg, "--server-fds") ? &a.server_fds
+                           : !strcmp(arg, "--nng-churn") ? &a.nng_churn
                                                        : NULL;
         if (!strcmp(arg, "--help")) return usage("measures the server's network edge (see tools/bench_edge.c)"), 0;
         if (!val) return usage("a flag without its value");
@@ -255,7 +335,9 @@ int main(int argc, char** argv) {
         }
         i++;
     }
-    if (!a.half_open + !a.churn + !a.hellos != 2) return usage("give one of --half-open, --churn, --hellos");
+    if (!a.half_open + !a.churn + !a.hellos + !a.nng_churn != 3)
+        return usage("give one of --half-open, --churn, --hellos, --nng-churn");
+    if (a.nng_churn) return bench_nng_churn(&a);
     /* The half-open sockets are this process's descriptors too. */
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {

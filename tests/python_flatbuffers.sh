@@ -1,0 +1,14 @@
+# Sourced by the Python tests: sets $py to a python3 that imports the
+# flatbuffers runtime (Debian: python3-flatbuffers), or skips (exit 77).
+# A pyenv or venv python3 may lack the Debian module that /usr/bin/python3 has.
+py=""
+for cand in python3 /usr/bin/python3; do
+    if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import flatbuffers' 2>/dev/null; then
+        py=$cand
+        break
+    fi
+done
+if [ -z "$py" ]; then
+    echo "SKIP: no python3 with the flatbuffers module (install python3-flatbuffers)"
+    exit 77
+fi
