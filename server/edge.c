@@ -179,9 +179,10 @@ static uint32_t edge_addr_count(const edge* e, const uint8_t key[16]) {
 }
 
 /* Linear probing with backward-shift deletion: no tombstones to pile up
- * under churn. */
-static void edge_addr_release(edge* e, uint32_t slot) {
-    if (--e->addrs[slot].count) return;
+ * under churn (entries move, so a connection keeps its key, not a slot). */
+static void edge_addr_release(edge* e, const uint8_t key[16]) {
+    uint32_t slot = edge_addr_find(e, key);
+    if (!e->addrs[slot].count || --e->addrs[slot].count) return;
     uint32_t mask = e->addr_cap - 1, hole = slot, i = slot;
     for (;;) {
         i = (i + 1) & mask;
@@ -300,7 +301,7 @@ void edge_conn_close(edge_conn* c) {
     }
     if (c->id) {
         e->listeners[c->listener].open--;
-        edge_addr_release(e, c->addr_slot);
+        edge_addr_release(e, c->addr);
         EDGE_SUB(e->stats.connections, 1);
     }
     uv_read_stop((uv_stream_t*)&c->tcp);
@@ -649,7 +650,7 @@ static void edge_on_connection(uv_stream_t* server, int status) {
     uint32_t a = edge_addr_find(e, key);
     if (!e->addrs[a].count) memcpy(e->addrs[a].key, key, 16);
     e->addrs[a].count++;
-    c->addr_slot = a;
+    memcpy(c->addr, key, 16);
     l->open++;
     EDGE_ADD(e->stats.connections, 1);
     uv_tcp_nodelay(&c->tcp, 1);

@@ -71,7 +71,8 @@ typedef struct edge_list {
 struct edge_conn {
     uv_tcp_t tcp;            /* first: the handle's address is the connection's */
     edge* e;
-    uint32_t id, slot, addr_slot;
+    uint32_t id, slot;
+    uint8_t addr[16];        /* the remote address's key in the per-address counts */
     uint8_t listener;
     uint8_t state;           /* edge_state */
     uint8_t framing;         /* edge_framing */

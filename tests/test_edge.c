@@ -671,6 +671,46 @@ static void test_caps_and_deadlines(void** state) {
     fixture_close(&fx);
 }
 
+/* One connection per address, 300 addresses opened and closed in an
+ * interleaved order (the per-address table grows and shifts entries as
+ * they go): every count stays right, so each address gets exactly one. */
+static void test_address_counts(void** state) {
+    (void)state;
+    edge_limits lim = test_limits();
+    lim.max_connections_per_address = 1;
+    fixture fx;
+    fixture_open(&fx, &lim);
+    const edge_stats* st = edge_get_stats(fx.e);
+    enum { N = 300 };
+    static int fds[N];
+    char source[32];
+#define SOURCE(i) (snprintf(source, sizeof source, "127.0.%d.%d", 2 + (i) / 200, 1 + (i) % 200), source)
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < N; i++)
+            if (round == 0 || (round == 1 && i % 3 != 1) || (round == 2 && i % 3 == 1)) {
+                fds[i] = net_connect_from(fx.http, SOURCE(i));
+                assert_true(fds[i] >= 0);
+            }
+        WAIT_FOR(atomic_load(&st->connections) == N, 5.0);
+        assert_int_equal(stat_load(&st->refused[EDGE_REFUSED_ADDRESS_FULL]), 0);
+        /* Close two of three (round 0), the others (round 1), all (round 2). */
+        for (int i = 0; i < N; i++)
+            if ((round == 0 && i % 3 != 1) || (round == 1 && i % 3 == 1) || round == 2) close(fds[i]);
+        WAIT_FOR(atomic_load(&st->connections) == (round == 0 ? N / 3 : round == 1 ? N - N / 3 : 0), 5.0);
+        assert_int_equal(stat_load(&st->refused[EDGE_REFUSED_ADDRESS_FULL]), 0);
+        if (round == 0) {
+            /* A second from an address that still has one: refused. */
+            int fd = net_connect_from(fx.http, SOURCE(1));
+            assert_int_equal(net_wait_closed(fd, 5.0), 0);
+            close(fd);
+            assert_int_equal(stat_load(&st->refused[EDGE_REFUSED_ADDRESS_FULL]), 1);
+            atomic_store((atomic_uint_least64_t*)&st->refused[EDGE_REFUSED_ADDRESS_FULL], 0);
+        }
+    }
+#undef SOURCE
+    fixture_close(&fx);
+}
+
 /* The process's budget covers all listeners: a newcomer on one listener
  * makes room by closing a half-open connection on another; once only
  * sessions are left, it is refused. */
@@ -893,7 +933,8 @@ int main(void) {
         cmocka_unit_test(test_wsframe_rfc),      cmocka_unit_test(test_wsframe_violations),
         cmocka_unit_test(test_http),             cmocka_unit_test(test_ws_subscriber),
         cmocka_unit_test(test_sp_subscriber),    cmocka_unit_test(test_requests),
-        cmocka_unit_test(test_caps_and_deadlines), cmocka_unit_test(test_server_budget),
+        cmocka_unit_test(test_caps_and_deadlines), cmocka_unit_test(test_address_counts),
+        cmocka_unit_test(test_server_budget),
         cmocka_unit_test(test_stalled_subscriber),
         cmocka_unit_test(test_half_open_flood),  cmocka_unit_test(test_churn_leaves_nothing),
     };
