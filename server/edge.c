@@ -35,6 +35,7 @@ void edge_limits_default(edge_limits* l) {
     l->max_pending = 16;
     l->log_interval_s = 10.0;
     l->max_total = 0;
+    l->publish_queue = 1;
 }
 
 uint64_t edge_now_ns(void) { return uv_hrtime(); }
@@ -470,9 +471,16 @@ static int edge_publish_buf(edge* e, uint32_t stream, edge_buf* b) {
     for (int i = 0; i < 8; i++) b->sp_len[i] = (uint8_t)((uint64_t)b->size >> (56 - 8 * i));
     EDGE_ADD(e->stats.buffers, 1);
     EDGE_ADD(e->stats.published[stream], 1);
+    uint32_t cap = e->lim.publish_queue;
+    edge_buf* old = NULL;
     uv_mutex_lock(&e->lock);
-    edge_buf* old = e->incoming[stream];
-    e->incoming[stream] = b;
+    if (e->incoming_count[stream] == cap) {
+        old = e->incoming[stream][e->incoming_head[stream]];
+        e->incoming_head[stream] = (e->incoming_head[stream] + 1) % cap;
+        e->incoming_count[stream]--;
+    }
+    e->incoming[stream][(e->incoming_head[stream] + e->incoming_count[stream]) % cap] = b;
+    e->incoming_count[stream]++;
     uv_mutex_unlock(&e->lock);
     if (old) {
         EDGE_ADD(e->stats.superseded[stream], 1);
@@ -770,11 +778,14 @@ static void edge_on_wake(uv_async_t* a) {
         edge_close_all(e);
         return;
     }
-    edge_buf* take[EDGE_MAX_STREAMS] = {NULL};
+    edge_buf* take[EDGE_MAX_STREAMS][EDGE_MAX_PUBLISH_QUEUE];
+    uint32_t taken[EDGE_MAX_STREAMS] = {0}, ring = e->lim.publish_queue;
     uv_mutex_lock(&e->lock);
     for (uint32_t s = 0; s < e->streams; s++) {
-        take[s] = e->incoming[s];
-        e->incoming[s] = NULL;
+        for (uint32_t i = 0; i < e->incoming_count[s]; i++)
+            take[s][i] = e->incoming[s][(e->incoming_head[s] + i) % ring];
+        taken[s] = e->incoming_count[s];
+        e->incoming_head[s] = e->incoming_count[s] = 0;
     }
     /* Swap the reply vectors: the other threads append to an empty one. */
     edge_reply_item** replies = e->replies;
@@ -784,7 +795,7 @@ static void edge_on_wake(uv_async_t* a) {
     e->reply_count = 0;
     uv_mutex_unlock(&e->lock);
     for (uint32_t s = 0; s < e->streams; s++)
-        if (take[s]) edge_deliver(e, take[s]);
+        for (uint32_t i = 0; i < taken[s]; i++) edge_deliver(e, take[s][i]);
     for (uint32_t i = 0; i < count; i++) {
         edge_session_reply(e, replies[i]);
         free(replies[i]);
@@ -802,6 +813,8 @@ int edge_create(edge** out, const edge_limits* limits, const edge_callbacks* cb,
     if (streams > EDGE_MAX_STREAMS) return nv_error_set(err, "edge: at most %d streams", EDGE_MAX_STREAMS);
     if (!limits->send_queue || !limits->max_pending || !limits->max_connections || !limits->max_header_bytes)
         return nv_error_set(err, "edge: queue, pending, connection and header limits must be positive");
+    if (limits->publish_queue < 1 || limits->publish_queue > EDGE_MAX_PUBLISH_QUEUE)
+        return nv_error_set(err, "edge: publish_queue must be in 1..%d", EDGE_MAX_PUBLISH_QUEUE);
     edge* e = calloc(1, sizeof *e);
     if (!e) return nv_error_set(err, "out of memory");
     e->lim = *limits;
@@ -941,7 +954,8 @@ void edge_destroy(edge* e) {
         uv_mutex_destroy(&e->lock);
     }
     for (uint32_t s = 0; s < EDGE_MAX_STREAMS; s++)
-        if (e->incoming[s]) edge_buf_unref(e, e->incoming[s]);
+        for (uint32_t i = 0; i < e->incoming_count[s]; i++)
+            edge_buf_unref(e, e->incoming[s][(e->incoming_head[s] + i) % e->lim.publish_queue]);
     for (uint32_t i = 0; i < e->reply_count; i++) free(e->replies[i]);
     free(e->replies);
     free(e->replies_spare);

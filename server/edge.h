@@ -39,6 +39,7 @@
 #define EDGE_MAX_STREAMS 4
 #define EDGE_MAX_LISTENERS 8
 #define EDGE_MAX_ROUTES 8
+#define EDGE_MAX_PUBLISH_QUEUE 64
 
 typedef struct edge edge;
 
@@ -54,6 +55,9 @@ typedef struct edge_limits {
     uint32_t max_pending;              /* requests awaiting their answer per connection; reading pauses beyond */
     double log_interval_s;             /* refusals and timeouts are summed into one line per interval */
     uint32_t max_total;                /* open at once on all listeners; 0: what the descriptor limit allows */
+    uint32_t publish_queue;            /* messages handed to the edge and not yet taken, per stream (1..64):
+                                          1 keeps only the newest (a server's snapshots), more keeps a
+                                          relay's burst; the oldest is superseded when full */
 } edge_limits;
 
 void edge_limits_default(edge_limits* l);
@@ -148,9 +152,9 @@ int edge_start(edge* e, nv_error* err);
 void edge_destroy(edge* e);
 
 /* Copies the message and hands it to the edge's thread, which queues it
- * to every subscriber of the stream. A message the thread has not taken
- * yet is replaced (counted as superseded): subscribers want the newest.
- * -1 when out of memory. */
+ * to every subscriber of the stream. When `publish_queue` messages wait
+ * for the thread already, the oldest is dropped (counted as superseded):
+ * subscribers want the newest. -1 when out of memory. */
 int edge_publish(edge* e, uint32_t stream, const void* data, size_t size);
 /* The same without the copy: release(release_arg) once nobody needs it. */
 int edge_publish_owned(edge* e, uint32_t stream, const void* data, size_t size, void (*release)(void*),

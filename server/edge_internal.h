@@ -163,7 +163,8 @@ struct edge {
     uint64_t timeout_ns[EDGE_LISTS];
     /* handed over from other threads under `lock` */
     uv_mutex_t lock;
-    edge_buf* incoming[EDGE_MAX_STREAMS];
+    edge_buf* incoming[EDGE_MAX_STREAMS][EDGE_MAX_PUBLISH_QUEUE]; /* a ring per stream */
+    uint32_t incoming_head[EDGE_MAX_STREAMS], incoming_count[EDGE_MAX_STREAMS];
     edge_reply_item** replies;
     uint32_t reply_count, reply_cap;
     edge_reply_item** replies_spare;  /* swapped in by the edge thread */

@@ -198,11 +198,17 @@ typedef struct fixture {
     edge* e;
     request_log log;
     int http, pub, rep; /* ports */
+    atomic_int held, release; /* GET /hold keeps the edge's thread until release */
 } fixture;
 
 static void on_http(void* arg, const edge_http_request* req, edge_response* res) {
-    (void)arg;
+    fixture* fx = arg;
     if (strcmp(req->path, "/hello") == 0) *res = (edge_response){200, "text/plain", "hello\n", 6, NULL, NULL};
+    if (strcmp(req->path, "/hold") == 0) {
+        atomic_store(&fx->held, 1);
+        while (!atomic_load(&fx->release)) net_sleep_ms(1);
+        *res = (edge_response){200, "text/plain", "held\n", 5, NULL, NULL};
+    }
 }
 
 static int on_request(void* arg, uint32_t conn, uint32_t tag, const uint8_t* body, size_t size) {
@@ -477,6 +483,46 @@ static void test_sp_subscriber(void** state) {
     close(fd);
     WAIT_FOR(atomic_load(&st->connections) == 0, 5.0);
     assert_true(stat_load(&st->protocol_errors) >= 2);
+    fixture_close(&fx);
+}
+
+/* Messages published while the edge's thread is busy wait in a ring of
+ * publish_queue per stream; beyond it the oldest are superseded, and the
+ * subscriber gets the newest in the order they were published. */
+static void test_publish_queue(void** state) {
+    (void)state;
+    edge_limits lim = test_limits();
+    lim.publish_queue = 4;
+    fixture fx;
+    fixture_open(&fx, &lim);
+    const edge_stats* st = edge_get_stats(fx.e);
+    int fd = net_connect(fx.pub);
+    assert_int_equal(net_sp_handshake(fd, NET_SP_SUB, NET_SP_PUB), 0);
+    WAIT_FOR(atomic_load(&st->subscribers[0]) == 1, 5.0);
+    int hold = net_connect(fx.http);
+    assert_int_equal(net_send_text(hold, "GET /hold HTTP/1.1\r\nHost: x\r\n\r\n"), 0);
+    WAIT_FOR(atomic_load(&fx.held) == 1, 5.0);
+    char text[8];
+    for (int i = 0; i < 7; i++) {
+        snprintf(text, sizeof text, "m%d", i);
+        assert_int_equal(edge_publish(fx.e, 0, text, 2), 0);
+    }
+    assert_int_equal(stat_load(&st->superseded[0]), 3);
+    atomic_store(&fx.release, 1);
+    static uint8_t msg[64];
+    for (int i = 3; i < 7; i++) {
+        assert_int_equal(net_sp_recv(fd, msg, sizeof msg, 5.0), 2);
+        assert_int_equal(msg[1], '0' + i);
+    }
+    assert_int_equal(net_sp_recv(fd, msg, sizeof msg, 0.2), -1);
+    close(hold);
+    close(fd);
+    lim.publish_queue = 0;
+    edge* bad = NULL;
+    nv_error err;
+    edge_callbacks cb = {NULL, NULL, NULL, NULL, NULL};
+    assert_int_equal(edge_create(&bad, &lim, &cb, 1, &err), -1);
+    assert_non_null(strstr(err.message, "publish_queue"));
     fixture_close(&fx);
 }
 
@@ -932,7 +978,9 @@ int main(void) {
         cmocka_unit_test(test_httphead_rules),   cmocka_unit_test(test_httphead_dripfeed),
         cmocka_unit_test(test_wsframe_rfc),      cmocka_unit_test(test_wsframe_violations),
         cmocka_unit_test(test_http),             cmocka_unit_test(test_ws_subscriber),
-        cmocka_unit_test(test_sp_subscriber),    cmocka_unit_test(test_requests),
+        cmocka_unit_test(test_sp_subscriber),
+        cmocka_unit_test(test_publish_queue),
+        cmocka_unit_test(test_requests),
         cmocka_unit_test(test_caps_and_deadlines), cmocka_unit_test(test_address_counts),
         cmocka_unit_test(test_server_budget),
         cmocka_unit_test(test_stalled_subscriber),

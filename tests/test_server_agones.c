@@ -145,8 +145,8 @@ static void test_sidecar_called(void** state) {
     if (lines != 1) fail_msg("%d failure lines (expected one, rate-limited): %s", lines, text);
     free(text);
 
-    assert_int_equal(proc_stop(&up, SIGTERM, 10.0), 0);
-    assert_int_equal(proc_stop(&down, SIGTERM, 10.0), 0);
+    assert_int_equal(logged_stop(&up, SIGTERM, 10.0, log_up, 0), 0);
+    assert_int_equal(logged_stop(&down, SIGTERM, 10.0, log_down, 0), 0);
 }
 
 int main(void) {

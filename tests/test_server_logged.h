@@ -1,4 +1,4 @@
-/* For the end-to-end tests of issue 8 (restore, record, Agones): a server
+/* For the end-to-end tests (restore, record, Agones): a server
  * process whose stderr goes to a file the test reads back, a program run
  * to its exit status with its output in files, a temporary folder, and
  * small file helpers. Header-only, beside test_server_proc.h. */
@@ -88,6 +88,22 @@ static inline int logged_contains(const char* path, const char* text) {
     int found = d && strstr(d, text) != NULL;
     free(d);
     return found;
+}
+
+/* proc_stop, and when the exit status is not `expected`, the end of the
+ * server's log on stderr: a sanitizer's report is there, and CI keeps
+ * only what the test printed. */
+static inline int logged_stop(server_proc* p, int sig, double timeout_s, const char* log_path, int expected) {
+    int rc = proc_stop(p, sig, timeout_s);
+    if (rc != expected) {
+        size_t n = 0;
+        char* text = logged_slurp(log_path, &n);
+        size_t from = n > 16384 ? n - 16384 : 0;
+        fprintf(stderr, "exit status %d, not %d; the end of %s:\n%s\n", rc, expected, log_path,
+                text ? text + from : "(unreadable)");
+        free(text);
+    }
+    return rc;
 }
 
 /* A fresh folder under /tmp, and its removal with every file in it

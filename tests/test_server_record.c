@@ -102,7 +102,7 @@ static void test_record_session(void** state) {
     /* Stop the server before `a` leaves: closed first, a's other boat was
      * an orphan the reaper could remove while a slow (sanitizer) build
      * shuts down, a third despawn in the record. */
-    assert_int_equal(proc_stop(&srv, SIGTERM, 10.0), 0);
+    assert_int_equal(logged_stop(&srv, SIGTERM, 10.0, log_path, 0), 0);
     nvc_close(a);
 
     assert_int_equal(count_lines(rec, " spawn "), 3);
@@ -192,7 +192,7 @@ static void test_restart_keeps_previous_log(void** state) {
     assert_non_null(before);
     const char* extra[] = {"--boats", "3", "--threads", "1", "--record", rec, NULL};
     if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not restart");
-    assert_int_equal(proc_stop(&srv, SIGTERM, 10.0), 0);
+    assert_int_equal(logged_stop(&srv, SIGTERM, 10.0, log_path, 0), 0);
     char rec_prev[160], base_prev[160];
     snprintf(rec_prev, sizeof rec_prev, "%s.prev", rec);
     snprintf(base_prev, sizeof base_prev, "%s.prev", base);

@@ -235,7 +235,7 @@ static void test_restore_if_present(void** state) {
     assert_int_equal(s.vessel_count, 4);
     proto_free_snapshot(&s);
     nvc_close(c);
-    assert_int_equal(proc_stop(&srv, SIGTERM, 15.0), 0);
+    assert_int_equal(logged_stop(&srv, SIGTERM, 15.0, pod_log, 0), 0);
 }
 
 int main(void) {

@@ -228,6 +228,9 @@ static int relay_open(relay* r) {
     edge_limits lim;
     edge_limits_default(&lim);
     lim.send_queue = (uint32_t)r->args.queue;
+    /* Every upstream message is worth passing on: a burst waits (up to the
+     * subscribers' own queue) rather than being replaced by the next. */
+    lim.publish_queue = r->args.queue < EDGE_MAX_PUBLISH_QUEUE ? (uint32_t)r->args.queue : EDGE_MAX_PUBLISH_QUEUE;
     lim.max_connections = (uint32_t)r->args.max_connections;
     lim.max_connections_per_address = (uint32_t)r->args.max_per_address;
     edge_callbacks cb = {r, relay_http, NULL, NULL, NULL};
