@@ -35,28 +35,18 @@ static int world_reserve_vessels(world* w, uint32_t need, nv_error* err) {
     uint32_t cap = w->capacity ? w->capacity : 64;
     while (cap < need) cap *= 2;
     int bad = 0;
-#define X(f) bad |= world_grow((void**)&w->v.f, sizeof(double), cap);
-    WORLD_DOUBLE_FIELDS(X)
+#define X(type, f) bad |= world_grow((void**)&w->v.f, sizeof(type), cap);
+    WORLD_VESSEL_FIELDS(X)
 #undef X
-#define X(f) bad |= world_grow((void**)&w->v.f, sizeof(uint32_t), cap);
-    WORLD_U32_FIELDS(X)
-#undef X
-#define X(f) bad |= world_grow((void**)&w->v.f, sizeof(float), cap);
-    WORLD_FLOAT_FIELDS(X)
-#undef X
-    bad |= world_grow((void**)&w->v.slam, sizeof(uint16_t*), cap);
     if (bad) return nv_error_set(err, "world: out of memory for %u vessels", cap);
     w->capacity = cap;
     return 0;
 }
 
 static void world_move_slot(world* w, uint32_t to, uint32_t from) {
-#define X(f) w->v.f[to] = w->v.f[from];
-    WORLD_DOUBLE_FIELDS(X)
-    WORLD_U32_FIELDS(X)
-    WORLD_FLOAT_FIELDS(X)
+#define X(type, f) w->v.f[to] = w->v.f[from];
+    WORLD_VESSEL_FIELDS(X)
 #undef X
-    w->v.slam[to] = w->v.slam[from];
 }
 
 int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err) {
@@ -110,12 +100,9 @@ void world_destroy(world* w) {
     if (w->scratch)
         for (uint32_t i = 0; i < w->threads; i++) hydro_scratch_free(&w->scratch[i]);
     free(w->scratch);
-#define X(f) free(w->v.f);
-    WORLD_DOUBLE_FIELDS(X)
-    WORLD_U32_FIELDS(X)
-    WORLD_FLOAT_FIELDS(X)
+#define X(type, f) free(w->v.f);
+    WORLD_VESSEL_FIELDS(X)
 #undef X
-    free(w->v.slam);
     free(w->id_to_slot);
     free(w->heights);
     free(w->worker_ms);
@@ -431,9 +418,9 @@ uint64_t world_state_hash(const world* w) {
         const world_vessels* v = &w->v;
         h = world_fnv(h, &v->id[s], sizeof(uint32_t));
         h = world_fnv(h, &v->flags[s], sizeof(uint32_t));
-#define X(f) h = world_fnv(h, &v->f[s], sizeof(double));
-        WORLD_DOUBLE_FIELDS(X)
-#undef X
+        const double* state[] = {v->px, v->py, v->pz, v->qw, v->qx, v->qy, v->qz, v->vx, v->vy, v->vz, v->lx,
+                                 v->ly, v->lz, v->wx, v->wy, v->wz, v->fx, v->fy, v->fz, v->tx, v->ty, v->tz};
+        for (size_t k = 0; k < sizeof state / sizeof state[0]; k++) h = world_fnv(h, &state[k][s], sizeof(double));
         h = world_fnv(h, &v->throttle[s], sizeof(float));
         h = world_fnv(h, &v->rudder[s], sizeof(float));
         if (v->slam[s]) h = world_fnv(h, v->slam[s], w->types[v->type[s]].hull.triangle_count * sizeof(uint16_t));
@@ -442,7 +429,7 @@ uint64_t world_state_hash(const world* w) {
 }
 
 void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total) {
-    size_t per = (size_t)w->capacity * (22 * sizeof(double) + 6 * sizeof(uint32_t) + 6 * sizeof(float) + sizeof(uint16_t*)) +
+    size_t per = (size_t)w->capacity * WORLD_VESSEL_BYTES +
                  (size_t)w->id_capacity * sizeof(uint32_t) + (size_t)w->height_capacity * sizeof(float) +
                  (size_t)w->vertex_block_capacity * sizeof(world_block) +
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
@@ -470,7 +457,7 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
 /* A per-vessel array added to world_vessels must also travel in
  * world_vessel_record (export, restore) and core/checkpoint.c, or restored
  * worlds lose it: this fails the build until that is done. */
-_Static_assert(sizeof(world_vessels) == 36 * sizeof(void*),
+_Static_assert(WORLD_VESSEL_ARRAYS == 36,
                "world_vessels changed: add the field to world_vessel_record, world_export_vessel, "
                "world_restore_vessel and core/checkpoint.c");
 

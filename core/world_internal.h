@@ -28,26 +28,42 @@ typedef struct world_type {
     int can_float;              /* float_height is known: the hull does not sink */
 } world_type;
 
-/* Vessel state as structure of arrays, indexed by slot. Every array has
- * `capacity` entries; they are grown together outside the tick. */
+/* Vessel state as structure of arrays, indexed by slot: every array is
+ * listed once here, X(type, name), and the struct, its growth, the move
+ * of a slot, the frees and the memory count are all derived from the
+ * list. Every array has `capacity` entries; they are grown together
+ * outside the tick. */
+#define WORLD_VESSEL_FIELDS(X)                                                                                 \
+    X(uint32_t, id) X(uint32_t, type) X(uint32_t, flags)                                                       \
+    X(double, px) X(double, py) X(double, pz)                                                                  \
+    X(double, qw) X(double, qx) X(double, qy) X(double, qz)                                                    \
+    X(double, vx) X(double, vy) X(double, vz)                                                                  \
+    X(double, lx) X(double, ly) X(double, lz) /* angular momentum: the integrated state */                     \
+    X(double, wx) X(double, wy) X(double, wz) /* angular velocity, derived */                                  \
+    X(double, fx) X(double, fy) X(double, fz) X(double, tx) X(double, ty) X(double, tz)                        \
+    X(float, area)                                                                                             \
+    X(float, throttle_cmd) X(float, rudder_cmd) /* commanded */                                                \
+    X(float, throttle) X(float, rudder)         /* actual, rate limited */                                     \
+    X(float, water_vy)                          /* the surface's vertical velocity at the CG, this step */      \
+    X(uint16_t*, slam)                          /* half float per triangle (types with slamming), else NULL */ \
+    X(uint32_t, model)                          /* world_model */                                              \
+    X(uint32_t, vertex_offset)                  /* first entry of the vessel's heights */                       \
+    X(uint32_t, tri_block_first)                /* first triangle block of the vessel */                        \
+    X(uint32_t, tri_block_count)
+
 typedef struct world_vessels {
-    uint32_t *id, *type, *flags;
-    double *px, *py, *pz;
-    double *qw, *qx, *qy, *qz;
-    double *vx, *vy, *vz;
-    double *lx, *ly, *lz; /* angular momentum: the integrated state */
-    double *wx, *wy, *wz; /* angular velocity, derived */
-    double *fx, *fy, *fz, *tx, *ty, *tz;
-    float *area;
-    float *throttle_cmd, *rudder_cmd; /* commanded */
-    float *throttle, *rudder;         /* actual, rate limited */
-    float *water_vy;                  /* the surface's vertical velocity at the CG, this step */
-    uint16_t** slam;                  /* half float per triangle (types with slamming), else NULL */
-    uint32_t* model;           /* world_model */
-    uint32_t* vertex_offset;   /* first entry of the vessel's heights */
-    uint32_t* tri_block_first; /* first triangle block of the vessel */
-    uint32_t* tri_block_count;
+#define WORLD_VESSEL_ARRAY(type, name) type* name;
+    WORLD_VESSEL_FIELDS(WORLD_VESSEL_ARRAY)
+#undef WORLD_VESSEL_ARRAY
 } world_vessels;
+
+/* Bytes one slot takes in all the arrays. */
+#define WORLD_VESSEL_SIZE(type, name) +sizeof(type)
+enum { WORLD_VESSEL_BYTES = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_SIZE) };
+#undef WORLD_VESSEL_SIZE
+#define WORLD_VESSEL_ONE(type, name) +1
+enum { WORLD_VESSEL_ARRAYS = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_ONE) };
+#undef WORLD_VESSEL_ONE
 
 struct world {
     world_config cfg;
@@ -90,12 +106,6 @@ struct world {
     double time;
     world_timing timing;
 };
-
-#define WORLD_DOUBLE_FIELDS(X)                                                                                   \
-    X(px) X(py) X(pz) X(qw) X(qx) X(qy) X(qz) X(vx) X(vy) X(vz) X(lx) X(ly) X(lz) X(wx) X(wy) X(wz) X(fx) X(fy) \
-        X(fz) X(tx) X(ty) X(tz)
-#define WORLD_U32_FIELDS(X) X(id) X(type) X(flags) X(model) X(vertex_offset) X(tri_block_first) X(tri_block_count)
-#define WORLD_FLOAT_FIELDS(X) X(area) X(throttle_cmd) X(rudder_cmd) X(throttle) X(rudder) X(water_vy)
 
 /* A hull small enough for one job to run both its passes, its vertex
  * heights in the worker's scratch (none kept per vessel). */
