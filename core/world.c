@@ -38,6 +38,9 @@ static int world_reserve_vessels(world* w, uint32_t need, nv_error* err) {
 #define X(type, f) bad |= world_grow((void**)&w->v.f, sizeof(type), cap);
     WORLD_VESSEL_FIELDS(X)
 #undef X
+#define X(type, f) bad |= world_grow((void**)&w->sv.f, sizeof(type), cap);
+    WORLD_SCRATCH_FIELDS(X)
+#undef X
     if (bad) return nv_error_set(err, "world: out of memory for %u vessels", cap);
     w->capacity = cap;
     return 0;
@@ -82,13 +85,17 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
             world_destroy(w);
             return -1;
         }
+    if (world_lod_alloc(w, err)) {
+        world_destroy(w);
+        return -1;
+    }
     *out = w;
     return 0;
 }
 
 void world_destroy(world* w) {
     if (!w) return;
-    if (w->types) world_lod_free(w);
+    world_lod_free(w);
     if (w->types)
         for (uint32_t i = 0; i < w->type_count; i++) {
             hull_destroy(&w->types[i].hull);
@@ -102,6 +109,9 @@ void world_destroy(world* w) {
     free(w->scratch);
 #define X(type, f) free(w->v.f);
     WORLD_VESSEL_FIELDS(X)
+#undef X
+#define X(type, f) free(w->sv.f);
+    WORLD_SCRATCH_FIELDS(X)
 #undef X
     free(w->id_to_slot);
     free(w->heights);
@@ -260,6 +270,7 @@ int world_despawn(world* w, uint32_t id, nv_error* err) {
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "despawn: no vessel with id %u", id);
     world_count_vessel(w, &w->types[w->v.type[s]].hull, -1);
+    if (w->v.flags[s] & WORLD_VESSEL_PLAYER) w->player_total--;
     free(w->v.slam[s]);
     w->v.slam[s] = NULL;
     uint32_t last = --w->count;
@@ -435,7 +446,9 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
     size_t shared = sizeof *w + WORLD_MAX_HULL_TYPES * sizeof(world_type) +
                     (size_t)w->threads * (sizeof(hydro_scratch) + sizeof *w->worker_ms +
-                                          w->cfg.vertex_block * (3 * sizeof(double) + 5 * sizeof(float)));
+                                          w->cfg.vertex_block * (3 * sizeof(double) + 5 * sizeof(float)) +
+                                          sizeof(floater_batch) + sizeof(floater_scratch) +
+                                          FLOATER_CHUNK * (3 * sizeof(double) + 4 * sizeof(float)));
     for (uint32_t i = 0; i < w->type_count; i++) {
         const hull* h = &w->types[i].hull;
         shared += (size_t)h->vertex_count * 3 * sizeof(float) +
@@ -542,6 +555,7 @@ int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) 
                                 r->id, i, (unsigned)r->slam[i]);
     if (world_reserve_vessels(w, w->count + 1, err)) return -1;
     if (world_reserve_for(w, &t->hull, err)) return -1;
+    if ((r->flags & WORLD_VESSEL_PLAYER) && world_reserve_player(w, err)) return -1;
     uint16_t* slam = NULL;
     if (keeps) {
         slam = world_slam_alloc(&t->hull);
@@ -573,6 +587,7 @@ int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) 
     v->rudder[s] = r->rudder;
     v->water_vy[s] = r->water_vy;
     v->slam[s] = slam;
+    if (r->flags & WORLD_VESSEL_PLAYER) w->player_total++;
     world_count_vessel(w, &t->hull, +1);
     w->blocks_dirty = 1;
     return 0;

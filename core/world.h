@@ -1,12 +1,16 @@
 /* The world: hull types shared by many vessels, vessels as structure-of-
  * arrays state, and the fixed-step pipeline that advances them all:
  *
+ *   0. levels of detail — jobs over vessels: each one's model from its
+ *                      distance to the nearest player (when enabled), then
+ *                      the blocks are cut again if a model changed
  *   1. water update (the ocean, split into jobs by its owner's hook)
  *   2. vertex pass   — jobs over vertex blocks: signed heights of every vertex
  *   3. triangle pass — jobs over triangle blocks: cut + pressure force, one
  *                      partial sum per block
  *   4. integration   — jobs over vessels: block sums added in block order,
- *                      gravity, damping, semi-implicit Euler, non-finite check
+ *                      gravity, damping, semi-implicit Euler, non-finite check;
+ *                      floaters in batches of FLOATER_CHUNK, one water query each
  *
  * Blocks depend only on the vessels, never on the thread count, and every
  * sum is reduced in a fixed order: the state after N steps is bit-identical
@@ -97,7 +101,9 @@ typedef struct world_vessel_state {
 } world_vessel_state;
 
 typedef struct world_timing {
-    double water_ms, vertex_ms, triangle_ms, integrate_ms, step_ms; /* wall time of each pass */
+    /* Wall time of each pass; step_ms is all of them. lod_ms: the choice
+     * of models and cutting the blocks again (after spawns too). */
+    double lod_ms, water_ms, vertex_ms, triangle_ms, integrate_ms, step_ms;
     /* With world_set_timing_detail on: thread time in the per-vertex and
      * per-triangle work, summed over the workers (a small hull runs both
      * in one job, so the wall times above cannot split them). */

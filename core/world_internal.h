@@ -57,9 +57,21 @@ typedef struct world_vessels {
 #undef WORLD_VESSEL_ARRAY
 } world_vessels;
 
+/* Per-slot scratch of the step, sized with the vessels (`capacity`) but
+ * not part of a vessel's state: nothing moves with a slot. */
+#define WORLD_SCRATCH_FIELDS(X)                                              \
+    X(uint8_t, lod_next)      /* the model the level-of-detail pass chose */ \
+    X(uint32_t, floater_slot) /* slots on the floater model, in slot order */
+
+typedef struct world_scratch_arrays {
+#define WORLD_VESSEL_ARRAY(type, name) type* name;
+    WORLD_SCRATCH_FIELDS(WORLD_VESSEL_ARRAY)
+#undef WORLD_VESSEL_ARRAY
+} world_scratch_arrays;
+
 /* Bytes one slot takes in all the arrays. */
 #define WORLD_VESSEL_SIZE(type, name) +sizeof(type)
-enum { WORLD_VESSEL_BYTES = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_SIZE) };
+enum { WORLD_VESSEL_BYTES = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_SIZE) WORLD_SCRATCH_FIELDS(WORLD_VESSEL_SIZE) };
 #undef WORLD_VESSEL_SIZE
 #define WORLD_VESSEL_ONE(type, name) +1
 enum { WORLD_VESSEL_ARRAYS = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_ONE) };
@@ -78,7 +90,12 @@ struct world {
     uint32_t type_count;
 
     world_vessels v;
+    world_scratch_arrays sv;
     uint32_t count, capacity;
+    double *player_x, *player_z; /* players' positions, gathered before the level-of-detail pass */
+    uint32_t player_total, player_capacity; /* vessels flagged WORLD_VESSEL_PLAYER; room in player_x/z */
+    uint32_t player_gathered;               /* in player_x/z this step */
+    uint32_t floater_count; /* entries of sv.floater_slot */
 
     uint32_t* id_to_slot; /* UINT32_MAX for despawned ids */
     uint32_t id_capacity, next_id;
@@ -101,6 +118,8 @@ struct world {
     void** column_scratch;  /* one per worker, column_scratch_bytes each */
     size_t column_scratch_bytes;
     world_lod lod;
+    floater_batch* floaters;  /* one per worker, FLOATER_CHUNK each */
+    floater_scratch* floater_scratch;
 
     uint64_t tick;
     double time;
@@ -119,14 +138,29 @@ static inline uint32_t world_slot_of(const world* w, uint32_t id) {
 }
 
 body world_load_body(const world* w, uint32_t s);
-/* world_lod.c: the automatic switches before a step's passes, and the
- * forces of a vessel on columns (world frame, about its CG). */
+/* A parallel-for over [0, count) on the world's pool (or inline). */
+void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn);
+
+static inline int world_body_is_finite(const body* b) {
+    return v3_is_finite(b->position) && v3_is_finite(b->velocity) && v3_is_finite(b->angular_momentum) &&
+           v3_is_finite(b->angular_velocity) && isfinite(b->orientation.w) && isfinite(b->orientation.x) &&
+           isfinite(b->orientation.y) && isfinite(b->orientation.z);
+}
+/* world_lod.c: the automatic switches before a step's passes (a job
+ * over vessels, then the switches in slot order), the forces of a vessel
+ * on columns (world frame, about its CG), and the floaters' pass. */
 void world_lod_update(world* w);
 void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, vec3* force, vec3* torque,
                          double* submerged_area);
 void world_lod_free(world* w);
-/* A floater vessel's step: the surface follower moves its pose, no forces. */
-void world_floater_step(world* w, uint32_t s, body* b);
+/* Jobs over chunks of FLOATER_CHUNK floater vessels (world_floater_chunks):
+ * the surface follower moves their poses, no forces. */
+uint32_t world_floater_chunks(const world* w);
+void world_floater_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker);
+int world_lod_alloc(world* w, nv_error* err);
+/* Room for one more player's position (between steps: the pass never
+ * allocates). */
+int world_reserve_player(world* w, nv_error* err);
 /* The floater model's reference height for a new hull type. */
 void world_lod_prepare_type(world* w, uint32_t type);
 void world_store_body(world* w, uint32_t s, const body* b);

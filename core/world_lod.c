@@ -1,6 +1,6 @@
-/* Levels of detail (issue 9): which model each vessel meets the water
- * with, the automatic switch by distance from the player vessels, and the
- * column model's forces inside the integration pass. */
+/* Levels of detail: which model each vessel meets the water with, the
+ * automatic switch by distance from the player vessels, the column
+ * model's forces inside the integration pass, and the floaters' pass. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +69,35 @@ int world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, 
     return rc;
 }
 
+int world_lod_alloc(world* w, nv_error* err) {
+    w->floaters = calloc(w->threads, sizeof *w->floaters);
+    w->floater_scratch = calloc(w->threads, sizeof *w->floater_scratch);
+    if (!w->floaters || !w->floater_scratch) return nv_error_set(err, "world: out of memory");
+    floater_params p = floater_params_default();
+    for (uint32_t i = 0; i < w->threads; i++)
+        if (floater_batch_init(&w->floaters[i], FLOATER_CHUNK, &p, err)) return -1;
+    return 0;
+}
+
+int world_reserve_player(world* w, nv_error* err) {
+    if (w->player_total < w->player_capacity) return 0;
+    uint32_t cap = w->player_capacity ? 2 * w->player_capacity : 16;
+    double* x = realloc(w->player_x, cap * sizeof *x);
+    if (x) w->player_x = x;
+    double* z = x ? realloc(w->player_z, cap * sizeof *z) : NULL;
+    if (z) w->player_z = z;
+    if (!x || !z) return nv_error_set(err, "world: out of memory for %u players", cap);
+    w->player_capacity = cap;
+    return 0;
+}
+
 void world_lod_free(world* w) {
+    if (w->floaters)
+        for (uint32_t i = 0; i < w->threads; i++) floater_batch_free(&w->floaters[i]);
+    free(w->floaters);
+    free(w->floater_scratch);
+    free(w->player_x);
+    free(w->player_z);
     for (uint32_t i = 0; i < w->type_count; i++)
         if (w->types[i].columns) {
             columns_model_destroy(w->types[i].columns);
@@ -116,8 +144,15 @@ int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* e
 int world_set_player(world* w, uint32_t id, int player, nv_error* err) {
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
-    if (player) w->v.flags[s] |= WORLD_VESSEL_PLAYER;
-    else w->v.flags[s] &= ~(uint32_t)WORLD_VESSEL_PLAYER;
+    int was = (w->v.flags[s] & WORLD_VESSEL_PLAYER) != 0;
+    if (player && !was) {
+        if (world_reserve_player(w, err)) return -1;
+        w->player_total++;
+        w->v.flags[s] |= WORLD_VESSEL_PLAYER;
+    } else if (!player && was) {
+        w->player_total--;
+        w->v.flags[s] &= ~(uint32_t)WORLD_VESSEL_PLAYER;
+    }
     return 0;
 }
 
@@ -138,25 +173,45 @@ static world_model world_lod_pick(const world_lod* l, world_model now, double d,
     return can_float ? WORLD_MODEL_FLOATER : (has_columns ? WORLD_MODEL_COLUMNS : WORLD_MODEL_MESH);
 }
 
+/* Each vessel's model from its distance to the nearest player: reads
+ * the poses only, writes its own slot of lod_next. */
+static void world_lod_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    world* w = ctx;
+    const world_vessels* v = &w->v;
+    const double *qx = w->player_x, *qz = w->player_z;
+    uint32_t players = w->player_gathered;
+    for (uint32_t s = begin; s < end; s++) {
+        if (v->flags[s] & WORLD_VESSEL_PLAYER) {
+            w->sv.lod_next[s] = WORLD_MODEL_MESH;
+            continue;
+        }
+        double best = INFINITY, x = v->px[s], z = v->pz[s];
+        for (uint32_t p = 0; p < players; p++) {
+            double dx = qx[p] - x, dz = qz[p] - z, d2 = dx * dx + dz * dz;
+            best = d2 < best ? d2 : best;
+        }
+        const world_type* t = &w->types[v->type[s]];
+        w->sv.lod_next[s] =
+            (uint8_t)world_lod_pick(&w->lod, (world_model)v->model[s], sqrt(best), t->columns != NULL, t->can_float);
+    }
+}
+
 void world_lod_update(world* w) {
     if (!w->lod.enabled) return;
     const world_vessels* v = &w->v;
-    /* O(vessels x players): players are few (one per connected game client) */
-    for (uint32_t s = 0; s < w->count; s++) {
+    /* O(vessels x players) in the jobs: players are few (one per game
+     * client), vessels many. */
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < w->count && n < w->player_capacity; s++)
         if (v->flags[s] & WORLD_VESSEL_PLAYER) {
-            world_switch_model(w, s, WORLD_MODEL_MESH);
-            continue;
+            w->player_x[n] = v->px[s];
+            w->player_z[n] = v->pz[s];
+            n++;
         }
-        double best = INFINITY;
-        for (uint32_t p = 0; p < w->count; p++) {
-            if (!(v->flags[p] & WORLD_VESSEL_PLAYER)) continue;
-            double dx = v->px[p] - v->px[s], dz = v->pz[p] - v->pz[s], d2 = dx * dx + dz * dz;
-            if (d2 < best) best = d2;
-        }
-        double d = sqrt(best);
-        const world_type* t = &w->types[v->type[s]];
-        world_switch_model(w, s, world_lod_pick(&w->lod, (world_model)v->model[s], d, t->columns != NULL, t->can_float));
-    }
+    w->player_gathered = n;
+    world_run(w, w->count, 256, world_lod_job);
+    for (uint32_t s = 0; s < w->count; s++) world_switch_model(w, s, (world_model)w->sv.lod_next[s]);
 }
 
 void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, vec3* force, vec3* torque,
@@ -190,23 +245,51 @@ void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, v
  * at float_height under the CG), heave velocity, heel and trim. Its state
  * lives in the vessel's own pose and velocities, so a switch back to a
  * rigid-body model continues from there. */
-void world_floater_step(world* w, uint32_t s, body* b) {
-    const world_type* t = &w->types[w->v.type[s]];
+static floater world_floater_from(const world* w, const body* b, double float_height) {
     mat3 r = quat_to_mat3(b->orientation);
     vec3 fwd = m3_mul_v3(&r, v3(1, 0, 0)), up = m3_mul_v3(&r, v3(0, 1, 0));
     double yaw_rate = b->angular_velocity.y;
-    floater f = floater_make(b->position.x + b->velocity.x * w->dt, b->position.y - t->float_height,
+    floater f = floater_make(b->position.x + b->velocity.x * w->dt, b->position.y - float_height,
                              b->position.z + b->velocity.z * w->dt, atan2(-fwd.z, fwd.x) + yaw_rate * w->dt);
     f.vy = (float)b->velocity.y;
     f.nx = (float)up.x;
     f.nz = (float)up.z;
-    floater_params p = floater_params_default();
-    if (floater_step(&f, &p, w->water.surface, w->dt) < 0) return;
-    vec3 pos;
-    quat q;
-    floater_pose(&f, &pos, &q);
-    b->position = v3(pos.x, pos.y + t->float_height, pos.z);
-    b->orientation = q;
-    b->velocity.y = f.vy;
-    body_set_angular_velocity(b, v3(0.0, yaw_rate, 0.0));
+    return f;
+}
+
+uint32_t world_floater_chunks(const world* w) { return (w->floater_count + FLOATER_CHUNK - 1) / FLOATER_CHUNK; }
+
+/* Chunks are fixed runs of the slot-ordered floater list, whatever the
+ * thread count: each one is a water query of its own, so the state does
+ * not depend on how the chunks were shared out. */
+void world_floater_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    world* w = ctx;
+    world_vessels* v = &w->v;
+    floater_batch* fb = &w->floaters[worker];
+    for (uint32_t c = begin; c < end; c++) {
+        uint32_t first = c * FLOATER_CHUNK, n = w->floater_count - first;
+        if (n > FLOATER_CHUNK) n = FLOATER_CHUNK;
+        fb->count = n;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t s = w->sv.floater_slot[first + k];
+            body b = world_load_body(w, s);
+            floater f = world_floater_from(w, &b, w->types[v->type[s]].float_height);
+            floater_batch_set(fb, k, &f);
+        }
+        if (floater_batch_step(fb, 0, n, w->water.surface, w->dt, &w->floater_scratch[worker]) < 0) continue;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t s = w->sv.floater_slot[first + k];
+            body b = world_load_body(w, s);
+            double yaw_rate = b.angular_velocity.y;
+            vec3 pos;
+            quat q;
+            floater_batch_pose(fb, k, &pos, &q);
+            b.position = v3(pos.x, pos.y + w->types[v->type[s]].float_height, pos.z);
+            b.orientation = q;
+            b.velocity.y = fb->vy[k];
+            body_set_angular_velocity(&b, v3(0.0, yaw_rate, 0.0));
+            v->fx[s] = v->fy[s] = v->fz[s] = v->tx[s] = v->ty[s] = v->tz[s] = 0.0;
+            if (world_body_is_finite(&b)) world_store_body(w, s, &b);
+        }
+    }
 }

@@ -18,12 +18,14 @@ static double world_now_ms(void) {
  * A small hull (world_hull_fuses) is one triangle block whose job runs its
  * vertex pass too: no vertex blocks, no heights kept. */
 static void world_rebuild_blocks(world* w) {
-    uint32_t hoff = 0, vb = 0, tb = 0;
+    uint32_t hoff = 0, vb = 0, tb = 0, floaters = 0;
     for (uint32_t s = 0; s < w->count; s++) {
         const hull* h = &w->types[w->v.type[s]].hull;
         w->v.vertex_offset[s] = hoff;
         w->v.tri_block_first[s] = tb;
         w->v.tri_block_count[s] = 0;
+        if (w->v.model[s] == WORLD_MODEL_FLOATER && !(w->v.flags[s] & WORLD_VESSEL_FROZEN))
+            w->sv.floater_slot[floaters++] = s;
         if (w->v.model[s] != WORLD_MODEL_MESH) continue; /* columns and floaters need no blocks */
         if (!world_hull_fuses(w, h)) {
             hoff += h->vertex_count;
@@ -43,6 +45,7 @@ static void world_rebuild_blocks(world* w) {
     }
     w->vertex_block_count = vb;
     w->tri_block_count = tb;
+    w->floater_count = floaters;
     w->blocks_dirty = 0;
 }
 
@@ -127,12 +130,6 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
     }
 }
 
-static int world_body_is_finite(const body* b) {
-    return v3_is_finite(b->position) && v3_is_finite(b->velocity) && v3_is_finite(b->angular_momentum) &&
-           v3_is_finite(b->angular_velocity) && isfinite(b->orientation.w) && isfinite(b->orientation.x) &&
-           isfinite(b->orientation.y) && isfinite(b->orientation.z);
-}
-
 static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     world* w = ctx;
     world_vessels* v = &w->v;
@@ -147,13 +144,8 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
          * computed each block. */
         hydro_sums total;
         hydro_sums_clear(&total);
+        if (v->model[s] == WORLD_MODEL_FLOATER) continue; /* world_floater_job */
         body b = world_load_body(w, s);
-        if (v->model[s] == WORLD_MODEL_FLOATER) {
-            world_floater_step(w, s, &b);
-            v->fx[s] = v->fy[s] = v->fz[s] = v->tx[s] = v->ty[s] = v->tz[s] = 0.0;
-            if (world_body_is_finite(&b)) world_store_body(w, s, &b);
-            continue;
-        }
         if (v->model[s] == WORLD_MODEL_COLUMNS) {
             /* the columns' force joins as if the triangle pass had made it
              * (body frame): actuators, gravity and added mass as for a mesh */
@@ -204,18 +196,19 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
     }
 }
 
-static void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn) {
+void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn) {
     if (count == 0) return;
     if (w->pool) jobs_parallel_for(w->pool, count, grain, fn, w);
     else fn(w, 0, count, 0);
 }
 
 void world_step(world* w) {
-    world_lod_update(w);
-    if (w->blocks_dirty) world_rebuild_blocks(w);
     if (w->timing_detail)
         for (uint32_t i = 0; i < w->threads; i++) w->worker_ms[i][0] = w->worker_ms[i][1] = 0.0;
     double t0 = world_now_ms();
+    world_lod_update(w);
+    if (w->blocks_dirty) world_rebuild_blocks(w);
+    double tw = world_now_ms();
     if (w->water.update) w->water.update(w->water.ctx, w->time, w->pool);
     double t1 = world_now_ms();
     world_run(w, w->vertex_block_count, 1, world_vertex_job);
@@ -223,8 +216,10 @@ void world_step(world* w) {
     world_run(w, w->tri_block_count, 1, world_triangle_job);
     double t3 = world_now_ms();
     world_run(w, w->count, 64, world_integrate_job);
+    world_run(w, world_floater_chunks(w), 1, world_floater_job);
     double t4 = world_now_ms();
-    w->timing.water_ms = t1 - t0;
+    w->timing.lod_ms = tw - t0;
+    w->timing.water_ms = t1 - tw;
     w->timing.vertex_ms = t2 - t1;
     w->timing.triangle_ms = t3 - t2;
     w->timing.integrate_ms = t4 - t3;

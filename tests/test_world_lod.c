@@ -194,6 +194,98 @@ static void mixed_models_are_deterministic(void** state) {
     assert_true(hashes[0] == hashes[1] && hashes[1] == hashes[2]);
 }
 
+/* Floaters are stepped in chunks, one water query per chunk: each one
+ * ends where it would alone in a world (a chunk of one), bit for bit,
+ * on any thread count. */
+static void floater_batches_match_one_by_one(void** state) {
+    (void)state;
+    water_sine wave;
+    assert_int_equal(water_sine_init(&wave, 1.0, 90.0, 0.4, 9.81), 0);
+    world_water water = {&wave.base, NULL, NULL};
+    nv_error err;
+    enum { N = 150 }; /* three chunks, the last one partial */
+    lod_world many;
+    lod_world_make(&many, 3, 0);
+    world_set_water(many.w, &water);
+    uint32_t ids[N];
+    for (int i = 0; i < N; i++) {
+        ids[i] = lod_spawn(&many, 37.0 * (i % 15), 41.0 * (i / 15), 0.1 * (i % 5));
+        ASSERT_OK(world_set_velocity(many.w, ids[i], v3(1.0 + 0.01 * i, 0, -2), v3(0, 0.02 * (i % 7), 0), &err), err);
+        ASSERT_OK(world_set_vessel_model(many.w, ids[i], WORLD_MODEL_FLOATER, &err), err);
+    }
+    const int checked[] = {0, 63, 64, 100, 149};
+    for (size_t c = 0; c < sizeof checked / sizeof checked[0]; c++) {
+        int i = checked[c];
+        lod_world one;
+        lod_world_make(&one, 1, 0);
+        world_set_water(one.w, &water);
+        uint32_t id = lod_spawn(&one, 37.0 * (i % 15), 41.0 * (i / 15), 0.1 * (i % 5));
+        ASSERT_OK(world_set_velocity(one.w, id, v3(1.0 + 0.01 * i, 0, -2), v3(0, 0.02 * (i % 7), 0), &err), err);
+        ASSERT_OK(world_set_vessel_model(one.w, id, WORLD_MODEL_FLOATER, &err), err);
+        for (int k = 0; k < 90; k++) {
+            water_sine_set_time(&wave, world_time(one.w));
+            world_step(one.w);
+        }
+        if (c == 0)
+            for (int k = 0; k < 90; k++) {
+                water_sine_set_time(&wave, world_time(many.w));
+                world_step(many.w);
+            }
+        world_vessel_state a = lod_state(&one, id), b = lod_state(&many, ids[i]);
+        assert_true(a.position.x == b.position.x && a.position.y == b.position.y && a.position.z == b.position.z);
+        assert_true(a.orientation.w == b.orientation.w && a.orientation.x == b.orientation.x &&
+                    a.orientation.y == b.orientation.y && a.orientation.z == b.orientation.z);
+        assert_true(a.velocity.y == b.velocity.y);
+        assert_true(fabs(b.position.z - (-2.0 * 90 / 60.0 + 41.0 * (i / 15))) < 1e-9);
+        lod_world_free(&one);
+    }
+    lod_world_free(&many);
+}
+
+/* The automatic choice for thousands of vessels and several players, as
+ * jobs: every vessel gets the model a direct search of the nearest player
+ * gives, on 1 and 3 threads alike, and its time is in the step's. */
+static void automatic_choice_matches_a_direct_search(void** state) {
+    (void)state;
+    enum { N = 2000, PLAYERS = 5 };
+    static world_model got[2][N];
+    for (uint32_t k = 0; k < 2; k++) {
+        lod_world t;
+        lod_world_make(&t, k ? 3 : 1, 1);
+        nv_error err;
+        uint64_t rng = 12345;
+        static double x[N], z[N];
+        static uint32_t ids[N];
+        for (int i = 0; i < N; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            x[i] = (double)(rng >> 40) / (double)(1ull << 24) * 6000.0 - 3000.0;
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            z[i] = (double)(rng >> 40) / (double)(1ull << 24) * 6000.0 - 3000.0;
+            ids[i] = lod_spawn(&t, x[i], z[i], 0);
+            if (i % (N / PLAYERS) == 0) ASSERT_OK(world_set_player(t.w, ids[i], 1, &err), err);
+        }
+        world_lod lod = world_lod_default();
+        lod.enabled = 1;
+        world_set_lod(t.w, &lod);
+        world_step(t.w);
+        const world_timing* tm = world_last_timing(t.w);
+        assert_true(tm->lod_ms > 0.0 && tm->step_ms >= tm->lod_ms);
+        for (int i = 0; i < N; i++) {
+            double best = INFINITY;
+            for (int p = 0; p < N; p += N / PLAYERS) best = fmin(best, hypot(x[p] - x[i], z[p] - z[i]));
+            /* every vessel came in on the mesh: the hysteresis widens both edges */
+            world_model want = best < lod.mesh_within * (1 + lod.hysteresis)      ? WORLD_MODEL_MESH
+                               : best < lod.columns_within * (1 + lod.hysteresis) ? WORLD_MODEL_COLUMNS
+                                                                                  : WORLD_MODEL_FLOATER;
+            if (i % (N / PLAYERS) == 0) want = WORLD_MODEL_MESH;
+            got[k][i] = lod_state(&t, ids[i]).model;
+            assert_int_equal(got[k][i], want);
+        }
+        lod_world_free(&t);
+    }
+    assert_memory_equal(got[0], got[1], sizeof got[0]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(columns_float_like_the_mesh),
@@ -201,6 +293,8 @@ int main(void) {
         cmocka_unit_test(automatic_levels_by_distance),
         cmocka_unit_test(floater_rides_the_swell),
         cmocka_unit_test(mixed_models_are_deterministic),
+        cmocka_unit_test(floater_batches_match_one_by_one),
+        cmocka_unit_test(automatic_choice_matches_a_direct_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

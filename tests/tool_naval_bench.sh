@@ -14,19 +14,24 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 for m in columns floater; do
     "$tool" --boats 9 --hull builtin:patrol --steps 20 --ocean-resolution 64 --model $m --json > "$tmp/$m.json" || fail "--model $m"
 done
+"$tool" --boats 400 --hull-tris 200 --steps 5 --ocean-resolution 64 --lod 1 --json > "$tmp/lod.json" || fail "--lod 1"
 "$tool" --boats 9 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 1 --forces compare --json > "$tmp/cmp.json" || fail "--forces compare"
 /usr/bin/env python3 - "$tmp" <<'PY' || fail "JSON checks"
 import json, sys, os
 d = sys.argv[1]
-t1, t3, scn, col, flo, cmp = (json.load(open(os.path.join(d, f)))
-                              for f in ("t1.json", "t3.json", "scn.json", "columns.json", "floater.json", "cmp.json"))
+t1, t3, scn, col, flo, cmp, lod = (json.load(open(os.path.join(d, f)))
+                                   for f in ("t1.json", "t3.json", "scn.json", "columns.json", "floater.json", "cmp.json",
+                                             "lod.json"))
+m = lod["models"]
+assert lod["lod_players"] == 1 and m["mesh"] >= 1 and m["columns"] > 0 and m["floater"] > 0 and sum(m.values()) == 400, lod
+assert lod["pass_ms"]["lod"] > 0, lod
 for r, m in ((col, "columns"), (flo, "floater")):
     assert r["model"] == m and r["frozen"] == 0 and r["pass_ms"]["triangle"] < 0.01, r
     assert 0 < r["us_per_boat_vessels"] < r["us_per_boat"], r
 assert cmp["triangle_ns_hydrostatics"] > 0 and cmp["triangle_ns_full"] > cmp["triangle_ns_hydrostatics"], cmp
 for k in ("step_ms_p50", "step_ms_p99", "pass_ms", "tris_per_s", "us_per_boat", "bytes_per_boat", "threads", "state_hash"):
     assert k in t1, k
-for k in ("ocean", "vertex", "triangle", "integrate"):
+for k in ("lod", "ocean", "vertex", "triangle", "integrate"):
     assert k in t1["pass_ms"], k
 assert t1["boats"] == 24 and t1["threads"] == 1 and t3["threads"] == 3
 assert t1["state_hash"] == t3["state_hash"], (t1["state_hash"], t3["state_hash"])
@@ -48,4 +53,5 @@ expect_error "cannot open" --scenario "$tmp/none.json"
 expect_error "unknown built-in hull" --hull builtin:dinghy --steps 1
 expect_error "--model must be" --model voxels
 expect_error "--forces must be" --forces some
+expect_error "--lod must be" --lod 0
 echo "naval-bench rejections ok"

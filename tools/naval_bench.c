@@ -39,6 +39,9 @@ static const char usage[] =
     "  --model mesh|columns|floater\n"
     "                         how every boat meets the water (default mesh): Kerner's\n"
     "                         triangles, 20 x 5 Zephyr columns, or a surface follower\n"
+    "  --lod PLAYERS          automatic levels of detail: PLAYERS boats spread through the\n"
+    "                         fleet are players, the others get the mesh within 300 m of\n"
+    "                         one, 20 x 5 columns within 1500 m, a floater beyond\n"
     "  --query exact|grid     ocean heights per vertex by inversion, or from the surface\n"
     "                         resampled once per step (default: grid with one cascade)\n"
     "  --scenario FILE        run this scenario (JSON) instead of the generated fleet;\n"
@@ -58,13 +61,15 @@ typedef struct bench_args {
     int sweep, json;
     int query; /* -1 default, 0 exact, 1 grid */
     int forces; /* BENCH_FORCES_* */
+    uint64_t lod_players; /* 0: no automatic levels of detail */
     world_model model;
 } bench_args;
 
 typedef struct bench_result {
     uint32_t threads;
     double step_p50, step_p99, step_max, step_mean;
-    double pass_water, pass_vertex, pass_triangle, pass_integrate; /* mean ms */
+    double pass_lod, pass_water, pass_vertex, pass_triangle, pass_integrate; /* mean ms */
+    uint32_t models[3]; /* vessels on each world_model after the last step */
     double pass_triangle_min; /* the least disturbed step: for per-triangle costs on a shared machine */
     double triangle_cpu_min;  /* the same for the triangle work's thread time (compare: timing detail on) */
     double tris_per_s, us_per_boat;
@@ -130,6 +135,8 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
             else if (!strcmp(val, "columns")) a->model = WORLD_MODEL_COLUMNS;
             else if (!strcmp(val, "floater")) a->model = WORLD_MODEL_FLOATER;
             else return bench_fail("--model must be mesh, columns or floater", val);
+        } else if (!strcmp(arg, "--lod")) {
+            if (cli_parse_u64(val, 1, SCENARIO_MAX_VESSELS, &a->lod_players)) return bench_fail("--lod must be 1..1000000 players", val);
         } else if (!strcmp(arg, "--kernels")) {
             int level = simd_level_of(val);
             if (level < 0) return bench_fail("--kernels must be sse2, avx2 or avx512", val);
@@ -244,12 +251,20 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     if (scenario_instantiate(&local, pool, &inst, err)) goto done;
     world* w = inst.world;
     if (full && !a->scenario_path && bench_set_full_model(w, err)) goto done;
-    if (a->model != WORLD_MODEL_MESH) {
-        if (a->model == WORLD_MODEL_COLUMNS)
+    if (a->model != WORLD_MODEL_MESH || a->lod_players) {
+        if (a->model == WORLD_MODEL_COLUMNS || a->lod_players)
             for (uint32_t t = 0; t < world_hull_type_count(w); t++)
                 if (world_build_type_columns(w, t, 20, 5, err)) goto done;
         for (uint32_t i = 0; i < world_vessel_count(w); i++)
             if (world_set_vessel_model(w, world_vessel_id_at(w, i), a->model, err)) goto done;
+    }
+    if (a->lod_players) {
+        uint32_t n = world_vessel_count(w), players = a->lod_players < n ? (uint32_t)a->lod_players : n;
+        for (uint32_t p = 0; p < players; p++)
+            if (world_set_player(w, world_vessel_id_at(w, (uint32_t)((uint64_t)p * n / players)), 1, err)) goto done;
+        world_lod lod = world_lod_default();
+        lod.enabled = 1;
+        world_set_lod(w, &lod);
     }
     uint32_t boats = world_vessel_count(w);
     if (boats == 0) {
@@ -280,6 +295,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
         const world_timing* t = world_last_timing(w);
         samples[s] = t->step_ms;
         r->step_mean += t->step_ms;
+        r->pass_lod += t->lod_ms;
         r->pass_water += t->water_ms;
         r->pass_vertex += t->vertex_ms;
         r->pass_triangle += t->triangle_ms;
@@ -289,6 +305,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     }
     double n = (double)a->steps;
     r->step_mean /= n;
+    r->pass_lod /= n;
     r->pass_water /= n;
     r->pass_vertex /= n;
     r->pass_triangle /= n;
@@ -311,6 +328,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
         world_vessel_state st;
         world_vessel_get(w, world_vessel_id_at(w, s), &st);
         if (st.flags & WORLD_VESSEL_FROZEN) r->frozen++;
+        if ((unsigned)st.model < 3) r->models[st.model]++;
     }
     r->hz = scn->world.tick_hz;
     rc = 0;
@@ -332,8 +350,10 @@ static void bench_print_json(const bench_args* a, const scenario* scn, const ben
     printf("\"model\": \"%s\", ", models[a->model]);
     printf("\"step_ms_p50\": %.4f, \"step_ms_p99\": %.4f, \"step_ms_max\": %.4f, \"step_ms_mean\": %.4f, ", r->step_p50,
            r->step_p99, r->step_max, r->step_mean);
-    printf("\"pass_ms\": {\"ocean\": %.4f, \"vertex\": %.4f, \"triangle\": %.4f, \"integrate\": %.4f}, ", r->pass_water,
-           r->pass_vertex, r->pass_triangle, r->pass_integrate);
+    printf("\"pass_ms\": {\"lod\": %.4f, \"ocean\": %.4f, \"vertex\": %.4f, \"triangle\": %.4f, \"integrate\": %.4f}, ",
+           r->pass_lod, r->pass_water, r->pass_vertex, r->pass_triangle, r->pass_integrate);
+    printf("\"lod_players\": %llu, \"models\": {\"mesh\": %u, \"columns\": %u, \"floater\": %u}, ",
+           (unsigned long long)a->lod_players, r->models[0], r->models[1], r->models[2]);
     printf("\"us_per_boat_vessels\": %.4f, ", (r->pass_vertex + r->pass_triangle + r->pass_integrate) * 1e3 / r->boats);
     printf("\"tris_per_s\": %.4g, \"us_per_boat\": %.4f, \"bytes_per_boat\": %zu, \"shared_bytes\": %zu, "
            "\"peak_rss_kb\": %ld, \"frozen\": %u, \"state_hash\": \"%016llx\"",
@@ -364,8 +384,11 @@ static void bench_print_text(const bench_args* a, const scenario* scn, const ben
            sea, (unsigned long long)a->steps);
     printf("  step ms      p50 %.3f  p99 %.3f  max %.3f  mean %.3f  (budget %.3f)\n", r->step_p50, r->step_p99,
            r->step_max, r->step_mean, 1000.0 / r->hz);
-    printf("  pass ms      ocean %.3f  vertex %.3f  triangle %.3f  integrate %.3f\n", r->pass_water, r->pass_vertex,
-           r->pass_triangle, r->pass_integrate);
+    printf("  pass ms      ocean %.3f  vertex %.3f  triangle %.3f  integrate %.3f  lod %.3f\n", r->pass_water,
+           r->pass_vertex, r->pass_triangle, r->pass_integrate, r->pass_lod);
+    if (a->lod_players)
+        printf("  models       %u mesh, %u columns, %u floaters (%llu players)\n", r->models[0], r->models[1],
+               r->models[2], (unsigned long long)a->lod_players);
     printf("  throughput   %.3g triangles/s, %.3f us per boat per step (%.3f without the shared ocean)\n", r->tris_per_s,
            r->us_per_boat, (r->pass_vertex + r->pass_triangle + r->pass_integrate) * 1e3 / r->boats);
     printf("  memory       %zu bytes per boat, %zu shared, peak RSS %.1f MiB\n", r->bytes_per_boat, r->shared_bytes,
