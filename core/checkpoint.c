@@ -267,6 +267,8 @@ static void ckp_put_type(ckp_writer* w, const scenario_hull* h, const checkpoint
     put_v3(w, h->mass.gyration);
     put_u8(w, h->has_dynamics ? 1 : 0);
     if (h->has_dynamics) ckp_put_dynamics(w, &h->dynamics);
+    put_u32(w, h->columns_nx);
+    put_u32(w, h->columns_nz);
     put_u32(w, f->vertex_count);
     put_u32(w, f->triangle_count);
     put_f64(w, f->mass);
@@ -664,7 +666,13 @@ static void ckp_get_type(ckp_reader* r, uint32_t index, scenario_hull* h, checkp
     h->mass.gyration = get_v3(r);
     h->has_dynamics = get_bool(r, what);
     if (h->has_dynamics) ckp_get_dynamics(r, &h->dynamics, what);
-    if (!rd_need(r, 2 * 4 + 2 * 8, what)) return;
+    if (!rd_need(r, 4 * 4 + 2 * 8, what)) return;
+    h->columns_nx = get_u32(r);
+    h->columns_nz = get_u32(r);
+    if ((h->columns_nx == 0) != (h->columns_nz == 0) || h->columns_nx > CHECKPOINT_MAX_COLUMNS ||
+        h->columns_nz > CHECKPOINT_MAX_COLUMNS)
+        rd_fail(r, what, "columns %u x %u: both 0 (none) or both in 1..%u", h->columns_nx, h->columns_nz,
+                CHECKPOINT_MAX_COLUMNS);
     f->vertex_count = get_u32(r);
     f->triangle_count = get_u32(r);
     f->mass = get_f64(r);

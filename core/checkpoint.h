@@ -53,7 +53,8 @@
 #include "scenario.h"
 #include "world.h"
 
-#define CHECKPOINT_VERSION 2u /* 2: slamming memory as half floats */
+#define CHECKPOINT_VERSION 3u /* 2: slamming memory as half floats; 3: hull types' column grids */
+#define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (checkpoint_write_file). */
 #define CHECKPOINT_PREVIOUS_SUFFIX ".prev"

@@ -381,6 +381,8 @@ static int scn_add_types(const scenario* s, world* w, nv_error* err) {
         mesh_free(&m);
         if (rc || (h->has_dynamics && world_set_type_dynamics(w, type, &h->dynamics, err)))
             return nv_error_prefix(err, "hull type '%s'", h->name);
+        if (h->columns_nx && h->columns_nz && world_build_type_columns(w, type, h->columns_nx, h->columns_nz, err))
+            return -1;
     }
     return 0;
 }

@@ -73,6 +73,7 @@ typedef struct scenario_hull {
     mass_spec mass;
     bool has_dynamics;              /* false: the world's default (pure hydrostatics, no actuators) */
     vessel_dynamics dynamics;
+    uint32_t columns_nx, columns_nz; /* a column model built from the hull (world_build_type_columns); 0: none */
 } scenario_hull;
 
 typedef struct scenario_vessel {

@@ -128,6 +128,9 @@ typedef struct proto_vessel {
 
 enum {
     PROTO_VESSEL_FROZEN = 1u << 0, /* = core's WORLD_VESSEL_FROZEN */
+    PROTO_VESSEL_PLAYER = 1u << 1, /* = core's WORLD_VESSEL_PLAYER: levels of detail follow it */
+    PROTO_VESSEL_MODEL_SHIFT = 2,  /* bits 2-3: core's world_model (0 mesh, 1 columns, 2 floater) */
+    PROTO_VESSEL_MODEL_MASK = 3u << 2,
 };
 
 /* Per-tick figures the server measured (all optional: 0 when unknown). */
@@ -138,6 +141,7 @@ typedef struct proto_tick_stats {
     uint32_t vessel_count;  /* in the world (a snapshot may carry fewer) */
     uint32_t subscribers;
     uint64_t overruns;    /* ticks late since start */
+    float lod_ms;         /* levels of detail, part of step_ms */
 } proto_tick_stats;
 
 typedef struct proto_snapshot {

@@ -13,11 +13,15 @@ int apply_spawn(sim* s, owners* o, uint32_t pipe, uint32_t type, double x, doubl
     if (sim_spawn(s, type, x, z, heading, id, &why)) return nv_error_set(err, "spawn failed: %s", why.message);
     uint64_t tick = world_tick(s->world);
     if (s->rec) record_spawn(s->rec, tick, *id, type, x, z, heading, token_out);
-    if (owners_add_token(o, *id, pipe, token_out)) {
+    /* A client's vessel is a player: levels of detail follow it. Only with
+     * them on, so that a world without them keeps the flags it always had. */
+    int player_failed = world_get_lod(s->world).enabled && world_set_player(s->world, *id, 1, &why);
+    if (player_failed || owners_add_token(o, *id, pipe, token_out)) {
         /* Out of memory: undone, and the log says so for the replay. */
         world_despawn(s->world, *id, NULL);
         if (s->rec) record_despawn(s->rec, tick, *id);
-        return nv_error_set(err, "no owner entry could be made for vessel %u (out of memory)", *id);
+        return nv_error_set(err, "no %s entry could be made for vessel %u (out of memory)",
+                            player_failed ? "player" : "owner", *id);
     }
     return 0;
 }

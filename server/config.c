@@ -173,6 +173,13 @@ static const cfg_entry cfg_table[] = {
      "tell the Agones SDK sidecar: /ready once listening, /health every 2 s (default off)"},
     {"agones_url", "--agones-url", "NAVAL_AGONES_URL", CFG_STR, CFG_S(agones_url), 0, 0, 0, cfg_check_http_url,
      "the sidecar (default http://127.0.0.1:$AGONES_SDK_HTTP_PORT, else port 9358)"},
+    {"lod.enabled", "--lod", "NAVAL_LOD", CFG_BOOL, CFG_N(lod), 0, 1, 0, NULL,
+     "levels of detail: clients' vessels are players; others get the mesh near one, 20 x 5 columns farther, a "
+     "floater beyond (default off)"},
+    {"lod.mesh_within", "--lod-mesh-within", "NAVAL_LOD_MESH_WITHIN", CFG_NUM, CFG_N(lod_mesh_within), 0, 1e6, 0, NULL,
+     "m from the nearest player within which a vessel gets the mesh (default 300)"},
+    {"lod.columns_within", "--lod-columns-within", "NAVAL_LOD_COLUMNS_WITHIN", CFG_NUM, CFG_N(lod_columns_within), 0,
+     1e6, 0, NULL, "m within which it gets columns; a floater beyond (default 1500)"},
     {"limits.max_request_bytes", "--max-request-bytes", "NAVAL_MAX_REQUEST_BYTES", CFG_INT,
      CFG_N(limits.max_request_bytes), 256, 16777216, 0, NULL, "largest request (default 65536)"},
     {"limits.vessels_per_client", "--vessels-per-client", "NAVAL_VESSELS_PER_CLIENT", CFG_INT,
@@ -225,6 +232,8 @@ void cfg_defaults(cfg_server* c) {
     c->snapshot_queue = 16;
     c->checkpoint_interval_s = 10;
     c->record_hash_interval = 60;
+    c->lod_mesh_within = 300;
+    c->lod_columns_within = 1500;
     c->limits.max_request_bytes = 65536;
     c->limits.vessels_per_client = 16;
     c->limits.vessels_total = 10000;
@@ -436,6 +445,9 @@ int cfg_finish(cfg_server* c, nv_error* err) {
      * with the same flags, so the checkpoints go on where they came from. */
     if (c->restore[0] && !c->checkpoint[0]) snprintf(c->checkpoint, sizeof c->checkpoint, "%s", c->restore);
     /* Each checkpoint copies the world on the loop thread: not every tick. */
+    if (c->lod_columns_within < c->lod_mesh_within)
+        return nv_error_set(err, "lod.columns_within (%g m) must not be less than lod.mesh_within (%g m)",
+                            c->lod_columns_within, c->lod_mesh_within);
     if (c->checkpoint_interval_s > 0.0 && c->checkpoint_interval_s < 0.1)
         return nv_error_set(err, "checkpoint_interval_s: 0 (only at shutdown) or at least 0.1 s (got %g)",
                             c->checkpoint_interval_s);

@@ -74,6 +74,12 @@ typedef struct cfg_server {
     double record_hash_interval;    /* ticks between state hashes in the record log */
     double agones;                  /* 0 / 1: call the Agones SDK sidecar */
     char agones_url[CFG_URL_MAX];   /* the sidecar's REST base URL ("" : from AGONES_SDK_HTTP_PORT, else 9358) */
+    /* Levels of detail: vessels spawned by game clients are players; the
+     * others meet the water with the mesh near one, with columns farther
+     * and as floaters beyond (core/world.h world_lod). */
+    double lod;                     /* 0 / 1 */
+    double lod_mesh_within;         /* m */
+    double lod_columns_within;      /* m */
     cfg_limits limits;
 } cfg_server;
 

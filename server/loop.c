@@ -71,10 +71,17 @@ static void loop_publish(loop_server* s) {
     }
     uint64_t t0 = uv_hrtime();
     const world_timing* t = world_last_timing(s->sim.world);
-    proto_tick_stats stats = {(float)t->step_ms, (float)t->water_ms, (float)t->vertex_ms, (float)t->triangle_ms,
-                              (float)t->integrate_ms, (float)(s->snapshot_ns * 1e-6), 0,
-                              metrics_subscribers(&s->m, METRICS_FULL) + metrics_subscribers(&s->m, METRICS_COMPACT),
-                              atomic_load_explicit(&s->m.overruns, memory_order_relaxed)};
+    proto_tick_stats stats = {
+        .step_ms = (float)t->step_ms,
+        .water_ms = (float)t->water_ms,
+        .vertex_ms = (float)t->vertex_ms,
+        .triangle_ms = (float)t->triangle_ms,
+        .integrate_ms = (float)t->integrate_ms,
+        .snapshot_ms = (float)(s->snapshot_ns * 1e-6),
+        .subscribers = metrics_subscribers(&s->m, METRICS_FULL) + metrics_subscribers(&s->m, METRICS_COMPACT),
+        .overruns = atomic_load_explicit(&s->m.overruns, memory_order_relaxed),
+        .lod_ms = (float)t->lod_ms,
+    };
     nv_error err;
     if (snap_capture(&s->snap, s->sim.world, &stats, &err)) {
         log_error("%s", err.message);

@@ -176,6 +176,12 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
         scenario_free(&scn);
         return -1;
     }
+    if (cfg->lod)
+        for (uint32_t i = 0; i < scn.hull_count; i++)
+            if (!scn.hulls[i].columns_nx) {
+                scn.hulls[i].columns_nx = SIM_LOD_COLUMNS_NX;
+                scn.hulls[i].columns_nz = SIM_LOD_COLUMNS_NZ;
+            }
     s->world_cfg = scn.world;
     s->tick_hz = scn.world.tick_hz;
     s->demo_boats = (uint32_t)cfg->boats;
@@ -184,6 +190,13 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     if (jobs_create(&s->pool, (uint32_t)cfg->threads, err)) goto done;
     if (scenario_instantiate(&scn, s->pool, &s->inst, err)) goto done;
     s->world = s->inst.world;
+    if (cfg->lod) {
+        world_lod lod = world_lod_default();
+        lod.enabled = 1;
+        lod.mesh_within = cfg->lod_mesh_within;
+        lod.columns_within = cfg->lod_columns_within;
+        world_set_lod(s->world, &lod);
+    }
     s->type_count = world_hull_type_count(s->world);
     s->balance_y = malloc(s->type_count * sizeof *s->balance_y);
     s->pilot = autopilot_create((uint64_t)cfg->seed, 0.0, 0.0, s->area);

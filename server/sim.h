@@ -17,6 +17,11 @@
 #include "scenario.h"
 #include "world.h"
 
+/* The column grid the server gives every hull type when levels of detail
+ * are on (as naval-bench --model columns). */
+#define SIM_LOD_COLUMNS_NX 20
+#define SIM_LOD_COLUMNS_NZ 5
+
 typedef struct sim {
     jobs* pool;
     scenario_instance inst;  /* world + ocean (NULL on flat water) */
@@ -34,7 +39,9 @@ typedef struct sim {
 
 /* Builds the world the settings describe: --scenario or the default (an
  * FFT sea on one 256^2 cascade with the surface grid, and the built-in
- * vessel types), plus cfg->boats demo boats on autopilot. */
+ * vessel types), plus cfg->boats demo boats on autopilot; with cfg->lod,
+ * column models for every type and automatic levels of detail. A
+ * restored world keeps the levels of detail it was saved with. */
 int sim_create(sim* s, const cfg_server* cfg, nv_error* err);
 void sim_destroy(sim* s);
 

@@ -46,7 +46,12 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
         proto_vessel* o = &b->snap.vessels[i];
         o->id = s.id;
         o->type = (uint16_t)s.type;
-        o->flags = (s.flags & WORLD_VESSEL_FROZEN) ? PROTO_VESSEL_FROZEN : 0;
+        _Static_assert((int)WORLD_MODEL_FLOATER <= (int)(PROTO_VESSEL_MODEL_MASK >> PROTO_VESSEL_MODEL_SHIFT) &&
+                           (int)WORLD_VESSEL_FROZEN == (int)PROTO_VESSEL_FROZEN && (int)WORLD_VESSEL_PLAYER == (int)PROTO_VESSEL_PLAYER,
+                       "core's models and flags must fit the snapshot's flag bits");
+        o->flags = (uint16_t)(((s.flags & WORLD_VESSEL_FROZEN) ? PROTO_VESSEL_FROZEN : 0) |
+                              ((s.flags & WORLD_VESSEL_PLAYER) ? PROTO_VESSEL_PLAYER : 0) |
+                              (((unsigned)s.model << PROTO_VESSEL_MODEL_SHIFT) & PROTO_VESSEL_MODEL_MASK));
         o->position[0] = s.position.x;
         o->position[1] = s.position.y;
         o->position[2] = s.position.z;

@@ -156,6 +156,50 @@ static void round_trip_keeps_hash_and_future(void** state) {
     ckp_world_free(&a);
 }
 
+/* A hull type's column grid travels with it: a vessel on columns comes
+ * back on columns and steps on as it would have. */
+static void columns_survive_a_restore(void** state) {
+    (void)state;
+    nv_error err;
+    ckp_world a;
+    ASSERT_OK(scenario_parse(scenario_small, strlen(scenario_small), "test", NULL, &a.scn, &err), err);
+    a.scn.hulls[1].columns_nx = 8;
+    a.scn.hulls[1].columns_nz = 4;
+    ASSERT_OK(scenario_instantiate(&a.scn, NULL, &a.inst, &err), err);
+    world* w = a.inst.world;
+    ASSERT_OK(world_set_vessel_model(w, 1, WORLD_MODEL_COLUMNS, &err), err);
+    for (int i = 0; i < 10; i++) world_step(w);
+    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    uint8_t* data;
+    size_t size;
+    ckp_encode_or_fail(&src, &data, &size);
+    checkpoint c;
+    ASSERT_OK(checkpoint_decode(data, size, "mem", &c, &err), err);
+    assert_int_equal(c.hulls[1].columns_nx, 8);
+    assert_int_equal(c.hulls[1].columns_nz, 4);
+    assert_int_equal(c.hulls[0].columns_nx, 0);
+    scenario_instance b;
+    ASSERT_OK(checkpoint_restore(&c, NULL, &b, &err), err);
+    world_vessel_state vb;
+    assert_int_equal(world_vessel_get(b.world, 1, &vb), 0);
+    assert_int_equal(vb.model, WORLD_MODEL_COLUMNS);
+    for (int i = 0; i < 30; i++) {
+        world_step(w);
+        world_step(b.world);
+    }
+    assert_int_equal(world_state_hash(b.world), world_state_hash(w));
+    checkpoint_free(&c);
+    free(data);
+    /* a grid with one axis 0 is refused, named */
+    a.scn.hulls[1].columns_nz = 0;
+    ckp_encode_or_fail(&src, &data, &size);
+    assert_int_equal(checkpoint_decode(data, size, "mem", &c, &err), -1);
+    assert_non_null(strstr(err.message, "columns 8 x 0"));
+    free(data);
+    scenario_instance_destroy(&b);
+    ckp_world_free(&a);
+}
+
 /* ---- files in a scratch directory -------------------------------------- */
 
 typedef struct ckp_dir {
@@ -526,6 +570,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(crc32_matches_the_standard),
         cmocka_unit_test(round_trip_keeps_hash_and_future),
+        cmocka_unit_test(columns_survive_a_restore),
         cmocka_unit_test(file_round_trip_and_previous),
         cmocka_unit_test(every_corruption_and_truncation_is_refused),
         cmocka_unit_test(consistent_but_wrong_files_are_refused),

@@ -6,13 +6,12 @@
 
 import * as THREE from "three";
 import type { Pose } from "./timeline";
-import type { HullData, VesselTypeData } from "./wire";
+import { FLAG_FROZEN, type HullData, type VesselTypeData } from "./wire";
 
 const PALETTE = [0xe8e4da, 0x9fb6c8, 0x7d8c6a, 0xc9a27e, 0xb0a0c8, 0x8fc0b0];
 const SELECTED = new THREE.Color(0xffd84a);
 const HELM = new THREE.Color(0xff7a2e);
 const FROZEN = new THREE.Color(0xd03030);
-const FLAG_FROZEN = 1;
 /** Vessel ids start at 0: "no boat" is -1. */
 export const NO_BOAT = -1;
 

@@ -22,6 +22,9 @@ export interface NavalStats {
   tickMs: number;
   tickMsMax: number;
   overruns: number;
+  /** Vessels on the mesh, columns and floater models in the last snapshot, and the server's time choosing them. */
+  models: [number, number, number];
+  lodMs: number;
   fps: number;
   starvedPct: number;
   frames: number;
@@ -102,6 +105,9 @@ export class Hud {
       ["tick", s.tick ? `${s.tick} (drawn ${s.drawnTick})` : "–"],
       ["boats shown", `${s.boatsRendered} of ${s.snapshotBoats} in the snapshot, ${s.worldBoats} in the world`],
       ["server tick", `${fmt(s.tickMs, 2)} ms, max ${fmt(s.tickMsMax, 2)} ms · ${s.overruns} overruns`],
+      ["levels of detail", s.models[1] + s.models[2] > 0 || s.lodMs > 0
+        ? `${s.models[0]} mesh · ${s.models[1]} columns · ${s.models[2]} floaters (${fmt(s.lodMs, 2)} ms)`
+        : `all ${s.models[0]} on the mesh`],
       ["snapshots", `${fmt(s.snapshotsPerSec, 0)}/s · ${fmt(s.bytesPerSec / 1024, 0)} KiB/s`],
       ["latency", `${fmt(s.latencyMs, 1)} ms, max ${fmt(s.latencyMaxMs, 1)} ms (server send → here)`],
       ["drawn", `${fmt(s.fps, 0)} fps · 100 ms behind · ${fmt(s.starvedPct, 0)} % held`],

@@ -43,6 +43,15 @@ export interface TickStatsData {
   vesselCount: number;
   subscribers: number;
   overruns: number;
+  lodMs: number;
+}
+
+/** Vessel flags (naval.fbs VesselState.flags). */
+export const FLAG_FROZEN = 1;
+export const FLAG_PLAYER = 2;
+/** How a vessel meets the water, from its flags: 0 mesh, 1 columns, 2 floater. */
+export function modelOf(flags: number): number {
+  return (flags >> 2) & 3;
 }
 
 /** One snapshot, per vessel as structure-of-arrays (i-th vessel: ids[i], pos[3i..3i+2], quat[4i..4i+3]). */
@@ -87,6 +96,7 @@ export function decodeSnapshot(data: ArrayBuffer): Frame {
       vesselCount: st ? st.vesselCount() : count,
       subscribers: st ? st.subscribers() : 0,
       overruns: st ? Number(st.overruns()) : 0,
+      lodMs: st ? st.lodMs() : 0,
     },
     count,
     ids: new Uint32Array(count),
