@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Thin wrappers over CMake. `make run` and `make test` each work alone on a
 # fresh Debian 12 machine: they install what they need first.
 BUILD      ?= build

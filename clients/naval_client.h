@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval_client: a C client of naval-server for game clients and tools.
  *
  *   nvc_options o;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Connecting, closing, and every request: encode, send on a fresh REQ
  * context with the timeout, wait, decode, check the status. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The client's parts shared between its files. */
 #ifndef NAVAL_CLIENT_INTERNAL_H
 #define NAVAL_CLIENT_INTERNAL_H

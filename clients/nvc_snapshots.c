@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The snapshot side: one receive always pending on nng's thread (no
  * receive timeout: nng 1.5.2's SUB has crash bugs on timed-out and
  * cancelled receives, see network.md), a small ring of the newest

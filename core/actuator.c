@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "actuator.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What a crew controls: propellers and rudders, and the per-vessel controls
  * (throttle, rudder) that drive them with rate limits.
  *

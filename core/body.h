@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A 6-DOF rigid body stepped with a fixed time step by a semi-implicit
  * (symplectic) Euler integrator: velocities first, then positions with the
  * new velocities. Angular momentum is the integrated state, so torque-free

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* World checkpoints (format in checkpoint.h): the encoder, the checked
  * decoder, the atomic file write and the restore. */
 #include "checkpoint.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* World checkpoints: the whole simulation state in one versioned,
  * checksummed binary file, written atomically, from which a world resumes
  * with the same world_state_hash and the same evolution.

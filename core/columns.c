@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "columns.h"
 
 #include <ctype.h>

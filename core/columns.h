@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Zephyr columns (seed 004): a hull's volume as an n x m grid of vertical
  * columns over its footprint, each with a bottom, a top, its true enclosed
  * volume and a density. A cheap buoyancy model for distant vessels: one

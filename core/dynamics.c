@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dynamics.h"
 
 #include <math.h>

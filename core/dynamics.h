@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The forces on one vessel that are not per triangle: its actuators under
  * the controls' rate limits, Kerner's area-ratio damping, the cap that keeps
  * slamming from throwing a body back, gravity, and added mass, assembled

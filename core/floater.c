@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "floater.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Tenhunen's "fake" floater (seed 003, chapter 3): no rigid body and no
  * forces, for buoys and debris by the thousand. Its height follows the
  * water with smoothing that is faster down than up (so it never hangs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A hull type: the mesh laid out for the per-vertex and per-triangle passes,
  * with its mass properties. Built once, shared read-only by every vessel of
  * that type (and by every worker thread). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hullgen.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Procedural hulls for tests, demos and benchmarks. Each is built as a
  * subdivided box whose vertices are then moved, and goes through the same
  * mesh_finish() as a loaded file (weld, drop collapsed triangles, validate).

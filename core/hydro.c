@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hydro.h"
 
 #include <math.h>

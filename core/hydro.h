@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Kerner's hydrostatics (part 1): the per-vertex pass (every hull vertex to
  * world space and its signed height above the water) and the per-triangle
  * pass (cut each triangle at the waterline, exact pressure force and moment

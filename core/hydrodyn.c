@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hydrodyn.h"
 
 #include <math.h>

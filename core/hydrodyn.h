@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Kerner's part 2 and Bourg's resistance: the hydrodynamic forces on the
  * submerged pieces of a hull (viscous friction, pressure drag and suction,
  * slamming), quadratic air drag on dry triangles, the cheap area-ratio

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The AVX2 kernels again, built with AVX-512VL: the same eight lanes and
  * intrinsics, but the compiler has 32 vector registers instead of 16, so
  * the kernel's sums and constants stop spilling (6-9 % less time per span

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The moving-water and air forces on eight triangles at a time, written
  * once on the lv_* lanes: hydrodyn_sse2.c and hydrodyn_avx2.c include it
  * after their lanes_*.h, and each defines HK_NAME to name its copy. Both

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hydrodyn_lanes.h"
 
 #include <emmintrin.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The moving-water and air forces of a hull's triangles, eight at a time
  * (float lanes). The triangle pass marks a run of triangles wet (with the
  * wet fraction and centroid of a cut one), dry or neither, and the kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The force kernels of hydrodyn_kernel.h on two SSE2 registers: every
  * x86-64 CPU runs them. */
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Job system: see jobs.h.
  *
  * One job (a parallel_for) is live at a time. The caller describes it in

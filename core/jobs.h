@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A fixed pool of worker threads for the tick's data-parallel passes. The
  * thread that calls jobs_parallel_for works too (as worker 0) and blocks until
  * the whole range is done, so a pass reads like a plain loop and everything

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "json_util.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Strict reading of the project's JSON files (scenarios, vessel types) with
  * cJSON: every key must be known, every value of the right type and range,
  * and every message names the file and the key's path, e.g.

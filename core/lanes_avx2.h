@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Eight float lanes in one AVX2 register: the counterpart of
  * lanes_sse2.h, operation for operation (no FMA: a fused multiply-add
  * rounds once where the SSE2 lanes round twice). Only for translation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Eight float lanes as two SSE2 registers: the same operations as
  * lanes_avx2.h, lane by lane, so a kernel written on lv_* gives the same
  * bits on every x86-64 machine whichever of the two it runs on. Include

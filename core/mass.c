@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "mass.h"
 
 #include <math.h>

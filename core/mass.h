@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Mass properties of a closed triangle mesh by signed tetrahedra (Bourg,
  * chapter 8), and the mass / centre of gravity / inertia a vessel is given. */
 #ifndef NAVAL_MASS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Mesh storage, cleaning (weld, degenerate and unused-vertex removal),
  * volume and mesh_finish. The edge checks are in mesh_check.c. */
 #include "mesh.h"

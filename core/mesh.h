@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Triangle meshes: storage, cleaning (weld, drop degenerate) and validation
  * (closed, consistently oriented, outward, finite, within size limits), and
  * the file loaders (binary/ASCII STL, Wavefront OBJ, OFF) in mesh_io.c.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Closed-surface checks: every edge shared by exactly two triangles in
  * opposite directions, and the edge-connected components. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Private to the mesh module (mesh.c, mesh_check.c, mesh_io.c,
  * mesh_text.c); nothing outside core/mesh*.c includes this. */
 #ifndef NAVAL_MESH_INTERNAL_H

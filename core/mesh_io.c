@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Mesh loaders: reading the file, choosing the format, binary STL. The text
  * formats are in mesh_text.c. */
 #include <errno.h>

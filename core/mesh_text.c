@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The text mesh formats: ASCII STL, Wavefront OBJ, OFF. */
 #include <errno.h>
 #include <float.h>

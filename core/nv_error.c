@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "nv_error.h"
 
 #include <stdio.h>

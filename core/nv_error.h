@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Error reporting shared by every module: a fixed buffer, no allocation, so
  * a failing call can always say what went wrong. */
 #ifndef NAVAL_NV_ERROR_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* FFT ocean: parameters, random spectrum, time evolution and transforms.
  * Queries live in ocean_query.c; the layout in ocean_internal.h. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Tessendorf FFT ocean: one to four periodic cascades (tiles of different
  * sizes owning non-overlapping wavenumber bands), evolved in time from a
  * hash-seeded random spectrum and transformed with FFTW (single precision).

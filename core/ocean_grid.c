@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The resampled choppy surface: after each update, the surface's height and
  * vertical velocity at every world grid node, then queries that interpolate
  * heights bilinearly.

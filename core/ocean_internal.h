@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The ocean's layout, shared by ocean.c (setup), ocean_update.c (time
  * evolution and transforms) and ocean_query.c (queries). Not public API. */
 #ifndef NAVAL_OCEAN_INTERNAL_H

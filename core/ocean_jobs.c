@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ocean_jobs.h"
 
 /* Rows or columns per work item: large enough that a claim amortises, small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The surface lookup of the vertex pass (ocean_grid_sample_near) eight
  * points at a time: AVX2 gathers fetch each cell's four corners, about
  * twice as fast as the SSE2 path's paired loads. Built with -mavx2 and

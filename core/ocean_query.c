@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Queries on the FFT ocean: bilinear sampling of the cascades' grids with
  * periodic wrap, inversion of the choppy displacement (Newton), normals,
  * vertical velocity, and the field statistics. Everything here only reads

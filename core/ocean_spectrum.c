@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ocean_spectrum.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Wave spectra for the FFT ocean: frequency spectra (Phillips, Pierson-
  * Moskowitz, JONSWAP, TMA), directional spreading (Tessendorf cos^2,
  * Mitsuyasu cos-2s with optional swell, Donelan-Banner), deep and finite-depth

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* FFT ocean, time evolution and transforms (setup in ocean.c).
  *
  * Per cascade and step, each field f(x0) = sum_k F~(k) e^{i k.x0} is one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The surface table's row walk (ocean_grid.c builds the table with it):
  * its constants and context, and its two builds from ocean_walk_kernel.h,
  * which give the same bits. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The surface table's row walk on one AVX2 register (ocean_walk_kernel.h).
  * Built with -mavx2 and never -mfma: each lane rounds as the SSE2 build's. */
 #include <math.h>

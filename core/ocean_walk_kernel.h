@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The surface table's row walk (see ocean_grid.c), eight rows at a time,
  * written once on the lv_* lanes: ocean_grid.c includes it after
  * lanes_sse2.h and ocean_walk_avx2.c after lanes_avx2.h, each defining

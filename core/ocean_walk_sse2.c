@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The surface table's row walk on two SSE2 registers (ocean_walk_kernel.h):
  * every x86-64 CPU runs it. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Scenario files: a small JSON description of a world (tick rate, water,
  * optional FFT ocean or wind, hull and vessel types, vessels and fleets)
  * that the tools and the server load. Unknown keys and out-of-range values

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "simd.h"
 
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Which vector instructions the hot kernels may use. Each kernel with a
  * wider build (the force kernels, the surface lookup) gives the same bits
  * in every build, so the level is a matter of speed only: a replay

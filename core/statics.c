@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "statics.h"
 
 #include <float.h>

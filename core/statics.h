@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Floating equilibrium on flat water, found by running the physics: the hull
  * is released from rest (tilted 1 degree off upright, at the height whose
  * displacement carries its weight), damped, and stepped until it settles. Also the exact centre of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Small double-precision vector, quaternion and 3x3 matrix helpers.
  * World frame: right-handed, +y up. Vessel body frame: +x forward (bow),
  * +y up, +z starboard. */

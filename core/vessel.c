@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vessel.h"
 
 #include <stdlib.h>

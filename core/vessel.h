@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* One vessel on a water surface: hull type + rigid body + per-vessel
  * scratch, stepped with hydrostatics, gravity and a simple velocity damping.
  * The world (a later module) steps thousands of these as arrays; this is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vessel_type.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Vessel types: everything a game needs to field a class of boat, from a
  * small JSON file or from the built-ins (data/vessels/ holds the built-ins
  * as editable files).

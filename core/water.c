@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "water.h"
 
 #include <math.h>

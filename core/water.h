@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The water surface a hull floats on, seen through batched queries.
  *
  * The hull's per-vertex pass hands arrays of world (x, z) and gets heights

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The world: hull types shared by many vessels, vessels as structure-of-
  * arrays state, and the fixed-step pipeline that advances them all:
  *

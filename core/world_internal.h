@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The world's layout, shared by world.c (storage, types, vessels, API)
  * and world_step.c (blocks and the passes). Not public API. */
 #ifndef NAVAL_WORLD_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Levels of detail: which model each vessel meets the water with, the
  * automatic switch by distance from the player vessels, the column
  * model's forces inside the integration pass, and the floaters' pass. */

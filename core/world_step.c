@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The fixed-step pipeline: blocks cut from the vessels, the vertex,
  * triangle and integration passes as parallel-fors, and world_step. */
 #include <math.h>

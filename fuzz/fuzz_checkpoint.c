@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer: the checkpoint reader. Each input is decoded as it is, which
  * exercises the header and checksum checks; then again with its checksums
  * and declared size made right, so that the fuzzer reaches the section

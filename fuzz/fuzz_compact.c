@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer: a stream of compact snapshots through one decoder, which
  * keeps its keyframe between messages. The input is a sequence of
  * messages, each preceded by its length (u32, little-endian; cut at the

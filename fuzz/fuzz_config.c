@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer: naval-server's JSON config (--config FILE): strict keys,
  * types and ranges, then the cross-field checks. Parsing only; nothing is
  * opened but what cfg_finish checks (a web_root folder's existence). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer: the mesh loaders (STL binary and ASCII, OBJ, OFF) and the
  * cleaning and validation every mesh goes through. The first byte picks
  * the format and the options; the rest is the file. */

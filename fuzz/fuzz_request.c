@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer: the request and response decoders (every command a server
  * receives, every answer a client receives) on arbitrary bytes. */
 #include <stddef.h>

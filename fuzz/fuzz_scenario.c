@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer: scenario files (JSON: ocean, hull and vessel types, vessels,
  * fleets). Parsing only: mesh files are named, not loaded; vessel-type
  * files named in "vessel_types" are read, so inputs that name device or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer: what a client decodes from the server's streams and replies:
  * full snapshots, world info and hull meshes, reusing each decoder's
  * arrays across inputs as a client does. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer: vessel-type files (JSON: hull, mass, coefficients,
  * propellers, rudders, control rates). Parsing only: the hull is named,
  * not loaded. */

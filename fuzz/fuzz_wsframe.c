@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libFuzzer: WebSocket frames from clients (server/wsframe.h), decoded one
  * after another as the edge does, with the fragment order checked: no read
  * or write outside the buffer, every accepted frame inside it, and a

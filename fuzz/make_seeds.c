@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Writes the fuzzers' binary seed corpora with the project's own encoders,
  * so that the seeds are valid messages of the current format:
  *

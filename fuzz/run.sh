@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs every libFuzzer harness for a bounded time, one after the other:
 #
 #   fuzz/run.sh BUILD_DIR [SECONDS]      (SECONDS each, default 15)

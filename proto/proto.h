@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The wire protocol (schema proto/naval.fbs, FlatBuffers) behind a plain C
  * API: snapshots (full and compact), world info, hull meshes, requests and
  * responses. The FlatBuffers code lives in one C++ unit (proto_codec.cpp);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The FlatBuffers codec: the only C++ in the project. flatc generates
 // naval_generated.h from naval.fbs at build time; this unit turns it into
 // the C API of proto.h. Nothing may escape into C: every entry point catches

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The plain-C parts of the protocol API that need no FlatBuffers: errors,
  * limits, identification, tokens, status names, name checks. */
 #include <stdio.h>

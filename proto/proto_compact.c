@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Compact snapshots: the keyframe state of the encoder and the decoder
  * around the records of proto_records.c (docs/protocol.md, "Compact
  * snapshots"). */

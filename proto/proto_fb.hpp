@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers of the FlatBuffers codec: included by proto_codec.cpp only (the
 // codec is one translation unit; this keeps its files short). Everything
 // here is internal linkage.

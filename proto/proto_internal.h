@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Shared between the codec (C++, FlatBuffers) and the C parts of proto/;
  * not installed, not for callers. */
 #ifndef NAVAL_PROTO_INTERNAL_H

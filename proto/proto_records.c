@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Compact snapshot records: see proto_records.h for the layout. */
 #include <math.h>
 #include <string.h>

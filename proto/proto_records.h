@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Compact snapshot records (docs/protocol.md, "Compact snapshots"): the
  * little-endian bit stream inside a CompactSnapshot: quantisation, bit
  * packing and one vessel's record. proto_compact.c keeps the keyframes

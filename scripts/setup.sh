@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages the project needs, once. Idempotent: does
 # nothing (and needs no network) when every package is present.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "agones.h"
 
 #include <nng/nng.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The Agones SDK sidecar's local REST API (https://agones.dev/site/docs/
  * guides/client-sdks/rest/), through nng's HTTP client: POST {} to /ready
  * once the world is built and the sockets listen (again each period until

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The changes to the world between ticks, in one place for naval-server's
  * requests (commands.c, the orphan reaper) and naval-replay's log: each
  * applies the change to the world, the vessel owners and the autopilot,

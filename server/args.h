@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-server's command line: the settings' flags (config.h's table),
  * --config FILE, --check-config and --help, applied over the defaults, the
  * config file and the environment in that order. */

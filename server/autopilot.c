@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "autopilot.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The demo fleet's helmsman: each boat steers for a random waypoint inside
  * a square area, rudder proportional to the heading error, full throttle
  * when roughly on course and slow while turning hard; on arrival it draws

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "clients.h"
 
 #include <stdlib.h>

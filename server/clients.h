@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Command connections (nng pipes) as the limits see them: a token bucket
  * of requests per second and the number of vessels each owns. A record
  * lives from a connection's first request until nng reports it closed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cmdq.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The hand-over from the edge's thread to the loop thread: requests and
  * connection events are appended under a mutex (held for a few stores, never while
  * anything is processed) and the loop is woken with uv_async_send; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Requests applied to the world, on the loop thread between ticks, in the
  * order they arrived: size and rate limits, decoding (every buffer
  * verified by proto), the admin token, vessel tokens, vessel limits, then

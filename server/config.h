@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The server's settings and their four sources, lowest priority first:
  * built-in defaults, a JSON file (--config FILE or NAVAL_CONFIG), NAVAL_*
  * environment variables, command-line flags. One table (config.c) names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "edge.h"
 
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The network edge: every socket a client reaches, on one libuv loop of its
  * own thread. It speaks
  *  - HTTP/1.1 on HOST:PORT listeners: the site's pages (a handler the

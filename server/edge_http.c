@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* HTTP/1.1 on the edge: one request head at a time (pipelined ones wait
  * in the input), answered by the owner's handler, by the edge itself when
  * the head breaks a rule, or with a WebSocket upgrade on a routed path. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The edge's parts (edge.c: loop, listeners, limits, publishing;
  * edge_http.c: HTTP requests and upgrades; edge_session.c: SP sessions
  * over tcp and WebSocket). Everything here belongs to the edge's thread

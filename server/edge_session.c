@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* SP sessions on the edge, as nng's peers expect them (nng 1.5.2's
  * src/sp/transport/tcp and ws, RFC-style "SP over TCP" and "SP over
  * WebSocket"):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The site on the one HTTP port: the web client's files at / (loaded into
  * memory at start, so no request touches the disk or escapes the folder),
  * /metrics (Prometheus text) and /healthz. The edge (edge.h, through

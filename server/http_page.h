@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The page served at / when there is no web client folder: a top-down
  * view of the fleet from /ws/snapshots, decoding just enough of the
  * FlatBuffers snapshot by hand (tick, vessel positions) to need no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "httphead.h"
 
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* HTTP/1.x request heads (RFC 9112), parsed strictly and without
  * allocation: the request line and header fields as slices of the
  * caller's buffer, the target's path percent-decoded into the request.

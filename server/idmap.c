@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "idmap.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A map from 32-bit ids (vessel ids, nng pipe ids) to 32-bit values, open
  * addressing with linear probing: lookups on the loop thread per request
  * stay O(1) however many clients or vessels there are. Not thread-safe. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Leveled, timestamped log lines on stderr, safe from any thread (the loop,
  * job workers, the edge): each line is formatted first and written with
  * one call, so lines from different threads never interleave.

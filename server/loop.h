@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The server's main loop on libuv: a fixed-rate tick driven by uv_hrtime
  * and an accumulator (a timer wakes the loop when the next step is due),
  * commands applied between steps in arrival order, a snapshot published

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-server: the settings from flags, environment and config file,
  * then the loop (loop.c) until SIGINT or SIGTERM. Exit codes: 0 after a
  * clean stop (or --help, or --check-config with good settings), 2 for bad

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "metrics.h"
 
 #include <malloc.h>

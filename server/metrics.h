@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What the server counts, for /metrics (Prometheus text format), the
  * stats request and the snapshots' tick statistics. The loop thread and
  * nng's threads update counters while the HTTP thread reads them: every

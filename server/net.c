@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "net.h"
 
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The server's endpoints on the edge (edge.h): the full and compact
  * snapshot streams (PUB over tcp and ws://HTTP/ws/snapshots,
  * /ws/compact), the command endpoint (REP over tcp and

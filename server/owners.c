@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "owners.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Who may steer which vessel: every vessel a client spawned has a random
  * 128-bit token (from the OS, getrandom) and an owning connection. A
  * connection that closes leaves its vessels orphaned; a control or despawn

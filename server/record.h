@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The record log: every change applied to the world between ticks (spawns
  * with their id and token, controls, despawns, orphans removed), each with
  * the tick it was applied before, and the world's state hash every N

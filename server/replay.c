@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-replay CHECKPOINT LOG [--threads K] [--json]: runs a session that
  * naval-server recorded (--record, server/record.h) again, from its base
  * checkpoint: steps the restored world tick by tick with the server's own

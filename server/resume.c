@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "resume.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The owner blob: what naval-server keeps beside the world in a checkpoint
  * (the opaque "OWNR" section of core/checkpoint.h) to resume exactly where
  * it stopped: every client-owned vessel's id and 128-bit token, so that

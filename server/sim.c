@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sim.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The simulation the server runs: the job pool, the ocean and the world
  * (the default world, or a scenario file), the demo fleet and its
  * autopilot. Owned and used by the loop thread alone; the job pool's

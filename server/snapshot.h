@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The world as the wire sees it: per-tick snapshots (full and compact),
  * world info and hull meshes, through proto's C API. Loop thread only. */
 #ifndef NAVAL_SERVER_SNAPSHOT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wsframe.h"
 
 #include <mbedtls/base64.h>

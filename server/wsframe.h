@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* WebSocket frames (RFC 6455) as the edge speaks them: the handshake's
  * accept key, the server's (unmasked) frame headers, and a decoder for
  * the frames clients send, which must be masked. Pure functions on

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A second decoder of compact snapshots, written from docs/protocol.md
 ("Compact snapshots") alone, without reading the C code: the header through
 the Python binding flatc generates, the bit stream by hand.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the Python tests: sets $py to a python3 that imports the
 # flatbuffers runtime (Debian: python3-flatbuffers), or skips (exit 77).
 # A pyenv or venv python3 may lack the Debian module that /usr/bin/python3 has.

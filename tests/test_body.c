@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The rigid-body integrator: conservation laws and closed-form motions. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* World checkpoints: a restored world has the same state hash and the same
  * future; every corrupt or truncated file is refused with a message that
  * names what is wrong; a failed write leaves the old file as it was. */

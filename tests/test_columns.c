@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Zephyr columns against closed forms and against the mesh model: exact
  * volumes of boxes (also with every ray through edges and vertices), zero
  * volume over an open bay, total volume and equilibrium draft of the

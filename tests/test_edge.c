@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The network edge (server/edge.h) in process, driven over loopback by
  * raw sockets that write what browsers, nng's dialers and attackers write:
  *  - the request-head parser and the WebSocket frame codec against the

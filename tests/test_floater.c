@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The fake floater against its closed forms: the critically damped step
  * response up (0.2 s) and down (0.1 s), the same at any time step; the
  * tilt on a sine wave against the slope of the wave (and the exact

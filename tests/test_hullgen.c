@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Procedural hulls: closed, outward, the requested size, the right shape. */
 #include <math.h>
 

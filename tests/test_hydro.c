@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Hydrostatics: the cut's invariants on random triangles, and the pressure
  * force and moment against Archimedes and the wall-sided GZ formula. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Hydrodynamics (Kerner part 2, Bourg): each force against its closed form
  * on simple shapes, then whole-vessel behaviour: heave decay, steady speed
  * (thrust = resistance, friction against Bourg's R_f), a turning circle,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The force kernels (core/hydrodyn_kernel.h): each lane against a direct
  * double-precision evaluation of the documented formulas, the AVX2 and SSE2
  * builds against each other bit for bit, and the half-float slamming

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Job system: coverage of every index exactly once over many shapes, worker
  * indices that name one thread each and are never shared at the same time,
  * visibility of the workers' writes, no lost wake-ups under back-to-back and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # docker/k8s/*.yaml: every manifest parses (PyYAML), and the fields that
 # must agree with the programs do:
 #  - the Agones Fleet: its container ports are the server's defaults

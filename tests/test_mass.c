@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Mass properties: signed tetrahedra against closed-form solids, the book's
  * sample bodies, and the explicit mass / CG / gyration options. */
 #include <math.h>

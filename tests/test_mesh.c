@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mesh.c: storage, weld, degenerate removal, validation, volume, finish. */
 #include <math.h>
 #include <setjmp.h>

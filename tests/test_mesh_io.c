@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mesh_io.c / mesh_text.c: the loaders, their formats and their messages.
  * Binary STL inputs are generated here into a temporary directory. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Raw-socket peers for the network tests: what a browser, an nng dialer
  * or an attacker writes on the wire, byte for byte (plain HTTP, the
  * WebSocket handshake and masked frames, the SP handshake and length

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The FFT ocean's fields: every field against a direct DFT sum on
  * non-square grids, Hermitian symmetry, zero mean, periodicity in space and
  * in time (repeat period), the Jacobian's mean, dispersion seen in a time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The resampled choppy surface (ocean_params.surface_grid): its nodes
  * against the exact query, the bilinear error between nodes, the table
  * bit for bit whatever the job split and thread count, folds, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The FFT ocean as a sea: significant wave heights calibrated against
  * Pierson-Moskowitz and the spectrum's own m0, the sea-state shortcuts
  * (target Hs, Beaufort), and queries on the choppy surface (heights where

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Wave spectra: closed-form moments and peaks, normalisation of the
  * directional spreading, the 2D density against m0, dispersion, TMA, the
  * Beaufort table and the hash-seeded Gaussians. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Helpers shared by the ocean's test programs (header-only). */
 #ifndef NAVAL_TEST_OCEAN_UTIL_H
 #define NAVAL_TEST_OCEAN_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The wire protocol's FlatBuffers messages: round trips of every message,
  * and hostile input: truncated, corrupted, random, wrong identifier, union
  * type mismatch, bad string lengths, oversized vectors. Run under ASan +

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Compact snapshots: every decoded value within half a quantisation step of
  * the sent one (random fleets, seeded) through keyframes, deltas, spawns
  * and despawns; the raw fallback carries out-of-range vessels exactly; a

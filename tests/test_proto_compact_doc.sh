@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A second decoder of compact snapshots, written from docs/protocol.md
 # alone (tests/compact_decode.py), reads a sequence the C encoder wrote that
 # uses every record kind, bit for bit as the C decoder read it.

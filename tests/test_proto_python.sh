@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The Python binding that flatc generates from proto/naval.fbs reads a full
 # snapshot that the C codec wrote, value for value.
 # Usage: test_proto_python.sh BENCH_PROTO PYTHON_BINDING_DIR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Helpers of the protocol tests (test_proto, test_proto_compact). */
 #ifndef NAVAL_TEST_PROTO_UTIL_H
 #define NAVAL_TEST_PROTO_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-relay end to end: a PUB in this process -> the relay (a real
  * process) -> a tcp SUB and a WebSocket SUB, which must receive the same
  * bytes in the same order; /healthz follows the upstream; the upstream

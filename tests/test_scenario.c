@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Scenario files: what they describe reaches the world, and every mistake is
  * named by its key path. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-server end to end: a real server process on loopback (random free
  * ports, 20 demo boats) driven through the client library over tcp and
  * WebSocket: snapshots with increasing ticks, spawn / steer / despawn with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-server's network edge from outside, against real server processes
  * on loopback, with raw sockets (what clients the project did not write
  * send):

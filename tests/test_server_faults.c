@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-server under faults (issue 8), each against a real server process
  * on loopback:
  *  - spectators connecting and disconnecting in churn (tcp and ws) while a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-server's limits end to end, on a server started with small ones:
  * vessels per connection and in total, requests per second, orphaned
  * vessels removed after their connection closes unless taken over with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Levels of detail in naval-server (--lod), from outside: a game client's
  * vessel is a player and stays on the mesh, and every other vessel's
  * model in the snapshots (flag bits 2-3) is the one its distance to that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* For the end-to-end tests (restore, record, Agones): a server
  * process whose stderr goes to a file the test reads back, a program run
  * to its exit status with its output in files, a temporary folder, and

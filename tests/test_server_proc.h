@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Starting and stopping a real naval-server process for the end-to-end
  * tests and the benchmark: free loopback ports, fork + exec with the ports
  * as flags, a wait until it answers, SIGTERM and the exit status.

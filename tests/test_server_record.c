@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Record and replay (issue 8): a server with --record runs while one
  * client spawns boats and steers them with changing inputs for two
  * seconds and another spawns a boat and goes away (its boat is reaped as

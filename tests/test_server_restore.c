@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-server across a crash (issue 8): a server writing checkpoints
  * every 0.5 s is killed with SIGKILL after a client spawned and steered a
  * boat; the server restarted with --restore resumes at or after the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What naval-server keeps across a restart, without a server: the owner
  * blob (tokens and the autopilot) round trip and every truncation and
  * corruption refused with a message; the record log written and read back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-server's parts on their own: the id map, the token bucket, vessel
  * tokens and orphans, the admin secret comparison, the settings from file,
  * environment and flags (and their messages), the metrics text, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Floating bodies on flat water against naval-architecture closed forms
  * (../shared/notes/validation.md): drafts, stability, heave and roll periods,
  * and an undamped integrator that never pumps energy in. */

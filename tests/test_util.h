@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Helpers shared by the test programs (header-only: each test is one program). */
 #ifndef NAVAL_TEST_UTIL_H
 #define NAVAL_TEST_UTIL_H

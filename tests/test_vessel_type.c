@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Vessel types: the built-ins equal their example files, every key reaches
  * its field, every mistake is named by its key path, and the built-in
  * boats float at a sensible draft with positive stability. */

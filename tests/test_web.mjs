@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The browser visualizer in a real browser: Debian's chromium, headless,
 // driven by playwright-core, against a real naval-server on free loopback
 // ports, opened at http://localhost:PORT. Checks that the page connects, draws as many boats as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The browser's ocean (clients/web/src/ocean.ts) is the server's: for the
 // same spec, seed and time, drawn at the server's full resolution, its
 // height field has the statistics naval-ocean (core's ocean) measures:

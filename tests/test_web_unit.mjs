@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The web client's pure modules in Node (no browser): the snapshot decoder
 // on a snapshot the C codec wrote (bench-proto --write-snapshot), the
 // request encoder read back by flatc with the schema, and the snapshot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The world pipeline: bit-identical for any thread count, equal to the
  * single-vessel reference, stable ids, and a vessel gone non-finite is
  * frozen without touching the others. */

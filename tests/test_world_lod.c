@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Levels of detail in the world: per-vessel models, switches that keep the
  * pose, the automatic choice by distance from the players, and determinism
  * with mixed models. */

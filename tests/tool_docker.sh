@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # docker/Dockerfile and docker/compose.yaml against the project they ship
 # (Docker itself need not run here):
 #  - the runtime stage installs exactly scripts/packages-runtime.txt, through

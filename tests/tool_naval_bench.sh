@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # naval-bench end to end: the JSON has the documented figures, the state hash
 # is the same at 1 and 3 threads, a scenario file runs, bad flags exit 2.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # naval-hull end to end: the JSON it prints is parsed back and checked, and
 # bad input exits 2 with a message naming what is wrong.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # naval-load end to end against a real naval-server on free loopback ports:
 # bad arguments exit 2 naming the flag, no server exits 3; a short run with
 # players, tcp and WebSocket spectators meets loose thresholds and its JSON

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # naval-ocean end to end: the JSON report has every statistic with sane
 # values, the picture is a PNG, and bad parameters exit 2 with a message.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # naval-server's settings from the outside: --help, --check-config on good
 # and bad config files (the bad key named), bad flags and environment
 # variables exit 2 with the reason, a scenario that does not load is named.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # naval-server's stream read by independent tools: nngcat (nng-utils)
 # subscribes over tcp, flatc decodes the snapshot with proto/naval.fbs into
 # JSON, and the boats are all there; then SIGTERM exits 0.

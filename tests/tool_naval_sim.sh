@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # naval-sim end to end: a patrol boat at full throttle and rudder on flat
 # water turns full circles; the JSON summary agrees with the CSV track (its
 # own circle fit redone here), the results do not depend on the thread

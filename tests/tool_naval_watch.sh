@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # naval-watch against a real naval-server on free loopback ports: bad
 # arguments exit 2 naming the flag; --once --json over tcp and WebSocket
 # decodes the snapshot (every boat, the type names); --follow marks a boat

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What a naval-server's network edge holds against hostile or careless
  * clients, measured from outside on loopback (docs/scaling.md). Runs a
  * server process (this build's, or --server PATH: an older build, for

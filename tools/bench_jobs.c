@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench-jobs: what a parallel_for costs and how a synthetic pass scales.
  *
  *   bench-jobs [MAX_THREADS] [--spin NS]

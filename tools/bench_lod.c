@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench-lod: the cost per body per step of each level of detail on the same
  * hull and the same sea: the mesh model's passes (vertex pass + triangle
  * pass, hydrostatics alone and with the default hydrodynamics), the Zephyr

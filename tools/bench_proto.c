@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Snapshot sizes and codec speed: bytes per boat and encode / decode times
  * of full snapshots and of compact keyframes and deltas, for a fleet that
  * moves like ships (steaming, turning, heaving, rolling and pitching in

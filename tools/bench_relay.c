@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench-relay: what one naval-relay process carries. A PUB in this process
  * publishes numbered, timestamped messages to a real naval-relay child;
  * N subscribers here (tcp, or some over WebSocket) receive its output.

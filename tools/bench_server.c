@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench-server: what snapshots cost the server and whether subscribers
  * disturb it.
  *

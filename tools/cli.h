@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Strict parsing of command-line values for the tools: the whole text must
  * be a finite number in range, or the caller reports which flag was wrong. */
 #ifndef NAVAL_CLI_H

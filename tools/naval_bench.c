@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-bench: a fleet afloat and moving on a rough FFT sea, stepped by the
  * world pipeline; prints step-time percentiles, time per pass, throughput,
  * memory per boat and the state hash (identical for any thread count). */

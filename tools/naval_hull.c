@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-hull: the mesh report of a hull and, given a mass, its equilibrium on
  * flat water found by running the project's own physics; with --columns or
  * --import-columns, its Zephyr columns against the mesh (docs/lod.md). */

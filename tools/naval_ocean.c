@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-ocean: builds the FFT ocean, advances it to a time and prints the
  * measured statistics of the field, the update time per step and the query
  * cost; optionally writes a shaded picture of the sea (PNG). */

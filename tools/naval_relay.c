@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-relay: a stateless snapshot relay for spectators. It subscribes to
  * one upstream PUB (a naval-server or another relay) with nng's raw SUB
  * and republishes every message unchanged on its own tcp and WebSocket

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-sim: runs a scenario headless and reports how each vessel handled:
  * a CSV track (position, heading, heel, trim, speed, controls) and a summary
  * per vessel (speeds, largest heel and pitch, distance, and the turning

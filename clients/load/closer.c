@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "closer.h"
 
 #include <nng/nng.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Closing nng sockets under a time limit. nng 1.5.2's nng_close can hang
  * for good on a missed wake-up (nanomsg/nng#1543, fixed after 1.5.2; seen
  * here about once in 300 closes of a socket in naval-load's teardown): a tool

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-load: puts a naval-server under the load of players and spectators
  * and reports what each of them sees. See --help and docs/clients.md. */
 #include <nng/nng.h>

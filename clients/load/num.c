@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "num.h"
 
 #include <ctype.h>

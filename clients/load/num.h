@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Strict parsing of command-line numbers for the client tools (naval-load,
  * naval-watch): the whole text must be a finite number in range, so that
  * "--duration 1O" is an error naming the flag, not a silent 1. The tools

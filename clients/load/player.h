@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* One simulated player for naval-load: its own command connection (the
  * client library), B boats spawned with it, steered on a thread of its own
  * with inputs that keep changing (slow sine sweeps of throttle and rudder

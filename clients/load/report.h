@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-load's figures: per role (players, tcp spectators, ws spectators)
  * the snapshot stream as received (rate, ticks missed, latency, bytes) and
  * the commands (rate, round trip, errors); the server's tick as carried in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A growing list of measurements (latencies, tick times, round trips) and
  * their percentiles. Kept whole rather than binned: a 60 s run at 60 Hz is
  * a few thousand values per stream, and exact percentiles need no choice

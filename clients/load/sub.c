@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sub.h"
 
 #include <nng/nng.h>

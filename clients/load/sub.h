@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* One measured snapshot subscription for naval-load: a SUB socket dialled
  * to a tcp:// or ws:// URL, a receive always pending on nng's thread, and
  * per message, right in the completion callback: the bytes, the latency

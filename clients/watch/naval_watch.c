@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* naval-watch: a terminal spectator of naval-server. A live top-down map
  * of the boats around a point or a followed boat, and a status line (tick,
  * boats, server tick time, snapshots/s, bytes/s, latency). --once --json

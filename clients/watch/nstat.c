@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "nstat.h"
 
 #include <nng/nng.h>

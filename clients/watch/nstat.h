@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Bytes this process's SUB sockets have received, from nng's own counters:
  * naval-watch reads snapshots through the client library, which decodes
  * them and does not say how big they were. nng 1.5.2 keeps rx_bytes per

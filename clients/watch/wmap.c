@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wmap.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The top-down map of naval-watch: boats as heading arrows on a grid of
  * terminal cells around a centre. Seen from above (+y), +x runs right and
  * -z up, so a heading (radians about +y from +x toward -z, the protocol's)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bundles the visualizer. Run by the CMake target `web` in its staging
 // folder (BUILD/clients/web: package.json, node_modules from `npm ci`, a
 // copy of src/ and tsconfig.json, the flatc TypeScript in gen/):

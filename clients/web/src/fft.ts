@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Inverse 2D FFT for the ocean: radix-2, in place, unnormalised, e^{+i}
 // (FFTW's BACKWARD, which core/ocean_update.c uses), so that a field is
 // f(x) = sum_k F(k) e^{i k.x} exactly as on the server.

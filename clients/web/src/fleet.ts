@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The boats: one InstancedMesh per vessel type, built from the hull mesh
 // the server sends (GetHull: body frame about the CG, +x bow, +y up, the
 // world's axes too), so thousands of boats cost one draw call per type.

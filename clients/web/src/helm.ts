@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // "Take the helm": spawn a boat of one's own through /ws/commands and steer
 // it from the keyboard. The server answers a spawn with the vessel's id
 // and a control token; every Control carries the token. Key presses only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The page around the canvas: status panel, connection banner, boat list,
 // helm panel. Only DOM; the figures come from app.ts (NavalStats).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // WebSockets to naval-server as nng's WebSocket transport expects them.
 // The subprotocol is the LISTENING socket's own pattern: "pub.sp.nanomsg.org"
 // to subscribe to /ws/snapshots (a PUB), "rep.sp.nanomsg.org" to send

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The visualizer's entry: links to the server, the world (ocean, hulls),
 // the snapshot timeline, the view, the HUD and the helm, tied together in
 // one animation loop. Served by naval-server at / (see docs/clients.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Figures over a sliding window of the last second or so: snapshot rate,
 // bytes per second, latency and tick time (mean and max), frame rate.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The server's FFT ocean (core/ocean.c, ocean_update.c) rebuilt in the
 // browser from WorldInfo's OceanSpec: the same waves (amplitude, direction,
 // random phase from the same seed hash, quantised frequency) evolved to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The wave spectra of core/ocean_spectrum.c, ported line for line so that
 // the browser draws the sea the server simulates: same spectra, spreading,
 // dispersion and the same hash-seeded Gaussian per wave. Kept in double

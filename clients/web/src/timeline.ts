@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Snapshot buffer and interpolation. Boats are drawn `delay` seconds in
 // the past of the server's clock so that there is nearly always a snapshot
 // on each side of the drawn time, and poses are blended between those two:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 3D view: renderer, sky and light, the water, the fleet, an orbit
 // camera that can ride along with a boat, and clicks turned into boats.
 

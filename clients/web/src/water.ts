@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sea surface on the GPU. Each cascade's fields (Dx, h, Dz per label,
 // from ocean.ts) are a float texture; a square grid of vertices around the
 // view centre is a set of labels x0, and the vertex shader moves each to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The protocol (proto/naval.fbs) through the TypeScript flatc generates at
 // build time: snapshots into flat typed arrays, requests out, responses
 // and their bodies (world info, hull meshes, spawn replies) into plain
