@@ -38,9 +38,11 @@
  * Restoring rebuilds the hull types from their source specs and refuses a
  * hull that no longer matches its fingerprint (a mesh file that changed),
  * and finally compares the rebuilt world's state hash with the one stored.
- * Not stored: column models of hull types (issue 9; a vessel on columns
- * cannot be restored yet), and the world_water of a world that is not the
- * FFT ocean or flat water (tests' travelling sine waves). */
+ * A hull type's column model is stored as the grid it was built with
+ * (scenario_hull columns_nx x columns_nz) and built again; a column model
+ * set from a columns_set of one's own is not stored, nor the world_water
+ * of a world that is not the FFT ocean or flat water (tests' travelling
+ * sine waves). */
 #ifndef NAVAL_CHECKPOINT_H
 #define NAVAL_CHECKPOINT_H
 

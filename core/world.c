@@ -465,8 +465,8 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
 }
 
 /* ---- checkpoints (core/checkpoint.c) ----------------------------------
- * Added for issue 8: export and restore of whole vessel state, the id
- * counter and the clock. */
+ * Export and restore of whole vessel state, the id counter and the
+ * clock. */
 
 /* A per-vessel array added to world_vessels must also travel in
  * world_vessel_record (export, restore) and core/checkpoint.c, or restored

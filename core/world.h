@@ -40,7 +40,7 @@ enum {
     WORLD_VESSEL_PLAYER = 1u << 1, /* levels of detail are chosen by distance from these */
 };
 
-/* How a vessel meets the water (issue 9's levels of detail): Kerner's
+/* How a vessel meets the water (its level of detail): Kerner's
  * per-triangle model, Zephyr columns (its type must have them), or a
  * floater that follows the surface with no rigid-body forces. */
 typedef enum world_model {
@@ -177,8 +177,8 @@ uint64_t world_state_hash(const world* w);
 void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total);
 
 /* ---- checkpoints (core/checkpoint.c) ----------------------------------
- * Added for issue 8 (world checkpoints): a vessel's whole state out and
- * back in, bit for bit, and the counters a restored world needs, so that a
+ * A vessel's whole state out and back in, bit for bit, and the counters
+ * a restored world needs, so that a
  * restored world has the same world_state_hash and evolves identically. */
 
 /* Everything a slot holds between steps, in the world's own precision. */

@@ -65,7 +65,7 @@ typedef struct cfg_server {
     double command_contexts;        /* requests in flight at once per command connection */
     double snapshot_queue;          /* messages queued per subscriber before the oldest is dropped */
     double area;                    /* demo fleet's half-width, m (0: from the fleet size) */
-    /* Issue 8: keeping the world across restarts, recording it, Agones. */
+    /* Keeping the world across restarts, recording it, Agones. */
     char checkpoint[CFG_PATH_MAX];  /* "" : no checkpoints; with restore set, defaults to it */
     double checkpoint_interval_s;   /* between checkpoints (0: only at shutdown) */
     char restore[CFG_PATH_MAX];     /* "" : build the world; else resume from this checkpoint (or its .prev) */

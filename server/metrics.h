@@ -35,7 +35,7 @@ typedef struct metrics {
      * counters (edge.h), set once the endpoints are open; NULL before. */
     const edge_stats* edge;
     atomic_uint_least64_t commands[METRICS_BODIES][METRICS_STATUSES];
-    /* Checkpoints (issue 8): counts, and the last one written. */
+    /* Checkpoints: counts, and the last one written. */
     atomic_uint_least64_t checkpoints, checkpoint_failures;
     atomic_uint_least64_t checkpoint_bytes, checkpoint_tick, checkpoint_capture_ns, checkpoint_write_ns;
     /* Calls to the Agones SDK sidecar that got a 2xx, and those that did not. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* naval-server under Agones (issue 8): a fake SDK sidecar (an nng HTTP
+/* naval-server under Agones: a fake SDK sidecar (an nng HTTP
  * server in this process) counts the calls: with NAVAL_AGONES=1 and the
  * sidecar's port in AGONES_SDK_HTTP_PORT the server POSTs {} to /ready
  * once and to /health every 2 s; with no sidecar listening a second

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* naval-server under faults (issue 8), each against a real server process
+/* naval-server under faults, each against a real server process
  * on loopback:
  *  - spectators connecting and disconnecting in churn (tcp and ws) while a
  *    big fleet ticks: the ticks keep their rate and the server's memory

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Record and replay (issue 8): a server with --record runs while one
+/* Record and replay: a server with --record runs while one
  * client spawns boats and steers them with changing inputs for two
  * seconds and another spawns a boat and goes away (its boat is reaped as
  * an orphan); SIGTERM stops it. naval-replay on the base checkpoint and

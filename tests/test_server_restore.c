@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* naval-server across a crash (issue 8): a server writing checkpoints
+/* naval-server across a crash: a server writing checkpoints
  * every 0.5 s is killed with SIGKILL after a client spawned and steered a
  * boat; the server restarted with --restore resumes at or after the
  * checkpoint's tick with the boat where it was, and the client's old token

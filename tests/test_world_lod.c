@@ -53,7 +53,7 @@ static world_vessel_state lod_state(const lod_world* t, uint32_t id) {
     return st;
 }
 
-/* Columns float the patrol boat at the mesh model's draft (issue 9: within
+/* Columns float the patrol boat at the mesh model's draft (within
  * 3 %), and a
  * switch in either direction leaves the pose where it was. */
 static void columns_float_like_the_mesh(void** state) {

@@ -82,7 +82,7 @@ def read(path):
         return f.read()
 
 # Variables the deployment may set before the server reads them (none now:
-# NAVAL_AGONES is a setting since issue 8); the rest must be in --help.
+# NAVAL_AGONES is a setting); the rest must be in --help.
 PENDING = set()
 # Every Debian image has glibc; everything else the binaries link must be listed.
 BASE = {"libc6"}
