@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "actuator.h"
+#include "naval/actuator.h"
 
 #include <math.h>
 #include <string.h>

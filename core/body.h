@@ -7,8 +7,8 @@
 #ifndef NAVAL_BODY_H
 #define NAVAL_BODY_H
 
-#include "nv_error.h"
-#include "vecmath.h"
+#include "naval/nv_error.h"
+#include "naval/vecmath.h"
 
 typedef struct body {
     vec3 position;          /* centre of gravity, world, m */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* World checkpoints (format in checkpoint.h): the encoder, the checked
  * decoder, the atomic file write and the restore. */
-#include "checkpoint.h"
+#include "naval/checkpoint.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hull.h"
+#include "naval/hull.h"
 
 static const uint8_t ckp_magic[8] = {'N', 'V', 'C', 'H', 'K', 'P', 'T', '\n'};
 

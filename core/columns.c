@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "columns.h"
+#include "naval/columns.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -7,13 +7,13 @@
 #ifndef NAVAL_DYNAMICS_H
 #define NAVAL_DYNAMICS_H
 
-#include "actuator.h"
 #include "body.h"
-#include "hull.h"
 #include "hydro.h"
-#include "hydrodyn.h"
-#include "vessel_type.h"
-#include "water.h"
+#include "naval/actuator.h"
+#include "naval/hull.h"
+#include "naval/hydrodyn.h"
+#include "naval/vessel_type.h"
+#include "naval/water.h"
 
 /* A hull type's dynamics made ready to run (one per type, shared). */
 typedef struct dynamics_model {

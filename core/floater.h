@@ -29,9 +29,9 @@
 
 #include <stddef.h>
 
-#include "nv_error.h"
-#include "vecmath.h"
-#include "water.h"
+#include "naval/nv_error.h"
+#include "naval/vecmath.h"
+#include "naval/water.h"
 
 typedef struct floater_params {
     double up_time;   /* s, > 0 (0.2) */

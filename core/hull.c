@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "hull.h"
+#include "naval/hull.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "hullgen.h"
+#include "naval/hullgen.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vecmath.h"
+#include "naval/vecmath.h"
 
 #define HULLGEN_MAX_DIVISIONS 1024u
 

@@ -9,11 +9,11 @@
 
 #include <stdint.h>
 
-#include "hull.h"
-#include "hydrodyn.h"
-#include "nv_error.h"
-#include "vecmath.h"
-#include "water.h"
+#include "naval/hull.h"
+#include "naval/hydrodyn.h"
+#include "naval/nv_error.h"
+#include "naval/vecmath.h"
+#include "naval/water.h"
 
 /* Per-worker scratch for the vertex pass: room for one block of vertices. */
 typedef struct hydro_scratch {

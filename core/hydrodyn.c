@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "hydrodyn.h"
+#include "naval/hydrodyn.h"
 
 #include <math.h>
 #include <string.h>

@@ -14,9 +14,9 @@
 
 #include <stdint.h>
 
-#include "hull.h"
-#include "hydrodyn.h"
-#include "simd.h"
+#include "naval/hull.h"
+#include "naval/hydrodyn.h"
+#include "naval/simd.h"
 
 #define HYDRODYN_LANES 8
 

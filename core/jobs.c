@@ -14,7 +14,7 @@
  * chunk of whatever job is live now (and then reads that job's descriptor,
  * published before its claim word) or finds the word exhausted and touches
  * nothing. */
-#include "jobs.h"
+#include "naval/jobs.h"
 
 #include <assert.h>
 #include <sched.h>

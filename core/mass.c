@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "mass.h"
+#include "naval/mass.h"
 
 #include <math.h>
 #include <string.h>

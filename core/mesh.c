@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Mesh storage, cleaning (weld, degenerate and unused-vertex removal),
  * volume and mesh_finish. The edge checks are in mesh_check.c. */
-#include "mesh.h"
 #include "mesh_internal.h"
+#include "naval/mesh.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "mesh.h"
 #include "mesh_internal.h"
+#include "naval/mesh.h"
 
 /* Every corner's outgoing edge, grouped by undirected edge: bucket v holds
  * the edges whose smaller vertex is v, sorted by the other vertex and then

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mesh.h"
-#include "nv_error.h"
+#include "naval/mesh.h"
+#include "naval/nv_error.h"
 
 /* ---- checks (mesh_check.c) ---- */
 

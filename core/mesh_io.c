@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mesh.h"
 #include "mesh_internal.h"
+#include "naval/mesh.h"
 
 #define MESH_STL_HEADER 84u
 #define MESH_STL_RECORD 50u

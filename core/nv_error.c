@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "naval/vecmath.h"
 #include "ocean_internal.h"
-#include "vecmath.h"
 
 /* Field -> (pair, slot) in the interleaved output. */
 static const int field_pair[OCEAN_FIELD_COUNT] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};

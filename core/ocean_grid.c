@@ -25,9 +25,9 @@
 #include <emmintrin.h>
 #endif
 
+#include "naval/simd.h"
 #include "ocean_internal.h"
 #include "ocean_walk.h"
-#include "simd.h"
 
 int ocean_has_surface_grid(const ocean* o) { return o->surface != NULL; }
 

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "ocean.h"
+#include "naval/ocean.h"
 
 /* Base spectra (half plane kx >= 0), each transformed along z once:
  *   0: h~        1: i kz h~        2: g~ = lambda h~ / k

@@ -5,9 +5,9 @@
 #ifndef NAVAL_OCEAN_JOBS_H
 #define NAVAL_OCEAN_JOBS_H
 
-#include "jobs.h"
-#include "ocean.h"
-#include "world.h"
+#include "naval/jobs.h"
+#include "naval/ocean.h"
+#include "naval/world.h"
 
 /* pool may be NULL (runs inline). */
 void ocean_jobs_update(ocean* o, double time, jobs* pool);

@@ -9,8 +9,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "naval/vecmath.h"
 #include "ocean_internal.h"
-#include "vecmath.h"
 
 /* Where a point falls in one cascade's grid: the rows and column of its
  * cell's corners and the bilinear weights. */

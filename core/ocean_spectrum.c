@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ocean_spectrum.h"
+#include "naval/ocean_spectrum.h"
 
 #include <math.h>
 
-#include "vecmath.h"
+#include "naval/vecmath.h"
 
 #define PHILLIPS_ALPHA 0.0081
 #define PM_ALPHA 0.0081

@@ -17,8 +17,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "naval/vecmath.h"
 #include "ocean_internal.h"
-#include "vecmath.h"
 
 /* Per pair: base and kx multiplier of fields A (re) and B (im); -1 = none. */
 static const int pair_base[OCEAN_PAIR_COUNT][2] = {{0, 5}, {2, 3}, {0, 1}, {2, 4}, {3, -1}};

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "scenario.h"
+#include "naval/scenario.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include "json_util.h"
+#include "naval/ocean_spectrum.h"
 #include "ocean_jobs.h"
-#include "ocean_spectrum.h"
-#include "statics.h"
 
 typedef json_ctx scn_ctx;
 
@@ -390,9 +389,6 @@ static int scn_add_types(const scenario* s, world* w, nv_error* err) {
 
 int scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err) {
     memset(out, 0, sizeof *out);
-    double* balance = calloc(s->hull_count ? s->hull_count : 1, sizeof *balance);
-    if (!balance) return nv_error_set(err, "scenario: out of memory");
-    for (uint32_t i = 0; i < s->hull_count; i++) balance[i] = NAN;
     if (s->has_ocean && !(out->ocean = ocean_create(&s->ocean, err))) goto fail;
     if (world_create(&out->world, &s->world, pool, err)) goto fail;
     if (out->ocean) {
@@ -404,15 +400,7 @@ int scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, 
     for (uint32_t i = 0; i < s->vessel_count; i++) {
         const scenario_vessel* v = &s->vessels[i];
         double y = v->y;
-        if (v->afloat) {
-            if (isnan(balance[v->hull]) &&
-                statics_balance_height_of(world_hull_type(out->world, v->hull), s->world.water_density,
-                                          s->world.gravity, quat_identity(), &balance[v->hull], err)) {
-                nv_error_prefix(err, "hull type '%s'", s->hulls[v->hull].name);
-                goto fail;
-            }
-            y = balance[v->hull];
-        }
+        if (v->afloat && world_type_float_height(out->world, v->hull, &y, err)) goto fail;
         quat q = quat_from_axis_angle(v3(0, 1, 0), v->heading_deg * NV_PI / 180.0);
         uint32_t id;
         if (world_spawn(out->world, v->hull, v3(v->x, y, v->z), q, &id, err) ||
@@ -422,10 +410,8 @@ int scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, 
             goto fail;
         }
     }
-    free(balance);
     return 0;
 fail:
-    free(balance);
     scenario_instance_destroy(out);
     return -1;
 }

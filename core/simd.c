@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "simd.h"
+#include "naval/simd.h"
 
 #include <stdatomic.h>
 #include <string.h>

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "statics.h"
+#include "naval/statics.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
+
+#include "hydro.h"
+#include "vessel.h"
 
 statics_options statics_options_default(void) {
     statics_options o;

@@ -7,9 +7,9 @@
 #define NAVAL_VESSEL_H
 
 #include "body.h"
-#include "hull.h"
 #include "hydro.h"
-#include "water.h"
+#include "naval/hull.h"
+#include "naval/water.h"
 
 typedef struct vessel_env {
     double water_density;   /* kg/m^3 */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "vessel_type.h"
+#include "naval/vessel_type.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hullgen.h"
 #include "json_util.h"
+#include "naval/hullgen.h"
 
 #define VT_INF INFINITY
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "water.h"
+#include "naval/water.h"
 
 #include <math.h>
 
-#include "vecmath.h"
+#include "naval/vecmath.h"
 
 static size_t water_flat_sample(const water_surface* self, const water_query* q) {
     const water_flat* w = (const water_flat*)self;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "world.h"
+#include "naval/world.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "hydrodyn_lanes.h"
+#include "naval/checkpoint.h"
+#include "naval/statics.h"
 #include "world_internal.h"
 
 world_config world_config_default(void) {
@@ -316,11 +318,8 @@ int world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_veloci
     return 0;
 }
 
-int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
-    uint32_t s = world_slot_of(w, id);
-    if (s == UINT32_MAX) return -1;
-    const world_vessels* v = &w->v;
-    out->id = id;
+static void world_state_of_slot(const world_vessels* v, uint32_t s, world_vessel_state* out) {
+    out->id = v->id[s];
     out->type = v->type[s];
     out->flags = v->flags[s];
     out->position = v3(v->px[s], v->py[s], v->pz[s]);
@@ -336,6 +335,34 @@ int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
     out->throttle_actual = v->throttle[s];
     out->rudder_actual = v->rudder[s];
     out->model = (world_model)v->model[s];
+}
+
+int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
+    uint32_t s = world_slot_of(w, id);
+    if (s == UINT32_MAX) return -1;
+    world_state_of_slot(&w->v, s, out);
+    return 0;
+}
+
+uint32_t world_read_vessels(const world* w, uint32_t first, uint32_t count, world_vessel_state* out) {
+    uint32_t n = world_vessel_count(w);
+    if (first >= n) return 0;
+    if (count > n - first) count = n - first;
+    for (uint32_t i = 0; i < count; i++) world_state_of_slot(&w->v, first + i, &out[i]);
+    return count;
+}
+
+int world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err) {
+    if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
+    const world_type* t = &w->types[type];
+    if (!t->can_float) {
+        /* Asked again only to name why: a type that sinks is rare. */
+        double ignored;
+        if (statics_balance_height_of(&t->hull, w->cfg.water_density, w->cfg.gravity, quat_identity(), &ignored, err))
+            return nv_error_prefix(err, "hull type '%s'", t->name);
+        return nv_error_set(err, "hull type '%s' cannot float", t->name);
+    }
+    *y = t->float_height;
     return 0;
 }
 

@@ -5,11 +5,11 @@
 #define NAVAL_WORLD_INTERNAL_H
 
 #include "body.h"
-#include "columns.h"
-#include "floater.h"
 #include "dynamics.h"
+#include "floater.h"
 #include "hydro.h"
-#include "world.h"
+#include "naval/columns.h"
+#include "naval/world.h"
 
 /* A run of one vessel's vertices or triangles: the unit of parallel work. */
 typedef struct world_block {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "statics.h"
+#include "naval/statics.h"
 #include "world_internal.h"
 
 world_lod world_lod_default(void) {

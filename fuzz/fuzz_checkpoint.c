@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
+#include "naval/checkpoint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mesh.h"
+#include "naval/mesh.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

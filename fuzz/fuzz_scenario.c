@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "naval/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

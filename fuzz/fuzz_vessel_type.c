@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vessel_type.h"
+#include "naval/vessel_type.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

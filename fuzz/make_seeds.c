@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
-#include "hullgen.h"
+#include "naval/checkpoint.h"
+#include "naval/hullgen.h"
+#include "naval/scenario.h"
 #include "proto.h"
-#include "scenario.h"
 
 static const char* seeds_dir;
 

@@ -16,7 +16,7 @@
 #define NAVAL_SERVER_AGONES_H
 
 #include "metrics.h"
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 /* Seconds between calls; Agones' health check (docker/k8s/fleet.yaml:
  * every 5 s, 3 misses) tolerates a few lost ones. */

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "nv_error.h"
+#include "naval/nv_error.h"
 #include "owners.h"
 #include "proto.h"
 #include "sim.h"

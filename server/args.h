@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "config.h"
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 typedef struct args_result {
     int help;          /* --help / -h: print the usage, exit 0 */

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "world.h"
+#include "naval/world.h"
 
 typedef struct autopilot autopilot;
 

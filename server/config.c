@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "checkpoint.h"
 #include "edge.h"
-#include "jobs.h"
 #include "json_util.h"
+#include "naval/checkpoint.h"
+#include "naval/jobs.h"
 
 extern char** environ;
 

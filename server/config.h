@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "log.h"
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 #define CFG_URL_MAX 256
 #define CFG_PATH_MAX 1024

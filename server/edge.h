@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 #define EDGE_MAX_STREAMS 4
 #define EDGE_MAX_LISTENERS 8

@@ -12,7 +12,7 @@
 
 #include "edge.h"
 #include "metrics.h"
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 typedef struct http_config {
     const char* web_root;   /* folder to serve (NULL or "": none); without an

@@ -14,7 +14,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 typedef enum log_level {
     LOG_LEVEL_DEBUG = 0,

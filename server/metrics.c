@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define METRICS_SANITIZER_HEAP 1

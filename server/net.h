@@ -18,7 +18,7 @@
 #include "edge.h"
 #include "http.h"
 #include "metrics.h"
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 typedef struct net_config {
     const char* snapshot_url;   /* "" : none */

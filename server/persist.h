@@ -17,10 +17,10 @@
 #include <stdint.h>
 #include <uv.h>
 
-#include "checkpoint.h"
 #include "config.h"
 #include "metrics.h"
-#include "nv_error.h"
+#include "naval/checkpoint.h"
+#include "naval/nv_error.h"
 #include "owners.h"
 #include "resume.h"
 #include "sim.h"

@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "nv_error.h"
+#include "naval/nv_error.h"
 #include "proto.h"
 
 #define RECORD_VERSION 1

@@ -14,9 +14,9 @@
 #include <uv.h>
 
 #include "apply.h"
-#include "checkpoint.h"
-#include "jobs.h"
 #include "log.h"
+#include "naval/checkpoint.h"
+#include "naval/jobs.h"
 #include "owners.h"
 #include "record.h"
 #include "sim.h"

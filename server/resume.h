@@ -25,9 +25,9 @@
 #include <stdint.h>
 
 #include "autopilot.h"
-#include "nv_error.h"
+#include "naval/nv_error.h"
+#include "naval/world.h"
 #include "owners.h"
-#include "world.h"
 
 #define RESUME_VERSION 1u
 

@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "naval/vessel_type.h"
 #include "persist.h"
 #include "resume.h"
-#include "statics.h"
-#include "vessel_type.h"
 
 /* The default sea: a fresh breeze's JONSWAP sea (Hs ~1.5 m) on one 256^2
  * cascade, so that the world uses the surface-grid fast path. */
@@ -199,13 +198,11 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
         world_set_lod(s->world, &lod);
     }
     s->type_count = world_hull_type_count(s->world);
-    s->balance_y = malloc(s->type_count * sizeof *s->balance_y);
     s->pilot = autopilot_create((uint64_t)cfg->seed, 0.0, 0.0, s->area);
-    if (!s->balance_y || !s->pilot) {
+    if (!s->pilot) {
         nv_error_set(err, "out of memory");
         goto done;
     }
-    for (uint32_t i = 0; i < s->type_count; i++) s->balance_y[i] = NAN;
     if (sim_keep_hulls(s, scn.hulls, scn.hull_count, err)) goto done;
     /* scenario_instantiate spawns in order: vessel i has slot i. */
     for (uint32_t i = first_demo; i < scn.vessel_count; i++)
@@ -230,12 +227,6 @@ int sim_restore(sim* s, const checkpoint* c, uint32_t threads, uint64_t now_ns, 
     if (checkpoint_restore(c, s->pool, &s->inst, err)) goto done;
     s->world = s->inst.world;
     s->type_count = world_hull_type_count(s->world);
-    s->balance_y = malloc((s->type_count ? s->type_count : 1) * sizeof *s->balance_y);
-    if (!s->balance_y) {
-        nv_error_set(err, "out of memory");
-        goto done;
-    }
-    for (uint32_t i = 0; i < s->type_count; i++) s->balance_y[i] = NAN;
     if (sim_keep_hulls(s, c->hulls, c->hull_count, err)) goto done;
     /* No autopilot_update here: the controls are the checkpoint's, and the
      * next step's update is the one the original run would have made. */
@@ -258,7 +249,6 @@ void sim_destroy(sim* s) {
     autopilot_destroy(s->pilot);
     scenario_instance_destroy(&s->inst);
     jobs_destroy(s->pool);
-    free(s->balance_y);
     free(s->hulls);
     memset(s, 0, sizeof *s);
 }
@@ -270,10 +260,8 @@ void sim_step(sim* s) {
 
 int sim_spawn(sim* s, uint32_t type, double x, double z, double heading, uint32_t* id, nv_error* err) {
     if (type >= s->type_count) return nv_error_set(err, "no vessel type %u (the world has %u)", type, s->type_count);
-    if (isnan(s->balance_y[type]) &&
-        statics_balance_height_of(world_hull_type(s->world, type), s->world_cfg.water_density, s->world_cfg.gravity,
-                                  quat_identity(), &s->balance_y[type], err))
-        return -1;
+    double y;
+    if (world_type_float_height(s->world, type, &y, err)) return -1;
     quat q = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);
-    return world_spawn(s->world, type, v3(x, s->balance_y[type], z), q, id, err);
+    return world_spawn(s->world, type, v3(x, y, z), q, id, err);
 }

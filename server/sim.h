@@ -9,14 +9,14 @@
 #include <stdint.h>
 
 #include "autopilot.h"
-#include "checkpoint.h"
 #include "config.h"
-#include "jobs.h"
-#include "nv_error.h"
-#include "ocean.h"
+#include "naval/checkpoint.h"
+#include "naval/jobs.h"
+#include "naval/nv_error.h"
+#include "naval/ocean.h"
+#include "naval/scenario.h"
+#include "naval/world.h"
 #include "owners.h"
-#include "scenario.h"
-#include "world.h"
 
 /* The column grid the server gives every hull type when levels of detail
  * are on (as naval-bench --model columns). */
@@ -32,7 +32,6 @@ typedef struct sim {
     double tick_hz;
     uint32_t demo_boats;
     double area;             /* demo area half-width, m */
-    double* balance_y;       /* per type: CG height afloat on flat water (NaN until needed) */
     uint32_t type_count;
     scenario_hull* hulls;    /* how each type was built, for checkpoints (type_count) */
     struct record* rec;      /* the record log when recording (apply.c writes to it) */

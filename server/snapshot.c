@@ -32,6 +32,10 @@ uint64_t snap_wall_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Vessels read from the world at a time: a small stack buffer, one pass
+ * over the world's arrays per batch. */
+#define SNAP_READ_BATCH 64u
+
 int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats, nv_error* err) {
     uint32_t n = world_vessel_count(w);
     if (n > b->capacity) {
@@ -41,9 +45,10 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
         b->snap.vessels = v;
         b->capacity = cap;
     }
+    world_vessel_state batch[SNAP_READ_BATCH];
     for (uint32_t i = 0; i < n; i++) {
-        world_vessel_state s;
-        world_vessel_get(w, world_vessel_id_at(w, i), &s);
+        if (i % SNAP_READ_BATCH == 0) world_read_vessels(w, i, SNAP_READ_BATCH, batch);
+        const world_vessel_state s = batch[i % SNAP_READ_BATCH];
         proto_vessel* o = &b->snap.vessels[i];
         o->id = s.id;
         o->type = (uint16_t)s.type;

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "nv_error.h"
+#include "naval/nv_error.h"
 #include "proto.h"
 #include "sim.h"
 

@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
-#include "jobs.h"
-#include "scenario.h"
+#include "naval/checkpoint.h"
+#include "naval/jobs.h"
+#include "naval/scenario.h"
 #include "test_util.h"
 
 /* An FFT sea, two vessel types with actuators and slamming memory, one

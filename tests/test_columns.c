@@ -7,9 +7,9 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "columns.h"
 #include "body.h"
-#include "statics.h"
+#include "naval/columns.h"
+#include "naval/statics.h"
 #include "test_util.h"
 #include "vessel.h"
 

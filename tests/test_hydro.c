@@ -4,9 +4,9 @@
 #include <math.h>
 
 #include "hydro.h"
-#include "statics.h"
+#include "naval/statics.h"
+#include "naval/water.h"
 #include "test_util.h"
-#include "water.h"
 
 #define RHO 1025.0
 #define G 9.81

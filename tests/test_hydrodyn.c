@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "dynamics.h"
-#include "hydrodyn_lanes.h"
-#include "hullgen.h"
 #include "hydro.h"
-#include "statics.h"
-#include "vessel_type.h"
+#include "hydrodyn_lanes.h"
+#include "naval/hullgen.h"
+#include "naval/statics.h"
+#include "naval/vessel_type.h"
+#include "naval/world.h"
 #include "test_util.h"
-#include "world.h"
 
 #define RHO 1025.0
 #define G 9.81

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "jobs.h"
+#include "naval/jobs.h"
 #include "test_util.h"
 
 /* A deadlock must fail the test, not hang it. */

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "mesh.h"
+#include "naval/mesh.h"
 
 /* cmocka 1.1 compares floats only as float; these checks need doubles. */
 #define assert_near(a, b, tol)                                                                                         \

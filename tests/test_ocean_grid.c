@@ -5,9 +5,9 @@
  * origin-and-offsets query, and the parameter check. */
 #include "test_ocean_util.h"
 
-#include "jobs.h"
+#include "naval/jobs.h"
+#include "naval/simd.h"
 #include "ocean_jobs.h"
-#include "simd.h"
 
 /* A rough sea on a tile of whole-metre cells (512 m / 128 = 4 m): node
  * coordinates are exact in double and in the grid's float cells, so a

@@ -11,8 +11,8 @@
 
 #include "test_util.h"
 
-#include "ocean_spectrum.h"
-#include "vecmath.h"
+#include "naval/ocean_spectrum.h"
+#include "naval/vecmath.h"
 
 #define G 9.81
 

@@ -14,8 +14,8 @@
 
 #include "test_util.h"
 
-#include "ocean.h"
-#include "vecmath.h"
+#include "naval/ocean.h"
+#include "naval/vecmath.h"
 
 static inline ocean* make(const ocean_params* p) {
     nv_error err;

@@ -3,9 +3,9 @@
  * named by its key path. */
 #include <math.h>
 
-#include "ocean_spectrum.h"
-#include "scenario.h"
-#include "statics.h"
+#include "naval/ocean_spectrum.h"
+#include "naval/scenario.h"
+#include "naval/statics.h"
 #include "test_util.h"
 
 static void small_file_builds_its_world(void** state) {

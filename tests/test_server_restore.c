@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "checkpoint.h"
+#include "naval/checkpoint.h"
 #include "naval_client.h"
 #include "test_server_logged.h"
 

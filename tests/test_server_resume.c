@@ -17,10 +17,10 @@
 
 #include "args.h"
 #include "autopilot.h"
+#include "naval/world.h"
 #include "owners.h"
 #include "record.h"
 #include "resume.h"
-#include "world.h"
 
 static proto_token token_of(uint8_t seed) {
     proto_token t;

@@ -21,9 +21,9 @@
 #include "config.h"
 #include "idmap.h"
 #include "metrics.h"
+#include "naval/vessel_type.h"
 #include "owners.h"
 #include "sim.h"
-#include "vessel_type.h"
 
 static void test_idmap_against_reference(void** state) {
     (void)state;

@@ -4,7 +4,7 @@
  * and an undamped integrator that never pumps energy in. */
 #include <math.h>
 
-#include "statics.h"
+#include "naval/statics.h"
 #include "test_util.h"
 #include "vessel.h"
 

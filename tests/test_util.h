@@ -12,10 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hull.h"
-#include "hullgen.h"
-#include "mass.h"
-#include "mesh.h"
+#include "naval/hull.h"
+#include "naval/hullgen.h"
+#include "naval/mass.h"
+#include "naval/mesh.h"
 
 /* Fails the test with the library's message when a call returns non-zero. */
 #define ASSERT_OK(call, err)                                                  \

@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "statics.h"
+#include "naval/statics.h"
+#include "naval/vessel_type.h"
 #include "test_util.h"
-#include "vessel_type.h"
 
 #define VESSEL_DATA NAVAL_TEST_DATA "/../../data/vessels"
 

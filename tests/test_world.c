@@ -4,11 +4,11 @@
  * frozen without touching the others. */
 #include <math.h>
 
-#include "jobs.h"
-#include "statics.h"
+#include "naval/jobs.h"
+#include "naval/statics.h"
+#include "naval/world.h"
 #include "test_util.h"
 #include "vessel.h"
-#include "world.h"
 
 typedef struct test_world {
     world* w;
@@ -239,12 +239,56 @@ static void non_finite_vessel_is_contained(void** state) {
     world_destroy(worlds[1]);
 }
 
+/* The bulk read gives, slot by slot, what the per-id read gives, and
+ * stops at the end of the world; the float height is the hydrostatics'
+ * balance of the type's own hull. */
+static void bulk_read_and_float_height_agree(void** state) {
+    (void)state;
+    test_world t;
+    test_world_make(&t, 1, 128, 7);
+    nv_error err;
+    for (int step = 0; step < 5; step++) world_step(t.w);
+    ASSERT_OK(world_despawn(t.w, world_vessel_id_at(t.w, 2), &err), err);
+    uint32_t n = world_vessel_count(t.w);
+    assert_int_equal(n, 6);
+    world_vessel_state bulk[8], one;
+    memset(bulk, 0, sizeof bulk); /* padding compared too */
+    memset(&one, 0, sizeof one);
+    assert_int_equal(world_read_vessels(t.w, 1, 8, bulk), n - 1);
+    for (uint32_t i = 1; i < n; i++) {
+        assert_int_equal(world_vessel_get(t.w, world_vessel_id_at(t.w, i), &one), 0);
+        assert_memory_equal(&bulk[i - 1], &one, sizeof one);
+    }
+    assert_int_equal(world_read_vessels(t.w, n, 4, bulk), 0);
+    for (uint32_t type = 0; type < world_hull_type_count(t.w); type++) {
+        double y, expected;
+        ASSERT_OK(world_type_float_height(t.w, type, &y, &err), err);
+        ASSERT_OK(statics_balance_height_of(world_hull_type(t.w, type), world_get_config(t.w)->water_density,
+                                            world_get_config(t.w)->gravity, quat_identity(), &expected, &err),
+                  err);
+        assert_true(y == expected);
+    }
+    assert_int_equal(world_type_float_height(t.w, 99, &(double){0}, &err), -1);
+    assert_non_null(strstr(err.message, "no hull type 99"));
+    mesh m;
+    mass_spec spec = mass_spec_default();
+    spec.mass = 1e9; /* far beyond the barge's whole displacement */
+    uint32_t lead;
+    ASSERT_OK(hullgen_build("barge", 300, &m, &err), err);
+    ASSERT_OK(world_add_hull_type(t.w, "lead", &m, &spec, &lead, &err), err);
+    mesh_free(&m);
+    assert_int_equal(world_type_float_height(t.w, lead, &(double){0}, &err), -1);
+    assert_non_null(strstr(err.message, "hull type 'lead'"));
+    test_world_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_state_for_any_thread_count),
         cmocka_unit_test(world_matches_the_single_vessel_reference),
         cmocka_unit_test(ids_survive_spawns_and_despawns),
         cmocka_unit_test(non_finite_vessel_is_contained),
+        cmocka_unit_test(bulk_read_and_float_height_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

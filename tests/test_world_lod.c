@@ -4,11 +4,11 @@
  * with mixed models. */
 #include <math.h>
 
-#include "hullgen.h"
-#include "jobs.h"
-#include "statics.h"
+#include "naval/hullgen.h"
+#include "naval/jobs.h"
+#include "naval/statics.h"
+#include "naval/world.h"
 #include "test_util.h"
-#include "world.h"
 
 typedef struct lod_world {
     world* w;

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <uv.h>
 
-#include "jobs.h"
+#include "naval/jobs.h"
 
 #define BENCH_REPEATS 7
 #define BENCH_HOT_CALLS 20000u

@@ -12,14 +12,14 @@
 #include <time.h>
 
 #include "cli.h"
-#include "columns.h"
 #include "floater.h"
-#include "hull.h"
-#include "hullgen.h"
 #include "hydro.h"
-#include "hydrodyn.h"
-#include "ocean.h"
-#include "statics.h"
+#include "naval/columns.h"
+#include "naval/hull.h"
+#include "naval/hullgen.h"
+#include "naval/hydrodyn.h"
+#include "naval/ocean.h"
+#include "naval/statics.h"
 
 static const char usage[] =
     "usage: bench-lod [options]\n"

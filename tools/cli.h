@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "vecmath.h"
+#include "naval/vecmath.h"
 
 int cli_parse_double(const char* text, double* out);
 /* Integer in [min, max]. */

@@ -9,13 +9,12 @@
 #include <sys/resource.h>
 
 #include "cli.h"
-#include "hullgen.h"
-#include "jobs.h"
-#include "ocean.h"
-#include "hydrodyn_lanes.h"
-#include "scenario.h"
-#include "simd.h"
-#include "world.h"
+#include "naval/hullgen.h"
+#include "naval/jobs.h"
+#include "naval/ocean.h"
+#include "naval/scenario.h"
+#include "naval/simd.h"
+#include "naval/world.h"
 
 static const char usage[] =
     "usage: naval-bench [options]\n"
@@ -436,13 +435,13 @@ int main(int argc, char** argv) {
                 printf("{\"boats\": %u, \"hull_triangles\": %u, \"threads\": %u, \"kernels\": \"%s\", "
                        "\"triangle_ns_hydrostatics\": %.4f, \"triangle_ns_full\": %.4f, \"full_over_hydrostatics\": %.4f, "
                        "\"step_ms_p50_hydrostatics\": %.4f, \"step_ms_p50_full\": %.4f, \"step_ms_p99_full\": %.4f}\n",
-                       r.boats, r.triangles, r.threads, hydrodyn_kernels_name(hydrodyn_kernels_active()), ns_hs, ns_full,
+                       r.boats, r.triangles, r.threads, simd_name(simd_level()), ns_hs, ns_full,
                        ns_full / ns_hs, hs.step_p50, r.step_p50, r.step_p99);
             else
                 printf("naval-bench: %u boats x %u triangles, %u threads, %s force kernels\n"
                        "  triangle pass per triangle (fastest step, thread time): hydrostatics %.2f ns, full model %.2f ns "
                        "(%.2fx)\n  step p50: hydrostatics %.3f ms, full %.3f ms (p99 %.3f)\n",
-                       r.boats, r.triangles, r.threads, hydrodyn_kernels_name(hydrodyn_kernels_active()), ns_hs, ns_full,
+                       r.boats, r.triangles, r.threads, simd_name(simd_level()), ns_hs, ns_full,
                        ns_full / ns_hs, hs.step_p50, r.step_p50, r.step_p99);
         }
         scenario_free(&scn);

@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "columns.h"
-#include "hull.h"
-#include "hullgen.h"
-#include "mass.h"
-#include "mesh.h"
-#include "statics.h"
+#include "naval/columns.h"
+#include "naval/hull.h"
+#include "naval/hullgen.h"
+#include "naval/mass.h"
+#include "naval/mesh.h"
+#include "naval/statics.h"
 
 static const char usage[] =
     "usage: naval-hull FILE|builtin:NAME[:TRIANGLES] [options]\n"

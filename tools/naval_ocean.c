@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "ocean.h"
-#include "vecmath.h"
+#include "naval/ocean.h"
+#include "naval/vecmath.h"
 
 static const char usage[] =
     "usage: naval-ocean [options]\n"

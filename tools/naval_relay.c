@@ -28,7 +28,7 @@
 #include "cli.h"
 #include "edge.h"
 #include "log.h"
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 #define RELAY_MAX_LISTEN 8
 

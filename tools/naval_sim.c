@@ -10,10 +10,10 @@
 #include <time.h>
 
 #include "cli.h"
-#include "jobs.h"
-#include "scenario.h"
-#include "statics.h"
-#include "world.h"
+#include "naval/jobs.h"
+#include "naval/scenario.h"
+#include "naval/statics.h"
+#include "naval/world.h"
 
 static const char usage[] =
     "usage: naval-sim SCENARIO.json [options]\n"

@@ -56,6 +56,40 @@
 #include "scenario.h"
 #include "world.h"
 
+/* ---- a world's state, slot by slot ------------------------------------
+ * A vessel's whole state out and back in, bit for bit, and the counters
+ * a restored world needs, so that a restored world has the same
+ * world_state_hash and evolves identically. */
+
+/* Everything a slot holds between steps, in the world's own precision. */
+typedef struct world_vessel_record {
+    uint32_t id, type, flags;
+    world_model model;
+    vec3 position;
+    quat orientation;
+    vec3 velocity;
+    vec3 angular_momentum;   /* the integrated state */
+    vec3 angular_velocity;   /* derived from it, but kept to the bit */
+    vec3 force, torque;      /* last step's */
+    float submerged_area;
+    float throttle_cmd, rudder_cmd; /* commanded */
+    float throttle, rudder;         /* actual */
+    float water_vy;                 /* the surface's vertical velocity at the CG, last step */
+    uint32_t slam_count;     /* triangles of slamming memory; 0 when the type keeps none */
+    const uint16_t* slam;    /* half floats; export: the world's (valid until the next change); restore: copied */
+} world_vessel_record;
+
+/* Slot order is part of the state (the hash and the block order follow
+ * it): export slots 0..count-1 and restore them in that order. */
+int world_export_vessel(const world* w, uint32_t slot, world_vessel_record* out);
+/* Appends the vessel at the next slot with its own id (which must be
+ * free); ids below it that are not in use stay unused. Between steps. */
+int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err);
+/* Raises the id counter (never lowers it below an id in use). */
+int world_set_next_id(world* w, uint32_t next_id, nv_error* err);
+/* Between steps: the tick, and the time it implies (tick / tick_hz). */
+void world_set_clock(world* w, uint64_t tick);
+
 #define CHECKPOINT_VERSION 3u /* 2: slamming memory as half floats; 3: hull types' column grids */
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u

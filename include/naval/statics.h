@@ -9,8 +9,8 @@
 #include <stdbool.h>
 
 #include "hull.h"
-#include "hydro.h"
-#include "vessel.h"
+#include "nv_error.h"
+#include "vecmath.h"
 
 typedef struct statics_options {
     double water_density;   /* kg/m^3 */

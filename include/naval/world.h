@@ -161,6 +161,14 @@ uint32_t world_vessel_count(const world* w);
 /* Id of the vessel in slot i (0 <= i < count); slot order is stable between
  * spawns and despawns. */
 uint32_t world_vessel_id_at(const world* w, uint32_t slot);
+/* Snapshots and views: the vessels in slots [first, first + count) into
+ * out[0..], in slot order, in one pass over the arrays. Returns how many
+ * were written (fewer at the end of the world). */
+uint32_t world_read_vessels(const world* w, uint32_t first, uint32_t count, world_vessel_state* out);
+/* The CG height at which a vessel of the type floats upright on flat
+ * water, found once when the type was added (spawns "afloat" use it).
+ * Fails, naming why, for a type that sinks. */
+int world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err);
 
 void world_step(world* w);
 
@@ -176,41 +184,8 @@ uint64_t world_state_hash(const world* w);
  * types, per-worker scratch), for the benchmark's memory figures. */
 void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total);
 
-/* ---- checkpoints (core/checkpoint.c) ----------------------------------
- * A vessel's whole state out and back in, bit for bit, and the counters
- * a restored world needs, so that a
- * restored world has the same world_state_hash and evolves identically. */
-
-/* Everything a slot holds between steps, in the world's own precision. */
-typedef struct world_vessel_record {
-    uint32_t id, type, flags;
-    world_model model;
-    vec3 position;
-    quat orientation;
-    vec3 velocity;
-    vec3 angular_momentum;   /* the integrated state */
-    vec3 angular_velocity;   /* derived from it, but kept to the bit */
-    vec3 force, torque;      /* last step's */
-    float submerged_area;
-    float throttle_cmd, rudder_cmd; /* commanded */
-    float throttle, rudder;         /* actual */
-    float water_vy;                 /* the surface's vertical velocity at the CG, last step */
-    uint32_t slam_count;     /* triangles of slamming memory; 0 when the type keeps none */
-    const uint16_t* slam;    /* half floats; export: the world's (valid until the next change); restore: copied */
-} world_vessel_record;
-
-/* Slot order is part of the state (the hash and the block order follow
- * it): export slots 0..count-1 and restore them in that order. */
-int world_export_vessel(const world* w, uint32_t slot, world_vessel_record* out);
-/* Appends the vessel at the next slot with its own id (which must be
- * free); ids below it that are not in use stay unused. Between steps. */
-int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err);
 /* The id the next spawn gets (ids are never reused). */
 uint32_t world_next_id(const world* w);
-/* Raises the id counter (never lowers it below an id in use). */
-int world_set_next_id(world* w, uint32_t next_id, nv_error* err);
-/* Between steps: the tick, and the time it implies (tick / tick_hz). */
-void world_set_clock(world* w, uint64_t tick);
 const world_config* world_get_config(const world* w);
 vec3 world_get_wind(const world* w);
 world_lod world_get_lod(const world* w);

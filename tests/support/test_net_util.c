@@ -1,41 +1,18 @@
 // SPDX-License-Identifier: MIT
-/* Raw-socket peers for the network tests: what a browser, an nng dialer
- * or an attacker writes on the wire, byte for byte (plain HTTP, the
- * WebSocket handshake and masked frames, the SP handshake and length
- * prefixes), with timeouts so that no test waits forever. Header-only. */
-#ifndef NAVAL_TEST_NET_UTIL_H
-#define NAVAL_TEST_NET_UTIL_H
+#include "test_net_util.h"
 
-#include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
-
-static inline double net_now(void) {
+double net_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static inline void net_sleep_ms(int ms) {
+void net_sleep_ms(int ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
 
-/* A tcp connection to 127.0.0.1:port from `source` (NULL: any; another
- * loopback address such as "127.0.0.2" is another client to per-address
- * limits), within 5 s (a server that accepts nothing fills its backlog,
- * and connect would wait minutes). -1 when it fails. */
-static inline int net_connect_within(int port, const char* source, int timeout_ms) {
+int net_connect_within(int port, const char* source, int timeout_ms) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
     if (fd < 0) return -1;
     struct sockaddr_in a;
@@ -67,18 +44,17 @@ static inline int net_connect_within(int port, const char* source, int timeout_m
     return fd;
 }
 
-static inline int net_connect_from(int port, const char* source) { return net_connect_within(port, source, 5000); }
+int net_connect_from(int port, const char* source) { return net_connect_within(port, source, 5000); }
 
-static inline int net_connect(int port) { return net_connect_from(port, NULL); }
+int net_connect(int port) { return net_connect_from(port, NULL); }
 
-/* Closes with a reset (RST), as a crashed or killed peer does. */
-static inline void net_abort_close(int fd) {
+void net_abort_close(int fd) {
     struct linger l = {1, 0};
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
     close(fd);
 }
 
-static inline int net_send(int fd, const void* data, size_t n) {
+int net_send(int fd, const void* data, size_t n) {
     const char* p = data;
     while (n) {
         ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
@@ -89,10 +65,9 @@ static inline int net_send(int fd, const void* data, size_t n) {
     return 0;
 }
 
-static inline int net_send_text(int fd, const char* text) { return net_send(fd, text, strlen(text)); }
+int net_send_text(int fd, const char* text) { return net_send(fd, text, strlen(text)); }
 
-/* Up to cap bytes within timeout_s: the count, 0 at EOF, -1 on timeout or error. */
-static inline ssize_t net_recv_some(int fd, void* out, size_t cap, double timeout_s) {
+ssize_t net_recv_some(int fd, void* out, size_t cap, double timeout_s) {
     struct pollfd p = {fd, POLLIN, 0};
     int ms = (int)(timeout_s * 1000);
     if (poll(&p, 1, ms) <= 0) return -1;
@@ -100,8 +75,7 @@ static inline ssize_t net_recv_some(int fd, void* out, size_t cap, double timeou
     return n < 0 ? -1 : n;
 }
 
-/* Exactly n bytes within timeout_s: 0, or -1 (EOF, timeout, error). */
-static inline int net_recv_exact(int fd, void* out, size_t n, double timeout_s) {
+int net_recv_exact(int fd, void* out, size_t n, double timeout_s) {
     double deadline = net_now() + timeout_s;
     char* p = out;
     while (n) {
@@ -115,9 +89,7 @@ static inline int net_recv_exact(int fd, void* out, size_t n, double timeout_s) 
     return 0;
 }
 
-/* Reads until the peer closes (or timeout_s): the bytes, NUL-terminated;
- * *closed says whether it did close. */
-static inline size_t net_recv_all(int fd, char* out, size_t cap, double timeout_s, int* closed) {
+size_t net_recv_all(int fd, char* out, size_t cap, double timeout_s, int* closed) {
     double deadline = net_now() + timeout_s;
     size_t len = 0;
     *closed = 0;
@@ -136,8 +108,7 @@ static inline size_t net_recv_all(int fd, char* out, size_t cap, double timeout_
     return len;
 }
 
-/* Reads and drops what comes until the peer closes: 0, or -1 at timeout_s. */
-static inline int net_wait_closed(int fd, double timeout_s) {
+int net_wait_closed(int fd, double timeout_s) {
     static char sink[65536];
     double deadline = net_now() + timeout_s;
     for (;;) {
@@ -149,9 +120,7 @@ static inline int net_wait_closed(int fd, double timeout_s) {
     }
 }
 
-/* Reads an HTTP response head (to the empty line) into out: its status,
- * or -1. */
-static inline int net_recv_head(int fd, char* out, size_t cap, double timeout_s) {
+int net_recv_head(int fd, char* out, size_t cap, double timeout_s) {
     size_t len = 0;
     double deadline = net_now() + timeout_s;
     while (len + 1 < cap) {
@@ -164,15 +133,7 @@ static inline int net_recv_head(int fd, char* out, size_t cap, double timeout_s)
     return sscanf(out, "HTTP/1.1 %d", &status) == 1 ? status : -1;
 }
 
-/* ---- WebSocket ------------------------------------------------------------ */
-
-/* RFC 6455's sample key, and the accept value it must get. */
-#define NET_WS_KEY "dGhlIHNhbXBsZSBub25jZQ=="
-#define NET_WS_ACCEPT "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
-
-/* Sends an upgrade for path (protocol may be NULL) and reads the answer's
- * head: the status. */
-static inline int net_ws_upgrade(int fd, const char* path, const char* host, const char* protocol, char* head,
+int net_ws_upgrade(int fd, const char* path, const char* host, const char* protocol, char* head,
                                  size_t cap) {
     char req[1024];
     snprintf(req, sizeof req,
@@ -184,8 +145,7 @@ static inline int net_ws_upgrade(int fd, const char* path, const char* host, con
     return net_recv_head(fd, head, cap, 5.0);
 }
 
-/* A client frame (masked, as clients must): its length. */
-static inline size_t net_ws_frame(uint8_t* out, int fin, int opcode, const void* payload, size_t n) {
+size_t net_ws_frame(uint8_t* out, int fin, int opcode, const void* payload, size_t n) {
     static const uint8_t mask[4] = {0x37, 0xfa, 0x21, 0x3d};
     size_t at = 0;
     out[at++] = (uint8_t)((fin ? 0x80 : 0) | opcode);
@@ -205,10 +165,7 @@ static inline size_t net_ws_frame(uint8_t* out, int fin, int opcode, const void*
     return at + n;
 }
 
-/* One whole message from the server (reassembling its fragments); control
- * frames are returned as they come. *opcode gets the first frame's
- * opcode; the payload length, or -1. */
-static inline long net_ws_recv(int fd, uint8_t* out, size_t cap, int* opcode, double timeout_s) {
+long net_ws_recv(int fd, uint8_t* out, size_t cap, int* opcode, double timeout_s) {
     size_t len = 0;
     *opcode = -1;
     for (;;) {
@@ -233,28 +190,19 @@ static inline long net_ws_recv(int fd, uint8_t* out, size_t cap, int* opcode, do
     }
 }
 
-/* ---- SP over tcp --------------------------------------------------------------- */
-
-#define NET_SP_PUB 0x20
-#define NET_SP_SUB 0x21
-#define NET_SP_REQ 0x30
-#define NET_SP_REP 0x31
-
-/* Sends our handshake as `proto` and checks the server's is `expect`. */
-static inline int net_sp_handshake(int fd, int proto, int expect) {
+int net_sp_handshake(int fd, int proto, int expect) {
     uint8_t h[8] = {0, 'S', 'P', 0, (uint8_t)(proto >> 8), (uint8_t)proto, 0, 0};
     if (net_send(fd, h, 8) || net_recv_exact(fd, h, 8, 5.0)) return -1;
     return h[0] == 0 && h[1] == 'S' && h[2] == 'P' && h[3] == 0 && ((h[4] << 8) | h[5]) == expect ? 0 : -1;
 }
 
-static inline int net_sp_send(int fd, const void* data, size_t n) {
+int net_sp_send(int fd, const void* data, size_t n) {
     uint8_t len[8];
     for (int i = 0; i < 8; i++) len[i] = (uint8_t)((uint64_t)n >> (56 - 8 * i));
     return net_send(fd, len, 8) || net_send(fd, data, n) ? -1 : 0;
 }
 
-/* One message: its length, or -1. */
-static inline long net_sp_recv(int fd, uint8_t* out, size_t cap, double timeout_s) {
+long net_sp_recv(int fd, uint8_t* out, size_t cap, double timeout_s) {
     uint8_t len[8];
     if (net_recv_exact(fd, len, 8, timeout_s)) return -1;
     uint64_t n = 0;
@@ -262,5 +210,3 @@ static inline long net_sp_recv(int fd, uint8_t* out, size_t cap, double timeout_
     if (n > cap || (n && net_recv_exact(fd, out, (size_t)n, timeout_s))) return -1;
     return (long)n;
 }
-
-#endif

@@ -1,38 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Starting and stopping a real naval-server process for the end-to-end
- * tests and the benchmark: free loopback ports, fork + exec with the ports
- * as flags, a wait until it answers, SIGTERM and the exit status.
- * Header-only: each test is one program. */
-#ifndef NAVAL_TEST_SERVER_PROC_H
-#define NAVAL_TEST_SERVER_PROC_H
+#include "test_server_proc.h"
 
-#include <arpa/inet.h>
-#include <errno.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "naval_client.h"
-#include "test_net_util.h"
-
-typedef struct server_proc {
-    pid_t pid;
-    int snapshot_port, compact_port, command_port, http_port;
-    char snapshot_url[64], compact_url[64], command_url[64], http[64];
-    char ws_snapshots[96], ws_compact[96], ws_commands[96];
-} server_proc;
-
-/* A port the kernel just handed out on 127.0.0.1 (closed again: another
- * process could take it before the server does, which only fails a run). */
-static inline int proc_free_port(void) {
+int proc_free_port(void) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return -1;
     struct sockaddr_in a;
@@ -47,16 +16,16 @@ static inline int proc_free_port(void) {
     return port;
 }
 
-static inline double proc_now(void) { return net_now(); }
+double proc_now(void) { return net_now(); }
 
-static inline void proc_sleep_ms(int ms) { net_sleep_ms(ms); }
+void proc_sleep_ms(int ms) { net_sleep_ms(ms); }
 
 /* Servers this program started and has not stopped: a failed assertion
  * jumps past proc_stop, so they are killed at exit instead of running on. */
 #define PROC_MAX_STARTED 64
 static pid_t proc_started[PROC_MAX_STARTED];
 
-static inline void proc_kill_leftovers(void) {
+static void proc_kill_leftovers(void) {
     for (int i = 0; i < PROC_MAX_STARTED; i++)
         if (proc_started[i] > 0) {
             kill(proc_started[i], SIGKILL);
@@ -65,7 +34,7 @@ static inline void proc_kill_leftovers(void) {
         }
 }
 
-static inline void proc_track(pid_t pid, int add) {
+static void proc_track(pid_t pid, int add) {
     static int registered;
     if (!registered) registered = atexit(proc_kill_leftovers) == 0;
     for (int i = 0; i < PROC_MAX_STARTED; i++)
@@ -76,7 +45,7 @@ static inline void proc_track(pid_t pid, int add) {
 }
 
 /* One try of proc_start: -2 when the process exited before answering. */
-static inline int proc_start_once(server_proc* p, const char* binary, const char* const* extra, double timeout_s) {
+static int proc_start_once(server_proc* p, const char* binary, const char* const* extra, double timeout_s) {
     memset(p, 0, sizeof *p);
     p->snapshot_port = proc_free_port();
     p->compact_port = proc_free_port();
@@ -138,21 +107,13 @@ static inline int proc_start_once(server_proc* p, const char* binary, const char
     return -1;
 }
 
-/* Starts `binary` with the four endpoints on fresh loopback ports plus the
- * NULL-terminated extra arguments; 0 once it accepts commands (hello
- * answered) within timeout_s, else -1 (the process is killed). A port can
- * be taken by another test between proc_free_port and the server's
- * listen: a server that exits at once is started again on new ports (up
- * to three times; a server that always exits fails the same way). */
-static inline int proc_start(server_proc* p, const char* binary, const char* const* extra, double timeout_s) {
+int proc_start(server_proc* p, const char* binary, const char* const* extra, double timeout_s) {
     int rc = -2;
     for (int attempt = 0; attempt < 3 && rc == -2; attempt++) rc = proc_start_once(p, binary, extra, timeout_s);
     return rc ? -1 : 0;
 }
 
-/* A client of the server under test (either URL may be NULL); NULL, with
- * the reason on stderr, when it cannot connect. */
-static inline nvc_client* proc_client(const char* snapshots, const char* commands, int timeout_ms,
+nvc_client* proc_client(const char* snapshots, const char* commands, int timeout_ms,
                                       uint32_t queue_depth) {
     nvc_options o;
     nvc_options_default(&o);
@@ -169,9 +130,7 @@ static inline nvc_client* proc_client(const char* snapshots, const char* command
     return c;
 }
 
-/* Sends sig and waits up to timeout_s: the exit code, 128 + signal when a
- * signal ended it, -1 when it had to be killed. */
-static inline int proc_stop(server_proc* p, int sig, double timeout_s) {
+int proc_stop(server_proc* p, int sig, double timeout_s) {
     if (p->pid <= 0) return -1;
     kill(p->pid, sig);
     double deadline = proc_now() + timeout_s;
@@ -191,7 +150,7 @@ static inline int proc_stop(server_proc* p, int sig, double timeout_s) {
     return -1;
 }
 
-static inline int proc_alive(server_proc* p) {
+int proc_alive(server_proc* p) {
     if (p->pid <= 0) return 0;
     int status;
     if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
@@ -202,8 +161,7 @@ static inline int proc_alive(server_proc* p) {
     return 1;
 }
 
-/* A plain HTTP/1.0 GET on 127.0.0.1:port: the status code, the body in out. */
-static inline int proc_http_get(int port, const char* path, char* out, size_t cap) {
+int proc_http_get(int port, const char* path, char* out, size_t cap) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return -1;
     struct sockaddr_in a;
@@ -234,5 +192,3 @@ static inline int proc_http_get(int port, const char* path, char* out, size_t ca
     if (body) memmove(out, body + 4, strlen(body + 4) + 1);
     return status;
 }
-
-#endif

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nv_error.h"
+#include "naval/nv_error.h"
 
 #define JSON_PATH_MAX 256
 #define JSON_MAX_FILE (64u << 20)
