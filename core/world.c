@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "naval/world.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,7 +97,16 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
     return 0;
 }
 
+#ifndef NDEBUG
+void world_check_unlocked(const world* w, const char* function) {
+    if (!w || !w->locked) return;
+    fprintf(stderr, "naval: %s called inside world_step: the world may change between steps only\n", function);
+    abort();
+}
+#endif
+
 void world_destroy(world* w) {
+    WORLD_CHECK_UNLOCKED(w);
     if (!w) return;
     world_lod_free(w);
     if (w->types)
@@ -126,6 +136,7 @@ void world_destroy(world* w) {
 }
 
 void world_set_water(world* w, const world_water* water) {
+    WORLD_CHECK_UNLOCKED(w);
     if (water && water->surface) w->water = *water;
     else {
         w->water.surface = &w->flat.base;
@@ -138,6 +149,7 @@ void world_set_water(world* w, const world_water* water) {
 
 int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
                         nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     if (w->type_count >= WORLD_MAX_HULL_TYPES) return nv_error_set(err, "world: at most %u hull types", WORLD_MAX_HULL_TYPES);
     if (!name || !name[0] || strlen(name) >= WORLD_NAME_MAX)
         return nv_error_set(err, "world: a hull type needs a name of 1..%d characters", WORLD_NAME_MAX - 1);
@@ -221,6 +233,7 @@ static void world_count_vessel(world* w, const hull* h, int sign) {
 static uint16_t* world_slam_alloc(const hull* h) { return calloc(hull_lane_count(h->triangle_count), sizeof(uint16_t)); }
 
 int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count) return nv_error_set(err, "spawn: no hull type %u (the world has %u)", type, w->type_count);
     if (!v3_is_finite(position)) return nv_error_set(err, "spawn: the position is not finite");
     double qn = sqrt(orientation.w * orientation.w + orientation.x * orientation.x + orientation.y * orientation.y +
@@ -270,6 +283,7 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
 }
 
 int world_despawn(world* w, uint32_t id, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "despawn: no vessel with id %u", id);
     world_count_vessel(w, &w->types[w->v.type[s]].hull, -1);
@@ -307,6 +321,7 @@ void world_store_body(world* w, uint32_t s, const body* b) {
 }
 
 int world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
     if (!v3_is_finite(velocity) || !v3_is_finite(angular_velocity))
@@ -369,6 +384,7 @@ int world_type_float_height(const world* w, uint32_t type, double* y, nv_error* 
 static double world_clamp_unit(double x) { return x < -1.0 ? -1.0 : (x > 1.0 ? 1.0 : x); }
 
 int world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
     if (!isfinite(throttle) || !isfinite(rudder))
@@ -379,6 +395,7 @@ int world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv
 }
 
 void world_set_wind(world* w, vec3 wind) {
+    WORLD_CHECK_UNLOCKED(w);
     if (v3_is_finite(wind)) w->wind = wind;
 }
 
@@ -387,6 +404,7 @@ const vessel_dynamics* world_type_dynamics(const world* w, uint32_t type) {
 }
 
 int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
     vessel_dynamics given = *d;
@@ -554,6 +572,7 @@ static int world_record_is_finite(const world_vessel_record* r) {
 }
 
 int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     if (r->type >= w->type_count)
         return nv_error_set(err, "restore: vessel %u: no hull type %u (the world has %u)", r->id, r->type, w->type_count);
     if (r->id == UINT32_MAX) return nv_error_set(err, "restore: vessel id %u is not a usable id", r->id);
@@ -624,6 +643,7 @@ int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) 
 uint32_t world_next_id(const world* w) { return w->next_id; }
 
 int world_set_next_id(world* w, uint32_t next_id, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     if (next_id < w->next_id)
         return nv_error_set(err, "restore: the next id %u is below ids already issued (up to %u)", next_id,
                             w->next_id - 1);
@@ -631,6 +651,7 @@ int world_set_next_id(world* w, uint32_t next_id, nv_error* err) {
 }
 
 void world_set_clock(world* w, uint64_t tick) {
+    WORLD_CHECK_UNLOCKED(w);
     w->tick = tick;
     w->time = (double)tick * w->dt; /* as world_step computes it */
 }

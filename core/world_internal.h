@@ -79,6 +79,7 @@ enum { WORLD_VESSEL_ARRAYS = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_ONE) };
 #undef WORLD_VESSEL_ONE
 
 struct world {
+    int locked; /* inside world_step: the between-steps calls are refused (debug builds abort) */
     world_config cfg;
     double dt;
     jobs* pool;
@@ -165,5 +166,15 @@ int world_reserve_player(world* w, nv_error* err);
 /* The floater model's reference height for a new hull type. */
 void world_lod_prepare_type(world* w, uint32_t type);
 void world_store_body(world* w, uint32_t s, const body* b);
+
+/* The "between steps only" rule of world.h, checked in debug builds as
+ * Box2D asserts world->locked: a call from inside a step (the water's
+ * update hook, a job) would tear the arrays the passes are reading. */
+#ifndef NDEBUG
+void world_check_unlocked(const world* w, const char* function);
+#define WORLD_CHECK_UNLOCKED(w) world_check_unlocked((w), __func__)
+#else
+#define WORLD_CHECK_UNLOCKED(w) ((void)(w))
+#endif
 
 #endif

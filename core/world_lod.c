@@ -15,6 +15,7 @@ world_lod world_lod_default(void) {
 }
 
 int world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
     columns_model* m = calloc(1, sizeof *m);
@@ -53,6 +54,7 @@ int world_set_type_columns(world* w, uint32_t type, const struct columns_set* co
 }
 
 int world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
     const hull* h = &w->types[type].hull;
     mesh m;
@@ -129,6 +131,7 @@ void world_lod_prepare_type(world* w, uint32_t type) {
 }
 
 int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
     if (model != WORLD_MODEL_MESH && model != WORLD_MODEL_COLUMNS && model != WORLD_MODEL_FLOATER)
@@ -143,6 +146,7 @@ int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* e
 }
 
 int world_set_player(world* w, uint32_t id, int player, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
     int was = (w->v.flags[s] & WORLD_VESSEL_PLAYER) != 0;
@@ -158,6 +162,7 @@ int world_set_player(world* w, uint32_t id, int player, nv_error* err) {
 }
 
 void world_set_lod(world* w, const world_lod* lod) {
+    WORLD_CHECK_UNLOCKED(w);
     if (!lod) w->lod.enabled = 0;
     else w->lod = *lod;
 }

@@ -204,6 +204,8 @@ void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn) {
 }
 
 void world_step(world* w) {
+    WORLD_CHECK_UNLOCKED(w); /* not from inside itself */
+    w->locked = 1;
     if (w->timing_detail)
         for (uint32_t i = 0; i < w->threads; i++) w->worker_ms[i][0] = w->worker_ms[i][1] = 0.0;
     double t0 = world_now_ms();
@@ -234,4 +236,5 @@ void world_step(world* w) {
     w->tick++;
     /* From the tick count, not by adding dt: no drift over days. */
     w->time = (double)w->tick * w->dt;
+    w->locked = 0;
 }

@@ -3,6 +3,9 @@
  * single-vessel reference, stable ids, and a vessel gone non-finite is
  * frozen without touching the others. */
 #include <math.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "naval/jobs.h"
 #include "naval/statics.h"
@@ -282,6 +285,42 @@ static void bulk_read_and_float_height_agree(void** state) {
     test_world_free(&t);
 }
 
+/* world.h's "between steps only": a change from inside a step (here the
+ * water's update hook spawning) aborts a debug build, naming the call. */
+#ifndef NDEBUG
+static void spawn_from_the_water_hook(void* ctx, double time, jobs* pool) {
+    (void)time, (void)pool;
+    world* w = ctx;
+    nv_error err;
+    uint32_t id;
+    world_spawn(w, 0, v3(0, 0, 0), quat_identity(), &id, &err);
+}
+#endif
+
+static void changes_inside_a_step_are_caught(void** state) {
+    (void)state;
+#ifdef NDEBUG
+    skip(); /* the check is a debug build's (make test-sanitize runs it) */
+#else
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        test_world t;
+        test_world_make(&t, 1, 128, 1);
+        t.water.update = spawn_from_the_water_hook;
+        t.water.ctx = t.w;
+        world_set_water(t.w, &t.water);
+        world_step(t.w);
+        _exit(0); /* not reached when the check works */
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
+#endif
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_state_for_any_thread_count),
@@ -289,6 +328,7 @@ int main(void) {
         cmocka_unit_test(ids_survive_spawns_and_despawns),
         cmocka_unit_test(non_finite_vessel_is_contained),
         cmocka_unit_test(bulk_read_and_float_height_agree),
+        cmocka_unit_test(changes_inside_a_step_are_caught),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
