@@ -3,7 +3,7 @@
  * world space and its signed height above the water) and the per-triangle
  * pass (cut each triangle at the waterline, exact pressure force and moment
  * per submerged piece, summed about the centre of gravity).
- * See docs/architecture.md and ../shared/notes/kerner-model.md. */
+ * The formulas and their sources: docs/hydrostatics.md. */
 #ifndef NAVAL_HYDRO_H
 #define NAVAL_HYDRO_H
 

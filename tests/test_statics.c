@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Floating bodies on flat water against naval-architecture closed forms
- * (../shared/notes/validation.md): drafts, stability, heave and roll periods,
+ * (docs/hydrostatics.md, with its sources): drafts, stability, heave and roll periods,
  * and an undamped integrator that never pumps energy in. */
 #include <math.h>
 

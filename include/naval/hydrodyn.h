@@ -2,7 +2,7 @@
 /* Kerner's part 2 and Bourg's resistance: the hydrodynamic forces on the
  * submerged pieces of a hull (viscous friction, pressure drag and suction,
  * slamming), quadratic air drag on dry triangles, the cheap area-ratio
- * damping, and added mass. See ../shared/notes/kerner-model.md (part 2).
+ * damping, and added mass. The formulas and their sources: docs/hydrodynamics.md.
  *
  * Every force works in the hull's body frame (+x bow, +y up, +z
  * starboard), on velocities relative to the water (or the air). Each can be

@@ -3,7 +3,7 @@
 // The subprotocol is the LISTENING socket's own pattern: "pub.sp.nanomsg.org"
 // to subscribe to /ws/snapshots (a PUB), "rep.sp.nanomsg.org" to send
 // requests to /ws/commands (a REP; the server refuses "req.sp.nanomsg.org"
-// with HTTP 400, although ../shared/notes/network.md names that one). One SP message
+// with HTTP 400: nng 1.5.2 compares the offer with its own socket's). One SP message
 // per binary WebSocket message, arraybuffer. A PUB body has no SP header; a
 // request carries a 4-byte big-endian request id with the top bit set,
 // which REP echoes in front of its answer.
