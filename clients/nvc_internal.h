@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The client's parts shared between its files. */
-#ifndef NAVAL_CLIENT_INTERNAL_H
-#define NAVAL_CLIENT_INTERNAL_H
+#ifndef NAVAL_NVC_INTERNAL_H
+#define NAVAL_NVC_INTERNAL_H
 
 #include <nng/nng.h>
 #include <nng/supplemental/util/platform.h>

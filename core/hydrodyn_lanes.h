@@ -9,8 +9,8 @@
  * Two builds of the same kernel: AVX2 (one 8-lane register) where the CPU
  * has it, SSE2 (two 4-lane registers) everywhere else. They give the same
  * bits, so a replay recorded on one machine checks on another. */
-#ifndef NAVAL_HYDRODYN_BATCH_H
-#define NAVAL_HYDRODYN_BATCH_H
+#ifndef NAVAL_HYDRODYN_LANES_H
+#define NAVAL_HYDRODYN_LANES_H
 
 #include <stdint.h>
 

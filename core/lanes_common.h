@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* What lanes_sse2.h and lanes_avx2.h share: 128-bit steps both builds take
- * the same way. */
+/* What lanes_sse2.h and lanes_avx2.h share: 128-bit steps both lane layers
+ * take the same way. */
 #ifndef NAVAL_LANES_COMMON_H
 #define NAVAL_LANES_COMMON_H
 

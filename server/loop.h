@@ -2,7 +2,9 @@
 /* The server's main loop on libuv: a fixed-rate tick driven by uv_hrtime
  * and an accumulator (a timer wakes the loop when the next step is due),
  * commands applied between steps in arrival order, a snapshot published
- * after each loop turn that stepped, SIGINT / SIGTERM for a clean stop.
+ * after every step (catch-up steps included, so a subscriber counts drops
+ * from gaps in the tick numbers; none is built while nobody subscribes),
+ * SIGINT / SIGTERM for a clean stop.
  *
  * No spiral of death: one loop turn runs at most max_catchup steps; time
  * beyond that is dropped (counted in naval_ticks_dropped_total) so the
