@@ -7,9 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
 
 columns_build_options columns_build_options_default(void) {
     columns_build_options o = {.nx = 20, .nz = 5, .samples = 16, .mass = 0.0};
@@ -547,9 +545,6 @@ size_t columns_scratch_bytes(const columns_model* m) {
     return (size_t)columns_padded(m->count) * (2 * sizeof(double) + 4 * sizeof(float));
 }
 
-#if !defined(__SSE2__)
-#error "columns.c needs SSE2 (every x86-64)"
-#endif
 
 static double columns_sum4(__m128 v) {
     float f[4];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hydrodyn_lanes.h"
+#include "kernels.h"
 
 int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err) {
     memset(s, 0, sizeof *s);
@@ -250,7 +251,7 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
         hydrodyn_lane_frame_init(&lf, dyn);
         marking = hydrodyn_lane_frame_wet(&lf) || lf.air_drag;
         slam = lf.slamming ? slam_state : NULL;
-        kern = hydrodyn_kernels_active();
+        kern = kernels_active()->hydrodyn;
         hydrodyn_lane_sums_clear(&lane_sums);
     }
     /* on cache lines: the kernels load eight floats at a time, and the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The force kernels of hydrodyn_kernel.h on one AVX2 register. Built with
  * -mavx2 (and never -mfma: see lanes_avx2.h); called only once
- * hydrodyn_kernels_active has seen the CPU has AVX2. */
+ * kernels_at has seen the CPU has AVX2 (kernels.c). */
 #include <string.h>
 
 #include "hydrodyn_lanes.h"

@@ -4,7 +4,7 @@
  * the kernel's sums and constants stop spilling (6-9 % less time per span
  * on Sapphire/Emerald Rapids). Same operations in the same order, so the
  * same bits; never -mfma (lanes_avx2.h). Called only once
- * hydrodyn_kernels_active has seen AVX-512F and VL. */
+ * kernels_at has seen AVX-512F and VL (kernels.c). */
 #include <string.h>
 
 #include "hydrodyn_lanes.h"

@@ -4,18 +4,6 @@
 #include <emmintrin.h>
 #include <string.h>
 
-const hydrodyn_kernels* hydrodyn_kernels_at(int level) {
-    if (level > simd_cpu_level()) return NULL;
-    if (level >= SIMD_AVX512) return &hydrodyn_avx512_kernels;
-    return level >= SIMD_AVX2 ? &hydrodyn_avx2_kernels : &hydrodyn_sse2_kernels;
-}
-
-const hydrodyn_kernels* hydrodyn_kernels_active(void) { return hydrodyn_kernels_at(simd_level()); }
-
-const char* hydrodyn_kernels_name(const hydrodyn_kernels* k) {
-    return simd_name(k == &hydrodyn_avx512_kernels ? SIMD_AVX512 : k == &hydrodyn_avx2_kernels ? SIMD_AVX2 : SIMD_SSE2);
-}
-
 static int hydrodyn_pow_kind(double p) {
     return p == 0.5 ? HYDRODYN_POW_HALF : p == 1.0 ? HYDRODYN_POW_ONE : p == 2.0 ? HYDRODYN_POW_TWO : HYDRODYN_POW_ANY;
 }

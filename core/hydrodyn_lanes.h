@@ -85,11 +85,7 @@ typedef struct hydrodyn_kernels {
 extern const hydrodyn_kernels hydrodyn_sse2_kernels;   /* every x86-64 CPU */
 extern const hydrodyn_kernels hydrodyn_avx2_kernels;   /* AVX2 and F16C */
 extern const hydrodyn_kernels hydrodyn_avx512_kernels; /* the AVX2 build with AVX-512VL's 32 registers */
-/* The build of that SIMD_ level, or NULL where this CPU cannot run it. */
-const hydrodyn_kernels* hydrodyn_kernels_at(int level);
-/* The build of simd_level(). */
-const hydrodyn_kernels* hydrodyn_kernels_active(void);
-const char* hydrodyn_kernels_name(const hydrodyn_kernels* k);
+/* Which build runs: kernels.h's table. */
 
 /* One value's half-float slamming memory, the lanes' steps in scalar code. */
 uint16_t hydrodyn_half_encode(float x);

@@ -68,13 +68,7 @@ struct jobs {
     atomic_bool busy;  /* debug check: parallel_for is not reentrant */
 };
 
-static inline void jobs_cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
+static inline void jobs_cpu_relax(void) { __builtin_ia32_pause(); }
 
 /* Bounded polling: pause first, then yield, until spin_ns have passed. */
 typedef struct jobs_spin {

@@ -75,6 +75,14 @@ static inline void lv_load_pairs(const float* p, const int32_t k[8], int wrap, s
     out[3] = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
 }
 
+/* Per lane l, p[k0[l]] into *a and p[k1[l]] into *b (lanes_sse2.h's
+ * contract; gathers need no hint about wrapping rows). */
+static inline void lv_load_neighbours(const float* p, iv k0, iv k1, int wrap, fv* a, fv* b) {
+    (void)wrap;
+    *a = _mm256_i32gather_ps(p, k0, 4);
+    *b = _mm256_i32gather_ps(p, k1, 4);
+}
+
 /* Eight IEEE half floats (the slamming memory), converted by F16C, which
  * every AVX2 CPU has: exact both ways for the values lv_to_half is given
  * (zeros and normal halves), the same bits as lanes_sse2.h's integer

@@ -92,6 +92,31 @@ static inline void lv_load_pairs(const float* p, const int32_t k[8], int wrap, s
     for (int i = 0; i < 4; i++) out[i] = (fv){r[i], r[4 + i]};
 }
 
+/* Per lane l, p[k0[l]] into *a and p[k1[l]] into *b, where k1 = k0 + 1 in
+ * every lane whose bit in `wrap` is clear (a cell's two corners along a
+ * row). Without a wrap, each lane's two floats come in one 64-bit load. */
+static inline void lv_load_neighbours(const float* p, iv k0, iv k1, int wrap, fv* a, fv* b) {
+    _Alignas(16) int32_t e0[8];
+    iv_store(e0, k0);
+    if (!wrap) {
+        __m128 lo[2], hi[2];
+        for (int h = 0; h < 2; h++) {
+            const int32_t* e = e0 + 4 * h;
+            const __m128 p0 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(p + e[0])), (const __m64*)(p + e[1]));
+            const __m128 p1 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(p + e[2])), (const __m64*)(p + e[3]));
+            lo[h] = _mm_shuffle_ps(p0, p1, _MM_SHUFFLE(2, 0, 2, 0));
+            hi[h] = _mm_shuffle_ps(p0, p1, _MM_SHUFFLE(3, 1, 3, 1));
+        }
+        *a = (fv){lo[0], lo[1]};
+        *b = (fv){hi[0], hi[1]};
+        return;
+    }
+    _Alignas(16) int32_t e1[8];
+    iv_store(e1, k1);
+    *a = (fv){_mm_setr_ps(p[e0[0]], p[e0[1]], p[e0[2]], p[e0[3]]), _mm_setr_ps(p[e0[4]], p[e0[5]], p[e0[6]], p[e0[7]])};
+    *b = (fv){_mm_setr_ps(p[e1[0]], p[e1[1]], p[e1[2]], p[e1[3]]), _mm_setr_ps(p[e1[4]], p[e1[5]], p[e1[6]], p[e1[7]])};
+}
+
 /* Eight IEEE half floats (the slamming memory) by integer steps: the
  * same bits as F16C (lanes_avx2.h) for the values lv_to_half is given (zeros
  * and normal halves) and for the halves it makes. */

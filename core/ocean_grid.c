@@ -21,11 +21,8 @@
  * rows around each band and a tie rule for nodes claimed by several quads;
  * the walk needs neither. */
 #include <math.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
-#include "naval/simd.h"
+#include "kernels.h"
 #include "ocean_internal.h"
 #include "ocean_walk.h"
 
@@ -118,7 +115,7 @@ void ocean_update_surface_rows(ocean* o, int row_begin, int row_end) {
     if (!o->surface || row_begin >= row_end) return;
     ocean_march m;
     march_init(o, &m);
-    void (*walk)(const ocean_march*, int, int) = simd_level() >= SIMD_AVX2 ? ocean_walk_avx2_rows : ocean_walk_sse2_rows;
+    kernels_ocean_walk_fn* walk = kernels_active()->ocean_walk;
     for (int z = row_begin; z < row_end; z += 8) walk(&m, z, row_end - z < 8 ? row_end - z : 8);
     fill_gaps(o, row_begin, row_end);
 }
@@ -157,7 +154,7 @@ size_t ocean_grid_sample(const ocean* o, const water_query* q) {
     return 0;
 }
 
-/* One point of ocean_grid_sample_near; the SSE2 path does the same
+/* One point of ocean_grid_sample_near; the lanes (ocean_near_kernel.h) do the same
  * operations lane by lane, so a point's height does not depend on its
  * batch. */
 static inline float near_one(const float* gh, int mx, int mz, int shift, float u, float v) {
@@ -183,57 +180,7 @@ size_t ocean_grid_sample_near(const water_surface* self, double x0, double z0, s
      * hull are small, so float cells are exact to ~1e-5 of a cell. */
     float u0, v0;
     grid_base(o, cc, x0, z0, &u0, &v0);
-    size_t i = 0;
-    if (simd_level() >= SIMD_AVX2) i = ocean_grid_near_avx2(gh, mx, mz, shift, u0, v0, icx, icz, count, dx, dz, height);
-#if defined(__SSE2__)
-    const __m128 vu0 = _mm_set1_ps(u0), vv0 = _mm_set1_ps(v0), vicx = _mm_set1_ps(icx), vicz = _mm_set1_ps(icz);
-    const __m128i vmx = _mm_set1_epi32(mx), vmz = _mm_set1_epi32(mz), one = _mm_set1_epi32(1);
-    const __m128i vshift = _mm_cvtsi32_si128(shift);
-    for (; i + 4 <= count; i += 4) {
-        __m128 u = _mm_add_ps(vu0, _mm_mul_ps(_mm_loadu_ps(dx + i), vicx));
-        __m128 v = _mm_add_ps(vv0, _mm_mul_ps(_mm_loadu_ps(dz + i), vicz));
-        /* floor: truncation, minus one where that rounded up. Offsets from
-         * a reduced origin stay far inside int range. */
-        __m128i iu = _mm_cvttps_epi32(u), iv = _mm_cvttps_epi32(v);
-        iu = _mm_add_epi32(iu, _mm_castps_si128(_mm_cmplt_ps(u, _mm_cvtepi32_ps(iu))));
-        iv = _mm_add_epi32(iv, _mm_castps_si128(_mm_cmplt_ps(v, _mm_cvtepi32_ps(iv))));
-        __m128 tx = _mm_sub_ps(u, _mm_cvtepi32_ps(iu)), tz = _mm_sub_ps(v, _mm_cvtepi32_ps(iv));
-        __m128i ix0 = _mm_and_si128(iu, vmx);
-        __m128i r0 = _mm_sll_epi32(_mm_and_si128(iv, vmz), vshift);
-        __m128i r1 = _mm_sll_epi32(_mm_and_si128(_mm_add_epi32(iv, one), vmz), vshift);
-        _Alignas(16) int e0[4], e1[4];
-        _mm_store_si128((__m128i*)e0, _mm_add_epi32(r0, ix0));
-        _mm_store_si128((__m128i*)e1, _mm_add_epi32(r1, ix0));
-        __m128 a00, a10, a01, a11;
-        if (!_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ix0, vmx)))) {
-            /* no lane's cell wraps in x: each row's two corners in one load */
-            const __m128 p0 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(gh + e0[0])),
-                                           (const __m64*)(gh + e0[1]));
-            const __m128 p1 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(gh + e0[2])),
-                                           (const __m64*)(gh + e0[3]));
-            const __m128 q0 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(gh + e1[0])),
-                                           (const __m64*)(gh + e1[1]));
-            const __m128 q1 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(gh + e1[2])),
-                                           (const __m64*)(gh + e1[3]));
-            a00 = _mm_shuffle_ps(p0, p1, _MM_SHUFFLE(2, 0, 2, 0));
-            a10 = _mm_shuffle_ps(p0, p1, _MM_SHUFFLE(3, 1, 3, 1));
-            a01 = _mm_shuffle_ps(q0, q1, _MM_SHUFFLE(2, 0, 2, 0));
-            a11 = _mm_shuffle_ps(q0, q1, _MM_SHUFFLE(3, 1, 3, 1));
-        } else {
-            _Alignas(16) int f0[4], f1[4];
-            const __m128i ix1 = _mm_and_si128(_mm_add_epi32(ix0, one), vmx);
-            _mm_store_si128((__m128i*)f0, _mm_add_epi32(r0, ix1));
-            _mm_store_si128((__m128i*)f1, _mm_add_epi32(r1, ix1));
-            a00 = _mm_setr_ps(gh[e0[0]], gh[e0[1]], gh[e0[2]], gh[e0[3]]);
-            a10 = _mm_setr_ps(gh[f0[0]], gh[f0[1]], gh[f0[2]], gh[f0[3]]);
-            a01 = _mm_setr_ps(gh[e1[0]], gh[e1[1]], gh[e1[2]], gh[e1[3]]);
-            a11 = _mm_setr_ps(gh[f1[0]], gh[f1[1]], gh[f1[2]], gh[f1[3]]);
-        }
-        __m128 h0 = _mm_add_ps(a00, _mm_mul_ps(tx, _mm_sub_ps(a10, a00)));
-        __m128 h1 = _mm_add_ps(a01, _mm_mul_ps(tx, _mm_sub_ps(a11, a01)));
-        _mm_storeu_ps(height + i, _mm_add_ps(h0, _mm_mul_ps(tz, _mm_sub_ps(h1, h0))));
-    }
-#endif
+    size_t i = kernels_active()->ocean_near(gh, mx, mz, shift, u0, v0, icx, icz, count, dx, dz, height);
     for (; i < count; i++) height[i] = near_one(gh, mx, mz, shift, u0 + dx[i] * icx, v0 + dz[i] * icz);
     return 0;
 }

@@ -101,12 +101,5 @@ static inline int floor_int(float f) {
 size_t ocean_grid_sample(const ocean* o, const water_query* q);
 size_t ocean_grid_sample_near(const water_surface* self, double x0, double z0, size_t count, const float* dx,
                               const float* dz, float* height);
-/* sample_near's lanes eight at a time with AVX2 gathers (ocean_near_avx2.c,
- * called where simd_level() allows): the points [0, returned) of the
- * batch, each with the same operations as the SSE2 and scalar paths. The
- * grid has (mx + 1) x (mz + 1) nodes, rows 1 << shift apart; u0, v0 the
- * origin in cells, icx, icz cells per metre. */
-size_t ocean_grid_near_avx2(const float* gh, int mx, int mz, int shift, float u0, float v0, float icx, float icz,
-                            size_t count, const float* dx, const float* dz, float* height);
 
 #endif

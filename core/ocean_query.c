@@ -5,9 +5,7 @@
  * the ocean. */
 #include <math.h>
 #include <string.h>
-#if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
 
 #include "naval/vecmath.h"
 #include "ocean_internal.h"
@@ -175,7 +173,6 @@ static int sample_one(const query_ctx* k, size_t i) {
     return !converged;
 }
 
-#if defined(__SSE2__)
 /* Four points at once, lane by lane the same operations as sample_one (so
  * the same bits): the iterations of four independent points overlap instead
  * of waiting on each other's latency. */
@@ -373,7 +370,6 @@ static int sample_four(const query_ctx* k, size_t i0) {
     static const int unconverged[16] = {4, 3, 3, 2, 3, 2, 2, 1, 3, 2, 2, 1, 2, 1, 1, 0};
     return unconverged[_mm_movemask_ps(conv)];
 }
-#endif
 
 size_t ocean_sample(const ocean* o, const water_query* q) {
     return o->surface ? ocean_grid_sample(o, q) : ocean_sample_exact(o, q);
@@ -393,9 +389,7 @@ size_t ocean_sample_exact(const ocean* o, const water_query* q) {
     k.shift = 0;
     while ((1 << k.shift) < o->nx) k.shift++;
     size_t failed = 0, i = 0;
-#if defined(__SSE2__)
     for (; i + 4 <= q->count; i += 4) failed += (size_t)sample_four(&k, i);
-#endif
     for (; i < q->count; i++) failed += (size_t)sample_one(&k, i);
     return failed;
 }

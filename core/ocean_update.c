@@ -13,9 +13,7 @@
  * holds the per-column and per-row scratch (under 64 KiB). */
 #include <math.h>
 #include <string.h>
-#if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
 
 #include "naval/vecmath.h"
 #include "ocean_internal.h"
@@ -170,7 +168,6 @@ void ocean_update_columns(ocean* o, int c, int col_begin, int col_end) {
 static void row_pack(int type, int len, const float* restrict mul, const float* restrict fa,
                      const float* restrict fb, float* restrict lo, float* restrict hi) {
     int i = 0;
-#if defined(__SSE2__)
     const __m128 neg_re = _mm_castsi128_ps(_mm_set_epi32(0, (int)0x80000000, 0, (int)0x80000000));
     const __m128 neg_im = _mm_castsi128_ps(_mm_set_epi32((int)0x80000000, 0, (int)0x80000000, 0));
     for (; i + 2 <= len; i += 2) {
@@ -185,7 +182,6 @@ static void row_pack(int type, int len, const float* restrict mul, const float* 
         __m128 vh = _mm_xor_ps(_mm_sub_ps(va, vd), neg_im);
         _mm_storeu_ps(hi + 2 * (len - 2 - i), _mm_shuffle_ps(vh, vh, _MM_SHUFFLE(1, 0, 3, 2)));
     }
-#endif
     for (; i < len; i++) {
         float ar = fa[2 * i], ai = fa[2 * i + 1];
         if (type == OCEAN_MULT_IKX) {

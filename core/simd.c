@@ -3,23 +3,17 @@
 
 #include <stdatomic.h>
 #include <string.h>
-#if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
-#endif
 
 /* Asked once: cpuid traps to the hypervisor, microseconds in a VM. AVX2
  * needs F16C too (the slamming memory's conversions), which every AVX2 CPU
  * has but a hypervisor may hide. __builtin_cpu_supports checks that the OS
  * saves the wider registers as well. */
 static int simd_ask_cpu(void) {
-#if defined(__x86_64__) || defined(__i386__)
     unsigned a, b, c, d;
     if (!__builtin_cpu_supports("avx2") || !__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_F16C)) return SIMD_SSE2;
     if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl")) return SIMD_AVX2;
     return SIMD_AVX512;
-#else
-    return SIMD_SSE2;
-#endif
 }
 
 static atomic_int simd_known = -1; /* -1: not asked yet */

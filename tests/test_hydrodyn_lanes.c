@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hydrodyn_lanes.h"
+#include "kernels.h"
 #include "test_util.h"
 
 #define N 200 /* lanes of the test span: a multiple of 8 */
@@ -136,7 +137,7 @@ static void lanes_match_the_formulas(const hydrodyn_coeffs* k, unsigned seed) {
     uint16_t slam[N];
     float want_slam[N];
     int keep[N];
-    lane_case_run(&c, hydrodyn_kernels_active(), got, slam);
+    lane_case_run(&c, kernels_active()->hydrodyn, got, slam);
     lane_case_reference(&c, want, scale, want_slam, keep);
     for (int a = 0; a < HYDRODYN_SUM_COUNT - 1; a++) {
         double tol = 2e-5 * scale[a] + 1e-9;
@@ -170,11 +171,17 @@ static void kernel_matches_formulas_general_powers(void** state) {
     lanes_match_the_formulas(&k, 11);
 }
 
+/* The force kernels' build at a SIMD level, NULL where this CPU cannot run it. */
+static const hydrodyn_kernels* build_at(int level) {
+    const kernels* k = kernels_at(level);
+    return k ? k->hydrodyn : NULL;
+}
+
 /* A replay recorded on a machine with AVX2 or AVX-512 checks on one
  * without: every build this CPU runs against the SSE2 one. */
 static void every_build_gives_the_sse2_bits(void** state) {
     (void)state;
-    if (!hydrodyn_kernels_at(SIMD_AVX2)) {
+    if (!build_at(SIMD_AVX2)) {
         printf("  this CPU has no AVX2: only the SSE2 build runs here\n");
         skip();
     }
@@ -182,7 +189,7 @@ static void every_build_gives_the_sse2_bits(void** state) {
     variants[1].pressure_falloff = 0.8, variants[1].slam_power = 3.0;
     variants[2].forces = HYDRODYN_AIR_DRAG | HYDRODYN_SLAMMING;
     for (int level = SIMD_AVX2; level <= SIMD_AVX512; level++) {
-        const hydrodyn_kernels* wide = hydrodyn_kernels_at(level);
+        const hydrodyn_kernels* wide = build_at(level);
         if (!wide) {
             printf("  this CPU cannot run the %s build\n", simd_name(level));
             continue;
@@ -204,8 +211,8 @@ static void every_build_gives_the_sse2_bits(void** state) {
 static void half_memory_rounds_and_clamps(void** state) {
     (void)state;
     /* every float exponent, with mantissas around the rounding points */
-    const hydrodyn_kernels* kerns[3] = {&hydrodyn_sse2_kernels, hydrodyn_kernels_at(SIMD_AVX2),
-                                        hydrodyn_kernels_at(SIMD_AVX512)};
+    const hydrodyn_kernels* kerns[3] = {&hydrodyn_sse2_kernels, build_at(SIMD_AVX2),
+                                        build_at(SIMD_AVX512)};
     for (uint32_t e = 0; e < 256; e++)
         for (uint32_t m = 0; m < 64; m++) {
             float in[8];
@@ -258,8 +265,8 @@ static void lane_sums_reduce_in_order(void** state) {
  * same in every build, and the restore check tells them from the rest. */
 static void half_memory_canonical_values(void** state) {
     (void)state;
-    const hydrodyn_kernels* wide[2] = {hydrodyn_kernels_at(SIMD_AVX2),
-                                       hydrodyn_kernels_at(SIMD_AVX512)};
+    const hydrodyn_kernels* wide[2] = {build_at(SIMD_AVX2),
+                                       build_at(SIMD_AVX512)};
     for (uint32_t h = 0; h < 65536; h += 8) {
         uint16_t in[8];
         float a[8], b[2][8];
@@ -281,7 +288,7 @@ static void half_memory_canonical_values(void** state) {
 }
 
 int main(void) {
-    printf("force kernels on this CPU: %s\n", hydrodyn_kernels_name(hydrodyn_kernels_active()));
+    printf("force kernels on this CPU: %s\n", simd_name(kernels_active()->level));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernel_matches_formulas_default),
         cmocka_unit_test(kernel_matches_formulas_general_powers),
