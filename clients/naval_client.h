@@ -6,7 +6,7 @@
  *   o.snapshot_url = "tcp://127.0.0.1:7700";      // or ws://HOST:8080/ws/snapshots
  *   o.command_url = "tcp://127.0.0.1:7701";       // or ws://HOST:8080/ws/commands
  *   nvc_client* c;
- *   nvc_error e;
+ *   nv_error e;
  *   if (nvc_connect(&c, &o, &e)) { fprintf(stderr, "%s\n", e.message); ... }
  *   nvc_vessel boat;
  *   nvc_spawn(c, "patrol", 0, 0, 0, &boat, &e);    // id + the token that steers it
@@ -25,7 +25,7 @@
  *
  * Requests: each call sends one request and waits up to request_timeout_ms
  * for its answer. Calls may be made from several threads at once (each
- * uses its own nng context). A refusal from the server is NVC_ERR_SERVER
+ * uses its own nng context). A refusal from the server is NV_EREFUSED
  * with the server's status and reason in the error.
  *
  * Every function returns 0 on success, else -1 with err (may be NULL)
@@ -43,25 +43,13 @@
 extern "C" {
 #endif
 
-typedef enum nvc_code {
-    NVC_OK = 0,
-    NVC_ERR_ARGUMENT,   /* a bad argument or option */
-    NVC_ERR_CONNECT,    /* cannot reach the URL */
-    NVC_ERR_TIMEOUT,    /* no snapshot / no answer in time */
-    NVC_ERR_CLOSED,     /* the client is closing */
-    NVC_ERR_PROTOCOL,   /* the peer sent something that does not decode */
-    NVC_ERR_SERVER,     /* the server refused: see status */
-    NVC_ERR_NO_MEMORY,
-    NVC_ERR_STATE       /* not possible now (no such socket, callback mode) */
-} nvc_code;
-
-#define NVC_ERROR_MAX 384
-
-typedef struct nvc_error {
-    nvc_code code;
-    proto_status status;    /* NVC_ERR_SERVER: the response's status */
-    char message[NVC_ERROR_MAX];
-} nvc_error;
+/* Errors are the library's one type (naval/nv_error.h, through proto.h):
+ * NV_EINVAL a bad argument or option, NV_ECONNECT the URL cannot be
+ * reached, NV_ETIMEDOUT no snapshot or answer in time, NV_ECLOSED the
+ * client is closing, NV_EPROTO the peer sent something that does not
+ * decode, NV_EREFUSED the server refused (`status` holds its
+ * proto_status), NV_ENOMEM, NV_ESTATE not possible now (no such socket,
+ * callback mode). */
 
 typedef struct nvc_options {
     const char* snapshot_url;     /* NULL: no snapshots */
@@ -79,7 +67,7 @@ typedef struct nvc_client nvc_client;
 /* Dials both URLs (either may be NULL, not both) and fails with the reason
  * (e.g. "Connection refused") when one cannot be reached. Once connected,
  * nng redials by itself after a disconnection. */
-int nvc_connect(nvc_client** out, const nvc_options* opts, nvc_error* err);
+int nvc_connect(nvc_client** out, const nvc_options* opts, nv_error* err);
 /* Stops the callback thread, closes the sockets. Safe on NULL. */
 void nvc_close(nvc_client* c);
 
@@ -87,13 +75,13 @@ void nvc_close(nvc_client* c);
 
 /* The oldest snapshot still queued, decoded into *out (zero it before the
  * first use; its storage is reused). Waits up to timeout_ms (0: do not
- * wait, < 0: forever). NVC_ERR_TIMEOUT when none came. */
-int nvc_poll_snapshot(nvc_client* c, int timeout_ms, proto_snapshot* out, nvc_error* err);
+ * wait, < 0: forever). NV_ETIMEDOUT when none came. */
+int nvc_poll_snapshot(nvc_client* c, int timeout_ms, proto_snapshot* out, nv_error* err);
 
 /* Called on the client's helper thread for each snapshot (the pointer is
  * valid during the call). Once set, poll is refused; set once. */
 typedef void nvc_snapshot_fn(void* user, const proto_snapshot* s);
-int nvc_set_snapshot_callback(nvc_client* c, nvc_snapshot_fn* fn, void* user, nvc_error* err);
+int nvc_set_snapshot_callback(nvc_client* c, nvc_snapshot_fn* fn, void* user, nv_error* err);
 
 typedef struct nvc_snapshot_counts {
     uint64_t received;      /* messages from the server */
@@ -110,29 +98,28 @@ typedef struct nvc_vessel {
     proto_token token;
 } nvc_vessel;
 
-int nvc_hello(nvc_client* c, const char* client_name, proto_hello_reply* out, nvc_error* err);
+int nvc_hello(nvc_client* c, const char* client_name, proto_hello_reply* out, nv_error* err);
 /* *out: zeroed or filled by an earlier call (its arrays are reused or freed);
  * free with proto_free_world_info. */
-int nvc_get_world_info(nvc_client* c, proto_world_info* out, nvc_error* err);
+int nvc_get_world_info(nvc_client* c, proto_world_info* out, nv_error* err);
 /* The type's mesh in the body frame about the CG; free with proto_free_hull. */
-int nvc_get_hull(nvc_client* c, uint16_t type, proto_hull* out, nvc_error* err);
+int nvc_get_hull(nvc_client* c, uint16_t type, proto_hull* out, nv_error* err);
 /* Afloat at (x, z), heading in radians about +y from +x toward -z. type_name
  * NULL or "": type index `type`. */
 int nvc_spawn(nvc_client* c, const char* type_name, uint16_t type, double x, double z, double heading,
-              nvc_vessel* out, nvc_error* err);
+              nvc_vessel* out, nv_error* err);
 /* Throttle and rudder in [-1, 1]. */
-int nvc_control(nvc_client* c, const nvc_vessel* v, float throttle, float rudder, nvc_error* err);
-int nvc_despawn(nvc_client* c, const nvc_vessel* v, nvc_error* err);
-int nvc_get_stats(nvc_client* c, proto_stats* out, nvc_error* err);
+int nvc_control(nvc_client* c, const nvc_vessel* v, float throttle, float rudder, nv_error* err);
+int nvc_despawn(nvc_client* c, const nvc_vessel* v, nv_error* err);
+int nvc_get_stats(nvc_client* c, proto_stats* out, nv_error* err);
 
 /* Any request (request_id and admin token are filled in); *resp receives
  * the answer whatever its status (0 returned when it decoded; check
  * resp->status). Free with proto_free_response. */
-int nvc_request(nvc_client* c, proto_request* req, proto_response* resp, nvc_error* err);
+int nvc_request(nvc_client* c, proto_request* req, proto_response* resp, nv_error* err);
 /* Bytes sent as they are (tests, diagnostics); the answer as above. */
-int nvc_request_raw(nvc_client* c, const void* data, size_t size, proto_response* resp, nvc_error* err);
+int nvc_request_raw(nvc_client* c, const void* data, size_t size, proto_response* resp, nv_error* err);
 
-const char* nvc_code_name(nvc_code code);
 
 #ifdef __cplusplus
 }

@@ -10,29 +10,7 @@
 
 #include <nng/protocol/reqrep0/req.h>
 
-int nvc_fail(nvc_error* err, nvc_code code, const char* fmt, ...) {
-    if (!err) return -1;
-    err->code = code;
-    err->status = PROTO_STATUS_OK;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static void nvc_ok(nvc_error* err) {
-    if (!err) return;
-    err->code = NVC_OK;
-    err->status = PROTO_STATUS_OK;
-    err->message[0] = '\0';
-}
-
-const char* nvc_code_name(nvc_code code) {
-    static const char* const names[] = {"ok",       "bad argument", "cannot connect", "timed out",  "closed",
-                                        "protocol", "refused",      "out of memory",  "not possible now"};
-    return (unsigned)code < sizeof names / sizeof names[0] ? names[code] : "unknown";
-}
+static void nvc_ok(nv_error* err) { nv_error_clear(err); }
 
 void nvc_options_default(nvc_options* o) {
     memset(o, 0, sizeof *o);
@@ -41,33 +19,33 @@ void nvc_options_default(nvc_options* o) {
     o->queue_depth = 4;
 }
 
-static int nvc_open_requests(nvc_client* c, nvc_error* err) {
+static int nvc_open_requests(nvc_client* c, nv_error* err) {
     const char* url = c->opts.command_url;
     int rv = nng_req0_open(&c->req);
-    if (rv) return nvc_fail(err, NVC_ERR_NO_MEMORY, "cannot open a REQ socket: %s", nng_strerror(rv));
+    if (rv) return nv_error_fail(err, NV_ENOMEM, "cannot open a REQ socket: %s", nng_strerror(rv));
     c->req_open = 1;
     nng_dialer d;
     if ((rv = nng_dialer_create(&d, c->req, url)) != 0)
-        return nvc_fail(err, NVC_ERR_ARGUMENT, "command URL %s: %s", url, nng_strerror(rv));
+        return nv_error_fail(err, NV_EINVAL, "command URL %s: %s", url, nng_strerror(rv));
     /* Responses carry whole world infos and hull meshes. */
     nng_dialer_set_size(d, NNG_OPT_RECVMAXSZ, c->opts.max_snapshot_bytes);
     if ((rv = nng_dialer_start(d, 0)) != 0)
-        return nvc_fail(err, NVC_ERR_CONNECT, "cannot connect to %s: %s", url, nng_strerror(rv));
+        return nv_error_fail(err, NV_ECONNECT, "cannot connect to %s: %s", url, nng_strerror(rv));
     return 0;
 }
 
-int nvc_connect(nvc_client** out, const nvc_options* opts, nvc_error* err) {
+int nvc_connect(nvc_client** out, const nvc_options* opts, nv_error* err) {
     *out = NULL;
     if (!opts || (!opts->snapshot_url && !opts->command_url))
-        return nvc_fail(err, NVC_ERR_ARGUMENT, "give a snapshot URL, a command URL or both");
+        return nv_error_fail(err, NV_EINVAL, "give a snapshot URL, a command URL or both");
     if (opts->request_timeout_ms <= 0 || opts->queue_depth == 0 || opts->max_snapshot_bytes < 1024)
-        return nvc_fail(err, NVC_ERR_ARGUMENT,
+        return nv_error_fail(err, NV_EINVAL,
                         "request_timeout_ms must be > 0, queue_depth >= 1, max_snapshot_bytes >= 1024 "
                         "(nvc_options_default sets them)");
     if (opts->admin_token && strlen(opts->admin_token) >= PROTO_SECRET_MAX)
-        return nvc_fail(err, NVC_ERR_ARGUMENT, "admin token longer than %d characters", PROTO_SECRET_MAX - 1);
+        return nv_error_fail(err, NV_EINVAL, "admin token longer than %d characters", PROTO_SECRET_MAX - 1);
     nvc_client* c = calloc(1, sizeof *c);
-    if (!c) return nvc_fail(err, NVC_ERR_NO_MEMORY, "out of memory");
+    if (!c) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     c->opts = *opts;
     if (opts->admin_token) snprintf(c->admin_token, sizeof c->admin_token, "%s", opts->admin_token);
     c->opts.admin_token = NULL;
@@ -94,19 +72,19 @@ void nvc_close(nvc_client* c) {
 /* ---- requests ---------------------------------------------------------------- */
 
 static int nvc_exchange(nvc_client* c, const void* data, size_t size, uint64_t request_id, proto_response* resp,
-                        nvc_error* err) {
-    if (!c->req_open) return nvc_fail(err, NVC_ERR_STATE, "this client has no command URL");
+                        nv_error* err) {
+    if (!c->req_open) return nv_error_fail(err, NV_ESTATE, "this client has no command URL");
     nng_ctx ctx;
     nng_aio* aio = NULL;
     nng_msg* msg = NULL;
     int rv = nng_ctx_open(&ctx, c->req);
-    if (rv) return nvc_fail(err, rv == NNG_ECLOSED ? NVC_ERR_CLOSED : NVC_ERR_NO_MEMORY, "request: %s", nng_strerror(rv));
+    if (rv) return nv_error_fail(err, rv == NNG_ECLOSED ? NV_ECLOSED : NV_ENOMEM, "request: %s", nng_strerror(rv));
     int result = -1;
     nng_duration timeout = c->opts.request_timeout_ms;
     /* No resend: a spawn sent twice would spawn twice. */
     nng_ctx_set_ms(ctx, NNG_OPT_REQ_RESENDTIME, timeout * 2 + 1000);
     if ((rv = nng_aio_alloc(&aio, NULL, NULL)) != 0 || (rv = nng_msg_alloc(&msg, size)) != 0) {
-        nvc_fail(err, NVC_ERR_NO_MEMORY, "request: %s", nng_strerror(rv));
+        nv_error_fail(err, NV_ENOMEM, "request: %s", nng_strerror(rv));
         goto done;
     }
     if (size) memcpy(nng_msg_body(msg), data, size);
@@ -127,12 +105,12 @@ static int nvc_exchange(nvc_client* c, const void* data, size_t size, uint64_t r
     msg = nng_aio_get_msg(aio);
     proto_error pe;
     if (proto_decode_response(nng_msg_body(msg), nng_msg_len(msg), NULL, resp, &pe)) {
-        nvc_fail(err, NVC_ERR_PROTOCOL, "the answer does not decode: %s", pe.message);
+        nv_error_fail(err, NV_EPROTO, "the answer does not decode: %s", pe.message);
         goto done;
     }
     /* The server answers 0 when it could not read the request's id. */
     if (resp->request_id != request_id && resp->request_id != 0) {
-        nvc_fail(err, NVC_ERR_PROTOCOL, "answer to request %llu, expected %llu", (unsigned long long)resp->request_id,
+        nv_error_fail(err, NV_EPROTO, "answer to request %llu, expected %llu", (unsigned long long)resp->request_id,
                  (unsigned long long)request_id);
         goto done;
     }
@@ -140,12 +118,12 @@ static int nvc_exchange(nvc_client* c, const void* data, size_t size, uint64_t r
     goto done;
 failed:
     if (rv == NNG_ETIMEDOUT)
-        nvc_fail(err, NVC_ERR_TIMEOUT, "no answer within %d ms (is the server running and reachable?)",
+        nv_error_fail(err, NV_ETIMEDOUT, "no answer within %d ms (is the server running and reachable?)",
                  c->opts.request_timeout_ms);
     else if (rv == NNG_ECLOSED)
-        nvc_fail(err, NVC_ERR_CLOSED, "the client is closing");
+        nv_error_fail(err, NV_ECLOSED, "the client is closing");
     else
-        nvc_fail(err, NVC_ERR_CONNECT, "request failed: %s", nng_strerror(rv));
+        nv_error_fail(err, NV_ECONNECT, "request failed: %s", nng_strerror(rv));
 done:
     if (msg) nng_msg_free(msg);
     if (aio) nng_aio_free(aio);
@@ -153,8 +131,8 @@ done:
     return result;
 }
 
-int nvc_request_raw(nvc_client* c, const void* data, size_t size, proto_response* resp, nvc_error* err) {
-    if (!c || !resp || (size && !data)) return nvc_fail(err, NVC_ERR_ARGUMENT, "request: missing argument");
+int nvc_request_raw(nvc_client* c, const void* data, size_t size, proto_response* resp, nv_error* err) {
+    if (!c || !resp || (size && !data)) return nv_error_fail(err, NV_EINVAL, "request: missing argument");
     /* The id the server reads from these bytes, as it reads it (0 when
      * none can be read). */
     if (nvc_exchange(c, data, size, proto_request_id(data, size), resp, err)) return -1;
@@ -162,15 +140,15 @@ int nvc_request_raw(nvc_client* c, const void* data, size_t size, proto_response
     return 0;
 }
 
-int nvc_request(nvc_client* c, proto_request* req, proto_response* resp, nvc_error* err) {
-    if (!c || !req || !resp) return nvc_fail(err, NVC_ERR_ARGUMENT, "request: missing argument");
+int nvc_request(nvc_client* c, proto_request* req, proto_response* resp, nv_error* err) {
+    if (!c || !req || !resp) return nv_error_fail(err, NV_EINVAL, "request: missing argument");
     req->request_id = atomic_fetch_add(&c->next_request_id, 1);
     snprintf(req->admin_token, sizeof req->admin_token, "%s", c->admin_token);
     proto_buf buf = {0};
     proto_error pe;
     if (proto_encode_request(&buf, req, &pe)) {
         proto_free_buf(&buf);
-        return nvc_fail(err, NVC_ERR_ARGUMENT, "request: %s", pe.message);
+        return nv_error_fail(err, NV_EINVAL, "request: %s", pe.message);
     }
     int rc = nvc_exchange(c, buf.data, buf.size, req->request_id, resp, err);
     proto_free_buf(&buf);
@@ -178,21 +156,21 @@ int nvc_request(nvc_client* c, proto_request* req, proto_response* resp, nvc_err
     return rc;
 }
 
-/* The request, then the answer's status: NVC_ERR_SERVER with the reason
+/* The request, then the answer's status: NV_EREFUSED with the reason
  * for anything but OK. */
-static int nvc_call(nvc_client* c, proto_request* req, proto_response* resp, nvc_error* err) {
+static int nvc_call(nvc_client* c, proto_request* req, proto_response* resp, nv_error* err) {
     if (nvc_request(c, req, resp, err)) return -1;
     if (resp->status != PROTO_STATUS_OK) {
-        nvc_fail(err, NVC_ERR_SERVER, "server: %s: %s", proto_status_name(resp->status), resp->error);
+        nv_error_fail(err, NV_EREFUSED, "server: %s: %s", proto_status_name(resp->status), resp->error);
         if (err) err->status = resp->status;
         return -1;
     }
     if (resp->kind != req->kind)
-        return nvc_fail(err, NVC_ERR_PROTOCOL, "the answer is of kind %d, expected %d", (int)resp->kind, (int)req->kind);
+        return nv_error_fail(err, NV_EPROTO, "the answer is of kind %d, expected %d", (int)resp->kind, (int)req->kind);
     return 0;
 }
 
-int nvc_hello(nvc_client* c, const char* client_name, proto_hello_reply* out, nvc_error* err) {
+int nvc_hello(nvc_client* c, const char* client_name, proto_hello_reply* out, nv_error* err) {
     proto_request req = {0};
     proto_response resp = {0};
     req.kind = PROTO_BODY_HELLO;
@@ -204,8 +182,8 @@ int nvc_hello(nvc_client* c, const char* client_name, proto_hello_reply* out, nv
     return rc;
 }
 
-int nvc_get_world_info(nvc_client* c, proto_world_info* out, nvc_error* err) {
-    if (!out) return nvc_fail(err, NVC_ERR_ARGUMENT, "world info: no output");
+int nvc_get_world_info(nvc_client* c, proto_world_info* out, nv_error* err) {
+    if (!out) return nv_error_fail(err, NV_EINVAL, "world info: no output");
     proto_request req = {0};
     proto_response resp = {0};
     req.kind = PROTO_BODY_WORLD_INFO;
@@ -218,8 +196,8 @@ int nvc_get_world_info(nvc_client* c, proto_world_info* out, nvc_error* err) {
     return rc;
 }
 
-int nvc_get_hull(nvc_client* c, uint16_t type, proto_hull* out, nvc_error* err) {
-    if (!out) return nvc_fail(err, NVC_ERR_ARGUMENT, "hull: no output");
+int nvc_get_hull(nvc_client* c, uint16_t type, proto_hull* out, nv_error* err) {
+    if (!out) return nv_error_fail(err, NV_EINVAL, "hull: no output");
     proto_request req = {0};
     proto_response resp = {0};
     req.kind = PROTO_BODY_HULL;
@@ -233,10 +211,10 @@ int nvc_get_hull(nvc_client* c, uint16_t type, proto_hull* out, nvc_error* err) 
 }
 
 int nvc_spawn(nvc_client* c, const char* type_name, uint16_t type, double x, double z, double heading,
-              nvc_vessel* out, nvc_error* err) {
-    if (!out) return nvc_fail(err, NVC_ERR_ARGUMENT, "spawn: no output");
+              nvc_vessel* out, nv_error* err) {
+    if (!out) return nv_error_fail(err, NV_EINVAL, "spawn: no output");
     if (type_name && strlen(type_name) >= PROTO_NAME_MAX)
-        return nvc_fail(err, NVC_ERR_ARGUMENT, "spawn: type name longer than %d characters", PROTO_NAME_MAX - 1);
+        return nv_error_fail(err, NV_EINVAL, "spawn: type name longer than %d characters", PROTO_NAME_MAX - 1);
     proto_request req = {0};
     proto_response resp = {0};
     req.kind = PROTO_BODY_SPAWN;
@@ -254,8 +232,8 @@ int nvc_spawn(nvc_client* c, const char* type_name, uint16_t type, double x, dou
     return rc;
 }
 
-int nvc_control(nvc_client* c, const nvc_vessel* v, float throttle, float rudder, nvc_error* err) {
-    if (!v) return nvc_fail(err, NVC_ERR_ARGUMENT, "control: no vessel");
+int nvc_control(nvc_client* c, const nvc_vessel* v, float throttle, float rudder, nv_error* err) {
+    if (!v) return nv_error_fail(err, NV_EINVAL, "control: no vessel");
     proto_request req = {0};
     proto_response resp = {0};
     req.kind = PROTO_BODY_CONTROL;
@@ -268,8 +246,8 @@ int nvc_control(nvc_client* c, const nvc_vessel* v, float throttle, float rudder
     return rc;
 }
 
-int nvc_despawn(nvc_client* c, const nvc_vessel* v, nvc_error* err) {
-    if (!v) return nvc_fail(err, NVC_ERR_ARGUMENT, "despawn: no vessel");
+int nvc_despawn(nvc_client* c, const nvc_vessel* v, nv_error* err) {
+    if (!v) return nv_error_fail(err, NV_EINVAL, "despawn: no vessel");
     proto_request req = {0};
     proto_response resp = {0};
     req.kind = PROTO_BODY_DESPAWN;
@@ -280,7 +258,7 @@ int nvc_despawn(nvc_client* c, const nvc_vessel* v, nvc_error* err) {
     return rc;
 }
 
-int nvc_get_stats(nvc_client* c, proto_stats* out, nvc_error* err) {
+int nvc_get_stats(nvc_client* c, proto_stats* out, nv_error* err) {
     proto_request req = {0};
     proto_response resp = {0};
     req.kind = PROTO_BODY_STATS;

@@ -32,14 +32,8 @@ struct nvc_client {
     atomic_uint_least64_t next_request_id;
 };
 
-int nvc_fail(nvc_error* err, nvc_code code, const char* fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
 /* nvc_snapshots.c */
-int nvc_snapshots_open(nvc_client* c, nvc_error* err);
+int nvc_snapshots_open(nvc_client* c, nv_error* err);
 void nvc_snapshots_close(nvc_client* c);
 
 #endif

@@ -36,27 +36,27 @@ static void nvc_recv_cb(void* arg) {
     if (!stop) nng_recv_aio(c->sub, c->recv_aio);
 }
 
-int nvc_snapshots_open(nvc_client* c, nvc_error* err) {
+int nvc_snapshots_open(nvc_client* c, nv_error* err) {
     const char* url = c->opts.snapshot_url;
     proto_error pe;
     int rv;
     c->queue = calloc(c->opts.queue_depth, sizeof *c->queue);
     c->compact = proto_create_compact_decoder(&pe);
     if (!c->queue || !c->compact || nng_mtx_alloc(&c->lock) || nng_cv_alloc(&c->ready, c->lock))
-        return nvc_fail(err, NVC_ERR_NO_MEMORY, "out of memory");
+        return nv_error_fail(err, NV_ENOMEM, "out of memory");
     if ((rv = nng_sub0_open(&c->sub)) != 0)
-        return nvc_fail(err, NVC_ERR_NO_MEMORY, "cannot open a SUB socket: %s", nng_strerror(rv));
+        return nv_error_fail(err, NV_ENOMEM, "cannot open a SUB socket: %s", nng_strerror(rv));
     c->sub_open = 1;
     nng_dialer d;
     if ((rv = nng_socket_set(c->sub, NNG_OPT_SUB_SUBSCRIBE, "", 0)) != 0 ||
         (rv = nng_aio_alloc(&c->recv_aio, nvc_recv_cb, c)) != 0)
-        return nvc_fail(err, NVC_ERR_NO_MEMORY, "SUB socket: %s", nng_strerror(rv));
+        return nv_error_fail(err, NV_ENOMEM, "SUB socket: %s", nng_strerror(rv));
     if ((rv = nng_dialer_create(&d, c->sub, url)) != 0)
-        return nvc_fail(err, NVC_ERR_ARGUMENT, "snapshot URL %s: %s", url, nng_strerror(rv));
+        return nv_error_fail(err, NV_EINVAL, "snapshot URL %s: %s", url, nng_strerror(rv));
     /* A ws dialer caps messages at 1 MiB by default: a few thousand boats. */
     nng_dialer_set_size(d, NNG_OPT_RECVMAXSZ, c->opts.max_snapshot_bytes);
     if ((rv = nng_dialer_start(d, 0)) != 0)
-        return nvc_fail(err, NVC_ERR_CONNECT, "cannot connect to %s: %s", url, nng_strerror(rv));
+        return nv_error_fail(err, NV_ECONNECT, "cannot connect to %s: %s", url, nng_strerror(rv));
     nng_recv_aio(c->sub, c->recv_aio);
     return 0;
 }
@@ -101,7 +101,7 @@ static nng_msg* nvc_take_locked(nvc_client* c, nng_time deadline, int forever) {
 }
 
 /* 0 decoded, 1 skipped (a compact delta without its keyframe), -1 bad. */
-static int nvc_decode(nvc_client* c, nng_msg* m, proto_snapshot* out, nvc_error* err) {
+static int nvc_decode(nvc_client* c, nng_msg* m, proto_snapshot* out, nv_error* err) {
     const void* data = nng_msg_body(m);
     size_t size = nng_msg_len(m);
     proto_error pe;
@@ -121,15 +121,15 @@ static int nvc_decode(nvc_client* c, nng_msg* m, proto_snapshot* out, nvc_error*
         nng_mtx_lock(c->lock);
         c->counts.undecodable++;
         nng_mtx_unlock(c->lock);
-        return nvc_fail(err, NVC_ERR_PROTOCOL, "snapshot of %zu bytes does not decode: %s", size, pe.message);
+        return nv_error_fail(err, NV_EPROTO, "snapshot of %zu bytes does not decode: %s", size, pe.message);
     }
     return 0;
 }
 
-int nvc_poll_snapshot(nvc_client* c, int timeout_ms, proto_snapshot* out, nvc_error* err) {
-    if (!c || !out) return nvc_fail(err, NVC_ERR_ARGUMENT, "poll: missing argument");
-    if (!c->sub_open) return nvc_fail(err, NVC_ERR_STATE, "this client has no snapshot URL");
-    if (c->callback) return nvc_fail(err, NVC_ERR_STATE, "snapshots go to the callback: poll is off");
+int nvc_poll_snapshot(nvc_client* c, int timeout_ms, proto_snapshot* out, nv_error* err) {
+    if (!c || !out) return nv_error_fail(err, NV_EINVAL, "poll: missing argument");
+    if (!c->sub_open) return nv_error_fail(err, NV_ESTATE, "this client has no snapshot URL");
+    if (c->callback) return nv_error_fail(err, NV_ESTATE, "snapshots go to the callback: poll is off");
     nng_time deadline = nng_clock() + (timeout_ms > 0 ? (nng_time)timeout_ms : 0);
     for (;;) {
         nng_mtx_lock(c->lock);
@@ -137,13 +137,13 @@ int nvc_poll_snapshot(nvc_client* c, int timeout_ms, proto_snapshot* out, nvc_er
         int closing = c->closing;
         nng_mtx_unlock(c->lock);
         if (!m) {
-            if (closing) return nvc_fail(err, NVC_ERR_CLOSED, "the client is closing");
-            return nvc_fail(err, NVC_ERR_TIMEOUT, "no snapshot within %d ms", timeout_ms);
+            if (closing) return nv_error_fail(err, NV_ECLOSED, "the client is closing");
+            return nv_error_fail(err, NV_ETIMEDOUT, "no snapshot within %d ms", timeout_ms);
         }
         int rc = nvc_decode(c, m, out, err);
         nng_msg_free(m);
         if (rc <= 0) {
-            if (rc == 0 && err) err->code = NVC_OK;
+            if (rc == 0 && err) err->code = NV_OK;
             return rc;
         }
         /* A delta we cannot use yet: wait for the next message. */
@@ -165,16 +165,16 @@ static void nvc_helper(void* arg) {
     proto_free_snapshot(&s);
 }
 
-int nvc_set_snapshot_callback(nvc_client* c, nvc_snapshot_fn* fn, void* user, nvc_error* err) {
-    if (!c || !fn) return nvc_fail(err, NVC_ERR_ARGUMENT, "callback: missing argument");
-    if (!c->sub_open) return nvc_fail(err, NVC_ERR_STATE, "this client has no snapshot URL");
-    if (c->callback) return nvc_fail(err, NVC_ERR_STATE, "a snapshot callback is set already");
+int nvc_set_snapshot_callback(nvc_client* c, nvc_snapshot_fn* fn, void* user, nv_error* err) {
+    if (!c || !fn) return nv_error_fail(err, NV_EINVAL, "callback: missing argument");
+    if (!c->sub_open) return nv_error_fail(err, NV_ESTATE, "this client has no snapshot URL");
+    if (c->callback) return nv_error_fail(err, NV_ESTATE, "a snapshot callback is set already");
     c->callback = fn;
     c->callback_user = user;
     int rv = nng_thread_create(&c->helper, nvc_helper, c);
     if (rv) {
         c->callback = NULL;
-        return nvc_fail(err, NVC_ERR_NO_MEMORY, "cannot start the callback thread: %s", nng_strerror(rv));
+        return nv_error_fail(err, NV_ENOMEM, "cannot start the callback thread: %s", nng_strerror(rv));
     }
     nng_thread_set_name(c->helper, "nvc-snapshots");
     return 0;

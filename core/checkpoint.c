@@ -357,7 +357,7 @@ int checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* 
     c->owner_blob = malloc(src->owner_size ? src->owner_size : 1);
     if (!c->hulls || !c->fingerprints || !c->vessels || !c->slam_storage || !c->owner_blob) {
         checkpoint_free(c);
-        return nv_error_set(err, "checkpoint: out of memory for %u vessels", world_vessel_count(wd));
+        return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for %u vessels", world_vessel_count(wd));
     }
     for (uint32_t i = 0; i < c->hull_count; i++) {
         c->hulls[i] = src->hulls[i];
@@ -427,7 +427,7 @@ int checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size,
     uint8_t* crc_at = ckp_room(&w, CKP_TRAILER);
     if (w.failed || !crc_at) {
         free(w.data);
-        return nv_error_set(err, "checkpoint: out of memory for %zu bytes", w.size);
+        return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for %zu bytes", w.size);
     }
     ckp_store_u64(w.data + 16, (uint64_t)w.size);
     ckp_store_u32(w.data + 28, checkpoint_crc32(0, w.data, 28));
@@ -479,7 +479,7 @@ static int rd_fail(ckp_reader* r, const char* what, const char* fmt, ...) {
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        nv_error_set(r->err, "%s: section '%s': %s: %s", r->name, r->tag, what, msg);
+        nv_error_fail(r->err, NV_EPROTO, "%s: section '%s': %s: %s", r->name, r->tag, what, msg);
     }
     r->failed = 1;
     return -1;
@@ -726,21 +726,21 @@ static void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v
 static int ckp_open_section(ckp_reader* r, int section, size_t body_end) {
     r->tag = ckp_tags[section];
     if (body_end - r->pos < CKP_SECTION_HEADER)
-        return nv_error_set(r->err, "%s: section '%s' missing: %zu bytes left at byte %zu", r->name, r->tag,
+        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' missing: %zu bytes left at byte %zu", r->name, r->tag,
                             body_end - r->pos, r->pos);
     const uint8_t* p = r->data + r->pos;
     if (memcmp(p, ckp_tags[section], 4) != 0) {
         char got[5];
         for (int i = 0; i < 4; i++) got[i] = (p[i] >= 32 && p[i] < 127) ? (char)p[i] : '?';
         got[4] = '\0';
-        return nv_error_set(r->err, "%s: expected section '%s' at byte %zu, found '%s'", r->name, r->tag, r->pos, got);
+        return nv_error_fail(r->err, NV_EPROTO, "%s: expected section '%s' at byte %zu, found '%s'", r->name, r->tag, r->pos, got);
     }
     if (ckp_load_u32(p + 4) != 0)
-        return nv_error_set(r->err, "%s: section '%s' has unknown flags %#x", r->name, r->tag, ckp_load_u32(p + 4));
+        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' has unknown flags %#x", r->name, r->tag, ckp_load_u32(p + 4));
     uint64_t len = ckp_load_u64(p + 8);
     r->pos += CKP_SECTION_HEADER;
     if (len > body_end - r->pos)
-        return nv_error_set(r->err, "%s: section '%s' at byte %zu claims %llu bytes, only %zu remain", r->name,
+        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' at byte %zu claims %llu bytes, only %zu remain", r->name,
                             r->tag, r->pos - CKP_SECTION_HEADER, (unsigned long long)len, body_end - r->pos);
     r->end = r->pos + (size_t)len;
     r->failed = 0;
@@ -750,7 +750,7 @@ static int ckp_open_section(ckp_reader* r, int section, size_t body_end) {
 static int ckp_close_section(ckp_reader* r) {
     if (r->failed) return -1;
     if (r->pos != r->end)
-        return nv_error_set(r->err, "%s: section '%s' has %zu unread bytes after its fields (at byte %zu)", r->name,
+        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' has %zu unread bytes after its fields (at byte %zu)", r->name,
                             r->tag, r->end - r->pos, r->pos);
     return 0;
 }
@@ -767,36 +767,36 @@ void checkpoint_free(checkpoint* c) {
 /* The fixed header and the checksums: everything but the sections. */
 static int ckp_check_frame(const uint8_t* d, size_t size, const char* name, nv_error* err) {
     if (size < CHECKPOINT_HEADER_SIZE)
-        return nv_error_set(err, "%s: truncated at byte %zu: a checkpoint starts with a %u-byte header", name, size,
+        return nv_error_fail(err, NV_EPROTO, "%s: truncated at byte %zu: a checkpoint starts with a %u-byte header", name, size,
                             CHECKPOINT_HEADER_SIZE);
     if (memcmp(d, ckp_magic, sizeof ckp_magic) != 0)
-        return nv_error_set(err, "%s: bad magic: not a naval checkpoint (no \"NVCHKPT\" at byte 0)", name);
+        return nv_error_fail(err, NV_EPROTO, "%s: bad magic: not a naval checkpoint (no \"NVCHKPT\" at byte 0)", name);
     uint32_t version = ckp_load_u32(d + 8);
     uint32_t header_crc = ckp_load_u32(d + 28), header_want = checkpoint_crc32(0, d, 28);
     if (header_crc != header_want)
-        return nv_error_set(err, "%s: header checksum mismatch (stored %08x, computed %08x): the header is corrupt",
+        return nv_error_fail(err, NV_EPROTO, "%s: header checksum mismatch (stored %08x, computed %08x): the header is corrupt",
                             name, header_crc, header_want);
     if (version != CHECKPOINT_VERSION)
-        return nv_error_set(err, "%s: format version %u, this build reads version %u", name, version,
+        return nv_error_fail(err, NV_EPROTO, "%s: format version %u, this build reads version %u", name, version,
                             CHECKPOINT_VERSION);
     if (ckp_load_u32(d + 24) != 0)
-        return nv_error_set(err, "%s: unknown header flags %#x", name, ckp_load_u32(d + 24));
+        return nv_error_fail(err, NV_EPROTO, "%s: unknown header flags %#x", name, ckp_load_u32(d + 24));
     if (ckp_load_u32(d + 12) != CKP_SECTION_COUNT)
-        return nv_error_set(err, "%s: %u sections, version %u has %u", name, ckp_load_u32(d + 12), CHECKPOINT_VERSION,
+        return nv_error_fail(err, NV_EPROTO, "%s: %u sections, version %u has %u", name, ckp_load_u32(d + 12), CHECKPOINT_VERSION,
                             CKP_SECTION_COUNT);
     uint64_t declared = ckp_load_u64(d + 16);
     if (declared < CHECKPOINT_HEADER_SIZE + CKP_TRAILER)
-        return nv_error_set(err, "%s: the header declares %llu bytes, fewer than a header and a checksum", name,
+        return nv_error_fail(err, NV_EPROTO, "%s: the header declares %llu bytes, fewer than a header and a checksum", name,
                             (unsigned long long)declared);
     if (size < declared)
-        return nv_error_set(err, "%s: truncated at byte %zu (the header declares %llu bytes)", name, size,
+        return nv_error_fail(err, NV_EPROTO, "%s: truncated at byte %zu (the header declares %llu bytes)", name, size,
                             (unsigned long long)declared);
     if (size > declared)
-        return nv_error_set(err, "%s: %zu bytes after the end the header declares (byte %llu)", name,
+        return nv_error_fail(err, NV_EPROTO, "%s: %zu bytes after the end the header declares (byte %llu)", name,
                             size - (size_t)declared, (unsigned long long)declared);
     uint32_t stored = ckp_load_u32(d + size - CKP_TRAILER), want = checkpoint_crc32(0, d, size - CKP_TRAILER);
     if (stored != want)
-        return nv_error_set(err, "%s: checksum mismatch (stored %08x, computed %08x over bytes 0..%zu): the file is "
+        return nv_error_fail(err, NV_EPROTO, "%s: checksum mismatch (stored %08x, computed %08x over bytes 0..%zu): the file is "
                                  "corrupt",
                             name, stored, want, size - CKP_TRAILER - 1);
     return 0;
@@ -832,7 +832,7 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     if (ckp_close_section(&r)) goto fail;
     /* the world derives its time from the tick this way, never by adding */
     if (!(c->world.tick_hz > 0.0) || (double)c->tick * (1.0 / c->world.tick_hz) != c->time) {
-        nv_error_set(err, "%s: time %.17g is not tick %llu at %g Hz", name, c->time, (unsigned long long)c->tick,
+        nv_error_fail(err, NV_EPROTO, "%s: time %.17g is not tick %llu at %g Hz", name, c->time, (unsigned long long)c->tick,
                      c->world.tick_hz);
         goto fail;
     }
@@ -847,7 +847,7 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     if (r.failed) goto fail;
     if (c->hull_count != type_count || c->hull_count > WORLD_MAX_HULL_TYPES ||
         (size_t)c->hull_count > (r.end - r.pos) / 40) {
-        nv_error_set(err, "%s: section 'TYPS' lists %u hull types, the world section %u (at most %u, and each needs "
+        nv_error_fail(err, NV_ELIMIT, "%s: section 'TYPS' lists %u hull types, the world section %u (at most %u, and each needs "
                           "40 bytes)",
                      name, c->hull_count, type_count, WORLD_MAX_HULL_TYPES);
         goto fail;
@@ -855,7 +855,7 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     c->hulls = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->hulls);
     c->fingerprints = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->fingerprints);
     if (!c->hulls || !c->fingerprints) {
-        nv_error_set(err, "%s: out of memory for %u hull types", name, c->hull_count);
+        nv_error_fail(err, NV_ENOMEM, "%s: out of memory for %u hull types", name, c->hull_count);
         goto fail;
     }
     for (uint32_t i = 0; i < c->hull_count && !r.failed; i++) {
@@ -871,7 +871,7 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     if (r.failed) goto fail;
     size_t room = r.end - r.pos;
     if (listed != vessel_count || listed > WORLD_MAX_VESSELS || (size_t)listed > room / CKP_VESSEL_FIXED) {
-        nv_error_set(err, "%s: section 'VSLS' lists %u vessels, the world section %u (at most %u, and each needs %u "
+        nv_error_fail(err, NV_ELIMIT, "%s: section 'VSLS' lists %u vessels, the world section %u (at most %u, and each needs %u "
                           "bytes)",
                      name, listed, vessel_count, WORLD_MAX_VESSELS, CKP_VESSEL_FIXED);
         goto fail;
@@ -882,7 +882,7 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     c->vessels = calloc(listed ? listed : 1, sizeof *c->vessels);
     c->slam_storage = malloc((slam_room ? slam_room : 1) * sizeof(uint16_t));
     if (!c->vessels || !c->slam_storage) {
-        nv_error_set(err, "%s: out of memory for %u vessels", name, listed);
+        nv_error_fail(err, NV_ENOMEM, "%s: out of memory for %u vessels", name, listed);
         goto fail;
     }
     uint16_t* slam_next = c->slam_storage;
@@ -902,13 +902,13 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     c->owner_size = r.end - r.pos;
     c->owner_blob = malloc(c->owner_size ? c->owner_size : 1);
     if (!c->owner_blob) {
-        nv_error_set(err, "%s: out of memory for an owner blob of %zu bytes", name, c->owner_size);
+        nv_error_fail(err, NV_ENOMEM, "%s: out of memory for an owner blob of %zu bytes", name, c->owner_size);
         goto fail;
     }
     memcpy(c->owner_blob, d + r.pos, c->owner_size);
     r.pos = r.end;
     if (r.pos != body_end) {
-        nv_error_set(err, "%s: %zu bytes between the last section and the checksum (at byte %zu)", name,
+        nv_error_fail(err, NV_EPROTO, "%s: %zu bytes between the last section and the checksum (at byte %zu)", name,
                      body_end - r.pos, r.pos);
         goto fail;
     }
@@ -941,12 +941,12 @@ static int ckp_sync_dir(const char* path, nv_error* err) {
     else if (slash == path) snprintf(dir, sizeof dir, "/");
     else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd < 0) return nv_error_set(err, "checkpoint: cannot open directory %s to sync it: %s", dir, strerror(errno));
+    if (fd < 0) return nv_error_fail(err, NV_EIO, "checkpoint: cannot open directory %s to sync it: %s", dir, strerror(errno));
     /* some file systems cannot sync a directory (EINVAL): nothing more to do there */
     int rc = fsync(fd) != 0 && errno != EINVAL ? -1 : 0;
     int saved = errno;
     close(fd);
-    if (rc) return nv_error_set(err, "checkpoint: fsync of directory %s: %s", dir, strerror(saved));
+    if (rc) return nv_error_fail(err, NV_EIO, "checkpoint: fsync of directory %s: %s", dir, strerror(saved));
     return 0;
 }
 
@@ -970,7 +970,7 @@ int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* e
     int fd = mkstemp(tmp);
     if (fd < 0) {
         free(data);
-        return nv_error_set(err, "checkpoint: cannot create a temporary file beside %s: %s", path, strerror(errno));
+        return nv_error_fail(err, NV_EIO, "checkpoint: cannot create a temporary file beside %s: %s", path, strerror(errno));
     }
     const char* step = NULL;
     if (ckp_write_all(fd, data, size)) step = "write";
@@ -980,14 +980,14 @@ int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* e
     free(data);
     if (step) {
         unlink(tmp);
-        return nv_error_set(err, "checkpoint: %s of %s: %s", step, tmp, strerror(saved));
+        return nv_error_fail(err, NV_EIO, "checkpoint: %s of %s: %s", step, tmp, strerror(saved));
     }
     int had_previous = 1;
     if (rename(path, prev)) {
         if (errno != ENOENT) {
             saved = errno;
             unlink(tmp);
-            return nv_error_set(err, "checkpoint: cannot move %s to %s: %s", path, prev, strerror(saved));
+            return nv_error_fail(err, NV_EIO, "checkpoint: cannot move %s to %s: %s", path, prev, strerror(saved));
         }
         had_previous = 0;
     }
@@ -995,7 +995,7 @@ int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* e
         saved = errno;
         unlink(tmp);
         if (had_previous) rename(prev, path); /* put the old one back; best effort */
-        return nv_error_set(err, "checkpoint: cannot rename %s to %s: %s", tmp, path, strerror(saved));
+        return nv_error_fail(err, NV_EIO, "checkpoint: cannot rename %s to %s: %s", tmp, path, strerror(saved));
     }
     return ckp_sync_dir(path, err);
 }
@@ -1003,7 +1003,7 @@ int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* e
 int checkpoint_read_file(const char* path, checkpoint* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     int fd = open(path, O_RDONLY);
-    if (fd < 0) return nv_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    if (fd < 0) return nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         close(fd);
@@ -1013,7 +1013,7 @@ int checkpoint_read_file(const char* path, checkpoint* out, nv_error* err) {
     uint8_t* data = malloc(size ? size : 1);
     if (!data) {
         close(fd);
-        return nv_error_set(err, "%s: out of memory for %zu bytes", path, size);
+        return nv_error_fail(err, NV_ENOMEM, "%s: out of memory for %zu bytes", path, size);
     }
     size_t got = 0;
     while (got < size) {
@@ -1023,7 +1023,7 @@ int checkpoint_read_file(const char* path, checkpoint* out, nv_error* err) {
             int saved = errno;
             close(fd);
             free(data);
-            return nv_error_set(err, "%s: read: %s", path, strerror(saved));
+            return nv_error_fail(err, NV_EIO, "%s: read: %s", path, strerror(saved));
         }
         if (k == 0) break; /* shrank while read: decoded as truncated */
         got += (size_t)k;

@@ -178,7 +178,7 @@ static int columns_bin(const mesh* m, const float lo[3], double dx, double dz, u
     return 0;
 oom:
     columns_bins_free(b);
-    return nv_error_set(err, "columns: out of memory binning %u triangles", m->triangle_count);
+    return nv_error_fail(err, NV_ENOMEM, "columns: out of memory binning %u triangles", m->triangle_count);
 }
 
 int columns_build(const mesh* m, const columns_build_options* opts, columns_set* out, nv_error* err) {
@@ -206,7 +206,7 @@ int columns_build(const mesh* m, const columns_build_options* opts, columns_set*
         free(hits);
         columns_bins_free(&bins);
         columns_free(out);
-        return nv_error_set(err, "columns: out of memory for %zu columns", cells);
+        return nv_error_fail(err, NV_ENOMEM, "columns: out of memory for %zu columns", cells);
     }
     out->count = (uint32_t)cells;
     out->nx = o.nx;
@@ -288,14 +288,14 @@ static const char* const columns_field_names[6] = {"X", "Ymin", "Z", "Ymax", "Vo
 
 int columns_export(const columns_set* s, const char* path, nv_error* err) {
     FILE* f = fopen(path, "w");
-    if (!f) return nv_error_set(err, "%s: cannot write: %s", path, strerror(errno));
+    if (!f) return nv_error_fail(err, NV_EIO, "%s: cannot write: %s", path, strerror(errno));
     fprintf(f, "# NB_LINE_PER_DATA\n%u\n\n# COORDINATE, VOLUME, DENSITY\n", s->count);
     for (uint32_t i = 0; i < s->count; i++) {
         const columns_column* c = &s->columns[i];
         fprintf(f, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", c->x, c->ymin, c->z, c->ymax, c->volume, c->density);
     }
     int failed = ferror(f);
-    if (fclose(f) || failed) return nv_error_set(err, "%s: write failed: %s", path, strerror(errno));
+    if (fclose(f) || failed) return nv_error_fail(err, NV_EIO, "%s: write failed: %s", path, strerror(errno));
     return 0;
 }
 
@@ -417,7 +417,7 @@ int columns_parse(const char* text, size_t size, const char* name, columns_set* 
             }
             expected = (uint32_t)v;
             out->columns = calloc(expected, sizeof *out->columns);
-            if (!out->columns) return nv_error_set(err, "%s: out of memory for %u columns", name, expected);
+            if (!out->columns) return nv_error_fail(err, NV_ENOMEM, "%s: out of memory for %u columns", name, expected);
             state = WANT_DATA;
             continue;
         }
@@ -447,7 +447,7 @@ int columns_parse(const char* text, size_t size, const char* name, columns_set* 
 int columns_import(const char* path, columns_set* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     FILE* f = fopen(path, "rb");
-    if (!f) return nv_error_set(err, "%s: %s", path, strerror(errno));
+    if (!f) return nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: %s", path, strerror(errno));
     size_t cap = 1 << 16, size = 0;
     char* text = malloc(cap);
     while (text) {
@@ -470,7 +470,7 @@ int columns_import(const char* path, columns_set* out, nv_error* err) {
     }
     int failed = ferror(f);
     fclose(f);
-    if (!text) return nv_error_set(err, "%s: out of memory reading it", path);
+    if (!text) return nv_error_fail(err, NV_ENOMEM, "%s: out of memory reading it", path);
     if (failed) {
         free(text);
         return nv_error_set(err, "%s: read error", path);
@@ -504,7 +504,7 @@ int columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_err
     if (n == 0) return nv_error_set(err, "columns: no column has volume");
     uint32_t np = columns_padded(n);
     float* block = malloc((size_t)np * 6 * sizeof *block);
-    if (!block) return nv_error_set(err, "columns: out of memory for %u columns", n);
+    if (!block) return nv_error_fail(err, NV_ENOMEM, "columns: out of memory for %u columns", n);
     m->ox = block;
     m->oy = block + np;
     m->oz = block + 2 * (size_t)np;
@@ -672,7 +672,7 @@ int columns_balance_height(const columns_model* m, double mass, double water_den
                             mass, water_density * m->total_volume, water_density);
     size_t bytes = columns_scratch_bytes(m);
     void* scratch = malloc(bytes ? bytes : 1);
-    if (!scratch) return nv_error_set(err, "columns: out of memory");
+    if (!scratch) return nv_error_fail(err, NV_ENOMEM, "columns: out of memory");
     water_flat flat;
     water_flat_init(&flat, 0.0);
     columns_pose pose;

@@ -101,7 +101,7 @@ int floater_batch_init(floater_batch* b, size_t capacity, const floater_params* 
     b->vy = malloc(capacity * 4 * sizeof(float));
     if (!b->x || !b->vy) {
         floater_batch_free(b);
-        return nv_error_set(err, "floater: out of memory for %zu floaters", capacity);
+        return nv_error_fail(err, NV_ENOMEM, "floater: out of memory for %zu floaters", capacity);
     }
     b->z = b->x + capacity;
     b->y = b->z + capacity;

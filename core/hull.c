@@ -57,7 +57,7 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     h->lanes = hull_alloc_lines(lanes * HULL_LANE_COLUMNS * sizeof(float));
     if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_table || !h->lanes) {
         hull_destroy(h);
-        return nv_error_set(err, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
+        return nv_error_fail(err, NV_ENOMEM, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
     }
     h->vertex_count = (uint32_t)nv;
     h->triangle_count = (uint32_t)nt;
@@ -79,7 +79,7 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     }
     if (hull_sort_triangles(h, m, nt)) {
         hull_destroy(h);
-        return nv_error_set(err, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
+        return nv_error_fail(err, NV_ENOMEM, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
     }
     double total = 0.0;
     for (size_t t = 0; t < nt; t++) {

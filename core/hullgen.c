@@ -54,7 +54,7 @@ static int hullgen_subdivided_box(mesh* out, const double lo[3], const double hi
         g.n[a] = n[a];
         g.axis[a] = malloc(sizeof(double) * (n[a] + 1));
         if (!g.axis[a]) {
-            nv_error_set(err, "%s: out of memory", name);
+            nv_error_fail(err, NV_ENOMEM, "%s: out of memory", name);
             goto done;
         }
         for (unsigned i = 0; i <= n[a]; i++) g.axis[a][i] = lo[a] + (hi[a] - lo[a]) * ((double)i / n[a]);

@@ -21,7 +21,7 @@ int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err) {
     s->height = malloc(n * sizeof(float));
     if (!s->qx || !s->qz || !s->wy || !s->surface || !s->ox || !s->oy || !s->oz || !s->height) {
         hydro_scratch_free(s);
-        return nv_error_set(err, "hydro: out of memory for a scratch of %u vertices", capacity);
+        return nv_error_fail(err, NV_ENOMEM, "hydro: out of memory for a scratch of %u vertices", capacity);
     }
     s->capacity = capacity;
     return 0;

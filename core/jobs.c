@@ -195,7 +195,7 @@ int jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
         return nv_error_set(err, "jobs: thread count %u outside 1..%u", cfg->threads, JOBS_MAX_THREADS);
     /* aligned_alloc: the hot atomics must really sit on their own lines. */
     jobs* j = aligned_alloc(alignof(jobs), sizeof(jobs));
-    if (!j) return nv_error_set(err, "jobs: out of memory");
+    if (!j) return nv_error_fail(err, NV_ENOMEM, "jobs: out of memory");
     memset(j, 0, sizeof *j);
     j->thread_count = cfg->threads;
     j->spin_ns = cfg->spin_ns;
@@ -209,7 +209,7 @@ int jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
     int rc = uv_mutex_init(&j->mutex);
     if (rc != 0) {
         free(j);
-        return nv_error_set(err, "jobs: mutex: %s", uv_strerror(rc));
+        return nv_error_fail(err, NV_EINTERNAL, "jobs: mutex: %s", uv_strerror(rc));
     }
     rc = uv_cond_init(&j->work_cond);
     if (rc == 0) {
@@ -219,7 +219,7 @@ int jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
     if (rc != 0) {
         uv_mutex_destroy(&j->mutex);
         free(j);
-        return nv_error_set(err, "jobs: condition variable: %s", uv_strerror(rc));
+        return nv_error_fail(err, NV_EINTERNAL, "jobs: condition variable: %s", uv_strerror(rc));
     }
     for (uint32_t i = 1; i < j->thread_count; i++) {
         jobs_worker* w = &j->workers[i];
@@ -228,7 +228,7 @@ int jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
         rc = uv_thread_create(&w->thread, jobs_worker_main, w);
         if (rc != 0) {
             jobs_destroy(j);
-            return nv_error_set(err, "jobs: starting worker %u of %u: %s", i, cfg->threads - 1, uv_strerror(rc));
+            return nv_error_fail(err, NV_EINTERNAL, "jobs: starting worker %u of %u: %s", i, cfg->threads - 1, uv_strerror(rc));
         }
         j->started = i;
     }

@@ -23,7 +23,7 @@ typedef struct mesh_pair {
  * without a tie-break. tmp must hold n pairs. */
 static int mesh_sort_pairs(mesh_pair* pairs, mesh_pair* tmp, size_t n, nv_error* err) {
     uint32_t* counts = calloc(2 * (size_t)MESH_RADIX_SIZE, sizeof *counts);
-    if (!counts) return nv_error_set(err, "out of memory sorting %zu vertices", n);
+    if (!counts) return nv_error_fail(err, NV_ENOMEM, "out of memory sorting %zu vertices", n);
     for (size_t i = 0; i < n; i++) {
         counts[pairs[i].key & 0xFFFFu]++;
         counts[MESH_RADIX_SIZE + (pairs[i].key >> 16)]++;
@@ -71,7 +71,7 @@ int mesh_reserve(mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err) 
         if (!mesh_array_fits(vertices, 3 * sizeof(float)))
             return nv_error_set(err, "cannot hold %u vertices: size overflow", vertices);
         float* p = realloc(m->positions, (size_t)vertices * 3 * sizeof(float));
-        if (!p) return nv_error_set(err, "out of memory allocating %u vertices", vertices);
+        if (!p) return nv_error_fail(err, NV_ENOMEM, "out of memory allocating %u vertices", vertices);
         m->positions = p;
         m->vertex_capacity = vertices;
     }
@@ -79,7 +79,7 @@ int mesh_reserve(mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err) 
         if (!mesh_array_fits(triangles, 3 * sizeof(uint32_t)))
             return nv_error_set(err, "cannot hold %u triangles: size overflow", triangles);
         uint32_t* p = realloc(m->indices, (size_t)triangles * 3 * sizeof(uint32_t));
-        if (!p) return nv_error_set(err, "out of memory allocating %u triangles", triangles);
+        if (!p) return nv_error_fail(err, NV_ENOMEM, "out of memory allocating %u triangles", triangles);
         m->indices = p;
         m->triangle_capacity = triangles;
     }
@@ -209,7 +209,7 @@ static int mesh_weld_split_run(const mesh* m, const mesh_pair* pairs, size_t n, 
     size_t end = start + 1;
     while (end < n && pairs[end].key == pairs[start].key) end++;
     mesh_weld_key* keys = malloc((end - start) * sizeof *keys);
-    if (!keys) return nv_error_set(err, "out of memory welding vertices");
+    if (!keys) return nv_error_fail(err, NV_ENOMEM, "out of memory welding vertices");
     for (size_t i = start; i < end; i++) {
         const float* p = m->positions + 3 * (size_t)pairs[i].value;
         for (int k = 0; k < 3; k++) keys[i - start].k[k] = mesh_float_key(p[k]);
@@ -235,7 +235,7 @@ static int mesh_weld_checked(mesh* m, uint32_t* removed, uint32_t* origin, nv_er
     uint32_t* keep = malloc((size_t)n * sizeof *keep);
     int rc = -1;
     if (!pairs || !tmp || !keep) {
-        nv_error_set(err, "out of memory welding %u vertices", n);
+        nv_error_fail(err, NV_ENOMEM, "out of memory welding %u vertices", n);
         goto done;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -302,7 +302,7 @@ static int mesh_drop_unused_checked(mesh* m, uint32_t* removed, uint32_t* origin
     uint32_t n = m->vertex_count;
     if (n == 0) return 0;
     uint32_t* keep = malloc((size_t)n * sizeof *keep);
-    if (!keep) return nv_error_set(err, "out of memory checking %u vertices", n);
+    if (!keep) return nv_error_fail(err, NV_ENOMEM, "out of memory checking %u vertices", n);
     /* n (never a valid index) marks a vertex no triangle has claimed. */
     for (uint32_t i = 0; i < n; i++) keep[i] = n;
     size_t ni = (size_t)m->triangle_count * 3;
@@ -400,7 +400,7 @@ static int mesh_finish_steps(mesh* m, const mesh_options* opts, mesh_report* rep
 
     o->vertex = malloc((size_t)m->vertex_count * sizeof *o->vertex);
     o->triangle = malloc((size_t)m->triangle_count * sizeof *o->triangle);
-    if (!o->vertex || !o->triangle) return nv_error_set(err, "out of memory checking %u triangles", m->triangle_count);
+    if (!o->vertex || !o->triangle) return nv_error_fail(err, NV_ENOMEM, "out of memory checking %u triangles", m->triangle_count);
     for (uint32_t i = 0; i < m->vertex_count; i++) o->vertex[i] = i;
     for (uint32_t t = 0; t < m->triangle_count; t++) o->triangle[t] = t;
 

@@ -65,7 +65,7 @@ static int mesh_edges_build(const mesh* m, mesh_edges* es, nv_error* err) {
     es->items = malloc((n ? n : 1) * sizeof *es->items);
     if (!es->end || !es->items) {
         mesh_edges_free(es);
-        return nv_error_set(err, "out of memory checking %u triangles", m->triangle_count);
+        return nv_error_fail(err, NV_ENOMEM, "out of memory checking %u triangles", m->triangle_count);
     }
     for (size_t c = 0; c < n; c++) {
         uint32_t a = m->indices[c], b = m->indices[c % 3 == 2 ? c - 2 : c + 1];
@@ -230,7 +230,7 @@ static int mesh_components_from_edges(const mesh* m, const mesh_edges* es, uint3
     uint32_t nt = m->triangle_count;
     if (nt == 0) return 0;
     uint32_t* parent = malloc((size_t)nt * sizeof *parent);
-    if (!parent) return nv_error_set(err, "out of memory counting components of %u triangles", nt);
+    if (!parent) return nv_error_fail(err, NV_ENOMEM, "out of memory counting components of %u triangles", nt);
     for (uint32_t t = 0; t < nt; t++) parent[t] = t;
     mesh_edge_group g = {0, 0, 0};
     while (mesh_edges_next(es, &g)) {

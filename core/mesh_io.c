@@ -184,13 +184,13 @@ static int mesh_read_file(const char* path, size_t limit, unsigned char** data, 
     *data = NULL;
     *size = 0;
     FILE* f = fopen(path, "rb");
-    if (!f) return nv_error_set(err, "%s: cannot open: %s", path, mesh_strerror(errno, why, sizeof why));
+    if (!f) return nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: cannot open: %s", path, mesh_strerror(errno, why, sizeof why));
     struct stat st;
     size_t cap = 1 << 16;
     if (fstat(fileno(f), &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             fclose(f);
-            return nv_error_set(err, "%s: cannot read: %s", path, mesh_strerror(EISDIR, why, sizeof why));
+            return nv_error_fail(err, NV_EIO, "%s: cannot read: %s", path, mesh_strerror(EISDIR, why, sizeof why));
         }
         if (S_ISREG(st.st_mode)) {
             if ((uint64_t)st.st_size > limit) {
@@ -206,7 +206,7 @@ static int mesh_read_file(const char* path, size_t limit, unsigned char** data, 
     for (;;) {
         if (!buf) {
             fclose(f);
-            return nv_error_set(err, "%s: out of memory reading the file", path);
+            return nv_error_fail(err, NV_ENOMEM, "%s: out of memory reading the file", path);
         }
         len += fread(buf + len, 1, cap - len, f);
         if (len > limit) {
@@ -225,7 +225,7 @@ static int mesh_read_file(const char* path, size_t limit, unsigned char** data, 
         int e = errno;
         free(buf);
         fclose(f);
-        return nv_error_set(err, "%s: read error: %s", path, mesh_strerror(e, why, sizeof why));
+        return nv_error_fail(err, NV_EIO, "%s: read error: %s", path, mesh_strerror(e, why, sizeof why));
     }
     fclose(f);
     *data = buf;

@@ -262,7 +262,7 @@ ocean* ocean_create(const ocean_params* params, nv_error* err) {
     if (ocean_params_validate(params, err) != 0) return NULL;
     ocean* o = calloc(1, sizeof *o);
     if (!o) {
-        nv_error_set(err, "ocean: out of memory");
+        nv_error_fail(err, NV_ENOMEM, "ocean: out of memory");
         return NULL;
     }
     o->base.sample = ocean_water_sample;
@@ -307,7 +307,7 @@ ocean* ocean_create(const ocean_params* params, nv_error* err) {
         cc->inv_nx = 1.0 / o->nx;
         cc->inv_nz = 1.0 / o->nz;
         if (cascade_alloc(o, cc) != 0) {
-            nv_error_set(err, "ocean: out of memory for a %dx%d cascade", o->nx, o->nz);
+            nv_error_fail(err, NV_ENOMEM, "ocean: out of memory for a %dx%d cascade", o->nx, o->nz);
             ocean_destroy(o);
             return NULL;
         }
@@ -334,14 +334,14 @@ ocean* ocean_create(const ocean_params* params, nv_error* err) {
     o->phasor_lo = calloc(2 * OCEAN_PHASOR_BLOCK, sizeof(double));
     o->phasor_hi = calloc(2 * ((size_t)o->jmax / OCEAN_PHASOR_BLOCK + 1), sizeof(double));
     if (!o->phasor || !o->phasor_lo || !o->phasor_hi) {
-        nv_error_set(err, "ocean: out of memory");
+        nv_error_fail(err, NV_ENOMEM, "ocean: out of memory");
         ocean_destroy(o);
         return NULL;
     }
     if (p->surface_grid) {
         o->surface = calloc(2 * (size_t)o->nx * o->nz, sizeof(float));
         if (!o->surface) {
-            nv_error_set(err, "ocean: out of memory for a %dx%d surface grid", o->nx, o->nz);
+            nv_error_fail(err, NV_ENOMEM, "ocean: out of memory for a %dx%d surface grid", o->nx, o->nz);
             ocean_destroy(o);
             return NULL;
         }

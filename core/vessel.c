@@ -21,7 +21,7 @@ int vessel_init(vessel* v, const hull* h, nv_error* err) {
     v->segments = malloc((h->triangle_count ? h->triangle_count : 1) * sizeof *v->segments);
     if (!v->height || !v->segments) {
         vessel_free(v);
-        return nv_error_set(err, "vessel: out of memory");
+        return nv_error_fail(err, NV_ENOMEM, "vessel: out of memory");
     }
     hydro_sums_clear(&v->hydro);
     return 0;

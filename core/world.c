@@ -35,7 +35,7 @@ static int world_grow(void** p, size_t elem, size_t n) {
 
 static int world_reserve_vessels(world* w, uint32_t need, nv_error* err) {
     if (need <= w->capacity) return 0;
-    if (need > WORLD_MAX_VESSELS) return nv_error_set(err, "world: at most %u vessels", WORLD_MAX_VESSELS);
+    if (need > WORLD_MAX_VESSELS) return nv_error_fail(err, NV_ELIMIT, "world: at most %u vessels", WORLD_MAX_VESSELS);
     uint32_t cap = w->capacity ? w->capacity : 64;
     while (cap < need) cap *= 2;
     int bad = 0;
@@ -45,7 +45,7 @@ static int world_reserve_vessels(world* w, uint32_t need, nv_error* err) {
 #define X(type, f) bad |= world_grow((void**)&w->sv.f, sizeof(type), cap);
     WORLD_SCRATCH_FIELDS(X)
 #undef X
-    if (bad) return nv_error_set(err, "world: out of memory for %u vessels", cap);
+    if (bad) return nv_error_fail(err, NV_ENOMEM, "world: out of memory for %u vessels", cap);
     w->capacity = cap;
     return 0;
 }
@@ -69,7 +69,7 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
         return nv_error_set(err, "world: triangle_block must be a multiple of %d (got %u)", HYDRODYN_LANES,
                             cfg->triangle_block);
     world* w = calloc(1, sizeof *w);
-    if (!w) return nv_error_set(err, "world: out of memory");
+    if (!w) return nv_error_fail(err, NV_ENOMEM, "world: out of memory");
     w->cfg = *cfg;
     w->dt = 1.0 / cfg->tick_hz;
     w->pool = pool;
@@ -82,7 +82,7 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
     w->worker_ms = calloc(w->threads, sizeof *w->worker_ms);
     if (!w->types || !w->scratch || !w->worker_ms) {
         world_destroy(w);
-        return nv_error_set(err, "world: out of memory");
+        return nv_error_fail(err, NV_ENOMEM, "world: out of memory");
     }
     for (uint32_t i = 0; i < w->threads; i++)
         if (hydro_scratch_alloc(&w->scratch[i], cfg->vertex_block, err)) {
@@ -150,7 +150,7 @@ void world_set_water(world* w, const world_water* water) {
 int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
                         nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (w->type_count >= WORLD_MAX_HULL_TYPES) return nv_error_set(err, "world: at most %u hull types", WORLD_MAX_HULL_TYPES);
+    if (w->type_count >= WORLD_MAX_HULL_TYPES) return nv_error_fail(err, NV_ELIMIT, "world: at most %u hull types", WORLD_MAX_HULL_TYPES);
     if (!name || !name[0] || strlen(name) >= WORLD_NAME_MAX)
         return nv_error_set(err, "world: a hull type needs a name of 1..%d characters", WORLD_NAME_MAX - 1);
     if (world_find_hull_type(w, name) >= 0) return nv_error_set(err, "world: hull type '%s' exists already", name);
@@ -218,7 +218,7 @@ static int world_reserve_for(world* w, const hull* h, nv_error* err) {
         world_reserve_table((void**)&w->vertex_blocks, &w->vertex_block_capacity, sizeof(world_block), vblocks) ||
         world_reserve_table((void**)&w->tri_sums, &tri_cap, sizeof(hydro_sums), tblocks) ||
         world_reserve_table((void**)&w->tri_blocks, &w->tri_block_capacity, sizeof(world_block), tblocks))
-        return nv_error_set(err, "spawn: out of memory for the block tables");
+        return nv_error_fail(err, NV_ENOMEM, "spawn: out of memory for the block tables");
     return 0;
 }
 
@@ -234,7 +234,7 @@ static uint16_t* world_slam_alloc(const hull* h) { return calloc(hull_lane_count
 
 int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (type >= w->type_count) return nv_error_set(err, "spawn: no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "spawn: no hull type %u (the world has %u)", type, w->type_count);
     if (!v3_is_finite(position)) return nv_error_set(err, "spawn: the position is not finite");
     double qn = sqrt(orientation.w * orientation.w + orientation.x * orientation.x + orientation.y * orientation.y +
                      orientation.z * orientation.z);
@@ -245,14 +245,14 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
     uint16_t* slam = NULL;
     if (w->types[type].model && w->types[type].model->slamming) {
         slam = world_slam_alloc(&w->types[type].hull);
-        if (!slam) return nv_error_set(err, "spawn: out of memory for the slamming state");
+        if (!slam) return nv_error_fail(err, NV_ENOMEM, "spawn: out of memory for the slamming state");
     }
     if (w->next_id >= w->id_capacity) {
         uint64_t cap = w->id_capacity ? 2ull * w->id_capacity : 256;
         if (cap > UINT32_MAX) cap = UINT32_MAX;
         if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), (size_t)cap)) {
             free(slam);
-            return nv_error_set(err, "spawn: out of memory for the id map");
+            return nv_error_fail(err, NV_ENOMEM, "spawn: out of memory for the id map");
         }
         w->id_capacity = (uint32_t)cap;
     }
@@ -323,7 +323,7 @@ void world_store_body(world* w, uint32_t s, const body* b) {
 int world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
-    if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
+    if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
     if (!v3_is_finite(velocity) || !v3_is_finite(angular_velocity))
         return nv_error_set(err, "vessel %u: velocities must be finite", id);
     body b = world_load_body(w, s);
@@ -368,14 +368,16 @@ uint32_t world_read_vessels(const world* w, uint32_t first, uint32_t count, worl
 }
 
 int world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err) {
-    if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     const world_type* t = &w->types[type];
     if (!t->can_float) {
         /* Asked again only to name why: a type that sinks is rare. */
         double ignored;
-        if (statics_balance_height_of(&t->hull, w->cfg.water_density, w->cfg.gravity, quat_identity(), &ignored, err))
-            return nv_error_prefix(err, "hull type '%s'", t->name);
-        return nv_error_set(err, "hull type '%s' cannot float", t->name);
+        if (!statics_balance_height_of(&t->hull, w->cfg.water_density, w->cfg.gravity, quat_identity(), &ignored, err))
+            nv_error_set(err, "it cannot float");
+        nv_error_prefix(err, "hull type '%s'", t->name);
+        if (err) err->code = NV_ESTATE;
+        return -1;
     }
     *y = t->float_height;
     return 0;
@@ -386,7 +388,7 @@ static double world_clamp_unit(double x) { return x < -1.0 ? -1.0 : (x > 1.0 ? 1
 int world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
-    if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
+    if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
     if (!isfinite(throttle) || !isfinite(rudder))
         return nv_error_set(err, "vessel %u: throttle and rudder must be finite (got %g, %g)", id, throttle, rudder);
     w->v.throttle_cmd[s] = (float)world_clamp_unit(throttle);
@@ -405,14 +407,14 @@ const vessel_dynamics* world_type_dynamics(const world* w, uint32_t type) {
 
 int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
     vessel_dynamics given = *d;
     given.coeffs.water_density = w->cfg.water_density;
     if (hydrodyn_coeffs_validate(&given.coeffs, err) || actuator_set_validate(&given.actuators, err))
         return nv_error_prefix(err, "hull type '%s'", t->name);
     dynamics_model* m = malloc(sizeof *m);
-    if (!m) return nv_error_set(err, "hull type '%s': out of memory", t->name);
+    if (!m) return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory", t->name);
     dynamics_model_init(m, &given, &t->hull);
     /* Every vessel of the type gets (or drops) its slamming memory now, so
      * that failing leaves the world as it was. */
@@ -421,7 +423,7 @@ int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, n
         fresh = calloc(w->count ? w->count : 1, sizeof *fresh);
         if (!fresh) {
             free(m);
-            return nv_error_set(err, "hull type '%s': out of memory", t->name);
+            return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory", t->name);
         }
         for (uint32_t s = 0; s < w->count; s++)
             if (w->v.type[s] == type && !w->v.slam[s]) {
@@ -430,7 +432,7 @@ int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, n
                     for (uint32_t k = 0; k < s; k++) free(fresh[k]);
                     free(fresh);
                     free(m);
-                    return nv_error_set(err, "hull type '%s': out of memory for slamming state", t->name);
+                    return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory for slamming state", t->name);
                 }
             }
     }
@@ -556,7 +558,7 @@ static int world_reserve_ids(world* w, uint64_t need, nv_error* err) {
         while (cap < need) cap *= 2;
         if (cap > UINT32_MAX) cap = UINT32_MAX;
         if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), (size_t)cap))
-            return nv_error_set(err, "restore: out of memory for an id map of %llu ids", (unsigned long long)cap);
+            return nv_error_fail(err, NV_ENOMEM, "restore: out of memory for an id map of %llu ids", (unsigned long long)cap);
         w->id_capacity = (uint32_t)cap;
     }
     for (uint64_t id = w->next_id; id < need; id++) w->id_to_slot[id] = UINT32_MAX;
@@ -606,7 +608,7 @@ int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) 
     uint16_t* slam = NULL;
     if (keeps) {
         slam = world_slam_alloc(&t->hull);
-        if (!slam) return nv_error_set(err, "restore: vessel %u: out of memory for the slamming state", r->id);
+        if (!slam) return nv_error_fail(err, NV_ENOMEM, "restore: vessel %u: out of memory for the slamming state", r->id);
         memcpy(slam, r->slam, keeps * sizeof(uint16_t));
     }
     if (world_reserve_ids(w, (uint64_t)r->id + 1, err)) {

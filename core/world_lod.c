@@ -16,10 +16,10 @@ world_lod world_lod_default(void) {
 
 int world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
     columns_model* m = calloc(1, sizeof *m);
-    if (!m) return nv_error_set(err, "hull type '%s': out of memory", t->name);
+    if (!m) return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory", t->name);
     if (columns_model_create(m, columns, t->hull.body.cg, err)) {
         free(m);
         return nv_error_prefix(err, "hull type '%s' columns", t->name);
@@ -37,7 +37,7 @@ int world_set_type_columns(world* w, uint32_t type, const struct columns_set* co
             free(fresh);
             columns_model_destroy(m);
             free(m);
-            return nv_error_set(err, "hull type '%s': out of memory for column scratch", t->name);
+            return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory for column scratch", t->name);
         }
         if (w->column_scratch)
             for (uint32_t i = 0; i < w->threads; i++) free(w->column_scratch[i]);
@@ -55,7 +55,7 @@ int world_set_type_columns(world* w, uint32_t type, const struct columns_set* co
 
 int world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (type >= w->type_count) return nv_error_set(err, "no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     const hull* h = &w->types[type].hull;
     mesh m;
     if (hull_to_mesh(h, &m, err)) return -1;
@@ -75,7 +75,7 @@ int world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, 
 int world_lod_alloc(world* w, nv_error* err) {
     w->floaters = calloc(w->threads, sizeof *w->floaters);
     w->floater_scratch = calloc(w->threads, sizeof *w->floater_scratch);
-    if (!w->floaters || !w->floater_scratch) return nv_error_set(err, "world: out of memory");
+    if (!w->floaters || !w->floater_scratch) return nv_error_fail(err, NV_ENOMEM, "world: out of memory");
     floater_params p = floater_params_default();
     for (uint32_t i = 0; i < w->threads; i++)
         if (floater_batch_init(&w->floaters[i], FLOATER_CHUNK, &p, err)) return -1;
@@ -89,7 +89,7 @@ int world_reserve_player(world* w, nv_error* err) {
     if (x) w->player_x = x;
     double* z = x ? realloc(w->player_z, cap * sizeof *z) : NULL;
     if (z) w->player_z = z;
-    if (!x || !z) return nv_error_set(err, "world: out of memory for %u players", cap);
+    if (!x || !z) return nv_error_fail(err, NV_ENOMEM, "world: out of memory for %u players", cap);
     w->player_capacity = cap;
     return 0;
 }
@@ -133,7 +133,7 @@ void world_lod_prepare_type(world* w, uint32_t type) {
 int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
-    if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
+    if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
     if (model != WORLD_MODEL_MESH && model != WORLD_MODEL_COLUMNS && model != WORLD_MODEL_FLOATER)
         return nv_error_set(err, "vessel %u: unknown model %d", id, (int)model);
     if (model == WORLD_MODEL_COLUMNS && !w->types[w->v.type[s]].columns)
@@ -148,7 +148,7 @@ int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* e
 int world_set_player(world* w, uint32_t id, int player, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
-    if (s == UINT32_MAX) return nv_error_set(err, "no vessel with id %u", id);
+    if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
     int was = (w->v.flags[s] & WORLD_VESSEL_PLAYER) != 0;
     if (player && !was) {
         if (world_reserve_player(w, err)) return -1;

@@ -36,6 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "naval/nv_error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -55,13 +57,13 @@ extern "C" {
 
 #define PROTO_NAME_MAX 64      /* names, NUL included (63 bytes on the wire at most) */
 #define PROTO_SECRET_MAX 128   /* the admin token string, NUL included */
-#define PROTO_ERROR_MAX 256    /* response error text and proto_error, NUL included */
+#define PROTO_ERROR_MAX 256    /* a response's error text, NUL included */
 #define PROTO_MAX_CASCADES 4   /* = core's OCEAN_MAX_CASCADES */
 #define PROTO_MAX_TYPES 1024u  /* = core's WORLD_MAX_HULL_TYPES */
 
-typedef struct proto_error {
-    char message[PROTO_ERROR_MAX];
-} proto_error;
+/* The library's one error type (naval/nv_error.h): decoding failures are
+ * NV_EPROTO, bad arguments NV_EINVAL, sizes over a limit NV_ELIMIT. */
+typedef nv_error proto_error;
 
 /* ---- output buffer ------------------------------------------------------ */
 
@@ -330,6 +332,11 @@ typedef enum proto_status {
 } proto_status;
 
 const char* proto_status_name(proto_status s);  /* "ok", "bad_request", ...; never NULL */
+/* The status that answers a request which failed with that code: the
+ * caller's fault (NV_EINVAL, NV_ESTATE, NV_EPROTO) is BAD_REQUEST,
+ * NV_ENOENT NOT_FOUND, NV_ELIMIT LIMIT_EXCEEDED, NV_ECLOSED SHUTTING_DOWN,
+ * the rest (memory, files, the library's own failure) INTERNAL. */
+proto_status proto_status_of(nv_code code);
 
 typedef struct proto_hello {
     uint16_t protocol_version;     /* the client's PROTO_VERSION */

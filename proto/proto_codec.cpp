@@ -37,11 +37,11 @@ proto_tick_stats get_stats(const np::TickStats* s) {
 }
 
 int encode_snapshot(proto_buf* out, const proto_snapshot* s, proto_error* err) {
-    if (!s) return proto_set_error(err, "snapshot: no input");
-    if (s->vessel_count && !s->vessels) return proto_set_error(err, "snapshot: vessels missing");
+    if (!s) return nv_error_fail(err, NV_EINVAL, "snapshot: no input");
+    if (s->vessel_count && !s->vessels) return nv_error_fail(err, NV_EINVAL, "snapshot: vessels missing");
     const proto_limits lim = proto_default_limits();
     if (s->vessel_count > lim.max_vessels)
-        return proto_set_error(err, "snapshot: %u vessels, over the limit of %u", s->vessel_count, lim.max_vessels);
+        return nv_error_fail(err, NV_ELIMIT, "snapshot: %u vessels, over the limit of %u", s->vessel_count, lim.max_vessels);
     auto& fbb = builder_of(out);
     // Same layout (asserted above): the builder copies the array as bytes.
     auto vessels = fbb.CreateVectorOfStructs(reinterpret_cast<const np::VesselState*>(s->vessels), s->vessel_count);
@@ -53,7 +53,7 @@ int encode_snapshot(proto_buf* out, const proto_snapshot* s, proto_error* err) {
 
 int decode_snapshot(const void* data, size_t size, const proto_limits* limits, proto_snapshot* out,
                     proto_error* err) {
-    if (!out) return proto_set_error(err, "snapshot: no output");
+    if (!out) return nv_error_fail(err, NV_EINVAL, "snapshot: no output");
     out->vessel_count = 0;
     const proto_limits lim = proto_effective_limits(limits);
     std::vector<uint64_t> scratch;
@@ -62,7 +62,7 @@ int decode_snapshot(const void* data, size_t size, const proto_limits* limits, p
     auto* v = s->vessels();
     size_t n = v ? v->size() : 0;
     if (n > lim.max_vessels)
-        return proto_set_error(err, "snapshot: %zu vessels, over the limit of %u", n, lim.max_vessels);
+        return nv_error_fail(err, NV_ELIMIT, "snapshot: %zu vessels, over the limit of %u", n, lim.max_vessels);
     if (grow(&out->vessels, &out->vessel_capacity, n, err) != 0) return -1;
     if (n) std::memcpy(out->vessels, v->Data(), n * sizeof(proto_vessel));
     out->tick = s->tick();
@@ -117,9 +117,9 @@ int unwrap_compact(const void* data, size_t size, const proto_limits* limits, pr
 int put_world_info(fb::FlatBufferBuilder& fbb, const proto_world_info* w, fb::Offset<np::WorldInfo>* o,
                    proto_error* err) {
     if (w->type_count > PROTO_MAX_TYPES)
-        return proto_set_error(err, "world info: %u vessel types, over the limit of %u", w->type_count,
+        return nv_error_fail(err, NV_ELIMIT, "world info: %u vessel types, over the limit of %u", w->type_count,
                                PROTO_MAX_TYPES);
-    if (w->type_count && !w->types) return proto_set_error(err, "world info: vessel types missing");
+    if (w->type_count && !w->types) return nv_error_fail(err, NV_EINVAL, "world info: vessel types missing");
     std::vector<fb::Offset<np::VesselType>> types(w->type_count);
     for (uint32_t i = 0; i < w->type_count; i++) {
         const proto_vessel_type& t = w->types[i];
@@ -156,7 +156,7 @@ int get_world_info(const np::WorldInfo* w, const proto_limits& lim, proto_world_
     auto* types = w->vessel_types();
     size_t n = types ? types->size() : 0;
     if (n > lim.max_types)
-        return proto_set_error(err, "world info: %zu vessel types, over the limit of %u", n, lim.max_types);
+        return nv_error_fail(err, NV_ELIMIT, "world info: %zu vessel types, over the limit of %u", n, lim.max_types);
     if (copy_string(w->server_name(), out->server_name, sizeof out->server_name, "server name", err) != 0) return -1;
     if (grow(&out->types, &out->type_capacity, n, err) != 0) return -1;
     for (size_t i = 0; i < n; i++) {
@@ -224,10 +224,10 @@ int get_world_info(const np::WorldInfo* w, const proto_limits& lim, proto_world_
 int put_hull(fb::FlatBufferBuilder& fbb, const proto_hull* h, fb::Offset<np::HullMesh>* o, proto_error* err) {
     const proto_limits lim = proto_default_limits();
     if (h->vertex_count > lim.max_hull_vertices || h->triangle_count > lim.max_hull_triangles)
-        return proto_set_error(err, "hull: %u vertices, %u triangles: over the limits (%u, %u)", h->vertex_count,
+        return nv_error_fail(err, NV_ELIMIT, "hull: %u vertices, %u triangles: over the limits (%u, %u)", h->vertex_count,
                                h->triangle_count, lim.max_hull_vertices, lim.max_hull_triangles);
     if ((h->vertex_count && !h->vertices) || (h->triangle_count && !h->indices))
-        return proto_set_error(err, "hull: arrays missing");
+        return nv_error_fail(err, NV_EINVAL, "hull: arrays missing");
     for (size_t i = 0; i < 3 * (size_t)h->triangle_count; i++)
         if (h->indices[i] >= h->vertex_count)
             return proto_set_error(err, "hull: index %zu is %u, not below the vertex count %u", i, h->indices[i],
@@ -247,7 +247,7 @@ int get_hull(const np::HullMesh* m, const proto_limits& lim, proto_hull* out, pr
     size_t nv = v ? v->size() : 0, ni = idx ? idx->size() : 0;
     if (ni % 3 != 0) return proto_set_error(err, "hull: %zu indices, not a multiple of 3", ni);
     if (nv > lim.max_hull_vertices || ni / 3 > lim.max_hull_triangles)
-        return proto_set_error(err, "hull: %zu vertices, %zu triangles: over the limits (%u, %u)", nv, ni / 3,
+        return nv_error_fail(err, NV_ELIMIT, "hull: %zu vertices, %zu triangles: over the limits (%u, %u)", nv, ni / 3,
                                lim.max_hull_vertices, lim.max_hull_triangles);
     if (copy_string(m->name(), out->name, sizeof out->name, "hull name", err) != 0) return -1;
     if (grow(&out->vertices, &out->vertex_capacity, 3 * nv, err) != 0) return -1;
@@ -268,7 +268,7 @@ int get_hull(const np::HullMesh* m, const proto_limits& lim, proto_hull* out, pr
 bool in_unit_range(float v) { return std::isfinite(v) && v >= -1.0f && v <= 1.0f; }
 
 int encode_request(proto_buf* out, const proto_request* r, proto_error* err) {
-    if (!r) return proto_set_error(err, "request: no input");
+    if (!r) return nv_error_fail(err, NV_EINVAL, "request: no input");
     auto& fbb = builder_of(out);
     fb::Offset<fb::String> admin;
     if (put_string(fbb, r->admin_token, sizeof r->admin_token, "admin token", &admin, err) != 0) return -1;
@@ -341,7 +341,7 @@ request_peek peek_request(const void* data, size_t size, std::vector<uint64_t>& 
 }
 
 int decode_request(const void* data, size_t size, const proto_limits* limits, proto_request* out, proto_error* err) {
-    if (!out) return proto_set_error(err, "request: no output");
+    if (!out) return nv_error_fail(err, NV_EINVAL, "request: no output");
     std::memset(out, 0, sizeof *out);
     const proto_limits lim = proto_effective_limits(limits);
     std::vector<uint64_t> scratch;
@@ -407,7 +407,7 @@ int decode_request(const void* data, size_t size, const proto_limits* limits, pr
 // ---- responses -------------------------------------------------------------------
 
 int encode_response(proto_buf* out, const proto_response* r, proto_error* err) {
-    if (!r) return proto_set_error(err, "response: no input");
+    if (!r) return nv_error_fail(err, NV_EINVAL, "response: no input");
     if ((unsigned)r->status > PROTO_STATUS_SHUTTING_DOWN)
         return proto_set_error(err, "response: unknown status %d", (int)r->status);
     if ((unsigned)r->kind > PROTO_BODY_STATS) return proto_set_error(err, "response: unknown kind %d", (int)r->kind);
@@ -466,7 +466,7 @@ int encode_response(proto_buf* out, const proto_response* r, proto_error* err) {
 
 int decode_response(const void* data, size_t size, const proto_limits* limits, proto_response* out,
                     proto_error* err) {
-    if (!out) return proto_set_error(err, "response: no output");
+    if (!out) return nv_error_fail(err, NV_EINVAL, "response: no output");
     out->request_id = 0;
     out->status = PROTO_STATUS_INTERNAL;
     out->error[0] = '\0';
@@ -572,7 +572,7 @@ int proto_unwrap_compact(const void* data, size_t size, const proto_limits* limi
 
 int proto_encode_world_info(proto_buf* out, const proto_world_info* w, proto_error* err) {
     return guarded_encode(out, err, [&] {
-        if (!w) return proto_set_error(err, "world info: no input");
+        if (!w) return nv_error_fail(err, NV_EINVAL, "world info: no input");
         auto& fbb = builder_of(out);
         fb::Offset<np::WorldInfo> root;
         if (put_world_info(fbb, w, &root, err) != 0) return -1;
@@ -584,7 +584,7 @@ int proto_encode_world_info(proto_buf* out, const proto_world_info* w, proto_err
 int proto_decode_world_info(const void* data, size_t size, const proto_limits* limits, proto_world_info* out,
                             proto_error* err) {
     return guarded(err, [&] {
-        if (!out) return proto_set_error(err, "world info: no output");
+        if (!out) return nv_error_fail(err, NV_EINVAL, "world info: no output");
         out->type_count = 0;
         const proto_limits lim = proto_effective_limits(limits);
         std::vector<uint64_t> scratch;
@@ -601,7 +601,7 @@ void proto_free_world_info(proto_world_info* w) {
 
 int proto_encode_hull(proto_buf* out, const proto_hull* h, proto_error* err) {
     return guarded_encode(out, err, [&] {
-        if (!h) return proto_set_error(err, "hull: no input");
+        if (!h) return nv_error_fail(err, NV_EINVAL, "hull: no input");
         auto& fbb = builder_of(out);
         fb::Offset<np::HullMesh> root;
         if (put_hull(fbb, h, &root, err) != 0) return -1;
@@ -613,7 +613,7 @@ int proto_encode_hull(proto_buf* out, const proto_hull* h, proto_error* err) {
 int proto_decode_hull(const void* data, size_t size, const proto_limits* limits, proto_hull* out,
                       proto_error* err) {
     return guarded(err, [&] {
-        if (!out) return proto_set_error(err, "hull: no output");
+        if (!out) return nv_error_fail(err, NV_EINVAL, "hull: no output");
         out->vertex_count = out->triangle_count = 0;
         const proto_limits lim = proto_effective_limits(limits);
         std::vector<uint64_t> scratch;

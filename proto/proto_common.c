@@ -7,12 +7,10 @@
 #include "proto_internal.h"
 
 int proto_set_error(proto_error* err, const char* fmt, ...) {
-    if (err) {
-        va_list args;
-        va_start(args, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, args);
-        va_end(args);
-    }
+    va_list args;
+    va_start(args, fmt);
+    nv_error_failv(err, NV_EPROTO, fmt, args);
+    va_end(args);
     return -1;
 }
 
@@ -101,6 +99,19 @@ int proto_equal_tokens(const proto_token* a, const proto_token* b) {
     volatile unsigned char diff = 0;
     for (size_t i = 0; i < sizeof a->bytes; i++) diff |= (unsigned char)(a->bytes[i] ^ b->bytes[i]);
     return diff == 0;
+}
+
+proto_status proto_status_of(nv_code code) {
+    switch (code) {
+    case NV_OK: return PROTO_STATUS_OK;
+    case NV_EINVAL:
+    case NV_ESTATE:
+    case NV_EPROTO: return PROTO_STATUS_BAD_REQUEST;
+    case NV_ENOENT: return PROTO_STATUS_NOT_FOUND;
+    case NV_ELIMIT: return PROTO_STATUS_LIMIT_EXCEEDED;
+    case NV_ECLOSED: return PROTO_STATUS_SHUTTING_DOWN;
+    default: return PROTO_STATUS_INTERNAL;
+    }
 }
 
 const char* proto_status_name(proto_status s) {

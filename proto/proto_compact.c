@@ -74,12 +74,12 @@ static int64_t map_find(const proto_compact_encoder* e, uint32_t id) {
 
 proto_compact_encoder* proto_create_compact_encoder(uint32_t keyframe_interval, proto_error* err) {
     if (keyframe_interval < 1) {
-        proto_set_error(err, "compact encoder: keyframe interval must be >= 1");
+        nv_error_fail(err, NV_EINVAL, "compact encoder: keyframe interval must be >= 1");
         return NULL;
     }
     proto_compact_encoder* e = calloc(1, sizeof *e);
     if (!e) {
-        proto_set_error(err, "compact encoder: out of memory");
+        nv_error_fail(err, NV_ENOMEM, "compact encoder: out of memory");
         return NULL;
     }
     e->interval = keyframe_interval;
@@ -145,22 +145,22 @@ static int choose_origin(proto_compact_encoder* e, const proto_snapshot* s, doub
 
 int proto_encode_compact(proto_compact_encoder* e, const proto_snapshot* s, proto_buf* out, int* is_keyframe,
                          proto_error* err) {
-    if (!e || !s || !out) return proto_set_error(err, "compact: missing argument");
+    if (!e || !s || !out) return nv_error_fail(err, NV_EINVAL, "compact: missing argument");
     out->data = NULL;
     out->size = 0;
     uint32_t n = s->vessel_count;
-    if (n && !s->vessels) return proto_set_error(err, "compact: vessels missing");
+    if (n && !s->vessels) return nv_error_fail(err, NV_EINVAL, "compact: vessels missing");
     if (n > proto_default_limits().max_vessels)
-        return proto_set_error(err, "compact: %u vessels, over the limit of %u", n, proto_default_limits().max_vessels);
+        return nv_error_fail(err, NV_ELIMIT, "compact: %u vessels, over the limit of %u", n, proto_default_limits().max_vessels);
     int key = !e->have_key || e->force || s->tick < e->key_tick || s->tick - e->key_tick >= e->interval;
     size_t need_bits = (size_t)n * PROTO_RECORD_MAX_BYTES + 16;
     if (grow_array((void**)&e->cur, &e->cur_cap, n, sizeof *e->cur) != 0 ||
         grow_array((void**)&e->fresh, &e->fresh_cap, n, sizeof *e->fresh) != 0 ||
         grow_array((void**)&e->cur_of_key, &e->cur_of_key_cap, e->key_count, sizeof *e->cur_of_key) != 0)
-        return proto_set_error(err, "compact: out of memory (%u vessels)", n);
+        return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", n);
     if (need_bits > e->bits_cap) {
         uint8_t* b = realloc(e->bits, need_bits);
-        if (!b) return proto_set_error(err, "compact: out of memory (%u vessels)", n);
+        if (!b) return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", n);
         e->bits = b;
         e->bits_cap = need_bits;
     }
@@ -176,7 +176,7 @@ int proto_encode_compact(proto_compact_encoder* e, const proto_snapshot* s, prot
     uint16_t prev_type = 0;
     if (key) {
         double origin[3];
-        if (choose_origin(e, s, origin) != 0) return proto_set_error(err, "compact: out of memory (%u vessels)", n);
+        if (choose_origin(e, s, origin) != 0) return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", n);
         for (uint32_t i = 0; i < n; i++) {
             proto_quantise_vessel(&s->vessels[i], origin, &e->cur[i]);
             proto_put_full_record(&w, &e->cur[i], &prev_id, &prev_type);
@@ -227,7 +227,7 @@ int proto_encode_compact(proto_compact_encoder* e, const proto_snapshot* s, prot
         memcpy(e->origin, h.origin, sizeof e->origin);
         e->force = 0;
         e->have_key = map_build(e) == 0;
-        if (!e->have_key) return proto_set_error(err, "compact: out of memory");
+        if (!e->have_key) return nv_error_fail(err, NV_ENOMEM, "compact: out of memory");
     }
     if (is_keyframe) *is_keyframe = key;
     return 0;
@@ -245,7 +245,7 @@ struct proto_compact_decoder {
 
 proto_compact_decoder* proto_create_compact_decoder(proto_error* err) {
     proto_compact_decoder* d = calloc(1, sizeof *d);
-    if (!d) proto_set_error(err, "compact decoder: out of memory");
+    if (!d) nv_error_fail(err, NV_ENOMEM, "compact decoder: out of memory");
     return d;
 }
 
@@ -263,7 +263,7 @@ static int decode_compact(proto_compact_decoder* d, const void* data, size_t siz
     if (proto_unwrap_compact(data, size, limits, &h, &bits, &nbytes, err) != 0) return -1;
     proto_limits lim = proto_effective_limits(limits);
     if (h.vessel_count > lim.max_vessels || h.keyframe_count > lim.max_vessels)
-        return proto_set_error(err, "compact: %u vessels, over the limit of %u", h.vessel_count, lim.max_vessels);
+        return nv_error_fail(err, NV_ELIMIT, "compact: %u vessels, over the limit of %u", h.vessel_count, lim.max_vessels);
     /* Every record takes at least one bit: no allocation beyond the data's size. */
     if (h.vessel_count > nbytes * 8)
         return proto_set_error(err, "compact: %u records cannot fit in %zu bytes", h.vessel_count, nbytes);
@@ -278,7 +278,7 @@ static int decode_compact(proto_compact_decoder* d, const void* data, size_t siz
         d->have_key = 0;
         if (grow_array((void**)&d->key, &d->key_cap, h.vessel_count, sizeof *d->key) != 0 ||
             grow_array((void**)&out->vessels, &out->vessel_capacity, h.vessel_count, sizeof *out->vessels) != 0)
-            return proto_set_error(err, "compact: out of memory (%u vessels)", h.vessel_count);
+            return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", h.vessel_count);
         for (uint32_t i = 0; i < h.vessel_count && !r.bad; i++) proto_get_full_record(&r, &d->key[i], &prev_id, &prev_type);
         if (proto_check_bits_end(&r, "keyframe", err) != 0) return -1;
         d->have_key = 1;
@@ -293,7 +293,7 @@ static int decode_compact(proto_compact_decoder* d, const void* data, size_t siz
             return PROTO_NEED_KEYFRAME;
         if (h.vessel_count < h.keyframe_count) return proto_set_error(err, "compact delta: inconsistent header");
         if (grow_array((void**)&out->vessels, &out->vessel_capacity, h.vessel_count, sizeof *out->vessels) != 0)
-            return proto_set_error(err, "compact: out of memory (%u vessels)", h.vessel_count);
+            return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", h.vessel_count);
         uint32_t m = 0;
         proto_cvessel c;
         for (uint32_t k = 0; k < d->key_count && !r.bad; k++) {
@@ -317,7 +317,7 @@ static int decode_compact(proto_compact_decoder* d, const void* data, size_t siz
 
 int proto_decode_compact(proto_compact_decoder* d, const void* data, size_t size, const proto_limits* limits,
                          proto_snapshot* out, proto_error* err) {
-    if (!d || !out) return proto_set_error(err, "compact: missing argument");
+    if (!d || !out) return nv_error_fail(err, NV_EINVAL, "compact: missing argument");
     int rc = decode_compact(d, data, size, limits, out, err);
     if (rc < 0) out->vessel_count = 0;
     return rc;

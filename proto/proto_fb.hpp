@@ -56,17 +56,17 @@ int guarded(proto_error* err, F&& body) noexcept {
     try {
         return body();
     } catch (const std::bad_alloc&) {
-        return proto_set_error(err, "out of memory");
+        return nv_error_fail(err, NV_ENOMEM, "out of memory");
     } catch (const std::exception& e) {
-        return proto_set_error(err, "internal error: %s", e.what());
+        return nv_error_fail(err, NV_EINTERNAL, "internal error: %s", e.what());
     } catch (...) {
-        return proto_set_error(err, "internal error");
+        return nv_error_fail(err, NV_EINTERNAL, "internal error");
     }
 }
 
 template <typename F>
 int guarded_encode(proto_buf* out, proto_error* err, F&& body) noexcept {
-    if (!out) return proto_set_error(err, "no output buffer");
+    if (!out) return nv_error_fail(err, NV_EINVAL, "no output buffer");
     out->data = nullptr;
     out->size = 0;
     int rc = guarded(err, body);
@@ -85,7 +85,7 @@ const T* verified_root(const void* data, size_t size, const proto_limits& lim, c
     if (!data || size == 0) return proto_set_error(err, "%s: empty message", what), nullptr;
     // (The constant bound also tells the compiler that the copy below is sane.)
     if (size > lim.max_message_size || size > PROTO_HARD_MAX_MESSAGE)
-        return proto_set_error(err, "%s: message of %zu bytes is over the limit of %zu", what, size,
+        return nv_error_fail(err, NV_ELIMIT, "%s: message of %zu bytes is over the limit of %zu", what, size,
                                lim.max_message_size),
                nullptr;
     const uint8_t* buf = static_cast<const uint8_t*>(data);
@@ -131,7 +131,7 @@ int grow(T** p, uint32_t* cap, size_t need, proto_error* err) {
     if (*cap == 0) *p = nullptr;  // a caller's array (capacity 0) is not ours to realloc
     size_t n = need < 16 ? 16 : need;
     void* q = std::realloc(*p, n * sizeof(T));
-    if (!q) return proto_set_error(err, "out of memory (%zu elements)", n);
+    if (!q) return nv_error_fail(err, NV_ENOMEM, "out of memory (%zu elements)", n);
     *p = static_cast<T*>(q);
     *cap = static_cast<uint32_t>(n);
     return 0;

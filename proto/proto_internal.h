@@ -20,7 +20,9 @@ extern "C" {
 #define PROTO_PRINTF_LIKE(fmt_index, first_arg)
 #endif
 
-/* Formats into err->message (err may be NULL); returns -1. */
+/* Formats into err->message (err may be NULL) with NV_EPROTO, what most
+ * of the codec's failures are (input that does not decode); returns -1.
+ * Other codes: nv_error_fail. */
 int proto_set_error(proto_error* err, const char* fmt, ...) PROTO_PRINTF_LIKE(2, 3);
 
 /* 1 when s[0..len) is valid UTF-8 without NUL bytes. */

@@ -38,7 +38,7 @@ static void agones_on_done(void* arg);
 int agones_open(agones** out, const char* base_url, metrics* m, nv_error* err) {
     *out = NULL;
     agones* a = calloc(1, sizeof *a);
-    if (!a) return nv_error_set(err, "out of memory");
+    if (!a) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     a->m = m;
     snprintf(a->base, sizeof a->base, "%s", base_url);
     size_t len = strlen(a->base);

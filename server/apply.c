@@ -9,9 +9,12 @@ int apply_spawn(sim* s, owners* o, uint32_t pipe, uint32_t type, double x, doubl
      * takes an id for good, which a replay would have to repeat). */
     if (token) *token_out = *token;
     else if (owners_random_token(token_out))
-        return nv_error_set(err, "no token could be made (out of entropy)");
+        return nv_error_fail(err, NV_EINTERNAL, "no token could be made (out of entropy)");
     nv_error why;
-    if (sim_spawn(s, type, x, z, heading, id, &why)) return nv_error_set(err, "spawn failed: %s", why.message);
+    if (sim_spawn(s, type, x, z, heading, id, &why)) {
+        if (err) *err = why; /* its code decides the answer's status */
+        return nv_error_prefix(err, "spawn failed");
+    }
     uint64_t tick = world_tick(s->world);
     if (s->rec) record_spawn(s->rec, tick, *id, type, x, z, heading, token_out);
     /* A client's vessel is a player: levels of detail follow it. Only with
@@ -21,8 +24,8 @@ int apply_spawn(sim* s, owners* o, uint32_t pipe, uint32_t type, double x, doubl
         /* Out of memory: undone, and the log says so for the replay. */
         world_despawn(s->world, *id, NULL);
         if (s->rec) record_despawn(s->rec, tick, *id);
-        return nv_error_set(err, "no %s entry could be made for vessel %u (out of memory)",
-                            player_failed ? "player" : "owner", *id);
+        return nv_error_fail(err, NV_ENOMEM, "no %s entry could be made for vessel %u (out of memory)",
+                             player_failed ? "player" : "owner", *id);
     }
     return 0;
 }

@@ -155,7 +155,7 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
     proto_spawn_reply* r = &c->resp.body.spawn;
     if (apply_spawn(c->sim, &c->owners, it->pipe, (uint32_t)type, s->x, s->z, s->heading, NULL, &id, &r->token,
                     &err)) {
-        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_INTERNAL, "%s", err.message);
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, proto_status_of(err.code), "%s", err.message);
         return;
     }
     r->vessel_id = id;
@@ -210,7 +210,7 @@ static void cmd_control(cmd_server* c, const cmdq_item* it, client* cl, int admi
     /* The decoder refuses non-finite and out-of-range values already; the
      * world checks again (and clamps) so no path can smuggle them in. */
     if (apply_control(c->sim, k->vessel_id, k->throttle, k->rudder, &released, &err)) {
-        cmd_fail(c, it, c->req.request_id, PROTO_BODY_CONTROL, PROTO_STATUS_BAD_REQUEST, "%s", err.message);
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_CONTROL, proto_status_of(err.code), "%s", err.message);
         return;
     }
     if (released)
@@ -225,7 +225,7 @@ static void cmd_despawn(cmd_server* c, const cmdq_item* it, client* cl, int admi
     owned* o = owners_find(&c->owners, d->vessel_id);
     uint32_t owner_pipe = o ? o->pipe : 0;
     if (apply_despawn(c->sim, &c->owners, d->vessel_id, &err)) {
-        cmd_fail(c, it, c->req.request_id, PROTO_BODY_DESPAWN, PROTO_STATUS_INTERNAL, "%s", err.message);
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_DESPAWN, proto_status_of(err.code), "%s", err.message);
         return;
     }
     client* owner = owner_pipe ? clients_find(&c->clients, owner_pipe) : NULL;
@@ -238,7 +238,7 @@ static void cmd_despawn(cmd_server* c, const cmdq_item* it, client* cl, int admi
 static void cmd_world_info(cmd_server* c, const cmdq_item* it) {
     nv_error err;
     if (snap_world_info(c->sim, c->cfg->server_name, &c->resp.world_info, &err)) {
-        cmd_fail(c, it, c->req.request_id, PROTO_BODY_WORLD_INFO, PROTO_STATUS_INTERNAL, "%s", err.message);
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_WORLD_INFO, proto_status_of(err.code), "%s", err.message);
         return;
     }
     cmd_ok(c, it);

@@ -817,7 +817,7 @@ int edge_create(edge** out, const edge_limits* limits, const edge_callbacks* cb,
     if (limits->publish_queue < 1 || limits->publish_queue > EDGE_MAX_PUBLISH_QUEUE)
         return nv_error_set(err, "edge: publish_queue must be in 1..%d", EDGE_MAX_PUBLISH_QUEUE);
     edge* e = calloc(1, sizeof *e);
-    if (!e) return nv_error_set(err, "out of memory");
+    if (!e) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     e->lim = *limits;
     if (cb) e->cb = *cb;
     e->streams = streams;

@@ -57,7 +57,7 @@ static int http_add_static(http_site* s, const char* uri, char* data, size_t siz
         if (list) s->files_list = list;
         free(u);
         free(data);
-        return nv_error_set(err, "out of memory for the site's files");
+        return nv_error_fail(err, NV_ENOMEM, "out of memory for the site's files");
     }
     s->files_list = list;
     list[s->files] = (http_file){u, data, size, ctype};
@@ -134,7 +134,7 @@ static int http_walk(http_site* s, const char* dir, const char* uri, int depth, 
         if (strcmp(e->d_name, "index.html") == 0) {
             char* copy = http_copy(data, size);
             rc = copy ? http_add_static(s, uri[0] ? uri : "/", copy, size, ctype, err)
-                      : nv_error_set(err, "out of memory for the site's files");
+                      : nv_error_fail(err, NV_ENOMEM, "out of memory for the site's files");
             if (!uri[0]) s->has_index = 1;
         }
         if (!rc) rc = http_add_static(s, sub, data, size, ctype, err);
@@ -206,7 +206,7 @@ void http_handle(http_site* s, const edge_http_request* req, edge_response* res)
 
 int http_open(http_site** out, const http_config* cfg, metrics* m, nv_error* err) {
     http_site* s = calloc(1, sizeof *s);
-    if (!s) return nv_error_set(err, "out of memory");
+    if (!s) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     s->m = m;
     double stall = cfg->tick_hz > 0 ? 10.0 / cfg->tick_hz : 1.0;
     s->stall_ns = (uint64_t)((stall < 1.0 ? 1.0 : stall) * 1e9);
@@ -215,7 +215,7 @@ int http_open(http_site** out, const http_config* cfg, metrics* m, nv_error* err
     if (!failed && !s->has_index) {
         char* page = http_copy(http_page_html, strlen(http_page_html));
         failed = page ? http_add_static(s, "/", page, strlen(http_page_html), "text/html; charset=utf-8", err)
-                      : nv_error_set(err, "out of memory");
+                      : nv_error_fail(err, NV_ENOMEM, "out of memory");
     }
     if (failed) {
         http_free(s);

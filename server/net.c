@@ -50,7 +50,7 @@ static int net_open_ws(net* n, int listener, const char* path, edge_role role, u
 
 int net_open(net** out, const net_config* cfg, http_site* site, cmdq* queue, metrics* m, nv_error* err) {
     net* n = calloc(1, sizeof *n);
-    if (!n) return nv_error_set(err, "out of memory");
+    if (!n) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     n->queue = queue;
     n->m = m;
     n->site = site;

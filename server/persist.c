@@ -26,7 +26,7 @@ void persist_free(persist* p) {
 static int persist_capture(persist* p, checkpoint* out, nv_error* err) {
     uint64_t t0 = uv_hrtime();
     if (resume_encode(p->owners, p->sim->pilot, &p->blob))
-        return nv_error_set(err, "checkpoint: out of memory for the owner blob");
+        return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for the owner blob");
     checkpoint_source src = sim_checkpoint_source(p->sim, p->blob.data, p->blob.size);
     if (checkpoint_capture(&src, out, err)) return -1;
     p->capture_ns = uv_hrtime() - t0;

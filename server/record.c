@@ -45,7 +45,7 @@ int record_open(record** out, const char* path, const char* base_path, uint64_t 
     if (!f) {
         close(fd);
         free(r);
-        return nv_error_set(err, "record %s: out of memory", path);
+        return nv_error_fail(err, NV_ENOMEM, "record %s: out of memory", path);
     }
     r->f = f;
     snprintf(r->path, sizeof r->path, "%s", path);

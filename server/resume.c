@@ -133,7 +133,7 @@ static int rd_owned(resume_reader* r, const world* w, uint64_t now_ns, owners* o
         r->pos += sizeof t.bytes;
         if (rd_vessel(r, w, id, "owned")) return -1;
         if (owners_find(o, id)) return nv_error_set(r->err, "owner blob: owned vessel %u is listed twice", id);
-        if (owners_add_token(o, id, 0, &t)) return nv_error_set(r->err, "owner blob: out of memory");
+        if (owners_add_token(o, id, 0, &t)) return nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory");
         o->list[o->count - 1].orphan_since_ns = now_ns;
     }
     return 0;
@@ -151,7 +151,7 @@ static int rd_pilots(resume_reader* r, const world* w, autopilot** a) {
         return nv_error_set(r->err, "owner blob: autopilot area (%g, %g) +- %g is not valid", st.cx, st.cz, st.half);
     if (rd_count(r, RESUME_PILOT, "pilots", &st.count)) return -1;
     autopilot_pilot* list = malloc((st.count ? st.count : 1) * sizeof *list);
-    if (!list) return nv_error_set(r->err, "owner blob: out of memory for %u pilots", st.count);
+    if (!list) return nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for %u pilots", st.count);
     idmap seen = {0};
     int rc = 0;
     for (uint32_t i = 0; i < st.count && !rc; i++) {
@@ -165,13 +165,13 @@ static int rd_pilots(resume_reader* r, const world* w, autopilot** a) {
         else if (idmap_get(&seen, p->id, &unused))
             rc = nv_error_set(r->err, "owner blob: vessel %u is piloted twice", p->id);
         else if (idmap_put(&seen, p->id, i))
-            rc = nv_error_set(r->err, "owner blob: out of memory");
+            rc = nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory");
         else
             rc = rd_vessel(r, w, p->id, "piloted");
     }
     idmap_free(&seen);
     st.pilots = list;
-    if (!rc && !(*a = autopilot_restore(&st))) rc = nv_error_set(r->err, "owner blob: out of memory for the autopilot");
+    if (!rc && !(*a = autopilot_restore(&st))) rc = nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for the autopilot");
     free(list);
     return rc;
 }

@@ -31,7 +31,7 @@ static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* er
     if (ocean_params_validate(&s->ocean, err)) return -1;
     int n = vessel_type_builtin_count();
     s->hulls = calloc((size_t)n, sizeof *s->hulls);
-    if (!s->hulls) return nv_error_set(err, "out of memory");
+    if (!s->hulls) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
         vessel_type t;
         if (vessel_type_builtin(vessel_type_builtin_name(i), &t, err)) return -1;
@@ -73,7 +73,7 @@ static int sim_append(scenario* s, const scenario_vessel* v, nv_error* err) {
     if (s->vessel_count == s->vessel_capacity) {
         uint32_t cap = s->vessel_capacity ? s->vessel_capacity * 2 : 64;
         scenario_vessel* n = realloc(s->vessels, cap * sizeof *n);
-        if (!n) return nv_error_set(err, "out of memory for the demo fleet");
+        if (!n) return nv_error_fail(err, NV_ENOMEM, "out of memory for the demo fleet");
         s->vessels = n;
         s->vessel_capacity = cap;
     }
@@ -129,7 +129,7 @@ static int sim_prepare(const cfg_server* cfg, scenario* s, uint32_t* first_demo,
     uint32_t boats = (uint32_t)cfg->boats;
     if (!boats) return 0;
     uint32_t* types = malloc((s->hull_count ? s->hull_count : 1) * sizeof *types);
-    if (!types) return nv_error_set(err, "out of memory");
+    if (!types) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     uint32_t n = sim_demo_types(s, types);
     int rc = 0;
     if (!n)
@@ -163,7 +163,7 @@ int sim_check(const cfg_server* cfg, nv_error* err) {
 /* A copy of the hull descriptions: a checkpoint names how each type was built. */
 static int sim_keep_hulls(sim* s, const scenario_hull* hulls, uint32_t n, nv_error* err) {
     s->hulls = malloc((n ? n : 1) * sizeof *s->hulls);
-    if (!s->hulls) return nv_error_set(err, "out of memory");
+    if (!s->hulls) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     if (n) memcpy(s->hulls, hulls, n * sizeof *hulls);
     return 0;
 }
@@ -200,14 +200,14 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     s->type_count = world_hull_type_count(s->world);
     s->pilot = autopilot_create((uint64_t)cfg->seed, 0.0, 0.0, s->area);
     if (!s->pilot) {
-        nv_error_set(err, "out of memory");
+        nv_error_fail(err, NV_ENOMEM, "out of memory");
         goto done;
     }
     if (sim_keep_hulls(s, scn.hulls, scn.hull_count, err)) goto done;
     /* scenario_instantiate spawns in order: vessel i has slot i. */
     for (uint32_t i = first_demo; i < scn.vessel_count; i++)
         if (autopilot_add(s->pilot, world_vessel_id_at(s->world, i))) {
-            nv_error_set(err, "out of memory");
+            nv_error_fail(err, NV_ENOMEM, "out of memory");
             goto done;
         }
     autopilot_update(s->pilot, s->world);
@@ -259,7 +259,7 @@ void sim_step(sim* s) {
 }
 
 int sim_spawn(sim* s, uint32_t type, double x, double z, double heading, uint32_t* id, nv_error* err) {
-    if (type >= s->type_count) return nv_error_set(err, "no vessel type %u (the world has %u)", type, s->type_count);
+    if (type >= s->type_count) return nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, s->type_count);
     double y;
     if (world_type_float_height(s->world, type, &y, err)) return -1;
     quat q = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);

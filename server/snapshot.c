@@ -41,7 +41,7 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
     if (n > b->capacity) {
         uint32_t cap = n + n / 4 + 16;
         proto_vessel* v = realloc(b->snap.vessels, cap * sizeof *v);
-        if (!v) return nv_error_set(err, "snapshot: out of memory for %u vessels", n);
+        if (!v) return nv_error_fail(err, NV_ENOMEM, "snapshot: out of memory for %u vessels", n);
         b->snap.vessels = v;
         b->capacity = cap;
     }
@@ -138,7 +138,7 @@ int snap_world_info(const sim* s, const char* server_name, proto_world_info* out
     uint32_t n = world_hull_type_count(s->world);
     if (n > PROTO_MAX_TYPES) n = PROTO_MAX_TYPES;
     out->types = calloc(n ? n : 1, sizeof *out->types);
-    if (!out->types) return nv_error_set(err, "world info: out of memory");
+    if (!out->types) return nv_error_fail(err, NV_ENOMEM, "world info: out of memory");
     for (uint32_t i = 0; i < n; i++) {
         const hull* h = world_hull_type(s->world, i);
         proto_vessel_type* t = &out->types[i];
@@ -163,13 +163,13 @@ void snap_free_world_info(proto_world_info* w) {
 const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_error* err) {
     uint32_t n = world_hull_type_count(w);
     if (type >= n) {
-        nv_error_set(err, "no vessel type %u (the world has %u)", type, n);
+        nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, n);
         return NULL;
     }
     if (!b->hulls) {
         b->hulls = calloc(n, sizeof *b->hulls);
         if (!b->hulls) {
-            nv_error_set(err, "hull: out of memory");
+            nv_error_fail(err, NV_ENOMEM, "hull: out of memory");
             return NULL;
         }
         b->hull_count = n;
@@ -182,7 +182,7 @@ const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_e
     if (!v || !idx) {
         free(v);
         free(idx);
-        nv_error_set(err, "hull: out of memory");
+        nv_error_fail(err, NV_ENOMEM, "hull: out of memory");
         return NULL;
     }
     for (uint32_t i = 0; i < h->vertex_count; i++) {

@@ -522,6 +522,7 @@ static void hostile_wrong_identifier(void** state) {
             if (k == s.kind[i] || k == PROTO_KIND_COMPACT) continue;
             ASSERT_PROTO_FAILS(decode_as(&s, k, s.buf[i].data, s.buf[i].size, NULL, &err), err,
                                "wrong file identifier");
+            assert_int_equal(err.code, NV_EPROTO);
         }
         uint8_t* m = copy_msg(&s.buf[i]);
         m[7] = 'X';
@@ -660,6 +661,7 @@ static void hostile_oversized(void** state) {
     lim.max_vessels = 19;
     ASSERT_PROTO_FAILS(decode_as(&s, PROTO_KIND_SNAPSHOT, s.buf[0].data, s.buf[0].size, &lim, &err), err,
                        "20 vessels, over the limit of 19");
+    assert_int_equal(err.code, NV_ELIMIT);
     lim = proto_default_limits();
     lim.max_message_size = s.buf[0].size - 1;
     ASSERT_PROTO_FAILS(decode_as(&s, PROTO_KIND_SNAPSHOT, s.buf[0].data, s.buf[0].size, &lim, &err), err,
@@ -693,6 +695,7 @@ static void hostile_oversized(void** state) {
     len = 35;
     memcpy(m + idx, &len, 4);
     ASSERT_PROTO_FAILS(proto_decode_hull(m, s.buf[2].size, NULL, &s.hull, &err), err, "multiple of 3");
+    assert_int_equal(err.code, NV_EPROTO);
     len = 36;
     memcpy(m + idx, &len, 4);
     len = 8;
@@ -700,6 +703,32 @@ static void hostile_oversized(void** state) {
     ASSERT_PROTO_FAILS(proto_decode_hull(m, s.buf[2].size, NULL, &s.hull, &err), err, "index 5");
     free(m);
     free_samples(&s);
+}
+
+/* One error type: the codec's failures carry the codes core and the
+ * client library use, and each code maps to the status a server answers. */
+static void error_codes_map_to_statuses(void** state) {
+    (void)state;
+    proto_buf out = {0};
+    proto_error err;
+    assert_int_equal(proto_encode_snapshot(&out, NULL, &err), -1);
+    assert_int_equal(err.code, NV_EINVAL);
+    proto_free_buf(&out);
+    const struct {
+        nv_code code;
+        proto_status status;
+    } map[] = {
+        {NV_OK, PROTO_STATUS_OK},           {NV_EINVAL, PROTO_STATUS_BAD_REQUEST},
+        {NV_ESTATE, PROTO_STATUS_BAD_REQUEST}, {NV_EPROTO, PROTO_STATUS_BAD_REQUEST},
+        {NV_ENOENT, PROTO_STATUS_NOT_FOUND}, {NV_ELIMIT, PROTO_STATUS_LIMIT_EXCEEDED},
+        {NV_ECLOSED, PROTO_STATUS_SHUTTING_DOWN}, {NV_ENOMEM, PROTO_STATUS_INTERNAL},
+        {NV_EIO, PROTO_STATUS_INTERNAL},     {NV_EINTERNAL, PROTO_STATUS_INTERNAL},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        assert_int_equal(proto_status_of(map[i].code), map[i].status);
+        assert_string_not_equal(nv_code_name(map[i].code), "?");
+    }
+    assert_string_equal(nv_code_name(NV_CODES), "?");
 }
 
 int main(void) {
@@ -715,6 +744,7 @@ int main(void) {
         cmocka_unit_test(request_range_named_exactly), cmocka_unit_test(hostile_union_mismatch),
         cmocka_unit_test(hostile_strings),
         cmocka_unit_test(hostile_oversized),
+        cmocka_unit_test(error_codes_map_to_statuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,7 +90,7 @@ static int group_teardown(void** state) {
 
 /* The next snapshot, failing the test after 3 s. */
 static void next_snapshot(nvc_client* c, proto_snapshot* s) {
-    nvc_error e;
+    nv_error e;
     if (nvc_poll_snapshot(c, 3000, s, &e)) fail_msg("no snapshot: %s", e.message);
 }
 
@@ -142,7 +142,7 @@ static void test_snapshots_tick_up(void** state) {
 
 static void test_world_info_and_hull(void** state) {
     (void)state;
-    nvc_error e;
+    nv_error e;
     proto_hello_reply h;
     if (nvc_hello(cli, "test_server", &h, &e)) fail_msg("%s", e.message);
     assert_int_equal(h.protocol_version, PROTO_VERSION);
@@ -175,7 +175,7 @@ static void test_world_info_and_hull(void** state) {
     }
     proto_hull none = {0};
     assert_int_equal(nvc_get_hull(cli, 3, &none, &e), -1);
-    assert_int_equal(e.code, NVC_ERR_SERVER);
+    assert_int_equal(e.code, NV_EREFUSED);
     assert_int_equal(e.status, PROTO_STATUS_NOT_FOUND);
     proto_free_hull(&none);
     proto_free_world_info(&w);
@@ -219,7 +219,7 @@ static double sim_time_now(void) {
 
 static void test_spawn_steer_despawn(void** state) {
     (void)state;
-    nvc_error e;
+    nv_error e;
     nvc_vessel boat;
     if (nvc_spawn(cli, "skiff", 0, 3000.0, -2000.0, 0.0, &boat, &e)) fail_msg("%s", e.message);
     proto_vessel v0 = wait_for_vessel(boat.id, -1, 0);
@@ -254,13 +254,13 @@ static void test_spawn_steer_despawn(void** state) {
 
 static void test_wrong_token_refused(void** state) {
     (void)state;
-    nvc_error e;
+    nv_error e;
     nvc_vessel boat;
     if (nvc_spawn(cli, NULL, 0, -3000.0, 500.0, 1.0, &boat, &e)) fail_msg("%s", e.message);
     nvc_vessel forged = boat;
     forged.token.bytes[7] ^= 0x40;
     assert_int_equal(nvc_control(cli, &forged, 1.0f, 0.0f, &e), -1);
-    assert_int_equal(e.code, NVC_ERR_SERVER);
+    assert_int_equal(e.code, NV_EREFUSED);
     assert_int_equal(e.status, PROTO_STATUS_UNAUTHORIZED);
     assert_non_null(strstr(e.message, "wrong token"));
     assert_int_equal(nvc_despawn(cli, &forged, &e), -1);
@@ -279,13 +279,13 @@ static void test_wrong_token_refused(void** state) {
     nvc_close(other);
     /* Out of range is clamped; NaN never leaves the client (proto refuses it). */
     assert_int_equal(nvc_control(cli, &boat, NAN, 0.0f, &e), -1);
-    assert_int_equal(e.code, NVC_ERR_ARGUMENT);
+    assert_int_equal(e.code, NV_EINVAL);
 }
 
 /* Sends raw bytes and expects a refusal with `status`. */
 static void expect_refusal(const void* data, size_t size, proto_status status, const char* what) {
     proto_response r = {0};
-    nvc_error e;
+    nv_error e;
     if (nvc_request_raw(cli, data, size, &r, &e)) fail_msg("%s: no answer: %s", what, e.message);
     if (r.status != status)
         fail_msg("%s: status %s, expected %s (%s)", what, proto_status_name(r.status), proto_status_name(status),
@@ -363,7 +363,7 @@ static void test_hostile_bytes(void** state) {
     expect_refusal(big, sizeof big, PROTO_STATUS_LIMIT_EXCEEDED, "oversized message");
     /* The server keeps ticking, and still answers properly. */
     tick = assert_ticking(tick);
-    nvc_error e;
+    nv_error e;
     assert_int_equal(nvc_hello(cli, "after", NULL, &e), 0);
     assert_ticking(tick);
 }
@@ -372,7 +372,7 @@ static void test_websocket_and_compact(void** state) {
     (void)state;
     nvc_client* ws = connect_to(srv.ws_snapshots, srv.ws_commands);
     proto_snapshot s = {0};
-    nvc_error e;
+    nv_error e;
     if (nvc_poll_snapshot(ws, 3000, &s, &e)) fail_msg("ws snapshot: %s", e.message);
     assert_true(s.vessel_count >= BOATS);
     proto_stats st;
@@ -414,13 +414,13 @@ static void test_client_callback_timeout_errors(void** state) {
     callback_log log = {0};
     assert_int_equal(nng_mtx_alloc(&log.lock), 0);
     nvc_client* c = connect_to(srv.snapshot_url, NULL);
-    nvc_error e;
+    nv_error e;
     assert_int_equal(nvc_set_snapshot_callback(c, on_snapshot, &log, &e), 0);
     assert_int_equal(nvc_set_snapshot_callback(c, on_snapshot, &log, &e), -1);
-    assert_int_equal(e.code, NVC_ERR_STATE);
+    assert_int_equal(e.code, NV_ESTATE);
     proto_snapshot s = {0};
     assert_int_equal(nvc_poll_snapshot(c, 10, &s, &e), -1);
-    assert_int_equal(e.code, NVC_ERR_STATE);
+    assert_int_equal(e.code, NV_ESTATE);
     proc_sleep_ms(600);
     nvc_close(c); /* joins the helper: log is ours again */
     if (!(log.count >= 3 && !log.out_of_order)) fail_msg("%u snapshots by callback, out of order: %d", log.count,
@@ -430,7 +430,7 @@ static void test_client_callback_timeout_errors(void** state) {
      * never answers, and a closed port is named. */
     c = connect_to(NULL, srv.command_url);
     assert_int_equal(nvc_poll_snapshot(c, 10, &s, &e), -1);
-    assert_int_equal(e.code, NVC_ERR_STATE);
+    assert_int_equal(e.code, NV_ESTATE);
     nvc_close(c);
     char url[64];
     snprintf(url, sizeof url, "tcp://127.0.0.1:%d", proc_free_port());
@@ -444,7 +444,7 @@ static void test_client_callback_timeout_errors(void** state) {
     assert_int_equal(nvc_connect(&c, &o, &e), 0);
     double t0 = proc_now();
     assert_int_equal(nvc_hello(c, "x", NULL, &e), -1);
-    assert_int_equal(e.code, NVC_ERR_TIMEOUT);
+    assert_int_equal(e.code, NV_ETIMEDOUT);
     assert_true(proc_now() - t0 < 2.0);
     assert_non_null(strstr(e.message, "300 ms"));
     nvc_close(c);
@@ -452,11 +452,11 @@ static void test_client_callback_timeout_errors(void** state) {
     snprintf(url, sizeof url, "tcp://127.0.0.1:%d", proc_free_port());
     o.command_url = url;
     assert_int_equal(nvc_connect(&c, &o, &e), -1);
-    assert_int_equal(e.code, NVC_ERR_CONNECT);
+    assert_int_equal(e.code, NV_ECONNECT);
     assert_non_null(strstr(e.message, url));
     o.command_url = NULL;
     assert_int_equal(nvc_connect(&c, &o, &e), -1);
-    assert_int_equal(e.code, NVC_ERR_ARGUMENT);
+    assert_int_equal(e.code, NV_EINVAL);
 }
 
 static int counter_in(const char* text, const char* series) {
@@ -476,7 +476,7 @@ static void test_admin_and_metrics(void** state) {
     o.command_url = srv.command_url;
     o.admin_token = "not-the-admin-secret-at-all";
     nvc_client* bad = NULL;
-    nvc_error e;
+    nv_error e;
     if (nvc_connect(&bad, &o, &e)) fail_msg("%s", e.message);
     nvc_vessel v = {demo, {{0}}};
     assert_int_equal(nvc_control(bad, &v, 0.0f, 0.0f, &e), -1);

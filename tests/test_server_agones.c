@@ -94,7 +94,7 @@ static uint64_t latest_tick(const server_proc* p) {
     nvc_options_default(&o);
     o.command_url = p->command_url;
     nvc_client* c;
-    nvc_error e;
+    nv_error e;
     proto_stats st;
     if (nvc_connect(&c, &o, &e) || nvc_get_stats(c, &st, &e)) fail_msg("stats: %s", e.message);
     nvc_close(c);

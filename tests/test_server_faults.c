@@ -107,7 +107,7 @@ typedef struct observer {
 static void* observer_main(void* arg) {
     observer* o = arg;
     proto_snapshot s = {0};
-    nvc_error e;
+    nv_error e;
     while (!atomic_load(&o->stop)) {
         if (nvc_poll_snapshot(o->c, 200, &s, &e)) continue;
         pthread_mutex_lock(&o->lock);
@@ -537,7 +537,7 @@ static void test_request_flood(void** state) {
     observer_reset(&o);
     /* Meanwhile a player: spawn, then steer at 20 Hz. */
     nvc_client* good = connect_to(NULL, srv.command_url);
-    nvc_error e;
+    nv_error e;
     nvc_vessel v;
     assert_int_equal(nvc_spawn(good, "skiff", 0, 0, 0, 0, &v, &e), 0);
     double rtt[200];
@@ -596,7 +596,7 @@ static void test_nonfinite_vessel_contained(void** state) {
     start_server(&srv, extra, 60.0);
     nvc_client* c = connect_to(srv.snapshot_url, srv.command_url);
     proto_snapshot s = {0};
-    nvc_error e;
+    nv_error e;
     /* Wait for the freeze, then look again two seconds later. */
     int frozen_seen = 0;
     double deadline = proc_now() + 10.0;

@@ -48,7 +48,7 @@ static int group_teardown(void** state) {
 
 static uint32_t vessels_now(nvc_client* snaps) {
     proto_snapshot s = {0};
-    nvc_error e;
+    nv_error e;
     /* The newest: drain what is queued, then one more. */
     while (nvc_poll_snapshot(snaps, 0, &s, &e) == 0) {
     }
@@ -70,7 +70,7 @@ static void test_vessel_limits_and_orphans(void** state) {
     (void)state;
     nvc_client* watch = connect_to(srv.snapshot_url, NULL);
     assert_int_equal(vessels_now(watch), 2);
-    nvc_error e;
+    nv_error e;
     nvc_client* a = connect_to(NULL, srv.command_url);
     nvc_vessel va[3];
     assert_int_equal(nvc_spawn(a, "skiff", 0, 0, 100, 0, &va[0], &e), 0);
@@ -107,9 +107,9 @@ static void test_vessel_limits_and_orphans(void** state) {
 static void test_rate_limit(void** state) {
     (void)state;
     nvc_client* c = connect_to(NULL, srv.command_url);
-    nvc_error e;
+    nv_error e;
     int ok = 0, limited = 0;
-    char why[NVC_ERROR_MAX] = "";
+    char why[NV_ERROR_MAX] = "";
     double t0 = proc_now();
     for (int i = 0; i < 12; i++) {
         if (nvc_hello(c, "flood", NULL, &e) == 0) {

@@ -29,7 +29,7 @@ static void test_models_follow_the_player(void** state) {
     if (proc_start(&srv, NAVAL_SERVER_PATH, extra, 20.0)) fail_msg("naval-server --lod did not start");
     nvc_client* c = proc_client(srv.snapshot_url, srv.command_url, 3000, 4);
     assert_non_null(c);
-    nvc_error e;
+    nv_error e;
     nvc_vessel boat;
     if (nvc_spawn(c, "skiff", 0, 0.0, 0.0, 0.0, &boat, &e)) fail_msg("%s", e.message);
     proto_snapshot s = {0};

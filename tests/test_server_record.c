@@ -47,7 +47,7 @@ static nvc_client* connect_to(const server_proc* p, int snapshots) {
     o.request_timeout_ms = 3000;
     o.queue_depth = 4;
     nvc_client* c = NULL;
-    nvc_error e;
+    nv_error e;
     if (nvc_connect(&c, &o, &e)) fail_msg("connect: %s", e.message);
     return c;
 }
@@ -75,7 +75,7 @@ static void test_record_session(void** state) {
     if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not start");
     nvc_client* a = connect_to(&srv, 1);
     nvc_client* b = connect_to(&srv, 0);
-    nvc_error e;
+    nv_error e;
     nvc_vessel boats[2], lone;
     if (nvc_spawn(a, "patrol", 0, 30.0, 20.0, 0.5, &boats[0], &e) ||
         nvc_spawn(a, "skiff", 0, -30.0, 10.0, 2.0, &boats[1], &e) ||

@@ -73,7 +73,7 @@ static void test_restore_after_kill(void** state) {
                            "--checkpoint-interval", "0.5", NULL};
     if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not start");
     nvc_client* c = connect_to(&srv);
-    nvc_error e;
+    nv_error e;
     if (nvc_spawn(c, "patrol", 0, 60.0, -40.0, 0.3, &boat, &e)) fail_msg("spawn: %s", e.message);
     if (nvc_control(c, &boat, 1.0f, 0.4f, &e)) fail_msg("control: %s", e.message);
     proto_stats st;
@@ -230,7 +230,7 @@ static void test_restore_if_present(void** state) {
     assert_true(logged_contains(pod_log, "restored tick"));
     nvc_client* c = connect_to(&srv);
     proto_snapshot s = {0};
-    nvc_error e;
+    nv_error e;
     if (nvc_poll_snapshot(c, 3000, &s, &e)) fail_msg("no snapshot: %s", e.message);
     assert_true(s.tick >= tick);
     assert_int_equal(s.vessel_count, 4);

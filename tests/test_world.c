@@ -273,6 +273,7 @@ static void bulk_read_and_float_height_agree(void** state) {
     }
     assert_int_equal(world_type_float_height(t.w, 99, &(double){0}, &err), -1);
     assert_non_null(strstr(err.message, "no hull type 99"));
+    assert_int_equal(err.code, NV_ENOENT);
     mesh m;
     mass_spec spec = mass_spec_default();
     spec.mass = 1e9; /* far beyond the barge's whole displacement */
@@ -282,6 +283,15 @@ static void bulk_read_and_float_height_agree(void** state) {
     mesh_free(&m);
     assert_int_equal(world_type_float_height(t.w, lead, &(double){0}, &err), -1);
     assert_non_null(strstr(err.message, "hull type 'lead'"));
+    assert_int_equal(err.code, NV_ESTATE);
+    /* the codes a caller acts on, and what a server answers with them */
+    assert_int_equal(world_set_controls(t.w, 12345, 0.5, 0.0, &err), -1);
+    assert_int_equal(err.code, NV_ENOENT);
+    assert_int_equal(world_set_controls(t.w, world_vessel_id_at(t.w, 0), NAN, 0.0, &err), -1);
+    assert_int_equal(err.code, NV_EINVAL);
+    assert_int_equal(world_spawn(t.w, 77, v3(0, 0, 0), quat_identity(), &(uint32_t){0}, &err), -1);
+    assert_int_equal(err.code, NV_ENOENT);
+    assert_int_equal(world_vessel_get(t.w, 12345, &one), -1);
     test_world_free(&t);
 }
 

@@ -340,7 +340,7 @@ static int bench_server_process(const bench_args* a) {
     o.snapshot_url = p.snapshot_url;
     o.queue_depth = 64;
     nvc_client* c = NULL;
-    nvc_error e;
+    nv_error e;
     if (nvc_connect(&c, &o, &e) || nvc_set_snapshot_callback(c, bench_monitor_cb, &mon, &e)) {
         fprintf(stderr, "bench-server: monitor: %s\n", e.message);
         proc_stop(&p, SIGKILL, 5);

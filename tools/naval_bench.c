@@ -185,7 +185,7 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
     s->ocean.surface_grid = a->query >= 0 ? a->query : a->cascades == 1;
     if (ocean_params_validate(&s->ocean, err)) return -1;
     s->hulls = calloc(1, sizeof *s->hulls);
-    if (!s->hulls) return nv_error_set(err, "out of memory");
+    if (!s->hulls) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     s->hull_count = 1;
     scenario_hull* h = &s->hulls[0];
     strcpy(h->name, "bench");
@@ -274,7 +274,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     uint64_t triangles = 0;
     for (uint32_t i = 0; i < boats; i++) {
         world_vessel_state st;
-        world_vessel_get(w, world_vessel_id_at(w, i), &st);
+        world_read_vessels(w, i, 1, &st);
         triangles += world_hull_type(w, st.type)->triangle_count;
     }
     r->boats = boats;
@@ -287,7 +287,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     for (uint64_t s = 0; s < warmup; s++) world_step(w);
     samples = malloc(a->steps * sizeof *samples);
     if (!samples) {
-        nv_error_set(err, "out of memory");
+        nv_error_fail(err, NV_ENOMEM, "out of memory");
         goto done;
     }
     for (uint64_t s = 0; s < a->steps; s++) {
@@ -326,7 +326,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     r->hash = world_state_hash(w);
     for (uint32_t s = 0; s < boats; s++) {
         world_vessel_state st;
-        world_vessel_get(w, world_vessel_id_at(w, s), &st);
+        world_read_vessels(w, s, 1, &st);
         if (st.flags & WORLD_VESSEL_FROZEN) r->frozen++;
         if ((unsigned)st.model < 3) r->models[st.model]++;
     }

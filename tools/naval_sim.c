@@ -226,7 +226,7 @@ static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) 
 static void sim_write_csv(FILE* f, const world* w, double time) {
     for (uint32_t s = 0; s < world_vessel_count(w); s++) {
         world_vessel_state st;
-        world_vessel_get(w, world_vessel_id_at(w, s), &st);
+        world_read_vessels(w, s, 1, &st);
         double heel, trim, heading = fmod(sim_heading(st.orientation) + 360.0, 360.0);
         /* A hair below 360 would print as 360.000: the column is [0, 360). */
         if (heading >= 359.9995) heading = 0.0;
@@ -302,7 +302,7 @@ static int sim_prepare(world* w, sim_vessel** out, uint32_t* count) {
     *count = n;
     for (uint32_t s = 0; s < n; s++) {
         world_vessel_state st;
-        world_vessel_get(w, world_vessel_id_at(w, s), &st);
+        world_read_vessels(w, s, 1, &st);
         const hull* h = world_hull_type(w, st.type);
         v[s].id = st.id;
         v[s].type = st.type;

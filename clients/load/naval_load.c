@@ -224,7 +224,7 @@ int main(int argc, char** argv) {
     no.command_url = o.command_url;
     no.request_timeout_ms = (int)o.timeout_ms;
     nvc_client* monitor = NULL;
-    nvc_error e;
+    nv_error e;
     proto_hello_reply hello;
     if (nvc_connect(&monitor, &no, &e) || nvc_hello(monitor, "naval-load", &hello, &e)) {
         fprintf(stderr, "naval-load: cannot reach the server's commands: %s\n", e.message);

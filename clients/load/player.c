@@ -47,7 +47,7 @@ static double player_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void player_error(player* p, const nvc_error* e, const char* what, int setup) {
+static void player_error(player* p, const nv_error* e, const char* what, int setup) {
     nng_mtx_lock(p->lock);
     if (setup) p->totals.setup_errors++;
     snprintf(p->totals.last_error, sizeof p->totals.last_error, "%s: %s", what, e->message);
@@ -73,7 +73,7 @@ static void player_steer(void* arg) {
             float throttle = (float)(0.55 + 0.45 * sin(2.0 * PLAYER_PI * t / b->throttle_period + b->phase));
             double r = sin(2.0 * PLAYER_PI * t / b->rudder_period + 2.0 * b->phase) + b->jump;
             float rudder = (float)(r > 1.0 ? 1.0 : r < -1.0 ? -1.0 : r);
-            nvc_error e;
+            nv_error e;
             double s = player_now();
             int rc = nvc_control(p->client, &b->v, throttle, rudder, &e);
             double ms = (player_now() - s) * 1e3;
@@ -105,7 +105,7 @@ int player_start(player** out, const player_config* cfg, char* err, size_t errle
     nvc_options_default(&o);
     o.command_url = cfg->command_url;
     o.request_timeout_ms = cfg->request_timeout_ms;
-    nvc_error e;
+    nv_error e;
     if (nvc_connect(&p->client, &o, &e) || nvc_hello(p->client, "naval-load", NULL, &e)) {
         snprintf(err, errlen, "%s", e.message);
         player_free(p);
@@ -167,7 +167,7 @@ void player_stop(player* p) {
     /* The stream's window ends with the steering, not after the despawns. */
     sub_freeze(p->sub);
     for (uint32_t i = 0; i < p->nboats; i++) {
-        nvc_error e;
+        nv_error e;
         if (nvc_despawn(p->client, &p->boats[i].v, &e) == 0) {
             nng_mtx_lock(p->lock);
             p->totals.despawned++;

@@ -36,7 +36,7 @@ typedef struct player_totals {
     uint64_t commands;          /* Controls answered OK (while measuring) */
     uint64_t command_errors;    /* Controls refused or unanswered (while measuring) */
     uint64_t setup_errors;      /* spawns and despawns that failed */
-    char last_error[NVC_ERROR_MAX + 64];
+    char last_error[NV_ERROR_MAX + 64];
 } player_totals;
 
 /* Connects (a failure says why, in err), says hello, spawns the boats (a

@@ -32,7 +32,7 @@ typedef struct report_role {
     uint32_t players, spawned, despawned;
     uint64_t commands, command_errors, setup_errors;
     double commands_per_s, rtt_p50, rtt_p99, rtt_max; /* ms */
-    char last_error[NVC_ERROR_MAX + 64];
+    char last_error[NV_ERROR_MAX + 64];
 } report_role;
 
 /* Sums streams into r->snaps over a window of `seconds`. */

@@ -395,7 +395,7 @@ static void watch_load_types(const char* url, proto_world_info* wi, int* have) {
     o.command_url = url;
     o.request_timeout_ms = 1000;
     nvc_client* c;
-    nvc_error e;
+    nv_error e;
     if (nvc_connect(&c, &o, &e) == 0) {
         *have = nvc_get_world_info(c, wi, &e) == 0;
         nvc_close(c);
@@ -413,11 +413,11 @@ int main(int argc, char** argv) {
     nvc_options_default(&no);
     no.snapshot_url = o.url;
     nvc_client* c = NULL;
-    nvc_error e;
+    nv_error e;
     double started = watch_mono();
     /* A server that is not up yet (or gone): say so and retry. */
     while (nvc_connect(&c, &no, &e)) {
-        if (e.code == NVC_ERR_ARGUMENT) {
+        if (e.code == NV_EINVAL) {
             fprintf(stderr, "naval-watch: %s\n", e.message);
             return 2;
         }
@@ -447,7 +447,7 @@ int main(int argc, char** argv) {
     win.received0 = counts.received;
     win.bytes0 = nstat_sub_rx(&ns);
     if (tty) fputs("\x1b[2J", stdout);
-    char lost[NVC_ERROR_MAX + 128] = "";
+    char lost[NV_ERROR_MAX + 128] = "";
     int was_lost = 0;
     while (!watch_stop) {
         double now = watch_mono();
@@ -491,7 +491,7 @@ int main(int argc, char** argv) {
                 }
                 break;
             }
-        } else if (e.code != NVC_OK && e.code != NVC_ERR_TIMEOUT && e.code != NVC_ERR_CLOSED) {
+        } else if (e.code != NV_OK && e.code != NV_ETIMEDOUT && e.code != NV_ECLOSED) {
             snprintf(lost, sizeof lost, "%s", e.message); /* a snapshot that does not decode */
         }
         now = watch_mono();

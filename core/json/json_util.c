@@ -181,7 +181,7 @@ cJSON* json_parse_text(const json_ctx* c, const char* text, size_t length) {
 static char* json_read_file(const char* path, size_t* length, nv_error* err) {
     FILE* f = fopen(path, "rb");
     if (!f) {
-        nv_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     char* text = malloc(JSON_MAX_FILE + 1);
@@ -189,7 +189,7 @@ static char* json_read_file(const char* path, size_t* length, nv_error* err) {
     int read_error = ferror(f);
     fclose(f);
     if (!text) {
-        nv_error_set(err, "%s: out of memory", path);
+        nv_error_fail(err, NV_ENOMEM, "%s: out of memory", path);
         return NULL;
     }
     if (read_error || n > JSON_MAX_FILE) {

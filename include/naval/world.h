@@ -156,6 +156,7 @@ int world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_veloci
  * Non-finite values are refused (nothing changes); others are clamped to
  * [-1, 1]. */
 int world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err);
+/* 0, or -1 (out untouched) when no vessel has that id. */
 int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out);
 uint32_t world_vessel_count(const world* w);
 /* Id of the vessel in slot i (0 <= i < count); slot order is stable between

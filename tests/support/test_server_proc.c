@@ -122,7 +122,7 @@ nvc_client* proc_client(const char* snapshots, const char* commands, int timeout
     o.request_timeout_ms = timeout_ms;
     o.queue_depth = queue_depth;
     nvc_client* c = NULL;
-    nvc_error e;
+    nv_error e;
     if (nvc_connect(&c, &o, &e)) {
         fprintf(stderr, "connect to %s / %s: %s\n", snapshots ? snapshots : "-", commands ? commands : "-", e.message);
         return NULL;
