@@ -14,6 +14,10 @@
 #include "nv_error.h"
 #include "vecmath.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 #define ACTUATOR_MAX_PROPELLERS 4
 #define ACTUATOR_MAX_RUDDERS 4
 
@@ -79,5 +83,7 @@ double actuator_rudder_lift(double slope, double stall, double alpha);
  * to the water, body frame. Rudder +1 turns the bow to starboard (+z). */
 void actuator_forces(const actuator_model* m, double throttle, double rudder, const double* depth, vec3 velocity,
                      vec3 angular_velocity, double water_density, vec3* force, vec3* torque);
+
+#pragma GCC visibility pop
 
 #endif

@@ -56,6 +56,10 @@
 #include "scenario.h"
 #include "world.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 /* ---- a world's state, slot by slot ------------------------------------
  * A vessel's whole state out and back in, bit for bit, and the counters
  * a restored world needs, so that a restored world has the same
@@ -173,5 +177,7 @@ int checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, 
 /* CRC-32 (IEEE, reflected, as zlib's crc32()); `crc` is 0 to start, or a
  * previous result to continue. */
 uint32_t checkpoint_crc32(uint32_t crc, const void* data, size_t size);
+
+#pragma GCC visibility pop
 
 #endif

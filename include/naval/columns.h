@@ -22,6 +22,10 @@
 #include "vecmath.h"
 #include "water.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 /* One column, mesh coordinates (+y up). A built column stands for the
  * hull inside its cell: x, z are the horizontal centre of that volume (the
  * cell's centre when empty), and ymin, ymax bound the uniform column with
@@ -157,5 +161,7 @@ int columns_force(const columns_model* m, const columns_pose* pose, const water_
  * mass is not less than the water the columns displace fully submerged. */
 int columns_balance_height(const columns_model* m, double mass, double water_density, double gravity,
                            quat orientation, double* y, nv_error* err);
+
+#pragma GCC visibility pop
 
 #endif

@@ -12,6 +12,10 @@
 #include "nv_error.h"
 #include "vecmath.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 #define HULL_TRIANGLE_STRIDE 16
 enum { HULL_TRI_NORMAL = 0, HULL_TRI_MOMENTS = 3, HULL_TRI_CENTROID = 12, HULL_TRI_AREA = 15 };
 
@@ -67,5 +71,7 @@ int hull_to_mesh(const hull* h, mesh* out, nv_error* err);
 
 /* Mesh coordinates of a point given in the body frame (relative to the CG). */
 static inline vec3 hull_body_to_mesh(const hull* h, vec3 body_point) { return v3_add(body_point, h->body.cg); }
+
+#pragma GCC visibility pop
 
 #endif

@@ -10,6 +10,10 @@
 #include "mesh.h"
 #include "nv_error.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 /* Box [-L/2, L/2] x [0, H] x [-B/2, B/2] with nx, ny, nz divisions per axis. */
 int hullgen_box(mesh* out, double length, double beam, double height, unsigned nx, unsigned ny, unsigned nz,
                 nv_error* err);
@@ -32,5 +36,7 @@ int hullgen_build_report(const char* name, unsigned target_triangles, mesh* out,
  * when `spec` starts with "builtin:", 0 when it does not (a file name), -1 on
  * error. `report` (may be NULL) receives the cleaning report. */
 int hullgen_from_spec(const char* spec, mesh* out, mesh_report* report, nv_error* err);
+
+#pragma GCC visibility pop
 
 #endif

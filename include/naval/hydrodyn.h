@@ -17,6 +17,10 @@
 #include "nv_error.h"
 #include "vecmath.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 enum {
     HYDRODYN_VISCOUS = 1u << 0,       /* ITTC-1957 friction along the tangential flow */
     HYDRODYN_PRESSURE_DRAG = 1u << 1, /* pressure drag (front) and suction (back) */
@@ -89,5 +93,7 @@ typedef struct hydrodyn_frame {
 void hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,
                          vec3 angular_velocity, double water_vertical, vec3 wind, double mass, double total_area,
                          double dt);
+
+#pragma GCC visibility pop
 
 #endif

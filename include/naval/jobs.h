@@ -15,6 +15,10 @@
 
 #include "nv_error.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 /* Threads per pool, the caller included. */
 #define JOBS_MAX_THREADS 64u
 
@@ -62,5 +66,7 @@ uint32_t jobs_thread_count(const jobs* j);
  * Not reentrant: one parallel_for at a time per pool, never from inside a
  * callback (asserted in debug builds). Different pools are independent. */
 void jobs_parallel_for(jobs* j, uint32_t count, uint32_t min_grain, jobs_range_fn* fn, void* ctx);
+
+#pragma GCC visibility pop
 
 #endif

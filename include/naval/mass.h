@@ -10,6 +10,10 @@
 #include "nv_error.h"
 #include "vecmath.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 typedef struct mass_properties {
     double volume;        /* m^3, positive for an outward-wound closed mesh */
     vec3 centroid;        /* volume centroid, mesh coordinates */
@@ -43,5 +47,7 @@ typedef struct mass_body {
 /* Inertia from the mesh is the uniform solid's scaled to `mass` and moved to
  * the CG (parallel axes); radii of gyration replace it when given. */
 int mass_resolve(const mass_properties* props, const mass_spec* spec, mass_body* out, nv_error* err);
+
+#pragma GCC visibility pop
 
 #endif

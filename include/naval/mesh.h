@@ -14,6 +14,10 @@
 
 #include "nv_error.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 typedef struct mesh {
     float* positions;        /* 3 * vertex_count, x y z interleaved, world axes (+y up) */
     uint32_t* indices;       /* 3 * triangle_count, counter-clockwise seen from outside */
@@ -102,5 +106,7 @@ int mesh_load_file(const char* path, mesh_format fmt, const mesh_options* opts, 
                    mesh_report* report, nv_error* err);
 int mesh_load_memory(const void* data, size_t size, mesh_format fmt, const char* name,
                      const mesh_options* opts, mesh* out, mesh_report* report, nv_error* err);
+
+#pragma GCC visibility pop
 
 #endif

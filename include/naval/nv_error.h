@@ -9,6 +9,10 @@
 
 #include <stdarg.h>
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -62,5 +66,7 @@ const char* nv_code_name(nv_code code);
 #ifdef __cplusplus
 }
 #endif
+
+#pragma GCC visibility pop
 
 #endif

@@ -32,6 +32,10 @@
 #include "ocean_spectrum.h"
 #include "water.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 #define OCEAN_MAX_CASCADES 4
 #define OCEAN_MAX_RESOLUTION 2048
 /* The finer cascade c+1 takes over at k = OCEAN_CASCADE_CUT * 2 pi / L_{c+1}
@@ -193,5 +197,7 @@ void ocean_initial_amplitude(const ocean* o, int cascade, int n, int m, double o
 double ocean_wave_omega(const ocean* o, int cascade, int n, int m);
 /* h~(k, t) of wave (n, m) at the current time, computed exactly as the update does. */
 void ocean_evolved_amplitude(const ocean* o, int cascade, int n, int m, float out[2]);
+
+#pragma GCC visibility pop
 
 #endif

@@ -14,6 +14,10 @@
 
 #include <stdint.h>
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 typedef enum spectrum_type {
     SPECTRUM_PHILLIPS = 0,          /* Tessendorf's; alpha/2 k^-3 exp(-1/(k L)^2) in k */
     SPECTRUM_PIERSON_MOSKOWITZ = 1, /* fully developed sea; U read as U_19.5 */
@@ -89,5 +93,7 @@ uint64_t spectrum_hash64(uint64_t x);
  * the same wave always gets the same numbers, whatever the loop order, the
  * thread count or the grid size. */
 void spectrum_gaussian_pair(uint64_t seed, int cascade, int n, int m, double out[2]);
+
+#pragma GCC visibility pop
 
 #endif

@@ -64,6 +64,10 @@
 #include "vessel_type.h"
 #include "world.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 #define SCENARIO_MAX_VESSELS 1000000u
 #define SCENARIO_PATH_MAX 1024
 
@@ -126,5 +130,7 @@ typedef struct scenario_instance {
 
 int scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err);
 void scenario_instance_destroy(scenario_instance* inst);
+
+#pragma GCC visibility pop
 
 #endif

@@ -7,6 +7,10 @@
 #ifndef NAVAL_SIMD_H
 #define NAVAL_SIMD_H
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 enum {
     SIMD_SSE2,   /* every x86-64 CPU */
     SIMD_AVX2,   /* AVX2 and F16C */
@@ -24,5 +28,7 @@ void simd_cap(int level);
 const char* simd_name(int level);
 /* "sse2", "avx2" or "avx512" to its level; -1 for anything else. */
 int simd_level_of(const char* name);
+
+#pragma GCC visibility pop
 
 #endif

@@ -12,6 +12,10 @@
 #include "nv_error.h"
 #include "vecmath.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 typedef struct statics_options {
     double water_density;   /* kg/m^3 */
     double gravity;         /* m/s^2 */
@@ -52,5 +56,7 @@ void statics_attitude(quat orientation, double* heel_deg, double* trim_deg, doub
  * at `level`. */
 double statics_buoyancy_center(const hull* h, const float* height, vec3 position, const mat3* rotation, double level,
                                vec3* center);
+
+#pragma GCC visibility pop
 
 #endif

@@ -7,6 +7,10 @@
 
 #include <math.h>
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 #define NV_PI 3.14159265358979323846
 
 typedef struct vec3 { double x, y, z; } vec3;
@@ -116,5 +120,7 @@ static inline int m3_inverse(const mat3* a, mat3* out) {
     *out = r;
     return 1;
 }
+
+#pragma GCC visibility pop
 
 #endif

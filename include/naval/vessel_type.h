@@ -54,6 +54,10 @@
 #include "mesh.h"
 #include "nv_error.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 #define VESSEL_TYPE_NAME_MAX 48
 #define VESSEL_TYPE_PATH_MAX 1024
 
@@ -104,5 +108,7 @@ struct json_ctx;
 struct cJSON;
 int vessel_type_parse_object(const struct json_ctx* c, const struct cJSON* obj, const char* path, unsigned flags,
                              vessel_type* out);
+
+#pragma GCC visibility pop
 
 #endif

@@ -11,6 +11,10 @@
 
 #include <stddef.h>
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 typedef struct water_query {
     size_t count;
     const double* x;          /* world x of each point */
@@ -60,5 +64,7 @@ typedef struct water_sine {
 /* Returns -1 unless amplitude >= 0 and wavelength > 0 (finite). */
 int water_sine_init(water_sine* w, double amplitude, double wavelength, double direction, double gravity);
 void water_sine_set_time(water_sine* w, double time);
+
+#pragma GCC visibility pop
 
 #endif

@@ -31,6 +31,10 @@
 #include "vessel_type.h"
 #include "water.h"
 
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
 #define WORLD_MAX_HULL_TYPES 1024u
 #define WORLD_MAX_VESSELS (1u << 24)
 #define WORLD_NAME_MAX 48
@@ -190,5 +194,7 @@ uint32_t world_next_id(const world* w);
 const world_config* world_get_config(const world* w);
 vec3 world_get_wind(const world* w);
 world_lod world_get_lod(const world* w);
+
+#pragma GCC visibility pop
 
 #endif
