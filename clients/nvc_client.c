@@ -40,8 +40,8 @@ int nvc_connect(nvc_client** out, const nvc_options* opts, nv_error* err) {
         return nv_error_fail(err, NV_EINVAL, "give a snapshot URL, a command URL or both");
     if (opts->request_timeout_ms <= 0 || opts->queue_depth == 0 || opts->max_snapshot_bytes < 1024)
         return nv_error_fail(err, NV_EINVAL,
-                        "request_timeout_ms must be > 0, queue_depth >= 1, max_snapshot_bytes >= 1024 "
-                        "(nvc_options_default sets them)");
+                             "request_timeout_ms must be > 0, queue_depth >= 1, max_snapshot_bytes >= 1024 "
+                             "(nvc_options_default sets them)");
     if (opts->admin_token && strlen(opts->admin_token) >= PROTO_SECRET_MAX)
         return nv_error_fail(err, NV_EINVAL, "admin token longer than %d characters", PROTO_SECRET_MAX - 1);
     nvc_client* c = calloc(1, sizeof *c);
@@ -111,7 +111,7 @@ static int nvc_exchange(nvc_client* c, const void* data, size_t size, uint64_t r
     /* The server answers 0 when it could not read the request's id. */
     if (resp->request_id != request_id && resp->request_id != 0) {
         nv_error_fail(err, NV_EPROTO, "answer to request %llu, expected %llu", (unsigned long long)resp->request_id,
-                 (unsigned long long)request_id);
+                      (unsigned long long)request_id);
         goto done;
     }
     result = 0;
@@ -119,7 +119,7 @@ static int nvc_exchange(nvc_client* c, const void* data, size_t size, uint64_t r
 failed:
     if (rv == NNG_ETIMEDOUT)
         nv_error_fail(err, NV_ETIMEDOUT, "no answer within %d ms (is the server running and reachable?)",
-                 c->opts.request_timeout_ms);
+                      c->opts.request_timeout_ms);
     else if (rv == NNG_ECLOSED)
         nv_error_fail(err, NV_ECLOSED, "the client is closing");
     else
@@ -210,8 +210,8 @@ int nvc_get_hull(nvc_client* c, uint16_t type, proto_hull* out, nv_error* err) {
     return rc;
 }
 
-int nvc_spawn(nvc_client* c, const char* type_name, uint16_t type, double x, double z, double heading,
-              nvc_vessel* out, nv_error* err) {
+int nvc_spawn(nvc_client* c, const char* type_name, uint16_t type, double x, double z, double heading, nvc_vessel* out,
+              nv_error* err) {
     if (!out) return nv_error_fail(err, NV_EINVAL, "spawn: no output");
     if (type_name && strlen(type_name) >= PROTO_NAME_MAX)
         return nv_error_fail(err, NV_EINVAL, "spawn: type name longer than %d characters", PROTO_NAME_MAX - 1);

@@ -727,21 +727,23 @@ static int ckp_open_section(ckp_reader* r, int section, size_t body_end) {
     r->tag = ckp_tags[section];
     if (body_end - r->pos < CKP_SECTION_HEADER)
         return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' missing: %zu bytes left at byte %zu", r->name, r->tag,
-                            body_end - r->pos, r->pos);
+                             body_end - r->pos, r->pos);
     const uint8_t* p = r->data + r->pos;
     if (memcmp(p, ckp_tags[section], 4) != 0) {
         char got[5];
         for (int i = 0; i < 4; i++) got[i] = (p[i] >= 32 && p[i] < 127) ? (char)p[i] : '?';
         got[4] = '\0';
-        return nv_error_fail(r->err, NV_EPROTO, "%s: expected section '%s' at byte %zu, found '%s'", r->name, r->tag, r->pos, got);
+        return nv_error_fail(r->err, NV_EPROTO, "%s: expected section '%s' at byte %zu, found '%s'", r->name, r->tag,
+                             r->pos, got);
     }
     if (ckp_load_u32(p + 4) != 0)
-        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' has unknown flags %#x", r->name, r->tag, ckp_load_u32(p + 4));
+        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' has unknown flags %#x", r->name, r->tag,
+                             ckp_load_u32(p + 4));
     uint64_t len = ckp_load_u64(p + 8);
     r->pos += CKP_SECTION_HEADER;
     if (len > body_end - r->pos)
-        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' at byte %zu claims %llu bytes, only %zu remain", r->name,
-                            r->tag, r->pos - CKP_SECTION_HEADER, (unsigned long long)len, body_end - r->pos);
+        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' at byte %zu claims %llu bytes, only %zu remain",
+                             r->name, r->tag, r->pos - CKP_SECTION_HEADER, (unsigned long long)len, body_end - r->pos);
     r->end = r->pos + (size_t)len;
     r->failed = 0;
     return 0;
@@ -750,8 +752,8 @@ static int ckp_open_section(ckp_reader* r, int section, size_t body_end) {
 static int ckp_close_section(ckp_reader* r) {
     if (r->failed) return -1;
     if (r->pos != r->end)
-        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' has %zu unread bytes after its fields (at byte %zu)", r->name,
-                            r->tag, r->end - r->pos, r->pos);
+        return nv_error_fail(r->err, NV_EPROTO, "%s: section '%s' has %zu unread bytes after its fields (at byte %zu)",
+                             r->name, r->tag, r->end - r->pos, r->pos);
     return 0;
 }
 
@@ -767,38 +769,40 @@ void checkpoint_free(checkpoint* c) {
 /* The fixed header and the checksums: everything but the sections. */
 static int ckp_check_frame(const uint8_t* d, size_t size, const char* name, nv_error* err) {
     if (size < CHECKPOINT_HEADER_SIZE)
-        return nv_error_fail(err, NV_EPROTO, "%s: truncated at byte %zu: a checkpoint starts with a %u-byte header", name, size,
-                            CHECKPOINT_HEADER_SIZE);
+        return nv_error_fail(err, NV_EPROTO, "%s: truncated at byte %zu: a checkpoint starts with a %u-byte header",
+                             name, size, CHECKPOINT_HEADER_SIZE);
     if (memcmp(d, ckp_magic, sizeof ckp_magic) != 0)
         return nv_error_fail(err, NV_EPROTO, "%s: bad magic: not a naval checkpoint (no \"NVCHKPT\" at byte 0)", name);
     uint32_t version = ckp_load_u32(d + 8);
     uint32_t header_crc = ckp_load_u32(d + 28), header_want = checkpoint_crc32(0, d, 28);
     if (header_crc != header_want)
-        return nv_error_fail(err, NV_EPROTO, "%s: header checksum mismatch (stored %08x, computed %08x): the header is corrupt",
-                            name, header_crc, header_want);
+        return nv_error_fail(err, NV_EPROTO,
+                             "%s: header checksum mismatch (stored %08x, computed %08x): the header is corrupt", name,
+                             header_crc, header_want);
     if (version != CHECKPOINT_VERSION)
         return nv_error_fail(err, NV_EPROTO, "%s: format version %u, this build reads version %u", name, version,
-                            CHECKPOINT_VERSION);
+                             CHECKPOINT_VERSION);
     if (ckp_load_u32(d + 24) != 0)
         return nv_error_fail(err, NV_EPROTO, "%s: unknown header flags %#x", name, ckp_load_u32(d + 24));
     if (ckp_load_u32(d + 12) != CKP_SECTION_COUNT)
-        return nv_error_fail(err, NV_EPROTO, "%s: %u sections, version %u has %u", name, ckp_load_u32(d + 12), CHECKPOINT_VERSION,
-                            CKP_SECTION_COUNT);
+        return nv_error_fail(err, NV_EPROTO, "%s: %u sections, version %u has %u", name, ckp_load_u32(d + 12),
+                             CHECKPOINT_VERSION, CKP_SECTION_COUNT);
     uint64_t declared = ckp_load_u64(d + 16);
     if (declared < CHECKPOINT_HEADER_SIZE + CKP_TRAILER)
-        return nv_error_fail(err, NV_EPROTO, "%s: the header declares %llu bytes, fewer than a header and a checksum", name,
-                            (unsigned long long)declared);
+        return nv_error_fail(err, NV_EPROTO, "%s: the header declares %llu bytes, fewer than a header and a checksum",
+                             name, (unsigned long long)declared);
     if (size < declared)
         return nv_error_fail(err, NV_EPROTO, "%s: truncated at byte %zu (the header declares %llu bytes)", name, size,
-                            (unsigned long long)declared);
+                             (unsigned long long)declared);
     if (size > declared)
         return nv_error_fail(err, NV_EPROTO, "%s: %zu bytes after the end the header declares (byte %llu)", name,
-                            size - (size_t)declared, (unsigned long long)declared);
+                             size - (size_t)declared, (unsigned long long)declared);
     uint32_t stored = ckp_load_u32(d + size - CKP_TRAILER), want = checkpoint_crc32(0, d, size - CKP_TRAILER);
     if (stored != want)
-        return nv_error_fail(err, NV_EPROTO, "%s: checksum mismatch (stored %08x, computed %08x over bytes 0..%zu): the file is "
-                                 "corrupt",
-                            name, stored, want, size - CKP_TRAILER - 1);
+        return nv_error_fail(err, NV_EPROTO,
+                             "%s: checksum mismatch (stored %08x, computed %08x over bytes 0..%zu): the file is "
+                             "corrupt",
+                             name, stored, want, size - CKP_TRAILER - 1);
     return 0;
 }
 
@@ -832,8 +836,8 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     if (ckp_close_section(&r)) goto fail;
     /* the world derives its time from the tick this way, never by adding */
     if (!(c->world.tick_hz > 0.0) || (double)c->tick * (1.0 / c->world.tick_hz) != c->time) {
-        nv_error_fail(err, NV_EPROTO, "%s: time %.17g is not tick %llu at %g Hz", name, c->time, (unsigned long long)c->tick,
-                     c->world.tick_hz);
+        nv_error_fail(err, NV_EPROTO, "%s: time %.17g is not tick %llu at %g Hz", name, c->time,
+                      (unsigned long long)c->tick, c->world.tick_hz);
         goto fail;
     }
 
@@ -847,9 +851,10 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     if (r.failed) goto fail;
     if (c->hull_count != type_count || c->hull_count > WORLD_MAX_HULL_TYPES ||
         (size_t)c->hull_count > (r.end - r.pos) / 40) {
-        nv_error_fail(err, NV_ELIMIT, "%s: section 'TYPS' lists %u hull types, the world section %u (at most %u, and each needs "
-                          "40 bytes)",
-                     name, c->hull_count, type_count, WORLD_MAX_HULL_TYPES);
+        nv_error_fail(err, NV_ELIMIT,
+                      "%s: section 'TYPS' lists %u hull types, the world section %u (at most %u, and each needs "
+                      "40 bytes)",
+                      name, c->hull_count, type_count, WORLD_MAX_HULL_TYPES);
         goto fail;
     }
     c->hulls = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->hulls);
@@ -871,9 +876,10 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     if (r.failed) goto fail;
     size_t room = r.end - r.pos;
     if (listed != vessel_count || listed > WORLD_MAX_VESSELS || (size_t)listed > room / CKP_VESSEL_FIXED) {
-        nv_error_fail(err, NV_ELIMIT, "%s: section 'VSLS' lists %u vessels, the world section %u (at most %u, and each needs %u "
-                          "bytes)",
-                     name, listed, vessel_count, WORLD_MAX_VESSELS, CKP_VESSEL_FIXED);
+        nv_error_fail(err, NV_ELIMIT,
+                      "%s: section 'VSLS' lists %u vessels, the world section %u (at most %u, and each needs %u "
+                      "bytes)",
+                      name, listed, vessel_count, WORLD_MAX_VESSELS, CKP_VESSEL_FIXED);
         goto fail;
     }
     c->vessel_count = listed;
@@ -909,7 +915,7 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     r.pos = r.end;
     if (r.pos != body_end) {
         nv_error_fail(err, NV_EPROTO, "%s: %zu bytes between the last section and the checksum (at byte %zu)", name,
-                     body_end - r.pos, r.pos);
+                      body_end - r.pos, r.pos);
         goto fail;
     }
     return 0;
@@ -941,7 +947,8 @@ static int ckp_sync_dir(const char* path, nv_error* err) {
     else if (slash == path) snprintf(dir, sizeof dir, "/");
     else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd < 0) return nv_error_fail(err, NV_EIO, "checkpoint: cannot open directory %s to sync it: %s", dir, strerror(errno));
+    if (fd < 0)
+        return nv_error_fail(err, NV_EIO, "checkpoint: cannot open directory %s to sync it: %s", dir, strerror(errno));
     /* some file systems cannot sync a directory (EINVAL): nothing more to do there */
     int rc = fsync(fd) != 0 && errno != EINVAL ? -1 : 0;
     int saved = errno;
@@ -970,7 +977,8 @@ int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* e
     int fd = mkstemp(tmp);
     if (fd < 0) {
         free(data);
-        return nv_error_fail(err, NV_EIO, "checkpoint: cannot create a temporary file beside %s: %s", path, strerror(errno));
+        return nv_error_fail(err, NV_EIO, "checkpoint: cannot create a temporary file beside %s: %s", path,
+                             strerror(errno));
     }
     const char* step = NULL;
     if (ckp_write_all(fd, data, size)) step = "write";
@@ -1003,7 +1011,8 @@ int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* e
 int checkpoint_read_file(const char* path, checkpoint* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     int fd = open(path, O_RDONLY);
-    if (fd < 0) return nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: cannot open: %s", path, strerror(errno));
+    if (fd < 0)
+        return nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         close(fd);

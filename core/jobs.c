@@ -228,7 +228,8 @@ int jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
         rc = uv_thread_create(&w->thread, jobs_worker_main, w);
         if (rc != 0) {
             jobs_destroy(j);
-            return nv_error_fail(err, NV_EINTERNAL, "jobs: starting worker %u of %u: %s", i, cfg->threads - 1, uv_strerror(rc));
+            return nv_error_fail(err, NV_EINTERNAL, "jobs: starting worker %u of %u: %s", i, cfg->threads - 1,
+                                 uv_strerror(rc));
         }
         j->started = i;
     }

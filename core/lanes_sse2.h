@@ -102,8 +102,10 @@ static inline void lv_load_neighbours(const float* p, iv k0, iv k1, int wrap, fv
         __m128 lo[2], hi[2];
         for (int h = 0; h < 2; h++) {
             const int32_t* e = e0 + 4 * h;
-            const __m128 p0 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(p + e[0])), (const __m64*)(p + e[1]));
-            const __m128 p1 = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(p + e[2])), (const __m64*)(p + e[3]));
+            const __m128 p0 =
+                _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(p + e[0])), (const __m64*)(p + e[1]));
+            const __m128 p1 =
+                _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64*)(p + e[2])), (const __m64*)(p + e[3]));
             lo[h] = _mm_shuffle_ps(p0, p1, _MM_SHUFFLE(2, 0, 2, 0));
             hi[h] = _mm_shuffle_ps(p0, p1, _MM_SHUFFLE(3, 1, 3, 1));
         }

@@ -400,7 +400,8 @@ static int mesh_finish_steps(mesh* m, const mesh_options* opts, mesh_report* rep
 
     o->vertex = malloc((size_t)m->vertex_count * sizeof *o->vertex);
     o->triangle = malloc((size_t)m->triangle_count * sizeof *o->triangle);
-    if (!o->vertex || !o->triangle) return nv_error_fail(err, NV_ENOMEM, "out of memory checking %u triangles", m->triangle_count);
+    if (!o->vertex || !o->triangle)
+        return nv_error_fail(err, NV_ENOMEM, "out of memory checking %u triangles", m->triangle_count);
     for (uint32_t i = 0; i < m->vertex_count; i++) o->vertex[i] = i;
     for (uint32_t t = 0; t < m->triangle_count; t++) o->triangle[t] = t;
 

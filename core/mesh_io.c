@@ -184,7 +184,9 @@ static int mesh_read_file(const char* path, size_t limit, unsigned char** data, 
     *data = NULL;
     *size = 0;
     FILE* f = fopen(path, "rb");
-    if (!f) return nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: cannot open: %s", path, mesh_strerror(errno, why, sizeof why));
+    if (!f)
+        return nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: cannot open: %s", path,
+                             mesh_strerror(errno, why, sizeof why));
     struct stat st;
     size_t cap = 1 << 16;
     if (fstat(fileno(f), &st) == 0) {

@@ -137,7 +137,8 @@ void world_destroy(world* w) {
 
 void world_set_water(world* w, const world_water* water) {
     WORLD_CHECK_UNLOCKED(w);
-    if (water && water->surface) w->water = *water;
+    if (water && water->surface)
+        w->water = *water;
     else {
         w->water.surface = &w->flat.base;
         w->water.update = NULL;
@@ -150,7 +151,8 @@ void world_set_water(world* w, const world_water* water) {
 int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
                         nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (w->type_count >= WORLD_MAX_HULL_TYPES) return nv_error_fail(err, NV_ELIMIT, "world: at most %u hull types", WORLD_MAX_HULL_TYPES);
+    if (w->type_count >= WORLD_MAX_HULL_TYPES)
+        return nv_error_fail(err, NV_ELIMIT, "world: at most %u hull types", WORLD_MAX_HULL_TYPES);
     if (!name || !name[0] || strlen(name) >= WORLD_NAME_MAX)
         return nv_error_set(err, "world: a hull type needs a name of 1..%d characters", WORLD_NAME_MAX - 1);
     if (world_find_hull_type(w, name) >= 0) return nv_error_set(err, "world: hull type '%s' exists already", name);
@@ -234,7 +236,8 @@ static uint16_t* world_slam_alloc(const hull* h) { return calloc(hull_lane_count
 
 int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "spawn: no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count)
+        return nv_error_fail(err, NV_ENOENT, "spawn: no hull type %u (the world has %u)", type, w->type_count);
     if (!v3_is_finite(position)) return nv_error_set(err, "spawn: the position is not finite");
     double qn = sqrt(orientation.w * orientation.w + orientation.x * orientation.x + orientation.y * orientation.y +
                      orientation.z * orientation.z);
@@ -368,7 +371,8 @@ uint32_t world_read_vessels(const world* w, uint32_t first, uint32_t count, worl
 }
 
 int world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err) {
-    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count)
+        return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     const world_type* t = &w->types[type];
     if (!t->can_float) {
         /* Asked again only to name why: a type that sinks is rare. */
@@ -407,7 +411,8 @@ const vessel_dynamics* world_type_dynamics(const world* w, uint32_t type) {
 
 int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count)
+        return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
     vessel_dynamics given = *d;
     given.coeffs.water_density = w->cfg.water_density;
@@ -558,7 +563,8 @@ static int world_reserve_ids(world* w, uint64_t need, nv_error* err) {
         while (cap < need) cap *= 2;
         if (cap > UINT32_MAX) cap = UINT32_MAX;
         if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), (size_t)cap))
-            return nv_error_fail(err, NV_ENOMEM, "restore: out of memory for an id map of %llu ids", (unsigned long long)cap);
+            return nv_error_fail(err, NV_ENOMEM, "restore: out of memory for an id map of %llu ids",
+                                 (unsigned long long)cap);
         w->id_capacity = (uint32_t)cap;
     }
     for (uint64_t id = w->next_id; id < need; id++) w->id_to_slot[id] = UINT32_MAX;
@@ -608,7 +614,8 @@ int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) 
     uint16_t* slam = NULL;
     if (keeps) {
         slam = world_slam_alloc(&t->hull);
-        if (!slam) return nv_error_fail(err, NV_ENOMEM, "restore: vessel %u: out of memory for the slamming state", r->id);
+        if (!slam)
+            return nv_error_fail(err, NV_ENOMEM, "restore: vessel %u: out of memory for the slamming state", r->id);
         memcpy(slam, r->slam, keeps * sizeof(uint16_t));
     }
     if (world_reserve_ids(w, (uint64_t)r->id + 1, err)) {

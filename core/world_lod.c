@@ -16,7 +16,8 @@ world_lod world_lod_default(void) {
 
 int world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count)
+        return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
     columns_model* m = calloc(1, sizeof *m);
     if (!m) return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory", t->name);
@@ -55,7 +56,8 @@ int world_set_type_columns(world* w, uint32_t type, const struct columns_set* co
 
 int world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
+    if (type >= w->type_count)
+        return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     const hull* h = &w->types[type].hull;
     mesh m;
     if (hull_to_mesh(h, &m, err)) return -1;
@@ -163,7 +165,8 @@ int world_set_player(world* w, uint32_t id, int player, nv_error* err) {
 
 void world_set_lod(world* w, const world_lod* lod) {
     WORLD_CHECK_UNLOCKED(w);
-    if (!lod) w->lod.enabled = 0;
+    if (!lod)
+        w->lod.enabled = 0;
     else w->lod = *lod;
 }
 

@@ -41,7 +41,8 @@ int encode_snapshot(proto_buf* out, const proto_snapshot* s, proto_error* err) {
     if (s->vessel_count && !s->vessels) return nv_error_fail(err, NV_EINVAL, "snapshot: vessels missing");
     const proto_limits lim = proto_default_limits();
     if (s->vessel_count > lim.max_vessels)
-        return nv_error_fail(err, NV_ELIMIT, "snapshot: %u vessels, over the limit of %u", s->vessel_count, lim.max_vessels);
+        return nv_error_fail(err, NV_ELIMIT, "snapshot: %u vessels, over the limit of %u", s->vessel_count,
+                             lim.max_vessels);
     auto& fbb = builder_of(out);
     // Same layout (asserted above): the builder copies the array as bytes.
     auto vessels = fbb.CreateVectorOfStructs(reinterpret_cast<const np::VesselState*>(s->vessels), s->vessel_count);
@@ -118,7 +119,7 @@ int put_world_info(fb::FlatBufferBuilder& fbb, const proto_world_info* w, fb::Of
                    proto_error* err) {
     if (w->type_count > PROTO_MAX_TYPES)
         return nv_error_fail(err, NV_ELIMIT, "world info: %u vessel types, over the limit of %u", w->type_count,
-                               PROTO_MAX_TYPES);
+                             PROTO_MAX_TYPES);
     if (w->type_count && !w->types) return nv_error_fail(err, NV_EINVAL, "world info: vessel types missing");
     std::vector<fb::Offset<np::VesselType>> types(w->type_count);
     for (uint32_t i = 0; i < w->type_count; i++) {
@@ -224,8 +225,8 @@ int get_world_info(const np::WorldInfo* w, const proto_limits& lim, proto_world_
 int put_hull(fb::FlatBufferBuilder& fbb, const proto_hull* h, fb::Offset<np::HullMesh>* o, proto_error* err) {
     const proto_limits lim = proto_default_limits();
     if (h->vertex_count > lim.max_hull_vertices || h->triangle_count > lim.max_hull_triangles)
-        return nv_error_fail(err, NV_ELIMIT, "hull: %u vertices, %u triangles: over the limits (%u, %u)", h->vertex_count,
-                               h->triangle_count, lim.max_hull_vertices, lim.max_hull_triangles);
+        return nv_error_fail(err, NV_ELIMIT, "hull: %u vertices, %u triangles: over the limits (%u, %u)",
+                             h->vertex_count, h->triangle_count, lim.max_hull_vertices, lim.max_hull_triangles);
     if ((h->vertex_count && !h->vertices) || (h->triangle_count && !h->indices))
         return nv_error_fail(err, NV_EINVAL, "hull: arrays missing");
     for (size_t i = 0; i < 3 * (size_t)h->triangle_count; i++)
@@ -248,7 +249,7 @@ int get_hull(const np::HullMesh* m, const proto_limits& lim, proto_hull* out, pr
     if (ni % 3 != 0) return proto_set_error(err, "hull: %zu indices, not a multiple of 3", ni);
     if (nv > lim.max_hull_vertices || ni / 3 > lim.max_hull_triangles)
         return nv_error_fail(err, NV_ELIMIT, "hull: %zu vertices, %zu triangles: over the limits (%u, %u)", nv, ni / 3,
-                               lim.max_hull_vertices, lim.max_hull_triangles);
+                             lim.max_hull_vertices, lim.max_hull_triangles);
     if (copy_string(m->name(), out->name, sizeof out->name, "hull name", err) != 0) return -1;
     if (grow(&out->vertices, &out->vertex_capacity, 3 * nv, err) != 0) return -1;
     if (grow(&out->indices, &out->index_capacity, ni, err) != 0) return -1;

@@ -103,14 +103,20 @@ int proto_equal_tokens(const proto_token* a, const proto_token* b) {
 
 proto_status proto_status_of(nv_code code) {
     switch (code) {
-    case NV_OK: return PROTO_STATUS_OK;
+    case NV_OK:
+        return PROTO_STATUS_OK;
     case NV_EINVAL:
     case NV_ESTATE:
-    case NV_EPROTO: return PROTO_STATUS_BAD_REQUEST;
-    case NV_ENOENT: return PROTO_STATUS_NOT_FOUND;
-    case NV_ELIMIT: return PROTO_STATUS_LIMIT_EXCEEDED;
-    case NV_ECLOSED: return PROTO_STATUS_SHUTTING_DOWN;
-    default: return PROTO_STATUS_INTERNAL;
+    case NV_EPROTO:
+        return PROTO_STATUS_BAD_REQUEST;
+    case NV_ENOENT:
+        return PROTO_STATUS_NOT_FOUND;
+    case NV_ELIMIT:
+        return PROTO_STATUS_LIMIT_EXCEEDED;
+    case NV_ECLOSED:
+        return PROTO_STATUS_SHUTTING_DOWN;
+    default:
+        return PROTO_STATUS_INTERNAL;
     }
 }
 

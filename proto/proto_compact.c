@@ -151,7 +151,8 @@ int proto_encode_compact(proto_compact_encoder* e, const proto_snapshot* s, prot
     uint32_t n = s->vessel_count;
     if (n && !s->vessels) return nv_error_fail(err, NV_EINVAL, "compact: vessels missing");
     if (n > proto_default_limits().max_vessels)
-        return nv_error_fail(err, NV_ELIMIT, "compact: %u vessels, over the limit of %u", n, proto_default_limits().max_vessels);
+        return nv_error_fail(err, NV_ELIMIT, "compact: %u vessels, over the limit of %u", n,
+                             proto_default_limits().max_vessels);
     int key = !e->have_key || e->force || s->tick < e->key_tick || s->tick - e->key_tick >= e->interval;
     size_t need_bits = (size_t)n * PROTO_RECORD_MAX_BYTES + 16;
     if (grow_array((void**)&e->cur, &e->cur_cap, n, sizeof *e->cur) != 0 ||
@@ -176,7 +177,8 @@ int proto_encode_compact(proto_compact_encoder* e, const proto_snapshot* s, prot
     uint16_t prev_type = 0;
     if (key) {
         double origin[3];
-        if (choose_origin(e, s, origin) != 0) return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", n);
+        if (choose_origin(e, s, origin) != 0)
+            return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", n);
         for (uint32_t i = 0; i < n; i++) {
             proto_quantise_vessel(&s->vessels[i], origin, &e->cur[i]);
             proto_put_full_record(&w, &e->cur[i], &prev_id, &prev_type);
@@ -263,7 +265,8 @@ static int decode_compact(proto_compact_decoder* d, const void* data, size_t siz
     if (proto_unwrap_compact(data, size, limits, &h, &bits, &nbytes, err) != 0) return -1;
     proto_limits lim = proto_effective_limits(limits);
     if (h.vessel_count > lim.max_vessels || h.keyframe_count > lim.max_vessels)
-        return nv_error_fail(err, NV_ELIMIT, "compact: %u vessels, over the limit of %u", h.vessel_count, lim.max_vessels);
+        return nv_error_fail(err, NV_ELIMIT, "compact: %u vessels, over the limit of %u", h.vessel_count,
+                             lim.max_vessels);
     /* Every record takes at least one bit: no allocation beyond the data's size. */
     if (h.vessel_count > nbytes * 8)
         return proto_set_error(err, "compact: %u records cannot fit in %zu bytes", h.vessel_count, nbytes);
@@ -279,7 +282,8 @@ static int decode_compact(proto_compact_decoder* d, const void* data, size_t siz
         if (grow_array((void**)&d->key, &d->key_cap, h.vessel_count, sizeof *d->key) != 0 ||
             grow_array((void**)&out->vessels, &out->vessel_capacity, h.vessel_count, sizeof *out->vessels) != 0)
             return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", h.vessel_count);
-        for (uint32_t i = 0; i < h.vessel_count && !r.bad; i++) proto_get_full_record(&r, &d->key[i], &prev_id, &prev_type);
+        for (uint32_t i = 0; i < h.vessel_count && !r.bad; i++)
+            proto_get_full_record(&r, &d->key[i], &prev_id, &prev_type);
         if (proto_check_bits_end(&r, "keyframe", err) != 0) return -1;
         d->have_key = 1;
         d->key_tick = h.tick;

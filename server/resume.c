@@ -171,7 +171,8 @@ static int rd_pilots(resume_reader* r, const world* w, autopilot** a) {
     }
     idmap_free(&seen);
     st.pilots = list;
-    if (!rc && !(*a = autopilot_restore(&st))) rc = nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for the autopilot");
+    if (!rc && !(*a = autopilot_restore(&st)))
+        rc = nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for the autopilot");
     free(list);
     return rc;
 }

@@ -259,7 +259,8 @@ void sim_step(sim* s) {
 }
 
 int sim_spawn(sim* s, uint32_t type, double x, double z, double heading, uint32_t* id, nv_error* err) {
-    if (type >= s->type_count) return nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, s->type_count);
+    if (type >= s->type_count)
+        return nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, s->type_count);
     double y;
     if (world_type_float_height(s->world, type, &y, err)) return -1;
     quat q = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);

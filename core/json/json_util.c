@@ -171,8 +171,10 @@ cJSON* json_parse_text(const json_ctx* c, const char* text, size_t length) {
     int line = 1, col = 1;
     const char* stop = end && end >= text && end <= text + length ? end : text + length;
     for (const char* p = text; p < stop; p++) {
-        if (*p == '\n') line++, col = 1;
-        else col++;
+        if (*p == '\n')
+            line++, col = 1;
+        else
+            col++;
     }
     nv_error_set(c->err, "%s: line %d, column %d: invalid JSON", c->name, line, col);
     return NULL;
@@ -194,8 +196,10 @@ static char* json_read_file(const char* path, size_t* length, nv_error* err) {
     }
     if (read_error || n > JSON_MAX_FILE) {
         free(text);
-        if (read_error) nv_error_set(err, "%s: read error", path);
-        else nv_error_set(err, "%s: larger than %u MiB", path, JSON_MAX_FILE >> 20);
+        if (read_error)
+            nv_error_set(err, "%s: read error", path);
+        else
+            nv_error_set(err, "%s: larger than %u MiB", path, JSON_MAX_FILE >> 20);
         return NULL;
     }
     *length = n;

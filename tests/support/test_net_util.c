@@ -31,7 +31,8 @@ int net_connect_within(int port, const char* source, int timeout_ms) {
         struct pollfd p = {fd, POLLOUT, 0};
         int err = 0;
         socklen_t len = sizeof err;
-        if (errno != EINPROGRESS || poll(&p, 1, timeout_ms) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) || err) {
+        if (errno != EINPROGRESS || poll(&p, 1, timeout_ms) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) ||
+            err) {
             close(fd);
             return -1;
         }
