@@ -26,34 +26,9 @@
 
 #include <cmocka.h>
 
+#include "test_server_proc.h"
+
 /* ---- processes and ports ----------------------------------------------- */
-
-/* A port the kernel just handed out on 127.0.0.1 (closed again: a race
- * with another process only fails a run, it cannot pass a wrong one). */
-static int relay_test_free_port(void) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    assert_true(fd >= 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    assert_int_equal(bind(fd, (struct sockaddr*)&a, sizeof a), 0);
-    assert_int_equal(getsockname(fd, (struct sockaddr*)&a, &len), 0);
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-static double relay_test_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void relay_test_sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 /* Starts the relay with these arguments; its stderr goes to err_fd (or is
  * inherited when < 0). */
@@ -75,12 +50,12 @@ static pid_t relay_test_spawn(const char* const* args, int err_fd) {
 
 /* Waits up to timeout_s: the exit code, 128 + signal, or -1 (killed). */
 static int relay_test_wait(pid_t pid, double timeout_s) {
-    double deadline = relay_test_now() + timeout_s;
+    double deadline = proc_now() + timeout_s;
     int status;
-    while (relay_test_now() < deadline) {
+    while (proc_now() < deadline) {
         if (waitpid(pid, &status, WNOHANG) == pid)
             return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        relay_test_sleep_ms(20);
+        proc_sleep_ms(20);
     }
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
@@ -103,35 +78,16 @@ static int relay_test_run(const char* const* args, char* out, size_t cap) {
 
 /* GET /healthz on 127.0.0.1:port: the HTTP status, -1 when no answer. */
 static int relay_test_health(int port) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) return -1;
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    struct timeval tv = {2, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    int status = -1;
-    if (connect(fd, (struct sockaddr*)&a, sizeof a) == 0) {
-        const char req[] = "GET /healthz HTTP/1.0\r\n\r\n";
-        char buf[512];
-        ssize_t got = write(fd, req, sizeof req - 1) == (ssize_t)(sizeof req - 1) ? read(fd, buf, sizeof buf - 1) : -1;
-        if (got > 0) {
-            buf[got] = '\0';
-            if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1) status = -1;
-        }
-    }
-    close(fd);
-    return status;
+    char buf[512];
+    return proc_http_get(port, "/healthz", buf, sizeof buf);
 }
 
 static int relay_test_wait_health(int port, int want, double timeout_s) {
-    double deadline = relay_test_now() + timeout_s;
+    double deadline = proc_now() + timeout_s;
     int got = -1;
-    while (relay_test_now() < deadline) {
+    while (proc_now() < deadline) {
         if ((got = relay_test_health(port)) == want) return got;
-        relay_test_sleep_ms(50);
+        proc_sleep_ms(50);
     }
     return got;
 }
@@ -162,9 +118,9 @@ static nng_socket relay_test_pub(const char* url) {
  * upstream, relay listeners) is connected once that happens. */
 static void relay_test_until_both_hear(nng_socket pub, nng_socket a, nng_socket b, double timeout_s) {
     int heard_a = 0, heard_b = 0;
-    double deadline = relay_test_now() + timeout_s;
+    double deadline = proc_now() + timeout_s;
     while (!(heard_a && heard_b)) {
-        if (relay_test_now() > deadline) fail_msg("no probe through the relay (tcp %d, ws %d)", heard_a, heard_b);
+        if (proc_now() > deadline) fail_msg("no probe through the relay (tcp %d, ws %d)", heard_a, heard_b);
         assert_int_equal(nng_send(pub, "probe", 5, 0), 0);
         char* buf;
         size_t len;
@@ -178,7 +134,7 @@ static void relay_test_until_both_hear(nng_socket pub, nng_socket a, nng_socket 
         }
     }
     /* Drain the probes still on their way. */
-    relay_test_sleep_ms(200);
+    proc_sleep_ms(200);
     char* buf;
     size_t len;
     while (nng_recv(a, &buf, &len, NNG_FLAG_ALLOC) == 0) nng_free(buf, len);
@@ -218,9 +174,9 @@ typedef struct relay_setup {
 } relay_setup;
 
 static void relay_setup_start(relay_setup* r) {
-    r->up_port = relay_test_free_port();
-    r->tcp_port = relay_test_free_port();
-    r->ws_port = relay_test_free_port();
+    r->up_port = proc_free_port();
+    r->tcp_port = proc_free_port();
+    r->ws_port = proc_free_port();
     snprintf(r->up, sizeof r->up, "tcp://127.0.0.1:%d", r->up_port);
     snprintf(r->tcp, sizeof r->tcp, "tcp://127.0.0.1:%d", r->tcp_port);
     snprintf(r->ws, sizeof r->ws, "ws://127.0.0.1:%d/spectate", r->ws_port);
@@ -307,7 +263,7 @@ static void bad_arguments_are_named(void** state) {
                      cases[i].says);
     }
     /* A listener that cannot bind: exit 1, the address and the reason. */
-    int port = relay_test_free_port();
+    int port = proc_free_port();
     char busy[64];
     snprintf(busy, sizeof busy, "tcp://127.0.0.1:%d", port);
     nng_socket holder = relay_test_pub(busy);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "test_server_proc.h"
 
 typedef struct bench_args {
     uint64_t subscribers, ws, size, seconds, queue;
@@ -45,26 +46,6 @@ typedef struct bench_sub {
     double* latency_ms; /* one per message received (capped) */
     size_t latency_count, latency_cap;
 } bench_sub;
-
-static double bench_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int bench_free_port(void) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = -1;
-    if (fd >= 0 && bind(fd, (struct sockaddr*)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr*)&a, &len) == 0)
-        port = ntohs(a.sin_port);
-    if (fd >= 0) close(fd);
-    return port;
-}
 
 /* CPU seconds (user + system) a process has used, from /proc/PID/stat. */
 static double bench_cpu_of(pid_t pid) {
@@ -104,7 +85,7 @@ static void* bench_sub_thread(void* arg) {
                 b->received++;
                 b->bytes += len;
                 if (b->latency_count < b->latency_cap)
-                    b->latency_ms[b->latency_count++] = (bench_now() * 1e9 - (double)sent_ns) * 1e-6;
+                    b->latency_ms[b->latency_count++] = (proc_now() * 1e9 - (double)sent_ns) * 1e-6;
             }
         }
         nng_msg_free(m);
@@ -147,7 +128,7 @@ int main(int argc, char** argv) {
     }
     if (a.ws > a.subscribers) return bench_usage("--ws must not exceed --subscribers");
     signal(SIGPIPE, SIG_IGN);
-    int up = bench_free_port(), tp = bench_free_port(), wp = bench_free_port();
+    int up = proc_free_port(), tp = proc_free_port(), wp = proc_free_port();
     char up_url[64], tcp_url[64], ws_url[96], health[64], queue[16];
     snprintf(up_url, sizeof up_url, "tcp://127.0.0.1:%d", up);
     snprintf(tcp_url, sizeof tcp_url, "tcp://127.0.0.1:%d", tp);
@@ -189,9 +170,9 @@ int main(int argc, char** argv) {
     uint8_t* msg = calloc(1, a.size);
     uint64_t probe = UINT64_MAX;
     memcpy(msg, &probe, 8);
-    double deadline = bench_now() + 20.0;
+    double deadline = proc_now() + 20.0;
     uint64_t ready = 0;
-    while (ready < a.subscribers && bench_now() < deadline) {
+    while (ready < a.subscribers && proc_now() < deadline) {
         nng_send(pub, msg, 16, 0);
         for (uint64_t i = 0; i < a.subscribers; i++) {
             if (subs[i].received == UINT64_MAX) continue;
@@ -221,24 +202,24 @@ int main(int argc, char** argv) {
         pthread_create(&subs[i].thread, NULL, bench_sub_thread, &subs[i]);
     }
 
-    double relay_cpu0 = bench_cpu_of(pid), self_cpu0 = bench_self_cpu(), t0 = bench_now();
+    double relay_cpu0 = bench_cpu_of(pid), self_cpu0 = bench_self_cpu(), t0 = proc_now();
     uint64_t sent = 0;
     double next = t0;
-    while (bench_now() - t0 < (double)a.seconds) {
-        uint64_t ns = (uint64_t)(bench_now() * 1e9);
+    while (proc_now() - t0 < (double)a.seconds) {
+        uint64_t ns = (uint64_t)(proc_now() * 1e9);
         memcpy(msg, &sent, 8);
         memcpy(msg + 8, &ns, 8);
         if (nng_send(pub, msg, a.size, 0) == 0) sent++;
         if (a.hz > 0) {
             next += 1.0 / a.hz;
-            double wait = next - bench_now();
+            double wait = next - proc_now();
             if (wait > 0) {
                 struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
                 nanosleep(&ts, NULL);
             }
         }
     }
-    double elapsed = bench_now() - t0;
+    double elapsed = proc_now() - t0;
     /* what is still in flight arrives; then the counters stop */
     struct timespec drain = {0, 500000000};
     nanosleep(&drain, NULL);
