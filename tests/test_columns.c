@@ -10,31 +10,9 @@
 #include "body.h"
 #include "naval/columns.h"
 #include "naval/statics.h"
+#include "test_alloc_count.h"
 #include "test_util.h"
 #include "vessel.h"
-
-/* The program is linked with --wrap for malloc, calloc and realloc
- * (tests/CMakeLists.txt): every allocation the library makes passes here
- * and is counted, so a step that allocates fails the test. */
-void* __real_malloc(size_t size);
-void* __real_calloc(size_t count, size_t size);
-void* __real_realloc(void* p, size_t size);
-static size_t allocations;
-void* __wrap_malloc(size_t size);
-void* __wrap_calloc(size_t count, size_t size);
-void* __wrap_realloc(void* p, size_t size);
-void* __wrap_malloc(size_t size) {
-    allocations++;
-    return __real_malloc(size);
-}
-void* __wrap_calloc(size_t count, size_t size) {
-    allocations++;
-    return __real_calloc(count, size);
-}
-void* __wrap_realloc(void* p, size_t size) {
-    allocations++;
-    return __real_realloc(p, size);
-}
 
 #define RHO 1025.0
 #define G 9.81
@@ -595,9 +573,9 @@ static void force_on_waves_and_bad_water(void** state) {
     columns_set s;
     build_columns(&m, 20, 5, 8, 80000.0, &s);
     columns_model model;
-    size_t at_create = allocations;
+    size_t at_create = test_allocations();
     ASSERT_OK(columns_model_create(&model, &s, v3(0, 1.2, 0), &err), err);
-    assert_true(allocations > at_create); /* the counter sees the library's allocations */
+    assert_true(test_allocations() > at_create); /* the counter sees the library's allocations */
     size_t bytes;
     void* scratch = scratch_for(&model, &bytes);
     near_sine w;
@@ -611,10 +589,10 @@ static void force_on_waves_and_bad_water(void** state) {
     p.velocity = v3(3, 0.2, -1);
     p.angular_velocity = v3(0.05, 0.1, -0.02);
     columns_result plain, near;
-    size_t before = allocations;
+    size_t before = test_allocations();
     assert_int_equal(columns_force(&model, &p, &w.sine.base, RHO, G, scratch, bytes, &plain), 0);
     assert_int_equal(columns_force(&model, &p, &w.base, RHO, G, scratch, bytes, &near), 0);
-    assert_int_equal(allocations, before); /* nothing allocated per call */
+    assert_int_equal(test_allocations(), before); /* nothing allocated per call */
     assert_true(plain.wet_columns > 0 && plain.wet_columns < model.count);
     ASSERT_NEAR_REL(near.force.y, plain.force.y, 1e-5);
     ASSERT_NEAR_ABS(v3_length(v3_sub(near.torque, plain.torque)), 0.0, 1e-5 * v3_length(plain.torque));

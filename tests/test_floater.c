@@ -7,30 +7,8 @@
 #include <math.h>
 
 #include "floater.h"
+#include "test_alloc_count.h"
 #include "test_util.h"
-
-/* The program is linked with --wrap for malloc, calloc and realloc
- * (tests/CMakeLists.txt): every allocation the library makes passes here
- * and is counted, so a step that allocates fails the test. */
-void* __real_malloc(size_t size);
-void* __real_calloc(size_t count, size_t size);
-void* __real_realloc(void* p, size_t size);
-static size_t allocations;
-void* __wrap_malloc(size_t size);
-void* __wrap_calloc(size_t count, size_t size);
-void* __wrap_realloc(void* p, size_t size);
-void* __wrap_malloc(size_t size) {
-    allocations++;
-    return __real_malloc(size);
-}
-void* __wrap_calloc(size_t count, size_t size) {
-    allocations++;
-    return __real_calloc(count, size);
-}
-void* __wrap_realloc(void* p, size_t size) {
-    allocations++;
-    return __real_realloc(p, size);
-}
 
 #define G 9.81
 
@@ -177,9 +155,9 @@ static void batch_steps_like_single_floaters_without_allocating(void** state) {
     nv_error err;
     floater_params p = floater_params_default();
     p.radius = 0.8;
-    size_t at_init = allocations;
+    size_t at_init = test_allocations();
     ASSERT_OK(floater_batch_init(&b, N, &p, &err), err);
-    assert_true(allocations > at_init); /* the counter sees the library's allocations */
+    assert_true(test_allocations() > at_init); /* the counter sees the library's allocations */
     floater* single = malloc(N * sizeof *single);
     assert_non_null(single);
     test_rng rng = {7};
@@ -195,14 +173,14 @@ static void batch_steps_like_single_floaters_without_allocating(void** state) {
     assert_int_equal(water_sine_init(&w, 1.2, 45.0, 0.6, G), 0);
     floater_scratch* scratch = malloc(sizeof *scratch);
     assert_non_null(scratch);
-    size_t before = allocations;
+    size_t before = test_allocations();
     for (int n = 0; n < 60; n++) {
         water_sine_set_time(&w, n / 60.0);
         /* in two uneven ranges, as two threads would */
         assert_int_equal(floater_batch_step(&b, 0, 333, &w.base, 1.0 / 60.0, scratch), 0);
         assert_int_equal(floater_batch_step(&b, 333, N - 333, &w.base, 1.0 / 60.0, scratch), 0);
     }
-    assert_int_equal(allocations, before);
+    assert_int_equal(test_allocations(), before);
     for (int n = 0; n < 60; n++) {
         water_sine_set_time(&w, n / 60.0);
         for (int i = 0; i < N; i++) floater_step(&single[i], &p, &w.base, 1.0 / 60.0);

@@ -48,20 +48,6 @@ static pid_t relay_test_spawn(const char* const* args, int err_fd) {
     return pid;
 }
 
-/* Waits up to timeout_s: the exit code, 128 + signal, or -1 (killed). */
-static int relay_test_wait(pid_t pid, double timeout_s) {
-    double deadline = proc_now() + timeout_s;
-    int status;
-    while (proc_now() < deadline) {
-        if (waitpid(pid, &status, WNOHANG) == pid)
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        proc_sleep_ms(20);
-    }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    return -1;
-}
-
 /* Runs the relay to its end: exit code and what it wrote on stderr. */
 static int relay_test_run(const char* const* args, char* out, size_t cap) {
     int fds[2];
@@ -73,7 +59,7 @@ static int relay_test_run(const char* const* args, char* out, size_t cap) {
     while (len + 1 < cap && (got = read(fds[0], out + len, cap - 1 - len)) > 0) len += (size_t)got;
     out[len] = '\0';
     close(fds[0]);
-    return relay_test_wait(pid, 10.0);
+    return proc_wait(pid, 10.0);
 }
 
 /* GET /healthz on 127.0.0.1:port: the HTTP status, -1 when no answer. */
@@ -220,7 +206,7 @@ static void tcp_and_ws_get_the_same_bytes(void** state) {
     relay_test_expect(ws, "ws after the redial", 4, msg, n);
 
     kill(r.pid, SIGTERM);
-    assert_int_equal(relay_test_wait(r.pid, 5.0), 0);
+    assert_int_equal(proc_wait(r.pid, 5.0), 0);
     nng_close(tcp);
     nng_close(ws);
     nng_close(pub);
@@ -232,7 +218,7 @@ static void sigint_exits_cleanly(void** state) {
     relay_setup_start(&r);
     assert_int_equal(relay_test_wait_health(r.ws_port, 503, 5.0), 503);
     kill(r.pid, SIGINT);
-    assert_int_equal(relay_test_wait(r.pid, 5.0), 0);
+    assert_int_equal(proc_wait(r.pid, 5.0), 0);
 }
 
 static void bad_arguments_are_named(void** state) {

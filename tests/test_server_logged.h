@@ -41,16 +41,7 @@ static inline int logged_run(const char* const* argv, const char* out_path, cons
         execv(argv[0], (char* const*)argv);
         _exit(127);
     }
-    double deadline = proc_now() + timeout_s;
-    int status;
-    while (proc_now() < deadline) {
-        if (waitpid(pid, &status, WNOHANG) == pid)
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        proc_sleep_ms(20);
-    }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    return -1;
+    return proc_wait(pid, timeout_s);
 }
 
 /* The whole file, NUL-terminated (malloc'd; NULL when it cannot be read). */

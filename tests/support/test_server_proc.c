@@ -130,24 +130,26 @@ nvc_client* proc_client(const char* snapshots, const char* commands, int timeout
     return c;
 }
 
+int proc_wait(pid_t pid, double timeout_s) {
+    double deadline = proc_now() + timeout_s;
+    int status;
+    while (proc_now() < deadline) {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        proc_sleep_ms(20);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    return -1;
+}
+
 int proc_stop(server_proc* p, int sig, double timeout_s) {
     if (p->pid <= 0) return -1;
     kill(p->pid, sig);
-    double deadline = proc_now() + timeout_s;
-    int status = 0;
-    while (proc_now() < deadline) {
-        if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
-            proc_track(p->pid, 0);
-            p->pid = 0;
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        }
-        proc_sleep_ms(20);
-    }
-    kill(p->pid, SIGKILL);
-    waitpid(p->pid, NULL, 0);
+    int code = proc_wait(p->pid, timeout_s);
     proc_track(p->pid, 0);
     p->pid = 0;
-    return -1;
+    return code;
 }
 
 int proc_alive(server_proc* p) {

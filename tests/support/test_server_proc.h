@@ -49,6 +49,10 @@ int proc_start(server_proc* p, const char* binary, const char* const* extra, dou
  * the reason on stderr, when it cannot connect. */
 nvc_client* proc_client(const char* snapshots, const char* commands, int timeout_ms, uint32_t queue_depth);
 
+/* Waits up to timeout_s for a child: its exit code, 128 + signal when a
+ * signal ended it, -1 when it had to be killed. */
+int proc_wait(pid_t pid, double timeout_s);
+
 /* Sends sig and waits up to timeout_s: the exit code, 128 + signal when a
  * signal ended it, -1 when it had to be killed. */
 int proc_stop(server_proc* p, int sig, double timeout_s);
