@@ -171,7 +171,8 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
     memset(s, 0, sizeof *s);
     s->world = world_config_default();
     s->world.tick_hz = a->hz;
-    /* Stand-ins for the hydrodynamics issue: keep boats moving but sane. */
+    /* Light damping on top of the force model: keeps a long run of boats on
+     * random headings moving but sane. */
     s->world.linear_damping = 0.02;
     s->world.angular_damping = 0.5;
     s->has_ocean = true;

@@ -72,7 +72,7 @@ typedef struct world_config {
     double tick_hz;          /* fixed step rate, Hz */
     double water_density;    /* kg/m^3 */
     double gravity;          /* m/s^2 */
-    double linear_damping;   /* 1/s: F = -c m v (the hydrodynamics issue replaces it) */
+    double linear_damping;   /* 1/s: F = -c m v, beside the hydrodynamic forces (0 leaves them alone) */
     double angular_damping;  /* 1/s: tau = -c I w */
     uint32_t vertex_block;   /* vertices per vertex-pass block */
     uint32_t triangle_block; /* triangles per triangle-pass block */
