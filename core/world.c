@@ -370,6 +370,27 @@ uint32_t world_read_vessels(const world* w, uint32_t first, uint32_t count, worl
     return count;
 }
 
+uint32_t world_read_poses(const world* w, uint32_t first, uint32_t count, world_vessel_pose* out) {
+    uint32_t n = world_vessel_count(w);
+    if (first >= n) return 0;
+    if (count > n - first) count = n - first;
+    const world_vessels* v = &w->v;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t s = first + i;
+        world_vessel_pose* o = &out[i];
+        o->id = v->id[s];
+        o->type = v->type[s];
+        o->flags = v->flags[s];
+        o->model = (world_model)v->model[s];
+        o->position = v3(v->px[s], v->py[s], v->pz[s]);
+        o->orientation.w = v->qw[s], o->orientation.x = v->qx[s], o->orientation.y = v->qy[s],
+        o->orientation.z = v->qz[s];
+        o->velocity = v3(v->vx[s], v->vy[s], v->vz[s]);
+        o->angular_velocity = v3(v->wx[s], v->wy[s], v->wz[s]);
+    }
+    return count;
+}
+
 int world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err) {
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);

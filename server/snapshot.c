@@ -32,9 +32,9 @@ uint64_t snap_wall_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Vessels read from the world at a time: a small stack buffer, one pass
- * over the world's arrays per batch. */
-#define SNAP_READ_BATCH 64u
+/* Vessels read from the world at a time (world_read_poses: no id lookups,
+ * only what a snapshot sends): a small stack buffer that stays in L1. */
+#define SNAP_READ_BATCH 8u
 
 int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats, nv_error* err) {
     uint32_t n = world_vessel_count(w);
@@ -45,32 +45,32 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
         b->snap.vessels = v;
         b->capacity = cap;
     }
-    world_vessel_state batch[SNAP_READ_BATCH];
+    world_vessel_pose batch[SNAP_READ_BATCH];
     for (uint32_t i = 0; i < n; i++) {
-        if (i % SNAP_READ_BATCH == 0) world_read_vessels(w, i, SNAP_READ_BATCH, batch);
-        const world_vessel_state s = batch[i % SNAP_READ_BATCH];
+        if (i % SNAP_READ_BATCH == 0) world_read_poses(w, i, SNAP_READ_BATCH, batch);
+        const world_vessel_pose* s = &batch[i % SNAP_READ_BATCH];
         proto_vessel* o = &b->snap.vessels[i];
-        o->id = s.id;
-        o->type = (uint16_t)s.type;
+        o->id = s->id;
+        o->type = (uint16_t)s->type;
         _Static_assert((int)WORLD_MODEL_FLOATER <= (int)(PROTO_VESSEL_MODEL_MASK >> PROTO_VESSEL_MODEL_SHIFT) &&
                            (int)WORLD_VESSEL_FROZEN == (int)PROTO_VESSEL_FROZEN && (int)WORLD_VESSEL_PLAYER == (int)PROTO_VESSEL_PLAYER,
                        "core's models and flags must fit the snapshot's flag bits");
-        o->flags = (uint16_t)(((s.flags & WORLD_VESSEL_FROZEN) ? PROTO_VESSEL_FROZEN : 0) |
-                              ((s.flags & WORLD_VESSEL_PLAYER) ? PROTO_VESSEL_PLAYER : 0) |
-                              (((unsigned)s.model << PROTO_VESSEL_MODEL_SHIFT) & PROTO_VESSEL_MODEL_MASK));
-        o->position[0] = s.position.x;
-        o->position[1] = s.position.y;
-        o->position[2] = s.position.z;
-        o->orientation[0] = (float)s.orientation.x;
-        o->orientation[1] = (float)s.orientation.y;
-        o->orientation[2] = (float)s.orientation.z;
-        o->orientation[3] = (float)s.orientation.w;
-        o->velocity[0] = (float)s.velocity.x;
-        o->velocity[1] = (float)s.velocity.y;
-        o->velocity[2] = (float)s.velocity.z;
-        o->angular_velocity[0] = (float)s.angular_velocity.x;
-        o->angular_velocity[1] = (float)s.angular_velocity.y;
-        o->angular_velocity[2] = (float)s.angular_velocity.z;
+        o->flags = (uint16_t)(((s->flags & WORLD_VESSEL_FROZEN) ? PROTO_VESSEL_FROZEN : 0) |
+                              ((s->flags & WORLD_VESSEL_PLAYER) ? PROTO_VESSEL_PLAYER : 0) |
+                              (((unsigned)s->model << PROTO_VESSEL_MODEL_SHIFT) & PROTO_VESSEL_MODEL_MASK));
+        o->position[0] = s->position.x;
+        o->position[1] = s->position.y;
+        o->position[2] = s->position.z;
+        o->orientation[0] = (float)s->orientation.x;
+        o->orientation[1] = (float)s->orientation.y;
+        o->orientation[2] = (float)s->orientation.z;
+        o->orientation[3] = (float)s->orientation.w;
+        o->velocity[0] = (float)s->velocity.x;
+        o->velocity[1] = (float)s->velocity.y;
+        o->velocity[2] = (float)s->velocity.z;
+        o->angular_velocity[0] = (float)s->angular_velocity.x;
+        o->angular_velocity[1] = (float)s->angular_velocity.y;
+        o->angular_velocity[2] = (float)s->angular_velocity.z;
     }
     b->snap.vessel_count = n;
     b->snap.tick = world_tick(w);

@@ -263,6 +263,19 @@ static void bulk_read_and_float_height_agree(void** state) {
         assert_memory_equal(&bulk[i - 1], &one, sizeof one);
     }
     assert_int_equal(world_read_vessels(t.w, n, 4, bulk), 0);
+    world_vessel_pose poses[8];
+    assert_int_equal(world_read_poses(t.w, 0, 8, poses), n);
+    for (uint32_t i = 0; i < n; i++) {
+        assert_int_equal(world_vessel_get(t.w, world_vessel_id_at(t.w, i), &one), 0);
+        assert_int_equal(poses[i].id, one.id);
+        assert_int_equal(poses[i].type, one.type);
+        assert_int_equal(poses[i].flags, one.flags);
+        assert_int_equal(poses[i].model, one.model);
+        assert_memory_equal(&poses[i].position, &one.position, sizeof one.position);
+        assert_memory_equal(&poses[i].orientation, &one.orientation, sizeof one.orientation);
+        assert_memory_equal(&poses[i].velocity, &one.velocity, sizeof one.velocity);
+        assert_memory_equal(&poses[i].angular_velocity, &one.angular_velocity, sizeof one.angular_velocity);
+    }
     for (uint32_t type = 0; type < world_hull_type_count(t.w); type++) {
         double y, expected;
         ASSERT_OK(world_type_float_height(t.w, type, &y, &err), err);
