@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-void actuator_set_init(actuator_set* a) {
+void nv_actuator_set_init(actuator_set* a) {
     memset(a, 0, sizeof *a);
     a->throttle_rate = 0.5;
     a->rudder_rate = 1.0;
@@ -12,7 +12,7 @@ void actuator_set_init(actuator_set* a) {
 
 static int actuator_finite3(vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
-int actuator_set_validate(const actuator_set* a, nv_error* err) {
+int nv_actuator_set_validate(const actuator_set* a, nv_error* err) {
     if (a->propeller_count > ACTUATOR_MAX_PROPELLERS)
         return nv_error_set(err, "propellers: at most %d (got %u)", ACTUATOR_MAX_PROPELLERS, a->propeller_count);
     if (a->rudder_count > ACTUATOR_MAX_RUDDERS)
@@ -55,7 +55,7 @@ int actuator_set_validate(const actuator_set* a, nv_error* err) {
     return 0;
 }
 
-void actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg) {
+void nv_actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg) {
     memset(m, 0, sizeof *m);
     m->set = *set;
     const double deg = NV_PI / 180.0;
@@ -72,21 +72,23 @@ void actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg) {
     m->point_count = set->propeller_count + set->rudder_count;
 }
 
-vec3 actuator_point(const actuator_model* m, uint32_t i) {
+vec3 nv_actuator_point(const actuator_model* m, uint32_t i) {
     return i < m->set.propeller_count ? m->propeller_offset[i] : m->rudder_offset[i - m->set.propeller_count];
 }
 
-double actuator_follow(double actual, double command, double rate, double dt) {
+double nv_actuator_follow(double actual, double command, double rate, double dt) {
     double step = rate * dt;
     if (command > actual + step) return actual + step;
     if (command < actual - step) return actual - step;
     return command;
 }
 
-double actuator_rudder_lift(double slope, double stall, double alpha) {
+double nv_actuator_rudder_lift(double slope, double stall, double alpha) {
     double a = fabs(alpha), peak = slope * stall, cl;
-    if (a <= stall) cl = slope * a;
-    else if (a >= 2.0 * stall) cl = 0.5 * peak;
+    if (a <= stall)
+        cl = slope * a;
+    else if (a >= 2.0 * stall)
+        cl = 0.5 * peak;
     else cl = peak * (1.0 - 0.5 * (a - stall) / stall);
     return alpha < 0.0 ? -cl : cl;
 }
@@ -103,8 +105,8 @@ static double actuator_immersion(double depth, double ramp) {
 #define ACTUATOR_INDUCED_DRAG 0.25
 #define ACTUATOR_RUDDER_IMMERSION 0.3
 
-void actuator_forces(const actuator_model* m, double throttle, double rudder, const double* depth, vec3 velocity,
-                     vec3 angular_velocity, double water_density, vec3* force, vec3* torque) {
+void nv_actuator_forces(const actuator_model* m, double throttle, double rudder, const double* depth, vec3 velocity,
+                        vec3 angular_velocity, double water_density, vec3* force, vec3* torque) {
     vec3 f_sum = v3(0, 0, 0), t_sum = v3(0, 0, 0);
     const actuator_set* s = &m->set;
     for (uint32_t i = 0; i < s->propeller_count; i++) {
@@ -137,7 +139,7 @@ void actuator_forces(const actuator_model* m, double throttle, double rudder, co
          * and the bow to starboard. */
         double drift = atan2(vz, vx);
         double alpha = drift + rudder * m->rudder_max_angle[i];
-        double cl = actuator_rudder_lift(r->lift_slope, m->rudder_stall[i], alpha);
+        double cl = nv_actuator_rudder_lift(r->lift_slope, m->rudder_stall[i], alpha);
         double cd = r->drag_coefficient + ACTUATOR_INDUCED_DRAG * cl * cl;
         double q = 0.5 * water_density * v2 * r->area * wet;
         double ux = vx / speed, uz = vz / speed; /* direction of motion */

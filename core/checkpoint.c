@@ -42,7 +42,7 @@ _Static_assert(sizeof(world_vessel_record) == 232,
 
 /* ---- CRC-32 ----------------------------------------------------------- */
 
-uint32_t checkpoint_crc32(uint32_t crc, const void* data, size_t size) {
+uint32_t nv_checkpoint_crc32(uint32_t crc, const void* data, size_t size) {
     /* Slicing by 8 (eight bytes per step through eight tables): a big
      * checkpoint is tens of MB. The tables cost ~4k operations to build:
      * cheaper to make per call than to share safely between threads. */
@@ -310,13 +310,13 @@ static void ckp_put_vessel(ckp_writer* w, const world_vessel_record* r) {
 
 static int ckp_check_source(const checkpoint_source* src, nv_error* err) {
     if (!src->world) return nv_error_set(err, "checkpoint: no world");
-    uint32_t types = world_hull_type_count(src->world);
+    uint32_t types = nv_world_hull_type_count(src->world);
     if (src->hull_count != types || (types && !src->hulls))
         return nv_error_set(err, "checkpoint: %u hull type descriptions for a world of %u hull types", src->hull_count,
                             types);
     for (uint32_t i = 0; i < types; i++) {
         const scenario_hull* h = &src->hulls[i];
-        const char* name = world_hull_type_name(src->world, i);
+        const char* name = nv_world_hull_type_name(src->world, i);
         if (strnlen(h->name, sizeof h->name) == sizeof h->name || strcmp(h->name, name) != 0)
             return nv_error_set(err, "checkpoint: hull type %u is '%s' in the world but '%.*s' in its description", i,
                                 name, (int)sizeof h->name, h->name);
@@ -327,26 +327,26 @@ static int ckp_check_source(const checkpoint_source* src, nv_error* err) {
     return 0;
 }
 
-int checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* err) {
+int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (ckp_check_source(src, err)) return -1;
     const world* wd = src->world;
     checkpoint* c = out;
-    c->tick = world_tick(wd);
-    c->time = world_time(wd);
-    c->state_hash = world_state_hash(wd);
-    c->next_id = world_next_id(wd);
-    c->world = *world_get_config(wd);
-    c->wind = world_get_wind(wd);
-    c->lod = world_get_lod(wd);
+    c->tick = nv_world_tick(wd);
+    c->time = nv_world_time(wd);
+    c->state_hash = nv_world_state_hash(wd);
+    c->next_id = nv_world_next_id(wd);
+    c->world = *nv_world_get_config(wd);
+    c->wind = nv_world_get_wind(wd);
+    c->lod = nv_world_get_lod(wd);
     c->has_ocean = src->ocean != NULL;
-    if (src->ocean) c->ocean = *ocean_get_params(src->ocean);
+    if (src->ocean) c->ocean = *nv_ocean_get_params(src->ocean);
     c->hull_count = src->hull_count;
-    c->vessel_count = world_vessel_count(wd);
+    c->vessel_count = nv_world_vessel_count(wd);
     size_t slam_total = 0;
     for (uint32_t s = 0; s < c->vessel_count; s++) {
         world_vessel_record r;
-        world_export_vessel(wd, s, &r);
+        nv_world_export_vessel(wd, s, &r);
         slam_total += r.slam_count;
     }
     c->hulls = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->hulls);
@@ -356,19 +356,19 @@ int checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* 
     c->owner_size = src->owner_size;
     c->owner_blob = malloc(src->owner_size ? src->owner_size : 1);
     if (!c->hulls || !c->fingerprints || !c->vessels || !c->slam_storage || !c->owner_blob) {
-        checkpoint_free(c);
-        return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for %u vessels", world_vessel_count(wd));
+        nv_checkpoint_free(c);
+        return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for %u vessels", nv_world_vessel_count(wd));
     }
     for (uint32_t i = 0; i < c->hull_count; i++) {
         c->hulls[i] = src->hulls[i];
         /* the world's dynamics are the ones in force (and carry its water density) */
-        if (c->hulls[i].has_dynamics) c->hulls[i].dynamics = *world_type_dynamics(wd, i);
-        c->fingerprints[i] = ckp_fingerprint_of(world_hull_type(wd, i));
+        if (c->hulls[i].has_dynamics) c->hulls[i].dynamics = *nv_world_type_dynamics(wd, i);
+        c->fingerprints[i] = ckp_fingerprint_of(nv_world_hull_type(wd, i));
     }
     uint16_t* slam = c->slam_storage;
     for (uint32_t s = 0; s < c->vessel_count; s++) {
         world_vessel_record* r = &c->vessels[s];
-        world_export_vessel(wd, s, r);
+        nv_world_export_vessel(wd, s, r);
         if (r->slam_count) {
             memcpy(slam, r->slam, (size_t)r->slam_count * sizeof(uint16_t));
             r->slam = slam;
@@ -379,7 +379,7 @@ int checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* 
     return 0;
 }
 
-int checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size, nv_error* err) {
+int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size, nv_error* err) {
     *out = NULL;
     *size = 0;
     ckp_writer w = {0};
@@ -430,20 +430,20 @@ int checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size,
         return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for %zu bytes", w.size);
     }
     ckp_store_u64(w.data + 16, (uint64_t)w.size);
-    ckp_store_u32(w.data + 28, checkpoint_crc32(0, w.data, 28));
-    ckp_store_u32(w.data + w.size - CKP_TRAILER, checkpoint_crc32(0, w.data, w.size - CKP_TRAILER));
+    ckp_store_u32(w.data + 28, nv_checkpoint_crc32(0, w.data, 28));
+    ckp_store_u32(w.data + w.size - CKP_TRAILER, nv_checkpoint_crc32(0, w.data, w.size - CKP_TRAILER));
     *out = w.data;
     *size = w.size;
     return 0;
 }
 
-int checkpoint_encode(const checkpoint_source* src, uint8_t** out, size_t* size, nv_error* err) {
+int nv_checkpoint_encode(const checkpoint_source* src, uint8_t** out, size_t* size, nv_error* err) {
     *out = NULL;
     *size = 0;
     checkpoint c;
-    if (checkpoint_capture(src, &c, err)) return -1;
-    int rc = checkpoint_encode_captured(&c, out, size, err);
-    checkpoint_free(&c);
+    if (nv_checkpoint_capture(src, &c, err)) return -1;
+    int rc = nv_checkpoint_encode_captured(&c, out, size, err);
+    nv_checkpoint_free(&c);
     return rc;
 }
 
@@ -757,7 +757,7 @@ static int ckp_close_section(ckp_reader* r) {
     return 0;
 }
 
-void checkpoint_free(checkpoint* c) {
+void nv_checkpoint_free(checkpoint* c) {
     free(c->hulls);
     free(c->fingerprints);
     free(c->vessels);
@@ -774,7 +774,7 @@ static int ckp_check_frame(const uint8_t* d, size_t size, const char* name, nv_e
     if (memcmp(d, ckp_magic, sizeof ckp_magic) != 0)
         return nv_error_fail(err, NV_EPROTO, "%s: bad magic: not a naval checkpoint (no \"NVCHKPT\" at byte 0)", name);
     uint32_t version = ckp_load_u32(d + 8);
-    uint32_t header_crc = ckp_load_u32(d + 28), header_want = checkpoint_crc32(0, d, 28);
+    uint32_t header_crc = ckp_load_u32(d + 28), header_want = nv_checkpoint_crc32(0, d, 28);
     if (header_crc != header_want)
         return nv_error_fail(err, NV_EPROTO,
                              "%s: header checksum mismatch (stored %08x, computed %08x): the header is corrupt", name,
@@ -797,7 +797,7 @@ static int ckp_check_frame(const uint8_t* d, size_t size, const char* name, nv_e
     if (size > declared)
         return nv_error_fail(err, NV_EPROTO, "%s: %zu bytes after the end the header declares (byte %llu)", name,
                              size - (size_t)declared, (unsigned long long)declared);
-    uint32_t stored = ckp_load_u32(d + size - CKP_TRAILER), want = checkpoint_crc32(0, d, size - CKP_TRAILER);
+    uint32_t stored = ckp_load_u32(d + size - CKP_TRAILER), want = nv_checkpoint_crc32(0, d, size - CKP_TRAILER);
     if (stored != want)
         return nv_error_fail(err, NV_EPROTO,
                              "%s: checksum mismatch (stored %08x, computed %08x over bytes 0..%zu): the file is "
@@ -806,7 +806,7 @@ static int ckp_check_frame(const uint8_t* d, size_t size, const char* name, nv_e
     return 0;
 }
 
-int checkpoint_decode(const void* data, size_t size, const char* name, checkpoint* out, nv_error* err) {
+int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkpoint* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     const uint8_t* d = data;
     if (!name) name = "checkpoint";
@@ -920,7 +920,7 @@ int checkpoint_decode(const void* data, size_t size, const char* name, checkpoin
     }
     return 0;
 fail:
-    checkpoint_free(out);
+    nv_checkpoint_free(out);
     return -1;
 }
 
@@ -957,20 +957,20 @@ static int ckp_sync_dir(const char* path, nv_error* err) {
     return 0;
 }
 
-int checkpoint_write_file(const char* path, const checkpoint_source* src, nv_error* err) {
+int nv_checkpoint_write_file(const char* path, const checkpoint_source* src, nv_error* err) {
     checkpoint c;
-    if (checkpoint_capture(src, &c, err)) return -1;
-    int rc = checkpoint_write_captured(path, &c, err);
-    checkpoint_free(&c);
+    if (nv_checkpoint_capture(src, &c, err)) return -1;
+    int rc = nv_checkpoint_write_captured(path, &c, err);
+    nv_checkpoint_free(&c);
     return rc;
 }
 
-int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* err) {
+int nv_checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* err) {
     size_t len = strlen(path);
     if (!len || len > 4000) return nv_error_set(err, "checkpoint: the path must be 1..4000 characters");
     uint8_t* data;
     size_t size;
-    if (checkpoint_encode_captured(c, &data, &size, err)) return -1;
+    if (nv_checkpoint_encode_captured(c, &data, &size, err)) return -1;
     char tmp[4096], prev[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
     snprintf(prev, sizeof prev, "%s%s", path, CHECKPOINT_PREVIOUS_SUFFIX);
@@ -1008,7 +1008,7 @@ int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* e
     return ckp_sync_dir(path, err);
 }
 
-int checkpoint_read_file(const char* path, checkpoint* out, nv_error* err) {
+int nv_checkpoint_read_file(const char* path, checkpoint* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
@@ -1038,20 +1038,20 @@ int checkpoint_read_file(const char* path, checkpoint* out, nv_error* err) {
         got += (size_t)k;
     }
     close(fd);
-    int rc = checkpoint_decode(data, got, path, out, err);
+    int rc = nv_checkpoint_decode(data, got, path, out, err);
     free(data);
     return rc;
 }
 
-int checkpoint_read_newest(const char* path, checkpoint* out, int* used, nv_error* refused, nv_error* err) {
+int nv_checkpoint_read_newest(const char* path, checkpoint* out, int* used, nv_error* refused, nv_error* err) {
     nv_error first;
     if (refused) refused->message[0] = '\0';
     if (used) *used = 0;
-    if (checkpoint_read_file(path, out, &first) == 0) return 0;
+    if (nv_checkpoint_read_file(path, out, &first) == 0) return 0;
     char prev[4096];
     snprintf(prev, sizeof prev, "%s%s", path, CHECKPOINT_PREVIOUS_SUFFIX);
     nv_error second;
-    if (checkpoint_read_file(prev, out, &second) == 0) {
+    if (nv_checkpoint_read_file(prev, out, &second) == 0) {
         if (used) *used = 1;
         if (refused) *refused = first;
         return 0;
@@ -1061,7 +1061,7 @@ int checkpoint_read_newest(const char* path, checkpoint* out, int* used, nv_erro
 
 /* ---- restore ---------------------------------------------------------- */
 
-int checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, nv_error* err) {
+int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     /* The types and the water through the same path the scenario took, so
      * every derived number is computed the same way. */
@@ -1073,12 +1073,12 @@ int checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, 
     scn.wind = c->wind;
     scn.hulls = c->hulls;
     scn.hull_count = c->hull_count;
-    if (scenario_instantiate(&scn, pool, out, err)) return nv_error_prefix(err, "restore");
+    if (nv_scenario_instantiate(&scn, pool, out, err)) return nv_error_prefix(err, "restore");
     world* w = out->world;
-    world_set_wind(w, c->wind);
-    world_set_lod(w, &c->lod);
+    nv_world_set_wind(w, c->wind);
+    nv_world_set_lod(w, &c->lod);
     for (uint32_t i = 0; i < c->hull_count; i++) {
-        checkpoint_fingerprint now = ckp_fingerprint_of(world_hull_type(w, i));
+        checkpoint_fingerprint now = ckp_fingerprint_of(nv_world_hull_type(w, i));
         const checkpoint_fingerprint* then = &c->fingerprints[i];
         if (now.vertex_count != then->vertex_count || now.triangle_count != then->triangle_count ||
             now.mass != then->mass || now.geometry_hash != then->geometry_hash) {
@@ -1091,10 +1091,10 @@ int checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, 
         }
     }
     for (uint32_t i = 0; i < c->vessel_count; i++)
-        if (world_restore_vessel(w, &c->vessels[i], err)) goto fail;
-    if (world_set_next_id(w, c->next_id, err)) goto fail;
-    world_set_clock(w, c->tick);
-    uint64_t hash = world_state_hash(w);
+        if (nv_world_restore_vessel(w, &c->vessels[i], err)) goto fail;
+    if (nv_world_set_next_id(w, c->next_id, err)) goto fail;
+    nv_world_set_clock(w, c->tick);
+    uint64_t hash = nv_world_state_hash(w);
     if (hash != c->state_hash) {
         nv_error_set(err, "restore: the rebuilt world's state hash %016llx differs from the checkpoint's %016llx",
                      (unsigned long long)hash, (unsigned long long)c->state_hash);
@@ -1102,6 +1102,6 @@ int checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, 
     }
     return 0;
 fail:
-    scenario_instance_destroy(out);
+    nv_scenario_instance_destroy(out);
     return -1;
 }

@@ -9,23 +9,23 @@
 #include <string.h>
 #include <emmintrin.h>
 
-columns_build_options columns_build_options_default(void) {
+columns_build_options nv_columns_build_options_default(void) {
     columns_build_options o = {.nx = 20, .nz = 5, .samples = 16, .mass = 0.0};
     return o;
 }
 
-void columns_free(columns_set* s) {
+void nv_columns_free(columns_set* s) {
     free(s->columns);
     memset(s, 0, sizeof *s);
 }
 
-double columns_total_volume(const columns_set* s) {
+double nv_columns_total_volume(const columns_set* s) {
     double v = 0.0;
     for (uint32_t i = 0; i < s->count; i++) v += s->columns[i].volume;
     return v;
 }
 
-void columns_mass(const columns_set* s, double* mass, vec3* centre) {
+void nv_columns_mass(const columns_set* s, double* mass, vec3* centre) {
     double m = 0.0;
     vec3 moment = v3(0, 0, 0);
     for (uint32_t i = 0; i < s->count; i++) {
@@ -181,9 +181,9 @@ oom:
     return nv_error_fail(err, NV_ENOMEM, "columns: out of memory binning %u triangles", m->triangle_count);
 }
 
-int columns_build(const mesh* m, const columns_build_options* opts, columns_set* out, nv_error* err) {
+int nv_columns_build(const mesh* m, const columns_build_options* opts, columns_set* out, nv_error* err) {
     memset(out, 0, sizeof *out);
-    columns_build_options o = opts ? *opts : columns_build_options_default();
+    columns_build_options o = opts ? *opts : nv_columns_build_options_default();
     if (o.nx < 1 || o.nx > COLUMNS_MAX_GRID || o.nz < 1 || o.nz > COLUMNS_MAX_GRID)
         return nv_error_set(err, "columns: grid %u x %u: each side must be 1..%u", o.nx, o.nz, COLUMNS_MAX_GRID);
     if (o.samples < 1 || o.samples > COLUMNS_MAX_SAMPLES)
@@ -192,7 +192,7 @@ int columns_build(const mesh* m, const columns_build_options* opts, columns_set*
         return nv_error_set(err, "columns: mass %g: must be 0 (density 1) or positive", o.mass);
     if (!m || m->triangle_count == 0) return nv_error_set(err, "columns: empty mesh");
     float lo[3], hi[3];
-    mesh_bounds(m, lo, hi);
+    nv_mesh_bounds(m, lo, hi);
     double dx = ((double)hi[0] - lo[0]) / o.nx, dz = ((double)hi[2] - lo[2]) / o.nz;
     if (!(dx > 0.0) || !(dz > 0.0) || !isfinite(dx) || !isfinite(dz))
         return nv_error_set(err, "columns: the mesh has no extent along x or z");
@@ -205,7 +205,7 @@ int columns_build(const mesh* m, const columns_build_options* opts, columns_set*
     if (!out->columns || !hits) {
         free(hits);
         columns_bins_free(&bins);
-        columns_free(out);
+        nv_columns_free(out);
         return nv_error_fail(err, NV_ENOMEM, "columns: out of memory for %zu columns", cells);
     }
     out->count = (uint32_t)cells;
@@ -272,9 +272,9 @@ int columns_build(const mesh* m, const columns_build_options* opts, columns_set*
         }
     free(hits);
     columns_bins_free(&bins);
-    double total = columns_total_volume(out);
+    double total = nv_columns_total_volume(out);
     if (!(total > 0.0)) {
-        columns_free(out);
+        nv_columns_free(out);
         return nv_error_set(err, "columns: no ray found the inside of the mesh (not closed?)");
     }
     double density = o.mass > 0.0 ? o.mass / total : 1.0;
@@ -286,7 +286,7 @@ int columns_build(const mesh* m, const columns_build_options* opts, columns_set*
 
 static const char* const columns_field_names[6] = {"X", "Ymin", "Z", "Ymax", "Volume", "Density"};
 
-int columns_export(const columns_set* s, const char* path, nv_error* err) {
+int nv_columns_export(const columns_set* s, const char* path, nv_error* err) {
     FILE* f = fopen(path, "w");
     if (!f) return nv_error_fail(err, NV_EIO, "%s: cannot write: %s", path, strerror(errno));
     fprintf(f, "# NB_LINE_PER_DATA\n%u\n\n# COORDINATE, VOLUME, DENSITY\n", s->count);
@@ -373,7 +373,7 @@ static int columns_parse_line(const char* p, size_t n, const char* name, unsigne
     return 0;
 }
 
-int columns_parse(const char* text, size_t size, const char* name, columns_set* out, nv_error* err) {
+int nv_columns_parse(const char* text, size_t size, const char* name, columns_set* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (!name) name = "columns";
     if (!text && size > 0) return nv_error_set(err, "%s: no data", name);
@@ -400,7 +400,7 @@ int columns_parse(const char* text, size_t size, const char* name, columns_set* 
                 columns_trim(&q, &m);
             }
             if (p[0] != '#' || m != 16 || memcmp(q, "NB_LINE_PER_DATA", 16)) {
-                columns_free(out);
+                nv_columns_free(out);
                 return nv_error_set(err, "%s:%u: expected the header '# NB_LINE_PER_DATA', found '%s'", name, line,
                                     columns_show(p, n, show, sizeof show));
             }
@@ -411,7 +411,7 @@ int columns_parse(const char* text, size_t size, const char* name, columns_set* 
         if (state == WANT_COUNT) {
             double v;
             if (columns_number(p, n, &v) || v != floor(v) || v < 1.0 || v > COLUMNS_MAX_COUNT) {
-                columns_free(out);
+                nv_columns_free(out);
                 return nv_error_set(err, "%s:%u: NB_LINE_PER_DATA: expected a column count 1..%u, found '%s'", name,
                                     line, COLUMNS_MAX_COUNT, columns_show(p, n, show, sizeof show));
             }
@@ -422,17 +422,17 @@ int columns_parse(const char* text, size_t size, const char* name, columns_set* 
             continue;
         }
         if (got == expected) {
-            columns_free(out);
+            nv_columns_free(out);
             return nv_error_set(err, "%s:%u: more columns than NB_LINE_PER_DATA says (%u)", name, line, expected);
         }
         if (columns_parse_line(p, n, name, line, &out->columns[got], err)) {
-            columns_free(out);
+            nv_columns_free(out);
             return -1;
         }
         got++;
     }
     if (state != WANT_DATA || got < expected) {
-        columns_free(out);
+        nv_columns_free(out);
         if (line == 0) line = 1; /* an empty file */
         if (state == WANT_HEADER)
             return nv_error_set(err, "%s:%u: no '# NB_LINE_PER_DATA' header (empty file?)", name, line);
@@ -444,7 +444,7 @@ int columns_parse(const char* text, size_t size, const char* name, columns_set* 
     return 0;
 }
 
-int columns_import(const char* path, columns_set* out, nv_error* err) {
+int nv_columns_import(const char* path, columns_set* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     FILE* f = fopen(path, "rb");
     if (!f) return nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: %s", path, strerror(errno));
@@ -475,7 +475,7 @@ int columns_import(const char* path, columns_set* out, nv_error* err) {
         free(text);
         return nv_error_set(err, "%s: read error", path);
     }
-    int rc = columns_parse(text, size, path, out, err);
+    int rc = nv_columns_parse(text, size, path, out, err);
     free(text);
     return rc;
 }
@@ -486,7 +486,7 @@ int columns_import(const char* path, columns_set* out, nv_error* err) {
  * to a multiple of four with empty columns (no volume, height 1). */
 static uint32_t columns_padded(uint32_t n) { return (n + 3u) & ~3u; }
 
-int columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_error* err) {
+int nv_columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_error* err) {
     memset(m, 0, sizeof *m);
     m->damping_vertical = COLUMNS_DAMPING_VERTICAL;
     m->damping_horizontal = COLUMNS_DAMPING_HORIZONTAL;
@@ -536,15 +536,14 @@ int columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_err
     return 0;
 }
 
-void columns_model_destroy(columns_model* m) {
+void nv_columns_model_destroy(columns_model* m) {
     free(m->ox);
     memset(m, 0, sizeof *m);
 }
 
-size_t columns_scratch_bytes(const columns_model* m) {
+size_t nv_columns_scratch_bytes(const columns_model* m) {
     return (size_t)columns_padded(m->count) * (2 * sizeof(double) + 4 * sizeof(float));
 }
-
 
 static double columns_sum4(__m128 v) {
     float f[4];
@@ -552,11 +551,11 @@ static double columns_sum4(__m128 v) {
     return ((double)f[0] + f[1]) + ((double)f[2] + f[3]);
 }
 
-int columns_force(const columns_model* m, const columns_pose* pose, const water_surface* water, double water_density,
-                  double gravity, void* scratch, size_t scratch_bytes, columns_result* out) {
+int nv_columns_force(const columns_model* m, const columns_pose* pose, const water_surface* water, double water_density,
+                     double gravity, void* scratch, size_t scratch_bytes, columns_result* out) {
     memset(out, 0, sizeof *out);
     const uint32_t n = columns_padded(m->count);
-    if (scratch_bytes < columns_scratch_bytes(m) || (!scratch && n > 0) || ((uintptr_t)scratch & 7u)) return -1;
+    if (scratch_bytes < nv_columns_scratch_bytes(m) || (!scratch && n > 0) || ((uintptr_t)scratch & 7u)) return -1;
     double* qx = scratch;
     double* qz = qx + n;
     float* wx = (float*)(qz + n);
@@ -661,8 +660,8 @@ int columns_force(const columns_model* m, const columns_pose* pose, const water_
     return 0;
 }
 
-int columns_balance_height(const columns_model* m, double mass, double water_density, double gravity,
-                           quat orientation, double* y, nv_error* err) {
+int nv_columns_balance_height(const columns_model* m, double mass, double water_density, double gravity,
+                              quat orientation, double* y, nv_error* err) {
     if (!(mass > 0.0) || !(water_density > 0.0) || !(gravity > 0.0))
         return nv_error_set(err, "columns: mass, water density and gravity must be positive");
     if (mass >= water_density * m->total_volume)
@@ -670,11 +669,11 @@ int columns_balance_height(const columns_model* m, double mass, double water_den
                             "columns: the hull sinks: its mass %.6g kg is not less than the %.6g kg of water its "
                             "columns displace at %g kg/m^3",
                             mass, water_density * m->total_volume, water_density);
-    size_t bytes = columns_scratch_bytes(m);
+    size_t bytes = nv_columns_scratch_bytes(m);
     void* scratch = malloc(bytes ? bytes : 1);
     if (!scratch) return nv_error_fail(err, NV_ENOMEM, "columns: out of memory");
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     columns_pose pose;
     memset(&pose, 0, sizeof pose);
     pose.rotation = quat_to_mat3(quat_normalize(orientation));
@@ -690,9 +689,11 @@ int columns_balance_height(const columns_model* m, double mass, double water_den
         double mid = 0.5 * (lo + hi);
         pose.position = v3(0, mid, 0);
         columns_result r;
-        columns_force(m, &pose, &flat.base, water_density, gravity, scratch, bytes, &r);
-        if (r.force.y - mass * gravity > 0.0) lo = mid;
-        else hi = mid;
+        nv_columns_force(m, &pose, &flat.base, water_density, gravity, scratch, bytes, &r);
+        if (r.force.y - mass * gravity > 0.0)
+            lo = mid;
+        else
+            hi = mid;
     }
     free(scratch);
     *y = 0.5 * (lo + hi);

@@ -5,12 +5,13 @@
 
 void dynamics_model_init(dynamics_model* m, const vessel_dynamics* d, const hull* h) {
     double length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
-    hydrodyn_model_init(&m->hydro, &d->coeffs, length);
-    actuator_model_init(&m->actuators, &d->actuators, h->body.cg);
+    nv_hydrodyn_model_init(&m->hydro, &d->coeffs, length);
+    nv_actuator_model_init(&m->actuators, &d->actuators, h->body.cg);
     uint32_t f = d->coeffs.forces;
     m->slamming = (f & HYDRODYN_SLAMMING) != 0;
     m->per_triangle =
-        (f & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG)) != 0;
+        (f & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG)) !=
+        0;
     m->total_area = h->total_area;
 }
 
@@ -22,7 +23,7 @@ static void dynamics_actuator_depths(const dynamics_model* m, const body* b, con
     float surface[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
     uint32_t n = m->actuators.point_count;
     for (uint32_t i = 0; i < n; i++) {
-        vec3 p = v3_add(b->position, m3_mul_v3(rot, actuator_point(&m->actuators, i)));
+        vec3 p = v3_add(b->position, m3_mul_v3(rot, nv_actuator_point(&m->actuators, i)));
         qx[i] = p.x, y[i] = p.y, qz[i] = p.z;
     }
     water_query q = {.count = n, .x = qx, .z = qz, .height = surface};
@@ -46,16 +47,16 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, vec3* force,
     hydro_sums s = v->sums;
     if (m && m->actuators.point_count > 0) {
         const actuator_set* a = &m->actuators.set;
-        v->throttle = actuator_follow(v->throttle, v->throttle_cmd, a->throttle_rate, env->dt);
-        v->rudder = actuator_follow(v->rudder, v->rudder_cmd, a->rudder_rate, env->dt);
+        v->throttle = nv_actuator_follow(v->throttle, v->throttle_cmd, a->throttle_rate, env->dt);
+        v->rudder = nv_actuator_follow(v->rudder, v->rudder_cmd, a->rudder_rate, env->dt);
         double depth[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
         dynamics_actuator_depths(m, b, &rot, env->water, depth);
         mat3 rt = m3_transpose(&rot);
         vec3 v_body = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
         vec3 w_body = m3_mul_v3(&rt, b->angular_velocity);
         vec3 fa, ta;
-        actuator_forces(&m->actuators, v->throttle, v->rudder, depth, v_body, w_body, m->hydro.c.water_density, &fa,
-                        &ta);
+        nv_actuator_forces(&m->actuators, v->throttle, v->rudder, depth, v_body, w_body, m->hydro.c.water_density, &fa,
+                           &ta);
         s.force = v3_add(s.force, fa);
         s.torque = v3_add(s.torque, ta);
     }

@@ -41,10 +41,10 @@ static void* hull_alloc_lines(size_t bytes) {
     return p;
 }
 
-int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
+int nv_hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     memset(h, 0, sizeof *h);
-    if (mass_compute(m, &h->mesh_props, err)) return -1;
-    if (mass_resolve(&h->mesh_props, spec, &h->body, err)) return -1;
+    if (nv_mass_compute(m, &h->mesh_props, err)) return -1;
+    if (nv_mass_resolve(&h->mesh_props, spec, &h->body, err)) return -1;
     size_t nv = m->vertex_count, nt = m->triangle_count;
     h->vx = malloc(nv * sizeof(float));
     h->vy = malloc(nv * sizeof(float));
@@ -56,7 +56,7 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     size_t lanes = hull_lane_count((uint32_t)nt);
     h->lanes = hull_alloc_lines(lanes * HULL_LANE_COLUMNS * sizeof(float));
     if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_table || !h->lanes) {
-        hull_destroy(h);
+        nv_hull_destroy(h);
         return nv_error_fail(err, NV_ENOMEM, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
     }
     h->vertex_count = (uint32_t)nv;
@@ -78,7 +78,7 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
         }
     }
     if (hull_sort_triangles(h, m, nt)) {
-        hull_destroy(h);
+        nv_hull_destroy(h);
         return nv_error_fail(err, NV_ENOMEM, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
     }
     double total = 0.0;
@@ -112,7 +112,7 @@ int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
     return 0;
 }
 
-void hull_destroy(hull* h) {
+void nv_hull_destroy(hull* h) {
     free(h->vx);
     free(h->vy);
     free(h->vz);
@@ -122,9 +122,9 @@ void hull_destroy(hull* h) {
     memset(h, 0, sizeof *h);
 }
 
-int hull_to_mesh(const hull* h, mesh* out, nv_error* err) {
-    mesh_init(out);
-    if (mesh_reserve(out, h->vertex_count, h->triangle_count, err)) return -1;
+int nv_hull_to_mesh(const hull* h, mesh* out, nv_error* err) {
+    nv_mesh_init(out);
+    if (nv_mesh_reserve(out, h->vertex_count, h->triangle_count, err)) return -1;
     vec3 cg = h->body.cg;
     for (uint32_t i = 0; i < h->vertex_count; i++) {
         float* p = out->positions + 3 * (size_t)i;

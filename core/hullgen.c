@@ -29,13 +29,14 @@ static int hullgen_emit_face(mesh* out, const hullgen_grid* g, int fixed_axis, i
             p[u_axis] = g->axis[u_axis][i];
             p[v_axis] = g->axis[v_axis][j];
             if (shape) shape(ctx, p);
-            if (mesh_add_vertex(out, (float)p[0], (float)p[1], (float)p[2], err)) return -1;
+            if (nv_mesh_add_vertex(out, (float)p[0], (float)p[1], (float)p[2], err)) return -1;
         }
     /* u x v points outward, so (00, 10, 11) and (00, 11, 01) wind outward. */
     for (unsigned j = 0; j < nv; j++)
         for (unsigned i = 0; i < nu; i++) {
             uint32_t p00 = base + j * (nu + 1) + i, p10 = p00 + 1, p01 = p00 + (nu + 1), p11 = p01 + 1;
-            if (mesh_add_triangle(out, p00, p10, p11, err) || mesh_add_triangle(out, p00, p11, p01, err)) return -1;
+            if (nv_mesh_add_triangle(out, p00, p10, p11, err) || nv_mesh_add_triangle(out, p00, p11, p01, err))
+                return -1;
         }
     return 0;
 }
@@ -48,7 +49,7 @@ static int hullgen_subdivided_box(mesh* out, const double lo[3], const double hi
             return nv_error_set(err, "%s: divisions must be 1..%u (got %u)", name, HULLGEN_MAX_DIVISIONS, n[a]);
     hullgen_grid g;
     memset(&g, 0, sizeof g);
-    mesh_init(out); /* the failure path frees it */
+    nv_mesh_init(out); /* the failure path frees it */
     int rc = -1;
     for (int a = 0; a < 3; a++) {
         g.n[a] = n[a];
@@ -62,22 +63,21 @@ static int hullgen_subdivided_box(mesh* out, const double lo[3], const double hi
     }
     uint32_t verts = 2u * ((n[0] + 1) * (n[1] + 1) + (n[1] + 1) * (n[2] + 1) + (n[0] + 1) * (n[2] + 1));
     uint32_t tris = 4u * (n[0] * n[1] + n[1] * n[2] + n[0] * n[2]);
-    if (mesh_reserve(out, verts, tris, err)) goto done;
+    if (nv_mesh_reserve(out, verts, tris, err)) goto done;
     /* (fixed axis, end, u, v) with u x v outward: +x: y,z  -x: z,y  +y: z,x
      * -y: x,z  +z: x,y  -z: y,x */
     static const int faces[6][4] = {{0, 1, 1, 2}, {0, 0, 2, 1}, {1, 1, 2, 0}, {1, 0, 0, 2}, {2, 1, 0, 1}, {2, 0, 1, 0}};
     for (int f = 0; f < 6; f++)
         if (hullgen_emit_face(out, &g, faces[f][0], faces[f][1], faces[f][2], faces[f][3], shape, ctx, err)) goto done;
-    mesh_options opts = mesh_options_default();
+    mesh_options opts = nv_mesh_options_default();
     mesh_report scratch;
-    if (mesh_finish(out, &opts, name, report ? report : &scratch, err)) goto done;
+    if (nv_mesh_finish(out, &opts, name, report ? report : &scratch, err)) goto done;
     rc = 0;
 done:
     for (int a = 0; a < 3; a++) free(g.axis[a]);
-    if (rc) mesh_free(out);
+    if (rc) nv_mesh_free(out);
     return rc;
 }
-
 
 typedef struct hullgen_ship_shape {
     double length, beam, depth;
@@ -135,7 +135,7 @@ static int hullgen_ship_report(mesh* out, double length, double beam, double dep
     return hullgen_subdivided_box(out, lo, hi, n, hullgen_ship_apply, &shape, "ship", report, err);
 }
 
-int hullgen_ship(mesh* out, double length, double beam, double depth, unsigned target_triangles, nv_error* err) {
+int nv_hullgen_ship(mesh* out, double length, double beam, double depth, unsigned target_triangles, nv_error* err) {
     return hullgen_ship_report(out, length, beam, depth, target_triangles, NULL, err);
 }
 
@@ -148,8 +148,8 @@ static int hullgen_box_report(mesh* out, double length, double beam, double heig
     return hullgen_subdivided_box(out, lo, hi, n, NULL, NULL, "box", report, err);
 }
 
-int hullgen_box(mesh* out, double length, double beam, double height, unsigned nx, unsigned ny, unsigned nz,
-                nv_error* err) {
+int nv_hullgen_box(mesh* out, double length, double beam, double height, unsigned nx, unsigned ny, unsigned nz,
+                   nv_error* err) {
     unsigned n[3] = {nx, ny, nz};
     return hullgen_box_report(out, length, beam, height, n, NULL, err);
 }
@@ -179,7 +179,8 @@ static const hullgen_named_ship hullgen_ships[] = {
     {"freighter", 120.0, 19.0, 12.0, 800},
 };
 
-int hullgen_build_report(const char* name, unsigned target_triangles, mesh* out, mesh_report* report, nv_error* err) {
+int nv_hullgen_build_report(const char* name, unsigned target_triangles, mesh* out, mesh_report* report,
+                            nv_error* err) {
     unsigned n[3];
     if (strcmp(name, "barge") == 0) {
         hullgen_box_divisions(10.0, 4.0, 2.0, target_triangles ? target_triangles : 300, n);
@@ -198,11 +199,11 @@ int hullgen_build_report(const char* name, unsigned target_triangles, mesh* out,
     return nv_error_set(err, "unknown built-in hull '%s' (known: barge, ship, cube, skiff, patrol, freighter)", name);
 }
 
-int hullgen_build(const char* name, unsigned target_triangles, mesh* out, nv_error* err) {
-    return hullgen_build_report(name, target_triangles, out, NULL, err);
+int nv_hullgen_build(const char* name, unsigned target_triangles, mesh* out, nv_error* err) {
+    return nv_hullgen_build_report(name, target_triangles, out, NULL, err);
 }
 
-int hullgen_from_spec(const char* spec, mesh* out, mesh_report* report, nv_error* err) {
+int nv_hullgen_from_spec(const char* spec, mesh* out, mesh_report* report, nv_error* err) {
     static const char prefix[] = "builtin:";
     if (strncmp(spec, prefix, sizeof prefix - 1) != 0) return 0;
     char name[64];
@@ -220,5 +221,5 @@ int hullgen_from_spec(const char* spec, mesh* out, mesh_report* report, nv_error
             return nv_error_set(err, "'%s': the triangle count after the name must be 12..2000000", spec);
         tris = (unsigned)v;
     }
-    return hullgen_build_report(name, tris, out, report, err) ? -1 : 1;
+    return nv_hullgen_build_report(name, tris, out, report, err) ? -1 : 1;
 }

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-hydrodyn_coeffs hydrodyn_coeffs_none(void) {
-    hydrodyn_coeffs c = hydrodyn_coeffs_default();
+hydrodyn_coeffs nv_hydrodyn_coeffs_none(void) {
+    hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
     c.forces = 0;
     return c;
 }
@@ -14,7 +14,7 @@ hydrodyn_coeffs hydrodyn_coeffs_none(void) {
  * terms are sized to give a floating hull a heave damping ratio of a few
  * per cent to ~0.1 (what wave radiation gives a real one), not Habrador's
  * Unity-scale 10; friction is the physical ITTC line. */
-hydrodyn_coeffs hydrodyn_coeffs_default(void) {
+hydrodyn_coeffs nv_hydrodyn_coeffs_default(void) {
     hydrodyn_coeffs c;
     memset(&c, 0, sizeof c);
     c.forces = HYDRODYN_VISCOUS | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG | HYDRODYN_ADDED_MASS |
@@ -49,7 +49,7 @@ static int hydrodyn_check(nv_error* err, const char* key, double v, double lo, d
     return 0;
 }
 
-int hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err) {
+int nv_hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err) {
     if (c->forces & ~(uint32_t)HYDRODYN_ALL) return nv_error_set(err, "forces: unknown bits 0x%x", c->forces);
     if (hydrodyn_check(err, "water_density", c->water_density, 1.0, 1e5) ||
         hydrodyn_check(err, "viscosity", c->viscosity, 1e-9, 1.0) ||
@@ -81,20 +81,20 @@ int hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err) {
     return 0;
 }
 
-double hydrodyn_ittc_cf(double rn, double rn_min) {
+double nv_hydrodyn_ittc_cf(double rn, double rn_min) {
     if (!(rn >= rn_min)) rn = rn_min; /* also catches NaN */
     double d = log10(rn) - 2.0;
     return 0.075 / (d * d);
 }
 
-void hydrodyn_model_init(hydrodyn_model* m, const hydrodyn_coeffs* c, double hull_length) {
+void nv_hydrodyn_model_init(hydrodyn_model* m, const hydrodyn_coeffs* c, double hull_length) {
     m->c = *c;
     m->length = c->reference_length > 0.0 ? c->reference_length : hull_length;
 }
 
-void hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,
-                         vec3 angular_velocity, double water_vertical, vec3 wind, double mass, double total_area,
-                         double dt) {
+void nv_hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,
+                            vec3 angular_velocity, double water_vertical, vec3 wind, double mass, double total_area,
+                            double dt) {
     const hydrodyn_coeffs* c = &m->c;
     mat3 rt = m3_transpose(rotation);
     vec3 v_water = v3_sub(velocity, v3(0.0, water_vertical, 0.0));
@@ -105,7 +105,7 @@ void hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3*
     /* Rn from the speed through the water, not counting the surface's heave */
     double speed = v3_length(velocity);
     double rn = c->viscosity > 0.0 ? speed * m->length / c->viscosity : 0.0;
-    double cf = (c->forces & HYDRODYN_VISCOUS) ? hydrodyn_ittc_cf(rn, c->reynolds_min) : 0.0;
+    double cf = (c->forces & HYDRODYN_VISCOUS) ? nv_hydrodyn_ittc_cf(rn, c->reynolds_min) : 0.0;
     double cr = (c->forces & HYDRODYN_RESIDUAL) ? c->residual : 0.0;
     f->half_rho_cf = 0.5 * c->water_density * (cf + cr);
     f->inv_ref_speed = 1.0 / c->reference_speed;

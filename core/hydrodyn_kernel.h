@@ -72,11 +72,10 @@ HK_INLINE fv hk_pow(fv x, int kind, fv p) {
     }
 }
 
-
 /* Slamming memory as IEEE half floats (memory per vessel): |x| < 2^-14
  * flushes to a zero of x's sign, |x| is clamped to 65504 (NaN to -65504),
  * rounding to nearest even: hydrodyn_half_encode's steps. The memory only
- * ever holds what this makes (world_restore_vessel refuses anything else),
+ * ever holds what this makes (nv_world_restore_vessel refuses anything else),
  * so every build (SSE2, AVX2, AVX-512) reads it back alike. */
 HK_INLINE hv hk_half_encode(fv x) {
     x = lv_min(lv_max(x, lv_set(-65504.0f)), lv_set(65504.0f));

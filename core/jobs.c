@@ -172,24 +172,24 @@ static void jobs_stop_workers(jobs* j) {
     j->started = 0;
 }
 
-jobs_config jobs_config_default(uint32_t threads) {
+jobs_config nv_jobs_config_default(uint32_t threads) {
     jobs_config cfg = {threads, JOBS_DEFAULT_SPIN_NS};
     return cfg;
 }
 
-uint32_t jobs_hardware_threads(void) {
+uint32_t nv_jobs_hardware_threads(void) {
     unsigned n = uv_available_parallelism();
     if (n < 1) n = 1;
     if (n > JOBS_MAX_THREADS) n = JOBS_MAX_THREADS;
     return (uint32_t)n;
 }
 
-int jobs_create(jobs** out, uint32_t threads, nv_error* err) {
-    jobs_config cfg = jobs_config_default(threads);
-    return jobs_create_ex(out, &cfg, err);
+int nv_jobs_create(jobs** out, uint32_t threads, nv_error* err) {
+    jobs_config cfg = nv_jobs_config_default(threads);
+    return nv_jobs_create_ex(out, &cfg, err);
 }
 
-int jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
+int nv_jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
     *out = NULL;
     if (cfg->threads < 1 || cfg->threads > JOBS_MAX_THREADS)
         return nv_error_set(err, "jobs: thread count %u outside 1..%u", cfg->threads, JOBS_MAX_THREADS);
@@ -227,7 +227,7 @@ int jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
         w->index = i;
         rc = uv_thread_create(&w->thread, jobs_worker_main, w);
         if (rc != 0) {
-            jobs_destroy(j);
+            nv_jobs_destroy(j);
             return nv_error_fail(err, NV_EINTERNAL, "jobs: starting worker %u of %u: %s", i, cfg->threads - 1,
                                  uv_strerror(rc));
         }
@@ -237,9 +237,9 @@ int jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
     return 0;
 }
 
-void jobs_destroy(jobs* j) {
+void nv_jobs_destroy(jobs* j) {
     if (!j) return;
-    assert(!atomic_load(&j->busy) && "jobs_destroy during jobs_parallel_for");
+    assert(!atomic_load(&j->busy) && "nv_jobs_destroy during nv_jobs_parallel_for");
     jobs_stop_workers(j);
     uv_cond_destroy(&j->done_cond);
     uv_cond_destroy(&j->work_cond);
@@ -247,7 +247,7 @@ void jobs_destroy(jobs* j) {
     free(j);
 }
 
-uint32_t jobs_thread_count(const jobs* j) { return j->thread_count; }
+uint32_t nv_jobs_thread_count(const jobs* j) { return j->thread_count; }
 
 static void jobs_wait_done(jobs* j, uint32_t total) {
     jobs_spin spin = {0, 0};
@@ -261,12 +261,12 @@ static void jobs_wait_done(jobs* j, uint32_t total) {
     uv_mutex_unlock(&j->mutex);
 }
 
-void jobs_parallel_for(jobs* j, uint32_t count, uint32_t min_grain, jobs_range_fn* fn, void* ctx) {
+void nv_jobs_parallel_for(jobs* j, uint32_t count, uint32_t min_grain, jobs_range_fn* fn, void* ctx) {
     assert(j && fn);
     if (count == 0) return;
 #ifndef NDEBUG
     bool was_busy = atomic_exchange(&j->busy, true);
-    assert(!was_busy && "jobs_parallel_for is not reentrant: one call at a time per pool");
+    assert(!was_busy && "nv_jobs_parallel_for is not reentrant: one call at a time per pool");
 #endif
     uint32_t grain = min_grain ? min_grain : 1;
     uint32_t total = 1;

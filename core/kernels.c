@@ -12,8 +12,8 @@ static const kernels kernels_table[SIMD_LEVELS] = {
 };
 
 const kernels* kernels_at(int level) {
-    if (level < 0 || level >= SIMD_LEVELS || level > simd_cpu_level()) return NULL;
+    if (level < 0 || level >= SIMD_LEVELS || level > nv_simd_cpu_level()) return NULL;
     return &kernels_table[level];
 }
 
-const kernels* kernels_active(void) { return &kernels_table[simd_level()]; }
+const kernels* kernels_active(void) { return &kernels_table[nv_simd_level()]; }

@@ -2,7 +2,7 @@
 /* Every kernel that has wider builds, chosen by one mechanism: a table per
  * SIMD level (simd.h) holding each hot loop's build for it. The CPU is
  * asked once; callers take kernels_active() (an index into the tables, no
- * branch per kernel) and a cap (simd_cap, for tests and benchmarks) moves
+ * branch per kernel) and a cap (nv_simd_cap, for tests and benchmarks) moves
  * every kernel at once. Every build of a kernel gives the same bits.
  *
  * The platform: x86-64, with SSE2 (which every x86-64 CPU has) as the
@@ -33,7 +33,7 @@ typedef struct kernels {
 
 /* The table of that level, or NULL where this CPU cannot run it. */
 const kernels* kernels_at(int level);
-/* The table of simd_level(). */
+/* The table of nv_simd_level(). */
 const kernels* kernels_active(void);
 
 size_t ocean_near_sse2(const float* gh, int mx, int mz, int shift, float u0, float v0, float icx, float icz,

@@ -23,13 +23,13 @@ static vec3 mass_vertex(const mesh* m, uint32_t index, vec3 origin) {
     return v3((double)p[0] - origin.x, (double)p[1] - origin.y, (double)p[2] - origin.z);
 }
 
-int mass_compute(const mesh* m, mass_properties* out, nv_error* err) {
+int nv_mass_compute(const mesh* m, mass_properties* out, nv_error* err) {
     if (m->triangle_count == 0 || m->vertex_count == 0) return nv_error_set(err, "mass: the mesh is empty");
     /* Accumulate about a point inside the bounding box: the tetrahedra's
      * signed volumes then stay small and cancel with little round-off, even
      * for a hull modelled far from its file's origin. */
     float lo[3], hi[3];
-    mesh_bounds(m, lo, hi);
+    nv_mesh_bounds(m, lo, hi);
     vec3 origin = v3(0.5 * ((double)lo[0] + hi[0]), 0.5 * ((double)lo[1] + hi[1]), 0.5 * ((double)lo[2] + hi[2]));
 
     double volume6 = 0.0, area2 = 0.0;
@@ -65,14 +65,14 @@ int mass_compute(const mesh* m, mass_properties* out, nv_error* err) {
     return 0;
 }
 
-mass_spec mass_spec_default(void) {
+mass_spec nv_mass_spec_default(void) {
     mass_spec s;
     memset(&s, 0, sizeof s);
     s.density = 500.0;
     return s;
 }
 
-int mass_resolve(const mass_properties* props, const mass_spec* spec, mass_body* out, nv_error* err) {
+int nv_mass_resolve(const mass_properties* props, const mass_spec* spec, mass_body* out, nv_error* err) {
     double mass = spec->mass;
     if (mass == 0.0) {
         if (!(spec->density > 0.0) || !isfinite(spec->density))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Mesh storage, cleaning (weld, degenerate and unused-vertex removal),
- * volume and mesh_finish. The edge checks are in mesh_check.c. */
+ * volume and nv_mesh_finish. The edge checks are in mesh_check.c. */
 #include "mesh_internal.h"
 #include "naval/mesh.h"
 
@@ -45,7 +45,7 @@ static int mesh_sort_pairs(mesh_pair* pairs, mesh_pair* tmp, size_t n, nv_error*
     return 0;
 }
 
-mesh_options mesh_options_default(void) {
+mesh_options nv_mesh_options_default(void) {
     mesh_options o;
     o.up = 'y';
     o.max_triangles = MESH_DEFAULT_MAX_TRIANGLES;
@@ -53,20 +53,20 @@ mesh_options mesh_options_default(void) {
     return o;
 }
 
-void mesh_init(mesh* m) { memset(m, 0, sizeof *m); }
+void nv_mesh_init(mesh* m) { memset(m, 0, sizeof *m); }
 
-void mesh_free(mesh* m) {
+void nv_mesh_free(mesh* m) {
     if (!m) return;
     free(m->positions);
     free(m->indices);
-    mesh_init(m);
+    nv_mesh_init(m);
 }
 
 /* A function rather than an inline test so it compiles on 64-bit hosts,
  * where a uint32_t count can never overflow size_t (and -Wtype-limits says so). */
 static bool mesh_array_fits(size_t count, size_t element_size) { return count <= SIZE_MAX / element_size; }
 
-int mesh_reserve(mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err) {
+int nv_mesh_reserve(mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err) {
     if (vertices > m->vertex_capacity) {
         if (!mesh_array_fits(vertices, 3 * sizeof(float)))
             return nv_error_set(err, "cannot hold %u vertices: size overflow", vertices);
@@ -91,10 +91,10 @@ static uint32_t mesh_grow_capacity(uint32_t cap) {
     return cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
 }
 
-int mesh_add_vertex(mesh* m, float x, float y, float z, nv_error* err) {
+int nv_mesh_add_vertex(mesh* m, float x, float y, float z, nv_error* err) {
     if (m->vertex_count == m->vertex_capacity) {
         if (m->vertex_count == UINT32_MAX) return nv_error_set(err, "too many vertices (%u)", m->vertex_count);
-        if (mesh_reserve(m, mesh_grow_capacity(m->vertex_capacity), m->triangle_capacity, err)) return -1;
+        if (nv_mesh_reserve(m, mesh_grow_capacity(m->vertex_capacity), m->triangle_capacity, err)) return -1;
     }
     float* p = m->positions + (size_t)m->vertex_count * 3;
     p[0] = x;
@@ -104,13 +104,13 @@ int mesh_add_vertex(mesh* m, float x, float y, float z, nv_error* err) {
     return 0;
 }
 
-int mesh_add_triangle(mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* err) {
+int nv_mesh_add_triangle(mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* err) {
     if (a >= m->vertex_count || b >= m->vertex_count || c >= m->vertex_count)
         return nv_error_set(err, "triangle %u (%u, %u, %u) uses a vertex index beyond the %u vertices",
                             m->triangle_count, a, b, c, m->vertex_count);
     if (m->triangle_count == m->triangle_capacity) {
         if (m->triangle_count == UINT32_MAX) return nv_error_set(err, "too many triangles (%u)", m->triangle_count);
-        if (mesh_reserve(m, m->vertex_capacity, mesh_grow_capacity(m->triangle_capacity), err)) return -1;
+        if (nv_mesh_reserve(m, m->vertex_capacity, mesh_grow_capacity(m->triangle_capacity), err)) return -1;
     }
     uint32_t* t = m->indices + (size_t)m->triangle_count * 3;
     t[0] = a;
@@ -120,7 +120,7 @@ int mesh_add_triangle(mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* err
     return 0;
 }
 
-void mesh_convert_z_up(mesh* m) {
+void nv_mesh_convert_z_up(mesh* m) {
     for (size_t i = 0; i < m->vertex_count; i++) {
         float* p = m->positions + 3 * i;
         float y = p[1];
@@ -272,9 +272,9 @@ done:
     return rc;
 }
 
-void mesh_weld(mesh* m, uint32_t* removed) {
+void nv_mesh_weld(mesh* m, uint32_t* removed) {
     uint32_t count = 0;
-    /* Out of memory leaves the mesh as it was; mesh_finish reports it. */
+    /* Out of memory leaves the mesh as it was; nv_mesh_finish reports it. */
     (void)mesh_weld_checked(m, &count, NULL, NULL);
     if (removed) *removed = count;
 }
@@ -295,7 +295,7 @@ static void mesh_drop_degenerate_tracked(mesh* m, uint32_t* dropped, uint32_t* o
     if (dropped) *dropped = n - out;
 }
 
-void mesh_drop_degenerate(mesh* m, uint32_t* dropped) { mesh_drop_degenerate_tracked(m, dropped, NULL); }
+void nv_mesh_drop_degenerate(mesh* m, uint32_t* dropped) { mesh_drop_degenerate_tracked(m, dropped, NULL); }
 
 static int mesh_drop_unused_checked(mesh* m, uint32_t* removed, uint32_t* origin, nv_error* err) {
     *removed = 0;
@@ -321,7 +321,7 @@ static int mesh_drop_unused_checked(mesh* m, uint32_t* removed, uint32_t* origin
     return 0;
 }
 
-void mesh_drop_unused(mesh* m, uint32_t* removed) {
+void nv_mesh_drop_unused(mesh* m, uint32_t* removed) {
     uint32_t count = 0;
     (void)mesh_drop_unused_checked(m, &count, NULL, NULL);
     if (removed) *removed = count;
@@ -330,7 +330,7 @@ void mesh_drop_unused(mesh* m, uint32_t* removed) {
 /* Relative to the first vertex rather than the origin: identical for a
  * closed surface, and far better conditioned for a hull modelled away from
  * the origin (the products stay small). */
-double mesh_signed_volume(const mesh* m) {
+double nv_mesh_signed_volume(const mesh* m) {
     if (m->vertex_count == 0) return 0.0;
     const float* o = m->positions;
     double sum = 0.0;
@@ -351,7 +351,7 @@ double mesh_signed_volume(const mesh* m) {
     return sum / 6.0;
 }
 
-void mesh_flip(mesh* m) {
+void nv_mesh_flip(mesh* m) {
     for (size_t t = 0; t < m->triangle_count; t++) {
         uint32_t* s = m->indices + 3 * t;
         uint32_t tmp = s[1];
@@ -360,7 +360,7 @@ void mesh_flip(mesh* m) {
     }
 }
 
-void mesh_bounds(const mesh* m, float min_out[3], float max_out[3]) {
+void nv_mesh_bounds(const mesh* m, float min_out[3], float max_out[3]) {
     if (m->vertex_count == 0) {
         for (int k = 0; k < 3; k++) min_out[k] = max_out[k] = 0.0f;
         return;
@@ -414,9 +414,9 @@ static int mesh_finish_steps(mesh* m, const mesh_options* opts, mesh_report* rep
 
     if (mesh_check_topology(m, o->vertex, o->triangle, &report->components, err)) return -1;
 
-    double volume = mesh_signed_volume(m);
+    double volume = nv_mesh_signed_volume(m);
     float lo[3], hi[3];
-    mesh_bounds(m, lo, hi);
+    nv_mesh_bounds(m, lo, hi);
     double extent = 0.0;
     for (int k = 0; k < 3; k++)
         if ((double)hi[k] - lo[k] > extent) extent = (double)hi[k] - lo[k];
@@ -430,17 +430,17 @@ static int mesh_finish_steps(mesh* m, const mesh_options* opts, mesh_report* rep
                                 "inside-out: total volume is %.3f m^3 (triangles wind clockwise seen from outside); "
                                 "use flip_inside_out (naval-hull --flip) to reverse them",
                                 volume);
-        mesh_flip(m);
+        nv_mesh_flip(m);
         report->flipped = true;
     }
     /* Last, so that every message above quotes the file's own coordinates;
      * a rotation changes neither the topology nor the volume. */
-    if (z_up) mesh_convert_z_up(m);
+    if (z_up) nv_mesh_convert_z_up(m);
     return 0;
 }
 
-int mesh_finish(mesh* m, const mesh_options* opts, const char* name, mesh_report* report, nv_error* err) {
-    mesh_options defaults = mesh_options_default();
+int nv_mesh_finish(mesh* m, const mesh_options* opts, const char* name, mesh_report* report, nv_error* err) {
+    mesh_options defaults = nv_mesh_options_default();
     mesh_report local;
     mesh_origins origins = {NULL, NULL};
     if (!opts) opts = &defaults;

@@ -136,7 +136,7 @@ static int mesh_check_degenerate(const mesh* m, nv_error* err) {
 }
 
 /* How a message numbers vertices and triangles: as the input did (the
- * maps of mesh_finish), or as the mesh does when a map is NULL. */
+ * maps of nv_mesh_finish), or as the mesh does when a map is NULL. */
 typedef struct mesh_numbering {
     const uint32_t* vertex;
     const uint32_t* triangle;
@@ -253,7 +253,7 @@ static int mesh_components_from_edges(const mesh* m, const mesh_edges* es, uint3
     return 0;
 }
 
-int mesh_validate_closed(const mesh* m, nv_error* err) {
+int nv_mesh_validate_closed(const mesh* m, nv_error* err) {
     if (mesh_check_vertices(m, err) || mesh_check_degenerate(m, err)) return -1;
     mesh_edges es;
     if (mesh_edges_build(m, &es, err)) return -1;
@@ -263,7 +263,7 @@ int mesh_validate_closed(const mesh* m, nv_error* err) {
     return rc;
 }
 
-uint32_t mesh_count_components(const mesh* m) {
+uint32_t nv_mesh_count_components(const mesh* m) {
     mesh_edges es;
     uint32_t components = 0;
     if (mesh_edges_build(m, &es, NULL)) return 0;

@@ -25,8 +25,8 @@ int mesh_check_topology(const mesh* m, const uint32_t* vertex_origin, const uint
 
 /* ---- text parsers (mesh_text.c) ----
  * Each fills an empty mesh with the file's vertices and triangles
- * (fan-triangulated, in file order) and nothing else: mesh_load_memory runs
- * mesh_finish afterwards. Messages start with "line N: " and carry no file
+ * (fan-triangulated, in file order) and nothing else: nv_mesh_load_memory runs
+ * nv_mesh_finish afterwards. Messages start with "line N: " and carry no file
  * name; the caller prefixes it. data need not be NUL-terminated. */
 
 /* Most vertices one OBJ or OFF polygon may list: fan-triangulating a

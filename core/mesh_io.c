@@ -113,7 +113,7 @@ static int mesh_parse_stl_binary(const unsigned char* data, size_t size, uint32_
     if (count > max_triangles)
         return nv_error_set(err, "binary STL has %u triangles, more than max_triangles (%u)", count, max_triangles);
     if (count > UINT32_MAX / 3) return nv_error_set(err, "binary STL has too many triangles (%u)", count);
-    if (mesh_reserve(out, count * 3, count, err)) return -1;
+    if (nv_mesh_reserve(out, count * 3, count, err)) return -1;
 
     const unsigned char* rec = data + MESH_STL_HEADER;
     for (uint32_t t = 0; t < count; t++, rec += MESH_STL_RECORD) {
@@ -156,22 +156,22 @@ static int mesh_parse(const unsigned char* data, size_t size, mesh_format fmt, u
     return nv_error_set(err, "unknown mesh format %d", (int)fmt);
 }
 
-int mesh_load_memory(const void* data, size_t size, mesh_format fmt, const char* name, const mesh_options* opts,
-                     mesh* out, mesh_report* report, nv_error* err) {
-    mesh_options defaults = mesh_options_default();
+int nv_mesh_load_memory(const void* data, size_t size, mesh_format fmt, const char* name, const mesh_options* opts,
+                        mesh* out, mesh_report* report, nv_error* err) {
+    mesh_options defaults = nv_mesh_options_default();
     if (!opts) opts = &defaults;
-    mesh_init(out);
+    nv_mesh_init(out);
     if (report) memset(report, 0, sizeof *report);
     if (fmt == MESH_FORMAT_AUTO && mesh_format_from_name(name, &fmt, err)) return -1;
     if (fmt != MESH_FORMAT_STL && fmt != MESH_FORMAT_OBJ && fmt != MESH_FORMAT_OFF)
         return nv_error_set(err, "%s: unknown mesh format %d", name ? name : "mesh", (int)fmt);
     if (!data && size > 0) return nv_error_set(err, "%s: no data", name ? name : "mesh");
     if (mesh_parse(data, size, fmt, mesh_max_triangles(opts), out, err)) {
-        mesh_free(out);
+        nv_mesh_free(out);
         return nv_error_prefix(err, "%s", name ? name : "mesh");
     }
-    if (mesh_finish(out, opts, name, report, err)) {
-        mesh_free(out);
+    if (nv_mesh_finish(out, opts, name, report, err)) {
+        nv_mesh_free(out);
         return -1;
     }
     return 0;
@@ -235,11 +235,11 @@ static int mesh_read_file(const char* path, size_t limit, unsigned char** data, 
     return 0;
 }
 
-int mesh_load_file(const char* path, mesh_format fmt, const mesh_options* opts, mesh* out, mesh_report* report,
-                   nv_error* err) {
-    mesh_options defaults = mesh_options_default();
+int nv_mesh_load_file(const char* path, mesh_format fmt, const mesh_options* opts, mesh* out, mesh_report* report,
+                      nv_error* err) {
+    mesh_options defaults = nv_mesh_options_default();
     if (!opts) opts = &defaults;
-    mesh_init(out);
+    nv_mesh_init(out);
     if (report) memset(report, 0, sizeof *report);
     if (!path) return nv_error_set(err, "mesh: no file name");
     /* Before opening: a wrong extension is the more useful message. */
@@ -247,7 +247,7 @@ int mesh_load_file(const char* path, mesh_format fmt, const mesh_options* opts, 
     unsigned char* data;
     size_t size;
     if (mesh_read_file(path, mesh_file_limit(mesh_max_triangles(opts)), &data, &size, err)) return -1;
-    int rc = mesh_load_memory(data, size, fmt, path, opts, out, report, err);
+    int rc = nv_mesh_load_memory(data, size, fmt, path, opts, out, report, err);
     free(data);
     return rc;
 }

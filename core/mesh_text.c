@@ -229,12 +229,12 @@ static int mesh_stl_facet(mesh_text* t, uint32_t facet, mesh* out, nv_error* err
             if (!mesh_text_token(t, &tok)) return nv_error_set(err, "line %u: end of file in a vertex", t->token_line);
             if (mesh_token_coordinate(tok, t->line, what, &p[k], err)) return -1;
         }
-        if (mesh_add_vertex(out, p[0], p[1], p[2], err)) return -1;
+        if (nv_mesh_add_vertex(out, p[0], p[1], p[2], err)) return -1;
     }
     if (mesh_stl_expect(t, "endloop", "after a facet's three vertices", err) ||
         mesh_stl_expect(t, "endfacet", "after 'endloop'", err))
         return -1;
-    return mesh_add_triangle(out, first, first + 1, first + 2, err);
+    return nv_mesh_add_triangle(out, first, first + 1, first + 2, err);
 }
 
 int mesh_parse_stl_ascii(const char* data, size_t size, uint32_t max_triangles, mesh* out, nv_error* err) {
@@ -305,7 +305,7 @@ static int mesh_obj_vertex(mesh_span rest, uint32_t line, uint32_t max_vertices,
     if (n < 3) return nv_error_set(err, "line %u: vertex has %d coordinates, expected 3", line, n);
     if (out->vertex_count >= max_vertices)
         return nv_error_set(err, "line %u: more than %u vertices (3 x max_triangles)", line, max_vertices);
-    return mesh_add_vertex(out, p[0], p[1], p[2], err);
+    return nv_mesh_add_vertex(out, p[0], p[1], p[2], err);
 }
 
 /* One face corner "v", "v/vt", "v/vt/vn" or "v//vn": the position index,
@@ -355,7 +355,7 @@ static int mesh_obj_face(mesh_span rest, uint32_t line, uint32_t max_triangles, 
     for (uint32_t k = 0; mesh_span_token(&rest, &tok); k++) {
         uint32_t v = 0;
         if (mesh_obj_corner(tok, line, out->vertex_count, &v, err)) return -1;
-        if (k >= 2 && mesh_add_triangle(out, first, prev, v, err)) return -1;
+        if (k >= 2 && nv_mesh_add_triangle(out, first, prev, v, err)) return -1;
         if (k == 0) first = v;
         prev = v;
     }
@@ -455,7 +455,7 @@ static int mesh_off_face(mesh_span line, uint32_t lineno, uint32_t face, uint32_
         if (v < 0 || v >= (long long)nv)
             return nv_error_set(err, "line %u: face %u: vertex index %lld is out of range (%u vertices, 0-based)",
                                 lineno, face, v, nv);
-        if (k >= 2 && mesh_add_triangle(out, first, prev, (uint32_t)v, err)) return -1;
+        if (k >= 2 && nv_mesh_add_triangle(out, first, prev, (uint32_t)v, err)) return -1;
         if (k == 0) first = (uint32_t)v;
         prev = (uint32_t)v;
     }
@@ -480,7 +480,7 @@ int mesh_parse_off(const char* data, size_t size, uint32_t max_triangles, mesh* 
     /* A lying count must not allocate more than the file could describe:
      * a vertex line takes at least 6 bytes, a face line at least 8. */
     size_t left = (size_t)(t.end - t.p);
-    if (mesh_reserve(out, nv < left / 6 ? nv : (uint32_t)(left / 6), nf < left / 8 ? nf : (uint32_t)(left / 8), err))
+    if (nv_mesh_reserve(out, nv < left / 6 ? nv : (uint32_t)(left / 6), nf < left / 8 ? nf : (uint32_t)(left / 8), err))
         return -1;
 
     mesh_span line, tok;
@@ -501,7 +501,7 @@ int mesh_parse_off(const char* data, size_t size, uint32_t max_triangles, mesh* 
             mesh_span_token(&line, &tok);
             if (mesh_token_coordinate(tok, t.line, what, &p[k], err)) return -1;
         }
-        if (mesh_add_vertex(out, p[0], p[1], p[2], err)) return -1;
+        if (nv_mesh_add_vertex(out, p[0], p[1], p[2], err)) return -1;
     }
     for (uint32_t f = 0; f < nf; f++) {
         if (!mesh_text_content_line(&t, &line))

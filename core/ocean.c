@@ -14,7 +14,7 @@ static const int field_pair[OCEAN_FIELD_COUNT] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
 
 /* ------------------------------------------------------------ parameters */
 
-ocean_params ocean_params_default(void) {
+ocean_params nv_ocean_params_default(void) {
     ocean_params p;
     memset(&p, 0, sizeof p);
     p.spectrum = SPECTRUM_JONSWAP;
@@ -44,7 +44,7 @@ ocean_params ocean_params_default(void) {
 
 static int is_pow2_in(int n, int lo, int hi) { return n >= lo && n <= hi && (n & (n - 1)) == 0; }
 
-int ocean_params_validate(const ocean_params* p, nv_error* err) {
+int nv_ocean_params_validate(const ocean_params* p, nv_error* err) {
     if (!p) return nv_error_set(err, "ocean: no parameters");
     if ((int)p->spectrum < SPECTRUM_PHILLIPS || (int)p->spectrum > SPECTRUM_TMA)
         return nv_error_set(err, "spectrum: unknown spectrum %d", (int)p->spectrum);
@@ -122,11 +122,11 @@ static double wave_amplitude(const ocean* o, int c, int n, int m, double out[2])
     double k = sqrt(kx * kx + kz * kz);
     if (!(k >= cc->k_lo && k < cc->k_hi)) return 0.0;
     if (o->params.min_wavelength > 0.0 && k > 2.0 * NV_PI / o->params.min_wavelength) return 0.0;
-    double s = spectrum_density_2d(&o->model, kx, kz, o->wind_dir);
+    double s = nv_spectrum_density_2d(&o->model, kx, kz, o->wind_dir);
     if (!(s > 0.0)) return 0.0;
     double a = 0.5 * sqrt(s) * cc->dk; /* E |h0|^2 = S dk^2 / 2 */
     double xi[2];
-    spectrum_gaussian_pair(o->params.seed, c, n, m, xi);
+    nv_spectrum_gaussian_pair(o->params.seed, c, n, m, xi);
     out[0] = a * xi[0];
     out[1] = a * xi[1];
     return 2.0 * a * a;
@@ -136,7 +136,7 @@ static int wave_omega_index(const ocean* o, const ocean_cascade* cc, int n, int 
     double kx = cc->dk * n, kz = cc->dk * m;
     double k = sqrt(kx * kx + kz * kz);
     if (!(k > 0.0)) return 0;
-    double w = spectrum_dispersion(k, o->params.depth, o->params.gravity);
+    double w = nv_spectrum_dispersion(k, o->params.depth, o->params.gravity);
     double j = floor(w / o->omega0 + 0.5);
     return j < 1.0 ? 1 : (int)j;
 }
@@ -201,7 +201,7 @@ static void cascade_free(ocean_cascade* cc) {
     free(cc->mul_kx2);
 }
 
-void ocean_destroy(ocean* o) {
+void nv_ocean_destroy(ocean* o) {
     if (!o) return;
     for (int c = 0; c < OCEAN_MAX_CASCADES; c++) cascade_free(&o->cascade[c]);
     free(o->surface);
@@ -212,7 +212,7 @@ void ocean_destroy(ocean* o) {
 }
 
 static size_t ocean_water_sample(const water_surface* self, const water_query* q) {
-    return ocean_sample((const ocean*)self, q);
+    return nv_ocean_sample((const ocean*)self, q);
 }
 
 static int cascade_alloc(ocean* o, ocean_cascade* cc) {
@@ -258,8 +258,8 @@ static int cascade_plan(ocean* o, ocean_cascade* cc) {
     return cc->plan_z[0] && cc->plan_z[1] && cc->plan_x ? 0 : -1;
 }
 
-ocean* ocean_create(const ocean_params* params, nv_error* err) {
-    if (ocean_params_validate(params, err) != 0) return NULL;
+ocean* nv_ocean_create(const ocean_params* params, nv_error* err) {
+    if (nv_ocean_params_validate(params, err) != 0) return NULL;
     ocean* o = calloc(1, sizeof *o);
     if (!o) {
         nv_error_fail(err, NV_ENOMEM, "ocean: out of memory");
@@ -269,8 +269,8 @@ ocean* ocean_create(const ocean_params* params, nv_error* err) {
     o->params = *params;
     ocean_params* p = &o->params;
     if (p->beaufort >= 0) {
-        p->wind_speed = spectrum_beaufort_wind(p->beaufort);
-        p->hs_target = spectrum_beaufort_hs(p->beaufort);
+        p->wind_speed = nv_spectrum_beaufort_wind(p->beaufort);
+        p->hs_target = nv_spectrum_beaufort_hs(p->beaufort);
     }
     if (p->resolution_z == 0) p->resolution_z = p->resolution;
     o->nx = p->resolution;
@@ -292,7 +292,7 @@ ocean* ocean_create(const ocean_params* params, nv_error* err) {
     m->gamma = p->gamma;
     m->swell = p->swell;
     m->scale = 1.0;
-    spectrum_model_prepare(m);
+    nv_spectrum_model_prepare(m);
 
     double variance = 0.0;
     for (int c = 0; c < o->cascade_count; c++) {
@@ -308,7 +308,7 @@ ocean* ocean_create(const ocean_params* params, nv_error* err) {
         cc->inv_nz = 1.0 / o->nz;
         if (cascade_alloc(o, cc) != 0) {
             nv_error_fail(err, NV_ENOMEM, "ocean: out of memory for a %dx%d cascade", o->nx, o->nz);
-            ocean_destroy(o);
+            nv_ocean_destroy(o);
             return NULL;
         }
         variance += cascade_fill(o, c);
@@ -317,7 +317,7 @@ ocean* ocean_create(const ocean_params* params, nv_error* err) {
     if (p->hs_target > 0.0) {
         if (!(variance > 0.0)) {
             nv_error_set(err, "hs target %g m: the spectrum is flat (wind speed 0?), nothing to scale", p->hs_target);
-            ocean_destroy(o);
+            nv_ocean_destroy(o);
             return NULL;
         }
         double s = 0.25 * p->hs_target / sqrt(variance);
@@ -335,66 +335,66 @@ ocean* ocean_create(const ocean_params* params, nv_error* err) {
     o->phasor_hi = calloc(2 * ((size_t)o->jmax / OCEAN_PHASOR_BLOCK + 1), sizeof(double));
     if (!o->phasor || !o->phasor_lo || !o->phasor_hi) {
         nv_error_fail(err, NV_ENOMEM, "ocean: out of memory");
-        ocean_destroy(o);
+        nv_ocean_destroy(o);
         return NULL;
     }
     if (p->surface_grid) {
         o->surface = calloc(2 * (size_t)o->nx * o->nz, sizeof(float));
         if (!o->surface) {
             nv_error_fail(err, NV_ENOMEM, "ocean: out of memory for a %dx%d surface grid", o->nx, o->nz);
-            ocean_destroy(o);
+            nv_ocean_destroy(o);
             return NULL;
         }
         o->base.sample_near = ocean_grid_sample_near;
     }
-    o->peak_omega = spectrum_peak_omega(m);
-    o->m0 = spectrum_m0(m);
+    o->peak_omega = nv_spectrum_peak_omega(m);
+    o->m0 = nv_spectrum_m0(m);
     for (int c = 0; c < o->cascade_count; c++) {
         if (cascade_plan(o, &o->cascade[c]) != 0) {
             nv_error_set(err, "ocean: FFTW could not plan a %dx%d transform", o->nx, o->nz);
-            ocean_destroy(o);
+            nv_ocean_destroy(o);
             return NULL;
         }
     }
-    ocean_update(o, 0.0);
+    nv_ocean_update(o, 0.0);
     return o;
 }
 
 /* --------------------------------------------------------- introspection */
 
-const water_surface* ocean_surface(const ocean* o) { return &o->base; }
-const ocean_params* ocean_get_params(const ocean* o) { return &o->params; }
-const spectrum_model* ocean_get_model(const ocean* o) { return &o->model; }
-int ocean_cascade_count(const ocean* o) { return o->cascade_count; }
-double ocean_cascade_size(const ocean* o, int c) { return o->cascade[c].size; }
-double ocean_time(const ocean* o) { return o->time; }
+const water_surface* nv_ocean_surface(const ocean* o) { return &o->base; }
+const ocean_params* nv_ocean_get_params(const ocean* o) { return &o->params; }
+const spectrum_model* nv_ocean_get_model(const ocean* o) { return &o->model; }
+int nv_ocean_cascade_count(const ocean* o) { return o->cascade_count; }
+double nv_ocean_cascade_size(const ocean* o, int c) { return o->cascade[c].size; }
+double nv_ocean_time(const ocean* o) { return o->time; }
 
-void ocean_cascade_band(const ocean* o, int c, double* k_lo, double* k_hi) {
+void nv_ocean_cascade_band(const ocean* o, int c, double* k_lo, double* k_hi) {
     if (k_lo) *k_lo = o->cascade[c].k_lo;
     if (k_hi) *k_hi = o->cascade[c].k_hi;
 }
 
-void ocean_resolution(const ocean* o, int* nx, int* nz) {
+void nv_ocean_resolution(const ocean* o, int* nx, int* nz) {
     if (nx) *nx = o->nx;
     if (nz) *nz = o->nz;
 }
 
-const float* ocean_field(const ocean* o, int c, ocean_field_id f) {
+const float* nv_ocean_field(const ocean* o, int c, ocean_field_id f) {
     if (c < 0 || c >= o->cascade_count || (int)f < 0 || f >= OCEAN_FIELD_COUNT) return NULL;
     return (const float*)o->cascade[c].out[field_pair[f]] + (f & 1);
 }
 
-void ocean_initial_amplitude(const ocean* o, int c, int n, int m, double out[2]) {
+void nv_ocean_initial_amplitude(const ocean* o, int c, int n, int m, double out[2]) {
     wave_amplitude(o, c, n, m, out);
     out[0] *= o->amp_scale;
     out[1] *= o->amp_scale;
 }
 
-double ocean_wave_omega(const ocean* o, int c, int n, int m) {
+double nv_ocean_wave_omega(const ocean* o, int c, int n, int m) {
     return wave_omega_index(o, &o->cascade[c], n, m) * o->omega0;
 }
 
-void ocean_evolved_amplitude(const ocean* o, int c, int n, int m, float out[2]) {
+void nv_ocean_evolved_amplitude(const ocean* o, int c, int n, int m, float out[2]) {
     const ocean_cascade* cc = &o->cascade[c];
     out[0] = out[1] = 0.0f;
     if (n <= -o->nx / 2 || n >= o->nx / 2 || m <= -o->nz / 2 || m >= o->nz / 2) return;

@@ -26,7 +26,7 @@
 #include "ocean_internal.h"
 #include "ocean_walk.h"
 
-int ocean_has_surface_grid(const ocean* o) { return o->surface != NULL; }
+int nv_ocean_has_surface_grid(const ocean* o) { return o->surface != NULL; }
 
 /* Gap nodes are inverted in chunks so the stack stays small. */
 #define OCEAN_GRID_CHUNK 64
@@ -80,7 +80,7 @@ static void march_init(const ocean* o, ocean_march* m) {
 static void exact_nodes(ocean* o, int n, const double* xs, const double* zs, const size_t* at) {
     float height[OCEAN_GRID_CHUNK], velocity[OCEAN_GRID_CHUNK];
     water_query q = {.count = (size_t)n, .x = xs, .z = zs, .height = height, .vertical_velocity = velocity};
-    ocean_sample_exact(o, &q);
+    nv_ocean_sample_exact(o, &q);
     for (int m = 0; m < n; m++) {
         grid_heights(o)[at[m]] = height[m];
         grid_velocities(o)[at[m]] = velocity[m];
@@ -111,7 +111,7 @@ static void fill_gaps(ocean* o, int z0, int z1) {
     if (n > 0) exact_nodes(o, n, xs, zs, at);
 }
 
-void ocean_update_surface_rows(ocean* o, int row_begin, int row_end) {
+void nv_ocean_update_surface_rows(ocean* o, int row_begin, int row_end) {
     if (!o->surface || row_begin >= row_end) return;
     ocean_march m;
     march_init(o, &m);

@@ -93,7 +93,7 @@ static inline int floor_int(float f) {
     return i - (f < (float)i);
 }
 
-/* The resampled surface (ocean_grid.c, built by ocean_update_surface_rows):
+/* The resampled surface (ocean_grid.c, built by nv_ocean_update_surface_rows):
  * after each update, the choppy surface's height and vertical velocity at
  * every world grid node (ix L / nx, iz L / nz), equal to the exact query's
  * within its tolerance. Single cascade only: the tile is then periodic in

@@ -24,7 +24,7 @@ static void ocean_jobs_columns(void* p, uint32_t begin, uint32_t end, uint32_t w
         int cascade = (int)i / c->blocks_x, b = (int)i % c->blocks_x;
         int col0 = b * OCEAN_JOBS_ROWS, col1 = col0 + OCEAN_JOBS_ROWS;
         if (col1 > c->nx / 2) col1 = c->nx / 2;
-        ocean_update_columns(c->o, cascade, col0, col1);
+        nv_ocean_update_columns(c->o, cascade, col0, col1);
     }
 }
 
@@ -41,10 +41,10 @@ static void ocean_jobs_pairs(void* p, uint32_t begin, uint32_t end, uint32_t wor
         int cascade = item / c->blocks_z;
         int row0 = (item % c->blocks_z) * OCEAN_JOBS_ROWS, row1 = row0 + OCEAN_JOBS_ROWS;
         if (row1 > c->nz) row1 = c->nz;
-        ocean_transform_pair_rows(c->o, cascade, lane, row0, row1);
+        nv_ocean_transform_pair_rows(c->o, cascade, lane, row0, row1);
         if (lane == OCEAN_JOBS_LANES - 1)
             for (int pair = OCEAN_JOBS_LANES; pair < OCEAN_PAIR_COUNT; pair++)
-                ocean_transform_pair_rows(c->o, cascade, pair, row0, row1);
+                nv_ocean_transform_pair_rows(c->o, cascade, pair, row0, row1);
     }
 }
 
@@ -54,26 +54,28 @@ static void ocean_jobs_surface(void* p, uint32_t begin, uint32_t end, uint32_t w
     for (uint32_t i = begin; i < end; i++) {
         int row0 = (int)i * OCEAN_JOBS_SURFACE_ROWS, row1 = row0 + OCEAN_JOBS_SURFACE_ROWS;
         if (row1 > c->nz) row1 = c->nz;
-        ocean_update_surface_rows(c->o, row0, row1);
+        nv_ocean_update_surface_rows(c->o, row0, row1);
     }
 }
 
 static void ocean_jobs_run(jobs* pool, uint32_t count, jobs_range_fn* fn, void* ctx) {
-    if (pool) jobs_parallel_for(pool, count, 1, fn, ctx);
-    else fn(ctx, 0, count, 0);
+    if (pool)
+        nv_jobs_parallel_for(pool, count, 1, fn, ctx);
+    else
+        fn(ctx, 0, count, 0);
 }
 
 void ocean_jobs_update(ocean* o, double time, jobs* pool) {
     ocean_jobs_ctx c;
     c.o = o;
-    c.cascades = ocean_cascade_count(o);
-    ocean_resolution(o, &c.nx, &c.nz);
+    c.cascades = nv_ocean_cascade_count(o);
+    nv_ocean_resolution(o, &c.nx, &c.nz);
     c.blocks_x = (c.nx / 2 + OCEAN_JOBS_ROWS - 1) / OCEAN_JOBS_ROWS;
     c.blocks_z = (c.nz + OCEAN_JOBS_ROWS - 1) / OCEAN_JOBS_ROWS;
-    ocean_update_begin(o, time);
+    nv_ocean_update_begin(o, time);
     ocean_jobs_run(pool, (uint32_t)(c.cascades * c.blocks_x), ocean_jobs_columns, &c);
     ocean_jobs_run(pool, (uint32_t)(OCEAN_JOBS_LANES * c.cascades * c.blocks_z), ocean_jobs_pairs, &c);
-    if (ocean_has_surface_grid(o))
+    if (nv_ocean_has_surface_grid(o))
         ocean_jobs_run(pool, (uint32_t)((c.nz + OCEAN_JOBS_SURFACE_ROWS - 1) / OCEAN_JOBS_SURFACE_ROWS),
                        ocean_jobs_surface, &c);
 }
@@ -81,6 +83,6 @@ void ocean_jobs_update(ocean* o, double time, jobs* pool) {
 static void ocean_jobs_world_update(void* ctx, double time, jobs* pool) { ocean_jobs_update(ctx, time, pool); }
 
 world_water ocean_jobs_water(ocean* o) {
-    world_water w = {ocean_surface(o), ocean_jobs_world_update, o};
+    world_water w = {nv_ocean_surface(o), ocean_jobs_world_update, o};
     return w;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The ocean update run as jobs on the pool: each phase of ocean.h's split
  * update becomes one parallel-for over (cascade x block) work items. The
- * result is bit-identical to ocean_update for any thread count. */
+ * result is bit-identical to nv_ocean_update for any thread count. */
 #ifndef NAVAL_OCEAN_JOBS_H
 #define NAVAL_OCEAN_JOBS_H
 

@@ -371,11 +371,11 @@ static int sample_four(const query_ctx* k, size_t i0) {
     return unconverged[_mm_movemask_ps(conv)];
 }
 
-size_t ocean_sample(const ocean* o, const water_query* q) {
-    return o->surface ? ocean_grid_sample(o, q) : ocean_sample_exact(o, q);
+size_t nv_ocean_sample(const ocean* o, const water_query* q) {
+    return o->surface ? ocean_grid_sample(o, q) : nv_ocean_sample_exact(o, q);
 }
 
-size_t ocean_sample_exact(const ocean* o, const water_query* q) {
+size_t nv_ocean_sample_exact(const ocean* o, const water_query* q) {
     query_ctx k;
     k.o = o;
     k.q = q;
@@ -394,7 +394,7 @@ size_t ocean_sample_exact(const ocean* o, const water_query* q) {
     return failed;
 }
 
-void ocean_sample_labels(const ocean* o, size_t count, const double* x0, const double* z0, ocean_point* out) {
+void nv_ocean_sample_labels(const ocean* o, size_t count, const double* x0, const double* z0, ocean_point* out) {
     grid_spot s;
     for (size_t i = 0; i < count; i++) {
         fpair acc[OCEAN_PAIR_COUNT];
@@ -425,12 +425,12 @@ void ocean_sample_labels(const ocean* o, size_t count, const double* x0, const d
     }
 }
 
-void ocean_measure(const ocean* o, ocean_stats* st) {
+void nv_ocean_measure(const ocean* o, ocean_stats* st) {
     memset(st, 0, sizeof *st);
     const size_t cells = (size_t)o->nx * o->nz;
     double var = 0.0;
     for (int c = 0; c < o->cascade_count; c++) {
-        const float* h = ocean_field(o, c, OCEAN_FIELD_HEIGHT);
+        const float* h = nv_ocean_field(o, c, OCEAN_FIELD_HEIGHT);
         double sum = 0.0, sum2 = 0.0;
         for (size_t i = 0; i < cells; i++) {
             double v = h[OCEAN_FIELD_STRIDE * i];
@@ -462,7 +462,7 @@ void ocean_measure(const ocean* o, ocean_stats* st) {
             } else {
                 double x = ix * dx, z = iz * dz;
                 ocean_point p;
-                ocean_sample_labels(o, 1, &x, &z, &p);
+                nv_ocean_sample_labels(o, 1, &x, &z, &p);
                 h = p.height;
                 j = p.jacobian;
             }

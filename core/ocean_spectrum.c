@@ -11,7 +11,7 @@
 
 /* ---------------------------------------------------------------- model */
 
-void spectrum_model_prepare(spectrum_model* m) {
+void nv_spectrum_model_prepare(spectrum_model* m) {
     double g = m->gravity, u = m->wind_speed;
     if (m->spreading == SPREADING_AUTO)
         m->spreading = m->type == SPECTRUM_PHILLIPS ? SPREADING_COS2 : SPREADING_MITSUYASU;
@@ -25,7 +25,7 @@ void spectrum_model_prepare(spectrum_model* m) {
         m->phillips_l = u * u / g;
         /* peak of k^-3 exp(-1/(kL)^2): k = sqrt(2/3) / L */
         double kp = sqrt(2.0 / 3.0) / m->phillips_l;
-        m->omega_p = spectrum_dispersion(kp, m->depth, g);
+        m->omega_p = nv_spectrum_dispersion(kp, m->depth, g);
         break;
     }
     case SPECTRUM_PIERSON_MOSKOWITZ:
@@ -44,18 +44,18 @@ void spectrum_model_prepare(spectrum_model* m) {
 
 /* ----------------------------------------------------------- dispersion */
 
-double spectrum_dispersion(double k, double depth, double gravity) {
+double nv_spectrum_dispersion(double k, double depth, double gravity) {
     if (!(k > 0.0)) return 0.0;
     if (depth > 0.0) return sqrt(gravity * k * tanh(k * depth));
     return sqrt(gravity * k);
 }
 
-double spectrum_dispersion_derivative(double k, double depth, double gravity) {
+double nv_spectrum_dispersion_derivative(double k, double depth, double gravity) {
     if (!(k > 0.0)) {
         /* limit k -> 0: deep water diverges, shallow tends to sqrt(g h) */
         return depth > 0.0 ? sqrt(gravity * depth) : 0.0;
     }
-    double w = spectrum_dispersion(k, depth, gravity);
+    double w = nv_spectrum_dispersion(k, depth, gravity);
     if (!(w > 0.0)) return 0.0;
     if (depth > 0.0) {
         double kh = k * depth;
@@ -75,8 +75,8 @@ static double spectrum_wavenumber(double omega, double depth, double gravity) {
     double ks = omega / sqrt(gravity * depth);
     if (ks > k) k = ks;
     for (int i = 0; i < 60; i++) {
-        double f = spectrum_dispersion(k, depth, gravity) - omega;
-        double df = spectrum_dispersion_derivative(k, depth, gravity);
+        double f = nv_spectrum_dispersion(k, depth, gravity) - omega;
+        double df = nv_spectrum_dispersion_derivative(k, depth, gravity);
         if (!(df > 0.0)) break;
         double step = f / df;
         double kn = k - step;
@@ -131,27 +131,27 @@ static double omega_native(const spectrum_model* m, double w) {
     return s;
 }
 
-double spectrum_omega_density(const spectrum_model* m, double omega) {
+double nv_spectrum_omega_density(const spectrum_model* m, double omega) {
     if (!(omega > 0.0)) return 0.0;
     if (m->type == SPECTRUM_PHILLIPS) {
         double k = spectrum_wavenumber(omega, m->depth, m->gravity);
-        double dwdk = spectrum_dispersion_derivative(k, m->depth, m->gravity);
+        double dwdk = nv_spectrum_dispersion_derivative(k, m->depth, m->gravity);
         if (!(dwdk > 0.0)) return 0.0;
         return m->scale * phillips_k(m, k) / dwdk;
     }
     return m->scale * omega_native(m, omega);
 }
 
-double spectrum_k_density(const spectrum_model* m, double k) {
+double nv_spectrum_k_density(const spectrum_model* m, double k) {
     if (!(k > 0.0)) return 0.0;
     if (m->type == SPECTRUM_PHILLIPS) return m->scale * phillips_k(m, k);
-    double w = spectrum_dispersion(k, m->depth, m->gravity);
-    return m->scale * omega_native(m, w) * spectrum_dispersion_derivative(k, m->depth, m->gravity);
+    double w = nv_spectrum_dispersion(k, m->depth, m->gravity);
+    return m->scale * omega_native(m, w) * nv_spectrum_dispersion_derivative(k, m->depth, m->gravity);
 }
 
 /* ------------------------------------------------------------ spreading */
 
-double spectrum_cos2s_norm(double s) {
+double nv_spectrum_cos2s_norm(double s) {
     if (!(s > 0.0)) return 1.0 / (2.0 * NV_PI);
     double ratio; /* Gamma(s+1) / Gamma(s+1/2) */
     if (s < 140.0) {
@@ -170,7 +170,7 @@ static double wrap_angle(double a) {
     return a;
 }
 
-double spectrum_spreading(const spectrum_model* m, double omega, double theta) {
+double nv_spectrum_spreading(const spectrum_model* m, double omega, double theta) {
     double iso = 1.0 / (2.0 * NV_PI);
     theta = wrap_angle(theta);
     switch (m->spreading) {
@@ -187,7 +187,7 @@ double spectrum_spreading(const spectrum_model* m, double omega, double theta) {
         double s = r <= 1.0 ? sp * pow(r, 5.0) : sp * pow(r, -2.5);
         s += 16.0 * tanh(1.0 / r) * m->swell * m->swell;
         double c = fabs(cos(0.5 * theta));
-        return spectrum_cos2s_norm(s) * pow(c, 2.0 * s);
+        return nv_spectrum_cos2s_norm(s) * pow(c, 2.0 * s);
     }
     case SPREADING_DONELAN_BANNER: {
         if (!(m->omega_p > 0.0) || !(omega > 0.0)) return iso;
@@ -207,19 +207,19 @@ double spectrum_spreading(const spectrum_model* m, double omega, double theta) {
     return iso;
 }
 
-double spectrum_density_2d(const spectrum_model* m, double kx, double kz, double wind_dir) {
+double nv_spectrum_density_2d(const spectrum_model* m, double kx, double kz, double wind_dir) {
     double k = sqrt(kx * kx + kz * kz);
     if (!(k > 0.0)) return 0.0;
-    double sk = spectrum_k_density(m, k);
+    double sk = nv_spectrum_k_density(m, k);
     if (!(sk > 0.0)) return 0.0;
-    double w = spectrum_dispersion(k, m->depth, m->gravity);
+    double w = nv_spectrum_dispersion(k, m->depth, m->gravity);
     double theta = atan2(kz, kx) - wind_dir;
-    return sk * spectrum_spreading(m, w, theta) / k;
+    return sk * nv_spectrum_spreading(m, w, theta) / k;
 }
 
 /* ------------------------------------------------------------- moments */
 
-double spectrum_m0_band(const spectrum_model* m, double k_lo, double k_hi) {
+double nv_spectrum_m0_band(const spectrum_model* m, double k_lo, double k_hi) {
     if (!(m->omega_p > 0.0) || !(m->scale > 0.0)) return 0.0;
     double kp = m->omega_p * m->omega_p / m->gravity;
     double lo = kp * 1e-4, hi = kp * 1e6;
@@ -234,15 +234,15 @@ double spectrum_m0_band(const spectrum_model* m, double k_lo, double k_hi) {
     double h = span / n, sum = 0.0;
     for (int i = 0; i <= n; i++) {
         double k = lo * exp(h * i);
-        double f = spectrum_k_density(m, k) * k;
+        double f = nv_spectrum_k_density(m, k) * k;
         sum += f * (i == 0 || i == n ? 1.0 : (i & 1) ? 4.0 : 2.0);
     }
     return sum * h / 3.0;
 }
 
-double spectrum_m0(const spectrum_model* m) { return spectrum_m0_band(m, 0.0, INFINITY); }
+double nv_spectrum_m0(const spectrum_model* m) { return nv_spectrum_m0_band(m, 0.0, INFINITY); }
 
-double spectrum_peak_omega(const spectrum_model* m) {
+double nv_spectrum_peak_omega(const spectrum_model* m) {
     if (!(m->omega_p > 0.0)) return 0.0;
     /* coarse log scan around the formula's peak, then golden section */
     double lo = m->omega_p / 8.0, hi = m->omega_p * 8.0;
@@ -251,7 +251,7 @@ double spectrum_peak_omega(const spectrum_model* m) {
     double best_w = m->omega_p, best_s = -1.0;
     for (int i = 0; i <= n; i++) {
         double w = lo * pow(ratio, i);
-        double s = spectrum_omega_density(m, w);
+        double s = nv_spectrum_omega_density(m, w);
         if (s > best_s) {
             best_s = s;
             best_w = w;
@@ -260,20 +260,20 @@ double spectrum_peak_omega(const spectrum_model* m) {
     double a = best_w / ratio, b = best_w * ratio;
     const double gr = 0.5 * (sqrt(5.0) - 1.0);
     double c = b - gr * (b - a), d = a + gr * (b - a);
-    double fc = spectrum_omega_density(m, c), fd = spectrum_omega_density(m, d);
+    double fc = nv_spectrum_omega_density(m, c), fd = nv_spectrum_omega_density(m, d);
     for (int i = 0; i < 60; i++) {
         if (fc > fd) {
             b = d;
             d = c;
             fd = fc;
             c = b - gr * (b - a);
-            fc = spectrum_omega_density(m, c);
+            fc = nv_spectrum_omega_density(m, c);
         } else {
             a = c;
             c = d;
             fc = fd;
             d = a + gr * (b - a);
-            fd = spectrum_omega_density(m, d);
+            fd = nv_spectrum_omega_density(m, d);
         }
     }
     return 0.5 * (a + b);
@@ -285,17 +285,17 @@ static const double beaufort_wind[13] = {0.0,  0.9,   2.45, 4.4,   6.7,   9.35, 
                                          15.5, 18.95, 22.6, 26.45, 30.55, 35.0};
 static const double beaufort_hs[13] = {0.0, 0.1, 0.2, 0.6, 1.0, 2.0, 3.0, 4.0, 5.5, 7.0, 9.0, 11.5, 14.0};
 
-double spectrum_beaufort_wind(int beaufort) {
+double nv_spectrum_beaufort_wind(int beaufort) {
     if (beaufort < 0 || beaufort > 12) return -1.0;
     return beaufort_wind[beaufort];
 }
 
-double spectrum_beaufort_hs(int beaufort) {
+double nv_spectrum_beaufort_hs(int beaufort) {
     if (beaufort < 0 || beaufort > 12) return -1.0;
     return beaufort_hs[beaufort];
 }
 
-double spectrum_wind_for_hs(double hs, double gravity) {
+double nv_spectrum_wind_for_hs(double hs, double gravity) {
     if (!(hs > 0.0) || !(gravity > 0.0)) return 0.0;
     /* PM: Hs = 4 sqrt(alpha / (4 beta)) U^2 / g = 0.209 U^2 / g */
     double c = 4.0 * sqrt(PM_ALPHA / (4.0 * PM_BETA));
@@ -304,18 +304,18 @@ double spectrum_wind_for_hs(double hs, double gravity) {
 
 /* --------------------------------------------------------------- random */
 
-uint64_t spectrum_hash64(uint64_t x) {
+uint64_t nv_spectrum_hash64(uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
 }
 
-void spectrum_gaussian_pair(uint64_t seed, int cascade, int n, int m, double out[2]) {
-    uint64_t h = spectrum_hash64(seed);
-    h = spectrum_hash64(h ^ (uint64_t)(uint32_t)cascade);
-    h = spectrum_hash64(h ^ (((uint64_t)(uint32_t)n << 32) | (uint64_t)(uint32_t)m));
-    uint64_t a = spectrum_hash64(h), b = spectrum_hash64(h ^ 0xD1B54A32D192ED03ull);
+void nv_spectrum_gaussian_pair(uint64_t seed, int cascade, int n, int m, double out[2]) {
+    uint64_t h = nv_spectrum_hash64(seed);
+    h = nv_spectrum_hash64(h ^ (uint64_t)(uint32_t)cascade);
+    h = nv_spectrum_hash64(h ^ (((uint64_t)(uint32_t)n << 32) | (uint64_t)(uint32_t)m));
+    uint64_t a = nv_spectrum_hash64(h), b = nv_spectrum_hash64(h ^ 0xD1B54A32D192ED03ull);
     double u1 = 1.0 - (double)(a >> 11) * 0x1.0p-53; /* (0, 1] */
     double u2 = (double)(b >> 11) * 0x1.0p-53;       /* [0, 1) */
     double r = sqrt(-2.0 * log(u1));

@@ -27,7 +27,7 @@ typedef struct ocean_march {
 
 /* Walks rows z .. z + rows - 1 (rows 1..8) node by node across the table,
  * a row per lane; nodes whose walk fails are NaN. The SSE2 build runs on
- * every x86-64 CPU, the AVX2 one where simd_level() allows. */
+ * every x86-64 CPU, the AVX2 one where nv_simd_level() allows. */
 void ocean_walk_sse2_rows(const ocean_march* m, int z, int rows);
 void ocean_walk_avx2_rows(const ocean_march* m, int z, int rows);
 

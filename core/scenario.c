@@ -31,7 +31,7 @@ static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
     static const char* const keys[] = {"spectrum", "wind",     "wind_dir", "fetch", "depth",      "size", "resolution",
                                        "cascades", "choppiness", "seed",   "beaufort", "hs", "gamma", "swell", "query", NULL};
     if (json_check_keys(c, o, "ocean", keys)) return -1;
-    *p = ocean_params_default();
+    *p = nv_ocean_params_default();
     int failed;
     const char* spectrum = json_get_string(c, o, "ocean", "spectrum", false, &failed);
     if (failed) return -1;
@@ -72,7 +72,7 @@ static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
     else if (query && strcmp(query, "grid") == 0) p->surface_grid = 1;
     else if (query) return json_fail(c, "ocean.query", "'%s' is not one of exact, grid", query);
     nv_error inner;
-    if (ocean_params_validate(p, &inner)) return json_fail(c, "ocean", "%s", inner.message);
+    if (nv_ocean_params_validate(p, &inner)) return json_fail(c, "ocean", "%s", inner.message);
     return 0;
 }
 
@@ -90,7 +90,7 @@ static void scn_hull_from_type(const vessel_type* t, bool has_dynamics, scenario
 
 static int scn_parse_hull(const scn_ctx* c, const cJSON* o, const char* path, scenario_hull* h) {
     vessel_type t;
-    if (vessel_type_parse_object(c, o, path, VESSEL_TYPE_HULL_ENTRY, &t)) return -1;
+    if (nv_vessel_type_parse_object(c, o, path, VESSEL_TYPE_HULL_ENTRY, &t)) return -1;
     scn_hull_from_type(&t, cJSON_GetObjectItemCaseSensitive(o, "coefficients") != NULL, h);
     return 0;
 }
@@ -101,9 +101,9 @@ static int scn_parse_vessel_type(const scn_ctx* c, const cJSON* o, const char* p
         char spec[SCENARIO_PATH_MAX];
         nv_error inner;
         if (json_resolve_path(c, path, o->valuestring, spec, sizeof spec)) return -1;
-        if (vessel_type_from_spec(spec, &t, &inner)) return json_fail(c, path, "%s", inner.message);
+        if (nv_vessel_type_from_spec(spec, &t, &inner)) return json_fail(c, path, "%s", inner.message);
     } else if (cJSON_IsObject(o)) {
-        if (vessel_type_parse_object(c, o, path, 0, &t)) return -1;
+        if (nv_vessel_type_parse_object(c, o, path, 0, &t)) return -1;
     } else {
         return json_fail(c, path, "expected \"builtin:NAME\", a vessel-type file or a vessel-type object (got %s)",
                          cJSON_IsString(o) ? "an empty string" : json_type_name(o));
@@ -246,8 +246,8 @@ static int scn_fleet(const scn_ctx* c, scenario* s, const scenario_vessel* like,
     return 0;
 }
 
-int scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
-                       double speed, uint64_t seed, nv_error* err) {
+int nv_scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
+                          double speed, uint64_t seed, nv_error* err) {
     scn_ctx c = {"fleet", NULL, err};
     if (type >= s->hull_count) return json_fail(&c, "", "no hull type %u", type);
     if (!(spacing > 0.0) || !isfinite(spacing) || !isfinite(speed) || !isfinite(origin[0]) || !isfinite(origin[1]))
@@ -332,30 +332,30 @@ static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
     return 0;
 }
 
-int scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, scenario* out,
-                   nv_error* err) {
+int nv_scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, scenario* out,
+                      nv_error* err) {
     memset(out, 0, sizeof *out);
-    out->world = world_config_default();
+    out->world = nv_world_config_default();
     scn_ctx c = {name ? name : "scenario", base_dir, err};
     cJSON* root = json_parse_text(&c, text, length);
     if (!root) return -1;
     int rc = scn_parse_root(&c, root, out);
     cJSON_Delete(root);
-    if (rc) scenario_free(out);
+    if (rc) nv_scenario_free(out);
     return rc;
 }
 
 static int scn_parse_text(const char* text, size_t length, const char* name, const char* base_dir, void* out,
                           nv_error* err) {
-    return scenario_parse(text, length, name, base_dir, out, err);
+    return nv_scenario_parse(text, length, name, base_dir, out, err);
 }
 
-int scenario_load_file(const char* path, scenario* out, nv_error* err) {
+int nv_scenario_load_file(const char* path, scenario* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     return json_load_file(path, scn_parse_text, out, err);
 }
 
-void scenario_free(scenario* s) {
+void nv_scenario_free(scenario* s) {
     free(s->hulls);
     free(s->vessels);
     s->hulls = NULL;
@@ -363,10 +363,10 @@ void scenario_free(scenario* s) {
     s->hull_count = s->vessel_count = s->vessel_capacity = 0;
 }
 
-vec3 scenario_wind(const scenario* s) {
+vec3 nv_scenario_wind(const scenario* s) {
     if (!s->has_ocean) return s->wind;
     /* The ocean resolves a Beaufort number into its wind when it is made. */
-    double speed = s->ocean.beaufort >= 0 ? spectrum_beaufort_wind(s->ocean.beaufort) : s->ocean.wind_speed;
+    double speed = s->ocean.beaufort >= 0 ? nv_spectrum_beaufort_wind(s->ocean.beaufort) : s->ocean.wind_speed;
     double a = s->ocean.wind_direction * NV_PI / 180.0;
     return v3(speed * cos(a), 0.0, speed * sin(a));
 }
@@ -376,49 +376,50 @@ static int scn_add_types(const scenario* s, world* w, nv_error* err) {
         const scenario_hull* h = &s->hulls[i];
         mesh m;
         uint32_t type;
-        if (vessel_type_load_hull(h->source, &h->mesh, &m, err)) return nv_error_prefix(err, "hull type '%s'", h->name);
-        int rc = world_add_hull_type(w, h->name, &m, &h->mass, &type, err);
-        mesh_free(&m);
-        if (rc || (h->has_dynamics && world_set_type_dynamics(w, type, &h->dynamics, err)))
+        if (nv_vessel_type_load_hull(h->source, &h->mesh, &m, err))
             return nv_error_prefix(err, "hull type '%s'", h->name);
-        if (h->columns_nx && h->columns_nz && world_build_type_columns(w, type, h->columns_nx, h->columns_nz, err))
+        int rc = nv_world_add_hull_type(w, h->name, &m, &h->mass, &type, err);
+        nv_mesh_free(&m);
+        if (rc || (h->has_dynamics && nv_world_set_type_dynamics(w, type, &h->dynamics, err)))
+            return nv_error_prefix(err, "hull type '%s'", h->name);
+        if (h->columns_nx && h->columns_nz && nv_world_build_type_columns(w, type, h->columns_nx, h->columns_nz, err))
             return -1;
     }
     return 0;
 }
 
-int scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err) {
+int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err) {
     memset(out, 0, sizeof *out);
-    if (s->has_ocean && !(out->ocean = ocean_create(&s->ocean, err))) goto fail;
-    if (world_create(&out->world, &s->world, pool, err)) goto fail;
+    if (s->has_ocean && !(out->ocean = nv_ocean_create(&s->ocean, err))) goto fail;
+    if (nv_world_create(&out->world, &s->world, pool, err)) goto fail;
     if (out->ocean) {
         world_water water = ocean_jobs_water(out->ocean);
-        world_set_water(out->world, &water);
+        nv_world_set_water(out->world, &water);
     }
-    world_set_wind(out->world, scenario_wind(s));
+    nv_world_set_wind(out->world, nv_scenario_wind(s));
     if (scn_add_types(s, out->world, err)) goto fail;
     for (uint32_t i = 0; i < s->vessel_count; i++) {
         const scenario_vessel* v = &s->vessels[i];
         double y = v->y;
-        if (v->afloat && world_type_float_height(out->world, v->hull, &y, err)) goto fail;
+        if (v->afloat && nv_world_type_float_height(out->world, v->hull, &y, err)) goto fail;
         quat q = quat_from_axis_angle(v3(0, 1, 0), v->heading_deg * NV_PI / 180.0);
         uint32_t id;
-        if (world_spawn(out->world, v->hull, v3(v->x, y, v->z), q, &id, err) ||
-            world_set_velocity(out->world, id, v->velocity, v->angular_velocity, err) ||
-            (v->has_controls && world_set_controls(out->world, id, v->throttle, v->rudder, err))) {
+        if (nv_world_spawn(out->world, v->hull, v3(v->x, y, v->z), q, &id, err) ||
+            nv_world_set_velocity(out->world, id, v->velocity, v->angular_velocity, err) ||
+            (v->has_controls && nv_world_set_controls(out->world, id, v->throttle, v->rudder, err))) {
             nv_error_prefix(err, "vessel %u", i);
             goto fail;
         }
     }
     return 0;
 fail:
-    scenario_instance_destroy(out);
+    nv_scenario_instance_destroy(out);
     return -1;
 }
 
-void scenario_instance_destroy(scenario_instance* inst) {
-    world_destroy(inst->world);
-    ocean_destroy(inst->ocean);
+void nv_scenario_instance_destroy(scenario_instance* inst) {
+    nv_world_destroy(inst->world);
+    nv_ocean_destroy(inst->ocean);
     inst->world = NULL;
     inst->ocean = NULL;
 }

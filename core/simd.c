@@ -19,7 +19,7 @@ static int simd_ask_cpu(void) {
 static atomic_int simd_known = -1; /* -1: not asked yet */
 static atomic_int simd_max = SIMD_AVX512;
 
-int simd_cpu_level(void) {
+int nv_simd_cpu_level(void) {
     int known = atomic_load_explicit(&simd_known, memory_order_relaxed);
     if (known < 0) {
         known = simd_ask_cpu();
@@ -28,18 +28,18 @@ int simd_cpu_level(void) {
     return known;
 }
 
-int simd_level(void) {
-    int cpu = simd_cpu_level(), cap = atomic_load_explicit(&simd_max, memory_order_relaxed);
+int nv_simd_level(void) {
+    int cpu = nv_simd_cpu_level(), cap = atomic_load_explicit(&simd_max, memory_order_relaxed);
     return cpu < cap ? cpu : cap;
 }
 
-void simd_cap(int level) { atomic_store(&simd_max, level); }
+void nv_simd_cap(int level) { atomic_store(&simd_max, level); }
 
 static const char* const simd_names[SIMD_LEVELS] = {"sse2", "avx2", "avx512"};
 
-const char* simd_name(int level) { return level >= 0 && level < SIMD_LEVELS ? simd_names[level] : "?"; }
+const char* nv_simd_name(int level) { return level >= 0 && level < SIMD_LEVELS ? simd_names[level] : "?"; }
 
-int simd_level_of(const char* name) {
+int nv_simd_level_of(const char* name) {
     for (int level = 0; level < SIMD_LEVELS; level++)
         if (!strcmp(name, simd_names[level])) return level;
     return -1;

@@ -8,7 +8,7 @@
 #include "hydro.h"
 #include "vessel.h"
 
-statics_options statics_options_default(void) {
+statics_options nv_statics_options_default(void) {
     statics_options o;
     memset(&o, 0, sizeof o);
     o.water_density = 1025.0;
@@ -24,7 +24,7 @@ statics_options statics_options_default(void) {
 
 static double statics_clamp_unit(double x) { return x < -1.0 ? -1.0 : (x > 1.0 ? 1.0 : x); }
 
-void statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg) {
+void nv_statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg) {
     mat3 r = quat_to_mat3(orientation);
     const double deg = 180.0 / NV_PI;
     /* Columns of R are the body axes in the world: x forward, y up, z starboard. */
@@ -39,8 +39,8 @@ void statics_attitude(quat orientation, double* heel_deg, double* trim_deg, doub
  *   int x dV   = -sum N_y int(d x dA) / A      (same for z)
  *   int (y - level) dV = sum N_y int(d^2 dA) / (2 A)     (d = level - y)
  * with the exact integrals of products of linear functions over a piece. */
-double statics_buoyancy_center(const hull* h, const float* height, vec3 position, const mat3* rotation, double level,
-                               vec3* center) {
+double nv_statics_buoyancy_center(const hull* h, const float* height, vec3 position, const mat3* rotation, double level,
+                                  vec3* center) {
     double volume = 0.0, mx = 0.0, mz = 0.0, md = 0.0;
     for (uint32_t t = 0; t < h->triangle_count; t++) {
         const uint32_t* tri = h->triangles + 3 * (size_t)t;
@@ -113,13 +113,13 @@ static int statics_check_floats(const hull* h, double water_density, nv_error* e
     return 0;
 }
 
-int statics_balance_height_of(const hull* h, double water_density, double gravity, quat orientation, double* y,
-                              nv_error* err) {
+int nv_statics_balance_height_of(const hull* h, double water_density, double gravity, quat orientation, double* y,
+                                 nv_error* err) {
     if (statics_check_floats(h, water_density, err)) return -1;
     vessel v;
     if (vessel_init(&v, h, err)) return -1;
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     vessel_env env = vessel_env_default();
     env.water_density = water_density;
     env.gravity = gravity;
@@ -128,13 +128,13 @@ int statics_balance_height_of(const hull* h, double water_density, double gravit
     return 0;
 }
 
-int statics_find_equilibrium(const hull* h, const statics_options* opts, statics_result* out, nv_error* err) {
+int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, statics_result* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (!(opts->dt > 0.0) || !(opts->max_time > 0.0) || !(opts->water_density > 0.0) || !(opts->gravity > 0.0))
         return nv_error_set(err, "equilibrium: density, gravity, time step and time limit must be positive");
     if (statics_check_floats(h, opts->water_density, err)) return nv_error_prefix(err, "equilibrium");
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     vessel_env env = vessel_env_default();
     env.water_density = opts->water_density;
     env.gravity = opts->gravity;
@@ -183,10 +183,10 @@ int statics_find_equilibrium(const hull* h, const statics_options* opts, statics
     out->draft = -lowest;
     out->position = v.body.position;
     out->orientation = v.body.orientation;
-    statics_attitude(v.body.orientation, &out->heel_deg, &out->trim_deg, &out->tilt_deg);
+    nv_statics_attitude(v.body.orientation, &out->heel_deg, &out->trim_deg, &out->tilt_deg);
     vec3 cb_world;
     mat3 r = body_rotation(&v.body), rt = m3_transpose(&r);
-    out->displacement = statics_buoyancy_center(h, v.height, v.body.position, &r, 0.0, &cb_world);
+    out->displacement = nv_statics_buoyancy_center(h, v.height, v.body.position, &r, 0.0, &cb_world);
     /* Back to mesh coordinates: CG + R^T (B - position). */
     out->center_of_buoyancy = hull_body_to_mesh(h, m3_mul_v3(&rt, v3_sub(cb_world, v.body.position)));
     vessel_free(&v);

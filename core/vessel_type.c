@@ -35,12 +35,12 @@ static actuator_rudder vt_rudder_default(void) {
     return r;
 }
 
-void vessel_type_init(vessel_type* t) {
+void nv_vessel_type_init(vessel_type* t) {
     memset(t, 0, sizeof *t);
-    t->mesh = mesh_options_default();
-    t->mass = mass_spec_default();
-    t->dynamics.coeffs = hydrodyn_coeffs_default();
-    actuator_set_init(&t->dynamics.actuators);
+    t->mesh = nv_mesh_options_default();
+    t->mass = nv_mass_spec_default();
+    t->dynamics.coeffs = nv_hydrodyn_coeffs_default();
+    nv_actuator_set_init(&t->dynamics.actuators);
 }
 
 /* Force names in "coefficients.forces", in HYDRODYN_* bit order. */
@@ -77,7 +77,7 @@ static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, 
 }
 
 /* The scalar coefficients: key = field name, with the range a file may give
- * (hydrodyn_coeffs_validate's, checked here so the message names the key's
+ * (nv_hydrodyn_coeffs_validate's, checked here so the message names the key's
  * full path; validate runs after as the last word). */
 typedef struct vt_coeff_field {
     const char* key;
@@ -134,7 +134,7 @@ static int vt_parse_coeffs(const json_ctx* c, const cJSON* o, const char* path, 
     if ((n = json_get_numbers(c, o, path, "added_inertia", 3, 3, fraction, v)) < 0) return -1;
     if (n) h->added_inertia = v3(v[0], v[1], v[2]);
     nv_error inner;
-    if (hydrodyn_coeffs_validate(h, &inner)) return json_fail(c, path, "%s", inner.message);
+    if (nv_hydrodyn_coeffs_validate(h, &inner)) return json_fail(c, path, "%s", inner.message);
     return 0;
 }
 
@@ -239,7 +239,7 @@ static int vt_parse_actuators(const json_ctx* c, const cJSON* o, const char* pat
             return -1;
     }
     nv_error inner;
-    if (actuator_set_validate(a, &inner)) return json_fail(c, path, "%s", inner.message);
+    if (nv_actuator_set_validate(a, &inner)) return json_fail(c, path, "%s", inner.message);
     return 0;
 }
 
@@ -291,21 +291,21 @@ static int vt_parse_hull(const json_ctx* c, const cJSON* o, const char* path, ve
     return 0;
 }
 
-int vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* path, unsigned flags, vessel_type* out) {
-    static const char* const full_keys[] = {"name",     "hull",         "up",         "flip",    "mass",
-                                            "density",  "cg",           "gyration",   "coefficients", "propellers",
-                                            "rudders",  "controls",     NULL};
+int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* path, unsigned flags, vessel_type* out) {
+    static const char* const full_keys[] = {"name",    "hull",     "up",       "flip",         "mass",
+                                            "density", "cg",       "gyration", "coefficients", "propellers",
+                                            "rudders", "controls", NULL};
     static const char* const hull_keys[] = {"name", "hull", "up", "flip", "mass", "density", "cg", "gyration",
                                             "coefficients", NULL};
     int hull_entry = (flags & VESSEL_TYPE_HULL_ENTRY) != 0;
-    vessel_type_init(out);
-    if (hull_entry) out->dynamics.coeffs = hydrodyn_coeffs_none();
+    nv_vessel_type_init(out);
+    if (hull_entry) out->dynamics.coeffs = nv_hydrodyn_coeffs_none();
     if (json_check_keys(c, o, path, hull_entry ? hull_keys : full_keys) || vt_parse_hull(c, o, path, out)) return -1;
     const cJSON* coeffs = cJSON_GetObjectItemCaseSensitive(o, "coefficients");
     if (coeffs) {
         /* A hull entry that asks for forces starts from the same defaults
          * as a vessel type. */
-        out->dynamics.coeffs = hydrodyn_coeffs_default();
+        out->dynamics.coeffs = nv_hydrodyn_coeffs_default();
         char full[JSON_PATH_MAX];
         json_path_key(full, sizeof full, path, "coefficients");
         if (vt_parse_coeffs(c, coeffs, full, &out->dynamics.coeffs)) return -1;
@@ -313,24 +313,24 @@ int vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* path
     return hull_entry ? 0 : vt_parse_actuators(c, o, path, &out->dynamics.actuators);
 }
 
-int vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, vessel_type* out,
-                      nv_error* err) {
+int nv_vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, vessel_type* out,
+                         nv_error* err) {
     json_ctx c = {name ? name : "vessel type", base_dir, err};
-    vessel_type_init(out);
+    nv_vessel_type_init(out);
     cJSON* root = json_parse_text(&c, text, length);
     if (!root) return -1;
-    int rc = vessel_type_parse_object(&c, root, "", 0, out);
+    int rc = nv_vessel_type_parse_object(&c, root, "", 0, out);
     cJSON_Delete(root);
     return rc;
 }
 
 static int vt_parse_text(const char* text, size_t length, const char* name, const char* base_dir, void* out,
                          nv_error* err) {
-    return vessel_type_parse(text, length, name, base_dir, out, err);
+    return nv_vessel_type_parse(text, length, name, base_dir, out, err);
 }
 
-int vessel_type_load_file(const char* path, vessel_type* out, nv_error* err) {
-    vessel_type_init(out);
+int nv_vessel_type_load_file(const char* path, vessel_type* out, nv_error* err) {
+    nv_vessel_type_init(out);
     return json_load_file(path, vt_parse_text, out, err);
 }
 
@@ -372,14 +372,14 @@ static const vt_builtin_spec vt_builtins[] = {
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
 
-int vessel_type_builtin_count(void) { return VT_BUILTIN_COUNT; }
+int nv_vessel_type_builtin_count(void) { return VT_BUILTIN_COUNT; }
 
-const char* vessel_type_builtin_name(int index) {
+const char* nv_vessel_type_builtin_name(int index) {
     return index >= 0 && index < VT_BUILTIN_COUNT ? vt_builtins[index].name : NULL;
 }
 
-int vessel_type_builtin(const char* name, vessel_type* out, nv_error* err) {
-    vessel_type_init(out);
+int nv_vessel_type_builtin(const char* name, vessel_type* out, nv_error* err) {
+    nv_vessel_type_init(out);
     for (int i = 0; i < VT_BUILTIN_COUNT; i++) {
         const vt_builtin_spec* b = &vt_builtins[i];
         if (strcmp(name, b->name) != 0) continue;
@@ -402,20 +402,21 @@ int vessel_type_builtin(const char* name, vessel_type* out, nv_error* err) {
     return nv_error_set(err, "unknown built-in vessel type '%s' (known: skiff, patrol, freighter)", name);
 }
 
-int vessel_type_from_spec(const char* spec, vessel_type* out, nv_error* err) {
+int nv_vessel_type_from_spec(const char* spec, vessel_type* out, nv_error* err) {
     static const char prefix[] = "builtin:";
-    if (strncmp(spec, prefix, sizeof prefix - 1) == 0) return vessel_type_builtin(spec + sizeof prefix - 1, out, err);
-    return vessel_type_load_file(spec, out, err);
+    if (strncmp(spec, prefix, sizeof prefix - 1) == 0)
+        return nv_vessel_type_builtin(spec + sizeof prefix - 1, out, err);
+    return nv_vessel_type_load_file(spec, out, err);
 }
 
-int vessel_type_load_hull(const char* hull, const mesh_options* opts, mesh* out, nv_error* err) {
+int nv_vessel_type_load_hull(const char* hull, const mesh_options* opts, mesh* out, nv_error* err) {
     mesh_report rep;
-    int rc = hullgen_from_spec(hull, out, &rep, err);
+    int rc = nv_hullgen_from_spec(hull, out, &rep, err);
     if (rc < 0) return -1;
     if (rc > 0) return 0;
-    return mesh_load_file(hull, MESH_FORMAT_AUTO, opts, out, &rep, err);
+    return nv_mesh_load_file(hull, MESH_FORMAT_AUTO, opts, out, &rep, err);
 }
 
-int vessel_type_load_mesh(const vessel_type* t, mesh* out, nv_error* err) {
-    return vessel_type_load_hull(t->hull, &t->mesh, out, err);
+int nv_vessel_type_load_mesh(const vessel_type* t, mesh* out, nv_error* err) {
+    return nv_vessel_type_load_hull(t->hull, &t->mesh, out, err);
 }

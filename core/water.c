@@ -20,7 +20,7 @@ static size_t water_flat_sample(const water_surface* self, const water_query* q)
     return 0;
 }
 
-void water_flat_init(water_flat* w, double level) {
+void nv_water_flat_init(water_flat* w, double level) {
     w->base.sample = water_flat_sample;
     w->base.sample_near = NULL;
     w->level = level;
@@ -48,7 +48,7 @@ static size_t water_sine_sample(const water_surface* self, const water_query* q)
     return 0;
 }
 
-int water_sine_init(water_sine* w, double amplitude, double wavelength, double direction, double gravity) {
+int nv_water_sine_init(water_sine* w, double amplitude, double wavelength, double direction, double gravity) {
     if (!(amplitude >= 0.0) || !isfinite(amplitude) || !(wavelength > 0.0) || !isfinite(wavelength) ||
         !isfinite(direction) || !(gravity > 0.0))
         return -1;
@@ -64,4 +64,4 @@ int water_sine_init(water_sine* w, double amplitude, double wavelength, double d
     return 0;
 }
 
-void water_sine_set_time(water_sine* w, double time) { w->time = time; }
+void nv_water_sine_set_time(water_sine* w, double time) { w->time = time; }

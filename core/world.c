@@ -10,7 +10,7 @@
 #include "naval/statics.h"
 #include "world_internal.h"
 
-world_config world_config_default(void) {
+world_config nv_world_config_default(void) {
     world_config c = {
         .tick_hz = 60.0,
         .water_density = 1025.0,
@@ -22,7 +22,6 @@ world_config world_config_default(void) {
     };
     return c;
 }
-
 
 /* ---- storage ---------------------------------------------------------- */
 
@@ -56,7 +55,7 @@ static void world_move_slot(world* w, uint32_t to, uint32_t from) {
 #undef X
 }
 
-int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err) {
+int nv_world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err) {
     *out = NULL;
     if (!(cfg->tick_hz > 0.0 && cfg->tick_hz <= 10000.0))
         return nv_error_set(err, "world: tick_hz must be in (0, 10000] (got %g)", cfg->tick_hz);
@@ -73,24 +72,24 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
     w->cfg = *cfg;
     w->dt = 1.0 / cfg->tick_hz;
     w->pool = pool;
-    w->threads = pool ? jobs_thread_count(pool) : 1;
-    water_flat_init(&w->flat, 0.0);
+    w->threads = pool ? nv_jobs_thread_count(pool) : 1;
+    nv_water_flat_init(&w->flat, 0.0);
     w->water.surface = &w->flat.base;
-    w->lod = world_lod_default();
+    w->lod = nv_world_lod_default();
     w->types = calloc(WORLD_MAX_HULL_TYPES, sizeof *w->types);
     w->scratch = calloc(w->threads, sizeof *w->scratch);
     w->worker_ms = calloc(w->threads, sizeof *w->worker_ms);
     if (!w->types || !w->scratch || !w->worker_ms) {
-        world_destroy(w);
+        nv_world_destroy(w);
         return nv_error_fail(err, NV_ENOMEM, "world: out of memory");
     }
     for (uint32_t i = 0; i < w->threads; i++)
         if (hydro_scratch_alloc(&w->scratch[i], cfg->vertex_block, err)) {
-            world_destroy(w);
+            nv_world_destroy(w);
             return -1;
         }
     if (world_lod_alloc(w, err)) {
-        world_destroy(w);
+        nv_world_destroy(w);
         return -1;
     }
     *out = w;
@@ -100,18 +99,18 @@ int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err
 #ifndef NDEBUG
 void world_check_unlocked(const world* w, const char* function) {
     if (!w || !w->locked) return;
-    fprintf(stderr, "naval: %s called inside world_step: the world may change between steps only\n", function);
+    fprintf(stderr, "naval: %s called inside nv_world_step: the world may change between steps only\n", function);
     abort();
 }
 #endif
 
-void world_destroy(world* w) {
+void nv_world_destroy(world* w) {
     WORLD_CHECK_UNLOCKED(w);
     if (!w) return;
     world_lod_free(w);
     if (w->types)
         for (uint32_t i = 0; i < w->type_count; i++) {
-            hull_destroy(&w->types[i].hull);
+            nv_hull_destroy(&w->types[i].hull);
             free(w->types[i].model);
         }
     if (w->v.slam)
@@ -135,7 +134,7 @@ void world_destroy(world* w) {
     free(w);
 }
 
-void world_set_water(world* w, const world_water* water) {
+void nv_world_set_water(world* w, const world_water* water) {
     WORLD_CHECK_UNLOCKED(w);
     if (water && water->surface)
         w->water = *water;
@@ -148,24 +147,24 @@ void world_set_water(world* w, const world_water* water) {
 
 /* ---- hull types ------------------------------------------------------- */
 
-int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
-                        nv_error* err) {
+int nv_world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
+                           nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (w->type_count >= WORLD_MAX_HULL_TYPES)
         return nv_error_fail(err, NV_ELIMIT, "world: at most %u hull types", WORLD_MAX_HULL_TYPES);
     if (!name || !name[0] || strlen(name) >= WORLD_NAME_MAX)
         return nv_error_set(err, "world: a hull type needs a name of 1..%d characters", WORLD_NAME_MAX - 1);
-    if (world_find_hull_type(w, name) >= 0) return nv_error_set(err, "world: hull type '%s' exists already", name);
+    if (nv_world_find_hull_type(w, name) >= 0) return nv_error_set(err, "world: hull type '%s' exists already", name);
     world_type* t = &w->types[w->type_count];
-    if (hull_create(&t->hull, m, spec, err)) return nv_error_prefix(err, "hull type '%s'", name);
+    if (nv_hull_create(&t->hull, m, spec, err)) return nv_error_prefix(err, "hull type '%s'", name);
     if (body_init(&t->body_template, t->hull.body.mass, &t->hull.body.inertia, err)) {
-        hull_destroy(&t->hull);
+        nv_hull_destroy(&t->hull);
         return nv_error_prefix(err, "hull type '%s'", name);
     }
     strcpy(t->name, name);
-    t->dynamics.coeffs = hydrodyn_coeffs_none();
+    t->dynamics.coeffs = nv_hydrodyn_coeffs_none();
     t->dynamics.coeffs.water_density = w->cfg.water_density;
-    actuator_set_init(&t->dynamics.actuators);
+    nv_actuator_set_init(&t->dynamics.actuators);
     t->model = NULL;
     t->columns = NULL;
     *type_out = w->type_count++;
@@ -173,13 +172,15 @@ int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_sp
     return 0;
 }
 
-uint32_t world_hull_type_count(const world* w) { return w->type_count; }
-const hull* world_hull_type(const world* w, uint32_t type) { return type < w->type_count ? &w->types[type].hull : NULL; }
-const char* world_hull_type_name(const world* w, uint32_t type) {
+uint32_t nv_world_hull_type_count(const world* w) { return w->type_count; }
+const hull* nv_world_hull_type(const world* w, uint32_t type) {
+    return type < w->type_count ? &w->types[type].hull : NULL;
+}
+const char* nv_world_hull_type_name(const world* w, uint32_t type) {
     return type < w->type_count ? w->types[type].name : NULL;
 }
 
-int world_find_hull_type(const world* w, const char* name) {
+int nv_world_find_hull_type(const world* w, const char* name) {
     for (uint32_t i = 0; i < w->type_count; i++)
         if (strcmp(w->types[i].name, name) == 0) return (int)i;
     return -1;
@@ -234,7 +235,7 @@ static void world_count_vessel(world* w, const hull* h, int sign) {
  * force kernels' whole lanes. */
 static uint16_t* world_slam_alloc(const hull* h) { return calloc(hull_lane_count(h->triangle_count), sizeof(uint16_t)); }
 
-int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err) {
+int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "spawn: no hull type %u (the world has %u)", type, w->type_count);
@@ -285,7 +286,7 @@ int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32
     return 0;
 }
 
-int world_despawn(world* w, uint32_t id, nv_error* err) {
+int nv_world_despawn(world* w, uint32_t id, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_set(err, "despawn: no vessel with id %u", id);
@@ -323,7 +324,7 @@ void world_store_body(world* w, uint32_t s, const body* b) {
     v->wx[s] = b->angular_velocity.x, v->wy[s] = b->angular_velocity.y, v->wz[s] = b->angular_velocity.z;
 }
 
-int world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err) {
+int nv_world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
@@ -355,23 +356,23 @@ static void world_state_of_slot(const world_vessels* v, uint32_t s, world_vessel
     out->model = (world_model)v->model[s];
 }
 
-int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
+int nv_world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return -1;
     world_state_of_slot(&w->v, s, out);
     return 0;
 }
 
-uint32_t world_read_vessels(const world* w, uint32_t first, uint32_t count, world_vessel_state* out) {
-    uint32_t n = world_vessel_count(w);
+uint32_t nv_world_read_vessels(const world* w, uint32_t first, uint32_t count, world_vessel_state* out) {
+    uint32_t n = nv_world_vessel_count(w);
     if (first >= n) return 0;
     if (count > n - first) count = n - first;
     for (uint32_t i = 0; i < count; i++) world_state_of_slot(&w->v, first + i, &out[i]);
     return count;
 }
 
-uint32_t world_read_poses(const world* w, uint32_t first, uint32_t count, world_vessel_pose* out) {
-    uint32_t n = world_vessel_count(w);
+uint32_t nv_world_read_poses(const world* w, uint32_t first, uint32_t count, world_vessel_pose* out) {
+    uint32_t n = nv_world_vessel_count(w);
     if (first >= n) return 0;
     if (count > n - first) count = n - first;
     const world_vessels* v = &w->v;
@@ -391,14 +392,15 @@ uint32_t world_read_poses(const world* w, uint32_t first, uint32_t count, world_
     return count;
 }
 
-int world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err) {
+int nv_world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err) {
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     const world_type* t = &w->types[type];
     if (!t->can_float) {
         /* Asked again only to name why: a type that sinks is rare. */
         double ignored;
-        if (!statics_balance_height_of(&t->hull, w->cfg.water_density, w->cfg.gravity, quat_identity(), &ignored, err))
+        if (!nv_statics_balance_height_of(&t->hull, w->cfg.water_density, w->cfg.gravity, quat_identity(), &ignored,
+                                          err))
             nv_error_set(err, "it cannot float");
         nv_error_prefix(err, "hull type '%s'", t->name);
         if (err) err->code = NV_ESTATE;
@@ -410,7 +412,7 @@ int world_type_float_height(const world* w, uint32_t type, double* y, nv_error* 
 
 static double world_clamp_unit(double x) { return x < -1.0 ? -1.0 : (x > 1.0 ? 1.0 : x); }
 
-int world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err) {
+int nv_world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
@@ -421,23 +423,23 @@ int world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv
     return 0;
 }
 
-void world_set_wind(world* w, vec3 wind) {
+void nv_world_set_wind(world* w, vec3 wind) {
     WORLD_CHECK_UNLOCKED(w);
     if (v3_is_finite(wind)) w->wind = wind;
 }
 
-const vessel_dynamics* world_type_dynamics(const world* w, uint32_t type) {
+const vessel_dynamics* nv_world_type_dynamics(const world* w, uint32_t type) {
     return type < w->type_count ? &w->types[type].dynamics : NULL;
 }
 
-int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err) {
+int nv_world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
     vessel_dynamics given = *d;
     given.coeffs.water_density = w->cfg.water_density;
-    if (hydrodyn_coeffs_validate(&given.coeffs, err) || actuator_set_validate(&given.actuators, err))
+    if (nv_hydrodyn_coeffs_validate(&given.coeffs, err) || nv_actuator_set_validate(&given.actuators, err))
         return nv_error_prefix(err, "hull type '%s'", t->name);
     dynamics_model* m = malloc(sizeof *m);
     if (!m) return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory", t->name);
@@ -478,12 +480,12 @@ int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, n
     return 0;
 }
 
-uint32_t world_vessel_count(const world* w) { return w->count; }
-uint32_t world_vessel_id_at(const world* w, uint32_t slot) { return slot < w->count ? w->v.id[slot] : UINT32_MAX; }
-uint64_t world_tick(const world* w) { return w->tick; }
-double world_time(const world* w) { return w->time; }
-const world_timing* world_last_timing(const world* w) { return &w->timing; }
-void world_set_timing_detail(world* w, int on) { w->timing_detail = on != 0; }
+uint32_t nv_world_vessel_count(const world* w) { return w->count; }
+uint32_t nv_world_vessel_id_at(const world* w, uint32_t slot) { return slot < w->count ? w->v.id[slot] : UINT32_MAX; }
+uint64_t nv_world_tick(const world* w) { return w->tick; }
+double nv_world_time(const world* w) { return w->time; }
+const world_timing* nv_world_last_timing(const world* w) { return &w->timing; }
+void nv_world_set_timing_detail(world* w, int on) { w->timing_detail = on != 0; }
 
 /* ---- inspection ------------------------------------------------------- */
 
@@ -496,7 +498,7 @@ static uint64_t world_fnv(uint64_t h, const void* data, size_t n) {
     return h;
 }
 
-uint64_t world_state_hash(const world* w) {
+uint64_t nv_world_state_hash(const world* w) {
     uint64_t h = 0xcbf29ce484222325ull;
     h = world_fnv(h, &w->tick, sizeof w->tick);
     for (uint32_t s = 0; s < w->count; s++) {
@@ -513,10 +515,9 @@ uint64_t world_state_hash(const world* w) {
     return h;
 }
 
-void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total) {
-    size_t per = (size_t)w->capacity * WORLD_VESSEL_BYTES +
-                 (size_t)w->id_capacity * sizeof(uint32_t) + (size_t)w->height_capacity * sizeof(float) +
-                 (size_t)w->vertex_block_capacity * sizeof(world_block) +
+void nv_world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total) {
+    size_t per = (size_t)w->capacity * WORLD_VESSEL_BYTES + (size_t)w->id_capacity * sizeof(uint32_t) +
+                 (size_t)w->height_capacity * sizeof(float) + (size_t)w->vertex_block_capacity * sizeof(world_block) +
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
     size_t shared = sizeof *w + WORLD_MAX_HULL_TYPES * sizeof(world_type) +
                     (size_t)w->threads * (sizeof(hydro_scratch) + sizeof *w->worker_ms +
@@ -545,10 +546,10 @@ void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total
  * world_vessel_record (export, restore) and core/checkpoint.c, or restored
  * worlds lose it: this fails the build until that is done. */
 _Static_assert(WORLD_VESSEL_ARRAYS == 36,
-               "world_vessels changed: add the field to world_vessel_record, world_export_vessel, "
-               "world_restore_vessel and core/checkpoint.c");
+               "world_vessels changed: add the field to world_vessel_record, nv_world_export_vessel, "
+               "nv_world_restore_vessel and core/checkpoint.c");
 
-int world_export_vessel(const world* w, uint32_t slot, world_vessel_record* out) {
+int nv_world_export_vessel(const world* w, uint32_t slot, world_vessel_record* out) {
     if (slot >= w->count) return -1;
     memset(out, 0, sizeof *out); /* padding too: records compare with memcmp */
     const world_vessels* v = &w->v;
@@ -600,10 +601,11 @@ static int world_record_is_finite(const world_vessel_record* r) {
            isfinite(r->rudder_cmd) && isfinite(r->throttle) && isfinite(r->rudder);
 }
 
-int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) {
+int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (r->type >= w->type_count)
-        return nv_error_set(err, "restore: vessel %u: no hull type %u (the world has %u)", r->id, r->type, w->type_count);
+        return nv_error_set(err, "restore: vessel %u: no hull type %u (the world has %u)", r->id, r->type,
+                            w->type_count);
     if (r->id == UINT32_MAX) return nv_error_set(err, "restore: vessel id %u is not a usable id", r->id);
     if (world_slot_of(w, r->id) != UINT32_MAX) return nv_error_set(err, "restore: vessel id %u is in use already", r->id);
     const world_type* t = &w->types[r->type];
@@ -670,9 +672,9 @@ int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) 
     return 0;
 }
 
-uint32_t world_next_id(const world* w) { return w->next_id; }
+uint32_t nv_world_next_id(const world* w) { return w->next_id; }
 
-int world_set_next_id(world* w, uint32_t next_id, nv_error* err) {
+int nv_world_set_next_id(world* w, uint32_t next_id, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (next_id < w->next_id)
         return nv_error_set(err, "restore: the next id %u is below ids already issued (up to %u)", next_id,
@@ -680,12 +682,12 @@ int world_set_next_id(world* w, uint32_t next_id, nv_error* err) {
     return world_reserve_ids(w, next_id, err);
 }
 
-void world_set_clock(world* w, uint64_t tick) {
+void nv_world_set_clock(world* w, uint64_t tick) {
     WORLD_CHECK_UNLOCKED(w);
     w->tick = tick;
-    w->time = (double)tick * w->dt; /* as world_step computes it */
+    w->time = (double)tick * w->dt; /* as nv_world_step computes it */
 }
 
-const world_config* world_get_config(const world* w) { return &w->cfg; }
-vec3 world_get_wind(const world* w) { return w->wind; }
-world_lod world_get_lod(const world* w) { return w->lod; }
+const world_config* nv_world_get_config(const world* w) { return &w->cfg; }
+vec3 nv_world_get_wind(const world* w) { return w->wind; }
+world_lod nv_world_get_lod(const world* w) { return w->lod; }

@@ -79,7 +79,7 @@ enum { WORLD_VESSEL_ARRAYS = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_ONE) };
 #undef WORLD_VESSEL_ONE
 
 struct world {
-    int locked; /* inside world_step: the between-steps calls are refused (debug builds abort) */
+    int locked; /* inside nv_world_step: the between-steps calls are refused (debug builds abort) */
     world_config cfg;
     double dt;
     jobs* pool;

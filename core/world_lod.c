@@ -9,25 +9,25 @@
 #include "naval/statics.h"
 #include "world_internal.h"
 
-world_lod world_lod_default(void) {
+world_lod nv_world_lod_default(void) {
     world_lod l = {.enabled = 0, .mesh_within = 300.0, .columns_within = 1500.0, .hysteresis = 0.1};
     return l;
 }
 
-int world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err) {
+int nv_world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
     columns_model* m = calloc(1, sizeof *m);
     if (!m) return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory", t->name);
-    if (columns_model_create(m, columns, t->hull.body.cg, err)) {
+    if (nv_columns_model_create(m, columns, t->hull.body.cg, err)) {
         free(m);
         return nv_error_prefix(err, "hull type '%s' columns", t->name);
     }
     /* every worker's scratch must hold the largest column model: grown
      * here, outside the tick; the old buffers stay until all new ones exist */
-    size_t need = columns_scratch_bytes(m);
+    size_t need = nv_columns_scratch_bytes(m);
     if (need > w->column_scratch_bytes) {
         void** fresh = calloc(w->threads, sizeof *fresh);
         int bad = !fresh;
@@ -36,7 +36,7 @@ int world_set_type_columns(world* w, uint32_t type, const struct columns_set* co
             if (fresh)
                 for (uint32_t i = 0; i < w->threads; i++) free(fresh[i]);
             free(fresh);
-            columns_model_destroy(m);
+            nv_columns_model_destroy(m);
             free(m);
             return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory for column scratch", t->name);
         }
@@ -47,30 +47,30 @@ int world_set_type_columns(world* w, uint32_t type, const struct columns_set* co
         w->column_scratch_bytes = need;
     }
     if (t->columns) {
-        columns_model_destroy(t->columns);
+        nv_columns_model_destroy(t->columns);
         free(t->columns);
     }
     t->columns = m;
     return 0;
 }
 
-int world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err) {
+int nv_world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     const hull* h = &w->types[type].hull;
     mesh m;
-    if (hull_to_mesh(h, &m, err)) return -1;
-    columns_build_options o = columns_build_options_default();
+    if (nv_hull_to_mesh(h, &m, err)) return -1;
+    columns_build_options o = nv_columns_build_options_default();
     o.nx = nx;
     o.nz = nz;
     o.mass = h->body.mass;
     columns_set set;
-    int rc = columns_build(&m, &o, &set, err);
-    mesh_free(&m);
+    int rc = nv_columns_build(&m, &o, &set, err);
+    nv_mesh_free(&m);
     if (rc) return nv_error_prefix(err, "hull type '%s' columns", w->types[type].name);
-    rc = world_set_type_columns(w, type, &set, err);
-    columns_free(&set);
+    rc = nv_world_set_type_columns(w, type, &set, err);
+    nv_columns_free(&set);
     return rc;
 }
 
@@ -105,7 +105,7 @@ void world_lod_free(world* w) {
     free(w->player_z);
     for (uint32_t i = 0; i < w->type_count; i++)
         if (w->types[i].columns) {
-            columns_model_destroy(w->types[i].columns);
+            nv_columns_model_destroy(w->types[i].columns);
             free(w->types[i].columns);
         }
     if (w->column_scratch)
@@ -128,11 +128,12 @@ void world_lod_prepare_type(world* w, uint32_t type) {
     world_type* t = &w->types[type];
     nv_error err;
     double y;
-    t->can_float = statics_balance_height_of(&t->hull, w->cfg.water_density, w->cfg.gravity, quat_identity(), &y, &err) == 0;
+    t->can_float =
+        nv_statics_balance_height_of(&t->hull, w->cfg.water_density, w->cfg.gravity, quat_identity(), &y, &err) == 0;
     t->float_height = t->can_float ? y : 0.0;
 }
 
-int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err) {
+int nv_world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
@@ -147,7 +148,7 @@ int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* e
     return 0;
 }
 
-int world_set_player(world* w, uint32_t id, int player, nv_error* err) {
+int nv_world_set_player(world* w, uint32_t id, int player, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
@@ -163,7 +164,7 @@ int world_set_player(world* w, uint32_t id, int player, nv_error* err) {
     return 0;
 }
 
-void world_set_lod(world* w, const world_lod* lod) {
+void nv_world_set_lod(world* w, const world_lod* lod) {
     WORLD_CHECK_UNLOCKED(w);
     if (!lod)
         w->lod.enabled = 0;
@@ -236,8 +237,8 @@ void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, v
                          .angular_velocity = b->angular_velocity,
                          .water_velocity = v3(0.0, isfinite(vertical) ? vertical : 0.0, 0.0)};
     columns_result r;
-    if (columns_force(m, &pose, w->water.surface, w->cfg.water_density, w->cfg.gravity, w->column_scratch[worker],
-                      w->column_scratch_bytes, &r)) {
+    if (nv_columns_force(m, &pose, w->water.surface, w->cfg.water_density, w->cfg.gravity, w->column_scratch[worker],
+                         w->column_scratch_bytes, &r)) {
         /* scratch sized for the largest model at creation: cannot happen;
          * a NaN makes the integrator contain the vessel rather than guess */
         r.force = r.torque = v3(NAN, NAN, NAN);

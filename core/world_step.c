@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The fixed-step pipeline: blocks cut from the vessels, the vertex,
- * triangle and integration passes as parallel-fors, and world_step. */
+ * triangle and integration passes as parallel-fors, and nv_world_step. */
 #include <math.h>
 #include <time.h>
 
@@ -15,7 +15,7 @@ static double world_now_ms(void) {
 /* ---- blocks ----------------------------------------------------------- */
 
 /* Lays out heights and splits every vessel into vertex and triangle blocks,
- * between steps after spawns or despawns, in the room world_spawn reserved.
+ * between steps after spawns or despawns, in the room nv_world_spawn reserved.
  * A small hull (world_hull_fuses) is one triangle block whose job runs its
  * vertex pass too: no vertex blocks, no heights kept. */
 static void world_rebuild_blocks(world* w) {
@@ -122,8 +122,8 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
         const hydrodyn_frame* dyn = NULL;
         if (type->model && type->model->per_triangle) {
             vec3 v = v3(w->v.vx[s], w->v.vy[s], w->v.vz[s]), om = v3(w->v.wx[s], w->v.wy[s], w->v.wz[s]);
-            hydrodyn_frame_init(&frame, &type->model->hydro, &r, v, om, w->v.water_vy[s], w->wind,
-                                type->body_template.mass, type->model->total_area, w->dt);
+            nv_hydrodyn_frame_init(&frame, &type->model->hydro, &r, v, om, w->v.water_vy[s], w->wind,
+                                   type->body_template.mass, type->model->total_area, w->dt);
             dyn = &frame;
         }
         hydro_triangle_pass(h, height, b->first, b->count, rho_g, dyn, w->v.slam[s], sum, NULL);
@@ -199,11 +199,13 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
 
 void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn) {
     if (count == 0) return;
-    if (w->pool) jobs_parallel_for(w->pool, count, grain, fn, w);
-    else fn(w, 0, count, 0);
+    if (w->pool)
+        nv_jobs_parallel_for(w->pool, count, grain, fn, w);
+    else
+        fn(w, 0, count, 0);
 }
 
-void world_step(world* w) {
+void nv_world_step(world* w) {
     WORLD_CHECK_UNLOCKED(w); /* not from inside itself */
     w->locked = 1;
     if (w->timing_detail)

@@ -4,7 +4,7 @@
  * and declared size made right, so that the fuzzer reaches the section
  * parser behind them (random bytes almost never pass a CRC-32). A decoded
  * checkpoint that is cheap to rebuild (flat water, built-in hulls at their
- * default size, few vessels and ids) is also restored: world_restore_vessel
+ * default size, few vessels and ids) is also restored: nv_world_restore_vessel
  * must refuse what a world could not hold. */
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,7 @@ static int fuzz_cheap_to_restore(const checkpoint* c) {
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     checkpoint c;
     nv_error err;
-    if (checkpoint_decode(data, size, "fuzz", &c, &err) == 0) checkpoint_free(&c);
+    if (nv_checkpoint_decode(data, size, "fuzz", &c, &err) == 0) nv_checkpoint_free(&c);
     if (size < CHECKPOINT_HEADER_SIZE + 4) return 0;
     uint8_t* fixed = malloc(size);
     if (!fixed) return 0;
@@ -37,17 +37,17 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     memcpy(fixed, "NVCHKPT\n", 8);
     fuzz_put_u32(fixed + 8, CHECKPOINT_VERSION);
     for (int i = 0; i < 8; i++) fixed[16 + i] = (uint8_t)((uint64_t)size >> (8 * i));
-    fuzz_put_u32(fixed + 28, checkpoint_crc32(0, fixed, 28));
-    fuzz_put_u32(fixed + size - 4, checkpoint_crc32(0, fixed, size - 4));
-    if (checkpoint_decode(fixed, size, "fuzz", &c, &err) == 0) {
+    fuzz_put_u32(fixed + 28, nv_checkpoint_crc32(0, fixed, 28));
+    fuzz_put_u32(fixed + size - 4, nv_checkpoint_crc32(0, fixed, size - 4));
+    if (nv_checkpoint_decode(fixed, size, "fuzz", &c, &err) == 0) {
         if (fuzz_cheap_to_restore(&c)) {
             scenario_instance inst;
-            if (checkpoint_restore(&c, NULL, &inst, &err) == 0) {
-                world_step(inst.world);
-                scenario_instance_destroy(&inst);
+            if (nv_checkpoint_restore(&c, NULL, &inst, &err) == 0) {
+                nv_world_step(inst.world);
+                nv_scenario_instance_destroy(&inst);
             }
         }
-        checkpoint_free(&c);
+        nv_checkpoint_free(&c);
     }
     free(fixed);
     return 0;

@@ -168,7 +168,7 @@ static void seeds_snapshots(void) {
 
     mesh m;
     nv_error e;
-    if (hullgen_build("cube", 12, &m, &e)) seeds_die("cube", e.message);
+    if (nv_hullgen_build("cube", 12, &m, &e)) seeds_die("cube", e.message);
     proto_hull h;
     memset(&h, 0, sizeof h);
     snprintf(h.name, sizeof h.name, "cube");
@@ -178,7 +178,7 @@ static void seeds_snapshots(void) {
     h.triangle_count = m.triangle_count;
     if (proto_encode_hull(&b, &h, &err)) seeds_die("hull", err.message);
     seeds_write("snapshot", "hull", b.data, b.size);
-    mesh_free(&m);
+    nv_mesh_free(&m);
     proto_free_buf(&b);
 }
 
@@ -218,7 +218,7 @@ static void seeds_compact(void) {
 static void seeds_meshes(void) {
     mesh m;
     nv_error e;
-    if (hullgen_build("cube", 12, &m, &e)) seeds_die("cube", e.message);
+    if (nv_hullgen_build("cube", 12, &m, &e)) seeds_die("cube", e.message);
     size_t cap = 64 + (size_t)m.triangle_count * 400 + (size_t)m.vertex_count * 100;
     char* text = malloc(cap);
     if (!text) seeds_die("mesh", "out of memory");
@@ -271,7 +271,7 @@ static void seeds_meshes(void) {
     }
     seeds_write("mesh", "cube-binary.stl", text, n);
     free(text);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 /* A small world on flat water: a cube hull and a skiff (slamming memory,
@@ -285,19 +285,19 @@ static void seeds_checkpoint(void) {
     scenario s;
     scenario_instance inst;
     nv_error e;
-    if (scenario_parse(json, sizeof json - 1, "seed", NULL, &s, &e) || scenario_instantiate(&s, NULL, &inst, &e))
+    if (nv_scenario_parse(json, sizeof json - 1, "seed", NULL, &s, &e) || nv_scenario_instantiate(&s, NULL, &inst, &e))
         seeds_die("checkpoint world", e.message);
-    world_step(inst.world);
-    if (world_despawn(inst.world, 1, &e)) seeds_die("despawn", e.message);
-    checkpoint_source src = {.world = inst.world, .hulls = s.hulls, .hull_count = s.hull_count,
-                             .owner_blob = "owners", .owner_size = 6};
+    nv_world_step(inst.world);
+    if (nv_world_despawn(inst.world, 1, &e)) seeds_die("despawn", e.message);
+    checkpoint_source src = {
+        .world = inst.world, .hulls = s.hulls, .hull_count = s.hull_count, .owner_blob = "owners", .owner_size = 6};
     uint8_t* data;
     size_t size;
-    if (checkpoint_encode(&src, &data, &size, &e)) seeds_die("checkpoint", e.message);
+    if (nv_checkpoint_encode(&src, &data, &size, &e)) seeds_die("checkpoint", e.message);
     seeds_write("checkpoint", "small-world", data, size);
     free(data);
-    scenario_instance_destroy(&inst);
-    scenario_free(&s);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
 }
 
 int main(int argc, char** argv) {

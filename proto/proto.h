@@ -223,7 +223,7 @@ int proto_decode_compact(proto_compact_decoder* d, const void* data, size_t size
 /* ---- world info --------------------------------------------------------- */
 
 /* Everything core's ocean_params holds, as the server configured it, so
- * that a client calling ocean_create on the same values gets the same sea;
+ * that a client calling nv_ocean_create on the same values gets the same sea;
  * enums keep core's numbers (spectrum_type, spreading_type). */
 typedef struct proto_ocean_spec {
     uint8_t spectrum;          /* 0 Phillips, 1 Pierson-Moskowitz, 2 JONSWAP, 3 TMA */

@@ -128,7 +128,7 @@ void autopilot_update(autopilot* a, world* w) {
     for (uint32_t i = 0; i < a->count;) {
         pilot* p = &a->pilots[i];
         world_vessel_state s;
-        if (world_vessel_get(w, p->id, &s) != 0 || (s.flags & WORLD_VESSEL_FROZEN)) {
+        if (nv_world_vessel_get(w, p->id, &s) != 0 || (s.flags & WORLD_VESSEL_FROZEN)) {
             autopilot_remove(a, p->id); /* moves the last pilot into i */
             continue;
         }
@@ -141,7 +141,7 @@ void autopilot_update(autopilot* a, world* w) {
         double error = atan2(-dz, dx) - autopilot_heading_of(s.orientation);
         error = remainder(error, 2.0 * NV_PI); /* to [-pi, pi] */
         double throttle = fabs(error) < 0.8 ? 1.0 : 0.4;
-        world_set_controls(w, p->id, throttle, autopilot_rudder_for(error), NULL);
+        nv_world_set_controls(w, p->id, throttle, autopilot_rudder_for(error), NULL);
         i++;
     }
 }

@@ -123,13 +123,13 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
     const proto_spawn* s = &c->req.body.spawn;
     uint64_t rid = c->req.request_id;
     world* w = c->sim->world;
-    int type = s->type_name[0] ? world_find_hull_type(w, s->type_name) : (int)s->type;
-    if (type < 0 || (uint32_t)type >= world_hull_type_count(w)) {
+    int type = s->type_name[0] ? nv_world_find_hull_type(w, s->type_name) : (int)s->type;
+    if (type < 0 || (uint32_t)type >= nv_world_hull_type_count(w)) {
         if (s->type_name[0])
             cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_NOT_FOUND, "no vessel type named '%s'", s->type_name);
         else
             cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_NOT_FOUND, "no vessel type %u (the world has %u)",
-                     s->type, world_hull_type_count(w));
+                     s->type, nv_world_hull_type_count(w));
         return;
     }
     if (!(fabs(s->x) <= CMD_MAX_COORD && fabs(s->z) <= CMD_MAX_COORD && isfinite(s->heading))) {
@@ -138,10 +138,10 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
                  CMD_MAX_COORD);
         return;
     }
-    uint32_t total = world_vessel_count(w);
+    uint32_t total = nv_world_vessel_count(w);
     if (total >= (uint32_t)c->cfg->limits.vessels_total) {
-        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_LIMIT_EXCEEDED,
-                 "the world is full: %u vessels (limit %u)", total, (uint32_t)c->cfg->limits.vessels_total);
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_LIMIT_EXCEEDED, "the world is full: %u vessels (limit %u)",
+                 total, (uint32_t)c->cfg->limits.vessels_total);
         return;
     }
     if (!admin && cl->vessels >= (uint32_t)c->cfg->limits.vessels_per_client) {
@@ -160,9 +160,9 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
     }
     r->vessel_id = id;
     cl->vessels++;
-    atomic_store_explicit(&c->m->vessels, world_vessel_count(w), memory_order_relaxed);
+    atomic_store_explicit(&c->m->vessels, nv_world_vessel_count(w), memory_order_relaxed);
     log_event(&cmd_spawns, "connection %u spawned vessel %u (%s) at (%.1f, %.1f)", it->pipe, id,
-              world_hull_type_name(w, (uint32_t)type), s->x, s->z);
+              nv_world_hull_type_name(w, (uint32_t)type), s->x, s->z);
     cmd_ok(c, it);
 }
 
@@ -173,7 +173,7 @@ static int cmd_authorize(cmd_server* c, const cmdq_item* it, client* cl, int adm
                          const proto_token* token, proto_body kind) {
     uint64_t rid = c->req.request_id;
     world_vessel_state st;
-    if (world_vessel_get(c->sim->world, id, &st) != 0) {
+    if (nv_world_vessel_get(c->sim->world, id, &st) != 0) {
         cmd_fail(c, it, rid, kind, PROTO_STATUS_NOT_FOUND, "no vessel %u", id);
         return -1;
     }
@@ -230,7 +230,7 @@ static void cmd_despawn(cmd_server* c, const cmdq_item* it, client* cl, int admi
     }
     client* owner = owner_pipe ? clients_find(&c->clients, owner_pipe) : NULL;
     if (owner && owner->vessels) owner->vessels--;
-    atomic_store_explicit(&c->m->vessels, world_vessel_count(c->sim->world), memory_order_relaxed);
+    atomic_store_explicit(&c->m->vessels, nv_world_vessel_count(c->sim->world), memory_order_relaxed);
     log_event(&cmd_despawns, "connection %u despawned vessel %u", it->pipe, d->vessel_id);
     cmd_ok(c, it);
 }
@@ -261,11 +261,11 @@ static void cmd_hull(cmd_server* c, const cmdq_item* it) {
 static void cmd_stats(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
     proto_stats* s = &c->resp.body.stats;
     const world* w = c->sim->world;
-    s->tick = world_tick(w);
-    s->sim_time = world_time(w);
+    s->tick = nv_world_tick(w);
+    s->sim_time = nv_world_time(w);
     s->uptime_s = (double)(now_ns - c->m->start_ns) * 1e-9;
     s->tick_hz = c->sim->tick_hz;
-    s->vessel_count = world_vessel_count(w);
+    s->vessel_count = nv_world_vessel_count(w);
     s->clients = metrics_command_connections(c->m);
     s->subscribers = metrics_subscribers(c->m, METRICS_FULL) + metrics_subscribers(c->m, METRICS_COMPACT);
     metrics_step_percentiles(c->m, &s->step_ms_p50, &s->step_ms_p99, &s->step_ms_max);
@@ -361,5 +361,5 @@ void cmd_reap_orphans(cmd_server* c, uint64_t now_ns) {
         if (apply_despawn(c->sim, &c->owners, ids[i], NULL)) owners_remove(&c->owners, ids[i]); /* gone already */
         log_event(&cmd_removals, "removed vessel %u: orphaned for %g s", ids[i], timeout);
     }
-    if (n) atomic_store_explicit(&c->m->vessels, world_vessel_count(c->sim->world), memory_order_relaxed);
+    if (n) atomic_store_explicit(&c->m->vessels, nv_world_vessel_count(c->sim->world), memory_order_relaxed);
 }

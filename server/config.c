@@ -465,7 +465,7 @@ int cfg_finish(cfg_server* c, nv_error* err) {
         c->restore[0] = '\0';
     }
     if (c->boats < 0 && !c->restore[0]) c->boats = c->scenario[0] ? 0 : 200;
-    if (c->threads == 0) c->threads = jobs_hardware_threads();
+    if (c->threads == 0) c->threads = nv_jobs_hardware_threads();
     if (c->tick_hz == 0 && !c->scenario[0] && !c->restore[0]) c->tick_hz = 60;
     if (cfg_resolve_agones_url(c, err) || cfg_check_files(c, err)) return -1;
 #ifdef NAVAL_DEFAULT_WEB_ROOT

@@ -71,7 +71,7 @@ static void loop_publish(loop_server* s) {
         return;
     }
     uint64_t t0 = uv_hrtime();
-    const world_timing* t = world_last_timing(s->sim.world);
+    const world_timing* t = nv_world_last_timing(s->sim.world);
     proto_tick_stats stats = {
         .step_ms = (float)t->step_ms,
         .water_ms = (float)t->water_ms,
@@ -116,9 +116,9 @@ static void loop_on_tick(uv_timer_t* t) {
         uint64_t t2 = uv_hrtime();
         /* A hash now is the state before this tick's commands: what the
          * replay checks before it applies them. */
-        uint64_t tick = world_tick(s->sim.world);
+        uint64_t tick = nv_world_tick(s->sim.world);
         if (s->sim.rec && tick % record_hash_interval(s->sim.rec) == 0)
-            record_hash(s->sim.rec, tick, world_state_hash(s->sim.world));
+            record_hash(s->sim.rec, tick, nv_world_state_hash(s->sim.world));
         s->acc_ns -= s->period_ns;
         steps++;
         /* Every tick goes out, catch-up steps included: a subscriber can
@@ -133,7 +133,7 @@ static void loop_on_tick(uv_timer_t* t) {
         s->acc_ns -= dropped * s->period_ns;
         log_debug("behind the clock: dropped %llu step%s", (unsigned long long)dropped, dropped == 1 ? "" : "s");
     }
-    atomic_store_explicit(&s->m.vessels, world_vessel_count(s->sim.world), memory_order_relaxed);
+    atomic_store_explicit(&s->m.vessels, nv_world_vessel_count(s->sim.world), memory_order_relaxed);
     loop_schedule(s);
 }
 
@@ -173,11 +173,12 @@ static void loop_on_housekeeping(uv_timer_t* t) {
         s->last_status_ns = now;
         float p50, p99, max;
         metrics_step_percentiles(&s->m, &p50, &p99, &max);
-        log_info("tick %llu: %u vessels, step p50 %.2f p99 %.2f max %.2f ms, %llu overruns, %u+%u subscribers, "
-                 "%u command connections",
-                 (unsigned long long)world_tick(s->sim.world), world_vessel_count(s->sim.world), p50, p99, max,
-                 (unsigned long long)atomic_load(&s->m.overruns), metrics_subscribers(&s->m, METRICS_FULL),
-                 metrics_subscribers(&s->m, METRICS_COMPACT), metrics_command_connections(&s->m));
+        log_info(
+            "tick %llu: %u vessels, step p50 %.2f p99 %.2f max %.2f ms, %llu overruns, %u+%u subscribers, "
+            "%u command connections",
+            (unsigned long long)nv_world_tick(s->sim.world), nv_world_vessel_count(s->sim.world), p50, p99, max,
+            (unsigned long long)atomic_load(&s->m.overruns), metrics_subscribers(&s->m, METRICS_FULL),
+            metrics_subscribers(&s->m, METRICS_COMPACT), metrics_command_connections(&s->m));
     }
 }
 
@@ -252,7 +253,7 @@ static void loop_on_signal(uv_signal_t* h, int signum) {
     if (s->stopping) return;
     s->stopping = 1;
     log_info("%s: stopping at tick %llu", signum == SIGINT ? "SIGINT" : "SIGTERM",
-             (unsigned long long)world_tick(s->sim.world));
+             (unsigned long long)nv_world_tick(s->sim.world));
     uv_timer_stop(&s->tick);
     uv_timer_stop(&s->housekeeping);
     uv_timer_stop(&s->checkpoint);
@@ -266,7 +267,7 @@ static void loop_on_signal(uv_signal_t* h, int signum) {
     log_summarize((double)(uv_hrtime() - s->last_summary_ns) * 1e-9);
     loop_publish(s);
     if (s->sim.rec) {
-        record_hash(s->sim.rec, world_tick(s->sim.world), world_state_hash(s->sim.world));
+        record_hash(s->sim.rec, nv_world_tick(s->sim.world), nv_world_state_hash(s->sim.world));
         record_flush(s->sim.rec);
     }
     if (s->cfg->checkpoint[0]) persist_final(&s->persist);
@@ -276,9 +277,9 @@ static void loop_on_signal(uv_signal_t* h, int signum) {
 static void loop_log_start(const loop_server* s) {
     const cfg_server* c = s->cfg;
     log_info("world: %u vessels (%u on autopilot in +-%.0f m), %u types, %s, %g Hz, %u thread%s",
-             world_vessel_count(s->sim.world), autopilot_count(s->sim.pilot), s->sim.area,
-             world_hull_type_count(s->sim.world), s->sim.inst.ocean ? "FFT ocean" : "flat water", s->sim.tick_hz,
-             jobs_thread_count(s->sim.pool), jobs_thread_count(s->sim.pool) == 1 ? "" : "s");
+             nv_world_vessel_count(s->sim.world), autopilot_count(s->sim.pilot), s->sim.area,
+             nv_world_hull_type_count(s->sim.world), s->sim.inst.ocean ? "FFT ocean" : "flat water", s->sim.tick_hz,
+             nv_jobs_thread_count(s->sim.pool), nv_jobs_thread_count(s->sim.pool) == 1 ? "" : "s");
     if (c->http[0])
         log_info("websocket: ws://%s%s (full), ws://%s%s (compact), ws://%s%s (requests)", c->http, NET_WS_SNAPSHOTS,
                  c->http, NET_WS_COMPACT, c->http, NET_WS_COMMANDS);
@@ -311,13 +312,14 @@ static int loop_build_world(loop_server* s, owners* restored, nv_error* err) {
     if (!rc && (rc = sim_restore(&s->sim, &ck, (uint32_t)c->threads, uv_hrtime(), restored, err)) != 0)
         nv_error_prefix(err, "--restore %s", c->restore);
     if (!rc) {
-        log_info("restored tick %llu (%.1f s) from %s: %u vessels, %u owned by clients (orphans until they come "
-                 "back with their tokens), %u on autopilot",
-                 (unsigned long long)ck.tick, ck.time, c->restore, world_vessel_count(s->sim.world), restored->count,
-                 autopilot_count(s->sim.pilot));
+        log_info(
+            "restored tick %llu (%.1f s) from %s: %u vessels, %u owned by clients (orphans until they come "
+            "back with their tokens), %u on autopilot",
+            (unsigned long long)ck.tick, ck.time, c->restore, nv_world_vessel_count(s->sim.world), restored->count,
+            autopilot_count(s->sim.pilot));
         loop_log_ignored(c);
     }
-    checkpoint_free(&ck);
+    nv_checkpoint_free(&ck);
     s->bad_restore = rc != 0;
     return rc;
 }
@@ -340,11 +342,11 @@ static int loop_start_record(loop_server* s, nv_error* err) {
     uint64_t ms;
     if (persist_write_now(&s->persist, base, &bytes, &ms, err)) return nv_error_prefix(err, "--record");
     world* w = s->sim.world;
-    if (record_open(&s->sim.rec, c->record, base, world_tick(w), world_state_hash(w),
+    if (record_open(&s->sim.rec, c->record, base, nv_world_tick(w), nv_world_state_hash(w),
                     (uint32_t)c->record_hash_interval, err))
         return -1;
     log_info("recording to %s from tick %llu (base checkpoint %s: %zu bytes in %llu ms; a hash every %g ticks)",
-             c->record, (unsigned long long)world_tick(w), base, bytes, (unsigned long long)ms,
+             c->record, (unsigned long long)nv_world_tick(w), base, bytes, (unsigned long long)ms,
              c->record_hash_interval);
     return 0;
 }
@@ -414,7 +416,7 @@ static int loop_start(loop_server* s, nv_error* err) {
             s->last_agones_ns = uv_hrtime();
         }
     }
-    atomic_store(&s->m.vessels, world_vessel_count(s->sim.world));
+    atomic_store(&s->m.vessels, nv_world_vessel_count(s->sim.world));
     uv_signal_start(&s->sigint, loop_on_signal, SIGINT);
     uv_signal_start(&s->sigterm, loop_on_signal, SIGTERM);
     uv_timer_start(&s->housekeeping, loop_on_housekeeping, 1000, 1000);
@@ -444,7 +446,7 @@ static void loop_teardown(loop_server* s) {
     http_free(s->http);
     s->http = NULL;
     if (s->queue.wake) cmdq_destroy(&s->queue);
-    if (s->sim.rec) record_close(s->sim.rec, world_tick(s->sim.world), s->stopping);
+    if (s->sim.rec) record_close(s->sim.rec, nv_world_tick(s->sim.world), s->stopping);
     s->sim.rec = NULL;
     persist_free(&s->persist);
     cmd_free(&s->cmd);
@@ -470,10 +472,10 @@ int loop_run(const cfg_server* cfg) {
         uv_run(&s->loop, UV_RUN_DEFAULT);
         if (s->cfg->checkpoint[0] && persist_final_failed(&s->persist)) {
             log_error("stopped at tick %llu without its final checkpoint (see above)",
-                      (unsigned long long)world_tick(s->sim.world));
+                      (unsigned long long)nv_world_tick(s->sim.world));
             rc = 1;
         } else {
-            log_info("stopped cleanly at tick %llu", (unsigned long long)world_tick(s->sim.world));
+            log_info("stopped cleanly at tick %llu", (unsigned long long)nv_world_tick(s->sim.world));
         }
     }
     loop_teardown(s);

@@ -12,7 +12,7 @@
  * work. A tick whose work takes longer than the period counts as an
  * overrun.
  *
- * Threads: everything here runs on the loop thread; world_step uses the
+ * Threads: everything here runs on the loop thread; nv_world_step uses the
  * job pool's workers inside sim_step; nng's threads only touch cmdq and
  * the metrics' atomics. */
 #ifndef NAVAL_SERVER_LOOP_H

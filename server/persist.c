@@ -18,7 +18,7 @@ void persist_init(persist* p, uv_loop_t* loop, const sim* s, const owners* o, me
 
 void persist_free(persist* p) {
     if (p->busy) return; /* still the writer's: the process is ending anyway */
-    checkpoint_free(&p->captured);
+    nv_checkpoint_free(&p->captured);
     resume_buf_free(&p->blob);
 }
 
@@ -28,7 +28,7 @@ static int persist_capture(persist* p, checkpoint* out, nv_error* err) {
     if (resume_encode(p->owners, p->sim->pilot, &p->blob))
         return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for the owner blob");
     checkpoint_source src = sim_checkpoint_source(p->sim, p->blob.data, p->blob.size);
-    if (checkpoint_capture(&src, out, err)) return -1;
+    if (nv_checkpoint_capture(&src, out, err)) return -1;
     p->capture_ns = uv_hrtime() - t0;
     return 0;
 }
@@ -42,7 +42,7 @@ static size_t persist_file_size(const char* path) {
 static void persist_on_work(uv_work_t* w) {
     persist* p = w->data;
     uint64_t t0 = uv_hrtime();
-    p->rc = checkpoint_write_captured(p->path, &p->captured, &p->err);
+    p->rc = nv_checkpoint_write_captured(p->path, &p->captured, &p->err);
     p->bytes = p->rc ? 0 : persist_file_size(p->path);
     p->write_ns = uv_hrtime() - t0;
 }
@@ -70,7 +70,7 @@ static void persist_on_done(uv_work_t* w, int status) {
     }
     persist_report(p, p->captured.tick);
     if (p->final && p->rc) p->final_failed = 1;
-    checkpoint_free(&p->captured);
+    nv_checkpoint_free(&p->captured);
     p->busy = 0;
     p->final = 0;
     if (p->final_wanted) {
@@ -84,7 +84,7 @@ static int persist_launch(persist* p, int final) {
     nv_error err;
     if (persist_capture(p, &p->captured, &err)) {
         metrics_record_checkpoint(p->m, 0, 0, 0, 0, 0);
-        log_error("checkpoint at tick %llu not taken: %s", (unsigned long long)world_tick(p->sim->world),
+        log_error("checkpoint at tick %llu not taken: %s", (unsigned long long)nv_world_tick(p->sim->world),
                   err.message);
         return -1;
     }
@@ -116,8 +116,8 @@ int persist_write_now(persist* p, const char* path, size_t* bytes, uint64_t* ms,
     checkpoint c;
     uint64_t t0 = uv_hrtime();
     if (persist_capture(p, &c, err)) return -1;
-    int rc = checkpoint_write_captured(path, &c, err);
-    checkpoint_free(&c);
+    int rc = nv_checkpoint_write_captured(path, &c, err);
+    nv_checkpoint_free(&c);
     *bytes = rc ? 0 : persist_file_size(path);
     *ms = (uv_hrtime() - t0) / 1000000;
     return rc;
@@ -126,7 +126,7 @@ int persist_write_now(persist* p, const char* path, size_t* bytes, uint64_t* ms,
 int persist_read(const char* path, checkpoint* out, nv_error* err) {
     int used = 0;
     nv_error refused;
-    if (checkpoint_read_newest(path, out, &used, &refused, err)) return nv_error_prefix(err, "--restore %s", path);
+    if (nv_checkpoint_read_newest(path, out, &used, &refused, err)) return nv_error_prefix(err, "--restore %s", path);
     if (used)
         log_warn("--restore: refused %s: %s; resuming from the previous checkpoint %s%s", path, refused.message, path,
                  CHECKPOINT_PREVIOUS_SUFFIX);

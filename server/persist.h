@@ -4,7 +4,7 @@
  * without stalling a tick, and read back for --restore.
  *
  * Threads: persist_start runs on the loop thread between ticks and copies
- * the world (checkpoint_capture: about memcpy speed plus the state hash);
+ * the world (nv_checkpoint_capture: about memcpy speed plus the state hash);
  * the encoding, the write, the fsyncs and the renames run on libuv's
  * thread pool (uv_queue_work) on that copy alone, while the world moves
  * on. One write at a time: an interval that comes while one is still

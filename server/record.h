@@ -13,10 +13,10 @@
  *   TICK spawn ID TYPE X Z HEADING TOKEN   (TOKEN: 32 hex digits)
  *   TICK control ID THROTTLE RUDDER
  *   TICK despawn ID
- *   TICK hash HASH             world_state_hash at TICK, before that tick's changes
+ *   TICK hash HASH             nv_world_state_hash at TICK, before that tick's changes
  *   end TICK                   the server stopped cleanly
  *
- * TICK is world_tick when the change was made: it takes effect in the step
+ * TICK is nv_world_tick when the change was made: it takes effect in the step
  * to TICK + 1. The writer is stdio-buffered on the loop thread (no system
  * call per event) and flushed once a second and at the end, so a crash
  * loses at most about a second. The log holds vessel tokens: it is

@@ -46,7 +46,7 @@ static void replay_usage(FILE* out) {
 }
 
 static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
-    r->threads = (uint32_t)jobs_hardware_threads();
+    r->threads = (uint32_t)nv_jobs_hardware_threads();
     const char* files[2] = {NULL, NULL};
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
@@ -77,7 +77,7 @@ static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
 static int replay_open(replay* r, nv_error* err) {
     if (record_reader_open(&r->log, r->log_path, err)) return -1;
     checkpoint c;
-    if (checkpoint_read_file(r->checkpoint_path, &c, err)) return -1;
+    if (nv_checkpoint_read_file(r->checkpoint_path, &c, err)) return -1;
     int rc = 0;
     if (c.tick != r->log.base_tick || c.state_hash != r->log.base_hash)
         rc = nv_error_set(err,
@@ -87,7 +87,7 @@ static int replay_open(replay* r, nv_error* err) {
                           r->log.base_path);
     else if (sim_restore(&r->sim, &c, r->threads, 0, &r->owners, err))
         rc = nv_error_prefix(err, "%s", r->checkpoint_path);
-    checkpoint_free(&c);
+    nv_checkpoint_free(&c);
     return rc;
 }
 
@@ -98,7 +98,7 @@ static int replay_event(replay* r, const record_event* ev) {
     uint64_t line = ev->line;
     switch (ev->kind) {
     case RECORD_HASH: {
-        uint64_t h = world_state_hash(w);
+        uint64_t h = nv_world_state_hash(w);
         if (h == ev->hash) {
             r->matched++;
             return 0;
@@ -149,7 +149,7 @@ static int replay_run(replay* r, nv_error* err) {
     record_event ev;
     int got;
     while ((got = record_read(&r->log, &ev, err)) == 1) {
-        while (world_tick(r->sim.world) < ev.tick) {
+        while (nv_world_tick(r->sim.world) < ev.tick) {
             sim_step(&r->sim);
             r->steps++;
         }
@@ -159,7 +159,7 @@ static int replay_run(replay* r, nv_error* err) {
 }
 
 static void replay_print(const replay* r, int ok, double seconds) {
-    uint64_t end = world_tick(r->sim.world);
+    uint64_t end = nv_world_tick(r->sim.world);
     if (r->json) {
         printf("{\"checkpoint\": \"%s\", \"log\": \"%s\", \"threads\": %u, \"base_tick\": %" PRIu64
                ", \"end_tick\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"spawns\": %" PRIu64 ", \"controls\": %" PRIu64

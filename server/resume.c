@@ -118,7 +118,7 @@ static int rd_count(resume_reader* r, size_t each, const char* what, uint32_t* n
 
 static int rd_vessel(resume_reader* r, const world* w, uint32_t id, const char* what) {
     world_vessel_state st;
-    if (w && world_vessel_get(w, id, &st) != 0)
+    if (w && nv_world_vessel_get(w, id, &st) != 0)
         return nv_error_set(r->err, "owner blob: %s vessel %u is not in the checkpoint's world", what, id);
     return 0;
 }

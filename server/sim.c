@@ -12,7 +12,7 @@
 /* The default sea: a fresh breeze's JONSWAP sea (Hs ~1.5 m) on one 256^2
  * cascade, so that the world uses the surface-grid fast path. */
 static void sim_default_ocean(ocean_params* p, uint64_t seed) {
-    *p = ocean_params_default();
+    *p = nv_ocean_params_default();
     p->spectrum = SPECTRUM_JONSWAP;
     p->wind_speed = 9.0;
     p->wind_direction = 30.0;
@@ -25,16 +25,16 @@ static void sim_default_ocean(ocean_params* p, uint64_t seed) {
 
 static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* err) {
     memset(s, 0, sizeof *s);
-    s->world = world_config_default();
+    s->world = nv_world_config_default();
     s->has_ocean = true;
     sim_default_ocean(&s->ocean, (uint64_t)cfg->seed);
-    if (ocean_params_validate(&s->ocean, err)) return -1;
-    int n = vessel_type_builtin_count();
+    if (nv_ocean_params_validate(&s->ocean, err)) return -1;
+    int n = nv_vessel_type_builtin_count();
     s->hulls = calloc((size_t)n, sizeof *s->hulls);
     if (!s->hulls) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
         vessel_type t;
-        if (vessel_type_builtin(vessel_type_builtin_name(i), &t, err)) return -1;
+        if (nv_vessel_type_builtin(nv_vessel_type_builtin_name(i), &t, err)) return -1;
         scenario_hull* h = &s->hulls[s->hull_count++];
         snprintf(h->name, sizeof h->name, "%s", t.name);
         snprintf(h->source, sizeof h->source, "%s", t.hull);
@@ -47,7 +47,7 @@ static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* er
 }
 
 static int sim_load_scenario(const cfg_server* cfg, scenario* s, nv_error* err) {
-    int rc = cfg->scenario[0] ? scenario_load_file(cfg->scenario, s, err) : sim_default_scenario(cfg, s, err);
+    int rc = cfg->scenario[0] ? nv_scenario_load_file(cfg->scenario, s, err) : sim_default_scenario(cfg, s, err);
     if (rc) return -1;
     if (cfg->tick_hz > 0) s->world.tick_hz = cfg->tick_hz;
     return 0;
@@ -150,13 +150,13 @@ int sim_check(const cfg_server* cfg, nv_error* err) {
         int rc = resume_decode(c.owner_blob, c.owner_size, NULL, 0, &o, &a, err);
         autopilot_destroy(a);
         owners_free(&o);
-        checkpoint_free(&c);
+        nv_checkpoint_free(&c);
         return rc;
     }
     scenario s;
     uint32_t first;
     int rc = sim_prepare(cfg, &s, &first, err);
-    scenario_free(&s);
+    nv_scenario_free(&s);
     return rc;
 }
 
@@ -173,7 +173,7 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     scenario scn;
     uint32_t first_demo = 0;
     if (sim_prepare(cfg, &scn, &first_demo, err)) {
-        scenario_free(&scn);
+        nv_scenario_free(&scn);
         return -1;
     }
     if (cfg->lod)
@@ -187,33 +187,33 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     s->demo_boats = (uint32_t)cfg->boats;
     s->area = sim_area_for(cfg, s->demo_boats);
     int rc = -1;
-    if (jobs_create(&s->pool, (uint32_t)cfg->threads, err)) goto done;
-    if (scenario_instantiate(&scn, s->pool, &s->inst, err)) goto done;
+    if (nv_jobs_create(&s->pool, (uint32_t)cfg->threads, err)) goto done;
+    if (nv_scenario_instantiate(&scn, s->pool, &s->inst, err)) goto done;
     s->world = s->inst.world;
     if (cfg->lod) {
-        world_lod lod = world_lod_default();
+        world_lod lod = nv_world_lod_default();
         lod.enabled = 1;
         lod.mesh_within = cfg->lod_mesh_within;
         lod.columns_within = cfg->lod_columns_within;
-        world_set_lod(s->world, &lod);
+        nv_world_set_lod(s->world, &lod);
     }
-    s->type_count = world_hull_type_count(s->world);
+    s->type_count = nv_world_hull_type_count(s->world);
     s->pilot = autopilot_create((uint64_t)cfg->seed, 0.0, 0.0, s->area);
     if (!s->pilot) {
         nv_error_fail(err, NV_ENOMEM, "out of memory");
         goto done;
     }
     if (sim_keep_hulls(s, scn.hulls, scn.hull_count, err)) goto done;
-    /* scenario_instantiate spawns in order: vessel i has slot i. */
+    /* nv_scenario_instantiate spawns in order: vessel i has slot i. */
     for (uint32_t i = first_demo; i < scn.vessel_count; i++)
-        if (autopilot_add(s->pilot, world_vessel_id_at(s->world, i))) {
+        if (autopilot_add(s->pilot, nv_world_vessel_id_at(s->world, i))) {
             nv_error_fail(err, NV_ENOMEM, "out of memory");
             goto done;
         }
     autopilot_update(s->pilot, s->world);
     rc = 0;
 done:
-    scenario_free(&scn);
+    nv_scenario_free(&scn);
     if (rc) sim_destroy(s);
     return rc;
 }
@@ -223,10 +223,10 @@ int sim_restore(sim* s, const checkpoint* c, uint32_t threads, uint64_t now_ns, 
     s->world_cfg = c->world;
     s->tick_hz = c->world.tick_hz;
     int rc = -1;
-    if (jobs_create(&s->pool, threads, err)) goto done;
-    if (checkpoint_restore(c, s->pool, &s->inst, err)) goto done;
+    if (nv_jobs_create(&s->pool, threads, err)) goto done;
+    if (nv_checkpoint_restore(c, s->pool, &s->inst, err)) goto done;
     s->world = s->inst.world;
-    s->type_count = world_hull_type_count(s->world);
+    s->type_count = nv_world_hull_type_count(s->world);
     if (sim_keep_hulls(s, c->hulls, c->hull_count, err)) goto done;
     /* No autopilot_update here: the controls are the checkpoint's, and the
      * next step's update is the one the original run would have made. */
@@ -247,22 +247,22 @@ checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t b
 
 void sim_destroy(sim* s) {
     autopilot_destroy(s->pilot);
-    scenario_instance_destroy(&s->inst);
-    jobs_destroy(s->pool);
+    nv_scenario_instance_destroy(&s->inst);
+    nv_jobs_destroy(s->pool);
     free(s->hulls);
     memset(s, 0, sizeof *s);
 }
 
 void sim_step(sim* s) {
     autopilot_update(s->pilot, s->world);
-    world_step(s->world);
+    nv_world_step(s->world);
 }
 
 int sim_spawn(sim* s, uint32_t type, double x, double z, double heading, uint32_t* id, nv_error* err) {
     if (type >= s->type_count)
         return nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, s->type_count);
     double y;
-    if (world_type_float_height(s->world, type, &y, err)) return -1;
+    if (nv_world_type_float_height(s->world, type, &y, err)) return -1;
     quat q = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);
-    return world_spawn(s->world, type, v3(x, y, z), q, id, err);
+    return nv_world_spawn(s->world, type, v3(x, y, z), q, id, err);
 }

@@ -50,7 +50,7 @@ void sim_destroy(sim* s);
  * orphans since now_ns, the autopilot from the owner blob (resume.h). */
 int sim_restore(sim* s, const checkpoint* c, uint32_t threads, uint64_t now_ns, owners* o, nv_error* err);
 
-/* What checkpoint_capture reads: the world, its ocean and hull sources,
+/* What nv_checkpoint_capture reads: the world, its ocean and hull sources,
  * and the owner blob given. */
 checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t blob_size);
 

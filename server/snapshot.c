@@ -32,12 +32,12 @@ uint64_t snap_wall_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Vessels read from the world at a time (world_read_poses: no id lookups,
+/* Vessels read from the world at a time (nv_world_read_poses: no id lookups,
  * only what a snapshot sends): a small stack buffer that stays in L1. */
 #define SNAP_READ_BATCH 8u
 
 int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats, nv_error* err) {
-    uint32_t n = world_vessel_count(w);
+    uint32_t n = nv_world_vessel_count(w);
     if (n > b->capacity) {
         uint32_t cap = n + n / 4 + 16;
         proto_vessel* v = realloc(b->snap.vessels, cap * sizeof *v);
@@ -47,7 +47,7 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
     }
     world_vessel_pose batch[SNAP_READ_BATCH];
     for (uint32_t i = 0; i < n; i++) {
-        if (i % SNAP_READ_BATCH == 0) world_read_poses(w, i, SNAP_READ_BATCH, batch);
+        if (i % SNAP_READ_BATCH == 0) nv_world_read_poses(w, i, SNAP_READ_BATCH, batch);
         const world_vessel_pose* s = &batch[i % SNAP_READ_BATCH];
         proto_vessel* o = &b->snap.vessels[i];
         o->id = s->id;
@@ -73,8 +73,8 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
         o->angular_velocity[2] = (float)s->angular_velocity.z;
     }
     b->snap.vessel_count = n;
-    b->snap.tick = world_tick(w);
-    b->snap.sim_time = world_time(w);
+    b->snap.tick = nv_world_tick(w);
+    b->snap.sim_time = nv_world_time(w);
     b->snap.send_time_ns = snap_wall_ns();
     b->snap.stats = *stats;
     b->snap.stats.vessel_count = n;
@@ -95,7 +95,7 @@ int snap_encode_compact(snap_builder* b, nv_error* err) {
 }
 
 static void snap_ocean_spec(const ocean* o, proto_ocean_spec* out) {
-    const ocean_params* p = ocean_get_params(o);
+    const ocean_params* p = nv_ocean_get_params(o);
     memset(out, 0, sizeof *out);
     out->spectrum = (uint8_t)p->spectrum;
     out->spreading = (uint8_t)p->spreading;
@@ -120,8 +120,9 @@ static void snap_ocean_spec(const ocean* o, proto_ocean_spec* out) {
     out->query_iterations = p->query_iterations;
     out->query_tolerance = p->query_tolerance;
     out->surface_grid = p->surface_grid;
-    for (int c = 0; c < ocean_cascade_count(o) && c < PROTO_MAX_CASCADES; c++) out->patch_sizes[c] = ocean_cascade_size(o, c);
-    out->time = ocean_time(o);
+    for (int c = 0; c < nv_ocean_cascade_count(o) && c < PROTO_MAX_CASCADES; c++)
+        out->patch_sizes[c] = nv_ocean_cascade_size(o, c);
+    out->time = nv_ocean_time(o);
 }
 
 int snap_world_info(const sim* s, const char* server_name, proto_world_info* out, nv_error* err) {
@@ -129,21 +130,21 @@ int snap_world_info(const sim* s, const char* server_name, proto_world_info* out
     out->protocol_version = PROTO_VERSION;
     snprintf(out->server_name, sizeof out->server_name, "%s", server_name);
     out->tick_hz = s->tick_hz;
-    out->tick = world_tick(s->world);
-    out->sim_time = world_time(s->world);
+    out->tick = nv_world_tick(s->world);
+    out->sim_time = nv_world_time(s->world);
     out->gravity = s->world_cfg.gravity;
     out->water_density = s->world_cfg.water_density;
     out->has_ocean = s->inst.ocean != NULL;
     if (s->inst.ocean) snap_ocean_spec(s->inst.ocean, &out->ocean);
-    uint32_t n = world_hull_type_count(s->world);
+    uint32_t n = nv_world_hull_type_count(s->world);
     if (n > PROTO_MAX_TYPES) n = PROTO_MAX_TYPES;
     out->types = calloc(n ? n : 1, sizeof *out->types);
     if (!out->types) return nv_error_fail(err, NV_ENOMEM, "world info: out of memory");
     for (uint32_t i = 0; i < n; i++) {
-        const hull* h = world_hull_type(s->world, i);
+        const hull* h = nv_world_hull_type(s->world, i);
         proto_vessel_type* t = &out->types[i];
         t->type = (uint16_t)i;
-        snprintf(t->name, sizeof t->name, "%s", world_hull_type_name(s->world, i));
+        snprintf(t->name, sizeof t->name, "%s", nv_world_hull_type_name(s->world, i));
         t->mass = h->body.mass;
         memcpy(t->bounds_min, h->bounds_min, sizeof t->bounds_min);
         memcpy(t->bounds_max, h->bounds_max, sizeof t->bounds_max);
@@ -161,7 +162,7 @@ void snap_free_world_info(proto_world_info* w) {
 }
 
 const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_error* err) {
-    uint32_t n = world_hull_type_count(w);
+    uint32_t n = nv_world_hull_type_count(w);
     if (type >= n) {
         nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, n);
         return NULL;
@@ -176,7 +177,7 @@ const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_e
     }
     proto_hull* out = &b->hulls[type];
     if (out->vertices) return out;
-    const hull* h = world_hull_type(w, type);
+    const hull* h = nv_world_hull_type(w, type);
     float* v = malloc((size_t)h->vertex_count * 3 * sizeof *v);
     uint32_t* idx = malloc((size_t)h->triangle_count * 3 * sizeof *idx);
     if (!v || !idx) {
@@ -192,7 +193,7 @@ const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_e
     }
     memcpy(idx, h->triangles, (size_t)h->triangle_count * 3 * sizeof *idx);
     out->type = (uint16_t)type;
-    snprintf(out->name, sizeof out->name, "%s", world_hull_type_name(w, type));
+    snprintf(out->name, sizeof out->name, "%s", nv_world_hull_type_name(w, type));
     out->vertices = v;
     out->vertex_count = h->vertex_count;
     out->indices = idx;

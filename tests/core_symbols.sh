@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # core's public face, checked on the built archive: every symbol it
-# exports is declared in include/naval/, and every function declared
-# there is exported (core is built with -fvisibility=hidden and the public
-# headers push default visibility).
+# exports is declared in include/naval/ and carries the library prefix
+# nv_, and every function declared there is exported (core is built with
+# -fvisibility=hidden and the public headers push default visibility).
 # Usage: core_symbols.sh libnaval_core.a include/naval
 set -eu
 lib=$1
@@ -24,11 +24,17 @@ if [ -n "$leaked" ]; then
     echo "$leaked" | sed 's/^/  /'
     status=1
 fi
+unprefixed=$(grep -v '^nv_' "$tmp/exported" || true)
+if [ -n "$unprefixed" ]; then
+    echo "exported by $lib without the library prefix nv_:"
+    echo "$unprefixed" | sed 's/^/  /'
+    status=1
+fi
 missing=$(comm -12 "$tmp/hidden" "$tmp/declared")
 if [ -n "$missing" ]; then
     echo "declared in $inc but hidden in $lib (a public header without the visibility pragma?):"
     echo "$missing" | sed 's/^/  /'
     status=1
 fi
-[ "$status" -eq 0 ] && echo "core exports $(wc -l <"$tmp/exported") symbols, all declared in $inc; $(wc -l <"$tmp/hidden") internal ones hidden"
+[ "$status" -eq 0 ] && echo "core exports $(wc -l <"$tmp/exported") symbols, all nv_ and declared in $inc; $(wc -l <"$tmp/hidden") internal ones hidden"
 exit $status

@@ -43,13 +43,13 @@ typedef struct ckp_world {
 
 static void ckp_world_make(ckp_world* t, const char* json, jobs* pool) {
     nv_error err;
-    ASSERT_OK(scenario_parse(json, strlen(json), "test", NULL, &t->scn, &err), err);
-    ASSERT_OK(scenario_instantiate(&t->scn, pool, &t->inst, &err), err);
+    ASSERT_OK(nv_scenario_parse(json, strlen(json), "test", NULL, &t->scn, &err), err);
+    ASSERT_OK(nv_scenario_instantiate(&t->scn, pool, &t->inst, &err), err);
 }
 
 static void ckp_world_free(ckp_world* t) {
-    scenario_instance_destroy(&t->inst);
-    scenario_free(&t->scn);
+    nv_scenario_instance_destroy(&t->inst);
+    nv_scenario_free(&t->scn);
 }
 
 static checkpoint_source ckp_source_of(const ckp_world* t, const void* blob, size_t blob_size) {
@@ -64,17 +64,17 @@ static checkpoint_source ckp_source_of(const ckp_world* t, const void* blob, siz
 
 static void ckp_encode_or_fail(const checkpoint_source* src, uint8_t** data, size_t* size) {
     nv_error err;
-    ASSERT_OK(checkpoint_encode(src, data, size, &err), err);
+    ASSERT_OK(nv_checkpoint_encode(src, data, size, &err), err);
 }
 
 /* Fails unless every vessel of a matches b's, field by field, bit for bit. */
 static void ckp_assert_same_vessels(const world* a, const world* b) {
-    assert_int_equal(world_vessel_count(a), world_vessel_count(b));
-    assert_int_equal(world_next_id(a), world_next_id(b));
-    for (uint32_t s = 0; s < world_vessel_count(a); s++) {
+    assert_int_equal(nv_world_vessel_count(a), nv_world_vessel_count(b));
+    assert_int_equal(nv_world_next_id(a), nv_world_next_id(b));
+    for (uint32_t s = 0; s < nv_world_vessel_count(a); s++) {
         world_vessel_record ra, rb;
-        assert_int_equal(world_export_vessel(a, s, &ra), 0);
-        assert_int_equal(world_export_vessel(b, s, &rb), 0);
+        assert_int_equal(nv_world_export_vessel(a, s, &ra), 0);
+        assert_int_equal(nv_world_export_vessel(b, s, &rb), 0);
         assert_int_equal(ra.slam_count, rb.slam_count);
         if (ra.slam_count) assert_memory_equal(ra.slam, rb.slam, ra.slam_count * sizeof(uint16_t));
         ra.slam = rb.slam = NULL;
@@ -88,21 +88,21 @@ static void round_trip_keeps_hash_and_future(void** state) {
     ckp_world a;
     ckp_world_make(&a, scenario_sea, NULL);
     world* w = a.inst.world;
-    for (int i = 0; i < 20; i++) world_step(w);
+    for (int i = 0; i < 20; i++) nv_world_step(w);
     /* Slots no longer follow ids, and the id counter is past every id. */
-    ASSERT_OK(world_despawn(w, 0, &err), err);
-    ASSERT_OK(world_despawn(w, 4, &err), err);
+    ASSERT_OK(nv_world_despawn(w, 0, &err), err);
+    ASSERT_OK(nv_world_despawn(w, 4, &err), err);
     uint32_t id;
     world_vessel_state first;
-    assert_int_equal(world_vessel_get(w, 1, &first), 0);
-    ASSERT_OK(world_spawn(w, 1, v3(-60, first.position.y, -40), quat_identity(), &id, &err), err);
-    ASSERT_OK(world_despawn(w, id, &err), err); /* the highest id is gone, the counter stays */
-    ASSERT_OK(world_spawn(w, 1, v3(-60, first.position.y, -40), quat_identity(), &id, &err), err);
-    ASSERT_OK(world_set_controls(w, id, -0.7, 0.3, &err), err);
-    ASSERT_OK(world_set_player(w, 2, 1, &err), err);
-    ASSERT_OK(world_set_vessel_model(w, 3, WORLD_MODEL_FLOATER, &err), err);
-    for (int i = 0; i < 10; i++) world_step(w);
-    uint32_t next = world_next_id(w);
+    assert_int_equal(nv_world_vessel_get(w, 1, &first), 0);
+    ASSERT_OK(nv_world_spawn(w, 1, v3(-60, first.position.y, -40), quat_identity(), &id, &err), err);
+    ASSERT_OK(nv_world_despawn(w, id, &err), err); /* the highest id is gone, the counter stays */
+    ASSERT_OK(nv_world_spawn(w, 1, v3(-60, first.position.y, -40), quat_identity(), &id, &err), err);
+    ASSERT_OK(nv_world_set_controls(w, id, -0.7, 0.3, &err), err);
+    ASSERT_OK(nv_world_set_player(w, 2, 1, &err), err);
+    ASSERT_OK(nv_world_set_vessel_model(w, 3, WORLD_MODEL_FLOATER, &err), err);
+    for (int i = 0; i < 10; i++) nv_world_step(w);
+    uint32_t next = nv_world_next_id(w);
     assert_true(next > id + 0u);
 
     const uint8_t blob[] = {0xde, 0xad, 0x00, 0xbe, 0xef};
@@ -111,49 +111,49 @@ static void round_trip_keeps_hash_and_future(void** state) {
     size_t size;
     ckp_encode_or_fail(&src, &data, &size);
     checkpoint c;
-    ASSERT_OK(checkpoint_decode(data, size, "mem", &c, &err), err);
+    ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
     free(data);
     assert_int_equal(c.owner_size, sizeof blob);
     assert_memory_equal(c.owner_blob, blob, sizeof blob);
-    assert_int_equal(c.tick, world_tick(w));
+    assert_int_equal(c.tick, nv_world_tick(w));
 
     /* Restored on two threads: the pipeline is the same for any count. */
     jobs* pool;
-    ASSERT_OK(jobs_create(&pool, 2, &err), err);
+    ASSERT_OK(nv_jobs_create(&pool, 2, &err), err);
     scenario_instance b;
-    ASSERT_OK(checkpoint_restore(&c, pool, &b, &err), err);
-    checkpoint_free(&c);
-    assert_int_equal(world_state_hash(b.world), world_state_hash(w));
-    assert_int_equal(world_tick(b.world), world_tick(w));
-    assert_true(world_time(b.world) == world_time(w));
+    ASSERT_OK(nv_checkpoint_restore(&c, pool, &b, &err), err);
+    nv_checkpoint_free(&c);
+    assert_int_equal(nv_world_state_hash(b.world), nv_world_state_hash(w));
+    assert_int_equal(nv_world_tick(b.world), nv_world_tick(w));
+    assert_true(nv_world_time(b.world) == nv_world_time(w));
     ckp_assert_same_vessels(w, b.world);
     world_vessel_state va, vb;
-    assert_int_equal(world_vessel_get(b.world, 3, &vb), 0);
+    assert_int_equal(nv_world_vessel_get(b.world, 3, &vb), 0);
     assert_int_equal(vb.model, WORLD_MODEL_FLOATER);
-    assert_int_equal(world_vessel_get(b.world, 2, &vb), 0);
+    assert_int_equal(nv_world_vessel_get(b.world, 2, &vb), 0);
     assert_true(vb.flags & WORLD_VESSEL_PLAYER);
 
     for (int i = 0; i < 100; i++) {
-        world_step(w);
-        world_step(b.world);
-        if (world_state_hash(w) != world_state_hash(b.world))
+        nv_world_step(w);
+        nv_world_step(b.world);
+        if (nv_world_state_hash(w) != nv_world_state_hash(b.world))
             fail_msg("step %d after the restore: hashes %016llx and %016llx differ", i + 1,
-                     (unsigned long long)world_state_hash(w), (unsigned long long)world_state_hash(b.world));
+                     (unsigned long long)nv_world_state_hash(w), (unsigned long long)nv_world_state_hash(b.world));
     }
     ckp_assert_same_vessels(w, b.world);
     /* Commanded controls survived (the hash covers only the actual ones). */
-    assert_int_equal(world_vessel_get(w, id, &va), 0);
-    assert_int_equal(world_vessel_get(b.world, id, &vb), 0);
+    assert_int_equal(nv_world_vessel_get(w, id, &va), 0);
+    assert_int_equal(nv_world_vessel_get(b.world, id, &vb), 0);
     assert_true(va.throttle == vb.throttle && va.rudder == vb.rudder);
     /* Ids are never reused, in the restored world too. */
     uint32_t id_a, id_b;
-    ASSERT_OK(world_spawn(w, 0, v3(0, 0, 200), quat_identity(), &id_a, &err), err);
-    ASSERT_OK(world_spawn(b.world, 0, v3(0, 0, 200), quat_identity(), &id_b, &err), err);
+    ASSERT_OK(nv_world_spawn(w, 0, v3(0, 0, 200), quat_identity(), &id_a, &err), err);
+    ASSERT_OK(nv_world_spawn(b.world, 0, v3(0, 0, 200), quat_identity(), &id_b, &err), err);
     assert_int_equal(id_a, next);
     assert_int_equal(id_b, next);
 
-    scenario_instance_destroy(&b);
-    jobs_destroy(pool);
+    nv_scenario_instance_destroy(&b);
+    nv_jobs_destroy(pool);
     ckp_world_free(&a);
 }
 
@@ -163,41 +163,41 @@ static void columns_survive_a_restore(void** state) {
     (void)state;
     nv_error err;
     ckp_world a;
-    ASSERT_OK(scenario_parse(scenario_small, strlen(scenario_small), "test", NULL, &a.scn, &err), err);
+    ASSERT_OK(nv_scenario_parse(scenario_small, strlen(scenario_small), "test", NULL, &a.scn, &err), err);
     a.scn.hulls[1].columns_nx = 8;
     a.scn.hulls[1].columns_nz = 4;
-    ASSERT_OK(scenario_instantiate(&a.scn, NULL, &a.inst, &err), err);
+    ASSERT_OK(nv_scenario_instantiate(&a.scn, NULL, &a.inst, &err), err);
     world* w = a.inst.world;
-    ASSERT_OK(world_set_vessel_model(w, 1, WORLD_MODEL_COLUMNS, &err), err);
-    for (int i = 0; i < 10; i++) world_step(w);
+    ASSERT_OK(nv_world_set_vessel_model(w, 1, WORLD_MODEL_COLUMNS, &err), err);
+    for (int i = 0; i < 10; i++) nv_world_step(w);
     checkpoint_source src = ckp_source_of(&a, NULL, 0);
     uint8_t* data;
     size_t size;
     ckp_encode_or_fail(&src, &data, &size);
     checkpoint c;
-    ASSERT_OK(checkpoint_decode(data, size, "mem", &c, &err), err);
+    ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
     assert_int_equal(c.hulls[1].columns_nx, 8);
     assert_int_equal(c.hulls[1].columns_nz, 4);
     assert_int_equal(c.hulls[0].columns_nx, 0);
     scenario_instance b;
-    ASSERT_OK(checkpoint_restore(&c, NULL, &b, &err), err);
+    ASSERT_OK(nv_checkpoint_restore(&c, NULL, &b, &err), err);
     world_vessel_state vb;
-    assert_int_equal(world_vessel_get(b.world, 1, &vb), 0);
+    assert_int_equal(nv_world_vessel_get(b.world, 1, &vb), 0);
     assert_int_equal(vb.model, WORLD_MODEL_COLUMNS);
     for (int i = 0; i < 30; i++) {
-        world_step(w);
-        world_step(b.world);
+        nv_world_step(w);
+        nv_world_step(b.world);
     }
-    assert_int_equal(world_state_hash(b.world), world_state_hash(w));
-    checkpoint_free(&c);
+    assert_int_equal(nv_world_state_hash(b.world), nv_world_state_hash(w));
+    nv_checkpoint_free(&c);
     free(data);
     /* a grid with one axis 0 is refused, named */
     a.scn.hulls[1].columns_nz = 0;
     ckp_encode_or_fail(&src, &data, &size);
-    assert_int_equal(checkpoint_decode(data, size, "mem", &c, &err), -1);
+    assert_int_equal(nv_checkpoint_decode(data, size, "mem", &c, &err), -1);
     assert_non_null(strstr(err.message, "columns 8 x 0"));
     free(data);
-    scenario_instance_destroy(&b);
+    nv_scenario_instance_destroy(&b);
     ckp_world_free(&a);
 }
 
@@ -277,26 +277,26 @@ static void file_round_trip_and_previous(void** state) {
     ckp_world a;
     ckp_world_make(&a, scenario_small, NULL);
     checkpoint_source src = ckp_source_of(&a, "token", 5);
-    ASSERT_OK(checkpoint_write_file(path, &src, &err), err);
-    uint64_t first_hash = world_state_hash(a.inst.world);
-    for (int i = 0; i < 5; i++) world_step(a.inst.world);
-    ASSERT_OK(checkpoint_write_file(path, &src, &err), err);
+    ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
+    uint64_t first_hash = nv_world_state_hash(a.inst.world);
+    for (int i = 0; i < 5; i++) nv_world_step(a.inst.world);
+    ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
     assert_int_equal(ckp_count_temporaries(d.path), 0);
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_mode & 0077, 0); /* it holds owners' tokens: not for other users */
 
     checkpoint c;
-    ASSERT_OK(checkpoint_read_file(path, &c, &err), err);
+    ASSERT_OK(nv_checkpoint_read_file(path, &c, &err), err);
     assert_int_equal(c.tick, 5);
     scenario_instance b;
-    ASSERT_OK(checkpoint_restore(&c, NULL, &b, &err), err);
-    assert_int_equal(world_state_hash(b.world), world_state_hash(a.inst.world));
-    scenario_instance_destroy(&b);
-    checkpoint_free(&c);
-    ASSERT_OK(checkpoint_read_file(prev, &c, &err), err);
+    ASSERT_OK(nv_checkpoint_restore(&c, NULL, &b, &err), err);
+    assert_int_equal(nv_world_state_hash(b.world), nv_world_state_hash(a.inst.world));
+    nv_scenario_instance_destroy(&b);
+    nv_checkpoint_free(&c);
+    ASSERT_OK(nv_checkpoint_read_file(prev, &c, &err), err);
     assert_int_equal(c.state_hash, first_hash);
-    checkpoint_free(&c);
+    nv_checkpoint_free(&c);
 
     /* The newest is damaged: the previous one is used, and why is said. */
     size_t size;
@@ -304,20 +304,20 @@ static void file_round_trip_and_previous(void** state) {
     bytes[size / 2] ^= 0x10;
     ckp_spit(path, bytes, size);
     int used = -1;
-    ASSERT_OK(checkpoint_read_newest(path, &c, &used, &refused, &err), err);
+    ASSERT_OK(nv_checkpoint_read_newest(path, &c, &used, &refused, &err), err);
     assert_int_equal(used, 1);
     assert_int_equal(c.tick, 0);
     ckp_assert_message(&refused, "checksum mismatch");
-    checkpoint_free(&c);
+    nv_checkpoint_free(&c);
     /* Both damaged: refused, with both reasons. */
     ckp_spit(prev, bytes, size / 3);
-    assert_int_equal(checkpoint_read_newest(path, &c, &used, &refused, &err), -1);
+    assert_int_equal(nv_checkpoint_read_newest(path, &c, &used, &refused, &err), -1);
     ckp_assert_message(&err, "checksum mismatch");
     ckp_assert_message(&err, "truncated at byte");
     /* Neither there. */
     unlink(path);
     unlink(prev);
-    assert_int_equal(checkpoint_read_newest(path, &c, &used, &refused, &err), -1);
+    assert_int_equal(nv_checkpoint_read_newest(path, &c, &used, &refused, &err), -1);
     ckp_assert_message(&err, "cannot open");
     free(bytes);
     ckp_world_free(&a);
@@ -331,15 +331,15 @@ static void every_corruption_and_truncation_is_refused(void** state) {
     nv_error err;
     ckp_world a;
     ckp_world_make(&a, scenario_small, NULL);
-    for (int i = 0; i < 3; i++) world_step(a.inst.world);
+    for (int i = 0; i < 3; i++) nv_world_step(a.inst.world);
     checkpoint_source src = ckp_source_of(&a, "owner", 5);
     uint8_t* good;
     size_t size;
     ckp_encode_or_fail(&src, &good, &size);
     assert_true(size < 4096);
     checkpoint c;
-    ASSERT_OK(checkpoint_decode(good, size, "small", &c, &err), err);
-    checkpoint_free(&c);
+    ASSERT_OK(nv_checkpoint_decode(good, size, "small", &c, &err), err);
+    nv_checkpoint_free(&c);
 
     uint8_t* bad = malloc(size);
     const uint8_t flips[] = {0x01, 0x80, 0xff};
@@ -348,7 +348,7 @@ static void every_corruption_and_truncation_is_refused(void** state) {
             memcpy(bad, good, size);
             bad[i] ^= flips[f];
             err.message[0] = '\0';
-            if (checkpoint_decode(bad, size, "small", &c, &err) == 0)
+            if (nv_checkpoint_decode(bad, size, "small", &c, &err) == 0)
                 fail_msg("byte %zu ^ %#x was accepted", i, flips[f]);
             const char* want = i < 8 ? "bad magic" : (i < 32 ? "header checksum mismatch" : "checksum mismatch");
             if (strncmp(err.message, "small: ", 7) || !strstr(err.message, want))
@@ -358,7 +358,7 @@ static void every_corruption_and_truncation_is_refused(void** state) {
     for (size_t n = 0; n < size; n++) {
         char want[64];
         snprintf(want, sizeof want, "truncated at byte %zu", n);
-        if (checkpoint_decode(good, n, "small", &c, &err) == 0) fail_msg("a cut at byte %zu was accepted", n);
+        if (nv_checkpoint_decode(good, n, "small", &c, &err) == 0) fail_msg("a cut at byte %zu was accepted", n);
         if (!strstr(err.message, want)) fail_msg("cut at %zu: \"%s\"", n, err.message);
     }
     free(bad);
@@ -369,9 +369,9 @@ static void every_corruption_and_truncation_is_refused(void** state) {
 /* A file damaged after its checksums were computed again: the section
  * checks must still name the problem. */
 static void ckp_fix_checksums(uint8_t* d, size_t size) {
-    uint32_t h = checkpoint_crc32(0, d, 28);
+    uint32_t h = nv_checkpoint_crc32(0, d, 28);
     for (int i = 0; i < 4; i++) d[28 + i] = (uint8_t)(h >> (8 * i));
-    uint32_t t = checkpoint_crc32(0, d, size - 4); /* over the new header checksum too */
+    uint32_t t = nv_checkpoint_crc32(0, d, size - 4); /* over the new header checksum too */
     for (int i = 0; i < 4; i++) d[size - 4 + i] = (uint8_t)(t >> (8 * i));
 }
 
@@ -386,7 +386,7 @@ static void ckp_expect_refusal(uint8_t* d, size_t size, const char* part) {
     nv_error err;
     checkpoint c;
     ckp_fix_checksums(d, size);
-    if (checkpoint_decode(d, size, "crafted", &c, &err) == 0) fail_msg("accepted; wanted \"%s\"", part);
+    if (nv_checkpoint_decode(d, size, "crafted", &c, &err) == 0) fail_msg("accepted; wanted \"%s\"", part);
     ckp_assert_message(&err, part);
 }
 
@@ -437,7 +437,7 @@ static void consistent_but_wrong_files_are_refused(void** state) {
     d[size] = 0;
     nv_error err;
     checkpoint c;
-    assert_int_equal(checkpoint_decode(d, size + 1, "long", &c, &err), -1);
+    assert_int_equal(nv_checkpoint_decode(d, size + 1, "long", &c, &err), -1);
     ckp_assert_message(&err, "1 bytes after the end the header declares");
 
     free(d);
@@ -455,24 +455,24 @@ static void restore_refuses_a_different_world(void** state) {
     size_t size;
     ckp_encode_or_fail(&src, &data, &size);
     checkpoint c;
-    ASSERT_OK(checkpoint_decode(data, size, "mem", &c, &err), err);
+    ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
     scenario_instance b;
     /* The hull's source now builds another hull (a mesh file that changed). */
     char saved[SCENARIO_PATH_MAX];
     snprintf(saved, sizeof saved, "%s", c.hulls[0].source);
     snprintf(c.hulls[0].source, sizeof c.hulls[0].source, "builtin:barge");
-    assert_int_equal(checkpoint_restore(&c, NULL, &b, &err), -1);
+    assert_int_equal(nv_checkpoint_restore(&c, NULL, &b, &err), -1);
     ckp_assert_message(&err, "hull type 'box' from builtin:barge is not the hull the checkpoint was taken with");
     assert_null(b.world);
     snprintf(c.hulls[0].source, sizeof c.hulls[0].source, "%s", saved);
     /* A state the hash does not vouch for. */
     c.vessels[1].position.x += 1e-9;
-    assert_int_equal(checkpoint_restore(&c, NULL, &b, &err), -1);
+    assert_int_equal(nv_checkpoint_restore(&c, NULL, &b, &err), -1);
     ckp_assert_message(&err, "state hash");
     c.vessels[1].position.x -= 1e-9;
     uint32_t id1 = c.vessels[1].id;
     c.vessels[1].id = c.vessels[0].id; /* two vessels, one id */
-    assert_int_equal(checkpoint_restore(&c, NULL, &b, &err), -1);
+    assert_int_equal(nv_checkpoint_restore(&c, NULL, &b, &err), -1);
     ckp_assert_message(&err, "is in use already");
     c.vessels[1].id = id1;
     /* Slamming memory the world never writes (an infinite half): the
@@ -481,10 +481,10 @@ static void restore_refuses_a_different_world(void** state) {
     uint16_t* slam = (uint16_t*)c.vessels[1].slam;
     uint16_t kept = slam[0];
     slam[0] = 0x7c00;
-    assert_int_equal(checkpoint_restore(&c, NULL, &b, &err), -1);
+    assert_int_equal(nv_checkpoint_restore(&c, NULL, &b, &err), -1);
     ckp_assert_message(&err, "is 0x7c00, not a value the world writes");
     slam[0] = kept;
-    checkpoint_free(&c);
+    nv_checkpoint_free(&c);
     free(data);
     ckp_world_free(&a);
 }
@@ -499,10 +499,10 @@ static void failed_write_keeps_the_old_file(void** state) {
     checkpoint_source src = ckp_source_of(&a, NULL, 0);
     char path[600], blocker[640];
     snprintf(path, sizeof path, "%s/world.ckpt", d.path);
-    ASSERT_OK(checkpoint_write_file(path, &src, &err), err);
+    ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
     size_t old_size;
     uint8_t* old = ckp_slurp(path, &old_size);
-    world_step(a.inst.world);
+    nv_world_step(a.inst.world);
 
     /* The new file is written, but cannot take the old one's place: a
      * directory stands where the previous file would go. */
@@ -511,7 +511,7 @@ static void failed_write_keeps_the_old_file(void** state) {
     char inside[700];
     snprintf(inside, sizeof inside, "%s/keep", blocker);
     ckp_spit(inside, (const uint8_t*)"x", 1);
-    assert_int_equal(checkpoint_write_file(path, &src, &err), -1);
+    assert_int_equal(nv_checkpoint_write_file(path, &src, &err), -1);
     ckp_assert_message(&err, "cannot move");
     size_t now_size;
     uint8_t* now = ckp_slurp(path, &now_size);
@@ -529,7 +529,7 @@ static void failed_write_keeps_the_old_file(void** state) {
     char longpath[900];
     snprintf(longpath, sizeof longpath, "%s/%s", d.path, longname);
     ckp_spit(longpath, old, old_size);
-    assert_int_equal(checkpoint_write_file(longpath, &src, &err), -1);
+    assert_int_equal(nv_checkpoint_write_file(longpath, &src, &err), -1);
     ckp_assert_message(&err, "cannot create a temporary file");
     now = ckp_slurp(longpath, &now_size);
     assert_int_equal(now_size, old_size);
@@ -539,7 +539,7 @@ static void failed_write_keeps_the_old_file(void** state) {
     /* Without the right to write the directory (not for root, who has it). */
     if (geteuid() != 0) {
         assert_int_equal(chmod(d.path, 0500), 0);
-        assert_int_equal(checkpoint_write_file(path, &src, &err), -1);
+        assert_int_equal(nv_checkpoint_write_file(path, &src, &err), -1);
         ckp_assert_message(&err, "cannot create a temporary file");
         assert_int_equal(chmod(d.path, 0700), 0);
         now = ckp_slurp(path, &now_size);
@@ -551,7 +551,7 @@ static void failed_write_keeps_the_old_file(void** state) {
     /* A missing directory is named. */
     char nowhere[700];
     snprintf(nowhere, sizeof nowhere, "%s/missing/world.ckpt", d.path);
-    assert_int_equal(checkpoint_write_file(nowhere, &src, &err), -1);
+    assert_int_equal(nv_checkpoint_write_file(nowhere, &src, &err), -1);
     ckp_assert_message(&err, "No such file or directory");
 
     free(old);
@@ -562,9 +562,9 @@ static void failed_write_keeps_the_old_file(void** state) {
 static void crc32_matches_the_standard(void** state) {
     (void)state;
     /* The check value of CRC-32/ISO-HDLC (zlib's crc32). */
-    assert_int_equal(checkpoint_crc32(0, "123456789", 9), 0xCBF43926u);
+    assert_int_equal(nv_checkpoint_crc32(0, "123456789", 9), 0xCBF43926u);
     /* Continuing a CRC equals computing it in one go. */
-    assert_int_equal(checkpoint_crc32(checkpoint_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
+    assert_int_equal(nv_checkpoint_crc32(nv_checkpoint_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
 }
 
 int main(void) {

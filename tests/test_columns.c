@@ -18,20 +18,20 @@
 #define G 9.81
 
 static void build_columns(const mesh* m, uint32_t nx, uint32_t nz, uint32_t k, double mass, columns_set* out) {
-    columns_build_options o = columns_build_options_default();
+    columns_build_options o = nv_columns_build_options_default();
     o.nx = nx;
     o.nz = nz;
     o.samples = k;
     o.mass = mass;
     nv_error err;
-    ASSERT_OK(columns_build(m, &o, out, &err), err);
+    ASSERT_OK(nv_columns_build(m, &o, out, &err), err);
 }
 
 static void box_columns_have_exact_volumes(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build("barge", 0, &m, &err), err); /* 10 x 4 x 2 m */
+    ASSERT_OK(nv_hullgen_build("barge", 0, &m, &err), err); /* 10 x 4 x 2 m */
     columns_set s;
     build_columns(&m, 20, 5, 16, 40000.0, &s);
     assert_int_equal(s.count, 100);
@@ -46,20 +46,20 @@ static void box_columns_have_exact_volumes(void** state) {
             ASSERT_NEAR_ABS(c->z, -2.0 + 0.8 * (j + 0.5), 1e-6);
             ASSERT_NEAR_REL(c->density, 40000.0 / 80.0, 1e-12);
         }
-    ASSERT_NEAR_REL(columns_total_volume(&s), 80.0, 1e-12);
+    ASSERT_NEAR_REL(nv_columns_total_volume(&s), 80.0, 1e-12);
     double mass;
     vec3 centre;
-    columns_mass(&s, &mass, &centre);
+    nv_columns_mass(&s, &mass, &centre);
     ASSERT_NEAR_REL(mass, 40000.0, 1e-12);
     ASSERT_NEAR_ABS(centre.x, 0.0, 1e-6);
     ASSERT_NEAR_ABS(centre.y, 1.0, 1e-12);
     ASSERT_NEAR_ABS(centre.z, 0.0, 1e-6);
-    columns_free(&s);
+    nv_columns_free(&s);
     /* no mass given: density 1 */
     build_columns(&m, 3, 2, 4, 0.0, &s);
     for (uint32_t c = 0; c < s.count; c++) assert_true(s.columns[c].density == 1.0);
-    columns_free(&s);
-    mesh_free(&m);
+    nv_columns_free(&s);
+    nv_mesh_free(&m);
 }
 
 /* A box cut 20 x 8 along x and z, its columns placed so that every ray
@@ -70,56 +70,58 @@ static void rays_through_vertices_and_edges_count_once(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_box(&m, 10.0, 4.0, 2.0, 20, 2, 8, &err), err); /* vertices every 0.5 m */
+    ASSERT_OK(nv_hullgen_box(&m, 10.0, 4.0, 2.0, 20, 2, 8, &err), err); /* vertices every 0.5 m */
     columns_set s;
     build_columns(&m, 10, 4, 1, 0.0, &s); /* rays at x = -4.5 .. 4.5, z = -1.5 .. 1.5 */
     assert_int_equal(s.skipped_rays, 0);
     for (uint32_t c = 0; c < s.count; c++) ASSERT_NEAR_REL(s.columns[c].volume, 2.0, 1e-12);
-    columns_free(&s);
+    nv_columns_free(&s);
     build_columns(&m, 5, 2, 4, 0.0, &s); /* rays at the centres of the 0.5 m quads: on their diagonals */
     assert_int_equal(s.skipped_rays, 0);
     for (uint32_t c = 0; c < s.count; c++) ASSERT_NEAR_REL(s.columns[c].volume, 8.0, 1e-12);
-    columns_free(&s);
+    nv_columns_free(&s);
     build_columns(&m, 5, 1, 2, 0.0, &s); /* rays at x = -4, -3, ..., z = -1, 1: on vertex rows */
     assert_int_equal(s.skipped_rays, 0);
     for (uint32_t c = 0; c < s.count; c++) ASSERT_NEAR_REL(s.columns[c].volume, 16.0, 1e-12);
-    columns_free(&s);
-    mesh_free(&m);
+    nv_columns_free(&s);
+    nv_mesh_free(&m);
 
     /* A regular octahedron |x| + |y| + |z| <= 1: the ray through the
      * middle hits the two apexes (a vertex shared by four triangles),
      * others graze the equator's edges (zero length), the rest cross two
      * faces. With 4 x 4 rays over the 2 x 2 footprint: four rays of length
      * 2 (1 - 0.5) = 1, eight of length 0, each standing for 0.25 m^2. */
-    mesh_init(&m);
+    nv_mesh_init(&m);
     const float v[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
-    for (int i = 0; i < 6; i++) ASSERT_OK(mesh_add_vertex(&m, v[i][0], v[i][1], v[i][2], &err), err);
+    for (int i = 0; i < 6; i++) ASSERT_OK(nv_mesh_add_vertex(&m, v[i][0], v[i][1], v[i][2], &err), err);
     for (int sx = 0; sx < 2; sx++)
         for (int sy = 0; sy < 2; sy++)
             for (int sz = 0; sz < 2; sz++) {
                 uint32_t a = (uint32_t)sx, b = 2u + (uint32_t)sy, c = 4u + (uint32_t)sz;
                 /* (+x, +y, +z) is outward counter-clockwise; each flipped sign mirrors it */
-                if ((sx + sy + sz) & 1) ASSERT_OK(mesh_add_triangle(&m, a, c, b, &err), err);
-                else ASSERT_OK(mesh_add_triangle(&m, a, b, c, &err), err);
+                if ((sx + sy + sz) & 1)
+                    ASSERT_OK(nv_mesh_add_triangle(&m, a, c, b, &err), err);
+                else
+                    ASSERT_OK(nv_mesh_add_triangle(&m, a, b, c, &err), err);
             }
-    ASSERT_OK(mesh_finish(&m, NULL, "octahedron", NULL, &err), err);
+    ASSERT_OK(nv_mesh_finish(&m, NULL, "octahedron", NULL, &err), err);
     build_columns(&m, 1, 1, 1, 0.0, &s); /* one ray, through both apexes: length 2, area 4 */
     assert_int_equal(s.skipped_rays, 0);
     ASSERT_NEAR_REL(s.columns[0].volume, 8.0, 1e-12);
-    columns_free(&s);
+    nv_columns_free(&s);
     build_columns(&m, 1, 1, 4, 0.0, &s);
     assert_int_equal(s.skipped_rays, 0);
     ASSERT_NEAR_REL(s.columns[0].volume, 1.0, 1e-12);
-    columns_free(&s);
+    nv_columns_free(&s);
     build_columns(&m, 2, 2, 2, 0.0, &s); /* rays at +-0.25, +-0.75 again, by quarter */
     for (uint32_t c = 0; c < 4; c++) ASSERT_NEAR_REL(s.columns[c].volume, 0.25, 1e-12);
-    columns_free(&s);
+    nv_columns_free(&s);
     /* Finely sampled, the octahedron's 4/3 m^3 */
     build_columns(&m, 8, 8, 32, 0.0, &s);
     assert_int_equal(s.skipped_rays, 0);
-    ASSERT_NEAR_REL(columns_total_volume(&s), 4.0 / 3.0, 2e-4);
-    columns_free(&s);
-    mesh_free(&m);
+    ASSERT_NEAR_REL(nv_columns_total_volume(&s), 4.0 / 3.0, 2e-4);
+    nv_columns_free(&s);
+    nv_mesh_free(&m);
 }
 
 /* Two unit cubes 2 m apart (x in [0, 1] and [3, 4]): the columns over the
@@ -128,11 +130,11 @@ static void open_bay_columns_are_empty(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(mesh_load_file(NAVAL_TEST_DATA "/two_cubes.obj", MESH_FORMAT_AUTO, NULL, &m, NULL, &err), err);
+    ASSERT_OK(nv_mesh_load_file(NAVAL_TEST_DATA "/two_cubes.obj", MESH_FORMAT_AUTO, NULL, &m, NULL, &err), err);
     columns_set s;
     build_columns(&m, 20, 5, 16, 0.0, &s);
     assert_int_equal(s.skipped_rays, 0);
-    ASSERT_NEAR_REL(columns_total_volume(&s), 2.0, 1e-12);
+    ASSERT_NEAR_REL(nv_columns_total_volume(&s), 2.0, 1e-12);
     for (uint32_t i = 0; i < 20; i++)
         for (uint32_t j = 0; j < 5; j++) {
             const columns_column* c = &s.columns[i * 5 + j];
@@ -144,8 +146,8 @@ static void open_bay_columns_are_empty(void** state) {
                 ASSERT_NEAR_REL(c->volume, 0.2 * 0.2 * 1.0, 1e-12);
             }
         }
-    columns_free(&s);
-    mesh_free(&m);
+    nv_columns_free(&s);
+    nv_mesh_free(&m);
 }
 
 typedef struct builtin_case {
@@ -166,29 +168,29 @@ static void builtin_hulls_match_the_mesh_model(void** state) {
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         mesh m;
         nv_error err;
-        ASSERT_OK(hullgen_build(cases[c].name, 0, &m, &err), err);
+        ASSERT_OK(nv_hullgen_build(cases[c].name, 0, &m, &err), err);
         hull h;
-        mass_spec spec = mass_spec_default();
+        mass_spec spec = nv_mass_spec_default();
         spec.mass = cases[c].mass;
-        ASSERT_OK(hull_create(&h, &m, &spec, &err), err);
+        ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
         columns_set s;
         build_columns(&m, 20, 5, 16, cases[c].mass, &s);
         assert_int_equal(s.skipped_rays, 0);
-        double vol = columns_total_volume(&s), mesh_vol = h.mesh_props.volume;
+        double vol = nv_columns_total_volume(&s), mesh_vol = h.mesh_props.volume;
         columns_model model;
-        ASSERT_OK(columns_model_create(&model, &s, h.body.cg, &err), err);
+        ASSERT_OK(nv_columns_model_create(&model, &s, h.body.cg, &err), err);
         /* the usual load, and a light one (20 % of the full displacement) */
         double masses[2] = {cases[c].mass, 0.2 * RHO * mesh_vol};
         double drafts[2][2];
         for (int k = 0; k < 2; k++) {
             if (k == 1) {
-                hull_destroy(&h);
+                nv_hull_destroy(&h);
                 spec.mass = masses[1];
-                ASSERT_OK(hull_create(&h, &m, &spec, &err), err);
+                ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
             }
             double y_mesh, y_col;
-            ASSERT_OK(statics_balance_height_of(&h, RHO, G, quat_identity(), &y_mesh, &err), err);
-            ASSERT_OK(columns_balance_height(&model, masses[k], RHO, G, quat_identity(), &y_col, &err), err);
+            ASSERT_OK(nv_statics_balance_height_of(&h, RHO, G, quat_identity(), &y_mesh, &err), err);
+            ASSERT_OK(nv_columns_balance_height(&model, masses[k], RHO, G, quat_identity(), &y_col, &err), err);
             /* keel depth; the CG does not move between the two hulls */
             drafts[k][0] = -(y_mesh + h.bounds_min[1]);
             drafts[k][1] = -(y_col + h.bounds_min[1]);
@@ -201,10 +203,10 @@ static void builtin_hulls_match_the_mesh_model(void** state) {
         ASSERT_NEAR_REL(vol, mesh_vol, 0.02);
         ASSERT_NEAR_REL(drafts[0][1], drafts[0][0], 0.03);
         ASSERT_NEAR_REL(drafts[1][1], drafts[1][0], 0.03);
-        columns_model_destroy(&model);
-        columns_free(&s);
-        hull_destroy(&h);
-        mesh_free(&m);
+        nv_columns_model_destroy(&model);
+        nv_columns_free(&s);
+        nv_hull_destroy(&h);
+        nv_mesh_free(&m);
     }
 }
 
@@ -228,14 +230,14 @@ static void export_import_round_trip(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build("ship", 0, &m, &err), err);
+    ASSERT_OK(nv_hullgen_build("ship", 0, &m, &err), err);
     columns_set s, back;
     build_columns(&m, 20, 5, 8, 600000.0, &s);
     char a[256], b[256];
     temp_path(a, sizeof a, "a");
     temp_path(b, sizeof b, "b");
-    ASSERT_OK(columns_export(&s, a, &err), err);
-    ASSERT_OK(columns_import(a, &back, &err), err);
+    ASSERT_OK(nv_columns_export(&s, a, &err), err);
+    ASSERT_OK(nv_columns_import(a, &back, &err), err);
     assert_int_equal(back.count, s.count);
     for (uint32_t i = 0; i < s.count; i++) {
         const double* want = &s.columns[i].x;
@@ -247,7 +249,7 @@ static void export_import_round_trip(void** state) {
             assert_true(fabs(got[f] - want[f]) <= 5e-10 * fabs(want[f]));
         }
     }
-    ASSERT_OK(columns_export(&back, b, &err), err);
+    ASSERT_OK(nv_columns_export(&back, b, &err), err);
     size_t na, nb;
     char* ta = slurp(a, &na);
     char* tb = slurp(b, &nb);
@@ -260,16 +262,16 @@ static void export_import_round_trip(void** state) {
     free(tb);
     unlink(a);
     unlink(b);
-    columns_free(&back);
-    columns_free(&s);
-    mesh_free(&m);
+    nv_columns_free(&back);
+    nv_columns_free(&s);
+    nv_mesh_free(&m);
 }
 
 static void expect_parse_error(const char* text, const char* want) {
     columns_set s;
     nv_error err;
     memset(&err, 0, sizeof err);
-    if (columns_parse(text, strlen(text), "bad.txt", &s, &err) == 0)
+    if (nv_columns_parse(text, strlen(text), "bad.txt", &s, &err) == 0)
         fail_msg("accepted:\n%s\n(expected an error with '%s')", text, want);
     if (!strstr(err.message, want)) fail_msg("said '%s', expected '%s'", err.message, want);
     assert_null(s.columns);
@@ -305,12 +307,12 @@ static void malformed_files_are_rejected_with_file_and_line(void** state) {
                      "# an empty column\r\n0,0,0,0,0,1\r\n";
     columns_set s;
     nv_error err;
-    ASSERT_OK(columns_parse(ok, strlen(ok), "ok.txt", &s, &err), err);
+    ASSERT_OK(nv_columns_parse(ok, strlen(ok), "ok.txt", &s, &err), err);
     assert_int_equal(s.count, 2);
     assert_true(s.columns[0].x == 1.5 && s.columns[0].ymin == -0.25 && s.columns[0].z == 3.0 &&
                 s.columns[0].ymax == 1.75 && s.columns[0].volume == 2.0 && s.columns[0].density == 1025.0);
     assert_true(s.columns[1].volume == 0.0);
-    columns_free(&s);
+    nv_columns_free(&s);
 
     /* a file: the message names its path and line */
     char path[256];
@@ -319,18 +321,18 @@ static void malformed_files_are_rejected_with_file_and_line(void** state) {
     assert_non_null(f);
     fputs(HEAD "1,0,3,1,5,oops\n", f);
     fclose(f);
-    assert_int_equal(columns_import(path, &s, &err), -1);
+    assert_int_equal(nv_columns_import(path, &s, &err), -1);
     char want[300];
     snprintf(want, sizeof want, "%s:5: field Density", path);
     if (!strstr(err.message, want)) fail_msg("said '%s', expected '%s'", err.message, want);
     unlink(path);
-    assert_int_equal(columns_import("/nonexistent/columns.txt", &s, &err), -1);
+    assert_int_equal(nv_columns_import("/nonexistent/columns.txt", &s, &err), -1);
     assert_non_null(strstr(err.message, "/nonexistent/columns.txt"));
 }
 
-/* Scratch for columns_force, 8-byte aligned. */
+/* Scratch for nv_columns_force, 8-byte aligned. */
 static void* scratch_for(const columns_model* m, size_t* bytes) {
-    *bytes = columns_scratch_bytes(m);
+    *bytes = nv_columns_scratch_bytes(m);
     void* p = malloc(*bytes ? *bytes : 1);
     assert_non_null(p);
     return p;
@@ -351,22 +353,22 @@ static void box_force_is_archimedes(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build("barge", 0, &m, &err), err);
+    ASSERT_OK(nv_hullgen_build("barge", 0, &m, &err), err);
     columns_set s;
     build_columns(&m, 20, 5, 4, 40000.0, &s);
     columns_model model;
-    ASSERT_OK(columns_model_create(&model, &s, v3(0, 1, 0), &err), err); /* CG at the centroid */
+    ASSERT_OK(nv_columns_model_create(&model, &s, v3(0, 1, 0), &err), err); /* CG at the centroid */
     assert_int_equal(model.count, 100);
     ASSERT_NEAR_ABS(model.keel, -1.0, 1e-6);
     size_t bytes;
     void* scratch = scratch_for(&model, &bytes);
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     const double ys[] = {-1.5, -0.3, 0.0, 0.25, 0.9, 1.5};
     for (size_t i = 0; i < sizeof ys / sizeof ys[0]; i++) {
         columns_pose p = pose_at(ys[i], quat_identity());
         columns_result r;
-        assert_int_equal(columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
+        assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
         double d = fmin(2.0, fmax(0.0, 1.0 - ys[i]));
         ASSERT_NEAR_ABS(r.force.y, RHO * G * 40.0 * d, 1e-6 * RHO * G * 80.0);
         ASSERT_NEAR_ABS(r.submerged_volume, 40.0 * d, 1e-6 * 80.0);
@@ -375,7 +377,7 @@ static void box_force_is_archimedes(void** state) {
         assert_int_equal(r.wet_columns, d > 0.0 ? 100 : 0);
     }
     double y;
-    ASSERT_OK(columns_balance_height(&model, 40000.0, RHO, G, quat_identity(), &y, &err), err);
+    ASSERT_OK(nv_columns_balance_height(&model, 40000.0, RHO, G, quat_identity(), &y, &err), err);
     ASSERT_NEAR_REL(1.0 - y, 40000.0 / (RHO * 40.0), 1e-7); /* volumes are stored as float */
 
     /* damping against a uniform velocity relative to the water */
@@ -383,7 +385,7 @@ static void box_force_is_archimedes(void** state) {
     p.velocity = v3(2.0, -0.5, 1.0);
     p.water_velocity = v3(0.0, 0.25, 0.0);
     columns_result r;
-    assert_int_equal(columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
+    assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
     double mw = RHO * 40.0; /* displaced water at a 1 m draft */
     ASSERT_NEAR_REL(r.force.x, -COLUMNS_DAMPING_HORIZONTAL * mw * 2.0, 1e-6);
     ASSERT_NEAR_REL(r.force.y, RHO * G * 40.0 - COLUMNS_DAMPING_VERTICAL * mw * (-0.75), 1e-6);
@@ -391,15 +393,15 @@ static void box_force_is_archimedes(void** state) {
     /* a roll rate damps itself: the torque opposes it */
     p = pose_at(0.0, quat_identity());
     p.angular_velocity = v3(0.3, 0, 0);
-    assert_int_equal(columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
+    assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
     assert_true(r.torque.x < 0.0);
 
     /* a scratch too small is refused, not overrun */
-    assert_int_equal(columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes - 1, &r), -1);
+    assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes - 1, &r), -1);
     free(scratch);
-    columns_model_destroy(&model);
-    columns_free(&s);
-    mesh_free(&m);
+    nv_columns_model_destroy(&model);
+    nv_columns_free(&s);
+    nv_mesh_free(&m);
 }
 
 /* The barge's columns heeled: the moment of the column law in closed form
@@ -411,19 +413,19 @@ static void box_righting_moment_in_closed_form(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build("barge", 0, &m, &err), err);
+    ASSERT_OK(nv_hullgen_build("barge", 0, &m, &err), err);
     hull h;
-    mass_spec spec = mass_spec_default();
+    mass_spec spec = nv_mass_spec_default();
     spec.mass = 40000.0;
-    ASSERT_OK(hull_create(&h, &m, &spec, &err), err); /* CG at the centroid, (0, 1, 0) */
+    ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err); /* CG at the centroid, (0, 1, 0) */
     columns_set s;
     build_columns(&m, 20, 5, 4, 40000.0, &s);
     columns_model model;
-    ASSERT_OK(columns_model_create(&model, &s, h.body.cg, &err), err);
+    ASSERT_OK(nv_columns_model_create(&model, &s, h.body.cg, &err), err);
     size_t bytes;
     void* scratch = scratch_for(&model, &bytes);
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     double y = 1.0 - 40000.0 / (RHO * 40.0); /* upright balance: draft 0.9756 m */
     vessel v;
     ASSERT_OK(vessel_init(&v, &h, &err), err);
@@ -434,7 +436,7 @@ static void box_righting_moment_in_closed_form(void** state) {
         quat q = quat_from_axis_angle(v3(1, 0, 0), t); /* starboard down */
         columns_pose p = pose_at(y, q);
         columns_result r;
-        assert_int_equal(columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
+        assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
         /* 20 columns of 0.8 m^3 and 2 m at each oz; centre c = (., -oz sin t, oz cos t);
          * f = (1 - y + oz sin t) / 2; lever a_z = oz cos t + (f - 1) sin t */
         double want = 0.0;
@@ -455,20 +457,20 @@ static void box_righting_moment_in_closed_form(void** state) {
         /* upside down the box is the same box: the same force and moment */
         columns_pose flipped = pose_at(y, quat_from_axis_angle(v3(1, 0, 0), t + NV_PI));
         columns_result rf;
-        assert_int_equal(columns_force(&model, &flipped, &flat.base, RHO, G, scratch, bytes, &rf), 0);
+        assert_int_equal(nv_columns_force(&model, &flipped, &flat.base, RHO, G, scratch, bytes, &rf), 0);
         ASSERT_NEAR_REL(rf.torque.x, r.torque.x, 2e-5);
         ASSERT_NEAR_REL(rf.force.y, r.force.y, 1e-6);
     }
     vessel_free(&v);
     free(scratch);
-    columns_model_destroy(&model);
-    columns_free(&s);
-    hull_destroy(&h);
-    mesh_free(&m);
+    nv_columns_model_destroy(&model);
+    nv_columns_free(&s);
+    nv_hull_destroy(&h);
+    nv_mesh_free(&m);
 }
 
 /* A body stepped on the column model alone (plus gravity) settles, and
- * where it settles is where the mesh model settles (statics_find_equilibrium):
+ * where it settles is where the mesh model settles (nv_statics_find_equilibrium):
  * the same draft within 3 %, the same trim within a fraction of a degree,
  * upright. No jump in pose when a vessel changes model at rest. */
 static void column_model_settles_at_the_mesh_attitude(void** state) {
@@ -477,27 +479,27 @@ static void column_model_settles_at_the_mesh_attitude(void** state) {
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         mesh m;
         nv_error err;
-        ASSERT_OK(hullgen_build(cases[c].name, 0, &m, &err), err);
+        ASSERT_OK(nv_hullgen_build(cases[c].name, 0, &m, &err), err);
         hull h;
-        mass_spec spec = mass_spec_default();
+        mass_spec spec = nv_mass_spec_default();
         spec.mass = cases[c].mass;
-        ASSERT_OK(hull_create(&h, &m, &spec, &err), err);
-        statics_options o = statics_options_default();
+        ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
+        statics_options o = nv_statics_options_default();
         statics_result eq;
-        ASSERT_OK(statics_find_equilibrium(&h, &o, &eq, &err), err);
+        ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &eq, &err), err);
         columns_set s;
         build_columns(&m, 20, 5, 16, cases[c].mass, &s);
         columns_model model;
-        ASSERT_OK(columns_model_create(&model, &s, h.body.cg, &err), err);
+        ASSERT_OK(nv_columns_model_create(&model, &s, h.body.cg, &err), err);
         size_t bytes;
         void* scratch = scratch_for(&model, &bytes);
         water_flat flat;
-        water_flat_init(&flat, 0.0);
+        nv_water_flat_init(&flat, 0.0);
         body b;
         ASSERT_OK(body_init(&b, h.body.mass, &h.body.inertia, &err), err);
         double y0;
         quat q0 = quat_from_axis_angle(o.initial_tilt_axis, o.initial_tilt_deg * NV_PI / 180.0);
-        ASSERT_OK(columns_balance_height(&model, h.body.mass, RHO, G, q0, &y0, &err), err);
+        ASSERT_OK(nv_columns_balance_height(&model, h.body.mass, RHO, G, q0, &y0, &err), err);
         b.position = v3(0, y0, 0);
         b.orientation = q0;
         const double dt = 1.0 / 60.0;
@@ -509,12 +511,12 @@ static void column_model_settles_at_the_mesh_attitude(void** state) {
             p.velocity = b.velocity;
             p.angular_velocity = b.angular_velocity;
             columns_result r;
-            assert_int_equal(columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
+            assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
             r.force.y -= b.mass * G;
             body_integrate(&b, r.force, r.torque, dt);
         }
         double heel, trim, tilt;
-        statics_attitude(b.orientation, &heel, &trim, &tilt);
+        nv_statics_attitude(b.orientation, &heel, &trim, &tilt);
         mat3 rot = body_rotation(&b);
         double draft = 0.0; /* as statics reports it: depth of the lowest hull point */
         for (uint32_t i = 0; i < h.vertex_count; i++)
@@ -528,10 +530,10 @@ static void column_model_settles_at_the_mesh_attitude(void** state) {
         ASSERT_NEAR_ABS(trim, eq.trim_deg, 0.25);
         ASSERT_NEAR_ABS(heel, 0.0, 0.01);
         free(scratch);
-        columns_model_destroy(&model);
-        columns_free(&s);
-        hull_destroy(&h);
-        mesh_free(&m);
+        nv_columns_model_destroy(&model);
+        nv_columns_free(&s);
+        nv_hull_destroy(&h);
+        nv_mesh_free(&m);
     }
 }
 
@@ -569,18 +571,18 @@ static void force_on_waves_and_bad_water(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build("patrol", 0, &m, &err), err);
+    ASSERT_OK(nv_hullgen_build("patrol", 0, &m, &err), err);
     columns_set s;
     build_columns(&m, 20, 5, 8, 80000.0, &s);
     columns_model model;
     size_t at_create = test_allocations();
-    ASSERT_OK(columns_model_create(&model, &s, v3(0, 1.2, 0), &err), err);
+    ASSERT_OK(nv_columns_model_create(&model, &s, v3(0, 1.2, 0), &err), err);
     assert_true(test_allocations() > at_create); /* the counter sees the library's allocations */
     size_t bytes;
     void* scratch = scratch_for(&model, &bytes);
     near_sine w;
-    assert_int_equal(water_sine_init(&w.sine, 0.8, 30.0, 0.4, G), 0);
-    water_sine_set_time(&w.sine, 1.7);
+    assert_int_equal(nv_water_sine_init(&w.sine, 0.8, 30.0, 0.4, G), 0);
+    nv_water_sine_set_time(&w.sine, 1.7);
     w.base.sample = near_sine_sample;
     w.base.sample_near = near_sine_sample_near;
     columns_pose p = pose_at(0.3, quat_from_axis_angle(v3(0.3, 1, 0.2), 0.7));
@@ -590,8 +592,8 @@ static void force_on_waves_and_bad_water(void** state) {
     p.angular_velocity = v3(0.05, 0.1, -0.02);
     columns_result plain, near;
     size_t before = test_allocations();
-    assert_int_equal(columns_force(&model, &p, &w.sine.base, RHO, G, scratch, bytes, &plain), 0);
-    assert_int_equal(columns_force(&model, &p, &w.base, RHO, G, scratch, bytes, &near), 0);
+    assert_int_equal(nv_columns_force(&model, &p, &w.sine.base, RHO, G, scratch, bytes, &plain), 0);
+    assert_int_equal(nv_columns_force(&model, &p, &w.base, RHO, G, scratch, bytes, &near), 0);
     assert_int_equal(test_allocations(), before); /* nothing allocated per call */
     assert_true(plain.wet_columns > 0 && plain.wet_columns < model.count);
     ASSERT_NEAR_REL(near.force.y, plain.force.y, 1e-5);
@@ -599,7 +601,7 @@ static void force_on_waves_and_bad_water(void** state) {
 
     water_surface bad = {.sample = nan_sample, .sample_near = NULL};
     columns_result r;
-    assert_int_equal(columns_force(&model, &p, &bad, RHO, G, scratch, bytes, &r), 0);
+    assert_int_equal(nv_columns_force(&model, &p, &bad, RHO, G, scratch, bytes, &r), 0);
     assert_true(isnan(r.force.y) && isnan(r.torque.x));
 
     /* a model needs a column with volume */
@@ -609,39 +611,39 @@ static void force_on_waves_and_bad_water(void** state) {
     empty.columns = &zero;
     empty.count = 1;
     columns_model none;
-    assert_int_equal(columns_model_create(&none, &empty, v3(0, 0, 0), &err), -1);
+    assert_int_equal(nv_columns_model_create(&none, &empty, v3(0, 0, 0), &err), -1);
     assert_non_null(strstr(err.message, "no column has volume"));
     /* and the balance refuses a load that sinks it */
     double y;
-    assert_int_equal(columns_balance_height(&model, 2.0 * RHO * model.total_volume, RHO, G, quat_identity(), &y, &err),
-                     -1);
+    assert_int_equal(
+        nv_columns_balance_height(&model, 2.0 * RHO * model.total_volume, RHO, G, quat_identity(), &y, &err), -1);
     assert_non_null(strstr(err.message, "sinks"));
 
     free(scratch);
-    columns_model_destroy(&model);
-    columns_free(&s);
-    mesh_free(&m);
+    nv_columns_model_destroy(&model);
+    nv_columns_free(&s);
+    nv_mesh_free(&m);
 }
 
 static void bad_build_options_are_named(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build("cube", 0, &m, &err), err);
-    columns_build_options o = columns_build_options_default();
+    ASSERT_OK(nv_hullgen_build("cube", 0, &m, &err), err);
+    columns_build_options o = nv_columns_build_options_default();
     columns_set s;
     o.nx = 0;
-    assert_int_equal(columns_build(&m, &o, &s, &err), -1);
+    assert_int_equal(nv_columns_build(&m, &o, &s, &err), -1);
     assert_non_null(strstr(err.message, "grid 0 x 5"));
-    o = columns_build_options_default();
+    o = nv_columns_build_options_default();
     o.samples = 1000;
-    assert_int_equal(columns_build(&m, &o, &s, &err), -1);
+    assert_int_equal(nv_columns_build(&m, &o, &s, &err), -1);
     assert_non_null(strstr(err.message, "samples"));
-    o = columns_build_options_default();
+    o = nv_columns_build_options_default();
     o.mass = -1.0;
-    assert_int_equal(columns_build(&m, &o, &s, &err), -1);
+    assert_int_equal(nv_columns_build(&m, &o, &s, &err), -1);
     assert_non_null(strstr(err.message, "mass"));
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 int main(void) {

@@ -21,7 +21,7 @@ static double gap_after(double t, double smooth_time) {
 /* Steps a floater resting at 0 on water that jumped to `level`, for n steps of dt. */
 static double height_after(double level, double dt, int n) {
     water_flat w;
-    water_flat_init(&w, level);
+    nv_water_flat_init(&w, level);
     floater_params p = floater_params_default();
     floater f = floater_make(3.0, 0.0, -7.0, 0.4);
     for (int i = 0; i < n; i++) assert_int_equal(floater_step(&f, &p, &w.base, dt), 0);
@@ -47,7 +47,7 @@ static void follows_a_level_faster_down_than_up(void** state) {
     assert_true(fall > 2.0 * rise);
     /* settles without overshoot (critically damped) */
     water_flat w;
-    water_flat_init(&w, 1.0);
+    nv_water_flat_init(&w, 1.0);
     floater f = floater_make(0, 0, 0, 0);
     for (int i = 0; i < 600; i++) {
         floater_step(&f, &p, &w.base, dt);
@@ -79,8 +79,8 @@ static void tilts_to_the_slope_of_a_sine_wave(void** state) {
     floater_params p = floater_params_default();
     for (int d = 0; d < 3; d++) {
         water_sine w;
-        assert_int_equal(water_sine_init(&w, amp, lambda, dirs[d], G), 0);
-        water_sine_set_time(&w, 0.0);
+        assert_int_equal(nv_water_sine_init(&w, amp, lambda, dirs[d], G), 0);
+        nv_water_sine_set_time(&w, 0.0);
         double ux = cos(dirs[d]), uz = sin(dirs[d]);
         for (int hd = 0; hd < 3; hd++)
             for (int i = 0; i < 8; i++) {
@@ -123,7 +123,7 @@ static size_t nan_sample(const water_surface* self, const water_query* q) {
 static void keeps_its_last_state_on_nan_water(void** state) {
     (void)state;
     water_sine w;
-    assert_int_equal(water_sine_init(&w, 0.5, 20.0, 0.3, G), 0);
+    assert_int_equal(nv_water_sine_init(&w, 0.5, 20.0, 0.3, G), 0);
     floater_params p = floater_params_default();
     floater f = floater_make(4.0, 0.0, 1.0, 0.2);
     for (int n = 0; n < 30; n++) assert_int_equal(floater_step(&f, &p, &w.base, 1.0 / 60.0), 0);
@@ -170,19 +170,19 @@ static void batch_steps_like_single_floaters_without_allocating(void** state) {
     assert_int_equal(floater_batch_add(&b, 0, 0, 0, 0, &err), -1);
     assert_non_null(strstr(err.message, "full"));
     water_sine w;
-    assert_int_equal(water_sine_init(&w, 1.2, 45.0, 0.6, G), 0);
+    assert_int_equal(nv_water_sine_init(&w, 1.2, 45.0, 0.6, G), 0);
     floater_scratch* scratch = malloc(sizeof *scratch);
     assert_non_null(scratch);
     size_t before = test_allocations();
     for (int n = 0; n < 60; n++) {
-        water_sine_set_time(&w, n / 60.0);
+        nv_water_sine_set_time(&w, n / 60.0);
         /* in two uneven ranges, as two threads would */
         assert_int_equal(floater_batch_step(&b, 0, 333, &w.base, 1.0 / 60.0, scratch), 0);
         assert_int_equal(floater_batch_step(&b, 333, N - 333, &w.base, 1.0 / 60.0, scratch), 0);
     }
     assert_int_equal(test_allocations(), before);
     for (int n = 0; n < 60; n++) {
-        water_sine_set_time(&w, n / 60.0);
+        nv_water_sine_set_time(&w, n / 60.0);
         for (int i = 0; i < N; i++) floater_step(&single[i], &p, &w.base, 1.0 / 60.0);
     }
     for (int i = 0; i < N; i++) {

@@ -10,14 +10,14 @@ static void box_is_closed_with_exact_volume(void** state) {
     for (size_t k = 0; k < sizeof divs / sizeof divs[0]; k++) {
         mesh m;
         nv_error err;
-        ASSERT_OK(hullgen_box(&m, 10.0, 4.0, 2.0, divs[k][0], divs[k][1], divs[k][2], &err), err);
+        ASSERT_OK(nv_hullgen_box(&m, 10.0, 4.0, 2.0, divs[k][0], divs[k][1], divs[k][2], &err), err);
         unsigned nx = divs[k][0], ny = divs[k][1], nz = divs[k][2];
         assert_int_equal(m.triangle_count, 4 * (nx * ny + ny * nz + nx * nz));
         assert_int_equal(m.vertex_count, (nx + 1) * (ny + 1) * (nz + 1) - (nx - 1) * (ny - 1) * (nz - 1));
-        ASSERT_OK(mesh_validate_closed(&m, &err), err);
-        ASSERT_NEAR_REL(mesh_signed_volume(&m), 80.0, 1e-12);
-        assert_int_equal(mesh_count_components(&m), 1);
-        mesh_free(&m);
+        ASSERT_OK(nv_mesh_validate_closed(&m, &err), err);
+        ASSERT_NEAR_REL(nv_mesh_signed_volume(&m), 80.0, 1e-12);
+        assert_int_equal(nv_mesh_count_components(&m), 1);
+        nv_mesh_free(&m);
     }
 }
 
@@ -27,14 +27,14 @@ static void ship_resolution_follows_the_request(void** state) {
     for (size_t k = 0; k < 4; k++) {
         mesh m;
         nv_error err;
-        ASSERT_OK(hullgen_ship(&m, 50.0, 9.0, 5.0, targets[k], &err), err);
+        ASSERT_OK(nv_hullgen_ship(&m, 50.0, 9.0, 5.0, targets[k], &err), err);
         assert_true(m.triangle_count >= targets[k] / 2 && m.triangle_count <= targets[k] * 3 / 2);
-        ASSERT_OK(mesh_validate_closed(&m, &err), err);
-        assert_int_equal(mesh_count_components(&m), 1);
-        double v = mesh_signed_volume(&m);
+        ASSERT_OK(nv_mesh_validate_closed(&m, &err), err);
+        assert_int_equal(nv_mesh_count_components(&m), 1);
+        double v = nv_mesh_signed_volume(&m);
         /* A ship is far from its bounding box: block coefficient 0.5 .. 0.9. */
         assert_true(v > 0.5 * 50 * 9 * 5 && v < 0.9 * 50 * 9 * 5);
-        mesh_free(&m);
+        nv_mesh_free(&m);
     }
 }
 
@@ -42,9 +42,9 @@ static void ship_has_a_pointed_bow_and_a_flat_transom(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_ship(&m, 50.0, 9.0, 5.0, 2000, &err), err);
+    ASSERT_OK(nv_hullgen_ship(&m, 50.0, 9.0, 5.0, 2000, &err), err);
     float lo[3], hi[3];
-    mesh_bounds(&m, lo, hi);
+    nv_mesh_bounds(&m, lo, hi);
     ASSERT_NEAR_ABS(lo[0], -25.0, 1e-5);
     ASSERT_NEAR_ABS(hi[0], 25.0, 1e-5);
     ASSERT_NEAR_ABS(hi[2], 4.5, 1e-5);
@@ -56,27 +56,27 @@ static void ship_has_a_pointed_bow_and_a_flat_transom(void** state) {
         if (p[0] == -25.0f) transom++;
     }
     assert_true(transom > 8); /* the transom is a face, not a point */
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 static void builtin_names_and_specs(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    assert_int_equal(hullgen_from_spec("builtin:ship:3000", &m, NULL, &err), 1);
+    assert_int_equal(nv_hullgen_from_spec("builtin:ship:3000", &m, NULL, &err), 1);
     assert_true(m.triangle_count > 2000 && m.triangle_count < 4500);
-    mesh_free(&m);
-    assert_int_equal(hullgen_from_spec("builtin:cube", &m, NULL, &err), 1);
+    nv_mesh_free(&m);
+    assert_int_equal(nv_hullgen_from_spec("builtin:cube", &m, NULL, &err), 1);
     assert_int_equal(m.triangle_count, 12);
-    ASSERT_NEAR_REL(mesh_signed_volume(&m), 1.0, 1e-12);
-    mesh_free(&m);
-    assert_int_equal(hullgen_from_spec("hull.stl", &m, NULL, &err), 0);
-    assert_int_equal(hullgen_from_spec("builtin:dinghy", &m, NULL, &err), -1);
+    ASSERT_NEAR_REL(nv_mesh_signed_volume(&m), 1.0, 1e-12);
+    nv_mesh_free(&m);
+    assert_int_equal(nv_hullgen_from_spec("hull.stl", &m, NULL, &err), 0);
+    assert_int_equal(nv_hullgen_from_spec("builtin:dinghy", &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "unknown built-in hull 'dinghy'"));
     assert_non_null(strstr(err.message, "barge"));
-    assert_int_equal(hullgen_from_spec("builtin:ship:lots", &m, NULL, &err), -1);
+    assert_int_equal(nv_hullgen_from_spec("builtin:ship:lots", &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "triangle count"));
-    assert_int_equal(hullgen_box(&m, -1.0, 1.0, 1.0, 1, 1, 1, &err), -1);
+    assert_int_equal(nv_hullgen_box(&m, -1.0, 1.0, 1.0, 1, 1, 1, &err), -1);
     assert_non_null(strstr(err.message, "positive"));
 }
 

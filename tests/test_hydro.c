@@ -113,7 +113,7 @@ static void submerged_hull_obeys_archimedes(void** state) {
     test_vertices v;
     test_vertices_alloc(&v, &h);
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     test_rng rng = {2026};
     double weight = RHO * G * h.mesh_props.volume;
     double length = 50.0;
@@ -132,7 +132,7 @@ static void submerged_hull_obeys_archimedes(void** state) {
         assert_int_equal(s.segment_count, 0);
     }
     test_vertices_free(&v);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 /* The moment is exact: with the CG away from the centroid, the torque of a
@@ -141,17 +141,17 @@ static void submerged_torque_about_an_offset_cg(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build("ship", 1500, &m, &err), err);
-    mass_spec spec = mass_spec_default();
+    ASSERT_OK(nv_hullgen_build("ship", 1500, &m, &err), err);
+    mass_spec spec = nv_mass_spec_default();
     spec.has_cg = true;
     spec.cg = v3(3.0, 0.5, -0.7);
     hull h;
-    ASSERT_OK(hull_create(&h, &m, &spec, &err), err);
-    mesh_free(&m);
+    ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
+    nv_mesh_free(&m);
     test_vertices v;
     test_vertices_alloc(&v, &h);
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     quat q = quat_from_axis_angle(v3(0.3, 1.0, -0.4), 0.9);
     mat3 r = quat_to_mat3(q);
     hydro_sums s;
@@ -163,7 +163,7 @@ static void submerged_torque_about_an_offset_cg(void** state) {
     ASSERT_NEAR_ABS(s.torque.y, expected.y, 1e-6 * scale);
     ASSERT_NEAR_ABS(s.torque.z, expected.z, 1e-6 * scale);
     test_vertices_free(&v);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 /* Upright box at draft T: F = rho g L B T, waterline 2 (L + B) long, wetted
@@ -177,7 +177,7 @@ static void floating_box_matches_closed_form(void** state) {
     test_vertices_alloc(&v, &h);
     hydro_segment* seg = malloc(h.triangle_count * sizeof *seg);
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     mat3 r = m3_diag(1, 1, 1);
     vec3 pos = v3(12.0, 1.0 - draft, -7.0);
     hydro_sums s;
@@ -193,14 +193,14 @@ static void floating_box_matches_closed_form(void** state) {
     }
     ASSERT_NEAR_REL(length, 2 * (l + b), 1e-5);
     vec3 cb;
-    double vol = statics_buoyancy_center(&h, v.height, pos, &r, 0.0, &cb);
+    double vol = nv_statics_buoyancy_center(&h, v.height, pos, &r, 0.0, &cb);
     ASSERT_NEAR_REL(vol, l * b * draft, 1e-6);
     ASSERT_NEAR_ABS(cb.x, pos.x, 1e-5);
     ASSERT_NEAR_ABS(cb.y, -draft / 2, 1e-6);
     ASSERT_NEAR_ABS(cb.z, pos.z, 1e-5);
     free(seg);
     test_vertices_free(&v);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 /* Net upward force at a given CG height and heel (box heeled about x). */
@@ -220,7 +220,7 @@ static void heeled_box_righting_arm(void** state) {
     test_vertices v;
     test_vertices_alloc(&v, &h);
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     double t = rho_b / RHO * hgt, kb = t / 2, bm = b * b / (12 * t), kg = hgt / 2, gm = kb + bm - kg;
     double volume = l * b * t;
     const double heels_deg[] = {2.0, 5.0, 10.0, 15.0};
@@ -239,7 +239,7 @@ static void heeled_box_righting_arm(void** state) {
         ASSERT_NEAR_REL(gz, expected, 1e-5);
     }
     test_vertices_free(&v);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 /* On a wave much longer than the hull, a small box floats like a cork: the
@@ -251,18 +251,18 @@ static void sine_wave_shifts_the_waterline(void** state) {
     test_vertices v;
     test_vertices_alloc(&v, &h);
     water_sine wave;
-    assert_int_equal(water_sine_init(&wave, 1.0, 400.0, 0.0, G), 0);
+    assert_int_equal(nv_water_sine_init(&wave, 1.0, 400.0, 0.0, G), 0);
     /* Crest at x = 100 (quarter wavelength), time 0. */
     mat3 r = m3_diag(1, 1, 1);
     hydro_sums s;
     test_passes(&v, &h, v3(100.0, 1.0 - 0.5, 0.0), &r, &wave.base, &s, NULL);
     /* Keel at 0.0, water at ~1.0: the whole cube (top at 1.0) is just awash. */
     ASSERT_NEAR_REL(s.force.y, RHO * G * 1.0, 2e-3);
-    water_sine_set_time(&wave, NV_PI / wave.omega); /* half a period: trough at x = 100 */
+    nv_water_sine_set_time(&wave, NV_PI / wave.omega); /* half a period: trough at x = 100 */
     test_passes(&v, &h, v3(100.0, 1.0 - 0.5, 0.0), &r, &wave.base, &s, NULL);
     ASSERT_NEAR_ABS(s.force.y, 0.0, 1e-9); /* water at -1.0, keel at 0.0: dry */
     test_vertices_free(&v);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 /* A NaN height (broken water, a vessel at infinity) is never taken as dry:
@@ -274,7 +274,7 @@ static void nan_height_poisons_the_sums(void** state) {
     test_vertices v;
     test_vertices_alloc(&v, &h);
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     mat3 r = m3_diag(1, 1, 1);
     hydro_sums s;
     test_passes(&v, &h, v3(0, 0.5, 0), &r, &flat.base, &s, NULL);
@@ -284,7 +284,7 @@ static void nan_height_poisons_the_sums(void** state) {
     hydro_triangle_pass(&h, v.height, 0, h.triangle_count, RHO * G, NULL, NULL, &s, NULL);
     assert_true(isnan(s.force.x) && isnan(s.force.y) && isnan(s.torque.z));
     test_vertices_free(&v);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 int main(void) {

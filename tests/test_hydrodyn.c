@@ -31,11 +31,11 @@ typedef struct box_case {
 static void box_make(box_case* b, double l, double beam, double depth) {
     nv_error err;
     mesh m;
-    ASSERT_OK(hullgen_box(&m, l, beam, depth, 4, 2, 4, &err), err);
-    mass_spec spec = mass_spec_default();
+    ASSERT_OK(nv_hullgen_box(&m, l, beam, depth, 4, 2, 4, &err), err);
+    mass_spec spec = nv_mass_spec_default();
     spec.density = 500.0;
-    ASSERT_OK(hull_create(&b->h, &m, &spec, &err), err);
-    mesh_free(&m);
+    ASSERT_OK(nv_hull_create(&b->h, &m, &spec, &err), err);
+    nv_mesh_free(&m);
     b->height = malloc(b->h.vertex_count * sizeof(float));
     assert_non_null(b->height);
     ASSERT_OK(hydro_scratch_alloc(&b->scratch, b->h.vertex_count, &err), err);
@@ -44,20 +44,20 @@ static void box_make(box_case* b, double l, double beam, double depth) {
 static void box_free(box_case* b) {
     free(b->height);
     hydro_scratch_free(&b->scratch);
-    hull_destroy(&b->h);
+    nv_hull_destroy(&b->h);
 }
 
 /* Force on the upright box with its CG at height y over flat water at 0,
  * moving at v (world = body axes), with only `forces` switched on. */
 static hydro_sums box_force_with(box_case* b, double y, vec3 v, vec3 wind, const hydrodyn_coeffs* given) {
     hydrodyn_coeffs c = *given;
-    hydrodyn_model_init(&b->model, &c, 10.0);
+    nv_hydrodyn_model_init(&b->model, &c, 10.0);
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     mat3 r = m3_diag(1, 1, 1);
     hydro_vertex_pass(&b->h, 0, b->h.vertex_count, v3(0, y, 0), &r, &flat.base, &b->scratch, b->height);
     hydrodyn_frame f;
-    hydrodyn_frame_init(&f, &b->model, &r, v, v3(0, 0, 0), 0.0, wind, 1000.0, b->h.total_area, 1.0 / 60.0);
+    nv_hydrodyn_frame_init(&f, &b->model, &r, v, v3(0, 0, 0), 0.0, wind, 1000.0, b->h.total_area, 1.0 / 60.0);
     hydro_sums s;
     hydro_sums_clear(&s);
     hydro_triangle_pass(&b->h, b->height, 0, b->h.triangle_count, 0.0, &f, NULL, &s, NULL);
@@ -65,7 +65,7 @@ static hydro_sums box_force_with(box_case* b, double y, vec3 v, vec3 wind, const
 }
 
 static hydro_sums box_force(box_case* b, double y, vec3 v, vec3 wind, uint32_t forces) {
-    hydrodyn_coeffs c = hydrodyn_coeffs_default();
+    hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
     c.forces = forces;
     return box_force_with(b, y, v, wind, &c);
 }
@@ -96,7 +96,7 @@ static void pressure_with_general_falloffs(void** state) {
     (void)state;
     box_case b;
     box_make(&b, 10, 4, 2);
-    hydrodyn_coeffs c = hydrodyn_coeffs_default();
+    hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
     c.forces = HYDRODYN_PRESSURE_DRAG;
     c.pressure_falloff = 0.3;
     c.suction_falloff = 0.45;
@@ -110,9 +110,9 @@ static void pressure_with_general_falloffs(void** state) {
 
 static void ittc_line_and_its_clamp(void** state) {
     (void)state;
-    ASSERT_NEAR_REL(hydrodyn_ittc_cf(1e7, 1e5), 0.075 / 25.0, 1e-12);
-    ASSERT_NEAR_REL(hydrodyn_ittc_cf(10.0, 1e5), 0.075 / 9.0, 1e-12); /* below the clamp: never the pole at 100 */
-    ASSERT_NEAR_REL(hydrodyn_ittc_cf(NAN, 1e5), 0.075 / 9.0, 1e-12);
+    ASSERT_NEAR_REL(nv_hydrodyn_ittc_cf(1e7, 1e5), 0.075 / 25.0, 1e-12);
+    ASSERT_NEAR_REL(nv_hydrodyn_ittc_cf(10.0, 1e5), 0.075 / 9.0, 1e-12); /* below the clamp: never the pole at 100 */
+    ASSERT_NEAR_REL(nv_hydrodyn_ittc_cf(NAN, 1e5), 0.075 / 9.0, 1e-12);
 }
 
 /* Deep under water, moving along x: friction on the 4 faces parallel to
@@ -123,7 +123,7 @@ static void viscous_force_on_a_submerged_box(void** state) {
     box_make(&b, 10, 4, 2);
     double speed = 3.0;
     hydro_sums s = box_force(&b, -20.0, v3(speed, 0, 0), v3(0, 0, 0), HYDRODYN_VISCOUS);
-    double cf = hydrodyn_ittc_cf(speed * 10.0 / 1.19e-6, 1e5);
+    double cf = nv_hydrodyn_ittc_cf(speed * 10.0 / 1.19e-6, 1e5);
     double parallel = 2 * (10 * 4) + 2 * (10 * 2);
     ASSERT_NEAR_REL(s.force.x, -0.5 * RHO * cf * parallel * speed * speed, 1e-5);
     ASSERT_NEAR_ABS(s.force.y, 0.0, 1e-6 * fabs(s.force.x));
@@ -139,7 +139,7 @@ static void pressure_drag_and_suction_on_a_submerged_box(void** state) {
     box_make(&b, 10, 4, 2);
     double speed = 2.5, r = speed / 1.0;
     hydro_sums s = box_force(&b, -20.0, v3(speed, 0, 0), v3(0, 0, 0), HYDRODYN_PRESSURE_DRAG);
-    hydrodyn_coeffs c = hydrodyn_coeffs_default();
+    hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
     double face = 4 * 2;
     double expect = -face * ((c.pressure_linear * r + c.pressure_quadratic * r * r) +
                              (c.suction_linear * r + c.suction_quadratic * r * r));
@@ -188,28 +188,28 @@ typedef struct sim {
 static void sim_make(sim* s, const char* hull_name, unsigned tris, double mass, const vessel_dynamics* dyn,
                      double drop_height, quat q) {
     nv_error err;
-    world_config cfg = world_config_default();
-    ASSERT_OK(world_create(&s->w, &cfg, NULL, &err), err);
+    world_config cfg = nv_world_config_default();
+    ASSERT_OK(nv_world_create(&s->w, &cfg, NULL, &err), err);
     mesh m;
     if (strcmp(hull_name, "plate") == 0) /* 4 x 4 m, 0.3 m thick */
-        ASSERT_OK(hullgen_box(&m, 4.0, 4.0, 0.3, 8, 1, 8, &err), err);
+        ASSERT_OK(nv_hullgen_box(&m, 4.0, 4.0, 0.3, 8, 1, 8, &err), err);
     else
-        ASSERT_OK(hullgen_build(hull_name, tris, &m, &err), err);
-    mass_spec spec = mass_spec_default();
+        ASSERT_OK(nv_hullgen_build(hull_name, tris, &m, &err), err);
+    mass_spec spec = nv_mass_spec_default();
     spec.mass = mass;
-    ASSERT_OK(world_add_hull_type(s->w, hull_name, &m, &spec, &s->type, &err), err);
-    mesh_free(&m);
-    if (dyn) ASSERT_OK(world_set_type_dynamics(s->w, s->type, dyn, &err), err);
-    const hull* h = world_hull_type(s->w, s->type);
+    ASSERT_OK(nv_world_add_hull_type(s->w, hull_name, &m, &spec, &s->type, &err), err);
+    nv_mesh_free(&m);
+    if (dyn) ASSERT_OK(nv_world_set_type_dynamics(s->w, s->type, dyn, &err), err);
+    const hull* h = nv_world_hull_type(s->w, s->type);
     s->length = (double)h->bounds_max[0] - h->bounds_min[0];
     double y;
-    ASSERT_OK(statics_balance_height_of(h, RHO, G, q, &y, &err), err);
-    ASSERT_OK(world_spawn(s->w, s->type, v3(0, y + drop_height, 0), q, &s->id, &err), err);
+    ASSERT_OK(nv_statics_balance_height_of(h, RHO, G, q, &y, &err), err);
+    ASSERT_OK(nv_world_spawn(s->w, s->type, v3(0, y + drop_height, 0), q, &s->id, &err), err);
 }
 
 static world_vessel_state sim_state(const sim* s) {
     world_vessel_state st;
-    assert_int_equal(world_vessel_get(s->w, s->id, &st), 0);
+    assert_int_equal(nv_world_vessel_get(s->w, s->id, &st), 0);
     return st;
 }
 
@@ -220,8 +220,8 @@ static double sim_heading(const world_vessel_state* st) {
 
 static vessel_dynamics ship_dynamics(void) {
     vessel_dynamics d;
-    d.coeffs = hydrodyn_coeffs_default();
-    actuator_set_init(&d.actuators);
+    d.coeffs = nv_hydrodyn_coeffs_default();
+    nv_actuator_set_init(&d.actuators);
     d.actuators.propeller_count = 1;
     d.actuators.propellers[0] = (actuator_propeller){v3(-23.0, 1.0, 0.0), v3(1, 0, 0), 150e3, 0.6, 0.3, 0.0};
     d.actuators.rudder_count = 1;
@@ -234,8 +234,8 @@ static vessel_dynamics ship_dynamics(void) {
 static void heave_decays_monotonically(void** state) {
     (void)state;
     vessel_dynamics d;
-    d.coeffs = hydrodyn_coeffs_default();
-    actuator_set_init(&d.actuators);
+    d.coeffs = nv_hydrodyn_coeffs_default();
+    nv_actuator_set_init(&d.actuators);
     sim s;
     sim_make(&s, "barge", 600, 40e3, &d, -0.3, quat_identity());
     world_vessel_state st = sim_state(&s);
@@ -243,13 +243,13 @@ static void heave_decays_monotonically(void** state) {
     int n = 0;
     double prev_dy = 0.0;
     for (int i = 0; i < 60 * 30 && n < 64; i++) {
-        world_step(s.w);
+        nv_world_step(s.w);
         st = sim_state(&s);
         double dy = st.position.y - rest;
         double slope = dy - prev;
         if (i > 0 && prev_dy > 0.0 && slope <= 0.0 && prev > 0.0) { /* a crest of the motion */
             peaks[n] = prev;
-            times[n++] = world_time(s.w);
+            times[n++] = nv_world_time(s.w);
         }
         prev_dy = slope;
         prev = dy;
@@ -266,7 +266,7 @@ static void heave_decays_monotonically(void** state) {
            n, peaks[0], zeta, period, expect);
     assert_true(zeta > 0.005 && zeta < 0.5);
     ASSERT_NEAR_REL(period, expect, 0.08);
-    world_destroy(s.w);
+    nv_world_destroy(s.w);
 }
 
 /* With every force off, setting dynamics changes nothing: the state after a
@@ -274,19 +274,19 @@ static void heave_decays_monotonically(void** state) {
 static void forces_off_is_pure_hydrostatics(void** state) {
     (void)state;
     vessel_dynamics d;
-    d.coeffs = hydrodyn_coeffs_none();
-    actuator_set_init(&d.actuators);
+    d.coeffs = nv_hydrodyn_coeffs_none();
+    nv_actuator_set_init(&d.actuators);
     sim a, b;
     quat q = quat_from_axis_angle(v3(1, 0, 0), 0.2);
     sim_make(&a, "ship", 500, 600e3, NULL, 0.5, q);
     sim_make(&b, "ship", 500, 600e3, &d, 0.5, q);
     for (int i = 0; i < 300; i++) {
-        world_step(a.w);
-        world_step(b.w);
+        nv_world_step(a.w);
+        nv_world_step(b.w);
     }
-    assert_true(world_state_hash(a.w) == world_state_hash(b.w));
-    world_destroy(a.w);
-    world_destroy(b.w);
+    assert_true(nv_world_state_hash(a.w) == nv_world_state_hash(b.w));
+    nv_world_destroy(a.w);
+    nv_world_destroy(b.w);
 }
 
 /* The patrol boat at full throttle on flat water: speed settles where
@@ -296,27 +296,27 @@ static void steady_speed_balances_thrust(void** state) {
     (void)state;
     nv_error err;
     vessel_type vt;
-    ASSERT_OK(vessel_type_builtin("patrol", &vt, &err), err);
+    ASSERT_OK(nv_vessel_type_builtin("patrol", &vt, &err), err);
     const vessel_dynamics d = vt.dynamics;
     sim s;
     {
-        world_config cfg = world_config_default();
-        ASSERT_OK(world_create(&s.w, &cfg, NULL, &err), err);
+        world_config cfg = nv_world_config_default();
+        ASSERT_OK(nv_world_create(&s.w, &cfg, NULL, &err), err);
         mesh m;
-        ASSERT_OK(vessel_type_load_mesh(&vt, &m, &err), err);
-        ASSERT_OK(world_add_hull_type(s.w, vt.name, &m, &vt.mass, &s.type, &err), err);
-        mesh_free(&m);
-        ASSERT_OK(world_set_type_dynamics(s.w, s.type, &d, &err), err);
-        const hull* hh = world_hull_type(s.w, s.type);
+        ASSERT_OK(nv_vessel_type_load_mesh(&vt, &m, &err), err);
+        ASSERT_OK(nv_world_add_hull_type(s.w, vt.name, &m, &vt.mass, &s.type, &err), err);
+        nv_mesh_free(&m);
+        ASSERT_OK(nv_world_set_type_dynamics(s.w, s.type, &d, &err), err);
+        const hull* hh = nv_world_hull_type(s.w, s.type);
         s.length = (double)hh->bounds_max[0] - hh->bounds_min[0];
         double y;
-        ASSERT_OK(statics_balance_height_of(hh, RHO, G, quat_identity(), &y, &err), err);
-        ASSERT_OK(world_spawn(s.w, s.type, v3(0, y, 0), quat_identity(), &s.id, &err), err);
+        ASSERT_OK(nv_statics_balance_height_of(hh, RHO, G, quat_identity(), &y, &err), err);
+        ASSERT_OK(nv_world_spawn(s.w, s.type, v3(0, y, 0), quat_identity(), &s.id, &err), err);
     }
-    ASSERT_OK(world_set_controls(s.w, s.id, 1.0, 0.0, &err), err);
+    ASSERT_OK(nv_world_set_controls(s.w, s.id, 1.0, 0.0, &err), err);
     double speeds[2] = {0, 0};
     for (int i = 0; i < 60 * 240; i++) {
-        world_step(s.w);
+        nv_world_step(s.w);
         if (i == 60 * 200) speeds[0] = v3_length(sim_state(&s).velocity);
     }
     world_vessel_state st = sim_state(&s);
@@ -328,12 +328,12 @@ static void steady_speed_balances_thrust(void** state) {
     for (uint32_t i = 0; i < d.actuators.propeller_count; i++) thrust += d.actuators.propellers[i].max_thrust;
     vec3 fwd = quat_rotate(st.orientation, v3(1, 0, 0));
     vec3 ahead = v3_normalize(v3(fwd.x, 0, fwd.z));
-    const hull* h = world_hull_type(s.w, s.type);
+    const hull* h = nv_world_hull_type(s.w, s.type);
     float* height = malloc(h->vertex_count * sizeof(float));
     hydro_scratch scratch;
     ASSERT_OK(hydro_scratch_alloc(&scratch, h->vertex_count, &err), err);
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     mat3 r = quat_to_mat3(st.orientation);
     hydro_vertex_pass(h, 0, h->vertex_count, st.position, &r, &flat.base, &scratch, height);
     double along[2];
@@ -341,10 +341,10 @@ static void steady_speed_balances_thrust(void** state) {
         hydrodyn_coeffs c = d.coeffs;
         if (k == 1) c.forces = HYDRODYN_VISCOUS;
         hydrodyn_model model;
-        hydrodyn_model_init(&model, &c, s.length);
+        nv_hydrodyn_model_init(&model, &c, s.length);
         hydrodyn_frame f;
-        hydrodyn_frame_init(&f, &model, &r, st.velocity, st.angular_velocity, 0.0, v3(0, 0, 0), h->body.mass,
-                            h->total_area, 1.0 / 60.0);
+        nv_hydrodyn_frame_init(&f, &model, &r, st.velocity, st.angular_velocity, 0.0, v3(0, 0, 0), h->body.mass,
+                               h->total_area, 1.0 / 60.0);
         hydro_sums sums;
         hydro_sums_clear(&sums);
         hydro_triangle_pass(h, height, 0, h->triangle_count, k == 0 ? RHO * G : 0.0, &f, NULL, &sums, NULL);
@@ -354,11 +354,12 @@ static void steady_speed_balances_thrust(void** state) {
     double resistance = along[0], friction = along[1], thrust_ahead = thrust * v3_dot(fwd, ahead);
     double v = speeds[1];
     hydrodyn_coeffs c = d.coeffs;
-    double cf = hydrodyn_ittc_cf(v * s.length / c.viscosity, c.reynolds_min);
+    double cf = nv_hydrodyn_ittc_cf(v * s.length / c.viscosity, c.reynolds_min);
     double bourg = 0.5 * RHO * v * v * st.submerged_area * cf;
-    printf("steady speed (patrol 24 m, 80 t, thrust %.0f kN): %.3f m/s; hull resistance %.1f kN; friction %.1f kN vs "
-           "Bourg R_f %.1f kN (ratio %.3f), wetted %.1f m^2\n",
-           thrust / 1e3, v, resistance / 1e3, friction / 1e3, bourg / 1e3, friction / bourg, st.submerged_area);
+    printf(
+        "steady speed (patrol 24 m, 80 t, thrust %.0f kN): %.3f m/s; hull resistance %.1f kN; friction %.1f kN vs "
+        "Bourg R_f %.1f kN (ratio %.3f), wetted %.1f m^2\n",
+        thrust / 1e3, v, resistance / 1e3, friction / 1e3, bourg / 1e3, friction / bourg, st.submerged_area);
     /* the rudders, straight and under water, add their profile drag */
     double rudder_drag = 0.0;
     for (uint32_t i = 0; i < d.actuators.rudder_count; i++)
@@ -368,7 +369,7 @@ static void steady_speed_balances_thrust(void** state) {
     assert_true(v > 5.0 && v < 15.0);
     free(height);
     hydro_scratch_free(&scratch);
-    world_destroy(s.w);
+    nv_world_destroy(s.w);
 }
 
 /* Least-squares circle through points (Kasa fit); returns the diameter. */
@@ -395,9 +396,9 @@ static void turning_circle(void** state) {
     sim s;
     sim_make(&s, "ship", 500, 600e3, &d, 0.0, quat_identity());
     nv_error err;
-    ASSERT_OK(world_set_controls(s.w, s.id, 1.0, 0.0, &err), err);
-    for (int i = 0; i < 60 * 120; i++) world_step(s.w);
-    ASSERT_OK(world_set_controls(s.w, s.id, 1.0, 1.0, &err), err);
+    ASSERT_OK(nv_world_set_controls(s.w, s.id, 1.0, 0.0, &err), err);
+    for (int i = 0; i < 60 * 120; i++) nv_world_step(s.w);
+    ASSERT_OK(nv_world_set_controls(s.w, s.id, 1.0, 1.0, &err), err);
     enum { MAX = 60 * 600 };
     double* x = malloc(MAX * sizeof(double));
     double* z = malloc(MAX * sizeof(double));
@@ -407,7 +408,7 @@ static void turning_circle(void** state) {
     int n = 0, first_turn = -1;
     double max_heel = 0.0;
     for (int i = 0; i < MAX && turned < 4 * NV_PI; i++) {
-        world_step(s.w);
+        nv_world_step(s.w);
         st = sim_state(&s);
         double hd = sim_heading(&st), dh = hd - last;
         if (dh > NV_PI) dh -= 2 * NV_PI;
@@ -416,7 +417,7 @@ static void turning_circle(void** state) {
         last = hd;
         if (i == 30) assert_true(turned > 0.0 ? 1 : 0); /* toward +z: starboard */
         double heel;
-        statics_attitude(st.orientation, &heel, NULL, NULL);
+        nv_statics_attitude(st.orientation, &heel, NULL, NULL);
         if (fabs(heel) > max_heel) max_heel = fabs(heel);
         if (fabs(turned) >= 2 * NV_PI) {
             if (first_turn < 0) first_turn = i;
@@ -434,7 +435,7 @@ static void turning_circle(void** state) {
     assert_true(diameter / s.length > 2.0 && diameter / s.length < 8.0);
     free(x);
     free(z);
-    world_destroy(s.w);
+    nv_world_destroy(s.w);
 }
 
 /* The built-in types, as a game fields them: top speed from rest at full
@@ -443,26 +444,26 @@ static void builtin_types_speed_and_turn(void** state) {
     (void)state;
     const double speed_lo[] = {10.0, 8.0, 6.0}, speed_hi[] = {18.0, 14.0, 10.0};
     const double run_s[] = {60.0, 120.0, 900.0};
-    for (int k = 0; k < vessel_type_builtin_count(); k++) {
+    for (int k = 0; k < nv_vessel_type_builtin_count(); k++) {
         nv_error err;
         vessel_type vt;
-        ASSERT_OK(vessel_type_builtin(vessel_type_builtin_name(k), &vt, &err), err);
+        ASSERT_OK(nv_vessel_type_builtin(nv_vessel_type_builtin_name(k), &vt, &err), err);
         mesh m;
-        ASSERT_OK(vessel_type_load_mesh(&vt, &m, &err), err);
+        ASSERT_OK(nv_vessel_type_load_mesh(&vt, &m, &err), err);
         double speeds[2];
         double diameter = 0.0, length = 0.0;
         for (int turn = 0; turn < 2; turn++) {
             sim s;
-            world_config cfg = world_config_default();
-            ASSERT_OK(world_create(&s.w, &cfg, NULL, &err), err);
-            ASSERT_OK(world_add_hull_type(s.w, vt.name, &m, &vt.mass, &s.type, &err), err);
-            ASSERT_OK(world_set_type_dynamics(s.w, s.type, &vt.dynamics, &err), err);
-            const hull* h = world_hull_type(s.w, s.type);
+            world_config cfg = nv_world_config_default();
+            ASSERT_OK(nv_world_create(&s.w, &cfg, NULL, &err), err);
+            ASSERT_OK(nv_world_add_hull_type(s.w, vt.name, &m, &vt.mass, &s.type, &err), err);
+            ASSERT_OK(nv_world_set_type_dynamics(s.w, s.type, &vt.dynamics, &err), err);
+            const hull* h = nv_world_hull_type(s.w, s.type);
             length = (double)h->bounds_max[0] - h->bounds_min[0];
             double y;
-            ASSERT_OK(statics_balance_height_of(h, RHO, G, quat_identity(), &y, &err), err);
-            ASSERT_OK(world_spawn(s.w, s.type, v3(0, y, 0), quat_identity(), &s.id, &err), err);
-            ASSERT_OK(world_set_controls(s.w, s.id, 1.0, turn ? 1.0 : 0.0, &err), err);
+            ASSERT_OK(nv_statics_balance_height_of(h, RHO, G, quat_identity(), &y, &err), err);
+            ASSERT_OK(nv_world_spawn(s.w, s.type, v3(0, y, 0), quat_identity(), &s.id, &err), err);
+            ASSERT_OK(nv_world_set_controls(s.w, s.id, 1.0, turn ? 1.0 : 0.0, &err), err);
             int steps = (int)(run_s[k] * 60.0), n = 0;
             enum { KEEP = 4096 };
             double* x = malloc(KEEP * sizeof(double));
@@ -470,7 +471,7 @@ static void builtin_types_speed_and_turn(void** state) {
             /* the last third of the run, thinned: the steady circle */
             int every = steps / 3 / KEEP + 1;
             for (int i = 0; i < steps; i++) {
-                world_step(s.w);
+                nv_world_step(s.w);
                 if (i >= 2 * steps / 3 && i % every == 0 && n < KEEP) {
                     world_vessel_state st = sim_state(&s);
                     x[n] = st.position.x, z[n] = st.position.z;
@@ -483,11 +484,11 @@ static void builtin_types_speed_and_turn(void** state) {
             if (turn) diameter = fit_circle_diameter(x, z, n);
             free(x);
             free(z);
-            world_destroy(s.w);
+            nv_world_destroy(s.w);
         }
-        mesh_free(&m);
-        printf("%-9s top speed %5.2f m/s; full rudder: %5.2f m/s, circle %6.1f m = %.2f lengths\n", vt.name,
-               speeds[0], speeds[1], diameter, diameter / length);
+        nv_mesh_free(&m);
+        printf("%-9s top speed %5.2f m/s; full rudder: %5.2f m/s, circle %6.1f m = %.2f lengths\n", vt.name, speeds[0],
+               speeds[1], diameter, diameter / length);
         assert_true(speeds[0] > speed_lo[k] && speeds[0] < speed_hi[k]);
         assert_true(diameter / length > 2.0 && diameter / length < 8.0);
     }
@@ -504,17 +505,17 @@ typedef struct drop_result {
 
 static drop_result drop_plate(quat q, double height, vec3 velocity) {
     vessel_dynamics d;
-    d.coeffs = hydrodyn_coeffs_default();
-    actuator_set_init(&d.actuators);
+    d.coeffs = nv_hydrodyn_coeffs_default();
+    nv_actuator_set_init(&d.actuators);
     sim s;
     sim_make(&s, "plate", 0, 1600.0, &d, height, q);
     nv_error err;
-    ASSERT_OK(world_set_velocity(s.w, s.id, velocity, v3(0, 0, 0), &err), err);
+    ASSERT_OK(nv_world_set_velocity(s.w, s.id, velocity, v3(0, 0, 0), &err), err);
     drop_result r = {0, -INFINITY, sim_state(&s).position.y, 0};
     double prev_vy = velocity.y;
     int wet = 0;
     for (int i = 0; i < 60 * 6; i++) {
-        world_step(s.w);
+        nv_world_step(s.w);
         world_vessel_state st = sim_state(&s);
         if (st.submerged_area > 0.0) wet = 1;
         if (wet) {
@@ -522,12 +523,12 @@ static drop_result drop_plate(quat q, double height, vec3 velocity) {
             if (decel > r.max_decel) r.max_decel = decel;
             if (st.position.y > r.max_y_after) r.max_y_after = st.position.y;
             double tilt;
-            statics_attitude(st.orientation, NULL, NULL, &tilt);
+            nv_statics_attitude(st.orientation, NULL, NULL, &tilt);
             if (tilt > r.max_tilt) r.max_tilt = tilt;
         }
         prev_vy = st.velocity.y;
     }
-    world_destroy(s.w);
+    nv_world_destroy(s.w);
     return r;
 }
 
@@ -556,17 +557,17 @@ static void controls_are_rate_limited_and_checked(void** state) {
     sim s;
     sim_make(&s, "ship", 500, 600e3, &d, 0.0, quat_identity());
     nv_error err;
-    assert_int_equal(world_set_controls(s.w, s.id, NAN, 0.0, &err), -1);
-    assert_int_equal(world_set_controls(s.w, s.id, 0.0, INFINITY, &err), -1);
-    assert_int_equal(world_set_controls(s.w, 999, 0.0, 0.0, &err), -1);
-    ASSERT_OK(world_set_controls(s.w, s.id, 7.0, -3.0, &err), err);
+    assert_int_equal(nv_world_set_controls(s.w, s.id, NAN, 0.0, &err), -1);
+    assert_int_equal(nv_world_set_controls(s.w, s.id, 0.0, INFINITY, &err), -1);
+    assert_int_equal(nv_world_set_controls(s.w, 999, 0.0, 0.0, &err), -1);
+    ASSERT_OK(nv_world_set_controls(s.w, s.id, 7.0, -3.0, &err), err);
     world_vessel_state st = sim_state(&s);
     assert_true(st.throttle == 1.0 && st.rudder == -1.0);
-    for (int i = 0; i < 30; i++) world_step(s.w); /* 0.5 s */
+    for (int i = 0; i < 30; i++) nv_world_step(s.w); /* 0.5 s */
     st = sim_state(&s);
     ASSERT_NEAR_ABS(st.throttle_actual, 0.5 * d.actuators.throttle_rate, 1e-6);
     ASSERT_NEAR_ABS(st.rudder_actual, -0.5 * d.actuators.rudder_rate, 1e-6);
-    world_destroy(s.w);
+    nv_world_destroy(s.w);
 }
 
 /* A propeller out of the water pushes nothing; under it, its full thrust. */
@@ -574,18 +575,18 @@ static void propeller_pushes_only_submerged(void** state) {
     (void)state;
     vessel_dynamics d = ship_dynamics();
     actuator_model m;
-    actuator_model_init(&m, &d.actuators, v3(0, 2, 0));
+    nv_actuator_model_init(&m, &d.actuators, v3(0, 2, 0));
     double depth[2] = {-0.5, 1.0};
     vec3 f, t;
-    actuator_forces(&m, 1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    nv_actuator_forces(&m, 1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
     ASSERT_NEAR_ABS(f.x, 0.0, 1e-9);
     depth[0] = 2.0;
-    actuator_forces(&m, 1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    nv_actuator_forces(&m, 1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
     ASSERT_NEAR_REL(f.x, 150e3, 1e-12);
-    actuator_forces(&m, -1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    nv_actuator_forces(&m, -1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
     ASSERT_NEAR_REL(f.x, -0.6 * 150e3, 1e-12);
     /* a rudder at +1 moving ahead pushes the stern to port: yaw toward starboard */
-    actuator_forces(&m, 0.0, 1.0, depth, v3(5, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    nv_actuator_forces(&m, 0.0, 1.0, depth, v3(5, 0, 0), v3(0, 0, 0), RHO, &f, &t);
     assert_true(f.z < 0.0);
     assert_true(t.y < 0.0);
 }

@@ -56,10 +56,10 @@ static void lane_case_make(lane_case* c, const hydrodyn_coeffs* k, unsigned seed
         }
         c->slam[i] = hydrodyn_half_encode((float)rnd(&s, -4, 4));
     }
-    hydrodyn_model_init(&c->model, k, 30.0);
+    nv_hydrodyn_model_init(&c->model, k, 30.0);
     mat3 r = {{{0.96, -0.28, 0.0}, {0.28, 0.96, 0.0}, {0.0, 0.0, 1.0}}};
-    hydrodyn_frame_init(&c->frame, &c->model, &r, v3(6.0, -0.8, 0.7), v3(0.05, 0.3, -0.1), 0.4, v3(-12, 0, 3),
-                        2.0e5, 400.0, 1.0 / 60.0);
+    nv_hydrodyn_frame_init(&c->frame, &c->model, &r, v3(6.0, -0.8, 0.7), v3(0.05, 0.3, -0.1), 0.4, v3(-12, 0, 3), 2.0e5,
+                           400.0, 1.0 / 60.0);
 }
 
 static void lane_case_run(lane_case* c, const hydrodyn_kernels* kern, double out[HYDRODYN_SUM_COUNT],
@@ -158,13 +158,13 @@ static void lanes_match_the_formulas(const hydrodyn_coeffs* k, unsigned seed) {
 
 static void kernel_matches_formulas_default(void** state) {
     (void)state;
-    hydrodyn_coeffs k = hydrodyn_coeffs_default();
+    hydrodyn_coeffs k = nv_hydrodyn_coeffs_default();
     lanes_match_the_formulas(&k, 7);
 }
 
 static void kernel_matches_formulas_general_powers(void** state) {
     (void)state;
-    hydrodyn_coeffs k = hydrodyn_coeffs_default();
+    hydrodyn_coeffs k = nv_hydrodyn_coeffs_default();
     k.pressure_falloff = 0.7; /* different falloffs: x^p by exp2(p log2 x) */
     k.suction_falloff = 0.35;
     k.slam_power = 1.5;
@@ -185,13 +185,14 @@ static void every_build_gives_the_sse2_bits(void** state) {
         printf("  this CPU has no AVX2: only the SSE2 build runs here\n");
         skip();
     }
-    hydrodyn_coeffs variants[3] = {hydrodyn_coeffs_default(), hydrodyn_coeffs_default(), hydrodyn_coeffs_default()};
+    hydrodyn_coeffs variants[3] = {nv_hydrodyn_coeffs_default(), nv_hydrodyn_coeffs_default(),
+                                   nv_hydrodyn_coeffs_default()};
     variants[1].pressure_falloff = 0.8, variants[1].slam_power = 3.0;
     variants[2].forces = HYDRODYN_AIR_DRAG | HYDRODYN_SLAMMING;
     for (int level = SIMD_AVX2; level <= SIMD_AVX512; level++) {
         const hydrodyn_kernels* wide = build_at(level);
         if (!wide) {
-            printf("  this CPU cannot run the %s build\n", simd_name(level));
+            printf("  this CPU cannot run the %s build\n", nv_simd_name(level));
             continue;
         }
         for (int v = 0; v < 3; v++)
@@ -288,14 +289,11 @@ static void half_memory_canonical_values(void** state) {
 }
 
 int main(void) {
-    printf("force kernels on this CPU: %s\n", simd_name(kernels_active()->level));
+    printf("force kernels on this CPU: %s\n", nv_simd_name(kernels_active()->level));
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kernel_matches_formulas_default),
-        cmocka_unit_test(kernel_matches_formulas_general_powers),
-        cmocka_unit_test(every_build_gives_the_sse2_bits),
-        cmocka_unit_test(half_memory_rounds_and_clamps),
-        cmocka_unit_test(half_memory_canonical_values),
-        cmocka_unit_test(lane_sums_reduce_in_order),
+        cmocka_unit_test(kernel_matches_formulas_default), cmocka_unit_test(kernel_matches_formulas_general_powers),
+        cmocka_unit_test(every_build_gives_the_sse2_bits), cmocka_unit_test(half_memory_rounds_and_clamps),
+        cmocka_unit_test(half_memory_canonical_values),    cmocka_unit_test(lane_sums_reduce_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,11 +27,11 @@ static double test_jobs_now(void) { return (double)uv_hrtime() * 1e-9; }
 static jobs* test_jobs_pool(uint32_t threads, uint32_t spin_ns) {
     jobs* j = NULL;
     nv_error err;
-    jobs_config cfg = jobs_config_default(threads);
+    jobs_config cfg = nv_jobs_config_default(threads);
     cfg.spin_ns = spin_ns;
-    ASSERT_OK(jobs_create_ex(&j, &cfg, &err), err);
+    ASSERT_OK(nv_jobs_create_ex(&j, &cfg, &err), err);
     assert_non_null(j);
-    assert_int_equal(jobs_thread_count(j), threads);
+    assert_int_equal(nv_jobs_thread_count(j), threads);
     return j;
 }
 
@@ -59,12 +59,12 @@ static void cover_fn(void* p, uint32_t begin, uint32_t end, uint32_t worker) {
 static void run_cover(jobs* j, cover_ctx* c, uint32_t count, uint32_t grain) {
     c->count = count;
     c->grain = grain;
-    c->threads = jobs_thread_count(j);
+    c->threads = nv_jobs_thread_count(j);
     for (uint32_t i = 0; i < count; i++) atomic_store_explicit(&c->visits[i], 0, memory_order_relaxed);
     atomic_store(&c->bad_range, 0);
     atomic_store(&c->bad_worker, 0);
     atomic_store(&c->calls, 0);
-    jobs_parallel_for(j, count, grain, cover_fn, c);
+    nv_jobs_parallel_for(j, count, grain, cover_fn, c);
     if (atomic_load(&c->bad_range) || atomic_load(&c->bad_worker))
         fail_msg("threads %u count %u grain %u: %u bad ranges, %u bad worker indices", c->threads, count, grain,
                  atomic_load(&c->bad_range), atomic_load(&c->bad_worker));
@@ -88,7 +88,7 @@ static void every_index_once_across_shapes(void** state) {
         jobs* j = test_jobs_pool(threads[t], JOBS_DEFAULT_SPIN_NS);
         for (size_t n = 0; n < sizeof counts / sizeof counts[0]; n++)
             for (size_t g = 0; g < sizeof grains / sizeof grains[0]; g++) run_cover(j, &c, counts[n], grains[g]);
-        jobs_destroy(j);
+        nv_jobs_destroy(j);
     }
 }
 
@@ -150,8 +150,8 @@ static void check_identity(uint32_t threads, uint32_t spin_ns) {
     c.work = 50;
     jobs* j = test_jobs_pool(threads, spin_ns);
     const uint32_t count = 4096, rounds = 200;
-    for (uint32_t r = 0; r < rounds; r++) jobs_parallel_for(j, count, 1, ident_fn, &c);
-    jobs_destroy(j);
+    for (uint32_t r = 0; r < rounds; r++) nv_jobs_parallel_for(j, count, 1, ident_fn, &c);
+    nv_jobs_destroy(j);
     assert_int_equal(atomic_load(&c.bad_worker), 0);
     assert_int_equal(atomic_load(&c.shared), 0);
     assert_int_equal(atomic_load(&c.wrong_thread), 0);
@@ -174,8 +174,8 @@ static void one_thread_runs_inline_as_worker_0(void** state) {
     c.threads = 1;
     c.caller = uv_thread_self();
     jobs* j = test_jobs_pool(1, JOBS_DEFAULT_SPIN_NS);
-    for (uint32_t count = 0; count < 300; count += 7) jobs_parallel_for(j, count, 1, ident_fn, &c);
-    jobs_destroy(j);
+    for (uint32_t count = 0; count < 300; count += 7) nv_jobs_parallel_for(j, count, 1, ident_fn, &c);
+    nv_jobs_destroy(j);
     assert_int_equal(atomic_load(&c.bad_worker), 0);
     assert_int_equal(atomic_load(&c.wrong_thread), 0);
     assert_true(c.slots[0].seen);
@@ -191,8 +191,8 @@ static void single_chunk_runs_on_the_caller(void** state) {
     c.threads = 4;
     c.caller = uv_thread_self();
     jobs* j = test_jobs_pool(4, JOBS_DEFAULT_SPIN_NS);
-    for (uint32_t r = 0; r < 100; r++) jobs_parallel_for(j, 1 + r % 64, 64, ident_fn, &c);
-    jobs_destroy(j);
+    for (uint32_t r = 0; r < 100; r++) nv_jobs_parallel_for(j, 1 + r % 64, 64, ident_fn, &c);
+    nv_jobs_destroy(j);
     assert_int_equal(atomic_load(&c.wrong_thread), 0);
     assert_int_equal(c.slots[0].chunks, 100);
     for (uint32_t w = 1; w < 4; w++) assert_false(c.slots[w].seen);
@@ -209,7 +209,7 @@ static void oversubscribed_pool_works(void** state) {
     (void)state;
     /* More threads than this machine has cores: preempted chunk holders and
      * spinning idlers must not stall or break anything. */
-    uint32_t hw = jobs_hardware_threads();
+    uint32_t hw = nv_jobs_hardware_threads();
     check_identity(8, JOBS_DEFAULT_SPIN_NS);
     check_identity(hw * 4 < JOBS_MAX_THREADS ? hw * 4 : JOBS_MAX_THREADS, JOBS_DEFAULT_SPIN_NS);
 }
@@ -242,7 +242,7 @@ static void results_visible_after_return(void** state) {
             /* Written by the caller, read by workers: the publish must order it. */
             c.round = r;
             uint32_t n = VIS_N - (uint32_t)(r * 97 % 1000);
-            jobs_parallel_for(j, n, (uint32_t)(r % 5) * 100, vis_fn, &c);
+            nv_jobs_parallel_for(j, n, (uint32_t)(r % 5) * 100, vis_fn, &c);
             uint64_t sum = 0, want = 0;
             for (uint32_t i = 0; i < n; i++) {
                 expect[i] = expect[i] * 3 + i + r;
@@ -253,7 +253,7 @@ static void results_visible_after_return(void** state) {
                                       (unsigned long long)sum, (unsigned long long)want);
             assert_memory_equal(c.out, expect, n * sizeof expect[0]);
         }
-        jobs_destroy(j);
+        nv_jobs_destroy(j);
     }
 }
 
@@ -295,7 +295,7 @@ static void check_all_wake(uint32_t threads, uint32_t spin_ns, uint32_t calls, u
     for (uint32_t k = 1; k <= calls; k++) {
         c.call = k;
         atomic_store(&c.arrived, 0);
-        jobs_parallel_for(j, threads * 4, 1, meet_fn, &c);
+        nv_jobs_parallel_for(j, threads * 4, 1, meet_fn, &c);
         if (atomic_load(&c.timeouts) != 0)
             fail_msg("threads %u spin %u: call %u: only %u of %u threads took part", threads, spin_ns, k,
                      atomic_load(&c.arrived), threads);
@@ -305,7 +305,7 @@ static void check_all_wake(uint32_t threads, uint32_t spin_ns, uint32_t calls, u
             nanosleep(&ts, NULL);
         }
     }
-    jobs_destroy(j);
+    nv_jobs_destroy(j);
 }
 
 static void every_worker_wakes_for_every_call(void** state) {
@@ -335,7 +335,7 @@ static void back_to_back(uint32_t threads, uint32_t spin_ns, uint32_t calls) {
     double t0 = test_jobs_now();
     for (uint32_t k = 0; k < calls; k++) {
         uint32_t n = (uint32_t)(test_rng_next(&rng) % 200);
-        jobs_parallel_for(j, n, 1 + (uint32_t)(test_rng_next(&rng) % 8), stress_fn, &c);
+        nv_jobs_parallel_for(j, n, 1 + (uint32_t)(test_rng_next(&rng) % 8), stress_fn, &c);
         want_total += n;
         want_sum += (uint64_t)n * (n + 1) / 2;
         /* Occasionally idle past the spin so the sleep path is mixed in. */
@@ -345,7 +345,7 @@ static void back_to_back(uint32_t threads, uint32_t spin_ns, uint32_t calls) {
         }
     }
     double dt = test_jobs_now() - t0;
-    jobs_destroy(j);
+    nv_jobs_destroy(j);
     uint64_t sum = 0;
     for (uint32_t w = 0; w < threads; w++) sum += c.partial[w][0];
     assert_true(atomic_load(&c.total) == want_total);
@@ -372,9 +372,9 @@ static void create_destroy_repeatedly(void** state) {
         jobs* j = test_jobs_pool(threads, k % 3 == 0 ? 0 : JOBS_DEFAULT_SPIN_NS);
         /* Some pools are destroyed before their workers ever waited. */
         if (k % 2) run_cover(j, &c, 100 + k, 1);
-        jobs_destroy(j);
+        nv_jobs_destroy(j);
     }
-    jobs_destroy(NULL);
+    nv_jobs_destroy(NULL);
 }
 
 static void rejects_bad_thread_counts(void** state) {
@@ -382,15 +382,15 @@ static void rejects_bad_thread_counts(void** state) {
     nv_error err;
     static char not_a_pool;
     jobs* j = (jobs*)(void*)&not_a_pool; /* must be cleared on failure */
-    assert_int_equal(jobs_create(&j, 0, &err), -1);
+    assert_int_equal(nv_jobs_create(&j, 0, &err), -1);
     assert_null(j);
     assert_non_null(strstr(err.message, "thread count"));
-    assert_int_equal(jobs_create(&j, JOBS_MAX_THREADS + 1, &err), -1);
+    assert_int_equal(nv_jobs_create(&j, JOBS_MAX_THREADS + 1, &err), -1);
     assert_null(j);
-    ASSERT_OK(jobs_create(&j, JOBS_MAX_THREADS, &err), err);
-    assert_int_equal(jobs_thread_count(j), JOBS_MAX_THREADS);
-    jobs_destroy(j);
-    uint32_t hw = jobs_hardware_threads();
+    ASSERT_OK(nv_jobs_create(&j, JOBS_MAX_THREADS, &err), err);
+    assert_int_equal(nv_jobs_thread_count(j), JOBS_MAX_THREADS);
+    nv_jobs_destroy(j);
+    uint32_t hw = nv_jobs_hardware_threads();
     assert_true(hw >= 1 && hw <= JOBS_MAX_THREADS);
 }
 

@@ -142,9 +142,9 @@ static void assert_cube(const mesh* m, const mesh_report* r) {
     assert_int_equal(r->components, 1);
     assert_int_equal(r->dropped_triangles, 0);
     assert_false(r->flipped);
-    assert_near(mesh_signed_volume(m), 8.0, 1e-12);
+    assert_near(nv_mesh_signed_volume(m), 8.0, 1e-12);
     float lo[3], hi[3];
-    mesh_bounds(m, lo, hi);
+    nv_mesh_bounds(m, lo, hi);
     assert_true(lo[0] == -1.0f && lo[1] == -1.0f && lo[2] == 0.0f);
     assert_true(hi[0] == 1.0f && hi[1] == 1.0f && hi[2] == 2.0f);
 }
@@ -156,14 +156,14 @@ static void assert_empty(const mesh* m) {
     assert_int_equal(m->triangle_count, 0);
 }
 
-/* Loads text through mesh_load_memory and expects a failure whose message
+/* Loads text through nv_mesh_load_memory and expects a failure whose message
  * contains every given fragment. */
 static void expect_text_error(const char* name, const char* text, const mesh_options* opts, const char* frag1,
                               const char* frag2) {
     mesh m;
     mesh_report r;
     nv_error err;
-    assert_int_equal(mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, name, opts, &m, &r, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, name, opts, &m, &r, &err), -1);
     if (!strstr(err.message, frag1) || (frag2 && !strstr(err.message, frag2)))
         fail_msg("message \"%s\" lacks \"%s\"%s%s", err.message, frag1, frag2 ? " or " : "", frag2 ? frag2 : "");
     assert_empty(&m);
@@ -179,10 +179,10 @@ static void test_cube_binary_stl(void** state) {
     mesh m;
     mesh_report r;
     nv_error err;
-    assert_int_equal(mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
     assert_int_equal(r.welded_vertices, 28); /* 36 corner records -> 8 vertices */
-    mesh_free(&m);
+    nv_mesh_free(&m);
     free(stl);
 }
 
@@ -194,9 +194,9 @@ static void test_binary_stl_header_says_solid(void** state) {
     mesh m;
     mesh_report r;
     nv_error err;
-    assert_int_equal(mesh_load_memory(stl, size, MESH_FORMAT_STL, "solid.stl", NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "solid.stl", NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
-    mesh_free(&m);
+    nv_mesh_free(&m);
     free(stl);
 }
 
@@ -205,10 +205,10 @@ static void test_cube_ascii_stl(void** state) {
     mesh m;
     mesh_report r;
     nv_error err;
-    assert_int_equal(mesh_load_file(DATA "cube_ascii.stl", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_file(DATA "cube_ascii.stl", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
     assert_int_equal(r.welded_vertices, 28);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 static void test_cube_obj_quads(void** state) {
@@ -216,10 +216,10 @@ static void test_cube_obj_quads(void** state) {
     mesh m;
     mesh_report r;
     nv_error err;
-    assert_int_equal(mesh_load_file(DATA "cube.obj", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_file(DATA "cube.obj", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_cube(&m, &r); /* six quads -> 12 triangles */
     assert_int_equal(r.welded_vertices, 0);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 static void test_cube_off(void** state) {
@@ -227,10 +227,10 @@ static void test_cube_off(void** state) {
     mesh m;
     mesh_report r;
     nv_error err;
-    assert_int_equal(mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
     assert_int_equal(r.welded_vertices, 0);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 static void test_z_up_moves_centroid(void** state) {
@@ -238,23 +238,23 @@ static void test_z_up_moves_centroid(void** state) {
     mesh m;
     nv_error err;
     double c[3], v;
-    assert_int_equal(mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_OFF, NULL, &m, NULL, &err), 0);
+    assert_int_equal(nv_mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_OFF, NULL, &m, NULL, &err), 0);
     centroid(&m, c, &v);
     assert_near(v, 8.0, 1e-12);
     assert_near(c[0], 0.0, 1e-12);
     assert_near(c[1], 0.0, 1e-12);
     assert_near(c[2], 1.0, 1e-12);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 
-    mesh_options opts = mesh_options_default();
+    mesh_options opts = nv_mesh_options_default();
     opts.up = 'z';
-    assert_int_equal(mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_OFF, &opts, &m, NULL, &err), 0);
+    assert_int_equal(nv_mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_OFF, &opts, &m, NULL, &err), 0);
     centroid(&m, c, &v);
     assert_near(v, 8.0, 1e-12);
     assert_near(c[0], 0.0, 1e-12);
     assert_near(c[1], 1.0, 1e-12);
     assert_near(c[2], 0.0, 1e-12);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 static void test_two_cubes_two_components(void** state) {
@@ -262,12 +262,12 @@ static void test_two_cubes_two_components(void** state) {
     mesh m;
     mesh_report r;
     nv_error err;
-    assert_int_equal(mesh_load_file(DATA "two_cubes.obj", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_file(DATA "two_cubes.obj", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_int_equal(r.components, 2);
     assert_int_equal(m.vertex_count, 16);
     assert_int_equal(m.triangle_count, 24);
-    assert_near(mesh_signed_volume(&m), 2.0, 1e-12);
-    mesh_free(&m);
+    assert_near(nv_mesh_signed_volume(&m), 2.0, 1e-12);
+    nv_mesh_free(&m);
 }
 
 /* Bourg's boat hull: vertices 2 and 5 coincide, so two triangles collapse
@@ -279,7 +279,7 @@ static void test_bourg_boat(void** state) {
     mesh_report r;
     nv_error err;
     double c[3], v;
-    if (mesh_load_file(DATA "bourg_boat.off", MESH_FORMAT_AUTO, NULL, &m, &r, &err)) fail_msg("%s", err.message);
+    if (nv_mesh_load_file(DATA "bourg_boat.off", MESH_FORMAT_AUTO, NULL, &m, &r, &err)) fail_msg("%s", err.message);
     assert_int_equal(r.input_triangles, 68);
     assert_int_equal(r.welded_vertices, 1);
     assert_int_equal(r.dropped_triangles, 2);
@@ -293,17 +293,17 @@ static void test_bourg_boat(void** state) {
     assert_near(c[0], -1.43, 0.005);
     assert_near(c[1], 0.00, 0.005);
     assert_near(c[2], 1.08, 0.005);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 
-    mesh_options opts = mesh_options_default();
+    mesh_options opts = nv_mesh_options_default();
     opts.up = 'z';
-    assert_int_equal(mesh_load_file(DATA "bourg_boat.off", MESH_FORMAT_AUTO, &opts, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_file(DATA "bourg_boat.off", MESH_FORMAT_AUTO, &opts, &m, &r, &err), 0);
     centroid(&m, c, &v);
     assert_near(v, 28.67, 0.005);
     assert_near(c[0], -1.43, 0.005);
     assert_near(c[1], 1.08, 0.005);
     assert_near(c[2], 0.00, 0.005);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 /* ---- binary STL rejections ---- */
@@ -315,13 +315,13 @@ static void test_binary_stl_truncated(void** state) {
     const char* path = write_file(d, "short.stl", stl, 84 + 5 * 50 + 20);
     mesh m;
     nv_error err;
-    assert_int_equal(mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message,
                            "short.stl: truncated binary STL: the header says 12 triangles (684 bytes) but "
                            "the file has 354 bytes; triangle 5 is incomplete"));
     assert_empty(&m);
 
-    assert_int_equal(mesh_load_memory(stl, 50, MESH_FORMAT_STL, "tiny.stl", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(stl, 50, MESH_FORMAT_STL, "tiny.stl", NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "tiny.stl: truncated binary STL: 50 bytes, shorter than the 84-byte header"));
     free(stl);
 }
@@ -334,7 +334,7 @@ static void test_binary_stl_count_lies(void** state) {
     nv_error err;
 
     put_le32(stl + 80, 13); /* more than the data */
-    assert_int_equal(mesh_load_memory(stl, size, MESH_FORMAT_STL, "more.stl", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "more.stl", NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message,
                            "more.stl: truncated binary STL: the header says 13 triangles (734 bytes) but "
                            "the file has 684 bytes; triangle 12 is incomplete"));
@@ -342,23 +342,23 @@ static void test_binary_stl_count_lies(void** state) {
 
     /* A count this big must be refused from the size alone, not allocated. */
     put_le32(stl + 80, 0xFFFFFFFFu);
-    assert_int_equal(mesh_load_memory(stl, size, MESH_FORMAT_STL, "huge.stl", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "huge.stl", NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "the header says 4294967295 triangles (214748364834 bytes)"));
 
     put_le32(stl + 80, 11); /* fewer than the data */
-    assert_int_equal(mesh_load_memory(stl, size, MESH_FORMAT_STL, "fewer.stl", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "fewer.stl", NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message,
                            "fewer.stl: binary STL size mismatch: the header says 11 triangles (634 bytes) "
                            "but the file has 684 bytes (room for 12 triangles)"));
     assert_empty(&m);
 
     put_le32(stl + 80, 12);
-    assert_int_equal(mesh_load_memory(stl, size + 7, MESH_FORMAT_STL, "tail.stl", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(stl, size + 7, MESH_FORMAT_STL, "tail.stl", NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "(room for 12 triangles and some)"));
 
-    mesh_options opts = mesh_options_default();
+    mesh_options opts = nv_mesh_options_default();
     opts.max_triangles = 10;
-    assert_int_equal(mesh_load_memory(stl, size, MESH_FORMAT_STL, "big.stl", &opts, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "big.stl", &opts, &m, NULL, &err), -1);
     assert_string_equal(err.message, "big.stl: binary STL has 12 triangles, more than max_triangles (10)");
     free(stl);
 }
@@ -370,11 +370,11 @@ static void test_binary_stl_nan(void** state) {
     put_lef32(stl + 84 + 7 * 50 + 12 + 2 * 12 + 4, NAN); /* triangle 7, vertex 2, y */
     mesh m;
     nv_error err;
-    assert_int_equal(mesh_load_memory(stl, size, MESH_FORMAT_STL, "nan.stl", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "nan.stl", NULL, &m, NULL, &err), -1);
     assert_string_equal(err.message, "nan.stl: triangle 7: vertex 2 has a non-finite coordinate (1, nan, 2)");
     assert_empty(&m);
     put_lef32(stl + 84 + 3 * 50 + 12, -INFINITY);
-    assert_int_equal(mesh_load_memory(stl, size, MESH_FORMAT_STL, "inf.stl", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "inf.stl", NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "inf.stl: triangle 3: vertex 0 has a non-finite coordinate (-inf"));
     free(stl);
 }
@@ -432,9 +432,9 @@ static void test_ascii_stl_tolerated(void** state) {
     mesh m;
     mesh_report r;
     nv_error err;
-    assert_int_equal(mesh_load_memory(text, len, MESH_FORMAT_STL, "crlf", NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_memory(text, len, MESH_FORMAT_STL, "crlf", NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 /* ---- OBJ ---- */
@@ -493,7 +493,7 @@ static void test_obj_polygon_limits(void** state) {
                       NULL);
     free(text);
 
-    mesh_options opts = mesh_options_default();
+    mesh_options opts = nv_mesh_options_default();
     opts.max_triangles = 11;
     char small[512];
     snprintf(small, sizeof small, "%s%sf 1 2 3 4 5 6 7 8\nf 1 2 3 4 5 6 7 8\n", cube_obj_head, cube_obj_v8);
@@ -573,9 +573,9 @@ static void test_off_tolerated(void** state) {
         "3 6 2 5\n"
         "4 6 7 1 3\n"
         "3 6 5 4\n3 6 4 7\n\t3 1 7 4\r\n3 1 4 0\n\n# trailing comment\n";
-    assert_int_equal(mesh_load_memory(cube, strlen(cube), MESH_FORMAT_OFF, "tol", NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_memory(cube, strlen(cube), MESH_FORMAT_OFF, "tol", NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 /* Smaller rules of the text formats, accepted and rejected. */
@@ -595,9 +595,9 @@ static void test_text_format_details(void** state) {
         len += (size_t)snprintf(text + len, sizeof text - len, " endloop endfacet\n");
     }
     len += (size_t)snprintf(text + len, sizeof text - len, "endsolid bom");
-    assert_int_equal(mesh_load_memory(text, len, MESH_FORMAT_STL, "bom.stl", NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_memory(text, len, MESH_FORMAT_STL, "bom.stl", NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 
     expect_text_error("two.stl", "solid a\nendsolid a\nfacet\n", NULL,
                       "two.stl: line 3: expected 'solid' after 'endsolid', found 'facet'", NULL);
@@ -616,14 +616,14 @@ static void test_text_format_details(void** state) {
     for (int t = 0; t < 12; t++)
         snprintf(text + strlen(text), sizeof text - strlen(text), "f %u %u %u\n", cube_faces[t][0] + 1,
                  cube_faces[t][1] + 1, cube_faces[t][2] + 1);
-    assert_int_equal(mesh_load_memory(text, strlen(text), MESH_FORMAT_OBJ, "w.obj", NULL, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_OBJ, "w.obj", NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
-    mesh_free(&m);
+    nv_mesh_free(&m);
     expect_text_error("junk.obj", "v 1 2 3 x\n", NULL, "junk.obj: line 1: unexpected 'x' after a vertex's coordinates",
                       NULL);
     expect_text_error("short.obj", "\n\nv 1 2\n", NULL, "short.obj: line 3: vertex has 2 coordinates, expected 3",
                       NULL);
-    mesh_options opts = mesh_options_default();
+    mesh_options opts = nv_mesh_options_default();
     opts.max_triangles = 1;
     expect_text_error("verts.obj", "v 0 0 0\nv 0 0 0\nv 0 0 0\nv 0 0 0\n", &opts,
                       "verts.obj: line 4: more than 3 vertices (3 x max_triangles)", NULL);
@@ -653,7 +653,7 @@ static void test_empty_files(void** state) {
         mesh m;
         nv_error err;
         char expect[512];
-        assert_int_equal(mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
+        assert_int_equal(nv_mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
         snprintf(expect, sizeof expect, "%s: empty file (0 bytes), not a valid %s mesh", path, kinds[i]);
         assert_string_equal(err.message, expect);
         assert_empty(&m);
@@ -668,16 +668,16 @@ static void test_open_mesh(void** state) {
         "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 3 4 8 7\nf 4 1 5 8\n";
     mesh m;
     nv_error err;
-    assert_int_equal(mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "open.obj", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "open.obj", NULL, &m, NULL, &err), -1);
     assert_string_equal(err.message,
                         "open.obj: open mesh: edge between vertex 2 (1, 1, 0) and vertex 1 (1, -1, 0) "
                         "belongs to triangle 1 only (and 3 more bad edges)");
     assert_empty(&m);
     /* A z-up file is converted only once it passed: the message quotes the
      * coordinates as the file has them. */
-    mesh_options opts = mesh_options_default();
+    mesh_options opts = nv_mesh_options_default();
     opts.up = 'z';
-    assert_int_equal(mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "open.obj", &opts, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "open.obj", &opts, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "vertex 2 (1, 1, 0) and vertex 1 (1, -1, 0) belongs to triangle 1 only"));
 }
 
@@ -689,7 +689,7 @@ static void test_inconsistent_winding(void** state) {
         "f 1 4 3 2\nf 8 7 6 5\nf 1 2 6 5\nf 3 4 8 7\nf 4 1 5 8\nf 2 3 7 6\n";
     mesh m;
     nv_error err;
-    assert_int_equal(mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "wind.obj", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "wind.obj", NULL, &m, NULL, &err), -1);
     assert_string_equal(err.message,
                         "wind.obj: inconsistent winding: triangles 2 and 7 both run from vertex 7 (-1, 1, 2) to "
                         "vertex 6 (1, 1, 2); triangles sharing an edge must traverse it in opposite directions (one "
@@ -706,33 +706,33 @@ static void test_inside_out(void** state) {
     mesh m;
     mesh_report r;
     nv_error err;
-    assert_int_equal(mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "inside.off", NULL, &m, &r, &err), -1);
+    assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "inside.off", NULL, &m, &r, &err), -1);
     assert_string_equal(err.message,
                         "inside.off: inside-out: total volume is -8.000 m^3 (triangles wind clockwise "
                         "seen from outside); use flip_inside_out (naval-hull --flip) to reverse them");
     assert_empty(&m);
 
-    mesh_options opts = mesh_options_default();
+    mesh_options opts = nv_mesh_options_default();
     opts.flip_inside_out = true;
-    assert_int_equal(mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "inside.off", &opts, &m, &r, &err), 0);
+    assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "inside.off", &opts, &m, &r, &err), 0);
     assert_true(r.flipped);
     r.flipped = false; /* the rest of the report is a plain cube's */
     assert_cube(&m, &r);
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 static void test_unknown_extension(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    assert_int_equal(mesh_load_file("/nonexistent/hull.ply", MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_file("/nonexistent/hull.ply", MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
     assert_string_equal(err.message,
                         "/nonexistent/hull.ply: unknown mesh file extension '.ply' (expected .stl, .obj "
                         "or .off)");
     assert_empty(&m);
-    assert_int_equal(mesh_load_file("/nonexistent/hull", MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_file("/nonexistent/hull", MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "/nonexistent/hull: no file extension"));
-    assert_int_equal(mesh_load_memory("v 0 0 0\n", 8, MESH_FORMAT_AUTO, "a.b/hull", NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_memory("v 0 0 0\n", 8, MESH_FORMAT_AUTO, "a.b/hull", NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "a.b/hull: no file extension"));
 }
 
@@ -742,16 +742,16 @@ static void test_missing_file(void** state) {
     snprintf(path, sizeof path, "%s/missing.stl", d->path);
     mesh m;
     nv_error err;
-    assert_int_equal(mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
     char expect[512];
     snprintf(expect, sizeof expect, "%s: cannot open: %s", path, strerror(ENOENT));
     assert_string_equal(err.message, expect);
     assert_empty(&m);
 
     /* An explicit format overrides the extension. */
-    assert_int_equal(mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_OBJ, NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_OBJ, NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "bourg_cube.off: line 1: unknown OBJ statement 'OFF'"));
-    assert_int_equal(mesh_load_file(d->path, MESH_FORMAT_STL, NULL, &m, NULL, &err), -1);
+    assert_int_equal(nv_mesh_load_file(d->path, MESH_FORMAT_STL, NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, strerror(EISDIR)));
 }
 
@@ -786,14 +786,14 @@ static void test_binary_stl_large(void** state) {
     mesh m;
     mesh_report rep;
     nv_error err;
-    if (mesh_load_memory(b, size, MESH_FORMAT_STL, "ball.stl", NULL, &m, &rep, &err)) fail_msg("%s", err.message);
+    if (nv_mesh_load_memory(b, size, MESH_FORMAT_STL, "ball.stl", NULL, &m, &rep, &err)) fail_msg("%s", err.message);
     assert_int_equal(m.triangle_count, count);
     assert_int_equal(m.vertex_count, 6 * n * n + 2);
     assert_int_equal(rep.welded_vertices, 3 * count - (6 * n * n + 2));
     assert_int_equal(rep.components, 1);
-    double vol = mesh_signed_volume(&m);
+    double vol = nv_mesh_signed_volume(&m);
     assert_true(vol > 0.99 * 4.0 / 3.0 * PI * 125.0 && vol < 4.0 / 3.0 * PI * 125.0);
-    mesh_free(&m);
+    nv_mesh_free(&m);
     free(b);
 }
 

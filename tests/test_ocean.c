@@ -20,10 +20,10 @@
 /* All ten fields of cascade c at time t by direct summation over every wave
  * (n, m), in double, from the initial amplitudes h0 alone. out[f][iz][ix]. */
 static void dft_fields(const ocean* o, int c, double t, double* out, double* max_imag) {
-    const ocean_params* p = ocean_get_params(o);
+    const ocean_params* p = nv_ocean_get_params(o);
     int nx, nz;
-    ocean_resolution(o, &nx, &nz);
-    double l = ocean_cascade_size(o, c), lambda = p->choppiness;
+    nv_ocean_resolution(o, &nx, &nz);
+    double l = nv_ocean_cascade_size(o, c), lambda = p->choppiness;
     size_t cells = (size_t)nx * nz;
     /* per wave: kx, kz and the complex coefficient of each of the 9 fields */
     typedef struct wave {
@@ -37,8 +37,8 @@ static void dft_fields(const ocean* o, int c, double t, double* out, double* max
             if (n == 0 && m == 0) continue;
             double kx = 2.0 * NV_PI * n / l, kz = 2.0 * NV_PI * m / l, k = hypot(kx, kz);
             double pa[2], qa[2];
-            ocean_initial_amplitude(o, c, n, m, pa);
-            ocean_initial_amplitude(o, c, -n, -m, qa);
+            nv_ocean_initial_amplitude(o, c, n, m, pa);
+            nv_ocean_initial_amplitude(o, c, -n, -m, qa);
             double w = test_omega(p, k);
             double cw = cos(w * t), sw = sin(w * t);
             /* h~ = p e^{-iwt} + conj(q) e^{iwt} */
@@ -88,11 +88,11 @@ static void dft_fields(const ocean* o, int c, double t, double* out, double* max
 
 static void check_against_dft(const ocean* o, double t) {
     int nx, nz;
-    ocean_resolution(o, &nx, &nz);
+    nv_ocean_resolution(o, &nx, &nz);
     size_t cells = (size_t)nx * nz;
     double* ref = malloc(sizeof(double) * cells * OCEAN_FIELD_COUNT);
     assert_non_null(ref);
-    for (int c = 0; c < ocean_cascade_count(o); c++) {
+    for (int c = 0; c < nv_ocean_cascade_count(o); c++) {
         double max_imag;
         dft_fields(o, c, t, ref, &max_imag);
         double hmax = 0.0;
@@ -117,7 +117,7 @@ static void check_against_dft(const ocean* o, double t) {
 }
 
 static ocean_params small_params(void) {
-    ocean_params p = ocean_params_default();
+    ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 16; /* x */
     p.resolution_z = 8;
@@ -134,9 +134,9 @@ static void test_fft_equals_dft(void** state) {
     (void)state;
     ocean_params p = small_params();
     ocean* o = make(&p);
-    ocean_update(o, 37.21);
+    nv_ocean_update(o, 37.21);
     check_against_dft(o, 37.21);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
     /* two cascades, x shorter than z, Phillips, deep water, odd time */
     p.cascades = 2;
     p.resolution = 32;
@@ -146,18 +146,18 @@ static void test_fft_equals_dft(void** state) {
     p.depth = 0.0;
     p.choppiness = 1.4;
     o = make(&p);
-    ocean_update(o, -1234.5678);
+    nv_ocean_update(o, -1234.5678);
     check_against_dft(o, -1234.5678);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
     /* the smallest grid: rows of 4 (32-byte rows for FFTW's alignment) */
     p = small_params();
     p.resolution = 4;
     p.resolution_z = 16;
     p.size = 40.0;
     o = make(&p);
-    ocean_update(o, 3.3);
+    nv_ocean_update(o, 3.3);
     check_against_dft(o, 3.3);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 static void test_hermitian_and_evolution(void** state) {
@@ -167,20 +167,20 @@ static void test_hermitian_and_evolution(void** state) {
     p.resolution_z = 16;
     ocean* o = make(&p);
     double t = 51.7;
-    ocean_update(o, t);
+    nv_ocean_update(o, t);
     int nonzero = 0;
     for (int m = -7; m < 8; m++) {
         for (int n = -15; n < 16; n++) {
             float a[2], b[2];
-            ocean_evolved_amplitude(o, 0, n, m, a);
-            ocean_evolved_amplitude(o, 0, -n, -m, b);
+            nv_ocean_evolved_amplitude(o, 0, n, m, a);
+            nv_ocean_evolved_amplitude(o, 0, -n, -m, b);
             /* h~(-k) = conj(h~(k)), bit for bit */
             assert_true(a[0] == b[0] && a[1] == -b[1]);
             /* and it is h0(k) e^{-iwt} + conj(h0(-k)) e^{iwt} */
             double pa[2], qa[2];
-            ocean_initial_amplitude(o, 0, n, m, pa);
-            ocean_initial_amplitude(o, 0, -n, -m, qa);
-            double w = ocean_wave_omega(o, 0, n, m);
+            nv_ocean_initial_amplitude(o, 0, n, m, pa);
+            nv_ocean_initial_amplitude(o, 0, -n, -m, qa);
+            double w = nv_ocean_wave_omega(o, 0, n, m);
             double cw = cos(w * t), sw = sin(w * t);
             double hr = pa[0] * cw + pa[1] * sw + qa[0] * cw + qa[1] * sw;
             double hi = pa[1] * cw - pa[0] * sw + qa[0] * sw - qa[1] * cw;
@@ -191,18 +191,18 @@ static void test_hermitian_and_evolution(void** state) {
         }
     }
     assert_true(nonzero > 100);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 static void test_mean_zero_and_periodic(void** state) {
     (void)state;
-    ocean_params p = ocean_params_default();
+    ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 64;
     p.size = 400.0;
     ocean* o = make(&p);
-    ocean_update(o, 12.5);
-    const float* h = ocean_field(o, 0, OCEAN_FIELD_HEIGHT);
+    nv_ocean_update(o, 12.5);
+    const float* h = nv_ocean_field(o, 0, OCEAN_FIELD_HEIGHT);
     double sum = 0.0, sum2 = 0.0;
     for (int i = 0; i < 64 * 64; i++) {
         sum += h[OCEAN_FIELD_STRIDE * i];
@@ -214,17 +214,17 @@ static void test_mean_zero_and_periodic(void** state) {
     /* periodic in x and z, for the labels and for the choppy query */
     double x[3] = {17.3, 17.3 + 400.0, 17.3 - 800.0}, z[3] = {-45.1, -45.1 - 400.0, -45.1 + 1200.0};
     ocean_point pt[3];
-    ocean_sample_labels(o, 3, x, z, pt);
+    nv_ocean_sample_labels(o, 3, x, z, pt);
     float hq[3];
     water_query q = {3, x, z, hq, NULL, NULL};
-    assert_int_equal(ocean_sample(o, &q), 0);
+    assert_int_equal(nv_ocean_sample(o, &q), 0);
     for (int i = 1; i < 3; i++) {
         ASSERT_NEAR_ABS(pt[i].height, pt[0].height, 1e-4);
         ASSERT_NEAR_ABS(pt[i].disp_x, pt[0].disp_x, 1e-4);
         ASSERT_NEAR_ABS(pt[i].jacobian, pt[0].jacobian, 1e-4);
         ASSERT_NEAR_ABS(hq[i], hq[0], 1e-4);
     }
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 static void test_repeat_period(void** state) {
@@ -241,7 +241,7 @@ static void test_repeat_period(void** state) {
         for (int m = -32; m < 32; m += 3)
             for (int n = -32; n < 32; n += 5) {
                 if (!n && !m) continue;
-                double turns = ocean_wave_omega(o, c, n, m) * p.repeat_period / (2.0 * NV_PI);
+                double turns = nv_ocean_wave_omega(o, c, n, m) * p.repeat_period / (2.0 * NV_PI);
                 ASSERT_NEAR_ABS(turns, floor(turns + 0.5), 1e-9);
                 assert_true(turns >= 1.0 - 1e-9);
             }
@@ -250,23 +250,23 @@ static void test_repeat_period(void** state) {
     assert_non_null(a);
     const double times[] = {3.25, 77.0};
     for (int i = 0; i < 2; i++) {
-        ocean_update(o, times[i]);
-        memcpy(a, ocean_field(o, 1, OCEAN_FIELD_HEIGHT), sizeof(float) * cells);
+        nv_ocean_update(o, times[i]);
+        memcpy(a, nv_ocean_field(o, 1, OCEAN_FIELD_HEIGHT), sizeof(float) * cells);
         /* one period later, and after a week of server time */
         const double later[] = {times[i] + p.repeat_period, times[i] + 3024.0 * p.repeat_period};
         for (int k = 0; k < 2; k++) {
-            ocean_update(o, later[k]);
-            const float* b = ocean_field(o, 1, OCEAN_FIELD_HEIGHT);
+            nv_ocean_update(o, later[k]);
+            const float* b = nv_ocean_field(o, 1, OCEAN_FIELD_HEIGHT);
             for (size_t j = 0; j < cells; j++) ASSERT_NEAR_ABS(b[j], a[j], 2e-5);
         }
     }
     /* and a different time is a different sea */
-    ocean_update(o, 3.25 + 0.5 * p.repeat_period);
+    nv_ocean_update(o, 3.25 + 0.5 * p.repeat_period);
     double diff = 0.0;
-    for (size_t j = 0; j < cells; j++) diff = fmax(diff, fabs(ocean_field(o, 1, OCEAN_FIELD_HEIGHT)[j] - a[j]));
+    for (size_t j = 0; j < cells; j++) diff = fmax(diff, fabs(nv_ocean_field(o, 1, OCEAN_FIELD_HEIGHT)[j] - a[j]));
     assert_true(diff > 1e-3);
     free(a);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 static void test_mean_jacobian(void** state) {
@@ -274,7 +274,7 @@ static void test_mean_jacobian(void** state) {
     const double lambdas[] = {0.0, 0.6, 2.0, 5.0};
     int folded = 0;
     for (int l = 0; l < 4; l++) {
-        ocean_params p = ocean_params_default();
+        ocean_params p = nv_ocean_params_default();
         p.cascades = 2;
         p.resolution = 64;
         p.cascade_ratio = 3.5;
@@ -282,10 +282,10 @@ static void test_mean_jacobian(void** state) {
         p.wind_speed = 16.0;
         p.choppiness = lambdas[l];
         ocean* o = make(&p);
-        ocean_update(o, 8.0);
+        nv_ocean_update(o, 8.0);
         for (int c = 0; c < 2; c++) {
-            const float* j = ocean_field(o, c, OCEAN_FIELD_JACOBIAN);
-            const float* h = ocean_field(o, c, OCEAN_FIELD_HEIGHT);
+            const float* j = nv_ocean_field(o, c, OCEAN_FIELD_JACOBIAN);
+            const float* h = nv_ocean_field(o, c, OCEAN_FIELD_HEIGHT);
             double sum = 0.0, hj = 0.0;
             int folds = 0;
             for (int i = 0; i < 64 * 64; i++) {
@@ -303,31 +303,26 @@ static void test_mean_jacobian(void** state) {
             }
             if (lambdas[l] == 5.0) folded += folds;
         }
-        ocean_destroy(o);
+        nv_ocean_destroy(o);
     }
     assert_true(folded > 0); /* lambda 5 folds, and the mean is still 1 */
     /* the reported fold fraction is the share of labels with J < 0 */
-    ocean_params p = ocean_params_default();
+    ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 64;
     p.size = 120.0;
     p.wind_speed = 16.0;
     p.choppiness = 6.0;
     ocean* o = make(&p);
-    const float* j = ocean_field(o, 0, OCEAN_FIELD_JACOBIAN);
+    const float* j = nv_ocean_field(o, 0, OCEAN_FIELD_JACOBIAN);
     int folds = 0;
     for (int i = 0; i < 64 * 64; i++) folds += j[OCEAN_FIELD_STRIDE * i] < 0.0f;
     ocean_stats st;
-    ocean_measure(o, &st);
+    nv_ocean_measure(o, &st);
     assert_true(folds > 0);
     ASSERT_NEAR_ABS(st.fold_fraction, folds / 4096.0, 1e-12);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
-
-
-
-
-
 
 static void test_dispersion_time_series(void** state) {
     (void)state;
@@ -342,7 +337,7 @@ static void test_dispersion_time_series(void** state) {
     double series[M];
     int ix = 3, iz = 5;
     for (int s = 0; s < M; s++) {
-        ocean_update(o, s * p.repeat_period / M);
+        nv_ocean_update(o, s * p.repeat_period / M);
         series[s] = grid(o, 0, OCEAN_FIELD_HEIGHT, ix, iz);
     }
     double x = ix * p.size / 8, z = iz * p.size / 8, w0 = 2.0 * NV_PI / p.repeat_period;
@@ -356,8 +351,8 @@ static void test_dispersion_time_series(void** state) {
             int j = (int)floor(test_omega(&p, hypot(kx, kz)) / w0 + 0.5);
             assert_true(j > 0 && j < M / 2);
             double pa[2], qa[2];
-            ocean_initial_amplitude(o, 0, n, m, pa);
-            ocean_initial_amplitude(o, 0, -n, -m, qa);
+            nv_ocean_initial_amplitude(o, 0, n, m, pa);
+            nv_ocean_initial_amplitude(o, 0, -n, -m, qa);
             double ce = cos(kx * x + kz * z), se = sin(kx * x + kz * z);
             pred_re[j] += pa[0] * ce - pa[1] * se; /* p e^{ikx} */
             pred_im[j] += pa[0] * se + pa[1] * ce;
@@ -380,19 +375,17 @@ static void test_dispersion_time_series(void** state) {
     /* the strongest line is at the dispersion frequency of some wave */
     assert_true(peak > 1e-3);
     assert_true(hypot(pred_re[best], pred_im[best]) > 0.0);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
-
-
 
 /* ---- determinism -------------------------------------------------------- */
 
 static int same_fields(const ocean* a, const ocean* b) {
     int nx, nz;
-    ocean_resolution(a, &nx, &nz);
-    for (int c = 0; c < ocean_cascade_count(a); c++)
+    nv_ocean_resolution(a, &nx, &nz);
+    for (int c = 0; c < nv_ocean_cascade_count(a); c++)
         for (int f = 0; f < OCEAN_FIELD_COUNT; f += 2) /* pairs: both floats of each */
-            if (memcmp(ocean_field(a, c, (ocean_field_id)f), ocean_field(b, c, (ocean_field_id)f),
+            if (memcmp(nv_ocean_field(a, c, (ocean_field_id)f), nv_ocean_field(b, c, (ocean_field_id)f),
                        sizeof(float) * OCEAN_FIELD_STRIDE * nx * nz) != 0)
                 return 0;
     return 1;
@@ -407,47 +400,47 @@ typedef struct split_job {
 static void* split_columns(void* arg) {
     split_job* j = arg;
     int nx;
-    ocean_resolution(j->o, &nx, NULL);
-    for (int c = ocean_cascade_count(j->o) - 1; c >= 0; c--)
+    nv_ocean_resolution(j->o, &nx, NULL);
+    for (int c = nv_ocean_cascade_count(j->o) - 1; c >= 0; c--)
         for (int b = nx / 2 / 3 + 1 - 1 - j->part; b >= 0; b -= j->parts)
-            ocean_update_columns(j->o, c, 3 * b, 3 * b + 3 > nx / 2 ? nx / 2 : 3 * b + 3);
+            nv_ocean_update_columns(j->o, c, 3 * b, 3 * b + 3 > nx / 2 ? nx / 2 : 3 * b + 3);
     return NULL;
 }
 
 static void* split_rows(void* arg) {
     split_job* j = arg;
     int nz;
-    ocean_resolution(j->o, NULL, &nz);
-    for (int c = 0; c < ocean_cascade_count(j->o); c++)
+    nv_ocean_resolution(j->o, NULL, &nz);
+    for (int c = 0; c < nv_ocean_cascade_count(j->o); c++)
         for (int b = j->part; b * 5 < nz; b += j->parts)
             for (int pair = OCEAN_PAIR_COUNT - 1; pair >= 0; pair--) {
                 /* pair 4 needs pair 3 on its rows: 3 first when both are ours */
                 int pr = pair == 4 ? 3 : pair == 3 ? 4 : pair;
-                ocean_transform_pair_rows(j->o, c, pr, 5 * b, 5 * b + 5 > nz ? nz : 5 * b + 5);
+                nv_ocean_transform_pair_rows(j->o, c, pr, 5 * b, 5 * b + 5 > nz ? nz : 5 * b + 5);
             }
     return NULL;
 }
 
 static void test_bit_identical(void** state) {
     (void)state;
-    ocean_params p = ocean_params_default();
+    ocean_params p = nv_ocean_params_default();
     p.cascades = 3;
     p.resolution = 128;
     p.resolution_z = 64;
     p.cascade_ratio = 3.9;
     ocean* a = make(&p);
     ocean* b = make(&p);
-    ocean_update(a, 123.4);
-    ocean_update(b, 123.4);
+    nv_ocean_update(a, 123.4);
+    nv_ocean_update(b, 123.4);
     assert_true(same_fields(a, b));
     /* a different seed is a different sea */
     p.seed = 2;
     ocean* c = make(&p);
-    ocean_update(c, 123.4);
+    nv_ocean_update(c, 123.4);
     assert_false(same_fields(a, c));
     /* the split update on two threads, blocks in another order */
-    ocean_update(b, 999.0);
-    ocean_update_begin(b, 123.4);
+    nv_ocean_update(b, 999.0);
+    nv_ocean_update_begin(b, 123.4);
     pthread_t th[2];
     split_job jobs[2] = {{b, 0, 2}, {b, 1, 2}};
     for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&th[i], NULL, split_columns, &jobs[i]), 0);
@@ -467,19 +460,19 @@ static void test_bit_identical(void** state) {
     x[3] = 0.0; /* on the wrap of every cascade */
     z[3] = 0.0;
     water_query qa = {QN, x, z, ha, na, va};
-    size_t fa = ocean_sample(a, &qa);
+    size_t fa = nv_ocean_sample(a, &qa);
     size_t fb = 0;
     for (int i = 0; i < QN; i++) {
         water_query q1 = {1, &x[i], &z[i], &hb[i], &nb[3 * i], &vb[i]};
-        fb += ocean_sample(b, &q1);
+        fb += nv_ocean_sample(b, &q1);
     }
     assert_int_equal(fa, fb);
     assert_memory_equal(ha, hb, sizeof ha);
     assert_memory_equal(na, nb, sizeof na);
     assert_memory_equal(va, vb, sizeof va);
-    ocean_destroy(a);
-    ocean_destroy(b);
-    ocean_destroy(c);
+    nv_ocean_destroy(a);
+    nv_ocean_destroy(b);
+    nv_ocean_destroy(c);
 }
 
 /* ---- parameters ---------------------------------------------------------- */
@@ -487,15 +480,15 @@ static void test_bit_identical(void** state) {
 static void expect_error(ocean_params p, const char* word) {
     nv_error err;
     err.message[0] = 0;
-    assert_int_equal(ocean_params_validate(&p, &err), -1);
+    assert_int_equal(nv_ocean_params_validate(&p, &err), -1);
     if (!strstr(err.message, word)) fail_msg("message '%s' does not name '%s'", err.message, word);
-    assert_null(ocean_create(&p, &err));
+    assert_null(nv_ocean_create(&p, &err));
 }
 
 static void test_validation(void** state) {
     (void)state;
-    ocean_params d = ocean_params_default(), p;
-    assert_int_equal(ocean_params_validate(&d, NULL), 0);
+    ocean_params d = nv_ocean_params_default(), p;
+    assert_int_equal(nv_ocean_params_validate(&d, NULL), 0);
     p = d, p.wind_speed = -1.0, expect_error(p, "wind");
     p = d, p.wind_speed = NAN, expect_error(p, "wind");
     p = d, p.resolution = 100, expect_error(p, "resolution");
@@ -516,7 +509,7 @@ static void test_validation(void** state) {
     /* a target Hs needs waves to scale */
     nv_error err;
     p = d, p.wind_speed = 0.0, p.hs_target = 2.0;
-    assert_null(ocean_create(&p, &err));
+    assert_null(nv_ocean_create(&p, &err));
     assert_non_null(strstr(err.message, "hs"));
     /* zero wind alone: a flat, valid sea */
     p = d, p.wind_speed = 0.0;
@@ -524,9 +517,9 @@ static void test_validation(void** state) {
     float h[1];
     double x[1] = {3.0}, z[1] = {4.0};
     water_query q = {1, x, z, h, NULL, NULL};
-    assert_int_equal(ocean_sample(o, &q), 0);
+    assert_int_equal(nv_ocean_sample(o, &q), 0);
     assert_true(h[0] == 0.0f);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 int main(void) {

@@ -13,7 +13,7 @@
  * coordinates are exact in double and in the grid's float cells, so a
  * query at a node reads the table's value itself. */
 static ocean_params grid_params(void) {
-    ocean_params p = ocean_params_default();
+    ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 128;
     p.size = 512.0;
@@ -25,21 +25,21 @@ static ocean_params grid_params(void) {
 
 static double cell_of(const ocean* o) {
     int nx;
-    ocean_resolution(o, &nx, NULL);
-    return ocean_cascade_size(o, 0) / nx;
+    nv_ocean_resolution(o, &nx, NULL);
+    return nv_ocean_cascade_size(o, 0) / nx;
 }
 
 static double cell_z_of(const ocean* o) {
     int nz;
-    ocean_resolution(o, NULL, &nz);
-    return ocean_cascade_size(o, 0) / nz;
+    nv_ocean_resolution(o, NULL, &nz);
+    return nv_ocean_cascade_size(o, 0) / nz;
 }
 
 /* The table through the public query: heights and vertical velocities at
  * every node (x fastest). */
 static void read_table(const ocean* o, float* h, float* v) {
     int nx, nz;
-    ocean_resolution(o, &nx, &nz);
+    nv_ocean_resolution(o, &nx, &nz);
     const double cell = cell_of(o), cell_z = cell_z_of(o);
     size_t n = (size_t)nx * nz;
     double* x = malloc(n * sizeof *x);
@@ -52,7 +52,7 @@ static void read_table(const ocean* o, float* h, float* v) {
             z[(size_t)iz * nx + ix] = iz * cell_z;
         }
     water_query q = {.count = n, .x = x, .z = z, .height = h, .vertical_velocity = v};
-    assert_int_equal(ocean_sample(o, &q), 0);
+    assert_int_equal(nv_ocean_sample(o, &q), 0);
     free(x);
     free(z);
 }
@@ -61,7 +61,7 @@ static void read_table(const ocean* o, float* h, float* v) {
  * cell differences over the cell size (exact for bilinear cells). */
 static double field_gradient(const ocean* o, ocean_field_id f) {
     int n;
-    ocean_resolution(o, &n, NULL);
+    nv_ocean_resolution(o, &n, NULL);
     const double cell = cell_of(o);
     double g = 0.0;
     for (int j = 0; j < n; j++)
@@ -78,7 +78,7 @@ static double field_gradient(const ocean* o, ocean_field_id f) {
  * J >= 0.5. Elsewhere two answers can both be right. */
 static int unfolded_near(const ocean* o, double x, double z) {
     int n;
-    ocean_resolution(o, &n, NULL);
+    nv_ocean_resolution(o, &n, NULL);
     const double cell = cell_of(o);
     int i = (int)floor(x / cell), j = (int)floor(z / cell);
     i = ((i % n) + n) % n;
@@ -109,9 +109,9 @@ static void test_nodes_match_exact(void** state) {
     for (int seed = 1; seed <= 2; seed++) {
         p.seed = (uint64_t)seed;
         ocean* o = make(&p);
-        ocean_update(o, 10.0 * seed);
+        nv_ocean_update(o, 10.0 * seed);
         int n;
-        ocean_resolution(o, &n, NULL);
+        nv_ocean_resolution(o, &n, NULL);
         const size_t nodes = (size_t)n * n;
         const double cell = cell_of(o), tol = p.query_tolerance;
         float* h = malloc(nodes * sizeof *h);
@@ -127,7 +127,7 @@ static void test_nodes_match_exact(void** state) {
             z[k] = (double)(k / n) * cell;
         }
         water_query q = {.count = nodes, .x = x, .z = z, .height = he, .vertical_velocity = ve};
-        assert_int_equal(ocean_sample_exact(o, &q), 0);
+        assert_int_equal(nv_ocean_sample_exact(o, &q), 0);
         const double bound_h = 8.0 * tol * field_gradient(o, OCEAN_FIELD_HEIGHT);
         const double bound_v = 8.0 * tol * field_gradient(o, OCEAN_FIELD_VELOCITY_Y);
         double worst_h = 0.0, worst_v = 0.0, moved = 0.0;
@@ -151,7 +151,7 @@ static void test_nodes_match_exact(void** state) {
         free(ve);
         free(x);
         free(z);
-        ocean_destroy(o);
+        nv_ocean_destroy(o);
     }
 }
 
@@ -164,7 +164,7 @@ static void test_between_nodes(void** state) {
     (void)state;
     ocean_params p = grid_params();
     ocean* o = make(&p);
-    ocean_update(o, 10.0);
+    nv_ocean_update(o, 10.0);
     enum { K = 8000 };
     double* x = malloc(K * sizeof *x);
     double* z = malloc(K * sizeof *z);
@@ -182,8 +182,8 @@ static void test_between_nodes(void** state) {
     }
     water_query qe = {.count = K, .x = x, .z = z, .height = he};
     water_query qg = {.count = K, .x = x, .z = z, .height = hg, .normal = ng};
-    ocean_sample_exact(o, &qe);
-    assert_int_equal(ocean_sample(o, &qg), 0);
+    nv_ocean_sample_exact(o, &qe);
+    assert_int_equal(nv_ocean_sample(o, &qg), 0);
     int m = 0;
     for (int k = 0; k < K; k++) {
         double len = sqrt(ng[3 * k] * ng[3 * k] + ng[3 * k + 1] * ng[3 * k + 1] + ng[3 * k + 2] * ng[3 * k + 2]);
@@ -205,12 +205,12 @@ static void test_between_nodes(void** state) {
     free(he);
     free(ng);
     free(err);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 /* The table from ocean_jobs_update on 1, 2, 3 and 8 threads, and from
- * ocean_update_surface_rows over odd blocks in any order, is bit for bit
- * the serial ocean_update's. */
+ * nv_ocean_update_surface_rows over odd blocks in any order, is bit for bit
+ * the serial nv_ocean_update's. */
 static void test_jobs_bit_identical(void** state) {
     (void)state;
     ocean_params p = grid_params();
@@ -218,7 +218,7 @@ static void test_jobs_bit_identical(void** state) {
     ocean* serial = make(&p);
     ocean* split = make(&p);
     const double t = 37.25;
-    ocean_update(serial, t);
+    nv_ocean_update(serial, t);
     const size_t nodes = (size_t)128 * 64;
     float* h0 = malloc(nodes * sizeof *h0);
     float* v0 = malloc(nodes * sizeof *v0);
@@ -230,21 +230,21 @@ static void test_jobs_bit_identical(void** state) {
     for (int i = 0; i < 4; i++) {
         nv_error err;
         jobs* pool = NULL;
-        ASSERT_OK(jobs_create(&pool, threads[i], &err), err);
-        ocean_update(split, 0.0); /* another state first: nothing left over */
+        ASSERT_OK(nv_jobs_create(&pool, threads[i], &err), err);
+        nv_ocean_update(split, 0.0); /* another state first: nothing left over */
         ocean_jobs_update(split, t, pool);
-        jobs_destroy(pool);
+        nv_jobs_destroy(pool);
         read_table(split, h1, v1);
         assert_memory_equal(h0, h1, nodes * sizeof *h0);
         assert_memory_equal(v0, v1, nodes * sizeof *v0);
     }
     /* blocks of 1, 3 and 7 rows, the last first */
-    ocean_update(split, 0.0);
-    ocean_update(split, t);
+    nv_ocean_update(split, 0.0);
+    nv_ocean_update(split, t);
     const int sizes[] = {7, 3, 1};
     for (int b = 0; b < 3; b++) {
         for (int z1 = 64; z1 > 0; z1 -= sizes[b])
-            ocean_update_surface_rows(split, z1 - sizes[b] < 0 ? 0 : z1 - sizes[b], z1);
+            nv_ocean_update_surface_rows(split, z1 - sizes[b] < 0 ? 0 : z1 - sizes[b], z1);
         read_table(split, h1, v1);
         assert_memory_equal(h0, h1, nodes * sizeof *h0);
         assert_memory_equal(v0, v1, nodes * sizeof *v0);
@@ -253,8 +253,8 @@ static void test_jobs_bit_identical(void** state) {
     free(v0);
     free(h1);
     free(v1);
-    ocean_destroy(serial);
-    ocean_destroy(split);
+    nv_ocean_destroy(serial);
+    nv_ocean_destroy(split);
 }
 
 /* The table has the same bits at every SIMD level (the AVX2 walk of eight
@@ -272,23 +272,23 @@ static void test_table_same_at_every_level(void** state) {
     assert_true(h0 && v0 && h1 && v1);
     for (int sea = 0; sea < 2; sea++) {
         ocean* o = make(&seas[sea]);
-        simd_cap(SIMD_SSE2);
-        ocean_update(o, 10.0);
+        nv_simd_cap(SIMD_SSE2);
+        nv_ocean_update(o, 10.0);
         read_table(o, h0, v0);
-        for (int level = SIMD_AVX2; level <= simd_cpu_level(); level++) {
-            simd_cap(level);
-            ocean_update(o, 0.0); /* another state first: nothing left over */
-            ocean_update(o, 10.0);
+        for (int level = SIMD_AVX2; level <= nv_simd_cpu_level(); level++) {
+            nv_simd_cap(level);
+            nv_ocean_update(o, 0.0); /* another state first: nothing left over */
+            nv_ocean_update(o, 10.0);
             read_table(o, h1, v1);
             for (size_t k = 0; k < nodes; k++)
                 if (memcmp(&h0[k], &h1[k], sizeof(float)) || memcmp(&v0[k], &v1[k], sizeof(float)))
-                    fail_msg("sea %d, node %zu: %s %.9g %.9g, sse2 %.9g %.9g", sea, k, simd_name(level), h1[k], v1[k],
-                             h0[k], v0[k]);
+                    fail_msg("sea %d, node %zu: %s %.9g %.9g, sse2 %.9g %.9g", sea, k, nv_simd_name(level), h1[k],
+                             v1[k], h0[k], v0[k]);
         }
-        simd_cap(SIMD_AVX512);
-        ocean_destroy(o);
+        nv_simd_cap(SIMD_AVX512);
+        nv_ocean_destroy(o);
     }
-    if (simd_cpu_level() < SIMD_AVX2) print_message("this CPU runs the SSE2 walk only\n");
+    if (nv_simd_cpu_level() < SIMD_AVX2) print_message("this CPU runs the SSE2 walk only\n");
     free(h0);
     free(v0);
     free(h1);
@@ -306,9 +306,9 @@ static void test_folds_stay_finite(void** state) {
     p.hs_target = 6.0;
     p.choppiness = 2.5;
     ocean* o = make(&p);
-    ocean_update(o, 10.0);
+    nv_ocean_update(o, 10.0);
     ocean_stats st;
-    ocean_measure(o, &st);
+    nv_ocean_measure(o, &st);
     print_message("fold fraction %.3f\n", st.fold_fraction);
     assert_true(st.fold_fraction > 0.02); /* the test means something */
     const size_t nodes = (size_t)128 * 128;
@@ -331,15 +331,15 @@ static void test_folds_stay_finite(void** state) {
         dz[k] = (float)(z[k] - 300.0);
     }
     water_query q = {.count = K, .x = x, .z = z, .height = hq, .normal = nq, .vertical_velocity = vq};
-    ocean_sample(o, &q);
-    ocean_surface(o)->sample_near(ocean_surface(o), 200.0, 300.0, K, dx, dz, hn);
+    nv_ocean_sample(o, &q);
+    nv_ocean_surface(o)->sample_near(nv_ocean_surface(o), 200.0, 300.0, K, dx, dz, hn);
     for (int k = 0; k < K; k++) {
         assert_true(isfinite(hq[k]) && isfinite(vq[k]) && isfinite(hn[k]));
         assert_true(isfinite(nq[3 * k]) && isfinite(nq[3 * k + 1]) && isfinite(nq[3 * k + 2]));
     }
     free(h);
     free(v);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 /* sample_near (the vertex pass's query: a double origin, float offsets)
@@ -352,8 +352,8 @@ static void test_sample_near(void** state) {
     (void)state;
     ocean_params p = grid_params();
     ocean* o = make(&p);
-    ocean_update(o, 5.0);
-    const water_surface* w = ocean_surface(o);
+    nv_ocean_update(o, 5.0);
+    const water_surface* w = nv_ocean_surface(o);
     assert_non_null(w->sample_near);
     enum { K = 203 };
     /* far from the origin (reduced into the tile); astride the tile's edge */
@@ -369,21 +369,21 @@ static void test_sample_near(void** state) {
             z[k] = oz + dz[k];
         }
         for (int k = 0; k < K; k++) w->sample_near(w, ox, oz, 1, dx + k, dz + k, h1 + k);
-        for (int level = SIMD_SSE2; level <= simd_cpu_level(); level++) {
-            simd_cap(level);
+        for (int level = SIMD_SSE2; level <= nv_simd_cpu_level(); level++) {
+            nv_simd_cap(level);
             memset(hn, 0, sizeof hn);
             w->sample_near(w, ox, oz, K, dx, dz, hn);
             for (int k = 0; k < K; k++)
                 if (memcmp(&hn[k], &h1[k], sizeof(float)))
-                    fail_msg("%s, origin %d, point %d: %.9g in a batch, %.9g alone", simd_name(level), at, k, hn[k],
+                    fail_msg("%s, origin %d, point %d: %.9g in a batch, %.9g alone", nv_simd_name(level), at, k, hn[k],
                              h1[k]);
         }
-        simd_cap(SIMD_AVX512);
+        nv_simd_cap(SIMD_AVX512);
         water_query q = {.count = K, .x = x, .z = z, .height = hq};
-        ocean_sample(o, &q);
+        nv_ocean_sample(o, &q);
         for (int k = 0; k < K; k++) ASSERT_NEAR_ABS(hn[k], hq[k], 1e-3);
     }
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 /* Several cascades are not periodic together: refused, by name. */
@@ -392,12 +392,12 @@ static void test_validate_refuses_cascades(void** state) {
     ocean_params p = grid_params();
     p.cascades = 3;
     nv_error err;
-    assert_int_equal(ocean_params_validate(&p, &err), -1);
+    assert_int_equal(nv_ocean_params_validate(&p, &err), -1);
     assert_non_null(strstr(err.message, "surface grid"));
     assert_non_null(strstr(err.message, "cascade"));
-    assert_null(ocean_create(&p, &err));
+    assert_null(nv_ocean_create(&p, &err));
     p.surface_grid = 0;
-    assert_int_equal(ocean_params_validate(&p, &err), 0);
+    assert_int_equal(nv_ocean_params_validate(&p, &err), 0);
 }
 
 int main(void) {

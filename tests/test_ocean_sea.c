@@ -8,10 +8,10 @@
 /* 4 std of the heights of all cascades' grids, computed here. */
 static double grid_hs(const ocean* o) {
     int nx, nz;
-    ocean_resolution(o, &nx, &nz);
+    nv_ocean_resolution(o, &nx, &nz);
     double var = 0.0;
-    for (int c = 0; c < ocean_cascade_count(o); c++) {
-        const float* h = ocean_field(o, c, OCEAN_FIELD_HEIGHT);
+    for (int c = 0; c < nv_ocean_cascade_count(o); c++) {
+        const float* h = nv_ocean_field(o, c, OCEAN_FIELD_HEIGHT);
         double s = 0.0, s2 = 0.0;
         size_t n = (size_t)nx * nz;
         for (size_t i = 0; i < n; i++) {
@@ -33,7 +33,7 @@ static double mean_hs(ocean_params p, int seeds) {
     m.fetch = p.fetch;
     m.gamma = p.gamma;
     m.scale = 1.0;
-    spectrum_model_prepare(&m);
+    nv_spectrum_model_prepare(&m);
     double lp = 2.0 * NV_PI * p.gravity / (m.omega_p * m.omega_p);
     p.cascades = 1;
     p.resolution = 256;
@@ -42,9 +42,9 @@ static double mean_hs(ocean_params p, int seeds) {
     for (int s = 0; s < seeds; s++) {
         p.seed = 1000 + 17 * s;
         ocean* o = make(&p);
-        ocean_update(o, 10.0 * s);
+        nv_ocean_update(o, 10.0 * s);
         sum += grid_hs(o);
-        ocean_destroy(o);
+        nv_ocean_destroy(o);
     }
     return sum / seeds;
 }
@@ -53,7 +53,7 @@ static void test_hs_pierson_moskowitz(void** state) {
     (void)state;
     const double winds[] = {10.0, 15.0};
     for (int i = 0; i < 2; i++) {
-        ocean_params p = ocean_params_default();
+        ocean_params p = nv_ocean_params_default();
         p.spectrum = SPECTRUM_PIERSON_MOSKOWITZ;
         p.wind_speed = winds[i];
         ASSERT_NEAR_REL(mean_hs(p, 10), 0.209 * winds[i] * winds[i] / 9.81, 0.03);
@@ -62,47 +62,47 @@ static void test_hs_pierson_moskowitz(void** state) {
 
 static void test_hs_jonswap(void** state) {
     (void)state;
-    ocean_params p = ocean_params_default();
+    ocean_params p = nv_ocean_params_default();
     p.spectrum = SPECTRUM_JONSWAP;
     p.wind_speed = 12.0;
     p.fetch = 50000.0;
     ocean* o = make(&p);
     ocean_stats st;
-    ocean_measure(o, &st);
-    ocean_destroy(o);
+    nv_ocean_measure(o, &st);
+    nv_ocean_destroy(o);
     ASSERT_NEAR_REL(mean_hs(p, 10), st.hs_spectrum, 0.03);
 }
 
 static void test_hs_target_and_beaufort(void** state) {
     (void)state;
-    ocean_params p = ocean_params_default();
+    ocean_params p = nv_ocean_params_default();
     p.resolution = 128;
     p.hs_target = 3.0;
     ocean* o = make(&p);
     /* scaled to the realised field: the time-mean of the grid's Hs is 3 m */
     double sum = 0.0;
     for (int i = 0; i < 8; i++) {
-        ocean_update(o, 37.0 * i);
+        nv_ocean_update(o, 37.0 * i);
         sum += pow(grid_hs(o), 2.0);
     }
     ASSERT_NEAR_REL(sqrt(sum / 8.0), 3.0, 0.03);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
     p.hs_target = 0.0;
     p.beaufort = 6;
     o = make(&p);
-    ASSERT_NEAR_REL(ocean_get_params(o)->wind_speed, spectrum_beaufort_wind(6), 1e-12);
-    ASSERT_NEAR_REL(grid_hs(o), spectrum_beaufort_hs(6), 0.15);
-    ocean_destroy(o);
+    ASSERT_NEAR_REL(nv_ocean_get_params(o)->wind_speed, nv_spectrum_beaufort_wind(6), 1e-12);
+    ASSERT_NEAR_REL(grid_hs(o), nv_spectrum_beaufort_hs(6), 0.15);
+    nv_ocean_destroy(o);
     /* Beaufort 0 is a flat sea, not an error */
     p.beaufort = 0;
     o = make(&p);
     assert_true(grid_hs(o) == 0.0);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 static void test_choppy_query(void** state) {
     (void)state;
-    ocean_params p = ocean_params_default();
+    ocean_params p = nv_ocean_params_default();
     p.cascades = 2;
     p.resolution = 64;
     p.cascade_ratio = 3.5;
@@ -110,7 +110,7 @@ static void test_choppy_query(void** state) {
     p.wind_speed = 14.0;
     p.choppiness = 1.2;
     ocean* o = make(&p);
-    ocean_update(o, 42.0);
+    nv_ocean_update(o, 42.0);
     enum { K = 400 };
     double x0[K], z0[K], qx[K], qz[K];
     ocean_point pt[K];
@@ -118,7 +118,7 @@ static void test_choppy_query(void** state) {
         x0[i] = (i * 7 % 64) * 250.0 / 64;
         z0[i] = (i * 13 % 64) * 250.0 / 64 - 500.0;
     }
-    ocean_sample_labels(o, K, x0, z0, pt);
+    nv_ocean_sample_labels(o, K, x0, z0, pt);
     int used = 0;
     for (int i = 0; i < K; i++) {
         qx[i] = x0[i] + pt[i].disp_x;
@@ -126,7 +126,7 @@ static void test_choppy_query(void** state) {
     }
     float h[K], n[3 * K], v[K];
     water_query q = {K, qx, qz, h, n, v};
-    size_t failed = water_sample(ocean_surface(o), &q);
+    size_t failed = water_sample(nv_ocean_surface(o), &q);
     double moved = 0.0;
     for (int i = 0; i < K; i++) {
         moved = fmax(moved, hypot(pt[i].disp_x, pt[i].disp_z));
@@ -145,16 +145,16 @@ static void test_choppy_query(void** state) {
     double off = 0.0;
     for (int i = 0; i < K; i++) {
         ocean_point at_q;
-        ocean_sample_labels(o, 1, &qx[i], &qz[i], &at_q);
+        nv_ocean_sample_labels(o, 1, &qx[i], &qz[i], &at_q);
         off = fmax(off, fabs(at_q.height - pt[i].height));
     }
     assert_true(off > 0.1);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 static void test_normal_matches_finite_difference(void** state) {
     (void)state;
-    ocean_params p = ocean_params_default();
+    ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 256;
     p.size = 400.0;
@@ -163,7 +163,7 @@ static void test_normal_matches_finite_difference(void** state) {
     p.min_wavelength = 25.0; /* 16 cells per wave: bilinear is smooth enough to differentiate */
     p.query_tolerance = 1e-5;
     ocean* o = make(&p);
-    ocean_update(o, 5.0);
+    nv_ocean_update(o, 5.0);
     /* At q = x0 + D(x0): the normal of the choppy surface against central
      * differences of the queried heights over about a cell. The plain
      * height-field normal (-hx, 1, -hz) at the same label x0 is clearly
@@ -173,12 +173,12 @@ static void test_normal_matches_finite_difference(void** state) {
     for (int i = 0; i < 100; i++) {
         double x0 = 13.0 + 5.1 * i, z0 = 7.0 + 3.3 * i, e = 0.8;
         ocean_point at;
-        ocean_sample_labels(o, 1, &x0, &z0, &at);
+        nv_ocean_sample_labels(o, 1, &x0, &z0, &at);
         double x = x0 + at.disp_x, z = z0 + at.disp_z;
         double xs[5] = {x, x + e, x - e, x, x}, zs[5] = {z, z, z, z + e, z - e};
         float h[5], n[15];
         water_query q = {5, xs, zs, h, n, NULL};
-        if (ocean_sample(o, &q) != 0) continue;
+        if (nv_ocean_sample(o, &q) != 0) continue;
         double gx = (h[1] - h[2]) / (2 * e), gz = (h[3] - h[4]) / (2 * e);
         double len = sqrt(gx * gx + 1.0 + gz * gz);
         double fd[3] = {-gx / len, 1.0 / len, -gz / len};
@@ -196,7 +196,7 @@ static void test_normal_matches_finite_difference(void** state) {
     if (!(err < 5e-4)) fail_msg("normal off the finite-difference normal by %.4g on average", err);
     if (!(plain_err > 3.0 * err))
         fail_msg("the test cannot tell: plain normal off by %.4g (choppy %.4g)", plain_err, err);
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
 }
 
 int main(void) {

@@ -27,7 +27,7 @@ static spectrum_model model(spectrum_type type, spreading_type spreading, double
     m.gamma = 3.3;
     m.swell = 0.0;
     m.scale = 1.0;
-    spectrum_model_prepare(&m);
+    nv_spectrum_model_prepare(&m);
     return m;
 }
 
@@ -40,7 +40,7 @@ static double spreading_integral(const spectrum_model* m, double omega) {
         double t = -1.0 + h * i;
         double w = i == 0 || i == n ? 1.0 : (i & 1) ? 4.0 : 2.0;
         double dtheta = NV_PI * 0.5 * NV_PI * cos(0.5 * NV_PI * t);
-        sum += w * spectrum_spreading(m, omega, NV_PI * sin(0.5 * NV_PI * t)) * dtheta;
+        sum += w * nv_spectrum_spreading(m, omega, NV_PI * sin(0.5 * NV_PI * t)) * dtheta;
     }
     return sum * h / 3.0;
 }
@@ -52,7 +52,7 @@ static double omega_integral(const spectrum_model* m, double lo, double hi) {
     for (int i = 0; i <= n; i++) {
         double w = lo * exp(h * i);
         double c = i == 0 || i == n ? 1.0 : (i & 1) ? 4.0 : 2.0;
-        sum += c * spectrum_omega_density(m, w) * w;
+        sum += c * nv_spectrum_omega_density(m, w) * w;
     }
     return sum * h / 3.0;
 }
@@ -65,16 +65,16 @@ static void test_pierson_moskowitz_closed_form(void** state) {
         spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
         /* m0 = alpha U^4 / (4 beta g^2): Hs = 0.209 U^2 / g */
         double m0 = 0.0081 * pow(u, 4.0) / (4.0 * 0.74 * G * G);
-        ASSERT_NEAR_REL(spectrum_m0(&m), m0, 1e-4);
-        ASSERT_NEAR_REL(4.0 * sqrt(spectrum_m0(&m)), 0.209 * u * u / G, 2e-3);
-        ASSERT_NEAR_REL(spectrum_peak_omega(&m), 0.877 * G / u, 1e-3);
+        ASSERT_NEAR_REL(nv_spectrum_m0(&m), m0, 1e-4);
+        ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), 0.209 * u * u / G, 2e-3);
+        ASSERT_NEAR_REL(nv_spectrum_peak_omega(&m), 0.877 * G / u, 1e-3);
         ASSERT_NEAR_REL(m.omega_p, pow(0.8 * 0.74, 0.25) * G / u, 1e-12);
     }
     /* no wind, no waves, no division by zero */
     spectrum_model flat = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 0.0);
-    assert_true(spectrum_m0(&flat) == 0.0);
-    assert_true(spectrum_density_2d(&flat, 0.1, 0.2, 0.0) == 0.0);
-    assert_true(spectrum_peak_omega(&flat) == 0.0);
+    assert_true(nv_spectrum_m0(&flat) == 0.0);
+    assert_true(nv_spectrum_density_2d(&flat, 0.1, 0.2, 0.0) == 0.0);
+    assert_true(nv_spectrum_peak_omega(&flat) == 0.0);
 }
 
 static void test_jonswap_closed_form(void** state) {
@@ -84,15 +84,15 @@ static void test_jonswap_closed_form(void** state) {
     ASSERT_NEAR_REL(m.alpha, 0.076 * pow(100.0 / (G * 1e5), 0.22), 1e-12);
     ASSERT_NEAR_REL(m.omega_p, 22.0 * cbrt(G * G / (10.0 * 1e5)), 1e-12);
     /* the peak enhancement leaves the peak where it is */
-    ASSERT_NEAR_REL(spectrum_peak_omega(&m), m.omega_p, 2e-3);
+    ASSERT_NEAR_REL(nv_spectrum_peak_omega(&m), m.omega_p, 2e-3);
     /* gamma = 1: alpha g^2 w^-5 exp(-1.25 (wp/w)^4), m0 = alpha g^2 / (5 wp^4) */
     spectrum_model m1 = m;
     m1.gamma = 1.0;
     double m0_1 = m1.alpha * G * G / (5.0 * pow(m1.omega_p, 4.0));
-    ASSERT_NEAR_REL(spectrum_m0(&m1), m0_1, 1e-4);
+    ASSERT_NEAR_REL(nv_spectrum_m0(&m1), m0_1, 1e-4);
     /* gamma piles energy onto the peak: S(wp) grows by gamma exactly */
-    ASSERT_NEAR_REL(spectrum_omega_density(&m, m.omega_p), 3.3 * spectrum_omega_density(&m1, m.omega_p), 1e-12);
-    assert_true(spectrum_m0(&m) > 1.2 * spectrum_m0(&m1));
+    ASSERT_NEAR_REL(nv_spectrum_omega_density(&m, m.omega_p), 3.3 * nv_spectrum_omega_density(&m1, m.omega_p), 1e-12);
+    assert_true(nv_spectrum_m0(&m) > 1.2 * nv_spectrum_m0(&m1));
 }
 
 static void test_phillips_closed_form(void** state) {
@@ -100,7 +100,7 @@ static void test_phillips_closed_form(void** state) {
     spectrum_model m = model(SPECTRUM_PHILLIPS, SPREADING_AUTO, 12.0);
     double l = 144.0 / G;
     /* integral of alpha/2 k^-3 exp(-1/(kL)^2) dk = alpha L^2 / 4 */
-    ASSERT_NEAR_REL(spectrum_m0(&m), 0.0081 * l * l / 4.0, 1e-4);
+    ASSERT_NEAR_REL(nv_spectrum_m0(&m), 0.0081 * l * l / 4.0, 1e-4);
     /* auto spreading for Phillips is Tessendorf's cos^2 */
     assert_int_equal(m.spreading, SPREADING_COS2);
     /* S(k) peaks at k = sqrt(2/3) / L; S(omega) at the image of ... its own
@@ -108,10 +108,10 @@ static void test_phillips_closed_form(void** state) {
     double best = 0.0, best_w = 0.0;
     for (int i = 1; i < 200000; i++) {
         double w = 0.01 * i * 1e-3 * 100.0;
-        double s = spectrum_omega_density(&m, w);
+        double s = nv_spectrum_omega_density(&m, w);
         if (s > best) best = s, best_w = w;
     }
-    ASSERT_NEAR_REL(spectrum_peak_omega(&m), best_w, 2e-3);
+    ASSERT_NEAR_REL(nv_spectrum_peak_omega(&m), best_w, 2e-3);
 }
 
 static void test_spreading_normalised(void** state) {
@@ -127,21 +127,21 @@ static void test_spreading_normalised(void** state) {
     }
     /* downwind beats upwind, and the spreading is symmetric about the wind */
     spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_DONELAN_BANNER, 10.0);
-    assert_true(spectrum_spreading(&m, m.omega_p, 0.0) > 10.0 * spectrum_spreading(&m, m.omega_p, 2.5));
-    ASSERT_NEAR_REL(spectrum_spreading(&m, m.omega_p, 0.4), spectrum_spreading(&m, m.omega_p, -0.4), 1e-12);
+    assert_true(nv_spectrum_spreading(&m, m.omega_p, 0.0) > 10.0 * nv_spectrum_spreading(&m, m.omega_p, 2.5));
+    ASSERT_NEAR_REL(nv_spectrum_spreading(&m, m.omega_p, 0.4), nv_spectrum_spreading(&m, m.omega_p, -0.4), 1e-12);
     /* swell narrows cos-2s */
     spectrum_model a = model(SPECTRUM_JONSWAP, SPREADING_MITSUYASU, 10.0), b = a;
     b.swell = 1.0;
-    assert_true(spectrum_spreading(&b, a.omega_p, 0.0) > spectrum_spreading(&a, a.omega_p, 0.0));
+    assert_true(nv_spectrum_spreading(&b, a.omega_p, 0.0) > nv_spectrum_spreading(&a, a.omega_p, 0.0));
 }
 
 static void test_cos2s_norm(void** state) {
     (void)state;
     /* Q(0) = 1 / (2 pi); Q(1) = 1 / pi (cos^2(theta/2) integrates to pi) */
-    ASSERT_NEAR_REL(spectrum_cos2s_norm(0.0), 1.0 / (2.0 * NV_PI), 1e-12);
-    ASSERT_NEAR_REL(spectrum_cos2s_norm(1.0), 1.0 / NV_PI, 1e-12);
+    ASSERT_NEAR_REL(nv_spectrum_cos2s_norm(0.0), 1.0 / (2.0 * NV_PI), 1e-12);
+    ASSERT_NEAR_REL(nv_spectrum_cos2s_norm(1.0), 1.0 / NV_PI, 1e-12);
     /* the two branches meet at s = 140 */
-    ASSERT_NEAR_REL(spectrum_cos2s_norm(139.999999), spectrum_cos2s_norm(140.0), 1e-8);
+    ASSERT_NEAR_REL(nv_spectrum_cos2s_norm(139.999999), nv_spectrum_cos2s_norm(140.0), 1e-8);
     /* and the asymptotic branch integrates to 1 */
     double s = 400.0;
     int n = 40000;
@@ -150,7 +150,7 @@ static void test_cos2s_norm(void** state) {
         double c = i == 0 || i == n ? 1.0 : (i & 1) ? 4.0 : 2.0;
         sum += c * pow(fabs(cos(0.5 * (-NV_PI + h * i))), 2.0 * s);
     }
-    ASSERT_NEAR_REL(spectrum_cos2s_norm(s) * sum * h / 3.0, 1.0, 1e-8);
+    ASSERT_NEAR_REL(nv_spectrum_cos2s_norm(s) * sum * h / 3.0, 1.0, 1e-8);
 }
 
 static void test_density_2d_integrates_to_m0(void** state) {
@@ -170,34 +170,34 @@ static void test_density_2d_integrates_to_m0(void** state) {
             double ring = 0.0;
             for (int j = 0; j < nt; j++) { /* periodic: the plain sum is exact */
                 double th = ht * j;
-                ring += spectrum_density_2d(&m, k * cos(th), k * sin(th), wind_dir);
+                ring += nv_spectrum_density_2d(&m, k * cos(th), k * sin(th), wind_dir);
             }
             sum += ck * ring * ht * k * k; /* k dk = k^2 d(ln k) */
         }
-        ASSERT_NEAR_REL(sum * hk / 3.0, spectrum_m0(&m), 2e-3);
+        ASSERT_NEAR_REL(sum * hk / 3.0, nv_spectrum_m0(&m), 2e-3);
     }
 }
 
 static void test_dispersion(void** state) {
     (void)state;
     /* deep */
-    ASSERT_NEAR_REL(spectrum_dispersion(0.1, 0.0, G), sqrt(G * 0.1), 1e-15);
-    ASSERT_NEAR_REL(spectrum_dispersion(0.1, 1e4, G), sqrt(G * 0.1), 1e-12);
+    ASSERT_NEAR_REL(nv_spectrum_dispersion(0.1, 0.0, G), sqrt(G * 0.1), 1e-15);
+    ASSERT_NEAR_REL(nv_spectrum_dispersion(0.1, 1e4, G), sqrt(G * 0.1), 1e-12);
     /* shallow: w = k sqrt(g h) */
-    ASSERT_NEAR_REL(spectrum_dispersion(1e-4, 2.0, G), 1e-4 * sqrt(G * 2.0), 1e-7);
-    assert_true(spectrum_dispersion(0.0, 0.0, G) == 0.0);
+    ASSERT_NEAR_REL(nv_spectrum_dispersion(1e-4, 2.0, G), 1e-4 * sqrt(G * 2.0), 1e-7);
+    assert_true(nv_spectrum_dispersion(0.0, 0.0, G) == 0.0);
     /* d w / d k against a central difference, deep and finite depth */
     const double depths[] = {0.0, 3.0, 30.0};
     for (int d = 0; d < 3; d++) {
         for (double k = 0.01; k < 5.0; k *= 1.7) {
             double e = 1e-6 * k;
             double fd =
-                (spectrum_dispersion(k + e, depths[d], G) - spectrum_dispersion(k - e, depths[d], G)) / (2.0 * e);
-            ASSERT_NEAR_REL(spectrum_dispersion_derivative(k, depths[d], G), fd, 1e-6);
+                (nv_spectrum_dispersion(k + e, depths[d], G) - nv_spectrum_dispersion(k - e, depths[d], G)) / (2.0 * e);
+            ASSERT_NEAR_REL(nv_spectrum_dispersion_derivative(k, depths[d], G), fd, 1e-6);
         }
     }
     /* k -> 0 in finite depth: the shallow-water speed, no division by zero */
-    ASSERT_NEAR_REL(spectrum_dispersion_derivative(0.0, 4.0, G), sqrt(G * 4.0), 1e-12);
+    ASSERT_NEAR_REL(nv_spectrum_dispersion_derivative(0.0, 4.0, G), sqrt(G * 4.0), 1e-12);
 }
 
 static void test_tma_depth(void** state) {
@@ -206,51 +206,51 @@ static void test_tma_depth(void** state) {
     spectrum_model deep = model(SPECTRUM_TMA, SPREADING_AUTO, 12.0);
     deep.depth = 1e4;
     /* very deep TMA is JONSWAP */
-    ASSERT_NEAR_REL(spectrum_m0(&deep), spectrum_m0(&j), 1e-6);
+    ASSERT_NEAR_REL(nv_spectrum_m0(&deep), nv_spectrum_m0(&j), 1e-6);
     /* Phi(w_h) = w_h^2 / 2 below w_h = 1: at w = 0.5 sqrt(g / h), S / S_J = 1/8 */
     spectrum_model tma = model(SPECTRUM_TMA, SPREADING_AUTO, 12.0);
     tma.depth = 5.0;
     double w = 0.5 * sqrt(G / 5.0);
-    ASSERT_NEAR_REL(spectrum_omega_density(&tma, w), 0.125 * spectrum_omega_density(&j, w), 1e-12);
+    ASSERT_NEAR_REL(nv_spectrum_omega_density(&tma, w), 0.125 * nv_spectrum_omega_density(&j, w), 1e-12);
     /* continuous at w_h = 2 */
     double w2 = 2.0 * sqrt(G / 5.0);
-    ASSERT_NEAR_REL(spectrum_omega_density(&tma, w2 * (1.0 - 1e-9)), spectrum_omega_density(&j, w2), 1e-7);
-    assert_true(spectrum_m0(&tma) < 0.9 * spectrum_m0(&j));
+    ASSERT_NEAR_REL(nv_spectrum_omega_density(&tma, w2 * (1.0 - 1e-9)), nv_spectrum_omega_density(&j, w2), 1e-7);
+    assert_true(nv_spectrum_m0(&tma) < 0.9 * nv_spectrum_m0(&j));
     /* in finite depth, m0 computed in k (with the depth's dw/dk) equals the
      * integral over omega: checks the dispersion change of variables */
-    ASSERT_NEAR_REL(spectrum_m0(&tma), omega_integral(&tma, 1e-3, 60.0), 1e-4);
+    ASSERT_NEAR_REL(nv_spectrum_m0(&tma), omega_integral(&tma, 1e-3, 60.0), 1e-4);
     spectrum_model ph = model(SPECTRUM_PHILLIPS, SPREADING_AUTO, 12.0);
     ph.depth = 3.0;
-    ASSERT_NEAR_REL(spectrum_m0(&ph), omega_integral(&ph, 1e-3, 60.0), 1e-3);
+    ASSERT_NEAR_REL(nv_spectrum_m0(&ph), omega_integral(&ph, 1e-3, 60.0), 1e-3);
 }
 
 static void test_sea_state_tables(void** state) {
     (void)state;
     for (int b = 1; b <= 12; b++) {
-        assert_true(spectrum_beaufort_wind(b) > spectrum_beaufort_wind(b - 1));
-        assert_true(spectrum_beaufort_hs(b) > spectrum_beaufort_hs(b - 1));
+        assert_true(nv_spectrum_beaufort_wind(b) > nv_spectrum_beaufort_wind(b - 1));
+        assert_true(nv_spectrum_beaufort_hs(b) > nv_spectrum_beaufort_hs(b - 1));
     }
-    assert_true(spectrum_beaufort_wind(0) == 0.0);
-    assert_true(spectrum_beaufort_wind(13) < 0.0 && spectrum_beaufort_wind(-1) < 0.0);
+    assert_true(nv_spectrum_beaufort_wind(0) == 0.0);
+    assert_true(nv_spectrum_beaufort_wind(13) < 0.0 && nv_spectrum_beaufort_wind(-1) < 0.0);
     /* Beaufort 6: 10.8 - 13.8 m/s */
-    assert_true(spectrum_beaufort_wind(6) >= 10.8 && spectrum_beaufort_wind(6) <= 13.8);
+    assert_true(nv_spectrum_beaufort_wind(6) >= 10.8 && nv_spectrum_beaufort_wind(6) <= 13.8);
     /* wind_for_hs inverts PM */
-    double u = spectrum_wind_for_hs(3.0, G);
+    double u = nv_spectrum_wind_for_hs(3.0, G);
     spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
-    ASSERT_NEAR_REL(4.0 * sqrt(spectrum_m0(&m)), 3.0, 1e-4);
+    ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), 3.0, 1e-4);
 }
 
 static void test_gaussian_hash(void** state) {
     (void)state;
     double a[2], b[2];
-    spectrum_gaussian_pair(7, 1, -3, 12, a);
-    spectrum_gaussian_pair(7, 1, -3, 12, b);
+    nv_spectrum_gaussian_pair(7, 1, -3, 12, a);
+    nv_spectrum_gaussian_pair(7, 1, -3, 12, b);
     assert_true(a[0] == b[0] && a[1] == b[1]);
-    spectrum_gaussian_pair(7, 1, 3, -12, b);
+    nv_spectrum_gaussian_pair(7, 1, 3, -12, b);
     assert_true(a[0] != b[0]);
-    spectrum_gaussian_pair(7, 2, -3, 12, b);
+    nv_spectrum_gaussian_pair(7, 2, -3, 12, b);
     assert_true(a[0] != b[0]);
-    spectrum_gaussian_pair(8, 1, -3, 12, b);
+    nv_spectrum_gaussian_pair(8, 1, -3, 12, b);
     assert_true(a[0] != b[0]);
     /* standard normal pairs, uncorrelated, also between neighbours */
     double s1 = 0.0, s2 = 0.0, s11 = 0.0, s22 = 0.0, s12 = 0.0, snb = 0.0;
@@ -259,7 +259,7 @@ static void test_gaussian_hash(void** state) {
     for (int n = -80; n < 80; n++) {
         for (int m = -80; m < 80; m++) {
             double g[2];
-            spectrum_gaussian_pair(42, 0, n, m, g);
+            nv_spectrum_gaussian_pair(42, 0, n, m, g);
             s1 += g[0];
             s2 += g[1];
             s11 += g[0] * g[0];

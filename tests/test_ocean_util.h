@@ -19,15 +19,15 @@
 
 static inline ocean* make(const ocean_params* p) {
     nv_error err;
-    ocean* o = ocean_create(p, &err);
-    if (!o) fail_msg("ocean_create: %s", err.message);
+    ocean* o = nv_ocean_create(p, &err);
+    if (!o) fail_msg("nv_ocean_create: %s", err.message);
     return o;
 }
 
 static inline float grid(const ocean* o, int c, ocean_field_id f, int ix, int iz) {
     int nx;
-    ocean_resolution(o, &nx, NULL);
-    return ocean_field(o, c, f)[OCEAN_FIELD_STRIDE * ((size_t)iz * nx + ix)];
+    nv_ocean_resolution(o, &nx, NULL);
+    return nv_ocean_field(o, c, f)[OCEAN_FIELD_STRIDE * ((size_t)iz * nx + ix)];
 }
 
 /* The test's own quantised dispersion: w = j 2 pi / T, j = round(w(k) T / 2 pi) >= 1. */

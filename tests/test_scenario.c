@@ -12,7 +12,7 @@ static void small_file_builds_its_world(void** state) {
     (void)state;
     scenario s;
     nv_error err;
-    ASSERT_OK(scenario_load_file(NAVAL_TEST_DATA "/scenario_small.json", &s, &err), err);
+    ASSERT_OK(nv_scenario_load_file(NAVAL_TEST_DATA "/scenario_small.json", &s, &err), err);
     assert_int_equal(s.hull_count, 2);
     assert_int_equal(s.vessel_count, 7);
     assert_false(s.has_ocean);
@@ -22,13 +22,14 @@ static void small_file_builds_its_world(void** state) {
     assert_non_null(strstr(s.hulls[0].source, "/bourg_cube.off")); /* resolved against the file's folder */
 
     scenario_instance inst;
-    ASSERT_OK(scenario_instantiate(&s, NULL, &inst, &err), err);
-    assert_int_equal(world_vessel_count(inst.world), 7);
+    ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
+    assert_int_equal(nv_world_vessel_count(inst.world), 7);
     /* The afloat barge sits at the height where it floats upright. */
     double y;
-    ASSERT_OK(statics_balance_height_of(world_hull_type(inst.world, 1), 1000.0, 9.81, quat_identity(), &y, &err), err);
+    ASSERT_OK(nv_statics_balance_height_of(nv_world_hull_type(inst.world, 1), 1000.0, 9.81, quat_identity(), &y, &err),
+              err);
     world_vessel_state v;
-    assert_int_equal(world_vessel_get(inst.world, 0, &v), 0);
+    assert_int_equal(nv_world_vessel_get(inst.world, 0, &v), 0);
     ASSERT_NEAR_ABS(v.position.x, 10.0, 0.0);
     ASSERT_NEAR_ABS(v.position.y, y, 0.0);
     ASSERT_NEAR_ABS(v.position.z, -20.0, 0.0);
@@ -36,21 +37,21 @@ static void small_file_builds_its_world(void** state) {
     /* Heading 90 degrees turns the bow (+x) to -z. */
     vec3 bow = quat_rotate(v.orientation, v3(1, 0, 0));
     ASSERT_NEAR_ABS(bow.z, -1.0, 1e-12);
-    assert_int_equal(world_vessel_get(inst.world, 1, &v), 0);
+    assert_int_equal(nv_world_vessel_get(inst.world, 1, &v), 0);
     ASSERT_NEAR_ABS(v.position.y, 5.0, 0.0); /* given explicitly */
     /* The fleet: five barges 30 m apart around (100, 100), moving at 3 m/s. */
     for (uint32_t id = 2; id < 7; id++) {
-        assert_int_equal(world_vessel_get(inst.world, id, &v), 0);
+        assert_int_equal(nv_world_vessel_get(inst.world, id, &v), 0);
         ASSERT_NEAR_REL(v3_length(v.velocity), 3.0, 1e-12);
         vec3 fwd = quat_rotate(v.orientation, v3(1, 0, 0));
         ASSERT_NEAR_REL(v3_dot(fwd, v.velocity), 3.0, 1e-9); /* moving bow first */
         assert_true(fabs(v.position.x - 100.0) <= 30.0 && fabs(v.position.z - 100.0) <= 30.0);
     }
-    for (int i = 0; i < 60; i++) world_step(inst.world);
-    assert_int_equal(world_vessel_get(inst.world, 6, &v), 0);
+    for (int i = 0; i < 60; i++) nv_world_step(inst.world);
+    assert_int_equal(nv_world_vessel_get(inst.world, 6, &v), 0);
     assert_true(v3_is_finite(v.position) && v.flags == 0);
-    scenario_instance_destroy(&inst);
-    scenario_free(&s);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
 }
 
 static void ocean_section_reaches_the_ocean(void** state) {
@@ -61,26 +62,26 @@ static void ocean_section_reaches_the_ocean(void** state) {
         " \"vessels\": [{\"type\": \"b\", \"position\": [0, 0]}]}";
     scenario s;
     nv_error err;
-    ASSERT_OK(scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
     assert_true(s.has_ocean);
     assert_int_equal(s.ocean.spectrum, SPECTRUM_PIERSON_MOSKOWITZ);
     assert_int_equal(s.ocean.resolution, 32);
     assert_int_equal(s.ocean.seed, 5);
     scenario_instance inst;
-    ASSERT_OK(scenario_instantiate(&s, NULL, &inst, &err), err);
+    ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
     assert_non_null(inst.ocean);
-    for (int i = 0; i < 30; i++) world_step(inst.world);
+    for (int i = 0; i < 30; i++) nv_world_step(inst.world);
     world_vessel_state v;
-    assert_int_equal(world_vessel_get(inst.world, 0, &v), 0);
+    assert_int_equal(nv_world_vessel_get(inst.world, 0, &v), 0);
     assert_true(v.flags == 0 && fabs(v.position.y) < 5.0); /* riding the waves */
-    scenario_instance_destroy(&inst);
-    scenario_free(&s);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
 }
 
 static void expect_rejection(const char* text, const char* want) {
     scenario s;
     nv_error err;
-    if (scenario_parse(text, strlen(text), "bad.json", NULL, &s, &err) == 0) fail_msg("accepted: %s", text);
+    if (nv_scenario_parse(text, strlen(text), "bad.json", NULL, &s, &err) == 0) fail_msg("accepted: %s", text);
     if (!strstr(err.message, want)) fail_msg("message '%s' lacks '%s'", err.message, want);
 }
 
@@ -119,16 +120,15 @@ static void missing_mesh_fails_at_instantiation(void** state) {
     const char* text = "{\"hull_types\": [{\"name\": \"ghost\", \"hull\": \"no/such/hull.stl\"}]}";
     scenario s;
     nv_error err;
-    ASSERT_OK(scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
     scenario_instance inst;
-    assert_int_equal(scenario_instantiate(&s, NULL, &inst, &err), -1);
+    assert_int_equal(nv_scenario_instantiate(&s, NULL, &inst, &err), -1);
     assert_non_null(strstr(err.message, "hull type 'ghost'"));
     assert_non_null(strstr(err.message, "cannot open"));
-    scenario_free(&s);
-    assert_int_equal(scenario_load_file("/no/such/scenario.json", &s, &err), -1);
+    nv_scenario_free(&s);
+    assert_int_equal(nv_scenario_load_file("/no/such/scenario.json", &s, &err), -1);
     assert_non_null(strstr(err.message, "cannot open"));
 }
-
 
 #define SCENARIOS NAVAL_TEST_DATA "/../../data/scenarios"
 
@@ -151,60 +151,60 @@ static void vessel_types_reach_the_world(void** state) {
         "              \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}";
     scenario s;
     nv_error err;
-    ASSERT_OK(scenario_parse(text, strlen(text), "inline", SCENARIOS, &s, &err), err);
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", SCENARIOS, &s, &err), err);
     assert_int_equal(s.hull_count, 5);
     assert_string_equal(s.hulls[2].name, "skiff");
     assert_string_equal(s.hulls[3].name, "patrol");
     assert_string_equal(s.hulls[4].name, "tug");
     assert_false(s.hulls[0].has_dynamics); /* a bare hull type: pure hydrostatics */
     assert_true(s.hulls[1].has_dynamics && s.hulls[1].dynamics.coeffs.forces == HYDRODYN_VISCOUS);
-    ASSERT_NEAR_ABS(s.hulls[1].dynamics.coeffs.pressure_linear, hydrodyn_coeffs_default().pressure_linear, 0.0);
+    ASSERT_NEAR_ABS(s.hulls[1].dynamics.coeffs.pressure_linear, nv_hydrodyn_coeffs_default().pressure_linear, 0.0);
     assert_true(s.hulls[4].has_dynamics && s.hulls[4].dynamics.actuators.propeller_count == 1);
-    vec3 wind = scenario_wind(&s);
+    vec3 wind = nv_scenario_wind(&s);
     assert_true(wind.x == 3.0 && wind.y == 0.0 && wind.z == -4.0);
 
     scenario_instance inst;
-    ASSERT_OK(scenario_instantiate(&s, NULL, &inst, &err), err);
+    ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
     world* w = inst.world;
-    assert_int_equal(world_vessel_count(w), 6);
-    assert_int_equal(world_type_dynamics(w, 0)->coeffs.forces, 0);
-    assert_int_equal(world_type_dynamics(w, 0)->actuators.propeller_count, 0);
-    assert_int_equal(world_type_dynamics(w, 1)->coeffs.forces, HYDRODYN_VISCOUS);
-    assert_int_equal(world_type_dynamics(w, 2)->actuators.propeller_count, 1);
-    assert_int_equal(world_type_dynamics(w, 3)->actuators.propeller_count, 2);
-    assert_int_equal(world_type_dynamics(w, 3)->actuators.rudder_count, 2);
-    ASSERT_NEAR_ABS(world_type_dynamics(w, 4)->actuators.propellers[0].max_thrust, 90000.0, 0.0);
-    assert_int_equal(world_hull_type(w, 4)->triangle_count < 400, 1);
+    assert_int_equal(nv_world_vessel_count(w), 6);
+    assert_int_equal(nv_world_type_dynamics(w, 0)->coeffs.forces, 0);
+    assert_int_equal(nv_world_type_dynamics(w, 0)->actuators.propeller_count, 0);
+    assert_int_equal(nv_world_type_dynamics(w, 1)->coeffs.forces, HYDRODYN_VISCOUS);
+    assert_int_equal(nv_world_type_dynamics(w, 2)->actuators.propeller_count, 1);
+    assert_int_equal(nv_world_type_dynamics(w, 3)->actuators.propeller_count, 2);
+    assert_int_equal(nv_world_type_dynamics(w, 3)->actuators.rudder_count, 2);
+    ASSERT_NEAR_ABS(nv_world_type_dynamics(w, 4)->actuators.propellers[0].max_thrust, 90000.0, 0.0);
+    assert_int_equal(nv_world_hull_type(w, 4)->triangle_count < 400, 1);
     world_vessel_state v;
-    assert_int_equal(world_vessel_get(w, 0, &v), 0);
+    assert_int_equal(nv_world_vessel_get(w, 0, &v), 0);
     assert_int_equal(v.type, 3);
     ASSERT_NEAR_ABS(v.throttle, 0.5, 0.0);
     ASSERT_NEAR_ABS(v.rudder, -1.0, 0.0);
-    assert_int_equal(world_vessel_get(w, 1, &v), 0);
+    assert_int_equal(nv_world_vessel_get(w, 1, &v), 0);
     ASSERT_NEAR_ABS(v.throttle, 0.0, 0.0);
-    assert_int_equal(world_vessel_get(w, 2, &v), 0);
+    assert_int_equal(nv_world_vessel_get(w, 2, &v), 0);
     ASSERT_NEAR_ABS(v.throttle, 0.0, 0.0);
     ASSERT_NEAR_ABS(v.rudder, 0.25, 0.0);
     for (uint32_t id = 3; id < 6; id++) {
-        assert_int_equal(world_vessel_get(w, id, &v), 0);
+        assert_int_equal(nv_world_vessel_get(w, id, &v), 0);
         assert_int_equal(v.type, 2);
         ASSERT_NEAR_ABS(v.throttle, 1.0, 0.0);
         ASSERT_NEAR_ABS(v.rudder, 0.5, 0.0);
     }
     /* The commands act: after a second the patrol boat's throttle has moved
      * toward its command at the type's rate, and it has started ahead. */
-    for (int i = 0; i < 60; i++) world_step(w);
-    assert_int_equal(world_vessel_get(w, 0, &v), 0);
+    for (int i = 0; i < 60; i++) nv_world_step(w);
+    assert_int_equal(nv_world_vessel_get(w, 0, &v), 0);
     ASSERT_NEAR_ABS(v.throttle_actual, 0.25, 0.02); /* patrol: 0.25 per second */
-    for (int i = 0; i < 120; i++) world_step(w);
-    assert_int_equal(world_vessel_get(w, 0, &v), 0);
+    for (int i = 0; i < 120; i++) nv_world_step(w);
+    assert_int_equal(nv_world_vessel_get(w, 0, &v), 0);
     ASSERT_NEAR_ABS(v.throttle_actual, 0.5, 1e-6); /* at its command */
     assert_true(v.flags == 0 && v3_dot(quat_rotate(v.orientation, v3(1, 0, 0)), v.velocity) > 0.2);
-    assert_int_equal(world_vessel_get(w, 1, &v), 0);
+    assert_int_equal(nv_world_vessel_get(w, 1, &v), 0);
     ASSERT_NEAR_ABS(v.throttle_actual, 0.0, 0.0);
     assert_true(v3_length(v.velocity) < 0.05); /* the bare barge has no propeller and no command */
-    scenario_instance_destroy(&inst);
-    scenario_free(&s);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
 }
 
 static void ocean_sets_the_wind(void** state) {
@@ -212,21 +212,23 @@ static void ocean_sets_the_wind(void** state) {
     const char* text = "{\"ocean\": {\"wind\": 10, \"wind_dir\": 90, \"resolution\": 16, \"cascades\": 1}, \"vessel_types\": [\"builtin:skiff\"]}";
     scenario s;
     nv_error err;
-    ASSERT_OK(scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
-    vec3 wind = scenario_wind(&s);
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
+    vec3 wind = nv_scenario_wind(&s);
     ASSERT_NEAR_ABS(wind.x, 0.0, 1e-12);
     ASSERT_NEAR_ABS(wind.z, 10.0, 1e-12); /* toward +z */
-    scenario_free(&s);
-    text = "{\"ocean\": {\"beaufort\": 6, \"wind_dir\": 180, \"resolution\": 16, \"cascades\": 1}, \"vessel_types\": [\"builtin:skiff\"]}";
-    ASSERT_OK(scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
-    wind = scenario_wind(&s);
-    ASSERT_NEAR_ABS(wind.x, -spectrum_beaufort_wind(6), 1e-12);
-    scenario_free(&s);
+    nv_scenario_free(&s);
+    text =
+        "{\"ocean\": {\"beaufort\": 6, \"wind_dir\": 180, \"resolution\": 16, \"cascades\": 1}, \"vessel_types\": "
+        "[\"builtin:skiff\"]}";
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
+    wind = nv_scenario_wind(&s);
+    ASSERT_NEAR_ABS(wind.x, -nv_spectrum_beaufort_wind(6), 1e-12);
+    nv_scenario_free(&s);
     text = "{\"vessel_types\": [\"builtin:skiff\"]}";
-    ASSERT_OK(scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
-    wind = scenario_wind(&s);
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
+    wind = nv_scenario_wind(&s);
     assert_true(wind.x == 0.0 && wind.y == 0.0 && wind.z == 0.0); /* still air */
-    scenario_free(&s);
+    nv_scenario_free(&s);
 }
 
 static void example_scenarios_run(void** state) {
@@ -236,18 +238,18 @@ static void example_scenarios_run(void** state) {
     for (int f = 0; f < 2; f++) {
         scenario s;
         nv_error err;
-        ASSERT_OK(scenario_load_file(files[f], &s, &err), err);
+        ASSERT_OK(nv_scenario_load_file(files[f], &s, &err), err);
         assert_int_equal(s.vessel_count, counts[f]);
         scenario_instance inst;
-        ASSERT_OK(scenario_instantiate(&s, NULL, &inst, &err), err);
-        for (int i = 0; i < 10; i++) world_step(inst.world);
-        for (uint32_t k = 0; k < world_vessel_count(inst.world); k++) {
+        ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
+        for (int i = 0; i < 10; i++) nv_world_step(inst.world);
+        for (uint32_t k = 0; k < nv_world_vessel_count(inst.world); k++) {
             world_vessel_state v;
-            assert_int_equal(world_vessel_get(inst.world, world_vessel_id_at(inst.world, k), &v), 0);
+            assert_int_equal(nv_world_vessel_get(inst.world, nv_world_vessel_id_at(inst.world, k), &v), 0);
             assert_true(v.flags == 0 && v3_is_finite(v.position));
         }
-        scenario_instance_destroy(&inst);
-        scenario_free(&s);
+        nv_scenario_instance_destroy(&inst);
+        nv_scenario_free(&s);
     }
 }
 

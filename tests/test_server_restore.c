@@ -85,9 +85,9 @@ static void test_restore_after_kill(void** state) {
     nv_error err;
     for (;;) {
         struct stat sb;
-        if (stat(prev, &sb) == 0 && checkpoint_read_file(ckpt, &ck, &err) == 0) {
+        if (stat(prev, &sb) == 0 && nv_checkpoint_read_file(ckpt, &ck, &err) == 0) {
             if (ck.tick >= st.tick + 10) break;
-            checkpoint_free(&ck);
+            nv_checkpoint_free(&ck);
         }
         if (proc_now() > deadline) fail_msg("no checkpoint after tick %llu within 8 s", (unsigned long long)st.tick);
         proc_sleep_ms(50);
@@ -100,7 +100,7 @@ static void test_restore_after_kill(void** state) {
     assert_true(r->throttle_cmd == 1.0f && fabsf(r->rudder_cmd - 0.4f) < 1e-6f); /* the control was in it */
     vec3 then = r->position;
     assert_int_equal(ck.vessel_count, 11);
-    checkpoint_free(&ck);
+    nv_checkpoint_free(&ck);
     assert_true(logged_contains(log_path, "checkpoint at tick"));
 
     start_restored();
@@ -155,9 +155,9 @@ static void test_restore_falls_back_and_refuses(void** state) {
     (void)state;
     nv_error err;
     checkpoint ck;
-    if (checkpoint_read_file(prev, &ck, &err)) fail_msg("%s", err.message);
+    if (nv_checkpoint_read_file(prev, &ck, &err)) fail_msg("%s", err.message);
     prev_tick = ck.tick;
-    checkpoint_free(&ck);
+    nv_checkpoint_free(&ck);
     assert_true(prev_tick < good_tick);
     size_t size = 0;
     char* good = logged_slurp(ckpt, &size);
@@ -218,13 +218,13 @@ static void test_restore_if_present(void** state) {
     memset(&ck, 0, sizeof ck);
     nv_error err;
     double deadline = proc_now() + 8.0;
-    while (checkpoint_read_file(pod, &ck, &err) != 0 || ck.tick < 10) {
-        checkpoint_free(&ck);
+    while (nv_checkpoint_read_file(pod, &ck, &err) != 0 || ck.tick < 10) {
+        nv_checkpoint_free(&ck);
         if (proc_now() > deadline) fail_msg("no checkpoint at %s within 8 s", pod);
         proc_sleep_ms(50);
     }
     uint64_t tick = ck.tick;
-    checkpoint_free(&ck);
+    nv_checkpoint_free(&ck);
     assert_int_equal(proc_stop(&srv, SIGKILL, 5.0), 128 + SIGKILL);
     if (logged_start(&srv, extra, pod_log, 20.0)) fail_msg("naval-server did not restart from %s", pod);
     assert_true(logged_contains(pod_log, "restored tick"));

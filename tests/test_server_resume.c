@@ -153,16 +153,16 @@ static void test_blob_corrupt(void** state) {
 #undef MUTATE
     /* Every vessel named must be in the world. */
     world* w;
-    world_config cfg = world_config_default();
+    world_config cfg = nv_world_config_default();
     nv_error err;
-    if (world_create(&w, &cfg, NULL, &err)) fail_msg("%s", err.message);
+    if (nv_world_create(&w, &cfg, NULL, &err)) fail_msg("%s", err.message);
     assert_refused(b.data, b.size, w, "owned vessel 100 is not in the checkpoint's world");
     owners empty = {0};
     resume_buf b2 = {0};
     encode(&empty, a, &b2);
     assert_refused(b2.data, b2.size, w, "piloted vessel 0 is not in the checkpoint's world");
     resume_buf_free(&b2);
-    world_destroy(w);
+    nv_world_destroy(w);
     free(d);
     resume_buf_free(&b);
     autopilot_destroy(a);

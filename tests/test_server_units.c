@@ -250,13 +250,13 @@ static void test_autopilot_keeps_a_boat_in_its_area(void** state) {
     if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
     unlink(path);
     assert_int_equal(autopilot_count(s.pilot), 1);
-    uint32_t id = world_vessel_id_at(s.world, 0);
+    uint32_t id = nv_world_vessel_id_at(s.world, 0);
     double far = 0, travelled = 0;
     world_vessel_state st, prev;
-    world_vessel_get(s.world, id, &prev);
+    nv_world_vessel_get(s.world, id, &prev);
     for (int i = 0; i < 90 * 30; i++) {
         sim_step(&s);
-        world_vessel_get(s.world, id, &st);
+        nv_world_vessel_get(s.world, id, &st);
         far = fmax(far, fmax(fabs(st.position.x), fabs(st.position.z)));
         travelled += v3_length(v3_sub(st.position, prev.position));
         prev = st;

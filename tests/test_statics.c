@@ -17,10 +17,10 @@ static void box_barges_float_at_the_analytic_draft(void** state) {
     for (int k = 0; k < 3; k++) {
         hull h;
         test_hull_builtin(&h, "barge", 300, densities[k]);
-        statics_options o = statics_options_default();
+        statics_options o = nv_statics_options_default();
         statics_result r;
         nv_error err;
-        ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+        ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
         assert_true(r.settled);
         double draft = h.body.mass / (RHO * 10.0 * 4.0);
         ASSERT_NEAR_REL(r.draft, draft, 0.005);
@@ -31,7 +31,7 @@ static void box_barges_float_at_the_analytic_draft(void** state) {
         ASSERT_NEAR_ABS(r.center_of_buoyancy.x, 0.0, 1e-3);
         ASSERT_NEAR_ABS(r.center_of_buoyancy.y, draft / 2, 1e-3 * draft);
         ASSERT_NEAR_ABS(r.center_of_buoyancy.z, 0.0, 1e-3);
-        hull_destroy(&h);
+        nv_hull_destroy(&h);
     }
 }
 
@@ -39,15 +39,15 @@ static void heeled_barge_rights_itself(void** state) {
     (void)state;
     hull h;
     test_hull_builtin(&h, "barge", 300, 500.0);
-    statics_options o = statics_options_default();
+    statics_options o = nv_statics_options_default();
     o.initial_tilt_axis = v3(1, 0, 0.2);
     o.initial_tilt_deg = 8.0;
     statics_result r;
     nv_error err;
-    ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+    ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
     assert_true(r.settled);
     assert_true(fabs(r.heel_deg) < 0.05 && fabs(r.trim_deg) < 0.05);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 /* The 1 m cube of 483 kg/m^3 in fresh water has GM ~ -0.086 m face-down: the
@@ -56,17 +56,17 @@ static void light_cube_tips_over(void** state) {
     (void)state;
     hull h;
     test_hull_builtin(&h, "cube", 48, 483.0);
-    statics_options o = statics_options_default();
+    statics_options o = nv_statics_options_default();
     o.water_density = 1000.0;
     o.initial_tilt_axis = v3(1, 0, 0);
     o.initial_tilt_deg = 0.5;
     statics_result r;
     nv_error err;
-    ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+    ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
     assert_true(r.settled);
     assert_true(r.tilt_deg > 20.0);
     ASSERT_NEAR_REL(r.displacement, 0.483, 1e-3);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 /* Times of upward zero crossings of a sampled signal, linearly interpolated. */
@@ -91,7 +91,7 @@ static void run_free_oscillation(vessel* v, const statics_result* eq, double hea
                                  double period_guess, crossings* c) {
     vessel_env env = vessel_env_default();
     water_flat flat;
-    water_flat_init(&flat, 0.0);
+    nv_water_flat_init(&flat, 0.0);
     quat q = quat_mul(quat_from_axis_angle(v3(1, 0, 0), heel_deg * NV_PI / 180.0), eq->orientation);
     vessel_place(v, v3_add(eq->position, v3(0, heave, 0)), q);
     const double dt = 1.0 / 240.0;
@@ -105,7 +105,7 @@ static void run_free_oscillation(vessel* v, const statics_result* eq, double hea
         double x;
         if (heel_deg != 0.0) {
             double heel;
-            statics_attitude(v->body.orientation, &heel, NULL, NULL);
+            nv_statics_attitude(v->body.orientation, &heel, NULL, NULL);
             x = heel;
         } else {
             x = v->body.position.y - eq->position.y;
@@ -120,10 +120,10 @@ static void box_heave_and_roll_periods(void** state) {
     (void)state;
     hull h;
     test_hull_builtin(&h, "barge", 300, 500.0);
-    statics_options o = statics_options_default();
+    statics_options o = nv_statics_options_default();
     statics_result eq;
     nv_error err;
-    ASSERT_OK(statics_find_equilibrium(&h, &o, &eq, &err), err);
+    ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &eq, &err), err);
     vessel v;
     ASSERT_OK(vessel_init(&v, &h, &err), err);
 
@@ -149,24 +149,24 @@ static void box_heave_and_roll_periods(void** state) {
     ASSERT_NEAR_REL(crossings_period(&c), roll_period, 0.05);
     assert_true(c.max_last <= 1.01 * c.max_first);
     vessel_free(&v);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 static void ship_hull_settles_and_carries_its_weight(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build("ship", 1200, &m, &err), err);
-    mass_spec spec = mass_spec_default();
+    ASSERT_OK(nv_hullgen_build("ship", 1200, &m, &err), err);
+    mass_spec spec = nv_mass_spec_default();
     spec.mass = 700e3;
     spec.has_cg = true;
     spec.cg = v3(-1.0, 2.0, 0.0);
     hull h;
-    ASSERT_OK(hull_create(&h, &m, &spec, &err), err);
-    mesh_free(&m);
-    statics_options o = statics_options_default();
+    ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
+    nv_mesh_free(&m);
+    statics_options o = nv_statics_options_default();
     statics_result r;
-    ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+    ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
     assert_true(r.settled);
     ASSERT_NEAR_REL(r.displacement * RHO, 700e3, 1e-4);
     assert_true(fabs(r.heel_deg) < 0.05);
@@ -178,7 +178,7 @@ static void ship_hull_settles_and_carries_its_weight(void** state) {
     ASSERT_NEAR_ABS(arm.z, 0.0, 1e-4);
     assert_true(r.trim_deg < -0.5); /* the CG is 2.9 m forward of the centroid: bow down */
     assert_true(r.draft > 0.5 && r.draft < 5.0);
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 /* Root of tan(a) (gm + bm tan^2(a) / 2) = arm: the wall-sided equilibrium
@@ -195,24 +195,25 @@ static void off_centre_weight_trims_and_heels(void** state) {
     (void)state;
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build("barge", 600, &m, &err), err);
+    ASSERT_OK(nv_hullgen_build("barge", 600, &m, &err), err);
     double t = 40000.0 / (RHO * 40.0);
     double bm_l = 100.0 / (12.0 * t), bm_t = 16.0 / (12.0 * t);
     const struct {
         vec3 cg;
         double gm, bm, arm;
         int trim;
-    } cases[] = {{{-1.0, 1.0, 0.0}, t / 2 + bm_l - 1.0, bm_l, 1.0, 1}, {{0.0, 1.0, 0.3}, t / 2 + bm_t - 1.0, bm_t, 0.3, 0}};
+    } cases[] = {{{-1.0, 1.0, 0.0}, t / 2 + bm_l - 1.0, bm_l, 1.0, 1},
+                 {{0.0, 1.0, 0.3}, t / 2 + bm_t - 1.0, bm_t, 0.3, 0}};
     for (int k = 0; k < 2; k++) {
-        mass_spec spec = mass_spec_default();
+        mass_spec spec = nv_mass_spec_default();
         spec.mass = 40000.0;
         spec.has_cg = true;
         spec.cg = cases[k].cg;
         hull h;
-        ASSERT_OK(hull_create(&h, &m, &spec, &err), err);
-        statics_options o = statics_options_default();
+        ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
+        statics_options o = nv_statics_options_default();
         statics_result r;
-        ASSERT_OK(statics_find_equilibrium(&h, &o, &r, &err), err);
+        ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
         assert_true(r.settled);
         double expected = wall_sided_angle_deg(cases[k].gm, cases[k].bm, cases[k].arm);
         if (cases[k].trim) {
@@ -222,21 +223,21 @@ static void off_centre_weight_trims_and_heels(void** state) {
             ASSERT_NEAR_REL(r.heel_deg, expected, 0.01); /* 18 degrees, starboard down */
             assert_true(fabs(r.trim_deg) < 0.05);
         }
-        hull_destroy(&h);
+        nv_hull_destroy(&h);
     }
-    mesh_free(&m);
+    nv_mesh_free(&m);
 }
 
 static void too_heavy_hull_is_reported(void** state) {
     (void)state;
     hull h;
     test_hull_builtin(&h, "barge", 300, 1100.0);
-    statics_options o = statics_options_default();
+    statics_options o = nv_statics_options_default();
     statics_result r;
     nv_error err;
-    assert_int_equal(statics_find_equilibrium(&h, &o, &r, &err), -1);
+    assert_int_equal(nv_statics_find_equilibrium(&h, &o, &r, &err), -1);
     assert_non_null(strstr(err.message, "sinks"));
-    hull_destroy(&h);
+    nv_hull_destroy(&h);
 }
 
 int main(void) {

@@ -42,11 +42,11 @@
 static inline void test_hull_builtin(hull* out, const char* name, unsigned tris, double density) {
     mesh m;
     nv_error err;
-    ASSERT_OK(hullgen_build(name, tris, &m, &err), err);
-    mass_spec spec = mass_spec_default();
+    ASSERT_OK(nv_hullgen_build(name, tris, &m, &err), err);
+    mass_spec spec = nv_mass_spec_default();
     spec.density = density;
-    ASSERT_OK(hull_create(out, &m, &spec, &err), err);
-    mesh_free(&m);
+    ASSERT_OK(nv_hull_create(out, &m, &spec, &err), err);
+    nv_mesh_free(&m);
 }
 
 /* Deterministic pseudo-random numbers (splitmix64): tests must not depend on

@@ -86,39 +86,40 @@ static void expect_same_type(const vessel_type* a, const vessel_type* b) {
 static void builtins_equal_their_files(void** state) {
     (void)state;
     nv_error err;
-    assert_int_equal(vessel_type_builtin_count(), 3);
-    assert_null(vessel_type_builtin_name(3));
-    for (int i = 0; i < vessel_type_builtin_count(); i++) {
-        const char* name = vessel_type_builtin_name(i);
+    assert_int_equal(nv_vessel_type_builtin_count(), 3);
+    assert_null(nv_vessel_type_builtin_name(3));
+    for (int i = 0; i < nv_vessel_type_builtin_count(); i++) {
+        const char* name = nv_vessel_type_builtin_name(i);
         char path[512];
         snprintf(path, sizeof path, "%s/%s.json", VESSEL_DATA, name);
         vessel_type built, file, spec;
-        ASSERT_OK(vessel_type_builtin(name, &built, &err), err);
-        ASSERT_OK(vessel_type_load_file(path, &file, &err), err);
+        ASSERT_OK(nv_vessel_type_builtin(name, &built, &err), err);
+        ASSERT_OK(nv_vessel_type_load_file(path, &file, &err), err);
         expect_same_type(&built, &file);
         char builtin_spec[64];
         snprintf(builtin_spec, sizeof builtin_spec, "builtin:%s", name);
-        ASSERT_OK(vessel_type_from_spec(builtin_spec, &spec, &err), err);
+        ASSERT_OK(nv_vessel_type_from_spec(builtin_spec, &spec, &err), err);
         expect_same_type(&built, &spec);
-        ASSERT_OK(vessel_type_from_spec(path, &spec, &err), err);
+        ASSERT_OK(nv_vessel_type_from_spec(path, &spec, &err), err);
         expect_same_type(&built, &spec);
         mesh m;
-        ASSERT_OK(vessel_type_load_mesh(&built, &m, &err), err);
+        ASSERT_OK(nv_vessel_type_load_mesh(&built, &m, &err), err);
         assert_true(m.triangle_count >= 250 && m.triangle_count <= 900);
-        mesh_free(&m);
+        nv_mesh_free(&m);
     }
     vessel_type t;
-    assert_int_equal(vessel_type_builtin("dinghy", &t, &err), -1);
+    assert_int_equal(nv_vessel_type_builtin("dinghy", &t, &err), -1);
     assert_non_null(strstr(err.message, "unknown built-in vessel type 'dinghy'"));
     assert_non_null(strstr(err.message, "skiff, patrol, freighter"));
-    assert_int_equal(vessel_type_from_spec("builtin:dinghy", &t, &err), -1);
-    assert_int_equal(vessel_type_from_spec("/no/such/type.json", &t, &err), -1);
+    assert_int_equal(nv_vessel_type_from_spec("builtin:dinghy", &t, &err), -1);
+    assert_int_equal(nv_vessel_type_from_spec("/no/such/type.json", &t, &err), -1);
     assert_non_null(strstr(err.message, "/no/such/type.json: cannot open"));
 }
 
 static void parse_ok(const char* text, const char* base_dir, vessel_type* t) {
     nv_error err;
-    if (vessel_type_parse(text, strlen(text), "t.json", base_dir, t, &err)) fail_msg("rejected: %s\n%s", err.message, text);
+    if (nv_vessel_type_parse(text, strlen(text), "t.json", base_dir, t, &err))
+        fail_msg("rejected: %s\n%s", err.message, text);
 }
 
 static void every_key_reaches_its_field(void** state) {
@@ -126,24 +127,25 @@ static void every_key_reaches_its_field(void** state) {
     vessel_type t;
     parse_ok("{\"name\": \"minimal\", \"hull\": \"builtin:barge\"}", NULL, &t);
     /* Absent keys keep the documented defaults. */
-    hydrodyn_coeffs d = hydrodyn_coeffs_default();
+    hydrodyn_coeffs d = nv_hydrodyn_coeffs_default();
     assert_int_equal(t.dynamics.coeffs.forces, d.forces);
     assert_int_equal(t.dynamics.actuators.propeller_count, 0);
-    assert_true(t.mass.density == mass_spec_default().density && t.mass.mass == 0.0 && !t.mass.has_cg);
-    parse_ok("{\"name\": \"k.1-x_2\", \"hull\": \"hull.obj\", \"up\": \"z\", \"flip\": true, \"density\": 321,"
-             " \"cg\": [1, 2, 3], \"gyration\": [4, 5, 6],"
-             " \"coefficients\": {\"forces\": [\"viscous\", \"area_damping\"], \"viscosity\": 1e-6,"
-             "  \"reynolds_min\": 2e5, \"reference_length\": 7, \"pressure_linear\": 11, \"pressure_quadratic\": 12,"
-             "  \"pressure_falloff\": 0.3, \"suction_linear\": 13, \"suction_quadratic\": 14, \"suction_falloff\": 0.4,"
-             "  \"reference_speed\": 2, \"slam_power\": 3, \"slam_gamma_max\": 500, \"air_density\": 1.3, \"air_drag\": 0.9,"
-             "  \"damping_linear\": [0.1, 0.2], \"damping_angular\": [0.3, 0.4], \"added_mass\": [0.5, 0.6, 0.7],"
-             "  \"added_inertia\": [0.8, 0.9, 1.0]},"
-             " \"propellers\": [{\"position\": [-1, 0.2, 0.5], \"direction\": [1, 0, 0.1], \"max_thrust\": 900,"
-             "  \"reverse\": 0.25, \"immersion\": 0.2}],"
-             " \"rudders\": [{\"position\": [-1.2, 0.3, 0], \"area\": 0.4, \"max_angle\": 40, \"lift_slope\": 4,"
-             "  \"stall_angle\": 20, \"drag\": 0.05}, {\"position\": [-1.2, 0.3, 1], \"area\": 0.3}],"
-             " \"controls\": {\"throttle_rate\": 0.7, \"rudder_rate\": 2}}",
-             "/ships", &t);
+    assert_true(t.mass.density == nv_mass_spec_default().density && t.mass.mass == 0.0 && !t.mass.has_cg);
+    parse_ok(
+        "{\"name\": \"k.1-x_2\", \"hull\": \"hull.obj\", \"up\": \"z\", \"flip\": true, \"density\": 321,"
+        " \"cg\": [1, 2, 3], \"gyration\": [4, 5, 6],"
+        " \"coefficients\": {\"forces\": [\"viscous\", \"area_damping\"], \"viscosity\": 1e-6,"
+        "  \"reynolds_min\": 2e5, \"reference_length\": 7, \"pressure_linear\": 11, \"pressure_quadratic\": 12,"
+        "  \"pressure_falloff\": 0.3, \"suction_linear\": 13, \"suction_quadratic\": 14, \"suction_falloff\": 0.4,"
+        "  \"reference_speed\": 2, \"slam_power\": 3, \"slam_gamma_max\": 500, \"air_density\": 1.3, \"air_drag\": 0.9,"
+        "  \"damping_linear\": [0.1, 0.2], \"damping_angular\": [0.3, 0.4], \"added_mass\": [0.5, 0.6, 0.7],"
+        "  \"added_inertia\": [0.8, 0.9, 1.0]},"
+        " \"propellers\": [{\"position\": [-1, 0.2, 0.5], \"direction\": [1, 0, 0.1], \"max_thrust\": 900,"
+        "  \"reverse\": 0.25, \"immersion\": 0.2}],"
+        " \"rudders\": [{\"position\": [-1.2, 0.3, 0], \"area\": 0.4, \"max_angle\": 40, \"lift_slope\": 4,"
+        "  \"stall_angle\": 20, \"drag\": 0.05}, {\"position\": [-1.2, 0.3, 1], \"area\": 0.3}],"
+        " \"controls\": {\"throttle_rate\": 0.7, \"rudder_rate\": 2}}",
+        "/ships", &t);
     assert_string_equal(t.name, "k.1-x_2");
     assert_string_equal(t.hull, "/ships/hull.obj");
     assert_true(t.mesh.up == 'z' && t.mesh.flip_inside_out);
@@ -182,7 +184,7 @@ static void every_key_reaches_its_field(void** state) {
 static void expect_rejection(const char* text, const char* want) {
     vessel_type t;
     nv_error err;
-    if (vessel_type_parse(text, strlen(text), "patrol.json", NULL, &t, &err) == 0) fail_msg("accepted: %s", text);
+    if (nv_vessel_type_parse(text, strlen(text), "patrol.json", NULL, &t, &err) == 0) fail_msg("accepted: %s", text);
     if (!strstr(err.message, want)) fail_msg("message '%s' lacks '%s'", err.message, want);
 }
 
@@ -280,21 +282,21 @@ static void relative_hull_paths_follow_the_file(void** state) {
     fclose(f);
     vessel_type t;
     nv_error err;
-    ASSERT_OK(vessel_type_load_file(json, &t, &err), err);
+    ASSERT_OK(nv_vessel_type_load_file(json, &t, &err), err);
     char want[512];
     snprintf(want, sizeof want, "%s/meshes/box.obj", dir);
     assert_string_equal(t.hull, want);
     mesh m;
-    ASSERT_OK(vessel_type_load_mesh(&t, &m, &err), err);
+    ASSERT_OK(nv_vessel_type_load_mesh(&t, &m, &err), err);
     assert_int_equal(m.triangle_count, 12);
-    ASSERT_NEAR_REL(mesh_signed_volume(&m), 2.0, 1e-12);
-    mesh_free(&m);
+    ASSERT_NEAR_REL(nv_mesh_signed_volume(&m), 2.0, 1e-12);
+    nv_mesh_free(&m);
     /* A file's mistakes carry its name. */
     f = fopen(json, "w");
     assert_non_null(f);
     fputs("{\"name\": \"box\", \"hull\": \"meshes/box.obj\",\n \"propellers\": [{\"position\": [0, 0, 0], \"max_thrust\": -5}]}", f);
     fclose(f);
-    assert_int_equal(vessel_type_load_file(json, &t, &err), -1);
+    assert_int_equal(nv_vessel_type_load_file(json, &t, &err), -1);
     snprintf(want, sizeof want, "%s: propellers[0].max_thrust: must be in (0, 1e+09] (got -5)", json);
     assert_string_equal(err.message, want);
     remove(json);
@@ -309,14 +311,14 @@ static double righting_lever(const hull* h, double heel_deg) {
     nv_error err;
     quat q = quat_from_axis_angle(v3(1, 0, 0), heel_deg * NV_PI / 180.0);
     double y;
-    ASSERT_OK(statics_balance_height_of(h, 1025.0, 9.81, q, &y, &err), err);
+    ASSERT_OK(nv_statics_balance_height_of(h, 1025.0, 9.81, q, &y, &err), err);
     mat3 r = quat_to_mat3(q);
     float* height = malloc(h->vertex_count * sizeof *height);
     assert_non_null(height);
     for (uint32_t i = 0; i < h->vertex_count; i++)
         height[i] = (float)(y + m3_mul_v3(&r, v3(h->vx[i], h->vy[i], h->vz[i])).y);
     vec3 b;
-    double volume = statics_buoyancy_center(h, height, v3(0, y, 0), &r, 0.0, &b);
+    double volume = nv_statics_buoyancy_center(h, height, v3(0, y, 0), &r, 0.0, &b);
     free(height);
     ASSERT_NEAR_REL(volume * 1025.0, h->body.mass, 2e-3);
     return b.z;
@@ -325,16 +327,16 @@ static double righting_lever(const hull* h, double heel_deg) {
 static void builtins_float_upright_and_stable(void** state) {
     (void)state;
     nv_error err;
-    for (int i = 0; i < vessel_type_builtin_count(); i++) {
+    for (int i = 0; i < nv_vessel_type_builtin_count(); i++) {
         vessel_type t;
         mesh m;
         hull h;
-        ASSERT_OK(vessel_type_builtin(vessel_type_builtin_name(i), &t, &err), err);
-        ASSERT_OK(vessel_type_load_mesh(&t, &m, &err), err);
-        ASSERT_OK(hull_create(&h, &m, &t.mass, &err), err);
-        mesh_free(&m);
+        ASSERT_OK(nv_vessel_type_builtin(nv_vessel_type_builtin_name(i), &t, &err), err);
+        ASSERT_OK(nv_vessel_type_load_mesh(&t, &m, &err), err);
+        ASSERT_OK(nv_hull_create(&h, &m, &t.mass, &err), err);
+        nv_mesh_free(&m);
         double y;
-        ASSERT_OK(statics_balance_height_of(&h, 1025.0, 9.81, quat_identity(), &y, &err), err);
+        ASSERT_OK(nv_statics_balance_height_of(&h, 1025.0, 9.81, quat_identity(), &y, &err), err);
         double depth = h.bounds_max[1] - h.bounds_min[1], length = h.bounds_max[0] - h.bounds_min[0];
         double draft = -(y + h.bounds_min[1]); /* the keel's depth below the water */
         double gm = righting_lever(&h, 3.0) / sin(3.0 * NV_PI / 180.0);
@@ -352,7 +354,7 @@ static void builtins_float_upright_and_stable(void** state) {
             assert_true(a->propellers[k].position.y < draft && a->propellers[k].position.x < -0.4 * length);
         for (uint32_t k = 0; k < a->rudder_count; k++)
             assert_true(a->rudders[k].position.y < draft && a->rudders[k].position.x < a->propellers[0].position.x);
-        hull_destroy(&h);
+        nv_hull_destroy(&h);
     }
 }
 

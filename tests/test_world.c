@@ -24,44 +24,44 @@ typedef struct test_world {
 static void test_world_make(test_world* t, uint32_t threads, uint32_t triangle_block, int boats) {
     nv_error err;
     t->pool = NULL;
-    if (threads > 1) ASSERT_OK(jobs_create(&t->pool, threads, &err), err);
-    world_config cfg = world_config_default();
+    if (threads > 1) ASSERT_OK(nv_jobs_create(&t->pool, threads, &err), err);
+    world_config cfg = nv_world_config_default();
     cfg.triangle_block = triangle_block;
     cfg.vertex_block = 64;
     cfg.linear_damping = 0.1;
     cfg.angular_damping = 0.2;
-    ASSERT_OK(world_create(&t->w, &cfg, t->pool, &err), err);
-    assert_int_equal(water_sine_init(&t->wave, 0.8, 60.0, 0.4, 9.81), 0);
+    ASSERT_OK(nv_world_create(&t->w, &cfg, t->pool, &err), err);
+    assert_int_equal(nv_water_sine_init(&t->wave, 0.8, 60.0, 0.4, 9.81), 0);
     t->water.surface = &t->wave.base;
     t->water.update = NULL;
-    world_set_water(t->w, &t->water);
+    nv_world_set_water(t->w, &t->water);
     mesh m;
     uint32_t ship, barge;
-    mass_spec spec = mass_spec_default();
-    ASSERT_OK(hullgen_build("ship", 500, &m, &err), err);
+    mass_spec spec = nv_mass_spec_default();
+    ASSERT_OK(nv_hullgen_build("ship", 500, &m, &err), err);
     spec.mass = 600e3;
-    ASSERT_OK(world_add_hull_type(t->w, "ship", &m, &spec, &ship, &err), err);
-    mesh_free(&m);
-    ASSERT_OK(hullgen_build("barge", 300, &m, &err), err);
+    ASSERT_OK(nv_world_add_hull_type(t->w, "ship", &m, &spec, &ship, &err), err);
+    nv_mesh_free(&m);
+    ASSERT_OK(nv_hullgen_build("barge", 300, &m, &err), err);
     spec.mass = 40e3;
-    ASSERT_OK(world_add_hull_type(t->w, "barge", &m, &spec, &barge, &err), err);
-    mesh_free(&m);
+    ASSERT_OK(nv_world_add_hull_type(t->w, "barge", &m, &spec, &barge, &err), err);
+    nv_mesh_free(&m);
     test_rng rng = {99};
     for (int i = 0; i < boats; i++) {
         uint32_t id;
         vec3 pos = v3(test_rng_uniform(&rng, -500, 500), test_rng_uniform(&rng, -1.5, 0.5), test_rng_uniform(&rng, -500, 500));
         quat q = quat_from_axis_angle(v3(test_rng_uniform(&rng, -0.1, 0.1), 1, test_rng_uniform(&rng, -0.1, 0.1)),
                                       test_rng_uniform(&rng, 0, 2 * NV_PI));
-        ASSERT_OK(world_spawn(t->w, i % 3 == 0 ? barge : ship, pos, q, &id, &err), err);
-        ASSERT_OK(world_set_velocity(t->w, id, v3(test_rng_uniform(&rng, -3, 3), 0, test_rng_uniform(&rng, -3, 3)),
-                                     v3(0, test_rng_uniform(&rng, -0.1, 0.1), 0), &err),
+        ASSERT_OK(nv_world_spawn(t->w, i % 3 == 0 ? barge : ship, pos, q, &id, &err), err);
+        ASSERT_OK(nv_world_set_velocity(t->w, id, v3(test_rng_uniform(&rng, -3, 3), 0, test_rng_uniform(&rng, -3, 3)),
+                                        v3(0, test_rng_uniform(&rng, -0.1, 0.1), 0), &err),
                   err);
     }
 }
 
 static void test_world_free(test_world* t) {
-    world_destroy(t->w);
-    jobs_destroy(t->pool);
+    nv_world_destroy(t->w);
+    nv_jobs_destroy(t->pool);
 }
 
 static void same_state_for_any_thread_count(void** state) {
@@ -73,24 +73,24 @@ static void same_state_for_any_thread_count(void** state) {
         test_world_make(&t, threads[k], 128, 40); /* several triangle blocks per ship */
         nv_error err;
         for (int step = 0; step < 90; step++) {
-            water_sine_set_time(&t.wave, world_time(t.w));
-            world_step(t.w);
+            nv_water_sine_set_time(&t.wave, nv_world_time(t.w));
+            nv_world_step(t.w);
             /* Despawns move slots and rebuild the blocks mid-run. */
             if (step == 30) {
                 const uint32_t gone[] = {3, 17, 0, 39};
-                for (int g = 0; g < 4; g++) ASSERT_OK(world_despawn(t.w, gone[g], &err), err);
+                for (int g = 0; g < 4; g++) ASSERT_OK(nv_world_despawn(t.w, gone[g], &err), err);
             }
             if (step == 45) {
                 uint32_t id;
-                ASSERT_OK(world_spawn(t.w, 0, v3(12, 0.2, -40), quat_identity(), &id, &err), err);
+                ASSERT_OK(nv_world_spawn(t.w, 0, v3(12, 0.2, -40), quat_identity(), &id, &err), err);
                 assert_int_equal(id, 40);
             }
         }
-        hashes[k] = world_state_hash(t.w);
+        hashes[k] = nv_world_state_hash(t.w);
         world_vessel_state s;
-        assert_int_equal(world_vessel_get(t.w, 1, &s), 0);
+        assert_int_equal(nv_world_vessel_get(t.w, 1, &s), 0);
         assert_true(v3_is_finite(s.position) && s.flags == 0);
-        assert_int_equal(world_vessel_count(t.w), 37);
+        assert_int_equal(nv_world_vessel_count(t.w), 37);
         test_world_free(&t);
     }
     for (int k = 1; k < 4; k++)
@@ -107,21 +107,21 @@ static void world_matches_the_single_vessel_reference(void** state) {
     hull h;
     test_hull_builtin(&h, "ship", 800, 500.0);
     mesh m;
-    ASSERT_OK(hullgen_build("ship", 800, &m, &err), err);
+    ASSERT_OK(nv_hullgen_build("ship", 800, &m, &err), err);
     const uint32_t blocks[] = {4096, 96};
     for (int k = 0; k < 2; k++) {
-        world_config cfg = world_config_default();
+        world_config cfg = nv_world_config_default();
         cfg.triangle_block = blocks[k];
         cfg.linear_damping = 0.3;
         cfg.angular_damping = 0.3;
         world* w;
-        ASSERT_OK(world_create(&w, &cfg, NULL, &err), err);
-        mass_spec spec = mass_spec_default();
+        ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
+        mass_spec spec = nv_mass_spec_default();
         spec.density = 500.0;
         uint32_t type, id;
-        ASSERT_OK(world_add_hull_type(w, "ship", &m, &spec, &type, &err), err);
+        ASSERT_OK(nv_world_add_hull_type(w, "ship", &m, &spec, &type, &err), err);
         quat q0 = quat_from_axis_angle(v3(1, 0, 0.3), 0.2);
-        ASSERT_OK(world_spawn(w, type, v3(5, 0.5, -3), q0, &id, &err), err);
+        ASSERT_OK(nv_world_spawn(w, type, v3(5, 0.5, -3), q0, &id, &err), err);
 
         vessel ref;
         ASSERT_OK(vessel_init(&ref, &h, &err), err);
@@ -130,13 +130,13 @@ static void world_matches_the_single_vessel_reference(void** state) {
         env.linear_damping = 0.3;
         env.angular_damping = 0.3;
         water_flat flat;
-        water_flat_init(&flat, 0.0);
+        nv_water_flat_init(&flat, 0.0);
         for (int step = 0; step < 200; step++) {
-            world_step(w);
+            nv_world_step(w);
             vessel_step(&ref, &flat.base, &env, 1.0 / 60.0);
         }
         world_vessel_state s;
-        assert_int_equal(world_vessel_get(w, id, &s), 0);
+        assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
         double tol = k == 0 ? 0.0 : 1e-9;
         ASSERT_NEAR_ABS(s.position.x, ref.body.position.x, tol);
         ASSERT_NEAR_ABS(s.position.y, ref.body.position.y, tol);
@@ -144,50 +144,51 @@ static void world_matches_the_single_vessel_reference(void** state) {
         ASSERT_NEAR_ABS(s.orientation.w, ref.body.orientation.w, tol);
         ASSERT_NEAR_ABS(s.orientation.x, ref.body.orientation.x, tol);
         vessel_free(&ref);
-        world_destroy(w);
+        nv_world_destroy(w);
     }
-    mesh_free(&m);
-    hull_destroy(&h);
+    nv_mesh_free(&m);
+    nv_hull_destroy(&h);
 }
 
 static void ids_survive_spawns_and_despawns(void** state) {
     (void)state;
     nv_error err;
     world* w;
-    world_config cfg = world_config_default();
-    ASSERT_OK(world_create(&w, &cfg, NULL, &err), err);
+    world_config cfg = nv_world_config_default();
+    ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
     mesh m;
-    ASSERT_OK(hullgen_build("barge", 100, &m, &err), err);
-    mass_spec spec = mass_spec_default();
+    ASSERT_OK(nv_hullgen_build("barge", 100, &m, &err), err);
+    mass_spec spec = nv_mass_spec_default();
     uint32_t type, ids[6];
-    ASSERT_OK(world_add_hull_type(w, "barge", &m, &spec, &type, &err), err);
-    assert_int_equal(world_add_hull_type(w, "barge", &m, &spec, &type, &err), -1);
+    ASSERT_OK(nv_world_add_hull_type(w, "barge", &m, &spec, &type, &err), err);
+    assert_int_equal(nv_world_add_hull_type(w, "barge", &m, &spec, &type, &err), -1);
     assert_non_null(strstr(err.message, "exists already"));
-    mesh_free(&m);
-    for (int i = 0; i < 5; i++) ASSERT_OK(world_spawn(w, type, v3(10.0 * i, 0, 0), quat_identity(), &ids[i], &err), err);
-    world_step(w);
-    ASSERT_OK(world_despawn(w, ids[1], &err), err);
-    assert_int_equal(world_despawn(w, ids[1], &err), -1);
+    nv_mesh_free(&m);
+    for (int i = 0; i < 5; i++)
+        ASSERT_OK(nv_world_spawn(w, type, v3(10.0 * i, 0, 0), quat_identity(), &ids[i], &err), err);
+    nv_world_step(w);
+    ASSERT_OK(nv_world_despawn(w, ids[1], &err), err);
+    assert_int_equal(nv_world_despawn(w, ids[1], &err), -1);
     assert_non_null(strstr(err.message, "no vessel with id"));
-    ASSERT_OK(world_spawn(w, type, v3(99, 0, 0), quat_identity(), &ids[5], &err), err);
+    ASSERT_OK(nv_world_spawn(w, type, v3(99, 0, 0), quat_identity(), &ids[5], &err), err);
     assert_int_equal(ids[5], 5); /* ids are never reused */
-    world_step(w);
-    assert_int_equal(world_vessel_count(w), 5);
+    nv_world_step(w);
+    assert_int_equal(nv_world_vessel_count(w), 5);
     world_vessel_state s;
-    assert_int_equal(world_vessel_get(w, ids[1], &s), -1);
+    assert_int_equal(nv_world_vessel_get(w, ids[1], &s), -1);
     for (int i = 0; i < 6; i++) {
         if (i == 1) continue;
-        assert_int_equal(world_vessel_get(w, ids[i], &s), 0);
+        assert_int_equal(nv_world_vessel_get(w, ids[i], &s), 0);
         assert_int_equal(s.id, ids[i]);
         ASSERT_NEAR_ABS(s.position.x, i == 5 ? 99.0 : 10.0 * i, 1e-9); /* barges only bob */
     }
-    assert_int_equal(world_spawn(w, 7, v3(0, 0, 0), quat_identity(), &ids[0], &err), -1);
+    assert_int_equal(nv_world_spawn(w, 7, v3(0, 0, 0), quat_identity(), &ids[0], &err), -1);
     assert_non_null(strstr(err.message, "no hull type 7"));
-    assert_int_equal(world_spawn(w, type, v3(NAN, 0, 0), quat_identity(), &ids[0], &err), -1);
+    assert_int_equal(nv_world_spawn(w, type, v3(NAN, 0, 0), quat_identity(), &ids[0], &err), -1);
     assert_non_null(strstr(err.message, "not finite"));
     quat zero = {0, 0, 0, 0};
-    assert_int_equal(world_spawn(w, type, v3(0, 0, 0), zero, &ids[0], &err), -1);
-    world_destroy(w);
+    assert_int_equal(nv_world_spawn(w, type, v3(0, 0, 0), zero, &ids[0], &err), -1);
+    nv_world_destroy(w);
 }
 
 /* Water that answers NaN east of x = 1000: a vessel there is frozen at its
@@ -210,36 +211,36 @@ static void non_finite_vessel_is_contained(void** state) {
     world* worlds[2];
     uint32_t good[2][2], bad = 0;
     for (int k = 0; k < 2; k++) {
-        world_config cfg = world_config_default();
-        ASSERT_OK(world_create(&worlds[k], &cfg, NULL, &err), err);
-        world_set_water(worlds[k], &water);
+        world_config cfg = nv_world_config_default();
+        ASSERT_OK(nv_world_create(&worlds[k], &cfg, NULL, &err), err);
+        nv_world_set_water(worlds[k], &water);
         mesh m;
-        ASSERT_OK(hullgen_build("ship", 400, &m, &err), err);
-        mass_spec spec = mass_spec_default();
+        ASSERT_OK(nv_hullgen_build("ship", 400, &m, &err), err);
+        mass_spec spec = nv_mass_spec_default();
         uint32_t type;
-        ASSERT_OK(world_add_hull_type(worlds[k], "ship", &m, &spec, &type, &err), err);
-        mesh_free(&m);
-        ASSERT_OK(world_spawn(worlds[k], type, v3(0, 0.3, 0), quat_identity(), &good[k][0], &err), err);
-        if (k == 1) ASSERT_OK(world_spawn(worlds[k], type, v3(1200, 0.3, 0), quat_identity(), &bad, &err), err);
-        ASSERT_OK(world_spawn(worlds[k], type, v3(-200, 0.3, 40), quat_identity(), &good[k][1], &err), err);
+        ASSERT_OK(nv_world_add_hull_type(worlds[k], "ship", &m, &spec, &type, &err), err);
+        nv_mesh_free(&m);
+        ASSERT_OK(nv_world_spawn(worlds[k], type, v3(0, 0.3, 0), quat_identity(), &good[k][0], &err), err);
+        if (k == 1) ASSERT_OK(nv_world_spawn(worlds[k], type, v3(1200, 0.3, 0), quat_identity(), &bad, &err), err);
+        ASSERT_OK(nv_world_spawn(worlds[k], type, v3(-200, 0.3, 40), quat_identity(), &good[k][1], &err), err);
     }
     for (int step = 0; step < 60; step++) {
-        world_step(worlds[0]);
-        world_step(worlds[1]);
+        nv_world_step(worlds[0]);
+        nv_world_step(worlds[1]);
     }
     world_vessel_state s, a, b;
-    assert_int_equal(world_vessel_get(worlds[1], bad, &s), 0);
+    assert_int_equal(nv_world_vessel_get(worlds[1], bad, &s), 0);
     assert_true(s.flags & WORLD_VESSEL_FROZEN);
     assert_true(v3_is_finite(s.position) && v3_is_finite(s.velocity));
     for (int i = 0; i < 2; i++) {
-        assert_int_equal(world_vessel_get(worlds[0], good[0][i], &a), 0);
-        assert_int_equal(world_vessel_get(worlds[1], good[1][i], &b), 0);
+        assert_int_equal(nv_world_vessel_get(worlds[0], good[0][i], &a), 0);
+        assert_int_equal(nv_world_vessel_get(worlds[1], good[1][i], &b), 0);
         assert_int_equal(b.flags, 0);
         assert_memory_equal(&a.position, &b.position, sizeof a.position);
         assert_memory_equal(&a.orientation, &b.orientation, sizeof a.orientation);
     }
-    world_destroy(worlds[0]);
-    world_destroy(worlds[1]);
+    nv_world_destroy(worlds[0]);
+    nv_world_destroy(worlds[1]);
 }
 
 /* The bulk read gives, slot by slot, what the per-id read gives, and
@@ -250,23 +251,23 @@ static void bulk_read_and_float_height_agree(void** state) {
     test_world t;
     test_world_make(&t, 1, 128, 7);
     nv_error err;
-    for (int step = 0; step < 5; step++) world_step(t.w);
-    ASSERT_OK(world_despawn(t.w, world_vessel_id_at(t.w, 2), &err), err);
-    uint32_t n = world_vessel_count(t.w);
+    for (int step = 0; step < 5; step++) nv_world_step(t.w);
+    ASSERT_OK(nv_world_despawn(t.w, nv_world_vessel_id_at(t.w, 2), &err), err);
+    uint32_t n = nv_world_vessel_count(t.w);
     assert_int_equal(n, 6);
     world_vessel_state bulk[8], one;
     memset(bulk, 0, sizeof bulk); /* padding compared too */
     memset(&one, 0, sizeof one);
-    assert_int_equal(world_read_vessels(t.w, 1, 8, bulk), n - 1);
+    assert_int_equal(nv_world_read_vessels(t.w, 1, 8, bulk), n - 1);
     for (uint32_t i = 1; i < n; i++) {
-        assert_int_equal(world_vessel_get(t.w, world_vessel_id_at(t.w, i), &one), 0);
+        assert_int_equal(nv_world_vessel_get(t.w, nv_world_vessel_id_at(t.w, i), &one), 0);
         assert_memory_equal(&bulk[i - 1], &one, sizeof one);
     }
-    assert_int_equal(world_read_vessels(t.w, n, 4, bulk), 0);
+    assert_int_equal(nv_world_read_vessels(t.w, n, 4, bulk), 0);
     world_vessel_pose poses[8];
-    assert_int_equal(world_read_poses(t.w, 0, 8, poses), n);
+    assert_int_equal(nv_world_read_poses(t.w, 0, 8, poses), n);
     for (uint32_t i = 0; i < n; i++) {
-        assert_int_equal(world_vessel_get(t.w, world_vessel_id_at(t.w, i), &one), 0);
+        assert_int_equal(nv_world_vessel_get(t.w, nv_world_vessel_id_at(t.w, i), &one), 0);
         assert_int_equal(poses[i].id, one.id);
         assert_int_equal(poses[i].type, one.type);
         assert_int_equal(poses[i].flags, one.flags);
@@ -276,35 +277,35 @@ static void bulk_read_and_float_height_agree(void** state) {
         assert_memory_equal(&poses[i].velocity, &one.velocity, sizeof one.velocity);
         assert_memory_equal(&poses[i].angular_velocity, &one.angular_velocity, sizeof one.angular_velocity);
     }
-    for (uint32_t type = 0; type < world_hull_type_count(t.w); type++) {
+    for (uint32_t type = 0; type < nv_world_hull_type_count(t.w); type++) {
         double y, expected;
-        ASSERT_OK(world_type_float_height(t.w, type, &y, &err), err);
-        ASSERT_OK(statics_balance_height_of(world_hull_type(t.w, type), world_get_config(t.w)->water_density,
-                                            world_get_config(t.w)->gravity, quat_identity(), &expected, &err),
+        ASSERT_OK(nv_world_type_float_height(t.w, type, &y, &err), err);
+        ASSERT_OK(nv_statics_balance_height_of(nv_world_hull_type(t.w, type), nv_world_get_config(t.w)->water_density,
+                                               nv_world_get_config(t.w)->gravity, quat_identity(), &expected, &err),
                   err);
         assert_true(y == expected);
     }
-    assert_int_equal(world_type_float_height(t.w, 99, &(double){0}, &err), -1);
+    assert_int_equal(nv_world_type_float_height(t.w, 99, &(double){0}, &err), -1);
     assert_non_null(strstr(err.message, "no hull type 99"));
     assert_int_equal(err.code, NV_ENOENT);
     mesh m;
-    mass_spec spec = mass_spec_default();
+    mass_spec spec = nv_mass_spec_default();
     spec.mass = 1e9; /* far beyond the barge's whole displacement */
     uint32_t lead;
-    ASSERT_OK(hullgen_build("barge", 300, &m, &err), err);
-    ASSERT_OK(world_add_hull_type(t.w, "lead", &m, &spec, &lead, &err), err);
-    mesh_free(&m);
-    assert_int_equal(world_type_float_height(t.w, lead, &(double){0}, &err), -1);
+    ASSERT_OK(nv_hullgen_build("barge", 300, &m, &err), err);
+    ASSERT_OK(nv_world_add_hull_type(t.w, "lead", &m, &spec, &lead, &err), err);
+    nv_mesh_free(&m);
+    assert_int_equal(nv_world_type_float_height(t.w, lead, &(double){0}, &err), -1);
     assert_non_null(strstr(err.message, "hull type 'lead'"));
     assert_int_equal(err.code, NV_ESTATE);
     /* the codes a caller acts on, and what a server answers with them */
-    assert_int_equal(world_set_controls(t.w, 12345, 0.5, 0.0, &err), -1);
+    assert_int_equal(nv_world_set_controls(t.w, 12345, 0.5, 0.0, &err), -1);
     assert_int_equal(err.code, NV_ENOENT);
-    assert_int_equal(world_set_controls(t.w, world_vessel_id_at(t.w, 0), NAN, 0.0, &err), -1);
+    assert_int_equal(nv_world_set_controls(t.w, nv_world_vessel_id_at(t.w, 0), NAN, 0.0, &err), -1);
     assert_int_equal(err.code, NV_EINVAL);
-    assert_int_equal(world_spawn(t.w, 77, v3(0, 0, 0), quat_identity(), &(uint32_t){0}, &err), -1);
+    assert_int_equal(nv_world_spawn(t.w, 77, v3(0, 0, 0), quat_identity(), &(uint32_t){0}, &err), -1);
     assert_int_equal(err.code, NV_ENOENT);
-    assert_int_equal(world_vessel_get(t.w, 12345, &one), -1);
+    assert_int_equal(nv_world_vessel_get(t.w, 12345, &one), -1);
     test_world_free(&t);
 }
 
@@ -316,7 +317,7 @@ static void spawn_from_the_water_hook(void* ctx, double time, jobs* pool) {
     world* w = ctx;
     nv_error err;
     uint32_t id;
-    world_spawn(w, 0, v3(0, 0, 0), quat_identity(), &id, &err);
+    nv_world_spawn(w, 0, v3(0, 0, 0), quat_identity(), &id, &err);
 }
 #endif
 
@@ -333,8 +334,8 @@ static void changes_inside_a_step_are_caught(void** state) {
         test_world_make(&t, 1, 128, 1);
         t.water.update = spawn_from_the_water_hook;
         t.water.ctx = t.w;
-        world_set_water(t.w, &t.water);
-        world_step(t.w);
+        nv_world_set_water(t.w, &t.water);
+        nv_world_step(t.w);
         _exit(0); /* not reached when the check works */
     }
     int status;

@@ -19,37 +19,38 @@ typedef struct lod_world {
 static void lod_world_make(lod_world* t, uint32_t threads, int with_columns) {
     nv_error err;
     t->pool = NULL;
-    if (threads > 1) ASSERT_OK(jobs_create(&t->pool, threads, &err), err);
-    world_config cfg = world_config_default();
+    if (threads > 1) ASSERT_OK(nv_jobs_create(&t->pool, threads, &err), err);
+    world_config cfg = nv_world_config_default();
     cfg.linear_damping = 0.05;
     cfg.angular_damping = 0.3;
-    ASSERT_OK(world_create(&t->w, &cfg, t->pool, &err), err);
+    ASSERT_OK(nv_world_create(&t->w, &cfg, t->pool, &err), err);
     mesh m;
-    ASSERT_OK(hullgen_build("patrol", 0, &m, &err), err);
-    mass_spec spec = mass_spec_default();
+    ASSERT_OK(nv_hullgen_build("patrol", 0, &m, &err), err);
+    mass_spec spec = nv_mass_spec_default();
     spec.density = 450.0; /* floats at about half its depth */
-    ASSERT_OK(world_add_hull_type(t->w, "patrol", &m, &spec, &t->type, &err), err);
-    mesh_free(&m);
-    if (with_columns) ASSERT_OK(world_build_type_columns(t->w, t->type, 20, 5, &err), err);
+    ASSERT_OK(nv_world_add_hull_type(t->w, "patrol", &m, &spec, &t->type, &err), err);
+    nv_mesh_free(&m);
+    if (with_columns) ASSERT_OK(nv_world_build_type_columns(t->w, t->type, 20, 5, &err), err);
 }
 
 static void lod_world_free(lod_world* t) {
-    world_destroy(t->w);
-    jobs_destroy(t->pool);
+    nv_world_destroy(t->w);
+    nv_jobs_destroy(t->pool);
 }
 
 static uint32_t lod_spawn(lod_world* t, double x, double z, double drop) {
     nv_error err;
     double y;
-    ASSERT_OK(statics_balance_height_of(world_hull_type(t->w, t->type), 1025.0, 9.81, quat_identity(), &y, &err), err);
+    ASSERT_OK(nv_statics_balance_height_of(nv_world_hull_type(t->w, t->type), 1025.0, 9.81, quat_identity(), &y, &err),
+              err);
     uint32_t id;
-    ASSERT_OK(world_spawn(t->w, t->type, v3(x, y + drop, z), quat_identity(), &id, &err), err);
+    ASSERT_OK(nv_world_spawn(t->w, t->type, v3(x, y + drop, z), quat_identity(), &id, &err), err);
     return id;
 }
 
 static world_vessel_state lod_state(const lod_world* t, uint32_t id) {
     world_vessel_state st;
-    assert_int_equal(world_vessel_get(t->w, id, &st), 0);
+    assert_int_equal(nv_world_vessel_get(t->w, id, &st), 0);
     return st;
 }
 
@@ -62,27 +63,27 @@ static void columns_float_like_the_mesh(void** state) {
     lod_world_make(&t, 1, 1);
     nv_error err;
     uint32_t a = lod_spawn(&t, 0, 0, 0.3), b = lod_spawn(&t, 100, 0, 0.3);
-    ASSERT_OK(world_set_vessel_model(t.w, b, WORLD_MODEL_COLUMNS, &err), err);
-    for (int i = 0; i < 60 * 40; i++) world_step(t.w);
+    ASSERT_OK(nv_world_set_vessel_model(t.w, b, WORLD_MODEL_COLUMNS, &err), err);
+    for (int i = 0; i < 60 * 40; i++) nv_world_step(t.w);
     world_vessel_state sa = lod_state(&t, a), sb = lod_state(&t, b);
     assert_int_equal(sb.model, WORLD_MODEL_COLUMNS);
-    const hull* h = world_hull_type(t.w, t.type);
+    const hull* h = nv_world_hull_type(t.w, t.type);
     double keel_a = sa.position.y + h->bounds_min[1], keel_b = sb.position.y + h->bounds_min[1];
     double trim_a, trim_b;
-    statics_attitude(sa.orientation, NULL, &trim_a, NULL);
-    statics_attitude(sb.orientation, NULL, &trim_b, NULL);
+    nv_statics_attitude(sa.orientation, NULL, &trim_a, NULL);
+    nv_statics_attitude(sb.orientation, NULL, &trim_b, NULL);
     printf("patrol at rest: draft mesh %.3f m (trim %.2f deg), columns %.3f m (trim %.2f deg), vy %.4f\n", -keel_a,
            trim_a, -keel_b, trim_b, sb.velocity.y);
     ASSERT_NEAR_REL(-keel_b, -keel_a, 0.03);
     /* switch both ways: same pose right after, and no jump over a step */
     world_vessel_state before = lod_state(&t, b);
-    ASSERT_OK(world_set_vessel_model(t.w, b, WORLD_MODEL_MESH, &err), err);
+    ASSERT_OK(nv_world_set_vessel_model(t.w, b, WORLD_MODEL_MESH, &err), err);
     world_vessel_state after = lod_state(&t, b);
     assert_true(after.position.y == before.position.y && after.orientation.w == before.orientation.w);
-    world_step(t.w);
+    nv_world_step(t.w);
     after = lod_state(&t, b);
     assert_true(fabs(after.position.y - before.position.y) < 0.01);
-    world_destroy(t.w);
+    nv_world_destroy(t.w);
 }
 
 static void model_errors_are_named(void** state) {
@@ -91,11 +92,11 @@ static void model_errors_are_named(void** state) {
     lod_world_make(&t, 1, 0);
     nv_error err;
     uint32_t a = lod_spawn(&t, 0, 0, 0);
-    assert_int_equal(world_set_vessel_model(t.w, a, WORLD_MODEL_COLUMNS, &err), -1);
+    assert_int_equal(nv_world_set_vessel_model(t.w, a, WORLD_MODEL_COLUMNS, &err), -1);
     assert_non_null(strstr(err.message, "no column model"));
-    assert_int_equal(world_set_vessel_model(t.w, 77, WORLD_MODEL_MESH, &err), -1);
-    assert_int_equal(world_set_vessel_model(t.w, a, (world_model)9, &err), -1);
-    world_destroy(t.w);
+    assert_int_equal(nv_world_set_vessel_model(t.w, 77, WORLD_MODEL_MESH, &err), -1);
+    assert_int_equal(nv_world_set_vessel_model(t.w, a, (world_model)9, &err), -1);
+    nv_world_destroy(t.w);
 }
 
 /* A line of boats away from one player: mesh near, columns farther, and
@@ -106,13 +107,13 @@ static void automatic_levels_by_distance(void** state) {
     lod_world_make(&t, 1, 1);
     nv_error err;
     uint32_t player = lod_spawn(&t, 0, 0, 0);
-    ASSERT_OK(world_set_player(t.w, player, 1, &err), err);
+    ASSERT_OK(nv_world_set_player(t.w, player, 1, &err), err);
     uint32_t near = lod_spawn(&t, 100, 0, 0), mid = lod_spawn(&t, 800, 0, 0), edge = lod_spawn(&t, 310, 0, 0);
     uint32_t far = lod_spawn(&t, 0, 3000, 0);
-    world_lod lod = world_lod_default();
+    world_lod lod = nv_world_lod_default();
     lod.enabled = 1;
-    world_set_lod(t.w, &lod);
-    world_step(t.w);
+    nv_world_set_lod(t.w, &lod);
+    nv_world_step(t.w);
     assert_int_equal(lod_state(&t, player).model, WORLD_MODEL_MESH);
     assert_int_equal(lod_state(&t, near).model, WORLD_MODEL_MESH);
     assert_int_equal(lod_state(&t, mid).model, WORLD_MODEL_COLUMNS);
@@ -123,10 +124,10 @@ static void automatic_levels_by_distance(void** state) {
     /* the player sails toward the far boat: it comes back to the mesh */
     for (int i = 0; i < 2; i++) { /* to 200 m from it */
         world_vessel_state p = lod_state(&t, player);
-        ASSERT_OK(world_despawn(t.w, player, &err), err);
+        ASSERT_OK(nv_world_despawn(t.w, player, &err), err);
         player = lod_spawn(&t, p.position.x, p.position.z + 1400.0, 0);
-        ASSERT_OK(world_set_player(t.w, player, 1, &err), err);
-        world_step(t.w);
+        ASSERT_OK(nv_world_set_player(t.w, player, 1, &err), err);
+        nv_world_step(t.w);
     }
     assert_int_equal(lod_state(&t, far).model, WORLD_MODEL_MESH);
     lod_world_free(&t);
@@ -139,19 +140,20 @@ static void floater_rides_the_swell(void** state) {
     lod_world t;
     lod_world_make(&t, 1, 0);
     water_sine wave;
-    assert_int_equal(water_sine_init(&wave, 1.0, 120.0, 0.0, 9.81), 0);
+    assert_int_equal(nv_water_sine_init(&wave, 1.0, 120.0, 0.0, 9.81), 0);
     world_water water = {&wave.base, NULL, NULL};
-    world_set_water(t.w, &water);
+    nv_world_set_water(t.w, &water);
     nv_error err;
     uint32_t id = lod_spawn(&t, 0, 0, 0);
-    ASSERT_OK(world_set_velocity(t.w, id, v3(0, 0, 3), v3(0, 0, 0), &err), err);
-    ASSERT_OK(world_set_vessel_model(t.w, id, WORLD_MODEL_FLOATER, &err), err);
+    ASSERT_OK(nv_world_set_velocity(t.w, id, v3(0, 0, 3), v3(0, 0, 0), &err), err);
+    ASSERT_OK(nv_world_set_vessel_model(t.w, id, WORLD_MODEL_FLOATER, &err), err);
     double rest;
-    ASSERT_OK(statics_balance_height_of(world_hull_type(t.w, t.type), 1025.0, 9.81, quat_identity(), &rest, &err), err);
+    ASSERT_OK(nv_statics_balance_height_of(nv_world_hull_type(t.w, t.type), 1025.0, 9.81, quat_identity(), &rest, &err),
+              err);
     double worst = 0.0;
     for (int i = 0; i < 60 * 20; i++) {
-        water_sine_set_time(&wave, world_time(t.w));
-        world_step(t.w);
+        nv_water_sine_set_time(&wave, nv_world_time(t.w));
+        nv_world_step(t.w);
         world_vessel_state st = lod_state(&t, id);
         if (i > 60) { /* after the follower's own settling */
             double x = st.position.x, z = st.position.z;
@@ -184,12 +186,12 @@ static void mixed_models_are_deterministic(void** state) {
         nv_error err;
         for (int i = 0; i < 12; i++) {
             uint32_t id = lod_spawn(&t, 60.0 * i, 30.0 * (i % 3), 0.2 * (i % 4));
-            ASSERT_OK(world_set_velocity(t.w, id, v3(2, 0, 1), v3(0, 0.05, 0), &err), err);
-            if (i % 3 == 1) ASSERT_OK(world_set_vessel_model(t.w, id, WORLD_MODEL_COLUMNS, &err), err);
-            if (i % 3 == 2) ASSERT_OK(world_set_vessel_model(t.w, id, WORLD_MODEL_FLOATER, &err), err);
+            ASSERT_OK(nv_world_set_velocity(t.w, id, v3(2, 0, 1), v3(0, 0.05, 0), &err), err);
+            if (i % 3 == 1) ASSERT_OK(nv_world_set_vessel_model(t.w, id, WORLD_MODEL_COLUMNS, &err), err);
+            if (i % 3 == 2) ASSERT_OK(nv_world_set_vessel_model(t.w, id, WORLD_MODEL_FLOATER, &err), err);
         }
-        for (int i = 0; i < 120; i++) world_step(t.w);
-        hashes[k] = world_state_hash(t.w);
+        for (int i = 0; i < 120; i++) nv_world_step(t.w);
+        hashes[k] = nv_world_state_hash(t.w);
         lod_world_free(&t);
     }
     assert_true(hashes[0] == hashes[1] && hashes[1] == hashes[2]);
@@ -201,36 +203,37 @@ static void mixed_models_are_deterministic(void** state) {
 static void floater_batches_match_one_by_one(void** state) {
     (void)state;
     water_sine wave;
-    assert_int_equal(water_sine_init(&wave, 1.0, 90.0, 0.4, 9.81), 0);
+    assert_int_equal(nv_water_sine_init(&wave, 1.0, 90.0, 0.4, 9.81), 0);
     world_water water = {&wave.base, NULL, NULL};
     nv_error err;
     enum { N = 150 }; /* three chunks, the last one partial */
     lod_world many;
     lod_world_make(&many, 3, 0);
-    world_set_water(many.w, &water);
+    nv_world_set_water(many.w, &water);
     uint32_t ids[N];
     for (int i = 0; i < N; i++) {
         ids[i] = lod_spawn(&many, 37.0 * (i % 15), 41.0 * (i / 15), 0.1 * (i % 5));
-        ASSERT_OK(world_set_velocity(many.w, ids[i], v3(1.0 + 0.01 * i, 0, -2), v3(0, 0.02 * (i % 7), 0), &err), err);
-        ASSERT_OK(world_set_vessel_model(many.w, ids[i], WORLD_MODEL_FLOATER, &err), err);
+        ASSERT_OK(nv_world_set_velocity(many.w, ids[i], v3(1.0 + 0.01 * i, 0, -2), v3(0, 0.02 * (i % 7), 0), &err),
+                  err);
+        ASSERT_OK(nv_world_set_vessel_model(many.w, ids[i], WORLD_MODEL_FLOATER, &err), err);
     }
     const int checked[] = {0, 63, 64, 100, 149};
     for (size_t c = 0; c < sizeof checked / sizeof checked[0]; c++) {
         int i = checked[c];
         lod_world one;
         lod_world_make(&one, 1, 0);
-        world_set_water(one.w, &water);
+        nv_world_set_water(one.w, &water);
         uint32_t id = lod_spawn(&one, 37.0 * (i % 15), 41.0 * (i / 15), 0.1 * (i % 5));
-        ASSERT_OK(world_set_velocity(one.w, id, v3(1.0 + 0.01 * i, 0, -2), v3(0, 0.02 * (i % 7), 0), &err), err);
-        ASSERT_OK(world_set_vessel_model(one.w, id, WORLD_MODEL_FLOATER, &err), err);
+        ASSERT_OK(nv_world_set_velocity(one.w, id, v3(1.0 + 0.01 * i, 0, -2), v3(0, 0.02 * (i % 7), 0), &err), err);
+        ASSERT_OK(nv_world_set_vessel_model(one.w, id, WORLD_MODEL_FLOATER, &err), err);
         for (int k = 0; k < 90; k++) {
-            water_sine_set_time(&wave, world_time(one.w));
-            world_step(one.w);
+            nv_water_sine_set_time(&wave, nv_world_time(one.w));
+            nv_world_step(one.w);
         }
         if (c == 0)
             for (int k = 0; k < 90; k++) {
-                water_sine_set_time(&wave, world_time(many.w));
-                world_step(many.w);
+                nv_water_sine_set_time(&wave, nv_world_time(many.w));
+                nv_world_step(many.w);
             }
         world_vessel_state a = lod_state(&one, id), b = lod_state(&many, ids[i]);
         assert_true(a.position.x == b.position.x && a.position.y == b.position.y && a.position.z == b.position.z);
@@ -263,13 +266,13 @@ static void automatic_choice_matches_a_direct_search(void** state) {
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
             z[i] = (double)(rng >> 40) / (double)(1ull << 24) * 6000.0 - 3000.0;
             ids[i] = lod_spawn(&t, x[i], z[i], 0);
-            if (i % (N / PLAYERS) == 0) ASSERT_OK(world_set_player(t.w, ids[i], 1, &err), err);
+            if (i % (N / PLAYERS) == 0) ASSERT_OK(nv_world_set_player(t.w, ids[i], 1, &err), err);
         }
-        world_lod lod = world_lod_default();
+        world_lod lod = nv_world_lod_default();
         lod.enabled = 1;
-        world_set_lod(t.w, &lod);
-        world_step(t.w);
-        const world_timing* tm = world_last_timing(t.w);
+        nv_world_set_lod(t.w, &lod);
+        nv_world_step(t.w);
+        const world_timing* tm = nv_world_last_timing(t.w);
         assert_true(tm->lod_ms > 0.0 && tm->step_ms >= tm->lod_ms);
         for (int i = 0; i < N; i++) {
             double best = INFINITY;

@@ -87,7 +87,7 @@ static int bench_cmp_u64(const void* a, const void* b) {
 }
 
 int main(int argc, char** argv) {
-    uint32_t max_threads = jobs_hardware_threads();
+    uint32_t max_threads = nv_jobs_hardware_threads();
     uint32_t spin_ns = JOBS_DEFAULT_SPIN_NS;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--spin") == 0 && i + 1 < argc) {
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "bench-jobs: MAX_THREADS must be 1..%u\n", JOBS_MAX_THREADS);
         return 2;
     }
-    printf("bench-jobs: %u hardware threads, spin %u ns, best of %d\n", jobs_hardware_threads(), spin_ns,
+    printf("bench-jobs: %u hardware threads, spin %u ns, best of %d\n", nv_jobs_hardware_threads(), spin_ns,
            BENCH_REPEATS);
     printf("%7s %8s %8s %12s %10s %9s %8s\n", "threads", "hot us", "meet us", "cold med us", "inline ns", "pass ms",
            "speedup");
@@ -113,9 +113,9 @@ int main(int argc, char** argv) {
     for (uint32_t t = 1; t <= max_threads; t++) {
         jobs* j = NULL;
         nv_error err;
-        jobs_config cfg = jobs_config_default(t);
+        jobs_config cfg = nv_jobs_config_default(t);
         cfg.spin_ns = spin_ns;
-        if (jobs_create_ex(&j, &cfg, &err) != 0) {
+        if (nv_jobs_create_ex(&j, &cfg, &err) != 0) {
             fprintf(stderr, "bench-jobs: %s\n", err.message);
             return 1;
         }
@@ -125,26 +125,26 @@ int main(int argc, char** argv) {
         m.target = 0;
         for (int r = 0; r < BENCH_REPEATS; r++) {
             uint64_t t0 = uv_hrtime();
-            for (uint32_t k = 0; k < BENCH_HOT_CALLS; k++) jobs_parallel_for(j, t * 4, 1, bench_empty, NULL);
+            for (uint32_t k = 0; k < BENCH_HOT_CALLS; k++) nv_jobs_parallel_for(j, t * 4, 1, bench_empty, NULL);
             double us = (double)(uv_hrtime() - t0) * 1e-3 / BENCH_HOT_CALLS;
             if (us < hot) hot = us;
 
             t0 = uv_hrtime();
             for (uint32_t k = 0; k < BENCH_MEET_CALLS; k++) {
                 m.target += t;
-                jobs_parallel_for(j, t, 1, bench_meet_fn, &m);
+                nv_jobs_parallel_for(j, t, 1, bench_meet_fn, &m);
             }
             us = (double)(uv_hrtime() - t0) * 1e-3 / BENCH_MEET_CALLS;
             if (us < meet) meet = us;
 
             t0 = uv_hrtime();
-            for (uint32_t k = 0; k < BENCH_HOT_CALLS; k++) jobs_parallel_for(j, 1, 1, bench_empty, NULL);
+            for (uint32_t k = 0; k < BENCH_HOT_CALLS; k++) nv_jobs_parallel_for(j, 1, 1, bench_empty, NULL);
             double ns = (double)(uv_hrtime() - t0) / BENCH_HOT_CALLS;
             if (ns < inl) inl = ns;
 
             memset(&pass, 0, sizeof pass);
             t0 = uv_hrtime();
-            jobs_parallel_for(j, BENCH_PASS_ITEMS, 64, bench_work, &pass);
+            nv_jobs_parallel_for(j, BENCH_PASS_ITEMS, 64, bench_work, &pass);
             double ms = (double)(uv_hrtime() - t0) * 1e-6;
             if (ms < pass_ms) pass_ms = ms;
         }
@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
         for (uint32_t k = 0; k < BENCH_COLD_CALLS; k++) {
             bench_sleep_ms(2);
             uint64_t t0 = uv_hrtime();
-            jobs_parallel_for(j, t * 4, 1, bench_empty, NULL);
+            nv_jobs_parallel_for(j, t * 4, 1, bench_empty, NULL);
             cold_ns[k] = uv_hrtime() - t0;
         }
         qsort(cold_ns, BENCH_COLD_CALLS, sizeof cold_ns[0], bench_cmp_u64);
@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
         if (t == 1) pass_1 = pass_ms;
         printf("%7u %8.2f %8.2f %12.1f %10.1f %9.2f %7.2fx   (sum %.6g)\n", t, hot, meet, cold, inl, pass_ms,
                pass_1 / pass_ms, check);
-        jobs_destroy(j);
+        nv_jobs_destroy(j);
     }
     return 0;
 }

@@ -2,7 +2,7 @@
 /* bench-lod: the cost per body per step of each level of detail on the same
  * hull and the same sea: the mesh model's passes (vertex pass + triangle
  * pass, hydrostatics alone and with the default hydrodynamics), the Zephyr
- * columns (columns_force) and the fake floater (floater_batch_step). One
+ * columns (nv_columns_force) and the fake floater (floater_batch_step). One
  * thread; the ocean's update is outside the timings (every model reads the
  * same surface). Figures for docs/lod.md. */
 #include <math.h>
@@ -130,29 +130,29 @@ int main(int argc, char** argv) {
     if (rc) return rc;
     nv_error err;
     mesh m;
-    int builtin = hullgen_from_spec(a.hull, &m, NULL, &err);
-    if (builtin < 0 || (!builtin && mesh_load_file(a.hull, MESH_FORMAT_AUTO, NULL, &m, NULL, &err))) {
+    int builtin = nv_hullgen_from_spec(a.hull, &m, NULL, &err);
+    if (builtin < 0 || (!builtin && nv_mesh_load_file(a.hull, MESH_FORMAT_AUTO, NULL, &m, NULL, &err))) {
         fprintf(stderr, "bench-lod: %s\n", err.message);
         return 2;
     }
     const double rho = 1025.0, g = 9.81, dt = 1.0 / 60.0;
     hull h;
-    mass_spec spec = mass_spec_default();
+    mass_spec spec = nv_mass_spec_default();
     spec.density = rho / 3.0;
     spec.mass = a.mass;
-    if (hull_create(&h, &m, &spec, &err)) {
+    if (nv_hull_create(&h, &m, &spec, &err)) {
         fprintf(stderr, "bench-lod: %s: %s\n", a.hull, err.message);
         return 2;
     }
-    columns_build_options co = columns_build_options_default();
+    columns_build_options co = nv_columns_build_options_default();
     co.nx = a.nx;
     co.nz = a.nz;
     co.mass = h.body.mass;
     columns_set set;
     columns_model cm;
     double y0;
-    if (columns_build(&m, &co, &set, &err) || columns_model_create(&cm, &set, h.body.cg, &err) ||
-        statics_balance_height_of(&h, rho, g, quat_identity(), &y0, &err)) {
+    if (nv_columns_build(&m, &co, &set, &err) || nv_columns_model_create(&cm, &set, h.body.cg, &err) ||
+        nv_statics_balance_height_of(&h, rho, g, quat_identity(), &y0, &err)) {
         fprintf(stderr, "bench-lod: %s: %s\n", a.hull, err.message);
         return 2;
     }
@@ -162,20 +162,20 @@ int main(int argc, char** argv) {
     water_sine sine;
     const water_surface* water;
     if (a.sine) {
-        water_sine_init(&sine, 1.0, 60.0, 0.3, g);
+        nv_water_sine_init(&sine, 1.0, 60.0, 0.3, g);
         water = &sine.base;
     } else {
-        ocean_params op = ocean_params_default();
+        ocean_params op = nv_ocean_params_default();
         op.wind_speed = 12.0;
         op.size = 600.0;
         op.cascades = 1;
         op.resolution = 256;
         op.surface_grid = 1;
-        if (!(oc = ocean_create(&op, &err))) {
+        if (!(oc = nv_ocean_create(&op, &err))) {
             fprintf(stderr, "bench-lod: ocean: %s\n", err.message);
             return 2;
         }
-        water = ocean_surface(oc);
+        water = nv_ocean_surface(oc);
     }
 
     const size_t n = a.boats;
@@ -187,7 +187,7 @@ int main(int argc, char** argv) {
     f.slam = calloc(n * hull_lane_count(h.triangle_count), sizeof *f.slam);
     float* height = malloc(h.vertex_count * sizeof *height);
     hydro_scratch hs;
-    size_t col_bytes = columns_scratch_bytes(&cm);
+    size_t col_bytes = nv_columns_scratch_bytes(&cm);
     void* col_scratch = malloc(col_bytes);
     floater_batch fb;
     floater_params fp = floater_params_default();
@@ -213,17 +213,19 @@ int main(int argc, char** argv) {
         f.angular_velocity[i] = v3(0.02, 0.01, -0.03);
         floater_batch_add(&fb, x, 0.0, z, heading, &err);
     }
-    hydrodyn_coeffs coeffs = hydrodyn_coeffs_default();
+    hydrodyn_coeffs coeffs = nv_hydrodyn_coeffs_default();
     coeffs.water_density = rho;
     hydrodyn_model hm;
-    hydrodyn_model_init(&hm, &coeffs, (double)h.bounds_max[0] - h.bounds_min[0]);
+    nv_hydrodyn_model_init(&hm, &coeffs, (double)h.bounds_max[0] - h.bounds_min[0]);
 
     double checksum = 0.0;
     size_t wet_columns = 0, wet_triangles = 0;
     for (uint64_t step = 0; step < a.steps + 5; step++) {
         double t = (double)step * dt;
-        if (oc) ocean_update(oc, t);
-        else water_sine_set_time(&sine, t);
+        if (oc)
+            nv_ocean_update(oc, t);
+        else
+            nv_water_sine_set_time(&sine, t);
         int timed = step >= 5; /* warm-up */
         double t0 = lod_now();
         for (size_t i = 0; i < n; i++) {
@@ -241,8 +243,8 @@ int main(int argc, char** argv) {
             mat3 r = quat_to_mat3(f.orientation[i]);
             hydro_vertex_pass(&h, 0, h.vertex_count, f.position[i], &r, water, &hs, height);
             hydrodyn_frame fr;
-            hydrodyn_frame_init(&fr, &hm, &r, f.velocity[i], f.angular_velocity[i], 0.0, v3(0, 0, 0), h.body.mass,
-                                h.total_area, dt);
+            nv_hydrodyn_frame_init(&fr, &hm, &r, f.velocity[i], f.angular_velocity[i], 0.0, v3(0, 0, 0), h.body.mass,
+                                   h.total_area, dt);
             hydro_sums s;
             hydro_sums_clear(&s);
             hydro_triangle_pass(&h, height, 0, h.triangle_count, rho * g, &fr, f.slam + i * hull_lane_count(h.triangle_count), &s,
@@ -258,7 +260,7 @@ int main(int argc, char** argv) {
                               .angular_velocity = f.angular_velocity[i],
                               .water_velocity = v3(0, 0, 0)};
             columns_result r;
-            columns_force(&cm, &p, water, rho, g, col_scratch, col_bytes, &r);
+            nv_columns_force(&cm, &p, water, rho, g, col_scratch, col_bytes, &r);
             checksum += r.force.y;
             wet_columns += r.wet_columns;
         }
@@ -314,10 +316,10 @@ int main(int argc, char** argv) {
     free(f.velocity);
     free(f.angular_velocity);
     free(f.slam);
-    if (oc) ocean_destroy(oc);
-    columns_model_destroy(&cm);
-    columns_free(&set);
-    hull_destroy(&h);
-    mesh_free(&m);
+    if (oc) nv_ocean_destroy(oc);
+    nv_columns_model_destroy(&cm);
+    nv_columns_free(&set);
+    nv_hull_destroy(&h);
+    nv_mesh_free(&m);
     return 0;
 }

@@ -228,11 +228,12 @@ static int bench_inprocess(const bench_args* a) {
     bench_print_pct("capture+encode+publish full", bench_percentiles(t_total, steps));
     bench_print_pct("encode compact", bench_percentiles(t_compact, steps));
     bench_print_pct("publish compact (hand-off)", bench_percentiles(t_cpub, steps));
-    double nb = (double)world_vessel_count(s.world);
-    printf("  bytes per boat: full %.2f (%zu B per snapshot); compact keyframe %.2f, delta %.2f "
-           "(%u keyframes, %u deltas)\n",
-           full_bytes / nb, full_bytes, keys ? key_bytes / (double)keys / nb : 0.0,
-           deltas ? delta_bytes / (double)deltas / nb : 0.0, keys, deltas);
+    double nb = (double)nv_world_vessel_count(s.world);
+    printf(
+        "  bytes per boat: full %.2f (%zu B per snapshot); compact keyframe %.2f, delta %.2f "
+        "(%u keyframes, %u deltas)\n",
+        full_bytes / nb, full_bytes, keys ? key_bytes / (double)keys / nb : 0.0,
+        deltas ? delta_bytes / (double)deltas / nb : 0.0, keys, deltas);
     printf("  received: full %llu of %llu (fewest by one subscriber %llu of %u), compact %llu of %llu; "
            "superseded before the network thread took them: full %llu, compact %llu\n",
            (unsigned long long)got_full, (unsigned long long)k * steps, (unsigned long long)(k ? min_full : 0), steps,
@@ -365,7 +366,7 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     a->boats = 4000;
     a->steps = 120;
     a->subscribers = 64;
-    a->threads = jobs_hardware_threads();
+    a->threads = nv_jobs_hardware_threads();
     a->server_boats = 200;
     a->seconds = 5;
     a->server = NAVAL_SERVER_PATH;

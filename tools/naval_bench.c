@@ -54,7 +54,7 @@ enum { BENCH_FORCES_FULL, BENCH_FORCES_HYDROSTATICS, BENCH_FORCES_COMPARE };
 #define BENCH_COMPARE_ROUNDS 2
 
 typedef struct bench_args {
-    uint64_t boats, hull_tris, threads, steps, ocean_resolution, cascades, seed;
+    uint64_t boats, hull_tris, threads, steps, nv_ocean_resolution, cascades, seed;
     double hz;
     const char* hull;
     const char* scenario_path;
@@ -92,10 +92,10 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     a->boats = 1000;
     a->hull = "builtin:ship";
     a->hull_tris = 500;
-    a->threads = jobs_hardware_threads();
+    a->threads = nv_jobs_hardware_threads();
     a->steps = 600;
     a->hz = 60.0;
-    a->ocean_resolution = 256;
+    a->nv_ocean_resolution = 256;
     a->cascades = 1;
     a->seed = 1;
     a->query = -1;
@@ -125,11 +125,12 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
         } else if (!strcmp(arg, "--hz")) {
             if (cli_parse_double(val, &a->hz) || !(a->hz > 0 && a->hz <= 10000)) return bench_fail("--hz must be in (0, 10000]", val);
         } else if (!strcmp(arg, "--ocean-resolution")) {
-            if (cli_parse_u64(val, 4, OCEAN_MAX_RESOLUTION, &a->ocean_resolution) ||
-                (a->ocean_resolution & (a->ocean_resolution - 1)))
+            if (cli_parse_u64(val, 4, OCEAN_MAX_RESOLUTION, &a->nv_ocean_resolution) ||
+                (a->nv_ocean_resolution & (a->nv_ocean_resolution - 1)))
                 return bench_fail("--ocean-resolution must be a power of two, 4..4096", val);
         } else if (!strcmp(arg, "--cascades")) {
-            if (cli_parse_u64(val, 1, OCEAN_MAX_CASCADES, &a->cascades)) return bench_fail("--cascades must be 1..4", val);
+            if (cli_parse_u64(val, 1, OCEAN_MAX_CASCADES, &a->cascades))
+                return bench_fail("--cascades must be 1..4", val);
         } else if (!strcmp(arg, "--model")) {
             if (!strcmp(val, "mesh")) a->model = WORLD_MODEL_MESH;
             else if (!strcmp(val, "columns")) a->model = WORLD_MODEL_COLUMNS;
@@ -138,13 +139,15 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
         } else if (!strcmp(arg, "--lod")) {
             if (cli_parse_u64(val, 1, SCENARIO_MAX_VESSELS, &a->lod_players)) return bench_fail("--lod must be 1..1000000 players", val);
         } else if (!strcmp(arg, "--kernels")) {
-            int level = simd_level_of(val);
+            int level = nv_simd_level_of(val);
             if (level < 0) return bench_fail("--kernels must be sse2, avx2 or avx512", val);
-            if (level > simd_cpu_level()) return bench_fail("--kernels: this CPU cannot run that build", val);
-            simd_cap(level);
+            if (level > nv_simd_cpu_level()) return bench_fail("--kernels: this CPU cannot run that build", val);
+            nv_simd_cap(level);
         } else if (!strcmp(arg, "--forces")) {
-            if (!strcmp(val, "full")) a->forces = BENCH_FORCES_FULL;
-            else if (!strcmp(val, "hydrostatics")) a->forces = BENCH_FORCES_HYDROSTATICS;
+            if (!strcmp(val, "full"))
+                a->forces = BENCH_FORCES_FULL;
+            else if (!strcmp(val, "hydrostatics"))
+                a->forces = BENCH_FORCES_HYDROSTATICS;
             else if (!strcmp(val, "compare")) a->forces = BENCH_FORCES_COMPARE;
             else return bench_fail("--forces must be full, hydrostatics or compare", val);
         } else if (!strcmp(arg, "--query")) {
@@ -169,22 +172,22 @@ static int bench_compare(const void* a, const void* b) {
  * a square fleet 1.6 hull lengths apart, afloat, moving at 3 m/s. */
 static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) {
     memset(s, 0, sizeof *s);
-    s->world = world_config_default();
+    s->world = nv_world_config_default();
     s->world.tick_hz = a->hz;
     /* Light damping on top of the force model: keeps a long run of boats on
      * random headings moving but sane. */
     s->world.linear_damping = 0.02;
     s->world.angular_damping = 0.5;
     s->has_ocean = true;
-    s->ocean = ocean_params_default();
+    s->ocean = nv_ocean_params_default();
     s->ocean.spectrum = SPECTRUM_JONSWAP;
     s->ocean.wind_speed = 12.0; /* a rough sea: Hs ~2.5 m */
     s->ocean.size = 600.0;
-    s->ocean.resolution = (int)a->ocean_resolution;
+    s->ocean.resolution = (int)a->nv_ocean_resolution;
     s->ocean.cascades = (int)a->cascades;
     s->ocean.seed = a->seed;
     s->ocean.surface_grid = a->query >= 0 ? a->query : a->cascades == 1;
-    if (ocean_params_validate(&s->ocean, err)) return -1;
+    if (nv_ocean_params_validate(&s->ocean, err)) return -1;
     s->hulls = calloc(1, sizeof *s->hulls);
     if (!s->hulls) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     s->hull_count = 1;
@@ -194,29 +197,29 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
         snprintf(h->source, sizeof h->source, "%s:%llu", a->hull, (unsigned long long)a->hull_tris);
     else
         snprintf(h->source, sizeof h->source, "%s", a->hull);
-    h->mesh = mesh_options_default();
-    h->mass = mass_spec_default();
+    h->mesh = nv_mesh_options_default();
+    h->mass = nv_mass_spec_default();
     h->mass.density = 450.0; /* floats at a bit under half its depth */
     mesh m;
     mesh_report rep;
-    int rc = hullgen_from_spec(h->source, &m, &rep, err);
-    if (rc == 0) rc = mesh_load_file(h->source, MESH_FORMAT_AUTO, &h->mesh, &m, &rep, err) ? -1 : 1;
+    int rc = nv_hullgen_from_spec(h->source, &m, &rep, err);
+    if (rc == 0) rc = nv_mesh_load_file(h->source, MESH_FORMAT_AUTO, &h->mesh, &m, &rep, err) ? -1 : 1;
     if (rc < 0) return -1;
     float lo[3], hi[3];
-    mesh_bounds(&m, lo, hi);
-    mesh_free(&m);
+    nv_mesh_bounds(&m, lo, hi);
+    nv_mesh_free(&m);
     double spacing = fmax(hi[0] - lo[0], hi[2] - lo[2]) * 1.6 + 2.0, origin[2] = {0, 0};
-    return scenario_add_fleet(s, 0, (uint32_t)a->boats, spacing, origin, 3.0, a->seed, err);
+    return nv_scenario_add_fleet(s, 0, (uint32_t)a->boats, spacing, origin, 3.0, a->seed, err);
 }
 
 /* The generated fleet's full model: the default coefficients, one propeller
  * and one rudder at the stern sized from the hull, throttle and rudder
  * varied across the fleet so boats go straight and turn. */
 static int bench_set_full_model(world* w, nv_error* err) {
-    const hull* h = world_hull_type(w, 0);
+    const hull* h = nv_world_hull_type(w, 0);
     vessel_dynamics d;
-    d.coeffs = hydrodyn_coeffs_default();
-    actuator_set_init(&d.actuators);
+    d.coeffs = nv_hydrodyn_coeffs_default();
+    nv_actuator_set_init(&d.actuators);
     vec3 cg = h->body.cg;
     double stern = cg.x + h->bounds_min[0], keel = cg.y + h->bounds_min[1];
     double length = (double)h->bounds_max[0] - h->bounds_min[0], depth = (double)h->bounds_max[1] - h->bounds_min[1];
@@ -227,11 +230,11 @@ static int bench_set_full_model(world* w, nv_error* err) {
     d.actuators.rudder_count = 1;
     d.actuators.rudders[0] = (actuator_rudder){v3(stern + 0.02 * length, keel + 0.25 * depth, 0),
                                                0.02 * length * 0.4 * depth, 35.0, 3.0, 25.0, 0.02};
-    if (world_set_type_dynamics(w, 0, &d, err)) return -1;
-    uint32_t n = world_vessel_count(w);
+    if (nv_world_set_type_dynamics(w, 0, &d, err)) return -1;
+    uint32_t n = nv_world_vessel_count(w);
     for (uint32_t i = 0; i < n; i++) {
         double rudder = (i % 4 == 0) ? 0.0 : ((double)(i % 7) - 3.0) / 6.0;
-        if (world_set_controls(w, world_vessel_id_at(w, i), 0.3 + 0.1 * (i % 5), rudder, err)) return -1;
+        if (nv_world_set_controls(w, nv_world_vessel_id_at(w, i), 0.3 + 0.1 * (i % 5), rudder, err)) return -1;
     }
     return 0;
 }
@@ -244,30 +247,31 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     jobs* pool = NULL;
     scenario_instance inst = {NULL, NULL};
     double* samples = NULL;
-    if (jobs_create(&pool, threads, err)) goto done;
+    if (nv_jobs_create(&pool, threads, err)) goto done;
     /* The generated fleet's stand-in damping is for hydrostatics only: the
      * full model damps through the water. */
     scenario local = *scn;
     if (full && !a->scenario_path) local.world.linear_damping = local.world.angular_damping = 0.0;
-    if (scenario_instantiate(&local, pool, &inst, err)) goto done;
+    if (nv_scenario_instantiate(&local, pool, &inst, err)) goto done;
     world* w = inst.world;
     if (full && !a->scenario_path && bench_set_full_model(w, err)) goto done;
     if (a->model != WORLD_MODEL_MESH || a->lod_players) {
         if (a->model == WORLD_MODEL_COLUMNS || a->lod_players)
-            for (uint32_t t = 0; t < world_hull_type_count(w); t++)
-                if (world_build_type_columns(w, t, 20, 5, err)) goto done;
-        for (uint32_t i = 0; i < world_vessel_count(w); i++)
-            if (world_set_vessel_model(w, world_vessel_id_at(w, i), a->model, err)) goto done;
+            for (uint32_t t = 0; t < nv_world_hull_type_count(w); t++)
+                if (nv_world_build_type_columns(w, t, 20, 5, err)) goto done;
+        for (uint32_t i = 0; i < nv_world_vessel_count(w); i++)
+            if (nv_world_set_vessel_model(w, nv_world_vessel_id_at(w, i), a->model, err)) goto done;
     }
     if (a->lod_players) {
-        uint32_t n = world_vessel_count(w), players = a->lod_players < n ? (uint32_t)a->lod_players : n;
+        uint32_t n = nv_world_vessel_count(w), players = a->lod_players < n ? (uint32_t)a->lod_players : n;
         for (uint32_t p = 0; p < players; p++)
-            if (world_set_player(w, world_vessel_id_at(w, (uint32_t)((uint64_t)p * n / players)), 1, err)) goto done;
-        world_lod lod = world_lod_default();
+            if (nv_world_set_player(w, nv_world_vessel_id_at(w, (uint32_t)((uint64_t)p * n / players)), 1, err))
+                goto done;
+        world_lod lod = nv_world_lod_default();
         lod.enabled = 1;
-        world_set_lod(w, &lod);
+        nv_world_set_lod(w, &lod);
     }
-    uint32_t boats = world_vessel_count(w);
+    uint32_t boats = nv_world_vessel_count(w);
     if (boats == 0) {
         nv_error_set(err, "the scenario has no vessels");
         goto done;
@@ -275,25 +279,25 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     uint64_t triangles = 0;
     for (uint32_t i = 0; i < boats; i++) {
         world_vessel_state st;
-        world_read_vessels(w, i, 1, &st);
-        triangles += world_hull_type(w, st.type)->triangle_count;
+        nv_world_read_vessels(w, i, 1, &st);
+        triangles += nv_world_hull_type(w, st.type)->triangle_count;
     }
     r->boats = boats;
     r->triangles = (uint32_t)(triangles / boats);
 
     /* compare: the triangle work timed apart from the vertex pass that a
      * small hull's job runs first */
-    world_set_timing_detail(w, a->forces == BENCH_FORCES_COMPARE);
+    nv_world_set_timing_detail(w, a->forces == BENCH_FORCES_COMPARE);
     uint64_t warmup = a->steps / 10 < 10 ? 10 : a->steps / 10;
-    for (uint64_t s = 0; s < warmup; s++) world_step(w);
+    for (uint64_t s = 0; s < warmup; s++) nv_world_step(w);
     samples = malloc(a->steps * sizeof *samples);
     if (!samples) {
         nv_error_fail(err, NV_ENOMEM, "out of memory");
         goto done;
     }
     for (uint64_t s = 0; s < a->steps; s++) {
-        world_step(w);
-        const world_timing* t = world_last_timing(w);
+        nv_world_step(w);
+        const world_timing* t = nv_world_last_timing(w);
         samples[s] = t->step_ms;
         r->step_mean += t->step_ms;
         r->pass_lod += t->lod_ms;
@@ -318,16 +322,16 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     r->tris_per_s = (double)triangles / (r->step_mean * 1e-3);
     r->us_per_boat = r->step_mean * 1e3 / (double)boats;
     size_t per, shared;
-    world_memory(w, &per, &shared);
+    nv_world_memory(w, &per, &shared);
     r->bytes_per_boat = per / boats;
     r->shared_bytes = shared;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     r->peak_rss_kb = ru.ru_maxrss;
-    r->hash = world_state_hash(w);
+    r->hash = nv_world_state_hash(w);
     for (uint32_t s = 0; s < boats; s++) {
         world_vessel_state st;
-        world_read_vessels(w, s, 1, &st);
+        nv_world_read_vessels(w, s, 1, &st);
         if (st.flags & WORLD_VESSEL_FROZEN) r->frozen++;
         if ((unsigned)st.model < 3) r->models[st.model]++;
     }
@@ -335,18 +339,19 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     rc = 0;
 done:
     free(samples);
-    scenario_instance_destroy(&inst);
-    jobs_destroy(pool);
+    nv_scenario_instance_destroy(&inst);
+    nv_jobs_destroy(pool);
     return rc;
 }
 
 static void bench_print_json(const bench_args* a, const scenario* scn, const bench_result* r, const bench_result* sweep,
                              uint32_t n) {
     int res = scn->has_ocean ? scn->ocean.resolution : 0, cas = scn->has_ocean ? scn->ocean.cascades : 0;
-    printf("{\"boats\": %llu, \"hull_triangles\": %u, \"threads\": %u, \"hz\": %g, \"steps\": %llu, "
-           "\"ocean_resolution\": %d, \"cascades\": %d, \"query\": \"%s\", ",
-           (unsigned long long)r->boats, r->triangles, r->threads, r->hz, (unsigned long long)a->steps, res, cas,
-           scn->has_ocean && scn->ocean.surface_grid ? "grid" : "exact");
+    printf(
+        "{\"boats\": %llu, \"hull_triangles\": %u, \"threads\": %u, \"hz\": %g, \"steps\": %llu, "
+        "\"nv_ocean_resolution\": %d, \"cascades\": %d, \"query\": \"%s\", ",
+        (unsigned long long)r->boats, r->triangles, r->threads, r->hz, (unsigned long long)a->steps, res, cas,
+        scn->has_ocean && scn->ocean.surface_grid ? "grid" : "exact");
     static const char* const models[] = {"mesh", "columns", "floater"};
     printf("\"model\": \"%s\", ", models[a->model]);
     printf("\"step_ms_p50\": %.4f, \"step_ms_p99\": %.4f, \"step_ms_max\": %.4f, \"step_ms_mean\": %.4f, ", r->step_p50,
@@ -405,9 +410,9 @@ int main(int argc, char** argv) {
     nv_error err;
     bench_result r;
     scenario scn;
-    if (a.scenario_path ? scenario_load_file(a.scenario_path, &scn, &err) : bench_make_scenario(&a, &scn, &err)) {
+    if (a.scenario_path ? nv_scenario_load_file(a.scenario_path, &scn, &err) : bench_make_scenario(&a, &scn, &err)) {
         fprintf(stderr, "naval-bench: %s\n", err.message);
-        scenario_free(&scn);
+        nv_scenario_free(&scn);
         return 2;
     }
     if (a.forces == BENCH_FORCES_COMPARE) {
@@ -433,19 +438,22 @@ int main(int argc, char** argv) {
              * thread time summed over the workers */
             double ns_hs = hs.triangle_cpu_min / per, ns_full = r.triangle_cpu_min / per;
             if (a.json)
-                printf("{\"boats\": %u, \"hull_triangles\": %u, \"threads\": %u, \"kernels\": \"%s\", "
-                       "\"triangle_ns_hydrostatics\": %.4f, \"triangle_ns_full\": %.4f, \"full_over_hydrostatics\": %.4f, "
-                       "\"step_ms_p50_hydrostatics\": %.4f, \"step_ms_p50_full\": %.4f, \"step_ms_p99_full\": %.4f}\n",
-                       r.boats, r.triangles, r.threads, simd_name(simd_level()), ns_hs, ns_full,
-                       ns_full / ns_hs, hs.step_p50, r.step_p50, r.step_p99);
+                printf(
+                    "{\"boats\": %u, \"hull_triangles\": %u, \"threads\": %u, \"kernels\": \"%s\", "
+                    "\"triangle_ns_hydrostatics\": %.4f, \"triangle_ns_full\": %.4f, \"full_over_hydrostatics\": %.4f, "
+                    "\"step_ms_p50_hydrostatics\": %.4f, \"step_ms_p50_full\": %.4f, \"step_ms_p99_full\": %.4f}\n",
+                    r.boats, r.triangles, r.threads, nv_simd_name(nv_simd_level()), ns_hs, ns_full, ns_full / ns_hs,
+                    hs.step_p50, r.step_p50, r.step_p99);
             else
-                printf("naval-bench: %u boats x %u triangles, %u threads, %s force kernels\n"
-                       "  triangle pass per triangle (fastest step, thread time): hydrostatics %.2f ns, full model %.2f ns "
-                       "(%.2fx)\n  step p50: hydrostatics %.3f ms, full %.3f ms (p99 %.3f)\n",
-                       r.boats, r.triangles, r.threads, simd_name(simd_level()), ns_hs, ns_full,
-                       ns_full / ns_hs, hs.step_p50, r.step_p50, r.step_p99);
+                printf(
+                    "naval-bench: %u boats x %u triangles, %u threads, %s force kernels\n"
+                    "  triangle pass per triangle (fastest step, thread time): hydrostatics %.2f ns, full model %.2f "
+                    "ns "
+                    "(%.2fx)\n  step p50: hydrostatics %.3f ms, full %.3f ms (p99 %.3f)\n",
+                    r.boats, r.triangles, r.threads, nv_simd_name(nv_simd_level()), ns_hs, ns_full, ns_full / ns_hs,
+                    hs.step_p50, r.step_p50, r.step_p99);
         }
-        scenario_free(&scn);
+        nv_scenario_free(&scn);
         return rc ? 2 : 0;
     }
     int full = a.forces == BENCH_FORCES_FULL;
@@ -454,12 +462,12 @@ int main(int argc, char** argv) {
         if (rc) fprintf(stderr, "naval-bench: %s\n", err.message);
         else if (a.json) bench_print_json(&a, &scn, &r, NULL, 0);
         else bench_print_text(&a, &scn, &r);
-        scenario_free(&scn);
+        nv_scenario_free(&scn);
         return rc ? 2 : 0;
     }
     bench_result* sweep = calloc(a.threads, sizeof *sweep);
     if (!sweep) {
-        scenario_free(&scn);
+        nv_scenario_free(&scn);
         return 2;
     }
     if (!a.json) printf("threads  mean ms  p99 ms  speed-up  efficiency  state hash\n");
@@ -467,7 +475,7 @@ int main(int argc, char** argv) {
         if (bench_run(&a, &scn, k, full, &sweep[k - 1], &err)) {
             fprintf(stderr, "naval-bench: %s\n", err.message);
             free(sweep);
-            scenario_free(&scn);
+            nv_scenario_free(&scn);
             return 2;
         }
         const bench_result* s = &sweep[k - 1];
@@ -478,6 +486,6 @@ int main(int argc, char** argv) {
     }
     if (a.json) bench_print_json(&a, &scn, &sweep[a.threads - 1], sweep, (uint32_t)a.threads);
     free(sweep);
-    scenario_free(&scn);
+    nv_scenario_free(&scn);
     return 0;
 }

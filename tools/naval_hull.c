@@ -74,8 +74,8 @@ static int hull_parse_grid(const char* text, uint32_t* nx, uint32_t* nz) {
 
 static int hull_parse_args(int argc, char** argv, hull_args* a) {
     memset(a, 0, sizeof *a);
-    a->mesh = mesh_options_default();
-    a->mass = mass_spec_default();
+    a->mesh = nv_mesh_options_default();
+    a->mass = nv_mass_spec_default();
     a->rho = 1025.0;
     for (int i = 1; i < argc; i++) {
         const char* arg = argv[i];
@@ -161,14 +161,14 @@ static int hull_columns(const hull_args* a, const mesh* m, const hull* h, hull_c
     memset(rep, 0, sizeof *rep);
     columns_set set;
     if (a->import_columns) {
-        if (columns_import(a->import_columns, &set, err)) return -1;
+        if (nv_columns_import(a->import_columns, &set, err)) return -1;
         rep->imported = 1;
     } else {
-        columns_build_options o = columns_build_options_default();
+        columns_build_options o = nv_columns_build_options_default();
         o.nx = a->columns_nx;
         o.nz = a->columns_nz;
         o.mass = a->mass.mass;
-        if (columns_build(m, &o, &set, err)) return -1;
+        if (nv_columns_build(m, &o, &set, err)) return -1;
         rep->samples = o.samples;
     }
     rep->present = 1;
@@ -176,36 +176,36 @@ static int hull_columns(const hull_args* a, const mesh* m, const hull* h, hull_c
     rep->nz = set.nz;
     rep->count = set.count;
     rep->skipped_rays = set.skipped_rays;
-    rep->volume = columns_total_volume(&set);
+    rep->volume = nv_columns_total_volume(&set);
     rep->mesh_volume = h->mesh_props.volume;
     for (uint32_t i = 0; i < set.count; i++) rep->with_volume += set.columns[i].volume > 0.0;
     int rc = 0;
-    if (a->export_columns && columns_export(&set, a->export_columns, err)) rc = -1;
+    if (a->export_columns && nv_columns_export(&set, a->export_columns, err)) rc = -1;
     double mass = a->mass.mass;
-    if (!rc && !(mass > 0.0) && rep->imported) columns_mass(&set, &mass, NULL);
+    if (!rc && !(mass > 0.0) && rep->imported) nv_columns_mass(&set, &mass, NULL);
     columns_model model;
     if (!rc && mass > 0.0) {
-        rc = columns_model_create(&model, &set, h->body.cg, err);
+        rc = nv_columns_model_create(&model, &set, h->body.cg, err);
         if (!rc) {
             double y_col, y_mesh;
             hull hm; /* the upright draft depends on the mass alone, not on the CG */
-            mass_spec spec = mass_spec_default();
+            mass_spec spec = nv_mass_spec_default();
             spec.mass = mass;
-            rc = columns_balance_height(&model, mass, a->rho, 9.81, quat_identity(), &y_col, err);
-            if (!rc && !(rc = hull_create(&hm, m, &spec, err))) {
-                rc = statics_balance_height_of(&hm, a->rho, 9.81, quat_identity(), &y_mesh, err);
+            rc = nv_columns_balance_height(&model, mass, a->rho, 9.81, quat_identity(), &y_col, err);
+            if (!rc && !(rc = nv_hull_create(&hm, m, &spec, err))) {
+                rc = nv_statics_balance_height_of(&hm, a->rho, 9.81, quat_identity(), &y_mesh, err);
                 if (!rc) {
                     rep->has_draft = 1;
                     rep->mass = mass;
                     rep->mesh_draft = -(y_mesh + hm.bounds_min[1]);
                     rep->draft = -(y_col + h->bounds_min[1]); /* the columns' CG is h's */
                 }
-                hull_destroy(&hm);
+                nv_hull_destroy(&hm);
             }
-            columns_model_destroy(&model);
+            nv_columns_model_destroy(&model);
         }
     }
-    columns_free(&set);
+    nv_columns_free(&set);
     if (rc) nv_error_prefix(err, "columns");
     return rc;
 }
@@ -299,31 +299,31 @@ int main(int argc, char** argv) {
     mesh m;
     mesh_report rep;
     memset(&rep, 0, sizeof rep);
-    int builtin = hullgen_from_spec(a.source, &m, &rep, &err);
+    int builtin = nv_hullgen_from_spec(a.source, &m, &rep, &err);
     if (builtin < 0) {
         fprintf(stderr, "naval-hull: %s\n", err.message);
         return 2;
     }
-    if (!builtin && mesh_load_file(a.source, MESH_FORMAT_AUTO, &a.mesh, &m, &rep, &err)) {
+    if (!builtin && nv_mesh_load_file(a.source, MESH_FORMAT_AUTO, &a.mesh, &m, &rep, &err)) {
         fprintf(stderr, "naval-hull: %s\n", err.message);
         return 2;
     }
     int with_mass = a.mass.mass > 0.0;
     if (!with_mass) a.mass.density = 1.0; /* mesh report only: any valid density */
     hull h;
-    if (hull_create(&h, &m, &a.mass, &err)) {
+    if (nv_hull_create(&h, &m, &a.mass, &err)) {
         fprintf(stderr, "naval-hull: %s: %s\n", a.source, err.message);
-        mesh_free(&m);
+        nv_mesh_free(&m);
         return 2;
     }
     statics_result eq;
     if (with_mass) {
-        statics_options o = statics_options_default();
+        statics_options o = nv_statics_options_default();
         o.water_density = a.rho;
-        if (statics_find_equilibrium(&h, &o, &eq, &err)) {
+        if (nv_statics_find_equilibrium(&h, &o, &eq, &err)) {
             fprintf(stderr, "naval-hull: %s: %s\n", a.source, err.message);
-            hull_destroy(&h);
-            mesh_free(&m);
+            nv_hull_destroy(&h);
+            nv_mesh_free(&m);
             return 2;
         }
     }
@@ -331,8 +331,8 @@ int main(int argc, char** argv) {
     memset(&cols, 0, sizeof cols);
     if ((a.columns_nx || a.import_columns) && hull_columns(&a, &m, &h, &cols, &err)) {
         fprintf(stderr, "naval-hull: %s: %s\n", a.source, err.message);
-        hull_destroy(&h);
-        mesh_free(&m);
+        nv_hull_destroy(&h);
+        nv_mesh_free(&m);
         return 2;
     }
     if (a.json) {
@@ -341,7 +341,7 @@ int main(int argc, char** argv) {
         hull_print_text(a.source, &m, &rep, &h, with_mass ? &eq : NULL, a.rho);
         if (cols.present) hull_print_columns_text(&cols, a.export_columns);
     }
-    hull_destroy(&h);
-    mesh_free(&m);
+    nv_hull_destroy(&h);
+    nv_mesh_free(&m);
     return 0;
 }

@@ -80,7 +80,7 @@ static int parse_int(const char* text, uint64_t lo, uint64_t hi, int* out) {
 
 static int parse_args(int argc, char** argv, ocean_args* a) {
     memset(a, 0, sizeof *a);
-    a->p = ocean_params_default();
+    a->p = nv_ocean_params_default();
     a->steps = 20;
     a->image_size = 512;
     for (int i = 1; i < argc; i++) {
@@ -161,7 +161,7 @@ static int parse_args(int argc, char** argv, ocean_args* a) {
         else return arg_error("unknown option '%s'%s", arg, "");
     }
     if (a->p.hs_target > 0.0 && !a->wind_given && a->p.beaufort < 0)
-        a->p.wind_speed = spectrum_wind_for_hs(a->p.hs_target, a->p.gravity);
+        a->p.wind_speed = nv_spectrum_wind_for_hs(a->p.hs_target, a->p.gravity);
     return 0;
 }
 
@@ -220,8 +220,8 @@ static int write_image(const ocean* o, const char* path, int px, double extent, 
             z[(size_t)j * px + i] = (j + 0.5) * step;
         }
     water_query q = {n, x, z, h, NULL, NULL};
-    ocean_sample(o, &q);
-    ocean_sample_labels(o, n, x, z, lab); /* the Jacobian, about where the pixel's label is */
+    nv_ocean_sample(o, &q);
+    nv_ocean_sample_labels(o, n, x, z, lab); /* the Jacobian, about where the pixel's label is */
     const double elev = 0.45, sun[3] = {-cos(elev), sin(elev), 0.0};
     double amp = hs > 0.0 ? 0.5 * hs : 1.0;
     for (int j = 0; j < px; j++) {
@@ -278,9 +278,9 @@ static void patch_bench(const ocean* o) {
         if (!x || !z || !out) exit(1);
         uint64_t r = 99;
         for (int i = 0; i < n; i++) { /* vertices spread over the footprint */
-            r = spectrum_hash64(r);
+            r = nv_spectrum_hash64(r);
             x[i] = 300.0 + len[v] * (double)(r >> 11) * 0x1.0p-53;
-            r = spectrum_hash64(r);
+            r = nv_spectrum_hash64(r);
             z[i] = 200.0 + beam[v] * (double)(r >> 11) * 0x1.0p-53;
         }
         float *h = out, *nn = out + n, *w = out + 4 * n, *ph = out + 5 * n, *pn = out + 6 * n, *pw = out + 9 * n;
@@ -288,7 +288,7 @@ static void patch_bench(const ocean* o) {
         double direct = INFINITY;
         for (int rep = 0; rep < 30; rep++) {
             double t0 = now_s();
-            ocean_sample(o, &q);
+            nv_ocean_sample(o, &q);
             direct = fmin(direct, now_s() - t0);
         }
         printf("  vessel %g x %g m, %d vertices: direct %.1f us (%.1f ns/vertex)\n", len[v], beam[v], n, direct * 1e6,
@@ -310,7 +310,7 @@ static void patch_bench(const ocean* o) {
                         pz[(size_t)j * gx + i] = z0 + j * d;
                     }
                 water_query pq = {g, px, pz, pd, pd + g, pd + 4 * g};
-                ocean_sample(o, &pq);
+                nv_ocean_sample(o, &pq);
                 for (int k = 0; k < n; k++) {
                     double u = (x[k] - x0) / d, t = (z[k] - z0) / d;
                     int i = (int)u, j = (int)t;
@@ -365,11 +365,11 @@ int main(int argc, char** argv) {
     if (!(a.image_extent >= 0.0) || a.image_extent > 1e6)
         return arg_error("--image-extent must be in (0, 1e6] m%s%s", "", "");
     nv_error err;
-    if (ocean_params_validate(&a.p, &err) != 0) {
+    if (nv_ocean_params_validate(&a.p, &err) != 0) {
         fprintf(stderr, "naval-ocean: %s\n", err.message);
         return 2;
     }
-    ocean* o = ocean_create(&a.p, &err);
+    ocean* o = nv_ocean_create(&a.p, &err);
     if (!o) {
         fprintf(stderr, "naval-ocean: %s\n", err.message);
         return 2;
@@ -379,22 +379,22 @@ int main(int argc, char** argv) {
     for (int s = 0; s < a.steps; s++) {
         double t = a.time - (a.steps - 1 - s) / 60.0;
         double t0 = now_s();
-        ocean_update(o, t);
+        nv_ocean_update(o, t);
         double dt = now_s() - t0;
         total += dt;
         if (dt < best) best = dt;
     }
     ocean_stats st;
-    ocean_measure(o, &st);
+    nv_ocean_measure(o, &st);
     /* batched queries as a vessel makes them: 2500 points in a 60 m x 20 m box */
     enum { QN = 2500 };
     static double qx[QN], qz[QN];
     static float qh[QN], qn[3 * QN], qv[QN];
     uint64_t r = 12345;
     for (int i = 0; i < QN; i++) {
-        r = spectrum_hash64(r);
+        r = nv_spectrum_hash64(r);
         qx[i] = 137.0 + 60.0 * (double)(r >> 11) * 0x1.0p-53;
-        r = spectrum_hash64(r);
+        r = nv_spectrum_hash64(r);
         qz[i] = -58.0 + 20.0 * (double)(r >> 11) * 0x1.0p-53;
     }
     water_query q = {QN, qx, qz, qh, qn, qv};
@@ -402,19 +402,20 @@ int main(int argc, char** argv) {
     size_t failed = 0;
     for (int rep = 0; rep < 20; rep++) {
         double t0 = now_s();
-        failed = ocean_sample(o, &q);
+        failed = nv_ocean_sample(o, &q);
         double dt = now_s() - t0;
         if (dt < qbest) qbest = dt;
     }
-    const ocean_params* p = ocean_get_params(o);
+    const ocean_params* p = nv_ocean_get_params(o);
     int nx, nz;
-    ocean_resolution(o, &nx, &nz);
+    nv_ocean_resolution(o, &nx, &nz);
     if (a.json) {
-        printf("{\"spectrum\": \"%s\", \"wind\": %.6g, \"wind_dir\": %.6g, \"fetch\": %.6g, \"depth\": %.6g, "
-               "\"size\": %.6g, \"resolution\": %d, \"cascades\": %d, \"choppiness\": %.6g, \"seed\": %llu, "
-               "\"time\": %.6g,\n",
-               spectrum_name(p->spectrum), p->wind_speed, p->wind_direction, p->fetch, p->depth, p->size, nx,
-               p->cascades, p->choppiness, (unsigned long long)p->seed, a.time);
+        printf(
+            "{\"spectrum\": \"%s\", \"wind\": %.6g, \"wind_dir\": %.6g, \"fetch\": %.6g, \"depth\": %.6g, "
+            "\"size\": %.6g, \"resolution\": %d, \"cascades\": %d, \"choppiness\": %.6g, \"seed\": %llu, "
+            "\"time\": %.6g,\n",
+            spectrum_name(p->spectrum), p->wind_speed, p->wind_direction, p->fetch, p->depth, p->size, nx, p->cascades,
+            p->choppiness, (unsigned long long)p->seed, a.time);
         printf(" \"hs_measured\": %.6g, \"hs_spectrum\": %.6g, \"hs_grid\": %.6g, \"peak_period\": %.6g, "
                "\"max_height\": %.6g, \"min_height\": %.6g, \"mean_height\": %.6g, \"fold_fraction\": %.6g,\n",
                st.hs_measured, st.hs_spectrum, st.hs_grid, st.peak_period, st.max_height, st.min_height,
@@ -440,15 +441,15 @@ int main(int argc, char** argv) {
     }
     if (a.patch_bench) patch_bench(o);
     if (a.image) {
-        double extent = a.image_extent > 0.0 ? a.image_extent : fmin(ocean_cascade_size(o, 0), 300.0);
+        double extent = a.image_extent > 0.0 ? a.image_extent : fmin(nv_ocean_cascade_size(o, 0), 300.0);
         if (write_image(o, a.image, a.image_size, extent, st.hs_measured) != 0) {
             fprintf(stderr, "naval-ocean: could not write %s\n", a.image);
-            ocean_destroy(o);
+            nv_ocean_destroy(o);
             return 1;
         }
         if (!a.json)
             printf("image          %s (%d x %d px over %.4g m)\n", a.image, a.image_size, a.image_size, extent);
     }
-    ocean_destroy(o);
+    nv_ocean_destroy(o);
     return 0;
 }

@@ -74,7 +74,7 @@ static int sim_fail(const char* what, const char* value) {
 
 static int sim_parse_args(int argc, char** argv, sim_args* a) {
     memset(a, 0, sizeof *a);
-    a->threads = jobs_hardware_threads();
+    a->threads = nv_jobs_hardware_threads();
     a->every = 1;
     for (int i = 1; i < argc; i++) {
         const char* arg = argv[i];
@@ -205,7 +205,7 @@ static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) 
         return;
     }
     double heel, trim, raw = sim_heading(st->orientation);
-    statics_attitude(st->orientation, &heel, &trim, NULL);
+    nv_statics_attitude(st->orientation, &heel, &trim, NULL);
     double speed = hypot(st->velocity.x, st->velocity.z);
     if (first) {
         v->heading = v->heading_start = raw;
@@ -224,15 +224,15 @@ static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) 
 }
 
 static void sim_write_csv(FILE* f, const world* w, double time) {
-    for (uint32_t s = 0; s < world_vessel_count(w); s++) {
+    for (uint32_t s = 0; s < nv_world_vessel_count(w); s++) {
         world_vessel_state st;
-        world_read_vessels(w, s, 1, &st);
+        nv_world_read_vessels(w, s, 1, &st);
         double heel, trim, heading = fmod(sim_heading(st.orientation) + 360.0, 360.0);
         /* A hair below 360 would print as 360.000: the column is [0, 360). */
         if (heading >= 359.9995) heading = 0.0;
-        statics_attitude(st.orientation, &heel, &trim, NULL);
+        nv_statics_attitude(st.orientation, &heel, &trim, NULL);
         fprintf(f, "%.6f,%u,%s,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f\n", time, st.id,
-                world_hull_type_name(w, st.type), st.position.x, st.position.y, st.position.z, heading, heel, trim,
+                nv_world_hull_type_name(w, st.type), st.position.x, st.position.y, st.position.z, heading, heel, trim,
                 hypot(st.velocity.x, st.velocity.z), st.throttle_actual, st.rudder_actual);
     }
 }
@@ -262,10 +262,11 @@ static void sim_print_json(const sim_args* a, const sim_run* r, const world* w, 
            (unsigned long long)r->hash);
     for (uint32_t i = 0; i < n; i++) {
         const sim_vessel* s = &v[i];
-        printf("%s{\"id\": %u, \"type\": \"%s\", \"length\": %.4f, \"final_speed\": %.6g, \"max_speed\": %.6g, "
-               "\"max_heel_deg\": %.6g, \"max_pitch_deg\": %.6g, \"heading_change_deg\": %.6g, \"distance\": %.6g, ",
-               i ? ", " : "", s->id, world_hull_type_name(w, s->type), s->length, s->final_speed, s->max_speed,
-               s->max_heel, s->max_pitch, s->heading - s->heading_start, s->distance);
+        printf(
+            "%s{\"id\": %u, \"type\": \"%s\", \"length\": %.4f, \"final_speed\": %.6g, \"max_speed\": %.6g, "
+            "\"max_heel_deg\": %.6g, \"max_pitch_deg\": %.6g, \"heading_change_deg\": %.6g, \"distance\": %.6g, ",
+            i ? ", " : "", s->id, nv_world_hull_type_name(w, s->type), s->length, s->final_speed, s->max_speed,
+            s->max_heel, s->max_pitch, s->heading - s->heading_start, s->distance);
         if (s->turned)
             printf("\"turning_diameter\": %.6g, \"turning_diameter_lengths\": %.6g, \"turning_fit_rms\": %.6g, ",
                    s->diameter, s->diameter / s->length, s->fit_rms);
@@ -288,22 +289,22 @@ static void sim_print_text(const sim_args* a, const sim_run* r, const world* w, 
         char circle[64] = "-";
         if (s->frozen) snprintf(circle, sizeof circle, "FROZEN (non-finite state)");
         else if (s->turned) snprintf(circle, sizeof circle, "%.1f m (%.2f lengths)", s->diameter, s->diameter / s->length);
-        printf("%6u  %-12s %8.2f %8.2f %8.2f %8.2f %9.1f %9.1f  %s\n", s->id, world_hull_type_name(w, s->type),
+        printf("%6u  %-12s %8.2f %8.2f %8.2f %8.2f %9.1f %9.1f  %s\n", s->id, nv_world_hull_type_name(w, s->type),
                s->final_speed, s->max_speed, s->max_heel, s->max_pitch, s->heading - s->heading_start, s->distance,
                circle);
     }
 }
 
 static int sim_prepare(world* w, sim_vessel** out, uint32_t* count) {
-    uint32_t n = world_vessel_count(w);
+    uint32_t n = nv_world_vessel_count(w);
     sim_vessel* v = calloc(n ? n : 1, sizeof *v);
     if (!v) return -1;
     *out = v;
     *count = n;
     for (uint32_t s = 0; s < n; s++) {
         world_vessel_state st;
-        world_read_vessels(w, s, 1, &st);
-        const hull* h = world_hull_type(w, st.type);
+        nv_world_read_vessels(w, s, 1, &st);
+        const hull* h = nv_world_hull_type(w, st.type);
         v[s].id = st.id;
         v[s].type = st.type;
         v[s].length = h->bounds_max[0] - h->bounds_min[0];
@@ -318,7 +319,7 @@ static int sim_prepare(world* w, sim_vessel** out, uint32_t* count) {
 static void sim_observe_all(world* w, sim_vessel* v, uint32_t n) {
     for (uint32_t s = 0; s < n; s++) {
         world_vessel_state st;
-        if (world_vessel_get(w, v[s].id, &st) == 0) sim_observe(&v[s], &st, 0);
+        if (nv_world_vessel_get(w, v[s].id, &st) == 0) sim_observe(&v[s], &st, 0);
     }
 }
 
@@ -339,11 +340,11 @@ int main(int argc, char** argv) {
     uint32_t n = 0;
     FILE* csv = NULL;
     rc = 2;
-    if (scenario_load_file(a.scenario, &scn, &err)) {
+    if (nv_scenario_load_file(a.scenario, &scn, &err)) {
         fprintf(stderr, "naval-sim: %s\n", err.message);
         return 2;
     }
-    if (jobs_create(&pool, (uint32_t)a.threads, &err) || scenario_instantiate(&scn, pool, &inst, &err)) {
+    if (nv_jobs_create(&pool, (uint32_t)a.threads, &err) || nv_scenario_instantiate(&scn, pool, &inst, &err)) {
         fprintf(stderr, "naval-sim: %s\n", err.message);
         goto done;
     }
@@ -365,16 +366,16 @@ int main(int argc, char** argv) {
     r.tick_hz = scn.world.tick_hz;
     r.steps = a.has_steps ? a.steps : (uint64_t)llround(60.0 * r.tick_hz);
     r.threads = (uint32_t)a.threads;
-    if (csv) sim_write_csv(csv, w, world_time(w));
+    if (csv) sim_write_csv(csv, w, nv_world_time(w));
     double t0 = sim_now();
     for (uint64_t step = 1; step <= r.steps; step++) {
-        world_step(w);
+        nv_world_step(w);
         sim_observe_all(w, v, n);
-        if (csv && (step % a.every == 0 || step == r.steps)) sim_write_csv(csv, w, world_time(w));
+        if (csv && (step % a.every == 0 || step == r.steps)) sim_write_csv(csv, w, nv_world_time(w));
     }
     r.wall_time = sim_now() - t0;
-    r.sim_time = world_time(w);
-    r.hash = world_state_hash(w);
+    r.sim_time = nv_world_time(w);
+    r.hash = nv_world_state_hash(w);
     for (uint32_t i = 0; i < n; i++) {
         /* The final state ends the track, whatever the sampling stride. */
         if (!v[i].frozen && v[i].since > 0) sim_track_add(&v[i]);
@@ -393,8 +394,8 @@ int main(int argc, char** argv) {
 done:
     if (csv) fclose(csv);
     sim_free(v, n);
-    scenario_instance_destroy(&inst);
-    jobs_destroy(pool);
-    scenario_free(&scn);
+    nv_scenario_instance_destroy(&inst);
+    nv_jobs_destroy(pool);
+    nv_scenario_free(&scn);
     return rc;
 }

@@ -49,9 +49,9 @@ typedef struct actuator_set {
 } actuator_set;
 
 /* No actuators, default rates. */
-void actuator_set_init(actuator_set* a);
+void nv_actuator_set_init(actuator_set* a);
 /* 0 when usable; else -1 and a message naming the actuator and field. */
-int actuator_set_validate(const actuator_set* a, nv_error* err);
+int nv_actuator_set_validate(const actuator_set* a, nv_error* err);
 
 /* An actuator set ready for one hull type: positions as body-frame offsets
  * from the CG, unit directions, angles in radians. */
@@ -66,23 +66,23 @@ typedef struct actuator_model {
     uint32_t point_count; /* propellers then rudders */
 } actuator_model;
 
-void actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg);
+void nv_actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg);
 /* Body-frame offset of point i (propellers first, then rudders). */
-vec3 actuator_point(const actuator_model* m, uint32_t i);
+vec3 nv_actuator_point(const actuator_model* m, uint32_t i);
 
 /* Moves a control toward its command by at most rate * dt. */
-double actuator_follow(double actual, double command, double rate, double dt);
+double nv_actuator_follow(double actual, double command, double rate, double dt);
 
 /* Rudder lift coefficient at angle of attack alpha (radians): linear up to
  * the stall angle, then falling to half its peak at twice that angle. */
-double actuator_rudder_lift(double slope, double stall, double alpha);
+double nv_actuator_rudder_lift(double slope, double stall, double alpha);
 
 /* Forces of every propeller and rudder, body frame, about the CG.
  * `depth` has point_count entries: each point's depth under the surface
  * (m, > 0 submerged); velocity / angular_velocity are the body's relative
  * to the water, body frame. Rudder +1 turns the bow to starboard (+z). */
-void actuator_forces(const actuator_model* m, double throttle, double rudder, const double* depth, vec3 velocity,
-                     vec3 angular_velocity, double water_density, vec3* force, vec3* torque);
+void nv_actuator_forces(const actuator_model* m, double throttle, double rudder, const double* depth, vec3 velocity,
+                        vec3 angular_velocity, double water_density, vec3* force, vec3* torque);
 
 #pragma GCC visibility pop
 

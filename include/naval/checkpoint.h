@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* World checkpoints: the whole simulation state in one versioned,
  * checksummed binary file, written atomically, from which a world resumes
- * with the same world_state_hash and the same evolution.
+ * with the same nv_world_state_hash and the same evolution.
  *
  * Format (version 1), little-endian throughout:
  *
@@ -13,7 +13,7 @@
  *    24  u32 flags (0)
  *    28  u32 CRC-32 (IEEE 802.3, as zlib's crc32) of bytes 0..27
  *   sections, each: 4-byte tag, u32 0, u64 payload length, payload
- *     "WRLD"  tick, time (f64), world_state_hash, next id, vessel count,
+ *     "WRLD"  tick, time (f64), nv_world_state_hash, next id, vessel count,
  *             hull type count, world_config, wind (3 f64), levels of detail
  *     "OCEN"  u8 present, then every ocean_params field (the ocean is a pure
  *             function of its params and the time: nothing else is needed)
@@ -63,7 +63,7 @@
 /* ---- a world's state, slot by slot ------------------------------------
  * A vessel's whole state out and back in, bit for bit, and the counters
  * a restored world needs, so that a restored world has the same
- * world_state_hash and evolves identically. */
+ * nv_world_state_hash and evolves identically. */
 
 /* Everything a slot holds between steps, in the world's own precision. */
 typedef struct world_vessel_record {
@@ -85,19 +85,19 @@ typedef struct world_vessel_record {
 
 /* Slot order is part of the state (the hash and the block order follow
  * it): export slots 0..count-1 and restore them in that order. */
-int world_export_vessel(const world* w, uint32_t slot, world_vessel_record* out);
+int nv_world_export_vessel(const world* w, uint32_t slot, world_vessel_record* out);
 /* Appends the vessel at the next slot with its own id (which must be
  * free); ids below it that are not in use stay unused. Between steps. */
-int world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err);
+int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err);
 /* Raises the id counter (never lowers it below an id in use). */
-int world_set_next_id(world* w, uint32_t next_id, nv_error* err);
+int nv_world_set_next_id(world* w, uint32_t next_id, nv_error* err);
 /* Between steps: the tick, and the time it implies (tick / tick_hz). */
-void world_set_clock(world* w, uint64_t tick);
+void nv_world_set_clock(world* w, uint64_t tick);
 
-#define CHECKPOINT_VERSION 3u /* 2: slamming memory as half floats; 3: hull types' column grids */
+#define CHECKPOINT_VERSION 3u       /* 2: slamming memory as half floats; 3: hull types' column grids */
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
-/* Beside FILE, the checkpoint FILE replaced (checkpoint_write_file). */
+/* Beside FILE, the checkpoint FILE replaced (nv_checkpoint_write_file). */
 #define CHECKPOINT_PREVIOUS_SUFFIX ".prev"
 
 /* What a checkpoint is taken from. The world must be between steps. */
@@ -118,11 +118,11 @@ typedef struct checkpoint_fingerprint {
     uint64_t geometry_hash;       /* FNV-1a of the hull's vertices and triangles */
 } checkpoint_fingerprint;
 
-/* A decoded checkpoint (owns its arrays: checkpoint_free). */
+/* A decoded checkpoint (owns its arrays: nv_checkpoint_free). */
 typedef struct checkpoint {
     uint64_t tick;
     double time;
-    uint64_t state_hash;          /* world_state_hash when written */
+    uint64_t state_hash; /* nv_world_state_hash when written */
     uint32_t next_id;
     world_config world;
     vec3 wind;
@@ -140,43 +140,43 @@ typedef struct checkpoint {
 } checkpoint;
 
 /* The checkpoint as bytes (malloc'd, the caller frees *out). */
-int checkpoint_encode(const checkpoint_source* src, uint8_t** out, size_t* size, nv_error* err);
+int nv_checkpoint_encode(const checkpoint_source* src, uint8_t** out, size_t* size, nv_error* err);
 
 /* The same in two halves, for a server that must not stall its ticks:
- * checkpoint_capture copies the world's state (between steps, on the
- * thread that steps it; about memcpy speed plus world_state_hash), then
- * checkpoint_encode_captured / checkpoint_write_captured may run on any
- * other thread while the world moves on. Free *out with checkpoint_free. */
-int checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* err);
-int checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size, nv_error* err);
-int checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* err);
+ * nv_checkpoint_capture copies the world's state (between steps, on the
+ * thread that steps it; about memcpy speed plus nv_world_state_hash), then
+ * nv_checkpoint_encode_captured / nv_checkpoint_write_captured may run on any
+ * other thread while the world moves on. Free *out with nv_checkpoint_free. */
+int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* err);
+int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size, nv_error* err);
+int nv_checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* err);
 
 /* Encodes and writes atomically: a temporary file in the same directory,
  * fsync, the file already at `path` renamed to path + ".prev", the new one
  * renamed to `path`, fsync of the directory. On failure the files at path
  * and path.prev are as they were and the temporary file is gone. */
-int checkpoint_write_file(const char* path, const checkpoint_source* src, nv_error* err);
+int nv_checkpoint_write_file(const char* path, const checkpoint_source* src, nv_error* err);
 
 /* Parses and checks bytes; `name` prefixes messages. *out is zeroed first
  * and left empty on failure. */
-int checkpoint_decode(const void* data, size_t size, const char* name, checkpoint* out, nv_error* err);
-int checkpoint_read_file(const char* path, checkpoint* out, nv_error* err);
+int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkpoint* out, nv_error* err);
+int nv_checkpoint_read_file(const char* path, checkpoint* out, nv_error* err);
 /* Reads `path`, or when it is missing or refused, path + ".prev". *used
  * (may be NULL) tells which: 0 the file, 1 the previous one; `refused`
  * (may be NULL) gets why the newer one was not used ("" when it was). Both
  * refused: -1 with both reasons. */
-int checkpoint_read_newest(const char* path, checkpoint* out, int* used, nv_error* refused, nv_error* err);
-void checkpoint_free(checkpoint* c);
+int nv_checkpoint_read_newest(const char* path, checkpoint* out, int* used, nv_error* refused, nv_error* err);
+void nv_checkpoint_free(checkpoint* c);
 
 /* Builds the ocean and the world the checkpoint describes on `pool` (may
  * be NULL), puts every vessel back in its slot, and restores the id
  * counter and the clock; refuses a hull whose rebuild differs from its
  * fingerprint and a result whose state hash differs from the stored one. */
-int checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, nv_error* err);
+int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, nv_error* err);
 
 /* CRC-32 (IEEE, reflected, as zlib's crc32()); `crc` is 0 to start, or a
  * previous result to continue. */
-uint32_t checkpoint_crc32(uint32_t crc, const void* data, size_t size);
+uint32_t nv_checkpoint_crc32(uint32_t crc, const void* data, size_t size);
 
 #pragma GCC visibility pop
 

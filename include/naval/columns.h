@@ -7,10 +7,10 @@
  *
  * Two forms:
  *   columns_set    the preprocessed columns in mesh coordinates, as in the
- *                  seed's text file (columns_build, columns_import/export);
+ *                  seed's text file (nv_columns_build, nv_columns_import/export);
  *   columns_model  the run-time form: the columns with volume, as offsets
- *                  from a CG in the body frame (columns_model_create), and
- *                  the per-step force (columns_force). */
+ *                  from a CG in the body frame (nv_columns_model_create), and
+ *                  the per-step force (nv_columns_force). */
 #ifndef NAVAL_COLUMNS_H
 #define NAVAL_COLUMNS_H
 
@@ -61,7 +61,7 @@ typedef struct columns_build_options {
                           volume (the columns then weigh the vessel's mass); 0: density 1 */
 } columns_build_options;
 
-columns_build_options columns_build_options_default(void);
+columns_build_options nv_columns_build_options_default(void);
 
 /* Splits the mesh's x-z bounding box into nx x nz cells and casts k x k
  * vertical rays through each (at the centres of a k x k sub-grid): the
@@ -70,14 +70,14 @@ columns_build_options columns_build_options_default(void);
  * test is evaluated the same way from both triangles sharing an edge, with
  * a half-open (top-left) rule for points exactly on it. Cells the hull does
  * not cover (outside its outline, open bays between hulls) get volume 0.
- * The mesh must be closed (mesh_finish). */
-int columns_build(const mesh* m, const columns_build_options* opts, columns_set* out, nv_error* err);
-void columns_free(columns_set* s);
+ * The mesh must be closed (nv_mesh_finish). */
+int nv_columns_build(const mesh* m, const columns_build_options* opts, columns_set* out, nv_error* err);
+void nv_columns_free(columns_set* s);
 
-double columns_total_volume(const columns_set* s);
+double nv_columns_total_volume(const columns_set* s);
 /* Mass sum(density x volume) and its centre (mesh coordinates, each
  * column's weight at its centre); centre is (0, 0, 0) for a weightless set. */
-void columns_mass(const columns_set* s, double* mass, vec3* centre);
+void nv_columns_mass(const columns_set* s, double* mass, vec3* centre);
 
 /* The seed's text format:
  *     # NB_LINE_PER_DATA
@@ -88,12 +88,12 @@ void columns_mass(const columns_set* s, double* mass, vec3* centre);
  * Numbers are written with 10 significant digits. Reading accepts CRLF,
  * blanks around fields, blank lines and further '#' comment lines; it
  * rejects anything else with "name:line: field: what is wrong". */
-int columns_export(const columns_set* s, const char* path, nv_error* err);
-int columns_import(const char* path, columns_set* out, nv_error* err);
+int nv_columns_export(const columns_set* s, const char* path, nv_error* err);
+int nv_columns_import(const char* path, columns_set* out, nv_error* err);
 /* The same from memory; `name` stands for the file in messages. */
-int columns_parse(const char* text, size_t size, const char* name, columns_set* out, nv_error* err);
+int nv_columns_parse(const char* text, size_t size, const char* name, columns_set* out, nv_error* err);
 
-/* Damping defaults (1/s), per unit of displaced water mass: see columns_force. */
+/* Damping defaults (1/s), per unit of displaced water mass: see nv_columns_force. */
 #define COLUMNS_DAMPING_VERTICAL 0.5
 #define COLUMNS_DAMPING_HORIZONTAL 0.05
 
@@ -113,11 +113,11 @@ typedef struct columns_model {
 
 /* Keeps the columns with volume; `cg` in mesh coordinates. Fails when no
  * column has volume, or one with volume has no height or is not finite. */
-int columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_error* err);
-void columns_model_destroy(columns_model* m);
+int nv_columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_error* err);
+void nv_columns_model_destroy(columns_model* m);
 
-/* Bytes of scratch columns_force needs (8-byte aligned memory). */
-size_t columns_scratch_bytes(const columns_model* m);
+/* Bytes of scratch nv_columns_force needs (8-byte aligned memory). */
+size_t nv_columns_scratch_bytes(const columns_model* m);
 
 typedef struct columns_pose {
     vec3 position;         /* CG, world */
@@ -153,14 +153,14 @@ typedef struct columns_result {
  * the CG, world frame; gravity is the caller's. A NaN surface height makes
  * the result NaN (never silently dry). No allocation; returns -1 only when
  * the scratch is too small or misaligned. */
-int columns_force(const columns_model* m, const columns_pose* pose, const water_surface* water, double water_density,
-                  double gravity, void* scratch, size_t scratch_bytes, columns_result* out);
+int nv_columns_force(const columns_model* m, const columns_pose* pose, const water_surface* water, double water_density,
+                     double gravity, void* scratch, size_t scratch_bytes, columns_result* out);
 
 /* CG height at which the columns, held at `orientation`, carry `mass` on
- * flat water at height 0 (bisection on columns_force); fails when the
+ * flat water at height 0 (bisection on nv_columns_force); fails when the
  * mass is not less than the water the columns displace fully submerged. */
-int columns_balance_height(const columns_model* m, double mass, double water_density, double gravity,
-                           quat orientation, double* y, nv_error* err);
+int nv_columns_balance_height(const columns_model* m, double mass, double water_density, double gravity,
+                              quat orientation, double* y, nv_error* err);
 
 #pragma GCC visibility pop
 

@@ -62,12 +62,12 @@ static inline const float* hull_lane(const hull* h, int column) {
     return h->lanes + (size_t)column * hull_lane_count(h->triangle_count);
 }
 
-int hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err);
-void hull_destroy(hull* h);
+int nv_hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err);
+void nv_hull_destroy(hull* h);
 
 /* The hull's triangles back as a mesh in mesh coordinates (what column
  * preprocessing and visualizers want). */
-int hull_to_mesh(const hull* h, mesh* out, nv_error* err);
+int nv_hull_to_mesh(const hull* h, mesh* out, nv_error* err);
 
 /* Mesh coordinates of a point given in the body frame (relative to the CG). */
 static inline vec3 hull_body_to_mesh(const hull* h, vec3 body_point) { return v3_add(body_point, h->body.cg); }

@@ -7,8 +7,8 @@
  * Every force works in the hull's body frame (+x bow, +y up, +z
  * starboard), on velocities relative to the water (or the air). Each can be
  * switched off (tests, tuning), and every coefficient belongs to the hull
- * type. The defaults (hydrodyn_coeffs_default) make the built-in hulls
- * behave plausibly; hydrodyn_coeffs_none is pure hydrostatics. */
+ * type. The defaults (nv_hydrodyn_coeffs_default) make the built-in hulls
+ * behave plausibly; nv_hydrodyn_coeffs_none is pure hydrostatics. */
 #ifndef NAVAL_HYDRODYN_H
 #define NAVAL_HYDRODYN_H
 
@@ -56,14 +56,14 @@ typedef struct hydrodyn_coeffs {
     vec3 added_inertia;          /* fraction of the inertia about body x (roll), y (yaw), z (pitch) */
 } hydrodyn_coeffs;
 
-hydrodyn_coeffs hydrodyn_coeffs_default(void);
+hydrodyn_coeffs nv_hydrodyn_coeffs_default(void);
 /* Every force off: pure hydrostatics (the default of a bare hull type). */
-hydrodyn_coeffs hydrodyn_coeffs_none(void);
+hydrodyn_coeffs nv_hydrodyn_coeffs_none(void);
 /* 0 when usable; else -1 and a message naming the bad coefficient. */
-int hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err);
+int nv_hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err);
 
 /* ITTC-1957 friction coefficient at Reynolds number rn (clamped to rn_min). */
-double hydrodyn_ittc_cf(double rn, double rn_min);
+double nv_hydrodyn_ittc_cf(double rn, double rn_min);
 
 /* A hull type's coefficients made ready for the per-triangle pass. */
 typedef struct hydrodyn_model {
@@ -71,10 +71,10 @@ typedef struct hydrodyn_model {
     double length; /* reference length for Rn, m */
 } hydrodyn_model;
 
-void hydrodyn_model_init(hydrodyn_model* m, const hydrodyn_coeffs* c, double hull_length);
+void nv_hydrodyn_model_init(hydrodyn_model* m, const hydrodyn_coeffs* c, double hull_length);
 
 /* One vessel's motion for a step, in its body frame: what every piece's
- * force needs. Built once per vessel (or block) by hydrodyn_frame_init. */
+ * force needs. Built once per vessel (or block) by nv_hydrodyn_frame_init. */
 typedef struct hydrodyn_frame {
     const hydrodyn_model* model;
     vec3 velocity;         /* of the CG relative to the water, body frame */
@@ -90,9 +90,9 @@ typedef struct hydrodyn_frame {
 
 /* velocity / angular_velocity / wind in the world frame; `rotation` is the
  * body's; water_vertical is the surface's vertical velocity at the vessel. */
-void hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,
-                         vec3 angular_velocity, double water_vertical, vec3 wind, double mass, double total_area,
-                         double dt);
+void nv_hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,
+                            vec3 angular_velocity, double water_vertical, vec3 wind, double mass, double total_area,
+                            double dt);
 
 #pragma GCC visibility pop
 

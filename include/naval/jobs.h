@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* A fixed pool of worker threads for the tick's data-parallel passes. The
- * thread that calls jobs_parallel_for works too (as worker 0) and blocks until
+ * thread that calls nv_jobs_parallel_for works too (as worker 0) and blocks until
  * the whole range is done, so a pass reads like a plain loop and everything
  * the callbacks wrote is visible to the caller when it returns.
  *
  * Idle threads poll for a short while (spin_ns) before sleeping, so passes
  * issued back to back start without a kernel wake-up, while a server idle
  * between ticks does not burn its cores. Nothing is allocated after
- * jobs_create and no lock is taken on the hot path. */
+ * nv_jobs_create and no lock is taken on the hot path. */
 #ifndef NAVAL_JOBS_H
 #define NAVAL_JOBS_H
 
@@ -24,8 +24,8 @@
 
 typedef struct jobs jobs; /* opaque */
 
-/* Work on the indices [begin, end). worker is in [0, jobs_thread_count()):
- * 0 is the thread that called jobs_parallel_for, and no two threads run with
+/* Work on the indices [begin, end). worker is in [0, nv_jobs_thread_count()):
+ * 0 is the thread that called nv_jobs_parallel_for, and no two threads run with
  * the same worker index at the same time, so it can index per-worker scratch
  * memory without synchronisation. */
 typedef void jobs_range_fn(void* ctx, uint32_t begin, uint32_t end, uint32_t worker);
@@ -38,21 +38,21 @@ typedef struct jobs_config {
 
 /* threads as given, spin_ns at the default (JOBS_DEFAULT_SPIN_NS). */
 #define JOBS_DEFAULT_SPIN_NS 50000u
-jobs_config jobs_config_default(uint32_t threads);
+jobs_config nv_jobs_config_default(uint32_t threads);
 
 /* What the machine offers this process (libuv's available parallelism),
  * clamped to [1, JOBS_MAX_THREADS]: a reasonable default for threads. */
-uint32_t jobs_hardware_threads(void);
+uint32_t nv_jobs_hardware_threads(void);
 
 /* threads = total threads including the caller (1..JOBS_MAX_THREADS); with 1
  * no thread is started and every call runs inline on the caller. */
-int jobs_create(jobs** out, uint32_t threads, nv_error* err);
-int jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err);
+int nv_jobs_create(jobs** out, uint32_t threads, nv_error* err);
+int nv_jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err);
 
 /* Wakes and joins the workers. Safe on NULL. Not while a parallel_for runs. */
-void jobs_destroy(jobs* j);
+void nv_jobs_destroy(jobs* j);
 
-uint32_t jobs_thread_count(const jobs* j);
+uint32_t nv_jobs_thread_count(const jobs* j);
 
 /* Runs fn over [0, count) in chunks of at least min_grain indices (0 counts
  * as 1) and returns when every chunk has finished; the caller claims chunks
@@ -65,7 +65,7 @@ uint32_t jobs_thread_count(const jobs* j);
  *
  * Not reentrant: one parallel_for at a time per pool, never from inside a
  * callback (asserted in debug builds). Different pools are independent. */
-void jobs_parallel_for(jobs* j, uint32_t count, uint32_t min_grain, jobs_range_fn* fn, void* ctx);
+void nv_jobs_parallel_for(jobs* j, uint32_t count, uint32_t min_grain, jobs_range_fn* fn, void* ctx);
 
 #pragma GCC visibility pop
 

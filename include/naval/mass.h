@@ -22,9 +22,9 @@ typedef struct mass_properties {
 } mass_properties;
 
 /* Fails on an empty mesh or a non-positive volume (not a closed outward mesh). */
-int mass_compute(const mesh* m, mass_properties* out, nv_error* err);
+int nv_mass_compute(const mesh* m, mass_properties* out, nv_error* err);
 
-/* How a vessel's mass is given. Defaults (mass_spec_default): uniform solid of
+/* How a vessel's mass is given. Defaults (nv_mass_spec_default): uniform solid of
  * the mesh's volume at `density`, CG at the volume centroid, inertia of the
  * uniform solid. */
 typedef struct mass_spec {
@@ -36,7 +36,7 @@ typedef struct mass_spec {
     vec3 gyration;        /* radii of gyration about body x, y, z through the CG, m */
 } mass_spec;
 
-mass_spec mass_spec_default(void);
+mass_spec nv_mass_spec_default(void);
 
 typedef struct mass_body {
     double mass;          /* kg */
@@ -46,7 +46,7 @@ typedef struct mass_body {
 
 /* Inertia from the mesh is the uniform solid's scaled to `mass` and moved to
  * the CG (parallel axes); radii of gyration replace it when given. */
-int mass_resolve(const mass_properties* props, const mass_spec* spec, mass_body* out, nv_error* err);
+int nv_mass_resolve(const mass_properties* props, const mass_spec* spec, mass_body* out, nv_error* err);
 
 #pragma GCC visibility pop
 

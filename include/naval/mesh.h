@@ -3,7 +3,7 @@
  * (closed, consistently oriented, outward, finite, within size limits), and
  * the file loaders (binary/ASCII STL, Wavefront OBJ, OFF) in mesh_io.c.
  *
- * Every mesh that reaches the physics has passed mesh_finish(): loaders and
+ * Every mesh that reaches the physics has passed nv_mesh_finish(): loaders and
  * the procedural hulls (hullgen.c) alike. */
 #ifndef NAVAL_MESH_H
 #define NAVAL_MESH_H
@@ -51,41 +51,41 @@ typedef struct mesh_report {
     uint32_t unused_vertices;     /* vertices removed because no triangle uses them */
 } mesh_report;
 
-mesh_options mesh_options_default(void);
+mesh_options nv_mesh_options_default(void);
 
-void mesh_init(mesh* m);
-void mesh_free(mesh* m);
+void nv_mesh_init(mesh* m);
+void nv_mesh_free(mesh* m);
 /* Grow storage to hold at least these totals (not extra room); returns -1
- * with a message on allocation failure or limits. mesh_add_triangle rejects
+ * with a message on allocation failure or limits. nv_mesh_add_triangle rejects
  * indices of vertices not yet added. */
-int mesh_reserve(mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err);
-int mesh_add_vertex(mesh* m, float x, float y, float z, nv_error* err);
-int mesh_add_triangle(mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* err);
+int nv_mesh_reserve(mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err);
+int nv_mesh_add_vertex(mesh* m, float x, float y, float z, nv_error* err);
+int nv_mesh_add_triangle(mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* err);
 
 /* Converts a z-up mesh to the world's y-up frame: (x, y, z) -> (x, z, -y). */
-void mesh_convert_z_up(mesh* m);
+void nv_mesh_convert_z_up(mesh* m);
 /* Merges vertices with bit-identical coordinates (-0 == +0); deterministic:
  * the first occurrence survives and survivors keep their order. Out of
- * memory leaves the mesh unchanged (mesh_finish reports it as an error). */
-void mesh_weld(mesh* m, uint32_t* removed);
+ * memory leaves the mesh unchanged (nv_mesh_finish reports it as an error). */
+void nv_mesh_weld(mesh* m, uint32_t* removed);
 /* Drops triangles that use a vertex twice. Zero-area triangles with three
  * distinct vertices are kept: they close T-junctions and carry no force. */
-void mesh_drop_degenerate(mesh* m, uint32_t* dropped);
+void nv_mesh_drop_degenerate(mesh* m, uint32_t* dropped);
 /* Removes vertices no triangle uses, keeping the others in order. */
-void mesh_drop_unused(mesh* m, uint32_t* removed);
+void nv_mesh_drop_unused(mesh* m, uint32_t* removed);
 /* Checks: indices in range, vertices finite, no triangle using a vertex
  * twice, every edge used by exactly two triangles in opposite directions.
  * The message names the triangle(s) and edge (the earliest triangle's
  * problem when there are several). */
-int mesh_validate_closed(const mesh* m, nv_error* err);
+int nv_mesh_validate_closed(const mesh* m, nv_error* err);
 /* Edge-connected shells (two shells touching at one vertex count as two);
  * 0 for an empty mesh or when out of memory. */
-uint32_t mesh_count_components(const mesh* m);
+uint32_t nv_mesh_count_components(const mesh* m);
 /* Summed about the first vertex: for a closed mesh the same as about the
  * origin, with less rounding far from it. */
-double mesh_signed_volume(const mesh* m);
-void mesh_flip(mesh* m);
-void mesh_bounds(const mesh* m, float min_out[3], float max_out[3]);
+double nv_mesh_signed_volume(const mesh* m);
+void nv_mesh_flip(mesh* m);
+void nv_mesh_bounds(const mesh* m, float min_out[3], float max_out[3]);
 
 /* The common cleaning and validation every mesh goes through: size limit,
  * finite coordinates, weld, drop degenerate, drop unused vertices,
@@ -95,17 +95,17 @@ void mesh_bounds(const mesh* m, float min_out[3], float max_out[3]);
  * after fan triangulation) and quote the input's coordinates. opts and
  * report may be NULL. On error the mesh is left part-way (the caller
  * frees it). */
-int mesh_finish(mesh* m, const mesh_options* opts, const char* name, mesh_report* report, nv_error* err);
+int nv_mesh_finish(mesh* m, const mesh_options* opts, const char* name, mesh_report* report, nv_error* err);
 
-/* Loaders: parse, then mesh_finish(). *out is initialised by the loader
+/* Loaders: parse, then nv_mesh_finish(). *out is initialised by the loader
  * (storage it held is not freed). On error *out is left empty and the
  * message names the file and the line (text formats) or triangle index;
  * vertex and triangle numbers in messages are 0-based in every format.
  * MESH_FORMAT_AUTO picks the format from the extension of path / name. */
-int mesh_load_file(const char* path, mesh_format fmt, const mesh_options* opts, mesh* out,
-                   mesh_report* report, nv_error* err);
-int mesh_load_memory(const void* data, size_t size, mesh_format fmt, const char* name,
-                     const mesh_options* opts, mesh* out, mesh_report* report, nv_error* err);
+int nv_mesh_load_file(const char* path, mesh_format fmt, const mesh_options* opts, mesh* out, mesh_report* report,
+                      nv_error* err);
+int nv_mesh_load_memory(const void* data, size_t size, mesh_format fmt, const char* name, const mesh_options* opts,
+                        mesh* out, mesh_report* report, nv_error* err);
 
 #pragma GCC visibility pop
 

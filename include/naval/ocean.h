@@ -18,7 +18,7 @@
  * Amplitudes: E |h0(k)|^2 = S(kx, kz) dk^2 / 2, so the grid's height variance
  * equals the spectrum's m0 and Hs = 4 sqrt(m0).
  *
- * Threads: ocean_create plans FFTW (never call it concurrently with other
+ * Threads: nv_ocean_create plans FFTW (never call it concurrently with other
  * FFTW planning); the update may be split into jobs (see below); queries only
  * read the ocean and may run on many threads at once, but never during an
  * update. */
@@ -78,18 +78,18 @@ typedef struct ocean_params {
 
 typedef struct ocean ocean;
 
-/* The fields of one cascade's grid, interleaved in pairs (see ocean_field). */
+/* The fields of one cascade's grid, interleaved in pairs (see nv_ocean_field). */
 typedef enum ocean_field_id {
     OCEAN_FIELD_HEIGHT = 0,
-    OCEAN_FIELD_VELOCITY_Y,  /* dh/dt at the label (the surface particle's), m/s */
-    OCEAN_FIELD_DISP_X,      /* lambda Dx */
-    OCEAN_FIELD_DISP_Z,      /* lambda Dz */
-    OCEAN_FIELD_SLOPE_X,     /* dh/dx0 */
-    OCEAN_FIELD_SLOPE_Z,     /* dh/dz0 */
-    OCEAN_FIELD_DXX,         /* d(lambda Dx)/dx0 */
-    OCEAN_FIELD_DZZ,         /* d(lambda Dz)/dz0 */
-    OCEAN_FIELD_DXZ,         /* d(lambda Dx)/dz0 = d(lambda Dz)/dx0 */
-    OCEAN_FIELD_JACOBIAN,    /* (1 + Dxx)(1 + Dzz) - Dxz^2 */
+    OCEAN_FIELD_VELOCITY_Y, /* dh/dt at the label (the surface particle's), m/s */
+    OCEAN_FIELD_DISP_X,     /* lambda Dx */
+    OCEAN_FIELD_DISP_Z,     /* lambda Dz */
+    OCEAN_FIELD_SLOPE_X,    /* dh/dx0 */
+    OCEAN_FIELD_SLOPE_Z,    /* dh/dz0 */
+    OCEAN_FIELD_DXX,        /* d(lambda Dx)/dx0 */
+    OCEAN_FIELD_DZZ,        /* d(lambda Dz)/dz0 */
+    OCEAN_FIELD_DXZ,        /* d(lambda Dx)/dz0 = d(lambda Dz)/dx0 */
+    OCEAN_FIELD_JACOBIAN,   /* (1 + Dxx)(1 + Dzz) - Dxz^2 */
     OCEAN_FIELD_COUNT
 } ocean_field_id;
 
@@ -116,45 +116,45 @@ typedef struct ocean_stats {
     double fold_fraction;  /* fraction of those labels with J < 0 */
 } ocean_stats;
 
-ocean_params ocean_params_default(void);
+ocean_params nv_ocean_params_default(void);
 /* 0 when usable; else -1 and a message naming the bad parameter. */
-int ocean_params_validate(const ocean_params* p, nv_error* err);
+int nv_ocean_params_validate(const ocean_params* p, nv_error* err);
 
 /* Builds the spectrum, the random amplitudes and the FFTW plans
  * (FFTW_ESTIMATE: reproducible). The ocean is at time 0 on return. */
-ocean* ocean_create(const ocean_params* p, nv_error* err);
-void ocean_destroy(ocean* o);
+ocean* nv_ocean_create(const ocean_params* p, nv_error* err);
+void nv_ocean_destroy(ocean* o);
 
 /* The water-surface interface (a pointer to the ocean's first member). */
-const water_surface* ocean_surface(const ocean* o);
+const water_surface* nv_ocean_surface(const ocean* o);
 
 /* Advances every cascade to `time` (s; any double: reduced modulo T). */
-void ocean_update(ocean* o, double time);
+void nv_ocean_update(ocean* o, double time);
 
 /* The same update split into jobs. Per update:
- *   1. ocean_update_begin(o, time)                  once, serial, cheap
- *   2. ocean_update_columns(o, c, n0, n1)           any blocks of the spectrum's
+ *   1. nv_ocean_update_begin(o, time)                  once, serial, cheap
+ *   2. nv_ocean_update_columns(o, c, n0, n1)           any blocks of the spectrum's
  *                                                   kx columns [0, nx / 2): evolves
  *                                                   them and transforms them along z
- *   3. ocean_transform_pair_rows(o, c, p, z0, z1)   p in [0, OCEAN_PAIR_COUNT),
+ *   3. nv_ocean_transform_pair_rows(o, c, p, z0, z1)   p in [0, OCEAN_PAIR_COUNT),
  *                                                   any blocks of the rows [0, nz),
  *                                                   after all of c's columns (2);
  *                                                   pair 4 (which also computes J)
  *                                                   after pair 3 on the same rows.
- *   4. ocean_update_surface_rows(o, z0, z1)         surface_grid only: any blocks of
+ *   4. nv_ocean_update_surface_rows(o, z0, z1)         surface_grid only: any blocks of
  *                                                   the rows [0, nz), after all of 3
  * Cascades are independent of each other. Every job writes its own slice,
- * so the result is bit-identical to ocean_update whatever the split and the
+ * so the result is bit-identical to nv_ocean_update whatever the split and the
  * thread count. Jobs use up to ~64 KiB of stack. */
 #define OCEAN_PAIR_COUNT 5
-void ocean_update_begin(ocean* o, double time);
-void ocean_update_columns(ocean* o, int cascade, int col_begin, int col_end);
-void ocean_transform_pair_rows(ocean* o, int cascade, int pair, int row_begin, int row_end);
-void ocean_update_surface_rows(ocean* o, int row_begin, int row_end);
+void nv_ocean_update_begin(ocean* o, double time);
+void nv_ocean_update_columns(ocean* o, int cascade, int col_begin, int col_end);
+void nv_ocean_transform_pair_rows(ocean* o, int cascade, int pair, int row_begin, int row_end);
+void nv_ocean_update_surface_rows(ocean* o, int row_begin, int row_end);
 /* Whether the update has stage 4 (params.surface_grid). */
-int ocean_has_surface_grid(const ocean* o);
+int nv_ocean_has_surface_grid(const ocean* o);
 
-/* Choppy-surface query (also reachable as ocean_surface(o)->sample): heights
+/* Choppy-surface query (also reachable as nv_ocean_surface(o)->sample): heights
  * from the resampled grid when surface_grid is set (normals from its
  * bilinear gradient, 0 returned); otherwise the exact inversion: heights
  * (optionally unit normals and vertical velocities) at world (x, z).
@@ -171,32 +171,32 @@ int ocean_has_surface_grid(const ocean* o);
  * the best iterate's height and the plain height-field normal. Four points
  * go at a time (SSE2), lane by lane the same arithmetic as one point alone:
  * a point's answer does not depend on its batch. Only reads the ocean. */
-size_t ocean_sample(const ocean* o, const water_query* query);
+size_t nv_ocean_sample(const ocean* o, const water_query* query);
 /* The inversion above whatever surface_grid says (tests, the grid's build). */
-size_t ocean_sample_exact(const ocean* o, const water_query* query);
+size_t nv_ocean_sample_exact(const ocean* o, const water_query* query);
 /* Fields at labels x0 (no inversion), summed over cascades. */
-void ocean_sample_labels(const ocean* o, size_t count, const double* x0, const double* z0, ocean_point* out);
+void nv_ocean_sample_labels(const ocean* o, size_t count, const double* x0, const double* z0, ocean_point* out);
 
 /* Statistics of the current state (allocates nothing; O(nx nz cascades)). */
-void ocean_measure(const ocean* o, ocean_stats* stats);
+void nv_ocean_measure(const ocean* o, ocean_stats* stats);
 
 /* Introspection (tests, tools, renderers). */
-const ocean_params* ocean_get_params(const ocean* o);  /* after Beaufort resolution */
-const spectrum_model* ocean_get_model(const ocean* o);
-int ocean_cascade_count(const ocean* o);
-double ocean_cascade_size(const ocean* o, int cascade);
-void ocean_cascade_band(const ocean* o, int cascade, double* k_lo, double* k_hi);
-void ocean_resolution(const ocean* o, int* nx, int* nz);
-double ocean_time(const ocean* o);
+const ocean_params* nv_ocean_get_params(const ocean* o); /* after Beaufort resolution */
+const spectrum_model* nv_ocean_get_model(const ocean* o);
+int nv_ocean_cascade_count(const ocean* o);
+double nv_ocean_cascade_size(const ocean* o, int cascade);
+void nv_ocean_cascade_band(const ocean* o, int cascade, double* k_lo, double* k_hi);
+void nv_ocean_resolution(const ocean* o, int* nx, int* nz);
+double nv_ocean_time(const ocean* o);
 /* Grid of one field of one cascade (stride OCEAN_FIELD_STRIDE floats). */
-const float* ocean_field(const ocean* o, int cascade, ocean_field_id field);
+const float* nv_ocean_field(const ocean* o, int cascade, ocean_field_id field);
 /* Initial amplitude h0(k) (complex) of wave (n, m), -N/2 <= n, m < N/2, as
  * the update uses it (0 outside the cascade's band). */
-void ocean_initial_amplitude(const ocean* o, int cascade, int n, int m, double out[2]);
+void nv_ocean_initial_amplitude(const ocean* o, int cascade, int n, int m, double out[2]);
 /* Quantised angular frequency of wave (n, m): an integer multiple of 2 pi / T. */
-double ocean_wave_omega(const ocean* o, int cascade, int n, int m);
+double nv_ocean_wave_omega(const ocean* o, int cascade, int n, int m);
 /* h~(k, t) of wave (n, m) at the current time, computed exactly as the update does. */
-void ocean_evolved_amplitude(const ocean* o, int cascade, int n, int m, float out[2]);
+void nv_ocean_evolved_amplitude(const ocean* o, int cascade, int n, int m, float out[2]);
 
 #pragma GCC visibility pop
 

@@ -32,7 +32,7 @@ typedef enum spreading_type {
     SPREADING_DONELAN_BANNER = 3 /* beta / (2 tanh(beta pi)) sech^2(beta theta) */
 } spreading_type;
 
-/* Fill the inputs, then call spectrum_model_prepare to derive the rest. */
+/* Fill the inputs, then call nv_spectrum_model_prepare to derive the rest. */
 typedef struct spectrum_model {
     /* inputs */
     spectrum_type type;
@@ -44,55 +44,55 @@ typedef struct spectrum_model {
     double gamma;      /* JONSWAP peak enhancement, >= 1 (3.3) */
     double swell;      /* 0..1: extra directional narrowing of the cos-2s spreading */
     double scale;      /* multiplies the spectrum (1); set to reach a target Hs */
-    /* derived by spectrum_model_prepare */
+    /* derived by nv_spectrum_model_prepare */
     double alpha;      /* Phillips / PM / JONSWAP energy scale */
     double omega_p;    /* peak of the deep-water formula (rad/s); 0 when flat */
     double phillips_l; /* Phillips' largest wave, U^2 / g */
 } spectrum_model;
 
 /* Computes the derived fields; spreading AUTO is resolved here. */
-void spectrum_model_prepare(spectrum_model* m);
+void nv_spectrum_model_prepare(spectrum_model* m);
 
 /* Dispersion: omega^2 = g k tanh(k depth); depth <= 0 means deep water. */
-double spectrum_dispersion(double k, double depth, double gravity);
+double nv_spectrum_dispersion(double k, double depth, double gravity);
 /* d omega / d k for the same relation (the group speed). */
-double spectrum_dispersion_derivative(double k, double depth, double gravity);
+double nv_spectrum_dispersion_derivative(double k, double depth, double gravity);
 
 /* Omnidirectional frequency spectrum S(omega) (m^2 s), including scale. */
-double spectrum_omega_density(const spectrum_model* m, double omega);
+double nv_spectrum_omega_density(const spectrum_model* m, double omega);
 /* Omnidirectional wavenumber spectrum S(k) = S(omega(k)) d omega / d k (m^3). */
-double spectrum_k_density(const spectrum_model* m, double k);
+double nv_spectrum_k_density(const spectrum_model* m, double k);
 /* Directional spreading D(omega, theta), theta from the wind direction;
  * integrates to 1 over theta in [-pi, pi]. */
-double spectrum_spreading(const spectrum_model* m, double omega, double theta);
+double nv_spectrum_spreading(const spectrum_model* m, double omega, double theta);
 /* 2D density S(kx, kz) = S(k) D(omega(k), theta) / k (m^4); theta is the
  * angle of k measured from the wind direction wind_dir (radians). */
-double spectrum_density_2d(const spectrum_model* m, double kx, double kz, double wind_dir);
+double nv_spectrum_density_2d(const spectrum_model* m, double kx, double kz, double wind_dir);
 
 /* m0 = integral of S(k) dk (the height variance, m^2); Hs = 4 sqrt(m0). */
-double spectrum_m0(const spectrum_model* m);
+double nv_spectrum_m0(const spectrum_model* m);
 /* m0 restricted to k_lo <= k < k_hi. */
-double spectrum_m0_band(const spectrum_model* m, double k_lo, double k_hi);
+double nv_spectrum_m0_band(const spectrum_model* m, double k_lo, double k_hi);
 /* Peak of S(omega) (rad/s), found numerically (TMA moves it); 0 when flat. */
-double spectrum_peak_omega(const spectrum_model* m);
+double nv_spectrum_peak_omega(const spectrum_model* m);
 
 /* Mitsuyasu's normalisation Q(s) = Gamma(s+1) / (2 sqrt(pi) Gamma(s+1/2)),
  * so that Q(s) |cos(theta/2)|^(2s) integrates to 1 over [-pi, pi]. */
-double spectrum_cos2s_norm(double s);
+double nv_spectrum_cos2s_norm(double s);
 
 /* Beaufort scale 0..12: mean wind speed at 10 m (m/s) and the WMO probable
  * significant wave height in the open sea (m). Negative outside 0..12. */
-double spectrum_beaufort_wind(int beaufort);
-double spectrum_beaufort_hs(int beaufort);
+double nv_spectrum_beaufort_wind(int beaufort);
+double nv_spectrum_beaufort_hs(int beaufort);
 /* Wind speed of a fully developed (Pierson-Moskowitz) sea with this Hs. */
-double spectrum_wind_for_hs(double hs, double gravity);
+double nv_spectrum_wind_for_hs(double hs, double gravity);
 
 /* splitmix64 finaliser. */
-uint64_t spectrum_hash64(uint64_t x);
+uint64_t nv_spectrum_hash64(uint64_t x);
 /* Two independent standard normal numbers from a hash of (seed, cascade, n, m):
  * the same wave always gets the same numbers, whatever the loop order, the
  * thread count or the grid size. */
-void spectrum_gaussian_pair(uint64_t seed, int cascade, int n, int m, double out[2]);
+void nv_spectrum_gaussian_pair(uint64_t seed, int cascade, int n, int m, double out[2]);
 
 #pragma GCC visibility pop
 

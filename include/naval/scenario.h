@@ -78,7 +78,7 @@ typedef struct scenario_hull {
     mass_spec mass;
     bool has_dynamics;              /* false: the world's default (pure hydrostatics, no actuators) */
     vessel_dynamics dynamics;
-    uint32_t columns_nx, columns_nz; /* a column model built from the hull (world_build_type_columns); 0: none */
+    uint32_t columns_nx, columns_nz; /* a column model built from the hull (nv_world_build_type_columns); 0: none */
 } scenario_hull;
 
 typedef struct scenario_vessel {
@@ -106,20 +106,20 @@ typedef struct scenario {
 
 /* Parses JSON text; `name` prefixes messages, `base_dir` resolves relative
  * mesh paths (NULL: as given). */
-int scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, scenario* out,
-                   nv_error* err);
-int scenario_load_file(const char* path, scenario* out, nv_error* err);
-void scenario_free(scenario* s);
+int nv_scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, scenario* out,
+                      nv_error* err);
+int nv_scenario_load_file(const char* path, scenario* out, nv_error* err);
+void nv_scenario_free(scenario* s);
 
 /* Appends a square grid of `count` vessels of hull type `type` around (x, z) =
  * origin, `spacing` apart, afloat, headings drawn from `seed`, moving ahead
  * at `speed` m/s. */
-int scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
-                       double speed, uint64_t seed, nv_error* err);
+int nv_scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
+                          double speed, uint64_t seed, nv_error* err);
 
 /* The wind over the water, world frame, m/s: the ocean's when there is one
  * (its Beaufort number's wind when it gives one), else the top-level one. */
-vec3 scenario_wind(const scenario* s);
+vec3 nv_scenario_wind(const scenario* s);
 
 /* A scenario made real: the ocean (NULL for flat water) and the world on it,
  * with every type's dynamics, the wind and the vessels' controls set. */
@@ -128,8 +128,8 @@ typedef struct scenario_instance {
     ocean* ocean;
 } scenario_instance;
 
-int scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err);
-void scenario_instance_destroy(scenario_instance* inst);
+int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err);
+void nv_scenario_instance_destroy(scenario_instance* inst);
 
 #pragma GCC visibility pop
 

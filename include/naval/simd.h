@@ -19,15 +19,15 @@ enum {
 };
 
 /* The widest level this CPU (and its OS) runs. */
-int simd_cpu_level(void);
+int nv_simd_cpu_level(void);
 /* The level the kernels use: the CPU's, no wider than the cap. */
-int simd_level(void);
+int nv_simd_level(void);
 /* Caps the level (SIMD_AVX512 lifts the cap). Not for use while a world
  * steps on other threads. */
-void simd_cap(int level);
-const char* simd_name(int level);
+void nv_simd_cap(int level);
+const char* nv_simd_name(int level);
 /* "sse2", "avx2" or "avx512" to its level; -1 for anything else. */
-int simd_level_of(const char* name);
+int nv_simd_level_of(const char* name);
 
 #pragma GCC visibility pop
 

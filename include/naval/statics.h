@@ -25,7 +25,7 @@ typedef struct statics_options {
     double initial_tilt_deg;
 } statics_options;
 
-statics_options statics_options_default(void);
+statics_options nv_statics_options_default(void);
 
 typedef struct statics_result {
     bool settled;
@@ -41,21 +41,21 @@ typedef struct statics_result {
 } statics_result;
 
 /* Fails when the hull cannot float (heavier than its whole displacement). */
-int statics_find_equilibrium(const hull* h, const statics_options* opts, statics_result* out, nv_error* err);
+int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, statics_result* out, nv_error* err);
 
 /* CG height at which the hull, held at `orientation`, floats on flat water
  * at height 0 (displacement = weight); fails when it would sink. */
-int statics_balance_height_of(const hull* h, double water_density, double gravity, quat orientation, double* y,
-                              nv_error* err);
+int nv_statics_balance_height_of(const hull* h, double water_density, double gravity, quat orientation, double* y,
+                                 nv_error* err);
 
 /* Heel, trim and tilt of an orientation, degrees. */
-void statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg);
+void nv_statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg);
 
 /* Displaced volume (m^3) and centre of buoyancy (world) of a vessel at
  * `position` / `rotation` whose vertex heights were taken against flat water
  * at `level`. */
-double statics_buoyancy_center(const hull* h, const float* height, vec3 position, const mat3* rotation, double level,
-                               vec3* center);
+double nv_statics_buoyancy_center(const hull* h, const float* height, vec3 position, const mat3* rotation, double level,
+                                  vec3* center);
 
 #pragma GCC visibility pop
 

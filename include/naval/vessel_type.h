@@ -10,7 +10,7 @@
  *     "up": "y", "flip": false,                  mesh options (as naval-hull)
  *     "mass": 80000 | "density": 500,            kg or kg/m^3 (not both)
  *     "cg": [-2.3, 1.1, 0], "gyration": [2.1, 6, 6],   mesh coordinates, m
- *     "coefficients": {                          absent: hydrodyn_coeffs_default()
+ *     "coefficients": {                          absent: nv_hydrodyn_coeffs_default()
  *       "forces": "all" | "none" | ["viscous", "pressure_drag", "slamming",
  *                                   "air_drag", "area_damping", "added_mass"],
  *       "viscosity": 1.19e-6, "reynolds_min": 1e5, "reference_length": 0,
@@ -77,27 +77,27 @@ typedef struct vessel_type {
 } vessel_type;
 
 /* A type with the defaults: hull unset, default mass spec and mesh options,
- * hydrodyn_coeffs_default(), no actuators, default control rates. */
-void vessel_type_init(vessel_type* t);
+ * nv_hydrodyn_coeffs_default(), no actuators, default control rates. */
+void nv_vessel_type_init(vessel_type* t);
 
 /* Parses a vessel-type file's JSON text. `name` prefixes messages (the file
  * name); `base_dir` resolves a relative hull path (NULL: as given). */
-int vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, vessel_type* out,
-                      nv_error* err);
-int vessel_type_load_file(const char* path, vessel_type* out, nv_error* err);
+int nv_vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, vessel_type* out,
+                         nv_error* err);
+int nv_vessel_type_load_file(const char* path, vessel_type* out, nv_error* err);
 
 /* The built-in types by name; an unknown name is an error listing them. */
-int vessel_type_builtin(const char* name, vessel_type* out, nv_error* err);
-int vessel_type_builtin_count(void);
-const char* vessel_type_builtin_name(int index);
+int nv_vessel_type_builtin(const char* name, vessel_type* out, nv_error* err);
+int nv_vessel_type_builtin_count(void);
+const char* nv_vessel_type_builtin_name(int index);
 
 /* "builtin:NAME" gives a built-in type, anything else is a file path. */
-int vessel_type_from_spec(const char* spec, vessel_type* out, nv_error* err);
+int nv_vessel_type_from_spec(const char* spec, vessel_type* out, nv_error* err);
 
 /* The type's hull as a mesh (built-in or loaded from its file). */
-int vessel_type_load_mesh(const vessel_type* t, mesh* out, nv_error* err);
+int nv_vessel_type_load_mesh(const vessel_type* t, mesh* out, nv_error* err);
 /* The same from a hull spec ("builtin:NAME[:TRIS]" or a mesh path). */
-int vessel_type_load_hull(const char* hull, const mesh_options* opts, mesh* out, nv_error* err);
+int nv_vessel_type_load_hull(const char* hull, const mesh_options* opts, mesh* out, nv_error* err);
 
 /* For other JSON readers (scenario.c) that hold a vessel type inline: reads
  * the object `obj` at key path `path` (see json_util.h). With
@@ -106,8 +106,8 @@ int vessel_type_load_hull(const char* hull, const mesh_options* opts, mesh* out,
 enum { VESSEL_TYPE_HULL_ENTRY = 1u << 0 };
 struct json_ctx;
 struct cJSON;
-int vessel_type_parse_object(const struct json_ctx* c, const struct cJSON* obj, const char* path, unsigned flags,
-                             vessel_type* out);
+int nv_vessel_type_parse_object(const struct json_ctx* c, const struct cJSON* obj, const char* path, unsigned flags,
+                                vessel_type* out);
 
 #pragma GCC visibility pop
 

@@ -4,7 +4,7 @@
  * The hull's per-vertex pass hands arrays of world (x, z) and gets heights
  * back (optionally unit normals and the surface's vertical velocity). Every
  * surface answers in its own current state: the owner advances it (e.g.
- * water_sine_set_time, or the FFT ocean's update) before the pass, never
+ * nv_water_sine_set_time, or the FFT ocean's update) before the pass, never
  * during it, so `sample` only reads and may run on many threads at once. */
 #ifndef NAVAL_WATER_H
 #define NAVAL_WATER_H
@@ -46,7 +46,7 @@ typedef struct water_flat {
     double level;
 } water_flat;
 
-void water_flat_init(water_flat* w, double level);
+void nv_water_flat_init(water_flat* w, double level);
 
 /* One travelling sine wave, h = A sin(k (x cos d + z sin d) - omega t + phase),
  * with deep-water dispersion omega^2 = g k. */
@@ -62,8 +62,8 @@ typedef struct water_sine {
 } water_sine;
 
 /* Returns -1 unless amplitude >= 0 and wavelength > 0 (finite). */
-int water_sine_init(water_sine* w, double amplitude, double wavelength, double direction, double gravity);
-void water_sine_set_time(water_sine* w, double time);
+int nv_water_sine_init(water_sine* w, double amplitude, double wavelength, double direction, double gravity);
+void nv_water_sine_set_time(water_sine* w, double time);
 
 #pragma GCC visibility pop
 

@@ -66,7 +66,7 @@ typedef struct world_lod {
     double hysteresis;     /* (0.1) */
 } world_lod;
 
-world_lod world_lod_default(void);
+world_lod nv_world_lod_default(void);
 
 typedef struct world_config {
     double tick_hz;          /* fixed step rate, Hz */
@@ -78,7 +78,7 @@ typedef struct world_config {
     uint32_t triangle_block; /* triangles per triangle-pass block */
 } world_config;
 
-world_config world_config_default(void);
+world_config nv_world_config_default(void);
 
 /* The water the world floats on. `update` (may be NULL) advances it to a
  * time before each step's passes and may use the job pool; `surface` is only
@@ -109,7 +109,7 @@ typedef struct world_timing {
     /* Wall time of each pass; step_ms is all of them. lod_ms: the choice
      * of models and cutting the blocks again (after spawns too). */
     double lod_ms, water_ms, vertex_ms, triangle_ms, integrate_ms, step_ms;
-    /* With world_set_timing_detail on: thread time in the per-vertex and
+    /* With nv_world_set_timing_detail on: thread time in the per-vertex and
      * per-triangle work, summed over the workers (a small hull runs both
      * in one job, so the wall times above cannot split them). */
     double vertex_cpu_ms, triangle_cpu_ms;
@@ -118,58 +118,58 @@ typedef struct world_timing {
 typedef struct world world;
 
 /* `pool` is borrowed (NULL runs everything on the caller's thread). */
-int world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err);
-void world_destroy(world* w);
+int nv_world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err);
+void nv_world_destroy(world* w);
 /* Default: flat water at height 0. The surface must outlive the world. */
-void world_set_water(world* w, const world_water* water);
+void nv_world_set_water(world* w, const world_water* water);
 
-int world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
-                        nv_error* err);
-uint32_t world_hull_type_count(const world* w);
-const hull* world_hull_type(const world* w, uint32_t type);
-const char* world_hull_type_name(const world* w, uint32_t type);
+int nv_world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
+                           nv_error* err);
+uint32_t nv_world_hull_type_count(const world* w);
+const hull* nv_world_hull_type(const world* w, uint32_t type);
+const char* nv_world_hull_type_name(const world* w, uint32_t type);
 /* Index of the type with that name, or -1. */
-int world_find_hull_type(const world* w, const char* name);
+int nv_world_find_hull_type(const world* w, const char* name);
 
 /* A hull type's forces and actuators (default: pure hydrostatics, no
  * actuators). Between steps only; vessels of the type keep their state. */
-int world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err);
-const vessel_dynamics* world_type_dynamics(const world* w, uint32_t type);
+int nv_world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err);
+const vessel_dynamics* nv_world_type_dynamics(const world* w, uint32_t type);
 /* Gives a hull type the column model (columns in mesh coordinates, see
  * core/columns.h), so its vessels can use WORLD_MODEL_COLUMNS. Between
  * steps. */
 struct columns_set;
-int world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err);
+int nv_world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err);
 /* Builds the columns from the type's own hull (nx x nz columns, their
  * density from the type's mass) and sets them. */
-int world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err);
+int nv_world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err);
 /* Between steps: the vessel keeps its pose and velocities across a switch. */
-int world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err);
-int world_set_player(world* w, uint32_t id, int player, nv_error* err);
+int nv_world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err);
+int nv_world_set_player(world* w, uint32_t id, int player, nv_error* err);
 /* NULL turns automatic levels of detail off (vessels keep their models). */
-void world_set_lod(world* w, const world_lod* lod);
+void nv_world_set_lod(world* w, const world_lod* lod);
 
 /* Wind over the water, world frame, m/s (air drag). Default: still air. */
-void world_set_wind(world* w, vec3 wind);
+void nv_world_set_wind(world* w, vec3 wind);
 
 /* Between steps only. Ids are never reused; other vessels keep theirs. */
-int world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err);
-int world_despawn(world* w, uint32_t id, nv_error* err);
-int world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err);
+int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err);
+int nv_world_despawn(world* w, uint32_t id, nv_error* err);
+int nv_world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err);
 /* Commands, applied from the next step through the type's rate limits.
  * Non-finite values are refused (nothing changes); others are clamped to
  * [-1, 1]. */
-int world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err);
+int nv_world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err);
 /* 0, or -1 (out untouched) when no vessel has that id. */
-int world_vessel_get(const world* w, uint32_t id, world_vessel_state* out);
-uint32_t world_vessel_count(const world* w);
+int nv_world_vessel_get(const world* w, uint32_t id, world_vessel_state* out);
+uint32_t nv_world_vessel_count(const world* w);
 /* Id of the vessel in slot i (0 <= i < count); slot order is stable between
  * spawns and despawns. */
-uint32_t world_vessel_id_at(const world* w, uint32_t slot);
+uint32_t nv_world_vessel_id_at(const world* w, uint32_t slot);
 /* The vessels in slots [first, first + count) into out[0..], in slot
  * order, in one pass over the arrays, without id lookups. Returns how
  * many were written (fewer at the end of the world). */
-uint32_t world_read_vessels(const world* w, uint32_t first, uint32_t count, world_vessel_state* out);
+uint32_t nv_world_read_vessels(const world* w, uint32_t first, uint32_t count, world_vessel_state* out);
 
 /* What a snapshot or a view sends of a vessel: a third less to read than
  * the whole state, which at 16,000 vessels is memory traffic. */
@@ -182,32 +182,32 @@ typedef struct world_vessel_pose {
     vec3 angular_velocity;
 } world_vessel_pose;
 
-/* world_read_vessels for poses: slots [first, first + count). */
-uint32_t world_read_poses(const world* w, uint32_t first, uint32_t count, world_vessel_pose* out);
+/* nv_world_read_vessels for poses: slots [first, first + count). */
+uint32_t nv_world_read_poses(const world* w, uint32_t first, uint32_t count, world_vessel_pose* out);
 /* The CG height at which a vessel of the type floats upright on flat
  * water, found once when the type was added (spawns "afloat" use it).
  * Fails, naming why, for a type that sinks. */
-int world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err);
+int nv_world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err);
 
-void world_step(world* w);
+void nv_world_step(world* w);
 
-uint64_t world_tick(const world* w);
-double world_time(const world* w);
-const world_timing* world_last_timing(const world* w);
+uint64_t nv_world_tick(const world* w);
+double nv_world_time(const world* w);
+const world_timing* nv_world_last_timing(const world* w);
 /* Benchmarks: time the vertex and triangle work apart (two clock reads per
  * vessel and pass). Off by default. */
-void world_set_timing_detail(world* w, int on);
+void nv_world_set_timing_detail(world* w, int on);
 /* FNV-1a over every vessel's id, flags and state bits, in slot order. */
-uint64_t world_state_hash(const world* w);
+uint64_t nv_world_state_hash(const world* w);
 /* Bytes held per vessel (state, heights, blocks, sums) and shared (hull
  * types, per-worker scratch), for the benchmark's memory figures. */
-void world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total);
+void nv_world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total);
 
 /* The id the next spawn gets (ids are never reused). */
-uint32_t world_next_id(const world* w);
-const world_config* world_get_config(const world* w);
-vec3 world_get_wind(const world* w);
-world_lod world_get_lod(const world* w);
+uint32_t nv_world_next_id(const world* w);
+const world_config* nv_world_get_config(const world* w);
+vec3 nv_world_get_wind(const world* w);
+world_lod nv_world_get_lod(const world* w);
 
 #pragma GCC visibility pop
 

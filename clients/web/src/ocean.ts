@@ -47,7 +47,7 @@ const CASCADE_CUT = 8; // core's OCEAN_CASCADE_CUT
 
 const isPow2In = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi && (n & (n - 1)) === 0;
 
-/** null when usable, else what is wrong (the checks of ocean_params_validate the client depends on). */
+/** null when usable, else what is wrong (the checks of nv_ocean_params_validate the client depends on). */
 export function oceanSpecProblem(p: OceanSpecInput): string | null {
   const finite = (v: number) => typeof v === "number" && Number.isFinite(v);
   if (!(p.spectrum >= 0 && p.spectrum <= 3)) return `spectrum: unknown spectrum ${p.spectrum}`;
@@ -275,7 +275,7 @@ export class Ocean {
     }
   }
 
-  /** Field statistics as core's ocean_measure computes them (one cascade: max/min over its labels). */
+  /** Field statistics as core's nv_ocean_measure computes them (one cascade: max/min over its labels). */
   measure(): { hsMeasured: number; maxHeight: number; minHeight: number; meanHeight: number } {
     let variance = 0, max = -Infinity, min = Infinity, mean = 0;
     this.tiles.forEach((tile, c) => {

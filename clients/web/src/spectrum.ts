@@ -196,7 +196,7 @@ export function gaussianSeed(seed: bigint, cascade: number): bigint {
   return hash64(hash64(seed & M64) ^ BigInt(cascade >>> 0));
 }
 
-/** Two standard normals for wave (n, m): core's spectrum_gaussian_pair. */
+/** Two standard normals for wave (n, m): core's nv_spectrum_gaussian_pair. */
 export function gaussianPair(seedHash: bigint, n: number, m: number, out: Float64Array): void {
   const h = hash64(seedHash ^ ((BigInt(n >>> 0) << 32n) | BigInt(m >>> 0)));
   const a = hash64(h), b = hash64(h ^ 0xd1b54a32d192ed03n);
