@@ -18,23 +18,17 @@ awk '$1 != "DEFAULT" { print $2 }' "$tmp/syms" | sort -u >"$tmp/hidden"
 # after a return type, outside comments (comment lines start with "/*" or " *").
 grep -hv '^ *\(/\*\|\*\)' "$inc"/*.h | grep -oE '[a-z_][a-z0-9_]*\(' | tr -d '(' | sort -u >"$tmp/declared"
 status=0
-leaked=$(comm -23 "$tmp/exported" "$tmp/declared")
-if [ -n "$leaked" ]; then
-    echo "exported by $lib but declared in no public header (make them static, or declare them in $inc):"
-    echo "$leaked" | sed 's/^/  /'
+# complain TITLE LIST: prints the names under the title and fails the run.
+complain() {
+    [ -z "$2" ] && return 0
+    echo "$1"
+    echo "$2" | sed 's/^/  /'
     status=1
-fi
-unprefixed=$(grep -v '^nv_' "$tmp/exported" || true)
-if [ -n "$unprefixed" ]; then
-    echo "exported by $lib without the library prefix nv_:"
-    echo "$unprefixed" | sed 's/^/  /'
-    status=1
-fi
-missing=$(comm -12 "$tmp/hidden" "$tmp/declared")
-if [ -n "$missing" ]; then
-    echo "declared in $inc but hidden in $lib (a public header without the visibility pragma?):"
-    echo "$missing" | sed 's/^/  /'
-    status=1
-fi
+}
+complain "exported by $lib but declared in no public header (make them static, or declare them in $inc):" \
+    "$(comm -23 "$tmp/exported" "$tmp/declared")"
+complain "exported by $lib without the library prefix nv_:" "$(grep -v '^nv_' "$tmp/exported" || true)"
+complain "declared in $inc but hidden in $lib (a public header without the visibility pragma?):" \
+    "$(comm -12 "$tmp/hidden" "$tmp/declared")"
 [ "$status" -eq 0 ] && echo "core exports $(wc -l <"$tmp/exported") symbols, all nv_ and declared in $inc; $(wc -l <"$tmp/hidden") internal ones hidden"
 exit $status
