@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/* The static world under and beside the sea: a heightfield of the seabed
+ * and the land, read from a 16-bit grayscale PNG (or given as heights),
+ * sampled bilinearly. Node (i, j) stands at (x0 + i cell, z0 + j cell);
+ * pixel value 0 is min_elevation, 65535 max_elevation (metres, + up;
+ * negative: seabed depth, positive: land). Outside the grid is open deep
+ * sea (TERRAIN_DEEP). Built once, then only read: every query is
+ * thread-safe. */
+#ifndef NAVAL_TERRAIN_H
+#define NAVAL_TERRAIN_H
+
+#include <stdint.h>
+
+#include "nv_error.h"
+#include "vecmath.h"
+
+/* Exported: core is built with -fvisibility=hidden, so what this header
+ * does not declare stays inside the library. */
+#pragma GCC visibility push(default)
+
+/* The elevation of the open sea's floor outside the grid, m. */
+#define TERRAIN_DEEP (-10000.0)
+/* Nodes per axis, at most (a 16k x 16k map is 512 MiB of floats). */
+#define TERRAIN_MAX_NODES 16384u
+
+typedef struct terrain_spec {
+    double origin_x, origin_z; /* world position of node (0, 0), m */
+    double cell_size;          /* m between nodes, > 0 */
+    double min_elevation;      /* m at pixel value 0 */
+    double max_elevation;      /* m at pixel value 65535, > min_elevation */
+} terrain_spec;
+
+typedef struct terrain terrain;
+
+/* 0, or -1 naming the first bad field (non-finite, cell_size <= 0,
+ * max_elevation <= min_elevation). */
+int nv_terrain_spec_validate(const terrain_spec* spec, nv_error* err);
+/* From a 16-bit grayscale PNG. Errors name the file and what is wrong:
+ * missing (NV_ENOENT), not a PNG or truncated (NV_EPROTO), another bit
+ * depth or colour type, or a size beyond TERRAIN_MAX_NODES (NV_EINVAL). */
+int nv_terrain_load_png(terrain** out, const char* path, const terrain_spec* spec, nv_error* err);
+/* From nx x nz elevations in metres, row j = z index, taken as they are
+ * (spec's elevations bound them: each must lie in [min, max]). */
+int nv_terrain_create(terrain** out, uint32_t nx, uint32_t nz, const float* elevation, const terrain_spec* spec,
+                      nv_error* err);
+void nv_terrain_destroy(terrain* t);
+
+/* Elevation at (x, z), m: bilinear inside the grid, TERRAIN_DEEP outside. */
+double nv_terrain_elevation(const terrain* t, double x, double z);
+/* Elevation and the upward unit normal of the bilinear surface there
+ * (straight up outside the grid). */
+double nv_terrain_sample(const terrain* t, double x, double z, vec3* normal);
+void nv_terrain_size(const terrain* t, uint32_t* nx, uint32_t* nz);
+const terrain_spec* nv_terrain_get_spec(const terrain* t);
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/* The terrain heightfield: bilinear sampling reproduces a plane exactly
+ * and a saddle's closed form, its normal is the surface's; a 16-bit PNG
+ * written here reads back with 0 -> min and 65535 -> max; every bad input
+ * (missing, not a PNG, truncated, 8-bit, colour, reversed or NaN
+ * elevations) is refused with an error naming it. */
+#include <math.h>
+#include <png.h>
+#include <unistd.h>
+
+#include "naval/terrain.h"
+#include "test_util.h"
+
+static terrain_spec spec_of(double x0, double z0, double cell, double lo, double hi) {
+    terrain_spec s = {x0, z0, cell, lo, hi};
+    return s;
+}
+
+/* A plane h = a + b x + c z on a 7 x 5 grid: bilinear interpolation of a
+ * plane is the plane, and its normal is (-b, 1, -c) normalised. */
+static void plane_is_reproduced(void** state) {
+    (void)state;
+    const double a = -12.0, b = 0.25, c = -0.125, x0 = -30.0, z0 = 40.0, cell = 10.0;
+    float e[7 * 5];
+    for (int j = 0; j < 5; j++)
+        for (int i = 0; i < 7; i++) e[j * 7 + i] = (float)(a + b * (x0 + i * cell) + c * (z0 + j * cell));
+    terrain_spec s = spec_of(x0, z0, cell, -100.0, 100.0);
+    terrain* t;
+    nv_error err;
+    ASSERT_OK(nv_terrain_create(&t, 7, 5, e, &s, &err), err);
+    const vec3 want = v3_normalize(v3(-b, 1.0, -c));
+    for (double x = x0; x <= x0 + 60.0; x += 3.7)
+        for (double z = z0; z <= z0 + 40.0; z += 2.9) {
+            vec3 n;
+            double h = nv_terrain_sample(t, x, z, &n);
+            ASSERT_NEAR_ABS(h, a + b * x + c * z, 1e-5); /* float nodes */
+            ASSERT_NEAR_ABS(n.x, want.x, 1e-6);
+            ASSERT_NEAR_ABS(n.y, want.y, 1e-6);
+            ASSERT_NEAR_ABS(n.z, want.z, 1e-6);
+        }
+    /* the far edges belong to the grid, one step beyond is open sea */
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, x0 + 60.0, z0 + 40.0), a + b * (x0 + 60.0) + c * (z0 + 40.0), 1e-5);
+    assert_true(nv_terrain_elevation(t, x0 + 60.001, z0) == TERRAIN_DEEP);
+    assert_true(nv_terrain_elevation(t, x0, z0 - 0.001) == TERRAIN_DEEP);
+    vec3 n;
+    assert_true(nv_terrain_sample(t, 1e9, 0.0, &n) == TERRAIN_DEEP);
+    assert_true(n.x == 0.0 && n.y == 1.0 && n.z == 0.0);
+    nv_terrain_destroy(t);
+}
+
+/* One cell holding a saddle: corners 0, 0, 0, 1 (at (1,1)) give h = u v. */
+static void bilinear_saddle(void** state) {
+    (void)state;
+    const float e[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+    terrain_spec s = spec_of(0.0, 0.0, 2.0, 0.0, 1.0);
+    terrain* t;
+    nv_error err;
+    ASSERT_OK(nv_terrain_create(&t, 2, 2, e, &s, &err), err);
+    for (double x = 0.0; x <= 2.0; x += 0.25)
+        for (double z = 0.0; z <= 2.0; z += 0.25) {
+            vec3 n;
+            double u = x / 2.0, v = z / 2.0;
+            ASSERT_NEAR_ABS(nv_terrain_sample(t, x, z, &n), u * v, 1e-12);
+            vec3 want = v3_normalize(v3(-v / 2.0, 1.0, -u / 2.0)); /* dh/dx = v / cell, dh/dz = u / cell */
+            ASSERT_NEAR_ABS(n.x, want.x, 1e-12);
+            ASSERT_NEAR_ABS(n.z, want.z, 1e-12);
+        }
+    nv_terrain_destroy(t);
+}
+
+/* Writes a w x h PNG of the given depth and colour type; rows from
+ * value(i, j) (16-bit: big-endian). */
+static void write_png(const char* path, int w, int h, int depth, int type, unsigned (*value)(int, int)) {
+    FILE* f = fopen(path, "wb");
+    assert_non_null(f);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    assert_true(png && info);
+    if (setjmp(png_jmpbuf(png))) fail_msg("libpng could not write %s", path);
+    png_init_io(png, f);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth, type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    const int channels = type == PNG_COLOR_TYPE_RGB ? 3 : 1, bytes = depth / 8;
+    unsigned char* row = malloc((size_t)w * channels * bytes);
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < w; i++)
+            for (int c = 0; c < channels; c++) {
+                unsigned v = value(i, j);
+                unsigned char* p = row + ((size_t)i * channels + c) * bytes;
+                if (bytes == 2) p[0] = (unsigned char)(v >> 8), p[1] = (unsigned char)v;
+                else p[0] = (unsigned char)(v >> 8);
+            }
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    fclose(f);
+}
+
+static unsigned ramp(int i, int j) { return i == 0 && j == 0 ? 0u : (i == 3 && j == 2 ? 65535u : (unsigned)(i * 1000 + j * 7)); }
+
+static void png_reads_back(void** state) {
+    (void)state;
+    char path[] = "/tmp/naval_terrain_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_png(path, 4, 3, 16, PNG_COLOR_TYPE_GRAY, ramp);
+    terrain_spec s = spec_of(100.0, -50.0, 5.0, -40.0, 25.0);
+    terrain* t;
+    nv_error err;
+    ASSERT_OK(nv_terrain_load_png(&t, path, &s, &err), err);
+    uint32_t nx, nz;
+    nv_terrain_size(t, &nx, &nz);
+    assert_int_equal(nx, 4);
+    assert_int_equal(nz, 3);
+    const double step = (25.0 - -40.0) / 65535.0;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 4; i++)
+            ASSERT_NEAR_ABS(nv_terrain_elevation(t, 100.0 + 5.0 * i, -50.0 + 5.0 * j), -40.0 + ramp(i, j) * step, 1e-5);
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, 100.0, -50.0), -40.0, 1e-6);
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, 115.0, -40.0), 25.0, 1e-6);
+    nv_terrain_destroy(t);
+    unlink(path);
+}
+
+static unsigned flat(int i, int j) { return (unsigned)(i + j) * 100u; }
+
+/* The call fails with that code and a message holding that text. */
+#define ASSERT_REFUSED(call, err, code_, text)                                                              \
+    do {                                                                                                    \
+        assert_int_equal((call), -1);                                                                       \
+        assert_int_equal((err).code, (code_));                                                              \
+        if (!strstr((err).message, (text))) fail_msg("expected \"%s\" in \"%s\"", (text), (err).message); \
+    } while (0)
+
+static void bad_input_is_named(void** state) {
+    (void)state;
+    char path[] = "/tmp/naval_terrain_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    terrain_spec s = spec_of(0.0, 0.0, 1.0, -10.0, 10.0);
+    terrain* t = NULL;
+    nv_error err;
+    ASSERT_REFUSED(nv_terrain_load_png(&t, "/nonexistent/map.png", &s, &err), err, NV_ENOENT, "/nonexistent/map.png");
+    assert_null(t);
+    /* not a PNG */
+    FILE* f = fopen(path, "wb");
+    fputs("P5 not a png at all", f);
+    fclose(f);
+    ASSERT_REFUSED(nv_terrain_load_png(&t, path, &s, &err), err, NV_EPROTO, "not a PNG");
+    /* 8-bit gray and 16-bit RGB: the depth and type are named */
+    write_png(path, 4, 4, 8, PNG_COLOR_TYPE_GRAY, flat);
+    ASSERT_REFUSED(nv_terrain_load_png(&t, path, &s, &err), err, NV_EINVAL, "16-bit grayscale (this one is 8-bit");
+    write_png(path, 4, 4, 16, PNG_COLOR_TYPE_RGB, flat);
+    ASSERT_REFUSED(nv_terrain_load_png(&t, path, &s, &err), err, NV_EINVAL, "colour type 2");
+    /* truncated in the middle of its image data */
+    write_png(path, 64, 64, 16, PNG_COLOR_TYPE_GRAY, flat);
+    f = fopen(path, "rb+");
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    assert_int_equal(truncate(path, size / 2), 0);
+    ASSERT_REFUSED(nv_terrain_load_png(&t, path, &s, &err), err, NV_EPROTO, "unreadable PNG");
+    assert_null(t);
+    /* the spec: reversed and NaN elevations, a zero cell */
+    write_png(path, 4, 4, 16, PNG_COLOR_TYPE_GRAY, flat);
+    terrain_spec bad = spec_of(0.0, 0.0, 1.0, 10.0, -10.0);
+    ASSERT_REFUSED(nv_terrain_load_png(&t, path, &bad, &err), err, NV_EINVAL, "max_elevation");
+    bad = spec_of(0.0, 0.0, 1.0, NAN, 10.0);
+    ASSERT_REFUSED(nv_terrain_load_png(&t, path, &bad, &err), err, NV_EINVAL, "min_elevation must be finite");
+    bad = spec_of(0.0, 0.0, 0.0, -1.0, 1.0);
+    ASSERT_REFUSED(nv_terrain_load_png(&t, path, &bad, &err), err, NV_EINVAL, "cell_size");
+    /* heights given directly must lie within the spec's range */
+    const float e[4] = {0.0f, 1.0f, 2.0f, 30.0f};
+    ASSERT_REFUSED(nv_terrain_create(&t, 2, 2, e, &s, &err), err, NV_EINVAL, "node (1, 1) is 30 m");
+    ASSERT_REFUSED(nv_terrain_create(&t, 1, 2, e, &s, &err), err, NV_EINVAL, "1 x 2 nodes");
+    unlink(path);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(plane_is_reproduced),
+        cmocka_unit_test(bilinear_saddle),
+        cmocka_unit_test(png_reads_back),
+        cmocka_unit_test(bad_input_is_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
