@@ -4,13 +4,18 @@
 # exports is declared in include/naval/ and carries the library prefix
 # nv_, and every function declared there is exported (core is built with
 # -fvisibility=hidden and the public headers push default visibility).
-# Usage: core_symbols.sh libnaval_core.a include/naval
+# Usage: core_symbols.sh LIB.a... include/naval (the archives that
+# implement include/naval/: naval_core and naval_terrain)
 set -eu
-lib=$1
-inc=$2
+[ $# -ge 2 ] || { echo "usage: core_symbols.sh LIB.a... INCLUDE_DIR" >&2; exit 2; }
+eval "inc=\${$#}"
+libs=""
+while [ $# -gt 1 ]; do libs="$libs $1"; shift; done
+lib=$(echo $libs)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-readelf -sW "$lib" | awk '($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND" && $4 != "NOTYPE" { print $6, $8 }' |
+# shellcheck disable=SC2086
+readelf -sW $libs | awk '($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND" && $4 != "NOTYPE" { print $6, $8 }' |
     sort -u >"$tmp/syms"
 awk '$1 == "DEFAULT" { print $2 }' "$tmp/syms" | sort -u >"$tmp/exported"
 awk '$1 != "DEFAULT" { print $2 }' "$tmp/syms" | sort -u >"$tmp/hidden"
