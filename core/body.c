@@ -34,19 +34,27 @@ void body_set_angular_velocity(body* b, vec3 w) {
     b->angular_momentum = m3_mul_v3(&iw, w);
 }
 
-void body_integrate(body* b, vec3 force, vec3 torque, double dt) {
+void body_integrate_velocity(body* b, vec3 force, vec3 torque, double dt) {
     b->velocity = v3_madd(b->velocity, force, b->inverse_mass * dt);
-    b->position = v3_madd(b->position, b->velocity, dt);
-
     b->angular_momentum = v3_madd(b->angular_momentum, torque, dt);
     mat3 inv = body_world_inverse_inertia(b);
-    vec3 w = m3_mul_v3(&inv, b->angular_momentum);
+    b->angular_velocity = m3_mul_v3(&inv, b->angular_momentum);
+}
+
+void body_integrate_position(body* b, double dt) {
+    b->position = v3_madd(b->position, b->velocity, dt);
+    vec3 w = b->angular_velocity;
     double angle = v3_length(w) * dt;
     if (angle > 0.0) b->orientation = quat_normalize(quat_mul(quat_from_axis_angle(w, angle), b->orientation));
     /* The momentum is conserved through the rotation; the velocity follows
      * the new orientation's inertia. */
-    inv = body_world_inverse_inertia(b);
+    mat3 inv = body_world_inverse_inertia(b);
     b->angular_velocity = m3_mul_v3(&inv, b->angular_momentum);
+}
+
+void body_integrate(body* b, vec3 force, vec3 torque, double dt) {
+    body_integrate_velocity(b, force, torque, dt);
+    body_integrate_position(b, dt);
 }
 
 double body_kinetic_energy(const body* b) {

@@ -42,6 +42,10 @@ void body_set_angular_velocity(body* b, vec3 w);
 /* One step: force (N) and torque (N m, about the CG) in the world frame,
  * gravity not included. */
 void body_integrate(body* b, vec3 force, vec3 torque, double dt);
+/* Its two halves, for contacts solved between them: the velocities (and
+ * the angular velocity in the old orientation), then the pose with them. */
+void body_integrate_velocity(body* b, vec3 force, vec3 torque, double dt);
+void body_integrate_position(body* b, double dt);
 
 /* Kinetic energy, J. */
 double body_kinetic_energy(const body* b);

@@ -14,7 +14,27 @@ struct terrain {
     uint32_t nx, nz;
     double inv_cell;
     float* elevation; /* nx * nz, row j (z) after row j - 1 */
+    /* The highest node of each TERRAIN_BLOCK x TERRAIN_BLOCK cells (their
+     * corner nodes included): a vessel far above its footprint's maximum
+     * skips the terrain in one look. */
+    float* block_max;
+    uint32_t bx, bz;
 };
+
+enum { TERRAIN_BLOCK = 8 };
+
+static void terrain_build_block_max(terrain* t) {
+    for (uint32_t bj = 0; bj < t->bz; bj++)
+        for (uint32_t bi = 0; bi < t->bx; bi++) {
+            uint32_t i0 = bi * TERRAIN_BLOCK, j0 = bj * TERRAIN_BLOCK;
+            uint32_t i1 = i0 + TERRAIN_BLOCK < t->nx - 1 ? i0 + TERRAIN_BLOCK : t->nx - 1;
+            uint32_t j1 = j0 + TERRAIN_BLOCK < t->nz - 1 ? j0 + TERRAIN_BLOCK : t->nz - 1;
+            float m = -INFINITY;
+            for (uint32_t j = j0; j <= j1; j++)
+                for (uint32_t i = i0; i <= i1; i++) m = fmaxf(m, t->elevation[(size_t)j * t->nx + i]);
+            t->block_max[(size_t)bj * t->bx + bi] = m;
+        }
+}
 
 int nv_terrain_spec_validate(const terrain_spec* s, nv_error* err) {
     const struct {
@@ -40,8 +60,11 @@ static int terrain_alloc(terrain** out, uint32_t nx, uint32_t nz, const terrain_
     if (nx < 2 || nz < 2 || nx > TERRAIN_MAX_NODES || nz > TERRAIN_MAX_NODES)
         return nv_error_set(err, "terrain: %u x %u nodes (2..%u per axis)", nx, nz, TERRAIN_MAX_NODES);
     terrain* t = calloc(1, sizeof *t);
+    uint32_t bx = (nx - 2) / TERRAIN_BLOCK + 1, bz = (nz - 2) / TERRAIN_BLOCK + 1;
     float* e = t ? malloc((size_t)nx * nz * sizeof *e) : NULL;
-    if (!e) {
+    float* bm = e ? malloc((size_t)bx * bz * sizeof *bm) : NULL;
+    if (!bm) {
+        free(e);
         free(t);
         return nv_error_fail(err, NV_ENOMEM, "terrain: out of memory for %u x %u nodes", nx, nz);
     }
@@ -50,6 +73,9 @@ static int terrain_alloc(terrain** out, uint32_t nx, uint32_t nz, const terrain_
     t->nz = nz;
     t->inv_cell = 1.0 / spec->cell_size;
     t->elevation = e;
+    t->block_max = bm;
+    t->bx = bx;
+    t->bz = bz;
     *out = t;
     return 0;
 }
@@ -67,12 +93,14 @@ int nv_terrain_create(terrain** out, uint32_t nx, uint32_t nz, const float* elev
         }
         (*out)->elevation[k] = (float)e;
     }
+    terrain_build_block_max(*out);
     return 0;
 }
 
 void nv_terrain_destroy(terrain* t) {
     if (!t) return;
     free(t->elevation);
+    free(t->block_max);
     free(t);
 }
 
@@ -113,6 +141,7 @@ static int terrain_png_read(png_structp png, png_infop info, const char* path, c
             st->t->elevation[(size_t)j * w + i] = (float)(spec->min_elevation + v * scale);
         }
     }
+    terrain_build_block_max(st->t);
     return 0;
 }
 
@@ -189,6 +218,24 @@ double nv_terrain_elevation(const terrain* t, double x, double z) { return nv_te
 void nv_terrain_size(const terrain* t, uint32_t* nx, uint32_t* nz) {
     *nx = t->nx;
     *nz = t->nz;
+}
+
+double nv_terrain_max_in(const terrain* t, double x0, double z0, double x1, double z1) {
+    double u0 = (x0 - t->spec.origin_x) * t->inv_cell, u1 = (x1 - t->spec.origin_x) * t->inv_cell;
+    double v0 = (z0 - t->spec.origin_z) * t->inv_cell, v1 = (z1 - t->spec.origin_z) * t->inv_cell;
+    double cells_x = (double)(t->nx - 1), cells_z = (double)(t->nz - 1);
+    if (!(u1 >= 0.0 && v1 >= 0.0 && u0 <= cells_x && v0 <= cells_z)) return TERRAIN_DEEP; /* NaN too */
+    double outside = (u0 < 0.0 || v0 < 0.0 || u1 > cells_x || v1 > cells_z) ? TERRAIN_DEEP : -INFINITY;
+    /* cells touched, clamped to the grid, then their blocks */
+    uint32_t i0 = u0 > 0.0 ? (uint32_t)fmin(floor(u0), cells_x - 1.0) : 0;
+    uint32_t i1 = (uint32_t)fmin(floor(u1), cells_x - 1.0);
+    uint32_t j0 = v0 > 0.0 ? (uint32_t)fmin(floor(v0), cells_z - 1.0) : 0;
+    uint32_t j1 = (uint32_t)fmin(floor(v1), cells_z - 1.0);
+    double m = outside;
+    for (uint32_t bj = j0 / TERRAIN_BLOCK; bj <= j1 / TERRAIN_BLOCK; bj++)
+        for (uint32_t bi = i0 / TERRAIN_BLOCK; bi <= i1 / TERRAIN_BLOCK; bi++)
+            m = fmax(m, t->block_max[(size_t)bj * t->bx + bi]);
+    return m;
 }
 
 const terrain_spec* nv_terrain_get_spec(const terrain* t) { return &t->spec; }

@@ -76,6 +76,7 @@ int nv_world_create(world** out, const world_config* cfg, jobs* pool, nv_error* 
     nv_water_flat_init(&w->flat, 0.0);
     w->water.surface = &w->flat.base;
     w->lod = nv_world_lod_default();
+    w->ground.params = nv_world_contacts_default();
     w->types = calloc(WORLD_MAX_HULL_TYPES, sizeof *w->types);
     w->scratch = calloc(w->threads, sizeof *w->scratch);
     w->worker_ms = calloc(w->threads, sizeof *w->worker_ms);
@@ -108,6 +109,7 @@ void nv_world_destroy(world* w) {
     WORLD_CHECK_UNLOCKED(w);
     if (!w) return;
     world_lod_free(w);
+    world_ground_free(w);
     if (w->types)
         for (uint32_t i = 0; i < w->type_count; i++) {
             nv_hull_destroy(&w->types[i].hull);
@@ -157,9 +159,15 @@ int nv_world_add_hull_type(world* w, const char* name, const mesh* m, const mass
     if (nv_world_find_hull_type(w, name) >= 0) return nv_error_set(err, "world: hull type '%s' exists already", name);
     world_type* t = &w->types[w->type_count];
     if (nv_hull_create(&t->hull, m, spec, err)) return nv_error_prefix(err, "hull type '%s'", name);
-    if (body_init(&t->body_template, t->hull.body.mass, &t->hull.body.inertia, err)) {
+    if (body_init(&t->body_template, t->hull.body.mass, &t->hull.body.inertia, err) ||
+        world_ground_reserve(w, t->hull.vertex_count, err)) {
         nv_hull_destroy(&t->hull);
         return nv_error_prefix(err, "hull type '%s'", name);
+    }
+    t->radius = 0.0;
+    for (uint32_t k = 0; k < t->hull.vertex_count; k++) {
+        double x = t->hull.vx[k], y = t->hull.vy[k], z = t->hull.vz[k];
+        t->radius = fmax(t->radius, sqrt(x * x + y * y + z * z));
     }
     strcpy(t->name, name);
     t->dynamics.coeffs = nv_hydrodyn_coeffs_none();
@@ -276,6 +284,9 @@ int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uin
     v->fx[s] = v->fy[s] = v->fz[s] = 0.0;
     v->tx[s] = v->ty[s] = v->tz[s] = 0.0;
     v->area[s] = 0.0f;
+    w->sv.ground_struck[s] = 0;
+    v->contact_points[s] = 0;
+    v->penetration[s] = 0.0f;
     v->throttle_cmd[s] = v->rudder_cmd[s] = v->throttle[s] = v->rudder[s] = 0.0f;
     v->water_vy[s] = 0.0f;
     v->slam[s] = slam;
@@ -354,6 +365,8 @@ static void world_state_of_slot(const world_vessels* v, uint32_t s, world_vessel
     out->throttle_actual = v->throttle[s];
     out->rudder_actual = v->rudder[s];
     out->model = (world_model)v->model[s];
+    out->contact_points = v->contact_points[s];
+    out->penetration = v->penetration[s];
 }
 
 int nv_world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
@@ -545,7 +558,9 @@ void nv_world_memory(const world* w, size_t* per_vessel_total, size_t* shared_to
 /* A per-vessel array added to world_vessels must also travel in
  * world_vessel_record (export, restore) and core/checkpoint.c, or restored
  * worlds lose it: this fails the build until that is done. */
-_Static_assert(WORLD_VESSEL_ARRAYS == 36,
+/* (contact_points and penetration are not carried: the last step's
+ * readings, made again by the next step and read by nothing in it.) */
+_Static_assert(WORLD_VESSEL_ARRAYS == 38,
                "world_vessels changed: add the field to world_vessel_record, nv_world_export_vessel, "
                "nv_world_restore_vessel and core/checkpoint.c");
 
@@ -660,6 +675,9 @@ int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* er
     v->fx[s] = r->force.x, v->fy[s] = r->force.y, v->fz[s] = r->force.z;
     v->tx[s] = r->torque.x, v->ty[s] = r->torque.y, v->tz[s] = r->torque.z;
     v->area[s] = r->submerged_area;
+    w->sv.ground_struck[s] = 0;
+    v->contact_points[s] = 0;
+    v->penetration[s] = 0.0f;
     v->throttle_cmd[s] = r->throttle_cmd;
     v->rudder_cmd[s] = r->rudder_cmd;
     v->throttle[s] = r->throttle;

@@ -27,7 +27,17 @@ typedef struct world_type {
     columns_model* columns;     /* NULL: no column model */
     double float_height;        /* CG above the waterline floating upright on flat water (floater model) */
     int can_float;              /* float_height is known: the hull does not sink */
+    double radius;              /* m, the farthest vertex from the CG */
 } world_type;
+
+/* The ground and the contacts with it (world_ground.c). */
+typedef struct world_ground {
+    const terrain* terrain;           /* NULL: open deep sea, no contacts */
+    world_contact_params params;
+    struct contact_point** points;    /* per worker, point_capacity each */
+    uint32_t point_capacity;          /* the most vertices of a hull type */
+    uint32_t event_count;             /* compacted to the front of sv.ground_event */
+} world_ground;
 
 /* Vessel state as structure of arrays, indexed by slot: every array is
  * listed once here, X(type, name), and the struct, its growth, the move
@@ -50,7 +60,9 @@ typedef struct world_type {
     X(uint32_t, model)                          /* world_model */                                              \
     X(uint32_t, vertex_offset)                  /* first entry of the vessel's heights */                       \
     X(uint32_t, tri_block_first)                /* first triangle block of the vessel */                        \
-    X(uint32_t, tri_block_count)
+    X(uint32_t, tri_block_count)                                                                               \
+    X(uint32_t, contact_points)                 /* last step, on the ground */                                  \
+    X(float, penetration)                       /* last step, the deepest below the ground, m */
 
 typedef struct world_vessels {
 #define WORLD_VESSEL_ARRAY(type, name) type* name;
@@ -62,7 +74,9 @@ typedef struct world_vessels {
  * not part of a vessel's state: nothing moves with a slot. */
 #define WORLD_SCRATCH_FIELDS(X)                                              \
     X(uint8_t, lod_next)      /* the model the level-of-detail pass chose */ \
-    X(uint32_t, floater_slot) /* slots on the floater model, in slot order */
+    X(uint32_t, floater_slot) /* slots on the floater model, in slot order */ \
+    X(uint8_t, ground_struck) /* the vessel's ground_event is new this step */ \
+    X(world_contact_event, ground_event)
 
 typedef struct world_scratch_arrays {
 #define WORLD_VESSEL_ARRAY(type, name) type* name;
@@ -123,6 +137,8 @@ struct world {
     floater_batch* floaters;  /* one per worker, FLOATER_CHUNK each */
     floater_scratch* floater_scratch;
 
+    world_ground ground;
+
     uint64_t tick;
     double time;
     world_timing timing;
@@ -166,6 +182,24 @@ int world_reserve_player(world* w, nv_error* err);
 /* The floater model's reference height for a new hull type. */
 void world_lod_prepare_type(world* w, uint32_t type);
 void world_store_body(world* w, uint32_t s, const body* b);
+
+/* world_ground.c. Whether the ground can reach any vertex of the vessel at
+ * pos within `reach` metres (its footprint's highest ground against its
+ * lowest possible point): far from it, nothing below costs more. */
+int world_ground_near(const world* w, const world_type* t, vec3 pos, double reach);
+/* The vertex pass's heights over dry ground: above the higher of the water
+ * and the ground (a vessel world_ground_near reaches). */
+void world_ground_mask(const world* w, const hull* h, uint32_t first, uint32_t count, vec3 pos, const mat3* r,
+                       float* height);
+/* Integrates the vessel in slot s (forces in the world frame) with its
+ * contacts on the ground solved between velocities and positions; sets its
+ * contact fields, flag and event. */
+void world_ground_integrate(world* w, uint32_t s, uint32_t worker, body* b, vec3 force, vec3 torque);
+/* After the integration pass: the new contacts to the front, slot order. */
+void world_ground_publish(world* w);
+/* Room for every vertex of a new hull type in each worker's points. */
+int world_ground_reserve(world* w, uint32_t vertex_count, nv_error* err);
+void world_ground_free(world* w);
 
 /* The "between steps only" rule of world.h, checked in debug builds as
  * Box2D asserts world->locked: a call from inside a step (the water's

@@ -82,8 +82,10 @@ static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t w
         const hull* h = &w->types[w->v.type[s]].hull;
         mat3 r = world_rotation(w, s);
         vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
-        hydro_vertex_pass(h, b->first, b->count, pos, &r, w->water.surface, scratch,
-                          w->heights + w->v.vertex_offset[s]);
+        float* heights = w->heights + w->v.vertex_offset[s];
+        hydro_vertex_pass(h, b->first, b->count, pos, &r, w->water.surface, scratch, heights);
+        if (world_ground_near(w, &w->types[w->v.type[s]], pos, 0.0))
+            world_ground_mask(w, h, b->first, b->count, pos, &r, heights);
         if (b->first == 0 && w->types[w->v.type[s]].model) world_sample_heave(w, s, pos);
     }
     if (w->timing_detail) world_add_cpu(w, worker, 0, t0);
@@ -108,6 +110,7 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
             /* the vessel's vertex pass first, into this worker's scratch */
             vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
             hydro_vertex_pass(h, 0, h->vertex_count, pos, &r, w->water.surface, scratch, scratch->height);
+            if (world_ground_near(w, type, pos, 0.0)) world_ground_mask(w, h, 0, h->vertex_count, pos, &r, scratch->height);
             if (type->model) world_sample_heave(w, s, pos);
             height = scratch->height;
             if (w->timing_detail) {
@@ -182,7 +185,7 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
         v->tx[s] = water_torque.x, v->ty[s] = water_torque.y, v->tz[s] = water_torque.z;
         v->area[s] = (float)total.submerged_area;
         body next = b;
-        body_integrate(&next, force, torque, w->dt);
+        world_ground_integrate(w, s, worker, &next, force, torque);
         if (!v3_is_finite(force) || !v3_is_finite(torque) || !world_body_is_finite(&next)) {
             /* Contain it: keep the last finite state, at rest, and stop
              * simulating it; nothing it holds reaches another vessel. */
@@ -222,6 +225,7 @@ void nv_world_step(world* w) {
     double t3 = world_now_ms();
     world_run(w, w->count, 64, world_integrate_job);
     world_run(w, world_floater_chunks(w), 1, world_floater_job);
+    world_ground_publish(w);
     double t4 = world_now_ms();
     w->timing.lod_ms = tw - t0;
     w->timing.water_ms = t1 - tw;

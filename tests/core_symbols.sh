@@ -5,7 +5,7 @@
 # nv_, and every function declared there is exported (core is built with
 # -fvisibility=hidden and the public headers push default visibility).
 # Usage: core_symbols.sh LIB.a... include/naval (the archives that
-# implement include/naval/: naval_core and naval_terrain)
+# implement include/naval/)
 set -eu
 [ $# -ge 2 ] || { echo "usage: core_symbols.sh LIB.a... INCLUDE_DIR" >&2; exit 2; }
 eval "inc=\${$#}"

@@ -68,6 +68,56 @@ static void bilinear_saddle(void** state) {
     nv_terrain_destroy(t);
 }
 
+/* The footprint bound: over random rectangles of a random 37 x 29 grid it
+ * is never below the highest sample inside (a dense brute force), never
+ * above the highest node of the blocks touched, and it is TERRAIN_DEEP
+ * all outside the grid. */
+static void max_bounds_the_footprint(void** state) {
+    (void)state;
+    enum { NX = 37, NZ = 29 };
+    float e[NX * NZ];
+    uint64_t seed = 12345;
+    for (int k = 0; k < NX * NZ; k++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        e[k] = (float)((double)(seed >> 11) / 9007199254740992.0 * 40.0 - 30.0);
+    }
+    const double x0 = 100.0, z0 = -50.0, cell = 3.0;
+    terrain_spec s = spec_of(x0, z0, cell, -30.0, 10.0);
+    terrain* t;
+    nv_error err;
+    ASSERT_OK(nv_terrain_create(&t, NX, NZ, e, &s, &err), err);
+    float top = -INFINITY;
+    for (int k = 0; k < NX * NZ; k++) top = fmaxf(top, e[k]);
+    for (int trial = 0; trial < 300; trial++) {
+        double r[4];
+        for (int q = 0; q < 4; q++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            r[q] = (double)(seed >> 11) / 9007199254740992.0;
+        }
+        double ax = x0 - 20.0 + r[0] * (NX * cell + 40.0), az = z0 - 20.0 + r[1] * (NZ * cell + 40.0);
+        double bx = ax + r[2] * 30.0, bz = az + r[3] * 30.0;
+        double bound = nv_terrain_max_in(t, ax, az, bx, bz), seen = -INFINITY;
+        for (int a = 0; a <= 40; a++)
+            for (int b = 0; b <= 40; b++)
+                seen = fmax(seen, nv_terrain_elevation(t, ax + (bx - ax) * a / 40.0, az + (bz - az) * b / 40.0));
+        assert_true(bound >= seen);
+        assert_true(bound <= top);
+    }
+    /* inside one block of a plane tilted up along x, the bound is that block's highest node */
+    assert_true(nv_terrain_max_in(t, x0 - 90.0, z0, x0 - 10.0, z0 + 5.0) == TERRAIN_DEEP);
+    assert_true(nv_terrain_max_in(t, x0 + 1e6, z0, x0 + 2e6, z0 + 5.0) == TERRAIN_DEEP);
+    nv_terrain_destroy(t);
+    float p[NX * NZ];
+    for (int j = 0; j < NZ; j++)
+        for (int i = 0; i < NX; i++) p[j * NX + i] = (float)(i * 0.5 - 10.0);
+    ASSERT_OK(nv_terrain_create(&t, NX, NZ, p, &s, &err), err);
+    /* cells 1..2 lie in the first block (nodes 0..8): its highest node is i = 8 */
+    ASSERT_NEAR_ABS(nv_terrain_max_in(t, x0 + 1.0 * cell, z0 + cell, x0 + 2.5 * cell, z0 + 2.0 * cell), -6.0, 1e-6);
+    /* the last cells: the grid's highest node, i = 36 */
+    ASSERT_NEAR_ABS(nv_terrain_max_in(t, x0 + 34.5 * cell, z0, x0 + 35.5 * cell, z0 + cell), 8.0, 1e-6);
+    nv_terrain_destroy(t);
+}
+
 /* Writes a w x h PNG of the given depth and colour type; rows from
  * value(i, j) (16-bit: big-endian). */
 static void write_png(const char* path, int w, int h, int depth, int type, unsigned (*value)(int, int)) {
@@ -185,6 +235,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plane_is_reproduced),
         cmocka_unit_test(bilinear_saddle),
+        cmocka_unit_test(max_bounds_the_footprint),
         cmocka_unit_test(png_reads_back),
         cmocka_unit_test(bad_input_is_named),
     };

@@ -50,6 +50,10 @@ double nv_terrain_elevation(const terrain* t, double x, double z);
 /* Elevation and the upward unit normal of the bilinear surface there
  * (straight up outside the grid). */
 double nv_terrain_sample(const terrain* t, double x, double z, vec3* normal);
+/* An upper bound of the elevation over the rectangle [x0, x1] x [z0, z1]
+ * (never below the highest point there; TERRAIN_DEEP where it is all
+ * outside the grid): one look tells a vessel it is far from the ground. */
+double nv_terrain_max_in(const terrain* t, double x0, double z0, double x1, double z1);
 void nv_terrain_size(const terrain* t, uint32_t* nx, uint32_t* nz);
 const terrain_spec* nv_terrain_get_spec(const terrain* t);
 

@@ -27,6 +27,7 @@
 #include "mass.h"
 #include "mesh.h"
 #include "nv_error.h"
+#include "terrain.h"
 #include "vecmath.h"
 #include "vessel_type.h"
 #include "water.h"
@@ -42,6 +43,7 @@
 enum {
     WORLD_VESSEL_FROZEN = 1u << 0, /* its state went non-finite; kept at its last finite state */
     WORLD_VESSEL_PLAYER = 1u << 1, /* levels of detail are chosen by distance from these */
+    WORLD_VESSEL_GROUNDED = 1u << 2, /* touched the ground (seabed, beach, land) in the last step */
 };
 
 /* How a vessel meets the water (its level of detail): Kerner's
@@ -103,6 +105,8 @@ typedef struct world_vessel_state {
     double throttle, rudder;             /* commanded, [-1, 1] */
     double throttle_actual, rudder_actual; /* after the type's rate limits */
     world_model model;
+    uint32_t contact_points; /* last step: hull points pressed on the ground */
+    double penetration;      /* last step: the deepest of them below the ground, m */
 } world_vessel_state;
 
 typedef struct world_timing {
@@ -151,6 +155,44 @@ void nv_world_set_lod(world* w, const world_lod* lod);
 
 /* Wind over the water, world frame, m/s (air drag). Default: still air. */
 void nv_world_set_wind(world* w, vec3 wind);
+
+/* Contacts with the ground: hull vertices below (or about to pass below)
+ * the terrain are held on it by soft constraints with Coulomb friction,
+ * and where the ground rises above the water there is no water (the
+ * vertex pass sees the higher of the two surfaces). See docs/contacts.md. */
+typedef struct world_contact_params {
+    int enabled;            /* 0: no contacts at all (1) */
+    double ground_friction; /* Coulomb coefficient, hull on the ground (0.5: steel on sand) */
+    double hertz;           /* the overlap spring; 0: tick_hz / 4, at most 30 (0) */
+    double damping_ratio;   /* of that spring (10: no bounce) */
+    double push_speed;      /* m/s, the fastest an overlap is pushed out (2) */
+} world_contact_params;
+
+world_contact_params nv_world_contacts_default(void);
+/* Refuses (EINVAL, naming the field) a negative or non-finite value. */
+int nv_world_set_contacts(world* w, const world_contact_params* params, nv_error* err);
+world_contact_params nv_world_get_contacts(const world* w);
+/* The ground, borrowed: it must outlive the world (NULL: open deep sea). */
+void nv_world_set_terrain(world* w, const terrain* t);
+const terrain* nv_world_get_terrain(const world* w);
+
+#define WORLD_CONTACT_GROUND UINT32_MAX /* id_b of a contact with the ground */
+
+/* A contact that began in the last step: a vessel that was not touching
+ * the ground in the step before. */
+typedef struct world_contact_event {
+    uint64_t tick;        /* the step's tick (nv_world_tick after it) */
+    uint32_t id_a;        /* the vessel */
+    uint32_t id_b;        /* WORLD_CONTACT_GROUND */
+    vec3 point;           /* world, the impulse-weighted mean of the points, m */
+    vec3 normal;          /* unit, the way a is pushed */
+    double closing_speed; /* m/s along the normal when it struck (the fastest point) */
+    double impulse;       /* N s along the normals in the step */
+} world_contact_event;
+
+/* The last step's new contacts, in slot order; valid until the next step
+ * or spawn. */
+const world_contact_event* nv_world_contact_events(const world* w, uint32_t* count);
 
 /* Between steps only. Ids are never reused; other vessels keep theirs. */
 int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err);

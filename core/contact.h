@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/* Contacts as soft constraints on velocities (Catto's "soft step"): each
+ * contact point keeps the closing speed along its normal at or above what
+ * closes the gap this step, a spring of `hertz` and `damping_ratio` pushes
+ * an overlap out no faster than `push_speed`, and Coulomb friction holds
+ * the sliding speed within friction x the normal impulse. The impulses are
+ * found by sequential passes over the points in a fixed order (the result
+ * depends on nothing else), first with the push-out, then relaxed without
+ * it after the positions moved, so that pushing out never becomes kinetic
+ * energy. A body's response is its mass and inertia with the added mass of
+ * the water around it, as the integrator sees them.
+ *
+ * Geometry (which points touch) is the caller's; this module only solves. */
+#ifndef NAVAL_CONTACT_H
+#define NAVAL_CONTACT_H
+
+#include <stdint.h>
+
+#include "body.h"
+#include "naval/vecmath.h"
+
+/* The soft constraint's coefficients for one step (Catto, "Soft Step"). */
+typedef struct contact_soft {
+    double bias_rate;     /* 1/s: separation -> target speed */
+    double mass_scale;    /* of the constraint's effective mass */
+    double impulse_scale; /* of the impulse accumulated so far */
+} contact_soft;
+
+contact_soft contact_soft_make(double hertz, double damping_ratio, double dt);
+
+/* A body as the solver moves it: velocities and the maps from an impulse
+ * to their change, all world frame. */
+typedef struct contact_body {
+    vec3 velocity;
+    vec3 angular_momentum;
+    vec3 angular_velocity;
+    mat3 inverse_mass;      /* impulse -> velocity change (added mass along the body axes) */
+    mat3 momentum_response; /* moment of an impulse -> angular momentum change (added inertia) */
+    mat3 inverse_inertia;   /* angular momentum -> angular velocity */
+} contact_body;
+
+/* From the body after its forces were integrated into its velocities, and
+ * the added mass and inertia fractions along the body axes (vessel_type). */
+void contact_body_init(contact_body* cb, const body* b, vec3 added_mass, vec3 added_inertia);
+/* The body's velocities from the solver's. */
+void contact_body_store(const contact_body* cb, body* b);
+
+typedef struct contact_point {
+    vec3 r;      /* from the CG, world */
+    vec3 normal; /* unit, the way the body is pushed */
+    vec3 tangent[2];
+    double separation;  /* m along the normal; < 0 overlapping */
+    double normal_mass; /* 1 / (response along the normal) */
+    double tangent_mass[2];
+    double normal_impulse; /* N s, accumulated this step */
+    double tangent_impulse[2];
+    double closing_speed; /* m/s toward the surface before the solve (> 0 closing) */
+} contact_point;
+
+typedef struct contact_params {
+    double friction; /* Coulomb coefficient */
+    double hertz;    /* the overlap spring's frequency */
+    double damping_ratio;
+    double push_speed;   /* m/s, the fastest an overlap is pushed out */
+    uint32_t iterations; /* passes with the push-out */
+    uint32_t relax_iterations;
+} contact_params;
+
+/* Fills the points' masses, tangents and closing speeds, impulses zero. */
+void contact_prepare(const contact_body* cb, contact_point* p, uint32_t count);
+/* Passes over the points against a static surface: with the push-out
+ * (use_bias) before the positions move, without it after. */
+void contact_solve_static(contact_body* cb, contact_point* p, uint32_t count, const contact_params* params,
+                          const contact_soft* soft, double dt, int use_bias);
+
+#endif

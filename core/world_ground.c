@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/* Vessels on the ground: the water mask over dry land, and each vessel's
+ * hull vertices held on the terrain by the soft contacts of contact.c,
+ * solved per vessel inside the integration pass (the ground does not move,
+ * so vessels never wait for each other). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "contact.h"
+#include "hydro.h"
+#include "world_internal.h"
+
+/* A point closer to the ground than this joins the solve even at rest: the
+ * contact is there before the overlap (speculative), so a resting hull
+ * does not fall in and out of contact. */
+#define GROUND_SLOP 0.05
+#define GROUND_ITERATIONS 8u
+#define GROUND_RELAX_ITERATIONS 4u
+
+world_contact_params nv_world_contacts_default(void) {
+    world_contact_params p = {
+        .enabled = 1, .ground_friction = 0.5, .hertz = 0.0, .damping_ratio = 10.0, .push_speed = 2.0};
+    return p;
+}
+
+int nv_world_set_contacts(world* w, const world_contact_params* p, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
+    const struct {
+        const char* name;
+        double value;
+    } fields[] = {{"ground_friction", p->ground_friction},
+                  {"hertz", p->hertz},
+                  {"damping_ratio", p->damping_ratio},
+                  {"push_speed", p->push_speed}};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (!(fields[i].value >= 0.0) || !isfinite(fields[i].value))
+            return nv_error_set(err, "contacts: %s must be finite and >= 0 (got %g)", fields[i].name, fields[i].value);
+    w->ground.params = *p;
+    return 0;
+}
+
+world_contact_params nv_world_get_contacts(const world* w) { return w->ground.params; }
+
+void nv_world_set_terrain(world* w, const terrain* t) {
+    WORLD_CHECK_UNLOCKED(w);
+    w->ground.terrain = t;
+}
+
+const terrain* nv_world_get_terrain(const world* w) { return w->ground.terrain; }
+
+const world_contact_event* nv_world_contact_events(const world* w, uint32_t* count) {
+    *count = w->ground.event_count;
+    return w->sv.ground_event;
+}
+
+int world_ground_reserve(world* w, uint32_t vertex_count, nv_error* err) {
+    if (vertex_count <= w->ground.point_capacity) return 0;
+    if (!w->ground.points && !(w->ground.points = calloc(w->threads, sizeof *w->ground.points)))
+        return nv_error_fail(err, NV_ENOMEM, "world: out of memory for contact points");
+    for (uint32_t i = 0; i < w->threads; i++) {
+        contact_point* p = realloc(w->ground.points[i], (size_t)vertex_count * sizeof *p);
+        if (!p) return nv_error_fail(err, NV_ENOMEM, "world: out of memory for %u contact points", vertex_count);
+        w->ground.points[i] = p;
+    }
+    w->ground.point_capacity = vertex_count;
+    return 0;
+}
+
+void world_ground_free(world* w) {
+    if (w->ground.points)
+        for (uint32_t i = 0; i < w->threads; i++) free(w->ground.points[i]);
+    free(w->ground.points);
+    w->ground.points = NULL;
+}
+
+int world_ground_near(const world* w, const world_type* t, vec3 pos, double reach) {
+    if (!w->ground.terrain || !w->ground.params.enabled) return 0;
+    const double r = t->radius;
+    double top = nv_terrain_max_in(w->ground.terrain, pos.x - r, pos.z - r, pos.x + r, pos.z + r);
+    return top > pos.y - r - reach;
+}
+
+void world_ground_mask(const world* w, const hull* h, uint32_t first, uint32_t count, vec3 pos, const mat3* r,
+                       float* height) {
+    for (uint32_t k = first; k < first + count; k++) {
+        vec3 p = v3_add(pos, hydro_vertex_offset(h, r, k));
+        float above_ground = (float)(p.y - nv_terrain_elevation(w->ground.terrain, p.x, p.z));
+        /* Dry ground (above the water there): the vertex is dry, whether it
+         * is above the ground or pressed into it. Above it, the height over
+         * the higher of the two surfaces, so that a hull crossing the
+         * shoreline feels no jump; in it, the height of the ground over the
+         * water, positive. */
+        if (above_ground < height[k]) height[k] = fmaxf(above_ground, height[k] - above_ground);
+    }
+}
+
+/* The vertices within `reach` of the ground, as contact points. */
+static uint32_t world_ground_gather(const world* w, const hull* h, const body* b, double reach, contact_point* out) {
+    const mat3 r = body_rotation(b);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < h->vertex_count; k++) {
+        vec3 off = hydro_vertex_offset(h, &r, k);
+        vec3 p = v3_add(b->position, off);
+        vec3 normal;
+        double ground = nv_terrain_sample(w->ground.terrain, p.x, p.z, &normal);
+        /* the distance to the ground's tangent plane under the vertex */
+        double separation = (p.y - ground) * normal.y;
+        if (!(separation < reach)) continue;
+        contact_point* c = &out[n++];
+        c->r = off;
+        c->normal = normal;
+        c->separation = separation;
+    }
+    return n;
+}
+
+static void world_ground_clear(world* w, uint32_t s) {
+    w->v.contact_points[s] = 0;
+    w->v.penetration[s] = 0.0f;
+    w->v.flags[s] &= ~(uint32_t)WORLD_VESSEL_GROUNDED;
+}
+
+/* The step's contact summary: touching points, the deepest, the flag, and
+ * an event when the vessel was not on the ground the step before. */
+static void world_ground_record(world* w, uint32_t s, const body* start, const contact_point* p, uint32_t n) {
+    uint32_t touching = 0;
+    double deepest = 0.0, impulse = 0.0, closing = 0.0;
+    vec3 point = v3(0, 0, 0), normal = v3(0, 0, 0);
+    for (uint32_t k = 0; k < n; k++) {
+        double j = p[k].normal_impulse;
+        if (-p[k].separation > deepest) deepest = -p[k].separation;
+        if (!(j > 0.0)) continue;
+        touching++;
+        impulse += j;
+        point = v3_madd(point, v3_add(start->position, p[k].r), j);
+        normal = v3_madd(normal, p[k].normal, j);
+        if (p[k].closing_speed > closing) closing = p[k].closing_speed;
+    }
+    int was = (w->v.flags[s] & WORLD_VESSEL_GROUNDED) != 0;
+    world_ground_clear(w, s);
+    w->v.penetration[s] = (float)deepest;
+    if (!touching) return;
+    w->v.contact_points[s] = touching;
+    w->v.flags[s] |= WORLD_VESSEL_GROUNDED;
+    if (was) return;
+    world_contact_event* e = &w->sv.ground_event[s];
+    e->tick = w->tick + 1;
+    e->id_a = w->v.id[s];
+    e->id_b = WORLD_CONTACT_GROUND;
+    e->point = v3_scale(point, 1.0 / impulse);
+    e->normal = v3_normalize(normal);
+    e->closing_speed = closing;
+    e->impulse = impulse;
+    w->sv.ground_struck[s] = 1;
+}
+
+void world_ground_integrate(world* w, uint32_t s, uint32_t worker, body* b, vec3 force, vec3 torque) {
+    const world_type* t = &w->types[w->v.type[s]];
+    const double dt = w->dt;
+    body_integrate_velocity(b, force, torque, dt);
+    /* how far any vertex may move toward the ground this step */
+    double reach = GROUND_SLOP + (v3_length(b->velocity) + v3_length(b->angular_velocity) * t->radius) * dt;
+    contact_point* p = w->ground.points ? w->ground.points[worker] : NULL;
+    uint32_t n = 0;
+    body start = *b;
+    if (p && isfinite(reach) && world_ground_near(w, t, b->position, reach))
+        n = world_ground_gather(w, &t->hull, b, reach, p);
+    if (n == 0) {
+        body_integrate_position(b, dt);
+        world_ground_clear(w, s);
+        return;
+    }
+    const world_contact_params* cp = &w->ground.params;
+    double hertz = cp->hertz > 0.0 ? cp->hertz : fmin(30.0, 0.25 * w->cfg.tick_hz);
+    contact_soft soft = contact_soft_make(hertz, cp->damping_ratio, dt);
+    contact_params params = {.friction = cp->ground_friction,
+                             .hertz = hertz,
+                             .damping_ratio = cp->damping_ratio,
+                             .push_speed = cp->push_speed,
+                             .iterations = GROUND_ITERATIONS,
+                             .relax_iterations = GROUND_RELAX_ITERATIONS};
+    vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
+    vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
+    contact_body cb;
+    contact_body_init(&cb, b, added_mass, added_inertia);
+    contact_prepare(&cb, p, n);
+    contact_solve_static(&cb, p, n, &params, &soft, dt, 1);
+    contact_body_store(&cb, b);
+    body_integrate_position(b, dt);
+    /* the push-out moved the pose; the velocities keep only what holds the
+     * contacts, so an overlap never becomes a bounce */
+    contact_body_init(&cb, b, added_mass, added_inertia);
+    contact_solve_static(&cb, p, n, &params, &soft, dt, 0);
+    contact_body_store(&cb, b);
+    world_ground_record(w, s, &start, p, n);
+}
+
+void world_ground_publish(world* w) {
+    uint32_t n = 0;
+    if (w->ground.terrain)
+        for (uint32_t s = 0; s < w->count; s++)
+            if (w->sv.ground_struck[s]) {
+                w->sv.ground_struck[s] = 0;
+                if (n != s) w->sv.ground_event[n] = w->sv.ground_event[s];
+                n++;
+            }
+    w->ground.event_count = n;
+}

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/* Vessels on the ground, against closed forms: a box dropped on dry land
+ * stops without a bounce, rests within millimetres of it with no water
+ * force, and makes one contact event with the impact's speed and
+ * momentum; a box in water shallower than its draft rests on the seabed
+ * with the buoyancy of the depth there; on a 1:10 dry slope friction 0.5
+ * holds a box and friction 0.05 lets it slide at g (sin - mu cos); a
+ * patrol boat driven onto a 1:10 beach grounds bow-up near the shoreline
+ * and stays; the state hash is the same at 1, 2 and 3 threads. */
+#include <math.h>
+
+#include "naval/jobs.h"
+#include "naval/scenario.h"
+#include "naval/terrain.h"
+#include "naval/world.h"
+#include "test_util.h"
+
+#define BOX_L 10.0
+#define BOX_B 4.0
+#define BOX_H 2.0
+
+/* A terrain of n x n nodes `cell` apart from (x0, z0), elevation f(x, z). */
+static terrain* make_terrain(double x0, double z0, double cell, uint32_t n, double (*f)(double, double)) {
+    float* e = malloc((size_t)n * n * sizeof *e);
+    assert_non_null(e);
+    for (uint32_t j = 0; j < n; j++)
+        for (uint32_t i = 0; i < n; i++) e[(size_t)j * n + i] = (float)f(x0 + i * cell, z0 + j * cell);
+    terrain_spec spec = {x0, z0, cell, -100.0, 100.0};
+    terrain* t;
+    nv_error err;
+    ASSERT_OK(nv_terrain_create(&t, n, n, e, &spec, &err), err);
+    free(e);
+    return t;
+}
+
+/* A world at tick_hz with one box hull type of the given mass (CG at its
+ * centre: vertices from -H/2 to H/2 about it). */
+static world* box_world(jobs* pool, double mass, uint32_t* type) {
+    world_config cfg = nv_world_config_default();
+    cfg.tick_hz = 60.0;
+    world* w;
+    nv_error err;
+    ASSERT_OK(nv_world_create(&w, &cfg, pool, &err), err);
+    mesh m;
+    ASSERT_OK(nv_hullgen_box(&m, BOX_L, BOX_B, BOX_H, 10, 2, 4, &err), err);
+    mass_spec spec = nv_mass_spec_default();
+    spec.mass = mass;
+    ASSERT_OK(nv_world_add_hull_type(w, "box", &m, &spec, type, &err), err);
+    nv_mesh_free(&m);
+    return w;
+}
+
+static double flat_land(double x, double z) { return (void)x, (void)z, 3.0; }
+
+static void box_lands_on_dry_ground(void** state) {
+    (void)state;
+    const double mass = 20000.0, drop = 0.5, g = 9.81;
+    uint32_t type, id;
+    nv_error err;
+    world* w = box_world(NULL, mass, &type);
+    terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, flat_land);
+    nv_world_set_terrain(w, t);
+    ASSERT_OK(nv_world_spawn(w, type, v3(0.0, 3.0 + BOX_H / 2 + drop, 0.0), quat_identity(), &id, &err), err);
+    uint32_t events = 0;
+    world_contact_event first = {0};
+    double peak_up = 0.0, vy_after = 0.0;
+    for (int i = 0; i < 600; i++) {
+        nv_world_step(w);
+        uint32_t n;
+        const world_contact_event* e = nv_world_contact_events(w, &n);
+        world_vessel_state s;
+        ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
+        if (n && !events) first = e[0], vy_after = s.velocity.y;
+        events += n;
+        if (events && s.velocity.y > peak_up) peak_up = s.velocity.y;
+        /* dry land: no water force at all, ever */
+        assert_true(s.force.x == 0.0 && s.force.y == 0.0 && s.force.z == 0.0);
+        assert_true(s.submerged_area == 0.0);
+    }
+    world_vessel_state s;
+    ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
+    assert_int_equal(events, 1);
+    assert_int_equal(first.id_a, id);
+    assert_int_equal(first.id_b, WORLD_CONTACT_GROUND);
+    ASSERT_NEAR_ABS(first.normal.y, 1.0, 1e-9);
+    /* struck at the free-fall speed (to within the step's g dt); the
+     * impulse is the momentum it took in that step (the speculative contact
+     * lets the box close the gap first, the next step stops it) */
+    const double v_impact = sqrt(2.0 * g * drop);
+    ASSERT_NEAR_ABS(first.closing_speed, v_impact, g / 60.0 + 1e-9);
+    ASSERT_NEAR_REL(first.impulse, mass * (first.closing_speed + vy_after), 1e-3);
+    ASSERT_NEAR_ABS(first.point.y, 3.0, 0.06);
+    assert_true(peak_up < 0.05); /* no bounce */
+    assert_true(s.flags & WORLD_VESSEL_GROUNDED);
+    ASSERT_NEAR_ABS(s.position.y, 3.0 + BOX_H / 2, 0.01);
+    assert_true(v3_length(s.velocity) < 0.01);
+    assert_true(s.penetration < 0.01);
+    assert_true(s.contact_points > 0);
+    nv_world_destroy(w);
+    nv_terrain_destroy(t);
+}
+
+static double shallow_seabed(double x, double z) { return (void)x, (void)z, -0.6; }
+
+/* Floating draft 1 m, water 0.6 m deep: it sits on the bottom, and the
+ * water still carries rho g L B 0.6 of its weight. */
+static void box_rests_on_shallow_seabed(void** state) {
+    (void)state;
+    const double rho = nv_world_config_default().water_density, g = nv_world_config_default().gravity;
+    const double mass = rho * BOX_L * BOX_B * 1.0;
+    uint32_t type, id;
+    nv_error err;
+    world* w = box_world(NULL, mass, &type);
+    terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, shallow_seabed);
+    nv_world_set_terrain(w, t);
+    ASSERT_OK(nv_world_spawn(w, type, v3(0.0, 0.5, 0.0), quat_identity(), &id, &err), err);
+    for (int i = 0; i < 900; i++) nv_world_step(w);
+    world_vessel_state s;
+    ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
+    assert_true(s.flags & WORLD_VESSEL_GROUNDED);
+    ASSERT_NEAR_ABS(s.position.y, -0.6 + BOX_H / 2, 0.02);
+    assert_true(v3_length(s.velocity) < 0.01);
+    ASSERT_NEAR_REL(s.force.y, rho * g * BOX_L * BOX_B * 0.6, 0.03);
+    nv_world_destroy(w);
+    nv_terrain_destroy(t);
+}
+
+static double dry_slope(double x, double z) { return (void)z, 10.0 + 0.1 * x; }
+
+/* A box laid on a dry 1:10 slope (rising along +x), at rest: returns its
+ * speed along the slope after each second (3 of them). */
+static void slide_on_slope(double friction, double speeds[3]) {
+    const double theta = atan(0.1);
+    uint32_t type, id;
+    nv_error err;
+    world* w = box_world(NULL, 20000.0, &type);
+    terrain* t = make_terrain(-80.0, -50.0, 5.0, 33, dry_slope);
+    nv_world_set_terrain(w, t);
+    world_contact_params cp = nv_world_contacts_default();
+    cp.ground_friction = friction;
+    ASSERT_OK(nv_world_set_contacts(w, &cp, &err), err);
+    /* bottom face on the slope: the CG H/2 along the normal above x = 0 */
+    vec3 normal = v3(-sin(theta), cos(theta), 0.0);
+    vec3 cg = v3_madd(v3(0.0, dry_slope(0.0, 0.0) + 0.002, 0.0), normal, BOX_H / 2);
+    ASSERT_OK(nv_world_spawn(w, type, cg, quat_from_axis_angle(v3(0, 0, 1), theta), &id, &err), err);
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 60; i++) nv_world_step(w);
+        world_vessel_state s;
+        ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
+        assert_true(s.flags & WORLD_VESSEL_GROUNDED);
+        speeds[k] = -v3_dot(s.velocity, v3(cos(theta), sin(theta), 0.0)); /* down the slope */
+    }
+    nv_world_destroy(w);
+    nv_terrain_destroy(t);
+}
+
+static void friction_holds_or_slides(void** state) {
+    (void)state;
+    const double theta = atan(0.1), g = nv_world_config_default().gravity;
+    double v[3];
+    slide_on_slope(0.5, v);
+    for (int k = 0; k < 3; k++) assert_true(fabs(v[k]) < 0.005);
+    slide_on_slope(0.05, v);
+    /* Coulomb: a = g (sin theta - mu cos theta), from the speeds 1 s apart */
+    const double a = g * (sin(theta) - 0.05 * cos(theta));
+    ASSERT_NEAR_REL(v[2] - v[1], a, 0.03);
+    ASSERT_NEAR_REL(v[1] - v[0], a, 0.03);
+}
+
+/* A 1:10 beach rising along +x, the shoreline at x = 0; the seabed 12 m
+ * down offshore. */
+static double beach(double x, double z) { return (void)z, fmax(-12.0, 0.1 * x); }
+
+static const char* beach_scenario =
+    "{\"tick_hz\": 30, \"vessel_types\": [\"builtin:patrol\"],"
+    " \"vessels\": [{\"type\": \"patrol\", \"position\": [-80, 0], \"heading_deg\": 0,"
+    "               \"velocity\": [4, 0, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0}}]}";
+
+static void patrol_boat_runs_aground(void** state) {
+    (void)state;
+    scenario sc;
+    scenario_instance inst;
+    nv_error err;
+    ASSERT_OK(nv_scenario_parse(beach_scenario, strlen(beach_scenario), "beach", NULL, &sc, &err), err);
+    ASSERT_OK(nv_scenario_instantiate(&sc, NULL, &inst, &err), err);
+    terrain* t = make_terrain(-200.0, -100.0, 4.0, 76, beach);
+    nv_world_set_terrain(inst.world, t);
+    uint32_t id = nv_world_vessel_id_at(inst.world, 0), events = 0;
+    const hull* h = nv_world_hull_type(inst.world, 0);
+    double length = h->bounds_max[0] - h->bounds_min[0];
+    for (int i = 0; i < 60 * 30; i++) {
+        nv_world_step(inst.world);
+        uint32_t n;
+        nv_world_contact_events(inst.world, &n);
+        events += n;
+    }
+    world_vessel_state s;
+    ASSERT_OK(nv_world_vessel_get(inst.world, id, &s), err);
+    vec3 bow_dir = quat_rotate(s.orientation, v3(1, 0, 0));
+    vec3 bow = v3_madd(s.position, bow_dir, h->bounds_max[0]);
+    print_message("patrol: CG (%.2f, %.2f, %.2f), bow x %.2f, pitch %.2f deg, speed %.3f m/s, %u points, %u events\n",
+                  s.position.x, s.position.y, s.position.z, bow.x, asin(bow_dir.y) * 180.0 / NV_PI,
+                  v3_length(s.velocity), s.contact_points, events);
+    assert_true(s.flags & WORLD_VESSEL_GROUNDED);
+    assert_true(events >= 1);
+    assert_true(bow_dir.y > 0.02);            /* bow-up */
+    assert_true(fabs(bow.x) < length);        /* near the shoreline */
+    assert_true(v3_length(s.velocity) < 0.1); /* and it stays */
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&sc);
+    nv_terrain_destroy(t);
+}
+
+static double bumps(double x, double z) { return -1.5 + 0.8 * sin(0.21 * x) * cos(0.17 * z); }
+
+static void same_hash_at_any_thread_count(void** state) {
+    (void)state;
+    uint64_t hashes[3];
+    terrain* t = make_terrain(-60.0, -60.0, 3.0, 41, bumps);
+    for (uint32_t threads = 1; threads <= 3; threads++) {
+        jobs* pool = NULL;
+        nv_error err;
+        if (threads > 1) ASSERT_OK(nv_jobs_create(&pool, threads, &err), err);
+        uint32_t type, id;
+        world* w = box_world(pool, 30000.0, &type);
+        nv_world_set_terrain(w, t);
+        for (int k = 0; k < 12; k++) {
+            quat q = quat_from_axis_angle(v3(0.3, 1.0, 0.2), 0.4 * k);
+            ASSERT_OK(nv_world_spawn(w, type, v3(-40.0 + 7.0 * k, 1.5, 5.0 * (k % 3)), q, &id, &err), err);
+            ASSERT_OK(nv_world_set_velocity(w, id, v3(1.0, 0, 0.5 * (k % 2)), v3(0, 0.1, 0), &err), err);
+        }
+        for (int i = 0; i < 300; i++) nv_world_step(w);
+        hashes[threads - 1] = nv_world_state_hash(w);
+        nv_world_destroy(w);
+        nv_jobs_destroy(pool);
+    }
+    nv_terrain_destroy(t);
+    assert_true(hashes[0] == hashes[1]);
+    assert_true(hashes[0] == hashes[2]);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(box_lands_on_dry_ground),       cmocka_unit_test(box_rests_on_shallow_seabed),
+        cmocka_unit_test(friction_holds_or_slides),      cmocka_unit_test(patrol_boat_runs_aground),
+        cmocka_unit_test(same_hash_at_any_thread_count),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
