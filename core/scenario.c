@@ -277,9 +277,75 @@ static int scn_parse_fleet(const scn_ctx* c, scenario* s, const cJSON* o, const 
     return scn_fleet(c, s, &like, (uint32_t)count, spacing, origin, speed, (uint64_t)seed);
 }
 
+int nv_scenario_load_terrain(const scenario_terrain* t, terrain** out, nv_error* err) {
+    *out = NULL;
+    if (!t->source[0]) return 0;
+    static const char builtin[] = "builtin:";
+    if (strncmp(t->source, builtin, sizeof builtin - 1) == 0) {
+        if (nv_terrain_builtin(t->source + sizeof builtin - 1, out, err)) return nv_error_prefix(err, "terrain");
+        return 0;
+    }
+    if (nv_terrain_load_png(out, t->source, &t->spec, err)) return nv_error_prefix(err, "terrain.heightmap");
+    return 0;
+}
+
+static int scn_parse_terrain(const scn_ctx* c, const cJSON* o, scenario_terrain* t) {
+    if (cJSON_IsString(o)) {
+        if (strncmp(o->valuestring, "builtin:", 8) != 0)
+            return json_fail(c, "terrain", "expected \"builtin:NAME\" or a heightmap object (got \"%s\")",
+                             o->valuestring);
+        snprintf(t->source, sizeof t->source, "%s", o->valuestring);
+    } else {
+        static const char* const keys[] = {"heightmap", "origin", "cell_size", "min_elevation", "max_elevation", NULL};
+        if (!cJSON_IsObject(o))
+            return json_fail(c, "terrain", "expected \"builtin:NAME\" or a heightmap object (got %s)",
+                             json_type_name(o));
+        if (json_check_keys(c, o, "terrain", keys)) return -1;
+        int failed;
+        const char* file = json_get_string(c, o, "terrain", "heightmap", true, &failed);
+        if (!file || json_resolve_path(c, "terrain.heightmap", file, t->source, sizeof t->source)) return -1;
+        double origin[2] = {0.0, 0.0};
+        json_range positive = {0.0, INFINITY, JSON_LO_OPEN};
+        if (json_get_numbers(c, o, "terrain", "origin", 2, 2, scn_any, origin) < 0 ||
+            json_require(c, o, "terrain", "cell_size", "metres between pixels") ||
+            json_get_number(c, o, "terrain", "cell_size", positive, &t->spec.cell_size) < 0 ||
+            json_require(c, o, "terrain", "min_elevation", "metres at pixel value 0") ||
+            json_get_number(c, o, "terrain", "min_elevation", scn_any, &t->spec.min_elevation) < 0 ||
+            json_require(c, o, "terrain", "max_elevation", "metres at pixel value 65535") ||
+            json_get_number(c, o, "terrain", "max_elevation", scn_any, &t->spec.max_elevation) < 0)
+            return -1;
+        t->spec.origin_x = origin[0];
+        t->spec.origin_z = origin[1];
+        nv_error inner;
+        if (nv_terrain_spec_validate(&t->spec, &inner)) return json_fail(c, "terrain", "%s", inner.message);
+    }
+    /* read now: a bad heightmap is a bad scenario */
+    terrain* probe;
+    nv_error inner;
+    if (nv_scenario_load_terrain(t, &probe, &inner)) return json_fail(c, "", "%s", inner.message);
+    nv_terrain_destroy(probe);
+    return 0;
+}
+
+static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, world_contact_params* p) {
+    static const char* const keys[] = {"enabled", "ground_friction", "hertz", "damping_ratio", "push_speed", NULL};
+    if (json_check_keys(c, o, "contacts", keys)) return -1;
+    bool enabled = p->enabled != 0;
+    json_range friction = {0.0, 10.0, JSON_CLOSED}, hertz = {0.0, 1000.0, JSON_CLOSED};
+    json_range ratio = {0.0, 1000.0, JSON_CLOSED}, speed = {0.0, 100.0, JSON_CLOSED};
+    if (json_get_bool(c, o, "contacts", "enabled", &enabled) < 0 ||
+        json_get_number(c, o, "contacts", "ground_friction", friction, &p->ground_friction) < 0 ||
+        json_get_number(c, o, "contacts", "hertz", hertz, &p->hertz) < 0 ||
+        json_get_number(c, o, "contacts", "damping_ratio", ratio, &p->damping_ratio) < 0 ||
+        json_get_number(c, o, "contacts", "push_speed", speed, &p->push_speed) < 0)
+        return -1;
+    p->enabled = enabled;
+    return 0;
+}
+
 static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
-    static const char* const keys[] = {"tick_hz", "water",        "damping", "ocean",  "wind",
-                                       "hull_types", "vessel_types", "vessels", "fleets", NULL};
+    static const char* const keys[] = {"tick_hz",      "water",   "damping", "ocean",   "wind",     "hull_types",
+                                       "vessel_types", "vessels", "fleets",  "terrain", "contacts", NULL};
     if (json_check_keys(c, root, "", keys)) return -1;
     if (scn_number(c, root, "", "tick_hz", 1, 1000, &s->world.tick_hz)) return -1;
     const cJSON* water = cJSON_GetObjectItemCaseSensitive(root, "water");
@@ -310,6 +376,10 @@ static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
     if (n && s->has_ocean)
         return json_fail(c, "wind", "the ocean sets the wind (ocean.wind, ocean.wind_dir); give this on flat water only");
     if (n) s->wind = v3(wind[0], wind[1], wind[2]);
+    const cJSON* ground = cJSON_GetObjectItemCaseSensitive(root, "terrain");
+    if (ground && !cJSON_IsNull(ground) && scn_parse_terrain(c, ground, &s->terrain)) return -1;
+    const cJSON* contacts = cJSON_GetObjectItemCaseSensitive(root, "contacts");
+    if (contacts && scn_parse_contacts(c, contacts, &s->contacts)) return -1;
     if (scn_parse_types(c, root, s)) return -1;
     int count, failed;
     const cJSON* vessels = scn_get_array(c, root, "vessels", &count, &failed);
@@ -336,6 +406,7 @@ int nv_scenario_parse(const char* text, size_t length, const char* name, const c
                       nv_error* err) {
     memset(out, 0, sizeof *out);
     out->world = nv_world_config_default();
+    out->contacts = nv_world_contacts_default();
     scn_ctx c = {name ? name : "scenario", base_dir, err};
     cJSON* root = json_parse_text(&c, text, length);
     if (!root) return -1;
@@ -397,6 +468,10 @@ int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* ou
         nv_world_set_water(out->world, &water);
     }
     nv_world_set_wind(out->world, nv_scenario_wind(s));
+    if (nv_scenario_load_terrain(&s->terrain, &out->terrain, err) ||
+        nv_world_set_contacts(out->world, &s->contacts, err))
+        goto fail;
+    nv_world_set_terrain(out->world, out->terrain);
     if (scn_add_types(s, out->world, err)) goto fail;
     for (uint32_t i = 0; i < s->vessel_count; i++) {
         const scenario_vessel* v = &s->vessels[i];
@@ -420,6 +495,8 @@ fail:
 void nv_scenario_instance_destroy(scenario_instance* inst) {
     nv_world_destroy(inst->world);
     nv_ocean_destroy(inst->ocean);
+    nv_terrain_destroy(inst->terrain);
     inst->world = NULL;
     inst->ocean = NULL;
+    inst->terrain = NULL;
 }

@@ -2,10 +2,13 @@
 /* Scenario files: what they describe reaches the world, and every mistake is
  * named by its key path. */
 #include <math.h>
+#include <png.h>
+#include <unistd.h>
 
 #include "naval/ocean_spectrum.h"
 #include "naval/scenario.h"
 #include "naval/statics.h"
+#include "test_png.h"
 #include "test_util.h"
 
 static void small_file_builds_its_world(void** state) {
@@ -255,6 +258,83 @@ static void example_scenarios_run(void** state) {
 
 #define SKIFF "\"vessel_types\": [\"builtin:skiff\"]"
 
+static unsigned slope_pixels(int i, int j) { return (unsigned)(i * 4000 + j); }
+static unsigned flat_pixels(int i, int j) { return (void)i, (void)j, 1000u; }
+
+/* A heightmap next to the scenario text, relative to its folder; the
+ * builtin harbour; the contact parameters; every bad terrain named with
+ * its key and file. */
+static void terrain_reaches_the_world(void** state) {
+    (void)state;
+    char dir[] = "/tmp/naval_scn_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char png[128], png8[128], cut[128];
+    snprintf(png, sizeof png, "%s/bay.png", dir);
+    snprintf(png8, sizeof png8, "%s/bay8.png", dir);
+    snprintf(cut, sizeof cut, "%s/cut.png", dir);
+    assert_int_equal(test_write_png(png, 16, 8, 16, PNG_COLOR_TYPE_GRAY, slope_pixels), 0);
+    assert_int_equal(test_write_png(png8, 16, 8, 8, PNG_COLOR_TYPE_GRAY, flat_pixels), 0);
+    assert_int_equal(test_write_png(cut, 64, 64, 16, PNG_COLOR_TYPE_GRAY, slope_pixels), 0);
+    assert_int_equal(truncate(cut, 80), 0);
+    const char* text = "{" SKIFF
+                       ", \"terrain\": {\"heightmap\": \"bay.png\", \"origin\": [-40, 10], \"cell_size\": 5,"
+                       " \"min_elevation\": -20, \"max_elevation\": 45},"
+                       " \"contacts\": {\"ground_friction\": 0.3, \"push_speed\": 1.5}}";
+    scenario s;
+    nv_error err;
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "bay.json", dir, &s, &err), err);
+    scenario_instance inst;
+    ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
+    const terrain* t = nv_world_get_terrain(inst.world);
+    assert_true(t != NULL && t == inst.terrain);
+    /* pixel (3, 2) at (-40 + 15, 10 + 10) */
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, -25.0, 20.0), -20.0 + (3 * 4000 + 2) * 65.0 / 65535.0, 1e-4);
+    world_contact_params cp = nv_world_get_contacts(inst.world);
+    assert_true(cp.enabled && cp.ground_friction == 0.3 && cp.push_speed == 1.5 && cp.damping_ratio == 10.0);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
+
+    const char* harbour = "{" SKIFF ", \"terrain\": \"builtin:harbour\", \"contacts\": {\"enabled\": false}}";
+    ASSERT_OK(nv_scenario_parse(harbour, strlen(harbour), "h.json", NULL, &s, &err), err);
+    ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
+    assert_non_null(nv_world_get_terrain(inst.world));
+    assert_false(nv_world_get_contacts(inst.world).enabled);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
+
+    char bad[600];
+    const char* cases[][2] = {
+        {"\"heightmap\": \"nothere.png\", \"cell_size\": 5, \"min_elevation\": -20, \"max_elevation\": 45",
+         "terrain.heightmap: "},
+        {"\"heightmap\": \"bay8.png\", \"cell_size\": 5, \"min_elevation\": -20, \"max_elevation\": 45",
+         "must be 16-bit grayscale"},
+        {"\"heightmap\": \"cut.png\", \"cell_size\": 5, \"min_elevation\": -20, \"max_elevation\": 45",
+         "unreadable PNG"},
+        {"\"heightmap\": \"bay.png\", \"cell_size\": 5, \"min_elevation\": 45, \"max_elevation\": -20",
+         "bad.json: terrain: terrain: max_elevation (-20) must be above min_elevation (45)"},
+        {"\"heightmap\": \"bay.png\", \"cell_size\": 0, \"min_elevation\": -20, \"max_elevation\": 45",
+         "terrain.cell_size: must be"},
+        {"\"heightmap\": \"bay.png\", \"min_elevation\": -20, \"max_elevation\": 45", "terrain.cell_size: missing"},
+        {"\"heightmap\": \"bay.png\", \"cell_size\": 5, \"min_elevation\": -20, \"max_elevation\": 45, \"tide\": 1",
+         "terrain.tide: unknown key"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        snprintf(bad, sizeof bad, "{" SKIFF ", \"terrain\": {%s}}", cases[k][0]);
+        if (nv_scenario_parse(bad, strlen(bad), "bad.json", dir, &s, &err) == 0) fail_msg("accepted: %s", bad);
+        if (!strstr(err.message, cases[k][1])) fail_msg("message '%s' lacks '%s'", err.message, cases[k][1]);
+        /* the file is named where a file is at fault */
+        if (k < 3 && !strstr(err.message, dir)) fail_msg("message '%s' does not name the file", err.message);
+    }
+    expect_rejection("{" SKIFF ", \"terrain\": \"harbour\"}", "terrain: expected \"builtin:NAME\" or a heightmap");
+    expect_rejection("{" SKIFF ", \"terrain\": \"builtin:atoll\"}", "no built-in terrain 'atoll'");
+    expect_rejection("{" SKIFF ", \"contacts\": {\"ground_friction\": -1}}", "contacts.ground_friction: must be in");
+    expect_rejection("{" SKIFF ", \"contacts\": {\"stiff\": 1}}", "contacts.stiff: unknown key");
+    unlink(png);
+    unlink(png8);
+    unlink(cut);
+    rmdir(dir);
+}
+
 static void vessel_type_mistakes_are_named(void** state) {
     (void)state;
     expect_rejection("{\"vessel_types\": [\"builtin:dinghy\"]}", "bad.json: vessel_types[0]: unknown built-in vessel type 'dinghy'");
@@ -289,14 +369,11 @@ static void vessel_type_mistakes_are_named(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(small_file_builds_its_world),
-        cmocka_unit_test(ocean_section_reaches_the_ocean),
-        cmocka_unit_test(mistakes_are_named),
-        cmocka_unit_test(missing_mesh_fails_at_instantiation),
-        cmocka_unit_test(vessel_types_reach_the_world),
-        cmocka_unit_test(ocean_sets_the_wind),
-        cmocka_unit_test(example_scenarios_run),
-        cmocka_unit_test(vessel_type_mistakes_are_named),
+        cmocka_unit_test(small_file_builds_its_world),  cmocka_unit_test(ocean_section_reaches_the_ocean),
+        cmocka_unit_test(mistakes_are_named),           cmocka_unit_test(missing_mesh_fails_at_instantiation),
+        cmocka_unit_test(vessel_types_reach_the_world), cmocka_unit_test(ocean_sets_the_wind),
+        cmocka_unit_test(example_scenarios_run),        cmocka_unit_test(vessel_type_mistakes_are_named),
+        cmocka_unit_test(terrain_reaches_the_world),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

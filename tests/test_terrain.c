@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "naval/terrain.h"
+#include "test_png.h"
 #include "test_util.h"
 
 static terrain_spec spec_of(double x0, double z0, double cell, double lo, double hi) {
@@ -118,36 +119,7 @@ static void max_bounds_the_footprint(void** state) {
     nv_terrain_destroy(t);
 }
 
-/* Writes a w x h PNG of the given depth and colour type; rows from
- * value(i, j) (16-bit: big-endian). */
-static void write_png(const char* path, int w, int h, int depth, int type, unsigned (*value)(int, int)) {
-    FILE* f = fopen(path, "wb");
-    assert_non_null(f);
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png_create_info_struct(png);
-    assert_true(png && info);
-    if (setjmp(png_jmpbuf(png))) fail_msg("libpng could not write %s", path);
-    png_init_io(png, f);
-    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth, type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    const int channels = type == PNG_COLOR_TYPE_RGB ? 3 : 1, bytes = depth / 8;
-    unsigned char* row = malloc((size_t)w * channels * bytes);
-    for (int j = 0; j < h; j++) {
-        for (int i = 0; i < w; i++)
-            for (int c = 0; c < channels; c++) {
-                unsigned v = value(i, j);
-                unsigned char* p = row + ((size_t)i * channels + c) * bytes;
-                if (bytes == 2) p[0] = (unsigned char)(v >> 8), p[1] = (unsigned char)v;
-                else p[0] = (unsigned char)(v >> 8);
-            }
-        png_write_row(png, row);
-    }
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    free(row);
-    fclose(f);
-}
+#define WRITE_PNG(...) assert_int_equal(test_write_png(__VA_ARGS__), 0)
 
 static unsigned ramp(int i, int j) { return i == 0 && j == 0 ? 0u : (i == 3 && j == 2 ? 65535u : (unsigned)(i * 1000 + j * 7)); }
 
@@ -157,7 +129,7 @@ static void png_reads_back(void** state) {
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    write_png(path, 4, 3, 16, PNG_COLOR_TYPE_GRAY, ramp);
+    WRITE_PNG(path, 4, 3, 16, PNG_COLOR_TYPE_GRAY, ramp);
     terrain_spec s = spec_of(100.0, -50.0, 5.0, -40.0, 25.0);
     terrain* t;
     nv_error err;
@@ -203,12 +175,12 @@ static void bad_input_is_named(void** state) {
     fclose(f);
     ASSERT_REFUSED(nv_terrain_load_png(&t, path, &s, &err), err, NV_EPROTO, "not a PNG");
     /* 8-bit gray and 16-bit RGB: the depth and type are named */
-    write_png(path, 4, 4, 8, PNG_COLOR_TYPE_GRAY, flat);
+    WRITE_PNG(path, 4, 4, 8, PNG_COLOR_TYPE_GRAY, flat);
     ASSERT_REFUSED(nv_terrain_load_png(&t, path, &s, &err), err, NV_EINVAL, "16-bit grayscale (this one is 8-bit");
-    write_png(path, 4, 4, 16, PNG_COLOR_TYPE_RGB, flat);
+    WRITE_PNG(path, 4, 4, 16, PNG_COLOR_TYPE_RGB, flat);
     ASSERT_REFUSED(nv_terrain_load_png(&t, path, &s, &err), err, NV_EINVAL, "colour type 2");
     /* truncated in the middle of its image data */
-    write_png(path, 64, 64, 16, PNG_COLOR_TYPE_GRAY, flat);
+    WRITE_PNG(path, 64, 64, 16, PNG_COLOR_TYPE_GRAY, flat);
     f = fopen(path, "rb+");
     fseek(f, 0, SEEK_END);
     long size = ftell(f);
@@ -217,7 +189,7 @@ static void bad_input_is_named(void** state) {
     ASSERT_REFUSED(nv_terrain_load_png(&t, path, &s, &err), err, NV_EPROTO, "unreadable PNG");
     assert_null(t);
     /* the spec: reversed and NaN elevations, a zero cell */
-    write_png(path, 4, 4, 16, PNG_COLOR_TYPE_GRAY, flat);
+    WRITE_PNG(path, 4, 4, 16, PNG_COLOR_TYPE_GRAY, flat);
     terrain_spec bad = spec_of(0.0, 0.0, 1.0, 10.0, -10.0);
     ASSERT_REFUSED(nv_terrain_load_png(&t, path, &bad, &err), err, NV_EINVAL, "max_elevation");
     bad = spec_of(0.0, 0.0, 1.0, NAN, 10.0);
@@ -231,13 +203,37 @@ static void bad_input_is_named(void** state) {
     unlink(path);
 }
 
+/* builtin:harbour holds what its comment promises: the island's top, the
+ * 1:10 beach through the shoreline on its -z side, the quay and jetty 2 m
+ * out of the water with deep water beside them, the sea floor. */
+static void harbour_has_its_features(void** state) {
+    (void)state;
+    terrain* t;
+    nv_error err;
+    ASSERT_OK(nv_terrain_builtin("harbour", &t, &err), err);
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, -60.0, 0.0), 25.0, 1e-4);
+    /* the beach: straight toward -z from the island's centre (-60, 0) */
+    for (double d = -30.0; d <= 60.0; d += 10.0) {
+        double z = -140.0 - d;
+        ASSERT_NEAR_ABS(nv_terrain_elevation(t, -60.0, z), -d / 10.0, 0.02);
+    }
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, 80.0, -40.0), 2.0, 1e-6);   /* the quay */
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, 150.0, 14.0), 2.0, 1e-6);   /* the jetty */
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, 150.0, 40.0), -9.0, 1e-6);  /* the basin beside it */
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, 110.0, -40.0), -9.0, 1e-6); /* off the quay's face */
+    ASSERT_NEAR_ABS(nv_terrain_elevation(t, 200.0, 250.0), -30.0, 1e-6);
+    assert_true(nv_terrain_elevation(t, 400.0, 0.0) == TERRAIN_DEEP);
+    nv_terrain_destroy(t);
+    assert_int_equal(nv_terrain_builtin("atoll", &t, &err), -1);
+    assert_null(t);
+    assert_non_null(strstr(err.message, "atoll"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(plane_is_reproduced),
-        cmocka_unit_test(bilinear_saddle),
-        cmocka_unit_test(max_bounds_the_footprint),
-        cmocka_unit_test(png_reads_back),
-        cmocka_unit_test(bad_input_is_named),
+        cmocka_unit_test(plane_is_reproduced),      cmocka_unit_test(bilinear_saddle),
+        cmocka_unit_test(max_bounds_the_footprint), cmocka_unit_test(harbour_has_its_features),
+        cmocka_unit_test(png_reads_back),           cmocka_unit_test(bad_input_is_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

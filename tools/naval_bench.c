@@ -245,7 +245,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     r->threads = threads;
     int rc = -1;
     jobs* pool = NULL;
-    scenario_instance inst = {NULL, NULL};
+    scenario_instance inst = {NULL, NULL, NULL};
     double* samples = NULL;
     if (nv_jobs_create(&pool, threads, err)) goto done;
     /* The generated fleet's stand-in damping is for hydrostatics only: the

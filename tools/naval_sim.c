@@ -335,7 +335,7 @@ int main(int argc, char** argv) {
     nv_error err;
     scenario scn;
     jobs* pool = NULL;
-    scenario_instance inst = {NULL, NULL};
+    scenario_instance inst = {NULL, NULL, NULL};
     sim_vessel* v = NULL;
     uint32_t n = 0;
     FILE* csv = NULL;

@@ -22,7 +22,11 @@
  *                  "velocity": [0, 0, 4], "angular_velocity": [0, 0, 0],
  *                  "controls": {"throttle": 1, "rudder": -0.5}}],
  *     "fleets": [{"type": "patrol", "count": 100, "spacing": 80, "origin": [0, 0],
- *                 "speed": 4, "seed": 1, "controls": {"throttle": 0.5, "rudder": 0}}]
+ *                 "speed": 4, "seed": 1, "controls": {"throttle": 0.5, "rudder": 0}}],
+ *     "terrain": {"heightmap": "bay.png", "origin": [-500, -500], "cell_size": 4,
+ *                 "min_elevation": -40, "max_elevation": 30},
+ *     "contacts": {"enabled": true, "ground_friction": 0.5, "hertz": 0, "damping_ratio": 10,
+ *                  "push_speed": 2}
  *   }
  *
  * Types: "hull_types" entries are hulls with mass properties and no
@@ -48,7 +52,16 @@
  * "query": "exact" inverts the choppy displacement at every vertex; "grid"
  * (the default with one cascade, refused with more) tabulates the surface
  * once per step and interpolates it (see ocean_params.surface_grid).
- * Mesh paths are relative to the scenario file. "ocean" absent: flat water. */
+ * Mesh paths are relative to the scenario file. "ocean" absent: flat water.
+ *
+ * "terrain" (absent: open deep sea) is the ground under and beside the
+ * water (terrain.h): a 16-bit grayscale PNG heightmap (its path relative to
+ * the scenario file; pixel (i, j) is the elevation at origin + (i, j) *
+ * cell_size, 0 -> min_elevation, 65535 -> max_elevation, metres, + up), or
+ * a built-in one by name, "terrain": "builtin:harbour". The heightmap is
+ * read when the scenario is parsed, so a bad one fails there, naming the
+ * key and the file. "contacts" sets the world's contact parameters
+ * (world_contact_params; absent: the defaults). */
 #ifndef NAVAL_SCENARIO_H
 #define NAVAL_SCENARIO_H
 
@@ -61,6 +74,7 @@
 #include "mesh.h"
 #include "nv_error.h"
 #include "ocean.h"
+#include "terrain.h"
 #include "vessel_type.h"
 #include "world.h"
 
@@ -92,8 +106,15 @@ typedef struct scenario_vessel {
     double throttle, rudder; /* [-1, 1] */
 } scenario_vessel;
 
+typedef struct scenario_terrain {
+    char source[SCENARIO_PATH_MAX]; /* "builtin:NAME" or a PNG path (resolved); "" for none */
+    terrain_spec spec;              /* where a PNG lies and its elevations */
+} scenario_terrain;
+
 typedef struct scenario {
     world_config world;
+    scenario_terrain terrain;
+    world_contact_params contacts;
     bool has_ocean;
     ocean_params ocean;
     vec3 wind;              /* top-level "wind" (flat water); with an ocean, the ocean's */
@@ -126,7 +147,12 @@ vec3 nv_scenario_wind(const scenario* s);
 typedef struct scenario_instance {
     world* world;
     ocean* ocean;
+    terrain* terrain; /* NULL without one */
 } scenario_instance;
+
+/* The scenario's terrain, loaded (*out NULL when it names none); errors
+ * name the key ("terrain.heightmap") and the file. */
+int nv_scenario_load_terrain(const scenario_terrain* t, terrain** out, nv_error* err);
 
 int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err);
 void nv_scenario_instance_destroy(scenario_instance* inst);

@@ -44,6 +44,10 @@ int nv_terrain_load_png(terrain** out, const char* path, const terrain_spec* spe
 int nv_terrain_create(terrain** out, uint32_t nx, uint32_t nz, const float* elevation, const terrain_spec* spec,
                       nv_error* err);
 void nv_terrain_destroy(terrain* t);
+/* A built-in terrain by name: "harbour" (core/terrain_builtin.c: an
+ * island with a 1:10 beach, a quay and a jetty in a dredged basin, 600 m
+ * square around the origin). */
+int nv_terrain_builtin(const char* name, terrain** out, nv_error* err);
 
 /* Elevation at (x, z), m: bilinear inside the grid, TERRAIN_DEEP outside. */
 double nv_terrain_elevation(const terrain* t, double x, double z);
