@@ -18,8 +18,8 @@
 static const uint8_t ckp_magic[8] = {'N', 'V', 'C', 'H', 'K', 'P', 'T', '\n'};
 
 /* Section tags, in file order. */
-enum { CKP_WORLD, CKP_OCEAN, CKP_TYPES, CKP_VESSELS, CKP_OWNER, CKP_SECTION_COUNT };
-static const char ckp_tags[CKP_SECTION_COUNT][5] = {"WRLD", "OCEN", "TYPS", "VSLS", "OWNR"};
+enum { CKP_WORLD, CKP_OCEAN, CKP_GROUND, CKP_TYPES, CKP_VESSELS, CKP_OWNER, CKP_SECTION_COUNT };
+static const char ckp_tags[CKP_SECTION_COUNT][5] = {"WRLD", "OCEN", "GRND", "TYPS", "VSLS", "OWNR"};
 #define CKP_SECTION_HEADER 16u
 #define CKP_TRAILER 4u
 
@@ -37,6 +37,9 @@ _Static_assert(sizeof(actuator_propeller) == 80, "actuator_propeller changed: up
 _Static_assert(sizeof(actuator_rudder) == 64, "actuator_rudder changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(actuator_set) == 4 * 80 + 8 + 4 * 64 + 8 + 16,
                "actuator_set changed: update checkpoint.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(terrain_spec) == 40, "terrain_spec changed: update checkpoint.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(world_contact_params) == 40,
+               "world_contact_params changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(world_vessel_record) == 232,
                "world_vessel_record changed: update checkpoint.c and CHECKPOINT_VERSION");
 
@@ -323,7 +326,14 @@ static int ckp_check_source(const checkpoint_source* src, nv_error* err) {
         if (strnlen(h->source, sizeof h->source) == sizeof h->source || !h->source[0])
             return nv_error_set(err, "checkpoint: hull type '%s' has no source to rebuild it from", name);
     }
-    if (src->owner_size && !src->owner_blob) return nv_error_set(err, "checkpoint: owner blob of %zu bytes is NULL", src->owner_size);
+    if (src->owner_size && !src->owner_blob)
+        return nv_error_set(err, "checkpoint: owner blob of %zu bytes is NULL", src->owner_size);
+    int described = src->terrain && src->terrain->source[0];
+    if (described != (nv_world_get_terrain(src->world) != NULL))
+        return nv_error_set(err, "checkpoint: the world %s a terrain but its description %s",
+                            described ? "has no" : "has", described ? "names one" : "names none");
+    if (described && strnlen(src->terrain->source, sizeof src->terrain->source) == sizeof src->terrain->source)
+        return nv_error_set(err, "checkpoint: the terrain's source is not terminated");
     return 0;
 }
 
@@ -341,6 +351,10 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
     c->lod = nv_world_get_lod(wd);
     c->has_ocean = src->ocean != NULL;
     if (src->ocean) c->ocean = *nv_ocean_get_params(src->ocean);
+    if (src->terrain) c->terrain = *src->terrain;
+    const terrain* ground = nv_world_get_terrain(wd);
+    c->terrain_fingerprint = ground ? nv_terrain_fingerprint(ground) : 0;
+    c->contacts = nv_world_get_contacts(wd);
     c->hull_count = src->hull_count;
     c->vessel_count = nv_world_vessel_count(wd);
     size_t slam_total = 0;
@@ -408,6 +422,24 @@ int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* si
     at = ckp_section_begin(&w, CKP_OCEAN);
     put_u8(&w, c->has_ocean ? 1 : 0);
     if (c->has_ocean) ckp_put_ocean(&w, &c->ocean);
+    ckp_section_end(&w, at);
+
+    at = ckp_section_begin(&w, CKP_GROUND);
+    put_u8(&w, c->terrain.source[0] ? 1 : 0);
+    if (c->terrain.source[0]) {
+        put_str(&w, c->terrain.source);
+        put_f64(&w, c->terrain.spec.origin_x);
+        put_f64(&w, c->terrain.spec.origin_z);
+        put_f64(&w, c->terrain.spec.cell_size);
+        put_f64(&w, c->terrain.spec.min_elevation);
+        put_f64(&w, c->terrain.spec.max_elevation);
+        put_u64(&w, c->terrain_fingerprint);
+    }
+    put_u8(&w, c->contacts.enabled ? 1 : 0);
+    put_f64(&w, c->contacts.ground_friction);
+    put_f64(&w, c->contacts.hertz);
+    put_f64(&w, c->contacts.damping_ratio);
+    put_f64(&w, c->contacts.push_speed);
     ckp_section_end(&w, at);
 
     at = ckp_section_begin(&w, CKP_TYPES);
@@ -846,6 +878,28 @@ int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkp
     if (c->has_ocean) ckp_get_ocean(&r, &c->ocean);
     if (ckp_close_section(&r)) goto fail;
 
+    if (ckp_open_section(&r, CKP_GROUND, body_end)) goto fail;
+    if (get_bool(&r, "the terrain's presence")) {
+        get_str(&r, c->terrain.source, sizeof c->terrain.source, "the terrain's source");
+        if (!r.failed && !c->terrain.source[0]) rd_fail(&r, "the terrain's source", "an empty source");
+        if (rd_need(&r, 5 * 8 + 8, "the terrain's spec")) {
+            c->terrain.spec.origin_x = get_f64(&r);
+            c->terrain.spec.origin_z = get_f64(&r);
+            c->terrain.spec.cell_size = get_f64(&r);
+            c->terrain.spec.min_elevation = get_f64(&r);
+            c->terrain.spec.max_elevation = get_f64(&r);
+            c->terrain_fingerprint = get_u64(&r);
+        }
+    }
+    c->contacts.enabled = get_bool(&r, "contacts enabled");
+    if (rd_need(&r, 4 * 8, "the contact parameters")) {
+        c->contacts.ground_friction = get_f64(&r);
+        c->contacts.hertz = get_f64(&r);
+        c->contacts.damping_ratio = get_f64(&r);
+        c->contacts.push_speed = get_f64(&r);
+    }
+    if (ckp_close_section(&r)) goto fail;
+
     if (ckp_open_section(&r, CKP_TYPES, body_end)) goto fail;
     if (rd_need(&r, 4, "the hull type count")) c->hull_count = get_u32(&r);
     if (r.failed) goto fail;
@@ -1073,8 +1127,17 @@ int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* ou
     scn.wind = c->wind;
     scn.hulls = c->hulls;
     scn.hull_count = c->hull_count;
+    scn.terrain = c->terrain;
+    scn.contacts = c->contacts;
     if (nv_scenario_instantiate(&scn, pool, out, err)) return nv_error_prefix(err, "restore");
     world* w = out->world;
+    if (out->terrain && nv_terrain_fingerprint(out->terrain) != c->terrain_fingerprint) {
+        nv_error_set(err,
+                     "restore: the terrain from %s is not the one the checkpoint was taken with: did its "
+                     "heightmap change?",
+                     c->terrain.source);
+        goto fail;
+    }
     nv_world_set_wind(w, c->wind);
     nv_world_set_lod(w, &c->lod);
     for (uint32_t i = 0; i < c->hull_count; i++) {

@@ -238,4 +238,20 @@ double nv_terrain_max_in(const terrain* t, double x0, double z0, double x1, doub
     return m;
 }
 
+static uint64_t terrain_fnv(uint64_t h, const void* data, size_t n) {
+    const unsigned char* p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+uint64_t nv_terrain_fingerprint(const terrain* t) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = terrain_fnv(h, &t->nx, sizeof t->nx);
+    h = terrain_fnv(h, &t->nz, sizeof t->nz);
+    const double spec[5] = {t->spec.origin_x, t->spec.origin_z, t->spec.cell_size, t->spec.min_elevation,
+                            t->spec.max_elevation};
+    h = terrain_fnv(h, spec, sizeof spec);
+    return terrain_fnv(h, t->elevation, (size_t)t->nx * t->nz * sizeof *t->elevation);
+}
+
 const terrain_spec* nv_terrain_get_spec(const terrain* t) { return &t->spec; }

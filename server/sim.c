@@ -204,6 +204,7 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
         goto done;
     }
     if (sim_keep_hulls(s, scn.hulls, scn.hull_count, err)) goto done;
+    s->terrain = scn.terrain;
     /* nv_scenario_instantiate spawns in order: vessel i has slot i. */
     for (uint32_t i = first_demo; i < scn.vessel_count; i++)
         if (autopilot_add(s->pilot, nv_world_vessel_id_at(s->world, i))) {
@@ -228,6 +229,7 @@ int sim_restore(sim* s, const checkpoint* c, uint32_t threads, uint64_t now_ns, 
     s->world = s->inst.world;
     s->type_count = nv_world_hull_type_count(s->world);
     if (sim_keep_hulls(s, c->hulls, c->hull_count, err)) goto done;
+    s->terrain = c->terrain;
     /* No autopilot_update here: the controls are the checkpoint's, and the
      * next step's update is the one the original run would have made. */
     if (resume_decode(c->owner_blob, c->owner_size, s->world, now_ns, o, &s->pilot, err)) goto done;
@@ -241,7 +243,7 @@ done:
 }
 
 checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t blob_size) {
-    checkpoint_source src = {s->world, s->inst.ocean, s->hulls, s->type_count, blob, blob_size};
+    checkpoint_source src = {s->world, s->inst.ocean, s->hulls, s->type_count, &s->terrain, blob, blob_size};
     return src;
 }
 

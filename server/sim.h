@@ -34,6 +34,7 @@ typedef struct sim {
     double area;             /* demo area half-width, m */
     uint32_t type_count;
     scenario_hull* hulls;    /* how each type was built, for checkpoints (type_count) */
+    scenario_terrain terrain; /* how the terrain was made, for checkpoints (source "" for none) */
     struct record* rec;      /* the record log when recording (apply.c writes to it) */
 } sim;
 

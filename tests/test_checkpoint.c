@@ -57,6 +57,7 @@ static checkpoint_source ckp_source_of(const ckp_world* t, const void* blob, siz
                              .ocean = t->inst.ocean,
                              .hulls = t->scn.hulls,
                              .hull_count = t->scn.hull_count,
+                             .terrain = &t->scn.terrain,
                              .owner_blob = blob,
                              .owner_size = blob_size};
     return src;
@@ -559,6 +560,59 @@ static void failed_write_keeps_the_old_file(void** state) {
     ckp_remove_tree(d.path);
 }
 
+/* The ground travels: boats running onto the harbour's beach, saved while
+ * some are aground, go on identically after the restore; the contact
+ * parameters come back; a terrain that changed since is refused. */
+static void grounded_world_survives_a_restore(void** state) {
+    (void)state;
+    const char* json =
+        "{\"tick_hz\": 30, \"vessel_types\": [\"builtin:patrol\"], \"terrain\": \"builtin:harbour\","
+        " \"contacts\": {\"ground_friction\": 0.4},"
+        " \"vessels\": [{\"type\": \"patrol\", \"position\": [-80, -185], \"heading_deg\": 270,"
+        "                \"velocity\": [0, 0, 5], \"controls\": {\"throttle\": 1, \"rudder\": 0}},"
+        "               {\"type\": \"patrol\", \"position\": [-50, -195], \"heading_deg\": 260,"
+        "                \"velocity\": [0, 0, 5], \"controls\": {\"throttle\": 1, \"rudder\": 0.2}}]}";
+    ckp_world a;
+    ckp_world_make(&a, json, NULL);
+    world* w = a.inst.world;
+    uint32_t aground = 0;
+    for (int i = 0; i < 600 && aground < 2; i++) {
+        nv_world_step(w);
+        aground = 0;
+        for (uint32_t s = 0; s < nv_world_vessel_count(w); s++) {
+            world_vessel_state v;
+            assert_int_equal(nv_world_vessel_get(w, nv_world_vessel_id_at(w, s), &v), 0);
+            aground += (v.flags & WORLD_VESSEL_GROUNDED) != 0;
+        }
+    }
+    assert_int_equal(aground, 2);
+    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    uint8_t* data;
+    size_t size;
+    ckp_encode_or_fail(&src, &data, &size);
+    checkpoint c;
+    nv_error err;
+    ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
+    free(data);
+    assert_string_equal(c.terrain.source, "builtin:harbour");
+    assert_true(c.contacts.enabled && c.contacts.ground_friction == 0.4);
+    scenario_instance b;
+    ASSERT_OK(nv_checkpoint_restore(&c, NULL, &b, &err), err);
+    assert_non_null(nv_world_get_terrain(b.world));
+    for (int i = 0; i < 120; i++) {
+        nv_world_step(w);
+        nv_world_step(b.world);
+        assert_true(nv_world_state_hash(w) == nv_world_state_hash(b.world));
+    }
+    ckp_assert_same_vessels(w, b.world);
+    nv_scenario_instance_destroy(&b);
+    c.terrain_fingerprint ^= 1;
+    assert_int_equal(nv_checkpoint_restore(&c, NULL, &b, &err), -1);
+    ckp_assert_message(&err, "did its heightmap change?");
+    nv_checkpoint_free(&c);
+    ckp_world_free(&a);
+}
+
 static void crc32_matches_the_standard(void** state) {
     (void)state;
     /* The check value of CRC-32/ISO-HDLC (zlib's crc32). */
@@ -572,6 +626,7 @@ int main(void) {
         cmocka_unit_test(crc32_matches_the_standard),
         cmocka_unit_test(round_trip_keeps_hash_and_future),
         cmocka_unit_test(columns_survive_a_restore),
+        cmocka_unit_test(grounded_world_survives_a_restore),
         cmocka_unit_test(file_round_trip_and_previous),
         cmocka_unit_test(every_corruption_and_truncation_is_refused),
         cmocka_unit_test(consistent_but_wrong_files_are_refused),

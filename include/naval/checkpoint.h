@@ -8,7 +8,7 @@
  *   header, 32 bytes
  *     0  magic "NVCHKPT\n"
  *     8  u32 format version (1)
- *    12  u32 section count (5)
+ *    12  u32 section count (6)
  *    16  u64 file size in bytes, header and trailer included
  *    24  u32 flags (0)
  *    28  u32 CRC-32 (IEEE 802.3, as zlib's crc32) of bytes 0..27
@@ -17,6 +17,10 @@
  *             hull type count, world_config, wind (3 f64), levels of detail
  *     "OCEN"  u8 present, then every ocean_params field (the ocean is a pure
  *             function of its params and the time: nothing else is needed)
+ *     "GRND"  u8 present, then the terrain's source ("builtin:NAME" or a
+ *             heightmap path), its spec (5 f64) and nv_terrain_fingerprint
+ *             of the terrain built from them; then the contact parameters
+ *             (u8 enabled, 4 f64)
  *     "TYPS"  u32 count, per hull type in type order: name, source spec
  *             ("builtin:NAME[:TRIS]" or a mesh path), mesh options, mass
  *             spec, u8 has_dynamics + coefficients and actuators, and a
@@ -35,8 +39,9 @@
  * byte N / bytes after the end), the whole file's checksum, then every
  * section's bounds and values; each refusal names what is wrong.
  *
- * Restoring rebuilds the hull types from their source specs and refuses a
- * hull that no longer matches its fingerprint (a mesh file that changed),
+ * Restoring rebuilds the hull types and the terrain from their sources and
+ * refuses a hull or a terrain that no longer matches its fingerprint (a
+ * mesh file or a heightmap that changed),
  * and finally compares the rebuilt world's state hash with the one stored.
  * A hull type's column model is stored as the grid it was built with
  * (scenario_hull columns_nx x columns_nz) and built again; a column model
@@ -94,7 +99,8 @@ int nv_world_set_next_id(world* w, uint32_t next_id, nv_error* err);
 /* Between steps: the tick, and the time it implies (tick / tick_hz). */
 void nv_world_set_clock(world* w, uint64_t tick);
 
-#define CHECKPOINT_VERSION 3u       /* 2: slamming memory as half floats; 3: hull types' column grids */
+/* 2: slamming memory as half floats; 3: hull types' column grids; 4: the ground */
+#define CHECKPOINT_VERSION 4u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (nv_checkpoint_write_file). */
@@ -107,7 +113,8 @@ typedef struct checkpoint_source {
     const scenario_hull* hulls;   /* how each hull type was built, one per type, in type order
                                      (dynamics are taken from the world itself) */
     uint32_t hull_count;
-    const void* owner_blob;       /* opaque bytes for the embedder; may be NULL when owner_size is 0 */
+    const scenario_terrain* terrain; /* how the world's terrain was made; NULL or "" without one */
+    const void* owner_blob;          /* opaque bytes for the embedder; may be NULL when owner_size is 0 */
     size_t owner_size;
 } checkpoint_source;
 
@@ -129,6 +136,9 @@ typedef struct checkpoint {
     world_lod lod;
     bool has_ocean;
     ocean_params ocean;
+    scenario_terrain terrain; /* source "" without one */
+    uint64_t terrain_fingerprint;
+    world_contact_params contacts;
     scenario_hull* hulls;
     checkpoint_fingerprint* fingerprints;
     uint32_t hull_count;

@@ -58,6 +58,9 @@ double nv_terrain_sample(const terrain* t, double x, double z, vec3* normal);
  * (never below the highest point there; TERRAIN_DEEP where it is all
  * outside the grid): one look tells a vessel it is far from the ground. */
 double nv_terrain_max_in(const terrain* t, double x0, double z0, double x1, double z1);
+/* FNV-1a of the node counts, the spec and every elevation: a restore
+ * tells whether it rebuilt the same ground. */
+uint64_t nv_terrain_fingerprint(const terrain* t);
 void nv_terrain_size(const terrain* t, uint32_t* nx, uint32_t* nz);
 const terrain_spec* nv_terrain_get_spec(const terrain* t);
 
