@@ -327,6 +327,31 @@ static int scn_parse_terrain(const scn_ctx* c, const cJSON* o, scenario_terrain*
     return 0;
 }
 
+static int scn_parse_terrain_text(const char* text, size_t length, const char* name, const char* base_dir, void* out,
+                                  nv_error* err) {
+    scn_ctx c = {name, base_dir, err};
+    cJSON* root = json_parse_text(&c, text, length);
+    if (!root) return -1;
+    scenario_terrain* t = out;
+    memset(t, 0, sizeof *t);
+    int rc = scn_parse_terrain(&c, root, t);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int nv_scenario_terrain_from_spec(const char* spec, scenario_terrain* out, nv_error* err) {
+    memset(out, 0, sizeof *out);
+    if (strcmp(spec, "none") == 0) return 0;
+    if (strncmp(spec, "builtin:", 8) == 0) {
+        snprintf(out->source, sizeof out->source, "%s", spec);
+        terrain* probe;
+        if (nv_scenario_load_terrain(out, &probe, err)) return -1;
+        nv_terrain_destroy(probe);
+        return 0;
+    }
+    return json_load_file(spec, scn_parse_terrain_text, out, err);
+}
+
 static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, world_contact_params* p) {
     static const char* const keys[] = {"enabled", "ground_friction", "hertz", "damping_ratio", "push_speed", NULL};
     if (json_check_keys(c, o, "contacts", keys)) return -1;

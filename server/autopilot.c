@@ -10,6 +10,15 @@
  * enough not to oscillate with the rudders' rate limits. */
 #define AUTOPILOT_GAIN 2.0
 #define AUTOPILOT_ARRIVE_M 40.0
+/* Water this deep, at least, under a waypoint and along the way to it:
+ * more than any built-in type's draft. */
+#define AUTOPILOT_DEPTH_M 8.0
+#define AUTOPILOT_PATH_STEP_M 20.0
+#define AUTOPILOT_TRIES 32
+/* Every boat looks this far along its way every AUTOPILOT_LOOK_TICKS
+ * (staggered over the fleet): land ahead, a new waypoint. */
+#define AUTOPILOT_LOOK_M 250.0
+#define AUTOPILOT_LOOK_TICKS 30u
 
 typedef autopilot_pilot pilot;
 
@@ -28,9 +37,38 @@ static double autopilot_random(uint64_t* s) {
     return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static void autopilot_pick(autopilot* a, pilot* p) {
-    p->wx = a->cx + (2.0 * autopilot_random(&a->rng) - 1.0) * a->half;
-    p->wz = a->cz + (2.0 * autopilot_random(&a->rng) - 1.0) * a->half;
+static int autopilot_deep(const terrain* t, double x, double z) {
+    return nv_terrain_elevation(t, x, z) < -AUTOPILOT_DEPTH_M;
+}
+
+/* Deep water every AUTOPILOT_PATH_STEP_M on the straight way from (x, z)
+ * to (wx, wz), for at most `look` metres, and at the waypoint when it is
+ * that near. */
+static int autopilot_clear(const terrain* t, double x, double z, double wx, double wz, double look) {
+    double dx = wx - x, dz = wz - z, length = sqrt(dx * dx + dz * dz);
+    double span = length < look ? length : look;
+    int steps = (int)(span / AUTOPILOT_PATH_STEP_M);
+    for (int k = 1; k <= steps; k++) {
+        double f = k * AUTOPILOT_PATH_STEP_M / length;
+        if (!autopilot_deep(t, x + f * dx, z + f * dz)) return 0;
+    }
+    return length > look || autopilot_deep(t, wx, wz);
+}
+
+/* A random waypoint; with a terrain, the first of a few draws that is
+ * reached over deep water from (x, z), else the first in deep water, else
+ * the last. */
+static void autopilot_pick(autopilot* a, pilot* p, const terrain* t, double x, double z) {
+    double fx = 0.0, fz = 0.0;
+    int fallback = 0;
+    for (int k = 0; k < (t ? AUTOPILOT_TRIES : 1); k++) {
+        p->wx = a->cx + (2.0 * autopilot_random(&a->rng) - 1.0) * a->half;
+        p->wz = a->cz + (2.0 * autopilot_random(&a->rng) - 1.0) * a->half;
+        if (!t) return;
+        if (autopilot_clear(t, x, z, p->wx, p->wz, INFINITY)) return;
+        if (!fallback && autopilot_deep(t, p->wx, p->wz)) fx = p->wx, fz = p->wz, fallback = 1;
+    }
+    if (fallback) p->wx = fx, p->wz = fz;
 }
 
 autopilot* autopilot_create(uint64_t seed, double cx, double cz, double half_width) {
@@ -69,7 +107,7 @@ int autopilot_add(autopilot* a, uint32_t vessel_id) {
     if (autopilot_has(a, vessel_id)) return 0;
     pilot* p = autopilot_append(a, vessel_id);
     if (!p) return -1;
-    autopilot_pick(a, p);
+    autopilot_pick(a, p, NULL, 0.0, 0.0);
     return 0;
 }
 
@@ -125,6 +163,8 @@ double autopilot_heading_of(quat orientation) {
 }
 
 void autopilot_update(autopilot* a, world* w) {
+    const terrain* t = nv_world_get_terrain(w);
+    const uint64_t tick = nv_world_tick(w);
     for (uint32_t i = 0; i < a->count;) {
         pilot* p = &a->pilots[i];
         world_vessel_state s;
@@ -132,16 +172,26 @@ void autopilot_update(autopilot* a, world* w) {
             autopilot_remove(a, p->id); /* moves the last pilot into i */
             continue;
         }
-        double dx = p->wx - s.position.x, dz = p->wz - s.position.z;
-        if (dx * dx + dz * dz < AUTOPILOT_ARRIVE_M * AUTOPILOT_ARRIVE_M) {
-            autopilot_pick(a, p);
-            dx = p->wx - s.position.x;
-            dz = p->wz - s.position.z;
+        const double x = s.position.x, z = s.position.z;
+        double dx = p->wx - x, dz = p->wz - z;
+        int grounded = (s.flags & WORLD_VESSEL_GROUNDED) != 0;
+        int look = t && (grounded || (tick + i) % AUTOPILOT_LOOK_TICKS == 0);
+        /* arrived, or the waypoint on land (drawn before the boat's place
+         * was known), or land ahead (or aground): another waypoint */
+        if (dx * dx + dz * dz < AUTOPILOT_ARRIVE_M * AUTOPILOT_ARRIVE_M || (t && !autopilot_deep(t, p->wx, p->wz)) ||
+            (look && !autopilot_clear(t, x, z, p->wx, p->wz, AUTOPILOT_LOOK_M))) {
+            autopilot_pick(a, p, t, x, z);
+            dx = p->wx - x;
+            dz = p->wz - z;
         }
         double error = atan2(-dz, dx) - autopilot_heading_of(s.orientation);
         error = remainder(error, 2.0 * NV_PI); /* to [-pi, pi] */
         double throttle = fabs(error) < 0.8 ? 1.0 : 0.4;
-        nv_world_set_controls(w, p->id, throttle, autopilot_rudder_for(error), NULL);
+        /* aground: back off astern, rudder amidships, until afloat */
+        if (grounded)
+            nv_world_set_controls(w, p->id, -1.0, 0.0, NULL);
+        else
+            nv_world_set_controls(w, p->id, throttle, autopilot_rudder_for(error), NULL);
         i++;
     }
 }

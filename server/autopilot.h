@@ -2,8 +2,10 @@
 /* The demo fleet's helmsman: each boat steers for a random waypoint inside
  * a square area, rudder proportional to the heading error, full throttle
  * when roughly on course and slow while turning hard; on arrival it draws
- * the next waypoint. Deterministic for a seed. Loop thread only, between
- * steps. */
+ * the next waypoint. On a world with a terrain, waypoints lie in deep
+ * water with deep water on the straight way there, and a boat that runs
+ * aground backs off astern and draws again. Deterministic for a seed.
+ * Loop thread only, between steps. */
 #ifndef NAVAL_SERVER_AUTOPILOT_H
 #define NAVAL_SERVER_AUTOPILOT_H
 

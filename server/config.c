@@ -123,6 +123,9 @@ static const cfg_entry cfg_table[] = {
      "name in hello replies and world info"},
     {"scenario", "--scenario", "NAVAL_SCENARIO", CFG_STR, CFG_S(scenario), 0, 0, 0, NULL,
      "scenario file (JSON, see core/scenario.h) instead of the default world"},
+    {"terrain", "--terrain", "NAVAL_TERRAIN", CFG_STR, CFG_S(terrain), 0, 0, 0, NULL,
+     "the ground: builtin:harbour, none, or a JSON file as a scenario's \"terrain\" (default: the scenario's, "
+     "builtin:harbour on the default world)"},
     {"boats", "--boats", "NAVAL_BOATS", CFG_INT, CFG_N(boats), 0, 100000, 0, NULL,
      "demo boats on autopilot (default 200; 0 with a scenario)"},
     {"tick_hz", "--tick-hz", "NAVAL_TICK_HZ", CFG_NUM, CFG_N(tick_hz), 0, 1000, 1, NULL,

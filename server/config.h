@@ -54,6 +54,7 @@ typedef struct cfg_server {
     char http[CFG_URL_MAX];         /* "HOST:PORT"; "" disables HTTP and WebSocket */
     char web_root[CFG_PATH_MAX];    /* "" : the build tree's clients/web/dist when bundled */
     char scenario[CFG_PATH_MAX];    /* "" : the default world */
+    char terrain[CFG_PATH_MAX];     /* "" : the scenario's, or builtin:harbour on the default world */
     char admin_token[CFG_SECRET_MAX];
     char log_level[16];
     double boats;                   /* demo fleet; -1: 200 on the default world, 0 with a scenario */

@@ -26,6 +26,7 @@ static void sim_default_ocean(ocean_params* p, uint64_t seed) {
 static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* err) {
     memset(s, 0, sizeof *s);
     s->world = nv_world_config_default();
+    s->contacts = nv_world_contacts_default();
     s->has_ocean = true;
     sim_default_ocean(&s->ocean, (uint64_t)cfg->seed);
     if (nv_ocean_params_validate(&s->ocean, err)) return -1;
@@ -50,6 +51,8 @@ static int sim_load_scenario(const cfg_server* cfg, scenario* s, nv_error* err) 
     int rc = cfg->scenario[0] ? nv_scenario_load_file(cfg->scenario, s, err) : sim_default_scenario(cfg, s, err);
     if (rc) return -1;
     if (cfg->tick_hz > 0) s->world.tick_hz = cfg->tick_hz;
+    const char* ground = cfg->terrain[0] ? cfg->terrain : (cfg->scenario[0] ? NULL : "builtin:harbour");
+    if (ground && nv_scenario_terrain_from_spec(ground, &s->terrain, err)) return nv_error_prefix(err, "terrain");
     return 0;
 }
 
@@ -81,11 +84,18 @@ static int sim_append(scenario* s, const scenario_vessel* v, nv_error* err) {
     return 0;
 }
 
+/* Deep water under a boat at (x, z): nothing of the ground within `reach`
+ * metres rises above `depth` below the surface. */
+static int sim_open_water(const terrain* t, double x, double z, double reach, double depth) {
+    return !t || nv_terrain_max_in(t, x - reach, z - reach, x + reach, z + reach) < -depth;
+}
+
 /* The demo fleet: types mixed (mostly small boats; in the default world
  * half skiffs, a third patrol boats, the rest freighters), scattered over
- * the area with a few hull lengths between them, moving ahead. */
+ * the area's open water with a few hull lengths between them, moving
+ * ahead. */
 static int sim_add_demo(scenario* s, const uint32_t* types, uint32_t ntypes, uint32_t boats, double half,
-                        uint64_t seed, nv_error* err) {
+                        const terrain* ground, uint64_t seed, nv_error* err) {
     uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 3;
     uint32_t first = s->vessel_count;
     for (uint32_t i = 0; i < boats; i++) {
@@ -99,15 +109,18 @@ static int sim_add_demo(scenario* s, const uint32_t* types, uint32_t ntypes, uin
          * (clear) disc of 40 m, a freighter per 150 m; give up after a few
          * tries rather than loop (a crowded area just gets closer boats). */
         double clear = s->hulls[v.hull].mass.mass > 1e6 ? 150.0 : 40.0;
-        for (int attempt = 0; attempt < 12; attempt++) {
+        /* Never on land or in shallows: a place on them is drawn again,
+         * for a few hundred draws, before the spacing's tries count. */
+        for (int attempt = 0, spaced = 0; attempt < 400; attempt++) {
             v.x = (2.0 * sim_random(&rng) - 1.0) * half;
             v.z = (2.0 * sim_random(&rng) - 1.0) * half;
+            if (!sim_open_water(ground, v.x, v.z, 0.5 * clear, 10.0)) continue;
             int ok = 1;
             for (uint32_t j = first; j < s->vessel_count && ok; j++) {
                 double dx = s->vessels[j].x - v.x, dz = s->vessels[j].z - v.z;
                 ok = dx * dx + dz * dz > clear * clear;
             }
-            if (ok) break;
+            if (ok || ++spaced == 12) break;
         }
         v.heading_deg = 360.0 * sim_random(&rng);
         double a = v.heading_deg * NV_PI / 180.0, speed = 2.0;
@@ -132,11 +145,15 @@ static int sim_prepare(const cfg_server* cfg, scenario* s, uint32_t* first_demo,
     if (!types) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     uint32_t n = sim_demo_types(s, types);
     int rc = 0;
+    terrain* ground = NULL;
     if (!n)
-        rc = nv_error_set(err, "--boats %u: the scenario has no vessel type with a propeller for the demo fleet "
-                               "(add e.g. \"vessel_types\": [\"builtin:patrol\"], or --boats 0)", boats);
-    else
-        rc = sim_add_demo(s, types, n, boats, sim_area_for(cfg, boats), (uint64_t)cfg->seed, err);
+        rc = nv_error_set(err,
+                          "--boats %u: the scenario has no vessel type with a propeller for the demo fleet "
+                          "(add e.g. \"vessel_types\": [\"builtin:patrol\"], or --boats 0)",
+                          boats);
+    else if (!(rc = nv_scenario_load_terrain(&s->terrain, &ground, err)))
+        rc = sim_add_demo(s, types, n, boats, sim_area_for(cfg, boats), ground, (uint64_t)cfg->seed, err);
+    nv_terrain_destroy(ground);
     free(types);
     return rc;
 }

@@ -267,6 +267,52 @@ static void test_autopilot_keeps_a_boat_in_its_area(void** state) {
     sim_destroy(&s);
 }
 
+/* The default world's harbour: the demo fleet starts in open water around
+ * the island, its waypoints lie in deep water, and boats steer clear of
+ * the land: over 60 s few are ever aground. */
+static void test_demo_fleet_keeps_off_the_land(void** state) {
+    (void)state;
+    cfg_server cfg;
+    cfg_defaults(&cfg);
+    cfg.boats = 80;
+    cfg.threads = 2;
+    cfg.tick_hz = 30;
+    cfg.area = 350;
+    nv_error err;
+    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
+    sim s;
+    if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
+    const terrain* t = nv_world_get_terrain(s.world);
+    assert_non_null(t);
+    uint32_t n = nv_world_vessel_count(s.world), worst = 0, on_island_side = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        world_vessel_state v;
+        nv_world_vessel_get(s.world, nv_world_vessel_id_at(s.world, k), &v);
+        if (!(nv_terrain_max_in(t, v.position.x - 15, v.position.z - 15, v.position.x + 15, v.position.z + 15) < -10))
+            fail_msg("boat %u starts over %.1f m of water", k, nv_terrain_elevation(t, v.position.x, v.position.z));
+        on_island_side += fabs(v.position.x + 60) < 300 && fabs(v.position.z) < 300;
+    }
+    assert_true(on_island_side > n / 4); /* the test means something: boats around the island */
+    for (int i = 0; i < 60 * 30; i++) {
+        sim_step(&s);
+        autopilot_state st = autopilot_get_state(s.pilot);
+        uint32_t aground = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            world_vessel_state v;
+            nv_world_vessel_get(s.world, nv_world_vessel_id_at(s.world, k), &v);
+            aground += (v.flags & WORLD_VESSEL_GROUNDED) != 0;
+        }
+        if (aground > worst) worst = aground;
+        for (uint32_t k = 0; k < st.count; k++)
+            if (!(nv_terrain_elevation(t, st.pilots[k].wx, st.pilots[k].wz) < -8.0))
+                fail_msg("pilot %u steers for (%.0f, %.0f), over %.1f m", k, st.pilots[k].wx, st.pilots[k].wz,
+                         nv_terrain_elevation(t, st.pilots[k].wx, st.pilots[k].wz));
+    }
+    print_message("demo fleet on the harbour: at most %u of %u aground at once\n", worst, n);
+    assert_true(worst <= n / 20);
+    sim_destroy(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idmap_against_reference), cmocka_unit_test(test_token_bucket),
@@ -274,6 +320,7 @@ int main(void) {
         cmocka_unit_test(test_config_file),             cmocka_unit_test(test_args_priority),
         cmocka_unit_test(test_metrics_text),            cmocka_unit_test(test_autopilot_rules),
         cmocka_unit_test(test_autopilot_keeps_a_boat_in_its_area),
+        cmocka_unit_test(test_demo_fleet_keeps_off_the_land),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,7 @@ expect() {
 
 "$server" --help > "$tmp/help" || fail "--help"
 for flag in --boats --tick-hz --threads --seed --scenario --config --check-config --snapshot-url --command-url \
-            --compact-url --http --log-level NAVAL_ADMIN_TOKEN NAVAL_BOATS; do
+            --compact-url --http --log-level --terrain NAVAL_ADMIN_TOKEN NAVAL_BOATS; do
     grep -qF -- "$flag" "$tmp/help" || fail "--help does not mention $flag"
 done
 
@@ -95,4 +95,15 @@ expect 2 "nowhere.json" --scenario "$tmp/nowhere.json" --check-config
 echo '{"hull_types": [{"name": "box", "hull": "builtin:barge", "mass": 40000}], "vessels": []}' > "$tmp/plain.json"
 expect 2 "no vessel type with a propeller" --scenario "$tmp/plain.json" --boats 2 --check-config
 expect 0 "configuration ok" --scenario "$tmp/plain.json" --check-config
+
+# The ground: builtin:harbour by default, none, or a terrain file; a bad one
+# is named with the file, and so is a bad heightmap inside it.
+expect 0 "configuration ok" --terrain none --check-config
+expect 0 "configuration ok" --terrain builtin:harbour --scenario "$tmp/plain.json" --check-config
+expect 2 "no built-in terrain 'atoll'" --terrain builtin:atoll --check-config
+expect 2 "nowhere-terrain.json" --terrain "$tmp/nowhere-terrain.json" --check-config
+echo '{"heightmap": "missing.png", "cell_size": 4, "min_elevation": -20, "max_elevation": 10}' > "$tmp/ground.json"
+expect 2 "terrain.heightmap: $tmp/missing.png" --terrain "$tmp/ground.json" --check-config
+echo '{"heightmap": "missing.png", "cell_size": 4, "min_elevation": 10, "max_elevation": -20}' > "$tmp/reversed.json"
+expect 2 "max_elevation (-20) must be above min_elevation (10)" --terrain "$tmp/reversed.json" --check-config
 echo "tool_naval_server: ok"

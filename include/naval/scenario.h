@@ -153,6 +153,10 @@ typedef struct scenario_instance {
 /* The scenario's terrain, loaded (*out NULL when it names none); errors
  * name the key ("terrain.heightmap") and the file. */
 int nv_scenario_load_terrain(const scenario_terrain* t, terrain** out, nv_error* err);
+/* A terrain named on its own (a server setting): "none", "builtin:NAME",
+ * or a JSON file holding what a scenario's "terrain" key holds (its
+ * heightmap relative to that file). Checked as a scenario's is. */
+int nv_scenario_terrain_from_spec(const char* spec, scenario_terrain* out, nv_error* err);
 
 int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err);
 void nv_scenario_instance_destroy(scenario_instance* inst);
