@@ -38,7 +38,7 @@ _Static_assert(sizeof(actuator_rudder) == 64, "actuator_rudder changed: update c
 _Static_assert(sizeof(actuator_set) == 4 * 80 + 8 + 4 * 64 + 8 + 16,
                "actuator_set changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(terrain_spec) == 40, "terrain_spec changed: update checkpoint.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(world_contact_params) == 40,
+_Static_assert(sizeof(world_contact_params) == 56,
                "world_contact_params changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(world_vessel_record) == 232,
                "world_vessel_record changed: update checkpoint.c and CHECKPOINT_VERSION");
@@ -437,6 +437,8 @@ int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* si
     }
     put_u8(&w, c->contacts.enabled ? 1 : 0);
     put_f64(&w, c->contacts.ground_friction);
+    put_f64(&w, c->contacts.vessel_friction);
+    put_f64(&w, c->contacts.restitution);
     put_f64(&w, c->contacts.hertz);
     put_f64(&w, c->contacts.damping_ratio);
     put_f64(&w, c->contacts.push_speed);
@@ -892,8 +894,10 @@ int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkp
         }
     }
     c->contacts.enabled = get_bool(&r, "contacts enabled");
-    if (rd_need(&r, 4 * 8, "the contact parameters")) {
+    if (rd_need(&r, 6 * 8, "the contact parameters")) {
         c->contacts.ground_friction = get_f64(&r);
+        c->contacts.vessel_friction = get_f64(&r);
+        c->contacts.restitution = get_f64(&r);
         c->contacts.hertz = get_f64(&r);
         c->contacts.damping_ratio = get_f64(&r);
         c->contacts.push_speed = get_f64(&r);

@@ -353,13 +353,16 @@ int nv_scenario_terrain_from_spec(const char* spec, scenario_terrain* out, nv_er
 }
 
 static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, world_contact_params* p) {
-    static const char* const keys[] = {"enabled", "ground_friction", "hertz", "damping_ratio", "push_speed", NULL};
+    static const char* const keys[] = {"enabled",   "ground_friction", "vessel_friction", "restitution",
+                                       "hertz",     "damping_ratio",   "push_speed",      NULL};
     if (json_check_keys(c, o, "contacts", keys)) return -1;
     bool enabled = p->enabled != 0;
-    json_range friction = {0.0, 10.0, JSON_CLOSED}, hertz = {0.0, 1000.0, JSON_CLOSED};
+    json_range friction = {0.0, 10.0, JSON_CLOSED}, hertz = {0.0, 1000.0, JSON_CLOSED}, unit = {0.0, 1.0, JSON_CLOSED};
     json_range ratio = {0.0, 1000.0, JSON_CLOSED}, speed = {0.0, 100.0, JSON_CLOSED};
     if (json_get_bool(c, o, "contacts", "enabled", &enabled) < 0 ||
         json_get_number(c, o, "contacts", "ground_friction", friction, &p->ground_friction) < 0 ||
+        json_get_number(c, o, "contacts", "vessel_friction", friction, &p->vessel_friction) < 0 ||
+        json_get_number(c, o, "contacts", "restitution", unit, &p->restitution) < 0 ||
         json_get_number(c, o, "contacts", "hertz", hertz, &p->hertz) < 0 ||
         json_get_number(c, o, "contacts", "damping_ratio", ratio, &p->damping_ratio) < 0 ||
         json_get_number(c, o, "contacts", "push_speed", speed, &p->push_speed) < 0)

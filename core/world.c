@@ -110,8 +110,10 @@ void nv_world_destroy(world* w) {
     if (!w) return;
     world_lod_free(w);
     world_ground_free(w);
+    world_pairs_free(w);
     if (w->types)
         for (uint32_t i = 0; i < w->type_count; i++) {
+            shape_free(&w->types[i].shape);
             nv_hull_destroy(&w->types[i].hull);
             free(w->types[i].model);
         }
@@ -160,7 +162,7 @@ int nv_world_add_hull_type(world* w, const char* name, const mesh* m, const mass
     world_type* t = &w->types[w->type_count];
     if (nv_hull_create(&t->hull, m, spec, err)) return nv_error_prefix(err, "hull type '%s'", name);
     if (body_init(&t->body_template, t->hull.body.mass, &t->hull.body.inertia, err) ||
-        world_ground_reserve(w, t->hull.vertex_count, err)) {
+        world_ground_reserve(w, t->hull.vertex_count, err) || shape_build(&t->shape, &t->hull, err)) {
         nv_hull_destroy(&t->hull);
         return nv_error_prefix(err, "hull type '%s'", name);
     }

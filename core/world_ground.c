@@ -19,7 +19,13 @@
 
 world_contact_params nv_world_contacts_default(void) {
     world_contact_params p = {
-        .enabled = 1, .ground_friction = 0.5, .hertz = 0.0, .damping_ratio = 10.0, .push_speed = 2.0};
+        .enabled = 1,
+        .ground_friction = 0.5,
+        .vessel_friction = 0.3,
+        .restitution = 0.2,
+        .hertz = 0.0,
+        .damping_ratio = 10.0,
+        .push_speed = 2.0};
     return p;
 }
 
@@ -29,12 +35,15 @@ int nv_world_set_contacts(world* w, const world_contact_params* p, nv_error* err
         const char* name;
         double value;
     } fields[] = {{"ground_friction", p->ground_friction},
+                  {"vessel_friction", p->vessel_friction},
+                  {"restitution", p->restitution},
                   {"hertz", p->hertz},
                   {"damping_ratio", p->damping_ratio},
                   {"push_speed", p->push_speed}};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!(fields[i].value >= 0.0) || !isfinite(fields[i].value))
             return nv_error_set(err, "contacts: %s must be finite and >= 0 (got %g)", fields[i].name, fields[i].value);
+    if (p->restitution > 1.0) return nv_error_set(err, "contacts: restitution must be in [0, 1] (got %g)", p->restitution);
     w->ground.params = *p;
     return 0;
 }
@@ -49,8 +58,8 @@ void nv_world_set_terrain(world* w, const terrain* t) {
 const terrain* nv_world_get_terrain(const world* w) { return w->ground.terrain; }
 
 const world_contact_event* nv_world_contact_events(const world* w, uint32_t* count) {
-    *count = w->ground.event_count;
-    return w->sv.ground_event;
+    *count = w->pairs.event_count;
+    return w->pairs.events;
 }
 
 int world_ground_reserve(world* w, uint32_t vertex_count, nv_error* err) {

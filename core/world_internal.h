@@ -9,6 +9,7 @@
 #include "floater.h"
 #include "hydro.h"
 #include "naval/columns.h"
+#include "shape.h"
 #include "naval/world.h"
 
 /* A run of one vessel's vertices or triangles: the unit of parallel work. */
@@ -21,6 +22,7 @@ typedef struct world_block {
 typedef struct world_type {
     hull hull;
     body body_template; /* mass, inverse mass, inertia and its inverse */
+    shape shape;        /* the convex hull: contacts between vessels */
     char name[WORLD_NAME_MAX];
     vessel_dynamics dynamics;   /* as given (hydrostatics only until set) */
     dynamics_model* model;      /* NULL: hydrostatics only, no actuators */
@@ -38,6 +40,31 @@ typedef struct world_ground {
     uint32_t point_capacity;          /* the most vertices of a hull type */
     uint32_t event_count;             /* compacted to the front of sv.ground_event */
 } world_ground;
+
+/* Contacts between vessels (world_pairs.c): scratch of the pass, grown as
+ * needed, and which pairs touched in the last step (for events). */
+typedef struct world_pairs {
+    struct world_pair* pairs;
+    uint32_t pair_count, pair_capacity;
+    uint32_t* pair_first; /* per slot: its first pair */
+    uint32_t first_capacity;
+    uint64_t *keys, *tmp_keys; /* grid cells of the vessels taking part, sorted */
+    uint32_t *slots, *tmp_slots;
+    uint32_t sort_capacity, sorted_count;
+    double inv_cell;
+    uint32_t* table; /* cell -> first sorted entry + 1 (open addressing) */
+    uint32_t table_capacity;
+    struct contact_body* bodies;
+    uint32_t body_count, body_capacity;
+    uint32_t* body_slot;
+    uint32_t slot_capacity;
+    vec3* push; /* pseudo-velocity and spin per body */
+    uint32_t push_capacity;
+    uint64_t *touching, *touching_next; /* id pairs (low << 32 | high) touching, sorted */
+    uint32_t touching_count, touching_capacity, next_capacity;
+    world_contact_event* events; /* the step's new contacts: the ground's, then the pairs' */
+    uint32_t event_count, event_capacity;
+} world_pairs;
 
 /* Vessel state as structure of arrays, indexed by slot: every array is
  * listed once here, X(type, name), and the struct, its growth, the move
@@ -76,7 +103,10 @@ typedef struct world_vessels {
     X(uint8_t, lod_next)      /* the model the level-of-detail pass chose */ \
     X(uint32_t, floater_slot) /* slots on the floater model, in slot order */ \
     X(uint8_t, ground_struck) /* the vessel's ground_event is new this step */ \
-    X(world_contact_event, ground_event)
+    X(world_contact_event, ground_event)                                      \
+    X(float, pair_margin) /* m: the shape's sweep, this step's reach */      \
+    X(float, pair_reach)  /* m: the swept bounding sphere; 0 takes no part */ \
+    X(uint32_t, pair_body) /* the pair solver's body, or UINT32_MAX */
 
 typedef struct world_scratch_arrays {
 #define WORLD_VESSEL_ARRAY(type, name) type* name;
@@ -138,6 +168,7 @@ struct world {
     floater_scratch* floater_scratch;
 
     world_ground ground;
+    world_pairs pairs;
 
     uint64_t tick;
     double time;
@@ -200,6 +231,9 @@ void world_ground_publish(world* w);
 /* Room for every vertex of a new hull type in each worker's points. */
 int world_ground_reserve(world* w, uint32_t vertex_count, nv_error* err);
 void world_ground_free(world* w);
+/* world_pairs.c: contacts between vessels, after the integration pass. */
+void world_pairs_step(world* w);
+void world_pairs_free(world* w);
 
 /* The "between steps only" rule of world.h, checked in debug builds as
  * Box2D asserts world->locked: a call from inside a step (the water's

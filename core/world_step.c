@@ -226,6 +226,7 @@ void nv_world_step(world* w) {
     world_run(w, w->count, 64, world_integrate_job);
     world_run(w, world_floater_chunks(w), 1, world_floater_job);
     world_ground_publish(w);
+    world_pairs_step(w);
     double t4 = world_now_ms();
     w->timing.lod_ms = tw - t0;
     w->timing.water_ms = t1 - tw;

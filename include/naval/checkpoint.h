@@ -20,7 +20,7 @@
  *     "GRND"  u8 present, then the terrain's source ("builtin:NAME" or a
  *             heightmap path), its spec (5 f64) and nv_terrain_fingerprint
  *             of the terrain built from them; then the contact parameters
- *             (u8 enabled, 4 f64)
+ *             (u8 enabled, 6 f64)
  *     "TYPS"  u32 count, per hull type in type order: name, source spec
  *             ("builtin:NAME[:TRIS]" or a mesh path), mesh options, mass
  *             spec, u8 has_dynamics + coefficients and actuators, and a

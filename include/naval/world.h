@@ -105,8 +105,8 @@ typedef struct world_vessel_state {
     double throttle, rudder;             /* commanded, [-1, 1] */
     double throttle_actual, rudder_actual; /* after the type's rate limits */
     world_model model;
-    uint32_t contact_points; /* last step: hull points pressed on the ground */
-    double penetration;      /* last step: the deepest of them below the ground, m */
+    uint32_t contact_points; /* last step: hull points pressed on the ground, and vessels touched */
+    double penetration;      /* last step: the deepest of them below the ground, or into a vessel, m */
 } world_vessel_state;
 
 typedef struct world_timing {
@@ -163,6 +163,8 @@ void nv_world_set_wind(world* w, vec3 wind);
 typedef struct world_contact_params {
     int enabled;            /* 0: no contacts at all (1) */
     double ground_friction; /* Coulomb coefficient, hull on the ground (0.5: steel on sand) */
+    double vessel_friction; /* hull on hull (0.3: wet steel) */
+    double restitution;     /* of impacts between vessels faster than 1 m/s, [0, 1] (0.2) */
     double hertz;           /* the overlap spring; 0: tick_hz / 4, at most 30 (0) */
     double damping_ratio;   /* of that spring (10: no bounce) */
     double push_speed;      /* m/s, the fastest an overlap is pushed out (2) */
@@ -179,19 +181,20 @@ const terrain* nv_world_get_terrain(const world* w);
 #define WORLD_CONTACT_GROUND UINT32_MAX /* id_b of a contact with the ground */
 
 /* A contact that began in the last step: a vessel that was not touching
- * the ground in the step before. */
+ * the ground, or a pair of vessels that were not touching each other, in
+ * the step before. */
 typedef struct world_contact_event {
     uint64_t tick;        /* the step's tick (nv_world_tick after it) */
-    uint32_t id_a;        /* the vessel */
-    uint32_t id_b;        /* WORLD_CONTACT_GROUND */
+    uint32_t id_a;        /* a vessel */
+    uint32_t id_b;        /* the other, or WORLD_CONTACT_GROUND */
     vec3 point;           /* world, the impulse-weighted mean of the points, m */
     vec3 normal;          /* unit, the way a is pushed */
     double closing_speed; /* m/s along the normal when it struck (the fastest point) */
     double impulse;       /* N s along the normals in the step */
 } world_contact_event;
 
-/* The last step's new contacts, in slot order; valid until the next step
- * or spawn. */
+/* The last step's new contacts: with the ground in slot order, then
+ * between vessels in slot order of the pair; valid until the next step. */
 const world_contact_event* nv_world_contact_events(const world* w, uint32_t* count);
 
 /* Between steps only. Ids are never reused; other vessels keep theirs. */

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/* A hull type's collision shape: the convex hull of its vertices (qhull),
+ * kept as the hull's corner points in the body frame, and its support
+ * mapping for GJK/MPR (libccd), swept by a sphere so that two shapes
+ * "touch" a margin before they meet (speculative contacts).
+ *
+ * Why the convex hull: a ship's hull is nearly convex above the keel, one
+ * shape per type costs one support search per MPR iteration over a few
+ * dozen points, and it never misses a contact (it can only add a little
+ * volume at a concave stern or between a catamaran's hulls). */
+#ifndef NAVAL_SHAPE_H
+#define NAVAL_SHAPE_H
+
+#include <stdint.h>
+
+#include "naval/hull.h"
+#include "naval/nv_error.h"
+#include "naval/vecmath.h"
+
+typedef struct shape {
+    double* points; /* 3 per corner, body frame (relative to the CG) */
+    uint32_t count;
+    double* planes; /* 4 per face: outward unit normal n and offset d, n . p + d <= 0 inside */
+    uint32_t plane_count;
+    double radius; /* m, the farthest corner from the CG */
+} shape;
+
+/* The convex hull of the hull's vertices. */
+int shape_build(shape* s, const hull* h, nv_error* err);
+void shape_free(shape* s);
+
+/* A shape placed in the world, swept by a sphere of `margin` m. */
+typedef struct shape_pose {
+    const shape* shape;
+    vec3 position;
+    mat3 rotation; /* body -> world */
+    double margin;
+} shape_pose;
+
+/* The penetration of two placed shapes (MPR): 0 when they overlap, with
+ * the depth of the swept shapes' overlap, the unit normal pointing from a
+ * to b (b moved by depth along it would only touch a) and a point in the
+ * overlap; -1 when they do not. */
+int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, vec3* normal, vec3* point);
+
+/* How far a world point lies outside the placed shape (its farthest face
+ * plane; <= 0 inside), the sweep not counted. */
+double shape_outside(const shape_pose* p, vec3 point);
+
+#endif

@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: MIT
+/* Contacts between vessels, after the integration pass:
+ *
+ *   broadphase  — a uniform grid over x-z (cells as wide as the largest
+ *                 swept bounding sphere), vessels sorted by cell with a
+ *                 radix sort, pairs found per vessel on the job system
+ *                 (counted, then written at their offsets: slot order)
+ *   narrowphase — jobs over pairs: MPR (libccd) between the two types'
+ *                 convex hulls swept by each vessel's reach this step
+ *   solve       — sequential impulses over the touching pairs in pair
+ *                 order (speculative: a gap may close and no more;
+ *                 Coulomb friction; restitution above 1 m/s), then
+ *                 pseudo-velocities that move overlapping vessels apart
+ *                 without touching their momentum (split impulses)
+ *
+ * Every order is slot order, every sum is in pair order: the result does
+ * not depend on the thread count. The response is the added-mass one the
+ * integrator uses. Floaters and frozen vessels take no part. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact.h"
+#include "shape.h"
+#include "world_internal.h"
+
+#define PAIR_SLOP 0.02 /* m: gaps this small count as touching; overlaps this small are left */
+#define PAIR_ITERATIONS 8u
+#define PAIR_PUSH_ITERATIONS 4u
+#define PAIR_BOUNCE_ITERATIONS 2u
+#define PAIR_PUSH_RATE 0.2    /* of an overlap removed per step */
+#define PAIR_BOUNCE_SPEED 1.0 /* m/s: slower impacts do not bounce */
+
+#define PAIR_POINTS 4 /* per pair: enough to hold a face flat */
+#define PAIR_CANDIDATES 64
+#define PAIR_FEATURE 0.1 /* m: corners this near a shape's extreme along the normal face the other */
+
+typedef struct pair_point {
+    vec3 ra, rb;       /* from each CG to the point */
+    double separation; /* m along the normal; < 0 overlapping */
+    double normal_mass, tangent_mass[2];
+    double normal_impulse, tangent_impulse[2], push_impulse;
+    double closing_speed; /* m/s before the solve, > 0 closing */
+    double bounce;        /* m/s: the separating speed restitution asks for */
+} pair_point;
+
+typedef struct world_pair {
+    uint32_t a, b;   /* slots, a < b */
+    uint32_t count;  /* contact points; 0: apart */
+    uint32_t ba, bb; /* indices into the solver's bodies */
+    vec3 normal;     /* unit, from a to b */
+    vec3 tangent[2];
+    vec3 point[PAIR_POINTS]; /* world */
+    pair_point p[PAIR_POINTS];
+} world_pair;
+
+/* Grows *p to hold n elements of `size` (doubling); -1 when out of memory. */
+static int pairs_reserve(void** p, uint32_t* capacity, size_t size, uint64_t n) {
+    if (n <= *capacity) return 0;
+    uint64_t cap = *capacity ? *capacity : 256;
+    while (cap < n) cap *= 2;
+    if (cap > UINT32_MAX) return -1;
+    void* q = realloc(*p, (size_t)cap * size);
+    if (!q) return -1;
+    *p = q;
+    *capacity = (uint32_t)cap;
+    return 0;
+}
+
+void world_pairs_free(world* w) {
+    world_pairs* p = &w->pairs;
+    free(p->pairs);
+    free(p->keys);
+    free(p->slots);
+    free(p->tmp_keys);
+    free(p->tmp_slots);
+    free(p->table);
+    free(p->bodies);
+    free(p->body_slot);
+    free(p->push);
+    free(p->touching);
+    free(p->touching_next);
+    free(p->events);
+    free(p->pair_first);
+    memset(p, 0, sizeof *p);
+}
+
+/* The radix sort's four arrays grow together (it swaps them). */
+static int pairs_reserve_sort(world_pairs* p, uint32_t n) {
+    if (n <= p->sort_capacity) return 0;
+    uint32_t cap = p->sort_capacity ? p->sort_capacity : 256;
+    while (cap < n) cap *= 2;
+    void* k = realloc(p->keys, (size_t)cap * sizeof *p->keys);
+    if (k) p->keys = k;
+    void* t = realloc(p->tmp_keys, (size_t)cap * sizeof *p->tmp_keys);
+    if (t) p->tmp_keys = t;
+    void* s = realloc(p->slots, (size_t)cap * sizeof *p->slots);
+    if (s) p->slots = s;
+    void* u = realloc(p->tmp_slots, (size_t)cap * sizeof *p->tmp_slots);
+    if (u) p->tmp_slots = u;
+    if (!k || !t || !s || !u) return -1;
+    p->sort_capacity = cap;
+    return 0;
+}
+
+/* ---- broadphase --------------------------------------------------------- */
+
+static inline int world_pairs_takes_part(const world* w, uint32_t s) {
+    return !(w->v.flags[s] & WORLD_VESSEL_FROZEN) && w->v.model[s] != WORLD_MODEL_FLOATER;
+}
+
+static inline uint64_t pairs_cell_key(int64_t cx, int64_t cz) {
+    return (uint64_t)(cx + (1ll << 31)) << 32 | (uint64_t)(cz + (1ll << 31));
+}
+
+static inline uint32_t pairs_hash(uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdull;
+    key ^= key >> 33;
+    return (uint32_t)key;
+}
+
+/* LSD radix sort of (key, slot) by key, skipping the bytes no key differs
+ * in; stable, so equal cells stay in slot order. */
+static void pairs_radix_sort(world_pairs* p, uint32_t n) {
+    uint64_t all_or = 0, all_and = ~0ull;
+    for (uint32_t i = 0; i < n; i++) all_or |= p->keys[i], all_and &= p->keys[i];
+    uint64_t differ = all_or ^ all_and;
+    for (int shift = 0; shift < 64; shift += 8) {
+        if (!((differ >> shift) & 0xffu)) continue;
+        uint32_t count[257] = {0};
+        for (uint32_t i = 0; i < n; i++) count[((p->keys[i] >> shift) & 0xffu) + 1]++;
+        for (int b = 0; b < 256; b++) count[b + 1] += count[b];
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t at = count[(p->keys[i] >> shift) & 0xffu]++;
+            p->tmp_keys[at] = p->keys[i];
+            p->tmp_slots[at] = p->slots[i];
+        }
+        uint64_t* k = p->keys;
+        p->keys = p->tmp_keys, p->tmp_keys = k;
+        uint32_t* s = p->slots;
+        p->slots = p->tmp_slots, p->tmp_slots = s;
+    }
+}
+
+/* First sorted entry of the cell, or UINT32_MAX. */
+static uint32_t pairs_find_cell(const world_pairs* p, uint64_t key) {
+    uint32_t mask = p->table_capacity - 1;
+    for (uint32_t h = pairs_hash(key) & mask;; h = (h + 1) & mask) {
+        uint32_t e = p->table[h];
+        if (e == 0) return UINT32_MAX;
+        if (p->keys[e - 1] == key) return e - 1;
+    }
+}
+
+static inline double pairs_reach(const world* w, uint32_t s) { return w->sv.pair_reach[s]; }
+
+/* Calls emit(b) for every b > a whose swept sphere meets a's; returns how many. */
+static uint32_t pairs_scan(const world* w, uint32_t a, world_pair* out) {
+    const world_pairs* p = &w->pairs;
+    const double xa = w->v.px[a], ya = w->v.py[a], za = w->v.pz[a], ra = pairs_reach(w, a);
+    const int64_t cx = (int64_t)floor(xa * p->inv_cell), cz = (int64_t)floor(za * p->inv_cell);
+    uint32_t n = 0;
+    for (int64_t dx = -1; dx <= 1; dx++)
+        for (int64_t dz = -1; dz <= 1; dz++) {
+            uint64_t key = pairs_cell_key(cx + dx, cz + dz);
+            uint32_t i = pairs_find_cell(p, key);
+            if (i == UINT32_MAX) continue;
+            for (; i < p->sorted_count && p->keys[i] == key; i++) {
+                uint32_t b = p->slots[i];
+                if (b <= a) continue;
+                double ex = w->v.px[b] - xa, ey = w->v.py[b] - ya, ez = w->v.pz[b] - za, r = ra + pairs_reach(w, b);
+                if (ex * ex + ey * ey + ez * ez >= r * r) continue;
+                if (out) {
+                    memset(&out[n], 0, sizeof out[n]);
+                    out[n].a = a, out[n].b = b;
+                }
+                n++;
+            }
+        }
+    return n;
+}
+
+static void pairs_count_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    world* w = ctx;
+    for (uint32_t s = begin; s < end; s++)
+        w->pairs.pair_first[s] = w->sv.pair_reach[s] > 0.0f ? pairs_scan(w, s, NULL) : 0;
+}
+
+static void pairs_fill_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    world* w = ctx;
+    for (uint32_t s = begin; s < end; s++)
+        if (w->sv.pair_reach[s] > 0.0f) pairs_scan(w, s, w->pairs.pairs + w->pairs.pair_first[s]);
+}
+
+/* The candidate pairs, in slot order; -1 when out of memory. */
+static int pairs_broadphase(world* w) {
+    world_pairs* p = &w->pairs;
+    uint32_t n = 0;
+    double widest = 0.0;
+    for (uint32_t s = 0; s < w->count; s++) {
+        w->sv.pair_reach[s] = 0.0f;
+        if (!world_pairs_takes_part(w, s)) continue;
+        const world_type* t = &w->types[w->v.type[s]];
+        double speed = sqrt(w->v.vx[s] * w->v.vx[s] + w->v.vy[s] * w->v.vy[s] + w->v.vz[s] * w->v.vz[s]) +
+                       sqrt(w->v.wx[s] * w->v.wx[s] + w->v.wy[s] * w->v.wy[s] + w->v.wz[s] * w->v.wz[s]) * t->radius;
+        double margin = PAIR_SLOP + speed * w->dt;
+        if (!isfinite(margin)) continue;
+        w->sv.pair_margin[s] = (float)margin;
+        w->sv.pair_reach[s] = (float)(t->shape.radius + margin);
+        widest = fmax(widest, 2.0 * w->sv.pair_reach[s]);
+        n++;
+    }
+    p->pair_count = 0;
+    if (n < 2) return 0;
+    if (pairs_reserve_sort(p, n)) return -1;
+    p->inv_cell = 1.0 / widest;
+    uint32_t k = 0;
+    for (uint32_t s = 0; s < w->count; s++)
+        if (w->sv.pair_reach[s] > 0.0f) {
+            p->keys[k] =
+                pairs_cell_key((int64_t)floor(w->v.px[s] * p->inv_cell), (int64_t)floor(w->v.pz[s] * p->inv_cell));
+            p->slots[k++] = s;
+        }
+    p->sorted_count = n;
+    pairs_radix_sort(p, n);
+    /* the cells: open addressing at most half full, entry = first index + 1 */
+    uint32_t want = 16;
+    while (want < 2 * n) want *= 2;
+    if (want > p->table_capacity) {
+        uint32_t* t = realloc(p->table, (size_t)want * sizeof *t);
+        if (!t) return -1;
+        p->table = t;
+        p->table_capacity = want;
+    }
+    memset(p->table, 0, (size_t)p->table_capacity * sizeof *p->table);
+    uint32_t mask = p->table_capacity - 1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i > 0 && p->keys[i] == p->keys[i - 1]) continue;
+        uint32_t h = pairs_hash(p->keys[i]) & mask;
+        while (p->table[h]) h = (h + 1) & mask;
+        p->table[h] = i + 1;
+    }
+    if (pairs_reserve((void**)&p->pair_first, &p->first_capacity, sizeof *p->pair_first, w->count)) return -1;
+    world_run(w, w->count, 256, pairs_count_job);
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < w->count; s++) {
+        uint32_t c = p->pair_first[s];
+        p->pair_first[s] = (uint32_t)total;
+        total += c;
+    }
+    if (pairs_reserve((void**)&p->pairs, &p->pair_capacity, sizeof *p->pairs, total)) return -1;
+    world_run(w, w->count, 256, pairs_fill_job);
+    p->pair_count = (uint32_t)total;
+    return 0;
+}
+
+/* ---- narrowphase -------------------------------------------------------- */
+
+static shape_pose pairs_pose(const world* w, uint32_t s) {
+    quat q = {w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]};
+    shape_pose pose = {&w->types[w->v.type[s]].shape, v3(w->v.px[s], w->v.py[s], w->v.pz[s]), quat_to_mat3(q),
+                       w->sv.pair_margin[s]};
+    return pose;
+}
+
+/* A candidate point of the manifold. */
+typedef struct pair_candidate {
+    vec3 point;
+    double separation;
+} pair_candidate;
+
+/* The corners of `from` that face `to` along n (within PAIR_FEATURE of
+ * from's extreme), each with its gap to to's extreme plane, kept when its
+ * projection on that plane lies on `to` (within the tolerance) and the gap
+ * is within reach. */
+static uint32_t pairs_face_points(const shape_pose* from, const shape_pose* to, vec3 n, double reach,
+                                  pair_candidate* out, uint32_t n_out) {
+    const shape* sf = from->shape;
+    double top = -INFINITY, plane = INFINITY;
+    for (uint32_t k = 0; k < sf->count; k++) {
+        vec3 w = v3_add(from->position, m3_mul_v3(&from->rotation,
+                                                  v3(sf->points[3 * k], sf->points[3 * k + 1], sf->points[3 * k + 2])));
+        top = fmax(top, v3_dot(w, n));
+    }
+    const shape* st = to->shape;
+    for (uint32_t k = 0; k < st->count; k++) {
+        vec3 w = v3_add(to->position,
+                        m3_mul_v3(&to->rotation, v3(st->points[3 * k], st->points[3 * k + 1], st->points[3 * k + 2])));
+        plane = fmin(plane, v3_dot(w, n));
+    }
+    for (uint32_t k = 0; k < sf->count && n_out < PAIR_CANDIDATES; k++) {
+        vec3 w = v3_add(from->position, m3_mul_v3(&from->rotation,
+                                                  v3(sf->points[3 * k], sf->points[3 * k + 1], sf->points[3 * k + 2])));
+        double h = v3_dot(w, n);
+        if (h < top - PAIR_FEATURE) continue;
+        double gap = plane - h;
+        if (!(gap < reach)) continue;
+        vec3 q = v3_madd(w, n, gap);
+        if (shape_outside(to, q) > PAIR_FEATURE) continue;
+        out[n_out].point = v3_madd(w, n, 0.5 * gap);
+        out[n_out].separation = gap;
+        n_out++;
+    }
+    return n_out;
+}
+
+/* At most PAIR_POINTS of the candidates spanning the contact: the deepest,
+ * the farthest from it, the farthest from the line of the two, and the
+ * one farthest from those three. Ties go to the first: deterministic. */
+static uint32_t pairs_reduce(const pair_candidate* c, uint32_t n, uint32_t* pick) {
+    if (n == 0) return 0;
+    uint32_t k = 0;
+    pick[k] = 0;
+    for (uint32_t i = 1; i < n; i++)
+        if (c[i].separation < c[pick[0]].separation) pick[0] = i;
+    k = 1;
+    while (k < PAIR_POINTS) {
+        double best = 0.01 * 0.01; /* points within a centimetre of those kept add nothing */
+        uint32_t at = UINT32_MAX;
+        for (uint32_t i = 0; i < n; i++) {
+            double d = INFINITY;
+            for (uint32_t j = 0; j < k; j++) {
+                vec3 e = v3_sub(c[i].point, c[pick[j]].point);
+                d = fmin(d, v3_dot(e, e));
+            }
+            if (k == 2) { /* the farthest from the line of the first two */
+                vec3 u = v3_sub(c[pick[1]].point, c[pick[0]].point), e = v3_sub(c[i].point, c[pick[0]].point);
+                double uu = v3_dot(u, u);
+                vec3 off = uu > 0.0 ? v3_madd(e, u, -v3_dot(e, u) / uu) : e;
+                d = fmin(d, v3_dot(off, off));
+            }
+            if (d > best) best = d, at = i;
+        }
+        if (at == UINT32_MAX) break;
+        pick[k++] = at;
+    }
+    return k;
+}
+
+static void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    world* w = ctx;
+    for (uint32_t i = begin; i < end; i++) {
+        world_pair* c = &w->pairs.pairs[i];
+        c->count = 0;
+        shape_pose a = pairs_pose(w, c->a), b = pairs_pose(w, c->b);
+        double depth;
+        vec3 point;
+        if (shape_penetration(&a, &b, &depth, &c->normal, &point) != 0) continue;
+        /* the swept shapes overlap by depth: the hulls' own gap is the sum
+         * of the sweeps less that */
+        const double reach = a.margin + b.margin;
+        pair_candidate cand[PAIR_CANDIDATES];
+        uint32_t n = pairs_face_points(&a, &b, c->normal, reach, cand, 0);
+        n = pairs_face_points(&b, &a, v3_scale(c->normal, -1.0), reach, cand, n);
+        if (n == 0) { /* an edge across an edge: MPR's own point */
+            cand[0].point = point;
+            cand[0].separation = reach - depth;
+            n = 1;
+        }
+        uint32_t pick[PAIR_POINTS];
+        c->count = pairs_reduce(cand, n, pick);
+        for (uint32_t k = 0; k < c->count; k++) {
+            c->point[k] = cand[pick[k]].point;
+            c->p[k].separation = cand[pick[k]].separation;
+        }
+    }
+}
+
+/* ---- solve -------------------------------------------------------------- */
+
+/* The solver's body of slot s (made on first use, in pair order). */
+static uint32_t pairs_body(world* w, uint32_t s) {
+    world_pairs* p = &w->pairs;
+    if (w->sv.pair_body[s] != UINT32_MAX) return w->sv.pair_body[s];
+    const world_type* t = &w->types[w->v.type[s]];
+    body b = world_load_body(w, s);
+    vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
+    vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
+    uint32_t k = p->body_count++;
+    contact_body_init(&p->bodies[k], &b, added_mass, added_inertia);
+    p->body_slot[k] = s;
+    p->push[2 * k] = p->push[2 * k + 1] = v3(0, 0, 0);
+    w->sv.pair_body[s] = k;
+    return k;
+}
+
+static double pairs_response(const contact_body* cb, vec3 r, vec3 d) {
+    vec3 dl = m3_mul_v3(&cb->momentum_response, v3_cross(r, d));
+    vec3 dw = m3_mul_v3(&cb->inverse_inertia, dl);
+    return v3_dot(d, v3_add(m3_mul_v3(&cb->inverse_mass, d), v3_cross(dw, r)));
+}
+
+static inline vec3 pairs_point_velocity(const contact_body* cb, vec3 r) {
+    return v3_add(cb->velocity, v3_cross(cb->angular_velocity, r));
+}
+
+static void pairs_apply(contact_body* cb, vec3 r, vec3 impulse) {
+    cb->velocity = v3_add(cb->velocity, m3_mul_v3(&cb->inverse_mass, impulse));
+    vec3 dl = m3_mul_v3(&cb->momentum_response, v3_cross(r, impulse));
+    cb->angular_momentum = v3_add(cb->angular_momentum, dl);
+    cb->angular_velocity = v3_add(cb->angular_velocity, m3_mul_v3(&cb->inverse_inertia, dl));
+}
+
+static inline double pairs_inverse(double k) { return k > 1e-300 && isfinite(k) ? 1.0 / k : 0.0; }
+
+static void pairs_prepare(world* w, world_pair* c, double restitution) {
+    world_pairs* p = &w->pairs;
+    c->ba = pairs_body(w, c->a);
+    c->bb = pairs_body(w, c->b);
+    const contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
+    vec3 n = c->normal;
+    vec3 axis = fabs(n.x) < 0.57735 ? v3(1.0, 0.0, 0.0) : v3(0.0, 1.0, 0.0);
+    c->tangent[0] = v3_normalize(v3_cross(n, axis));
+    c->tangent[1] = v3_cross(n, c->tangent[0]);
+    for (uint32_t k = 0; k < c->count; k++) {
+        pair_point* q = &c->p[k];
+        q->ra = v3_sub(c->point[k], v3(w->v.px[c->a], w->v.py[c->a], w->v.pz[c->a]));
+        q->rb = v3_sub(c->point[k], v3(w->v.px[c->b], w->v.py[c->b], w->v.pz[c->b]));
+        q->normal_mass = pairs_inverse(pairs_response(A, q->ra, n) + pairs_response(B, q->rb, n));
+        for (int t = 0; t < 2; t++)
+            q->tangent_mass[t] =
+                pairs_inverse(pairs_response(A, q->ra, c->tangent[t]) + pairs_response(B, q->rb, c->tangent[t]));
+        double vn = v3_dot(v3_sub(pairs_point_velocity(B, q->rb), pairs_point_velocity(A, q->ra)), n);
+        q->closing_speed = -vn;
+        q->bounce = q->closing_speed > PAIR_BOUNCE_SPEED ? restitution * q->closing_speed : 0.0;
+        q->normal_impulse = q->tangent_impulse[0] = q->tangent_impulse[1] = q->push_impulse = 0.0;
+    }
+}
+
+static void pairs_solve_one(world_pairs* p, world_pair* c, double friction, double inv_dt) {
+    contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
+    vec3 n = c->normal;
+    for (uint32_t k = 0; k < c->count; k++) {
+        pair_point* q = &c->p[k];
+        /* normal: a gap may close this step and no more; touching, no
+         * closer */
+        double target = q->separation > 0.0 ? -q->separation * inv_dt : 0.0;
+        double vn = v3_dot(v3_sub(pairs_point_velocity(B, q->rb), pairs_point_velocity(A, q->ra)), n);
+        double j = q->normal_mass * (target - vn);
+        double total = fmax(q->normal_impulse + j, 0.0);
+        j = total - q->normal_impulse;
+        q->normal_impulse = total;
+        pairs_apply(A, q->ra, v3_scale(n, -j));
+        pairs_apply(B, q->rb, v3_scale(n, j));
+    }
+    for (uint32_t k = 0; k < c->count; k++) {
+        pair_point* q = &c->p[k];
+        /* friction against the sliding velocity, within the cone */
+        vec3 dv = v3_sub(pairs_point_velocity(B, q->rb), pairs_point_velocity(A, q->ra));
+        double t0 = q->tangent_impulse[0] - q->tangent_mass[0] * v3_dot(dv, c->tangent[0]);
+        double t1 = q->tangent_impulse[1] - q->tangent_mass[1] * v3_dot(dv, c->tangent[1]);
+        double len = sqrt(t0 * t0 + t1 * t1), limit = friction * q->normal_impulse;
+        if (len > limit) {
+            double s = len > 0.0 ? limit / len : 0.0;
+            t0 *= s, t1 *= s;
+        }
+        vec3 jt = v3_add(v3_scale(c->tangent[0], t0 - q->tangent_impulse[0]),
+                         v3_scale(c->tangent[1], t1 - q->tangent_impulse[1]));
+        q->tangent_impulse[0] = t0, q->tangent_impulse[1] = t1;
+        pairs_apply(A, q->ra, v3_scale(jt, -1.0));
+        pairs_apply(B, q->rb, jt);
+    }
+}
+
+/* After the solve, points that struck faster than PAIR_BOUNCE_SPEED and
+ * pushed separate at restitution x their closing speed (Box2D's order:
+ * the contact first holds, then it bounces). */
+static void pairs_bounce_one(world_pairs* p, world_pair* c) {
+    contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
+    vec3 n = c->normal;
+    for (uint32_t k = 0; k < c->count; k++) {
+        pair_point* q = &c->p[k];
+        if (!(q->bounce > 0.0) || !(q->normal_impulse > 0.0)) continue;
+        double vn = v3_dot(v3_sub(pairs_point_velocity(B, q->rb), pairs_point_velocity(A, q->ra)), n);
+        double j = q->normal_mass * (q->bounce - vn);
+        double total = fmax(q->normal_impulse + j, 0.0);
+        j = total - q->normal_impulse;
+        q->normal_impulse = total;
+        pairs_apply(A, q->ra, v3_scale(n, -j));
+        pairs_apply(B, q->rb, v3_scale(n, j));
+    }
+}
+
+/* Pseudo-velocities of the overlapping points: they move the vessels
+ * apart (a fraction of the overlap per step, at most push_speed) and are
+ * then forgotten, so pushing apart never becomes momentum. */
+static void pairs_push_one(world_pairs* p, world_pair* c, double push_speed, double inv_dt) {
+    const contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
+    vec3 *va = &p->push[2 * c->ba], *wa = &p->push[2 * c->ba + 1];
+    vec3 *vb = &p->push[2 * c->bb], *wb = &p->push[2 * c->bb + 1];
+    vec3 n = c->normal;
+    for (uint32_t k = 0; k < c->count; k++) {
+        pair_point* q = &c->p[k];
+        double overlap = -q->separation - PAIR_SLOP;
+        if (!(overlap > 0.0)) continue;
+        double target = fmin(PAIR_PUSH_RATE * overlap * inv_dt, push_speed);
+        double vn = v3_dot(v3_sub(v3_add(*vb, v3_cross(*wb, q->rb)), v3_add(*va, v3_cross(*wa, q->ra))), n);
+        double j = q->normal_mass * (target - vn);
+        double total = fmax(q->push_impulse + j, 0.0);
+        j = total - q->push_impulse;
+        q->push_impulse = total;
+        vec3 jn = v3_scale(n, j);
+        *va = v3_sub(*va, m3_mul_v3(&A->inverse_mass, jn));
+        *wa = v3_sub(*wa, m3_mul_v3(&A->inverse_inertia, m3_mul_v3(&A->momentum_response, v3_cross(q->ra, jn))));
+        *vb = v3_add(*vb, m3_mul_v3(&B->inverse_mass, jn));
+        *wb = v3_add(*wb, m3_mul_v3(&B->inverse_inertia, m3_mul_v3(&B->momentum_response, v3_cross(q->rb, jn))));
+    }
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static inline uint64_t pairs_id_key(const world* w, const world_pair* c) {
+    uint32_t ia = w->v.id[c->a], ib = w->v.id[c->b];
+    return ia < ib ? (uint64_t)ia << 32 | ib : (uint64_t)ib << 32 | ia;
+}
+
+static int pairs_was_touching(const world_pairs* p, uint64_t key) {
+    uint32_t lo = 0, hi = p->touching_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->touching[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->touching_count && p->touching[lo] == key;
+}
+
+static int pairs_u64_compare(const void* a, const void* b) {
+    uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The pair's step: whether it pushed, its impulse, the impulse-weighted
+ * point, the fastest closing point and the deepest overlap. */
+static double pairs_summary(const world_pair* c, vec3* point, double* closing, double* overlap) {
+    double impulse = 0.0;
+    *point = v3(0, 0, 0);
+    *closing = 0.0;
+    *overlap = 0.0;
+    for (uint32_t k = 0; k < c->count; k++) {
+        const pair_point* q = &c->p[k];
+        *overlap = fmax(*overlap, -q->separation);
+        if (!(q->normal_impulse > 0.0)) continue;
+        impulse += q->normal_impulse;
+        *point = v3_madd(*point, c->point[k], q->normal_impulse);
+        *closing = fmax(*closing, q->closing_speed);
+    }
+    if (impulse > 0.0) *point = v3_scale(*point, 1.0 / impulse);
+    return impulse;
+}
+
+static void pairs_record(world* w) {
+    world_pairs* p = &w->pairs;
+    uint32_t touching = 0;
+    for (uint32_t i = 0; i < p->pair_count; i++) touching += p->pairs[i].count > 0;
+    if (pairs_reserve((void**)&p->touching_next, &p->next_capacity, sizeof *p->touching_next, touching) ||
+        pairs_reserve((void**)&p->events, &p->event_capacity, sizeof *p->events,
+                      (uint64_t)touching + w->ground.event_count)) {
+        p->touching_count = 0;
+        return;
+    }
+    uint32_t n = 0, e = 0;
+    /* the ground's events first, in slot order */
+    for (; e < w->ground.event_count; e++) p->events[e] = w->sv.ground_event[e];
+    for (uint32_t i = 0; i < p->pair_count; i++) {
+        const world_pair* c = &p->pairs[i];
+        if (!c->count) continue;
+        vec3 point;
+        double closing, overlap, impulse = pairs_summary(c, &point, &closing, &overlap);
+        if (overlap > w->v.penetration[c->a]) w->v.penetration[c->a] = (float)overlap;
+        if (overlap > w->v.penetration[c->b]) w->v.penetration[c->b] = (float)overlap;
+        if (!(impulse > 0.0)) continue;
+        uint64_t key = pairs_id_key(w, c);
+        p->touching_next[n++] = key;
+        w->v.contact_points[c->a]++;
+        w->v.contact_points[c->b]++;
+        if (pairs_was_touching(p, key)) continue;
+        world_contact_event* ev = &p->events[e++];
+        ev->tick = w->tick + 1;
+        ev->id_a = w->v.id[c->a];
+        ev->id_b = w->v.id[c->b];
+        ev->point = point;
+        ev->normal = v3_scale(c->normal, -1.0); /* the way a is pushed */
+        ev->closing_speed = closing;
+        ev->impulse = impulse;
+    }
+    qsort(p->touching_next, n, sizeof *p->touching_next, pairs_u64_compare);
+    uint64_t* t = p->touching;
+    uint32_t tc = p->touching_capacity;
+    p->touching = p->touching_next, p->touching_capacity = p->next_capacity;
+    p->touching_next = t, p->next_capacity = tc;
+    p->touching_count = n;
+    p->event_count = e;
+}
+
+/* ---- the pass ----------------------------------------------------------- */
+
+void world_pairs_step(world* w) {
+    world_pairs* p = &w->pairs;
+    p->event_count = 0;
+    const world_contact_params* cp = &w->ground.params;
+    if (!cp->enabled || pairs_broadphase(w)) p->pair_count = 0;
+    world_run(w, p->pair_count, 16, pairs_narrow_job);
+    uint32_t touching = 0;
+    for (uint32_t i = 0; i < p->pair_count; i++) touching += p->pairs[i].count > 0;
+    /* at most two bodies per touching pair */
+    if (touching && (pairs_reserve((void**)&p->bodies, &p->body_capacity, sizeof *p->bodies, 2ull * touching) ||
+                     pairs_reserve((void**)&p->body_slot, &p->slot_capacity, sizeof *p->body_slot, 2ull * touching) ||
+                     pairs_reserve((void**)&p->push, &p->push_capacity, sizeof *p->push, 4ull * touching)))
+        p->pair_count = 0, touching = 0;
+    p->body_count = 0;
+    if (touching) {
+        for (uint32_t i = 0; i < p->pair_count; i++) {
+            w->sv.pair_body[p->pairs[i].a] = UINT32_MAX;
+            w->sv.pair_body[p->pairs[i].b] = UINT32_MAX;
+        }
+        for (uint32_t i = 0; i < p->pair_count; i++)
+            if (p->pairs[i].count) pairs_prepare(w, &p->pairs[i], cp->restitution);
+        const double inv_dt = 1.0 / w->dt;
+        for (uint32_t it = 0; it < PAIR_ITERATIONS; it++)
+            for (uint32_t i = 0; i < p->pair_count; i++)
+                if (p->pairs[i].count) pairs_solve_one(p, &p->pairs[i], cp->vessel_friction, inv_dt);
+        for (uint32_t it = 0; it < PAIR_BOUNCE_ITERATIONS; it++)
+            for (uint32_t i = 0; i < p->pair_count; i++)
+                if (p->pairs[i].count) pairs_bounce_one(p, &p->pairs[i]);
+        for (uint32_t it = 0; it < PAIR_PUSH_ITERATIONS; it++)
+            for (uint32_t i = 0; i < p->pair_count; i++)
+                if (p->pairs[i].count) pairs_push_one(p, &p->pairs[i], cp->push_speed, inv_dt);
+        for (uint32_t k = 0; k < p->body_count; k++) {
+            uint32_t s = p->body_slot[k];
+            body b = world_load_body(w, s);
+            contact_body_store(&p->bodies[k], &b);
+            b.position = v3_madd(b.position, p->push[2 * k], w->dt);
+            vec3 spin = p->push[2 * k + 1];
+            double angle = v3_length(spin) * w->dt;
+            if (angle > 0.0) b.orientation = quat_normalize(quat_mul(quat_from_axis_angle(spin, angle), b.orientation));
+            world_store_body(w, s, &b);
+        }
+    }
+    pairs_record(w);
+}
