@@ -17,8 +17,8 @@ build: setup
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The server with its default world (an FFT sea, 200 boats of the built-in
-# types on autopilot): snapshots on tcp://0.0.0.0:7700, requests on :7701,
+# The server with its default world (an FFT sea, the built-in harbour, 200
+# boats of the built-in types on autopilot): snapshots on tcp://0.0.0.0:7700, requests on :7701,
 # the web page, /ws/*, /metrics and /healthz on http://localhost:8080.
 # Ctrl-C stops it cleanly. Extra flags: make run RUN_ARGS="--boats 500".
 RUN_ARGS ?=
@@ -43,7 +43,7 @@ BUILD_TSAN ?= build-tsan
 test-tsan: setup
 	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=Debug -DNAVAL_TSAN=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS)
-	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ocean$$|test_ocean_grid|tool_naval_bench|test_edge|test_relay|test_server|tool_naval_server' --output-on-failure
+	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ground|test_pairs_threads|test_ocean$$|test_ocean_grid|tool_naval_bench|test_edge|test_relay|test_server|tool_naval_server' --output-on-failure
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN) $(BUILD_FUZZ)

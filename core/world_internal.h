@@ -44,16 +44,19 @@ typedef struct world_ground {
 /* Contacts between vessels (world_pairs.c): scratch of the pass, grown as
  * needed, and which pairs touched in the last step (for events). */
 typedef struct world_pairs {
-    struct world_pair* pairs;
+    struct world_pair* pairs; /* the candidates, in slot order */
     uint32_t pair_count, pair_capacity;
-    uint32_t* pair_first; /* per slot: its first pair */
+    uint64_t *keys, *tmp_keys; /* the candidates as slot a << 32 | slot b, and the sort's room */
+    uint32_t keys_capacity, tmp_keys_capacity;
+    /* the grid: vessels taking part sorted by cell, slot order within one */
+    double min_x, min_z, inv_cell;
+    uint32_t grid_w, grid_h;
+    uint32_t* cell_start; /* grid_w * grid_h + 1 */
+    uint32_t cell_capacity;
+    uint32_t *slots, *cell_of;
+    uint32_t slot_sort_capacity, cell_of_capacity;
+    uint32_t* pair_first; /* per sorted entry: its first candidate */
     uint32_t first_capacity;
-    uint64_t *keys, *tmp_keys; /* grid cells of the vessels taking part, sorted */
-    uint32_t *slots, *tmp_slots;
-    uint32_t sort_capacity, sorted_count;
-    double inv_cell;
-    uint32_t* table; /* cell -> first sorted entry + 1 (open addressing) */
-    uint32_t table_capacity;
     struct contact_body* bodies;
     uint32_t body_count, body_capacity;
     uint32_t* body_slot;

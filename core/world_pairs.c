@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* Contacts between vessels, after the integration pass:
  *
- *   broadphase  — a uniform grid over x-z (cells as wide as the largest
- *                 swept bounding sphere), vessels sorted by cell with a
- *                 radix sort, pairs found per vessel on the job system
- *                 (counted, then written at their offsets: slot order)
+ *   broadphase  — a uniform grid over the fleet's x-z extent (cells as
+ *                 wide as the largest swept bounding sphere), vessels
+ *                 counted into cells, pairs found per vessel against its
+ *                 own cell and the four ahead on the job system (counted,
+ *                 then written at their offsets), radix-sorted into slot
+ *                 order
  *   narrowphase — jobs over pairs: MPR (libccd) between the two types'
  *                 convex hulls swept by each vessel's reach this step
  *   solve       — sequential impulses over the touching pairs in pair
@@ -71,10 +73,10 @@ void world_pairs_free(world* w) {
     world_pairs* p = &w->pairs;
     free(p->pairs);
     free(p->keys);
-    free(p->slots);
     free(p->tmp_keys);
-    free(p->tmp_slots);
-    free(p->table);
+    free(p->slots);
+    free(p->cell_of);
+    free(p->cell_start);
     free(p->bodies);
     free(p->body_slot);
     free(p->push);
@@ -85,44 +87,65 @@ void world_pairs_free(world* w) {
     memset(p, 0, sizeof *p);
 }
 
-/* The radix sort's four arrays grow together (it swaps them). */
-static int pairs_reserve_sort(world_pairs* p, uint32_t n) {
-    if (n <= p->sort_capacity) return 0;
-    uint32_t cap = p->sort_capacity ? p->sort_capacity : 256;
-    while (cap < n) cap *= 2;
-    void* k = realloc(p->keys, (size_t)cap * sizeof *p->keys);
-    if (k) p->keys = k;
-    void* t = realloc(p->tmp_keys, (size_t)cap * sizeof *p->tmp_keys);
-    if (t) p->tmp_keys = t;
-    void* s = realloc(p->slots, (size_t)cap * sizeof *p->slots);
-    if (s) p->slots = s;
-    void* u = realloc(p->tmp_slots, (size_t)cap * sizeof *p->tmp_slots);
-    if (u) p->tmp_slots = u;
-    if (!k || !t || !s || !u) return -1;
-    p->sort_capacity = cap;
-    return 0;
-}
-
 /* ---- broadphase --------------------------------------------------------- */
 
 static inline int world_pairs_takes_part(const world* w, uint32_t s) {
     return !(w->v.flags[s] & WORLD_VESSEL_FROZEN) && w->v.model[s] != WORLD_MODEL_FLOATER;
 }
 
-static inline uint64_t pairs_cell_key(int64_t cx, int64_t cz) {
-    return (uint64_t)(cx + (1ll << 31)) << 32 | (uint64_t)(cz + (1ll << 31));
+static inline uint32_t pairs_cell_of(const world_pairs* p, double x, double z) {
+    uint32_t ix = (uint32_t)((x - p->min_x) * p->inv_cell), iz = (uint32_t)((z - p->min_z) * p->inv_cell);
+    if (ix >= p->grid_w) ix = p->grid_w - 1; /* the far edge's rounding */
+    if (iz >= p->grid_h) iz = p->grid_h - 1;
+    return iz * p->grid_w + ix;
 }
 
-static inline uint32_t pairs_hash(uint64_t key) {
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdull;
-    key ^= key >> 33;
-    return (uint32_t)key;
+/* The pairs of sorted entry i with the entries after it in its cell and
+ * with the cells ahead of it (+x; and -x, 0, +x one row on): every pair of
+ * neighbouring cells once. Writes them to out when it is not NULL. */
+static uint32_t pairs_scan(const world* w, uint32_t i, uint64_t* out) {
+    const world_pairs* p = &w->pairs;
+    const uint32_t a = p->slots[i], cell = p->cell_of[i];
+    const uint32_t ix = cell % p->grid_w, iz = cell / p->grid_w;
+    const double xa = w->v.px[a], ya = w->v.py[a], za = w->v.pz[a], ra = w->sv.pair_reach[a];
+    uint32_t n = 0;
+    /* (first entry, end) of the runs to test: the rest of its own cell, then the four cells ahead */
+    uint32_t runs[5][2] = {{i + 1, p->cell_start[cell + 1]}};
+    uint32_t nruns = 1;
+    const int32_t ahead[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+    for (int k = 0; k < 4; k++) {
+        int64_t jx = (int64_t)ix + ahead[k][0], jz = (int64_t)iz + ahead[k][1];
+        if (jx < 0 || jx >= p->grid_w || jz >= p->grid_h) continue;
+        uint32_t c = (uint32_t)jz * p->grid_w + (uint32_t)jx;
+        runs[nruns][0] = p->cell_start[c], runs[nruns][1] = p->cell_start[c + 1];
+        nruns++;
+    }
+    for (uint32_t r = 0; r < nruns; r++)
+        for (uint32_t j = runs[r][0]; j < runs[r][1]; j++) {
+            uint32_t b = p->slots[j];
+            double ex = w->v.px[b] - xa, ey = w->v.py[b] - ya, ez = w->v.pz[b] - za, rr = ra + w->sv.pair_reach[b];
+            if (ex * ex + ey * ey + ez * ez >= rr * rr) continue;
+            if (out) out[n] = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+            n++;
+        }
+    return n;
 }
 
-/* LSD radix sort of (key, slot) by key, skipping the bytes no key differs
- * in; stable, so equal cells stay in slot order. */
-static void pairs_radix_sort(world_pairs* p, uint32_t n) {
+static void pairs_count_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    world* w = ctx;
+    for (uint32_t i = begin; i < end; i++) w->pairs.pair_first[i] = pairs_scan(w, i, NULL);
+}
+
+static void pairs_fill_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    world* w = ctx;
+    for (uint32_t i = begin; i < end; i++) pairs_scan(w, i, w->pairs.keys + w->pairs.pair_first[i]);
+}
+
+/* LSD radix sort of the pair keys (slot a << 32 | slot b), skipping the
+ * bytes no key differs in: the pairs in slot order, whatever found them. */
+static void pairs_sort_keys(world_pairs* p, uint32_t n) {
     uint64_t all_or = 0, all_and = ~0ull;
     for (uint32_t i = 0; i < n; i++) all_or |= p->keys[i], all_and &= p->keys[i];
     uint64_t differ = all_or ^ all_and;
@@ -131,68 +154,51 @@ static void pairs_radix_sort(world_pairs* p, uint32_t n) {
         uint32_t count[257] = {0};
         for (uint32_t i = 0; i < n; i++) count[((p->keys[i] >> shift) & 0xffu) + 1]++;
         for (int b = 0; b < 256; b++) count[b + 1] += count[b];
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t at = count[(p->keys[i] >> shift) & 0xffu]++;
-            p->tmp_keys[at] = p->keys[i];
-            p->tmp_slots[at] = p->slots[i];
-        }
+        for (uint32_t i = 0; i < n; i++) p->tmp_keys[count[(p->keys[i] >> shift) & 0xffu]++] = p->keys[i];
         uint64_t* k = p->keys;
         p->keys = p->tmp_keys, p->tmp_keys = k;
-        uint32_t* s = p->slots;
-        p->slots = p->tmp_slots, p->tmp_slots = s;
     }
 }
 
-/* First sorted entry of the cell, or UINT32_MAX. */
-static uint32_t pairs_find_cell(const world_pairs* p, uint64_t key) {
-    uint32_t mask = p->table_capacity - 1;
-    for (uint32_t h = pairs_hash(key) & mask;; h = (h + 1) & mask) {
-        uint32_t e = p->table[h];
-        if (e == 0) return UINT32_MAX;
-        if (p->keys[e - 1] == key) return e - 1;
-    }
-}
-
-static inline double pairs_reach(const world* w, uint32_t s) { return w->sv.pair_reach[s]; }
-
-/* Calls emit(b) for every b > a whose swept sphere meets a's; returns how many. */
-static uint32_t pairs_scan(const world* w, uint32_t a, world_pair* out) {
-    const world_pairs* p = &w->pairs;
-    const double xa = w->v.px[a], ya = w->v.py[a], za = w->v.pz[a], ra = pairs_reach(w, a);
-    const int64_t cx = (int64_t)floor(xa * p->inv_cell), cz = (int64_t)floor(za * p->inv_cell);
-    uint32_t n = 0;
-    for (int64_t dx = -1; dx <= 1; dx++)
-        for (int64_t dz = -1; dz <= 1; dz++) {
-            uint64_t key = pairs_cell_key(cx + dx, cz + dz);
-            uint32_t i = pairs_find_cell(p, key);
-            if (i == UINT32_MAX) continue;
-            for (; i < p->sorted_count && p->keys[i] == key; i++) {
-                uint32_t b = p->slots[i];
-                if (b <= a) continue;
-                double ex = w->v.px[b] - xa, ey = w->v.py[b] - ya, ez = w->v.pz[b] - za, r = ra + pairs_reach(w, b);
-                if (ex * ex + ey * ey + ez * ez >= r * r) continue;
-                if (out) {
-                    memset(&out[n], 0, sizeof out[n]);
-                    out[n].a = a, out[n].b = b;
-                }
-                n++;
-            }
+/* A uniform grid over the vessels' x-z extent, cells at least as wide as
+ * the widest swept bounding sphere (widened while there would be more than
+ * four cells per vessel, so a spread-out world stays small); vessels are
+ * counted into their cells (slot order within a cell). */
+static int pairs_grid(world* w, uint32_t n, double widest) {
+    world_pairs* p = &w->pairs;
+    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+    for (uint32_t s = 0; s < w->count; s++)
+        if (w->sv.pair_reach[s] > 0.0f) {
+            x0 = fmin(x0, w->v.px[s]), x1 = fmax(x1, w->v.px[s]);
+            z0 = fmin(z0, w->v.pz[s]), z1 = fmax(z1, w->v.pz[s]);
         }
-    return n;
-}
-
-static void pairs_count_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    (void)worker;
-    world* w = ctx;
-    for (uint32_t s = begin; s < end; s++)
-        w->pairs.pair_first[s] = w->sv.pair_reach[s] > 0.0f ? pairs_scan(w, s, NULL) : 0;
-}
-
-static void pairs_fill_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    (void)worker;
-    world* w = ctx;
-    for (uint32_t s = begin; s < end; s++)
-        if (w->sv.pair_reach[s] > 0.0f) pairs_scan(w, s, w->pairs.pairs + w->pairs.pair_first[s]);
+    double cell = widest;
+    double gw = floor((x1 - x0) / cell) + 1.0, gh = floor((z1 - z0) / cell) + 1.0;
+    while (gw * gh > 4.0 * n + 64.0) {
+        cell *= 1.5;
+        gw = floor((x1 - x0) / cell) + 1.0, gh = floor((z1 - z0) / cell) + 1.0;
+    }
+    p->min_x = x0, p->min_z = z0, p->inv_cell = 1.0 / cell;
+    p->grid_w = (uint32_t)gw, p->grid_h = (uint32_t)gh;
+    uint64_t cells = (uint64_t)p->grid_w * p->grid_h;
+    if (pairs_reserve((void**)&p->cell_start, &p->cell_capacity, sizeof *p->cell_start, cells + 1) ||
+        pairs_reserve((void**)&p->slots, &p->slot_sort_capacity, sizeof *p->slots, n) ||
+        pairs_reserve((void**)&p->cell_of, &p->cell_of_capacity, sizeof *p->cell_of, n))
+        return -1;
+    memset(p->cell_start, 0, (size_t)(cells + 1) * sizeof *p->cell_start);
+    for (uint32_t s = 0; s < w->count; s++)
+        if (w->sv.pair_reach[s] > 0.0f) p->cell_start[pairs_cell_of(p, w->v.px[s], w->v.pz[s]) + 1]++;
+    for (uint64_t c = 0; c < cells; c++) p->cell_start[c + 1] += p->cell_start[c];
+    /* cell_start[c] is the next free entry of c while filling, then the first */
+    for (uint32_t s = 0; s < w->count; s++)
+        if (w->sv.pair_reach[s] > 0.0f) {
+            uint32_t c = pairs_cell_of(p, w->v.px[s], w->v.pz[s]), at = p->cell_start[c]++;
+            p->slots[at] = s;
+            p->cell_of[at] = c;
+        }
+    for (uint64_t c = cells; c > 0; c--) p->cell_start[c] = p->cell_start[c - 1];
+    p->cell_start[0] = 0;
+    return 0;
 }
 
 /* The candidate pairs, in slot order; -1 when out of memory. */
@@ -207,7 +213,7 @@ static int pairs_broadphase(world* w) {
         double speed = sqrt(w->v.vx[s] * w->v.vx[s] + w->v.vy[s] * w->v.vy[s] + w->v.vz[s] * w->v.vz[s]) +
                        sqrt(w->v.wx[s] * w->v.wx[s] + w->v.wy[s] * w->v.wy[s] + w->v.wz[s] * w->v.wz[s]) * t->radius;
         double margin = PAIR_SLOP + speed * w->dt;
-        if (!isfinite(margin)) continue;
+        if (!isfinite(margin) || !isfinite(w->v.px[s]) || !isfinite(w->v.pz[s])) continue;
         w->sv.pair_margin[s] = (float)margin;
         w->sv.pair_reach[s] = (float)(t->shape.radius + margin);
         widest = fmax(widest, 2.0 * w->sv.pair_reach[s]);
@@ -215,44 +221,25 @@ static int pairs_broadphase(world* w) {
     }
     p->pair_count = 0;
     if (n < 2) return 0;
-    if (pairs_reserve_sort(p, n)) return -1;
-    p->inv_cell = 1.0 / widest;
-    uint32_t k = 0;
-    for (uint32_t s = 0; s < w->count; s++)
-        if (w->sv.pair_reach[s] > 0.0f) {
-            p->keys[k] =
-                pairs_cell_key((int64_t)floor(w->v.px[s] * p->inv_cell), (int64_t)floor(w->v.pz[s] * p->inv_cell));
-            p->slots[k++] = s;
-        }
-    p->sorted_count = n;
-    pairs_radix_sort(p, n);
-    /* the cells: open addressing at most half full, entry = first index + 1 */
-    uint32_t want = 16;
-    while (want < 2 * n) want *= 2;
-    if (want > p->table_capacity) {
-        uint32_t* t = realloc(p->table, (size_t)want * sizeof *t);
-        if (!t) return -1;
-        p->table = t;
-        p->table_capacity = want;
-    }
-    memset(p->table, 0, (size_t)p->table_capacity * sizeof *p->table);
-    uint32_t mask = p->table_capacity - 1;
-    for (uint32_t i = 0; i < n; i++) {
-        if (i > 0 && p->keys[i] == p->keys[i - 1]) continue;
-        uint32_t h = pairs_hash(p->keys[i]) & mask;
-        while (p->table[h]) h = (h + 1) & mask;
-        p->table[h] = i + 1;
-    }
-    if (pairs_reserve((void**)&p->pair_first, &p->first_capacity, sizeof *p->pair_first, w->count)) return -1;
-    world_run(w, w->count, 256, pairs_count_job);
+    if (pairs_grid(w, n, widest) || pairs_reserve((void**)&p->pair_first, &p->first_capacity, sizeof *p->pair_first, n))
+        return -1;
+    world_run(w, n, 256, pairs_count_job);
     uint64_t total = 0;
-    for (uint32_t s = 0; s < w->count; s++) {
-        uint32_t c = p->pair_first[s];
-        p->pair_first[s] = (uint32_t)total;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = p->pair_first[i];
+        p->pair_first[i] = (uint32_t)total;
         total += c;
     }
-    if (pairs_reserve((void**)&p->pairs, &p->pair_capacity, sizeof *p->pairs, total)) return -1;
-    world_run(w, w->count, 256, pairs_fill_job);
+    if (pairs_reserve((void**)&p->keys, &p->keys_capacity, sizeof *p->keys, total) ||
+        pairs_reserve((void**)&p->tmp_keys, &p->tmp_keys_capacity, sizeof *p->tmp_keys, total) ||
+        pairs_reserve((void**)&p->pairs, &p->pair_capacity, sizeof *p->pairs, total))
+        return -1;
+    world_run(w, n, 256, pairs_fill_job);
+    pairs_sort_keys(p, (uint32_t)total);
+    for (uint32_t k = 0; k < total; k++) {
+        p->pairs[k].a = (uint32_t)(p->keys[k] >> 32);
+        p->pairs[k].b = (uint32_t)p->keys[k];
+    }
     p->pair_count = (uint32_t)total;
     return 0;
 }
@@ -589,7 +576,7 @@ static void pairs_record(world* w) {
         ev->closing_speed = closing;
         ev->impulse = impulse;
     }
-    qsort(p->touching_next, n, sizeof *p->touching_next, pairs_u64_compare);
+    if (n) qsort(p->touching_next, n, sizeof *p->touching_next, pairs_u64_compare);
     uint64_t* t = p->touching;
     uint32_t tc = p->touching_capacity;
     p->touching = p->touching_next, p->touching_capacity = p->next_capacity;

@@ -226,14 +226,16 @@ void nv_world_step(world* w) {
     world_run(w, w->count, 64, world_integrate_job);
     world_run(w, world_floater_chunks(w), 1, world_floater_job);
     world_ground_publish(w);
-    world_pairs_step(w);
     double t4 = world_now_ms();
+    world_pairs_step(w);
+    double t5 = world_now_ms();
     w->timing.lod_ms = tw - t0;
     w->timing.water_ms = t1 - tw;
     w->timing.vertex_ms = t2 - t1;
     w->timing.triangle_ms = t3 - t2;
     w->timing.integrate_ms = t4 - t3;
-    w->timing.step_ms = t4 - t0;
+    w->timing.contacts_ms = t5 - t4;
+    w->timing.step_ms = t5 - t0;
     w->timing.vertex_cpu_ms = w->timing.triangle_cpu_ms = 0.0;
     if (w->timing_detail)
         for (uint32_t i = 0; i < w->threads; i++) {

@@ -27,6 +27,9 @@ static const char usage[] =
     "  --ocean-resolution N   FFT grid per cascade, power of two (default 256)\n"
     "  --cascades C           ocean cascades 1..4 (default 1)\n"
     "  --seed S               ocean and fleet seed (default 1)\n"
+    "  --spacing M            metres between neighbours of the generated square fleet\n"
+    "                         (default 1.6 hull lengths + 2 m)\n"
+    "  --contacts on|off      contacts between vessels and with the ground (default on)\n"
     "  --forces full|hydrostatics|compare\n"
     "                         force model of the generated fleet (default full: drag,\n"
     "                         slamming, air, added mass, a propeller and rudder per boat);\n"
@@ -62,14 +65,17 @@ typedef struct bench_args {
     int query; /* -1 default, 0 exact, 1 grid */
     int forces; /* BENCH_FORCES_* */
     uint64_t lod_players; /* 0: no automatic levels of detail */
+    double spacing;       /* 0: the default */
+    int contacts;
     world_model model;
 } bench_args;
 
 typedef struct bench_result {
     uint32_t threads;
     double step_p50, step_p99, step_max, step_mean;
-    double pass_lod, pass_water, pass_vertex, pass_triangle, pass_integrate; /* mean ms */
-    uint32_t models[3]; /* vessels on each world_model after the last step */
+    double pass_lod, pass_water, pass_vertex, pass_triangle, pass_integrate, pass_contacts; /* mean ms */
+    uint64_t contact_events;                                                                /* over the timed steps */
+    uint32_t models[3];       /* vessels on each world_model after the last step */
     double pass_triangle_min; /* the least disturbed step: for per-triangle costs on a shared machine */
     double triangle_cpu_min;  /* the same for the triangle work's thread time (compare: timing detail on) */
     double tris_per_s, us_per_boat;
@@ -99,6 +105,7 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     a->cascades = 1;
     a->seed = 1;
     a->query = -1;
+    a->contacts = 1;
     for (int i = 1; i < argc; i++) {
         const char* arg = argv[i];
         const char* val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -151,9 +158,22 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
             else if (!strcmp(val, "compare")) a->forces = BENCH_FORCES_COMPARE;
             else return bench_fail("--forces must be full, hydrostatics or compare", val);
         } else if (!strcmp(arg, "--query")) {
-            if (!strcmp(val, "exact")) a->query = 0;
-            else if (!strcmp(val, "grid")) a->query = 1;
-            else return bench_fail("--query must be exact or grid", val);
+            if (!strcmp(val, "exact"))
+                a->query = 0;
+            else if (!strcmp(val, "grid"))
+                a->query = 1;
+            else
+                return bench_fail("--query must be exact or grid", val);
+        } else if (!strcmp(arg, "--spacing")) {
+            if (cli_parse_double(val, &a->spacing) || !(a->spacing > 0 && a->spacing <= 1e5))
+                return bench_fail("--spacing must be in (0, 100000] m", val);
+        } else if (!strcmp(arg, "--contacts")) {
+            if (val && !strcmp(val, "on"))
+                a->contacts = 1;
+            else if (val && !strcmp(val, "off"))
+                a->contacts = 0;
+            else
+                return bench_fail("--contacts must be on or off", val);
         } else if (!strcmp(arg, "--seed")) {
             if (cli_parse_u64(val, 0, UINT64_MAX, &a->seed)) return bench_fail("--seed must be a non-negative integer", val);
         } else {
@@ -208,7 +228,8 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
     float lo[3], hi[3];
     nv_mesh_bounds(&m, lo, hi);
     nv_mesh_free(&m);
-    double spacing = fmax(hi[0] - lo[0], hi[2] - lo[2]) * 1.6 + 2.0, origin[2] = {0, 0};
+    s->contacts = nv_world_contacts_default();
+    double spacing = a->spacing > 0 ? a->spacing : fmax(hi[0] - lo[0], hi[2] - lo[2]) * 1.6 + 2.0, origin[2] = {0, 0};
     return nv_scenario_add_fleet(s, 0, (uint32_t)a->boats, spacing, origin, 3.0, a->seed, err);
 }
 
@@ -252,6 +273,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
      * full model damps through the water. */
     scenario local = *scn;
     if (full && !a->scenario_path) local.world.linear_damping = local.world.angular_damping = 0.0;
+    local.contacts.enabled = a->contacts;
     if (nv_scenario_instantiate(&local, pool, &inst, err)) goto done;
     world* w = inst.world;
     if (full && !a->scenario_path && bench_set_full_model(w, err)) goto done;
@@ -307,6 +329,10 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
         if (s == 0 || t->triangle_ms < r->pass_triangle_min) r->pass_triangle_min = t->triangle_ms;
         if (s == 0 || t->triangle_cpu_ms < r->triangle_cpu_min) r->triangle_cpu_min = t->triangle_cpu_ms;
         r->pass_integrate += t->integrate_ms;
+        r->pass_contacts += t->contacts_ms;
+        uint32_t events;
+        nv_world_contact_events(w, &events);
+        r->contact_events += events;
     }
     double n = (double)a->steps;
     r->step_mean /= n;
@@ -315,6 +341,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     r->pass_vertex /= n;
     r->pass_triangle /= n;
     r->pass_integrate /= n;
+    r->pass_contacts /= n;
     qsort(samples, a->steps, sizeof *samples, bench_compare);
     r->step_p50 = samples[(size_t)(0.50 * (n - 1))];
     r->step_p99 = samples[(size_t)(0.99 * (n - 1))];
@@ -356,8 +383,11 @@ static void bench_print_json(const bench_args* a, const scenario* scn, const ben
     printf("\"model\": \"%s\", ", models[a->model]);
     printf("\"step_ms_p50\": %.4f, \"step_ms_p99\": %.4f, \"step_ms_max\": %.4f, \"step_ms_mean\": %.4f, ", r->step_p50,
            r->step_p99, r->step_max, r->step_mean);
-    printf("\"pass_ms\": {\"lod\": %.4f, \"ocean\": %.4f, \"vertex\": %.4f, \"triangle\": %.4f, \"integrate\": %.4f}, ",
-           r->pass_lod, r->pass_water, r->pass_vertex, r->pass_triangle, r->pass_integrate);
+    printf(
+        "\"pass_ms\": {\"lod\": %.4f, \"ocean\": %.4f, \"vertex\": %.4f, \"triangle\": %.4f, \"integrate\": %.4f, "
+        "\"contacts\": %.4f}, \"contact_events\": %llu, ",
+        r->pass_lod, r->pass_water, r->pass_vertex, r->pass_triangle, r->pass_integrate, r->pass_contacts,
+        (unsigned long long)r->contact_events);
     printf("\"lod_players\": %llu, \"models\": {\"mesh\": %u, \"columns\": %u, \"floater\": %u}, ",
            (unsigned long long)a->lod_players, r->models[0], r->models[1], r->models[2]);
     printf("\"us_per_boat_vessels\": %.4f, ", (r->pass_vertex + r->pass_triangle + r->pass_integrate) * 1e3 / r->boats);
@@ -390,8 +420,9 @@ static void bench_print_text(const bench_args* a, const scenario* scn, const ben
            sea, (unsigned long long)a->steps);
     printf("  step ms      p50 %.3f  p99 %.3f  max %.3f  mean %.3f  (budget %.3f)\n", r->step_p50, r->step_p99,
            r->step_max, r->step_mean, 1000.0 / r->hz);
-    printf("  pass ms      ocean %.3f  vertex %.3f  triangle %.3f  integrate %.3f  lod %.3f\n", r->pass_water,
-           r->pass_vertex, r->pass_triangle, r->pass_integrate, r->pass_lod);
+    printf("  pass ms      ocean %.3f  vertex %.3f  triangle %.3f  integrate %.3f  contacts %.3f  lod %.3f\n",
+           r->pass_water, r->pass_vertex, r->pass_triangle, r->pass_integrate, r->pass_contacts, r->pass_lod);
+    printf("  contacts     %llu new in the timed steps\n", (unsigned long long)r->contact_events);
     if (a->lod_players)
         printf("  models       %u mesh, %u columns, %u floaters (%llu players)\n", r->models[0], r->models[1],
                r->models[2], (unsigned long long)a->lod_players);

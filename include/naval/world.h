@@ -10,8 +10,12 @@
  *   3. triangle pass — jobs over triangle blocks: cut + pressure force, one
  *                      partial sum per block
  *   4. integration   — jobs over vessels: block sums added in block order,
- *                      gravity, damping, semi-implicit Euler, non-finite check;
- *                      floaters in batches of FLOATER_CHUNK, one water query each
+ *                      gravity, damping, semi-implicit Euler with the ground's
+ *                      contacts solved between velocities and pose,
+ *                      non-finite check; floaters in batches of FLOATER_CHUNK,
+ *                      one water query each
+ *   5. contacts      — between vessels: grid broadphase and MPR narrowphase
+ *                      as jobs, one solve in pair order
  *
  * Blocks depend only on the vessels, never on the thread count, and every
  * sum is reduced in a fixed order: the state after N steps is bit-identical
@@ -113,6 +117,9 @@ typedef struct world_timing {
     /* Wall time of each pass; step_ms is all of them. lod_ms: the choice
      * of models and cutting the blocks again (after spawns too). */
     double lod_ms, water_ms, vertex_ms, triangle_ms, integrate_ms, step_ms;
+    /* Contacts between vessels (broadphase, narrowphase, solve); part of
+     * step_ms. Contacts with the ground are inside integrate_ms. */
+    double contacts_ms;
     /* With nv_world_set_timing_detail on: thread time in the per-vertex and
      * per-triangle work, summed over the workers (a small hull runs both
      * in one job, so the wall times above cannot split them). */
