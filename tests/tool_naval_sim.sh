@@ -108,4 +108,24 @@ expect_error "one scenario file only" "$turning" "$turning"
 expect_error "cannot open" "$tmp/none.json"
 expect_error "vessels\[0\].controls.throttle: must be in \[-1, 1\] (got 3)" "$tmp/bad.json"
 expect_error "csv" "$turning" --steps 1 --csv "$tmp/no/such/dir/track.csv"
+printf '{"vessel_types": ["builtin:skiff"], "terrain": {"heightmap": "gone.png", "cell_size": 2, "min_elevation": -9, "max_elevation": 9}}' > "$tmp/ground.json"
+expect_error "terrain.heightmap: $tmp/gone.png" "$tmp/ground.json"
+printf '{"vessel_types": ["builtin:skiff"], "terrain": {"heightmap": "gone.png", "cell_size": 2, "min_elevation": 9, "max_elevation": -9}}' > "$tmp/reversed.json"
+expect_error "terrain: terrain: max_elevation (-9) must be above min_elevation (9)" "$tmp/reversed.json"
 echo "naval-sim rejections ok"
+
+# Contacts: on builtin:harbour a patrol boat runs onto the beach and stays,
+# two meet head-on and glance off; every vessel's contacts and the run's
+# events and deepest overlap are in the summary.
+"$tool" "$data/scenarios/aground.json" --json > "$tmp/aground.json" || fail "aground"
+/usr/bin/env python3 - "$tmp/aground.json" <<'PY' || fail "aground: contacts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c, v = d["contacts"], d["per_vessel"]
+assert c["events"] >= 3 and 0 <= c["max_penetration_m"] < 0.1, c
+assert v[0]["grounded"] and v[0]["contacts"] >= 1 and v[0]["final_speed"] < 0.1, v[0]
+for b in v[1:]:
+    assert not b["grounded"] and b["contacts"] >= 1, b
+assert sum(b["contacts"] for b in v) <= 2 * c["events"], (v, c)
+PY
+echo "naval-sim contacts ok"

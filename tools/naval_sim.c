@@ -20,7 +20,9 @@ static const char usage[] =
     "\n"
     "Runs the scenario and prints a summary per vessel: final and top speed, largest\n"
     "heel and pitch, heading change, distance, and the turning circle (least-squares\n"
-    "fit to the track of its last full turn) once it has turned 360 degrees.\n"
+    "fit to the track of its last full turn) once it has turned 360 degrees; whether it\n"
+    "ended on the ground and how many contacts (with the ground or another vessel) it\n"
+    "began; for the run, the contacts begun and the deepest overlap of any vessel.\n"
     "\n"
     "  --steps N      steps to run (default: 60 s of simulated time)\n"
     "  --threads K    threads, the caller included (default: all cores; results do not depend on it)\n"
@@ -59,6 +61,8 @@ typedef struct sim_vessel {
     double max_speed, max_heel, max_pitch, distance, final_speed;
     double last_x, last_z;
     int frozen;
+    int grounded;      /* on the ground after the last step */
+    uint32_t contacts; /* contacts it began (with the ground or another vessel) */
     sim_point* track;
     uint32_t track_count, stride, since; /* points kept; steps per point; steps since the last */
     /* The fitted circle of the last full turn, when there was one. */
@@ -200,6 +204,7 @@ static void sim_fit_last_turn(sim_vessel* v) {
 }
 
 static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) {
+    v->grounded = (st->flags & WORLD_VESSEL_GROUNDED) != 0;
     if (st->flags & WORLD_VESSEL_FROZEN) {
         v->frozen = 1;
         return;
@@ -248,6 +253,8 @@ typedef struct sim_run {
     double tick_hz, sim_time, wall_time;
     uint32_t threads, frozen;
     uint64_t hash;
+    uint64_t contact_events;
+    double max_penetration; /* m, the deepest overlap any vessel had in any step */
 } sim_run;
 
 static void sim_print_json(const sim_args* a, const sim_run* r, const world* w, const sim_vessel* v, uint32_t n) {
@@ -256,10 +263,12 @@ static void sim_print_json(const sim_args* a, const sim_run* r, const world* w, 
         if (*p == '"' || *p == '\\') putchar('\\');
         if ((unsigned char)*p >= 0x20) putchar(*p);
     }
-    printf("\", \"vessels\": %u, \"steps\": %llu, \"tick_hz\": %g, \"sim_time\": %.6f, \"wall_time\": %.6f, "
-           "\"threads\": %u, \"frozen\": %u, \"state_hash\": \"%016llx\", \"per_vessel\": [",
-           n, (unsigned long long)r->steps, r->tick_hz, r->sim_time, r->wall_time, r->threads, r->frozen,
-           (unsigned long long)r->hash);
+    printf(
+        "\", \"vessels\": %u, \"steps\": %llu, \"tick_hz\": %g, \"sim_time\": %.6f, \"wall_time\": %.6f, "
+        "\"threads\": %u, \"frozen\": %u, \"state_hash\": \"%016llx\", "
+        "\"contacts\": {\"events\": %llu, \"max_penetration_m\": %.6g}, \"per_vessel\": [",
+        n, (unsigned long long)r->steps, r->tick_hz, r->sim_time, r->wall_time, r->threads, r->frozen,
+        (unsigned long long)r->hash, (unsigned long long)r->contact_events, r->max_penetration);
     for (uint32_t i = 0; i < n; i++) {
         const sim_vessel* s = &v[i];
         printf(
@@ -272,7 +281,8 @@ static void sim_print_json(const sim_args* a, const sim_run* r, const world* w, 
                    s->diameter, s->diameter / s->length, s->fit_rms);
         else
             printf("\"turning_diameter\": null, \"turning_diameter_lengths\": null, \"turning_fit_rms\": null, ");
-        printf("\"frozen\": %s}", s->frozen ? "true" : "false");
+        printf("\"grounded\": %s, \"contacts\": %u, \"frozen\": %s}", s->grounded ? "true" : "false", s->contacts,
+               s->frozen ? "true" : "false");
     }
     printf("]}\n");
 }
@@ -287,12 +297,16 @@ static void sim_print_text(const sim_args* a, const sim_run* r, const world* w, 
     for (uint32_t i = 0; i < n; i++) {
         const sim_vessel* s = &v[i];
         char circle[64] = "-";
-        if (s->frozen) snprintf(circle, sizeof circle, "FROZEN (non-finite state)");
-        else if (s->turned) snprintf(circle, sizeof circle, "%.1f m (%.2f lengths)", s->diameter, s->diameter / s->length);
+        if (s->frozen)
+            snprintf(circle, sizeof circle, "FROZEN (non-finite state)");
+        else if (s->turned)
+            snprintf(circle, sizeof circle, "%.1f m (%.2f lengths)", s->diameter, s->diameter / s->length);
+        if (s->grounded) strncat(circle, "  AGROUND", sizeof circle - strlen(circle) - 1);
         printf("%6u  %-12s %8.2f %8.2f %8.2f %8.2f %9.1f %9.1f  %s\n", s->id, nv_world_hull_type_name(w, s->type),
                s->final_speed, s->max_speed, s->max_heel, s->max_pitch, s->heading - s->heading_start, s->distance,
                circle);
     }
+    printf("contacts: %llu begun, deepest overlap %.3f m\n", (unsigned long long)r->contact_events, r->max_penetration);
 }
 
 static int sim_prepare(world* w, sim_vessel** out, uint32_t* count) {
@@ -316,10 +330,30 @@ static int sim_prepare(world* w, sim_vessel** out, uint32_t* count) {
     return 0;
 }
 
-static void sim_observe_all(world* w, sim_vessel* v, uint32_t n) {
+/* The vessel with that id (the scenario's vessels were spawned in order:
+ * id i is usually entry i), or NULL. */
+static sim_vessel* sim_find(sim_vessel* v, uint32_t n, uint32_t id) {
+    if (id < n && v[id].id == id) return &v[id];
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i].id == id) return &v[i];
+    return NULL;
+}
+
+static void sim_observe_all(world* w, sim_vessel* v, uint32_t n, sim_run* r) {
     for (uint32_t s = 0; s < n; s++) {
         world_vessel_state st;
-        if (nv_world_vessel_get(w, v[s].id, &st) == 0) sim_observe(&v[s], &st, 0);
+        if (nv_world_vessel_get(w, v[s].id, &st) != 0) continue;
+        sim_observe(&v[s], &st, 0);
+        if (st.penetration > r->max_penetration) r->max_penetration = st.penetration;
+    }
+    uint32_t count;
+    const world_contact_event* e = nv_world_contact_events(w, &count);
+    r->contact_events += count;
+    for (uint32_t k = 0; k < count; k++) {
+        sim_vessel* a = sim_find(v, n, e[k].id_a);
+        sim_vessel* b = e[k].id_b == WORLD_CONTACT_GROUND ? NULL : sim_find(v, n, e[k].id_b);
+        if (a) a->contacts++;
+        if (b) b->contacts++;
     }
 }
 
@@ -370,7 +404,7 @@ int main(int argc, char** argv) {
     double t0 = sim_now();
     for (uint64_t step = 1; step <= r.steps; step++) {
         nv_world_step(w);
-        sim_observe_all(w, v, n);
+        sim_observe_all(w, v, n, &r);
         if (csv && (step % a.every == 0 || step == r.steps)) sim_write_csv(csv, w, nv_world_time(w));
     }
     r.wall_time = sim_now() - t0;
