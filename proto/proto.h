@@ -89,7 +89,7 @@ void proto_free_buf(proto_buf* b);
  * over a cap is an error, never a truncation. */
 typedef struct proto_limits {
     size_t max_message_size;      /* bytes (256 MiB) */
-    uint32_t max_vessels;         /* per snapshot (1 << 22) */
+    uint32_t max_vessels;         /* per snapshot (1 << 22); contacts per snapshot too */
     uint32_t max_types;           /* vessel types in world info (PROTO_MAX_TYPES) */
     uint32_t max_hull_vertices;   /* (1 << 20) */
     uint32_t max_hull_triangles;  /* (1 << 21) */
@@ -134,7 +134,20 @@ enum {
     PROTO_VESSEL_PLAYER = 1u << 1, /* = core's WORLD_VESSEL_PLAYER: levels of detail follow it */
     PROTO_VESSEL_MODEL_SHIFT = 2,  /* bits 2-3: core's world_model (0 mesh, 1 columns, 2 floater) */
     PROTO_VESSEL_MODEL_MASK = 3u << 2,
+    PROTO_VESSEL_GROUNDED = 1u << 4, /* = core's WORLD_VESSEL_GROUNDED: touched the ground in the last step */
 };
+
+/* A contact that began at `tick` (the wire's Contact, 64 bytes). */
+#define PROTO_CONTACT_GROUND UINT32_MAX /* b of a contact with the ground */
+typedef struct proto_contact {
+    uint64_t tick;
+    uint32_t a, b;           /* vessel ids; b PROTO_CONTACT_GROUND for the ground */
+    double point[3];         /* world, m */
+    float normal[3];         /* unit, the way a is pushed */
+    float closing_speed;     /* m/s */
+    float impulse;           /* N s */
+    uint32_t padding;
+} proto_contact;
 
 /* Per-tick figures the server measured (all optional: 0 when unknown). */
 typedef struct proto_tick_stats {
@@ -155,6 +168,9 @@ typedef struct proto_snapshot {
     proto_vessel* vessels;
     uint32_t vessel_count;
     uint32_t vessel_capacity;  /* decoder-owned storage; 0 when the caller's */
+    proto_contact* contacts;   /* begun since the previous snapshot */
+    uint32_t contact_count;
+    uint32_t contact_capacity; /* decoder-owned storage; 0 when the caller's */
 } proto_snapshot;
 
 /* Full snapshot (PROTO_ID_SNAPSHOT): 72 bytes per vessel + ~72 of header.

@@ -43,11 +43,18 @@ int encode_snapshot(proto_buf* out, const proto_snapshot* s, proto_error* err) {
     if (s->vessel_count > lim.max_vessels)
         return nv_error_fail(err, NV_ELIMIT, "snapshot: %u vessels, over the limit of %u", s->vessel_count,
                              lim.max_vessels);
+    if (s->contact_count && !s->contacts) return nv_error_fail(err, NV_EINVAL, "snapshot: contacts missing");
+    if (s->contact_count > lim.max_vessels)
+        return nv_error_fail(err, NV_ELIMIT, "snapshot: %u contacts, over the limit of %u", s->contact_count,
+                             lim.max_vessels);
     auto& fbb = builder_of(out);
     // Same layout (asserted above): the builder copies the array as bytes.
     auto vessels = fbb.CreateVectorOfStructs(reinterpret_cast<const np::VesselState*>(s->vessels), s->vessel_count);
+    fb::Offset<fb::Vector<const np::Contact*>> contacts;
+    if (s->contact_count)
+        contacts = fbb.CreateVectorOfStructs(reinterpret_cast<const np::Contact*>(s->contacts), s->contact_count);
     auto stats = put_stats(fbb, s->stats);
-    finish(out, fbb, np::CreateSnapshot(fbb, s->tick, s->sim_time, s->send_time_ns, stats, vessels),
+    finish(out, fbb, np::CreateSnapshot(fbb, s->tick, s->sim_time, s->send_time_ns, stats, vessels, contacts),
            PROTO_ID_SNAPSHOT);
     return 0;
 }
@@ -56,6 +63,7 @@ int decode_snapshot(const void* data, size_t size, const proto_limits* limits, p
                     proto_error* err) {
     if (!out) return nv_error_fail(err, NV_EINVAL, "snapshot: no output");
     out->vessel_count = 0;
+    out->contact_count = 0;
     const proto_limits lim = proto_effective_limits(limits);
     std::vector<uint64_t> scratch;
     auto* s = verified_root<np::Snapshot>(data, size, lim, PROTO_ID_SNAPSHOT, "snapshot", scratch, err);
@@ -66,6 +74,13 @@ int decode_snapshot(const void* data, size_t size, const proto_limits* limits, p
         return nv_error_fail(err, NV_ELIMIT, "snapshot: %zu vessels, over the limit of %u", n, lim.max_vessels);
     if (grow(&out->vessels, &out->vessel_capacity, n, err) != 0) return -1;
     if (n) std::memcpy(out->vessels, v->Data(), n * sizeof(proto_vessel));
+    auto* c = s->contacts();
+    size_t nc = c ? c->size() : 0;
+    if (nc > lim.max_vessels)
+        return nv_error_fail(err, NV_ELIMIT, "snapshot: %zu contacts, over the limit of %u", nc, lim.max_vessels);
+    if (grow(&out->contacts, &out->contact_capacity, nc, err) != 0) return -1;
+    if (nc) std::memcpy(out->contacts, c->Data(), nc * sizeof(proto_contact));
+    out->contact_count = static_cast<uint32_t>(nc);
     out->tick = s->tick();
     out->sim_time = s->sim_time();
     out->send_time_ns = s->send_time_ns();
@@ -558,6 +573,7 @@ int proto_decode_snapshot(const void* data, size_t size, const proto_limits* lim
 void proto_free_snapshot(proto_snapshot* s) {
     if (!s) return;
     if (s->vessel_capacity) std::free(s->vessels);
+    if (s->contact_capacity) std::free(s->contacts);
     *s = proto_snapshot{};
 }
 

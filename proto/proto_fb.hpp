@@ -24,6 +24,10 @@ static_assert(offsetof(proto_vessel, position) == 8 && offsetof(proto_vessel, or
                   offsetof(proto_vessel, velocity) == 48 && offsetof(proto_vessel, angular_velocity) == 60,
               "proto_vessel must keep the wire's VesselState layout");
 static_assert(sizeof(np::Vec3f) == 3 * sizeof(float), "Vec3f is three packed floats");
+static_assert(sizeof(np::Contact) == sizeof(proto_contact) && sizeof(proto_contact) == 64 &&
+                  offsetof(proto_contact, point) == 16 && offsetof(proto_contact, normal) == 40 &&
+                  offsetof(proto_contact, impulse) == 56,
+              "Contact and proto_contact differ");
 static_assert(PROTO_BODY_STATS == (int)np::RequestBody::GetStats &&
                   PROTO_BODY_STATS == (int)np::ResponseBody::StatsReply &&
                   PROTO_BODY_HULL == (int)np::ResponseBody::HullMesh,

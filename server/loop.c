@@ -101,6 +101,23 @@ static void loop_publish(loop_server* s) {
 
 static void loop_schedule(loop_server* s);
 
+/* The step's new contacts into the metrics, and the vessels aground (one
+ * pass over the flags, only on a world with ground). */
+static void loop_count_contacts(loop_server* s) {
+    const world* w = s->sim.world;
+    uint32_t n, grounded = 0;
+    const world_contact_event* e = nv_world_contact_events(w, &n);
+    if (nv_world_get_terrain(w)) {
+        world_vessel_pose batch[64];
+        uint32_t count = nv_world_vessel_count(w);
+        for (uint32_t first = 0; first < count; first += 64) {
+            uint32_t got = nv_world_read_poses(w, first, 64, batch);
+            for (uint32_t i = 0; i < got; i++) grounded += (batch[i].flags & WORLD_VESSEL_GROUNDED) != 0;
+        }
+    }
+    metrics_record_contacts(&s->m, e, n, grounded);
+}
+
 static void loop_on_tick(uv_timer_t* t) {
     loop_server* s = t->data;
     if (s->stopping) return;
@@ -114,6 +131,7 @@ static void loop_on_tick(uv_timer_t* t) {
         uint64_t t1 = uv_hrtime();
         sim_step(&s->sim);
         uint64_t t2 = uv_hrtime();
+        loop_count_contacts(s);
         /* A hash now is the state before this tick's commands: what the
          * replay checks before it applies them. */
         uint64_t tick = nv_world_tick(s->sim.world);

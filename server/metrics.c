@@ -278,6 +278,15 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
                    (double)LOAD(m->snapshot_ns) * 1e-9);
     metrics_printf(&t, "# HELP naval_vessels Vessels in the world.\n# TYPE naval_vessels gauge\nnaval_vessels %u\n",
                    LOAD(m->vessels));
+    metrics_printf(&t,
+                   "# HELP naval_contacts_total Contacts begun, with the ground or between vessels.\n"
+                   "# TYPE naval_contacts_total counter\nnaval_contacts_total{with=\"ground\"} %llu\n"
+                   "naval_contacts_total{with=\"vessel\"} %llu\n",
+                   (unsigned long long)LOAD(m->contacts_ground), (unsigned long long)LOAD(m->contacts_vessels));
+    metrics_printf(&t,
+                   "# HELP naval_vessels_grounded Vessels on the ground after the last step.\n"
+                   "# TYPE naval_vessels_grounded gauge\nnaval_vessels_grounded %u\n",
+                   LOAD(m->grounded));
     metrics_render_edge(&t, m->edge);
     metrics_printf(&t, "# HELP naval_commands_total Requests by type and response status.\n"
                        "# TYPE naval_commands_total counter\n");
@@ -320,4 +329,12 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
     }
     *length = t.length;
     return t.data;
+}
+
+void metrics_record_contacts(metrics* m, const world_contact_event* events, uint32_t count, uint32_t grounded) {
+    uint64_t ground = 0;
+    for (uint32_t i = 0; i < count; i++) ground += events[i].id_b == WORLD_CONTACT_GROUND;
+    if (ground) atomic_fetch_add_explicit(&m->contacts_ground, ground, memory_order_relaxed);
+    if (count > ground) atomic_fetch_add_explicit(&m->contacts_vessels, count - ground, memory_order_relaxed);
+    atomic_store_explicit(&m->grounded, grounded, memory_order_relaxed);
 }

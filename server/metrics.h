@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "edge.h"
+#include "naval/world.h"
 #include "proto.h"
 
 #define METRICS_TICK_BUCKETS 11   /* finite upper bounds; +Inf is implicit */
@@ -31,6 +32,10 @@ typedef struct metrics {
     atomic_uint_least64_t last_tick_ns;      /* uv_hrtime of the last tick (health) */
     atomic_uint_least64_t step_ns, snapshot_ns; /* last tick */
     atomic_uint vessels;
+    /* Contacts begun (with the ground, between vessels) and vessels on the
+     * ground after the last step. */
+    atomic_uint_least64_t contacts_ground, contacts_vessels;
+    atomic_uint grounded;
     /* Connections, subscribers, snapshots sent, answers: the edge's own
      * counters (edge.h), set once the endpoints are open; NULL before. */
     const edge_stats* edge;
@@ -50,6 +55,9 @@ void metrics_init(metrics* m, uint64_t start_ns);
 /* One tick: its whole work (steps, commands, snapshot) and its step. */
 void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t step_ns, uint64_t snapshot_ns,
                          uint64_t budget_ns);
+/* The last step's new contacts and how many vessels are on the ground.
+ * Loop thread. */
+void metrics_record_contacts(metrics* m, const world_contact_event* events, uint32_t count, uint32_t grounded);
 /* The edge's counters join the exposition (before any thread reads them). */
 void metrics_attach_edge(metrics* m, const edge_stats* stats);
 /* Subscribers of a stream, command connections, snapshot messages and

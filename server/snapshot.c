@@ -15,6 +15,7 @@ int snap_init(snap_builder* b, uint32_t keyframe_interval, nv_error* err) {
 
 void snap_free(snap_builder* b) {
     free(b->snap.vessels);
+    free(b->snap.contacts);
     proto_free_buf(&b->full);
     proto_free_buf(&b->compact);
     proto_destroy_compact_encoder(b->encoder);
@@ -57,6 +58,7 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
                        "core's models and flags must fit the snapshot's flag bits");
         o->flags = (uint16_t)(((s->flags & WORLD_VESSEL_FROZEN) ? PROTO_VESSEL_FROZEN : 0) |
                               ((s->flags & WORLD_VESSEL_PLAYER) ? PROTO_VESSEL_PLAYER : 0) |
+                              ((s->flags & WORLD_VESSEL_GROUNDED) ? PROTO_VESSEL_GROUNDED : 0) |
                               (((unsigned)s->model << PROTO_VESSEL_MODEL_SHIFT) & PROTO_VESSEL_MODEL_MASK));
         o->position[0] = s->position.x;
         o->position[1] = s->position.y;
@@ -73,6 +75,29 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
         o->angular_velocity[2] = (float)s->angular_velocity.z;
     }
     b->snap.vessel_count = n;
+    /* every tick is published: the contacts begun in this one */
+    uint32_t nc;
+    const world_contact_event* e = nv_world_contact_events(w, &nc);
+    if (nc > b->contact_capacity) {
+        uint32_t cap = nc + nc / 4 + 16;
+        proto_contact* c = realloc(b->snap.contacts, cap * sizeof *c);
+        if (!c) return nv_error_fail(err, NV_ENOMEM, "snapshot: out of memory for %u contacts", nc);
+        b->snap.contacts = c;
+        b->contact_capacity = cap;
+    }
+    _Static_assert(WORLD_CONTACT_GROUND == PROTO_CONTACT_GROUND, "the ground's id is the same on the wire");
+    for (uint32_t i = 0; i < nc; i++) {
+        proto_contact* c = &b->snap.contacts[i];
+        memset(c, 0, sizeof *c);
+        c->tick = e[i].tick;
+        c->a = e[i].id_a;
+        c->b = e[i].id_b;
+        c->point[0] = e[i].point.x, c->point[1] = e[i].point.y, c->point[2] = e[i].point.z;
+        c->normal[0] = (float)e[i].normal.x, c->normal[1] = (float)e[i].normal.y, c->normal[2] = (float)e[i].normal.z;
+        c->closing_speed = (float)e[i].closing_speed;
+        c->impulse = (float)e[i].impulse;
+    }
+    b->snap.contact_count = nc;
     b->snap.tick = nv_world_tick(w);
     b->snap.sim_time = nv_world_time(w);
     b->snap.send_time_ns = snap_wall_ns();

@@ -11,8 +11,8 @@
 #include "sim.h"
 
 typedef struct snap_builder {
-    proto_snapshot snap;          /* vessels owned here (capacity kept between ticks) */
-    uint32_t capacity;
+    proto_snapshot snap;          /* vessels and contacts owned here (capacity kept between ticks) */
+    uint32_t capacity, contact_capacity;
     proto_buf full, compact;
     proto_compact_encoder* encoder;
     proto_hull* hulls;            /* per type, built on first request (vertices about the CG) */

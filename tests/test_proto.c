@@ -86,6 +86,40 @@ static void snapshot_round_trip(void** state) {
     ASSERT_PROTO_OK(proto_decode_snapshot(b.data, b.size, NULL, &d, &err), err);
     assert_ptr_equal(d.vessels, kept);
 
+    /* Contacts ride along, bit for bit; a snapshot without them has none. */
+    assert_int_equal(d.contact_count, 0);
+    proto_contact c[3] = {{.tick = 77,
+                           .a = 4,
+                           .b = 9,
+                           .point = {1.5, -0.25, 123456.789012345678},
+                           .normal = {0.6f, 0.0f, -0.8f},
+                           .closing_speed = 3.5f,
+                           .impulse = 1.25e5f},
+                          {.tick = 78,
+                           .a = 11,
+                           .b = PROTO_CONTACT_GROUND,
+                           .point = {-3, 0, 2},
+                           .normal = {0, 1, 0},
+                           .closing_speed = 0.5f,
+                           .impulse = 900.0f},
+                          {.tick = 78, .a = 2, .b = 3, .point = {7, 8, 9}, .normal = {1, 0, 0}}};
+    s.contacts = c;
+    s.contact_count = 3;
+    ASSERT_PROTO_OK(proto_encode_snapshot(&b, &s, &err), err);
+    ASSERT_PROTO_OK(proto_decode_snapshot(b.data, b.size, NULL, &d, &err), err);
+    assert_int_equal(d.contact_count, 3);
+    assert_memory_equal(d.contacts, c, sizeof c);
+    assert_int_equal(d.vessel_count, N);
+    s.contact_count = 0;
+    ASSERT_PROTO_OK(proto_encode_snapshot(&b, &s, &err), err);
+    ASSERT_PROTO_OK(proto_decode_snapshot(b.data, b.size, NULL, &d, &err), err);
+    assert_int_equal(d.contact_count, 0);
+    s.contacts = NULL;
+    s.contact_count = 1;
+    assert_int_equal(proto_encode_snapshot(&b, &s, &err), -1);
+    assert_non_null(strstr(err.message, "contacts missing"));
+    s.contact_count = 0;
+
     /* No vessels at all. */
     s.vessel_count = 0;
     ASSERT_PROTO_OK(proto_encode_snapshot(&b, &s, &err), err);
@@ -371,7 +405,6 @@ static void response_round_trips(void** state) {
     proto_free_buf(&b);
 }
 
-
 /* ---- hostile input --------------------------------------------------------------- */
 
 /* One sample of every message kind, and a decoder for any kind. */
@@ -396,7 +429,8 @@ static void make_samples(samples* s) {
     test_rng r = {5};
     proto_vessel v[20];
     random_fleet(&r, v, 20, 0.0, 0.0, 500.0);
-    proto_snapshot snap = {.tick = 9, .vessels = v, .vessel_count = 20};
+    proto_contact contacts[2] = {{.tick = 9, .a = 1, .b = 2}, {.tick = 9, .a = 3, .b = PROTO_CONTACT_GROUND}};
+    proto_snapshot snap = {.tick = 9, .vessels = v, .vessel_count = 20, .contacts = contacts, .contact_count = 2};
     add_sample(s, PROTO_KIND_SNAPSHOT, proto_encode_snapshot(&s->buf[s->count], &snap, &err), &err);
     proto_vessel_type types[3];
     proto_world_info w;

@@ -252,6 +252,53 @@ static void test_spawn_steer_despawn(void** state) {
     assert_int_equal(e.status, PROTO_STATUS_NOT_FOUND);
 }
 
+static int counter_in(const char* text, const char* series) {
+    const char* p = strstr(text, series);
+    return p ? atoi(p + strlen(series)) : -1;
+}
+
+/* Contacts reach the snapshots and the metrics: a patrol boat spawned on
+ * the default world's beach, in 0.8 m of water, is on the ground at once;
+ * two driven at each other in open water collide. */
+static void test_contacts_in_snapshots(void** state) {
+    (void)state;
+    nv_error e;
+    nvc_vessel beached, a, b;
+    if (nvc_spawn(cli, "patrol", 0, -60.0, -148.0, 0.0, &beached, &e) ||
+        nvc_spawn(cli, "patrol", 0, 400.0, 400.0, 0.0, &a, &e) ||
+        nvc_spawn(cli, "patrol", 0, 432.0, 400.0, 3.14159265358979323846, &b, &e))
+        fail_msg("%s", e.message);
+    if (nvc_control(cli, &a, 1.0f, 0.0f, &e) || nvc_control(cli, &b, 1.0f, 0.0f, &e)) fail_msg("%s", e.message);
+    int ground = 0, flagged = 0, collided = 0;
+    proto_snapshot s = {0};
+    double deadline = proc_now() + 60.0; /* sanitizer builds step slowly */
+    while (!(ground && flagged && collided) && proc_now() < deadline) {
+        next_snapshot(cli, &s);
+        for (uint32_t i = 0; i < s.contact_count; i++) {
+            const proto_contact* c = &s.contacts[i];
+            assert_true(c->tick <= s.tick && c->tick + 1 >= s.tick);
+            if (c->a == beached.id && c->b == PROTO_CONTACT_GROUND) ground = 1;
+            if ((c->a == a.id && c->b == b.id) || (c->a == b.id && c->b == a.id)) {
+                collided = 1;
+                assert_true(c->closing_speed > 0.5f && c->impulse > 0.0f);
+                assert_true(fabsf(c->normal[0]) > 0.9f); /* they met bow to bow along x */
+            }
+        }
+        const proto_vessel* v = find_vessel(&s, beached.id);
+        if (v && (v->flags & PROTO_VESSEL_GROUNDED)) flagged = 1;
+    }
+    proto_free_snapshot(&s);
+    if (!(ground && flagged && collided))
+        fail_msg("ground contact %d, grounded flag %d, collision %d", ground, flagged, collided);
+    static char text[1 << 16];
+    assert_int_equal(proc_http_get(srv.http_port, "/metrics", text, sizeof text), 200);
+    assert_true(counter_in(text, "naval_contacts_total{with=\"ground\"} ") >= 1);
+    assert_true(counter_in(text, "naval_contacts_total{with=\"vessel\"} ") >= 1);
+    assert_non_null(strstr(text, "\nnaval_vessels_grounded "));
+    if (nvc_despawn(cli, &beached, &e) || nvc_despawn(cli, &a, &e) || nvc_despawn(cli, &b, &e))
+        fail_msg("%s", e.message);
+}
+
 static void test_wrong_token_refused(void** state) {
     (void)state;
     nv_error e;
@@ -459,11 +506,6 @@ static void test_client_callback_timeout_errors(void** state) {
     assert_int_equal(e.code, NV_EINVAL);
 }
 
-static int counter_in(const char* text, const char* series) {
-    const char* p = strstr(text, series);
-    return p ? atoi(p + strlen(series)) : -1;
-}
-
 static void test_admin_and_metrics(void** state) {
     (void)state;
     /* The admin may steer a demo boat; a wrong admin token is refused. */
@@ -518,10 +560,15 @@ static void test_sigterm_exits_cleanly(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_snapshots_tick_up),   cmocka_unit_test(test_world_info_and_hull),
-        cmocka_unit_test(test_spawn_steer_despawn), cmocka_unit_test(test_wrong_token_refused),
-        cmocka_unit_test(test_hostile_bytes),       cmocka_unit_test(test_websocket_and_compact),
-        cmocka_unit_test(test_admin_and_metrics),   cmocka_unit_test(test_client_callback_timeout_errors),
+        cmocka_unit_test(test_snapshots_tick_up),
+        cmocka_unit_test(test_world_info_and_hull),
+        cmocka_unit_test(test_spawn_steer_despawn),
+        cmocka_unit_test(test_contacts_in_snapshots),
+        cmocka_unit_test(test_wrong_token_refused),
+        cmocka_unit_test(test_hostile_bytes),
+        cmocka_unit_test(test_websocket_and_compact),
+        cmocka_unit_test(test_admin_and_metrics),
+        cmocka_unit_test(test_client_callback_timeout_errors),
         cmocka_unit_test(test_sigterm_exits_cleanly),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -55,6 +55,16 @@ try {
     same(Array.from(f.quat.subarray(4 * i, 4 * i + 4)), w.orientation.map(f32), "orientation");
     same(Array.from(f.vel.subarray(3 * i, 3 * i + 3)), w.velocity.map(f32), "velocity");
   });
+  // the contacts begun in that tick, field by field
+  check(f.contacts.length === want.contacts.length, `${f.contacts.length} contacts, expected ${want.contacts.length}`);
+  want.contacts.forEach((w, i) => {
+    const c = f.contacts[i] || {};
+    check(c.tick === w.tick && c.a === w.a && c.b === w.b, `contact ${i} tick/a/b ${JSON.stringify(c)}`);
+    check(c.point.every((v, k) => v === w.point[k]), `contact ${i} point ${c.point} != ${w.point}`);
+    check(c.normal.every((v, k) => v === f32(w.normal[k])), `contact ${i} normal ${c.normal}`);
+    check(c.closingSpeed === f32(w.closing_speed) && c.impulse === f32(w.impulse), `contact ${i} speed/impulse`);
+  });
+  check(f.contacts[0] && f.contacts[0].b === 0xffffffff, "the first contact is with the ground");
   let threw = "";
   try {
     const bad = new Uint8Array(bytes);

@@ -74,6 +74,9 @@ for path in sys.argv[1:]:
     b = s["bounds"]
     assert b["min_x"] < b["max_x"] and b["min_z"] < b["max_z"], b
     assert 0 <= s["speed_mean"] <= s["speed_max"] < 30, s
+    # contacts counted from the snapshots, boats aground in the last one
+    assert 0 <= s["grounded"] <= 15 and set(s["contacts"]) == {"between_vessels", "with_ground"}, s
+    assert all(isinstance(v, int) and v >= 0 for v in s["contacts"].values()), s
 PY
 
 "$watch" "tcp://127.0.0.1:$snap" --once --follow 3 --size 60x16 --ascii > "$tmp/map" 2> "$tmp/err" \

@@ -96,7 +96,26 @@ static int write_snapshot(const options* o, proto_snapshot* s) {
     s->send_time_ns = 1700000000000000000ull;
     s->stats.step_ms = 3.25f;
     s->stats.overruns = 2;
+    /* two contacts begun this tick: one with the ground, one between boats */
+    proto_contact contacts[2] = {{.tick = s->tick,
+                                  .a = 3,
+                                  .b = PROTO_CONTACT_GROUND,
+                                  .point = {12.5, -1.25, -30.0625},
+                                  .normal = {0.0f, 1.0f, 0.0f},
+                                  .closing_speed = 0.75f,
+                                  .impulse = 4096.5f},
+                                 {.tick = s->tick,
+                                  .a = 1,
+                                  .b = 2,
+                                  .point = {-40.125, 0.5, 7.75},
+                                  .normal = {0.6f, 0.0f, -0.8f},
+                                  .closing_speed = 6.5f,
+                                  .impulse = 250000.0f}};
+    s->contacts = contacts;
+    s->contact_count = 2;
     if (proto_encode_snapshot(&b, s, &err) != 0) die("encode", &err);
+    s->contacts = NULL;
+    s->contact_count = 0;
     char json_path[4096];
     snprintf(json_path, sizeof json_path, "%s.json", o->write_snapshot);
     FILE* f = fopen(o->write_snapshot, "wb");
@@ -117,10 +136,18 @@ static int write_snapshot(const options* o, proto_snapshot* s) {
                    "\"orientation\": [%.9g, %.9g, %.9g, %.9g], \"velocity\": [%.9g, %.9g, %.9g], "
                    "\"angular_velocity\": [%.9g, %.9g, %.9g]}%s\n",
                 v->id, v->type, v->flags, v->position[0], v->position[1], v->position[2], (double)v->orientation[0],
-                (double)v->orientation[1], (double)v->orientation[2], (double)v->orientation[3],
-                (double)v->velocity[0], (double)v->velocity[1], (double)v->velocity[2],
-                (double)v->angular_velocity[0], (double)v->angular_velocity[1], (double)v->angular_velocity[2],
-                i + 1 < s->vessel_count ? "," : "");
+                (double)v->orientation[1], (double)v->orientation[2], (double)v->orientation[3], (double)v->velocity[0],
+                (double)v->velocity[1], (double)v->velocity[2], (double)v->angular_velocity[0],
+                (double)v->angular_velocity[1], (double)v->angular_velocity[2], i + 1 < s->vessel_count ? "," : "");
+    }
+    fprintf(j, "], \"contacts\": [\n");
+    for (int i = 0; i < 2; i++) {
+        const proto_contact* c = &contacts[i];
+        fprintf(j,
+                "  {\"tick\": %llu, \"a\": %u, \"b\": %u, \"point\": [%.17g, %.17g, %.17g], "
+                "\"normal\": [%.9g, %.9g, %.9g], \"closing_speed\": %.9g, \"impulse\": %.9g}%s\n",
+                (unsigned long long)c->tick, c->a, c->b, c->point[0], c->point[1], c->point[2], (double)c->normal[0],
+                (double)c->normal[1], (double)c->normal[2], (double)c->closing_speed, (double)c->impulse, i ? "" : ",");
     }
     fprintf(j, "]}\n");
     int bad = fclose(f) != 0;

@@ -45,6 +45,25 @@ typedef struct watch_window {
 
 static volatile sig_atomic_t watch_stop;
 
+/* Contacts the snapshots reported since start: between vessels, with the
+ * ground (full snapshots carry them; compact ones do not). */
+static uint64_t watch_contacts_vessels, watch_contacts_ground;
+
+static void watch_count_contacts(const proto_snapshot* s) {
+    for (uint32_t i = 0; i < s->contact_count; i++) {
+        if (s->contacts[i].b == PROTO_CONTACT_GROUND)
+            watch_contacts_ground++;
+        else
+            watch_contacts_vessels++;
+    }
+}
+
+static uint32_t watch_grounded(const proto_snapshot* s) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->vessel_count; i++) n += (s->vessels[i].flags & PROTO_VESSEL_GROUNDED) != 0;
+    return n;
+}
+
 static void watch_on_signal(int sig) {
     (void)sig;
     watch_stop = 1;
@@ -242,14 +261,19 @@ static void watch_print_json(const watch_options* o, const proto_snapshot* s, co
     uint32_t n = s->vessel_count;
     fprintf(f, "{\"url\": ");
     watch_json_string(f, o->url);
-    fprintf(f, ", \"tick\": %llu, \"sim_time\": %.6f, \"send_time_ns\": %llu, \"latency_ms\": ", (unsigned long long)s->tick,
-           s->sim_time, (unsigned long long)s->send_time_ns);
-    if (isfinite(latency_ms)) fprintf(f, "%.3f,\n", latency_ms);
-    else fprintf(f, "null,\n"); /* no snapshot in this interval */
-    fprintf(f, " \"vessels\": %u, \"world_vessels\": %u, \"frozen\": %u, \"tick_ms\": %.4f, \"snapshot_ms\": %.4f, "
-           "\"overruns\": %llu, \"subscribers\": %u,\n",
-           n, s->stats.vessel_count, frozen, s->stats.step_ms, s->stats.snapshot_ms,
-           (unsigned long long)s->stats.overruns, s->stats.subscribers);
+    fprintf(f, ", \"tick\": %llu, \"sim_time\": %.6f, \"send_time_ns\": %llu, \"latency_ms\": ",
+            (unsigned long long)s->tick, s->sim_time, (unsigned long long)s->send_time_ns);
+    if (isfinite(latency_ms))
+        fprintf(f, "%.3f,\n", latency_ms);
+    else
+        fprintf(f, "null,\n"); /* no snapshot in this interval */
+    fprintf(f,
+            " \"vessels\": %u, \"world_vessels\": %u, \"frozen\": %u, \"tick_ms\": %.4f, \"snapshot_ms\": %.4f, "
+            "\"overruns\": %llu, \"subscribers\": %u,\n",
+            n, s->stats.vessel_count, frozen, s->stats.step_ms, s->stats.snapshot_ms,
+            (unsigned long long)s->stats.overruns, s->stats.subscribers);
+    fprintf(f, " \"grounded\": %u, \"contacts\": {\"between_vessels\": %llu, \"with_ground\": %llu},\n",
+            watch_grounded(s), (unsigned long long)watch_contacts_vessels, (unsigned long long)watch_contacts_ground);
     if (n)
         fprintf(f, " \"bounds\": {\"min_x\": %.3f, \"max_x\": %.3f, \"min_z\": %.3f, \"max_z\": %.3f}, "
                "\"centre\": [%.3f, %.3f], \"speed_mean\": %.3f, \"speed_max\": %.3f,\n",
@@ -457,6 +481,7 @@ int main(int argc, char** argv) {
             double ms = (double)(watch_wall_ns() - s.send_time_ns) * 1e-6;
             if (have && s.tick > last_tick + 1) win.gaps += s.tick - last_tick - 1;
             last_tick = s.tick;
+            watch_count_contacts(&s);
             last_snapshot = watch_mono();
             win.snapshots++;
             win.latency_sum += ms;
@@ -532,14 +557,17 @@ int main(int argc, char** argv) {
             watch_print_json(&o, &last, have_types ? &wi : NULL, win.snapshots ? win.latency_sum / win.snapshots : NAN,
                              &win, rate, brate, bytes, watch_size(&sizebuf, &last, compact), source, lost);
         } else {
-            char status[256];
+            char status[384];
             if (win.snapshots)
                 snprintf(status, sizeof status,
                          "tick %llu · %u boats (%u in the world) · tick %.2f ms (max %.2f) · %.1f snapshots/s · "
-                         "%.1f KiB/s%s · latency %.1f ms (max %.1f) · %llu missed",
+                         "%.1f KiB/s%s · latency %.1f ms (max %.1f) · %llu missed · contacts %llu + %llu ground · "
+                         "%u aground",
                          (unsigned long long)last.tick, last.vessel_count, last.stats.vessel_count,
-                         win.tick_sum / win.snapshots, win.tick_max, rate, brate / 1024.0, source[0] ? "" : " (unknown)",
-                         win.latency_sum / win.snapshots, win.latency_max, (unsigned long long)win.gaps);
+                         win.tick_sum / win.snapshots, win.tick_max, rate, brate / 1024.0,
+                         source[0] ? "" : " (unknown)", win.latency_sum / win.snapshots, win.latency_max,
+                         (unsigned long long)win.gaps, (unsigned long long)watch_contacts_vessels,
+                         (unsigned long long)watch_contacts_ground, watch_grounded(&last));
             else
                 snprintf(status, sizeof status, "tick %llu · %u boats · no snapshot in the last %.1f s",
                          (unsigned long long)last.tick, last.vessel_count, dt);

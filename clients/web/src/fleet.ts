@@ -7,12 +7,13 @@
 
 import * as THREE from "three";
 import type { Pose } from "./timeline";
-import { FLAG_FROZEN, type HullData, type VesselTypeData } from "./wire";
+import { FLAG_FROZEN, FLAG_GROUNDED, type HullData, type VesselTypeData } from "./wire";
 
 const PALETTE = [0xe8e4da, 0x9fb6c8, 0x7d8c6a, 0xc9a27e, 0xb0a0c8, 0x8fc0b0];
 const SELECTED = new THREE.Color(0xffd84a);
 const HELM = new THREE.Color(0xff7a2e);
 const FROZEN = new THREE.Color(0xd03030);
+const GROUNDED = new THREE.Color(0xd9a441); // aground: sand
 /** Vessel ids start at 0: "no boat" is -1. */
 export const NO_BOAT = -1;
 
@@ -141,7 +142,8 @@ export class Fleet {
       if (!w) this.where.set(id, (w = new THREE.Vector3()));
       w.copy(this.p);
       seen.add(id);
-      const colour = pose.flags[i] & FLAG_FROZEN ? FROZEN : id === helm ? HELM : id === selected ? SELECTED : b ? b.colour : this.c.set(0x888888);
+      const f = pose.flags[i];
+      const colour = f & FLAG_FROZEN ? FROZEN : id === helm ? HELM : id === selected ? SELECTED : f & FLAG_GROUNDED ? GROUNDED : b ? b.colour : this.c.set(0x888888);
       this.markerPos[3 * i] = this.p.x;
       this.markerPos[3 * i + 1] = this.p.y + (b ? b.height : 2) + 3;
       this.markerPos[3 * i + 2] = this.p.z;

@@ -26,6 +26,10 @@ export interface NavalStats {
   /** Vessels on the mesh, columns and floater models in the last snapshot, and the server's time choosing them. */
   models: [number, number, number];
   lodMs: number;
+  /** Boats aground in the last snapshot; contacts seen since the page opened. */
+  grounded: number;
+  contactsVessels: number;
+  contactsGround: number;
   fps: number;
   starvedPct: number;
   frames: number;
@@ -109,6 +113,7 @@ export class Hud {
       ["levels of detail", s.models[1] + s.models[2] > 0 || s.lodMs > 0
         ? `${s.models[0]} mesh · ${s.models[1]} columns · ${s.models[2]} floaters (${fmt(s.lodMs, 2)} ms)`
         : `all ${s.models[0]} on the mesh`],
+      ["contacts", `${s.contactsVessels} between boats · ${s.contactsGround} with the ground · ${s.grounded} aground now`],
       ["snapshots", `${fmt(s.snapshotsPerSec, 0)}/s · ${fmt(s.bytesPerSec / 1024, 0)} KiB/s`],
       ["latency", `${fmt(s.latencyMs, 1)} ms, max ${fmt(s.latencyMaxMs, 1)} ms (server send → here)`],
       ["drawn", `${fmt(s.fps, 0)} fps · 100 ms behind · ${fmt(s.starvedPct, 0)} % held`],

@@ -15,7 +15,7 @@ import { Meter } from "./meter";
 import { Ocean } from "./ocean";
 import { Timeline, emptyPose } from "./timeline";
 import { View, PixelSample } from "./view";
-import { HullData, PROTO_VERSION, WorldInfoData, decodeSnapshot, modelOf } from "./wire";
+import { FLAG_GROUNDED, HullData, PROTO_VERSION, WorldInfoData, decodeSnapshot, modelOf } from "./wire";
 
 declare global {
   interface Window {
@@ -62,7 +62,7 @@ class App {
     this.stats = {
       connected: false, commandsConnected: false, banner: `connecting to ${host}...`, serverName: "", tickHz: 0, tick: 0, drawnTick: 0,
       snapshotBoats: 0, boatsRendered: 0, worldBoats: 0, snapshotsPerSec: 0, bytesPerSec: 0, latencyMs: NaN, latencyMaxMs: NaN,
-      tickMs: NaN, tickMsMax: NaN, overruns: 0, models: [0, 0, 0], lodMs: 0, fps: 0, starvedPct: 0, frames: 0, snapshots: 0, badSnapshots: 0, reconnects: 0,
+      tickMs: NaN, tickMsMax: NaN, overruns: 0, models: [0, 0, 0], lodMs: 0, grounded: 0, contactsVessels: 0, contactsGround: 0, fps: 0, starvedPct: 0, frames: 0, snapshots: 0, badSnapshots: 0, reconnects: 0,
       ocean: "", oceanTime: NaN, followed: NO_BOAT, lastError: "",
       helm: { phase: "idle", id: 0, typeName: "", throttle: 0, rudder: 0, acknowledged: 0, lastRttMs: NaN, message: "", x: NaN, z: NaN, speed: NaN, heading: NaN },
     };
@@ -212,6 +212,7 @@ class App {
     try {
       const f = decodeSnapshot(data);
       this.timeline.push(f, now);
+      if (f.contacts.length) this.view.flashes.add(f.contacts, now);
       this.stats.snapshots++;
       this.lastSnapshotAt = now;
       this.rate.add(now);
@@ -224,8 +225,15 @@ class App {
       this.stats.overruns = f.stats.overruns;
       this.stats.lodMs = f.stats.lodMs;
       const models: [number, number, number] = [0, 0, 0];
-      for (let i = 0; i < f.count; i++) models[Math.min(2, modelOf(f.flags[i]))]++;
+      let grounded = 0;
+      for (let i = 0; i < f.count; i++) {
+        models[Math.min(2, modelOf(f.flags[i]))]++;
+        if (f.flags[i] & FLAG_GROUNDED) grounded++;
+      }
       this.stats.models = models;
+      this.stats.grounded = grounded;
+      this.stats.contactsVessels = this.view.flashes.vessels;
+      this.stats.contactsGround = this.view.flashes.ground;
     } catch (e) {
       this.stats.badSnapshots++;
       this.error(`snapshot of ${data.byteLength} bytes: ${(e as Error).message}`);

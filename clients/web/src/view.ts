@@ -5,6 +5,7 @@
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { Fleet, NO_BOAT } from "./fleet";
+import { Flashes } from "./flashes";
 import type { Ocean } from "./ocean";
 import type { Pose } from "./timeline";
 import { Water } from "./water";
@@ -27,6 +28,7 @@ export class View {
   readonly controls: OrbitControls;
   readonly water: Water;
   readonly fleet = new Fleet();
+  readonly flashes = new Flashes();
   private readonly raycaster = new THREE.Raycaster();
   private followed = NO_BOAT;
   private readonly lastTarget = new THREE.Vector3();
@@ -49,6 +51,7 @@ export class View {
     this.water = new Water({ sky: new THREE.Color(0x4f7fae), horizon, deep: new THREE.Color(0x1d5b7c), sun }, low ? 112 : 192);
     this.scene.add(this.water.mesh);
     this.scene.add(this.fleet.group);
+    this.scene.add(this.flashes.points);
     this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x20384a, 1.4));
     const light = new THREE.DirectionalLight(0xfff4e0, 2.2);
     light.position.copy(sun).multiplyScalar(1000);
@@ -108,6 +111,7 @@ export class View {
   /** Poses the boats, moves the camera with the followed one, draws. */
   frame(pose: Pose, selected: number, helm: number): void {
     this.fleet.update(pose, selected, helm);
+    this.flashes.update(performance.now() / 1000);
     const w = this.fleet.where.get(this.followed);
     if (w) {
       const delta = w.clone().sub(this.lastTarget);

@@ -8,6 +8,7 @@
 
 import * as flatbuffers from "flatbuffers";
 // flatc's output: one module per table (build/proto/ts/naval/proto/*.ts).
+import { Contact } from "@naval/proto/contact";
 import { Control } from "@naval/proto/control";
 import { Despawn } from "@naval/proto/despawn";
 import { GetHull } from "@naval/proto/get-hull";
@@ -28,6 +29,7 @@ import { StatsReply } from "@naval/proto/stats-reply";
 import { Status } from "@naval/proto/status";
 import { TickStats } from "@naval/proto/tick-stats";
 import { Token } from "@naval/proto/token";
+import { Vec3d } from "@naval/proto/vec3d";
 import { VesselState } from "@naval/proto/vessel-state";
 import { VesselType } from "@naval/proto/vessel-type";
 import { WorldInfo } from "@naval/proto/world-info";
@@ -50,6 +52,21 @@ export interface TickStatsData {
 /** Vessel flags (naval.fbs VesselState.flags). */
 export const FLAG_FROZEN = 1;
 export const FLAG_PLAYER = 2;
+/** On the ground: it touched the seabed or land in the last step. */
+export const FLAG_GROUNDED = 16;
+/** Contact.b of a contact with the ground. */
+export const CONTACT_GROUND = 0xffffffff;
+
+/** A contact that began at `tick` (naval.fbs Contact). */
+export interface ContactData {
+  tick: number;
+  a: number;
+  b: number; // CONTACT_GROUND for the ground
+  point: [number, number, number];
+  normal: [number, number, number];
+  closingSpeed: number; // m/s
+  impulse: number; // N s
+}
 /** How a vessel meets the water, from its flags: 0 mesh, 1 columns, 2 floater. */
 export function modelOf(flags: number): number {
   return (flags >> 2) & 3;
@@ -68,6 +85,8 @@ export interface Frame {
   pos: Float64Array;
   quat: Float32Array;
   vel: Float32Array;
+  /** Contacts begun since the previous snapshot. */
+  contacts: ContactData[];
   bytes: number;
 }
 
@@ -106,8 +125,24 @@ export function decodeSnapshot(data: ArrayBuffer): Frame {
     pos: new Float64Array(3 * count),
     quat: new Float32Array(4 * count),
     vel: new Float32Array(3 * count),
+    contacts: [],
     bytes: data.byteLength,
   };
+  const c = new Contact(), p = new Vec3d(), n = new Vec3f();
+  for (let i = 0, m = s.contactsLength(); i < m; i++) {
+    s.contacts(i, c);
+    c.point(p);
+    c.normal(n);
+    frame.contacts.push({
+      tick: Number(c.tick()),
+      a: c.a(),
+      b: c.b(),
+      point: [p.x(), p.y(), p.z()],
+      normal: [n.x(), n.y(), n.z()],
+      closingSpeed: c.closingSpeed(),
+      impulse: c.impulse(),
+    });
+  }
   if (count === 0) return frame;
   // The generated accessor locates the struct vector; its 72-byte records
   // are then read in one pass (an object per vessel per tick would not do
