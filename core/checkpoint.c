@@ -334,6 +334,12 @@ static int ckp_check_source(const checkpoint_source* src, nv_error* err) {
                             described ? "has no" : "has", described ? "names one" : "names none");
     if (described && strnlen(src->terrain->source, sizeof src->terrain->source) == sizeof src->terrain->source)
         return nv_error_set(err, "checkpoint: the terrain's source is not terminated");
+    uint32_t structures = nv_world_structure_count(src->world);
+    if (structures && !src->structures)
+        return nv_error_set(err, "checkpoint: the world has %u structures but no descriptions of them", structures);
+    for (uint32_t i = 0; i < structures; i++)
+        if (strnlen(src->structures[i].source, sizeof src->structures[i].source) == sizeof src->structures[i].source)
+            return nv_error_set(err, "checkpoint: structure %u's source is not terminated", i);
     return 0;
 }
 
@@ -355,6 +361,20 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
     const terrain* ground = nv_world_get_terrain(wd);
     c->terrain_fingerprint = ground ? nv_terrain_fingerprint(ground) : 0;
     c->contacts = nv_world_get_contacts(wd);
+    c->structure_count = nv_world_structure_count(wd);
+    if (c->structure_count) {
+        c->structures = malloc(c->structure_count * sizeof *c->structures);
+        c->structure_fingerprints = malloc(c->structure_count * sizeof *c->structure_fingerprints);
+        if (!c->structures || !c->structure_fingerprints) {
+            nv_checkpoint_free(c);
+            return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for %u structures",
+                                 nv_world_structure_count(wd));
+        }
+        for (uint32_t i = 0; i < c->structure_count; i++) {
+            c->structures[i] = src->structures[i];
+            c->structure_fingerprints[i] = nv_world_structure_fingerprint(wd, i);
+        }
+    }
     c->hull_count = src->hull_count;
     c->vessel_count = nv_world_vessel_count(wd);
     size_t slam_total = 0;
@@ -442,6 +462,17 @@ int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* si
     put_f64(&w, c->contacts.hertz);
     put_f64(&w, c->contacts.damping_ratio);
     put_f64(&w, c->contacts.push_speed);
+    put_u32(&w, c->structure_count);
+    for (uint32_t i = 0; i < c->structure_count; i++) {
+        const scenario_structure* st = &c->structures[i];
+        put_str(&w, st->source);
+        for (int k = 0; k < 3; k++) put_f64(&w, st->box[k]);
+        put_f64(&w, st->x);
+        put_f64(&w, st->y);
+        put_f64(&w, st->z);
+        put_f64(&w, st->heading_deg);
+        put_u64(&w, c->structure_fingerprints[i]);
+    }
     ckp_section_end(&w, at);
 
     at = ckp_section_begin(&w, CKP_TYPES);
@@ -792,6 +823,8 @@ static int ckp_close_section(ckp_reader* r) {
 }
 
 void nv_checkpoint_free(checkpoint* c) {
+    free(c->structures);
+    free(c->structure_fingerprints);
     free(c->hulls);
     free(c->fingerprints);
     free(c->vessels);
@@ -901,6 +934,32 @@ int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkp
         c->contacts.hertz = get_f64(&r);
         c->contacts.damping_ratio = get_f64(&r);
         c->contacts.push_speed = get_f64(&r);
+    }
+    if (rd_need(&r, 4, "the structure count")) c->structure_count = get_u32(&r);
+    /* each takes at least a string length, 7 numbers and a fingerprint */
+    if (!r.failed && (uint64_t)c->structure_count * (2 + 7 * 8 + 8) > r.end - r.pos) {
+        nv_error_fail(err, NV_EPROTO, "%s: section 'GRND' lists %u structures, more than its bytes hold", name,
+                      c->structure_count);
+        goto fail;
+    }
+    if (!r.failed && c->structure_count) {
+        c->structures = calloc(c->structure_count, sizeof *c->structures);
+        c->structure_fingerprints = calloc(c->structure_count, sizeof *c->structure_fingerprints);
+        if (!c->structures || !c->structure_fingerprints) {
+            nv_error_fail(err, NV_ENOMEM, "%s: out of memory for %u structures", name, c->structure_count);
+            goto fail;
+        }
+        for (uint32_t i = 0; i < c->structure_count && !r.failed; i++) {
+            scenario_structure* st = &c->structures[i];
+            get_str(&r, st->source, sizeof st->source, "a structure's mesh");
+            if (!rd_need(&r, 7 * 8 + 8, "a structure's box and pose")) break;
+            for (int k = 0; k < 3; k++) st->box[k] = get_f64(&r);
+            st->x = get_f64(&r);
+            st->y = get_f64(&r);
+            st->z = get_f64(&r);
+            st->heading_deg = get_f64(&r);
+            c->structure_fingerprints[i] = get_u64(&r);
+        }
     }
     if (ckp_close_section(&r)) goto fail;
 
@@ -1133,6 +1192,8 @@ int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* ou
     scn.hull_count = c->hull_count;
     scn.terrain = c->terrain;
     scn.contacts = c->contacts;
+    scn.structures = c->structures;
+    scn.structure_count = c->structure_count;
     if (nv_scenario_instantiate(&scn, pool, out, err)) return nv_error_prefix(err, "restore");
     world* w = out->world;
     if (out->terrain && nv_terrain_fingerprint(out->terrain) != c->terrain_fingerprint) {
@@ -1142,6 +1203,14 @@ int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* ou
                      c->terrain.source);
         goto fail;
     }
+    for (uint32_t i = 0; i < c->structure_count; i++)
+        if (nv_world_structure_fingerprint(w, i) != c->structure_fingerprints[i]) {
+            nv_error_set(err,
+                         "restore: structure %u from %s is not the one the checkpoint was taken with: did its mesh "
+                         "change?",
+                         i, c->structures[i].source[0] ? c->structures[i].source : "a box");
+            goto fail;
+        }
     nv_world_set_wind(w, c->wind);
     nv_world_set_lod(w, &c->lod);
     for (uint32_t i = 0; i < c->hull_count; i++) {

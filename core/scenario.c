@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_util.h"
+#include "naval/hullgen.h"
 #include "naval/ocean_spectrum.h"
 #include "ocean_jobs.h"
 
@@ -352,6 +353,56 @@ int nv_scenario_terrain_from_spec(const char* spec, scenario_terrain* out, nv_er
     return json_load_file(spec, scn_parse_terrain_text, out, err);
 }
 
+int nv_scenario_load_structure(const scenario_structure* st, mesh* out, nv_error* err) {
+    if (!st->source[0]) return nv_hullgen_box(out, st->box[0], st->box[2], st->box[1], 1, 1, 1, err);
+    mesh_options opts = nv_mesh_options_default();
+    mesh_report report;
+    if (nv_mesh_load_file(st->source, MESH_FORMAT_AUTO, &opts, out, &report, err)) return -1;
+    return 0;
+}
+
+static int scn_parse_structures(const scn_ctx* c, const cJSON* list, scenario* s) {
+    if (!cJSON_IsArray(list)) return json_fail(c, "structures", "expected an array (got %s)", json_type_name(list));
+    int count = cJSON_GetArraySize(list);
+    if (count > (int)SCENARIO_MAX_STRUCTURES)
+        return json_fail(c, "structures", "at most %u structures (got %d)", SCENARIO_MAX_STRUCTURES, count);
+    if (count == 0) return 0;
+    s->structures = calloc((size_t)count, sizeof *s->structures);
+    if (!s->structures) return json_fail(c, "structures", "out of memory");
+    int i = 0;
+    for (const cJSON* o = list->child; o; o = o->next, i++) {
+        static const char* const keys[] = {"mesh", "box", "position", "heading_deg", NULL};
+        char path[JSON_PATH_MAX];
+        json_path_index(path, sizeof path, "structures", i);
+        scenario_structure* st = &s->structures[s->structure_count];
+        if (json_check_keys(c, o, path, keys)) return -1;
+        int failed = 0;
+        const char* file = json_get_string(c, o, path, "mesh", false, &failed);
+        if (failed) return -1;
+        json_range positive = {0.0, 1e6, JSON_LO_OPEN};
+        int nbox = json_get_numbers(c, o, path, "box", 3, 3, positive, st->box);
+        if (nbox < 0) return -1;
+        if ((file != NULL) == (nbox > 0)) return json_fail(c, path, "give \"mesh\" or \"box\" (one of them)");
+        char key[JSON_PATH_MAX];
+        json_path_key(key, sizeof key, path, "mesh");
+        if (file && json_resolve_path(c, key, file, st->source, sizeof st->source)) return -1;
+        double pos[3];
+        if (json_require(c, o, path, "position", "[x, y, z] of its origin")) return -1;
+        if (json_get_numbers(c, o, path, "position", 3, 3, scn_any, pos) < 0) return -1;
+        st->x = pos[0], st->y = pos[1], st->z = pos[2];
+        if (scn_number(c, o, path, "heading_deg", -3600, 3600, &st->heading_deg)) return -1;
+        /* read now: a bad mesh is a bad scenario */
+        mesh m;
+        nv_error inner;
+        if (nv_scenario_load_structure(st, &m, &inner)) return json_fail(c, file ? key : path, "%s", inner.message);
+        int closed = nv_mesh_validate_closed(&m, &inner);
+        nv_mesh_free(&m);
+        if (closed) return json_fail(c, file ? key : path, "%s: %s", st->source, inner.message);
+        s->structure_count++;
+    }
+    return 0;
+}
+
 static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, world_contact_params* p) {
     static const char* const keys[] = {"enabled",   "ground_friction", "vessel_friction", "restitution",
                                        "hertz",     "damping_ratio",   "push_speed",      NULL};
@@ -372,8 +423,9 @@ static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, world_contact_pa
 }
 
 static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
-    static const char* const keys[] = {"tick_hz",      "water",   "damping", "ocean",   "wind",     "hull_types",
-                                       "vessel_types", "vessels", "fleets",  "terrain", "contacts", NULL};
+    static const char* const keys[] = {"tick_hz",    "water",        "damping", "ocean",  "wind",
+                                       "hull_types", "vessel_types", "vessels", "fleets", "terrain",
+                                       "structures", "contacts",     NULL};
     if (json_check_keys(c, root, "", keys)) return -1;
     if (scn_number(c, root, "", "tick_hz", 1, 1000, &s->world.tick_hz)) return -1;
     const cJSON* water = cJSON_GetObjectItemCaseSensitive(root, "water");
@@ -406,6 +458,8 @@ static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
     if (n) s->wind = v3(wind[0], wind[1], wind[2]);
     const cJSON* ground = cJSON_GetObjectItemCaseSensitive(root, "terrain");
     if (ground && !cJSON_IsNull(ground) && scn_parse_terrain(c, ground, &s->terrain)) return -1;
+    const cJSON* structures = cJSON_GetObjectItemCaseSensitive(root, "structures");
+    if (structures && scn_parse_structures(c, structures, s)) return -1;
     const cJSON* contacts = cJSON_GetObjectItemCaseSensitive(root, "contacts");
     if (contacts && scn_parse_contacts(c, contacts, &s->contacts)) return -1;
     if (scn_parse_types(c, root, s)) return -1;
@@ -457,8 +511,11 @@ int nv_scenario_load_file(const char* path, scenario* out, nv_error* err) {
 void nv_scenario_free(scenario* s) {
     free(s->hulls);
     free(s->vessels);
+    free(s->structures);
     s->hulls = NULL;
     s->vessels = NULL;
+    s->structures = NULL;
+    s->structure_count = 0;
     s->hull_count = s->vessel_count = s->vessel_capacity = 0;
 }
 
@@ -500,6 +557,22 @@ int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* ou
         nv_world_set_contacts(out->world, &s->contacts, err))
         goto fail;
     nv_world_set_terrain(out->world, out->terrain);
+    for (uint32_t i = 0; i < s->structure_count; i++) {
+        const scenario_structure* st = &s->structures[i];
+        mesh m;
+        uint32_t index;
+        if (nv_scenario_load_structure(st, &m, err)) {
+            nv_error_prefix(err, "structure %u", i);
+            goto fail;
+        }
+        int rc = nv_world_add_structure(out->world, &m, v3(st->x, st->y, st->z), st->heading_deg * NV_PI / 180.0,
+                                        &index, err);
+        nv_mesh_free(&m);
+        if (rc) {
+            nv_error_prefix(err, "structure %u", i);
+            goto fail;
+        }
+    }
     if (scn_add_types(s, out->world, err)) goto fail;
     for (uint32_t i = 0; i < s->vessel_count; i++) {
         const scenario_vessel* v = &s->vessels[i];

@@ -7,15 +7,21 @@
 #include <string.h>
 
 int shape_build(shape* s, const hull* h, nv_error* err) {
+    return shape_build_points(s, h->vx, h->vy, h->vz, 1, h->vertex_count, err);
+}
+
+int shape_build_points(shape* s, const float* x, const float* y, const float* z, uint32_t stride, uint32_t n,
+                       nv_error* err) {
     memset(s, 0, sizeof *s);
-    if (h->vertex_count < 4) return nv_error_set(err, "shape: %u vertices cannot enclose a volume", h->vertex_count);
-    coordT* pts = malloc((size_t)h->vertex_count * 3 * sizeof *pts);
+    if (n < 4) return nv_error_set(err, "shape: %u vertices cannot enclose a volume", n);
+    coordT* pts = malloc((size_t)n * 3 * sizeof *pts);
     if (!pts) return nv_error_fail(err, NV_ENOMEM, "shape: out of memory");
-    for (uint32_t k = 0; k < h->vertex_count; k++) {
-        pts[3 * k] = h->vx[k];
-        pts[3 * k + 1] = h->vy[k];
-        pts[3 * k + 2] = h->vz[k];
+    for (uint32_t k = 0; k < n; k++) {
+        pts[3 * k] = x[(size_t)k * stride];
+        pts[3 * k + 1] = y[(size_t)k * stride];
+        pts[3 * k + 2] = z[(size_t)k * stride];
     }
+    const uint32_t vertex_count = n;
     qhT qh_storage;
     qhT* qh = &qh_storage;
     qh_zero(qh, NULL);
@@ -25,25 +31,25 @@ int shape_build(shape* s, const hull* h, nv_error* err) {
     char* text = NULL;
     size_t text_size = 0;
     FILE* errors = open_memstream(&text, &text_size);
-    int rc = errors ? qh_new_qhull(qh, 3, (int)h->vertex_count, pts, False, flags, NULL, errors) : -1;
+    int rc = errors ? qh_new_qhull(qh, 3, (int)vertex_count, pts, False, flags, NULL, errors) : -1;
     if (rc == 0) {
         s->count = (uint32_t)qh->num_vertices;
         s->points = malloc((size_t)s->count * 3 * sizeof *s->points);
         if (s->points) {
-            uint32_t n = 0;
+            uint32_t kept = 0;
             vertexT* vertex;
             /* in input order: the shape does not depend on qhull's own */
-            uint8_t* on_hull = calloc(h->vertex_count, 1);
+            uint8_t* on_hull = calloc(vertex_count, 1);
             if (on_hull) {
                 FORALLvertices on_hull[qh_pointid(qh, vertex->point)] = 1;
-                for (uint32_t k = 0; k < h->vertex_count; k++)
+                for (uint32_t k = 0; k < vertex_count; k++)
                     if (on_hull[k]) {
-                        double* p = &s->points[3 * n++];
+                        double* p = &s->points[3 * kept++];
                         p[0] = pts[3 * k], p[1] = pts[3 * k + 1], p[2] = pts[3 * k + 2];
                         s->radius = fmax(s->radius, sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
                     }
                 free(on_hull);
-                s->count = n;
+                s->count = kept;
                 s->plane_count = (uint32_t)qh->num_facets;
                 s->planes = malloc((size_t)s->plane_count * 4 * sizeof *s->planes);
                 if (s->planes) {

@@ -27,6 +27,9 @@ typedef struct shape {
 
 /* The convex hull of the hull's vertices. */
 int shape_build(shape* s, const hull* h, nv_error* err);
+/* The convex hull of n points (x[k * stride], y[k * stride], z[k * stride]). */
+int shape_build_points(shape* s, const float* x, const float* y, const float* z, uint32_t stride, uint32_t n,
+                       nv_error* err);
 void shape_free(shape* s);
 
 /* A shape placed in the world, swept by a sphere of `margin` m. */

@@ -32,6 +32,14 @@ typedef struct world_type {
     double radius;              /* m, the farthest vertex from the CG */
 } world_type;
 
+/* A static closed mesh vessels collide with (its convex hull). */
+typedef struct world_structure {
+    shape shape;     /* about `position`, in the structure's frame */
+    vec3 position;   /* world, m */
+    mat3 rotation;   /* structure -> world: the heading about +y */
+    double heading;  /* radians */
+} world_structure;
+
 /* The ground and the contacts with it (world_ground.c). */
 typedef struct world_ground {
     const terrain* terrain;           /* NULL: open deep sea, no contacts */
@@ -53,12 +61,14 @@ typedef struct world_pairs {
     uint32_t grid_w, grid_h;
     uint32_t* cell_start; /* grid_w * grid_h + 1 */
     uint32_t cell_capacity;
-    uint32_t *slots, *cell_of;
-    uint32_t slot_sort_capacity, cell_of_capacity;
+    uint32_t *slots, *cell_of; /* entities (slot, or count + structure) */
+    double *sx, *sy, *sz, *sr; /* their swept bounding spheres (one allocation) */
+    uint32_t sorted_capacity;
     uint32_t* pair_first; /* per sorted entry: its first candidate */
     uint32_t first_capacity;
     struct contact_body* bodies;
     uint32_t body_count, body_capacity;
+    uint32_t static_body; /* the structures' shared body this step, or UINT32_MAX */
     uint32_t* body_slot;
     uint32_t slot_capacity;
     vec3* push; /* pseudo-velocity and spin per body */
@@ -172,6 +182,8 @@ struct world {
 
     world_ground ground;
     world_pairs pairs;
+    world_structure* structures;
+    uint32_t structure_count, structure_capacity;
 
     uint64_t tick;
     double time;

@@ -69,13 +69,54 @@ static int pairs_reserve(void** p, uint32_t* capacity, size_t size, uint64_t n) 
     return 0;
 }
 
+int nv_world_add_structure(world* w, const mesh* m, vec3 position, double heading, uint32_t* index, nv_error* err) {
+    WORLD_CHECK_UNLOCKED(w);
+    if (!v3_is_finite(position) || !isfinite(heading))
+        return nv_error_set(err, "structure: position and heading must be finite");
+    if (nv_mesh_validate_closed(m, err)) return nv_error_prefix(err, "structure");
+    if (w->structure_count == w->structure_capacity) {
+        uint32_t cap = w->structure_capacity ? 2 * w->structure_capacity : 8;
+        world_structure* s = realloc(w->structures, cap * sizeof *s);
+        if (!s) return nv_error_fail(err, NV_ENOMEM, "structure: out of memory");
+        w->structures = s;
+        w->structure_capacity = cap;
+    }
+    world_structure* st = &w->structures[w->structure_count];
+    if (shape_build_points(&st->shape, m->positions, m->positions + 1, m->positions + 2, 3, m->vertex_count, err))
+        return nv_error_prefix(err, "structure");
+    st->position = position;
+    st->heading = heading;
+    st->rotation = quat_to_mat3(quat_from_axis_angle(v3(0, 1, 0), heading));
+    *index = w->structure_count++;
+    return 0;
+}
+
+uint32_t nv_world_structure_count(const world* w) { return w->structure_count; }
+
+uint64_t nv_world_structure_fingerprint(const world* w, uint32_t k) {
+    if (k >= w->structure_count) return 0;
+    const world_structure* st = &w->structures[k];
+    uint64_t h = 0xcbf29ce484222325ull;
+    const unsigned char* bytes[3] = {(const unsigned char*)st->shape.points, (const unsigned char*)&st->position,
+                                     (const unsigned char*)&st->heading};
+    const size_t sizes[3] = {(size_t)st->shape.count * 3 * sizeof(double), sizeof st->position, sizeof st->heading};
+    for (int part = 0; part < 3; part++)
+        for (size_t i = 0; i < sizes[part]; i++) h = (h ^ bytes[part][i]) * 0x100000001b3ull;
+    return h;
+}
+
 void world_pairs_free(world* w) {
+    for (uint32_t k = 0; k < w->structure_count; k++) shape_free(&w->structures[k].shape);
+    free(w->structures);
+    w->structures = NULL;
+    w->structure_count = w->structure_capacity = 0;
     world_pairs* p = &w->pairs;
     free(p->pairs);
     free(p->keys);
     free(p->tmp_keys);
     free(p->slots);
     free(p->cell_of);
+    free(p->sx);
     free(p->cell_start);
     free(p->bodies);
     free(p->body_slot);
@@ -85,6 +126,25 @@ void world_pairs_free(world* w) {
     free(p->events);
     free(p->pair_first);
     memset(p, 0, sizeof *p);
+}
+
+/* The grid's per-entry arrays grow together. */
+static int pairs_reserve_sorted(world_pairs* p, uint32_t n) {
+    if (n <= p->sorted_capacity) return 0;
+    uint32_t cap = p->sorted_capacity ? p->sorted_capacity : 256;
+    while (cap < n) cap *= 2;
+    uint32_t* slots = realloc(p->slots, (size_t)cap * sizeof *slots);
+    if (slots) p->slots = slots;
+    uint32_t* cell_of = realloc(p->cell_of, (size_t)cap * sizeof *cell_of);
+    if (cell_of) p->cell_of = cell_of;
+    double* sx = realloc(p->sx, (size_t)cap * 4 * sizeof *sx);
+    if (!slots || !cell_of || !sx) {
+        if (sx) p->sx = sx, p->sy = sx + cap, p->sz = sx + 2 * (size_t)cap, p->sr = sx + 3 * (size_t)cap;
+        return -1;
+    }
+    p->sx = sx, p->sy = sx + cap, p->sz = sx + 2 * (size_t)cap, p->sr = sx + 3 * (size_t)cap;
+    p->sorted_capacity = cap;
+    return 0;
 }
 
 /* ---- broadphase --------------------------------------------------------- */
@@ -102,12 +162,14 @@ static inline uint32_t pairs_cell_of(const world_pairs* p, double x, double z) {
 
 /* The pairs of sorted entry i with the entries after it in its cell and
  * with the cells ahead of it (+x; and -x, 0, +x one row on): every pair of
- * neighbouring cells once. Writes them to out when it is not NULL. */
+ * neighbouring cells once. Two structures never pair. Writes them to out
+ * when it is not NULL. */
 static uint32_t pairs_scan(const world* w, uint32_t i, uint64_t* out) {
     const world_pairs* p = &w->pairs;
     const uint32_t a = p->slots[i], cell = p->cell_of[i];
     const uint32_t ix = cell % p->grid_w, iz = cell / p->grid_w;
-    const double xa = w->v.px[a], ya = w->v.py[a], za = w->v.pz[a], ra = w->sv.pair_reach[a];
+    const double xa = p->sx[i], ya = p->sy[i], za = p->sz[i], ra = p->sr[i];
+    const int a_static = a >= w->count;
     uint32_t n = 0;
     /* (first entry, end) of the runs to test: the rest of its own cell, then the four cells ahead */
     uint32_t runs[5][2] = {{i + 1, p->cell_start[cell + 1]}};
@@ -123,7 +185,8 @@ static uint32_t pairs_scan(const world* w, uint32_t i, uint64_t* out) {
     for (uint32_t r = 0; r < nruns; r++)
         for (uint32_t j = runs[r][0]; j < runs[r][1]; j++) {
             uint32_t b = p->slots[j];
-            double ex = w->v.px[b] - xa, ey = w->v.py[b] - ya, ez = w->v.pz[b] - za, rr = ra + w->sv.pair_reach[b];
+            if (a_static && b >= w->count) continue;
+            double ex = p->sx[j] - xa, ey = p->sy[j] - ya, ez = p->sz[j] - za, rr = ra + p->sr[j];
             if (ex * ex + ey * ey + ez * ez >= rr * rr) continue;
             if (out) out[n] = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
             n++;
@@ -160,17 +223,38 @@ static void pairs_sort_keys(world_pairs* p, uint32_t n) {
     }
 }
 
-/* A uniform grid over the vessels' x-z extent, cells at least as wide as
+/* The entities taking part, in entity order: vessels by slot, then the
+ * structures (entity count + k). */
+typedef struct pairs_entity {
+    double x, y, z, reach;
+} pairs_entity;
+
+static pairs_entity pairs_entity_of(const world* w, uint32_t e) {
+    if (e < w->count) {
+        pairs_entity v = {w->v.px[e], w->v.py[e], w->v.pz[e], w->sv.pair_reach[e]};
+        return v;
+    }
+    const world_structure* st = &w->structures[e - w->count];
+    pairs_entity v = {st->position.x, st->position.y, st->position.z, st->shape.radius};
+    return v;
+}
+
+static inline int pairs_takes_part(const world* w, uint32_t e) { return e >= w->count || w->sv.pair_reach[e] > 0.0f; }
+
+/* A uniform grid over the entities' x-z extent, cells at least as wide as
  * the widest swept bounding sphere (widened while there would be more than
- * four cells per vessel, so a spread-out world stays small); vessels are
- * counted into their cells (slot order within a cell). */
+ * four cells per entity, so a spread-out world stays small); entities are
+ * counted into their cells (entity order within a cell), with their
+ * spheres copied alongside for the scan. */
 static int pairs_grid(world* w, uint32_t n, double widest) {
     world_pairs* p = &w->pairs;
+    const uint32_t entities = w->count + w->structure_count;
     double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
-    for (uint32_t s = 0; s < w->count; s++)
-        if (w->sv.pair_reach[s] > 0.0f) {
-            x0 = fmin(x0, w->v.px[s]), x1 = fmax(x1, w->v.px[s]);
-            z0 = fmin(z0, w->v.pz[s]), z1 = fmax(z1, w->v.pz[s]);
+    for (uint32_t e = 0; e < entities; e++)
+        if (pairs_takes_part(w, e)) {
+            pairs_entity v = pairs_entity_of(w, e);
+            x0 = fmin(x0, v.x), x1 = fmax(x1, v.x);
+            z0 = fmin(z0, v.z), z1 = fmax(z1, v.z);
         }
     double cell = widest;
     double gw = floor((x1 - x0) / cell) + 1.0, gh = floor((z1 - z0) / cell) + 1.0;
@@ -182,19 +266,23 @@ static int pairs_grid(world* w, uint32_t n, double widest) {
     p->grid_w = (uint32_t)gw, p->grid_h = (uint32_t)gh;
     uint64_t cells = (uint64_t)p->grid_w * p->grid_h;
     if (pairs_reserve((void**)&p->cell_start, &p->cell_capacity, sizeof *p->cell_start, cells + 1) ||
-        pairs_reserve((void**)&p->slots, &p->slot_sort_capacity, sizeof *p->slots, n) ||
-        pairs_reserve((void**)&p->cell_of, &p->cell_of_capacity, sizeof *p->cell_of, n))
+        pairs_reserve_sorted(p, n))
         return -1;
     memset(p->cell_start, 0, (size_t)(cells + 1) * sizeof *p->cell_start);
-    for (uint32_t s = 0; s < w->count; s++)
-        if (w->sv.pair_reach[s] > 0.0f) p->cell_start[pairs_cell_of(p, w->v.px[s], w->v.pz[s]) + 1]++;
+    for (uint32_t e = 0; e < entities; e++)
+        if (pairs_takes_part(w, e)) {
+            pairs_entity v = pairs_entity_of(w, e);
+            p->cell_start[pairs_cell_of(p, v.x, v.z) + 1]++;
+        }
     for (uint64_t c = 0; c < cells; c++) p->cell_start[c + 1] += p->cell_start[c];
     /* cell_start[c] is the next free entry of c while filling, then the first */
-    for (uint32_t s = 0; s < w->count; s++)
-        if (w->sv.pair_reach[s] > 0.0f) {
-            uint32_t c = pairs_cell_of(p, w->v.px[s], w->v.pz[s]), at = p->cell_start[c]++;
-            p->slots[at] = s;
+    for (uint32_t e = 0; e < entities; e++)
+        if (pairs_takes_part(w, e)) {
+            pairs_entity v = pairs_entity_of(w, e);
+            uint32_t c = pairs_cell_of(p, v.x, v.z), at = p->cell_start[c]++;
+            p->slots[at] = e;
             p->cell_of[at] = c;
+            p->sx[at] = v.x, p->sy[at] = v.y, p->sz[at] = v.z, p->sr[at] = v.reach;
         }
     for (uint64_t c = cells; c > 0; c--) p->cell_start[c] = p->cell_start[c - 1];
     p->cell_start[0] = 0;
@@ -219,8 +307,10 @@ static int pairs_broadphase(world* w) {
         widest = fmax(widest, 2.0 * w->sv.pair_reach[s]);
         n++;
     }
+    for (uint32_t k = 0; k < w->structure_count; k++) widest = fmax(widest, 2.0 * w->structures[k].shape.radius);
     p->pair_count = 0;
-    if (n < 2) return 0;
+    if (n == 0 || n + w->structure_count < 2) return 0;
+    n += w->structure_count;
     if (pairs_grid(w, n, widest) || pairs_reserve((void**)&p->pair_first, &p->first_capacity, sizeof *p->pair_first, n))
         return -1;
     world_run(w, n, 256, pairs_count_job);
@@ -246,11 +336,20 @@ static int pairs_broadphase(world* w) {
 
 /* ---- narrowphase -------------------------------------------------------- */
 
-static shape_pose pairs_pose(const world* w, uint32_t s) {
-    quat q = {w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]};
-    shape_pose pose = {&w->types[w->v.type[s]].shape, v3(w->v.px[s], w->v.py[s], w->v.pz[s]), quat_to_mat3(q),
-                       w->sv.pair_margin[s]};
+static shape_pose pairs_pose(const world* w, uint32_t e) {
+    if (e >= w->count) {
+        const world_structure* st = &w->structures[e - w->count];
+        shape_pose pose = {&st->shape, st->position, st->rotation, 0.0};
+        return pose;
+    }
+    quat q = {w->v.qw[e], w->v.qx[e], w->v.qy[e], w->v.qz[e]};
+    shape_pose pose = {&w->types[w->v.type[e]].shape, v3(w->v.px[e], w->v.py[e], w->v.pz[e]), quat_to_mat3(q),
+                       w->sv.pair_margin[e]};
     return pose;
+}
+
+static vec3 pairs_position(const world* w, uint32_t e) {
+    return e >= w->count ? w->structures[e - w->count].position : v3(w->v.px[e], w->v.py[e], w->v.pz[e]);
 }
 
 /* A candidate point of the manifold. */
@@ -359,19 +458,28 @@ static void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t w
 
 /* ---- solve -------------------------------------------------------------- */
 
-/* The solver's body of slot s (made on first use, in pair order). */
-static uint32_t pairs_body(world* w, uint32_t s) {
+/* The solver's body of entity e (made on first use, in pair order); every
+ * structure shares one body that nothing moves. */
+static uint32_t pairs_body(world* w, uint32_t e) {
     world_pairs* p = &w->pairs;
-    if (w->sv.pair_body[s] != UINT32_MAX) return w->sv.pair_body[s];
-    const world_type* t = &w->types[w->v.type[s]];
-    body b = world_load_body(w, s);
+    if (e >= w->count) {
+        if (p->static_body != UINT32_MAX) return p->static_body;
+        uint32_t k = p->static_body = p->body_count++;
+        memset(&p->bodies[k], 0, sizeof p->bodies[k]);
+        p->body_slot[k] = UINT32_MAX;
+        p->push[2 * k] = p->push[2 * k + 1] = v3(0, 0, 0);
+        return k;
+    }
+    if (w->sv.pair_body[e] != UINT32_MAX) return w->sv.pair_body[e];
+    const world_type* t = &w->types[w->v.type[e]];
+    body b = world_load_body(w, e);
     vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
     vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
     uint32_t k = p->body_count++;
     contact_body_init(&p->bodies[k], &b, added_mass, added_inertia);
-    p->body_slot[k] = s;
+    p->body_slot[k] = e;
     p->push[2 * k] = p->push[2 * k + 1] = v3(0, 0, 0);
-    w->sv.pair_body[s] = k;
+    w->sv.pair_body[e] = k;
     return k;
 }
 
@@ -405,8 +513,8 @@ static void pairs_prepare(world* w, world_pair* c, double restitution) {
     c->tangent[1] = v3_cross(n, c->tangent[0]);
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
-        q->ra = v3_sub(c->point[k], v3(w->v.px[c->a], w->v.py[c->a], w->v.pz[c->a]));
-        q->rb = v3_sub(c->point[k], v3(w->v.px[c->b], w->v.py[c->b], w->v.pz[c->b]));
+        q->ra = v3_sub(c->point[k], pairs_position(w, c->a));
+        q->rb = v3_sub(c->point[k], pairs_position(w, c->b));
         q->normal_mass = pairs_inverse(pairs_response(A, q->ra, n) + pairs_response(B, q->rb, n));
         for (int t = 0; t < 2; t++)
             q->tangent_mass[t] =
@@ -500,8 +608,13 @@ static void pairs_push_one(world_pairs* p, world_pair* c, double push_speed, dou
 
 /* ---- events ------------------------------------------------------------- */
 
+/* The pair by ids: (low << 32 | high) for two vessels; a vessel and
+ * structure k as (id << 32 | UINT32_MAX - k), past any vessel id a world
+ * reaches. */
 static inline uint64_t pairs_id_key(const world* w, const world_pair* c) {
-    uint32_t ia = w->v.id[c->a], ib = w->v.id[c->b];
+    uint32_t ia = w->v.id[c->a];
+    if (c->b >= w->count) return (uint64_t)ia << 32 | (UINT32_MAX - (c->b - w->count));
+    uint32_t ib = w->v.id[c->b];
     return ia < ib ? (uint64_t)ia << 32 | ib : (uint64_t)ib << 32 | ia;
 }
 
@@ -560,17 +673,18 @@ static void pairs_record(world* w) {
         vec3 point;
         double closing, overlap, impulse = pairs_summary(c, &point, &closing, &overlap);
         if (overlap > w->v.penetration[c->a]) w->v.penetration[c->a] = (float)overlap;
-        if (overlap > w->v.penetration[c->b]) w->v.penetration[c->b] = (float)overlap;
+        if (c->b < w->count && overlap > w->v.penetration[c->b]) w->v.penetration[c->b] = (float)overlap;
         if (!(impulse > 0.0)) continue;
         uint64_t key = pairs_id_key(w, c);
         p->touching_next[n++] = key;
         w->v.contact_points[c->a]++;
-        w->v.contact_points[c->b]++;
+        if (c->b < w->count) w->v.contact_points[c->b]++;
         if (pairs_was_touching(p, key)) continue;
         world_contact_event* ev = &p->events[e++];
         ev->tick = w->tick + 1;
         ev->id_a = w->v.id[c->a];
-        ev->id_b = w->v.id[c->b];
+        ev->id_b = c->b < w->count ? w->v.id[c->b] : WORLD_CONTACT_GROUND;
+        ev->structure = c->b < w->count ? 0 : c->b - w->count + 1;
         ev->point = point;
         ev->normal = v3_scale(c->normal, -1.0); /* the way a is pushed */
         ev->closing_speed = closing;
@@ -602,9 +716,10 @@ void world_pairs_step(world* w) {
         p->pair_count = 0, touching = 0;
     p->body_count = 0;
     if (touching) {
+        p->static_body = UINT32_MAX;
         for (uint32_t i = 0; i < p->pair_count; i++) {
-            w->sv.pair_body[p->pairs[i].a] = UINT32_MAX;
-            w->sv.pair_body[p->pairs[i].b] = UINT32_MAX;
+            w->sv.pair_body[p->pairs[i].a] = UINT32_MAX; /* a < b: a is always a vessel */
+            if (p->pairs[i].b < w->count) w->sv.pair_body[p->pairs[i].b] = UINT32_MAX;
         }
         for (uint32_t i = 0; i < p->pair_count; i++)
             if (p->pairs[i].count) pairs_prepare(w, &p->pairs[i], cp->restitution);
@@ -620,6 +735,7 @@ void world_pairs_step(world* w) {
                 if (p->pairs[i].count) pairs_push_one(p, &p->pairs[i], cp->push_speed, inv_dt);
         for (uint32_t k = 0; k < p->body_count; k++) {
             uint32_t s = p->body_slot[k];
+            if (s == UINT32_MAX) continue; /* the structures' */
             body b = world_load_body(w, s);
             contact_body_store(&p->bodies[k], &b);
             b.position = v3_madd(b.position, p->push[2 * k], w->dt);

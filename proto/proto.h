@@ -138,7 +138,7 @@ enum {
 };
 
 /* A contact that began at `tick` (the wire's Contact, 64 bytes). */
-#define PROTO_CONTACT_GROUND UINT32_MAX /* b of a contact with the ground */
+#define PROTO_CONTACT_GROUND UINT32_MAX /* b of a contact with the ground or a structure */
 typedef struct proto_contact {
     uint64_t tick;
     uint32_t a, b;           /* vessel ids; b PROTO_CONTACT_GROUND for the ground */
@@ -146,7 +146,7 @@ typedef struct proto_contact {
     float normal[3];         /* unit, the way a is pushed */
     float closing_speed;     /* m/s */
     float impulse;           /* N s */
-    uint32_t padding;
+    uint32_t structure;      /* with b PROTO_CONTACT_GROUND: 0 the terrain, k + 1 structure k */
 } proto_contact;
 
 /* Per-tick figures the server measured (all optional: 0 when unknown). */

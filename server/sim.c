@@ -177,6 +177,17 @@ int sim_check(const cfg_server* cfg, nv_error* err) {
     return rc;
 }
 
+/* A copy of the structures' descriptions, for checkpoints. */
+static int sim_keep_structures(sim* s, const scenario_structure* st, uint32_t n, nv_error* err) {
+    s->structure_count = 0;
+    if (!n) return 0;
+    s->structures = malloc(n * sizeof *s->structures);
+    if (!s->structures) return nv_error_fail(err, NV_ENOMEM, "out of memory");
+    memcpy(s->structures, st, n * sizeof *st);
+    s->structure_count = n;
+    return 0;
+}
+
 /* A copy of the hull descriptions: a checkpoint names how each type was built. */
 static int sim_keep_hulls(sim* s, const scenario_hull* hulls, uint32_t n, nv_error* err) {
     s->hulls = malloc((n ? n : 1) * sizeof *s->hulls);
@@ -222,6 +233,7 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     }
     if (sim_keep_hulls(s, scn.hulls, scn.hull_count, err)) goto done;
     s->terrain = scn.terrain;
+    if (sim_keep_structures(s, scn.structures, scn.structure_count, err)) goto done;
     /* nv_scenario_instantiate spawns in order: vessel i has slot i. */
     for (uint32_t i = first_demo; i < scn.vessel_count; i++)
         if (autopilot_add(s->pilot, nv_world_vessel_id_at(s->world, i))) {
@@ -247,6 +259,7 @@ int sim_restore(sim* s, const checkpoint* c, uint32_t threads, uint64_t now_ns, 
     s->type_count = nv_world_hull_type_count(s->world);
     if (sim_keep_hulls(s, c->hulls, c->hull_count, err)) goto done;
     s->terrain = c->terrain;
+    if (sim_keep_structures(s, c->structures, c->structure_count, err)) goto done;
     /* No autopilot_update here: the controls are the checkpoint's, and the
      * next step's update is the one the original run would have made. */
     if (resume_decode(c->owner_blob, c->owner_size, s->world, now_ns, o, &s->pilot, err)) goto done;
@@ -260,7 +273,8 @@ done:
 }
 
 checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t blob_size) {
-    checkpoint_source src = {s->world, s->inst.ocean, s->hulls, s->type_count, &s->terrain, blob, blob_size};
+    checkpoint_source src = {s->world,    s->inst.ocean, s->hulls, s->type_count,
+                             &s->terrain, s->structures, blob,     blob_size};
     return src;
 }
 
@@ -269,6 +283,7 @@ void sim_destroy(sim* s) {
     nv_scenario_instance_destroy(&s->inst);
     nv_jobs_destroy(s->pool);
     free(s->hulls);
+    free(s->structures);
     memset(s, 0, sizeof *s);
 }
 

@@ -35,6 +35,8 @@ typedef struct sim {
     uint32_t type_count;
     scenario_hull* hulls;    /* how each type was built, for checkpoints (type_count) */
     scenario_terrain terrain; /* how the terrain was made, for checkpoints (source "" for none) */
+    scenario_structure* structures; /* how each structure was made, for checkpoints */
+    uint32_t structure_count;
     struct record* rec;      /* the record log when recording (apply.c writes to it) */
 } sim;
 

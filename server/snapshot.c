@@ -96,6 +96,7 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
         c->normal[0] = (float)e[i].normal.x, c->normal[1] = (float)e[i].normal.y, c->normal[2] = (float)e[i].normal.z;
         c->closing_speed = (float)e[i].closing_speed;
         c->impulse = (float)e[i].impulse;
+        c->structure = e[i].structure;
     }
     b->snap.contact_count = nc;
     b->snap.tick = nv_world_tick(w);

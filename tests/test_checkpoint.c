@@ -58,6 +58,7 @@ static checkpoint_source ckp_source_of(const ckp_world* t, const void* blob, siz
                              .hulls = t->scn.hulls,
                              .hull_count = t->scn.hull_count,
                              .terrain = &t->scn.terrain,
+                             .structures = t->scn.structures,
                              .owner_blob = blob,
                              .owner_size = blob_size};
     return src;
@@ -568,6 +569,7 @@ static void grounded_world_survives_a_restore(void** state) {
     const char* json =
         "{\"tick_hz\": 30, \"vessel_types\": [\"builtin:patrol\"], \"terrain\": \"builtin:harbour\","
         " \"contacts\": {\"ground_friction\": 0.4},"
+        " \"structures\": [{\"box\": [12, 8, 30], \"position\": [-95, -5, -178], \"heading_deg\": 10}],"
         " \"vessels\": [{\"type\": \"patrol\", \"position\": [-80, -185], \"heading_deg\": 270,"
         "                \"velocity\": [0, 0, 5], \"controls\": {\"throttle\": 1, \"rudder\": 0}},"
         "               {\"type\": \"patrol\", \"position\": [-50, -195], \"heading_deg\": 260,"
@@ -596,6 +598,8 @@ static void grounded_world_survives_a_restore(void** state) {
     free(data);
     assert_string_equal(c.terrain.source, "builtin:harbour");
     assert_true(c.contacts.enabled && c.contacts.ground_friction == 0.4);
+    assert_int_equal(c.structure_count, 1);
+    assert_true(c.structures[0].box[2] == 30.0 && c.structures[0].heading_deg == 10.0);
     scenario_instance b;
     ASSERT_OK(nv_checkpoint_restore(&c, NULL, &b, &err), err);
     assert_non_null(nv_world_get_terrain(b.world));
@@ -609,6 +613,10 @@ static void grounded_world_survives_a_restore(void** state) {
     c.terrain_fingerprint ^= 1;
     assert_int_equal(nv_checkpoint_restore(&c, NULL, &b, &err), -1);
     ckp_assert_message(&err, "did its heightmap change?");
+    c.terrain_fingerprint ^= 1;
+    c.structures[0].heading_deg = 11.0;
+    assert_int_equal(nv_checkpoint_restore(&c, NULL, &b, &err), -1);
+    ckp_assert_message(&err, "structure 0 from a box is not the one");
     nv_checkpoint_free(&c);
     ckp_world_free(&a);
 }

@@ -201,6 +201,82 @@ static void same_hash_at_any_thread_count(void** state) {
 
 /* An argument runs only the tests it names (a cmocka filter): the
  * ThreadSanitizer build runs the thread-count test alone. */
+/* A quay wall: a box 10 m thick, 200 m long, from 8 m under the water to
+ * 4 m above it, its face at x = 45. A patrol boat at 15 m/s, full ahead,
+ * straight at it: it stops at the face without passing it, then, pushed
+ * on at a third of its throttle, rests there without jitter. */
+static void quay_stops_a_boat(void** state) {
+    (void)state;
+    const char* text =
+        "{\"tick_hz\": 30, \"vessel_types\": [\"builtin:patrol\"],"
+        " \"vessels\": [{\"type\": \"patrol\", \"position\": [-20, 0], \"heading_deg\": 0,"
+        "               \"velocity\": [15, 0, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0}}]}";
+    scenario sc;
+    scenario_instance inst;
+    nv_error err;
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "quay", NULL, &sc, &err), err);
+    ASSERT_OK(nv_scenario_instantiate(&sc, NULL, &inst, &err), err);
+    world* w = inst.world;
+    mesh m;
+    ASSERT_OK(nv_hullgen_box(&m, 10.0, 200.0, 12.0, 2, 2, 2, &err), err); /* L along x, B along z, H */
+    uint32_t quay;
+    ASSERT_OK(nv_world_add_structure(w, &m, v3(50.0, -8.0, 0.0), 0.0, &quay, &err), err);
+    nv_mesh_free(&m);
+    assert_int_equal(nv_world_structure_count(w), 1);
+    uint32_t id = nv_world_vessel_id_at(w, 0), events = 0;
+    const hull* h = nv_world_hull_type(w, 0);
+    double bow = 0.0, deepest = 0.0;
+    for (int i = 0; i < 10 * 30; i++) {
+        nv_world_step(w);
+        world_vessel_state v = state_of(w, id);
+        bow = fmax(bow, v.position.x + h->bounds_max[0]);
+        deepest = fmax(deepest, v.penetration);
+        uint32_t n;
+        const world_contact_event* e = nv_world_contact_events(w, &n);
+        for (uint32_t k = 0; k < n; k++) {
+            assert_true(e[k].id_a == id && e[k].id_b == WORLD_CONTACT_GROUND && e[k].structure == quay + 1);
+            if (!events) ASSERT_NEAR_ABS(e[k].normal.x, -1.0, 0.05);
+            events++;
+        }
+    }
+    ASSERT_OK(nv_world_set_controls(w, id, 0.3, 0.0, &err), err);
+    double fastest = 0.0;
+    for (int i = 0; i < 20 * 30; i++) {
+        nv_world_step(w);
+        world_vessel_state v = state_of(w, id);
+        bow = fmax(bow, v.position.x + h->bounds_max[0]);
+        if (i >= 15 * 30) fastest = fmax(fastest, v3_length(v.velocity));
+    }
+    world_vessel_state v = state_of(w, id);
+    print_message("quay: bow at most %.3f m (face 45), deepest %.4f m, %u events, last 5 s fastest %.4f m/s\n", bow,
+                  deepest, events, fastest);
+    assert_true(events >= 1);
+    assert_true(bow < 45.0 + 0.1);                             /* never through the face */
+    assert_true(v.position.x + h->bounds_max[0] > 45.0 - 1.0); /* and resting on it */
+    assert_true(fastest < 0.01);                               /* without jitter */
+    assert_false(v.flags & WORLD_VESSEL_GROUNDED);             /* a quay is not the ground */
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&sc);
+}
+
+/* A structure must be a closed mesh with a finite pose. */
+static void structures_are_checked(void** state) {
+    (void)state;
+    uint32_t type, k;
+    world* w = box_world(NULL, 10.0, 4.0, &type);
+    mesh m;
+    nv_error err;
+    ASSERT_OK(nv_hullgen_box(&m, 10.0, 10.0, 10.0, 1, 1, 1, &err), err);
+    assert_int_equal(nv_world_add_structure(w, &m, v3(NAN, 0, 0), 0.0, &k, &err), -1);
+    assert_non_null(strstr(err.message, "finite"));
+    m.triangle_count -= 1; /* a hole */
+    assert_int_equal(nv_world_add_structure(w, &m, v3(0, 0, 0), 0.0, &k, &err), -1);
+    assert_non_null(strstr(err.message, "structure"));
+    assert_int_equal(nv_world_structure_count(w), 0);
+    nv_mesh_free(&m);
+    nv_world_destroy(w);
+}
+
 int main(int argc, char** argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
@@ -208,6 +284,8 @@ int main(int argc, char** argv) {
         cmocka_unit_test(glancing_blow_yaws_both),
         cmocka_unit_test(no_tunnelling_at_twenty_metres_a_second),
         cmocka_unit_test(crowd_comes_apart),
+        cmocka_unit_test(quay_stops_a_boat),
+        cmocka_unit_test(structures_are_checked),
         cmocka_unit_test(same_hash_at_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

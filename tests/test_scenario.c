@@ -325,6 +325,41 @@ static void terrain_reaches_the_world(void** state) {
         /* the file is named where a file is at fault */
         if (k < 3 && !strstr(err.message, dir)) fail_msg("message '%s' does not name the file", err.message);
     }
+    /* structures: a mesh file next to the scenario and a box reach the
+     * world; an open mesh, neither or both of mesh and box are refused */
+    char obj[128], open_obj[128];
+    snprintf(obj, sizeof obj, "%s/pier.obj", dir);
+    snprintf(open_obj, sizeof open_obj, "%s/open.obj", dir);
+    FILE* f = fopen(obj, "w");
+    assert_non_null(f);
+    fputs("v 0 0 0\nv 10 0 0\nv 0 10 0\nv 0 0 10\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n", f);
+    fclose(f);
+    f = fopen(open_obj, "w");
+    assert_non_null(f);
+    fputs("v 0 0 0\nv 10 0 0\nv 0 10 0\nv 0 0 10\nf 1 3 2\nf 1 2 4\nf 1 4 3\n", f);
+    fclose(f);
+    const char* built = "{" SKIFF
+                        ", \"structures\": [{\"mesh\": \"pier.obj\", \"position\": [5, -2, 7], \"heading_deg\": 90},"
+                        " {\"box\": [20, 6, 4], \"position\": [100, -3, 0]}]}";
+    ASSERT_OK(nv_scenario_parse(built, strlen(built), "s.json", dir, &s, &err), err);
+    assert_int_equal(s.structure_count, 2);
+    ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
+    assert_int_equal(nv_world_structure_count(inst.world), 2);
+    assert_true(nv_world_structure_fingerprint(inst.world, 0) != nv_world_structure_fingerprint(inst.world, 1));
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
+    snprintf(bad, sizeof bad, "{" SKIFF ", \"structures\": [{\"mesh\": \"open.obj\", \"position\": [0, 0, 0]}]}");
+    if (nv_scenario_parse(bad, strlen(bad), "bad.json", dir, &s, &err) == 0) fail_msg("accepted an open mesh");
+    if (!strstr(err.message, "structures[0].mesh") || !strstr(err.message, "open.obj"))
+        fail_msg("message '%s' does not name the key and the file", err.message);
+    expect_rejection("{" SKIFF ", \"structures\": [{\"position\": [0, 0, 0]}]}",
+                     "structures[0]: give \"mesh\" or \"box\"");
+    expect_rejection("{" SKIFF ", \"structures\": [{\"box\": [1, 1, 1]}]}", "structures[0].position: missing");
+    expect_rejection("{" SKIFF ", \"structures\": [{\"box\": [1, 0, 1], \"position\": [0, 0, 0]}]}",
+                     "structures[0].box[1]: must be");
+    expect_rejection("{" SKIFF ", \"structures\": {\"box\": [1, 1, 1]}}", "structures: expected an array");
+    unlink(obj);
+    unlink(open_obj);
     expect_rejection("{" SKIFF ", \"terrain\": \"harbour\"}", "terrain: expected \"builtin:NAME\" or a heightmap");
     expect_rejection("{" SKIFF ", \"terrain\": \"builtin:atoll\"}", "no built-in terrain 'atoll'");
     expect_rejection("{" SKIFF ", \"contacts\": {\"ground_friction\": -1}}", "contacts.ground_friction: must be in");

@@ -20,7 +20,9 @@
  *     "GRND"  u8 present, then the terrain's source ("builtin:NAME" or a
  *             heightmap path), its spec (5 f64) and nv_terrain_fingerprint
  *             of the terrain built from them; then the contact parameters
- *             (u8 enabled, 6 f64)
+ *             (u8 enabled, 6 f64); then u32 n structures, each its mesh path
+ *             ("" for a box), box (3 f64), position and heading (4 f64) and
+ *             nv_world_structure_fingerprint
  *     "TYPS"  u32 count, per hull type in type order: name, source spec
  *             ("builtin:NAME[:TRIS]" or a mesh path), mesh options, mass
  *             spec, u8 has_dynamics + coefficients and actuators, and a
@@ -114,6 +116,7 @@ typedef struct checkpoint_source {
                                      (dynamics are taken from the world itself) */
     uint32_t hull_count;
     const scenario_terrain* terrain; /* how the world's terrain was made; NULL or "" without one */
+    const scenario_structure* structures; /* how each structure was made, in order (the world's count) */
     const void* owner_blob;          /* opaque bytes for the embedder; may be NULL when owner_size is 0 */
     size_t owner_size;
 } checkpoint_source;
@@ -139,6 +142,9 @@ typedef struct checkpoint {
     scenario_terrain terrain; /* source "" without one */
     uint64_t terrain_fingerprint;
     world_contact_params contacts;
+    scenario_structure* structures;
+    uint64_t* structure_fingerprints;
+    uint32_t structure_count;
     scenario_hull* hulls;
     checkpoint_fingerprint* fingerprints;
     uint32_t hull_count;

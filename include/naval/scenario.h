@@ -111,9 +111,22 @@ typedef struct scenario_terrain {
     terrain_spec spec;              /* where a PNG lies and its elevations */
 } scenario_terrain;
 
+/* A static structure: a closed mesh file, or a box [-L/2, L/2] x [0, H] x
+ * [-W/2, W/2] (source ""), placed with its origin at (x, y, z) and turned
+ * heading_deg about +y (world.h, nv_world_add_structure). */
+typedef struct scenario_structure {
+    char source[SCENARIO_PATH_MAX]; /* a mesh path (resolved), or "" for the box */
+    double box[3];                  /* length (x), height (y), width (z), m */
+    double x, y, z, heading_deg;
+} scenario_structure;
+
+#define SCENARIO_MAX_STRUCTURES 4096u
+
 typedef struct scenario {
     world_config world;
     scenario_terrain terrain;
+    scenario_structure* structures;
+    uint32_t structure_count;
     world_contact_params contacts;
     bool has_ocean;
     ocean_params ocean;
@@ -157,6 +170,8 @@ int nv_scenario_load_terrain(const scenario_terrain* t, terrain** out, nv_error*
  * or a JSON file holding what a scenario's "terrain" key holds (its
  * heightmap relative to that file). Checked as a scenario's is. */
 int nv_scenario_terrain_from_spec(const char* spec, scenario_terrain* out, nv_error* err);
+/* A structure's closed mesh (its file, or its box); errors name the file. */
+int nv_scenario_load_structure(const scenario_structure* s, mesh* out, nv_error* err);
 
 int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err);
 void nv_scenario_instance_destroy(scenario_instance* inst);

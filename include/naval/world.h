@@ -185,7 +185,18 @@ world_contact_params nv_world_get_contacts(const world* w);
 void nv_world_set_terrain(world* w, const terrain* t);
 const terrain* nv_world_get_terrain(const world* w);
 
-#define WORLD_CONTACT_GROUND UINT32_MAX /* id_b of a contact with the ground */
+#define WORLD_CONTACT_GROUND UINT32_MAX /* id_b of a contact with the ground or a structure */
+
+/* A static structure (a quay, a pier, a breakwater): a closed mesh in its
+ * own frame, placed with its origin at `position` and turned `heading`
+ * radians about +y. Vessels collide with its convex hull: give a
+ * non-convex one as several. Between steps; *index is its number (events'
+ * `structure` - 1). */
+int nv_world_add_structure(world* w, const mesh* m, vec3 position, double heading, uint32_t* index, nv_error* err);
+uint32_t nv_world_structure_count(const world* w);
+/* FNV-1a of structure k's convex hull and pose (0 when there is none): a
+ * restore tells whether it rebuilt the same structure. */
+uint64_t nv_world_structure_fingerprint(const world* w, uint32_t k);
 
 /* A contact that began in the last step: a vessel that was not touching
  * the ground, or a pair of vessels that were not touching each other, in
@@ -198,6 +209,7 @@ typedef struct world_contact_event {
     vec3 normal;          /* unit, the way a is pushed */
     double closing_speed; /* m/s along the normal when it struck (the fastest point) */
     double impulse;       /* N s along the normals in the step */
+    uint32_t structure;   /* with id_b WORLD_CONTACT_GROUND: 0 the terrain, k + 1 structure k */
 } world_contact_event;
 
 /* The last step's new contacts: with the ground in slot order, then
