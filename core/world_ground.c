@@ -103,6 +103,39 @@ void world_ground_mask(const world* w, const hull* h, uint32_t first, uint32_t c
     }
 }
 
+/* The water as a vessel on columns sees it near the ground: none where
+ * the ground rises above it (the vertex pass's rule: over dry ground
+ * everything is dry, pressed into the ground or not). */
+typedef struct world_dry_surface {
+    water_surface base;
+    const water_surface* water;
+    const terrain* ground;
+} world_dry_surface;
+
+static size_t world_dry_sample(const water_surface* self, const water_query* q) {
+    const world_dry_surface* d = (const world_dry_surface*)self;
+    size_t approximate = water_sample(d->water, q);
+    for (size_t k = 0; k < q->count; k++) {
+        float ground = (float)nv_terrain_elevation(d->ground, q->x[k], q->z[k]);
+        if (!(ground > q->height[k])) continue;
+        q->height[k] = (float)TERRAIN_DEEP; /* far under any column: dry */
+        if (q->normal) q->normal[3 * k] = 0.0f, q->normal[3 * k + 1] = 1.0f, q->normal[3 * k + 2] = 0.0f;
+        if (q->vertical_velocity) q->vertical_velocity[k] = 0.0f;
+    }
+    return approximate;
+}
+
+const water_surface* world_ground_water(const world* w, const world_type* t, vec3 pos, world_dry_surface_room* room) {
+    if (!world_ground_near(w, t, pos, 0.0)) return w->water.surface;
+    world_dry_surface* d = (world_dry_surface*)room;
+    _Static_assert(sizeof(world_dry_surface) <= sizeof(world_dry_surface_room), "world_dry_surface_room is too small");
+    d->base.sample = world_dry_sample;
+    d->base.sample_near = NULL;
+    d->water = w->water.surface;
+    d->ground = w->ground.terrain;
+    return &d->base;
+}
+
 /* The vertices within `reach` of the ground, as contact points. */
 static uint32_t world_ground_gather(const world* w, const hull* h, const body* b, double reach, contact_point* out) {
     const mat3 r = body_rotation(b);

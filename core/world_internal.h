@@ -233,6 +233,13 @@ void world_store_body(world* w, uint32_t s, const body* b);
  * pos within `reach` metres (its footprint's highest ground against its
  * lowest possible point): far from it, nothing below costs more. */
 int world_ground_near(const world* w, const world_type* t, vec3 pos, double reach);
+/* The water a vessel on columns at pos floats on: the world's, or near
+ * the ground the world's with none over dry ground, made in `room` (the
+ * caller's: nothing is allocated). */
+typedef struct world_dry_surface_room {
+    void* space[6];
+} world_dry_surface_room;
+const water_surface* world_ground_water(const world* w, const world_type* t, vec3 pos, world_dry_surface_room* room);
 /* The vertex pass's heights over dry ground: above the higher of the water
  * and the ground (a vessel world_ground_near reaches). */
 void world_ground_mask(const world* w, const hull* h, uint32_t first, uint32_t count, vec3 pos, const mat3* r,

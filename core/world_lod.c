@@ -237,7 +237,9 @@ void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, v
                          .angular_velocity = b->angular_velocity,
                          .water_velocity = v3(0.0, isfinite(vertical) ? vertical : 0.0, 0.0)};
     columns_result r;
-    if (nv_columns_force(m, &pose, w->water.surface, w->cfg.water_density, w->cfg.gravity, w->column_scratch[worker],
+    world_dry_surface_room room;
+    const water_surface* water = world_ground_water(w, &w->types[w->v.type[s]], b->position, &room);
+    if (nv_columns_force(m, &pose, water, w->cfg.water_density, w->cfg.gravity, w->column_scratch[worker],
                          w->column_scratch_bytes, &r)) {
         /* scratch sized for the largest model at creation: cannot happen;
          * a NaN makes the integrator contain the vessel rather than guess */

@@ -100,6 +100,30 @@ static void box_lands_on_dry_ground(void** state) {
     nv_terrain_destroy(t);
 }
 
+/* The column model meets the ground too: the same box on columns comes to
+ * rest on dry land, flagged, with no water force. */
+static void columns_rest_on_the_ground(void** state) {
+    (void)state;
+    uint32_t type, id;
+    nv_error err;
+    world* w = box_world(NULL, 20000.0, &type);
+    ASSERT_OK(nv_world_build_type_columns(w, type, 10, 4, &err), err);
+    terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, flat_land);
+    nv_world_set_terrain(w, t);
+    ASSERT_OK(nv_world_spawn(w, type, v3(0.0, 3.0 + BOX_H / 2 + 0.5, 0.0), quat_identity(), &id, &err), err);
+    ASSERT_OK(nv_world_set_vessel_model(w, id, WORLD_MODEL_COLUMNS, &err), err);
+    for (int i = 0; i < 600; i++) nv_world_step(w);
+    world_vessel_state s;
+    ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
+    assert_int_equal(s.model, WORLD_MODEL_COLUMNS);
+    assert_true(s.flags & WORLD_VESSEL_GROUNDED);
+    ASSERT_NEAR_ABS(s.position.y, 3.0 + BOX_H / 2, 0.01);
+    assert_true(v3_length(s.velocity) < 0.01);
+    assert_true(s.force.y == 0.0);
+    nv_world_destroy(w);
+    nv_terrain_destroy(t);
+}
+
 static double shallow_seabed(double x, double z) { return (void)x, (void)z, -0.6; }
 
 /* Floating draft 1 m, water 0.6 m deep: it sits on the bottom, and the
@@ -243,7 +267,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(box_lands_on_dry_ground),       cmocka_unit_test(box_rests_on_shallow_seabed),
         cmocka_unit_test(friction_holds_or_slides),      cmocka_unit_test(patrol_boat_runs_aground),
-        cmocka_unit_test(same_hash_at_any_thread_count),
+        cmocka_unit_test(same_hash_at_any_thread_count), cmocka_unit_test(columns_rest_on_the_ground),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
