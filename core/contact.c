@@ -49,35 +49,32 @@ void contact_body_store(const contact_body* cb, body* b) {
     b->angular_velocity = cb->angular_velocity;
 }
 
-/* Velocity change per unit impulse along d at r, projected on d. */
-static double contact_response(const contact_body* cb, vec3 r, vec3 d) {
+double contact_response(const contact_body* cb, vec3 r, vec3 d) {
     vec3 lin = m3_mul_v3(&cb->inverse_mass, d);
     vec3 dl = m3_mul_v3(&cb->momentum_response, v3_cross(r, d));
     vec3 dw = m3_mul_v3(&cb->inverse_inertia, dl);
     return v3_dot(d, v3_add(lin, v3_cross(dw, r)));
 }
 
-static inline double contact_safe_inverse(double k) { return k > 1e-300 && isfinite(k) ? 1.0 / k : 0.0; }
-
-static void contact_apply(contact_body* cb, vec3 r, vec3 impulse) {
+void contact_apply(contact_body* cb, vec3 r, vec3 impulse) {
     cb->velocity = v3_add(cb->velocity, m3_mul_v3(&cb->inverse_mass, impulse));
     vec3 dl = m3_mul_v3(&cb->momentum_response, v3_cross(r, impulse));
     cb->angular_momentum = v3_add(cb->angular_momentum, dl);
     cb->angular_velocity = v3_add(cb->angular_velocity, m3_mul_v3(&cb->inverse_inertia, dl));
 }
 
-static inline vec3 contact_point_velocity(const contact_body* cb, vec3 r) {
-    return v3_add(cb->velocity, v3_cross(cb->angular_velocity, r));
+void contact_tangents(vec3 n, vec3 tangent[2]) {
+    /* any unit vector across n, then the third by the cross product */
+    vec3 a = fabs(n.x) < 0.57735 ? v3(1.0, 0.0, 0.0) : v3(0.0, 1.0, 0.0);
+    tangent[0] = v3_normalize(v3_cross(n, a));
+    tangent[1] = v3_cross(n, tangent[0]);
 }
 
 void contact_prepare(const contact_body* cb, contact_point* p, uint32_t count) {
     for (uint32_t k = 0; k < count; k++) {
         contact_point* c = &p[k];
         vec3 n = c->normal;
-        /* any unit vector across n, then the third by the cross product */
-        vec3 a = fabs(n.x) < 0.57735 ? v3(1.0, 0.0, 0.0) : v3(0.0, 1.0, 0.0);
-        c->tangent[0] = v3_normalize(v3_cross(n, a));
-        c->tangent[1] = v3_cross(n, c->tangent[0]);
+        contact_tangents(n, c->tangent);
         c->normal_mass = contact_safe_inverse(contact_response(cb, c->r, n));
         for (int t = 0; t < 2; t++)
             c->tangent_mass[t] = contact_safe_inverse(contact_response(cb, c->r, c->tangent[t]));
@@ -114,11 +111,7 @@ void contact_solve_static(contact_body* cb, contact_point* p, uint32_t count, co
             double limit = params->friction * c->normal_impulse;
             double t0 = c->tangent_impulse[0] - c->tangent_mass[0] * v3_dot(v, c->tangent[0]);
             double t1 = c->tangent_impulse[1] - c->tangent_mass[1] * v3_dot(v, c->tangent[1]);
-            double len = sqrt(t0 * t0 + t1 * t1);
-            if (len > limit) {
-                double s = len > 0.0 ? limit / len : 0.0;
-                t0 *= s, t1 *= s;
-            }
+            contact_clamp_cone(&t0, &t1, limit);
             vec3 jt = v3_add(v3_scale(c->tangent[0], t0 - c->tangent_impulse[0]),
                              v3_scale(c->tangent[1], t1 - c->tangent_impulse[1]));
             c->tangent_impulse[0] = t0, c->tangent_impulse[1] = t1;

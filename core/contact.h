@@ -14,6 +14,7 @@
 #ifndef NAVAL_CONTACT_H
 #define NAVAL_CONTACT_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "body.h"
@@ -65,6 +66,26 @@ typedef struct contact_params {
     uint32_t iterations; /* passes with the push-out */
     uint32_t relax_iterations;
 } contact_params;
+
+/* Velocity change along d per unit impulse along d at r (from the CG). */
+double contact_response(const contact_body* cb, vec3 r, vec3 d);
+/* An impulse at r: the velocities, the angular momentum and velocity. */
+void contact_apply(contact_body* cb, vec3 r, vec3 impulse);
+static inline vec3 contact_point_velocity(const contact_body* cb, vec3 r) {
+    return v3_add(cb->velocity, v3_cross(cb->angular_velocity, r));
+}
+/* 1 / k, or 0 for a response that is not positive and finite (a body
+ * nothing moves). */
+static inline double contact_safe_inverse(double k) { return k > 1e-300 && isfinite(k) ? 1.0 / k : 0.0; }
+/* Two unit tangents across the unit normal n. */
+void contact_tangents(vec3 n, vec3 tangent[2]);
+/* The tangent impulse (t0, t1) back inside Coulomb's cone of radius limit. */
+static inline void contact_clamp_cone(double* t0, double* t1, double limit) {
+    double len = sqrt(*t0 * *t0 + *t1 * *t1);
+    if (len <= limit) return;
+    double s = len > 0.0 ? limit / len : 0.0;
+    *t0 *= s, *t1 *= s;
+}
 
 /* Fills the points' masses, tangents and closing speeds, impulses zero. */
 void contact_prepare(const contact_body* cb, contact_point* p, uint32_t count);

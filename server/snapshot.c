@@ -37,15 +37,20 @@ uint64_t snap_wall_ns(void) {
  * only what a snapshot sends): a small stack buffer that stays in L1. */
 #define SNAP_READ_BATCH 8u
 
+/* Room for n elements in *p (a quarter more than asked, kept between ticks). */
+static int snap_room(void** p, uint32_t* capacity, size_t size, uint32_t n, const char* what, nv_error* err) {
+    if (n <= *capacity) return 0;
+    uint32_t cap = n + n / 4 + 16;
+    void* q = realloc(*p, cap * size);
+    if (!q) return nv_error_fail(err, NV_ENOMEM, "snapshot: out of memory for %u %s", n, what);
+    *p = q;
+    *capacity = cap;
+    return 0;
+}
+
 int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats, nv_error* err) {
     uint32_t n = nv_world_vessel_count(w);
-    if (n > b->capacity) {
-        uint32_t cap = n + n / 4 + 16;
-        proto_vessel* v = realloc(b->snap.vessels, cap * sizeof *v);
-        if (!v) return nv_error_fail(err, NV_ENOMEM, "snapshot: out of memory for %u vessels", n);
-        b->snap.vessels = v;
-        b->capacity = cap;
-    }
+    if (snap_room((void**)&b->snap.vessels, &b->capacity, sizeof *b->snap.vessels, n, "vessels", err)) return -1;
     world_vessel_pose batch[SNAP_READ_BATCH];
     for (uint32_t i = 0; i < n; i++) {
         if (i % SNAP_READ_BATCH == 0) nv_world_read_poses(w, i, SNAP_READ_BATCH, batch);
@@ -78,13 +83,8 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
     /* every tick is published: the contacts begun in this one */
     uint32_t nc;
     const world_contact_event* e = nv_world_contact_events(w, &nc);
-    if (nc > b->contact_capacity) {
-        uint32_t cap = nc + nc / 4 + 16;
-        proto_contact* c = realloc(b->snap.contacts, cap * sizeof *c);
-        if (!c) return nv_error_fail(err, NV_ENOMEM, "snapshot: out of memory for %u contacts", nc);
-        b->snap.contacts = c;
-        b->contact_capacity = cap;
-    }
+    if (snap_room((void**)&b->snap.contacts, &b->contact_capacity, sizeof *b->snap.contacts, nc, "contacts", err))
+        return -1;
     _Static_assert(WORLD_CONTACT_GROUND == PROTO_CONTACT_GROUND, "the ground's id is the same on the wire");
     for (uint32_t i = 0; i < nc; i++) {
         proto_contact* c = &b->snap.contacts[i];
