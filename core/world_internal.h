@@ -61,8 +61,9 @@ typedef struct world_pairs {
     uint32_t grid_w, grid_h;
     uint32_t* cell_start; /* grid_w * grid_h + 1 */
     uint32_t cell_capacity;
-    uint32_t *slots, *cell_of; /* entities (slot, or count + structure) */
-    double *sx, *sy, *sz, *sr; /* their swept bounding spheres (one allocation) */
+    uint32_t *slots, *cell_of; /* sorted entries: index into ent, and cell */
+    struct pairs_entity* ent;  /* the entities taking part, in entity order */
+    uint32_t ent_capacity;
     uint32_t sorted_capacity;
     uint32_t* pair_first; /* per sorted entry: its first candidate */
     uint32_t first_capacity;

@@ -73,7 +73,7 @@ void world_pairs_free(world* w) {
     free(p->tmp_keys);
     free(p->slots);
     free(p->cell_of);
-    free(p->sx);
+    free(p->ent);
     free(p->cell_start);
     free(p->bodies);
     free(p->body_slot);

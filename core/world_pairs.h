@@ -38,6 +38,13 @@ static inline vec3 pairs_position(const world* w, uint32_t e) {
     return e >= w->count ? w->structures[e - w->count].position : v3(w->v.px[e], w->v.py[e], w->v.pz[e]);
 }
 
+/* An entity taking part in the broadphase: its swept bounding sphere and
+ * who it is (a vessel's slot, or count + a structure's index). */
+typedef struct pairs_entity {
+    double x, y, z, reach;
+    uint32_t id;
+} pairs_entity;
+
 /* Grows *p to hold n elements of `size` (doubling); -1 when out of memory. */
 int pairs_reserve(void** p, uint32_t* capacity, size_t size, uint64_t n);
 /* The candidate pairs in slot order into w->pairs (pair_count); -1 when

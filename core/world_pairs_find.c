@@ -41,12 +41,7 @@ static int pairs_reserve_sorted(world_pairs* p, uint32_t n) {
     if (slots) p->slots = slots;
     uint32_t* cell_of = realloc(p->cell_of, (size_t)cap * sizeof *cell_of);
     if (cell_of) p->cell_of = cell_of;
-    double* sx = realloc(p->sx, (size_t)cap * 4 * sizeof *sx);
-    if (!slots || !cell_of || !sx) {
-        if (sx) p->sx = sx, p->sy = sx + cap, p->sz = sx + 2 * (size_t)cap, p->sr = sx + 3 * (size_t)cap;
-        return -1;
-    }
-    p->sx = sx, p->sy = sx + cap, p->sz = sx + 2 * (size_t)cap, p->sr = sx + 3 * (size_t)cap;
+    if (!slots || !cell_of) return -1;
     p->sorted_capacity = cap;
     return 0;
 }
@@ -70,9 +65,10 @@ static inline uint32_t pairs_cell_of(const world_pairs* p, double x, double z) {
  * when it is not NULL. */
 static uint32_t pairs_scan(const world* w, uint32_t i, uint64_t* out) {
     const world_pairs* p = &w->pairs;
-    const uint32_t a = p->slots[i], cell = p->cell_of[i];
+    const pairs_entity* ea = &p->ent[p->slots[i]];
+    const uint32_t a = ea->id, cell = p->cell_of[i];
     const uint32_t ix = cell % p->grid_w, iz = cell / p->grid_w;
-    const double xa = p->sx[i], ya = p->sy[i], za = p->sz[i], ra = p->sr[i];
+    const double xa = ea->x, ya = ea->y, za = ea->z, ra = ea->reach;
     const int a_static = a >= w->count;
     uint32_t n = 0;
     /* (first entry, end) of the runs to test: the rest of its own cell, then the four cells ahead */
@@ -88,9 +84,10 @@ static uint32_t pairs_scan(const world* w, uint32_t i, uint64_t* out) {
     }
     for (uint32_t r = 0; r < nruns; r++)
         for (uint32_t j = runs[r][0]; j < runs[r][1]; j++) {
-            uint32_t b = p->slots[j];
+            const pairs_entity* eb = &p->ent[p->slots[j]];
+            uint32_t b = eb->id;
             if (a_static && b >= w->count) continue;
-            double ex = p->sx[j] - xa, ey = p->sy[j] - ya, ez = p->sz[j] - za, rr = ra + p->sr[j];
+            double ex = eb->x - xa, ey = eb->y - ya, ez = eb->z - za, rr = ra + eb->reach;
             if (ex * ex + ey * ey + ez * ez >= rr * rr) continue;
             if (out) out[n] = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
             n++;
@@ -127,43 +124,24 @@ static void pairs_sort_keys(world_pairs* p, uint32_t n) {
     }
 }
 
-/* The entities taking part, in entity order: vessels by slot, then the
- * structures (entity count + k). */
-typedef struct pairs_entity {
-    double x, y, z, reach;
-} pairs_entity;
-
-static pairs_entity pairs_entity_of(const world* w, uint32_t e) {
-    if (e < w->count) {
-        pairs_entity v = {w->v.px[e], w->v.py[e], w->v.pz[e], w->sv.pair_reach[e]};
-        return v;
-    }
-    const world_structure* st = &w->structures[e - w->count];
-    pairs_entity v = {st->position.x, st->position.y, st->position.z, st->shape.radius};
-    return v;
-}
-
-static inline int pairs_takes_part(const world* w, uint32_t e) { return e >= w->count || w->sv.pair_reach[e] > 0.0f; }
-
 /* A uniform grid over the entities' x-z extent, cells at least as wide as
- * the widest swept bounding sphere (widened while there would be more than
- * four cells per entity, so a spread-out world stays small); entities are
- * counted into their cells (entity order within a cell), with their
- * spheres copied alongside for the scan. */
+ * the widest swept bounding sphere (widened while there would be more
+ * cells than twice the entities, so a spread-out world stays small);
+ * entities are counted into their cells (entity order within a cell).
+ * p->ent holds the n entities taking part, in entity order
+ * (pairs_broadphase); the sorted entries point into it. */
 static int pairs_grid(world* w, uint32_t n, double widest) {
     world_pairs* p = &w->pairs;
-    const uint32_t entities = w->count + w->structure_count;
+    const pairs_entity* ent = p->ent;
     double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
-    for (uint32_t e = 0; e < entities; e++)
-        if (pairs_takes_part(w, e)) {
-            pairs_entity v = pairs_entity_of(w, e);
-            x0 = fmin(x0, v.x), x1 = fmax(x1, v.x);
-            z0 = fmin(z0, v.z), z1 = fmax(z1, v.z);
-        }
+    for (uint32_t k = 0; k < n; k++) {
+        x0 = fmin(x0, ent[k].x), x1 = fmax(x1, ent[k].x);
+        z0 = fmin(z0, ent[k].z), z1 = fmax(z1, ent[k].z);
+    }
     double cell = widest;
     double gw = floor((x1 - x0) / cell) + 1.0, gh = floor((z1 - z0) / cell) + 1.0;
-    while (gw * gh > 4.0 * n + 64.0) {
-        cell *= 1.5;
+    while (gw * gh > 2.0 * n + 64.0) {
+        cell *= 1.25;
         gw = floor((x1 - x0) / cell) + 1.0, gh = floor((z1 - z0) / cell) + 1.0;
     }
     p->min_x = x0, p->min_z = z0, p->inv_cell = 1.0 / cell;
@@ -173,32 +151,32 @@ static int pairs_grid(world* w, uint32_t n, double widest) {
         pairs_reserve_sorted(p, n))
         return -1;
     memset(p->cell_start, 0, (size_t)(cells + 1) * sizeof *p->cell_start);
-    for (uint32_t e = 0; e < entities; e++)
-        if (pairs_takes_part(w, e)) {
-            pairs_entity v = pairs_entity_of(w, e);
-            p->cell_start[pairs_cell_of(p, v.x, v.z) + 1]++;
-        }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t c = pairs_cell_of(p, ent[k].x, ent[k].z);
+        p->cell_of[k] = c; /* for now by entity; by sorted entry below */
+        p->cell_start[c + 1]++;
+    }
     for (uint64_t c = 0; c < cells; c++) p->cell_start[c + 1] += p->cell_start[c];
-    /* cell_start[c] is the next free entry of c while filling, then the first */
-    for (uint32_t e = 0; e < entities; e++)
-        if (pairs_takes_part(w, e)) {
-            pairs_entity v = pairs_entity_of(w, e);
-            uint32_t c = pairs_cell_of(p, v.x, v.z), at = p->cell_start[c]++;
-            p->slots[at] = e;
-            p->cell_of[at] = c;
-            p->sx[at] = v.x, p->sy[at] = v.y, p->sz[at] = v.z, p->sr[at] = v.reach;
-        }
+    /* cell_start[c] is the next free entry of c while filling; the cells
+     * are read from tmp (the keys' room, free until the pairs are found) */
+    uint32_t* entity_cell = (uint32_t*)p->tmp_keys;
+    memcpy(entity_cell, p->cell_of, (size_t)n * sizeof *entity_cell);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t c = entity_cell[k], at = p->cell_start[c]++;
+        p->slots[at] = k;
+        p->cell_of[at] = c;
+    }
     for (uint64_t c = cells; c > 0; c--) p->cell_start[c] = p->cell_start[c - 1];
     p->cell_start[0] = 0;
     return 0;
 }
 
-/* The candidate pairs, in slot order; -1 when out of memory. */
-int pairs_broadphase(world* w) {
-    world_pairs* p = &w->pairs;
-    uint32_t n = 0;
-    double widest = 0.0;
-    for (uint32_t s = 0; s < w->count; s++) {
+/* Each vessel's reach this step (2 cm plus how far its farthest point can
+ * move) and swept bounding sphere; 0 for those that take no part. */
+static void pairs_reach_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    world* w = ctx;
+    for (uint32_t s = begin; s < end; s++) {
         w->sv.pair_reach[s] = 0.0f;
         if (!world_pairs_takes_part(w, s)) continue;
         const world_type* t = &w->types[w->v.type[s]];
@@ -208,13 +186,31 @@ int pairs_broadphase(world* w) {
         if (!isfinite(margin) || !isfinite(w->v.px[s]) || !isfinite(w->v.pz[s])) continue;
         w->sv.pair_margin[s] = (float)margin;
         w->sv.pair_reach[s] = (float)(t->shape.radius + margin);
-        widest = fmax(widest, 2.0 * w->sv.pair_reach[s]);
-        n++;
     }
-    for (uint32_t k = 0; k < w->structure_count; k++) widest = fmax(widest, 2.0 * w->structures[k].shape.radius);
+}
+
+int pairs_broadphase(world* w) {
+    world_pairs* p = &w->pairs;
     p->pair_count = 0;
+    world_run(w, w->count, 1024, pairs_reach_job);
+    uint64_t most = (uint64_t)w->count + w->structure_count;
+    if (pairs_reserve((void**)&p->ent, &p->ent_capacity, sizeof *p->ent, most) ||
+        pairs_reserve((void**)&p->keys, &p->keys_capacity, sizeof *p->keys, most) ||
+        pairs_reserve((void**)&p->tmp_keys, &p->tmp_keys_capacity, sizeof *p->tmp_keys, most))
+        return -1;
+    uint32_t n = 0;
+    double widest = 0.0;
+    for (uint32_t s = 0; s < w->count; s++)
+        if (w->sv.pair_reach[s] > 0.0f) {
+            p->ent[n++] = (pairs_entity){w->v.px[s], w->v.py[s], w->v.pz[s], w->sv.pair_reach[s], s};
+            widest = fmax(widest, 2.0 * w->sv.pair_reach[s]);
+        }
     if (n == 0 || n + w->structure_count < 2) return 0;
-    n += w->structure_count;
+    for (uint32_t k = 0; k < w->structure_count; k++) {
+        const world_structure* st = &w->structures[k];
+        p->ent[n++] = (pairs_entity){st->position.x, st->position.y, st->position.z, st->shape.radius, w->count + k};
+        widest = fmax(widest, 2.0 * st->shape.radius);
+    }
     if (pairs_grid(w, n, widest) || pairs_reserve((void**)&p->pair_first, &p->first_capacity, sizeof *p->pair_first, n))
         return -1;
     world_run(w, n, 256, pairs_count_job);
