@@ -189,6 +189,7 @@ static void world_ground_record(world* w, uint32_t s, const body* start, const c
     e->tick = w->tick + 1;
     e->id_a = w->v.id[s];
     e->id_b = WORLD_CONTACT_GROUND;
+    e->structure = 0; /* the terrain */
     e->point = v3_scale(point, 1.0 / impulse);
     e->normal = v3_normalize(normal);
     e->closing_speed = closing;

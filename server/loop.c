@@ -137,6 +137,11 @@ static void loop_on_tick(uv_timer_t* t) {
         uint64_t tick = nv_world_tick(s->sim.world);
         if (s->sim.rec && tick % record_hash_interval(s->sim.rec) == 0)
             record_hash(s->sim.rec, tick, nv_world_state_hash(s->sim.world));
+        if (s->sim.rec) {
+            uint32_t n;
+            const world_contact_event* e = nv_world_contact_events(s->sim.world, &n);
+            record_contacts(s->sim.rec, tick, e, n);
+        }
         s->acc_ns -= s->period_ns;
         steps++;
         /* Every tick goes out, catch-up steps included: a subscriber can

@@ -100,6 +100,14 @@ void record_hash(record* r, uint64_t tick, uint64_t hash) {
     record_check(r);
 }
 
+void record_contacts(record* r, uint64_t tick, const world_contact_event* events, uint32_t count) {
+    if (r->failed) return;
+    for (uint32_t i = 0; i < count; i++)
+        fprintf(r->f, "%" PRIu64 " contact %u %u %u %.17g %.17g\n", tick, events[i].id_a, events[i].id_b,
+                events[i].structure, events[i].closing_speed, events[i].impulse);
+    if (count) record_check(r);
+}
+
 uint32_t record_hash_interval(const record* r) { return r->hash_interval; }
 
 void record_flush(record* r) {
@@ -194,6 +202,12 @@ static int rd_event(const char* buf, record_event* ev) {
     } else if (wl == 7 && !strncmp(word, "despawn", 7)) {
         ev->kind = RECORD_DESPAWN;
         if (rd_u32(p, &ev->id, &p)) return -1;
+    } else if (wl == 7 && !strncmp(word, "contact", 7)) {
+        ev->kind = RECORD_CONTACT;
+        if (rd_u32(p, &ev->id, &p) || !RD_SEP(p) || rd_u32(p, &ev->other, &p) || !RD_SEP(p) ||
+            rd_u32(p, &ev->structure, &p) || !RD_SEP(p) || rd_f64(p, &ev->closing, &p) || !RD_SEP(p) ||
+            rd_f64(p, &ev->impulse, &p))
+            return -1;
     } else if (wl == 4 && !strncmp(word, "hash", 4)) {
         ev->kind = RECORD_HASH;
         if (strlen(p) != 16 || rd_u64(p, 16, &ev->hash, &p)) return -1;

@@ -7,13 +7,18 @@
  * the order applied (readable with grep; numbers have 17 significant
  * digits, so they read back to the bit):
  *
- *   naval-record 1
+ *   naval-record 2
  *   base TICK HASH PATH        the checkpoint the log starts from (HASH: 16 hex digits)
  *   hash_interval N
  *   TICK spawn ID TYPE X Z HEADING TOKEN   (TOKEN: 32 hex digits)
  *   TICK control ID THROTTLE RUDDER
  *   TICK despawn ID
  *   TICK hash HASH             nv_world_state_hash at TICK, before that tick's changes
+ *   TICK contact A B STRUCTURE CLOSING IMPULSE
+ *                              a contact the step to TICK began (world.h's
+ *                              event: B 4294967295 for the static world, then
+ *                              STRUCTURE 0 the terrain or k + 1), in the
+ *                              world's order
  *   end TICK                   the server stopped cleanly
  *
  * TICK is nv_world_tick when the change was made: it takes effect in the step
@@ -28,9 +33,10 @@
 #include <stdio.h>
 
 #include "naval/nv_error.h"
+#include "naval/world.h"
 #include "proto.h"
 
-#define RECORD_VERSION 1
+#define RECORD_VERSION 2 /* 2: contacts */
 #define RECORD_PATH_MAX 1024
 
 typedef struct record record;
@@ -46,6 +52,8 @@ void record_spawn(record* r, uint64_t tick, uint32_t id, uint32_t type, double x
 void record_control(record* r, uint64_t tick, uint32_t id, double throttle, double rudder);
 void record_despawn(record* r, uint64_t tick, uint32_t id);
 void record_hash(record* r, uint64_t tick, uint64_t hash);
+/* Every contact the step to `tick` began. */
+void record_contacts(record* r, uint64_t tick, const world_contact_event* events, uint32_t count);
 uint32_t record_hash_interval(const record* r);
 /* Hands the buffer to the kernel; a failed write is logged once. */
 void record_flush(record* r);
@@ -58,6 +66,7 @@ typedef enum record_kind {
     RECORD_DESPAWN,
     RECORD_HASH,
     RECORD_END,
+    RECORD_CONTACT,
 } record_kind;
 
 typedef struct record_event {
@@ -68,6 +77,8 @@ typedef struct record_event {
     double throttle, rudder;  /* control */
     proto_token token;        /* spawn */
     uint64_t hash;            /* hash */
+    uint32_t other, structure; /* contact: B and STRUCTURE (id is A) */
+    double closing, impulse;  /* contact */
     uint64_t line;            /* where it is in the file */
 } record_event;
 

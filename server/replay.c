@@ -29,20 +29,22 @@ typedef struct replay {
     sim sim;
     owners owners;
     record_reader log;
-    uint64_t steps, spawns, controls, despawns, matched;
-    uint64_t mismatch_tick, expected, got;  /* the first hash mismatch */
-    char failure[2 * NV_ERROR_MAX];         /* why the replay stopped short; "" when it did not */
+    uint64_t steps, spawns, controls, despawns, matched, contacts;
+    uint32_t contact_next;                 /* the world's events of this tick checked against the log so far */
+    uint64_t mismatch_tick, expected, got; /* the first hash mismatch */
+    char failure[2 * NV_ERROR_MAX];        /* why the replay stopped short; "" when it did not */
 } replay;
 
 static void replay_usage(FILE* out) {
-    fputs("usage: naval-replay CHECKPOINT LOG [--threads K] [--json]\n"
-          "Runs a session naval-server recorded (--record LOG; its base checkpoint is LOG.ckpt) again:\n"
-          "restores CHECKPOINT, steps the world, applies the logged changes at their ticks with the\n"
-          "server's own code and compares every logged state hash. Exit 0 when all match, 1 on the\n"
-          "first mismatch (its tick and both hashes named), 2 on bad arguments or files.\n"
-          "  --threads K   simulation threads (default: all cores; the result does not depend on it)\n"
-          "  --json        the summary as JSON on stdout\n",
-          out);
+    fputs(
+        "usage: naval-replay CHECKPOINT LOG [--threads K] [--json]\n"
+        "Runs a session naval-server recorded (--record LOG; its base checkpoint is LOG.ckpt) again:\n"
+        "restores CHECKPOINT, steps the world, applies the logged changes at their ticks with the\n"
+        "server's own code and compares every logged state hash and contact. Exit 0 when all match, 1 on the\n"
+        "first mismatch (its tick and both hashes named), 2 on bad arguments or files.\n"
+        "  --threads K   simulation threads (default: all cores; the result does not depend on it)\n"
+        "  --json        the summary as JSON on stdout\n",
+        out);
 }
 
 static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
@@ -136,11 +138,46 @@ static int replay_event(replay* r, const record_event* ev) {
         if (apply_despawn(&r->sim, &r->owners, ev->id, &err)) break;
         r->despawns++;
         return 0;
+    case RECORD_CONTACT: {
+        uint32_t n;
+        const world_contact_event* e = nv_world_contact_events(w, &n);
+        if (ev->tick != nv_world_tick(w) || r->contact_next >= n) {
+            snprintf(r->failure, sizeof r->failure,
+                     "%.300s:%" PRIu64 ": tick %" PRIu64 ": the log has contact %u-%u, the replay made no more",
+                     r->log.path, line, ev->tick, ev->id, ev->other);
+            return -1;
+        }
+        const world_contact_event* c = &e[r->contact_next++];
+        if (c->id_a != ev->id || c->id_b != ev->other || c->structure != ev->structure ||
+            c->closing_speed != ev->closing || c->impulse != ev->impulse) {
+            snprintf(r->failure, sizeof r->failure,
+                     "%.300s:%" PRIu64 ": tick %" PRIu64
+                     ": contact %u-%u (closing %.17g, impulse %.17g) in the log, "
+                     "%u-%u (closing %.17g, impulse %.17g) in the replay",
+                     r->log.path, line, ev->tick, ev->id, ev->other, ev->closing, ev->impulse, c->id_a, c->id_b,
+                     c->closing_speed, c->impulse);
+            return -1;
+        }
+        r->contacts++;
+        return 0;
+    }
     case RECORD_END:
         return 0;
     }
     snprintf(r->failure, sizeof r->failure, "%.300s:%" PRIu64 ": tick %" PRIu64 ": %s", r->log.path, line, ev->tick,
              err.message);
+    return -1;
+}
+
+/* Every contact the last step made was in the log; else sets r->failure. */
+static int replay_contacts_done(replay* r) {
+    uint32_t n;
+    const world_contact_event* e = nv_world_contact_events(r->sim.world, &n);
+    if (r->contact_next >= n || r->steps == 0) return 0;
+    const world_contact_event* c = &e[r->contact_next];
+    snprintf(r->failure, sizeof r->failure,
+             "%.300s: tick %" PRIu64 ": the replay made contact %u-%u, which the log does not have", r->log.path,
+             nv_world_tick(r->sim.world), c->id_a, c->id_b);
     return -1;
 }
 
@@ -150,11 +187,14 @@ static int replay_run(replay* r, nv_error* err) {
     int got;
     while ((got = record_read(&r->log, &ev, err)) == 1) {
         while (nv_world_tick(r->sim.world) < ev.tick) {
+            if (replay_contacts_done(r)) return 1;
             sim_step(&r->sim);
             r->steps++;
+            r->contact_next = 0;
         }
         if (replay_event(r, &ev)) return 1;
     }
+    if (got == 0 && r->log.ended && replay_contacts_done(r)) return 1;
     return got < 0 ? -1 : 0;
 }
 
@@ -163,9 +203,10 @@ static void replay_print(const replay* r, int ok, double seconds) {
     if (r->json) {
         printf("{\"checkpoint\": \"%s\", \"log\": \"%s\", \"threads\": %u, \"base_tick\": %" PRIu64
                ", \"end_tick\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"spawns\": %" PRIu64 ", \"controls\": %" PRIu64
-               ", \"despawns\": %" PRIu64 ", \"hashes_matched\": %" PRIu64 ", \"clean_end\": %s, \"ok\": %s",
+               ", \"despawns\": %" PRIu64 ", \"hashes_matched\": %" PRIu64 ", \"contacts_matched\": %" PRIu64
+               ", \"clean_end\": %s, \"ok\": %s",
                r->checkpoint_path, r->log_path, r->threads, r->log.base_tick, end, r->steps, r->spawns, r->controls,
-               r->despawns, r->matched, r->log.ended ? "true" : "false", ok ? "true" : "false");
+               r->despawns, r->matched, r->contacts, r->log.ended ? "true" : "false", ok ? "true" : "false");
         if (r->expected != r->got)
             printf(", \"mismatch_tick\": %" PRIu64 ", \"expected\": \"%016" PRIx64 "\", \"got\": \"%016" PRIx64 "\"",
                    r->mismatch_tick, r->expected, r->got);

@@ -128,9 +128,53 @@ static void test_record_session(void** state) {
     assert_non_null(m);
     sscanf(m, "\"hashes_matched\": %u", &matched);
     assert_int_equal((int)matched, count_lines(rec, " hash "));
+    /* Boats spawned on the default world's island run aground: their
+     * contacts are logged and the replay makes the same ones. */
+    int contacts = count_lines(rec, " contact ");
+    assert_true(contacts >= 1);
+    m = strstr(out, "\"contacts_matched\": ");
+    assert_non_null(m);
+    sscanf(m, "\"contacts_matched\": %u", &matched);
+    assert_int_equal((int)matched, contacts);
     free(out);
     /* The thread count does not matter. */
     assert_int_equal(replay(base, rec, "1"), 0);
+}
+
+/* A contact line changed (its impulse) or dropped: the replay says where. */
+static void test_tampered_contact(void** state) {
+    (void)state;
+    size_t size = 0;
+    char* text = logged_slurp(rec, &size);
+    assert_non_null(text);
+    char* line = strstr(text, " contact ");
+    assert_non_null(line);
+    while (line > text && line[-1] != '\n') line--;
+    char* nl = strchr(line, '\n');
+    assert_non_null(nl);
+    unsigned long long tick;
+    unsigned a, b, structure;
+    double closing, impulse;
+    assert_int_equal(sscanf(line, "%llu contact %u %u %u %lf %lf", &tick, &a, &b, &structure, &closing, &impulse), 6);
+    char changed[200], tampered[160];
+    snprintf(changed, sizeof changed, "%llu contact %u %u %u %.17g %.17g", tick, a, b, structure, closing,
+             impulse * 1.001);
+    snprintf(tampered, sizeof tampered, "%s/contact.rec", dir);
+    for (int drop = 0; drop < 2; drop++) {
+        FILE* f = fopen(tampered, "wb");
+        assert_non_null(f);
+        fwrite(text, 1, (size_t)(line - text), f);
+        if (!drop) fputs(changed, f);
+        fwrite(drop ? nl + 1 : nl, 1, size - (size_t)(nl - text) - (drop ? 1 : 0), f);
+        fclose(f);
+        assert_int_equal(replay(base, tampered, "1"), 1);
+        char* err = logged_slurp(err_path, NULL);
+        /* dropped, the next contact of that tick, or the tick's end, shows it */
+        if (!strstr(err, "in the replay") && !(drop && strstr(err, "which the log does not have")))
+            fail_msg("drop %d: %s", drop, err);
+        free(err);
+    }
+    free(text);
 }
 
 /* One control changed: the next hash differs, and says where. */
@@ -214,6 +258,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_session),
         cmocka_unit_test(test_tampered_log),
+        cmocka_unit_test(test_tampered_contact),
         cmocka_unit_test(test_restart_keeps_previous_log),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
