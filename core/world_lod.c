@@ -171,6 +171,10 @@ void nv_world_set_lod(world* w, const world_lod* lod) {
     else w->lod = *lod;
 }
 
+/* m the ground may be from a floater's lowest point before it becomes
+ * rigid: a few seconds' sailing. */
+#define WORLD_LOD_GROUND_REACH 20.0
+
 /* The model a vessel at distance d from the nearest player should have,
  * from the one it has (the hysteresis only delays moving to cheaper). */
 static world_model world_lod_pick(const world_lod* l, world_model now, double d, int has_columns, int can_float) {
@@ -202,8 +206,12 @@ static void world_lod_job(void* ctx, uint32_t begin, uint32_t end, uint32_t work
             best = d2 < best ? d2 : best;
         }
         const world_type* t = &w->types[v->type[s]];
-        w->sv.lod_next[s] =
-            (uint8_t)world_lod_pick(&w->lod, (world_model)v->model[s], sqrt(best), t->columns != NULL, t->can_float);
+        world_model m = world_lod_pick(&w->lod, (world_model)v->model[s], sqrt(best), t->columns != NULL, t->can_float);
+        /* a floater has no body to hold on the ground: near it, a rigid
+         * model, so distant traffic does not sail through land */
+        if (m == WORLD_MODEL_FLOATER && world_ground_near(w, t, v3(x, v->py[s], z), WORLD_LOD_GROUND_REACH))
+            m = t->columns ? WORLD_MODEL_COLUMNS : WORLD_MODEL_MESH;
+        w->sv.lod_next[s] = (uint8_t)m;
     }
 }
 

@@ -124,6 +124,40 @@ static void columns_rest_on_the_ground(void** state) {
     nv_terrain_destroy(t);
 }
 
+static double slope_to_land(double x, double z) { return (void)z, 0.2 * x - 2.0; }
+
+/* Levels of detail: far from every player a vessel becomes a floater,
+ * except where the ground can reach it (a floater has no body to hold on
+ * it): there it keeps a rigid model, columns. */
+static void floaters_keep_off_the_ground(void** state) {
+    (void)state;
+    uint32_t type, player, near_land, open_sea;
+    nv_error err;
+    world* w = box_world(NULL, 41000.0, &type);
+    ASSERT_OK(nv_world_build_type_columns(w, type, 10, 4, &err), err);
+    terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, slope_to_land);
+    nv_world_set_terrain(w, t);
+    double y;
+    ASSERT_OK(nv_world_type_float_height(w, type, &y, &err), err);
+    ASSERT_OK(nv_world_spawn(w, type, v3(3000.0, y, 0.0), quat_identity(), &player, &err), err);
+    ASSERT_OK(nv_world_spawn(w, type, v3(-20.0, y, 0.0), quat_identity(), &near_land, &err), err); /* 6 m of water */
+    ASSERT_OK(nv_world_spawn(w, type, v3(-600.0, y, 0.0), quat_identity(), &open_sea, &err), err);
+    ASSERT_OK(nv_world_set_player(w, player, 1, &err), err);
+    world_lod lod = nv_world_lod_default();
+    lod.enabled = 1;
+    lod.mesh_within = 50.0;
+    lod.columns_within = 100.0;
+    nv_world_set_lod(w, &lod);
+    for (int i = 0; i < 5; i++) nv_world_step(w);
+    world_vessel_state a, b;
+    ASSERT_OK(nv_world_vessel_get(w, near_land, &a), err);
+    ASSERT_OK(nv_world_vessel_get(w, open_sea, &b), err);
+    assert_int_equal(a.model, WORLD_MODEL_COLUMNS);
+    assert_int_equal(b.model, WORLD_MODEL_FLOATER);
+    nv_world_destroy(w);
+    nv_terrain_destroy(t);
+}
+
 static double shallow_seabed(double x, double z) { return (void)x, (void)z, -0.6; }
 
 /* Floating draft 1 m, water 0.6 m deep: it sits on the bottom, and the
@@ -268,6 +302,7 @@ int main(void) {
         cmocka_unit_test(box_lands_on_dry_ground),       cmocka_unit_test(box_rests_on_shallow_seabed),
         cmocka_unit_test(friction_holds_or_slides),      cmocka_unit_test(patrol_boat_runs_aground),
         cmocka_unit_test(same_hash_at_any_thread_count), cmocka_unit_test(columns_rest_on_the_ground),
+        cmocka_unit_test(floaters_keep_off_the_ground),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
