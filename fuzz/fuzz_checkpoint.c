@@ -4,7 +4,8 @@
  * and declared size made right, so that the fuzzer reaches the section
  * parser behind them (random bytes almost never pass a CRC-32). A decoded
  * checkpoint that is cheap to rebuild (flat water, built-in hulls at their
- * default size, few vessels and ids) is also restored: nv_world_restore_vessel
+ * default size, a built-in terrain or none, a few box structures, few
+ * vessels and ids) is also restored: nv_world_restore_vessel
  * must refuse what a world could not hold. */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,11 @@ static void fuzz_put_u32(uint8_t* p, uint32_t v) {
 
 static int fuzz_cheap_to_restore(const checkpoint* c) {
     if (c->has_ocean || c->next_id > 4096 || c->vessel_count > 64 || c->hull_count > 4) return 0;
+    /* the ground from a built-in or none, structures as boxes: no files */
+    if (c->terrain.source[0] && strncmp(c->terrain.source, "builtin:", 8) != 0) return 0;
+    if (c->structure_count > 16) return 0;
+    for (uint32_t i = 0; i < c->structure_count; i++)
+        if (c->structures[i].source[0]) return 0;
     for (uint32_t i = 0; i < c->hull_count; i++) {
         const char* s = c->hulls[i].source;
         if (strncmp(s, "builtin:", 8) != 0 || strchr(s + 8, ':')) return 0;

@@ -123,6 +123,17 @@ static void seeds_snapshots(void) {
     seeds_fleet(&s, v, 3, 120);
     if (proto_encode_snapshot(&b, &s, &err)) seeds_die("snapshot", err.message);
     seeds_write("snapshot", "snapshot", b.data, b.size);
+    /* with contacts: between two vessels, with the ground, with a structure */
+    proto_contact c[3] = {
+        {.tick = 120, .a = 0, .b = 1, .point = {1, 0, 2}, .normal = {1, 0, 0}, .closing_speed = 3, .impulse = 5e4f},
+        {.tick = 120, .a = 2, .b = PROTO_CONTACT_GROUND, .normal = {0, 1, 0}, .impulse = 10},
+        {.tick = 120, .a = 1, .b = PROTO_CONTACT_GROUND, .normal = {0, 0, 1}, .structure = 1}};
+    s.contacts = c;
+    s.contact_count = 3;
+    if (proto_encode_snapshot(&b, &s, &err)) seeds_die("snapshot", err.message);
+    seeds_write("snapshot", "snapshot-contacts", b.data, b.size);
+    s.contacts = NULL;
+    s.contact_count = 0;
 
     proto_world_info w;
     memset(&w, 0, sizeof w);
@@ -279,7 +290,8 @@ static void seeds_meshes(void) {
 static void seeds_checkpoint(void) {
     static const char json[] =
         "{\"hull_types\": [{\"name\": \"box\", \"hull\": \"builtin:cube\", \"density\": 500}],"
-        " \"vessel_types\": [\"builtin:skiff\"],"
+        " \"vessel_types\": [\"builtin:skiff\"], \"terrain\": \"builtin:harbour\","
+        " \"structures\": [{\"box\": [10, 8, 40], \"position\": [200, -5, 200], \"heading_deg\": 30}],"
         " \"vessels\": [{\"type\": \"box\", \"position\": [0, 0]}, {\"type\": \"box\", \"position\": [5, 5]},"
         "               {\"type\": \"skiff\", \"position\": [10, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}";
     scenario s;
@@ -289,8 +301,13 @@ static void seeds_checkpoint(void) {
         seeds_die("checkpoint world", e.message);
     nv_world_step(inst.world);
     if (nv_world_despawn(inst.world, 1, &e)) seeds_die("despawn", e.message);
-    checkpoint_source src = {
-        .world = inst.world, .hulls = s.hulls, .hull_count = s.hull_count, .owner_blob = "owners", .owner_size = 6};
+    checkpoint_source src = {.world = inst.world,
+                             .hulls = s.hulls,
+                             .hull_count = s.hull_count,
+                             .terrain = &s.terrain,
+                             .structures = s.structures,
+                             .owner_blob = "owners",
+                             .owner_size = 6};
     uint8_t* data;
     size_t size;
     if (nv_checkpoint_encode(&src, &data, &size, &e)) seeds_die("checkpoint", e.message);
