@@ -274,6 +274,18 @@ typedef struct proto_vessel_type {
     uint32_t vertex_count, triangle_count;
 } proto_vessel_type;
 
+/* The ground for renderers (the wire's TerrainInfo). */
+#define PROTO_TERRAIN_MAX_NODES 256u /* per axis */
+typedef struct proto_terrain_info {
+    int present;                   /* 0: open deep sea, the rest unused */
+    double origin_x, origin_z;     /* node (0, 0), m */
+    double cell_size;              /* m between nodes */
+    uint32_t nx, nz;               /* 2..PROTO_TERRAIN_MAX_NODES each */
+    float min_elevation, max_elevation; /* m at height 0 and 65535 */
+    uint16_t* heights;             /* nx * nz, row j (z) after row j - 1 */
+    uint32_t height_capacity;      /* decoder-owned storage; 0 when the caller's */
+} proto_terrain_info;
+
 typedef struct proto_world_info {
     uint16_t protocol_version;     /* the encoder writes PROTO_VERSION */
     char server_name[PROTO_NAME_MAX];
@@ -286,6 +298,7 @@ typedef struct proto_world_info {
     proto_vessel_type* types;
     uint32_t type_count;
     uint32_t type_capacity;        /* decoder-owned storage */
+    proto_terrain_info terrain;
 } proto_world_info;
 
 int proto_encode_world_info(proto_buf* out, const proto_world_info* w, proto_error* err);

@@ -160,10 +160,20 @@ int put_world_info(fb::FlatBufferBuilder& fbb, const proto_world_info* w, fb::Of
             s.hs_target, s.size, s.cascade_ratio, s.cascades, s.resolution, s.resolution_z, s.repeat_period,
             s.min_wavelength, s.seed, s.query_iterations, s.query_tolerance, s.surface_grid, patches, s.time);
     }
+    fb::Offset<np::TerrainInfo> terrain;
+    if (w->terrain.present) {
+        const proto_terrain_info& t = w->terrain;
+        if (t.nx < 2 || t.nz < 2 || t.nx > PROTO_TERRAIN_MAX_NODES || t.nz > PROTO_TERRAIN_MAX_NODES || !t.heights)
+            return proto_set_error(err, "world info: terrain of %u x %u nodes (2..%u per axis, heights needed)", t.nx,
+                                   t.nz, PROTO_TERRAIN_MAX_NODES);
+        auto heights = fbb.CreateVector(t.heights, static_cast<size_t>(t.nx) * t.nz);
+        terrain = np::CreateTerrainInfo(fbb, t.origin_x, t.origin_z, t.cell_size, t.nx, t.nz, t.min_elevation,
+                                        t.max_elevation, heights);
+    }
     fb::Offset<fb::String> server;
     if (put_string(fbb, w->server_name, sizeof w->server_name, "server name", &server, err) != 0) return -1;
     *o = np::CreateWorldInfo(fbb, PROTO_VERSION, server, w->tick_hz, w->tick, w->sim_time, w->gravity,
-                             w->water_density, ocean, types_vec);
+                             w->water_density, ocean, types_vec, terrain);
     return 0;
 }
 
@@ -194,6 +204,26 @@ int get_world_info(const np::WorldInfo* w, const proto_limits& lim, proto_world_
     out->sim_time = w->sim_time();
     out->gravity = w->gravity();
     out->water_density = w->water_density();
+    proto_terrain_info& t = out->terrain;
+    t.present = 0;
+    if (auto* g = w->terrain()) {
+        auto* h = g->heights();
+        uint32_t nx = g->nx(), nz = g->nz();
+        if (nx < 2 || nz < 2 || nx > PROTO_TERRAIN_MAX_NODES || nz > PROTO_TERRAIN_MAX_NODES || !h ||
+            h->size() != static_cast<size_t>(nx) * nz)
+            return proto_set_error(err, "world info: terrain of %u x %u nodes with %u heights", nx, nz,
+                                   h ? h->size() : 0u);
+        if (grow(&t.heights, &t.height_capacity, h->size(), err) != 0) return -1;
+        copy_vector(t.heights, h);
+        t.present = 1;
+        t.origin_x = g->origin_x();
+        t.origin_z = g->origin_z();
+        t.cell_size = g->cell_size();
+        t.nx = nx;
+        t.nz = nz;
+        t.min_elevation = g->min_elevation();
+        t.max_elevation = g->max_elevation();
+    }
     out->has_ocean = w->ocean() != nullptr;
     out->ocean = proto_ocean_spec{};
     if (auto* s = w->ocean()) {
@@ -613,6 +643,7 @@ int proto_decode_world_info(const void* data, size_t size, const proto_limits* l
 void proto_free_world_info(proto_world_info* w) {
     if (!w) return;
     if (w->type_capacity) std::free(w->types);
+    if (w->terrain.height_capacity) std::free(w->terrain.heights);
     *w = proto_world_info{};
 }
 

@@ -238,6 +238,7 @@ static void cmd_despawn(cmd_server* c, const cmdq_item* it, client* cl, int admi
 static void cmd_world_info(cmd_server* c, const cmdq_item* it) {
     nv_error err;
     if (snap_world_info(c->sim, c->cfg->server_name, &c->resp.world_info, &err)) {
+        snap_free_world_info(&c->resp.world_info);
         cmd_fail(c, it, c->req.request_id, PROTO_BODY_WORLD_INFO, proto_status_of(err.code), "%s", err.message);
         return;
     }

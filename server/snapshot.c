@@ -151,6 +151,34 @@ static void snap_ocean_spec(const ocean* o, proto_ocean_spec* out) {
     out->time = nv_ocean_time(o);
 }
 
+/* The ground for renderers: every stride-th node, at most
+ * PROTO_TERRAIN_MAX_NODES per axis, quantised between the spec's bounds. */
+static int snap_terrain(const terrain* t, proto_terrain_info* out, nv_error* err) {
+    uint32_t nx, nz;
+    nv_terrain_size(t, &nx, &nz);
+    const terrain_spec* spec = nv_terrain_get_spec(t);
+    uint32_t longest = nx > nz ? nx : nz;
+    uint32_t stride = (longest - 2) / (PROTO_TERRAIN_MAX_NODES - 1) + 1;
+    out->nx = (nx - 1) / stride + 1;
+    out->nz = (nz - 1) / stride + 1;
+    out->heights = malloc((size_t)out->nx * out->nz * sizeof *out->heights);
+    if (!out->heights) return nv_error_fail(err, NV_ENOMEM, "world info: out of memory for the terrain");
+    out->origin_x = spec->origin_x;
+    out->origin_z = spec->origin_z;
+    out->cell_size = spec->cell_size * stride;
+    out->min_elevation = (float)spec->min_elevation;
+    out->max_elevation = (float)spec->max_elevation;
+    const double range = spec->max_elevation - spec->min_elevation;
+    for (uint32_t j = 0; j < out->nz; j++)
+        for (uint32_t i = 0; i < out->nx; i++) {
+            double e = nv_terrain_elevation(t, out->origin_x + i * out->cell_size, out->origin_z + j * out->cell_size);
+            double q = range > 0.0 ? (e - spec->min_elevation) / range * 65535.0 : 0.0;
+            out->heights[(size_t)j * out->nx + i] = (uint16_t)(q < 0.0 ? 0.0 : (q > 65535.0 ? 65535.0 : q + 0.5));
+        }
+    out->present = 1;
+    return 0;
+}
+
 int snap_world_info(const sim* s, const char* server_name, proto_world_info* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     out->protocol_version = PROTO_VERSION;
@@ -178,13 +206,18 @@ int snap_world_info(const sim* s, const char* server_name, proto_world_info* out
         t->triangle_count = h->triangle_count;
     }
     out->type_count = n;
+    const terrain* ground = nv_world_get_terrain(s->world);
+    if (ground && snap_terrain(ground, &out->terrain, err)) return -1;
     return 0;
 }
 
 void snap_free_world_info(proto_world_info* w) {
     free(w->types);
+    free(w->terrain.heights);
     w->types = NULL;
     w->type_count = 0;
+    w->terrain.heights = NULL;
+    w->terrain.present = 0;
 }
 
 const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_error* err) {

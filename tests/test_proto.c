@@ -220,6 +220,28 @@ static void world_info_round_trip(void** state) {
     ASSERT_PROTO_OK(proto_encode_world_info(&b, &w, &err), err);
     ASSERT_PROTO_OK(proto_decode_world_info(b.data, b.size, NULL, &d, &err), err);
     assert_world_info_equal(&w, &d);
+    assert_false(d.terrain.present);
+    /* The ground rides along, to the bit; a grid the wire does not allow is refused. */
+    uint16_t heights[3 * 4];
+    for (int k = 0; k < 12; k++) heights[k] = (uint16_t)(k * 5000 + 7);
+    w.terrain = (proto_terrain_info){.present = 1,
+                                     .origin_x = -300.5,
+                                     .origin_z = 12.25,
+                                     .cell_size = 4.0,
+                                     .nx = 3,
+                                     .nz = 4,
+                                     .min_elevation = -30.0f,
+                                     .max_elevation = 25.0f,
+                                     .heights = heights};
+    ASSERT_PROTO_OK(proto_encode_world_info(&b, &w, &err), err);
+    ASSERT_PROTO_OK(proto_decode_world_info(b.data, b.size, NULL, &d, &err), err);
+    assert_true(d.terrain.present && d.terrain.nx == 3 && d.terrain.nz == 4 && d.terrain.origin_x == -300.5 &&
+                d.terrain.origin_z == 12.25 && d.terrain.cell_size == 4.0 && d.terrain.min_elevation == -30.0f &&
+                d.terrain.max_elevation == 25.0f);
+    assert_memory_equal(d.terrain.heights, heights, sizeof heights);
+    w.terrain.nx = PROTO_TERRAIN_MAX_NODES + 1;
+    ASSERT_PROTO_FAILS(proto_encode_world_info(&b, &w, &err), err, "terrain");
+    w.terrain = (proto_terrain_info){0};
     /* Values the wire cannot carry are refused, not truncated. */
     memset(types[1].name, 'x', sizeof types[1].name);
     ASSERT_PROTO_FAILS(proto_encode_world_info(&b, &w, &err), err, "too long");

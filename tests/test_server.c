@@ -158,6 +158,14 @@ static void test_world_info_and_hull(void** state) {
     assert_int_equal(w.ocean.cascades, 1);
     assert_int_equal(w.ocean.surface_grid, 1);
     assert_true(w.tick > 0);
+    /* the default world's ground: builtin:harbour's 301 x 301 nodes, every
+     * other one on the wire; the island's top (25 m at (-60, 0)) is there */
+    assert_true(w.terrain.present && w.terrain.nx == 151 && w.terrain.nz == 151 && w.terrain.cell_size == 4.0);
+    double top = -1e9;
+    for (uint32_t k = 0; k < w.terrain.nx * w.terrain.nz; k++)
+        top = fmax(top, w.terrain.min_elevation +
+                            w.terrain.heights[k] / 65535.0 * (w.terrain.max_elevation - w.terrain.min_elevation));
+    if (!(fabs(top - 25.0) < 0.01)) fail_msg("the terrain on the wire tops at %.3f m, the island at 25 m", top);
     for (uint16_t t = 0; t < w.type_count; t++) {
         proto_hull hull = {0};
         if (nvc_get_hull(cli, t, &hull, &e)) fail_msg("%s", e.message);

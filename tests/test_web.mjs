@@ -140,6 +140,9 @@ async function main() {
   log(`connected: ${s.boatsRendered} of ${s.snapshotBoats} boats drawn, ${s.snapshotsPerSec} snapshots/s, latency ${s.latencyMs?.toFixed(1)} ms, ${s.fps} fps`);
   const hudText = await page.textContent("#hud");
   check(hudText.includes(`${BOATS} of ${BOATS} in the snapshot`), `HUD: ${hudText}`);
+  // the default world's ground (builtin:harbour, 151 x 151 nodes on the wire) is drawn
+  const ground = await page.evaluate(() => window.navalDebug.groundNodes());
+  check(ground === 151 * 151, `ground nodes drawn: ${ground}, expected the harbour's 151 x 151`);
 
   // 2. The canvas is not blank.
   const px = await page.evaluate(() => window.navalDebug.samplePixels());

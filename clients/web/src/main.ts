@@ -20,7 +20,7 @@ import { FLAG_GROUNDED, HullData, PROTO_VERSION, WorldInfoData, decodeSnapshot, 
 declare global {
   interface Window {
     navalStats: NavalStats;
-    navalDebug: { samplePixels: () => PixelSample; screenOf: (id: number) => { x: number; y: number } | null; colourOf: (id: number) => string };
+    navalDebug: { samplePixels: () => PixelSample; screenOf: (id: number) => { x: number; y: number } | null; colourOf: (id: number) => string; groundNodes: () => number };
   }
 }
 
@@ -82,6 +82,7 @@ class App {
       samplePixels: () => this.view.samplePixels(this.pose, this.selected, this.helmId()),
       screenOf: (id) => this.view.screenOf(id),
       colourOf: (id) => this.view.fleet.colourOf(id),
+      groundNodes: () => this.view.ground.nodes,
     };
     this.bindInput();
     this.snapshots.start();
@@ -176,6 +177,7 @@ class App {
         this.ocean = info.ocean ? new Ocean(info.ocean, this.oceanRes) : null;
         this.view.setOcean(this.ocean);
         this.view.fleet.setTypes(info.types, hulls);
+        this.view.ground.set(info.terrain);
         this.hud.setTypes(info.types.map((t) => t.name));
         this.worldKey = key;
         this.hud.setAbout(this.describeSea(info));

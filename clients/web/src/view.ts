@@ -6,6 +6,7 @@ import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { Fleet, NO_BOAT } from "./fleet";
 import { Flashes } from "./flashes";
+import { Ground } from "./ground";
 import type { Ocean } from "./ocean";
 import type { Pose } from "./timeline";
 import { Water } from "./water";
@@ -29,6 +30,7 @@ export class View {
   readonly water: Water;
   readonly fleet = new Fleet();
   readonly flashes = new Flashes();
+  readonly ground = new Ground();
   private readonly raycaster = new THREE.Raycaster();
   private followed = NO_BOAT;
   private readonly lastTarget = new THREE.Vector3();
@@ -52,6 +54,7 @@ export class View {
     this.scene.add(this.water.mesh);
     this.scene.add(this.fleet.group);
     this.scene.add(this.flashes.points);
+    this.scene.add(this.ground.group);
     this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x20384a, 1.4));
     const light = new THREE.DirectionalLight(0xfff4e0, 2.2);
     light.position.copy(sun).multiplyScalar(1000);

@@ -27,6 +27,7 @@ import { Spawn } from "@naval/proto/spawn";
 import { SpawnReply } from "@naval/proto/spawn-reply";
 import { StatsReply } from "@naval/proto/stats-reply";
 import { Status } from "@naval/proto/status";
+import { TerrainInfo } from "@naval/proto/terrain-info";
 import { TickStats } from "@naval/proto/tick-stats";
 import { Token } from "@naval/proto/token";
 import { Vec3d } from "@naval/proto/vec3d";
@@ -272,6 +273,29 @@ export interface WorldInfoData {
   /** null: flat water at y = 0. `time` is the ocean's clock at simTime. */
   ocean: (OceanSpecInput & { time: number }) | null;
   types: VesselTypeData[];
+  /** null: open deep sea. */
+  terrain: TerrainData | null;
+}
+
+/** The ground (naval.fbs TerrainInfo): node (i, j) at origin + (i, j) * cell, elevations in m, + up. */
+export interface TerrainData {
+  originX: number;
+  originZ: number;
+  cell: number;
+  nx: number;
+  nz: number;
+  elevation: Float32Array; // nx * nz, row j (z) after row j - 1
+}
+
+function terrainData(t: TerrainInfo | null): TerrainData | null {
+  if (!t) return null;
+  const nx = t.nx(), nz = t.nz(), n = t.heightsLength();
+  if (nx < 2 || nz < 2 || n !== nx * nz) return null; // the server never sends this: draw nothing
+  const lo = t.minElevation(), span = (t.maxElevation() - lo) / 65535;
+  const h = t.heightsArray()!;
+  const elevation = new Float32Array(n);
+  for (let k = 0; k < n; k++) elevation[k] = lo + h[k] * span;
+  return { originX: t.originX(), originZ: t.originZ(), cell: t.cellSize(), nx, nz, elevation };
 }
 
 export interface HullData {
@@ -340,6 +364,7 @@ function worldInfoData(w: WorldInfo): WorldInfoData {
       repeatPeriod: o.repeatPeriod(), minWavelength: o.minWavelength(), seed: o.seed(), time: o.time(),
     },
     types,
+    terrain: terrainData(w.terrain(new TerrainInfo())),
   };
 }
 
