@@ -176,6 +176,20 @@ static void seeds_snapshots(void) {
     w.type_count = 2;
     if (proto_encode_world_info(&b, &w, &err)) seeds_die("world info", err.message);
     seeds_write("snapshot", "world-info", b.data, b.size);
+    uint16_t heights[4 * 3];
+    for (int k = 0; k < 12; k++) heights[k] = (uint16_t)(k * 5000);
+    w.terrain = (proto_terrain_info){.present = 1,
+                                     .origin_x = -10,
+                                     .origin_z = -5,
+                                     .cell_size = 4,
+                                     .nx = 4,
+                                     .nz = 3,
+                                     .min_elevation = -30,
+                                     .max_elevation = 25,
+                                     .heights = heights};
+    if (proto_encode_world_info(&b, &w, &err)) seeds_die("world info", err.message);
+    seeds_write("snapshot", "world-info-terrain", b.data, b.size);
+    w.terrain = (proto_terrain_info){0};
 
     mesh m;
     nv_error e;
