@@ -121,6 +121,75 @@ int nvc_request(nvc_client* c, proto_request* req, proto_response* resp, nv_erro
 int nvc_request_raw(nvc_client* c, const void* data, size_t size, proto_response* resp, nv_error* err);
 
 
+/* ---- player views (nvc_view.c) ---------------------------------------------------- */
+
+/* A view: the vessels around a point (or the player's own vessels) that
+ * matter most to this client, within a bandwidth budget, over one PAIR1
+ * connection of its own (docs/clients.md, "Views"). One thread uses a
+ * view at a time.
+ *
+ *   nvc_view_options vo;
+ *   nvc_view_options_default(&vo);
+ *   vo.url = "tcp://127.0.0.1:7703";              // or ws://HOST:8080/ws/view
+ *   vo.center[0] = 0; vo.center[1] = 0; vo.radius = 1000;
+ *   nvc_view* v;
+ *   if (nvc_view_open(&v, &vo, &e)) ...
+ *   proto_view_header h;
+ *   while (nvc_view_poll(v, 100, &h, &e) == 0) {
+ *       nvc_view_state s[512];
+ *       uint32_t n = nvc_view_sample(v, h.tick - 6.0, 3.0, s, 512);  // 100 ms behind, at 60 Hz
+ *   }
+ *   nvc_view_close(v); */
+typedef struct nvc_view_options {
+    const char* url;              /* the server's (or a relay's) view URL */
+    double center[2];             /* x, z, m */
+    float radius;                 /* m (the server caps it) */
+    uint32_t budget_kbps;         /* 0: the server's default */
+    const nvc_vessel* own;        /* the player's vessels: always in the view (tokens checked) */
+    uint32_t own_count;           /* at most PROTO_VIEW_MAX_OWN */
+    int follow_own;               /* the view is the discs of `radius` around them */
+    uint32_t max_vessels;         /* held at most (4096) */
+    size_t max_message_bytes;     /* bigger updates are refused by nng (4 MiB) */
+} nvc_view_options;
+
+void nvc_view_options_default(nvc_view_options* o);
+
+typedef struct nvc_view nvc_view;
+
+/* Dials the URL and sends the settings. NV_ECONNECT when it cannot be reached. */
+int nvc_view_open(nvc_view** out, const nvc_view_options* o, nv_error* err);
+void nvc_view_close(nvc_view* v);
+/* New settings (the server echoes what it applies in a later update's header). */
+int nvc_view_move(nvc_view* v, double x, double z, float radius, nv_error* err);
+int nvc_view_set_budget(nvc_view* v, uint32_t kbps, nv_error* err);
+/* Waits up to timeout_ms (< 0: forever) for the next update, applies it
+ * and acknowledges it. 0 with *h (may be NULL); NV_ETIMEDOUT; NV_EREFUSED
+ * when the server refused the last request (err->status and its reason);
+ * NV_EPROTO when the update does not decode (skipped). */
+int nvc_view_poll(nvc_view* v, int timeout_ms, proto_view_header* h, nv_error* err);
+/* What the view holds now (valid until the next poll). */
+const proto_view_vessel* nvc_view_vessels(const nvc_view* v, uint32_t* count);
+/* Vessels that entered, spawned, left or went in the last update. */
+const proto_view_event* nvc_view_events(const nvc_view* v, uint32_t* count);
+const proto_view_vessel* nvc_view_find(const nvc_view* v, uint32_t id);
+
+/* Every held vessel at the playout tick (fractional ticks: interpolated
+ * between the samples around it, extrapolated at most max_extrapolate
+ * ticks past the newest). Returns how many were written (at most cap). */
+typedef struct nvc_view_state {
+    uint32_t id;
+    uint16_t type, flags;
+    double position[3];
+    float orientation[4];
+} nvc_view_state;
+uint32_t nvc_view_sample(const nvc_view* v, double tick, double max_extrapolate, nvc_view_state* out, uint32_t cap);
+
+typedef struct nvc_view_counts {
+    uint64_t updates, keyframes, bytes;  /* received and applied */
+    uint64_t refusals, undecodable, acks_unsent;
+} nvc_view_counts;
+void nvc_view_counts_get(const nvc_view* v, nvc_view_counts* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,6 +54,8 @@ extern "C" {
 #define PROTO_ID_HULL "NVHL"
 #define PROTO_ID_REQUEST "NVRQ"
 #define PROTO_ID_RESPONSE "NVRS"
+#define PROTO_ID_VIEW_REQUEST "NVVR"
+#define PROTO_ID_VIEW_UPDATE "NVVU"
 
 #define PROTO_NAME_MAX 64      /* names, NUL included (63 bytes on the wire at most) */
 #define PROTO_SECRET_MAX 128   /* the admin token string, NUL included */
@@ -106,7 +108,9 @@ typedef enum proto_kind {
     PROTO_KIND_WORLD_INFO,
     PROTO_KIND_HULL,
     PROTO_KIND_REQUEST,
-    PROTO_KIND_RESPONSE
+    PROTO_KIND_RESPONSE,
+    PROTO_KIND_VIEW_REQUEST,
+    PROTO_KIND_VIEW_UPDATE
 } proto_kind;
 
 proto_kind proto_identify(const void* data, size_t size);
@@ -468,6 +472,113 @@ int proto_encode_error_response(proto_buf* out, uint64_t request_id, proto_body 
 int proto_decode_response(const void* data, size_t size, const proto_limits* limits, proto_response* out,
                           proto_error* err);
 void proto_free_response(proto_response* r);
+
+/* ---- player views (proto_view.c, proto_view_decoder.c) -------------------- */
+
+/* A view is one PAIR1 connection (docs/protocol.md, "Player views"): the
+ * client sends ViewRequests (its acks, and its settings when they change),
+ * the server ViewUpdates: the vessels that matter most to that client within
+ * its bandwidth budget, each as a difference to the state the client last
+ * acknowledged, predicted from the two last acknowledged states. */
+#define PROTO_VIEW_MAX_OWN 32          /* own vessels per view */
+#define PROTO_VIEW_POS_STEP (1.0 / 512.0)   /* m: positions are integers of this step, world frame */
+#define PROTO_VIEW_POS_LIMIT (1 << 29)      /* steps: vessels further than 1,048,576 m from the origin are not sent */
+#define PROTO_VIEW_HISTORY 4           /* samples a decoder keeps per vessel (newest first) */
+
+typedef struct proto_view_own {
+    uint32_t id;
+    proto_token token;
+} proto_view_own;
+
+typedef struct proto_view_settings {
+    double center[2];        /* x, z in m (ignored with follow_own) */
+    float radius;            /* m */
+    uint32_t budget_kbps;    /* 0: the server's default */
+    int follow_own;          /* discs of `radius` around the own vessels */
+    uint32_t own_count;
+    proto_view_own own[PROTO_VIEW_MAX_OWN];
+} proto_view_settings;
+
+typedef struct proto_view_request {
+    uint32_t ack;            /* newest update seq received, 0: none */
+    uint32_t ack_mask;       /* bit k: update ack - 1 - k received */
+    int has_settings;
+    proto_view_settings settings;
+} proto_view_request;
+
+int proto_encode_view_request(proto_buf* out, const proto_view_request* r, proto_error* err);
+/* Verifies and fills *out (radius, budget and centre must be finite and
+ * non-negative where it matters; own ids at most PROTO_VIEW_MAX_OWN). */
+int proto_decode_view_request(const void* data, size_t size, proto_view_request* out, proto_error* err);
+
+/* A ViewUpdate's header; its records are the bit stream in `data`. */
+typedef struct proto_view_header {
+    uint32_t seq, base_seq;
+    int keyframe;
+    uint64_t tick;
+    double sim_time;
+    uint64_t send_time_ns;
+    int32_t origin[2];       /* whole metres (x, z): entering vessels are relative to it */
+    uint32_t record_count;
+    proto_status status;     /* not OK: a refusal of the last request, `error` says why */
+    char error[PROTO_ERROR_MAX];
+    int has_settings;        /* the view as the server applies it, after a change */
+    proto_view_settings settings;
+} proto_view_header;
+
+/* One vessel a view holds: its newest samples, newest first. */
+typedef struct proto_view_sample {
+    uint64_t tick;
+    double position[3];      /* CG, world frame, m */
+    float orientation[4];    /* body -> world (x, y, z, w) */
+} proto_view_sample;
+
+typedef struct proto_view_vessel {
+    uint32_t id;
+    uint16_t type, flags;
+    uint32_t sample_count;   /* 1 .. PROTO_VIEW_HISTORY */
+    proto_view_sample samples[PROTO_VIEW_HISTORY];
+} proto_view_vessel;
+
+typedef enum proto_view_event_kind {
+    PROTO_VIEW_ENTERED = 0,  /* came into the view */
+    PROTO_VIEW_SPAWNED,      /* new in the world, in the view */
+    PROTO_VIEW_LEFT,         /* went out of the view */
+    PROTO_VIEW_GONE          /* despawned (or sank) */
+} proto_view_event_kind;
+
+typedef struct proto_view_event {
+    uint32_t id;
+    proto_view_event_kind kind;
+} proto_view_event;
+
+/* The client's side: applies updates in the order they arrive, keeps what
+ * the server bases its differences on, and says what to acknowledge. */
+typedef struct proto_view_decoder proto_view_decoder;
+
+/* max_vessels: vessels held at most (an update that would hold more is
+ * refused). NULL when out of memory. */
+proto_view_decoder* proto_create_view_decoder(uint32_t max_vessels, proto_error* err);
+void proto_destroy_view_decoder(proto_view_decoder* d);
+/* 0: *h filled and the records applied (a refusal, h->status not OK,
+ * carries none); -1: malformed or out of order, nothing changed. */
+int proto_decode_view_update(proto_view_decoder* d, const void* data, size_t size, proto_view_header* h,
+                             proto_error* err);
+/* What to send back after each update (a ViewRequest's ack and mask). */
+void proto_view_decoder_ack(const proto_view_decoder* d, uint32_t* ack, uint32_t* mask);
+/* The vessels held now (any order; valid until the next decode). */
+const proto_view_vessel* proto_view_decoder_vessels(const proto_view_decoder* d, uint32_t* count);
+/* The vessels that came and went in the last decoded update. */
+const proto_view_event* proto_view_decoder_events(const proto_view_decoder* d, uint32_t* count);
+/* The vessel with that id, or NULL. */
+const proto_view_vessel* proto_view_decoder_find(const proto_view_decoder* d, uint32_t id);
+
+/* Where the vessel was at `tick` (fractional): interpolated between the two
+ * samples around it (position linearly, orientation by normalised lerp),
+ * extrapolated from the two newest past the newest (at most
+ * max_extrapolate ticks), clamped to the oldest before it. */
+void proto_view_sample_at(const proto_view_vessel* v, double tick, double max_extrapolate, double position[3],
+                          float orientation[4]);
 
 #ifdef __cplusplus
 }

@@ -85,6 +85,7 @@ proto_kind proto_identify(const void* data, size_t size) {
         {PROTO_ID_SNAPSHOT, PROTO_KIND_SNAPSHOT}, {PROTO_ID_COMPACT, PROTO_KIND_COMPACT},
         {PROTO_ID_WORLD_INFO, PROTO_KIND_WORLD_INFO}, {PROTO_ID_HULL, PROTO_KIND_HULL},
         {PROTO_ID_REQUEST, PROTO_KIND_REQUEST}, {PROTO_ID_RESPONSE, PROTO_KIND_RESPONSE},
+        {PROTO_ID_VIEW_REQUEST, PROTO_KIND_VIEW_REQUEST}, {PROTO_ID_VIEW_UPDATE, PROTO_KIND_VIEW_UPDATE},
     };
     /* The root offset (4 bytes), the identifier, and at least a vtable offset. */
     if (!data || size < 12) return PROTO_KIND_UNKNOWN;

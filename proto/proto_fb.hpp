@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Helpers of the FlatBuffers codec: included by proto_codec.cpp only (the
-// codec is one translation unit; this keeps its files short). Everything
-// here is internal linkage.
+// Helpers of the FlatBuffers codec: included by the C++ units only
+// (proto_codec.cpp, proto_view_codec.cpp). Everything here but the
+// buffer's builder type is internal linkage.
 #ifndef NAVAL_PROTO_FB_HPP
 #define NAVAL_PROTO_FB_HPP
 
@@ -34,14 +34,20 @@ static_assert(PROTO_BODY_STATS == (int)np::RequestBody::GetStats &&
               "proto_body numbers are the unions' member numbers");
 static_assert(PROTO_STATUS_SHUTTING_DOWN == (int)np::Status::ShuttingDown, "proto_status is the wire's Status");
 
-namespace {
-
+// A proto_buf's builder: one type for every C++ unit (a buffer may be
+// filled by any of them and freed by proto_free_buf).
+namespace naval_proto_detail {
 struct buf_impl {
     fb::FlatBufferBuilder fbb{4096};
 };
+}  // namespace naval_proto_detail
+
+namespace {
+
+using naval_proto_detail::buf_impl;
 
 // The builder of `out`, cleared (its memory kept).
-fb::FlatBufferBuilder& builder_of(proto_buf* out) {
+inline fb::FlatBufferBuilder& builder_of(proto_buf* out) {
     if (!out->impl) out->impl = new buf_impl();
     auto& fbb = static_cast<buf_impl*>(out->impl)->fbb;
     fbb.Clear();
@@ -105,7 +111,7 @@ const T* verified_root(const void* data, size_t size, const proto_limits& lim, c
     return fb::GetRoot<T>(buf);
 }
 
-int copy_string(const fb::String* s, char* dst, size_t cap, const char* what, proto_error* err) {
+inline int copy_string(const fb::String* s, char* dst, size_t cap, const char* what, proto_error* err) {
     if (!s) {
         dst[0] = '\0';
         return 0;
@@ -119,7 +125,7 @@ int copy_string(const fb::String* s, char* dst, size_t cap, const char* what, pr
 }
 
 // A checked name as a wire string (0 for ""), or -1.
-int put_string(fb::FlatBufferBuilder& fbb, const char* s, size_t cap, const char* what, fb::Offset<fb::String>* o,
+inline int put_string(fb::FlatBufferBuilder& fbb, const char* s, size_t cap, const char* what, fb::Offset<fb::String>* o,
                proto_error* err) {
     if (proto_check_name(s, cap, what, err) != 0) return -1;
     size_t n = std::strlen(s);
@@ -146,7 +152,7 @@ void copy_vector(T* dst, const fb::Vector<T>* v) {
     if (v && v->size()) std::memcpy(dst, v->Data(), v->size() * sizeof(T));
 }
 
-np::Token token_to_wire(const proto_token& t) {
+inline np::Token token_to_wire(const proto_token& t) {
     uint64_t lo = 0, hi = 0;
     for (int i = 7; i >= 0; i--) {
         lo = (lo << 8) | t.bytes[i];
@@ -155,7 +161,7 @@ np::Token token_to_wire(const proto_token& t) {
     return np::Token(lo, hi);
 }
 
-proto_token token_from_wire(const np::Token* w) {
+inline proto_token token_from_wire(const np::Token* w) {
     proto_token t;
     uint64_t lo = w->lo(), hi = w->hi();
     for (int i = 0; i < 8; i++) {

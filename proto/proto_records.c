@@ -24,37 +24,10 @@ size_t proto_flush_bits(proto_bitw* w) {
  * instead of llround: no libm call in the per-vessel loop. */
 static inline int32_t round_i32(double x) { return (int32_t)(x < 0.0 ? x - 0.5 : x + 0.5); }
 
-static uint32_t zz(int32_t v) { return ((uint32_t)v << 1) ^ (uint32_t)-(int32_t)((uint32_t)v >> 31); }
-static int32_t unzz(uint32_t u) { return (int32_t)((u >> 1) ^ (0u - (u & 1u))); }
-
 static int fits(int64_t v, unsigned bits) { return v > -((int64_t)1 << (bits - 1)) && v < ((int64_t)1 << (bits - 1)); }
 
-/* By value, and inlined: the callers build v just before, and reading it
- * back from memory as one wide load stalls on store forwarding. */
-static inline void put_group3(proto_bitw* w, int32_t a, int32_t b, int32_t c, const uint8_t widths[4]) {
-    if (!(a | b | c)) {
-        proto_put_bits(w, 0, 1);
-        return;
-    }
-    uint32_t za = zz(a), zb = zz(b), zc = zz(c);
-    uint32_t m = za | zb | zc;
-    unsigned k = 0;
-    while (k < 3 && (m >> widths[k]) != 0) k++;
-    proto_put_bits(w, 1u | k << 1, 3);
-    proto_put_bits(w, za, widths[k]);
-    proto_put_bits(w, zb, widths[k]);
-    proto_put_bits(w, zc, widths[k]);
-}
-
 static inline void put_group(proto_bitw* w, const int32_t v[3], const uint8_t widths[4]) {
-    put_group3(w, v[0], v[1], v[2], widths);
-}
-
-static void get_group(proto_bitr* r, int32_t v[3], const uint8_t widths[4]) {
-    v[0] = v[1] = v[2] = 0;
-    if (!proto_get_bits(r, 1)) return;
-    unsigned c = proto_get_bits(r, 2);
-    for (int k = 0; k < 3; k++) v[k] = unzz(proto_get_bits(r, widths[c]));
+    proto_put_group(w, v[0], v[1], v[2], widths);
 }
 
 static void put_u64(proto_bitw* w, uint64_t v) {
@@ -75,19 +48,52 @@ static int quantise_axis(double v, double scale, unsigned bits, int32_t* q) {
     return 0;
 }
 
+int proto_quantise_ori(const float v[4], uint8_t* index, uint16_t c[3]) {
+    double q[4], norm = 0.0;
+    for (int k = 0; k < 4; k++) {
+        q[k] = v[k];
+        norm += q[k] * q[k];
+    }
+    norm = sqrt(norm);
+    if (!(isfinite(norm) && norm > 1e-6)) return -1;
+    /* Smallest three: q and -q are the same rotation, so make the largest
+     * component positive and send the other three, each within 1/sqrt(2). */
+    int big = 0;
+    for (int k = 1; k < 4; k++)
+        if (fabs(q[k]) > fabs(q[big])) big = k;
+    double scale = (q[big] < 0.0 ? -1.0 : 1.0) / (norm * PROTO_COMPACT_ORI_STEP);
+    double offset = SQRT1_2 / PROTO_COMPACT_ORI_STEP;
+    *index = (uint8_t)big;
+    for (int k = 0, j = 0; k < 4; k++) {
+        if (k == big) continue;
+        double x = q[k] * scale + offset;
+        int32_t u = round_i32(x < 0.0 ? 0.0 : x > ORI_MAX ? ORI_MAX : x);
+        c[j++] = (uint16_t)u;
+    }
+    return 0;
+}
+
+void proto_dequantise_ori(uint8_t index, const uint16_t c[3], float out[4]) {
+    double q[4], sum = 0.0;
+    for (int k = 0, j = 0; k < 4; k++) {
+        if (k == index) continue;
+        q[k] = c[j++] * PROTO_COMPACT_ORI_STEP - SQRT1_2;
+        sum += q[k] * q[k];
+    }
+    q[index] = sqrt(sum < 1.0 ? 1.0 - sum : 0.0);
+    /* Hostile or rounded-up components can sum past 1: renormalise. */
+    double norm = sqrt(sum + q[index] * q[index]);
+    double inv = 1.0 / norm;
+    for (int k = 0; k < 4; k++) out[k] = (float)(q[k] * inv);
+}
+
 /* Fills c from v: quantised when every field is in range, else raw. */
 void proto_quantise_vessel(const proto_vessel* v, const double origin[3], proto_cvessel* c) {
     c->raw = 0;
     c->id = v->id;
     c->type = v->type;
     c->flags = v->flags;
-    double q[4], norm = 0.0;
-    for (int k = 0; k < 4; k++) {
-        q[k] = v->orientation[k];
-        norm += q[k] * q[k];
-    }
-    norm = sqrt(norm);
-    int ok = isfinite(norm) && norm > 1e-6;
+    int ok = proto_quantise_ori(v->orientation, &c->ori_index, c->ori) == 0;
     for (int k = 0; k < 3 && ok; k++) {
         ok = quantise_axis(v->position[k] - origin[k], 1.0 / PROTO_COMPACT_POS_STEP, POS_ABS[3], &c->pos[k]) == 0 &&
              quantise_axis(v->velocity[k], 1.0 / PROTO_COMPACT_VEL_STEP, VEL[3], &c->vel[k]) == 0 &&
@@ -100,21 +106,6 @@ void proto_quantise_vessel(const proto_vessel* v, const double origin[3], proto_
         c->flags = v->flags;
         c->raw = 1;
         c->exact = *v;
-        return;
-    }
-    /* Smallest three: q and -q are the same rotation, so make the largest
-     * component positive and send the other three, each within 1/sqrt(2). */
-    int big = 0;
-    for (int k = 1; k < 4; k++)
-        if (fabs(q[k]) > fabs(q[big])) big = k;
-    double scale = (q[big] < 0.0 ? -1.0 : 1.0) / (norm * PROTO_COMPACT_ORI_STEP);
-    double offset = SQRT1_2 / PROTO_COMPACT_ORI_STEP;
-    c->ori_index = (uint8_t)big;
-    for (int k = 0, j = 0; k < 4; k++) {
-        if (k == big) continue;
-        double x = q[k] * scale + offset;
-        int32_t u = round_i32(x < 0.0 ? 0.0 : x > ORI_MAX ? ORI_MAX : x);
-        c->ori[j++] = (uint16_t)u;
     }
 }
 
@@ -129,17 +120,7 @@ void proto_dequantise_vessel(const proto_cvessel* c, const double origin[3], pro
     v->id = c->id;
     v->type = c->type;
     v->flags = c->flags;
-    double q[4], sum = 0.0;
-    for (int k = 0, j = 0; k < 4; k++) {
-        if (k == c->ori_index) continue;
-        q[k] = c->ori[j++] * PROTO_COMPACT_ORI_STEP - SQRT1_2;
-        sum += q[k] * q[k];
-    }
-    q[c->ori_index] = sqrt(sum < 1.0 ? 1.0 - sum : 0.0);
-    /* Hostile or rounded-up components can sum past 1: renormalise. */
-    double norm = sqrt(sum + q[c->ori_index] * q[c->ori_index]);
-    double inv = 1.0 / norm;
-    for (int k = 0; k < 4; k++) v->orientation[k] = (float)(q[k] * inv);
+    proto_dequantise_ori(c->ori_index, c->ori, v->orientation);
     for (int k = 0; k < 3; k++) {
         v->position[k] = origin[k] + c->pos[k] * PROTO_COMPACT_POS_STEP;
         v->velocity[k] = (float)(c->vel[k] * PROTO_COMPACT_VEL_STEP);
@@ -182,10 +163,10 @@ static void put_quantised(proto_bitw* w, const proto_cvessel* c) {
 
 static void get_quantised(proto_bitr* r, proto_cvessel* c) {
     c->raw = 0;
-    get_group(r, c->pos, POS_ABS);
+    proto_get_group(r, c->pos, POS_ABS);
     get_ori(r, c);
-    get_group(r, c->vel, VEL);
-    get_group(r, c->angvel, VEL);
+    proto_get_group(r, c->vel, VEL);
+    proto_get_group(r, c->angvel, VEL);
 }
 
 static void put_raw(proto_bitw* w, const proto_vessel* v) {
@@ -209,7 +190,7 @@ static void get_raw(proto_bitr* r, proto_cvessel* c) {
 
 /* Runs of ids and types cost a few bits. */
 void proto_put_full_record(proto_bitw* w, const proto_cvessel* c, uint32_t* prev_id, uint16_t* prev_type) {
-    uint32_t d = zz((int32_t)(c->id - (*prev_id + 1u)));
+    uint32_t d = proto_zigzag((int32_t)(c->id - (*prev_id + 1u)));
     unsigned cls = d == 0 ? 0 : d < 256 ? 1 : d < 65536 ? 2 : 3;
     proto_put_bits(w, cls, 2);
     proto_put_bits(w, d, ID_DELTA[cls]);
@@ -228,7 +209,7 @@ void proto_put_full_record(proto_bitw* w, const proto_cvessel* c, uint32_t* prev
 void proto_get_full_record(proto_bitr* r, proto_cvessel* c, uint32_t* prev_id, uint16_t* prev_type) {
     memset(c, 0, sizeof *c);
     unsigned cls = proto_get_bits(r, 2);
-    c->id = *prev_id + 1u + (uint32_t)unzz(proto_get_bits(r, ID_DELTA[cls]));
+    c->id = *prev_id + 1u + (uint32_t)proto_unzigzag(proto_get_bits(r, ID_DELTA[cls]));
     c->type = proto_get_bits(r, 1) ? *prev_type : (uint16_t)proto_get_bits(r, 16);
     c->flags = get_flags(r);
     if (proto_get_bits(r, 1))
@@ -255,16 +236,16 @@ void proto_put_delta_record(proto_bitw* w, const proto_cvessel* c, const proto_c
     if (small) {
         proto_put_bits(w, 1, 2); /* "10", first bit first */
         put_flags(w, c->flags);
-        put_group3(w, dp[0], dp[1], dp[2], POS_DELTA);
+        proto_put_group(w, dp[0], dp[1], dp[2], POS_DELTA);
         proto_put_bits(w, c->ori_index == k->ori_index, 1);
         if (c->ori_index == k->ori_index) {
             int32_t dq[3] = {c->ori[0] - k->ori[0], c->ori[1] - k->ori[1], c->ori[2] - k->ori[2]};
-            put_group3(w, dq[0], dq[1], dq[2], ORI_DELTA);
+            proto_put_group(w, dq[0], dq[1], dq[2], ORI_DELTA);
         } else {
             put_ori(w, c);
         }
-        put_group3(w, dv[0], dv[1], dv[2], VEL);
-        put_group3(w, dw[0], dw[1], dw[2], VEL);
+        proto_put_group(w, dv[0], dv[1], dv[2], VEL);
+        proto_put_group(w, dw[0], dw[1], dw[2], VEL);
     } else if (!c->raw) {
         proto_put_bits(w, 3, 3); /* "110" */
         put_flags(w, c->flags);
@@ -283,10 +264,10 @@ int proto_get_delta_record(proto_bitr* r, const proto_cvessel* k, proto_cvessel*
         c->flags = get_flags(r);
         if (k->raw) return -1; /* the encoder never sends a delta against a raw entry */
         int32_t d[3];
-        get_group(r, d, POS_DELTA);
+        proto_get_group(r, d, POS_DELTA);
         for (int a = 0; a < 3; a++) c->pos[a] = k->pos[a] + d[a];
         if (proto_get_bits(r, 1)) {
-            get_group(r, d, ORI_DELTA);
+            proto_get_group(r, d, ORI_DELTA);
             for (int a = 0; a < 3; a++) {
                 int32_t o = (int32_t)k->ori[a] + d[a];
                 if (o < 0 || o > (int32_t)ORI_MAX) return -1;
@@ -295,9 +276,9 @@ int proto_get_delta_record(proto_bitr* r, const proto_cvessel* k, proto_cvessel*
         } else {
             get_ori(r, c);
         }
-        get_group(r, d, VEL);
+        proto_get_group(r, d, VEL);
         for (int a = 0; a < 3; a++) c->vel[a] = k->vel[a] + d[a];
-        get_group(r, d, VEL);
+        proto_get_group(r, d, VEL);
         for (int a = 0; a < 3; a++) c->angvel[a] = k->angvel[a] + d[a];
         return 0;
     }

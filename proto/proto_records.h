@@ -114,9 +114,45 @@ static inline uint32_t proto_get_bits(proto_bitr* r, unsigned bits) {
     return v;
 }
 
+/* ---- codes shared by the compact and view streams ---------------------- */
+
+static inline uint32_t proto_zigzag(int32_t v) { return ((uint32_t)v << 1) ^ (uint32_t)-(int32_t)((uint32_t)v >> 31); }
+static inline int32_t proto_unzigzag(uint32_t u) { return (int32_t)((u >> 1) ^ (0u - (u & 1u))); }
+
+
+/* By value, and inlined: the callers build v just before, and reading it
+ * back from memory as one wide load stalls on store forwarding. */
+static inline void proto_put_group(proto_bitw* w, int32_t a, int32_t b, int32_t c, const uint8_t widths[4]) {
+    if (!(a | b | c)) {
+        proto_put_bits(w, 0, 1);
+        return;
+    }
+    uint32_t za = proto_zigzag(a), zb = proto_zigzag(b), zc = proto_zigzag(c);
+    uint32_t m = za | zb | zc;
+    unsigned k = 0;
+    while (k < 3 && (m >> widths[k]) != 0) k++;
+    proto_put_bits(w, 1u | k << 1, 3);
+    proto_put_bits(w, za, widths[k]);
+    proto_put_bits(w, zb, widths[k]);
+    proto_put_bits(w, zc, widths[k]);
+}
+
+
+static inline void proto_get_group(proto_bitr* r, int32_t v[3], const uint8_t widths[4]) {
+    v[0] = v[1] = v[2] = 0;
+    if (!proto_get_bits(r, 1)) return;
+    unsigned c = proto_get_bits(r, 2);
+    for (int k = 0; k < 3; k++) v[k] = proto_unzigzag(proto_get_bits(r, widths[c]));
+}
+
 size_t proto_flush_bits(proto_bitw* w);
 /* 0, or -1 when the records ran past the end of the data or left bytes unread. */
 int proto_check_bits_end(const proto_bitr* r, const char* what, proto_error* err);
+
+/* Smallest three (docs/protocol.md, "Values"): -1 for a zero or non-finite
+ * quaternion. Shared by the compact and the view streams. */
+int proto_quantise_ori(const float q[4], uint8_t* index, uint16_t c[3]);
+void proto_dequantise_ori(uint8_t index, const uint16_t c[3], float q[4]);
 
 /* Quantised when every field is in range, else raw (exact). */
 void proto_quantise_vessel(const proto_vessel* v, const double origin[3], proto_cvessel* c);

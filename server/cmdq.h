@@ -13,6 +13,9 @@
 typedef enum cmdq_kind {
     CMDQ_REQUEST = 0,   /* data holds a request from connection `pipe`, answered with `tag` */
     CMDQ_PIPE_CLOSED,   /* a command connection went away */
+    CMDQ_VIEW_OPEN,     /* a player view's connection came (views.h) */
+    CMDQ_VIEW_MESSAGE,  /* data holds a ViewRequest from it */
+    CMDQ_VIEW_CLOSED,   /* it went */
 } cmdq_kind;
 
 typedef struct cmdq_item {

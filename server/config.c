@@ -140,6 +140,8 @@ static const cfg_entry cfg_table[] = {
      "PUB socket of compact snapshots (\"\" = none)"},
     {"command_url", "--command-url", "NAVAL_COMMAND_URL", CFG_STR, CFG_S(command_url), 0, 0, 0, cfg_check_url,
      "REP socket of requests (\"\" = none)"},
+    {"view_url", "--view-url", "NAVAL_VIEW_URL", CFG_STR, CFG_S(view_url), 0, 0, 0, cfg_check_url,
+     "PAIR1 socket of player views, one per connection (\"\" = none; ws: /ws/view)"},
     {"http", "--http", "NAVAL_HTTP", CFG_STR, CFG_S(http), 0, 0, 0, cfg_check_hostport,
      "HOST:PORT of web client, /ws/*, /metrics, /healthz (\"\" = none)"},
     {"web_root", "--web-root", "NAVAL_WEB_ROOT", CFG_STR, CFG_S(web_root), 0, 0, 0, NULL,
@@ -212,6 +214,16 @@ static const cfg_entry cfg_table[] = {
     {"limits.max_header_bytes", "--max-header-bytes", "NAVAL_MAX_HEADER_BYTES", CFG_INT,
      CFG_N(limits.max_header_bytes), 1024, 65536, 0, NULL,
      "largest HTTP request head, 431 beyond; its request line half of it, 414 beyond (default 8192)"},
+    {"limits.max_views", "--max-views", "NAVAL_MAX_VIEWS", CFG_INT, CFG_N(limits.max_views), 0, 100000, 0, NULL,
+     "player views open at once (default 256; 0: none)"},
+    {"limits.max_view_radius", "--max-view-radius", "NAVAL_MAX_VIEW_RADIUS", CFG_NUM, CFG_N(limits.max_view_radius), 1,
+     1e6, 0, NULL, "the largest radius a view gets, m: also the fog of war (default 2000)"},
+    {"limits.view_budget_kbps", "--view-budget", "NAVAL_VIEW_BUDGET", CFG_INT, CFG_N(limits.view_budget_kbps), 1,
+     1000000, 0, NULL, "a view's bandwidth when it names none, kbit/s (default 256)"},
+    {"limits.max_view_budget_kbps", "--max-view-budget", "NAVAL_MAX_VIEW_BUDGET", CFG_INT,
+     CFG_N(limits.max_view_budget_kbps), 1, 1000000, 0, NULL, "the largest budget a view gets, kbit/s (default 2048)"},
+    {"limits.max_view_vessels", "--max-view-vessels", "NAVAL_MAX_VIEW_VESSELS", CFG_INT,
+     CFG_N(limits.max_view_vessels), 1, 65536, 0, NULL, "vessels one view holds at most, the nearest (default 1024)"},
     {"limits.log_interval_s", "--log-interval", "NAVAL_LOG_INTERVAL", CFG_NUM, CFG_N(limits.log_interval_s), 1, 3600, 0,
      NULL, "s between the log's summaries of routine events (default 10)"},
     {"limits.log_lines_per_second", "--log-lines-per-second", "NAVAL_LOG_LINES_PER_SECOND", CFG_INT,
@@ -226,6 +238,7 @@ void cfg_defaults(cfg_server* c) {
     snprintf(c->snapshot_url, sizeof c->snapshot_url, "tcp://0.0.0.0:7700");
     snprintf(c->command_url, sizeof c->command_url, "tcp://0.0.0.0:7701");
     snprintf(c->compact_url, sizeof c->compact_url, "tcp://0.0.0.0:7702");
+    snprintf(c->view_url, sizeof c->view_url, "tcp://0.0.0.0:7703");
     snprintf(c->http, sizeof c->http, "0.0.0.0:8080");
     snprintf(c->log_level, sizeof c->log_level, "info");
     c->boats = -1;
@@ -252,6 +265,11 @@ void cfg_defaults(cfg_server* c) {
     c->limits.send_timeout_s = 30;
     c->limits.max_header_bytes = 8192;
     c->limits.log_interval_s = 10;
+    c->limits.max_views = 256;
+    c->limits.max_view_radius = 2000;
+    c->limits.view_budget_kbps = 256;
+    c->limits.max_view_budget_kbps = 2048;
+    c->limits.max_view_vessels = 1024;
     c->limits.log_lines_per_second = 100;
 }
 
@@ -482,10 +500,17 @@ int cfg_finish(cfg_server* c, nv_error* err) {
             snprintf(c->web_root, sizeof c->web_root, "%s", NAVAL_DEFAULT_WEB_ROOT);
     }
 #endif
-    if (cfg_same_endpoint(c->snapshot_url, c->compact_url) || cfg_same_endpoint(c->snapshot_url, c->command_url) ||
-        cfg_same_endpoint(c->compact_url, c->command_url))
-        return nv_error_set(err, "snapshot_url, compact_url and command_url must differ (two are '%s')",
-                            cfg_same_endpoint(c->compact_url, c->command_url) ? c->compact_url : c->snapshot_url);
+    {
+        const char* urls[4] = {c->snapshot_url, c->compact_url, c->command_url, c->view_url};
+        for (int i = 0; i < 4; i++)
+            for (int j = i + 1; j < 4; j++)
+                if (cfg_same_endpoint(urls[i], urls[j]))
+                    return nv_error_set(err, "snapshot_url, compact_url, command_url and view_url must differ (two are "
+                                             "'%s')", urls[i]);
+    }
+    if (c->limits.view_budget_kbps > c->limits.max_view_budget_kbps)
+        return nv_error_set(err, "limits.view_budget_kbps (%g) is over limits.max_view_budget_kbps (%g)",
+                            c->limits.view_budget_kbps, c->limits.max_view_budget_kbps);
     if (!c->snapshot_url[0] && !c->http[0])
         return nv_error_set(err, "no way to receive snapshots: give snapshot_url or http");
     if (c->limits.request_burst < 1) c->limits.request_burst = 1;

@@ -42,6 +42,12 @@ typedef struct cfg_limits {
     /* Logging: routine events are summed per interval; no more lines per second than this. */
     double log_interval_s;
     double log_lines_per_second;
+    /* Player views (view/view.h). */
+    double max_views;           /* open at once */
+    double max_view_radius;     /* m: nothing further from a view's discs reaches it */
+    double view_budget_kbps;    /* a view that names no budget */
+    double max_view_budget_kbps;
+    double max_view_vessels;    /* per view */
 } cfg_limits;
 
 /* Numbers are doubles so that one range check serves every source;
@@ -51,6 +57,7 @@ typedef struct cfg_server {
     char snapshot_url[CFG_URL_MAX]; /* "" disables the tcp stream (ws stays) */
     char compact_url[CFG_URL_MAX];  /* "" disables the compact stream */
     char command_url[CFG_URL_MAX];  /* "" disables the tcp command socket */
+    char view_url[CFG_URL_MAX];     /* "" disables the tcp player views (ws stays) */
     char http[CFG_URL_MAX];         /* "HOST:PORT"; "" disables HTTP and WebSocket */
     char web_root[CFG_PATH_MAX];    /* "" : the build tree's clients/web/dist when bundled */
     char scenario[CFG_PATH_MAX];    /* "" : the default world */

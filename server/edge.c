@@ -37,6 +37,7 @@ void edge_limits_default(edge_limits* l) {
     l->log_interval_s = 10.0;
     l->max_total = 0;
     l->publish_queue = 1;
+    l->peer_messages_per_s = 240;
 }
 
 uint64_t edge_now_ns(void) { return uv_hrtime(); }
@@ -296,6 +297,11 @@ void edge_conn_close(edge_conn* c) {
     edge_session_closed(c);
     c->state = EDGE_CLOSING;
     edge_conn_set_timed(c, EDGE_LIST_NONE);
+    if (c->role == EDGE_PEER && c->counted) {
+        edge_stream_remove(&e->peers, c);
+        EDGE_SUB(e->stats.peers, 1);
+        c->counted = 0;
+    }
     if (c->role == EDGE_SUBSCRIBER && c->counted) {
         edge_stream_remove(&e->subscribers[c->stream], c);
         EDGE_SUB(e->stats.subscribers[c->stream], 1);
@@ -320,6 +326,7 @@ typedef struct edge_write {
 
 static void edge_after_write(edge_conn* c, int status) {
     c->writes--;
+    if (c->role == EDGE_PEER && c->writes < c->e->lim.send_queue) c->stalled_ns = 0;
     if (c->state == EDGE_CLOSING) return;
     if (status < 0) {
         edge_conn_close(c);
@@ -448,6 +455,14 @@ static void edge_deliver(edge* e, edge_buf* b) {
     edge_buf_unref(e, b); /* the publisher's reference */
 }
 
+void edge_list_append(edge_list* l, edge_conn* c) {
+    c->sprev = l->last;
+    c->snext = NULL;
+    if (l->last) l->last->snext = c;
+    else l->first = c;
+    l->last = c;
+}
+
 void edge_subscribe(edge_conn* c, uint32_t stream) {
     edge* e = c->e;
     c->queue = calloc(e->lim.send_queue, sizeof *c->queue);
@@ -456,12 +471,7 @@ void edge_subscribe(edge_conn* c, uint32_t stream) {
         return;
     }
     c->stream = stream;
-    edge_list* l = &e->subscribers[stream];
-    c->sprev = l->last;
-    c->snext = NULL;
-    if (l->last) l->last->snext = c;
-    else l->first = c;
-    l->last = c;
+    edge_list_append(&e->subscribers[stream], c);
     c->counted = 1;
     EDGE_ADD(e->stats.subscribers[stream], 1);
 }
@@ -539,6 +549,10 @@ int edge_reply(edge* e, uint32_t conn, uint32_t tag, const void* data, size_t si
     uv_mutex_unlock(&e->lock);
     uv_async_send(&e->wake);
     return 0;
+}
+
+int edge_send(edge* e, uint32_t conn, const void* data, size_t size) {
+    return edge_reply(e, conn, EDGE_PEER_TAG, data, size);
 }
 
 const edge_stats* edge_get_stats(const edge* e) { return &e->stats; }
@@ -758,6 +772,14 @@ static void edge_on_sweep(uv_timer_t* t) {
                     edge_conn_close(c);
                 }
             }
+        for (edge_conn *c = e->peers.first, *next; c; c = next) {
+            next = c->snext;
+            if (c->stalled_ns && now - c->stalled_ns >= limit) {
+                EDGE_ADD(e->stats.timeouts[EDGE_TIMEOUT_SEND], 1);
+                e->timeouts_interval[EDGE_TIMEOUT_SEND]++;
+                edge_conn_close(c);
+            }
+        }
     }
     edge_log_interval(e, now);
 }
@@ -882,7 +904,7 @@ int edge_listen_sp(edge* e, const char* url, edge_role role, uint32_t stream, nv
     l->framing = EDGE_FRAMING_SP;
     l->role = role;
     l->stream = stream;
-    log_info("listening on %s (SP %s)", url, role == EDGE_SUBSCRIBER ? "PUB" : "REP");
+    log_info("listening on %s (SP %s)", url, role == EDGE_SUBSCRIBER ? "PUB" : role == EDGE_PEER ? "PAIR1" : "REP");
     return l->index;
 }
 

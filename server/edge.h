@@ -5,8 +5,8 @@
  *    owner gives), and WebSocket upgrades on the paths routed here;
  *  - SP (the scalability protocols nng and nanomsg speak) over tcp:// and,
  *    after an upgrade, over WebSocket: PUB to SUB subscribers, REP to REQ
- *    requesters, so nng's own dialers, nngcat and browsers connect as
- *    before.
+ *    requesters, PAIR1 to PAIR1 peers (one per connection: player views),
+ *    so nng's own dialers, nngcat and browsers connect as before.
  * Every connection is held to limits: open connections per listener, per
  * remote address and in all (what the process's descriptor limit allows),
  * a deadline for an HTTP request head or an SP handshake, an idle deadline between keep-alive requests, a stall
@@ -59,6 +59,7 @@ typedef struct edge_limits {
     uint32_t publish_queue;            /* messages handed to the edge and not yet taken, per stream (1..64):
                                           1 keeps only the newest (a server's snapshots), more keeps a
                                           relay's burst; the oldest is superseded when full */
+    uint32_t peer_messages_per_s;      /* a PAIR1 peer's messages per second (burst: as many); more are dropped */
 } edge_limits;
 
 void edge_limits_default(edge_limits* l);
@@ -66,6 +67,7 @@ void edge_limits_default(edge_limits* l);
 typedef enum edge_role {
     EDGE_SUBSCRIBER = 0,   /* PUB side: gets every message published on its stream */
     EDGE_REQUESTER,        /* REP side: sends requests, gets one answer each */
+    EDGE_PEER,             /* PAIR1: messages both ways, one connection each (a player view) */
 } edge_role;
 
 /* An HTTP request the edge has checked (method GET or HEAD, no body). */
@@ -99,6 +101,11 @@ typedef struct edge_callbacks {
      * the edge runs: 2^32 connections). */
     void (*requester_open)(void* arg, uint32_t conn);
     void (*requester_closed)(void* arg, uint32_t conn);
+    /* A PAIR1 peer came, sent a message (its hop-count header removed), or
+     * went. Past `peer_messages_per_s` a peer's messages are dropped. */
+    void (*peer_open)(void* arg, uint32_t conn);
+    void (*peer_message)(void* arg, uint32_t conn, const uint8_t* body, size_t size);
+    void (*peer_closed)(void* arg, uint32_t conn);
 } edge_callbacks;
 
 typedef enum edge_refusal {
@@ -114,6 +121,7 @@ typedef struct edge_stats {
     atomic_uint connections;                   /* open now, all listeners */
     atomic_uint subscribers[EDGE_MAX_STREAMS];
     atomic_uint requesters;
+    atomic_uint peers;
     atomic_uint_least64_t accepted;
     atomic_uint_least64_t refused[EDGE_REFUSALS];
     atomic_uint_least64_t evicted;              /* half-open or idle connections closed to make room */
@@ -128,6 +136,9 @@ typedef struct edge_stats {
     atomic_uint_least64_t bytes[EDGE_MAX_STREAMS];       /* their payload bytes */
     atomic_uint_least64_t dropped[EDGE_MAX_STREAMS];     /* dropped from full subscriber queues */
     atomic_uint_least64_t replies, reply_bytes, replies_lost; /* lost: the requester had gone */
+    atomic_uint_least64_t peer_sent, peer_bytes;    /* messages to PAIR1 peers and their payload bytes */
+    atomic_uint_least64_t peer_dropped;             /* to a peer with send_queue messages unwritten */
+    atomic_uint_least64_t peer_received, peer_flooded; /* from peers; flooded: over the rate, dropped */
     atomic_int buffers;                         /* published messages alive (shared by subscribers) */
     atomic_int connection_memory;               /* connection structures alive */
 } edge_stats;
@@ -140,7 +151,8 @@ int edge_listen_sp(edge* e, const char* url, edge_role role, uint32_t stream, nv
 /* HTTP on HOST:PORT (the same HOST:PORT twice gives the same listener). */
 int edge_listen_http(edge* e, const char* hostport, nv_error* err);
 /* A WebSocket path on an HTTP listener: SP with the subprotocol
- * "pub.sp.nanomsg.org" (subscribers) or "rep.sp.nanomsg.org" (requesters);
+ * "pub.sp.nanomsg.org" (subscribers), "rep.sp.nanomsg.org" (requesters) or
+ * "pair1.sp.nanomsg.org" (peers);
  * an upgrade may name it or no subprotocol at all. */
 int edge_route_ws(edge* e, int listener, const char* path, edge_role role, uint32_t stream, nv_error* err);
 /* The port a listener is bound to (useful with port 0). */
@@ -163,6 +175,10 @@ int edge_publish_owned(edge* e, uint32_t stream, const void* data, size_t size, 
 /* The answer to request `tag` of requester `conn` (copied); dropped, and
  * counted, when that connection has gone. -1 when out of memory. */
 int edge_reply(edge* e, uint32_t conn, uint32_t tag, const void* data, size_t size);
+/* A message to PAIR1 peer `conn` (copied), from any thread. Dropped, and
+ * counted, when the peer has gone or has send_queue messages unwritten; a
+ * peer whose writes stay stuck that way for send_timeout_s is closed. */
+int edge_send(edge* e, uint32_t conn, const void* data, size_t size);
 
 const edge_stats* edge_get_stats(const edge* e);
 

@@ -86,7 +86,9 @@ static const edge_route* edge_http_route(const edge_conn* c, const char* path) {
  * bar: localhost, [::1], a name); the SP subprotocol, when named, must be
  * the route's. */
 static void edge_http_upgrade(edge_conn* c, const httphead_request* req, const edge_route* r) {
-    const char* proto = r->role == EDGE_SUBSCRIBER ? "pub.sp.nanomsg.org" : "rep.sp.nanomsg.org";
+    const char* proto = r->role == EDGE_SUBSCRIBER  ? "pub.sp.nanomsg.org"
+                        : r->role == EDGE_PEER ? "pair1.sp.nanomsg.org"
+                                               : "rep.sp.nanomsg.org";
     const httphead_slice* v = httphead_find(req, "Sec-WebSocket-Version");
     const httphead_slice* key = httphead_find(req, "Sec-WebSocket-Key");
     const httphead_slice* sub = httphead_find(req, "Sec-WebSocket-Protocol");
@@ -108,8 +110,9 @@ static void edge_http_upgrade(edge_conn* c, const httphead_request* req, const e
         return;
     }
     if (sub && !httphead_has_token(sub, proto)) {
-        edge_http_refuse(c, 400, r->role == EDGE_SUBSCRIBER ? "this path speaks the subprotocol pub.sp.nanomsg.org"
-                                                            : "this path speaks the subprotocol rep.sp.nanomsg.org");
+        edge_http_refuse(c, 400, r->role == EDGE_SUBSCRIBER  ? "this path speaks the subprotocol pub.sp.nanomsg.org"
+                                 : r->role == EDGE_PEER ? "this path speaks the subprotocol pair1.sp.nanomsg.org"
+                                                        : "this path speaks the subprotocol rep.sp.nanomsg.org");
         return;
     }
     char* head = malloc(EDGE_HTTP_HEAD_MAX);

@@ -18,6 +18,9 @@
 #define EDGE_SP_SUB 0x21
 #define EDGE_SP_REQ 0x30
 #define EDGE_SP_REP 0x31
+#define EDGE_SP_PAIR1 0x11
+#define EDGE_PAIR1_HEADER 4           /* PAIR1 messages start with a 32-bit hop count */
+#define EDGE_PEER_TAG UINT32_MAX      /* an edge_reply_item that is a message to a peer */
 #define EDGE_SP_HANDSHAKE 8
 #define EDGE_SP_MAX_HOPS 8           /* nng's REP gives up on deeper routing headers */
 /* Frames of at most this much go to WebSocket peers, as nng's listener
@@ -105,6 +108,10 @@ struct edge_conn {
     edge_pending* pending;
     uint32_t pending_count;
     uint16_t gen;
+    /* a PAIR1 peer: its input rate and whether its writes are stuck */
+    double peer_tokens;
+    uint64_t peer_refill_ns;
+    uint64_t stalled_ns;     /* since its send queue is full (0: it is not) */
 };
 
 typedef struct edge_route {
@@ -161,6 +168,7 @@ struct edge {
     uint32_t addr_cap;
     edge_list timed[EDGE_LISTS];
     edge_list subscribers[EDGE_MAX_STREAMS];
+    edge_list peers;         /* PAIR1 sessions (linked through sprev/snext) */
     uint64_t timeout_ns[EDGE_LISTS];
     /* handed over from other threads under `lock` */
     uv_mutex_t lock;
@@ -193,6 +201,7 @@ int edge_conn_write_owned(edge_conn* c, void* mem, const void* data, size_t size
 int edge_conn_write_two(edge_conn* c, void* head, size_t head_size, const void* body, size_t body_size,
                         void* body_owned);
 void edge_subscribe(edge_conn* c, uint32_t stream);
+void edge_list_append(edge_list* l, edge_conn* c);
 void edge_buf_unref(edge* e, edge_buf* b);
 edge_conn* edge_conn_by_id(edge* e, uint32_t id);
 uint64_t edge_now_ns(void);

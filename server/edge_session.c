@@ -10,7 +10,9 @@
  * A PUB's subscribers never send: any byte from one closes it (as nng's
  * PUB does). A REQ's message starts with its routing header, 32-bit words
  * up to the one with its top bit set (the request id); the answer carries
- * the same words back. */
+ * the same words back. A PAIR1 message starts with a 32-bit big-endian hop
+ * count (below 256, else nng closes the pipe, as here); ours is 1, what
+ * nng's PAIR1 sends after counting its own hop. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,17 +104,30 @@ static void edge_requester_begin(edge_conn* c) {
     if (e->cb.requester_open) e->cb.requester_open(e->cb.arg, c->id);
 }
 
+static void edge_peer_begin(edge_conn* c) {
+    edge* e = c->e;
+    edge_list_append(&e->peers, c);
+    c->counted = 1;
+    c->peer_tokens = e->lim.peer_messages_per_s;
+    c->peer_refill_ns = edge_now_ns();
+    atomic_fetch_add_explicit(&e->stats.peers, 1, memory_order_relaxed);
+    if (e->cb.peer_open) e->cb.peer_open(e->cb.arg, c->id);
+}
+
 static void edge_session_begin(edge_conn* c) {
     c->state = EDGE_SESSION;
     edge_conn_set_timed(c, EDGE_LIST_NONE);
     if (c->role == EDGE_SUBSCRIBER) edge_subscribe(c, c->stream);
+    else if (c->role == EDGE_PEER) edge_peer_begin(c);
     else edge_requester_begin(c);
 }
 
 void edge_session_start(edge_conn* c) {
     static const uint8_t pub[EDGE_SP_HANDSHAKE] = {0, 'S', 'P', 0, 0, EDGE_SP_PUB, 0, 0};
     static const uint8_t rep[EDGE_SP_HANDSHAKE] = {0, 'S', 'P', 0, 0, EDGE_SP_REP, 0, 0};
-    edge_conn_write_two(c, NULL, 0, c->role == EDGE_SUBSCRIBER ? pub : rep, EDGE_SP_HANDSHAKE, NULL);
+    static const uint8_t pair[EDGE_SP_HANDSHAKE] = {0, 'S', 'P', 0, 0, EDGE_SP_PAIR1, 0, 0};
+    const uint8_t* mine = c->role == EDGE_SUBSCRIBER ? pub : c->role == EDGE_PEER ? pair : rep;
+    edge_conn_write_two(c, NULL, 0, mine, EDGE_SP_HANDSHAKE, NULL);
 }
 
 void edge_session_upgraded(edge_conn* c, edge_role role, uint32_t stream) {
@@ -124,16 +139,47 @@ void edge_session_upgraded(edge_conn* c, edge_role role, uint32_t stream) {
 
 void edge_session_closed(edge_conn* c) {
     edge* e = c->e;
+    if (c->role == EDGE_PEER && c->counted) {
+        /* The gauge and the list: edge_conn_close, after this. */
+        if (e->cb.peer_closed) e->cb.peer_closed(e->cb.arg, c->id);
+        return;
+    }
     if (c->role != EDGE_REQUESTER || !c->counted) return;
     c->counted = 0;
     atomic_fetch_sub_explicit(&e->stats.requesters, 1, memory_order_relaxed);
     if (e->cb.requester_closed) e->cb.requester_closed(e->cb.arg, c->id);
 }
 
+/* A PAIR1 message: the hop count checked and removed, the rate held. */
+static void edge_peer_message(edge_conn* c, const uint8_t* m, size_t n) {
+    edge* e = c->e;
+    if (n < EDGE_PAIR1_HEADER || m[0] || m[1] || m[2]) {
+        edge_session_protocol_error(c, "a PAIR1 message without its hop count");
+        edge_conn_close(c);
+        return;
+    }
+    uint64_t now = edge_now_ns();
+    double rate = e->lim.peer_messages_per_s;
+    c->peer_tokens += (double)(now - c->peer_refill_ns) * 1e-9 * rate;
+    if (c->peer_tokens > rate) c->peer_tokens = rate;
+    c->peer_refill_ns = now;
+    if (c->peer_tokens < 1.0) {
+        atomic_fetch_add_explicit(&e->stats.peer_flooded, 1, memory_order_relaxed);
+        return;
+    }
+    c->peer_tokens -= 1.0;
+    atomic_fetch_add_explicit(&e->stats.peer_received, 1, memory_order_relaxed);
+    if (e->cb.peer_message) e->cb.peer_message(e->cb.arg, c->id, m + EDGE_PAIR1_HEADER, n - EDGE_PAIR1_HEADER);
+}
+
 /* One request: its routing header kept for the answer, its body to the
  * owner. A message without a complete header is dropped, as nng does. */
 static void edge_session_message(edge_conn* c, const uint8_t* m, size_t n) {
     edge* e = c->e;
+    if (c->role == EDGE_PEER) {
+        edge_peer_message(c, m, n);
+        return;
+    }
     size_t at = 0;
     for (int hops = 0;; hops++) {
         if (at + 4 > n || hops == EDGE_SP_MAX_HOPS) {
@@ -173,7 +219,7 @@ static size_t edge_session_sp(edge_conn* c) {
     if (c->state == EDGE_HANDSHAKE) {
         if (c->in_len < EDGE_SP_HANDSHAKE) return 0;
         const uint8_t* h = c->in;
-        int want = c->role == EDGE_SUBSCRIBER ? EDGE_SP_SUB : EDGE_SP_REQ;
+        int want = c->role == EDGE_SUBSCRIBER ? EDGE_SP_SUB : c->role == EDGE_PEER ? EDGE_SP_PAIR1 : EDGE_SP_REQ;
         if (h[0] || h[1] != 'S' || h[2] != 'P' || h[3] || h[6] || h[7] || ((h[4] << 8) | h[5]) != want) {
             edge_session_protocol_error(c, "not an SP handshake of the peer protocol");
             edge_conn_close(c);
@@ -194,7 +240,7 @@ static size_t edge_session_sp(edge_conn* c) {
         uint64_t len = 0;
         for (int i = 0; i < 8; i++) len = (len << 8) | c->in[at + i];
         if (len > e->lim.max_message_bytes) {
-            edge_session_protocol_error(c, "a request over the size limit");
+            edge_session_protocol_error(c, "a message over the size limit");
             edge_conn_close(c);
             return 0;
         }
@@ -304,7 +350,47 @@ void edge_session_input(edge_conn* c) {
     }
 }
 
+/* A message to a peer: dropped when its writes are backed up. */
+static void edge_peer_send(edge* e, edge_reply_item* r) {
+    edge_conn* c = edge_conn_by_id(e, r->conn);
+    if (!c || c->state == EDGE_CLOSING || c->close_after || c->role != EDGE_PEER || c->state != EDGE_SESSION) {
+        atomic_fetch_add_explicit(&e->stats.replies_lost, 1, memory_order_relaxed);
+        return;
+    }
+    if (c->writes >= e->lim.send_queue) {
+        if (!c->stalled_ns) c->stalled_ns = edge_now_ns();
+        atomic_fetch_add_explicit(&e->stats.peer_dropped, 1, memory_order_relaxed);
+        return;
+    }
+    static const uint8_t hop[EDGE_PAIR1_HEADER] = {0, 0, 0, 1};
+    size_t size;
+    uint8_t* out;
+    if (c->framing == EDGE_FRAMING_SP) {
+        size = 8 + EDGE_PAIR1_HEADER + r->size;
+        out = malloc(size);
+        if (out) {
+            uint64_t len = EDGE_PAIR1_HEADER + r->size;
+            for (int i = 0; i < 8; i++) out[i] = (uint8_t)(len >> (56 - 8 * i));
+            memcpy(out + 8, hop, EDGE_PAIR1_HEADER);
+            if (r->size) memcpy(out + 8 + EDGE_PAIR1_HEADER, r->data, r->size);
+        }
+    } else {
+        out = edge_ws_frames(hop, EDGE_PAIR1_HEADER, r->data, r->size, &size);
+    }
+    if (!out) {
+        edge_conn_close(c);
+        return;
+    }
+    atomic_fetch_add_explicit(&e->stats.peer_sent, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&e->stats.peer_bytes, r->size, memory_order_relaxed);
+    edge_conn_write_owned(c, out, out, size);
+}
+
 void edge_session_reply(edge* e, edge_reply_item* r) {
+    if (r->tag == EDGE_PEER_TAG) {
+        edge_peer_send(e, r);
+        return;
+    }
     edge_conn* c = edge_conn_by_id(e, r->conn);
     uint32_t slot = r->tag & 0xffff, gen = r->tag >> 16;
     if (!c || c->state == EDGE_CLOSING || c->role != EDGE_REQUESTER || !c->pending || slot >= e->lim.max_pending ||

@@ -22,6 +22,7 @@
 #include "record.h"
 #include "sim.h"
 #include "snapshot.h"
+#include "views.h"
 
 /* Time left for the final snapshot and the last responses to leave
  * before the connections close. */
@@ -45,6 +46,7 @@ typedef struct loop_server {
     net* net;
     snap_builder snap;
     cmd_server cmd;
+    views views;
     cmdq_item* batch;
     uint32_t batch_capacity;
     uint64_t period_ns, acc_ns, last_ns;
@@ -61,12 +63,16 @@ typedef struct loop_server {
 static void loop_drain_commands(loop_server* s) {
     uint32_t n = cmdq_take(&s->queue, &s->batch, &s->batch_capacity);
     uint64_t now = uv_hrtime();
-    for (uint32_t i = 0; i < n; i++) cmd_handle(&s->cmd, &s->batch[i], now);
+    for (uint32_t i = 0; i < n; i++) {
+        if (s->batch[i].kind >= CMDQ_VIEW_OPEN) views_handle(&s->views, &s->batch[i]);
+        else cmd_handle(&s->cmd, &s->batch[i], now);
+    }
 }
 
 static void loop_publish(loop_server* s) {
     int full = net_has_subscribers(s->net, METRICS_FULL), compact = net_has_subscribers(s->net, METRICS_COMPACT);
-    if (!full && !compact) {
+    int viewers = views_wanted(&s->views);
+    if (!full && !compact && !viewers) {
         s->snapshot_ns = 0;
         return;
     }
@@ -96,6 +102,7 @@ static void loop_publish(loop_server* s) {
         if (snap_encode_compact(&s->snap, &err)) log_error("%s", err.message);
         else net_publish(s->net, METRICS_COMPACT, s->snap.compact.data, s->snap.compact.size);
     }
+    if (viewers) views_tick(&s->views, &s->snap.snap, s->sim.pool);
     s->snapshot_ns = uv_hrtime() - t0;
 }
 
@@ -415,14 +422,16 @@ static int loop_start(loop_server* s, nv_error* err) {
         http_config hc = {c->web_root, s->sim.tick_hz};
         if (http_open(&s->http, &hc, &s->m, err)) return -1;
     }
-    net_config nc = {c->snapshot_url, c->compact_url, c->command_url, c->http, {0}};
+    net_config nc = {c->snapshot_url, c->compact_url, c->command_url, c->view_url, c->http, {0}};
     loop_edge_limits(c, &nc.limits);
     persist_init(&s->persist, &s->loop, &s->sim, &s->cmd.owners, &s->m, c->checkpoint);
     /* Before the sockets open: no request can change the world before
      * the base checkpoint is taken. */
     if (c->record[0] && loop_start_record(s, err)) return -1;
+    if (views_init(&s->views, c, s->sim.tick_hz, &s->cmd.owners, &s->m, err)) return -1;
     if (net_open(&s->net, &nc, s->http, &s->queue, &s->m, err)) return -1;
     s->cmd.net = s->net;
+    s->views.net = s->net;
     if (c->checkpoint[0]) {
         uint64_t every_ms = c->checkpoint_interval_s > 0 ? (uint64_t)llround(c->checkpoint_interval_s * 1000.0) : 0;
         if (every_ms) uv_timer_start(&s->checkpoint, loop_on_checkpoint, every_ms, every_ms);
@@ -452,6 +461,7 @@ static int loop_start(loop_server* s, nv_error* err) {
 static void loop_teardown(loop_server* s) {
     net_close(s->net);
     s->net = NULL;
+    views_free(&s->views);
     agones_close(s->agones);
     s->agones = NULL;
     if (s->handles > 0) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "metrics.h"
 
+#include "view.h"
+
 #include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -287,6 +289,27 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
                    "# HELP naval_vessels_grounded Vessels on the ground after the last step.\n"
                    "# TYPE naval_vessels_grounded gauge\nnaval_vessels_grounded %u\n",
                    LOAD(m->grounded));
+    metrics_printf(&t,
+                   "# HELP naval_views Player views open.\n# TYPE naval_views gauge\nnaval_views %u\n"
+                   "# HELP naval_views_fallback Player views getting keyframes only (they stopped acknowledging).\n"
+                   "# TYPE naval_views_fallback gauge\nnaval_views_fallback %u\n",
+                   LOAD(m->views), LOAD(m->views_fallback));
+    metrics_printf(&t,
+                   "# HELP naval_view_updates_total Updates sent to player views (keyframes included).\n"
+                   "# TYPE naval_view_updates_total counter\nnaval_view_updates_total %llu\n"
+                   "# HELP naval_view_keyframes_total Keyframes sent to player views that stopped acknowledging.\n"
+                   "# TYPE naval_view_keyframes_total counter\nnaval_view_keyframes_total %llu\n"
+                   "# HELP naval_view_bytes_total Bytes of player view updates.\n"
+                   "# TYPE naval_view_bytes_total counter\nnaval_view_bytes_total %llu\n"
+                   "# HELP naval_view_records_total Vessel records in player view updates.\n"
+                   "# TYPE naval_view_records_total counter\nnaval_view_records_total %llu\n"
+                   "# HELP naval_view_refusals_total View requests refused (malformed, bad values, floods).\n"
+                   "# TYPE naval_view_refusals_total counter\nnaval_view_refusals_total %llu\n"
+                   "# HELP naval_view_encode_seconds The last tick's encode of every view.\n"
+                   "# TYPE naval_view_encode_seconds gauge\nnaval_view_encode_seconds %.9f\n",
+                   (unsigned long long)LOAD(m->view_updates), (unsigned long long)LOAD(m->view_keyframes),
+                   (unsigned long long)LOAD(m->view_bytes), (unsigned long long)LOAD(m->view_records),
+                   (unsigned long long)LOAD(m->view_refusals), (double)LOAD(m->view_encode_ns) * 1e-9);
     metrics_render_edge(&t, m->edge);
     metrics_printf(&t, "# HELP naval_commands_total Requests by type and response status.\n"
                        "# TYPE naval_commands_total counter\n");
@@ -329,6 +352,17 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
     }
     *length = t.length;
     return t.data;
+}
+
+void metrics_record_views(metrics* m, const view_stats* s, uint64_t encode_ns) {
+    atomic_store_explicit(&m->views, s->views, memory_order_relaxed);
+    atomic_store_explicit(&m->views_fallback, s->fallback, memory_order_relaxed);
+    atomic_store_explicit(&m->view_updates, s->updates, memory_order_relaxed);
+    atomic_store_explicit(&m->view_keyframes, s->keyframes, memory_order_relaxed);
+    atomic_store_explicit(&m->view_bytes, s->bytes, memory_order_relaxed);
+    atomic_store_explicit(&m->view_records, s->records, memory_order_relaxed);
+    atomic_store_explicit(&m->view_refusals, s->refusals, memory_order_relaxed);
+    atomic_store_explicit(&m->view_encode_ns, encode_ns, memory_order_relaxed);
 }
 
 void metrics_record_contacts(metrics* m, const world_contact_event* events, uint32_t count, uint32_t grounded) {

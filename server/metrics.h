@@ -36,6 +36,10 @@ typedef struct metrics {
      * ground after the last step. */
     atomic_uint_least64_t contacts_ground, contacts_vessels;
     atomic_uint grounded;
+    /* Player views (views.c): open, on keyframes only, what they were sent,
+     * refusals, the last tick's encode. */
+    atomic_uint views, views_fallback;
+    atomic_uint_least64_t view_updates, view_keyframes, view_bytes, view_records, view_refusals, view_encode_ns;
     /* Connections, subscribers, snapshots sent, answers: the edge's own
      * counters (edge.h), set once the endpoints are open; NULL before. */
     const edge_stats* edge;
@@ -58,6 +62,9 @@ void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t
 /* The last step's new contacts and how many vessels are on the ground.
  * Loop thread. */
 void metrics_record_contacts(metrics* m, const world_contact_event* events, uint32_t count, uint32_t grounded);
+/* The views' totals after a tick and how long their encode took. */
+struct view_stats;
+void metrics_record_views(metrics* m, const struct view_stats* s, uint64_t encode_ns);
 /* The edge's counters join the exposition (before any thread reads them). */
 void metrics_attach_edge(metrics* m, const edge_stats* stats);
 /* Subscribers of a stream, command connections, snapshot messages and

@@ -39,6 +39,25 @@ static void net_on_requester_closed(void* arg, uint32_t conn) {
         log_warn("command connection %u closed but out of memory to tell the loop", conn);
 }
 
+/* Edge thread: a player view's connection and its messages, in order. */
+static void net_view_event(net* n, cmdq_kind kind, uint32_t conn, const uint8_t* body, size_t size) {
+    cmdq_item it = {kind, 0, conn, uv_hrtime(), NULL, size};
+    if (body) {
+        if (!(it.data = malloc(size ? size : 1))) return;
+        memcpy(it.data, body, size);
+    }
+    if (atomic_load(&n->closing) || cmdq_push(n->queue, &it)) {
+        free(it.data);
+        if (kind != CMDQ_VIEW_MESSAGE) log_warn("view connection %u: out of memory to tell the loop", conn);
+    }
+}
+
+static void net_on_peer_open(void* arg, uint32_t conn) { net_view_event(arg, CMDQ_VIEW_OPEN, conn, NULL, 0); }
+static void net_on_peer_closed(void* arg, uint32_t conn) { net_view_event(arg, CMDQ_VIEW_CLOSED, conn, NULL, 0); }
+static void net_on_peer_message(void* arg, uint32_t conn, const uint8_t* body, size_t size) {
+    net_view_event(arg, CMDQ_VIEW_MESSAGE, conn, body, size);
+}
+
 static void net_on_http(void* arg, const edge_http_request* req, edge_response* res) {
     net* n = arg;
     http_handle(n->site, req, res);
@@ -54,7 +73,14 @@ int net_open(net** out, const net_config* cfg, http_site* site, cmdq* queue, met
     n->queue = queue;
     n->m = m;
     n->site = site;
-    edge_callbacks cb = {n, site ? net_on_http : NULL, net_on_request, NULL, net_on_requester_closed};
+    edge_callbacks cb = {n,
+                         site ? net_on_http : NULL,
+                         net_on_request,
+                         NULL,
+                         net_on_requester_closed,
+                         net_on_peer_open,
+                         net_on_peer_message,
+                         net_on_peer_closed};
     if (edge_create(&n->e, &cfg->limits, &cb, METRICS_STREAMS, err)) {
         free(n);
         return -1;
@@ -64,12 +90,15 @@ int net_open(net** out, const net_config* cfg, http_site* site, cmdq* queue, met
                  (cfg->snapshot_url[0] && edge_listen_sp(n->e, cfg->snapshot_url, EDGE_SUBSCRIBER, METRICS_FULL, err) < 0) ||
                  (cfg->compact_url[0] && edge_listen_sp(n->e, cfg->compact_url, EDGE_SUBSCRIBER, METRICS_COMPACT, err) < 0) ||
                  (cfg->command_url[0] && edge_listen_sp(n->e, cfg->command_url, EDGE_REQUESTER, 0, err) < 0) ||
+                 (cfg->view_url[0] && edge_listen_sp(n->e, cfg->view_url, EDGE_PEER, 0, err) < 0) ||
+                 net_open_ws(n, http, NET_WS_VIEW, EDGE_PEER, 0, err) ||
                  net_open_ws(n, http, NET_WS_SNAPSHOTS, EDGE_SUBSCRIBER, METRICS_FULL, err) ||
                  (cfg->compact_url[0] && net_open_ws(n, http, NET_WS_COMPACT, EDGE_SUBSCRIBER, METRICS_COMPACT, err)) ||
                  net_open_ws(n, http, NET_WS_COMMANDS, EDGE_REQUESTER, 0, err);
     n->stream_open[METRICS_FULL] = cfg->snapshot_url[0] || cfg->http[0];
     n->stream_open[METRICS_COMPACT] = cfg->compact_url[0] != 0;
-    if (!failed && http >= 0) log_info("listening on http://%s (the site, /ws/snapshots, /ws/compact, /ws/commands)", cfg->http);
+    if (!failed && http >= 0)
+        log_info("listening on http://%s (the site, /ws/snapshots, /ws/compact, /ws/commands, /ws/view)", cfg->http);
     if (failed || edge_start(n->e, err)) {
         edge_destroy(n->e);
         free(n);
@@ -101,6 +130,11 @@ void net_reply(net* n, uint32_t pipe, uint32_t tag, const void* data, size_t siz
     if (!n || atomic_load(&n->closing)) return;
     if (edge_reply(n->e, pipe, tag, data, size))
         log_warn("out of memory for the answer to connection %u (its client times out)", pipe);
+}
+
+void net_send_view(net* n, uint32_t conn, const void* data, size_t size) {
+    if (!n || atomic_load(&n->closing)) return;
+    if (edge_send(n->e, conn, data, size)) log_warn("out of memory for an update to view connection %u", conn);
 }
 
 int net_is_open(const net* n) { return n && !atomic_load(&n->closing); }

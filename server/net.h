@@ -2,9 +2,11 @@
 /* The server's endpoints on the edge (edge.h): the full and compact
  * snapshot streams (PUB over tcp and ws://HTTP/ws/snapshots,
  * /ws/compact), the command endpoint (REP over tcp and
- * ws://HTTP/ws/commands) and the HTTP site (http.h) on the same port as
- * the WebSocket paths. Requests go to the loop through the cmdq, answers
- * come back with net_reply; snapshots leave with net_publish.
+ * ws://HTTP/ws/commands), player views (PAIR1 over tcp and
+ * ws://HTTP/ws/view) and the HTTP site (http.h) on the same port as
+ * the WebSocket paths. Requests and view messages go to the loop through
+ * the cmdq, answers come back with net_reply and view updates with
+ * net_send; snapshots leave with net_publish.
  *
  * Threads: net_open, net_publish, net_reply and net_close on the loop
  * thread; the edge's callbacks (cmdq pushes) on the edge's thread. */
@@ -24,6 +26,7 @@ typedef struct net_config {
     const char* snapshot_url;   /* "" : none */
     const char* compact_url;    /* "" : none */
     const char* command_url;    /* "" : none */
+    const char* view_url;       /* "" : none (PAIR1, player views) */
     const char* http;           /* "HOST:PORT" for the site and the ws endpoints; "" : none */
     edge_limits limits;
 } net_config;
@@ -31,6 +34,7 @@ typedef struct net_config {
 #define NET_WS_SNAPSHOTS "/ws/snapshots"
 #define NET_WS_COMPACT "/ws/compact"
 #define NET_WS_COMMANDS "/ws/commands"
+#define NET_WS_VIEW "/ws/view"
 
 typedef struct net net;
 
@@ -47,6 +51,8 @@ int net_has_subscribers(const net* n, metrics_stream s);
 int net_publish(net* n, metrics_stream s, const void* data, size_t size);
 /* The answer to request `tag` of connection `pipe`. */
 void net_reply(net* n, uint32_t pipe, uint32_t tag, const void* data, size_t size);
+/* A message to player view connection `conn` (PAIR1). */
+void net_send_view(net* n, uint32_t conn, const void* data, size_t size);
 /* Waits for nothing: true while the endpoints are open. */
 int net_is_open(const net* n);
 const edge_stats* net_stats(const net* n);

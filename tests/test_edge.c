@@ -245,7 +245,7 @@ static void fixture_open(fixture* fx, const edge_limits* lim) {
     memset(fx, 0, sizeof *fx);
     pthread_mutex_init(&fx->log.lock, NULL);
     atomic_store(&fx->log.echo, 1);
-    edge_callbacks cb = {fx, on_http, on_request, NULL, on_closed};
+    edge_callbacks cb = {fx, on_http, on_request, NULL, on_closed, NULL, NULL, NULL};
     nv_error err;
     if (edge_create(&fx->e, lim, &cb, 1, &err)) fail_msg("%s", err.message);
     int http = edge_listen_http(fx->e, "127.0.0.1:0", &err);
@@ -521,7 +521,7 @@ static void test_publish_queue(void** state) {
     lim.publish_queue = 0;
     edge* bad = NULL;
     nv_error err;
-    edge_callbacks cb = {NULL, NULL, NULL, NULL, NULL};
+    edge_callbacks cb = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(edge_create(&bad, &lim, &cb, 1, &err), -1);
     assert_non_null(strstr(err.message, "publish_queue"));
     fixture_close(&fx);

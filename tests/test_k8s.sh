@@ -40,7 +40,7 @@ known = set(re.findall(r"\bNAVAL_[A-Z0-9_]+", open(os.path.join(work, "help.txt"
 def port_of(url):
     m = re.search(r":(\d+)(/|$)", url)
     return int(m.group(1)) if m else None
-server_ports = sorted(port_of(defaults[k]) for k in ("snapshot_url", "command_url", "compact_url", "http"))
+server_ports = sorted(port_of(defaults[k]) for k in ("snapshot_url", "command_url", "compact_url", "view_url", "http"))
 http_port = port_of(defaults["http"])
 
 dockerfile = open(os.path.join(root, "docker", "Dockerfile")).read()

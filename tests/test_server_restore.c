@@ -192,7 +192,7 @@ static void test_restore_falls_back_and_refuses(void** state) {
     char out[160];
     snprintf(out, sizeof out, "%s/out.txt", dir);
     const char* argv[] = {NAVAL_SERVER_PATH, "--restore", ckpt, "--http", "", "--snapshot-url", "tcp://127.0.0.1:0",
-                          "--command-url", "", "--compact-url", "", NULL};
+                          "--command-url", "", "--compact-url", "", "--view-url", "", NULL};
     int rc = logged_run(argv, out, log_path, 20.0);
     char* text = logged_slurp(log_path, NULL);
     if (rc != 2) fail_msg("exit %d with both checkpoints corrupt, expected 2: %s", rc, text ? text : "");

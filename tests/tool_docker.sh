@@ -95,10 +95,10 @@ def port_of(url):
     m = re.search(r":(\d+)(/|$)", url)
     return int(m.group(1)) if m else None
 
-server_ports = sorted(p for p in (port_of(defaults[k]) for k in ("snapshot_url", "command_url", "compact_url", "http")) if p)
+server_ports = sorted(p for p in (port_of(defaults[k]) for k in ("snapshot_url", "command_url", "compact_url", "view_url", "http")) if p)
 http_port = port_of(defaults["http"])
-check(len(server_ports) == 4, "could not read four default ports from naval-server --check-config: %s" % server_ports)
-shipped_ports = sorted(p for p in (port_of(shipped[k]) for k in ("snapshot_url", "command_url", "compact_url", "http")) if p)
+check(len(server_ports) == 5, "could not read five default ports from naval-server --check-config: %s" % server_ports)
+shipped_ports = sorted(p for p in (port_of(shipped[k]) for k in ("snapshot_url", "command_url", "compact_url", "view_url", "http")) if p)
 check(shipped_ports == server_ports, "docker/config.json ports %s differ from the server's defaults %s" % (shipped_ports, server_ports))
 
 # ---- the Dockerfile, stage by stage -------------------------------------

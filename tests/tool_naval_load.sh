@@ -38,16 +38,17 @@ expect 2 "--frobnicate: unknown option" --frobnicate 3
 expect 2 "--duration: missing value" --duration
 set -- $(/usr/bin/env python3 -c '
 import socket
-ss = [socket.socket() for _ in range(4)]
+ss = [socket.socket() for _ in range(5)]
 for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))')
-snap=$1 compact=$2 cmd=$3 http=$4
+snap=$1 compact=$2 cmd=$3 http=$4 view=$5
 ports="--snapshot-port $snap --compact-port $compact --command-port $cmd --http-port $http"
 # shellcheck disable=SC2086
 expect 3 "cannot reach the server" $ports --duration 1
 
 "$server" --boats 20 --threads 1 --tick-hz 30 --log-level warn --snapshot-url "tcp://127.0.0.1:$snap" \
     --compact-url "tcp://127.0.0.1:$compact" --command-url "tcp://127.0.0.1:$cmd" --http "127.0.0.1:$http" \
+    --view-url "tcp://127.0.0.1:$view" \
     2> "$tmp/server.log" &
 pid=$!
 "$watch" "tcp://127.0.0.1:$snap" --once --json --timeout 10 > "$tmp/before.json" 2> "$tmp/err" \

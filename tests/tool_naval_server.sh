@@ -21,7 +21,7 @@ expect() {
 
 "$server" --help > "$tmp/help" || fail "--help"
 for flag in --boats --tick-hz --threads --seed --scenario --config --check-config --snapshot-url --command-url \
-            --compact-url --http --log-level --terrain NAVAL_ADMIN_TOKEN NAVAL_BOATS; do
+            --compact-url --view-url --max-view-radius --http --log-level --terrain NAVAL_ADMIN_TOKEN NAVAL_BOATS; do
     grep -qF -- "$flag" "$tmp/help" || fail "--help does not mention $flag"
 done
 

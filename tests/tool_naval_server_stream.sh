@@ -20,7 +20,7 @@ for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))')
 set -- $ports
 "$server" --boats 20 --threads 1 --log-level info --snapshot-url "tcp://127.0.0.1:$1" \
-    --compact-url "tcp://127.0.0.1:$2" --command-url "tcp://127.0.0.1:$3" --http "127.0.0.1:$4" \
+    --compact-url "tcp://127.0.0.1:$2" --command-url "tcp://127.0.0.1:$3" --http "127.0.0.1:$4" --view-url "" \
     2> "$tmp/server.log" &
 pid=$!
 snap_port=$1

@@ -42,13 +42,14 @@ expect 2 "--bogus: unknown option" --bogus 1
 
 set -- $(/usr/bin/env python3 -c '
 import socket
-ss = [socket.socket() for _ in range(5)]
+ss = [socket.socket() for _ in range(6)]
 for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))')
-snap=$1 compact=$2 cmd=$3 http=$4 nothing=$5
+snap=$1 compact=$2 cmd=$3 http=$4 nothing=$5 view=$6
 start_server() {
     "$server" --boats 15 --threads 1 --tick-hz 30 --log-level warn --snapshot-url "tcp://127.0.0.1:$snap" \
         --compact-url "tcp://127.0.0.1:$compact" --command-url "tcp://127.0.0.1:$cmd" --http "127.0.0.1:$http" \
+        --view-url "tcp://127.0.0.1:$view" \
         2>> "$tmp/server.log" &
     pid=$!
 }

@@ -234,7 +234,7 @@ static int relay_open(relay* r) {
     lim.publish_queue = r->args.queue < EDGE_MAX_PUBLISH_QUEUE ? (uint32_t)r->args.queue : EDGE_MAX_PUBLISH_QUEUE;
     lim.max_connections = (uint32_t)r->args.max_connections;
     lim.max_connections_per_address = (uint32_t)r->args.max_per_address;
-    edge_callbacks cb = {r, relay_http, NULL, NULL, NULL};
+    edge_callbacks cb = {r, relay_http, NULL, NULL, NULL, NULL, NULL, NULL};
     nv_error err;
     if (edge_create(&r->e, &lim, &cb, 1, &err)) {
         fprintf(stderr, "naval-relay: %s\n", err.message);

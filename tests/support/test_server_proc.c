@@ -51,7 +51,9 @@ static int proc_start_once(server_proc* p, const char* binary, const char* const
     p->compact_port = proc_free_port();
     p->command_port = proc_free_port();
     p->http_port = proc_free_port();
-    if (p->snapshot_port < 0 || p->compact_port < 0 || p->command_port < 0 || p->http_port < 0) return -1;
+    p->view_port = proc_free_port();
+    if (p->snapshot_port < 0 || p->compact_port < 0 || p->command_port < 0 || p->http_port < 0 || p->view_port < 0)
+        return -1;
     snprintf(p->snapshot_url, sizeof p->snapshot_url, "tcp://127.0.0.1:%d", p->snapshot_port);
     snprintf(p->compact_url, sizeof p->compact_url, "tcp://127.0.0.1:%d", p->compact_port);
     snprintf(p->command_url, sizeof p->command_url, "tcp://127.0.0.1:%d", p->command_port);
@@ -59,6 +61,8 @@ static int proc_start_once(server_proc* p, const char* binary, const char* const
     snprintf(p->ws_snapshots, sizeof p->ws_snapshots, "ws://%s/ws/snapshots", p->http);
     snprintf(p->ws_compact, sizeof p->ws_compact, "ws://%s/ws/compact", p->http);
     snprintf(p->ws_commands, sizeof p->ws_commands, "ws://%s/ws/commands", p->http);
+    snprintf(p->view_url, sizeof p->view_url, "tcp://127.0.0.1:%d", p->view_port);
+    snprintf(p->ws_view, sizeof p->ws_view, "ws://%s/ws/view", p->http);
     const char* argv[64];
     int n = 0;
     argv[n++] = binary;
@@ -70,6 +74,8 @@ static int proc_start_once(server_proc* p, const char* binary, const char* const
     argv[n++] = p->command_url;
     argv[n++] = "--http";
     argv[n++] = p->http;
+    argv[n++] = "--view-url";
+    argv[n++] = p->view_url;
     for (int i = 0; extra && extra[i] && n < 63; i++) argv[n++] = extra[i];
     argv[n] = NULL;
     p->pid = fork();

@@ -26,9 +26,9 @@
 
 typedef struct server_proc {
     pid_t pid;
-    int snapshot_port, compact_port, command_port, http_port;
-    char snapshot_url[64], compact_url[64], command_url[64], http[64];
-    char ws_snapshots[96], ws_compact[96], ws_commands[96];
+    int snapshot_port, compact_port, command_port, http_port, view_port;
+    char snapshot_url[64], compact_url[64], command_url[64], http[64], view_url[64];
+    char ws_snapshots[96], ws_compact[96], ws_commands[96], ws_view[96];
 } server_proc;
 
 /* A port the kernel just handed out on 127.0.0.1 (closed again: another

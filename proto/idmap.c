@@ -78,3 +78,8 @@ int idmap_remove(idmap* m, uint32_t key) {
     m->count--;
     return 1;
 }
+
+void idmap_clear(idmap* m) {
+    for (uint32_t i = 0; i < m->capacity; i++) m->keys[i] = IDMAP_EMPTY;
+    m->count = 0;
+}

@@ -2,8 +2,8 @@
 /* A map from 32-bit ids (vessel ids, nng pipe ids) to 32-bit values, open
  * addressing with linear probing: lookups on the loop thread per request
  * stay O(1) however many clients or vessels there are. Not thread-safe. */
-#ifndef NAVAL_SERVER_IDMAP_H
-#define NAVAL_SERVER_IDMAP_H
+#ifndef NAVAL_PROTO_IDMAP_H
+#define NAVAL_PROTO_IDMAP_H
 
 #include <stdint.h>
 
@@ -21,6 +21,8 @@ void idmap_free(idmap* m);
 int idmap_put(idmap* m, uint32_t key, uint32_t value);
 /* 1 and *value when present, else 0. */
 int idmap_get(const idmap* m, uint32_t key, uint32_t* value);
+/* Empties the map, keeping its memory. */
+void idmap_clear(idmap* m);
 /* 1 when it was present. */
 int idmap_remove(idmap* m, uint32_t key);
 

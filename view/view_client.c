@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/* One view's update for this tick: which vessels it holds, their
+ * priorities, and the packet the budget allows (see view.h). Runs on any
+ * worker: it touches only its own view and reads the frame. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view_internal.h"
+
+static int grow(void** p, uint32_t* cap, uint32_t need, size_t size) {
+    if (need <= *cap) return 0;
+    uint32_t n = *cap ? *cap : 64;
+    while (n < need) n *= 2;
+    void* q = realloc(*p, (size_t)n * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+/* ---- which vessels are in the view ------------------------------------------------- */
+
+typedef struct mark_ctx {
+    view_hub* h;
+    view_client* c;
+    int own;
+} mark_ctx;
+
+static int mark(void* arg, uint32_t index, float dist) {
+    mark_ctx* m = arg;
+    view_client* c = m->c;
+    uint32_t id = m->h->fr.f->vessels[index].id;
+    view_entry* e = view_entry_find(c, id);
+    if (!e) {
+        if (c->in_view >= m->h->cfg.max_vessels) return 0; /* full: the rest wait */
+        if (!(e = view_entry_add(c, id))) return -1;
+    }
+    if (!e->in_view) {
+        if (c->in_view >= m->h->cfg.max_vessels && !m->own) return 0;
+        e->in_view = 1;
+        e->dist = dist;
+        c->in_view++;
+    } else if (dist < e->dist) {
+        e->dist = dist;
+    }
+    e->slot = (int32_t)index;
+    e->own |= (uint8_t)m->own;
+    return 0;
+}
+
+static void find_centres(view_hub* h, view_client* c) {
+    const proto_view_settings* s = &c->settings;
+    c->center_count = 0;
+    if (s->follow_own)
+        for (uint32_t i = 0; i < s->own_count; i++) {
+            uint32_t slot;
+            if (!idmap_get(&h->fr.slots, s->own[i].id, &slot) || !h->fr.ok[slot]) continue;
+            c->centers[c->center_count][0] = h->fr.f->vessels[slot].position[0];
+            c->centers[c->center_count][1] = h->fr.f->vessels[slot].position[2];
+            c->center_count++;
+        }
+    if (!c->center_count) {
+        c->centers[0][0] = s->center[0];
+        c->centers[0][1] = s->center[1];
+        c->center_count = 1;
+    }
+}
+
+static int find_vessels(view_hub* h, view_client* c) {
+    for (uint32_t i = 0; i < c->entry_count; i++) {
+        c->entries[i].in_view = 0;
+        c->entries[i].own = 0;
+        c->entries[i].slot = -1;
+    }
+    c->in_view = 0;
+    mark_ctx m = {h, c, 1};
+    /* The player's own vessels first: always in. */
+    for (uint32_t i = 0; i < c->settings.own_count; i++) {
+        uint32_t slot;
+        if (idmap_get(&h->fr.slots, c->settings.own[i].id, &slot) && h->fr.ok[slot] && mark(&m, slot, 0.0f))
+            return -1;
+    }
+    m.own = 0;
+    for (uint32_t k = 0; k < c->center_count; k++)
+        if (view_frame_query(&h->fr, c->centers[k][0], c->centers[k][1], c->settings.radius, mark, &m)) return -1;
+    /* Entries out of the view and unknown to the client go; known ones
+     * leave (gone when the world no longer has them). */
+    uint32_t kept = 0;
+    int moved = 0;
+    for (uint32_t i = 0; i < c->entry_count; i++) {
+        view_entry* e = &c->entries[i];
+        if (e->in_view) {
+            if (e->leave == 1) e->leave = 0;
+        } else if (!e->known) {
+            moved = 1;
+            continue;
+        } else {
+            uint32_t slot;
+            e->slot = idmap_get(&h->fr.slots, e->id, &slot) ? (int32_t)slot : -1; /* -1: gone */
+            if (!e->leave) e->leave = 1;
+        }
+        if (kept != i) {
+            c->entries[kept] = *e;
+            moved = 1;
+        }
+        kept++;
+    }
+    if (moved) {
+        c->entry_count = kept;
+        idmap_clear(&c->ids);
+        for (uint32_t i = 0; i < kept; i++)
+            if (idmap_put(&c->ids, c->entries[i].id, i)) return -1;
+    }
+    return 0;
+}
+
+/* ---- priorities ---------------------------------------------------------------------- */
+
+/* Per tick: near vessels gain 3.3x (30 updates a second where the rest
+ * get 10 share the budget that way), own ones 4x more, ones the client
+ * does not hold yet 4x (joining fills the view first). Speed barely
+ * matters: the prediction carries a steady course. */
+static float weight(const view_entry* e, float speed) {
+    const float near_w = 3.3f;
+    float d = e->dist;
+    const float ramp = 1.1f * VIEW_NEAR_M; /* past "near", so a boat crossing it is not short */
+    float w = d <= ramp ? near_w : d >= VIEW_FAR_M ? 1.0f : 1.0f + (near_w - 1.0f) * (VIEW_FAR_M - d) / (VIEW_FAR_M - ramp);
+    if (e->own) w *= 4.0f;
+    w *= 1.0f + (speed < 20.0f ? speed : 20.0f) / 100.0f;
+    if (!e->known) w *= 4.0f;
+    return w;
+}
+
+static unsigned distance_class(float d) { return d < VIEW_NEAR_M ? 0 : d < VIEW_FAR_M ? 1 : d < 1200.0f ? 2 : 3; }
+
+/* A max-heap of entry indices by priority (ties: smaller id first, so the
+ * order depends on nothing but the state). */
+static int before(const view_entry* a, const view_entry* b) {
+    return a->priority > b->priority || (a->priority == b->priority && a->id < b->id);
+}
+
+static void sift_down(const view_entry* e, uint32_t* heap, uint32_t n, uint32_t i) {
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && before(&e[heap[l]], &e[heap[m]])) m = l;
+        if (r < n && before(&e[heap[r]], &e[heap[m]])) m = r;
+        if (m == i) return;
+        uint32_t t = heap[i];
+        heap[i] = heap[m];
+        heap[m] = t;
+        i = m;
+    }
+}
+
+static int by_id(const void* a, const void* b) {
+    uint32_t x = ((const proto_view_put*)a)->rec.id, y = ((const proto_view_put*)b)->rec.id;
+    return x < y ? -1 : x > y;
+}
+
+/* ---- the packet -------------------------------------------------------------------------- */
+
+static int add_put(view_client* c, const proto_view_put* p) {
+    if (grow((void**)&c->puts, &c->put_cap, c->put_count + 1, sizeof *c->puts)) return -1;
+    c->puts[c->put_count++] = *p;
+    return 0;
+}
+
+static int write_packet(view_hub* h, view_client* c, int keyframe) {
+    const view_frame* f = h->fr.f;
+    qsort(c->puts, c->put_count, sizeof *c->puts, by_id);
+    int32_t origin[2] = {(int32_t)lround(c->centers[0][0]), (int32_t)lround(c->centers[0][1])};
+    uint32_t worst = 0;
+    for (uint32_t k = 0; k < c->put_count; k++) worst += c->puts[k].bits + 34;
+    if (grow((void**)&c->bits, &c->bits_cap, worst / 8 + 8, 1)) return -1;
+    proto_bitw w = {c->bits, 0, 0, 0};
+    uint32_t prev_id = UINT32_MAX;
+    uint16_t prev_type = 0;
+    for (uint32_t k = 0; k < c->put_count; k++) proto_view_put_record(&w, &c->puts[k], origin, &prev_id, &prev_type);
+    size_t nbytes = proto_flush_bits(&w);
+    proto_view_header hd;
+    memset(&hd, 0, sizeof hd);
+    hd.seq = ++c->seq;
+    hd.base_seq = keyframe ? 0 : c->applied;
+    hd.keyframe = keyframe;
+    hd.tick = f->tick;
+    hd.sim_time = f->sim_time;
+    hd.send_time_ns = f->send_time_ns;
+    hd.origin[0] = origin[0];
+    hd.origin[1] = origin[1];
+    hd.record_count = c->put_count;
+    if (c->echo) {
+        hd.has_settings = 1;
+        hd.settings = c->settings;
+        c->echo = 0;
+    }
+    if (proto_wrap_view_update(&c->out, &hd, c->bits, nbytes, NULL)) return -1;
+    /* Keep what the client will hold once it acknowledges this. */
+    view_packet* p = &c->ring[hd.seq % VIEW_RING];
+    if (grow((void**)&p->recs, &p->cap, c->put_count, sizeof *p->recs)) return -1;
+    p->seq = hd.seq;
+    p->used = 1;
+    p->keyframe = (uint8_t)keyframe;
+    p->count = c->put_count;
+    for (uint32_t k = 0; k < c->put_count; k++) {
+        p->recs[k] = c->puts[k].rec;
+        view_entry* e = view_entry_find(c, c->puts[k].rec.id);
+        if (!e) continue;
+        if (c->puts[k].rec.kind == PROTO_VIEW_LEAVE) {
+            e->leave = 2;
+            e->leave_seq = hd.seq;
+        } else {
+            e->priority = 0.0f;
+        }
+    }
+    c->tokens -= 8.0 * (double)c->out.size;
+    c->has_out = 1;
+    c->out_keyframe = keyframe;
+    c->out_records = c->put_count;
+    return 0;
+}
+
+static proto_view_put put_for(view_hub* h, const view_entry* e, int keyframe) {
+    const proto_vq* q = &h->fr.vq[e->slot];
+    proto_view_put p;
+    int32_t origin[2] = {0, 0}; /* sizing only: the enter's real origin is the packet's */
+    if (!keyframe && e->known)
+        proto_view_make_update(&e->base, q, distance_class(e->dist), &p);
+    else
+        proto_view_make_enter(e->id, q, view_frame_spawned(h, e->id), origin, &p);
+    return p;
+}
+
+/* Fills the packet: leaves first (tiny, and owed), then by priority while
+ * the saved budget lasts. */
+static int fill(view_hub* h, view_client* c, double budget_bits, int keyframe) {
+    c->put_count = 0;
+    double used = 0.0;
+    if (!keyframe)
+        for (uint32_t i = 0; i < c->entry_count; i++) {
+            view_entry* e = &c->entries[i];
+            if (e->leave != 1) continue;
+            proto_view_put p;
+            proto_view_make_leave(e->id, e->slot < 0, &p);
+            used += p.bits + VIEW_ID_BITS_GUESS;
+            if (add_put(c, &p)) return -1;
+        }
+    if (grow((void**)&c->heap, &c->heap_cap, c->entry_count, sizeof *c->heap)) return -1;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->entry_count; i++)
+        if (c->entries[i].in_view) c->heap[n++] = i;
+    for (uint32_t i = n / 2; i-- > 0;) sift_down(c->entries, c->heap, n, i);
+    /* The enter's position is relative to the packet's origin: sizes here
+     * take the widest code for it (POS_REL's top class) when unsure. */
+    while (n) {
+        const view_entry* e = &c->entries[c->heap[0]];
+        proto_view_put p = put_for(h, e, keyframe);
+        double cost = p.bits + VIEW_ID_BITS_GUESS + (p.rec.kind == PROTO_VIEW_ENTER ? 27.0 : 0.0);
+        if (used + cost > budget_bits) break;
+        used += cost;
+        if (add_put(c, &p)) return -1;
+        c->heap[0] = c->heap[--n];
+        sift_down(c->entries, c->heap, n, 0);
+    }
+    return 0;
+}
+
+int view_client_tick(view_hub* h, view_client* c) {
+    c->has_out = 0;
+    double hz = h->cfg.tick_hz;
+    c->change_tokens += h->cfg.changes_per_s / hz;
+    if (c->change_tokens > h->cfg.changes_per_s) c->change_tokens = h->cfg.changes_per_s;
+    if (!c->configured) return 0;
+    const view_frame* f = h->fr.f;
+    find_centres(h, c);
+    if (find_vessels(h, c)) return -1;
+    for (uint32_t i = 0; i < c->entry_count; i++) {
+        view_entry* e = &c->entries[i];
+        if (e->in_view) e->priority += weight(e, h->fr.speed[e->slot]);
+    }
+    c->tokens += c->budget_bps / hz;
+    if (!c->fallback && c->seq + 1 - c->applied > VIEW_RING) {
+        /* Too far behind: forget what is outstanding, send keyframes. */
+        c->fallback = 1;
+        c->next_keyframe = f->tick;
+    }
+    if (c->fallback) {
+        double cap = c->budget_bps * h->cfg.keyframe_interval_s;
+        if (c->tokens > cap) c->tokens = cap;
+        if (f->tick < c->next_keyframe) return 0;
+        c->next_keyframe = f->tick + (uint64_t)ceil(h->cfg.keyframe_interval_s * hz);
+        for (int i = 0; i < VIEW_RING; i++) c->ring[i].used = 0;
+        if (fill(h, c, c->tokens - VIEW_HEADER_BITS, 1)) return -1;
+        return write_packet(h, c, 1);
+    }
+    double cap = c->budget_bps * 0.25; /* a quarter second of burst */
+    if (c->tokens > cap) c->tokens = cap;
+    if (c->tokens < 2 * VIEW_HEADER_BITS && !c->echo) return 0; /* save up: headers are not free */
+    if (fill(h, c, c->tokens - VIEW_HEADER_BITS, 0)) return -1;
+    if (!c->put_count && !c->echo) return 0;
+    return write_packet(h, c, 0);
+}
