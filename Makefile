@@ -43,7 +43,7 @@ BUILD_TSAN ?= build-tsan
 test-tsan: setup
 	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=Debug -DNAVAL_TSAN=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_TSAN) -j $(JOBS)
-	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ground|test_pairs_threads|test_ocean$$|test_ocean_grid|tool_naval_bench|test_edge|test_relay|test_server|tool_naval_server' --output-on-failure
+	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_world|test_ground|test_pairs_threads|test_view|test_ocean$$|test_ocean_grid|tool_naval_bench|test_edge|test_relay|test_server|tool_naval_server' --output-on-failure
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN) $(BUILD_FUZZ)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_fleet.h"
 #include "cli.h"
 #include "proto.h"
 
@@ -35,41 +36,10 @@ static double now_us(void) {
     return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
 }
 
-/* Boat i at time t, in closed form: a heading and speed of its own, a slow
- * turn, heave, roll and pitch at wave periods of 6-10 s. Deterministic. */
-static void boat_state(uint32_t i, double t, proto_vessel* v) {
-    uint64_t h = (uint64_t)i * 0x9E3779B97F4A7C15ull;
-    double u0 = (double)((h >> 11) & 0xFFFF) / 65536.0, u1 = (double)((h >> 27) & 0xFFFF) / 65536.0;
-    double u2 = (double)((h >> 43) & 0xFFFF) / 65536.0;
-    double speed = 3.0 + 7.0 * u2, turn = 0.02 * (u0 - 0.5), heading = 6.283185307179586 * u1 + turn * t;
-    double w = 6.283185307179586 / (6.0 + 4.0 * u0), phase = 6.283185307179586 * u2;
-    double roll = 0.08 * sin(w * t + phase), pitch = 0.03 * sin(w * t + phase + 1.0);
-    memset(v, 0, sizeof *v);
-    v->id = i + 1;
-    v->type = (uint16_t)(i % 3);
-    /* A 10 km square, boats on their tracks. */
-    v->position[0] = -5000.0 + 10000.0 * u0 + speed * cos(heading) * t;
-    v->position[1] = -2.0 + 0.8 * sin(w * t + phase);
-    v->position[2] = -5000.0 + 10000.0 * u1 - speed * sin(heading) * t;
-    /* Yaw about +y, then pitch about +z, then roll about +x (half angles). */
-    double cy = cos(heading / 2), sy = sin(heading / 2), cp = cos(pitch / 2), sp = sin(pitch / 2);
-    double cr = cos(roll / 2), sr = sin(roll / 2);
-    v->orientation[0] = (float)(cy * cp * sr + sy * sp * cr);
-    v->orientation[1] = (float)(sy * cp * cr - cy * sp * sr);
-    v->orientation[2] = (float)(cy * sp * cr - sy * cp * sr);
-    v->orientation[3] = (float)(cy * cp * cr + sy * sp * sr);
-    v->velocity[0] = (float)(speed * cos(heading));
-    v->velocity[1] = (float)(0.8 * w * cos(w * t + phase));
-    v->velocity[2] = (float)(-speed * sin(heading));
-    v->angular_velocity[0] = (float)(0.08 * w * cos(w * t + phase) * cos(heading));
-    v->angular_velocity[1] = (float)turn;
-    v->angular_velocity[2] = (float)(-0.08 * w * cos(w * t + phase) * sin(heading));
-}
-
 static void fleet_at(proto_snapshot* s, uint32_t n, uint64_t tick, double hz) {
     s->tick = tick;
     s->sim_time = tick / hz;
-    for (uint32_t i = 0; i < n; i++) boat_state(i, s->sim_time, &s->vessels[i]);
+    for (uint32_t i = 0; i < n; i++) bench_boat_state(i, s->sim_time, 5000.0, &s->vessels[i]);
     s->vessel_count = n;
     s->stats.vessel_count = n;
 }
@@ -186,11 +156,11 @@ static uint32_t compact_case(uint64_t t, proto_vessel* v) {
     for (uint32_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         if (i == 6 && t % 4 >= 2) continue; /* id 301 leaves after tick 1 of each keyframe interval */
         proto_vessel* x = &v[n++];
-        boat_state(i, 10.0 + (double)t * 0.05, x);
+        bench_boat_state(i, 10.0 + (double)t * 0.05, 5000.0, x);
         x->id = ids[i];
         x->type = (uint16_t)(i < 4 ? 1 : i * 7);
         x->flags = (uint16_t)(i == 3 ? 0x8001 : 0);
-        if (i == 2) boat_state(i, 10.0, x), x->id = ids[i], x->type = 1; /* still */
+        if (i == 2) bench_boat_state(i, 10.0, 5000.0, x), x->id = ids[i], x->type = 1; /* still */
         if (i == 4 && t % 4 >= 1) x->position[0] += 300.0;                 /* a jump: whole state */
         if (i == 5) x->position[2] = 2.0e5;                                /* raw: out of range */
         if (i == 7 && t % 4 >= 2) x->velocity[1] = NAN;                     /* goes raw */
@@ -202,7 +172,7 @@ static uint32_t compact_case(uint64_t t, proto_vessel* v) {
     }
     for (uint64_t k = 0; k < t % 4; k++) { /* new since the keyframe */
         proto_vessel* x = &v[n++];
-        boat_state(100 + (uint32_t)k, (double)t, x);
+        bench_boat_state(100 + (uint32_t)k, (double)t, 5000.0, x);
         x->id = 1000 + (uint32_t)k * 40000;
         x->type = (uint16_t)k;
         x->flags = (uint16_t)(k == 1 ? 2 : 0);

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/* The player-view encoder alone (view/view.h): a fleet that moves like
+ * ships, V views spread over it, each with a client (decoder) that
+ * acknowledges 3 ticks later; per tick the hub encodes every view on the
+ * job pool. Prints the encode time per tick, each view's bandwidth, and
+ * the update rates near (300 m) and in the view that the clients saw.
+ *
+ *   bench-view [--boats N] [--views V] [--radius M] [--budget KBPS] [--seconds S]
+ *              [--threads T] [--hz H] [--half M]
+ *   bench-view --write-session DIR
+ *
+ * --half is the fleet's half-width (default 45 sqrt(N) m, the server's demo
+ * fleet). --write-session writes one view's updates through joins, leaves,
+ * a spawn, a despawn, a move and a keyframe fallback to DIR/updates.bin
+ * (each a 32-bit little-endian length, then the message) and, after each,
+ * what the C decoder holds (each vessel's sample count and newest sample)
+ * and the events to DIR/expected.json, and exits: the TypeScript decoder's
+ * test reads both. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_fleet.h"
+#include "cli.h"
+#include "proto.h"
+#include "view.h"
+
+#define ACK_DELAY 3
+
+typedef struct options {
+    uint64_t boats, views, seconds, threads, budget;
+    double radius, hz, half;
+    const char* write_session;
+} options;
+
+typedef struct client {
+    proto_view_decoder* dec;
+    double cx, cz;
+    uint64_t bytes, updates;
+    uint32_t acks[ACK_DELAY + 1][2];
+    int silent;
+    proto_buf buf;
+} client;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static int usage(const char* why) {
+    fprintf(stderr,
+            "bench-view: %s\nusage: bench-view [--boats N] [--views V] [--radius M] [--budget KBPS] [--seconds S] "
+            "[--threads T] [--hz H] [--half M] | --write-session DIR\n",
+            why);
+    return 2;
+}
+
+static int parse(int argc, char** argv, options* o) {
+    *o = (options){4000, 20, 10, 2, 256, 1000.0, 60.0, 0.0, NULL};
+    for (int i = 1; i < argc; i++) {
+        const char* a = argv[i];
+        if (i + 1 >= argc) return usage("a flag without its value");
+        const char* v = argv[++i];
+        int bad = 0;
+        if (!strcmp(a, "--boats")) bad = cli_parse_u64(v, 1, 1000000, &o->boats);
+        else if (!strcmp(a, "--views")) bad = cli_parse_u64(v, 1, 100000, &o->views);
+        else if (!strcmp(a, "--seconds")) bad = cli_parse_u64(v, 1, 3600, &o->seconds);
+        else if (!strcmp(a, "--threads")) bad = cli_parse_u64(v, 1, JOBS_MAX_THREADS, &o->threads);
+        else if (!strcmp(a, "--budget")) bad = cli_parse_u64(v, 1, 1000000, &o->budget);
+        else if (!strcmp(a, "--radius")) bad = cli_parse_double(v, &o->radius) || !(o->radius > 0.0);
+        else if (!strcmp(a, "--hz")) bad = cli_parse_double(v, &o->hz) || !(o->hz > 0.0 && o->hz <= 1000.0);
+        else if (!strcmp(a, "--half")) bad = cli_parse_double(v, &o->half) || !(o->half > 0.0);
+        else if (!strcmp(a, "--write-session")) o->write_session = v;
+        else return usage(a);
+        if (bad) {
+            fprintf(stderr, "bench-view: %s: bad value '%s'\n", a, v);
+            return 2;
+        }
+    }
+    if (o->half <= 0.0) o->half = 45.0 * sqrt((double)o->boats);
+    return 0;
+}
+
+static void fleet_at(proto_vessel* v, uint32_t n, uint64_t tick, double hz, double half) {
+    for (uint32_t i = 0; i < n; i++) bench_boat_state(i, (double)tick / hz, half, &v[i]);
+}
+
+/* The client's side of a tick: decode what came, queue its ack, hand the
+ * ack of ACK_DELAY ticks ago to the hub. */
+static void client_tick(view_hub* hub, uint32_t conn, client* c, const uint8_t* data, size_t size, uint64_t tick) {
+    uint32_t slot = (uint32_t)(tick % (ACK_DELAY + 1));
+    c->acks[slot][0] = c->acks[slot][1] = 0;
+    if (data) {
+        proto_view_header h;
+        nv_error e;
+        if (proto_decode_view_update(c->dec, data, size, &h, &e)) {
+            fprintf(stderr, "bench-view: view %u: %s\n", conn, e.message);
+            exit(1);
+        }
+        c->bytes += size;
+        c->updates++;
+        if (!c->silent) proto_view_decoder_ack(c->dec, &c->acks[slot][0], &c->acks[slot][1]);
+    }
+    uint32_t due = (uint32_t)((tick + 1) % (ACK_DELAY + 1));
+    if (!c->acks[due][0]) return;
+    proto_view_request r;
+    memset(&r, 0, sizeof r);
+    r.ack = c->acks[due][0];
+    r.ack_mask = c->acks[due][1];
+    nv_error e;
+    if (proto_encode_view_request(&c->buf, &r, &e) || view_handle(hub, conn, c->buf.data, c->buf.size, &e)) {
+        fprintf(stderr, "bench-view: ack: %s\n", e.message);
+        exit(1);
+    }
+}
+
+static int open_client(view_hub* hub, uint32_t conn, client* c, double x, double z, double radius, uint32_t kbps) {
+    memset(c, 0, sizeof *c);
+    c->cx = x;
+    c->cz = z;
+    nv_error e;
+    if (!(c->dec = proto_create_view_decoder(1u << 16, &e)) || view_open(hub, conn, &e)) {
+        fprintf(stderr, "bench-view: %s\n", e.message);
+        return -1;
+    }
+    proto_view_request r;
+    memset(&r, 0, sizeof r);
+    r.has_settings = 1;
+    r.settings.center[0] = x;
+    r.settings.center[1] = z;
+    r.settings.radius = (float)radius;
+    r.settings.budget_kbps = kbps;
+    if (proto_encode_view_request(&c->buf, &r, &e) || view_handle(hub, conn, c->buf.data, c->buf.size, &e)) {
+        fprintf(stderr, "bench-view: %s\n", e.message);
+        return -1;
+    }
+    return 0;
+}
+
+static void close_client(client* c) {
+    proto_destroy_view_decoder(c->dec);
+    proto_free_buf(&c->buf);
+}
+
+static view_hub* make_hub(const options* o) {
+    view_config vc;
+    view_config_default(&vc);
+    vc.tick_hz = o->hz;
+    vc.max_radius = (float)(o->radius > 2000.0 ? o->radius : 2000.0);
+    vc.max_views = (uint32_t)o->views + 1;
+    view_hub* hub = NULL;
+    nv_error e;
+    if (view_hub_create(&hub, &vc, NULL, NULL, &e)) fprintf(stderr, "bench-view: %s\n", e.message);
+    return hub;
+}
+
+/* ---- the session for the TypeScript decoder's test -------------------------------- */
+
+static void json_vessels(FILE* f, const proto_view_decoder* d) {
+    uint32_t n;
+    const proto_view_vessel* vs = proto_view_decoder_vessels(d, &n);
+    /* By id, so that the reader need not sort. */
+    uint32_t* order = malloc((n ? n : 1) * sizeof *order);
+    for (uint32_t i = 0; i < n; i++) order[i] = i;
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0 && vs[order[j - 1]].id > vs[order[j]].id; j--) {
+            uint32_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    fprintf(f, "[");
+    for (uint32_t i = 0; i < n; i++) {
+        const proto_view_vessel* v = &vs[order[i]];
+        /* The newest sample: the older ones were checked when they were new. */
+        const proto_view_sample* s = &v->samples[0];
+        fprintf(f,
+                "%s{\"id\":%u,\"type\":%u,\"flags\":%u,\"samples\":%u,\"tick\":%llu,\"p\":[%.17g,%.17g,%.17g],"
+                "\"q\":[%.9g,%.9g,%.9g,%.9g]}",
+                i ? "," : "", v->id, v->type, v->flags, v->sample_count, (unsigned long long)s->tick, s->position[0],
+                s->position[1], s->position[2], (double)s->orientation[0], (double)s->orientation[1],
+                (double)s->orientation[2], (double)s->orientation[3]);
+    }
+    fprintf(f, "]");
+    free(order);
+}
+
+static int write_session(const char* dir) {
+    options o = {300, 1, 0, 1, 128, 600.0, 60.0, 1200.0, NULL};
+    char path[512];
+    snprintf(path, sizeof path, "%s/updates.bin", dir);
+    FILE* bin = fopen(path, "wb");
+    snprintf(path, sizeof path, "%s/expected.json", dir);
+    FILE* js = fopen(path, "w");
+    if (!bin || !js) {
+        fprintf(stderr, "bench-view: cannot write into %s\n", dir);
+        return 1;
+    }
+    view_hub* hub = make_hub(&o);
+    client c;
+    if (!hub || open_client(hub, 1, &c, 0.0, 0.0, o.radius, (uint32_t)o.budget)) return 1;
+    proto_vessel* v = calloc(o.boats + 8, sizeof *v);
+    uint32_t n = (uint32_t)o.boats;
+    fprintf(js, "[");
+    int first = 1;
+    for (uint64_t tick = 1; tick <= 420; tick++) {
+        fleet_at(v, n, tick, o.hz, o.half);
+        if (tick >= 150) n = (uint32_t)o.boats - 1;            /* a despawn */
+        if (tick >= 200) {                                   /* a spawn near the centre */
+            bench_boat_state(1000, (double)tick / o.hz, 1.0, &v[n]);
+            n++;
+        }
+        c.silent = tick >= 240 && tick < 320;                /* stops acknowledging: keyframes */
+        if (tick == 100) {                                   /* the view moves: leaves and enters */
+            proto_view_request r;
+            memset(&r, 0, sizeof r);
+            r.has_settings = 1;
+            r.settings.center[0] = 400.0;
+            r.settings.radius = (float)o.radius;
+            r.settings.budget_kbps = (uint32_t)o.budget;
+            nv_error e;
+            if (proto_encode_view_request(&c.buf, &r, &e) || view_handle(hub, 1, c.buf.data, c.buf.size, &e)) return 1;
+        }
+        view_frame f = {tick, (double)tick / o.hz, 0, v, n};
+        nv_error e;
+        if (view_hub_encode(hub, &f, NULL, &e)) return 1;
+        const uint8_t* data = NULL;
+        size_t size = 0;
+        if (view_hub_output_count(hub)) {
+            uint32_t conn;
+            view_hub_output(hub, 0, &conn, &data, &size);
+            uint8_t len[4] = {(uint8_t)size, (uint8_t)(size >> 8), (uint8_t)(size >> 16), (uint8_t)(size >> 24)};
+            fwrite(len, 1, 4, bin);
+            fwrite(data, 1, size, bin);
+        }
+        client_tick(hub, 1, &c, data, size, tick);
+        if (data) {
+            uint32_t ne;
+            const proto_view_event* ev = proto_view_decoder_events(c.dec, &ne);
+            fprintf(js, "%s\n{\"tick\":%llu,\"events\":[", first ? "" : ",", (unsigned long long)tick);
+            for (uint32_t k = 0; k < ne; k++) fprintf(js, "%s[%u,%d]", k ? "," : "", ev[k].id, (int)ev[k].kind);
+            fprintf(js, "],\"vessels\":");
+            json_vessels(js, c.dec);
+            fprintf(js, "}");
+            first = 0;
+        }
+    }
+    fprintf(js, "\n]\n");
+    fclose(bin);
+    fclose(js);
+    view_stats st;
+    view_hub_stats(hub, &st);
+    printf("bench-view: wrote %llu updates (%llu keyframes) to %s\n", (unsigned long long)st.updates,
+           (unsigned long long)st.keyframes, dir);
+    close_client(&c);
+    view_hub_destroy(hub);
+    free(v);
+    return st.keyframes ? 0 : 1;
+}
+
+/* ---- the benchmark ---------------------------------------------------------------------- */
+
+int main(int argc, char** argv) {
+    options o;
+    if (parse(argc, argv, &o)) return 2;
+    if (o.write_session) return write_session(o.write_session);
+    view_hub* hub = make_hub(&o);
+    jobs* pool = NULL;
+    nv_error e;
+    if (!hub || nv_jobs_create(&pool, (uint32_t)o.threads, &e)) return 1;
+    uint32_t n = (uint32_t)o.boats, nv = (uint32_t)o.views;
+    proto_vessel* v = calloc(n, sizeof *v);
+    client* cs = calloc(nv, sizeof *cs);
+    /* Views on a grid over the fleet's square. */
+    uint32_t side = (uint32_t)ceil(sqrt((double)nv));
+    for (uint32_t k = 0; k < nv; k++) {
+        double x = -o.half + (2.0 * o.half) * ((k % side) + 0.5) / side;
+        double z = -o.half + (2.0 * o.half) * ((k / side) + 0.5) / side;
+        if (open_client(hub, k + 1, &cs[k], x, z, o.radius, (uint32_t)o.budget)) return 1;
+    }
+    uint64_t ticks = (uint64_t)(o.seconds * o.hz), warm = (uint64_t)o.hz;
+    double* ms = calloc(ticks, sizeof *ms);
+    /* Updates seen near (300 m) and in the view per (view, boat), over the measured ticks. */
+    uint32_t* seen = calloc((size_t)nv * n, sizeof *seen);
+    uint32_t* near_ticks = calloc((size_t)nv * n, sizeof *near_ticks);
+    uint32_t* view_ticks = calloc((size_t)nv * n, sizeof *view_ticks);
+    uint32_t* out_of = calloc(nv, sizeof *out_of);
+    uint64_t* bytes_warm = calloc(nv, sizeof *bytes_warm);
+    for (uint64_t t = 1; t <= ticks + warm; t++) {
+        fleet_at(v, n, t, o.hz, o.half);
+        view_frame f = {t, (double)t / o.hz, 0, v, n};
+        double t0 = now_ms();
+        if (view_hub_encode(hub, &f, pool, &e)) {
+            fprintf(stderr, "bench-view: %s\n", e.message);
+            return 1;
+        }
+        if (t > warm) ms[t - warm - 1] = now_ms() - t0;
+        for (uint32_t k = 0; k < nv; k++) out_of[k] = UINT32_MAX;
+        for (uint32_t i = 0; i < view_hub_output_count(hub); i++) {
+            uint32_t conn;
+            const uint8_t* data;
+            size_t size;
+            view_hub_output(hub, i, &conn, &data, &size);
+            out_of[conn - 1] = i;
+        }
+        for (uint32_t k = 0; k < nv; k++) {
+            const uint8_t* data = NULL;
+            size_t size = 0;
+            if (out_of[k] != UINT32_MAX) {
+                uint32_t conn;
+                view_hub_output(hub, out_of[k], &conn, &data, &size);
+            }
+            client_tick(hub, k + 1, &cs[k], data, size, t);
+            if (t == warm) bytes_warm[k] = cs[k].bytes;
+            if (t <= warm) continue;
+            for (uint32_t i = 0; i < n; i++) {
+                double d = hypot(v[i].position[0] - cs[k].cx, v[i].position[2] - cs[k].cz);
+                if (d < 300.0) near_ticks[(size_t)k * n + i]++;
+                if (d < o.radius) view_ticks[(size_t)k * n + i]++;
+            }
+            if (!data) continue;
+            uint32_t held;
+            const proto_view_vessel* vs = proto_view_decoder_vessels(cs[k].dec, &held);
+            for (uint32_t j = 0; j < held; j++)
+                if (vs[j].samples[0].tick == t && vs[j].id >= 1 && vs[j].id <= n) seen[(size_t)k * n + vs[j].id - 1]++;
+        }
+    }
+    qsort(ms, ticks, sizeof *ms, cmp_double);
+    double near_min = 1e9, view_min = 1e9, kbps_max = 0.0, kbps_sum = 0.0, secs = (double)ticks / o.hz;
+    for (uint32_t k = 0; k < nv; k++) {
+        double kbps = 8.0 * (double)(cs[k].bytes - bytes_warm[k]) / secs / 1000.0;
+        kbps_sum += kbps;
+        kbps_max = kbps > kbps_max ? kbps : kbps_max;
+        for (uint32_t i = 0; i < n; i++) {
+            size_t at = (size_t)k * n + i;
+            /* Whole seconds in a zone, as naval-load counts them. */
+            if (near_ticks[at] >= 2 * o.hz && near_ticks[at] == view_ticks[at]) {
+                double hz = seen[at] / (near_ticks[at] / o.hz);
+                near_min = hz < near_min ? hz : near_min;
+            }
+            if (view_ticks[at] == ticks) {
+                double hz = seen[at] / secs;
+                view_min = hz < view_min ? hz : view_min;
+            }
+        }
+    }
+    view_stats st;
+    view_hub_stats(hub, &st);
+    printf("bench-view: %u boats (half-width %.0f m), %u views of %.0f m at %llu kbit/s, %llu threads, %.0f Hz, %llu s\n",
+           n, o.half, nv, o.radius, (unsigned long long)o.budget, (unsigned long long)o.threads, o.hz,
+           (unsigned long long)o.seconds);
+    printf("  encode per tick: p50 %.3f ms, p99 %.3f ms, max %.3f ms (%.1f us per view)\n", ms[ticks / 2],
+           ms[(size_t)(ticks * 0.99)], ms[ticks - 1], 1000.0 * ms[ticks / 2] / nv);
+    printf("  per view: %.1f kbit/s mean, %.1f max; %.0f records per update, %.1f bits per record\n", kbps_sum / nv,
+           kbps_max, (double)st.records / (double)(st.updates ? st.updates : 1),
+           8.0 * (double)st.bytes / (double)(st.records ? st.records : 1));
+    printf("  updates: near (300 m) >= %.1f Hz, in the view >= %.1f Hz\n", near_min, view_min);
+    for (uint32_t k = 0; k < nv; k++) close_client(&cs[k]);
+    view_hub_destroy(hub);
+    nv_jobs_destroy(pool);
+    free(v);
+    free(cs);
+    free(ms);
+    free(seen);
+    free(near_ticks);
+    free(view_ticks);
+    free(out_of);
+    free(bytes_warm);
+    return 0;
+}
