@@ -134,23 +134,28 @@ static float weight(const view_entry* e, float speed) {
 
 static unsigned distance_class(float d) { return d < VIEW_NEAR_M ? 0 : d < VIEW_FAR_M ? 1 : d < 1200.0f ? 2 : 3; }
 
-/* A max-heap of entry indices by priority (ties: smaller id first, so the
- * order depends on nothing but the state). */
-static int before(const view_entry* a, const view_entry* b) {
-    return a->priority > b->priority || (a->priority == b->priority && a->id < b->id);
+/* A max-heap of keys: the priority's bits (a float >= 0 orders as its bit
+ * pattern) above the entry's index, inverted so that ties go to the
+ * earlier entry. Comparing plain integers in one array keeps the sift
+ * inside the cache; the order depends on nothing but the view's state. */
+static uint64_t heap_key(const view_entry* e, uint32_t i) {
+    uint32_t bits;
+    float p = e->priority > 0.0f ? e->priority : 0.0f;
+    memcpy(&bits, &p, sizeof bits);
+    return (uint64_t)bits << 32 | (UINT32_MAX - i);
 }
 
-static void sift_down(const view_entry* e, uint32_t* heap, uint32_t n, uint32_t i) {
+static void sift_down(uint64_t* heap, uint32_t n, uint32_t i) {
+    uint64_t k = heap[i];
     for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < n && before(&e[heap[l]], &e[heap[m]])) m = l;
-        if (r < n && before(&e[heap[r]], &e[heap[m]])) m = r;
-        if (m == i) return;
-        uint32_t t = heap[i];
+        uint32_t l = 2 * i + 1, r = l + 1, m = l;
+        if (l >= n) break;
+        if (r < n && heap[r] > heap[l]) m = r;
+        if (heap[m] <= k) break;
         heap[i] = heap[m];
-        heap[m] = t;
         i = m;
     }
+    heap[i] = k;
 }
 
 static int by_id(const void* a, const void* b) {
@@ -248,19 +253,19 @@ static int fill(view_hub* h, view_client* c, double budget_bits, int keyframe) {
     if (grow((void**)&c->heap, &c->heap_cap, c->entry_count, sizeof *c->heap)) return -1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->entry_count; i++)
-        if (c->entries[i].in_view) c->heap[n++] = i;
-    for (uint32_t i = n / 2; i-- > 0;) sift_down(c->entries, c->heap, n, i);
+        if (c->entries[i].in_view) c->heap[n++] = heap_key(&c->entries[i], i);
+    for (uint32_t i = n / 2; i-- > 0;) sift_down(c->heap, n, i);
     /* The enter's position is relative to the packet's origin: sizes here
      * take the widest code for it (POS_REL's top class) when unsure. */
     while (n) {
-        const view_entry* e = &c->entries[c->heap[0]];
+        const view_entry* e = &c->entries[UINT32_MAX - (uint32_t)c->heap[0]];
         proto_view_put p = put_for(h, e, keyframe);
         double cost = p.bits + VIEW_ID_BITS_GUESS + (p.rec.kind == PROTO_VIEW_ENTER ? 27.0 : 0.0);
         if (used + cost > budget_bits) break;
         used += cost;
         if (add_put(c, &p)) return -1;
         c->heap[0] = c->heap[--n];
-        sift_down(c->entries, c->heap, n, 0);
+        sift_down(c->heap, n, 0);
     }
     return 0;
 }

@@ -52,7 +52,7 @@ typedef struct view_client {
     /* this tick */
     double centers[PROTO_VIEW_MAX_OWN][2];
     uint32_t center_count, in_view;
-    uint32_t* heap;
+    uint64_t* heap;                /* priority keys of the entries in view */
     uint32_t heap_cap;
     proto_view_put* puts;
     uint32_t put_count, put_cap;
