@@ -561,7 +561,9 @@ typedef struct proto_view_decoder proto_view_decoder;
 proto_view_decoder* proto_create_view_decoder(uint32_t max_vessels, proto_error* err);
 void proto_destroy_view_decoder(proto_view_decoder* d);
 /* 0: *h filled and the records applied (a refusal, h->status not OK,
- * carries none); -1: malformed or out of order, nothing changed. */
+ * carries none); -1: malformed or out of order: none of its records is
+ * applied (the base may have taken the updates up to the base_seq its
+ * header named, which this client received). */
 int proto_decode_view_update(proto_view_decoder* d, const void* data, size_t size, proto_view_header* h,
                              proto_error* err);
 /* What to send back after each update (a ViewRequest's ack and mask). */
