@@ -506,6 +506,78 @@ static void refusals(void** state) {
     fleet_free(f);
 }
 
+/* Hostile updates: every truncation of a real update is refused, and
+ * thousands of corrupted ones never crash a decoder (ASan and UBSan run
+ * this in make test-sanitize). */
+static void hostile_updates(void** state) {
+    (void)state;
+    rng_state = 13;
+    fleet* f = fleet_create(200, 800.0, 220);
+    view_hub* hub = hub_new();
+    link l;
+    link_open(&l, hub, 5, 0.0, 0.0, 700.0f, 256);
+    l.ack_delay = 2;
+    /* A session: keep every update's bytes. */
+    enum { KEEP = 120 };
+    uint8_t* msgs[KEEP];
+    size_t sizes[KEEP];
+    int kept = 0;
+    for (int t = 0; t < 240 && kept < KEEP; t++) {
+        step(hub, f, NULL);
+        for (uint32_t i = 0; i < view_hub_output_count(hub) && kept < KEEP; i++) {
+            uint32_t conn;
+            const uint8_t* data;
+            size_t size;
+            view_hub_output(hub, i, &conn, &data, &size);
+            msgs[kept] = malloc(size);
+            memcpy(msgs[kept], data, size);
+            sizes[kept++] = size;
+        }
+        link_tick(&l, f, NULL);
+    }
+    assert_true(kept > 60);
+    /* Truncations of the first update (a join: many enters). */
+    for (size_t n = 0; n < sizes[0]; n++) {
+        proto_view_decoder* d = proto_create_view_decoder(4096, NULL);
+        proto_view_header h;
+        if (proto_decode_view_update(d, msgs[0], n, &h, NULL) == 0) fail_msg("a truncation to %zu bytes decoded", n);
+        proto_destroy_view_decoder(d);
+    }
+    /* Corruptions: flip bytes, then go on with the rest of the session. */
+    for (int trial = 0; trial < 300; trial++) {
+        proto_view_decoder* d = proto_create_view_decoder(4096, NULL);
+        int bad_at = (int)(frand() * kept);
+        for (int k = 0; k < kept; k++) {
+            uint8_t* m = msgs[k];
+            size_t n = sizes[k];
+            uint8_t* copy = NULL;
+            if (k == bad_at) {
+                copy = malloc(n);
+                memcpy(copy, m, n);
+                int flips = 1 + (int)(frand() * 4);
+                for (int j = 0; j < flips; j++) copy[(size_t)(frand() * n)] ^= (uint8_t)(1u + frand() * 255);
+                m = copy;
+            }
+            proto_view_header h;
+            proto_decode_view_update(d, m, n, &h, NULL);
+            uint32_t count;
+            const proto_view_vessel* vs = proto_view_decoder_vessels(d, &count);
+            for (uint32_t i = 0; i < count; i++) {
+                double p[3];
+                float q[4];
+                proto_view_sample_at(&vs[i], (double)vs[i].samples[0].tick + 0.5, 2.0, p, q);
+                assert_true(isfinite(p[0]) && isfinite(q[3]));
+            }
+            free(copy);
+        }
+        proto_destroy_view_decoder(d);
+    }
+    for (int k = 0; k < kept; k++) free(msgs[k]);
+    link_close(&l);
+    view_hub_destroy(hub);
+    fleet_free(f);
+}
+
 /* The same bytes whatever the pool. */
 static void same_bytes_at_any_thread_count(void** state) {
     (void)state;
@@ -572,6 +644,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(leave_despawn_spawn),
         cmocka_unit_test(silent_client_falls_back),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(hostile_updates),
         cmocka_unit_test(same_bytes_at_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
