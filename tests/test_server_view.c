@@ -92,9 +92,10 @@ static void test_follow_own_boat(void** state) {
     nvc_view* v = open_view(srv.view_url, 0.0, 0.0, 800.0f, &boat, 1);
     uint32_t checked = 0, own_seen = 0, updates = 0;
     double worst = 0.0;
-    double deadline = proc_now() + 4.0;
+    /* 120 updates: 2 s at 60 Hz, longer in the sanitizer builds' slower server. */
+    double deadline = proc_now() + 30.0;
     proto_view_header h;
-    while (proc_now() < deadline) {
+    while (updates < 120 && proc_now() < deadline) {
         drain_snapshots();
         if (nvc_view_poll(v, 200, &h, &e)) {
             if (e.code == NV_ETIMEDOUT) continue;
@@ -119,7 +120,7 @@ static void test_follow_own_boat(void** state) {
     }
     print_message("%u updates, %u samples checked against the full stream, worst %.1f mm, own boat %u times\n", updates,
                   checked, worst * 1000.0, own_seen);
-    assert_true(updates > 100);   /* ~60 Hz for 4 s, less the start */
+    assert_true(updates >= 120);
     assert_true(own_seen > 100);  /* the own boat is in nearly every update */
     assert_true(checked > 300);
     nvc_view_counts c;
@@ -193,15 +194,24 @@ static void test_silent_views_and_metrics(void** state) {
     nvc_view* live = open_view(srv.view_url, 0.0, 0.0, 1500.0f, NULL, 0);
     nv_error e;
     proto_view_header h;
-    uint64_t first = 0, last = 0;
+    proto_stats st0, st1;
+    if (nvc_get_stats(cli, &st0, &e)) fail_msg("%s", e.message);
+    uint64_t first = 0, last = 0, updates = 0;
     double deadline = proc_now() + 3.0;
     while (proc_now() < deadline)
         if (nvc_view_poll(live, 200, &h, &e) == 0) {
             if (!first) first = h.tick;
             last = h.tick;
+            updates++;
         }
-    /* ~60 ticks a second: the silent ones hold nothing back. */
-    assert_true(last - first > 150);
+    if (nvc_get_stats(cli, &st1, &e)) fail_msg("%s", e.message);
+    /* The live view gets an update nearly every tick the server made
+     * (sanitizer builds tick slower: compare with the server's own count). */
+    uint64_t ticks = st1.tick - st0.tick;
+    print_message("%llu ticks, the live view saw %llu of them in %llu updates\n", (unsigned long long)ticks,
+                  (unsigned long long)(last - first), (unsigned long long)updates);
+    assert_true(ticks > 30);
+    assert_true((double)(last - first) > 0.8 * (double)ticks);
     char text[65536];
     assert_int_equal(proc_http_get(srv.http_port, "/metrics", text, sizeof text), 200);
     unsigned views = 0, fallback = 0;

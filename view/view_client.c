@@ -173,7 +173,7 @@ static int add_put(view_client* c, const proto_view_put* p) {
 
 static int write_packet(view_hub* h, view_client* c, int keyframe) {
     const view_frame* f = h->fr.f;
-    qsort(c->puts, c->put_count, sizeof *c->puts, by_id);
+    if (c->put_count > 1) qsort(c->puts, c->put_count, sizeof *c->puts, by_id);
     int32_t origin[2] = {(int32_t)lround(c->centers[0][0]), (int32_t)lround(c->centers[0][1])};
     uint32_t worst = 0;
     for (uint32_t k = 0; k < c->put_count; k++) worst += c->puts[k].bits + 34;
