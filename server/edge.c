@@ -326,7 +326,8 @@ typedef struct edge_write {
 
 static void edge_after_write(edge_conn* c, int status) {
     c->writes--;
-    if (c->role == EDGE_PEER && c->writes < c->e->lim.send_queue) c->stalled_ns = 0;
+    /* A peer's writes progress: the next one waits from now. */
+    if (c->role == EDGE_PEER) c->waiting_ns = c->writes ? edge_now_ns() : 0;
     if (c->state == EDGE_CLOSING) return;
     if (status < 0) {
         edge_conn_close(c);
@@ -774,7 +775,7 @@ static void edge_on_sweep(uv_timer_t* t) {
             }
         for (edge_conn *c = e->peers.first, *next; c; c = next) {
             next = c->snext;
-            if (c->stalled_ns && now - c->stalled_ns >= limit) {
+            if (c->waiting_ns && now - c->waiting_ns >= limit) {
                 EDGE_ADD(e->stats.timeouts[EDGE_TIMEOUT_SEND], 1);
                 e->timeouts_interval[EDGE_TIMEOUT_SEND]++;
                 edge_conn_close(c);

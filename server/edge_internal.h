@@ -111,7 +111,7 @@ struct edge_conn {
     /* a PAIR1 peer: its input rate and whether its writes are stuck */
     double peer_tokens;
     uint64_t peer_refill_ns;
-    uint64_t stalled_ns;     /* since its send queue is full (0: it is not) */
+    uint64_t waiting_ns;     /* since when its oldest unfinished write waits (0: none) */
 };
 
 typedef struct edge_route {

@@ -358,10 +358,10 @@ static void edge_peer_send(edge* e, edge_reply_item* r) {
         return;
     }
     if (c->writes >= e->lim.send_queue) {
-        if (!c->stalled_ns) c->stalled_ns = edge_now_ns();
         atomic_fetch_add_explicit(&e->stats.peer_dropped, 1, memory_order_relaxed);
         return;
     }
+    if (!c->writes) c->waiting_ns = edge_now_ns();
     static const uint8_t hop[EDGE_PAIR1_HEADER] = {0, 0, 0, 1};
     size_t size;
     uint8_t* out;

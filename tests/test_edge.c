@@ -193,12 +193,14 @@ typedef struct request_log {
     uint32_t count;
     atomic_int echo;   /* answer at once with the body */
     atomic_int closed; /* requester connections that went */
+    atomic_int peers_open, peers_closed, peer_messages;
+    atomic_uint last_peer;  /* the newest PAIR1 peer's connection id */
 } request_log;
 
 typedef struct fixture {
     edge* e;
     request_log log;
-    int http, pub, rep; /* ports */
+    int http, pub, rep, pair; /* ports */
     atomic_int held, release; /* GET /hold keeps the edge's thread until release */
 } fixture;
 
@@ -228,6 +230,24 @@ static int on_request(void* arg, uint32_t conn, uint32_t tag, const uint8_t* bod
     return 0;
 }
 
+static void on_peer_open(void* arg, uint32_t conn) {
+    atomic_store(&((fixture*)arg)->log.last_peer, conn);
+    atomic_fetch_add(&((fixture*)arg)->log.peers_open, 1);
+}
+
+/* A PAIR1 peer gets its message back (from the edge's own thread: edge_send
+ * is for any thread). */
+static void on_peer_message(void* arg, uint32_t conn, const uint8_t* body, size_t size) {
+    fixture* fx = arg;
+    atomic_fetch_add(&fx->log.peer_messages, 1);
+    if (atomic_load(&fx->log.echo)) edge_send(fx->e, conn, body, size);
+}
+
+static void on_peer_closed(void* arg, uint32_t conn) {
+    (void)conn;
+    atomic_fetch_add(&((fixture*)arg)->log.peers_closed, 1);
+}
+
 static void on_closed(void* arg, uint32_t conn) {
     (void)conn;
     fixture* fx = arg;
@@ -245,19 +265,22 @@ static void fixture_open(fixture* fx, const edge_limits* lim) {
     memset(fx, 0, sizeof *fx);
     pthread_mutex_init(&fx->log.lock, NULL);
     atomic_store(&fx->log.echo, 1);
-    edge_callbacks cb = {fx, on_http, on_request, NULL, on_closed, NULL, NULL, NULL};
+    edge_callbacks cb = {fx, on_http, on_request, NULL, on_closed, on_peer_open, on_peer_message, on_peer_closed};
     nv_error err;
     if (edge_create(&fx->e, lim, &cb, 1, &err)) fail_msg("%s", err.message);
     int http = edge_listen_http(fx->e, "127.0.0.1:0", &err);
     int pub = edge_listen_sp(fx->e, "tcp://127.0.0.1:0", EDGE_SUBSCRIBER, 0, &err);
     int rep = edge_listen_sp(fx->e, "tcp://127.0.0.1:0", EDGE_REQUESTER, 0, &err);
-    if (http < 0 || pub < 0 || rep < 0) fail_msg("%s", err.message);
+    int pair = edge_listen_sp(fx->e, "tcp://127.0.0.1:0", EDGE_PEER, 0, &err);
+    if (http < 0 || pub < 0 || rep < 0 || pair < 0) fail_msg("%s", err.message);
     if (edge_route_ws(fx->e, http, "/ws/sub", EDGE_SUBSCRIBER, 0, &err) ||
-        edge_route_ws(fx->e, http, "/ws/req", EDGE_REQUESTER, 0, &err) || edge_start(fx->e, &err))
+        edge_route_ws(fx->e, http, "/ws/req", EDGE_REQUESTER, 0, &err) ||
+        edge_route_ws(fx->e, http, "/ws/pair", EDGE_PEER, 0, &err) || edge_start(fx->e, &err))
         fail_msg("%s", err.message);
     fx->http = edge_listener_port(fx->e, http);
     fx->pub = edge_listener_port(fx->e, pub);
     fx->rep = edge_listener_port(fx->e, rep);
+    fx->pair = edge_listener_port(fx->e, pair);
 }
 
 static void fixture_close(fixture* fx) {
@@ -875,6 +898,124 @@ static void test_half_open_flood(void** state) {
     fixture_close(&fx);
 }
 
+/* ---- PAIR1 peers (player views) ------------------------------------------------------------- */
+
+#define NET_SP_PAIR1 0x11
+
+/* "ping" after a hop count, as nng's PAIR1 sends it. */
+static size_t make_pair1(uint8_t* out, uint8_t hops, const char* text) {
+    out[0] = out[1] = out[2] = 0;
+    out[3] = hops;
+    size_t n = strlen(text);
+    memcpy(out + 4, text, n);
+    return 4 + n;
+}
+
+static void test_pair1_peers(void** state) {
+    (void)state;
+    edge_limits lim = test_limits();
+    lim.send_queue = 4;
+    lim.send_timeout_s = 1.0;
+    lim.peer_messages_per_s = 50;
+    fixture fx;
+    fixture_open(&fx, &lim);
+    const edge_stats* st = edge_get_stats(fx.e);
+    static uint8_t msg[70000], out[70000];
+    static char head[2048];
+    /* tcp: the message comes back with our hop count of 1; the callbacks see it open. */
+    int fd = net_connect(fx.pair);
+    assert_int_equal(net_sp_handshake(fd, NET_SP_PAIR1, NET_SP_PAIR1), 0);
+    size_t n = make_pair1(msg, 0, "ping");
+    assert_int_equal(net_sp_send(fd, msg, n), 0);
+    assert_int_equal(net_sp_recv(fd, out, sizeof out, 5.0), (long)n);
+    assert_int_equal(out[3], 1);
+    assert_memory_equal(out + 4, "ping", 4);
+    WAIT_FOR(atomic_load(&st->peers) == 1 && atomic_load(&fx.log.peers_open) == 1, 2.0);
+    /* A flood past the rate: the rest is dropped and counted, nothing closes. */
+    for (int i = 0; i < 200; i++) assert_int_equal(net_sp_send(fd, msg, n), 0);
+    WAIT_FOR(stat_load(&st->peer_flooded) > 0, 2.0);
+    assert_true(stat_load(&st->peer_received) < 120);
+    /* A hop count of 256 or more is not PAIR1: closed, as nng closes it. */
+    msg[2] = 1;
+    assert_int_equal(net_sp_send(fd, msg, n), 0);
+    assert_int_equal(net_wait_closed(fd, 5.0), 0);
+    close(fd);
+    WAIT_FOR(atomic_load(&fx.log.peers_closed) == 1 && atomic_load(&st->peers) == 0, 2.0);
+    /* Not a PAIR1 handshake: closed after ours. */
+    fd = net_connect(fx.pair);
+    net_sp_handshake(fd, NET_SP_SUB, NET_SP_PAIR1);
+    assert_int_equal(net_wait_closed(fd, 5.0), 0);
+    close(fd);
+    /* WebSocket: the hop count leads each binary message, both ways. */
+    fd = net_connect(fx.http);
+    assert_int_equal(net_ws_upgrade(fd, "/ws/pair", "h", "pair1.sp.nanomsg.org", head, sizeof head), 101);
+    n = make_pair1(msg, 1, "over websocket");
+    uint8_t frame[128];
+    size_t f = net_ws_frame(frame, 1, WSFRAME_BINARY, msg, n);
+    assert_int_equal(net_send(fd, frame, f), 0);
+    int op;
+    assert_int_equal(net_ws_recv(fd, out, sizeof out, &op, 5.0), (long)n);
+    assert_int_equal(out[3], 1);
+    assert_memory_equal(out + 4, "over websocket", 14);
+    /* Without the hop count: closed. */
+    f = net_ws_frame(frame, 1, WSFRAME_BINARY, "ab", 2);
+    assert_int_equal(net_send(fd, frame, f), 0);
+    assert_int_equal(net_wait_closed(fd, 5.0), 0);
+    close(fd);
+    /* A peer that never reads: what does not fit in its queue is dropped,
+     * and after send_timeout_s it is closed; nothing stays behind. */
+    fd = net_connect(fx.pair);
+    assert_int_equal(net_sp_handshake(fd, NET_SP_PAIR1, NET_SP_PAIR1), 0);
+    int small = 4096;
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    WAIT_FOR(atomic_load(&fx.log.peers_open) == 3, 2.0);
+    atomic_store(&fx.log.echo, 0);
+    uint32_t conn = atomic_load(&fx.log.last_peer);
+    memset(msg, 0x42, sizeof msg);
+    /* As a server does, every few ms, until the edge gives up on it. */
+    double t0 = net_now();
+    while (atomic_load(&st->peers) != 0 && net_now() - t0 < 10.0) {
+        edge_send(fx.e, conn, msg, 60000);
+        net_sleep_ms(2);
+    }
+    print_message("a peer that never reads: closed after %.1f s, %llu messages dropped on the way\n", net_now() - t0,
+                  (unsigned long long)stat_load(&st->peer_dropped));
+    assert_int_equal(atomic_load(&st->peers), 0);
+    assert_true(stat_load(&st->peer_dropped) > 0);
+    assert_true(stat_load(&st->timeouts[EDGE_TIMEOUT_SEND]) >= 1);
+    close(fd);
+    WAIT_FOR(atomic_load(&st->connections) == 0 && atomic_load(&st->connection_memory) == 0, 5.0);
+    /* Peers that come, talk and go (closed or reset, tcp or ws) leave
+     * nothing: the second round grows nothing. */
+    atomic_store(&fx.log.echo, 1);
+    uint64_t before = 0;
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 300; i++) {
+            int ws = i & 1;
+            fd = net_connect(ws ? fx.http : fx.pair);
+            if (fd < 0) continue;
+            n = make_pair1(msg, 0, "churn");
+            if (ws && net_ws_upgrade(fd, "/ws/pair", "h", "pair1.sp.nanomsg.org", head, sizeof head) == 101) {
+                f = net_ws_frame(frame, 1, WSFRAME_BINARY, msg, n);
+                net_send(fd, frame, f);
+                net_ws_recv(fd, out, sizeof out, &op, 1.0);
+            } else if (!ws && net_sp_handshake(fd, NET_SP_PAIR1, NET_SP_PAIR1) == 0) {
+                net_sp_send(fd, msg, n);
+                if (i & 2) net_sp_recv(fd, out, sizeof out, 1.0);
+            }
+            if (i & 4) net_abort_close(fd);
+            else close(fd);
+        }
+        WAIT_FOR(atomic_load(&st->connections) == 0 && atomic_load(&st->connection_memory) == 0, 10.0);
+        net_sleep_ms(50);
+        if (!round) before = metrics_heap_bytes();
+    }
+    uint64_t after = metrics_heap_bytes();
+    print_message("300 peers in churn: heap %llu -> %llu bytes\n", (unsigned long long)before, (unsigned long long)after);
+    assert_true(after <= before + 16384);
+    fixture_close(&fx);
+}
+
 /* ---- churn ------------------------------------------------------------------------------ */
 
 typedef struct publisher {
@@ -982,6 +1123,7 @@ int main(void) {
         cmocka_unit_test(test_sp_subscriber),
         cmocka_unit_test(test_publish_queue),
         cmocka_unit_test(test_requests),
+        cmocka_unit_test(test_pair1_peers),
         cmocka_unit_test(test_caps_and_deadlines), cmocka_unit_test(test_address_counts),
         cmocka_unit_test(test_server_budget),
         cmocka_unit_test(test_stalled_subscriber),
