@@ -3,6 +3,7 @@
 #include "proto_view.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 const int32_t PROTO_VIEW_POS_UNIT[PROTO_VIEW_CLASSES] = {1, 4, 32, 128};
@@ -16,6 +17,17 @@ static const uint8_t ID_GAP[4] = {2, 5, 8, 32};
 #define ORI_BITS PROTO_COMPACT_ORI_BITS
 #define ORI_MAX ((int32_t)((1u << ORI_BITS) - 1u))
 #define POS_MAX ((int64_t)PROTO_VIEW_POS_LIMIT - 1)
+
+int proto_view_grow(void** p, uint32_t* cap, uint32_t need, size_t size) {
+    if (need <= *cap) return 0;
+    uint32_t n = *cap ? *cap : 64;
+    while (n < need) n *= 2;
+    void* q = realloc(*p, (size_t)n * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 

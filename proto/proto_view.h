@@ -117,6 +117,10 @@ int proto_view_get_record(proto_bitr* r, const int32_t origin[2], uint32_t tick,
                           uint16_t* prev_type, proto_view_find_fn* find, void* arg, proto_view_record* out,
                           proto_error* err);
 
+/* Grows an array of `size`-byte elements to hold at least `need` (doubling
+ * from 64): 0, or -1 when out of memory (the array is unchanged). */
+int proto_view_grow(void** p, uint32_t* cap, uint32_t need, size_t size);
+
 /* The FlatBuffers header around the records (proto_view_codec.cpp). */
 int proto_wrap_view_update(proto_buf* out, const proto_view_header* h, const uint8_t* bits, size_t nbytes,
                            proto_error* err);

@@ -46,17 +46,6 @@ struct proto_view_decoder {
     uint32_t newest, mask;                 /* received updates, for the acks */
 };
 
-static int grow(void** p, uint32_t* cap, uint32_t need, size_t size) {
-    if (need <= *cap) return 0;
-    uint32_t n = *cap ? *cap : 64;
-    while (n < need) n *= 2;
-    void* q = realloc(*p, (size_t)n * size);
-    if (!q) return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
 proto_view_decoder* proto_create_view_decoder(uint32_t max_vessels, proto_error* err) {
     proto_view_decoder* d = calloc(1, sizeof *d);
     if (!d) {
@@ -111,7 +100,7 @@ static int base_apply(proto_view_decoder* d, const view_pending* p) {
         }
         proto_view_base* b = base_find(d, r->id);
         if (!b) {
-            if (grow((void**)&d->base, &d->base_cap, d->base_count + 1, sizeof *d->base) ||
+            if (proto_view_grow((void**)&d->base, &d->base_cap, d->base_count + 1, sizeof *d->base) ||
                 idmap_put(&d->base_ids, r->id, d->base_count))
                 return -1;
             b = &d->base[d->base_count++];
@@ -142,7 +131,7 @@ static void shown_remove(proto_view_decoder* d, uint32_t id) {
 }
 
 static int event_add(proto_view_decoder* d, uint32_t id, proto_view_event_kind kind) {
-    if (grow((void**)&d->events, &d->event_cap, d->event_count + 1, sizeof *d->events)) return -1;
+    if (proto_view_grow((void**)&d->events, &d->event_cap, d->event_count + 1, sizeof *d->events)) return -1;
     d->events[d->event_count++] = (proto_view_event){id, kind};
     return 0;
 }
@@ -163,7 +152,7 @@ static int shown_apply(proto_view_decoder* d, const proto_view_header* h, const 
             continue;
         }
         if (!v) {
-            if (grow((void**)&d->shown, &d->shown_cap, d->shown_count + 1, sizeof *d->shown) ||
+            if (proto_view_grow((void**)&d->shown, &d->shown_cap, d->shown_count + 1, sizeof *d->shown) ||
                 idmap_put(&d->shown_ids, r->id, d->shown_count))
                 return -1;
             v = &d->shown[d->shown_count++];
@@ -234,7 +223,7 @@ int proto_decode_view_update(proto_view_decoder* d, const void* data, size_t siz
     if (!h->keyframe && advance_base(d, h->base_seq, err)) return -1;
     if (d->pend_count == VIEW_PENDING_MAX)
         return proto_set_error(err, "view update: more than %d updates ahead of their base", VIEW_PENDING_MAX);
-    if (grow((void**)&d->scratch, &d->scratch_cap, h->record_count, sizeof *d->scratch))
+    if (proto_view_grow((void**)&d->scratch, &d->scratch_cap, h->record_count, sizeof *d->scratch))
         return nv_error_fail(err, NV_ENOMEM, "view decoder: out of memory");
     /* A keyframe is decoded against an empty base. */
     proto_view_decoder empty = {0};
@@ -256,7 +245,7 @@ int proto_decode_view_update(proto_view_decoder* d, const void* data, size_t siz
         return nv_error_fail(err, NV_ELIMIT, "view update: over %u vessels", d->max_vessels);
     /* Commit: keep it for the base, show it, note it for the acks. */
     view_pending* p = &d->pend[d->pend_count];
-    if (grow((void**)&p->recs, &p->cap, h->record_count, sizeof *p->recs))
+    if (proto_view_grow((void**)&p->recs, &p->cap, h->record_count, sizeof *p->recs))
         return nv_error_fail(err, NV_ENOMEM, "view decoder: out of memory");
     p->seq = h->seq;
     p->keyframe = h->keyframe;

@@ -25,17 +25,6 @@ void view_config_default(view_config* c) {
     c->allow_own = 1;
 }
 
-static int grow(void** p, uint32_t* cap, uint32_t need, size_t size) {
-    if (need <= *cap) return 0;
-    uint32_t n = *cap ? *cap : 64;
-    while (n < need) n *= 2;
-    void* q = realloc(*p, (size_t)n * size);
-    if (!q) return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
 int view_hub_create(view_hub** out, const view_config* cfg, view_check_owner_fn* check, void* arg, nv_error* err) {
     *out = NULL;
     if (!cfg || !(cfg->tick_hz > 0.0 && cfg->tick_hz <= 1000.0) || !(cfg->max_radius > 0.0f) ||
@@ -87,7 +76,7 @@ int view_open(view_hub* h, uint32_t conn, nv_error* err) {
     if (h->count >= h->cfg.max_views)
         return nv_error_fail(err, NV_ELIMIT, "views: %u open, the limit (limits.max_views)", h->count);
     view_client* c = calloc(1, sizeof *c);
-    if (!c || grow((void**)&h->clients, &h->cap, h->count + 1, sizeof *h->clients) ||
+    if (!c || proto_view_grow((void**)&h->clients, &h->cap, h->count + 1, sizeof *h->clients) ||
         idmap_put(&h->conns, conn, h->count)) {
         free(c);
         return nv_error_fail(err, NV_ENOMEM, "views: out of memory");
@@ -121,7 +110,7 @@ view_entry* view_entry_find(view_client* c, uint32_t id) {
 view_entry* view_entry_add(view_client* c, uint32_t id) {
     view_entry* e = view_entry_find(c, id);
     if (e) return e;
-    if (grow((void**)&c->entries, &c->entry_cap, c->entry_count + 1, sizeof *c->entries) ||
+    if (proto_view_grow((void**)&c->entries, &c->entry_cap, c->entry_count + 1, sizeof *c->entries) ||
         idmap_put(&c->ids, id, c->entry_count))
         return NULL;
     e = &c->entries[c->entry_count++];
@@ -278,7 +267,7 @@ int view_hub_encode(view_hub* h, const view_frame* f, jobs* pool, nv_error* err)
         nv_jobs_parallel_for(pool, h->count, 1, encode_range, h);
     else
         encode_range(h, 0, h->count, 0);
-    if (grow((void**)&h->outputs, &h->output_cap, h->count, sizeof *h->outputs))
+    if (proto_view_grow((void**)&h->outputs, &h->output_cap, h->count, sizeof *h->outputs))
         return nv_error_fail(err, NV_ENOMEM, "views: out of memory");
     int failed = 0;
     for (uint32_t i = 0; i < h->count; i++) {

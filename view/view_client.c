@@ -8,17 +8,6 @@
 
 #include "view_internal.h"
 
-static int grow(void** p, uint32_t* cap, uint32_t need, size_t size) {
-    if (need <= *cap) return 0;
-    uint32_t n = *cap ? *cap : 64;
-    while (n < need) n *= 2;
-    void* q = realloc(*p, (size_t)n * size);
-    if (!q) return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
 /* ---- which vessels are in the view ------------------------------------------------- */
 
 typedef struct mark_ctx {
@@ -166,7 +155,7 @@ static int by_id(const void* a, const void* b) {
 /* ---- the packet -------------------------------------------------------------------------- */
 
 static int add_put(view_client* c, const proto_view_put* p) {
-    if (grow((void**)&c->puts, &c->put_cap, c->put_count + 1, sizeof *c->puts)) return -1;
+    if (proto_view_grow((void**)&c->puts, &c->put_cap, c->put_count + 1, sizeof *c->puts)) return -1;
     c->puts[c->put_count++] = *p;
     return 0;
 }
@@ -177,7 +166,7 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
     int32_t origin[2] = {(int32_t)lround(c->centers[0][0]), (int32_t)lround(c->centers[0][1])};
     uint32_t worst = 0;
     for (uint32_t k = 0; k < c->put_count; k++) worst += c->puts[k].bits + 34;
-    if (grow((void**)&c->bits, &c->bits_cap, worst / 8 + 8, 1)) return -1;
+    if (proto_view_grow((void**)&c->bits, &c->bits_cap, worst / 8 + 8, 1)) return -1;
     proto_bitw w = {c->bits, 0, 0, 0};
     uint32_t prev_id = UINT32_MAX;
     uint16_t prev_type = 0;
@@ -202,7 +191,7 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
     if (proto_wrap_view_update(&c->out, &hd, c->bits, nbytes, NULL)) return -1;
     /* Keep what the client will hold once it acknowledges this. */
     view_packet* p = &c->ring[hd.seq % VIEW_RING];
-    if (grow((void**)&p->recs, &p->cap, c->put_count, sizeof *p->recs)) return -1;
+    if (proto_view_grow((void**)&p->recs, &p->cap, c->put_count, sizeof *p->recs)) return -1;
     p->seq = hd.seq;
     p->used = 1;
     p->keyframe = (uint8_t)keyframe;
@@ -250,7 +239,7 @@ static int fill(view_hub* h, view_client* c, double budget_bits, int keyframe) {
             used += p.bits + VIEW_ID_BITS_GUESS;
             if (add_put(c, &p)) return -1;
         }
-    if (grow((void**)&c->heap, &c->heap_cap, c->entry_count, sizeof *c->heap)) return -1;
+    if (proto_view_grow((void**)&c->heap, &c->heap_cap, c->entry_count, sizeof *c->heap)) return -1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->entry_count; i++)
         if (c->entries[i].in_view) c->heap[n++] = heap_key(&c->entries[i], i);
