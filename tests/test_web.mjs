@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The browser visualizer in a real browser: Debian's chromium, headless,
 // driven by playwright-core, against a real naval-server on free loopback
-// ports, opened at http://localhost:PORT. Checks that the page connects, draws as many boats as the
+// ports, opened at http://localhost:PORT. With ?stream=full (every vessel
+// every tick): checks that the page connects, draws as many boats as the
 // snapshot holds, that the canvas shows something, that taking the helm
 // spawns a boat the keyboard moves, and that the page says when the server
 // is gone and reconnects by itself when it is back. Leaves a screenshot.
+// Then by default (a player view): the page opens /ws/view and not
+// /ws/snapshots, draws every boat near the camera, shows the view's
+// kbit/s, the view follows the camera away from the fleet and back, and
+// the helm's boat is in the view. Leaves a screenshot of each mode.
 //
 // Usage: node test_web.mjs NAVAL_SERVER WEB_STAGE OUT_DIR
 //   WEB_STAGE: BUILD/clients/web (node_modules with playwright-core, dist/)
@@ -68,7 +73,8 @@ async function startServer(ports) {
   const args = [
     "--boats", String(BOATS), "--threads", "1", "--tick-hz", "30", "--log-level", "warn",
     "--snapshot-url", `tcp://127.0.0.1:${ports.snap}`, "--compact-url", `tcp://127.0.0.1:${ports.compact}`,
-    "--command-url", `tcp://127.0.0.1:${ports.cmd}`, "--http", `127.0.0.1:${ports.http}`, "--web-root", join(stage, "dist"),
+    "--command-url", `tcp://127.0.0.1:${ports.cmd}`, "--view-url", `tcp://127.0.0.1:${ports.view}`,
+    "--http", `127.0.0.1:${ports.http}`, "--web-root", join(stage, "dist"),
   ];
   const p = spawn(serverBin, args, { stdio: ["ignore", "ignore", "pipe"] });
   p.stderr.on("data", (d) => (serverLog += d.toString()));
@@ -98,7 +104,7 @@ async function stopServer(p) {
 
 async function main() {
   mkdirSync(outDir, { recursive: true });
-  const ports = { snap: await freePort(), compact: await freePort(), cmd: await freePort(), http: await freePort() };
+  const ports = { snap: await freePort(), compact: await freePort(), cmd: await freePort(), view: await freePort(), http: await freePort() };
   server = await startServer(ports);
   log(`naval-server on http://127.0.0.1:${ports.http}/ (${BOATS} boats)`);
 
@@ -117,20 +123,22 @@ async function main() {
   // By name, as a user types it: the page's ws:// URLs carry Host:
   // localhost while the server is bound to 127.0.0.1 (nng's own listener
   // refused such upgrades with 404).
-  await page.goto(`http://localhost:${ports.http}/?quality=low`);
-  const stats = () => page.evaluate(() => window.navalStats);
+  await page.goto(`http://localhost:${ports.http}/?quality=low&stream=full`);
+  let current = page;
+  const stats = () => current.evaluate(() => window.navalStats);
   const waitFor = async (what, fn, timeoutMs) => {
     const end = Date.now() + timeoutMs;
     let s;
     while (Date.now() < end) {
       s = await stats();
       if (s && fn(s)) return s;
-      await page.waitForTimeout(200);
+      await current.waitForTimeout(200);
     }
     fail(`${what}: not within ${timeoutMs / 1000} s; page state: ${JSON.stringify(s)}`);
   };
 
   // 1. Connected, world loaded, every boat of the snapshot drawn.
+  check((await stats()).stream === "full", "?stream=full: the page is not on the full stream");
   let s = await waitFor("connected with boats drawn", (s) => s.connected && s.commandsConnected && s.serverName && s.boatsRendered > 0 && s.ocean, 20000);
   s = await waitFor("all boats drawn", (s) => s.boatsRendered === s.snapshotBoats && s.snapshotBoats === BOATS, 5000);
   check(s.worldBoats === BOATS, `the snapshot says ${s.worldBoats} boats in the world, the server has ${BOATS}`);
@@ -196,6 +204,45 @@ async function main() {
   check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(" | ")}`);
   const final = await stats();
   check(final.badSnapshots === 0, `${final.badSnapshots} snapshots failed to decode: ${final.lastError}`);
+  await page.close(); // software WebGL: one page at a time
+
+  // 6. The default page: a player view that follows the camera.
+  const vpage = await browser.newPage({ viewport: { width: 800, height: 500 } });
+  current = vpage;
+  const sockets = [];
+  vpage.on("websocket", (ws) => sockets.push(new URL(ws.url()).pathname));
+  vpage.on("pageerror", (e) => pageErrors.push(e.message));
+  await vpage.goto(`http://localhost:${ports.http}/?quality=low`);
+  s = await waitFor("the view with every boat drawn", (s) => s.connected && s.serverName && s.boatsRendered === BOATS && s.snapshotBoats === BOATS && s.viewKbps > 0, 20000);
+  check(s.stream === "view", `default stream: ${s.stream}`);
+  check(sockets.includes("/ws/view") && !sockets.includes("/ws/snapshots"), `the page opened ${sockets.join(", ")}`);
+  check(s.viewRadius === 1500 && s.banner === "" && s.viewRefusal === "", `view: radius ${s.viewRadius}, banner "${s.banner}", refusal "${s.viewRefusal}"`);
+  s = await waitFor("the world's boats counted", (s) => s.worldBoats === BOATS, 5000);
+  const vhud = await vpage.textContent("#hud");
+  const kbps = /view([\d.]+) kbit\/s/.exec(vhud);
+  check(kbps && Number(kbps[1]) > 0 && vhud.includes(`${BOATS} of ${BOATS} in the view`), `HUD: ${vhud}`);
+  await vpage.waitForTimeout(1000); // a second of updates for the figures
+  s = await stats();
+  const vshot = join(outDir, "web_view_default.png");
+  await vpage.screenshot({ path: vshot });
+  log(`view: ${s.boatsRendered} boats, ${s.viewKbps.toFixed(1)} kbit/s, ${s.viewUpdatesPerSec} updates/s, around (${s.viewCentre.map((v) => v.toFixed(0))}); screenshot ${vshot}`);
+  // The camera looks 20 km away: the view follows, the boats leave; and back.
+  const home = s.viewCentre;
+  await vpage.evaluate(() => window.navalDebug.lookAt(20000, 20000));
+  s = await waitFor("the view moved away", (s) => s.viewCentre[0] === 20000 && s.viewCentre[1] === 20000 && s.snapshotBoats === 0 && s.boatsRendered === 0, 5000);
+  await vpage.evaluate(([x, z]) => window.navalDebug.lookAt(x, z), home);
+  s = await waitFor("the view came back", (s) => s.boatsRendered === BOATS && s.snapshotBoats === BOATS, 5000);
+  log(`view: followed the camera 20 km away (no boats) and back (${s.boatsRendered} boats)`);
+  // The helm's boat rides along in the view, wherever the camera looks.
+  await vpage.click("#helm-take");
+  // (followed: the page has done following it, which would take the camera back)
+  s = await waitFor("the helm's boat in the view", (s) => s.helm.phase === "steering" && Number.isFinite(s.helm.x) && s.boatsRendered === BOATS + 1 && s.followed === s.helm.id, 10000);
+  await vpage.evaluate(() => window.navalDebug.lookAt(20000, 20000));
+  s = await waitFor("the helm's boat alone in the view", (s) => s.viewCentre[0] === 20000 && s.snapshotBoats === 1 && s.boatsRendered === 1, 5000);
+  check(s.helm.phase === "steering" && s.viewRefusal === "", `helm: ${JSON.stringify(s.helm)}, refusal "${s.viewRefusal}"`);
+  log(`view: the helm's boat ${s.helm.id} stays in the view 20 km from the camera`);
+  check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(" | ")}`);
+  check(s.badUpdates === 0, `${s.badUpdates} view updates failed to decode: ${s.lastError}`);
   console.log(`test_web: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 

@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: MIT
 // The web client's pure modules in Node (no browser): the snapshot decoder
 // on a snapshot the C codec wrote (bench-proto --write-snapshot), the
-// request encoder read back by flatc with the schema, and the snapshot
-// timeline's interpolation and clock.
+// request encoder read back by flatc with the schema, the snapshot
+// timeline's interpolation and clock, and the player view's decoder
+// (viewcodec.ts, written from docs/protocol.md alone) on every update of a
+// session the C encoder wrote (bench-view --write-session): the same
+// vessels, events, sample counts and newest samples to the bit as the C
+// decoder held after each; its refusals, acks and ViewRequests (read back
+// by flatc); and the view's playout.
 //
-// Usage: node test_web_unit.mjs WEB_STAGE BENCH_PROTO FLATC SCHEMA
+// Usage: node test_web_unit.mjs WEB_STAGE BENCH_PROTO FLATC SCHEMA BENCH_VIEW
 //   WEB_STAGE: BUILD/clients/web (lib/*.mjs made by the target web)
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [stage, benchProto, flatc, schema] = process.argv.slice(2).map((a) => resolve(a));
-if (!schema) {
-  console.error("usage: node test_web_unit.mjs WEB_STAGE BENCH_PROTO FLATC SCHEMA");
+const [stage, benchProto, flatc, schema, benchView] = process.argv.slice(2).map((a) => resolve(a));
+if (!benchView) {
+  console.error("usage: node test_web_unit.mjs WEB_STAGE BENCH_PROTO FLATC SCHEMA BENCH_VIEW");
   process.exit(2);
 }
 if (!existsSync(join(stage, "lib", "wire.mjs"))) {
@@ -24,6 +29,8 @@ if (!existsSync(join(stage, "lib", "wire.mjs"))) {
 const lib = (m) => import(pathToFileURL(join(stage, "lib", `${m}.mjs`)).href);
 const { decodeSnapshot, encodeRequest } = await lib("wire");
 const { Timeline, emptyPose, nlerp } = await lib("timeline");
+const view = await lib("viewcodec");
+const { ViewPlayout } = await lib("viewplay");
 
 let failures = 0;
 function check(cond, msg) {
@@ -33,6 +40,7 @@ function check(cond, msg) {
   }
 }
 const f32 = (x) => Math.fround(x);
+const log = (msg) => console.log(msg);
 const tmp = mkdtempSync(join(tmpdir(), "naval-web-unit-"));
 
 try {
@@ -153,8 +161,197 @@ try {
   nlerp([0, 0, 0, 1], 0, [0, -s, 0, -s], 0, 0.5, out, 0); // -(90 deg about y)
   const angle = 2 * Math.acos(Math.min(1, Math.abs(out[3])));
   check(Math.abs(angle - Math.PI / 4) < 1e-6 && Math.abs(Math.hypot(...out) - 1) < 1e-6, `nlerp halfway: ${out}, angle ${angle}`);
+
+  testView();
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+}
+
+// ---- player views ----------------------------------------------------------------
+
+/** Expect fn to throw a ViewError whose message matches re. */
+function refuses(fn, re, what) {
+  let threw = null;
+  try {
+    fn();
+  } catch (e) {
+    threw = e;
+  }
+  check(threw instanceof view.ViewError && re.test(threw.message), `${what}: ${threw ? threw.message : "not refused"}`);
+}
+
+function testView() {
+  const { ViewDecoder, readViewUpdate, decodeRecords, encodeViewRequest, predict, orientation, pair1Frame, pair1Body } = view;
+  const dir = join(tmp, "session");
+  mkdirSync(dir);
+  execFileSync(benchView, ["--write-session", dir]);
+  const bin = readFileSync(join(dir, "updates.bin"));
+  const want = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8"));
+  const msgs = [];
+  for (let o = 0; o < bin.length; ) {
+    const n = bin.readUInt32LE(o);
+    msgs.push(new Uint8Array(bin.buffer, bin.byteOffset + o + 4, n));
+    o += 4 + n;
+  }
+  check(msgs.length === want.length && msgs.length > 100, `session: ${msgs.length} updates, ${want.length} expected`);
+
+  // 1. Every update, in order: what the decoder holds is what the C decoder held.
+  const dec = new ViewDecoder();
+  const seen = { keyframes: 0, events: [0, 0, 0, 0], samples: new Set() };
+  let mismatches = 0;
+  msgs.forEach((m, i) => {
+    if (mismatches > 5) return;
+    const w = want[i], where = `update ${i + 1}`;
+    let info;
+    try {
+      info = dec.read(m);
+    } catch (e) {
+      check(false, `${where}: refused: ${e.message}`);
+      mismatches++;
+      return;
+    }
+    const errs = [];
+    if (info.tick !== w.tick) errs.push(`tick ${info.tick} != ${w.tick}`);
+    if (JSON.stringify(info.events) !== JSON.stringify(w.events)) errs.push(`events ${JSON.stringify(info.events)} != ${JSON.stringify(w.events)}`);
+    const held = [...dec.held.values()].sort((a, b) => a.id - b.id);
+    if (held.map((v) => v.id).join() !== w.held.join()) errs.push(`holds ${held.map((v) => v.id)}, expected ${w.held}`);
+    else
+      w.vessels.forEach((v) => {
+        // The vessels this update brought (the C side lists those): their newest sample.
+        const h = dec.held.get(v.id), s = h.samples[h.samples.length - 1];
+        if (h.type !== v.type || h.flags !== v.flags || h.samples.length !== v.samples || s.tick !== v.tick)
+          errs.push(`vessel ${h.id}: type ${h.type} flags ${h.flags} ${h.samples.length} samples tick ${s.tick}, expected ${v.type} ${v.flags} ${v.samples} ${v.tick}`);
+        if (!s.pos.every((x, j) => x === v.p[j])) errs.push(`vessel ${h.id} position ${s.pos} != ${v.p}`);
+        if (!s.quat.every((x, j) => x === f32(v.q[j]))) errs.push(`vessel ${h.id} orientation ${s.quat} != ${v.q}`);
+        seen.samples.add(h.samples.length);
+      });
+    if (errs.length) {
+      mismatches++;
+      check(false, `${where} (seq ${info.seq}, base ${info.baseSeq}${info.keyframe ? ", keyframe" : ""}): ${errs.slice(0, 3).join(" | ")}`);
+    }
+    seen.keyframes += info.keyframe;
+    for (const [, k] of info.events) seen.events[k]++;
+  });
+  // The session is what its description says: joins, leaves, a despawn, a spawn, a keyframe fallback.
+  check(seen.keyframes >= 1 && seen.events.every((n) => n > 0) && seen.samples.has(4), `session coverage: ${JSON.stringify({ ...seen, samples: [...seen.samples] })}`);
+  const a = dec.ack;
+  check(a.ack === msgs.length && a.ackMask === 0xffffffff, `ack after the session: ${a.ack} mask ${a.ackMask.toString(16)}`);
+  if (!mismatches) log(`view session: ${msgs.length} updates (${seen.keyframes} keyframes) decoded as the C decoder did; events ${seen.events}`);
+
+  // 2. Refusals change nothing; acks say what was received.
+  const d2 = new ViewDecoder();
+  for (const i of [0, 1, 2]) d2.read(msgs[i]);
+  const heldBefore = [...d2.held.keys()].join();
+  refuses(() => d2.read(msgs[2]), /not after/, "an update read twice");
+  refuses(() => d2.read(msgs[1]), /not after/, "an older update");
+  check([...d2.held.keys()].join() === heldBefore, "a refusal changed what is held");
+  // Skip one update (its seq is then never acknowledged), read one whose base the client has.
+  const hdr = msgs.map((m) => readViewUpdate(m).info);
+  const skipped = hdr[3].seq;
+  const next = hdr.findIndex((h, i) => i > 3 && !h.keyframe && h.baseSeq < skipped);
+  check(next > 3, "the session has an update on an older base after the fourth");
+  d2.read(msgs[next]);
+  const gap = hdr[next].seq - 1 - skipped; // bits for the updates between, not received either
+  const ack2 = d2.ack;
+  let mask = 0;
+  for (let k = 0; k < 32; k++) {
+    const s = hdr[next].seq - 1 - k;
+    if (s >= 1 && s <= hdr[2].seq) mask |= 1 << k;
+  }
+  check(ack2.ack === hdr[next].seq && ack2.ackMask === mask >>> 0, `ack with a gap of ${gap + 1}: ${ack2.ack} ${ack2.ackMask.toString(2)}, expected ${mask.toString(2)}`);
+  const onSkipped = hdr.findIndex((h) => h.baseSeq === skipped);
+  check(onSkipped > next, "the session has an update on the fourth");
+  refuses(() => d2.read(msgs[onSkipped]), /never received/, "an update on a base never received");
+  // Not a view update; a refusal of our request (status not Ok) is outside the sequence.
+  refuses(() => new ViewDecoder().read(new Uint8Array(6)), /too short/, "6 bytes");
+  const wrongId = new Uint8Array(msgs[0]);
+  wrongId.set([0x4e, 0x56, 0x56, 0x52], 4); // NVVR
+  refuses(() => new ViewDecoder().read(wrongId), /identifier "NVVR", expected NVVU/, "a request read as an update");
+
+  // 3. The record stream must end in its last byte.
+  const kf = readViewUpdate(msgs[0]);
+  check(kf.data.length > 4 && kf.header.recordCount > 0, "the first update has records");
+  refuses(() => decodeRecords(kf.data.subarray(0, kf.data.length - 1), kf.header), /ends early|cannot fit/, "a stream cut short");
+  const longer = new Uint8Array(kf.data.length + 1);
+  longer.set(kf.data);
+  refuses(() => decodeRecords(longer, kf.header), /left after/, "a byte after the records");
+  check(decodeRecords(kf.data, kf.header).length === kf.header.recordCount, "the first update's records alone");
+  // An update record needs its vessel in the base.
+  const upd = hdr.findIndex((h, i) => i > 0 && !h.keyframe && h.records > 0 && want[i].events.length === 0);
+  const u = readViewUpdate(msgs[upd]);
+  refuses(() => decodeRecords(u.data, u.header, new Map()), /base does not hold/, "an update against an empty base");
+
+  // 4. Prediction, exactly as the document gives it (integers, R rounds halves up).
+  const st = (tick, px, o = [1000, 1000, 1000], oi = 3) => ({ tick, px, py: -px, pz: 0, oi, o0: o[0], o1: o[1], o2: o[2], flags: 0, type: 1 });
+  let p = predict(st(10, 0), st(20, 5), 25); // 5 + R(25, 10) = 5 + 3 (2.5 up)
+  check(p.px === 8 && p.py === -7 && p.tick === 25, `predict: ${p.px} ${p.py}`); // -5 + R(-25, 10) = -5 - 2 (-2.5 up)
+  p = predict(st(10, 0, [2040, 5, 1000]), st(20, 5, [2046, 1, 1000]), 30); // 2046 + 6 -> 2047; 1 - 4 -> 0
+  check(p.o0 === 2047 && p.o1 === 0 && p.o2 === 1000, `predict orientation clamped: ${p.o0} ${p.o1} ${p.o2}`);
+  p = predict(st(10, 0, [0, 0, 0], 1), st(20, 5, [9, 9, 9], 3), 30);
+  check(p.px === 10 && p.o0 === 9 && p.oi === 3, `predict across a change of the largest component: ${JSON.stringify(p)}`);
+  p = predict(st(0, 0), st(121, 5), 130);
+  check(p.px === 5, `predict from samples 121 ticks apart: ${p.px}`);
+  p = predict(st(0, 0), st(100, 100), 221);
+  check(p.px === 100, `predict 121 ticks ahead: ${p.px}`);
+  p = predict(st(0xfffffff0, 0), st(6, 22), 17); // ticks wrap: dt0 22, dt 11
+  check(p.px === 33, `predict over a tick wrap: ${p.px}`);
+  p = predict(null, st(20, 5), 21);
+  check(p.px === 5 && p.tick === 21, `predict from one sample: ${p.px}`);
+  const q = orientation(3, 1024, 1024, 1024); // about the identity
+  check(Math.abs(q[3] - 1) < 1e-6 && q.every((x) => x === f32(x)), `orientation: ${q}`);
+
+  // 5. ViewRequests, read back by flatc with the schema.
+  const token = { lo: 0x0123456789abcdefn, hi: 0xfedcba9876543210n };
+  const reqs = [
+    ["ack", { ack: 4000000000, ackMask: 0xfffffffe }],
+    ["settings", { ack: 7, ackMask: 5, settings: { centerX: -1234.5, centerZ: 98765.25, radius: 1500, budgetKbps: 512, followOwn: true, own: [{ id: 3, token }, { id: 77, token: { lo: 1n, hi: 2n } }] } }],
+  ];
+  for (const [name, spec] of reqs) {
+    const data = encodeViewRequest(spec);
+    check(Buffer.from(data.subarray(4, 8)).toString() === "NVVR", `view request ${name}: identifier`);
+    const framed = pair1Frame(data);
+    check(framed.length === data.length + 4 && framed[0] === 0 && framed[3] === 0 && framed[4] === data[0], `view request ${name}: PAIR1 framing`);
+    check(pair1Body(framed.buffer).length === data.length, `view request ${name}: PAIR1 body`);
+    const bin = join(tmp, `view-${name}.bin`);
+    writeFileSync(bin, data);
+    execFileSync(flatc, ["--json", "--strict-json", "--raw-binary", "--defaults-json", "--root-type", "naval.proto.ViewRequest", "-o", tmp, schema, "--", bin]);
+    const text = readFileSync(join(tmp, `view-${name}.json`), "utf8");
+    const got = JSON.parse(text);
+    check(got.ack === spec.ack && got.ack_mask === spec.ackMask, `view request ${name}: ack ${got.ack} mask ${got.ack_mask}`);
+    const s = spec.settings;
+    if (!s) {
+      check(got.settings === undefined, `view request ${name}: settings ${JSON.stringify(got.settings)}`);
+      continue;
+    }
+    const gs = got.settings ?? {};
+    check(gs.center_x === s.centerX && gs.center_z === s.centerZ && gs.radius === s.radius && gs.budget_kbps === s.budgetKbps && gs.follow_own === true,
+      `view request ${name}: settings ${JSON.stringify(gs)}`);
+    check((gs.own ?? []).map((o) => o.id).join() === "3,77", `view request ${name}: own ${JSON.stringify(gs.own)}`);
+    const los = [...text.matchAll(/"lo":\s*(\d+)/g)].map((m) => BigInt(m[1])), his = [...text.matchAll(/"hi":\s*(\d+)/g)].map((m) => BigInt(m[1]));
+    check(los.join() === `${token.lo},1` && his.join() === `${token.hi},2`, `view request ${name}: tokens ${los} ${his}`);
+  }
+
+  // 6. The playout: each vessel between its own samples, carried on past its newest for a while.
+  const sample = (simTime, x, yaw = 0) => ({ tick: 0, simTime, state: null, pos: [x, 0, 0], quat: [0, Math.sin(yaw / 2), 0, Math.cos(yaw / 2)] });
+  const heldMap = new Map([
+    [1, { id: 1, type: 0, flags: 0, samples: [sample(0, 0), sample(0.1, 1, 0.2), sample(0.2, 2, 0.4)] }],
+    [2, { id: 2, type: 1, flags: 4, samples: [sample(0, 10)] }],
+    [3, { id: 3, type: 1, flags: 0, samples: [sample(0, 20), sample(0.5, 25)] }],
+  ]);
+  const play = new ViewPlayout(0.1, 0.25);
+  play.push(0.2, 6, 100);
+  const pose = emptyPose();
+  check(play.sample(heldMap, 0.15, pose) && pose.count === 3, "playout: three vessels");
+  check(Math.abs(pose.pos[0] - 1.5) < 1e-12 && Math.abs(2 * Math.asin(pose.quat[1]) - 0.3) < 1e-6, `playout: between samples ${pose.pos[0]} ${pose.quat[1]}`);
+  check(pose.pos[3] === 10 && pose.flags[1] === 4 && pose.types[1] === 1, "playout: one sample held");
+  check(Math.abs(pose.pos[6] - 21.5) < 1e-12, `playout: a slow vessel ${pose.pos[6]}`);
+  play.sample(heldMap, 0.3, pose);
+  check(Math.abs(pose.pos[0] - 3) < 1e-12 && pose.starved, `playout: carried on past the newest ${pose.pos[0]}`);
+  play.sample(heldMap, 1, pose);
+  check(Math.abs(pose.pos[0] - 4.5) < 1e-12, `playout: carried on at most 0.25 s ${pose.pos[0]}`);
+  play.sample(heldMap, -1, pose);
+  check(pose.pos[0] === 0 && pose.pos[6] === 20, "playout: before every sample");
+  check(Math.abs(play.drawTime(100) - 0.1) < 1e-12, `playout: drawn 100 ms behind ${play.drawTime(100)}`);
 }
 
 if (failures) {

@@ -10,12 +10,14 @@
  *   bench-view --write-session DIR
  *
  * --half is the fleet's half-width (default 45 sqrt(N) m, the server's demo
- * fleet). --write-session writes one view's updates through joins, leaves,
- * a spawn, a despawn, a move and a keyframe fallback to DIR/updates.bin
+ * fleet). --write-session writes one view's updates through joins (every
+ * distance class), leaves, a spawn, a despawn, a move, a keyframe
+ * fallback, flags that change and gaps past the prediction's reach to
+ * DIR/updates.bin
  * (each a 32-bit little-endian length, then the message) and, after each,
- * what the C decoder holds (each vessel's sample count and newest sample)
- * and the events to DIR/expected.json, and exits: the TypeScript decoder's
- * test reads both. */
+ * what the C decoder holds (the ids; for the vessels the update brought,
+ * their sample count and newest sample) and the events to
+ * DIR/expected.json, and exits: the TypeScript decoder's test reads both. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,7 +166,7 @@ static view_hub* make_hub(const options* o) {
 
 /* ---- the session for the TypeScript decoder's test -------------------------------- */
 
-static void json_vessels(FILE* f, const proto_view_decoder* d) {
+static void json_vessels(FILE* f, const proto_view_decoder* d, uint64_t tick) {
     uint32_t n;
     const proto_view_vessel* vs = proto_view_decoder_vessels(d, &n);
     /* By id, so that the reader need not sort. */
@@ -176,24 +178,45 @@ static void json_vessels(FILE* f, const proto_view_decoder* d) {
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    fprintf(f, "[");
+    fprintf(f, "\"held\":[");
+    for (uint32_t i = 0; i < n; i++) fprintf(f, "%s%u", i ? "," : "", vs[order[i]].id);
+    fprintf(f, "],\"vessels\":[");
+    int first = 1;
     for (uint32_t i = 0; i < n; i++) {
         const proto_view_vessel* v = &vs[order[i]];
-        /* The newest sample: the older ones were checked when they were new. */
+        /* Those this update brought, their newest sample: the older ones
+         * were checked when they were new. */
         const proto_view_sample* s = &v->samples[0];
+        if (s->tick != tick) continue;
         fprintf(f,
                 "%s{\"id\":%u,\"type\":%u,\"flags\":%u,\"samples\":%u,\"tick\":%llu,\"p\":[%.17g,%.17g,%.17g],"
                 "\"q\":[%.9g,%.9g,%.9g,%.9g]}",
-                i ? "," : "", v->id, v->type, v->flags, v->sample_count, (unsigned long long)s->tick, s->position[0],
+                first ? "" : ",", v->id, v->type, v->flags, v->sample_count, (unsigned long long)s->tick, s->position[0],
                 s->position[1], s->position[2], (double)s->orientation[0], (double)s->orientation[1],
                 (double)s->orientation[2], (double)s->orientation[3]);
+        first = 0;
     }
     fprintf(f, "]");
     free(order);
 }
 
+static int session_settings(view_hub* hub, client* c, double x, double radius, uint32_t kbps) {
+    proto_view_request r;
+    memset(&r, 0, sizeof r);
+    r.has_settings = 1;
+    r.settings.center[0] = x;
+    r.settings.radius = (float)radius;
+    r.settings.budget_kbps = kbps;
+    nv_error e;
+    return proto_encode_view_request(&c->buf, &r, &e) || view_handle(hub, 1, c->buf.data, c->buf.size, &e);
+}
+
+/* One view through everything its decoder must follow: a join over all
+ * four distance classes, a move (leaves and enters), a despawn, a spawn,
+ * a silence (keyframes), flags that change, and a budget so small that
+ * vessels go unsent for more than the prediction's 120 ticks. */
 static int write_session(const char* dir) {
-    options o = {300, 1, 0, 1, 128, 600.0, 60.0, 1200.0, NULL};
+    options o = {300, 1, 0, 1, 128, 1500.0, 60.0, 2000.0, NULL};
     char path[512];
     snprintf(path, sizeof path, "%s/updates.bin", dir);
     FILE* bin = fopen(path, "wb");
@@ -210,24 +233,19 @@ static int write_session(const char* dir) {
     uint32_t n = (uint32_t)o.boats;
     fprintf(js, "[");
     int first = 1;
-    for (uint64_t tick = 1; tick <= 420; tick++) {
+    for (uint64_t tick = 1; tick <= 900; tick++) {
         fleet_at(v, n, tick, o.hz, o.half);
         if (tick >= 150) n = (uint32_t)o.boats - 1;            /* a despawn */
         if (tick >= 200) {                                   /* a spawn near the centre */
             bench_boat_state(1000, (double)tick / o.hz, 1.0, &v[n]);
             n++;
         }
+        if (tick >= 360 && tick < 420)                       /* flags that come and go */
+            for (uint32_t i = 0; i < 40; i++) v[i].flags = PROTO_VESSEL_GROUNDED;
         c.silent = tick >= 240 && tick < 320;                /* stops acknowledging: keyframes */
-        if (tick == 100) {                                   /* the view moves: leaves and enters */
-            proto_view_request r;
-            memset(&r, 0, sizeof r);
-            r.has_settings = 1;
-            r.settings.center[0] = 400.0;
-            r.settings.radius = (float)o.radius;
-            r.settings.budget_kbps = (uint32_t)o.budget;
-            nv_error e;
-            if (proto_encode_view_request(&c.buf, &r, &e) || view_handle(hub, 1, c.buf.data, c.buf.size, &e)) return 1;
-        }
+        if ((tick == 100 && session_settings(hub, &c, 400.0, o.radius, (uint32_t)o.budget)) ||
+            (tick == 480 && session_settings(hub, &c, 400.0, o.radius, 2)))
+            return 1;
         view_frame f = {tick, (double)tick / o.hz, 0, v, n};
         nv_error e;
         if (view_hub_encode(hub, &f, NULL, &e)) return 1;
@@ -246,8 +264,8 @@ static int write_session(const char* dir) {
             const proto_view_event* ev = proto_view_decoder_events(c.dec, &ne);
             fprintf(js, "%s\n{\"tick\":%llu,\"events\":[", first ? "" : ",", (unsigned long long)tick);
             for (uint32_t k = 0; k < ne; k++) fprintf(js, "%s[%u,%d]", k ? "," : "", ev[k].id, (int)ev[k].kind);
-            fprintf(js, "],\"vessels\":");
-            json_vessels(js, c.dec);
+            fprintf(js, "],");
+            json_vessels(js, c.dec, tick);
             fprintf(js, "}");
             first = 0;
         }

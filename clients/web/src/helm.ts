@@ -34,6 +34,11 @@ export class Helm {
 
   constructor(private readonly commands: CommandLink, private readonly onChange: () => void) {}
 
+  /** The steered boat and its token (a player view keeps its own vessels in view), null when none. */
+  get own(): { id: number; token: VesselToken } | null {
+    return this.state.phase === "steering" && this.token ? { id: this.state.id, token: this.token } : null;
+  }
+
   async take(typeName: string, x: number, z: number, heading: number): Promise<void> {
     if (this.state.phase !== "idle") return;
     this.set({ phase: "spawning", message: `spawning a ${typeName}...` });

@@ -41,6 +41,18 @@ export interface NavalStats {
   followed: number;
   helm: HelmState & { x: number; z: number; speed: number; heading: number };
   lastError: string;
+  /** "view": a player view on /ws/view (the default); "full": every vessel every tick from /ws/snapshots. */
+  stream: "view" | "full";
+  /** The view's received kbit/s and updates per second, over the last second. */
+  viewKbps: number;
+  viewUpdatesPerSec: number;
+  /** The view as the server applies it (its echo): radius (m) and centre (x, z). */
+  viewRadius: number;
+  viewCentre: [number, number];
+  /** The server's last refusal of a view request ("" when none). */
+  viewRefusal: string;
+  /** View updates that failed to decode (refused, not acknowledged). */
+  badUpdates: number;
 }
 
 function el<T extends HTMLElement>(id: string): T {
@@ -105,20 +117,29 @@ export class Hud {
   show(s: NavalStats): void {
     this.banner.hidden = !s.banner;
     this.banner.textContent = s.banner;
+    const view = s.stream === "view";
     const rows: [string, string][] = [
       ["server", s.serverName ? `${s.serverName} · ${fmt(s.tickHz, 0)} Hz` : "–"],
       ["tick", s.tick ? `${s.tick} (drawn ${s.drawnTick})` : "–"],
-      ["boats shown", `${s.boatsRendered} of ${s.snapshotBoats} in the snapshot, ${s.worldBoats} in the world`],
-      ["server tick", `${fmt(s.tickMs, 2)} ms, max ${fmt(s.tickMsMax, 2)} ms · ${s.overruns} overruns`],
+      ["boats shown", `${s.boatsRendered} of ${s.snapshotBoats} in the ${view ? "view" : "snapshot"}, ${s.worldBoats} in the world`],
+      ["server tick", view
+        ? `${fmt(s.tickMs, 2)} ms median, p99 ${fmt(s.tickMsMax, 2)} ms · ${s.overruns} overruns`
+        : `${fmt(s.tickMs, 2)} ms, max ${fmt(s.tickMsMax, 2)} ms · ${s.overruns} overruns`],
       ["levels of detail", s.models[1] + s.models[2] > 0 || s.lodMs > 0
         ? `${s.models[0]} mesh · ${s.models[1]} columns · ${s.models[2]} floaters (${fmt(s.lodMs, 2)} ms)`
         : `all ${s.models[0]} on the mesh`],
-      ["contacts", `${s.contactsVessels} between boats · ${s.contactsGround} with the ground · ${s.grounded} aground now`],
-      ["snapshots", `${fmt(s.snapshotsPerSec, 0)}/s · ${fmt(s.bytesPerSec / 1024, 0)} KiB/s`],
+      ["contacts", view
+        ? `${s.grounded} aground now · not in a view (?stream=full)`
+        : `${s.contactsVessels} between boats · ${s.contactsGround} with the ground · ${s.grounded} aground now`],
+      view
+        ? ["view", `${fmt(s.viewKbps, 1)} kbit/s · ${fmt(s.viewUpdatesPerSec, 0)} updates/s · ` +
+            (Number.isFinite(s.viewRadius) ? `${fmt(s.viewRadius, 0)} m around (${fmt(s.viewCentre[0], 0)}, ${fmt(s.viewCentre[1], 0)})` : "not set yet")]
+        : ["snapshots", `${fmt(s.snapshotsPerSec, 0)}/s · ${fmt(s.bytesPerSec / 1024, 0)} KiB/s`],
       ["latency", `${fmt(s.latencyMs, 1)} ms, max ${fmt(s.latencyMaxMs, 1)} ms (server send → here)`],
       ["drawn", `${fmt(s.fps, 0)} fps · 100 ms behind · ${fmt(s.starvedPct, 0)} % held`],
     ];
     if (s.followed >= 0) rows.push(["following", `boat ${s.followed}`]);
+    if (s.viewRefusal) rows.push(["view refused", s.viewRefusal]);
     if (s.lastError) rows.push(["last error", s.lastError]);
     const table = document.createElement("table");
     for (const [k, v] of rows) {

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 // WebSockets to naval-server as nng's WebSocket transport expects them.
 // The subprotocol is the LISTENING socket's own pattern: "pub.sp.nanomsg.org"
-// to subscribe to /ws/snapshots (a PUB), "rep.sp.nanomsg.org" to send
+// to subscribe to /ws/snapshots (a PUB), "pair1.sp.nanomsg.org" for a
+// player view on /ws/view, "rep.sp.nanomsg.org" to send
 // requests to /ws/commands (a REP; the server refuses "req.sp.nanomsg.org"
 // with HTTP 400: nng 1.5.2 compares the offer with its own socket's). One SP message
 // per binary WebSocket message, arraybuffer. A PUB body has no SP header; a
 // request carries a 4-byte big-endian request id with the top bit set,
 // which REP echoes in front of its answer.
 //
-// Both links redial by themselves when the server goes away, with a
-// growing pause, and report every change so that the page can say so.
+// Every link redials by itself when the server goes away, with a
+// growing pause, and reports every change so that the page can say so.
 
 import { ResponseBodyData, ResponseData, RequestSpec, decodeResponse, encodeRequest } from "./wire";
+import { PAIR1_HEADER, pair1Frame } from "./viewcodec";
 
 export type LinkState = "connecting" | "open" | "retrying" | "stopped";
 
@@ -116,6 +118,31 @@ export class SnapshotLink {
   get status(): LinkStatus { return this.socket.status; }
   start(): void { this.socket.start(); }
   stop(): void { this.socket.stop(); }
+}
+
+/**
+ * A player view on /ws/view ("pair1.sp.nanomsg.org"): each binary message
+ * is a 4-byte big-endian hop count, then the message (docs/protocol.md,
+ * "Why PAIR1"); the hop count is stripped on the way in and added on the
+ * way out. Each connection is a new view: the owner starts afresh on "open".
+ */
+export class ViewLink {
+  private readonly socket: Redial;
+
+  constructor(url: string, onMessage: (msg: Uint8Array, bytes: number) => void, onStatus: (s: LinkStatus) => void) {
+    this.socket = new Redial(url, "pair1.sp.nanomsg.org", (d) => {
+      if (d.byteLength >= PAIR1_HEADER) onMessage(new Uint8Array(d, PAIR1_HEADER), d.byteLength);
+    }, onStatus);
+  }
+
+  get status(): LinkStatus { return this.socket.status; }
+  start(): void { this.socket.start(); }
+  stop(): void { this.socket.stop(); }
+
+  /** Sends one message (a ViewRequest); false when not connected. */
+  send(msg: Uint8Array): boolean {
+    return this.socket.send(pair1Frame(msg));
+  }
 }
 
 interface Pending {

@@ -5,7 +5,10 @@
 //
 // URL parameters: ?server=HOST:PORT (default: the page's own host),
 // ?ocean=N (waves drawn per axis per cascade, a power of two; default 128),
-// ?quality=low (no antialiasing, coarser sea: software rendering, old machines).
+// ?quality=low (no antialiasing, coarser sea: software rendering, old machines),
+// ?stream=full (every vessel every tick from /ws/snapshots instead of a
+// player view on /ws/view), ?radius=M (the view's radius, default 1500 m;
+// the server caps it), ?budget=KBPS (the view's budget; default the server's).
 
 import { NO_BOAT } from "./fleet";
 import { CommandLink, LinkStatus, SnapshotLink } from "./link";
@@ -15,16 +18,41 @@ import { Meter } from "./meter";
 import { Ocean } from "./ocean";
 import { Timeline, emptyPose } from "./timeline";
 import { View, PixelSample } from "./view";
+import { ViewClient } from "./viewclient";
+import type { HeldVessel, ViewUpdateInfo } from "./viewcodec";
 import { FLAG_GROUNDED, HullData, PROTO_VERSION, WorldInfoData, decodeSnapshot, modelOf } from "./wire";
 
 declare global {
   interface Window {
     navalStats: NavalStats;
-    navalDebug: { samplePixels: () => PixelSample; screenOf: (id: number) => { x: number; y: number } | null; colourOf: (id: number) => string; groundNodes: () => number };
+    navalDebug: {
+      samplePixels: () => PixelSample;
+      screenOf: (id: number) => { x: number; y: number } | null;
+      colourOf: (id: number) => string;
+      groundNodes: () => number;
+      /** Points the camera at (x, z), keeping its offset (a player view follows). */
+      lookAt: (x: number, z: number) => void;
+    };
   }
 }
 
 const SPECTRA = ["Phillips", "Pierson-Moskowitz", "JONSWAP", "TMA"];
+const VIEW_RADIUS_M = 1500;
+/** How often the world's vessel count is asked for in view mode (a view does not carry it). */
+const WORLD_STATS_S = 2;
+
+/** A positive number from the URL, else the default. */
+function param(params: URLSearchParams, name: string, fallback: number): number {
+  const v = Number(params.get(name) ?? NaN);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/** The helm's boat: where it is, how it lies, how fast it goes (m/s). */
+interface HelmBoat {
+  pos: readonly number[];
+  quat: readonly number[];
+  speed: number;
+}
 
 class App {
   private readonly params = new URLSearchParams(location.search);
@@ -33,7 +61,9 @@ class App {
   private readonly view: View;
   private readonly hud: Hud;
   private readonly helm: Helm;
-  private readonly snapshots: SnapshotLink;
+  /** Exactly one of the two streams: full snapshots (?stream=full) or a player view. */
+  private readonly snapshots: SnapshotLink | null = null;
+  private readonly viewc: ViewClient | null = null;
   private readonly commands: CommandLink;
   private readonly rate = new Meter();
   private readonly bytes = new Meter();
@@ -52,6 +82,7 @@ class App {
   private lastHud = 0;
   private lastList = 0;
   private lastSnapshotAt = NaN;
+  private lastWorldStats = -Infinity;
   readonly stats: NavalStats;
 
   constructor() {
@@ -64,6 +95,7 @@ class App {
       snapshotBoats: 0, boatsRendered: 0, worldBoats: 0, snapshotsPerSec: 0, bytesPerSec: 0, latencyMs: NaN, latencyMaxMs: NaN,
       tickMs: NaN, tickMsMax: NaN, overruns: 0, models: [0, 0, 0], lodMs: 0, grounded: 0, contactsVessels: 0, contactsGround: 0, fps: 0, starvedPct: 0, frames: 0, snapshots: 0, badSnapshots: 0, reconnects: 0,
       ocean: "", oceanTime: NaN, followed: NO_BOAT, lastError: "",
+      stream: this.params.get("stream") === "full" ? "full" : "view", viewKbps: 0, viewUpdatesPerSec: 0, viewRadius: NaN, viewCentre: [NaN, NaN], viewRefusal: "", badUpdates: 0,
       helm: { phase: "idle", id: 0, typeName: "", throttle: 0, rudder: 0, acknowledged: 0, lastRttMs: NaN, message: "", x: NaN, z: NaN, speed: NaN, heading: NaN },
     };
     if (this.params.has("ocean") && this.oceanRes !== res) this.error(`?ocean=${this.params.get("ocean")}: not a power of two in [4, 2048]; using 128`);
@@ -75,7 +107,12 @@ class App {
       take: (type) => this.takeHelm(type),
       leave: () => void this.helm.leave(),
     });
-    this.snapshots = new SnapshotLink(`${scheme}//${host}/ws/snapshots`, (d) => this.onSnapshot(d), (s) => this.onSnapshotLink(s));
+    if (this.stats.stream === "full") {
+      this.snapshots = new SnapshotLink(`${scheme}//${host}/ws/snapshots`, (d) => this.onSnapshot(d), (s) => this.onStreamLink(s));
+    } else {
+      const radius = param(this.params, "radius", VIEW_RADIUS_M), budget = Math.round(param(this.params, "budget", 0));
+      this.viewc = new ViewClient(`${scheme}//${host}/ws/view`, radius, budget, (u, n, now) => this.onViewUpdate(u, n, now), (s) => this.onStreamLink(s));
+    }
     this.commands = new CommandLink(`${scheme}//${host}/ws/commands`, (s) => this.onCommandLink(s));
     this.helm = new Helm(this.commands, () => this.showSoon());
     window.navalDebug = {
@@ -83,9 +120,14 @@ class App {
       screenOf: (id) => this.view.screenOf(id),
       colourOf: (id) => this.view.fleet.colourOf(id),
       groundNodes: () => this.view.ground.nodes,
+      lookAt: (x, z) => {
+        this.pick(NO_BOAT);
+        this.view.lookAt(x, z);
+      },
     };
     this.bindInput();
-    this.snapshots.start();
+    this.snapshots?.start();
+    this.viewc?.start();
     this.commands.start();
     requestAnimationFrame((t) => this.frame(t));
   }
@@ -140,7 +182,7 @@ class App {
     });
   }
 
-  private onSnapshotLink(s: LinkStatus): void {
+  private onStreamLink(s: LinkStatus): void {
     const was = this.stats.connected;
     this.stats.connected = s.state === "open";
     if (was && !this.stats.connected) this.stats.reconnects++;
@@ -242,17 +284,53 @@ class App {
     }
   }
 
+  /** A player view's update, read and acknowledged (viewclient.ts). */
+  private onViewUpdate(u: ViewUpdateInfo, bytes: number, now: number): void {
+    const held = this.viewc!.decoder.held;
+    this.stats.snapshots++;
+    this.lastSnapshotAt = now;
+    this.rate.add(now);
+    this.bytes.add(now, bytes);
+    this.latency.add(now, Date.now() - u.sendTimeMs);
+    this.stats.tick = u.tick;
+    this.stats.snapshotBoats = held.size;
+    const models: [number, number, number] = [0, 0, 0];
+    let grounded = 0;
+    for (const v of held.values()) {
+      models[Math.min(2, modelOf(v.flags))]++;
+      if (v.flags & FLAG_GROUNDED) grounded++;
+    }
+    this.stats.models = models;
+    this.stats.grounded = grounded;
+  }
+
+  /** A view does not carry the world's figures: ask for them now and then. */
+  private pollWorldStats(now: number): void {
+    if (!this.viewc || this.commands.status.state !== "open" || now - this.lastWorldStats < WORLD_STATS_S) return;
+    this.lastWorldStats = now;
+    this.commands.call({ kind: "stats" }).then((b) => {
+      if (b.kind !== "stats") return;
+      this.stats.worldBoats = b.stats.vesselCount;
+      this.stats.tickMs = b.stats.stepMsP50;
+      this.stats.tickMsMax = b.stats.stepMsP99;
+      this.stats.overruns = b.stats.overruns;
+    }, () => undefined); // the banner already says when commands are down
+  }
+
   private banner(now: number): string {
-    const s = this.snapshots.status;
+    const s = (this.snapshots ?? this.viewc)!.status;
+    const what = this.snapshots ? "snapshot" : "view update";
     if (s.state === "retrying") {
       const wait = Math.max(0, (s.retryAt - performance.now()) / 1000);
       return `Server gone (${s.url}: ${s.reason}). Reconnecting in ${wait.toFixed(1)} s, attempt ${s.attempts + 1}...`;
     }
     if (s.state === "stopped" && s.reason) return `Cannot connect: ${s.reason}`;
     if (s.state === "connecting") return `Connecting to ${s.url}...`;
+    // Refused settings leave the view as it was, unless it had none: then it gets nothing.
+    if (this.viewc?.refusal && !this.viewc.applied) return `The view was refused: ${this.viewc.refusal}`;
     if (Number.isFinite(this.lastSnapshotAt) && now - this.lastSnapshotAt > 2)
-      return `No snapshot for ${(now - this.lastSnapshotAt).toFixed(0)} s: is the server stalled?`;
-    if (!Number.isFinite(this.lastSnapshotAt)) return "Connected; waiting for the first snapshot...";
+      return `No ${what} for ${(now - this.lastSnapshotAt).toFixed(0)} s: is the server stalled?`;
+    if (!Number.isFinite(this.lastSnapshotAt)) return `Connected; waiting for the first ${what}...`;
     const c = this.commands.status;
     if (c.state !== "open") return `Commands unavailable (${c.url}: ${c.reason || c.state}): viewing only, the helm is off.`;
     return "";
@@ -265,8 +343,9 @@ class App {
   private frame(ms: number): void {
     requestAnimationFrame((t) => this.frame(t));
     const now = performance.now() / 1000;
-    const t = this.timeline.drawTime(now);
-    const have = this.timeline.sample(t, this.pose);
+    const vc = this.viewc;
+    const t = vc ? vc.playout.drawTime(now) : this.timeline.drawTime(now);
+    const have = vc ? vc.playout.sample(vc.decoder.held, t, this.pose) : this.timeline.sample(t, this.pose);
     if (have) {
       this.view.frameFleet(this.pose);
       this.starved.add(now, this.pose.starved ? 1 : 0);
@@ -284,6 +363,13 @@ class App {
       this.followOnSight = NO_BOAT;
     }
     this.view.frame(this.pose, this.selected, this.helmId());
+    if (vc) {
+      // The view follows the camera (and so the followed boat), and keeps the helm's boat.
+      const own = this.helm.own;
+      vc.setOwn(own ? [own] : [], now);
+      vc.aim(this.view.controls.target.x, this.view.controls.target.z, now);
+      this.pollWorldStats(now);
+    }
     this.fps.add(now);
     this.stats.frames++;
     this.stats.boatsRendered = this.view.fleet.drawn;
@@ -292,10 +378,21 @@ class App {
       this.lastHud = ms;
       this.stats.snapshotsPerSec = this.rate.rate(now);
       this.stats.bytesPerSec = this.bytes.sumRate(now);
+      if (vc) {
+        this.stats.viewKbps = vc.kbps(now);
+        this.stats.viewUpdatesPerSec = vc.updatesPerSec(now);
+        this.stats.viewRadius = vc.applied ? vc.applied.radius : NaN;
+        this.stats.viewCentre = vc.applied ? [vc.applied.centerX, vc.applied.centerZ] : [NaN, NaN];
+        this.stats.viewRefusal = vc.refusal;
+        if (vc.badUpdates !== this.stats.badUpdates) this.error(vc.lastError);
+        this.stats.badUpdates = vc.badUpdates;
+      }
       this.stats.latencyMs = this.latency.mean(now);
       this.stats.latencyMaxMs = this.latency.max(now);
-      this.stats.tickMs = this.tickMs.mean(now);
-      this.stats.tickMsMax = this.tickMs.max(now);
+      if (!vc) {
+        this.stats.tickMs = this.tickMs.mean(now);
+        this.stats.tickMsMax = this.tickMs.max(now);
+      }
       this.stats.fps = this.fps.rate(now);
       this.stats.starvedPct = 100 * this.starved.mean(now) || 0;
       this.stats.banner = this.banner(now);
@@ -309,7 +406,7 @@ class App {
     }
   }
 
-  /** The helm's boat as drawn; gone for 3 s while snapshots flow: lost. */
+  /** The helm's boat as last received; gone for 3 s while snapshots (or updates) flow: lost. */
   private trackHelm(now: number): void {
     const h = this.stats.helm;
     Object.assign(h, this.helm.state);
@@ -318,21 +415,41 @@ class App {
       this.helmMissingSince = NaN;
       return;
     }
-    const f = this.timeline.newest;
-    const i = f ? f.ids.indexOf(this.helm.state.id) : -1;
-    if (!f || i < 0) {
+    const b = this.viewc ? this.helmInView(this.viewc.decoder.held.get(this.helm.state.id)) : this.helmInSnapshot(this.helm.state.id);
+    if (!b) {
+      const where = this.viewc ? "view" : "snapshots";
       if (!Number.isFinite(this.helmMissingSince)) this.helmMissingSince = now;
-      else if (now - this.helmMissingSince > 3 && now - this.lastSnapshotAt < 1) this.helm.lost("not in the snapshots for 3 s");
+      else if (now - this.helmMissingSince > 3 && now - this.lastSnapshotAt < 1) this.helm.lost(`not in the ${where} for 3 s`);
       return;
     }
     this.helmMissingSince = NaN;
-    h.x = f.pos[3 * i];
-    h.z = f.pos[3 * i + 2];
-    h.speed = Math.hypot(f.vel[3 * i], f.vel[3 * i + 2]);
+    h.x = b.pos[0];
+    h.z = b.pos[2];
+    h.speed = b.speed;
     // Heading from the body's +x axis in the world, as the protocol counts it.
-    const [x, y, z, w] = [f.quat[4 * i], f.quat[4 * i + 1], f.quat[4 * i + 2], f.quat[4 * i + 3]];
+    const [x, y, z, w] = b.quat;
     const fx = 1 - 2 * (y * y + z * z), fz = 2 * (x * z - w * y);
     h.heading = Math.atan2(-fz, fx);
+  }
+
+  private helmInSnapshot(id: number): HelmBoat | null {
+    const f = this.timeline.newest;
+    const i = f ? f.ids.indexOf(id) : -1;
+    if (!f || i < 0) return null;
+    return {
+      pos: [f.pos[3 * i], f.pos[3 * i + 1], f.pos[3 * i + 2]],
+      quat: [f.quat[4 * i], f.quat[4 * i + 1], f.quat[4 * i + 2], f.quat[4 * i + 3]],
+      speed: Math.hypot(f.vel[3 * i], f.vel[3 * i + 2]),
+    };
+  }
+
+  /** A view carries no velocities: the speed is that between the boat's last two samples. */
+  private helmInView(v: HeldVessel | undefined): HelmBoat | null {
+    if (!v) return null;
+    const s = v.samples, b = s[s.length - 1], a = s.length > 1 ? s[s.length - 2] : null;
+    const dt = a ? b.simTime - a.simTime : 0;
+    const speed = a && dt > 0 ? Math.hypot(b.pos[0] - a.pos[0], b.pos[2] - a.pos[2]) / dt : NaN;
+    return { pos: b.pos, quat: b.quat, speed };
   }
 }
 

@@ -35,12 +35,56 @@ export function emptyPose(): Pose {
 const OFFSET_WINDOW_S = 2;
 const KEEP_BEHIND_S = 0.25; // frames older than the drawn time by more are dropped
 
-export class Timeline {
-  private frames: Frame[] = [];
-  /** (arrival, simTime - arrival) of recent frames, for the clock estimate. */
+/**
+ * The server clock seen locally, from (sim time, arrival) pairs of the
+ * messages that carry it: snapshots here, a player view's updates in
+ * viewplay.ts.
+ */
+export class ServerClock {
+  /** (arrival, simTime - arrival) of recent messages. */
   private offsets: { at: number; offset: number }[] = [];
   private offset = NaN;
   private lastNow = NaN;
+
+  get empty(): boolean {
+    return this.offsets.length === 0;
+  }
+
+  clear(): void {
+    this.offsets = [];
+    this.offset = NaN;
+  }
+
+  /** A message stamped `simTime` arrived at `now` (s, local monotonic clock). */
+  push(simTime: number, now: number): void {
+    this.offsets.push({ at: now, offset: simTime - now });
+  }
+
+  /**
+   * The largest simTime - arrival over the last seconds, i.e. the least
+   * delayed message's. Network delay only ever makes arrivals late, so the
+   * maximum is the best estimate; the window lets it follow a server that
+   * fell behind real time.
+   */
+  estimate(now: number): number {
+    while (this.offsets.length > 1 && this.offsets[0].at < now - OFFSET_WINDOW_S) this.offsets.shift();
+    let best = -Infinity;
+    for (const o of this.offsets) best = Math.max(best, o.offset);
+    if (!Number.isFinite(this.offset) || Math.abs(best - this.offset) > 0.25) {
+      this.offset = best;
+    } else {
+      // Glide toward it so that the drawn time never jumps.
+      const dt = Number.isFinite(this.lastNow) ? Math.max(0, now - this.lastNow) : 0;
+      this.offset += (best - this.offset) * Math.min(1, 2 * dt);
+    }
+    this.lastNow = now;
+    return this.offset;
+  }
+}
+
+export class Timeline {
+  private frames: Frame[] = [];
+  private readonly clock = new ServerClock();
   private indexCache = new WeakMap<Frame, Map<number, number>>();
 
   constructor(public delay = 0.1) {}
@@ -55,8 +99,7 @@ export class Timeline {
 
   clear(): void {
     this.frames = [];
-    this.offsets = [];
-    this.offset = NaN;
+    this.clock.clear();
   }
 
   /** A snapshot that arrived at `now` (s, local monotonic clock). */
@@ -68,34 +111,13 @@ export class Timeline {
       this.clear();
     }
     this.frames.push(f);
-    this.offsets.push({ at: now, offset: f.simTime - now });
-  }
-
-  /**
-   * The server clock seen locally: the largest simTime - arrival over the
-   * last seconds, i.e. the least delayed snapshot's. Network delay only
-   * ever makes arrivals late, so the maximum is the best estimate; the
-   * window lets it follow a server that fell behind real time.
-   */
-  private estimateOffset(now: number): number {
-    while (this.offsets.length > 1 && this.offsets[0].at < now - OFFSET_WINDOW_S) this.offsets.shift();
-    let best = -Infinity;
-    for (const o of this.offsets) best = Math.max(best, o.offset);
-    if (!Number.isFinite(this.offset) || Math.abs(best - this.offset) > 0.25) {
-      this.offset = best;
-    } else {
-      // Glide toward it so that the drawn time never jumps.
-      const dt = Number.isFinite(this.lastNow) ? Math.max(0, now - this.lastNow) : 0;
-      this.offset += (best - this.offset) * Math.min(1, 2 * dt);
-    }
-    this.lastNow = now;
-    return this.offset;
+    this.clock.push(f.simTime, now);
   }
 
   /** The server sim time drawn at local time `now`. NaN before any snapshot. */
   drawTime(now: number): number {
     if (!this.frames.length) return NaN;
-    return now + this.estimateOffset(now) - this.delay;
+    return now + this.clock.estimate(now) - this.delay;
   }
 
   private indexOf(f: Frame): Map<number, number> {
@@ -122,7 +144,7 @@ export class Timeline {
     out.starved = t > fb.simTime;
     if (fa !== fb && !out.starved) u = Math.min(1, Math.max(0, (t - fa.simTime) / (fb.simTime - fa.simTime)));
     if (fa === fb) u = 1;
-    ensure(out, fb.count);
+    ensurePose(out, fb.count);
     out.count = fb.count;
     out.simTime = t;
     out.tick = fb.tick;
@@ -153,7 +175,8 @@ function equalIds(a: Uint32Array, b: Uint32Array): boolean {
   return true;
 }
 
-function ensure(p: Pose, n: number): void {
+/** Room for n vessels in `p`. */
+export function ensurePose(p: Pose, n: number): void {
   if (p.ids.length >= n) return;
   const cap = Math.max(n, 2 * p.ids.length, 64);
   p.ids = new Uint32Array(cap);

@@ -92,6 +92,15 @@ export class View {
     this.placed = true;
   }
 
+  /** Moves the camera's target to (x, z) on the sea, keeping the camera's offset. */
+  lookAt(x: number, z: number): void {
+    const off = this.camera.position.clone().sub(this.controls.target);
+    this.controls.target.set(x, 0, z);
+    this.camera.position.copy(this.controls.target).add(off);
+    this.lastTarget.copy(this.controls.target);
+    this.placed = true;
+  }
+
   /** Rides along with boat `id` (NO_BOAT: stop); the camera keeps its offset. */
   follow(id: number, closeUp = false): void {
     this.followed = id;
