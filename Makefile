@@ -51,7 +51,7 @@ clean:
 # libFuzzer harnesses (fuzz/): clang with ASan + UBSan in build-fuzz/, then
 # each harness runs FUZZ_SECONDS from its committed seeds (fuzz/corpus/);
 # any crash, leak, hang or sanitizer report fails (inputs kept in
-# build-fuzz/artifacts/). About 10 x FUZZ_SECONDS plus the build.
+# build-fuzz/artifacts/). About 11 x FUZZ_SECONDS plus the build.
 BUILD_FUZZ   ?= build-fuzz
 FUZZ_SECONDS ?= 15
 .PHONY: fuzz

@@ -3,7 +3,7 @@
  * so that the seeds are valid messages of the current format:
  *
  *   make-seeds DIR      (DIR/request, DIR/snapshot, DIR/compact, DIR/mesh,
- *                        DIR/checkpoint; the folders must exist)
+ *                        DIR/checkpoint, DIR/view; the folders must exist)
  *
  * The JSON seeds (scenario, vessel_type) are copies of data files. */
 #include <math.h>
@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_view_fleet.h"
 #include "naval/checkpoint.h"
 #include "naval/hullgen.h"
 #include "naval/scenario.h"
 #include "proto.h"
+#include "view.h"
 
 static const char* seeds_dir;
 
@@ -331,9 +333,179 @@ static void seeds_checkpoint(void) {
     nv_scenario_free(&s);
 }
 
+/* ---- player views: fuzz_view.c's requests, sessions and update streams ---- */
+
+typedef struct seeds_chunks {
+    uint8_t* data;
+    size_t size;
+} seeds_chunks;
+
+/* fuzz_view.c's chunk: a 16-bit little-endian length, then the bytes. */
+static void seeds_chunk(seeds_chunks* c, const void* data, size_t size) {
+    if (size > 0xFFFF) seeds_die("view chunk", "over 64 KiB");
+    uint8_t* grown = realloc(c->data, c->size + 2 + size);
+    if (!grown) seeds_die("view chunk", "out of memory");
+    c->data = grown;
+    c->data[c->size] = (uint8_t)size;
+    c->data[c->size + 1] = (uint8_t)(size >> 8);
+    if (size) memcpy(c->data + c->size + 2, data, size);
+    c->size += 2 + size;
+}
+
+static void seeds_view_request(proto_buf* b, uint32_t ack, uint32_t mask, const proto_view_settings* s) {
+    proto_view_request r;
+    memset(&r, 0, sizeof r);
+    r.ack = ack;
+    r.ack_mask = mask;
+    if (s) {
+        r.has_settings = 1;
+        r.settings = *s;
+    }
+    proto_error err;
+    if (proto_encode_view_request(b, &r, &err)) seeds_die("view request", err.message);
+}
+
+static proto_view_settings seeds_view_settings(double x, double z, float radius, int own) {
+    proto_view_settings s;
+    memset(&s, 0, sizeof s);
+    s.center[0] = x;
+    s.center[1] = z;
+    s.radius = radius;
+    if (own) {
+        s.follow_own = 1;
+        s.own_count = 1;
+        s.own[0].id = FUZZ_VIEW_OWN_ID;
+        memset(s.own[0].token.bytes, FUZZ_VIEW_OWN_BYTE, sizeof s.own[0].token.bytes);
+    }
+    return s;
+}
+
+/* Whole requests (for proto_decode_view_request and the hub). */
+static void seeds_view_requests(void) {
+    proto_buf b = {0};
+    proto_view_settings s = seeds_view_settings(0.0, 0.0, 500.0f, 0);
+    seeds_view_request(&b, 0, 0, &s);
+    seeds_write("view", "settings", b.data, b.size);
+    seeds_view_request(&b, 5, 0x1Fu, NULL);
+    seeds_write("view", "ack", b.data, b.size);
+    s = seeds_view_settings(0.0, 0.0, 300.0f, 1);
+    s.budget_kbps = 64;
+    seeds_view_request(&b, 0, 0, &s);
+    seeds_write("view", "settings-own", b.data, b.size);
+    proto_free_buf(&b);
+}
+
+/* A session for the hub: settings, the client's acks (1-byte chunks, odd)
+ * and frames without requests (even), a move, own vessels, a reconnect. */
+static void seeds_view_session(void) {
+    proto_buf b = {0};
+    seeds_chunks c = {NULL, 0};
+    static const uint8_t ack = 1, idle = 0;
+    proto_view_settings s = seeds_view_settings(0.0, 0.0, 400.0f, 0);
+    seeds_view_request(&b, 0, 0, &s);
+    seeds_chunk(&c, b.data, b.size);
+    for (int i = 0; i < 12; i++) seeds_chunk(&c, i % 4 == 3 ? &idle : &ack, 1);
+    s = seeds_view_settings(150.0, -60.0, 2000.0f, 0);
+    seeds_view_request(&b, 0, 0, &s);
+    seeds_chunk(&c, b.data, b.size);
+    for (int i = 0; i < 8; i++) seeds_chunk(&c, &ack, 1);
+    seeds_chunk(&c, NULL, 0);
+    s = seeds_view_settings(0.0, 0.0, 200.0f, 1);
+    seeds_view_request(&b, 0, 0, &s);
+    seeds_chunk(&c, b.data, b.size);
+    for (int i = 0; i < 8; i++) seeds_chunk(&c, &ack, 1);
+    seeds_write("view", "session", c.data, c.size);
+    /* a client that stops acknowledging: keyframes once a second */
+    seeds_chunks q = {NULL, 0};
+    s = seeds_view_settings(0.0, 0.0, 800.0f, 0);
+    seeds_view_request(&b, 0, 0, &s);
+    seeds_chunk(&q, b.data, b.size);
+    for (int i = 0; i < 60; i++) seeds_chunk(&q, &idle, 1);
+    seeds_chunk(&q, &ack, 1);
+    seeds_write("view", "session-silent", q.data, q.size);
+    free(c.data);
+    free(q.data);
+    proto_free_buf(&b);
+}
+
+/* One hub step: the next frame encoded, its update (if any) appended and
+ * decoded by the client, which acknowledges it when `acks`. */
+static void seeds_view_step(view_hub* h, proto_view_decoder* d, uint32_t step, int acks, seeds_chunks* c,
+                            proto_buf* b) {
+    proto_vessel v[FUZZ_VIEW_FLEET_MAX];
+    view_frame f;
+    f.count = fuzz_view_fleet(step, v, &f.tick);
+    f.sim_time = (double)f.tick / 60.0;
+    f.send_time_ns = f.tick;
+    f.vessels = v;
+    nv_error err;
+    if (view_hub_encode(h, &f, NULL, &err)) seeds_die("view encode", err.message);
+    for (uint32_t i = 0; i < view_hub_output_count(h); i++) {
+        uint32_t conn;
+        const uint8_t* out;
+        size_t n;
+        view_hub_output(h, i, &conn, &out, &n);
+        seeds_chunk(c, out, n);
+        proto_view_header hd;
+        if (proto_decode_view_update(d, out, n, &hd, &err)) seeds_die("view update", err.message);
+    }
+    if (!acks) return;
+    uint32_t ack, mask;
+    proto_view_decoder_ack(d, &ack, &mask);
+    seeds_view_request(b, ack, mask, NULL);
+    if (view_handle(h, FUZZ_VIEW_CONN, b->data, b->size, &err)) seeds_die("view ack", err.message);
+}
+
+/* What a hub sends one client (for the decoder, chunk by chunk): joining,
+ * steady updates, a move, a refusal; and a silent client's keyframes. */
+static void seeds_view_updates(int silent, const char* name) {
+    view_config cfg;
+    fuzz_view_config(&cfg);
+    view_hub* h;
+    nv_error err;
+    if (view_hub_create(&h, &cfg, fuzz_view_owner, NULL, &err) || view_open(h, FUZZ_VIEW_CONN, &err))
+        seeds_die("view hub", err.message);
+    proto_view_decoder* d = proto_create_view_decoder(64, &err);
+    if (!d) seeds_die("view decoder", err.message);
+    proto_buf b = {0};
+    seeds_chunks c = {NULL, 0};
+    proto_view_settings s = seeds_view_settings(0.0, 0.0, 300.0f, !silent);
+    seeds_view_request(&b, 0, 0, &s);
+    if (view_handle(h, FUZZ_VIEW_CONN, b.data, b.size, &err)) seeds_die("view settings", err.message);
+    uint32_t steps = silent ? 150 : 40;
+    for (uint32_t step = 0; step < steps; step++) {
+        if (step == 20 && !silent) {
+            s = seeds_view_settings(-300.0, 200.0, 900.0f, 0);
+            seeds_view_request(&b, 0, 0, &s);
+            if (view_handle(h, FUZZ_VIEW_CONN, b.data, b.size, &err)) seeds_die("view move", err.message);
+        }
+        seeds_view_step(h, d, step, !silent, &c, &b);
+    }
+    /* an ack of an update never sent: refused */
+    seeds_view_request(&b, 100000, 0, NULL);
+    const uint8_t* out;
+    size_t n;
+    if (!view_handle(h, FUZZ_VIEW_CONN, b.data, b.size, &err))
+        seeds_die("view refusal", "the hub took an ack of an update never sent");
+    if (view_refusal(h, FUZZ_VIEW_CONN, &err, &out, &n)) seeds_die("view refusal", "none");
+    seeds_chunk(&c, out, n);
+    seeds_write("view", name, c.data, c.size);
+    free(c.data);
+    proto_free_buf(&b);
+    proto_destroy_view_decoder(d);
+    view_hub_destroy(h);
+}
+
+static void seeds_views(void) {
+    seeds_view_requests();
+    seeds_view_session();
+    seeds_view_updates(0, "updates");
+    seeds_view_updates(1, "updates-keyframes");
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: make-seeds DIR (holding request/ snapshot/ compact/ mesh/ checkpoint/)\n");
+        fprintf(stderr, "usage: make-seeds DIR (holding request/ snapshot/ compact/ mesh/ checkpoint/ view/)\n");
         return 2;
     }
     seeds_dir = argv[1];
@@ -342,5 +514,6 @@ int main(int argc, char** argv) {
     seeds_compact();
     seeds_meshes();
     seeds_checkpoint();
+    seeds_views();
     return 0;
 }

@@ -14,7 +14,7 @@ set -eu
 build=${1:?usage: fuzz/run.sh BUILD_DIR [SECONDS]}
 seconds=${2:-15}
 here=$(cd "$(dirname "$0")" && pwd)
-names="request snapshot compact mesh scenario vessel_type checkpoint config httphead wsframe"
+names="request snapshot compact mesh scenario vessel_type checkpoint config httphead wsframe view"
 failed=""
 mkdir -p "$build/artifacts" "$build/logs"
 printf '%-12s %10s %8s %6s  %s\n' harness execs exec/s cov result

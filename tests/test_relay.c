@@ -3,9 +3,13 @@
  * process) -> a tcp SUB and a WebSocket SUB, which must receive the same
  * bytes in the same order; /healthz follows the upstream; the upstream
  * is redialled after it goes away; SIGTERM and SIGINT exit 0; bad flags
- * exit 2 naming what is wrong. Loopback only. */
+ * exit 2 naming what is wrong. With --view-listen, player views of the C
+ * client (tcp and WebSocket) hold the vessels within their radius of a
+ * fleet published as full, then compact snapshots, and none outside it;
+ * a view naming own vessels is refused as Unsupported. Loopback only. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <nng/nng.h>
 #include <nng/protocol/pubsub0/pub.h>
@@ -26,6 +30,8 @@
 
 #include <cmocka.h>
 
+#include "naval_client.h"
+#include "proto.h"
 #include "test_server_proc.h"
 
 /* ---- processes and ports ----------------------------------------------- */
@@ -225,7 +231,7 @@ static void bad_arguments_are_named(void** state) {
     (void)state;
     char out[2048];
     struct {
-        const char* args[8];
+        const char* args[10];
         int code;
         const char* says;
     } cases[] = {
@@ -241,6 +247,17 @@ static void bad_arguments_are_named(void** state) {
         {{"--upstream", "tcp://a:1", "--listen", "tcp://127.0.0.1:7999", "--frobnicate", NULL}, 2,
          "--frobnicate: unknown option"},
         {{"--upstream", "tcp://a:1", "--listen", NULL}, 2, "--listen: missing value"},
+        {{"--upstream", "tcp://a:1", "--listen", "tcp://127.0.0.1:7999", "--max-views", "5", NULL}, 2,
+         "--max-views: views are off without --view-listen"},
+        {{"--upstream", "tcp://a:1", "--view-listen", "tcp://127.0.0.1:7999", "--threads", "0", NULL}, 2,
+         "--threads must be an integer in 1..64"},
+        {{"--upstream", "tcp://a:1", "--view-listen", "tcp://127.0.0.1:7999", "--tick-hz", "nan", NULL}, 2,
+         "--tick-hz must be a number"},
+        {{"--upstream", "tcp://a:1", "--view-listen", "udp://127.0.0.1:7999", NULL}, 2,
+         "--view-listen 'udp://127.0.0.1:7999'"},
+        {{"--upstream", "tcp://a:1", "--view-listen", "tcp://127.0.0.1:7999", "--view-budget", "5000",
+          "--max-view-budget", "100", NULL},
+         2, "--view-budget (5000) is over --max-view-budget (100)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int code = relay_test_run(cases[i].args, out, sizeof out);
@@ -260,6 +277,240 @@ static void bad_arguments_are_named(void** state) {
     nng_close(holder);
 }
 
+/* ---- player views ---------------------------------------------------------- */
+
+/* A fleet in two groups 6.4 km apart, each boat circling its group's
+ * centre within 210 m: ids 1.. around (0, 0), 101.. around (5000, -4000).
+ * Upstream tick u is at sim_time u / 60, so a view's update names the
+ * upstream tick its states are of whatever its own tick is. */
+#define FLEET_NEAR 12
+#define FLEET_FAR 6
+#define FLEET_FAR_ID 101
+#define FLEET_HZ 60.0
+
+static uint32_t fleet_build(uint64_t tick, proto_vessel* v) {
+    double t = (double)tick / FLEET_HZ;
+    for (uint32_t k = 0; k < FLEET_NEAR + FLEET_FAR; k++) {
+        int far = k >= FLEET_NEAR;
+        uint32_t j = far ? k - FLEET_NEAR : k;
+        double a = 0.5 * j + 0.05 * t, r = 40.0 + 15.0 * j, heading = a + 1.5707963267948966;
+        proto_vessel* b = &v[k];
+        memset(b, 0, sizeof *b);
+        b->id = far ? FLEET_FAR_ID + j : 1 + j;
+        b->type = (uint16_t)(j % 3);
+        b->position[0] = (far ? 5000.0 : 0.0) + r * cos(a);
+        b->position[1] = 0.2 * sin(t + j);
+        b->position[2] = (far ? -4000.0 : 0.0) + r * sin(a);
+        b->orientation[1] = (float)sin(-heading / 2);
+        b->orientation[3] = (float)cos(-heading / 2);
+        b->velocity[0] = (float)(-0.05 * r * sin(a));
+        b->velocity[2] = (float)(0.05 * r * cos(a));
+        b->angular_velocity[1] = -0.05f;
+    }
+    return FLEET_NEAR + FLEET_FAR;
+}
+
+/* Full snapshots when ce is NULL, else compact ones. */
+static void fleet_publish(nng_socket pub, proto_compact_encoder* ce, uint64_t tick, proto_buf* b) {
+    proto_vessel v[FLEET_NEAR + FLEET_FAR];
+    proto_snapshot s;
+    memset(&s, 0, sizeof s);
+    s.tick = tick;
+    s.sim_time = (double)tick / FLEET_HZ;
+    s.send_time_ns = 1700000000000000000ull + tick;
+    s.vessels = v;
+    s.vessel_count = fleet_build(tick, v);
+    proto_error err;
+    if (ce ? proto_encode_compact(ce, &s, b, NULL, &err) : proto_encode_snapshot(b, &s, &err))
+        fail_msg("encoding tick %llu: %s", (unsigned long long)tick, err.message);
+    assert_int_equal(nng_send(pub, (void*)b->data, b->size, 0), 0);
+}
+
+typedef struct relay_test_view {
+    const char* name;
+    nvc_view* v;
+    uint32_t lo, hi;          /* the ids it may hold: [lo, hi) */
+    uint32_t updates, checked, refusals;
+    int status;               /* of the last refusal */
+    char why[NV_ERROR_MAX];
+    uint64_t last_tick;
+    float radius;             /* as the relay applies it (0: not echoed yet) */
+    double worst;             /* m */
+} relay_test_view;
+
+static nvc_view* relay_test_open_view(const char* url, double x, double z, float radius, const nvc_vessel* own) {
+    nvc_view_options o;
+    nvc_view_options_default(&o);
+    o.url = url;
+    o.center[0] = x;
+    o.center[1] = z;
+    o.radius = radius;
+    o.own = own;
+    o.own_count = own ? 1 : 0;
+    o.follow_own = own != NULL;
+    nvc_view* v = NULL;
+    nv_error e;
+    double deadline = proc_now() + 5.0;
+    while (nvc_view_open(&v, &o, &e)) {
+        if (proc_now() > deadline) fail_msg("view %s: %s", url, e.message);
+        proc_sleep_ms(50);
+    }
+    return v;
+}
+
+/* Every vessel the update left at its own tick is where the fleet was
+ * (the near step plus the quantising of both streams: well under 1 cm). */
+static void relay_test_check(relay_test_view* tv, const proto_view_header* h) {
+    proto_vessel truth[FLEET_NEAR + FLEET_FAR];
+    uint32_t count = fleet_build((uint64_t)llround(h->sim_time * FLEET_HZ), truth);
+    uint32_t n;
+    const proto_view_vessel* vs = nvc_view_vessels(tv->v, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (vs[i].id < tv->lo || vs[i].id >= tv->hi)
+            fail_msg("%s view holds vessel %u, outside its radius", tv->name, vs[i].id);
+        if (vs[i].samples[0].tick != h->tick) continue;
+        const proto_vessel* t = NULL;
+        for (uint32_t k = 0; k < count && !t; k++)
+            if (truth[k].id == vs[i].id) t = &truth[k];
+        assert_non_null(t);
+        const double* p = vs[i].samples[0].position;
+        double d = sqrt((p[0] - t->position[0]) * (p[0] - t->position[0]) +
+                        (p[1] - t->position[1]) * (p[1] - t->position[1]) +
+                        (p[2] - t->position[2]) * (p[2] - t->position[2]));
+        if (d > 0.01) fail_msg("%s view: vessel %u %.1f mm from where it was", tv->name, vs[i].id, d * 1000.0);
+        tv->worst = d > tv->worst ? d : tv->worst;
+        tv->checked++;
+    }
+}
+
+static void relay_test_poll(relay_test_view* tv, int timeout_ms) {
+    proto_view_header h;
+    nv_error e;
+    if (nvc_view_poll(tv->v, timeout_ms, &h, &e)) {
+        if (e.code == NV_ETIMEDOUT) return;
+        if (e.code != NV_EREFUSED) fail_msg("%s view: %s", tv->name, e.message);
+        tv->refusals++;
+        tv->status = e.status;
+        snprintf(tv->why, sizeof tv->why, "%s", e.message);
+        return;
+    }
+    tv->updates++;
+    /* The relay's ticks go on when the upstream's start again. */
+    if (h.tick <= tv->last_tick)
+        fail_msg("%s view: tick %llu after %llu", tv->name, (unsigned long long)h.tick,
+                 (unsigned long long)tv->last_tick);
+    tv->last_tick = h.tick;
+    if (h.has_settings) tv->radius = h.settings.radius;
+    relay_test_check(tv, &h);
+}
+
+/* What spectators get is still the upstream's bytes: full snapshots
+ * decode to the fleet to the bit. */
+static uint32_t relay_test_spectate(nng_socket sub, proto_snapshot* s) {
+    uint32_t got = 0;
+    char* buf;
+    size_t len;
+    while (nng_recv(sub, &buf, &len, NNG_FLAG_ALLOC | NNG_FLAG_NONBLOCK) == 0) {
+        proto_kind kind = proto_identify(buf, len);
+        assert_true(kind == PROTO_KIND_SNAPSHOT || kind == PROTO_KIND_COMPACT);
+        if (kind == PROTO_KIND_SNAPSHOT) {
+            assert_int_equal(proto_decode_snapshot(buf, len, NULL, s, NULL), 0);
+            proto_vessel truth[FLEET_NEAR + FLEET_FAR];
+            assert_int_equal(s->vessel_count, fleet_build(s->tick, truth));
+            assert_memory_equal(s->vessels, truth, sizeof truth);
+        }
+        nng_free(buf, len);
+        got++;
+    }
+    return got;
+}
+
+/* One message per tick for `count` ticks from `first`; the views are
+ * polled (and acknowledge) in between. */
+static uint32_t relay_test_pump(nng_socket pub, proto_compact_encoder* ce, uint64_t first, uint32_t count,
+                                relay_test_view* views, int nviews, nng_socket spectator) {
+    static proto_buf b;
+    static proto_snapshot s;
+    uint32_t spectated = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        fleet_publish(pub, ce, first + k, &b);
+        double until = proc_now() + 1.0 / FLEET_HZ;
+        while (proc_now() < until)
+            for (int i = 0; i < nviews; i++) relay_test_poll(&views[i], 1);
+        spectated += relay_test_spectate(spectator, &s);
+    }
+    return spectated;
+}
+
+static void views_hold_what_is_near(void** state) {
+    (void)state;
+    int up_port = proc_free_port(), spec_port = proc_free_port(), view_port = proc_free_port(),
+        ws_port = proc_free_port();
+    char up[64], spec[64], view_tcp[64], view_ws[96], health[64];
+    snprintf(up, sizeof up, "tcp://127.0.0.1:%d", up_port);
+    snprintf(spec, sizeof spec, "tcp://127.0.0.1:%d", spec_port);
+    snprintf(view_tcp, sizeof view_tcp, "tcp://127.0.0.1:%d", view_port);
+    snprintf(view_ws, sizeof view_ws, "ws://127.0.0.1:%d/view", ws_port);
+    snprintf(health, sizeof health, "127.0.0.1:%d", ws_port);
+    const char* args[] = {"--upstream", up, "--listen", spec, "--view-listen", view_tcp, "--view-listen", view_ws,
+                          "--health", health, "--max-view-radius", "1500", "--threads", "2", "--tick-hz", "60",
+                          "--quiet", NULL};
+    pid_t pid = relay_test_spawn(args, -1);
+    nng_socket pub = relay_test_pub(up);
+    assert_int_equal(relay_test_wait_health(ws_port, 200, 5.0), 200);
+    nng_socket spectator = relay_test_sub(spec);
+    nvc_vessel own = {1, {{0}}};
+    own.token.bytes[0] = 7;
+    relay_test_view views[3] = {
+        {.name = "near (tcp)", .lo = 1, .hi = 1 + FLEET_NEAR},
+        {.name = "far (ws)", .lo = FLEET_FAR_ID, .hi = FLEET_FAR_ID + FLEET_FAR},
+        {.name = "own", .lo = 0, .hi = 0},
+    };
+    views[0].v = relay_test_open_view(view_tcp, 0.0, 0.0, 1000.0f, NULL);
+    /* a radius past --max-view-radius is capped: still 4.9 km short of the others */
+    views[1].v = relay_test_open_view(view_ws, 5000.0, -4000.0, 1e9f, NULL);
+    views[2].v = relay_test_open_view(view_tcp, 0.0, 0.0, 1000.0f, &own);
+
+    /* Full snapshots, then a restarted upstream's compact stream whose
+     * ticks begin again (a keyframe every 30). */
+    uint32_t spectated = relay_test_pump(pub, NULL, 100000, 75, views, 3, spectator);
+    uint32_t full_updates[2] = {views[0].updates, views[1].updates};
+    proto_error err;
+    proto_compact_encoder* ce = proto_create_compact_encoder(30, &err);
+    assert_non_null(ce);
+    spectated += relay_test_pump(pub, ce, 10, 75, views, 3, spectator);
+    proto_destroy_compact_encoder(ce);
+
+    for (int i = 0; i < 3; i++)
+        print_message("%s: %u updates, %u states checked (worst %.2f mm), %u refusals\n", views[i].name,
+                      views[i].updates, views[i].checked, views[i].worst * 1000.0, views[i].refusals);
+    print_message("spectator: %u messages\n", spectated);
+    /* ~75 ticks each, less the start; the views acknowledge every update */
+    for (int i = 0; i < 2; i++) {
+        assert_true(full_updates[i] > 30);
+        assert_true(views[i].updates - full_updates[i] > 30);
+        assert_true(views[i].checked > 200);
+    }
+    assert_true(spectated > 100);
+    uint32_t n;
+    nvc_view_vessels(views[0].v, &n);
+    assert_int_equal(n, FLEET_NEAR);
+    nvc_view_vessels(views[1].v, &n);
+    assert_int_equal(n, FLEET_FAR);
+    assert_true(views[1].radius == 1500.0f);
+    /* A relay cannot check tokens: own vessels are refused, nothing sent. */
+    assert_true(views[2].refusals >= 1);
+    assert_int_equal(views[2].status, PROTO_STATUS_UNSUPPORTED);
+    if (!strstr(views[2].why, "relay")) fail_msg("own view refused with \"%s\"", views[2].why);
+    assert_int_equal(views[2].updates, 0);
+
+    for (int i = 0; i < 3; i++) nvc_view_close(views[i].v);
+    kill(pid, SIGTERM);
+    assert_int_equal(proc_wait(pid, 5.0), 0);
+    nng_close(spectator);
+    nng_close(pub);
+}
+
 int main(void) {
     /* A relay that dies must not take this process with SIGPIPE. */
     signal(SIGPIPE, SIG_IGN);
@@ -267,6 +518,7 @@ int main(void) {
         cmocka_unit_test(bad_arguments_are_named),
         cmocka_unit_test(sigint_exits_cleanly),
         cmocka_unit_test(tcp_and_ws_get_the_same_bytes),
+        cmocka_unit_test(views_hold_what_is_near),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
