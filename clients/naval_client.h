@@ -163,7 +163,9 @@ void nvc_view_close(nvc_view* v);
 int nvc_view_move(nvc_view* v, double x, double z, float radius, nv_error* err);
 int nvc_view_set_budget(nvc_view* v, uint32_t kbps, nv_error* err);
 /* Waits up to timeout_ms (< 0: forever) for the next update, applies it
- * and acknowledges it. 0 with *h (may be NULL); NV_ETIMEDOUT; NV_EREFUSED
+ * and acknowledges it. After nng redialled a lost connection, the view
+ * starts afresh (empty, settings sent again). 0 with *h (may be NULL);
+ * NV_ETIMEDOUT; NV_EREFUSED
  * when the server refused the last request (err->status and its reason);
  * NV_EPROTO when the update does not decode (skipped). */
 int nvc_view_poll(nvc_view* v, int timeout_ms, proto_view_header* h, nv_error* err);
@@ -187,6 +189,7 @@ uint32_t nvc_view_sample(const nvc_view* v, double tick, double max_extrapolate,
 typedef struct nvc_view_counts {
     uint64_t updates, keyframes, bytes;  /* received and applied */
     uint64_t refusals, undecodable, acks_unsent;
+    uint64_t reconnects;                 /* connections after the first (each a fresh view) */
 } nvc_view_counts;
 void nvc_view_counts_get(const nvc_view* v, nvc_view_counts* out);
 

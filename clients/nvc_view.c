@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* A player view on a PAIR1 socket: settings out, updates in, each update
  * decoded (proto_view_decoder) and acknowledged at once, so that the
- * server's base is never more than a round trip behind. */
+ * server's base is never more than a round trip behind.
+ *
+ * nng redials by itself when the connection drops; the server (or relay)
+ * then sees a new view, so the next poll starts a fresh decoder, sends the
+ * settings again and ignores what the old connection had left queued. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +18,13 @@
 struct nvc_view {
     nng_socket sock;
     int open;
+    uint32_t max_vessels;
     proto_view_decoder* dec;
     proto_view_settings settings;
     proto_buf out;
     nvc_view_counts counts;
+    uint32_t pipe;               /* the connection the decoder follows (0: the first) */
+    atomic_uint newest_pipe;     /* set by nng's thread when a connection comes */
 };
 
 void nvc_view_options_default(nvc_view_options* o) {
@@ -44,6 +52,24 @@ static int nvc_view_send(nvc_view* v, int with_settings, nv_error* err) {
     return 0;
 }
 
+/* nng's thread: only note it; the caller's thread acts on it in poll. */
+static void nvc_view_on_pipe(nng_pipe p, nng_pipe_ev ev, void* arg) {
+    nvc_view* v = arg;
+    if (ev == NNG_PIPE_EV_ADD_POST) atomic_store(&v->newest_pipe, nng_pipe_id(p));
+}
+
+/* A new connection: a new view on the server's side. */
+static int nvc_view_restart(nvc_view* v, uint32_t pipe, nv_error* err) {
+    proto_error pe;
+    proto_view_decoder* d = proto_create_view_decoder(v->max_vessels, &pe);
+    if (!d) return nv_error_fail(err, NV_ENOMEM, "view: %s", pe.message);
+    proto_destroy_view_decoder(v->dec);
+    v->dec = d;
+    v->pipe = pipe;
+    v->counts.reconnects++;
+    return nvc_view_send(v, 1, err);
+}
+
 int nvc_view_open(nvc_view** out, const nvc_view_options* o, nv_error* err) {
     *out = NULL;
     if (!o || !o->url) return nv_error_fail(err, NV_EINVAL, "view: no URL");
@@ -54,6 +80,7 @@ int nvc_view_open(nvc_view** out, const nvc_view_options* o, nv_error* err) {
                                              "(nvc_view_options_default sets them)");
     nvc_view* v = calloc(1, sizeof *v);
     if (!v) return nv_error_fail(err, NV_ENOMEM, "out of memory");
+    v->max_vessels = o->max_vessels;
     proto_error pe;
     if (!(v->dec = proto_create_view_decoder(o->max_vessels, &pe))) {
         free(v);
@@ -81,10 +108,12 @@ int nvc_view_open(nvc_view** out, const nvc_view_options* o, nv_error* err) {
         return nv_error_fail(err, NV_EINVAL, "view URL %s: %s", o->url, nng_strerror(rv));
     }
     nng_dialer_set_size(d, NNG_OPT_RECVMAXSZ, o->max_message_bytes);
-    if ((rv = nng_dialer_start(d, 0)) != 0) {
+    if ((rv = nng_pipe_notify(v->sock, NNG_PIPE_EV_ADD_POST, nvc_view_on_pipe, v)) != 0 ||
+        (rv = nng_dialer_start(d, 0)) != 0) {
         nvc_view_close(v);
         return nv_error_fail(err, NV_ECONNECT, "cannot connect to %s: %s", o->url, nng_strerror(rv));
     }
+    v->pipe = atomic_load(&v->newest_pipe);
     if (nvc_view_send(v, 1, err)) {
         nvc_view_close(v);
         return -1;
@@ -117,11 +146,22 @@ int nvc_view_set_budget(nvc_view* v, uint32_t kbps, nv_error* err) {
 int nvc_view_poll(nvc_view* v, int timeout_ms, proto_view_header* h, nv_error* err) {
     proto_view_header local;
     if (!h) h = &local;
+    uint32_t newest = atomic_load(&v->newest_pipe);
+    if (newest != v->pipe && nvc_view_restart(v, newest, err)) return -1;
     nng_socket_set_ms(v->sock, NNG_OPT_RECVTIMEO, timeout_ms < 0 ? NNG_DURATION_INFINITE : timeout_ms);
     nng_msg* msg = NULL;
     int rv = nng_recvmsg(v->sock, &msg, 0);
     if (rv == NNG_ETIMEDOUT) return nv_error_fail(err, NV_ETIMEDOUT, "view: no update within %d ms", timeout_ms);
     if (rv) return nv_error_fail(err, rv == NNG_ECLOSED ? NV_ECLOSED : NV_ECONNECT, "view: %s", nng_strerror(rv));
+    uint32_t from = nng_pipe_id(nng_msg_get_pipe(msg));
+    if (from != v->pipe) {
+        /* Left over from the connection before, or the first of a new one. */
+        newest = atomic_load(&v->newest_pipe);
+        if (from != newest || nvc_view_restart(v, newest, err)) {
+            nng_msg_free(msg);
+            return from != newest ? nv_error_fail(err, NV_ETIMEDOUT, "view: an update of a closed connection") : -1;
+        }
+    }
     proto_error pe;
     int dec = proto_decode_view_update(v->dec, nng_msg_body(msg), nng_msg_len(msg), h, &pe);
     size_t bytes = nng_msg_len(msg);

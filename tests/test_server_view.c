@@ -126,6 +126,7 @@ static void test_follow_own_boat(void** state) {
     nvc_view_counts c;
     nvc_view_counts_get(v, &c);
     assert_int_equal(c.undecodable, 0);
+    assert_int_equal(c.reconnects, 0);
     nvc_view_close(v);
     /* Fog of war: a view 1.5 km away never holds it, over WebSocket too. */
     nvc_view* far = open_view(srv.ws_view, -3000.0, -3000.0, 1e9f, NULL, 0);
