@@ -483,7 +483,7 @@ void proto_free_response(proto_response* r);
 #define PROTO_VIEW_MAX_OWN 32          /* own vessels per view */
 #define PROTO_VIEW_POS_STEP (1.0 / 512.0)   /* m: positions are integers of this step, world frame */
 #define PROTO_VIEW_POS_LIMIT (1 << 29)      /* steps: vessels further than 1,048,576 m from the origin are not sent */
-#define PROTO_VIEW_HISTORY 4           /* samples a decoder keeps per vessel (newest first) */
+#define PROTO_VIEW_HISTORY 16          /* samples a decoder keeps per vessel (newest first): 250 ms at 60 Hz */
 
 typedef struct proto_view_own {
     uint32_t id;

@@ -233,7 +233,7 @@ function testView() {
     for (const [, k] of info.events) seen.events[k]++;
   });
   // The session is what its description says: joins, leaves, a despawn, a spawn, a keyframe fallback.
-  check(seen.keyframes >= 1 && seen.events.every((n) => n > 0) && seen.samples.has(4), `session coverage: ${JSON.stringify({ ...seen, samples: [...seen.samples] })}`);
+  check(seen.keyframes >= 1 && seen.events.every((n) => n > 0) && seen.samples.has(16), `session coverage: ${JSON.stringify({ ...seen, samples: [...seen.samples] })}`);
   const a = dec.ack;
   check(a.ack === msgs.length && a.ackMask === 0xffffffff, `ack after the session: ${a.ack} mask ${a.ackMask.toString(16)}`);
   if (!mismatches) log(`view session: ${msgs.length} updates (${seen.keyframes} keyframes) decoded as the C decoder did; events ${seen.events}`);

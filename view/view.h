@@ -13,6 +13,8 @@
  *    client acknowledged, predicted from its two last acknowledged samples,
  *    in steps that grow with its distance (2 mm near, 12.5 cm far);
  *    vessels new to the client enter whole, and those it must forget leave.
+ * A view with nothing to send still gets an empty update once per
+ * keyframe interval (its client can tell an empty sea from a lost server).
  * A client that stops acknowledging (32 updates outstanding) gets only
  * keyframes, once per keyframe interval, until it acknowledges one; memory
  * per view is bounded by its vessel cap. A vessel outside every disc a

@@ -209,6 +209,7 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
     }
     c->tokens -= 8.0 * (double)c->out.size;
     c->has_out = 1;
+    c->last_out = f->tick;
     c->out_keyframe = keyframe;
     c->out_records = c->put_count;
     return 0;
@@ -289,8 +290,11 @@ int view_client_tick(view_hub* h, view_client* c) {
     }
     double cap = c->budget_bps * 0.25; /* a quarter second of burst */
     if (c->tokens > cap) c->tokens = cap;
-    if (c->tokens < 2 * VIEW_HEADER_BITS && !c->echo) return 0; /* save up: headers are not free */
+    /* An empty view still hears from the server once per keyframe
+     * interval: its client can tell "nothing here" from "nobody there". */
+    int heartbeat = f->tick - c->last_out >= (uint64_t)ceil(h->cfg.keyframe_interval_s * hz);
+    if (c->tokens < 2 * VIEW_HEADER_BITS && !c->echo && !heartbeat) return 0; /* save up: headers are not free */
     if (fill(h, c, c->tokens - VIEW_HEADER_BITS, 0)) return -1;
-    if (!c->put_count && !c->echo) return 0;
+    if (!c->put_count && !c->echo && !heartbeat) return 0;
     return write_packet(h, c, 0);
 }

@@ -43,6 +43,7 @@ typedef struct view_client {
     uint32_t acked;              /* the newest acknowledged */
     int fallback;                /* keyframes only, until one is acknowledged */
     uint64_t next_keyframe;      /* tick */
+    uint64_t last_out;           /* tick of the last update sent */
     double tokens;               /* bits the budget has saved */
     double change_tokens;
     view_entry* entries;

@@ -55,8 +55,8 @@ export interface HeldVessel {
 export const EV_ENTERED = 0, EV_SPAWNED = 1, EV_LEFT = 2, EV_GONE = 3;
 export type ViewEvent = [id: number, kind: number];
 
-/** Samples kept per held vessel: enough to interpolate 100 ms behind a vessel updated at 10 Hz or more. */
-export const HELD_SAMPLES = 4;
+/** Samples kept per held vessel (the C decoder's too): 250 ms at 60 Hz, enough to interpolate 100 ms behind any vessel. */
+export const HELD_SAMPLES = 16;
 
 export interface ViewSettingsData {
   centerX: number;
