@@ -5,7 +5,10 @@
 # players, tcp and WebSocket spectators meets loose thresholds and its JSON
 # holds up (rates near the tick rate, bytes that match the snapshot size,
 # round trips, every boat despawned: naval-watch --once --json sees the
-# fleet as it was); an impossible threshold exits 1 and says which.
+# fleet as it was); an impossible threshold exits 1 and says which; with
+# --view-radius the players read views instead of the stream and the JSON's
+# "stream" holds sane figures (kbit/s within the budget, update rates,
+# finite errors and join time).
 # Usage: tool_naval_load.sh NAVAL_LOAD NAVAL_SERVER NAVAL_WATCH
 set -u
 load=$1
@@ -27,7 +30,8 @@ expect() {
 
 "$load" --help > "$tmp/help" || fail "--help"
 for flag in --server --players --boats-per-player --spectators --ws-spectators --duration --input-hz --json \
-            --max-p99-tick-ms --max-drop-rate; do
+            --max-p99-tick-ms --max-drop-rate --view-radius --budget-kbps --view-port --view-url \
+            --max-kbps-per-player near_hz_min error_far_m_p99 join_ms_p99; do
     grep -qF -- "$flag" "$tmp/help" || fail "--help does not mention $flag"
 done
 expect 2 "--players: expected a whole number in [0, 1000]" --players many
@@ -36,6 +40,9 @@ expect 2 "--duration: expected seconds" --duration 0
 expect 2 "--stream: expected full or compact" --stream huge
 expect 2 "--frobnicate: unknown option" --frobnicate 3
 expect 2 "--duration: missing value" --duration
+expect 2 "--view-radius: expected metres" --view-radius 0
+expect 2 "--budget-kbps: needs --view-radius" --budget-kbps 64
+expect 2 "--view-port: expected a port number" --view-port 70000
 set -- $(/usr/bin/env python3 -c '
 import socket
 ss = [socket.socket() for _ in range(5)]
@@ -94,8 +101,39 @@ rtt = p["command_rtt_ms"]
 assert 0 < rtt["p50"] <= rtt["p99"] <= rtt["max"] < 2000, rtt
 # its boats are gone again
 assert before["vessels"] == 20 and after["vessels"] == 20, (before["vessels"], after["vessels"])
+assert r["stream"] is None, r["stream"]  # no views
 print(f'naval-load: {roles["tcp_spectators"]["snapshots_per_s"]} snapshots/s, latency p50 '
       f'{roles["tcp_spectators"]["latency_ms"]["p50"]} ms, rtt p50 {rtt["p50"]} ms, tick p99 {srv["tick_ms"]["p99"]} ms')
+PY
+
+# Views: the players follow their boats with views of 64 kbit/s; no
+# spectators, the monitor is the truth.
+# shellcheck disable=SC2086
+"$load" $ports --view-port "$view" --players 2 --boats-per-player 2 --spectators 0 --ws-spectators 0 --duration 3 \
+    --warmup 1 --view-radius 800 --budget-kbps 64 --json --max-kbps-per-player 70.4 > "$tmp/view.json" 2> "$tmp/err"
+rc=$?
+[ "$rc" = 0 ] || fail "naval-load with views exited $rc: $(cat "$tmp/err") $(cat "$tmp/view.json")"
+/usr/bin/env python3 - "$tmp/view.json" <<'PY' || fail "the views' report: $(cat "$tmp/view.json")"
+import json, math, sys
+r = json.load(open(sys.argv[1]))
+assert r["passed"] is True, r["failures"]
+assert r["config"]["view_radius"] == 800 and r["config"]["budget_kbps"] == 64, r["config"]
+s = r["stream"]
+for k in ("kbps_per_player_mean", "kbps_per_player_max", "near_hz_min", "view_hz_min", "error_near_m_p99",
+          "error_far_m_p99", "join_ms_p99", "kbps_per_player_sim_max"):
+    assert isinstance(s[k], (int, float)) and math.isfinite(s[k]), (k, s)
+assert 0 < s["kbps_per_player_mean"] <= s["kbps_per_player_max"] <= 64 * 1.1, s
+# 24 boats within 600 m of each other: every one in view, some near; 30 Hz ticks
+assert 0 < s["view_hz_min"] <= 31 and 0 < s["near_hz_min"] <= 31, s
+assert 0 <= s["error_near_m_p99"] < 1 and 0 <= s["error_far_m_p99"] < 5, s
+assert 0 < s["join_ms_p99"] < 3000 and s["joined"] == s["players"] == 2, s
+assert s["error_samples_near"] > 0 and s["refusals"] == 0 and s["undecodable"] == 0, s
+assert 20 <= s["vessels_held_mean"] <= 26, s
+p = r["roles"]["players"]
+assert p["clients"] == 0 and p["boats_spawned"] == 4 and p["boats_despawned"] == 4, p  # no stream per player
+assert r["server"]["snapshots_seen"] > 0.5 * 30 * r["measured_s"], r["server"]
+print(f'views: {s["kbps_per_player_mean"]} kbit/s, near {s["near_hz_min"]} Hz, view {s["view_hz_min"]} Hz, '
+      f'error p99 {s["error_near_m_p99"]} / {s["error_far_m_p99"]} m, join p99 {s["join_ms_p99"]} ms')
 PY
 
 # An impossible threshold: exit 1, and the report says which.

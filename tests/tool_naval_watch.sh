@@ -4,7 +4,10 @@
 # arguments exit 2 naming the flag; --once --json over tcp and WebSocket
 # decodes the snapshot (every boat, the type names); --follow marks a boat
 # and a missing one is an error; the live JSON stream says when the server
-# is gone and carries on when it is back; nothing listening: exit 1.
+# is gone and carries on when it is back; nothing listening: exit 1. With
+# --view (tcp and ws) it shows a player view: the boats in it, what
+# entered, the updates and kbit/s received, within the budget; an empty
+# view is not a lost server.
 # Usage: tool_naval_watch.sh NAVAL_WATCH NAVAL_SERVER
 set -u
 watch=$1
@@ -30,7 +33,7 @@ expect() {
 }
 
 "$watch" --help > "$tmp/help" || fail "--help"
-for flag in --follow --once --json --center --radius --commands --size; do
+for flag in --follow --once --json --center --radius --commands --size --view --budget-kbps; do
     grep -qF -- "$flag" "$tmp/help" || fail "--help does not mention $flag"
 done
 expect 2 "--follow: expected a boat id" --follow abc
@@ -39,6 +42,10 @@ expect 2 "URL: expected tcp://HOST:PORT" localhost:7700
 expect 2 "one URL only" tcp://a:1 tcp://b:2
 expect 2 "--radius: expected metres" --radius -3
 expect 2 "--bogus: unknown option" --bogus 1
+expect 2 "--budget-kbps: needs --view" --budget-kbps 64
+expect 2 "--budget-kbps: expected kbit/s" --view tcp://a:1 --budget-kbps lots
+expect 2 "--view: a view replaces the snapshot URL" --view tcp://a:1 tcp://b:2
+expect 2 "--view: expected a view URL" --view localhost:7703
 
 set -- $(/usr/bin/env python3 -c '
 import socket
@@ -104,6 +111,44 @@ PY
     [ $? = 2 ] && fail "boat $id: heading against its velocity: $(cat "$tmp/f.json")"
 done
 [ $ok -ge 2 ] || fail "too few boats making way to check headings ($ok)"
+
+# Views: the whole fleet in one over tcp (type names from the commands),
+# over ws (commands guessed from /ws/view); one far away is empty.
+"$watch" --view "tcp://127.0.0.1:$view" --commands "tcp://127.0.0.1:$cmd" --once --json > "$tmp/view.json" \
+    2> "$tmp/err" || fail "--view --once --json over tcp: $(cat "$tmp/err")"
+"$watch" --view "ws://127.0.0.1:$http/ws/view" --budget-kbps 128 --once --json > "$tmp/wsview.json" 2> "$tmp/err" \
+    || fail "--view --once --json over ws: $(cat "$tmp/err")"
+"$watch" --view "tcp://127.0.0.1:$view" --centre 5000,5000 --radius 100 --once --json > "$tmp/empty.json" \
+    2> "$tmp/err" || fail "--view --once --json, an empty view: $(cat "$tmp/err")"
+"$watch" --view "tcp://127.0.0.1:$view" --json --interval 0.5 --budget-kbps 64 > "$tmp/viewlive" 2> "$tmp/err" &
+wpid=$!
+sleep 2.5
+kill "$wpid"; wait "$wpid" 2>/dev/null; wpid=
+"$watch" --view "tcp://127.0.0.1:$view" --once --follow 3 --size 60x16 --ascii > "$tmp/viewmap" 2> "$tmp/err" \
+    || fail "--view --once --follow 3: $(cat "$tmp/err")"
+grep -q "following boat 3 " "$tmp/viewmap" || fail "--view --follow 3: $(cat "$tmp/viewmap")"
+grep -q "in view (1000 m around" "$tmp/viewmap" || fail "--view: no status line: $(cat "$tmp/viewmap")"
+/usr/bin/env python3 - "$tmp/view.json" "$tmp/wsview.json" "$tmp/empty.json" "$tmp/viewlive" <<'PY' \
+    || fail "--view: $(cat "$tmp/view.json" "$tmp/wsview.json" "$tmp/empty.json" "$tmp/viewlive")"
+import json, sys
+for path, budget in ((sys.argv[1], 256), (sys.argv[2], 128)):
+    s = json.load(open(path))
+    v = s["view"]
+    assert s["vessels"] == 15 and sum(s["types"].values()) == 15, s
+    assert set(s["types"]) <= {"skiff", "patrol", "freighter"}, s["types"]
+    assert v["radius"] == 1000 and v["budget_kbps"] == budget and v["centre"] == [0, 0], v
+    assert v["entered"] == 15 and v["left"] == 0 and v["refusals"] == 0 and v["updates"] >= 1, v
+    assert v["bytes_received"] > 0 and v["kbps"] > 0 and 0 <= s["latency_ms"] < 5000, s
+    assert "tick_ms" not in s and "world_vessels" not in s, s  # a view carries no server figures
+e = json.load(open(sys.argv[3]))
+assert e["vessels"] == 0 and e["view"]["entered"] == 0 and e["view"]["radius"] == 100, e
+lines = [json.loads(l) for l in open(sys.argv[4]) if l.strip()]
+live = [l for l in lines if "view" in l]
+assert len(live) >= 3 and not any("lost" in l for l in live), lines
+for l in live[1:]:  # 30 Hz ticks, an update each (15 boats, all near); within the budget
+    assert 20 < l["view"]["updates_per_s"] <= 33 and 0 < l["view"]["kbps"] <= 64 * 1.1, l
+    assert l["vessels"] == 15, l
+PY
 
 # Live JSON, one line a quarter second: the server goes, then comes back.
 "$watch" "tcp://127.0.0.1:$snap" --json --interval 0.25 > "$tmp/live" 2> "$tmp/live.err" &

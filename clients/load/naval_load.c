@@ -16,19 +16,23 @@
 #include "player.h"
 #include "report.h"
 #include "sub.h"
+#include "truth.h"
 
 #define LOAD_URL_MAX 256
 
 typedef struct load_options {
     const char* host;
-    uint64_t snapshot_port, compact_port, command_port, http_port;
-    char snapshot_url[LOAD_URL_MAX], command_url[LOAD_URL_MAX], ws_url[LOAD_URL_MAX];
+    uint64_t snapshot_port, compact_port, command_port, http_port, view_port;
+    char snapshot_url[LOAD_URL_MAX], command_url[LOAD_URL_MAX], ws_url[LOAD_URL_MAX], view_url[LOAD_URL_MAX];
+    char truth_url[LOAD_URL_MAX];   /* views: the full stream, even with --stream compact */
     int compact;
     uint64_t players, boats, spectators, ws_spectators;
     const char* type_name;
     double duration, warmup, input_hz, spread, centre_x, centre_z;
     uint64_t max_snapshot_mib, timeout_ms, seed;
     int json;
+    double view_radius;   /* m; 0: players subscribe to the stream, no views */
+    uint64_t budget_kbps; /* 0: the server's default */
     report_limits limits;
 } load_options;
 
@@ -50,6 +54,7 @@ static void load_usage(FILE* out) {
           "  --snapshot-url URL       instead of HOST and port (also --command-url, --ws-url)\n"
           "  --stream full|compact    the snapshot stream subscribers read (full)\n"
           "  --players P              players (4), each with a command connection and a tcp subscription\n"
+          "                           (or a view: --view-radius)\n"
           "  --boats-per-player B     boats each player spawns and steers (4)\n"
           "  --type NAME              their vessel type (skiff)\n"
           "  --input-hz R             steering rounds per second, one Control per boat each (5)\n"
@@ -62,6 +67,25 @@ static void load_usage(FILE* out) {
           "  --max-snapshot-mib N     largest snapshot accepted (64)     --timeout-ms N  per request (2000)\n"
           "  --seed N                 spawn positions and inputs (1)\n"
           "  --json                   the report as JSON on stdout\n\n"
+          "Views (players see only what is around their boats, docs/clients.md):\n"
+          "  --view-radius M          each player opens a view of radius M that follows its own boats,\n"
+          "                           instead of subscribing to the stream; one full subscription (the\n"
+          "                           truth, a ring of recent snapshots) serves them all\n"
+          "  --budget-kbps K          each view's bandwidth (default: the server's)\n"
+          "  --view-port N            tcp views (7703)    --view-url URL  instead (e.g. ws://HOST:8080/ws/view)\n"
+          "  --max-kbps-per-player X  fail when a player receives more than X kbit/s\n"
+          "  --min-near-hz X          fail when a near boat is updated less often (also --min-view-hz)\n"
+          "  --max-join-ms X          fail when the join p99 exceeds X ms\n"
+          "  Reported under \"stream\": kbit/s per player (mean, max: view bytes x 8 / 1000 / s);\n"
+          "  near_hz_min, view_hz_min: near = within 300 m of the view's centre (the nearest own boat),\n"
+          "  view = within the radius; per (player, boat), over the whole seconds the truth had the boat\n"
+          "  there at every tick, the updates that carried it (its newest sample at the update's tick)\n"
+          "  per second, for boats there >= 2 such seconds; the lowest. error_near_m_p99,\n"
+          "  error_far_m_p99: 10 times a second each player's vessels drawn by nvc_view_sample 100 ms\n"
+          "  behind its newest update (interpolated, at most 3 ticks extrapolated) against the truth of\n"
+          "  that tick, 3-D, near and far (in view, not near). join_ms_p99: from a view's opening until\n"
+          "  it holds every boat the truth has within its radius less 20 m; p99 over players (null when\n"
+          "  that player never joined).\n\n"
           "Exit: 0 thresholds met, 1 a threshold missed, 2 bad arguments, 3 server unreachable.\n"
           "Stops by itself after warm-up + duration (or on Ctrl-C) and despawns its boats.\n",
           out);
@@ -72,6 +96,20 @@ static int load_bad(const char* flag, const char* value, const char* want) {
     return -1;
 }
 
+/* The views' flags mean nothing without views: say so rather than ignore them. */
+static int load_check_views(const load_options* o) {
+    if (o->view_radius > 0.0) return 0;
+    const char* flag = o->budget_kbps ? "--budget-kbps"
+                       : o->limits.max_kbps_per_player > 0.0 ? "--max-kbps-per-player"
+                       : o->limits.min_near_hz > 0.0 ? "--min-near-hz"
+                       : o->limits.min_view_hz > 0.0 ? "--min-view-hz"
+                       : o->limits.max_join_ms > 0.0 ? "--max-join-ms"
+                                                     : NULL;
+    if (!flag) return 0;
+    fprintf(stderr, "naval-load: %s: needs --view-radius (players without views)\n", flag);
+    return -1;
+}
+
 static int load_parse(int argc, char** argv, load_options* o) {
     memset(o, 0, sizeof *o);
     o->host = "127.0.0.1";
@@ -79,6 +117,7 @@ static int load_parse(int argc, char** argv, load_options* o) {
     o->compact_port = 7702;
     o->command_port = 7701;
     o->http_port = 8080;
+    o->view_port = 7703;
     o->players = 4;
     o->boats = 4;
     o->spectators = 4;
@@ -120,9 +159,11 @@ static int load_parse(int argc, char** argv, load_options* o) {
         else if (!strcmp(a, "--compact-port")) bad = num_u64(v, 1, 65535, &o->compact_port);
         else if (!strcmp(a, "--command-port")) bad = num_u64(v, 1, 65535, &o->command_port);
         else if (!strcmp(a, "--http-port")) bad = num_u64(v, 1, 65535, &o->http_port);
-        else if (!strcmp(a, "--snapshot-url") || !strcmp(a, "--command-url") || !strcmp(a, "--ws-url")) {
+        else if (!strcmp(a, "--view-port")) bad = num_u64(v, 1, 65535, &o->view_port);
+        else if (!strcmp(a, "--snapshot-url") || !strcmp(a, "--command-url") || !strcmp(a, "--ws-url") ||
+                 !strcmp(a, "--view-url")) {
             if (!strstr(v, "://") || strlen(v) >= LOAD_URL_MAX) return load_bad(a, v, "a URL such as tcp://HOST:PORT");
-            char* dst = a[2] == 's' ? o->snapshot_url : a[2] == 'c' ? o->command_url : o->ws_url;
+            char* dst = a[2] == 's' ? o->snapshot_url : a[2] == 'c' ? o->command_url : a[2] == 'v' ? o->view_url : o->ws_url;
             snprintf(dst, LOAD_URL_MAX, "%s", v);
         } else if (!strcmp(a, "--stream")) {
             if (strcmp(v, "full") && strcmp(v, "compact")) return load_bad(a, v, "full or compact");
@@ -144,6 +185,12 @@ static int load_parse(int argc, char** argv, load_options* o) {
         else if (!strcmp(a, "--max-snapshot-mib")) bad = num_u64(v, 1, 2047, &o->max_snapshot_mib);
         else if (!strcmp(a, "--timeout-ms")) bad = num_u64(v, 1, 600000, &o->timeout_ms);
         else if (!strcmp(a, "--seed")) bad = num_u64(v, 0, UINT64_MAX, &o->seed);
+        else if (!strcmp(a, "--view-radius")) bad = num_double(v, 1.0, 1e6, &o->view_radius);
+        else if (!strcmp(a, "--budget-kbps")) bad = num_u64(v, 1, 1000000, &o->budget_kbps);
+        else if (!strcmp(a, "--max-kbps-per-player")) bad = num_double(v, 1e-6, 1e9, &o->limits.max_kbps_per_player);
+        else if (!strcmp(a, "--min-near-hz")) bad = num_double(v, 1e-6, 1e6, &o->limits.min_near_hz);
+        else if (!strcmp(a, "--min-view-hz")) bad = num_double(v, 1e-6, 1e6, &o->limits.min_view_hz);
+        else if (!strcmp(a, "--max-join-ms")) bad = num_double(v, 1e-6, 1e9, &o->limits.max_join_ms);
         else {
             fprintf(stderr, "naval-load: %s: unknown option (see --help)\n", a);
             return -1;
@@ -158,10 +205,13 @@ static int load_parse(int argc, char** argv, load_options* o) {
                                : !strcmp(a, "--duration") ? "seconds in [0.1, 86400]"
                                : !strcmp(a, "--warmup") ? "seconds in [0, 600]"
                                : !strcmp(a, "--input-hz") ? "a rate in [0.1, 1000] per second"
-                                                          : "a number in range (see --help)";
+                               : !strcmp(a, "--view-radius") ? "metres in [1, 1e6]"
+                               : !strcmp(a, "--budget-kbps") ? "kbit/s, a whole number in [1, 1000000]"
+                                                             : "a number in range (see --help)";
             return load_bad(a, v, want);
         }
     }
+    if (load_check_views(o)) return -1;
     if (!o->snapshot_url[0])
         snprintf(o->snapshot_url, LOAD_URL_MAX, "tcp://%s:%llu", o->host,
                  (unsigned long long)(o->compact ? o->compact_port : o->snapshot_port));
@@ -170,6 +220,13 @@ static int load_parse(int argc, char** argv, load_options* o) {
     if (!o->ws_url[0])
         snprintf(o->ws_url, LOAD_URL_MAX, "ws://%s:%llu/ws/%s", o->host, (unsigned long long)o->http_port,
                  o->compact ? "compact" : "snapshots");
+    if (!o->view_url[0])
+        snprintf(o->view_url, LOAD_URL_MAX, "tcp://%s:%llu", o->host, (unsigned long long)o->view_port);
+    /* The truth is the full stream: the monitor's URL unless that is compact. */
+    if (o->compact)
+        snprintf(o->truth_url, LOAD_URL_MAX, "tcp://%s:%llu", o->host, (unsigned long long)o->snapshot_port);
+    else
+        snprintf(o->truth_url, LOAD_URL_MAX, "%s", o->snapshot_url);
     return 0;
 }
 
@@ -182,6 +239,8 @@ typedef struct load_teardown {
     sub_stream** tcp;
     sub_stream** ws;
     sub_stream* watch;
+    sub_stream* truth_sub;    /* NULL when the monitor is the truth */
+    truth* truth;
     nvc_client* monitor;
 } load_teardown;
 
@@ -194,7 +253,36 @@ static void load_free_all(void* arg) {
     free(t->tcp);
     free(t->ws);
     sub_free(t->watch);
+    sub_free(t->truth_sub);
+    truth_free(t->truth); /* after every player and the subscriptions that feed it */
     nvc_close(t->monitor);
+}
+
+static void load_put_truth(void* arg, proto_snapshot* s) { truth_put(arg, s); }
+
+/* The truth's newest tick + 1: where a window of ticks starts or ends now. */
+static uint64_t load_tick_now(truth* t) {
+    uint64_t tick;
+    return truth_newest(t, &tick) ? tick + 1 : 0;
+}
+
+/* The truth's subscription: the monitor itself when it reads full
+ * snapshots (one full stream of the whole fleet is costly enough). */
+static int load_open_truth(const load_options* o, double tick_hz, size_t max_bytes, truth** out, sub_stream** watch,
+                           sub_stream** truth_sub) {
+    char err[512];
+    /* ~3 s of ticks: the players' threads read the ticks they need well within that. */
+    uint32_t ticks = (uint32_t)(3.0 * (tick_hz > 0.0 ? tick_hz : 60.0)) + 1;
+    if (!(*out = truth_create(ticks < 64 ? 64 : ticks))) {
+        fprintf(stderr, "naval-load: out of memory\n");
+        return -1;
+    }
+    if (o->compact ? sub_open_listened(truth_sub, o->truth_url, 0, 0, max_bytes, load_put_truth, *out, err, sizeof err)
+                   : sub_open_listened(watch, o->snapshot_url, 0, 1, max_bytes, load_put_truth, *out, err, sizeof err)) {
+        fprintf(stderr, "naval-load: the truth's full snapshots: %s\n", err);
+        return -1;
+    }
+    return 0;
 }
 
 static void load_sleep(double seconds) {
@@ -234,9 +322,22 @@ int main(int argc, char** argv) {
     if (o.boats > hello.max_vessels_per_client && o.players)
         fprintf(stderr, "naval-load: warning: %llu boats per player, the server allows %u per client: the rest are refused\n",
                 (unsigned long long)o.boats, hello.max_vessels_per_client);
-    sub_stream* watch = NULL;
-    if (sub_open(&watch, o.snapshot_url, o.compact, 1, max_bytes, err, sizeof err)) {
+    if (o.view_radius > 0.0 && o.boats > PROTO_VIEW_MAX_OWN)
+        fprintf(stderr, "naval-load: warning: a view follows at most %d own boats; the rest are not named to it\n",
+                PROTO_VIEW_MAX_OWN);
+    sub_stream *watch = NULL, *truth_sub = NULL;
+    truth* tr = NULL;
+    if (o.view_radius > 0.0 && load_open_truth(&o, hello.tick_hz, max_bytes, &tr, &watch, &truth_sub)) {
+        sub_free(watch);
+        sub_free(truth_sub);
+        truth_free(tr);
+        nvc_close(monitor);
+        return 3;
+    }
+    if (!watch && sub_open(&watch, o.snapshot_url, o.compact, 1, max_bytes, err, sizeof err)) {
         fprintf(stderr, "naval-load: snapshots: %s\n", err);
+        sub_free(truth_sub);
+        truth_free(tr);
         nvc_close(monitor);
         return 3;
     }
@@ -256,6 +357,8 @@ int main(int argc, char** argv) {
             .max_snapshot_bytes = max_bytes, .type_name = o.type_name, .boats = (uint32_t)o.boats,
             .input_hz = o.input_hz, .centre_x = o.centre_x, .centre_z = o.centre_z, .spread = o.spread,
             .seed = o.seed * 1000003u + i, .request_timeout_ms = (int)o.timeout_ms,
+            .view_url = o.view_radius > 0.0 ? o.view_url : NULL, .view_radius = (float)o.view_radius,
+            .budget_kbps = (uint32_t)o.budget_kbps, .truth = tr, .tick_hz = hello.tick_hz,
         };
         if (player_start(&players[i], &pc, err, sizeof err)) {
             fprintf(stderr, "naval-load: player %llu: %s\n", (unsigned long long)i, err);
@@ -282,19 +385,29 @@ int main(int argc, char** argv) {
         }
 
     load_sleep(o.warmup);
-    for (uint64_t i = 0; i < o.players; i++) player_measure(players[i]);
+    uint64_t first_tick = tr ? load_tick_now(tr) : 0;
+    for (uint64_t i = 0; i < o.players; i++) {
+        player_measure(players[i]);
+        if (player_view(players[i])) pview_measure(player_view(players[i]), first_tick);
+    }
     for (uint64_t i = 0; i < o.spectators; i++) sub_reset(tcp[i]);
     for (uint64_t i = 0; i < o.ws_spectators; i++) sub_reset(ws[i]);
     sub_reset(watch);
     double cpu0 = load_cpu_seconds(), t0 = load_now();
     if (!o.json)
-        fprintf(stderr, "naval-load: %llu players x %llu boats, %llu tcp + %llu ws spectators, %s snapshots; measuring %.1f s\n",
-                (unsigned long long)o.players, (unsigned long long)o.boats, (unsigned long long)o.spectators,
-                (unsigned long long)o.ws_spectators, o.compact ? "compact" : "full", o.duration);
+        fprintf(stderr, "naval-load: %llu players x %llu boats%s, %llu tcp + %llu ws spectators, %s snapshots; measuring %.1f s\n",
+                (unsigned long long)o.players, (unsigned long long)o.boats, tr ? " with views" : "",
+                (unsigned long long)o.spectators, (unsigned long long)o.ws_spectators, o.compact ? "compact" : "full",
+                o.duration);
     load_sleep(o.duration);
     double seconds = load_now() - t0;
 
+    /* The views' window ends at the truth's newest tick, which then stays in its ring. */
+    uint64_t end_tick = tr ? load_tick_now(tr) : 0;
     sub_freeze(watch);
+    sub_freeze(truth_sub);
+    for (uint64_t i = 0; i < o.players; i++)
+        if (player_view(players[i])) pview_end(player_view(players[i]), end_tick);
     for (uint64_t i = 0; i < o.spectators; i++) sub_freeze(tcp[i]);
     for (uint64_t i = 0; i < o.ws_spectators; i++) sub_freeze(ws[i]);
     /* Every stream ends now, before the first player's despawns change the world. */
@@ -323,29 +436,33 @@ int main(int argc, char** argv) {
     srv.vessels = wt.world_vessels_last;
     srv.tick_hz = hello.tick_hz;
     srv.have_stats = nvc_get_stats(monitor, &srv.stats, &e) == 0;
+    report_views views;
+    if (tr) report_add_views(&views, players, (uint32_t)o.players, seconds, hello.tick_hz);
 
     char why[2048];
-    int missed = report_check(roles, 3, &srv, &o.limits, why, sizeof why);
+    int missed = report_check(roles, 3, &srv, tr ? &views : NULL, &o.limits, why, sizeof why);
     if (o.json) {
         char cfg[4096];
         snprintf(cfg, sizeof cfg,
                  "{\"snapshot_url\": \"%s\", \"command_url\": \"%s\", \"ws_url\": \"%s\", \"stream\": \"%s\", "
                  "\"players\": %llu, \"boats_per_player\": %llu, \"type\": \"%s\", \"spectators\": %llu, "
                  "\"ws_spectators\": %llu, \"duration_s\": %g, \"warmup_s\": %g, \"input_hz\": %g, "
-                 "\"tick_hz\": %g, \"max_p99_tick_ms\": %g, \"max_drop_rate\": %g, \"interrupted\": %s}",
+                 "\"tick_hz\": %g, \"max_p99_tick_ms\": %g, \"max_drop_rate\": %g, \"interrupted\": %s, "
+                 "\"view_url\": %s%s%s, \"view_radius\": %g, \"budget_kbps\": %llu}",
                  o.snapshot_url, o.command_url, o.ws_url, o.compact ? "compact" : "full",
                  (unsigned long long)o.players, (unsigned long long)o.boats, o.type_name,
                  (unsigned long long)o.spectators, (unsigned long long)o.ws_spectators, o.duration, o.warmup,
                  o.input_hz, hello.tick_hz, o.limits.max_p99_tick_ms, o.limits.max_drop_rate,
-                 load_interrupted ? "true" : "false");
-        report_print_json(stdout, cfg, roles, 3, &srv, seconds, cpu, why);
+                 load_interrupted ? "true" : "false", tr ? "\"" : "", tr ? o.view_url : "null", tr ? "\"" : "",
+                 o.view_radius, (unsigned long long)o.budget_kbps);
+        report_print_json(stdout, cfg, roles, 3, &srv, tr ? &views : NULL, seconds, cpu, why);
     } else {
-        report_print_text(stdout, roles, 3, &srv, seconds, why);
+        report_print_text(stdout, roles, 3, &srv, tr ? &views : NULL, seconds, why);
     }
     rc = missed ? 1 : 0;
 
 done:;
-    load_teardown t = {&o, players, tcp, ws, watch, monitor};
+    load_teardown t = {&o, players, tcp, ws, watch, truth_sub, tr, monitor};
     fflush(stdout);
     if (closer_run(load_free_all, &t, 5.0)) {
         fprintf(stderr, "naval-load: closing the sockets hangs (nng 1.5.2, nanomsg/nng#1543); leaving without closing them\n");

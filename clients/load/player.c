@@ -24,6 +24,7 @@ struct player {
     player_config cfg;
     nvc_client* client;
     sub_stream* sub;
+    pview* view;
     boat* boats;
     uint32_t nboats;
     uint64_t rng;
@@ -91,6 +92,19 @@ static void player_steer(void* arg) {
     }
 }
 
+/* After the spawns: the view follows the boats the player got. */
+static int player_open_view(player* p, char* err, size_t errlen) {
+    nvc_vessel own[PROTO_VIEW_MAX_OWN];
+    uint32_t n = p->nboats < PROTO_VIEW_MAX_OWN ? p->nboats : PROTO_VIEW_MAX_OWN;
+    for (uint32_t i = 0; i < n; i++) own[i] = p->boats[i].v;
+    pview_config vc = {
+        .url = p->cfg.view_url, .radius = p->cfg.view_radius, .budget_kbps = p->cfg.budget_kbps, .own = own,
+        .own_count = n, .centre = {p->cfg.centre_x, p->cfg.centre_z}, .truth = p->cfg.truth,
+        .tick_hz = p->cfg.tick_hz,
+    };
+    return pview_start(&p->view, &vc, err, errlen);
+}
+
 int player_start(player** out, const player_config* cfg, char* err, size_t errlen) {
     *out = NULL;
     player* p = calloc(1, sizeof *p);
@@ -111,7 +125,7 @@ int player_start(player** out, const player_config* cfg, char* err, size_t errle
         player_free(p);
         return -1;
     }
-    if (cfg->snapshot_url &&
+    if (cfg->snapshot_url && !cfg->view_url &&
         sub_open(&p->sub, cfg->snapshot_url, cfg->compact, 0, cfg->max_snapshot_bytes, err, errlen)) {
         player_free(p);
         return -1;
@@ -137,6 +151,11 @@ int player_start(player** out, const player_config* cfg, char* err, size_t errle
         p->nboats++;
     }
     p->totals.spawned = p->nboats;
+    if (cfg->view_url && player_open_view(p, err, errlen)) {
+        player_stop(p);
+        player_free(p);
+        return -1;
+    }
     if (p->nboats && nng_thread_create(&p->thread, player_steer, p) != 0) {
         snprintf(err, errlen, "cannot start a thread");
         player_stop(p);
@@ -166,6 +185,7 @@ void player_stop(player* p) {
     atomic_store(&p->measuring, 0);
     /* The stream's window ends with the steering, not after the despawns. */
     sub_freeze(p->sub);
+    pview_stop(p->view);
     for (uint32_t i = 0; i < p->nboats; i++) {
         nv_error e;
         if (nvc_despawn(p->client, &p->boats[i].v, &e) == 0) {
@@ -187,11 +207,13 @@ void player_totals_get(player* p, player_totals* out) {
 
 const samples* player_rtt_ms(const player* p) { return &p->rtt; }
 sub_stream* player_sub(player* p) { return p->sub; }
+pview* player_view(player* p) { return p->view; }
 
 void player_free(player* p) {
     if (!p) return;
     player_stop(p);
     sub_free(p->sub);
+    pview_free(p->view);
     nvc_close(p->client);
     free(p->boats);
     samples_free(&p->rtt);

@@ -61,8 +61,88 @@ void report_add_players(report_role* r, player* const* players, uint32_t n, doub
     samples_free(&rtt);
 }
 
-int report_check(const report_role* roles, int nroles, const report_server* srv, const report_limits* lim, char* why,
-                 size_t n) {
+static double report_min(double a, double b) { return isnan(a) || b < a ? b : a; }
+static double report_max(double a, double b) { return isnan(a) || b > a ? b : a; }
+
+/* One player's view into the sums; its kbit/s. */
+static double report_add_view(report_views* r, pview* v, double seconds, double tick_hz, hist errors[2],
+                              samples* lat, samples* join) {
+    pview_totals t;
+    pview_totals_get(v, &t);
+    r->players++;
+    if (t.window_ticks && tick_hz > 0.0)
+        r->kbps_sim_max = report_max(r->kbps_sim_max, (double)t.bytes * 8.0 / 1000.0 / ((double)t.window_ticks / tick_hz));
+    r->updates_per_s += seconds > 0.0 ? (double)t.updates / seconds : 0.0;
+    r->held_mean += t.updates ? (double)t.held_sum / (double)t.updates : 0.0;
+    r->keyframes += t.keyframes;
+    r->refusals += t.refusals;
+    r->undecodable += t.undecodable;
+    r->truth_missing += t.truth_missing;
+    if (t.last_error[0]) snprintf(r->last_error, sizeof r->last_error, "%s", t.last_error);
+    r->joined += (uint32_t)t.joined;
+    samples_add(join, t.joined ? t.join_ms : INFINITY);
+    double near_hz, view_hz;
+    pview_rates(v, REPORT_MIN_STAY_S, &near_hz, &view_hz);
+    if (!isnan(near_hz)) r->near_hz_min = report_min(r->near_hz_min, near_hz);
+    if (!isnan(view_hz)) r->view_hz_min = report_min(r->view_hz_min, view_hz);
+    hist_merge(&errors[0], pview_error_near(v));
+    hist_merge(&errors[1], pview_error_far(v));
+    samples_merge(lat, pview_latency_ms(v));
+    return seconds > 0.0 ? (double)t.bytes * 8.0 / 1000.0 / seconds : NAN;
+}
+
+void report_add_views(report_views* r, player* const* players, uint32_t n, double seconds, double tick_hz) {
+    memset(r, 0, sizeof *r);
+    r->kbps_max = r->kbps_sim_max = r->near_hz_min = r->view_hz_min = NAN;
+    hist* errors = calloc(2, sizeof *errors); /* near, far */
+    samples lat = {0}, join = {0};
+    if (!errors) return;
+    for (uint32_t i = 0; i < n; i++) {
+        pview* v = player_view(players[i]);
+        if (!v) continue;
+        double kbps = report_add_view(r, v, seconds, tick_hz, errors, &lat, &join);
+        r->kbps_mean += kbps;
+        r->kbps_max = report_max(r->kbps_max, kbps);
+    }
+    double k = r->players ? (double)r->players : NAN;
+    r->kbps_mean /= k;
+    r->updates_per_s /= k;
+    r->held_mean /= k;
+    r->error_near_p99 = hist_percentile(&errors[0], 99);
+    r->error_far_p99 = hist_percentile(&errors[1], 99);
+    r->error_near_n = errors[0].n;
+    r->error_far_n = errors[1].n;
+    free(errors);
+    r->join_ms_p99 = samples_percentile(&join, 99);
+    r->latency_p50 = samples_percentile(&lat, 50);
+    r->latency_p99 = samples_percentile(&lat, 99);
+    samples_free(&lat);
+    samples_free(&join);
+}
+
+/* Views' thresholds: a figure that could not be measured misses its threshold. */
+static int report_check_views(const report_views* v, const report_limits* lim, char* why, size_t n, size_t* used) {
+    int failed = 0;
+#define REPORT_VIEW_WHY(...)                                                              \
+    do {                                                                                  \
+        failed++;                                                                         \
+        if (*used < n) *used += (size_t)snprintf(why + *used, n - *used, __VA_ARGS__);    \
+    } while (0)
+    if (lim->max_kbps_per_player > 0.0 && !(v->kbps_max <= lim->max_kbps_per_player))
+        REPORT_VIEW_WHY("views: %.1f kbit/s for a player > %g\n", v->kbps_max, lim->max_kbps_per_player);
+    if (lim->min_near_hz > 0.0 && !(v->near_hz_min >= lim->min_near_hz))
+        REPORT_VIEW_WHY("views: near boats updated at %.2f Hz < %g\n", v->near_hz_min, lim->min_near_hz);
+    if (lim->min_view_hz > 0.0 && !(v->view_hz_min >= lim->min_view_hz))
+        REPORT_VIEW_WHY("views: boats in view updated at %.2f Hz < %g\n", v->view_hz_min, lim->min_view_hz);
+    if (lim->max_join_ms > 0.0 && !(v->join_ms_p99 <= lim->max_join_ms))
+        REPORT_VIEW_WHY("views: join p99 %.0f ms > %g ms (%u of %u players joined)\n", v->join_ms_p99,
+                        lim->max_join_ms, v->joined, v->players);
+#undef REPORT_VIEW_WHY
+    return failed;
+}
+
+int report_check(const report_role* roles, int nroles, const report_server* srv, const report_views* views,
+                 const report_limits* lim, char* why, size_t n) {
     size_t used = 0;
     int failed = 0;
     why[0] = '\0';
@@ -85,6 +165,7 @@ int report_check(const report_role* roles, int nroles, const report_server* srv,
                            lim->max_drop_rate, (unsigned long long)s->ticks_missed, (unsigned long long)s->messages);
         }
 #undef REPORT_WHY
+    if (views) failed += report_check_views(views, lim, why, n, &used);
     return failed;
 }
 
@@ -147,8 +228,43 @@ static void report_role_json(FILE* out, const report_role* r) {
     fputc('}', out);
 }
 
+static void report_views_json(FILE* out, const report_views* v) {
+    if (!v) {
+        fprintf(out, "null");
+        return;
+    }
+    const struct {
+        const char* name;
+        double value;
+        int digits;
+    } f[] = {
+        {"kbps_per_player_mean", v->kbps_mean, 2}, {"kbps_per_player_max", v->kbps_max, 2},
+        {"near_hz_min", v->near_hz_min, 2},       {"view_hz_min", v->view_hz_min, 2},
+        {"error_near_m_p99", v->error_near_p99, 5}, {"error_far_m_p99", v->error_far_p99, 4},
+        {"join_ms_p99", v->join_ms_p99, 1},       {"kbps_per_player_sim_max", v->kbps_sim_max, 2},
+        {"updates_per_s", v->updates_per_s, 2},   {"latency_ms_p50", v->latency_p50, 3},
+        {"latency_ms_p99", v->latency_p99, 3},    {"vessels_held_mean", v->held_mean, 1},
+    };
+    fprintf(out, "{");
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        fprintf(out, "%s\"%s\": ", i ? (i % 4 ? ", " : ",\n    ") : "", f[i].name);
+        report_num(out, f[i].value, f[i].digits);
+    }
+    fprintf(out, ",\n    \"players\": %u, \"joined\": %u, \"error_samples_near\": %llu, \"error_samples_far\": %llu, "
+                 "\"keyframes\": %llu, \"refusals\": %llu, \"undecodable\": %llu, \"truth_ticks_missing\": %llu",
+            v->players, v->joined, (unsigned long long)v->error_near_n, (unsigned long long)v->error_far_n,
+            (unsigned long long)v->keyframes, (unsigned long long)v->refusals, (unsigned long long)v->undecodable,
+            (unsigned long long)v->truth_missing);
+    if (v->last_error[0]) {
+        fprintf(out, ", \"last_error\": ");
+        report_json_string(out, v->last_error);
+    }
+    fputc('}', out);
+}
+
 void report_print_json(FILE* out, const char* config_json, const report_role* roles, int nroles,
-                       const report_server* srv, double seconds, double cpu_s, const char* why) {
+                       const report_server* srv, const report_views* views, double seconds, double cpu_s,
+                       const char* why) {
     fprintf(out, "{\n  \"config\": %s,\n  \"measured_s\": ", config_json);
     report_num(out, seconds, 3);
     fprintf(out, ", \"tester_cpu_s\": ");
@@ -181,7 +297,9 @@ void report_print_json(FILE* out, const char* config_json, const report_role* ro
         report_role_json(out, &roles[i]);
         fputs(i + 1 < nroles ? ",\n" : "\n", out);
     }
-    fprintf(out, "  },\n  \"passed\": %s, \"failures\": [", why[0] ? "false" : "true");
+    fprintf(out, "  },\n  \"stream\": ");
+    report_views_json(out, views);
+    fprintf(out, ",\n  \"passed\": %s, \"failures\": [", why[0] ? "false" : "true");
     const char* p = why;
     int first = 1;
     while (*p) {
@@ -197,8 +315,25 @@ void report_print_json(FILE* out, const char* config_json, const report_role* ro
     fprintf(out, "]\n}\n");
 }
 
-void report_print_text(FILE* out, const report_role* roles, int nroles, const report_server* srv, double seconds,
-                       const char* why) {
+static void report_views_text(FILE* out, const report_views* v) {
+    fprintf(out, "views: %u players, %.1f kbit/s per player (max %.1f; %.1f per simulated second), %.1f updates/s, "
+                 "%.0f vessels held, latency p50 %.2f ms, p99 %.2f ms\n",
+            v->players, v->kbps_mean, v->kbps_max, v->kbps_sim_max, v->updates_per_s, v->held_mean, v->latency_p50,
+            v->latency_p99);
+    fprintf(out, "  update rate: near >= %.2f Hz, in view >= %.2f Hz (boats there >= %g s)\n", v->near_hz_min,
+            v->view_hz_min, REPORT_MIN_STAY_S);
+    fprintf(out, "  error p99: near %.4f m, far %.4f m (%llu + %llu compared); join p99 %.0f ms (%u of %u joined)\n",
+            v->error_near_p99, v->error_far_p99, (unsigned long long)v->error_near_n,
+            (unsigned long long)v->error_far_n, v->join_ms_p99, v->joined, v->players);
+    if (v->refusals || v->undecodable || v->truth_missing)
+        fprintf(out, "  %llu refusals, %llu undecodable updates, %llu truth ticks missing\n",
+                (unsigned long long)v->refusals, (unsigned long long)v->undecodable,
+                (unsigned long long)v->truth_missing);
+    if (v->last_error[0]) fprintf(out, "  views: last error: %s\n", v->last_error);
+}
+
+void report_print_text(FILE* out, const report_role* roles, int nroles, const report_server* srv,
+                       const report_views* views, double seconds, const char* why) {
     fprintf(out, "measured %.1f s; server: %u vessels, tick p50 %.3f ms, p99 %.3f ms, max %.3f ms, %llu overruns\n",
             seconds, srv->vessels, srv->tick_p50, srv->tick_p99, srv->tick_max, (unsigned long long)srv->overruns);
     if (srv->have_stats)
@@ -212,9 +347,12 @@ void report_print_text(FILE* out, const report_role* roles, int nroles, const re
         const report_stream* s = &r->snaps;
         if (!s->clients && !r->players) continue;
         uint64_t errors = s->undecodable + s->out_of_order + r->command_errors + r->setup_errors;
-        fprintf(out, "%-15s %7u %9.2f %8llu %7.2fms %7.2fms %7.2fms %10.1f ", r->name,
-                r->players ? r->players : s->clients, s->snapshots_per_s, (unsigned long long)s->ticks_missed,
-                s->latency_p50, s->latency_p99, s->latency_max, s->bytes_per_s / 1024.0);
+        if (s->clients)
+            fprintf(out, "%-15s %7u %9.2f %8llu %7.2fms %7.2fms %7.2fms %10.1f ", r->name,
+                    r->players ? r->players : s->clients, s->snapshots_per_s, (unsigned long long)s->ticks_missed,
+                    s->latency_p50, s->latency_p99, s->latency_max, s->bytes_per_s / 1024.0);
+        else /* players with views: their figures follow under "views" */
+            fprintf(out, "%-15s %7u %9s %8s %9s %9s %9s %10s ", r->name, r->players, "-", "-", "-", "-", "-", "-");
         if (r->players) fprintf(out, "%7.2fms %7.2fms", r->rtt_p50, r->rtt_p99);
         else fprintf(out, "%9s %9s", "-", "-");
         fprintf(out, " %7llu\n", (unsigned long long)errors);
@@ -224,6 +362,7 @@ void report_print_text(FILE* out, const report_role* roles, int nroles, const re
             fprintf(out, "  players: %u boats spawned, %u despawned, %.1f commands/s\n", r->spawned, r->despawned,
                     r->commands_per_s);
     }
+    if (views) report_views_text(out, views);
     if (why[0]) fprintf(out, "THRESHOLDS MISSED:\n%s", why);
     else fprintf(out, "all thresholds met\n");
 }

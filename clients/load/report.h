@@ -40,6 +40,29 @@ void report_add_streams(report_role* r, sub_stream* const* subs, uint32_t n, dou
 /* Sums players (their commands, and their streams) over `seconds`. */
 void report_add_players(report_role* r, player* const* players, uint32_t n, double seconds);
 
+/* The players' views (--view-radius), over the window (pview.h says how
+ * each figure is measured). NaN: nothing to measure it on. */
+typedef struct report_views {
+    uint32_t players;                    /* with a view */
+    double kbps_mean, kbps_max;          /* received per player, kbit/s */
+    double kbps_sim_max;                 /* the same per simulated second (ticks / tick rate): the budget's clock */
+    double near_hz_min, view_hz_min;     /* over (player, boat) pairs near / in view >= REPORT_MIN_STAY_S */
+    double error_near_p99, error_far_p99; /* m */
+    uint64_t error_near_n, error_far_n;  /* vessels compared */
+    double join_ms_p99;                  /* +inf when the p99 player never joined */
+    uint32_t joined;
+    double updates_per_s;                /* per player */
+    double latency_p50, latency_p99;     /* ms, send time to receipt */
+    double held_mean;                    /* vessels a view held, mean over its updates */
+    uint64_t keyframes, refusals, undecodable, truth_missing;
+    char last_error[NV_ERROR_MAX + 64];
+} report_views;
+
+#define REPORT_MIN_STAY_S 2.0
+
+/* The views of n players over a window of `seconds` (after player_stop). */
+void report_add_views(report_views* r, player* const* players, uint32_t n, double seconds, double tick_hz);
+
 typedef struct report_server {
     uint64_t snapshots, ticks_missed;   /* the monitor stream */
     double tick_p50, tick_p99, tick_max; /* ms, step_ms carried by the snapshots */
@@ -53,16 +76,20 @@ typedef struct report_server {
 typedef struct report_limits {
     double max_p99_tick_ms;   /* <= 0: none */
     double max_drop_rate;     /* < 0: none */
+    double max_kbps_per_player; /* views: <= 0: none */
+    double min_near_hz, min_view_hz, max_join_ms; /* views: <= 0: none */
 } report_limits;
 
 /* The thresholds missed, one line each in `why` ("" when all were met). */
-int report_check(const report_role* roles, int nroles, const report_server* srv, const report_limits* lim, char* why,
-                 size_t n);
+/* views: NULL without views. */
+int report_check(const report_role* roles, int nroles, const report_server* srv, const report_views* views,
+                 const report_limits* lim, char* why, size_t n);
 
-void report_print_text(FILE* out, const report_role* roles, int nroles, const report_server* srv, double seconds,
-                       const char* why);
-/* config_json: the run's settings, already a JSON object. */
+void report_print_text(FILE* out, const report_role* roles, int nroles, const report_server* srv,
+                       const report_views* views, double seconds, const char* why);
+/* config_json: the run's settings, already a JSON object. views NULL: "stream": null. */
 void report_print_json(FILE* out, const char* config_json, const report_role* roles, int nroles,
-                       const report_server* srv, double seconds, double cpu_s, const char* why);
+                       const report_server* srv, const report_views* views, double seconds, double cpu_s,
+                       const char* why);
 
 #endif

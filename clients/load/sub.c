@@ -23,6 +23,8 @@ struct sub_stream {
     sub_totals t;
     int have_tick;
     samples latency, tick_ms;
+    sub_snapshot_fn* listener;
+    void* listener_arg;
 };
 
 static uint64_t sub_wall_ns(void) {
@@ -94,17 +96,26 @@ static void sub_recv_cb(void* arg) {
     }
     int stop = s->stopping;
     nng_mtx_unlock(s->lock);
+    /* Outside the lock: the listener may take its time, sub_totals_get need not wait. */
+    if (drc == 0 && !stop && s->listener) s->listener(s->listener_arg, &s->snap);
     if (!stop) nng_recv_aio(s->sock, s->aio);
 }
 
 int sub_open(sub_stream** out, const char* url, int compact, int server_stats, size_t max_bytes, char* err,
              size_t errlen) {
+    return sub_open_listened(out, url, compact, server_stats, max_bytes, NULL, NULL, err, errlen);
+}
+
+int sub_open_listened(sub_stream** out, const char* url, int compact, int server_stats, size_t max_bytes,
+                      sub_snapshot_fn* fn, void* arg, char* err, size_t errlen) {
     *out = NULL;
     sub_stream* s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    s->listener = fn;
+    s->listener_arg = arg;
     s->compact = compact;
     s->server_stats = server_stats;
     s->limits = proto_default_limits();

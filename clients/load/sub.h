@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto.h"
 #include "samples.h"
 
 typedef struct sub_stream sub_stream;
@@ -41,6 +42,12 @@ typedef struct sub_totals {
  * server_stats: also keep every snapshot's step_ms (sub_tick_ms). */
 int sub_open(sub_stream** out, const char* url, int compact, int server_stats, size_t max_bytes, char* err,
              size_t errlen);
+/* Called on nng's thread with every snapshot decoded until sub_freeze; it
+ * may swap the snapshot's storage for another's (proto.h's ownership). */
+typedef void sub_snapshot_fn(void* arg, proto_snapshot* s);
+/* sub_open, and fn(arg, snapshot) for each snapshot (naval-load's truth). */
+int sub_open_listened(sub_stream** out, const char* url, int compact, int server_stats, size_t max_bytes,
+                      sub_snapshot_fn* fn, void* arg, char* err, size_t errlen);
 /* Starts counting from now on (what came before is dropped): measurement
  * starts when the load is in place. */
 void sub_reset(sub_stream* s);

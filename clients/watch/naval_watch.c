@@ -2,8 +2,10 @@
 /* naval-watch: a terminal spectator of naval-server. A live top-down map
  * of the boats around a point or a followed boat, and a status line (tick,
  * boats, server tick time, snapshots/s, bytes/s, latency). --once --json
- * prints one snapshot's summary for scripts. Uses the client library
- * (clients/naval_client.h); see --help and docs/clients.md. */
+ * prints one snapshot's summary for scripts. --view follows a player view
+ * (what a game client receives around a point) instead of the stream.
+ * Uses the client library (clients/naval_client.h); see --help and
+ * docs/clients.md. */
 #include <math.h>
 #include <nng/nng.h>
 #include <nng/supplemental/util/platform.h>
@@ -20,12 +22,15 @@
 #include "nstat.h"
 #include "num.h"
 #include "wmap.h"
+#include "wview.h"
 
 #define WATCH_PI 3.14159265358979323846
 #define WATCH_URL_MAX 256
 
 typedef struct watch_options {
-    const char* url;
+    const char* url;           /* the stream's, or the view's with --view */
+    int view;                  /* url is a view's */
+    uint64_t budget_kbps;      /* the view's; 0: the server's default */
     char commands[WATCH_URL_MAX];
     int64_t follow;
     int has_centre;
@@ -83,6 +88,7 @@ static uint64_t watch_wall_ns(void) {
 
 static void watch_usage(FILE* out) {
     fputs("usage: naval-watch [URL] [--follow ID] [--once] [--json] [options]\n"
+          "       naval-watch --view URL [--centre X,Z] [--radius M] [--budget-kbps K] [options]\n"
           "A terminal spectator of naval-server: a live top-down map of the boats with their headings\n"
           "(seen from above: +x right, -z up) and a status line.\n\n"
           "  URL                  snapshot stream: tcp://HOST:7700 (default tcp://127.0.0.1:7700)\n"
@@ -91,13 +97,22 @@ static void watch_usage(FILE* out) {
           "  --center X,Z         centre of the map in m (default: the fleet's centre)\n"
           "  --radius M           half the map's width in m (default: 200 following, else the fleet)\n"
           "  --commands URL       request URL for the vessel types' names (default: guessed from URL:\n"
-          "                       tcp port 7700 -> 7701, /ws/snapshots -> /ws/commands; \"\" for none)\n"
+          "                       tcp port 7700 or 7703 -> 7701, /ws/snapshots or /ws/view -> /ws/commands;\n"
+          "                       \"\" for none)\n"
           "  --once               one snapshot, then exit (1 when none comes within --timeout)\n"
           "  --json               a JSON summary instead of the map (with --once: one; else one a second)\n"
           "  --ascii              ASCII arrows and frame\n"
           "  --size COLSxROWS     map size in cells (default: the terminal's)\n"
           "  --interval S         redraw period (0.25; 1 with --json)\n"
           "  --timeout S          --once: how long to wait for a snapshot (10)\n"
+          "Views (a player's view of the sea instead of the whole stream):\n"
+          "  --view URL           the view URL: tcp://HOST:7703 or ws://HOST:8080/ws/view; the map shows\n"
+          "                       the view's vessels, the status its updates/s, kbit/s received, vessels\n"
+          "                       that entered and left; --json adds \"view\": {...}\n"
+          "  --centre X,Z         the view's centre (0,0)   --radius M  its radius (1000; the server caps it)\n"
+          "  --budget-kbps K      its bandwidth (default: the server's)\n"
+          "  --follow ID          the view moves with boat ID once it holds it\n"
+          "  --once               the view once it has joined (an update brings nothing new), or after 1 s\n"
           "Bad arguments exit 2. When the server goes away the status line says so and naval-watch\n"
           "keeps retrying; Ctrl-C quits.\n",
           out);
@@ -111,13 +126,16 @@ static int watch_bad(const char* flag, const char* value, const char* want) {
 /* The command URL beside a snapshot URL, by the server's default layout. */
 static void watch_guess_commands(const char* url, char* out, size_t n) {
     out[0] = '\0';
-    const char* ws = strstr(url, "/ws/snapshots");
-    if (!strncmp(url, "ws", 2) && ws && !ws[strlen("/ws/snapshots")]) {
-        snprintf(out, n, "%.*s/ws/commands", (int)(ws - url), url);
-        return;
+    const char* paths[] = {"/ws/snapshots", "/ws/view"};
+    for (int i = 0; i < 2; i++) {
+        const char* ws = strstr(url, paths[i]);
+        if (!strncmp(url, "ws", 2) && ws && !ws[strlen(paths[i])]) {
+            snprintf(out, n, "%.*s/ws/commands", (int)(ws - url), url);
+            return;
+        }
     }
     size_t len = strlen(url);
-    if (!strncmp(url, "tcp://", 6) && len > 5 && !strcmp(url + len - 5, ":7700"))
+    if (!strncmp(url, "tcp://", 6) && len > 5 && (!strcmp(url + len - 5, ":7700") || !strcmp(url + len - 5, ":7703")))
         snprintf(out, n, "%.*s:7701", (int)(len - 5), url);
 }
 
@@ -127,6 +145,7 @@ static int watch_parse(int argc, char** argv, watch_options* o) {
     o->follow = -1;
     o->timeout = 10.0;
     int commands_given = 0, interval_given = 0, url_given = 0;
+    const char* stream_url = NULL;
     for (int i = 1; i < argc; i++) {
         const char* a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -134,16 +153,32 @@ static int watch_parse(int argc, char** argv, watch_options* o) {
             exit(0);
         }
         if (!strcmp(a, "--once")) o->once = 1;
+        else if (!strcmp(a, "--view")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "naval-watch: %s: missing value (see --help)\n", a);
+                return -1;
+            }
+            const char* v = argv[++i];
+            if (!strstr(v, "://") || strlen(v) >= WATCH_URL_MAX)
+                return watch_bad(a, v, "a view URL: tcp://HOST:7703 or ws://HOST:8080/ws/view");
+            if (o->view) {
+                fprintf(stderr, "naval-watch: --view: one view only (got '%s' and '%s')\n", o->url, v);
+                return -1;
+            }
+            o->url = v;
+            o->view = 1;
+        }
         else if (!strcmp(a, "--json")) o->json = 1;
         else if (!strcmp(a, "--ascii")) o->ascii = 1;
         else if (strncmp(a, "--", 2) != 0) {
             if (url_given) {
-                fprintf(stderr, "naval-watch: one URL only (got '%s' and '%s')\n", o->url, a);
+                fprintf(stderr, "naval-watch: one URL only (got '%s' and '%s')\n", stream_url, a);
                 return -1;
             }
             if (!strstr(a, "://") || strlen(a) >= WATCH_URL_MAX)
                 return watch_bad("URL", a, "tcp://HOST:PORT or ws://HOST:PORT/ws/snapshots");
-            o->url = a;
+            if (!o->view) o->url = a;
+            stream_url = a;
             url_given = 1;
         } else {
             if (i + 1 >= argc) {
@@ -175,6 +210,8 @@ static int watch_parse(int argc, char** argv, watch_options* o) {
             } else if (!strcmp(a, "--interval")) {
                 if (num_double(v, 0.02, 3600.0, &o->interval)) return watch_bad(a, v, "seconds in [0.02, 3600]");
                 interval_given = 1;
+            } else if (!strcmp(a, "--budget-kbps")) {
+                if (num_u64(v, 1, 1000000, &o->budget_kbps)) return watch_bad(a, v, "kbit/s, a whole number in [1, 1000000]");
             } else if (!strcmp(a, "--timeout")) {
                 if (num_double(v, 0.1, 3600.0, &o->timeout)) return watch_bad(a, v, "seconds in [0.1, 3600]");
             } else {
@@ -184,6 +221,14 @@ static int watch_parse(int argc, char** argv, watch_options* o) {
         }
     }
     if (!interval_given) o->interval = o->json ? 1.0 : 0.25;
+    if (o->view && url_given) {
+        fprintf(stderr, "naval-watch: --view: a view replaces the snapshot URL (got '%s' too)\n", stream_url);
+        return -1;
+    }
+    if (o->budget_kbps && !o->view) {
+        fprintf(stderr, "naval-watch: --budget-kbps: needs --view (the stream has no budget)\n");
+        return -1;
+    }
     if (!commands_given) watch_guess_commands(o->url, o->commands, sizeof o->commands);
     return 0;
 }
@@ -232,19 +277,9 @@ static void watch_json_string(FILE* f, const char* s) {
     fputc('"', f);
 }
 
-/* One snapshot as JSON: header, fleet extent, speeds, per-type counts,
- * the followed boat; and the interval's rates when there was one. */
-static void watch_print_json(const watch_options* o, const proto_snapshot* s, const proto_world_info* wi,
-                             double latency_ms, const watch_window* win, double rate, double bytes_rate,
-                             uint64_t bytes_total, uint64_t snapshot_bytes, const char* bytes_source,
-                             const char* lost) {
-    /* One object: pretty with --once, one line each in the live stream (JSON Lines). */
-    char* text = NULL;
-    size_t len = 0;
-    FILE* f = open_memstream(&text, &len);
-    if (!f) return;
+/* The fleet's extent, centre, speeds, and counts per type name. */
+static void watch_json_fleet(FILE* f, const proto_snapshot* s, const proto_world_info* wi) {
     double minx = INFINITY, maxx = -INFINITY, minz = INFINITY, maxz = -INFINITY, sx = 0, sz = 0, vsum = 0, vmax = 0;
-    uint32_t frozen = 0;
     for (uint32_t i = 0; i < s->vessel_count; i++) {
         const proto_vessel* v = &s->vessels[i];
         minx = fmin(minx, v->position[0]);
@@ -256,24 +291,8 @@ static void watch_print_json(const watch_options* o, const proto_snapshot* s, co
         double sp = hypot(v->velocity[0], v->velocity[2]);
         vsum += sp;
         vmax = fmax(vmax, sp);
-        frozen += (v->flags & PROTO_VESSEL_FROZEN) != 0;
     }
     uint32_t n = s->vessel_count;
-    fprintf(f, "{\"url\": ");
-    watch_json_string(f, o->url);
-    fprintf(f, ", \"tick\": %llu, \"sim_time\": %.6f, \"send_time_ns\": %llu, \"latency_ms\": ",
-            (unsigned long long)s->tick, s->sim_time, (unsigned long long)s->send_time_ns);
-    if (isfinite(latency_ms))
-        fprintf(f, "%.3f,\n", latency_ms);
-    else
-        fprintf(f, "null,\n"); /* no snapshot in this interval */
-    fprintf(f,
-            " \"vessels\": %u, \"world_vessels\": %u, \"frozen\": %u, \"tick_ms\": %.4f, \"snapshot_ms\": %.4f, "
-            "\"overruns\": %llu, \"subscribers\": %u,\n",
-            n, s->stats.vessel_count, frozen, s->stats.step_ms, s->stats.snapshot_ms,
-            (unsigned long long)s->stats.overruns, s->stats.subscribers);
-    fprintf(f, " \"grounded\": %u, \"contacts\": {\"between_vessels\": %llu, \"with_ground\": %llu},\n",
-            watch_grounded(s), (unsigned long long)watch_contacts_vessels, (unsigned long long)watch_contacts_ground);
     if (n)
         fprintf(f, " \"bounds\": {\"min_x\": %.3f, \"max_x\": %.3f, \"min_z\": %.3f, \"max_z\": %.3f}, "
                "\"centre\": [%.3f, %.3f], \"speed_mean\": %.3f, \"speed_max\": %.3f,\n",
@@ -297,18 +316,9 @@ static void watch_print_json(const watch_options* o, const proto_snapshot* s, co
         if (!more) break;
     }
     fprintf(f, "}");
-    fprintf(f, ",\n \"snapshot_bytes\": ");
-    if (snapshot_bytes) fprintf(f, "%llu", (unsigned long long)snapshot_bytes);
-    else fprintf(f, "null");
-    if (win) {
-        fprintf(f, ", \"snapshots_per_s\": %.2f, \"bytes_per_s\": ", rate);
-        if (bytes_source[0]) fprintf(f, "%.0f", bytes_rate);
-        else fprintf(f, "null");
-        fprintf(f, ", \"bytes_source\": \"%s\", \"ticks_missed\": %llu", bytes_source[0] ? bytes_source : "none",
-               (unsigned long long)win->gaps);
-    } else {
-        fprintf(f, ", \"bytes_received\": %llu", (unsigned long long)bytes_total);
-    }
+}
+
+static void watch_json_followed(FILE* f, const watch_options* o, const proto_snapshot* s, const proto_world_info* wi) {
     int fi = watch_find(s, o->follow);
     if (fi >= 0) {
         const proto_vessel* v = &s->vessels[fi];
@@ -322,18 +332,70 @@ static void watch_print_json(const watch_options* o, const proto_snapshot* s, co
     } else if (o->follow >= 0) {
         fprintf(f, ",\n \"followed\": null");
     }
+}
+
+/* Ends the object: pretty with --once, one line each in the live stream (JSON Lines). */
+static void watch_json_end(const watch_options* o, FILE* f, char** text, const size_t* len, const char* lost) {
     if (lost[0]) {
         fprintf(f, ",\n \"lost\": ");
         watch_json_string(f, lost);
     }
     fprintf(f, "}\n");
-    fclose(f);
+    fclose(f); /* sets *text and *len */
     if (!o->once)
-        for (size_t i = 0; i + 1 < len; i++)
-            if (text[i] == '\n') text[i] = ' ';
-    fputs(text, stdout);
+        for (size_t i = 0; i + 1 < *len; i++)
+            if ((*text)[i] == '\n') (*text)[i] = ' ';
+    fputs(*text, stdout);
     fflush(stdout);
-    free(text);
+    free(*text);
+}
+
+static void watch_json_latency(FILE* f, double latency_ms) {
+    if (isfinite(latency_ms))
+        fprintf(f, "%.3f,\n", latency_ms);
+    else
+        fprintf(f, "null,\n"); /* nothing came in this interval */
+}
+
+/* One snapshot as JSON: header, fleet extent, speeds, per-type counts,
+ * the followed boat; and the interval's rates when there was one. */
+static void watch_print_json(const watch_options* o, const proto_snapshot* s, const proto_world_info* wi,
+                             double latency_ms, const watch_window* win, double rate, double bytes_rate,
+                             uint64_t bytes_total, uint64_t snapshot_bytes, const char* bytes_source,
+                             const char* lost) {
+    char* text = NULL;
+    size_t len = 0;
+    FILE* f = open_memstream(&text, &len);
+    if (!f) return;
+    uint32_t frozen = 0;
+    for (uint32_t i = 0; i < s->vessel_count; i++) frozen += (s->vessels[i].flags & PROTO_VESSEL_FROZEN) != 0;
+    fprintf(f, "{\"url\": ");
+    watch_json_string(f, o->url);
+    fprintf(f, ", \"tick\": %llu, \"sim_time\": %.6f, \"send_time_ns\": %llu, \"latency_ms\": ",
+            (unsigned long long)s->tick, s->sim_time, (unsigned long long)s->send_time_ns);
+    watch_json_latency(f, latency_ms);
+    fprintf(f,
+            " \"vessels\": %u, \"world_vessels\": %u, \"frozen\": %u, \"tick_ms\": %.4f, \"snapshot_ms\": %.4f, "
+            "\"overruns\": %llu, \"subscribers\": %u,\n",
+            s->vessel_count, s->stats.vessel_count, frozen, s->stats.step_ms, s->stats.snapshot_ms,
+            (unsigned long long)s->stats.overruns, s->stats.subscribers);
+    fprintf(f, " \"grounded\": %u, \"contacts\": {\"between_vessels\": %llu, \"with_ground\": %llu},\n",
+            watch_grounded(s), (unsigned long long)watch_contacts_vessels, (unsigned long long)watch_contacts_ground);
+    watch_json_fleet(f, s, wi);
+    fprintf(f, ",\n \"snapshot_bytes\": ");
+    if (snapshot_bytes) fprintf(f, "%llu", (unsigned long long)snapshot_bytes);
+    else fprintf(f, "null");
+    if (win) {
+        fprintf(f, ", \"snapshots_per_s\": %.2f, \"bytes_per_s\": ", rate);
+        if (bytes_source[0]) fprintf(f, "%.0f", bytes_rate);
+        else fprintf(f, "null");
+        fprintf(f, ", \"bytes_source\": \"%s\", \"ticks_missed\": %llu", bytes_source[0] ? bytes_source : "none",
+               (unsigned long long)win->gaps);
+    } else {
+        fprintf(f, ", \"bytes_received\": %llu", (unsigned long long)bytes_total);
+    }
+    watch_json_followed(f, o, s, wi);
+    watch_json_end(o, f, &text, &len, lost);
 }
 
 static void watch_terminal_size(const watch_options* o, int* cols, int* rows) {
@@ -426,11 +488,250 @@ static void watch_load_types(const char* url, proto_world_info* wi, int* have) {
     }
 }
 
+/* ---- --view: a player view instead of the stream -------------------------------- */
+
+#define WATCH_VIEW_RADIUS 1000.0
+
+static void watch_close_view(void* w) { wview_close(w); }
+
+/* The view as JSON: the held vessels like a snapshot's, and "view": its
+ * settings, what it received since it opened and the rates over dt. */
+static void watch_print_view_json(const watch_options* o, const wview* w, const proto_world_info* wi,
+                                  const wview_counts* then, double dt, const char* lost) {
+    char* text = NULL;
+    size_t len = 0;
+    FILE* f = open_memstream(&text, &len);
+    if (!f) return;
+    const proto_snapshot* s = wview_snapshot(w);
+    wview_counts c;
+    wview_counts_get(w, &c);
+    uint64_t updates = c.updates - then->updates;
+    fprintf(f, "{\"url\": ");
+    watch_json_string(f, o->url);
+    fprintf(f, ", \"tick\": %llu, \"sim_time\": %.6f, \"send_time_ns\": %llu, \"latency_ms\": ",
+            (unsigned long long)s->tick, s->sim_time, (unsigned long long)s->send_time_ns);
+    watch_json_latency(f, updates ? (c.latency_sum - then->latency_sum) / (double)updates : NAN);
+    fprintf(f, " \"vessels\": %u,\n", s->vessel_count);
+    watch_json_fleet(f, s, wi);
+    double centre[2];
+    float radius;
+    uint32_t budget;
+    wview_settings(w, centre, &radius, &budget);
+    fprintf(f, ",\n \"view\": {\"centre\": [%.3f, %.3f], \"radius\": %.1f, \"budget_kbps\": %u, \"updates\": %llu, "
+               "\"keyframes\": %llu, \"entered\": %llu, \"spawned\": %llu, \"left\": %llu, \"gone\": %llu,\n"
+               "  \"ticks_missed\": %llu, \"refusals\": %llu, \"bytes_received\": %llu, \"updates_per_s\": %.2f, "
+               "\"kbps\": %.2f}",
+            centre[0], centre[1], radius, budget, (unsigned long long)c.updates, (unsigned long long)c.keyframes,
+            (unsigned long long)c.entered, (unsigned long long)c.spawned, (unsigned long long)c.left,
+            (unsigned long long)c.gone, (unsigned long long)c.ticks_missed, (unsigned long long)c.refusals,
+            (unsigned long long)c.bytes, dt > 0.0 ? (double)updates / dt : 0.0,
+            dt > 0.0 ? (double)(c.bytes - then->bytes) * 8.0 / 1000.0 / dt : 0.0);
+    watch_json_followed(f, o, s, wi);
+    watch_json_end(o, f, &text, &len, lost);
+}
+
+static void watch_view_status(const wview* w, const wview_counts* then, double dt, char* out, size_t n) {
+    const proto_snapshot* s = wview_snapshot(w);
+    wview_counts c;
+    wview_counts_get(w, &c);
+    double centre[2];
+    float radius;
+    uint32_t budget;
+    wview_settings(w, centre, &radius, &budget);
+    uint64_t updates = c.updates - then->updates;
+    snprintf(out, n,
+             "tick %llu · %u in view (%.0f m around %.0f, %.0f) · %.1f updates/s · %.1f kbit/s of %u · "
+             "+%llu entered -%llu left · latency %.1f ms (max %.1f) · %llu missed",
+             (unsigned long long)s->tick, s->vessel_count, radius, centre[0], centre[1],
+             dt > 0.0 ? (double)updates / dt : 0.0, dt > 0.0 ? (double)(c.bytes - then->bytes) * 8e-3 / dt : 0.0,
+             budget, (unsigned long long)(c.entered + c.spawned - then->entered - then->spawned),
+             (unsigned long long)(c.left + c.gone - then->left - then->gone),
+             updates ? (c.latency_sum - then->latency_sum) / (double)updates : 0.0, c.latency_max,
+             (unsigned long long)(c.ticks_missed - then->ticks_missed));
+}
+
+/* --follow: the view moves with the boat, at most twice a second (the
+ * server allows a few settings changes a second). */
+static void watch_view_follow(const watch_options* o, wview* w, double* last_move) {
+    const proto_snapshot* s = wview_snapshot(w);
+    int i = watch_find(s, o->follow);
+    double now = watch_mono(), centre[2];
+    float radius;
+    uint32_t budget;
+    if (i < 0 || now - *last_move < 0.5) return;
+    wview_settings(w, centre, &radius, &budget);
+    const proto_vessel* v = &s->vessels[i];
+    if (hypot(v->position[0] - centre[0], v->position[2] - centre[1]) < 0.1 * radius) return;
+    nv_error e;
+    if (wview_move(w, v->position[0], v->position[2], &e) == 0) *last_move = now;
+}
+
+/* Opens the view, retrying while nothing listens; 0, 1 (gave up) or 2. */
+static int watch_open_view(const watch_options* o, wview** w, double started) {
+    wview_options vo = {o->url, {o->has_centre ? o->cx : 0.0, o->has_centre ? o->cz : 0.0},
+                        (float)(o->radius > 0.0 ? o->radius : WATCH_VIEW_RADIUS), (uint32_t)o->budget_kbps};
+    nv_error e;
+    while (wview_open(w, &vo, &e)) {
+        if (e.code == NV_EINVAL) {
+            fprintf(stderr, "naval-watch: %s\n", e.message);
+            return 2;
+        }
+        if (o->once && watch_mono() - started > o->timeout) {
+            fprintf(stderr, "naval-watch: %s (gave up after %.0f s)\n", e.message, o->timeout);
+            return 1;
+        }
+        fprintf(stderr, "naval-watch: %s; retrying every second\n", e.message);
+        for (int i = 0; i < 10 && !watch_stop; i++) nng_msleep(100);
+        if (watch_stop) return 1;
+    }
+    return 0;
+}
+
+/* --once: the view, when it has joined. */
+static int watch_view_once(const watch_options* o, const wview* w, const proto_world_info* wi, double opened) {
+    const proto_snapshot* s = wview_snapshot(w);
+    if (o->follow >= 0 && watch_find(s, o->follow) < 0) {
+        fprintf(stderr, "naval-watch: boat %lld is not in the view (%u boats)\n", (long long)o->follow,
+                s->vessel_count);
+        return 1;
+    }
+    wview_counts zero;
+    memset(&zero, 0, sizeof zero);
+    if (o->json) {
+        watch_print_view_json(o, w, wi, &zero, watch_mono() - opened, "");
+    } else {
+        char status[512];
+        watch_view_status(w, &zero, watch_mono() - opened, status, sizeof status);
+        watch_draw(o, s, wi, status, "", 0);
+    }
+    return 0;
+}
+
+/* A new view with the same settings in place of *w (kept when that fails). */
+static void watch_reopen_view(const watch_options* o, wview** w, wview_counts* then) {
+    wview* fresh = NULL;
+    wview_options vo = {o->url, {0.0, 0.0}, 0.0f, (uint32_t)o->budget_kbps};
+    uint32_t applied;
+    wview_settings(*w, vo.centre, &vo.radius, &applied);
+    nv_error e;
+    if (wview_open(&fresh, &vo, &e)) return;
+    wview_close(*w);
+    *w = fresh;
+    memset(then, 0, sizeof *then);
+}
+
+static int watch_run_view(const watch_options* o) {
+    int tty = isatty(STDOUT_FILENO) && !o->json;
+    double started = watch_mono();
+    wview* w = NULL;
+    int rc = watch_open_view(o, &w, started);
+    if (rc) return watch_stop && rc == 1 ? 0 : rc;
+    proto_world_info wi = {0};
+    int have_types = 0;
+    watch_load_types(o->commands, &wi, &have_types);
+    double opened = watch_mono(), last_update = opened, next_draw = opened + (o->once ? 0 : o->interval);
+    double first_update = 0.0, last_move = 0.0, win_start = opened, probed = opened, reopened = opened;
+    int joined = 0, probe_sent = 1;
+    wview_counts then;
+    memset(&then, 0, sizeof then);
+    char lost[NV_ERROR_MAX + 160] = "";
+    if (tty) fputs("\x1b[2J", stdout);
+    while (!watch_stop) {
+        double now = watch_mono();
+        int wait_ms = (int)(((o->once ? started + o->timeout : next_draw) - now) * 1000.0);
+        if (o->once && first_update > 0.0 && wait_ms > 100) wait_ms = 100; /* the second since the first update */
+        nv_error e;
+        e.code = NV_OK;
+        if (wait_ms > 0 && wview_poll(w, wait_ms > 200 ? 200 : wait_ms, &e) == 0) {
+            last_update = watch_mono();
+            if (first_update == 0.0) first_update = last_update;
+            lost[0] = '\0';
+            if (o->follow >= 0) watch_view_follow(o, w, &last_move);
+            wview_counts c;
+            wview_counts_get(w, &c);
+            joined |= c.updates >= 2 && !wview_arrivals(w);
+        } else if (e.code == NV_EREFUSED || e.code == NV_EPROTO) {
+            snprintf(lost, sizeof lost, "%s", e.message);
+            if (o->once) {
+                fprintf(stderr, "naval-watch: %s\n", e.message);
+                rc = 1;
+                break;
+            }
+            /* Most likely a new server: it knows nothing of this view (it
+             * refuses its acks, its updates start again at 1). Start again,
+             * at most every 2 s. */
+            if (watch_mono() - reopened > 2.0) {
+                watch_reopen_view(o, &w, &then);
+                reopened = watch_mono();
+            }
+        } else if (e.code != NV_OK && e.code != NV_ETIMEDOUT) {
+            snprintf(lost, sizeof lost, "%s", e.message);
+        }
+        now = watch_mono();
+        /* Joined: an update that brings nothing new, or a second since the
+         * first (an empty view gets no update after the first). */
+        if (o->once && first_update > 0.0 && (joined || now - first_update >= 1.0)) {
+            rc = watch_view_once(o, w, have_types ? &wi : NULL, opened);
+            break;
+        }
+        if (o->once) {
+            if (now - started > o->timeout) {
+                fprintf(stderr, "naval-watch: no view update from %s within %.1f s (is the server running?)\n",
+                        o->url, o->timeout);
+                rc = 1;
+                break;
+            }
+            continue;
+        }
+        /* Silence: an empty view, or no server. A probe tells them apart:
+         * a server answers it, even for an empty view. */
+        if (now - last_update > 2.0) {
+            if (now - probed > 2.0) {
+                nv_error pe;
+                probed = now;
+                probe_sent = wview_probe(w, &pe) == 0;
+            }
+            if (!probe_sent || now - probed > 1.0) {
+                snprintf(lost, sizeof lost, "SERVER LOST: no view update from %s for %.0f s; retrying...", o->url,
+                         now - last_update);
+                if (!have_types) watch_load_types(o->commands, &wi, &have_types);
+            }
+        }
+        if (now < next_draw) continue;
+        next_draw = now + o->interval;
+        double dt = now - win_start;
+        if (first_update == 0.0) {
+            if (o->json)
+                printf("{\"url\": \"%s\", \"waiting\": true, \"lost\": %s}\n", o->url, lost[0] ? "true" : "false");
+            else
+                fprintf(stderr, "naval-watch: %s\n", lost[0] ? lost : "waiting for the first view update...");
+            fflush(stdout);
+        } else if (o->json) {
+            watch_print_view_json(o, w, have_types ? &wi : NULL, &then, dt, lost);
+        } else {
+            char status[512];
+            watch_view_status(w, &then, dt, status, sizeof status);
+            watch_draw(o, wview_snapshot(w), have_types ? &wi : NULL, status, lost, tty);
+        }
+        wview_counts_get(w, &then);
+        win_start = now;
+    }
+    if (tty) putchar('\n');
+    proto_free_world_info(&wi);
+    fflush(stdout);
+    if (closer_run(watch_close_view, w, 5.0)) {
+        fprintf(stderr, "naval-watch: closing the sockets hangs (nng 1.5.2, nanomsg/nng#1543); leaving without closing them\n");
+        _exit(rc);
+    }
+    return rc;
+}
+
 int main(int argc, char** argv) {
     watch_options o;
     if (watch_parse(argc, argv, &o)) return 2;
     signal(SIGINT, watch_on_signal);
     signal(SIGTERM, watch_on_signal);
+    if (o.view) return watch_run_view(&o);
     int tty = isatty(STDOUT_FILENO) && !o.json;
 
     nvc_options no;
