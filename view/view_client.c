@@ -207,7 +207,8 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
             e->priority = 0.0f;
         }
     }
-    c->tokens -= 8.0 * (double)c->out.size;
+    /* The wire's framing counts against the budget too. */
+    c->tokens -= 8.0 * (double)(c->out.size + VIEW_FRAMING_BYTES);
     c->has_out = 1;
     c->last_out = f->tick;
     c->out_keyframe = keyframe;
@@ -288,7 +289,9 @@ int view_client_tick(view_hub* h, view_client* c) {
         if (fill(h, c, c->tokens - VIEW_HEADER_BITS, 1)) return -1;
         return write_packet(h, c, 1);
     }
-    double cap = c->budget_bps * 0.25; /* a quarter second of burst */
+    /* A few ticks of burst at most: over any second the view gets its
+     * budget, not a saved-up surplus on top. */
+    double cap = fmax(4.0 * c->budget_bps / hz, 3.0 * VIEW_HEADER_BITS);
     if (c->tokens > cap) c->tokens = cap;
     /* An empty view still hears from the server once per keyframe
      * interval: its client can tell "nothing here" from "nobody there". */

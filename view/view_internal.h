@@ -10,6 +10,7 @@
 
 #define VIEW_RING 32             /* updates a view may have unacknowledged */
 #define VIEW_HEADER_BITS 640     /* a ViewUpdate's header, about 80 bytes with its framing */
+#define VIEW_FRAMING_BYTES 12    /* SP over tcp: the 8-byte length and PAIR1's 4-byte hop count */
 #define VIEW_ID_BITS_GUESS 8     /* an id gap, before the records are in id order */
 #define VIEW_NEAR_M 300.0f       /* "near": the finest steps and the highest rate */
 #define VIEW_FAR_M 600.0f
