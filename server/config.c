@@ -222,6 +222,8 @@ static const cfg_entry cfg_table[] = {
      1000000, 0, NULL, "a view's bandwidth when it names none, kbit/s (default 256)"},
     {"limits.max_view_budget_kbps", "--max-view-budget", "NAVAL_MAX_VIEW_BUDGET", CFG_INT,
      CFG_N(limits.max_view_budget_kbps), 1, 1000000, 0, NULL, "the largest budget a view gets, kbit/s (default 2048)"},
+    {"limits.view_hz", "--view-hz", "NAVAL_VIEW_HZ", CFG_NUM, CFG_N(limits.view_hz), 0.1, 1000, 1, NULL,
+     "updates per second a view gets at most (default 30; the tick rate at most)"},
     {"limits.max_view_vessels", "--max-view-vessels", "NAVAL_MAX_VIEW_VESSELS", CFG_INT,
      CFG_N(limits.max_view_vessels), 1, 65536, 0, NULL, "vessels one view holds at most, the nearest (default 1024)"},
     {"limits.log_interval_s", "--log-interval", "NAVAL_LOG_INTERVAL", CFG_NUM, CFG_N(limits.log_interval_s), 1, 3600, 0,
@@ -270,6 +272,7 @@ void cfg_defaults(cfg_server* c) {
     c->limits.view_budget_kbps = 256;
     c->limits.max_view_budget_kbps = 2048;
     c->limits.max_view_vessels = 1024;
+    c->limits.view_hz = 30;
     c->limits.log_lines_per_second = 100;
 }
 

@@ -48,6 +48,7 @@ typedef struct cfg_limits {
     double view_budget_kbps;    /* a view that names no budget */
     double max_view_budget_kbps;
     double max_view_vessels;    /* per view */
+    double view_hz;             /* updates per second per view, at most */
 } cfg_limits;
 
 /* Numbers are doubles so that one range check serves every source;

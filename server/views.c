@@ -22,6 +22,7 @@ int views_init(views* v, const cfg_server* cfg, double tick_hz, owners* o, metri
     view_config vc;
     view_config_default(&vc);
     vc.tick_hz = tick_hz;
+    vc.update_hz = cfg->limits.view_hz < tick_hz ? cfg->limits.view_hz : tick_hz;
     vc.max_radius = (float)cfg->limits.max_view_radius;
     vc.default_budget_kbps = (uint32_t)cfg->limits.view_budget_kbps;
     vc.max_budget_kbps = (uint32_t)cfg->limits.max_view_budget_kbps;

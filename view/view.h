@@ -35,6 +35,8 @@
 
 typedef struct view_config {
     double tick_hz;                /* ticks per second of the frames */
+    double update_hz;              /* updates per second a view gets at most (every tick_hz / update_hz
+                                      ticks, views staggered over the ticks between) */
     float max_radius;              /* m: the largest radius a view gets */
     uint32_t default_budget_kbps;  /* a view that names no budget */
     uint32_t max_budget_kbps;      /* the largest budget a view gets */

@@ -296,6 +296,7 @@ int view_client_tick(view_hub* h, view_client* c) {
     /* An empty view still hears from the server once per keyframe
      * interval: its client can tell "nothing here" from "nobody there". */
     int heartbeat = f->tick - c->last_out >= (uint64_t)ceil(h->cfg.keyframe_interval_s * hz);
+    if ((f->tick + c->phase) % h->update_every && !c->echo) return 0;
     if (c->tokens < 2 * VIEW_HEADER_BITS && !c->echo && !heartbeat) return 0; /* save up: headers are not free */
     if (fill(h, c, c->tokens - VIEW_HEADER_BITS, 0)) return -1;
     if (!c->put_count && !c->echo && !heartbeat) return 0;

@@ -45,6 +45,7 @@ typedef struct view_client {
     int fallback;                /* keyframes only, until one is acknowledged */
     uint64_t next_keyframe;      /* tick */
     uint64_t last_out;           /* tick of the last update sent */
+    uint32_t phase;              /* its updates go on ticks where (tick + phase) % update_every == 0 */
     double tokens;               /* bits the budget has saved */
     double change_tokens;
     view_entry* entries;
@@ -94,6 +95,7 @@ struct view_hub {
     uint32_t* outputs;
     uint32_t output_count, output_cap;
     uint64_t updates, keyframes, bytes, records, refusals;
+    uint32_t update_every;       /* ticks from one update of a view to its next */
 };
 
 view_entry* view_entry_find(view_client* c, uint32_t id);
