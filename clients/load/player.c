@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "player.h"
+#include "clock.h"
 
 #include <math.h>
 #include <nng/nng.h>
@@ -42,12 +43,6 @@ static double player_random(uint64_t* st) {
     return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static double player_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void player_error(player* p, const nv_error* e, const char* what, int setup) {
     nng_mtx_lock(p->lock);
     if (setup) p->totals.setup_errors++;
@@ -57,9 +52,9 @@ static void player_error(player* p, const nv_error* e, const char* what, int set
 
 static void player_steer(void* arg) {
     player* p = arg;
-    double t0 = player_now(), period = 1.0 / p->cfg.input_hz, next = t0;
+    double t0 = clock_mono_s(), period = 1.0 / p->cfg.input_hz, next = t0;
     while (!atomic_load(&p->stop)) {
-        double now = player_now();
+        double now = clock_mono_s();
         if (now < next) {
             double wait = (next - now) * 1e3;
             nng_msleep((nng_duration)(wait < 50.0 ? wait + 0.5 : 50.0)); /* wake often enough to stop */
@@ -75,9 +70,9 @@ static void player_steer(void* arg) {
             double r = sin(2.0 * PLAYER_PI * t / b->rudder_period + 2.0 * b->phase) + b->jump;
             float rudder = (float)(r > 1.0 ? 1.0 : r < -1.0 ? -1.0 : r);
             nv_error e;
-            double s = player_now();
+            double s = clock_mono_s();
             int rc = nvc_control(p->client, &b->v, throttle, rudder, &e);
-            double ms = (player_now() - s) * 1e3;
+            double ms = (clock_mono_s() - s) * 1e3;
             if (!atomic_load(&p->measuring)) continue;
             nng_mtx_lock(p->lock);
             if (rc == 0) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "pview.h"
+#include "clock.h"
 
 #include <math.h>
 #include <nng/nng.h>
@@ -76,18 +77,6 @@ struct pview {
     samples latency;
     pview_totals t;
 };
-
-static double pview_mono(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t pview_wall_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int pview_in_window(const pview* p, uint64_t tick) {
     return tick >= atomic_load(&p->first_tick) && tick < atomic_load(&p->end_tick);
@@ -311,11 +300,11 @@ static void pview_check_join(pview* p, uint64_t tick) {
     truth_unlock(p->cfg.truth, t);
     if (!all) return;
     p->t.joined = 1;
-    p->t.join_ms = (pview_mono() - p->opened) * 1e3;
+    p->t.join_ms = (clock_mono_s() - p->opened) * 1e3;
 }
 
 static void pview_on_update(pview* p, const proto_view_header* h) {
-    uint64_t now_ns = pview_wall_ns();
+    uint64_t now_ns = clock_wall_ns();
     nvc_view_counts c;
     nvc_view_counts_get(p->view, &c);
     uint64_t bytes = c.bytes - p->last_bytes;
@@ -351,8 +340,8 @@ static void pview_run(void* arg) {
      * the window ends), or a little after pview_stop when it does not come. */
     while (p->last_tick + 1 < atomic_load(&p->end_tick)) {
         if (atomic_load(&p->stop)) {
-            if (stop_at == 0.0) stop_at = pview_mono();
-            if (pview_mono() - stop_at > 0.3) break;
+            if (stop_at == 0.0) stop_at = clock_mono_s();
+            if (clock_mono_s() - stop_at > 0.3) break;
         }
         proto_view_header h;
         nv_error e;
@@ -402,7 +391,7 @@ int pview_start(pview** out, const pview_config* cfg, char* err, size_t errlen) 
     o.center[0] = cfg->centre[0];
     o.center[1] = cfg->centre[1];
     nv_error e;
-    p->opened = pview_mono();
+    p->opened = clock_mono_s();
     if (nvc_view_open(&p->view, &o, &e)) {
         snprintf(err, errlen, "view: %s", e.message);
         pview_free(p);

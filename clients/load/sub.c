@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sub.h"
+#include "clock.h"
 
 #include <nng/nng.h>
 #include <nng/protocol/pubsub0/sub.h>
@@ -27,12 +28,6 @@ struct sub_stream {
     void* listener_arg;
 };
 
-static uint64_t sub_wall_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* On nng's thread: one message, measured then decoded (decoding checks the
  * message is whole and gives the tick, send time and stats). */
 static void sub_recv_cb(void* arg) {
@@ -46,7 +41,7 @@ static void sub_recv_cb(void* arg) {
         if (!stop) nng_recv_aio(s->sock, s->aio);
         return;
     }
-    uint64_t now = sub_wall_ns();
+    uint64_t now = clock_wall_ns();
     nng_msg* msg = nng_aio_get_msg(s->aio);
     nng_aio_set_msg(s->aio, NULL);
     nng_mtx_lock(s->lock);

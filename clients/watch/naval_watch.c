@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "closer.h"
+#include "clock.h"
 #include "naval_client.h"
 #include "nstat.h"
 #include "num.h"
@@ -72,18 +73,6 @@ static uint32_t watch_grounded(const proto_snapshot* s) {
 static void watch_on_signal(int sig) {
     (void)sig;
     watch_stop = 1;
-}
-
-static double watch_mono(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t watch_wall_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void watch_usage(FILE* out) {
@@ -555,7 +544,7 @@ static void watch_view_status(const wview* w, const wview_counts* then, double d
 static void watch_view_follow(const watch_options* o, wview* w, double* last_move) {
     const proto_snapshot* s = wview_snapshot(w);
     int i = watch_find(s, o->follow);
-    double now = watch_mono(), centre[2];
+    double now = clock_mono_s(), centre[2];
     float radius;
     uint32_t budget;
     if (i < 0 || now - *last_move < 0.5) return;
@@ -576,7 +565,7 @@ static int watch_open_view(const watch_options* o, wview** w, double started) {
             fprintf(stderr, "naval-watch: %s\n", e.message);
             return 2;
         }
-        if (o->once && watch_mono() - started > o->timeout) {
+        if (o->once && clock_mono_s() - started > o->timeout) {
             fprintf(stderr, "naval-watch: %s (gave up after %.0f s)\n", e.message, o->timeout);
             return 1;
         }
@@ -598,10 +587,10 @@ static int watch_view_once(const watch_options* o, const wview* w, const proto_w
     wview_counts zero;
     memset(&zero, 0, sizeof zero);
     if (o->json) {
-        watch_print_view_json(o, w, wi, &zero, watch_mono() - opened, "");
+        watch_print_view_json(o, w, wi, &zero, clock_mono_s() - opened, "");
     } else {
         char status[512];
-        watch_view_status(w, &zero, watch_mono() - opened, status, sizeof status);
+        watch_view_status(w, &zero, clock_mono_s() - opened, status, sizeof status);
         watch_draw(o, s, wi, status, "", 0);
     }
     return 0;
@@ -622,14 +611,14 @@ static void watch_reopen_view(const watch_options* o, wview** w, wview_counts* t
 
 static int watch_run_view(const watch_options* o) {
     int tty = isatty(STDOUT_FILENO) && !o->json;
-    double started = watch_mono();
+    double started = clock_mono_s();
     wview* w = NULL;
     int rc = watch_open_view(o, &w, started);
     if (rc) return watch_stop && rc == 1 ? 0 : rc;
     proto_world_info wi = {0};
     int have_types = 0;
     watch_load_types(o->commands, &wi, &have_types);
-    double opened = watch_mono(), last_update = opened, next_draw = opened + (o->once ? 0 : o->interval);
+    double opened = clock_mono_s(), last_update = opened, next_draw = opened + (o->once ? 0 : o->interval);
     double first_update = 0.0, last_move = 0.0, win_start = opened, probed = opened, reopened = opened;
     int joined = 0, probe_sent = 1;
     wview_counts then;
@@ -637,13 +626,13 @@ static int watch_run_view(const watch_options* o) {
     char lost[NV_ERROR_MAX + 160] = "";
     if (tty) fputs("\x1b[2J", stdout);
     while (!watch_stop) {
-        double now = watch_mono();
+        double now = clock_mono_s();
         int wait_ms = (int)(((o->once ? started + o->timeout : next_draw) - now) * 1000.0);
         if (o->once && first_update > 0.0 && wait_ms > 100) wait_ms = 100; /* the second since the first update */
         nv_error e;
         e.code = NV_OK;
         if (wait_ms > 0 && wview_poll(w, wait_ms > 200 ? 200 : wait_ms, &e) == 0) {
-            last_update = watch_mono();
+            last_update = clock_mono_s();
             if (first_update == 0.0) first_update = last_update;
             lost[0] = '\0';
             if (o->follow >= 0) watch_view_follow(o, w, &last_move);
@@ -660,14 +649,14 @@ static int watch_run_view(const watch_options* o) {
             /* Most likely a new server: it knows nothing of this view (it
              * refuses its acks, its updates start again at 1). Start again,
              * at most every 2 s. */
-            if (watch_mono() - reopened > 2.0) {
+            if (clock_mono_s() - reopened > 2.0) {
                 watch_reopen_view(o, &w, &then);
-                reopened = watch_mono();
+                reopened = clock_mono_s();
             }
         } else if (e.code != NV_OK && e.code != NV_ETIMEDOUT) {
             snprintf(lost, sizeof lost, "%s", e.message);
         }
-        now = watch_mono();
+        now = clock_mono_s();
         /* Joined: an update that brings nothing new, or a second since the
          * first (an empty view gets no update after the first). */
         if (o->once && first_update > 0.0 && (joined || now - first_update >= 1.0)) {
@@ -739,14 +728,14 @@ int main(int argc, char** argv) {
     no.snapshot_url = o.url;
     nvc_client* c = NULL;
     nv_error e;
-    double started = watch_mono();
+    double started = clock_mono_s();
     /* A server that is not up yet (or gone): say so and retry. */
     while (nvc_connect(&c, &no, &e)) {
         if (e.code == NV_EINVAL) {
             fprintf(stderr, "naval-watch: %s\n", e.message);
             return 2;
         }
-        if (o.once && watch_mono() - started > o.timeout) {
+        if (o.once && clock_mono_s() - started > o.timeout) {
             fprintf(stderr, "naval-watch: %s (gave up after %.0f s)\n", e.message, o.timeout);
             return 1;
         }
@@ -764,9 +753,9 @@ int main(int argc, char** argv) {
     int compact = strstr(o.url, "/ws/compact") != NULL;
     int have = 0, rc = 0;
     uint64_t last_tick = 0;
-    double last_snapshot = watch_mono(), next_draw = watch_mono() + (o.once ? 0 : o.interval);
+    double last_snapshot = clock_mono_s(), next_draw = clock_mono_s() + (o.once ? 0 : o.interval);
     watch_window win = {0};
-    win.start = watch_mono();
+    win.start = clock_mono_s();
     nvc_snapshot_counts counts;
     nvc_snapshot_counts_get(c, &counts);
     win.received0 = counts.received;
@@ -775,15 +764,15 @@ int main(int argc, char** argv) {
     char lost[NV_ERROR_MAX + 128] = "";
     int was_lost = 0;
     while (!watch_stop) {
-        double now = watch_mono();
+        double now = clock_mono_s();
         int wait_ms = (int)((next_draw - now) * 1000.0);
         if (o.once) wait_ms = (int)((started + o.timeout - now) * 1000.0);
         if (wait_ms > 0 && nvc_poll_snapshot(c, wait_ms > 200 ? 200 : wait_ms, &s, &e) == 0) {
-            double ms = (double)(watch_wall_ns() - s.send_time_ns) * 1e-6;
+            double ms = (double)(clock_wall_ns() - s.send_time_ns) * 1e-6;
             if (have && s.tick > last_tick + 1) win.gaps += s.tick - last_tick - 1;
             last_tick = s.tick;
             watch_count_contacts(&s);
-            last_snapshot = watch_mono();
+            last_snapshot = clock_mono_s();
             win.snapshots++;
             win.latency_sum += ms;
             win.latency_max = fmax(win.latency_max, ms);
@@ -820,7 +809,7 @@ int main(int argc, char** argv) {
         } else if (e.code != NV_OK && e.code != NV_ETIMEDOUT && e.code != NV_ECLOSED) {
             snprintf(lost, sizeof lost, "%s", e.message); /* a snapshot that does not decode */
         }
-        now = watch_mono();
+        now = clock_mono_s();
         if (o.once) {
             if (now - started > o.timeout) {
                 fprintf(stderr, "naval-watch: no snapshot from %s within %.1f s (is the server running?)\n", o.url,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "wview.h"
+#include "clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +21,6 @@ struct wview {
     double asked_centre[2];    /* as asked */
     float asked_radius;
 };
-
-static uint64_t wview_wall_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int wview_open(wview** out, const wview_options* o, nv_error* err) {
     *out = NULL;
@@ -108,7 +103,7 @@ int wview_poll(wview* w, int timeout_ms, nv_error* err) {
         if (err && err->code == NV_EREFUSED) w->c.refusals++;
         return -1;
     }
-    uint64_t now = wview_wall_ns();
+    uint64_t now = clock_wall_ns();
     if (w->have && h.tick > w->h.tick) {
         w->c.ticks_missed += h.tick - w->h.tick - 1;
         double spt = (h.sim_time - w->h.sim_time) / (double)(h.tick - w->h.tick);
