@@ -12,6 +12,7 @@
 
 #include <nng/nng.h>
 #include <nng/protocol/pair1/pair.h>
+#include <nng/supplemental/util/platform.h>
 
 #include "naval_client.h"
 
@@ -24,6 +25,7 @@ struct nvc_view {
     proto_buf out;
     nvc_view_counts counts;
     uint32_t pipe;               /* the connection the decoder follows (0: the first) */
+    nng_time last_send;          /* ms, nng's clock */
     atomic_uint newest_pipe;     /* set by nng's thread when a connection comes */
 };
 
@@ -49,6 +51,7 @@ static int nvc_view_send(nvc_view* v, int with_settings, nv_error* err) {
         return 0;
     }
     if (rv) return nv_error_fail(err, rv == NNG_ECLOSED ? NV_ECLOSED : NV_ECONNECT, "view: %s", nng_strerror(rv));
+    v->last_send = nng_clock();
     return 0;
 }
 
@@ -123,9 +126,18 @@ int nvc_view_open(nvc_view** out, const nvc_view_options* o, nv_error* err) {
     return 0;
 }
 
+/* How long a message just sent may take to leave: nng 1.5.2 leaks a
+ * message whose pipe closes while it is being written (nanomsg/nng#1713,
+ * fixed in 1.7), so a close waits that long after the last send. */
+#define NVC_VIEW_SEND_DRAIN_MS 50
+
 void nvc_view_close(nvc_view* v) {
     if (!v) return;
-    if (v->open) nng_close(v->sock);
+    if (v->open) {
+        nng_time since = nng_clock() - v->last_send;
+        if (v->last_send && since < NVC_VIEW_SEND_DRAIN_MS) nng_msleep((nng_duration)(NVC_VIEW_SEND_DRAIN_MS - since));
+        nng_close(v->sock);
+    }
     proto_destroy_view_decoder(v->dec);
     proto_free_buf(&v->out);
     free(v);
