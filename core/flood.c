@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/* Flooding through holes (naval/compartment.h): the orifice law between
+ * the sea and a compartment's free surface, and the water's weight at its
+ * centroid, from the compartment's exact cut at the level that holds it. */
+#include <math.h>
+#include <string.h>
+
+#include "naval/compartment.h"
+
+static vec3 rotate(const mat3* r, vec3 v) {
+    return v3(r->m[0][0] * v.x + r->m[0][1] * v.y + r->m[0][2] * v.z,
+              r->m[1][0] * v.x + r->m[1][1] * v.y + r->m[1][2] * v.z,
+              r->m[2][0] * v.x + r->m[2][1] * v.y + r->m[2][2] * v.z);
+}
+
+/* The closed mesh's winding number about p: 1 inside, 0 outside, 1/2 on
+ * its skin (the solid angle of each triangle, Van Oosterom and
+ * Strackee's formula, summed over 4 pi). */
+static double winding_number(const mesh* m, vec3 p) {
+    double sum = 0.0;
+    for (uint32_t t = 0; t < m->triangle_count; t++) {
+        vec3 r[3];
+        for (int k = 0; k < 3; k++) {
+            const float* q = &m->positions[3 * (size_t)m->indices[3 * (size_t)t + k]];
+            r[k] = v3(q[0] - p.x, q[1] - p.y, q[2] - p.z);
+        }
+        double la = v3_length(r[0]), lb = v3_length(r[1]), lc = v3_length(r[2]);
+        double num = v3_dot(r[0], v3_cross(r[1], r[2]));
+        double den = la * lb * lc + v3_dot(r[0], r[1]) * lc + v3_dot(r[1], r[2]) * la + v3_dot(r[2], r[0]) * lb;
+        sum += 2.0 * atan2(num, den);
+    }
+    return sum / (4.0 * 3.14159265358979323846);
+}
+
+int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, double area, nv_error* err) {
+    if (!(area > 0.0) || !isfinite(area)) return nv_error_set(err, "breach: the hole's area must be above 0 (got %g)", area);
+    if (!v3_is_finite(point)) return nv_error_set(err, "breach: the point is not finite");
+    if (fs->hole_count == FLOOD_MAX_HOLES)
+        return nv_error_fail(err, NV_ELIMIT, "breach: the vessel has %d holes already", FLOOD_MAX_HOLES);
+    for (uint32_t k = 0; k < cs->count; k++) {
+        if (point.x < cs->bounds[k] || point.x > cs->bounds[k + 1]) continue;
+        /* Inside, or on the skin where holes are (a half there). */
+        if (winding_number(&cs->meshes[k], point) < 0.25) break;
+        fs->holes[fs->hole_count++] = (flood_hole){k, point, area};
+        return 0;
+    }
+    return nv_error_set(err, "breach: the point (%g, %g, %g) m is not on or in the hull", point.x, point.y, point.z);
+}
+
+/* Water through one hole in dt, never past equal levels: the flow stops
+ * where the inside reaches the sea (inflow) or the sea or the hole
+ * (outflow). */
+static double hole_flow(const compartment_set* cs, const flood_state* fs, const flood_hole* h, vec3 position,
+                        const mat3* rotation, const water_surface* water, double gravity, double dt) {
+    const mesh* m = &cs->meshes[h->compartment];
+    double volume = fs->volume[h->compartment];
+    vec3 at = v3_add(position, rotate(rotation, h->point));
+    float sea;
+    water_query q = {1, &at.x, &at.z, &sea, NULL, NULL};
+    water_sample(water, &q);
+    double inside = volume > 0.0 ? nv_compartment_level_for(m, rotation, position, volume, NULL) : -INFINITY;
+    /* Heads measured from the hole: only water above it pushes. */
+    double head_out = sea > at.y ? sea - at.y : 0.0, head_in = inside > at.y ? inside - at.y : 0.0;
+    double dv = nv_compartment_orifice_flow(FLOOD_CD, h->area, gravity, head_out - head_in) * dt;
+    double settle = fmax(sea, at.y);
+    double target = nv_compartment_volume_below(m, rotation, position, settle, NULL);
+    if (dv > 0.0 && volume + dv > target) dv = fmax(0.0, target - volume);
+    if (dv < 0.0 && volume + dv < target) dv = fmin(0.0, target - volume);
+    if (volume + dv > cs->volume[h->compartment]) dv = cs->volume[h->compartment] - volume;
+    if (volume + dv < 0.0) dv = -volume;
+    return dv;
+}
+
+void nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
+                   const water_surface* water, double density, double gravity, double dt, vec3* force,
+                   vec3* torque) {
+    for (uint32_t i = 0; i < fs->hole_count; i++) {
+        const flood_hole* h = &fs->holes[i];
+        fs->volume[h->compartment] += hole_flow(cs, fs, h, position, rotation, water, gravity, dt);
+    }
+    for (uint32_t k = 0; k < cs->count; k++) {
+        if (!(fs->volume[k] > 0.0)) continue;
+        vec3 c;
+        nv_compartment_level_for(&cs->meshes[k], rotation, position, fs->volume[k], &c);
+        vec3 w = v3(0.0, -density * gravity * fs->volume[k], 0.0);
+        *force = v3_add(*force, w);
+        *torque = v3_add(*torque, v3_cross(v3_sub(c, position), w));
+    }
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/* Watertight compartments of a hull (damaged stability, the first part of
+ * flooding): the hull's closed mesh cut by transverse bulkheads (planes
+ * x = const in the body frame) into closed, capped meshes, one per
+ * compartment; and the water in a compartment: the level of a flat free
+ * surface (horizontal in the world) that holds a given volume, with the
+ * water's volume and centroid below any level, by the same exact cut as
+ * the hydrostatics (Tupper, Biran: "cutting the compartment at the level
+ * that holds the volume"). Prefix nv_compartment_. */
+#ifndef NAVAL_COMPARTMENT_H
+#define NAVAL_COMPARTMENT_H
+
+#include <stdint.h>
+
+#include "mesh.h"
+#include "nv_error.h"
+#include "vecmath.h"
+#include "water.h"
+
+#pragma GCC visibility push(default)
+
+#define COMPARTMENT_MAX 64           /* compartments per hull */
+#define COMPARTMENT_MIN_GAP 0.01     /* m between bulkheads, and from the hull's ends */
+
+typedef struct compartment_set {
+    uint32_t count;                  /* bulkheads + 1 */
+    double bounds[COMPARTMENT_MAX + 1]; /* x of each compartment's ends: [k] .. [k + 1]; the hull's ends outside */
+    mesh meshes[COMPARTMENT_MAX];    /* closed, outward, body frame */
+    double volume[COMPARTMENT_MAX];  /* m^3 */
+} compartment_set;
+
+/* Cuts the closed hull mesh (body frame) at x = bulkheads[0] < ... <
+ * bulkheads[n - 1] and caps every cut. Refused with the reason: unsorted
+ * or repeated planes, a plane outside the hull or within
+ * COMPARTMENT_MIN_GAP of its ends, more than COMPARTMENT_MAX - 1 planes, a
+ * section that does not close into simple loops. Free with
+ * nv_compartment_set_free. */
+int nv_compartment_split(const mesh* hull, const double* bulkheads, uint32_t n, compartment_set* out, nv_error* err);
+void nv_compartment_set_free(compartment_set* s);
+
+/* The part of a closed mesh below the horizontal plane y = level, with the
+ * mesh placed by world = rotation * body + position: its volume (m^3) and
+ * centroid (world). Exact for the mesh: every triangle is cut at the
+ * plane and the volume summed in tetrahedra from a point on the plane, so
+ * the cut's cap adds nothing. */
+double nv_compartment_volume_below(const mesh* m, const mat3* rotation, vec3 position, double level, vec3* centroid);
+
+/* The level (world y) at which the part below holds `volume` (clamped to
+ * [0, the mesh's volume]); its centroid in *centroid (may be NULL). */
+double nv_compartment_level_for(const mesh* m, const mat3* rotation, vec3 position, double volume, vec3* centroid);
+
+/* Flow through a hole of `area` m^2 with discharge coefficient `cd` under a
+ * head `dh` m (outside level minus inside level): the orifice law
+ * Q = cd area sqrt(2 g |dh|), m^3/s, signed like dh (positive: inflow). */
+double nv_compartment_orifice_flow(double cd, double area, double gravity, double dh);
+
+/* ---- flooding (core/flood.c) ------------------------------------------------ */
+
+#define FLOOD_MAX_HOLES 16
+#define FLOOD_CD 0.6                 /* a sharp-edged hole's discharge coefficient */
+
+typedef struct flood_hole {
+    uint32_t compartment;            /* the one that holds the point */
+    vec3 point;                      /* body frame */
+    double area;                     /* m^2 */
+} flood_hole;
+
+/* One vessel's flooding: water per compartment and the holes. */
+typedef struct flood_state {
+    double volume[COMPARTMENT_MAX];  /* m^3 of water */
+    flood_hole holes[FLOOD_MAX_HOLES];
+    uint32_t hole_count;
+} flood_state;
+
+/* A hole at `point` (body frame) of `area` m^2, in the compartment whose
+ * slab holds the point. Refused with the reason: a point outside every
+ * compartment's mesh, a non-positive area, too many holes. */
+int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, double area, nv_error* err);
+
+/* One step of dt: water flows through each hole by the orifice law
+ * between the sea outside (the surface's height above the hole) and the
+ * compartment's level inside (a flat surface holding its water), both
+ * measured from the hole; each compartment's water is then a weight at its
+ * centroid. Adds that weight's force and its torque about the CG
+ * (`position`, world) to *force and *torque. The water's own mass is not
+ * added to the body's inertia (its weight is: statics are exact). */
+void nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
+                   const water_surface* water, double density, double gravity, double dt, vec3* force,
+                   vec3* torque);
+
+#pragma GCC visibility pop
+
+#endif
