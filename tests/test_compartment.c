@@ -6,8 +6,9 @@
  * midship compartment open to the sea (Tupper: dT = v / (A_w - a)); the
  * fill time of a compartment through a hole by the orifice law; refusals;
  * and in motion, a barge holed below the waterline: a midship compartment
- * floods to the lost-buoyancy draft with no trim, three of five flooded
- * keep it afloat, four sink it. */
+ * floods to the lost-buoyancy draft with no trim, an end compartment
+ * trims it by the lost-buoyancy method, three of five flooded keep it
+ * afloat, four sink it. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -292,6 +293,36 @@ static void midship_breach_settles_at_the_lost_buoyancy_draft(void** state) {
     barge_free(&b);
 }
 
+/* An end compartment open to the sea trims the barge by the lost-buoyancy
+ * method: at draft 1 m, the bow compartment (x from 12 to 20 m) flooded
+ * leaves the intact waterplane 32 m long with its centroid at x = -4:
+ * parallel sinkage to 1.25 m there, and tan(trim) = (x_G - x_B') / GM_L'
+ * with GM_L' = KB' + I_L / V - KG = 0.625 + 8 x 32^3 / 12 / 320 - 1.5
+ * (a wall-sided box: the tan^2 term changes it by 0.2 %). */
+static void end_compartment_trims_by_lost_buoyancy(void** state) {
+    (void)state;
+    barge b;
+    barge_make(&b, 1.0);
+    flood_state fs;
+    memset(&fs, 0, sizeof fs);
+    nv_error e;
+    if (nv_flood_breach(&b.cs, &fs, v3(16.0, -1.5, 0.0), 2.0, &e)) fail_msg("%s", e.message);
+    assert_int_equal(fs.holes[0].compartment, 4);
+    barge_run(&b, &fs, 150.0);
+    quat q = b.v.body.orientation;
+    double trim = asin(2.0 * (q.w * q.z + q.x * q.y)) * 180.0 / 3.14159265358979323846;
+    double gm_l = 0.625 + 8.0 * 32.0 * 32.0 * 32.0 / 12.0 / 320.0 - 1.5;
+    double want = -atan(4.0 / gm_l) * 180.0 / 3.14159265358979323846; /* bow down */
+    mat3 r = body_rotation(&b.v.body);
+    vec3 keel_at_f = v3_add(b.v.body.position, m3_mul_v3(&r, v3(-4.0, -1.5, 0.0)));
+    print_message("bow compartment flooded: trim %.3f deg (lost buoyancy %.3f), draft at the centre of flotation "
+                  "%.4f m (1.25)\n",
+                  trim, want, -keel_at_f.y);
+    assert_true(fabs(trim - want) < 0.02 * fabs(want));
+    assert_true(fabs(-keel_at_f.y - 1.25) < 0.02);
+    barge_free(&b);
+}
+
 /* At draft 1.8 m: three compartments flooded give 1.8 x 40 / 16 = 4.5 m,
  * under the 5 m deck; four would need 9 m: it sinks. */
 static void four_flooded_sink_three_float(void** state) {
@@ -338,6 +369,7 @@ int main(void) {
         cmocka_unit_test(bad_bulkheads_refused),       cmocka_unit_test(water_below_a_level),
         cmocka_unit_test(lost_buoyancy_of_a_box_barge), cmocka_unit_test(fill_time_by_the_orifice_law),
         cmocka_unit_test(midship_breach_settles_at_the_lost_buoyancy_draft),
+        cmocka_unit_test(end_compartment_trims_by_lost_buoyancy),
         cmocka_unit_test(four_flooded_sink_three_float),
         cmocka_unit_test(breach_refusals),
     };
