@@ -16,7 +16,7 @@
 #define POLY_MAX 8  /* a triangle clipped by two planes has at most 5 corners */
 
 typedef struct cpoint {
-    double x, y, z;
+    double v[3];   /* x, y, z */
 } cpoint;
 
 /* A corner of a clipped polygon: where it is, and whether it lies on the
@@ -37,32 +37,38 @@ typedef struct segments {
 
 static cpoint vertex_of(const mesh* m, uint32_t i) {
     const float* p = &m->positions[3 * (size_t)i];
-    cpoint c = {p[0], p[1], p[2]};
+    cpoint c = {{p[0], p[1], p[2]}};
     return c;
 }
 
-/* The point where the segment a..b crosses x = plane, the same bits
- * whichever way round the edge is given. */
-static cpoint cut_at(cpoint a, cpoint b, double plane) {
-    if (a.x > b.x || (a.x == b.x && (a.y > b.y || (a.y == b.y && a.z > b.z)))) {
+static int before(cpoint a, cpoint b) {
+    return a.v[0] < b.v[0] || (a.v[0] == b.v[0] && (a.v[1] < b.v[1] || (a.v[1] == b.v[1] && a.v[2] < b.v[2])));
+}
+
+/* The point where the segment a..b crosses the plane v[axis] = plane, the
+ * same bits whichever way round the edge is given. */
+static cpoint cut_at(cpoint a, cpoint b, int axis, double plane) {
+    if (before(b, a)) {
         cpoint t = a;
         a = b;
         b = t;
     }
-    double t = (plane - a.x) / (b.x - a.x);
-    cpoint c = {plane, a.y + t * (b.y - a.y), a.z + t * (b.z - a.z)};
+    double t = (plane - a.v[axis]) / (b.v[axis] - a.v[axis]);
+    cpoint c;
+    for (int k = 0; k < 3; k++) c.v[k] = a.v[k] + t * (b.v[k] - a.v[k]);
+    c.v[axis] = plane;
     return c;
 }
 
-/* Keeps the part of the polygon on the side sign * (x - plane) >= 0. */
-static uint32_t clip_poly(const corner* in, uint32_t n, double plane, double sign, corner* out) {
+/* Keeps the part of the polygon on the side sign * (v[axis] - plane) >= 0. */
+static uint32_t clip_poly(const corner* in, uint32_t n, int axis, double plane, double sign, corner* out) {
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
         const corner* a = &in[i];
         const corner* b = &in[(i + 1) % n];
-        double da = sign * (a->p.x - plane), db = sign * (b->p.x - plane);
+        double da = sign * (a->p.v[axis] - plane), db = sign * (b->p.v[axis] - plane);
         if (da >= 0.0) out[k++] = (corner){a->p, da == 0.0};
-        if ((da > 0.0 && db < 0.0) || (da < 0.0 && db > 0.0)) out[k++] = (corner){cut_at(a->p, b->p, plane), 1};
+        if ((da > 0.0 && db < 0.0) || (da < 0.0 && db > 0.0)) out[k++] = (corner){cut_at(a->p, b->p, axis, plane), 1};
     }
     return k;
 }
@@ -79,11 +85,11 @@ static int push_segment(segments* s, cpoint a, cpoint b) {
     return 0;
 }
 
-static int same(cpoint a, cpoint b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+static int same(cpoint a, cpoint b) { return a.v[0] == b.v[0] && a.v[1] == b.v[1] && a.v[2] == b.v[2]; }
 
 static int add_point(mesh* m, cpoint p, uint32_t* index, nv_error* err) {
     *index = m->vertex_count;
-    return nv_mesh_add_vertex(m, (float)p.x, (float)p.y, (float)p.z, err);
+    return nv_mesh_add_vertex(m, (float)p.v[0], (float)p.v[1], (float)p.v[2], err);
 }
 
 static int add_triangle(mesh* m, cpoint a, cpoint b, cpoint c, nv_error* err) {
@@ -98,16 +104,17 @@ static double cross2(double ay, double az, double by, double bz, double cy, doub
     return (by - ay) * (cz - az) - (bz - az) * (cy - ay);
 }
 
-/* Ear clipping of a simple loop in the plane's (y, z) coordinates; the
- * triangles keep the loop's winding. Collinear corners stay until an ear
- * takes them (a corner is a side triangle's too: dropping it would leave a
- * T-junction). */
-static int cap_loop(mesh* m, cpoint* loop, uint32_t n, nv_error* err) {
+/* Ear clipping of a simple loop in the plane's own coordinates (the other
+ * two axes); the triangles keep the loop's winding. Collinear corners stay
+ * until an ear takes them (a corner is a side triangle's too: dropping it
+ * would leave a T-junction). */
+static int cap_loop(mesh* m, cpoint* loop, uint32_t n, int axis, nv_error* err) {
+    const int u = axis == 0 ? 1 : 0, w = axis == 2 ? 1 : 2;
     double area = 0.0;
     for (uint32_t i = 0; i < n; i++) {
         const cpoint* a = &loop[i];
         const cpoint* b = &loop[(i + 1) % n];
-        area += a->y * b->z - b->y * a->z;
+        area += a->v[u] * b->v[w] - b->v[u] * a->v[w];
     }
     double wind = area > 0.0 ? 1.0 : -1.0;
     uint32_t* idx = malloc(n * sizeof *idx);
@@ -120,15 +127,15 @@ static int cap_loop(mesh* m, cpoint* loop, uint32_t n, nv_error* err) {
             const cpoint* a = &loop[idx[(i + left - 1) % left]];
             const cpoint* b = &loop[idx[i]];
             const cpoint* c = &loop[idx[(i + 1) % left]];
-            if (wind * cross2(a->y, a->z, b->y, b->z, c->y, c->z) <= 0.0) continue; /* reflex or flat */
+            if (wind * cross2(a->v[u], a->v[w], b->v[u], b->v[w], c->v[u], c->v[w]) <= 0.0) continue; /* reflex, flat */
             int ear = 1;
             for (uint32_t j = 0; j < left && ear; j++) {
                 const cpoint* p = &loop[idx[j]];
                 if (p == a || p == b || p == c) continue;
                 /* Inside or on the ear (a corner on the new diagonal counts). */
-                ear = !(wind * cross2(a->y, a->z, b->y, b->z, p->y, p->z) >= 0.0 &&
-                        wind * cross2(b->y, b->z, c->y, c->z, p->y, p->z) >= 0.0 &&
-                        wind * cross2(c->y, c->z, a->y, a->z, p->y, p->z) >= 0.0);
+                ear = !(wind * cross2(a->v[u], a->v[w], b->v[u], b->v[w], p->v[u], p->v[w]) >= 0.0 &&
+                        wind * cross2(b->v[u], b->v[w], c->v[u], c->v[w], p->v[u], p->v[w]) >= 0.0 &&
+                        wind * cross2(c->v[u], c->v[w], a->v[u], a->v[w], p->v[u], p->v[w]) >= 0.0);
             }
             if (!ear) continue;
             if (add_triangle(m, *a, *b, *c, err)) {
@@ -150,7 +157,7 @@ static int cap_loop(mesh* m, cpoint* loop, uint32_t n, nv_error* err) {
 
 /* The segments on one plane, chained into loops (each segment reversed:
  * the cap runs against the sides' edges), each loop capped. */
-static int cap_plane(mesh* m, segments* s, double plane, nv_error* err) {
+static int cap_plane(mesh* m, segments* s, int axis, double plane, nv_error* err) {
     uint32_t n = s->n;
     cpoint* loop = malloc((n + 1) * sizeof *loop);
     uint8_t* used = calloc(n ? n : 1, 1);
@@ -175,14 +182,15 @@ static int cap_plane(mesh* m, segments* s, double plane, nv_error* err) {
                     break;
                 }
             if (next == n || k == n) {
-                rc = nv_error_set(err, "compartments: the hull's section at x = %g m does not close", plane);
+                rc = nv_error_set(err, "compartments: the hull's section at %c = %g m does not close", "xyz"[axis],
+                                  plane);
                 break;
             }
             used[next] = 1;
             loop[k++] = at;
             at = s->s[next].a;
         }
-        if (!rc && k >= 3) rc = cap_loop(m, loop, k, err);
+        if (!rc && k >= 3) rc = cap_loop(m, loop, k, axis, err);
     }
     free(loop);
     free(used);
@@ -191,38 +199,50 @@ static int cap_plane(mesh* m, segments* s, double plane, nv_error* err) {
 
 /* ---- the split ------------------------------------------------------------------- */
 
-static int build_slab(const mesh* hull, double lo, double hi, mesh* out, nv_error* err) {
-    segments at_lo = {0}, at_hi = {0};
+/* The closed mesh clipped to lo <= v[axis] <= hi (an infinite bound does
+ * not cut), each cut capped: closed again. */
+static int clip_axis(const mesh* in, int axis, double lo, double hi, mesh* out, nv_error* err) {
+    segments at[2] = {{0}}; /* lo, hi */
     int rc = 0;
-    for (uint32_t t = 0; t < hull->triangle_count && !rc; t++) {
-        corner a[POLY_MAX], b[POLY_MAX];
-        for (int k = 0; k < 3; k++) a[k] = (corner){vertex_of(hull, hull->indices[3 * (size_t)t + k]), 0};
+    for (uint32_t t = 0; t < in->triangle_count && !rc; t++) {
+        corner buf[2][POLY_MAX];
+        int cur = 0;
+        for (int k = 0; k < 3; k++) buf[0][k] = (corner){vertex_of(in, in->indices[3 * (size_t)t + k]), 0};
         uint32_t n = 3;
-        if (isfinite(lo)) {
-            n = clip_poly(a, n, lo, 1.0, b);
-            for (uint32_t k = 0; k < n && !rc; k++)
-                if (b[k].on_plane && b[(k + 1) % n].on_plane && n >= 3)
-                    rc = push_segment(&at_lo, b[k].p, b[(k + 1) % n].p);
-        } else {
-            memcpy(b, a, sizeof a[0] * 3);
+        for (int p = 0; p < 2 && n >= 3 && !rc; p++) {
+            double plane = p ? hi : lo;
+            if (!isfinite(plane)) continue;
+            n = clip_poly(buf[cur], n, axis, plane, p ? -1.0 : 1.0, buf[!cur]);
+            cur = !cur;
+            for (uint32_t k = 0; k < n && n >= 3 && !rc; k++)
+                if (buf[cur][k].on_plane && buf[cur][(k + 1) % n].on_plane)
+                    rc = push_segment(&at[p], buf[cur][k].p, buf[cur][(k + 1) % n].p);
         }
-        if (n < 3) continue;
-        if (isfinite(hi)) {
-            n = clip_poly(b, n, hi, -1.0, a);
-            for (uint32_t k = 0; k < n && !rc; k++)
-                if (a[k].on_plane && a[(k + 1) % n].on_plane && n >= 3)
-                    rc = push_segment(&at_hi, a[k].p, a[(k + 1) % n].p);
-        } else {
-            memcpy(a, b, sizeof b[0] * n);
-        }
-        for (uint32_t k = 1; k + 1 < n && !rc; k++) rc = add_triangle(out, a[0].p, a[k].p, a[k + 1].p, err);
+        if (rc) nv_error_fail(err, NV_ENOMEM, "compartments: out of memory");
+        for (uint32_t k = 1; k + 1 < n && n >= 3 && !rc; k++)
+            rc = add_triangle(out, buf[cur][0].p, buf[cur][k].p, buf[cur][k + 1].p, err);
     }
-    if (rc && err && err->code == NV_OK) nv_error_fail(err, NV_ENOMEM, "compartments: out of memory");
-    if (!rc && isfinite(lo)) rc = cap_plane(out, &at_lo, lo, err);
-    if (!rc && isfinite(hi)) rc = cap_plane(out, &at_hi, hi, err);
-    free(at_lo.s);
-    free(at_hi.s);
+    for (int p = 0; p < 2 && !rc; p++) {
+        double plane = p ? hi : lo;
+        if (isfinite(plane)) rc = cap_plane(out, &at[p], axis, plane, err);
+    }
+    free(at[0].s);
+    free(at[1].s);
     return rc;
+}
+
+/* The hull's cell between the transverse planes lo[0], hi[0] and the
+ * longitudinal ones lo[1], hi[1]: cut and capped across first, then the
+ * closed piece cut and capped along (so that each cap's section closes). */
+static int build_cell(const mesh* hull, const double lo[2], const double hi[2], mesh* out, nv_error* err) {
+    if (!isfinite(lo[1]) && !isfinite(hi[1])) return clip_axis(hull, 0, lo[0], hi[0], out, err);
+    mesh slab;
+    nv_mesh_init(&slab);
+    mesh_options opts = nv_mesh_options_default();
+    int rc = clip_axis(hull, 0, lo[0], hi[0], &slab, err) || nv_mesh_finish(&slab, &opts, "compartment", NULL, err) ||
+             clip_axis(&slab, 2, lo[1], hi[1], out, err);
+    nv_mesh_free(&slab);
+    return rc ? -1 : 0;
 }
 
 void nv_compartment_set_free(compartment_set* s) {
@@ -231,40 +251,72 @@ void nv_compartment_set_free(compartment_set* s) {
     s->count = 0;
 }
 
-int nv_compartment_split(const mesh* hull, const double* bulkheads, uint32_t n, compartment_set* out, nv_error* err) {
-    memset(out, 0, sizeof *out);
-    if (!hull || (n && !bulkheads)) return nv_error_set(err, "compartments: no hull or no bulkheads");
-    if (n + 1 > COMPARTMENT_MAX)
-        return nv_error_fail(err, NV_ELIMIT, "compartments: %u bulkheads, at most %d", n, COMPARTMENT_MAX - 1);
-    float lo[3], hi[3];
-    nv_mesh_bounds(hull, lo, hi);
+/* Planes along one axis: finite, increasing by the minimum gap, inside
+ * the hull's extent [lo, hi] by it too. */
+static int check_planes(const double* p, uint32_t n, double lo, double hi, const char* what, nv_error* err) {
     for (uint32_t k = 0; k < n; k++) {
-        double x = bulkheads[k];
-        if (!isfinite(x)) return nv_error_set(err, "compartments: bulkhead %u is not a number", k + 1);
-        if (x <= lo[0] + COMPARTMENT_MIN_GAP || x >= hi[0] - COMPARTMENT_MIN_GAP)
-            return nv_error_set(err, "compartments: bulkhead %u at x = %g m is outside the hull (x from %g to %g m)",
-                                k + 1, x, lo[0], hi[0]);
-        if (k && x < bulkheads[k - 1] + COMPARTMENT_MIN_GAP)
-            return nv_error_set(err, "compartments: bulkheads must increase by at least %g m (%g then %g)",
-                                COMPARTMENT_MIN_GAP, bulkheads[k - 1], x);
-    }
-    out->bounds[0] = lo[0];
-    for (uint32_t k = 0; k < n; k++) out->bounds[k + 1] = bulkheads[k];
-    out->bounds[n + 1] = hi[0];
-    mesh_options opts = nv_mesh_options_default();
-    for (uint32_t k = 0; k <= n; k++) {
-        mesh* m = &out->meshes[k];
-        nv_mesh_init(m);
-        out->count = k + 1;
-        double a = k ? bulkheads[k - 1] : -INFINITY, b = k < n ? bulkheads[k] : INFINITY;
-        if (build_slab(hull, a, b, m, err) || nv_mesh_finish(m, &opts, "compartment", NULL, err)) {
-            nv_error_prefix(err, "compartment %u (x from %g to %g m)", k + 1, out->bounds[k], out->bounds[k + 1]);
-            nv_compartment_set_free(out);
-            return -1;
-        }
-        out->volume[k] = nv_mesh_signed_volume(m);
+        double x = p[k];
+        if (!isfinite(x)) return nv_error_set(err, "compartments: %s %u is not a number", what, k + 1);
+        if (x <= lo + COMPARTMENT_MIN_GAP || x >= hi - COMPARTMENT_MIN_GAP)
+            return nv_error_set(err, "compartments: %s %u at %g m is outside the hull (from %g to %g m)", what, k + 1, x,
+                                lo, hi);
+        if (k && x < p[k - 1] + COMPARTMENT_MIN_GAP)
+            return nv_error_set(err, "compartments: %ss must increase by at least %g m (%g then %g)", what,
+                                COMPARTMENT_MIN_GAP, p[k - 1], x);
     }
     return 0;
+}
+
+int nv_compartment_split(const mesh* hull, const double* bulkheads, uint32_t n, const double* longitudinal, uint32_t m,
+                         compartment_set* out, nv_error* err) {
+    memset(out, 0, sizeof *out);
+    if (!hull || (n && !bulkheads) || (m && !longitudinal))
+        return nv_error_set(err, "compartments: no hull or no bulkheads");
+    if ((uint64_t)(n + 1) * (m + 1) > COMPARTMENT_MAX)
+        return nv_error_fail(err, NV_ELIMIT, "compartments: %u x %u of them, at most %d", n + 1, m + 1, COMPARTMENT_MAX);
+    float lo[3], hi[3];
+    nv_mesh_bounds(hull, lo, hi);
+    if (check_planes(bulkheads, n, lo[0], hi[0], "bulkhead", err) ||
+        check_planes(longitudinal, m, lo[2], hi[2], "longitudinal bulkhead", err))
+        return -1;
+    out->nx = n + 1;
+    out->nz = m + 1;
+    out->x_bounds[0] = lo[0];
+    for (uint32_t k = 0; k < n; k++) out->x_bounds[k + 1] = bulkheads[k];
+    out->x_bounds[n + 1] = hi[0];
+    out->z_bounds[0] = lo[2];
+    for (uint32_t k = 0; k < m; k++) out->z_bounds[k + 1] = longitudinal[k];
+    out->z_bounds[m + 1] = hi[2];
+    mesh_options opts = nv_mesh_options_default();
+    for (uint32_t ix = 0; ix <= n; ix++)
+        for (uint32_t iz = 0; iz <= m; iz++) {
+            uint32_t k = ix * (m + 1) + iz;
+            mesh* mk = &out->meshes[k];
+            nv_mesh_init(mk);
+            out->count = k + 1;
+            double a[2] = {ix ? bulkheads[ix - 1] : -INFINITY, iz ? longitudinal[iz - 1] : -INFINITY};
+            double b[2] = {ix < n ? bulkheads[ix] : INFINITY, iz < m ? longitudinal[iz] : INFINITY};
+            if (build_cell(hull, a, b, mk, err) ||
+                (mk->triangle_count && nv_mesh_finish(mk, &opts, "compartment", NULL, err))) {
+                nv_error_prefix(err, "compartment %u (x from %g to %g m, z from %g to %g m)", k + 1, out->x_bounds[ix],
+                                out->x_bounds[ix + 1], out->z_bounds[iz], out->z_bounds[iz + 1]);
+                nv_compartment_set_free(out);
+                return -1;
+            }
+            /* A cell the hull does not reach (a wing at a narrow bow) stays
+             * empty: no mesh, no volume, no hole can be made in it. */
+            out->volume[k] = mk->triangle_count ? nv_mesh_signed_volume(mk) : 0.0;
+        }
+    return 0;
+}
+
+uint32_t nv_compartment_at(const compartment_set* s, vec3 point) {
+    for (uint32_t ix = 0; ix < s->nx; ix++) {
+        if (point.x < s->x_bounds[ix] || point.x > s->x_bounds[ix + 1]) continue;
+        for (uint32_t iz = 0; iz < s->nz; iz++)
+            if (point.z >= s->z_bounds[iz] && point.z <= s->z_bounds[iz + 1]) return ix * s->nz + iz;
+    }
+    return UINT32_MAX;
 }
 
 /* ---- water in a compartment -------------------------------------------------------- */

@@ -37,10 +37,9 @@ int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, doub
     if (!v3_is_finite(point)) return nv_error_set(err, "breach: the point is not finite");
     if (fs->hole_count == FLOOD_MAX_HOLES)
         return nv_error_fail(err, NV_ELIMIT, "breach: the vessel has %d holes already", FLOOD_MAX_HOLES);
-    for (uint32_t k = 0; k < cs->count; k++) {
-        if (point.x < cs->bounds[k] || point.x > cs->bounds[k + 1]) continue;
-        /* Inside, or on the skin where holes are (a half there). */
-        if (winding_number(&cs->meshes[k], point) < 0.25) break;
+    uint32_t k = nv_compartment_at(cs, point);
+    /* Inside, or on the skin where holes are (a half there). */
+    if (k != UINT32_MAX && winding_number(&cs->meshes[k], point) >= 0.25) {
         fs->holes[fs->hole_count++] = (flood_hole){k, point, area};
         return 0;
     }

@@ -7,8 +7,8 @@
  * fill time of a compartment through a hole by the orifice law; refusals;
  * and in motion, a barge holed below the waterline: a midship compartment
  * floods to the lost-buoyancy draft with no trim, an end compartment
- * trims it by the lost-buoyancy method, three of five flooded keep it
- * afloat, four sink it. */
+ * trims it and a wing compartment heels it by the lost-buoyancy method,
+ * three of five flooded keep it afloat, four sink it. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,17 +43,17 @@ static void box_splits_into_exact_slabs(void** state) {
     double planes[] = {-2.5, 0.0, 1.25, 3.0};
     compartment_set s;
     nv_error e;
-    if (nv_compartment_split(&m, planes, 4, &s, &e)) fail_msg("%s", e.message);
+    if (nv_compartment_split(&m, planes, 4, NULL, 0, &s, &e)) fail_msg("%s", e.message);
     assert_int_equal(s.count, 5);
     double sum = 0.0;
     for (uint32_t k = 0; k < s.count; k++) {
         assert_int_equal(nv_mesh_validate_closed(&s.meshes[k], NULL), 0);
-        double want = 4.0 * 3.0 * (s.bounds[k + 1] - s.bounds[k]);
+        double want = 4.0 * 3.0 * (s.x_bounds[k + 1] - s.x_bounds[k]);
         assert_true(fabs(s.volume[k] - want) < 1e-5 * want);
         sum += s.volume[k];
     }
     assert_true(fabs(sum - 120.0) < 1e-4);
-    assert_true(s.bounds[0] == -5.0 && s.bounds[5] == 5.0);
+    assert_true(s.x_bounds[0] == -5.0 && s.x_bounds[5] == 5.0);
     nv_compartment_set_free(&s);
     nv_mesh_free(&m);
 }
@@ -66,7 +66,7 @@ static void ship_volumes_add_up(void** state) {
     double total = nv_mesh_signed_volume(&m);
     double planes[] = {-14.0, -7.0, 0.5, 8.0, 15.0};
     compartment_set s;
-    if (nv_compartment_split(&m, planes, 5, &s, &e)) fail_msg("%s", e.message);
+    if (nv_compartment_split(&m, planes, 5, NULL, 0, &s, &e)) fail_msg("%s", e.message);
     double sum = 0.0;
     for (uint32_t k = 0; k < s.count; k++) {
         assert_int_equal(nv_mesh_validate_closed(&s.meshes[k], NULL), 0);
@@ -74,6 +74,24 @@ static void ship_volumes_add_up(void** state) {
         sum += s.volume[k];
     }
     print_message("ship of %.2f m^3 in %u compartments: %.6f m^3 together\n", total, s.count, sum);
+    assert_true(fabs(sum - total) < 1e-5 * total);
+    nv_compartment_set_free(&s);
+    /* With wing compartments too: 6 x 3 cells, closed, but for the wings
+     * at the bow where the hull is narrower than the wing bulkheads. */
+    double wings[] = {-2.0, 2.0};
+    if (nv_compartment_split(&m, planes, 5, wings, 2, &s, &e)) fail_msg("%s", e.message);
+    assert_int_equal(s.count, 18);
+    sum = 0.0;
+    uint32_t empty = 0;
+    for (uint32_t k = 0; k < s.count; k++) {
+        if (!s.meshes[k].triangle_count) {
+            empty++;
+            continue;
+        }
+        assert_int_equal(nv_mesh_validate_closed(&s.meshes[k], NULL), 0);
+        sum += s.volume[k];
+    }
+    assert_true(empty <= 2);
     assert_true(fabs(sum - total) < 1e-5 * total);
     nv_compartment_set_free(&s);
     nv_mesh_free(&m);
@@ -85,16 +103,16 @@ static void bad_bulkheads_refused(void** state) {
     compartment_set s;
     nv_error e;
     double unsorted[] = {1.0, -1.0}, outside[] = {6.0}, at_end[] = {4.999}, nan_plane[] = {NAN}, same[] = {1.0, 1.0};
-    assert_int_equal(nv_compartment_split(&m, unsorted, 2, &s, &e), -1);
+    assert_int_equal(nv_compartment_split(&m, unsorted, 2, NULL, 0, &s, &e), -1);
     assert_non_null(strstr(e.message, "increase"));
-    assert_int_equal(nv_compartment_split(&m, outside, 1, &s, &e), -1);
+    assert_int_equal(nv_compartment_split(&m, outside, 1, NULL, 0, &s, &e), -1);
     assert_non_null(strstr(e.message, "outside the hull"));
-    assert_int_equal(nv_compartment_split(&m, at_end, 1, &s, &e), -1);
-    assert_int_equal(nv_compartment_split(&m, nan_plane, 1, &s, &e), -1);
-    assert_int_equal(nv_compartment_split(&m, same, 2, &s, &e), -1);
+    assert_int_equal(nv_compartment_split(&m, at_end, 1, NULL, 0, &s, &e), -1);
+    assert_int_equal(nv_compartment_split(&m, nan_plane, 1, NULL, 0, &s, &e), -1);
+    assert_int_equal(nv_compartment_split(&m, same, 2, NULL, 0, &s, &e), -1);
     double many[COMPARTMENT_MAX];
     for (int i = 0; i < COMPARTMENT_MAX; i++) many[i] = -4.0 + 0.1 * i;
-    assert_int_equal(nv_compartment_split(&m, many, COMPARTMENT_MAX, &s, &e), -1);
+    assert_int_equal(nv_compartment_split(&m, many, COMPARTMENT_MAX, NULL, 0, &s, &e), -1);
     assert_int_equal(e.code, NV_ELIMIT);
     nv_mesh_free(&m);
 }
@@ -170,7 +188,7 @@ static void lost_buoyancy_of_a_box_barge(void** state) {
     double planes[] = {-l / 2, l / 2};
     compartment_set s;
     nv_error e;
-    if (nv_compartment_split(&m, planes, 2, &s, &e)) fail_msg("%s", e.message);
+    if (nv_compartment_split(&m, planes, 2, NULL, 0, &s, &e)) fail_msg("%s", e.message);
     vec3 at = v3(0, 0, 0); /* the keel at y = 0: a level is a draft */
     double displacement = L * B * T;
     double lo = T, hi = H;
@@ -219,7 +237,7 @@ typedef struct barge {
     double cg_y;
 } barge;
 
-static void barge_make(barge* b, double t) {
+static void barge_make_cut(barge* b, double t, const double* x, uint32_t nx, const double* z, uint32_t nz) {
     mesh m = box(40.0, 8.0, 5.0);
     mass_spec spec = nv_mass_spec_default();
     spec.mass = 1025.0 * 40.0 * 8.0 * t;
@@ -229,12 +247,17 @@ static void barge_make(barge* b, double t) {
     if (nv_hull_create(&b->h, &m, &spec, &e)) fail_msg("%s", e.message);
     /* The compartments in the body frame, about the CG, as the hull. */
     for (uint32_t i = 0; i < m.vertex_count; i++) m.positions[3 * i + 1] -= 1.5f;
-    double planes[] = {-12.0, -4.0, 4.0, 12.0};
-    if (nv_compartment_split(&m, planes, 4, &b->cs, &e)) fail_msg("%s", e.message);
+    if (nv_compartment_split(&m, x, nx, z, nz, &b->cs, &e)) fail_msg("%s", e.message);
     nv_mesh_free(&m);
     if (vessel_init(&b->v, &b->h, &e)) fail_msg("%s", e.message);
     b->cg_y = 1.5 - t; /* the keel at -t */
     vessel_place(&b->v, v3(0.0, b->cg_y, 0.0), quat_identity());
+}
+
+/* Five 8 m compartments. */
+static void barge_make(barge* b, double t) {
+    static const double planes[] = {-12.0, -4.0, 4.0, 12.0};
+    barge_make_cut(b, t, planes, 4, NULL, 0);
 }
 
 static void barge_free(barge* b) {
@@ -323,6 +346,37 @@ static void end_compartment_trims_by_lost_buoyancy(void** state) {
     barge_free(&b);
 }
 
+/* A wing compartment (x from -4 to 4 m, z from 2 to 4 m: starboard)
+ * open to the sea heels the barge by the lost-buoyancy method, its free
+ * surface and all: at draft 1 m the intact waterplane (304 m^2) has its
+ * centroid at z = -48 / 304 and its inertia about it
+ * 40 x 8^3 / 12 - (8 x 2^3 / 12 + 16 x 3^2) - 304 z_F^2; parallel sinkage to
+ * 320 / 304 m; tan(heel) = (z_G - z_F) / GM' with GM' = T' / 2 + I / V - KG. */
+static void wing_compartment_heels_by_lost_buoyancy(void** state) {
+    (void)state;
+    static const double x[] = {-4.0, 4.0}, z[] = {2.0};
+    barge b;
+    barge_make_cut(&b, 1.0, x, 2, z, 1);
+    assert_int_equal(b.cs.count, 6);
+    flood_state fs;
+    memset(&fs, 0, sizeof fs);
+    nv_error e;
+    if (nv_flood_breach(&b.cs, &fs, v3(0.0, -1.5, 3.0), 2.0, &e)) fail_msg("%s", e.message);
+    assert_int_equal(fs.holes[0].compartment, nv_compartment_at(&b.cs, v3(0.0, -1.5, 3.0)));
+    assert_int_equal(fs.holes[0].compartment, 3);
+    barge_run(&b, &fs, 150.0);
+    quat q = b.v.body.orientation;
+    double heel = asin(2.0 * (q.w * q.x - q.y * q.z)) * 180.0 / 3.14159265358979323846;
+    double area = 304.0, zf = -48.0 / 304.0, tp = 320.0 / 304.0;
+    double inertia = 40.0 * 512.0 / 12.0 - (8.0 * 8.0 / 12.0 + 16.0 * 9.0) - area * zf * zf;
+    double gm = tp / 2.0 + inertia / 320.0 - 1.5;
+    double want = atan((0.0 - zf) / gm) * 180.0 / 3.14159265358979323846; /* starboard down */
+    print_message("starboard wing flooded: heel %.3f deg (lost buoyancy %.3f), %.2f m^3 of water\n", heel, want,
+                  fs.volume[3]);
+    assert_true(fabs(heel - want) < 0.02 * fabs(want));
+    barge_free(&b);
+}
+
 /* At draft 1.8 m: three compartments flooded give 1.8 x 40 / 16 = 4.5 m,
  * under the 5 m deck; four would need 9 m: it sinks. */
 static void four_flooded_sink_three_float(void** state) {
@@ -370,6 +424,7 @@ int main(void) {
         cmocka_unit_test(lost_buoyancy_of_a_box_barge), cmocka_unit_test(fill_time_by_the_orifice_law),
         cmocka_unit_test(midship_breach_settles_at_the_lost_buoyancy_draft),
         cmocka_unit_test(end_compartment_trims_by_lost_buoyancy),
+        cmocka_unit_test(wing_compartment_heels_by_lost_buoyancy),
         cmocka_unit_test(four_flooded_sink_three_float),
         cmocka_unit_test(breach_refusals),
     };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Watertight compartments of a hull (damaged stability, the first part of
  * flooding): the hull's closed mesh cut by transverse bulkheads (planes
- * x = const in the body frame) into closed, capped meshes, one per
+ * x = const in the body frame) and longitudinal ones (z = const: wing
+ * compartments) into closed, capped meshes, one per
  * compartment; and the water in a compartment: the level of a flat free
  * surface (horizontal in the world) that holds a given volume, with the
  * water's volume and centroid below any level, by the same exact cut as
@@ -23,19 +24,26 @@
 #define COMPARTMENT_MIN_GAP 0.01     /* m between bulkheads, and from the hull's ends */
 
 typedef struct compartment_set {
-    uint32_t count;                  /* bulkheads + 1 */
-    double bounds[COMPARTMENT_MAX + 1]; /* x of each compartment's ends: [k] .. [k + 1]; the hull's ends outside */
-    mesh meshes[COMPARTMENT_MAX];    /* closed, outward, body frame */
+    uint32_t count;                  /* nx * nz */
+    uint32_t nx, nz;                 /* transverse bulkheads + 1, longitudinal + 1 */
+    double x_bounds[COMPARTMENT_MAX + 1]; /* compartment (ix, iz) spans x_bounds[ix] .. [ix + 1] */
+    double z_bounds[COMPARTMENT_MAX + 1]; /*   and z_bounds[iz] .. [iz + 1]; the hull's extent outside */
+    mesh meshes[COMPARTMENT_MAX];    /* index ix * nz + iz; closed, outward, body frame; empty where
+                                        the hull does not reach (a wing cell at a narrow bow) */
     double volume[COMPARTMENT_MAX];  /* m^3 */
 } compartment_set;
 
-/* Cuts the closed hull mesh (body frame) at x = bulkheads[0] < ... <
- * bulkheads[n - 1] and caps every cut. Refused with the reason: unsorted
- * or repeated planes, a plane outside the hull or within
- * COMPARTMENT_MIN_GAP of its ends, more than COMPARTMENT_MAX - 1 planes, a
- * section that does not close into simple loops. Free with
- * nv_compartment_set_free. */
-int nv_compartment_split(const mesh* hull, const double* bulkheads, uint32_t n, compartment_set* out, nv_error* err);
+/* Cuts the closed hull mesh (body frame) at the transverse bulkheads
+ * x = bulkheads[0] < ... < bulkheads[n - 1] and the longitudinal ones
+ * z = longitudinal[0] < ... (wing compartments), and caps every cut.
+ * Refused with the reason: unsorted or repeated planes, a plane outside
+ * the hull or within COMPARTMENT_MIN_GAP of its sides, more than
+ * COMPARTMENT_MAX compartments, a section that does not close into simple
+ * loops. Free with nv_compartment_set_free. */
+int nv_compartment_split(const mesh* hull, const double* bulkheads, uint32_t n, const double* longitudinal, uint32_t m,
+                         compartment_set* out, nv_error* err);
+/* The compartment whose cell holds the point (body frame), or UINT32_MAX. */
+uint32_t nv_compartment_at(const compartment_set* s, vec3 point);
 void nv_compartment_set_free(compartment_set* s);
 
 /* The part of a closed mesh below the horizontal plane y = level, with the
