@@ -291,10 +291,62 @@ static int vt_parse_hull(const json_ctx* c, const cJSON* o, const char* path, ve
     return 0;
 }
 
+/* "compartments": {"bulkheads": [x, ...], "longitudinal": [z, ...]}: the
+ * planes in increasing order (their place on the hull is checked when the
+ * hull is loaded: nv_vessel_type_compartments). */
+static int vt_parse_compartments(const json_ctx* c, const cJSON* o, const char* path, vessel_compartments* out) {
+    const cJSON* v = cJSON_GetObjectItemCaseSensitive(o, "compartments");
+    if (!v) return 0;
+    char full[JSON_PATH_MAX];
+    json_path_key(full, sizeof full, path, "compartments");
+    if (!cJSON_IsObject(v)) return json_fail(c, full, "expected an object (got %s)", json_type_name(v));
+    static const char* const keys[] = {"bulkheads", "longitudinal", NULL};
+    if (json_check_keys(c, v, full, keys)) return -1;
+    int nx = json_get_numbers(c, v, full, "bulkheads", 1, COMPARTMENT_MAX - 1, vt_position, out->bulkheads);
+    if (nx < 0) return -1;
+    int nz = json_get_numbers(c, v, full, "longitudinal", 1, COMPARTMENT_MAX - 1, vt_position, out->longitudinal);
+    if (nz < 0) return -1;
+    out->bulkhead_count = (uint32_t)nx;
+    out->longitudinal_count = (uint32_t)nz;
+    const char* names[2] = {"bulkheads", "longitudinal"};
+    const double* planes[2] = {out->bulkheads, out->longitudinal};
+    int counts[2] = {nx, nz};
+    for (int a = 0; a < 2; a++)
+        for (int i = 1; i < counts[a]; i++)
+            if (!(planes[a][i] > planes[a][i - 1])) {
+                json_path_key(full, sizeof full, path, "compartments");
+                char key[JSON_PATH_MAX];
+                json_path_key(key, sizeof key, full, names[a]);
+                return json_fail(c, key, "must increase (%g then %g)", planes[a][i - 1], planes[a][i]);
+            }
+    if ((uint64_t)(nx + 1) * (uint64_t)(nz + 1) > COMPARTMENT_MAX)
+        return json_fail(c, full, "%d x %d compartments, at most %d", nx + 1, nz + 1, COMPARTMENT_MAX);
+    return 0;
+}
+
+int nv_vessel_type_compartments(const vessel_type* t, const mesh* hull, vec3 cg, compartment_set* out, nv_error* err) {
+    const vessel_compartments* c = &t->compartments;
+    /* The cut is in mesh coordinates (where the planes are given), the
+     * result moved to the body frame. */
+    if (nv_compartment_split(hull, c->bulkheads, c->bulkhead_count, c->longitudinal, c->longitudinal_count, out, err))
+        return nv_error_prefix(err, "%s: compartments", t->name[0] ? t->name : "vessel type");
+    for (uint32_t k = 0; k < out->count; k++) {
+        mesh* m = &out->meshes[k];
+        for (uint32_t i = 0; i < m->vertex_count; i++) {
+            m->positions[3 * i] -= (float)cg.x;
+            m->positions[3 * i + 1] -= (float)cg.y;
+            m->positions[3 * i + 2] -= (float)cg.z;
+        }
+    }
+    for (uint32_t k = 0; k <= out->nx; k++) out->x_bounds[k] -= cg.x;
+    for (uint32_t k = 0; k <= out->nz; k++) out->z_bounds[k] -= cg.z;
+    return 0;
+}
+
 int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* path, unsigned flags, vessel_type* out) {
     static const char* const full_keys[] = {"name",    "hull",     "up",       "flip",         "mass",
                                             "density", "cg",       "gyration", "coefficients", "propellers",
-                                            "rudders", "controls", NULL};
+                                            "rudders", "controls", "compartments", NULL};
     static const char* const hull_keys[] = {"name", "hull", "up", "flip", "mass", "density", "cg", "gyration",
                                             "coefficients", NULL};
     int hull_entry = (flags & VESSEL_TYPE_HULL_ENTRY) != 0;
@@ -310,7 +362,11 @@ int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* p
         json_path_key(full, sizeof full, path, "coefficients");
         if (vt_parse_coeffs(c, coeffs, full, &out->dynamics.coeffs)) return -1;
     }
-    return hull_entry ? 0 : vt_parse_actuators(c, o, path, &out->dynamics.actuators);
+    if (hull_entry) return 0;
+    return vt_parse_actuators(c, o, path, &out->dynamics.actuators) ||
+                   vt_parse_compartments(c, o, path, &out->compartments)
+               ? -1
+               : 0;
 }
 
 int nv_vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, vessel_type* out,
@@ -351,6 +407,8 @@ typedef struct vt_builtin_spec {
     actuator_propeller propeller[2]; /* position, direction, max_thrust, reverse, immersion */
     actuator_rudder rudder[2];       /* position, area, max_angle, lift_slope, stall_angle, drag */
     double throttle_rate, rudder_rate;
+    uint32_t bulkheads;
+    double bulkhead[8];              /* mesh x, m */
 } vt_builtin_spec;
 
 static const vt_builtin_spec vt_builtins[] = {
@@ -359,16 +417,21 @@ static const vt_builtin_spec vt_builtins[] = {
      * small, high-set propeller. */
     {"skiff", 1500.0, {-0.5, 0.3, 0.0}, {0.72, 1.25, 1.25}, 1, 1,
      {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 4000.0, 0.5, 0.1, 15.0}},
-     {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0},
+     {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0, 0, {0}},
     /* Twin screws and twin rudders, 1.3 m either side of the centreline. */
     {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
      {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}, {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}},
-     {{{-12.6, 0.5, -1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}, {{-12.6, 0.5, 1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}}, 0.25, 0.5},
+     {{{-12.6, 0.5, -1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}, {{-12.6, 0.5, 1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}}, 0.25, 0.5,
+     /* Five compartments: steering gear, engine room, midships, forward, forepeak. */
+     4, {-8.0, -2.5, 3.5, 8.5}},
     /* One large slow screw; a big rudder that swings hard over to hard over
      * in ~28 s (SOLAS). */
     {"freighter", 9000000.0, {-10.5, 6.0, 0.0}, {7.2, 30.0, 30.0}, 1, 1,
      {{{-60.5, 3.5, 0.0}, {1.0, 0.0, 0.0}, 620000.0, 0.6, 1.0, 0.0}},
-     {{{-62.0, 4.0, 0.0}, 14.0, 35.0, 3.0, 25.0, 0.02}}, 0.05, 0.07},
+     {{{-62.0, 4.0, 0.0}, 14.0, 35.0, 3.0, 25.0, 0.02}}, 0.05, 0.07,
+     /* Seven: aft peak, engine room, four holds, forepeak (a collision
+     * bulkhead 6 % of the length aft of the stem). */
+     6, {-50.0, -32.0, -12.0, 8.0, 28.0, 52.0}},
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
 
@@ -397,6 +460,8 @@ int nv_vessel_type_builtin(const char* name, vessel_type* out, nv_error* err) {
         memcpy(a->rudders, b->rudder, b->rudders * sizeof b->rudder[0]);
         a->throttle_rate = b->throttle_rate;
         a->rudder_rate = b->rudder_rate;
+        out->compartments.bulkhead_count = b->bulkheads;
+        memcpy(out->compartments.bulkheads, b->bulkhead, b->bulkheads * sizeof b->bulkhead[0]);
         return 0;
     }
     return nv_error_set(err, "unknown built-in vessel type '%s' (known: skiff, patrol, freighter)", name);

@@ -36,6 +36,9 @@ static void expect_same_type(const vessel_type* a, const vessel_type* b) {
     EXPECT_SAME(mass.density);
     EXPECT_SAME(mass.has_cg);
     EXPECT_SAME3(mass.cg);
+    EXPECT_SAME(compartments.bulkhead_count);
+    EXPECT_SAME(compartments.longitudinal_count);
+    for (uint32_t i = 0; i < a->compartments.bulkhead_count; i++) EXPECT_SAME(compartments.bulkheads[i]);
     EXPECT_SAME(mass.has_gyration);
     EXPECT_SAME3(mass.gyration);
     EXPECT_SAME(dynamics.coeffs.forces);
@@ -358,6 +361,45 @@ static void builtins_float_upright_and_stable(void** state) {
     }
 }
 
+/* Compartments: the built-in types split into closed compartments adding
+ * up to their hulls (five for the patrol boat, seven for the freighter,
+ * one for the skiff); bad definitions are refused by name. */
+static void compartments_split_and_refuse(void** state) {
+    (void)state;
+    const char* names[3] = {"skiff", "patrol", "freighter"};
+    const uint32_t counts[3] = {1, 5, 7};
+    for (int i = 0; i < 3; i++) {
+        vessel_type t;
+        mesh m;
+        nv_error err;
+        compartment_set cs;
+        assert_int_equal(nv_vessel_type_builtin(names[i], &t, &err), 0);
+        assert_int_equal(nv_vessel_type_load_mesh(&t, &m, &err), 0);
+        if (nv_vessel_type_compartments(&t, &m, t.mass.cg, &cs, &err)) fail_msg("%s", err.message);
+        assert_int_equal(cs.count, counts[i]);
+        double sum = 0.0, whole = nv_mesh_signed_volume(&m);
+        for (uint32_t k = 0; k < cs.count; k++) sum += cs.volume[k];
+        assert_true(fabs(sum - whole) < 1e-5 * whole);
+        /* In the body frame: the first compartment starts at the hull's stern less the CG's x. */
+        float lo[3], hi[3];
+        nv_mesh_bounds(&m, lo, hi);
+        assert_true(fabs(cs.x_bounds[0] - (lo[0] - t.mass.cg.x)) < 1e-6);
+        nv_compartment_set_free(&cs);
+        /* A plane past the bow is named. */
+        t.compartments.bulkhead_count = 1;
+        t.compartments.bulkheads[0] = hi[0] + 1.0;
+        assert_int_equal(nv_vessel_type_compartments(&t, &m, t.mass.cg, &cs, &err), -1);
+        assert_non_null(strstr(err.message, names[i]));
+        assert_non_null(strstr(err.message, "outside the hull"));
+        nv_mesh_free(&m);
+    }
+    expect_rejection("{\"name\": \"a\", \"hull\": \"builtin:barge\", \"compartments\": {\"bulkheads\": [2, 1]}}",
+                     "compartments.bulkheads: must increase (2 then 1)");
+    expect_rejection("{\"name\": \"a\", \"hull\": \"builtin:barge\", \"compartments\": {\"walls\": [1]}}", "walls");
+    expect_rejection("{\"name\": \"a\", \"hull\": \"builtin:barge\", \"compartments\": [1, 2]}",
+                     "compartments: expected an object");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(builtins_equal_their_files),
@@ -365,6 +407,7 @@ int main(void) {
         cmocka_unit_test(mistakes_are_named),
         cmocka_unit_test(relative_hull_paths_follow_the_file),
         cmocka_unit_test(builtins_float_upright_and_stable),
+        cmocka_unit_test(compartments_split_and_refuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

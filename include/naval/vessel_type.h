@@ -52,6 +52,7 @@
 #include "hydrodyn.h"
 #include "mass.h"
 #include "mesh.h"
+#include "compartment.h"
 #include "nv_error.h"
 
 /* Exported: core is built with -fvisibility=hidden, so what this header
@@ -68,12 +69,22 @@ typedef struct vessel_dynamics {
     actuator_set actuators;
 } vessel_dynamics;
 
+/* Watertight bulkheads (naval/compartment.h), mesh coordinates: planes
+ * x = bulkheads[i] across the hull, z = longitudinal[i] along it (wing
+ * compartments); none: one compartment. */
+typedef struct vessel_compartments {
+    uint32_t bulkhead_count, longitudinal_count;
+    double bulkheads[COMPARTMENT_MAX];
+    double longitudinal[COMPARTMENT_MAX];
+} vessel_compartments;
+
 typedef struct vessel_type {
     char name[VESSEL_TYPE_NAME_MAX];
     char hull[VESSEL_TYPE_PATH_MAX]; /* builtin:NAME[:TRIS] or a mesh path (resolved against the file) */
     mesh_options mesh;
     mass_spec mass;
     vessel_dynamics dynamics;
+    vessel_compartments compartments;
 } vessel_type;
 
 /* A type with the defaults: hull unset, default mass spec and mesh options,
@@ -93,6 +104,13 @@ const char* nv_vessel_type_builtin_name(int index);
 
 /* "builtin:NAME" gives a built-in type, anything else is a file path. */
 int nv_vessel_type_from_spec(const char* spec, vessel_type* out, nv_error* err);
+
+/* The type's compartments: its hull (mesh coordinates, as loaded) cut at
+ * its bulkheads, moved to the body frame about `cg` (the hull type's CG,
+ * mesh coordinates). A bad definition is refused naming the type and the
+ * plane ("patrol: compartments: bulkhead 5 at 30 m is outside the hull
+ * ..."). */
+int nv_vessel_type_compartments(const vessel_type* t, const mesh* hull, vec3 cg, compartment_set* out, nv_error* err);
 
 /* The type's hull as a mesh (built-in or loaded from its file). */
 int nv_vessel_type_load_mesh(const vessel_type* t, mesh* out, nv_error* err);
