@@ -347,6 +347,10 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
     memset(out, 0, sizeof *out);
     if (ckp_check_source(src, err)) return -1;
     const world* wd = src->world;
+    /* Flooding is not in the format yet: refuse rather than restore dry. */
+    if (nv_world_breached_count(wd))
+        return nv_error_fail(err, NV_ESTATE, "checkpoint: %u vessels are breached, which checkpoints do not hold yet",
+                             nv_world_breached_count(wd));
     checkpoint* c = out;
     c->tick = nv_world_tick(wd);
     c->time = nv_world_time(wd);

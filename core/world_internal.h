@@ -10,6 +10,7 @@
 #include "hydro.h"
 #include "naval/columns.h"
 #include "shape.h"
+#include "naval/compartment.h"
 #include "naval/world.h"
 
 /* A run of one vessel's vertices or triangles: the unit of parallel work. */
@@ -30,6 +31,7 @@ typedef struct world_type {
     double float_height;        /* CG above the waterline floating upright on flat water (floater model) */
     int can_float;              /* float_height is known: the hull does not sink */
     double radius;              /* m, the farthest vertex from the CG */
+    compartment_set* compartments; /* NULL: none (cannot be breached) */
 } world_type;
 
 /* A static closed mesh vessels collide with (its convex hull). */
@@ -103,7 +105,8 @@ typedef struct world_pairs {
     X(uint32_t, tri_block_first)                /* first triangle block of the vessel */                        \
     X(uint32_t, tri_block_count)                                                                               \
     X(uint32_t, contact_points)                 /* last step, on the ground */                                  \
-    X(float, penetration)                       /* last step, the deepest below the ground, m */
+    X(float, penetration)                       /* last step, the deepest below the ground, m */ \
+    X(flood_state*, flood)                      /* water and holes (naval/compartment.h), else NULL */
 
 typedef struct world_vessels {
 #define WORLD_VESSEL_ARRAY(type, name) type* name;

@@ -169,6 +169,17 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
             total.slam_torque = v3_add(total.slam_torque, part->slam_torque);
             total.submerged_area += part->submerged_area;
         }
+        if (v->flood[s]) {
+            /* The flood water's weight joins the hull's forces (body frame,
+             * about the CG), before the added mass and the actuators. */
+            vec3 f = v3(0.0, 0.0, 0.0), t = v3(0.0, 0.0, 0.0);
+            mat3 r = quat_to_mat3(b.orientation);
+            nv_flood_step(w->types[v->type[s]].compartments, v->flood[s], b.position, &r, w->water.surface,
+                          w->cfg.water_density, w->cfg.gravity, w->dt, &f, &t);
+            mat3 rt = m3_transpose(&r);
+            total.force = v3_add(total.force, m3_mul_v3(&rt, f));
+            total.torque = v3_add(total.torque, m3_mul_v3(&rt, t));
+        }
         dynamics_vessel dv = {.model = w->types[v->type[s]].model,
                               .body = &b,
                               .sums = total,

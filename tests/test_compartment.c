@@ -21,6 +21,7 @@
 #include "naval/hull.h"
 #include "naval/hullgen.h"
 #include "naval/mesh.h"
+#include "naval/world.h"
 #include "vessel.h"
 
 static mesh box(double l, double b, double h) {
@@ -417,6 +418,90 @@ static void breach_refusals(void** state) {
     barge_free(&b);
 }
 
+/* ---- in the world --------------------------------------------------------------- */
+
+/* Three barges in a world at the given thread count: one holed midship,
+ * one at the bow, one intact; 150 s. Returns the state hash. */
+static uint64_t world_of_barges(uint32_t threads, double drafts[3], double trims[3]) {
+    jobs* pool = NULL;
+    nv_error e;
+    if (threads > 1 && nv_jobs_create(&pool, threads, &e)) fail_msg("%s", e.message);
+    world_config cfg = nv_world_config_default();
+    cfg.tick_hz = 30.0;
+    cfg.linear_damping = 0.3;
+    cfg.angular_damping = 0.3;
+    world* w = NULL;
+    if (nv_world_create(&w, &cfg, pool, &e)) fail_msg("%s", e.message);
+    mesh m = box(40.0, 8.0, 5.0);
+    mass_spec spec = nv_mass_spec_default();
+    spec.mass = 1025.0 * 40.0 * 8.0 * 2.0;
+    spec.has_cg = true;
+    spec.cg = v3(0.0, 1.5, 0.0);
+    uint32_t type;
+    if (nv_world_add_hull_type(w, "barge", &m, &spec, &type, &e)) fail_msg("%s", e.message);
+    for (uint32_t i = 0; i < m.vertex_count; i++) m.positions[3 * i + 1] -= 1.5f;
+    double planes[] = {-12.0, -4.0, 4.0, 12.0};
+    compartment_set cs;
+    if (nv_compartment_split(&m, planes, 4, NULL, 0, &cs, &e) || nv_world_set_type_compartments(w, type, &cs, &e))
+        fail_msg("%s", e.message);
+    assert_int_equal(cs.count, 0); /* taken over */
+    nv_mesh_free(&m);
+    uint32_t ids[3];
+    for (int k = 0; k < 3; k++)
+        if (nv_world_spawn(w, type, v3(100.0 * k, -0.5, 0.0), quat_identity(), &ids[k], &e)) fail_msg("%s", e.message);
+    if (nv_world_breach(w, ids[0], v3(0.0, -1.5, 0.0), 2.0, &e) || nv_world_breach(w, ids[1], v3(16.0, -1.5, 0.0), 2.0, &e))
+        fail_msg("%s", e.message);
+    assert_int_equal(nv_world_breached_count(w), 2);
+    for (int i = 0; i < 150 * 30; i++) nv_world_step(w);
+    for (int k = 0; k < 3; k++) {
+        world_vessel_state st;
+        nv_world_vessel_get(w, ids[k], &st);
+        quat q = st.orientation;
+        trims[k] = asin(2.0 * (q.w * q.z + q.x * q.y)) * 180.0 / 3.14159265358979323846;
+        drafts[k] = -(st.position.y - 1.5);
+    }
+    uint64_t hash = nv_world_state_hash(w);
+    /* Breached worlds are not checkpointed yet: refused, not restored dry. */
+    nv_world_destroy(w);
+    nv_jobs_destroy(pool);
+    return hash;
+}
+
+static void the_world_floods_its_barges(void** state) {
+    (void)state;
+    double d1[3], t1[3], d3[3], t3[3];
+    uint64_t h1 = world_of_barges(1, d1, t1), h3 = world_of_barges(3, d3, t3);
+    print_message("world: midship %.4f m (2.5), bow trim %.3f deg, intact %.4f m; hash %016llx\n", d1[0], t1[1], d1[2],
+                  (unsigned long long)h1);
+    assert_true(fabs(d1[0] - 2.5) < 0.01 && fabs(t1[0]) < 0.05);
+    assert_true(t1[1] < -1.0); /* bow down */
+    assert_true(fabs(d1[2] - 2.0) < 0.01 && fabs(t1[2]) < 0.01);
+    assert_true(h1 == h3);
+}
+
+static void the_world_refuses_bad_breaches(void** state) {
+    (void)state;
+    world_config cfg = nv_world_config_default();
+    world* w = NULL;
+    nv_error e;
+    if (nv_world_create(&w, &cfg, NULL, &e)) fail_msg("%s", e.message);
+    mesh m = box(10.0, 4.0, 3.0);
+    mass_spec spec = nv_mass_spec_default();
+    spec.mass = 20000.0;
+    uint32_t type, id;
+    if (nv_world_add_hull_type(w, "box", &m, &spec, &type, &e)) fail_msg("%s", e.message);
+    nv_mesh_free(&m);
+    if (nv_world_spawn(w, type, v3(0, 0, 0), quat_identity(), &id, &e)) fail_msg("%s", e.message);
+    assert_int_equal(nv_world_breach(w, id, v3(0, 0, 0), 1.0, &e), -1);
+    assert_non_null(strstr(e.message, "no compartments"));
+    assert_int_equal(nv_world_breach(w, id + 1, v3(0, 0, 0), 1.0, &e), -1);
+    assert_int_equal(e.code, NV_ENOENT);
+    flood_state fs;
+    assert_int_equal(nv_world_flooding(w, id, &fs), 0);
+    assert_int_equal(fs.hole_count, 0);
+    nv_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(box_splits_into_exact_slabs), cmocka_unit_test(ship_volumes_add_up),
@@ -427,6 +512,8 @@ int main(void) {
         cmocka_unit_test(wing_compartment_heels_by_lost_buoyancy),
         cmocka_unit_test(four_flooded_sink_three_float),
         cmocka_unit_test(breach_refusals),
+        cmocka_unit_test(the_world_floods_its_barges),
+        cmocka_unit_test(the_world_refuses_bad_breaches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

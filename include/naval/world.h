@@ -146,6 +146,20 @@ int nv_world_find_hull_type(const world* w, const char* name);
  * actuators). Between steps only; vessels of the type keep their state. */
 int nv_world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err);
 const vessel_dynamics* nv_world_type_dynamics(const world* w, uint32_t type);
+/* A hull type's watertight compartments (naval/compartment.h, body frame
+ * about the CG, e.g. from nv_vessel_type_compartments): the world takes
+ * *cs over (it is left empty). Between steps, before any breach. */
+int nv_world_set_type_compartments(world* w, uint32_t type, compartment_set* cs, nv_error* err);
+/* A hole of `area` m^2 at `point` (body frame about the CG) in vessel id's
+ * hull: from the next step water flows through it by the orifice law into
+ * the compartment that holds the point (nv_flood_step, on mesh and column
+ * models). Refused with the reason: no such vessel, a type without
+ * compartments, a point not on or in the hull, a bad area, too many holes. */
+int nv_world_breach(world* w, uint32_t id, vec3 point, double area, nv_error* err);
+/* The vessel's flooding (zeroed when it has none); -1 when no such vessel. */
+int nv_world_flooding(const world* w, uint32_t id, flood_state* out);
+/* How many vessels have been breached. */
+uint32_t nv_world_breached_count(const world* w);
 /* Gives a hull type the column model (columns in mesh coordinates, see
  * core/columns.h), so its vessels can use WORLD_MODEL_COLUMNS. Between
  * steps. */
