@@ -743,6 +743,7 @@ int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* er
     v->rudder[s] = r->rudder;
     v->water_vy[s] = r->water_vy;
     v->slam[s] = slam;
+    v->flood[s] = NULL;
     if (r->flags & WORLD_VESSEL_PLAYER) w->player_total++;
     world_count_vessel(w, &t->hull, +1);
     w->blocks_dirty = 1;
