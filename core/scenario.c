@@ -87,6 +87,7 @@ static void scn_hull_from_type(const vessel_type* t, bool has_dynamics, scenario
     h->mass = t->mass;
     h->has_dynamics = has_dynamics;
     h->dynamics = t->dynamics;
+    h->compartments = t->compartments;
 }
 
 static int scn_parse_hull(const scn_ctx* c, const cJSON* o, const char* path, scenario_hull* h) {
@@ -535,6 +536,17 @@ static int scn_add_types(const scenario* s, world* w, nv_error* err) {
         if (nv_vessel_type_load_hull(h->source, &h->mesh, &m, err))
             return nv_error_prefix(err, "hull type '%s'", h->name);
         int rc = nv_world_add_hull_type(w, h->name, &m, &h->mass, &type, err);
+        if (!rc && (h->compartments.bulkhead_count || h->compartments.longitudinal_count)) {
+            /* Cut in mesh coordinates, kept about the type's CG. */
+            vessel_type t;
+            nv_vessel_type_init(&t);
+            memcpy(t.name, h->name, sizeof t.name);
+            t.compartments = h->compartments;
+            compartment_set cs;
+            rc = nv_vessel_type_compartments(&t, &m, nv_world_hull_type(w, type)->body.cg, &cs, err) ||
+                 nv_world_set_type_compartments(w, type, &cs, err);
+            nv_compartment_set_free(&cs);
+        }
         nv_mesh_free(&m);
         if (rc || (h->has_dynamics && nv_world_set_type_dynamics(w, type, &h->dynamics, err)))
             return nv_error_prefix(err, "hull type '%s'", h->name);

@@ -93,6 +93,7 @@ typedef struct scenario_hull {
     bool has_dynamics;              /* false: the world's default (pure hydrostatics, no actuators) */
     vessel_dynamics dynamics;
     uint32_t columns_nx, columns_nz; /* a column model built from the hull (nv_world_build_type_columns); 0: none */
+    vessel_compartments compartments; /* watertight bulkheads (vessel types' "compartments"); none: no breaches */
 } scenario_hull;
 
 typedef struct scenario_vessel {
