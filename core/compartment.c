@@ -384,6 +384,26 @@ double nv_compartment_level_for(const mesh* m, const mat3* rotation, vec3 positi
     return level;
 }
 
+double nv_compartment_level_near(const mesh* m, const mat3* rotation, vec3 position, double volume, double hint,
+                                 vec3* centroid) {
+    const double tol = 1e-7;
+    if (!(volume > 0.0) || !isfinite(hint)) return nv_compartment_level_for(m, rotation, position, volume, centroid);
+    double h0 = hint, v0 = nv_compartment_volume_below(m, rotation, position, h0, centroid);
+    if (fabs(v0 - volume) <= 1e-9 * (volume + 1.0)) return h0;
+    /* A first step of 1 cm shows the slope (the free surface's area). */
+    double h1 = h0 + (v0 < volume ? 0.01 : -0.01), v1 = nv_compartment_volume_below(m, rotation, position, h1, centroid);
+    for (int i = 0; i < 12; i++) {
+        double slope = (v1 - v0) / (h1 - h0);
+        if (!(slope > 0.0) || !isfinite(slope)) break;
+        double h2 = h1 + (volume - v1) / slope;
+        if (fabs(h2 - h1) > 10.0) break; /* a wild step: bisect */
+        double v2 = nv_compartment_volume_below(m, rotation, position, h2, centroid);
+        if (fabs(h2 - h1) <= tol) return h2;
+        h0 = h1, v0 = v1, h1 = h2, v1 = v2;
+    }
+    return nv_compartment_level_for(m, rotation, position, volume, centroid);
+}
+
 double nv_compartment_orifice_flow(double cd, double area, double gravity, double dh) {
     double q = cd * area * sqrt(2.0 * gravity * fabs(dh));
     return dh < 0.0 ? -q : q;

@@ -48,19 +48,19 @@ int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, doub
 
 /* Water through one hole in dt, never past equal levels: the flow stops
  * where the inside reaches the sea (inflow) or the sea or the hole
- * (outflow). */
-static double hole_flow(const compartment_set* cs, const flood_state* fs, const flood_hole* h, vec3 position,
-                        const mat3* rotation, const water_surface* water, double gravity, double dt) {
+ * (outflow). `inside` is the compartment's level now (-inf: dry). */
+static double hole_flow(const compartment_set* cs, const flood_state* fs, const flood_hole* h, double inside,
+                        vec3 position, const mat3* rotation, const water_surface* water, double gravity, double dt) {
     const mesh* m = &cs->meshes[h->compartment];
     double volume = fs->volume[h->compartment];
     vec3 at = v3_add(position, rotate(rotation, h->point));
     float sea;
     water_query q = {1, &at.x, &at.z, &sea, NULL, NULL};
     water_sample(water, &q);
-    double inside = volume > 0.0 ? nv_compartment_level_for(m, rotation, position, volume, NULL) : -INFINITY;
     /* Heads measured from the hole: only water above it pushes. */
     double head_out = sea > at.y ? sea - at.y : 0.0, head_in = inside > at.y ? inside - at.y : 0.0;
     double dv = nv_compartment_orifice_flow(FLOOD_CD, h->area, gravity, head_out - head_in) * dt;
+    if (dv == 0.0) return 0.0;
     double settle = fmax(sea, at.y);
     double target = nv_compartment_volume_below(m, rotation, position, settle, NULL);
     if (dv > 0.0 && volume + dv > target) dv = fmax(0.0, target - volume);
@@ -73,14 +73,25 @@ static double hole_flow(const compartment_set* cs, const flood_state* fs, const 
 void nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
                    const water_surface* water, double density, double gravity, double dt, vec3* force,
                    vec3* torque) {
+    /* Each holed compartment's level now, from where it was last step. */
+    double inside[COMPARTMENT_MAX];
+    uint8_t holed[COMPARTMENT_MAX] = {0};
+    for (uint32_t i = 0; i < fs->hole_count; i++) holed[fs->holes[i].compartment] = 1;
+    for (uint32_t k = 0; k < cs->count; k++) {
+        inside[k] = -INFINITY;
+        if (!holed[k] || !(fs->volume[k] > 0.0)) continue;
+        inside[k] = fs->level[k] = nv_compartment_level_near(&cs->meshes[k], rotation, position, fs->volume[k],
+                                                             fs->level[k], NULL);
+    }
     for (uint32_t i = 0; i < fs->hole_count; i++) {
         const flood_hole* h = &fs->holes[i];
-        fs->volume[h->compartment] += hole_flow(cs, fs, h, position, rotation, water, gravity, dt);
+        fs->volume[h->compartment] += hole_flow(cs, fs, h, inside[h->compartment], position, rotation, water,
+                                                gravity, dt);
     }
     for (uint32_t k = 0; k < cs->count; k++) {
         if (!(fs->volume[k] > 0.0)) continue;
         vec3 c;
-        nv_compartment_level_for(&cs->meshes[k], rotation, position, fs->volume[k], &c);
+        fs->level[k] = nv_compartment_level_near(&cs->meshes[k], rotation, position, fs->volume[k], fs->level[k], &c);
         vec3 w = v3(0.0, -density * gravity * fs->volume[k], 0.0);
         *force = v3_add(*force, w);
         *torque = v3_add(*torque, v3_cross(v3_sub(c, position), w));

@@ -29,6 +29,8 @@ static const char usage[] =
     "  --seed S               ocean and fleet seed (default 1)\n"
     "  --spacing M            metres between neighbours of the generated square fleet\n"
     "                         (default 1.6 hull lengths + 2 m)\n"
+    "  --breach N             hole N of the generated fleet's vessels in the bottom (0.2 m^2; the hull\n"
+    "                         gets 5 compartments): what flooding costs\n"
     "  --contacts on|off      contacts between vessels and with the ground (default on)\n"
     "  --forces full|hydrostatics|compare\n"
     "                         force model of the generated fleet (default full: drag,\n"
@@ -66,6 +68,7 @@ typedef struct bench_args {
     int forces; /* BENCH_FORCES_* */
     uint64_t lod_players; /* 0: no automatic levels of detail */
     double spacing;       /* 0: the default */
+    uint64_t breach;      /* vessels holed below the waterline (the hull gets 5 compartments) */
     int contacts;
     world_model model;
 } bench_args;
@@ -119,6 +122,8 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
         i++;
         if (!strcmp(arg, "--boats")) {
             if (cli_parse_u64(val, 1, SCENARIO_MAX_VESSELS, &a->boats)) return bench_fail("--boats must be 1..1000000", val);
+        } else if (!strcmp(arg, "--breach")) {
+            if (cli_parse_u64(val, 0, SCENARIO_MAX_VESSELS, &a->breach)) return bench_fail("--breach must be 0..1000000", val);
         } else if (!strcmp(arg, "--scenario")) {
             a->scenario_path = val;
         } else if (!strcmp(arg, "--hull")) {
@@ -228,6 +233,11 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
     float lo[3], hi[3];
     nv_mesh_bounds(&m, lo, hi);
     nv_mesh_free(&m);
+    if (a->breach) {
+        /* Five compartments of equal length for the holes to flood. */
+        h->compartments.bulkhead_count = 4;
+        for (int k = 0; k < 4; k++) h->compartments.bulkheads[k] = lo[0] + (hi[0] - lo[0]) * (k + 1) / 5.0;
+    }
     s->contacts = nv_world_contacts_default();
     double spacing = a->spacing > 0 ? a->spacing : fmax(hi[0] - lo[0], hi[2] - lo[2]) * 1.6 + 2.0, origin[2] = {0, 0};
     return nv_scenario_add_fleet(s, 0, (uint32_t)a->boats, spacing, origin, 3.0, a->seed, err);
@@ -292,6 +302,15 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
         world_lod lod = nv_world_lod_default();
         lod.enabled = 1;
         nv_world_set_lod(w, &lod);
+    }
+    if (a->breach) {
+        /* A hole low in the hull under the CG of every n-th vessel. */
+        uint32_t n = nv_world_vessel_count(w), holed = a->breach < n ? (uint32_t)a->breach : n;
+        for (uint32_t k = 0; k < holed; k++) {
+            uint32_t id = nv_world_vessel_id_at(w, (uint32_t)((uint64_t)k * n / holed));
+            const hull* hh = nv_world_hull_type(w, 0);
+            if (nv_world_breach(w, id, v3(0.0, hh->bounds_min[1] + 0.3, 0.0), 0.2, err)) goto done;
+        }
     }
     uint32_t boats = nv_world_vessel_count(w);
     if (boats == 0) {
