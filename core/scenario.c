@@ -423,10 +423,56 @@ static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, world_contact_pa
     return 0;
 }
 
+/* "events": damage to the vessels at given times, in time order. */
+static int scn_parse_events(const scn_ctx* c, const cJSON* root, scenario* s) {
+    int count, failed;
+    const cJSON* list = scn_get_array(c, root, "events", &count, &failed);
+    if (failed) return -1;
+    if (!count) return 0;
+    s->events = calloc((size_t)count, sizeof *s->events);
+    if (!s->events) return json_fail(c, "events", "out of memory");
+    int i = 0;
+    for (const cJSON* it = list->child; it; it = it->next, i++) {
+        char path[JSON_PATH_MAX], dpath[JSON_PATH_MAX];
+        json_path_index(path, sizeof path, "events", i);
+        static const char* const keys[] = {"time", "damage", NULL};
+        static const char* const dkeys[] = {"vessel", "point", "area", NULL};
+        if (!cJSON_IsObject(it)) return json_fail(c, path, "expected an object (got %s)", json_type_name(it));
+        scenario_event* e = &s->events[i];
+        json_range when = {0.0, 1e7, JSON_CLOSED}, area = {0.0, 1e4, JSON_LO_OPEN}, id = {0.0, 4294967294.0, JSON_CLOSED};
+        int64_t vessel = 0;
+        double p[3];
+        if (json_check_keys(c, it, path, keys) || json_require(c, it, path, "time", "seconds") ||
+            json_get_number(c, it, path, "time", when, &e->time) < 0 ||
+            json_require(c, it, path, "damage", "{\"vessel\": ID, \"point\": [x, y, z], \"area\": A}"))
+            return -1;
+        const cJSON* d = cJSON_GetObjectItemCaseSensitive(it, "damage");
+        json_path_key(dpath, sizeof dpath, path, "damage");
+        if (!cJSON_IsObject(d)) return json_fail(c, dpath, "expected an object (got %s)", json_type_name(d));
+        if (json_check_keys(c, d, dpath, dkeys) || json_require(c, d, dpath, "vessel", "the vessel's id") ||
+            json_require(c, d, dpath, "point", "[x, y, z], body frame about the CG, m") ||
+            json_require(c, d, dpath, "area", "the hole's area, m^2") ||
+            json_get_int(c, d, dpath, "vessel", id, &vessel) < 0 ||
+            json_get_numbers(c, d, dpath, "point", 3, 3, (json_range){-1e4, 1e4, JSON_CLOSED}, p) < 0 ||
+            json_get_number(c, d, dpath, "area", area, &e->area) < 0)
+            return -1;
+        if ((uint64_t)vessel >= s->vessel_count) {
+            char vpath[JSON_PATH_MAX];
+            json_path_key(vpath, sizeof vpath, dpath, "vessel");
+            return json_fail(c, vpath, "no vessel %lld (the scenario has %u)", (long long)vessel, s->vessel_count);
+        }
+        if (i && e->time < s->events[i - 1].time) return json_fail(c, path, "events must be in time order");
+        e->vessel = (uint32_t)vessel;
+        e->point = v3(p[0], p[1], p[2]);
+        s->event_count = (uint32_t)(i + 1);
+    }
+    return 0;
+}
+
 static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
     static const char* const keys[] = {"tick_hz",    "water",        "damping", "ocean",  "wind",
                                        "hull_types", "vessel_types", "vessels", "fleets", "terrain",
-                                       "structures", "contacts",     NULL};
+                                       "structures", "contacts",     "events",  NULL};
     if (json_check_keys(c, root, "", keys)) return -1;
     if (scn_number(c, root, "", "tick_hz", 1, 1000, &s->world.tick_hz)) return -1;
     const cJSON* water = cJSON_GetObjectItemCaseSensitive(root, "water");
@@ -482,7 +528,7 @@ static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
         json_path_index(path, sizeof path, "fleets", i);
         if (scn_parse_fleet(c, s, it, path)) return -1;
     }
-    return 0;
+    return scn_parse_events(c, root, s);
 }
 
 int nv_scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, scenario* out,
@@ -513,6 +559,9 @@ void nv_scenario_free(scenario* s) {
     free(s->hulls);
     free(s->vessels);
     free(s->structures);
+    free(s->events);
+    s->events = NULL;
+    s->event_count = 0;
     s->hulls = NULL;
     s->vessels = NULL;
     s->structures = NULL;

@@ -129,3 +129,21 @@ for b in v[1:]:
 assert sum(b["contacts"] for b in v) <= 2 * c["events"], (v, c)
 PY
 echo "naval-sim contacts ok"
+
+# Damage: a patrol boat holed in its engine room floods and trims by the
+# stern but floats; a barge holed in three of its four compartments sinks
+# (lost buoyancy: 0.98 m x 10 / 2.5 = 3.9 m of draft, and 2 m of hull).
+"$tool" "$data/scenarios/flooding.json" --steps 3600 --json > "$tmp/flooding.json" || fail "flooding"
+/usr/bin/env python3 - "$tmp/flooding.json" <<'PY' || fail "flooding: the summary"
+import json, sys
+v = json.load(open(sys.argv[1]))["per_vessel"]
+patrol, barge = v
+assert patrol["flooded_volume_m3"] > 20 and not patrol["sunk"] and not patrol["capsized"], patrol
+assert patrol["final_trim_deg"] > 0.5 and patrol["final_draft_m"] > 1.3, patrol
+assert barge["sunk"] and not barge["capsized"] and barge["flooded_volume_m3"] > 40, barge
+PY
+printf '{"vessel_types": ["builtin:patrol"], "vessels": [{"type": "patrol", "position": [0, 0]}], "events": [{"time": 1, "damage": {"vessel": 3, "point": [0, -1, 0], "area": 1}}]}' > "$tmp/novessel.json"
+expect_error "events\[0\].damage.vessel: no vessel 3 (the scenario has 1)" "$tmp/novessel.json"
+printf '{"vessel_types": ["builtin:patrol"], "vessels": [{"type": "patrol", "position": [0, 0]}], "events": [{"time": 0, "damage": {"vessel": 0, "point": [0, -9, 0], "area": 1}}]}' > "$tmp/offhull.json"
+expect_error "events\[0\]: breach: the point (0, -9, 0) m is not on or in the hull" "$tmp/offhull.json"
+echo "naval-sim damage ok"

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "naval/compartment.h"
 #include "naval/jobs.h"
 #include "naval/scenario.h"
 #include "naval/statics.h"
@@ -68,6 +69,10 @@ typedef struct sim_vessel {
     /* The fitted circle of the last full turn, when there was one. */
     int turned;
     double diameter, fit_rms;
+    /* Damage (scenario "events"): turned past 90 degrees at some step;
+     * the end state, filled after the run. */
+    int capsized, sunk;
+    double flooded_volume, final_draft, final_heel, final_trim;
 } sim_vessel;
 
 static int sim_fail(const char* what, const char* value) {
@@ -211,6 +216,13 @@ static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) 
     }
     double heel, trim, raw = sim_heading(st->orientation);
     nv_statics_attitude(st->orientation, &heel, &trim, NULL);
+    /* Capsized: heeled past 90 degrees about its own x axis (a hull that
+     * sinks bow or stern first stands on end without capsizing, and on
+     * end the heel means nothing). The world's up in the body frame is
+     * (0, cos, -sin) of the heel. */
+    quat q = st->orientation, back = {q.w, -q.x, -q.y, -q.z};
+    vec3 up = quat_rotate(back, v3(0.0, 1.0, 0.0));
+    if (hypot(up.y, up.z) > 0.5 && fabs(atan2(-up.z, up.y)) > 0.5 * 3.14159265358979323846) v->capsized = 1;
     double speed = hypot(st->velocity.x, st->velocity.z);
     if (first) {
         v->heading = v->heading_start = raw;
@@ -281,8 +293,12 @@ static void sim_print_json(const sim_args* a, const sim_run* r, const world* w, 
                    s->diameter, s->diameter / s->length, s->fit_rms);
         else
             printf("\"turning_diameter\": null, \"turning_diameter_lengths\": null, \"turning_fit_rms\": null, ");
-        printf("\"grounded\": %s, \"contacts\": %u, \"frozen\": %s}", s->grounded ? "true" : "false", s->contacts,
+        printf("\"grounded\": %s, \"contacts\": %u, \"frozen\": %s, ", s->grounded ? "true" : "false", s->contacts,
                s->frozen ? "true" : "false");
+        printf("\"flooded_volume_m3\": %.6g, \"sunk\": %s, \"capsized\": %s, \"final_draft_m\": %.6g, "
+               "\"final_heel_deg\": %.6g, \"final_trim_deg\": %.6g}",
+               s->flooded_volume, s->sunk ? "true" : "false", s->capsized ? "true" : "false", s->final_draft,
+               s->final_heel, s->final_trim);
     }
     printf("]}\n");
 }
@@ -357,6 +373,42 @@ static void sim_observe_all(world* w, sim_vessel* v, uint32_t n, sim_run* r) {
     }
 }
 
+/* The end state: water aboard, the depth of the hull's lowest point below
+ * the still water, sunk when its highest point is under it too; the final
+ * heel and trim. */
+static void sim_final_state(const world* w, sim_vessel* v) {
+    world_vessel_state st;
+    flood_state fs;
+    if (nv_world_vessel_get(w, v->id, &st) != 0) return;
+    if (nv_world_flooding(w, v->id, &fs) == 0)
+        for (int k = 0; k < COMPARTMENT_MAX; k++) v->flooded_volume += fs.volume[k];
+    const hull* h = nv_world_hull_type(w, v->type);
+    double lo = INFINITY, hi = -INFINITY;
+    for (uint32_t i = 0; i < h->vertex_count; i++) {
+        vec3 p = v3_add(st.position, quat_rotate(st.orientation, v3(h->vx[i], h->vy[i], h->vz[i])));
+        lo = p.y < lo ? p.y : lo;
+        hi = p.y > hi ? p.y : hi;
+    }
+    v->final_draft = -lo;
+    v->sunk = hi < 0.0;
+    nv_statics_attitude(st.orientation, &v->final_heel, &v->final_trim, NULL);
+}
+
+/* The scenario's damage due by the step's start: -1 (the reason on
+ * stderr) when one cannot be done. */
+static int sim_apply_events(world* w, const scenario* scn, uint32_t* next) {
+    double now = nv_world_time(w) + 0.5 / scn->world.tick_hz;
+    for (; *next < scn->event_count && scn->events[*next].time <= now; (*next)++) {
+        const scenario_event* e = &scn->events[*next];
+        nv_error err;
+        if (nv_world_breach(w, e->vessel, e->point, e->area, &err)) {
+            fprintf(stderr, "naval-sim: events[%u]: %s\n", *next, err.message);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void sim_free(sim_vessel* v, uint32_t n) {
     for (uint32_t i = 0; v && i < n; i++) free(v[i].track);
     free(v);
@@ -402,7 +454,9 @@ int main(int argc, char** argv) {
     r.threads = (uint32_t)a.threads;
     if (csv) sim_write_csv(csv, w, nv_world_time(w));
     double t0 = sim_now();
+    uint32_t next_event = 0;
     for (uint64_t step = 1; step <= r.steps; step++) {
+        if (sim_apply_events(w, &scn, &next_event)) goto done;
         nv_world_step(w);
         sim_observe_all(w, v, n, &r);
         if (csv && (step % a.every == 0 || step == r.steps)) sim_write_csv(csv, w, nv_world_time(w));
@@ -414,6 +468,7 @@ int main(int argc, char** argv) {
         /* The final state ends the track, whatever the sampling stride. */
         if (!v[i].frozen && v[i].since > 0) sim_track_add(&v[i]);
         sim_fit_last_turn(&v[i]);
+        sim_final_state(w, &v[i]);
         r.frozen += (uint32_t)v[i].frozen;
     }
     if (csv && (ferror(csv) | fclose(csv))) {

@@ -123,6 +123,17 @@ typedef struct scenario_structure {
 
 #define SCENARIO_MAX_STRUCTURES 4096u
 
+/* "events": [{"time": T, "damage": {"vessel": ID, "point": [x, y, z], "area": A}}]:
+ * at T s a hole of A m^2 at the point (body frame, about the CG) in the
+ * vessel with that id (the scenario's vessels get 0, 1, 2 ... in order,
+ * fleets after the vessels); the runner applies them (nv_world_breach). */
+typedef struct scenario_event {
+    double time;
+    uint32_t vessel;
+    vec3 point;
+    double area;
+} scenario_event;
+
 typedef struct scenario {
     world_config world;
     scenario_terrain terrain;
@@ -137,6 +148,8 @@ typedef struct scenario {
     scenario_vessel* vessels;
     uint32_t vessel_count;
     uint32_t vessel_capacity;
+    scenario_event* events;  /* in time order */
+    uint32_t event_count;
 } scenario;
 
 /* Parses JSON text; `name` prefixes messages, `base_dir` resolves relative
