@@ -27,7 +27,7 @@ static const char ckp_tags[CKP_SECTION_COUNT][5] = {"WRLD", "OCEN", "GRND", "TYP
  * them would silently be left out of checkpoints: these sizes make the
  * build fail instead, so that the field gets written and read here and
  * CHECKPOINT_VERSION goes up. (LP64: x86-64 and aarch64.) */
-_Static_assert(sizeof(world_config) == 48, "world_config changed: update checkpoint.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(world_config) == 56, "world_config changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(world_lod) == 32, "world_lod changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(ocean_params) == 168, "ocean_params changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(mesh_options) == 12, "mesh_options changed: update checkpoint.c and CHECKPOINT_VERSION");
@@ -40,7 +40,11 @@ _Static_assert(sizeof(actuator_set) == 4 * 80 + 8 + 4 * 64 + 8 + 16,
 _Static_assert(sizeof(terrain_spec) == 40, "terrain_spec changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(world_contact_params) == 56,
                "world_contact_params changed: update checkpoint.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(world_vessel_record) == 232,
+_Static_assert(sizeof(compartment_damage) == 24,
+               "compartment_damage changed: update checkpoint.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(flood_state) == 64 * 16 + 16 * 40 + 8 + 8 + 8,
+               "flood_state changed: update checkpoint.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(world_vessel_record) == 240,
                "world_vessel_record changed: update checkpoint.c and CHECKPOINT_VERSION");
 
 /* ---- CRC-32 ----------------------------------------------------------- */
@@ -175,6 +179,7 @@ static void ckp_put_config(ckp_writer* w, const world_config* c) {
     put_f64(w, c->angular_damping);
     put_u32(w, c->vertex_block);
     put_u32(w, c->triangle_block);
+    put_f64(w, c->sunk_removal_depth);
 }
 
 static void ckp_put_ocean(ckp_writer* w, const ocean_params* p) {
@@ -257,7 +262,8 @@ static checkpoint_fingerprint ckp_fingerprint_of(const hull* h) {
     return f;
 }
 
-static void ckp_put_type(ckp_writer* w, const scenario_hull* h, const checkpoint_fingerprint* f) {
+static void ckp_put_type(ckp_writer* w, const scenario_hull* h, const checkpoint_fingerprint* f,
+                         uint32_t compartments) {
     put_str(w, h->name);
     put_str(w, h->source);
     put_u8(w, (uint8_t)h->mesh.up);
@@ -277,6 +283,15 @@ static void ckp_put_type(ckp_writer* w, const scenario_hull* h, const checkpoint
     put_u32(w, f->triangle_count);
     put_f64(w, f->mass);
     put_u64(w, f->geometry_hash);
+    const vessel_compartments* c = &h->compartments;
+    put_u32(w, c->bulkhead_count);
+    for (uint32_t i = 0; i < c->bulkhead_count; i++) put_f64(w, c->bulkheads[i]);
+    put_u32(w, c->longitudinal_count);
+    for (uint32_t i = 0; i < c->longitudinal_count; i++) put_f64(w, c->longitudinal[i]);
+    put_f64(w, c->damage.pump_rate);
+    put_f64(w, c->damage.breach_speed);
+    put_f64(w, c->damage.breach_area);
+    put_u32(w, compartments);
 }
 
 static void ckp_put_vessel(ckp_writer* w, const world_vessel_record* r) {
@@ -307,9 +322,27 @@ static void ckp_put_vessel(ckp_writer* w, const world_vessel_record* r) {
 #else
     for (uint32_t i = 0; i < r->slam_count; i++) put_u16(w, r->slam[i]);
 #endif
+    put_u8(w, r->flood ? 1 : 0);
+    if (!r->flood) return;
+    const flood_state* f = r->flood;
+    put_u32(w, f->hole_count);
+    for (uint32_t i = 0; i < f->hole_count; i++) {
+        put_u32(w, f->holes[i].compartment);
+        put_v3(w, f->holes[i].point);
+        put_f64(w, f->holes[i].area);
+    }
+    put_u64(w, f->full);
+    put_u8(w, f->pumping);
+    put_u8(w, f->sunk);
+    for (uint32_t k = 0; k < COMPARTMENT_MAX; k++) {
+        put_f64(w, f->volume[k]);
+        put_f64(w, f->level[k]);
+    }
 }
 /* Bytes of a vessel record without its slamming memory. */
-#define CKP_VESSEL_FIXED (4u * 4 + 22u * 8 + 6u * 4 + 4)
+#define CKP_VESSEL_FIXED (4u * 4 + 22u * 8 + 6u * 4 + 4 + 1)
+/* Bytes of a flood state after its holes. */
+#define CKP_FLOOD_FIXED (8u + 2 + COMPARTMENT_MAX * 16u) /* after the hole count */
 
 static int ckp_check_source(const checkpoint_source* src, nv_error* err) {
     if (!src->world) return nv_error_set(err, "checkpoint: no world");
@@ -347,10 +380,6 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
     memset(out, 0, sizeof *out);
     if (ckp_check_source(src, err)) return -1;
     const world* wd = src->world;
-    /* Flooding is not in the format yet: refuse rather than restore dry. */
-    if (nv_world_breached_count(wd))
-        return nv_error_fail(err, NV_ESTATE, "checkpoint: %u vessels are breached, which checkpoints do not hold yet",
-                             nv_world_breached_count(wd));
     checkpoint* c = out;
     c->tick = nv_world_tick(wd);
     c->time = nv_world_time(wd);
@@ -389,11 +418,13 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
     }
     c->hulls = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->hulls);
     c->fingerprints = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->fingerprints);
+    c->compartment_counts = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->compartment_counts);
     c->vessels = calloc(c->vessel_count ? c->vessel_count : 1, sizeof *c->vessels);
     c->slam_storage = malloc((slam_total ? slam_total : 1) * sizeof(uint16_t));
     c->owner_size = src->owner_size;
     c->owner_blob = malloc(src->owner_size ? src->owner_size : 1);
-    if (!c->hulls || !c->fingerprints || !c->vessels || !c->slam_storage || !c->owner_blob) {
+    if (!c->hulls || !c->fingerprints || !c->compartment_counts || !c->vessels || !c->slam_storage ||
+        !c->owner_blob) {
         nv_checkpoint_free(c);
         return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for %u vessels", nv_world_vessel_count(wd));
     }
@@ -402,6 +433,15 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
         /* the world's dynamics are the ones in force (and carry its water density) */
         if (c->hulls[i].has_dynamics) c->hulls[i].dynamics = *nv_world_type_dynamics(wd, i);
         c->fingerprints[i] = ckp_fingerprint_of(nv_world_hull_type(wd, i));
+        const compartment_set* cs = nv_world_type_compartments(wd, i);
+        c->compartment_counts[i] = cs ? cs->count : 0;
+        const vessel_compartments* d = &c->hulls[i].compartments;
+        if (cs && !d->bulkhead_count && !d->longitudinal_count) {
+            nv_error_set(err, "checkpoint: hull type '%s' has compartments its description does not name",
+                         c->hulls[i].name);
+            nv_checkpoint_free(c);
+            return -1;
+        }
     }
     uint16_t* slam = c->slam_storage;
     for (uint32_t s = 0; s < c->vessel_count; s++) {
@@ -411,6 +451,16 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
             memcpy(slam, r->slam, (size_t)r->slam_count * sizeof(uint16_t));
             r->slam = slam;
             slam += r->slam_count;
+        }
+        if (r->flood) {
+            flood_state* copy = malloc(sizeof *copy);
+            if (!copy) {
+                r->flood = NULL;
+                nv_checkpoint_free(c);
+                return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for a vessel's flooding");
+            }
+            *copy = *r->flood;
+            r->flood = copy;
         }
     }
     if (src->owner_size) memcpy(c->owner_blob, src->owner_blob, src->owner_size);
@@ -481,7 +531,8 @@ int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* si
 
     at = ckp_section_begin(&w, CKP_TYPES);
     put_u32(&w, c->hull_count);
-    for (uint32_t i = 0; i < c->hull_count; i++) ckp_put_type(&w, &c->hulls[i], &c->fingerprints[i]);
+    for (uint32_t i = 0; i < c->hull_count; i++)
+        ckp_put_type(&w, &c->hulls[i], &c->fingerprints[i], c->compartment_counts[i]);
     ckp_section_end(&w, at);
 
     at = ckp_section_begin(&w, CKP_VESSELS);
@@ -624,7 +675,7 @@ static void get_str(ckp_reader* r, char* buf, size_t cap, const char* what) {
 }
 
 static void ckp_get_config(ckp_reader* r, world_config* c) {
-    if (!rd_need(r, 5 * 8 + 2 * 4, "the world config")) return;
+    if (!rd_need(r, 6 * 8 + 2 * 4, "the world config")) return;
     c->tick_hz = get_f64(r);
     c->water_density = get_f64(r);
     c->gravity = get_f64(r);
@@ -632,6 +683,7 @@ static void ckp_get_config(ckp_reader* r, world_config* c) {
     c->angular_damping = get_f64(r);
     c->vertex_block = get_u32(r);
     c->triangle_block = get_u32(r);
+    c->sunk_removal_depth = get_f64(r);
 }
 
 static void ckp_get_ocean(ckp_reader* r, ocean_params* p) {
@@ -712,7 +764,8 @@ static void ckp_get_dynamics(ckp_reader* r, vessel_dynamics* d, const char* what
     a->rudder_rate = get_f64(r);
 }
 
-static void ckp_get_type(ckp_reader* r, uint32_t index, scenario_hull* h, checkpoint_fingerprint* f) {
+static void ckp_get_type(ckp_reader* r, uint32_t index, scenario_hull* h, checkpoint_fingerprint* f,
+                         uint32_t* compartments) {
     char what[64];
     snprintf(what, sizeof what, "hull type %u", index);
     memset(h, 0, sizeof *h);
@@ -747,6 +800,26 @@ static void ckp_get_type(ckp_reader* r, uint32_t index, scenario_hull* h, checkp
     f->triangle_count = get_u32(r);
     f->mass = get_f64(r);
     f->geometry_hash = get_u64(r);
+    vessel_compartments* c = &h->compartments;
+    uint32_t* counts[2] = {&c->bulkhead_count, &c->longitudinal_count};
+    double* planes[2] = {c->bulkheads, c->longitudinal};
+    for (int a = 0; a < 2; a++) {
+        if (!rd_need(r, 4, what)) return;
+        uint32_t n = get_u32(r);
+        if (n >= COMPARTMENT_MAX) {
+            rd_fail(r, what, "%u %s bulkheads, at most %d", n, a ? "longitudinal" : "transverse", COMPARTMENT_MAX - 1);
+            return;
+        }
+        if (!rd_need(r, (size_t)n * 8, what)) return;
+        *counts[a] = n;
+        for (uint32_t i = 0; i < n; i++) planes[a][i] = get_f64(r);
+    }
+    if (!rd_need(r, 3 * 8 + 4, what)) return;
+    c->damage.pump_rate = get_f64(r);
+    c->damage.breach_speed = get_f64(r);
+    c->damage.breach_area = get_f64(r);
+    *compartments = get_u32(r);
+    if (*compartments > COMPARTMENT_MAX) rd_fail(r, what, "%u compartments, at most %d", *compartments, COMPARTMENT_MAX);
 }
 
 static void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v, uint16_t** slam_next,
@@ -791,6 +864,46 @@ static void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v
     *slam_next += v->slam_count;
 }
 
+/* After the slamming memory: the vessel's damage, if any. */
+static void ckp_get_flood(ckp_reader* r, uint32_t index, world_vessel_record* v) {
+    char what[64];
+    snprintf(what, sizeof what, "vessel %u (slot %u)", index, index);
+    if (r->failed || !rd_need(r, 1, what) || !get_bool(r, what)) return;
+    if (!rd_need(r, 4, what)) return;
+    uint32_t holes = get_u32(r);
+    if (holes > FLOOD_MAX_HOLES) {
+        rd_fail(r, what, "%u holes, at most %d", holes, FLOOD_MAX_HOLES);
+        return;
+    }
+    if (!rd_need(r, (size_t)holes * 36 + CKP_FLOOD_FIXED, what)) return;
+    flood_state* f = calloc(1, sizeof *f);
+    if (!f) {
+        rd_fail(r, what, "out of memory for its flooding");
+        return;
+    }
+    v->flood = f;
+    f->hole_count = holes;
+    for (uint32_t i = 0; i < holes; i++) {
+        f->holes[i].compartment = get_u32(r);
+        f->holes[i].point = get_v3(r);
+        f->holes[i].area = get_f64(r);
+        if (f->holes[i].compartment >= COMPARTMENT_MAX || !v3_is_finite(f->holes[i].point) ||
+            !(f->holes[i].area > 0.0) || !isfinite(f->holes[i].area))
+            rd_fail(r, what, "hole %u: compartment %u, a finite point and an area above 0 needed", i,
+                    f->holes[i].compartment);
+    }
+    f->full = get_u64(r);
+    f->pumping = get_bool(r, what);
+    f->sunk = get_bool(r, what);
+    for (uint32_t k = 0; k < COMPARTMENT_MAX; k++) {
+        f->volume[k] = get_f64(r);
+        f->level[k] = get_f64(r);
+        if (!(f->volume[k] >= 0.0) || !isfinite(f->volume[k]) || !isfinite(f->level[k]))
+            rd_fail(r, what, "compartment %u: water %g m^3 at level %g m (finite, >= 0 needed)", k, f->volume[k],
+                    f->level[k]);
+    }
+}
+
 /* The section at r->pos must be `section`; sets r->end to its end. */
 static int ckp_open_section(ckp_reader* r, int section, size_t body_end) {
     r->tag = ckp_tags[section];
@@ -831,7 +944,9 @@ void nv_checkpoint_free(checkpoint* c) {
     free(c->structure_fingerprints);
     free(c->hulls);
     free(c->fingerprints);
+    for (uint32_t i = 0; c->vessels && i < c->vessel_count; i++) free((flood_state*)c->vessels[i].flood);
     free(c->vessels);
+    free(c->compartment_counts);
     free(c->slam_storage);
     free(c->owner_blob);
     memset(c, 0, sizeof *c);
@@ -980,12 +1095,13 @@ int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkp
     }
     c->hulls = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->hulls);
     c->fingerprints = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->fingerprints);
-    if (!c->hulls || !c->fingerprints) {
+    c->compartment_counts = calloc(c->hull_count ? c->hull_count : 1, sizeof *c->compartment_counts);
+    if (!c->hulls || !c->fingerprints || !c->compartment_counts) {
         nv_error_fail(err, NV_ENOMEM, "%s: out of memory for %u hull types", name, c->hull_count);
         goto fail;
     }
     for (uint32_t i = 0; i < c->hull_count && !r.failed; i++) {
-        ckp_get_type(&r, i, &c->hulls[i], &c->fingerprints[i]);
+        ckp_get_type(&r, i, &c->hulls[i], &c->fingerprints[i], &c->compartment_counts[i]);
         for (uint32_t k = 0; k < i && !r.failed; k++)
             if (!strcmp(c->hulls[k].name, c->hulls[i].name)) rd_fail(&r, "hull types", "%u and %u are both named '%s'", k, i, c->hulls[i].name);
     }
@@ -1016,6 +1132,7 @@ int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkp
     for (uint32_t i = 0; i < listed && !r.failed; i++) {
         world_vessel_record* v = &c->vessels[i];
         ckp_get_vessel(&r, i, v, &slam_next, c->slam_storage + slam_room);
+        ckp_get_flood(&r, i, v);
         if (r.failed) break;
         if (v->type >= c->hull_count)
             rd_fail(&r, "vessels", "vessel %u (slot %u) has hull type %u, the list has %u", v->id, i, v->type,
@@ -1227,6 +1344,12 @@ int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* ou
                          "%u triangles, %.9g kg now; %u, %u, %.9g kg then): did its mesh file change?",
                          c->hulls[i].name, c->hulls[i].source, now.vertex_count, now.triangle_count, now.mass,
                          then->vertex_count, then->triangle_count, then->mass);
+            goto fail;
+        }
+        const compartment_set* cs = nv_world_type_compartments(w, i);
+        if ((cs ? cs->count : 0) != c->compartment_counts[i]) {
+            nv_error_set(err, "restore: hull type '%s' has %u compartments now, %u then", c->hulls[i].name,
+                         cs ? cs->count : 0, c->compartment_counts[i]);
             goto fail;
         }
     }

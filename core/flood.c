@@ -33,17 +33,28 @@ static double winding_number(const mesh* m, vec3 p) {
 }
 
 int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, double area, nv_error* err) {
-    if (!(area > 0.0) || !isfinite(area)) return nv_error_set(err, "breach: the hole's area must be above 0 (got %g)", area);
     if (!v3_is_finite(point)) return nv_error_set(err, "breach: the point is not finite");
-    if (fs->hole_count == FLOOD_MAX_HOLES)
-        return nv_error_fail(err, NV_ELIMIT, "breach: the vessel has %d holes already", FLOOD_MAX_HOLES);
     uint32_t k = nv_compartment_at(cs, point);
     /* Inside, or on the skin where holes are (a half there). */
-    if (k != UINT32_MAX && winding_number(&cs->meshes[k], point) >= 0.25) {
-        fs->holes[fs->hole_count++] = (flood_hole){k, point, area};
-        return 0;
-    }
+    if (k != UINT32_MAX && winding_number(&cs->meshes[k], point) >= 0.25)
+        return nv_flood_hole(cs, fs, k, point, area, err);
     return nv_error_set(err, "breach: the point (%g, %g, %g) m is not on or in the hull", point.x, point.y, point.z);
+}
+
+int nv_flood_hole(const compartment_set* cs, flood_state* fs, uint32_t k, vec3 point, double area, nv_error* err) {
+    if (k >= cs->count || !cs->meshes[k].triangle_count)
+        return nv_error_set(err, "breach: no compartment %u in the hull", k);
+    if (!(area > 0.0) || !isfinite(area)) return nv_error_set(err, "breach: the hole's area must be above 0 (got %g)", area);
+    if (fs->hole_count == FLOOD_MAX_HOLES)
+        return nv_error_fail(err, NV_ELIMIT, "breach: the vessel has %d holes already", FLOOD_MAX_HOLES);
+    fs->holes[fs->hole_count++] = (flood_hole){k, point, area};
+    return 0;
+}
+
+double nv_flood_total(const flood_state* fs) {
+    double sum = 0.0;
+    for (uint32_t k = 0; k < COMPARTMENT_MAX; k++) sum += fs->volume[k];
+    return sum;
 }
 
 /* Water through one hole in dt, never past equal levels: the flow stops
@@ -70,9 +81,9 @@ static double hole_flow(const compartment_set* cs, const flood_state* fs, const 
     return dv;
 }
 
-void nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
-                   const water_surface* water, double density, double gravity, double dt, vec3* force,
-                   vec3* torque) {
+uint64_t nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
+                       const water_surface* water, double density, double gravity, double dt, vec3* force,
+                       vec3* torque) {
     /* Each holed compartment's level now, from where it was last step. */
     double inside[COMPARTMENT_MAX];
     uint8_t holed[COMPARTMENT_MAX] = {0};
@@ -88,7 +99,15 @@ void nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, co
         fs->volume[h->compartment] += hole_flow(cs, fs, h, inside[h->compartment], position, rotation, water,
                                                 gravity, dt);
     }
+    if (fs->pumping && cs->damage.pump_rate > 0.0)
+        for (uint32_t k = 0; k < cs->count; k++) fs->volume[k] = fmax(0.0, fs->volume[k] - cs->damage.pump_rate * dt);
+    uint64_t became_full = 0;
     for (uint32_t k = 0; k < cs->count; k++) {
+        uint64_t bit = (uint64_t)1 << k;
+        if (!(fs->full & bit) && fs->volume[k] >= FLOOD_FULL * cs->volume[k] && cs->volume[k] > 0.0)
+            fs->full |= bit, became_full |= bit;
+        else if ((fs->full & bit) && fs->volume[k] < FLOOD_NOT_FULL * cs->volume[k])
+            fs->full &= ~bit;
         if (!(fs->volume[k] > 0.0)) continue;
         vec3 c;
         fs->level[k] = nv_compartment_level_near(&cs->meshes[k], rotation, position, fs->volume[k], fs->level[k], &c);
@@ -96,4 +115,5 @@ void nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, co
         *force = v3_add(*force, w);
         *torque = v3_add(*torque, v3_cross(v3_sub(c, position), w));
     }
+    return became_full;
 }

@@ -472,9 +472,10 @@ static int scn_parse_events(const scn_ctx* c, const cJSON* root, scenario* s) {
 static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
     static const char* const keys[] = {"tick_hz",    "water",        "damping", "ocean",  "wind",
                                        "hull_types", "vessel_types", "vessels", "fleets", "terrain",
-                                       "structures", "contacts",     "events",  NULL};
+                                       "structures", "contacts",     "events",  "sunk_removal_depth", NULL};
     if (json_check_keys(c, root, "", keys)) return -1;
     if (scn_number(c, root, "", "tick_hz", 1, 1000, &s->world.tick_hz)) return -1;
+    if (scn_number(c, root, "", "sunk_removal_depth", 0, 1e5, &s->world.sunk_removal_depth)) return -1;
     const cJSON* water = cJSON_GetObjectItemCaseSensitive(root, "water");
     if (water) {
         static const char* const wkeys[] = {"density", "gravity", NULL};

@@ -291,17 +291,25 @@ static int vt_parse_hull(const json_ctx* c, const cJSON* o, const char* path, ve
     return 0;
 }
 
-/* "compartments": {"bulkheads": [x, ...], "longitudinal": [z, ...]}: the
- * planes in increasing order (their place on the hull is checked when the
- * hull is loaded: nv_vessel_type_compartments). */
+/* "compartments": {"bulkheads": [x, ...], "longitudinal": [z, ...],
+ * "pumps": m^3/s, "breach_speed": m/s, "breach_area": m^2}: the planes in
+ * increasing order (their place on the hull is checked when the hull is
+ * loaded: nv_vessel_type_compartments). */
 static int vt_parse_compartments(const json_ctx* c, const cJSON* o, const char* path, vessel_compartments* out) {
     const cJSON* v = cJSON_GetObjectItemCaseSensitive(o, "compartments");
     if (!v) return 0;
     char full[JSON_PATH_MAX];
     json_path_key(full, sizeof full, path, "compartments");
     if (!cJSON_IsObject(v)) return json_fail(c, full, "expected an object (got %s)", json_type_name(v));
-    static const char* const keys[] = {"bulkheads", "longitudinal", NULL};
+    static const char* const keys[] = {"bulkheads", "longitudinal", "pumps", "breach_speed", "breach_area", NULL};
     if (json_check_keys(c, v, full, keys)) return -1;
+    /* Pumps of 1,000 m^3/s or a hole of 1,000 m^2 mean a typo, not a ship. */
+    static const json_range rate = {0.0, 1000.0, JSON_CLOSED}, speed = {0.0, 100.0, JSON_CLOSED},
+                            area = {0.0, 1000.0, JSON_LO_OPEN};
+    if (json_get_number(c, v, full, "pumps", rate, &out->damage.pump_rate) < 0 ||
+        json_get_number(c, v, full, "breach_speed", speed, &out->damage.breach_speed) < 0 ||
+        json_get_number(c, v, full, "breach_area", area, &out->damage.breach_area) < 0)
+        return -1;
     int nx = json_get_numbers(c, v, full, "bulkheads", 1, COMPARTMENT_MAX - 1, vt_position, out->bulkheads);
     if (nx < 0) return -1;
     int nz = json_get_numbers(c, v, full, "longitudinal", 1, COMPARTMENT_MAX - 1, vt_position, out->longitudinal);
@@ -330,6 +338,7 @@ int nv_vessel_type_compartments(const vessel_type* t, const mesh* hull, vec3 cg,
      * result moved to the body frame. */
     if (nv_compartment_split(hull, c->bulkheads, c->bulkhead_count, c->longitudinal, c->longitudinal_count, out, err))
         return nv_error_prefix(err, "%s: compartments", t->name[0] ? t->name : "vessel type");
+    out->damage = c->damage;
     for (uint32_t k = 0; k < out->count; k++) {
         mesh* m = &out->meshes[k];
         for (uint32_t i = 0; i < m->vertex_count; i++) {
@@ -409,6 +418,7 @@ typedef struct vt_builtin_spec {
     double throttle_rate, rudder_rate;
     uint32_t bulkheads;
     double bulkhead[8];              /* mesh x, m */
+    compartment_damage damage;       /* pumps m^3/s, breach speed m/s, breach area m^2 */
 } vt_builtin_spec;
 
 static const vt_builtin_spec vt_builtins[] = {
@@ -417,13 +427,15 @@ static const vt_builtin_spec vt_builtins[] = {
      * small, high-set propeller. */
     {"skiff", 1500.0, {-0.5, 0.3, 0.0}, {0.72, 1.25, 1.25}, 1, 1,
      {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 4000.0, 0.5, 0.1, 15.0}},
-     {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0, 0, {0}},
+     {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0, 0, {0}, {0.0, 0.0, 0.0}},
     /* Twin screws and twin rudders, 1.3 m either side of the centreline. */
     {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
      {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}, {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}},
      {{{-12.6, 0.5, -1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}, {{-12.6, 0.5, 1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}}, 0.25, 0.5,
      /* Five compartments: steering gear, engine room, midships, forward, forepeak. */
-     4, {-8.0, -2.5, 3.5, 8.5}},
+     4, {-8.0, -2.5, 3.5, 8.5},
+     /* A salvage pump of 30 l/s per compartment; holed by a blow at 4 m/s. */
+     {0.03, 4.0, 0.05}},
     /* One large slow screw; a big rudder that swings hard over to hard over
      * in ~28 s (SOLAS). */
     {"freighter", 9000000.0, {-10.5, 6.0, 0.0}, {7.2, 30.0, 30.0}, 1, 1,
@@ -431,7 +443,10 @@ static const vt_builtin_spec vt_builtins[] = {
      {{{-62.0, 4.0, 0.0}, 14.0, 35.0, 3.0, 25.0, 0.02}}, 0.05, 0.07,
      /* Seven: aft peak, engine room, four holds, forepeak (a collision
      * bulkhead 6 % of the length aft of the stem). */
-     6, {-50.0, -32.0, -12.0, 8.0, 28.0, 52.0}},
+     6, {-50.0, -32.0, -12.0, 8.0, 28.0, 52.0},
+     /* Bilge and ballast pumps, 300 m^3/h per compartment; a steel hull
+     * holed at 2 m/s (its mass makes any blow heavy). */
+     {0.083, 2.0, 0.5}},
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
 
@@ -462,6 +477,7 @@ int nv_vessel_type_builtin(const char* name, vessel_type* out, nv_error* err) {
         a->rudder_rate = b->rudder_rate;
         out->compartments.bulkhead_count = b->bulkheads;
         memcpy(out->compartments.bulkheads, b->bulkhead, b->bulkheads * sizeof b->bulkhead[0]);
+        out->compartments.damage = b->damage;
         return 0;
     }
     return nv_error_set(err, "unknown built-in vessel type '%s' (known: skiff, patrol, freighter)", name);

@@ -111,6 +111,7 @@ void nv_world_destroy(world* w) {
     world_lod_free(w);
     world_ground_free(w);
     world_pairs_free(w);
+    world_damage_free(w);
     if (w->types)
         for (uint32_t i = 0; i < w->type_count; i++) {
             shape_free(&w->types[i].shape);
@@ -471,37 +472,6 @@ int nv_world_set_type_compartments(world* w, uint32_t type, compartment_set* cs,
     return 0;
 }
 
-int nv_world_breach(world* w, uint32_t id, vec3 point, double area, nv_error* err) {
-    WORLD_CHECK_UNLOCKED(w);
-    uint32_t s = world_slot_of(w, id);
-    if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "breach: no vessel with id %u", id);
-    const world_type* t = &w->types[w->v.type[s]];
-    if (!t->compartments)
-        return nv_error_set(err, "breach: vessel %u's type '%s' has no compartments", id, t->name);
-    flood_state* fs = w->v.flood[s];
-    if (!fs && !(fs = calloc(1, sizeof *fs))) return nv_error_fail(err, NV_ENOMEM, "breach: out of memory");
-    if (nv_flood_breach(t->compartments, fs, point, area, err)) {
-        if (!w->v.flood[s]) free(fs);
-        return -1;
-    }
-    w->v.flood[s] = fs;
-    return 0;
-}
-
-uint32_t nv_world_breached_count(const world* w) {
-    uint32_t n = 0;
-    for (uint32_t s = 0; s < w->count; s++) n += w->v.flood[s] != NULL;
-    return n;
-}
-
-int nv_world_flooding(const world* w, uint32_t id, flood_state* out) {
-    uint32_t s = world_slot_of(w, id);
-    memset(out, 0, sizeof *out);
-    if (s == UINT32_MAX) return -1;
-    if (w->v.flood[s]) *out = *w->v.flood[s];
-    return 0;
-}
-
 int nv_world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
@@ -581,7 +551,12 @@ uint64_t nv_world_state_hash(const world* w) {
         h = world_fnv(h, &v->throttle[s], sizeof(float));
         h = world_fnv(h, &v->rudder[s], sizeof(float));
         if (v->slam[s]) h = world_fnv(h, v->slam[s], w->types[v->type[s]].hull.triangle_count * sizeof(uint16_t));
-        if (v->flood[s]) h = world_fnv(h, v->flood[s]->volume, sizeof v->flood[s]->volume);
+        if (v->flood[s]) {
+            const flood_state* f = v->flood[s];
+            uint64_t marks[2] = {f->full, (uint64_t)f->hole_count << 16 | (uint64_t)f->pumping << 8 | f->sunk};
+            h = world_fnv(h, f->volume, sizeof f->volume);
+            h = world_fnv(h, marks, sizeof marks);
+        }
     }
     return h;
 }
@@ -617,8 +592,7 @@ void nv_world_memory(const world* w, size_t* per_vessel_total, size_t* shared_to
  * world_vessel_record (export, restore) and core/checkpoint.c, or restored
  * worlds lose it: this fails the build until that is done. */
 /* (contact_points and penetration are not carried: the last step's
- * readings, made again by the next step and read by nothing in it. flood
- * is not carried yet: nv_checkpoint_capture refuses a flooding world.) */
+ * readings, made again by the next step and read by nothing in it.) */
 _Static_assert(WORLD_VESSEL_ARRAYS == 39,
                "world_vessels changed: add the field to world_vessel_record, nv_world_export_vessel, "
                "nv_world_restore_vessel and core/checkpoint.c");
@@ -648,6 +622,29 @@ int nv_world_export_vessel(const world* w, uint32_t slot, world_vessel_record* o
     out->water_vy = v->water_vy[s];
     out->slam = v->slam[s];
     out->slam_count = v->slam[s] ? w->types[v->type[s]].hull.triangle_count : 0;
+    out->flood = v->flood[s];
+    return 0;
+}
+
+/* A flood state the vessel's type can hold: its compartments, water
+ * within each one's volume, holes in them. */
+static int world_check_flood(const world_type* t, const world_vessel_record* r, nv_error* err) {
+    const compartment_set* cs = t->compartments;
+    const flood_state* f = r->flood;
+    if (!cs) return nv_error_set(err, "restore: vessel %u is damaged but hull type '%s' has no compartments", r->id, t->name);
+    if (f->hole_count > FLOOD_MAX_HOLES)
+        return nv_error_set(err, "restore: vessel %u: %u holes, at most %d", r->id, f->hole_count, FLOOD_MAX_HOLES);
+    for (uint32_t i = 0; i < f->hole_count; i++)
+        if (f->holes[i].compartment >= cs->count || !(f->holes[i].area > 0.0) || !isfinite(f->holes[i].area) ||
+            !v3_is_finite(f->holes[i].point))
+            return nv_error_set(err, "restore: vessel %u: hole %u in compartment %u of %u (area %g m^2)", r->id, i,
+                                f->holes[i].compartment, cs->count, f->holes[i].area);
+    for (uint32_t k = 0; k < COMPARTMENT_MAX; k++) {
+        double room = k < cs->count ? cs->volume[k] : 0.0;
+        if (!(f->volume[k] >= 0.0) || !(f->volume[k] <= room) || !isfinite(f->level[k]))
+            return nv_error_set(err, "restore: vessel %u: compartment %u holds %g m^3 of water, room for %g", r->id, k,
+                                f->volume[k], room);
+    }
     return 0;
 }
 
@@ -705,18 +702,26 @@ int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* er
                                 "restore: vessel %u: slamming memory of triangle %u is 0x%04x, not a value the world "
                                 "writes (a zero or a normal half float)",
                                 r->id, i, (unsigned)r->slam[i]);
+    if (r->flood && world_check_flood(t, r, err)) return -1;
     if (world_reserve_vessels(w, w->count + 1, err)) return -1;
     if (world_reserve_for(w, &t->hull, err)) return -1;
     if ((r->flags & WORLD_VESSEL_PLAYER) && world_reserve_player(w, err)) return -1;
+    flood_state* flood = NULL;
+    if (r->flood && !(flood = malloc(sizeof *flood)))
+        return nv_error_fail(err, NV_ENOMEM, "restore: vessel %u: out of memory for its flooding", r->id);
+    if (flood) *flood = *r->flood;
     uint16_t* slam = NULL;
     if (keeps) {
         slam = world_slam_alloc(&t->hull);
-        if (!slam)
+        if (!slam) {
+            free(flood);
             return nv_error_fail(err, NV_ENOMEM, "restore: vessel %u: out of memory for the slamming state", r->id);
+        }
         memcpy(slam, r->slam, keeps * sizeof(uint16_t));
     }
     if (world_reserve_ids(w, (uint64_t)r->id + 1, err)) {
         free(slam);
+        free(flood);
         return -1;
     }
     uint32_t s = w->count++;
@@ -743,7 +748,7 @@ int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* er
     v->rudder[s] = r->rudder;
     v->water_vy[s] = r->water_vy;
     v->slam[s] = slam;
-    v->flood[s] = NULL;
+    v->flood[s] = flood;
     if (r->flags & WORLD_VESSEL_PLAYER) w->player_total++;
     world_count_vessel(w, &t->hull, +1);
     w->blocks_dirty = 1;

@@ -82,6 +82,13 @@ typedef struct world_pairs {
     uint32_t event_count, event_capacity;
 } world_pairs;
 
+/* Damage events (world_damage.c): the breaches made between steps wait
+ * in `pending` for the next step, which puts them first in `events`. */
+typedef struct world_damage {
+    world_damage_event *events, *pending;
+    uint32_t event_count, event_capacity, pending_count, pending_capacity;
+} world_damage;
+
 /* Vessel state as structure of arrays, indexed by slot: every array is
  * listed once here, X(type, name), and the struct, its growth, the move
  * of a slot, the frees and the memory count are all derived from the
@@ -123,7 +130,9 @@ typedef struct world_vessels {
     X(world_contact_event, ground_event)                                      \
     X(float, pair_margin) /* m: the shape's sweep, this step's reach */      \
     X(float, pair_reach)  /* m: the swept bounding sphere; 0 takes no part */ \
-    X(uint32_t, pair_body) /* the pair solver's body, or UINT32_MAX */
+    X(uint32_t, pair_body) /* the pair solver's body, or UINT32_MAX */   \
+    X(uint8_t, capsized_now) /* heel passed 90 degrees in this step */   \
+    X(uint64_t, became_full) /* compartments that filled in this step */
 
 typedef struct world_scratch_arrays {
 #define WORLD_VESSEL_ARRAY(type, name) type* name;
@@ -186,6 +195,7 @@ struct world {
 
     world_ground ground;
     world_pairs pairs;
+    world_damage damage;
     world_structure* structures;
     uint32_t structure_count, structure_capacity;
 
@@ -260,6 +270,10 @@ void world_ground_free(world* w);
 /* world_pairs.c: contacts between vessels, after the integration pass. */
 void world_pairs_step(world* w);
 void world_pairs_free(world* w);
+/* world_damage.c: after the step (unlocked): holes from contacts, the
+ * step's damage events, sunk vessels removed. */
+void world_damage_step(world* w);
+void world_damage_free(world* w);
 
 /* The "between steps only" rule of world.h, checked in debug builds as
  * Box2D asserts world->locked: a call from inside a step (the water's

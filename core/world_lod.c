@@ -141,6 +141,8 @@ int nv_world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error
         return nv_error_set(err, "vessel %u: unknown model %d", id, (int)model);
     if (model == WORLD_MODEL_COLUMNS && !w->types[w->v.type[s]].columns)
         return nv_error_set(err, "vessel %u: hull type '%s' has no column model", id, w->types[w->v.type[s]].name);
+    if (model == WORLD_MODEL_FLOATER && w->v.flood[s])
+        return nv_error_set(err, "vessel %u is damaged: a floater cannot take water", id);
     if (model == WORLD_MODEL_FLOATER && !w->types[w->v.type[s]].can_float)
         return nv_error_set(err, "vessel %u: hull type '%s' sinks: it cannot float as a floater", id,
                             w->types[w->v.type[s]].name);
@@ -211,6 +213,8 @@ static void world_lod_job(void* ctx, uint32_t begin, uint32_t end, uint32_t work
          * model, so distant traffic does not sail through land */
         if (m == WORLD_MODEL_FLOATER && world_ground_near(w, t, v3(x, v->py[s], z), WORLD_LOD_GROUND_REACH))
             m = t->columns ? WORLD_MODEL_COLUMNS : WORLD_MODEL_MESH;
+        /* a floater cannot take water: a damaged vessel keeps a rigid model */
+        if (m == WORLD_MODEL_FLOATER && v->flood[s]) m = t->columns ? WORLD_MODEL_COLUMNS : WORLD_MODEL_MESH;
         w->sv.lod_next[s] = (uint8_t)m;
     }
 }

@@ -143,6 +143,8 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
                         .angular_damping = w->cfg.angular_damping,
                         .dt = w->dt};
     for (uint32_t s = begin; s < end; s++) {
+        w->sv.capsized_now[s] = 0;
+        w->sv.became_full[s] = 0;
         if (v->flags[s] & WORLD_VESSEL_FROZEN) continue;
         /* Block sums added in block order: the same total whatever thread
          * computed each block. */
@@ -174,8 +176,8 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
              * about the CG), before the added mass and the actuators. */
             vec3 f = v3(0.0, 0.0, 0.0), t = v3(0.0, 0.0, 0.0);
             mat3 r = quat_to_mat3(b.orientation);
-            nv_flood_step(w->types[v->type[s]].compartments, v->flood[s], b.position, &r, w->water.surface,
-                          w->cfg.water_density, w->cfg.gravity, w->dt, &f, &t);
+            w->sv.became_full[s] = nv_flood_step(w->types[v->type[s]].compartments, v->flood[s], b.position, &r,
+                                                 w->water.surface, w->cfg.water_density, w->cfg.gravity, w->dt, &f, &t);
             mat3 rt = m3_transpose(&r);
             total.force = v3_add(total.force, m3_mul_v3(&rt, f));
             total.torque = v3_add(total.torque, m3_mul_v3(&rt, t));
@@ -208,6 +210,7 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
             continue;
         }
         world_store_body(w, s, &next);
+        w->sv.capsized_now[s] = (uint8_t)(nv_world_capsized(next.orientation) && !nv_world_capsized(b.orientation));
     }
 }
 
@@ -257,4 +260,5 @@ void nv_world_step(world* w) {
     /* From the tick count, not by adding dt: no drift over days. */
     w->time = (double)w->tick * w->dt;
     w->locked = 0;
+    world_damage_step(w);
 }

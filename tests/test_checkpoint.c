@@ -80,6 +80,9 @@ static void ckp_assert_same_vessels(const world* a, const world* b) {
         assert_int_equal(ra.slam_count, rb.slam_count);
         if (ra.slam_count) assert_memory_equal(ra.slam, rb.slam, ra.slam_count * sizeof(uint16_t));
         ra.slam = rb.slam = NULL;
+        assert_int_equal(ra.flood == NULL, rb.flood == NULL);
+        if (ra.flood) assert_memory_equal(ra.flood, rb.flood, sizeof *ra.flood);
+        ra.flood = rb.flood = NULL;
         assert_memory_equal(&ra, &rb, sizeof ra);
     }
 }
@@ -629,12 +632,77 @@ static void crc32_matches_the_standard(void** state) {
     assert_int_equal(nv_checkpoint_crc32(nv_checkpoint_crc32(0, "1234", 4), "56789", 5), 0xCBF43926u);
 }
 
+/* A checkpoint taken mid-flooding: two patrol boats holed in their engine
+ * rooms, one pumping, the other also holed forward; restored, the world
+ * has the same hash and floods on identically, bit for bit. */
+static void flooding_survives_a_restore(void** state) {
+    (void)state;
+    static const char json[] =
+        "{\"tick_hz\": 30, \"vessel_types\": [\"builtin:patrol\"], \"sunk_removal_depth\": 40,"
+        " \"vessels\": [{\"type\": \"patrol\", \"position\": [0, 0]}, {\"type\": \"patrol\", \"position\": [40, 0]}]}";
+    nv_error err;
+    ckp_world a;
+    ckp_world_make(&a, json, NULL);
+    world* w = a.inst.world;
+    assert_true(nv_world_get_config(w)->sunk_removal_depth == 40.0);
+    for (int i = 0; i < 10; i++) nv_world_step(w);
+    ASSERT_OK(nv_world_breach(w, 0, v3(-2.7, -1.0, 0.0), 0.05, &err), err);
+    ASSERT_OK(nv_world_breach(w, 1, v3(-2.7, -1.0, 0.0), 0.05, &err), err);
+    ASSERT_OK(nv_world_breach(w, 1, v3(6.0, -0.6, 0.0), 0.02, &err), err);
+    ASSERT_OK(nv_world_set_pumps(w, 0, 1, &err), err);
+    for (int i = 0; i < 45; i++) nv_world_step(w);
+    flood_state mid;
+    assert_int_equal(nv_world_flooding(w, 1, &mid), 0);
+    fprintf(stderr, "mid-flooding: %.4f m^3 in the engine room, %.4f forward\n", mid.volume[1], mid.volume[3]);
+    assert_true(mid.volume[1] > 0.05 && mid.volume[3] > 0.0 && mid.hole_count == 2); /* filling, not full */
+
+    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    uint8_t* data;
+    size_t size;
+    ckp_encode_or_fail(&src, &data, &size);
+    checkpoint c;
+    ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
+    free(data);
+    jobs* pool;
+    ASSERT_OK(nv_jobs_create(&pool, 2, &err), err);
+    scenario_instance b;
+    ASSERT_OK(nv_checkpoint_restore(&c, pool, &b, &err), err);
+    nv_checkpoint_free(&c);
+    assert_int_equal(nv_world_state_hash(b.world), nv_world_state_hash(w));
+    assert_true(nv_world_get_config(b.world)->sunk_removal_depth == 40.0);
+    ckp_assert_same_vessels(w, b.world);
+    for (int i = 0; i < 90; i++) {
+        nv_world_step(w);
+        nv_world_step(b.world);
+    }
+    assert_int_equal(nv_world_state_hash(b.world), nv_world_state_hash(w));
+    ckp_assert_same_vessels(w, b.world);
+    flood_state later, pumped;
+    assert_int_equal(nv_world_flooding(b.world, 1, &later), 0);
+    assert_int_equal(nv_world_flooding(b.world, 0, &pumped), 0);
+    assert_true(later.volume[1] > mid.volume[1]);
+    assert_true(pumped.pumping && pumped.volume[1] < later.volume[1]);
+    nv_scenario_instance_destroy(&b);
+    nv_jobs_destroy(pool);
+
+    /* A damaged vessel whose type lost its compartments is refused. */
+    ckp_encode_or_fail(&src, &data, &size);
+    ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
+    free(data);
+    memset(&c.hulls[0].compartments, 0, sizeof c.hulls[0].compartments);
+    assert_int_not_equal(nv_checkpoint_restore(&c, NULL, &b, &err), 0);
+    assert_non_null(strstr(err.message, "compartments"));
+    nv_checkpoint_free(&c);
+    ckp_world_free(&a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(crc32_matches_the_standard),
         cmocka_unit_test(round_trip_keeps_hash_and_future),
         cmocka_unit_test(columns_survive_a_restore),
         cmocka_unit_test(grounded_world_survives_a_restore),
+        cmocka_unit_test(flooding_survives_a_restore),
         cmocka_unit_test(file_round_trip_and_previous),
         cmocka_unit_test(every_corruption_and_truncation_is_refused),
         cmocka_unit_test(consistent_but_wrong_files_are_refused),

@@ -216,13 +216,7 @@ static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) 
     }
     double heel, trim, raw = sim_heading(st->orientation);
     nv_statics_attitude(st->orientation, &heel, &trim, NULL);
-    /* Capsized: heeled past 90 degrees about its own x axis (a hull that
-     * sinks bow or stern first stands on end without capsizing, and on
-     * end the heel means nothing). The world's up in the body frame is
-     * (0, cos, -sin) of the heel. */
-    quat q = st->orientation, back = {q.w, -q.x, -q.y, -q.z};
-    vec3 up = quat_rotate(back, v3(0.0, 1.0, 0.0));
-    if (hypot(up.y, up.z) > 0.5 && fabs(atan2(-up.z, up.y)) > 0.5 * 3.14159265358979323846) v->capsized = 1;
+    if (nv_world_capsized(st->orientation)) v->capsized = 1;
     double speed = hypot(st->velocity.x, st->velocity.z);
     if (first) {
         v->heading = v->heading_start = raw;

@@ -3,18 +3,19 @@
  * checksummed binary file, written atomically, from which a world resumes
  * with the same nv_world_state_hash and the same evolution.
  *
- * Format (version 1), little-endian throughout:
+ * Format (version 5), little-endian throughout:
  *
  *   header, 32 bytes
  *     0  magic "NVCHKPT\n"
- *     8  u32 format version (1)
+ *     8  u32 format version (5)
  *    12  u32 section count (6)
  *    16  u64 file size in bytes, header and trailer included
  *    24  u32 flags (0)
  *    28  u32 CRC-32 (IEEE 802.3, as zlib's crc32) of bytes 0..27
  *   sections, each: 4-byte tag, u32 0, u64 payload length, payload
  *     "WRLD"  tick, time (f64), nv_world_state_hash, next id, vessel count,
- *             hull type count, world_config, wind (3 f64), levels of detail
+ *             hull type count, world_config (sunk_removal_depth last), wind
+ *             (3 f64), levels of detail
  *     "OCEN"  u8 present, then every ocean_params field (the ocean is a pure
  *             function of its params and the time: nothing else is needed)
  *     "GRND"  u8 present, then the terrain's source ("builtin:NAME" or a
@@ -25,13 +26,20 @@
  *             nv_world_structure_fingerprint
  *     "TYPS"  u32 count, per hull type in type order: name, source spec
  *             ("builtin:NAME[:TRIS]" or a mesh path), mesh options, mass
- *             spec, u8 has_dynamics + coefficients and actuators, and a
- *             fingerprint of the hull built from them (vertex and triangle
- *             counts, mass, FNV-1a of the vertices and triangles)
+ *             spec, u8 has_dynamics + coefficients and actuators, the
+ *             column grid, a fingerprint of the hull built from them (vertex
+ *             and triangle counts, mass, FNV-1a of the vertices and
+ *             triangles), then its compartments: u32 n + n f64 bulkheads,
+ *             u32 m + m f64 longitudinal, pump rate, breach speed and area
+ *             (3 f64), and u32 the compartment count the world holds
  *     "VSLS"  u32 count, per vessel in slot order: world_vessel_record
  *             (ids, flags, model, pose, velocities, angular momentum, last
  *             forces, controls commanded and actual, the surface's vertical
- *             velocity, then u32 n + n u16 of slamming memory, IEEE half floats)
+ *             velocity, then u32 n + n u16 of slamming memory, IEEE half floats),
+ *             then u8 damaged, and when 1 its flood_state: u32 n holes, each
+ *             u32 compartment, point (3 f64), area (f64); u64 full mask, u8
+ *             pumping, u8 sunk, then per compartment slot (COMPARTMENT_MAX)
+ *             volume and level (2 f64)
  *     "OWNR"  opaque bytes for the embedder (the server's tokens and owners)
  *   trailer: u32 CRC-32 of every byte before it
  *
@@ -88,6 +96,7 @@ typedef struct world_vessel_record {
     float water_vy;                 /* the surface's vertical velocity at the CG, last step */
     uint32_t slam_count;     /* triangles of slamming memory; 0 when the type keeps none */
     const uint16_t* slam;    /* half floats; export: the world's (valid until the next change); restore: copied */
+    const flood_state* flood; /* damage (naval/compartment.h), NULL: none; export: the world's; restore: copied */
 } world_vessel_record;
 
 /* Slot order is part of the state (the hash and the block order follow
@@ -101,8 +110,9 @@ int nv_world_set_next_id(world* w, uint32_t next_id, nv_error* err);
 /* Between steps: the tick, and the time it implies (tick / tick_hz). */
 void nv_world_set_clock(world* w, uint64_t tick);
 
-/* 2: slamming memory as half floats; 3: hull types' column grids; 4: the ground */
-#define CHECKPOINT_VERSION 4u
+/* 2: slamming memory as half floats; 3: hull types' column grids; 4: the
+ * ground; 5: compartments, flooding and the sunk removal depth */
+#define CHECKPOINT_VERSION 5u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (nv_checkpoint_write_file). */
@@ -147,8 +157,9 @@ typedef struct checkpoint {
     uint32_t structure_count;
     scenario_hull* hulls;
     checkpoint_fingerprint* fingerprints;
+    uint32_t* compartment_counts; /* per hull type: the compartments its world held (0: none) */
     uint32_t hull_count;
-    world_vessel_record* vessels; /* slam arrays point into slam_storage */
+    world_vessel_record* vessels; /* slam arrays point into slam_storage; flood states are the checkpoint's */
     uint32_t vessel_count;
     uint16_t* slam_storage;
     uint8_t* owner_blob;

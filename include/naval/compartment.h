@@ -23,6 +23,13 @@
 #define COMPARTMENT_MAX 64           /* compartments per hull */
 #define COMPARTMENT_MIN_GAP 0.01     /* m between bulkheads, and from the hull's ends */
 
+/* How a hull type takes damage, beside its compartments' shapes. */
+typedef struct compartment_damage {
+    double pump_rate;                /* m^3/s each compartment's pump removes when pumping; 0: no pumps */
+    double breach_speed;             /* m/s: a contact closing faster holes the hull; 0: contacts never do */
+    double breach_area;              /* m^2, the hole such a contact makes */
+} compartment_damage;
+
 typedef struct compartment_set {
     uint32_t count;                  /* nx * nz */
     uint32_t nx, nz;                 /* transverse bulkheads + 1, longitudinal + 1 */
@@ -31,6 +38,7 @@ typedef struct compartment_set {
     mesh meshes[COMPARTMENT_MAX];    /* index ix * nz + iz; closed, outward, body frame; empty where
                                         the hull does not reach (a wing cell at a narrow bow) */
     double volume[COMPARTMENT_MAX];  /* m^3 */
+    compartment_damage damage;
 } compartment_set;
 
 /* Cuts the closed hull mesh (body frame) at the transverse bulkheads
@@ -78,12 +86,19 @@ typedef struct flood_hole {
     double area;                     /* m^2 */
 } flood_hole;
 
-/* One vessel's flooding: water per compartment and the holes. */
+#define FLOOD_FULL 0.99              /* of its volume: a compartment is full (reported once) */
+#define FLOOD_NOT_FULL 0.9           /*   until it drains below this again */
+
+/* One vessel's flooding: water per compartment, the holes, the pumps, and
+ * what has been reported (events are given once). */
 typedef struct flood_state {
     double volume[COMPARTMENT_MAX];  /* m^3 of water */
     double level[COMPARTMENT_MAX];   /* its level (world y) last step: where the next one starts looking */
     flood_hole holes[FLOOD_MAX_HOLES];
     uint32_t hole_count;
+    uint64_t full;                   /* bit k: compartment k reported full */
+    uint8_t pumping;                 /* the pumps are on */
+    uint8_t sunk;                    /* reported sunk */
 } flood_state;
 
 /* A hole at `point` (body frame) of `area` m^2, in the compartment whose
@@ -94,13 +109,21 @@ int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, doub
 /* One step of dt: water flows through each hole by the orifice law
  * between the sea outside (the surface's height above the hole) and the
  * compartment's level inside (a flat surface holding its water), both
- * measured from the hole; each compartment's water is then a weight at its
+ * measured from the hole; pumps, when on, remove up to pump_rate dt from
+ * each compartment; each compartment's water is then a weight at its
  * centroid. Adds that weight's force and its torque about the CG
  * (`position`, world) to *force and *torque. The water's own mass is not
- * added to the body's inertia (its weight is: statics are exact). */
-void nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
-                   const water_surface* water, double density, double gravity, double dt, vec3* force,
-                   vec3* torque);
+ * added to the body's inertia (its weight is: statics are exact).
+ * Returns the compartments that became full in this step (bits; they are
+ * marked in fs->full). */
+uint64_t nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
+                       const water_surface* water, double density, double gravity, double dt, vec3* force,
+                       vec3* torque);
+/* A hole in compartment k at `point` (body frame) without the test that
+ * the point is on the hull (a contact's point lies a little off it). */
+int nv_flood_hole(const compartment_set* cs, flood_state* fs, uint32_t k, vec3 point, double area, nv_error* err);
+/* The water aboard, m^3. */
+double nv_flood_total(const flood_state* fs);
 
 #pragma GCC visibility pop
 

@@ -71,11 +71,13 @@ typedef struct vessel_dynamics {
 
 /* Watertight bulkheads (naval/compartment.h), mesh coordinates: planes
  * x = bulkheads[i] across the hull, z = longitudinal[i] along it (wing
- * compartments); none: one compartment. */
+ * compartments); none: one compartment. With them, how the type takes
+ * damage: its pumps and what a collision does (compartment_damage). */
 typedef struct vessel_compartments {
     uint32_t bulkhead_count, longitudinal_count;
     double bulkheads[COMPARTMENT_MAX];
     double longitudinal[COMPARTMENT_MAX];
+    compartment_damage damage;
 } vessel_compartments;
 
 typedef struct vessel_type {

@@ -82,6 +82,8 @@ typedef struct world_config {
     double angular_damping;  /* 1/s: tau = -c I w */
     uint32_t vertex_block;   /* vertices per vertex-pass block */
     uint32_t triangle_block; /* triangles per triangle-pass block */
+    double sunk_removal_depth; /* m: a sunk vessel whose CG passes this depth below the still water
+                                  is removed (WORLD_DAMAGE_REMOVED); 0: never */
 } world_config;
 
 world_config nv_world_config_default(void);
@@ -150,6 +152,8 @@ const vessel_dynamics* nv_world_type_dynamics(const world* w, uint32_t type);
  * about the CG, e.g. from nv_vessel_type_compartments): the world takes
  * *cs over (it is left empty). Between steps, before any breach. */
 int nv_world_set_type_compartments(world* w, uint32_t type, compartment_set* cs, nv_error* err);
+/* The type's compartments, or NULL. */
+const compartment_set* nv_world_type_compartments(const world* w, uint32_t type);
 /* A hole of `area` m^2 at `point` (body frame about the CG) in vessel id's
  * hull: from the next step water flows through it by the orifice law into
  * the compartment that holds the point (nv_flood_step, on mesh and column
@@ -158,8 +162,42 @@ int nv_world_set_type_compartments(world* w, uint32_t type, compartment_set* cs,
 int nv_world_breach(world* w, uint32_t id, vec3 point, double area, nv_error* err);
 /* The vessel's flooding (zeroed when it has none); -1 when no such vessel. */
 int nv_world_flooding(const world* w, uint32_t id, flood_state* out);
-/* How many vessels have been breached. */
+/* How many vessels have been breached (or had their pumps set). */
 uint32_t nv_world_breached_count(const world* w);
+/* Switches vessel id's pumps (the type's compartment_damage.pump_rate from
+ * each compartment) on or off. Refused for a type without compartments. */
+int nv_world_set_pumps(world* w, uint32_t id, int on, nv_error* err);
+/* Sets world_config.sunk_removal_depth (>= 0, finite). Between steps. */
+int nv_world_set_sunk_removal_depth(world* w, double depth, nv_error* err);
+/* Heeled past 90 degrees about the body's own x axis (a hull standing on
+ * its bow or stern has not capsized). */
+int nv_world_capsized(quat orientation);
+
+/* What damage did, in order: the breaches applied before the step
+ * (nv_world_breach, in call order), then the holes its contacts made (a
+ * contact closing faster than the type's breach_speed), then per vessel in
+ * slot order: compartments that became full (>= FLOOD_FULL of their
+ * volume), a capsize (any vessel: heel passing 90 degrees), sunk (a breached
+ * vessel whose CG is deeper below the still water than its hull's reach:
+ * the whole hull is under), removed (sunk past sunk_removal_depth: the
+ * vessel is gone after the step). */
+typedef enum world_damage_kind {
+    WORLD_DAMAGE_BREACH = 0,
+    WORLD_DAMAGE_FULL,
+    WORLD_DAMAGE_CAPSIZED,
+    WORLD_DAMAGE_SUNK,
+    WORLD_DAMAGE_REMOVED,
+} world_damage_kind;
+typedef struct world_damage_event {
+    uint64_t tick;        /* the step's tick (nv_world_tick after it) */
+    uint32_t id;          /* the vessel */
+    uint32_t kind;        /* world_damage_kind */
+    uint32_t compartment; /* breach, full: which one; else UINT32_MAX */
+    double area;          /* breach: the hole, m^2 */
+    vec3 point;           /* breach: where, body frame about the CG */
+} world_damage_event;
+/* The last step's damage events; valid until the next step. */
+const world_damage_event* nv_world_damage_events(const world* w, uint32_t* count);
 /* Gives a hull type the column model (columns in mesh coordinates, see
  * core/columns.h), so its vessels can use WORLD_MODEL_COLUMNS. Between
  * steps. */

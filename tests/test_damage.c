@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+/* Damage in the world (core/world_damage.c): the events a sinking barge
+ * gives, in order and once each (breaches, compartments full, sunk,
+ * removed at depth), the same at 1 and 3 threads; pumps against a hole
+ * settle where the orifice law passes the pumps' rate (the head
+ * (Q / (Cd A))^2 / 2g between the sea and the water inside); a capsize is
+ * reported once; a collision faster than the type's breach speed holes
+ * both hulls in the compartments at the contact, a slower one does not. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "naval/compartment.h"
+#include "naval/hullgen.h"
+#include "naval/jobs.h"
+#include "naval/mesh.h"
+#include "naval/scenario.h"
+#include "naval/world.h"
+#include "test_util.h"
+
+static mesh box(double l, double b, double h) {
+    mesh m;
+    nv_error e;
+    if (nv_hullgen_box(&m, l, b, h, 8, 4, 4, &e)) fail_msg("%s", e.message);
+    return m;
+}
+
+/* A world of 40 x 8 x 5 m barges at a 2 m draft, five 8 m compartments,
+ * pumps of `pump_rate` m^3/s each. */
+static world* barge_world(uint32_t threads, double pump_rate, double removal_depth, uint32_t* type, jobs** pool) {
+    nv_error e;
+    *pool = NULL;
+    if (threads > 1 && nv_jobs_create(pool, threads, &e)) fail_msg("%s", e.message);
+    world_config cfg = nv_world_config_default();
+    cfg.tick_hz = 30.0;
+    cfg.linear_damping = 0.3;
+    cfg.angular_damping = 0.3;
+    cfg.sunk_removal_depth = removal_depth;
+    world* w = NULL;
+    if (nv_world_create(&w, &cfg, *pool, &e)) fail_msg("%s", e.message);
+    mesh m = box(40.0, 8.0, 5.0);
+    mass_spec spec = nv_mass_spec_default();
+    spec.mass = 1025.0 * 40.0 * 8.0 * 2.0;
+    spec.has_cg = true;
+    spec.cg = v3(0.0, 1.5, 0.0);
+    if (nv_world_add_hull_type(w, "barge", &m, &spec, type, &e)) fail_msg("%s", e.message);
+    for (uint32_t i = 0; i < m.vertex_count; i++) m.positions[3 * i + 1] -= 1.5f;
+    double planes[] = {-12.0, -4.0, 4.0, 12.0};
+    compartment_set cs;
+    if (nv_compartment_split(&m, planes, 4, NULL, 0, &cs, &e)) fail_msg("%s", e.message);
+    cs.damage.pump_rate = pump_rate;
+    if (nv_world_set_type_compartments(w, *type, &cs, &e)) fail_msg("%s", e.message);
+    nv_mesh_free(&m);
+    return w;
+}
+
+#define MAX_EVENTS 64
+
+/* Four of five compartments holed: the barge sinks. Returns the events. */
+static uint32_t sink_a_barge(uint32_t threads, world_damage_event* out, uint64_t* hash) {
+    uint32_t type, id, other;
+    jobs* pool;
+    world* w = barge_world(threads, 0.0, 30.0, &type, &pool);
+    nv_error e;
+    if (nv_world_spawn(w, type, v3(0.0, -0.5, 0.0), quat_identity(), &other, &e) ||
+        nv_world_spawn(w, type, v3(100.0, -0.5, 0.0), quat_identity(), &id, &e))
+        fail_msg("%s", e.message);
+    static const double at[4] = {-8.0, 0.0, 8.0, 16.0};
+    for (int k = 0; k < 4; k++)
+        if (nv_world_breach(w, id, v3(at[k], -1.5, 0.0), 2.0, &e)) fail_msg("%s", e.message);
+    uint32_t n = 0;
+    for (int i = 0; i < 200 * 30 && nv_world_vessel_get(w, id, &(world_vessel_state){0}) == 0; i++) {
+        nv_world_step(w);
+        uint32_t got;
+        const world_damage_event* ev = nv_world_damage_events(w, &got);
+        for (uint32_t k = 0; k < got && n < MAX_EVENTS; k++) out[n++] = ev[k];
+    }
+    *hash = nv_world_state_hash(w);
+    assert_int_equal(nv_world_vessel_count(w), 1); /* removed at 30 m; the other stays */
+    nv_world_destroy(w);
+    nv_jobs_destroy(pool);
+    return n;
+}
+
+static void a_sinking_barge_reports_each_stage_once(void** state) {
+    (void)state;
+    world_damage_event one[MAX_EVENTS], three[MAX_EVENTS];
+    uint64_t h1, h3;
+    uint32_t n = sink_a_barge(1, one, &h1), n3 = sink_a_barge(3, three, &h3);
+    for (uint32_t i = 0; i < n; i++)
+        print_message("tick %4llu: vessel %u kind %u compartment %d\n", (unsigned long long)one[i].tick, one[i].id,
+                      one[i].kind, (int)one[i].compartment);
+    /* the four breaches first, in call order, in the step that follows them */
+    assert_true(n >= 4 + 3);
+    for (uint32_t k = 0; k < 4; k++) {
+        assert_int_equal(one[k].kind, WORLD_DAMAGE_BREACH);
+        assert_int_equal(one[k].tick, 1);
+        assert_int_equal(one[k].compartment, k + 1);
+        assert_true(one[k].area == 2.0);
+    }
+    /* then compartments full (each once), sunk once, removed last */
+    uint32_t full = 0, sunk = 0;
+    uint64_t seen = 0;
+    for (uint32_t i = 4; i < n - 1; i++) {
+        if (one[i].kind == WORLD_DAMAGE_FULL) {
+            assert_false(seen & (1ull << one[i].compartment));
+            seen |= 1ull << one[i].compartment;
+            full++;
+        } else {
+            assert_int_equal(one[i].kind, WORLD_DAMAGE_SUNK);
+            sunk++;
+        }
+        assert_true(one[i].tick >= one[i - 1].tick);
+    }
+    assert_int_equal(sunk, 1);
+    assert_true(full >= 2); /* those it fills before it passes 30 m */
+    assert_int_equal(one[n - 1].kind, WORLD_DAMAGE_REMOVED);
+    /* the same events and state at any thread count */
+    assert_int_equal(n, n3);
+    assert_memory_equal(one, three, n * sizeof one[0]);
+    assert_true(h1 == h3);
+}
+
+/* A 0.5 m^2 hole in the barge's bottom under pumps of 1 m^3/s: the
+ * inflow Cd A sqrt(2 g dh) matches the pumps at dh = (Q / (Cd A))^2 / 2g,
+ * 0.566 m below the sea. */
+static void pumps_hold_the_water_where_the_orifice_law_says(void** state) {
+    (void)state;
+    uint32_t type, id;
+    jobs* pool;
+    world* w = barge_world(1, 1.0, 0.0, &type, &pool);
+    nv_error e;
+    if (nv_world_spawn(w, type, v3(0.0, -0.5, 0.0), quat_identity(), &id, &e)) fail_msg("%s", e.message);
+    const double A = 0.5, Q = 1.0, g = nv_world_get_config(w)->gravity;
+    if (nv_world_breach(w, id, v3(0.0, -1.5, 0.0), A, &e)) fail_msg("%s", e.message);
+    for (int i = 0; i < 30 * 30; i++) nv_world_step(w); /* unpumped: floods */
+    flood_state fs;
+    nv_world_flooding(w, id, &fs);
+    double flooded = fs.volume[2];
+    ASSERT_OK(nv_world_set_pumps(w, id, 1, &e), e);
+    for (int i = 0; i < 600 * 30; i++) nv_world_step(w);
+    nv_world_flooding(w, id, &fs);
+    double want = pow(Q / (FLOOD_CD * A), 2.0) / (2.0 * g), got = 0.0 - fs.level[2];
+    print_message("unpumped %.2f m^3; pumped %.3f m^3, the water %.4f m below the sea (closed form %.4f)\n", flooded,
+                  fs.volume[2], got, want);
+    assert_true(fs.pumping && fs.volume[2] > flooded);
+    double pumped = fs.volume[2];
+    assert_true(fabs(got - want) < 0.01 * want);
+    /* switched off: it floods back to the sea's level */
+    ASSERT_OK(nv_world_set_pumps(w, id, 0, &e), e);
+    for (int i = 0; i < 100 * 30; i++) nv_world_step(w);
+    nv_world_flooding(w, id, &fs);
+    print_message("unpumped again: the water %.4f m below the sea\n", -fs.level[2]);
+    assert_true(fabs(fs.level[2]) < 0.01 && fs.volume[2] > pumped + 10.0);
+    /* refusals */
+    assert_int_equal(nv_world_set_pumps(w, id + 7, 1, &e), -1);
+    assert_int_equal(e.code, NV_ENOENT);
+    assert_int_equal(nv_world_set_sunk_removal_depth(w, -1.0, &e), -1);
+    assert_int_equal(nv_world_set_sunk_removal_depth(w, NAN, &e), -1);
+    nv_world_destroy(w);
+    uint32_t bare;
+    w = barge_world(1, 0.0, 0.0, &type, &pool);
+    if (nv_world_spawn(w, type, v3(0.0, -0.5, 0.0), quat_identity(), &bare, &e)) fail_msg("%s", e.message);
+    assert_int_equal(nv_world_set_pumps(w, bare, 1, &e), -1);
+    assert_non_null(strstr(e.message, "no pumps"));
+    nv_world_destroy(w);
+}
+
+/* A barge rolled to 89.4 degrees and spun on: one capsize event. */
+static void a_capsize_is_reported_once(void** state) {
+    (void)state;
+    uint32_t type, id;
+    jobs* pool;
+    world* w = barge_world(1, 0.0, 0.0, &type, &pool);
+    nv_error e;
+    quat q = quat_from_axis_angle(v3(1.0, 0.0, 0.0), 89.4 * 3.14159265358979323846 / 180.0);
+    if (nv_world_spawn(w, type, v3(0.0, 0.0, 0.0), q, &id, &e)) fail_msg("%s", e.message);
+    ASSERT_OK(nv_world_set_velocity(w, id, v3(0, 0, 0), v3(2.0, 0, 0), &e), e);
+    uint32_t capsizes = 0;
+    for (int i = 0; i < 20; i++) {
+        nv_world_step(w);
+        uint32_t n;
+        const world_damage_event* ev = nv_world_damage_events(w, &n);
+        for (uint32_t k = 0; k < n; k++) {
+            assert_int_equal(ev[k].kind, WORLD_DAMAGE_CAPSIZED);
+            assert_int_equal(ev[k].id, id);
+            capsizes++;
+        }
+    }
+    world_vessel_state st;
+    nv_world_vessel_get(w, id, &st);
+    assert_true(nv_world_capsized(st.orientation));
+    assert_int_equal(capsizes, 1);
+    assert_false(nv_world_capsized(quat_identity()));
+    /* bow down 95 degrees is standing on end, not capsized */
+    assert_false(nv_world_capsized(quat_from_axis_angle(v3(0, 0, 1), -95.0 * 3.14159265358979323846 / 180.0)));
+    nv_world_destroy(w);
+}
+
+/* Two patrol boats (breach at 4 m/s, 0.05 m^2) meet head on. */
+static uint32_t collide(double speed, world_damage_event* out, vec3* contact) {
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"tick_hz\": 60, \"vessel_types\": [\"builtin:patrol\"], \"contacts\": {\"enabled\": true},"
+             " \"vessels\": [{\"type\": \"patrol\", \"position\": [-16, 0], \"velocity\": [%g, 0, 0]},"
+             "               {\"type\": \"patrol\", \"position\": [16, 0], \"heading_deg\": 180, \"velocity\": [%g, 0, 0]}]}",
+             speed, -speed);
+    scenario scn;
+    scenario_instance inst;
+    nv_error e;
+    if (nv_scenario_parse(json, strlen(json), "collision", NULL, &scn, &e) ||
+        nv_scenario_instantiate(&scn, NULL, &inst, &e))
+        fail_msg("%s", e.message);
+    uint32_t n = 0, touched = 0;
+    for (int i = 0; i < 4 * 60; i++) {
+        nv_world_step(inst.world);
+        uint32_t nc, nd;
+        const world_contact_event* c = nv_world_contact_events(inst.world, &nc);
+        if (nc && !touched++) *contact = c[0].point;
+        const world_damage_event* ev = nv_world_damage_events(inst.world, &nd);
+        for (uint32_t k = 0; k < nd && n < MAX_EVENTS; k++) out[n++] = ev[k];
+    }
+    assert_true(touched > 0);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&scn);
+    return n;
+}
+
+static void a_hard_collision_holes_both_hulls(void** state) {
+    (void)state;
+    world_damage_event ev[MAX_EVENTS];
+    vec3 at;
+    uint32_t n = collide(1.0, ev, &at); /* closing at about 2 m/s */
+    assert_int_equal(n, 0);
+    n = collide(4.0, ev, &at); /* about 8 m/s */
+    print_message("%u events; the first contact at (%.2f, %.2f, %.2f)\n", n, at.x, at.y, at.z);
+    assert_true(n >= 2);
+    assert_int_equal(ev[0].kind, WORLD_DAMAGE_BREACH);
+    assert_int_equal(ev[1].kind, WORLD_DAMAGE_BREACH);
+    assert_true(ev[0].id != ev[1].id);
+    for (int k = 0; k < 2; k++) {
+        assert_true(ev[k].area == 0.05);
+        /* both bows: the forepeak (compartment 4, ahead of the mesh's x = 8.5) */
+        assert_int_equal(ev[k].compartment, 4);
+        assert_true(ev[k].point.x > 8.5 + 2.3 - 0.5);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_sinking_barge_reports_each_stage_once),
+        cmocka_unit_test(pumps_hold_the_water_where_the_orifice_law_says),
+        cmocka_unit_test(a_capsize_is_reported_once),
+        cmocka_unit_test(a_hard_collision_holes_both_hulls),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
