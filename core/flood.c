@@ -83,7 +83,8 @@ static double hole_flow(const compartment_set* cs, const flood_state* fs, const 
 
 uint64_t nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
                        const water_surface* water, double density, double gravity, double dt, vec3* force,
-                       vec3* torque) {
+                       vec3* torque, flood_mass* mass) {
+    if (mass) memset(mass, 0, sizeof *mass);
     /* Each holed compartment's level now, from where it was last step. */
     double inside[COMPARTMENT_MAX];
     uint8_t holed[COMPARTMENT_MAX] = {0};
@@ -111,9 +112,15 @@ uint64_t nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position
         if (!(fs->volume[k] > 0.0)) continue;
         vec3 c;
         fs->level[k] = nv_compartment_level_near(&cs->meshes[k], rotation, position, fs->volume[k], fs->level[k], &c);
-        vec3 w = v3(0.0, -density * gravity * fs->volume[k], 0.0);
+        vec3 w = v3(0.0, -density * gravity * fs->volume[k], 0.0), r = v3_sub(c, position);
         *force = v3_add(*force, w);
-        *torque = v3_add(*torque, v3_cross(v3_sub(c, position), w));
+        *torque = v3_add(*torque, v3_cross(r, w));
+        if (!mass) continue;
+        double m = density * fs->volume[k], rr = v3_dot(r, r);
+        const double rv[3] = {r.x, r.y, r.z};
+        mass->mass += m;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) mass->inertia.m[i][j] += m * ((i == j ? rr : 0.0) - rv[i] * rv[j]);
     }
     return became_full;
 }

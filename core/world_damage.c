@@ -96,6 +96,21 @@ int nv_world_flooding(const world* w, uint32_t id, flood_state* out) {
     return 0;
 }
 
+const flood_state* nv_world_flood_of(const world* w, uint32_t id) {
+    uint32_t s = world_slot_of(w, id);
+    return s == UINT32_MAX ? NULL : w->v.flood[s];
+}
+
+uint32_t nv_world_damaged_ids(const world* w, uint32_t* ids, uint32_t cap) {
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < w->count; s++)
+        if (w->v.flood[s]) {
+            if (n < cap) ids[n] = w->v.id[s];
+            n++;
+        }
+    return n;
+}
+
 int nv_world_capsized(quat q) {
     /* The world's up in the body frame is (0, cos, -sin) of the heel. */
     quat back = {q.w, -q.x, -q.y, -q.z};
@@ -127,6 +142,21 @@ static void damage_from_contact(world* w, uint32_t s, vec3 point, uint64_t tick)
     world_damage* d = &w->damage;
     damage_push(&d->events, &d->event_count, &d->event_capacity,
                 (world_damage_event){tick, w->v.id[s], WORLD_DAMAGE_BREACH, k, cs->damage.breach_area, p});
+}
+
+/* The hull's highest point is under the still water (y = 0): the bounding
+ * sphere decides most cases, the vertices the rest. */
+static int damage_hull_under(const world* w, uint32_t s) {
+    const world_type* t = &w->types[w->v.type[s]];
+    double y = w->v.py[s];
+    if (y + t->radius < 0.0) return 1;
+    if (y - t->radius >= 0.0) return 0;
+    body b = world_load_body(w, s);
+    mat3 r = quat_to_mat3(b.orientation);
+    const hull* h = &t->hull;
+    for (uint32_t i = 0; i < h->vertex_count; i++)
+        if (y + r.m[1][0] * h->vx[i] + r.m[1][1] * h->vy[i] + r.m[1][2] * h->vz[i] >= 0.0) return 0;
+    return 1;
 }
 
 static int damage_breaks(const world* w, uint32_t s, double closing) {
@@ -166,7 +196,7 @@ void world_damage_step(world* w) {
                         (world_damage_event){tick, id, WORLD_DAMAGE_CAPSIZED, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});
         if (!fs || w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
         double depth = -w->v.py[s];
-        if (!fs->sunk && depth > w->types[w->v.type[s]].radius && nv_flood_total(fs) > 0.0) {
+        if (!fs->sunk && nv_flood_total(fs) > 0.0 && damage_hull_under(w, s)) {
             fs->sunk = 1;
             damage_push(&d->events, &d->event_count, &d->event_capacity,
                         (world_damage_event){tick, id, WORLD_DAMAGE_SUNK, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});

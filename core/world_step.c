@@ -134,6 +134,19 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
     }
 }
 
+/* The flood water moves with the hull: the forces accelerate the hull's
+ * mass and the water's together, the torques its inertia and the water's
+ * (as the added mass does: every force scaled, the state stays the hull's). */
+static void world_flood_inertia(const body* b, const flood_mass* water, vec3* force, vec3* torque) {
+    *force = v3_scale(*force, b->mass / (b->mass + water->mass));
+    mat3 own = body_world_inertia(b), both = own, inverse;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) both.m[i][j] += water->inertia.m[i][j];
+    if (!m3_inverse(&both, &inverse)) return;
+    vec3 alpha = m3_mul_v3(&inverse, *torque);
+    *torque = m3_mul_v3(&own, alpha);
+}
+
 static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     world* w = ctx;
     world_vessels* v = &w->v;
@@ -171,13 +184,15 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
             total.slam_torque = v3_add(total.slam_torque, part->slam_torque);
             total.submerged_area += part->submerged_area;
         }
+        flood_mass water = {0};
         if (v->flood[s]) {
             /* The flood water's weight joins the hull's forces (body frame,
              * about the CG), before the added mass and the actuators. */
             vec3 f = v3(0.0, 0.0, 0.0), t = v3(0.0, 0.0, 0.0);
             mat3 r = quat_to_mat3(b.orientation);
             w->sv.became_full[s] = nv_flood_step(w->types[v->type[s]].compartments, v->flood[s], b.position, &r,
-                                                 w->water.surface, w->cfg.water_density, w->cfg.gravity, w->dt, &f, &t);
+                                                 w->water.surface, w->cfg.water_density, w->cfg.gravity, w->dt, &f,
+                                                 &t, &water);
             mat3 rt = m3_transpose(&r);
             total.force = v3_add(total.force, m3_mul_v3(&rt, f));
             total.torque = v3_add(total.torque, m3_mul_v3(&rt, t));
@@ -192,6 +207,7 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
                               .rudder = v->rudder[s]};
         vec3 force, torque, water_force, water_torque;
         dynamics_assemble(&dv, &env, &force, &torque, &water_force, &water_torque);
+        if (water.mass > 0.0) world_flood_inertia(&b, &water, &force, &torque);
         v->throttle[s] = (float)dv.throttle;
         v->rudder[s] = (float)dv.rudder;
         v->fx[s] = water_force.x, v->fy[s] = water_force.y, v->fz[s] = water_force.z;

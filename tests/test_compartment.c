@@ -284,7 +284,8 @@ static void barge_run(barge* b, flood_state* fs, double seconds) {
         mat3 iw = body_world_inertia(bd);
         torque = v3_madd(torque, m3_mul_v3(&iw, bd->angular_velocity), -env.angular_damping);
         mat3 r = body_rotation(bd);
-        nv_flood_step(&b->cs, fs, bd->position, &r, &sea.base, env.water_density, env.gravity, dt, &force, &torque);
+        nv_flood_step(&b->cs, fs, bd->position, &r, &sea.base, env.water_density, env.gravity, dt, &force, &torque,
+                      NULL);
         body_integrate(bd, force, torque, dt);
         if (bd->position.y < -50.0) break; /* gone */
     }

@@ -20,6 +20,8 @@
 #include "naval/jobs.h"
 #include "naval/mesh.h"
 #include "naval/scenario.h"
+#include "naval/terrain.h"
+#include "naval/checkpoint.h"
 #include "naval/world.h"
 #include "test_util.h"
 
@@ -251,12 +253,124 @@ static void a_hard_collision_holes_both_hulls(void** state) {
     }
 }
 
+/* Water shut in a compartment (no hole: the added-weight case) heaves
+ * with the hull: the barge's heave period is 2 pi sqrt((M + m_w) /
+ * (rho g A_wp)) with the water's mass, 4.8 % longer than the dry hull's. */
+static double heave_period(double water) {
+    uint32_t type;
+    jobs* pool;
+    world* w = barge_world(1, 0.0, 0.0, &type, &pool);
+    nv_error e;
+    world_config cfg = *nv_world_get_config(w);
+    double mass = nv_world_hull_type(w, type)->body.mass, rho = cfg.water_density;
+    double draft = (mass + rho * water) / (rho * 40.0 * 8.0);
+    flood_state fs;
+    memset(&fs, 0, sizeof fs);
+    fs.volume[2] = water;
+    fs.level[2] = -draft;
+    world_vessel_record r;
+    memset(&r, 0, sizeof r);
+    r.id = 0;
+    r.type = type;
+    r.model = WORLD_MODEL_MESH;
+    r.position = v3(0.0, 1.5 - draft + 0.1, 0.0);
+    r.orientation = quat_identity();
+    r.flood = water > 0.0 ? &fs : NULL;
+    if (nv_world_restore_vessel(w, &r, &e) || nv_world_set_next_id(w, 1, &e)) fail_msg("%s", e.message);
+    /* zero crossings of the heave about the equilibrium, by linear interpolation */
+    double first = -1.0, last = -1.0, prev = 0.1, t = 0.0, dt = 1.0 / cfg.tick_hz;
+    int crossings = 0;
+    for (int i = 0; i < 20 * (int)cfg.tick_hz; i++) {
+        nv_world_step(w);
+        t += dt;
+        world_vessel_state st;
+        nv_world_vessel_get(w, 0, &st);
+        double y = st.position.y - (1.5 - draft);
+        if ((prev > 0.0) != (y > 0.0)) {
+            double at = t - dt * y / (y - prev);
+            if (first < 0.0) first = at;
+            last = at;
+            crossings++;
+        }
+        prev = y;
+    }
+    nv_world_destroy(w);
+    nv_jobs_destroy(pool);
+    return 2.0 * (last - first) / (crossings - 1);
+}
+
+static void shut_in_water_heaves_with_the_hull(void** state) {
+    (void)state;
+    const double water = 64.0, mass = 1025.0 * 40.0 * 8.0 * 2.0, rho = 1025.0, g = 9.81, area = 40.0 * 8.0;
+    double wet = heave_period(water), dry = heave_period(0.0);
+    double want_wet = 2.0 * 3.14159265358979323846 * sqrt((mass + rho * water) / (rho * g * area));
+    double want_dry = 2.0 * 3.14159265358979323846 * sqrt(mass / (rho * g * area));
+    print_message("heave period: %.4f s with 64 m^3 shut in (closed form %.4f), %.4f s dry (%.4f)\n", wet, want_wet,
+                  dry, want_dry);
+    assert_true(fabs(wet - want_wet) < 0.01 * want_wet);
+    assert_true(fabs(dry - want_dry) < 0.01 * want_dry);
+}
+
+/* With a seabed 12 m down (contacts on), a barge holed in four of five
+ * compartments sinks (reported once: the whole hull under the still
+ * water), comes to rest on the bottom and stays there: the removal depth
+ * (30 m) is never reached. */
+static void a_sunk_barge_rests_on_the_seabed(void** state) {
+    (void)state;
+    uint32_t type, id;
+    jobs* pool;
+    world* w = barge_world(1, 0.0, 30.0, &type, &pool);
+    nv_error e;
+    enum { N = 33 };
+    float* floor = malloc(N * N * sizeof *floor);
+    assert_non_null(floor);
+    for (int i = 0; i < N * N; i++) floor[i] = -12.0f;
+    terrain_spec spec = {-80.0, -80.0, 5.0, -100.0, 100.0};
+    terrain* ground;
+    ASSERT_OK(nv_terrain_create(&ground, N, N, floor, &spec, &e), e);
+    free(floor);
+    nv_world_set_terrain(w, ground);
+    world_contact_params cp = nv_world_contacts_default();
+    cp.enabled = 1;
+    ASSERT_OK(nv_world_set_contacts(w, &cp, &e), e);
+    if (nv_world_spawn(w, type, v3(0.0, -0.5, 0.0), quat_identity(), &id, &e)) fail_msg("%s", e.message);
+    static const double at[4] = {-8.0, 0.0, 8.0, 16.0};
+    for (int k = 0; k < 4; k++)
+        if (nv_world_breach(w, id, v3(at[k], -1.5, 0.0), 2.0, &e)) fail_msg("%s", e.message);
+    int sunk = 0, removed = 0;
+    double low = 0.0, high = -100.0;
+    for (int i = 0; i < 240 * 30; i++) {
+        nv_world_step(w);
+        uint32_t n;
+        const world_damage_event* ev = nv_world_damage_events(w, &n);
+        for (uint32_t k = 0; k < n; k++) {
+            sunk += ev[k].kind == WORLD_DAMAGE_SUNK;
+            removed += ev[k].kind == WORLD_DAMAGE_REMOVED;
+        }
+        world_vessel_state st;
+        assert_int_equal(nv_world_vessel_get(w, id, &st), 0);
+        if (i >= 220 * 30) { /* the last 20 s */
+            low = fmin(low, st.position.y);
+            high = fmax(high, st.position.y);
+        }
+    }
+    print_message("on the seabed: CG between %.3f and %.3f m (keel 1.5 m below it; bottom at -12 m)\n", low, high);
+    assert_int_equal(sunk, 1);
+    assert_int_equal(removed, 0);
+    assert_true(low > -10.5 - 0.2 && high < -10.5 + 0.2 && high - low < 0.05);
+    nv_world_destroy(w);
+    nv_terrain_destroy(ground);
+    nv_jobs_destroy(pool);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_sinking_barge_reports_each_stage_once),
         cmocka_unit_test(pumps_hold_the_water_where_the_orifice_law_says),
         cmocka_unit_test(a_capsize_is_reported_once),
         cmocka_unit_test(a_hard_collision_holes_both_hulls),
+        cmocka_unit_test(shut_in_water_heaves_with_the_hull),
+        cmocka_unit_test(a_sunk_barge_rests_on_the_seabed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,19 +106,28 @@ typedef struct flood_state {
  * compartment's mesh, a non-positive area, too many holes. */
 int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, double area, nv_error* err);
 
+/* The water aboard as mass: kg, and its inertia about the CG (point
+ * masses at each compartment's water centroid, world axes: the water's
+ * free surface keeps it from turning with the hull, so its own inertia
+ * about its centroid is left out). */
+typedef struct flood_mass {
+    double mass;
+    mat3 inertia;
+} flood_mass;
+
 /* One step of dt: water flows through each hole by the orifice law
  * between the sea outside (the surface's height above the hole) and the
  * compartment's level inside (a flat surface holding its water), both
  * measured from the hole; pumps, when on, remove up to pump_rate dt from
  * each compartment; each compartment's water is then a weight at its
  * centroid. Adds that weight's force and its torque about the CG
- * (`position`, world) to *force and *torque. The water's own mass is not
- * added to the body's inertia (its weight is: statics are exact).
+ * (`position`, world) to *force and *torque, and (when `mass` is not
+ * NULL) gives the water's mass and inertia in *mass.
  * Returns the compartments that became full in this step (bits; they are
  * marked in fs->full). */
 uint64_t nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
                        const water_surface* water, double density, double gravity, double dt, vec3* force,
-                       vec3* torque);
+                       vec3* torque, flood_mass* mass);
 /* A hole in compartment k at `point` (body frame) without the test that
  * the point is on the hull (a contact's point lies a little off it). */
 int nv_flood_hole(const compartment_set* cs, flood_state* fs, uint32_t k, vec3 point, double area, nv_error* err);

@@ -162,6 +162,12 @@ const compartment_set* nv_world_type_compartments(const world* w, uint32_t type)
 int nv_world_breach(world* w, uint32_t id, vec3 point, double area, nv_error* err);
 /* The vessel's flooding (zeroed when it has none); -1 when no such vessel. */
 int nv_world_flooding(const world* w, uint32_t id, flood_state* out);
+/* The vessel's flooding without a copy (NULL: none, or no such vessel);
+ * valid until the world next changes. */
+const flood_state* nv_world_flood_of(const world* w, uint32_t id);
+/* The damaged vessels' ids in slot order, at most cap of them; returns how
+ * many there are. */
+uint32_t nv_world_damaged_ids(const world* w, uint32_t* ids, uint32_t cap);
 /* How many vessels have been breached (or had their pumps set). */
 uint32_t nv_world_breached_count(const world* w);
 /* Switches vessel id's pumps (the type's compartment_damage.pump_rate from
@@ -178,8 +184,8 @@ int nv_world_capsized(quat orientation);
  * contact closing faster than the type's breach_speed), then per vessel in
  * slot order: compartments that became full (>= FLOOD_FULL of their
  * volume), a capsize (any vessel: heel passing 90 degrees), sunk (a breached
- * vessel whose CG is deeper below the still water than its hull's reach:
- * the whole hull is under), removed (sunk past sunk_removal_depth: the
+ * vessel whose hull is wholly under the still water: its highest vertex
+ * below y = 0), removed (sunk past sunk_removal_depth: the
  * vessel is gone after the step). */
 typedef enum world_damage_kind {
     WORLD_DAMAGE_BREACH = 0,
