@@ -112,6 +112,16 @@ int nvc_spawn(nvc_client* c, const char* type_name, uint16_t type, double x, dou
 int nvc_control(nvc_client* c, const nvc_vessel* v, float throttle, float rudder, nv_error* err);
 int nvc_despawn(nvc_client* c, const nvc_vessel* v, nv_error* err);
 int nvc_get_stats(nvc_client* c, proto_stats* out, nv_error* err);
+/* The damage entry of vessel id in a decoded snapshot (full snapshots carry
+ * every damaged vessel; compact ones none), or NULL when it is intact. */
+const proto_vessel_damage* nvc_snapshot_damage(const proto_snapshot* s, uint32_t id);
+/* Admin only (the client's admin token): a hole of `area` m^2 at (x, y, z)
+ * in the body frame about the CG of vessel `id`; *compartment (may be NULL)
+ * gets the compartment holed. */
+int nvc_damage(nvc_client* c, uint32_t id, float x, float y, float z, float area, uint32_t* compartment,
+               nv_error* err);
+/* The vessel's pumps on (1) or off (0). */
+int nvc_pumps(nvc_client* c, const nvc_vessel* v, int on, nv_error* err);
 
 /* Any request (request_id and admin token are filled in); *resp receives
  * the answer whatever its status (0 returned when it decoded; check
@@ -174,6 +184,18 @@ const proto_view_vessel* nvc_view_vessels(const nvc_view* v, uint32_t* count);
 /* Vessels that entered, spawned, left or went in the last update. */
 const proto_view_event* nvc_view_events(const nvc_view* v, uint32_t* count);
 const proto_view_vessel* nvc_view_find(const nvc_view* v, uint32_t id);
+/* Damage (docs/protocol.md, "Damage"): a held vessel's, as the server last
+ * sent it (at most a second old; flags and holes within an update of a
+ * change), or NULL when it is intact or not held: fill[k] / 255 of
+ * compartment k's volume (WorldInfo's VesselType.compartment_volumes) is
+ * water, flags PROTO_DAMAGE_PUMPING and PROTO_DAMAGE_SUNK_FLAG, holes. */
+const proto_vessel_damage* nvc_view_damage(const nvc_view* v, uint32_t id);
+/* Every held damaged vessel's (any order). */
+const proto_vessel_damage* nvc_view_damaged(const nvc_view* v, uint32_t* count);
+/* The damage events (breach, compartment full, capsized, sunk, removed)
+ * of vessels in the view that the last update carried: each exactly once,
+ * those of a lost update in a later one. Valid until the next poll. */
+const proto_damage_event* nvc_view_damage_events(const nvc_view* v, uint32_t* count);
 
 /* Every held vessel at the playout tick (fractional ticks: interpolated
  * between the samples around it, extrapolated at most max_extrapolate

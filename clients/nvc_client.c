@@ -246,6 +246,13 @@ int nvc_control(nvc_client* c, const nvc_vessel* v, float throttle, float rudder
     return rc;
 }
 
+const proto_vessel_damage* nvc_snapshot_damage(const proto_snapshot* s, uint32_t id) {
+    if (!s) return NULL;
+    for (uint32_t i = 0; i < s->damage_count; i++)
+        if (s->damage[i].id == id) return &s->damage[i];
+    return NULL;
+}
+
 int nvc_despawn(nvc_client* c, const nvc_vessel* v, nv_error* err) {
     if (!v) return nv_error_fail(err, NV_EINVAL, "despawn: no vessel");
     proto_request req = {0};
@@ -253,6 +260,33 @@ int nvc_despawn(nvc_client* c, const nvc_vessel* v, nv_error* err) {
     req.kind = PROTO_BODY_DESPAWN;
     req.body.despawn.vessel_id = v->id;
     req.body.despawn.token = v->token;
+    int rc = nvc_call(c, &req, &resp, err);
+    proto_free_response(&resp);
+    return rc;
+}
+
+int nvc_damage(nvc_client* c, uint32_t id, float x, float y, float z, float area, uint32_t* compartment,
+               nv_error* err) {
+    proto_request req = {0};
+    proto_response resp = {0};
+    req.kind = PROTO_BODY_DAMAGE;
+    req.body.damage.vessel_id = id;
+    req.body.damage.point[0] = x, req.body.damage.point[1] = y, req.body.damage.point[2] = z;
+    req.body.damage.area = area;
+    int rc = nvc_call(c, &req, &resp, err);
+    if (rc == 0 && compartment) *compartment = resp.body.damage_compartment;
+    proto_free_response(&resp);
+    return rc;
+}
+
+int nvc_pumps(nvc_client* c, const nvc_vessel* v, int on, nv_error* err) {
+    if (!v) return nv_error_fail(err, NV_EINVAL, "pumps: no vessel");
+    proto_request req = {0};
+    proto_response resp = {0};
+    req.kind = PROTO_BODY_PUMPS;
+    req.body.pumps.vessel_id = v->id;
+    req.body.pumps.token = v->token;
+    req.body.pumps.on = on ? 1 : 0;
     int rc = nvc_call(c, &req, &resp, err);
     proto_free_response(&resp);
     return rc;

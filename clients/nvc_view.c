@@ -204,6 +204,18 @@ const proto_view_event* nvc_view_events(const nvc_view* v, uint32_t* count) {
 
 const proto_view_vessel* nvc_view_find(const nvc_view* v, uint32_t id) { return proto_view_decoder_find(v->dec, id); }
 
+const proto_vessel_damage* nvc_view_damage(const nvc_view* v, uint32_t id) {
+    return proto_view_decoder_damage(v->dec, id);
+}
+
+const proto_vessel_damage* nvc_view_damaged(const nvc_view* v, uint32_t* count) {
+    return proto_view_decoder_damaged(v->dec, count);
+}
+
+const proto_damage_event* nvc_view_damage_events(const nvc_view* v, uint32_t* count) {
+    return proto_view_decoder_damage_events(v->dec, count);
+}
+
 uint32_t nvc_view_sample(const nvc_view* v, double tick, double max_extrapolate, nvc_view_state* out, uint32_t cap) {
     uint32_t n;
     const proto_view_vessel* vs = proto_view_decoder_vessels(v->dec, &n);

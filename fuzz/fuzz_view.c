@@ -46,9 +46,19 @@ static int fuzz_next_chunk(fuzz_chunks* c, const uint8_t** chunk, size_t* len) {
 /* What a client does with what it holds: sample it before, between and
  * past its samples. */
 static void fuzz_sample_all(const proto_view_decoder* d) {
-    uint32_t n, events;
+    uint32_t n, events, damaged, dev;
     const proto_view_vessel* vs = proto_view_decoder_vessels(d, &n);
     proto_view_decoder_events(d, &events);
+    /* Damage is kept of held vessels only, never a clearing entry. */
+    const proto_vessel_damage* dm = proto_view_decoder_damaged(d, &damaged);
+    for (uint32_t i = 0; i < damaged; i++)
+        if (!proto_view_decoder_find(d, dm[i].id) || proto_view_decoder_damage(d, dm[i].id) != &dm[i] ||
+            proto_damage_is_clear(&dm[i]) || dm[i].compartment_count > PROTO_MAX_COMPARTMENTS)
+            __builtin_trap();
+    const proto_damage_event* de = proto_view_decoder_damage_events(d, &dev);
+    if (dev > PROTO_VIEW_MAX_DAMAGE_EVENTS) __builtin_trap();
+    for (uint32_t i = 0; i < dev; i++)
+        if (de[i].kind > PROTO_DAMAGE_REMOVED) __builtin_trap();
     uint32_t ack, mask;
     proto_view_decoder_ack(d, &ack, &mask);
     for (uint32_t i = 0; i < n; i++) {
@@ -83,6 +93,11 @@ static void fuzz_encode(fuzz_hub* f) {
     frame.send_time_ns = frame.tick;
     frame.vessels = v;
     nv_error err;
+    proto_vessel_damage dmg[FUZZ_VIEW_DAMAGE_MAX];
+    proto_damage_event ev[1];
+    uint32_t ndmg, nev;
+    fuzz_view_damage(f->step - 1, dmg, &ndmg, ev, &nev);
+    if (view_hub_set_damage(f->hub, dmg, ndmg, ev, nev, &err)) __builtin_trap();
     view_hub_encode(f->hub, &frame, NULL, &err);
     for (uint32_t i = 0; i < view_hub_output_count(f->hub); i++) {
         uint32_t conn;

@@ -50,6 +50,37 @@ static inline uint32_t fuzz_view_fleet(uint32_t step, proto_vessel* v, uint64_t*
     return n;
 }
 
+/* The damage of step k, for the hub (view_hub_set_damage): vessels 2, 4
+ * and 8 damaged (2 pumped dry and no longer damaged on steps 12..15 of
+ * every 16, 4's flags and water changing), 7 on even steps; an event of
+ * vessel 1 + k % 9 every third step (of a kind cycling through them). */
+static inline void fuzz_view_damage(uint32_t step, proto_vessel_damage* d, uint32_t* n, proto_damage_event* ev,
+                                    uint32_t* nev) {
+    static const uint32_t ids[] = {2, 4, 7, 8};
+    *n = *nev = 0;
+    for (uint32_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+        uint32_t id = ids[k];
+        if ((id == 2 && step % 16 >= 12) || (id == 7 && (step & 1u))) continue;
+        proto_vessel_damage* e = &d[(*n)++];
+        memset(e, 0, sizeof *e);
+        e->id = id;
+        e->flags = (uint8_t)(id == 4 ? (step / 8) % 4 : 0);
+        e->holes = (uint8_t)(1 + id % 3);
+        e->compartment_count = (uint8_t)(id + 1);
+        for (uint32_t c = 0; c < e->compartment_count; c++) e->fill[c] = (uint8_t)(step * (c + 1) + id);
+    }
+    if (step % 3 == 0) {
+        proto_damage_event* e = &ev[(*nev)++];
+        memset(e, 0, sizeof *e);
+        e->tick = 1000u + step;
+        e->id = 1 + step % 9;
+        e->kind = (uint8_t)(step / 3 % 5);
+        e->compartment = e->kind <= PROTO_DAMAGE_FULL ? (uint8_t)(step % 4) : PROTO_DAMAGE_NO_COMPARTMENT;
+        e->area = 0.5f;
+    }
+}
+#define FUZZ_VIEW_DAMAGE_MAX 4
+
 static inline int fuzz_view_owner(void* arg, uint32_t id, const proto_token* token) {
     (void)arg;
     for (int i = 0; i < 16; i++)

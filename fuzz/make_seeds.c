@@ -76,6 +76,22 @@ static void seeds_requests(void) {
     r.kind = PROTO_BODY_WORLD_INFO;
     if (proto_encode_request(&b, &r, &err)) seeds_die("world info", err.message);
     seeds_write("request", "world-info", b.data, b.size);
+    memset(&r.body, 0, sizeof r.body);
+    r.kind = PROTO_BODY_DAMAGE;
+    r.body.damage.vessel_id = 42;
+    r.body.damage.point[0] = -2.7f, r.body.damage.point[1] = -1.0f;
+    r.body.damage.area = 0.3f;
+    snprintf(r.admin_token, sizeof r.admin_token, "0123456789abcdef0123");
+    if (proto_encode_request(&b, &r, &err)) seeds_die("damage", err.message);
+    seeds_write("request", "damage", b.data, b.size);
+    r.admin_token[0] = '\0';
+    memset(&r.body, 0, sizeof r.body);
+    r.kind = PROTO_BODY_PUMPS;
+    r.body.pumps.vessel_id = 42;
+    r.body.pumps.token = token;
+    r.body.pumps.on = 1;
+    if (proto_encode_request(&b, &r, &err)) seeds_die("pumps", err.message);
+    seeds_write("request", "pumps", b.data, b.size);
 
     proto_response res;
     memset(&res, 0, sizeof res);
@@ -86,6 +102,11 @@ static void seeds_requests(void) {
     res.body.spawn.token = token;
     if (proto_encode_response(&b, &res, &err)) seeds_die("spawn reply", err.message);
     seeds_write("request", "spawn-reply", b.data, b.size);
+    memset(&res.body, 0, sizeof res.body);
+    res.kind = PROTO_BODY_DAMAGE;
+    res.body.damage_compartment = 3;
+    if (proto_encode_response(&b, &res, &err)) seeds_die("damage reply", err.message);
+    seeds_write("request", "damage-reply", b.data, b.size);
     if (proto_encode_error_response(&b, 10, PROTO_BODY_CONTROL, PROTO_STATUS_UNAUTHORIZED, "wrong token", &err))
         seeds_die("error reply", err.message);
     seeds_write("request", "error-reply", b.data, b.size);
@@ -331,6 +352,23 @@ static void seeds_checkpoint(void) {
     free(data);
     nv_scenario_instance_destroy(&inst);
     nv_scenario_free(&s);
+
+    /* Damage: a patrol boat holed twice, pumping, a few steps on. */
+    static const char flooding[] =
+        "{\"vessel_types\": [\"builtin:patrol\"], \"sunk_removal_depth\": 30,"
+        " \"vessels\": [{\"type\": \"patrol\", \"position\": [0, 0]}, {\"type\": \"patrol\", \"position\": [30, 0]}]}";
+    if (nv_scenario_parse(flooding, sizeof flooding - 1, "seed", NULL, &s, &e) ||
+        nv_scenario_instantiate(&s, NULL, &inst, &e) ||
+        nv_world_breach(inst.world, 0, v3(-2.7, -1.0, 0.0), 0.1, &e) ||
+        nv_world_breach(inst.world, 0, v3(6.0, -0.6, 0.0), 0.05, &e) || nv_world_set_pumps(inst.world, 0, 1, &e))
+        seeds_die("flooding world", e.message);
+    for (int i = 0; i < 5; i++) nv_world_step(inst.world);
+    src = (checkpoint_source){.world = inst.world, .hulls = s.hulls, .hull_count = s.hull_count, .terrain = &s.terrain};
+    if (nv_checkpoint_encode(&src, &data, &size, &e)) seeds_die("checkpoint", e.message);
+    seeds_write("checkpoint", "flooding", data, size);
+    free(data);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
 }
 
 /* ---- player views: fuzz_view.c's requests, sessions and update streams ---- */
@@ -439,7 +477,12 @@ static void seeds_view_step(view_hub* h, proto_view_decoder* d, uint32_t step, i
     f.send_time_ns = f.tick;
     f.vessels = v;
     nv_error err;
-    if (view_hub_encode(h, &f, NULL, &err)) seeds_die("view encode", err.message);
+    proto_vessel_damage dmg[FUZZ_VIEW_DAMAGE_MAX];
+    proto_damage_event ev[1];
+    uint32_t ndmg, nev;
+    fuzz_view_damage(step, dmg, &ndmg, ev, &nev);
+    if (view_hub_set_damage(h, dmg, ndmg, ev, nev, &err) || view_hub_encode(h, &f, NULL, &err))
+        seeds_die("view encode", err.message);
     for (uint32_t i = 0; i < view_hub_output_count(h); i++) {
         uint32_t conn;
         const uint8_t* out;

@@ -153,6 +153,36 @@ typedef struct proto_contact {
     uint32_t structure;      /* with b PROTO_CONTACT_GROUND: 0 the terrain, k + 1 structure k */
 } proto_contact;
 
+/* Damage (the wire's DamageEvent, 32 bytes; kinds as core's world_damage_kind). */
+enum {
+    PROTO_DAMAGE_BREACH = 0,
+    PROTO_DAMAGE_FULL = 1,
+    PROTO_DAMAGE_CAPSIZED = 2,
+    PROTO_DAMAGE_SUNK = 3,
+    PROTO_DAMAGE_REMOVED = 4,
+};
+#define PROTO_DAMAGE_NO_COMPARTMENT 255u
+typedef struct proto_damage_event {
+    uint64_t tick;
+    uint32_t id;
+    uint8_t kind;
+    uint8_t compartment;     /* breach, full; else PROTO_DAMAGE_NO_COMPARTMENT */
+    uint16_t pad;            /* 0 */
+    float area;              /* breach: m^2 */
+    float point[3];          /* breach: body frame about the CG, m */
+} proto_damage_event;
+
+/* A damaged vessel (the wire's VesselDamage). */
+#define PROTO_MAX_COMPARTMENTS 64u
+enum { PROTO_DAMAGE_PUMPING = 1u << 0, PROTO_DAMAGE_SUNK_FLAG = 1u << 1 };
+typedef struct proto_vessel_damage {
+    uint32_t id;
+    uint8_t flags;           /* PROTO_DAMAGE_PUMPING, PROTO_DAMAGE_SUNK_FLAG */
+    uint8_t holes;
+    uint8_t compartment_count;
+    uint8_t fill[PROTO_MAX_COMPARTMENTS]; /* water / volume x 255, rounded */
+} proto_vessel_damage;
+
 /* Per-tick figures the server measured (all optional: 0 when unknown). */
 typedef struct proto_tick_stats {
     float step_ms;        /* the world step */
@@ -175,6 +205,12 @@ typedef struct proto_snapshot {
     proto_contact* contacts;   /* begun since the previous snapshot */
     uint32_t contact_count;
     uint32_t contact_capacity; /* decoder-owned storage; 0 when the caller's */
+    proto_vessel_damage* damage; /* damaged vessels among `vessels` */
+    uint32_t damage_count;
+    uint32_t damage_capacity;  /* decoder-owned storage; 0 when the caller's */
+    proto_damage_event* damage_events; /* since the previous snapshot */
+    uint32_t damage_event_count;
+    uint32_t damage_event_capacity; /* decoder-owned storage; 0 when the caller's */
 } proto_snapshot;
 
 /* Full snapshot (PROTO_ID_SNAPSHOT): 72 bytes per vessel + ~72 of header.
@@ -276,6 +312,9 @@ typedef struct proto_vessel_type {
     double mass;                   /* kg */
     float bounds_min[3], bounds_max[3];  /* hull box in the body frame (about the CG), m */
     uint32_t vertex_count, triangle_count;
+    uint32_t compartment_count;    /* 0: none (cannot be holed) */
+    float compartment_volumes[PROTO_MAX_COMPARTMENTS]; /* m^3 */
+    float pump_rate;               /* m^3/s per compartment; 0: none */
 } proto_vessel_type;
 
 /* The ground for renderers (the wire's TerrainInfo). */
@@ -349,7 +388,9 @@ typedef enum proto_body {
     PROTO_BODY_DESPAWN = 4,
     PROTO_BODY_WORLD_INFO = 5,
     PROTO_BODY_HULL = 6,
-    PROTO_BODY_STATS = 7
+    PROTO_BODY_STATS = 7,
+    PROTO_BODY_DAMAGE = 8,
+    PROTO_BODY_PUMPS = 9
 } proto_body;
 
 typedef enum proto_status {
@@ -400,6 +441,21 @@ typedef struct proto_get_hull {
     uint16_t type;
 } proto_get_hull;
 
+/* Admin only: a hole of `area` m^2 at `point` (body frame about the CG).
+ * Both ends refuse a non-finite point and an area outside (0, max]. */
+#define PROTO_MAX_HOLE_AREA 100.0
+typedef struct proto_damage {
+    uint32_t vessel_id;
+    float point[3];
+    float area;
+} proto_damage;
+
+typedef struct proto_pumps {
+    uint32_t vessel_id;
+    proto_token token;
+    uint8_t on;
+} proto_pumps;
+
 typedef struct proto_request {
     uint64_t request_id;           /* echoed in the response */
     char admin_token[PROTO_SECRET_MAX];  /* "" when none */
@@ -410,6 +466,8 @@ typedef struct proto_request {
         proto_control control;
         proto_despawn despawn;
         proto_get_hull get_hull;
+        proto_damage damage;
+        proto_pumps pumps;
     } body;
 } proto_request;
 
@@ -459,6 +517,7 @@ typedef struct proto_response {
         proto_hello_reply hello;
         proto_spawn_reply spawn;
         proto_stats stats;
+        uint8_t damage_compartment; /* DAMAGE: the compartment holed */
     } body;
     proto_world_info world_info;
     proto_hull hull;
@@ -484,6 +543,7 @@ void proto_free_response(proto_response* r);
 #define PROTO_VIEW_POS_STEP (1.0 / 512.0)   /* m: positions are integers of this step, world frame */
 #define PROTO_VIEW_POS_LIMIT (1 << 29)      /* steps: vessels further than 1,048,576 m from the origin are not sent */
 #define PROTO_VIEW_HISTORY 16          /* samples a decoder keeps per vessel (newest first): 250 ms at 60 Hz */
+#define PROTO_VIEW_MAX_DAMAGE_EVENTS 256 /* damage events one update carries at most (a decoder refuses more) */
 
 typedef struct proto_view_own {
     uint32_t id;
@@ -524,6 +584,17 @@ typedef struct proto_view_header {
     char error[PROTO_ERROR_MAX];
     int has_settings;        /* the view as the server applies it, after a change */
     proto_view_settings settings;
+    /* Damage (docs/protocol.md, "Damage"): entries of damaged vessels the
+     * client holds (in keyframes, at most a second apart, and when one is
+     * new or its flags or holes changed; an entry with no flags, no holes
+     * and no water says the vessel is no longer damaged) and the damage
+     * events of vessels in the view since the previous update. Encoding:
+     * the caller's arrays; decoding: the decoder's, valid until the next
+     * decode (proto_view_decoder_damage* keep what applies). */
+    const proto_vessel_damage* damage;
+    uint32_t damage_count;
+    const proto_damage_event* damage_events;
+    uint32_t damage_event_count;
 } proto_view_header;
 
 /* One vessel a view holds: its newest samples, newest first. */
@@ -574,6 +645,15 @@ const proto_view_vessel* proto_view_decoder_vessels(const proto_view_decoder* d,
 const proto_view_event* proto_view_decoder_events(const proto_view_decoder* d, uint32_t* count);
 /* The vessel with that id, or NULL. */
 const proto_view_vessel* proto_view_decoder_find(const proto_view_decoder* d, uint32_t id);
+/* The damage of a held vessel: the newest entry received for it since it
+ * was last entered (NULL: none, or not held). Valid until the next decode. */
+const proto_vessel_damage* proto_view_decoder_damage(const proto_view_decoder* d, uint32_t id);
+/* Every held vessel's damage (any order; valid until the next decode). */
+const proto_vessel_damage* proto_view_decoder_damaged(const proto_view_decoder* d, uint32_t* count);
+/* The damage events the last decoded update carried, in the server's order. */
+const proto_damage_event* proto_view_decoder_damage_events(const proto_view_decoder* d, uint32_t* count);
+/* 1 when a damage entry says "no longer damaged": no flags, no holes, no water. */
+int proto_damage_is_clear(const proto_vessel_damage* d);
 
 /* Where the vessel was at `tick` (fractional): interpolated between the two
  * samples around it (position linearly, orientation by normalised lerp),

@@ -53,8 +53,14 @@ int encode_snapshot(proto_buf* out, const proto_snapshot* s, proto_error* err) {
     fb::Offset<fb::Vector<const np::Contact*>> contacts;
     if (s->contact_count)
         contacts = fbb.CreateVectorOfStructs(reinterpret_cast<const np::Contact*>(s->contacts), s->contact_count);
+    damage_vector damage;
+    damage_event_vector events;
+    if (put_damage(fbb, s->damage, s->damage_count, lim.max_vessels, &damage, err) != 0 ||
+        put_damage_events(fbb, s->damage_events, s->damage_event_count, lim.max_vessels, &events, err) != 0)
+        return -1;
     auto stats = put_stats(fbb, s->stats);
-    finish(out, fbb, np::CreateSnapshot(fbb, s->tick, s->sim_time, s->send_time_ns, stats, vessels, contacts),
+    finish(out, fbb,
+           np::CreateSnapshot(fbb, s->tick, s->sim_time, s->send_time_ns, stats, vessels, contacts, damage, events),
            PROTO_ID_SNAPSHOT);
     return 0;
 }
@@ -64,6 +70,7 @@ int decode_snapshot(const void* data, size_t size, const proto_limits* limits, p
     if (!out) return nv_error_fail(err, NV_EINVAL, "snapshot: no output");
     out->vessel_count = 0;
     out->contact_count = 0;
+    out->damage_count = out->damage_event_count = 0;
     const proto_limits lim = proto_effective_limits(limits);
     std::vector<uint64_t> scratch;
     auto* s = verified_root<np::Snapshot>(data, size, lim, PROTO_ID_SNAPSHOT, "snapshot", scratch, err);
@@ -81,6 +88,10 @@ int decode_snapshot(const void* data, size_t size, const proto_limits* limits, p
     if (grow(&out->contacts, &out->contact_capacity, nc, err) != 0) return -1;
     if (nc) std::memcpy(out->contacts, c->Data(), nc * sizeof(proto_contact));
     out->contact_count = static_cast<uint32_t>(nc);
+    if (get_damage(s->damage(), lim.max_vessels, &out->damage, &out->damage_capacity, &out->damage_count, err) != 0 ||
+        get_damage_events(s->damage_events(), lim.max_vessels, &out->damage_events, &out->damage_event_capacity,
+                          &out->damage_event_count, err) != 0)
+        return -1;
     out->tick = s->tick();
     out->sim_time = s->sim_time();
     out->send_time_ns = s->send_time_ns();
@@ -143,7 +154,13 @@ int put_world_info(fb::FlatBufferBuilder& fbb, const proto_world_info* w, fb::Of
         if (put_string(fbb, t.name, sizeof t.name, "vessel type name", &name, err) != 0) return -1;
         np::Vec3f lo(t.bounds_min[0], t.bounds_min[1], t.bounds_min[2]);
         np::Vec3f hi(t.bounds_max[0], t.bounds_max[1], t.bounds_max[2]);
-        types[i] = np::CreateVesselType(fbb, t.type, name, t.mass, &lo, &hi, t.vertex_count, t.triangle_count);
+        if (t.compartment_count > PROTO_MAX_COMPARTMENTS)
+            return proto_set_error(err, "world info: vessel type %u has %u compartments (at most %u)", t.type,
+                                   t.compartment_count, PROTO_MAX_COMPARTMENTS);
+        fb::Offset<fb::Vector<float>> volumes;
+        if (t.compartment_count) volumes = fbb.CreateVector(t.compartment_volumes, t.compartment_count);
+        types[i] = np::CreateVesselType(fbb, t.type, name, t.mass, &lo, &hi, t.vertex_count, t.triangle_count,
+                                        volumes, t.pump_rate);
     }
     auto types_vec = fbb.CreateVector(types);
     fb::Offset<np::OceanSpec> ocean;
@@ -197,6 +214,14 @@ int get_world_info(const np::WorldInfo* w, const proto_limits& lim, proto_world_
         if (auto* b = t->bounds_max()) o.bounds_max[0] = b->x(), o.bounds_max[1] = b->y(), o.bounds_max[2] = b->z();
         o.vertex_count = t->vertex_count();
         o.triangle_count = t->triangle_count();
+        auto* vol = t->compartment_volumes();
+        size_t k = vol ? vol->size() : 0;
+        if (k > PROTO_MAX_COMPARTMENTS)
+            return proto_set_error(err, "world info: vessel type %u has %zu compartments (at most %u)", o.type, k,
+                                   PROTO_MAX_COMPARTMENTS);
+        o.compartment_count = static_cast<uint32_t>(k);
+        if (k) std::memcpy(o.compartment_volumes, vol->Data(), k * sizeof(float));
+        o.pump_rate = t->pump_rate();
     }
     out->protocol_version = w->protocol_version();
     out->tick_hz = w->tick_hz();
@@ -313,6 +338,18 @@ int get_hull(const np::HullMesh* m, const proto_limits& lim, proto_hull* out, pr
 
 bool in_unit_range(float v) { return std::isfinite(v) && v >= -1.0f && v <= 1.0f; }
 
+// A hole: a finite point, an area above 0 and at most PROTO_MAX_HOLE_AREA.
+bool damage_is_valid(const proto_damage& d) {
+    return std::isfinite(d.point[0]) && std::isfinite(d.point[1]) && std::isfinite(d.point[2]) && d.area > 0.0f &&
+           d.area <= PROTO_MAX_HOLE_AREA;
+}
+
+int damage_refusal(const proto_damage& d, proto_error* err) {
+    return proto_set_error(err, "damage: the point (%.9g, %.9g, %.9g) must be finite and the area %.9g in (0, %g] m^2",
+                           (double)d.point[0], (double)d.point[1], (double)d.point[2], (double)d.area,
+                           PROTO_MAX_HOLE_AREA);
+}
+
 int encode_request(proto_buf* out, const proto_request* r, proto_error* err) {
     if (!r) return nv_error_fail(err, NV_EINVAL, "request: no input");
     auto& fbb = builder_of(out);
@@ -352,6 +389,18 @@ int encode_request(proto_buf* out, const proto_request* r, proto_error* err) {
     case PROTO_BODY_WORLD_INFO: body = np::CreateGetWorldInfo(fbb).Union(); break;
     case PROTO_BODY_HULL: body = np::CreateGetHull(fbb, r->body.get_hull.type).Union(); break;
     case PROTO_BODY_STATS: body = np::CreateGetStats(fbb).Union(); break;
+    case PROTO_BODY_DAMAGE: {
+        const proto_damage& d = r->body.damage;
+        if (!damage_is_valid(d)) return damage_refusal(d, err);
+        np::Vec3f p(d.point[0], d.point[1], d.point[2]);
+        body = np::CreateDamage(fbb, d.vessel_id, &p, d.area).Union();
+        break;
+    }
+    case PROTO_BODY_PUMPS: {
+        np::Token t = token_to_wire(r->body.pumps.token);
+        body = np::CreatePumps(fbb, r->body.pumps.vessel_id, &t, r->body.pumps.on != 0).Union();
+        break;
+    }
     default: return proto_set_error(err, "request: unknown kind %d", (int)r->kind);
     }
     auto root = np::CreateRequest(fbb, r->request_id, admin, static_cast<np::RequestBody>(r->kind), body);
@@ -401,6 +450,8 @@ int decode_request(const void* data, size_t size, const proto_limits* limits, pr
         else if (p.body && p.kind == np::RequestBody::Despawn &&
                  !p.body->GetStruct<const np::Token*>(np::Despawn::VT_TOKEN))
             proto_set_error(err, "despawn: the vessel's token is missing");
+        else if (p.body && p.kind == np::RequestBody::Pumps && !p.body->GetStruct<const np::Token*>(np::Pumps::VT_TOKEN))
+            proto_set_error(err, "pumps: the vessel's token is missing");
         return -1;
     }
     auto type = r->body_type();
@@ -446,6 +497,22 @@ int decode_request(const void* data, size_t size, const proto_limits* limits, pr
         return 0;
     }
     case np::RequestBody::GetHull: out->body.get_hull.type = r->body_as_GetHull()->type(); return 0;
+    case np::RequestBody::Damage: {
+        auto* d = r->body_as_Damage();
+        proto_damage& o = out->body.damage;
+        o.vessel_id = d->vessel_id();
+        if (!d->point()) return proto_set_error(err, "damage: the point is missing");
+        o.point[0] = d->point()->x(), o.point[1] = d->point()->y(), o.point[2] = d->point()->z();
+        o.area = d->area();
+        return damage_is_valid(o) ? 0 : damage_refusal(o, err);
+    }
+    case np::RequestBody::Pumps: {
+        auto* p = r->body_as_Pumps();
+        out->body.pumps.vessel_id = p->vessel_id();
+        out->body.pumps.token = token_from_wire(p->token());
+        out->body.pumps.on = p->on() ? 1 : 0;
+        return 0;
+    }
     default: return 0;  // GetWorldInfo, GetStats: no fields
     }
 }
@@ -456,7 +523,7 @@ int encode_response(proto_buf* out, const proto_response* r, proto_error* err) {
     if (!r) return nv_error_fail(err, NV_EINVAL, "response: no input");
     if ((unsigned)r->status > PROTO_STATUS_SHUTTING_DOWN)
         return proto_set_error(err, "response: unknown status %d", (int)r->status);
-    if ((unsigned)r->kind > PROTO_BODY_STATS) return proto_set_error(err, "response: unknown kind %d", (int)r->kind);
+    if ((unsigned)r->kind > PROTO_BODY_PUMPS) return proto_set_error(err, "response: unknown kind %d", (int)r->kind);
     auto& fbb = builder_of(out);
     fb::Offset<fb::String> error;
     if (put_string(fbb, r->error, sizeof r->error, "error text", &error, err) != 0) return -1;
@@ -500,6 +567,8 @@ int encode_response(proto_buf* out, const proto_response* r, proto_error* err) {
                        .Union();
             break;
         }
+        case PROTO_BODY_DAMAGE: body = np::CreateDamageReply(fbb, r->body.damage_compartment).Union(); break;
+        case PROTO_BODY_PUMPS: body = np::CreatePumpsReply(fbb).Union(); break;
         default: return proto_set_error(err, "response: status ok needs a kind");
         }
     }
@@ -574,7 +643,8 @@ int decode_response(const void* data, size_t size, const proto_limits* limits, p
         o.request_errors = s->request_errors();
         return 0;
     }
-    default: return 0;  // ControlReply, DespawnReply: no fields
+    case np::ResponseBody::DamageReply: out->body.damage_compartment = r->body_as_DamageReply()->compartment(); return 0;
+    default: return 0;  // ControlReply, DespawnReply, PumpsReply: no fields
     }
 }
 
@@ -604,6 +674,8 @@ void proto_free_snapshot(proto_snapshot* s) {
     if (!s) return;
     if (s->vessel_capacity) std::free(s->vessels);
     if (s->contact_capacity) std::free(s->contacts);
+    if (s->damage_capacity) std::free(s->damage);
+    if (s->damage_event_capacity) std::free(s->damage_events);
     *s = proto_snapshot{};
 }
 

@@ -316,6 +316,10 @@ static int decode_compact(proto_compact_decoder* d, const void* data, size_t siz
     out->sim_time = h.sim_time;
     out->send_time_ns = h.send_time_ns;
     out->stats = h.stats;
+    /* A compact snapshot carries neither contacts nor damage: none left
+     * over from a full one decoded into the same struct. */
+    out->contact_count = 0;
+    out->damage_count = out->damage_event_count = 0;
     return 0;
 }
 

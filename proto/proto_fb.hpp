@@ -28,6 +28,13 @@ static_assert(sizeof(np::Contact) == sizeof(proto_contact) && sizeof(proto_conta
                   offsetof(proto_contact, point) == 16 && offsetof(proto_contact, normal) == 40 &&
                   offsetof(proto_contact, impulse) == 56,
               "Contact and proto_contact differ");
+static_assert(sizeof(np::DamageEvent) == sizeof(proto_damage_event) && sizeof(proto_damage_event) == 32 &&
+                  offsetof(proto_damage_event, area) == 16 && offsetof(proto_damage_event, point) == 20,
+              "DamageEvent and proto_damage_event differ");
+static_assert(PROTO_BODY_DAMAGE == (int)np::RequestBody::Damage && PROTO_BODY_PUMPS == (int)np::RequestBody::Pumps &&
+                  PROTO_BODY_DAMAGE == (int)np::ResponseBody::DamageReply &&
+                  PROTO_BODY_PUMPS == (int)np::ResponseBody::PumpsReply,
+              "proto_body is the wire's RequestBody and ResponseBody");
 static_assert(PROTO_BODY_STATS == (int)np::RequestBody::GetStats &&
                   PROTO_BODY_STATS == (int)np::ResponseBody::StatsReply &&
                   PROTO_BODY_HULL == (int)np::ResponseBody::HullMesh,
@@ -169,6 +176,77 @@ inline proto_token token_from_wire(const np::Token* w) {
         t.bytes[8 + i] = static_cast<uint8_t>(hi >> (8 * i));
     }
     return t;
+}
+
+// ---- damage, in snapshots and view updates ----------------------------------
+
+typedef fb::Offset<fb::Vector<fb::Offset<np::VesselDamage>>> damage_vector;
+typedef fb::Offset<fb::Vector<const np::DamageEvent*>> damage_event_vector;
+
+inline int put_damage(fb::FlatBufferBuilder& fbb, const proto_vessel_damage* d, uint32_t n, uint32_t max,
+                      damage_vector* o, proto_error* err) {
+    if (!n) return 0;
+    if (!d) return nv_error_fail(err, NV_EINVAL, "damage: the list is missing");
+    if (n > max) return nv_error_fail(err, NV_ELIMIT, "damage: %u vessels, over the limit of %u", n, max);
+    std::vector<fb::Offset<np::VesselDamage>> list(n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (d[i].compartment_count > PROTO_MAX_COMPARTMENTS)
+            return proto_set_error(err, "damage: vessel %u has %u compartments (at most %u)", d[i].id,
+                                   d[i].compartment_count, PROTO_MAX_COMPARTMENTS);
+        auto fill = fbb.CreateVector(d[i].fill, d[i].compartment_count);
+        list[i] = np::CreateVesselDamage(fbb, d[i].id, d[i].flags, d[i].holes, fill);
+    }
+    *o = fbb.CreateVector(list);
+    return 0;
+}
+
+inline int put_damage_events(fb::FlatBufferBuilder& fbb, const proto_damage_event* e, uint32_t n, uint32_t max,
+                             damage_event_vector* o, proto_error* err) {
+    if (!n) return 0;
+    if (!e) return nv_error_fail(err, NV_EINVAL, "damage events: the list is missing");
+    if (n > max) return nv_error_fail(err, NV_ELIMIT, "damage events: %u, over the limit of %u", n, max);
+    *o = fbb.CreateVectorOfStructs(reinterpret_cast<const np::DamageEvent*>(e), n);
+    return 0;
+}
+
+inline int get_damage(const fb::Vector<fb::Offset<np::VesselDamage>>* v, uint32_t max, proto_vessel_damage** out,
+                      uint32_t* capacity, uint32_t* count, proto_error* err) {
+    *count = 0;
+    size_t n = v ? v->size() : 0;
+    if (n > max) return nv_error_fail(err, NV_ELIMIT, "damage: %zu vessels, over the limit of %u", n, max);
+    if (grow(out, capacity, n, err) != 0) return -1;
+    for (size_t i = 0; i < n; i++) {
+        auto* d = v->Get(static_cast<fb::uoffset_t>(i));
+        if (!d) return proto_set_error(err, "damage: entry %zu missing", i);
+        proto_vessel_damage& o = (*out)[i];
+        o = proto_vessel_damage{};
+        o.id = d->id();
+        o.flags = d->flags();
+        o.holes = d->holes();
+        auto* fill = d->fill();
+        size_t k = fill ? fill->size() : 0;
+        if (k > PROTO_MAX_COMPARTMENTS)
+            return proto_set_error(err, "damage: vessel %u has %zu compartments (at most %u)", o.id, k,
+                                   PROTO_MAX_COMPARTMENTS);
+        o.compartment_count = static_cast<uint8_t>(k);
+        if (k) std::memcpy(o.fill, fill->Data(), k);
+    }
+    *count = static_cast<uint32_t>(n);
+    return 0;
+}
+
+inline int get_damage_events(const fb::Vector<const np::DamageEvent*>* v, uint32_t max, proto_damage_event** out,
+                             uint32_t* capacity, uint32_t* count, proto_error* err) {
+    *count = 0;
+    size_t n = v ? v->size() : 0;
+    if (n > max) return nv_error_fail(err, NV_ELIMIT, "damage events: %zu, over the limit of %u", n, max);
+    if (grow(out, capacity, n, err) != 0) return -1;
+    if (n) std::memcpy(*out, v->Data(), n * sizeof(proto_damage_event));
+    for (size_t i = 0; i < n; i++)
+        if ((*out)[i].kind > PROTO_DAMAGE_REMOVED)
+            return proto_set_error(err, "damage events: event %zu has unknown kind %u", i, (*out)[i].kind);
+    *count = static_cast<uint32_t>(n);
+    return 0;
 }
 
 }  // namespace

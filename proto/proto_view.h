@@ -121,11 +121,24 @@ int proto_view_get_record(proto_bitr* r, const int32_t origin[2], uint32_t tick,
  * from 64): 0, or -1 when out of memory (the array is unchanged). */
 int proto_view_grow(void** p, uint32_t* cap, uint32_t need, size_t size);
 
-/* The FlatBuffers header around the records (proto_view_codec.cpp). */
+/* The FlatBuffers header around the records (proto_view_codec.cpp),
+ * with the update's damage entries and events (h->damage*, at most
+ * PROTO_VIEW_MAX_DAMAGE_EVENTS events). */
 int proto_wrap_view_update(proto_buf* out, const proto_view_header* h, const uint8_t* bits, size_t nbytes,
                            proto_error* err);
+/* Where an unwrapped update's damage goes (grown as needed, free()d by its owner). */
+typedef struct proto_view_damage_buf {
+    proto_vessel_damage* damage;
+    uint32_t damage_cap;
+    proto_damage_event* events;
+    uint32_t event_cap;
+} proto_view_damage_buf;
+/* h->damage* point into *dmg (NULL dmg: the damage is not read, counts 0);
+ * more than max_damage entries or PROTO_VIEW_MAX_DAMAGE_EVENTS events are
+ * refused. */
 int proto_unwrap_view_update(const void* data, size_t size, proto_view_header* h, const uint8_t** bits,
-                             size_t* nbytes, proto_error* err);
+                             size_t* nbytes, proto_view_damage_buf* dmg, uint32_t max_damage, proto_error* err);
+void proto_view_damage_buf_free(proto_view_damage_buf* b);
 
 #ifdef __cplusplus
 }

@@ -85,16 +85,21 @@ int wrap_view_update(proto_buf* out, const proto_view_header* h, const uint8_t* 
             return proto_set_error(err, "view update: the error text is not UTF-8 within %zu bytes", sizeof h->error);
         error = fbb.CreateString(h->error, n);
     }
+    damage_vector damage;
+    damage_event_vector events;
+    if (put_damage(fbb, h->damage, h->damage_count, UINT32_MAX, &damage, err) != 0 ||
+        put_damage_events(fbb, h->damage_events, h->damage_event_count, PROTO_VIEW_MAX_DAMAGE_EVENTS, &events, err) != 0)
+        return -1;
     auto data = nbytes ? fbb.CreateVector(bits, nbytes) : fb::Offset<fb::Vector<uint8_t>>();
     auto root = np::CreateViewUpdate(fbb, h->seq, h->base_seq, h->keyframe != 0, h->tick, h->sim_time, h->send_time_ns,
                                      h->origin[0], h->origin[1], h->record_count, data,
-                                     static_cast<np::Status>(h->status), error, s);
+                                     static_cast<np::Status>(h->status), error, s, damage, events);
     finish(out, fbb, root, PROTO_ID_VIEW_UPDATE);
     return 0;
 }
 
 int unwrap_view_update(const void* data, size_t size, proto_view_header* h, const uint8_t** bits, size_t* nbytes,
-                       proto_error* err) {
+                       proto_view_damage_buf* dmg, uint32_t max_damage, proto_error* err) {
     const proto_limits lim = proto_effective_limits(nullptr);
     std::vector<uint64_t> scratch;
     auto* u = verified_root<np::ViewUpdate>(data, size, lim, PROTO_ID_VIEW_UPDATE, "view update", scratch, err);
@@ -119,6 +124,16 @@ int unwrap_view_update(const void* data, size_t size, proto_view_header* h, cons
     if (u->settings()) {
         h->has_settings = 1;
         if (get_settings(u->settings(), &h->settings, err) != 0) return -1;
+    }
+    if (dmg) {
+        if (get_damage(u->damage(), max_damage, &dmg->damage, &dmg->damage_cap, &h->damage_count, err) != 0 ||
+            get_damage_events(u->damage_events(), PROTO_VIEW_MAX_DAMAGE_EVENTS, &dmg->events, &dmg->event_cap,
+                              &h->damage_event_count, err) != 0) {
+            h->damage_count = h->damage_event_count = 0;
+            return -1;
+        }
+        h->damage = dmg->damage;
+        h->damage_events = dmg->events;
     }
     auto* d = u->data();
     *nbytes = d ? d->size() : 0;
@@ -145,6 +160,13 @@ int proto_wrap_view_update(proto_buf* out, const proto_view_header* h, const uin
 }
 
 int proto_unwrap_view_update(const void* data, size_t size, proto_view_header* h, const uint8_t** bits,
-                             size_t* nbytes, proto_error* err) {
-    return guarded(err, [&] { return unwrap_view_update(data, size, h, bits, nbytes, err); });
+                             size_t* nbytes, proto_view_damage_buf* dmg, uint32_t max_damage, proto_error* err) {
+    return guarded(err, [&] { return unwrap_view_update(data, size, h, bits, nbytes, dmg, max_damage, err); });
+}
+
+void proto_view_damage_buf_free(proto_view_damage_buf* b) {
+    if (!b) return;
+    std::free(b->damage);
+    std::free(b->events);
+    *b = proto_view_damage_buf{};
 }

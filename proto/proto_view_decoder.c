@@ -7,7 +7,9 @@
  *    exactly those: the updates this client acknowledged);
  *  - the pending updates: received after that base, as records, to be
  *    applied to the base once a header names them;
- *  - what it shows: every vessel's newest samples from all it received.
+ *  - what it shows: every vessel's newest samples from all it received,
+ *    and the damage of those that are damaged (each vessel's newest
+ *    entry, dropped when it leaves; a keyframe starts afresh);
  * Applying an update to a base: a keyframe empties it first; an enter sets
  * the vessel's one sample; an update pushes a sample (or sets the only one,
  * when the vessel had left); a leave removes it. The server applies its
@@ -44,6 +46,12 @@ struct proto_view_decoder {
     proto_view_record* scratch;
     uint32_t scratch_cap;
     uint32_t newest, mask;                 /* received updates, for the acks */
+    proto_view_damage_buf in;              /* the update being read */
+    proto_vessel_damage* dmg;              /* held vessels' damage */
+    uint32_t dmg_count, dmg_cap;
+    idmap dmg_ids;
+    proto_damage_event* dev;               /* the last update's damage events */
+    uint32_t dev_count, dev_cap;
 };
 
 proto_view_decoder* proto_create_view_decoder(uint32_t max_vessels, proto_error* err) {
@@ -65,6 +73,10 @@ void proto_destroy_view_decoder(proto_view_decoder* d) {
     idmap_free(&d->shown_ids);
     free(d->events);
     free(d->scratch);
+    proto_view_damage_buf_free(&d->in);
+    free(d->dmg);
+    idmap_free(&d->dmg_ids);
+    free(d->dev);
     free(d);
 }
 
@@ -172,6 +184,58 @@ static int shown_apply(proto_view_decoder* d, const proto_view_header* h, const 
     return 0;
 }
 
+/* ---- damage ------------------------------------------------------------------------ */
+
+int proto_damage_is_clear(const proto_vessel_damage* d) {
+    if (d->flags || d->holes) return 0;
+    for (uint32_t k = 0; k < d->compartment_count && k < PROTO_MAX_COMPARTMENTS; k++)
+        if (d->fill[k]) return 0;
+    return 1;
+}
+
+static void dmg_remove_at(proto_view_decoder* d, uint32_t i) {
+    idmap_remove(&d->dmg_ids, d->dmg[i].id);
+    if (i != --d->dmg_count) {
+        d->dmg[i] = d->dmg[d->dmg_count];
+        idmap_put(&d->dmg_ids, d->dmg[i].id, i);
+    }
+}
+
+/* After the records: the damage of vessels no longer held goes, the
+ * update's entries of held vessels apply, its events are kept. */
+static int dmg_apply(proto_view_decoder* d, const proto_view_header* h) {
+    if (h->keyframe) {
+        d->dmg_count = 0;
+        idmap_clear(&d->dmg_ids);
+    }
+    for (uint32_t i = d->dmg_count; i-- > 0;)
+        if (!shown_find(d, d->dmg[i].id)) dmg_remove_at(d, i);
+    for (uint32_t k = 0; k < h->damage_count; k++) {
+        const proto_vessel_damage* e = &h->damage[k];
+        if (!shown_find(d, e->id)) continue; /* not held: nothing to say of it */
+        uint32_t i;
+        int have = idmap_get(&d->dmg_ids, e->id, &i);
+        if (proto_damage_is_clear(e)) {
+            if (have) dmg_remove_at(d, i);
+            continue;
+        }
+        if (!have) {
+            if (proto_view_grow((void**)&d->dmg, &d->dmg_cap, d->dmg_count + 1, sizeof *d->dmg) ||
+                idmap_put(&d->dmg_ids, e->id, d->dmg_count))
+                return -1;
+            i = d->dmg_count++;
+        }
+        d->dmg[i] = *e;
+    }
+    d->dev_count = 0;
+    if (h->damage_event_count) {
+        if (proto_view_grow((void**)&d->dev, &d->dev_cap, h->damage_event_count, sizeof *d->dev)) return -1;
+        memcpy(d->dev, h->damage_events, h->damage_event_count * sizeof *d->dev);
+        d->dev_count = h->damage_event_count;
+    }
+    return 0;
+}
+
 /* ---- one update ------------------------------------------------------------------- */
 
 static int received(const proto_view_decoder* d, uint32_t seq) {
@@ -205,9 +269,10 @@ int proto_decode_view_update(proto_view_decoder* d, const void* data, size_t siz
     if (!d || !h) return nv_error_fail(err, NV_EINVAL, "view update: no decoder or header");
     const uint8_t* bits;
     size_t nbytes;
-    if (proto_unwrap_view_update(data, size, h, &bits, &nbytes, err)) return -1;
+    if (proto_unwrap_view_update(data, size, h, &bits, &nbytes, &d->in, d->max_vessels * 2u + 64u, err)) return -1;
     if (h->status != PROTO_STATUS_OK) {
         d->event_count = 0;
+        d->dev_count = 0;
         return 0;
     }
     if (!h->seq || (d->newest && h->seq <= d->newest))
@@ -252,7 +317,7 @@ int proto_decode_view_update(proto_view_decoder* d, const void* data, size_t siz
     p->count = h->record_count;
     if (h->record_count) memcpy(p->recs, d->scratch, h->record_count * sizeof *p->recs);
     d->pend_count++;
-    if (shown_apply(d, h, d->scratch, h->record_count))
+    if (shown_apply(d, h, d->scratch, h->record_count) || dmg_apply(d, h))
         return nv_error_fail(err, NV_ENOMEM, "view decoder: out of memory");
     uint32_t shift = d->newest ? h->seq - d->newest : 0;
     d->mask = shift >= 33 ? 0 : shift == 32 ? 1u << 31 : shift ? (d->mask << shift) | (1u << (shift - 1)) : 0;
@@ -277,6 +342,21 @@ const proto_view_event* proto_view_decoder_events(const proto_view_decoder* d, u
 
 const proto_view_vessel* proto_view_decoder_find(const proto_view_decoder* d, uint32_t id) {
     return shown_find(d, id);
+}
+
+const proto_vessel_damage* proto_view_decoder_damage(const proto_view_decoder* d, uint32_t id) {
+    uint32_t i;
+    return idmap_get(&d->dmg_ids, id, &i) ? &d->dmg[i] : NULL;
+}
+
+const proto_vessel_damage* proto_view_decoder_damaged(const proto_view_decoder* d, uint32_t* count) {
+    *count = d->dmg_count;
+    return d->dmg;
+}
+
+const proto_damage_event* proto_view_decoder_damage_events(const proto_view_decoder* d, uint32_t* count) {
+    *count = d->dev_count;
+    return d->dev;
 }
 
 /* ---- playout ------------------------------------------------------------------------ */

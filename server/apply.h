@@ -28,4 +28,22 @@ int apply_control(sim* s, uint32_t id, double throttle, double rudder, int* rele
 /* The vessel leaves the world, its owner entry and the autopilot. */
 int apply_despawn(sim* s, owners* o, uint32_t id, nv_error* err);
 
+/* A hole of `area` m^2 at `point` (body frame about the CG) in vessel id;
+ * *compartment (may be NULL) gets the compartment holed. */
+int apply_breach(sim* s, uint32_t id, const double point[3], double area, uint32_t* compartment, nv_error* err);
+
+/* The vessel's pumps on or off. */
+int apply_pumps(sim* s, uint32_t id, int on, nv_error* err);
+
+/* The scenario's damage due by the next step's start (sim->events from
+ * sim->event_next), applied and recorded as breaches; one that cannot be
+ * done is logged and skipped (the server runs on). */
+void apply_scenario_events(sim* s);
+
+/* After a step: vessels the world removed (sunk past the removal depth)
+ * leave their owner entries and the autopilot; `removed` (may be NULL)
+ * gets each one's owner connection first (0: none), in event order. Returns
+ * how many were removed. */
+uint32_t apply_removals(sim* s, owners* o, void (*removed)(void* ctx, uint32_t id, uint32_t pipe), void* ctx);
+
 #endif

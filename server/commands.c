@@ -20,6 +20,8 @@ static log_counter cmd_takeovers = LOG_COUNTER("vessels taken over");
 static log_counter cmd_helms = LOG_COUNTER("demo vessels steered by an admin");
 static log_counter cmd_orphanings = LOG_COUNTER("connections closed with vessels");
 static log_counter cmd_removals = LOG_COUNTER("orphans removed");
+static log_counter cmd_breaches = LOG_COUNTER("hulls holed by request");
+static log_counter cmd_sunk = LOG_COUNTER("sunk vessels removed");
 
 /* Spawns beyond this distance from the origin are refused: far outside any
  * sea a client could see, and a float there is coarse (docs/protocol.md). */
@@ -235,6 +237,44 @@ static void cmd_despawn(cmd_server* c, const cmdq_item* it, client* cl, int admi
     cmd_ok(c, it);
 }
 
+/* Admin only: game logic holes a hull (a torpedo, a shell, a reef the
+ * game knows of). */
+static void cmd_damage(cmd_server* c, const cmdq_item* it, int admin) {
+    const proto_damage* d = &c->req.body.damage;
+    uint64_t rid = c->req.request_id;
+    if (!admin) {
+        cmd_fail(c, it, rid, PROTO_BODY_DAMAGE, PROTO_STATUS_UNAUTHORIZED, "damage needs the admin token");
+        return;
+    }
+    world_vessel_state st;
+    if (nv_world_vessel_get(c->sim->world, d->vessel_id, &st) != 0) {
+        cmd_fail(c, it, rid, PROTO_BODY_DAMAGE, PROTO_STATUS_NOT_FOUND, "no vessel %u", d->vessel_id);
+        return;
+    }
+    double point[3] = {d->point[0], d->point[1], d->point[2]};
+    uint32_t compartment;
+    nv_error err;
+    if (apply_breach(c->sim, d->vessel_id, point, d->area, &compartment, &err)) {
+        cmd_fail(c, it, rid, PROTO_BODY_DAMAGE, proto_status_of(err.code), "%s", err.message);
+        return;
+    }
+    c->resp.body.damage_compartment = (uint8_t)compartment;
+    log_event(&cmd_breaches, "connection %u holed vessel %u: %.3g m^2 at (%.2f, %.2f, %.2f) in compartment %u",
+              it->pipe, d->vessel_id, (double)d->area, point[0], point[1], point[2], compartment);
+    cmd_ok(c, it);
+}
+
+static void cmd_pumps(cmd_server* c, const cmdq_item* it, client* cl, int admin) {
+    const proto_pumps* p = &c->req.body.pumps;
+    if (cmd_authorize(c, it, cl, admin, p->vessel_id, &p->token, PROTO_BODY_PUMPS)) return;
+    nv_error err;
+    if (apply_pumps(c->sim, p->vessel_id, p->on, &err)) {
+        cmd_fail(c, it, c->req.request_id, PROTO_BODY_PUMPS, proto_status_of(err.code), "%s", err.message);
+        return;
+    }
+    cmd_ok(c, it);
+}
+
 static void cmd_world_info(cmd_server* c, const cmdq_item* it) {
     nv_error err;
     if (snap_world_info(c->sim, c->cfg->server_name, &c->resp.world_info, &err)) {
@@ -335,6 +375,8 @@ static void cmd_request(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
     case PROTO_BODY_WORLD_INFO: cmd_world_info(c, it); break;
     case PROTO_BODY_HULL: cmd_hull(c, it); break;
     case PROTO_BODY_STATS: cmd_stats(c, it, now_ns); break;
+    case PROTO_BODY_DAMAGE: cmd_damage(c, it, admin); break;
+    case PROTO_BODY_PUMPS: cmd_pumps(c, it, cl, admin); break;
     default:
         cmd_fail(c, it, rid, c->req.kind, PROTO_STATUS_UNSUPPORTED, "unknown request kind %d", (int)c->req.kind);
     }
@@ -351,6 +393,19 @@ void cmd_handle(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
     }
     cmd_request(c, it, now_ns);
     free(it->data);
+}
+
+static void cmd_forget_removed(void* ctx, uint32_t id, uint32_t pipe) {
+    cmd_server* c = ctx;
+    client* owner = pipe ? clients_find(&c->clients, pipe) : NULL;
+    if (owner && owner->vessels) owner->vessels--;
+    log_event(&cmd_sunk, "vessel %u sank past %g m and was removed", id,
+              nv_world_get_config(c->sim->world)->sunk_removal_depth);
+}
+
+void cmd_after_step(cmd_server* c) {
+    if (apply_removals(c->sim, &c->owners, cmd_forget_removed, c))
+        atomic_store_explicit(&c->m->vessels, nv_world_vessel_count(c->sim->world), memory_order_relaxed);
 }
 
 void cmd_reap_orphans(cmd_server* c, uint64_t now_ns) {

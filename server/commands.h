@@ -40,6 +40,10 @@ void cmd_free(cmd_server* c);
  * freed) or a closed connection. */
 void cmd_handle(cmd_server* c, const cmdq_item* item, uint64_t now_ns);
 
+/* After each step: owners and client counts let go of the vessels the
+ * world removed (sunk past the removal depth). */
+void cmd_after_step(cmd_server* c);
+
 /* Removes vessels orphaned longer than the configured timeout. */
 void cmd_reap_orphans(cmd_server* c, uint64_t now_ns);
 

@@ -130,6 +130,9 @@ static const cfg_entry cfg_table[] = {
      "demo boats on autopilot (default 200; 0 with a scenario)"},
     {"tick_hz", "--tick-hz", "NAVAL_TICK_HZ", CFG_NUM, CFG_N(tick_hz), 0, 1000, 1, NULL,
      "ticks per second (default 60, or the scenario's)"},
+    {"sunk_removal_depth", "--sunk-removal-depth", "NAVAL_SUNK_REMOVAL_DEPTH", CFG_NUM, CFG_N(sunk_removal_depth), 0,
+     100000, 0, NULL,
+     "m below the still water at which a sunk vessel is removed, 0 never (default 50, or the scenario's)"},
     {"threads", "--threads", "NAVAL_THREADS", CFG_INT, CFG_N(threads), 1, JOBS_MAX_THREADS, 0, NULL,
      "simulation threads, the loop thread included (default: all cores)"},
     {"seed", "--seed", "NAVAL_SEED", CFG_INT, CFG_N(seed), 0, 9007199254740991.0, 0, NULL,
@@ -244,6 +247,7 @@ void cfg_defaults(cfg_server* c) {
     snprintf(c->http, sizeof c->http, "0.0.0.0:8080");
     snprintf(c->log_level, sizeof c->log_level, "info");
     c->boats = -1;
+    c->sunk_removal_depth = -1;
     c->seed = 1;
     c->max_catchup = 4;
     c->keyframe_interval = 60;

@@ -67,6 +67,7 @@ typedef struct cfg_server {
     char log_level[16];
     double boats;                   /* demo fleet; -1: 200 on the default world, 0 with a scenario */
     double tick_hz;                 /* 0: 60, or the scenario's */
+    double sunk_removal_depth;      /* m; -1: the scenario's, or SIM_DEFAULT_SUNK_REMOVAL_DEPTH on the default world */
     double threads;                 /* 0: the machine's */
     double seed;
     double max_catchup;             /* steps one loop turn may run to catch up */

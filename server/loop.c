@@ -12,6 +12,7 @@
 #include <uv.h>
 
 #include "agones.h"
+#include "apply.h"
 #include "cmdq.h"
 #include "commands.h"
 #include "http.h"
@@ -123,6 +124,8 @@ static void loop_count_contacts(loop_server* s) {
         }
     }
     metrics_record_contacts(&s->m, e, n, grounded);
+    const world_damage_event* d = nv_world_damage_events(w, &n);
+    metrics_record_damage(&s->m, d, n, nv_world_breached_count(w));
 }
 
 static void loop_on_tick(uv_timer_t* t) {
@@ -135,9 +138,11 @@ static void loop_on_tick(uv_timer_t* t) {
     while (s->acc_ns >= s->period_ns && steps < max) {
         uint64_t t0 = uv_hrtime();
         loop_drain_commands(s);
+        apply_scenario_events(&s->sim);
         uint64_t t1 = uv_hrtime();
         sim_step(&s->sim);
         uint64_t t2 = uv_hrtime();
+        cmd_after_step(&s->cmd);
         loop_count_contacts(s);
         /* A hash now is the state before this tick's commands: what the
          * replay checks before it applies them. */
@@ -148,6 +153,8 @@ static void loop_on_tick(uv_timer_t* t) {
             uint32_t n;
             const world_contact_event* e = nv_world_contact_events(s->sim.world, &n);
             record_contacts(s->sim.rec, tick, e, n);
+            const world_damage_event* d = nv_world_damage_events(s->sim.world, &n);
+            record_damage(s->sim.rec, tick, d, n);
         }
         s->acc_ns -= s->period_ns;
         steps++;

@@ -33,8 +33,10 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 static const double metrics_bounds[METRICS_TICK_BUCKETS] = {0.0005, 0.001, 0.002, 0.004, 0.008, 0.0167,
                                                             0.033,  0.066, 0.1,   0.25,  1.0};
 
-static const char* const metrics_body_names[METRICS_BODIES] = {"none",       "hello", "spawn", "control",
-                                                               "despawn",    "world_info", "hull", "stats"};
+static const char* const metrics_body_names[METRICS_BODIES] = {
+    "none", "hello", "spawn", "control", "despawn", "world_info", "hull", "stats", "damage", "pumps"};
+static const char* const metrics_damage_names[METRICS_DAMAGE_KINDS] = {"breach", "full", "capsized", "sunk",
+                                                                       "removed"};
 
 void metrics_init(metrics* m, uint64_t start_ns) {
     memset(m, 0, sizeof *m);
@@ -289,6 +291,15 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
                    "# HELP naval_vessels_grounded Vessels on the ground after the last step.\n"
                    "# TYPE naval_vessels_grounded gauge\nnaval_vessels_grounded %u\n",
                    LOAD(m->grounded));
+    metrics_printf(&t, "# HELP naval_damage_events_total Damage: holes, compartments full, capsizes, sinkings, "
+                       "removals.\n# TYPE naval_damage_events_total counter\n");
+    for (int k = 0; k < METRICS_DAMAGE_KINDS; k++)
+        metrics_printf(&t, "naval_damage_events_total{kind=\"%s\"} %llu\n", metrics_damage_names[k],
+                       (unsigned long long)LOAD(m->damage_events[k]));
+    metrics_printf(&t,
+                   "# HELP naval_vessels_damaged Vessels holed (or pumping) after the last step.\n"
+                   "# TYPE naval_vessels_damaged gauge\nnaval_vessels_damaged %u\n",
+                   LOAD(m->damaged));
     metrics_printf(&t,
                    "# HELP naval_views Player views open.\n# TYPE naval_views gauge\nnaval_views %u\n"
                    "# HELP naval_views_fallback Player views getting keyframes only (they stopped acknowledging).\n"
@@ -363,6 +374,13 @@ void metrics_record_views(metrics* m, const view_stats* s, uint64_t encode_ns) {
     atomic_store_explicit(&m->view_records, s->records, memory_order_relaxed);
     atomic_store_explicit(&m->view_refusals, s->refusals, memory_order_relaxed);
     atomic_store_explicit(&m->view_encode_ns, encode_ns, memory_order_relaxed);
+}
+
+void metrics_record_damage(metrics* m, const world_damage_event* events, uint32_t count, uint32_t damaged) {
+    for (uint32_t i = 0; i < count; i++)
+        if (events[i].kind < METRICS_DAMAGE_KINDS)
+            atomic_fetch_add_explicit(&m->damage_events[events[i].kind], 1, memory_order_relaxed);
+    atomic_store_explicit(&m->damaged, damaged, memory_order_relaxed);
 }
 
 void metrics_record_contacts(metrics* m, const world_contact_event* events, uint32_t count, uint32_t grounded) {

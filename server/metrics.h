@@ -16,7 +16,8 @@
 #include "proto.h"
 
 #define METRICS_TICK_BUCKETS 11   /* finite upper bounds; +Inf is implicit */
-#define METRICS_BODIES 8          /* proto_body NONE..STATS */
+#define METRICS_BODIES 10         /* proto_body NONE..PUMPS */
+#define METRICS_DAMAGE_KINDS 5    /* world_damage_kind */
 #define METRICS_STATUSES 9        /* proto_status OK..SHUTTING_DOWN */
 #define METRICS_WINDOW 1024       /* recent step times for the percentiles */
 
@@ -36,6 +37,9 @@ typedef struct metrics {
      * ground after the last step. */
     atomic_uint_least64_t contacts_ground, contacts_vessels;
     atomic_uint grounded;
+    /* Damage events by kind (world_damage_kind), and the damaged vessels now. */
+    atomic_uint_least64_t damage_events[METRICS_DAMAGE_KINDS];
+    atomic_uint damaged;
     /* Player views (views.c): open, on keyframes only, what they were sent,
      * refusals, the last tick's encode. */
     atomic_uint views, views_fallback;
@@ -62,6 +66,8 @@ void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t
 /* The last step's new contacts and how many vessels are on the ground.
  * Loop thread. */
 void metrics_record_contacts(metrics* m, const world_contact_event* events, uint32_t count, uint32_t grounded);
+/* The last step's damage events and how many vessels are damaged. */
+void metrics_record_damage(metrics* m, const world_damage_event* events, uint32_t count, uint32_t damaged);
 /* The views' totals after a tick and how long their encode took. */
 struct view_stats;
 void metrics_record_views(metrics* m, const struct view_stats* s, uint64_t encode_ns);

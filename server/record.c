@@ -94,6 +94,31 @@ void record_despawn(record* r, uint64_t tick, uint32_t id) {
     record_check(r);
 }
 
+void record_breach(record* r, uint64_t tick, uint32_t id, const double point[3], double area) {
+    if (r->failed) return;
+    fprintf(r->f, "%" PRIu64 " breach %u %.17g %.17g %.17g %.17g\n", tick, id, point[0], point[1], point[2], area);
+    record_check(r);
+}
+
+void record_pumps(record* r, uint64_t tick, uint32_t id, int on) {
+    if (r->failed) return;
+    fprintf(r->f, "%" PRIu64 " pumps %u %d\n", tick, id, on ? 1 : 0);
+    record_check(r);
+}
+
+static const char* const record_damage_names[] = {"breach", "full", "capsized", "sunk", "removed"};
+#define RECORD_DAMAGE_KINDS (sizeof record_damage_names / sizeof record_damage_names[0])
+
+void record_damage(record* r, uint64_t tick, const world_damage_event* events, uint32_t count) {
+    if (r->failed) return;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t k = events[i].kind < RECORD_DAMAGE_KINDS ? events[i].kind : 0;
+        long long comp = events[i].compartment == UINT32_MAX ? -1 : (long long)events[i].compartment;
+        fprintf(r->f, "%" PRIu64 " damage %s %u %lld\n", tick, record_damage_names[k], events[i].id, comp);
+    }
+    if (count) record_check(r);
+}
+
 void record_hash(record* r, uint64_t tick, uint64_t hash) {
     if (r->failed) return;
     fprintf(r->f, "%" PRIu64 " hash %016" PRIx64 "\n", tick, hash);
@@ -208,6 +233,34 @@ static int rd_event(const char* buf, record_event* ev) {
             rd_u32(p, &ev->structure, &p) || !RD_SEP(p) || rd_f64(p, &ev->closing, &p) || !RD_SEP(p) ||
             rd_f64(p, &ev->impulse, &p))
             return -1;
+    } else if (wl == 6 && !strncmp(word, "breach", 6)) {
+        ev->kind = RECORD_BREACH;
+        if (rd_u32(p, &ev->id, &p) || !RD_SEP(p) || rd_f64(p, &ev->point[0], &p) || !RD_SEP(p) ||
+            rd_f64(p, &ev->point[1], &p) || !RD_SEP(p) || rd_f64(p, &ev->point[2], &p) || !RD_SEP(p) ||
+            rd_f64(p, &ev->area, &p))
+            return -1;
+    } else if (wl == 5 && !strncmp(word, "pumps", 5)) {
+        ev->kind = RECORD_PUMPS;
+        if (rd_u32(p, &ev->id, &p) || !RD_SEP(p) || rd_u32(p, &ev->on, &p) || ev->on > 1) return -1;
+    } else if (wl == 6 && !strncmp(word, "damage", 6)) {
+        ev->kind = RECORD_DAMAGE;
+        const char* name = p;
+        p = strchr(p, ' ');
+        if (!p) return -1;
+        size_t nl = (size_t)(p - name);
+        ev->damage_kind = UINT32_MAX;
+        for (uint32_t k = 0; k < RECORD_DAMAGE_KINDS; k++)
+            if (strlen(record_damage_names[k]) == nl && !strncmp(name, record_damage_names[k], nl)) ev->damage_kind = k;
+        p++;
+        if (ev->damage_kind == UINT32_MAX || rd_u32(p, &ev->id, &p) || !RD_SEP(p)) return -1;
+        if (!strncmp(p, "-1", 2)) {
+            ev->compartment = -1;
+            p += 2;
+        } else {
+            uint32_t k;
+            if (rd_u32(p, &k, &p)) return -1;
+            ev->compartment = k;
+        }
     } else if (wl == 4 && !strncmp(word, "hash", 4)) {
         ev->kind = RECORD_HASH;
         if (strlen(p) != 16 || rd_u64(p, 16, &ev->hash, &p)) return -1;
@@ -230,7 +283,7 @@ int record_reader_open(record_reader* r, const char* path, nv_error* err) {
                      RECORD_VERSION);
         goto fail;
     }
-    if (version != RECORD_VERSION) {
+    if (version < 2 || version > RECORD_VERSION) {
         nv_error_set(err, "%s: record log version %d is not supported (this reads version %d)", path, version,
                      RECORD_VERSION);
         goto fail;

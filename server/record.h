@@ -13,12 +13,17 @@
  *   TICK spawn ID TYPE X Z HEADING TOKEN   (TOKEN: 32 hex digits)
  *   TICK control ID THROTTLE RUDDER
  *   TICK despawn ID
+ *   TICK breach ID X Y Z AREA  a hole (body frame about the CG, m; m^2)
+ *   TICK pumps ID ON           ON: 1 or 0
  *   TICK hash HASH             nv_world_state_hash at TICK, before that tick's changes
  *   TICK contact A B STRUCTURE CLOSING IMPULSE
  *                              a contact the step to TICK began (world.h's
  *                              event: B 4294967295 for the static world, then
  *                              STRUCTURE 0 the terrain or k + 1), in the
  *                              world's order
+ *   TICK damage KIND ID K      a damage event of the step to TICK (KIND:
+ *                              breach, full, capsized, sunk or removed; K the
+ *                              compartment or -1), in the world's order
  *   end TICK                   the server stopped cleanly
  *
  * TICK is nv_world_tick when the change was made: it takes effect in the step
@@ -36,7 +41,7 @@
 #include "naval/world.h"
 #include "proto.h"
 
-#define RECORD_VERSION 2 /* 2: contacts */
+#define RECORD_VERSION 3 /* 2: contacts; 3: breaches, pumps, damage events (version 2 logs still read) */
 #define RECORD_PATH_MAX 1024
 
 typedef struct record record;
@@ -51,6 +56,10 @@ void record_spawn(record* r, uint64_t tick, uint32_t id, uint32_t type, double x
                   const proto_token* token);
 void record_control(record* r, uint64_t tick, uint32_t id, double throttle, double rudder);
 void record_despawn(record* r, uint64_t tick, uint32_t id);
+void record_breach(record* r, uint64_t tick, uint32_t id, const double point[3], double area);
+void record_pumps(record* r, uint64_t tick, uint32_t id, int on);
+/* Every damage event the step to `tick` made. */
+void record_damage(record* r, uint64_t tick, const world_damage_event* events, uint32_t count);
 void record_hash(record* r, uint64_t tick, uint64_t hash);
 /* Every contact the step to `tick` began. */
 void record_contacts(record* r, uint64_t tick, const world_contact_event* events, uint32_t count);
@@ -67,6 +76,9 @@ typedef enum record_kind {
     RECORD_HASH,
     RECORD_END,
     RECORD_CONTACT,
+    RECORD_BREACH,
+    RECORD_PUMPS,
+    RECORD_DAMAGE,
 } record_kind;
 
 typedef struct record_event {
@@ -79,6 +91,10 @@ typedef struct record_event {
     uint64_t hash;            /* hash */
     uint32_t other, structure; /* contact: B and STRUCTURE (id is A) */
     double closing, impulse;  /* contact */
+    double point[3], area;    /* breach */
+    uint32_t on;              /* pumps */
+    uint32_t damage_kind;     /* damage: world_damage_kind */
+    int64_t compartment;      /* damage: -1 none */
     uint64_t line;            /* where it is in the file */
 } record_event;
 

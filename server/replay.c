@@ -31,6 +31,8 @@ typedef struct replay {
     record_reader log;
     uint64_t steps, spawns, controls, despawns, matched, contacts;
     uint32_t contact_next;                 /* the world's events of this tick checked against the log so far */
+    uint32_t damage_next;                  /* the same for its damage events */
+    uint64_t breaches, pumps, damage_events;
     uint64_t mismatch_tick, expected, got; /* the first hash mismatch */
     char failure[2 * NV_ERROR_MAX];        /* why the replay stopped short; "" when it did not */
 } replay;
@@ -161,6 +163,36 @@ static int replay_event(replay* r, const record_event* ev) {
         r->contacts++;
         return 0;
     }
+    case RECORD_BREACH:
+        if (apply_breach(&r->sim, ev->id, ev->point, ev->area, NULL, &err)) break;
+        r->breaches++;
+        return 0;
+    case RECORD_PUMPS:
+        if (apply_pumps(&r->sim, ev->id, (int)ev->on, &err)) break;
+        r->pumps++;
+        return 0;
+    case RECORD_DAMAGE: {
+        uint32_t n;
+        const world_damage_event* e = nv_world_damage_events(w, &n);
+        if (ev->tick != nv_world_tick(w) || r->damage_next >= n) {
+            snprintf(r->failure, sizeof r->failure,
+                     "%.300s:%" PRIu64 ": tick %" PRIu64 ": the log has damage to vessel %u, the replay made no more",
+                     r->log.path, line, ev->tick, ev->id);
+            return -1;
+        }
+        const world_damage_event* d = &e[r->damage_next++];
+        int64_t comp = d->compartment == UINT32_MAX ? -1 : (int64_t)d->compartment;
+        if (d->id != ev->id || d->kind != ev->damage_kind || comp != ev->compartment) {
+            snprintf(r->failure, sizeof r->failure,
+                     "%.300s:%" PRIu64 ": tick %" PRIu64 ": damage %u to vessel %u (compartment %lld) in the log, %u "
+                     "to vessel %u (compartment %lld) in the replay",
+                     r->log.path, line, ev->tick, ev->damage_kind, ev->id, (long long)ev->compartment, d->kind, d->id,
+                     (long long)comp);
+            return -1;
+        }
+        r->damage_events++;
+        return 0;
+    }
     case RECORD_END:
         return 0;
     }
@@ -181,20 +213,33 @@ static int replay_contacts_done(replay* r) {
     return -1;
 }
 
+/* Every damage event the last step made was in the log; else sets r->failure. */
+static int replay_damage_done(replay* r) {
+    uint32_t n;
+    const world_damage_event* e = nv_world_damage_events(r->sim.world, &n);
+    if (r->damage_next >= n || r->steps == 0) return 0;
+    snprintf(r->failure, sizeof r->failure,
+             "%.300s: tick %" PRIu64 ": the replay made damage %u to vessel %u, which the log does not have",
+             r->log.path, nv_world_tick(r->sim.world), e[r->damage_next].kind, e[r->damage_next].id);
+    return -1;
+}
+
 /* 0 when the whole log replayed, 1 when it diverged, -1 unreadable. */
 static int replay_run(replay* r, nv_error* err) {
     record_event ev;
     int got;
     while ((got = record_read(&r->log, &ev, err)) == 1) {
         while (nv_world_tick(r->sim.world) < ev.tick) {
-            if (replay_contacts_done(r)) return 1;
+            if (replay_contacts_done(r) || replay_damage_done(r)) return 1;
             sim_step(&r->sim);
+            apply_removals(&r->sim, &r->owners, NULL, NULL);
             r->steps++;
             r->contact_next = 0;
+            r->damage_next = 0;
         }
         if (replay_event(r, &ev)) return 1;
     }
-    if (got == 0 && r->log.ended && replay_contacts_done(r)) return 1;
+    if (got == 0 && r->log.ended && (replay_contacts_done(r) || replay_damage_done(r))) return 1;
     return got < 0 ? -1 : 0;
 }
 
@@ -204,9 +249,11 @@ static void replay_print(const replay* r, int ok, double seconds) {
         printf("{\"checkpoint\": \"%s\", \"log\": \"%s\", \"threads\": %u, \"base_tick\": %" PRIu64
                ", \"end_tick\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"spawns\": %" PRIu64 ", \"controls\": %" PRIu64
                ", \"despawns\": %" PRIu64 ", \"hashes_matched\": %" PRIu64 ", \"contacts_matched\": %" PRIu64
+               ", \"breaches\": %" PRIu64 ", \"pumps\": %" PRIu64 ", \"damage_events_matched\": %" PRIu64
                ", \"clean_end\": %s, \"ok\": %s",
                r->checkpoint_path, r->log_path, r->threads, r->log.base_tick, end, r->steps, r->spawns, r->controls,
-               r->despawns, r->matched, r->contacts, r->log.ended ? "true" : "false", ok ? "true" : "false");
+               r->despawns, r->matched, r->contacts, r->breaches, r->pumps, r->damage_events,
+               r->log.ended ? "true" : "false", ok ? "true" : "false");
         if (r->expected != r->got)
             printf(", \"mismatch_tick\": %" PRIu64 ", \"expected\": \"%016" PRIx64 "\", \"got\": \"%016" PRIx64 "\"",
                    r->mismatch_tick, r->expected, r->got);

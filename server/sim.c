@@ -43,6 +43,7 @@ static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* er
         h->mass = t.mass;
         h->has_dynamics = true;
         h->dynamics = t.dynamics;
+        h->compartments = t.compartments;
     }
     return 0;
 }
@@ -51,6 +52,10 @@ static int sim_load_scenario(const cfg_server* cfg, scenario* s, nv_error* err) 
     int rc = cfg->scenario[0] ? nv_scenario_load_file(cfg->scenario, s, err) : sim_default_scenario(cfg, s, err);
     if (rc) return -1;
     if (cfg->tick_hz > 0) s->world.tick_hz = cfg->tick_hz;
+    /* A sunk boat lingers to the seabed or the removal depth: 50 m on the
+     * default world, the scenario's (0: never) unless the setting says. */
+    if (cfg->sunk_removal_depth >= 0) s->world.sunk_removal_depth = cfg->sunk_removal_depth;
+    else if (!cfg->scenario[0]) s->world.sunk_removal_depth = SIM_DEFAULT_SUNK_REMOVAL_DEPTH;
     const char* ground = cfg->terrain[0] ? cfg->terrain : (cfg->scenario[0] ? NULL : "builtin:harbour");
     if (ground && nv_scenario_terrain_from_spec(ground, &s->terrain, err)) return nv_error_prefix(err, "terrain");
     return 0;
@@ -232,6 +237,15 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
         goto done;
     }
     if (sim_keep_hulls(s, scn.hulls, scn.hull_count, err)) goto done;
+    if (scn.event_count) {
+        s->events = malloc(scn.event_count * sizeof *s->events);
+        if (!s->events) {
+            nv_error_fail(err, NV_ENOMEM, "out of memory");
+            goto done;
+        }
+        memcpy(s->events, scn.events, scn.event_count * sizeof *s->events);
+        s->event_count = scn.event_count;
+    }
     s->terrain = scn.terrain;
     if (sim_keep_structures(s, scn.structures, scn.structure_count, err)) goto done;
     /* nv_scenario_instantiate spawns in order: vessel i has slot i. */
@@ -283,6 +297,7 @@ void sim_destroy(sim* s) {
     nv_scenario_instance_destroy(&s->inst);
     nv_jobs_destroy(s->pool);
     free(s->hulls);
+    free(s->events);
     free(s->structures);
     memset(s, 0, sizeof *s);
 }

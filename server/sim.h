@@ -22,6 +22,7 @@
  * are on (as naval-bench --model columns). */
 #define SIM_LOD_COLUMNS_NX 20
 #define SIM_LOD_COLUMNS_NZ 5
+#define SIM_DEFAULT_SUNK_REMOVAL_DEPTH 50.0 /* m, on the default world */
 
 typedef struct sim {
     jobs* pool;
@@ -38,6 +39,8 @@ typedef struct sim {
     scenario_structure* structures; /* how each structure was made, for checkpoints */
     uint32_t structure_count;
     struct record* rec;      /* the record log when recording (apply.c writes to it) */
+    scenario_event* events;  /* the scenario's damage, in time order (apply_scenario_events) */
+    uint32_t event_count, event_next;
 } sim;
 
 /* Builds the world the settings describe: --scenario or the default (an

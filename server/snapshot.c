@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "snapshot.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +17,9 @@ int snap_init(snap_builder* b, uint32_t keyframe_interval, nv_error* err) {
 void snap_free(snap_builder* b) {
     free(b->snap.vessels);
     free(b->snap.contacts);
+    free(b->snap.damage);
+    free(b->snap.damage_events);
+    free(b->damaged);
     proto_free_buf(&b->full);
     proto_free_buf(&b->compact);
     proto_destroy_compact_encoder(b->encoder);
@@ -45,6 +49,56 @@ static int snap_room(void** p, uint32_t* capacity, size_t size, uint32_t n, cons
     if (!q) return nv_error_fail(err, NV_ENOMEM, "snapshot: out of memory for %u %s", n, what);
     *p = q;
     *capacity = cap;
+    return 0;
+}
+
+/* The damaged vessels (a fill byte per compartment) and the tick's damage
+ * events: nothing to walk but a pointer per slot when none is damaged. */
+static int snap_capture_damage(snap_builder* b, const world* w, nv_error* err) {
+    uint32_t n = nv_world_damaged_ids(w, b->damaged, b->damaged_capacity);
+    if (n > b->damaged_capacity) {
+        if (snap_room((void**)&b->damaged, &b->damaged_capacity, sizeof *b->damaged, n, "damaged vessels", err))
+            return -1;
+        n = nv_world_damaged_ids(w, b->damaged, b->damaged_capacity);
+    }
+    if (snap_room((void**)&b->snap.damage, &b->damage_capacity, sizeof *b->snap.damage, n, "damaged vessels", err))
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        proto_vessel_damage* d = &b->snap.damage[i];
+        const flood_state* f = nv_world_flood_of(w, b->damaged[i]);
+        world_vessel_state st;
+        nv_world_vessel_get(w, b->damaged[i], &st);
+        const compartment_set* cs = nv_world_type_compartments(w, st.type);
+        memset(d, 0, sizeof *d);
+        d->id = b->damaged[i];
+        d->flags = (uint8_t)((f->pumping ? PROTO_DAMAGE_PUMPING : 0) | (f->sunk ? PROTO_DAMAGE_SUNK_FLAG : 0));
+        d->holes = (uint8_t)f->hole_count;
+        d->compartment_count = (uint8_t)(cs ? cs->count : 0);
+        for (uint32_t k = 0; k < d->compartment_count; k++) {
+            double fraction = cs->volume[k] > 0.0 ? f->volume[k] / cs->volume[k] : 0.0;
+            d->fill[k] = (uint8_t)lround(fmin(fmax(fraction, 0.0), 1.0) * 255.0);
+        }
+    }
+    b->snap.damage_count = n;
+    uint32_t ne;
+    const world_damage_event* e = nv_world_damage_events(w, &ne);
+    if (snap_room((void**)&b->snap.damage_events, &b->damage_event_capacity, sizeof *b->snap.damage_events, ne,
+                  "damage events", err))
+        return -1;
+    _Static_assert((int)WORLD_DAMAGE_REMOVED == (int)PROTO_DAMAGE_REMOVED && (int)WORLD_DAMAGE_CAPSIZED == (int)PROTO_DAMAGE_CAPSIZED,
+                   "the damage kinds are the same on the wire");
+    for (uint32_t i = 0; i < ne; i++) {
+        proto_damage_event* o = &b->snap.damage_events[i];
+        memset(o, 0, sizeof *o);
+        o->tick = e[i].tick;
+        o->id = e[i].id;
+        o->kind = (uint8_t)e[i].kind;
+        o->compartment = e[i].compartment < PROTO_MAX_COMPARTMENTS ? (uint8_t)e[i].compartment
+                                                                    : (uint8_t)PROTO_DAMAGE_NO_COMPARTMENT;
+        o->area = (float)e[i].area;
+        o->point[0] = (float)e[i].point.x, o->point[1] = (float)e[i].point.y, o->point[2] = (float)e[i].point.z;
+    }
+    b->snap.damage_event_count = ne;
     return 0;
 }
 
@@ -99,6 +153,7 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
         c->structure = e[i].structure;
     }
     b->snap.contact_count = nc;
+    if (snap_capture_damage(b, w, err)) return -1;
     b->snap.tick = nv_world_tick(w);
     b->snap.sim_time = nv_world_time(w);
     b->snap.send_time_ns = snap_wall_ns();
@@ -204,6 +259,12 @@ int snap_world_info(const sim* s, const char* server_name, proto_world_info* out
         memcpy(t->bounds_max, h->bounds_max, sizeof t->bounds_max);
         t->vertex_count = h->vertex_count;
         t->triangle_count = h->triangle_count;
+        const compartment_set* cs = nv_world_type_compartments(s->world, i);
+        if (cs) {
+            t->compartment_count = cs->count;
+            for (uint32_t k = 0; k < cs->count; k++) t->compartment_volumes[k] = (float)cs->volume[k];
+            t->pump_rate = (float)cs->damage.pump_rate;
+        }
     }
     out->type_count = n;
     const terrain* ground = nv_world_get_terrain(s->world);

@@ -12,7 +12,9 @@
 
 typedef struct snap_builder {
     proto_snapshot snap;          /* vessels and contacts owned here (capacity kept between ticks) */
-    uint32_t capacity, contact_capacity;
+    uint32_t capacity, contact_capacity, damage_capacity, damage_event_capacity;
+    uint32_t* damaged;            /* ids of the damaged vessels (scratch) */
+    uint32_t damaged_capacity;
     proto_buf full, compact;
     proto_compact_encoder* encoder;
     proto_hull* hulls;            /* per type, built on first request (vertices about the CG) */
@@ -22,7 +24,8 @@ typedef struct snap_builder {
 int snap_init(snap_builder* b, uint32_t keyframe_interval, nv_error* err);
 void snap_free(snap_builder* b);
 
-/* Copies every vessel's state into b->snap with the tick's statistics. */
+/* Copies every vessel's state into b->snap with the tick's statistics, the
+ * damaged vessels' fill bytes and the tick's damage events. */
 int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats, nv_error* err);
 /* Encodings of the captured snapshot into b->full / b->compact. */
 int snap_encode_full(snap_builder* b, nv_error* err);

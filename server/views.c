@@ -70,6 +70,8 @@ void views_tick(views* v, const proto_snapshot* s, jobs* pool) {
     uint64_t t0 = uv_hrtime();
     view_frame f = {s->tick, s->sim_time, s->send_time_ns, s->vessels, s->vessel_count};
     nv_error err;
+    if (view_hub_set_damage(v->hub, s->damage, s->damage_count, s->damage_events, s->damage_event_count, &err))
+        log_error("views: %s", err.message);
     if (view_hub_encode(v->hub, &f, pool, &err)) log_error("views: %s", err.message);
     for (uint32_t i = 0; i < view_hub_output_count(v->hub); i++) {
         uint32_t conn;

@@ -252,12 +252,20 @@ static void test_record_refusals(void** state) {
     const char* head = "naval-record 2\nbase 10 00000000000000ff /x.ckpt\nhash_interval 60\n";
     char text[512];
     assert_log_refused("something else\n", 1, "not a naval-server record log");
-    assert_log_refused("naval-record 3\n", 1, "version 3 is not supported");
+    assert_log_refused("naval-record 4\n", 1, "version 4 is not supported");
     assert_log_refused("naval-record 1\n", 1, "version 1 is not supported"); /* no contacts in it */
     assert_log_refused("naval-record 2\nbase ten\n", 1, ":2: expected 'base");
     snprintf(text, sizeof text, "%s12 contact 5 4294967295 0 0.5\n", head);
     assert_log_refused(text, 0, ":4: not a record event");
     snprintf(text, sizeof text, "%s12 contact 5 x 0 0.5 10\n", head);
+    assert_log_refused(text, 0, ":4: not a record event");
+    snprintf(text, sizeof text, "%s12 breach 5 0 -1 0\n", head); /* no area */
+    assert_log_refused(text, 0, ":4: not a record event");
+    snprintf(text, sizeof text, "%s12 pumps 5 2\n", head);
+    assert_log_refused(text, 0, ":4: not a record event");
+    snprintf(text, sizeof text, "%s12 damage flooded 5 1\n", head); /* no such kind */
+    assert_log_refused(text, 0, ":4: not a record event");
+    snprintf(text, sizeof text, "%s12 damage full 5 x\n", head);
     assert_log_refused(text, 0, ":4: not a record event");
     snprintf(text, sizeof text, "%s12 control 5 0.5\n", head);
     assert_log_refused(text, 0, ":4: not a record event");

@@ -20,6 +20,7 @@
 
 #include "proto_view.h"
 #include "view.h"
+#include "view_internal.h" /* VIEW_DAMAGE_*: the encoder's size estimates, checked against the bytes */
 
 #define HZ 60.0
 #define PI 3.14159265358979323846
@@ -140,6 +141,13 @@ typedef struct link {
     uint64_t bytes, updates, keyframes, decode_errors;
     proto_view_header last;
     double cx, cz, radius;      /* as set */
+    /* damage */
+    const fleet* f;             /* positions of the ticks, for the checks */
+    int check_damage;           /* every entry is of a vessel held after its update, near the view */
+    proto_damage_event* events; /* every damage event received, in order */
+    uint32_t event_count, event_cap;
+    uint64_t damage_entries, damage_updates;
+    uint32_t watch_id, watch_entries;  /* entries of one vessel received */
 } link;
 
 static void link_send_settings(link* l, const proto_view_settings* s, int expect_ok) {
@@ -180,6 +188,45 @@ static void link_open(link* l, view_hub* hub, uint32_t conn, double cx, double c
 static void link_close(link* l) {
     proto_destroy_view_decoder(l->dec);
     proto_free_buf(&l->buf);
+    free(l->events);
+}
+
+static const proto_vessel* fleet_find(const fleet* f, uint32_t id) {
+    for (uint32_t i = 0; i < f->n; i++)
+        if (f->v[i].id == id) return &f->v[i];
+    return NULL;
+}
+
+/* An update's damage: its events kept; its entries only of vessels the
+ * client holds, none far outside the view; what the decoder keeps is the
+ * newest entry of each held vessel. */
+static void link_damage(link* l, const fleet* f, const proto_view_header* h) {
+    uint32_t n;
+    const proto_damage_event* ev = proto_view_decoder_damage_events(l->dec, &n);
+    assert_int_equal(n, h->damage_event_count);
+    if (l->event_count + n > l->event_cap) {
+        l->event_cap = 2 * (l->event_cap + n);
+        l->events = realloc(l->events, l->event_cap * sizeof *l->events);
+    }
+    if (n) memcpy(l->events + l->event_count, ev, n * sizeof *ev);
+    l->event_count += n;
+    l->damage_entries += h->damage_count;
+    for (uint32_t k = 0; k < h->damage_count; k++) l->watch_entries += h->damage[k].id == l->watch_id;
+    l->damage_updates += h->damage_count > 0;
+    if (!l->check_damage) return;
+    for (uint32_t k = 0; k < h->damage_count; k++) {
+        const proto_vessel_damage* d = &h->damage[k];
+        if (!proto_view_decoder_find(l->dec, d->id)) fail_msg("a damage entry of vessel %u, which is not held", d->id);
+        const proto_vessel_damage* kept = proto_view_decoder_damage(l->dec, d->id);
+        if (proto_damage_is_clear(d) ? kept != NULL : !kept || memcmp(kept, d, sizeof *d) != 0)
+            fail_msg("vessel %u: the decoder does not keep its newest entry", d->id);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const proto_vessel* v = fleet_find(f, ev[k].id);
+        if (v && hypot(v->position[0] - l->cx, v->position[2] - l->cz) > l->radius + 100.0)
+            fail_msg("a damage event of vessel %u, %.0f m out", ev[k].id,
+                     hypot(v->position[0] - l->cx, v->position[2] - l->cz));
+    }
 }
 
 /* Max error per axis allowed for a sample at distance d (m) from the centre. */
@@ -208,6 +255,7 @@ static int link_tick(link* l, const fleet* f, double* worst) {
         l->updates++;
         l->keyframes += (uint64_t)h.keyframe;
         got = 1;
+        link_damage(l, f, &h);
         uint32_t count;
         const proto_view_vessel* vs = proto_view_decoder_vessels(l->dec, &count);
         for (uint32_t k = 0; k < count; k++) {
@@ -256,10 +304,91 @@ static view_hub* hub_new(void) {
     return h;
 }
 
+/* ---- damage ----------------------------------------------------------------------- */
+
+/* The damage a test gives the hub each tick: per vessel id, whether it is
+ * damaged and its entry; the tick's events. */
+typedef struct damage_world {
+    uint8_t* damaged;            /* by id */
+    proto_vessel_damage* by_id;
+    uint32_t max_id;
+    proto_vessel_damage* list;   /* this tick's, in the fleet's order */
+    uint32_t count;
+    proto_damage_event* events;
+    uint32_t event_count, event_cap;
+    int demo;                    /* every 4th vessel damaged, water moving, two events a tick */
+} damage_world;
+
+static damage_world* damage_world_new(const fleet* f) {
+    damage_world* w = calloc(1, sizeof *w);
+    w->max_id = f->max_id;
+    w->damaged = calloc(w->max_id, 1);
+    w->by_id = calloc(w->max_id, sizeof *w->by_id);
+    w->list = calloc(w->max_id, sizeof *w->list);
+    return w;
+}
+
+static void damage_world_free(damage_world* w) {
+    if (!w) return;
+    free(w->damaged);
+    free(w->by_id);
+    free(w->list);
+    free(w->events);
+    free(w);
+}
+
+static void damage_set(damage_world* w, uint32_t id, uint8_t flags, uint8_t holes, uint32_t compartments,
+                       uint32_t seed) {
+    proto_vessel_damage* d = &w->by_id[id];
+    memset(d, 0, sizeof *d);
+    d->id = id;
+    d->flags = flags;
+    d->holes = holes;
+    d->compartment_count = (uint8_t)compartments;
+    for (uint32_t k = 0; k < compartments; k++) d->fill[k] = (uint8_t)((id * 13u + k * 40u + seed) % 256u);
+    w->damaged[id] = 1;
+}
+
+static void damage_event(damage_world* w, uint64_t tick, uint32_t id, uint8_t kind) {
+    if (w->event_count == w->event_cap) {
+        w->event_cap = 2 * w->event_cap + 16;
+        w->events = realloc(w->events, w->event_cap * sizeof *w->events);
+    }
+    proto_damage_event* e = &w->events[w->event_count++];
+    memset(e, 0, sizeof *e);
+    e->tick = tick;
+    e->id = id;
+    e->kind = kind;
+    e->compartment = kind <= PROTO_DAMAGE_FULL ? (uint8_t)(tick % 5) : PROTO_DAMAGE_NO_COMPARTMENT;
+    e->area = kind == PROTO_DAMAGE_BREACH ? 0.25f : 0.0f;
+    e->point[0] = (float)(id % 7);
+}
+
+static void damage_list(damage_world* w, const fleet* f) {
+    w->count = 0;
+    if (w->demo) {
+        for (uint32_t i = 0; i < f->n; i++)
+            if (f->v[i].id % 4 == 0)
+                damage_set(w, f->v[i].id, (uint8_t)(f->v[i].id % 8 == 0), 1, 5, (uint32_t)(f->tick / 20));
+        for (uint32_t k = 0; k < 2 && f->n; k++)
+            damage_event(w, f->tick, f->v[(f->tick * 7 + k * 31) % f->n].id, (uint8_t)((f->tick + k) % 4));
+    }
+    for (uint32_t i = 0; i < f->n; i++)
+        if (w->damaged[f->v[i].id]) w->list[w->count++] = w->by_id[f->v[i].id];
+}
+
+static damage_world* g_damage; /* the damage step() gives the hub (NULL: none) */
+
 static void step(view_hub* hub, fleet* f, jobs* pool) {
     fleet_step(f);
     view_frame fr = fleet_frame(f);
     nv_error err;
+    if (g_damage) {
+        damage_list(g_damage, f);
+        if (view_hub_set_damage(hub, g_damage->list, g_damage->count, g_damage->events, g_damage->event_count, &err))
+            fail_msg("set damage: %s", err.message);
+        g_damage->event_count = 0;
+    }
     if (view_hub_encode(hub, &fr, pool, &err)) fail_msg("encode: %s", err.message);
 }
 
@@ -513,6 +642,9 @@ static void hostile_updates(void** state) {
     (void)state;
     rng_state = 13;
     fleet* f = fleet_create(200, 800.0, 220);
+    damage_world* w = damage_world_new(f);
+    w->demo = 1; /* the session carries damage too */
+    g_damage = w;
     view_hub* hub = hub_new();
     link l;
     link_open(&l, hub, 5, 0.0, 0.0, 700.0f, 256);
@@ -573,6 +705,8 @@ static void hostile_updates(void** state) {
         proto_destroy_view_decoder(d);
     }
     for (int k = 0; k < kept; k++) free(msgs[k]);
+    g_damage = NULL;
+    damage_world_free(w);
     link_close(&l);
     view_hub_destroy(hub);
     fleet_free(f);
@@ -585,6 +719,9 @@ static void same_bytes_at_any_thread_count(void** state) {
     for (int run = 0; run < 2; run++) {
         rng_state = 21;
         fleet* f = fleet_create(1500, 2000.0, 1500);
+        damage_world* w = damage_world_new(f);
+        w->demo = 1;
+        g_damage = w;
         view_hub* hub = hub_new();
         link ls[6];
         for (int k = 0; k < 6; k++) link_open(&ls[k], hub, 100 + k, -1500.0 + 600.0 * k, 0.0, 900.0f, 128 + 64 * k);
@@ -608,9 +745,354 @@ static void same_bytes_at_any_thread_count(void** state) {
         nv_jobs_destroy(pool);
         for (int k = 0; k < 6; k++) link_close(&ls[k]);
         view_hub_destroy(hub);
+        g_damage = NULL;
+        damage_world_free(w);
         fleet_free(f);
     }
     assert_true(digest[0] == digest[1]);
+}
+
+/* ---- damage ---------------------------------------------------------------------- */
+
+/* The client holds the damage of exactly the damaged vessels it holds, as
+ * the hub has it now (fill: as of `fill_ok`, when given). */
+static void assert_damage_held(const link* l, const damage_world* w, int exact_fill) {
+    uint32_t n, damaged = 0;
+    const proto_view_vessel* vs = proto_view_decoder_vessels(l->dec, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id = vs[i].id;
+        const proto_vessel_damage* d = proto_view_decoder_damage(l->dec, id);
+        if (!w->damaged[id]) {
+            if (d) fail_msg("vessel %u is intact, the client holds damage", id);
+            continue;
+        }
+        damaged++;
+        if (!d) fail_msg("vessel %u is damaged and held, without its damage", id);
+        const proto_vessel_damage* t = &w->by_id[id];
+        if (d->flags != t->flags || d->holes != t->holes || d->compartment_count != t->compartment_count)
+            fail_msg("vessel %u: flags %u holes %u compartments %u, expected %u %u %u", id, d->flags, d->holes,
+                     d->compartment_count, t->flags, t->holes, t->compartment_count);
+        if (exact_fill && memcmp(d->fill, t->fill, t->compartment_count) != 0) fail_msg("vessel %u: its fill differs", id);
+    }
+    uint32_t count;
+    proto_view_decoder_damaged(l->dec, &count);
+    assert_int_equal(count, damaged);
+    if (!damaged) fail_msg("none of the %u vessels held is damaged", n);
+}
+
+/* Ticks (at most `limit`) until the client holds vessel id's damage as
+ * `want` says (NULL: none). */
+static int ticks_until(view_hub* hub, fleet* f, link* l, uint32_t id, const proto_vessel_damage* want, int limit) {
+    for (int t = 1; t <= limit; t++) {
+        step(hub, f, NULL);
+        link_tick(l, f, NULL);
+        const proto_vessel_damage* d = proto_view_decoder_damage(l->dec, id);
+        if (want ? d && memcmp(d, want, sizeof *d) == 0 : d == NULL) return t;
+    }
+    fail_msg("vessel %u: the client did not get its damage within %d ticks", id, limit);
+    return -1;
+}
+
+static uint32_t held_id(const link* l, const damage_world* w, int damaged, uint32_t not) {
+    uint32_t n;
+    const proto_view_vessel* vs = proto_view_decoder_vessels(l->dec, &n);
+    double best = 1e18;
+    uint32_t id = UINT32_MAX;
+    /* The nearest to the centre: it stays in the view. */
+    for (uint32_t i = 0; i < n; i++) {
+        if (vs[i].id == not || (w->damaged[vs[i].id] != 0) != (damaged != 0)) continue;
+        double d = hypot(vs[i].samples[0].position[0] - l->cx, vs[i].samples[0].position[2] - l->cz);
+        if (d < best) best = d, id = vs[i].id;
+    }
+    assert_true(id != UINT32_MAX);
+    return id;
+}
+
+/* Damage entries reach the client for the vessels it holds, and only
+ * those: all of them within a second of joining and in every keyframe, a
+ * new or changed flag or hole within an update or two, the water within a
+ * second, a repaired vessel cleared; what leaves takes its damage along. */
+static void damage_follows_held_vessels(void** state) {
+    (void)state;
+    rng_state = 17;
+    fleet* f = fleet_create(300, 1500.0, 320);
+    damage_world* w = damage_world_new(f);
+    g_damage = w;
+    for (uint32_t i = 0; i < f->n; i++)
+        if (f->v[i].id % 5 == 0) damage_set(w, f->v[i].id, 0, (uint8_t)(1 + f->v[i].id % 3), 5, 0);
+    view_hub* hub = hub_new();
+    link l;
+    link_open(&l, hub, 6, 0.0, 0.0, 800.0f, 512);
+    l.ack_delay = 3;
+    l.check_damage = 1;
+    for (int t = 0; t < 60; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+    assert_damage_held(&l, w, 1);
+    /* A held damaged vessel starts pumping: in the next update. */
+    uint32_t x = held_id(&l, w, 1, UINT32_MAX);
+    w->by_id[x].flags |= PROTO_DAMAGE_PUMPING;
+    int pumps = ticks_until(hub, f, &l, x, &w->by_id[x], 4);
+    /* A held intact vessel is holed: the same. */
+    uint32_t y = held_id(&l, w, 0, x);
+    damage_set(w, y, 0, 1, 5, 7);
+    int holed = ticks_until(hub, f, &l, y, &w->by_id[y], 4);
+    /* Water alone rises: within a second. */
+    w->by_id[x].fill[0] = (uint8_t)(w->by_id[x].fill[0] + 50);
+    int water = ticks_until(hub, f, &l, x, &w->by_id[x], 62);
+    /* Sunk: at once. */
+    w->by_id[x].flags |= PROTO_DAMAGE_SUNK_FLAG;
+    int sunk = ticks_until(hub, f, &l, x, &w->by_id[x], 4);
+    /* Pumped dry and no longer damaged (gone from the list): cleared. */
+    w->damaged[y] = 0;
+    int cleared = ticks_until(hub, f, &l, y, NULL, 4);
+    print_message("pumps in %d ticks, a hole in %d, water in %d, sunk in %d, cleared in %d\n", pumps, holed, water, sunk,
+                  cleared);
+    /* Listed with nothing to say (pumps switched on, then off: no flags,
+     * holes or water): its entry goes once and with the refreshes, not
+     * in every update; the client holds no damage of it. */
+    uint32_t z = held_id(&l, w, 0, y);
+    damage_set(w, z, 0, 0, 5, 0);
+    memset(w->by_id[z].fill, 0, sizeof w->by_id[z].fill);
+    l.watch_id = z;
+    uint64_t u0 = l.updates;
+    for (int t = 0; t < 120; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+    assert_null(proto_view_decoder_damage(l.dec, z));
+    print_message("a listed vessel without damage: %u entries in %llu updates\n", l.watch_entries,
+                  (unsigned long long)(l.updates - u0));
+    assert_true(l.watch_entries >= 1 && l.watch_entries <= 3);
+    w->damaged[z] = 0;
+    for (int t = 0; t < 62; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+    assert_damage_held(&l, w, 1);
+    /* Silent: keyframes only, each with the damage of its vessels. */
+    l.silent = 1;
+    int keyframes = 0;
+    for (int t = 0; t < 200; t++) {
+        step(hub, f, NULL);
+        if (link_tick(&l, f, NULL) && l.last.keyframe) {
+            keyframes++;
+            assert_damage_held(&l, w, 1);
+        }
+    }
+    assert_true(keyframes >= 2);
+    l.silent = 0;
+    /* The view moves away: what left took its damage along; the new area's come. */
+    proto_view_settings s;
+    memset(&s, 0, sizeof s);
+    const proto_vessel* vx = fleet_find(f, x);
+    s.center[0] = vx->position[0] > 0.0 ? -1100.0 : 1100.0; /* x is 1,100 m away or more */
+    s.radius = 800.0f;
+    s.budget_kbps = 512;
+    link_send_settings(&l, &s, 1);
+    for (int t = 0; t < 120; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+    assert_null(proto_view_decoder_find(l.dec, x));
+    assert_null(proto_view_decoder_damage(l.dec, x));
+    assert_damage_held(&l, w, 1);
+    view_stats st;
+    view_hub_stats(hub, &st);
+    assert_true(st.damage_entries >= l.damage_entries && l.damage_entries > 0);
+    print_message("%llu damage entries in %llu of %llu updates\n", (unsigned long long)l.damage_entries,
+                  (unsigned long long)l.damage_updates, (unsigned long long)l.updates);
+    g_damage = NULL;
+    link_close(&l);
+    view_hub_destroy(hub);
+    damage_world_free(w);
+    fleet_free(f);
+}
+
+static int same_event(const proto_damage_event* a, const proto_damage_event* b) {
+    return a->tick == b->tick && a->id == b->id && a->kind == b->kind && a->compartment == b->compartment;
+}
+
+/* Events of vessels in the view arrive exactly once, in order, though six
+ * ticks pass between updates and a tenth of the updates are lost; those of
+ * vessels far outside never; a burst beyond the cap keeps the newest. */
+static void damage_events_exactly_once(void** state) {
+    (void)state;
+    rng_state = 19;
+    fleet* f = fleet_create(300, 1500.0, 320);
+    damage_world* w = damage_world_new(f);
+    g_damage = w;
+    view_config c;
+    view_config_default(&c);
+    c.tick_hz = HZ;
+    c.update_hz = 10.0; /* six ticks between updates */
+    view_hub* hub = NULL;
+    assert_int_equal(view_hub_create(&hub, &c, NULL, NULL, NULL), 0);
+    link l;
+    link_open(&l, hub, 7, 0.0, 0.0, 700.0f, 256);
+    l.ack_delay = 4;
+    l.drop = 0.1;
+    for (int t = 0; t < 60; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+    enum { GEN_MAX = 4096 };
+    proto_damage_event* gen = calloc(GEN_MAX, sizeof *gen);
+    double* dist = calloc(GEN_MAX, sizeof *dist);
+    uint32_t ngen = 0;
+    for (int t = 0; t < 600; t++) {
+        /* Three events a tick, of vessels anywhere (next tick's positions are a tick away). */
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t i = (uint32_t)((f->tick * (7 + 6 * k) + 11 * k) % f->n);
+            damage_event(w, f->tick + 1, f->v[i].id, (uint8_t)((f->tick + k) % 4));
+            gen[ngen] = w->events[w->event_count - 1];
+            dist[ngen++] = hypot(f->v[i].position[0] - l.cx, f->v[i].position[2] - l.cz);
+        }
+        step(hub, f, NULL);
+        link_tick(&l, f, NULL);
+    }
+    for (int t = 0; t < 120; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+    /* Each received once, in the order made; the near ones all, the far none. */
+    uint32_t near = 0, far = 0, between = 0;
+    for (uint32_t g = 0; g < ngen; g++) {
+        uint32_t found = 0;
+        for (uint32_t k = 0; k < l.event_count; k++) found += same_event(&gen[g], &l.events[k]);
+        if (found > 1) fail_msg("event %u (vessel %u, tick %llu) arrived %u times", g, gen[g].id,
+                                (unsigned long long)gen[g].tick, found);
+        if (dist[g] < l.radius - 20.0) {
+            if (!found) fail_msg("event %u of vessel %u at %.0f m never arrived", g, gen[g].id, dist[g]);
+            near++;
+        } else if (dist[g] > l.radius + 100.0) {
+            if (found) fail_msg("event %u of vessel %u at %.0f m arrived", g, gen[g].id, dist[g]);
+            far++;
+        } else {
+            between++;
+        }
+    }
+    assert_true(near > 100 && far > 300);
+    /* Nothing else arrived (a lost update's events come with a later one). */
+    uint32_t strays = 0;
+    for (uint32_t k = 0; k < l.event_count; k++) {
+        int known = 0;
+        for (uint32_t g = 0; g < ngen && !known; g++) known = same_event(&gen[g], &l.events[k]);
+        strays += !known;
+    }
+    assert_int_equal(strays, 0);
+    view_stats st;
+    view_hub_stats(hub, &st);
+    print_message("%u near, %u far, %u at the edge; %u received, %llu sent (lost updates' again), %llu updates\n",
+                  near, far, between, l.event_count, (unsigned long long)st.damage_events,
+                  (unsigned long long)l.updates);
+    assert_true(st.damage_events > l.event_count); /* some went twice: their first update was lost */
+    assert_int_equal(st.damage_events_dropped, 0);
+    /* A burst over the cap in one tick: the newest PROTO_VIEW_MAX_DAMAGE_EVENTS go. */
+    l.drop = 0.0;
+    uint32_t before = l.event_count, id = held_id(&l, w, 0, UINT32_MAX);
+    for (uint32_t k = 0; k < PROTO_VIEW_MAX_DAMAGE_EVENTS + 100; k++) damage_event(w, f->tick + 1, id, PROTO_DAMAGE_FULL);
+    for (int t = 0; t < 30; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+    assert_int_equal(l.event_count - before, PROTO_VIEW_MAX_DAMAGE_EVENTS);
+    view_hub_stats(hub, &st);
+    assert_int_equal(st.damage_events_dropped, 100);
+    free(gen);
+    free(dist);
+    g_damage = NULL;
+    link_close(&l);
+    view_hub_destroy(hub);
+    damage_world_free(w);
+    fleet_free(f);
+}
+
+/* What damage costs on the wire, against the encoder's estimates, and a
+ * view full of damage keeping its budget. */
+static void damage_bytes(void** state) {
+    (void)state;
+    proto_buf b = {0};
+    proto_view_header h;
+    memset(&h, 0, sizeof h);
+    h.seq = 5;
+    h.tick = 1000;
+    assert_int_equal(proto_wrap_view_update(&b, &h, NULL, 0, NULL), 0);
+    size_t empty = b.size;
+    proto_vessel_damage d[40];
+    memset(d, 0, sizeof d);
+    const uint32_t sizes[] = {1, 5, 7, 8, 64};
+    for (uint32_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        for (uint32_t i = 0; i < 40; i++) {
+            d[i].id = 1000 + 17 * i;
+            d[i].flags = (uint8_t)(i % 3);
+            d[i].holes = (uint8_t)(i % 4);
+            d[i].compartment_count = (uint8_t)sizes[s];
+            for (uint32_t k = 0; k < sizes[s]; k++) d[i].fill[k] = (uint8_t)(i + k);
+        }
+        h.damage = d;
+        h.damage_count = 1;
+        assert_int_equal(proto_wrap_view_update(&b, &h, NULL, 0, NULL), 0);
+        size_t first = b.size - empty;
+        h.damage_count = 40;
+        assert_int_equal(proto_wrap_view_update(&b, &h, NULL, 0, NULL), 0);
+        double per = (double)(b.size - empty) / 40.0;
+        print_message("a damage entry of %u compartments: %.1f bytes in a list of 40, %zu alone (estimate %u)\n",
+                      sizes[s], per, first, view_damage_bytes(&d[0]));
+        /* The estimate holds for a list of any length, within a word, plus the list's own bytes. */
+        assert_true(per <= view_damage_bytes(&d[0]) && per >= view_damage_bytes(&d[0]) - 4.0);
+        assert_true(first <= view_damage_bytes(&d[0]) + VIEW_DAMAGE_LIST_BYTES);
+    }
+    h.damage_count = 0;
+    proto_damage_event ev[40];
+    memset(ev, 0, sizeof ev);
+    for (uint32_t i = 0; i < 40; i++) ev[i].id = i, ev[i].tick = 999, ev[i].kind = (uint8_t)(i % 5);
+    h.damage_events = ev;
+    h.damage_event_count = 1;
+    assert_int_equal(proto_wrap_view_update(&b, &h, NULL, 0, NULL), 0);
+    size_t one = b.size;
+    h.damage_event_count = 40;
+    assert_int_equal(proto_wrap_view_update(&b, &h, NULL, 0, NULL), 0);
+    print_message("damage events: the first %zu bytes, each more %.1f\n", one - empty, (double)(b.size - one) / 39.0);
+    assert_true(b.size - one == 39 * VIEW_DAMAGE_EVENT_BYTES);
+    assert_true(one - empty <= VIEW_DAMAGE_LIST_BYTES + VIEW_DAMAGE_EVENT_BYTES);
+    /* Over the cap: the encoder refuses what a decoder would. */
+    proto_damage_event many[PROTO_VIEW_MAX_DAMAGE_EVENTS + 1];
+    memset(many, 0, sizeof many);
+    h.damage_events = many;
+    h.damage_event_count = PROTO_VIEW_MAX_DAMAGE_EVENTS + 1;
+    assert_int_equal(proto_wrap_view_update(&b, &h, NULL, 0, NULL), -1);
+    proto_free_buf(&b);
+
+    /* A quarter of a dense fleet damaged, water moving, two events a tick: 256 kbit/s still. */
+    rng_state = 23;
+    fleet* f = fleet_create(1500, 2000.0, 1500);
+    damage_world* w = damage_world_new(f);
+    w->demo = 1;
+    g_damage = w;
+    view_hub* hub = hub_new();
+    link l;
+    link_open(&l, hub, 8, 0.0, 0.0, 1000.0f, 256);
+    l.ack_delay = 3;
+    l.check_damage = 1;
+    for (int t = 0; t < 360; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+    double kbps = 8.0 * (double)l.bytes / 6.0 / 1000.0;
+    view_stats st;
+    view_hub_stats(hub, &st);
+    print_message("%.1f kbit/s with %llu damage entries and %u events in %llu updates\n", kbps,
+                  (unsigned long long)l.damage_entries, l.event_count, (unsigned long long)l.updates);
+    assert_true(kbps <= 256.0 * 1.02);
+    assert_true(l.bytes == st.bytes && l.damage_entries == st.damage_entries && l.event_count == st.damage_events);
+    assert_true(l.damage_entries > 200 && l.event_count > 100);
+    assert_damage_held(&l, w, 0);
+    g_damage = NULL;
+    link_close(&l);
+    view_hub_destroy(hub);
+    damage_world_free(w);
+    fleet_free(f);
+}
+
+/* The hub refuses damage it could not send. */
+static void damage_refused(void** state) {
+    (void)state;
+    view_hub* hub = hub_new();
+    proto_vessel_damage d;
+    memset(&d, 0, sizeof d);
+    d.id = 3;
+    d.compartment_count = PROTO_MAX_COMPARTMENTS + 1;
+    nv_error err;
+    assert_int_equal(view_hub_set_damage(hub, &d, 1, NULL, 0, &err), -1);
+    assert_non_null(strstr(err.message, "compartments"));
+    d.compartment_count = 2;
+    proto_damage_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = 9;
+    assert_int_equal(view_hub_set_damage(hub, &d, 1, &e, 1, &err), -1);
+    assert_non_null(strstr(err.message, "kind"));
+    assert_int_equal(view_hub_set_damage(hub, NULL, 2, NULL, 0, &err), -1);
+    e.kind = PROTO_DAMAGE_SUNK;
+    assert_int_equal(view_hub_set_damage(hub, &d, 1, &e, 1, &err), 0);
+    view_hub_destroy(hub);
 }
 
 /* The integer prediction and rounding both ends share. */
@@ -646,6 +1128,10 @@ int main(int argc, char** argv) {
         cmocka_unit_test(refusals),
         cmocka_unit_test(hostile_updates),
         cmocka_unit_test(same_bytes_at_any_thread_count),
+        cmocka_unit_test(damage_follows_held_vessels),
+        cmocka_unit_test(damage_events_exactly_once),
+        cmocka_unit_test(damage_bytes),
+        cmocka_unit_test(damage_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,11 @@
 // snapshot holds, that the canvas shows something, that taking the helm
 // spawns a boat the keyboard moves, and that the page says when the server
 // is gone and reconnects by itself when it is back. Leaves a screenshot.
+// Damage (a server on data/scenarios/flooding.json, whose patrol boats
+// have compartments; full snapshots, then the player view): a patrol boat
+// at the helm, holed with the admin token, shows its heel and trim, the
+// damage panel (a bar per compartment, the hole, its water in m^3) and the
+// breach's message, and its pumps go on from the panel.
 // Then by default (a player view): the page opens /ws/view and not
 // /ws/snapshots, draws every boat near the camera, shows the view's
 // kbit/s, the view follows the camera away from the fleet and back, and
@@ -22,6 +27,7 @@ import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 
 const [serverBin, stage, outDir] = process.argv.slice(2).map((a) => resolve(a));
+const scenario = resolve(new URL("../data/scenarios/flooding.json", import.meta.url).pathname);
 if (!serverBin || !stage || !outDir) {
   console.error("usage: node test_web.mjs NAVAL_SERVER WEB_STAGE OUT_DIR");
   process.exit(2);
@@ -44,6 +50,7 @@ if (!existsSync(join(stage, "dist", "app.js"))) {
 }
 
 const BOATS = 12;
+const ADMIN = "web-test-admin-token-0123";
 const t0 = Date.now();
 const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
 let server = null, browser = null, serverLog = "";
@@ -69,14 +76,14 @@ function freePort() {
   });
 }
 
-async function startServer(ports) {
+async function startServer(ports, world = ["--boats", String(BOATS)]) {
   const args = [
-    "--boats", String(BOATS), "--threads", "1", "--tick-hz", "30", "--log-level", "warn",
+    ...world, "--threads", "1", "--tick-hz", "30", "--log-level", "warn",
     "--snapshot-url", `tcp://127.0.0.1:${ports.snap}`, "--compact-url", `tcp://127.0.0.1:${ports.compact}`,
     "--command-url", `tcp://127.0.0.1:${ports.cmd}`, "--view-url", `tcp://127.0.0.1:${ports.view}`,
     "--http", `127.0.0.1:${ports.http}`, "--web-root", join(stage, "dist"),
   ];
-  const p = spawn(serverBin, args, { stdio: ["ignore", "ignore", "pipe"] });
+  const p = spawn(serverBin, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NAVAL_ADMIN_TOKEN: ADMIN } });
   p.stderr.on("data", (d) => (serverLog += d.toString()));
   const exited = new Promise((resolve) => p.once("exit", (code, sig) => resolve(code ?? sig)));
   p.exited = exited;
@@ -243,6 +250,49 @@ async function main() {
   log(`view: the helm's boat ${s.helm.id} stays in the view 20 km from the camera`);
   check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(" | ")}`);
   check(s.badUpdates === 0, `${s.badUpdates} view updates failed to decode: ${s.lastError}`);
+  await vpage.close();
+  await stopServer(server);
+
+  // 7. Damage, on a world whose patrol boats have compartments: with full
+  // snapshots, then with the default player view.
+  serverLog = "";
+  server = await startServer(ports, ["--scenario", scenario]);
+  for (const mode of ["full", "view"]) {
+    const dpage = await browser.newPage({ viewport: { width: 800, height: 500 } });
+    current = dpage;
+    dpage.on("pageerror", (e) => pageErrors.push(e.message));
+    await dpage.goto(`http://localhost:${ports.http}/?quality=low${mode === "full" ? "&stream=full" : ""}`);
+    s = await waitFor(`${mode}: connected to the flooding scenario`, (s) => s.stream === mode && s.connected && s.commandsConnected && s.serverName && s.boatsRendered > 0, 20000);
+    // Away from the scenario's boats (a hard contact holes a hull too).
+    await dpage.evaluate(() => window.navalDebug.lookAt(0, 400));
+    await dpage.selectOption("#helm-type", "patrol");
+    await dpage.click("#helm-take");
+    s = await waitFor(`${mode}: the patrol boat followed`, (s) => s.helm.phase === "steering" && s.followed === s.helm.id && Number.isFinite(s.heel), 10000);
+    check(s.damage === null && Math.abs(s.heel) < 20 && Math.abs(s.trim) < 20 && !s.capsized, `${mode}: an intact boat: ${JSON.stringify({ d: s.damage, heel: s.heel, trim: s.trim })}`);
+    check(await dpage.isHidden("#damage"), `${mode}: the damage panel shows for an intact boat`);
+    const holed = await dpage.evaluate(([id, admin]) => window.navalDebug.damage(id, [-2.7, -1.0, 0.0], 0.2, admin), [s.helm.id, ADMIN]);
+    check(holed === 1, `${mode}: the hole went into compartment ${holed}, expected 1 (the engine room)`);
+    s = await waitFor(`${mode}: the damage panel with water aboard`, (s) => s.damage && s.damage.holes === 1 && s.damage.water > 0.5, 10000);
+    check(s.damage.compartments.length === 5 && s.damage.compartments[1].water > 0 && s.damage.compartments.every((c) => c.volume > 0),
+      `${mode}: compartments: ${JSON.stringify(s.damage.compartments)}`);
+    check(!s.damage.pumping && !s.damage.sunk && s.damage.own && s.damage.pumpRate > 0, `${mode}: damage: ${JSON.stringify(s.damage)}`);
+    check(s.damageEvents >= 1 && s.damageMessages.some((m) => m.includes(`boat ${s.helm.id}`) && /holed in compartment 2/.test(m)),
+      `${mode}: messages: ${JSON.stringify(s.damageMessages)}`);
+    const panel = await dpage.textContent("#damage");
+    check(/1 hole/.test(panel) && /pumps off/.test(panel) && /2: [\d.]+ \/ [\d.]+ m³/.test(panel) && !(await dpage.isHidden("#damage-log")), `${mode}: panel: ${panel}`);
+    const hud = await dpage.textContent("#hud");
+    check(/following.*boat \d+ · heel [\d.]+°( port| starboard)? · trim [\d.]+°( bow up| bow down)?/.test(hud), `${mode}: HUD attitude: ${hud}`);
+    await dpage.click("#damage-pumps");
+    s = await waitFor(`${mode}: pumps on`, (s) => s.damage && s.damage.pumping, 5000);
+    const dshot = join(outDir, mode === "full" ? "web_damage.png" : "web_damage_view.png");
+    await dpage.screenshot({ path: dshot });
+    log(`damage (${mode}): boat ${s.helm.id} holed, ${s.damage.water.toFixed(1)} m³ aboard, heel ${s.heel.toFixed(1)}°, trim ${s.trim.toFixed(1)}°, pumps on; "${s.damageMessages.at(-1)}"; screenshot ${dshot}`);
+    await dpage.click("#helm-leave");
+    s = await waitFor(`${mode}: the patrol boat left`, (s) => s.helm.phase === "idle", 5000);
+    check(s.badSnapshots === 0 && s.badUpdates === 0, `${mode}: ${s.badSnapshots + s.badUpdates} messages failed to decode: ${s.lastError}`);
+    await dpage.close();
+  }
+  check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(" | ")}`);
   console.log(`test_web: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 

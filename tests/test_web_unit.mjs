@@ -7,9 +7,14 @@
 // session the C encoder wrote (bench-view --write-session): the same
 // vessels, events, sample counts and newest samples to the bit as the C
 // decoder held after each; its refusals, acks and ViewRequests (read back
-// by flatc); and the view's playout.
+// by flatc); and the view's playout. Damage: the snapshot's damage
+// entries and events, the world info's compartment volumes and pump
+// rates, the DamageReply, and a view session's damage entries, events and
+// the damage held after each update, all as the C decoders read what the C
+// encoders wrote (web-damage-fixture); the Damage and Pumps requests read
+// back by flatc; attitude, clearing entries and event messages.
 //
-// Usage: node test_web_unit.mjs WEB_STAGE BENCH_PROTO FLATC SCHEMA BENCH_VIEW
+// Usage: node test_web_unit.mjs WEB_STAGE BENCH_PROTO FLATC SCHEMA BENCH_VIEW DAMAGE_FIXTURE
 //   WEB_STAGE: BUILD/clients/web (lib/*.mjs made by the target web)
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -17,9 +22,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [stage, benchProto, flatc, schema, benchView] = process.argv.slice(2).map((a) => resolve(a));
-if (!benchView) {
-  console.error("usage: node test_web_unit.mjs WEB_STAGE BENCH_PROTO FLATC SCHEMA BENCH_VIEW");
+const [stage, benchProto, flatc, schema, benchView, damageFixture] = process.argv.slice(2).map((a) => resolve(a));
+if (!damageFixture) {
+  console.error("usage: node test_web_unit.mjs WEB_STAGE BENCH_PROTO FLATC SCHEMA BENCH_VIEW DAMAGE_FIXTURE");
   process.exit(2);
 }
 if (!existsSync(join(stage, "lib", "wire.mjs"))) {
@@ -27,7 +32,8 @@ if (!existsSync(join(stage, "lib", "wire.mjs"))) {
   process.exit(1);
 }
 const lib = (m) => import(pathToFileURL(join(stage, "lib", `${m}.mjs`)).href);
-const { decodeSnapshot, encodeRequest } = await lib("wire");
+const { decodeSnapshot, encodeRequest, decodeResponse } = await lib("wire");
+const damageLib = await lib("damage");
 const { Timeline, emptyPose, nlerp } = await lib("timeline");
 const view = await lib("viewcodec");
 const { ViewPlayout } = await lib("viewplay");
@@ -98,6 +104,8 @@ try {
     [{ kind: "despawn", id: 9, token }, "Despawn", { vessel_id: 9 }],
     [{ kind: "hull", type: 3 }, "GetHull", { type: 3 }],
     [{ kind: "hello", clientName: "unit" }, "Hello", { protocol_version: 1, client_name: "unit" }],
+    [{ kind: "pumps", id: 5, token, on: true }, "Pumps", { vessel_id: 5, on: true }],
+    [{ kind: "damage", id: 8, point: [1.5, -0.5, 2.25], area: 0.75, adminToken: "an-admin-token-of-24chars" }, "Damage", { vessel_id: 8, area: 0.75 }],
   ];
   for (const [spec, type, fields] of requests) {
     const data = encodeRequest(4242n, spec);
@@ -109,6 +117,11 @@ try {
     const got = JSON.parse(text);
     check(got.request_id === 4242 && got.body_type === type, `${type}: ${JSON.stringify(got)}`);
     for (const [k, v] of Object.entries(fields)) check(got.body[k] === v, `${type}.${k}: ${got.body[k]} != ${v}`);
+    if (spec.kind === "damage") {
+      check(got.admin_token === spec.adminToken, `Damage: admin token ${got.admin_token}`);
+      const p = got.body.point ?? {};
+      check(p.x === 1.5 && p.y === -0.5 && p.z === 2.25, `Damage: point ${JSON.stringify(p)}`);
+    }
     if (spec.token) {
       // 64-bit integers: read from the text (JSON numbers are doubles).
       const lo = /"lo":\s*(\d+)/.exec(text)?.[1], hi = /"hi":\s*(\d+)/.exec(text)?.[1];
@@ -122,6 +135,18 @@ try {
     threw = e.message;
   }
   check(/throttle must be a finite number/.test(threw), `NaN throttle: "${threw}"`);
+  for (const area of [0, 100.5, NaN]) {
+    threw = "";
+    try {
+      encodeRequest(1n, { kind: "damage", id: 1, point: [0, 0, 0], area, adminToken: "" });
+    } catch (e) {
+      threw = e.message;
+    }
+    check(/area in \(0, 100\]/.test(threw), `a hole of ${area} m²: "${threw}"`);
+  }
+  check(f.damage.length === 0 && f.damageEvents.length === 0, "a snapshot without damage: empty lists");
+
+  testDamage();
 
   // ---- timeline --------------------------------------------------------------
   const frame = (tick, simTime, boats) => ({
@@ -165,6 +190,117 @@ try {
   testView();
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+}
+
+// ---- damage ------------------------------------------------------------------------
+
+function sameDamage(got, want, what) {
+  check(got.length === want.length, `${what}: ${got.length} entries, expected ${want.length}`);
+  want.forEach((w, i) => {
+    const g = got[i] ?? {};
+    check(g.id === w.id && g.flags === w.flags && g.holes === w.holes && JSON.stringify(g.fill) === JSON.stringify(w.fill),
+      `${what} ${i}: ${JSON.stringify(g)} != ${JSON.stringify(w)}`);
+  });
+}
+
+function sameEvents(got, want, what) {
+  check(got.length === want.length, `${what}: ${got.length} events, expected ${want.length}`);
+  want.forEach((w, i) => {
+    const g = got[i] ?? { point: [] };
+    check(g.tick === w.tick && g.id === w.id && g.kind === w.kind && g.compartment === w.compartment && g.area === f32(w.area) &&
+      g.point.every((v, k) => v === f32(w.point[k])), `${what} ${i}: ${JSON.stringify(g)} != ${JSON.stringify(w)}`);
+  });
+}
+
+function testDamage() {
+  const dir = join(tmp, "damage");
+  mkdirSync(dir);
+  execFileSync(damageFixture, [dir], { stdio: ["ignore", "ignore", "inherit"] });
+  const read = (name) => readFileSync(join(dir, name));
+  const json = (name) => JSON.parse(readFileSync(join(dir, name), "utf8"));
+  const ab = (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+
+  // 1. A full snapshot: every damaged vessel, every kind of event.
+  const snap = decodeSnapshot(ab(read("snapshot.bin")));
+  const ws = json("snapshot.json");
+  check(snap.tick === ws.tick, `damage snapshot tick ${snap.tick}`);
+  sameDamage(snap.damage, ws.damage, "snapshot damage");
+  sameEvents(snap.damageEvents, ws.damage_events, "snapshot damage event");
+  check(new Set(snap.damageEvents.map((e) => e.kind)).size === 5, "the snapshot has events of all five kinds");
+
+  // 2. World info: compartment volumes and pump rates per type; the DamageReply.
+  const r = decodeResponse(new Uint8Array(read("response.bin")));
+  const wr = json("response.json");
+  check(r.body.kind === "worldInfo" && r.body.info.types.length === wr.types.length, `world info: ${JSON.stringify(r.body.kind)}`);
+  wr.types.forEach((w, i) => {
+    const t = r.body.info.types[i];
+    check(t.name === w.name && t.pumpRate === f32(w.pump_rate), `type ${i}: ${t.name} pump rate ${t.pumpRate}, expected ${w.name} ${w.pump_rate}`);
+    check(t.compartmentVolumes.length === w.compartment_volumes.length && t.compartmentVolumes.every((v, k) => v === f32(w.compartment_volumes[k])),
+      `type ${i} volumes ${t.compartmentVolumes} != ${w.compartment_volumes}`);
+  });
+  const reply = decodeResponse(new Uint8Array(read("reply.bin")));
+  check(reply.body.kind === "damage" && reply.body.compartment === 3, `damage reply: ${JSON.stringify(reply.body)}`);
+
+  // 3. A view session: each update's damage entries and events, and the damage held after it.
+  const bin = read("updates.bin");
+  const want = json("updates.json");
+  const msgs = [];
+  for (let o = 0; o < bin.length; ) {
+    const n = bin.readUInt32LE(o);
+    msgs.push(new Uint8Array(bin.buffer, bin.byteOffset + o + 4, n));
+    o += 4 + n;
+  }
+  check(msgs.length === want.length && msgs.length > 100, `damage session: ${msgs.length} updates, ${want.length} expected`);
+  const dec = new view.ViewDecoder();
+  let bad = 0, entries = 0, events = 0, clears = 0, keyframesWithDamage = 0;
+  msgs.forEach((m, i) => {
+    if (bad > 3) return;
+    const w = want[i], before = failures;
+    let info;
+    try {
+      info = dec.read(m);
+    } catch (e) {
+      check(false, `damage update ${i + 1}: refused: ${e.message}`);
+      bad++;
+      return;
+    }
+    check(info.seq === w.seq && info.keyframe === !!w.keyframe, `damage update ${i + 1}: seq ${info.seq}`);
+    sameDamage(info.damage, w.damage, `update ${info.seq} damage entry`);
+    sameEvents(info.damageEvents, w.damage_events, `update ${info.seq} damage event`);
+    sameEvents(dec.damageEvents, w.damage_events, `update ${info.seq} the decoder's damage event`);
+    sameDamage([...dec.damage.values()].sort((a, b) => a.id - b.id), w.held, `update ${info.seq} held damage`);
+    for (const d of dec.damage.values()) check(dec.held.has(d.id) && !damageLib.isClear(d), `update ${info.seq}: damage of ${d.id} kept wrongly`);
+    entries += info.damage.length;
+    events += info.damageEvents.length;
+    clears += info.damage.filter((d) => damageLib.isClear(d)).length;
+    keyframesWithDamage += info.keyframe && info.damage.length > 0;
+    if (failures > before) bad++;
+  });
+  check(entries > 50 && events > 100 && clears >= 1 && keyframesWithDamage >= 1,
+    `damage session coverage: ${entries} entries, ${events} events, ${clears} clearing, ${keyframesWithDamage} keyframes with damage`);
+  if (!bad) log(`damage: snapshot, world info, reply and a view session of ${msgs.length} updates (${entries} damage entries, ${events} events) read as the C decoders did`);
+  check(view.MAX_DAMAGE_EVENTS === 256, `MAX_DAMAGE_EVENTS ${view.MAX_DAMAGE_EVENTS}`);
+
+  // 4. The page's arithmetic: attitude as core/statics.c, compartments, messages.
+  const { attitude, compartments, describeEvent, isClear } = damageLib;
+  const rot = (ax, deg) => {
+    const h = (deg * Math.PI) / 360, q = [0, 0, 0, Math.cos(h)];
+    q[ax] = Math.sin(h);
+    return q;
+  };
+  let a = attitude(rot(0, 10)); // about +x (the bow): starboard (+z) goes down
+  check(Math.abs(a.heel - 10) < 1e-9 && Math.abs(a.trim) < 1e-9 && !a.capsized, `heel 10: ${JSON.stringify(a)}`);
+  a = attitude(rot(2, 5)); // about +z (starboard): the bow (+x) goes up
+  check(Math.abs(a.trim - 5) < 1e-9 && Math.abs(a.heel) < 1e-9, `trim 5: ${JSON.stringify(a)}`);
+  a = attitude(rot(0, 120));
+  check(a.capsized && Math.abs(a.heel - 60) < 1e-9, `heeled 120 degrees: ${JSON.stringify(a)}`);
+  check(!attitude([0, 0, 0, 1]).capsized && attitude(rot(0, -179)).capsized, "upright and upside down");
+  const c = compartments({ id: 1, flags: 0, holes: 1, fill: [0, 255, 51] }, [10, 20]);
+  check(c[1].water === 20 && c[1].fraction === 1 && Math.abs(c[2].fraction - 0.2) < 1e-12 && Number.isNaN(c[2].water), `compartments ${JSON.stringify(c)}`);
+  check(isClear({ id: 1, flags: 0, holes: 0, fill: [0, 0] }) && !isClear({ id: 1, flags: 1, holes: 0, fill: [] }), "clearing entries");
+  const msg = describeEvent({ tick: 1, id: 12, kind: 0, compartment: 2, area: 0.5, point: [0, 0, 0] }, "patrol");
+  check(msg === "boat 12 (patrol): holed in compartment 3, 0.50 m²", `breach message: ${msg}`);
+  check(describeEvent({ tick: 1, id: 7, kind: 3, compartment: 255, area: 0, point: [0, 0, 0] }) === "boat 7: sunk", "sunk message");
 }
 
 // ---- player views ----------------------------------------------------------------

@@ -184,6 +184,10 @@ static uint64_t relay_views_tick(relay_views* v, uint64_t upstream) {
 static void relay_views_encode(relay_views* v, const proto_snapshot* s) {
     view_frame f = {relay_views_tick(v, s->tick), s->sim_time, s->send_time_ns, s->vessels, s->vessel_count};
     nv_error err;
+    /* A full upstream carries damage (a compact one none); the events of
+     * frames the relay skipped while behind are not seen. */
+    if (view_hub_set_damage(v->hub, s->damage, s->damage_count, s->damage_events, s->damage_event_count, &err))
+        log_error("views: %s", err.message);
     if (view_hub_encode(v->hub, &f, v->pool, &err)) log_error("views: %s", err.message);
     v->frames++;
     for (uint32_t i = 0; i < view_hub_output_count(v->hub); i++) {

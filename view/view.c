@@ -54,7 +54,12 @@ static void client_free(view_client* c) {
     if (!c) return;
     free(c->entries);
     idmap_free(&c->ids);
-    for (int i = 0; i < VIEW_RING; i++) free(c->ring[i].recs);
+    for (int i = 0; i < VIEW_RING; i++) {
+        free(c->ring[i].recs);
+        free(c->ring[i].events);
+    }
+    free(c->dev);
+    free(c->dout);
     free(c->heap);
     free(c->puts);
     free(c->bits);
@@ -70,6 +75,9 @@ void view_hub_destroy(view_hub* h) {
     idmap_free(&h->conns);
     view_frame_free(&h->fr);
     free(h->outputs);
+    idmap_free(&h->dmg_ids);
+    free(h->dmg_prev);
+    free(h->repaired);
     free(h);
 }
 
@@ -157,13 +165,33 @@ static int apply_packet(view_client* c, const view_packet* p) {
     return 0;
 }
 
-/* A lost update's leaves go again. */
-static void requeue_lost(view_client* c, const view_packet* p) {
+int view_requeue_events(view_client* c, const proto_damage_event* ev, uint32_t n, uint32_t* at) {
+    if (!n) return 0;
+    if (proto_view_grow((void**)&c->dev, &c->dev_cap, c->dev_count + n, sizeof *c->dev)) return -1;
+    memmove(c->dev + *at + n, c->dev + *at, (c->dev_count - *at) * sizeof *c->dev);
+    memcpy(c->dev + *at, ev, n * sizeof *ev);
+    c->dev_count += n;
+    *at += n;
+    if (c->dev_count > PROTO_VIEW_MAX_DAMAGE_EVENTS) {
+        uint32_t drop = c->dev_count - PROTO_VIEW_MAX_DAMAGE_EVENTS;
+        memmove(c->dev, c->dev + drop, (c->dev_count - drop) * sizeof *c->dev);
+        c->dev_count -= drop;
+        c->dev_dropped += drop;
+        *at = *at > drop ? *at - drop : 0;
+    }
+    return 0;
+}
+
+/* A lost update's leaves and damage events go again; its damage entries
+ * with the next update (a refresh). */
+static int requeue_lost(view_client* c, const view_packet* p, uint32_t* at) {
     for (uint32_t k = 0; k < p->count; k++) {
         if (p->recs[k].kind != PROTO_VIEW_LEAVE) continue;
         view_entry* e = view_entry_find(c, p->recs[k].id);
         if (e && e->leave == 2 && e->leave_seq == p->seq) e->leave = 1;
     }
+    if (p->damage) c->next_damage = 0;
+    return view_requeue_events(c, p->events, p->event_count, at);
 }
 
 static int take_ack(view_client* c, uint32_t ack, uint32_t mask, nv_error* err) {
@@ -173,6 +201,7 @@ static int take_ack(view_client* c, uint32_t ack, uint32_t mask, nv_error* err) 
     if (ack <= c->acked) return 0; /* already known */
     uint32_t from = c->applied + 1;
     if (ack > VIEW_RING && from < ack - VIEW_RING) from = ack - VIEW_RING;
+    uint32_t at = 0; /* where lost events go back: before those waiting, in order */
     for (uint32_t s = from; s <= ack; s++) {
         view_packet* p = &c->ring[s % VIEW_RING];
         if (!p->used || p->seq != s) continue; /* forgotten (keyframes only since) */
@@ -180,8 +209,8 @@ static int take_ack(view_client* c, uint32_t ack, uint32_t mask, nv_error* err) 
         if (got) {
             if (apply_packet(c, p)) return nv_error_fail(err, NV_ENOMEM, "views: out of memory");
             c->applied = s;
-        } else {
-            requeue_lost(c, p);
+        } else if (requeue_lost(c, p, &at)) {
+            return nv_error_fail(err, NV_ENOMEM, "views: out of memory");
         }
         p->used = 0;
     }
@@ -267,26 +296,83 @@ static void encode_range(void* ctx, uint32_t begin, uint32_t end, uint32_t worke
     }
 }
 
+int view_hub_set_damage(view_hub* h, const proto_vessel_damage* damage, uint32_t damage_count,
+                        const proto_damage_event* events, uint32_t event_count, nv_error* err) {
+    h->dmg = NULL;
+    h->dmg_count = h->dmg_event_count = 0;
+    h->dmg_events = NULL;
+    if ((damage_count && !damage) || (event_count && !events))
+        return nv_error_fail(err, NV_EINVAL, "views: damage: a count without its array");
+    for (uint32_t i = 0; i < damage_count; i++)
+        if (damage[i].compartment_count > PROTO_MAX_COMPARTMENTS || damage[i].id == IDMAP_EMPTY)
+            return nv_error_fail(err, NV_EINVAL, "views: damage: vessel %u has %u compartments (at most %u)",
+                                 damage[i].id, damage[i].compartment_count, PROTO_MAX_COMPARTMENTS);
+    for (uint32_t i = 0; i < event_count; i++)
+        if (events[i].kind > PROTO_DAMAGE_REMOVED)
+            return nv_error_fail(err, NV_EINVAL, "views: damage event %u has unknown kind %u", i, events[i].kind);
+    h->dmg = damage;
+    h->dmg_count = damage_count;
+    h->dmg_events = events;
+    h->dmg_event_count = event_count;
+    return 0;
+}
+
+/* The tick's damage looked up by id, and the vessels no longer damaged. */
+static int damage_prepare(view_hub* h) {
+    idmap_clear(&h->dmg_ids);
+    for (uint32_t i = 0; i < h->dmg_count; i++)
+        if (idmap_put(&h->dmg_ids, h->dmg[i].id, i)) return -1;
+    h->repaired_count = 0;
+    for (uint32_t i = 0; i < h->dmg_prev_count; i++) {
+        uint32_t k;
+        if (idmap_get(&h->dmg_ids, h->dmg_prev[i], &k)) continue;
+        if (proto_view_grow((void**)&h->repaired, &h->repaired_cap, h->repaired_count + 1, sizeof *h->repaired))
+            return -1;
+        h->repaired[h->repaired_count++] = h->dmg_prev[i];
+    }
+    if (proto_view_grow((void**)&h->dmg_prev, &h->dmg_prev_cap, h->dmg_count, sizeof *h->dmg_prev)) return -1;
+    for (uint32_t i = 0; i < h->dmg_count; i++) h->dmg_prev[i] = h->dmg[i].id;
+    h->dmg_prev_count = h->dmg_count;
+    return 0;
+}
+
+static void damage_forget(view_hub* h) {
+    h->dmg = NULL;
+    h->dmg_events = NULL;
+    h->dmg_count = h->dmg_event_count = 0;
+}
+
 int view_hub_encode(view_hub* h, const view_frame* f, jobs* pool, nv_error* err) {
     h->output_count = 0;
-    if (view_frame_build(h, f)) return nv_error_fail(err, NV_ENOMEM, "views: out of memory");
-    if (!h->count) return 0;
+    if (view_frame_build(h, f) || damage_prepare(h)) {
+        damage_forget(h);
+        return nv_error_fail(err, NV_ENOMEM, "views: out of memory");
+    }
+    if (!h->count) {
+        damage_forget(h);
+        return 0;
+    }
     if (pool)
         nv_jobs_parallel_for(pool, h->count, 1, encode_range, h);
     else
         encode_range(h, 0, h->count, 0);
+    damage_forget(h);
     if (proto_view_grow((void**)&h->outputs, &h->output_cap, h->count, sizeof *h->outputs))
         return nv_error_fail(err, NV_ENOMEM, "views: out of memory");
     int failed = 0;
     for (uint32_t i = 0; i < h->count; i++) {
         view_client* c = h->clients[i];
         failed |= c->failed;
+        h->damage_events_dropped += c->dev_dropped;
+        c->dev_dropped = 0;
         if (!c->has_out) continue;
         h->outputs[h->output_count++] = i;
         h->updates++;
         h->keyframes += c->out_keyframe;
         h->bytes += c->out.size;
         h->records += c->out_records;
+        h->damage_entries += c->dout_count;
+        h->damage_events += c->out_events;
     }
     return failed ? nv_error_fail(err, NV_ENOMEM, "views: out of memory") : 0;
 }
@@ -309,4 +395,8 @@ void view_hub_stats(const view_hub* h, view_stats* out) {
     out->bytes = h->bytes;
     out->records = h->records;
     out->refusals = h->refusals;
+    out->damage_entries = h->damage_entries;
+    out->damage_events = h->damage_events;
+    out->damage_events_dropped = h->damage_events_dropped;
+    for (uint32_t i = 0; i < h->count; i++) out->damage_events_dropped += h->clients[i]->dev_dropped;
 }

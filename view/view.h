@@ -15,6 +15,11 @@
  *    vessels new to the client enter whole, and those it must forget leave.
  * A view with nothing to send still gets an empty update once per
  * keyframe interval (its client can tell an empty sea from a lost server).
+ * Damage (view_hub_set_damage): the damaged vessels the client holds go
+ * with keyframes and enters, when new or when their flags or holes change,
+ * and all at most a second apart; the damage events of vessels in the
+ * view wait in the view (at most PROTO_VIEW_MAX_DAMAGE_EVENTS) for its
+ * next update, and go again when that update is lost.
  * A client that stops acknowledging (32 updates outstanding) gets only
  * keyframes, once per keyframe interval, until it acknowledges one; memory
  * per view is bounded by its vessel cap. A vessel outside every disc a
@@ -78,6 +83,16 @@ typedef struct view_frame {
     uint32_t count;
 } view_frame;
 
+/* This tick's damage for the next view_hub_encode (docs/protocol.md,
+ * "Damage"): every damaged vessel of the frame (a proto_snapshot's
+ * damage) and the damage events since the previous frame (its
+ * damage_events). The hub reads the arrays during that encode only (they
+ * must live until it returns) and forgets them after: a tick without this
+ * call has no damaged vessels and no events. -1 (nothing taken) when an
+ * entry has more than PROTO_MAX_COMPARTMENTS or an event an unknown kind. */
+int view_hub_set_damage(view_hub* h, const proto_vessel_damage* damage, uint32_t damage_count,
+                        const proto_damage_event* events, uint32_t event_count, nv_error* err);
+
 /* Encodes this tick's update for every view that has one due (pool may be
  * NULL: on the caller). -1 only when out of memory. */
 int view_hub_encode(view_hub* h, const view_frame* f, jobs* pool, nv_error* err);
@@ -93,6 +108,9 @@ typedef struct view_stats {
     uint64_t bytes;
     uint64_t records;
     uint64_t refusals;
+    uint64_t damage_entries;         /* VesselDamage entries sent */
+    uint64_t damage_events;          /* DamageEvents sent (again, when an update was lost) */
+    uint64_t damage_events_dropped;  /* over a view's PROTO_VIEW_MAX_DAMAGE_EVENTS waiting */
 } view_stats;
 
 void view_hub_stats(const view_hub* h, view_stats* out);

@@ -88,6 +88,9 @@ static int find_vessels(view_hub* h, view_client* c) {
             uint32_t slot;
             e->slot = idmap_get(&h->fr.slots, e->id, &slot) ? (int32_t)slot : -1; /* -1: gone */
             if (!e->leave) e->leave = 1;
+            /* Its damage leaves with it: an entry goes with its next enter. */
+            e->dmg_sent = 0;
+            e->dmg_clear = 0;
         }
         if (kept != i) {
             c->entries[kept] = *e;
@@ -152,6 +155,118 @@ static int by_id(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
+/* ---- damage ---------------------------------------------------------------------------------- */
+
+/* The client holds it, as far as the server knows, and keeps it. */
+static int held(const view_entry* e) { return e->in_view && e->known && !e->leave; }
+
+/* Per tick: the events of vessels the view has (in it, or held and
+ * leaving) wait for the next update; vessels no longer damaged owe a
+ * clearing entry where their damage went. */
+static int take_damage(view_hub* h, view_client* c) {
+    for (uint32_t k = 0; k < h->dmg_event_count; k++) {
+        const proto_damage_event* ev = &h->dmg_events[k];
+        if (!view_entry_find(c, ev->id)) continue;
+        uint32_t at = c->dev_count;
+        if (view_requeue_events(c, ev, 1, &at)) return -1;
+    }
+    for (uint32_t k = 0; k < h->repaired_count; k++) {
+        view_entry* e = view_entry_find(c, h->repaired[k]);
+        if (!e || !e->dmg_sent) continue;
+        e->dmg_sent = 0;
+        e->dmg_clear = 1;
+        c->dmg_clears++;
+    }
+    return 0;
+}
+
+static int damage_wanted(const view_entry* e, const proto_vessel_damage* d, int refresh) {
+    return refresh || !e->dmg_sent || e->dmg_flags != d->flags || e->dmg_holes != d->holes;
+}
+
+/* Before filling: the bytes of the entries of held vessels that go in
+ * this update; 1 when one must go now (new, changed, cleared, or the
+ * refresh of one). Entering vessels pay for theirs in fill. */
+static int damage_due(const view_hub* h, view_client* c, int refresh, double* bytes) {
+    int due = 0;
+    *bytes = 0.0;
+    for (uint32_t i = 0; i < h->dmg_count; i++) {
+        const proto_vessel_damage* d = &h->dmg[i];
+        const view_entry* e = view_entry_find(c, d->id);
+        if (!e || !held(e) || !damage_wanted(e, d, refresh)) continue;
+        due = 1;
+        *bytes += view_damage_bytes(d);
+    }
+    if (c->dmg_clears) {
+        due = 1;
+        *bytes += (double)VIEW_DAMAGE_ENTRY_BYTES * c->dmg_clears;
+    }
+    if (due) *bytes += VIEW_DAMAGE_LIST_BYTES;
+    return due;
+}
+
+static int damage_add(view_client* c, view_entry* e, const proto_vessel_damage* d) {
+    if (proto_view_grow((void**)&c->dout, &c->dout_cap, c->dout_count + 1, sizeof *c->dout)) return -1;
+    c->dout[c->dout_count++] = *d;
+    if (e) {
+        e->dmg_sent = 1; /* a clearing entry too: what the server lists is sent once, then on change */
+        e->dmg_flags = d->flags;
+        e->dmg_holes = d->holes;
+        e->dmg_clear = 0;
+    }
+    return 0;
+}
+
+/* The update's damage entries: every entering vessel's (a keyframe's are
+ * all entering), then those of held vessels that are new, changed or
+ * refreshed, then the clearing ones. */
+static int damage_collect(view_hub* h, view_client* c, int keyframe, int refresh) {
+    c->dout_count = 0;
+    if (keyframe) {
+        for (uint32_t i = 0; i < c->entry_count; i++) c->entries[i].dmg_sent = c->entries[i].dmg_clear = 0;
+        c->dmg_clears = 0;
+    }
+    for (uint32_t k = 0; k < c->put_count; k++) {
+        const proto_view_record* r = &c->puts[k].rec;
+        if (r->kind != PROTO_VIEW_ENTER) continue;
+        view_entry* e = view_entry_find(c, r->id);
+        /* A repeated enter (the first not yet acknowledged) keeps what the
+         * client had of it: a vessel no longer damaged says so. */
+        int owed = e && (e->dmg_sent || e->dmg_clear);
+        if (e) e->dmg_sent = e->dmg_clear = 0;
+        const proto_vessel_damage* d = view_damage_of(h, r->id);
+        proto_vessel_damage clear;
+        memset(&clear, 0, sizeof clear);
+        clear.id = r->id;
+        if (d ? damage_add(c, e, d) : owed && damage_add(c, e, &clear)) return -1;
+    }
+    if (!keyframe) {
+        for (uint32_t i = 0; i < h->dmg_count; i++) {
+            const proto_vessel_damage* d = &h->dmg[i];
+            view_entry* e = view_entry_find(c, d->id);
+            if (e && held(e) && damage_wanted(e, d, refresh) && damage_add(c, e, d)) return -1;
+        }
+        if (c->dmg_clears)
+            for (uint32_t i = 0; i < c->entry_count; i++) {
+                view_entry* e = &c->entries[i];
+                if (!e->dmg_clear) continue;
+                e->dmg_clear = 0;
+                if (!held(e)) continue;
+                proto_vessel_damage clear;
+                memset(&clear, 0, sizeof clear);
+                clear.id = e->id;
+                if (damage_add(c, e, &clear)) return -1;
+            }
+        c->dmg_clears = 0;
+    }
+    if (refresh) c->next_damage = h->fr.f->tick + (uint64_t)ceil(VIEW_DAMAGE_REFRESH_S * h->cfg.tick_hz);
+    return 0;
+}
+
+static double events_bytes(const view_client* c) {
+    return c->dev_count ? VIEW_DAMAGE_LIST_BYTES + (double)VIEW_DAMAGE_EVENT_BYTES * c->dev_count : 0.0;
+}
+
 /* ---- the packet -------------------------------------------------------------------------- */
 
 static int add_put(view_client* c, const proto_view_put* p) {
@@ -188,13 +303,25 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
         hd.settings = c->settings;
         c->echo = 0;
     }
+    hd.damage = c->dout;
+    hd.damage_count = c->dout_count;
+    hd.damage_events = c->dev;
+    hd.damage_event_count = c->dev_count;
     if (proto_wrap_view_update(&c->out, &hd, c->bits, nbytes, NULL)) return -1;
-    /* Keep what the client will hold once it acknowledges this. */
+    /* Keep what the client will hold once it acknowledges this, and the
+     * events to send again if it does not arrive. */
     view_packet* p = &c->ring[hd.seq % VIEW_RING];
-    if (proto_view_grow((void**)&p->recs, &p->cap, c->put_count, sizeof *p->recs)) return -1;
+    if (proto_view_grow((void**)&p->recs, &p->cap, c->put_count, sizeof *p->recs) ||
+        proto_view_grow((void**)&p->events, &p->event_cap, c->dev_count, sizeof *p->events))
+        return -1;
     p->seq = hd.seq;
     p->used = 1;
     p->keyframe = (uint8_t)keyframe;
+    p->damage = c->dout_count > 0;
+    p->event_count = c->dev_count;
+    if (c->dev_count) memcpy(p->events, c->dev, c->dev_count * sizeof *c->dev);
+    c->out_events = c->dev_count;
+    c->dev_count = 0;
     p->count = c->put_count;
     for (uint32_t k = 0; k < c->put_count; k++) {
         p->recs[k] = c->puts[k].rec;
@@ -251,7 +378,11 @@ static int fill(view_hub* h, view_client* c, double budget_bits, int keyframe) {
     while (n) {
         const view_entry* e = &c->entries[UINT32_MAX - (uint32_t)c->heap[0]];
         proto_view_put p = put_for(h, e, keyframe);
-        double cost = p.bits + VIEW_ID_BITS_GUESS + (p.rec.kind == PROTO_VIEW_ENTER ? 27.0 : 0.0);
+        double cost = p.bits + VIEW_ID_BITS_GUESS;
+        if (p.rec.kind == PROTO_VIEW_ENTER) {
+            const proto_vessel_damage* d = view_damage_of(h, e->id);
+            cost += 27.0 + (d ? 8.0 * view_damage_bytes(d) : 0.0); /* an entering vessel brings its damage */
+        }
         if (used + cost > budget_bits) break;
         used += cost;
         if (add_put(c, &p)) return -1;
@@ -269,7 +400,7 @@ int view_client_tick(view_hub* h, view_client* c) {
     if (!c->configured) return 0;
     const view_frame* f = h->fr.f;
     find_centres(h, c);
-    if (find_vessels(h, c)) return -1;
+    if (find_vessels(h, c) || take_damage(h, c)) return -1;
     for (uint32_t i = 0; i < c->entry_count; i++) {
         view_entry* e = &c->entries[i];
         if (e->in_view) e->priority += weight(e, h->fr.speed[e->slot]);
@@ -286,7 +417,8 @@ int view_client_tick(view_hub* h, view_client* c) {
         if (f->tick < c->next_keyframe) return 0;
         c->next_keyframe = f->tick + (uint64_t)ceil(h->cfg.keyframe_interval_s * hz);
         for (int i = 0; i < VIEW_RING; i++) c->ring[i].used = 0;
-        if (fill(h, c, c->tokens - VIEW_HEADER_BITS, 1)) return -1;
+        if (fill(h, c, c->tokens - VIEW_HEADER_BITS - 8.0 * events_bytes(c), 1) || damage_collect(h, c, 1, 1))
+            return -1;
         return write_packet(h, c, 1);
     }
     /* A few ticks of burst at most: over any second the view gets its
@@ -298,7 +430,13 @@ int view_client_tick(view_hub* h, view_client* c) {
     int heartbeat = f->tick - c->last_out >= (uint64_t)ceil(h->cfg.keyframe_interval_s * hz);
     if ((f->tick + c->phase) % h->update_every && !c->echo) return 0;
     if (c->tokens < 2 * VIEW_HEADER_BITS && !c->echo && !heartbeat) return 0; /* save up: headers are not free */
-    if (fill(h, c, c->tokens - VIEW_HEADER_BITS, 0)) return -1;
-    if (!c->put_count && !c->echo && !heartbeat) return 0;
+    /* Damage news (events, a first or changed entry, the refresh) makes an
+     * update of its own; its bytes come before the records'. */
+    int refresh = f->tick >= c->next_damage;
+    double dmg_bytes;
+    int news = damage_due(h, c, refresh, &dmg_bytes) || c->dev_count;
+    if (fill(h, c, c->tokens - VIEW_HEADER_BITS - 8.0 * (dmg_bytes + events_bytes(c)), 0)) return -1;
+    if (!c->put_count && !c->echo && !heartbeat && !news) return 0;
+    if (damage_collect(h, c, 0, refresh)) return -1;
     return write_packet(h, c, 0);
 }

@@ -14,6 +14,15 @@
 #define VIEW_ID_BITS_GUESS 8     /* an id gap, before the records are in id order */
 #define VIEW_NEAR_M 300.0f       /* "near": the finest steps and the highest rate */
 #define VIEW_FAR_M 600.0f
+/* Damage in an update (docs/protocol.md, "Damage"), as test_view measures
+ * it: each list (entries, events) 32 bytes of its own (the header's field,
+ * the vector's length, a vtable, alignment); a VesselDamage 28 bytes plus
+ * its fill bytes rounded up to 4 (25.6 + that in a list of 40, the
+ * vtables shared); a DamageEvent 32. */
+#define VIEW_DAMAGE_LIST_BYTES 40u
+#define VIEW_DAMAGE_ENTRY_BYTES 28u
+#define VIEW_DAMAGE_EVENT_BYTES 32u
+#define VIEW_DAMAGE_REFRESH_S 1.0 /* every held damaged vessel again at least this often */
 
 typedef struct view_entry {
     uint32_t id;
@@ -22,6 +31,9 @@ typedef struct view_entry {
     float dist;                  /* to the nearest centre, m */
     uint8_t in_view, known, own;
     uint8_t leave;               /* 0: none; 1: to send; 2: sent in update leave_seq */
+    uint8_t dmg_sent;            /* an entry went (with dmg_flags, dmg_holes) since it last entered */
+    uint8_t dmg_flags, dmg_holes;
+    uint8_t dmg_clear;           /* it was damaged and is no more: a clearing entry is owed */
     uint32_t leave_seq;
     proto_view_base base;        /* the client's base, when known */
 } view_entry;
@@ -29,8 +41,11 @@ typedef struct view_entry {
 typedef struct view_packet {
     uint32_t seq;
     uint8_t used, keyframe;
+    uint8_t damage;              /* it carried damage entries */
     proto_view_record* recs;
     uint32_t count, cap;
+    proto_damage_event* events;  /* the damage events it carried (again if it is lost) */
+    uint32_t event_count, event_cap;
 } view_packet;
 
 typedef struct view_client {
@@ -65,6 +80,15 @@ typedef struct view_client {
     int has_out, out_keyframe, failed;
     uint32_t out_records;
     proto_buf refusal_buf;
+    /* damage */
+    proto_damage_event* dev;     /* events waiting for the next update, oldest first */
+    uint32_t dev_count, dev_cap;
+    uint64_t dev_dropped;        /* over the cap (the hub sums them after each encode) */
+    uint32_t dmg_clears;         /* entries with dmg_clear (a scan is due when above 0) */
+    uint64_t next_damage;        /* tick of the next full damage refresh */
+    proto_vessel_damage* dout;   /* this update's entries */
+    uint32_t dout_count, dout_cap;
+    uint32_t out_events;
 } view_client;
 
 /* The tick's vessels, quantised once for every view, and a grid of them. */
@@ -96,7 +120,33 @@ struct view_hub {
     uint32_t output_count, output_cap;
     uint64_t updates, keyframes, bytes, records, refusals;
     uint32_t update_every;       /* ticks from one update of a view to its next */
+    /* damage of this tick (view_hub_set_damage), read by every view */
+    const proto_vessel_damage* dmg;
+    uint32_t dmg_count;
+    const proto_damage_event* dmg_events;
+    uint32_t dmg_event_count;
+    idmap dmg_ids;               /* id -> index in dmg */
+    uint32_t* dmg_prev;          /* the previous encode's damaged ids */
+    uint32_t dmg_prev_count, dmg_prev_cap;
+    uint32_t* repaired;          /* damaged then, not now */
+    uint32_t repaired_count, repaired_cap;
+    uint64_t damage_entries, damage_events, damage_events_dropped;
 };
+
+/* The damage entry of vessel id this tick, or NULL. */
+static inline const proto_vessel_damage* view_damage_of(const view_hub* h, uint32_t id) {
+    uint32_t i;
+    return h->dmg_count && idmap_get(&h->dmg_ids, id, &i) ? &h->dmg[i] : NULL;
+}
+
+static inline uint32_t view_damage_bytes(const proto_vessel_damage* d) {
+    return VIEW_DAMAGE_ENTRY_BYTES + ((d->compartment_count + 3u) & ~3u);
+}
+
+/* Puts a lost update's events back before those waiting (at *at, which
+ * moves past them: lost updates come back in order), dropping the oldest
+ * beyond the cap. -1 when out of memory. */
+int view_requeue_events(view_client* c, const proto_damage_event* ev, uint32_t n, uint32_t* at);
 
 view_entry* view_entry_find(view_client* c, uint32_t id);
 view_entry* view_entry_add(view_client* c, uint32_t id);

@@ -65,6 +65,17 @@ export class Helm {
     this.reset();
   }
 
+  /** The boat's pumps on or off (docs/protocol.md, "Damage"); the damage panel shows the result. */
+  async pumps(on: boolean): Promise<void> {
+    if (this.state.phase !== "steering" || !this.token) return;
+    try {
+      await this.commands.call({ kind: "pumps", id: this.state.id, token: this.token, on });
+      this.set({ message: `pumps ${on ? "on" : "off"}` });
+    } catch (e) {
+      this.set({ message: `pumps: ${(e as Error).message}` });
+    }
+  }
+
   /** The boat is gone from the world (server restarted, or despawned elsewhere). */
   lost(why: string): void {
     if (this.state.phase !== "steering") return;

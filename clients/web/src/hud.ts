@@ -2,8 +2,25 @@
 // The page around the canvas: status panel, connection banner, boat list,
 // helm panel. Only DOM; the figures come from app.ts (NavalStats).
 
+import type { CompartmentView } from "./damage";
 import type { HelmState } from "./helm";
 
+/** The followed boat's damage as the panel shows it (docs/protocol.md, "Damage"). */
+export interface FollowedDamage {
+  id: number;
+  typeName: string;
+  holes: number;
+  pumping: boolean;
+  sunk: boolean;
+  capsized: boolean;
+  /** Per compartment: fraction of its volume flooded, m^3 of water, its volume (NaN when unknown). */
+  compartments: CompartmentView[];
+  /** m^3 of water in all, and the type's pump rate per compartment (m^3/s, 0: none). */
+  water: number;
+  pumpRate: number;
+  /** The helm's boat: the panel offers its pumps. */
+  own: boolean;
+}
 /** What the page shows, also published as window.navalStats for tests and the console. */
 export interface NavalStats {
   connected: boolean;
@@ -53,6 +70,15 @@ export interface NavalStats {
   viewRefusal: string;
   /** View updates that failed to decode (refused, not acknowledged). */
   badUpdates: number;
+  /** The followed boat's heel (+ starboard down) and trim (+ bow up), degrees (NaN: none drawn); upside down. */
+  heel: number;
+  trim: number;
+  capsized: boolean;
+  /** The followed boat's damage (null: intact, or none followed). */
+  damage: FollowedDamage | null;
+  /** Damage events shown now (a few seconds each, newest last), and all received since the page opened. */
+  damageMessages: string[];
+  damageEvents: number;
 }
 
 function el<T extends HTMLElement>(id: string): T {
@@ -73,9 +99,20 @@ export class Hud {
   private readonly helmLeave = el<HTMLButtonElement>("helm-leave");
   private readonly helmState = el<HTMLElement>("helm-state");
   private readonly about = el<HTMLElement>("about");
+  private readonly damage = el<HTMLElement>("damage");
+  private readonly damageTitle = el<HTMLElement>("damage-title");
+  private readonly damageState = el<HTMLElement>("damage-state");
+  private readonly damageBars = el<HTMLElement>("damage-bars");
+  private readonly damagePumps = el<HTMLButtonElement>("damage-pumps");
+  private readonly damageLog = el<HTMLElement>("damage-log");
+  private pumpsOn = false;
   private listKey = "";
+  private logKey = "";
 
-  constructor(handlers: { pick: (id: number) => void; free: () => void; take: (type: string) => void; leave: () => void }) {
+  constructor(handlers: {
+    pick: (id: number) => void; free: () => void; take: (type: string) => void; leave: () => void; pumps: (on: boolean) => void;
+  }) {
+    this.damagePumps.addEventListener("click", () => handlers.pumps(!this.pumpsOn));
     this.boats.addEventListener("change", () => {
       if (this.boats.value !== "") handlers.pick(Number(this.boats.value));
     });
@@ -138,7 +175,15 @@ export class Hud {
       ["latency", `${fmt(s.latencyMs, 1)} ms, max ${fmt(s.latencyMaxMs, 1)} ms (server send → here)`],
       ["drawn", `${fmt(s.fps, 0)} fps · 100 ms behind · ${fmt(s.starvedPct, 0)} % held`],
     ];
-    if (s.followed >= 0) rows.push(["following", `boat ${s.followed}`]);
+    if (s.followed >= 0) {
+      // Signs as core/statics.c: heel + starboard down, trim + bow up.
+      const side = (v: number, plus: string, minus: string) => (Math.abs(v) < 0.05 ? "" : ` ${v > 0 ? plus : minus}`);
+      const att = Number.isFinite(s.heel)
+        ? ` · heel ${fmt(Math.abs(s.heel), 1)}°${side(s.heel, "starboard", "port")} · trim ${fmt(Math.abs(s.trim), 1)}°${side(s.trim, "bow up", "bow down")}` +
+          (s.capsized ? " · CAPSIZED" : "")
+        : "";
+      rows.push(["following", `boat ${s.followed}${att}`]);
+    }
     if (s.viewRefusal) rows.push(["view refused", s.viewRefusal]);
     if (s.lastError) rows.push(["last error", s.lastError]);
     const table = document.createElement("table");
@@ -159,5 +204,50 @@ export class Hud {
         `${fmt(h.speed, 1)} m/s · command round trip ${fmt(h.lastRttMs, 1)} ms` + (h.message ? ` · ${h.message}` : "");
     }
     this.helmState.textContent = text;
+    this.showDamage(s);
+  }
+
+  /** The followed boat's damage panel, and the damage events of the last seconds. */
+  private showDamage(s: NavalStats): void {
+    const d = s.damage;
+    this.damage.hidden = !d;
+    if (d) {
+      this.damageTitle.textContent = `Damage · boat ${d.id}${d.typeName ? ` (${d.typeName})` : ""}`;
+      const state = d.sunk ? "SUNK" : d.capsized ? "CAPSIZED" : "afloat";
+      this.damageState.replaceChildren(
+        Object.assign(document.createElement("span"), { className: `damage-${state.toLowerCase()}`, textContent: state }),
+        ` · ${d.holes} hole${d.holes === 1 ? "" : "s"} · pumps ${d.pumping ? "on" : "off"}` +
+          (d.pumpRate > 0 ? ` (${fmt(d.pumpRate, 2)} m³/s each)` : " (none)") +
+          (Number.isFinite(d.water) ? ` · ${fmt(d.water, 1)} m³ of water` : ""),
+      );
+      this.damageBars.replaceChildren(...d.compartments.map((c, k) => {
+        const row = document.createElement("div");
+        row.className = "damage-row";
+        const bar = document.createElement("div");
+        bar.className = "damage-bar";
+        bar.setAttribute("role", "meter");
+        bar.setAttribute("aria-label", `compartment ${k + 1}`);
+        bar.setAttribute("aria-valuenow", String(Math.round(100 * c.fraction)));
+        const fill = document.createElement("div");
+        fill.style.width = `${(100 * c.fraction).toFixed(1)}%`;
+        if (c.fraction >= 0.999) fill.className = "full";
+        bar.append(fill);
+        const label = document.createElement("span");
+        label.textContent = Number.isFinite(c.volume)
+          ? `${k + 1}: ${fmt(c.water, 1)} / ${fmt(c.volume, 1)} m³`
+          : `${k + 1}: ${fmt(100 * c.fraction, 0)} %`;
+        row.append(bar, label);
+        return row;
+      }));
+      this.pumpsOn = d.pumping;
+      this.damagePumps.hidden = !d.own || d.sunk;
+      this.damagePumps.textContent = d.pumping ? "Pumps off" : "Pumps on";
+    }
+    const key = s.damageMessages.join("\n");
+    if (key !== this.logKey) {
+      this.logKey = key;
+      this.damageLog.hidden = s.damageMessages.length === 0;
+      this.damageLog.replaceChildren(...s.damageMessages.map((m) => Object.assign(document.createElement("div"), { textContent: m })));
+    }
   }
 }

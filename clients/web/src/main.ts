@@ -10,10 +10,11 @@
 // player view on /ws/view), ?radius=M (the view's radius, default 1500 m;
 // the server caps it), ?budget=KBPS (the view's budget; default the server's).
 
+import { attitude, compartments, describeEvent, DAMAGE_PUMPING, DAMAGE_SUNK_FLAG, type DamageEventData, type VesselDamageData } from "./damage";
 import { NO_BOAT } from "./fleet";
 import { CommandLink, LinkStatus, SnapshotLink } from "./link";
 import { Helm } from "./helm";
-import { Hud, NavalStats } from "./hud";
+import { Hud, NavalStats, type FollowedDamage } from "./hud";
 import { Meter } from "./meter";
 import { Ocean } from "./ocean";
 import { Timeline, emptyPose } from "./timeline";
@@ -32,12 +33,17 @@ declare global {
       groundNodes: () => number;
       /** Points the camera at (x, z), keeping its offset (a player view follows). */
       lookAt: (x: number, z: number) => void;
+      /** Admin: holes vessel id (body frame point, m; area m^2) with the server's admin token; the compartment holed. */
+      damage: (id: number, point: [number, number, number], area: number, adminToken: string) => Promise<number>;
     };
   }
 }
 
 const SPECTRA = ["Phillips", "Pierson-Moskowitz", "JONSWAP", "TMA"];
 const VIEW_RADIUS_M = 1500;
+/** How long a damage event's message stays, and how many at most. */
+const DAMAGE_MESSAGE_S = 6;
+const DAMAGE_MESSAGES = 6;
 /** How often the world's vessel count is asked for in view mode (a view does not carry it). */
 const WORLD_STATS_S = 2;
 
@@ -83,6 +89,7 @@ class App {
   private lastList = 0;
   private lastSnapshotAt = NaN;
   private lastWorldStats = -Infinity;
+  private damageMessages: { text: string; at: number }[] = [];
   readonly stats: NavalStats;
 
   constructor() {
@@ -97,6 +104,7 @@ class App {
       ocean: "", oceanTime: NaN, followed: NO_BOAT, lastError: "",
       stream: this.params.get("stream") === "full" ? "full" : "view", viewKbps: 0, viewUpdatesPerSec: 0, viewRadius: NaN, viewCentre: [NaN, NaN], viewRefusal: "", badUpdates: 0,
       helm: { phase: "idle", id: 0, typeName: "", throttle: 0, rudder: 0, acknowledged: 0, lastRttMs: NaN, message: "", x: NaN, z: NaN, speed: NaN, heading: NaN },
+      heel: NaN, trim: NaN, capsized: false, damage: null, damageMessages: [], damageEvents: 0,
     };
     if (this.params.has("ocean") && this.oceanRes !== res) this.error(`?ocean=${this.params.get("ocean")}: not a power of two in [4, 2048]; using 128`);
     window.navalStats = this.stats;
@@ -106,6 +114,7 @@ class App {
       free: () => this.pick(NO_BOAT),
       take: (type) => this.takeHelm(type),
       leave: () => void this.helm.leave(),
+      pumps: (on) => void this.helm.pumps(on),
     });
     if (this.stats.stream === "full") {
       this.snapshots = new SnapshotLink(`${scheme}//${host}/ws/snapshots`, (d) => this.onSnapshot(d), (s) => this.onStreamLink(s));
@@ -123,6 +132,11 @@ class App {
       lookAt: (x, z) => {
         this.pick(NO_BOAT);
         this.view.lookAt(x, z);
+      },
+      damage: async (id, point, area, adminToken) => {
+        const b = await this.commands.call({ kind: "damage", id, point, area, adminToken });
+        if (b.kind !== "damage") throw new Error(`damage: unexpected answer ${b.kind}`);
+        return b.compartment;
       },
     };
     this.bindInput();
@@ -257,6 +271,7 @@ class App {
       const f = decodeSnapshot(data);
       this.timeline.push(f, now);
       if (f.contacts.length) this.view.flashes.add(f.contacts, now);
+      this.onDamageEvents(f.damageEvents, now);
       this.stats.snapshots++;
       this.lastSnapshotAt = now;
       this.rate.add(now);
@@ -287,6 +302,7 @@ class App {
   /** A player view's update, read and acknowledged (viewclient.ts). */
   private onViewUpdate(u: ViewUpdateInfo, bytes: number, now: number): void {
     const held = this.viewc!.decoder.held;
+    this.onDamageEvents(u.damageEvents, now);
     this.stats.snapshots++;
     this.lastSnapshotAt = now;
     this.rate.add(now);
@@ -302,6 +318,50 @@ class App {
     }
     this.stats.models = models;
     this.stats.grounded = grounded;
+  }
+
+  private typeName(type: number): string {
+    return this.world?.types.find((t) => t.type === type)?.name ?? "";
+  }
+
+  /** Damage events (either stream) as short messages, shown for a few seconds. */
+  private onDamageEvents(events: DamageEventData[], now: number): void {
+    if (!events.length) return;
+    this.stats.damageEvents += events.length;
+    for (const e of events) {
+      const i = this.pose.ids.subarray(0, this.pose.count).indexOf(e.id);
+      this.damageMessages.push({ text: describeEvent(e, i >= 0 ? this.typeName(this.pose.types[i]) : ""), at: now });
+    }
+    if (this.damageMessages.length > DAMAGE_MESSAGES) this.damageMessages.splice(0, this.damageMessages.length - DAMAGE_MESSAGES);
+    this.showSoon();
+  }
+
+  /** The followed boat's attitude (as drawn) and damage (as last received). */
+  private trackFollowed(now: number): void {
+    this.damageMessages = this.damageMessages.filter((m) => now - m.at < DAMAGE_MESSAGE_S);
+    this.stats.damageMessages = this.damageMessages.map((m) => m.text);
+    const id = this.view.following;
+    const i = id >= 0 ? this.pose.ids.subarray(0, this.pose.count).indexOf(id) : -1;
+    this.stats.heel = this.stats.trim = NaN;
+    this.stats.capsized = false;
+    this.stats.damage = null;
+    if (i < 0) return;
+    const a = attitude(this.pose.quat.subarray(4 * i, 4 * i + 4));
+    this.stats.heel = a.heel;
+    this.stats.trim = a.trim;
+    this.stats.capsized = a.capsized;
+    const d: VesselDamageData | undefined = this.viewc
+      ? this.viewc.decoder.damage.get(id)
+      : this.timeline.newest?.damage.find((x) => x.id === id);
+    if (!d) return;
+    const type = this.world?.types.find((t) => t.type === this.pose.types[i]);
+    const comps = compartments(d, type?.compartmentVolumes ?? []);
+    const damage: FollowedDamage = {
+      id, typeName: type?.name ?? "", holes: d.holes, pumping: (d.flags & DAMAGE_PUMPING) !== 0, sunk: (d.flags & DAMAGE_SUNK_FLAG) !== 0,
+      capsized: a.capsized, compartments: comps, water: comps.reduce((sum, c) => sum + c.water, 0), pumpRate: type?.pumpRate ?? 0,
+      own: this.helmId() === id,
+    };
+    this.stats.damage = damage;
   }
 
   /** A view does not carry the world's figures: ask for them now and then. */
@@ -396,6 +456,7 @@ class App {
       this.stats.fps = this.fps.rate(now);
       this.stats.starvedPct = 100 * this.starved.mean(now) || 0;
       this.stats.banner = this.banner(now);
+      this.trackFollowed(now);
       this.hud.show(this.stats);
     }
     if (ms - this.lastList > 1000 && have) {

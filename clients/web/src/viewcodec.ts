@@ -18,6 +18,9 @@ import { ViewRequest } from "@naval/proto/view-request";
 import { ViewSettings } from "@naval/proto/view-settings";
 import { ViewOwn } from "@naval/proto/view-own";
 import { ViewUpdate } from "@naval/proto/view-update";
+import { VesselDamage } from "@naval/proto/vessel-damage";
+import { DamageEvent } from "@naval/proto/damage-event";
+import { isClear, readDamage, readDamageEvents, type DamageEventData, type VesselDamageData } from "./damage";
 
 /** A vessel's state at a tick, as both ends hold it: integers only. */
 export interface ViewState {
@@ -80,7 +83,14 @@ export interface ViewUpdateInfo {
   settings: ViewSettingsData | null;
   records: number;
   events: ViewEvent[];
+  /** Damage entries of vessels the client holds (docs/protocol.md, "Damage"). */
+  damage: VesselDamageData[];
+  /** Damage events of vessels in the view since the previous update. */
+  damageEvents: DamageEventData[];
 }
+
+/** Damage events one update carries at most (PROTO_VIEW_MAX_DAMAGE_EVENTS): a decoder refuses more. */
+export const MAX_DAMAGE_EVENTS = 256;
 
 // ---- the bit stream ("The bit stream": least significant bit first) ----------
 
@@ -239,7 +249,16 @@ export function readViewUpdate(msg: Uint8Array): { info: ViewUpdateInfo; data: U
     seq: u.seq(), baseSeq: u.baseSeq(), keyframe: u.keyframe(), tick: Number(u.tick()), simTime: u.simTime(),
     sendTimeMs: Number(u.sendTimeNs() / 1000n) / 1000, status: u.status(), error: u.error() ?? "",
     settings: settingsData(u.settings(new ViewSettings())), records: u.recordCount(), events: [],
+    damage: [], damageEvents: [],
   };
+  if (u.damageEventsLength() > MAX_DAMAGE_EVENTS)
+    throw new ViewError(`view update ${info.seq}: ${u.damageEventsLength()} damage events, over ${MAX_DAMAGE_EVENTS}`);
+  try {
+    info.damage = readDamage(u.damageLength(), (i, o) => u.damage(i, o), () => new VesselDamage());
+    info.damageEvents = readDamageEvents(u.damageEventsLength(), (i, o) => u.damageEvents(i, o), () => new DamageEvent());
+  } catch (e) {
+    throw new ViewError(`view update ${info.seq}: ${(e as Error).message}`);
+  }
   const header: RecordsHeader = {
     seq: info.seq, keyframe: info.keyframe, tick: Number(u.tick() & 0xffffffffn), originX: u.originX(), originZ: u.originZ(), recordCount: info.records,
   };
@@ -256,6 +275,10 @@ export class ViewDecoder {
   readonly held = new Map<number, HeldVessel>();
   /** Events of the last update read. */
   events: ViewEvent[] = [];
+  /** The damage of held vessels: each one's newest entry (dropped when it leaves; a keyframe starts afresh). */
+  readonly damage = new Map<number, VesselDamageData>();
+  /** Damage events of the last update read. */
+  damageEvents: DamageEventData[] = [];
   private base = new Map<number, BaseEntry>();
   private baseSeq = 0;
   private pending: Received[] = [];
@@ -273,6 +296,8 @@ export class ViewDecoder {
   reset(): void {
     this.held.clear();
     this.events = [];
+    this.damage.clear();
+    this.damageEvents = [];
     this.base.clear();
     this.baseSeq = 0;
     this.pending = [];
@@ -284,7 +309,10 @@ export class ViewDecoder {
   read(msg: Uint8Array): ViewUpdateInfo {
     const { info, data, header } = readViewUpdate(msg);
     // A refusal of our request is outside the sequence: it carries no records.
-    if (info.status !== Status.Ok) return info;
+    if (info.status !== Status.Ok) {
+      this.damageEvents = [];
+      return info;
+    }
     const { seq, baseSeq, keyframe } = info;
     if (seq <= this.newest) throw new ViewError(`view update ${seq}: not after ${this.newest}`);
     if (keyframe && baseSeq !== 0) throw new ViewError(`view update ${seq}: a keyframe with base ${baseSeq}`);
@@ -318,7 +346,20 @@ export class ViewDecoder {
     this.mask = this.newest === 0 ? 0 : ((d <= 32 ? 1 << (d - 1) : 0) | (d < 32 ? this.mask << d : 0)) >>> 0;
     this.newest = seq;
     this.hold(records, keyframe, info);
+    this.holdDamage(info);
     return info;
+  }
+
+  /** After the records: the damage of vessels no longer held goes, the update's entries of held ones apply. */
+  private holdDamage(info: ViewUpdateInfo): void {
+    if (info.keyframe) this.damage.clear();
+    for (const id of [...this.damage.keys()]) if (!this.held.has(id)) this.damage.delete(id);
+    for (const d of info.damage) {
+      if (!this.held.has(d.id)) continue; // not held: nothing to say of it
+      if (isClear(d)) this.damage.delete(d.id);
+      else this.damage.set(d.id, d);
+    }
+    this.damageEvents = info.damageEvents;
   }
 
   /** What the client draws: every update read applies at once, whatever its base. */

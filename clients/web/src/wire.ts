@@ -10,6 +10,9 @@ import * as flatbuffers from "flatbuffers";
 // flatc's output: one module per table (build/proto/ts/naval/proto/*.ts).
 import { Contact } from "@naval/proto/contact";
 import { Control } from "@naval/proto/control";
+import { Damage } from "@naval/proto/damage";
+import { DamageEvent } from "@naval/proto/damage-event";
+import { DamageReply } from "@naval/proto/damage-reply";
 import { Despawn } from "@naval/proto/despawn";
 import { GetHull } from "@naval/proto/get-hull";
 import { GetStats } from "@naval/proto/get-stats";
@@ -18,6 +21,7 @@ import { Hello } from "@naval/proto/hello";
 import { HelloReply } from "@naval/proto/hello-reply";
 import { HullMesh } from "@naval/proto/hull-mesh";
 import { OceanSpec } from "@naval/proto/ocean-spec";
+import { Pumps } from "@naval/proto/pumps";
 import { Request } from "@naval/proto/request";
 import { RequestBody } from "@naval/proto/request-body";
 import { Response } from "@naval/proto/response";
@@ -31,11 +35,13 @@ import { TerrainInfo } from "@naval/proto/terrain-info";
 import { TickStats } from "@naval/proto/tick-stats";
 import { Token } from "@naval/proto/token";
 import { Vec3d } from "@naval/proto/vec3d";
+import { VesselDamage } from "@naval/proto/vessel-damage";
 import { VesselState } from "@naval/proto/vessel-state";
 import { VesselType } from "@naval/proto/vessel-type";
 import { WorldInfo } from "@naval/proto/world-info";
 import { Vec3f } from "@naval/proto/vec3f";
 import type { OceanSpecInput } from "./ocean";
+import { readDamage, readDamageEvents, type DamageEventData, type VesselDamageData } from "./damage";
 
 export const PROTO_VERSION = 1;
 const VESSEL_BYTES = 72; // the VesselState struct, fixed forever
@@ -88,6 +94,10 @@ export interface Frame {
   vel: Float32Array;
   /** Contacts begun since the previous snapshot. */
   contacts: ContactData[];
+  /** Every damaged vessel (docs/protocol.md, "Damage"), in the vessels' order. */
+  damage: VesselDamageData[];
+  /** Damage events since the previous snapshot, in step order. */
+  damageEvents: DamageEventData[];
   bytes: number;
 }
 
@@ -127,6 +137,8 @@ export function decodeSnapshot(data: ArrayBuffer): Frame {
     quat: new Float32Array(4 * count),
     vel: new Float32Array(3 * count),
     contacts: [],
+    damage: readDamage(s.damageLength(), (i, o) => s.damage(i, o), () => new VesselDamage()),
+    damageEvents: readDamageEvents(s.damageEventsLength(), (i, o) => s.damageEvents(i, o), () => new DamageEvent()),
     bytes: data.byteLength,
   };
   const c = new Contact(), p = new Vec3d(), n = new Vec3f();
@@ -176,7 +188,11 @@ export type RequestSpec =
   | { kind: "stats" }
   | { kind: "spawn"; typeName: string; type: number; x: number; z: number; heading: number }
   | { kind: "control"; id: number; token: VesselToken; throttle: number; rudder: number }
-  | { kind: "despawn"; id: number; token: VesselToken };
+  | { kind: "despawn"; id: number; token: VesselToken }
+  /** The vessel's pumps on or off (its owner's token). */
+  | { kind: "pumps"; id: number; token: VesselToken; on: boolean }
+  /** Admin only (the server's admin token): a hole of `area` m^2 in (0, 100] at `point` (body frame about the CG, m). */
+  | { kind: "damage"; id: number; point: [number, number, number]; area: number; adminToken: string };
 
 const clampUnit = (v: number, what: string): number => {
   if (!Number.isFinite(v)) throw new Error(`${what} must be a finite number (got ${v})`);
@@ -185,7 +201,7 @@ const clampUnit = (v: number, what: string): number => {
 
 export function encodeRequest(requestId: bigint, r: RequestSpec): Uint8Array {
   const b = new flatbuffers.Builder(128);
-  let type: RequestBody, body: flatbuffers.Offset;
+  let type: RequestBody, body: flatbuffers.Offset, admin = 0;
   switch (r.kind) {
     case "hello": {
       const name = b.createString(r.clientName);
@@ -241,9 +257,30 @@ export function encodeRequest(requestId: bigint, r: RequestSpec): Uint8Array {
       body = Despawn.endDespawn(b);
       type = RequestBody.Despawn;
       break;
+    case "pumps":
+      Pumps.startPumps(b);
+      Pumps.addVesselId(b, r.id);
+      Pumps.addToken(b, Token.createToken(b, r.token.lo, r.token.hi));
+      Pumps.addOn(b, r.on);
+      body = Pumps.endPumps(b);
+      type = RequestBody.Pumps;
+      break;
+    case "damage": {
+      if (!r.point.every(Number.isFinite) || !(r.area > 0 && r.area <= 100))
+        throw new Error(`damage: the point must be finite and the area in (0, 100] m² (got ${r.point}, ${r.area})`);
+      admin = b.createString(r.adminToken);
+      Damage.startDamage(b);
+      Damage.addVesselId(b, r.id);
+      Damage.addPoint(b, Vec3f.createVec3f(b, r.point[0], r.point[1], r.point[2]));
+      Damage.addArea(b, r.area);
+      body = Damage.endDamage(b);
+      type = RequestBody.Damage;
+      break;
+    }
   }
   Request.startRequest(b);
   Request.addRequestId(b, requestId);
+  if (admin) Request.addAdminToken(b, admin);
   Request.addBodyType(b, type);
   Request.addBody(b, body);
   b.finish(Request.endRequest(b), "NVRQ");
@@ -260,6 +297,10 @@ export interface VesselTypeData {
   boundsMax: [number, number, number];
   vertexCount: number;
   triangleCount: number;
+  /** m^3 each, in the order of VesselDamage.fill; empty: no compartments (cannot be holed). */
+  compartmentVolumes: number[];
+  /** m^3/s each compartment's pump removes; 0: none. */
+  pumpRate: number;
 }
 
 export interface WorldInfoData {
@@ -323,7 +364,9 @@ export type ResponseBodyData =
   | { kind: "despawn" }
   | { kind: "worldInfo"; info: WorldInfoData }
   | { kind: "hull"; hull: HullData }
-  | { kind: "stats"; stats: StatsData };
+  | { kind: "stats"; stats: StatsData }
+  | { kind: "damage"; compartment: number }
+  | { kind: "pumps" };
 
 export interface ResponseData {
   requestId: bigint;
@@ -343,9 +386,13 @@ function worldInfoData(w: WorldInfo): WorldInfoData {
   const types: VesselTypeData[] = [];
   for (let i = 0; i < w.vesselTypesLength(); i++) {
     const t = w.vesselTypes(i, new VesselType())!;
+    // Element by element: a Float32Array view needs an aligned offset.
+    const compartmentVolumes: number[] = [];
+    for (let k = 0, n = t.compartmentVolumesLength(); k < n; k++) compartmentVolumes.push(t.compartmentVolumes(k) ?? 0);
     types.push({
       type: t.type(), name: t.name() ?? `type ${t.type()}`, mass: t.mass(), boundsMin: vec3(t.boundsMin(new Vec3f())),
       boundsMax: vec3(t.boundsMax(new Vec3f())), vertexCount: t.vertexCount(), triangleCount: t.triangleCount(),
+      compartmentVolumes, pumpRate: t.pumpRate(),
     });
   }
   return {
@@ -432,6 +479,12 @@ export function decodeResponse(bytes: Uint8Array): ResponseData {
       };
       break;
     }
+    case ResponseBody.DamageReply:
+      out.body = { kind: "damage", compartment: (r.body(new DamageReply()) as DamageReply).compartment() };
+      break;
+    case ResponseBody.PumpsReply:
+      out.body = { kind: "pumps" };
+      break;
     default:
       throw new Error(`response: unknown body type ${r.bodyType()}`);
   }
