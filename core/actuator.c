@@ -2,7 +2,10 @@
 #include "naval/actuator.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "naval/ranges.h"
 
 void nv_actuator_set_init(actuator_set* a) {
     memset(a, 0, sizeof *a);
@@ -10,7 +13,22 @@ void nv_actuator_set_init(actuator_set* a) {
     a->rudder_rate = 1.0;
 }
 
-static int actuator_finite3(vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+/* "propellers[i].key: must be ..." from the row of naval/ranges.h. */
+static int actuator_check(nv_error* err, const char* list, uint32_t i, const char* key, double v, nv_range_id id) {
+    char why[256];
+    if (nv_range_why(id, v, why, sizeof why) == 0) return 0;
+    return nv_error_set(err, "%s[%u].%s: %s", list, i, key, why);
+}
+
+static int actuator_check3(nv_error* err, const char* list, uint32_t i, const char* key, vec3 v, nv_range_id id) {
+    const double c[3] = {v.x, v.y, v.z};
+    for (int k = 0; k < 3; k++) {
+        char elem[32];
+        snprintf(elem, sizeof elem, "%s[%d]", key, k);
+        if (actuator_check(err, list, i, elem, c[k], id)) return -1;
+    }
+    return 0;
+}
 
 int nv_actuator_set_validate(const actuator_set* a, nv_error* err) {
     if (a->propeller_count > ACTUATOR_MAX_PROPELLERS)
@@ -19,39 +37,30 @@ int nv_actuator_set_validate(const actuator_set* a, nv_error* err) {
         return nv_error_set(err, "rudders: at most %d (got %u)", ACTUATOR_MAX_RUDDERS, a->rudder_count);
     for (uint32_t i = 0; i < a->propeller_count; i++) {
         const actuator_propeller* p = &a->propellers[i];
-        if (!actuator_finite3(p->position) || fabs(p->position.x) + fabs(p->position.y) + fabs(p->position.z) > 1e5)
-            return nv_error_set(err, "propellers[%u].position: must be finite, within 1e5 m", i);
-        if (!actuator_finite3(p->direction) || !(v3_length(p->direction) > 1e-6))
-            return nv_error_set(err, "propellers[%u].direction: must be a finite non-zero vector", i);
-        if (!isfinite(p->max_thrust) || !(p->max_thrust > 0.0) || p->max_thrust > 1e9)
-            return nv_error_set(err, "propellers[%u].max_thrust: must be in (0, 1e9] N (got %g)", i, p->max_thrust);
-        if (!isfinite(p->reverse_fraction) || p->reverse_fraction < 0.0 || p->reverse_fraction > 1.0)
-            return nv_error_set(err, "propellers[%u].reverse: must be in [0, 1] (got %g)", i, p->reverse_fraction);
-        if (!isfinite(p->immersion) || p->immersion < 0.0 || p->immersion > 100.0)
-            return nv_error_set(err, "propellers[%u].immersion: must be in [0, 100] m (got %g)", i, p->immersion);
-        if (!isfinite(p->steering_deg) || p->steering_deg < 0.0 || p->steering_deg > 90.0)
-            return nv_error_set(err, "propellers[%u].steering: must be in [0, 90] degrees (got %g)", i, p->steering_deg);
+        if (actuator_check3(err, "propellers", i, "position", p->position, NV_RANGE_TYPE_COORDINATE) ||
+            actuator_check3(err, "propellers", i, "direction", p->direction, NV_RANGE_TYPE_PROPELLER_DIRECTION))
+            return -1;
+        if (!(v3_length(p->direction) > 1e-6))
+            return nv_error_set(err, "propellers[%u].direction: must not be the zero vector", i);
+        if (actuator_check(err, "propellers", i, "max_thrust", p->max_thrust, NV_RANGE_TYPE_MAX_THRUST) ||
+            actuator_check(err, "propellers", i, "reverse", p->reverse_fraction, NV_RANGE_TYPE_REVERSE) ||
+            actuator_check(err, "propellers", i, "immersion", p->immersion, NV_RANGE_TYPE_IMMERSION) ||
+            actuator_check(err, "propellers", i, "steering", p->steering_deg, NV_RANGE_TYPE_STEERING))
+            return -1;
     }
     for (uint32_t i = 0; i < a->rudder_count; i++) {
         const actuator_rudder* r = &a->rudders[i];
-        if (!actuator_finite3(r->position) || fabs(r->position.x) + fabs(r->position.y) + fabs(r->position.z) > 1e5)
-            return nv_error_set(err, "rudders[%u].position: must be finite, within 1e5 m", i);
-        if (!isfinite(r->area) || !(r->area > 0.0) || r->area > 1e4)
-            return nv_error_set(err, "rudders[%u].area: must be in (0, 1e4] m^2 (got %g)", i, r->area);
-        if (!isfinite(r->max_angle_deg) || !(r->max_angle_deg > 0.0) || r->max_angle_deg > 90.0)
-            return nv_error_set(err, "rudders[%u].max_angle: must be in (0, 90] degrees (got %g)", i, r->max_angle_deg);
-        if (!isfinite(r->lift_slope) || !(r->lift_slope > 0.0) || r->lift_slope > 20.0)
-            return nv_error_set(err, "rudders[%u].lift_slope: must be in (0, 20] per radian (got %g)", i, r->lift_slope);
-        if (!isfinite(r->stall_angle_deg) || !(r->stall_angle_deg > 0.0) || r->stall_angle_deg > 90.0)
-            return nv_error_set(err, "rudders[%u].stall_angle: must be in (0, 90] degrees (got %g)", i,
-                                r->stall_angle_deg);
-        if (!isfinite(r->drag_coefficient) || r->drag_coefficient < 0.0 || r->drag_coefficient > 10.0)
-            return nv_error_set(err, "rudders[%u].drag: must be in [0, 10] (got %g)", i, r->drag_coefficient);
+        if (actuator_check3(err, "rudders", i, "position", r->position, NV_RANGE_TYPE_COORDINATE) ||
+            actuator_check(err, "rudders", i, "area", r->area, NV_RANGE_TYPE_RUDDER_AREA) ||
+            actuator_check(err, "rudders", i, "max_angle", r->max_angle_deg, NV_RANGE_TYPE_RUDDER_ANGLE) ||
+            actuator_check(err, "rudders", i, "lift_slope", r->lift_slope, NV_RANGE_TYPE_LIFT_SLOPE) ||
+            actuator_check(err, "rudders", i, "stall_angle", r->stall_angle_deg, NV_RANGE_TYPE_RUDDER_ANGLE) ||
+            actuator_check(err, "rudders", i, "drag", r->drag_coefficient, NV_RANGE_TYPE_RUDDER_DRAG))
+            return -1;
     }
-    if (!isfinite(a->throttle_rate) || !(a->throttle_rate > 0.0) || a->throttle_rate > 1000.0)
-        return nv_error_set(err, "throttle_rate: must be in (0, 1000] per second (got %g)", a->throttle_rate);
-    if (!isfinite(a->rudder_rate) || !(a->rudder_rate > 0.0) || a->rudder_rate > 1000.0)
-        return nv_error_set(err, "rudder_rate: must be in (0, 1000] per second (got %g)", a->rudder_rate);
+    if (nv_range_check(NV_RANGE_TYPE_CONTROL_RATE, a->throttle_rate, "throttle_rate", err) ||
+        nv_range_check(NV_RANGE_TYPE_CONTROL_RATE, a->rudder_rate, "rudder_rate", err))
+        return -1;
     return 0;
 }
 

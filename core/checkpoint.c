@@ -29,7 +29,7 @@ static const char ckp_tags[CKP_SECTION_COUNT][5] = {"WRLD", "OCEN", "GRND", "TYP
  * CHECKPOINT_VERSION goes up. (LP64: x86-64 and aarch64.) */
 _Static_assert(sizeof(world_config) == 56, "world_config changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(world_lod) == 32, "world_lod changed: update checkpoint.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(ocean_params) == 168, "ocean_params changed: update checkpoint.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(ocean_params) == 176, "ocean_params changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(mesh_options) == 12, "mesh_options changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(mass_spec) == 80, "mass_spec changed: update checkpoint.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(hydrodyn_coeffs) == 216, "hydrodyn_coeffs changed: update checkpoint.c and CHECKPOINT_VERSION");
@@ -195,6 +195,7 @@ static void ckp_put_ocean(ckp_writer* w, const ocean_params* p) {
     put_f64(w, p->choppiness);
     put_i32(w, p->beaufort);
     put_f64(w, p->hs_target);
+    put_f64(w, p->tp);
     put_f64(w, p->size);
     put_f64(w, p->cascade_ratio);
     put_i32(w, p->cascades);
@@ -687,7 +688,7 @@ static void ckp_get_config(ckp_reader* r, world_config* c) {
 }
 
 static void ckp_get_ocean(ckp_reader* r, ocean_params* p) {
-    if (!rd_need(r, 14 * 8 + 8 + 8 * 4, "the ocean params")) return;
+    if (!rd_need(r, 15 * 8 + 8 + 8 * 4, "the ocean params")) return;
     uint32_t spectrum = get_u32(r), spreading = get_u32(r);
     if (spectrum > SPECTRUM_TMA) rd_fail(r, "the ocean params", "unknown spectrum %u", spectrum);
     if (spreading > SPREADING_DONELAN_BANNER) rd_fail(r, "the ocean params", "unknown spreading %u", spreading);
@@ -703,6 +704,7 @@ static void ckp_get_ocean(ckp_reader* r, ocean_params* p) {
     p->choppiness = get_f64(r);
     p->beaufort = get_i32(r);
     p->hs_target = get_f64(r);
+    p->tp = get_f64(r);
     p->size = get_f64(r);
     p->cascade_ratio = get_f64(r);
     p->cascades = get_i32(r);

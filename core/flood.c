@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "naval/compartment.h"
+#include "naval/ranges.h"
 
 static vec3 rotate(const mat3* r, vec3 v) {
     return v3(r->m[0][0] * v.x + r->m[0][1] * v.y + r->m[0][2] * v.z,
@@ -44,7 +45,7 @@ int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, doub
 int nv_flood_hole(const compartment_set* cs, flood_state* fs, uint32_t k, vec3 point, double area, nv_error* err) {
     if (k >= cs->count || !cs->meshes[k].triangle_count)
         return nv_error_set(err, "breach: no compartment %u in the hull", k);
-    if (!(area > 0.0) || !isfinite(area)) return nv_error_set(err, "breach: the hole's area must be above 0 (got %g)", area);
+    if (nv_range_check(NV_RANGE_TYPE_HOLE_AREA, area, "breach: area", err)) return -1;
     if (fs->hole_count == FLOOD_MAX_HOLES)
         return nv_error_fail(err, NV_ELIMIT, "breach: the vessel has %d holes already", FLOOD_MAX_HOLES);
     fs->holes[fs->hole_count++] = (flood_hole){k, point, area};

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "naval/ranges.h"
+
 hydrodyn_coeffs nv_hydrodyn_coeffs_none(void) {
     hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
     c.forces = 0;
@@ -44,40 +46,43 @@ hydrodyn_coeffs nv_hydrodyn_coeffs_default(void) {
     return c;
 }
 
-static int hydrodyn_check(nv_error* err, const char* key, double v, double lo, double hi) {
-    if (!isfinite(v) || v < lo || v > hi) return nv_error_set(err, "%s must be in [%g, %g] (got %g)", key, lo, hi, v);
-    return 0;
-}
-
 int nv_hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err) {
     if (c->forces & ~(uint32_t)HYDRODYN_ALL) return nv_error_set(err, "forces: unknown bits 0x%x", c->forces);
-    if (hydrodyn_check(err, "water_density", c->water_density, 1.0, 1e5) ||
-        hydrodyn_check(err, "viscosity", c->viscosity, 1e-9, 1.0) ||
-        hydrodyn_check(err, "reynolds_min", c->reynolds_min, 1e3, 1e12) ||
-        hydrodyn_check(err, "reference_length", c->reference_length, 0.0, 1e4) ||
-        hydrodyn_check(err, "residual", c->residual, 0.0, 0.1) ||
-        hydrodyn_check(err, "pressure_linear", c->pressure_linear, 0.0, 1e7) ||
-        hydrodyn_check(err, "pressure_quadratic", c->pressure_quadratic, 0.0, 1e7) ||
-        hydrodyn_check(err, "pressure_falloff", c->pressure_falloff, 0.01, 1.0) ||
-        hydrodyn_check(err, "suction_linear", c->suction_linear, 0.0, 1e7) ||
-        hydrodyn_check(err, "suction_quadratic", c->suction_quadratic, 0.0, 1e7) ||
-        hydrodyn_check(err, "suction_falloff", c->suction_falloff, 0.01, 1.0) ||
-        hydrodyn_check(err, "reference_speed", c->reference_speed, 1e-3, 1e3) ||
-        hydrodyn_check(err, "slam_power", c->slam_power, 1.0, 10.0) ||
-        hydrodyn_check(err, "slam_gamma_max", c->slam_gamma_max, 1e-3, 1e9) ||
-        hydrodyn_check(err, "air_density", c->air_density, 0.0, 100.0) ||
-        hydrodyn_check(err, "air_drag", c->air_drag, 0.0, 10.0) ||
-        hydrodyn_check(err, "damping_linear[0]", c->damping_linear[0], 0.0, 1e3) ||
-        hydrodyn_check(err, "damping_linear[1]", c->damping_linear[1], 0.0, 1e3) ||
-        hydrodyn_check(err, "damping_angular[0]", c->damping_angular[0], 0.0, 1e3) ||
-        hydrodyn_check(err, "damping_angular[1]", c->damping_angular[1], 0.0, 1e3) ||
-        hydrodyn_check(err, "added_mass.x", c->added_mass.x, 0.0, 10.0) ||
-        hydrodyn_check(err, "added_mass.y", c->added_mass.y, 0.0, 10.0) ||
-        hydrodyn_check(err, "added_mass.z", c->added_mass.z, 0.0, 10.0) ||
-        hydrodyn_check(err, "added_inertia.x", c->added_inertia.x, 0.0, 10.0) ||
-        hydrodyn_check(err, "added_inertia.y", c->added_inertia.y, 0.0, 10.0) ||
-        hydrodyn_check(err, "added_inertia.z", c->added_inertia.z, 0.0, 10.0))
-        return -1;
+    /* The rows of naval/ranges.h, named as vessel-type files name them. */
+    const struct {
+        const char* key;
+        double value;
+        nv_range_id range;
+    } fields[] = {
+        {"water_density", c->water_density, NV_RANGE_WORLD_WATER_DENSITY},
+        {"viscosity", c->viscosity, NV_RANGE_TYPE_VISCOSITY},
+        {"reynolds_min", c->reynolds_min, NV_RANGE_TYPE_REYNOLDS_MIN},
+        {"reference_length", c->reference_length, NV_RANGE_TYPE_REFERENCE_LENGTH},
+        {"residual", c->residual, NV_RANGE_TYPE_RESIDUAL},
+        {"pressure_linear", c->pressure_linear, NV_RANGE_TYPE_PRESSURE_LINEAR},
+        {"pressure_quadratic", c->pressure_quadratic, NV_RANGE_TYPE_PRESSURE_QUADRATIC},
+        {"pressure_falloff", c->pressure_falloff, NV_RANGE_TYPE_PRESSURE_FALLOFF},
+        {"suction_linear", c->suction_linear, NV_RANGE_TYPE_SUCTION_LINEAR},
+        {"suction_quadratic", c->suction_quadratic, NV_RANGE_TYPE_SUCTION_QUADRATIC},
+        {"suction_falloff", c->suction_falloff, NV_RANGE_TYPE_SUCTION_FALLOFF},
+        {"reference_speed", c->reference_speed, NV_RANGE_TYPE_REFERENCE_SPEED},
+        {"slam_power", c->slam_power, NV_RANGE_TYPE_SLAM_POWER},
+        {"slam_gamma_max", c->slam_gamma_max, NV_RANGE_TYPE_SLAM_GAMMA_MAX},
+        {"air_density", c->air_density, NV_RANGE_TYPE_AIR_DENSITY},
+        {"air_drag", c->air_drag, NV_RANGE_TYPE_AIR_DRAG},
+        {"damping_linear[0]", c->damping_linear[0], NV_RANGE_TYPE_AREA_DAMPING},
+        {"damping_linear[1]", c->damping_linear[1], NV_RANGE_TYPE_AREA_DAMPING},
+        {"damping_angular[0]", c->damping_angular[0], NV_RANGE_TYPE_AREA_DAMPING},
+        {"damping_angular[1]", c->damping_angular[1], NV_RANGE_TYPE_AREA_DAMPING},
+        {"added_mass[0]", c->added_mass.x, NV_RANGE_TYPE_ADDED_MASS},
+        {"added_mass[1]", c->added_mass.y, NV_RANGE_TYPE_ADDED_MASS},
+        {"added_mass[2]", c->added_mass.z, NV_RANGE_TYPE_ADDED_MASS},
+        {"added_inertia[0]", c->added_inertia.x, NV_RANGE_TYPE_ADDED_MASS},
+        {"added_inertia[1]", c->added_inertia.y, NV_RANGE_TYPE_ADDED_MASS},
+        {"added_inertia[2]", c->added_inertia.z, NV_RANGE_TYPE_ADDED_MASS},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (nv_range_check(fields[i].range, fields[i].value, fields[i].key, err)) return -1;
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "naval/ranges.h"
 #include "naval/vecmath.h"
 #include "ocean_internal.h"
 
@@ -29,7 +30,8 @@ ocean_params nv_ocean_params_default(void) {
     p.choppiness = 1.0;
     p.beaufort = -1;
     p.hs_target = 0.0;
-    p.size = 1000.0;
+    p.tp = 0.0;
+    p.size = 0.0; /* from the spectrum's peak */
     p.cascade_ratio = 5.23;
     p.cascades = 3;
     p.resolution = 256;
@@ -42,63 +44,65 @@ ocean_params nv_ocean_params_default(void) {
     return p;
 }
 
-static int is_pow2_in(int n, int lo, int hi) { return n >= lo && n <= hi && (n & (n - 1)) == 0; }
-
 int nv_ocean_params_validate(const ocean_params* p, nv_error* err) {
     if (!p) return nv_error_set(err, "ocean: no parameters");
     if ((int)p->spectrum < SPECTRUM_PHILLIPS || (int)p->spectrum > SPECTRUM_TMA)
         return nv_error_set(err, "spectrum: unknown spectrum %d", (int)p->spectrum);
     if ((int)p->spreading < SPREADING_AUTO || (int)p->spreading > SPREADING_DONELAN_BANNER)
         return nv_error_set(err, "spreading: unknown spreading %d", (int)p->spreading);
-    if (!isfinite(p->gravity) || !(p->gravity > 0.0))
-        return nv_error_set(err, "gravity must be > 0 m/s^2 (got %g)", p->gravity);
-    if (!isfinite(p->wind_speed) || !(p->wind_speed >= 0.0))
-        return nv_error_set(err, "wind speed must be >= 0 m/s (got %g)", p->wind_speed);
-    if (!isfinite(p->wind_direction))
-        return nv_error_set(err, "wind direction must be finite (got %g)", p->wind_direction);
-    if (!isfinite(p->fetch) || !(p->fetch > 0.0))
-        return nv_error_set(err, "fetch must be > 0 m (got %g)", p->fetch);
-    if (!isfinite(p->depth) || !(p->depth >= 0.0))
-        return nv_error_set(err, "depth must be >= 0 m, 0 meaning deep water (got %g)", p->depth);
+    /* The bounds are the rows of naval/ranges.h; keys as scenario files name them. */
+    const struct {
+        const char* key;
+        double value;
+        nv_range_id range;
+    } fields[] = {
+        {"gravity", p->gravity, NV_RANGE_WORLD_GRAVITY},
+        {"hs", p->hs_target, NV_RANGE_OCEAN_HS},
+        {"tp", p->tp, NV_RANGE_OCEAN_TP},
+        {"wind", p->wind_speed, NV_RANGE_OCEAN_WIND},
+        {"wind_dir", p->wind_direction, NV_RANGE_OCEAN_WIND_DIR},
+        {"fetch", p->fetch, NV_RANGE_OCEAN_FETCH},
+        {"depth", p->depth, NV_RANGE_OCEAN_DEPTH},
+        {"gamma", p->gamma, NV_RANGE_OCEAN_GAMMA},
+        {"swell", p->swell, NV_RANGE_OCEAN_SWELL},
+        {"choppiness", p->choppiness, NV_RANGE_OCEAN_CHOPPINESS},
+        {"size", p->size, NV_RANGE_OCEAN_SIZE},
+        {"cascades", p->cascades, NV_RANGE_OCEAN_CASCADES},
+        {"resolution", p->resolution, NV_RANGE_OCEAN_RESOLUTION},
+        {"repeat_period", p->repeat_period, NV_RANGE_OCEAN_REPEAT_PERIOD},
+        {"min_wavelength", p->min_wavelength, NV_RANGE_OCEAN_MIN_WAVELENGTH},
+        {"query_iterations", p->query_iterations, NV_RANGE_OCEAN_QUERY_ITERATIONS},
+        {"query_tolerance", p->query_tolerance, NV_RANGE_OCEAN_QUERY_TOLERANCE},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (nv_range_check(fields[i].range, fields[i].value, fields[i].key, err)) return -1;
+    if (p->beaufort != -1 && nv_range_check(NV_RANGE_OCEAN_BEAUFORT, p->beaufort, "beaufort (or -1: unused)", err))
+        return -1;
+    if (p->resolution_z != 0 && nv_range_check(NV_RANGE_OCEAN_RESOLUTION, p->resolution_z, "resolution_z (or 0)", err))
+        return -1;
     if (p->spectrum == SPECTRUM_TMA && !(p->depth > 0.0))
         return nv_error_set(err, "depth: the TMA spectrum needs a finite depth > 0 m");
-    if (!isfinite(p->gamma) || !(p->gamma >= 1.0))
-        return nv_error_set(err, "gamma must be >= 1 (got %g)", p->gamma);
-    if (!isfinite(p->swell) || !(p->swell >= 0.0 && p->swell <= 1.0))
-        return nv_error_set(err, "swell must be in [0, 1] (got %g)", p->swell);
-    if (!isfinite(p->choppiness) || !(p->choppiness >= 0.0 && p->choppiness <= 10.0))
-        return nv_error_set(err, "choppiness must be in [0, 10] (got %g)", p->choppiness);
-    if (p->beaufort < -1 || p->beaufort > 12)
-        return nv_error_set(err, "beaufort must be 0..12, or -1 for unused (got %d)", p->beaufort);
-    if (!isfinite(p->hs_target) || !(p->hs_target >= 0.0))
-        return nv_error_set(err, "hs target must be >= 0 m, 0 meaning off (got %g)", p->hs_target);
-    if (!isfinite(p->size) || !(p->size > 0.0) || p->size > 1e6)
-        return nv_error_set(err, "size must be in (0, 1e6] m (got %g)", p->size);
-    if (p->cascades < 1 || p->cascades > OCEAN_MAX_CASCADES)
-        return nv_error_set(err, "cascades must be 1..%d (got %d)", OCEAN_MAX_CASCADES, p->cascades);
-    if (!is_pow2_in(p->resolution, 4, OCEAN_MAX_RESOLUTION))
-        return nv_error_set(err, "resolution must be a power of two in [4, %d] (got %d)", OCEAN_MAX_RESOLUTION,
-                            p->resolution);
-    if (p->resolution_z != 0 && !is_pow2_in(p->resolution_z, 4, OCEAN_MAX_RESOLUTION))
-        return nv_error_set(err, "resolution_z must be 0 or a power of two in [4, %d] (got %d)", OCEAN_MAX_RESOLUTION,
-                            p->resolution_z);
+    int n = p->resolution_z > 0 && p->resolution_z < p->resolution ? p->resolution_z : p->resolution;
     if (p->cascades > 1) {
-        if (!isfinite(p->cascade_ratio) || !(p->cascade_ratio > 1.0))
-            return nv_error_set(err, "cascade ratio must be > 1 (got %g)", p->cascade_ratio);
+        if (nv_range_check(NV_RANGE_OCEAN_CASCADE_RATIO, p->cascade_ratio, "cascade_ratio", err)) return -1;
         /* the coarser tile must resolve the cut: CUT * 2 pi r / L <= pi N / L */
-        int n = p->resolution_z > 0 && p->resolution_z < p->resolution ? p->resolution_z : p->resolution;
         if (2.0 * OCEAN_CASCADE_CUT * p->cascade_ratio > n)
             return nv_error_set(err, "resolution %d is too small for %d cascades of ratio %g (needs >= %g)", n,
                                 p->cascades, p->cascade_ratio, 2.0 * OCEAN_CASCADE_CUT * p->cascade_ratio);
     }
-    if (!isfinite(p->repeat_period) || !(p->repeat_period >= 1.0 && p->repeat_period <= 1e5))
-        return nv_error_set(err, "repeat period must be in [1, 1e5] s (got %g)", p->repeat_period);
-    if (!isfinite(p->min_wavelength) || !(p->min_wavelength >= 0.0))
-        return nv_error_set(err, "min wavelength must be >= 0 m (got %g)", p->min_wavelength);
-    if (p->query_iterations < 1 || p->query_iterations > 64)
-        return nv_error_set(err, "query iterations must be 1..64 (got %d)", p->query_iterations);
-    if (!isfinite(p->query_tolerance) || !(p->query_tolerance > 0.0))
-        return nv_error_set(err, "query tolerance must be > 0 m (got %g)", p->query_tolerance);
+    /* The finest tile's grid spacing (L_c = size / ratio^c, along its finer
+     * axis); an automatic size (0) is checked when the ocean resolves it. */
+    int n_max = p->resolution_z > p->resolution ? p->resolution_z : p->resolution;
+    double spacing = p->size / pow(p->cascades > 1 ? p->cascade_ratio : 1.0, p->cascades - 1) / n_max;
+    char why[256];
+    if (p->size != 0.0 && nv_range_why(NV_RANGE_OCEAN_GRID_SPACING, spacing, why, sizeof why))
+        return nv_error_set(err, "size: the finest grid spacing (size / cascade_ratio^%d / resolution %d) %s",
+                            p->cascades - 1, n_max, why);
+    if (p->tp > 0.0 && p->spectrum == SPECTRUM_PHILLIPS)
+        return nv_error_set(err, "tp: the Phillips spectrum has no peak period to set (pm, jonswap and tma have)");
+    if (p->tp > 0.0 && !(p->hs_target > 0.0) && p->beaufort < 0)
+        return nv_error_set(err, "tp %g s needs hs (or beaufort): it is the peak period of a sea of that height",
+                            p->tp);
     if (p->surface_grid != 0 && p->surface_grid != 1)
         return nv_error_set(err, "surface grid must be 0 or 1 (got %d)", p->surface_grid);
     if (p->surface_grid && p->cascades != 1)
@@ -182,6 +186,38 @@ static double cascade_fill(ocean* o, int c) {
     }
     if (cc->ncols == 0) cc->ncols = 1; /* flat: transform zeros all the same */
     return variance;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+/* size 0: cascade 0's tile holds OCEAN_AUTO_SIZE_WAVELENGTHS peak
+ * wavelengths (1000 m for a flat sea), no less than the finest grid
+ * spacing allows and within the size's range (naval/ranges.h). */
+static double auto_size(const ocean_params* p, const spectrum_model* m) {
+    double s = 1000.0;
+    if (m->omega_p > 0.0) s = OCEAN_AUTO_SIZE_WAVELENGTHS * 2.0 * NV_PI * m->gravity / (m->omega_p * m->omega_p);
+    int n_max = p->resolution_z > p->resolution ? p->resolution_z : p->resolution;
+    double finest = n_max * pow(p->cascades > 1 ? p->cascade_ratio : 1.0, p->cascades - 1);
+    const nv_range* spacing = nv_range_get(NV_RANGE_OCEAN_GRID_SPACING);
+    const nv_range* size = nv_range_get(NV_RANGE_OCEAN_SIZE);
+    if (s < spacing->lo * finest) s = spacing->lo * finest * (1.0 + 1e-9); /* clear of rounding at the bound */
+    return s < size->lo ? size->lo : s > size->hi ? size->hi : s;
+}
+
+/* The cut between cascades c and c + 1 placed from the peak, or 0 for the
+ * default cut (OCEAN_CASCADE_CUT wavelengths of c + 1's tile): when the
+ * peak band (up to k_p OCEAN_PEAK_BAND_HI) reaches above the default cut
+ * but ends below c's Nyquist (along both axes), the cut goes to the band's
+ * top and c's grid holds the whole peak. Otherwise the band ends below the
+ * default cut (the peak is c's or a coarser cascade's), or c cannot hold it
+ * (the peak is finer cascades' business: their own cuts). */
+static double cascade_moved_cut(const ocean* o, int c, double kp) {
+    const ocean_params* p = &o->params;
+    double lo = OCEAN_CASCADE_CUT * 2.0 * NV_PI * pow(p->cascade_ratio, c + 1) / p->size;
+    int n = o->nx < o->nz ? o->nx : o->nz;
+    double hi = (n / 2 - 1) * 2.0 * NV_PI * pow(p->cascade_ratio, c) / p->size;
+    double top = kp * OCEAN_PEAK_BAND_HI;
+    return kp > 0.0 && top > lo && top <= hi ? top : 0.0;
 }
 
 /* ------------------------------------------------------------- lifecycle */
@@ -292,16 +328,34 @@ ocean* nv_ocean_create(const ocean_params* params, nv_error* err) {
     m->gamma = p->gamma;
     m->swell = p->swell;
     m->scale = 1.0;
+    m->peak_period = p->tp;
     nv_spectrum_model_prepare(m);
+    /* a sea given by its height alone is no steeper than SPECTRUM_MAX_STEEPNESS */
+    if (p->hs_target > 0.0 && !(p->tp > 0.0) && m->type != SPECTRUM_PHILLIPS && m->omega_p > 0.0) {
+        double tp_min = nv_spectrum_min_peak_period(p->hs_target, p->gravity);
+        if (2.0 * NV_PI / m->omega_p < tp_min) {
+            m->peak_period = tp_min;
+            nv_spectrum_model_prepare(m);
+        }
+    }
+    if (!(p->size > 0.0)) {
+        p->size = auto_size(p, m);
+        if (nv_ocean_params_validate(p, err) != 0) {
+            nv_error_prefix(err, "the size from the spectrum's peak (%g m)", p->size);
+            nv_ocean_destroy(o);
+            return NULL;
+        }
+    }
 
-    double variance = 0.0;
+    double variance = 0.0, kp = m->omega_p * m->omega_p / m->gravity, moved = 0.0;
     for (int c = 0; c < o->cascade_count; c++) {
         ocean_cascade* cc = &o->cascade[c];
         cc->size = p->size / pow(p->cascade_ratio, c);
         cc->dk = 2.0 * NV_PI / cc->size;
-        cc->k_lo = c == 0 ? 0.0 : OCEAN_CASCADE_CUT * cc->dk;
-        cc->k_hi = c + 1 < o->cascade_count ? OCEAN_CASCADE_CUT * 2.0 * NV_PI * pow(p->cascade_ratio, c + 1) / p->size
-                                            : INFINITY;
+        cc->k_lo = c == 0 ? 0.0 : moved > 0.0 ? moved : OCEAN_CASCADE_CUT * cc->dk;
+        moved = c + 1 < o->cascade_count ? cascade_moved_cut(o, c, kp) : 0.0;
+        double cut = moved > 0.0 ? moved : OCEAN_CASCADE_CUT * 2.0 * NV_PI * pow(p->cascade_ratio, c + 1) / p->size;
+        cc->k_hi = c + 1 < o->cascade_count ? cut : INFINITY;
         cc->inv_cell_x = o->nx / cc->size;
         cc->inv_cell_z = o->nz / cc->size;
         cc->inv_nx = 1.0 / o->nx;

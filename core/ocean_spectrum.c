@@ -11,6 +11,45 @@
 
 /* ---------------------------------------------------------------- model */
 
+/* Pierson-Moskowitz's peak, 0.877 g / U19.5, from U10. */
+static double pm_omega_p(double u10, double g) { return pow(0.8 * PM_BETA, 0.25) * g / (SPECTRUM_U195_PER_U10 * u10); }
+
+/* g F / U10^2 at which Hasselmann's w_p = 22 X^-1/3 g / U10 reaches PM's. */
+static double fully_developed_chi(void) {
+    return pow(22.0 * SPECTRUM_U195_PER_U10 / pow(0.8 * PM_BETA, 0.25), 3.0);
+}
+
+/* J(gamma) = integral over x = w / w_p of x^-5 exp(-1.25 x^-4) gamma^r(x) dx,
+ * so that the deep JONSWAP m0 is alpha g^2 J / w_p^4 (J(1) = 1/5 exactly):
+ * 1/5 plus the peak's excess, which lives in 0.5 < x < 2 (r < 1e-11 beyond),
+ * by Simpson on each side of x = 1, where sigma switches. */
+static double jonswap_shape_integral(double gamma) {
+    if (!(gamma > 1.0)) return 0.2;
+    double lg = log(gamma), excess = 0.0;
+    for (int side = 0; side < 2; side++) {
+        double a = side ? 1.0 : 0.5, b = side ? 2.0 : 1.0, sigma = side ? 0.09 : 0.07;
+        const int n = 400;
+        double h = (b - a) / n, part = 0.0;
+        for (int i = 0; i <= n; i++) {
+            double x = a + h * i, d = (x - 1.0) / sigma, x4 = x * x * x * x;
+            double f = exp(-1.25 / x4) / (x4 * x) * expm1(lg * exp(-0.5 * d * d));
+            part += f * (i == 0 || i == n ? 1.0 : (i & 1) ? 4.0 : 2.0);
+        }
+        excess += part * h / 3.0;
+    }
+    return 0.2 + excess;
+}
+
+double nv_spectrum_fully_developed_fetch(double wind_speed, double gravity) {
+    if (!(wind_speed > 0.0) || !(gravity > 0.0)) return 0.0;
+    return fully_developed_chi() * wind_speed * wind_speed / gravity;
+}
+
+double nv_spectrum_min_peak_period(double hs, double gravity) {
+    if (!(hs > 0.0) || !(gravity > 0.0)) return 0.0;
+    return sqrt(2.0 * NV_PI * hs / (gravity * SPECTRUM_MAX_STEEPNESS));
+}
+
 void nv_spectrum_model_prepare(spectrum_model* m) {
     double g = m->gravity, u = m->wind_speed;
     if (m->spreading == SPREADING_AUTO)
@@ -30,13 +69,26 @@ void nv_spectrum_model_prepare(spectrum_model* m) {
     }
     case SPECTRUM_PIERSON_MOSKOWITZ:
         m->alpha = PM_ALPHA;
-        m->omega_p = pow(0.8 * PM_BETA, 0.25) * g / u; /* 0.877 g / U */
+        m->omega_p = m->peak_period > 0.0 ? 2.0 * NV_PI / m->peak_period : pm_omega_p(u, g); /* 0.877 g / U19.5 */
         break;
     case SPECTRUM_JONSWAP:
     case SPECTRUM_TMA:
         if (m->fetch > 0.0) {
+            double wp_fd = pm_omega_p(u, g);
             m->alpha = 0.076 * pow(u * u / (g * m->fetch), 0.22);
             m->omega_p = 22.0 * cbrt(g * g / (u * m->fetch));
+            if (m->omega_p < wp_fd) { /* past the fully developed fetch: the peak stops at PM's */
+                m->alpha = 0.076 * pow(fully_developed_chi(), -0.22);
+                m->omega_p = wp_fd;
+            }
+            if (m->peak_period > 0.0) {
+                m->omega_p = 2.0 * NV_PI / m->peak_period;
+            } else {
+                /* nor does the energy grow past PM's: alpha J / w_p^4 <= alpha_PM / (5 w_pm^4) */
+                double r = wp_fd / m->omega_p;
+                double excess = m->alpha * jonswap_shape_integral(m->gamma) / (PM_ALPHA * 0.2) * (r * r * r * r);
+                if (excess > 1.0) m->alpha /= excess;
+            }
         }
         break;
     }
@@ -297,9 +349,9 @@ double nv_spectrum_beaufort_hs(int beaufort) {
 
 double nv_spectrum_wind_for_hs(double hs, double gravity) {
     if (!(hs > 0.0) || !(gravity > 0.0)) return 0.0;
-    /* PM: Hs = 4 sqrt(alpha / (4 beta)) U^2 / g = 0.209 U^2 / g */
+    /* PM: Hs = 4 sqrt(alpha / (4 beta)) U19.5^2 / g = 0.209 U19.5^2 / g */
     double c = 4.0 * sqrt(PM_ALPHA / (4.0 * PM_BETA));
-    return sqrt(hs * gravity / c);
+    return sqrt(hs * gravity / c) / SPECTRUM_U195_PER_U10;
 }
 
 /* --------------------------------------------------------------- random */

@@ -13,24 +13,31 @@
 
 typedef json_ctx scn_ctx;
 
-static const json_range scn_any = {-INFINITY, INFINITY, JSON_CLOSED};
-
-/* Optional number in [lo, hi]; *out keeps its default when the key is absent. */
-static int scn_number(const scn_ctx* c, const cJSON* obj, const char* path, const char* key, double lo, double hi,
+/* Optional number within its row of the range table (naval/ranges.h);
+ * *out keeps its default when the key is absent. */
+static int scn_number(const scn_ctx* c, const cJSON* obj, const char* path, const char* key, nv_range_id id,
                       double* out) {
-    json_range r = {lo, hi, JSON_CLOSED};
-    return json_get_number(c, obj, path, key, r, out) < 0 ? -1 : 0;
+    return json_get_ranged(c, obj, path, key, id, out) < 0 ? -1 : 0;
 }
 
-static int scn_int(const scn_ctx* c, const cJSON* obj, const char* path, const char* key, double lo, double hi,
+static int scn_int(const scn_ctx* c, const cJSON* obj, const char* path, const char* key, nv_range_id id,
                    int64_t* out) {
-    json_range r = {lo, hi, JSON_CLOSED};
-    return json_get_int(c, obj, path, key, r, out) < 0 ? -1 : 0;
+    return json_get_ranged_int(c, obj, path, key, id, out) < 0 ? -1 : 0;
+}
+
+/* A vector [x, y, z] whose length is within row id. */
+static int scn_vector(const scn_ctx* c, const cJSON* obj, const char* path, const char* key, nv_range_id id,
+                      vec3* out) {
+    double w[3];
+    int n = json_get_ranged_vector(c, obj, path, key, 3, id, w);
+    if (n > 0) *out = v3(w[0], w[1], w[2]);
+    return n;
 }
 
 static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
     static const char* const keys[] = {"spectrum", "wind",     "wind_dir", "fetch", "depth",      "size", "resolution",
-                                       "cascades", "choppiness", "seed",   "beaufort", "hs", "gamma", "swell", "query", NULL};
+                                       "cascades", "choppiness", "seed",   "beaufort", "hs", "tp", "gamma", "swell",
+                                       "query", NULL};
     if (json_check_keys(c, o, "ocean", keys)) return -1;
     *p = nv_ocean_params_default();
     int failed;
@@ -50,16 +57,20 @@ static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
         (cJSON_GetObjectItemCaseSensitive(o, "wind") || cJSON_GetObjectItemCaseSensitive(o, "hs")))
         return json_fail(c, "ocean", "beaufort sets the wind and the wave height: give it alone, or wind / hs");
     int64_t resolution = p->resolution, cascades = p->cascades, beaufort = p->beaufort, seed = (int64_t)p->seed;
-    if (scn_number(c, o, "ocean", "wind", 0, 100, &p->wind_speed) ||
-        scn_number(c, o, "ocean", "wind_dir", -360, 360, &p->wind_direction) ||
-        scn_number(c, o, "ocean", "fetch", 1, 1e8, &p->fetch) || scn_number(c, o, "ocean", "depth", 0, 1e5, &p->depth) ||
-        scn_number(c, o, "ocean", "size", 1, 1e6, &p->size) ||
-        scn_number(c, o, "ocean", "choppiness", 0, 10, &p->choppiness) ||
-        scn_number(c, o, "ocean", "hs", 0, 50, &p->hs_target) || scn_number(c, o, "ocean", "gamma", 1, 20, &p->gamma) ||
-        scn_number(c, o, "ocean", "swell", 0, 1, &p->swell) ||
-        scn_int(c, o, "ocean", "resolution", 4, OCEAN_MAX_RESOLUTION, &resolution) ||
-        scn_int(c, o, "ocean", "cascades", 1, OCEAN_MAX_CASCADES, &cascades) ||
-        scn_int(c, o, "ocean", "beaufort", 0, 12, &beaufort) || scn_int(c, o, "ocean", "seed", 0, 9007199254740992.0, &seed))
+    if (scn_number(c, o, "ocean", "wind", NV_RANGE_OCEAN_WIND, &p->wind_speed) ||
+        scn_number(c, o, "ocean", "wind_dir", NV_RANGE_OCEAN_WIND_DIR, &p->wind_direction) ||
+        scn_number(c, o, "ocean", "fetch", NV_RANGE_OCEAN_FETCH, &p->fetch) ||
+        scn_number(c, o, "ocean", "depth", NV_RANGE_OCEAN_DEPTH, &p->depth) ||
+        scn_number(c, o, "ocean", "size", NV_RANGE_OCEAN_SIZE, &p->size) ||
+        scn_number(c, o, "ocean", "choppiness", NV_RANGE_OCEAN_CHOPPINESS, &p->choppiness) ||
+        scn_number(c, o, "ocean", "hs", NV_RANGE_OCEAN_HS, &p->hs_target) ||
+        scn_number(c, o, "ocean", "tp", NV_RANGE_OCEAN_TP, &p->tp) ||
+        scn_number(c, o, "ocean", "gamma", NV_RANGE_OCEAN_GAMMA, &p->gamma) ||
+        scn_number(c, o, "ocean", "swell", NV_RANGE_OCEAN_SWELL, &p->swell) ||
+        scn_int(c, o, "ocean", "resolution", NV_RANGE_OCEAN_RESOLUTION, &resolution) ||
+        scn_int(c, o, "ocean", "cascades", NV_RANGE_OCEAN_CASCADES, &cascades) ||
+        scn_int(c, o, "ocean", "beaufort", NV_RANGE_OCEAN_BEAUFORT, &beaufort) ||
+        scn_int(c, o, "ocean", "seed", NV_RANGE_WORLD_SEED, &seed))
         return -1;
     p->resolution = (int)resolution;
     p->cascades = (int)cascades;
@@ -177,10 +188,9 @@ static int scn_parse_controls(const scn_ctx* c, const cJSON* o, const char* path
     if (!controls) return 0;
     char full[JSON_PATH_MAX];
     json_path_key(full, sizeof full, path, "controls");
-    json_range unit = {-1.0, 1.0, JSON_CLOSED};
     if (json_check_keys(c, controls, full, keys) ||
-        json_get_number(c, controls, full, "throttle", unit, &v->throttle) < 0 ||
-        json_get_number(c, controls, full, "rudder", unit, &v->rudder) < 0)
+        json_get_ranged(c, controls, full, "throttle", NV_RANGE_VESSEL_CONTROL, &v->throttle) < 0 ||
+        json_get_ranged(c, controls, full, "rudder", NV_RANGE_VESSEL_CONTROL, &v->rudder) < 0)
         return -1;
     v->has_controls = true;
     return 0;
@@ -207,18 +217,16 @@ static int scn_parse_vessel(const scn_ctx* c, scenario* s, const cJSON* o, const
     if (scn_find_hull(c, s, o, path, &v->hull)) return -1;
     double p[3];
     if (json_require(c, o, path, "position", "[x, z] afloat, or [x, y, z]")) return -1;
-    int n = json_get_numbers(c, o, path, "position", 2, 3, scn_any, p);
+    int n = json_get_ranged_numbers(c, o, path, "position", 2, 3, NV_RANGE_WORLD_POSITION, p);
     if (n < 0) return -1;
     v->afloat = n == 2;
     v->x = p[0];
     v->y = n == 3 ? p[1] : 0.0;
     v->z = n == 3 ? p[2] : p[1];
-    if (scn_number(c, o, path, "heading_deg", -3600, 3600, &v->heading_deg)) return -1;
-    double w[3];
-    if ((n = json_get_numbers(c, o, path, "velocity", 3, 3, scn_any, w)) < 0) return -1;
-    if (n) v->velocity = v3(w[0], w[1], w[2]);
-    if ((n = json_get_numbers(c, o, path, "angular_velocity", 3, 3, scn_any, w)) < 0) return -1;
-    if (n) v->angular_velocity = v3(w[0], w[1], w[2]);
+    if (scn_number(c, o, path, "heading_deg", NV_RANGE_WORLD_HEADING, &v->heading_deg) ||
+        scn_vector(c, o, path, "velocity", NV_RANGE_VESSEL_SPEED, &v->velocity) < 0 ||
+        scn_vector(c, o, path, "angular_velocity", NV_RANGE_VESSEL_TURN_RATE, &v->angular_velocity) < 0)
+        return -1;
     return scn_parse_controls(c, o, path, v);
 }
 
@@ -228,6 +236,18 @@ static double scn_random(uint64_t* state) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* The fleet's square (side ceil(sqrt(count)) vessels) must lie in the world. */
+static int scn_fleet_fits(const scn_ctx* c, const char* path, uint32_t count, double spacing, const double origin[2]) {
+    double half = 0.5 * (ceil(sqrt((double)count)) - 1.0) * spacing;
+    char why[256];
+    for (int i = 0; i < 2; i++)
+        for (int sign = -1; sign <= 1; sign += 2)
+            if (nv_range_why(NV_RANGE_WORLD_POSITION, origin[i] + sign * half, why, sizeof why))
+                return json_fail(c, path, "%u vessels %g m apart reach %c = %g m: each coordinate %s", count, spacing,
+                                 i ? 'z' : 'x', origin[i] + sign * half, why);
+    return 0;
 }
 
 /* `like` gives the type and controls of every vessel of the fleet. */
@@ -252,8 +272,13 @@ int nv_scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spa
                           double speed, uint64_t seed, nv_error* err) {
     scn_ctx c = {"fleet", NULL, err};
     if (type >= s->hull_count) return json_fail(&c, "", "no hull type %u", type);
-    if (!(spacing > 0.0) || !isfinite(spacing) || !isfinite(speed) || !isfinite(origin[0]) || !isfinite(origin[1]))
-        return json_fail(&c, "", "spacing must be positive and every value finite");
+    char why[256];
+    if (nv_range_why(NV_RANGE_FLEET_SPACING, spacing, why, sizeof why)) return json_fail(&c, "spacing", "%s", why);
+    if (nv_range_why(NV_RANGE_VESSEL_SPEED, speed, why, sizeof why)) return json_fail(&c, "speed", "%s", why);
+    if (nv_range_why(NV_RANGE_WORLD_POSITION, origin[0], why, sizeof why) ||
+        nv_range_why(NV_RANGE_WORLD_POSITION, origin[1], why, sizeof why))
+        return json_fail(&c, "origin", "%s", why);
+    if (scn_fleet_fits(&c, "", count, spacing, origin)) return -1;
     scenario_vessel like;
     memset(&like, 0, sizeof like);
     like.hull = type;
@@ -268,14 +293,16 @@ static int scn_parse_fleet(const scn_ctx* c, scenario* s, const cJSON* o, const 
     if (scn_find_hull(c, s, o, path, &like.hull) || scn_parse_controls(c, o, path, &like)) return -1;
     int64_t count = 0, seed = 1;
     double spacing = 50.0, speed = 0.0, origin[2] = {0, 0};
-    if (scn_int(c, o, path, "count", 1, SCENARIO_MAX_VESSELS, &count) ||
-        scn_number(c, o, path, "spacing", 0.1, 1e5, &spacing) || scn_number(c, o, path, "speed", 0, 100, &speed) ||
-        scn_int(c, o, path, "seed", 0, 9007199254740992.0, &seed) ||
-        json_get_numbers(c, o, path, "origin", 2, 2, scn_any, origin) < 0)
+    if (scn_int(c, o, path, "count", NV_RANGE_FLEET_COUNT, &count) ||
+        scn_number(c, o, path, "spacing", NV_RANGE_FLEET_SPACING, &spacing) ||
+        scn_number(c, o, path, "speed", NV_RANGE_VESSEL_SPEED, &speed) ||
+        scn_int(c, o, path, "seed", NV_RANGE_WORLD_SEED, &seed) ||
+        json_get_ranged_numbers(c, o, path, "origin", 2, 2, NV_RANGE_WORLD_POSITION, origin) < 0)
         return -1;
     if (count == 0) return json_fail(c, path, "count is required (1..%u)", SCENARIO_MAX_VESSELS);
     if ((uint64_t)s->vessel_count + (uint64_t)count > SCENARIO_MAX_VESSELS)
         return json_fail(c, path, "%lld more vessels would pass the limit of %u", (long long)count, SCENARIO_MAX_VESSELS);
+    if (scn_fleet_fits(c, path, (uint32_t)count, spacing, origin)) return -1;
     return scn_fleet(c, s, &like, (uint32_t)count, spacing, origin, speed, (uint64_t)seed);
 }
 
@@ -307,14 +334,13 @@ static int scn_parse_terrain(const scn_ctx* c, const cJSON* o, scenario_terrain*
         const char* file = json_get_string(c, o, "terrain", "heightmap", true, &failed);
         if (!file || json_resolve_path(c, "terrain.heightmap", file, t->source, sizeof t->source)) return -1;
         double origin[2] = {0.0, 0.0};
-        json_range positive = {0.0, INFINITY, JSON_LO_OPEN};
-        if (json_get_numbers(c, o, "terrain", "origin", 2, 2, scn_any, origin) < 0 ||
+        if (json_get_ranged_numbers(c, o, "terrain", "origin", 2, 2, NV_RANGE_WORLD_POSITION, origin) < 0 ||
             json_require(c, o, "terrain", "cell_size", "metres between pixels") ||
-            json_get_number(c, o, "terrain", "cell_size", positive, &t->spec.cell_size) < 0 ||
+            json_get_ranged(c, o, "terrain", "cell_size", NV_RANGE_TERRAIN_CELL_SIZE, &t->spec.cell_size) < 0 ||
             json_require(c, o, "terrain", "min_elevation", "metres at pixel value 0") ||
-            json_get_number(c, o, "terrain", "min_elevation", scn_any, &t->spec.min_elevation) < 0 ||
+            json_get_ranged(c, o, "terrain", "min_elevation", NV_RANGE_TERRAIN_ELEVATION, &t->spec.min_elevation) < 0 ||
             json_require(c, o, "terrain", "max_elevation", "metres at pixel value 65535") ||
-            json_get_number(c, o, "terrain", "max_elevation", scn_any, &t->spec.max_elevation) < 0)
+            json_get_ranged(c, o, "terrain", "max_elevation", NV_RANGE_TERRAIN_ELEVATION, &t->spec.max_elevation) < 0)
             return -1;
         t->spec.origin_x = origin[0];
         t->spec.origin_z = origin[1];
@@ -380,8 +406,7 @@ static int scn_parse_structures(const scn_ctx* c, const cJSON* list, scenario* s
         int failed = 0;
         const char* file = json_get_string(c, o, path, "mesh", false, &failed);
         if (failed) return -1;
-        json_range positive = {0.0, 1e6, JSON_LO_OPEN};
-        int nbox = json_get_numbers(c, o, path, "box", 3, 3, positive, st->box);
+        int nbox = json_get_ranged_numbers(c, o, path, "box", 3, 3, NV_RANGE_STRUCTURE_BOX, st->box);
         if (nbox < 0) return -1;
         if ((file != NULL) == (nbox > 0)) return json_fail(c, path, "give \"mesh\" or \"box\" (one of them)");
         char key[JSON_PATH_MAX];
@@ -389,9 +414,9 @@ static int scn_parse_structures(const scn_ctx* c, const cJSON* list, scenario* s
         if (file && json_resolve_path(c, key, file, st->source, sizeof st->source)) return -1;
         double pos[3];
         if (json_require(c, o, path, "position", "[x, y, z] of its origin")) return -1;
-        if (json_get_numbers(c, o, path, "position", 3, 3, scn_any, pos) < 0) return -1;
+        if (json_get_ranged_numbers(c, o, path, "position", 3, 3, NV_RANGE_WORLD_POSITION, pos) < 0) return -1;
         st->x = pos[0], st->y = pos[1], st->z = pos[2];
-        if (scn_number(c, o, path, "heading_deg", -3600, 3600, &st->heading_deg)) return -1;
+        if (scn_number(c, o, path, "heading_deg", NV_RANGE_WORLD_HEADING, &st->heading_deg)) return -1;
         /* read now: a bad mesh is a bad scenario */
         mesh m;
         nv_error inner;
@@ -409,15 +434,13 @@ static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, world_contact_pa
                                        "hertz",     "damping_ratio",   "push_speed",      NULL};
     if (json_check_keys(c, o, "contacts", keys)) return -1;
     bool enabled = p->enabled != 0;
-    json_range friction = {0.0, 10.0, JSON_CLOSED}, hertz = {0.0, 1000.0, JSON_CLOSED}, unit = {0.0, 1.0, JSON_CLOSED};
-    json_range ratio = {0.0, 1000.0, JSON_CLOSED}, speed = {0.0, 100.0, JSON_CLOSED};
     if (json_get_bool(c, o, "contacts", "enabled", &enabled) < 0 ||
-        json_get_number(c, o, "contacts", "ground_friction", friction, &p->ground_friction) < 0 ||
-        json_get_number(c, o, "contacts", "vessel_friction", friction, &p->vessel_friction) < 0 ||
-        json_get_number(c, o, "contacts", "restitution", unit, &p->restitution) < 0 ||
-        json_get_number(c, o, "contacts", "hertz", hertz, &p->hertz) < 0 ||
-        json_get_number(c, o, "contacts", "damping_ratio", ratio, &p->damping_ratio) < 0 ||
-        json_get_number(c, o, "contacts", "push_speed", speed, &p->push_speed) < 0)
+        scn_number(c, o, "contacts", "ground_friction", NV_RANGE_CONTACT_FRICTION, &p->ground_friction) ||
+        scn_number(c, o, "contacts", "vessel_friction", NV_RANGE_CONTACT_FRICTION, &p->vessel_friction) ||
+        scn_number(c, o, "contacts", "restitution", NV_RANGE_CONTACT_RESTITUTION, &p->restitution) ||
+        scn_number(c, o, "contacts", "hertz", NV_RANGE_CONTACT_HERTZ, &p->hertz) ||
+        scn_number(c, o, "contacts", "damping_ratio", NV_RANGE_CONTACT_DAMPING_RATIO, &p->damping_ratio) ||
+        scn_number(c, o, "contacts", "push_speed", NV_RANGE_CONTACT_PUSH_SPEED, &p->push_speed))
         return -1;
     p->enabled = enabled;
     return 0;
@@ -439,11 +462,10 @@ static int scn_parse_events(const scn_ctx* c, const cJSON* root, scenario* s) {
         static const char* const dkeys[] = {"vessel", "point", "area", NULL};
         if (!cJSON_IsObject(it)) return json_fail(c, path, "expected an object (got %s)", json_type_name(it));
         scenario_event* e = &s->events[i];
-        json_range when = {0.0, 1e7, JSON_CLOSED}, area = {0.0, 1e4, JSON_LO_OPEN}, id = {0.0, 4294967294.0, JSON_CLOSED};
         int64_t vessel = 0;
         double p[3];
         if (json_check_keys(c, it, path, keys) || json_require(c, it, path, "time", "seconds") ||
-            json_get_number(c, it, path, "time", when, &e->time) < 0 ||
+            json_get_ranged(c, it, path, "time", NV_RANGE_EVENT_TIME, &e->time) < 0 ||
             json_require(c, it, path, "damage", "{\"vessel\": ID, \"point\": [x, y, z], \"area\": A}"))
             return -1;
         const cJSON* d = cJSON_GetObjectItemCaseSensitive(it, "damage");
@@ -452,9 +474,9 @@ static int scn_parse_events(const scn_ctx* c, const cJSON* root, scenario* s) {
         if (json_check_keys(c, d, dpath, dkeys) || json_require(c, d, dpath, "vessel", "the vessel's id") ||
             json_require(c, d, dpath, "point", "[x, y, z], body frame about the CG, m") ||
             json_require(c, d, dpath, "area", "the hole's area, m^2") ||
-            json_get_int(c, d, dpath, "vessel", id, &vessel) < 0 ||
-            json_get_numbers(c, d, dpath, "point", 3, 3, (json_range){-1e4, 1e4, JSON_CLOSED}, p) < 0 ||
-            json_get_number(c, d, dpath, "area", area, &e->area) < 0)
+            json_get_ranged_int(c, d, dpath, "vessel", NV_RANGE_VESSEL_ID, &vessel) < 0 ||
+            json_get_ranged_numbers(c, d, dpath, "point", 3, 3, NV_RANGE_TYPE_COORDINATE, p) < 0 ||
+            json_get_ranged(c, d, dpath, "area", NV_RANGE_TYPE_HOLE_AREA, &e->area) < 0)
             return -1;
         if ((uint64_t)vessel >= s->vessel_count) {
             char vpath[JSON_PATH_MAX];
@@ -474,22 +496,23 @@ static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
                                        "hull_types", "vessel_types", "vessels", "fleets", "terrain",
                                        "structures", "contacts",     "events",  "sunk_removal_depth", NULL};
     if (json_check_keys(c, root, "", keys)) return -1;
-    if (scn_number(c, root, "", "tick_hz", 1, 1000, &s->world.tick_hz)) return -1;
-    if (scn_number(c, root, "", "sunk_removal_depth", 0, 1e5, &s->world.sunk_removal_depth)) return -1;
+    if (scn_number(c, root, "", "tick_hz", NV_RANGE_WORLD_TICK_HZ, &s->world.tick_hz)) return -1;
+    if (scn_number(c, root, "", "sunk_removal_depth", NV_RANGE_WORLD_SUNK_REMOVAL_DEPTH, &s->world.sunk_removal_depth))
+        return -1;
     const cJSON* water = cJSON_GetObjectItemCaseSensitive(root, "water");
     if (water) {
         static const char* const wkeys[] = {"density", "gravity", NULL};
         if (json_check_keys(c, water, "water", wkeys) ||
-            scn_number(c, water, "water", "density", 1, 1e5, &s->world.water_density) ||
-            scn_number(c, water, "water", "gravity", 0.01, 1e3, &s->world.gravity))
+            scn_number(c, water, "water", "density", NV_RANGE_WORLD_WATER_DENSITY, &s->world.water_density) ||
+            scn_number(c, water, "water", "gravity", NV_RANGE_WORLD_GRAVITY, &s->world.gravity))
             return -1;
     }
     const cJSON* damping = cJSON_GetObjectItemCaseSensitive(root, "damping");
     if (damping) {
         static const char* const dkeys[] = {"linear", "angular", NULL};
         if (json_check_keys(c, damping, "damping", dkeys) ||
-            scn_number(c, damping, "damping", "linear", 0, 100, &s->world.linear_damping) ||
-            scn_number(c, damping, "damping", "angular", 0, 100, &s->world.angular_damping))
+            scn_number(c, damping, "damping", "linear", NV_RANGE_WORLD_LINEAR_DAMPING, &s->world.linear_damping) ||
+            scn_number(c, damping, "damping", "angular", NV_RANGE_WORLD_ANGULAR_DAMPING, &s->world.angular_damping))
             return -1;
     }
     const cJSON* sea = cJSON_GetObjectItemCaseSensitive(root, "ocean");
@@ -497,13 +520,12 @@ static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
         if (scn_parse_ocean(c, sea, &s->ocean)) return -1;
         s->has_ocean = true;
     }
-    double wind[3];
-    json_range air = {-200.0, 200.0, JSON_CLOSED};
-    int n = json_get_numbers(c, root, "", "wind", 3, 3, air, wind);
+    vec3 wind;
+    int n = scn_vector(c, root, "", "wind", NV_RANGE_OCEAN_WIND, &wind);
     if (n < 0) return -1;
     if (n && s->has_ocean)
         return json_fail(c, "wind", "the ocean sets the wind (ocean.wind, ocean.wind_dir); give this on flat water only");
-    if (n) s->wind = v3(wind[0], wind[1], wind[2]);
+    if (n) s->wind = wind;
     const cJSON* ground = cJSON_GetObjectItemCaseSensitive(root, "terrain");
     if (ground && !cJSON_IsNull(ground) && scn_parse_terrain(c, ground, &s->terrain)) return -1;
     const cJSON* structures = cJSON_GetObjectItemCaseSensitive(root, "structures");

@@ -24,13 +24,35 @@ statics_options nv_statics_options_default(void) {
 
 static double statics_clamp_unit(double x) { return x < -1.0 ? -1.0 : (x > 1.0 ? 1.0 : x); }
 
-void nv_statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg) {
+/* The world's up in the body frame: the middle row of R (body -> world),
+ * whose columns are the body axes in the world (x bow, y up, z starboard). */
+static vec3 statics_up_in_body(quat orientation) {
     mat3 r = quat_to_mat3(orientation);
+    return v3(r.m[1][0], r.m[1][1], r.m[1][2]);
+}
+
+/* Yaw about the world's up, then trim about the body's starboard axis,
+ * then heel about the body's own bow axis: the world's up seen from the
+ * body is u = (sin trim, cos trim cos heel, -cos trim sin heel), so
+ * trim = asin(u.x) in [-90, 90] (the bow's elevation) and heel =
+ * atan2(-u.z, u.y) in (-180, 180]: a hull floating keel-up reads 180, not
+ * 0 as asin(-u.z) would. Standing on end (u.y = u.z = 0) the heel is
+ * undefined and reads 0. */
+void nv_statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg) {
+    vec3 u = statics_up_in_body(orientation);
     const double deg = 180.0 / NV_PI;
-    /* Columns of R are the body axes in the world: x forward, y up, z starboard. */
-    if (trim_deg) *trim_deg = asin(statics_clamp_unit(r.m[1][0])) * deg;
-    if (heel_deg) *heel_deg = asin(statics_clamp_unit(-r.m[1][2])) * deg;
-    if (tilt_deg) *tilt_deg = acos(statics_clamp_unit(r.m[1][1])) * deg;
+    if (trim_deg) *trim_deg = asin(statics_clamp_unit(u.x)) * deg;
+    if (heel_deg) {
+        double heel = hypot(u.y, u.z) > 1e-12 ? atan2(-u.z, u.y) * deg : 0.0;
+        *heel_deg = heel <= -180.0 ? heel + 360.0 : heel;
+    }
+    if (tilt_deg) *tilt_deg = acos(statics_clamp_unit(u.y)) * deg;
+}
+
+/* |heel| > 90 (u.y < 0) while |trim| < 60 (cos trim = |(u.y, u.z)| > 1/2). */
+int nv_statics_capsized(quat orientation) {
+    vec3 u = statics_up_in_body(orientation);
+    return u.y < 0.0 && u.y * u.y + u.z * u.z > 0.25;
 }
 
 /* With the lid at the water level contributing nothing, the divergence
@@ -113,6 +135,63 @@ static int statics_check_floats(const hull* h, double water_density, nv_error* e
     return 0;
 }
 
+/* The thinnest film a hull may float on, upright, as a fraction of its
+ * extent from the CG: the hull's vertices are floats relative to the CG
+ * (24-bit mantissa: rounded by up to about 6e-8 x extent), so a "flat"
+ * bottom is uneven by that much, and a draft of 1e-4 x extent keeps that
+ * within 0.1 % of it. A lighter hull is refused, by its mass, with the
+ * least mass that floats that deep. */
+#define STATICS_MIN_DRAFT 1e-4
+/* Largest omega x dt of the release's step, omega the fastest of heave,
+ * roll and pitch (the explicit damping near critical included). */
+#define STATICS_STEP_OMEGA 0.2
+
+static double statics_lowest_height(const vessel* v) {
+    double lowest = DBL_MAX;
+    for (uint32_t i = 0; i < v->hull->vertex_count; i++) lowest = fmin(lowest, v->height[i]);
+    return lowest;
+}
+
+/* Refuses a hull whose upright draft (at y_up, the balance height upright)
+ * is under STATICS_MIN_DRAFT x extent. */
+static int statics_check_draft(vessel* v, const water_surface* water, const vessel_env* env, double y_up,
+                               double extent, nv_error* err) {
+    statics_net_lift(v, water, env, y_up, quat_identity());
+    double draft = fmax(-statics_lowest_height(v), 0.0), least = STATICS_MIN_DRAFT * extent;
+    if (draft >= least) return 0;
+    /* Heights move rigidly with the CG: lower it until the lowest point is
+     * `least` deep and weigh the water displaced there. */
+    double lift = statics_net_lift(v, water, env, y_up - (least - draft), quat_identity()) + v->body.mass * env->gravity;
+    return nv_error_set(err,
+                        "mass %.6g kg is too light for this hull: it would float on %.3g mm, under the %.3g mm "
+                        "(1e-4 of its %.3g m extent from the CG) the statics resolve; at least %.3g kg",
+                        v->body.mass, 1e3 * draft, 1e3 * least, extent, lift / env->gravity);
+}
+
+/* The fastest natural frequency at (y, q), rad/s: heave (the lift's rate
+ * per metre over the mass) and small roll and pitch about the CG (the
+ * restoring, or capsizing, moment's rate per radian over the moment of
+ * inertia about that axis). */
+static double statics_fastest_frequency(vessel* v, const water_surface* water, const vessel_env* env, double y,
+                                        quat q, double extent) {
+    double dy = 1e-4 * (1.0 + extent);
+    double heave = (statics_net_lift(v, water, env, y - dy, q) - statics_net_lift(v, water, env, y + dy, q)) / (2.0 * dy);
+    double fastest = sqrt(fabs(heave) / v->body.mass);
+    const double delta = 1e-3;
+    const vec3 axes[2] = {v3(1, 0, 0), v3(0, 0, 1)};
+    for (int a = 0; a < 2; a++) {
+        double moment[2];
+        for (int k = 0; k < 2; k++) {
+            statics_net_lift(v, water, env, y, quat_mul(quat_from_axis_angle(axes[a], k ? delta : -delta), q));
+            moment[k] = v3_dot(v->hydro.torque, axes[a]);
+        }
+        mat3 iw = body_world_inertia(&v->body);
+        double inertia = v3_dot(axes[a], m3_mul_v3(&iw, axes[a]));
+        if (inertia > 0.0) fastest = fmax(fastest, sqrt(fabs(moment[1] - moment[0]) / (2.0 * delta) / inertia));
+    }
+    return fastest;
+}
+
 int nv_statics_balance_height_of(const hull* h, double water_density, double gravity, quat orientation, double* y,
                                  nv_error* err) {
     if (statics_check_floats(h, water_density, err)) return -1;
@@ -146,6 +225,11 @@ int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, stat
     quat q0 = quat_from_axis_angle(opts->initial_tilt_axis, opts->initial_tilt_deg * NV_PI / 180.0);
     double extent = statics_extent(h);
     double y0 = statics_balance_height(&v, &flat.base, &env, q0);
+    double y_up = statics_balance_height(&v, &flat.base, &env, quat_identity());
+    if (statics_check_draft(&v, &flat.base, &env, y_up, extent, err)) {
+        vessel_free(&v);
+        return nv_error_prefix(err, "equilibrium");
+    }
     /* Waterplane area from dV/dy gives the heave frequency, and the damping
      * is set near critical for heave so the release settles quickly. */
     double dy = 1e-4 * (1.0 + extent);
@@ -155,6 +239,13 @@ int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, stat
     double omega = stiffness > 0.0 ? sqrt(stiffness / h->body.mass) : sqrt(opts->gravity / (extent + 1e-3));
     env.linear_damping = 1.4 * omega;
     env.angular_damping = 1.0 * omega;
+    /* The step resolves the fastest of heave, roll and pitch, at release
+     * and upright (a light hull released on a corner settles on a face: a
+     * thin film is a stiff spring, which a step of 1/60 s would throw out
+     * of the water); the built-in hulls at their masses keep opts->dt. */
+    double fastest = fmax(statics_fastest_frequency(&v, &flat.base, &env, y0, q0, extent),
+                          statics_fastest_frequency(&v, &flat.base, &env, y_up, quat_identity(), extent));
+    double dt = fmin(opts->dt, STATICS_STEP_OMEGA / fastest);
 
     vessel_place(&v, v3(0, y0, 0), q0);
     /* Settled: slow and unforced for one full second (a turning point of an
@@ -162,14 +253,14 @@ int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, stat
     double quiet = 0.0, t = 0.0;
     double v_tol = 1e-6 * (1.0 + extent), w_tol = 1e-7;
     while (t < opts->max_time) {
-        vessel_step(&v, &flat.base, &env, opts->dt);
-        t += opts->dt;
+        vessel_step(&v, &flat.base, &env, dt);
+        t += dt;
         if (!v3_is_finite(v.body.position) || !v3_is_finite(v.body.velocity)) {
             vessel_free(&v);
             return nv_error_set(err, "equilibrium: the simulation became non-finite after %.2f s", t);
         }
         int slow = v3_length(v.body.velocity) < v_tol && v3_length(v.body.angular_velocity) < w_tol;
-        quiet = slow ? quiet + opts->dt : 0.0;
+        quiet = slow ? quiet + dt : 0.0;
         if (quiet >= 1.0) {
             out->settled = true;
             break;
@@ -178,12 +269,11 @@ int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, stat
     out->settle_time = t;
 
     vessel_update_hydrostatics(&v, &flat.base, &env);
-    double lowest = DBL_MAX;
-    for (uint32_t i = 0; i < h->vertex_count; i++) lowest = fmin(lowest, v.height[i]);
-    out->draft = -lowest;
+    out->draft = -statics_lowest_height(&v);
     out->position = v.body.position;
     out->orientation = v.body.orientation;
     nv_statics_attitude(v.body.orientation, &out->heel_deg, &out->trim_deg, &out->tilt_deg);
+    out->capsized = nv_statics_capsized(v.body.orientation) != 0;
     vec3 cb_world;
     mat3 r = body_rotation(&v.body), rt = m3_transpose(&r);
     out->displacement = nv_statics_buoyancy_center(h, v.height, v.body.position, &r, 0.0, &cb_world);

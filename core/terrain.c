@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "naval/ranges.h"
+
 struct terrain {
     terrain_spec spec;
     uint32_t nx, nz;
@@ -40,14 +42,14 @@ int nv_terrain_spec_validate(const terrain_spec* s, nv_error* err) {
     const struct {
         const char* key;
         double value;
-    } fields[] = {{"origin[0]", s->origin_x},
-                  {"origin[1]", s->origin_z},
-                  {"cell_size", s->cell_size},
-                  {"min_elevation", s->min_elevation},
-                  {"max_elevation", s->max_elevation}};
+        nv_range_id range;
+    } fields[] = {{"terrain: origin[0]", s->origin_x, NV_RANGE_WORLD_POSITION},
+                  {"terrain: origin[1]", s->origin_z, NV_RANGE_WORLD_POSITION},
+                  {"terrain: cell_size", s->cell_size, NV_RANGE_TERRAIN_CELL_SIZE},
+                  {"terrain: min_elevation", s->min_elevation, NV_RANGE_TERRAIN_ELEVATION},
+                  {"terrain: max_elevation", s->max_elevation, NV_RANGE_TERRAIN_ELEVATION}};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (!isfinite(fields[i].value)) return nv_error_set(err, "terrain: %s must be finite", fields[i].key);
-    if (!(s->cell_size > 0.0)) return nv_error_set(err, "terrain: cell_size must be > 0 (got %g)", s->cell_size);
+        if (nv_range_check(fields[i].range, fields[i].value, fields[i].key, err)) return -1;
     if (!(s->max_elevation > s->min_elevation))
         return nv_error_set(err, "terrain: max_elevation (%g) must be above min_elevation (%g)", s->max_elevation,
                             s->min_elevation);

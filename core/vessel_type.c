@@ -10,12 +10,6 @@
 #include "json_util.h"
 #include "naval/hullgen.h"
 
-#define VT_INF INFINITY
-
-static const json_range vt_any = {-VT_INF, VT_INF, JSON_CLOSED};
-static const json_range vt_position = {-1e5, 1e5, JSON_CLOSED};
-static const json_range vt_positive = {0.0, VT_INF, JSON_LO_OPEN};
-
 static actuator_propeller vt_propeller_default(void) {
     actuator_propeller p;
     memset(&p, 0, sizeof p);
@@ -76,33 +70,32 @@ static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, 
     return 0;
 }
 
-/* The scalar coefficients: key = field name, with the range a file may give
- * (nv_hydrodyn_coeffs_validate's, checked here so the message names the key's
- * full path; validate runs after as the last word). */
+/* The scalar coefficients: key = field name, with its row of the range
+ * table (nv_hydrodyn_coeffs_validate checks the same rows; here the message
+ * names the key's full path, and validate runs after as the last word). */
 typedef struct vt_coeff_field {
     const char* key;
     size_t offset;
-    json_range range;
+    nv_range_id range;
 } vt_coeff_field;
 
-#define VT_COEFF(field, lo, hi, open) {#field, offsetof(hydrodyn_coeffs, field), {lo, hi, open}}
+#define VT_COEFF(field, id) {#field, offsetof(hydrodyn_coeffs, field), id}
 static const vt_coeff_field vt_coeff_fields[] = {
-    VT_COEFF(viscosity, 1e-9, 1.0, JSON_CLOSED),
-    /* The ITTC line has its pole at Rn = 100. */
-    VT_COEFF(reynolds_min, 1e3, 1e12, JSON_CLOSED),
-    VT_COEFF(reference_length, 0.0, 1e4, JSON_CLOSED),
-    VT_COEFF(residual, 0.0, 0.1, JSON_CLOSED),
-    VT_COEFF(pressure_linear, 0.0, 1e7, JSON_CLOSED),
-    VT_COEFF(pressure_quadratic, 0.0, 1e7, JSON_CLOSED),
-    VT_COEFF(pressure_falloff, 0.01, 1.0, JSON_CLOSED),
-    VT_COEFF(suction_linear, 0.0, 1e7, JSON_CLOSED),
-    VT_COEFF(suction_quadratic, 0.0, 1e7, JSON_CLOSED),
-    VT_COEFF(suction_falloff, 0.01, 1.0, JSON_CLOSED),
-    VT_COEFF(reference_speed, 1e-3, 1e3, JSON_CLOSED),
-    VT_COEFF(slam_power, 1.0, 10.0, JSON_CLOSED),
-    VT_COEFF(slam_gamma_max, 1e-3, 1e9, JSON_CLOSED),
-    VT_COEFF(air_density, 0.0, 100.0, JSON_CLOSED),
-    VT_COEFF(air_drag, 0.0, 10.0, JSON_CLOSED),
+    VT_COEFF(viscosity, NV_RANGE_TYPE_VISCOSITY),
+    VT_COEFF(reynolds_min, NV_RANGE_TYPE_REYNOLDS_MIN),
+    VT_COEFF(reference_length, NV_RANGE_TYPE_REFERENCE_LENGTH),
+    VT_COEFF(residual, NV_RANGE_TYPE_RESIDUAL),
+    VT_COEFF(pressure_linear, NV_RANGE_TYPE_PRESSURE_LINEAR),
+    VT_COEFF(pressure_quadratic, NV_RANGE_TYPE_PRESSURE_QUADRATIC),
+    VT_COEFF(pressure_falloff, NV_RANGE_TYPE_PRESSURE_FALLOFF),
+    VT_COEFF(suction_linear, NV_RANGE_TYPE_SUCTION_LINEAR),
+    VT_COEFF(suction_quadratic, NV_RANGE_TYPE_SUCTION_QUADRATIC),
+    VT_COEFF(suction_falloff, NV_RANGE_TYPE_SUCTION_FALLOFF),
+    VT_COEFF(reference_speed, NV_RANGE_TYPE_REFERENCE_SPEED),
+    VT_COEFF(slam_power, NV_RANGE_TYPE_SLAM_POWER),
+    VT_COEFF(slam_gamma_max, NV_RANGE_TYPE_SLAM_GAMMA_MAX),
+    VT_COEFF(air_density, NV_RANGE_TYPE_AIR_DENSITY),
+    VT_COEFF(air_drag, NV_RANGE_TYPE_AIR_DRAG),
 };
 #define VT_COEFF_COUNT (sizeof vt_coeff_fields / sizeof vt_coeff_fields[0])
 
@@ -119,19 +112,17 @@ static int vt_parse_coeffs(const json_ctx* c, const cJSON* o, const char* path, 
     if (forces && vt_parse_forces(c, forces, full, &h->forces)) return -1;
     for (size_t i = 0; i < VT_COEFF_COUNT; i++) {
         const vt_coeff_field* f = &vt_coeff_fields[i];
-        if (json_get_number(c, o, path, f->key, f->range, (double*)((char*)h + f->offset)) < 0) return -1;
+        if (json_get_ranged(c, o, path, f->key, f->range, (double*)((char*)h + f->offset)) < 0) return -1;
     }
     double v[3];
     int n;
-    json_range damping = {0.0, 1e3, JSON_CLOSED};
-    if ((n = json_get_numbers(c, o, path, "damping_linear", 2, 2, damping, v)) < 0) return -1;
+    if ((n = json_get_ranged_numbers(c, o, path, "damping_linear", 2, 2, NV_RANGE_TYPE_AREA_DAMPING, v)) < 0) return -1;
     if (n) h->damping_linear[0] = v[0], h->damping_linear[1] = v[1];
-    if ((n = json_get_numbers(c, o, path, "damping_angular", 2, 2, damping, v)) < 0) return -1;
+    if ((n = json_get_ranged_numbers(c, o, path, "damping_angular", 2, 2, NV_RANGE_TYPE_AREA_DAMPING, v)) < 0) return -1;
     if (n) h->damping_angular[0] = v[0], h->damping_angular[1] = v[1];
-    json_range fraction = {0.0, 10.0, JSON_CLOSED};
-    if ((n = json_get_numbers(c, o, path, "added_mass", 3, 3, fraction, v)) < 0) return -1;
+    if ((n = json_get_ranged_numbers(c, o, path, "added_mass", 3, 3, NV_RANGE_TYPE_ADDED_MASS, v)) < 0) return -1;
     if (n) h->added_mass = v3(v[0], v[1], v[2]);
-    if ((n = json_get_numbers(c, o, path, "added_inertia", 3, 3, fraction, v)) < 0) return -1;
+    if ((n = json_get_ranged_numbers(c, o, path, "added_inertia", 3, 3, NV_RANGE_TYPE_ADDED_MASS, v)) < 0) return -1;
     if (n) h->added_inertia = v3(v[0], v[1], v[2]);
     nv_error inner;
     if (nv_hydrodyn_coeffs_validate(h, &inner)) return json_fail(c, path, "%s", inner.message);
@@ -142,7 +133,7 @@ static int vt_parse_coeffs(const json_ctx* c, const cJSON* o, const char* path, 
 static int vt_get_position(const json_ctx* c, const cJSON* o, const char* path, vec3* out) {
     double v[3];
     if (json_require(c, o, path, "position", "[x, y, z] in mesh coordinates, m") ||
-        json_get_numbers(c, o, path, "position", 3, 3, vt_position, v) < 0)
+        json_get_ranged_numbers(c, o, path, "position", 3, 3, NV_RANGE_TYPE_COORDINATE, v) < 0)
         return -1;
     *out = v3(v[0], v[1], v[2]);
     return 0;
@@ -154,7 +145,7 @@ static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* pat
     *p = vt_propeller_default();
     if (vt_get_position(c, o, path, &p->position)) return -1;
     double v[3];
-    int n = json_get_numbers(c, o, path, "direction", 3, 3, vt_any, v);
+    int n = json_get_ranged_numbers(c, o, path, "direction", 3, 3, NV_RANGE_TYPE_PROPELLER_DIRECTION, v);
     if (n < 0) return -1;
     if (n) {
         char full[JSON_PATH_MAX];
@@ -162,13 +153,11 @@ static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* pat
         p->direction = v3(v[0], v[1], v[2]);
         if (!(v3_length(p->direction) > 1e-9)) return json_fail(c, full, "must not be the zero vector");
     }
-    json_range fraction = {0.0, 1.0, JSON_CLOSED}, thrust = {0.0, 1e9, JSON_LO_OPEN}, depth = {0.0, 100.0, JSON_CLOSED},
-               steer = {0.0, 90.0, JSON_CLOSED};
     if (json_require(c, o, path, "max_thrust", "a thrust in N") ||
-        json_get_number(c, o, path, "max_thrust", thrust, &p->max_thrust) < 0 ||
-        json_get_number(c, o, path, "reverse", fraction, &p->reverse_fraction) < 0 ||
-        json_get_number(c, o, path, "immersion", depth, &p->immersion) < 0 ||
-        json_get_number(c, o, path, "steering", steer, &p->steering_deg) < 0)
+        json_get_ranged(c, o, path, "max_thrust", NV_RANGE_TYPE_MAX_THRUST, &p->max_thrust) < 0 ||
+        json_get_ranged(c, o, path, "reverse", NV_RANGE_TYPE_REVERSE, &p->reverse_fraction) < 0 ||
+        json_get_ranged(c, o, path, "immersion", NV_RANGE_TYPE_IMMERSION, &p->immersion) < 0 ||
+        json_get_ranged(c, o, path, "steering", NV_RANGE_TYPE_STEERING, &p->steering_deg) < 0)
         return -1;
     return 0;
 }
@@ -178,14 +167,12 @@ static int vt_parse_rudder(const json_ctx* c, const cJSON* o, const char* path, 
     if (json_check_keys(c, o, path, keys)) return -1;
     *r = vt_rudder_default();
     if (vt_get_position(c, o, path, &r->position)) return -1;
-    json_range area = {0.0, 1e4, JSON_LO_OPEN}, angle = {0.0, 90.0, JSON_LO_OPEN}, slope = {0.0, 20.0, JSON_LO_OPEN},
-               drag = {0.0, 10.0, JSON_CLOSED};
     if (json_require(c, o, path, "area", "one side's area in m^2") ||
-        json_get_number(c, o, path, "area", area, &r->area) < 0 ||
-        json_get_number(c, o, path, "max_angle", angle, &r->max_angle_deg) < 0 ||
-        json_get_number(c, o, path, "lift_slope", slope, &r->lift_slope) < 0 ||
-        json_get_number(c, o, path, "stall_angle", angle, &r->stall_angle_deg) < 0 ||
-        json_get_number(c, o, path, "drag", drag, &r->drag_coefficient) < 0)
+        json_get_ranged(c, o, path, "area", NV_RANGE_TYPE_RUDDER_AREA, &r->area) < 0 ||
+        json_get_ranged(c, o, path, "max_angle", NV_RANGE_TYPE_RUDDER_ANGLE, &r->max_angle_deg) < 0 ||
+        json_get_ranged(c, o, path, "lift_slope", NV_RANGE_TYPE_LIFT_SLOPE, &r->lift_slope) < 0 ||
+        json_get_ranged(c, o, path, "stall_angle", NV_RANGE_TYPE_RUDDER_ANGLE, &r->stall_angle_deg) < 0 ||
+        json_get_ranged(c, o, path, "drag", NV_RANGE_TYPE_RUDDER_DRAG, &r->drag_coefficient) < 0)
         return -1;
     return 0;
 }
@@ -232,10 +219,9 @@ static int vt_parse_actuators(const json_ctx* c, const cJSON* o, const char* pat
         static const char* const keys[] = {"throttle_rate", "rudder_rate", NULL};
         char full[JSON_PATH_MAX];
         json_path_key(full, sizeof full, path, "controls");
-        json_range rate = {0.0, 1000.0, JSON_LO_OPEN};
         if (json_check_keys(c, controls, full, keys) ||
-            json_get_number(c, controls, full, "throttle_rate", rate, &a->throttle_rate) < 0 ||
-            json_get_number(c, controls, full, "rudder_rate", rate, &a->rudder_rate) < 0)
+            json_get_ranged(c, controls, full, "throttle_rate", NV_RANGE_TYPE_CONTROL_RATE, &a->throttle_rate) < 0 ||
+            json_get_ranged(c, controls, full, "rudder_rate", NV_RANGE_TYPE_CONTROL_RATE, &a->rudder_rate) < 0)
             return -1;
     }
     nv_error inner;
@@ -277,15 +263,14 @@ static int vt_parse_hull(const json_ctx* c, const cJSON* o, const char* path, ve
     if (json_get_bool(c, o, path, "flip", &t->mesh.flip_inside_out) < 0) return -1;
     if (cJSON_GetObjectItemCaseSensitive(o, "mass") && cJSON_GetObjectItemCaseSensitive(o, "density"))
         return json_fail(c, path, "give mass or density, not both");
-    json_range mass = vt_positive, density = vt_positive;
-    if (json_get_number(c, o, path, "mass", mass, &t->mass.mass) < 0 ||
-        json_get_number(c, o, path, "density", density, &t->mass.density) < 0)
+    if (json_get_ranged(c, o, path, "mass", NV_RANGE_TYPE_MASS, &t->mass.mass) < 0 ||
+        json_get_ranged(c, o, path, "density", NV_RANGE_TYPE_DENSITY, &t->mass.density) < 0)
         return -1;
     double v[3];
-    int got = json_get_numbers(c, o, path, "cg", 3, 3, vt_position, v);
+    int got = json_get_ranged_numbers(c, o, path, "cg", 3, 3, NV_RANGE_TYPE_COORDINATE, v);
     if (got < 0) return -1;
     if (got) t->mass.has_cg = true, t->mass.cg = v3(v[0], v[1], v[2]);
-    got = json_get_numbers(c, o, path, "gyration", 3, 3, vt_positive, v);
+    got = json_get_ranged_numbers(c, o, path, "gyration", 3, 3, NV_RANGE_TYPE_GYRATION, v);
     if (got < 0) return -1;
     if (got) t->mass.has_gyration = true, t->mass.gyration = v3(v[0], v[1], v[2]);
     return 0;
@@ -303,16 +288,15 @@ static int vt_parse_compartments(const json_ctx* c, const cJSON* o, const char* 
     if (!cJSON_IsObject(v)) return json_fail(c, full, "expected an object (got %s)", json_type_name(v));
     static const char* const keys[] = {"bulkheads", "longitudinal", "pumps", "breach_speed", "breach_area", NULL};
     if (json_check_keys(c, v, full, keys)) return -1;
-    /* Pumps of 1,000 m^3/s or a hole of 1,000 m^2 mean a typo, not a ship. */
-    static const json_range rate = {0.0, 1000.0, JSON_CLOSED}, speed = {0.0, 100.0, JSON_CLOSED},
-                            area = {0.0, 1000.0, JSON_LO_OPEN};
-    if (json_get_number(c, v, full, "pumps", rate, &out->damage.pump_rate) < 0 ||
-        json_get_number(c, v, full, "breach_speed", speed, &out->damage.breach_speed) < 0 ||
-        json_get_number(c, v, full, "breach_area", area, &out->damage.breach_area) < 0)
+    if (json_get_ranged(c, v, full, "pumps", NV_RANGE_TYPE_PUMPS, &out->damage.pump_rate) < 0 ||
+        json_get_ranged(c, v, full, "breach_speed", NV_RANGE_TYPE_BREACH_SPEED, &out->damage.breach_speed) < 0 ||
+        json_get_ranged(c, v, full, "breach_area", NV_RANGE_TYPE_HOLE_AREA, &out->damage.breach_area) < 0)
         return -1;
-    int nx = json_get_numbers(c, v, full, "bulkheads", 1, COMPARTMENT_MAX - 1, vt_position, out->bulkheads);
+    int nx = json_get_ranged_numbers(c, v, full, "bulkheads", 1, COMPARTMENT_MAX - 1, NV_RANGE_TYPE_COORDINATE,
+                                     out->bulkheads);
     if (nx < 0) return -1;
-    int nz = json_get_numbers(c, v, full, "longitudinal", 1, COMPARTMENT_MAX - 1, vt_position, out->longitudinal);
+    int nz = json_get_ranged_numbers(c, v, full, "longitudinal", 1, COMPARTMENT_MAX - 1, NV_RANGE_TYPE_COORDINATE,
+                                     out->longitudinal);
     if (nz < 0) return -1;
     out->bulkhead_count = (uint32_t)nx;
     out->longitudinal_count = (uint32_t)nz;

@@ -7,6 +7,7 @@
 
 #include "hydrodyn_lanes.h"
 #include "naval/checkpoint.h"
+#include "naval/ranges.h"
 #include "naval/statics.h"
 #include "world_internal.h"
 
@@ -57,11 +58,12 @@ static void world_move_slot(world* w, uint32_t to, uint32_t from) {
 
 int nv_world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err) {
     *out = NULL;
-    if (!(cfg->tick_hz > 0.0 && cfg->tick_hz <= 10000.0))
-        return nv_error_set(err, "world: tick_hz must be in (0, 10000] (got %g)", cfg->tick_hz);
-    if (!(cfg->water_density > 0.0) || !(cfg->gravity > 0.0) || !(cfg->linear_damping >= 0.0) ||
-        !(cfg->angular_damping >= 0.0))
-        return nv_error_set(err, "world: water density and gravity must be positive, damping non-negative");
+    if (nv_range_check(NV_RANGE_WORLD_TICK_HZ, cfg->tick_hz, "world: tick_hz", err) ||
+        nv_range_check(NV_RANGE_WORLD_WATER_DENSITY, cfg->water_density, "world: water_density", err) ||
+        nv_range_check(NV_RANGE_WORLD_GRAVITY, cfg->gravity, "world: gravity", err) ||
+        nv_range_check(NV_RANGE_WORLD_LINEAR_DAMPING, cfg->linear_damping, "world: linear_damping", err) ||
+        nv_range_check(NV_RANGE_WORLD_ANGULAR_DAMPING, cfg->angular_damping, "world: angular_damping", err))
+        return -1;
     if (cfg->vertex_block < 16 || cfg->triangle_block < 16)
         return nv_error_set(err, "world: vertex_block and triangle_block must be at least 16");
     if (cfg->triangle_block % HYDRODYN_LANES)
@@ -254,7 +256,10 @@ int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uin
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "spawn: no hull type %u (the world has %u)", type, w->type_count);
-    if (!v3_is_finite(position)) return nv_error_set(err, "spawn: the position is not finite");
+    if (nv_range_check(NV_RANGE_WORLD_POSITION, position.x, "spawn: position.x", err) ||
+        nv_range_check(NV_RANGE_WORLD_POSITION, position.y, "spawn: position.y", err) ||
+        nv_range_check(NV_RANGE_WORLD_POSITION, position.z, "spawn: position.z", err))
+        return -1;
     double qn = sqrt(orientation.w * orientation.w + orientation.x * orientation.x + orientation.y * orientation.y +
                      orientation.z * orientation.z);
     if (!(qn > 1e-9) || !isfinite(qn)) return nv_error_set(err, "spawn: the orientation is not a usable quaternion");

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "naval/ranges.h"
+#include "naval/statics.h"
 #include "world_internal.h"
 
 static int damage_push(world_damage_event** list, uint32_t* count, uint32_t* capacity, world_damage_event e) {
@@ -76,8 +78,7 @@ int nv_world_set_pumps(world* w, uint32_t id, int on, nv_error* err) {
 
 int nv_world_set_sunk_removal_depth(world* w, double depth, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
-    if (!(depth >= 0.0) || !isfinite(depth))
-        return nv_error_set(err, "sunk_removal_depth must be finite and >= 0 m (got %g)", depth);
+    if (nv_range_check(NV_RANGE_WORLD_SUNK_REMOVAL_DEPTH, depth, "sunk_removal_depth", err)) return -1;
     w->cfg.sunk_removal_depth = depth;
     return 0;
 }
@@ -111,12 +112,9 @@ uint32_t nv_world_damaged_ids(const world* w, uint32_t* ids, uint32_t cap) {
     return n;
 }
 
-int nv_world_capsized(quat q) {
-    /* The world's up in the body frame is (0, cos, -sin) of the heel. */
-    quat back = {q.w, -q.x, -q.y, -q.z};
-    vec3 up = quat_rotate(back, v3(0.0, 1.0, 0.0));
-    return hypot(up.y, up.z) > 0.5 && fabs(atan2(-up.z, up.y)) > 0.5 * 3.14159265358979323846;
-}
+/* One definition of capsized, the statics' (core/statics.c does not know
+ * the world). */
+int nv_world_capsized(quat q) { return nv_statics_capsized(q); }
 
 const world_damage_event* nv_world_damage_events(const world* w, uint32_t* count) {
     *count = w->damage.event_count;

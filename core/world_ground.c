@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "contact.h"
+#include "naval/ranges.h"
 #include "hydro.h"
 #include "world_internal.h"
 
@@ -34,16 +35,15 @@ int nv_world_set_contacts(world* w, const world_contact_params* p, nv_error* err
     const struct {
         const char* name;
         double value;
-    } fields[] = {{"ground_friction", p->ground_friction},
-                  {"vessel_friction", p->vessel_friction},
-                  {"restitution", p->restitution},
-                  {"hertz", p->hertz},
-                  {"damping_ratio", p->damping_ratio},
-                  {"push_speed", p->push_speed}};
+        nv_range_id range;
+    } fields[] = {{"contacts.ground_friction", p->ground_friction, NV_RANGE_CONTACT_FRICTION},
+                  {"contacts.vessel_friction", p->vessel_friction, NV_RANGE_CONTACT_FRICTION},
+                  {"contacts.restitution", p->restitution, NV_RANGE_CONTACT_RESTITUTION},
+                  {"contacts.hertz", p->hertz, NV_RANGE_CONTACT_HERTZ},
+                  {"contacts.damping_ratio", p->damping_ratio, NV_RANGE_CONTACT_DAMPING_RATIO},
+                  {"contacts.push_speed", p->push_speed, NV_RANGE_CONTACT_PUSH_SPEED}};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (!(fields[i].value >= 0.0) || !isfinite(fields[i].value))
-            return nv_error_set(err, "contacts: %s must be finite and >= 0 (got %g)", fields[i].name, fields[i].value);
-    if (p->restitution > 1.0) return nv_error_set(err, "contacts: restitution must be in [0, 1] (got %g)", p->restitution);
+        if (nv_range_check(fields[i].range, fields[i].value, fields[i].name, err)) return -1;
     w->ground.params = *p;
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <time.h>
 
+#include "naval/ranges.h"
 #include "world_internal.h"
 
 static double world_now_ms(void) {
@@ -215,9 +216,14 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
         v->area[s] = (float)total.submerged_area;
         body next = b;
         world_ground_integrate(w, s, worker, &next, force, torque);
-        if (!v3_is_finite(force) || !v3_is_finite(torque) || !world_body_is_finite(&next)) {
+        const nv_range* place = nv_range_get(NV_RANGE_WORLD_POSITION);
+        if (!v3_is_finite(force) || !v3_is_finite(torque) || !world_body_is_finite(&next) ||
+            !nv_range_contains(place, next.position.x) || !nv_range_contains(place, next.position.y) ||
+            !nv_range_contains(place, next.position.z)) {
             /* Contain it: keep the last finite state, at rest, and stop
-             * simulating it; nothing it holds reaches another vessel. */
+             * simulating it; nothing it holds reaches another vessel. A
+             * vessel thrown out of the world (naval/ranges.h) is as lost:
+             * the contact pass must never see it 1e17 m away. */
             b.velocity = v3(0, 0, 0);
             b.angular_momentum = v3(0, 0, 0);
             b.angular_velocity = v3(0, 0, 0);

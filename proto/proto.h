@@ -139,6 +139,7 @@ enum {
     PROTO_VESSEL_MODEL_SHIFT = 2,  /* bits 2-3: core's world_model (0 mesh, 1 columns, 2 floater) */
     PROTO_VESSEL_MODEL_MASK = 3u << 2,
     PROTO_VESSEL_GROUNDED = 1u << 4, /* = core's WORLD_VESSEL_GROUNDED: touched the ground in the last step */
+    PROTO_VESSEL_CAPSIZED = 1u << 5, /* nv_world_capsized(orientation): heeled past 90 degrees (keel-up) */
 };
 
 /* A contact that began at `tick` (the wire's Contact, 64 bytes). */
@@ -304,6 +305,7 @@ typedef struct proto_ocean_spec {
     int32_t surface_grid;
     double patch_sizes[PROTO_MAX_CASCADES]; /* each cascade's tile, m (derived; cascades used) */
     double time;               /* the ocean's time at the world info's sim_time, s */
+    double tp;                 /* s, peak period of the hs_target sea; 0 = from the wind */
 } proto_ocean_spec;
 
 typedef struct proto_vessel_type {

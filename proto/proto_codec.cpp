@@ -175,7 +175,7 @@ int put_world_info(fb::FlatBufferBuilder& fbb, const proto_world_info* w, fb::Of
             fbb, static_cast<np::SpectrumKind>(s.spectrum), static_cast<np::Spreading>(s.spreading), s.gravity,
             s.wind_speed, s.wind_direction, s.fetch, s.depth, s.gamma, s.swell, s.choppiness, s.beaufort,
             s.hs_target, s.size, s.cascade_ratio, s.cascades, s.resolution, s.resolution_z, s.repeat_period,
-            s.min_wavelength, s.seed, s.query_iterations, s.query_tolerance, s.surface_grid, patches, s.time);
+            s.min_wavelength, s.seed, s.query_iterations, s.query_tolerance, s.surface_grid, patches, s.time, s.tp);
     }
     fb::Offset<np::TerrainInfo> terrain;
     if (w->terrain.present) {
@@ -274,6 +274,7 @@ int get_world_info(const np::WorldInfo* w, const proto_limits& lim, proto_world_
         o.choppiness = s->choppiness();
         o.beaufort = s->beaufort();
         o.hs_target = s->hs_target();
+        o.tp = s->tp();
         o.size = s->size();
         o.cascade_ratio = s->cascade_ratio();
         o.resolution = s->resolution();

@@ -10,6 +10,7 @@
 
 #include "apply.h"
 #include "log.h"
+#include "naval/ranges.h"
 
 /* Routine, and driven by clients: counted and summed per interval, each
  * one a DEBUG line (log.h), so no client can flood the log. */
@@ -22,10 +23,6 @@ static log_counter cmd_orphanings = LOG_COUNTER("connections closed with vessels
 static log_counter cmd_removals = LOG_COUNTER("orphans removed");
 static log_counter cmd_breaches = LOG_COUNTER("hulls holed by request");
 static log_counter cmd_sunk = LOG_COUNTER("sunk vessels removed");
-
-/* Spawns beyond this distance from the origin are refused: far outside any
- * sea a client could see, and a float there is coarse (docs/protocol.md). */
-#define CMD_MAX_COORD 1.0e6
 
 void cmd_init(cmd_server* c, sim* s, snap_builder* snap, net* n, metrics* m, const cfg_server* cfg) {
     memset(c, 0, sizeof *c);
@@ -134,10 +131,15 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
                      s->type, nv_world_hull_type_count(w));
         return;
     }
-    if (!(fabs(s->x) <= CMD_MAX_COORD && fabs(s->z) <= CMD_MAX_COORD && isfinite(s->heading))) {
+    /* Spawns outside the world's positions (naval/ranges.h) are refused: far
+     * outside any sea a client could see, and a float there is coarse
+     * (docs/protocol.md). */
+    const nv_range* place = nv_range_get(NV_RANGE_WORLD_POSITION);
+    if (!nv_range_contains(place, s->x) || !nv_range_contains(place, s->z) || !isfinite(s->heading)) {
+        char range[96];
+        nv_range_describe(place, range, sizeof range);
         cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_BAD_REQUEST,
-                 "position (%g, %g) must be within %g m of the origin and the heading finite", s->x, s->z,
-                 CMD_MAX_COORD);
+                 "position (%g, %g): each coordinate must be %s, and the heading finite", s->x, s->z, range);
         return;
     }
     uint32_t total = nv_world_vessel_count(w);

@@ -15,6 +15,7 @@
 #include "json_util.h"
 #include "naval/checkpoint.h"
 #include "naval/jobs.h"
+#include "naval/ranges.h"
 
 extern char** environ;
 
@@ -128,14 +129,17 @@ static const cfg_entry cfg_table[] = {
      "builtin:harbour on the default world)"},
     {"boats", "--boats", "NAVAL_BOATS", CFG_INT, CFG_N(boats), 0, 100000, 0, NULL,
      "demo boats on autopilot (default 200; 0 with a scenario)"},
-    {"tick_hz", "--tick-hz", "NAVAL_TICK_HZ", CFG_NUM, CFG_N(tick_hz), 0, 1000, 1, NULL,
+    /* tick_hz, sunk_removal_depth and seed take their bounds from the range
+     * table (naval/ranges.h, cfg_shared_range): scenarios and the world
+     * check the same rows. */
+    {"tick_hz", "--tick-hz", "NAVAL_TICK_HZ", CFG_NUM, CFG_N(tick_hz), 0, 0, 0, NULL,
      "ticks per second (default 60, or the scenario's)"},
     {"sunk_removal_depth", "--sunk-removal-depth", "NAVAL_SUNK_REMOVAL_DEPTH", CFG_NUM, CFG_N(sunk_removal_depth), 0,
-     100000, 0, NULL,
+     0, 0, NULL,
      "m below the still water at which a sunk vessel is removed, 0 never (default 50, or the scenario's)"},
     {"threads", "--threads", "NAVAL_THREADS", CFG_INT, CFG_N(threads), 1, JOBS_MAX_THREADS, 0, NULL,
      "simulation threads, the loop thread included (default: all cores)"},
-    {"seed", "--seed", "NAVAL_SEED", CFG_INT, CFG_N(seed), 0, 9007199254740991.0, 0, NULL,
+    {"seed", "--seed", "NAVAL_SEED", CFG_INT, CFG_N(seed), 0, 0, 0, NULL,
      "seed of the default world's sea and fleet (default 1)"},
     {"snapshot_url", "--snapshot-url", "NAVAL_SNAPSHOT_URL", CFG_STR, CFG_S(snapshot_url), 0, 0, 0, cfg_check_url,
      "PUB socket of full snapshots (\"\" = none)"},
@@ -280,9 +284,30 @@ void cfg_defaults(cfg_server* c) {
     c->limits.log_lines_per_second = 100;
 }
 
+/* The row of the range table a shared setting is checked against, or NULL. */
+static const nv_range* cfg_shared_range(const cfg_entry* e) {
+    static const struct {
+        const char* key;
+        nv_range_id range;
+    } shared[] = {{"tick_hz", NV_RANGE_WORLD_TICK_HZ},
+                  {"sunk_removal_depth", NV_RANGE_WORLD_SUNK_REMOVAL_DEPTH},
+                  {"seed", NV_RANGE_WORLD_SEED}};
+    for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
+        if (!strcmp(e->key, shared[i].key)) return nv_range_get(shared[i].range);
+    return NULL;
+}
+
 static void cfg_describe_range(const cfg_entry* e, char* out, size_t n) {
     if (e->kind == CFG_BOOL) {
         snprintf(out, n, "1 or 0 (true or false)");
+        return;
+    }
+    const nv_range* r = cfg_shared_range(e);
+    if (r) {
+        char range[80];
+        nv_range_describe(r, range, sizeof range);
+        /* "an integer in [...]" already says what it is */
+        snprintf(out, n, "%s%s", (r->kind & NV_RANGE_INTEGER) ? "" : "a number ", range);
         return;
     }
     snprintf(out, n, "%s in %c%.15g, %.15g]", e->kind == CFG_INT ? "an integer" : "a number", e->lo_open ? '(' : '[',
@@ -292,7 +317,8 @@ static void cfg_describe_range(const cfg_entry* e, char* out, size_t n) {
 /* Every source ends here: the value's range, then the store. */
 static int cfg_store_number(cfg_server* c, const cfg_entry* e, double v, const char* where, const char* shown,
                             nv_error* err) {
-    int ok = isfinite(v) && (e->lo_open ? v > e->lo : v >= e->lo) && v <= e->hi;
+    const nv_range* r = cfg_shared_range(e);
+    int ok = r ? nv_range_contains(r, v) : isfinite(v) && (e->lo_open ? v > e->lo : v >= e->lo) && v <= e->hi;
     if (ok && e->kind != CFG_NUM) ok = v == floor(v);
     if (!ok) {
         char range[96];

@@ -6,7 +6,8 @@
  * source is checked the same way and every message names what was wrong
  * and where it came from ("server.json: limits.vessels_per_client: must be
  * an integer in [0, 1000000] (got 1.5)", "--tick-hz: must be a number in
- * (0, 1000] (got 'fast')"). */
+ * [1, 1000] Hz (got 'fast')"). The settings the world shares (tick_hz,
+ * sunk_removal_depth, seed) take their ranges from naval/ranges.h. */
 #ifndef NAVAL_SERVER_CONFIG_H
 #define NAVAL_SERVER_CONFIG_H
 

@@ -118,6 +118,7 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
         o->flags = (uint16_t)(((s->flags & WORLD_VESSEL_FROZEN) ? PROTO_VESSEL_FROZEN : 0) |
                               ((s->flags & WORLD_VESSEL_PLAYER) ? PROTO_VESSEL_PLAYER : 0) |
                               ((s->flags & WORLD_VESSEL_GROUNDED) ? PROTO_VESSEL_GROUNDED : 0) |
+                              (nv_world_capsized(s->orientation) ? PROTO_VESSEL_CAPSIZED : 0) |
                               (((unsigned)s->model << PROTO_VESSEL_MODEL_SHIFT) & PROTO_VESSEL_MODEL_MASK));
         o->position[0] = s->position.x;
         o->position[1] = s->position.y;
@@ -190,6 +191,7 @@ static void snap_ocean_spec(const ocean* o, proto_ocean_spec* out) {
     out->choppiness = p->choppiness;
     out->beaufort = p->beaufort;
     out->hs_target = p->hs_target;
+    out->tp = p->tp;
     out->size = p->size;
     out->cascade_ratio = p->cascade_ratio;
     out->cascades = p->cascades;

@@ -18,7 +18,7 @@
 static const char scenario_sea[] =
     "{\"tick_hz\": 30,"
     " \"ocean\": {\"spectrum\": \"jonswap\", \"wind\": 11, \"size\": 160, \"resolution\": 32, \"cascades\": 1,"
-    "             \"seed\": 5},"
+    "             \"seed\": 5, \"hs\": 1.2, \"tp\": 6.5},"
     " \"hull_types\": [{\"name\": \"barge\", \"hull\": \"builtin:barge:120\", \"mass\": 40000}],"
     " \"vessel_types\": [\"builtin:skiff\", \"builtin:patrol\"],"
     " \"vessels\": [{\"type\": \"patrol\", \"position\": [0, 0], \"heading_deg\": 20, \"velocity\": [3, 0, -1],"

@@ -501,7 +501,10 @@ static void test_validation(void** state) {
     p = d, p.cascade_ratio = 1.0, expect_error(p, "ratio");
     p = d, p.resolution = 16, expect_error(p, "resolution"); /* too coarse for 3 cascades of 5.23 */
     p = d, p.choppiness = -0.5, expect_error(p, "choppiness");
-    p = d, p.size = 0.0, expect_error(p, "size");
+    p = d, p.size = -1.0, expect_error(p, "size"); /* 0 is valid: from the spectrum's peak */
+    p = d, p.tp = -1.0, expect_error(p, "tp");
+    p = d, p.tp = 8.0, expect_error(p, "tp");                                 /* a peak period needs hs */
+    p = d, p.tp = 8.0, p.hs_target = 2.0, p.spectrum = SPECTRUM_PHILLIPS, expect_error(p, "tp");
     p = d, p.repeat_period = 0.0, expect_error(p, "repeat");
     p = d, p.beaufort = 13, expect_error(p, "beaufort");
     p = d, p.gamma = 0.5, expect_error(p, "gamma");

@@ -63,13 +63,22 @@ static void test_pierson_moskowitz_closed_form(void** state) {
     for (int i = 0; i < 4; i++) {
         double u = winds[i];
         spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
-        /* m0 = alpha U^4 / (4 beta g^2): Hs = 0.209 U^2 / g */
-        double m0 = 0.0081 * pow(u, 4.0) / (4.0 * 0.74 * G * G);
+        /* the wind is U10; PM's formulas take U19.5 = 1.075 U10 */
+        double u195 = 1.075 * u;
+        /* m0 = alpha U19.5^4 / (4 beta g^2): Hs = 0.209 U19.5^2 / g = 0.2418 U10^2 / g */
+        double m0 = 0.0081 * pow(u195, 4.0) / (4.0 * 0.74 * G * G);
         ASSERT_NEAR_REL(nv_spectrum_m0(&m), m0, 1e-4);
-        ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), 0.209 * u * u / G, 2e-3);
-        ASSERT_NEAR_REL(nv_spectrum_peak_omega(&m), 0.877 * G / u, 1e-3);
-        ASSERT_NEAR_REL(m.omega_p, pow(0.8 * 0.74, 0.25) * G / u, 1e-12);
+        ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), 0.209 * u195 * u195 / G, 2e-3);
+        ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), 0.2418 * u * u / G, 2e-3);
+        ASSERT_NEAR_REL(nv_spectrum_peak_omega(&m), 0.877 * G / u195, 1e-3);
+        ASSERT_NEAR_REL(m.omega_p, pow(0.8 * 0.74, 0.25) * G / u195, 1e-12);
     }
+    /* a given peak period moves the peak, not the shape */
+    spectrum_model t = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 10.0);
+    t.peak_period = 12.0;
+    nv_spectrum_model_prepare(&t);
+    ASSERT_NEAR_REL(nv_spectrum_peak_omega(&t), 2.0 * NV_PI / 12.0, 1e-3);
+    ASSERT_NEAR_REL(nv_spectrum_m0(&t), 0.0081 * G * G / (5.0 * pow(2.0 * NV_PI / 12.0, 4.0)), 1e-4);
     /* no wind, no waves, no division by zero */
     spectrum_model flat = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 0.0);
     assert_true(nv_spectrum_m0(&flat) == 0.0);
@@ -93,6 +102,59 @@ static void test_jonswap_closed_form(void** state) {
     /* gamma piles energy onto the peak: S(wp) grows by gamma exactly */
     ASSERT_NEAR_REL(nv_spectrum_omega_density(&m, m.omega_p), 3.3 * nv_spectrum_omega_density(&m1, m.omega_p), 1e-12);
     assert_true(nv_spectrum_m0(&m) > 1.2 * nv_spectrum_m0(&m1));
+}
+
+/* Hasselmann's fetch laws up to the fully developed sea: the peak stops at
+ * Pierson-Moskowitz's and the energy at PM's, so that a long fetch gives
+ * PM's Hs (0.209 U19.5^2 / g with U19.5 = 1.075 U10), a short one the
+ * fetch-limited JONSWAP sea unchanged. */
+static void test_jonswap_fully_developed(void** state) {
+    (void)state;
+    const spectrum_type types[] = {SPECTRUM_JONSWAP, SPECTRUM_TMA};
+    for (int t = 0; t < 2; t++) {
+        /* 3 m/s over the default 100 km: 5.5 times the fully developed fetch */
+        spectrum_model m = model(types[t], SPREADING_AUTO, 3.0);
+        double pm_hs = 0.209 * pow(1.075 * 3.0, 2.0) / G;
+        ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), pm_hs, 0.02); /* the bound */
+        ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), pm_hs, 2e-3);
+        ASSERT_NEAR_REL(m.omega_p, pow(0.8 * 0.74, 0.25) * G / (1.075 * 3.0), 1e-12);
+        /* 3 m/s over 500 m: fetch-limited, Hasselmann's laws untouched (X = 545) */
+        spectrum_model s = model(types[t], SPREADING_AUTO, 3.0);
+        s.fetch = 500.0;
+        nv_spectrum_model_prepare(&s);
+        ASSERT_NEAR_REL(s.alpha, 0.076 * pow(9.0 / (G * 500.0), 0.22), 1e-12);
+        ASSERT_NEAR_REL(s.omega_p, 22.0 * cbrt(G * G / (3.0 * 500.0)), 1e-12);
+        assert_true(4.0 * sqrt(nv_spectrum_m0(&s)) < 0.3 * pm_hs);
+    }
+    /* Hs grows with the fetch, continuously, to PM's and no further; the peak
+     * stops moving at nv_spectrum_fully_developed_fetch */
+    double u = 12.0, pm_hs = 0.209 * pow(1.075 * u, 2.0) / G, last = 0.0;
+    double fd = nv_spectrum_fully_developed_fetch(u, G);
+    ASSERT_NEAR_REL(fd * G / (u * u), 19600.0, 1e-3);
+    for (double f = 1000.0; f < 3e6; f *= 1.1) {
+        spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_AUTO, u);
+        m.fetch = f;
+        nv_spectrum_model_prepare(&m);
+        double hs = 4.0 * sqrt(nv_spectrum_m0(&m));
+        if (last > 0.0) assert_true(hs >= last * (1.0 - 1e-9) && hs <= last * 1.06); /* Hs ~ X^0.56 at most */
+        assert_true(hs <= pm_hs * (1.0 + 2e-3));
+        if (f >= fd) ASSERT_NEAR_REL(m.omega_p, pow(0.8 * 0.74, 0.25) * G / (1.075 * u), 1e-12);
+        else assert_true(m.omega_p > pow(0.8 * 0.74, 0.25) * G / (1.075 * u));
+        last = hs;
+    }
+    ASSERT_NEAR_REL(last, pm_hs, 2e-3);
+    /* gamma 1 at full development is Pierson-Moskowitz itself */
+    spectrum_model j = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 5.0);
+    spectrum_model pm = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 5.0);
+    j.gamma = 1.0;
+    nv_spectrum_model_prepare(&j);
+    for (double w = 0.5 * pm.omega_p; w < 4.0 * pm.omega_p; w *= 1.07)
+        ASSERT_NEAR_REL(nv_spectrum_omega_density(&j, w), nv_spectrum_omega_density(&pm, w), 1e-9);
+    /* a given peak period wins over the fetch law */
+    spectrum_model p = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 20.0);
+    p.peak_period = 14.0;
+    nv_spectrum_model_prepare(&p);
+    ASSERT_NEAR_REL(nv_spectrum_peak_omega(&p), 2.0 * NV_PI / 14.0, 2e-3);
 }
 
 static void test_phillips_closed_form(void** state) {
@@ -234,10 +296,15 @@ static void test_sea_state_tables(void** state) {
     assert_true(nv_spectrum_beaufort_wind(13) < 0.0 && nv_spectrum_beaufort_wind(-1) < 0.0);
     /* Beaufort 6: 10.8 - 13.8 m/s */
     assert_true(nv_spectrum_beaufort_wind(6) >= 10.8 && nv_spectrum_beaufort_wind(6) <= 13.8);
-    /* wind_for_hs inverts PM */
+    /* wind_for_hs inverts PM, in U10 */
     double u = nv_spectrum_wind_for_hs(3.0, G);
+    ASSERT_NEAR_REL(u, sqrt(3.0 * G / 0.209) / 1.075, 2e-3);
     spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
     ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), 3.0, 1e-4);
+    /* the default peak period of a sea given by Hs: DNV's 3.6 sqrt(Hs), Hs / Lp = 1 / 20.2 */
+    ASSERT_NEAR_REL(nv_spectrum_min_peak_period(10.0, G), 3.6 * sqrt(10.0), 1e-12);
+    double tp = nv_spectrum_min_peak_period(14.0, G);
+    ASSERT_NEAR_REL(14.0 / (G * tp * tp / (2.0 * NV_PI)), 1.0 / 20.2, 2e-3);
 }
 
 static void test_gaussian_hash(void** state) {
@@ -282,6 +349,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pierson_moskowitz_closed_form),
         cmocka_unit_test(test_jonswap_closed_form),
+        cmocka_unit_test(test_jonswap_fully_developed),
         cmocka_unit_test(test_phillips_closed_form),
         cmocka_unit_test(test_spreading_normalised),
         cmocka_unit_test(test_cos2s_norm),

@@ -161,6 +161,7 @@ static void fill_world_info(proto_world_info* w, proto_vessel_type* types, uint3
     o->choppiness = 1.2;
     o->beaufort = -1;
     o->hs_target = 2.5;
+    o->tp = 9.5;
     o->size = 1000.0;
     o->cascade_ratio = 5.23;
     o->cascades = 3;

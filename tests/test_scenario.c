@@ -79,6 +79,15 @@ static void ocean_section_reaches_the_ocean(void** state) {
     assert_true(v.flags == 0 && fabs(v.position.y) < 5.0); /* riding the waves */
     nv_scenario_instance_destroy(&inst);
     nv_scenario_free(&s);
+    /* a sea given by its height and peak period; no size: 16 peak wavelengths */
+    text = "{\"ocean\": {\"hs\": 2, \"tp\": 9, \"resolution\": 32, \"cascades\": 1},"
+           " \"hull_types\": [{\"name\": \"b\", \"hull\": \"builtin:barge\"}]}";
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
+    assert_true(s.ocean.tp == 9.0 && s.ocean.hs_target == 2.0 && s.ocean.size == 0.0);
+    ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
+    ASSERT_NEAR_REL(nv_ocean_get_params(inst.ocean)->size, 16.0 * 9.81 * 81.0 / (2.0 * NV_PI), 1e-12);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
 }
 
 static void expect_rejection(const char* text, const char* want) {
@@ -94,7 +103,7 @@ static void mistakes_are_named(void** state) {
     (void)state;
     expect_rejection("{\"tick_hz\": 60,\n \"hull_types\": [}", "bad.json: line 2, column");
     expect_rejection("{\"tick_hz\": 60}", "hull_types: expected a non-empty array");
-    expect_rejection("{\"tick_hz\": 0, " HULLS "}", "bad.json: tick_hz: must be in [1, 1000] (got 0)");
+    expect_rejection("{\"tick_hz\": 0, " HULLS "}", "bad.json: tick_hz: must be in [1, 1000] Hz (got 0)");
     expect_rejection("{\"speed\": 3, " HULLS "}", "bad.json: speed: unknown key");
     expect_rejection("{" HULLS ", \"vessels\": [{\"type\": \"b\", \"position\": [0, 0]}, {\"type\": \"b\", \"position\": [1]}]}",
                      "vessels[1].position: expected an array of 2 to 3 numbers");
@@ -107,9 +116,13 @@ static void mistakes_are_named(void** state) {
     expect_rejection("{\"hull_types\": [{\"name\": \"b\", \"hull\": \"x.stl\"}, {\"name\": \"b\", \"hull\": \"y.stl\"}]}",
                      "hull_types[1]: name 'b' is used twice");
     expect_rejection("{\"ocean\": {\"spectrum\": \"calm\"}, " HULLS "}", "ocean.spectrum: 'calm' is not one of");
-    expect_rejection("{\"ocean\": {\"resolution\": 100}, " HULLS "}", "ocean: ");
+    expect_rejection("{\"ocean\": {\"resolution\": 100}, " HULLS "}",
+                     "bad.json: ocean.resolution: must be a power of two in [4, 2048] (got 100)");
+    /* what only the whole set can say comes from nv_ocean_params_validate */
+    expect_rejection("{\"ocean\": {\"resolution\": 16, \"cascades\": 3}, " HULLS "}",
+                     "bad.json: ocean: resolution 16 is too small for 3 cascades");
     expect_rejection("{\"ocean\": {\"wind\": \"strong\"}, " HULLS "}", "ocean.wind: expected a number (got a string)");
-    expect_rejection("{" HULLS ", \"fleets\": [{\"type\": \"b\", \"count\": 2.5}]}", "fleets[0].count: expected a whole number");
+    expect_rejection("{" HULLS ", \"fleets\": [{\"type\": \"b\", \"count\": 2.5}]}", "fleets[0].count: must be an integer in [1, 1000000] (got 2.5)");
     expect_rejection("{" HULLS ", \"fleets\": [{\"type\": \"b\"}]}", "fleets[0]: count is required");
     expect_rejection("{\"hull_types\": [{\"name\": \"b\", \"hull\": \"x.stl\", \"mass\": 5, \"density\": 3}]}",
                      "hull_types[0]: give mass or density, not both");
@@ -380,7 +393,7 @@ static void vessel_type_mistakes_are_named(void** state) {
     expect_rejection("{\"vessel_types\": []}", "hull_types: expected a non-empty array of hull types, or vessel_types");
     expect_rejection("{\"vessel_types\": [{\"name\": \"x\", \"hull\": \"builtin:skiff\","
                      " \"propellers\": [{\"position\": [0, 0, 0], \"max_thrust\": -5}]}]}",
-                     "bad.json: vessel_types[0].propellers[0].max_thrust: must be in (0, 1e+09] (got -5)");
+                     "bad.json: vessel_types[0].propellers[0].max_thrust: must be in (0, 1e+08] N (got -5)");
     expect_rejection("{\"vessel_types\": [{\"name\": \"x\", \"hull\": \"builtin:skiff\", \"coefficients\": {\"drag\": 1}}]}",
                      "vessel_types[0].coefficients.drag: unknown key");
     expect_rejection("{\"hull_types\": [{\"name\": \"skiff\", \"hull\": \"builtin:barge\"}], " SKIFF "}",
@@ -398,7 +411,7 @@ static void vessel_type_mistakes_are_named(void** state) {
     expect_rejection("{" SKIFF ", \"fleets\": [{\"type\": \"skiff\", \"count\": 2, \"controls\": {\"rudder\": \"hard\"}}]}",
                      "fleets[0].controls.rudder: expected a number (got a string)");
     expect_rejection("{" SKIFF ", \"wind\": [1, 2]}", "bad.json: wind: expected an array of 3 numbers (got 2 elements)");
-    expect_rejection("{" SKIFF ", \"wind\": [1, 2, 300]}", "wind[2]: must be in [-200, 200] (got 300)");
+    expect_rejection("{" SKIFF ", \"wind\": [1, 2, 300]}", "bad.json: wind: its length must be in [0, 60] m/s (got 300.008)");
     expect_rejection("{" SKIFF ", \"ocean\": {\"wind\": 5}, \"wind\": [1, 0, 0]}", "bad.json: wind: the ocean sets the wind");
 }
 

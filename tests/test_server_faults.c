@@ -585,9 +585,16 @@ static void test_nonfinite_vessel_contained(void** state) {
     snprintf(path, sizeof path, "%s/blowup.json", dir);
     FILE* f = fopen(path, "w");
     assert_non_null(f);
-    /* Vessel 0 starts at 1e300 m/s: its next position is not finite. */
-    fputs("{\"tick_hz\": 30, \"vessel_types\": [\"builtin:patrol\", \"builtin:skiff\"], \"vessels\": [\n"
-          " {\"type\": \"patrol\", \"position\": [0, 0], \"velocity\": [1e300, 0, 0]},\n"
+    /* A scenario can no longer start a vessel at 1e300 m/s (naval/ranges.h
+     * refuses it), but coefficients each within range can still make an
+     * unstable hull: pressure drag of 1e7 at a reference speed of 1 mm/s
+     * overshoots by a factor of ~1e6 a step: vessel 0 (heading away from
+     * the others) is thrown out of the world, or goes non-finite, within
+     * two steps, and is frozen where it last was. */
+    fputs("{\"tick_hz\": 30, \"vessel_types\": [{\"name\": \"patrol\", \"hull\": \"builtin:patrol\", \"mass\": 80000,"
+          " \"coefficients\": {\"pressure_linear\": 1e7, \"pressure_quadratic\": 1e7, \"suction_linear\": 1e7,"
+          " \"suction_quadratic\": 1e7, \"reference_speed\": 0.001}}, \"builtin:skiff\"], \"vessels\": [\n"
+          " {\"type\": \"patrol\", \"position\": [0, 0], \"velocity\": [0, 0, 100]},\n"
           " {\"type\": \"skiff\", \"position\": [60, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0}},\n"
           " {\"type\": \"skiff\", \"position\": [-60, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}\n",
           f);

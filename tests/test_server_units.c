@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* naval-server's parts on their own: the id map, the token bucket, vessel
  * tokens and orphans, the admin secret comparison, the settings from file,
- * environment and flags (and their messages), the metrics text, and the
- * autopilot steering a boat around its area. */
+ * environment and flags (and their messages), the metrics text, the
+ * autopilot steering a boat around its area, and the snapshot's capsized
+ * flag. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,7 +24,9 @@
 #include "metrics.h"
 #include "naval/vessel_type.h"
 #include "owners.h"
+#include "naval/hullgen.h"
 #include "sim.h"
+#include "snapshot.h"
 
 static void test_idmap_against_reference(void** state) {
     (void)state;
@@ -147,7 +150,7 @@ static void test_config_file(void** state) {
     assert_bad_file("{\"limits\": {\"vessels\": 3}}", "limits.vessels: unknown key");
     assert_bad_file("{\"boats\": 1.5}", "boats: must be an integer");
     assert_bad_file("{\"boats\": \"many\"}", "boats: expected a number");
-    assert_bad_file("{\"tick_hz\": 0}", "tick_hz: must be a number in (0, 1000]");
+    assert_bad_file("{\"tick_hz\": 0}", "tick_hz: must be a number in [1, 1000] Hz");
     assert_bad_file("{\"snapshot_url\": \"http://x:1\"}", "snapshot_url: is not a URL of the form tcp://");
     assert_bad_file("{\"http\": \"localhost\"}", "http: must be HOST:PORT");
     assert_bad_file("{\"log_level\": \"loud\"}", "log_level: must be debug");
@@ -313,6 +316,62 @@ static void test_demo_fleet_keeps_off_the_land(void** state) {
     sim_destroy(&s);
 }
 
+/* The snapshot's capture flags a vessel heeled past 90 degrees (bit 5,
+ * nv_world_capsized of its orientation), not one upright nor one standing
+ * on its bow; the bit comes through the full and the compact encodings. */
+static void test_snapshot_flags_capsized(void** state) {
+    (void)state;
+    nv_error err;
+    world_config cfg = nv_world_config_default();
+    world* w = NULL;
+    if (nv_world_create(&w, &cfg, NULL, &err)) fail_msg("%s", err.message);
+    mesh m;
+    if (nv_hullgen_build("barge", 300, &m, &err)) fail_msg("%s", err.message);
+    mass_spec spec = nv_mass_spec_default();
+    spec.mass = 40000.0;
+    uint32_t type, ids[4];
+    if (nv_world_add_hull_type(w, "barge", &m, &spec, &type, &err)) fail_msg("%s", err.message);
+    nv_mesh_free(&m);
+    const double d2r = 3.14159265358979323846 / 180.0;
+    const quat q[4] = {quat_identity(), quat_from_axis_angle(v3(1, 0, 0), 120.0 * d2r),
+                       quat_from_axis_angle(v3(1, 0, 0), -180.0 * d2r), quat_from_axis_angle(v3(0, 0, 1), -95.0 * d2r)};
+    const int capsized[4] = {0, 1, 1, 0};
+    for (int i = 0; i < 4; i++)
+        if (nv_world_spawn(w, type, v3(30.0 * i, 0.0, 0.0), q[i], &ids[i], &err)) fail_msg("%s", err.message);
+    snap_builder b;
+    if (snap_init(&b, 1, &err)) fail_msg("%s", err.message);
+    proto_tick_stats stats;
+    memset(&stats, 0, sizeof stats);
+    if (snap_capture(&b, w, &stats, &err) || snap_encode_full(&b, &err) || snap_encode_compact(&b, &err))
+        fail_msg("%s", err.message);
+    proto_snapshot full, compact;
+    memset(&full, 0, sizeof full);
+    memset(&compact, 0, sizeof compact);
+    proto_compact_decoder* dec = proto_create_compact_decoder(&err);
+    assert_non_null(dec);
+    if (proto_decode_snapshot(b.full.data, b.full.size, NULL, &full, &err) ||
+        proto_decode_compact(dec, b.compact.data, b.compact.size, NULL, &compact, &err))
+        fail_msg("%s", err.message);
+    assert_int_equal(full.vessel_count, 4);
+    assert_int_equal(compact.vessel_count, 4);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(nv_world_capsized(q[i]), capsized[i]);
+        const proto_snapshot* snaps[3] = {&b.snap, &full, &compact};
+        for (int k = 0; k < 3; k++) {
+            const proto_vessel* v = NULL;
+            for (uint32_t j = 0; j < snaps[k]->vessel_count; j++)
+                if (snaps[k]->vessels[j].id == ids[i]) v = &snaps[k]->vessels[j];
+            assert_non_null(v);
+            assert_int_equal((v->flags & PROTO_VESSEL_CAPSIZED) != 0, capsized[i]);
+        }
+    }
+    proto_destroy_compact_decoder(dec);
+    proto_free_snapshot(&full);
+    proto_free_snapshot(&compact);
+    snap_free(&b);
+    nv_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idmap_against_reference), cmocka_unit_test(test_token_bucket),
@@ -321,6 +380,7 @@ int main(void) {
         cmocka_unit_test(test_metrics_text),            cmocka_unit_test(test_autopilot_rules),
         cmocka_unit_test(test_autopilot_keeps_a_boat_in_its_area),
         cmocka_unit_test(test_demo_fleet_keeps_off_the_land),
+        cmocka_unit_test(test_snapshot_flags_capsized),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "naval/statics.h"
+#include "naval/world.h"
 #include "test_util.h"
 #include "vessel.h"
 
@@ -228,6 +229,136 @@ static void off_centre_weight_trims_and_heels(void** state) {
     nv_mesh_free(&m);
 }
 
+/* The 10 x 4 x 2 m barge of 40 t with its CG 1 m above the deck (KG 3 m):
+ * T = 0.9756, KB = 0.488, BM_T = 1.367, BM_L = 8.54 m. Upright GM_T =
+ * KB + BM_T - KG = -1.146 m: it rolls over. Keel-up the CG is 1 m under
+ * the (now) keel, KG' = -1: GM_T' = 2.855, GM_L' = 10.03 m, stable; on its
+ * beam ends (waterplane 10 x 2, T 1.951, KB 0.976, BM 0.171, KG 2) GM =
+ * -0.854: not there either. It floats keel-up at the same draft, heel
+ * 180, and is capsized. */
+static void top_heavy_barge_floats_keel_up(void** state) {
+    (void)state;
+    mesh m;
+    nv_error err;
+    ASSERT_OK(nv_hullgen_build("barge", 300, &m, &err), err);
+    mass_spec spec = nv_mass_spec_default();
+    spec.mass = 40000.0;
+    spec.has_cg = true;
+    spec.cg = v3(0.0, 3.0, 0.0);
+    hull h;
+    ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
+    nv_mesh_free(&m);
+    double t = 40000.0 / (RHO * 40.0), kb = t / 2, bm_t = 16.0 / (12.0 * t), bm_l = 100.0 / (12.0 * t);
+    assert_true(kb + bm_t - 3.0 < -1.0);                     /* upright: unstable */
+    assert_true(kb + bm_t + 1.0 > 2.8 && kb + bm_l + 1.0 > 10.0); /* keel-up: stable */
+    statics_options o = nv_statics_options_default();
+    statics_result r;
+    ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
+    assert_true(r.settled);
+    assert_true(r.capsized);
+    assert_true(r.heel_deg > -180.0 && r.heel_deg <= 180.0);
+    assert_true(180.0 - fabs(r.heel_deg) < 0.5); /* 180 +- 0.5, either way round */
+    assert_true(fabs(r.trim_deg) < 0.5);
+    assert_true(r.tilt_deg > 179.5);
+    ASSERT_NEAR_REL(r.draft, t, 0.005);
+    ASSERT_NEAR_REL(r.displacement, 40000.0 / RHO, 1e-4);
+    /* the centre of buoyancy is in the deck's half: 2 - T / 2 up the mesh */
+    ASSERT_NEAR_ABS(r.center_of_buoyancy.y, 2.0 - t / 2, 1e-3 * t);
+    assert_int_equal(nv_world_capsized(r.orientation), 1);
+    printf("keel-up barge: heel %.6f deg, trim %.6f deg, draft %.5f m (closed form %.5f m)\n", r.heel_deg, r.trim_deg,
+           r.draft, t);
+    nv_hull_destroy(&h);
+}
+
+/* A 1 m cube of 1 kg or 0.1 kg floats flat on a film m / (rho A) deep
+ * (0.976 and 0.0976 mm); at 0.01 kg (9.8 um) it is refused by its mass:
+ * the least draft is 1e-4 of its 0.5 m extent from the CG, 0.05 mm, which
+ * takes rho A 5e-5 = 0.0513 kg. */
+static void light_cube_floats_on_a_film_or_is_refused(void** state) {
+    (void)state;
+    const double masses[] = {1.0, 0.1};
+    for (int k = 0; k < 2; k++) {
+        mesh m;
+        nv_error err;
+        ASSERT_OK(nv_hullgen_build("cube", 48, &m, &err), err);
+        mass_spec spec = nv_mass_spec_default();
+        spec.mass = masses[k];
+        hull h;
+        ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
+        nv_mesh_free(&m);
+        statics_options o = nv_statics_options_default();
+        statics_result r;
+        ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
+        assert_true(r.settled);
+        assert_false(r.capsized);
+        ASSERT_NEAR_REL(r.draft, masses[k] / RHO, 1e-3);
+        ASSERT_NEAR_REL(r.displacement, masses[k] / RHO, 1e-3);
+        assert_true(fabs(r.heel_deg) < 0.05 && fabs(r.trim_deg) < 0.05);
+        printf("cube of %g kg: draft %.6g mm (closed form %.6g mm)\n", masses[k], 1e3 * r.draft, 1e3 * masses[k] / RHO);
+        nv_hull_destroy(&h);
+    }
+    const double refused[] = {0.01, 1e-6};
+    for (int k = 0; k < 2; k++) {
+        mesh m;
+        nv_error err;
+        ASSERT_OK(nv_hullgen_build("cube", 48, &m, &err), err);
+        mass_spec spec = nv_mass_spec_default();
+        spec.mass = refused[k];
+        hull h;
+        ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
+        nv_mesh_free(&m);
+        statics_options o = nv_statics_options_default();
+        statics_result r;
+        assert_int_equal(nv_statics_find_equilibrium(&h, &o, &r, &err), -1);
+        char want[64];
+        snprintf(want, sizeof want, "mass %g kg is too light for this hull", refused[k]);
+        if (!strstr(err.message, want) || !strstr(err.message, "at least 0.051"))
+            fail_msg("%g kg: %s", refused[k], err.message);
+        if (k == 0) printf("%s\n", err.message);
+        nv_hull_destroy(&h);
+    }
+}
+
+/* Heel over the whole circle: a rotation built as yaw (about y), trim
+ * (about the new z) and heel (about the new x) reads back its heel in
+ * (-180, 180] and its trim in [-90, 90]; capsized is |heel| > 90 with
+ * |trim| < 60, the world's test too. */
+static void attitude_over_the_whole_circle(void** state) {
+    (void)state;
+    const double d2r = NV_PI / 180.0;
+    const double heels[] = {0.0, 10.0, -10.0, 89.0, 91.0, -91.0, 135.0, -150.0, 179.0, -179.0, 180.0};
+    const double trims[] = {0.0, 5.0, -30.0, 59.0, 61.0, -75.0};
+    for (size_t i = 0; i < sizeof heels / sizeof *heels; i++)
+        for (size_t j = 0; j < sizeof trims / sizeof *trims; j++) {
+            quat q = quat_mul(quat_from_axis_angle(v3(0, 1, 0), 40.0 * d2r),
+                              quat_mul(quat_from_axis_angle(v3(0, 0, 1), trims[j] * d2r),
+                                       quat_from_axis_angle(v3(1, 0, 0), heels[i] * d2r)));
+            double heel, trim, tilt;
+            nv_statics_attitude(q, &heel, &trim, &tilt);
+            if (fabs(heel - heels[i]) > 1e-9 || fabs(trim - trims[j]) > 1e-9)
+                fail_msg("heel %g trim %g read as %g %g", heels[i], trims[j], heel, trim);
+            ASSERT_NEAR_ABS(cos(tilt * d2r), cos(heels[i] * d2r) * cos(trims[j] * d2r), 1e-12);
+            int capsized = fabs(heels[i]) > 90.0 && fabs(trims[j]) < 60.0;
+            assert_int_equal(nv_statics_capsized(q), capsized);
+            assert_int_equal(nv_world_capsized(q), capsized);
+        }
+    /* exactly keel-up, either way round: 180, never -180 */
+    double heel;
+    nv_statics_attitude(quat_from_axis_angle(v3(1, 0, 0), -NV_PI), &heel, NULL, NULL);
+    assert_true(heel == 180.0);
+    /* small angles keep their signs: starboard (+z) down is + heel, bow up + trim */
+    quat q = quat_from_axis_angle(v3(1, 0, 0), 2.0 * d2r);
+    assert_true(quat_rotate(q, v3(0, 0, 1)).y < 0.0);
+    nv_statics_attitude(q, &heel, NULL, NULL);
+    ASSERT_NEAR_ABS(heel, 2.0, 1e-12);
+    /* standing on its bow: not capsized, heel undefined and 0 */
+    q = quat_from_axis_angle(v3(0, 0, 1), -90.0 * d2r);
+    double trim;
+    nv_statics_attitude(q, &heel, &trim, NULL);
+    ASSERT_NEAR_ABS(trim, -90.0, 1e-6);
+    assert_false(nv_statics_capsized(q));
+}
+
 static void too_heavy_hull_is_reported(void** state) {
     (void)state;
     hull h;
@@ -249,6 +380,9 @@ int main(void) {
         cmocka_unit_test(ship_hull_settles_and_carries_its_weight),
         cmocka_unit_test(off_centre_weight_trims_and_heels),
         cmocka_unit_test(too_heavy_hull_is_reported),
+        cmocka_unit_test(top_heavy_barge_floats_keel_up),
+        cmocka_unit_test(light_cube_floats_on_a_film_or_is_refused),
+        cmocka_unit_test(attitude_over_the_whole_circle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

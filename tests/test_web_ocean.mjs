@@ -25,7 +25,7 @@ const { Ocean, oceanSpecProblem } = await import(pathToFileURL(join(stage, "lib"
 
 const base = {
   spectrum: 2, spreading: 0, gravity: 9.81, windSpeed: 10, windDirection: 0, fetch: 100000, depth: 0, gamma: 3.3, swell: 0,
-  choppiness: 1, beaufort: -1, hsTarget: 0, size: 1000, cascadeRatio: 5.23, cascades: 3, resolution: 256, resolutionZ: 0,
+  choppiness: 1, beaufort: -1, hsTarget: 0, tp: 0, size: 1000, cascadeRatio: 5.23, cascades: 3, resolution: 256, resolutionZ: 0,
   repeatPeriod: 1000, minWavelength: 0, seed: 1n,
 };
 const SPECTRA = ["phillips", "pm", "jonswap", "tma"];
@@ -35,6 +35,12 @@ const cases = [
   { name: "Phillips, Hs target, 3 cascades", spec: { spectrum: 0, windSpeed: 12, windDirection: -40, size: 800, resolution: 128, hsTarget: 2.5, seed: 7n }, time: 1234.25 },
   { name: "TMA shallow, choppy", spec: { spectrum: 3, depth: 15, choppiness: 1.8, size: 300, resolution: 64, cascades: 1, seed: 99n }, time: 5 },
   { name: "Beaufort 6, PM", spec: { spectrum: 1, beaufort: 6, size: 500, resolution: 128, cascades: 2, seed: 3n }, time: 999.9 },
+  // 5 m/s over 100 km: fully developed (the peak and the energy capped at
+  // PM's), its 24 m peak on the default cut of a 1000 m tile: the cut moves
+  { name: "JONSWAP fully developed, cut off the peak", spec: { windSpeed: 5, size: 1000, resolution: 256, cascades: 3, seed: 11n }, time: 3 },
+  // Hs 11.5 m at 30.55 m/s: the peak period lengthened to 3.6 sqrt(Hs)
+  { name: "Beaufort 11, JONSWAP", spec: { beaufort: 11, size: 3000, resolution: 128, cascades: 2, seed: 4n }, time: 77 },
+  { name: "TMA, Hs and Tp given", spec: { spectrum: 3, depth: 40, hsTarget: 3, tp: 10, size: 1500, resolution: 128, cascades: 1, seed: 8n }, time: 12.5 },
 ];
 
 let failures = 0;
@@ -55,6 +61,7 @@ for (const c of cases) {
   if (spec.beaufort >= 0) args.push("--beaufort", String(spec.beaufort));
   else args.push("--wind", String(spec.windSpeed));
   if (spec.hsTarget > 0) args.push("--hs", String(spec.hsTarget));
+  if (spec.tp > 0) args.push("--tp", String(spec.tp));
   if (spec.depth > 0) args.push("--depth", String(spec.depth));
   const server = JSON.parse(execFileSync(navalOcean, args, { encoding: "utf8" }));
   const ocean = new Ocean(spec, spec.resolution);
@@ -90,6 +97,7 @@ const bad = [
   [{ gravity: -1 }, /gravity must be > 0/],
   [{ cascades: 9 }, /cascades must be 1\.\.4/],
   [{ windDirection: NaN }, /wind direction must be finite/],
+  [{ tp: 8 }, /tp 8 s needs hs/],
 ];
 for (const [patch, re] of bad) {
   const why = oceanSpecProblem({ ...base, ...patch });

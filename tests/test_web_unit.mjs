@@ -293,7 +293,12 @@ function testDamage() {
   a = attitude(rot(2, 5)); // about +z (starboard): the bow (+x) goes up
   check(Math.abs(a.trim - 5) < 1e-9 && Math.abs(a.heel) < 1e-9, `trim 5: ${JSON.stringify(a)}`);
   a = attitude(rot(0, 120));
-  check(a.capsized && Math.abs(a.heel - 60) < 1e-9, `heeled 120 degrees: ${JSON.stringify(a)}`);
+  check(a.capsized && Math.abs(a.heel - 120) < 1e-9, `heeled 120 degrees: ${JSON.stringify(a)}`);
+  a = attitude(rot(0, 180)); // keel-up: heel 180 (in (-180, 180]), not 0
+  check(a.capsized && Math.abs(a.heel - 180) < 1e-9 && Math.abs(a.trim) < 1e-9, `keel-up: ${JSON.stringify(a)}`);
+  a = attitude(rot(0, -100));
+  check(a.capsized && Math.abs(a.heel + 100) < 1e-9, `heeled -100 degrees: ${JSON.stringify(a)}`);
+  check(!attitude(rot(2, -95)).capsized, "stood on its bow is not capsized");
   check(!attitude([0, 0, 0, 1]).capsized && attitude(rot(0, -179)).capsized, "upright and upside down");
   const c = compartments({ id: 1, flags: 0, holes: 1, fill: [0, 255, 51] }, [10, 20]);
   check(c[1].water === 20 && c[1].fraction === 1 && Math.abs(c[2].fraction - 0.2) < 1e-12 && Number.isNaN(c[2].water), `compartments ${JSON.stringify(c)}`);

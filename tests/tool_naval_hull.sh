@@ -17,6 +17,18 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$tool" builtin:barge --mass 40000 --json > "$tmp/barge.json" || fail "barge"
 "$tool" builtin:ship --mass 600000 > "$tmp/ship.txt" || fail "ship text output"
 grep -q "settled after" "$tmp/ship.txt" || fail "ship text output lacks the equilibrium"
+grep -q "capsized        no" "$tmp/ship.txt" || fail "ship text output lacks 'capsized no'"
+# The barge with its CG 1 m above the deck (KG 3 m): upright GM_T =
+# KB + BM_T - KG = 0.488 + 1.367 - 3 = -1.15 m; keel-up KG' = -1 m, GM_T' =
+# 2.86 m, GM_L' = 10.0 m: it floats keel-up, heel 180, at the same draft.
+"$tool" builtin:barge --mass 40000 --cg 0,3,0 --json > "$tmp/keelup.json" || fail "keel-up barge"
+"$tool" builtin:barge --mass 40000 --cg 0,3,0 > "$tmp/keelup.txt" || fail "keel-up barge text output"
+grep -q "heel            180.0000 deg" "$tmp/keelup.txt" || fail "keel-up barge: $(grep heel "$tmp/keelup.txt")"
+grep -q "capsized        yes" "$tmp/keelup.txt" || fail "keel-up barge text output lacks 'capsized yes'"
+# A 1 m cube of 1 kg and of 0.1 kg floats flat at m / (rho A): 0.976 and
+# 0.0976 mm; at 0.01 kg (9.8 um, under 1e-4 of its extent) it is refused.
+"$tool" builtin:cube --mass 1 --json > "$tmp/cube1.json" || fail "1 kg cube"
+"$tool" builtin:cube --mass 0.1 --json > "$tmp/cube01.json" || fail "0.1 kg cube"
 
 /usr/bin/env python3 - "$tmp" <<'PY' || fail "JSON checks"
 import json, sys, os
@@ -40,9 +52,22 @@ for k in ("draft", "heel_deg", "trim_deg", "displacement", "center_of_buoyancy")
 draft = 40000 / (1025 * 10 * 4)
 assert abs(eq["draft"] - draft) <= 0.005 * draft, eq["draft"]
 assert abs(eq["heel_deg"]) < 0.05 and abs(eq["trim_deg"]) < 0.05
+assert eq["capsized"] is False and eq["settled"] is True, eq
 near(eq["displacement"], 40000 / 1025, 1e-3)
 near(eq["center_of_buoyancy"][1], draft / 2, 1e-3)
-print("naval-hull JSON ok: barge draft %.5f m (analytic %.5f)" % (eq["draft"], draft))
+up = json.load(open(os.path.join(d, "keelup.json")))["equilibrium"]
+assert -180 < up["heel_deg"] <= 180 and 180 - abs(up["heel_deg"]) < 0.5, up
+assert up["capsized"] is True and up["settled"] is True and abs(up["trim_deg"]) < 0.5, up
+assert abs(up["draft"] - draft) <= 0.005 * draft, up
+near(up["center_of_buoyancy"][1], 2 - draft / 2, 1e-3)
+for name, m in (("cube1.json", 1.0), ("cube01.json", 0.1)):
+    c = json.load(open(os.path.join(d, name)))["equilibrium"]
+    film = m / (1025 * 1.0)
+    assert c["settled"] and not c["capsized"], (m, c)
+    assert abs(c["draft"] - film) <= 1e-3 * film and abs(c["displacement"] - film) <= 1e-3 * film, (m, c)
+    assert abs(c["heel_deg"]) < 0.05 and abs(c["trim_deg"]) < 0.05, (m, c)
+print("naval-hull JSON ok: barge draft %.5f m (analytic %.5f); keel-up heel %.6f, draft %.5f; 1 kg cube %.6g mm" %
+      (eq["draft"], draft, up["heel_deg"], up["draft"], 1e3 * json.load(open(os.path.join(d, "cube1.json")))["equilibrium"]["draft"]))
 PY
 
 # Zephyr columns: built at 20 x 5 and written out, read back; the barge's
@@ -95,6 +120,8 @@ expect_error "No such file" "$tmp/missing.stl"
 expect_error "empty.stl" "$tmp/empty.stl"
 expect_error "unknown built-in hull" builtin:dinghy
 expect_error "sinks" builtin:barge --mass 90000
+expect_error "mass 0.01 kg is too light for this hull: it would float on 0.00976 mm" builtin:cube --mass 0.01
+expect_error "at least 0.05" builtin:cube --mass 0.01
 expect_error "--mass must be" builtin:barge --mass -3
 expect_error "--up must be y or z" builtin:barge --up x
 expect_error "--cg must be X,Y,Z" builtin:barge --mass 1000 --cg 1,2

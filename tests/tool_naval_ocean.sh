@@ -28,9 +28,10 @@ check() {
 
 "$tool" --spectrum pm --wind 10 --size 900 --resolution 128 --cascades 1 --seed 3 --time 12 \
     --steps 3 --json > "$tmp/pm.json" || fail "pm run exited $?"
-check "$tmp/pm.json" 'hs_spectrum > 2.10 && hs_spectrum < 2.16' hs_spectrum       # 0.209 U^2 / g = 2.13
+# --wind is U10; PM's formulas take U19.5 = 1.075 U10
+check "$tmp/pm.json" 'hs_spectrum > 2.43 && hs_spectrum < 2.50' hs_spectrum       # 0.209 U19.5^2 / g = 2.465
 check "$tmp/pm.json" 'hs_measured > 0.8 * hs_spectrum && hs_measured < 1.2 * hs_spectrum' hs_measured hs_spectrum
-check "$tmp/pm.json" 'peak_period > 7.2 && peak_period < 7.4' peak_period         # 2 pi U / (0.877 g) = 7.30
+check "$tmp/pm.json" 'peak_period > 7.75 && peak_period < 7.95' peak_period       # 2 pi U19.5 / (0.877 g) = 7.85
 check "$tmp/pm.json" 'max_height > 0 && min_height < 0 && max_height < 3 * hs_measured' max_height min_height hs_measured
 check "$tmp/pm.json" 'fold_fraction >= 0 && fold_fraction < 0.05' fold_fraction
 check "$tmp/pm.json" 'update_ms > 0 && query_ns_per_point > 0 && query_failed >= 0' update_ms query_ns_per_point query_failed
@@ -43,9 +44,23 @@ check "$tmp/js.json" 'hs_measured > 2.2 && hs_measured < 2.8' hs_measured
 check "$tmp/js.json" 'cascades == 3' cascades
 [ "$(head -c 8 "$tmp/sea.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "sea.png is not a PNG"
 
+# a light wind over the default 100 km is a fully developed sea: PM's Hs
+# 0.209 (1.075 U10)^2 / g = 0.2218 m at 3 m/s, not the fetch law's 0.74 m;
+# the grid (size from the peak) holds it within 1 %
+"$tool" --wind 3 --steps 1 --json > "$tmp/fd.json" || fail "fully developed run exited $?"
+check "$tmp/fd.json" 'hs_spectrum > 0.2174 && hs_spectrum < 0.2262' hs_spectrum
+check "$tmp/fd.json" 'hs_grid > 0.99 * hs_spectrum && hs_grid < 1.01 * hs_spectrum' hs_grid hs_spectrum
+check "$tmp/fd.json" 'size > 130 && size < 145' size                               # 16 peak wavelengths
+
+# --hs alone: a peak period no steeper than 3.6 sqrt(Hs) (11.38 s); --tp sets it
+"$tool" --hs 10 --resolution 64 --cascades 1 --steps 1 --json > "$tmp/hs.json" || fail "--hs run exited $?"
+check "$tmp/hs.json" 'peak_period > 11.3 && peak_period < 11.5' peak_period
+"$tool" --hs 4 --tp 12.5 --resolution 64 --cascades 1 --steps 1 --json > "$tmp/tp.json" || fail "--tp run exited $?"
+check "$tmp/tp.json" 'peak_period > 12.45 && peak_period < 12.55 && tp == 12.5' peak_period tp
+
 # text output names the statistics too
 "$tool" --resolution 32 --cascades 1 --steps 1 > "$tmp/text.txt" || fail "text run exited $?"
-for k in hs_measured hs_spectrum peak_period max_height min_height fold_fraction update query; do
+for k in hs_measured hs_spectrum hs_grid peak_period max_height min_height fold_fraction update query; do
     grep -q "^$k" "$tmp/text.txt" || fail "text output lacks $k"
 done
 
@@ -67,5 +82,7 @@ expect2 beaufort --beaufort 13
 expect2 choppiness --choppiness -1
 expect2 unknown --frobnicate 1
 expect2 wind --wind
+expect2 tp --tp 9
+expect2 tp --hs 3 --tp 9 --spectrum phillips
 "$tool" --help > /dev/null || fail "--help exited $?"
 echo "tool_naval_ocean: ok"

@@ -75,7 +75,7 @@ expect 2 "broken.json" --config "$tmp/broken.json" --check-config
 expect 2 "missing.json" --config "$tmp/missing.json" --check-config
 
 expect 2 "--boats: must be an integer" --boats many
-expect 2 "--tick-hz: must be a number in (0, 1000] (got '0')" --tick-hz 0
+expect 2 "--tick-hz: must be a number in [1, 1000] Hz (got '0')" --tick-hz 0
 expect 2 "--threads: must be an integer in [1, 64]" --threads 0
 expect 2 "--frobnicate: unknown option" --frobnicate
 expect 2 "--seed: missing value" --seed

@@ -147,3 +147,20 @@ expect_error "events\[0\].damage.vessel: no vessel 3 (the scenario has 1)" "$tmp
 printf '{"vessel_types": ["builtin:patrol"], "vessels": [{"type": "patrol", "position": [0, 0]}], "events": [{"time": 0, "damage": {"vessel": 0, "point": [0, -9, 0], "area": 1}}]}' > "$tmp/offhull.json"
 expect_error "events\[0\]: breach: the point (0, -9, 0) m is not on or in the hull" "$tmp/offhull.json"
 echo "naval-sim damage ok"
+
+# Capsize: the 10 x 4 x 2 m barge of 40 t with its CG 1 m above the deck
+# (upright GM_T = 0.488 + 1.367 - 3 = -1.15 m; keel-up 2.86 m), given a
+# roll either way, turns over and floats keel-up: capsized, final heel
+# 180 (in (-180, 180]), the draft m / (rho L B) = 0.9756 m.
+printf '{"vessel_types": [{"name": "topheavy", "hull": "builtin:barge", "mass": 40000, "cg": [0, 3, 0]}], "vessels": [{"type": "topheavy", "position": [0, 0], "angular_velocity": [0.2, 0, 0]}, {"type": "topheavy", "position": [40, 0], "angular_velocity": [-0.2, 0, 0]}]}' > "$tmp/topheavy.json"
+"$tool" "$tmp/topheavy.json" --steps 7200 --json > "$tmp/topheavy_out.json" || fail "topheavy"
+"$tool" "$tmp/topheavy.json" --steps 7200 > "$tmp/topheavy.txt" || fail "topheavy text"
+[ "$(grep -c CAPSIZED "$tmp/topheavy.txt")" -eq 2 ] || fail "topheavy: CAPSIZED missing from the table"
+/usr/bin/env python3 - "$tmp/topheavy_out.json" <<'PY' || fail "topheavy: capsized and heel 180"
+import json, sys
+for v in json.load(open(sys.argv[1]))["per_vessel"]:
+    assert v["capsized"] and not v["sunk"], v
+    assert -180 < v["final_heel_deg"] <= 180 and 180 - abs(v["final_heel_deg"]) < 0.5, v
+    assert abs(v["final_trim_deg"]) < 0.5 and abs(v["final_draft_m"] - 40000 / (1025 * 40)) < 0.01, v
+PY
+echo "naval-sim capsize ok"

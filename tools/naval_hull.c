@@ -13,6 +13,7 @@
 #include "naval/hullgen.h"
 #include "naval/mass.h"
 #include "naval/mesh.h"
+#include "naval/ranges.h"
 #include "naval/statics.h"
 
 static const char usage[] =
@@ -38,7 +39,11 @@ static const char usage[] =
     "inertia is the mesh's, as a solid of density 1 kg/m^3 about its centroid.\n"
     "Column densities are mass / column volume (1 without --mass); the drafts need a mass:\n"
     "--mass, or else the imported columns' own (sum of density x volume).\n"
-    "Exit status: 0 ok, 2 bad arguments or mesh.\n";
+    "Heel is in (-180, 180] degrees, + starboard down (about 180: keel-up, capsized);\n"
+    "trim in [-90, 90], + bow up. A mass too light for the hull to float on a film\n"
+    "1e-4 of its extent deep is refused, with the least mass that does.\n"
+    "Exit status: 0 ok, 2 bad arguments or mesh, or a mass the hull cannot float (too heavy,\n"
+    "too light).\n";
 
 typedef struct hull_args {
     const char* source;
@@ -56,6 +61,25 @@ static int hull_arg_error(const char* fmt, const char* a, const char* b) {
     fprintf(stderr, fmt, a, b);
     fprintf(stderr, "\n(naval-hull --help for usage)\n");
     return 2;
+}
+
+/* A value against its row of the range table (naval/ranges.h): 0, or 2
+ * and "--mass must be in [0.01, 1e+09] kg (got -3)". `what` names the
+ * flag (and the component of a triple). */
+static int hull_range_error(const char* what, nv_range_id id, double v) {
+    char why[256];
+    if (nv_range_why(id, v, why, sizeof why) == 0) return 0;
+    return hull_arg_error("%s %s", what, why);
+}
+
+static int hull_range_error3(const char* flag, nv_range_id id, vec3 v) {
+    const double c[3] = {v.x, v.y, v.z};
+    for (int k = 0; k < 3; k++) {
+        char what[32];
+        snprintf(what, sizeof what, "%s %c", flag, "XYZ"[k]);
+        if (hull_range_error(what, id, c[k])) return 2;
+    }
+    return 0;
 }
 
 /* "N,M": two integers 1..COLUMNS_MAX_GRID. */
@@ -96,23 +120,27 @@ static int hull_parse_args(int argc, char** argv, hull_args* a) {
             a->mesh.up = val[0];
             i++;
         } else if (!strcmp(arg, "--mass")) {
-            if (cli_parse_double(val, &a->mass.mass) || !(a->mass.mass > 0.0))
-                return hull_arg_error("--mass must be a positive number of kg (got '%s')%s", val, "");
+            if (cli_parse_double(val, &a->mass.mass))
+                return hull_arg_error("--mass must be a number of kg (got '%s')%s", val, "");
+            if (hull_range_error("--mass", NV_RANGE_TYPE_MASS, a->mass.mass)) return 2;
             i++;
         } else if (!strcmp(arg, "--cg")) {
             if (cli_parse_triple(val, &a->mass.cg)) return hull_arg_error("--cg must be X,Y,Z in metres (got '%s')%s", val, "");
+            if (hull_range_error3("--cg", NV_RANGE_TYPE_COORDINATE, a->mass.cg)) return 2;
             a->mass.has_cg = true;
             i++;
         } else if (!strcmp(arg, "--gyration")) {
             vec3 k;
-            if (cli_parse_triple(val, &k) || !(k.x > 0 && k.y > 0 && k.z > 0))
-                return hull_arg_error("--gyration must be KX,KY,KZ, positive, in metres (got '%s')%s", val, "");
+            if (cli_parse_triple(val, &k))
+                return hull_arg_error("--gyration must be KX,KY,KZ in metres (got '%s')%s", val, "");
+            if (hull_range_error3("--gyration", NV_RANGE_TYPE_GYRATION, k)) return 2;
             a->mass.gyration = k;
             a->mass.has_gyration = true;
             i++;
         } else if (!strcmp(arg, "--rho")) {
-            if (cli_parse_double(val, &a->rho) || !(a->rho > 0.0))
-                return hull_arg_error("--rho must be a positive density in kg/m^3 (got '%s')%s", val, "");
+            if (cli_parse_double(val, &a->rho))
+                return hull_arg_error("--rho must be a density in kg/m^3 (got '%s')%s", val, "");
+            if (hull_range_error("--rho", NV_RANGE_WORLD_WATER_DENSITY, a->rho)) return 2;
             i++;
         } else if (!strcmp(arg, "--columns")) {
             if (hull_parse_grid(val, &a->columns_nx, &a->columns_nz))
@@ -245,7 +273,8 @@ static void hull_print_json(const mesh* m, const mesh_report* rep, const hull* h
         printf("\"equilibrium\": {\"draft\": %.12g, \"heel_deg\": %.12g, \"trim_deg\": %.12g, \"displacement\": %.12g, ",
                eq->draft, eq->heel_deg, eq->trim_deg, eq->displacement);
         hull_print_vec_json("center_of_buoyancy", eq->center_of_buoyancy, ", ");
-        printf("\"settled\": %s, \"settle_time\": %.6g}", eq->settled ? "true" : "false", eq->settle_time);
+        printf("\"capsized\": %s, \"settled\": %s, \"settle_time\": %.6g}", eq->capsized ? "true" : "false",
+               eq->settled ? "true" : "false", eq->settle_time);
     }
     if (cols->present) hull_print_columns_json(cols);
     printf("}\n");
@@ -283,8 +312,10 @@ static void hull_print_text(const char* source, const mesh* m, const mesh_report
     printf("equilibrium on flat water (rho %g kg/m^3, mass %.6g kg, CG (%.6g, %.6g, %.6g) m)\n", rho, h->body.mass,
            h->body.cg.x, h->body.cg.y, h->body.cg.z);
     printf("  draft           %.6g m\n", eq->draft);
-    printf("  heel            %.4f deg\n", eq->heel_deg);
+    /* (-180, 180]: a heel a hair above -180 would print as -180.0000 */
+    printf("  heel            %.4f deg\n", eq->heel_deg < -179.99995 ? eq->heel_deg + 360.0 : eq->heel_deg);
     printf("  trim            %.4f deg\n", eq->trim_deg);
+    printf("  capsized        %s\n", eq->capsized ? "yes (keel-up: heeled past 90 degrees)" : "no");
     printf("  displacement    %.6g m^3 (%.6g kg)\n", eq->displacement, eq->displacement * rho);
     printf("  buoyancy centre (%.6g, %.6g, %.6g) m\n", eq->center_of_buoyancy.x, eq->center_of_buoyancy.y,
            eq->center_of_buoyancy.z);

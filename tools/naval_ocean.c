@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "naval/ocean.h"
+#include "naval/ranges.h"
 #include "naval/vecmath.h"
 
 static const char usage[] =
@@ -18,12 +19,13 @@ static const char usage[] =
     "\n"
     "Builds the FFT ocean, advances it to --time and prints the field's statistics:\n"
     "hs_measured (4 std of the grid heights), hs_spectrum (4 sqrt(m0) of the spectrum),\n"
-    "peak_period, max/min height, fold_fraction, the update time per step and the cost\n"
-    "of batched choppy-surface queries.\n"
+    "hs_grid (4 sqrt of the variance the grids' waves hold on average), peak_period,\n"
+    "max/min height, fold_fraction, the update time per step and the cost of batched\n"
+    "choppy-surface queries.\n"
     "\n"
     "  --spectrum phillips|pm|jonswap|tma   (default jonswap)\n"
     "  --spreading auto|cos2|mitsuyasu|donelan-banner   (default auto)\n"
-    "  --wind M/S          wind speed (default 10)\n"
+    "  --wind M/S          wind speed at 10 m, U10, for every spectrum (default 10)\n"
     "  --wind-dir DEG      from +x toward +z (default 0)\n"
     "  --fetch M           (default 100000)\n"
     "  --depth M           0 = deep (default 0); tma needs > 0\n"
@@ -32,7 +34,9 @@ static const char usage[] =
     "  --beaufort B        sea state 0..12: sets the wind and the target Hs\n"
     "  --hs M              target significant height; without --wind, the wind of\n"
     "                      a fully developed sea of that height\n"
-    "  --size M            tile of cascade 0 (default 1000)\n"
+    "  --tp S              peak period of the --hs sea (pm, jonswap, tma; default: from\n"
+    "                      the wind and fetch, at least 3.6 sqrt(Hs): Hs / Lp <= 1/20)\n"
+    "  --size M            tile of cascade 0 (default: 16 peak wavelengths)\n"
     "  --resolution N      grid N x N, a power of two (default 256)\n"
     "  --cascades K        1..4 (default 3)\n"
     "  --ratio R           tile size ratio between cascades (default 5.23)\n"
@@ -71,6 +75,43 @@ static int arg_error(const char* fmt, const char* a, const char* b) {
     return 2;
 }
 
+/* The flags that set a quantity of the range table (naval/ranges.h): each
+ * value is checked against its row as it is read, so a bad one exits 2
+ * with the range ("--wind: must be in [0, 60] m/s (got 1e+300)"). */
+static const struct {
+    const char* flag;
+    nv_range_id range;
+} ocean_flag_ranges[] = {
+    {"--wind", NV_RANGE_OCEAN_WIND},
+    {"--wind-dir", NV_RANGE_OCEAN_WIND_DIR},
+    {"--fetch", NV_RANGE_OCEAN_FETCH},
+    {"--depth", NV_RANGE_OCEAN_DEPTH},
+    {"--gamma", NV_RANGE_OCEAN_GAMMA},
+    {"--swell", NV_RANGE_OCEAN_SWELL},
+    {"--beaufort", NV_RANGE_OCEAN_BEAUFORT},
+    {"--hs", NV_RANGE_OCEAN_HS},
+    {"--tp", NV_RANGE_OCEAN_TP},
+    {"--size", NV_RANGE_OCEAN_SIZE},
+    {"--resolution", NV_RANGE_OCEAN_RESOLUTION},
+    {"--cascades", NV_RANGE_OCEAN_CASCADES},
+    {"--ratio", NV_RANGE_OCEAN_CASCADE_RATIO},
+    {"--choppiness", NV_RANGE_OCEAN_CHOPPINESS},
+    {"--seed", NV_RANGE_WORLD_SEED},
+};
+
+/* 0 when `arg` is not such a flag or `val` is within its row; else 2 and the message. */
+static int check_flag_range(const char* arg, const char* val) {
+    for (size_t k = 0; k < sizeof ocean_flag_ranges / sizeof ocean_flag_ranges[0]; k++) {
+        if (strcmp(arg, ocean_flag_ranges[k].flag) != 0) continue;
+        double d;
+        char why[256];
+        if (cli_parse_double(val, &d) != 0) return arg_error("%s: '%s' is not a number", arg, val);
+        if (nv_range_why(ocean_flag_ranges[k].range, d, why, sizeof why)) return arg_error("%s: %s", arg, why);
+        return 0;
+    }
+    return 0;
+}
+
 static int parse_int(const char* text, uint64_t lo, uint64_t hi, int* out) {
     uint64_t v;
     if (cli_parse_u64(text, lo, hi, &v) != 0) return -1;
@@ -100,6 +141,8 @@ static int parse_args(int argc, char** argv, ocean_args* a) {
         if (strncmp(arg, "--", 2) != 0) return arg_error("unexpected argument '%s'%s", arg, "");
         if (i + 1 >= argc) return arg_error("%s needs a value%s", arg, "");
         const char* val = argv[++i];
+        int bad = check_flag_range(arg, val);
+        if (bad) return bad;
         double d = 0.0;
         int is_num = cli_parse_double(val, &d) == 0;
         ocean_params* p = &a->p;
@@ -140,7 +183,7 @@ static int parse_args(int argc, char** argv, ocean_args* a) {
         } else if (!is_num) {
             if (!strcmp(arg, "--wind") || !strcmp(arg, "--wind-dir") || !strcmp(arg, "--fetch") ||
                 !strcmp(arg, "--depth") || !strcmp(arg, "--gamma") || !strcmp(arg, "--swell") ||
-                !strcmp(arg, "--hs") || !strcmp(arg, "--size") || !strcmp(arg, "--ratio") ||
+                !strcmp(arg, "--hs") || !strcmp(arg, "--tp") || !strcmp(arg, "--size") || !strcmp(arg, "--ratio") ||
                 !strcmp(arg, "--choppiness") || !strcmp(arg, "--time") || !strcmp(arg, "--image-extent"))
                 return arg_error("%s: '%s' is not a number", arg, val);
             return arg_error("unknown option '%s'%s", arg, "");
@@ -153,6 +196,7 @@ static int parse_args(int argc, char** argv, ocean_args* a) {
         else if (!strcmp(arg, "--gamma")) p->gamma = d;
         else if (!strcmp(arg, "--swell")) p->swell = d;
         else if (!strcmp(arg, "--hs")) p->hs_target = d;
+        else if (!strcmp(arg, "--tp")) p->tp = d;
         else if (!strcmp(arg, "--size")) p->size = d;
         else if (!strcmp(arg, "--ratio")) p->cascade_ratio = d;
         else if (!strcmp(arg, "--choppiness")) p->choppiness = d;
@@ -413,9 +457,10 @@ int main(int argc, char** argv) {
         printf(
             "{\"spectrum\": \"%s\", \"wind\": %.6g, \"wind_dir\": %.6g, \"fetch\": %.6g, \"depth\": %.6g, "
             "\"size\": %.6g, \"resolution\": %d, \"cascades\": %d, \"choppiness\": %.6g, \"seed\": %llu, "
-            "\"time\": %.6g,\n",
+            "\"time\": %.6g, \"hs_target\": %.6g, \"tp\": %.6g, \"fully_developed_fetch\": %.6g,\n",
             spectrum_name(p->spectrum), p->wind_speed, p->wind_direction, p->fetch, p->depth, p->size, nx, p->cascades,
-            p->choppiness, (unsigned long long)p->seed, a.time);
+            p->choppiness, (unsigned long long)p->seed, a.time, p->hs_target, p->tp,
+            nv_spectrum_fully_developed_fetch(p->wind_speed, p->gravity));
         printf(" \"hs_measured\": %.6g, \"hs_spectrum\": %.6g, \"hs_grid\": %.6g, \"peak_period\": %.6g, "
                "\"max_height\": %.6g, \"min_height\": %.6g, \"mean_height\": %.6g, \"fold_fraction\": %.6g,\n",
                st.hs_measured, st.hs_spectrum, st.hs_grid, st.peak_period, st.max_height, st.min_height,
@@ -424,12 +469,14 @@ int main(int argc, char** argv) {
                "\"query_ns_per_point\": %.6g, \"query_failed\": %zu}\n",
                a.steps, best * 1e3, total / a.steps * 1e3, QN, qbest / QN * 1e9, failed);
     } else {
-        printf("ocean: %s, wind %.3g m/s toward %.3g deg, fetch %.3g m, depth %s\n", spectrum_name(p->spectrum),
-               p->wind_speed, p->wind_direction, p->fetch, p->depth > 0.0 ? "finite" : "deep");
+        printf("ocean: %s, wind %.3g m/s (U10) toward %.3g deg, fetch %.3g m (fully developed from %.3g m), depth %s\n",
+               spectrum_name(p->spectrum), p->wind_speed, p->wind_direction, p->fetch,
+               nv_spectrum_fully_developed_fetch(p->wind_speed, p->gravity), p->depth > 0.0 ? "finite" : "deep");
         printf("grid: %d x %d, %d cascade(s) from %.4g m, choppiness %.3g, seed %llu, t = %.4g s\n", nx, nz,
                p->cascades, p->size, p->choppiness, (unsigned long long)p->seed, a.time);
         printf("hs_measured    %.4f m\n", st.hs_measured);
-        printf("hs_spectrum    %.4f m   (grid's expected %.4f m)\n", st.hs_spectrum, st.hs_grid);
+        printf("hs_spectrum    %.4f m\n", st.hs_spectrum);
+        printf("hs_grid        %.4f m   (the grids' own expected Hs)\n", st.hs_grid);
         printf("peak_period    %.3f s\n", st.peak_period);
         printf("max_height     %.4f m\n", st.max_height);
         printf("min_height     %.4f m\n", st.min_height);

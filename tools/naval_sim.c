@@ -35,7 +35,9 @@ static const char usage[] =
     "\n"
     "heading_deg is the bow's direction about +y, from +x toward -z, in [0, 360) (the\n"
     "scenario's heading_deg), so a turn to starboard shows as a negative heading change;\n"
-    "heel is + with starboard down, trim + with the bow up;\n"
+    "heel is + with starboard down, in (-180, 180] (about 180 keel-up), trim + with the\n"
+    "bow up, in [-90, 90]; a vessel heeled past 90 degrees at some step is capsized\n"
+    "(CAPSIZED in the table, \"capsized\" in the JSON);\n"
     "speed is horizontal, m/s; throttle and rudder are the actual values after the\n"
     "type's rate limits. Exit status: 0 ok, 2 bad arguments or scenario.\n";
 
@@ -234,6 +236,10 @@ static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) 
     if (first || ++v->since >= v->stride) sim_track_add(v);
 }
 
+/* A heel in (-180, 180] a hair above -180 prints as -180 at a precision
+ * whose half unit is `half`: show it as the +180 it is next to. */
+static double sim_heel_shown(double heel, double half) { return heel < -180.0 + half ? heel + 360.0 : heel; }
+
 static void sim_write_csv(FILE* f, const world* w, double time) {
     for (uint32_t s = 0; s < nv_world_vessel_count(w); s++) {
         world_vessel_state st;
@@ -243,7 +249,8 @@ static void sim_write_csv(FILE* f, const world* w, double time) {
         if (heading >= 359.9995) heading = 0.0;
         nv_statics_attitude(st.orientation, &heel, &trim, NULL);
         fprintf(f, "%.6f,%u,%s,%.4f,%.4f,%.4f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f\n", time, st.id,
-                nv_world_hull_type_name(w, st.type), st.position.x, st.position.y, st.position.z, heading, heel, trim,
+                nv_world_hull_type_name(w, st.type), st.position.x, st.position.y, st.position.z, heading,
+                sim_heel_shown(heel, 5e-4), trim,
                 hypot(st.velocity.x, st.velocity.z), st.throttle_actual, st.rudder_actual);
     }
 }
@@ -292,7 +299,7 @@ static void sim_print_json(const sim_args* a, const sim_run* r, const world* w, 
         printf("\"flooded_volume_m3\": %.6g, \"sunk\": %s, \"capsized\": %s, \"final_draft_m\": %.6g, "
                "\"final_heel_deg\": %.6g, \"final_trim_deg\": %.6g}",
                s->flooded_volume, s->sunk ? "true" : "false", s->capsized ? "true" : "false", s->final_draft,
-               s->final_heel, s->final_trim);
+               sim_heel_shown(s->final_heel, 5e-4), s->final_trim);
     }
     printf("]}\n");
 }
@@ -312,6 +319,7 @@ static void sim_print_text(const sim_args* a, const sim_run* r, const world* w, 
         else if (s->turned)
             snprintf(circle, sizeof circle, "%.1f m (%.2f lengths)", s->diameter, s->diameter / s->length);
         if (s->grounded) strncat(circle, "  AGROUND", sizeof circle - strlen(circle) - 1);
+        if (s->capsized) strncat(circle, "  CAPSIZED", sizeof circle - strlen(circle) - 1);
         printf("%6u  %-12s %8.2f %8.2f %8.2f %8.2f %9.1f %9.1f  %s\n", s->id, nv_world_hull_type_name(w, s->type),
                s->final_speed, s->max_speed, s->max_heel, s->max_pitch, s->heading - s->heading_start, s->distance,
                circle);

@@ -3,11 +3,11 @@
  * checksummed binary file, written atomically, from which a world resumes
  * with the same nv_world_state_hash and the same evolution.
  *
- * Format (version 5), little-endian throughout:
+ * Format (version 6), little-endian throughout:
  *
  *   header, 32 bytes
  *     0  magic "NVCHKPT\n"
- *     8  u32 format version (5)
+ *     8  u32 format version (6)
  *    12  u32 section count (6)
  *    16  u64 file size in bytes, header and trailer included
  *    24  u32 flags (0)
@@ -16,8 +16,9 @@
  *     "WRLD"  tick, time (f64), nv_world_state_hash, next id, vessel count,
  *             hull type count, world_config (sunk_removal_depth last), wind
  *             (3 f64), levels of detail
- *     "OCEN"  u8 present, then every ocean_params field (the ocean is a pure
- *             function of its params and the time: nothing else is needed)
+ *     "OCEN"  u8 present, then every ocean_params field in declaration order
+ *             (tp after hs_target; size as the ocean resolved it): the ocean
+ *             is a pure function of its params and the time
  *     "GRND"  u8 present, then the terrain's source ("builtin:NAME" or a
  *             heightmap path), its spec (5 f64) and nv_terrain_fingerprint
  *             of the terrain built from them; then the contact parameters
@@ -111,8 +112,9 @@ int nv_world_set_next_id(world* w, uint32_t next_id, nv_error* err);
 void nv_world_set_clock(world* w, uint64_t tick);
 
 /* 2: slamming memory as half floats; 3: hull types' column grids; 4: the
- * ground; 5: compartments, flooding and the sunk removal depth */
-#define CHECKPOINT_VERSION 5u
+ * ground; 5: compartments, flooding and the sunk removal depth; 6: the
+ * ocean's peak period (ocean_params.tp, after hs_target) */
+#define CHECKPOINT_VERSION 6u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (nv_checkpoint_write_file). */

@@ -39,14 +39,21 @@
 #define OCEAN_MAX_CASCADES 4
 #define OCEAN_MAX_RESOLUTION 2048
 /* The finer cascade c+1 takes over at k = OCEAN_CASCADE_CUT * 2 pi / L_{c+1}
- * (its tile holds 8 wavelengths of the cut): independent of the resolution. */
+ * (its tile holds 8 wavelengths of the cut): independent of the resolution.
+ * Unless the spectrum's peak band, up to k_p OCEAN_PEAK_BAND_HI (k_p =
+ * w_p^2 / g; JONSWAP's peak enhancement is gone by 1.6 k_p), reaches above
+ * that cut and ends under cascade c's Nyquist, (N/2 - 1) 2 pi / L_c: then
+ * the cut moves up to the band's top and one grid samples the whole peak. */
 #define OCEAN_CASCADE_CUT 8.0
+#define OCEAN_PEAK_BAND_HI 1.8
+/* size 0: cascade 0's tile holds this many peak wavelengths (2 pi g / w_p^2). */
+#define OCEAN_AUTO_SIZE_WAVELENGTHS 16.0
 
 typedef struct ocean_params {
     spectrum_type spectrum;    /* JONSWAP */
     spreading_type spreading;  /* AUTO: cos^2 for Phillips, Mitsuyasu otherwise */
     double gravity;            /* 9.81 m/s^2 */
-    double wind_speed;         /* m/s, >= 0 (10) */
+    double wind_speed;         /* m/s at 10 m (U10) for every spectrum, >= 0 (10) */
     double wind_direction;     /* degrees from +x toward +z (0); waves travel downwind */
     double fetch;              /* m, > 0 for JONSWAP / TMA (100 km) */
     double depth;              /* m; 0 = deep water, else > 0 (TMA needs it) */
@@ -56,7 +63,12 @@ typedef struct ocean_params {
     int beaufort;              /* -1 = unused; 0..12 sets wind_speed and hs_target */
     double hs_target;          /* m; > 0 scales the amplitudes so that the field's
                                   time-mean Hs (4 sqrt(2 sum |h0|^2)) is this (0 = off) */
-    double size;               /* tile length of cascade 0, m (1000) */
+    double tp;                 /* s; the peak period of a sea given by hs_target (or Beaufort):
+                                  PM, JONSWAP, TMA. 0: from the wind and fetch, made no
+                                  shorter than nv_spectrum_min_peak_period(hs) (Hs / Lp
+                                  <= 1/20) when a target Hs is set (0) */
+    double size;               /* tile length of cascade 0, m; 0: OCEAN_AUTO_SIZE_WAVELENGTHS
+                                  peak wavelengths (0; nv_ocean_get_params gives the tile) */
     double cascade_ratio;      /* L_c = size / ratio^c, > 1 (5.23) */
     int cascades;              /* 1..4 (3) */
     int resolution;            /* Nx, power of two, 4..2048 (256) */
@@ -181,7 +193,7 @@ void nv_ocean_sample_labels(const ocean* o, size_t count, const double* x0, cons
 void nv_ocean_measure(const ocean* o, ocean_stats* stats);
 
 /* Introspection (tests, tools, renderers). */
-const ocean_params* nv_ocean_get_params(const ocean* o); /* after Beaufort resolution */
+const ocean_params* nv_ocean_get_params(const ocean* o); /* after Beaufort and size resolution */
 const spectrum_model* nv_ocean_get_model(const ocean* o);
 int nv_ocean_cascade_count(const ocean* o);
 double nv_ocean_cascade_size(const ocean* o, int cascade);

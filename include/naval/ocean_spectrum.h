@@ -20,8 +20,8 @@
 
 typedef enum spectrum_type {
     SPECTRUM_PHILLIPS = 0,          /* Tessendorf's; alpha/2 k^-3 exp(-1/(k L)^2) in k */
-    SPECTRUM_PIERSON_MOSKOWITZ = 1, /* fully developed sea; U read as U_19.5 */
-    SPECTRUM_JONSWAP = 2,           /* fetch-limited; fetch and gamma */
+    SPECTRUM_PIERSON_MOSKOWITZ = 1, /* fully developed sea; U10 given, U19.5 = 1.075 U10 inside */
+    SPECTRUM_JONSWAP = 2,           /* fetch-limited (fetch, gamma), capped at the fully developed sea */
     SPECTRUM_TMA = 3                /* JONSWAP times Kitaigorodskii's depth factor */
 } spectrum_type;
 
@@ -38,20 +38,44 @@ typedef struct spectrum_model {
     spectrum_type type;
     spreading_type spreading;
     double gravity;    /* m/s^2, > 0 */
-    double wind_speed; /* m/s, >= 0; 0 gives a flat sea */
+    double wind_speed; /* m/s at 10 m (U10) for every spectrum, >= 0; 0 gives a flat sea */
     double fetch;      /* m, > 0 (JONSWAP, TMA) */
     double depth;      /* m; 0 = deep water, else > 0 (dispersion everywhere, TMA factor) */
     double gamma;      /* JONSWAP peak enhancement, >= 1 (3.3) */
     double swell;      /* 0..1: extra directional narrowing of the cos-2s spreading */
     double scale;      /* multiplies the spectrum (1); set to reach a target Hs */
+    double peak_period; /* s; > 0 puts the peak at 2 pi / peak_period (PM, JONSWAP, TMA; the
+                           height then comes from a target Hs); 0: from the wind and fetch */
     /* derived by nv_spectrum_model_prepare */
     double alpha;      /* Phillips / PM / JONSWAP energy scale */
     double omega_p;    /* peak of the deep-water formula (rad/s); 0 when flat */
     double phillips_l; /* Phillips' largest wave, U^2 / g */
 } spectrum_model;
 
-/* Computes the derived fields; spreading AUTO is resolved here. */
+/* Pierson and Moskowitz's wind was measured at 19.5 m; the project's wind
+ * is U10 everywhere. The log profile's ratio (Holthuijsen 2007, "Waves in
+ * Oceanic and Coastal Waters"): U19.5 = 1.075 U10. */
+#define SPECTRUM_U195_PER_U10 1.075
+/* The steepest sea a default peak period makes when only Hs is given:
+ * DNV-RP-C205's JONSWAP range 3.6 <= Tp / sqrt(Hs) <= 5 (s, m), i.e.
+ * Hs / Lp = 2 pi Hs / (g Tp^2) <= 2 pi / (9.81 * 3.6^2) = 1 / 20.2. */
+#define SPECTRUM_MAX_STEEPNESS (2.0 * 3.14159265358979323846 / (9.81 * 3.6 * 3.6))
+
+/* Computes the derived fields; spreading AUTO is resolved here.
+ * JONSWAP and TMA (without peak_period) follow Hasselmann's fetch laws,
+ * alpha = 0.076 X^-0.22 and w_p = 22 X^-1/3 g / U10 (X = g F / U10^2), up
+ * to the fully developed sea: the peak never goes below Pierson-Moskowitz's
+ * (0.877 g / U19.5, i.e. the fetch is capped at nv_spectrum_fully_developed_fetch)
+ * and the energy m0 never above PM's (alpha is lowered to PM's m0 when the
+ * peak enhancement would overshoot it). */
 void nv_spectrum_model_prepare(spectrum_model* m);
+
+/* The fetch (m) past which the JONSWAP peak stops moving: where Hasselmann's
+ * w_p reaches Pierson-Moskowitz's (g F / U10^2 = 19,600). 0 without wind. */
+double nv_spectrum_fully_developed_fetch(double wind_speed, double gravity);
+/* The shortest peak period a sea of significant height hs gets by default,
+ * sqrt(2 pi hs / (g SPECTRUM_MAX_STEEPNESS)) = 3.6 sqrt(hs) s at g = 9.81. */
+double nv_spectrum_min_peak_period(double hs, double gravity);
 
 /* Dispersion: omega^2 = g k tanh(k depth); depth <= 0 means deep water. */
 double nv_spectrum_dispersion(double k, double depth, double gravity);
@@ -84,7 +108,8 @@ double nv_spectrum_cos2s_norm(double s);
  * significant wave height in the open sea (m). Negative outside 0..12. */
 double nv_spectrum_beaufort_wind(int beaufort);
 double nv_spectrum_beaufort_hs(int beaufort);
-/* Wind speed of a fully developed (Pierson-Moskowitz) sea with this Hs. */
+/* Wind speed (U10) of a fully developed (Pierson-Moskowitz) sea with this Hs:
+ * Hs = 0.2092 U19.5^2 / g = 0.2418 U10^2 / g. */
 double nv_spectrum_wind_for_hs(double hs, double gravity);
 
 /* splitmix64 finaliser. */

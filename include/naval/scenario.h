@@ -11,7 +11,7 @@
  *     "damping": {"linear": 0.02, "angular": 0.5},
  *     "ocean": {"spectrum": "jonswap", "wind": 12, "wind_dir": 30, "fetch": 100000,
  *               "depth": 0, "size": 600, "resolution": 256, "cascades": 1,
- *               "choppiness": 1, "seed": 7, "beaufort": 5, "hs": 2.0, "query": "grid"},
+ *               "choppiness": 1, "seed": 7, "beaufort": 5, "hs": 2.0, "tp": 8, "query": "grid"},
  *     "wind": [8, 0, 3],
  *     "hull_types": [{"name": "ship", "hull": "builtin:ship:500", "up": "y", "flip": false,
  *                     "mass": 600000, "density": 450, "cg": [0, 2, 0], "gyration": [3, 12, 12],
@@ -47,7 +47,11 @@
  * Wind (air drag): with an ocean, the ocean's wind (speed "wind" or the
  * Beaufort number's, toward "wind_dir" degrees from +x toward +z); on flat
  * water the top-level "wind" vector [x, y, z] m/s (default still air).
- * Giving both is an error.
+ * Giving both is an error. The ocean's "wind" is U10 (m/s at 10 m) for
+ * every spectrum (Pierson-Moskowitz's U19.5 is 1.075 U10, docs/ocean.md).
+ * "hs" sets the significant height, "tp" (with "hs" or "beaufort") its
+ * peak period in s (default: from the wind and fetch, at least 3.6
+ * sqrt(hs)); "size" absent or 0: 16 peak wavelengths.
  *
  * "query": "exact" inverts the choppy displacement at every vertex; "grid"
  * (the default with one cascade, refused with more) tabulates the surface

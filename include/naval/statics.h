@@ -31,16 +31,21 @@ typedef struct statics_result {
     bool settled;
     double settle_time;        /* s of simulated time */
     double draft;              /* m: depth of the lowest hull point below the water */
-    double heel_deg;           /* + starboard down */
-    double trim_deg;           /* + bow up */
-    double tilt_deg;           /* angle between the body's up axis and the world's */
+    double heel_deg;           /* + starboard down, (-180, 180]: about 180 keel-up (nv_statics_attitude) */
+    double trim_deg;           /* + bow up, [-90, 90] */
+    double tilt_deg;           /* angle between the body's up axis and the world's, [0, 180] */
+    bool capsized;             /* nv_statics_capsized: floats keel-up */
     double displacement;       /* m^3 of displaced water */
     vec3 center_of_buoyancy;   /* mesh coordinates */
     vec3 position;             /* CG, world */
     quat orientation;
 } statics_result;
 
-/* Fails when the hull cannot float (heavier than its whole displacement). */
+/* Fails when the hull cannot float (heavier than its whole displacement),
+ * or is so light that it would float upright on a film thinner than 1e-4
+ * of its extent from the CG (the message names the mass and the least mass
+ * that floats). The release is stepped at opts->dt, or finer where the
+ * hull's fastest heave, roll or pitch needs it (omega dt <= 0.2). */
 int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, statics_result* out, nv_error* err);
 
 /* CG height at which the hull, held at `orientation`, floats on flat water
@@ -48,8 +53,23 @@ int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, stat
 int nv_statics_balance_height_of(const hull* h, double water_density, double gravity, quat orientation, double* y,
                                  nv_error* err);
 
-/* Heel, trim and tilt of an orientation, degrees. */
+/* Heel, trim and tilt of an orientation (body -> world), degrees, as the
+ * angles of a rotation made of a yaw about the world's up, then a trim
+ * about the body's starboard axis (z), then a heel about the body's own
+ * bow axis (x):
+ *   trim in [-90, 90], + bow up: the bow axis's elevation;
+ *   heel in (-180, 180], + starboard down: 180 is keel-up (capsized),
+ *        0 when the hull stands exactly on end (trim +-90);
+ *   tilt in [0, 180]: the angle between the body's up axis and the world's.
+ * For small angles heel and trim are the elevations of the starboard and
+ * bow axes (to second order). Any pointer may be NULL. */
 void nv_statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg);
+
+/* 1 when the orientation is capsized: heeled past 90 degrees about the
+ * body's own x axis (|heel| > 90) while |trim| < 60 degrees (a hull
+ * standing on its bow or stern has not capsized). The one definition:
+ * nv_world_capsized, naval-hull, naval-sim and the snapshots' flag use it. */
+int nv_statics_capsized(quat orientation);
 
 /* Displaced volume (m^3) and centre of buoyancy (world) of a vessel at
  * `position` / `rotation` whose vertex heights were taken against flat water

@@ -40,8 +40,9 @@
  * (see hydrodyn.h for their meaning and defaults); the water density is the
  * world's. Positive rudder turns to starboard. At most 4 propellers
  * and 4 rudders. Unknown keys, keys given twice, wrong types, non-finite
- * numbers and out-of-range values are rejected with the key's path named
- * ("patrol.json: propellers[0].max_thrust: must be in (0, 1e+09] (got -5)").
+ * numbers and out-of-range values (the ranges of naval/ranges.h) are
+ * rejected with the key's path named ("patrol.json:
+ * propellers[0].max_thrust: must be in (0, 1e+08] N (got -5)").
  * Built-in types: "skiff" (~5 m fast boat), "patrol" (~24 m) and
  * "freighter" (~120 m); each also works as "builtin:NAME" wherever a type
  * file name is accepted. */

@@ -45,7 +45,8 @@
 #define WORLD_NAME_MAX 48
 
 enum {
-    WORLD_VESSEL_FROZEN = 1u << 0, /* its state went non-finite; kept at its last finite state */
+    WORLD_VESSEL_FROZEN = 1u << 0, /* its state went non-finite or out of the world (world.position of
+                                      naval/ranges.h): kept at its last state, at rest */
     WORLD_VESSEL_PLAYER = 1u << 1, /* levels of detail are chosen by distance from these */
     WORLD_VESSEL_GROUNDED = 1u << 2, /* touched the ground (seabed, beach, land) in the last step */
 };
@@ -173,10 +174,12 @@ uint32_t nv_world_breached_count(const world* w);
 /* Switches vessel id's pumps (the type's compartment_damage.pump_rate from
  * each compartment) on or off. Refused for a type without compartments. */
 int nv_world_set_pumps(world* w, uint32_t id, int on, nv_error* err);
-/* Sets world_config.sunk_removal_depth (>= 0, finite). Between steps. */
+/* Sets world_config.sunk_removal_depth (world.sunk_removal_depth of
+ * naval/ranges.h). Between steps. */
 int nv_world_set_sunk_removal_depth(world* w, double depth, nv_error* err);
 /* Heeled past 90 degrees about the body's own x axis (a hull standing on
- * its bow or stern has not capsized). */
+ * its bow or stern, trimmed 60 degrees or more, has not capsized):
+ * nv_statics_capsized, the one definition. */
 int nv_world_capsized(quat orientation);
 
 /* What damage did, in order: the breaches applied before the step

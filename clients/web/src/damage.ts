@@ -78,21 +78,24 @@ export function isClear(d: VesselDamageData): boolean {
 }
 
 /**
- * Heel (+ starboard down) and trim (+ bow up) in degrees, as
- * core/statics.c measures them from the body axes (x bow, y up, z
- * starboard), and whether it has capsized as the world says (heeled past
- * 90 degrees; a hull stood on its bow or stern has not).
+ * Heel (+ starboard down, in (-180, 180]: about 180 keel-up) and trim
+ * (+ bow up, [-90, 90]) in degrees, as core/statics.c measures them
+ * (nv_statics_attitude: yaw, then trim about the body's starboard axis,
+ * then heel about its own bow axis), and whether it has capsized as the
+ * world says (nv_statics_capsized, the snapshots' flag bit 5: heeled past
+ * 90 degrees while trimmed under 60; a hull stood on its bow or stern has
+ * not). The page takes them from the drawn quaternion, so the panel's
+ * heel and its "capsized" agree with what is on screen.
  */
 export function attitude(q: ArrayLike<number>): { heel: number; trim: number; capsized: boolean } {
   const [x, y, z, w] = [q[0], q[1], q[2], q[3]];
   const deg = 180 / Math.PI, unit = (v: number) => Math.max(-1, Math.min(1, v));
-  const trim = Math.asin(unit(2 * (x * y + w * z))) * deg;
-  const heel = Math.asin(unit(-2 * (y * z - w * x))) * deg;
-  // The world's up in the body frame (a row of R), and core's test
-  // (nv_world_capsized): heeled past 90 degrees about the body's own x
-  // axis, not stood on bow or stern.
-  const uy = 1 - 2 * (x * x + z * z), uz = 2 * (y * z - w * x);
-  return { heel, trim, capsized: Math.hypot(uy, uz) > 0.5 && uy < 0 };
+  // The world's up in the body frame (the middle row of R).
+  const ux = 2 * (x * y + w * z), uy = 1 - 2 * (x * x + z * z), uz = 2 * (y * z - w * x);
+  const trim = Math.asin(unit(ux)) * deg;
+  let heel = Math.hypot(uy, uz) > 1e-12 ? Math.atan2(-uz, uy) * deg : 0;
+  if (heel <= -180) heel += 360;
+  return { heel, trim, capsized: uy < 0 && uy * uy + uz * uz > 0.25 };
 }
 
 /** One compartment as the panel shows it. */

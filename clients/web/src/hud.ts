@@ -70,7 +70,7 @@ export interface NavalStats {
   viewRefusal: string;
   /** View updates that failed to decode (refused, not acknowledged). */
   badUpdates: number;
-  /** The followed boat's heel (+ starboard down) and trim (+ bow up), degrees (NaN: none drawn); upside down. */
+  /** The followed boat's heel (+ starboard down, (-180, 180]: about 180 keel-up) and trim (+ bow up, [-90, 90]), degrees (NaN: none drawn); capsized as the world says. */
   heel: number;
   trim: number;
   capsized: boolean;

@@ -13,7 +13,7 @@
 
 import { Fft2 } from "./fft";
 import {
-  SpectrumKind, SpectrumModel, SpreadingKind, beaufortHs, beaufortWind, gaussianPair, gaussianSeed,
+  SpectrumKind, SpectrumModel, SpreadingKind, beaufortHs, beaufortWind, gaussianPair, gaussianSeed, minPeakPeriod,
   spectrumDensity2d, spectrumDispersion, spectrumPrepare,
 } from "./spectrum";
 
@@ -22,7 +22,7 @@ export interface OceanSpecInput {
   spectrum: number;
   spreading: number;
   gravity: number;
-  windSpeed: number;
+  windSpeed: number; // U10, m/s, for every spectrum
   windDirection: number; // degrees from +x toward +z
   fetch: number;
   depth: number;
@@ -31,7 +31,8 @@ export interface OceanSpecInput {
   choppiness: number;
   beaufort: number;
   hsTarget: number;
-  size: number;
+  tp?: number; // s, peak period of the hsTarget sea; 0 or absent: from the wind (at least 3.6 sqrt(Hs))
+  size: number; // cascade 0's tile as the server resolved it (> 0)
   cascadeRatio: number;
   cascades: number;
   resolution: number;
@@ -44,6 +45,7 @@ export interface OceanSpecInput {
 const MAX_CASCADES = 4;
 const MAX_RESOLUTION = 2048;
 const CASCADE_CUT = 8; // core's OCEAN_CASCADE_CUT
+const PEAK_BAND_HI = 1.8; // core's OCEAN_PEAK_BAND_HI
 
 const isPow2In = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi && (n & (n - 1)) === 0;
 
@@ -61,6 +63,10 @@ export function oceanSpecProblem(p: OceanSpecInput): string | null {
   if (!finite(p.choppiness) || !(p.choppiness >= 0 && p.choppiness <= 10)) return `choppiness must be in [0, 10] (got ${p.choppiness})`;
   if (!(Number.isInteger(p.beaufort) && p.beaufort >= -1 && p.beaufort <= 12)) return `beaufort must be 0..12 or -1 (got ${p.beaufort})`;
   if (!finite(p.hsTarget) || !(p.hsTarget >= 0)) return `hs target must be >= 0 m (got ${p.hsTarget})`;
+  const tp = p.tp ?? 0;
+  if (!finite(tp) || !(tp >= 0)) return `tp must be >= 0 s (got ${tp})`;
+  if (tp > 0 && p.spectrum === SpectrumKind.Phillips) return "tp: the Phillips spectrum has no peak period to set";
+  if (tp > 0 && !(p.hsTarget > 0) && p.beaufort < 0) return `tp ${tp} s needs hs (or beaufort)`;
   if (!finite(p.size) || !(p.size > 0 && p.size <= 1e6)) return `size must be in (0, 1e6] m (got ${p.size})`;
   if (!(Number.isInteger(p.cascades) && p.cascades >= 1 && p.cascades <= MAX_CASCADES)) return `cascades must be 1..${MAX_CASCADES} (got ${p.cascades})`;
   if (!isPow2In(p.resolution, 4, MAX_RESOLUTION)) return `resolution must be a power of two in [4, ${MAX_RESOLUTION}] (got ${p.resolution})`;
@@ -137,9 +143,26 @@ export class Ocean {
     this.omega0 = (2 * Math.PI) / p.repeatPeriod;
     const model: SpectrumModel = {
       type: p.spectrum as SpectrumKind, spreading: p.spreading as SpreadingKind, gravity: p.gravity, windSpeed: p.windSpeed,
-      fetch: p.fetch, depth: p.depth, gamma: p.gamma, swell: p.swell, scale: 1, alpha: 0, omegaP: 0, phillipsL: 0,
+      fetch: p.fetch, depth: p.depth, gamma: p.gamma, swell: p.swell, scale: 1, peakPeriod: p.tp ?? 0, alpha: 0, omegaP: 0,
+      phillipsL: 0,
     };
     spectrumPrepare(model);
+    // core's nv_ocean_create: a sea given by its height alone is no steeper than MAX_STEEPNESS
+    if (p.hsTarget > 0 && !((p.tp ?? 0) > 0) && model.type !== SpectrumKind.Phillips && model.omegaP > 0) {
+      const tpMin = minPeakPeriod(p.hsTarget, p.gravity);
+      if ((2 * Math.PI) / model.omegaP < tpMin) {
+        model.peakPeriod = tpMin;
+        spectrumPrepare(model);
+      }
+    }
+    // core's cascade_moved_cut: a cut in the peak band moves to its top when the coarser grid holds it
+    const kp = (model.omegaP * model.omegaP) / model.gravity, nMin = Math.min(p.resolution, p.resolutionZ);
+    const movedCut = (c: number): number => {
+      const lo = (CASCADE_CUT * 2 * Math.PI * Math.pow(p.cascadeRatio, c + 1)) / p.size;
+      const hi = ((nMin / 2 - 1) * 2 * Math.PI * Math.pow(p.cascadeRatio, c)) / p.size;
+      const top = kp * PEAK_BAND_HI;
+      return kp > 0 && top > lo && top <= hi ? top : 0;
+    };
     const windDir = (p.windDirection * Math.PI) / 180;
 
     // h0(k) of cascade c, before the Hs scale; 0 outside its band: core's wave_amplitude.
@@ -162,13 +185,15 @@ export class Ocean {
       return 2 * a * a;
     };
 
+    let moved = 0;
     for (let c = 0; c < p.cascades; c++) {
       const size = p.size / Math.pow(p.cascadeRatio, c), dk = (2 * Math.PI) / size;
       const cells = nx * nz;
+      const kLo = c === 0 ? 0 : moved > 0 ? moved : CASCADE_CUT * dk;
+      moved = c + 1 < p.cascades ? movedCut(c) : 0;
       this.modes.push({
-        size, dk,
-        kLo: c === 0 ? 0 : CASCADE_CUT * dk,
-        kHi: c + 1 < p.cascades ? (CASCADE_CUT * 2 * Math.PI * Math.pow(p.cascadeRatio, c + 1)) / p.size : Infinity,
+        size, dk, kLo,
+        kHi: c + 1 < p.cascades ? (moved > 0 ? moved : (CASCADE_CUT * 2 * Math.PI * Math.pow(p.cascadeRatio, c + 1)) / p.size) : Infinity,
         sigR: new Float64Array(cells), sigI: new Float64Array(cells), delR: new Float64Array(cells), delI: new Float64Array(cells),
         widx: new Int32Array(cells), dispX: new Float64Array(cells), dispZ: new Float64Array(cells),
       });

@@ -10,6 +10,10 @@ export enum SpreadingKind { Auto = 0, Cos2 = 1, Mitsuyasu = 2, DonelanBanner = 3
 const PHILLIPS_ALPHA = 0.0081;
 const PM_ALPHA = 0.0081;
 const PM_BETA = 0.74;
+/** core's SPECTRUM_U195_PER_U10: the wind is U10, Pierson-Moskowitz's U19.5 = 1.075 U10. */
+export const U195_PER_U10 = 1.075;
+/** core's SPECTRUM_MAX_STEEPNESS: Tp >= 3.6 sqrt(Hs) (DNV-RP-C205), Hs / Lp <= 1 / 20.2. */
+export const MAX_STEEPNESS = (2 * 3.14159265358979323846) / (9.81 * 3.6 * 3.6);
 
 export interface SpectrumModel {
   type: SpectrumKind;
@@ -21,10 +25,39 @@ export interface SpectrumModel {
   gamma: number;
   swell: number;
   scale: number;
+  peakPeriod: number; // s; > 0 puts the peak at 2 pi / peakPeriod (PM, JONSWAP, TMA)
   // derived by spectrumPrepare
   alpha: number;
   omegaP: number;
   phillipsL: number;
+}
+
+const pmOmegaP = (u10: number, g: number) => (Math.pow(0.8 * PM_BETA, 0.25) * g) / (U195_PER_U10 * u10);
+const fullyDevelopedChi = () => Math.pow((22 * U195_PER_U10) / Math.pow(0.8 * PM_BETA, 0.25), 3);
+
+// core's jonswap_shape_integral: J(gamma), the deep JONSWAP m0 being alpha g^2 J / w_p^4.
+function jonswapShapeIntegral(gamma: number): number {
+  if (!(gamma > 1)) return 0.2;
+  const lg = Math.log(gamma);
+  let excess = 0;
+  for (let side = 0; side < 2; side++) {
+    const a = side ? 1 : 0.5, b = side ? 2 : 1, sigma = side ? 0.09 : 0.07, n = 400;
+    const h = (b - a) / n;
+    let part = 0;
+    for (let i = 0; i <= n; i++) {
+      const x = a + h * i, d = (x - 1) / sigma, x4 = x * x * x * x;
+      const f = (Math.exp(-1.25 / x4) / (x4 * x)) * Math.expm1(lg * Math.exp(-0.5 * d * d));
+      part += f * (i === 0 || i === n ? 1 : i & 1 ? 4 : 2);
+    }
+    excess += (part * h) / 3;
+  }
+  return 0.2 + excess;
+}
+
+/** core's nv_spectrum_min_peak_period: the shortest default peak period of a sea of height hs. */
+export function minPeakPeriod(hs: number, g: number): number {
+  if (!(hs > 0) || !(g > 0)) return 0;
+  return Math.sqrt((2 * Math.PI * hs) / (g * MAX_STEEPNESS));
 }
 
 export function spectrumPrepare(m: SpectrumModel): void {
@@ -44,13 +77,25 @@ export function spectrumPrepare(m: SpectrumModel): void {
     }
     case SpectrumKind.PiersonMoskowitz:
       m.alpha = PM_ALPHA;
-      m.omegaP = (Math.pow(0.8 * PM_BETA, 0.25) * g) / u;
+      m.omegaP = m.peakPeriod > 0 ? (2 * Math.PI) / m.peakPeriod : pmOmegaP(u, g);
       break;
     case SpectrumKind.Jonswap:
     case SpectrumKind.Tma:
       if (m.fetch > 0) {
+        const wpFd = pmOmegaP(u, g);
         m.alpha = 0.076 * Math.pow((u * u) / (g * m.fetch), 0.22);
         m.omegaP = 22 * Math.cbrt((g * g) / (u * m.fetch));
+        if (m.omegaP < wpFd) { // past the fully developed fetch: the peak stops at PM's
+          m.alpha = 0.076 * Math.pow(fullyDevelopedChi(), -0.22);
+          m.omegaP = wpFd;
+        }
+        if (m.peakPeriod > 0) {
+          m.omegaP = (2 * Math.PI) / m.peakPeriod;
+        } else { // nor does the energy grow past PM's
+          const r = wpFd / m.omegaP;
+          const excess = ((m.alpha * jonswapShapeIntegral(m.gamma)) / (PM_ALPHA * 0.2)) * (r * r * r * r);
+          if (excess > 1) m.alpha /= excess;
+        }
       }
       break;
   }

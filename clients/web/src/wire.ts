@@ -61,6 +61,8 @@ export const FLAG_FROZEN = 1;
 export const FLAG_PLAYER = 2;
 /** On the ground: it touched the seabed or land in the last step. */
 export const FLAG_GROUNDED = 16;
+/** Capsized: heeled past 90 degrees about its own x axis (core's nv_world_capsized). */
+export const FLAG_CAPSIZED = 32;
 /** Contact.b of a contact with the ground. */
 export const CONTACT_GROUND = 0xffffffff;
 
@@ -408,7 +410,7 @@ function worldInfoData(w: WorldInfo): WorldInfoData {
       windDirection: o.windDirection(), fetch: o.fetch(), depth: o.depth(), gamma: o.gamma(), swell: o.swell(),
       choppiness: o.choppiness(), beaufort: o.beaufort(), hsTarget: o.hsTarget(), size: o.size(),
       cascadeRatio: o.cascadeRatio(), cascades: o.cascades(), resolution: o.resolution(), resolutionZ: o.resolutionZ(),
-      repeatPeriod: o.repeatPeriod(), minWavelength: o.minWavelength(), seed: o.seed(), time: o.time(),
+      repeatPeriod: o.repeatPeriod(), minWavelength: o.minWavelength(), seed: o.seed(), time: o.time(), tp: o.tp(),
     },
     types,
     terrain: terrainData(w.terrain(new TerrainInfo())),
