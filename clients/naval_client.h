@@ -96,6 +96,7 @@ void nvc_snapshot_counts_get(nvc_client* c, nvc_snapshot_counts* out);
 typedef struct nvc_vessel {
     uint32_t id;
     proto_token token;
+    double x, z; /* m: where the server placed it (the nearest free water to the request) */
 } nvc_vessel;
 
 int nvc_hello(nvc_client* c, const char* client_name, proto_hello_reply* out, nv_error* err);

@@ -227,6 +227,8 @@ int nvc_spawn(nvc_client* c, const char* type_name, uint16_t type, double x, dou
     if (rc == 0) {
         out->id = resp.body.spawn.vessel_id;
         out->token = resp.body.spawn.token;
+        out->x = resp.body.spawn.x;
+        out->z = resp.body.spawn.z;
     }
     proto_free_response(&resp);
     return rc;

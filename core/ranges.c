@@ -29,7 +29,7 @@
 /* {name, lo, hi, open ends, integer / power of two, unit, consumers, reason} */
 static const nv_range range_table[NV_RANGE_COUNT] = {
     /* ------------------------------------------------------------ ocean */
-    [NV_RANGE_OCEAN_WIND] = {"ocean.wind", 0.0, 60.0, 0, 0, "m/s", OCEAN | SCN | TOOL,
+    [NV_RANGE_OCEAN_WIND] = {"ocean.wind", 0.0, 60.0, 0, 0, "m/s", OCEAN | SCN | TOOL | SRV,
                              "U10 (10-minute mean at 10 m): above the strongest tropical cyclones measured (about 55 "
                              "m/s); Beaufort 12 starts at 32.7. Also the length of a scenario's flat-water wind"},
     [NV_RANGE_OCEAN_WIND_DIR] = {"ocean.wind_dir", -360.0, 360.0, 0, 0, "degrees", OCEAN | SCN | TOOL,
@@ -39,10 +39,10 @@ static const nv_range range_table[NV_RANGE_COUNT] = {
                               "15,000 km); the fetch laws are fitted well inside it"},
     [NV_RANGE_OCEAN_DEPTH] = {"ocean.depth", 0.0, 11000.0, 0, 0, "m", OCEAN | SCN | TOOL,
                               "0 means deep water; the deepest sea floor (Challenger Deep) is 10,935 m down"},
-    [NV_RANGE_OCEAN_HS] = {"ocean.hs", 0.0, 30.0, 0, 0, "m", OCEAN | SCN | TOOL,
+    [NV_RANGE_OCEAN_HS] = {"ocean.hs", 0.0, 30.0, 0, 0, "m", OCEAN | SCN | TOOL | SRV,
                            "0 means off; the highest significant wave height measured is about 19 m (single waves "
                            "near 30 m)"},
-    [NV_RANGE_OCEAN_TP] = {"ocean.tp", 1.0, 30.0, 0, OR_ZERO, "s", OCEAN | SCN | TOOL,
+    [NV_RANGE_OCEAN_TP] = {"ocean.tp", 1.0, 30.0, 0, OR_ZERO, "s", OCEAN | SCN | TOOL | SRV,
                            "the peak period; 0 means from the wind (and no steeper than Hs / Lp = 1/20). 1 s is a "
                            "1.6 m ripple; the longest ocean swells measured run 25 to 30 s"},
     [NV_RANGE_OCEAN_GAMMA] = {"ocean.gamma", 1.0, 10.0, 0, 0, "", OCEAN | SCN | TOOL,
@@ -65,7 +65,7 @@ static const nv_range range_table[NV_RANGE_COUNT] = {
     [NV_RANGE_OCEAN_CASCADE_RATIO] = {"ocean.cascade_ratio", 1.0, 128.0, LO_OPEN, 0, "", OCEAN | TOOL,
                                       "each tile smaller than the last; 128 is the most the finest grid (2048) "
                                       "resolves at the cut (2 x 8 x ratio <= N)"},
-    [NV_RANGE_OCEAN_BEAUFORT] = {"ocean.beaufort", 0.0, 12.0, 0, INT, "", OCEAN | SCN | TOOL,
+    [NV_RANGE_OCEAN_BEAUFORT] = {"ocean.beaufort", 0.0, 12.0, 0, INT, "", OCEAN | SCN | TOOL | SRV,
                                  "the Beaufort scale"},
     [NV_RANGE_OCEAN_MIN_WAVELENGTH] = {"ocean.min_wavelength", 0.0, 1000.0, 0, 0, "m", OCEAN,
                                        "0 keeps every wave; past 1 km it would drop the whole sea of a 30 m/s wind"},

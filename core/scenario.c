@@ -685,3 +685,26 @@ void nv_scenario_instance_destroy(scenario_instance* inst) {
     inst->ocean = NULL;
     inst->terrain = NULL;
 }
+
+uint32_t nv_scenario_check_overlaps(const scenario* s, const scenario_instance* inst,
+                                    void (*warn)(void* ctx, const char* message), void* ctx) {
+    enum { SHOWN = 64 };
+    world_overlap pairs[SHOWN];
+    uint32_t n;
+    if (!inst->world || nv_world_find_overlaps(inst->world, pairs, SHOWN, &n, NULL)) return 0;
+    for (uint32_t k = 0; warn && k < n && k < SHOWN; k++) {
+        const world_overlap* o = &pairs[k];
+        if (o->a >= s->vessel_count || o->b >= s->vessel_count) continue;
+        char line[320];
+        snprintf(line, sizeof line, "vessels[%u] (%s) and vessels[%u] (%s) overlap at the start: centres %.3g m apart",
+                 o->a, s->hulls[s->vessels[o->a].hull].name, o->b, s->hulls[s->vessels[o->b].hull].name,
+                 o->distance);
+        warn(ctx, line);
+    }
+    if (warn && n > SHOWN) {
+        char line[96];
+        snprintf(line, sizeof line, "%u more pairs of vessels overlap at the start", n - SHOWN);
+        warn(ctx, line);
+    }
+    return n;
+}

@@ -496,6 +496,7 @@ typedef struct proto_hello_reply {
 typedef struct proto_spawn_reply {
     uint32_t vessel_id;
     proto_token token;             /* needed by control and despawn */
+    double x, z;                   /* m: where it went (the nearest free water to the request) */
 } proto_spawn_reply;
 
 typedef struct proto_stats {

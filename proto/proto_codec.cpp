@@ -543,7 +543,7 @@ int encode_response(proto_buf* out, const proto_response* r, proto_error* err) {
         }
         case PROTO_BODY_SPAWN: {
             np::Token t = token_to_wire(r->body.spawn.token);
-            body = np::CreateSpawnReply(fbb, r->body.spawn.vessel_id, &t).Union();
+            body = np::CreateSpawnReply(fbb, r->body.spawn.vessel_id, &t, r->body.spawn.x, r->body.spawn.z).Union();
             break;
         }
         case PROTO_BODY_CONTROL: body = np::CreateControlReply(fbb).Union(); break;
@@ -620,6 +620,8 @@ int decode_response(const void* data, size_t size, const proto_limits* limits, p
         auto* s = r->body_as_SpawnReply();
         out->body.spawn.vessel_id = s->vessel_id();
         out->body.spawn.token = token_from_wire(s->token());
+        out->body.spawn.x = s->x();
+        out->body.spawn.z = s->z();
         return 0;
     }
     case np::ResponseBody::WorldInfo: return get_world_info(r->body_as_WorldInfo(), lim, &out->world_info, err);

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "args.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cli.h"
 
 void args_print_usage(FILE* out) {
     fputs("usage: naval-server [options]\n"
@@ -19,6 +22,48 @@ void args_print_usage(FILE* out) {
     fputs("\nPriority: flags > environment > config file > defaults. Flags take \"--flag VALUE\" or\n"
           "\"--flag=VALUE\" (a switch such as --agones alone means 1); bad values exit 2 with the reason.\n",
           out);
+}
+
+/* The unknown-option message every tool prints (tools/cli.h), with the
+ * nearest known flag: the flags are read from the usage text (config.c's
+ * table and the special ones) and kept when cfg_is_known or special. */
+static int args_unknown(const char* name, nv_error* err) {
+    char* text = NULL;
+    size_t size = 0;
+    FILE* f = open_memstream(&text, &size);
+    const char* near = NULL;
+    char found[64] = "";
+    if (f) {
+        args_print_usage(f);
+        fclose(f);
+    }
+    enum { ARGS_MAX_FLAGS = 256 };
+    const char* flags[ARGS_MAX_FLAGS + 1];
+    char* names = text ? malloc(size + 1) : NULL;
+    size_t count = 0, used = 0;
+    if (names) {
+        for (const char* p = text; *p && count < ARGS_MAX_FLAGS; p++) {
+            if (p[0] != '-' || p[1] != '-' || (p > text && !isspace((unsigned char)p[-1]) && p[-1] != '"')) continue;
+            size_t len = 2;
+            while (isalnum((unsigned char)p[len]) || p[len] == '-') len++;
+            if (len < 3) continue;
+            char* word = names + used;
+            memcpy(word, p, len);
+            word[len] = '\0';
+            used += len + 1;
+            p += len - 1;
+            if (cfg_is_known(CFG_FROM_FLAG, word) || !strcmp(word, "--config") || !strcmp(word, "--check-config") ||
+                !strcmp(word, "--help"))
+                flags[count++] = word;
+        }
+        flags[count] = NULL;
+        near = cli_suggest(name, flags);
+        if (near) snprintf(found, sizeof found, "%s", near);
+    }
+    free(names);
+    free(text);
+    if (found[0]) return nv_error_set(err, "unknown option '%s' (did you mean %s?)", name, found);
+    return nv_error_set(err, "unknown option '%s'", name);
 }
 
 /* "--name=value" splits into name and value; "--name" takes the next word. */
@@ -41,7 +86,7 @@ int args_parse(int argc, char** argv, cfg_server* cfg, args_result* out, nv_erro
     for (int i = 1; i < argc; i++) {
         char name[64];
         const char* value;
-        if (args_split(argv[i], name, sizeof name, &value)) return nv_error_set(err, "%.60s...: unknown option", argv[i]);
+        if (args_split(argv[i], name, sizeof name, &value)) return nv_error_set(err, "unknown option '%.60s...'", argv[i]);
         if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
             out->help = 1;
             return 0;
@@ -52,8 +97,7 @@ int args_parse(int argc, char** argv, cfg_server* cfg, args_result* out, nv_erro
             continue;
         }
         int is_config = !strcmp(name, "--config");
-        if (!is_config && !cfg_is_known(CFG_FROM_FLAG, name))
-            return nv_error_set(err, "%s: unknown option", name);
+        if (!is_config && !cfg_is_known(CFG_FROM_FLAG, name)) return args_unknown(name, err);
         if (!value && cfg_is_switch(name)) continue; /* "--agones" alone: on */
         if (!value) {
             if (i + 1 >= argc) return nv_error_set(err, "%s: missing value", name);

@@ -157,16 +157,32 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
     uint32_t id;
     nv_error err;
     proto_spawn_reply* r = &c->resp.body.spawn;
-    if (apply_spawn(c->sim, &c->owners, it->pipe, (uint32_t)type, s->x, s->z, s->heading, NULL, &id, &r->token,
+    /* The nearest free water: clear of the other hulls, the structures and
+     * the land (nv_world_find_free_water), or refused with the reason. The
+     * record log gets the placed position (apply_spawn). */
+    double x = s->x, z = s->z;
+    if (!c->cfg->spawn_anywhere && nv_world_find_free_water(w, (uint32_t)type, s->x, s->z, c->cfg->spawn_search,
+                                                            c->cfg->spawn_clearance, &x, &z, NULL, &err)) {
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, proto_status_of(err.code), "%s", err.message);
+        return;
+    }
+    if (!nv_range_contains(place, x) || !nv_range_contains(place, z)) {
+        cmd_fail(c, it, rid, PROTO_BODY_SPAWN, PROTO_STATUS_LIMIT_EXCEEDED,
+                 "no free water within the world's positions near (%g, %g)", s->x, s->z);
+        return;
+    }
+    if (apply_spawn(c->sim, &c->owners, it->pipe, (uint32_t)type, x, z, s->heading, NULL, &id, &r->token,
                     &err)) {
         cmd_fail(c, it, rid, PROTO_BODY_SPAWN, proto_status_of(err.code), "%s", err.message);
         return;
     }
     r->vessel_id = id;
+    r->x = x;
+    r->z = z;
     cl->vessels++;
     atomic_store_explicit(&c->m->vessels, nv_world_vessel_count(w), memory_order_relaxed);
-    log_event(&cmd_spawns, "connection %u spawned vessel %u (%s) at (%.1f, %.1f)", it->pipe, id,
-              nv_world_hull_type_name(w, (uint32_t)type), s->x, s->z);
+    log_event(&cmd_spawns, "connection %u spawned vessel %u (%s) at (%.1f, %.1f), asked (%.1f, %.1f)", it->pipe,
+              id, nv_world_hull_type_name(w, (uint32_t)type), x, z, s->x, s->z);
     cmd_ok(c, it);
 }
 

@@ -186,6 +186,22 @@ static const cfg_entry cfg_table[] = {
      "tell the Agones SDK sidecar: /ready once listening, /health every 2 s (default off)"},
     {"agones_url", "--agones-url", "NAVAL_AGONES_URL", CFG_STR, CFG_S(agones_url), 0, 0, 0, cfg_check_http_url,
      "the sidecar (default http://127.0.0.1:$AGONES_SDK_HTTP_PORT, else port 9358)"},
+    /* The default world's sea: bounds from the range table (cfg_shared_range). */
+    {"beaufort", "--beaufort", "NAVAL_BEAUFORT", CFG_INT, CFG_N(sea_beaufort), 0, 0, 0, NULL,
+     "the default world's sea state 0..12: sets the wind and Hs (not with a scenario or restore)"},
+    {"wind", "--wind", "NAVAL_WIND", CFG_NUM, CFG_N(sea_wind), 0, 0, 0, NULL,
+     "the default world's wind U10, m/s (default 9)"},
+    {"hs", "--hs", "NAVAL_HS", CFG_NUM, CFG_N(sea_hs), 0, 0, 0, NULL,
+     "the default world's target significant wave height, m (the wind from it unless --wind)"},
+    {"tp", "--tp", "NAVAL_TP", CFG_NUM, CFG_N(sea_tp), 0, 0, 0, NULL,
+     "peak period of the --hs sea, s (default: from Hs)"},
+    {"spawn_search", "--spawn-search", "NAVAL_SPAWN_SEARCH", CFG_NUM, CFG_N(spawn_search), 0, 1e5, 0, NULL,
+     "m around a spawn's position searched for free water; none: refused (default 500)"},
+    {"spawn_clearance", "--spawn-clearance", "NAVAL_SPAWN_CLEARANCE", CFG_NUM, CFG_N(spawn_clearance), 0, 1000, 0,
+     NULL, "m a spawn keeps from other hulls' bounding circles, structures and the ground (default 2)"},
+    {"spawn_anywhere", "--spawn-anywhere", "NAVAL_SPAWN_ANYWHERE", CFG_BOOL, CFG_N(spawn_anywhere), 0, 1, 0, NULL,
+     "spawns go exactly where asked, on land or inside other hulls, no search (staged scenes, tests; default "
+     "off)"},
     {"lod.enabled", "--lod", "NAVAL_LOD", CFG_BOOL, CFG_N(lod), 0, 1, 0, NULL,
      "levels of detail: clients' vessels are players; others get the mesh near one, 20 x 5 columns farther, a "
      "floater beyond (default off)"},
@@ -261,6 +277,12 @@ void cfg_defaults(cfg_server* c) {
     c->record_hash_interval = 60;
     c->lod_mesh_within = 300;
     c->lod_columns_within = 1500;
+    c->sea_beaufort = -1;
+    c->sea_wind = -1;
+    c->sea_hs = -1;
+    c->sea_tp = -1;
+    c->spawn_search = 500;
+    c->spawn_clearance = 2;
     c->limits.max_request_bytes = 65536;
     c->limits.vessels_per_client = 16;
     c->limits.vessels_total = 10000;
@@ -291,7 +313,11 @@ static const nv_range* cfg_shared_range(const cfg_entry* e) {
         nv_range_id range;
     } shared[] = {{"tick_hz", NV_RANGE_WORLD_TICK_HZ},
                   {"sunk_removal_depth", NV_RANGE_WORLD_SUNK_REMOVAL_DEPTH},
-                  {"seed", NV_RANGE_WORLD_SEED}};
+                  {"seed", NV_RANGE_WORLD_SEED},
+                  {"beaufort", NV_RANGE_OCEAN_BEAUFORT},
+                  {"wind", NV_RANGE_OCEAN_WIND},
+                  {"hs", NV_RANGE_OCEAN_HS},
+                  {"tp", NV_RANGE_OCEAN_TP}};
     for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
         if (!strcmp(e->key, shared[i].key)) return nv_range_get(shared[i].range);
     return NULL;
@@ -506,6 +532,20 @@ int cfg_finish(cfg_server* c, nv_error* err) {
     if (c->checkpoint_interval_s > 0.0 && c->checkpoint_interval_s < 0.1)
         return nv_error_set(err, "checkpoint_interval_s: 0 (only at shutdown) or at least 0.1 s (got %g)",
                             c->checkpoint_interval_s);
+    {
+        const char* sea = c->sea_beaufort >= 0 ? "beaufort"
+                          : c->sea_wind >= 0   ? "wind"
+                          : c->sea_hs >= 0     ? "hs"
+                          : c->sea_tp >= 0     ? "tp"
+                                               : NULL;
+        if (sea && (c->scenario[0] || c->restore[0]))
+            return nv_error_set(err, "%s (--%s) sets the default world's sea: a %s brings its own ocean", sea,
+                                sea, c->scenario[0] ? "scenario" : "restored checkpoint");
+        if (c->sea_beaufort >= 0 && (c->sea_wind >= 0 || c->sea_hs >= 0))
+            return nv_error_set(err, "beaufort (--beaufort) sets the wind and Hs: give it alone, or wind and hs");
+        if (c->sea_tp >= 0 && c->sea_hs < 0)
+            return nv_error_set(err, "tp (--tp) is the period of the --hs sea: give hs too");
+    }
     if (c->restore_if_present && !c->restore[0])
         return nv_error_set(err, "restore_if_present needs restore (the checkpoint file to resume from)");
     /* Only absence counts: a file that is there but unreadable or corrupt

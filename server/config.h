@@ -92,6 +92,17 @@ typedef struct cfg_server {
     double lod;                     /* 0 / 1 */
     double lod_mesh_within;         /* m */
     double lod_columns_within;      /* m */
+    /* The default world's sea (naval/ocean.h); -1: unset (the default
+     * 9 m/s JONSWAP sea). Refused with a scenario or a restore: their
+     * ocean is their own. */
+    double sea_beaufort;            /* 0..12: sets the wind and Hs */
+    double sea_wind;                /* U10, m/s */
+    double sea_hs;                  /* target significant height, m */
+    double sea_tp;                  /* peak period of the --hs sea, s */
+    /* Spawns go to the nearest free water (nv_world_find_free_water). */
+    double spawn_search;            /* m searched around the asked position */
+    double spawn_clearance;         /* m kept from other hulls, structures and the ground */
+    double spawn_anywhere;          /* 0 / 1: spawns go exactly where asked (staged scenes, tests) */
     cfg_limits limits;
 } cfg_server;
 

@@ -56,7 +56,7 @@ typedef struct loop_server {
     uint64_t last_agones_ns;
     uint64_t last_summary_ns;    /* log_summarize */
     int stopping;
-    int bad_restore;             /* --restore found nothing usable: exit 2 */
+    int bad_restore;             /* --restore found nothing usable, or the world (its scenario) did not build: exit 2 */
     persist persist;             /* checkpoints (cfg->checkpoint) and the record's base */
     agones* agones;              /* NULL unless cfg->agones */
 } loop_server;
@@ -343,7 +343,11 @@ static int loop_build_world(loop_server* s, owners* restored, nv_error* err) {
     if (c->restore_absent)
         log_info("--restore-if-present: no checkpoint at %s yet: building a new world (checkpoints go there)",
                  c->checkpoint);
-    if (!c->restore[0]) return sim_create(&s->sim, c, err);
+    if (!c->restore[0]) {
+        /* A scenario that does not load is an input error, as with --check-config. */
+        s->bad_restore = sim_create(&s->sim, c, err) != 0;
+        return s->bad_restore ? -1 : 0;
+    }
     checkpoint ck;
     int rc = persist_read(c->restore, &ck, err);
     if (!rc && (rc = sim_restore(&s->sim, &ck, (uint32_t)c->threads, uv_hrtime(), restored, err)) != 0)

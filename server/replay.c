@@ -14,6 +14,7 @@
 #include <uv.h>
 
 #include "apply.h"
+#include "cli.h"
 #include "log.h"
 #include "naval/checkpoint.h"
 #include "naval/jobs.h"
@@ -64,7 +65,11 @@ static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
                 return nv_error_set(err, "--threads: must be an integer in [1, %d]", JOBS_MAX_THREADS);
             r->threads = (uint32_t)k;
         } else if (a[0] == '-' && a[1]) {
-            return nv_error_set(err, "%s: unknown option", a);
+            /* The tools' unknown-option message (tools/cli.h), with the nearest flag. */
+            static const char* const flags[] = {"--threads", "--json", "--help", NULL};
+            const char* near = cli_suggest(a, flags);
+            if (near) return nv_error_set(err, "unknown option '%s' (did you mean %s?)", a, near);
+            return nv_error_set(err, "unknown option '%s'", a);
         } else if (nfiles < 2) {
             files[nfiles++] = a;
         } else {

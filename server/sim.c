@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "naval/ocean_spectrum.h"
 #include "naval/vessel_type.h"
 #include "persist.h"
 #include "resume.h"
@@ -30,7 +31,18 @@ static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* er
     s->contacts = nv_world_contacts_default();
     s->has_ocean = true;
     sim_default_ocean(&s->ocean, (uint64_t)cfg->seed);
-    if (nv_ocean_params_validate(&s->ocean, err)) return -1;
+    /* The sea flags (config.h: -1 unset), as naval-ocean takes them: a
+     * Beaufort number sets the wind and Hs; Hs alone gets the wind of a
+     * fully developed sea of that height. The tile stays 600 m. */
+    if (cfg->sea_beaufort >= 0) s->ocean.beaufort = (int)cfg->sea_beaufort;
+    if (cfg->sea_wind >= 0) s->ocean.wind_speed = cfg->sea_wind;
+    if (cfg->sea_hs >= 0) {
+        s->ocean.hs_target = cfg->sea_hs;
+        if (cfg->sea_wind < 0) s->ocean.wind_speed = nv_spectrum_wind_for_hs(cfg->sea_hs, s->ocean.gravity);
+    }
+    if (cfg->sea_tp >= 0) s->ocean.tp = cfg->sea_tp;
+    int flags = cfg->sea_beaufort >= 0 || cfg->sea_wind >= 0 || cfg->sea_hs >= 0 || cfg->sea_tp >= 0;
+    if (nv_ocean_params_validate(&s->ocean, err)) return flags ? nv_error_prefix(err, "the sea flags") : -1;
     int n = nv_vessel_type_builtin_count();
     s->hulls = calloc((size_t)n, sizeof *s->hulls);
     if (!s->hulls) return nv_error_fail(err, NV_ENOMEM, "out of memory");
@@ -48,6 +60,8 @@ static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* er
     }
     return 0;
 }
+
+static void sim_warn_overlap(void* ctx, const char* message) { log_warn("%s: %s", (const char*)ctx, message); }
 
 static int sim_load_scenario(const cfg_server* cfg, scenario* s, nv_error* err) {
     int rc = cfg->scenario[0] ? nv_scenario_load_file(cfg->scenario, s, err) : sim_default_scenario(cfg, s, err);
@@ -224,6 +238,9 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     if (nv_jobs_create(&s->pool, (uint32_t)cfg->threads, err)) goto done;
     if (nv_scenario_instantiate(&scn, s->pool, &s->inst, err)) goto done;
     s->world = s->inst.world;
+    /* The scenario's own vessels overlapping at the start: a warning each
+     * (the demo fleet, drawn apart, is not checked). */
+    if (cfg->scenario[0]) nv_scenario_check_overlaps(&scn, &s->inst, sim_warn_overlap, (void*)cfg->scenario);
     if (cfg->lod) {
         world_lod lod = nv_world_lod_default();
         lod.enabled = 1;

@@ -8,6 +8,7 @@
  * patrol boat driven onto a 1:10 beach grounds bow-up near the shoreline
  * and stays; the state hash is the same at 1, 2 and 3 threads. */
 #include <math.h>
+#include <time.h>
 
 #include "naval/jobs.h"
 #include "naval/scenario.h"
@@ -297,12 +298,74 @@ static void same_hash_at_any_thread_count(void** state) {
     assert_true(hashes[0] == hashes[2]);
 }
 
+static double test_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* An island 40 m square, 5 m high, in 30 m of water. */
+static double island(double x, double z) { return fabs(x) < 20.0 && fabs(z) < 20.0 ? 5.0 : -30.0; }
+
+/* Spawns' free water (nv_world_find_free_water): a spot inside another
+ * hull moves clear of it by the sum of the radii and the margin, one on
+ * the island moves to water deeper than the keel, and none within reach
+ * is refused with the reason. A crowd of 2,025 boxes around the spot
+ * costs one bounded search (its time printed). */
+static void spawns_find_free_water(void** state) {
+    (void)state;
+    uint32_t type, a;
+    nv_error err;
+    world* w = box_world(NULL, 20000.0, &type);
+    terrain* t = make_terrain(-200.0, -200.0, 2.0, 201, island);
+    nv_world_set_terrain(w, t);
+    double y;
+    ASSERT_OK(nv_world_type_float_height(w, type, &y, &err), err);
+    ASSERT_OK(nv_world_spawn(w, type, v3(60.0, y, 0.0), quat_identity(), &a, &err), err);
+    const double r = sqrt(5.0 * 5.0 + 2.0 * 2.0 + 1.0 * 1.0), margin = 1.0;
+    double x, z;
+    uint32_t tried;
+    /* Free water where asked: it stays. */
+    ASSERT_OK(nv_world_find_free_water(w, type, 100.0, 50.0, 100.0, margin, &x, &z, &tried, &err), err);
+    assert_true(x == 100.0 && z == 50.0 && tried == 1);
+    /* Inside vessel a: clear of it. */
+    ASSERT_OK(nv_world_find_free_water(w, type, 62.0, 1.0, 100.0, margin, &x, &z, &tried, &err), err);
+    double d = hypot(x - 60.0, z);
+    if (!(d >= 2.0 * r + margin - 1e-9 && d < 2.0 * r + margin + 8.0))
+        fail_msg("inside the other box: placed %.2f m from it, expected %.2f to %.2f", d, 2.0 * r + margin,
+                 2.0 * r + margin + 8.0);
+    /* On the island: off it, the ground under the footprint below the keel. */
+    ASSERT_OK(nv_world_find_free_water(w, type, 0.0, 0.0, 100.0, margin, &x, &z, &tried, &err), err);
+    double keel = y - BOX_H / 2;
+    assert_true(nv_terrain_max_in(t, x - r, z - r, x + r, z + r) < keel - margin);
+    assert_true(hypot(x, z) < 20.0 + r + 2.0 + 8.0);
+    /* No free water within reach. */
+    assert_int_equal(nv_world_find_free_water(w, type, 0.0, 0.0, 5.0, margin, &x, &z, &tried, &err), -1);
+    assert_int_equal(err.code, NV_ELIMIT);
+    if (!strstr(err.message, "no free water within 5 m of (0, 0)")) fail_msg("got '%s'", err.message);
+    /* A crowd: 45 x 45 boxes 12 m apart around (1000, 1000). */
+    for (int i = 0; i < 45; i++)
+        for (int j = 0; j < 45; j++) {
+            uint32_t id;
+            ASSERT_OK(nv_world_spawn(w, type, v3(1000.0 + 12.0 * (i - 22), y, 1000.0 + 12.0 * (j - 22)),
+                                     quat_identity(), &id, &err),
+                      err);
+        }
+    double t0 = test_now();
+    ASSERT_OK(nv_world_find_free_water(w, type, 1000.0, 1000.0, 500.0, margin, &x, &z, &tried, &err), err);
+    double ms = 1e3 * (test_now() - t0);
+    assert_true(fmax(fabs(x - 1000.0), fabs(z - 1000.0)) >= 22 * 12.0 + 2.0 * r + margin - 1e-6);
+    printf("free water out of a crowd of 2025: %u candidates, %.2f ms, placed (%.1f, %.1f)\n", tried, ms, x, z);
+    nv_world_destroy(w);
+    nv_terrain_destroy(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(box_lands_on_dry_ground),       cmocka_unit_test(box_rests_on_shallow_seabed),
         cmocka_unit_test(friction_holds_or_slides),      cmocka_unit_test(patrol_boat_runs_aground),
         cmocka_unit_test(same_hash_at_any_thread_count), cmocka_unit_test(columns_rest_on_the_ground),
-        cmocka_unit_test(floaters_keep_off_the_ground),
+        cmocka_unit_test(floaters_keep_off_the_ground),   cmocka_unit_test(spawns_find_free_water),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

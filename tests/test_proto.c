@@ -378,7 +378,7 @@ static void response_round_trips(void** state) {
         float verts[24];
         uint32_t idx[36];
         r.body.hello = (proto_hello_reply){PROTO_VERSION, "srv", 60.0, 16};
-        if (kind == PROTO_BODY_SPAWN) r.body.spawn = (proto_spawn_reply){99, token_of(9)};
+        if (kind == PROTO_BODY_SPAWN) r.body.spawn = (proto_spawn_reply){99, token_of(9), 12.5, -7.25};
         if (kind == PROTO_BODY_STATS)
             r.body.stats = (proto_stats){1, 2.0, 3.0, 60.0, 4, 5, 6, 7.0f, 8.0f, 9.0f, 10, 11, 12, 13, 14};
         fill_world_info(&r.world_info, types, 2);
@@ -390,7 +390,11 @@ static void response_round_trips(void** state) {
         assert_int_equal(d.status, PROTO_STATUS_OK);
         assert_int_equal(d.kind, kind);
         if (kind == PROTO_BODY_HELLO) assert_memory_equal(&d.body.hello, &r.body.hello, sizeof d.body.hello);
-        if (kind == PROTO_BODY_SPAWN) assert_memory_equal(&d.body.spawn, &r.body.spawn, sizeof d.body.spawn);
+        if (kind == PROTO_BODY_SPAWN) {
+            assert_int_equal(d.body.spawn.vessel_id, r.body.spawn.vessel_id);
+            assert_memory_equal(&d.body.spawn.token, &r.body.spawn.token, sizeof d.body.spawn.token);
+            assert_true(d.body.spawn.x == 12.5 && d.body.spawn.z == -7.25);
+        }
         if (kind == PROTO_BODY_STATS) assert_memory_equal(&d.body.stats, &r.body.stats, sizeof d.body.stats);
         if (kind == PROTO_BODY_WORLD_INFO) {
             r.world_info.protocol_version = PROTO_VERSION;
@@ -478,7 +482,7 @@ static void make_samples(samples* s) {
     proto_response resp;
     memset(&resp, 0, sizeof resp);
     resp.kind = PROTO_BODY_SPAWN;
-    resp.body.spawn = (proto_spawn_reply){3, token_of(9)};
+    resp.body.spawn = (proto_spawn_reply){3, token_of(9), 0.0, 0.0};
     add_sample(s, PROTO_KIND_RESPONSE, proto_encode_response(&s->buf[s->count], &resp, &err), &err);
     resp.kind = PROTO_BODY_WORLD_INFO;
     resp.world_info = w;

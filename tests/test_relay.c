@@ -245,7 +245,9 @@ static void bad_arguments_are_named(void** state) {
         {{"--upstream", "tcp://a:1", "--listen", "tcp://127.0.0.1:7999", "--health", "8080", NULL}, 2,
          "--health must be HOST:PORT"},
         {{"--upstream", "tcp://a:1", "--listen", "tcp://127.0.0.1:7999", "--frobnicate", NULL}, 2,
-         "--frobnicate: unknown option"},
+         "naval-relay: unknown option '--frobnicate'"},
+        {{"--upstream", "tcp://a:1", "--listen", "tcp://127.0.0.1:7999", "--tick-hzz", "30", NULL}, 2,
+         "unknown option '--tick-hzz' (did you mean --tick-hz?)"},
         {{"--upstream", "tcp://a:1", "--listen", NULL}, 2, "--listen: missing value"},
         {{"--upstream", "tcp://a:1", "--listen", "tcp://127.0.0.1:7999", "--max-views", "5", NULL}, 2,
          "--max-views: views are off without --view-listen"},
@@ -459,7 +461,7 @@ static void views_hold_what_is_near(void** state) {
     nng_socket pub = relay_test_pub(up);
     assert_int_equal(relay_test_wait_health(ws_port, 200, 5.0), 200);
     nng_socket spectator = relay_test_sub(spec);
-    nvc_vessel own = {1, {{0}}};
+    nvc_vessel own = {1, {{0}}, 0.0, 0.0};
     own.token.bytes[0] = 7;
     relay_test_view views[3] = {
         {.name = "near (tcp)", .lo = 1, .hi = 1 + FLEET_NEAR},

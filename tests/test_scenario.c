@@ -415,13 +415,47 @@ static void vessel_type_mistakes_are_named(void** state) {
     expect_rejection("{" SKIFF ", \"ocean\": {\"wind\": 5}, \"wind\": [1, 0, 0]}", "bad.json: wind: the ocean sets the wind");
 }
 
+typedef struct overlap_lines {
+    int count;
+    char first[320];
+} overlap_lines;
+
+static void collect_overlap(void* ctx, const char* message) {
+    overlap_lines* l = ctx;
+    if (l->count++ == 0) snprintf(l->first, sizeof l->first, "%s", message);
+}
+
+/* Two freighters 10 m apart overlap: one warning naming both and the
+ * distance. Two side by side 25 m apart (19 m beams: their bounding
+ * spheres overlap, their hulls do not) and one far off are not named. */
+static void overlapping_vessels_are_warned(void** state) {
+    (void)state;
+    static const char json[] = "{\"vessel_types\": [\"builtin:freighter\"], \"vessels\": ["
+                               "{\"type\": \"freighter\", \"position\": [0, 0]},"
+                               "{\"type\": \"freighter\", \"position\": [10, 0]},"
+                               "{\"type\": \"freighter\", \"position\": [0, 300]},"
+                               "{\"type\": \"freighter\", \"position\": [0, 325]}]}";
+    scenario s;
+    scenario_instance inst;
+    nv_error err;
+    ASSERT_OK(nv_scenario_parse(json, sizeof json - 1, "two.json", NULL, &s, &err), err);
+    ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
+    overlap_lines lines = {0};
+    assert_int_equal(nv_scenario_check_overlaps(&s, &inst, collect_overlap, &lines), 1);
+    assert_int_equal(lines.count, 1);
+    if (!strstr(lines.first, "vessels[0] (freighter) and vessels[1] (freighter) overlap at the start: centres 10 m apart"))
+        fail_msg("got '%s'", lines.first);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_file_builds_its_world),  cmocka_unit_test(ocean_section_reaches_the_ocean),
         cmocka_unit_test(mistakes_are_named),           cmocka_unit_test(missing_mesh_fails_at_instantiation),
         cmocka_unit_test(vessel_types_reach_the_world), cmocka_unit_test(ocean_sets_the_wind),
         cmocka_unit_test(example_scenarios_run),        cmocka_unit_test(vessel_type_mistakes_are_named),
-        cmocka_unit_test(terrain_reaches_the_world),
+        cmocka_unit_test(terrain_reaches_the_world),      cmocka_unit_test(overlapping_vessels_are_warned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

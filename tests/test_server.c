@@ -2,10 +2,14 @@
 /* naval-server end to end: a real server process on loopback (random free
  * ports, 20 demo boats) driven through the client library over tcp and
  * WebSocket: snapshots with increasing ticks, spawn / steer / despawn with
- * tokens, refusals, hostile bytes, limits, metrics, and a clean SIGTERM. */
+ * tokens, refusals, hostile bytes, limits, metrics, and a clean SIGTERM;
+ * a second server with the sea flags places spawns in free water. */
 #include <math.h>
 #include <setjmp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -71,7 +75,9 @@ static int group_setup(void** state) {
     make_web_root();
     const char* extra[] = {"--boats", "20", "--threads", "2", "--tick-hz", "30", "--log-level", "warn",
                            "--max-request-bytes", "4096", "--keyframe-interval", "10", "--requests-per-second",
-                           "1000", "--request-burst", "1000", "--web-root", web_root, NULL};
+                           "1000", "--request-burst", "1000", "--web-root", web_root,
+                           /* the contacts test beaches a boat on purpose */
+                           "--spawn-anywhere", NULL};
     if (proc_start(&srv, NAVAL_SERVER_PATH, extra, 15.0)) {
         fprintf(stderr, "naval-server did not start\n");
         return -1;
@@ -333,7 +339,7 @@ static void test_wrong_token_refused(void** state) {
     /* A demo boat has no token a client could know. */
     proto_snapshot s = {0};
     next_snapshot(cli, &s);
-    nvc_vessel demo = {s.vessels[0].id, {{0}}};
+    nvc_vessel demo = {s.vessels[0].id, {{0}}, 0.0, 0.0};
     proto_free_snapshot(&s);
     assert_int_equal(nvc_control(cli, &demo, 1.0f, 0.0f, &e), -1);
     assert_int_equal(e.status, PROTO_STATUS_UNAUTHORIZED);
@@ -538,7 +544,7 @@ static void test_admin_and_metrics(void** state) {
     nvc_client* bad = NULL;
     nv_error e;
     if (nvc_connect(&bad, &o, &e)) fail_msg("%s", e.message);
-    nvc_vessel v = {demo, {{0}}};
+    nvc_vessel v = {demo, {{0}}, 0.0, 0.0};
     assert_int_equal(nvc_control(bad, &v, 0.0f, 0.0f, &e), -1);
     assert_int_equal(e.status, PROTO_STATUS_UNAUTHORIZED);
     nvc_close(bad);
@@ -570,6 +576,90 @@ static void test_admin_and_metrics(void** state) {
     assert_int_equal(proc_http_get(srv.http_port, "/js/../../../../etc/passwd", text, sizeof text), 400);
 }
 
+/* Half the length of a type: its bounding circle is at least that wide. */
+static double half_length(const proto_world_info* w, uint32_t t) {
+    return fmax(-w->types[t].bounds_min[0], w->types[t].bounds_max[0]);
+}
+
+/* A server of its own with the sea flags and a 100 m spawn search: its
+ * WorldInfo reports Beaufort 6's sea; a patrol boat asked for inside a
+ * freighter (12 m aft of its centre, 3.3 m off its centreline) comes out
+ * clear of it; a skiff asked for on the beach goes to water deeper than
+ * its keel; a freighter asked for on the first one, and a skiff in the
+ * island's middle (140 m of land around), are refused with the reason.
+ * A sea flag on a server without a sane value exits 2 with the range. */
+static void test_spawns_in_free_water_and_sea_flags(void** state) {
+    (void)state;
+    server_proc sea;
+    const char* extra[] = {"--boats", "0", "--threads", "1", "--tick-hz", "30", "--log-level", "warn",
+                           "--beaufort", "6", "--spawn-search", "100", NULL};
+    if (proc_start(&sea, NAVAL_SERVER_PATH, extra, 15.0)) fail_msg("naval-server --beaufort 6 did not start");
+    nvc_client* c = connect_to(sea.snapshot_url, sea.command_url);
+    nv_error e;
+    proto_world_info w = {0};
+    if (nvc_get_world_info(c, &w, &e)) fail_msg("%s", e.message);
+    assert_true(w.has_ocean);
+    /* Beaufort 6: a strong breeze, 10.8 to 13.8 m/s; Hs about 3 m */
+    if (!(w.ocean.beaufort == 6 && w.ocean.wind_speed >= 10.8 && w.ocean.wind_speed <= 13.8 &&
+          w.ocean.hs_target > 2.0 && w.ocean.hs_target < 5.0))
+        fail_msg("--beaufort 6: WorldInfo says beaufort %d, wind %.2f m/s, hs %.2f m", w.ocean.beaufort,
+                 w.ocean.wind_speed, w.ocean.hs_target);
+    nvc_vessel big, small, skiff, refused;
+    if (nvc_spawn(c, "freighter", 0, 4000.0, 4000.0, 0.0, &big, &e)) fail_msg("%s", e.message);
+    if (nvc_spawn(c, "patrol", 0, 4000.0 - 12.0, 4000.0 + 3.3, 0.0, &small, &e)) fail_msg("%s", e.message);
+    /* the beach (the island's -z side, 130 m from its centre): land */
+    if (nvc_spawn(c, "skiff", 0, -60.0, -130.0, 0.0, &skiff, &e)) fail_msg("%s", e.message);
+    assert_int_equal(nvc_spawn(c, "freighter", 0, 4000.0, 4000.0, 0.0, &refused, &e), -1);
+    assert_int_equal(e.status, PROTO_STATUS_LIMIT_EXCEEDED);
+    if (!strstr(e.message, "no free water within 100 m of (4000, 4000)")) fail_msg("got '%s'", e.message);
+    assert_int_equal(nvc_spawn(c, "skiff", 0, -60.0, 0.0, 0.0, &refused, &e), -1);
+    if (!strstr(e.message, "no free water within 100 m of (-60, 0)")) fail_msg("got '%s'", e.message);
+    /* Where they went: the next snapshot that has all three. */
+    proto_snapshot s = {0};
+    const proto_vessel *vb = NULL, *vs = NULL, *vk = NULL;
+    double deadline = proc_now() + 30.0;
+    while (!(vb && vs && vk) && proc_now() < deadline) {
+        nv_error pe;
+        if (nvc_poll_snapshot(c, 3000, &s, &pe)) fail_msg("no snapshot: %s", pe.message);
+        vb = find_vessel(&s, big.id), vs = find_vessel(&s, small.id), vk = find_vessel(&s, skiff.id);
+    }
+    assert_true(vb && vs && vk);
+    double d = hypot(vs->position[0] - vb->position[0], vs->position[2] - vb->position[2]);
+    double need = half_length(&w, 2) + half_length(&w, 1);
+    if (!(d >= need && d <= 100.0 + 20.0))
+        fail_msg("the patrol boat is %.1f m from the freighter's centre: at least %.1f m (their half lengths) expected",
+                 d, need);
+    /* the reply says where each went */
+    if (!(fabs(small.x - vs->position[0]) < 2.0 && fabs(small.z - vs->position[2]) < 2.0 &&
+          fabs(big.x - 4000.0) < 1e-9 && fabs(big.z - 4000.0) < 1e-9))
+        fail_msg("SpawnReply placed the patrol boat at (%.1f, %.1f), the snapshot at (%.1f, %.1f)", small.x, small.z,
+                 vs->position[0], vs->position[2]);
+    double moved = hypot(vk->position[0] + 60.0, vk->position[2] + 130.0);
+    /* the ground under it, from WorldInfo's terrain (its nearest node) */
+    const proto_terrain_info* t = &w.terrain;
+    long i = lround((vk->position[0] - t->origin_x) / t->cell_size);
+    long j = lround((vk->position[2] - t->origin_z) / t->cell_size);
+    assert_true(i >= 0 && j >= 0 && i < (long)t->nx && j < (long)t->nz);
+    double ground = t->min_elevation + t->heights[j * t->nx + i] / 65535.0 * (t->max_elevation - t->min_elevation);
+    if (!(moved > 5.0 && ground < -(0.33 + 2.0) + 0.5))
+        fail_msg("the skiff asked for on the beach went %.1f m to (%.1f, %.1f), ground %.2f m", moved,
+                 vk->position[0], vk->position[2], ground);
+    proto_free_snapshot(&s);
+    proto_free_world_info(&w);
+    nvc_close(c);
+    assert_int_equal(proc_stop(&sea, SIGTERM, 10.0), 0);
+    /* --wind out of range: exit 2 with the range */
+    char cmd[1024], out[512] = "";
+    snprintf(cmd, sizeof cmd, "'%s' --wind 1e9 --check-config 2>&1", NAVAL_SERVER_PATH);
+    FILE* p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t got = fread(out, 1, sizeof out - 1, p);
+    out[got] = '\0';
+    int status = pclose(p);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    if (!strstr(out, "--wind: must be a number in [0, 60] m/s (got '1e9')")) fail_msg("got '%s'", out);
+}
+
 static void test_sigterm_exits_cleanly(void** state) {
     (void)state;
     assert_ticking(0);
@@ -587,6 +677,7 @@ int main(void) {
         cmocka_unit_test(test_websocket_and_compact),
         cmocka_unit_test(test_admin_and_metrics),
         cmocka_unit_test(test_client_callback_timeout_errors),
+        cmocka_unit_test(test_spawns_in_free_water_and_sea_flags),
         cmocka_unit_test(test_sigterm_exits_cleanly),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -120,7 +120,7 @@ static void test_damage_session(void** state) {
     assert_non_null(strstr(e.message, "area"));
     assert_int_equal(nvc_damage(admin, 987654, 0.0f, 0.0f, 0.0f, 0.2f, NULL, &e), -1);
     assert_int_equal(e.status, PROTO_STATUS_NOT_FOUND);
-    nvc_vessel forged = {own.id, {{1, 2, 3}}};
+    nvc_vessel forged = {own.id, {{1, 2, 3}}, 0.0, 0.0};
     assert_int_equal(nvc_pumps(player, &forged, 1, &e), -1);
     assert_int_equal(e.status, PROTO_STATUS_UNAUTHORIZED);
     if (nvc_pumps(player, &own, 1, &e)) fail_msg("pumps: %s", e.message);

@@ -5,7 +5,8 @@
  * an orphan); SIGTERM stops it. naval-replay on the base checkpoint and
  * the log matches every state hash (at two thread counts); a log with one
  * control value changed makes it exit 1 naming the tick; a checkpoint
- * that is not the log's base is refused with exit 2. */
+ * that is not the log's base is refused with exit 2. Spawns placed in free
+ * water (off the island, apart) are logged where they went and replay. */
 #include <math.h>
 #include <sys/stat.h>
 #include <setjmp.h>
@@ -71,7 +72,9 @@ static void test_record_session(void** state) {
     (void)state;
     const char* extra[] = {"--boats", "10", "--threads", "1", "--tick-hz", "60", "--record", rec,
                            "--record-hash-interval", "10", "--orphan-timeout", "0.2", "--checkpoint", final,
-                           "--checkpoint-interval", "0", "--log-level", "debug", NULL};
+                           "--checkpoint-interval", "0", "--log-level", "debug",
+                           /* boats on the island: they run aground, contacts to replay */
+                           "--spawn-anywhere", NULL};
     if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not start");
     nvc_client* a = connect_to(&srv, 1);
     nvc_client* b = connect_to(&srv, 0);
@@ -254,12 +257,64 @@ static void test_restart_keeps_previous_log(void** state) {
     assert_int_equal(sb.st_mode & 0777, 0600); /* it holds tokens */
 }
 
+/* Spawns go to free water (placed off the island, clear of each other):
+ * the log records where they went, and the replay matches. */
+static void test_placed_spawns_replay(void** state) {
+    (void)state;
+    char placed[160], placed_base[170];
+    snprintf(placed, sizeof placed, "%s/placed.rec", dir);
+    snprintf(placed_base, sizeof placed_base, "%s/placed.rec.ckpt", dir);
+    const char* extra[] = {"--boats", "3", "--threads", "1", "--record", placed, "--record-hash-interval", "5",
+                           NULL};
+    if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not start");
+    nvc_client* a = connect_to(&srv, 0);
+    nv_error e;
+    nvc_vessel boats[2];
+    if (nvc_spawn(a, "patrol", 0, -30.0, 10.0, 0.5, &boats[0], &e) ||
+        nvc_spawn(a, "patrol", 0, -30.0, 10.0, 0.5, &boats[1], &e))
+        fail_msg("spawn: %s", e.message);
+    proto_stats st = {0};
+    double give_up = proc_now() + 30.0;
+    while (st.tick < 40 && proc_now() < give_up) {
+        proc_sleep_ms(50);
+        if (nvc_get_stats(a, &st, &e)) fail_msg("stats: %s", e.message);
+    }
+    assert_int_equal(logged_stop(&srv, SIGTERM, 10.0, log_path, 0), 0);
+    nvc_close(a);
+    char* text = logged_slurp(placed, NULL);
+    assert_non_null(text);
+    double at[2][2];
+    const char* p = text;
+    for (int k = 0; k < 2; k++) {
+        p = strstr(p, " spawn ");
+        assert_non_null(p);
+        unsigned id, type;
+        assert_int_equal(sscanf(p, " spawn %u %u %lf %lf", &id, &type, &at[k][0], &at[k][1]), 4);
+        p++;
+        /* off the island (radius 140 m about (-60, 0)) */
+        if (!(hypot(at[k][0] + 60.0, at[k][1]) > 140.0)) fail_msg("spawn %d at (%g, %g)", k, at[k][0], at[k][1]);
+    }
+    free(text);
+    /* patrol boats 24 m long: their centres at least a length apart */
+    assert_true(hypot(at[0][0] - at[1][0], at[0][1] - at[1][1]) >= 24.0);
+    int rc = replay(placed_base, placed, "2");
+    if (rc != 0) {
+        char* err = logged_slurp(err_path, NULL);
+        fail_msg("naval-replay exited %d: %s", rc, err ? err : "");
+    }
+    char* out = logged_slurp(out_path, NULL);
+    assert_non_null(strstr(out, "\"ok\": true"));
+    assert_non_null(strstr(out, "\"spawns\": 2"));
+    free(out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_session),
         cmocka_unit_test(test_tampered_log),
         cmocka_unit_test(test_tampered_contact),
         cmocka_unit_test(test_restart_keeps_previous_log),
+        cmocka_unit_test(test_placed_spawns_replay),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -51,6 +51,20 @@ expect_error "--boats must be" --boats 0
 expect_error "power of two" --ocean-resolution 100
 expect_error "unknown option" --frobnicate 1
 expect_error "cannot open" --scenario "$tmp/none.json"
+# One convention across the tools (tools/cli.h): the suggestion, exit 2 for a
+# missing scenario with its path and errno, and --tick-hz (the server's name;
+# --hz stays as a deprecated alias).
+expect_error "naval-bench: unknown option '--bots' (did you mean --boats?)" --bots 3
+expect_error "naval-bench: unknown option '--tick-hzz' (did you mean --tick-hz?)" --tick-hzz 30
+expect_error "$tmp/none.json: cannot open: No such file or directory" --scenario "$tmp/none.json"
+expect_error "--tick-hz: must be in \[1, 1000\] Hz (got 5000)" --tick-hz 5000
+expect_error "--hz: must be in \[1, 1000\] Hz (got 5000)" --hz 5000
+for flag in --tick-hz --hz; do
+    "$tool" --boats 4 --hull-tris 200 --steps 2 --ocean-resolution 64 --threads 1 $flag 30 --json > "$tmp/hz.json" \
+        || fail "$flag 30 exited $?"
+    grep -q '"hz": 30,' "$tmp/hz.json" || fail "$flag 30: $(cat "$tmp/hz.json")"
+done
+"$tool" --help | grep -q -- "--tick-hz H .*--hz is a deprecated alias" || fail "--help lacks --tick-hz"
 expect_error "unknown built-in hull" --hull builtin:dinghy --steps 1
 expect_error "--model must be" --model voxels
 expect_error "--forces must be" --forces some

@@ -25,6 +25,10 @@ grep -q "capsized        no" "$tmp/ship.txt" || fail "ship text output lacks 'ca
 "$tool" builtin:barge --mass 40000 --cg 0,3,0 > "$tmp/keelup.txt" || fail "keel-up barge text output"
 grep -q "heel            180.0000 deg" "$tmp/keelup.txt" || fail "keel-up barge: $(grep heel "$tmp/keelup.txt")"
 grep -q "capsized        yes" "$tmp/keelup.txt" || fail "keel-up barge text output lacks 'capsized yes'"
+grep -qF "bounds (mesh)   x [-5, 5]  y [0, 2]  z [-2, 2] m (size 10 x 2 x 4)" "$tmp/keelup.txt" ||
+    fail "barge mesh bounds: $(grep bounds "$tmp/keelup.txt")"
+grep -qF "bounds (CG)     x [-5, 5]  y [-3, -1]  z [-2, 2] m" "$tmp/keelup.txt" ||
+    fail "barge body-frame bounds about CG (0, 3, 0): $(grep bounds "$tmp/keelup.txt")"
 # A 1 m cube of 1 kg and of 0.1 kg floats flat at m / (rho A): 0.976 and
 # 0.0976 mm; at 0.01 kg (9.8 um, under 1e-4 of its extent) it is refused.
 "$tool" builtin:cube --mass 1 --json > "$tmp/cube1.json" || fail "1 kg cube"
@@ -60,6 +64,17 @@ assert -180 < up["heel_deg"] <= 180 and 180 - abs(up["heel_deg"]) < 0.5, up
 assert up["capsized"] is True and up["settled"] is True and abs(up["trim_deg"]) < 0.5, up
 assert abs(up["draft"] - draft) <= 0.005 * draft, up
 near(up["center_of_buoyancy"][1], 2 - draft / 2, 1e-3)
+# The bounding box (hullgen's barge: a 10 x 4 x 2 m box, x in [-5, 5], keel
+# at y = 0, z in [-2, 2]), in mesh coordinates and in the body frame about
+# the CG: the volume centroid (0, 1, 0), or the given CG (0, 3, 0).
+keel = json.load(open(os.path.join(d, "keelup.json")))
+for doc, cg in ((barge, (0, 1, 0)), (keel, (0, 3, 0))):
+    b = doc["bounds"]
+    for got, want in zip(b["min"] + b["max"] + b["size"], (-5, 0, -2, 5, 2, 2, 10, 2, 4)): near(got, want, 1e-9)
+    for got, want in zip(b["cg"], cg): near(got, want, 1e-9)
+    for k in range(3):
+        near(b["body_min"][k], b["min"][k] - cg[k], 1e-9)
+        near(b["body_max"][k], b["max"][k] - cg[k], 1e-9)
 for name, m in (("cube1.json", 1.0), ("cube01.json", 0.1)):
     c = json.load(open(os.path.join(d, name)))["equilibrium"]
     film = m / (1025 * 1.0)
@@ -126,6 +141,9 @@ expect_error "--mass must be" builtin:barge --mass -3
 expect_error "--up must be y or z" builtin:barge --up x
 expect_error "--cg must be X,Y,Z" builtin:barge --mass 1000 --cg 1,2
 expect_error "unknown option" builtin:barge --frobnicate
+expect_error "naval-hull: unknown option '--mas' (did you mean --mass?)" builtin:barge --mas 3
+expect_error "naval-hull: unknown option '--gyraton' (did you mean --gyration?)" builtin:barge --gyraton 1,1,1
+expect_error "$tmp/missing.stl.*No such file or directory" "$tmp/missing.stl"
 expect_error "no hull given"
 expect_error "--columns must be N,M" builtin:barge --columns 0,5
 expect_error "--columns must be N,M" builtin:barge --columns 20

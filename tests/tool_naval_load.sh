@@ -8,7 +8,12 @@
 # fleet as it was); an impossible threshold exits 1 and says which; with
 # --view-radius the players read views instead of the stream and the JSON's
 # "stream" holds sane figures (kbit/s within the budget, update rates,
-# finite errors and join time).
+# finite errors and join time); progress lines come on stderr and the
+# tester's peak RSS stays under 64 MiB; an unknown --type exits 1 naming
+# the type; a short --ramp (freighters, a 6 ms tick p99 budget) stops at the
+# budget and prints "this server holds N boats / P players at 30 Hz" with
+# the limiting figure; a server made to overrun (200 boats at 500 Hz on one
+# thread) fails the default overrun budget, exit 1, naming it.
 # Usage: tool_naval_load.sh NAVAL_LOAD NAVAL_SERVER NAVAL_WATCH
 set -u
 load=$1
@@ -31,7 +36,8 @@ expect() {
 "$load" --help > "$tmp/help" || fail "--help"
 for flag in --server --players --boats-per-player --spectators --ws-spectators --duration --input-hz --json \
             --max-p99-tick-ms --max-drop-rate --view-radius --budget-kbps --view-port --view-url \
-            --max-kbps-per-player near_hz_min error_far_m_p99 join_ms_p99; do
+            --max-kbps-per-player near_hz_min error_far_m_p99 join_ms_p99 --max-overrun-rate --ramp \
+            --ramp-step-s "default 0.01"; do
     grep -qF -- "$flag" "$tmp/help" || fail "--help does not mention $flag"
 done
 expect 2 "--players: expected a whole number in [0, 1000]" --players many
@@ -43,6 +49,8 @@ expect 2 "--duration: missing value" --duration
 expect 2 "--view-radius: expected metres" --view-radius 0
 expect 2 "--budget-kbps: needs --view-radius" --budget-kbps 64
 expect 2 "--view-port: expected a port number" --view-port 70000
+expect 2 "--max-overrun-rate: expected a fraction in [0, 1]" --max-overrun-rate 2
+expect 2 "--ramp: not with --view-radius" --ramp --view-radius 100
 set -- $(/usr/bin/env python3 -c '
 import socket
 ss = [socket.socket() for _ in range(5)]
@@ -63,9 +71,12 @@ pid=$!
 
 # shellcheck disable=SC2086
 "$load" $ports --players 2 --boats-per-player 3 --spectators 2 --ws-spectators 2 --duration 3 --warmup 0.5 \
-    --input-hz 4 --json --max-p99-tick-ms 1000 --max-drop-rate 0.5 > "$tmp/run.json" 2> "$tmp/err"
+    --input-hz 4 --json --max-p99-tick-ms 1000 --max-drop-rate 0.5 --max-overrun-rate 0.2 > "$tmp/run.json" 2> "$tmp/err"
 rc=$?
 [ "$rc" = 0 ] || fail "naval-load exited $rc: $(cat "$tmp/err") $(cat "$tmp/run.json")"
+# one progress line a second on stderr
+n=$(grep -c '^naval-load: measuring [0-9]*/3 s: 26 vessels, .* snapshots/s, tick p99 .* overruns' "$tmp/err")
+[ "$n" -ge 2 ] || fail "expected progress lines on stderr, got $n: $(cat "$tmp/err")"
 "$watch" "tcp://127.0.0.1:$snap" --once --json > "$tmp/after.json" 2> "$tmp/err" || fail "naval-watch after the run"
 /usr/bin/env python3 - "$tmp/run.json" "$tmp/before.json" "$tmp/after.json" <<'PY' || fail "the report: $(cat "$tmp/run.json")"
 import json, sys
@@ -102,6 +113,11 @@ assert 0 < rtt["p50"] <= rtt["p99"] <= rtt["max"] < 2000, rtt
 # its boats are gone again
 assert before["vessels"] == 20 and after["vessels"] == 20, (before["vessels"], after["vessels"])
 assert r["stream"] is None, r["stream"]  # no views
+assert srv["figures"] == "in_window" and srv["reported"]["figures"] == "since_server_start", srv
+assert srv["ticks_in_window"] > 0 and 0 <= srv["overrun_rate"] <= 0.2 and 0 <= srv["drop_rate"] <= 0.5, srv
+assert p["boats_wanted"] == 6, p
+assert r["ramp"] is None and r["config"]["max_overrun_rate"] == 0.2, r["config"]
+assert 0 < r["tester_peak_rss_mib"] < 64, r["tester_peak_rss_mib"]  # bounded: reservoirs, not every value
 print(f'naval-load: {roles["tcp_spectators"]["snapshots_per_s"]} snapshots/s, latency p50 '
       f'{roles["tcp_spectators"]["latency_ms"]["p50"]} ms, rtt p50 {rtt["p50"]} ms, tick p99 {srv["tick_ms"]["p99"]} ms')
 PY
@@ -110,7 +126,8 @@ PY
 # spectators, the monitor is the truth.
 # shellcheck disable=SC2086
 "$load" $ports --view-port "$view" --players 2 --boats-per-player 2 --spectators 0 --ws-spectators 0 --duration 3 \
-    --warmup 1 --view-radius 800 --budget-kbps 64 --json --max-kbps-per-player 70.4 > "$tmp/view.json" 2> "$tmp/err"
+    --warmup 1 --view-radius 800 --budget-kbps 64 --json --max-kbps-per-player 70.4 --max-overrun-rate 0.2 \
+    --max-drop-rate 0.5 > "$tmp/view.json" 2> "$tmp/err"
 rc=$?
 [ "$rc" = 0 ] || fail "naval-load with views exited $rc: $(cat "$tmp/err") $(cat "$tmp/view.json")"
 /usr/bin/env python3 - "$tmp/view.json" <<'PY' || fail "the views' report: $(cat "$tmp/view.json")"
@@ -139,7 +156,7 @@ PY
 # An impossible threshold: exit 1, and the report says which.
 # shellcheck disable=SC2086
 "$load" $ports --players 1 --boats-per-player 1 --spectators 1 --ws-spectators 0 --duration 1 --warmup 0.2 \
-    --json --max-p99-tick-ms 0.000001 > "$tmp/strict.json" 2> "$tmp/err"
+    --json --max-p99-tick-ms 0.000001 --max-overrun-rate 1 --max-drop-rate 1 > "$tmp/strict.json" 2> "$tmp/err"
 rc=$?
 [ "$rc" = 1 ] || fail "an impossible threshold exited $rc: $(cat "$tmp/err")"
 /usr/bin/env python3 - "$tmp/strict.json" <<'PY' || fail "the failed report: $(cat "$tmp/strict.json")"
@@ -148,9 +165,69 @@ r = json.load(open(sys.argv[1]))
 assert r["passed"] is False and len(r["failures"]) == 1 and "server tick p99" in r["failures"][0], r["failures"]
 assert r["roles"]["players"]["boats_despawned"] == 1, r["roles"]["players"]
 PY
+
+# An unknown type: no boat spawns, exit 1, and the failure names the type (no "nan" anywhere).
+# shellcheck disable=SC2086
+"$load" $ports --players 2 --boats-per-player 2 --spectators 0 --ws-spectators 0 --duration 0.5 --warmup 0.2 \
+    --type nosuchboat > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" = 1 ] || fail "an unknown type exited $rc: $(cat "$tmp/out") $(cat "$tmp/err")"
+grep -q "players: spawned 0 of 4 boats of type 'nosuchboat'" "$tmp/out" || fail "no spawn failure: $(cat "$tmp/out")"
+grep -q "spawned 0 of 2 boats of type 'nosuchboat'" "$tmp/err" || fail "stderr lacks the type: $(cat "$tmp/err")"
+grep -qi "nan" "$tmp/out" && fail "the report prints nan: $(cat "$tmp/out")"
+
+# A ramp: 16 freighters a step within 300 m until a budget breaks: the tick
+# p99 passes 6 ms (20 skiffs alone tick in ~2-3 ms here; packed freighters
+# touch and add ~3 ms a step) or the server refuses a spawn for want of free
+# water (141 m freighters: 128 do not fit near the centre), within 8 steps.
+# shellcheck disable=SC2086
+"$load" $ports --ramp --players 1 --boats-per-player 16 --type freighter --spectators 0 --ws-spectators 0 \
+    --ramp-step-s 1 --warmup 0.3 --ramp-max-steps 8 --max-p99-tick-ms 6 --json > "$tmp/ramp.json" 2> "$tmp/err"
+rc=$?
+[ "$rc" = 0 ] || fail "the ramp exited $rc: $(cat "$tmp/err")"
+grep -Eq '^this server holds [0-9]+ boats / [0-9]+ players at 30 Hz \([0-9]+ vessels in its world\); limit: (tick p99 [0-9.]+ ms > 6 ms|spawns refused: [0-9]+ of the step.s 16 boats|overruns .*)$' "$tmp/err" \
+    || fail "the ramp's line: $(cat "$tmp/err")"
+grep -q '^naval-load: ramp step 1 (1 players) 1/1 s:' "$tmp/err" || fail "the ramp's progress: $(cat "$tmp/err")"
+/usr/bin/env python3 - "$tmp/ramp.json" <<'PY' || fail "the ramp's report: $(cat "$tmp/ramp.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ramp = r["ramp"]
+steps = ramp["steps"]
+assert ramp["broke"] is True, ramp
+assert ramp["limit"].startswith(("tick p99", "spawns refused", "overruns")), ramp
+assert 1 <= len(steps) <= 8 and steps[-1]["held"] is False and all(s["held"] for s in steps[:-1]), steps
+assert ramp["holds_players"] == len(steps) - 1 and ramp["holds_boats"] == 16 * (len(steps) - 1), ramp
+assert ramp["tick_hz"] == 30, ramp
+if ramp["limit"].startswith("tick p99"):
+    assert steps[-1]["tick_p99_ms"] > 6, steps
+p = r["roles"]["players"]
+assert p["boats_despawned"] == p["boats_spawned"] == steps[-1]["boats"], p
+print(f'ramp: holds {ramp["holds_boats"]} boats / {ramp["holds_players"]} players; {ramp["limit"]}')
+PY
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
 pid=
 [ "$rc" = 0 ] || fail "the server exited $rc"
+
+# A server that cannot keep up: 200 boats at 500 Hz (a 2 ms budget) on one
+# thread overrun nearly every tick; the default budget (1 %) fails the run.
+"$server" --boats 200 --threads 1 --tick-hz 500 --log-level warn --snapshot-url "tcp://127.0.0.1:$snap" \
+    --compact-url "tcp://127.0.0.1:$compact" --command-url "tcp://127.0.0.1:$cmd" --http "127.0.0.1:$http" \
+    --view-url "tcp://127.0.0.1:$view" 2> "$tmp/server.log" &
+pid=$!
+"$watch" "tcp://127.0.0.1:$snap" --once --json --timeout 10 > /dev/null 2> "$tmp/err" \
+    || fail "the overrun server did not come up: $(cat "$tmp/err")"
+# shellcheck disable=SC2086
+"$load" $ports --players 1 --boats-per-player 1 --spectators 0 --ws-spectators 0 --duration 1 --warmup 0.2 \
+    > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" = 1 ] || fail "an overrunning server passed (exit $rc): $(cat "$tmp/out")"
+grep -Eq '^server overruns [0-9.]+ % of ticks > 1 % \([0-9]+ overruns in [0-9]+ ticks\)$' "$tmp/out" \
+    || fail "the overruns are not named: $(cat "$tmp/out")"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+pid=
+[ "$rc" = 0 ] || fail "the overrun server exited $rc"
 echo "tool_naval_load: ok"

@@ -81,6 +81,12 @@ expect2 cascades --cascades 9
 expect2 beaufort --beaufort 13
 expect2 choppiness --choppiness -1
 expect2 unknown --frobnicate 1
+# One convention across the tools (tools/cli.h): the suggestion, exit 2; a
+# picture that cannot be created names its path and errno, exit 2.
+expect2 "naval-ocean: unknown option '--wnd' (did you mean --wind?)" --wnd 3
+expect2 "naval-ocean: unknown option '--imag' (did you mean --image?)" --imag
+expect2 "naval-ocean: --image: cannot create '$tmp/no/such/dir/sea.png': No such file or directory" \
+    --resolution 32 --cascades 1 --steps 1 --image "$tmp/no/such/dir/sea.png"
 expect2 wind --wind
 expect2 tp --tp 9
 expect2 tp --hs 3 --tp 9 --spectrum phillips

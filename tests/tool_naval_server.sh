@@ -77,7 +77,9 @@ expect 2 "missing.json" --config "$tmp/missing.json" --check-config
 expect 2 "--boats: must be an integer" --boats many
 expect 2 "--tick-hz: must be a number in [1, 1000] Hz (got '0')" --tick-hz 0
 expect 2 "--threads: must be an integer in [1, 64]" --threads 0
-expect 2 "--frobnicate: unknown option" --frobnicate
+expect 2 "naval-server: unknown option '--frobnicate'" --frobnicate
+expect 2 "naval-server: unknown option '--boat' (did you mean --boats?)" --boat 3
+expect 2 "unknown option '--tick-hzz' (did you mean --tick-hz?)" --tick-hzz=30
 expect 2 "--seed: missing value" --seed
 expect 2 "--http: must be HOST:PORT" --http 8080
 expect 2 "--snapshot-url: is not a URL of the form tcp://" --snapshot-url http://localhost:1
@@ -92,6 +94,13 @@ grep -qF "NAVAL_ADMIN_TOKEN: must be at least 16" "$tmp/err" || fail "admin toke
 # boat that has a propeller cannot carry the demo fleet.
 expect 0 "configuration ok" --scenario "$data/scenarios/harbour.json" --boats 3 --check-config
 expect 2 "nowhere.json" --scenario "$tmp/nowhere.json" --check-config
+# Without --check-config too: a scenario that does not load is an input
+# error (exit 2, the path and the system's reason), found before any port opens.
+timeout 30 "$server" --scenario "$tmp/nowhere.json" > /dev/null 2> "$tmp/err"
+rc=$?
+[ "$rc" = 2 ] || fail "a missing --scenario exited $rc, expected 2: $(cat "$tmp/err")"
+grep -qF "$tmp/nowhere.json: cannot open: No such file or directory" "$tmp/err" ||
+    fail "a missing --scenario: $(cat "$tmp/err")"
 echo '{"hull_types": [{"name": "box", "hull": "builtin:barge", "mass": 40000}], "vessels": []}' > "$tmp/plain.json"
 expect 2 "no vessel type with a propeller" --scenario "$tmp/plain.json" --boats 2 --check-config
 expect 0 "configuration ok" --scenario "$tmp/plain.json" --check-config

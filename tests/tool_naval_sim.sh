@@ -100,6 +100,13 @@ expect_error() {
 printf '{"vessel_types": ["builtin:skiff"], "vessels": [{"type": "skiff", "position": [0, 0], "controls": {"throttle": 3}}]}' > "$tmp/bad.json"
 expect_error "a scenario file is required" --steps 10
 expect_error "unknown option" "$turning" --frobnicate 1
+# One convention across the tools (tools/cli.h): the unknown option quoted,
+# the nearest known one suggested, exit 2; file errors name the path and errno.
+expect_error "naval-sim: unknown option '--stps' (did you mean --steps?)" "$turning" --stps 10
+expect_error "naval-sim: unknown option '--frobnicate'$" "$turning" --frobnicate 1
+expect_error "$tmp/none.json: cannot open: No such file or directory" "$tmp/none.json"
+expect_error "naval-sim: --csv: cannot write '$tmp/no/such/dir/track.csv': No such file or directory" \
+    "$turning" --steps 1 --csv "$tmp/no/such/dir/track.csv"
 expect_error "--steps must be" "$turning" --steps 0
 expect_error "--every must be" "$turning" --every x
 expect_error "--threads must be" "$turning" --threads 0

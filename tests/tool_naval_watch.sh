@@ -41,7 +41,8 @@ expect 2 "--size: expected COLSxROWS" --size 5x2
 expect 2 "URL: expected tcp://HOST:PORT" localhost:7700
 expect 2 "one URL only" tcp://a:1 tcp://b:2
 expect 2 "--radius: expected metres" --radius -3
-expect 2 "--bogus: unknown option" --bogus 1
+expect 2 "naval-watch: unknown option '--bogus'" --bogus 1
+expect 2 "naval-watch: unknown option '--folow' (did you mean --follow?)" --folow 3
 expect 2 "--budget-kbps: needs --view" --budget-kbps 64
 expect 2 "--budget-kbps: expected kbit/s" --view tcp://a:1 --budget-kbps lots
 expect 2 "--view: a view replaces the snapshot URL" --view tcp://a:1 tcp://b:2

@@ -333,11 +333,14 @@ int main(int argc, char** argv) {
                            : !strcmp(arg, "--nng-churn") ? &a.nng_churn
                                                        : NULL;
         if (!strcmp(arg, "--help")) return usage("measures the server's network edge (see tools/bench_edge.c)"), 0;
+        static const char* const options[] = {"--half-open", "--sources", "--churn",  "--hellos",     "--boats",
+                                              "--server-fds", "--nng-churn", "--server", "--help", NULL};
+        if (!target && strcmp(arg, "--server")) return cli_unknown_option("bench-edge", arg, options);
         if (!val) return usage("a flag without its value");
         if (!strcmp(arg, "--server")) {
             a.server = val;
         } else if (!target || cli_parse_u64(val, 1, 1000000, target)) {
-            return usage("unknown flag or bad value");
+            return usage("a bad value (a whole number in 1..1000000)");
         }
         i++;
     }

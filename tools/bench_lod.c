@@ -64,7 +64,12 @@ static int lod_parse(int argc, char** argv, lod_args* a) {
             a->json = 1;
             continue;
         }
-        if (!val) return lod_fail("unknown option or missing value", arg);
+        static const char* const options[] = {"--hull",  "--mass",  "--boats", "--steps",
+                                              "--columns", "--water", "--json",  "--help", NULL};
+        size_t known = 0;
+        while (options[known] && strcmp(options[known], arg)) known++;
+        if (!options[known]) return cli_unknown_option("bench-lod", arg, options);
+        if (!val) return lod_fail("missing value after", arg);
         i++;
         if (!strcmp(arg, "--hull")) {
             a->hull = val;
@@ -90,7 +95,7 @@ static int lod_parse(int argc, char** argv, lod_args* a) {
             else if (!strcmp(val, "sine")) a->sine = 1;
             else return lod_fail("--water must be ocean or sine", val);
         } else {
-            return lod_fail("unknown option", arg);
+            return cli_unknown_option("bench-lod", arg, options);
         }
     }
     return 0;

@@ -231,9 +231,17 @@ static int parse(int argc, char** argv, options* o) {
         const char* a = argv[i];
         const char* val = i + 1 < argc ? argv[i + 1] : NULL;
         int ok = 1;
+        static const char* const flags[] = {"--boats",          "--keyframe-interval", "--reps",  "--tick-hz", "--hz",
+                                            "--write-snapshot", "--write-compact",     "--help", NULL};
+        size_t known = 0;
+        while (flags[known] && strcmp(flags[known], a)) known++;
+        if (!flags[known] && strcmp(a, "-h")) {
+            cli_unknown_option("bench-proto", a, flags);
+            return -1;
+        }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("bench-proto [--boats N] [--keyframe-interval K] [--hz H] [--reps R] [--write-snapshot FILE]\n"
-                   "            [--write-compact FILE]\n");
+            printf("bench-proto [--boats N] [--keyframe-interval K] [--tick-hz H] [--reps R] [--write-snapshot FILE]\n"
+                   "            [--write-compact FILE]   (--hz: a deprecated alias of --tick-hz)\n");
             exit(0);
         } else if (!val) {
             ok = 0;
@@ -243,7 +251,7 @@ static int parse(int argc, char** argv, options* o) {
             ok = cli_parse_u64(val, 1, 100000, &o->interval) == 0;
         } else if (!strcmp(a, "--reps")) {
             ok = cli_parse_u64(val, 1, 1000000, &o->reps) == 0;
-        } else if (!strcmp(a, "--hz")) {
+        } else if (!strcmp(a, "--tick-hz") || !strcmp(a, "--hz")) {
             ok = cli_parse_double(val, &o->hz) == 0 && o->hz > 0.0 && o->hz <= 10000.0;
         } else if (!strcmp(a, "--write-snapshot")) {
             o->write_snapshot = val;

@@ -5,10 +5,10 @@
  * Reports messages/s and MB/s delivered, drops (gaps in the numbers),
  * latency through the relay and the relay's CPU use (from /proc).
  *
- *   bench-relay [--subscribers N] [--ws K] [--size BYTES] [--hz H] [--seconds S]
+ *   bench-relay [--subscribers N] [--ws K] [--size BYTES] [--tick-hz H] [--seconds S]
  *               [--queue Q] [--relay PATH] [--json]
  *
- * --hz 0 publishes as fast as the relay takes messages (the ceiling);
+ * --tick-hz 0 (or the deprecated --hz 0) publishes as fast as the relay takes messages (the ceiling);
  * otherwise at the tick rate, as a server does. Loopback only. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -99,8 +99,10 @@ static int bench_cmp(const void* a, const void* b) {
 }
 
 static int bench_usage(const char* why) {
-    fprintf(stderr, "bench-relay: %s\nusage: bench-relay [--subscribers N] [--ws K] [--size BYTES] [--hz H] "
-                    "[--seconds S] [--queue Q] [--relay PATH] [--json]\n", why);
+    fprintf(stderr,
+            "bench-relay: %s\nusage: bench-relay [--subscribers N] [--ws K] [--size BYTES]\n"
+            "                   [--tick-hz H (--hz: deprecated)] [--seconds S] [--queue Q] [--relay PATH] [--json]\n",
+            why);
     return 2;
 }
 
@@ -109,10 +111,16 @@ int main(int argc, char** argv) {
                     .relay = NAVAL_RELAY_PATH, .json = 0};
     for (int i = 1; i < argc; i++) {
         const char* f = argv[i];
+        if (!strcmp(f, "--help")) return bench_usage("what one relay carries (see tools/bench_relay.c)"), 0;
         if (!strcmp(f, "--json")) {
             a.json = 1;
             continue;
         }
+        static const char* const options[] = {"--subscribers", "--ws",      "--size", "--seconds", "--queue",
+                                              "--tick-hz",     "--hz",      "--relay", "--json",   "--help", NULL};
+        size_t known = 0;
+        while (options[known] && strcmp(options[known], f)) known++;
+        if (!options[known]) return cli_unknown_option("bench-relay", f, options);
         if (i + 1 >= argc) return bench_usage("a flag without its value");
         const char* v = argv[++i];
         int bad = 0;
@@ -121,9 +129,9 @@ int main(int argc, char** argv) {
         else if (!strcmp(f, "--size")) bad = cli_parse_u64(v, 16, 64u << 20, &a.size);
         else if (!strcmp(f, "--seconds")) bad = cli_parse_u64(v, 1, 600, &a.seconds);
         else if (!strcmp(f, "--queue")) bad = cli_parse_u64(v, 1, 8192, &a.queue);
-        else if (!strcmp(f, "--hz")) bad = cli_parse_double(v, &a.hz) || a.hz < 0 || a.hz > 100000;
+        else if (!strcmp(f, "--tick-hz") || !strcmp(f, "--hz")) bad = cli_parse_double(v, &a.hz) || a.hz < 0 || a.hz > 100000;
         else if (!strcmp(f, "--relay")) a.relay = v;
-        else return bench_usage("unknown flag");
+        else return cli_unknown_option("bench-relay", f, options);
         if (bad) return bench_usage("a value out of range");
     }
     if (a.ws > a.subscribers) return bench_usage("--ws must not exceed --subscribers");

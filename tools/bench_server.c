@@ -23,6 +23,7 @@
 #include <string.h>
 #include <uv.h>
 
+#include "cli.h"
 #include "cmdq.h"
 #include "config.h"
 #include "log.h"
@@ -379,6 +380,12 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
         }
         if (!strcmp(f, "--skip-inprocess")) { a->skip_inprocess = 1; continue; }
         if (!strcmp(f, "--skip-server")) { a->skip_server = 1; continue; }
+        static const char* const options[] = {"--boats",   "--steps",         "--subscribers", "--threads",
+                                              "--server-boats", "--seconds",  "--server",      "--skip-inprocess",
+                                              "--skip-server",  "--help",     NULL};
+        size_t known = 0;
+        while (options[known] && strcmp(options[known], f)) known++;
+        if (!options[known]) return cli_unknown_option("bench-server", f, options);
         if (!v) goto bad;
         i++;
         char* end = NULL;

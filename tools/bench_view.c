@@ -60,15 +60,24 @@ static int cmp_double(const void* a, const void* b) {
 static int usage(const char* why) {
     fprintf(stderr,
             "bench-view: %s\nusage: bench-view [--boats N] [--views V] [--radius M] [--budget KBPS] [--seconds S] "
-            "[--threads T] [--hz H] [--half M] | --write-session DIR\n",
+            "[--threads T] [--tick-hz H (--hz: deprecated)] [--half M] | --write-session DIR\n",
             why);
     return 2;
 }
 
 static int parse(int argc, char** argv, options* o) {
     *o = (options){4000, 20, 10, 2, 256, 1000.0, 60.0, 0.0, NULL};
+    static const char* const flags[] = {"--boats",  "--views", "--seconds", "--threads",       "--budget",
+                                        "--radius", "--tick-hz", "--hz",    "--half", "--write-session", "--help", NULL};
     for (int i = 1; i < argc; i++) {
         const char* a = argv[i];
+        if (!strcmp(a, "--help")) {
+            usage("the player-view encoder alone (see tools/bench_view.c)");
+            exit(0);
+        }
+        size_t known = 0;
+        while (flags[known] && strcmp(flags[known], a)) known++;
+        if (!flags[known]) return cli_unknown_option("bench-view", a, flags);
         if (i + 1 >= argc) return usage("a flag without its value");
         const char* v = argv[++i];
         int bad = 0;
@@ -78,10 +87,10 @@ static int parse(int argc, char** argv, options* o) {
         else if (!strcmp(a, "--threads")) bad = cli_parse_u64(v, 1, JOBS_MAX_THREADS, &o->threads);
         else if (!strcmp(a, "--budget")) bad = cli_parse_u64(v, 1, 1000000, &o->budget);
         else if (!strcmp(a, "--radius")) bad = cli_parse_double(v, &o->radius) || !(o->radius > 0.0);
-        else if (!strcmp(a, "--hz")) bad = cli_parse_double(v, &o->hz) || !(o->hz > 0.0 && o->hz <= 1000.0);
+        else if (!strcmp(a, "--tick-hz") || !strcmp(a, "--hz")) bad = cli_parse_double(v, &o->hz) || !(o->hz > 0.0 && o->hz <= 1000.0);
         else if (!strcmp(a, "--half")) bad = cli_parse_double(v, &o->half) || !(o->half > 0.0);
         else if (!strcmp(a, "--write-session")) o->write_session = v;
-        else return usage(a);
+        else return cli_unknown_option("bench-view", a, flags);
         if (bad) {
             fprintf(stderr, "bench-view: %s: bad value '%s'\n", a, v);
             return 2;

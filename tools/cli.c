@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,4 +43,55 @@ int cli_parse_triple(const char* text, vec3* out) {
     }
     *out = v3(v[0], v[1], v[2]);
     return 0;
+}
+
+/* Levenshtein distance, both strings short (longer ones are not options). */
+static size_t cli_distance(const char* a, size_t la, const char* b) {
+    size_t lb = strlen(b);
+    if (la > 63 || lb > 63) return (size_t)-1;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best) best = row[j] + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char* cli_suggest(const char* arg, const char* const* options) {
+    if (!arg || !options) return NULL;
+    const char* eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    const char* best = NULL;
+    size_t best_d = (size_t)-1;
+    for (size_t k = 0; options[k]; k++) {
+        size_t d = cli_distance(arg, len, options[k]);
+        if (d < best_d) best_d = d, best = options[k];
+    }
+    /* Dashes count as letters too: "-steps" is one edit from "--steps". */
+    if (!best || best_d == 0 || best_d > 2 || 2 * best_d >= len) return NULL;
+    return best;
+}
+
+int cli_unknown_option(const char* prog, const char* arg, const char* const* options) {
+    const char* near = cli_suggest(arg, options);
+    if (near)
+        fprintf(stderr, "%s: unknown option '%s' (did you mean %s?)\n(%s --help for usage)\n", prog, arg, near, prog);
+    else
+        fprintf(stderr, "%s: unknown option '%s'\n(%s --help for usage)\n", prog, arg, prog);
+    return 2;
+}
+
+int cli_file_error(const char* prog, const char* what, const char* path, int input) {
+    int e = errno;
+    fprintf(stderr, "%s: %s '%s': %s\n", prog, what, path, e ? strerror(e) : "failed");
+    return input ? 2 : 1;
 }

@@ -24,7 +24,7 @@ static const char usage[] =
     "  --hull-tris T          triangles of a built-in hull (default 500)\n"
     "  --threads K            threads, the caller included (default: all cores)\n"
     "  --steps S              timed steps (default 600); warm-up is S/10, at least 10\n"
-    "  --hz H                 tick rate (default 60)\n"
+    "  --tick-hz H            tick rate (default 60; --hz is a deprecated alias)\n"
     "  --ocean-resolution N   FFT grid per cascade, power of two (default 256)\n"
     "  --cascades C           ocean cascades 1..4 (default 1)\n"
     "  --seed S               ocean and fleet seed (default 1)\n"
@@ -51,7 +51,7 @@ static const char usage[] =
     "  --query exact|grid     ocean heights per vertex by inversion, or from the surface\n"
     "                         resampled once per step (default: grid with one cascade)\n"
     "  --scenario FILE        run this scenario (JSON) instead of the generated fleet;\n"
-    "                         --boats, --hull, --hull-tris, --hz, --ocean-* and --seed are then ignored\n"
+    "                         --boats, --hull, --hull-tris, --tick-hz, --ocean-* and --seed are then ignored\n"
     "  --sweep-threads        run with 1..K threads and print speed-up and efficiency\n"
     "  --json                 one JSON object on stdout\n";
 
@@ -98,12 +98,13 @@ static int bench_fail(const char* what, const char* value) {
 }
 
 /* Flags that set a quantity of the range table (naval/ranges.h): checked
- * against their rows first ("--hz: must be in [1, 1000] Hz (got 5000)"). */
+ * against their rows first ("--tick-hz: must be in [1, 1000] Hz (got 5000)"). */
 static int bench_check_range(const char* arg, const char* val) {
     static const struct {
         const char* flag;
         nv_range_id range;
-    } flags[] = {{"--hz", NV_RANGE_WORLD_TICK_HZ},
+    } flags[] = {{"--tick-hz", NV_RANGE_WORLD_TICK_HZ},
+                 {"--hz", NV_RANGE_WORLD_TICK_HZ},
                  {"--ocean-resolution", NV_RANGE_OCEAN_RESOLUTION},
                  {"--cascades", NV_RANGE_OCEAN_CASCADES},
                  {"--spacing", NV_RANGE_FLEET_SPACING},
@@ -142,10 +143,20 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
         }
         if (!strcmp(arg, "--json")) { a->json = 1; continue; }
         if (!strcmp(arg, "--sweep-threads")) { a->sweep = 1; continue; }
-        if (!val) return bench_fail("unknown option or missing value", arg);
+        static const char* const options[] = {
+            "--boats",   "--breach", "--scenario", "--hull",  "--hull-tris", "--threads", "--steps",
+            "--tick-hz", "--hz",     "--ocean-resolution",    "--cascades",  "--model",   "--lod",
+            "--kernels", "--forces", "--query",    "--spacing", "--contacts", "--seed",   "--json",
+            "--sweep-threads",       "--help",     NULL};
+        size_t known = 0;
+        while (options[known] && strcmp(options[known], arg)) known++;
+        if (!options[known]) return cli_unknown_option("naval-bench", argv[i], options);
+        if (!val) return bench_fail("missing value after", arg);
         i++;
         int bad = bench_check_range(arg, val);
         if (bad) return bad;
+        /* --hz: the old name of --tick-hz (the server's), kept as a deprecated alias. */
+        if (!strcmp(arg, "--hz")) arg = "--tick-hz";
         if (!strcmp(arg, "--boats")) {
             if (cli_parse_u64(val, 1, SCENARIO_MAX_VESSELS, &a->boats)) return bench_fail("--boats must be 1..1000000", val);
         } else if (!strcmp(arg, "--breach")) {
@@ -160,8 +171,8 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
             if (cli_parse_u64(val, 1, 64, &a->threads)) return bench_fail("--threads must be 1..64", val);
         } else if (!strcmp(arg, "--steps")) {
             if (cli_parse_u64(val, 1, 10000000, &a->steps)) return bench_fail("--steps must be 1..10000000", val);
-        } else if (!strcmp(arg, "--hz")) {
-            if (cli_parse_double(val, &a->hz)) return bench_fail("--hz must be a number", val);
+        } else if (!strcmp(arg, "--tick-hz")) {
+            if (cli_parse_double(val, &a->hz)) return bench_fail("--tick-hz must be a number", val);
         } else if (!strcmp(arg, "--ocean-resolution")) {
             if (cli_parse_u64(val, 0, UINT64_MAX, &a->nv_ocean_resolution))
                 return bench_fail("--ocean-resolution must be a power of two", val);
@@ -205,7 +216,7 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
         } else if (!strcmp(arg, "--seed")) {
             if (cli_parse_u64(val, 0, UINT64_MAX, &a->seed)) return bench_fail("--seed must be a non-negative integer", val);
         } else {
-            return bench_fail("unknown option", arg);
+            return cli_unknown_option("naval-bench", argv[i - 1], options);
         }
     }
     return 0;

@@ -37,6 +37,8 @@ static const char usage[] =
     "  --help            this text\n"
     "\n"
     "inertia is the mesh's, as a solid of density 1 kg/m^3 about its centroid.\n"
+    "bounds: the axis-aligned box of the mesh in mesh coordinates (where a vessel type's\n"
+    "propellers, rudders and bulkheads are placed) and in the body frame about the CG.\n"
     "Column densities are mass / column volume (1 without --mass); the drafts need a mass:\n"
     "--mass, or else the imported columns' own (sum of density x volume).\n"
     "Heel is in (-180, 180] degrees, + starboard down (about 180: keel-up, capsized);\n"
@@ -154,7 +156,10 @@ static int hull_parse_args(int argc, char** argv, hull_args* a) {
             a->export_columns = val;
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            return hull_arg_error("unknown option '%s'%s", arg, "");
+            static const char* const options[] = {"--up",      "--flip",    "--mass",           "--cg",
+                                                  "--gyration", "--rho",    "--columns",        "--import-columns",
+                                                  "--export-columns", "--json", "--help", NULL};
+            return cli_unknown_option("naval-hull", arg, options);
         } else if (a->source) {
             return hull_arg_error("one hull at a time (got '%s' and '%s')", a->source, arg);
         } else {
@@ -254,6 +259,32 @@ static void hull_print_columns_json(const hull_columns_report* c) {
     printf("}");
 }
 
+/* The mesh's axis-aligned bounding box, mesh coordinates (+y up). */
+static void hull_bounds(const mesh* m, vec3* lo, vec3* hi) {
+    double l[3] = {0.0, 0.0, 0.0}, u[3] = {0.0, 0.0, 0.0};
+    for (uint32_t i = 0; i < m->vertex_count; i++) {
+        for (int k = 0; k < 3; k++) {
+            double c = m->positions[3 * (size_t)i + k];
+            if (i == 0 || c < l[k]) l[k] = c;
+            if (i == 0 || c > u[k]) u[k] = c;
+        }
+    }
+    *lo = v3(l[0], l[1], l[2]);
+    *hi = v3(u[0], u[1], u[2]);
+}
+
+static void hull_print_bounds_json(const mesh* m, const hull* h) {
+    vec3 lo, hi, cg = h->body.cg;
+    hull_bounds(m, &lo, &hi);
+    printf(", \"bounds\": {");
+    hull_print_vec_json("min", lo, ", ");
+    hull_print_vec_json("max", hi, ", ");
+    hull_print_vec_json("size", v3(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z), ", ");
+    hull_print_vec_json("cg", cg, ", ");
+    hull_print_vec_json("body_min", v3(lo.x - cg.x, lo.y - cg.y, lo.z - cg.z), ", ");
+    hull_print_vec_json("body_max", v3(hi.x - cg.x, hi.y - cg.y, hi.z - cg.z), "}");
+}
+
 static void hull_print_json(const mesh* m, const mesh_report* rep, const hull* h, const statics_result* eq,
                             const hull_columns_report* cols) {
     const mass_properties* p = &h->mesh_props;
@@ -267,6 +298,7 @@ static void hull_print_json(const mesh* m, const mesh_report* rep, const hull* h
     for (int i = 0; i < 3; i++)
         printf("[%.12g, %.12g, %.12g]%s", p->inertia.m[i][0], p->inertia.m[i][1], p->inertia.m[i][2], i < 2 ? ", " : "");
     printf("]");
+    hull_print_bounds_json(m, h);
     if (eq) {
         printf(", \"mass\": %.12g, ", h->body.mass);
         hull_print_vec_json("cg", h->body.cg, ", ");
@@ -305,6 +337,13 @@ static void hull_print_text(const char* source, const mesh* m, const mesh_report
     printf("  volume          %.6g m^3\n", p->volume);
     printf("  centroid        (%.6g, %.6g, %.6g) m\n", p->centroid.x, p->centroid.y, p->centroid.z);
     printf("  surface area    %.6g m^2\n", p->surface_area);
+    vec3 lo, hi, cg = h->body.cg;
+    hull_bounds(m, &lo, &hi);
+    printf("  bounds (mesh)   x [%.6g, %.6g]  y [%.6g, %.6g]  z [%.6g, %.6g] m (size %.6g x %.6g x %.6g)\n", lo.x,
+           hi.x, lo.y, hi.y, lo.z, hi.z, hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);
+    printf("  bounds (CG)     x [%.6g, %.6g]  y [%.6g, %.6g]  z [%.6g, %.6g] m (body frame, about the CG\n"
+           "                  (%.6g, %.6g, %.6g) m: --cg, else the volume centroid)\n",
+           lo.x - cg.x, hi.x - cg.x, lo.y - cg.y, hi.y - cg.y, lo.z - cg.z, hi.z - cg.z, cg.x, cg.y, cg.z);
     printf("  inertia         [%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g] m^5 (density 1, about centroid)\n",
            p->inertia.m[0][0], p->inertia.m[0][1], p->inertia.m[0][2], p->inertia.m[1][0], p->inertia.m[1][1],
            p->inertia.m[1][2], p->inertia.m[2][0], p->inertia.m[2][1], p->inertia.m[2][2]);

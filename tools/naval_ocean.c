@@ -2,6 +2,7 @@
 /* naval-ocean: builds the FFT ocean, advances it to a time and prints the
  * measured statistics of the field, the update time per step and the query
  * cost; optionally writes a shaded picture of the sea (PNG). */
+#include <errno.h>
 #include <math.h>
 #include <png.h>
 #include <stdio.h>
@@ -54,7 +55,8 @@ static const char usage[] =
     "                      cascade 0's tile and 300 m)\n"
     "  --help              this text\n"
     "\n"
-    "Exit status: 0 ok, 1 the picture could not be written, 2 bad arguments.\n";
+    "Exit status: 0 ok, 1 the picture could not be written, 2 bad arguments (an --image\n"
+    "path that cannot be created included).\n";
 
 typedef struct ocean_args {
     ocean_params p;
@@ -139,6 +141,14 @@ static int parse_args(int argc, char** argv, ocean_args* a) {
             continue;
         }
         if (strncmp(arg, "--", 2) != 0) return arg_error("unexpected argument '%s'%s", arg, "");
+        static const char* const options[] = {
+            "--spectrum", "--spreading", "--wind", "--wind-dir", "--fetch", "--depth", "--gamma", "--swell",
+            "--beaufort", "--hs", "--tp", "--size", "--resolution", "--cascades", "--ratio", "--choppiness",
+            "--seed", "--time", "--steps", "--patch-bench", "--json", "--image", "--image-size", "--image-extent",
+            "--help", NULL};
+        size_t known = 0;
+        while (options[known] && strcmp(options[known], arg)) known++;
+        if (!options[known]) return cli_unknown_option("naval-ocean", arg, options);
         if (i + 1 >= argc) return arg_error("%s needs a value%s", arg, "");
         const char* val = argv[++i];
         int bad = check_flag_range(arg, val);
@@ -186,7 +196,7 @@ static int parse_args(int argc, char** argv, ocean_args* a) {
                 !strcmp(arg, "--hs") || !strcmp(arg, "--tp") || !strcmp(arg, "--size") || !strcmp(arg, "--ratio") ||
                 !strcmp(arg, "--choppiness") || !strcmp(arg, "--time") || !strcmp(arg, "--image-extent"))
                 return arg_error("%s: '%s' is not a number", arg, val);
-            return arg_error("unknown option '%s'%s", arg, "");
+            return cli_unknown_option("naval-ocean", arg, options);
         } else if (!strcmp(arg, "--wind")) {
             p->wind_speed = d;
             a->wind_given = 1;
@@ -202,7 +212,7 @@ static int parse_args(int argc, char** argv, ocean_args* a) {
         else if (!strcmp(arg, "--choppiness")) p->choppiness = d;
         else if (!strcmp(arg, "--time")) a->time = d;
         else if (!strcmp(arg, "--image-extent")) a->image_extent = d;
-        else return arg_error("unknown option '%s'%s", arg, "");
+        else return cli_unknown_option("naval-ocean", arg, options);
     }
     if (a->p.hs_target > 0.0 && !a->wind_given && a->p.beaufort < 0)
         a->p.wind_speed = nv_spectrum_wind_for_hs(a->p.hs_target, a->p.gravity);
@@ -223,9 +233,10 @@ static unsigned char to_byte(double v) {
 }
 
 /* 8-bit RGB rows to a PNG file (row 0 at the top). */
+/* 0 written; -1 the file could not be created (errno says why); 1 a write error. */
 static int png_write_rgb(const char* path, unsigned char* rgb, int px, png_bytep* rows) {
     FILE* f = fopen(path, "wb");
-    if (!f) return 1;
+    if (!f) return -1;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || setjmp(png_jmpbuf(png))) {
@@ -489,10 +500,14 @@ int main(int argc, char** argv) {
     if (a.patch_bench) patch_bench(o);
     if (a.image) {
         double extent = a.image_extent > 0.0 ? a.image_extent : fmin(nv_ocean_cascade_size(o, 0), 300.0);
-        if (write_image(o, a.image, a.image_size, extent, st.hs_measured) != 0) {
-            fprintf(stderr, "naval-ocean: could not write %s\n", a.image);
+        errno = 0;
+        int wrc = write_image(o, a.image, a.image_size, extent, st.hs_measured);
+        if (wrc != 0) {
+            /* A path that cannot be created is a bad argument (2); a failed write, 1. */
+            int frc = cli_file_error("naval-ocean", wrc < 0 ? "--image: cannot create" : "--image: could not write",
+                                     a.image, wrc < 0);
             nv_ocean_destroy(o);
-            return 1;
+            return frc;
         }
         if (!a.json)
             printf("image          %s (%d x %d px over %.4g m)\n", a.image, a.image_size, a.image_size, extent);

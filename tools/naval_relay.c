@@ -176,13 +176,21 @@ static int relay_parse_view_flag(relay_args* a, const char* arg, const char* val
     return 0;
 }
 
+/* The flags that take a value. */
+static const char* const relay_flags[] = {"--upstream", "--listen", "--queue", "--max-message", "--health",
+                                          "--max-connections", "--max-connections-per-address", "--view-listen",
+                                          "--threads", "--tick-hz", "--max-view-radius", "--max-views",
+                                          "--view-budget", "--max-view-budget", "--max-view-vessels", NULL};
+/* Every flag, for the unknown-option suggestion. */
+static const char* const relay_all_flags[] = {"--upstream", "--listen", "--queue", "--max-message", "--health",
+                                              "--max-connections", "--max-connections-per-address", "--view-listen",
+                                              "--threads", "--tick-hz", "--max-view-radius", "--max-views",
+                                              "--view-budget", "--max-view-budget", "--max-view-vessels", "--quiet",
+                                              "--help", NULL};
+
 static int relay_takes_value(const char* arg) {
-    static const char* const flags[] = {"--upstream", "--listen", "--queue", "--max-message", "--health",
-                                        "--max-connections", "--max-connections-per-address", "--view-listen",
-                                        "--threads", "--tick-hz", "--max-view-radius", "--max-views",
-                                        "--view-budget", "--max-view-budget", "--max-view-vessels", NULL};
-    for (int i = 0; flags[i]; i++)
-        if (!strcmp(arg, flags[i])) return 1;
+    for (int i = 0; relay_flags[i]; i++)
+        if (!strcmp(arg, relay_flags[i])) return 1;
     return 0;
 }
 
@@ -222,7 +230,7 @@ static int relay_parse_flag(relay_args* a, const char* arg, const char* val) {
         a->health = val;
     } else {
         int rc = relay_parse_view_flag(a, arg, val);
-        if (rc) return rc < 0 ? relay_arg_error("%s: unknown option", arg) : rc;
+        if (rc) return rc < 0 ? cli_unknown_option("naval-relay", arg, relay_all_flags) : rc;
         if (!a->view_flag) a->view_flag = arg;
     }
     return 0;
@@ -266,7 +274,7 @@ static int relay_parse_args(int argc, char** argv, relay_args* a) {
             a->quiet = 1;
             continue;
         }
-        if (!relay_takes_value(arg)) return relay_arg_error("%s: unknown option", arg);
+        if (!relay_takes_value(arg)) return cli_unknown_option("naval-relay", arg, relay_all_flags);
         if (i + 1 >= argc) return relay_arg_error("%s: missing value", arg);
         int rc = relay_parse_flag(a, arg, argv[++i]);
         if (rc) return rc;

@@ -103,8 +103,10 @@ static int sim_parse_args(int argc, char** argv, sim_args* a) {
             a->scenario = arg;
             continue;
         }
-        if (strcmp(arg, "--steps") && strcmp(arg, "--threads") && strcmp(arg, "--csv") && strcmp(arg, "--every"))
-            return sim_fail("unknown option", arg);
+        if (strcmp(arg, "--steps") && strcmp(arg, "--threads") && strcmp(arg, "--csv") && strcmp(arg, "--every")) {
+            static const char* const options[] = {"--steps", "--threads", "--csv", "--every", "--json", "--help", NULL};
+            return cli_unknown_option("naval-sim", arg, options);
+        }
         if (!val) return sim_fail("missing value after", arg);
         i++;
         if (!strcmp(arg, "--steps")) {
@@ -416,6 +418,11 @@ static void sim_free(sim_vessel* v, uint32_t n) {
     free(v);
 }
 
+/* A scenario's vessels overlapping at the start: warned, the run goes on. */
+static void sim_warn_overlap(void* ctx, const char* message) {
+    fprintf(stderr, "naval-sim: warning: %s: %s\n", (const char*)ctx, message);
+}
+
 int main(int argc, char** argv) {
     sim_args a;
     int rc = sim_parse_args(argc, argv, &a);
@@ -436,10 +443,11 @@ int main(int argc, char** argv) {
         fprintf(stderr, "naval-sim: %s\n", err.message);
         goto done;
     }
+    nv_scenario_check_overlaps(&scn, &inst, sim_warn_overlap, (void*)a.scenario);
     if (a.csv) {
         csv = fopen(a.csv, "w");
         if (!csv) {
-            perror("naval-sim: --csv");
+            rc = cli_file_error("naval-sim", "--csv: cannot write", a.csv, 1);
             goto done;
         }
         fputs("time,id,type,x,y,z,heading_deg,heel_deg,trim_deg,speed,throttle,rudder\n", csv);
@@ -475,7 +483,7 @@ int main(int argc, char** argv) {
     }
     if (csv && (ferror(csv) | fclose(csv))) {
         csv = NULL;
-        fprintf(stderr, "naval-sim: --csv %s: write error\n", a.csv);
+        rc = cli_file_error("naval-sim", "--csv: write error on", a.csv, 0);
         goto done;
     }
     csv = NULL;

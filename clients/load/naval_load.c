@@ -3,6 +3,7 @@
  * and reports what each of them sees. See --help and docs/clients.md. */
 #include <nng/nng.h>
 #include <nng/supplemental/util/platform.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,9 @@ typedef struct load_options {
     double view_radius;   /* m; 0: players subscribe to the stream, no views */
     uint64_t budget_kbps; /* 0: the server's default */
     report_limits limits;
+    int ramp;             /* --ramp: add --players players a step until a budget breaks */
+    double ramp_step_s;   /* measured seconds per step */
+    uint64_t ramp_max_steps;
 } load_options;
 
 static volatile sig_atomic_t load_interrupted;
@@ -62,11 +66,26 @@ static void load_usage(FILE* out) {
           "  --spectators S           tcp spectators (4)\n"
           "  --ws-spectators W        WebSocket spectators (4)\n"
           "  --duration SEC           measured time (10), after --warmup SEC (1)\n"
-          "  --max-p99-tick-ms X      fail (exit 1) when the server's tick p99 exceeds X ms\n"
-          "  --max-drop-rate Y        fail (exit 1) when a role misses more than this fraction of ticks\n"
+          "  --max-p99-tick-ms X      fail (exit 1) when the server's tick p99 exceeds X ms (default: none)\n"
+          "  --max-overrun-rate Y     fail (exit 1) when more than this fraction of the window's ticks overran\n"
+          "                           the server's tick budget (default 0.01: 1 %; 1 turns it off)\n"
+          "  --max-drop-rate Y        fail (exit 1) when a role or the monitor misses more than this fraction\n"
+          "                           of ticks (default 0.01: 1 %; 1 turns it off)\n"
+          "                           A run also fails (exit 1) when a player spawned fewer boats than asked\n"
+          "                           (e.g. an unknown --type), naming the type and the server's reason.\n"
+          "  --ramp                   ramp mode: start --players players of --boats-per-player boats, measure\n"
+          "                           --ramp-step-s, add as many again, ... until a budget breaks (overruns,\n"
+          "                           ticks missed, --max-p99-tick-ms, or refused spawns); prints 'this server\n"
+          "                           holds N boats / P players at H Hz' and the limiting figure (JSON: \"ramp\")\n"
+          "  --ramp-step-s SEC        measured seconds per ramp step (5), after --warmup\n"
+          "  --ramp-max-steps N       stop after N steps even if no budget broke (50)\n"
           "  --max-snapshot-mib N     largest snapshot accepted (64)     --timeout-ms N  per request (2000)\n"
           "  --seed N                 spawn positions and inputs (1)\n"
-          "  --json                   the report as JSON on stdout\n\n"
+          "  --json                   the report as JSON on stdout\n"
+          "Progress: one line a second on stderr (vessels, snapshots/s, tick p99, overruns, ticks missed,\n"
+          "the tester's peak RSS). Server figures are over the measured window unless labelled 'since the\n"
+          "server started' (GetStats). Percentiles keep at most 65536 values per list (a uniform reservoir\n"
+          "beyond that), so the tester's memory stays bounded; its peak RSS is in the report.\n\n"
           "Views (players see only what is around their boats, docs/clients.md):\n"
           "  --view-radius M          each player opens a view of radius M that follows its own boats,\n"
           "                           instead of subscribing to the stream; one full subscription (the\n"
@@ -86,7 +105,8 @@ static void load_usage(FILE* out) {
           "  that tick, 3-D, near and far (in view, not near). join_ms_p99: from a view's opening until\n"
           "  it holds every boat the truth has within its radius less 20 m; p99 over players (null when\n"
           "  that player never joined).\n\n"
-          "Exit: 0 thresholds met, 1 a threshold missed, 2 bad arguments, 3 server unreachable.\n"
+          "Exit: 0 thresholds met (with --ramp: the ramp ran to its end), 1 a threshold missed or a spawn\n"
+          "failed, 2 bad arguments, 3 server unreachable.\n"
           "Stops by itself after warm-up + duration (or on Ctrl-C) and despawns its boats.\n",
           out);
 }
@@ -131,7 +151,10 @@ static int load_parse(int argc, char** argv, load_options* o) {
     o->timeout_ms = 2000;
     o->seed = 1;
     o->limits.max_p99_tick_ms = 0.0;
-    o->limits.max_drop_rate = -1.0;
+    o->limits.max_drop_rate = 0.01;
+    o->limits.max_overrun_rate = 0.01;
+    o->ramp_step_s = 5.0;
+    o->ramp_max_steps = 50;
     for (int i = 1; i < argc; i++) {
         const char* a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -140,6 +163,10 @@ static int load_parse(int argc, char** argv, load_options* o) {
         }
         if (!strcmp(a, "--json")) {
             o->json = 1;
+            continue;
+        }
+        if (!strcmp(a, "--ramp")) {
+            o->ramp = 1;
             continue;
         }
         if (strncmp(a, "--", 2) != 0) {
@@ -181,6 +208,9 @@ static int load_parse(int argc, char** argv, load_options* o) {
         else if (!strcmp(a, "--duration")) bad = num_double(v, 0.1, 86400.0, &o->duration);
         else if (!strcmp(a, "--warmup")) bad = num_double(v, 0.0, 600.0, &o->warmup);
         else if (!strcmp(a, "--max-p99-tick-ms")) bad = num_double(v, 1e-6, 1e6, &o->limits.max_p99_tick_ms);
+        else if (!strcmp(a, "--max-overrun-rate")) bad = num_double(v, 0.0, 1.0, &o->limits.max_overrun_rate);
+        else if (!strcmp(a, "--ramp-step-s")) bad = num_double(v, 0.1, 3600.0, &o->ramp_step_s);
+        else if (!strcmp(a, "--ramp-max-steps")) bad = num_u64(v, 1, 1000, &o->ramp_max_steps);
         else if (!strcmp(a, "--max-drop-rate")) bad = num_double(v, 0.0, 1.0, &o->limits.max_drop_rate);
         else if (!strcmp(a, "--max-snapshot-mib")) bad = num_u64(v, 1, 2047, &o->max_snapshot_mib);
         else if (!strcmp(a, "--timeout-ms")) bad = num_u64(v, 1, 600000, &o->timeout_ms);
@@ -196,7 +226,9 @@ static int load_parse(int argc, char** argv, load_options* o) {
             return -1;
         }
         if (bad) {
-            const char* want = !strcmp(a, "--max-drop-rate") ? "a fraction in [0, 1]"
+            const char* want = !strcmp(a, "--max-drop-rate") || !strcmp(a, "--max-overrun-rate") ? "a fraction in [0, 1]"
+                               : !strcmp(a, "--ramp-step-s") ? "seconds in [0.1, 3600]"
+                               : !strcmp(a, "--ramp-max-steps") ? "a whole number in [1, 1000]"
                                : !strcmp(a, "--centre") || !strcmp(a, "--center") ? "X,Z in metres"
                                : strstr(a, "port") ? "a port number in [1, 65535]"
                                : !strcmp(a, "--players") || !strcmp(a, "--spectators") || !strcmp(a, "--ws-spectators")
@@ -212,6 +244,14 @@ static int load_parse(int argc, char** argv, load_options* o) {
         }
     }
     if (load_check_views(o)) return -1;
+    if (o->ramp && o->view_radius > 0.0) {
+        fprintf(stderr, "naval-load: --ramp: not with --view-radius (ramp the stream's players)\n");
+        return -1;
+    }
+    if (o->ramp && (!o->players || !o->boats)) {
+        fprintf(stderr, "naval-load: --ramp: needs --players and --boats-per-player above 0 (each step adds them)\n");
+        return -1;
+    }
     if (!o->snapshot_url[0])
         snprintf(o->snapshot_url, LOAD_URL_MAX, "tcp://%s:%llu", o->host,
                  (unsigned long long)(o->compact ? o->compact_port : o->snapshot_port));
@@ -235,6 +275,7 @@ static double load_now(void) { return (double)nng_clock() * 1e-3; }
 /* Everything to close at the end (on a thread with a time limit: closer.h). */
 typedef struct load_teardown {
     const load_options* o;
+    uint64_t np;
     player** players;
     sub_stream** tcp;
     sub_stream** ws;
@@ -246,7 +287,7 @@ typedef struct load_teardown {
 
 static void load_free_all(void* arg) {
     load_teardown* t = arg;
-    for (uint64_t i = 0; t->players && i < t->o->players; i++) player_free(t->players[i]);
+    for (uint64_t i = 0; t->players && i < t->np; i++) player_free(t->players[i]);
     for (uint64_t i = 0; t->tcp && i < t->o->spectators; i++) sub_free(t->tcp[i]);
     for (uint64_t i = 0; t->ws && i < t->o->ws_spectators; i++) sub_free(t->ws[i]);
     free(t->players);
@@ -285,9 +326,60 @@ static int load_open_truth(const load_options* o, double tick_hz, size_t max_byt
     return 0;
 }
 
-static void load_sleep(double seconds) {
-    double end = load_now() + seconds;
-    while (!load_interrupted && load_now() < end) nng_msleep(50);
+/* One line on stderr: what the server does now (the monitor's counts since its last reset). */
+typedef struct load_progress {
+    sub_stream* watch;
+    double last_at;
+    uint64_t last_messages;
+} load_progress;
+
+static void load_progress_line(load_progress* pg, const char* what, double done, double total) {
+    double now = load_now();
+    if (pg->last_at > 0.0 && now - pg->last_at < 1.0) return;
+    sub_totals t;
+    sub_totals_get(pg->watch, &t);
+    double rate = pg->last_at > 0.0 && t.messages >= pg->last_messages
+                      ? (double)(t.messages - pg->last_messages) / (now - pg->last_at)
+                      : 0.0;
+    double p99 = sub_tick_ms_now(pg->watch, 99);
+    uint64_t ticks = t.last_tick > t.first_tick ? t.last_tick - t.first_tick : 0;
+    uint64_t overruns = t.overruns_last - t.overruns_first;
+    char tick[32];
+    fprintf(stderr,
+            "naval-load: %s %.0f/%.0f s: %u vessels, %.1f snapshots/s, tick p99 %s, %llu overruns (%.1f %%), "
+            "%llu ticks missed, tester RSS peak %.0f MiB\n",
+            what, done, total, t.world_vessels_last, rate, report_ms(tick, sizeof tick, p99),
+            (unsigned long long)overruns, ticks ? 100.0 * (double)overruns / (double)ticks : 0.0,
+            (unsigned long long)t.ticks_missed, report_peak_rss_mib());
+    pg->last_at = now;
+    pg->last_messages = t.messages;
+}
+
+/* load_sleep, with a progress line every second. */
+static void load_wait(load_progress* pg, const char* what, double seconds) {
+    double t0 = load_now(), end = t0 + seconds;
+    pg->last_at = t0;
+    sub_totals t;
+    sub_totals_get(pg->watch, &t);
+    pg->last_messages = t.messages;
+    while (!load_interrupted && load_now() < end) {
+        nng_msleep(50);
+        load_progress_line(pg, what, load_now() - t0, seconds);
+    }
+}
+
+/* The server's figures over the window from the monitor's counts. */
+static void load_server_window(sub_stream* watch, report_server* srv) {
+    sub_totals wt;
+    sub_totals_get(watch, &wt);
+    srv->snapshots = wt.messages;
+    srv->ticks_missed = wt.ticks_missed;
+    srv->overruns = wt.overruns_last - wt.overruns_first;
+    srv->vessels = wt.world_vessels_last;
+    srv->window_ticks = wt.messages && wt.last_tick > wt.first_tick ? wt.last_tick - wt.first_tick : 0;
+    srv->overrun_rate = srv->window_ticks ? (double)srv->overruns / (double)srv->window_ticks : NAN;
+    uint64_t expected = wt.messages + wt.ticks_missed;
+    srv->drop_rate = expected ? (double)wt.ticks_missed / (double)expected : 1.0;
 }
 
 static double load_cpu_seconds(void) {
@@ -343,34 +435,56 @@ int main(int argc, char** argv) {
     }
 
     int rc = 0;
-    player** players = calloc(o.players ? o.players : 1, sizeof *players);
+    /* Ramp mode adds o.players players a step: room for every step's. */
+    uint64_t cap_players = o.ramp ? o.players * o.ramp_max_steps : o.players;
+    uint64_t np = 0; /* players started */
+    player** players = calloc(cap_players ? cap_players : 1, sizeof *players);
     sub_stream** tcp = calloc(o.spectators ? o.spectators : 1, sizeof *tcp);
     sub_stream** ws = calloc(o.ws_spectators ? o.ws_spectators : 1, sizeof *ws);
+    load_progress pg = {.watch = watch};
+    char ramp_json[16384];
+    ramp_json[0] = '\0';
     if (!players || !tcp || !ws) {
         fprintf(stderr, "naval-load: out of memory\n");
         rc = 3;
         goto done;
     }
-    for (uint64_t i = 0; i < o.players && !load_interrupted; i++) {
-        player_config pc = {
-            .command_url = o.command_url, .snapshot_url = o.snapshot_url, .compact = o.compact,
-            .max_snapshot_bytes = max_bytes, .type_name = o.type_name, .boats = (uint32_t)o.boats,
-            .input_hz = o.input_hz, .centre_x = o.centre_x, .centre_z = o.centre_z, .spread = o.spread,
-            .seed = o.seed * 1000003u + i, .request_timeout_ms = (int)o.timeout_ms,
-            .view_url = o.view_radius > 0.0 ? o.view_url : NULL, .view_radius = (float)o.view_radius,
-            .budget_kbps = (uint32_t)o.budget_kbps, .truth = tr, .tick_hz = hello.tick_hz,
-        };
-        if (player_start(&players[i], &pc, err, sizeof err)) {
-            fprintf(stderr, "naval-load: player %llu: %s\n", (unsigned long long)i, err);
-            rc = 3;
-            goto done;
-        }
-        player_totals t;
-        player_totals_get(players[i], &t);
-        if (t.spawned < o.boats)
-            fprintf(stderr, "naval-load: player %llu spawned %u of %llu boats: %s\n", (unsigned long long)i, t.spawned,
-                    (unsigned long long)o.boats, t.last_error);
-    }
+    /* Starts players up to `upto`; the number of boats they failed to spawn (-1: a player failed to start). */
+    uint64_t unspawned = 0;
+#define LOAD_START_PLAYERS(upto)                                                                                     \
+    do {                                                                                                             \
+        unspawned = 0;                                                                                               \
+        uint64_t target = (upto);                                                                                    \
+        double started_at = load_now(), said_at = started_at;                                                        \
+        for (; np < target && !load_interrupted; np++) {                                                             \
+            player_config pc = {                                                                                     \
+                .command_url = o.command_url, .snapshot_url = o.snapshot_url, .compact = o.compact,                  \
+                .max_snapshot_bytes = max_bytes, .type_name = o.type_name, .boats = (uint32_t)o.boats,               \
+                .input_hz = o.input_hz, .centre_x = o.centre_x, .centre_z = o.centre_z, .spread = o.spread,          \
+                .seed = o.seed * 1000003u + np, .request_timeout_ms = (int)o.timeout_ms,                             \
+                .view_url = o.view_radius > 0.0 ? o.view_url : NULL, .view_radius = (float)o.view_radius,            \
+                .budget_kbps = (uint32_t)o.budget_kbps, .truth = tr, .tick_hz = hello.tick_hz,                       \
+            };                                                                                                       \
+            if (player_start(&players[np], &pc, err, sizeof err)) {                                                  \
+                fprintf(stderr, "naval-load: player %llu: %s\n", (unsigned long long)np, err);                      \
+                rc = 3;                                                                                              \
+                goto done;                                                                                           \
+            }                                                                                                        \
+            player_totals t;                                                                                         \
+            player_totals_get(players[np], &t);                                                                      \
+            if (t.spawned < o.boats) {                                                                               \
+                unspawned += o.boats - t.spawned;                                                                    \
+                fprintf(stderr, "naval-load: player %llu spawned %u of %llu boats of type '%s': %s\n",             \
+                        (unsigned long long)np, t.spawned, (unsigned long long)o.boats, o.type_name, t.last_error);  \
+            }                                                                                                        \
+            if (load_now() - said_at >= 1.0) {                                                                       \
+                said_at = load_now();                                                                                \
+                fprintf(stderr, "naval-load: starting players: %llu of %llu (%.0f s)\n",                            \
+                        (unsigned long long)np + 1, (unsigned long long)target, said_at - started_at);               \
+            }                                                                                                        \
+        }                                                                                                            \
+    } while (0)
+    LOAD_START_PLAYERS(o.players);
     for (uint64_t i = 0; i < o.spectators && !load_interrupted; i++)
         if (sub_open(&tcp[i], o.snapshot_url, o.compact, 0, max_bytes, err, sizeof err)) {
             fprintf(stderr, "naval-load: tcp spectator %llu: %s\n", (unsigned long long)i, err);
@@ -384,35 +498,124 @@ int main(int argc, char** argv) {
             goto done;
         }
 
-    load_sleep(o.warmup);
-    uint64_t first_tick = tr ? load_tick_now(tr) : 0;
-    for (uint64_t i = 0; i < o.players; i++) {
-        player_measure(players[i]);
-        if (player_view(players[i])) pview_measure(player_view(players[i]), first_tick);
+    /* Ramp: measure a step, add o.players players, until a budget breaks. */
+    uint64_t held_players = 0, held_boats = 0;
+    uint32_t held_vessels = 0;
+    int ramp_broke = 0;
+    char ramp_limit[512] = "";
+    size_t rj = 0;
+    if (o.ramp) rj += (size_t)snprintf(ramp_json + rj, sizeof ramp_json - rj, "{\"steps\": [");
+    for (uint64_t step = 0;; step++) {
+        char what[64];
+        snprintf(what, sizeof what, o.ramp ? "ramp step %llu, warm-up" : "warm-up", (unsigned long long)step + 1);
+        load_wait(&pg, what, o.warmup);
+        for (uint64_t i = 0; i < np; i++) player_measure(players[i]);
+        if (!o.ramp) break;
+        sub_reset(watch);
+        snprintf(what, sizeof what, "ramp step %llu (%llu players)", (unsigned long long)step + 1,
+                 (unsigned long long)np);
+        load_wait(&pg, what, o.ramp_step_s);
+        report_server w;
+        memset(&w, 0, sizeof w);
+        load_server_window(watch, &w);
+        double p99 = sub_tick_ms_now(watch, 99);
+        uint64_t boats = 0;
+        for (uint64_t i = 0; i < np; i++) {
+            player_totals t;
+            player_totals_get(players[i], &t);
+            boats += t.spawned;
+        }
+        char tick[32];
+        if (!w.window_ticks) snprintf(ramp_limit, sizeof ramp_limit, "no ticks seen in %.1f s", o.ramp_step_s);
+        else if (unspawned)
+            snprintf(ramp_limit, sizeof ramp_limit, "spawns refused: %llu of the step's %llu boats",
+                     (unsigned long long)unspawned, (unsigned long long)(o.players * o.boats));
+        else if (o.limits.max_overrun_rate >= 0.0 && w.overrun_rate > o.limits.max_overrun_rate)
+            snprintf(ramp_limit, sizeof ramp_limit, "overruns %.2f %% of ticks > %g %% (%llu in %llu ticks)",
+                     w.overrun_rate * 100.0, o.limits.max_overrun_rate * 100.0, (unsigned long long)w.overruns,
+                     (unsigned long long)w.window_ticks);
+        else if (o.limits.max_drop_rate >= 0.0 && w.drop_rate > o.limits.max_drop_rate)
+            snprintf(ramp_limit, sizeof ramp_limit, "ticks missed %.2f %% > %g %% (%llu missed)", w.drop_rate * 100.0,
+                     o.limits.max_drop_rate * 100.0, (unsigned long long)w.ticks_missed);
+        else if (o.limits.max_p99_tick_ms > 0.0 && !(p99 <= o.limits.max_p99_tick_ms))
+            snprintf(ramp_limit, sizeof ramp_limit, "tick p99 %s > %g ms", report_ms(tick, sizeof tick, p99),
+                     o.limits.max_p99_tick_ms);
+        int broke = ramp_limit[0] != '\0';
+        fprintf(stderr, "naval-load: ramp step %llu: %llu players, %llu boats spawned, %u vessels: tick p99 %s, "
+                        "overruns %.2f %%, ticks missed %.2f %%: %s%s\n",
+                (unsigned long long)step + 1, (unsigned long long)np, (unsigned long long)boats, w.vessels,
+                report_ms(tick, sizeof tick, p99), isfinite(w.overrun_rate) ? w.overrun_rate * 100.0 : 0.0,
+                w.drop_rate * 100.0, broke ? "broke: " : "held", ramp_limit);
+        if (rj < sizeof ramp_json)
+            rj += (size_t)snprintf(ramp_json + rj, sizeof ramp_json - rj,
+                                   "%s{\"players\": %llu, \"boats\": %llu, \"vessels\": %u, \"tick_p99_ms\": %.3f, "
+                                   "\"overrun_rate\": %.6f, \"drop_rate\": %.6f, \"held\": %s}",
+                                   step ? ", " : "", (unsigned long long)np, (unsigned long long)boats, w.vessels,
+                                   isfinite(p99) ? p99 : -1.0, isfinite(w.overrun_rate) ? w.overrun_rate : -1.0,
+                                   w.drop_rate, broke ? "false" : "true");
+        if (broke) {
+            ramp_broke = 1;
+            break;
+        }
+        held_players = np;
+        held_boats = boats;
+        held_vessels = w.vessels;
+        if (step + 1 >= o.ramp_max_steps || load_interrupted) break;
+        LOAD_START_PLAYERS(np + o.players);
     }
-    for (uint64_t i = 0; i < o.spectators; i++) sub_reset(tcp[i]);
-    for (uint64_t i = 0; i < o.ws_spectators; i++) sub_reset(ws[i]);
-    sub_reset(watch);
-    double cpu0 = load_cpu_seconds(), t0 = load_now();
-    if (!o.json)
-        fprintf(stderr, "naval-load: %llu players x %llu boats%s, %llu tcp + %llu ws spectators, %s snapshots; measuring %.1f s\n",
-                (unsigned long long)o.players, (unsigned long long)o.boats, tr ? " with views" : "",
-                (unsigned long long)o.spectators, (unsigned long long)o.ws_spectators, o.compact ? "compact" : "full",
-                o.duration);
-    load_sleep(o.duration);
-    double seconds = load_now() - t0;
+#undef LOAD_START_PLAYERS
+    if (o.ramp) {
+        if (!ramp_limit[0])
+            snprintf(ramp_limit, sizeof ramp_limit, "none: no budget broke in %llu steps%s",
+                     (unsigned long long)o.ramp_max_steps, load_interrupted ? " (interrupted)" : "");
+        fprintf(stderr, "naval-load: ramp done; the report below is the last step's\n");
+        if (rj < sizeof ramp_json) {
+            snprintf(ramp_json + rj, sizeof ramp_json - rj,
+                     "],\n    \"holds_boats\": %llu, \"holds_players\": %llu, \"holds_vessels\": %u, \"tick_hz\": %g, "
+                     "\"broke\": %s, \"limit\": \"%s\"}",
+                     (unsigned long long)held_boats, (unsigned long long)held_players, held_vessels, hello.tick_hz,
+                     ramp_broke ? "true" : "false", ramp_limit);
+        } else {
+            snprintf(ramp_json, sizeof ramp_json, "null");
+        }
+    }
+
+    uint64_t first_tick = tr ? load_tick_now(tr) : 0;
+    for (uint64_t i = 0; i < np && !o.ramp; i++)
+        if (player_view(players[i])) pview_measure(player_view(players[i]), first_tick);
+    double cpu0 = load_cpu_seconds(), t0 = load_now(), seconds;
+    if (o.ramp) {
+        seconds = o.ramp_step_s; /* the last step's window, already measured */
+    } else {
+        for (uint64_t i = 0; i < o.spectators; i++) sub_reset(tcp[i]);
+        for (uint64_t i = 0; i < o.ws_spectators; i++) sub_reset(ws[i]);
+        sub_reset(watch);
+        if (!o.json)
+            fprintf(stderr, "naval-load: %llu players x %llu boats%s, %llu tcp + %llu ws spectators, %s snapshots; measuring %.1f s\n",
+                    (unsigned long long)o.players, (unsigned long long)o.boats, tr ? " with views" : "",
+                    (unsigned long long)o.spectators, (unsigned long long)o.ws_spectators, o.compact ? "compact" : "full",
+                    o.duration);
+        load_wait(&pg, "measuring", o.duration);
+        seconds = load_now() - t0;
+    }
 
     /* The views' window ends at the truth's newest tick, which then stays in its ring. */
     uint64_t end_tick = tr ? load_tick_now(tr) : 0;
     sub_freeze(watch);
     sub_freeze(truth_sub);
-    for (uint64_t i = 0; i < o.players; i++)
+    for (uint64_t i = 0; i < np; i++)
         if (player_view(players[i])) pview_end(player_view(players[i]), end_tick);
     for (uint64_t i = 0; i < o.spectators; i++) sub_freeze(tcp[i]);
     for (uint64_t i = 0; i < o.ws_spectators; i++) sub_freeze(ws[i]);
     /* Every stream ends now, before the first player's despawns change the world. */
-    for (uint64_t i = 0; i < o.players; i++) sub_freeze(player_sub(players[i]));
-    for (uint64_t i = 0; i < o.players; i++) player_stop(players[i]);
+    for (uint64_t i = 0; i < np; i++) sub_freeze(player_sub(players[i]));
+    double tick_p50 = samples_percentile(sub_tick_ms(watch), 50), tick_p99 = samples_percentile(sub_tick_ms(watch), 99),
+           tick_max = samples_max(sub_tick_ms(watch));
+    report_server srv;
+    memset(&srv, 0, sizeof srv);
+    load_server_window(watch, &srv);
+    if (np) fprintf(stderr, "naval-load: despawning the boats of %llu players\n", (unsigned long long)np);
+    for (uint64_t i = 0; i < np; i++) player_stop(players[i]);
     double cpu = load_cpu_seconds() - cpu0;
 
     report_role roles[3];
@@ -420,26 +623,20 @@ int main(int argc, char** argv) {
     roles[0].name = "players";
     roles[1].name = "tcp_spectators";
     roles[2].name = "ws_spectators";
-    report_add_players(&roles[0], players, (uint32_t)o.players, seconds);
+    report_add_players(&roles[0], players, (uint32_t)np, seconds);
+    roles[0].boats_wanted = (uint32_t)(np * o.boats);
+    roles[0].type_name = o.type_name;
     report_add_streams(&roles[1], tcp, (uint32_t)o.spectators, seconds);
     report_add_streams(&roles[2], ws, (uint32_t)o.ws_spectators, seconds);
-    report_server srv;
-    memset(&srv, 0, sizeof srv);
-    sub_totals wt;
-    sub_totals_get(watch, &wt);
-    srv.snapshots = wt.messages;
-    srv.ticks_missed = wt.ticks_missed;
-    srv.tick_p50 = samples_percentile(sub_tick_ms(watch), 50);
-    srv.tick_p99 = samples_percentile(sub_tick_ms(watch), 99);
-    srv.tick_max = samples_max(sub_tick_ms(watch));
-    srv.overruns = wt.overruns_last - wt.overruns_first;
-    srv.vessels = wt.world_vessels_last;
+    srv.tick_p50 = tick_p50;
+    srv.tick_p99 = tick_p99;
+    srv.tick_max = tick_max;
     srv.tick_hz = hello.tick_hz;
     srv.have_stats = nvc_get_stats(monitor, &srv.stats, &e) == 0;
     report_views views;
-    if (tr) report_add_views(&views, players, (uint32_t)o.players, seconds, hello.tick_hz);
+    if (tr) report_add_views(&views, players, (uint32_t)np, seconds, hello.tick_hz);
 
-    char why[2048];
+    char why[4096];
     int missed = report_check(roles, 3, &srv, tr ? &views : NULL, &o.limits, why, sizeof why);
     if (o.json) {
         char cfg[4096];
@@ -447,22 +644,37 @@ int main(int argc, char** argv) {
                  "{\"snapshot_url\": \"%s\", \"command_url\": \"%s\", \"ws_url\": \"%s\", \"stream\": \"%s\", "
                  "\"players\": %llu, \"boats_per_player\": %llu, \"type\": \"%s\", \"spectators\": %llu, "
                  "\"ws_spectators\": %llu, \"duration_s\": %g, \"warmup_s\": %g, \"input_hz\": %g, "
-                 "\"tick_hz\": %g, \"max_p99_tick_ms\": %g, \"max_drop_rate\": %g, \"interrupted\": %s, "
+                 "\"tick_hz\": %g, \"max_p99_tick_ms\": %g, \"max_drop_rate\": %g, \"max_overrun_rate\": %g, "
+                 "\"ramp\": %s, \"ramp_step_s\": %g, \"interrupted\": %s, "
                  "\"view_url\": %s%s%s, \"view_radius\": %g, \"budget_kbps\": %llu}",
                  o.snapshot_url, o.command_url, o.ws_url, o.compact ? "compact" : "full",
                  (unsigned long long)o.players, (unsigned long long)o.boats, o.type_name,
                  (unsigned long long)o.spectators, (unsigned long long)o.ws_spectators, o.duration, o.warmup,
                  o.input_hz, hello.tick_hz, o.limits.max_p99_tick_ms, o.limits.max_drop_rate,
+                 o.limits.max_overrun_rate, o.ramp ? "true" : "false", o.ramp_step_s,
                  load_interrupted ? "true" : "false", tr ? "\"" : "", tr ? o.view_url : "null", tr ? "\"" : "",
                  o.view_radius, (unsigned long long)o.budget_kbps);
-        report_print_json(stdout, cfg, roles, 3, &srv, tr ? &views : NULL, seconds, cpu, why);
+        report_print_json(stdout, cfg, roles, 3, &srv, tr ? &views : NULL, seconds, cpu, why,
+                          o.ramp ? ramp_json : NULL);
     } else {
         report_print_text(stdout, roles, 3, &srv, tr ? &views : NULL, seconds, why);
     }
-    rc = missed ? 1 : 0;
+    if (o.ramp) {
+        /* The answer, last: on stdout with the text report, on stderr with --json. */
+        FILE* out = o.json ? stderr : stdout;
+        fprintf(out, "this server holds %s%llu boats / %llu players at %g Hz (%u vessels in its world); limit: %s\n",
+                ramp_broke ? "" : "at least ", (unsigned long long)held_boats, (unsigned long long)held_players,
+                hello.tick_hz, held_vessels, ramp_limit);
+        if (ramp_broke && !held_players)
+            fprintf(out, "  (the first step, %llu boats / %llu players, already broke the budget)\n",
+                    (unsigned long long)(o.players * o.boats), (unsigned long long)o.players);
+        rc = 0; /* a ramp measures; its answer is the line above, whatever N is */
+    } else {
+        rc = missed ? 1 : 0;
+    }
 
 done:;
-    load_teardown t = {&o, players, tcp, ws, watch, truth_sub, tr, monitor};
+    load_teardown t = {&o, np, players, tcp, ws, watch, truth_sub, tr, monitor};
     fflush(stdout);
     if (closer_run(load_free_all, &t, 5.0)) {
         fprintf(stderr, "naval-load: closing the sockets hangs (nng 1.5.2, nanomsg/nng#1543); leaving without closing them\n");

@@ -164,7 +164,7 @@ int player_start(player** out, const player_config* cfg, char* err, size_t errle
 void player_measure(player* p) {
     nng_mtx_lock(p->lock);
     p->totals.commands = p->totals.command_errors = 0;
-    p->rtt.n = 0;
+    samples_clear(&p->rtt);
     nng_mtx_unlock(p->lock);
     if (p->sub) sub_reset(p->sub);
     atomic_store(&p->measuring, 1);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 void report_add_streams(report_role* r, sub_stream* const* subs, uint32_t n, double seconds) {
     report_stream* s = &r->snaps;
@@ -157,12 +158,30 @@ int report_check(const report_role* roles, int nroles, const report_server* srv,
         else if (srv->tick_p99 > lim->max_p99_tick_ms)
             REPORT_WHY("server tick p99 %.3f ms > %g ms\n", srv->tick_p99, lim->max_p99_tick_ms);
     }
+    if (lim->max_overrun_rate >= 0.0) {
+        if (!srv->window_ticks)
+            REPORT_WHY("server overruns: no ticks seen in the window (threshold %g %%)\n", lim->max_overrun_rate * 100.0);
+        else if (srv->overrun_rate > lim->max_overrun_rate)
+            REPORT_WHY("server overruns %.2f %% of ticks > %g %% (%llu overruns in %llu ticks)\n",
+                       srv->overrun_rate * 100.0, lim->max_overrun_rate * 100.0, (unsigned long long)srv->overruns,
+                       (unsigned long long)srv->window_ticks);
+    }
+    if (lim->max_drop_rate >= 0.0 && srv->drop_rate > lim->max_drop_rate)
+        REPORT_WHY("monitor: ticks missed %.2f %% > %g %% (%llu ticks missed, %llu received)\n", srv->drop_rate * 100.0,
+                   lim->max_drop_rate * 100.0, (unsigned long long)srv->ticks_missed,
+                   (unsigned long long)srv->snapshots);
+    for (int i = 0; i < nroles; i++) {
+        const report_role* r = &roles[i];
+        if (r->boats_wanted && r->spawned < r->boats_wanted)
+            REPORT_WHY("%s: spawned %u of %u boats of type '%s'%s%s\n", r->name, r->spawned, r->boats_wanted,
+                       r->type_name ? r->type_name : "?", r->last_error[0] ? ": " : "", r->last_error);
+    }
     if (lim->max_drop_rate >= 0.0)
         for (int i = 0; i < nroles; i++) {
             const report_stream* s = &roles[i].snaps;
             if (s->clients && s->drop_rate > lim->max_drop_rate)
-                REPORT_WHY("%s: drop rate %.5f > %g (%llu ticks missed, %llu received)\n", roles[i].name, s->drop_rate,
-                           lim->max_drop_rate, (unsigned long long)s->ticks_missed, (unsigned long long)s->messages);
+                REPORT_WHY("%s: drop rate %.5f (%.2f %% of ticks missed) > %g (%llu ticks missed, %llu received)\n",
+                           roles[i].name, s->drop_rate, s->drop_rate * 100.0, lim->max_drop_rate, (unsigned long long)s->ticks_missed, (unsigned long long)s->messages);
         }
 #undef REPORT_WHY
     if (views) failed += report_check_views(views, lim, why, n, &used);
@@ -207,9 +226,9 @@ static void report_role_json(FILE* out, const report_role* r) {
     fprintf(out, ",\n      \"errors\": %llu, \"undecodable\": %llu, \"out_of_order\": %llu", (unsigned long long)errors,
             (unsigned long long)s->undecodable, (unsigned long long)s->out_of_order);
     if (r->players) {
-        fprintf(out, ",\n      \"players\": %u, \"boats_spawned\": %u, \"boats_despawned\": %u, \"commands\": %llu, "
-                     "\"commands_per_s\": ",
-                r->players, r->spawned, r->despawned, (unsigned long long)r->commands);
+        fprintf(out, ",\n      \"players\": %u, \"boats_wanted\": %u, \"boats_spawned\": %u, \"boats_despawned\": %u, "
+                     "\"commands\": %llu, \"commands_per_s\": ",
+                r->players, r->boats_wanted, r->spawned, r->despawned, (unsigned long long)r->commands);
         report_num(out, r->commands_per_s, 2);
         fprintf(out, ", \"command_errors\": %llu, \"setup_errors\": %llu,\n      \"command_rtt_ms\": {\"p50\": ",
                 (unsigned long long)r->command_errors, (unsigned long long)r->setup_errors);
@@ -264,11 +283,14 @@ static void report_views_json(FILE* out, const report_views* v) {
 
 void report_print_json(FILE* out, const char* config_json, const report_role* roles, int nroles,
                        const report_server* srv, const report_views* views, double seconds, double cpu_s,
-                       const char* why) {
+                       const char* why, const char* ramp_json) {
     fprintf(out, "{\n  \"config\": %s,\n  \"measured_s\": ", config_json);
     report_num(out, seconds, 3);
     fprintf(out, ", \"tester_cpu_s\": ");
     report_num(out, cpu_s, 3);
+    fprintf(out, ", \"tester_peak_rss_mib\": ");
+    report_num(out, report_peak_rss_mib(), 1);
+    fprintf(out, ",\n  \"ramp\": %s", ramp_json ? ramp_json : "null");
     fprintf(out, ",\n  \"server\": {\"tick_ms\": {\"p50\": ");
     report_num(out, srv->tick_p50, 3);
     fprintf(out, ", \"p99\": ");
@@ -278,9 +300,14 @@ void report_print_json(FILE* out, const char* config_json, const report_role* ro
     fprintf(out, "}, \"overruns\": %llu, \"snapshots_seen\": %llu, \"ticks_missed\": %llu, \"vessels\": %u",
             (unsigned long long)srv->overruns, (unsigned long long)srv->snapshots,
             (unsigned long long)srv->ticks_missed, srv->vessels);
+    fprintf(out, ",\n    \"figures\": \"in_window\", \"ticks_in_window\": %llu, \"overrun_rate\": ",
+            (unsigned long long)srv->window_ticks);
+    report_num(out, srv->overrun_rate, 6);
+    fprintf(out, ", \"drop_rate\": ");
+    report_num(out, srv->drop_rate, 6);
     if (srv->have_stats) {
         const proto_stats* st = &srv->stats;
-        fprintf(out, ",\n    \"reported\": {\"tick_hz\": %g, \"vessels\": %u, \"clients\": %u, \"subscribers\": %u, "
+        fprintf(out, ",\n    \"reported\": {\"figures\": \"since_server_start\", \"tick_hz\": %g, \"vessels\": %u, \"clients\": %u, \"subscribers\": %u, "
                      "\"step_ms_p50\": ",
                 st->tick_hz, st->vessel_count, st->clients, st->subscribers);
         report_num(out, st->step_ms_p50, 3);
@@ -315,16 +342,27 @@ void report_print_json(FILE* out, const char* config_json, const report_role* ro
     fprintf(out, "]\n}\n");
 }
 
+/* "%.*f UNIT", or "no samples" where nothing was measured (never "nan"). */
+static const char* report_f(char* buf, size_t n, int digits, double v, const char* unit) {
+    if (isfinite(v)) snprintf(buf, n, "%.*f%s", digits, v, unit);
+    else snprintf(buf, n, isinf(v) && v > 0 ? "inf" : "no samples");
+    return buf;
+}
+
 static void report_views_text(FILE* out, const report_views* v) {
-    fprintf(out, "views: %u players, %.1f kbit/s per player (max %.1f; %.1f per simulated second), %.1f updates/s, "
-                 "%.0f vessels held, latency p50 %.2f ms, p99 %.2f ms\n",
-            v->players, v->kbps_mean, v->kbps_max, v->kbps_sim_max, v->updates_per_s, v->held_mean, v->latency_p50,
-            v->latency_p99);
-    fprintf(out, "  update rate: near >= %.2f Hz, in view >= %.2f Hz (boats there >= %g s)\n", v->near_hz_min,
-            v->view_hz_min, REPORT_MIN_STAY_S);
-    fprintf(out, "  error p99: near %.4f m, far %.4f m (%llu + %llu compared); join p99 %.0f ms (%u of %u joined)\n",
-            v->error_near_p99, v->error_far_p99, (unsigned long long)v->error_near_n,
-            (unsigned long long)v->error_far_n, v->join_ms_p99, v->joined, v->players);
+    char b[10][32];
+    fprintf(out, "views: %u players, %s per player (max %s; %s per simulated second), %s, "
+                 "%s held, latency p50 %s, p99 %s\n",
+            v->players, report_f(b[0], 32, 1, v->kbps_mean, " kbit/s"), report_f(b[1], 32, 1, v->kbps_max, ""),
+            report_f(b[2], 32, 1, v->kbps_sim_max, ""), report_f(b[3], 32, 1, v->updates_per_s, " updates/s"),
+            report_f(b[4], 32, 0, v->held_mean, " vessels"), report_f(b[5], 32, 2, v->latency_p50, " ms"),
+            report_f(b[6], 32, 2, v->latency_p99, " ms"));
+    fprintf(out, "  update rate: near >= %s, in view >= %s (boats there >= %g s)\n",
+            report_f(b[0], 32, 2, v->near_hz_min, " Hz"), report_f(b[1], 32, 2, v->view_hz_min, " Hz"), REPORT_MIN_STAY_S);
+    fprintf(out, "  error p99: near %s, far %s (%llu + %llu compared); join p99 %s (%u of %u joined)\n",
+            report_f(b[0], 32, 4, v->error_near_p99, " m"), report_f(b[1], 32, 4, v->error_far_p99, " m"),
+            (unsigned long long)v->error_near_n, (unsigned long long)v->error_far_n,
+            report_f(b[2], 32, 0, v->join_ms_p99, " ms"), v->joined, v->players);
     if (v->refusals || v->undecodable || v->truth_missing)
         fprintf(out, "  %llu refusals, %llu undecodable updates, %llu truth ticks missing\n",
                 (unsigned long long)v->refusals, (unsigned long long)v->undecodable,
@@ -332,37 +370,66 @@ static void report_views_text(FILE* out, const report_views* v) {
     if (v->last_error[0]) fprintf(out, "  views: last error: %s\n", v->last_error);
 }
 
+double report_peak_rss_mib(void) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru)) return NAN;
+    return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
+}
+
+const char* report_ms(char* buf, size_t n, double v) {
+    if (isfinite(v)) snprintf(buf, n, "%.3f ms", v);
+    else snprintf(buf, n, "no samples");
+    return buf;
+}
+
+/* A table cell: "%7.2fms", or "-" where nothing was measured. */
+static const char* report_cell(char* buf, size_t n, double v) {
+    if (isfinite(v)) snprintf(buf, n, "%7.2fms", v);
+    else snprintf(buf, n, "%9s", "-");
+    return buf;
+}
+
 void report_print_text(FILE* out, const report_role* roles, int nroles, const report_server* srv,
                        const report_views* views, double seconds, const char* why) {
-    fprintf(out, "measured %.1f s; server: %u vessels, tick p50 %.3f ms, p99 %.3f ms, max %.3f ms, %llu overruns\n",
-            seconds, srv->vessels, srv->tick_p50, srv->tick_p99, srv->tick_max, (unsigned long long)srv->overruns);
+    char a[32], b[32], c[32], d[32], e[32];
+    fprintf(out, "measured %.1f s; server in the window: %u vessels, %llu ticks, tick p50 %s, p99 %s, max %s, "
+                 "%llu overruns (%.2f %% of ticks), monitor missed %llu ticks (%.2f %%)\n",
+            seconds, srv->vessels, (unsigned long long)srv->window_ticks, report_ms(a, sizeof a, srv->tick_p50),
+            report_ms(b, sizeof b, srv->tick_p99), report_ms(c, sizeof c, srv->tick_max),
+            (unsigned long long)srv->overruns, isfinite(srv->overrun_rate) ? srv->overrun_rate * 100.0 : 0.0,
+            (unsigned long long)srv->ticks_missed, srv->drop_rate * 100.0);
     if (srv->have_stats)
-        fprintf(out, "server's own figures: step p50 %.3f ms, p99 %.3f ms, %u subscribers, %u clients, %llu request errors\n",
-                srv->stats.step_ms_p50, srv->stats.step_ms_p99, srv->stats.subscribers, srv->stats.clients,
+        fprintf(out, "server's own figures since it started (not the window): step p50 %s, p99 %s, %llu overruns, "
+                     "%u subscribers, %u clients, %llu request errors\n",
+                report_ms(a, sizeof a, srv->stats.step_ms_p50), report_ms(b, sizeof b, srv->stats.step_ms_p99),
+                (unsigned long long)srv->stats.overruns, srv->stats.subscribers, srv->stats.clients,
                 (unsigned long long)srv->stats.request_errors);
-    fprintf(out, "%-15s %7s %9s %8s %9s %9s %9s %10s %9s %9s %7s\n", "role", "clients", "snaps/s", "missed", "lat p50",
-            "lat p99", "lat max", "KiB/s", "rtt p50", "rtt p99", "errors");
+    fprintf(out, "%-15s %7s %9s %8s %7s %9s %9s %9s %10s %9s %9s %7s\n", "role", "clients", "snaps/s", "missed",
+            "drop %", "lat p50", "lat p99", "lat max", "KiB/s", "rtt p50", "rtt p99", "errors");
     for (int i = 0; i < nroles; i++) {
         const report_role* r = &roles[i];
         const report_stream* s = &r->snaps;
         if (!s->clients && !r->players) continue;
         uint64_t errors = s->undecodable + s->out_of_order + r->command_errors + r->setup_errors;
         if (s->clients)
-            fprintf(out, "%-15s %7u %9.2f %8llu %7.2fms %7.2fms %7.2fms %10.1f ", r->name,
-                    r->players ? r->players : s->clients, s->snapshots_per_s, (unsigned long long)s->ticks_missed,
-                    s->latency_p50, s->latency_p99, s->latency_max, s->bytes_per_s / 1024.0);
+            fprintf(out, "%-15s %7u %9.2f %8llu %7.2f %s %s %s %10.1f ", r->name, r->players ? r->players : s->clients,
+                    s->snapshots_per_s, (unsigned long long)s->ticks_missed, s->drop_rate * 100.0,
+                    report_cell(a, sizeof a, s->latency_p50), report_cell(b, sizeof b, s->latency_p99),
+                    report_cell(c, sizeof c, s->latency_max), s->bytes_per_s / 1024.0);
         else /* players with views: their figures follow under "views" */
-            fprintf(out, "%-15s %7u %9s %8s %9s %9s %9s %10s ", r->name, r->players, "-", "-", "-", "-", "-", "-");
-        if (r->players) fprintf(out, "%7.2fms %7.2fms", r->rtt_p50, r->rtt_p99);
+            fprintf(out, "%-15s %7u %9s %8s %7s %9s %9s %9s %10s ", r->name, r->players, "-", "-", "-", "-", "-", "-",
+                    "-");
+        if (r->players) fprintf(out, "%s %s", report_cell(d, sizeof d, r->rtt_p50), report_cell(e, sizeof e, r->rtt_p99));
         else fprintf(out, "%9s %9s", "-", "-");
         fprintf(out, " %7llu\n", (unsigned long long)errors);
         const char* err = r->last_error[0] ? r->last_error : s->last_error;
         if (err[0]) fprintf(out, "  %s: last error: %s\n", r->name, err);
         if (r->players)
-            fprintf(out, "  players: %u boats spawned, %u despawned, %.1f commands/s\n", r->spawned, r->despawned,
-                    r->commands_per_s);
+            fprintf(out, "  players: %u of %u boats spawned, %u despawned, %.1f commands/s\n", r->spawned,
+                    r->boats_wanted, r->despawned, r->commands_per_s);
     }
     if (views) report_views_text(out, views);
+    fprintf(out, "tester: peak RSS %.1f MiB\n", report_peak_rss_mib());
     if (why[0]) fprintf(out, "THRESHOLDS MISSED:\n%s", why);
     else fprintf(out, "all thresholds met\n");
 }

@@ -7,6 +7,7 @@
 #define NAVAL_LOAD_REPORT_H
 
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "naval_client.h"
@@ -30,6 +31,8 @@ typedef struct report_role {
     report_stream snaps;
     /* players only */
     uint32_t players, spawned, despawned;
+    uint32_t boats_wanted;     /* players x boats per player: fewer spawned fails the run */
+    const char* type_name;     /* the type they spawn */
     uint64_t commands, command_errors, setup_errors;
     double commands_per_s, rtt_p50, rtt_p99, rtt_max; /* ms */
     char last_error[NV_ERROR_MAX + 64];
@@ -67,6 +70,9 @@ typedef struct report_server {
     uint64_t snapshots, ticks_missed;   /* the monitor stream */
     double tick_p50, tick_p99, tick_max; /* ms, step_ms carried by the snapshots */
     uint64_t overruns;                   /* during the window */
+    uint64_t window_ticks;               /* the server's ticks during the window (the monitor's first to last) */
+    double overrun_rate;                 /* overruns / window_ticks; NaN: no ticks */
+    double drop_rate;                    /* the monitor's ticks missed / (received + missed) */
     uint32_t vessels;
     double tick_hz;
     int have_stats;                      /* GetStats answered */
@@ -76,6 +82,7 @@ typedef struct report_server {
 typedef struct report_limits {
     double max_p99_tick_ms;   /* <= 0: none */
     double max_drop_rate;     /* < 0: none */
+    double max_overrun_rate;  /* overruns / ticks in the window; < 0: none */
     double max_kbps_per_player; /* views: <= 0: none */
     double min_near_hz, min_view_hz, max_join_ms; /* views: <= 0: none */
 } report_limits;
@@ -87,9 +94,13 @@ int report_check(const report_role* roles, int nroles, const report_server* srv,
 
 void report_print_text(FILE* out, const report_role* roles, int nroles, const report_server* srv,
                        const report_views* views, double seconds, const char* why);
+/* The tester's own peak resident memory (getrusage), MiB. */
+double report_peak_rss_mib(void);
+/* "12.345 ms" or "no samples" (never "nan"). */
+const char* report_ms(char* buf, size_t n, double v);
 /* config_json: the run's settings, already a JSON object. views NULL: "stream": null. */
 void report_print_json(FILE* out, const char* config_json, const report_role* roles, int nroles,
                        const report_server* srv, const report_views* views, double seconds, double cpu_s,
-                       const char* why);
+                       const char* why, const char* ramp_json);
 
 #endif

@@ -20,6 +20,9 @@
 #include "proto.h"
 #include "samples.h"
 
+/* Snapshots a subscription queues while its callback is busy (nng's default: 128). */
+#define SUB_RECV_QUEUE 8
+
 typedef struct sub_stream sub_stream;
 
 typedef struct sub_totals {
@@ -52,6 +55,8 @@ int sub_open_listened(sub_stream** out, const char* url, int compact, int server
  * starts when the load is in place. */
 void sub_reset(sub_stream* s);
 void sub_totals_get(sub_stream* s, sub_totals* out);
+/* While running: the p-th percentile of the tick times since sub_reset (server_stats; NaN: none). */
+double sub_tick_ms_now(sub_stream* s, double p);
 /* Stops counting: the figures stay as they are. The socket stays open
  * until sub_free (closing can hang in nng 1.5.2: see closer.h). */
 void sub_freeze(sub_stream* s);

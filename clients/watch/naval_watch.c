@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "closer.h"
 #include "clock.h"
 #include "naval_client.h"
@@ -170,6 +171,15 @@ static int watch_parse(int argc, char** argv, watch_options* o) {
             stream_url = a;
             url_given = 1;
         } else {
+            static const char* const options[] = {"--once",     "--view",   "--commands", "--follow", "--center",
+                                                  "--centre",   "--radius", "--size",     "--ascii",  "--json",
+                                                  "--interval", "--budget-kbps", "--timeout", "--help", NULL};
+            size_t known = 0;
+            while (options[known] && strcmp(options[known], a)) known++;
+            if (!options[known]) {
+                cli_unknown_option("naval-watch", a, options);
+                return -1;
+            }
             if (i + 1 >= argc) {
                 fprintf(stderr, "naval-watch: %s: missing value (see --help)\n", a);
                 return -1;
@@ -204,7 +214,7 @@ static int watch_parse(int argc, char** argv, watch_options* o) {
             } else if (!strcmp(a, "--timeout")) {
                 if (num_double(v, 0.1, 3600.0, &o->timeout)) return watch_bad(a, v, "seconds in [0.1, 3600]");
             } else {
-                fprintf(stderr, "naval-watch: %s: unknown option (see --help)\n", a);
+                cli_unknown_option("naval-watch", a, options);
                 return -1;
             }
         }

@@ -194,6 +194,16 @@ int nv_scenario_load_structure(const scenario_structure* s, mesh* out, nv_error*
 int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err);
 void nv_scenario_instance_destroy(scenario_instance* inst);
 
+/* Vessels whose hulls overlap at the start (nv_world_find_overlaps on the
+ * instance made from `s`; vessels[i] is vessel id i): `warn` (may be NULL)
+ * gets one line per pair, "vessels[0] (freighter) and vessels[1]
+ * (freighter) overlap at the start: centres 10 m apart".
+ * A warning, not an error: boats moored alongside or a collision staged
+ * in contact are meant, and the contacts push the hulls apart in the
+ * first steps. Returns the pairs (0 also when out of memory). */
+uint32_t nv_scenario_check_overlaps(const scenario* s, const scenario_instance* inst,
+                                    void (*warn)(void* ctx, const char* message), void* ctx);
+
 #pragma GCC visibility pop
 
 #endif

@@ -12,8 +12,11 @@
  *     "cg": [-2.3, 1.1, 0], "gyration": [2.1, 6, 6],   mesh coordinates, m
  *     "coefficients": {                          absent: nv_hydrodyn_coeffs_default()
  *       "forces": "all" | "none" | ["viscous", "pressure_drag", "slamming",
- *                                   "air_drag", "area_damping", "added_mass"],
+ *                                   "air_drag", "area_damping", "added_mass",
+ *                                   "residual"],
  *       "viscosity": 1.19e-6, "reynolds_min": 1e5, "reference_length": 0,
+ *       "residual": C_r,                         Bourg's residual resistance
+ *                                                (wave making, form), 2e-3
  *       "pressure_linear": C_PD1, "pressure_quadratic": C_PD2,
  *       "pressure_falloff": f_P, "suction_linear": C_SD1,
  *       "suction_quadratic": C_SD2, "suction_falloff": f_S,
@@ -25,15 +28,27 @@
  *                     "direction": [1, 0, 0],           thrust at throttle +1
  *                     "max_thrust": 22000,              N, required
  *                     "reverse": 0.6,                   fraction at throttle -1
- *                     "immersion": 0.3}],               m of depth to full thrust
+ *                     "immersion": 0.3,                 m of depth to full thrust
+ *                     "steering": 0}],                  degrees the drive swivels at
+ *                                                       rudder +1 (outboard, azimuth);
+ *                                                       0 = fixed
  *     "rudders": [{"position": [-12.6, 0.5, 1.3],       required
  *                  "area": 0.5,                         m^2, required
  *                  "max_angle": 35, "stall_angle": 25,  degrees
  *                  "lift_slope": 3.0, "drag": 0.02}],   per radian; C_D0
- *     "controls": {"throttle_rate": 0.5, "rudder_rate": 1.0}   units/s
+ *     "controls": {"throttle_rate": 0.5, "rudder_rate": 1.0},  units/s
+ *     "compartments": {"bulkheads": [x, ...],    watertight planes across the
+ *                                                hull, mesh x (m); absent: one
+ *                      "longitudinal": [z, ...], planes along it, mesh z (m)
+ *                      "pumps": 0,               m^3/s per compartment; 0: none
+ *                      "breach_speed": 0,        m/s: a contact closing faster
+ *                                                holes the hull; 0: never
+ *                      "breach_area": 0}         m^2, the hole it makes
  *   }
  *
- * Optional keys of propellers, rudders and controls show their defaults.
+ * Optional keys of propellers, rudders, controls and compartments show
+ * their defaults (tests/vessel_type_keys.sh checks that every key the
+ * parser accepts appears in this comment).
  * Without mass or density the hull is a solid of 500 kg/m^3; without cg,
  * the CG is the volume centroid; without gyration, the inertia is the
  * uniform solid's. The coefficient keys are hydrodyn_coeffs' field names

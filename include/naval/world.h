@@ -278,6 +278,30 @@ typedef struct world_contact_event {
 const world_contact_event* nv_world_contact_events(const world* w, uint32_t* count);
 
 /* Between steps only. Ids are never reused; other vessels keep theirs. */
+/* The nearest free water for a vessel of `type` asked for at (x, z)
+ * (core/world_place.c): clear by `margin` m of every vessel's and
+ * structure's bounding circle (their radii: the farthest vertex from the
+ * CG) and with the ground under its footprint (the square of its radius)
+ * `margin` m below its keel floating upright. Candidates lie on rings
+ * around (x, z) out to `reach` m (at most 64 rings, at least 2 m and a
+ * quarter of the hull's radius apart: about 13,000 candidates at most),
+ * nearest first, each ring from +x turning toward +z; the first free one
+ * goes to *out_x, *out_z. *tried (may be NULL) gets the candidates
+ * tested. None free: -1 with NV_ELIMIT, "no free water within R m of
+ * (x, z) ...". Between steps. */
+int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, double reach, double margin,
+                             double* out_x, double* out_z, uint32_t* tried, nv_error* err);
+/* Two vessels whose hulls overlap (their convex shapes, as the contacts
+ * see them): ids a < b, their centres' distance and the overlap's depth. */
+typedef struct world_overlap {
+    uint32_t a, b;
+    double distance; /* m, CG to CG */
+    double depth;    /* m: the contacts' penetration estimate (MPR), not the least */
+} world_overlap;
+/* The pairs of vessels whose hulls overlap now (bounding spheres, then
+ * the shapes), sorted by ids; the first `cap` go to out, *count gets them
+ * all. Between steps; -1 only out of memory. */
+int nv_world_find_overlaps(const world* w, world_overlap* out, uint32_t cap, uint32_t* count, nv_error* err);
 int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err);
 int nv_world_despawn(world* w, uint32_t id, nv_error* err);
 int nv_world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err);

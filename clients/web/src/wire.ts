@@ -361,7 +361,7 @@ export interface StatsData {
 export type ResponseBodyData =
   | { kind: "none" }
   | { kind: "hello"; protocolVersion: number; serverName: string; tickHz: number; maxVesselsPerClient: number }
-  | { kind: "spawn"; id: number; token: VesselToken }
+  | { kind: "spawn"; id: number; token: VesselToken; x: number; z: number }
   | { kind: "control" }
   | { kind: "despawn" }
   | { kind: "worldInfo"; info: WorldInfoData }
@@ -455,7 +455,7 @@ export function decodeResponse(bytes: Uint8Array): ResponseData {
     }
     case ResponseBody.SpawnReply: {
       const s = r.body(new SpawnReply()) as SpawnReply;
-      out.body = { kind: "spawn", id: s.vesselId(), token: tokenData(s.token(new Token())) };
+      out.body = { kind: "spawn", id: s.vesselId(), token: tokenData(s.token(new Token())), x: s.x(), z: s.z() };
       break;
     }
     case ResponseBody.ControlReply:
