@@ -314,7 +314,9 @@ ocean* nv_ocean_create(const ocean_params* params, nv_error* err) {
     o->hx = o->nx / 2; /* the Nyquist column is always 0 and is not stored */
     o->mid_stride = o->hx + 4; /* off power-of-two strides: the z pass writes down columns */
     o->cascade_count = p->cascades;
-    o->wind_dir = p->wind_direction * NV_PI / 180.0;
+    /* The spectrum measures angles from +x toward +z; the public convention
+     * (headings, wind) turns toward -z. */
+    o->wind_dir = -p->wind_direction * NV_PI / 180.0;
     o->omega0 = 2.0 * NV_PI / p->repeat_period;
     o->amp_scale = 1.0;
 

@@ -597,7 +597,7 @@ vec3 nv_scenario_wind(const scenario* s) {
     /* The ocean resolves a Beaufort number into its wind when it is made. */
     double speed = s->ocean.beaufort >= 0 ? nv_spectrum_beaufort_wind(s->ocean.beaufort) : s->ocean.wind_speed;
     double a = s->ocean.wind_direction * NV_PI / 180.0;
-    return v3(speed * cos(a), 0.0, speed * sin(a));
+    return v3(speed * cos(a), 0.0, -speed * sin(a)); /* toward -z as headings */
 }
 
 static int scn_add_types(const scenario* s, world* w, nv_error* err) {

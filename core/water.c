@@ -29,7 +29,7 @@ void nv_water_flat_init(water_flat* w, double level) {
 static size_t water_sine_sample(const water_surface* self, const water_query* q) {
     const water_sine* w = (const water_sine*)self;
     double kx = w->wavenumber * cos(w->direction);
-    double kz = w->wavenumber * sin(w->direction);
+    double kz = -w->wavenumber * sin(w->direction);
     double phase0 = w->phase - w->omega * w->time;
     for (size_t i = 0; i < q->count; i++) {
         double arg = kx * q->x[i] + kz * q->z[i] + phase0;

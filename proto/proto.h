@@ -287,7 +287,7 @@ typedef struct proto_ocean_spec {
     uint8_t spreading;         /* 0 auto, 1 cos^2, 2 Mitsuyasu, 3 Donelan-Banner */
     double gravity;            /* m/s^2 */
     double wind_speed;         /* m/s */
-    double wind_direction;     /* degrees from +x toward +z */
+    double wind_direction;     /* degrees about +y from +x toward -z, as headings */
     double fetch;              /* m */
     double depth;              /* m, 0 = deep */
     double gamma, swell, choppiness;

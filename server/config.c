@@ -195,6 +195,8 @@ static const cfg_entry cfg_table[] = {
      "the default world's target significant wave height, m (the wind from it unless --wind)"},
     {"tp", "--tp", "NAVAL_TP", CFG_NUM, CFG_N(sea_tp), 0, 0, 0, NULL,
      "peak period of the --hs sea, s (default: from Hs)"},
+    {"wind_dir", "--wind-dir", "NAVAL_WIND_DIR", CFG_NUM, CFG_N(sea_wind_dir), 0, 0, 0, NULL,
+     "toward which the default world's wind blows, degrees about +y from +x toward -z as headings (default -30)"},
     {"spawn_search", "--spawn-search", "NAVAL_SPAWN_SEARCH", CFG_NUM, CFG_N(spawn_search), 0, 1e5, 0, NULL,
      "m around a spawn's position searched for free water; none: refused (default 500)"},
     {"spawn_clearance", "--spawn-clearance", "NAVAL_SPAWN_CLEARANCE", CFG_NUM, CFG_N(spawn_clearance), 0, 1000, 0,
@@ -281,6 +283,7 @@ void cfg_defaults(cfg_server* c) {
     c->sea_wind = -1;
     c->sea_hs = -1;
     c->sea_tp = -1;
+    c->sea_wind_dir = CFG_WIND_DIR_UNSET;
     c->spawn_search = 500;
     c->spawn_clearance = 2;
     c->limits.max_request_bytes = 65536;
@@ -317,7 +320,8 @@ static const nv_range* cfg_shared_range(const cfg_entry* e) {
                   {"beaufort", NV_RANGE_OCEAN_BEAUFORT},
                   {"wind", NV_RANGE_OCEAN_WIND},
                   {"hs", NV_RANGE_OCEAN_HS},
-                  {"tp", NV_RANGE_OCEAN_TP}};
+                  {"tp", NV_RANGE_OCEAN_TP},
+                  {"wind_dir", NV_RANGE_OCEAN_WIND_DIR}};
     for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
         if (!strcmp(e->key, shared[i].key)) return nv_range_get(shared[i].range);
     return NULL;
@@ -537,10 +541,11 @@ int cfg_finish(cfg_server* c, nv_error* err) {
                           : c->sea_wind >= 0   ? "wind"
                           : c->sea_hs >= 0     ? "hs"
                           : c->sea_tp >= 0     ? "tp"
+                          : c->sea_wind_dir != CFG_WIND_DIR_UNSET ? "wind_dir"
                                                : NULL;
         if (sea && (c->scenario[0] || c->restore[0]))
             return nv_error_set(err, "%s (--%s) sets the default world's sea: a %s brings its own ocean", sea,
-                                sea, c->scenario[0] ? "scenario" : "restored checkpoint");
+                                strcmp(sea, "wind_dir") ? sea : "wind-dir", c->scenario[0] ? "scenario" : "restored checkpoint");
         if (c->sea_beaufort >= 0 && (c->sea_wind >= 0 || c->sea_hs >= 0))
             return nv_error_set(err, "beaufort (--beaufort) sets the wind and Hs: give it alone, or wind and hs");
         if (c->sea_tp >= 0 && c->sea_hs < 0)

@@ -25,6 +25,9 @@
 /* The Agones SDK sidecar's REST port when AGONES_SDK_HTTP_PORT is not set. */
 #define CFG_AGONES_PORT 9358
 
+/* sea_wind_dir when not given (every direction in [-360, 360] is one). */
+#define CFG_WIND_DIR_UNSET (-1000.0)
+
 typedef struct cfg_limits {
     double max_request_bytes;   /* a bigger request gets LIMIT_EXCEEDED */
     double vessels_per_client;  /* live vessels one connection may own */
@@ -99,6 +102,7 @@ typedef struct cfg_server {
     double sea_wind;                /* U10, m/s */
     double sea_hs;                  /* target significant height, m */
     double sea_tp;                  /* peak period of the --hs sea, s */
+    double sea_wind_dir;            /* degrees about +y from +x toward -z; CFG_WIND_DIR_UNSET */
     /* Spawns go to the nearest free water (nv_world_find_free_water). */
     double spawn_search;            /* m searched around the asked position */
     double spawn_clearance;         /* m kept from other hulls, structures and the ground */

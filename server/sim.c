@@ -17,7 +17,7 @@ static void sim_default_ocean(ocean_params* p, uint64_t seed) {
     *p = nv_ocean_params_default();
     p->spectrum = SPECTRUM_JONSWAP;
     p->wind_speed = 9.0;
-    p->wind_direction = 30.0;
+    p->wind_direction = -30.0;
     p->size = 600.0;
     p->resolution = 256;
     p->cascades = 1;
@@ -41,7 +41,9 @@ static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* er
         if (cfg->sea_wind < 0) s->ocean.wind_speed = nv_spectrum_wind_for_hs(cfg->sea_hs, s->ocean.gravity);
     }
     if (cfg->sea_tp >= 0) s->ocean.tp = cfg->sea_tp;
-    int flags = cfg->sea_beaufort >= 0 || cfg->sea_wind >= 0 || cfg->sea_hs >= 0 || cfg->sea_tp >= 0;
+    if (cfg->sea_wind_dir != CFG_WIND_DIR_UNSET) s->ocean.wind_direction = cfg->sea_wind_dir;
+    int flags = cfg->sea_beaufort >= 0 || cfg->sea_wind >= 0 || cfg->sea_hs >= 0 || cfg->sea_tp >= 0 ||
+                cfg->sea_wind_dir != CFG_WIND_DIR_UNSET;
     if (nv_ocean_params_validate(&s->ocean, err)) return flags ? nv_error_prefix(err, "the sea flags") : -1;
     int n = nv_vessel_type_builtin_count();
     s->hulls = calloc((size_t)n, sizeof *s->hulls);

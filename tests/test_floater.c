@@ -81,7 +81,7 @@ static void tilts_to_the_slope_of_a_sine_wave(void** state) {
         water_sine w;
         assert_int_equal(nv_water_sine_init(&w, amp, lambda, dirs[d], G), 0);
         nv_water_sine_set_time(&w, 0.0);
-        double ux = cos(dirs[d]), uz = sin(dirs[d]);
+        double ux = cos(dirs[d]), uz = -sin(dirs[d]); /* toward -z, as headings */
         for (int hd = 0; hd < 3; hd++)
             for (int i = 0; i < 8; i++) {
                 double s = 1.3 + 2.37 * i; /* distance along the wave */

@@ -525,6 +525,36 @@ static void test_validation(void** state) {
     nv_ocean_destroy(o);
 }
 
+/* The wind's direction turns about +y from +x toward -z, as headings do
+ * (docs/ocean.md): the initial amplitudes' energy lies on the side of k
+ * the wind blows toward, and a crest moves that way. */
+static double energy_toward(const ocean* o, int nx, int nz, double dir_x, double dir_z) {
+    double sum = 0.0;
+    for (int m = -nz / 2 + 1; m < nz / 2; m++)
+        for (int n = -nx / 2 + 1; n < nx / 2; n++) {
+            double a[2];
+            nv_ocean_initial_amplitude(o, 0, n, m, a);
+            if (n * dir_x + m * dir_z > 0.0) sum += a[0] * a[0] + a[1] * a[1];
+        }
+    return sum;
+}
+
+static void test_wind_direction_as_headings(void** state) {
+    (void)state;
+    static const double dirs[][3] = {{0.0, 1.0, 0.0}, {90.0, 0.0, -1.0}, {-90.0, 0.0, 1.0}, {180.0, -1.0, 0.0}};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        ocean_params p = small_params();
+        p.resolution_z = 16;
+        p.wind_direction = dirs[i][0];
+        ocean* o = make(&p);
+        double down = energy_toward(o, 16, 16, dirs[i][1], dirs[i][2]);
+        double up = energy_toward(o, 16, 16, -dirs[i][1], -dirs[i][2]);
+        assert_true(down > 0.0);
+        assert_true(down > 20.0 * up);
+        nv_ocean_destroy(o);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fft_equals_dft),
@@ -535,6 +565,7 @@ int main(void) {
         cmocka_unit_test(test_dispersion_time_series),
         cmocka_unit_test(test_bit_identical),
         cmocka_unit_test(test_validation),
+        cmocka_unit_test(test_wind_direction_as_headings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

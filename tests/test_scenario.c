@@ -231,7 +231,7 @@ static void ocean_sets_the_wind(void** state) {
     ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
     vec3 wind = nv_scenario_wind(&s);
     ASSERT_NEAR_ABS(wind.x, 0.0, 1e-12);
-    ASSERT_NEAR_ABS(wind.z, 10.0, 1e-12); /* toward +z */
+    ASSERT_NEAR_ABS(wind.z, -10.0, 1e-12); /* toward -z: where a heading of 90 degrees points */
     nv_scenario_free(&s);
     text =
         "{\"ocean\": {\"beaufort\": 6, \"wind_dir\": 180, \"resolution\": 16, \"cascades\": 1}, \"vessel_types\": "

@@ -582,7 +582,7 @@ static double half_length(const proto_world_info* w, uint32_t t) {
 }
 
 /* A server of its own with the sea flags and a 100 m spawn search: its
- * WorldInfo reports Beaufort 6's sea; a patrol boat asked for inside a
+ * WorldInfo reports Beaufort 6's sea toward --wind-dir; a patrol boat asked for inside a
  * freighter (12 m aft of its centre, 3.3 m off its centreline) comes out
  * clear of it; a skiff asked for on the beach goes to water deeper than
  * its keel; a freighter asked for on the first one, and a skiff in the
@@ -592,7 +592,7 @@ static void test_spawns_in_free_water_and_sea_flags(void** state) {
     (void)state;
     server_proc sea;
     const char* extra[] = {"--boats", "0", "--threads", "1", "--tick-hz", "30", "--log-level", "warn",
-                           "--beaufort", "6", "--spawn-search", "100", NULL};
+                           "--beaufort", "6", "--wind-dir", "90", "--spawn-search", "100", NULL};
     if (proc_start(&sea, NAVAL_SERVER_PATH, extra, 15.0)) fail_msg("naval-server --beaufort 6 did not start");
     nvc_client* c = connect_to(sea.snapshot_url, sea.command_url);
     nv_error e;
@@ -604,6 +604,7 @@ static void test_spawns_in_free_water_and_sea_flags(void** state) {
           w.ocean.hs_target > 2.0 && w.ocean.hs_target < 5.0))
         fail_msg("--beaufort 6: WorldInfo says beaufort %d, wind %.2f m/s, hs %.2f m", w.ocean.beaufort,
                  w.ocean.wind_speed, w.ocean.hs_target);
+    if (w.ocean.wind_direction != 90.0) fail_msg("--wind-dir 90: WorldInfo says %g", w.ocean.wind_direction);
     nvc_vessel big, small, skiff, refused;
     if (nvc_spawn(c, "freighter", 0, 4000.0, 4000.0, 0.0, &big, &e)) fail_msg("%s", e.message);
     if (nvc_spawn(c, "patrol", 0, 4000.0 - 12.0, 4000.0 + 3.3, 0.0, &small, &e)) fail_msg("%s", e.message);

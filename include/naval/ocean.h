@@ -54,7 +54,7 @@ typedef struct ocean_params {
     spreading_type spreading;  /* AUTO: cos^2 for Phillips, Mitsuyasu otherwise */
     double gravity;            /* 9.81 m/s^2 */
     double wind_speed;         /* m/s at 10 m (U10) for every spectrum, >= 0 (10) */
-    double wind_direction;     /* degrees from +x toward +z (0); waves travel downwind */
+    double wind_direction;     /* degrees about +y from +x toward -z (0), as headings; waves travel downwind */
     double fetch;              /* m, > 0 for JONSWAP / TMA (100 km) */
     double depth;              /* m; 0 = deep water, else > 0 (TMA needs it) */
     double gamma;              /* JONSWAP peak enhancement, >= 1 (3.3) */

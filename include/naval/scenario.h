@@ -45,7 +45,7 @@
  * start; a fleet's apply to each of its vessels.
  *
  * Wind (air drag): with an ocean, the ocean's wind (speed "wind" or the
- * Beaufort number's, toward "wind_dir" degrees from +x toward +z); on flat
+ * Beaufort number's, toward "wind_dir" degrees about +y from +x toward -z, as headings); on flat
  * water the top-level "wind" vector [x, y, z] m/s (default still air).
  * Giving both is an error. The ocean's "wind" is U10 (m/s at 10 m) for
  * every spectrum (Pierson-Moskowitz's U19.5 is 1.075 U10, docs/ocean.md).

@@ -54,7 +54,7 @@ typedef struct water_sine {
     water_surface base;
     double amplitude;   /* m */
     double wavelength;  /* m */
-    double direction;   /* radians from +x toward +z */
+    double direction;   /* radians about +y from +x toward -z, as headings */
     double phase;       /* radians */
     double wavenumber;  /* k = 2 pi / wavelength */
     double omega;       /* rad/s */

@@ -23,7 +23,7 @@ export interface OceanSpecInput {
   spreading: number;
   gravity: number;
   windSpeed: number; // U10, m/s, for every spectrum
-  windDirection: number; // degrees from +x toward +z
+  windDirection: number; // degrees about +y from +x toward -z, as headings
   fetch: number;
   depth: number;
   gamma: number;
@@ -163,7 +163,8 @@ export class Ocean {
       const top = kp * PEAK_BAND_HI;
       return kp > 0 && top > lo && top <= hi ? top : 0;
     };
-    const windDir = (p.windDirection * Math.PI) / 180;
+    // The spectrum measures angles from +x toward +z; headings and wind turn toward -z (core/ocean.c).
+    const windDir = (-p.windDirection * Math.PI) / 180;
 
     // h0(k) of cascade c, before the Hs scale; 0 outside its band: core's wave_amplitude.
     const xi = new Float64Array(2);
