@@ -193,6 +193,8 @@ typedef struct proto_tick_stats {
     uint32_t subscribers;
     uint64_t overruns;    /* ticks late since start */
     float lod_ms;         /* levels of detail, part of step_ms */
+    uint16_t command_port; /* the server's tcp request port (0: none), so that a
+                              subscriber finds world info on any port layout */
 } proto_tick_stats;
 
 typedef struct proto_snapshot {

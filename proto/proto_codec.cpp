@@ -17,7 +17,7 @@ namespace {
 
 fb::Offset<np::TickStats> put_stats(fb::FlatBufferBuilder& fbb, const proto_tick_stats& s) {
     return np::CreateTickStats(fbb, s.step_ms, s.water_ms, s.vertex_ms, s.triangle_ms, s.integrate_ms,
-                               s.snapshot_ms, s.vessel_count, s.subscribers, s.overruns, s.lod_ms);
+                               s.snapshot_ms, s.vessel_count, s.subscribers, s.overruns, s.lod_ms, s.command_port);
 }
 
 proto_tick_stats get_stats(const np::TickStats* s) {
@@ -33,6 +33,7 @@ proto_tick_stats get_stats(const np::TickStats* s) {
     o.subscribers = s->subscribers();
     o.overruns = s->overruns();
     o.lod_ms = s->lod_ms();
+    o.command_port = s->command_port();
     return o;
 }
 

@@ -89,6 +89,7 @@ static void loop_publish(loop_server* s) {
         .subscribers = metrics_subscribers(&s->m, METRICS_FULL) + metrics_subscribers(&s->m, METRICS_COMPACT),
         .overruns = atomic_load_explicit(&s->m.overruns, memory_order_relaxed),
         .lod_ms = (float)t->lod_ms,
+        .command_port = (uint16_t)net_command_port(s->net),
     };
     nv_error err;
     if (snap_capture(&s->snap, s->sim.world, &stats, &err)) {

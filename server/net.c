@@ -15,6 +15,7 @@ struct net {
     metrics* m;
     int stream_open[METRICS_STREAMS];
     atomic_int closing;
+    int command_port; /* the tcp request socket's, 0: none */
 };
 
 /* Edge thread: the request is copied for the loop (the edge's buffer is
@@ -85,11 +86,11 @@ int net_open(net** out, const net_config* cfg, http_site* site, cmdq* queue, met
         free(n);
         return -1;
     }
-    int http = -1;
+    int http = -1, command = -1;
     int failed = (cfg->http[0] && (http = edge_listen_http(n->e, cfg->http, err)) < 0) ||
                  (cfg->snapshot_url[0] && edge_listen_sp(n->e, cfg->snapshot_url, EDGE_SUBSCRIBER, METRICS_FULL, err) < 0) ||
                  (cfg->compact_url[0] && edge_listen_sp(n->e, cfg->compact_url, EDGE_SUBSCRIBER, METRICS_COMPACT, err) < 0) ||
-                 (cfg->command_url[0] && edge_listen_sp(n->e, cfg->command_url, EDGE_REQUESTER, 0, err) < 0) ||
+                 (cfg->command_url[0] && (command = edge_listen_sp(n->e, cfg->command_url, EDGE_REQUESTER, 0, err)) < 0) ||
                  (cfg->view_url[0] && edge_listen_sp(n->e, cfg->view_url, EDGE_PEER, 0, err) < 0) ||
                  net_open_ws(n, http, NET_WS_VIEW, EDGE_PEER, 0, err) ||
                  net_open_ws(n, http, NET_WS_SNAPSHOTS, EDGE_SUBSCRIBER, METRICS_FULL, err) ||
@@ -105,6 +106,7 @@ int net_open(net** out, const net_config* cfg, http_site* site, cmdq* queue, met
         return -1;
     }
     if (m) metrics_attach_edge(m, edge_get_stats(n->e));
+    n->command_port = command >= 0 ? edge_listener_port(n->e, command) : 0;
     *out = n;
     return 0;
 }
@@ -140,3 +142,5 @@ void net_send_view(net* n, uint32_t conn, const void* data, size_t size) {
 int net_is_open(const net* n) { return n && !atomic_load(&n->closing); }
 
 const edge_stats* net_stats(const net* n) { return n ? edge_get_stats(n->e) : NULL; }
+
+int net_command_port(const net* n) { return n->command_port; }

@@ -55,6 +55,8 @@ void net_reply(net* n, uint32_t pipe, uint32_t tag, const void* data, size_t siz
 void net_send_view(net* n, uint32_t conn, const void* data, size_t size);
 /* Waits for nothing: true while the endpoints are open. */
 int net_is_open(const net* n);
+/* The tcp request socket's bound port (0: none), announced in snapshots. */
+int net_command_port(const net* n);
 const edge_stats* net_stats(const net* n);
 
 #endif

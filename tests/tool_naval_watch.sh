@@ -64,7 +64,8 @@ start_server() {
 start_server
 
 # --once waits for the server to come up (up to --timeout).
-"$watch" "tcp://127.0.0.1:$snap" --commands "tcp://127.0.0.1:$cmd" --once --json --timeout 10 > "$tmp/tcp.json" \
+# No --commands on these free ports: the snapshots announce the request port.
+"$watch" "tcp://127.0.0.1:$snap" --once --json --timeout 10 > "$tmp/tcp.json" \
     2> "$tmp/err" || fail "--once --json over tcp: $(cat "$tmp/err")"
 "$watch" "ws://127.0.0.1:$http/ws/snapshots" --once --json > "$tmp/ws.json" 2> "$tmp/err" \
     || fail "--once --json over ws: $(cat "$tmp/err")"
@@ -73,7 +74,7 @@ import json, sys
 for path in sys.argv[1:]:
     s = json.load(open(path))
     assert s["vessels"] == 15 and s["world_vessels"] == 15, s
-    # type names from the commands URL (given for tcp, guessed for ws)
+    # type names from the commands URL (announced for tcp, derived for ws)
     assert set(s["types"]) <= {"skiff", "patrol", "freighter"} and sum(s["types"].values()) == 15, s["types"]
     assert s["tick"] > 0 and s["send_time_ns"] > 0 and 0 <= s["latency_ms"] < 5000, s
     # a full snapshot: 72 bytes a vessel and a small header
@@ -92,8 +93,38 @@ PY
     || fail "--once --follow 3: $(cat "$tmp/err")"
 grep -q "following boat 3 " "$tmp/map" || fail "--follow 3: $(cat "$tmp/map")"
 grep -q "@" "$tmp/map" || fail "--follow 3: the boat is not marked: $(cat "$tmp/map")"
-[ "$(grep -c '^|' "$tmp/map")" = 16 ] || fail "--size 60x16: $(cat "$tmp/map")"
+[ "$(tail -n +2 "$tmp/map" | grep -c '^|')" = 16 ] || fail "--size 60x16: $(cat "$tmp/map")"
 expect 1 "boat 999 is not in the snapshot" "tcp://127.0.0.1:$snap" --once --follow 999
+# Every line fits the width (a wrapped status line pushed the top border
+# off); the header has a scale bar true to --radius and a legend of the
+# types' glyphs (names on these free ports), and the map's glyphs are the
+# legend's families.
+for cols in 38 78 118; do
+    "$watch" "tcp://127.0.0.1:$snap" --once --radius 500 --size "${cols}x30" > "$tmp/map$cols" 2> "$tmp/err" \
+        || fail "--once --size ${cols}x30: $(cat "$tmp/err")"
+done
+/usr/bin/env python3 - "$tmp/map38" "$tmp/map78" "$tmp/map118" <<'PY' || fail "map lines: $(cat "$tmp/map38" "$tmp/map78")"
+import re, sys
+families = ["\u2192\u2197\u2191\u2196\u2190\u2199\u2193\u2198", "\u21d2\u21d7\u21d1\u21d6\u21d0\u21d9\u21d3\u21d8",
+            "\u25b6\u25e5\u25b2\u25e4\u25c0\u25e3\u25bc\u25e2"]
+for path, cols in zip(sys.argv[1:], (38, 78, 118)):
+    lines = open(path, encoding="utf-8").read().rstrip("\n").split("\n")
+    assert all(len(l) <= cols + 2 for l in lines), (cols, [len(l) for l in lines])
+    assert len([l for l in lines if l.startswith("\u2502")]) == 30, lines
+    m = re.match(r"\u251c(\u2500*)\u2524 (\d+) (k?m)", lines[0])
+    assert m, lines[0]
+    length = int(m.group(2)) * (1000 if m.group(3) == "km" else 1)
+    col_m = 2 * 500 / cols
+    assert abs(len(m.group(1)) + 1 - length / col_m) <= 0.5, (lines[0], col_m)
+    assert len(m.group(1)) + 2 <= max(3, cols // 4), lines[0]
+    if cols >= 78:
+        legend = dict(re.findall(r"\u00b7 (\S) (skiff|patrol|freighter)", lines[0]))
+        assert set(legend.values()) == {"skiff", "patrol", "freighter"}, lines[0]
+        allowed = "".join(f for f in families if any(g in f for g in legend))
+        body = "".join(l[1:-1] for l in lines if l.startswith("\u2502"))
+        glyphs = [c for c in body if c not in " +23456789"]
+        assert glyphs and all(c in allowed for c in glyphs), (glyphs, legend)
+PY
 # The heading (the map's arrows) is where the bow points: boats on autopilot
 # make way ahead, so it lies along their velocity.
 ok=0

@@ -23,6 +23,7 @@
 #include "naval_client.h"
 #include "nstat.h"
 #include "num.h"
+#include "wline.h"
 #include "wmap.h"
 #include "wview.h"
 
@@ -34,6 +35,7 @@ typedef struct watch_options {
     int view;                  /* url is a view's */
     uint64_t budget_kbps;      /* the view's; 0: the server's default */
     char commands[WATCH_URL_MAX];
+    int commands_given;        /* --commands: never replaced by the announced port */
     int64_t follow;
     int has_centre;
     double cx, cz, radius;
@@ -86,9 +88,9 @@ static void watch_usage(FILE* out) {
           "  --follow ID          centre on boat ID and keep it there (marked)\n"
           "  --center X,Z         centre of the map in m (default: the fleet's centre)\n"
           "  --radius M           half the map's width in m (default: 200 following, else the fleet)\n"
-          "  --commands URL       request URL for the vessel types' names (default: guessed from URL:\n"
-          "                       tcp port 7700 or 7703 -> 7701, /ws/snapshots or /ws/view -> /ws/commands;\n"
-          "                       \"\" for none)\n"
+          "  --commands URL       request URL for the vessel types' names (default: the port the\n"
+          "                       server's snapshots announce, on URL's host; /ws/snapshots or /ws/view ->\n"
+          "                       /ws/commands; a tcp view: port 7703 -> 7701; \"\" for none)\n"
           "  --once               one snapshot, then exit (1 when none comes within --timeout)\n"
           "  --json               a JSON summary instead of the map (with --once: one; else one a second)\n"
           "  --ascii              ASCII arrows and frame\n"
@@ -113,7 +115,17 @@ static int watch_bad(const char* flag, const char* value, const char* want) {
     return -1;
 }
 
-/* The command URL beside a snapshot URL, by the server's default layout. */
+/* tcp://HOST:PORT with the stream URL's host and the port a snapshot
+ * announced (TickStats.command_port): the request socket on any layout. */
+static void watch_commands_at(const char* url, unsigned port, char* out, size_t n) {
+    out[0] = '\0';
+    const char* colon = strrchr(url, ':');
+    if (strncmp(url, "tcp://", 6) || !colon || colon < url + 6 || !port) return;
+    snprintf(out, n, "%.*s:%u", (int)(colon - url), url, port);
+}
+
+/* The command URL beside a snapshot URL, by the server's default layout
+ * (a stream's snapshots then announce the real port: watch_commands_at). */
 static void watch_guess_commands(const char* url, char* out, size_t n) {
     out[0] = '\0';
     const char* paths[] = {"/ws/snapshots", "/ws/view"};
@@ -229,6 +241,7 @@ static int watch_parse(int argc, char** argv, watch_options* o) {
         return -1;
     }
     if (!commands_given) watch_guess_commands(o->url, o->commands, sizeof o->commands);
+    o->commands_given = commands_given;
     return 0;
 }
 
@@ -429,7 +442,7 @@ static void watch_draw(const watch_options* o, const proto_snapshot* s, const pr
     double sx = 0, sz = 0, r = 0;
     for (uint32_t i = 0; i < s->vessel_count; i++) {
         const proto_vessel* p = &s->vessels[i];
-        boats[i] = (wmap_boat){p->position[0], p->position[2], watch_heading(p->orientation), p->id};
+        boats[i] = (wmap_boat){p->position[0], p->position[2], watch_heading(p->orientation), p->id, p->type};
         sx += p->position[0];
         sz += p->position[2];
     }
@@ -446,7 +459,7 @@ static void watch_draw(const watch_options* o, const proto_snapshot* s, const pr
         v.half_width = o->radius > 0 ? o->radius : 200.0;
         char buf[32];
         const proto_vessel* p = &s->vessels[f];
-        snprintf(where, sizeof where, "following boat %u (%s) at (%.1f, %.1f), heading %.0f deg, %.1f m/s", p->id,
+        snprintf(where, sizeof where, "following boat %u (%s) \u00b7 at (%.1f, %.1f) \u00b7 heading %.0f deg \u00b7 %.1f m/s", p->id,
                  watch_type_name(wi, p->type, buf, sizeof buf), p->position[0], p->position[2],
                  fmod(watch_heading(p->orientation) * 180.0 / WATCH_PI + 360.0, 360.0),
                  hypot(p->velocity[0], p->velocity[2]));
@@ -459,12 +472,31 @@ static void watch_draw(const watch_options* o, const proto_snapshot* s, const pr
         if (o->follow >= 0) snprintf(where, sizeof where, "boat %lld is not in the snapshot", (long long)o->follow);
     }
     size_t inside = wmap_render(&v, boats, s->vessel_count, map, wmap_capacity(&v));
+    /* Every line fits the frame's width: one that wraps pushes the map's
+     * top border off the redrawn screen. */
+    int width = v.cols + 2;
+    char header[1024], scale[256], line[1024];
+    wline_scale_bar(2.0 * v.half_width / v.cols, v.cols / 4 > 3 ? v.cols / 4 : 3, v.ascii, scale, sizeof scale);
+    /* The parts that matter most first: wline_fit drops from the end. */
+    int n = snprintf(header, sizeof header, "%s", scale[0] ? scale : "-");
+    for (uint32_t i = 0; wi && !v.ascii && i < wi->type_count && n > 0 && (size_t)n < sizeof header; i++)
+        n += snprintf(header + n, sizeof header - (size_t)n, " \u00b7 %s %s",
+                      wmap_glyph_family(0.0, wi->types[i].type, 0), wi->types[i].name);
+    if (!wi && n > 0 && (size_t)n < sizeof header)
+        n += snprintf(header + n, sizeof header - (size_t)n, " \u00b7 type names unknown (--commands URL)");
+    if (n > 0 && (size_t)n < sizeof header)
+        snprintf(header + n, sizeof header - (size_t)n, " \u00b7 up is -z \u00b7 %zu of %u boats \u00b7 centre (%.0f, %.0f) m",
+                 inside, s->vessel_count, v.cx, v.cz);
+    wline_fit(header, width, v.ascii);
     if (tty) fputs("\x1b[H", stdout);
-    printf("centre (%.0f, %.0f) m, %.1f m per column, up is -z; %zu of %u boats on the map%s\n", v.cx, v.cz,
-           2.0 * v.half_width / v.cols, inside, s->vessel_count, tty ? "\x1b[K" : "");
+    printf("%s%s\n", header, tty ? "\x1b[K" : "");
     fputs(map, stdout);
-    printf("%s%s\n", status, tty ? "\x1b[K" : "");
-    printf("%s%s%s\n", lost[0] ? lost : where, tty ? "\x1b[K" : "", tty ? "\x1b[J" : "");
+    snprintf(line, sizeof line, "%s", status);
+    wline_fit(line, width, v.ascii);
+    printf("%s%s\n", line, tty ? "\x1b[K" : "");
+    snprintf(line, sizeof line, "%s", lost[0] ? lost : where);
+    wline_fit(line, width, v.ascii);
+    printf("%s%s%s\n", line, tty ? "\x1b[K" : "", tty ? "\x1b[J" : "");
     if (!tty) putchar('\n');
     fflush(stdout);
     free(boats);
@@ -795,6 +827,15 @@ int main(int argc, char** argv) {
             last = s;
             s = t;
             have = 1;
+            char announced[WATCH_URL_MAX];
+            watch_commands_at(o.url, last.stats.command_port, announced, sizeof announced);
+            if (!o.commands_given && announced[0] && strcmp(announced, o.commands)) {
+                snprintf(o.commands, sizeof o.commands, "%s", announced);
+                proto_free_world_info(&wi);
+                memset(&wi, 0, sizeof wi);
+                have_types = 0;
+                watch_load_types(o.commands, &wi, &have_types);
+            }
             if (was_lost && !have_types) watch_load_types(o.commands, &wi, &have_types);
             was_lost = 0;
             lost[0] = '\0';

@@ -7,15 +7,21 @@
 
 #define WMAP_PI 3.14159265358979323846
 
-static const char* const wmap_arrows[8] = {"\u2192", "\u2197", "\u2191", "\u2196", "\u2190", "\u2199", "\u2193", "\u2198"};
+/* Eight sectors from +x (right) turning toward -z (up), as headings. */
+static const char* const wmap_arrows[WMAP_FAMILIES][8] = {
+    {"\u2192", "\u2197", "\u2191", "\u2196", "\u2190", "\u2199", "\u2193", "\u2198"},  /* thin */
+    {"\u21d2", "\u21d7", "\u21d1", "\u21d6", "\u21d0", "\u21d9", "\u21d3", "\u21d8"},  /* double */
+    {"\u25b6", "\u25e5", "\u25b2", "\u25e4", "\u25c0", "\u25e3", "\u25bc", "\u25e2"}}; /* triangles */
 static const char* const wmap_ascii[8] = {">", "/", "^", "\\", "<", "/", "v", "\\"};
 
-const char* wmap_glyph(double heading, int ascii) {
+const char* wmap_glyph_family(double heading, unsigned family, int ascii) {
     if (!isfinite(heading)) return ascii ? "o" : "\u25cb";
     long sector = lround(heading / (WMAP_PI / 4.0)) % 8;
     if (sector < 0) sector += 8;
-    return ascii ? wmap_ascii[sector] : wmap_arrows[sector];
+    return ascii ? wmap_ascii[sector] : wmap_arrows[family % WMAP_FAMILIES][sector];
 }
+
+const char* wmap_glyph(double heading, int ascii) { return wmap_glyph_family(heading, 0, ascii); }
 
 size_t wmap_capacity(const wmap_view* v) {
     /* per cell: a 3-byte arrow in reverse video at most; frame and newlines */
@@ -26,6 +32,7 @@ typedef struct wmap_cell {
     uint16_t count;
     int marked;
     double heading;
+    unsigned family;
 } wmap_cell;
 
 static void wmap_put(char** p, char* end, const char* s) {
@@ -51,7 +58,7 @@ size_t wmap_render(const wmap_view* v, const wmap_boat* boats, size_t n, char* o
         wmap_cell* c = &cells[(size_t)fr * (size_t)v->cols + (size_t)fc];
         int mark = v->mark >= 0 && boats[i].id == (uint64_t)v->mark;
         /* The marked boat's heading wins its cell. */
-        if (!c->count || mark) c->heading = boats[i].heading;
+        if (!c->count || mark) c->heading = boats[i].heading, c->family = boats[i].family;
         c->marked |= mark;
         c->count++;
         inside++;
@@ -68,8 +75,8 @@ size_t wmap_render(const wmap_view* v, const wmap_boat* boats, size_t n, char* o
             const wmap_cell* cell = &cells[(size_t)r * (size_t)v->cols + (size_t)c];
             char digit[2] = {0, 0};
             const char* g = " ";
-            if (cell->marked) g = v->highlight ? wmap_glyph(cell->heading, v->ascii) : "@";
-            else if (cell->count == 1) g = wmap_glyph(cell->heading, v->ascii);
+            if (cell->marked) g = v->highlight ? wmap_glyph_family(cell->heading, cell->family, v->ascii) : "@";
+            else if (cell->count == 1) g = wmap_glyph_family(cell->heading, cell->family, v->ascii);
             else if (cell->count > 1) g = cell->count > 9 ? "+" : (digit[0] = (char)('0' + cell->count), digit);
             if (cell->marked && v->highlight) wmap_put(&p, end, "\x1b[7m");
             wmap_put(&p, end, g);

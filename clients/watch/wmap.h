@@ -14,6 +14,7 @@ typedef struct wmap_boat {
     double x, z;       /* m */
     double heading;    /* rad */
     uint32_t id;
+    unsigned family;   /* glyph family (wmap_glyph_family): one per vessel type */
 } wmap_boat;
 
 typedef struct wmap_view {
@@ -25,8 +26,13 @@ typedef struct wmap_view {
     int64_t mark;      /* id of the boat to mark, -1: none */
 } wmap_view;
 
+/* Glyph families, so that types look different: thin arrows, double
+ * arrows, triangles (UTF-8); ASCII has one. */
+#define WMAP_FAMILIES 3
 /* The arrow for a heading: UTF-8, or ASCII with view.ascii. */
 const char* wmap_glyph(double heading, int ascii);
+/* The same in a family (taken modulo WMAP_FAMILIES; ASCII ignores it). */
+const char* wmap_glyph_family(double heading, unsigned family, int ascii);
 /* Writes the framed map (rows + 2 lines, each ending in '\n') into out
  * (NUL-terminated, cut short if cap is too small). Cells holding several
  * boats show their count (2-9, '+' for more). Returns the boats inside. */
