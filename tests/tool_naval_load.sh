@@ -44,7 +44,8 @@ expect 2 "--players: expected a whole number in [0, 1000]" --players many
 expect 2 "--max-drop-rate: expected a fraction in [0, 1]" --max-drop-rate 1.5
 expect 2 "--duration: expected seconds" --duration 0
 expect 2 "--stream: expected full or compact" --stream huge
-expect 2 "--frobnicate: unknown option" --frobnicate 3
+expect 2 "naval-load: unknown option '--frobnicate'" --frobnicate 3
+expect 2 "naval-load: unknown option '--duraton' (did you mean --duration?)" --duraton 3
 expect 2 "--duration: missing value" --duration
 expect 2 "--view-radius: expected metres" --view-radius 0
 expect 2 "--budget-kbps: needs --view-radius" --budget-kbps 64

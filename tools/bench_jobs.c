@@ -23,6 +23,7 @@
 #include <time.h>
 #include <uv.h>
 
+#include "cli.h"
 #include "naval/jobs.h"
 
 #define BENCH_REPEATS 7
@@ -89,14 +90,31 @@ static int bench_cmp_u64(const void* a, const void* b) {
 int main(int argc, char** argv) {
     uint32_t max_threads = nv_jobs_hardware_threads();
     uint32_t spin_ns = JOBS_DEFAULT_SPIN_NS;
+    static const char* const options[] = {"--spin", "--help", NULL};
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--spin") == 0 && i + 1 < argc) {
-            spin_ns = (uint32_t)strtoul(argv[++i], NULL, 10);
+        uint64_t v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: bench-jobs [MAX_THREADS] [--spin NS]\n"
+                   "The job pool's dispatch and a pass's speedup at 1..MAX_THREADS threads (default: the\n"
+                   "hardware's); --spin: how long idle workers spin before they sleep (default %u ns).\n",
+                   JOBS_DEFAULT_SPIN_NS);
+            return 0;
+        } else if (!strcmp(argv[i], "--spin")) {
+            if (i + 1 >= argc || cli_parse_u64(argv[i + 1], 0, 1000000000, &v)) {
+                fprintf(stderr, "bench-jobs: --spin: expected nanoseconds in [0, 1e9] (got '%s')\n",
+                        i + 1 < argc ? argv[i + 1] : "");
+                return 2;
+            }
+            spin_ns = (uint32_t)v;
+            i++;
         } else if (argv[i][0] != '-') {
-            max_threads = (uint32_t)strtoul(argv[i], NULL, 10);
+            if (cli_parse_u64(argv[i], 1, JOBS_MAX_THREADS, &v)) {
+                fprintf(stderr, "bench-jobs: MAX_THREADS must be 1..%u (got '%s')\n", JOBS_MAX_THREADS, argv[i]);
+                return 2;
+            }
+            max_threads = (uint32_t)v;
         } else {
-            fprintf(stderr, "usage: bench-jobs [MAX_THREADS] [--spin NS]\n");
-            return 2;
+            return cli_unknown_option("bench-jobs", argv[i], options);
         }
     }
     if (max_threads < 1 || max_threads > JOBS_MAX_THREADS) {

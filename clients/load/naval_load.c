@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "closer.h"
 #include "naval_client.h"
 #include "num.h"
@@ -130,6 +131,49 @@ static int load_check_views(const load_options* o) {
     return -1;
 }
 
+/* Every flag, for "did you mean" (cli_suggest). */
+static const char* const load_flags[] = {
+        "--help",
+        "--json",
+        "--ramp",
+        "--server",
+        "--snapshot-port",
+        "--compact-port",
+        "--command-port",
+        "--http-port",
+        "--view-port",
+        "--snapshot-url",
+        "--command-url",
+        "--ws-url",
+        "--view-url",
+        "--stream",
+        "--players",
+        "--boats-per-player",
+        "--spectators",
+        "--ws-spectators",
+        "--type",
+        "--input-hz",
+        "--spread",
+        "--centre",
+        "--center",
+        "--duration",
+        "--warmup",
+        "--max-p99-tick-ms",
+        "--max-overrun-rate",
+        "--ramp-step-s",
+        "--ramp-max-steps",
+        "--max-drop-rate",
+        "--max-snapshot-mib",
+        "--timeout-ms",
+        "--seed",
+        "--view-radius",
+        "--budget-kbps",
+        "--max-kbps-per-player",
+        "--min-near-hz",
+        "--min-view-hz",
+        "--max-join-ms",
+        NULL};
+
 static int load_parse(int argc, char** argv, load_options* o) {
     memset(o, 0, sizeof *o);
     o->host = "127.0.0.1";
@@ -171,6 +215,12 @@ static int load_parse(int argc, char** argv, load_options* o) {
         }
         if (strncmp(a, "--", 2) != 0) {
             fprintf(stderr, "naval-load: unexpected argument '%s' (see --help)\n", a);
+            return -1;
+        }
+        size_t known = 0;
+        while (load_flags[known] && strcmp(load_flags[known], a)) known++;
+        if (!load_flags[known]) {
+            cli_unknown_option("naval-load", a, load_flags);
             return -1;
         }
         if (i + 1 >= argc) {
@@ -222,7 +272,7 @@ static int load_parse(int argc, char** argv, load_options* o) {
         else if (!strcmp(a, "--min-view-hz")) bad = num_double(v, 1e-6, 1e6, &o->limits.min_view_hz);
         else if (!strcmp(a, "--max-join-ms")) bad = num_double(v, 1e-6, 1e9, &o->limits.max_join_ms);
         else {
-            fprintf(stderr, "naval-load: %s: unknown option (see --help)\n", a);
+            cli_unknown_option("naval-load", a, load_flags);
             return -1;
         }
         if (bad) {
