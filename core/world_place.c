@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Free water for a new vessel (nv_world_find_free_water): candidates on
- * rings around the requested spot, nearest first, each tested against the
- * other hulls' and the structures' bounding circles and the ground under
- * the footprint. */
+ * rings around the requested spot, nearest first, each tested by the
+ * hull's footprint (the rectangle of its bounding box, at the heading it
+ * will have) against the other hulls' footprints as they lie, the
+ * structures' bounding circles and the ground under it. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -10,26 +11,91 @@
 
 static const double PLACE_TAU = 6.283185307179586;
 
-/* The ground under a square of half-side r about (x, z) stays below the
- * keel of a hull floating upright there, by `margin`. */
-static int place_dry(const world* w, double x, double z, double r, double keel, double margin) {
-    const terrain* t = w->ground.terrain;
-    if (!t) return 0;
-    return nv_terrain_max_in(t, x - r, z - r, x + r, z + r) > keel - margin;
+/* A hull's footprint on the water: the rectangle in the xz plane that
+ * holds its bounding box (body frame) as posed, about its centre (cx,
+ * cz), with unit axis (ux, uz) along the bow's horizontal direction and
+ * the normal (-uz, ux); hu and hv are the half extents along them. Hulls
+ * are long and narrow, so this lets a boat lie alongside another where
+ * their bounding circles would have kept it a half length away. */
+typedef struct place_box {
+    double cx, cz, ux, uz, hu, hv;
+    double r; /* the rectangle's circumradius: far boxes pass on it alone */
+} place_box;
+
+static place_box place_box_of(const world_type* t, vec3 p, quat q) {
+    vec3 bow = quat_rotate(q, v3(1.0, 0.0, 0.0));
+    double len = hypot(bow.x, bow.z);
+    place_box b = {0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0};
+    if (len > 1e-9) b.ux = bow.x / len, b.uz = bow.z / len;
+    double lo_u = INFINITY, hi_u = -INFINITY, lo_v = INFINITY, hi_v = -INFINITY;
+    for (int c = 0; c < 8; c++) {
+        vec3 corner = v3(c & 1 ? t->hull.bounds_max[0] : t->hull.bounds_min[0],
+                         c & 2 ? t->hull.bounds_max[1] : t->hull.bounds_min[1],
+                         c & 4 ? t->hull.bounds_max[2] : t->hull.bounds_min[2]);
+        vec3 d = quat_rotate(q, corner);
+        double u = d.x * b.ux + d.z * b.uz, v = -d.x * b.uz + d.z * b.ux;
+        lo_u = fmin(lo_u, u), hi_u = fmax(hi_u, u), lo_v = fmin(lo_v, v), hi_v = fmax(hi_v, v);
+    }
+    double mu = 0.5 * (lo_u + hi_u), mv = 0.5 * (lo_v + hi_v);
+    b.cx = p.x + mu * b.ux - mv * b.uz;
+    b.cz = p.z + mu * b.uz + mv * b.ux;
+    b.hu = 0.5 * (hi_u - lo_u);
+    b.hv = 0.5 * (hi_v - lo_v);
+    b.r = hypot(b.hu, b.hv);
+    return b;
 }
 
-int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, double reach, double margin,
-                             double* out_x, double* out_z, uint32_t* tried, nv_error* err) {
+/* The box's half extent along the unit direction (ax, az). */
+static double place_reach(const place_box* b, double ax, double az) {
+    return b->hu * fabs(b->ux * ax + b->uz * az) + b->hv * fabs(-b->uz * ax + b->ux * az);
+}
+
+/* Separated by at least `margin` along one of the four axes (the
+ * separating axis theorem for two rectangles). */
+static int place_boxes_clear(const place_box* a, const place_box* b, double margin) {
+    double dx = b->cx - a->cx, dz = b->cz - a->cz, far = a->r + b->r + margin;
+    if (dx * dx + dz * dz >= far * far) return 1;
+    const double axes[4][2] = {{a->ux, a->uz}, {-a->uz, a->ux}, {b->ux, b->uz}, {-b->uz, b->ux}};
+    for (int k = 0; k < 4; k++) {
+        double gap = fabs(dx * axes[k][0] + dz * axes[k][1]) - place_reach(a, axes[k][0], axes[k][1]) -
+                     place_reach(b, axes[k][0], axes[k][1]);
+        if (gap >= margin) return 1;
+    }
+    return 0;
+}
+
+/* A circle of radius r about (x, z) is `margin` clear of the box. */
+static int place_circle_clear(const place_box* b, double x, double z, double r, double margin) {
+    double dx = x - b->cx, dz = z - b->cz;
+    double u = dx * b->ux + dz * b->uz, v = -dx * b->uz + dz * b->ux;
+    double eu = fmax(fabs(u) - b->hu, 0.0), ev = fmax(fabs(v) - b->hv, 0.0);
+    return hypot(eu, ev) >= r + margin;
+}
+
+/* The ground under the footprint's axis-aligned bounds stays below the
+ * keel of a hull floating upright there, by `margin`. */
+static int place_dry(const world* w, const place_box* b, double keel, double margin) {
+    const terrain* t = w->ground.terrain;
+    if (!t) return 0;
+    double ex = place_reach(b, 1.0, 0.0), ez = place_reach(b, 0.0, 1.0);
+    return nv_terrain_max_in(t, b->cx - ex, b->cz - ez, b->cx + ex, b->cz + ez) > keel - margin;
+}
+
+int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, double heading, double reach,
+                             double margin, double* out_x, double* out_z, uint32_t* tried, nv_error* err) {
     if (tried) *tried = 0;
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, w->type_count);
-    if (!isfinite(x) || !isfinite(z) || !(reach >= 0.0) || !isfinite(reach) || !(margin >= 0.0) || !isfinite(margin))
-        return nv_error_set(err, "free water: the position, reach and margin must be finite, reach and margin >= 0");
+    if (!isfinite(x) || !isfinite(z) || !isfinite(heading) || !(reach >= 0.0) || !isfinite(reach) ||
+        !(margin >= 0.0) || !isfinite(margin))
+        return nv_error_set(err,
+                            "free water: the position, heading, reach and margin must be finite, reach and margin >= 0");
     const world_type* t = &w->types[type];
     const double r = t->radius;
     /* Upright on flat water: the keel's depth. A type that does not float
      * is placed as if its CG were at the waterline. */
     const double keel = (t->can_float ? t->float_height : 0.0) + (double)t->hull.bounds_min[1];
+    const quat upright = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);
     double largest = 0.0;
     for (uint32_t k = 0; k < w->type_count; k++) largest = fmax(largest, w->types[k].radius);
     for (uint32_t k = 0; k < w->structure_count; k++) largest = fmax(largest, w->structures[k].shape.radius);
@@ -37,23 +103,25 @@ int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, 
      * the reach (about 13,000 candidates). */
     double step = fmax(fmax(2.0, 0.25 * r), reach / 64.0);
     uint32_t rings = (uint32_t)floor(reach / step);
-    /* Only the vessels near enough to matter are tested per candidate. */
+    /* Only the vessels near enough to matter are tested per candidate,
+     * each by its footprint as it lies now. */
     double near = reach + r + largest + margin;
     uint32_t n_near = 0, cap = 0;
-    uint32_t* idx = NULL;
+    place_box* boxes = NULL;
     for (uint32_t s = 0; s < w->count; s++) {
         double dx = w->v.px[s] - x, dz = w->v.pz[s] - z;
         if (dx * dx + dz * dz > near * near) continue;
         if (n_near == cap) {
             cap = cap ? 2 * cap : 64;
-            uint32_t* grown = realloc(idx, cap * sizeof *idx);
+            place_box* grown = realloc(boxes, cap * sizeof *boxes);
             if (!grown) {
-                free(idx);
+                free(boxes);
                 return nv_error_fail(err, NV_ENOMEM, "free water: out of memory");
             }
-            idx = grown;
+            boxes = grown;
         }
-        idx[n_near++] = s;
+        quat q = quat_normalize((quat){w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]});
+        boxes[n_near++] = place_box_of(&w->types[w->v.type[s]], v3(w->v.px[s], w->v.py[s], w->v.pz[s]), q);
     }
     uint32_t count = 0;
     int found = 0;
@@ -64,18 +132,12 @@ int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, 
             double a = PLACE_TAU * i / n;
             double cx = x + radius * cos(a), cz = z + radius * sin(a);
             count++;
-            int clear = !place_dry(w, cx, cz, r, keel, margin);
-            for (uint32_t k = 0; clear && k < n_near; k++) {
-                uint32_t s = idx[k];
-                double need = r + w->types[w->v.type[s]].radius + margin;
-                double dx = w->v.px[s] - cx, dz = w->v.pz[s] - cz;
-                if (dx * dx + dz * dz < need * need) clear = 0;
-            }
+            place_box mine = place_box_of(t, v3(cx, 0.0, cz), upright);
+            int clear = !place_dry(w, &mine, keel, margin);
+            for (uint32_t k = 0; clear && k < n_near; k++) clear = place_boxes_clear(&mine, &boxes[k], margin);
             for (uint32_t k = 0; clear && k < w->structure_count; k++) {
                 const world_structure* st = &w->structures[k];
-                double need = r + st->shape.radius + margin;
-                double dx = st->position.x - cx, dz = st->position.z - cz;
-                if (dx * dx + dz * dz < need * need) clear = 0;
+                clear = place_circle_clear(&mine, st->position.x, st->position.z, st->shape.radius, margin);
             }
             if (clear) {
                 *out_x = cx;
@@ -84,7 +146,7 @@ int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, 
             }
         }
     }
-    free(idx);
+    free(boxes);
     if (tried) *tried = count;
     if (!found)
         return nv_error_fail(err, NV_ELIMIT, "no free water within %g m of (%g, %g) for a %s (%g m across)", reach,

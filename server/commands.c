@@ -161,8 +161,9 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
      * the land (nv_world_find_free_water), or refused with the reason. The
      * record log gets the placed position (apply_spawn). */
     double x = s->x, z = s->z;
-    if (!c->cfg->spawn_anywhere && nv_world_find_free_water(w, (uint32_t)type, s->x, s->z, c->cfg->spawn_search,
-                                                            c->cfg->spawn_clearance, &x, &z, NULL, &err)) {
+    if (!c->cfg->spawn_anywhere && nv_world_find_free_water(w, (uint32_t)type, s->x, s->z, s->heading,
+                                                            c->cfg->spawn_search, c->cfg->spawn_clearance, &x, &z,
+                                                            NULL, &err)) {
         cmd_fail(c, it, rid, PROTO_BODY_SPAWN, proto_status_of(err.code), "%s", err.message);
         return;
     }

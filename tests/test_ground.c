@@ -307,14 +307,66 @@ static double test_now(void) {
 /* An island 40 m square, 5 m high, in 30 m of water. */
 static double island(double x, double z) { return fabs(x) < 20.0 && fabs(z) < 20.0 ? 5.0 : -30.0; }
 
-/* Spawns' free water (nv_world_find_free_water): a spot inside another
- * hull moves clear of it by the sum of the radii and the margin, one on
- * the island moves to water deeper than the keel, and none within reach
- * is refused with the reason. A crowd of 2,025 boxes around the spot
- * costs one bounded search (its time printed). */
+/* A box lying flat at yaw `a` (about +y from +x toward -z): its xz
+ * corners in order round the rectangle. */
+static void flat_corners(double x, double z, double a, double c[4][2]) {
+    static const double sign[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+    double ux = cos(a), uz = -sin(a); /* the bow */
+    for (int k = 0; k < 4; k++) {
+        double u = sign[k][0] * BOX_L / 2, v = sign[k][1] * BOX_B / 2;
+        c[k][0] = x + u * ux - v * uz;
+        c[k][1] = z + u * uz + v * ux;
+    }
+}
+
+static double cross2(const double o[2], const double a[2], const double b[2]) {
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+}
+
+static double point_segment(const double p[2], const double a[2], const double b[2]) {
+    double dx = b[0] - a[0], dz = b[1] - a[1], l2 = dx * dx + dz * dz;
+    double t = l2 > 0.0 ? fmin(1.0, fmax(0.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dz) / l2)) : 0.0;
+    return hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dz);
+}
+
+static int inside(const double p[2], double c[4][2]) {
+    int pos = 0, neg = 0;
+    for (int k = 0; k < 4; k++) {
+        double s = cross2(c[k], c[(k + 1) % 4], p);
+        pos |= s > 0.0, neg |= s < 0.0;
+    }
+    return !(pos && neg);
+}
+
+/* The distance between two flat boxes' footprints (0 when they meet),
+ * from their edges: independent of the separating axes core uses. */
+static double footprint_distance(double ax, double az, double aa, double bx, double bz, double ba) {
+    double a[4][2], b[4][2];
+    flat_corners(ax, az, aa, a);
+    flat_corners(bx, bz, ba, b);
+    double d = INFINITY;
+    for (int i = 0; i < 4; i++) {
+        if (inside(a[i], b) || inside(b[i], a)) return 0.0;
+        for (int j = 0; j < 4; j++) {
+            const double *p = a[i], *q = a[(i + 1) % 4], *r = b[j], *s2 = b[(j + 1) % 4];
+            if (cross2(p, q, r) * cross2(p, q, s2) < 0.0 && cross2(r, s2, p) * cross2(r, s2, q) < 0.0) return 0.0;
+            d = fmin(d, fmin(fmin(point_segment(p, r, s2), point_segment(q, r, s2)),
+                             fmin(point_segment(r, p, q), point_segment(s2, p, q))));
+        }
+    }
+    return d;
+}
+
+/* Spawns' free water (nv_world_find_free_water) by footprints: a spot
+ * inside another hull moves just clear of its rectangle (alongside, closer
+ * than their bounding circles would allow), for either heading and with
+ * the other boat turned; one on the island moves to water deeper than the
+ * keel; none within reach is refused with the reason. A crowd of 2,025
+ * boxes too close to take one more costs one bounded search (its time
+ * printed), which ends clear of every one of them. */
 static void spawns_find_free_water(void** state) {
     (void)state;
-    uint32_t type, a;
+    uint32_t type, a, b;
     nv_error err;
     world* w = box_world(NULL, 20000.0, &type);
     terrain* t = make_terrain(-200.0, -200.0, 2.0, 201, island);
@@ -322,39 +374,61 @@ static void spawns_find_free_water(void** state) {
     double y;
     ASSERT_OK(nv_world_type_float_height(w, type, &y, &err), err);
     ASSERT_OK(nv_world_spawn(w, type, v3(60.0, y, 0.0), quat_identity(), &a, &err), err);
-    const double r = sqrt(5.0 * 5.0 + 2.0 * 2.0 + 1.0 * 1.0), margin = 1.0;
+    const double half_pi = 0.5 * NV_PI;
+    ASSERT_OK(nv_world_spawn(w, type, v3(100.0, y, -100.0), quat_from_axis_angle(v3(0, 1, 0), half_pi), &b, &err),
+              err);
+    const double r = sqrt(5.0 * 5.0 + 2.0 * 2.0 + 1.0 * 1.0), margin = 1.0, step = 2.0;
     double x, z;
     uint32_t tried;
     /* Free water where asked: it stays. */
-    ASSERT_OK(nv_world_find_free_water(w, type, 100.0, 50.0, 100.0, margin, &x, &z, &tried, &err), err);
+    ASSERT_OK(nv_world_find_free_water(w, type, 100.0, 50.0, 0.0, 100.0, margin, &x, &z, &tried, &err), err);
     assert_true(x == 100.0 && z == 50.0 && tried == 1);
-    /* Inside vessel a: clear of it. */
-    ASSERT_OK(nv_world_find_free_water(w, type, 62.0, 1.0, 100.0, margin, &x, &z, &tried, &err), err);
-    double d = hypot(x - 60.0, z);
-    if (!(d >= 2.0 * r + margin - 1e-9 && d < 2.0 * r + margin + 8.0))
-        fail_msg("inside the other box: placed %.2f m from it, expected %.2f to %.2f", d, 2.0 * r + margin,
-                 2.0 * r + margin + 8.0);
+    /* Inside vessel a (heading 0), asked at heading 0: alongside it, 5 m
+     * off its centreline (the half beams and the margin), give or take a
+     * ring; its bounding circle would have kept it 12 m away. */
+    ASSERT_OK(nv_world_find_free_water(w, type, 62.0, 1.0, 0.0, 100.0, margin, &x, &z, &tried, &err), err);
+    double gap = footprint_distance(x, z, 0.0, 60.0, 0.0, 0.0), moved = hypot(x - 62.0, z - 1.0);
+    if (!(gap >= margin - 1e-9 && moved <= 4.0 + step + 1e-9 && hypot(x - 60.0, z) < 2.0 * r + margin))
+        fail_msg("inside the other box: placed at (%.2f, %.2f): %.2f m clear of it, moved %.2f m", x, z, gap, moved);
+    /* Asked across it (heading 90): clear of its rectangle too. */
+    ASSERT_OK(nv_world_find_free_water(w, type, 60.0, 0.0, half_pi, 100.0, margin, &x, &z, &tried, &err), err);
+    gap = footprint_distance(x, z, half_pi, 60.0, 0.0, 0.0), moved = hypot(x - 60.0, z);
+    if (!(gap >= margin - 1e-9 && moved <= 8.0 + step + 1e-9))
+        fail_msg("across the other box: placed at (%.2f, %.2f): %.2f m clear of it, moved %.2f m", x, z, gap, moved);
+    /* Inside vessel b, which lies along z: beside it along x. */
+    ASSERT_OK(nv_world_find_free_water(w, type, 101.0, -100.0, half_pi, 100.0, margin, &x, &z, &tried, &err), err);
+    gap = footprint_distance(x, z, half_pi, 100.0, -100.0, half_pi), moved = hypot(x - 101.0, z + 100.0);
+    if (!(gap >= margin - 1e-9 && moved <= 4.0 + step + 1e-9))
+        fail_msg("inside the turned box: placed at (%.2f, %.2f): %.2f m clear of it, moved %.2f m", x, z, gap, moved);
     /* On the island: off it, the ground under the footprint below the keel. */
-    ASSERT_OK(nv_world_find_free_water(w, type, 0.0, 0.0, 100.0, margin, &x, &z, &tried, &err), err);
+    ASSERT_OK(nv_world_find_free_water(w, type, 0.0, 0.0, 0.0, 100.0, margin, &x, &z, &tried, &err), err);
     double keel = y - BOX_H / 2;
-    assert_true(nv_terrain_max_in(t, x - r, z - r, x + r, z + r) < keel - margin);
+    assert_true(nv_terrain_max_in(t, x - BOX_L / 2, z - BOX_B / 2, x + BOX_L / 2, z + BOX_B / 2) < keel - margin);
     assert_true(hypot(x, z) < 20.0 + r + 2.0 + 8.0);
     /* No free water within reach. */
-    assert_int_equal(nv_world_find_free_water(w, type, 0.0, 0.0, 5.0, margin, &x, &z, &tried, &err), -1);
+    assert_int_equal(nv_world_find_free_water(w, type, 0.0, 0.0, 0.0, 5.0, margin, &x, &z, &tried, &err), -1);
     assert_int_equal(err.code, NV_ELIMIT);
     if (!strstr(err.message, "no free water within 5 m of (0, 0)")) fail_msg("got '%s'", err.message);
-    /* A crowd: 45 x 45 boxes 12 m apart around (1000, 1000). */
+    assert_int_equal(nv_world_find_free_water(w, type, 0.0, 0.0, NAN, 5.0, margin, &x, &z, &tried, &err), -1);
+    /* A crowd: 45 x 45 boxes 12 m apart along x and 6 m along z (2 m gaps:
+     * no room for a 4 m beam and the margins) around (1000, 1000). */
     for (int i = 0; i < 45; i++)
         for (int j = 0; j < 45; j++) {
             uint32_t id;
-            ASSERT_OK(nv_world_spawn(w, type, v3(1000.0 + 12.0 * (i - 22), y, 1000.0 + 12.0 * (j - 22)),
+            ASSERT_OK(nv_world_spawn(w, type, v3(1000.0 + 12.0 * (i - 22), y, 1000.0 + 6.0 * (j - 22)),
                                      quat_identity(), &id, &err),
                       err);
         }
     double t0 = test_now();
-    ASSERT_OK(nv_world_find_free_water(w, type, 1000.0, 1000.0, 500.0, margin, &x, &z, &tried, &err), err);
+    ASSERT_OK(nv_world_find_free_water(w, type, 1000.0, 1000.0, 0.0, 500.0, margin, &x, &z, &tried, &err), err);
     double ms = 1e3 * (test_now() - t0);
-    assert_true(fmax(fabs(x - 1000.0), fabs(z - 1000.0)) >= 22 * 12.0 + 2.0 * r + margin - 1e-6);
+    for (int i = 0; i < 45; i++)
+        for (int j = 0; j < 45; j++) {
+            double d = footprint_distance(x, z, 0.0, 1000.0 + 12.0 * (i - 22), 1000.0 + 6.0 * (j - 22), 0.0);
+            if (d < margin - 1e-9) fail_msg("placed at (%.1f, %.1f), %.2f m from box (%d, %d)", x, z, d, i, j);
+        }
+    assert_true(fabs(x - 1000.0) >= 22 * 12.0 + BOX_L + margin - 1e-6 ||
+                fabs(z - 1000.0) >= 22 * 6.0 + BOX_B + margin - 1e-6);
     printf("free water out of a crowd of 2025: %u candidates, %.2f ms, placed (%.1f, %.1f)\n", tried, ms, x, z);
     nv_world_destroy(w);
     nv_terrain_destroy(t);

@@ -584,8 +584,8 @@ static double half_length(const proto_world_info* w, uint32_t t) {
 /* A server of its own with the sea flags and a 100 m spawn search: its
  * WorldInfo reports Beaufort 6's sea toward --wind-dir; a patrol boat asked for inside a
  * freighter (12 m aft of its centre, 3.3 m off its centreline) comes out
- * clear of it; a skiff asked for on the beach goes to water deeper than
- * its keel; a freighter asked for on the first one, and a skiff in the
+ * alongside it, clear of its footprint; a skiff asked for on the beach goes to water deeper than
+ * its keel; a second freighter asked for on the first lies alongside it; a skiff in the
  * island's middle (140 m of land around), are refused with the reason.
  * A sea flag on a server without a sane value exits 2 with the range. */
 static void test_spawns_in_free_water_and_sea_flags(void** state) {
@@ -610,10 +610,21 @@ static void test_spawns_in_free_water_and_sea_flags(void** state) {
     if (nvc_spawn(c, "patrol", 0, 4000.0 - 12.0, 4000.0 + 3.3, 0.0, &small, &e)) fail_msg("%s", e.message);
     /* the beach (the island's -z side, 130 m from its centre): land */
     if (nvc_spawn(c, "skiff", 0, -60.0, -130.0, 0.0, &skiff, &e)) fail_msg("%s", e.message);
-    assert_int_equal(nvc_spawn(c, "freighter", 0, 4000.0, 4000.0, 0.0, &refused, &e), -1);
-    assert_int_equal(e.status, PROTO_STATUS_LIMIT_EXCEEDED);
-    if (!strstr(e.message, "no free water within 100 m of (4000, 4000)")) fail_msg("got '%s'", e.message);
+    /* a second freighter asked for on the first: alongside it (or the
+     * patrol boat alongside it), within two beams of its centreline, not
+     * refused and not a half length away */
+    nvc_vessel twin;
+    if (nvc_spawn(c, "freighter", 0, 4000.0, 4000.0, 0.0, &twin, &e)) fail_msg("%s", e.message);
+    {
+        const proto_vessel_type* f = &w.types[2];
+        double beam = f->bounds_max[2] - f->bounds_min[2], length = f->bounds_max[0] - f->bounds_min[0];
+        double off_z = fabs(twin.z - 4000.0), off_x = fabs(twin.x - 4000.0);
+        if (!((off_z >= beam + 1.5 && off_z <= 2.0 * beam) || off_x >= length + 1.5))
+            fail_msg("the second freighter went to (%.1f, %.1f): beam %.1f m, length %.1f m", twin.x, twin.z, beam,
+                     length);
+    }
     assert_int_equal(nvc_spawn(c, "skiff", 0, -60.0, 0.0, 0.0, &refused, &e), -1);
+    assert_int_equal(e.status, PROTO_STATUS_LIMIT_EXCEEDED);
     if (!strstr(e.message, "no free water within 100 m of (-60, 0)")) fail_msg("got '%s'", e.message);
     /* Where they went: the next snapshot that has all three. */
     proto_snapshot s = {0};
@@ -625,11 +636,20 @@ static void test_spawns_in_free_water_and_sea_flags(void** state) {
         vb = find_vessel(&s, big.id), vs = find_vessel(&s, small.id), vk = find_vessel(&s, skiff.id);
     }
     assert_true(vb && vs && vk);
-    double d = hypot(vs->position[0] - vb->position[0], vs->position[2] - vb->position[2]);
-    double need = half_length(&w, 2) + half_length(&w, 1);
-    if (!(d >= need && d <= 100.0 + 20.0))
-        fail_msg("the patrol boat is %.1f m from the freighter's centre: at least %.1f m (their half lengths) expected",
-                 d, need);
+    /* Alongside, not a half length away: the footprints (both at heading
+     * 0, the boxes of WorldInfo's bounds) clear by the 2 m spawn clearance
+     * along x or z where the reply placed it (0.5 m for the freighter's
+     * drift before the spawn), and nearer than their half lengths. */
+    const proto_vessel_type *fb = &w.types[2], *pb = &w.types[1];
+    double gap_x = fmax(small.x + pb->bounds_min[0] - (4000.0 + fb->bounds_max[0]),
+                        4000.0 + fb->bounds_min[0] - (small.x + pb->bounds_max[0]));
+    double gap_z = fmax(small.z + pb->bounds_min[2] - (4000.0 + fb->bounds_max[2]),
+                        4000.0 + fb->bounds_min[2] - (small.z + pb->bounds_max[2]));
+    double d = hypot(small.x - 4000.0, small.z - 4000.0);
+    if (!(fmax(gap_x, gap_z) >= 2.0 - 0.5 && d < half_length(&w, 2) + half_length(&w, 1)))
+        fail_msg("the patrol boat went to (%.1f, %.1f), %.1f m from the freighter's centre: clear by %.2f m along x, "
+                 "%.2f m along z",
+                 small.x, small.z, d, gap_x, gap_z);
     /* the reply says where each went */
     if (!(fabs(small.x - vs->position[0]) < 2.0 && fabs(small.z - vs->position[2]) < 2.0 &&
           fabs(big.x - 4000.0) < 1e-9 && fabs(big.z - 4000.0) < 1e-9))

@@ -279,9 +279,11 @@ const world_contact_event* nv_world_contact_events(const world* w, uint32_t* cou
 
 /* Between steps only. Ids are never reused; other vessels keep theirs. */
 /* The nearest free water for a vessel of `type` asked for at (x, z)
- * (core/world_place.c): clear by `margin` m of every vessel's and
- * structure's bounding circle (their radii: the farthest vertex from the
- * CG) and with the ground under its footprint (the square of its radius)
+ * with `heading` (radians about +y from +x toward -z) (core/world_place.c):
+ * its footprint (the xz rectangle of its bounding box, upright at that
+ * heading) `margin` m clear of every vessel's footprint as it lies (the
+ * rectangle holding its posed bounding box, along its bow) and of every
+ * structure's bounding circle, with the ground under the footprint
  * `margin` m below its keel floating upright. Candidates lie on rings
  * around (x, z) out to `reach` m (at most 64 rings, at least 2 m and a
  * quarter of the hull's radius apart: about 13,000 candidates at most),
@@ -289,8 +291,8 @@ const world_contact_event* nv_world_contact_events(const world* w, uint32_t* cou
  * goes to *out_x, *out_z. *tried (may be NULL) gets the candidates
  * tested. None free: -1 with NV_ELIMIT, "no free water within R m of
  * (x, z) ...". Between steps. */
-int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, double reach, double margin,
-                             double* out_x, double* out_z, uint32_t* tried, nv_error* err);
+int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, double heading, double reach,
+                             double margin, double* out_x, double* out_z, uint32_t* tried, nv_error* err);
 /* Two vessels whose hulls overlap (their convex shapes, as the contacts
  * see them): ids a < b, their centres' distance and the overlap's depth. */
 typedef struct world_overlap {
