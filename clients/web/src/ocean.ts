@@ -17,30 +17,10 @@ import {
   spectrumDensity2d, spectrumDispersion, spectrumPrepare,
 } from "./spectrum";
 
-/** core's ocean_params, as WorldInfo.ocean carries them. */
-export interface OceanSpecInput {
-  spectrum: number;
-  spreading: number;
-  gravity: number;
-  windSpeed: number; // U10, m/s, for every spectrum
-  windDirection: number; // degrees about +y from +x toward -z, as headings
-  fetch: number;
-  depth: number;
-  gamma: number;
-  swell: number;
-  choppiness: number;
-  beaufort: number;
-  hsTarget: number;
-  tp?: number; // s, peak period of the hsTarget sea; 0 or absent: from the wind (at least 3.6 sqrt(Hs))
-  size: number; // cascade 0's tile as the server resolved it (> 0)
-  cascadeRatio: number;
-  cascades: number;
-  resolution: number;
-  resolutionZ: number;
-  repeatPeriod: number;
-  minWavelength: number;
-  seed: bigint;
-}
+import type { OceanSpecData } from "./wire";
+
+/** core's ocean_params, as WorldInfo.ocean carries them (the client package's type). */
+export type OceanSpecInput = OceanSpecData;
 
 const MAX_CASCADES = 4;
 const MAX_RESOLUTION = 2048;
