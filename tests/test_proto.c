@@ -56,7 +56,7 @@ static void snapshot_round_trip(void** state) {
     s.tick = 123456789012ull;
     s.sim_time = 2057.25;
     s.send_time_ns = 1700000000123456789ull;
-    s.stats = (proto_tick_stats){1.5f, 0.25f, 0.5f, 0.5f, 0.25f, 0.125f, 4000, 7, 42, 0.0625f};
+    s.stats = (proto_tick_stats){1.5f, 0.25f, 0.5f, 0.5f, 0.25f, 0.125f, 4000, 7, 42, 0.0625f, 7701};
     s.vessels = v;
     s.vessel_count = N;
     proto_buf b = {0};
@@ -72,7 +72,7 @@ static void snapshot_round_trip(void** state) {
     assert_true(d.stats.step_ms == s.stats.step_ms && d.stats.water_ms == s.stats.water_ms &&
                 d.stats.vertex_ms == s.stats.vertex_ms && d.stats.triangle_ms == s.stats.triangle_ms &&
                 d.stats.integrate_ms == s.stats.integrate_ms && d.stats.snapshot_ms == s.stats.snapshot_ms &&
-                d.stats.lod_ms == s.stats.lod_ms);
+                d.stats.lod_ms == s.stats.lod_ms && d.stats.command_port == 7701);
     assert_true(d.stats.vessel_count == 4000 && d.stats.subscribers == 7 && d.stats.overruns == 42);
     assert_int_equal(d.vessel_count, N);
     assert_memory_equal(d.vessels, v, N * sizeof *v);
