@@ -257,7 +257,8 @@ static void test_restart_keeps_previous_log(void** state) {
     assert_int_equal(sb.st_mode & 0777, 0600); /* it holds tokens */
 }
 
-/* Spawns go to free water (placed off the island, clear of each other):
+/* Spawns go to free water (placed off the island, their footprints clear
+ * of each other):
  * the log records where they went, and the replay matches. */
 static void test_placed_spawns_replay(void** state) {
     (void)state;
@@ -273,6 +274,12 @@ static void test_placed_spawns_replay(void** state) {
     if (nvc_spawn(a, "patrol", 0, -30.0, 10.0, 0.5, &boats[0], &e) ||
         nvc_spawn(a, "patrol", 0, -30.0, 10.0, 0.5, &boats[1], &e))
         fail_msg("spawn: %s", e.message);
+    proto_world_info wi = {0};
+    if (nvc_get_world_info(a, &wi, &e)) fail_msg("world info: %s", e.message);
+    assert_string_equal(wi.types[1].name, "patrol");
+    const double length = wi.types[1].bounds_max[0] - wi.types[1].bounds_min[0];
+    const double beam = wi.types[1].bounds_max[2] - wi.types[1].bounds_min[2];
+    proto_free_world_info(&wi);
     proto_stats st = {0};
     double give_up = proc_now() + 30.0;
     while (st.tick < 40 && proc_now() < give_up) {
@@ -295,8 +302,13 @@ static void test_placed_spawns_replay(void** state) {
         if (!(hypot(at[k][0] + 60.0, at[k][1]) > 140.0)) fail_msg("spawn %d at (%g, %g)", k, at[k][0], at[k][1]);
     }
     free(text);
-    /* patrol boats 24 m long: their centres at least a length apart */
-    assert_true(hypot(at[0][0] - at[1][0], at[0][1] - at[1][1]) >= 24.0);
+    /* their footprints (heading 0.5: the bow along (cos, -sin)) clear by
+     * the 2 m spawn clearance along the bow or across it */
+    double dx = at[1][0] - at[0][0], dz = at[1][1] - at[0][1];
+    double along = fabs(dx * cos(0.5) - dz * sin(0.5)), across = fabs(dx * sin(0.5) + dz * cos(0.5));
+    if (!(along >= length + 2.0 - 1e-6 || across >= beam + 2.0 - 1e-6))
+        fail_msg("the second patrol boat is %.2f m along and %.2f m across the first (length %.1f, beam %.1f)", along,
+                 across, length, beam);
     int rc = replay(placed_base, placed, "2");
     if (rc != 0) {
         char* err = logged_slurp(err_path, NULL);
