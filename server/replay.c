@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* naval-replay CHECKPOINT LOG [--threads K] [--json]: runs a session that
+/* naval-replay CHECKPOINT LOG [--threads K] [--json] [--export-web FILE
+ * [--rate HZ]]: runs a session that
  * naval-server recorded (--record, server/record.h) again, from its base
  * checkpoint: steps the restored world tick by tick with the server's own
  * autopilot (sim_step), applies each logged change at its tick through the
  * server's own code (apply.h), and compares every logged state hash with
- * the world's. Exit codes: 0 every hash matched, 1 the first mismatch (or
+ * the world's; --export-web writes the session for the browser as it
+ * goes (replay_export.h). Exit codes: 0 every hash matched, 1 the first mismatch (or
  * a logged change that no longer applies, such as a spawn that gets
- * another id), 2 bad arguments or unreadable files. */
+ * another id; or a write to the export that failed), 2 bad arguments,
+ * unreadable files or an export that cannot be created. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +24,7 @@
 #include "naval/jobs.h"
 #include "owners.h"
 #include "record.h"
+#include "replay_export.h"
 #include "sim.h"
 
 typedef struct replay {
@@ -27,6 +32,11 @@ typedef struct replay {
     const char* log_path;
     uint32_t threads;
     int json;
+    const char* export_path;               /* --export-web; NULL: none */
+    double rate_hz;                        /* --rate */
+    replay_export* out;
+    int export_failed;                     /* a write to it failed: exit 1 */
+    uint32_t exported, export_stride;      /* snapshots written, ticks between them */
     sim sim;
     owners owners;
     record_reader log;
@@ -40,13 +50,18 @@ typedef struct replay {
 
 static void replay_usage(FILE* out) {
     fputs(
-        "usage: naval-replay CHECKPOINT LOG [--threads K] [--json]\n"
+        "usage: naval-replay CHECKPOINT LOG [--threads K] [--json] [--export-web FILE [--rate HZ]]\n"
         "Runs a session naval-server recorded (--record LOG; its base checkpoint is LOG.ckpt) again:\n"
         "restores CHECKPOINT, steps the world, applies the logged changes at their ticks with the\n"
         "server's own code and compares every logged state hash and contact. Exit 0 when all match, 1 on the\n"
-        "first mismatch (its tick and both hashes named), 2 on bad arguments or files.\n"
+        "first mismatch (its tick and both hashes named) or a failed write to --export-web's file, 2 on\n"
+        "bad arguments or files.\n"
         "  --threads K   simulation threads (default: all cores; the result does not depend on it)\n"
-        "  --json        the summary as JSON on stdout\n",
+        "  --json        the summary as JSON on stdout\n"
+        "  --export-web FILE  also write the session for the browser: world info, hulls and full\n"
+        "                snapshots in one file (docs/protocol.md, \"Replay files\"); open it in the\n"
+        "                page with ?replay=URL or its Open button. Removed if the replay diverges\n"
+        "  --rate HZ     snapshots per second of sim time in that file (default 20; at most the tick rate)\n",
         out);
 }
 
@@ -64,9 +79,19 @@ static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
             if (!end || *end || k < 1 || k > JOBS_MAX_THREADS)
                 return nv_error_set(err, "--threads: must be an integer in [1, %d]", JOBS_MAX_THREADS);
             r->threads = (uint32_t)k;
+        } else if (!strcmp(a, "--export-web")) {
+            if (i + 1 >= argc || !argv[i + 1][0]) return nv_error_set(err, "--export-web: expected a FILE");
+            r->export_path = argv[++i];
+        } else if (!strcmp(a, "--rate")) {
+            double hz = NAN;
+            if (i + 1 >= argc) return nv_error_set(err, "--rate: expected snapshots per second (HZ)");
+            if (cli_parse_double(argv[++i], &hz) || !(hz > 0.0 && hz <= 1000.0))
+                return nv_error_set(err, "--rate: must be a number of snapshots per second in (0, 1000] (got '%s')",
+                                    argv[i]);
+            r->rate_hz = hz;
         } else if (a[0] == '-' && a[1]) {
             /* The tools' unknown-option message (tools/cli.h), with the nearest flag. */
-            static const char* const flags[] = {"--threads", "--json", "--help", NULL};
+            static const char* const flags[] = {"--threads", "--json", "--export-web", "--rate", "--help", NULL};
             const char* near = cli_suggest(a, flags);
             if (near) return nv_error_set(err, "unknown option '%s' (did you mean %s?)", a, near);
             return nv_error_set(err, "unknown option '%s'", a);
@@ -77,6 +102,8 @@ static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
         }
     }
     if (nfiles != 2) return nv_error_set(err, "expected CHECKPOINT and LOG");
+    if (r->rate_hz > 0.0 && !r->export_path) return nv_error_set(err, "--rate: only with --export-web FILE");
+    if (r->rate_hz == 0.0) r->rate_hz = REPLAY_DEFAULT_RATE_HZ;
     r->checkpoint_path = files[0];
     r->log_path = files[1];
     return 0;
@@ -229,6 +256,23 @@ static int replay_damage_done(replay* r) {
     return -1;
 }
 
+/* The export's file, from the restored world as the log begins; a file
+ * that cannot be created is an input error (exit 2), a write that fails
+ * a run-time one (export_failed: exit 1). */
+static int replay_export_begin(replay* r, nv_error* err) {
+    char name[PROTO_NAME_MAX];
+    const char* base = strrchr(r->log_path, '/');
+    snprintf(name, sizeof name, "replay of %.40s", base ? base + 1 : r->log_path);
+    if (replay_export_open(&r->out, r->export_path, &r->sim, r->rate_hz, name, err)) {
+        r->export_failed = r->out != NULL; /* created, then a write failed: a run-time failure */
+        nv_error ignored;
+        replay_export_close(r->out, 0, &ignored);
+        r->out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 /* 0 when the whole log replayed, 1 when it diverged, -1 unreadable. */
 static int replay_run(replay* r, nv_error* err) {
     record_event ev;
@@ -239,6 +283,10 @@ static int replay_run(replay* r, nv_error* err) {
             sim_step(&r->sim);
             apply_removals(&r->sim, &r->owners, NULL, NULL);
             r->steps++;
+            if (r->out && replay_export_step(r->out, &r->sim, err)) {
+                r->export_failed = 1;
+                return -1;
+            }
             r->contact_next = 0;
             r->damage_next = 0;
         }
@@ -259,6 +307,9 @@ static void replay_print(const replay* r, int ok, double seconds) {
                r->checkpoint_path, r->log_path, r->threads, r->log.base_tick, end, r->steps, r->spawns, r->controls,
                r->despawns, r->matched, r->contacts, r->breaches, r->pumps, r->damage_events,
                r->log.ended ? "true" : "false", ok ? "true" : "false");
+        if (r->export_path && ok)
+            printf(", \"export_web\": \"%s\", \"exported_snapshots\": %u, \"export_stride\": %u", r->export_path,
+                   r->exported, r->export_stride);
         if (r->expected != r->got)
             printf(", \"mismatch_tick\": %" PRIu64 ", \"expected\": \"%016" PRIx64 "\", \"got\": \"%016" PRIx64 "\"",
                    r->mismatch_tick, r->expected, r->got);
@@ -270,6 +321,9 @@ static void replay_print(const replay* r, int ok, double seconds) {
            r->log.base_tick, end, r->steps, seconds, r->spawns, r->controls, r->despawns);
     printf("%" PRIu64 " state hash%s matched%s\n", r->matched, r->matched == 1 ? "" : "es",
            ok ? "" : " before the mismatch");
+    if (r->export_path && ok)
+        printf("exported %u snapshots (every %u ticks and the last) to %s\n", r->exported, r->export_stride,
+               r->export_path);
     if (ok && !r->log.ended)
         printf("note: the log has no end line (the server did not stop cleanly)%s\n",
                r->log.partial ? "; its last, partial line was ignored" : "");
@@ -292,16 +346,34 @@ int main(int argc, char** argv) {
     uint64_t t0 = uv_hrtime();
     if (replay_open(&r, &err)) {
         fprintf(stderr, "naval-replay: %s\n", err.message);
+    } else if (r.export_path && replay_export_begin(&r, &err)) {
+        fprintf(stderr, "naval-replay: --export-web: %s\n", err.message);
+        code = r.export_failed ? 1 : 2;
     } else {
         int rc = replay_run(&r, &err);
+        /* The file is the session only when the whole log replayed. */
+        if (r.out && rc == 0 && replay_export_finish(r.out, &r.sim, &err)) {
+            r.export_failed = 1;
+            rc = -1;
+        }
+        r.export_stride = replay_export_stride(r.out);
+        r.exported = replay_export_snapshots(r.out);
+        if (replay_export_close(r.out, rc == 0, &err)) {
+            r.export_failed = 1;
+            rc = -1;
+        }
+        r.out = NULL;
         if (rc < 0) {
-            fprintf(stderr, "naval-replay: %s\n", err.message);
+            fprintf(stderr, "naval-replay: %s%s\n", r.export_failed ? "--export-web: " : "", err.message);
+            code = r.export_failed ? 1 : 2;
         } else {
             replay_print(&r, rc == 0, (double)(uv_hrtime() - t0) * 1e-9);
             if (rc) fprintf(stderr, "naval-replay: %s\n", r.failure);
+            if (rc && r.export_path) fprintf(stderr, "naval-replay: %s removed: not the recorded session\n", r.export_path);
             code = rc ? 1 : 0;
         }
     }
+    replay_export_close(r.out, 0, &err);
     record_reader_close(&r.log);
     owners_free(&r.owners);
     if (r.sim.world) sim_destroy(&r.sim);

@@ -280,8 +280,9 @@ async function main() {
       `${mode}: messages: ${JSON.stringify(s.damageMessages)}`);
     const panel = await dpage.textContent("#damage");
     check(/1 hole/.test(panel) && /pumps off/.test(panel) && /2: [\d.]+ \/ [\d.]+ m³/.test(panel) && !(await dpage.isHidden("#damage-log")), `${mode}: panel: ${panel}`);
-    const hud = await dpage.textContent("#hud");
-    check(/following.*boat \d+ · heel [\d.]+°( port| starboard)? · trim [\d.]+°( bow up| bow down)?/.test(hud), `${mode}: HUD attitude: ${hud}`);
+    const card = await dpage.textContent("#card");
+    check(new RegExp(`boat ${s.helm.id} · patrol.*heel[\\d.]+°( port| starboard)?.*trim[\\d.]+°( bow up| bow down)?.*flooding[\\d.]+ m³ · 1 hole`, "s").test(card),
+      `${mode}: the card's attitude and flooding: ${card}`);
     await dpage.click("#damage-pumps");
     s = await waitFor(`${mode}: pumps on`, (s) => s.damage && s.damage.pumping, 5000);
     const dshot = join(outDir, mode === "full" ? "web_damage.png" : "web_damage_view.png");

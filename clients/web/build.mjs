@@ -53,7 +53,7 @@ await esbuild.build({
 for (const f of ["index.html", "style.css"]) copyFileSync(join(here, f), join(dist, f));
 
 await esbuild.build({
-  entryPoints: ["damage", "ocean", "timeline", "viewcodec", "viewplay", "wire"].map((m) => join(stage, "src", `${m}.ts`)),
+  entryPoints: ["damage", "follow", "hudfmt", "ocean", "params", "timeline", "viewcodec", "viewplay", "wire"].map((m) => join(stage, "src", `${m}.ts`)),
   bundle: true,
   format: "esm",
   platform: "node",

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The page around the canvas: status panel, connection banner, boat list,
-// helm panel. Only DOM; the figures come from app.ts (NavalStats).
+// The page around the canvas: status panel, connection banner, notices,
+// boat list, helm panel, damage panel; the followed boat's card is
+// card.ts's. Only DOM; the figures come from main.ts (NavalStats).
 
+import { Card, type CardData } from "./card";
 import type { CompartmentView } from "./damage";
 import type { HelmState } from "./helm";
+import { fmt, latencyText, percentText } from "./hudfmt";
 
 /** The followed boat's damage as the panel shows it (docs/protocol.md, "Damage"). */
 export interface FollowedDamage {
@@ -79,6 +82,12 @@ export interface NavalStats {
   /** Damage events shown now (a few seconds each, newest last), and all received since the page opened. */
   damageMessages: string[];
   damageEvents: number;
+  /** The followed boat's card (null: none followed). */
+  card: CardData | null;
+  /** What the page says about following: a boat asked for and not found, a followed one gone ("" when none). */
+  followMessage: string;
+  /** Warnings for the user (bad URL parameters...), shown on the page until dismissed. */
+  notices: string[];
 }
 
 function el<T extends HTMLElement>(id: string): T {
@@ -86,8 +95,6 @@ function el<T extends HTMLElement>(id: string): T {
   if (!e) throw new Error(`page: element #${id} is missing from index.html`);
   return e as T;
 }
-
-const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : "–");
 
 export class Hud {
   private readonly panel = el<HTMLElement>("hud");
@@ -100,18 +107,24 @@ export class Hud {
   private readonly helmState = el<HTMLElement>("helm-state");
   private readonly about = el<HTMLElement>("about");
   private readonly damage = el<HTMLElement>("damage");
-  private readonly damageTitle = el<HTMLElement>("damage-title");
   private readonly damageState = el<HTMLElement>("damage-state");
   private readonly damageBars = el<HTMLElement>("damage-bars");
   private readonly damagePumps = el<HTMLButtonElement>("damage-pumps");
   private readonly damageLog = el<HTMLElement>("damage-log");
+  private readonly notices = el<HTMLElement>("notices");
+  private readonly card = new Card();
+  private noticesKey = "";
   private pumpsOn = false;
   private listKey = "";
   private logKey = "";
 
   constructor(handlers: {
     pick: (id: number) => void; free: () => void; take: (type: string) => void; leave: () => void; pumps: (on: boolean) => void;
+    dismiss: () => void;
   }) {
+    this.notices.addEventListener("click", (e) => {
+      if (e.target instanceof HTMLButtonElement) handlers.dismiss();
+    });
     this.damagePumps.addEventListener("click", () => handlers.pumps(!this.pumpsOn));
     this.boats.addEventListener("change", () => {
       if (this.boats.value !== "") handlers.pick(Number(this.boats.value));
@@ -172,18 +185,9 @@ export class Hud {
         ? ["view", `${fmt(s.viewKbps, 1)} kbit/s · ${fmt(s.viewUpdatesPerSec, 0)} updates/s · ` +
             (Number.isFinite(s.viewRadius) ? `${fmt(s.viewRadius, 0)} m around (${fmt(s.viewCentre[0], 0)}, ${fmt(s.viewCentre[1], 0)})` : "not set yet")]
         : ["snapshots", `${fmt(s.snapshotsPerSec, 0)}/s · ${fmt(s.bytesPerSec / 1024, 0)} KiB/s`],
-      ["latency", `${fmt(s.latencyMs, 1)} ms, max ${fmt(s.latencyMaxMs, 1)} ms (server send → here)`],
+      ["latency", latencyText(s.latencyMs, s.latencyMaxMs).text],
       ["drawn", `${fmt(s.fps, 0)} fps · 100 ms behind · ${fmt(s.starvedPct, 0)} % held`],
     ];
-    if (s.followed >= 0) {
-      // Signs as core/statics.c: heel + starboard down, trim + bow up.
-      const side = (v: number, plus: string, minus: string) => (Math.abs(v) < 0.05 ? "" : ` ${v > 0 ? plus : minus}`);
-      const att = Number.isFinite(s.heel)
-        ? ` · heel ${fmt(Math.abs(s.heel), 1)}°${side(s.heel, "starboard", "port")} · trim ${fmt(Math.abs(s.trim), 1)}°${side(s.trim, "bow up", "bow down")}` +
-          (s.capsized ? " · CAPSIZED" : "")
-        : "";
-      rows.push(["following", `boat ${s.followed}${att}`]);
-    }
     if (s.viewRefusal) rows.push(["view refused", s.viewRefusal]);
     if (s.lastError) rows.push(["last error", s.lastError]);
     const table = document.createElement("table");
@@ -191,8 +195,17 @@ export class Hud {
       const tr = table.insertRow();
       tr.insertCell().textContent = k;
       tr.insertCell().textContent = v;
+      if (k === "latency") {
+        // A negative figure is the clocks', not the network's: the figure goes to the tooltip.
+        const l = latencyText(s.latencyMs, s.latencyMaxMs);
+        tr.id = "hud-latency";
+        tr.title = l.title;
+        if (l.skew) tr.className = "skew";
+      }
     }
     this.panel.replaceChildren(table);
+    this.card.show(s.card, s.followMessage);
+    this.showNotices(s.notices);
     const h = s.helm;
     this.helmTake.hidden = h.phase !== "idle";
     this.helmTake.disabled = !s.commandsConnected;
@@ -200,11 +213,25 @@ export class Hud {
     this.helmType.disabled = h.phase !== "idle";
     let text = h.message;
     if (h.phase === "steering") {
-      text = `boat ${h.id} (${h.typeName}) · throttle ${Math.round(h.throttle * 100)} % · rudder ${Math.round(h.rudder * 100)} % · ` +
-        `${fmt(h.speed, 1)} m/s · command round trip ${fmt(h.lastRttMs, 1)} ms` + (h.message ? ` · ${h.message}` : "");
+      // Which boat, its speed, throttle and rudder are on the card while it is the followed one.
+      const onCard = s.followed === h.id;
+      text = (onCard ? "" : `boat ${h.id} (${h.typeName}) · throttle ${percentText(h.throttle)} · rudder ${percentText(h.rudder)} · ` +
+        `${fmt(h.speed, 1)} m/s · `) + `command round trip ${fmt(h.lastRttMs, 1)} ms` + (h.message ? ` · ${h.message}` : "");
     }
     this.helmState.textContent = text;
     this.showDamage(s);
+  }
+
+  /** The page's warnings, with one button that dismisses them. */
+  private showNotices(notices: string[]): void {
+    const key = notices.join("\n");
+    if (key === this.noticesKey) return;
+    this.noticesKey = key;
+    this.notices.hidden = notices.length === 0;
+    const close = Object.assign(document.createElement("button"), { type: "button", textContent: "×", title: "Dismiss" });
+    close.setAttribute("aria-label", "dismiss the warnings");
+    this.notices.replaceChildren(...notices.map((n) => Object.assign(document.createElement("div"), { textContent: n })));
+    this.notices.firstElementChild?.append(close);
   }
 
   /** The followed boat's damage panel, and the damage events of the last seconds. */
@@ -212,7 +239,6 @@ export class Hud {
     const d = s.damage;
     this.damage.hidden = !d;
     if (d) {
-      this.damageTitle.textContent = `Damage · boat ${d.id}${d.typeName ? ` (${d.typeName})` : ""}`;
       const state = d.sunk ? "SUNK" : d.capsized ? "CAPSIZED" : "afloat";
       this.damageState.replaceChildren(
         Object.assign(document.createElement("span"), { className: `damage-${state.toLowerCase()}`, textContent: state }),

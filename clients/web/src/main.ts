@@ -8,20 +8,29 @@
 // ?quality=low (no antialiasing, coarser sea: software rendering, old machines),
 // ?stream=full (every vessel every tick from /ws/snapshots instead of a
 // player view on /ws/view), ?radius=M (the view's radius, default 1500 m;
-// the server caps it), ?budget=KBPS (the view's budget; default the server's).
+// the server caps it), ?budget=KBPS (the view's budget; default the server's),
+// ?follow=ID (the boat to follow from the start). A value the page cannot
+// use is named on the page (params.ts).
 
 import { attitude, compartments, describeEvent, DAMAGE_PUMPING, DAMAGE_SUNK_FLAG, type DamageEventData, type VesselDamageData } from "./damage";
+import type { CardData } from "./card";
 import { NO_BOAT } from "./fleet";
+import { FollowTracker } from "./follow";
+import { ContactLog, contactText, headingDeg } from "./hudfmt";
+import { Legend } from "./legend";
+import { Panels } from "./panels";
+import { followParam, paramWarnings } from "./params";
 import { CommandLink, LinkStatus, SnapshotLink } from "./link";
 import { Helm } from "./helm";
 import { Hud, NavalStats, type FollowedDamage } from "./hud";
 import { Meter } from "./meter";
 import { Ocean } from "./ocean";
 import { Timeline, emptyPose } from "./timeline";
-import { View, PixelSample } from "./view";
+import { View, PixelSample, type LookDebug } from "./view";
 import { ViewClient } from "./viewclient";
-import type { HeldVessel, ViewUpdateInfo } from "./viewcodec";
-import { FLAG_GROUNDED, HullData, PROTO_VERSION, WorldInfoData, decodeSnapshot, modelOf } from "./wire";
+import { ReplayMode, replayRequested } from "./replaycontrols";
+import { EV_GONE, type HeldVessel, type ViewUpdateInfo } from "./viewcodec";
+import { FLAG_GROUNDED, HullData, PROTO_VERSION, WorldInfoData, decodeSnapshot, modelOf, type Frame } from "./wire";
 
 declare global {
   interface Window {
@@ -35,6 +44,8 @@ declare global {
       lookAt: (x: number, z: number) => void;
       /** Admin: holes vessel id (body frame point, m; area m^2) with the server's admin token; the compartment holed. */
       damage: (id: number, point: [number, number, number], area: number, adminToken: string) => Promise<number>;
+      /** The view's look: frames read back, layers, camera, boats as drawn (view.ts). */
+      look: LookDebug;
     };
   }
 }
@@ -70,6 +81,8 @@ class App {
   /** Exactly one of the two streams: full snapshots (?stream=full) or a player view. */
   private readonly snapshots: SnapshotLink | null = null;
   private readonly viewc: ViewClient | null = null;
+  /** ?replay: a file plays instead of a server, and no link is opened (replaycontrols.ts). */
+  private readonly replay: ReplayMode | null = null;
   private readonly commands: CommandLink;
   private readonly rate = new Meter();
   private readonly bytes = new Meter();
@@ -83,7 +96,11 @@ class App {
   private ocean: Ocean | null = null;
   private loading = false;
   private selected = NO_BOAT;
-  private followOnSight = NO_BOAT;
+  /** Which boat is followed, and what the page says about it (follow.ts). */
+  private readonly follow = new FollowTracker();
+  private readonly contacts = new ContactLog();
+  private readonly legend = new Legend();
+  private readonly panels = new Panels();
   private helmMissingSince = NaN;
   private lastHud = 0;
   private lastList = 0;
@@ -105,8 +122,9 @@ class App {
       stream: this.params.get("stream") === "full" ? "full" : "view", viewKbps: 0, viewUpdatesPerSec: 0, viewRadius: NaN, viewCentre: [NaN, NaN], viewRefusal: "", badUpdates: 0,
       helm: { phase: "idle", id: 0, typeName: "", throttle: 0, rudder: 0, acknowledged: 0, lastRttMs: NaN, message: "", x: NaN, z: NaN, speed: NaN, heading: NaN },
       heel: NaN, trim: NaN, capsized: false, damage: null, damageMessages: [], damageEvents: 0,
+      card: null, followMessage: "", notices: paramWarnings(this.params, VIEW_RADIUS_M),
     };
-    if (this.params.has("ocean") && this.oceanRes !== res) this.error(`?ocean=${this.params.get("ocean")}: not a power of two in [4, 2048]; using 128`);
+    for (const w of this.stats.notices) console.warn(w);
     window.navalStats = this.stats;
     this.view = new View(document.getElementById("view") as HTMLCanvasElement, this.params.get("quality") === "low");
     this.hud = new Hud({
@@ -115,8 +133,19 @@ class App {
       take: (type) => this.takeHelm(type),
       leave: () => void this.helm.leave(),
       pumps: (on) => void this.helm.pumps(on),
+      dismiss: () => {
+        this.stats.notices = [];
+        this.showSoon();
+      },
     });
-    if (this.stats.stream === "full") {
+    if (replayRequested(this.params)) {
+      this.stats.stream = "full"; // snapshots through the timeline, as with ?stream=full
+      this.replay = new ReplayMode(this.params, {
+        world: (info, hulls) => this.replayWorld(info, hulls),
+        frame: (f, now, events) => this.onFrame(f, now, events),
+        pose: this.pose,
+      });
+    } else if (this.stats.stream === "full") {
       this.snapshots = new SnapshotLink(`${scheme}//${host}/ws/snapshots`, (d) => this.onSnapshot(d), (s) => this.onStreamLink(s));
     } else {
       const radius = param(this.params, "radius", VIEW_RADIUS_M), budget = Math.round(param(this.params, "budget", 0));
@@ -138,11 +167,13 @@ class App {
         if (b.kind !== "damage") throw new Error(`damage: unexpected answer ${b.kind}`);
         return b.compartment;
       },
+      look: this.view.lookDebug(() => ({ pose: this.pose, selected: this.selected, helm: this.helmId() })),
     };
     this.bindInput();
+    if (followParam(this.params) >= 0) this.pick(followParam(this.params));
     this.snapshots?.start();
     this.viewc?.start();
-    this.commands.start();
+    if (!this.replay) this.commands.start();
     requestAnimationFrame((t) => this.frame(t));
   }
 
@@ -170,17 +201,38 @@ class App {
     window.addEventListener("keydown", (e) => {
       const t = e.target as HTMLElement;
       if (t instanceof HTMLInputElement || (t instanceof HTMLSelectElement && e.code.startsWith("Arrow"))) return;
-      if (this.helm.key(e.code)) e.preventDefault();
+      if (this.helm.key(e.code) || this.panels.key(e.code)) e.preventDefault();
       else if (e.code === "Escape") this.pick(NO_BOAT);
     });
     window.addEventListener("pagehide", () => this.helm.abandon());
   }
 
-  private pick(id: number): void {
-    this.selected = id;
-    this.view.follow(id, true);
-    if (id !== NO_BOAT && !this.view.fleet.where.has(id)) this.followOnSight = id;
+  /** Follow boat `id` once it is drawn (NO_BOAT: free the camera); the page says when it is not found. */
+  private pick(id: number, waitS?: number): void {
+    this.follow.ask(id, performance.now() / 1000, waitS);
+    if (id === NO_BOAT) {
+      this.selected = NO_BOAT;
+      this.view.follow(NO_BOAT);
+    } else if (this.view.fleet.where.has(id)) this.applyFollow();
     this.showSoon();
+  }
+
+  /** The tracker's decisions applied to the camera and the highlight. */
+  private applyFollow(): void {
+    const where = this.viewc
+      ? { place: "in the view", detail: `${Number.isFinite(this.stats.viewRadius) ? this.stats.viewRadius : "?"} m around the camera; the world has ${this.stats.worldBoats} boats` }
+      : { place: "in the snapshots", detail: `${this.stats.snapshotBoats} boats` };
+    // Frames arriving now (a server's, or a replay's while it plays): only then can a boat be missing.
+    const flowing = performance.now() / 1000 - this.lastSnapshotAt < 0.5;
+    const a = this.follow.update(performance.now() / 1000, (id) => this.view.fleet.where.has(id), flowing, where);
+    if (a.kind === "follow") {
+      this.selected = a.id;
+      this.view.follow(a.id, true);
+    } else if (a.kind === "release") {
+      this.selected = NO_BOAT;
+      this.view.follow(NO_BOAT);
+    }
+    if (a.kind !== "none") this.showSoon();
   }
 
   private takeHelm(typeName: string): void {
@@ -189,10 +241,8 @@ class App {
     // about +y from +x toward -z (docs/protocol.md).
     const heading = Math.atan2(-(t.z - cam.z), t.x - cam.x);
     void this.helm.take(typeName, t.x, t.z, heading).then(() => {
-      if (this.helm.state.phase === "steering") {
-        this.selected = this.helm.state.id;
-        this.followOnSight = this.helm.state.id;
-      }
+      // The new boat takes a few ticks to reach the stream.
+      if (this.helm.state.phase === "steering") this.pick(this.helm.state.id, 5);
     });
   }
 
@@ -230,13 +280,7 @@ class App {
           const h = await this.commands.call({ kind: "hull", type: t.type }, 10000);
           if (h.kind === "hull") hulls.set(t.type, h.hull);
         }
-        this.ocean = info.ocean ? new Ocean(info.ocean, this.oceanRes) : null;
-        this.view.setOcean(this.ocean);
-        this.view.fleet.setTypes(info.types, hulls);
-        this.view.ground.set(info.terrain);
-        this.hud.setTypes(info.types.map((t) => t.name));
-        this.worldKey = key;
-        this.hud.setAbout(this.describeSea(info));
+        this.buildWorld(info, hulls, key);
       }
       this.world = info; // always: a restarted server restarts the ocean's clock too
       this.stats.lastError = ""; // what went wrong before this (re)connection is over
@@ -247,6 +291,28 @@ class App {
     } finally {
       this.loading = false;
     }
+  }
+
+  /** Ocean, boats, ground and the panels' types for a new world (a server's or a replay file's). */
+  private buildWorld(info: WorldInfoData, hulls: Map<number, HullData>, key: string): void {
+    this.ocean = info.ocean ? new Ocean(info.ocean, this.oceanRes) : null;
+    this.view.setOcean(this.ocean);
+    this.view.fleet.setTypes(info.types, hulls);
+    this.view.ground.set(info.terrain);
+    this.hud.setTypes(info.types.map((t) => t.name));
+    this.legend.set(info.types, (type) => this.view.fleet.typeColour(type));
+    this.contacts.clear();
+    this.worldKey = key;
+    this.hud.setAbout(this.describeSea(info));
+  }
+
+  /** A replay file's world, as loadWorld takes a server's. */
+  private replayWorld(info: WorldInfoData, hulls: Map<number, HullData>): void {
+    this.timeline.clear();
+    this.buildWorld(info, hulls, "");
+    this.world = info;
+    this.stats.serverName = info.serverName;
+    this.stats.tickHz = info.tickHz;
   }
 
   private describeSea(info: WorldInfoData): string {
@@ -270,39 +336,49 @@ class App {
     try {
       const f = decodeSnapshot(data);
       this.timeline.push(f, now);
-      if (f.contacts.length) this.view.flashes.add(f.contacts, now);
-      this.onDamageEvents(f.damageEvents, now);
-      this.stats.snapshots++;
-      this.lastSnapshotAt = now;
-      this.rate.add(now);
       this.bytes.add(now, data.byteLength);
       this.latency.add(now, Date.now() - f.sendTimeMs);
-      this.tickMs.add(now, f.stats.stepMs);
-      this.stats.tick = f.tick;
-      this.stats.snapshotBoats = f.count;
-      this.stats.worldBoats = f.stats.vesselCount;
-      this.stats.overruns = f.stats.overruns;
-      this.stats.lodMs = f.stats.lodMs;
-      const models: [number, number, number] = [0, 0, 0];
-      let grounded = 0;
-      for (let i = 0; i < f.count; i++) {
-        models[Math.min(2, modelOf(f.flags[i]))]++;
-        if (f.flags[i] & FLAG_GROUNDED) grounded++;
-      }
-      this.stats.models = models;
-      this.stats.grounded = grounded;
-      this.stats.contactsVessels = this.view.flashes.vessels;
-      this.stats.contactsGround = this.view.flashes.ground;
+      this.onFrame(f, now, true);
     } catch (e) {
       this.stats.badSnapshots++;
       this.error(`snapshot of ${data.byteLength} bytes: ${(e as Error).message}`);
     }
   }
 
+  /** A snapshot in the timeline (live, or a replay's: `events` false after a seek, whose contacts and damage are not news). */
+  private onFrame(f: Frame, now: number, events: boolean): void {
+    if (events) {
+      if (f.contacts.length) this.view.flashes.add(f.contacts, now);
+      this.contacts.add(f.contacts, now);
+      this.onDamageEvents(f.damageEvents, now);
+    }
+    this.stats.snapshots++;
+    this.lastSnapshotAt = now;
+    this.rate.add(now);
+    this.tickMs.add(now, f.stats.stepMs);
+    this.stats.tick = f.tick;
+    this.stats.snapshotBoats = f.count;
+    this.stats.worldBoats = f.stats.vesselCount;
+    this.stats.overruns = f.stats.overruns;
+    this.stats.lodMs = f.stats.lodMs;
+    const models: [number, number, number] = [0, 0, 0];
+    let grounded = 0;
+    for (let i = 0; i < f.count; i++) {
+      models[Math.min(2, modelOf(f.flags[i]))]++;
+      if (f.flags[i] & FLAG_GROUNDED) grounded++;
+    }
+    this.stats.models = models;
+    this.stats.grounded = grounded;
+    this.stats.contactsVessels = this.view.flashes.vessels;
+    this.stats.contactsGround = this.view.flashes.ground;
+  }
+
   /** A player view's update, read and acknowledged (viewclient.ts). */
   private onViewUpdate(u: ViewUpdateInfo, bytes: number, now: number): void {
     const held = this.viewc!.decoder.held;
     this.onDamageEvents(u.damageEvents, now);
+    for (const [id, kind] of u.events)
+      if (kind === EV_GONE && this.follow.gone(id, "despawned or sunk (the view says so)").kind === "release") this.applyFollow();
     this.stats.snapshots++;
     this.lastSnapshotAt = now;
     this.rate.add(now);
@@ -336,7 +412,7 @@ class App {
     this.showSoon();
   }
 
-  /** The followed boat's attitude (as drawn) and damage (as last received). */
+  /** The followed boat's attitude (as drawn), damage (as last received) and card. */
   private trackFollowed(now: number): void {
     this.damageMessages = this.damageMessages.filter((m) => now - m.at < DAMAGE_MESSAGE_S);
     this.stats.damageMessages = this.damageMessages.map((m) => m.text);
@@ -345,23 +421,56 @@ class App {
     this.stats.heel = this.stats.trim = NaN;
     this.stats.capsized = false;
     this.stats.damage = null;
+    this.stats.card = null;
+    this.stats.followMessage = this.follow.message;
     if (i < 0) return;
-    const a = attitude(this.pose.quat.subarray(4 * i, 4 * i + 4));
+    const quat = this.pose.quat.subarray(4 * i, 4 * i + 4);
+    const a = attitude(quat);
     this.stats.heel = a.heel;
     this.stats.trim = a.trim;
     this.stats.capsized = a.capsized;
+    const type = this.world?.types.find((t) => t.type === this.pose.types[i]);
     const d: VesselDamageData | undefined = this.viewc
       ? this.viewc.decoder.damage.get(id)
       : this.timeline.newest?.damage.find((x) => x.id === id);
-    if (!d) return;
-    const type = this.world?.types.find((t) => t.type === this.pose.types[i]);
-    const comps = compartments(d, type?.compartmentVolumes ?? []);
-    const damage: FollowedDamage = {
-      id, typeName: type?.name ?? "", holes: d.holes, pumping: (d.flags & DAMAGE_PUMPING) !== 0, sunk: (d.flags & DAMAGE_SUNK_FLAG) !== 0,
-      capsized: a.capsized, compartments: comps, water: comps.reduce((sum, c) => sum + c.water, 0), pumpRate: type?.pumpRate ?? 0,
-      own: this.helmId() === id,
+    if (d) {
+      const comps = compartments(d, type?.compartmentVolumes ?? []);
+      const damage: FollowedDamage = {
+        id, typeName: type?.name ?? "", holes: d.holes, pumping: (d.flags & DAMAGE_PUMPING) !== 0, sunk: (d.flags & DAMAGE_SUNK_FLAG) !== 0,
+        capsized: a.capsized, compartments: comps, water: comps.reduce((sum, c) => sum + c.water, 0), pumpRate: type?.pumpRate ?? 0,
+        own: this.helmId() === id,
+      };
+      this.stats.damage = damage;
+    }
+    this.stats.card = this.cardOf(id, quat, type, now);
+  }
+
+  /** The card's figures for boat `id`, drawn with orientation `quat`. */
+  private cardOf(id: number, quat: ArrayLike<number>, type: WorldInfoData["types"][number] | undefined, now: number): CardData {
+    let speed = NaN, tick = 0;
+    if (this.viewc) {
+      const b = this.helmInView(this.viewc.decoder.held.get(id));
+      const s = this.viewc.decoder.held.get(id)?.samples;
+      speed = b ? b.speed : NaN;
+      tick = s?.length ? s[s.length - 1].tick : 0;
+    } else {
+      const f = this.timeline.newest;
+      const j = f ? f.ids.indexOf(id) : -1;
+      if (f && j >= 0) {
+        speed = Math.hypot(f.vel[3 * j], f.vel[3 * j + 2]);
+        tick = f.tick;
+      }
+    }
+    const h = this.helmId() === id ? this.helm.state : null;
+    const c = this.viewc ? null : this.contacts.of(id);
+    const d = this.stats.damage;
+    return {
+      id, typeName: type?.name ?? "", typeColour: type ? this.view.fleet.typeColour(type.type) : "", tick, speed,
+      speedFrom: this.viewc ? "positions" : "velocity", heading: headingDeg(quat), heel: this.stats.heel, trim: this.stats.trim,
+      capsized: this.stats.capsized, helm: h && { throttle: h.throttle, rudder: h.rudder, acknowledged: h.acknowledged },
+      contacts: this.viewc ? null : { count: c?.count ?? 0, last: c ? contactText(c.last, id, now - c.at) : "" },
+      flooding: d && { water: d.water, holes: d.holes }, compartments: type?.compartmentVolumes.length ?? 0,
     };
-    this.stats.damage = damage;
   }
 
   /** A view does not carry the world's figures: ask for them now and then. */
@@ -378,6 +487,7 @@ class App {
   }
 
   private banner(now: number): string {
+    if (this.replay) return this.replay.banner();
     const s = (this.snapshots ?? this.viewc)!.status;
     const what = this.snapshots ? "snapshot" : "view update";
     if (s.state === "retrying") {
@@ -404,10 +514,12 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
     const now = performance.now() / 1000;
     const vc = this.viewc;
-    const t = vc ? vc.playout.drawTime(now) : this.timeline.drawTime(now);
+    const t = this.replay ? this.replay.drawTime(now, this.timeline) : vc ? vc.playout.drawTime(now) : this.timeline.drawTime(now);
     const have = vc ? vc.playout.sample(vc.decoder.held, t, this.pose) : this.timeline.sample(t, this.pose);
     if (have) {
-      this.view.frameFleet(this.pose);
+      // The first boats: the camera rides close behind the nearest, unless a boat was asked for.
+      const first = this.view.frameFleet(this.pose);
+      if (first !== NO_BOAT && this.follow.pending === NO_BOAT && this.follow.followed === NO_BOAT) this.pick(first);
       this.starved.add(now, this.pose.starved ? 1 : 0);
       this.stats.drawnTick = this.pose.tick;
     }
@@ -418,10 +530,7 @@ class App {
       this.stats.oceanTime = ot;
     }
     this.trackHelm(now);
-    if (this.followOnSight !== NO_BOAT && this.view.fleet.where.has(this.followOnSight)) {
-      this.view.follow(this.followOnSight, true);
-      this.followOnSight = NO_BOAT;
-    }
+    this.applyFollow();
     this.view.frame(this.pose, this.selected, this.helmId());
     if (vc) {
       // The view follows the camera (and so the followed boat), and keeps the helm's boat.

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The 3D view: renderer, sky and light, the water, the fleet, an orbit
 // camera that can ride along with a boat, and clicks turned into boats.
+// The camera opens close behind and above one boat (a third-person view
+// that turns with it); the user can still orbit and zoom. Whatever the
+// controls or the code ask, the camera stays above the waves and out of
+// every hull.
 
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
-import { Fleet, NO_BOAT } from "./fleet";
+import { Fleet, NO_BOAT, type BoatLook, type FleetLayers } from "./fleet";
 import { Flashes } from "./flashes";
 import { Ground } from "./ground";
 import type { Ocean } from "./ocean";
@@ -22,6 +26,48 @@ export interface PixelSample {
   centre: [number, number, number];
 }
 
+/** Where the camera is, what it looks at, and the sea's height under it (m). */
+export interface CameraState {
+  position: [number, number, number];
+  target: [number, number, number];
+  seaHeight: number;
+}
+
+/** The camera keeps this far above the sea's surface under it, m. */
+export const CAMERA_SEA_MARGIN = 1.5;
+/** ... and this far out of every hull's box (hull and superstructure), m. */
+export const CAMERA_HULL_MARGIN = 1;
+/** The third-person camera: elevation, and bearing off the stern (to port), degrees. */
+const CHASE_ELEVATION_DEG = 20;
+const CHASE_BEARING_DEG = 30;
+
+/** The third-person camera's distance from a boat of length `len` m: close, whatever its size. */
+export function chaseDistance(len: number): number {
+  return Math.min(400, Math.max(12, 1.1 * (Number.isFinite(len) ? len : 20) + 8));
+}
+
+/** What a frame is drawn from (the page's current pose and highlights). */
+export interface FrameInput {
+  pose: Pose;
+  selected: number;
+  helm: number;
+}
+
+/** window.navalDebug.look: the page test's handles on the view (tests/test_web_look.mjs). */
+export interface LookDebug {
+  /** Draws a frame and returns its pixels (RGBA, top row first, base64). */
+  readFrame: () => { width: number; height: number; cssWidth: number; cssHeight: number; rgba: string };
+  /** Shows or hides the water, hulls, superstructures, markers, wakes; returns what is drawn. */
+  layers: (l: Partial<FleetLayers> & { water?: boolean }) => FleetLayers & { water: boolean };
+  boat: (id: number) => BoatLook | null;
+  project: (x: number, y: number, z: number) => { x: number; y: number } | null;
+  camera: () => CameraState;
+  /** Puts the camera there (kept out of hulls and above the sea from the next frame on). */
+  placeCamera: (position: [number, number, number], target: [number, number, number]) => void;
+  /** Draws a frame now (the camera is kept clear in it). */
+  frame: () => void;
+}
+
 export class View {
   readonly renderer: THREE.WebGLRenderer;
   readonly scene = new THREE.Scene();
@@ -34,7 +80,11 @@ export class View {
   private readonly raycaster = new THREE.Raycaster();
   private followed = NO_BOAT;
   private readonly lastTarget = new THREE.Vector3();
+  /** The followed boat's heading last frame (rad): the camera turns with it. */
+  private lastHeading = NaN;
   private placed = false;
+  private readonly offset = new THREE.Vector3();
+  private static readonly UP = new THREE.Vector3(0, 1, 0);
 
   /** low: no antialiasing, one pixel per CSS pixel, a coarser sea (software GL, slow machines). */
   constructor(private readonly canvas: HTMLCanvasElement, low = false) {
@@ -53,6 +103,7 @@ export class View {
     this.water = new Water({ sky: new THREE.Color(0x4f7fae), horizon, deep: new THREE.Color(0x1d5b7c), sun }, low ? 112 : 192);
     this.scene.add(this.water.mesh);
     this.scene.add(this.fleet.group);
+    this.fleet.wakes.setWater(this.water);
     this.scene.add(this.flashes.points);
     this.scene.add(this.ground.group);
     this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x20384a, 1.4));
@@ -68,28 +119,42 @@ export class View {
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
+    this.fleet.markers.setCamera(w, h, this.camera.fov); // chevrons in CSS pixels
   }
 
   setOcean(ocean: Ocean | null): void {
     this.water.setOcean(ocean);
+    this.fleet.wakes.setWater(this.water); // its shader samples the same fields
   }
 
-  /** Points the camera at the fleet the first time there is one. */
-  frameFleet(pose: Pose): void {
-    if (this.placed || !pose.count) return;
-    let cx = 0, cz = 0, r = 0;
-    for (let i = 0; i < pose.count; i++) {
-      cx += pose.pos[3 * i];
-      cz += pose.pos[3 * i + 2];
-    }
-    cx /= pose.count;
-    cz /= pose.count;
-    for (let i = 0; i < pose.count; i++) r = Math.max(r, Math.hypot(pose.pos[3 * i] - cx, pose.pos[3 * i + 2] - cz));
-    const d = Math.min(4000, Math.max(80, 1.3 * r));
-    this.controls.target.set(cx, 0, cz);
-    this.camera.position.set(cx + 0.3 * d, 0.55 * d, cz + 0.8 * d);
-    this.lastTarget.copy(this.controls.target);
+  /**
+   * The first time there are boats: puts the camera close behind the boat
+   * nearest to where it looks and returns that boat (the page follows it),
+   * else NO_BOAT.
+   */
+  frameFleet(pose: Pose): number {
+    if (this.placed || !pose.count) return NO_BOAT;
+    this.fleet.update(pose, NO_BOAT, NO_BOAT);
+    const id = this.fleet.nearest(this.controls.target.x, this.controls.target.z);
+    // Not before its hull has come (GetHull): the distance is the hull's length.
+    if (id === NO_BOAT || !Number.isFinite(this.fleet.lengthOf(id))) return NO_BOAT;
+    this.chase(id);
     this.placed = true;
+    return id;
+  }
+
+  /** Puts the camera behind and above boat `id`, off its port quarter, at the chase distance. */
+  private chase(id: number): void {
+    const w = this.fleet.where.get(id), h = this.fleet.headingOf(id);
+    if (!w || !Number.isFinite(h)) return;
+    const el = (CHASE_ELEVATION_DEG * Math.PI) / 180, d = chaseDistance(this.fleet.lengthOf(id));
+    // Astern is the heading + 180 degrees; the port quarter lies that much toward the port beam (heading + 90).
+    const bearing = h + Math.PI - (CHASE_BEARING_DEG * Math.PI) / 180;
+    this.offset.set(Math.cos(bearing) * Math.cos(el), Math.sin(el), -Math.sin(bearing) * Math.cos(el)).multiplyScalar(d);
+    this.controls.target.copy(w);
+    this.camera.position.copy(w).add(this.offset);
+    this.lastTarget.copy(w);
+    this.lastHeading = h;
   }
 
   /** Moves the camera's target to (x, z) on the sea, keeping the camera's offset. */
@@ -101,18 +166,16 @@ export class View {
     this.placed = true;
   }
 
-  /** Rides along with boat `id` (NO_BOAT: stop); the camera keeps its offset. */
+  /**
+   * Rides along with boat `id` (NO_BOAT: stop), turning with it. closeUp:
+   * from the third-person place behind it; else from where the camera is.
+   */
   follow(id: number, closeUp = false): void {
     this.followed = id;
-    const w = this.fleet.where.get(id);
-    if (w && closeUp) {
-      // Close enough to see the boat, whatever its size.
-      const off = this.camera.position.clone().sub(this.controls.target);
-      const len = this.fleet.lengthOf(id);
-      off.setLength(Math.min(400, Math.max(30, 5 * (Number.isFinite(len) ? len : 20))));
-      this.controls.target.copy(w);
-      this.camera.position.copy(w).add(off);
-      this.lastTarget.copy(w);
+    this.lastHeading = this.fleet.headingOf(id);
+    if (closeUp && this.fleet.where.has(id)) {
+      this.chase(id);
+      this.placed = true;
     }
   }
 
@@ -126,15 +189,106 @@ export class View {
     this.flashes.update(performance.now() / 1000);
     const w = this.fleet.where.get(this.followed);
     if (w) {
-      const delta = w.clone().sub(this.lastTarget);
+      const delta = this.offset.copy(w).sub(this.lastTarget);
       this.controls.target.add(delta);
       this.camera.position.add(delta);
+      // Turn with the boat: the camera keeps its bearing off the bow.
+      const h = this.fleet.headingOf(this.followed);
+      if (Number.isFinite(h) && Number.isFinite(this.lastHeading)) {
+        const turn = Math.atan2(Math.sin(h - this.lastHeading), Math.cos(h - this.lastHeading));
+        this.offset.copy(this.camera.position).sub(w).applyAxisAngle(View.UP, turn);
+        this.camera.position.copy(w).add(this.offset);
+      }
+      this.lastHeading = h;
     }
     this.controls.update();
+    if (this.keepCameraClear()) this.camera.lookAt(this.controls.target);
     this.lastTarget.copy(this.controls.target);
     const t = this.controls.target;
     this.water.follow(t.x, t.z, this.camera.position.distanceTo(t));
     this.renderer.render(this.scene, this.camera);
+  }
+
+  /** Keeps the camera out of the hulls and above the sea; true when it moved. */
+  private keepCameraClear(): boolean {
+    const c = this.camera.position;
+    let moved = this.fleet.keepOutOfHulls(c, CAMERA_HULL_MARGIN);
+    const floor = this.water.heightAt(c.x, c.z) + CAMERA_SEA_MARGIN;
+    if (c.y < floor) {
+      c.y = floor;
+      moved = true;
+    }
+    return moved;
+  }
+
+  /** Puts the camera at `position` looking at `target` (world, m); then it is kept clear as always. */
+  placeCamera(position: readonly number[], target: readonly number[]): void {
+    this.camera.position.set(position[0], position[1], position[2]);
+    this.controls.target.set(target[0], target[1], target[2]);
+    this.lastTarget.copy(this.controls.target);
+    this.placed = true;
+  }
+
+  cameraState(): CameraState {
+    const p = this.camera.position, t = this.controls.target;
+    return { position: [p.x, p.y, p.z], target: [t.x, t.y, t.z], seaHeight: this.water.heightAt(p.x, p.z) };
+  }
+
+  /** Shows or hides the water and parts of the fleet (the page test measures them apart). */
+  setLayers(l: Partial<FleetLayers> & { water?: boolean }): FleetLayers & { water: boolean } {
+    if (l.water !== undefined) this.water.mesh.visible = l.water;
+    return { ...this.fleet.setLayers(l), water: this.water.mesh.visible };
+  }
+
+  /** Boat `id` as drawn (fleet.ts), null when not drawn. */
+  boat(id: number): BoatLook | null {
+    return this.fleet.look(id);
+  }
+
+  /** Where a world point is on the canvas (CSS pixels), null behind the camera. */
+  project(x: number, y: number, z: number): { x: number; y: number } | null {
+    const v = new THREE.Vector3(x, y, z).project(this.camera);
+    if (v.z > 1) return null;
+    const r = this.canvas.getBoundingClientRect();
+    return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
+  }
+
+  /**
+   * Draws a frame and returns its pixels (RGBA, top row first, base64) in
+   * drawing-buffer pixels, with the canvas's size in CSS pixels.
+   */
+  readFrame(pose: Pose, selected: number, helm: number): { width: number; height: number; cssWidth: number; cssHeight: number; rgba: string } {
+    this.frame(pose, selected, helm);
+    const gl = this.renderer.getContext();
+    const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+    const px = new Uint8Array(4 * w * h);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    const flipped = new Uint8Array(px.length);
+    for (let y = 0; y < h; y++) flipped.set(px.subarray(4 * w * (h - 1 - y), 4 * w * (h - y)), 4 * w * y);
+    let bin = "";
+    for (let i = 0; i < flipped.length; i += 0x8000) bin += String.fromCharCode(...flipped.subarray(i, i + 0x8000));
+    const r = this.canvas.getBoundingClientRect();
+    return { width: w, height: h, cssWidth: r.width, cssHeight: r.height, rgba: btoa(bin) };
+  }
+
+  /** The page test's handles, drawing frames from `input()`. */
+  lookDebug(input: () => FrameInput): LookDebug {
+    const draw = () => {
+      const f = input();
+      this.frame(f.pose, f.selected, f.helm);
+    };
+    return {
+      readFrame: () => {
+        const f = input();
+        return this.readFrame(f.pose, f.selected, f.helm);
+      },
+      layers: (l) => this.setLayers(l),
+      boat: (id) => this.boat(id),
+      project: (x, y, z) => this.project(x, y, z),
+      camera: () => this.cameraState(),
+      placeCamera: (p, t) => this.placeCamera(p, t),
+      frame: draw,
+    };
   }
 
   /** The boat under a canvas pixel, NO_BOAT when none. */

@@ -22,7 +22,13 @@ export interface WaterLook {
   sun: THREE.Vector3;
 }
 
-function vertexShader(cascades: number): string {
+/**
+ * GLSL of the ocean's displacement: the cascades' field samplers and tile
+ * uniforms, fieldAt and displacement(label) = (Dx, h, Dz) summed over the
+ * cascades. Shared by the water and the wakes (wake.ts), whose uniforms
+ * are Water.oceanUniforms().
+ */
+export function oceanGLSL(cascades: number): string {
   const fields: string[] = [], sums: string[] = [];
   for (let c = 0; c < cascades; c++) {
     fields.push(`uniform sampler2D uField${c};\nuniform vec3 uTile${c};`);
@@ -30,13 +36,6 @@ function vertexShader(cascades: number): string {
   }
   return `
 ${fields.join("\n")}
-uniform vec2 uOrigin;
-uniform vec2 uCentre;
-uniform float uSpacing;
-uniform float uFadeStart;
-uniform float uFadeEnd;
-varying vec3 vWorld;
-varying vec3 vNormal;
 
 // Bilinear on the periodic tile (texelFetch: exact floats, no filtering
 // extension needed). tile = (size m, nx, nz).
@@ -53,7 +52,19 @@ vec3 displacement(vec2 label) {
   vec3 d = vec3(0.0);
   ${sums.join("\n  ")}
   return d;
+}`;
 }
+
+function vertexShader(cascades: number): string {
+  return `
+${oceanGLSL(cascades)}
+uniform vec2 uOrigin;
+uniform vec2 uCentre;
+uniform float uSpacing;
+uniform float uFadeStart;
+uniform float uFadeEnd;
+varying vec3 vWorld;
+varying vec3 vNormal;
 
 void main() {
   vec2 label = position.xz + uOrigin;
@@ -89,8 +100,10 @@ void main() {
   vec3 r = reflect(-v, n);
   vec3 sky = mix(uHorizon, uSky, clamp(r.y * 2.0, 0.0, 1.0));
   vec3 body = uDeep * (0.35 + 0.65 * max(dot(n, uSun), 0.0));
-  float spec = pow(max(dot(n, normalize(uSun + v)), 0.0), 300.0) * 3.0;
-  vec3 col = mix(body, sky, fresnel) + vec3(1.0, 0.95, 0.85) * spec;
+  // The sun's glint: broad and faint. A sharp, bright one (x3 at power 300)
+  // read as a hard white blotch on calm water, worst in a corner of the view.
+  float spec = pow(max(dot(n, normalize(uSun + v)), 0.0), 120.0) * 0.3;
+  vec3 col = min(mix(body, sky, fresnel) + vec3(1.0, 0.95, 0.85) * spec, vec3(0.92));
   float fog = 1.0 - exp(-uFogDensity * length(cameraPosition - vWorld));
   gl_FragColor = vec4(mix(col, uHorizon, clamp(fog, 0.0, 1.0)), 1.0);
 }`;
@@ -172,6 +185,56 @@ export class Water {
     this.mesh.material = this.material;
     old.dispose();
     this.setSpacing(this.baseStep);
+  }
+
+  /** Cascades drawn (0: flat water). */
+  get cascades(): number {
+    return this.textures.length;
+  }
+
+  /**
+   * The uniforms oceanGLSL's displacement reads: the same texture objects
+   * as the water's, so a material built with them moves with the sea.
+   */
+  oceanUniforms(): Record<string, THREE.IUniform> {
+    const u: Record<string, THREE.IUniform> = {};
+    for (let c = 0; c < this.textures.length; c++) {
+      u[`uField${c}`] = this.material.uniforms[`uField${c}`];
+      u[`uTile${c}`] = this.material.uniforms[`uTile${c}`];
+    }
+    return u;
+  }
+
+  /**
+   * The sea's height (m) at world (x, z) as drawn: the displacement of the
+   * label one inversion step from (x, z), as the shader samples it (CPU;
+   * for the camera, which must stay above the waves).
+   */
+  heightAt(x: number, z: number): number {
+    if (!this.ocean) return 0;
+    const d0 = this.displacementAt(x, z);
+    return this.displacementAt(x - d0[0], z - d0[2])[1];
+  }
+
+  private readonly sample: [number, number, number] = [0, 0, 0];
+
+  /** (Dx, h, Dz) at a label, summed over the cascades (fieldAt, on the CPU). */
+  private displacementAt(lx: number, lz: number): [number, number, number] {
+    const out = this.sample;
+    out[0] = out[1] = out[2] = 0;
+    for (const t of this.ocean ? this.ocean.tiles : []) {
+      const gx = (lx / t.size) * t.nx, gz = (lz / t.size) * t.nz;
+      const ix = Math.floor(gx), iz = Math.floor(gz), fx = gx - ix, fz = gz - iz;
+      const ax = ((ix % t.nx) + t.nx) % t.nx, az = ((iz % t.nz) + t.nz) % t.nz;
+      const bx = (ax + 1) % t.nx, bz = (az + 1) % t.nz;
+      const f = t.fields;
+      for (let k = 0; k < 3; k++) {
+        const v00 = f[4 * (az * t.nx + ax) + k], v10 = f[4 * (az * t.nx + bx) + k];
+        const v01 = f[4 * (bz * t.nx + ax) + k], v11 = f[4 * (bz * t.nx + bx) + k];
+        out[k] += (v00 + (v10 - v00) * fx) * (1 - fz) + (v01 + (v11 - v01) * fx) * fz;
+      }
+    }
+    return out;
   }
 
   /** The fields changed (after Ocean.update). */

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+// How the page looks, measured from its pixels: Debian's chromium,
+// headless (SwiftShader WebGL), driven by playwright-core, against a real
+// naval-server on a small scenario (a patrol boat under way at the origin,
+// a patrol boat at rest, a freighter, a skiff; a moderate JONSWAP sea).
+// Frames are read back from the canvas (window.navalDebug.look) with some
+// layers hidden, and compared pixel by pixel with frames drawn from the
+// same pose, so what differs is what the hidden layer drew:
+//  1. the default camera rides close behind the nearest boat (followed),
+//     which covers a good part of the view near its centre, with its
+//     superstructure standing above the hull;
+//  2. chevrons: none over the close followed boat; seen from afar, one over
+//     each boat, pointing along the boat's heading on screen;
+//  3. the wake, seen from above: foam behind the moving boat lies inside a
+//     V of Kelvin's 19.47 degree half-angle from the bow and fills it out
+//     to about that angle; the boat at rest has none;
+//  4. the sun's glint: looking down at the sun's reflection, no blown-out
+//     white;
+//  5. the camera driven into a hull and under the sea is put back out and
+//     above the waves.
+// Screenshots of each step are left in OUT_DIR.
+//
+// Usage: node test_web_look.mjs NAVAL_SERVER WEB_STAGE OUT_DIR
+// Exit 77 (skipped) when chromium or playwright-core is missing.
+// Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+
+const [serverBin, stage, outDir] = process.argv.slice(2).map((a) => resolve(a));
+if (!serverBin || !stage || !outDir) {
+  console.error("usage: node test_web_look.mjs NAVAL_SERVER WEB_STAGE OUT_DIR");
+  process.exit(2);
+}
+const chromiumPath = process.env.NAVAL_CHROMIUM || "/usr/bin/chromium";
+if (!existsSync(chromiumPath)) {
+  console.log(`SKIP: no chromium at ${chromiumPath} (Debian: apt-get install chromium; or set NAVAL_CHROMIUM)`);
+  process.exit(77);
+}
+let chromium;
+try {
+  ({ chromium } = createRequire(join(stage, "package.json"))("playwright-core"));
+} catch (e) {
+  console.log(`SKIP: playwright-core is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
+  process.exit(77);
+}
+if (!existsSync(join(stage, "dist", "app.js"))) {
+  console.error(`FAIL: ${stage}/dist/app.js is missing: build the target web first`);
+  process.exit(1);
+}
+
+const KELVIN_DEG = (Math.asin(1 / 3) * 180) / Math.PI; // 19.47
+const SCENARIO = {
+  tick_hz: 30,
+  ocean: { spectrum: "jonswap", wind: 7, wind_dir: 30, seed: 3 },
+  vessel_types: ["builtin:patrol", "builtin:freighter", "builtin:skiff"],
+  vessels: [
+    { type: "patrol", position: [0, 0], heading_deg: 30, controls: { throttle: 1, rudder: 0 } },
+    { type: "patrol", position: [-150, 120], heading_deg: 100 },
+    { type: "freighter", position: [60, -450], heading_deg: 0 },
+    { type: "skiff", position: [250, 200], heading_deg: -60 },
+  ],
+};
+const MOVING = 0, RESTING = 1;
+const t0 = Date.now();
+const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
+let server = null, browser = null, serverLog = "";
+
+class TestFailure extends Error {}
+function fail(msg) {
+  console.error(`FAIL: ${msg}`);
+  if (serverLog) console.error(`server log (last lines):\n${serverLog.split("\n").slice(-15).join("\n")}`);
+  throw new TestFailure(msg);
+}
+function check(cond, msg) {
+  if (!cond) fail(msg);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(ports, scenario) {
+  const args = [
+    "--scenario", scenario, "--threads", "1", "--log-level", "warn",
+    "--snapshot-url", `tcp://127.0.0.1:${ports.snap}`, "--compact-url", `tcp://127.0.0.1:${ports.compact}`,
+    "--command-url", `tcp://127.0.0.1:${ports.cmd}`, "--view-url", `tcp://127.0.0.1:${ports.view}`,
+    "--http", `127.0.0.1:${ports.http}`, "--web-root", join(stage, "dist"),
+  ];
+  const p = spawn(serverBin, args, { stdio: ["ignore", "ignore", "pipe"] });
+  p.stderr.on("data", (d) => (serverLog += d.toString()));
+  p.exited = new Promise((resolve) => p.once("exit", (code, sig) => resolve(code ?? sig)));
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${ports.http}/healthz`);
+      if (r.ok) return p;
+    } catch {
+      // not listening yet
+    }
+    if (p.exitCode !== null) fail(`naval-server exited with ${p.exitCode}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  p.kill("SIGKILL");
+  fail("naval-server did not answer /healthz within 10 s");
+}
+
+async function stopServer(p) {
+  if (!p || p.exitCode !== null) return;
+  p.kill("SIGTERM");
+  const timer = setTimeout(() => p.kill("SIGKILL"), 5000);
+  await p.exited;
+  clearTimeout(timer);
+}
+
+// ---- frames ----------------------------------------------------------------
+
+const ALL = { water: true, hulls: true, superstructures: true, markers: true, wakes: true };
+const NONE = { water: false, hulls: false, superstructures: false, markers: false, wakes: false };
+
+/**
+ * Frames drawn one after the other from the same pose (one evaluate: no
+ * animation frame, no new snapshot in between), one per set of layers;
+ * then every layer is shown again. Optionally the camera is placed first.
+ * With `ids`, each boat as drawn in those frames, and where its CG, 10 m
+ * steps along x and z from it (at sea level) and the point 1 m over its
+ * box fall on the screen.
+ */
+async function frames(page, layerSets, camera = null, ids = []) {
+  const raw = await page.evaluate(([sets, cam, ids]) => {
+    const L = window.navalDebug.look;
+    if (cam) L.placeCamera(cam.position, cam.target);
+    const out = sets.map((s) => {
+      L.layers(s);
+      return L.readFrame();
+    });
+    L.layers({ water: true, hulls: true, superstructures: true, markers: true, wakes: true });
+    const probes = {};
+    for (const id of ids) {
+      const bl = L.boat(id);
+      if (!bl) continue;
+      const [x, y, z] = bl.pos, top = y + bl.boxMax[1] + 1;
+      probes[id] = {
+        bl, o: L.project(x, 0, z), ex: L.project(x + 10, 0, z), ez: L.project(x, 0, z + 10),
+        anchor: L.project(x, top, z), ahead: L.project(x + 10 * bl.heading[0], top, z + 10 * bl.heading[1]),
+      };
+    }
+    return { out, probes };
+  }, [layerSets, camera, ids]);
+  const list = raw.out.map((f) => ({ ...f, px: Buffer.from(f.rgba, "base64") }));
+  list.probes = raw.probes;
+  return list;
+}
+
+/** Pixels (x, y in CSS px) where two frames differ by more than `threshold` (sum over RGB). */
+function differing(a, b, threshold = 40) {
+  const out = [];
+  const sx = a.cssWidth / a.width, sy = a.cssHeight / a.height;
+  for (let y = 0; y < a.height; y++)
+    for (let x = 0; x < a.width; x++) {
+      const i = 4 * (y * a.width + x);
+      const d = Math.abs(a.px[i] - b.px[i]) + Math.abs(a.px[i + 1] - b.px[i + 1]) + Math.abs(a.px[i + 2] - b.px[i + 2]);
+      if (d > threshold) out.push({ x: (x + 0.5) * sx, y: (y + 0.5) * sy });
+    }
+  return out;
+}
+
+function centroid(pts) {
+  let x = 0, y = 0;
+  for (const p of pts) {
+    x += p.x;
+    y += p.y;
+  }
+  return { x: x / pts.length, y: y / pts.length };
+}
+
+/**
+ * The direction (screen radians, y down) a chevron points. Its axis is the
+ * line through its centroid about which it is most nearly its own mirror
+ * image (pixels reflected onto pixels); along that axis its tip end is the
+ * narrow one, its notched back the wide one.
+ */
+function pointing(pts) {
+  const c = centroid(pts);
+  const key = (x, y) => `${Math.floor(x)},${Math.floor(y)}`;
+  const set = new Set(pts.map((p) => key(p.x, p.y)));
+  let axis = 0, bestHits = -1;
+  for (let deg = 0; deg < 180; deg++) {
+    const a = (deg * Math.PI) / 180, ux = Math.cos(a), uy = Math.sin(a);
+    let hits = 0;
+    for (const p of pts) {
+      const dx = p.x - c.x, dy = p.y - c.y, t = dx * ux + dy * uy;
+      if (set.has(key(c.x + 2 * t * ux - dx, c.y + 2 * t * uy - dy))) hits++;
+    }
+    if (hits > bestHits) {
+      bestHits = hits;
+      axis = a;
+    }
+  }
+  const ux = Math.cos(axis), uy = Math.sin(axis);
+  const along = pts.map((p) => ({ t: (p.x - c.x) * ux + (p.y - c.y) * uy, n: -(p.x - c.x) * uy + (p.y - c.y) * ux }));
+  const lo = Math.min(...along.map((q) => q.t)), hi = Math.max(...along.map((q) => q.t));
+  const spread = (qs) => (qs.length ? Math.max(...qs.map((q) => q.n)) - Math.min(...qs.map((q) => q.n)) : 0);
+  const head = spread(along.filter((q) => q.t > hi - 0.3 * (hi - lo))), tail = spread(along.filter((q) => q.t < lo + 0.3 * (hi - lo)));
+  return head < tail ? axis : axis + Math.PI;
+}
+
+const angleBetween = (a, b) => Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
+const deg = (r) => (r * 180) / Math.PI;
+
+/** A world vector rotated by the boat's quaternion (x, y, z, w). */
+function rotate(q, v) {
+  const [x, y, z, w] = q;
+  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
+}
+const conj = (q) => [-q[0], -q[1], -q[2], q[3]];
+
+async function main() {
+  mkdirSync(outDir, { recursive: true });
+  const scenario = join(outDir, "look_scenario.json");
+  writeFileSync(scenario, JSON.stringify(SCENARIO, null, 2));
+  const ports = { snap: await freePort(), compact: await freePort(), cmd: await freePort(), view: await freePort(), http: await freePort() };
+  server = await startServer(ports, scenario);
+  log(`naval-server on http://127.0.0.1:${ports.http}/ (${scenario})`);
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--no-sandbox"],
+  });
+  const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(m.text())) pageErrors.push(m.text());
+  });
+  await page.goto(`http://localhost:${ports.http}/?quality=low`);
+  const stats = () => page.evaluate(() => window.navalStats);
+  const waitFor = async (what, fn, timeoutMs) => {
+    const end = Date.now() + timeoutMs;
+    let s;
+    while (Date.now() < end) {
+      s = await stats();
+      if (s && fn(s)) return s;
+      await page.waitForTimeout(200);
+    }
+    fail(`${what}: not within ${timeoutMs / 1000} s; page state: ${JSON.stringify(s)}`);
+  };
+  const boat = (id) => page.evaluate((i) => window.navalDebug.look.boat(i), id);
+  const shot = async (name) => {
+    const path = join(outDir, name);
+    await page.screenshot({ path });
+    return path;
+  };
+
+  // 1. The default camera: close behind the nearest boat, which it follows.
+  let s = await waitFor("connected, every boat drawn, the nearest followed", (s) => s.connected && s.boatsRendered === SCENARIO.vessels.length && s.followed === MOVING, 25000);
+  await page.waitForTimeout(1500);
+  const cam = await page.evaluate(() => window.navalDebug.look.camera());
+  let b = await boat(MOVING);
+  const camDist = Math.hypot(...cam.position.map((v, k) => v - b.pos[k]));
+  check(camDist > 12 && camDist < 80 && cam.position[1] > b.pos[1] + 5, `default camera ${camDist.toFixed(1)} m from the followed boat, at y ${cam.position[1].toFixed(1)}: not close behind and above`);
+  // Behind: the camera is on the stern's side of the boat.
+  const toCam = [cam.position[0] - b.pos[0], cam.position[2] - b.pos[2]];
+  check(toCam[0] * b.heading[0] + toCam[1] * b.heading[1] < 0, `default camera ahead of the boat: offset ${toCam}, heading ${b.heading}`);
+  let [full, bare, hullsOnly] = await frames(page, [ALL, { ...ALL, hulls: false, superstructures: false, markers: false, wakes: false }, { ...ALL, superstructures: false }]);
+  const boatPx = differing(full, bare);
+  const area = boatPx.length / (full.cssWidth * full.cssHeight);
+  const c = centroid(boatPx);
+  const off = Math.hypot(c.x - full.cssWidth / 2, c.y - full.cssHeight / 2) / full.cssHeight;
+  log(`default camera: ${camDist.toFixed(1)} m from boat ${MOVING}; it covers ${(100 * area).toFixed(1)} % of the view, centroid ${(100 * off).toFixed(0)} % of the height off centre; screenshot ${await shot("look_default.png")}`);
+  check(area > 0.025, `the followed boat covers ${(100 * area).toFixed(2)} % of the view from the default camera (want > 2.5 %)`);
+  check(off < 0.2, `the followed boat's pixels are centred ${(100 * off).toFixed(0)} % of the view's height off its centre`);
+  // The superstructure stands on the hull: pixels the hull alone does not draw.
+  const ssPx = differing(full, hullsOnly);
+  check(ssPx.length > 0.1 * boatPx.length, `the superstructure adds ${ssPx.length} pixels to the boat's ${boatPx.length}`);
+  log(`superstructure: ${ssPx.length} pixels of the boat's ${boatPx.length}`);
+  // No chevron over the close boat: markers alone draw nothing near it.
+  const close = await frames(page, [NONE, { ...NONE, markers: true }], null, [MOVING]);
+  const sc = close.probes[MOVING].o;
+  const nearMarks = differing(close[0], close[1]).filter((p) => Math.hypot(p.x - sc.x, p.y - sc.y) < 150);
+  check(nearMarks.length === 0, `${nearMarks.length} chevron pixels over the close followed boat`);
+
+  // 2. Chevrons from afar: a free camera about 280 m from both patrol boats.
+  await page.evaluate(() => window.navalDebug.lookAt(0, 0)); // frees the camera
+  const rest = await boat(RESTING), mov = await boat(MOVING);
+  const mid = [(rest.pos[0] + mov.pos[0]) / 2, 0, (rest.pos[2] + mov.pos[2]) / 2];
+  const far = { position: [mid[0] + 60, 170, mid[2] + 200], target: mid };
+  const WATER = { ...NONE, water: true };
+  const chev = await frames(page, [WATER, { ...WATER, markers: true }], far, [MOVING, RESTING]);
+  const markPx = differing(chev[0], chev[1]);
+  for (const id of [MOVING, RESTING]) {
+    const { bl, anchor: s0, ahead: s1 } = chev.probes[id];
+    check(s0 && s1, `boat ${id} is not in front of the camera`);
+    const mine = markPx.filter((p) => Math.hypot(p.x - s0.x, p.y - s0.y) < 30);
+    check(mine.length >= 25, `boat ${id}: ${mine.length} chevron pixels near its anchor at (${s0.x.toFixed(0)}, ${s0.y.toFixed(0)})`);
+    // Its heading from its own quaternion, not from the page's.
+    const fwd = rotate(bl.quat, [1, 0, 0]);
+    const hz = Math.hypot(fwd[0], fwd[2]);
+    check(Math.abs(fwd[0] / hz - bl.heading[0]) < 0.01 && Math.abs(fwd[2] / hz - bl.heading[1]) < 0.01, `boat ${id}: heading ${bl.heading} is not its bow ${fwd}`);
+    const want = Math.atan2(s1.y - s0.y, s1.x - s0.x), got = pointing(mine);
+    log(`chevron of boat ${id}: ${mine.length} px, points ${deg(got).toFixed(0)}°, heading on screen ${deg(want).toFixed(0)}°`);
+    check(angleBetween(got, want) < (15 * Math.PI) / 180, `boat ${id}'s chevron points ${deg(got).toFixed(0)}° on screen, its heading ${deg(want).toFixed(0)}°`);
+  }
+  log(`chevrons: screenshot ${await shot("look_chevrons.png")}`);
+
+  // 3. The wake, from above, astern of the moving boat.
+  for (let end = Date.now() + 15000; (b = await boat(MOVING)).speed < 2.5 && Date.now() < end; ) await page.waitForTimeout(300);
+  check(b.speed >= 2.5, `boat ${MOVING} moves at ${b.speed.toFixed(2)} m/s only after 15 s more`);
+  const behind = [b.pos[0] - 45 * b.heading[0], 0, b.pos[2] - 45 * b.heading[1]];
+  const above = { position: [behind[0], 190, behind[2] + 0.5], target: behind };
+  const wakeFrames = await frames(page, [WATER, { ...WATER, wakes: true }], above, [MOVING]);
+  const wakeShot = await shot("look_wake.png");
+  const foam = differing(wakeFrames[0], wakeFrames[1], 30);
+  // Screen -> sea (top-down: an affine map from the projections of 10 m steps).
+  const { bl, o, ex, ez } = wakeFrames.probes[MOVING];
+  const ax = [(ex.x - o.x) / 10, (ex.y - o.y) / 10], az = [(ez.x - o.x) / 10, (ez.y - o.y) / 10];
+  const detm = ax[0] * az[1] - az[0] * ax[1];
+  const bow = bl.boxMax[0], stern = bl.boxMin[0];
+  let inside = 0, outside = 0, left = 0, right = 0;
+  const angles = [];
+  for (const p of foam) {
+    const dx = p.x - o.x, dy = p.y - o.y;
+    const wx = (dx * az[1] - az[0] * dy) / detm, wz = (ax[0] * dy - dx * ax[1]) / detm;
+    // Into the boat's frame on the horizontal: along the heading, and across (+ starboard).
+    const along = wx * bl.heading[0] + wz * bl.heading[1], across = -wx * bl.heading[1] + wz * bl.heading[0];
+    if (along > stern - 2) continue; // behind the stern only
+    const a = deg(Math.atan2(Math.abs(across), bow - along));
+    angles.push(a);
+    if (a <= KELVIN_DEG + 2.5) inside++;
+    else outside++;
+    if (across > 0) right++;
+    else left++;
+  }
+  angles.sort((x, y) => x - y);
+  const p95 = angles[Math.floor(0.95 * (angles.length - 1))];
+  log(`wake: ${foam.length} foam pixels, ${angles.length} astern: ${inside} inside the ${KELVIN_DEG.toFixed(2)}° V, ${outside} outside; 95th percentile ${p95?.toFixed(1)}°; ${left} port, ${right} starboard; screenshot ${wakeShot}`);
+  check(angles.length > 300, `only ${angles.length} foam pixels astern of the moving boat`);
+  check(outside <= 0.01 * angles.length, `${outside} of ${angles.length} foam pixels lie outside the Kelvin V`);
+  check(p95 > KELVIN_DEG - 4, `the foam fills the V only to ${p95.toFixed(1)}° (95th percentile), not to about ${KELVIN_DEG.toFixed(1)}°`);
+  check(Math.min(left, right) > 0.3 * angles.length, `foam on one side only: ${left} port, ${right} starboard`);
+  // The boat at rest leaves none.
+  const restNow = await boat(RESTING);
+  const restAt = { position: [restNow.pos[0], 150, restNow.pos[2] + 0.5], target: [restNow.pos[0], 0, restNow.pos[2]] };
+  const [water3, wake3] = await frames(page, [WATER, { ...WATER, wakes: true }], restAt);
+  const still = differing(water3, wake3, 30).length;
+  // (the waves rock it: it drifts a little, and so leaves a faint wake at most)
+  check(restNow.speed < 1 && still < 0.05 * foam.length, `the resting boat (${restNow.speed.toFixed(2)} m/s) has ${still} foam pixels, the moving one (${b.speed.toFixed(2)} m/s) ${foam.length}`);
+  log(`wake of the resting boat (${restNow.speed.toFixed(2)} m/s): ${still} foam pixels`);
+
+  // 4. The sun's glint: looking down at its reflection, not blown out.
+  const sun = [0.4, 0.55, -0.35];
+  const h = Math.hypot(sun[0], sun[2]);
+  const glintAt = { position: [rest.pos[0] - 70 * (sun[0] / h), 60, rest.pos[2] - 70 * (sun[2] / h)], target: [rest.pos[0], 0, rest.pos[2]] };
+  const [water] = await frames(page, [{ ...NONE, water: true }], glintAt);
+  let white = 0;
+  for (let i = 0; i < water.px.length; i += 4) if (Math.min(water.px[i], water.px[i + 1], water.px[i + 2]) > 240) white++;
+  log(`glint: ${white} white pixels of ${water.width * water.height}; screenshot ${await shot("look_glint.png")}`);
+  check(white < 0.002 * water.width * water.height, `${white} blown-out white pixels on the water looking at the sun's reflection`);
+
+  // 5. The camera driven into a hull, then under the sea.
+  const r5 = await boat(RESTING);
+  const inHull = await page.evaluate(([p]) => {
+    const L = window.navalDebug.look;
+    L.placeCamera([p[0] + 1, p[1] + 0.3, p[2]], [p[0] + 60, p[1], p[2]]);
+    L.frame();
+    return L.camera();
+  }, [r5.pos]);
+  const local = rotate(conj(r5.quat), inHull.position.map((v, k) => v - r5.pos[k]));
+  const m = 0.9; // CAMERA_HULL_MARGIN is 1 m
+  const outsideBox = local[0] < r5.boxMin[0] - m || local[0] > r5.boxMax[0] + m || local[2] < r5.boxMin[2] - m || local[2] > r5.boxMax[2] + m || local[1] > r5.boxMax[1] + m;
+  check(outsideBox, `the camera driven into boat ${RESTING} stays inside its hull: body frame ${local.map((v) => v.toFixed(2))}, box ${r5.boxMin} .. ${r5.boxMax}`);
+  log(`camera into boat ${RESTING}: put back out at body (${local.map((v) => v.toFixed(1))})`);
+  const under = await page.evaluate(([p]) => {
+    const L = window.navalDebug.look;
+    L.placeCamera([p[0] + 40, -12, p[2] + 25], [p[0], 0, p[2]]);
+    L.frame();
+    return L.camera();
+  }, [r5.pos]);
+  check(under.position[1] >= under.seaHeight + 1.4, `the camera driven under the sea is at y ${under.position[1].toFixed(2)}, the sea at ${under.seaHeight.toFixed(2)}`);
+  log(`camera under the sea: put back at y ${under.position[1].toFixed(2)} m, ${(under.position[1] - under.seaHeight).toFixed(2)} m above the waves; screenshot ${await shot("look_camera.png")}`);
+
+  check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(" | ")}`);
+  s = await stats();
+  check(s.badUpdates === 0, `${s.badUpdates} view updates failed to decode: ${s.lastError}`);
+  console.log(`test_web_look: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+try {
+  await main();
+} catch (e) {
+  if (!(e instanceof TestFailure)) console.error(`FAIL: ${e.stack ?? e}`);
+  process.exitCode = 1;
+} finally {
+  if (browser) await browser.close().catch(() => undefined);
+  await stopServer(server);
+}
