@@ -15,9 +15,9 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { freePort } from "./web_harness.mjs";
 
 const [stage, serverBin] = process.argv.slice(2).map((a) => resolve(a));
 if (!serverBin) {
@@ -53,17 +53,6 @@ const WebSocket = createRequire(join(stage, "package.json"))("ws");
 const { NavalClient } = naval;
 
 // ---- the server ----------------------------------------------------------------
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
 async function startServer() {
   const ports = { snap: await freePort(), compact: await freePort(), cmd: await freePort(), view: await freePort(), http: await freePort() };

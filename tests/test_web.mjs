@@ -20,129 +20,45 @@
 //   WEB_STAGE: BUILD/clients/web (node_modules with playwright-core, dist/)
 // Exit 77 (skipped) when chromium or playwright-core is missing.
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { createServer } from "node:net";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import {
+  check, collectErrors, freePorts, launchBrowser, loadChromium, log, parseArgs, requireBuilt, runTest, startServer,
+  stopServer, t0, waitUntil,
+} from "./web_harness.mjs";
 
-const [serverBin, stage, outDir] = process.argv.slice(2).map((a) => resolve(a));
+const [serverBin, stage, outDir] = parseArgs("test_web.mjs", ["NAVAL_SERVER", "WEB_STAGE", "OUT_DIR"]);
 const scenario = resolve(new URL("../data/scenarios/flooding.json", import.meta.url).pathname);
-if (!serverBin || !stage || !outDir) {
-  console.error("usage: node test_web.mjs NAVAL_SERVER WEB_STAGE OUT_DIR");
-  process.exit(2);
-}
-const chromiumPath = process.env.NAVAL_CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromiumPath)) {
-  console.log(`SKIP: no chromium at ${chromiumPath} (Debian: apt-get install chromium; or set NAVAL_CHROMIUM)`);
-  process.exit(77);
-}
-let chromium;
-try {
-  ({ chromium } = createRequire(join(stage, "package.json"))("playwright-core"));
-} catch (e) {
-  console.log(`SKIP: playwright-core is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
-  process.exit(77);
-}
-if (!existsSync(join(stage, "dist", "app.js"))) {
-  console.error(`FAIL: ${stage}/dist/app.js is missing: build the target web first`);
-  process.exit(1);
-}
+if (!loadChromium(stage)) process.exit(77);
+requireBuilt(stage);
 
 const BOATS = 12;
 const ADMIN = "web-test-admin-token-0123";
-const t0 = Date.now();
-const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
-let server = null, browser = null, serverLog = "";
+let server = null;
 
-class TestFailure extends Error {}
-function fail(msg) {
-  console.error(`FAIL: ${msg}`);
-  if (serverLog) console.error(`server log (last lines):\n${serverLog.split("\n").slice(-15).join("\n")}`);
-  throw new TestFailure(msg);
-}
-function check(cond, msg) {
-  if (!cond) fail(msg);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
+// 30 Hz, the admin token (the damage part holes boats with it).
+const startNaval = (ports, world = ["--boats", String(BOATS)]) =>
+  startServer(serverBin, ports, [...world, "--threads", "1", "--tick-hz", "30", "--log-level", "warn"], {
+    webRoot: join(stage, "dist"), env: { NAVAL_ADMIN_TOKEN: ADMIN },
   });
-}
-
-async function startServer(ports, world = ["--boats", String(BOATS)]) {
-  const args = [
-    ...world, "--threads", "1", "--tick-hz", "30", "--log-level", "warn",
-    "--snapshot-url", `tcp://127.0.0.1:${ports.snap}`, "--compact-url", `tcp://127.0.0.1:${ports.compact}`,
-    "--command-url", `tcp://127.0.0.1:${ports.cmd}`, "--view-url", `tcp://127.0.0.1:${ports.view}`,
-    "--http", `127.0.0.1:${ports.http}`, "--web-root", join(stage, "dist"),
-  ];
-  const p = spawn(serverBin, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NAVAL_ADMIN_TOKEN: ADMIN } });
-  p.stderr.on("data", (d) => (serverLog += d.toString()));
-  const exited = new Promise((resolve) => p.once("exit", (code, sig) => resolve(code ?? sig)));
-  p.exited = exited;
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${ports.http}/healthz`);
-      if (r.ok) return p;
-    } catch {
-      // not listening yet
-    }
-    if (p.exitCode !== null) fail(`naval-server exited with ${p.exitCode}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  p.kill("SIGKILL");
-  fail("naval-server did not answer /healthz within 10 s");
-}
-
-async function stopServer(p) {
-  if (!p || p.exitCode !== null) return;
-  p.kill("SIGTERM");
-  const timer = setTimeout(() => p.kill("SIGKILL"), 5000);
-  await p.exited;
-  clearTimeout(timer);
-}
 
 async function main() {
   mkdirSync(outDir, { recursive: true });
-  const ports = { snap: await freePort(), compact: await freePort(), cmd: await freePort(), view: await freePort(), http: await freePort() };
-  server = await startServer(ports);
+  const ports = await freePorts();
+  server = await startNaval(ports);
   log(`naval-server on http://127.0.0.1:${ports.http}/ (${BOATS} boats)`);
 
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    // No GPU here: WebGL 2 on SwiftShader, Chromium's software renderer.
-    args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--no-sandbox"],
-  });
+  const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
   const pageErrors = [];
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error" && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(m.text())) pageErrors.push(m.text());
-  });
+  collectErrors(page, pageErrors);
   // By name, as a user types it: the page's ws:// URLs carry Host:
   // localhost while the server is bound to 127.0.0.1 (nng's own listener
   // refused such upgrades with 404).
   await page.goto(`http://localhost:${ports.http}/?quality=low&stream=full`);
   let current = page;
   const stats = () => current.evaluate(() => window.navalStats);
-  const waitFor = async (what, fn, timeoutMs) => {
-    const end = Date.now() + timeoutMs;
-    let s;
-    while (Date.now() < end) {
-      s = await stats();
-      if (s && fn(s)) return s;
-      await current.waitForTimeout(200);
-    }
-    fail(`${what}: not within ${timeoutMs / 1000} s; page state: ${JSON.stringify(s)}`);
-  };
+  const waitFor = (what, fn, timeoutMs) => waitUntil(what, stats, (s) => s && fn(s), timeoutMs);
 
   // 1. Connected, world loaded, every boat of the snapshot drawn.
   check((await stats()).stream === "full", "?stream=full: the page is not on the full stream");
@@ -201,8 +117,7 @@ async function main() {
   const banner = await page.textContent("#banner");
   check(/Server gone/.test(banner) && !(await page.isHidden("#banner")), `banner: ${banner}`);
   log(`server stopped: "${s.banner}"`);
-  serverLog = "";
-  server = await startServer(ports);
+  server = await startNaval(ports);
   s = await waitFor("reconnected", (s) => s.connected && s.commandsConnected && s.banner === "" && s.snapshotBoats === BOATS && s.boatsRendered === BOATS, 20000);
   check(s.reconnects >= 1, `reconnects: ${s.reconnects}`);
   s = await waitFor("the lost helm boat noticed", (s) => s.helm.phase === "idle", 8000);
@@ -255,8 +170,7 @@ async function main() {
 
   // 7. Damage, on a world whose patrol boats have compartments: with full
   // snapshots, then with the default player view.
-  serverLog = "";
-  server = await startServer(ports, ["--scenario", scenario]);
+  server = await startNaval(ports, ["--scenario", scenario]);
   for (const mode of ["full", "view"]) {
     const dpage = await browser.newPage({ viewport: { width: 800, height: 500 } });
     current = dpage;
@@ -297,12 +211,4 @@ async function main() {
   console.log(`test_web: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
-try {
-  await main();
-} catch (e) {
-  if (!(e instanceof TestFailure)) console.error(`FAIL: ${e.stack ?? e}`);
-  process.exitCode = 1;
-} finally {
-  if (browser) await browser.close().catch(() => undefined);
-  await stopServer(server);
-}
+await runTest(main, () => stopServer(server));

@@ -23,33 +23,16 @@
 // Usage: node test_web_look.mjs NAVAL_SERVER WEB_STAGE OUT_DIR
 // Exit 77 (skipped) when chromium or playwright-core is missing.
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { createServer } from "node:net";
-import { join, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  check, collectErrors, freePorts, launchBrowser, loadChromium, log, parseArgs, requireBuilt, runTest, startServer,
+  stopServer, t0, waitUntil,
+} from "./web_harness.mjs";
 
-const [serverBin, stage, outDir] = process.argv.slice(2).map((a) => resolve(a));
-if (!serverBin || !stage || !outDir) {
-  console.error("usage: node test_web_look.mjs NAVAL_SERVER WEB_STAGE OUT_DIR");
-  process.exit(2);
-}
-const chromiumPath = process.env.NAVAL_CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromiumPath)) {
-  console.log(`SKIP: no chromium at ${chromiumPath} (Debian: apt-get install chromium; or set NAVAL_CHROMIUM)`);
-  process.exit(77);
-}
-let chromium;
-try {
-  ({ chromium } = createRequire(join(stage, "package.json"))("playwright-core"));
-} catch (e) {
-  console.log(`SKIP: playwright-core is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
-  process.exit(77);
-}
-if (!existsSync(join(stage, "dist", "app.js"))) {
-  console.error(`FAIL: ${stage}/dist/app.js is missing: build the target web first`);
-  process.exit(1);
-}
+const [serverBin, stage, outDir] = parseArgs("test_web_look.mjs", ["NAVAL_SERVER", "WEB_STAGE", "OUT_DIR"]);
+if (!loadChromium(stage)) process.exit(77);
+requireBuilt(stage);
 
 const KELVIN_DEG = (Math.asin(1 / 3) * 180) / Math.PI; // 19.47
 const SCENARIO = {
@@ -64,62 +47,7 @@ const SCENARIO = {
   ],
 };
 const MOVING = 0, RESTING = 1;
-const t0 = Date.now();
-const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
-let server = null, browser = null, serverLog = "";
-
-class TestFailure extends Error {}
-function fail(msg) {
-  console.error(`FAIL: ${msg}`);
-  if (serverLog) console.error(`server log (last lines):\n${serverLog.split("\n").slice(-15).join("\n")}`);
-  throw new TestFailure(msg);
-}
-function check(cond, msg) {
-  if (!cond) fail(msg);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(ports, scenario) {
-  const args = [
-    "--scenario", scenario, "--threads", "1", "--log-level", "warn",
-    "--snapshot-url", `tcp://127.0.0.1:${ports.snap}`, "--compact-url", `tcp://127.0.0.1:${ports.compact}`,
-    "--command-url", `tcp://127.0.0.1:${ports.cmd}`, "--view-url", `tcp://127.0.0.1:${ports.view}`,
-    "--http", `127.0.0.1:${ports.http}`, "--web-root", join(stage, "dist"),
-  ];
-  const p = spawn(serverBin, args, { stdio: ["ignore", "ignore", "pipe"] });
-  p.stderr.on("data", (d) => (serverLog += d.toString()));
-  p.exited = new Promise((resolve) => p.once("exit", (code, sig) => resolve(code ?? sig)));
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${ports.http}/healthz`);
-      if (r.ok) return p;
-    } catch {
-      // not listening yet
-    }
-    if (p.exitCode !== null) fail(`naval-server exited with ${p.exitCode}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  p.kill("SIGKILL");
-  fail("naval-server did not answer /healthz within 10 s");
-}
-
-async function stopServer(p) {
-  if (!p || p.exitCode !== null) return;
-  p.kill("SIGTERM");
-  const timer = setTimeout(() => p.kill("SIGKILL"), 5000);
-  await p.exited;
-  clearTimeout(timer);
-}
+let server = null;
 
 // ---- frames ----------------------------------------------------------------
 
@@ -228,32 +156,16 @@ async function main() {
   mkdirSync(outDir, { recursive: true });
   const scenario = join(outDir, "look_scenario.json");
   writeFileSync(scenario, JSON.stringify(SCENARIO, null, 2));
-  const ports = { snap: await freePort(), compact: await freePort(), cmd: await freePort(), view: await freePort(), http: await freePort() };
-  server = await startServer(ports, scenario);
+  const ports = await freePorts();
+  server = await startServer(serverBin, ports, ["--scenario", scenario, "--threads", "1", "--log-level", "warn"], { webRoot: join(stage, "dist") });
   log(`naval-server on http://127.0.0.1:${ports.http}/ (${scenario})`);
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--no-sandbox"],
-  });
+  const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
   const pageErrors = [];
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error" && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(m.text())) pageErrors.push(m.text());
-  });
+  collectErrors(page, pageErrors);
   await page.goto(`http://localhost:${ports.http}/?quality=low`);
   const stats = () => page.evaluate(() => window.navalStats);
-  const waitFor = async (what, fn, timeoutMs) => {
-    const end = Date.now() + timeoutMs;
-    let s;
-    while (Date.now() < end) {
-      s = await stats();
-      if (s && fn(s)) return s;
-      await page.waitForTimeout(200);
-    }
-    fail(`${what}: not within ${timeoutMs / 1000} s; page state: ${JSON.stringify(s)}`);
-  };
+  const waitFor = (what, fn, timeoutMs) => waitUntil(what, stats, (s) => s && fn(s), timeoutMs);
   const boat = (id) => page.evaluate((i) => window.navalDebug.look.boat(i), id);
   const shot = async (name) => {
     const path = join(outDir, name);
@@ -394,12 +306,4 @@ async function main() {
   console.log(`test_web_look: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
-try {
-  await main();
-} catch (e) {
-  if (!(e instanceof TestFailure)) console.error(`FAIL: ${e.stack ?? e}`);
-  process.exitCode = 1;
-} finally {
-  if (browser) await browser.close().catch(() => undefined);
-  await stopServer(server);
-}
+await runTest(main, () => stopServer(server));

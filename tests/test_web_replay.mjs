@@ -18,49 +18,32 @@
 //   WEB_STAGE: BUILD/clients/web (node_modules with esbuild and playwright-core, src/, dist/)
 // Exit 77 (skipped) when chromium or playwright-core is missing, after the Node part.
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { extname, join, resolve } from "node:path";
+import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import {
+  check, fail, freePort, freePorts, launchBrowser, loadChromium, log, parseArgs, requireBuilt, runTest, sleep, startServer,
+  t0, waitUntil,
+} from "./web_harness.mjs";
 
-const [serverBin, replayBin, stage, outDir] = process.argv.slice(2).map((a) => resolve(a));
-if (!outDir) {
-  console.error("usage: node test_web_replay.mjs NAVAL_SERVER NAVAL_REPLAY WEB_STAGE OUT_DIR");
-  process.exit(2);
-}
-const chromiumPath = process.env.NAVAL_CHROMIUM || "/usr/bin/chromium";
-const stageRequire = createRequire(join(stage, "package.json"));
+const [serverBin, replayBin, stage, outDir] = parseArgs("test_web_replay.mjs", ["NAVAL_SERVER", "NAVAL_REPLAY", "WEB_STAGE", "OUT_DIR"]);
 let esbuild;
 try {
-  esbuild = stageRequire("esbuild");
+  esbuild = createRequire(join(stage, "package.json"))("esbuild");
 } catch (e) {
   console.log(`SKIP: esbuild is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
   process.exit(77);
 }
-if (!existsSync(join(stage, "dist", "app.js"))) {
-  console.error(`FAIL: ${stage}/dist/app.js is missing: build the target web first`);
-  process.exit(1);
-}
+requireBuilt(stage);
 
 const TICK_HZ = 30, RATE_HZ = 10, RECORD_S = 8;
-const t0 = Date.now();
-const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
 const tmp = mkdtempSync(join(tmpdir(), "naval-web-replay-"));
-let server = null, browser = null, http = null, serverLog = "";
+let server = null, http = null;
 
-class TestFailure extends Error {}
-function fail(msg) {
-  console.error(`FAIL: ${msg}`);
-  if (serverLog) console.error(`server log (last lines):\n${serverLog.split("\n").slice(-15).join("\n")}`);
-  throw new TestFailure(msg);
-}
-function check(cond, msg) {
-  if (!cond) fail(msg);
-}
 function throwsWith(fn, pattern, what) {
   try {
     fn();
@@ -71,42 +54,13 @@ function throwsWith(fn, pattern, what) {
   fail(`${what}: no error`);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** naval-server with --record for RECORD_S seconds, then SIGTERM (a clean end). */
 async function record(recPath) {
-  const port = async () => `tcp://127.0.0.1:${await freePort()}`;
-  const httpPort = await freePort();
-  const args = [
-    "--boats", "8", "--threads", "1", "--tick-hz", String(TICK_HZ), "--log-level", "warn", "--record", recPath,
-    "--snapshot-url", await port(), "--compact-url", await port(), "--command-url", await port(), "--view-url", await port(),
-    "--http", `127.0.0.1:${httpPort}`,
-  ];
-  server = spawn(serverBin, args, { stdio: ["ignore", "ignore", "pipe"] });
-  server.stderr.on("data", (d) => (serverLog += d.toString()));
-  const exited = new Promise((resolve) => server.once("exit", (code, sig) => resolve(code ?? sig)));
-  let up = false;
-  for (let i = 0; i < 100 && !up; i++) {
-    try {
-      up = (await fetch(`http://127.0.0.1:${httpPort}/healthz`)).ok;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100)); // not listening yet
-    }
-    if (server.exitCode !== null) fail(`naval-server exited with ${server.exitCode}`);
-  }
-  check(up, "naval-server did not answer /healthz within 10 s");
-  await new Promise((r) => setTimeout(r, RECORD_S * 1000));
+  const args = ["--boats", "8", "--threads", "1", "--tick-hz", String(TICK_HZ), "--log-level", "warn", "--record", recPath];
+  server = await startServer(serverBin, await freePorts(), args);
+  await sleep(RECORD_S * 1000);
   server.kill("SIGTERM");
-  check((await exited) === 0, "naval-server did not exit 0 on SIGTERM");
+  check((await server.exited) === 0, "naval-server did not exit 0 on SIGTERM");
   server = null;
 }
 
@@ -243,24 +197,10 @@ async function main() {
   log("Node: the parser and the player agree with the file");
 
   // The browser part needs chromium (the Node part above ran without it).
-  if (!existsSync(chromiumPath)) {
-    console.log(`SKIP: no chromium at ${chromiumPath} (Debian: apt-get install chromium; or set NAVAL_CHROMIUM)`);
-    return 77;
-  }
-  let chromium;
-  try {
-    ({ chromium } = stageRequire("playwright-core"));
-  } catch (e) {
-    console.log(`SKIP: playwright-core is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
-    return 77;
-  }
+  if (!loadChromium(stage)) return 77;
   const port = await freePort();
   await serve(port, file);
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--no-sandbox"],
-  });
+  const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 900, height: 560 } });
   const pageErrors = [];
   let sockets = 0;
@@ -274,16 +214,9 @@ async function main() {
     next(n);
   }), n);
   const drawn = () => page.evaluate(() => window.navalReplay.drawn());
-  const waitFor = async (what, fn, timeoutMs) => {
-    const end = Date.now() + timeoutMs;
-    let s;
-    while (Date.now() < end) {
-      s = await page.evaluate(() => ({ replay: window.navalReplay.state(), drawn: window.navalReplay.drawn(), stats: window.navalStats }));
-      if (fn(s)) return s;
-      await page.waitForTimeout(100);
-    }
-    fail(`${what}: not within ${timeoutMs / 1000} s; page state: ${JSON.stringify({ replay: s.replay, tick: s.drawn.tick, banner: s.stats.banner })}`);
-  };
+  const sample = () => page.evaluate(() => ({ replay: window.navalReplay.state(), drawn: window.navalReplay.drawn(), stats: window.navalStats }));
+  const waitFor = (what, fn, timeoutMs) => waitUntil(what, sample, fn, timeoutMs,
+    { every: 100, show: (s) => JSON.stringify({ replay: s.replay, tick: s.drawn.tick, banner: s.stats.banner }) });
   const first = want.snaps[0];
   let s = await waitFor("the file loaded and its first snapshot drawn", (s) => s.replay.loaded && s.drawn.tick === first.tick && s.stats.boatsRendered === first.count, 20000);
   check(!s.replay.playing && s.replay.snapshots === want.snaps.length && s.stats.banner === "", `loaded: ${JSON.stringify(s.replay)}, banner "${s.stats.banner}"`);
@@ -370,14 +303,8 @@ async function main() {
   return 0;
 }
 
-try {
-  process.exitCode = await main();
-} catch (e) {
-  if (!(e instanceof TestFailure)) console.error(`FAIL: ${e.stack ?? e}`);
-  process.exitCode = 1;
-} finally {
-  if (browser) await browser.close().catch(() => undefined);
+await runTest(main, () => {
   if (http) http.close();
   if (server && server.exitCode === null) server.kill("SIGKILL");
   rmSync(tmp, { recursive: true, force: true });
-}
+});

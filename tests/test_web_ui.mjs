@@ -23,95 +23,26 @@
 // Usage: node test_web_ui.mjs NAVAL_SERVER WEB_STAGE OUT_DIR
 // Exit 77 (skipped) when chromium or playwright-core is missing.
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { createServer } from "node:net";
-import { join, resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { inflateSync } from "node:zlib";
+import {
+  check, collectErrors, freePorts, launchBrowser, loadChromium, log, parseArgs, requireBuilt, runTest, startServer,
+  stopServer, t0, waitUntil,
+} from "./web_harness.mjs";
 
-const [serverBin, stage, outDir] = process.argv.slice(2).map((a) => resolve(a));
-if (!serverBin || !stage || !outDir) {
-  console.error("usage: node test_web_ui.mjs NAVAL_SERVER WEB_STAGE OUT_DIR");
-  process.exit(2);
-}
-const chromiumPath = process.env.NAVAL_CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(chromiumPath)) {
-  console.log(`SKIP: no chromium at ${chromiumPath} (Debian: apt-get install chromium; or set NAVAL_CHROMIUM)`);
-  process.exit(77);
-}
-let chromium;
-try {
-  ({ chromium } = createRequire(join(stage, "package.json"))("playwright-core"));
-} catch (e) {
-  console.log(`SKIP: playwright-core is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
-  process.exit(77);
-}
-for (const f of ["dist/app.js", "lib/wire.mjs"])
-  if (!existsSync(join(stage, f))) {
-    console.error(`FAIL: ${stage}/${f} is missing: build the target web first`);
-    process.exit(1);
-  }
+const [serverBin, stage, outDir] = parseArgs("test_web_ui.mjs", ["NAVAL_SERVER", "WEB_STAGE", "OUT_DIR"]);
+if (!loadChromium(stage)) process.exit(77);
+requireBuilt(stage, ["dist/app.js", "lib/wire.mjs"]);
 const wire = await import(pathToFileURL(join(stage, "lib", "wire.mjs")).href);
 
 const BOATS = 12;
 const KNOTS_PER_MS = 3600 / 1852;
-const t0 = Date.now();
-const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${msg}`);
-let server = null, browser = null, serverLog = "";
+let server = null;
 
-class TestFailure extends Error {}
-function fail(msg) {
-  console.error(`FAIL: ${msg}`);
-  if (serverLog) console.error(`server log (last lines):\n${serverLog.split("\n").slice(-15).join("\n")}`);
-  throw new TestFailure(msg);
-}
-function check(cond, msg) {
-  if (!cond) fail(msg);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(ports) {
-  const args = [
-    "--boats", String(BOATS), "--threads", "1", "--tick-hz", "30", "--log-level", "warn",
-    "--snapshot-url", `tcp://127.0.0.1:${ports.snap}`, "--compact-url", `tcp://127.0.0.1:${ports.compact}`,
-    "--command-url", `tcp://127.0.0.1:${ports.cmd}`, "--view-url", `tcp://127.0.0.1:${ports.view}`,
-    "--http", `127.0.0.1:${ports.http}`, "--web-root", join(stage, "dist"),
-  ];
-  const p = spawn(serverBin, args, { stdio: ["ignore", "ignore", "pipe"] });
-  p.stderr.on("data", (d) => (serverLog += d.toString()));
-  p.exited = new Promise((resolve) => p.once("exit", (code, sig) => resolve(code ?? sig)));
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${ports.http}/healthz`)).ok) return p;
-    } catch {
-      // not listening yet
-    }
-    if (p.exitCode !== null) fail(`naval-server exited with ${p.exitCode}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  p.kill("SIGKILL");
-  fail("naval-server did not answer /healthz within 10 s");
-}
-
-async function stopServer(p) {
-  if (!p || p.exitCode !== null) return;
-  p.kill("SIGTERM");
-  const timer = setTimeout(() => p.kill("SIGKILL"), 5000);
-  await p.exited;
-  clearTimeout(timer);
-}
+const startNaval = (ports) =>
+  startServer(serverBin, ports, ["--boats", String(BOATS), "--threads", "1", "--tick-hz", "30", "--log-level", "warn"], { webRoot: join(stage, "dist") });
 
 /** RGB(A) pixels of a PNG (8 bits a channel, not interlaced: what chromium's screenshots are). */
 function decodePng(buf) {
@@ -161,36 +92,19 @@ const rgbOf = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
 
 async function main() {
   mkdirSync(outDir, { recursive: true });
-  const ports = { snap: await freePort(), compact: await freePort(), cmd: await freePort(), view: await freePort(), http: await freePort() };
-  server = await startServer(ports);
+  const ports = await freePorts();
+  server = await startNaval(ports);
   const base = `http://localhost:${ports.http}/`;
   log(`naval-server on ${base} (${BOATS} boats)`);
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--no-sandbox"],
-  });
+  const browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 800, height: 500 } });
   const pageErrors = [];
   let page = await context.newPage();
-  const watch = (p) => {
-    p.on("pageerror", (e) => pageErrors.push(e.message));
-    p.on("console", (m) => {
-      if (m.type() === "error" && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(m.text())) pageErrors.push(m.text());
-    });
-  };
+  const watch = (p) => collectErrors(p, pageErrors);
   watch(page);
   const stats = () => page.evaluate(() => window.navalStats);
-  const waitFor = async (what, fn, timeoutMs) => {
-    const end = Date.now() + timeoutMs;
-    let s;
-    while (Date.now() < end) {
-      s = await stats();
-      if (s && fn(s)) return s;
-      await page.waitForTimeout(150);
-    }
-    fail(`${what}: not within ${timeoutMs / 1000} s; page state: ${JSON.stringify({ ...s, helm: s?.helm, card: s?.card })}`);
-  };
+  const waitFor = (what, fn, timeoutMs) => waitUntil(what, stats, (s) => s && fn(s), timeoutMs,
+    { every: 150, show: (s) => JSON.stringify({ ...s, helm: s?.helm, card: s?.card }) });
   // A request on a WebSocket of its own (opened in the page: Node 20 has none), encoded and decoded here.
   let rid = 1;
   const rpc = async (spec) => {
@@ -336,8 +250,7 @@ async function main() {
   s = await waitFor("the helm's boat followed again", (s) => s.followed === helmId, 5000);
   await stopServer(server);
   await waitFor("server gone", (s) => !s.connected, 8000);
-  serverLog = "";
-  server = await startServer(ports);
+  server = await startNaval(ports);
   s = await waitFor("reconnected, the follow cleared", (s) => s.connected && s.snapshotBoats === BOATS && s.followed === -1, 20000);
   check(s.card === null && /is gone/.test(s.followMessage), `after the restart: card ${JSON.stringify(s.card)}, "${s.followMessage}"`);
   log(`restarted server: "${s.followMessage}"`);
@@ -406,12 +319,4 @@ async function main() {
   console.log(`test_web_ui: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
-try {
-  await main();
-} catch (e) {
-  if (!(e instanceof TestFailure)) console.error(`FAIL: ${e.stack ?? e}`);
-  process.exitCode = 1;
-} finally {
-  if (browser) await browser.close().catch(() => undefined);
-  await stopServer(server);
-}
+await runTest(main, () => stopServer(server));

@@ -6,6 +6,7 @@
 // window.navalStats.card); this is only DOM.
 
 import { fmt, leanText, percentText, speedText } from "./hudfmt";
+import { pageElement as el } from "./dom";
 
 /** The followed boat as the card shows it. */
 export interface CardData {
@@ -38,12 +39,6 @@ const HEADING_TIP = "Heading in degrees, 0-360: the bow's direction about +y, fr
 const CONTROLS_TIP = "Throttle and rudder travel only as a player's commands (Control requests): snapshots and views do not carry them. " +
   "This page knows them for the boat at its own helm only.";
 const CONTACTS_TIP = "Contacts the full snapshots reported (each in the snapshot of the step it began in) since this page first saw the boat.";
-
-function el<T extends HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`page: element #${id} is missing from index.html`);
-  return e as T;
-}
 
 export class Card {
   private readonly box = el<HTMLElement>("card");

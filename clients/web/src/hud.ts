@@ -4,6 +4,7 @@
 // card.ts's. Only DOM; the figures come from main.ts (NavalStats).
 
 import { Card, type CardData } from "./card";
+import { pageElement as el } from "./dom";
 import type { CompartmentView } from "./damage";
 import type { HelmState } from "./helm";
 import { fmt, latencyText, percentText } from "./hudfmt";
@@ -88,12 +89,6 @@ export interface NavalStats {
   followMessage: string;
   /** Warnings for the user (bad URL parameters...), shown on the page until dismissed. */
   notices: string[];
-}
-
-function el<T extends HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`page: element #${id} is missing from index.html`);
-  return e as T;
 }
 
 export class Hud {

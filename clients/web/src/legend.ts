@@ -4,6 +4,7 @@
 // override a type's: the followed boat, the helm's, one aground, a frozen
 // one. Only DOM.
 
+import { pageElement } from "./dom";
 import { FLEET_HIGHLIGHTS } from "./fleet";
 
 /** A legend entry: what it is and its colour (#rrggbb). */
@@ -36,9 +37,7 @@ export class Legend {
   entries: LegendEntry[] = [];
 
   constructor(id = "legend") {
-    const e = document.getElementById(id);
-    if (!e) throw new Error(`page: element #${id} is missing from index.html`);
-    this.list = e;
+    this.list = pageElement(id);
   }
 
   /** The world's types (id, name) with `colourOf(type)`, the colour the fleet draws them in. */

@@ -4,6 +4,8 @@
 // sections start folded, so that the panels leave most of the view to
 // the sea (style.css shrinks them there too). Only DOM.
 
+import { pageElement } from "./dom";
+
 const STORE_KEY = "naval.panelsHidden";
 /** The viewports style.css lays out compactly (keep the two in step). */
 export const COMPACT_QUERY = "(max-width: 1000px), (max-height: 700px)";
@@ -22,13 +24,11 @@ export class Panels {
   hidden = false;
 
   constructor() {
-    const panels = document.getElementById("panels"), button = document.getElementById("panels-toggle");
-    if (!panels || !button) throw new Error("page: #panels or #panels-toggle is missing from index.html");
-    this.panels = panels;
-    this.button = button as HTMLButtonElement;
+    this.panels = pageElement("panels");
+    this.button = pageElement<HTMLButtonElement>("panels-toggle");
     // Folded to their titles on a small screen; open on a large one.
     const compact = window.matchMedia(COMPACT_QUERY).matches;
-    for (const d of panels.querySelectorAll<HTMLDetailsElement>("details[data-compact]"))
+    for (const d of this.panels.querySelectorAll<HTMLDetailsElement>("details[data-compact]"))
       d.open = d.dataset.compact === "open" || !compact;
     this.button.addEventListener("click", () => this.toggle());
     this.set(storedHidden());
