@@ -589,6 +589,9 @@ typedef struct proto_view_header {
     char error[PROTO_ERROR_MAX];
     int has_settings;        /* the view as the server applies it, after a change */
     proto_view_settings settings;
+    uint16_t command_port;   /* on no base (the first updates, keyframes): the server's tcp
+                                request port (0: none), so that a view client finds world
+                                info on any port layout */
     /* Damage (docs/protocol.md, "Damage"): entries of damaged vessels the
      * client holds (in keyframes, at most a second apart, and when one is
      * new or its flags or holes changed; an entry with no flags, no holes

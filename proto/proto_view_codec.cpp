@@ -93,7 +93,7 @@ int wrap_view_update(proto_buf* out, const proto_view_header* h, const uint8_t* 
     auto data = nbytes ? fbb.CreateVector(bits, nbytes) : fb::Offset<fb::Vector<uint8_t>>();
     auto root = np::CreateViewUpdate(fbb, h->seq, h->base_seq, h->keyframe != 0, h->tick, h->sim_time, h->send_time_ns,
                                      h->origin[0], h->origin[1], h->record_count, data,
-                                     static_cast<np::Status>(h->status), error, s, damage, events);
+                                     static_cast<np::Status>(h->status), error, s, damage, events, h->command_port);
     finish(out, fbb, root, PROTO_ID_VIEW_UPDATE);
     return 0;
 }
@@ -110,6 +110,7 @@ int unwrap_view_update(const void* data, size_t size, proto_view_header* h, cons
     h->keyframe = u->keyframe() ? 1 : 0;
     h->tick = u->tick();
     h->sim_time = u->sim_time();
+    h->command_port = u->command_port();
     h->send_time_ns = u->send_time_ns();
     h->origin[0] = u->origin_x();
     h->origin[1] = u->origin_z();

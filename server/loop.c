@@ -442,6 +442,7 @@ static int loop_start(loop_server* s, nv_error* err) {
     if (c->record[0] && loop_start_record(s, err)) return -1;
     if (views_init(&s->views, c, s->sim.tick_hz, &s->cmd.owners, &s->m, err)) return -1;
     if (net_open(&s->net, &nc, s->http, &s->queue, &s->m, err)) return -1;
+    if (s->views.hub) view_hub_set_command_port(s->views.hub, (uint16_t)net_command_port(s->net));
     s->cmd.net = s->net;
     s->views.net = s->net;
     if (c->checkpoint[0]) {

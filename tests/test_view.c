@@ -139,6 +139,7 @@ typedef struct link {
     int nacks;
     proto_buf buf;
     uint64_t bytes, updates, keyframes, decode_errors;
+    uint16_t command_port;      /* what updates on no base must announce (view_hub_set_command_port), others never */
     proto_view_header last;
     double cx, cz, radius;      /* as set */
     /* damage */
@@ -254,6 +255,7 @@ static int link_tick(link* l, const fleet* f, double* worst) {
         l->bytes += size;
         l->updates++;
         l->keyframes += (uint64_t)h.keyframe;
+        assert_int_equal(h.command_port, h.keyframe || h.base_seq == 0 ? l->command_port : 0);
         got = 1;
         link_damage(l, f, &h);
         uint32_t count;
@@ -531,15 +533,18 @@ static void leave_despawn_spawn(void** state) {
     fleet_free(f);
 }
 
-/* A client that stops acknowledging gets one keyframe a second, then
+/* A client that stops acknowledging gets one keyframe a second (each
+ * announcing the request port, as the first updates did), then
  * deltas again once it acknowledges. */
 static void silent_client_falls_back(void** state) {
     (void)state;
     rng_state = 5;
     fleet* f = fleet_create(400, 1500.0, 400);
     view_hub* hub = hub_new();
+    view_hub_set_command_port(hub, 7701); /* every keyframe says it */
     link l;
     link_open(&l, hub, 3, 0.0, 0.0, 1000.0f, 256);
+    l.command_port = 7701;
     l.ack_delay = 2;
     for (int t = 0; t < 60; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
     l.silent = 1;

@@ -144,9 +144,10 @@ PY
 done
 [ $ok -ge 2 ] || fail "too few boats making way to check headings ($ok)"
 
-# Views: the whole fleet in one over tcp (type names from the commands),
-# over ws (commands guessed from /ws/view); one far away is empty.
-"$watch" --view "tcp://127.0.0.1:$view" --commands "tcp://127.0.0.1:$cmd" --once --json > "$tmp/view.json" \
+# Views: the whole fleet in one over tcp (type names from the request port
+# its keyframes announce, on these free ports), over ws (commands derived
+# from /ws/view); one far away is empty.
+"$watch" --view "tcp://127.0.0.1:$view" --once --json > "$tmp/view.json" \
     2> "$tmp/err" || fail "--view --once --json over tcp: $(cat "$tmp/err")"
 "$watch" --view "ws://127.0.0.1:$http/ws/view" --budget-kbps 128 --once --json > "$tmp/wsview.json" 2> "$tmp/err" \
     || fail "--view --once --json over ws: $(cat "$tmp/err")"

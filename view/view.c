@@ -68,6 +68,8 @@ static void client_free(view_client* c) {
     free(c);
 }
 
+void view_hub_set_command_port(view_hub* h, uint16_t port) { h->command_port = port; }
+
 void view_hub_destroy(view_hub* h) {
     if (!h) return;
     for (uint32_t i = 0; i < h->count; i++) client_free(h->clients[i]);

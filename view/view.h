@@ -61,6 +61,10 @@ typedef struct view_hub view_hub;
 
 int view_hub_create(view_hub** out, const view_config* cfg, view_check_owner_fn* check, void* arg, nv_error* err);
 void view_hub_destroy(view_hub* h);
+/* The server's tcp request port, announced in every update on no base
+ * (a view's first ones, keyframes); 0: none (a relay, whose requests go
+ * elsewhere, leaves it so). */
+void view_hub_set_command_port(view_hub* h, uint16_t port);
 
 /* A connection becomes a view (it gets updates once it sent its settings).
  * NV_ELIMIT when max_views are open. */

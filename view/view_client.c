@@ -298,6 +298,8 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
     hd.origin[0] = origin[0];
     hd.origin[1] = origin[1];
     hd.record_count = c->put_count;
+    /* Said while the client holds no base (its first updates) and in keyframes. */
+    if (keyframe || hd.base_seq == 0) hd.command_port = h->command_port;
     if (c->echo) {
         hd.has_settings = 1;
         hd.settings = c->settings;

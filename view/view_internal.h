@@ -110,6 +110,7 @@ typedef struct view_frame_data {
 
 struct view_hub {
     view_config cfg;
+    uint16_t command_port;       /* announced in keyframes (view_hub_set_command_port) */
     view_check_owner_fn* check;
     void* check_arg;
     view_client** clients;

@@ -89,8 +89,8 @@ static void watch_usage(FILE* out) {
           "  --center X,Z         centre of the map in m (default: the fleet's centre)\n"
           "  --radius M           half the map's width in m (default: 200 following, else the fleet)\n"
           "  --commands URL       request URL for the vessel types' names (default: the port the\n"
-          "                       server's snapshots announce, on URL's host; /ws/snapshots or /ws/view ->\n"
-          "                       /ws/commands; a tcp view: port 7703 -> 7701; \"\" for none)\n"
+          "                       server's snapshots or view updates announce, on URL's host;\n"
+          "                       /ws/snapshots or /ws/view -> /ws/commands; \"\" for none)\n"
           "  --once               one snapshot, then exit (1 when none comes within --timeout)\n"
           "  --json               a JSON summary instead of the map (with --once: one; else one a second)\n"
           "  --ascii              ASCII arrows and frame\n"
@@ -659,7 +659,9 @@ static int watch_run_view(const watch_options* o) {
     if (rc) return watch_stop && rc == 1 ? 0 : rc;
     proto_world_info wi = {0};
     int have_types = 0;
-    watch_load_types(o->commands, &wi, &have_types);
+    char commands[WATCH_URL_MAX];
+    snprintf(commands, sizeof commands, "%s", o->commands);
+    watch_load_types(commands, &wi, &have_types);
     double opened = clock_mono_s(), last_update = opened, next_draw = opened + (o->once ? 0 : o->interval);
     double first_update = 0.0, last_move = 0.0, win_start = opened, probed = opened, reopened = opened;
     int joined = 0, probe_sent = 1;
@@ -678,6 +680,15 @@ static int watch_run_view(const watch_options* o) {
             if (first_update == 0.0) first_update = last_update;
             lost[0] = '\0';
             if (o->follow >= 0) watch_view_follow(o, w, &last_move);
+            char announced[WATCH_URL_MAX];
+            watch_commands_at(o->url, wview_command_port(w), announced, sizeof announced);
+            if (!o->commands_given && announced[0] && strcmp(announced, commands)) {
+                snprintf(commands, sizeof commands, "%s", announced);
+                proto_free_world_info(&wi);
+                memset(&wi, 0, sizeof wi);
+                have_types = 0;
+                watch_load_types(commands, &wi, &have_types);
+            }
             wview_counts c;
             wview_counts_get(w, &c);
             joined |= c.updates >= 2 && !wview_arrivals(w);
@@ -725,7 +736,7 @@ static int watch_run_view(const watch_options* o) {
             if (!probe_sent || now - probed > 1.0) {
                 snprintf(lost, sizeof lost, "SERVER LOST: no view update from %s for %.0f s; retrying...", o->url,
                          now - last_update);
-                if (!have_types) watch_load_types(o->commands, &wi, &have_types);
+                if (!have_types) watch_load_types(commands, &wi, &have_types);
             }
         }
         if (now < next_draw) continue;

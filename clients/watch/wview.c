@@ -9,6 +9,7 @@
 struct wview {
     nvc_view* view;
     proto_view_header h;
+    uint16_t command_port;     /* the newest said (first updates, keyframes; 0: not yet) */
     int have;                  /* an update came */
     proto_snapshot snap;       /* its vessels: our storage (vessel_capacity 0) */
     uint32_t cap;
@@ -111,6 +112,7 @@ int wview_poll(wview* w, int timeout_ms, nv_error* err) {
     }
     w->h = h;
     w->have = 1;
+    if (h.command_port) w->command_port = h.command_port;
     if (h.has_settings) {
         w->centre[0] = h.settings.center[0];
         w->centre[1] = h.settings.center[1];
@@ -133,6 +135,7 @@ int wview_poll(wview* w, int timeout_ms, nv_error* err) {
 
 const proto_snapshot* wview_snapshot(const wview* w) { return &w->snap; }
 const proto_view_header* wview_header(const wview* w) { return &w->h; }
+uint16_t wview_command_port(const wview* w) { return w->command_port; }
 uint32_t wview_arrivals(const wview* w) { return w->arrivals; }
 void wview_counts_get(const wview* w, wview_counts* out) { *out = w->c; }
 

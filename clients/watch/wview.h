@@ -39,6 +39,9 @@ int wview_poll(wview* w, int timeout_ms, nv_error* err);
 /* The view's vessels at the newest update's tick (valid until the next poll). */
 const proto_snapshot* wview_snapshot(const wview* w);
 const proto_view_header* wview_header(const wview* w);
+/* The server's tcp request port its first updates and keyframes announce
+ * (0: not yet, or none). */
+uint16_t wview_command_port(const wview* w);
 /* The vessels that entered or spawned in the newest update. */
 uint32_t wview_arrivals(const wview* w);
 void wview_counts_get(const wview* w, wview_counts* out);
