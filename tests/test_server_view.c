@@ -17,6 +17,7 @@
 #include <nng/nng.h>
 #include <nng/protocol/pair1/pair.h>
 
+#include "closer.h"
 #include "naval_client.h"
 #include "proto.h"
 #include "test_server_proc.h"
@@ -187,6 +188,17 @@ static void test_refusals(void** state) {
     nvc_despawn(cli, &boat, &e);
 }
 
+/* nng 1.5.2's nng_close can hang for good (nanomsg/nng#1543, about once in
+ * 300 closes; views whose queues are full of unread updates are the
+ * likeliest): what is tested here is the server, so a close that has not
+ * returned in 10 s is left on its thread and said, not waited for. */
+static void close_view(void* v) { nvc_view_close(v); }
+
+static void close_view_bounded(nvc_view* v) {
+    if (closer_run(close_view, v, 10.0))
+        print_message("# nvc_view_close hung (nng 1.5.2, nanomsg/nng#1543): left on its thread\n");
+}
+
 /* Views that never read: the tick goes on, the metrics count them. */
 static void test_silent_views_and_metrics(void** state) {
     (void)state;
@@ -232,8 +244,8 @@ static void test_silent_views_and_metrics(void** state) {
     print_message("views %u, on keyframes %u\n", views, fallback);
     assert_true(views >= 5);
     assert_true(fallback >= 4);
-    for (int i = 0; i < 4; i++) nvc_view_close(silent[i]);
-    nvc_view_close(live);
+    for (int i = 0; i < 4; i++) close_view_bounded(silent[i]);
+    close_view_bounded(live);
 }
 
 int main(void) {
