@@ -12,8 +12,9 @@
 
 typedef enum cmdq_kind {
     CMDQ_REQUEST = 0,   /* data holds a request from connection `pipe`, answered with `tag` */
+    CMDQ_PIPE_OPEN,     /* a command connection came, from `addr` */
     CMDQ_PIPE_CLOSED,   /* a command connection went away */
-    CMDQ_VIEW_OPEN,     /* a player view's connection came (views.h) */
+    CMDQ_VIEW_OPEN,     /* a player view's connection came (views.h), from `addr` */
     CMDQ_VIEW_MESSAGE,  /* data holds a ViewRequest from it */
     CMDQ_VIEW_CLOSED,   /* it went */
 } cmdq_kind;
@@ -25,6 +26,7 @@ typedef struct cmdq_item {
     uint64_t received_ns; /* uv_hrtime when it arrived */
     uint8_t* data;      /* requests: malloc'd body; the receiver frees it */
     size_t size;
+    uint8_t addr[16];   /* opens: the remote IP address (edge.h's key; IPv4 as ::ffff:a.b.c.d) */
 } cmdq_item;
 
 typedef struct cmdq {

@@ -402,6 +402,7 @@ static void cmd_request(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
 }
 
 void cmd_handle(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
+    if (it->kind == CMDQ_PIPE_OPEN) return;
     if (it->kind == CMDQ_PIPE_CLOSED) {
         clients_remove(&c->clients, it->pipe);
         uint32_t n = owners_orphan(&c->owners, it->pipe, now_ns);

@@ -141,7 +141,7 @@ static void edge_addr_key(const struct sockaddr_storage* a, uint8_t key[16]) {
     }
 }
 
-static void edge_addr_text(const uint8_t key[16], char* out, size_t n) {
+void edge_address_text(const uint8_t key[16], char* out, size_t n) {
     static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
     if (memcmp(key, v4, 12) == 0) inet_ntop(AF_INET, key + 12, out, (socklen_t)n);
     else inet_ntop(AF_INET6, key, out, (socklen_t)n);
@@ -568,7 +568,7 @@ static void edge_refuse(edge_conn* c, edge_listener* l, edge_refusal why, const 
     edge* e = c->e;
     EDGE_ADD(e->stats.refused[why], 1);
     l->refused_interval[why]++;
-    edge_addr_text(key, e->last_refused, sizeof e->last_refused);
+    edge_address_text(key, e->last_refused, sizeof e->last_refused);
     c->state = EDGE_RESPONDING;
     if (l->framing == EDGE_FRAMING_HTTP) {
         c->close_after = 1;

@@ -98,12 +98,13 @@ typedef struct edge_callbacks {
      * requester's own timeout tells it). */
     int (*request)(void* arg, uint32_t conn, uint32_t tag, const uint8_t* body, size_t size);
     /* A requester connection came or went (its id is never reused while
-     * the edge runs: 2^32 connections). */
-    void (*requester_open)(void* arg, uint32_t conn);
+     * the edge runs: 2^32 connections). addr: the remote IP address as 16
+     * bytes (IPv4 as ::ffff:a.b.c.d), for limits per address. */
+    void (*requester_open)(void* arg, uint32_t conn, const uint8_t addr[16]);
     void (*requester_closed)(void* arg, uint32_t conn);
     /* A PAIR1 peer came, sent a message (its hop-count header removed), or
      * went. Past `peer_messages_per_s` a peer's messages are dropped. */
-    void (*peer_open)(void* arg, uint32_t conn);
+    void (*peer_open)(void* arg, uint32_t conn, const uint8_t addr[16]);
     void (*peer_message)(void* arg, uint32_t conn, const uint8_t* body, size_t size);
     void (*peer_closed)(void* arg, uint32_t conn);
 } edge_callbacks;
@@ -181,6 +182,9 @@ int edge_reply(edge* e, uint32_t conn, uint32_t tag, const void* data, size_t si
 int edge_send(edge* e, uint32_t conn, const void* data, size_t size);
 
 const edge_stats* edge_get_stats(const edge* e);
+
+/* The text of a 16-byte address key (an IPv4 one as a.b.c.d). */
+void edge_address_text(const uint8_t key[16], char* out, size_t n);
 
 /* Parses tcp://HOST:PORT (want_scheme) or HOST:PORT without resolving
  * names: 0, or -1 with the reason. For settings checks. */

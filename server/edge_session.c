@@ -101,7 +101,7 @@ static void edge_requester_begin(edge_conn* c) {
     }
     c->counted = 1;
     atomic_fetch_add_explicit(&e->stats.requesters, 1, memory_order_relaxed);
-    if (e->cb.requester_open) e->cb.requester_open(e->cb.arg, c->id);
+    if (e->cb.requester_open) e->cb.requester_open(e->cb.arg, c->id, c->addr);
 }
 
 static void edge_peer_begin(edge_conn* c) {
@@ -111,7 +111,7 @@ static void edge_peer_begin(edge_conn* c) {
     c->peer_tokens = e->lim.peer_messages_per_s;
     c->peer_refill_ns = edge_now_ns();
     atomic_fetch_add_explicit(&e->stats.peers, 1, memory_order_relaxed);
-    if (e->cb.peer_open) e->cb.peer_open(e->cb.arg, c->id);
+    if (e->cb.peer_open) e->cb.peer_open(e->cb.arg, c->id, c->addr);
 }
 
 static void edge_session_begin(edge_conn* c) {

@@ -22,7 +22,7 @@ struct net {
  * reused as soon as this returns). */
 static int net_on_request(void* arg, uint32_t conn, uint32_t tag, const uint8_t* body, size_t size) {
     net* n = arg;
-    cmdq_item it = {CMDQ_REQUEST, tag, conn, uv_hrtime(), malloc(size ? size : 1), size};
+    cmdq_item it = {CMDQ_REQUEST, tag, conn, uv_hrtime(), malloc(size ? size : 1), size, {0}};
     if (!it.data) return -1;
     memcpy(it.data, body, size);
     if (cmdq_push(n->queue, &it)) {
@@ -32,17 +32,29 @@ static int net_on_request(void* arg, uint32_t conn, uint32_t tag, const uint8_t*
     return 0;
 }
 
+static void net_on_requester_open(void* arg, uint32_t conn, const uint8_t addr[16]) {
+    net* n = arg;
+    /* The loop learns the address before the connection's first request
+     * (the queue keeps their order): limits per address need it. */
+    cmdq_item it = {CMDQ_PIPE_OPEN, 0, conn, uv_hrtime(), NULL, 0, {0}};
+    memcpy(it.addr, addr, sizeof it.addr);
+    if (!atomic_load(&n->closing) && cmdq_push(n->queue, &it))
+        log_warn("command connection %u opened but out of memory to tell the loop", conn);
+}
+
 static void net_on_requester_closed(void* arg, uint32_t conn) {
     net* n = arg;
     /* The loop forgets the connection's rate limit and orphans its vessels. */
-    cmdq_item it = {CMDQ_PIPE_CLOSED, 0, conn, uv_hrtime(), NULL, 0};
+    cmdq_item it = {CMDQ_PIPE_CLOSED, 0, conn, uv_hrtime(), NULL, 0, {0}};
     if (!atomic_load(&n->closing) && cmdq_push(n->queue, &it))
         log_warn("command connection %u closed but out of memory to tell the loop", conn);
 }
 
 /* Edge thread: a player view's connection and its messages, in order. */
-static void net_view_event(net* n, cmdq_kind kind, uint32_t conn, const uint8_t* body, size_t size) {
-    cmdq_item it = {kind, 0, conn, uv_hrtime(), NULL, size};
+static void net_view_event(net* n, cmdq_kind kind, uint32_t conn, const uint8_t* body, size_t size,
+                           const uint8_t* addr) {
+    cmdq_item it = {kind, 0, conn, uv_hrtime(), NULL, size, {0}};
+    if (addr) memcpy(it.addr, addr, sizeof it.addr);
     if (body) {
         if (!(it.data = malloc(size ? size : 1))) return;
         memcpy(it.data, body, size);
@@ -53,10 +65,12 @@ static void net_view_event(net* n, cmdq_kind kind, uint32_t conn, const uint8_t*
     }
 }
 
-static void net_on_peer_open(void* arg, uint32_t conn) { net_view_event(arg, CMDQ_VIEW_OPEN, conn, NULL, 0); }
-static void net_on_peer_closed(void* arg, uint32_t conn) { net_view_event(arg, CMDQ_VIEW_CLOSED, conn, NULL, 0); }
+static void net_on_peer_open(void* arg, uint32_t conn, const uint8_t addr[16]) {
+    net_view_event(arg, CMDQ_VIEW_OPEN, conn, NULL, 0, addr);
+}
+static void net_on_peer_closed(void* arg, uint32_t conn) { net_view_event(arg, CMDQ_VIEW_CLOSED, conn, NULL, 0, NULL); }
 static void net_on_peer_message(void* arg, uint32_t conn, const uint8_t* body, size_t size) {
-    net_view_event(arg, CMDQ_VIEW_MESSAGE, conn, body, size);
+    net_view_event(arg, CMDQ_VIEW_MESSAGE, conn, body, size, NULL);
 }
 
 static void net_on_http(void* arg, const edge_http_request* req, edge_response* res) {
@@ -77,7 +91,7 @@ int net_open(net** out, const net_config* cfg, http_site* site, cmdq* queue, met
     edge_callbacks cb = {n,
                          site ? net_on_http : NULL,
                          net_on_request,
-                         NULL,
+                         net_on_requester_open,
                          net_on_requester_closed,
                          net_on_peer_open,
                          net_on_peer_message,

@@ -230,7 +230,8 @@ static int on_request(void* arg, uint32_t conn, uint32_t tag, const uint8_t* bod
     return 0;
 }
 
-static void on_peer_open(void* arg, uint32_t conn) {
+static void on_peer_open(void* arg, uint32_t conn, const uint8_t addr[16]) {
+    (void)addr;
     atomic_store(&((fixture*)arg)->log.last_peer, conn);
     atomic_fetch_add(&((fixture*)arg)->log.peers_open, 1);
 }

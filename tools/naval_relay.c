@@ -333,7 +333,10 @@ static int relay_ws_parts(const char* url, char* hostport, size_t hp_size, char*
 }
 
 /* The edge's thread: PAIR1 peers are player views. */
-static void relay_on_peer_open(void* arg, uint32_t conn) { relay_views_on_open(((relay*)arg)->views, conn); }
+static void relay_on_peer_open(void* arg, uint32_t conn, const uint8_t addr[16]) {
+    (void)addr;
+    relay_views_on_open(((relay*)arg)->views, conn);
+}
 static void relay_on_peer_closed(void* arg, uint32_t conn) { relay_views_on_closed(((relay*)arg)->views, conn); }
 static void relay_on_peer_message(void* arg, uint32_t conn, const uint8_t* body, size_t size) {
     relay_views_on_message(((relay*)arg)->views, conn, body, size);
