@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* World checkpoints: a restored world has the same state hash and the same
  * future; every corrupt or truncated file is refused with a message that
- * names what is wrong; a failed write leaves the old file as it was. */
+ * names what is wrong; a failed write leaves the old file as it was; a
+ * writer killed at any step leaves the newest whole checkpoint where a
+ * restart finds it, and never a broken file over a good FILE.prev. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "naval/checkpoint.h"
@@ -564,6 +568,190 @@ static void failed_write_keeps_the_old_file(void** state) {
     ckp_remove_tree(d.path);
 }
 
+/* ---- kill -9 at every step of the writer -------------------------------- */
+
+static checkpoint_step ckp_crash_step;
+
+/* The writer's step hook in a child: ends the process there, as a kill
+ * would, with nothing flushed or undone. */
+static void ckp_crash_here(const char* path, checkpoint_step step) {
+    (void)path;
+    if (step == ckp_crash_step) _exit(0);
+}
+
+/* Writes `src` to path in a child stopped after `step`: 0, or 3 when the
+ * write never came to that step (and finished). */
+static int ckp_write_and_crash(const char* path, const checkpoint_source* src, checkpoint_step step) {
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        nv_error err;
+        ckp_crash_step = step;
+        nv_checkpoint_set_step_hook(ckp_crash_here);
+        nv_checkpoint_write_file(path, src, &err);
+        _exit(3); /* the hook did not fire */
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_true(WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3);
+    return WEXITSTATUS(status);
+}
+
+static uint64_t ckp_tick_of(const char* path) {
+    checkpoint c;
+    nv_error err;
+    ASSERT_OK(nv_checkpoint_read_file(path, &c, &err), err);
+    uint64_t tick = c.tick;
+    nv_checkpoint_free(&c);
+    return tick;
+}
+
+/* For each step of the writer and two starting points (path and path.prev
+ * both good; path truncated, as after a restore that fell back to
+ * path.prev): a kill there, then a restart, finds the newest whole
+ * checkpoint, leaves no temporary file, and keeps a whole path.prev; the
+ * next write after it never puts a broken file at path.prev. */
+static void a_kill_at_any_step_keeps_the_newest(void** state) {
+    (void)state;
+    for (int truncated = 0; truncated <= 1; truncated++)
+        for (int k = 0; k < CHECKPOINT_STEP_COUNT; k++) {
+            nv_error err;
+            ckp_dir d;
+            ckp_dir_make(&d);
+            char path[400], prev[512];
+            snprintf(path, sizeof path, "%s/world.ckpt", d.path);
+            snprintf(prev, sizeof prev, "%s.prev", path);
+            ckp_world a;
+            ckp_world_make(&a, scenario_small, NULL);
+            checkpoint_source src = ckp_source_of(&a, "token", 5);
+            ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err); /* tick 0 */
+            for (int i = 0; i < 5; i++) nv_world_step(a.inst.world);
+            ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err); /* tick 5; tick 0 is path.prev */
+            uint64_t before = 5;
+            if (truncated) {
+                assert_int_equal(truncate(path, 100), 0);
+                before = 0;
+            }
+            for (int i = 0; i < 5; i++) nv_world_step(a.inst.world);
+            int finished = ckp_write_and_crash(path, &src, (checkpoint_step)k); /* tick 10 */
+            /* Only a whole old file moves to path.prev: a truncated one is
+             * replaced where it is, with no step between. */
+            assert_int_equal(finished, truncated && k == CHECKPOINT_STEP_OLD_MOVED ? 3 : 0);
+            /* Once all its bytes are written the new file is whole (a kill
+             * loses no page cache); half written, it is nothing. */
+            uint64_t want = k >= CHECKPOINT_STEP_TEMP_WRITTEN ? 10 : before;
+            checkpoint c;
+            checkpoint_recovery info;
+            if (nv_checkpoint_recover(path, &c, &info, &err))
+                fail_msg("step %d, truncated %d: no checkpoint after the kill: %s", k, truncated, err.message);
+            if (c.tick != want)
+                fail_msg("step %d, truncated %d: restored tick %llu from %s, want %llu", k, truncated,
+                         (unsigned long long)c.tick, info.file, (unsigned long long)want);
+            assert_string_equal(info.tidy.message, "");
+            nv_checkpoint_free(&c);
+            assert_int_equal(ckp_count_temporaries(d.path), 0);
+            /* What the restart found is where the next restart finds it. */
+            int used = -1;
+            ASSERT_OK(nv_checkpoint_read_newest(path, &c, &used, NULL, &err), err);
+            assert_int_equal(c.tick, want);
+            nv_checkpoint_free(&c);
+            assert_int_not_equal(used, CHECKPOINT_USED_TEMPORARY);
+            assert_true(ckp_tick_of(prev) <= want); /* path.prev is whole */
+            /* The server goes on and writes again: path.prev is still whole. */
+            for (int i = 0; i < 5; i++) nv_world_step(a.inst.world);
+            ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
+            assert_int_equal(ckp_tick_of(path), 15);
+            assert_true(ckp_tick_of(prev) < 15);
+            ckp_world_free(&a);
+            ckp_remove_tree(d.path);
+        }
+}
+
+/* The issue's case step by step: path truncated, the restore falls back to
+ * path.prev; the first new write is killed before its rename: the good
+ * path.prev is still there, and the complete temporary is newer. */
+static void a_truncated_file_never_displaces_the_previous(void** state) {
+    (void)state;
+    nv_error err;
+    ckp_dir d;
+    ckp_dir_make(&d);
+    char path[400], prev[512];
+    snprintf(path, sizeof path, "%s/w.ckpt", d.path);
+    snprintf(prev, sizeof prev, "%s.prev", path);
+    ckp_world a;
+    ckp_world_make(&a, scenario_small, NULL);
+    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
+    nv_world_step(a.inst.world);
+    ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
+    assert_int_equal(truncate(path, 1000), 0);
+    checkpoint c;
+    checkpoint_recovery info;
+    ASSERT_OK(nv_checkpoint_recover(path, &c, &info, &err), err);
+    assert_int_equal(info.used, CHECKPOINT_USED_PREVIOUS);
+    ckp_assert_message(&info.refused, "truncated");
+    nv_checkpoint_free(&c);
+    nv_world_step(a.inst.world);
+    assert_int_equal(ckp_write_and_crash(path, &src, CHECKPOINT_STEP_TEMP_SYNCED), 0);
+    assert_int_equal(ckp_tick_of(prev), 0); /* not the truncated file */
+    assert_int_equal(ckp_count_temporaries(d.path), 1);
+    ASSERT_OK(nv_checkpoint_find_newest(path, &c, &info, &err), err);
+    assert_int_equal(info.used, CHECKPOINT_USED_TEMPORARY);
+    assert_int_equal(c.tick, 2);
+    nv_checkpoint_free(&c);
+    assert_int_equal(ckp_count_temporaries(d.path), 1); /* finding only reads */
+    ckp_world_free(&a);
+    ckp_remove_tree(d.path);
+}
+
+/* Temporaries a crash left long ago or cut short are not used, and go:
+ * a half-written one, and a whole one of a higher tick written before
+ * path (a world started anew at path since). */
+static void stale_temporaries_are_removed(void** state) {
+    (void)state;
+    nv_error err;
+    ckp_dir d;
+    ckp_dir_make(&d);
+    char path[400], old_tmp[512], half_tmp[512];
+    snprintf(path, sizeof path, "%s/world.ckpt", d.path);
+    snprintf(old_tmp, sizeof old_tmp, "%s.tmp.OLD123", path);
+    snprintf(half_tmp, sizeof half_tmp, "%s.tmp.HALF45", path);
+    ckp_world a, b;
+    ckp_world_make(&a, scenario_small, NULL);
+    ckp_world_make(&b, scenario_small, NULL);
+    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    for (int i = 0; i < 7; i++) nv_world_step(a.inst.world);
+    ASSERT_OK(nv_checkpoint_write_file(old_tmp, &src, &err), err); /* a whole checkpoint, tick 7 */
+    struct timespec long_ago[2] = {{1000000, 0}, {1000000, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, old_tmp, long_ago, 0), 0);
+    size_t size;
+    uint8_t* bytes = ckp_slurp(old_tmp, &size);
+    ckp_spit(half_tmp, bytes, size / 2);
+    free(bytes);
+    checkpoint_source fresh = ckp_source_of(&b, NULL, 0);
+    ASSERT_OK(nv_checkpoint_write_file(path, &fresh, &err), err); /* tick 0, written last */
+    checkpoint c;
+    checkpoint_recovery info;
+    ASSERT_OK(nv_checkpoint_find_newest(path, &c, &info, &err), err);
+    assert_int_equal(info.used, CHECKPOINT_USED_FILE);
+    assert_int_equal(c.tick, 0);
+    nv_checkpoint_free(&c);
+    assert_int_equal(ckp_count_temporaries(d.path), 2);
+    ASSERT_OK(nv_checkpoint_recover(path, &c, &info, &err), err);
+    assert_int_equal(info.used, CHECKPOINT_USED_FILE);
+    assert_int_equal(c.tick, 0);
+    assert_int_equal(info.removed, 2);
+    nv_checkpoint_free(&c);
+    assert_int_equal(ckp_count_temporaries(d.path), 0);
+    int removed = -1;
+    ASSERT_OK(nv_checkpoint_remove_temporaries(path, &removed, &err), err);
+    assert_int_equal(removed, 0);
+    ckp_world_free(&b);
+    ckp_world_free(&a);
+    ckp_remove_tree(d.path);
+}
+
 /* The ground travels: boats running onto the harbour's beach, saved while
  * some are aground, go on identically after the restore; the contact
  * parameters come back; a terrain that changed since is refused. */
@@ -708,6 +896,9 @@ int main(void) {
         cmocka_unit_test(consistent_but_wrong_files_are_refused),
         cmocka_unit_test(restore_refuses_a_different_world),
         cmocka_unit_test(failed_write_keeps_the_old_file),
+        cmocka_unit_test(a_kill_at_any_step_keeps_the_newest),
+        cmocka_unit_test(a_truncated_file_never_displaces_the_previous),
+        cmocka_unit_test(stale_temporaries_are_removed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,6 +120,8 @@ void nv_world_set_clock(world* w, uint64_t tick);
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (nv_checkpoint_write_file). */
 #define CHECKPOINT_PREVIOUS_SUFFIX ".prev"
+/* FILE.tmp.XXXXXX: a write in progress, or one a crash cut short. */
+#define CHECKPOINT_TEMPORARY_INFIX ".tmp."
 
 /* What a checkpoint is taken from. The world must be between steps. */
 typedef struct checkpoint_source {
@@ -181,20 +183,67 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
 int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size, nv_error* err);
 int nv_checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* err);
 
-/* Encodes and writes atomically: a temporary file in the same directory,
- * fsync, the file already at `path` renamed to path + ".prev", the new one
- * renamed to `path`, fsync of the directory. On failure the files at path
- * and path.prev are as they were and the temporary file is gone. */
+/* Encodes and writes atomically: a temporary file in the same directory
+ * (path + ".tmp.XXXXXX", mode 0600), fsync, the file already at `path`
+ * renamed to path + ".prev" when it is a whole checkpoint (size and
+ * checksums; a truncated or corrupt one is replaced and never displaces a
+ * good path.prev), the new one renamed to `path`, fsync of the directory.
+ * On failure the files at path and path.prev are as they were and the
+ * temporary file is gone. A kill at any point leaves the newest whole
+ * checkpoint in one of path, path.prev or a temporary file, which
+ * nv_checkpoint_find_newest and nv_checkpoint_recover find. */
 int nv_checkpoint_write_file(const char* path, const checkpoint_source* src, nv_error* err);
+
+/* The writer's steps, for tests that stop it where a kill -9 could
+ * (nv_checkpoint_set_step_hook). */
+typedef enum checkpoint_step {
+    CHECKPOINT_STEP_TEMP_PARTIAL = 0, /* half the bytes are in the temporary file */
+    CHECKPOINT_STEP_TEMP_WRITTEN,     /* all of them, not yet fsynced */
+    CHECKPOINT_STEP_TEMP_SYNCED,      /* fsynced and closed */
+    CHECKPOINT_STEP_OLD_MOVED,        /* the whole old file is path.prev now (skipped when there was none) */
+    CHECKPOINT_STEP_RENAMED,          /* the new file is at path */
+    CHECKPOINT_STEP_DIR_SYNCED,       /* the directory is fsynced: done */
+    CHECKPOINT_STEP_COUNT
+} checkpoint_step;
+typedef void nv_checkpoint_step_fn(const char* path, checkpoint_step step);
+/* Test only: fn is called after each step of every write (in the writing
+ * thread); a test's fn may _exit there. NULL (the default): none. */
+void nv_checkpoint_set_step_hook(nv_checkpoint_step_fn* fn);
 
 /* Parses and checks bytes; `name` prefixes messages. *out is zeroed first
  * and left empty on failure. */
 int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkpoint* out, nv_error* err);
 int nv_checkpoint_read_file(const char* path, checkpoint* out, nv_error* err);
-/* Reads `path`, or when it is missing or refused, path + ".prev". *used
- * (may be NULL) tells which: 0 the file, 1 the previous one; `refused`
- * (may be NULL) gets why the newer one was not used ("" when it was). Both
- * refused: -1 with both reasons. */
+/* Which file a restore used. */
+enum { CHECKPOINT_USED_FILE = 0, CHECKPOINT_USED_PREVIOUS = 1, CHECKPOINT_USED_TEMPORARY = 2 };
+
+typedef struct checkpoint_recovery {
+    int used;          /* CHECKPOINT_USED_* */
+    char file[4096];   /* the file read (after nv_checkpoint_recover: where it is now) */
+    nv_error refused;  /* why `path` itself was not used ("" when it was) */
+    nv_error tidy;     /* nv_checkpoint_recover: a rename or removal that failed ("" none) */
+    int removed;       /* nv_checkpoint_recover: temporary files removed */
+} checkpoint_recovery;
+
+/* The newest whole checkpoint a writer (nv_checkpoint_write_file) left at
+ * `path`: of path, path.prev and every complete path.tmp.* (a write a
+ * crash cut short before its rename), the one that decodes and was
+ * written last (modification time, then the higher tick, then path before
+ * path.prev before a temporary). Files that do not decode are skipped;
+ * none usable: -1 with the reasons path and path.prev were refused. Reads
+ * only. */
+int nv_checkpoint_find_newest(const char* path, checkpoint* out, checkpoint_recovery* info, nv_error* err);
+/* The same, then puts the files in order for the next write: a temporary
+ * that was used takes path's place (a whole path moving to path.prev),
+ * and every other path.tmp.* is removed. A failure there does not fail
+ * the restore: it is in info->tidy. */
+int nv_checkpoint_recover(const char* path, checkpoint* out, checkpoint_recovery* info, nv_error* err);
+/* Removes every path.tmp.* (a server starting a new world at path);
+ * *removed (may be NULL): how many. -1 when the directory cannot be read. */
+int nv_checkpoint_remove_temporaries(const char* path, int* removed, nv_error* err);
+/* nv_checkpoint_find_newest's choice: *used (may be NULL) is
+ * CHECKPOINT_USED_*; `refused` (may be NULL) gets why `path` was not used
+ * ("" when it was). */
 int nv_checkpoint_read_newest(const char* path, checkpoint* out, int* used, nv_error* refused, nv_error* err);
 void nv_checkpoint_free(checkpoint* c);
 
