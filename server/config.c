@@ -182,6 +182,11 @@ static const cfg_entry cfg_table[] = {
      "log every change to the world and state hashes to FILE (base checkpoint FILE.ckpt; see naval-replay)"},
     {"record_hash_interval", "--record-hash-interval", "NAVAL_RECORD_HASH_INTERVAL", CFG_INT,
      CFG_N(record_hash_interval), 1, 1000000, 0, NULL, "ticks between state hashes in the record log (default 60)"},
+    {"record_max_bytes", "--record-max-bytes", "NAVAL_RECORD_MAX_BYTES", CFG_INT, CFG_N(record_max_bytes), 0, 1e15, 0,
+     NULL, "a record file this big is closed and the log goes on in the next, from a new base (0: no cap; default "
+     "268435456)"},
+    {"record_keep", "--record-keep", "NAVAL_RECORD_KEEP", CFG_INT, CFG_N(record_keep), 0, 1000000, 0, NULL,
+     "record files kept, the newest (with their bases); older ones are removed (0: all; default 10)"},
     {"agones", "--agones", "NAVAL_AGONES", CFG_BOOL, CFG_N(agones), 0, 1, 0, NULL,
      "tell the Agones SDK sidecar: /ready once listening, /health every 2 s (default off)"},
     {"agones_url", "--agones-url", "NAVAL_AGONES_URL", CFG_STR, CFG_S(agones_url), 0, 0, 0, cfg_check_http_url,
@@ -277,6 +282,8 @@ void cfg_defaults(cfg_server* c) {
     c->snapshot_queue = 16;
     c->checkpoint_interval_s = 10;
     c->record_hash_interval = 60;
+    c->record_max_bytes = 256.0 * 1024 * 1024;
+    c->record_keep = 10;
     c->lod_mesh_within = 300;
     c->lod_columns_within = 1500;
     c->sea_beaufort = -1;

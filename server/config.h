@@ -87,6 +87,8 @@ typedef struct cfg_server {
     int restore_absent;             /* set by cfg_finish: restore_if_present found nothing, restore cleared */
     char record[CFG_PATH_MAX];      /* "" : no record log */
     double record_hash_interval;    /* ticks between state hashes in the record log */
+    double record_max_bytes;        /* a record file's cap: the log goes on in the next file (0: none) */
+    double record_keep;             /* record files kept, the newest (0: all) */
     double agones;                  /* 0 / 1: call the Agones SDK sidecar */
     char agones_url[CFG_URL_MAX];   /* the sidecar's REST base URL ("" : from AGONES_SDK_HTTP_PORT, else 9358) */
     /* Levels of detail: vessels spawned by game clients are players; the

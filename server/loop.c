@@ -58,10 +58,17 @@ typedef struct loop_server {
     int stopping;
     int bad_restore;             /* --restore found nothing usable, or the world (its scenario) did not build: exit 2 */
     persist persist;             /* checkpoints (cfg->checkpoint) and the record's base */
+    uint32_t record_seq;         /* the number of the record file being written (LOG.000001: 1) */
+    uint64_t record_retry_ns;    /* a next file that could not be started: not before then */
+    uint64_t last_record_sync_ns;
     agones* agones;              /* NULL unless cfg->agones */
 } loop_server;
 
+static void loop_record_rotate(loop_server* s);
+
 static void loop_drain_commands(loop_server* s) {
+    /* Between ticks, the world whole: where a record file may end. */
+    loop_record_rotate(s);
     uint32_t n = cmdq_take(&s->queue, &s->batch, &s->batch_capacity);
     uint64_t now = uv_hrtime();
     for (uint32_t i = 0; i < n; i++) {
@@ -197,7 +204,15 @@ static void loop_on_housekeeping(uv_timer_t* t) {
     loop_server* s = t->data;
     uint64_t now = uv_hrtime();
     cmd_reap_orphans(&s->cmd, now);
-    record_flush(s->sim.rec);
+    /* On disk every checkpoint interval (10 s when checkpoints are only
+     * taken at shutdown); handed to the kernel every second. */
+    double sync_s = s->cfg->checkpoint_interval_s > 0 ? s->cfg->checkpoint_interval_s : 10.0;
+    if (s->sim.rec && (double)(now - s->last_record_sync_ns) * 1e-9 >= sync_s - 0.1) {
+        s->last_record_sync_ns = now;
+        record_sync(s->sim.rec, &s->loop);
+    } else {
+        record_flush(s->sim.rec);
+    }
     if (s->agones && now - s->last_agones_ns >= AGONES_PERIOD_S * 1000000000ull - 100000000ull) {
         s->last_agones_ns = now;
         agones_call(s->agones);
@@ -350,7 +365,7 @@ static int loop_build_world(loop_server* s, owners* restored, nv_error* err) {
         return s->bad_restore ? -1 : 0;
     }
     checkpoint ck;
-    int rc = persist_read(c->restore, &ck, err);
+    int rc = persist_recover(c->restore, &ck, err);
     if (!rc && (rc = sim_restore(&s->sim, &ck, (uint32_t)c->threads, uv_hrtime(), restored, err)) != 0)
         nv_error_prefix(err, "--restore %s", c->restore);
     if (!rc) {
@@ -366,31 +381,58 @@ static int loop_build_world(loop_server* s, owners* restored, nv_error* err) {
     return rc;
 }
 
-/* --record: a base checkpoint first (the log's start), then the log. */
-static int loop_start_record(loop_server* s, nv_error* err) {
+/* Record file number n of --record: its base checkpoint first (the
+ * log's start), then the log; LOG and LOG.ckpt then point at it. */
+static int loop_record_open(loop_server* s, uint32_t n, record** out, nv_error* err) {
     const cfg_server* c = s->cfg;
-    char base[CFG_PATH_MAX + 8];
-    snprintf(base, sizeof base, "%s.ckpt", c->record);
-    /* A restart must not wipe the log of the run before it (the one a
-     * crash would be replayed from): it moves to LOG.prev, and its base to
-     * LOG.ckpt.prev when the new base is written. */
-    char prev[CFG_PATH_MAX + 8];
-    snprintf(prev, sizeof prev, "%s%s", c->record, CHECKPOINT_PREVIOUS_SUFFIX);
-    if (rename(c->record, prev) == 0)
-        log_info("record: the previous log is now %s (replay it with %s%s)", prev, base, CHECKPOINT_PREVIOUS_SUFFIX);
-    else if (errno != ENOENT)
-        return nv_error_set(err, "--record: cannot move the previous log %s aside: %s", c->record, strerror(errno));
+    char base[CFG_PATH_MAX + 40], log[CFG_PATH_MAX + 32];
+    record_segment_name(log, sizeof log, c->record, n, NULL);
+    record_segment_name(base, sizeof base, c->record, n, RECORD_BASE_SUFFIX);
     size_t bytes;
     uint64_t ms;
     if (persist_write_now(&s->persist, base, &bytes, &ms, err)) return nv_error_prefix(err, "--record");
     world* w = s->sim.world;
-    if (record_open(&s->sim.rec, c->record, base, nv_world_tick(w), nv_world_state_hash(w),
-                    (uint32_t)c->record_hash_interval, err))
+    if (record_open(out, log, base, nv_world_tick(w), nv_world_state_hash(w), (uint32_t)c->record_hash_interval, err))
         return -1;
-    log_info("recording to %s from tick %llu (base checkpoint %s: %zu bytes in %llu ms; a hash every %g ticks)",
-             c->record, (unsigned long long)nv_world_tick(w), base, bytes, (unsigned long long)ms,
-             c->record_hash_interval);
+    nv_error why;
+    if (record_segment_link(c->record, n, &why)) log_warn("%s (the log goes on in %s)", why.message, log);
+    log_info("recording to %s from tick %llu (base checkpoint %s: %zu bytes in %llu ms; a hash every %g ticks)", log,
+             (unsigned long long)nv_world_tick(w), base, bytes, (unsigned long long)ms, c->record_hash_interval);
     return 0;
+}
+
+/* --record: a new numbered file for every start, so that a restart never
+ * touches the logs of the runs before it. */
+static int loop_start_record(loop_server* s, nv_error* err) {
+    const cfg_server* c = s->cfg;
+    if (record_segment_next(c->record, &s->record_seq, err)) return nv_error_prefix(err, "--record");
+    if (loop_record_open(s, s->record_seq, &s->sim.rec, err)) return -1;
+    record_segment_prune(c->record, s->record_seq, (uint32_t)c->record_keep);
+    s->last_record_sync_ns = uv_hrtime();
+    return 0;
+}
+
+/* A record file at its cap goes on in the next one, from a base taken now
+ * (between ticks). The base is written on the loop thread: a rotation
+ * costs one checkpoint's write. */
+static void loop_record_rotate(loop_server* s) {
+    const cfg_server* c = s->cfg;
+    uint64_t cap = (uint64_t)c->record_max_bytes;
+    if (!s->sim.rec || !cap || s->stopping || record_bytes(s->sim.rec) < cap) return;
+    uint64_t now = uv_hrtime();
+    if (now < s->record_retry_ns) return;
+    record* next = NULL;
+    nv_error err;
+    if (loop_record_open(s, s->record_seq + 1, &next, &err)) {
+        log_error("record: cannot start the next file: %s; %s goes on past its cap (next try in 10 s)", err.message,
+                  record_path(s->sim.rec));
+        s->record_retry_ns = now + 10ull * 1000000000ull;
+        return;
+    }
+    s->record_seq++;
+    record_close_next(s->sim.rec, nv_world_tick(s->sim.world), record_path(next), &s->loop);
+    s->sim.rec = next;
+    record_segment_prune(c->record, s->record_seq, (uint32_t)c->record_keep);
 }
 
 static void loop_edge_limits(const cfg_server* c, edge_limits* l) {
@@ -437,6 +479,8 @@ static int loop_start(loop_server* s, nv_error* err) {
     net_config nc = {c->snapshot_url, c->compact_url, c->command_url, c->view_url, c->http, {0}};
     loop_edge_limits(c, &nc.limits);
     persist_init(&s->persist, &s->loop, &s->sim, &s->cmd.owners, &s->m, c->checkpoint);
+    /* No writer runs yet: what lies beside the file is an earlier crash's. */
+    if (c->checkpoint[0]) persist_tidy(c->checkpoint);
     /* Before the sockets open: no request can change the world before
      * the base checkpoint is taken. */
     if (c->record[0] && loop_start_record(s, err)) return -1;

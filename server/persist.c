@@ -114,8 +114,10 @@ void persist_final(persist* p) {
 
 int persist_write_now(persist* p, const char* path, size_t* bytes, uint64_t* ms, nv_error* err) {
     checkpoint c;
-    uint64_t t0 = uv_hrtime();
-    if (persist_capture(p, &c, err)) return -1;
+    uint64_t t0 = uv_hrtime(), in_flight_capture_ns = p->capture_ns; /* a background write's, reported later */
+    int captured = persist_capture(p, &c, err);
+    p->capture_ns = in_flight_capture_ns;
+    if (captured) return -1;
     int rc = nv_checkpoint_write_captured(path, &c, err);
     nv_checkpoint_free(&c);
     *bytes = rc ? 0 : persist_file_size(path);
@@ -123,12 +125,41 @@ int persist_write_now(persist* p, const char* path, size_t* bytes, uint64_t* ms,
     return rc;
 }
 
+/* Why the restore did not read `path` itself (used: CHECKPOINT_USED_*). */
+static void persist_log_choice(const char* path, const checkpoint_recovery* r) {
+    if (r->used == CHECKPOINT_USED_PREVIOUS)
+        log_warn("--restore: refused %s: %s; resuming from the previous checkpoint %s%s", path, r->refused.message,
+                 path, CHECKPOINT_PREVIOUS_SUFFIX);
+    else if (r->used == CHECKPOINT_USED_TEMPORARY)
+        log_warn("--restore: %s; resuming from the newer complete checkpoint a write cut short left", r->refused.message);
+}
+
 int persist_read(const char* path, checkpoint* out, nv_error* err) {
-    int used = 0;
-    nv_error refused;
-    if (nv_checkpoint_read_newest(path, out, &used, &refused, err)) return nv_error_prefix(err, "--restore %s", path);
-    if (used)
-        log_warn("--restore: refused %s: %s; resuming from the previous checkpoint %s%s", path, refused.message, path,
-                 CHECKPOINT_PREVIOUS_SUFFIX);
+    checkpoint_recovery r;
+    if (nv_checkpoint_find_newest(path, out, &r, err)) return nv_error_prefix(err, "--restore %s", path);
+    persist_log_choice(path, &r);
     return 0;
+}
+
+int persist_recover(const char* path, checkpoint* out, nv_error* err) {
+    checkpoint_recovery r;
+    if (nv_checkpoint_recover(path, out, &r, err)) return nv_error_prefix(err, "--restore %s", path);
+    persist_log_choice(path, &r);
+    if (r.used == CHECKPOINT_USED_TEMPORARY && !r.tidy.message[0])
+        log_info("--restore: the checkpoint a write cut short is now %s", r.file);
+    if (r.tidy.message[0]) log_warn("--restore: %s (continuing)", r.tidy.message);
+    if (r.removed)
+        log_info("--restore: removed %d temporary file%s a write cut short left beside %s", r.removed,
+                 r.removed == 1 ? "" : "s", path);
+    return 0;
+}
+
+void persist_tidy(const char* path) {
+    int removed = 0;
+    nv_error err;
+    if (nv_checkpoint_remove_temporaries(path, &removed, &err))
+        log_warn("checkpoint: cannot look for temporary files beside %s: %s", path, err.message);
+    else if (removed)
+        log_info("checkpoint: removed %d temporary file%s a write cut short left beside %s", removed,
+                 removed == 1 ? "" : "s", path);
 }

@@ -65,8 +65,16 @@ int persist_final_failed(const persist* p);
  * before the loop runs). *bytes: the file's size. */
 int persist_write_now(persist* p, const char* path, size_t* bytes, uint64_t* ms, nv_error* err);
 
-/* --restore: `path`, or path.prev when path is missing or refused (the
- * reason is logged). -1 with both reasons when neither can be used. */
+/* --restore: the newest whole checkpoint of path, path.prev and the
+ * complete temporary files a write cut short left (path.tmp.*;
+ * nv_checkpoint_find_newest), the reason path was not used logged. -1
+ * with the reasons when none can be used. Reads only (--check-config). */
 int persist_read(const char* path, checkpoint* out, nv_error* err);
+/* The same for a server about to run: then a temporary file it used takes
+ * path's place and the other temporaries are removed (logged). */
+int persist_recover(const char* path, checkpoint* out, nv_error* err);
+/* A server that writes checkpoints to `path`: the temporaries an earlier
+ * run's crash left beside it are removed (they hold tokens; logged). */
+void persist_tidy(const char* path);
 
 #endif

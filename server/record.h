@@ -25,32 +25,73 @@
  *                              breach, full, capsized, sunk or removed; K the
  *                              compartment or -1), in the world's order
  *   end TICK                   the server stopped cleanly
+ *   next TICK FILE             the log reached its size cap at TICK and goes
+ *                              on in FILE (same directory), whose base is the
+ *                              world at that moment (version 4)
  *
  * TICK is nv_world_tick when the change was made: it takes effect in the step
  * to TICK + 1. The writer is stdio-buffered on the loop thread (no system
- * call per event) and flushed once a second and at the end, so a crash
- * loses at most about a second. The log holds vessel tokens: it is
- * created with mode 0600. Loop thread only (the reader: any one thread). */
+ * call per event), flushed once a second and fdatasync'ed every checkpoint
+ * interval (on libuv's pool, record_sync), at each file's end and at the
+ * close, so a crash loses at most about a second and a power cut at most an
+ * interval. The log holds vessel tokens: it is created with mode 0600. Loop
+ * thread only (the reader: any one thread).
+ *
+ * The server's --record LOG is a series of numbered files (record_segment_*):
+ * LOG.000001 with its base checkpoint LOG.000001.ckpt, LOG.000002 ..., one
+ * for every start and one more each time a file reaches the size cap (the
+ * new file's base is written then); LOG and LOG.ckpt are symbolic links to
+ * the newest. A file never changes its name, and the oldest beyond the
+ * number kept are removed. Each file replays alone from its base; files
+ * replay in a row when each one's base is where the one before ended. */
 #ifndef NAVAL_SERVER_RECORD_H
 #define NAVAL_SERVER_RECORD_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include <uv.h>
 
 #include "naval/nv_error.h"
 #include "naval/world.h"
 #include "proto.h"
 
-#define RECORD_VERSION 3 /* 2: contacts; 3: breaches, pumps, damage events (version 2 logs still read) */
+#define RECORD_VERSION 4 /* 2: contacts; 3: breaches, pumps, damage events; 4: next (older logs still read) */
 #define RECORD_PATH_MAX 1024
+#define RECORD_SEGMENT_DIGITS 6      /* LOG.000001: names that sort in order */
+#define RECORD_BASE_SUFFIX ".ckpt"   /* a file's base checkpoint: LOG.000001.ckpt */
 
 typedef struct record record;
 
 /* Creates (truncates) `path` and writes the header. */
 int record_open(record** out, const char* path, const char* base_path, uint64_t base_tick, uint64_t base_hash,
                 uint32_t hash_interval, nv_error* err);
-/* Writes "end TICK" when clean, flushes and closes. Safe on NULL. */
+/* Writes "end TICK" when clean, flushes, fdatasyncs and closes. Safe on NULL. */
 void record_close(record* r, uint64_t tick, int clean);
+/* At the size cap: writes "next TICK FILE" (`next`: the file that goes
+ * on, already open), flushes, starts its fdatasync on `loop`'s pool and
+ * closes. Safe on NULL. */
+void record_close_next(record* r, uint64_t tick, const char* next, uv_loop_t* loop);
+/* Flushes and starts an fdatasync on `loop`'s pool (one at a time; on this
+ * thread when none can start). Safe on NULL. */
+void record_sync(record* r, uv_loop_t* loop);
+/* What the file holds once flushed, header included (0 for NULL). */
+uint64_t record_bytes(const record* r);
+const char* record_path(const record* r);
+
+/* ---- the numbered files of --record LOG ---- */
+
+/* LOG.NNNNNN + suffix (NULL: none) into out. */
+void record_segment_name(char* out, size_t cap, const char* log, uint32_t n, const char* suffix);
+/* The number the next file takes: one past the highest of LOG's numbered
+ * files (1 when there are none). A regular file at LOG (an older server's
+ * log) and its LOG.ckpt are first renamed to the next number, kept. */
+int record_segment_next(const char* log, uint32_t* next, nv_error* err);
+/* Removes every numbered file (logs, bases, their temporaries) below
+ * newest - keep + 1; keep 0 keeps all. Failures are logged. */
+void record_segment_prune(const char* log, uint32_t newest, uint32_t keep);
+/* LOG -> LOG.n and LOG.ckpt -> LOG.n.ckpt (relative symbolic links,
+ * replaced atomically); a regular file there is left alone (-1). */
+int record_segment_link(const char* log, uint32_t n, nv_error* err);
 
 void record_spawn(record* r, uint64_t tick, uint32_t id, uint32_t type, double x, double z, double heading,
                   const proto_token* token);
@@ -79,6 +120,7 @@ typedef enum record_kind {
     RECORD_BREACH,
     RECORD_PUMPS,
     RECORD_DAMAGE,
+    RECORD_NEXT,              /* the log goes on in record_reader.next */
 } record_kind;
 
 typedef struct record_event {
@@ -105,7 +147,8 @@ typedef struct record_reader {
     uint64_t base_tick, base_hash;
     uint32_t hash_interval;
     uint64_t line, last_tick;
-    int ended;                /* "end" was read */
+    int ended;                /* "end" or "next" was read */
+    char next[RECORD_PATH_MAX]; /* "next": the file that goes on ("" none) */
     int partial;              /* the file ends inside a line (a crash while writing): ignored */
 } record_reader;
 

@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: MIT
-/* naval-replay CHECKPOINT LOG [--threads K] [--json] [--export-web FILE
- * [--rate HZ]]: runs a session that
+/* naval-replay CHECKPOINT LOG [LOG...] [--threads K] [--json] [--accept-cut]
+ * [--export-web FILE [--rate HZ]]: runs a session that
  * naval-server recorded (--record, server/record.h) again, from its base
  * checkpoint: steps the restored world tick by tick with the server's own
  * autopilot (sim_step), applies each logged change at its tick through the
  * server's own code (apply.h), and compares every logged state hash with
  * the world's; --export-web writes the session for the browser as it
- * goes (replay_export.h). Exit codes: 0 every hash matched, 1 the first mismatch (or
- * a logged change that no longer applies, such as a spawn that gets
- * another id; or a write to the export that failed), 2 bad arguments,
- * unreadable files or an export that cannot be created. */
+ * goes (replay_export.h). Logs after the first go on where the one before
+ * ended (the next files of a log the server rotated at its size cap): each
+ * one's base must be the replayed world at that point. Exit codes: 0 every
+ * hash matched, 1 the first mismatch (or a logged change that no longer
+ * applies, such as a spawn that gets another id; or a write to the export
+ * that failed; or a last log without its end line, a server killed or a
+ * file cut short, unless --accept-cut), 2 bad arguments, unreadable files,
+ * a log that does not go on from the one before, or an export that cannot
+ * be created. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,9 +32,16 @@
 #include "replay_export.h"
 #include "sim.h"
 
+#define REPLAY_MAX_LOGS 4096
+
 typedef struct replay {
     const char* checkpoint_path;
-    const char* log_path;
+    const char* log_path;                  /* the log being read */
+    const char* log_paths[REPLAY_MAX_LOGS];
+    int log_count, log_index;
+    int accept_cut;                        /* --accept-cut: a log without its end line is not a failure */
+    int cut;                               /* the last log has no end line (and it was not accepted) */
+    uint64_t first_base_tick;
     uint32_t threads;
     int json;
     const char* export_path;               /* --export-web; NULL: none */
@@ -50,14 +62,19 @@ typedef struct replay {
 
 static void replay_usage(FILE* out) {
     fputs(
-        "usage: naval-replay CHECKPOINT LOG [--threads K] [--json] [--export-web FILE [--rate HZ]]\n"
-        "Runs a session naval-server recorded (--record LOG; its base checkpoint is LOG.ckpt) again:\n"
-        "restores CHECKPOINT, steps the world, applies the logged changes at their ticks with the\n"
-        "server's own code and compares every logged state hash and contact. Exit 0 when all match, 1 on the\n"
-        "first mismatch (its tick and both hashes named) or a failed write to --export-web's file, 2 on\n"
-        "bad arguments or files.\n"
+        "usage: naval-replay CHECKPOINT LOG [LOG...] [--threads K] [--json] [--accept-cut]\n"
+        "                    [--export-web FILE [--rate HZ]]\n"
+        "Runs a session naval-server recorded (--record LOG: files LOG.000001, LOG.000002, ... with their\n"
+        "base checkpoints LOG.000001.ckpt, ...; LOG and LOG.ckpt link to the newest) again: restores\n"
+        "CHECKPOINT, steps the world, applies the logged changes at their ticks with the server's own code\n"
+        "and compares every logged state hash and contact. More LOGs go on where the one before ended\n"
+        "(the files a log's size cap started, in order: LOG.000001.ckpt LOG.000001 LOG.000002 ...). Exit 0\n"
+        "when all match, 1 on the first mismatch (its tick and both hashes named), a failed write to\n"
+        "--export-web's file or a last log without its end line (the server was killed, or the file cut),\n"
+        "2 on bad arguments or files, or a LOG that does not go on from the one before.\n"
         "  --threads K   simulation threads (default: all cores; the result does not depend on it)\n"
         "  --json        the summary as JSON on stdout\n"
+        "  --accept-cut  a last log without its end line replays what it holds and exits 0\n"
         "  --export-web FILE  also write the session for the browser: world info, hulls and full\n"
         "                snapshots in one file (docs/protocol.md, \"Replay files\"); open it in the\n"
         "                page with ?replay=URL or its Open button. Removed if the replay diverges\n"
@@ -67,12 +84,14 @@ static void replay_usage(FILE* out) {
 
 static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
     r->threads = (uint32_t)nv_jobs_hardware_threads();
-    const char* files[2] = {NULL, NULL};
+    const char* files[1 + REPLAY_MAX_LOGS] = {NULL};
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
         const char* a = argv[i];
         if (!strcmp(a, "--json")) {
             r->json = 1;
+        } else if (!strcmp(a, "--accept-cut")) {
+            r->accept_cut = 1;
         } else if (!strcmp(a, "--threads")) {
             char* end = NULL;
             long k = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
@@ -91,21 +110,23 @@ static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
             r->rate_hz = hz;
         } else if (a[0] == '-' && a[1]) {
             /* The tools' unknown-option message (tools/cli.h), with the nearest flag. */
-            static const char* const flags[] = {"--threads", "--json", "--export-web", "--rate", "--help", NULL};
+            static const char* const flags[] = {"--threads", "--json",  "--accept-cut", "--export-web",
+                                                "--rate",    "--help", NULL};
             const char* near = cli_suggest(a, flags);
             if (near) return nv_error_set(err, "unknown option '%s' (did you mean %s?)", a, near);
             return nv_error_set(err, "unknown option '%s'", a);
-        } else if (nfiles < 2) {
+        } else if (nfiles < 1 + REPLAY_MAX_LOGS) {
             files[nfiles++] = a;
         } else {
-            return nv_error_set(err, "%s: one checkpoint and one log only", a);
+            return nv_error_set(err, "%s: one checkpoint and at most %d logs", a, REPLAY_MAX_LOGS);
         }
     }
-    if (nfiles != 2) return nv_error_set(err, "expected CHECKPOINT and LOG");
+    if (nfiles < 2) return nv_error_set(err, "expected CHECKPOINT and LOG");
     if (r->rate_hz > 0.0 && !r->export_path) return nv_error_set(err, "--rate: only with --export-web FILE");
     if (r->rate_hz == 0.0) r->rate_hz = REPLAY_DEFAULT_RATE_HZ;
     r->checkpoint_path = files[0];
-    r->log_path = files[1];
+    for (int i = 1; i < nfiles; i++) r->log_paths[r->log_count++] = files[i];
+    r->log_path = r->log_paths[0];
     return 0;
 }
 
@@ -123,6 +144,7 @@ static int replay_open(replay* r, nv_error* err) {
                           r->log.base_path);
     else if (sim_restore(&r->sim, &c, r->threads, 0, &r->owners, err))
         rc = nv_error_prefix(err, "%s", r->checkpoint_path);
+    r->first_base_tick = r->log.base_tick;
     nv_checkpoint_free(&c);
     return rc;
 }
@@ -226,6 +248,7 @@ static int replay_event(replay* r, const record_event* ev) {
         return 0;
     }
     case RECORD_END:
+    case RECORD_NEXT:
         return 0;
     }
     snprintf(r->failure, sizeof r->failure, "%.300s:%" PRIu64 ": tick %" PRIu64 ": %s", r->log.path, line, ev->tick,
@@ -273,8 +296,26 @@ static int replay_export_begin(replay* r, nv_error* err) {
     return 0;
 }
 
-/* 0 when the whole log replayed, 1 when it diverged, -1 unreadable. */
-static int replay_run(replay* r, nv_error* err) {
+/* The next log, which must go on from the world as the replay left it
+ * (its base: this tick and this state hash). */
+static int replay_next_log(replay* r, nv_error* err) {
+    const char* before = r->log_path;
+    int ended = r->log.ended;
+    record_reader_close(&r->log);
+    r->log_path = r->log_paths[++r->log_index];
+    if (record_reader_open(&r->log, r->log_path, err)) return -1;
+    world* w = r->sim.world;
+    uint64_t tick = nv_world_tick(w), hash = nv_world_state_hash(w);
+    if (r->log.base_tick == tick && r->log.base_hash == hash) return 0;
+    return nv_error_set(err,
+                        "%s starts from tick %" PRIu64 " (hash %016" PRIx64 ") but %s %s at tick %" PRIu64
+                        " (hash %016" PRIx64 "): not the log that goes on from it",
+                        r->log_path, r->log.base_tick, r->log.base_hash, before,
+                        ended ? "ended" : "was cut short (no end line)", tick, hash);
+}
+
+/* The log being read, to its end. */
+static int replay_run_log(replay* r, nv_error* err) {
     record_event ev;
     int got;
     while ((got = record_read(&r->log, &ev, err)) == 1) {
@@ -296,6 +337,15 @@ static int replay_run(replay* r, nv_error* err) {
     return got < 0 ? -1 : 0;
 }
 
+/* 0 when every log replayed, 1 when it diverged, -1 unreadable. */
+static int replay_run(replay* r, nv_error* err) {
+    for (;;) {
+        int rc = replay_run_log(r, err);
+        if (rc || r->log_index + 1 >= r->log_count) return rc;
+        if (replay_next_log(r, err)) return -1;
+    }
+}
+
 static void replay_print(const replay* r, int ok, double seconds) {
     uint64_t end = nv_world_tick(r->sim.world);
     if (r->json) {
@@ -303,10 +353,11 @@ static void replay_print(const replay* r, int ok, double seconds) {
                ", \"end_tick\": %" PRIu64 ", \"steps\": %" PRIu64 ", \"spawns\": %" PRIu64 ", \"controls\": %" PRIu64
                ", \"despawns\": %" PRIu64 ", \"hashes_matched\": %" PRIu64 ", \"contacts_matched\": %" PRIu64
                ", \"breaches\": %" PRIu64 ", \"pumps\": %" PRIu64 ", \"damage_events_matched\": %" PRIu64
-               ", \"clean_end\": %s, \"ok\": %s",
-               r->checkpoint_path, r->log_path, r->threads, r->log.base_tick, end, r->steps, r->spawns, r->controls,
+               ", \"clean_end\": %s, \"cut\": %s, \"logs\": %d, \"ok\": %s",
+               r->checkpoint_path, r->log_path, r->threads, r->first_base_tick, end, r->steps, r->spawns, r->controls,
                r->despawns, r->matched, r->contacts, r->breaches, r->pumps, r->damage_events,
-               r->log.ended ? "true" : "false", ok ? "true" : "false");
+               r->log.ended ? "true" : "false", r->log.ended ? "false" : "true", r->log_index + 1,
+               ok ? "true" : "false");
         if (r->export_path && ok)
             printf(", \"export_web\": \"%s\", \"exported_snapshots\": %u, \"export_stride\": %u", r->export_path,
                    r->exported, r->export_stride);
@@ -318,15 +369,18 @@ static void replay_print(const replay* r, int ok, double seconds) {
     }
     printf("replayed ticks %" PRIu64 "..%" PRIu64 " (%" PRIu64 " steps, %.2f s): %" PRIu64 " spawns, %" PRIu64
            " controls, %" PRIu64 " despawns\n",
-           r->log.base_tick, end, r->steps, seconds, r->spawns, r->controls, r->despawns);
+           r->first_base_tick, end, r->steps, seconds, r->spawns, r->controls, r->despawns);
+    if (r->log_index > 0) printf("%d logs in a row, the last %s\n", r->log_index + 1, r->log_path);
     printf("%" PRIu64 " state hash%s matched%s\n", r->matched, r->matched == 1 ? "" : "es",
-           ok ? "" : " before the mismatch");
+           ok ? "" : (r->cut ? " (the log is cut short)" : " before the mismatch"));
     if (r->export_path && ok)
         printf("exported %u snapshots (every %u ticks and the last) to %s\n", r->exported, r->export_stride,
                r->export_path);
     if (ok && !r->log.ended)
-        printf("note: the log has no end line (the server did not stop cleanly)%s\n",
+        printf("note: the log has no end line (the server did not stop cleanly), accepted (--accept-cut)%s\n",
                r->log.partial ? "; its last, partial line was ignored" : "");
+    if (r->log.next[0])
+        printf("note: the session goes on in %s (name it after %s to replay on)\n", r->log.next, r->log_path);
 }
 
 int main(int argc, char** argv) {
@@ -351,6 +405,17 @@ int main(int argc, char** argv) {
         code = r.export_failed ? 1 : 2;
     } else {
         int rc = replay_run(&r, &err);
+        /* A log without its end line: the server was killed or the file
+         * cut; what it holds matched, but the session is not all there. */
+        if (rc == 0 && !r.log.ended && !r.accept_cut) {
+            r.cut = 1;
+            rc = 1;
+            snprintf(r.failure, sizeof r.failure,
+                     "%.300s ends without its end line after line %" PRIu64 " (tick %" PRIu64
+                     "%s): the server was killed or the file cut short; what it holds matched (--accept-cut to "
+                     "accept a cut log)",
+                     r.log_path, r.log.line, r.log.last_tick, r.log.partial ? ", a partial last line ignored" : "");
+        }
         /* The file is the session only when the whole log replayed. */
         if (r.out && rc == 0 && replay_export_finish(r.out, &r.sim, &err)) {
             r.export_failed = 1;
@@ -369,7 +434,9 @@ int main(int argc, char** argv) {
         } else {
             replay_print(&r, rc == 0, (double)(uv_hrtime() - t0) * 1e-9);
             if (rc) fprintf(stderr, "naval-replay: %s\n", r.failure);
-            if (rc && r.export_path) fprintf(stderr, "naval-replay: %s removed: not the recorded session\n", r.export_path);
+            if (rc && r.export_path)
+                fprintf(stderr, "naval-replay: %s removed: %s\n", r.export_path,
+                        r.cut ? "the log is cut short" : "not the recorded session");
             code = rc ? 1 : 0;
         }
     }
