@@ -6,7 +6,11 @@
  * the log matches every state hash (at two thread counts); a log with one
  * control value changed makes it exit 1 naming the tick; a checkpoint
  * that is not the log's base is refused with exit 2. Spawns placed in free
- * water (off the island, apart) are logged where they went and replay. */
+ * water (off the island, apart) are logged where they went and replay.
+ * Restarts write new numbered files and keep the old; a killed server's
+ * log is cut (exit 1, 0 with --accept-cut); a flood under a tiny cap
+ * rotates the log, keeps the newest files and they replay in a row. */
+#include <dirent.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <setjmp.h>
@@ -231,30 +235,142 @@ static void test_tampered_log(void** state) {
     assert_true(logged_contains(err_path, "session.rec"));
 }
 
-/* A restart with the same --record keeps the run before it: the log moves
- * to LOG.prev and its base to LOG.ckpt.prev, and they still replay. */
+/* A restart with the same --record keeps the run before it: each run
+ * writes the next numbered file (LOG and LOG.ckpt link to the newest), the
+ * earlier one stays as it was and still replays. */
 static void test_restart_keeps_previous_log(void** state) {
     (void)state;
-    size_t size = 0, moved_size = 0;
-    char* before = logged_slurp(rec, &size);
+    size_t size = 0, kept_size = 0;
+    char* before = logged_slurp(rec, &size); /* through the link: run 1's file */
     assert_non_null(before);
     const char* extra[] = {"--boats", "3", "--threads", "1", "--record", rec, NULL};
-    if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not restart");
-    assert_int_equal(logged_stop(&srv, SIGTERM, 10.0, log_path, 0), 0);
-    char rec_prev[160], base_prev[160];
-    snprintf(rec_prev, sizeof rec_prev, "%s.prev", rec);
-    snprintf(base_prev, sizeof base_prev, "%s.prev", base);
-    char* moved = logged_slurp(rec_prev, &moved_size);
-    assert_non_null(moved);
-    assert_int_equal(moved_size, size);
-    assert_memory_equal(moved, before, size);
-    free(moved);
+    for (int run = 2; run <= 3; run++) {
+        if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not restart");
+        assert_int_equal(logged_stop(&srv, SIGTERM, 10.0, log_path, 0), 0);
+    }
+    char first[160], first_base[170], third[160], link[200];
+    snprintf(first, sizeof first, "%s.000001", rec);
+    snprintf(first_base, sizeof first_base, "%s.000001.ckpt", rec);
+    snprintf(third, sizeof third, "%s.000003", rec);
+    char* kept = logged_slurp(first, &kept_size);
+    assert_non_null(kept);
+    assert_int_equal(kept_size, size);
+    assert_memory_equal(kept, before, size);
+    free(kept);
     free(before);
-    assert_true(logged_contains(log_path, "the previous log is now"));
-    assert_int_equal(replay(base_prev, rec_prev, "1"), 0);
+    ssize_t n = readlink(rec, link, sizeof link - 1);
+    assert_true(n > 0);
+    link[n] = '\0';
+    assert_string_equal(link, "session.rec.000003");
+    assert_true(logged_contains(log_path, "recording to"));
+    assert_int_equal(replay(first_base, first, "1"), 0);
+    assert_int_equal(replay(base, rec, "1"), 0); /* the links: run 3 */
     struct stat sb;
-    assert_int_equal(stat(rec, &sb), 0);
+    assert_int_equal(stat(third, &sb), 0);
     assert_int_equal(sb.st_mode & 0777, 0600); /* it holds tokens */
+    /* Run 3 is a new world, not run 2 going on: refused in a row. */
+    char second[160];
+    snprintf(second, sizeof second, "%s.000002", rec);
+    const char* argv[] = {NAVAL_REPLAY_PATH, first_base, first, second, NULL};
+    assert_int_equal(logged_run(argv, out_path, err_path, 30.0), 2);
+    assert_true(logged_contains(err_path, "not the log that goes on from it"));
+}
+
+/* A session killed with SIGKILL: its log has no end line; naval-replay
+ * says so and exits 1, and 0 with --accept-cut. */
+static void test_killed_log_is_cut(void** state) {
+    (void)state;
+    char killed[160], killed_base[170];
+    snprintf(killed, sizeof killed, "%s/killed.rec", dir);
+    snprintf(killed_base, sizeof killed_base, "%s/killed.rec.ckpt", dir);
+    const char* extra[] = {"--boats", "3", "--threads", "1", "--record", killed, "--record-hash-interval", "5", NULL};
+    if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not start");
+    proc_sleep_ms(1500); /* a flush (every second) with some hashes in it */
+    proc_stop(&srv, SIGKILL, 5.0);
+    assert_int_equal(count_lines(killed, "\nend "), 0);
+    assert_int_equal(replay(killed_base, killed, "1"), 1);
+    assert_true(logged_contains(err_path, "ends without its end line"));
+    assert_true(logged_contains(out_path, "\"cut\": true"));
+    const char* argv[] = {NAVAL_REPLAY_PATH, killed_base, killed, "--threads", "1", "--accept-cut", NULL};
+    assert_int_equal(logged_run(argv, out_path, err_path, 30.0), 0);
+    assert_true(logged_contains(out_path, "no end line"));
+}
+
+/* A flood of controls under a tiny cap: the log goes on in new files, each
+ * near the cap, only the newest --record-keep stay (with their bases), and
+ * they replay in a row from the oldest kept one's base, each one alone too. */
+static void test_capped_log_rotates(void** state) {
+    (void)state;
+    /* A file ends at the first turn of the loop after it reaches the cap:
+     * past it by at most what one turn logged (here a few lines). */
+    enum { CAP = 2000, KEEP = 3, SLACK = 1024 };
+    char flood[160];
+    snprintf(flood, sizeof flood, "%s/flood/f.rec", dir);
+    char sub[160];
+    snprintf(sub, sizeof sub, "%s/flood", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    const char* extra[] = {"--boats", "2", "--threads", "1", "--record", flood, "--record-max-bytes", "2000",
+                           "--record-keep", "3", "--record-hash-interval", "1", "--checkpoint-interval", "1", NULL};
+    if (logged_start(&srv, extra, log_path, 20.0)) fail_msg("naval-server did not start");
+    nvc_client* a = connect_to(&srv, 0);
+    nv_error e;
+    nvc_vessel boat;
+    if (nvc_spawn(a, "skiff", 0, 40.0, -40.0, 0.5, &boat, &e)) fail_msg("spawn: %s", e.message);
+    /* As fast as the rate limit lets one connection (100 a second). */
+    double end = proc_now() + 3.0;
+    for (int i = 0; proc_now() < end; i++) {
+        if (nvc_control(a, &boat, (float)sin(i * 0.1), (float)cos(i * 0.07), &e)) fail_msg("control: %s", e.message);
+        proc_sleep_ms(12);
+    }
+    assert_int_equal(logged_stop(&srv, SIGTERM, 10.0, log_path, 0), 0);
+    nvc_close(a);
+    /* The files there: KEEP logs and their bases, numbered in a row. */
+    DIR* d = opendir(sub);
+    assert_non_null(d);
+    unsigned lo = 0, hi = 0, logs = 0, bases = 0;
+    struct dirent* ent;
+    while ((ent = readdir(d)) != NULL) {
+        unsigned n = 0;
+        char tail[32] = "";
+        if (sscanf(ent->d_name, "f.rec.%6u%31s", &n, tail) < 1) continue;
+        if (!strcmp(tail, ".ckpt")) bases++;
+        else if (!tail[0]) logs++;
+        else fail_msg("unexpected file %s", ent->d_name);
+        if (!lo || n < lo) lo = n;
+        if (n > hi) hi = n;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%.300s", sub, ent->d_name);
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        if (!tail[0] && st.st_size > CAP + SLACK) fail_msg("%s: %lld bytes, cap %d", path, (long long)st.st_size, CAP);
+    }
+    closedir(d);
+    if (hi < KEEP + 2) fail_msg("only %u files: the flood did not rotate the log", hi);
+    assert_int_equal(logs, KEEP);
+    assert_int_equal(bases, KEEP);
+    assert_int_equal(hi - lo + 1, KEEP);
+    assert_true(logged_contains(log_path, "removed"));
+    /* In a row, from the oldest kept base. */
+    char paths[KEEP][180], first_base[190];
+    for (unsigned k = 0; k < KEEP; k++) snprintf(paths[k], sizeof paths[k], "%s.%06u", flood, lo + k);
+    snprintf(first_base, sizeof first_base, "%s.ckpt", paths[0]);
+    const char* argv[] = {NAVAL_REPLAY_PATH, first_base, paths[0], paths[1], paths[2], "--threads", "1", "--json",
+                          NULL};
+    int rc = logged_run(argv, out_path, err_path, 60.0);
+    if (rc != 0) {
+        char* err = logged_slurp(err_path, NULL);
+        fail_msg("naval-replay of %u..%u in a row exited %d: %s", lo, hi, rc, err ? err : "");
+    }
+    assert_true(logged_contains(out_path, "\"logs\": 3"));
+    assert_true(logged_contains(out_path, "\"clean_end\": true"));
+    /* The middle one alone, from its own base: it ends with "next". */
+    char mid_base[190];
+    snprintf(mid_base, sizeof mid_base, "%s.ckpt", paths[1]);
+    assert_int_equal(count_lines(paths[1], "\nnext "), 1);
+    assert_int_equal(replay(mid_base, paths[1], "1"), 0);
+    /* Out of order: refused. */
+    const char* wrong[] = {NAVAL_REPLAY_PATH, first_base, paths[0], paths[2], NULL};
+    assert_int_equal(logged_run(wrong, out_path, err_path, 60.0), 2);
 }
 
 /* Spawns go to free water (placed off the island, their footprints clear
@@ -327,6 +443,8 @@ int main(void) {
         cmocka_unit_test(test_tampered_contact),
         cmocka_unit_test(test_restart_keeps_previous_log),
         cmocka_unit_test(test_placed_spawns_replay),
+        cmocka_unit_test(test_killed_log_is_cut),
+        cmocka_unit_test(test_capped_log_rotates),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

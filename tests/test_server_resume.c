@@ -6,6 +6,7 @@
  * record and Agones from flags, environment and their cross-checks. */
 #include <math.h>
 #include <setjmp.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -198,6 +199,11 @@ static void test_record_round_trip(void** state) {
     record_control(r, 125, 7, -0.30000001192092896, 1.0);
     record_hash(r, 150, 0xfedcba9876543210ull);
     record_despawn(r, 150, 7);
+    /* What the size cap counts is what the file holds. */
+    record_flush(r);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(record_bytes(r), (uint64_t)st.st_size);
     record_close(r, 151, 1);
 
     record_reader rd;
@@ -247,12 +253,35 @@ static void assert_log_refused(const char* text, int at_open, const char* expect
     if (!strstr(err.message, expect)) fail_msg("message '%s' lacks '%s'", err.message, expect);
 }
 
+/* "next TICK FILE": the log goes on in FILE; the reader stops there. */
+static void test_record_next(void** state) {
+    (void)state;
+    const char* path = temp_file();
+    write_text(path, "naval-record 4\nbase 10 00000000000000ff /x.ckpt\nhash_interval 60\n12 hash 00000000000000aa\n"
+                     "next 12 x.rec.000002\n");
+    record_reader rd;
+    nv_error err;
+    if (record_reader_open(&rd, path, &err)) fail_msg("%s", err.message);
+    record_event ev;
+    assert_int_equal(record_read(&rd, &ev, &err), 1);
+    assert_int_equal(ev.kind, RECORD_HASH);
+    assert_int_equal(record_read(&rd, &ev, &err), 1);
+    assert_true(ev.kind == RECORD_NEXT && ev.tick == 12);
+    assert_string_equal(rd.next, "x.rec.000002");
+    assert_int_equal(record_read(&rd, &ev, &err), 0);
+    assert_true(rd.ended);
+    record_reader_close(&rd);
+    unlink(path);
+    assert_log_refused("naval-record 4\nbase 10 00000000000000ff /x.ckpt\nhash_interval 60\nnext 12\n", 0,
+                       ":4: not a record event");
+}
+
 static void test_record_refusals(void** state) {
     (void)state;
     const char* head = "naval-record 2\nbase 10 00000000000000ff /x.ckpt\nhash_interval 60\n";
     char text[512];
     assert_log_refused("something else\n", 1, "not a naval-server record log");
-    assert_log_refused("naval-record 4\n", 1, "version 4 is not supported");
+    assert_log_refused("naval-record 5\n", 1, "version 5 is not supported");
     assert_log_refused("naval-record 1\n", 1, "version 1 is not supported"); /* no contacts in it */
     assert_log_refused("naval-record 2\nbase ten\n", 1, ":2: expected 'base");
     snprintf(text, sizeof text, "%s12 contact 5 4294967295 0 0.5\n", head);
@@ -340,7 +369,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blob_round_trip),   cmocka_unit_test(test_blob_truncated),
         cmocka_unit_test(test_blob_corrupt),      cmocka_unit_test(test_record_round_trip),
-        cmocka_unit_test(test_record_refusals),   cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_record_refusals),
+        cmocka_unit_test(test_record_next),   cmocka_unit_test(test_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
