@@ -20,6 +20,10 @@
 /* A connection younger than this is not evicted for a newcomer: its
  * request is likely on the way. */
 #define EDGE_EVICT_MIN_AGE_NS 50000000ull
+/* A session that has sent nothing for this long may be closed to make
+ * room for a newcomer of its role: a player between two commands is
+ * idle for far less, and one from a crowded address goes first anyway. */
+#define EDGE_EVICT_MIN_IDLE_NS 1000000000ull
 
 #define EDGE_ADD(x, v) atomic_fetch_add_explicit(&(x), (v), memory_order_relaxed)
 #define EDGE_SUB(x, v) atomic_fetch_sub_explicit(&(x), (v), memory_order_relaxed)
@@ -38,6 +42,11 @@ void edge_limits_default(edge_limits* l) {
     l->max_total = 0;
     l->publish_queue = 1;
     l->peer_messages_per_s = 240;
+    l->request_idle_timeout_s = 300.0;
+    l->peer_idle_timeout_s = 30.0;
+    l->message_timeout_s = 15.0;
+    l->max_requesters = 0;
+    l->max_peers = 0;
 }
 
 uint64_t edge_now_ns(void) { return uv_hrtime(); }
@@ -275,6 +284,9 @@ void edge_conn_pause(edge_conn* c, int paused) {
 static void edge_closed_cb(uv_handle_t* h) {
     edge_conn* c = (edge_conn*)h;
     edge* e = c->e;
+    /* uv_close cancelled its writes (their callbacks ran first): whatever
+     * is still counted was never handed over. */
+    if (c->queued_bytes) EDGE_SUB(e->stats.reply_bytes_queued, c->queued_bytes);
     for (uint32_t i = 0; i < c->q_count; i++)
         edge_buf_unref(e, c->queue[(c->q_head + i) % e->lim.send_queue]);
     if (c->id) {
@@ -291,9 +303,19 @@ static void edge_closed_cb(uv_handle_t* h) {
     EDGE_SUB(e->stats.connection_memory, 1);
 }
 
+/* 127.0.0.1 and ::1, the addresses a program on this host connects
+ * from: not all of 127/8, so that tests can play other hosts from
+ * 127.0.0.2 and up. */
+int edge_conn_is_local(const edge_conn* c) {
+    static const uint8_t v4[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1};
+    static const uint8_t v6[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    return memcmp(c->addr, v4, 16) == 0 || memcmp(c->addr, v6, 16) == 0;
+}
+
 void edge_conn_close(edge_conn* c) {
     if (c->state == EDGE_CLOSING) return;
     edge* e = c->e;
+    if (c->role == EDGE_REQUESTER && c->counted) edge_stream_remove(&e->requesters, c);
     edge_session_closed(c);
     c->state = EDGE_CLOSING;
     edge_conn_set_timed(c, EDGE_LIST_NONE);
@@ -322,12 +344,17 @@ typedef struct edge_write {
     uv_write_t req;
     edge_conn* c;
     void* mem[2];
+    size_t size;
 } edge_write;
+
+static int edge_is_session(const edge_conn* c) {
+    return c->state == EDGE_SESSION && (c->role == EDGE_REQUESTER || c->role == EDGE_PEER);
+}
 
 static void edge_after_write(edge_conn* c, int status) {
     c->writes--;
-    /* A peer's writes progress: the next one waits from now. */
-    if (c->role == EDGE_PEER) c->waiting_ns = c->writes ? edge_now_ns() : 0;
+    /* A session's writes progress: the next one waits from now. */
+    if (c->role == EDGE_PEER || c->role == EDGE_REQUESTER) c->waiting_ns = c->writes ? edge_now_ns() : 0;
     if (c->state == EDGE_CLOSING) return;
     if (status < 0) {
         edge_conn_close(c);
@@ -338,6 +365,9 @@ static void edge_after_write(edge_conn* c, int status) {
         return;
     }
     if (c->state == EDGE_RESPONDING && !c->writes) edge_http_written(c);
+    /* An answer written frees its request's room: requests that waited
+     * in the input go on (reading paused while answers were unread). */
+    else if (c->state == EDGE_SESSION && c->role == EDGE_REQUESTER) edge_session_input(c);
 }
 
 static void edge_private_written(uv_write_t* req, int status) {
@@ -345,6 +375,8 @@ static void edge_private_written(uv_write_t* req, int status) {
     free(w->mem[0]);
     free(w->mem[1]);
     edge_conn* c = w->c;
+    c->queued_bytes -= w->size;
+    EDGE_SUB(c->e->stats.reply_bytes_queued, w->size);
     free(w);
     edge_after_write(c, status);
 }
@@ -361,15 +393,21 @@ int edge_conn_write_two(edge_conn* c, void* head, size_t head_size, const void* 
     w->c = c;
     w->mem[0] = head;
     w->mem[1] = body_owned;
+    w->size = head_size + body_size;
     uv_buf_t bufs[2];
     unsigned n = 0;
     if (head_size) bufs[n++] = uv_buf_init(head, (unsigned)head_size);
     if (body_size) bufs[n++] = uv_buf_init((char*)body, (unsigned)body_size);
     if (!n) bufs[n++] = uv_buf_init((char*)"", 0);
+    if (!c->writes && edge_is_session(c)) c->waiting_ns = edge_now_ns();
     c->writes++;
+    c->queued_bytes += w->size;
+    EDGE_ADD(c->e->stats.reply_bytes_queued, w->size);
     int rv = uv_write(&w->req, (uv_stream_t*)&c->tcp, bufs, n, edge_private_written);
     if (rv) {
         c->writes--;
+        c->queued_bytes -= w->size;
+        EDGE_SUB(c->e->stats.reply_bytes_queued, w->size);
         free(head);
         free(body_owned);
         free(w);
@@ -556,6 +594,16 @@ int edge_send(edge* e, uint32_t conn, const void* data, size_t size) {
     return edge_reply(e, conn, EDGE_PEER_TAG, data, size);
 }
 
+int edge_send_last(edge* e, uint32_t conn, const void* data, size_t size) {
+    return edge_reply(e, conn, EDGE_PEER_LAST_TAG, data, size);
+}
+
+int edge_stream_local_only(edge* e, uint32_t stream, nv_error* err) {
+    if (stream >= e->streams) return nv_error_set(err, "edge: no stream %u", stream);
+    e->local_only |= 1u << stream;
+    return 0;
+}
+
 const edge_stats* edge_get_stats(const edge* e) { return &e->stats; }
 
 /* ---- accepting ----------------------------------------------------------------- */
@@ -628,6 +676,37 @@ static int edge_evict(edge* e, int listener) {
     return 0;
 }
 
+static int edge_session_idle(const edge_conn* c, uint64_t now) {
+    if (c->state != EDGE_SESSION || c->close_after || c->partial_ns || now - c->active_ns < EDGE_EVICT_MIN_IDLE_NS)
+        return 0;
+    return c->role == EDGE_PEER || (c->pending_count == 0 && c->writes == 0);
+}
+
+int edge_evict_session(edge* e, edge_role role) {
+    uint64_t now = edge_now_ns();
+    edge_conn* victim = NULL;
+    uint32_t crowd = 0;
+    /* The most crowded address first, then the longest idle there: one
+     * address that parks sessions cannot keep the others out. */
+    for (edge_conn* c = role == EDGE_PEER ? e->peers.first : e->requesters.first; c; c = c->snext) {
+        if (!edge_session_idle(c, now)) continue;
+        uint32_t n = edge_addr_count(e, c->addr);
+        if (!victim || n > crowd || (n == crowd && c->active_ns < victim->active_ns)) {
+            victim = c;
+            crowd = n;
+        }
+    }
+    if (!victim) return 0;
+    EDGE_ADD(e->stats.sessions_evicted, 1);
+    e->evicted_interval++;
+    char addr[64];
+    edge_address_text(victim->addr, addr, sizeof addr);
+    log_debug("closed idle %s %u from %s (%u connections) to make room", role == EDGE_PEER ? "peer" : "requester",
+              victim->id, addr, crowd);
+    edge_conn_close(victim);
+    return 1;
+}
+
 static void edge_on_connection(uv_stream_t* server, int status) {
     edge_listener* l = (edge_listener*)server;
     edge* e = l->e;
@@ -693,8 +772,9 @@ static void edge_on_connection(uv_stream_t* server, int status) {
 
 /* ---- deadlines and the summary line --------------------------------------------- */
 
-static const char* const edge_timeout_names[EDGE_TIMEOUTS] = {"request heads or handshakes", "idle keep-alives",
-                                                              "stalled subscribers"};
+static const char* const edge_timeout_names[EDGE_TIMEOUTS] = {
+    "request heads or handshakes", "idle keep-alives", "sessions that stopped reading",
+    "idle requesters or silent peers", "half-sent messages"};
 
 static void edge_log_interval(edge* e, uint64_t now) {
     double interval = e->lim.log_interval_s;
@@ -725,6 +805,11 @@ static void edge_log_interval(edge* e, uint64_t now) {
         n += (size_t)snprintf(line + n, sizeof line - n, "%s closed %llu half-open or idle connection%s to make room",
                               n ? ";" : "", (unsigned long long)e->evicted_interval, e->evicted_interval == 1 ? "" : "s");
     e->evicted_interval = 0;
+    if (e->private_interval && n < sizeof line)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%s refused %llu subscriber%s from other hosts to a private "
+                              "stream", n ? ";" : "", (unsigned long long)e->private_interval,
+                              e->private_interval == 1 ? "" : "s");
+    e->private_interval = 0;
     if (e->bad_heads_interval && n < sizeof line)
         n += (size_t)snprintf(line + n, sizeof line - n, "%s answered %llu malformed HTTP request%s", n ? ";" : "",
                               (unsigned long long)e->bad_heads_interval, e->bad_heads_interval == 1 ? "" : "s");
@@ -757,31 +842,46 @@ static void edge_expire(edge* e, edge_timed list, edge_timeout kind, uint64_t no
     }
 }
 
+static void edge_time_out(edge* e, edge_conn* c, edge_timeout kind) {
+    EDGE_ADD(e->stats.timeouts[kind], 1);
+    e->timeouts_interval[kind]++;
+    edge_conn_close(c);
+}
+
+static uint64_t edge_limit_ns(double s) { return s > 0 ? (uint64_t)(s * 1e9) : UINT64_MAX; }
+
+/* Requesters and peers: the deadlines of each state they can park in.
+ * Which one expired, or EDGE_TIMEOUTS for none. */
+static edge_timeout edge_session_expired(const edge* e, const edge_conn* c, uint64_t now) {
+    if (c->waiting_ns && now - c->waiting_ns >= edge_limit_ns(e->lim.send_timeout_s)) return EDGE_TIMEOUT_SEND;
+    if (c->partial_ns && now - c->partial_ns >= edge_limit_ns(e->lim.message_timeout_s)) return EDGE_TIMEOUT_MESSAGE;
+    if (c->close_after) return EDGE_TIMEOUTS;
+    uint64_t idle = edge_limit_ns(c->role == EDGE_PEER ? e->lim.peer_idle_timeout_s : e->lim.request_idle_timeout_s);
+    int quiet = c->role == EDGE_PEER || (c->pending_count == 0 && c->writes == 0);
+    if (quiet && now - c->active_ns >= idle) return EDGE_TIMEOUT_SESSION;
+    return EDGE_TIMEOUTS;
+}
+
 static void edge_on_sweep(uv_timer_t* t) {
     edge* e = t->data;
     uint64_t now = edge_now_ns();
     edge_expire(e, EDGE_LIST_HEAD, EDGE_TIMEOUT_HEAD, now);
     edge_expire(e, EDGE_LIST_IDLE, EDGE_TIMEOUT_IDLE, now);
     if (e->lim.send_timeout_s > 0) {
-        uint64_t limit = (uint64_t)(e->lim.send_timeout_s * 1e9);
+        uint64_t limit = edge_limit_ns(e->lim.send_timeout_s);
         for (uint32_t s = 0; s < e->streams; s++)
             for (edge_conn *c = e->subscribers[s].first, *next; c; c = next) {
                 next = c->snext;
-                if (c->inflight && now - c->write_ns >= limit) {
-                    EDGE_ADD(e->stats.timeouts[EDGE_TIMEOUT_SEND], 1);
-                    e->timeouts_interval[EDGE_TIMEOUT_SEND]++;
-                    edge_conn_close(c);
-                }
+                if (c->inflight && now - c->write_ns >= limit) edge_time_out(e, c, EDGE_TIMEOUT_SEND);
             }
-        for (edge_conn *c = e->peers.first, *next; c; c = next) {
-            next = c->snext;
-            if (c->waiting_ns && now - c->waiting_ns >= limit) {
-                EDGE_ADD(e->stats.timeouts[EDGE_TIMEOUT_SEND], 1);
-                e->timeouts_interval[EDGE_TIMEOUT_SEND]++;
-                edge_conn_close(c);
-            }
-        }
     }
+    edge_list* sessions[2] = {&e->peers, &e->requesters};
+    for (int k = 0; k < 2; k++)
+        for (edge_conn *c = sessions[k]->first, *next; c; c = next) {
+            next = c->snext;
+            edge_timeout why = edge_session_expired(e, c, now);
+            if (why != EDGE_TIMEOUTS) edge_time_out(e, c, why);
+        }
     edge_log_interval(e, now);
 }
 

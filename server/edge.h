@@ -60,6 +60,16 @@ typedef struct edge_limits {
                                           1 keeps only the newest (a server's snapshots), more keeps a
                                           relay's burst; the oldest is superseded when full */
     uint32_t peer_messages_per_s;      /* a PAIR1 peer's messages per second (burst: as many); more are dropped */
+    /* Deadlines for every state a peer can park in (0: never). */
+    double request_idle_timeout_s;     /* a requester with nothing asked, unanswered or arriving is closed after */
+    double peer_idle_timeout_s;        /* a PAIR1 peer that sends nothing (a view that never acknowledges) */
+    double message_timeout_s;          /* a message begun must arrive whole within */
+    /* Sessions of a role open at once (0: no cap). A newcomer past the cap
+     * makes room by closing the longest idle session of its role from the
+     * most crowded address; when none is idle it is still let in, and the
+     * owner's own cap refuses it with a reason (nothing is refused silently). */
+    uint32_t max_requesters;
+    uint32_t max_peers;
 } edge_limits;
 
 void edge_limits_default(edge_limits* l);
@@ -115,7 +125,14 @@ typedef enum edge_refusal {
     EDGE_REFUSED_SERVER_FULL,        /* the process's descriptor budget, nothing to evict */
     EDGE_REFUSALS
 } edge_refusal;
-typedef enum edge_timeout { EDGE_TIMEOUT_HEAD = 0, EDGE_TIMEOUT_IDLE, EDGE_TIMEOUT_SEND, EDGE_TIMEOUTS } edge_timeout;
+typedef enum edge_timeout {
+    EDGE_TIMEOUT_HEAD = 0,   /* an HTTP request head or an SP handshake */
+    EDGE_TIMEOUT_IDLE,       /* an idle keep-alive */
+    EDGE_TIMEOUT_SEND,       /* a subscriber, requester or peer that stopped reading */
+    EDGE_TIMEOUT_SESSION,    /* an idle requester, a silent peer */
+    EDGE_TIMEOUT_MESSAGE,    /* a message begun and never finished */
+    EDGE_TIMEOUTS
+} edge_timeout;
 
 /* Counters any thread may read (relaxed: each on its own). */
 typedef struct edge_stats {
@@ -126,6 +143,9 @@ typedef struct edge_stats {
     atomic_uint_least64_t accepted;
     atomic_uint_least64_t refused[EDGE_REFUSALS];
     atomic_uint_least64_t evicted;              /* half-open or idle connections closed to make room */
+    atomic_uint_least64_t sessions_evicted;     /* idle requesters and peers closed to make room for a newcomer */
+    atomic_uint_least64_t private_refused;      /* subscribers from other hosts refused by a local-only stream */
+    atomic_uint_least64_t reply_bytes_queued;   /* answers and peer messages handed to the socket, not yet written */
     atomic_uint budget;                         /* connections the descriptor limit allows at once */
     atomic_uint_least64_t timeouts[EDGE_TIMEOUTS];
     atomic_uint_least64_t http_requests;        /* heads parsed, upgrades included */
@@ -156,6 +176,11 @@ int edge_listen_http(edge* e, const char* hostport, nv_error* err);
  * "pair1.sp.nanomsg.org" (peers);
  * an upgrade may name it or no subprotocol at all. */
 int edge_route_ws(edge* e, int listener, const char* path, edge_role role, uint32_t stream, nv_error* err);
+/* Keeps a stream private to this host (call before edge_start): its
+ * subscribers (tcp and WebSocket) must connect from 127.0.0.1 or ::1;
+ * others get a 403 (ws) or are closed (tcp), and are counted in
+ * private_refused. */
+int edge_stream_local_only(edge* e, uint32_t stream, nv_error* err);
 /* The port a listener is bound to (useful with port 0). */
 int edge_listener_port(const edge* e, int listener);
 
@@ -180,6 +205,8 @@ int edge_reply(edge* e, uint32_t conn, uint32_t tag, const void* data, size_t si
  * counted, when the peer has gone or has send_queue messages unwritten; a
  * peer whose writes stay stuck that way for send_timeout_s is closed. */
 int edge_send(edge* e, uint32_t conn, const void* data, size_t size);
+/* The same, and the peer is closed once it is written: a refusal. */
+int edge_send_last(edge* e, uint32_t conn, const void* data, size_t size);
 
 const edge_stats* edge_get_stats(const edge* e);
 

@@ -115,6 +115,11 @@ static void edge_http_upgrade(edge_conn* c, const httphead_request* req, const e
                                                         : "this path speaks the subprotocol rep.sp.nanomsg.org");
         return;
     }
+    if (edge_session_private(c, r->role, r->stream)) {
+        edge_http_plain(c, 403, "this stream is private to the server's host: player views (/ws/view) show the sea",
+                        NULL);
+        return;
+    }
     char* head = malloc(EDGE_HTTP_HEAD_MAX);
     int n = head ? snprintf(head, EDGE_HTTP_HEAD_MAX,
                             "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"

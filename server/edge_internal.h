@@ -21,6 +21,7 @@
 #define EDGE_SP_PAIR1 0x11
 #define EDGE_PAIR1_HEADER 4           /* PAIR1 messages start with a 32-bit hop count */
 #define EDGE_PEER_TAG UINT32_MAX      /* an edge_reply_item that is a message to a peer */
+#define EDGE_PEER_LAST_TAG (UINT32_MAX - 1) /* the same, closing the peer once written */
 #define EDGE_SP_HANDSHAKE 8
 #define EDGE_SP_MAX_HOPS 8           /* nng's REP gives up on deeper routing headers */
 /* Frames of at most this much go to WebSocket peers, as nng's listener
@@ -112,6 +113,10 @@ struct edge_conn {
     double peer_tokens;
     uint64_t peer_refill_ns;
     uint64_t waiting_ns;     /* since when its oldest unfinished write waits (0: none) */
+    /* a requester or peer session: deadlines and eviction */
+    uint64_t active_ns;      /* its last message arrived (or the session began) */
+    uint64_t partial_ns;     /* since when part of a message waits for the rest (0: none) */
+    size_t queued_bytes;     /* answers and peer messages written to the socket, not yet done */
 };
 
 typedef struct edge_route {
@@ -169,6 +174,8 @@ struct edge {
     edge_list timed[EDGE_LISTS];
     edge_list subscribers[EDGE_MAX_STREAMS];
     edge_list peers;         /* PAIR1 sessions (linked through sprev/snext) */
+    edge_list requesters;    /* REP sessions (linked through sprev/snext) */
+    uint32_t local_only;     /* bit per stream: subscribers from loopback only */
     uint64_t timeout_ns[EDGE_LISTS];
     /* handed over from other threads under `lock` */
     uv_mutex_t lock;
@@ -183,7 +190,7 @@ struct edge {
     /* one summary log line per interval */
     uint64_t interval_start_ns;
     uint64_t timeouts_interval[EDGE_TIMEOUTS];
-    uint64_t bad_heads_interval, protocol_interval, evicted_interval;
+    uint64_t bad_heads_interval, protocol_interval, evicted_interval, private_interval;
     char last_refused[64];
     char read_buf[EDGE_READ_CHUNK];
 };
@@ -192,6 +199,11 @@ struct edge {
 /* Appends n bytes to a growable buffer (doubling from 1 KiB); -1 when out of memory. */
 int edge_append(uint8_t** buf, size_t* len, size_t* cap, const void* data, size_t n);
 void edge_conn_close(edge_conn* c);
+/* Whether the connection came from this host (127/8, ::1). */
+int edge_conn_is_local(const edge_conn* c);
+/* A session reached a role's cap: closes the longest idle one of that
+ * role from the most crowded address, if any is idle; 1 when it did. */
+int edge_evict_session(edge* e, edge_role role);
 void edge_conn_set_timed(edge_conn* c, edge_timed list);
 void edge_conn_pause(edge_conn* c, int paused);
 /* Writes `size` bytes the connection owns from now: `mem` is free()d once
@@ -217,6 +229,9 @@ void edge_session_closed(edge_conn* c);           /* the connection is going: fo
 void edge_session_reply(edge* e, edge_reply_item* r);
 /* A WebSocket session begins (after the 101 was queued). */
 void edge_session_upgraded(edge_conn* c, edge_role role, uint32_t stream);
+/* Whether a subscriber of `stream` from c's address is refused because
+ * the stream is local-only (counted when it is). */
+int edge_session_private(const edge_conn* c, edge_role role, uint32_t stream);
 /* Frames a close with `code` and closes after it is written. */
 void edge_session_ws_close(edge_conn* c, int code, const char* why);
 /* The broadcast write's bytes for this connection. */

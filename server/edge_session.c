@@ -92,6 +92,15 @@ void edge_session_ws_close(edge_conn* c, int code, const char* why) {
     edge_ws_control(c, WSFRAME_CLOSE, payload, n + 2);
 }
 
+/* Past the role's cap the longest idle session of the most crowded
+ * address makes room; with none idle the newcomer still comes in, and
+ * the owner's own cap answers it with the reason. */
+static void edge_make_room(edge* e, edge_role role) {
+    uint32_t cap = role == EDGE_PEER ? e->lim.max_peers : e->lim.max_requesters;
+    atomic_uint* open = role == EDGE_PEER ? &e->stats.peers : &e->stats.requesters;
+    if (cap && atomic_load_explicit(open, memory_order_relaxed) >= cap) edge_evict_session(e, role);
+}
+
 static void edge_requester_begin(edge_conn* c) {
     edge* e = c->e;
     c->pending = calloc(e->lim.max_pending, sizeof *c->pending);
@@ -99,6 +108,8 @@ static void edge_requester_begin(edge_conn* c) {
         edge_conn_close(c);
         return;
     }
+    edge_make_room(e, EDGE_REQUESTER);
+    edge_list_append(&e->requesters, c);
     c->counted = 1;
     atomic_fetch_add_explicit(&e->stats.requesters, 1, memory_order_relaxed);
     if (e->cb.requester_open) e->cb.requester_open(e->cb.arg, c->id, c->addr);
@@ -106,6 +117,7 @@ static void edge_requester_begin(edge_conn* c) {
 
 static void edge_peer_begin(edge_conn* c) {
     edge* e = c->e;
+    edge_make_room(e, EDGE_PEER);
     edge_list_append(&e->peers, c);
     c->counted = 1;
     c->peer_tokens = e->lim.peer_messages_per_s;
@@ -114,9 +126,22 @@ static void edge_peer_begin(edge_conn* c) {
     if (e->cb.peer_open) e->cb.peer_open(e->cb.arg, c->id, c->addr);
 }
 
+int edge_session_private(const edge_conn* c, edge_role role, uint32_t stream) {
+    edge* e = c->e;
+    if (role != EDGE_SUBSCRIBER || !(e->local_only >> stream & 1u) || edge_conn_is_local(c)) return 0;
+    atomic_fetch_add_explicit(&e->stats.private_refused, 1, memory_order_relaxed);
+    e->private_interval++;
+    return 1;
+}
+
 static void edge_session_begin(edge_conn* c) {
     c->state = EDGE_SESSION;
+    c->active_ns = edge_now_ns();
     edge_conn_set_timed(c, EDGE_LIST_NONE);
+    if (c->framing == EDGE_FRAMING_SP && edge_session_private(c, (edge_role)c->role, c->stream)) {
+        edge_conn_close(c); /* SP over tcp has no way to say why */
+        return;
+    }
     if (c->role == EDGE_SUBSCRIBER) edge_subscribe(c, c->stream);
     else if (c->role == EDGE_PEER) edge_peer_begin(c);
     else edge_requester_begin(c);
@@ -176,6 +201,7 @@ static void edge_peer_message(edge_conn* c, const uint8_t* m, size_t n) {
  * owner. A message without a complete header is dropped, as nng does. */
 static void edge_session_message(edge_conn* c, const uint8_t* m, size_t n) {
     edge* e = c->e;
+    c->active_ns = edge_now_ns();
     if (c->role == EDGE_PEER) {
         edge_peer_message(c, m, n);
         return;
@@ -207,8 +233,11 @@ static void edge_session_message(edge_conn* c, const uint8_t* m, size_t n) {
     }
 }
 
+/* Answers count until they are written: a requester that does not read
+ * them stops being read, so what it can make the server hold is bounded
+ * by max_pending answers (edge.h). */
 static int edge_session_full(const edge_conn* c) {
-    return c->role == EDGE_REQUESTER && c->pending_count >= c->e->lim.max_pending;
+    return c->role == EDGE_REQUESTER && c->pending_count + c->writes >= c->e->lim.max_pending;
 }
 
 /* SP over tcp: the handshake, then length-prefixed messages. Returns the
@@ -343,6 +372,13 @@ void edge_session_input(edge_conn* c) {
      * reading goes on (a peer that leaves is still seen) until a chunk
      * waits there. */
     edge_conn_pause(c, c->close_after || (edge_session_full(c) && c->in_len >= EDGE_READ_CHUNK));
+    /* Part of a message waiting for the rest has a deadline; input that
+     * waits for answers to be read is the server's to take, not late. */
+    if ((c->in_len || c->msg_len) && !edge_session_full(c)) {
+        if (!c->partial_ns) c->partial_ns = edge_now_ns();
+    } else {
+        c->partial_ns = 0;
+    }
     if (!c->in_len && c->in_cap > 65536) {
         free(c->in);
         c->in = NULL;
@@ -350,18 +386,18 @@ void edge_session_input(edge_conn* c) {
     }
 }
 
-/* A message to a peer: dropped when its writes are backed up. */
-static void edge_peer_send(edge* e, edge_reply_item* r) {
+/* A message to a peer: dropped when its writes are backed up, unless it
+ * is the last (a refusal), after which the peer is closed. */
+static void edge_peer_send(edge* e, edge_reply_item* r, int last) {
     edge_conn* c = edge_conn_by_id(e, r->conn);
     if (!c || c->state == EDGE_CLOSING || c->close_after || c->role != EDGE_PEER || c->state != EDGE_SESSION) {
         atomic_fetch_add_explicit(&e->stats.replies_lost, 1, memory_order_relaxed);
         return;
     }
-    if (c->writes >= e->lim.send_queue) {
+    if (c->writes >= e->lim.send_queue && !last) {
         atomic_fetch_add_explicit(&e->stats.peer_dropped, 1, memory_order_relaxed);
         return;
     }
-    if (!c->writes) c->waiting_ns = edge_now_ns();
     static const uint8_t hop[EDGE_PAIR1_HEADER] = {0, 0, 0, 1};
     size_t size;
     uint8_t* out;
@@ -383,12 +419,14 @@ static void edge_peer_send(edge* e, edge_reply_item* r) {
     }
     atomic_fetch_add_explicit(&e->stats.peer_sent, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&e->stats.peer_bytes, r->size, memory_order_relaxed);
-    edge_conn_write_owned(c, out, out, size);
+    if (edge_conn_write_owned(c, out, out, size) || !last) return;
+    c->close_after = 1;
+    edge_conn_pause(c, 1);
 }
 
 void edge_session_reply(edge* e, edge_reply_item* r) {
-    if (r->tag == EDGE_PEER_TAG) {
-        edge_peer_send(e, r);
+    if (r->tag == EDGE_PEER_TAG || r->tag == EDGE_PEER_LAST_TAG) {
+        edge_peer_send(e, r, r->tag == EDGE_PEER_LAST_TAG);
         return;
     }
     edge_conn* c = edge_conn_by_id(e, r->conn);

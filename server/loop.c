@@ -449,6 +449,13 @@ static void loop_edge_limits(const cfg_server* c, edge_limits* l) {
     l->max_message_bytes = (uint32_t)c->limits.max_request_bytes * 4 + 65536;
     l->max_pending = (uint32_t)c->command_contexts;
     l->log_interval_s = c->limits.log_interval_s;
+    l->request_idle_timeout_s = c->limits.request_idle_timeout_s;
+    l->peer_idle_timeout_s = c->limits.view_idle_timeout_s;
+    l->message_timeout_s = c->limits.message_timeout_s;
+    /* The edge makes room at the loop's own caps, so that a newcomer is
+     * refused by them (with the reason) only when nobody is idle. */
+    l->max_requesters = (uint32_t)c->limits.max_clients;
+    l->max_peers = (uint32_t)c->limits.max_views;
 }
 
 static int loop_start(loop_server* s, nv_error* err) {
@@ -476,8 +483,9 @@ static int loop_start(loop_server* s, nv_error* err) {
         http_config hc = {c->web_root, s->sim.tick_hz};
         if (http_open(&s->http, &hc, &s->m, err)) return -1;
     }
-    net_config nc = {c->snapshot_url, c->compact_url, c->command_url, c->view_url, c->http, {0}};
+    net_config nc = {c->snapshot_url, c->compact_url, c->command_url, c->view_url, c->http, {0}, 0};
     loop_edge_limits(c, &nc.limits);
+    nc.private_streams = c->private_streams != 0;
     persist_init(&s->persist, &s->loop, &s->sim, &s->cmd.owners, &s->m, c->checkpoint);
     /* No writer runs yet: what lies beside the file is an earlier crash's. */
     if (c->checkpoint[0]) persist_tidy(c->checkpoint);

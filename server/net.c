@@ -110,6 +110,8 @@ int net_open(net** out, const net_config* cfg, http_site* site, cmdq* queue, met
                  net_open_ws(n, http, NET_WS_SNAPSHOTS, EDGE_SUBSCRIBER, METRICS_FULL, err) ||
                  (cfg->compact_url[0] && net_open_ws(n, http, NET_WS_COMPACT, EDGE_SUBSCRIBER, METRICS_COMPACT, err)) ||
                  net_open_ws(n, http, NET_WS_COMMANDS, EDGE_REQUESTER, 0, err);
+    if (!failed && cfg->private_streams)
+        failed = edge_stream_local_only(n->e, METRICS_FULL, err) || edge_stream_local_only(n->e, METRICS_COMPACT, err);
     n->stream_open[METRICS_FULL] = cfg->snapshot_url[0] || cfg->http[0];
     n->stream_open[METRICS_COMPACT] = cfg->compact_url[0] != 0;
     if (!failed && http >= 0)
@@ -151,6 +153,11 @@ void net_reply(net* n, uint32_t pipe, uint32_t tag, const void* data, size_t siz
 void net_send_view(net* n, uint32_t conn, const void* data, size_t size) {
     if (!n || atomic_load(&n->closing)) return;
     if (edge_send(n->e, conn, data, size)) log_warn("out of memory for an update to view connection %u", conn);
+}
+
+void net_send_view_last(net* n, uint32_t conn, const void* data, size_t size) {
+    if (!n || atomic_load(&n->closing)) return;
+    if (edge_send_last(n->e, conn, data, size)) log_warn("out of memory for a refusal to view connection %u", conn);
 }
 
 int net_is_open(const net* n) { return n && !atomic_load(&n->closing); }

@@ -29,6 +29,7 @@ typedef struct net_config {
     const char* view_url;       /* "" : none (PAIR1, player views) */
     const char* http;           /* "HOST:PORT" for the site and the ws endpoints; "" : none */
     edge_limits limits;
+    int private_streams;        /* the full and compact streams only for clients on this host */
 } net_config;
 
 #define NET_WS_SNAPSHOTS "/ws/snapshots"
@@ -53,6 +54,8 @@ int net_publish(net* n, metrics_stream s, const void* data, size_t size);
 void net_reply(net* n, uint32_t pipe, uint32_t tag, const void* data, size_t size);
 /* A message to player view connection `conn` (PAIR1). */
 void net_send_view(net* n, uint32_t conn, const void* data, size_t size);
+/* The same, and the connection closes once it is written (a refusal). */
+void net_send_view_last(net* n, uint32_t conn, const void* data, size_t size);
 /* Waits for nothing: true while the endpoints are open. */
 int net_is_open(const net* n);
 /* The tcp request socket's bound port (0: none), announced in snapshots. */

@@ -43,6 +43,17 @@ static void views_refuse(views* v, uint32_t conn, const nv_error* why) {
     if (!view_refusal(v->hub, conn, why, &data, &size)) net_send_view(v->net, conn, data, size);
 }
 
+/* No room (the edge found no idle view to close): the newcomer is told
+ * why and closed, never left waiting in silence. */
+static void views_refuse_open(views* v, const cmdq_item* it, const nv_error* why) {
+    const uint8_t* data;
+    size_t size;
+    char addr[64];
+    edge_address_text(it->addr, addr, sizeof addr);
+    log_event(&views_refused, "view connection %u from %s: %s", it->pipe, addr, why->message);
+    if (!view_refusal(v->hub, it->pipe, why, &data, &size)) net_send_view_last(v->net, it->pipe, data, size);
+}
+
 void views_handle(views* v, const cmdq_item* it) {
     nv_error err;
     if (!v->hub) {
@@ -51,7 +62,7 @@ void views_handle(views* v, const cmdq_item* it) {
     }
     switch (it->kind) {
     case CMDQ_VIEW_OPEN:
-        if (view_open(v->hub, it->pipe, &err)) log_event(&views_refused, "view connection %u: %s", it->pipe, err.message);
+        if (view_open(v->hub, it->pipe, &err)) views_refuse_open(v, it, &err);
         break;
     case CMDQ_VIEW_MESSAGE:
         if (view_handle(v->hub, it->pipe, it->data, it->size, &err)) views_refuse(v, it->pipe, &err);

@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <cmocka.h>
 
 #include <nng/nng.h>
@@ -195,6 +196,8 @@ typedef struct request_log {
     atomic_int closed; /* requester connections that went */
     atomic_int peers_open, peers_closed, peer_messages;
     atomic_uint last_peer;  /* the newest PAIR1 peer's connection id */
+    atomic_uint requests;   /* every request, past the 256 kept above */
+    atomic_size_t big;      /* when set, answers are this many bytes instead of the echo */
 } request_log;
 
 typedef struct fixture {
@@ -226,7 +229,14 @@ static int on_request(void* arg, uint32_t conn, uint32_t tag, const uint8_t* bod
         l->count++;
     }
     pthread_mutex_unlock(&l->lock);
-    if (atomic_load(&l->echo)) edge_reply(fx->e, conn, tag, body, size);
+    atomic_fetch_add(&l->requests, 1);
+    size_t big = atomic_load(&l->big);
+    if (big) {
+        static uint8_t answer[1 << 20];
+        edge_reply(fx->e, conn, tag, answer, big < sizeof answer ? big : sizeof answer);
+    } else if (atomic_load(&l->echo)) {
+        edge_reply(fx->e, conn, tag, body, size);
+    }
     return 0;
 }
 
@@ -262,6 +272,8 @@ static uint32_t log_count(fixture* fx) {
     return n;
 }
 
+static int fixture_private_stream; /* set: stream 0 is local-only */
+
 static void fixture_open(fixture* fx, const edge_limits* lim) {
     memset(fx, 0, sizeof *fx);
     pthread_mutex_init(&fx->log.lock, NULL);
@@ -276,7 +288,8 @@ static void fixture_open(fixture* fx, const edge_limits* lim) {
     if (http < 0 || pub < 0 || rep < 0 || pair < 0) fail_msg("%s", err.message);
     if (edge_route_ws(fx->e, http, "/ws/sub", EDGE_SUBSCRIBER, 0, &err) ||
         edge_route_ws(fx->e, http, "/ws/req", EDGE_REQUESTER, 0, &err) ||
-        edge_route_ws(fx->e, http, "/ws/pair", EDGE_PEER, 0, &err) || edge_start(fx->e, &err))
+        edge_route_ws(fx->e, http, "/ws/pair", EDGE_PEER, 0, &err) ||
+        (fixture_private_stream && edge_stream_local_only(fx->e, 0, &err)) || edge_start(fx->e, &err))
         fail_msg("%s", err.message);
     fx->http = edge_listener_port(fx->e, http);
     fx->pub = edge_listener_port(fx->e, pub);
@@ -901,7 +914,6 @@ static void test_half_open_flood(void** state) {
 
 /* ---- PAIR1 peers (player views) ------------------------------------------------------------- */
 
-#define NET_SP_PAIR1 0x11
 
 /* "ping" after a hop count, as nng's PAIR1 sends it. */
 static size_t make_pair1(uint8_t* out, uint8_t hops, const char* text) {
@@ -1115,6 +1127,219 @@ static void test_churn_leaves_nothing(void** state) {
     fixture_close(&fx);
 }
 
+
+/* A requester that never reads its answers: reading it pauses once
+ * max_pending answers wait unwritten, so the server holds at most that
+ * much for it (not every answer it asked for), and it is closed when its
+ * oldest answer has waited send_timeout_s; then nothing of it is left. */
+static void test_unread_answers(void** state) {
+    (void)state;
+    edge_limits lim = test_limits();
+    lim.max_pending = 4;
+    lim.send_timeout_s = 1.0;
+    fixture fx;
+    fixture_open(&fx, &lim);
+    const edge_stats* st = edge_get_stats(fx.e);
+    const size_t answer = 256 * 1024;
+    atomic_store(&fx.log.big, answer);
+    int fds[2];
+    static uint8_t req[64];
+    for (int k = 0; k < 2; k++) {
+        fds[k] = net_connect(fx.rep);
+        int small = 4096;
+        setsockopt(fds[k], SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+        assert_int_equal(net_sp_handshake(fds[k], NET_SP_REQ, NET_SP_REP), 0);
+    }
+    /* 400 requests each, 100 MB of answers if every one were kept. */
+    for (uint32_t i = 0; i < 400; i++)
+        for (int k = 0; k < 2; k++) {
+            size_t n = make_request(req, 1, 1 + i, "info");
+            assert_int_equal(net_sp_send(fds[k], req, n), 0);
+        }
+    net_sleep_ms(300);
+    uint32_t asked = atomic_load(&fx.log.requests);
+    uint64_t held = stat_load(&st->reply_bytes_queued);
+    printf("unread answers: %u of 800 requests taken, %.2f MB held for 2 connections\n", asked, held / 1e6);
+    assert_true(held <= 2 * lim.max_pending * (answer + 64));
+    assert_true(asked < 200);
+    net_sleep_ms(300);
+    assert_int_equal(atomic_load(&fx.log.requests), asked); /* paused: nothing more is read */
+    /* Past send_timeout_s both go, and what they held with them. */
+    WAIT_FOR(stat_load(&st->timeouts[EDGE_TIMEOUT_SEND]) == 2, 5.0);
+    WAIT_FOR(stat_load(&st->reply_bytes_queued) == 0 && atomic_load(&st->connection_memory) == 0, 5.0);
+    for (int k = 0; k < 2; k++) close(fds[k]);
+    /* A requester that reads gets every answer through the same limits. */
+    atomic_store(&fx.log.big, 70000);
+    int fd = net_connect(fx.rep);
+    assert_int_equal(net_sp_handshake(fd, NET_SP_REQ, NET_SP_REP), 0);
+    for (uint32_t i = 0; i < 40; i++) {
+        size_t n = make_request(req, 1, 1 + i, "info");
+        assert_int_equal(net_sp_send(fd, req, n), 0);
+    }
+    static uint8_t msg[80000];
+    for (uint32_t i = 0; i < 40; i++) assert_int_equal(net_sp_recv(fd, msg, sizeof msg, 5.0), 70004);
+    close(fd);
+    fixture_close(&fx);
+}
+
+/* Sessions past a role's cap: the longest idle one of the most crowded
+ * address makes room, so parked connections from a few addresses keep
+ * nobody out; a busy one is never closed for a newcomer. */
+static void test_session_eviction(void** state) {
+    (void)state;
+    edge_limits lim = test_limits();
+    lim.max_requesters = 4;
+    lim.max_peers = 4;
+    fixture fx;
+    fixture_open(&fx, &lim);
+    const edge_stats* st = edge_get_stats(fx.e);
+    static uint8_t req[64], msg[4096];
+    static char head[2048];
+    const char* from[4] = {"127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.3"};
+    int fds[4], peers[4];
+    for (int i = 0; i < 4; i++) {
+        fds[i] = net_connect_from(fx.rep, from[i]);
+        assert_int_equal(net_sp_handshake(fds[i], NET_SP_REQ, NET_SP_REP), 0);
+        peers[i] = net_connect_from(fx.http, from[i]);
+        assert_int_equal(net_ws_upgrade(peers[i], "/ws/pair", "h", NULL, head, sizeof head), 101);
+    }
+    WAIT_FOR(atomic_load(&st->requesters) == 4 && atomic_load(&st->peers) == 4, 5.0);
+    net_sleep_ms(1100); /* all idle now */
+    /* A newcomer from a fifth address is served; one of 127.0.0.2's
+     * parked sessions is gone, the oldest. */
+    int fd = net_connect_from(fx.rep, "127.0.0.9");
+    assert_int_equal(net_sp_handshake(fd, NET_SP_REQ, NET_SP_REP), 0);
+    size_t n = make_request(req, 1, 7, "hello");
+    assert_int_equal(net_sp_send(fd, req, n), 0);
+    assert_int_equal(net_sp_recv(fd, msg, sizeof msg, 5.0), (long)n);
+    assert_int_equal(net_wait_closed(fds[0], 5.0), 0);
+    for (int i = 1; i < 4; i++) assert_int_equal(net_recv_some(fds[i], msg, sizeof msg, 0.05), -1); /* open, silent */
+    assert_int_equal(stat_load(&st->sessions_evicted), 1);
+    /* The same for a view. */
+    int peer = net_connect_from(fx.http, "127.0.0.9");
+    assert_int_equal(net_ws_upgrade(peer, "/ws/pair", "h", NULL, head, sizeof head), 101);
+    assert_int_equal(net_wait_closed(peers[0], 5.0), 0);
+    assert_int_equal(stat_load(&st->sessions_evicted), 2);
+    WAIT_FOR(atomic_load(&st->peers) == 4, 5.0);
+    /* Nobody idle (each just spoke): the newcomer still comes in, over the
+     * cap, for the owner's own cap to answer. */
+    for (int i = 1; i < 4; i++) {
+        n = make_request(req, 1, 8, "busy");
+        assert_int_equal(net_sp_send(fds[i], req, n), 0);
+        assert_int_equal(net_sp_recv(fds[i], msg, sizeof msg, 5.0), (long)n);
+    }
+    int late = net_connect_from(fx.rep, "127.0.0.10");
+    assert_int_equal(net_sp_handshake(late, NET_SP_REQ, NET_SP_REP), 0);
+    WAIT_FOR(atomic_load(&st->requesters) == 5, 5.0);
+    assert_int_equal(stat_load(&st->sessions_evicted), 2);
+    close(late);
+    close(fd);
+    close(peer);
+    for (int i = 0; i < 4; i++) {
+        close(fds[i]);
+        close(peers[i]);
+    }
+    WAIT_FOR(atomic_load(&st->connections) == 0, 5.0);
+    fixture_close(&fx);
+}
+
+/* Every state a peer can park in has a deadline: a requester with nothing
+ * asked, a peer that never speaks, a message begun and never finished
+ * (over tcp and WebSocket). */
+static void test_session_deadlines(void** state) {
+    (void)state;
+    edge_limits lim = test_limits();
+    lim.request_idle_timeout_s = 0.6;
+    lim.peer_idle_timeout_s = 0.6;
+    lim.message_timeout_s = 0.4;
+    fixture fx;
+    fixture_open(&fx, &lim);
+    const edge_stats* st = edge_get_stats(fx.e);
+    static uint8_t req[2048], msg[4096];
+    static char head[2048];
+    /* An idle requester lives while it asks, and goes when it stops. */
+    int fd = net_connect(fx.rep);
+    assert_int_equal(net_sp_handshake(fd, NET_SP_REQ, NET_SP_REP), 0);
+    for (int i = 0; i < 4; i++) {
+        net_sleep_ms(300);
+        size_t n = make_request(req, 1, 1 + (uint32_t)i, "keep");
+        assert_int_equal(net_sp_send(fd, req, n), 0);
+        assert_int_equal(net_sp_recv(fd, msg, sizeof msg, 5.0), (long)n);
+    }
+    double t0 = net_now();
+    assert_int_equal(net_wait_closed(fd, 5.0), 0);
+    assert_true(net_now() - t0 < 1.5);
+    close(fd);
+    assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_SESSION]), 1);
+    /* A silent peer. */
+    fd = net_connect(fx.pair);
+    assert_int_equal(net_sp_handshake(fd, NET_SP_PAIR1, NET_SP_PAIR1), 0);
+    assert_int_equal(net_wait_closed(fd, 5.0), 0);
+    close(fd);
+    assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_SESSION]), 2);
+    /* 999 of a 1000-byte request over tcp. */
+    fd = net_connect(fx.rep);
+    assert_int_equal(net_sp_handshake(fd, NET_SP_REQ, NET_SP_REP), 0);
+    uint8_t len[8] = {0, 0, 0, 0, 0, 0, 0x03, 0xe8};
+    memset(req, 0x80, sizeof req);
+    assert_int_equal(net_send(fd, len, 8), 0);
+    assert_int_equal(net_send(fd, req, 999), 0);
+    assert_int_equal(net_wait_closed(fd, 5.0), 0);
+    close(fd);
+    assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_MESSAGE]), 1);
+    /* A WebSocket message whose last fragment never comes. */
+    fd = net_connect(fx.http);
+    assert_int_equal(net_ws_upgrade(fd, "/ws/req", "h", NULL, head, sizeof head), 101);
+    uint8_t frame[64];
+    size_t f = net_ws_frame(frame, 0, WSFRAME_BINARY, "\x80\0\0\1part", 8);
+    assert_int_equal(net_send(fd, frame, f), 0);
+    int closed = 0;
+    net_recv_all(fd, (char*)msg, sizeof msg, 5.0, &closed);
+    assert_true(closed);
+    close(fd);
+    assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_MESSAGE]), 2);
+    WAIT_FOR(atomic_load(&st->connections) == 0 && atomic_load(&st->connection_memory) == 0, 5.0);
+    fixture_close(&fx);
+}
+
+/* A local-only stream: subscribers from this host (127.0.0.1) get it,
+ * others are refused, with a 403 over WebSocket. */
+static void test_private_stream(void** state) {
+    (void)state;
+    edge_limits lim = test_limits();
+    fixture_private_stream = 1;
+    fixture fx;
+    fixture_open(&fx, &lim);
+    fixture_private_stream = 0;
+    const edge_stats* st = edge_get_stats(fx.e);
+    static char head[2048], out[4096];
+    int fd = net_connect_from(fx.http, "127.0.0.1");
+    assert_int_equal(net_ws_upgrade(fd, "/ws/sub", "h", NULL, head, sizeof head), 101);
+    int sub = net_connect_from(fx.pub, "127.0.0.1");
+    assert_int_equal(net_sp_handshake(sub, NET_SP_SUB, NET_SP_PUB), 0);
+    WAIT_FOR(atomic_load(&st->subscribers[0]) == 2, 5.0);
+    int far = net_connect_from(fx.http, "127.0.0.5");
+    assert_int_equal(net_ws_upgrade(far, "/ws/sub", "h", NULL, head, sizeof head), 403);
+    int closed = 0;
+    net_recv_all(far, out, sizeof out, 5.0, &closed);
+    assert_true(strstr(head, "private") || strstr(out, "private"));
+    close(far);
+    far = net_connect_from(fx.pub, "127.0.0.5");
+    net_sp_handshake(far, NET_SP_SUB, NET_SP_PUB);
+    net_recv_all(far, out, sizeof out, 5.0, &closed);
+    assert_true(closed);
+    close(far);
+    assert_int_equal(stat_load(&st->private_refused), 2);
+    assert_int_equal(atomic_load(&st->subscribers[0]), 2);
+    /* Requesters and peers are not streams: any host. */
+    far = net_connect_from(fx.http, "127.0.0.5");
+    assert_int_equal(net_ws_upgrade(far, "/ws/req", "h", NULL, head, sizeof head), 101);
+    close(far);
+    close(fd);
+    close(sub);
+    fixture_close(&fx);
+}
+
 int main(void) {
     log_set_level(LOG_LEVEL_ERROR);
     const struct CMUnitTest tests[] = {
@@ -1129,6 +1354,8 @@ int main(void) {
         cmocka_unit_test(test_server_budget),
         cmocka_unit_test(test_stalled_subscriber),
         cmocka_unit_test(test_half_open_flood),  cmocka_unit_test(test_churn_leaves_nothing),
+        cmocka_unit_test(test_unread_answers),   cmocka_unit_test(test_session_eviction),
+        cmocka_unit_test(test_session_deadlines), cmocka_unit_test(test_private_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -155,7 +155,7 @@ static int bench_inprocess(const bench_args* a) {
     char full_url[64], compact_url[64];
     snprintf(full_url, sizeof full_url, "tcp://127.0.0.1:%d", proc_free_port());
     snprintf(compact_url, sizeof compact_url, "tcp://127.0.0.1:%d", proc_free_port());
-    net_config nc = {full_url, compact_url, "", "", "", {0}};
+    net_config nc = {full_url, compact_url, "", "", "", {0}, 0};
     edge_limits_default(&nc.limits);
     net* n = NULL;
     snap_builder b;

@@ -80,6 +80,7 @@ void view_hub_destroy(view_hub* h) {
     idmap_free(&h->dmg_ids);
     free(h->dmg_prev);
     free(h->repaired);
+    proto_free_buf(&h->refusal_buf);
     free(h);
 }
 
@@ -272,7 +273,7 @@ int view_handle(view_hub* h, uint32_t conn, const void* msg, size_t size, nv_err
 
 int view_refusal(view_hub* h, uint32_t conn, const nv_error* why, const uint8_t** data, size_t* size) {
     view_client* c = client_of(h, conn);
-    if (!c || !why) return -1;
+    if (!why) return -1;
     proto_view_header hd;
     memset(&hd, 0, sizeof hd);
     hd.status = why->code == NV_EREFUSED ? (proto_status)why->status : proto_status_of(why->code);
@@ -281,9 +282,10 @@ int view_refusal(view_hub* h, uint32_t conn, const nv_error* why, const uint8_t*
     while (n > 0 && (why->message[n] & 0xC0) == 0x80) n--; /* a whole UTF-8 character */
     memcpy(hd.error, why->message, n);
     if (!hd.error[0]) snprintf(hd.error, sizeof hd.error, "%s", proto_status_name(hd.status));
-    if (proto_wrap_view_update(&c->refusal_buf, &hd, NULL, 0, NULL)) return -1;
-    *data = c->refusal_buf.data;
-    *size = c->refusal_buf.size;
+    proto_buf* buf = c ? &c->refusal_buf : &h->refusal_buf;
+    if (proto_wrap_view_update(buf, &hd, NULL, 0, NULL)) return -1;
+    *data = buf->data;
+    *size = buf->size;
     return 0;
 }
 

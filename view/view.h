@@ -76,7 +76,8 @@ uint32_t view_count(const view_hub* h);
  * decoded, still counts); the caller answers with view_refusal. */
 int view_handle(view_hub* h, uint32_t conn, const void* msg, size_t size, nv_error* err);
 /* The ViewUpdate that tells conn why its request was refused (status from
- * the error's code); valid until the next call on the hub. */
+ * the error's code), or why it is no view at all (view_open refused it);
+ * valid until the next call on the hub. */
 int view_refusal(view_hub* h, uint32_t conn, const nv_error* why, const uint8_t** data, size_t* size);
 
 typedef struct view_frame {

@@ -132,6 +132,7 @@ struct view_hub {
     uint32_t* repaired;          /* damaged then, not now */
     uint32_t repaired_count, repaired_cap;
     uint64_t damage_entries, damage_events, damage_events_dropped;
+    proto_buf refusal_buf;       /* a refusal to a connection that is no view (view_open refused it) */
 };
 
 /* The damage entry of vessel id this tick, or NULL. */

@@ -75,6 +75,7 @@ long net_ws_recv(int fd, uint8_t* out, size_t cap, int* opcode, double timeout_s
 #define NET_SP_SUB 0x21
 #define NET_SP_REQ 0x30
 #define NET_SP_REP 0x31
+#define NET_SP_PAIR1 0x11
 
 /* Sends our handshake as `proto` and checks the server's is `expect`. */
 int net_sp_handshake(int fd, int proto, int expect);
