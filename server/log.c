@@ -87,6 +87,79 @@ static size_t log_stamp(char* line, size_t size, log_level level) {
     return n < 0 ? 0 : (size_t)n;
 }
 
+/* A byte as a log line shows it: itself, or its escape. Control
+ * characters (and DEL) are always escaped; `quoted` text (log_quote) also
+ * escapes the quote, the backslash and every byte past ASCII. out gets at
+ * most 4 bytes; returns how many. */
+static size_t log_escape_byte(unsigned char b, int quoted, char out[4]) {
+    static const char hex[] = "0123456789abcdef";
+    const char* named = b == '\n' ? "\\n" : b == '\r' ? "\\r" : b == '\t' ? "\\t" : NULL;
+    if (quoted && (b == '"' || b == '\\')) named = b == '"' ? "\\\"" : "\\\\";
+    if (named) {
+        out[0] = named[0];
+        out[1] = named[1];
+        return 2;
+    }
+    if (b >= 0x20 && b < 0x7f) {
+        out[0] = (char)b;
+        return 1;
+    }
+    if (!quoted && b >= 0x80) { /* UTF-8 from the server's own text stays readable */
+        out[0] = (char)b;
+        return 1;
+    }
+    out[0] = '\\';
+    out[1] = 'x';
+    out[2] = hex[b >> 4];
+    out[3] = hex[b & 15];
+    return 4;
+}
+
+const char* log_quote(char* out, size_t size, const char* text) {
+    if (size < 6) { /* not even room for "..." */
+        if (size) out[0] = '\0';
+        return out;
+    }
+    size_t n = 0;
+    out[n++] = '"';
+    for (const unsigned char* p = (const unsigned char*)(text ? text : ""); *p; p++) {
+        char e[4];
+        size_t k = log_escape_byte(*p, 1, e);
+        if (n + k + 5 > size) { /* keep room for ...", NUL */
+            memcpy(out + n, "...", 3);
+            n += 3;
+            break;
+        }
+        memcpy(out + n, e, k);
+        n += k;
+    }
+    out[n++] = '"';
+    out[n] = '\0';
+    return out;
+}
+
+/* The last line of defence: a message (from any path, whatever it
+ * quoted) with a control character in it has them escaped, so that no
+ * text can end the line early and forge the next. msg holds len bytes,
+ * cap at most; returns the new length (cut at cap). */
+static size_t log_defang(char* msg, size_t len, size_t cap) {
+    size_t i = 0;
+    while (i < len && ((unsigned char)msg[i] >= 0x20 && msg[i] != 0x7f)) i++;
+    if (i == len) return len;
+    char copy[1024];
+    size_t rest = len - i < sizeof copy ? len - i : sizeof copy;
+    memcpy(copy, msg + i, rest);
+    size_t n = i;
+    for (size_t j = 0; j < rest; j++) {
+        char e[4];
+        size_t k = log_escape_byte((unsigned char)copy[j], 0, e);
+        if (n + k > cap) break;
+        memcpy(msg + n, e, k);
+        n += k;
+    }
+    return n;
+}
+
 static void log_vwrite(log_level level, const char* fmt, va_list ap) {
     uint64_t dropped;
     if (!log_take_token(&dropped)) return;
@@ -102,6 +175,7 @@ static void log_vwrite(log_level level, const char* fmt, va_list ap) {
     int m = vsnprintf(line + head, sizeof line - head - 1, fmt, ap);
     size_t len = head + (m < 0 ? 0 : (size_t)m);
     if (len > sizeof line - 2) len = sizeof line - 2; /* truncated: keep the newline */
+    len = head + log_defang(line + head, len - head, sizeof line - 2 - head);
     line[len++] = '\n';
     /* One write(2): stdio's buffering could split a long line. */
     ssize_t rc = write(STDERR_FILENO, line, len);

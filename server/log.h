@@ -7,11 +7,16 @@
  * orphan removed) are counted per kind, written one by one at DEBUG only,
  * and summed into one INFO line per interval (log_summarize); and every
  * line, whatever its level, draws on a budget of lines per second: lines
- * over it are counted and dropped, and the next line says how many. */
+ * over it are counted and dropped, and the next line says how many.
+ *
+ * Nothing a client wrote may forge a line: client text goes through
+ * log_quote, and every message is checked again as it is written (a
+ * control character left in it, from any path, is written as \xNN). */
 #ifndef NAVAL_SERVER_LOG_H
 #define NAVAL_SERVER_LOG_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "naval/nv_error.h"
@@ -54,6 +59,18 @@ void log_event(log_counter* c, const char* fmt, ...) NV_PRINTF_LIKE(2, 3);
 /* One INFO line with the events counted since the last call (none: no
  * line), "in the last 10 s: 812 hellos, 12 spawns"; counts restart. */
 void log_summarize(double interval_s);
+
+/* Text a client wrote (a name, a type name), quoted for a log line:
+ * "..." with \" \\ \n \r \t, and \xNN for every other byte outside
+ * printable ASCII (UTF-8 included), so that nothing a client wrote can end
+ * a line, forge the next one or drive a terminal; cut with ... before the
+ * closing quote when out is too small. Returns out. */
+const char* log_quote(char* out, size_t size, const char* text);
+/* Big enough for a name of proto.h's PROTO_NAME_MAX (63 bytes, each \xNN). */
+#define LOG_QUOTE_MAX 256
+/* log_quote into a buffer that lives until the end of the statement:
+ * log_debug("hello from %s", LOG_QUOTED(name)). */
+#define LOG_QUOTED(text) log_quote((char[LOG_QUOTE_MAX]){""}, LOG_QUOTE_MAX, (text))
 
 #define log_debug(...) log_write(LOG_LEVEL_DEBUG, __VA_ARGS__)
 #define log_info(...) log_write(LOG_LEVEL_INFO, __VA_ARGS__)
