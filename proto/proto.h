@@ -419,6 +419,10 @@ proto_status proto_status_of(nv_code code);
 typedef struct proto_hello {
     uint16_t protocol_version;     /* the client's PROTO_VERSION */
     char client_name[PROTO_NAME_MAX];
+    /* Optional: the secret that names the player this connection plays as
+     * (connections presenting the same one share its limits). */
+    uint8_t has_player;
+    proto_token player;
 } proto_hello;
 
 /* Spawn afloat at (x, z): the server finds the height. */
@@ -492,7 +496,12 @@ typedef struct proto_hello_reply {
     uint16_t protocol_version;     /* the server's */
     char server_name[PROTO_NAME_MAX];
     double tick_hz;
-    uint32_t max_vessels_per_client;
+    uint32_t max_vessels_per_client;  /* per player */
+    /* The connection's player: the one the hello presented, or one the
+     * server made; present it in the hellos of further connections to
+     * share the player's limits. has_player 0: an older server. */
+    uint8_t has_player;
+    proto_token player;
 } proto_hello_reply;
 
 typedef struct proto_spawn_reply {

@@ -362,7 +362,9 @@ int encode_request(proto_buf* out, const proto_request* r, proto_error* err) {
     case PROTO_BODY_HELLO: {
         fb::Offset<fb::String> name;
         if (put_string(fbb, r->body.hello.client_name, PROTO_NAME_MAX, "client name", &name, err) != 0) return -1;
-        body = np::CreateHello(fbb, r->body.hello.protocol_version, name).Union();
+        np::Token player = token_to_wire(r->body.hello.player);
+        body = np::CreateHello(fbb, r->body.hello.protocol_version, name, r->body.hello.has_player ? &player : nullptr)
+                   .Union();
         break;
     }
     case PROTO_BODY_SPAWN: {
@@ -467,6 +469,10 @@ int decode_request(const void* data, size_t size, const proto_limits* limits, pr
     case np::RequestBody::Hello: {
         auto* h = r->body_as_Hello();
         out->body.hello.protocol_version = h->protocol_version();
+        if (h->player()) {
+            out->body.hello.has_player = 1;
+            out->body.hello.player = token_from_wire(h->player());
+        }
         return copy_string(h->client_name(), out->body.hello.client_name, PROTO_NAME_MAX, "client name", err);
     }
     case np::RequestBody::Spawn: {
@@ -537,8 +543,10 @@ int encode_response(proto_buf* out, const proto_response* r, proto_error* err) {
         case PROTO_BODY_HELLO: {
             fb::Offset<fb::String> name;
             if (put_string(fbb, r->body.hello.server_name, PROTO_NAME_MAX, "server name", &name, err) != 0) return -1;
+            np::Token player = token_to_wire(r->body.hello.player);
             body = np::CreateHelloReply(fbb, r->body.hello.protocol_version, name, r->body.hello.tick_hz,
-                                        r->body.hello.max_vessels_per_client)
+                                        r->body.hello.max_vessels_per_client,
+                                        r->body.hello.has_player ? &player : nullptr)
                        .Union();
             break;
         }
@@ -615,6 +623,10 @@ int decode_response(const void* data, size_t size, const proto_limits* limits, p
         o.protocol_version = h->protocol_version();
         o.tick_hz = h->tick_hz();
         o.max_vessels_per_client = h->max_vessels_per_client();
+        if (h->player()) {
+            o.has_player = 1;
+            o.player = token_from_wire(h->player());
+        }
         return copy_string(h->server_name(), o.server_name, sizeof o.server_name, "server name", err);
     }
     case np::ResponseBody::SpawnReply: {

@@ -313,6 +313,8 @@ static void request_round_trips(void** state) {
     q[0].kind = PROTO_BODY_HELLO;
     q[0].body.hello.protocol_version = PROTO_VERSION;
     strcpy(q[0].body.hello.client_name, "test client");
+    q[0].body.hello.has_player = 1; /* the optional identity travels */
+    q[0].body.hello.player = token_of(3);
     strcpy(q[0].admin_token, "s3cret");
     q[1].kind = PROTO_BODY_SPAWN;
     q[1].body.spawn = (proto_spawn){2, "ship", -150.5, 220.25, 1.25};
@@ -377,7 +379,7 @@ static void response_round_trips(void** state) {
         proto_vessel_type types[2];
         float verts[24];
         uint32_t idx[36];
-        r.body.hello = (proto_hello_reply){PROTO_VERSION, "srv", 60.0, 16};
+        r.body.hello = (proto_hello_reply){PROTO_VERSION, "srv", 60.0, 16, 1, token_of(5)};
         if (kind == PROTO_BODY_SPAWN) r.body.spawn = (proto_spawn_reply){99, token_of(9), 12.5, -7.25};
         if (kind == PROTO_BODY_STATS)
             r.body.stats = (proto_stats){1, 2.0, 3.0, 60.0, 4, 5, 6, 7.0f, 8.0f, 9.0f, 10, 11, 12, 13, 14};
