@@ -99,7 +99,18 @@ typedef struct nvc_vessel {
     double x, z; /* m: where the server placed it (the nearest free water to the request) */
 } nvc_vessel;
 
+/* Hello presents the client's player identity when it has one (below);
+ * the reply's identity (out->player) is kept for the next hellos. */
 int nvc_hello(nvc_client* c, const char* client_name, proto_hello_reply* out, nv_error* err);
+/* The player this client plays as: the server counts vessels and requests
+ * per player, and connections whose hellos present the same 128-bit
+ * identity are one player (docs/protocol.md, "Players"). Set it before
+ * nvc_hello to share a player between clients (a secret: whoever presents
+ * it spends that player's limits); NULL forgets it (the next hello gets a
+ * new one). A reconnection is a new connection: say hello again. */
+void nvc_set_player(nvc_client* c, const proto_token* identity);
+/* 1 and *out when the client has a player identity (set, or answered). */
+int nvc_get_player(nvc_client* c, proto_token* out);
 /* *out: zeroed or filled by an earlier call (its arrays are reused or freed);
  * free with proto_free_world_info. */
 int nvc_get_world_info(nvc_client* c, proto_world_info* out, nv_error* err);

@@ -49,6 +49,10 @@ int nvc_connect(nvc_client** out, const nvc_options* opts, nv_error* err) {
     c->opts = *opts;
     if (opts->admin_token) snprintf(c->admin_token, sizeof c->admin_token, "%s", opts->admin_token);
     c->opts.admin_token = NULL;
+    if (nng_mtx_alloc(&c->player_lock) != 0) {
+        free(c);
+        return nv_error_fail(err, NV_ENOMEM, "out of memory");
+    }
     /* Ids only label requests in logs and check answers: start somewhere
      * random so that two clients' logs do not look alike. */
     atomic_store(&c->next_request_id, ((uint64_t)nng_random() << 16) | 1u);
@@ -66,6 +70,7 @@ void nvc_close(nvc_client* c) {
     if (!c) return;
     nvc_snapshots_close(c);
     if (c->req_open) nng_close(c->req);
+    if (c->player_lock) nng_mtx_free(c->player_lock);
     free(c);
 }
 
@@ -176,10 +181,27 @@ int nvc_hello(nvc_client* c, const char* client_name, proto_hello_reply* out, nv
     req.kind = PROTO_BODY_HELLO;
     req.body.hello.protocol_version = PROTO_VERSION;
     snprintf(req.body.hello.client_name, sizeof req.body.hello.client_name, "%s", client_name ? client_name : "");
+    req.body.hello.has_player = (uint8_t)nvc_get_player(c, &req.body.hello.player);
     int rc = nvc_call(c, &req, &resp, err);
+    if (rc == 0 && resp.body.hello.has_player) nvc_set_player(c, &resp.body.hello.player);
     if (rc == 0 && out) *out = resp.body.hello;
     proto_free_response(&resp);
     return rc;
+}
+
+void nvc_set_player(nvc_client* c, const proto_token* identity) {
+    nng_mtx_lock(c->player_lock);
+    c->has_player = identity != NULL;
+    if (identity) c->player = *identity;
+    nng_mtx_unlock(c->player_lock);
+}
+
+int nvc_get_player(nvc_client* c, proto_token* out) {
+    nng_mtx_lock(c->player_lock);
+    int has = c->has_player;
+    if (has) *out = c->player;
+    nng_mtx_unlock(c->player_lock);
+    return has;
 }
 
 int nvc_get_world_info(nvc_client* c, proto_world_info* out, nv_error* err) {

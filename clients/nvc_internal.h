@@ -30,6 +30,11 @@ struct nvc_client {
     nng_socket req;
     int req_open;
     atomic_uint_least64_t next_request_id;
+    /* The player identity hellos present (nvc_set_player), or the one the
+     * last hello was answered with. */
+    nng_mtx* player_lock;
+    int has_player;
+    proto_token player;
 };
 
 /* nvc_snapshots.c */
