@@ -219,13 +219,30 @@ static const cfg_entry cfg_table[] = {
     {"limits.max_request_bytes", "--max-request-bytes", "NAVAL_MAX_REQUEST_BYTES", CFG_INT,
      CFG_N(limits.max_request_bytes), 256, 16777216, 0, NULL, "largest request (default 65536)"},
     {"limits.vessels_per_client", "--vessels-per-client", "NAVAL_VESSELS_PER_CLIENT", CFG_INT,
-     CFG_N(limits.vessels_per_client), 0, 1000000, 0, NULL, "vessels one connection may own (default 16)"},
+     CFG_N(limits.vessels_per_client), 0, 1000000, 0, NULL, "vessels one player may own: a connection, or the connections sharing a player identity (default 16)"},
     {"limits.vessels_total", "--vessels-total", "NAVAL_VESSELS_TOTAL", CFG_INT, CFG_N(limits.vessels_total), 1,
      1000000, 0, NULL, "vessels in the world, demo fleet included (default 10000)"},
     {"limits.requests_per_second", "--requests-per-second", "NAVAL_REQUESTS_PER_SECOND", CFG_NUM,
-     CFG_N(limits.requests_per_second), 0, 1e6, 1, NULL, "per connection, sustained (default 100)"},
+     CFG_N(limits.requests_per_second), 0, 1e6, 1, NULL, "per player (a connection, or those sharing an identity), sustained (default 100)"},
     {"limits.request_burst", "--request-burst", "NAVAL_REQUEST_BURST", CFG_INT, CFG_N(limits.request_burst), 1, 1e6,
-     0, NULL, "per connection, at once (default 200)"},
+     0, NULL, "per player, at once (default 200)"},
+    {"limits.vessels_per_address", "--vessels-per-address", "NAVAL_VESSELS_PER_ADDRESS", CFG_INT,
+     CFG_N(limits.vessels_per_address), 0, 1000000, 0, NULL,
+     "vessels the players of one IP address may own together, orphans included (default 512)"},
+    {"limits.requests_per_second_per_address", "--requests-per-second-per-address",
+     "NAVAL_REQUESTS_PER_SECOND_PER_ADDRESS", CFG_NUM, CFG_N(limits.requests_per_second_per_address), 0, 1e7, 1, NULL,
+     "requests per second from one IP address, all its connections, sustained (default 2000)"},
+    {"limits.request_burst_per_address", "--request-burst-per-address", "NAVAL_REQUEST_BURST_PER_ADDRESS", CFG_INT,
+     CFG_N(limits.request_burst_per_address), 1, 1e7, 0, NULL, "the same at once (default 4000)"},
+    {"limits.admin_token_failures", "--admin-token-failures", "NAVAL_ADMIN_TOKEN_FAILURES", CFG_INT,
+     CFG_N(limits.admin_token_failures), 1, 1000000, 0, NULL,
+     "wrong admin tokens from one IP address within the window before it is locked out (default 5)"},
+    {"limits.admin_failure_window_s", "--admin-failure-window", "NAVAL_ADMIN_FAILURE_WINDOW", CFG_NUM,
+     CFG_N(limits.admin_failure_window_s), 1, 86400, 0, NULL,
+     "s without a wrong admin token after which an address's count starts again (default 600)"},
+    {"limits.admin_backoff_s", "--admin-backoff", "NAVAL_ADMIN_BACKOFF", CFG_NUM, CFG_N(limits.admin_backoff_s), 0.1,
+     3600, 0, NULL,
+     "s an address is locked out of admin requests, doubling with each wrong token after (at most 1 h; default 10)"},
     {"limits.max_clients", "--max-clients", "NAVAL_MAX_CLIENTS", CFG_INT, CFG_N(limits.max_clients), 1, 1000000, 0,
      NULL, "command connections at once (default 1024)"},
     {"limits.orphan_timeout_s", "--orphan-timeout", "NAVAL_ORPHAN_TIMEOUT", CFG_NUM, CFG_N(limits.orphan_timeout_s),
@@ -298,6 +315,12 @@ void cfg_defaults(cfg_server* c) {
     c->limits.vessels_total = 10000;
     c->limits.requests_per_second = 100;
     c->limits.request_burst = 200;
+    c->limits.vessels_per_address = 512;
+    c->limits.requests_per_second_per_address = 2000;
+    c->limits.request_burst_per_address = 4000;
+    c->limits.admin_token_failures = 5;
+    c->limits.admin_failure_window_s = 600;
+    c->limits.admin_backoff_s = 10;
     c->limits.max_clients = 1024;
     c->limits.orphan_timeout_s = 60;
     c->limits.max_connections = 4096;

@@ -30,10 +30,20 @@
 
 typedef struct cfg_limits {
     double max_request_bytes;   /* a bigger request gets LIMIT_EXCEEDED */
-    double vessels_per_client;  /* live vessels one connection may own */
+    double vessels_per_client;  /* live vessels one player (a connection, or those sharing a player identity) may own */
     double vessels_total;       /* vessels in the world, demo fleet included */
-    double requests_per_second; /* per connection, token bucket refill rate */
+    double requests_per_second; /* per player, token bucket refill rate */
     double request_burst;       /* token bucket size */
+    /* The same per remote address, all its connections and players
+     * together: more connections cannot multiply the limits. */
+    double vessels_per_address;
+    double requests_per_second_per_address;
+    double request_burst_per_address;
+    /* Wrong admin tokens: this many from one address within the window
+     * lock it out for admin_backoff_s, doubling with each one after. */
+    double admin_token_failures;
+    double admin_failure_window_s;
+    double admin_backoff_s;
     double max_clients;         /* command connections tracked at once */
     double orphan_timeout_s;    /* a vessel whose connection closed is removed after this (0: never) */
     /* Connections (edge.h): caps and deadlines on every listener. */

@@ -93,6 +93,20 @@ void metrics_record_command(metrics* m, proto_body kind, proto_status status) {
     ADD(m->commands[k][s], 1);
 }
 
+static const char* const metrics_refusal_names[METRICS_REFUSALS] = {
+    "connections",    "address_rate",   "player_rate",     "too_big",    "malformed",    "admin_token",
+    "admin_backoff",  "vessel_token",   "player_vessels",  "address_vessels", "world_full", "player_change"};
+
+const char* metrics_refusal_name(metrics_refusal why) {
+    return (unsigned)why < METRICS_REFUSALS ? metrics_refusal_names[why] : "?";
+}
+
+void metrics_record_refusal(metrics* m, metrics_refusal why) {
+    if ((unsigned)why >= METRICS_REFUSALS) return;
+    ADD(m->refused[why], 1);
+    if (why == METRICS_REFUSED_ADMIN_TOKEN) ADD(m->admin_token_failures, 1);
+}
+
 void metrics_record_checkpoint(metrics* m, int ok, size_t bytes, uint64_t tick, uint64_t capture_ns,
                                uint64_t write_ns) {
     if (!ok) {
@@ -333,6 +347,23 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
                 metrics_printf(&t, "naval_commands_total{type=\"%s\",status=\"%s\"} %llu\n", metrics_body_names[k],
                                proto_status_name((proto_status)s), (unsigned long long)n);
         }
+    metrics_printf(&t, "# HELP naval_requests_refused_total Requests refused by a limit or a check of who may ask, "
+                       "by reason (limits per player and per address, sizes, tokens).\n"
+                       "# TYPE naval_requests_refused_total counter\n");
+    for (int r = 0; r < METRICS_REFUSALS; r++)
+        metrics_printf(&t, "naval_requests_refused_total{reason=\"%s\"} %llu\n", metrics_refusal_names[r],
+                       (unsigned long long)LOAD(m->refused[r]));
+    metrics_one(&t, "naval_admin_token_failures_total", "counter",
+                "Requests with a wrong admin token (those refused during a lockout not included).",
+                (unsigned long long)LOAD(m->admin_token_failures));
+    metrics_one(&t, "naval_admin_lockouts_total", "counter",
+                "Lockouts of an address from admin requests after limits.admin_token_failures wrong tokens.",
+                (unsigned long long)LOAD(m->admin_lockouts));
+    metrics_one(&t, "naval_players", "gauge", "Players the limits track (with connections or vessels).",
+                (unsigned long long)LOAD(m->players));
+    metrics_one(&t, "naval_client_addresses", "gauge",
+                "Remote addresses the limits track (connected, owning vessels, or remembered while quiet).",
+                (unsigned long long)LOAD(m->addresses));
     metrics_printf(&t, "# HELP naval_checkpoints_total Checkpoints written.\n# TYPE naval_checkpoints_total counter\n"
                        "naval_checkpoints_total %llu\n# HELP naval_checkpoint_failures_total Checkpoints that could "
                        "not be captured or written.\n# TYPE naval_checkpoint_failures_total counter\n"

@@ -21,6 +21,25 @@
 #define METRICS_STATUSES 9        /* proto_status OK..SHUTTING_DOWN */
 #define METRICS_WINDOW 1024       /* recent step times for the percentiles */
 
+/* Why a request was refused by a limit or a check of who may ask
+ * (naval_requests_refused_total{reason}); its status is in
+ * naval_commands_total as well. */
+typedef enum metrics_refusal {
+    METRICS_REFUSED_CONNECTIONS = 0, /* more command connections than limits.max_clients */
+    METRICS_REFUSED_ADDRESS_RATE,    /* requests per second from one address */
+    METRICS_REFUSED_PLAYER_RATE,     /* requests per second of one player */
+    METRICS_REFUSED_TOO_BIG,         /* over limits.max_request_bytes */
+    METRICS_REFUSED_MALFORMED,       /* does not decode */
+    METRICS_REFUSED_ADMIN_TOKEN,     /* a wrong admin token */
+    METRICS_REFUSED_ADMIN_BACKOFF,   /* an admin token from an address locked out */
+    METRICS_REFUSED_VESSEL_TOKEN,    /* a wrong vessel token */
+    METRICS_REFUSED_PLAYER_VESSELS,  /* vessels per player */
+    METRICS_REFUSED_ADDRESS_VESSELS, /* vessels per address */
+    METRICS_REFUSED_WORLD_FULL,      /* limits.vessels_total */
+    METRICS_REFUSED_PLAYER_CHANGE,   /* a hello naming another player once the connection's owns vessels */
+    METRICS_REFUSALS
+} metrics_refusal;
+
 typedef enum metrics_stream { METRICS_FULL = 0, METRICS_COMPACT = 1, METRICS_STREAMS } metrics_stream;
 
 typedef struct metrics {
@@ -48,6 +67,12 @@ typedef struct metrics {
      * counters (edge.h), set once the endpoints are open; NULL before. */
     const edge_stats* edge;
     atomic_uint_least64_t commands[METRICS_BODIES][METRICS_STATUSES];
+    /* Requests refused by limits and checks (metrics_refusal); wrong admin
+     * tokens, and the lockouts they started; players and addresses the
+     * limits track now. */
+    atomic_uint_least64_t refused[METRICS_REFUSALS];
+    atomic_uint_least64_t admin_token_failures, admin_lockouts;
+    atomic_uint players, addresses;
     /* Checkpoints: counts, and the last one written. */
     atomic_uint_least64_t checkpoints, checkpoint_failures;
     atomic_uint_least64_t checkpoint_bytes, checkpoint_tick, checkpoint_capture_ns, checkpoint_write_ns;
@@ -83,6 +108,9 @@ uint64_t metrics_bytes_out(const metrics* m);
  * mallinfo2, or the sanitizer's allocator): the leak detector's figure. */
 uint64_t metrics_heap_bytes(void);
 void metrics_record_command(metrics* m, proto_body kind, proto_status status);
+void metrics_record_refusal(metrics* m, metrics_refusal why);
+/* "address_rate", ... (the label); "?" outside the enum. */
+const char* metrics_refusal_name(metrics_refusal why);
 /* A checkpoint written (ok) or not: its size, tick, capture time on the
  * loop thread and write time on the writer's thread. */
 void metrics_record_checkpoint(metrics* m, int ok, size_t bytes, uint64_t tick, uint64_t capture_ns,

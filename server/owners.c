@@ -44,6 +44,8 @@ int owners_add_token(owners* o, uint32_t vessel, uint32_t pipe, const proto_toke
     w->pipe = pipe;
     w->token = *token;
     w->orphan_since_ns = 0;
+    w->player = 0;
+    w->address = 0;
     return 0;
 }
 

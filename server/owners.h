@@ -17,6 +17,10 @@ typedef struct owned {
     uint32_t pipe;            /* owning connection; 0 while orphaned */
     proto_token token;
     uint64_t orphan_since_ns;
+    /* Whom it counts against (clients.h slots; 0: nobody, as a restored
+     * vessel until taken over). Kept while orphaned: a player's vessels
+     * count against it however its connections come and go. */
+    uint32_t player, address;
 } owned;
 
 typedef struct owners {

@@ -77,7 +77,7 @@ static void test_vessel_limits_and_orphans(void** state) {
     assert_int_equal(nvc_spawn(a, "skiff", 0, 0, 120, 0, &va[1], &e), 0);
     assert_int_equal(nvc_spawn(a, "skiff", 0, 0, 140, 0, &va[2], &e), -1);
     assert_int_equal(e.status, PROTO_STATUS_LIMIT_EXCEEDED);
-    assert_non_null(strstr(e.message, "per client"));
+    assert_non_null(strstr(e.message, "(limit 2 per player)"));
     nvc_client* b = connect_to(NULL, srv.command_url);
     nvc_vessel vb[2];
     assert_int_equal(nvc_spawn(b, "patrol", 0, 0, -100, 0, &vb[0], &e), 0);

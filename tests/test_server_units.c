@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "config.h"
 #include "idmap.h"
+#include "log.h"
 #include "metrics.h"
 #include "naval/vessel_type.h"
 #include "owners.h"
@@ -60,26 +61,156 @@ static void test_idmap_against_reference(void** state) {
     idmap_free(&m);
 }
 
+static const uint8_t addr_one[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1};
+static const uint8_t addr_two[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 2};
+
+static clients_params unit_params(void) {
+    clients_params p = {.rate = 10.0, .burst = 3.0, .address_rate = 1000.0, .address_burst = 1000.0, .max = 2,
+                        .max_addresses = 64, .admin_failures = 3, .admin_window_s = 60.0, .admin_backoff_s = 2.0};
+    return p;
+}
+
 static void test_token_bucket(void** state) {
     (void)state;
     clients c;
-    clients_init(&c, 10.0, 3.0, 2);
-    client* a = clients_get(&c, 11, 0);
+    clients_params p = unit_params();
+    clients_init(&c, &p);
+    client* a = clients_open(&c, 11, addr_one, 0);
     assert_non_null(a);
-    for (int i = 0; i < 3; i++) assert_true(clients_allow(&c, a, 0));
-    assert_false(clients_allow(&c, a, 0));
-    assert_false(clients_allow(&c, a, 50000000));   /* 0.05 s: half a token */
-    assert_true(clients_allow(&c, a, 100000000));   /* 0.1 s: one */
-    assert_false(clients_allow(&c, a, 100000000));
-    for (int i = 0; i < 3; i++) assert_true(clients_allow(&c, a, 10000000000ull)); /* capped at the burst */
-    assert_false(clients_allow(&c, a, 10000000000ull));
-    assert_non_null(clients_get(&c, 12, 0));
-    assert_null(clients_get(&c, 13, 0)); /* max 2 */
-    clients_remove(&c, 11);
+    for (int i = 0; i < 3; i++) assert_int_equal(clients_allow(&c, a, 0), CLIENTS_ALLOWED);
+    assert_int_equal(clients_allow(&c, a, 0), CLIENTS_PLAYER_RATE);
+    assert_int_equal(clients_allow(&c, a, 50000000), CLIENTS_PLAYER_RATE); /* 0.05 s: half a token */
+    assert_int_equal(clients_allow(&c, a, 100000000), CLIENTS_ALLOWED);   /* 0.1 s: one */
+    assert_int_equal(clients_allow(&c, a, 100000000), CLIENTS_PLAYER_RATE);
+    for (int i = 0; i < 3; i++) /* capped at the burst */
+        assert_int_equal(clients_allow(&c, a, 10000000000ull), CLIENTS_ALLOWED);
+    assert_int_equal(clients_allow(&c, a, 10000000000ull), CLIENTS_PLAYER_RATE);
+    assert_non_null(clients_open(&c, 12, addr_one, 0));
+    assert_null(clients_open(&c, 13, addr_one, 0)); /* max 2 */
+    clients_close(&c, 11, 0);
     assert_null(clients_find(&c, 11));
     assert_non_null(clients_find(&c, 12));
-    assert_non_null(clients_get(&c, 13, 0));
+    assert_non_null(clients_open(&c, 13, addr_two, 0));
+    assert_int_equal(c.addresses.count, 2);
     clients_free(&c);
+}
+
+/* Connections that present one identity are one player: one bucket, one
+ * vessel count; the address's bucket binds them all, identities or not. */
+static void test_players_and_addresses(void** state) {
+    (void)state;
+    clients c;
+    clients_params p = unit_params();
+    p.max = 100;
+    p.address_burst = 8.0;
+    p.address_rate = 1.0;
+    clients_init(&c, &p);
+    proto_token who = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
+    client* x = clients_open(&c, 1, addr_one, 0);
+    assert_non_null(x);
+    assert_int_equal(clients_join(&c, x, &who, 0), 0);
+    client* y = clients_open(&c, 2, addr_one, 0);
+    assert_int_equal(clients_join(&c, clients_find(&c, 2), &who, 0), 0);
+    x = clients_find(&c, 1);
+    y = clients_find(&c, 2);
+    assert_int_equal(x->player, y->player);
+    assert_int_equal(c.players.count, 1); /* the anonymous players were let go */
+    assert_int_equal(clients_player(&c, x->player)->connections, 2);
+    /* A burst of 3 for the player, whichever connection asks. */
+    assert_int_equal(clients_allow(&c, x, 0), CLIENTS_ALLOWED);
+    assert_int_equal(clients_allow(&c, y, 0), CLIENTS_ALLOWED);
+    assert_int_equal(clients_allow(&c, x, 0), CLIENTS_ALLOWED);
+    assert_int_equal(clients_allow(&c, y, 0), CLIENTS_PLAYER_RATE);
+    /* Other players from the address: 8 requests for all (4 spent, the
+     * refused one included). */
+    client* z = clients_open(&c, 3, addr_one, 0);
+    assert_int_not_equal(z->player, x->player);
+    for (int i = 0; i < 3; i++) assert_int_equal(clients_allow(&c, z, 0), CLIENTS_ALLOWED);
+    z = clients_open(&c, 4, addr_one, 0);
+    assert_int_equal(clients_allow(&c, z, 0), CLIENTS_ALLOWED);
+    assert_int_equal(clients_allow(&c, z, 0), CLIENTS_ADDRESS_RATE);
+    client* far = clients_open(&c, 5, addr_two, 0);
+    assert_int_equal(clients_allow(&c, far, 0), CLIENTS_ALLOWED);
+    /* Vessels follow the player and the address; a player with vessels
+     * outlives its connections. */
+    x = clients_find(&c, 1);
+    uint32_t pl = x->player, ad = x->address;
+    clients_add_vessel(&c, pl, ad);
+    clients_add_vessel(&c, pl, ad);
+    clients_close(&c, 1, 0);
+    clients_close(&c, 2, 0);
+    assert_non_null(clients_player(&c, pl));
+    assert_int_equal(clients_player(&c, pl)->vessels, 2);
+    assert_int_equal(clients_address(&c, ad)->vessels, 2);
+    client* back = clients_open(&c, 6, addr_one, 0);
+    assert_int_equal(clients_join(&c, back, &who, 0), 0);
+    assert_int_equal(clients_find(&c, 6)->player, pl);
+    clients_close(&c, 6, 0);
+    clients_drop_vessel(&c, pl, ad);
+    clients_drop_vessel(&c, pl, ad);
+    assert_null(clients_player(&c, pl)); /* nothing left: forgotten */
+    assert_int_equal(clients_address(&c, ad)->vessels, 0);
+    clients_free(&c);
+}
+
+/* Wrong admin tokens: a lockout after the count, doubling with each one
+ * after, forgotten on success; quiet addresses are swept or evicted. */
+static void test_admin_backoff_and_eviction(void** state) {
+    (void)state;
+    clients c;
+    clients_params p = unit_params();
+    p.max = 100;
+    p.max_addresses = 3;
+    clients_init(&c, &p);
+    client* x = clients_open(&c, 1, addr_one, 0);
+    uint32_t a = x->address;
+    const uint64_t s = 1000000000ull;
+    assert_true(clients_admin_failed(&c, a, 0) == 0.0);
+    assert_true(clients_admin_failed(&c, a, 1) == 0.0);
+    assert_true(clients_admin_failed(&c, a, 2) == 2.0); /* the third: 2 s */
+    assert_true(clients_admin_locked(&c, a, 1 * s) > 0.9);
+    assert_true(clients_admin_locked(&c, a, 3 * s) == 0.0);
+    assert_true(clients_admin_failed(&c, a, 3 * s) == 4.0); /* doubled */
+    assert_true(clients_admin_failed(&c, a, 8 * s) == 8.0);
+    clients_admin_succeeded(&c, a);
+    assert_true(clients_admin_failed(&c, a, 20 * s) == 0.0);
+    /* Quiet for the window: the count starts again. */
+    assert_true(clients_admin_failed(&c, a, 21 * s) == 0.0);
+    assert_true(clients_admin_failed(&c, a, 100 * s) == 0.0);
+    /* The summary names it. */
+    uint32_t out[2], more;
+    assert_int_equal(clients_summary(&c, out, 2, &more), 1);
+    assert_int_equal(out[0], a);
+    assert_int_equal(more, 0);
+    clients_summary_done(&c);
+    assert_int_equal(clients_summary(&c, out, 2, &more), 0);
+    /* Three quiet addresses at most: the longest-quiet gives way. */
+    clients_close(&c, 1, 200 * s);
+    for (uint8_t i = 0; i < 4; i++) {
+        uint8_t other[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 1, i};
+        assert_non_null(clients_open(&c, 10 + i, other, (201 + i) * s));
+        clients_close(&c, 10 + i, (201 + i) * s);
+    }
+    assert_true(c.addresses.count <= 3);
+    /* Swept once their buckets are full again and nothing is pending. */
+    clients_sweep(&c, 10000 * s);
+    assert_int_equal(c.addresses.count, 0);
+    clients_free(&c);
+}
+
+static void test_log_quote(void** state) {
+    (void)state;
+    char out[LOG_QUOTE_MAX];
+    assert_string_equal(log_quote(out, sizeof out, "skiff"), "\"skiff\"");
+    assert_string_equal(log_quote(out, sizeof out, "a\nb\r\t\"\\\x1b[31m\xc3\xa9"),
+                        "\"a\\nb\\r\\t\\\"\\\\\\x1b[31m\\xc3\\xa9\"");
+    char small[12];
+    assert_string_equal(log_quote(small, sizeof small, "abcdefghijkl"), "\"abcdef...\"");
+    char longest[64];
+    memset(longest, '\n', 63);
+    longest[63] = '\0';
+    log_quote(out, sizeof out, longest); /* every byte escaped: still whole */
+    assert_int_equal(strlen(out), 2 + 63 * 2);
 }
 
 static void test_owners_tokens_and_orphans(void** state) {
@@ -379,6 +510,8 @@ static void test_snapshot_flags_capsized(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idmap_against_reference), cmocka_unit_test(test_token_bucket),
+        cmocka_unit_test(test_players_and_addresses),   cmocka_unit_test(test_admin_backoff_and_eviction),
+        cmocka_unit_test(test_log_quote),
         cmocka_unit_test(test_owners_tokens_and_orphans), cmocka_unit_test(test_secret_compare),
         cmocka_unit_test(test_config_file),             cmocka_unit_test(test_args_priority),
         cmocka_unit_test(test_metrics_text),            cmocka_unit_test(test_autopilot_rules),
