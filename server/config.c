@@ -258,6 +258,18 @@ static const cfg_entry cfg_table[] = {
      0, NULL, "s an idle keep-alive HTTP connection stays open (default 30)"},
     {"limits.send_timeout_s", "--send-timeout", "NAVAL_SEND_TIMEOUT", CFG_NUM, CFG_N(limits.send_timeout_s), 0, 3600,
      0, NULL, "s a subscriber may take to read one snapshot before it is closed (0: never; default 30)"},
+    {"limits.request_idle_timeout_s", "--request-idle-timeout", "NAVAL_REQUEST_IDLE_TIMEOUT", CFG_NUM,
+     CFG_N(limits.request_idle_timeout_s), 0, 86400, 0, NULL,
+     "s a command connection with nothing asked or unanswered stays open (0: forever; default 300)"},
+    {"limits.view_idle_timeout_s", "--view-idle-timeout", "NAVAL_VIEW_IDLE_TIMEOUT", CFG_NUM,
+     CFG_N(limits.view_idle_timeout_s), 0, 86400, 0, NULL,
+     "s a player view may go without acknowledging before it is closed (0: forever; default 30)"},
+    {"limits.message_timeout_s", "--message-timeout", "NAVAL_MESSAGE_TIMEOUT", CFG_NUM,
+     CFG_N(limits.message_timeout_s), 0, 3600, 0, NULL,
+     "s a request or view message begun may take to arrive whole (0: forever; default 15)"},
+    {"private_streams", "--private-streams", "NAVAL_PRIVATE_STREAMS", CFG_BOOL, CFG_N(private_streams), 0, 1, 0, NULL,
+     "the full and compact snapshot streams (tcp and /ws/snapshots, /ws/compact) only for clients on this host "
+     "(127.0.0.1, ::1): players see the sea through their views alone (default off: public)"},
     {"limits.max_header_bytes", "--max-header-bytes", "NAVAL_MAX_HEADER_BYTES", CFG_INT,
      CFG_N(limits.max_header_bytes), 1024, 65536, 0, NULL,
      "largest HTTP request head, 431 beyond; its request line half of it, 414 beyond (default 8192)"},
@@ -331,6 +343,9 @@ void cfg_defaults(cfg_server* c) {
     c->limits.max_header_bytes = 8192;
     c->limits.log_interval_s = 10;
     c->limits.max_views = 256;
+    c->limits.request_idle_timeout_s = 300;
+    c->limits.view_idle_timeout_s = 30;
+    c->limits.message_timeout_s = 15;
     c->limits.max_view_radius = 2000;
     c->limits.view_budget_kbps = 256;
     c->limits.max_view_budget_kbps = 2048;

@@ -53,6 +53,9 @@ typedef struct cfg_limits {
     double idle_timeout_s;      /* an idle keep-alive HTTP connection is closed after */
     double send_timeout_s;      /* a subscriber that has not taken a snapshot for this long is closed (0: never) */
     double max_header_bytes;    /* an HTTP request head (its request line: half) */
+    double request_idle_timeout_s; /* a command connection with nothing asked or unanswered is closed after (0: never) */
+    double view_idle_timeout_s; /* a player view that sends nothing (no acks) is closed after (0: never) */
+    double message_timeout_s;   /* a message begun must arrive whole within (0: never) */
     /* Logging: routine events are summed per interval; no more lines per second than this. */
     double log_interval_s;
     double log_lines_per_second;
@@ -119,6 +122,7 @@ typedef struct cfg_server {
     double spawn_search;            /* m searched around the asked position */
     double spawn_clearance;         /* m kept from other hulls, structures and the ground */
     double spawn_anywhere;          /* 0 / 1: spawns go exactly where asked (staged scenes, tests) */
+    double private_streams;         /* 0 / 1: full and compact streams for clients on this host only */
     cfg_limits limits;
 } cfg_server;
 

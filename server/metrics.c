@@ -226,14 +226,29 @@ static void metrics_render_edge(metrics_text* t, const edge_stats* e) {
     metrics_one(t, "naval_connections_budget", "gauge",
                 "Connections the process's descriptor limit allows at once, all listeners together.", LOAD(e->budget));
     metrics_printf(t, "# HELP naval_connection_timeouts_total Connections closed at a deadline: a request head or SP "
-                      "handshake not done in time, a keep-alive left idle, a subscriber that stopped reading.\n"
+                      "handshake not done in time, a keep-alive left idle, a subscriber, client or view that stopped reading, "
+                      "a command connection or view left idle, a message never finished.\n"
                       "# TYPE naval_connection_timeouts_total counter\n"
                       "naval_connection_timeouts_total{kind=\"head\"} %llu\n"
                       "naval_connection_timeouts_total{kind=\"idle\"} %llu\n"
-                      "naval_connection_timeouts_total{kind=\"send\"} %llu\n",
+                      "naval_connection_timeouts_total{kind=\"send\"} %llu\n"
+                      "naval_connection_timeouts_total{kind=\"session_idle\"} %llu\n"
+                      "naval_connection_timeouts_total{kind=\"message\"} %llu\n",
                    (unsigned long long)LOAD(e->timeouts[EDGE_TIMEOUT_HEAD]),
                    (unsigned long long)LOAD(e->timeouts[EDGE_TIMEOUT_IDLE]),
-                   (unsigned long long)LOAD(e->timeouts[EDGE_TIMEOUT_SEND]));
+                   (unsigned long long)LOAD(e->timeouts[EDGE_TIMEOUT_SEND]),
+                   (unsigned long long)LOAD(e->timeouts[EDGE_TIMEOUT_SESSION]),
+                   (unsigned long long)LOAD(e->timeouts[EDGE_TIMEOUT_MESSAGE]));
+    metrics_one(t, "naval_sessions_evicted_total", "counter",
+                "Idle command connections and views closed to make room for a newcomer at max_clients or max_views "
+                "(the most crowded address's longest idle first).",
+                (unsigned long long)LOAD(e->sessions_evicted));
+    metrics_one(t, "naval_private_stream_refused_total", "counter",
+                "Subscribers from other hosts refused by a private snapshot stream (private_streams).",
+                (unsigned long long)LOAD(e->private_refused));
+    metrics_one(t, "naval_unsent_bytes", "gauge",
+                "Answers and view updates handed to sockets and not yet written (bounded per connection).",
+                (unsigned long long)LOAD(e->reply_bytes_queued));
     metrics_one(t, "naval_http_requests_total", "counter", "HTTP request heads read (upgrades included).",
                 (unsigned long long)LOAD(e->http_requests));
     metrics_one(t, "naval_http_refused_total", "counter",
