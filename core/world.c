@@ -74,6 +74,7 @@ int nv_world_create(world** out, const world_config* cfg, jobs* pool, nv_error* 
     w->cfg = *cfg;
     w->dt = 1.0 / cfg->tick_hz;
     w->pool = pool;
+    w->ids.free_head = UINT32_MAX;
     w->threads = pool ? nv_jobs_thread_count(pool) : 1;
     nv_water_flat_init(&w->flat, 0.0);
     w->water.surface = &w->flat.base;
@@ -136,7 +137,7 @@ void nv_world_destroy(world* w) {
 #define X(type, f) free(w->sv.f);
     WORLD_SCRATCH_FIELDS(X)
 #undef X
-    free(w->id_to_slot);
+    world_ids_free(&w->ids);
     free(w->heights);
     free(w->worker_ms);
     free(w->vertex_blocks);
@@ -203,6 +204,95 @@ int nv_world_find_hull_type(const world* w, const char* name) {
     return -1;
 }
 
+/* ---- ids and handles (world_internal.h, world_ids) -------------------- */
+
+void world_ids_free(world_ids* t) {
+    free(t->entries);
+    free(t->map);
+    memset(t, 0, sizeof *t);
+    t->free_head = UINT32_MAX;
+}
+
+/* Rebuilds the map with `cap` slots (a power of two above twice its ids):
+ * -1 out of memory, the map unchanged. */
+static int world_ids_rehash(world_ids* t, uint32_t cap) {
+    world_id_entry* m = malloc((size_t)cap * sizeof *m);
+    if (!m) return -1;
+    for (uint32_t i = 0; i < cap; i++) m[i].id = WORLD_ID_NONE;
+    world_id_entry* old = t->map;
+    uint32_t old_cap = t->map_capacity;
+    t->map = m;
+    t->map_capacity = cap;
+    for (uint32_t i = 0; i < old_cap; i++) {
+        if (old[i].id == WORLD_ID_NONE) continue;
+        uint32_t j = world_ids_home(t, old[i].id);
+        while (m[j].id != WORLD_ID_NONE) j = (j + 1) & (cap - 1);
+        m[j] = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+int world_ids_reserve(world* w, nv_error* err) {
+    world_ids* t = &w->ids;
+    if (t->free_head == UINT32_MAX && t->entry_count == t->entry_capacity) {
+        uint32_t cap = t->entry_capacity ? 2 * t->entry_capacity : WORLD_IDS_MIN_MAP;
+        if (world_grow((void**)&t->entries, sizeof *t->entries, cap))
+            return nv_error_fail(err, NV_ENOMEM, "out of memory for %u vessel handles", cap);
+        t->entry_capacity = cap;
+    }
+    /* Load at most 1/2: probe runs stay short. */
+    if (2ull * (t->map_count + 1) > t->map_capacity &&
+        world_ids_rehash(t, t->map_capacity ? 2 * t->map_capacity : WORLD_IDS_MIN_MAP))
+        return nv_error_fail(err, NV_ENOMEM, "out of memory for the id map (%u ids)", t->map_count + 1);
+    return 0;
+}
+
+void world_bind_id(world* w, uint32_t id, uint32_t slot) {
+    world_ids* t = &w->ids;
+    uint32_t h;
+    if (t->free_head != UINT32_MAX) {
+        h = t->free_head;
+        t->free_head = t->entries[h].slot;
+        t->entries[h].generation++; /* even (free) -> odd (in use) */
+    } else {
+        h = t->entry_count++;
+        t->entries[h].generation = 1;
+    }
+    t->entries[h].slot = slot;
+    uint32_t mask = t->map_capacity - 1, i = world_ids_home(t, id);
+    while (t->map[i].id != WORLD_ID_NONE) i = (i + 1) & mask;
+    t->map[i] = (world_id_entry){id, h};
+    t->map_count++;
+    w->v.handle[slot] = h;
+}
+
+void world_unbind_slot(world* w, uint32_t slot) {
+    world_ids* t = &w->ids;
+    uint32_t id = w->v.id[slot], h = w->v.handle[slot];
+    t->entries[h].generation++; /* odd -> even: every handle to it is stale now */
+    t->entries[h].slot = t->free_head;
+    t->free_head = h;
+    uint32_t mask = t->map_capacity - 1, i = world_ids_home(t, id);
+    while (t->map[i].id != id) i = (i + 1) & mask;
+    /* Backward-shift deletion: each later entry of the run moves into the
+     * hole unless its home lies cyclically in (hole, its place]. */
+    for (uint32_t j = (i + 1) & mask; t->map[j].id != WORLD_ID_NONE; j = (j + 1) & mask) {
+        uint32_t home = world_ids_home(t, t->map[j].id);
+        int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!stays) {
+            t->map[i] = t->map[j];
+            i = j;
+        }
+    }
+    t->map[i].id = WORLD_ID_NONE;
+    t->map_count--;
+    /* Shrinks below 1/8 (to 1/4 at most, away from the 1/2 that grows it):
+     * the map follows the live fleet down. Out of memory it stays as is. */
+    if (t->map_capacity > WORLD_IDS_MIN_MAP && 8ull * t->map_count < t->map_capacity)
+        (void)world_ids_rehash(t, t->map_capacity / 2);
+}
+
 /* ---- vessels ---------------------------------------------------------- */
 
 
@@ -263,29 +353,22 @@ int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uin
     double qn = sqrt(orientation.w * orientation.w + orientation.x * orientation.x + orientation.y * orientation.y +
                      orientation.z * orientation.z);
     if (!(qn > 1e-9) || !isfinite(qn)) return nv_error_set(err, "spawn: the orientation is not a usable quaternion");
-    if (w->next_id == UINT32_MAX) return nv_error_set(err, "spawn: vessel ids are exhausted");
+    if (w->next_id == UINT32_MAX)
+        return nv_error_fail(err, NV_ELIMIT, "spawn: vessel ids are exhausted (all %u have been issued)", UINT32_MAX);
     if (world_reserve_vessels(w, w->count + 1, err)) return -1;
     if (world_reserve_for(w, &w->types[type].hull, err)) return -1;
+    if (world_ids_reserve(w, err)) return nv_error_prefix(err, "spawn");
     uint16_t* slam = NULL;
     if (w->types[type].model && w->types[type].model->slamming) {
         slam = world_slam_alloc(&w->types[type].hull);
         if (!slam) return nv_error_fail(err, NV_ENOMEM, "spawn: out of memory for the slamming state");
     }
-    if (w->next_id >= w->id_capacity) {
-        uint64_t cap = w->id_capacity ? 2ull * w->id_capacity : 256;
-        if (cap > UINT32_MAX) cap = UINT32_MAX;
-        if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), (size_t)cap)) {
-            free(slam);
-            return nv_error_fail(err, NV_ENOMEM, "spawn: out of memory for the id map");
-        }
-        w->id_capacity = (uint32_t)cap;
-    }
     quat q = quat_normalize(orientation);
     uint32_t s = w->count++;
     uint32_t id = w->next_id++;
-    w->id_to_slot[id] = s;
     world_vessels* v = &w->v;
     v->id[s] = id;
+    world_bind_id(w, id, s);
     v->type[s] = type;
     v->flags[s] = 0;
     v->px[s] = position.x, v->py[s] = position.y, v->pz[s] = position.z;
@@ -313,19 +396,19 @@ int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uin
 int nv_world_despawn(world* w, uint32_t id, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
-    if (s == UINT32_MAX) return nv_error_set(err, "despawn: no vessel with id %u", id);
+    if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "despawn: no vessel with id %u", id);
     world_count_vessel(w, &w->types[w->v.type[s]].hull, -1);
     if (w->v.flags[s] & WORLD_VESSEL_PLAYER) w->player_total--;
     free(w->v.slam[s]);
     w->v.slam[s] = NULL;
     free(w->v.flood[s]);
     w->v.flood[s] = NULL;
+    world_unbind_slot(w, s);
     uint32_t last = --w->count;
     if (s != last) {
-        world_move_slot(w, s, last);
-        w->id_to_slot[w->v.id[s]] = s;
+        world_move_slot(w, s, last); /* its handle comes along: point it at the new slot */
+        w->ids.entries[w->v.handle[s]].slot = s;
     }
-    w->id_to_slot[id] = UINT32_MAX;
     w->blocks_dirty = 1;
     return 0;
 }
@@ -567,7 +650,9 @@ uint64_t nv_world_state_hash(const world* w) {
 }
 
 void nv_world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total) {
-    size_t per = (size_t)w->capacity * WORLD_VESSEL_BYTES + (size_t)w->id_capacity * sizeof(uint32_t) +
+    size_t per = (size_t)w->capacity * WORLD_VESSEL_BYTES +
+                 (size_t)w->ids.entry_capacity * sizeof(world_handle_entry) +
+                 (size_t)w->ids.map_capacity * sizeof(world_id_entry) +
                  (size_t)w->height_capacity * sizeof(float) + (size_t)w->vertex_block_capacity * sizeof(world_block) +
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
     size_t shared = sizeof *w + WORLD_MAX_HULL_TYPES * sizeof(world_type) +
@@ -597,8 +682,9 @@ void nv_world_memory(const world* w, size_t* per_vessel_total, size_t* shared_to
  * world_vessel_record (export, restore) and core/checkpoint.c, or restored
  * worlds lose it: this fails the build until that is done. */
 /* (contact_points and penetration are not carried: the last step's
- * readings, made again by the next step and read by nothing in it.) */
-_Static_assert(WORLD_VESSEL_ARRAYS == 39,
+ * readings, made again by the next step and read by nothing in it; nor is
+ * handle: the core's own, bound again when the vessel is restored.) */
+_Static_assert(WORLD_VESSEL_ARRAYS == 40,
                "world_vessels changed: add the field to world_vessel_record, nv_world_export_vessel, "
                "nv_world_restore_vessel and core/checkpoint.c");
 
@@ -653,23 +739,6 @@ static int world_check_flood(const world_type* t, const world_vessel_record* r, 
     return 0;
 }
 
-/* Makes ids below `need` addressable; the new ones are marked unused. */
-static int world_reserve_ids(world* w, uint64_t need, nv_error* err) {
-    if (need > UINT32_MAX) return nv_error_set(err, "restore: vessel ids are exhausted");
-    if (need > w->id_capacity) {
-        uint64_t cap = w->id_capacity ? w->id_capacity : 256;
-        while (cap < need) cap *= 2;
-        if (cap > UINT32_MAX) cap = UINT32_MAX;
-        if (world_grow((void**)&w->id_to_slot, sizeof(uint32_t), (size_t)cap))
-            return nv_error_fail(err, NV_ENOMEM, "restore: out of memory for an id map of %llu ids",
-                                 (unsigned long long)cap);
-        w->id_capacity = (uint32_t)cap;
-    }
-    for (uint64_t id = w->next_id; id < need; id++) w->id_to_slot[id] = UINT32_MAX;
-    if (need > w->next_id) w->next_id = (uint32_t)need;
-    return 0;
-}
-
 static int world_record_is_finite(const world_vessel_record* r) {
     return v3_is_finite(r->position) && v3_is_finite(r->velocity) && v3_is_finite(r->angular_momentum) &&
            v3_is_finite(r->angular_velocity) && isfinite(r->orientation.w) && isfinite(r->orientation.x) &&
@@ -711,6 +780,7 @@ int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* er
     if (world_reserve_vessels(w, w->count + 1, err)) return -1;
     if (world_reserve_for(w, &t->hull, err)) return -1;
     if ((r->flags & WORLD_VESSEL_PLAYER) && world_reserve_player(w, err)) return -1;
+    if (world_ids_reserve(w, err)) return nv_error_prefix(err, "restore: vessel %u", r->id);
     flood_state* flood = NULL;
     if (r->flood && !(flood = malloc(sizeof *flood)))
         return nv_error_fail(err, NV_ENOMEM, "restore: vessel %u: out of memory for its flooding", r->id);
@@ -724,15 +794,13 @@ int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* er
         }
         memcpy(slam, r->slam, keeps * sizeof(uint16_t));
     }
-    if (world_reserve_ids(w, (uint64_t)r->id + 1, err)) {
-        free(slam);
-        free(flood);
-        return -1;
-    }
+    /* Ids stay ids: the counter moves past the restored one, so no spawn
+     * issues it again. */
+    if (r->id >= w->next_id) w->next_id = r->id + 1;
     uint32_t s = w->count++;
-    w->id_to_slot[r->id] = s;
     world_vessels* v = &w->v;
     v->id[s] = r->id;
+    world_bind_id(w, r->id, s);
     v->type[s] = r->type;
     v->flags[s] = r->flags;
     v->model[s] = (uint32_t)r->model;
@@ -767,7 +835,8 @@ int nv_world_set_next_id(world* w, uint32_t next_id, nv_error* err) {
     if (next_id < w->next_id)
         return nv_error_set(err, "restore: the next id %u is below ids already issued (up to %u)", next_id,
                             w->next_id - 1);
-    return world_reserve_ids(w, next_id, err);
+    w->next_id = next_id;
+    return 0;
 }
 
 void nv_world_set_clock(world* w, uint64_t tick) {

@@ -89,6 +89,47 @@ typedef struct world_damage {
     uint32_t event_count, event_capacity, pending_count, pending_capacity;
 } world_damage;
 
+/* Vessel ids and handles. An id is a vessel's public name (the API, the
+ * wire, checkpoints, record logs): 32 bits, issued in order, never reused,
+ * so a server that runs for months issues far more ids than it ever holds
+ * vessels. Inside the core a vessel is reached through a generational
+ * handle, as Box2D v3 does with b2BodyId: an index into `entries`, whose
+ * entry holds the vessel's slot while it lives, and a generation, odd while
+ * the entry is in use and bumped when its vessel goes, so a handle kept past
+ * a despawn is recognised as stale rather than reaching whichever vessel
+ * took the entry or the slot next. Freed entries chain into a free list and
+ * are reused first: the table never holds more entries than the most
+ * vessels alive at once. At the edge an open-addressing map takes an id to
+ * its entry in O(1) (linear probing, backward-shift deletion: no
+ * tombstones, so lookups stay short however many despawns); it holds only
+ * live ids and shrinks with the fleet. Nothing here is read inside a step. */
+typedef struct world_handle {
+    uint32_t index, generation;
+} world_handle;
+#define WORLD_HANDLE_NONE ((world_handle){UINT32_MAX, 0})
+#define WORLD_ID_NONE UINT32_MAX /* no vessel has it: the map's empty key */
+
+typedef struct world_handle_entry {
+    uint32_t slot;       /* in use: the vessel's slot; free: the next free entry (UINT32_MAX ends the list) */
+    uint32_t generation; /* odd while in use; wraps after 2^31 reuses of one entry */
+} world_handle_entry;
+
+typedef struct world_id_entry {
+    uint32_t id;     /* WORLD_ID_NONE: empty */
+    uint32_t handle; /* index into entries */
+} world_id_entry;
+
+typedef struct world_ids {
+    world_handle_entry* entries;
+    uint32_t entry_count;    /* entries made, in use or free: at most the peak live fleet */
+    uint32_t entry_capacity; /* room */
+    uint32_t free_head;      /* first free entry, UINT32_MAX: none */
+    world_id_entry* map;     /* id -> entry, load at most 1/2; shrinks below 1/8 */
+    uint32_t map_capacity;   /* power of two (at least WORLD_IDS_MIN_MAP), or 0 */
+    uint32_t map_count;      /* live ids */
+} world_ids;
+enum { WORLD_IDS_MIN_MAP = 64 };
+
 /* Vessel state as structure of arrays, indexed by slot: every array is
  * listed once here, X(type, name), and the struct, its growth, the move
  * of a slot, the frees and the memory count are all derived from the
@@ -113,7 +154,8 @@ typedef struct world_damage {
     X(uint32_t, tri_block_count)                                                                               \
     X(uint32_t, contact_points)                 /* last step, on the ground */                                  \
     X(float, penetration)                       /* last step, the deepest below the ground, m */ \
-    X(flood_state*, flood)                      /* water and holes (naval/compartment.h), else NULL */
+    X(flood_state*, flood)                      /* water and holes (naval/compartment.h), else NULL */ \
+    X(uint32_t, handle)                         /* the vessel's entry in world_ids (not carried: bound again) */
 
 typedef struct world_vessels {
 #define WORLD_VESSEL_ARRAY(type, name) type* name;
@@ -169,8 +211,8 @@ struct world {
     uint32_t player_gathered;               /* in player_x/z this step */
     uint32_t floater_count; /* entries of sv.floater_slot */
 
-    uint32_t* id_to_slot; /* UINT32_MAX for despawned ids */
-    uint32_t id_capacity, next_id;
+    world_ids ids;    /* id -> handle -> slot */
+    uint32_t next_id; /* the next spawn's id: ids are never reused */
 
     /* Totals for the vessels present; the tables below are reserved at spawn
      * time so that the rebuild between steps never allocates or fails. */
@@ -210,10 +252,52 @@ static inline int world_hull_fuses(const world* w, const hull* h) {
     return h->vertex_count <= w->cfg.vertex_block && h->triangle_count <= w->cfg.triangle_block;
 }
 
+/* The map's home for an id. The low bits of a multiplicative (Fibonacci)
+ * hash: ids are mostly sequential, and a multiply by an odd constant maps
+ * any run of capacity consecutive ids to distinct homes. */
+static inline uint32_t world_ids_home(const world_ids* t, uint32_t id) {
+    return (id * 2654435769u) & (t->map_capacity - 1);
+}
+
+/* The live handle of a vessel id, WORLD_HANDLE_NONE when there is none. */
+static inline world_handle world_handle_of(const world* w, uint32_t id) {
+    const world_ids* t = &w->ids;
+    if (!t->map_capacity) return WORLD_HANDLE_NONE;
+    uint32_t mask = t->map_capacity - 1;
+    for (uint32_t i = world_ids_home(t, id);; i = (i + 1) & mask) {
+        uint32_t k = t->map[i].id;
+        if (k == WORLD_ID_NONE) return WORLD_HANDLE_NONE; /* first: WORLD_ID_NONE is nobody's id */
+        if (k == id) {
+            uint32_t h = t->map[i].handle;
+            return (world_handle){h, t->entries[h].generation};
+        }
+    }
+}
+
+/* Slot of the vessel a handle names, UINT32_MAX when the handle is stale
+ * (its vessel is gone, whatever has the entry or the slot now). */
+static inline uint32_t world_handle_slot(const world* w, world_handle h) {
+    const world_ids* t = &w->ids;
+    return h.index < t->entry_count && t->entries[h.index].generation == h.generation && (h.generation & 1u)
+               ? t->entries[h.index].slot
+               : UINT32_MAX;
+}
+
 /* Slot of a vessel id, UINT32_MAX when there is none. */
 static inline uint32_t world_slot_of(const world* w, uint32_t id) {
-    return id < w->next_id ? w->id_to_slot[id] : UINT32_MAX;
+    return world_handle_slot(w, world_handle_of(w, id));
 }
+
+/* Room for one more live id (between steps), so that world_bind_id
+ * cannot fail: NV_ENOMEM else, nothing changed. */
+int world_ids_reserve(world* w, nv_error* err);
+/* Gives the vessel in `slot` (v.id[slot] == id, an id no live vessel has)
+ * a fresh handle and maps its id to it; after world_ids_reserve. */
+void world_bind_id(world* w, uint32_t id, uint32_t slot);
+/* Frees the handle of the vessel in `slot` (its generation moves on) and
+ * drops its id from the map, which may shrink. The slot is left as is. */
+void world_unbind_slot(world* w, uint32_t slot);
+void world_ids_free(world_ids* t);
 
 body world_load_body(const world* w, uint32_t s);
 /* A parallel-for over [0, count) on the world's pool (or inline). */

@@ -7,11 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "naval/checkpoint.h"
 #include "naval/jobs.h"
 #include "naval/statics.h"
 #include "naval/world.h"
 #include "test_util.h"
 #include "vessel.h"
+#include "world_internal.h" /* the id table's handles and room */
 
 typedef struct test_world {
     world* w;
@@ -170,6 +172,7 @@ static void ids_survive_spawns_and_despawns(void** state) {
     ASSERT_OK(nv_world_despawn(w, ids[1], &err), err);
     assert_int_equal(nv_world_despawn(w, ids[1], &err), -1);
     assert_non_null(strstr(err.message, "no vessel with id"));
+    assert_int_equal(err.code, NV_ENOENT); /* as every call that takes an id */
     ASSERT_OK(nv_world_spawn(w, type, v3(99, 0, 0), quat_identity(), &ids[5], &err), err);
     assert_int_equal(ids[5], 5); /* ids are never reused */
     nv_world_step(w);
@@ -188,6 +191,157 @@ static void ids_survive_spawns_and_despawns(void** state) {
     assert_non_null(strstr(err.message, "spawn: position.x: must be in [-1e+06, 1e+06] m (got nan)"));
     quat zero = {0, 0, 0, 0};
     assert_int_equal(nv_world_spawn(w, type, v3(0, 0, 0), zero, &ids[0], &err), -1);
+    nv_world_destroy(w);
+}
+
+/* The id table through a server's life: a million spawns and despawns
+ * while the fleet grows to 3000 and falls back to 20. Ids are never
+ * reused, a gone id is unknown (NV_ENOENT) to every call that takes one, a
+ * handle kept past its vessel's despawn is stale even once its entry and
+ * slot are reused, lookups after slot moves find the right vessel, and the
+ * table's memory follows the live fleet, not the ids issued. */
+static void id_table_stays_bounded_by_the_fleet(void** state) {
+    (void)state;
+    nv_error err;
+    world* w;
+    world_config cfg = nv_world_config_default();
+    ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
+    mesh m;
+    ASSERT_OK(nv_hullgen_build("barge", 16, &m, &err), err);
+    mass_spec spec = nv_mass_spec_default();
+    uint32_t type;
+    ASSERT_OK(nv_world_add_hull_type(w, "barge", &m, &spec, &type, &err), err);
+    nv_mesh_free(&m);
+    enum { CYCLES = 1000000, MAX_LIVE = 3000 };
+    uint32_t* live = malloc(MAX_LIVE * sizeof *live); /* the live ids, any order */
+    assert_non_null(live);
+    uint32_t n = 0, peak = 0, next = 0;
+    test_rng rng = {7};
+    /* A vessel's id is in its spawn position (100 m apart: no contacts)
+     * and its commanded throttle. */
+#define ID_X(id) ((double)((id) % 10000u) * 100.0 - 5e5)
+#define ID_Z(id) ((double)((id) / 10000u) * 100.0)
+#define ID_THROTTLE(id) ((float)((id) % 1000u) / 1000.0f)
+    for (uint32_t c = 0; c < CYCLES; c++) {
+        /* the fleet: up to 3000 in the first fifth, down to 20 after half */
+        uint32_t target = c < CYCLES / 5 ? MAX_LIVE : (c < CYCLES / 2 ? 1000 : 20);
+        /* below the target mostly spawns, above it despawns, at it replaces
+         * one vessel by a new one (which gets the entry just freed) */
+        int spawn = n < target ? n < 2 || (test_rng_next(&rng) & 3) != 0 : n == target;
+        int despawn = n >= target || !spawn;
+        if (despawn) {
+            uint32_t k = (uint32_t)(test_rng_next(&rng) % n), gone = live[k];
+            world_handle h = world_handle_of(w, gone);
+            assert_int_not_equal(world_handle_slot(w, h), UINT32_MAX);
+            ASSERT_OK(nv_world_despawn(w, gone, &err), err);
+            live[k] = live[--n];
+            assert_int_equal(world_handle_slot(w, h), UINT32_MAX);
+            assert_int_equal(world_handle_of(w, gone).index, UINT32_MAX);
+            world_vessel_state st;
+            assert_int_equal(nv_world_vessel_get(w, gone, &st), -1);
+            assert_int_equal(nv_world_despawn(w, gone, &err), -1);
+            assert_int_equal(err.code, NV_ENOENT);
+            if (c % 997 == 0) { /* every call that takes an id */
+                assert_int_equal(nv_world_set_controls(w, gone, 0, 0, &err), -1);
+                assert_int_equal(err.code, NV_ENOENT);
+                assert_int_equal(nv_world_set_velocity(w, gone, v3(0, 0, 0), v3(0, 0, 0), &err), -1);
+                assert_int_equal(err.code, NV_ENOENT);
+                assert_int_equal(nv_world_set_vessel_model(w, gone, WORLD_MODEL_MESH, &err), -1);
+                assert_int_equal(err.code, NV_ENOENT);
+                assert_int_equal(nv_world_set_player(w, gone, 1, &err), -1);
+                assert_int_equal(err.code, NV_ENOENT);
+                assert_int_equal(nv_world_breach(w, gone, v3(0, 0, 0), 0.1, &err), -1);
+                assert_int_equal(err.code, NV_ENOENT);
+                assert_int_equal(nv_world_set_pumps(w, gone, 1, &err), -1);
+                assert_int_equal(err.code, NV_ENOENT);
+                flood_state f;
+                assert_int_equal(nv_world_flooding(w, gone, &f), -1);
+                assert_null(nv_world_flood_of(w, gone));
+            }
+            if (spawn) { /* the entry just freed goes to the next vessel: the old handle stays stale */
+                uint32_t id;
+                ASSERT_OK(nv_world_spawn(w, type, v3(ID_X(next), 0, ID_Z(next)), quat_identity(), &id, &err), err);
+                assert_int_equal(id, next);
+                world_handle fresh = world_handle_of(w, id);
+                assert_int_equal(fresh.index, h.index);
+                assert_int_not_equal(fresh.generation, h.generation);
+                assert_int_equal(world_handle_slot(w, h), UINT32_MAX);
+                assert_int_equal(world_handle_slot(w, fresh), world_slot_of(w, id));
+                ASSERT_OK(nv_world_set_controls(w, id, ID_THROTTLE(id), 0, &err), err);
+                live[n++] = id;
+                next++;
+                spawn = 0;
+            }
+        }
+        if (spawn) {
+            uint32_t id;
+            ASSERT_OK(nv_world_spawn(w, type, v3(ID_X(next), 0, ID_Z(next)), quat_identity(), &id, &err), err);
+            assert_int_equal(id, next); /* in order, never reused */
+            ASSERT_OK(nv_world_set_controls(w, id, ID_THROTTLE(id), 0, &err), err);
+            live[n++] = id;
+            next++;
+        }
+        if (n > peak) peak = n;
+        assert_int_equal(nv_world_vessel_count(w), n);
+        assert_int_equal(nv_world_next_id(w), next);
+        /* a lookup finds its own vessel, whatever moved into which slot */
+        if (n) {
+            uint32_t id = live[test_rng_next(&rng) % n];
+            world_vessel_state st;
+            assert_int_equal(nv_world_vessel_get(w, id, &st), 0);
+            assert_int_equal(st.id, id);
+            assert_true(st.throttle == ID_THROTTLE(id));
+            ASSERT_NEAR_ABS(st.position.x, ID_X(id), 0.5);
+            ASSERT_NEAR_ABS(st.position.z, ID_Z(id), 0.5);
+        }
+        /* the table's room: handles at most the peak fleet (the free list
+         * reuses them), the map within 8x the live ids (it shrinks) */
+        assert_true(w->ids.entry_count <= peak);
+        assert_true(w->ids.map_count == n);
+        assert_true(w->ids.map_capacity <= (8 * n > WORLD_IDS_MIN_MAP ? 8 * n : WORLD_IDS_MIN_MAP));
+        if (c % 100000 == 99999) { /* a step now and then, and every slot's id found at its slot */
+            nv_world_step(w);
+            for (uint32_t s = 0; s < n; s++) assert_int_equal(world_slot_of(w, nv_world_vessel_id_at(w, s)), s);
+        }
+    }
+    assert_int_equal(peak, MAX_LIVE);
+    assert_true(next > CYCLES / 2);
+    assert_true(w->ids.entry_capacity <= 2 * MAX_LIVE);
+    assert_true(w->ids.map_capacity <= 2 * WORLD_IDS_MIN_MAP); /* 20 live of ~500,000 ids issued */
+    for (uint32_t i = 0; i < n; i++) {
+        world_vessel_state st;
+        assert_int_equal(nv_world_vessel_get(w, live[i], &st), 0);
+        assert_int_equal(st.id, live[i]);
+    }
+
+    /* A restored id far past the counter: the counter follows it, the map
+     * does not grow with it; a spawn past the last id is a limit. */
+    world_vessel_record r;
+    uint32_t moved = live[0];
+    ASSERT_OK(nv_world_export_vessel(w, world_slot_of(w, moved), &r), err);
+    ASSERT_OK(nv_world_despawn(w, moved, &err), err);
+    r.id = 4000000000u;
+    ASSERT_OK(nv_world_restore_vessel(w, &r, &err), err);
+    assert_int_equal(nv_world_next_id(w), 4000000001u);
+    world_vessel_state st;
+    assert_int_equal(nv_world_vessel_get(w, 4000000000u, &st), 0);
+    assert_true(st.throttle == ID_THROTTLE(moved));
+    assert_int_equal(nv_world_vessel_get(w, moved, &st), -1);
+    assert_int_equal(nv_world_restore_vessel(w, &r, &err), -1);
+    assert_non_null(strstr(err.message, "in use already"));
+    assert_true(w->ids.map_capacity <= 2 * WORLD_IDS_MIN_MAP);
+    assert_int_equal(nv_world_set_next_id(w, 5, &err), -1);
+    ASSERT_OK(nv_world_set_next_id(w, UINT32_MAX, &err), err);
+    uint32_t id;
+    assert_int_equal(nv_world_spawn(w, type, v3(0, 0, 0), quat_identity(), &id, &err), -1);
+    assert_int_equal(err.code, NV_ELIMIT);
+    assert_non_null(strstr(err.message, "vessel ids are exhausted"));
+    assert_int_equal(nv_world_despawn(w, UINT32_MAX, &err), -1);
+    assert_int_equal(err.code, NV_ENOENT);
+#undef ID_X
+#undef ID_Z
+#undef ID_THROTTLE
+    free(live);
     nv_world_destroy(w);
 }
 
@@ -350,6 +504,7 @@ int main(void) {
         cmocka_unit_test(same_state_for_any_thread_count),
         cmocka_unit_test(world_matches_the_single_vessel_reference),
         cmocka_unit_test(ids_survive_spawns_and_despawns),
+        cmocka_unit_test(id_table_stays_bounded_by_the_fleet),
         cmocka_unit_test(non_finite_vessel_is_contained),
         cmocka_unit_test(bulk_read_and_float_height_agree),
         cmocka_unit_test(changes_inside_a_step_are_caught),

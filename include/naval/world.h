@@ -304,6 +304,13 @@ typedef struct world_overlap {
  * the shapes), sorted by ids; the first `cap` go to out, *count gets them
  * all. Between steps; -1 only out of memory. */
 int nv_world_find_overlaps(const world* w, world_overlap* out, uint32_t cap, uint32_t* count, nv_error* err);
+/* Vessel ids are 32 bits, issued in order and never reused (they name a
+ * vessel on the wire, in checkpoints and in record logs); what the world
+ * keeps to find them is bounded by the live fleet, not by the ids issued.
+ * Every call that takes an id and an nv_error fails with NV_ENOENT for an
+ * id no vessel has (never issued, or despawned; the others return -1 or
+ * NULL); a spawn once all 2^32 - 1 ids have been issued fails with
+ * NV_ELIMIT. */
 int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err);
 int nv_world_despawn(world* w, uint32_t id, nv_error* err);
 int nv_world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err);
