@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_util.h"
+#include "json_ranged.h"
 #include "naval/hullgen.h"
 #include "naval/ocean_spectrum.h"
 #include "ocean_jobs.h"

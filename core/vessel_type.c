@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_util.h"
+#include "json_ranged.h"
 #include "naval/hullgen.h"
 
 static actuator_propeller vt_propeller_default(void) {

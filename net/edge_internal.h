@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The edge's parts (edge.c: loop, listeners, limits, publishing;
- * edge_http.c: HTTP requests and upgrades; edge_session.c: SP sessions
- * over tcp and WebSocket). Everything here belongs to the edge's thread
+/* The edge's parts (edge.c: loop, listeners, limits, deadlines, writes;
+ * edge_http.c: HTTP requests and upgrades; edge_session.c: the SP
+ * transports over tcp and WebSocket; the roles on them: edge_pub.c PUB,
+ * edge_rep.c REP, edge_pair.c PAIR1). Everything here belongs to the edge's thread
  * unless it says otherwise. */
 #ifndef NAVAL_SERVER_EDGE_INTERNAL_H
 #define NAVAL_SERVER_EDGE_INTERNAL_H
@@ -12,6 +13,9 @@
 #include "httphead.h"
 #include "idmap.h"
 #include "wsframe.h"
+
+#define EDGE_ADD(x, v) atomic_fetch_add_explicit(&(x), (v), memory_order_relaxed)
+#define EDGE_SUB(x, v) atomic_fetch_sub_explicit(&(x), (v), memory_order_relaxed)
 
 /* SP protocol numbers (nng: NNI_PROTO(major, minor) = major * 16 + minor). */
 #define EDGE_SP_PUB 0x20
@@ -195,10 +199,28 @@ struct edge {
     char read_buf[EDGE_READ_CHUNK];
 };
 
-/* edge.c */
+/* edge_addr.c: endpoints and the per-address counts */
+typedef struct edge_endpoint {
+    char host[256];
+    int port;
+    int wildcard;
+} edge_endpoint;
+int edge_parse_endpoint(const char* text, int want_scheme, edge_endpoint* ep, char* why, size_t why_size);
+int edge_resolve(const edge_endpoint* ep, struct sockaddr_storage* out, nv_error* err, const char* text);
+void edge_addr_key(const struct sockaddr_storage* a, uint8_t key[16]);
+/* The slot holding key, or the free slot where it would go. */
+uint32_t edge_addr_find(const edge* e, const uint8_t key[16]);
+int edge_addr_grow(edge* e);
+uint32_t edge_addr_count(const edge* e, const uint8_t key[16]);
+void edge_addr_release(edge* e, const uint8_t key[16]);
+
+/* edge.c: the loop, listeners, limits and deadlines, writes */
 /* Appends n bytes to a growable buffer (doubling from 1 KiB); -1 when out of memory. */
 int edge_append(uint8_t** buf, size_t* len, size_t* cap, const void* data, size_t n);
 void edge_conn_close(edge_conn* c);
+/* A write of the connection's finished (status < 0: failed): closes or
+ * goes on with what waited for it. */
+void edge_conn_written(edge_conn* c, int status);
 /* Whether the connection came from this host (127/8, ::1). */
 int edge_conn_is_local(const edge_conn* c);
 /* A session reached a role's cap: closes the longest idle one of that
@@ -212,17 +234,22 @@ int edge_conn_write_owned(edge_conn* c, void* mem, const void* data, size_t size
 /* The same for a head (owned) and a body (owned or borrowed). */
 int edge_conn_write_two(edge_conn* c, void* head, size_t head_size, const void* body, size_t body_size,
                         void* body_owned);
+edge_conn* edge_conn_by_id(edge* e, uint32_t id);
+uint64_t edge_now_ns(void);
+
+/* edge_pub.c: the PUB role */
 void edge_subscribe(edge_conn* c, uint32_t stream);
 void edge_list_append(edge_list* l, edge_conn* c);
 void edge_buf_unref(edge* e, edge_buf* b);
-edge_conn* edge_conn_by_id(edge* e, uint32_t id);
-uint64_t edge_now_ns(void);
+/* Queues a published message to every subscriber of its stream and drops
+ * the publisher's reference. */
+void edge_deliver(edge* e, edge_buf* b);
 
 /* edge_http.c */
 void edge_http_input(edge_conn* c);
 void edge_http_written(edge_conn* c);
 
-/* edge_session.c */
+/* edge_session.c: the SP transports (tcp, WebSocket) under every role */
 void edge_session_start(edge_conn* c);            /* SP over tcp: send our handshake */
 void edge_session_input(edge_conn* c);            /* bytes arrived (or answers freed room) */
 void edge_session_closed(edge_conn* c);           /* the connection is going: forget requests */
@@ -236,5 +263,27 @@ int edge_session_private(const edge_conn* c, edge_role role, uint32_t stream);
 void edge_session_ws_close(edge_conn* c, int code, const char* why);
 /* The broadcast write's bytes for this connection. */
 void edge_session_buf_bytes(edge_conn* c, edge_buf* b, uv_buf_t* bufs, unsigned* count);
+/* A message of head then body as this session's transport frames it (SP's
+ * length, or WebSocket frames): malloc'd, *size its length; NULL when out
+ * of memory. */
+uint8_t* edge_session_frame(const edge_conn* c, const uint8_t* head, size_t head_n, const void* body, size_t body_n,
+                           size_t* size);
+void edge_session_protocol_error(edge_conn* c, const char* why);
+/* At a role's cap: makes room if a session is idle (edge_evict_session). */
+void edge_session_make_room(edge* e, edge_role role);
+
+/* edge_rep.c: the REP role */
+void edge_rep_begin(edge_conn* c);
+void edge_rep_closed(edge_conn* c);
+/* Whether max_pending requests are unanswered or unwritten: input waits. */
+int edge_rep_full(const edge_conn* c);
+void edge_rep_message(edge_conn* c, const uint8_t* m, size_t n);
+void edge_rep_reply(edge* e, edge_reply_item* r);
+
+/* edge_pair.c: the PAIR1 role */
+void edge_pair_begin(edge_conn* c);
+void edge_pair_closed(edge_conn* c);
+void edge_pair_message(edge_conn* c, const uint8_t* m, size_t n);
+void edge_pair_send(edge* e, edge_reply_item* r, int last);
 
 #endif

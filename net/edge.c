@@ -2,8 +2,6 @@
 #include "edge.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +23,6 @@
  * idle for far less, and one from a crowded address goes first anyway. */
 #define EDGE_EVICT_MIN_IDLE_NS 1000000000ull
 
-#define EDGE_ADD(x, v) atomic_fetch_add_explicit(&(x), (v), memory_order_relaxed)
-#define EDGE_SUB(x, v) atomic_fetch_sub_explicit(&(x), (v), memory_order_relaxed)
 
 void edge_limits_default(edge_limits* l) {
     l->max_connections = 4096;
@@ -50,164 +46,6 @@ void edge_limits_default(edge_limits* l) {
 }
 
 uint64_t edge_now_ns(void) { return uv_hrtime(); }
-
-/* ---- endpoints ------------------------------------------------------------- */
-
-typedef struct edge_endpoint {
-    char host[256];
-    int port;
-    int wildcard;
-} edge_endpoint;
-
-static int edge_parse_endpoint(const char* text, int want_scheme, edge_endpoint* ep, char* why, size_t why_size) {
-    const char* p = text;
-    if (want_scheme) {
-        if (strncmp(p, "tcp://", 6) != 0) {
-            snprintf(why, why_size, "must be a tcp:// URL (e.g. tcp://0.0.0.0:7700)");
-            return -1;
-        }
-        p += 6;
-    }
-    const char* colon = NULL;
-    const char* host = p;
-    size_t host_len;
-    if (*p == '[') {
-        const char* close = strchr(p, ']');
-        if (!close || close[1] != ':') {
-            snprintf(why, why_size, "has an IPv6 address without ']:PORT'");
-            return -1;
-        }
-        host = p + 1;
-        host_len = (size_t)(close - host);
-        colon = close + 1;
-    } else {
-        colon = strrchr(p, ':');
-        if (!colon) {
-            snprintf(why, why_size, "needs HOST:PORT");
-            return -1;
-        }
-        host_len = (size_t)(colon - p);
-    }
-    char* end = NULL;
-    long port = strtol(colon + 1, &end, 10);
-    if (!isdigit((unsigned char)colon[1]) || *end || port < 0 || port > 65535) {
-        snprintf(why, why_size, "needs a port in 0..65535");
-        return -1;
-    }
-    if (host_len >= sizeof ep->host) {
-        snprintf(why, why_size, "has a host name over %zu characters", sizeof ep->host - 1);
-        return -1;
-    }
-    for (size_t i = 0; i < host_len; i++)
-        if (!isalnum((unsigned char)host[i]) && !strchr(".-:*_%", host[i])) {
-            snprintf(why, why_size, "has a character that is not allowed in a host name");
-            return -1;
-        }
-    memcpy(ep->host, host, host_len);
-    ep->host[host_len] = '\0';
-    ep->port = (int)port;
-    ep->wildcard = host_len == 0 || strcmp(ep->host, "*") == 0;
-    return 0;
-}
-
-int edge_check_endpoint(const char* text, int want_scheme, char* why, size_t why_size) {
-    edge_endpoint ep;
-    return edge_parse_endpoint(text, want_scheme, &ep, why, why_size);
-}
-
-static int edge_resolve(const edge_endpoint* ep, struct sockaddr_storage* out, nv_error* err, const char* text) {
-    memset(out, 0, sizeof *out);
-    if (ep->wildcard) {
-        struct sockaddr_in* a = (struct sockaddr_in*)out;
-        a->sin_family = AF_INET;
-        a->sin_port = htons((uint16_t)ep->port);
-        a->sin_addr.s_addr = htonl(INADDR_ANY);
-        return 0;
-    }
-    struct addrinfo hints, *res = NULL;
-    memset(&hints, 0, sizeof hints);
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_PASSIVE;
-    char port[8];
-    snprintf(port, sizeof port, "%d", ep->port);
-    int rv = getaddrinfo(ep->host, port, &hints, &res);
-    if (rv || !res) return nv_error_set(err, "cannot listen on %s: %s", text, rv ? gai_strerror(rv) : "no address");
-    memcpy(out, res->ai_addr, res->ai_addrlen);
-    freeaddrinfo(res);
-    return 0;
-}
-
-/* ---- per-address counts ------------------------------------------------------ */
-
-static void edge_addr_key(const struct sockaddr_storage* a, uint8_t key[16]) {
-    memset(key, 0, 16);
-    if (a->ss_family == AF_INET6) {
-        memcpy(key, &((const struct sockaddr_in6*)a)->sin6_addr, 16);
-    } else if (a->ss_family == AF_INET) {
-        key[10] = key[11] = 0xff; /* ::ffff:a.b.c.d, as the v6 stack writes it */
-        memcpy(key + 12, &((const struct sockaddr_in*)a)->sin_addr, 4);
-    }
-}
-
-void edge_address_text(const uint8_t key[16], char* out, size_t n) {
-    static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    if (memcmp(key, v4, 12) == 0) inet_ntop(AF_INET, key + 12, out, (socklen_t)n);
-    else inet_ntop(AF_INET6, key, out, (socklen_t)n);
-}
-
-static uint32_t edge_addr_hash(const uint8_t key[16]) {
-    uint64_t a, b;
-    memcpy(&a, key, 8);
-    memcpy(&b, key + 8, 8);
-    uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
-    return (uint32_t)(h >> 32);
-}
-
-/* The slot holding key, or the free slot where it would go. */
-static uint32_t edge_addr_find(const edge* e, const uint8_t key[16]) {
-    uint32_t mask = e->addr_cap - 1, i = edge_addr_hash(key) & mask;
-    while (e->addrs[i].count && memcmp(e->addrs[i].key, key, 16) != 0) i = (i + 1) & mask;
-    return i;
-}
-
-static int edge_addr_grow(edge* e) {
-    uint32_t old_cap = e->addr_cap;
-    edge_addr* old = e->addrs;
-    uint32_t cap = old_cap ? old_cap * 2 : 256;
-    edge_addr* fresh = calloc(cap, sizeof *fresh);
-    if (!fresh) return -1;
-    e->addrs = fresh;
-    e->addr_cap = cap;
-    for (uint32_t i = 0; i < old_cap; i++)
-        if (old[i].count) e->addrs[edge_addr_find(e, old[i].key)] = old[i];
-    free(old);
-    return 0;
-}
-
-static uint32_t edge_addr_count(const edge* e, const uint8_t key[16]) {
-    if (!e->addr_cap) return 0;
-    return e->addrs[edge_addr_find(e, key)].count;
-}
-
-/* Linear probing with backward-shift deletion: no tombstones to pile up
- * under churn (entries move, so a connection keeps its key, not a slot). */
-static void edge_addr_release(edge* e, const uint8_t key[16]) {
-    uint32_t slot = edge_addr_find(e, key);
-    if (!e->addrs[slot].count || --e->addrs[slot].count) return;
-    uint32_t mask = e->addr_cap - 1, hole = slot, i = slot;
-    for (;;) {
-        i = (i + 1) & mask;
-        if (!e->addrs[i].count) break;
-        uint32_t home = edge_addr_hash(e->addrs[i].key) & mask;
-        /* Move it into the hole when its home is not between hole and i. */
-        if (((i - home) & mask) >= ((i - hole) & mask)) {
-            e->addrs[hole] = e->addrs[i];
-            e->addrs[i].count = 0;
-            hole = i;
-        }
-    }
-}
 
 /* ---- connections --------------------------------------------------------------- */
 
@@ -351,7 +189,7 @@ static int edge_is_session(const edge_conn* c) {
     return c->state == EDGE_SESSION && (c->role == EDGE_REQUESTER || c->role == EDGE_PEER);
 }
 
-static void edge_after_write(edge_conn* c, int status) {
+void edge_conn_written(edge_conn* c, int status) {
     c->writes--;
     /* A session's writes progress: the next one waits from now. */
     if (c->role == EDGE_PEER || c->role == EDGE_REQUESTER) c->waiting_ns = c->writes ? edge_now_ns() : 0;
@@ -378,7 +216,7 @@ static void edge_private_written(uv_write_t* req, int status) {
     c->queued_bytes -= w->size;
     EDGE_SUB(c->e->stats.reply_bytes_queued, w->size);
     free(w);
-    edge_after_write(c, status);
+    edge_conn_written(c, status);
 }
 
 int edge_conn_write_two(edge_conn* c, void* head, size_t head_size, const void* body, size_t body_size,
@@ -421,148 +259,7 @@ int edge_conn_write_owned(edge_conn* c, void* mem, const void* data, size_t size
     return edge_conn_write_two(c, NULL, 0, data, size, mem);
 }
 
-/* ---- publishing --------------------------------------------------------------- */
-
-void edge_buf_unref(edge* e, edge_buf* b) {
-    if (--b->refs > 0) return;
-    if (b->release) b->release(b->release_arg);
-    free(b->ws);
-    free(b);
-    EDGE_SUB(e->stats.buffers, 1);
-}
-
-static void edge_broadcast_written(uv_write_t* req, int status);
-
-static void edge_broadcast_next(edge_conn* c) {
-    edge* e = c->e;
-    if (c->inflight || !c->q_count || c->state == EDGE_CLOSING || c->close_after) return;
-    edge_buf* b = c->queue[c->q_head];
-    c->q_head = (c->q_head + 1) % e->lim.send_queue;
-    c->q_count--;
-    uv_buf_t bufs[2];
-    unsigned n = 0;
-    edge_session_buf_bytes(c, b, bufs, &n);
-    if (!n) { /* out of memory for the frames: this one is lost */
-        edge_buf_unref(e, b);
-        EDGE_ADD(e->stats.dropped[b->stream < EDGE_MAX_STREAMS ? b->stream : 0], 1);
-        return;
-    }
-    c->inflight = b;
-    c->write_ns = edge_now_ns();
-    c->writes++;
-    if (uv_write(&c->wr, (uv_stream_t*)&c->tcp, bufs, n, edge_broadcast_written)) {
-        c->writes--;
-        c->inflight = NULL;
-        edge_buf_unref(e, b);
-        edge_conn_close(c);
-    }
-}
-
-static void edge_broadcast_written(uv_write_t* req, int status) {
-    edge_conn* c = (edge_conn*)((char*)req - offsetof(edge_conn, wr));
-    edge_buf* b = c->inflight;
-    c->inflight = NULL;
-    edge_buf_unref(c->e, b);
-    edge_after_write(c, status);
-    if (c->state != EDGE_CLOSING) edge_broadcast_next(c);
-}
-
-static void edge_enqueue(edge_conn* c, edge_buf* b) {
-    edge* e = c->e;
-    uint32_t cap = e->lim.send_queue;
-    if (c->q_count == cap) {
-        /* Full: the oldest goes, as nng's PUB does. */
-        edge_buf_unref(e, c->queue[c->q_head]);
-        c->q_head = (c->q_head + 1) % cap;
-        c->q_count--;
-        EDGE_ADD(e->stats.dropped[b->stream], 1);
-    }
-    c->queue[(c->q_head + c->q_count) % cap] = b;
-    c->q_count++;
-    b->refs++;
-    edge_broadcast_next(c);
-}
-
-static void edge_deliver(edge* e, edge_buf* b) {
-    uint64_t n = 0;
-    for (edge_conn* c = e->subscribers[b->stream].first; c; c = c->snext) {
-        edge_enqueue(c, b);
-        n++;
-    }
-    EDGE_ADD(e->stats.messages[b->stream], n);
-    EDGE_ADD(e->stats.bytes[b->stream], n * b->size);
-    edge_buf_unref(e, b); /* the publisher's reference */
-}
-
-void edge_list_append(edge_list* l, edge_conn* c) {
-    c->sprev = l->last;
-    c->snext = NULL;
-    if (l->last) l->last->snext = c;
-    else l->first = c;
-    l->last = c;
-}
-
-void edge_subscribe(edge_conn* c, uint32_t stream) {
-    edge* e = c->e;
-    c->queue = calloc(e->lim.send_queue, sizeof *c->queue);
-    if (!c->queue) {
-        edge_conn_close(c);
-        return;
-    }
-    c->stream = stream;
-    edge_list_append(&e->subscribers[stream], c);
-    c->counted = 1;
-    EDGE_ADD(e->stats.subscribers[stream], 1);
-}
-
-static int edge_publish_buf(edge* e, uint32_t stream, edge_buf* b) {
-    b->refs = 1;
-    b->stream = stream;
-    for (int i = 0; i < 8; i++) b->sp_len[i] = (uint8_t)((uint64_t)b->size >> (56 - 8 * i));
-    EDGE_ADD(e->stats.buffers, 1);
-    EDGE_ADD(e->stats.published[stream], 1);
-    uint32_t cap = e->lim.publish_queue;
-    edge_buf* old = NULL;
-    uv_mutex_lock(&e->lock);
-    if (e->incoming_count[stream] == cap) {
-        old = e->incoming[stream][e->incoming_head[stream]];
-        e->incoming_head[stream] = (e->incoming_head[stream] + 1) % cap;
-        e->incoming_count[stream]--;
-    }
-    e->incoming[stream][(e->incoming_head[stream] + e->incoming_count[stream]) % cap] = b;
-    e->incoming_count[stream]++;
-    uv_mutex_unlock(&e->lock);
-    if (old) {
-        EDGE_ADD(e->stats.superseded[stream], 1);
-        old->refs = 1;
-        edge_buf_unref(e, old); /* never shared: safe off the edge's thread */
-    }
-    uv_async_send(&e->wake);
-    return 0;
-}
-
-int edge_publish(edge* e, uint32_t stream, const void* data, size_t size) {
-    if (!e || stream >= e->streams) return -1;
-    edge_buf* b = malloc(sizeof *b + size);
-    if (!b) return -1;
-    memset(b, 0, sizeof *b);
-    memcpy(b->inline_data, data, size);
-    b->data = b->inline_data;
-    b->size = size;
-    return edge_publish_buf(e, stream, b);
-}
-
-int edge_publish_owned(edge* e, uint32_t stream, const void* data, size_t size, void (*release)(void*),
-                       void* release_arg) {
-    if (!e || stream >= e->streams) return -1;
-    edge_buf* b = calloc(1, sizeof *b);
-    if (!b) return -1;
-    b->data = data;
-    b->size = size;
-    b->release = release;
-    b->release_arg = release_arg;
-    return edge_publish_buf(e, stream, b);
-}
+/* ---- answers and peer messages, from any thread --------------------------------- */
 
 int edge_reply(edge* e, uint32_t conn, uint32_t tag, const void* data, size_t size) {
     if (!e) return -1;

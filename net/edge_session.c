@@ -7,19 +7,17 @@
  *    a 64-bit big-endian length before each;
  *  - over WebSocket the subprotocol names the server's protocol and each
  *    binary message is one SP message.
- * A PUB's subscribers never send: any byte from one closes it (as nng's
- * PUB does). A REQ's message starts with its routing header, 32-bit words
- * up to the one with its top bit set (the request id); the answer carries
- * the same words back. A PAIR1 message starts with a 32-bit big-endian hop
- * count (below 256, else nng closes the pipe, as here); ours is 1, what
- * nng's PAIR1 sends after counting its own hop. */
+ * This file is the transport; the roles' rules are edge_rep.c (REP) and
+ * edge_pair.c (PAIR1), and PUB's is the publishing in edge_pub.c: a PUB's
+ * subscribers never send, and any byte from one closes it (as nng's PUB
+ * does). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "edge_internal.h"
 #include "log.h"
 
-static void edge_session_protocol_error(edge_conn* c, const char* why) {
+void edge_session_protocol_error(edge_conn* c, const char* why) {
     edge* e = c->e;
     atomic_fetch_add_explicit(&e->stats.protocol_errors, 1, memory_order_relaxed);
     e->protocol_interval++;
@@ -48,6 +46,19 @@ static uint8_t* edge_ws_frames(const uint8_t* a, size_t an, const uint8_t* b, si
         }
     }
     *out_size = at;
+    return out;
+}
+
+uint8_t* edge_session_frame(const edge_conn* c, const uint8_t* head, size_t head_n, const void* body, size_t body_n,
+                           size_t* size) {
+    if (c->framing != EDGE_FRAMING_SP) return edge_ws_frames(head, head_n, body, body_n, size);
+    *size = 8 + head_n + body_n;
+    uint8_t* out = malloc(*size);
+    if (!out) return NULL;
+    uint64_t len = head_n + body_n;
+    for (int i = 0; i < 8; i++) out[i] = (uint8_t)(len >> (56 - 8 * i));
+    memcpy(out + 8, head, head_n);
+    if (body_n) memcpy(out + 8 + head_n, body, body_n);
     return out;
 }
 
@@ -95,35 +106,10 @@ void edge_session_ws_close(edge_conn* c, int code, const char* why) {
 /* Past the role's cap the longest idle session of the most crowded
  * address makes room; with none idle the newcomer still comes in, and
  * the owner's own cap answers it with the reason. */
-static void edge_make_room(edge* e, edge_role role) {
+void edge_session_make_room(edge* e, edge_role role) {
     uint32_t cap = role == EDGE_PEER ? e->lim.max_peers : e->lim.max_requesters;
     atomic_uint* open = role == EDGE_PEER ? &e->stats.peers : &e->stats.requesters;
     if (cap && atomic_load_explicit(open, memory_order_relaxed) >= cap) edge_evict_session(e, role);
-}
-
-static void edge_requester_begin(edge_conn* c) {
-    edge* e = c->e;
-    c->pending = calloc(e->lim.max_pending, sizeof *c->pending);
-    if (!c->pending) {
-        edge_conn_close(c);
-        return;
-    }
-    edge_make_room(e, EDGE_REQUESTER);
-    edge_list_append(&e->requesters, c);
-    c->counted = 1;
-    atomic_fetch_add_explicit(&e->stats.requesters, 1, memory_order_relaxed);
-    if (e->cb.requester_open) e->cb.requester_open(e->cb.arg, c->id, c->addr);
-}
-
-static void edge_peer_begin(edge_conn* c) {
-    edge* e = c->e;
-    edge_make_room(e, EDGE_PEER);
-    edge_list_append(&e->peers, c);
-    c->counted = 1;
-    c->peer_tokens = e->lim.peer_messages_per_s;
-    c->peer_refill_ns = edge_now_ns();
-    atomic_fetch_add_explicit(&e->stats.peers, 1, memory_order_relaxed);
-    if (e->cb.peer_open) e->cb.peer_open(e->cb.arg, c->id, c->addr);
 }
 
 int edge_session_private(const edge_conn* c, edge_role role, uint32_t stream) {
@@ -143,8 +129,8 @@ static void edge_session_begin(edge_conn* c) {
         return;
     }
     if (c->role == EDGE_SUBSCRIBER) edge_subscribe(c, c->stream);
-    else if (c->role == EDGE_PEER) edge_peer_begin(c);
-    else edge_requester_begin(c);
+    else if (c->role == EDGE_PEER) edge_pair_begin(c);
+    else edge_rep_begin(c);
 }
 
 void edge_session_start(edge_conn* c) {
@@ -163,81 +149,15 @@ void edge_session_upgraded(edge_conn* c, edge_role role, uint32_t stream) {
 }
 
 void edge_session_closed(edge_conn* c) {
-    edge* e = c->e;
-    if (c->role == EDGE_PEER && c->counted) {
-        /* The gauge and the list: edge_conn_close, after this. */
-        if (e->cb.peer_closed) e->cb.peer_closed(e->cb.arg, c->id);
-        return;
-    }
-    if (c->role != EDGE_REQUESTER || !c->counted) return;
-    c->counted = 0;
-    atomic_fetch_sub_explicit(&e->stats.requesters, 1, memory_order_relaxed);
-    if (e->cb.requester_closed) e->cb.requester_closed(e->cb.arg, c->id);
+    if (c->role == EDGE_PEER) edge_pair_closed(c);
+    else if (c->role == EDGE_REQUESTER) edge_rep_closed(c);
 }
 
-/* A PAIR1 message: the hop count checked and removed, the rate held. */
-static void edge_peer_message(edge_conn* c, const uint8_t* m, size_t n) {
-    edge* e = c->e;
-    if (n < EDGE_PAIR1_HEADER || m[0] || m[1] || m[2]) {
-        edge_session_protocol_error(c, "a PAIR1 message without its hop count");
-        edge_conn_close(c);
-        return;
-    }
-    uint64_t now = edge_now_ns();
-    double rate = e->lim.peer_messages_per_s;
-    c->peer_tokens += (double)(now - c->peer_refill_ns) * 1e-9 * rate;
-    if (c->peer_tokens > rate) c->peer_tokens = rate;
-    c->peer_refill_ns = now;
-    if (c->peer_tokens < 1.0) {
-        atomic_fetch_add_explicit(&e->stats.peer_flooded, 1, memory_order_relaxed);
-        return;
-    }
-    c->peer_tokens -= 1.0;
-    atomic_fetch_add_explicit(&e->stats.peer_received, 1, memory_order_relaxed);
-    if (e->cb.peer_message) e->cb.peer_message(e->cb.arg, c->id, m + EDGE_PAIR1_HEADER, n - EDGE_PAIR1_HEADER);
-}
-
-/* One request: its routing header kept for the answer, its body to the
- * owner. A message without a complete header is dropped, as nng does. */
+/* A whole message from a requester or a peer, to its role. */
 static void edge_session_message(edge_conn* c, const uint8_t* m, size_t n) {
-    edge* e = c->e;
     c->active_ns = edge_now_ns();
-    if (c->role == EDGE_PEER) {
-        edge_peer_message(c, m, n);
-        return;
-    }
-    size_t at = 0;
-    for (int hops = 0;; hops++) {
-        if (at + 4 > n || hops == EDGE_SP_MAX_HOPS) {
-            edge_session_protocol_error(c, "a request without a complete routing header (dropped)");
-            return;
-        }
-        uint8_t top = m[at];
-        at += 4;
-        if (top & 0x80) break;
-    }
-    uint32_t slot = 0;
-    while (slot < e->lim.max_pending && c->pending[slot].used) slot++;
-    if (slot == e->lim.max_pending) return; /* cannot happen: reading pauses first */
-    edge_pending* p = &c->pending[slot];
-    if (++c->gen == 0) c->gen = 1;
-    p->used = 1;
-    p->gen = c->gen;
-    p->hop_bytes = (uint8_t)at;
-    memcpy(p->hops, m, at);
-    c->pending_count++;
-    uint32_t tag = slot | ((uint32_t)p->gen << 16);
-    if (!e->cb.request || e->cb.request(e->cb.arg, c->id, tag, m + at, n - at)) {
-        p->used = 0;
-        c->pending_count--;
-    }
-}
-
-/* Answers count until they are written: a requester that does not read
- * them stops being read, so what it can make the server hold is bounded
- * by max_pending answers (edge.h). */
-static int edge_session_full(const edge_conn* c) {
-    return c->role == EDGE_REQUESTER && c->pending_count + c->writes >= c->e->lim.max_pending;
+    if (c->role == EDGE_PEER) edge_pair_message(c, m, n);
+    else edge_rep_message(c, m, n);
 }
 
 /* SP over tcp: the handshake, then length-prefixed messages. Returns the
@@ -265,7 +185,7 @@ static size_t edge_session_sp(edge_conn* c) {
         }
         return at;
     }
-    while (!edge_session_full(c) && c->in_len - at >= 8) {
+    while (!edge_rep_full(c) && c->in_len - at >= 8) {
         uint64_t len = 0;
         for (int i = 0; i < 8; i++) len = (len << 8) | c->in[at + i];
         if (len > e->lim.max_message_bytes) {
@@ -342,7 +262,7 @@ static size_t edge_session_ws(edge_conn* c) {
     size_t at = 0;
     /* A frame may be a little over the message limit: its header. */
     size_t max_frame = c->role == EDGE_SUBSCRIBER ? WSFRAME_CONTROL_MAX : e->lim.max_message_bytes;
-    while (!edge_session_full(c) && !c->close_after && at < c->in_len) {
+    while (!edge_rep_full(c) && !c->close_after && at < c->in_len) {
         wsframe f;
         const char* why = NULL;
         long n = wsframe_decode(c->in + at, c->in_len - at, max_frame, &f, &why);
@@ -371,10 +291,10 @@ void edge_session_input(edge_conn* c) {
     /* Requests past the limit wait in the input until answers free room;
      * reading goes on (a peer that leaves is still seen) until a chunk
      * waits there. */
-    edge_conn_pause(c, c->close_after || (edge_session_full(c) && c->in_len >= EDGE_READ_CHUNK));
+    edge_conn_pause(c, c->close_after || (edge_rep_full(c) && c->in_len >= EDGE_READ_CHUNK));
     /* Part of a message waiting for the rest has a deadline; input that
      * waits for answers to be read is the server's to take, not late. */
-    if ((c->in_len || c->msg_len) && !edge_session_full(c)) {
+    if ((c->in_len || c->msg_len) && !edge_rep_full(c)) {
         if (!c->partial_ns) c->partial_ns = edge_now_ns();
     } else {
         c->partial_ns = 0;
@@ -386,79 +306,10 @@ void edge_session_input(edge_conn* c) {
     }
 }
 
-/* A message to a peer: dropped when its writes are backed up, unless it
- * is the last (a refusal), after which the peer is closed. */
-static void edge_peer_send(edge* e, edge_reply_item* r, int last) {
-    edge_conn* c = edge_conn_by_id(e, r->conn);
-    if (!c || c->state == EDGE_CLOSING || c->close_after || c->role != EDGE_PEER || c->state != EDGE_SESSION) {
-        atomic_fetch_add_explicit(&e->stats.replies_lost, 1, memory_order_relaxed);
-        return;
-    }
-    if (c->writes >= e->lim.send_queue && !last) {
-        atomic_fetch_add_explicit(&e->stats.peer_dropped, 1, memory_order_relaxed);
-        return;
-    }
-    static const uint8_t hop[EDGE_PAIR1_HEADER] = {0, 0, 0, 1};
-    size_t size;
-    uint8_t* out;
-    if (c->framing == EDGE_FRAMING_SP) {
-        size = 8 + EDGE_PAIR1_HEADER + r->size;
-        out = malloc(size);
-        if (out) {
-            uint64_t len = EDGE_PAIR1_HEADER + r->size;
-            for (int i = 0; i < 8; i++) out[i] = (uint8_t)(len >> (56 - 8 * i));
-            memcpy(out + 8, hop, EDGE_PAIR1_HEADER);
-            if (r->size) memcpy(out + 8 + EDGE_PAIR1_HEADER, r->data, r->size);
-        }
-    } else {
-        out = edge_ws_frames(hop, EDGE_PAIR1_HEADER, r->data, r->size, &size);
-    }
-    if (!out) {
-        edge_conn_close(c);
-        return;
-    }
-    atomic_fetch_add_explicit(&e->stats.peer_sent, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&e->stats.peer_bytes, r->size, memory_order_relaxed);
-    if (edge_conn_write_owned(c, out, out, size) || !last) return;
-    c->close_after = 1;
-    edge_conn_pause(c, 1);
-}
-
 void edge_session_reply(edge* e, edge_reply_item* r) {
     if (r->tag == EDGE_PEER_TAG || r->tag == EDGE_PEER_LAST_TAG) {
-        edge_peer_send(e, r, r->tag == EDGE_PEER_LAST_TAG);
+        edge_pair_send(e, r, r->tag == EDGE_PEER_LAST_TAG);
         return;
     }
-    edge_conn* c = edge_conn_by_id(e, r->conn);
-    uint32_t slot = r->tag & 0xffff, gen = r->tag >> 16;
-    if (!c || c->state == EDGE_CLOSING || c->role != EDGE_REQUESTER || !c->pending || slot >= e->lim.max_pending ||
-        !c->pending[slot].used || c->pending[slot].gen != gen) {
-        atomic_fetch_add_explicit(&e->stats.replies_lost, 1, memory_order_relaxed);
-        return;
-    }
-    edge_pending* p = &c->pending[slot];
-    size_t size;
-    uint8_t* out;
-    if (c->framing == EDGE_FRAMING_SP) {
-        size = 8 + p->hop_bytes + r->size;
-        out = malloc(size);
-        if (out) {
-            uint64_t len = p->hop_bytes + r->size;
-            for (int i = 0; i < 8; i++) out[i] = (uint8_t)(len >> (56 - 8 * i));
-            memcpy(out + 8, p->hops, p->hop_bytes);
-            if (r->size) memcpy(out + 8 + p->hop_bytes, r->data, r->size);
-        }
-    } else {
-        out = edge_ws_frames(p->hops, p->hop_bytes, r->data, r->size, &size);
-    }
-    p->used = 0;
-    c->pending_count--;
-    if (!out) {
-        edge_conn_close(c);
-        return;
-    }
-    atomic_fetch_add_explicit(&e->stats.replies, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&e->stats.reply_bytes, r->size, memory_order_relaxed);
-    if (edge_conn_write_owned(c, out, out, size)) return;
-    edge_session_input(c); /* requests that waited for room */
+    edge_rep_reply(e, r);
 }
