@@ -28,7 +28,7 @@ int cli_parse_u64(const char* text, uint64_t min, uint64_t max, uint64_t* out) {
     return 0;
 }
 
-int cli_parse_triple(const char* text, vec3* out) {
+int cli_parse_triple(const char* text, nv_vec3* out) {
     double v[3];
     const char* p = text;
     for (int i = 0; i < 3; i++) {

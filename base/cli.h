@@ -17,7 +17,7 @@ int cli_parse_double(const char* text, double* out);
 /* Integer in [min, max]. */
 int cli_parse_u64(const char* text, uint64_t min, uint64_t max, uint64_t* out);
 /* "X,Y,Z" */
-int cli_parse_triple(const char* text, vec3* out);
+int cli_parse_triple(const char* text, nv_vec3* out);
 
 /* The option in `options` (NULL-terminated) nearest to `arg` by edit
  * distance (the part of arg before any '='), or NULL when none is close

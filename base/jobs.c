@@ -37,12 +37,12 @@
 #define JOBS_PAUSE_SPINS 64u
 
 typedef struct jobs_worker {
-    struct jobs* pool;
+    struct nv_jobs* pool;
     uint32_t index;
     uv_thread_t thread;
 } jobs_worker;
 
-struct jobs {
+struct nv_jobs {
     uint32_t thread_count;
     uint32_t started;  /* worker threads running (thread_count - 1 once created) */
     uint64_t spin_ns;
@@ -52,7 +52,7 @@ struct jobs {
     jobs_worker workers[JOBS_MAX_THREADS];  /* [0] is the caller: unused */
 
     /* The live job; written by the caller only while no claim can succeed. */
-    alignas(JOBS_CACHE_LINE) jobs_range_fn* fn;
+    alignas(JOBS_CACHE_LINE) nv_jobs_range_fn* fn;
     void* ctx;
     uint32_t count;
     uint32_t chunk;
@@ -90,7 +90,7 @@ static bool jobs_spin_again(jobs_spin* s, uint64_t spin_ns) {
 }
 
 /* Claims and runs chunks of the live job until none is left. */
-static void jobs_run_chunks(jobs* j, uint32_t worker) {
+static void jobs_run_chunks(nv_jobs* j, uint32_t worker) {
     for (;;) {
         /* Acquire pairs with the caller's release store of the claim word
          * (later claims are RMWs and continue its release sequence), which
@@ -119,7 +119,7 @@ static void jobs_run_chunks(jobs* j, uint32_t worker) {
 }
 
 /* Waits for a generation other than seen; false when the pool is stopping. */
-static bool jobs_wait_work(jobs* j, uint32_t seen, uint32_t* out) {
+static bool jobs_wait_work(nv_jobs* j, uint32_t seen, uint32_t* out) {
     jobs_spin spin = {0, 0};
     uint32_t g;
     for (;;) {
@@ -144,7 +144,7 @@ found:
 
 static void jobs_worker_main(void* arg) {
     jobs_worker* w = arg;
-    jobs* j = w->pool;
+    nv_jobs* j = w->pool;
     uint32_t seen = 0; /* the generation at creation */
     for (;;) {
         if (!jobs_wait_work(j, seen, &seen)) return;
@@ -153,7 +153,7 @@ static void jobs_worker_main(void* arg) {
 }
 
 /* Wakes up to n sleeping workers (all when n covers them). */
-static void jobs_wake(jobs* j, uint32_t n) {
+static void jobs_wake(nv_jobs* j, uint32_t n) {
     uv_mutex_lock(&j->mutex);
     uint32_t sleeping = atomic_load_explicit(&j->sleepers, memory_order_relaxed);
     if (n >= sleeping) {
@@ -164,7 +164,7 @@ static void jobs_wake(jobs* j, uint32_t n) {
     uv_mutex_unlock(&j->mutex);
 }
 
-static void jobs_stop_workers(jobs* j) {
+static void jobs_stop_workers(nv_jobs* j) {
     atomic_store_explicit(&j->stop, true, memory_order_relaxed);
     atomic_fetch_add_explicit(&j->generation, 1, memory_order_seq_cst);
     jobs_wake(j, JOBS_MAX_THREADS);
@@ -172,8 +172,8 @@ static void jobs_stop_workers(jobs* j) {
     j->started = 0;
 }
 
-jobs_config nv_jobs_config_default(uint32_t threads) {
-    jobs_config cfg = {threads, JOBS_DEFAULT_SPIN_NS};
+nv_jobs_config nv_jobs_config_default(uint32_t threads) {
+    nv_jobs_config cfg = {threads, JOBS_DEFAULT_SPIN_NS};
     return cfg;
 }
 
@@ -184,17 +184,17 @@ uint32_t nv_jobs_hardware_threads(void) {
     return (uint32_t)n;
 }
 
-int nv_jobs_create(jobs** out, uint32_t threads, nv_error* err) {
-    jobs_config cfg = nv_jobs_config_default(threads);
+int nv_jobs_create(nv_jobs** out, uint32_t threads, nv_error* err) {
+    nv_jobs_config cfg = nv_jobs_config_default(threads);
     return nv_jobs_create_ex(out, &cfg, err);
 }
 
-int nv_jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
+int nv_jobs_create_ex(nv_jobs** out, const nv_jobs_config* cfg, nv_error* err) {
     *out = NULL;
     if (cfg->threads < 1 || cfg->threads > JOBS_MAX_THREADS)
         return nv_error_set(err, "jobs: thread count %u outside 1..%u", cfg->threads, JOBS_MAX_THREADS);
     /* aligned_alloc: the hot atomics must really sit on their own lines. */
-    jobs* j = aligned_alloc(alignof(jobs), sizeof(jobs));
+    nv_jobs* j = aligned_alloc(alignof(nv_jobs), sizeof(nv_jobs));
     if (!j) return nv_error_fail(err, NV_ENOMEM, "jobs: out of memory");
     memset(j, 0, sizeof *j);
     j->thread_count = cfg->threads;
@@ -237,7 +237,7 @@ int nv_jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err) {
     return 0;
 }
 
-void nv_jobs_destroy(jobs* j) {
+void nv_jobs_destroy(nv_jobs* j) {
     if (!j) return;
     assert(!atomic_load(&j->busy) && "nv_jobs_destroy during nv_jobs_parallel_for");
     jobs_stop_workers(j);
@@ -247,9 +247,9 @@ void nv_jobs_destroy(jobs* j) {
     free(j);
 }
 
-uint32_t nv_jobs_thread_count(const jobs* j) { return j->thread_count; }
+uint32_t nv_jobs_thread_count(const nv_jobs* j) { return j->thread_count; }
 
-static void jobs_wait_done(jobs* j, uint32_t total) {
+static void jobs_wait_done(nv_jobs* j, uint32_t total) {
     jobs_spin spin = {0, 0};
     do {
         if (atomic_load_explicit(&j->done, memory_order_acquire) == total) return;
@@ -261,7 +261,7 @@ static void jobs_wait_done(jobs* j, uint32_t total) {
     uv_mutex_unlock(&j->mutex);
 }
 
-void nv_jobs_parallel_for(jobs* j, uint32_t count, uint32_t min_grain, jobs_range_fn* fn, void* ctx) {
+void nv_jobs_parallel_for(nv_jobs* j, uint32_t count, uint32_t min_grain, nv_jobs_range_fn* fn, void* ctx) {
     assert(j && fn);
     if (count == 0) return;
 #ifndef NDEBUG

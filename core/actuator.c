@@ -7,7 +7,7 @@
 
 #include "naval/ranges.h"
 
-void nv_actuator_set_init(actuator_set* a) {
+void nv_actuator_set_init(nv_actuator_set* a) {
     memset(a, 0, sizeof *a);
     a->throttle_rate = 0.5;
     a->rudder_rate = 1.0;
@@ -20,7 +20,7 @@ static int actuator_check(nv_error* err, const char* list, uint32_t i, const cha
     return nv_error_set(err, "%s[%u].%s: %s", list, i, key, why);
 }
 
-static int actuator_check3(nv_error* err, const char* list, uint32_t i, const char* key, vec3 v, nv_range_id id) {
+static int actuator_check3(nv_error* err, const char* list, uint32_t i, const char* key, nv_vec3 v, nv_range_id id) {
     const double c[3] = {v.x, v.y, v.z};
     for (int k = 0; k < 3; k++) {
         char elem[32];
@@ -30,13 +30,13 @@ static int actuator_check3(nv_error* err, const char* list, uint32_t i, const ch
     return 0;
 }
 
-int nv_actuator_set_validate(const actuator_set* a, nv_error* err) {
+int nv_actuator_set_validate(const nv_actuator_set* a, nv_error* err) {
     if (a->propeller_count > ACTUATOR_MAX_PROPELLERS)
         return nv_error_set(err, "propellers: at most %d (got %u)", ACTUATOR_MAX_PROPELLERS, a->propeller_count);
     if (a->rudder_count > ACTUATOR_MAX_RUDDERS)
         return nv_error_set(err, "rudders: at most %d (got %u)", ACTUATOR_MAX_RUDDERS, a->rudder_count);
     for (uint32_t i = 0; i < a->propeller_count; i++) {
-        const actuator_propeller* p = &a->propellers[i];
+        const nv_actuator_propeller* p = &a->propellers[i];
         if (actuator_check3(err, "propellers", i, "position", p->position, NV_RANGE_TYPE_COORDINATE) ||
             actuator_check3(err, "propellers", i, "direction", p->direction, NV_RANGE_TYPE_PROPELLER_DIRECTION))
             return -1;
@@ -49,7 +49,7 @@ int nv_actuator_set_validate(const actuator_set* a, nv_error* err) {
             return -1;
     }
     for (uint32_t i = 0; i < a->rudder_count; i++) {
-        const actuator_rudder* r = &a->rudders[i];
+        const nv_actuator_rudder* r = &a->rudders[i];
         if (actuator_check3(err, "rudders", i, "position", r->position, NV_RANGE_TYPE_COORDINATE) ||
             actuator_check(err, "rudders", i, "area", r->area, NV_RANGE_TYPE_RUDDER_AREA) ||
             actuator_check(err, "rudders", i, "max_angle", r->max_angle_deg, NV_RANGE_TYPE_RUDDER_ANGLE) ||
@@ -64,7 +64,7 @@ int nv_actuator_set_validate(const actuator_set* a, nv_error* err) {
     return 0;
 }
 
-void nv_actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg) {
+void nv_actuator_model_init(nv_actuator_model* m, const nv_actuator_set* set, nv_vec3 cg) {
     memset(m, 0, sizeof *m);
     m->set = *set;
     const double deg = NV_PI / 180.0;
@@ -81,7 +81,7 @@ void nv_actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg)
     m->point_count = set->propeller_count + set->rudder_count;
 }
 
-vec3 nv_actuator_point(const actuator_model* m, uint32_t i) {
+nv_vec3 nv_actuator_point(const nv_actuator_model* m, uint32_t i) {
     return i < m->set.propeller_count ? m->propeller_offset[i] : m->rudder_offset[i - m->set.propeller_count];
 }
 
@@ -114,29 +114,29 @@ static double actuator_immersion(double depth, double ramp) {
 #define ACTUATOR_INDUCED_DRAG 0.25
 #define ACTUATOR_RUDDER_IMMERSION 0.3
 
-void nv_actuator_forces(const actuator_model* m, double throttle, double rudder, const double* depth, vec3 velocity,
-                        vec3 angular_velocity, double water_density, vec3* force, vec3* torque) {
-    vec3 f_sum = v3(0, 0, 0), t_sum = v3(0, 0, 0);
-    const actuator_set* s = &m->set;
+void nv_actuator_forces(const nv_actuator_model* m, double throttle, double rudder, const double* depth, nv_vec3 velocity,
+                        nv_vec3 angular_velocity, double water_density, nv_vec3* force, nv_vec3* torque) {
+    nv_vec3 f_sum = v3(0, 0, 0), t_sum = v3(0, 0, 0);
+    const nv_actuator_set* s = &m->set;
     for (uint32_t i = 0; i < s->propeller_count; i++) {
-        const actuator_propeller* p = &s->propellers[i];
+        const nv_actuator_propeller* p = &s->propellers[i];
         double thrust = throttle >= 0.0 ? throttle * p->max_thrust : throttle * p->max_thrust * p->reverse_fraction;
         thrust *= actuator_immersion(depth[i], p->immersion);
-        vec3 d = m->propeller_direction[i];
+        nv_vec3 d = m->propeller_direction[i];
         if (m->propeller_steer[i] > 0.0) {
             /* swivelled about +y: at rudder +1 the thrust gains a -z (port)
              * part, pushing the stern to port and the bow to starboard */
             double swivel = rudder * m->propeller_steer[i], cs = cos(swivel), sn = sin(swivel);
             d = v3(d.x * cs + d.z * sn, d.y, -d.x * sn + d.z * cs);
         }
-        vec3 f = v3_scale(d, thrust);
+        nv_vec3 f = v3_scale(d, thrust);
         f_sum = v3_add(f_sum, f);
         t_sum = v3_add(t_sum, v3_cross(m->propeller_offset[i], f));
     }
     for (uint32_t i = 0; i < s->rudder_count; i++) {
-        const actuator_rudder* r = &s->rudders[i];
-        vec3 at = m->rudder_offset[i];
-        vec3 v = v3_add(velocity, v3_cross(angular_velocity, at));
+        const nv_actuator_rudder* r = &s->rudders[i];
+        nv_vec3 at = m->rudder_offset[i];
+        nv_vec3 v = v3_add(velocity, v3_cross(angular_velocity, at));
         double vx = v.x, vz = v.z, v2 = vx * vx + vz * vz;
         double wet = actuator_immersion(depth[s->propeller_count + i], ACTUATOR_RUDDER_IMMERSION);
         if (!(v2 > 1e-8) || !(wet > 0.0)) continue;
@@ -152,7 +152,7 @@ void nv_actuator_forces(const actuator_model* m, double throttle, double rudder,
         double cd = r->drag_coefficient + ACTUATOR_INDUCED_DRAG * cl * cl;
         double q = 0.5 * water_density * v2 * r->area * wet;
         double ux = vx / speed, uz = vz / speed; /* direction of motion */
-        vec3 f = v3(q * (cl * uz - cd * ux), 0.0, q * (-cl * ux - cd * uz));
+        nv_vec3 f = v3(q * (cl * uz - cd * ux), 0.0, q * (-cl * ux - cd * uz));
         f_sum = v3_add(f_sum, f);
         t_sum = v3_add(t_sum, v3_cross(at, f));
     }

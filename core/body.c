@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-int body_init(body* b, double mass, const mat3* inertia, nv_error* err) {
+int body_init(body* b, double mass, const nv_mat3* inertia, nv_error* err) {
     memset(b, 0, sizeof *b);
     if (!(mass > 0.0) || !isfinite(mass)) return nv_error_set(err, "body: mass must be positive and finite (got %g)", mass);
     for (int i = 0; i < 3; i++)
@@ -19,40 +19,40 @@ int body_init(body* b, double mass, const mat3* inertia, nv_error* err) {
     return 0;
 }
 
-static mat3 body_rotate_tensor(const body* b, const mat3* tensor) {
-    mat3 r = body_rotation(b), rt = m3_transpose(&r);
-    mat3 tmp = m3_mul(&r, tensor);
+static nv_mat3 body_rotate_tensor(const body* b, const nv_mat3* tensor) {
+    nv_mat3 r = body_rotation(b), rt = m3_transpose(&r);
+    nv_mat3 tmp = m3_mul(&r, tensor);
     return m3_mul(&tmp, &rt);
 }
 
-mat3 body_world_inertia(const body* b) { return body_rotate_tensor(b, &b->inertia); }
-mat3 body_world_inverse_inertia(const body* b) { return body_rotate_tensor(b, &b->inverse_inertia); }
+nv_mat3 body_world_inertia(const body* b) { return body_rotate_tensor(b, &b->inertia); }
+nv_mat3 body_world_inverse_inertia(const body* b) { return body_rotate_tensor(b, &b->inverse_inertia); }
 
-void body_set_angular_velocity(body* b, vec3 w) {
-    mat3 iw = body_world_inertia(b);
+void body_set_angular_velocity(body* b, nv_vec3 w) {
+    nv_mat3 iw = body_world_inertia(b);
     b->angular_velocity = w;
     b->angular_momentum = m3_mul_v3(&iw, w);
 }
 
-void body_integrate_velocity(body* b, vec3 force, vec3 torque, double dt) {
+void body_integrate_velocity(body* b, nv_vec3 force, nv_vec3 torque, double dt) {
     b->velocity = v3_madd(b->velocity, force, b->inverse_mass * dt);
     b->angular_momentum = v3_madd(b->angular_momentum, torque, dt);
-    mat3 inv = body_world_inverse_inertia(b);
+    nv_mat3 inv = body_world_inverse_inertia(b);
     b->angular_velocity = m3_mul_v3(&inv, b->angular_momentum);
 }
 
 void body_integrate_position(body* b, double dt) {
     b->position = v3_madd(b->position, b->velocity, dt);
-    vec3 w = b->angular_velocity;
+    nv_vec3 w = b->angular_velocity;
     double angle = v3_length(w) * dt;
     if (angle > 0.0) b->orientation = quat_normalize(quat_mul(quat_from_axis_angle(w, angle), b->orientation));
     /* The momentum is conserved through the rotation; the velocity follows
      * the new orientation's inertia. */
-    mat3 inv = body_world_inverse_inertia(b);
+    nv_mat3 inv = body_world_inverse_inertia(b);
     b->angular_velocity = m3_mul_v3(&inv, b->angular_momentum);
 }
 
-void body_integrate(body* b, vec3 force, vec3 torque, double dt) {
+void body_integrate(body* b, nv_vec3 force, nv_vec3 torque, double dt) {
     body_integrate_velocity(b, force, torque, dt);
     body_integrate_position(b, dt);
 }

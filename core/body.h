@@ -11,40 +11,40 @@
 #include "naval/vecmath.h"
 
 typedef struct body {
-    vec3 position;          /* centre of gravity, world, m */
-    quat orientation;       /* body -> world, unit */
-    vec3 velocity;          /* of the CG, world, m/s */
-    vec3 angular_momentum;  /* about the CG, world, kg m^2/s */
-    vec3 angular_velocity;  /* world, rad/s (derived from the momentum) */
+    nv_vec3 position;          /* centre of gravity, world, m */
+    nv_quat orientation;       /* body -> world, unit */
+    nv_vec3 velocity;          /* of the CG, world, m/s */
+    nv_vec3 angular_momentum;  /* about the CG, world, kg m^2/s */
+    nv_vec3 angular_velocity;  /* world, rad/s (derived from the momentum) */
     double mass;            /* kg */
     double inverse_mass;
-    mat3 inertia;           /* about the CG, body axes, kg m^2 */
-    mat3 inverse_inertia;   /* body axes */
+    nv_mat3 inertia;           /* about the CG, body axes, kg m^2 */
+    nv_mat3 inverse_inertia;   /* body axes */
 } body;
 
 /* Rejects a non-positive mass or a singular / non-finite inertia. */
-int body_init(body* b, double mass, const mat3* inertia, nv_error* err);
+int body_init(body* b, double mass, const nv_mat3* inertia, nv_error* err);
 
-static inline mat3 body_rotation(const body* b) { return quat_to_mat3(b->orientation); }
+static inline nv_mat3 body_rotation(const body* b) { return quat_to_mat3(b->orientation); }
 
 /* World-frame inertia R I R^T and its inverse. */
-mat3 body_world_inertia(const body* b);
-mat3 body_world_inverse_inertia(const body* b);
+nv_mat3 body_world_inertia(const body* b);
+nv_mat3 body_world_inverse_inertia(const body* b);
 
 /* Velocity of a body point given as a world-oriented offset from the CG. */
-static inline vec3 body_point_velocity(const body* b, vec3 offset) {
+static inline nv_vec3 body_point_velocity(const body* b, nv_vec3 offset) {
     return v3_add(b->velocity, v3_cross(b->angular_velocity, offset));
 }
 
 /* Sets the angular velocity (and the momentum that goes with it). */
-void body_set_angular_velocity(body* b, vec3 w);
+void body_set_angular_velocity(body* b, nv_vec3 w);
 
 /* One step: force (N) and torque (N m, about the CG) in the world frame,
  * gravity not included. */
-void body_integrate(body* b, vec3 force, vec3 torque, double dt);
+void body_integrate(body* b, nv_vec3 force, nv_vec3 torque, double dt);
 /* Its two halves, for contacts solved between them: the velocities (and
  * the angular velocity in the old orientation), then the pose with them. */
-void body_integrate_velocity(body* b, vec3 force, vec3 torque, double dt);
+void body_integrate_velocity(body* b, nv_vec3 force, nv_vec3 torque, double dt);
 void body_integrate_position(body* b, double dt);
 
 /* Kinetic energy, J. */

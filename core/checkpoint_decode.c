@@ -42,12 +42,12 @@ static int ckp_close_section(ckp_reader* r) {
     return 0;
 }
 
-void nv_checkpoint_free(checkpoint* c) {
+void nv_checkpoint_free(nv_checkpoint* c) {
     free(c->structures);
     free(c->structure_fingerprints);
     free(c->hulls);
     free(c->fingerprints);
-    for (uint32_t i = 0; c->vessels && i < c->vessel_count; i++) free((flood_state*)c->vessels[i].flood);
+    for (uint32_t i = 0; c->vessels && i < c->vessel_count; i++) free((nv_flood_state*)c->vessels[i].flood);
     free(c->vessels);
     free(c->compartment_counts);
     free(c->slam_storage);
@@ -55,14 +55,14 @@ void nv_checkpoint_free(checkpoint* c) {
     memset(c, 0, sizeof *c);
 }
 
-int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkpoint* out, nv_error* err) {
+int nv_checkpoint_decode(const void* data, size_t size, const char* name, nv_checkpoint* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     const uint8_t* d = data;
     if (!name) name = "checkpoint";
     if (ckp_check_frame(d, size, name, err)) return -1;
     size_t body_end = size - CKP_TRAILER;
     ckp_reader r = {.data = d, .pos = CHECKPOINT_HEADER_SIZE, .name = name, .err = err};
-    checkpoint* c = out;
+    nv_checkpoint* c = out;
 
     if (ckp_open_section(&r, CKP_WORLD, body_end)) goto fail;
     uint32_t vessel_count = 0, type_count = 0;
@@ -132,7 +132,7 @@ int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkp
             goto fail;
         }
         for (uint32_t i = 0; i < c->structure_count && !r.failed; i++) {
-            scenario_structure* st = &c->structures[i];
+            nv_scenario_structure* st = &c->structures[i];
             get_str(&r, st->source, sizeof st->source, "a structure's mesh");
             if (!rd_need(&r, 7 * 8 + 8, "a structure's box and pose")) break;
             for (int k = 0; k < 3; k++) st->box[k] = get_f64(&r);
@@ -193,7 +193,7 @@ int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkp
     }
     uint16_t* slam_next = c->slam_storage;
     for (uint32_t i = 0; i < listed && !r.failed; i++) {
-        world_vessel_record* v = &c->vessels[i];
+        nv_world_vessel_record* v = &c->vessels[i];
         ckp_get_vessel(&r, i, v, &slam_next, c->slam_storage + slam_room);
         ckp_get_flood(&r, i, v);
         if (r.failed) break;

@@ -57,7 +57,7 @@ static void put_f64(ckp_writer* w, double v) {
     memcpy(&u, &v, 8);
     put_u64(w, u);
 }
-static void put_v3(ckp_writer* w, vec3 v) {
+static void put_v3(ckp_writer* w, nv_vec3 v) {
     put_f64(w, v.x);
     put_f64(w, v.y);
     put_f64(w, v.z);
@@ -83,7 +83,7 @@ static void ckp_section_end(ckp_writer* w, size_t start) {
     if (!w->failed) ckp_store_u64(w->data + start - 8, (uint64_t)(w->size - start));
 }
 
-static void ckp_put_config(ckp_writer* w, const world_config* c) {
+static void ckp_put_config(ckp_writer* w, const nv_world_config* c) {
     put_f64(w, c->tick_hz);
     put_f64(w, c->water_density);
     put_f64(w, c->gravity);
@@ -94,7 +94,7 @@ static void ckp_put_config(ckp_writer* w, const world_config* c) {
     put_f64(w, c->sunk_removal_depth);
 }
 
-static void ckp_put_ocean(ckp_writer* w, const ocean_params* p) {
+static void ckp_put_ocean(ckp_writer* w, const nv_ocean_params* p) {
     put_u32(w, (uint32_t)p->spectrum);
     put_u32(w, (uint32_t)p->spreading);
     put_f64(w, p->gravity);
@@ -121,8 +121,8 @@ static void ckp_put_ocean(ckp_writer* w, const ocean_params* p) {
     put_i32(w, p->surface_grid);
 }
 
-static void ckp_put_dynamics(ckp_writer* w, const vessel_dynamics* d) {
-    const hydrodyn_coeffs* c = &d->coeffs;
+static void ckp_put_dynamics(ckp_writer* w, const nv_vessel_dynamics* d) {
+    const nv_hydrodyn_coeffs* c = &d->coeffs;
     put_u32(w, c->forces);
     const double scalars[] = {c->water_density,    c->viscosity,        c->reynolds_min,       c->reference_length,
                               c->residual,         c->pressure_linear,  c->pressure_quadratic, c->pressure_falloff,
@@ -132,10 +132,10 @@ static void ckp_put_dynamics(ckp_writer* w, const vessel_dynamics* d) {
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) put_f64(w, scalars[i]);
     put_v3(w, c->added_mass);
     put_v3(w, c->added_inertia);
-    const actuator_set* a = &d->actuators;
+    const nv_actuator_set* a = &d->actuators;
     put_u32(w, a->propeller_count);
     for (uint32_t i = 0; i < a->propeller_count; i++) {
-        const actuator_propeller* p = &a->propellers[i];
+        const nv_actuator_propeller* p = &a->propellers[i];
         put_v3(w, p->position);
         put_v3(w, p->direction);
         put_f64(w, p->max_thrust);
@@ -145,7 +145,7 @@ static void ckp_put_dynamics(ckp_writer* w, const vessel_dynamics* d) {
     }
     put_u32(w, a->rudder_count);
     for (uint32_t i = 0; i < a->rudder_count; i++) {
-        const actuator_rudder* r = &a->rudders[i];
+        const nv_actuator_rudder* r = &a->rudders[i];
         put_v3(w, r->position);
         put_f64(w, r->area);
         put_f64(w, r->max_angle_deg);
@@ -157,7 +157,7 @@ static void ckp_put_dynamics(ckp_writer* w, const vessel_dynamics* d) {
     put_f64(w, a->rudder_rate);
 }
 
-static void ckp_put_type(ckp_writer* w, const scenario_hull* h, const checkpoint_fingerprint* f,
+static void ckp_put_type(ckp_writer* w, const nv_scenario_hull* h, const nv_checkpoint_fingerprint* f,
                          uint32_t compartments) {
     put_str(w, h->name);
     put_str(w, h->source);
@@ -178,7 +178,7 @@ static void ckp_put_type(ckp_writer* w, const scenario_hull* h, const checkpoint
     put_u32(w, f->triangle_count);
     put_f64(w, f->mass);
     put_u64(w, f->geometry_hash);
-    const vessel_compartments* c = &h->compartments;
+    const nv_vessel_compartments* c = &h->compartments;
     put_u32(w, c->bulkhead_count);
     for (uint32_t i = 0; i < c->bulkhead_count; i++) put_f64(w, c->bulkheads[i]);
     put_u32(w, c->longitudinal_count);
@@ -189,7 +189,7 @@ static void ckp_put_type(ckp_writer* w, const scenario_hull* h, const checkpoint
     put_u32(w, compartments);
 }
 
-static void ckp_put_vessel(ckp_writer* w, const world_vessel_record* r) {
+static void ckp_put_vessel(ckp_writer* w, const nv_world_vessel_record* r) {
     put_u32(w, r->id);
     put_u32(w, r->type);
     put_u32(w, r->flags);
@@ -219,7 +219,7 @@ static void ckp_put_vessel(ckp_writer* w, const world_vessel_record* r) {
 #endif
     put_u8(w, r->flood ? 1 : 0);
     if (!r->flood) return;
-    const flood_state* f = r->flood;
+    const nv_flood_state* f = r->flood;
     put_u32(w, f->hole_count);
     for (uint32_t i = 0; i < f->hole_count; i++) {
         put_u32(w, f->holes[i].compartment);
@@ -235,7 +235,7 @@ static void ckp_put_vessel(ckp_writer* w, const world_vessel_record* r) {
     }
 }
 
-int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size, nv_error* err) {
+int nv_checkpoint_encode_captured(const nv_checkpoint* c, uint8_t** out, size_t* size, nv_error* err) {
     *out = NULL;
     *size = 0;
     ckp_writer w = {0};
@@ -286,7 +286,7 @@ int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* si
     put_f64(&w, c->contacts.push_speed);
     put_u32(&w, c->structure_count);
     for (uint32_t i = 0; i < c->structure_count; i++) {
-        const scenario_structure* st = &c->structures[i];
+        const nv_scenario_structure* st = &c->structures[i];
         put_str(&w, st->source);
         for (int k = 0; k < 3; k++) put_f64(&w, st->box[k]);
         put_f64(&w, st->x);
@@ -325,10 +325,10 @@ int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* si
     return 0;
 }
 
-int nv_checkpoint_encode(const checkpoint_source* src, uint8_t** out, size_t* size, nv_error* err) {
+int nv_checkpoint_encode(const nv_checkpoint_source* src, uint8_t** out, size_t* size, nv_error* err) {
     *out = NULL;
     *size = 0;
-    checkpoint c;
+    nv_checkpoint c;
     if (nv_checkpoint_capture(src, &c, err)) return -1;
     int rc = nv_checkpoint_encode_captured(&c, out, size, err);
     nv_checkpoint_free(&c);

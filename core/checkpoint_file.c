@@ -19,7 +19,7 @@ static nv_checkpoint_step_fn* ckp_step_hook;
 
 void nv_checkpoint_set_step_hook(nv_checkpoint_step_fn* fn) { ckp_step_hook = fn; }
 
-static void ckp_step(const char* path, checkpoint_step step) {
+static void ckp_step(const char* path, nv_checkpoint_step step) {
     if (ckp_step_hook) ckp_step_hook(path, step);
 }
 
@@ -110,8 +110,8 @@ static int ckp_file_is_complete(const char* path) {
     return ok;
 }
 
-int nv_checkpoint_write_file(const char* path, const checkpoint_source* src, nv_error* err) {
-    checkpoint c;
+int nv_checkpoint_write_file(const char* path, const nv_checkpoint_source* src, nv_error* err) {
+    nv_checkpoint c;
     if (nv_checkpoint_capture(src, &c, err)) return -1;
     int rc = nv_checkpoint_write_captured(path, &c, err);
     nv_checkpoint_free(&c);
@@ -143,7 +143,7 @@ static int ckp_write_temporary(const char* path, const uint8_t* data, size_t siz
     return 0;
 }
 
-int nv_checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* err) {
+int nv_checkpoint_write_captured(const char* path, const nv_checkpoint* c, nv_error* err) {
     size_t len = strlen(path);
     if (!len || len > 4000) return nv_error_set(err, "checkpoint: the path must be 1..4000 characters");
     uint8_t* data;
@@ -176,7 +176,7 @@ int nv_checkpoint_write_captured(const char* path, const checkpoint* c, nv_error
     return 0;
 }
 
-int nv_checkpoint_read_file(const char* path, checkpoint* out, nv_error* err) {
+int nv_checkpoint_read_file(const char* path, nv_checkpoint* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     uint8_t* data;
     size_t size;
@@ -227,7 +227,7 @@ static int ckp_newer(const ckp_candidate* a, uint64_t ta, const ckp_candidate* b
 }
 
 typedef struct ckp_search {
-    checkpoint best;
+    nv_checkpoint best;
     ckp_candidate best_at;
     int found;
     nv_error first, second; /* why path and path.prev were refused */
@@ -240,7 +240,7 @@ static void ckp_consider(ckp_search* s, const char* name, int kind) {
     snprintf(at.name, sizeof at.name, "%s", name);
     at.kind = kind;
     nv_error why;
-    checkpoint c;
+    nv_checkpoint c;
     struct stat st;
     int rc = nv_checkpoint_read_file(name, &c, &why);
     if (!rc && stat(name, &st)) rc = nv_error_fail(&why, NV_EIO, "%s: cannot stat: %s", name, strerror(errno));
@@ -279,15 +279,15 @@ static int ckp_search_newest(const char* path, ckp_search* s, nv_error* err) {
     return 0;
 }
 
-int nv_checkpoint_read_newest(const char* path, checkpoint* out, int* used, nv_error* refused, nv_error* err) {
-    checkpoint_recovery r;
+int nv_checkpoint_read_newest(const char* path, nv_checkpoint* out, int* used, nv_error* refused, nv_error* err) {
+    nv_checkpoint_recovery r;
     if (nv_checkpoint_find_newest(path, out, &r, err)) return -1;
     if (used) *used = r.used;
     if (refused) *refused = r.refused;
     return 0;
 }
 
-int nv_checkpoint_find_newest(const char* path, checkpoint* out, checkpoint_recovery* info, nv_error* err) {
+int nv_checkpoint_find_newest(const char* path, nv_checkpoint* out, nv_checkpoint_recovery* info, nv_error* err) {
     memset(out, 0, sizeof *out);
     memset(info, 0, sizeof *info);
     if (strlen(path) > 4000) return nv_error_set(err, "checkpoint: the path must be 1..4000 characters");
@@ -331,7 +331,7 @@ static int ckp_promote(const char* path, const char* tmp, nv_error* err) {
     return ckp_sync_dir(path, err);
 }
 
-int nv_checkpoint_recover(const char* path, checkpoint* out, checkpoint_recovery* info, nv_error* err) {
+int nv_checkpoint_recover(const char* path, nv_checkpoint* out, nv_checkpoint_recovery* info, nv_error* err) {
     if (nv_checkpoint_find_newest(path, out, info, err)) return -1;
     if (info->used == CHECKPOINT_USED_TEMPORARY && ckp_promote(path, info->file, &info->tidy)) return 0;
     if (info->used == CHECKPOINT_USED_TEMPORARY) snprintf(info->file, sizeof info->file, "%s", path);

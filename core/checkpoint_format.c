@@ -15,25 +15,25 @@ const char ckp_tags[CKP_SECTION_COUNT][5] = {"WRLD", "OCEN", "GRND", "TYPS", "VS
  * build fail instead, so that the field gets written (checkpoint_encode.c)
  * and read (checkpoint_records.c, checkpoint_decode.c) and
  * CHECKPOINT_VERSION goes up. (LP64: x86-64 and aarch64.) */
-_Static_assert(sizeof(world_config) == 56, "world_config changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(world_lod) == 32, "world_lod changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(ocean_params) == 176, "ocean_params changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(mesh_options) == 12, "mesh_options changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(mass_spec) == 80, "mass_spec changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(hydrodyn_coeffs) == 216, "hydrodyn_coeffs changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(actuator_propeller) == 80,
+_Static_assert(sizeof(nv_world_config) == 56, "world_config changed: update checkpoint_*.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(nv_world_lod) == 32, "world_lod changed: update checkpoint_*.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(nv_ocean_params) == 176, "ocean_params changed: update checkpoint_*.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(nv_mesh_options) == 12, "mesh_options changed: update checkpoint_*.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(nv_mass_spec) == 80, "mass_spec changed: update checkpoint_*.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(nv_hydrodyn_coeffs) == 216, "hydrodyn_coeffs changed: update checkpoint_*.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(nv_actuator_propeller) == 80,
                "actuator_propeller changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(actuator_rudder) == 64, "actuator_rudder changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(actuator_set) == 4 * 80 + 8 + 4 * 64 + 8 + 16,
+_Static_assert(sizeof(nv_actuator_rudder) == 64, "actuator_rudder changed: update checkpoint_*.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(nv_actuator_set) == 4 * 80 + 8 + 4 * 64 + 8 + 16,
                "actuator_set changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(terrain_spec) == 40, "terrain_spec changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(world_contact_params) == 56,
+_Static_assert(sizeof(nv_terrain_spec) == 40, "terrain_spec changed: update checkpoint_*.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(nv_world_contact_params) == 56,
                "world_contact_params changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(compartment_damage) == 24,
+_Static_assert(sizeof(nv_compartment_damage) == 24,
                "compartment_damage changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(flood_state) == 64 * 16 + 16 * 40 + 8 + 8 + 8,
+_Static_assert(sizeof(nv_flood_state) == 64 * 16 + 16 * 40 + 8 + 8 + 8,
                "flood_state changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(world_vessel_record) == 240,
+_Static_assert(sizeof(nv_world_vessel_record) == 240,
                "world_vessel_record changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 
 /* ---- CRC-32 ----------------------------------------------------------- */

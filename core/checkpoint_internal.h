@@ -130,8 +130,8 @@ static inline double get_f64(ckp_reader* r) {
     memcpy(&v, &u, 8);
     return v;
 }
-static inline vec3 get_v3(ckp_reader* r) {
-    vec3 v;
+static inline nv_vec3 get_v3(ckp_reader* r) {
+    nv_vec3 v;
     v.x = get_f64(r);
     v.y = get_f64(r);
     v.z = get_f64(r);
@@ -163,12 +163,12 @@ static inline void get_str(ckp_reader* r, char* buf, size_t cap, const char* wha
 }
 
 /* The records of the sections (checkpoint_records.c). */
-void ckp_get_config(ckp_reader* r, world_config* c);
-void ckp_get_ocean(ckp_reader* r, ocean_params* p);
-void ckp_get_type(ckp_reader* r, uint32_t index, scenario_hull* h, checkpoint_fingerprint* f, uint32_t* compartments);
-void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v, uint16_t** slam_next,
+void ckp_get_config(ckp_reader* r, nv_world_config* c);
+void ckp_get_ocean(ckp_reader* r, nv_ocean_params* p);
+void ckp_get_type(ckp_reader* r, uint32_t index, nv_scenario_hull* h, nv_checkpoint_fingerprint* f, uint32_t* compartments);
+void ckp_get_vessel(ckp_reader* r, uint32_t index, nv_world_vessel_record* v, uint16_t** slam_next,
                     const uint16_t* slam_end);
 /* After the slamming memory: the vessel's damage, if any. */
-void ckp_get_flood(ckp_reader* r, uint32_t index, world_vessel_record* v);
+void ckp_get_flood(ckp_reader* r, uint32_t index, nv_world_vessel_record* v);
 
 #endif

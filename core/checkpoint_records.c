@@ -10,7 +10,7 @@
 
 #include "checkpoint_internal.h"
 
-void ckp_get_config(ckp_reader* r, world_config* c) {
+void ckp_get_config(ckp_reader* r, nv_world_config* c) {
     if (!rd_need(r, 6 * 8 + 2 * 4, "the world config")) return;
     c->tick_hz = get_f64(r);
     c->water_density = get_f64(r);
@@ -22,13 +22,13 @@ void ckp_get_config(ckp_reader* r, world_config* c) {
     c->sunk_removal_depth = get_f64(r);
 }
 
-void ckp_get_ocean(ckp_reader* r, ocean_params* p) {
+void ckp_get_ocean(ckp_reader* r, nv_ocean_params* p) {
     if (!rd_need(r, 15 * 8 + 8 + 8 * 4, "the ocean params")) return;
     uint32_t spectrum = get_u32(r), spreading = get_u32(r);
     if (spectrum > SPECTRUM_TMA) rd_fail(r, "the ocean params", "unknown spectrum %u", spectrum);
     if (spreading > SPREADING_DONELAN_BANNER) rd_fail(r, "the ocean params", "unknown spreading %u", spreading);
-    p->spectrum = (spectrum_type)spectrum;
-    p->spreading = (spreading_type)spreading;
+    p->spectrum = (nv_spectrum_type)spectrum;
+    p->spreading = (nv_spreading_type)spreading;
     p->gravity = get_f64(r);
     p->wind_speed = get_f64(r);
     p->wind_direction = get_f64(r);
@@ -53,8 +53,8 @@ void ckp_get_ocean(ckp_reader* r, ocean_params* p) {
     p->surface_grid = get_i32(r);
 }
 
-static void ckp_get_dynamics(ckp_reader* r, vessel_dynamics* d, const char* what) {
-    hydrodyn_coeffs* c = &d->coeffs;
+static void ckp_get_dynamics(ckp_reader* r, nv_vessel_dynamics* d, const char* what) {
+    nv_hydrodyn_coeffs* c = &d->coeffs;
     if (!rd_need(r, 4 + 26 * 8 + 4, what)) return;
     c->forces = get_u32(r);
     double* scalars[] = {&c->water_density,    &c->viscosity,         &c->reynolds_min,       &c->reference_length,
@@ -65,7 +65,7 @@ static void ckp_get_dynamics(ckp_reader* r, vessel_dynamics* d, const char* what
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) *scalars[i] = get_f64(r);
     c->added_mass = get_v3(r);
     c->added_inertia = get_v3(r);
-    actuator_set* a = &d->actuators;
+    nv_actuator_set* a = &d->actuators;
     memset(a, 0, sizeof *a);
     a->propeller_count = get_u32(r);
     if (a->propeller_count > ACTUATOR_MAX_PROPELLERS) {
@@ -74,7 +74,7 @@ static void ckp_get_dynamics(ckp_reader* r, vessel_dynamics* d, const char* what
     }
     if (!rd_need(r, (size_t)a->propeller_count * 10 * 8 + 4, what)) return;
     for (uint32_t i = 0; i < a->propeller_count; i++) {
-        actuator_propeller* p = &a->propellers[i];
+        nv_actuator_propeller* p = &a->propellers[i];
         p->position = get_v3(r);
         p->direction = get_v3(r);
         p->max_thrust = get_f64(r);
@@ -89,7 +89,7 @@ static void ckp_get_dynamics(ckp_reader* r, vessel_dynamics* d, const char* what
     }
     if (!rd_need(r, (size_t)a->rudder_count * 8 * 8 + 2 * 8, what)) return;
     for (uint32_t i = 0; i < a->rudder_count; i++) {
-        actuator_rudder* u = &a->rudders[i];
+        nv_actuator_rudder* u = &a->rudders[i];
         u->position = get_v3(r);
         u->area = get_f64(r);
         u->max_angle_deg = get_f64(r);
@@ -101,7 +101,7 @@ static void ckp_get_dynamics(ckp_reader* r, vessel_dynamics* d, const char* what
     a->rudder_rate = get_f64(r);
 }
 
-void ckp_get_type(ckp_reader* r, uint32_t index, scenario_hull* h, checkpoint_fingerprint* f,
+void ckp_get_type(ckp_reader* r, uint32_t index, nv_scenario_hull* h, nv_checkpoint_fingerprint* f,
                   uint32_t* compartments) {
     char what[64];
     snprintf(what, sizeof what, "hull type %u", index);
@@ -137,7 +137,7 @@ void ckp_get_type(ckp_reader* r, uint32_t index, scenario_hull* h, checkpoint_fi
     f->triangle_count = get_u32(r);
     f->mass = get_f64(r);
     f->geometry_hash = get_u64(r);
-    vessel_compartments* c = &h->compartments;
+    nv_vessel_compartments* c = &h->compartments;
     uint32_t* counts[2] = {&c->bulkhead_count, &c->longitudinal_count};
     double* planes[2] = {c->bulkheads, c->longitudinal};
     for (int a = 0; a < 2; a++) {
@@ -159,7 +159,7 @@ void ckp_get_type(ckp_reader* r, uint32_t index, scenario_hull* h, checkpoint_fi
     if (*compartments > COMPARTMENT_MAX) rd_fail(r, what, "%u compartments, at most %d", *compartments, COMPARTMENT_MAX);
 }
 
-void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v, uint16_t** slam_next,
+void ckp_get_vessel(ckp_reader* r, uint32_t index, nv_world_vessel_record* v, uint16_t** slam_next,
                     const uint16_t* slam_end) {
     char what[64];
     snprintf(what, sizeof what, "vessel %u (slot %u)", index, index);
@@ -169,7 +169,7 @@ void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v, uint1
     v->flags = get_u32(r);
     uint32_t model = get_u32(r);
     if (model > WORLD_MODEL_FLOATER) rd_fail(r, what, "unknown model %u", model);
-    v->model = (world_model)model;
+    v->model = (nv_world_model)model;
     v->position = get_v3(r);
     v->orientation.w = get_f64(r);
     v->orientation.x = get_f64(r);
@@ -201,7 +201,7 @@ void ckp_get_vessel(ckp_reader* r, uint32_t index, world_vessel_record* v, uint1
     *slam_next += v->slam_count;
 }
 
-void ckp_get_flood(ckp_reader* r, uint32_t index, world_vessel_record* v) {
+void ckp_get_flood(ckp_reader* r, uint32_t index, nv_world_vessel_record* v) {
     char what[64];
     snprintf(what, sizeof what, "vessel %u (slot %u)", index, index);
     if (r->failed || !rd_need(r, 1, what) || !get_bool(r, what)) return;
@@ -212,7 +212,7 @@ void ckp_get_flood(ckp_reader* r, uint32_t index, world_vessel_record* v) {
         return;
     }
     if (!rd_need(r, (size_t)holes * 36 + CKP_FLOOD_FIXED, what)) return;
-    flood_state* f = calloc(1, sizeof *f);
+    nv_flood_state* f = calloc(1, sizeof *f);
     if (!f) {
         rd_fail(r, what, "out of memory for its flooding");
         return;

@@ -17,8 +17,8 @@ static uint64_t ckp_fnv(uint64_t h, const void* data, size_t n) {
     return h;
 }
 
-static checkpoint_fingerprint ckp_fingerprint_of(const hull* h) {
-    checkpoint_fingerprint f = {h->vertex_count, h->triangle_count, h->body.mass, 0xcbf29ce484222325ull};
+static nv_checkpoint_fingerprint ckp_fingerprint_of(const nv_hull* h) {
+    nv_checkpoint_fingerprint f = {h->vertex_count, h->triangle_count, h->body.mass, 0xcbf29ce484222325ull};
     f.geometry_hash = ckp_fnv(f.geometry_hash, h->vx, h->vertex_count * sizeof(float));
     f.geometry_hash = ckp_fnv(f.geometry_hash, h->vy, h->vertex_count * sizeof(float));
     f.geometry_hash = ckp_fnv(f.geometry_hash, h->vz, h->vertex_count * sizeof(float));
@@ -26,14 +26,14 @@ static checkpoint_fingerprint ckp_fingerprint_of(const hull* h) {
     return f;
 }
 
-static int ckp_check_source(const checkpoint_source* src, nv_error* err) {
+static int ckp_check_source(const nv_checkpoint_source* src, nv_error* err) {
     if (!src->world) return nv_error_set(err, "checkpoint: no world");
     uint32_t types = nv_world_hull_type_count(src->world);
     if (src->hull_count != types || (types && !src->hulls))
         return nv_error_set(err, "checkpoint: %u hull type descriptions for a world of %u hull types", src->hull_count,
                             types);
     for (uint32_t i = 0; i < types; i++) {
-        const scenario_hull* h = &src->hulls[i];
+        const nv_scenario_hull* h = &src->hulls[i];
         const char* name = nv_world_hull_type_name(src->world, i);
         if (strnlen(h->name, sizeof h->name) == sizeof h->name || strcmp(h->name, name) != 0)
             return nv_error_set(err, "checkpoint: hull type %u is '%s' in the world but '%.*s' in its description", i,
@@ -58,11 +58,11 @@ static int ckp_check_source(const checkpoint_source* src, nv_error* err) {
     return 0;
 }
 
-int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* err) {
+int nv_checkpoint_capture(const nv_checkpoint_source* src, nv_checkpoint* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (ckp_check_source(src, err)) return -1;
-    const world* wd = src->world;
-    checkpoint* c = out;
+    const nv_world* wd = src->world;
+    nv_checkpoint* c = out;
     c->tick = nv_world_tick(wd);
     c->time = nv_world_time(wd);
     c->state_hash = nv_world_state_hash(wd);
@@ -73,7 +73,7 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
     c->has_ocean = src->ocean != NULL;
     if (src->ocean) c->ocean = *nv_ocean_get_params(src->ocean);
     if (src->terrain) c->terrain = *src->terrain;
-    const terrain* ground = nv_world_get_terrain(wd);
+    const nv_terrain* ground = nv_world_get_terrain(wd);
     c->terrain_fingerprint = ground ? nv_terrain_fingerprint(ground) : 0;
     c->contacts = nv_world_get_contacts(wd);
     c->structure_count = nv_world_structure_count(wd);
@@ -94,7 +94,7 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
     c->vessel_count = nv_world_vessel_count(wd);
     size_t slam_total = 0;
     for (uint32_t s = 0; s < c->vessel_count; s++) {
-        world_vessel_record r;
+        nv_world_vessel_record r;
         nv_world_export_vessel(wd, s, &r);
         slam_total += r.slam_count;
     }
@@ -115,9 +115,9 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
         /* the world's dynamics are the ones in force (and carry its water density) */
         if (c->hulls[i].has_dynamics) c->hulls[i].dynamics = *nv_world_type_dynamics(wd, i);
         c->fingerprints[i] = ckp_fingerprint_of(nv_world_hull_type(wd, i));
-        const compartment_set* cs = nv_world_type_compartments(wd, i);
+        const nv_compartment_set* cs = nv_world_type_compartments(wd, i);
         c->compartment_counts[i] = cs ? cs->count : 0;
-        const vessel_compartments* d = &c->hulls[i].compartments;
+        const nv_vessel_compartments* d = &c->hulls[i].compartments;
         if (cs && !d->bulkhead_count && !d->longitudinal_count) {
             nv_error_set(err, "checkpoint: hull type '%s' has compartments its description does not name",
                          c->hulls[i].name);
@@ -127,7 +127,7 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
     }
     uint16_t* slam = c->slam_storage;
     for (uint32_t s = 0; s < c->vessel_count; s++) {
-        world_vessel_record* r = &c->vessels[s];
+        nv_world_vessel_record* r = &c->vessels[s];
         nv_world_export_vessel(wd, s, r);
         if (r->slam_count) {
             memcpy(slam, r->slam, (size_t)r->slam_count * sizeof(uint16_t));
@@ -135,7 +135,7 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
             slam += r->slam_count;
         }
         if (r->flood) {
-            flood_state* copy = malloc(sizeof *copy);
+            nv_flood_state* copy = malloc(sizeof *copy);
             if (!copy) {
                 r->flood = NULL;
                 nv_checkpoint_free(c);
@@ -151,11 +151,11 @@ int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_erro
 
 /* ---- restore ---------------------------------------------------------- */
 
-int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, nv_error* err) {
+int nv_checkpoint_restore(const nv_checkpoint* c, nv_jobs* pool, nv_scenario_instance* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     /* The types and the water through the same path the scenario took, so
      * every derived number is computed the same way. */
-    scenario scn;
+    nv_scenario scn;
     memset(&scn, 0, sizeof scn);
     scn.world = c->world;
     scn.has_ocean = c->has_ocean;
@@ -168,7 +168,7 @@ int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* ou
     scn.structures = c->structures;
     scn.structure_count = c->structure_count;
     if (nv_scenario_instantiate(&scn, pool, out, err)) return nv_error_prefix(err, "restore");
-    world* w = out->world;
+    nv_world* w = out->world;
     if (out->terrain && nv_terrain_fingerprint(out->terrain) != c->terrain_fingerprint) {
         nv_error_set(err,
                      "restore: the terrain from %s is not the one the checkpoint was taken with: did its "
@@ -187,8 +187,8 @@ int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* ou
     nv_world_set_wind(w, c->wind);
     nv_world_set_lod(w, &c->lod);
     for (uint32_t i = 0; i < c->hull_count; i++) {
-        checkpoint_fingerprint now = ckp_fingerprint_of(nv_world_hull_type(w, i));
-        const checkpoint_fingerprint* then = &c->fingerprints[i];
+        nv_checkpoint_fingerprint now = ckp_fingerprint_of(nv_world_hull_type(w, i));
+        const nv_checkpoint_fingerprint* then = &c->fingerprints[i];
         if (now.vertex_count != then->vertex_count || now.triangle_count != then->triangle_count ||
             now.mass != then->mass || now.geometry_hash != then->geometry_hash) {
             nv_error_set(err,
@@ -198,7 +198,7 @@ int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* ou
                          then->vertex_count, then->triangle_count, then->mass);
             goto fail;
         }
-        const compartment_set* cs = nv_world_type_compartments(w, i);
+        const nv_compartment_set* cs = nv_world_type_compartments(w, i);
         if ((cs ? cs->count : 0) != c->compartment_counts[i]) {
             nv_error_set(err, "restore: hull type '%s' has %u compartments now, %u then", c->hulls[i].name,
                          cs ? cs->count : 0, c->compartment_counts[i]);

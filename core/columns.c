@@ -9,27 +9,27 @@
 #include <string.h>
 #include <emmintrin.h>
 
-columns_build_options nv_columns_build_options_default(void) {
-    columns_build_options o = {.nx = 20, .nz = 5, .samples = 16, .mass = 0.0};
+nv_columns_build_options nv_columns_build_options_default(void) {
+    nv_columns_build_options o = {.nx = 20, .nz = 5, .samples = 16, .mass = 0.0};
     return o;
 }
 
-void nv_columns_free(columns_set* s) {
+void nv_columns_free(nv_columns_set* s) {
     free(s->columns);
     memset(s, 0, sizeof *s);
 }
 
-double nv_columns_total_volume(const columns_set* s) {
+double nv_columns_total_volume(const nv_columns_set* s) {
     double v = 0.0;
     for (uint32_t i = 0; i < s->count; i++) v += s->columns[i].volume;
     return v;
 }
 
-void nv_columns_mass(const columns_set* s, double* mass, vec3* centre) {
+void nv_columns_mass(const nv_columns_set* s, double* mass, nv_vec3* centre) {
     double m = 0.0;
-    vec3 moment = v3(0, 0, 0);
+    nv_vec3 moment = v3(0, 0, 0);
     for (uint32_t i = 0; i < s->count; i++) {
-        const columns_column* c = &s->columns[i];
+        const nv_columns_column* c = &s->columns[i];
         double w = c->density * c->volume;
         m += w;
         moment = v3_madd(moment, v3(c->x, 0.5 * (c->ymin + c->ymax), c->z), w);
@@ -116,7 +116,7 @@ static uint32_t columns_cell_of(double v, double v0, double cell, uint32_t n, do
     return (uint32_t)t;
 }
 
-static int columns_bin(const mesh* m, const float lo[3], double dx, double dz, uint32_t nx, uint32_t nz,
+static int columns_bin(const nv_mesh* m, const float lo[3], double dx, double dz, uint32_t nx, uint32_t nz,
                        columns_bins* b, nv_error* err) {
     memset(b, 0, sizeof *b);
     size_t cells = (size_t)nx * nz;
@@ -181,9 +181,9 @@ oom:
     return nv_error_fail(err, NV_ENOMEM, "columns: out of memory binning %u triangles", m->triangle_count);
 }
 
-int nv_columns_build(const mesh* m, const columns_build_options* opts, columns_set* out, nv_error* err) {
+int nv_columns_build(const nv_mesh* m, const nv_columns_build_options* opts, nv_columns_set* out, nv_error* err) {
     memset(out, 0, sizeof *out);
-    columns_build_options o = opts ? *opts : nv_columns_build_options_default();
+    nv_columns_build_options o = opts ? *opts : nv_columns_build_options_default();
     if (o.nx < 1 || o.nx > COLUMNS_MAX_GRID || o.nz < 1 || o.nz > COLUMNS_MAX_GRID)
         return nv_error_set(err, "columns: grid %u x %u: each side must be 1..%u", o.nx, o.nz, COLUMNS_MAX_GRID);
     if (o.samples < 1 || o.samples > COLUMNS_MAX_SAMPLES)
@@ -250,7 +250,7 @@ int nv_columns_build(const mesh* m, const columns_build_options* opts, columns_s
                     sum_x += px * length;
                     sum_z += pz * length;
                 }
-            columns_column* col = &out->columns[c];
+            nv_columns_column* col = &out->columns[c];
             col->volume = sum_length * ray_area;
             if (sum_length > 0.0) {
                 col->x = sum_x / sum_length;
@@ -286,12 +286,12 @@ int nv_columns_build(const mesh* m, const columns_build_options* opts, columns_s
 
 static const char* const columns_field_names[6] = {"X", "Ymin", "Z", "Ymax", "Volume", "Density"};
 
-int nv_columns_export(const columns_set* s, const char* path, nv_error* err) {
+int nv_columns_export(const nv_columns_set* s, const char* path, nv_error* err) {
     FILE* f = fopen(path, "w");
     if (!f) return nv_error_fail(err, NV_EIO, "%s: cannot write: %s", path, strerror(errno));
     fprintf(f, "# NB_LINE_PER_DATA\n%u\n\n# COORDINATE, VOLUME, DENSITY\n", s->count);
     for (uint32_t i = 0; i < s->count; i++) {
-        const columns_column* c = &s->columns[i];
+        const nv_columns_column* c = &s->columns[i];
         fprintf(f, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", c->x, c->ymin, c->z, c->ymax, c->volume, c->density);
     }
     int failed = ferror(f);
@@ -331,7 +331,7 @@ static int columns_number(const char* p, size_t n, double* out) {
     return 0;
 }
 
-static int columns_parse_line(const char* p, size_t n, const char* name, unsigned line, columns_column* c,
+static int columns_parse_line(const char* p, size_t n, const char* name, unsigned line, nv_columns_column* c,
                               nv_error* err) {
     char show[64];
     double v[6];
@@ -373,7 +373,7 @@ static int columns_parse_line(const char* p, size_t n, const char* name, unsigne
     return 0;
 }
 
-int nv_columns_parse(const char* text, size_t size, const char* name, columns_set* out, nv_error* err) {
+int nv_columns_parse(const char* text, size_t size, const char* name, nv_columns_set* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (!name) name = "columns";
     if (!text && size > 0) return nv_error_set(err, "%s: no data", name);
@@ -444,7 +444,7 @@ int nv_columns_parse(const char* text, size_t size, const char* name, columns_se
     return 0;
 }
 
-int nv_columns_import(const char* path, columns_set* out, nv_error* err) {
+int nv_columns_import(const char* path, nv_columns_set* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     FILE* f = fopen(path, "rb");
     if (!f) return nv_error_fail(err, errno == ENOENT ? NV_ENOENT : NV_EIO, "%s: %s", path, strerror(errno));
@@ -486,14 +486,14 @@ int nv_columns_import(const char* path, columns_set* out, nv_error* err) {
  * to a multiple of four with empty columns (no volume, height 1). */
 static uint32_t columns_padded(uint32_t n) { return (n + 3u) & ~3u; }
 
-int nv_columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_error* err) {
+int nv_columns_model_create(nv_columns_model* m, const nv_columns_set* s, nv_vec3 cg, nv_error* err) {
     memset(m, 0, sizeof *m);
     m->damping_vertical = COLUMNS_DAMPING_VERTICAL;
     m->damping_horizontal = COLUMNS_DAMPING_HORIZONTAL;
     if (!v3_is_finite(cg)) return nv_error_set(err, "columns: non-finite centre of gravity");
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->count; i++) {
-        const columns_column* c = &s->columns[i];
+        const nv_columns_column* c = &s->columns[i];
         if (!(isfinite(c->x) && isfinite(c->ymin) && isfinite(c->z) && isfinite(c->ymax) && isfinite(c->volume)))
             return nv_error_set(err, "columns: column %u is not finite", i);
         if (c->volume > 0.0) {
@@ -515,7 +515,7 @@ int nv_columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_
     double keel = INFINITY;
     uint32_t k = 0;
     for (uint32_t i = 0; i < s->count; i++) {
-        const columns_column* c = &s->columns[i];
+        const nv_columns_column* c = &s->columns[i];
         if (!(c->volume > 0.0)) continue;
         m->ox[k] = (float)(c->x - cg.x);
         m->oy[k] = (float)(0.5 * (c->ymin + c->ymax) - cg.y);
@@ -536,12 +536,12 @@ int nv_columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_
     return 0;
 }
 
-void nv_columns_model_destroy(columns_model* m) {
+void nv_columns_model_destroy(nv_columns_model* m) {
     free(m->ox);
     memset(m, 0, sizeof *m);
 }
 
-size_t nv_columns_scratch_bytes(const columns_model* m) {
+size_t nv_columns_scratch_bytes(const nv_columns_model* m) {
     return (size_t)columns_padded(m->count) * (2 * sizeof(double) + 4 * sizeof(float));
 }
 
@@ -551,8 +551,8 @@ static double columns_sum4(__m128 v) {
     return ((double)f[0] + f[1]) + ((double)f[2] + f[3]);
 }
 
-int nv_columns_force(const columns_model* m, const columns_pose* pose, const water_surface* water, double water_density,
-                     double gravity, void* scratch, size_t scratch_bytes, columns_result* out) {
+int nv_columns_force(const nv_columns_model* m, const nv_columns_pose* pose, const nv_water_surface* water, double water_density,
+                     double gravity, void* scratch, size_t scratch_bytes, nv_columns_result* out) {
     memset(out, 0, sizeof *out);
     const uint32_t n = columns_padded(m->count);
     if (scratch_bytes < nv_columns_scratch_bytes(m) || (!scratch && n > 0) || ((uintptr_t)scratch & 7u)) return -1;
@@ -576,7 +576,7 @@ int nv_columns_force(const columns_model* m, const columns_pose* pose, const wat
             _mm_storeu_ps((i == 0 ? wx : i == 1 ? wy : wz) + k, o);
         }
     }
-    const vec3 p = pose->position;
+    const nv_vec3 p = pose->position;
     if (water->sample_near) {
         out->approximate = water->sample_near(water, p.x, p.z, n, wx, wz, surface);
     } else {
@@ -584,7 +584,7 @@ int nv_columns_force(const columns_model* m, const columns_pose* pose, const wat
             qx[k] = p.x + wx[k];
             qz[k] = p.z + wz[k];
         }
-        water_query q = {.count = n, .x = qx, .z = qz, .height = surface};
+        nv_water_query q = {.count = n, .x = qx, .z = qz, .height = surface};
         out->approximate = water_sample(water, &q);
     }
     /* The forces are linear in each column's submerged volume vf and its
@@ -629,16 +629,16 @@ int nv_columns_force(const columns_model* m, const columns_pose* pose, const wat
         wet += (uint32_t)((mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1));
     }
     double S0 = columns_sum4(s0);
-    vec3 S1 = v3(columns_sum4(s1x), columns_sum4(s1y), columns_sum4(s1z));
+    nv_vec3 S1 = v3(columns_sum4(s1x), columns_sum4(s1y), columns_sum4(s1z));
     double xy = columns_sum4(sxy), xz = columns_sum4(sxz), yz = columns_sum4(syz);
     const double S2[3][3] = {{columns_sum4(sxx), xy, xz}, {xy, columns_sum4(syy), yz}, {xz, yz, columns_sum4(szz)}};
 
     const double rho_g = water_density * gravity;
     const double d[3] = {-m->damping_horizontal * water_density, -m->damping_vertical * water_density,
                          -m->damping_horizontal * water_density};
-    const vec3 v0 = v3_sub(pose->velocity, pose->water_velocity), w = pose->angular_velocity;
+    const nv_vec3 v0 = v3_sub(pose->velocity, pose->water_velocity), w = pose->angular_velocity;
     /* sum vf u = v0 S0 + w x S1 */
-    vec3 vu = v3_add(v3_scale(v0, S0), v3_cross(w, S1));
+    nv_vec3 vu = v3_add(v3_scale(v0, S0), v3_cross(w, S1));
     out->force = v3(d[0] * vu.x, rho_g * S0 + d[1] * vu.y, d[2] * vu.z);
     /* sum a x F = rho g S1 x y + S1 x (D v0) + sum vf a x (D (w x a)); the
      * last is eps_ijk M_kl S2_jl with M = D W (W a = w x a) */
@@ -653,15 +653,15 @@ int nv_columns_force(const columns_model* m, const columns_pose* pose, const wat
         for (int l = 0; l < 3; l++) a += M[k][l] * S2[j][l] - M[j][l] * S2[k][l];
         t3[i] = a;
     }
-    vec3 torque = v3_add(v3(-rho_g * S1.z, 0.0, rho_g * S1.x), v3_cross(S1, v3(d[0] * v0.x, d[1] * v0.y, d[2] * v0.z)));
+    nv_vec3 torque = v3_add(v3(-rho_g * S1.z, 0.0, rho_g * S1.x), v3_cross(S1, v3(d[0] * v0.x, d[1] * v0.y, d[2] * v0.z)));
     out->torque = v3_add(torque, v3(t3[0], t3[1], t3[2]));
     out->submerged_volume = S0;
     out->wet_columns = wet;
     return 0;
 }
 
-int nv_columns_balance_height(const columns_model* m, double mass, double water_density, double gravity,
-                              quat orientation, double* y, nv_error* err) {
+int nv_columns_balance_height(const nv_columns_model* m, double mass, double water_density, double gravity,
+                              nv_quat orientation, double* y, nv_error* err) {
     if (!(mass > 0.0) || !(water_density > 0.0) || !(gravity > 0.0))
         return nv_error_set(err, "columns: mass, water density and gravity must be positive");
     if (mass >= water_density * m->total_volume)
@@ -672,9 +672,9 @@ int nv_columns_balance_height(const columns_model* m, double mass, double water_
     size_t bytes = nv_columns_scratch_bytes(m);
     void* scratch = malloc(bytes ? bytes : 1);
     if (!scratch) return nv_error_fail(err, NV_ENOMEM, "columns: out of memory");
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
-    columns_pose pose;
+    nv_columns_pose pose;
     memset(&pose, 0, sizeof pose);
     pose.rotation = quat_to_mat3(quat_normalize(orientation));
     double extent = 0.0;
@@ -688,7 +688,7 @@ int nv_columns_balance_height(const columns_model* m, double mass, double water_
     for (int i = 0; i < 200 && hi - lo > 1e-12 * (1.0 + extent); i++) {
         double mid = 0.5 * (lo + hi);
         pose.position = v3(0, mid, 0);
-        columns_result r;
+        nv_columns_result r;
         nv_columns_force(m, &pose, &flat.base, water_density, gravity, scratch, bytes, &r);
         if (r.force.y - mass * gravity > 0.0)
             lo = mid;

@@ -35,7 +35,7 @@ typedef struct segments {
     uint32_t n, cap;
 } segments;
 
-static cpoint vertex_of(const mesh* m, uint32_t i) {
+static cpoint vertex_of(const nv_mesh* m, uint32_t i) {
     const float* p = &m->positions[3 * (size_t)i];
     cpoint c = {{p[0], p[1], p[2]}};
     return c;
@@ -87,12 +87,12 @@ static int push_segment(segments* s, cpoint a, cpoint b) {
 
 static int same(cpoint a, cpoint b) { return a.v[0] == b.v[0] && a.v[1] == b.v[1] && a.v[2] == b.v[2]; }
 
-static int add_point(mesh* m, cpoint p, uint32_t* index, nv_error* err) {
+static int add_point(nv_mesh* m, cpoint p, uint32_t* index, nv_error* err) {
     *index = m->vertex_count;
     return nv_mesh_add_vertex(m, (float)p.v[0], (float)p.v[1], (float)p.v[2], err);
 }
 
-static int add_triangle(mesh* m, cpoint a, cpoint b, cpoint c, nv_error* err) {
+static int add_triangle(nv_mesh* m, cpoint a, cpoint b, cpoint c, nv_error* err) {
     uint32_t ia, ib, ic;
     if (add_point(m, a, &ia, err) || add_point(m, b, &ib, err) || add_point(m, c, &ic, err)) return -1;
     return nv_mesh_add_triangle(m, ia, ib, ic, err);
@@ -108,7 +108,7 @@ static double cross2(double ay, double az, double by, double bz, double cy, doub
  * two axes); the triangles keep the loop's winding. Collinear corners stay
  * until an ear takes them (a corner is a side triangle's too: dropping it
  * would leave a T-junction). */
-static int cap_loop(mesh* m, cpoint* loop, uint32_t n, int axis, nv_error* err) {
+static int cap_loop(nv_mesh* m, cpoint* loop, uint32_t n, int axis, nv_error* err) {
     const int u = axis == 0 ? 1 : 0, w = axis == 2 ? 1 : 2;
     double area = 0.0;
     for (uint32_t i = 0; i < n; i++) {
@@ -157,7 +157,7 @@ static int cap_loop(mesh* m, cpoint* loop, uint32_t n, int axis, nv_error* err) 
 
 /* The segments on one plane, chained into loops (each segment reversed:
  * the cap runs against the sides' edges), each loop capped. */
-static int cap_plane(mesh* m, segments* s, int axis, double plane, nv_error* err) {
+static int cap_plane(nv_mesh* m, segments* s, int axis, double plane, nv_error* err) {
     uint32_t n = s->n;
     cpoint* loop = malloc((n + 1) * sizeof *loop);
     uint8_t* used = calloc(n ? n : 1, 1);
@@ -201,7 +201,7 @@ static int cap_plane(mesh* m, segments* s, int axis, double plane, nv_error* err
 
 /* The closed mesh clipped to lo <= v[axis] <= hi (an infinite bound does
  * not cut), each cut capped: closed again. */
-static int clip_axis(const mesh* in, int axis, double lo, double hi, mesh* out, nv_error* err) {
+static int clip_axis(const nv_mesh* in, int axis, double lo, double hi, nv_mesh* out, nv_error* err) {
     segments at[2] = {{0}}; /* lo, hi */
     int rc = 0;
     for (uint32_t t = 0; t < in->triangle_count && !rc; t++) {
@@ -234,18 +234,18 @@ static int clip_axis(const mesh* in, int axis, double lo, double hi, mesh* out, 
 /* The hull's cell between the transverse planes lo[0], hi[0] and the
  * longitudinal ones lo[1], hi[1]: cut and capped across first, then the
  * closed piece cut and capped along (so that each cap's section closes). */
-static int build_cell(const mesh* hull, const double lo[2], const double hi[2], mesh* out, nv_error* err) {
+static int build_cell(const nv_mesh* hull, const double lo[2], const double hi[2], nv_mesh* out, nv_error* err) {
     if (!isfinite(lo[1]) && !isfinite(hi[1])) return clip_axis(hull, 0, lo[0], hi[0], out, err);
-    mesh slab;
+    nv_mesh slab;
     nv_mesh_init(&slab);
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     int rc = clip_axis(hull, 0, lo[0], hi[0], &slab, err) || nv_mesh_finish(&slab, &opts, "compartment", NULL, err) ||
              clip_axis(&slab, 2, lo[1], hi[1], out, err);
     nv_mesh_free(&slab);
     return rc ? -1 : 0;
 }
 
-void nv_compartment_set_free(compartment_set* s) {
+void nv_compartment_set_free(nv_compartment_set* s) {
     if (!s) return;
     for (uint32_t k = 0; k < s->count; k++) nv_mesh_free(&s->meshes[k]);
     s->count = 0;
@@ -267,8 +267,8 @@ static int check_planes(const double* p, uint32_t n, double lo, double hi, const
     return 0;
 }
 
-int nv_compartment_split(const mesh* hull, const double* bulkheads, uint32_t n, const double* longitudinal, uint32_t m,
-                         compartment_set* out, nv_error* err) {
+int nv_compartment_split(const nv_mesh* hull, const double* bulkheads, uint32_t n, const double* longitudinal, uint32_t m,
+                         nv_compartment_set* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (!hull || (n && !bulkheads) || (m && !longitudinal))
         return nv_error_set(err, "compartments: no hull or no bulkheads");
@@ -287,11 +287,11 @@ int nv_compartment_split(const mesh* hull, const double* bulkheads, uint32_t n, 
     out->z_bounds[0] = lo[2];
     for (uint32_t k = 0; k < m; k++) out->z_bounds[k + 1] = longitudinal[k];
     out->z_bounds[m + 1] = hi[2];
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     for (uint32_t ix = 0; ix <= n; ix++)
         for (uint32_t iz = 0; iz <= m; iz++) {
             uint32_t k = ix * (m + 1) + iz;
-            mesh* mk = &out->meshes[k];
+            nv_mesh* mk = &out->meshes[k];
             nv_mesh_init(mk);
             out->count = k + 1;
             double a[2] = {ix ? bulkheads[ix - 1] : -INFINITY, iz ? longitudinal[iz - 1] : -INFINITY};
@@ -310,7 +310,7 @@ int nv_compartment_split(const mesh* hull, const double* bulkheads, uint32_t n, 
     return 0;
 }
 
-uint32_t nv_compartment_at(const compartment_set* s, vec3 point) {
+uint32_t nv_compartment_at(const nv_compartment_set* s, nv_vec3 point) {
     for (uint32_t ix = 0; ix < s->nx; ix++) {
         if (point.x < s->x_bounds[ix] || point.x > s->x_bounds[ix + 1]) continue;
         for (uint32_t iz = 0; iz < s->nz; iz++)
@@ -321,21 +321,21 @@ uint32_t nv_compartment_at(const compartment_set* s, vec3 point) {
 
 /* ---- water in a compartment -------------------------------------------------------- */
 
-static vec3 place(const mat3* r, vec3 t, const float* p) {
+static nv_vec3 place(const nv_mat3* r, nv_vec3 t, const float* p) {
     double x = p[0], y = p[1], z = p[2];
     return v3(r->m[0][0] * x + r->m[0][1] * y + r->m[0][2] * z + t.x,
               r->m[1][0] * x + r->m[1][1] * y + r->m[1][2] * z + t.y,
               r->m[2][0] * x + r->m[2][1] * y + r->m[2][2] * z + t.z);
 }
 
-double nv_compartment_volume_below(const mesh* m, const mat3* rotation, vec3 position, double level, vec3* centroid) {
+double nv_compartment_volume_below(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double level, nv_vec3* centroid) {
     /* Tetrahedra from a point on the plane: the cut's cap lies in the
      * plane, so its tetrahedra are flat and it needs no triangulation. */
-    vec3 apex = v3(position.x, level, position.z);
+    nv_vec3 apex = v3(position.x, level, position.z);
     double v6 = 0.0;
-    vec3 c = v3(0.0, 0.0, 0.0);
+    nv_vec3 c = v3(0.0, 0.0, 0.0);
     for (uint32_t t = 0; t < m->triangle_count; t++) {
-        vec3 p[3], q[5];
+        nv_vec3 p[3], q[5];
         double d[3];
         for (int k = 0; k < 3; k++) {
             p[k] = place(rotation, position, &m->positions[3 * (size_t)m->indices[3 * (size_t)t + k]]);
@@ -349,7 +349,7 @@ double nv_compartment_volume_below(const mesh* m, const mat3* rotation, vec3 pos
                 q[n++] = v3_madd(p[k], v3_sub(p[j], p[k]), d[k] / (d[k] - d[j]));
         }
         for (uint32_t k = 1; k + 1 < n; k++) {
-            vec3 a = v3_sub(q[0], apex), b = v3_sub(q[k], apex), e = v3_sub(q[k + 1], apex);
+            nv_vec3 a = v3_sub(q[0], apex), b = v3_sub(q[k], apex), e = v3_sub(q[k + 1], apex);
             double w = v3_dot(a, v3_cross(b, e));
             v6 += w;
             c = v3_madd(c, v3_add(v3_add(a, b), e), w);
@@ -361,7 +361,7 @@ double nv_compartment_volume_below(const mesh* m, const mat3* rotation, vec3 pos
     return v;
 }
 
-double nv_compartment_level_for(const mesh* m, const mat3* rotation, vec3 position, double volume, vec3* centroid) {
+double nv_compartment_level_for(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double volume, nv_vec3* centroid) {
     double lo = INFINITY, hi = -INFINITY;
     for (uint32_t i = 0; i < m->vertex_count; i++) {
         double y = place(rotation, position, &m->positions[3 * (size_t)i]).y;
@@ -384,8 +384,8 @@ double nv_compartment_level_for(const mesh* m, const mat3* rotation, vec3 positi
     return level;
 }
 
-double nv_compartment_level_near(const mesh* m, const mat3* rotation, vec3 position, double volume, double hint,
-                                 vec3* centroid) {
+double nv_compartment_level_near(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double volume, double hint,
+                                 nv_vec3* centroid) {
     const double tol = 1e-7;
     if (!(volume > 0.0) || !isfinite(hint)) return nv_compartment_level_for(m, rotation, position, volume, centroid);
     double h0 = hint, v0 = nv_compartment_volume_below(m, rotation, position, h0, centroid);

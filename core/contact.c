@@ -20,16 +20,16 @@ contact_soft contact_soft_make(double hertz, double damping_ratio, double dt) {
 }
 
 /* R diag(d) R^T: a body-axis diagonal in the world frame. */
-static mat3 contact_rotate_diag(const mat3* r, vec3 d) {
-    mat3 out;
+static nv_mat3 contact_rotate_diag(const nv_mat3* r, nv_vec3 d) {
+    nv_mat3 out;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             out.m[i][j] = r->m[i][0] * d.x * r->m[j][0] + r->m[i][1] * d.y * r->m[j][1] + r->m[i][2] * d.z * r->m[j][2];
     return out;
 }
 
-void contact_body_init(contact_body* cb, const body* b, vec3 added_mass, vec3 added_inertia) {
-    const mat3 r = body_rotation(b);
+void contact_body_init(contact_body* cb, const body* b, nv_vec3 added_mass, nv_vec3 added_inertia) {
+    const nv_mat3 r = body_rotation(b);
     const double im = b->inverse_mass;
     cb->velocity = b->velocity;
     cb->angular_momentum = b->angular_momentum;
@@ -49,23 +49,23 @@ void contact_body_store(const contact_body* cb, body* b) {
     b->angular_velocity = cb->angular_velocity;
 }
 
-double contact_response(const contact_body* cb, vec3 r, vec3 d) {
-    vec3 lin = m3_mul_v3(&cb->inverse_mass, d);
-    vec3 dl = m3_mul_v3(&cb->momentum_response, v3_cross(r, d));
-    vec3 dw = m3_mul_v3(&cb->inverse_inertia, dl);
+double contact_response(const contact_body* cb, nv_vec3 r, nv_vec3 d) {
+    nv_vec3 lin = m3_mul_v3(&cb->inverse_mass, d);
+    nv_vec3 dl = m3_mul_v3(&cb->momentum_response, v3_cross(r, d));
+    nv_vec3 dw = m3_mul_v3(&cb->inverse_inertia, dl);
     return v3_dot(d, v3_add(lin, v3_cross(dw, r)));
 }
 
-void contact_apply(contact_body* cb, vec3 r, vec3 impulse) {
+void contact_apply(contact_body* cb, nv_vec3 r, nv_vec3 impulse) {
     cb->velocity = v3_add(cb->velocity, m3_mul_v3(&cb->inverse_mass, impulse));
-    vec3 dl = m3_mul_v3(&cb->momentum_response, v3_cross(r, impulse));
+    nv_vec3 dl = m3_mul_v3(&cb->momentum_response, v3_cross(r, impulse));
     cb->angular_momentum = v3_add(cb->angular_momentum, dl);
     cb->angular_velocity = v3_add(cb->angular_velocity, m3_mul_v3(&cb->inverse_inertia, dl));
 }
 
-void contact_tangents(vec3 n, vec3 tangent[2]) {
+void contact_tangents(nv_vec3 n, nv_vec3 tangent[2]) {
     /* any unit vector across n, then the third by the cross product */
-    vec3 a = fabs(n.x) < 0.57735 ? v3(1.0, 0.0, 0.0) : v3(0.0, 1.0, 0.0);
+    nv_vec3 a = fabs(n.x) < 0.57735 ? v3(1.0, 0.0, 0.0) : v3(0.0, 1.0, 0.0);
     tangent[0] = v3_normalize(v3_cross(n, a));
     tangent[1] = v3_cross(n, tangent[0]);
 }
@@ -73,7 +73,7 @@ void contact_tangents(vec3 n, vec3 tangent[2]) {
 void contact_prepare(const contact_body* cb, contact_point* p, uint32_t count) {
     for (uint32_t k = 0; k < count; k++) {
         contact_point* c = &p[k];
-        vec3 n = c->normal;
+        nv_vec3 n = c->normal;
         contact_tangents(n, c->tangent);
         c->normal_mass = contact_safe_inverse(contact_response(cb, c->r, n));
         for (int t = 0; t < 2; t++)
@@ -107,12 +107,12 @@ void contact_solve_static(contact_body* cb, contact_point* p, uint32_t count, co
             c->normal_impulse = total;
             contact_apply(cb, c->r, v3_scale(c->normal, j));
             /* friction: both tangents, then back inside the cone */
-            vec3 v = contact_point_velocity(cb, c->r);
+            nv_vec3 v = contact_point_velocity(cb, c->r);
             double limit = params->friction * c->normal_impulse;
             double t0 = c->tangent_impulse[0] - c->tangent_mass[0] * v3_dot(v, c->tangent[0]);
             double t1 = c->tangent_impulse[1] - c->tangent_mass[1] * v3_dot(v, c->tangent[1]);
             contact_clamp_cone(&t0, &t1, limit);
-            vec3 jt = v3_add(v3_scale(c->tangent[0], t0 - c->tangent_impulse[0]),
+            nv_vec3 jt = v3_add(v3_scale(c->tangent[0], t0 - c->tangent_impulse[0]),
                              v3_scale(c->tangent[1], t1 - c->tangent_impulse[1]));
             c->tangent_impulse[0] = t0, c->tangent_impulse[1] = t1;
             contact_apply(cb, c->r, jt);

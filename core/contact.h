@@ -32,24 +32,24 @@ contact_soft contact_soft_make(double hertz, double damping_ratio, double dt);
 /* A body as the solver moves it: velocities and the maps from an impulse
  * to their change, all world frame. */
 typedef struct contact_body {
-    vec3 velocity;
-    vec3 angular_momentum;
-    vec3 angular_velocity;
-    mat3 inverse_mass;      /* impulse -> velocity change (added mass along the body axes) */
-    mat3 momentum_response; /* moment of an impulse -> angular momentum change (added inertia) */
-    mat3 inverse_inertia;   /* angular momentum -> angular velocity */
+    nv_vec3 velocity;
+    nv_vec3 angular_momentum;
+    nv_vec3 angular_velocity;
+    nv_mat3 inverse_mass;      /* impulse -> velocity change (added mass along the body axes) */
+    nv_mat3 momentum_response; /* moment of an impulse -> angular momentum change (added inertia) */
+    nv_mat3 inverse_inertia;   /* angular momentum -> angular velocity */
 } contact_body;
 
 /* From the body after its forces were integrated into its velocities, and
  * the added mass and inertia fractions along the body axes (vessel_type). */
-void contact_body_init(contact_body* cb, const body* b, vec3 added_mass, vec3 added_inertia);
+void contact_body_init(contact_body* cb, const body* b, nv_vec3 added_mass, nv_vec3 added_inertia);
 /* The body's velocities from the solver's. */
 void contact_body_store(const contact_body* cb, body* b);
 
 typedef struct contact_point {
-    vec3 r;      /* from the CG, world */
-    vec3 normal; /* unit, the way the body is pushed */
-    vec3 tangent[2];
+    nv_vec3 r;      /* from the CG, world */
+    nv_vec3 normal; /* unit, the way the body is pushed */
+    nv_vec3 tangent[2];
     double separation;  /* m along the normal; < 0 overlapping */
     double normal_mass; /* 1 / (response along the normal) */
     double tangent_mass[2];
@@ -68,17 +68,17 @@ typedef struct contact_params {
 } contact_params;
 
 /* Velocity change along d per unit impulse along d at r (from the CG). */
-double contact_response(const contact_body* cb, vec3 r, vec3 d);
+double contact_response(const contact_body* cb, nv_vec3 r, nv_vec3 d);
 /* An impulse at r: the velocities, the angular momentum and velocity. */
-void contact_apply(contact_body* cb, vec3 r, vec3 impulse);
-static inline vec3 contact_point_velocity(const contact_body* cb, vec3 r) {
+void contact_apply(contact_body* cb, nv_vec3 r, nv_vec3 impulse);
+static inline nv_vec3 contact_point_velocity(const contact_body* cb, nv_vec3 r) {
     return v3_add(cb->velocity, v3_cross(cb->angular_velocity, r));
 }
 /* 1 / k, or 0 for a response that is not positive and finite (a body
  * nothing moves). */
 static inline double contact_safe_inverse(double k) { return k > 1e-300 && isfinite(k) ? 1.0 / k : 0.0; }
 /* Two unit tangents across the unit normal n. */
-void contact_tangents(vec3 n, vec3 tangent[2]);
+void contact_tangents(nv_vec3 n, nv_vec3 tangent[2]);
 /* The tangent impulse (t0, t1) back inside Coulomb's cone of radius limit. */
 static inline void contact_clamp_cone(double* t0, double* t1, double limit) {
     double len = sqrt(*t0 * *t0 + *t1 * *t1);

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-void dynamics_model_init(dynamics_model* m, const vessel_dynamics* d, const hull* h) {
+void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h) {
     double length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
     nv_hydrodyn_model_init(&m->hydro, &d->coeffs, length);
     nv_actuator_model_init(&m->actuators, &d->actuators, h->body.cg);
@@ -16,45 +16,45 @@ void dynamics_model_init(dynamics_model* m, const vessel_dynamics* d, const hull
 }
 
 /* Depth of each actuator point under the surface, from one batched query. */
-static void dynamics_actuator_depths(const dynamics_model* m, const body* b, const mat3* rot,
-                                     const water_surface* water, double* depth) {
+static void dynamics_actuator_depths(const dynamics_model* m, const body* b, const nv_mat3* rot,
+                                     const nv_water_surface* water, double* depth) {
     double qx[2 * (ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS)], qz[2 * (ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS)];
     double y[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
     float surface[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
     uint32_t n = m->actuators.point_count;
     for (uint32_t i = 0; i < n; i++) {
-        vec3 p = v3_add(b->position, m3_mul_v3(rot, nv_actuator_point(&m->actuators, i)));
+        nv_vec3 p = v3_add(b->position, m3_mul_v3(rot, nv_actuator_point(&m->actuators, i)));
         qx[i] = p.x, y[i] = p.y, qz[i] = p.z;
     }
-    water_query q = {.count = n, .x = qx, .z = qz, .height = surface};
+    nv_water_query q = {.count = n, .x = qx, .z = qz, .height = surface};
     water_sample(water, &q);
     for (uint32_t i = 0; i < n; i++) depth[i] = (double)surface[i] - y[i];
 }
 
 /* Scales a body-frame vector component-wise by 1 / (1 + a). */
-static vec3 dynamics_divide_added(const mat3* rot, vec3 world_v, vec3 added) {
-    mat3 rt = m3_transpose(rot);
-    vec3 b = m3_mul_v3(&rt, world_v);
+static nv_vec3 dynamics_divide_added(const nv_mat3* rot, nv_vec3 world_v, nv_vec3 added) {
+    nv_mat3 rt = m3_transpose(rot);
+    nv_vec3 b = m3_mul_v3(&rt, world_v);
     b = v3(b.x / (1.0 + added.x), b.y / (1.0 + added.y), b.z / (1.0 + added.z));
     return m3_mul_v3(rot, b);
 }
 
-void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, vec3* force, vec3* torque, vec3* water_force,
-                       vec3* water_torque) {
+void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* force, nv_vec3* torque, nv_vec3* water_force,
+                       nv_vec3* water_torque) {
     const body* b = v->body;
     const dynamics_model* m = v->model;
-    mat3 rot = quat_to_mat3(b->orientation);
+    nv_mat3 rot = quat_to_mat3(b->orientation);
     hydro_sums s = v->sums;
     if (m && m->actuators.point_count > 0) {
-        const actuator_set* a = &m->actuators.set;
+        const nv_actuator_set* a = &m->actuators.set;
         v->throttle = nv_actuator_follow(v->throttle, v->throttle_cmd, a->throttle_rate, env->dt);
         v->rudder = nv_actuator_follow(v->rudder, v->rudder_cmd, a->rudder_rate, env->dt);
         double depth[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
         dynamics_actuator_depths(m, b, &rot, env->water, depth);
-        mat3 rt = m3_transpose(&rot);
-        vec3 v_body = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
-        vec3 w_body = m3_mul_v3(&rt, b->angular_velocity);
-        vec3 fa, ta;
+        nv_mat3 rt = m3_transpose(&rot);
+        nv_vec3 v_body = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
+        nv_vec3 w_body = m3_mul_v3(&rt, b->angular_velocity);
+        nv_vec3 fa, ta;
         nv_actuator_forces(&m->actuators, v->throttle, v->rudder, depth, v_body, w_body, m->hydro.c.water_density, &fa,
                            &ta);
         s.force = v3_add(s.force, fa);
@@ -62,11 +62,11 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, vec3* force,
     }
     /* One rotation per vessel: the blocks summed in the body frame. */
     hydro_sums_to_world(&s, &rot);
-    vec3 f = s.force, t = s.torque;
+    nv_vec3 f = s.force, t = s.torque;
     if (m && v3_is_finite(s.slam_force) && v3_is_finite(s.slam_torque)) {
         /* Slamming may stop the body along its motion within the step, but
          * never more: capped at the impulse m |v| over dt. */
-        vec3 fs = s.slam_force, ts = s.slam_torque;
+        nv_vec3 fs = s.slam_force, ts = s.slam_torque;
         double speed = v3_length(b->velocity);
         double along = speed > 0.0 ? -v3_dot(fs, b->velocity) / speed : 0.0;
         double limit = b->mass * speed / env->dt;
@@ -81,12 +81,12 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, vec3* force,
         f = v3_add(f, s.slam_force); /* non-finite: let the caller contain the vessel */
     }
     if (m && (m->hydro.c.forces & HYDRODYN_AREA_DAMPING) && m->total_area > 0.0) {
-        const hydrodyn_coeffs* c = &m->hydro.c;
+        const nv_hydrodyn_coeffs* c = &m->hydro.c;
         double ratio = s.submerged_area / m->total_area;
-        vec3 vw = v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0));
+        nv_vec3 vw = v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0));
         double sp = v3_length(vw), wn = v3_length(b->angular_velocity);
         f = v3_madd(f, vw, -b->mass * ratio * (c->damping_linear[0] + c->damping_linear[1] * sp));
-        mat3 iw = body_world_inertia(b);
+        nv_mat3 iw = body_world_inertia(b);
         t = v3_madd(t, m3_mul_v3(&iw, b->angular_velocity),
                     -ratio * (c->damping_angular[0] + c->damping_angular[1] * wn));
     }
@@ -95,7 +95,7 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, vec3* force,
     f.y -= b->mass * env->gravity;
     f = v3_madd(f, b->velocity, -env->linear_damping * b->mass);
     if (env->angular_damping > 0.0) {
-        mat3 iw = body_world_inertia(b);
+        nv_mat3 iw = body_world_inertia(b);
         t = v3_madd(t, m3_mul_v3(&iw, b->angular_velocity), -env->angular_damping);
     }
     if (m && (m->hydro.c.forces & HYDRODYN_ADDED_MASS)) {

@@ -17,14 +17,14 @@
 
 /* A hull type's dynamics made ready to run (one per type, shared). */
 typedef struct dynamics_model {
-    hydrodyn_model hydro;
-    actuator_model actuators;
+    nv_hydrodyn_model hydro;
+    nv_actuator_model actuators;
     int slamming;         /* per-triangle slamming state needed */
     int per_triangle;     /* any force computed in the triangle pass */
     double total_area;    /* m^2, the hull's */
 } dynamics_model;
 
-void dynamics_model_init(dynamics_model* m, const vessel_dynamics* d, const hull* h);
+void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h);
 
 /* One vessel's step, beyond the triangle pass. */
 typedef struct dynamics_vessel {
@@ -37,7 +37,7 @@ typedef struct dynamics_vessel {
 } dynamics_vessel;
 
 typedef struct dynamics_env {
-    const water_surface* water;  /* for the actuators' depths */
+    const nv_water_surface* water;  /* for the actuators' depths */
     double gravity;
     double linear_damping;       /* the world's plain damping, 1/s */
     double angular_damping;
@@ -46,7 +46,7 @@ typedef struct dynamics_env {
 
 /* Fills the world-frame force and torque to integrate (gravity included)
  * and the water-and-air part alone (world frame, for the vessel's state). */
-void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, vec3* force, vec3* torque, vec3* water_force,
-                       vec3* water_torque);
+void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* force, nv_vec3* torque, nv_vec3* water_force,
+                       nv_vec3* water_torque);
 
 #endif

@@ -66,25 +66,25 @@ static int floater_advance(double* y, float* vy, float* nx, float* nz, double he
     return 0;
 }
 
-int floater_step(floater* f, const floater_params* p, const water_surface* water, double dt) {
+int floater_step(floater* f, const floater_params* p, const nv_water_surface* water, double dt) {
     if (!(dt > 0.0) || !isfinite(dt) || !floater_params_ok(p)) return -1;
     double qx[4], qz[4];
     float h[4];
     floater_sample_points(f->x, f->z, f->heading, p->radius, qx, qz);
-    water_query q = {.count = 4, .x = qx, .z = qz, .height = h};
+    nv_water_query q = {.count = 4, .x = qx, .z = qz, .height = h};
     water_sample(water, &q);
     return floater_advance(&f->y, &f->vy, &f->nx, &f->nz, f->heading, h, p, dt);
 }
 
-static quat floater_orientation(double heading, double nx, double nz) {
+static nv_quat floater_orientation(double heading, double nx, double nz) {
     double ny = sqrt(fmax(0.0, 1.0 - nx * nx - nz * nz));
-    quat yaw = quat_from_axis_angle(v3(0, 1, 0), heading);
+    nv_quat yaw = quat_from_axis_angle(v3(0, 1, 0), heading);
     /* shortest arc from +y to n: axis +y x n, the half angle from 1 + cos */
-    quat tilt = quat_normalize((quat){1.0 + ny, nz, 0.0, -nx});
+    nv_quat tilt = quat_normalize((nv_quat){1.0 + ny, nz, 0.0, -nx});
     return quat_normalize(quat_mul(tilt, yaw));
 }
 
-void floater_pose(const floater* f, vec3* position, quat* orientation) {
+void floater_pose(const floater* f, nv_vec3* position, nv_quat* orientation) {
     if (position) *position = v3(f->x, f->y, f->z);
     if (orientation) *orientation = floater_orientation(f->heading, f->nx, f->nz);
 }
@@ -153,7 +153,7 @@ void floater_batch_remove(floater_batch* b, size_t i) {
     }
 }
 
-long floater_batch_step(floater_batch* b, size_t first, size_t count, const water_surface* water, double dt,
+long floater_batch_step(floater_batch* b, size_t first, size_t count, const nv_water_surface* water, double dt,
                         floater_scratch* scratch) {
     if (!(dt > 0.0) || !isfinite(dt) || first > b->count || count > b->count - first || !scratch) return -1;
     long held = 0;
@@ -162,7 +162,7 @@ long floater_batch_step(floater_batch* b, size_t first, size_t count, const wate
         for (size_t k = 0; k < n; k++)
             floater_sample_points(b->x[c0 + k], b->z[c0 + k], b->heading[c0 + k], b->params.radius, scratch->qx + 4 * k,
                                   scratch->qz + 4 * k);
-        water_query q = {.count = 4 * n, .x = scratch->qx, .z = scratch->qz, .height = scratch->height};
+        nv_water_query q = {.count = 4 * n, .x = scratch->qx, .z = scratch->qz, .height = scratch->height};
         water_sample(water, &q);
         for (size_t k = 0; k < n; k++) {
             size_t i = c0 + k;
@@ -173,7 +173,7 @@ long floater_batch_step(floater_batch* b, size_t first, size_t count, const wate
     return held;
 }
 
-void floater_batch_pose(const floater_batch* b, size_t i, vec3* position, quat* orientation) {
+void floater_batch_pose(const floater_batch* b, size_t i, nv_vec3* position, nv_quat* orientation) {
     floater f = floater_batch_get(b, i);
     floater_pose(&f, position, orientation);
 }

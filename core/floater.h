@@ -57,10 +57,10 @@ typedef struct floater {
 floater floater_make(double x, double y, double z, double heading);
 /* One step of dt seconds (> 0, finite). Returns 0 when updated, 1 when
  * held on non-finite water, -1 on a bad dt or parameters. */
-int floater_step(floater* f, const floater_params* p, const water_surface* water, double dt);
+int floater_step(floater* f, const floater_params* p, const nv_water_surface* water, double dt);
 /* World position and orientation (body -> world): heading about +y, then
  * the shortest rotation of +y onto the normal. */
-void floater_pose(const floater* f, vec3* position, quat* orientation);
+void floater_pose(const floater* f, nv_vec3* position, nv_quat* orientation);
 
 /* Many floaters as arrays (structure of arrays, the same 40 bytes each),
  * stepped in chunks of FLOATER_CHUNK with one water query per chunk. */
@@ -96,9 +96,9 @@ void floater_batch_remove(floater_batch* b, size_t i);
 /* Steps floaters [first, first + count); disjoint ranges may run on
  * different threads with their own scratch. Returns how many were held on
  * non-finite water, or -1 on a bad range or dt. */
-long floater_batch_step(floater_batch* b, size_t first, size_t count, const water_surface* water, double dt,
+long floater_batch_step(floater_batch* b, size_t first, size_t count, const nv_water_surface* water, double dt,
                         floater_scratch* scratch);
-void floater_batch_pose(const floater_batch* b, size_t i, vec3* position, quat* orientation);
+void floater_batch_pose(const floater_batch* b, size_t i, nv_vec3* position, nv_quat* orientation);
 /* Copies floater i out of / into the arrays. */
 floater floater_batch_get(const floater_batch* b, size_t i);
 void floater_batch_set(floater_batch* b, size_t i, const floater* f);

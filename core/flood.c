@@ -8,7 +8,7 @@
 #include "naval/compartment.h"
 #include "naval/ranges.h"
 
-static vec3 rotate(const mat3* r, vec3 v) {
+static nv_vec3 rotate(const nv_mat3* r, nv_vec3 v) {
     return v3(r->m[0][0] * v.x + r->m[0][1] * v.y + r->m[0][2] * v.z,
               r->m[1][0] * v.x + r->m[1][1] * v.y + r->m[1][2] * v.z,
               r->m[2][0] * v.x + r->m[2][1] * v.y + r->m[2][2] * v.z);
@@ -17,10 +17,10 @@ static vec3 rotate(const mat3* r, vec3 v) {
 /* The closed mesh's winding number about p: 1 inside, 0 outside, 1/2 on
  * its skin (the solid angle of each triangle, Van Oosterom and
  * Strackee's formula, summed over 4 pi). */
-static double winding_number(const mesh* m, vec3 p) {
+static double winding_number(const nv_mesh* m, nv_vec3 p) {
     double sum = 0.0;
     for (uint32_t t = 0; t < m->triangle_count; t++) {
-        vec3 r[3];
+        nv_vec3 r[3];
         for (int k = 0; k < 3; k++) {
             const float* q = &m->positions[3 * (size_t)m->indices[3 * (size_t)t + k]];
             r[k] = v3(q[0] - p.x, q[1] - p.y, q[2] - p.z);
@@ -33,26 +33,26 @@ static double winding_number(const mesh* m, vec3 p) {
     return sum / (4.0 * 3.14159265358979323846);
 }
 
-int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, double area, nv_error* err) {
+int nv_flood_breach(const nv_compartment_set* cs, nv_flood_state* fs, nv_vec3 point, double area, nv_error* err) {
     if (!v3_is_finite(point)) return nv_error_set(err, "breach: the point is not finite");
     uint32_t k = nv_compartment_at(cs, point);
     /* Inside, or on the skin where holes are (a half there). */
     if (k != UINT32_MAX && winding_number(&cs->meshes[k], point) >= 0.25)
-        return nv_flood_hole(cs, fs, k, point, area, err);
+        return nv_flood_add_hole(cs, fs, k, point, area, err);
     return nv_error_set(err, "breach: the point (%g, %g, %g) m is not on or in the hull", point.x, point.y, point.z);
 }
 
-int nv_flood_hole(const compartment_set* cs, flood_state* fs, uint32_t k, vec3 point, double area, nv_error* err) {
+int nv_flood_add_hole(const nv_compartment_set* cs, nv_flood_state* fs, uint32_t k, nv_vec3 point, double area, nv_error* err) {
     if (k >= cs->count || !cs->meshes[k].triangle_count)
         return nv_error_set(err, "breach: no compartment %u in the hull", k);
     if (nv_range_check(NV_RANGE_TYPE_HOLE_AREA, area, "breach: area", err)) return -1;
     if (fs->hole_count == FLOOD_MAX_HOLES)
         return nv_error_fail(err, NV_ELIMIT, "breach: the vessel has %d holes already", FLOOD_MAX_HOLES);
-    fs->holes[fs->hole_count++] = (flood_hole){k, point, area};
+    fs->holes[fs->hole_count++] = (nv_flood_hole){k, point, area};
     return 0;
 }
 
-double nv_flood_total(const flood_state* fs) {
+double nv_flood_total(const nv_flood_state* fs) {
     double sum = 0.0;
     for (uint32_t k = 0; k < COMPARTMENT_MAX; k++) sum += fs->volume[k];
     return sum;
@@ -61,13 +61,13 @@ double nv_flood_total(const flood_state* fs) {
 /* Water through one hole in dt, never past equal levels: the flow stops
  * where the inside reaches the sea (inflow) or the sea or the hole
  * (outflow). `inside` is the compartment's level now (-inf: dry). */
-static double hole_flow(const compartment_set* cs, const flood_state* fs, const flood_hole* h, double inside,
-                        vec3 position, const mat3* rotation, const water_surface* water, double gravity, double dt) {
-    const mesh* m = &cs->meshes[h->compartment];
+static double hole_flow(const nv_compartment_set* cs, const nv_flood_state* fs, const nv_flood_hole* h, double inside,
+                        nv_vec3 position, const nv_mat3* rotation, const nv_water_surface* water, double gravity, double dt) {
+    const nv_mesh* m = &cs->meshes[h->compartment];
     double volume = fs->volume[h->compartment];
-    vec3 at = v3_add(position, rotate(rotation, h->point));
+    nv_vec3 at = v3_add(position, rotate(rotation, h->point));
     float sea;
-    water_query q = {1, &at.x, &at.z, &sea, NULL, NULL};
+    nv_water_query q = {1, &at.x, &at.z, &sea, NULL, NULL};
     water_sample(water, &q);
     /* Heads measured from the hole: only water above it pushes. */
     double head_out = sea > at.y ? sea - at.y : 0.0, head_in = inside > at.y ? inside - at.y : 0.0;
@@ -82,9 +82,9 @@ static double hole_flow(const compartment_set* cs, const flood_state* fs, const 
     return dv;
 }
 
-uint64_t nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
-                       const water_surface* water, double density, double gravity, double dt, vec3* force,
-                       vec3* torque, flood_mass* mass) {
+uint64_t nv_flood_step(const nv_compartment_set* cs, nv_flood_state* fs, nv_vec3 position, const nv_mat3* rotation,
+                       const nv_water_surface* water, double density, double gravity, double dt, nv_vec3* force,
+                       nv_vec3* torque, nv_flood_mass* mass) {
     if (mass) memset(mass, 0, sizeof *mass);
     /* Each holed compartment's level now, from where it was last step. */
     double inside[COMPARTMENT_MAX];
@@ -97,7 +97,7 @@ uint64_t nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position
                                                              fs->level[k], NULL);
     }
     for (uint32_t i = 0; i < fs->hole_count; i++) {
-        const flood_hole* h = &fs->holes[i];
+        const nv_flood_hole* h = &fs->holes[i];
         fs->volume[h->compartment] += hole_flow(cs, fs, h, inside[h->compartment], position, rotation, water,
                                                 gravity, dt);
     }
@@ -111,9 +111,9 @@ uint64_t nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position
         else if ((fs->full & bit) && fs->volume[k] < FLOOD_NOT_FULL * cs->volume[k])
             fs->full &= ~bit;
         if (!(fs->volume[k] > 0.0)) continue;
-        vec3 c;
+        nv_vec3 c;
         fs->level[k] = nv_compartment_level_near(&cs->meshes[k], rotation, position, fs->volume[k], fs->level[k], &c);
-        vec3 w = v3(0.0, -density * gravity * fs->volume[k], 0.0), r = v3_sub(c, position);
+        nv_vec3 w = v3(0.0, -density * gravity * fs->volume[k], 0.0), r = v3_sub(c, position);
         *force = v3_add(*force, w);
         *torque = v3_add(*torque, v3_cross(r, w));
         if (!mass) continue;

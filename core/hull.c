@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "naval/hull.h"
+#include "hull_layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static int hull_sort_compare(const void* pa, const void* pb) {
  * then wet at the start of its table and dry at the end, in long runs: the
  * triangle pass's wet/dry tests predict well and the force kernels skip
  * whole lanes of dry triangles. */
-static int hull_sort_triangles(hull* h, const mesh* m, size_t nt) {
+static int hull_sort_triangles(nv_hull* h, const nv_mesh* m, size_t nt) {
     hull_sort_key* keys = malloc((nt ? nt : 1) * sizeof *keys);
     if (!keys) return -1;
     for (size_t t = 0; t < nt; t++) {
@@ -41,7 +42,7 @@ static void* hull_alloc_lines(size_t bytes) {
     return p;
 }
 
-int nv_hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err) {
+int nv_hull_create(nv_hull* h, const nv_mesh* m, const nv_mass_spec* spec, nv_error* err) {
     memset(h, 0, sizeof *h);
     if (nv_mass_compute(m, &h->mesh_props, err)) return -1;
     if (nv_mass_resolve(&h->mesh_props, spec, &h->body, err)) return -1;
@@ -61,7 +62,7 @@ int nv_hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err)
     }
     h->vertex_count = (uint32_t)nv;
     h->triangle_count = (uint32_t)nt;
-    vec3 cg = h->body.cg;
+    nv_vec3 cg = h->body.cg;
     for (int a = 0; a < 3; a++) {
         h->bounds_min[a] = INFINITY;
         h->bounds_max[a] = -INFINITY;
@@ -84,12 +85,12 @@ int nv_hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err)
     double total = 0.0;
     for (size_t t = 0; t < nt; t++) {
         const uint32_t* tri = h->triangles + 3 * t;
-        vec3 a = v3(h->vx[tri[0]], h->vy[tri[0]], h->vz[tri[0]]);
-        vec3 b = v3(h->vx[tri[1]], h->vy[tri[1]], h->vz[tri[1]]);
-        vec3 c = v3(h->vx[tri[2]], h->vy[tri[2]], h->vz[tri[2]]);
-        vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
+        nv_vec3 a = v3(h->vx[tri[0]], h->vy[tri[0]], h->vz[tri[0]]);
+        nv_vec3 b = v3(h->vx[tri[1]], h->vy[tri[1]], h->vz[tri[1]]);
+        nv_vec3 c = v3(h->vx[tri[2]], h->vy[tri[2]], h->vz[tri[2]]);
+        nv_vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
         double area = v3_length(n_area);
-        vec3 k[5] = {v3_normalize(n_area), v3_cross(n_area, a), v3_cross(n_area, b), v3_cross(n_area, c),
+        nv_vec3 k[5] = {v3_normalize(n_area), v3_cross(n_area, a), v3_cross(n_area, b), v3_cross(n_area, c),
                      v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3.0)};
         float* out = h->triangle_table + HULL_TRIANGLE_STRIDE * t;
         for (int i = 0; i < 5; i++) {
@@ -98,7 +99,7 @@ int nv_hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err)
             out[3 * i + 2] = (float)k[i].z;
         }
         out[HULL_TRI_AREA] = (float)area;
-        vec3 e1 = v3_sub(b, a), e2 = v3_sub(c, a);
+        nv_vec3 e1 = v3_sub(b, a), e2 = v3_sub(c, a);
         const float column[HULL_LANE_COLUMNS] = {
             out[HULL_TRI_CENTROID], out[HULL_TRI_CENTROID + 1], out[HULL_TRI_CENTROID + 2],
             out[HULL_TRI_NORMAL],   out[HULL_TRI_NORMAL + 1],   out[HULL_TRI_NORMAL + 2],
@@ -112,7 +113,7 @@ int nv_hull_create(hull* h, const mesh* m, const mass_spec* spec, nv_error* err)
     return 0;
 }
 
-void nv_hull_destroy(hull* h) {
+void nv_hull_destroy(nv_hull* h) {
     free(h->vx);
     free(h->vy);
     free(h->vz);
@@ -122,10 +123,10 @@ void nv_hull_destroy(hull* h) {
     memset(h, 0, sizeof *h);
 }
 
-int nv_hull_to_mesh(const hull* h, mesh* out, nv_error* err) {
+int nv_hull_to_mesh(const nv_hull* h, nv_mesh* out, nv_error* err) {
     nv_mesh_init(out);
     if (nv_mesh_reserve(out, h->vertex_count, h->triangle_count, err)) return -1;
-    vec3 cg = h->body.cg;
+    nv_vec3 cg = h->body.cg;
     for (uint32_t i = 0; i < h->vertex_count; i++) {
         float* p = out->positions + 3 * (size_t)i;
         p[0] = (float)(h->vx[i] + cg.x);

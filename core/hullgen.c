@@ -18,7 +18,7 @@ typedef struct hullgen_grid {
     unsigned n[3];
 } hullgen_grid;
 
-static int hullgen_emit_face(mesh* out, const hullgen_grid* g, int fixed_axis, int fixed_end, int u_axis, int v_axis,
+static int hullgen_emit_face(nv_mesh* out, const hullgen_grid* g, int fixed_axis, int fixed_end, int u_axis, int v_axis,
                              hullgen_shape_fn shape, const void* ctx, nv_error* err) {
     uint32_t base = out->vertex_count;
     unsigned nu = g->n[u_axis], nv = g->n[v_axis];
@@ -41,8 +41,8 @@ static int hullgen_emit_face(mesh* out, const hullgen_grid* g, int fixed_axis, i
     return 0;
 }
 
-static int hullgen_subdivided_box(mesh* out, const double lo[3], const double hi[3], const unsigned n[3],
-                                  hullgen_shape_fn shape, const void* ctx, const char* name, mesh_report* report,
+static int hullgen_subdivided_box(nv_mesh* out, const double lo[3], const double hi[3], const unsigned n[3],
+                                  hullgen_shape_fn shape, const void* ctx, const char* name, nv_mesh_report* report,
                                   nv_error* err) {
     for (int a = 0; a < 3; a++)
         if (n[a] < 1 || n[a] > HULLGEN_MAX_DIVISIONS)
@@ -69,8 +69,8 @@ static int hullgen_subdivided_box(mesh* out, const double lo[3], const double hi
     static const int faces[6][4] = {{0, 1, 1, 2}, {0, 0, 2, 1}, {1, 1, 2, 0}, {1, 0, 0, 2}, {2, 1, 0, 1}, {2, 0, 1, 0}};
     for (int f = 0; f < 6; f++)
         if (hullgen_emit_face(out, &g, faces[f][0], faces[f][1], faces[f][2], faces[f][3], shape, ctx, err)) goto done;
-    mesh_options opts = nv_mesh_options_default();
-    mesh_report scratch;
+    nv_mesh_options opts = nv_mesh_options_default();
+    nv_mesh_report scratch;
     if (nv_mesh_finish(out, &opts, name, report ? report : &scratch, err)) goto done;
     rc = 0;
 done:
@@ -116,8 +116,8 @@ static void hullgen_ship_apply(const void* ctx, double p[3]) {
     p[2] = z == 0.0 ? 0.0 : z; /* -0 and +0 must weld on the stem */
 }
 
-static int hullgen_ship_report(mesh* out, double length, double beam, double depth, unsigned target_triangles,
-                               mesh_report* report, nv_error* err) {
+static int hullgen_ship_report(nv_mesh* out, double length, double beam, double depth, unsigned target_triangles,
+                               nv_mesh_report* report, nv_error* err) {
     if (!(length > 0.0 && beam > 0.0 && depth > 0.0) || !isfinite(length + beam + depth))
         return nv_error_set(err, "ship: dimensions must be positive and finite (got %g x %g x %g m)", length, beam,
                             depth);
@@ -135,12 +135,12 @@ static int hullgen_ship_report(mesh* out, double length, double beam, double dep
     return hullgen_subdivided_box(out, lo, hi, n, hullgen_ship_apply, &shape, "ship", report, err);
 }
 
-int nv_hullgen_ship(mesh* out, double length, double beam, double depth, unsigned target_triangles, nv_error* err) {
+int nv_hullgen_ship(nv_mesh* out, double length, double beam, double depth, unsigned target_triangles, nv_error* err) {
     return hullgen_ship_report(out, length, beam, depth, target_triangles, NULL, err);
 }
 
-static int hullgen_box_report(mesh* out, double length, double beam, double height, const unsigned n[3],
-                              mesh_report* report, nv_error* err) {
+static int hullgen_box_report(nv_mesh* out, double length, double beam, double height, const unsigned n[3],
+                              nv_mesh_report* report, nv_error* err) {
     if (!(length > 0.0 && beam > 0.0 && height > 0.0) || !isfinite(length + beam + height))
         return nv_error_set(err, "box: dimensions must be positive and finite (got %g x %g x %g m)", length, beam,
                             height);
@@ -148,7 +148,7 @@ static int hullgen_box_report(mesh* out, double length, double beam, double heig
     return hullgen_subdivided_box(out, lo, hi, n, NULL, NULL, "box", report, err);
 }
 
-int nv_hullgen_box(mesh* out, double length, double beam, double height, unsigned nx, unsigned ny, unsigned nz,
+int nv_hullgen_box(nv_mesh* out, double length, double beam, double height, unsigned nx, unsigned ny, unsigned nz,
                    nv_error* err) {
     unsigned n[3] = {nx, ny, nz};
     return hullgen_box_report(out, length, beam, height, n, NULL, err);
@@ -179,7 +179,7 @@ static const hullgen_named_ship hullgen_ships[] = {
     {"freighter", 120.0, 19.0, 12.0, 800},
 };
 
-int nv_hullgen_build_report(const char* name, unsigned target_triangles, mesh* out, mesh_report* report,
+int nv_hullgen_build_report(const char* name, unsigned target_triangles, nv_mesh* out, nv_mesh_report* report,
                             nv_error* err) {
     unsigned n[3];
     if (strcmp(name, "barge") == 0) {
@@ -199,11 +199,11 @@ int nv_hullgen_build_report(const char* name, unsigned target_triangles, mesh* o
     return nv_error_set(err, "unknown built-in hull '%s' (known: barge, ship, cube, skiff, patrol, freighter)", name);
 }
 
-int nv_hullgen_build(const char* name, unsigned target_triangles, mesh* out, nv_error* err) {
+int nv_hullgen_build(const char* name, unsigned target_triangles, nv_mesh* out, nv_error* err) {
     return nv_hullgen_build_report(name, target_triangles, out, NULL, err);
 }
 
-int nv_hullgen_from_spec(const char* spec, mesh* out, mesh_report* report, nv_error* err) {
+int nv_hullgen_from_spec(const char* spec, nv_mesh* out, nv_mesh_report* report, nv_error* err) {
     static const char prefix[] = "builtin:";
     if (strncmp(spec, prefix, sizeof prefix - 1) != 0) return 0;
     char name[64];

@@ -57,8 +57,8 @@ static void hydro_heights_above(uint32_t n, float y, const float* restrict oy, c
     for (uint32_t k = 0; k < n; k++) out[k] = (y + oy[k]) - surface[k];
 }
 
-size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 position, const mat3* rotation,
-                         const water_surface* water, hydro_scratch* scratch, float* height) {
+size_t hydro_vertex_pass(const nv_hull* h, uint32_t first, uint32_t count, nv_vec3 position, const nv_mat3* rotation,
+                         const nv_water_surface* water, hydro_scratch* scratch, float* height) {
     if (water->sample_near) {
         /* Offsets in float (metres from the CG: micrometres kept), rotated
          * in a loop that vectorises; the surface takes them from the CG's
@@ -75,23 +75,23 @@ size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 pos
         return approximate;
     }
     for (uint32_t k = 0; k < count; k++) {
-        vec3 r = hydro_vertex_offset(h, rotation, first + k);
+        nv_vec3 r = hydro_vertex_offset(h, rotation, first + k);
         scratch->qx[k] = position.x + r.x;
         scratch->wy[k] = position.y + r.y;
         scratch->qz[k] = position.z + r.z;
     }
-    water_query q = {.count = count, .x = scratch->qx, .z = scratch->qz, .height = scratch->surface};
+    nv_water_query q = {.count = count, .x = scratch->qx, .z = scratch->qz, .height = scratch->surface};
     size_t approximate = water_sample(water, &q);
     for (uint32_t k = 0; k < count; k++) height[first + k] = (float)(scratch->wy[k] - (double)scratch->surface[k]);
     return approximate;
 }
 
-static inline vec3 hydro_lerp(vec3 a, vec3 b, double t) { return v3_madd(a, v3_sub(b, a), t); }
+static inline nv_vec3 hydro_lerp(nv_vec3 a, nv_vec3 b, double t) { return v3_madd(a, v3_sub(b, a), t); }
 
 /* Receives each submerged piece (corners wound like the parent, with their
  * depths). Always inlined with a known sink, so the pieces never go through
  * memory: the hot path accumulates them where they are computed. */
-typedef void (*hydro_piece_sink)(void* ctx, vec3 a, vec3 b, vec3 c, double da, double db, double dc);
+typedef void (*hydro_piece_sink)(void* ctx, nv_vec3 a, nv_vec3 b, nv_vec3 c, double da, double db, double dc);
 
 /* Cuts by rotating the corners cyclically (which keeps the winding) so that
  * the odd one out comes first: the lone submerged corner, or the lone dry
@@ -100,8 +100,8 @@ typedef void (*hydro_piece_sink)(void* ctx, vec3 a, vec3 b, vec3 c, double da, d
  * triangle, and the cut stays continuous in the heights. Returns the
  * submerged area fraction; `segment` gets the waterline crossing (when the
  * triangle crosses) and *crosses says whether it does. */
-__attribute__((always_inline)) static inline double hydro_cut_emit(const vec3 p[3], const double h[3],
-                                                                   hydro_piece_sink sink, void* ctx, vec3 segment[2],
+__attribute__((always_inline)) static inline double hydro_cut_emit(const nv_vec3 p[3], const double h[3],
+                                                                   hydro_piece_sink sink, void* ctx, nv_vec3 segment[2],
                                                                    int* crosses) {
     int under = (h[0] < 0.0) + (h[1] < 0.0) + (h[2] < 0.0);
     *crosses = 0;
@@ -117,14 +117,14 @@ __attribute__((always_inline)) static inline double hydro_cut_emit(const vec3 p[
         odd = h[0] >= 0.0 ? 0 : (h[1] >= 0.0 ? 1 : 2);
     }
     int ia = (odd + 1) % 3, ib = (odd + 2) % 3;
-    vec3 o = p[odd], a = p[ia], b = p[ib];
+    nv_vec3 o = p[odd], a = p[ia], b = p[ib];
     double ho = h[odd], ha = h[ia], hb = h[ib];
     *crosses = 1;
     if (under == 1) {
         /* Lone submerged corner o: the piece is the small triangle at o. */
         double d = -ho;
         double ta = d / (d + ha), tb = d / (d + hb);
-        vec3 ja = hydro_lerp(o, a, ta), jb = hydro_lerp(o, b, tb);
+        nv_vec3 ja = hydro_lerp(o, a, ta), jb = hydro_lerp(o, b, tb);
         sink(ctx, o, ja, jb, d, 0.0, 0.0);
         segment[0] = ja;
         segment[1] = jb;
@@ -133,7 +133,7 @@ __attribute__((always_inline)) static inline double hydro_cut_emit(const vec3 p[
     /* Lone dry corner o: the submerged quad a, b, I_b, I_a. */
     double da = -ha, db = -hb;
     double ta = da / (da + ho), tb = db / (db + ho);
-    vec3 ia_pt = hydro_lerp(a, o, ta), ib_pt = hydro_lerp(b, o, tb);
+    nv_vec3 ia_pt = hydro_lerp(a, o, ta), ib_pt = hydro_lerp(b, o, tb);
     sink(ctx, a, b, ib_pt, da, db, 0.0);
     sink(ctx, a, ib_pt, ia_pt, da, 0.0, 0.0);
     segment[0] = ib_pt;
@@ -141,14 +141,14 @@ __attribute__((always_inline)) static inline double hydro_cut_emit(const vec3 p[
     return 1.0 - (1.0 - ta) * (1.0 - tb);
 }
 
-static inline void hydro_store_piece(void* ctx, vec3 a, vec3 b, vec3 c, double da, double db, double dc) {
+static inline void hydro_store_piece(void* ctx, nv_vec3 a, nv_vec3 b, nv_vec3 c, double da, double db, double dc) {
     hydro_cut* out = ctx;
     hydro_piece* k = &out->pieces[out->piece_count++];
     k->p[0] = a, k->p[1] = b, k->p[2] = c;
     k->depth[0] = da, k->depth[1] = db, k->depth[2] = dc;
 }
 
-void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out) {
+void hydro_cut_triangle(const nv_vec3 p[3], const double h[3], hydro_cut* out) {
     out->piece_count = 0;
     out->area_fraction = hydro_cut_emit(p, h, hydro_store_piece, out, out->segment, &out->has_segment);
 }
@@ -228,8 +228,8 @@ static inline void hydro_cut_weigh(const double h[3], hydro_cut_weights* w) {
  * tables (kept in L1 between the two). A multiple of HYDRODYN_LANES. */
 #define HYDRO_CHUNK 256
 
-void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
-                         double pressure_per_depth, const hydrodyn_frame* dyn, uint16_t* slam_state, hydro_sums* acc,
+void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, uint32_t count,
+                         double pressure_per_depth, const nv_hydrodyn_frame* dyn, uint16_t* slam_state, hydro_sums* acc,
                          hydro_segment* segments) {
     const float *vx = h->vx, *vy = h->vy, *vz = h->vz;
     /* Sums in geometric units (m^3, m^4), body frame; rho g is applied once
@@ -332,8 +332,8 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
                 /* where the triangle crosses the surface, for tools and tests */
                 const uint32_t idx[3] = {i0, i1, i2};
                 uint32_t o = idx[cw.odd], ca = idx[(cw.odd + 1) % 3], cb = idx[(cw.odd + 2) % 3];
-                vec3 po = v3(vx[o], vy[o], vz[o]), pa = v3(vx[ca], vy[ca], vz[ca]), pb = v3(vx[cb], vy[cb], vz[cb]);
-                vec3 s0, s1;
+                nv_vec3 po = v3(vx[o], vy[o], vz[o]), pa = v3(vx[ca], vy[ca], vz[ca]), pb = v3(vx[cb], vy[cb], vz[cb]);
+                nv_vec3 s0, s1;
                 if ((hh[cw.odd] < 0.0)) { /* one corner wet: J_a, J_b */
                     s0 = hydro_lerp(po, pa, cw.ta);
                     s1 = hydro_lerp(po, pb, cw.tb);
@@ -352,7 +352,7 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
             kern->span(&lf, &sp, &lane_sums);
         }
     }
-    vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0), slam_f = v3(0, 0, 0), slam_t = v3(0, 0, 0);
+    nv_vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0), slam_f = v3(0, 0, 0), slam_t = v3(0, 0, 0);
     if (marking) {
         double r[HYDRODYN_SUM_COUNT];
         hydrodyn_lane_sums_reduce(&lane_sums, r);
@@ -365,14 +365,14 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
             /* -1/2 rho_air C A (v.n) v on each dry triangle facing the
              * relative wind, with v the CG's (air speeds dwarf what
              * rotation adds): one force and torque per block */
-            vec3 air_c = v3(r[HYDRODYN_SUM_AIR_C], r[HYDRODYN_SUM_AIR_C + 1], r[HYDRODYN_SUM_AIR_C + 2]);
+            nv_vec3 air_c = v3(r[HYDRODYN_SUM_AIR_C], r[HYDRODYN_SUM_AIR_C + 1], r[HYDRODYN_SUM_AIR_C + 2]);
             double k = -dyn->half_rho_air_c;
             dyn_f = v3_madd(dyn_f, dyn->air_velocity, k * air_an);
             dyn_t = v3_add(dyn_t, v3_cross(air_c, v3_scale(dyn->air_velocity, k)));
         }
     }
-    vec3 force = v3_scale(v3(full_f[0], full_f[1], full_f[2]), -1.0 / 3.0);
-    vec3 torque = v3_scale(v3(full_t[0], full_t[1], full_t[2]), 1.0 / 12.0);
+    nv_vec3 force = v3_scale(v3(full_f[0], full_f[1], full_f[2]), -1.0 / 3.0);
+    nv_vec3 torque = v3_scale(v3(full_t[0], full_t[1], full_t[2]), 1.0 / 12.0);
     force = v3_madd(dyn_f, force, pressure_per_depth);
     torque = v3_madd(dyn_t, torque, pressure_per_depth);
     if (poisoned) {
@@ -390,7 +390,7 @@ void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uin
     acc->segment_count = seg_n;
 }
 
-void hydro_sums_to_world(hydro_sums* s, const mat3* rotation) {
+void hydro_sums_to_world(hydro_sums* s, const nv_mat3* rotation) {
     s->force = m3_mul_v3(rotation, s->force);
     s->torque = m3_mul_v3(rotation, s->torque);
     s->slam_force = m3_mul_v3(rotation, s->slam_force);

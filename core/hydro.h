@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "naval/hull.h"
+#include "hull_layout.h"
 #include "naval/hydrodyn.h"
 #include "naval/nv_error.h"
 #include "naval/vecmath.h"
@@ -31,7 +32,7 @@ void hydro_scratch_free(hydro_scratch* s);
 
 /* World-oriented offset from the CG of hull vertex i (the vertex pass;
  * nothing stores them per vessel). */
-static inline vec3 hydro_vertex_offset(const hull* h, const mat3* rotation, uint32_t i) {
+static inline nv_vec3 hydro_vertex_offset(const nv_hull* h, const nv_mat3* rotation, uint32_t i) {
     const double(*r)[3] = rotation->m;
     double bx = h->vx[i], by = h->vy[i], bz = h->vz[i];
     return v3(r[0][0] * bx + r[0][1] * by + r[0][2] * bz, r[1][0] * bx + r[1][1] * by + r[1][2] * bz,
@@ -42,8 +43,8 @@ static inline vec3 hydro_vertex_offset(const hull* h, const mat3* rotation, uint
  * capacity): height[i] = signed height of vertex i above the water, < 0
  * submerged. `height` is the vessel's whole array (indexed by vertex).
  * Returns how many heights the water answered only approximately (folds). */
-size_t hydro_vertex_pass(const hull* h, uint32_t first, uint32_t count, vec3 position, const mat3* rotation,
-                         const water_surface* water, hydro_scratch* scratch, float* height);
+size_t hydro_vertex_pass(const nv_hull* h, uint32_t first, uint32_t count, nv_vec3 position, const nv_mat3* rotation,
+                         const nv_water_surface* water, hydro_scratch* scratch, float* height);
 
 /* One waterline segment: where a cut triangle crosses the surface, as
  * body-frame offsets from the CG. */
@@ -53,10 +54,10 @@ typedef struct hydro_segment {
 } hydro_segment;
 
 typedef struct hydro_sums {
-    vec3 force;                /* N (body frame from the pass, see hydro_sums_to_world) */
-    vec3 torque;               /* N m, about the CG */
-    vec3 slam_force;           /* slamming, apart: the integrator caps it so it never reverses the body */
-    vec3 slam_torque;
+    nv_vec3 force;                /* N (body frame from the pass, see hydro_sums_to_world) */
+    nv_vec3 torque;               /* N m, about the CG */
+    nv_vec3 slam_force;           /* slamming, apart: the integrator caps it so it never reverses the body */
+    nv_vec3 slam_torque;
     double submerged_area;     /* m^2 */
     uint32_t wetted_triangles; /* triangles with a submerged part */
     uint32_t segment_count;    /* waterline segments written */
@@ -88,16 +89,16 @@ static inline void hydro_sums_clear(hydro_sums* s) {
  * multiples of HYDRODYN_LANES (the world's triangle_block is one). Blocks
  * may run on different threads into separate sums, added in block
  * order for a deterministic total. */
-void hydro_triangle_pass(const hull* h, const float* height, uint32_t first, uint32_t count,
-                         double pressure_per_depth, const hydrodyn_frame* dyn, uint16_t* slam_state, hydro_sums* acc,
+void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, uint32_t count,
+                         double pressure_per_depth, const nv_hydrodyn_frame* dyn, uint16_t* slam_state, hydro_sums* acc,
                          hydro_segment* segments);
 /* Rotates the forces and torques of body-frame sums into the world frame. */
-void hydro_sums_to_world(hydro_sums* s, const mat3* rotation);
+void hydro_sums_to_world(hydro_sums* s, const nv_mat3* rotation);
 
 /* A submerged piece of a cut triangle: corners with their depths below the
  * surface (>= 0), wound like the parent. */
 typedef struct hydro_piece {
-    vec3 p[3];
+    nv_vec3 p[3];
     double depth[3];
 } hydro_piece;
 
@@ -106,11 +107,11 @@ typedef struct hydro_cut {
     int piece_count;         /* 0 dry, 1 or 2 */
     double area_fraction;    /* submerged area / triangle area, in [0, 1] */
     int has_segment;         /* the triangle crosses the surface */
-    vec3 segment[2];
+    nv_vec3 segment[2];
 } hydro_cut;
 
 /* Cuts one triangle with corner heights h (< 0 under water) at the surface.
  * Exposed for tests and for tools that integrate over the submerged part. */
-void hydro_cut_triangle(const vec3 p[3], const double h[3], hydro_cut* out);
+void hydro_cut_triangle(const nv_vec3 p[3], const double h[3], hydro_cut* out);
 
 #endif

@@ -6,8 +6,8 @@
 
 #include "naval/ranges.h"
 
-hydrodyn_coeffs nv_hydrodyn_coeffs_none(void) {
-    hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
+nv_hydrodyn_coeffs nv_hydrodyn_coeffs_none(void) {
+    nv_hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
     c.forces = 0;
     return c;
 }
@@ -16,8 +16,8 @@ hydrodyn_coeffs nv_hydrodyn_coeffs_none(void) {
  * terms are sized to give a floating hull a heave damping ratio of a few
  * per cent to ~0.1 (what wave radiation gives a real one), not Habrador's
  * Unity-scale 10; friction is the physical ITTC line. */
-hydrodyn_coeffs nv_hydrodyn_coeffs_default(void) {
-    hydrodyn_coeffs c;
+nv_hydrodyn_coeffs nv_hydrodyn_coeffs_default(void) {
+    nv_hydrodyn_coeffs c;
     memset(&c, 0, sizeof c);
     c.forces = HYDRODYN_VISCOUS | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG | HYDRODYN_ADDED_MASS |
                HYDRODYN_RESIDUAL;
@@ -46,7 +46,7 @@ hydrodyn_coeffs nv_hydrodyn_coeffs_default(void) {
     return c;
 }
 
-int nv_hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err) {
+int nv_hydrodyn_coeffs_validate(const nv_hydrodyn_coeffs* c, nv_error* err) {
     if (c->forces & ~(uint32_t)HYDRODYN_ALL) return nv_error_set(err, "forces: unknown bits 0x%x", c->forces);
     /* The rows of naval/ranges.h, named as vessel-type files name them. */
     const struct {
@@ -92,17 +92,17 @@ double nv_hydrodyn_ittc_cf(double rn, double rn_min) {
     return 0.075 / (d * d);
 }
 
-void nv_hydrodyn_model_init(hydrodyn_model* m, const hydrodyn_coeffs* c, double hull_length) {
+void nv_hydrodyn_model_init(nv_hydrodyn_model* m, const nv_hydrodyn_coeffs* c, double hull_length) {
     m->c = *c;
     m->length = c->reference_length > 0.0 ? c->reference_length : hull_length;
 }
 
-void nv_hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,
-                            vec3 angular_velocity, double water_vertical, vec3 wind, double mass, double total_area,
+void nv_hydrodyn_frame_init(nv_hydrodyn_frame* f, const nv_hydrodyn_model* m, const nv_mat3* rotation, nv_vec3 velocity,
+                            nv_vec3 angular_velocity, double water_vertical, nv_vec3 wind, double mass, double total_area,
                             double dt) {
-    const hydrodyn_coeffs* c = &m->c;
-    mat3 rt = m3_transpose(rotation);
-    vec3 v_water = v3_sub(velocity, v3(0.0, water_vertical, 0.0));
+    const nv_hydrodyn_coeffs* c = &m->c;
+    nv_mat3 rt = m3_transpose(rotation);
+    nv_vec3 v_water = v3_sub(velocity, v3(0.0, water_vertical, 0.0));
     f->model = m;
     f->velocity = m3_mul_v3(&rt, v_water);
     f->angular_velocity = m3_mul_v3(&rt, angular_velocity);

@@ -8,8 +8,8 @@ static int hydrodyn_pow_kind(double p) {
     return p == 0.5 ? HYDRODYN_POW_HALF : p == 1.0 ? HYDRODYN_POW_ONE : p == 2.0 ? HYDRODYN_POW_TWO : HYDRODYN_POW_ANY;
 }
 
-void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const hydrodyn_frame* f) {
-    const hydrodyn_coeffs* k = &f->model->c;
+void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const nv_hydrodyn_frame* f) {
+    const nv_hydrodyn_coeffs* k = &f->model->c;
     lf->v[0] = (float)f->velocity.x, lf->v[1] = (float)f->velocity.y, lf->v[2] = (float)f->velocity.z;
     lf->w[0] = (float)f->angular_velocity.x, lf->w[1] = (float)f->angular_velocity.y;
     lf->w[2] = (float)f->angular_velocity.z;

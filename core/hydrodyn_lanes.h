@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "naval/hull.h"
+#include "hull_layout.h"
 #include "naval/hydrodyn.h"
 #include "naval/simd.h"
 
@@ -32,7 +33,7 @@ typedef struct hydrodyn_lane_frame {
     int viscous, pressure, slamming, air_drag, falloff_kind, slam_kind;
 } hydrodyn_lane_frame;
 
-void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const hydrodyn_frame* f);
+void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const nv_hydrodyn_frame* f);
 /* Whether the frame has any force for wet parts (else only air drag). */
 static inline int hydrodyn_lane_frame_wet(const hydrodyn_lane_frame* lf) {
     return lf->viscous || lf->pressure || lf->slamming;

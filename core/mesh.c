@@ -45,17 +45,17 @@ static int mesh_sort_pairs(mesh_pair* pairs, mesh_pair* tmp, size_t n, nv_error*
     return 0;
 }
 
-mesh_options nv_mesh_options_default(void) {
-    mesh_options o;
+nv_mesh_options nv_mesh_options_default(void) {
+    nv_mesh_options o;
     o.up = 'y';
     o.max_triangles = MESH_DEFAULT_MAX_TRIANGLES;
     o.flip_inside_out = false;
     return o;
 }
 
-void nv_mesh_init(mesh* m) { memset(m, 0, sizeof *m); }
+void nv_mesh_init(nv_mesh* m) { memset(m, 0, sizeof *m); }
 
-void nv_mesh_free(mesh* m) {
+void nv_mesh_free(nv_mesh* m) {
     if (!m) return;
     free(m->positions);
     free(m->indices);
@@ -66,7 +66,7 @@ void nv_mesh_free(mesh* m) {
  * where a uint32_t count can never overflow size_t (and -Wtype-limits says so). */
 static bool mesh_array_fits(size_t count, size_t element_size) { return count <= SIZE_MAX / element_size; }
 
-int nv_mesh_reserve(mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err) {
+int nv_mesh_reserve(nv_mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err) {
     if (vertices > m->vertex_capacity) {
         if (!mesh_array_fits(vertices, 3 * sizeof(float)))
             return nv_error_set(err, "cannot hold %u vertices: size overflow", vertices);
@@ -91,7 +91,7 @@ static uint32_t mesh_grow_capacity(uint32_t cap) {
     return cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
 }
 
-int nv_mesh_add_vertex(mesh* m, float x, float y, float z, nv_error* err) {
+int nv_mesh_add_vertex(nv_mesh* m, float x, float y, float z, nv_error* err) {
     if (m->vertex_count == m->vertex_capacity) {
         if (m->vertex_count == UINT32_MAX) return nv_error_set(err, "too many vertices (%u)", m->vertex_count);
         if (nv_mesh_reserve(m, mesh_grow_capacity(m->vertex_capacity), m->triangle_capacity, err)) return -1;
@@ -104,7 +104,7 @@ int nv_mesh_add_vertex(mesh* m, float x, float y, float z, nv_error* err) {
     return 0;
 }
 
-int nv_mesh_add_triangle(mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* err) {
+int nv_mesh_add_triangle(nv_mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* err) {
     if (a >= m->vertex_count || b >= m->vertex_count || c >= m->vertex_count)
         return nv_error_set(err, "triangle %u (%u, %u, %u) uses a vertex index beyond the %u vertices",
                             m->triangle_count, a, b, c, m->vertex_count);
@@ -120,7 +120,7 @@ int nv_mesh_add_triangle(mesh* m, uint32_t a, uint32_t b, uint32_t c, nv_error* 
     return 0;
 }
 
-void nv_mesh_convert_z_up(mesh* m) {
+void nv_mesh_convert_z_up(nv_mesh* m) {
     for (size_t i = 0; i < m->vertex_count; i++) {
         float* p = m->positions + 3 * i;
         float y = p[1];
@@ -138,7 +138,7 @@ static uint32_t mesh_float_key(float f) {
 /* Replaces every index by remap[index]. Out-of-range indices stay out of
  * range (shifted to just past the new count) so that validation still
  * reports them instead of them silently aliasing a real vertex. */
-static void mesh_remap_indices(mesh* m, const uint32_t* remap, uint32_t old_count, uint32_t new_count) {
+static void mesh_remap_indices(nv_mesh* m, const uint32_t* remap, uint32_t old_count, uint32_t new_count) {
     size_t n = (size_t)m->triangle_count * 3;
     for (size_t i = 0; i < n; i++) {
         uint32_t v = m->indices[i];
@@ -147,7 +147,7 @@ static void mesh_remap_indices(mesh* m, const uint32_t* remap, uint32_t old_coun
 }
 
 /* Moves vertex i to slot next; origin (may be NULL) follows its vertices. */
-static void mesh_move_vertex(mesh* m, uint32_t* origin, uint32_t next, uint32_t i) {
+static void mesh_move_vertex(nv_mesh* m, uint32_t* origin, uint32_t next, uint32_t i) {
     if (next == i) return;
     memmove(m->positions + 3 * (size_t)next, m->positions + 3 * (size_t)i, 3 * sizeof(float));
     if (origin) origin[next] = origin[i];
@@ -156,7 +156,7 @@ static void mesh_move_vertex(mesh* m, uint32_t* origin, uint32_t next, uint32_t 
 /* Keeps vertex i when keep[i] == i, else merges it into keep[i] < i; the
  * kept vertices retain their relative order. keep is overwritten with the
  * new numbering. Returns the new vertex count. */
-static uint32_t mesh_compact_vertices(mesh* m, uint32_t* keep, uint32_t* origin) {
+static uint32_t mesh_compact_vertices(nv_mesh* m, uint32_t* keep, uint32_t* origin) {
     uint32_t n = m->vertex_count, next = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (keep[i] == i) {
@@ -204,7 +204,7 @@ static int mesh_weld_key_compare(const void* pa, const void* pb) {
 /* A hash run [start, ...) holding more than one position: sort it by the
  * full key (index breaks ties, so the order is total) and point every
  * member at the first index of its own position. */
-static int mesh_weld_split_run(const mesh* m, const mesh_pair* pairs, size_t n, size_t start, uint32_t* keep,
+static int mesh_weld_split_run(const nv_mesh* m, const mesh_pair* pairs, size_t n, size_t start, uint32_t* keep,
                                nv_error* err) {
     size_t end = start + 1;
     while (end < n && pairs[end].key == pairs[start].key) end++;
@@ -226,7 +226,7 @@ static int mesh_weld_split_run(const mesh* m, const mesh_pair* pairs, size_t n, 
     return 0;
 }
 
-static int mesh_weld_checked(mesh* m, uint32_t* removed, uint32_t* origin, nv_error* err) {
+static int mesh_weld_checked(nv_mesh* m, uint32_t* removed, uint32_t* origin, nv_error* err) {
     *removed = 0;
     uint32_t n = m->vertex_count;
     if (n < 2) return 0;
@@ -272,7 +272,7 @@ done:
     return rc;
 }
 
-void nv_mesh_weld(mesh* m, uint32_t* removed) {
+void nv_mesh_weld(nv_mesh* m, uint32_t* removed) {
     uint32_t count = 0;
     /* Out of memory leaves the mesh as it was; nv_mesh_finish reports it. */
     (void)mesh_weld_checked(m, &count, NULL, NULL);
@@ -280,7 +280,7 @@ void nv_mesh_weld(mesh* m, uint32_t* removed) {
 }
 
 /* origin (may be NULL) follows the triangles. */
-static void mesh_drop_degenerate_tracked(mesh* m, uint32_t* dropped, uint32_t* origin) {
+static void mesh_drop_degenerate_tracked(nv_mesh* m, uint32_t* dropped, uint32_t* origin) {
     uint32_t out = 0, n = m->triangle_count;
     for (uint32_t t = 0; t < n; t++) {
         const uint32_t* s = m->indices + 3 * (size_t)t;
@@ -295,9 +295,9 @@ static void mesh_drop_degenerate_tracked(mesh* m, uint32_t* dropped, uint32_t* o
     if (dropped) *dropped = n - out;
 }
 
-void nv_mesh_drop_degenerate(mesh* m, uint32_t* dropped) { mesh_drop_degenerate_tracked(m, dropped, NULL); }
+void nv_mesh_drop_degenerate(nv_mesh* m, uint32_t* dropped) { mesh_drop_degenerate_tracked(m, dropped, NULL); }
 
-static int mesh_drop_unused_checked(mesh* m, uint32_t* removed, uint32_t* origin, nv_error* err) {
+static int mesh_drop_unused_checked(nv_mesh* m, uint32_t* removed, uint32_t* origin, nv_error* err) {
     *removed = 0;
     uint32_t n = m->vertex_count;
     if (n == 0) return 0;
@@ -321,7 +321,7 @@ static int mesh_drop_unused_checked(mesh* m, uint32_t* removed, uint32_t* origin
     return 0;
 }
 
-void nv_mesh_drop_unused(mesh* m, uint32_t* removed) {
+void nv_mesh_drop_unused(nv_mesh* m, uint32_t* removed) {
     uint32_t count = 0;
     (void)mesh_drop_unused_checked(m, &count, NULL, NULL);
     if (removed) *removed = count;
@@ -330,7 +330,7 @@ void nv_mesh_drop_unused(mesh* m, uint32_t* removed) {
 /* Relative to the first vertex rather than the origin: identical for a
  * closed surface, and far better conditioned for a hull modelled away from
  * the origin (the products stay small). */
-double nv_mesh_signed_volume(const mesh* m) {
+double nv_mesh_signed_volume(const nv_mesh* m) {
     if (m->vertex_count == 0) return 0.0;
     const float* o = m->positions;
     double sum = 0.0;
@@ -351,7 +351,7 @@ double nv_mesh_signed_volume(const mesh* m) {
     return sum / 6.0;
 }
 
-void nv_mesh_flip(mesh* m) {
+void nv_mesh_flip(nv_mesh* m) {
     for (size_t t = 0; t < m->triangle_count; t++) {
         uint32_t* s = m->indices + 3 * t;
         uint32_t tmp = s[1];
@@ -360,7 +360,7 @@ void nv_mesh_flip(mesh* m) {
     }
 }
 
-void nv_mesh_bounds(const mesh* m, float min_out[3], float max_out[3]) {
+void nv_mesh_bounds(const nv_mesh* m, float min_out[3], float max_out[3]) {
     if (m->vertex_count == 0) {
         for (int k = 0; k < 3; k++) min_out[k] = max_out[k] = 0.0f;
         return;
@@ -386,7 +386,7 @@ typedef struct mesh_origins {
     uint32_t* triangle;
 } mesh_origins;
 
-static int mesh_finish_steps(mesh* m, const mesh_options* opts, mesh_report* report, mesh_origins* o, nv_error* err) {
+static int mesh_finish_steps(nv_mesh* m, const nv_mesh_options* opts, nv_mesh_report* report, mesh_origins* o, nv_error* err) {
     uint32_t max_triangles = opts->max_triangles ? opts->max_triangles : MESH_DEFAULT_MAX_TRIANGLES;
     bool z_up = opts->up == 'z' || opts->up == 'Z';
     if (!z_up && opts->up != 'y' && opts->up != 'Y' && opts->up != '\0')
@@ -439,9 +439,9 @@ static int mesh_finish_steps(mesh* m, const mesh_options* opts, mesh_report* rep
     return 0;
 }
 
-int nv_mesh_finish(mesh* m, const mesh_options* opts, const char* name, mesh_report* report, nv_error* err) {
-    mesh_options defaults = nv_mesh_options_default();
-    mesh_report local;
+int nv_mesh_finish(nv_mesh* m, const nv_mesh_options* opts, const char* name, nv_mesh_report* report, nv_error* err) {
+    nv_mesh_options defaults = nv_mesh_options_default();
+    nv_mesh_report local;
     mesh_origins origins = {NULL, NULL};
     if (!opts) opts = &defaults;
     if (!report) report = &local;

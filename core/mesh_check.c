@@ -53,7 +53,7 @@ static void mesh_edges_sort_bucket(mesh_edge* e, size_t n) {
     }
 }
 
-static int mesh_edges_build(const mesh* m, mesh_edges* es, nv_error* err) {
+static int mesh_edges_build(const nv_mesh* m, mesh_edges* es, nv_error* err) {
     uint32_t nv = m->vertex_count;
     es->items = NULL;
     es->end = NULL;
@@ -105,12 +105,12 @@ static bool mesh_edges_next(const mesh_edges* es, mesh_edge_group* g) {
     return true;
 }
 
-static uint32_t mesh_corner_from(const mesh* m, uint32_t corner) { return m->indices[corner]; }
-static uint32_t mesh_corner_to(const mesh* m, uint32_t corner) {
+static uint32_t mesh_corner_from(const nv_mesh* m, uint32_t corner) { return m->indices[corner]; }
+static uint32_t mesh_corner_to(const nv_mesh* m, uint32_t corner) {
     return m->indices[corner % 3 == 2 ? corner - 2 : corner + 1];
 }
 
-int mesh_check_vertices(const mesh* m, nv_error* err) {
+int mesh_check_vertices(const nv_mesh* m, nv_error* err) {
     for (uint32_t t = 0; t < m->triangle_count; t++) {
         const uint32_t* s = m->indices + 3 * (size_t)t;
         for (int k = 0; k < 3; k++)
@@ -126,7 +126,7 @@ int mesh_check_vertices(const mesh* m, nv_error* err) {
     return 0;
 }
 
-static int mesh_check_degenerate(const mesh* m, nv_error* err) {
+static int mesh_check_degenerate(const nv_mesh* m, nv_error* err) {
     for (uint32_t t = 0; t < m->triangle_count; t++) {
         const uint32_t* s = m->indices + 3 * (size_t)t;
         if (s[0] == s[1] || s[1] == s[2] || s[2] == s[0])
@@ -148,7 +148,7 @@ static uint32_t mesh_number_triangle(const mesh_numbering* n, uint32_t corner) {
 
 /* Formats "vertex A (x, y, z)<join>vertex B (x, y, z)" for the edge leaving
  * a corner. */
-static void mesh_describe_edge(const mesh* m, const mesh_numbering* n, uint32_t corner, const char* join, char* buf,
+static void mesh_describe_edge(const nv_mesh* m, const mesh_numbering* n, uint32_t corner, const char* join, char* buf,
                                size_t size) {
     uint32_t a = mesh_corner_from(m, corner), b = mesh_corner_to(m, corner);
     const float* p = m->positions + 3 * (size_t)a;
@@ -159,7 +159,7 @@ static void mesh_describe_edge(const mesh* m, const mesh_numbering* n, uint32_t 
 
 /* Reports the first bad edge of the earliest triangle that has one, so the
  * message points at the same place whatever the vertex numbering. */
-static int mesh_check_edges(const mesh* m, const mesh_edges* es, const mesh_numbering* n, nv_error* err) {
+static int mesh_check_edges(const nv_mesh* m, const mesh_edges* es, const mesh_numbering* n, nv_error* err) {
     const mesh_edge* items = es->items;
     size_t bad_start = 0, bad_end = 0, bad_count = 0;
     uint32_t bad_corner = UINT32_MAX;
@@ -225,7 +225,7 @@ static uint32_t mesh_find_root(uint32_t* parent, uint32_t x) {
 
 /* Union-find over triangles joined through shared edges: two shells that
  * only touch at a vertex count as two, which is what a buoyancy solid is. */
-static int mesh_components_from_edges(const mesh* m, const mesh_edges* es, uint32_t* components, nv_error* err) {
+static int mesh_components_from_edges(const nv_mesh* m, const mesh_edges* es, uint32_t* components, nv_error* err) {
     *components = 0;
     uint32_t nt = m->triangle_count;
     if (nt == 0) return 0;
@@ -253,7 +253,7 @@ static int mesh_components_from_edges(const mesh* m, const mesh_edges* es, uint3
     return 0;
 }
 
-int nv_mesh_validate_closed(const mesh* m, nv_error* err) {
+int nv_mesh_validate_closed(const nv_mesh* m, nv_error* err) {
     if (mesh_check_vertices(m, err) || mesh_check_degenerate(m, err)) return -1;
     mesh_edges es;
     if (mesh_edges_build(m, &es, err)) return -1;
@@ -263,7 +263,7 @@ int nv_mesh_validate_closed(const mesh* m, nv_error* err) {
     return rc;
 }
 
-uint32_t nv_mesh_count_components(const mesh* m) {
+uint32_t nv_mesh_count_components(const nv_mesh* m) {
     mesh_edges es;
     uint32_t components = 0;
     if (mesh_edges_build(m, &es, NULL)) return 0;
@@ -272,7 +272,7 @@ uint32_t nv_mesh_count_components(const mesh* m) {
     return components;
 }
 
-int mesh_check_topology(const mesh* m, const uint32_t* vertex_origin, const uint32_t* triangle_origin,
+int mesh_check_topology(const nv_mesh* m, const uint32_t* vertex_origin, const uint32_t* triangle_origin,
                         uint32_t* components, nv_error* err) {
     mesh_edges es;
     if (mesh_edges_build(m, &es, err)) return -1;

@@ -14,13 +14,13 @@
 
 /* Indices in range and coordinates finite; the message names the first
  * offending triangle or vertex. */
-int mesh_check_vertices(const mesh* m, nv_error* err);
+int mesh_check_vertices(const nv_mesh* m, nv_error* err);
 /* Every edge used by exactly two triangles in opposite directions, then
  * the number of edge-connected components. Expects a mesh without
  * triangles that use a vertex twice. Messages number vertex v as
  * vertex_origin[v] and triangle t as triangle_origin[t] (the input's
  * numbering; NULL: the mesh's own). */
-int mesh_check_topology(const mesh* m, const uint32_t* vertex_origin, const uint32_t* triangle_origin,
+int mesh_check_topology(const nv_mesh* m, const uint32_t* vertex_origin, const uint32_t* triangle_origin,
                         uint32_t* components, nv_error* err);
 
 /* ---- text parsers (mesh_text.c) ----
@@ -33,8 +33,8 @@ int mesh_check_topology(const mesh* m, const uint32_t* vertex_origin, const uint
  * polygon this big is surely wrong, and a count past it is a lying file. */
 #define MESH_MAX_POLYGON_VERTICES 65536u
 
-int mesh_parse_stl_ascii(const char* data, size_t size, uint32_t max_triangles, mesh* out, nv_error* err);
-int mesh_parse_obj(const char* data, size_t size, uint32_t max_triangles, mesh* out, nv_error* err);
-int mesh_parse_off(const char* data, size_t size, uint32_t max_triangles, mesh* out, nv_error* err);
+int mesh_parse_stl_ascii(const char* data, size_t size, uint32_t max_triangles, nv_mesh* out, nv_error* err);
+int mesh_parse_obj(const char* data, size_t size, uint32_t max_triangles, nv_mesh* out, nv_error* err);
+int mesh_parse_off(const char* data, size_t size, uint32_t max_triangles, nv_mesh* out, nv_error* err);
 
 #endif

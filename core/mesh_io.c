@@ -20,7 +20,7 @@
 #define MESH_FILE_BASE_LIMIT (64u << 20)
 #define MESH_FILE_BYTES_PER_TRIANGLE 512u
 
-static uint32_t mesh_max_triangles(const mesh_options* opts) {
+static uint32_t mesh_max_triangles(const nv_mesh_options* opts) {
     return opts->max_triangles ? opts->max_triangles : MESH_DEFAULT_MAX_TRIANGLES;
 }
 
@@ -35,7 +35,7 @@ static const char* mesh_strerror(int errnum, char* buf, size_t size) {
     return buf;
 }
 
-static int mesh_format_from_name(const char* name, mesh_format* fmt, nv_error* err) {
+static int mesh_format_from_name(const char* name, nv_mesh_format* fmt, nv_error* err) {
     if (!name) return nv_error_set(err, "mesh: no file name to tell the format from");
     const char* slash = strrchr(name, '/');
     const char* base = slash ? slash + 1 : name;
@@ -89,7 +89,7 @@ static bool mesh_stl_is_ascii(const unsigned char* data, size_t size) {
     return memchr(data, 0, size) == NULL;
 }
 
-static int mesh_parse_stl_binary(const unsigned char* data, size_t size, uint32_t max_triangles, mesh* out,
+static int mesh_parse_stl_binary(const unsigned char* data, size_t size, uint32_t max_triangles, nv_mesh* out,
                                  nv_error* err) {
     if (size < MESH_STL_HEADER)
         return nv_error_set(err,
@@ -134,7 +134,7 @@ static int mesh_parse_stl_binary(const unsigned char* data, size_t size, uint32_
     return 0;
 }
 
-static int mesh_parse(const unsigned char* data, size_t size, mesh_format fmt, uint32_t max_triangles, mesh* out,
+static int mesh_parse(const unsigned char* data, size_t size, nv_mesh_format fmt, uint32_t max_triangles, nv_mesh* out,
                       nv_error* err) {
     static const char* const names[] = {"", "STL", "OBJ", "OFF"};
     if (size == 0) return nv_error_set(err, "empty file (0 bytes), not a valid %s mesh", names[fmt]);
@@ -156,9 +156,9 @@ static int mesh_parse(const unsigned char* data, size_t size, mesh_format fmt, u
     return nv_error_set(err, "unknown mesh format %d", (int)fmt);
 }
 
-int nv_mesh_load_memory(const void* data, size_t size, mesh_format fmt, const char* name, const mesh_options* opts,
-                        mesh* out, mesh_report* report, nv_error* err) {
-    mesh_options defaults = nv_mesh_options_default();
+int nv_mesh_load_memory(const void* data, size_t size, nv_mesh_format fmt, const char* name, const nv_mesh_options* opts,
+                        nv_mesh* out, nv_mesh_report* report, nv_error* err) {
+    nv_mesh_options defaults = nv_mesh_options_default();
     if (!opts) opts = &defaults;
     nv_mesh_init(out);
     if (report) memset(report, 0, sizeof *report);
@@ -235,9 +235,9 @@ static int mesh_read_file(const char* path, size_t limit, unsigned char** data, 
     return 0;
 }
 
-int nv_mesh_load_file(const char* path, mesh_format fmt, const mesh_options* opts, mesh* out, mesh_report* report,
+int nv_mesh_load_file(const char* path, nv_mesh_format fmt, const nv_mesh_options* opts, nv_mesh* out, nv_mesh_report* report,
                       nv_error* err) {
-    mesh_options defaults = nv_mesh_options_default();
+    nv_mesh_options defaults = nv_mesh_options_default();
     if (!opts) opts = &defaults;
     nv_mesh_init(out);
     if (report) memset(report, 0, sizeof *report);

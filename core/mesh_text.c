@@ -160,7 +160,7 @@ static uint32_t mesh_vertex_limit(uint32_t max_triangles) {
     return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-static int mesh_check_triangle_room(const mesh* out, uint64_t more, uint32_t max_triangles, uint32_t line,
+static int mesh_check_triangle_room(const nv_mesh* out, uint64_t more, uint32_t max_triangles, uint32_t line,
                                     nv_error* err) {
     if ((uint64_t)out->triangle_count + more > max_triangles)
         return nv_error_set(err, "line %u: more than %u triangles (max_triangles)", line, max_triangles);
@@ -205,7 +205,7 @@ static int mesh_stl_expect(mesh_text* t, const char* word, const char* where, nv
     return 0;
 }
 
-static int mesh_stl_facet(mesh_text* t, uint32_t facet, mesh* out, nv_error* err) {
+static int mesh_stl_facet(mesh_text* t, uint32_t facet, nv_mesh* out, nv_error* err) {
     mesh_span tok;
     char show[40];
     if (mesh_stl_expect(t, "normal", "after 'facet'", err)) return -1;
@@ -237,7 +237,7 @@ static int mesh_stl_facet(mesh_text* t, uint32_t facet, mesh* out, nv_error* err
     return nv_mesh_add_triangle(out, first, first + 1, first + 2, err);
 }
 
-int mesh_parse_stl_ascii(const char* data, size_t size, uint32_t max_triangles, mesh* out, nv_error* err) {
+int mesh_parse_stl_ascii(const char* data, size_t size, uint32_t max_triangles, nv_mesh* out, nv_error* err) {
     mesh_text t = mesh_text_start(data, size, 1);
     mesh_span tok;
     char show[40];
@@ -285,7 +285,7 @@ static bool mesh_token_in(mesh_span tok, const char* const* words, size_t n) {
     return false;
 }
 
-static int mesh_obj_vertex(mesh_span rest, uint32_t line, uint32_t max_vertices, mesh* out, nv_error* err) {
+static int mesh_obj_vertex(mesh_span rest, uint32_t line, uint32_t max_vertices, nv_mesh* out, nv_error* err) {
     mesh_span tok;
     char show[40];
     char what[32];
@@ -343,7 +343,7 @@ static int mesh_obj_corner(mesh_span tok, uint32_t line, uint32_t vertex_count, 
     return 0;
 }
 
-static int mesh_obj_face(mesh_span rest, uint32_t line, uint32_t max_triangles, mesh* out, nv_error* err) {
+static int mesh_obj_face(mesh_span rest, uint32_t line, uint32_t max_triangles, nv_mesh* out, nv_error* err) {
     uint32_t n = mesh_span_count_tokens(rest);
     if (n < 3) return nv_error_set(err, "line %u: face has %u vertices, need at least 3", line, n);
     if (n > MESH_MAX_POLYGON_VERTICES)
@@ -362,7 +362,7 @@ static int mesh_obj_face(mesh_span rest, uint32_t line, uint32_t max_triangles, 
     return 0;
 }
 
-int mesh_parse_obj(const char* data, size_t size, uint32_t max_triangles, mesh* out, nv_error* err) {
+int mesh_parse_obj(const char* data, size_t size, uint32_t max_triangles, nv_mesh* out, nv_error* err) {
     mesh_text t = mesh_text_start(data, size, 0);
     uint32_t max_vertices = mesh_vertex_limit(max_triangles);
     mesh_span line, kw;
@@ -422,7 +422,7 @@ static int mesh_off_header(mesh_text* t, uint32_t* nv, uint32_t* nf, nv_error* e
     return 0;
 }
 
-static int mesh_off_face(mesh_span line, uint32_t lineno, uint32_t face, uint32_t nv, uint32_t max_triangles, mesh* out,
+static int mesh_off_face(mesh_span line, uint32_t lineno, uint32_t face, uint32_t nv, uint32_t max_triangles, nv_mesh* out,
                          nv_error* err) {
     mesh_span tok;
     char show[40], hint[80] = "";
@@ -466,7 +466,7 @@ static int mesh_off_face(mesh_span line, uint32_t lineno, uint32_t face, uint32_
     return 0;
 }
 
-int mesh_parse_off(const char* data, size_t size, uint32_t max_triangles, mesh* out, nv_error* err) {
+int mesh_parse_off(const char* data, size_t size, uint32_t max_triangles, nv_mesh* out, nv_error* err) {
     mesh_text t = mesh_text_start(data, size, 0);
     uint32_t nv = 0, nf = 0;
     if (mesh_off_header(&t, &nv, &nf, err)) return -1;

@@ -15,8 +15,8 @@ static const int field_pair[OCEAN_FIELD_COUNT] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
 
 /* ------------------------------------------------------------ parameters */
 
-ocean_params nv_ocean_params_default(void) {
-    ocean_params p;
+nv_ocean_params nv_ocean_params_default(void) {
+    nv_ocean_params p;
     memset(&p, 0, sizeof p);
     p.spectrum = SPECTRUM_JONSWAP;
     p.spreading = SPREADING_AUTO;
@@ -44,7 +44,7 @@ ocean_params nv_ocean_params_default(void) {
     return p;
 }
 
-int nv_ocean_params_validate(const ocean_params* p, nv_error* err) {
+int nv_ocean_params_validate(const nv_ocean_params* p, nv_error* err) {
     if (!p) return nv_error_set(err, "ocean: no parameters");
     if ((int)p->spectrum < SPECTRUM_PHILLIPS || (int)p->spectrum > SPECTRUM_TMA)
         return nv_error_set(err, "spectrum: unknown spectrum %d", (int)p->spectrum);
@@ -117,7 +117,7 @@ static int wrap_index(int n, int size) { return n < size / 2 ? n : n - size; }
 
 /* h0(k) for wave (n, m) of cascade c, before amp_scale; 0 outside the band.
  * Returns the expected |h0|^2 = S(k) dk^2 / 2. */
-static double wave_amplitude(const ocean* o, int c, int n, int m, double out[2]) {
+static double wave_amplitude(const nv_ocean* o, int c, int n, int m, double out[2]) {
     const ocean_cascade* cc = &o->cascade[c];
     out[0] = out[1] = 0.0;
     if (n <= -o->nx / 2 || n >= o->nx / 2 || m <= -o->nz / 2 || m >= o->nz / 2) return 0.0; /* Nyquist */
@@ -136,7 +136,7 @@ static double wave_amplitude(const ocean* o, int c, int n, int m, double out[2])
     return 2.0 * a * a;
 }
 
-static int wave_omega_index(const ocean* o, const ocean_cascade* cc, int n, int m) {
+static int wave_omega_index(const nv_ocean* o, const ocean_cascade* cc, int n, int m) {
     double kx = cc->dk * n, kz = cc->dk * m;
     double k = sqrt(kx * kx + kz * kz);
     if (!(k > 0.0)) return 0;
@@ -147,7 +147,7 @@ static int wave_omega_index(const ocean* o, const ocean_cascade* cc, int n, int 
 
 /* Fills the per-cell cache of cascade c (amp without amp_scale). Returns the
  * cascade's share of 2 sum |h0|^2 (its time-mean height variance). */
-static double cascade_fill(ocean* o, int c) {
+static double cascade_fill(nv_ocean* o, int c) {
     ocean_cascade* cc = &o->cascade[c];
     float lambda = (float)o->params.choppiness;
     double variance = 0.0;
@@ -193,7 +193,7 @@ static double cascade_fill(ocean* o, int c) {
 /* size 0: cascade 0's tile holds OCEAN_AUTO_SIZE_WAVELENGTHS peak
  * wavelengths (1000 m for a flat sea), no less than the finest grid
  * spacing allows and within the size's range (naval/ranges.h). */
-static double auto_size(const ocean_params* p, const spectrum_model* m) {
+static double auto_size(const nv_ocean_params* p, const nv_spectrum_model* m) {
     double s = 1000.0;
     if (m->omega_p > 0.0) s = OCEAN_AUTO_SIZE_WAVELENGTHS * 2.0 * NV_PI * m->gravity / (m->omega_p * m->omega_p);
     int n_max = p->resolution_z > p->resolution ? p->resolution_z : p->resolution;
@@ -211,8 +211,8 @@ static double auto_size(const ocean_params* p, const spectrum_model* m) {
  * top and c's grid holds the whole peak. Otherwise the band ends below the
  * default cut (the peak is c's or a coarser cascade's), or c cannot hold it
  * (the peak is finer cascades' business: their own cuts). */
-static double cascade_moved_cut(const ocean* o, int c, double kp) {
-    const ocean_params* p = &o->params;
+static double cascade_moved_cut(const nv_ocean* o, int c, double kp) {
+    const nv_ocean_params* p = &o->params;
     double lo = OCEAN_CASCADE_CUT * 2.0 * NV_PI * pow(p->cascade_ratio, c + 1) / p->size;
     int n = o->nx < o->nz ? o->nx : o->nz;
     double hi = (n / 2 - 1) * 2.0 * NV_PI * pow(p->cascade_ratio, c) / p->size;
@@ -237,7 +237,7 @@ static void cascade_free(ocean_cascade* cc) {
     free(cc->mul_kx2);
 }
 
-void nv_ocean_destroy(ocean* o) {
+void nv_ocean_destroy(nv_ocean* o) {
     if (!o) return;
     for (int c = 0; c < OCEAN_MAX_CASCADES; c++) cascade_free(&o->cascade[c]);
     free(o->surface);
@@ -247,11 +247,11 @@ void nv_ocean_destroy(ocean* o) {
     free(o);
 }
 
-static size_t ocean_water_sample(const water_surface* self, const water_query* q) {
-    return nv_ocean_sample((const ocean*)self, q);
+static size_t ocean_water_sample(const nv_water_surface* self, const nv_water_query* q) {
+    return nv_ocean_sample((const nv_ocean*)self, q);
 }
 
-static int cascade_alloc(ocean* o, ocean_cascade* cc) {
+static int cascade_alloc(nv_ocean* o, ocean_cascade* cc) {
     size_t cells = (size_t)o->nz * o->hx;
     size_t mid = (size_t)o->mid_stride * o->nz;
     size_t full = (size_t)o->nz * o->nx;
@@ -276,7 +276,7 @@ static int cascade_alloc(ocean* o, ocean_cascade* cc) {
     return 0;
 }
 
-static int cascade_plan(ocean* o, ocean_cascade* cc) {
+static int cascade_plan(nv_ocean* o, ocean_cascade* cc) {
     int nz = o->nz, nx = o->nx;
     /* FFTW_ESTIMATE: the same plan every run, and arrays untouched while
      * planning. The z pass reads a contiguous column (any 64-byte aligned
@@ -294,16 +294,16 @@ static int cascade_plan(ocean* o, ocean_cascade* cc) {
     return cc->plan_z[0] && cc->plan_z[1] && cc->plan_x ? 0 : -1;
 }
 
-ocean* nv_ocean_create(const ocean_params* params, nv_error* err) {
+nv_ocean* nv_ocean_create(const nv_ocean_params* params, nv_error* err) {
     if (nv_ocean_params_validate(params, err) != 0) return NULL;
-    ocean* o = calloc(1, sizeof *o);
+    nv_ocean* o = calloc(1, sizeof *o);
     if (!o) {
         nv_error_fail(err, NV_ENOMEM, "ocean: out of memory");
         return NULL;
     }
     o->base.sample = ocean_water_sample;
     o->params = *params;
-    ocean_params* p = &o->params;
+    nv_ocean_params* p = &o->params;
     if (p->beaufort >= 0) {
         p->wind_speed = nv_spectrum_beaufort_wind(p->beaufort);
         p->hs_target = nv_spectrum_beaufort_hs(p->beaufort);
@@ -320,7 +320,7 @@ ocean* nv_ocean_create(const ocean_params* params, nv_error* err) {
     o->omega0 = 2.0 * NV_PI / p->repeat_period;
     o->amp_scale = 1.0;
 
-    spectrum_model* m = &o->model;
+    nv_spectrum_model* m = &o->model;
     m->type = p->spectrum;
     m->spreading = p->spreading;
     m->gravity = p->gravity;
@@ -418,39 +418,39 @@ ocean* nv_ocean_create(const ocean_params* params, nv_error* err) {
 
 /* --------------------------------------------------------- introspection */
 
-const water_surface* nv_ocean_surface(const ocean* o) { return &o->base; }
-const ocean_params* nv_ocean_get_params(const ocean* o) { return &o->params; }
-const spectrum_model* nv_ocean_get_model(const ocean* o) { return &o->model; }
-int nv_ocean_cascade_count(const ocean* o) { return o->cascade_count; }
-double nv_ocean_cascade_size(const ocean* o, int c) { return o->cascade[c].size; }
-double nv_ocean_time(const ocean* o) { return o->time; }
+const nv_water_surface* nv_ocean_surface(const nv_ocean* o) { return &o->base; }
+const nv_ocean_params* nv_ocean_get_params(const nv_ocean* o) { return &o->params; }
+const nv_spectrum_model* nv_ocean_get_model(const nv_ocean* o) { return &o->model; }
+int nv_ocean_cascade_count(const nv_ocean* o) { return o->cascade_count; }
+double nv_ocean_cascade_size(const nv_ocean* o, int c) { return o->cascade[c].size; }
+double nv_ocean_time(const nv_ocean* o) { return o->time; }
 
-void nv_ocean_cascade_band(const ocean* o, int c, double* k_lo, double* k_hi) {
+void nv_ocean_cascade_band(const nv_ocean* o, int c, double* k_lo, double* k_hi) {
     if (k_lo) *k_lo = o->cascade[c].k_lo;
     if (k_hi) *k_hi = o->cascade[c].k_hi;
 }
 
-void nv_ocean_resolution(const ocean* o, int* nx, int* nz) {
+void nv_ocean_resolution(const nv_ocean* o, int* nx, int* nz) {
     if (nx) *nx = o->nx;
     if (nz) *nz = o->nz;
 }
 
-const float* nv_ocean_field(const ocean* o, int c, ocean_field_id f) {
+const float* nv_ocean_field(const nv_ocean* o, int c, nv_ocean_field_id f) {
     if (c < 0 || c >= o->cascade_count || (int)f < 0 || f >= OCEAN_FIELD_COUNT) return NULL;
     return (const float*)o->cascade[c].out[field_pair[f]] + (f & 1);
 }
 
-void nv_ocean_initial_amplitude(const ocean* o, int c, int n, int m, double out[2]) {
+void nv_ocean_initial_amplitude(const nv_ocean* o, int c, int n, int m, double out[2]) {
     wave_amplitude(o, c, n, m, out);
     out[0] *= o->amp_scale;
     out[1] *= o->amp_scale;
 }
 
-double nv_ocean_wave_omega(const ocean* o, int c, int n, int m) {
+double nv_ocean_wave_omega(const nv_ocean* o, int c, int n, int m) {
     return wave_omega_index(o, &o->cascade[c], n, m) * o->omega0;
 }
 
-void nv_ocean_evolved_amplitude(const ocean* o, int c, int n, int m, float out[2]) {
+void nv_ocean_evolved_amplitude(const nv_ocean* o, int c, int n, int m, float out[2]) {
     const ocean_cascade* cc = &o->cascade[c];
     out[0] = out[1] = 0.0f;
     if (n <= -o->nx / 2 || n >= o->nx / 2 || m <= -o->nz / 2 || m >= o->nz / 2) return;

@@ -26,13 +26,13 @@
 #include "ocean_internal.h"
 #include "ocean_walk.h"
 
-int nv_ocean_has_surface_grid(const ocean* o) { return o->surface != NULL; }
+int nv_ocean_has_surface_grid(const nv_ocean* o) { return o->surface != NULL; }
 
 /* Gap nodes are inverted in chunks so the stack stays small. */
 #define OCEAN_GRID_CHUNK 64
 
-static inline float* grid_heights(const ocean* o) { return o->surface; }
-static inline float* grid_velocities(const ocean* o) { return o->surface + (size_t)o->nx * o->nz; }
+static inline float* grid_heights(const nv_ocean* o) { return o->surface; }
+static inline float* grid_velocities(const nv_ocean* o) { return o->surface + (size_t)o->nx * o->nz; }
 
 /* ------------------------------------------------------------- marching
  *
@@ -58,7 +58,7 @@ static inline float* grid_velocities(const ocean* o) { return o->surface + (size
  * exact query afterwards; the next node starts cold. */
 
 
-static void march_init(const ocean* o, ocean_march* m) {
+static void march_init(const nv_ocean* o, ocean_march* m) {
     const ocean_cascade* cc = &o->cascade[0];
     m->disp = (const float*)cc->out[OCEAN_PAIR_DISP];
     m->hv = (const float*)cc->out[OCEAN_PAIR_H_V];
@@ -77,9 +77,9 @@ static void march_init(const ocean* o, ocean_march* m) {
     m->tol2 = (float)(o->params.query_tolerance * o->params.query_tolerance);
 }
 
-static void exact_nodes(ocean* o, int n, const double* xs, const double* zs, const size_t* at) {
+static void exact_nodes(nv_ocean* o, int n, const double* xs, const double* zs, const size_t* at) {
     float height[OCEAN_GRID_CHUNK], velocity[OCEAN_GRID_CHUNK];
-    water_query q = {.count = (size_t)n, .x = xs, .z = zs, .height = height, .vertical_velocity = velocity};
+    nv_water_query q = {.count = (size_t)n, .x = xs, .z = zs, .height = height, .vertical_velocity = velocity};
     nv_ocean_sample_exact(o, &q);
     for (int m = 0; m < n; m++) {
         grid_heights(o)[at[m]] = height[m];
@@ -88,7 +88,7 @@ static void exact_nodes(ocean* o, int n, const double* xs, const double* zs, con
 }
 
 /* Nodes of the rows [z0, z1) whose walk failed (NaN): the exact query. */
-static void fill_gaps(ocean* o, int z0, int z1) {
+static void fill_gaps(nv_ocean* o, int z0, int z1) {
     const int nx = o->nx;
     const double cell_x = o->cascade[0].size / o->nx, cell_z = o->cascade[0].size / o->nz;
     const float* gh = grid_heights(o);
@@ -111,7 +111,7 @@ static void fill_gaps(ocean* o, int z0, int z1) {
     if (n > 0) exact_nodes(o, n, xs, zs, at);
 }
 
-void nv_ocean_update_surface_rows(ocean* o, int row_begin, int row_end) {
+void nv_ocean_update_surface_rows(nv_ocean* o, int row_begin, int row_end) {
     if (!o->surface || row_begin >= row_end) return;
     ocean_march m;
     march_init(o, &m);
@@ -120,7 +120,7 @@ void nv_ocean_update_surface_rows(ocean* o, int row_begin, int row_end) {
     fill_gaps(o, row_begin, row_end);
 }
 
-size_t ocean_grid_sample(const ocean* o, const water_query* q) {
+size_t ocean_grid_sample(const nv_ocean* o, const nv_water_query* q) {
     const ocean_cascade* cc = &o->cascade[0];
     const float* gh = grid_heights(o);
     const float* gv = grid_velocities(o);
@@ -167,9 +167,9 @@ static inline float near_one(const float* gh, int mx, int mz, int shift, float u
     return h0 + tz * (h1 - h0);
 }
 
-size_t ocean_grid_sample_near(const water_surface* self, double x0, double z0, size_t count, const float* dx,
+size_t ocean_grid_sample_near(const nv_water_surface* self, double x0, double z0, size_t count, const float* dx,
                               const float* dz, float* height) {
-    const ocean* o = (const ocean*)self;
+    const nv_ocean* o = (const nv_ocean*)self;
     const ocean_cascade* cc = &o->cascade[0];
     const float* gh = grid_heights(o);
     const int mx = o->nx - 1, mz = o->nz - 1;

@@ -45,10 +45,10 @@ typedef struct ocean_cascade {
     fftwf_plan plan_x;  /* one row of length nx, out of place */
 } ocean_cascade;
 
-struct ocean {
-    water_surface base; /* first member: an ocean* is a water_surface* */
-    ocean_params params;
-    spectrum_model model;
+struct nv_ocean {
+    nv_water_surface base; /* first member: an ocean* is a water_surface* */
+    nv_ocean_params params;
+    nv_spectrum_model model;
     double wind_dir;    /* radians */
     int nx, nz, hx;
     int mid_stride;     /* complex between rows of mid: hx + 4 (off powers of two) */
@@ -78,7 +78,7 @@ static inline double floor_exact(double x) {
 
 /* A point's position in cascade c's grid, in cells, reduced to [0, n):
  * done once per point in double; iterations then move it in float. */
-static inline void grid_base(const ocean* o, const ocean_cascade* cc, double x, double z, float* u, float* v) {
+static inline void grid_base(const nv_ocean* o, const ocean_cascade* cc, double x, double z, float* u, float* v) {
     double gu = x * cc->inv_cell_x, gv = z * cc->inv_cell_z;
     if (!(fabs(gu) < 1e15)) gu = 0.0; /* NaN or absurd: answer somewhere, never UB */
     if (!(fabs(gv) < 1e15)) gv = 0.0;
@@ -98,8 +98,8 @@ static inline int floor_int(float f) {
  * every world grid node (ix L / nx, iz L / nz), equal to the exact query's
  * within its tolerance. Single cascade only: the tile is then periodic in
  * world space too. */
-size_t ocean_grid_sample(const ocean* o, const water_query* q);
-size_t ocean_grid_sample_near(const water_surface* self, double x0, double z0, size_t count, const float* dx,
+size_t ocean_grid_sample(const nv_ocean* o, const nv_water_query* q);
+size_t ocean_grid_sample_near(const nv_water_surface* self, double x0, double z0, size_t count, const float* dx,
                               const float* dz, float* height);
 
 #endif

@@ -10,7 +10,7 @@
 #define OCEAN_JOBS_SURFACE_ROWS 16
 
 typedef struct ocean_jobs_ctx {
-    ocean* o;
+    nv_ocean* o;
     int cascades;
     int blocks_x; /* blocks of spectrum columns per cascade */
     int blocks_z; /* blocks of grid rows per cascade */
@@ -58,14 +58,14 @@ static void ocean_jobs_surface(void* p, uint32_t begin, uint32_t end, uint32_t w
     }
 }
 
-static void ocean_jobs_run(jobs* pool, uint32_t count, jobs_range_fn* fn, void* ctx) {
+static void ocean_jobs_run(nv_jobs* pool, uint32_t count, nv_jobs_range_fn* fn, void* ctx) {
     if (pool)
         nv_jobs_parallel_for(pool, count, 1, fn, ctx);
     else
         fn(ctx, 0, count, 0);
 }
 
-void ocean_jobs_update(ocean* o, double time, jobs* pool) {
+void ocean_jobs_update(nv_ocean* o, double time, nv_jobs* pool) {
     ocean_jobs_ctx c;
     c.o = o;
     c.cascades = nv_ocean_cascade_count(o);
@@ -80,9 +80,9 @@ void ocean_jobs_update(ocean* o, double time, jobs* pool) {
                        ocean_jobs_surface, &c);
 }
 
-static void ocean_jobs_world_update(void* ctx, double time, jobs* pool) { ocean_jobs_update(ctx, time, pool); }
+static void ocean_jobs_world_update(void* ctx, double time, nv_jobs* pool) { ocean_jobs_update(ctx, time, pool); }
 
-world_water ocean_jobs_water(ocean* o) {
-    world_water w = {nv_ocean_surface(o), ocean_jobs_world_update, o};
+nv_world_water ocean_jobs_water(nv_ocean* o) {
+    nv_world_water w = {nv_ocean_surface(o), ocean_jobs_world_update, o};
     return w;
 }

@@ -10,9 +10,9 @@
 #include "naval/world.h"
 
 /* pool may be NULL (runs inline). */
-void ocean_jobs_update(ocean* o, double time, jobs* pool);
+void ocean_jobs_update(nv_ocean* o, double time, nv_jobs* pool);
 
 /* A world_water that floats the world on this ocean, updated with jobs. */
-world_water ocean_jobs_water(ocean* o);
+nv_world_water ocean_jobs_water(nv_ocean* o);
 
 #endif

@@ -19,7 +19,7 @@ typedef struct grid_spot {
 } grid_spot;
 
 /* u, v in cells, within a few tiles of [0, n) */
-static inline void grid_locate(const ocean* o, float u, float v, grid_spot* s) {
+static inline void grid_locate(const nv_ocean* o, float u, float v, grid_spot* s) {
     int iu = floor_int(u), iv = floor_int(v);
     float tx = u - (float)iu, tz = v - (float)iv;
     int ix0 = iu & (o->nx - 1), iz0 = iv & (o->nz - 1);
@@ -73,8 +73,8 @@ static inline void surface_normal(float dxx, float dzz, float dxz, float hx, flo
 }
 
 typedef struct query_ctx {
-    const ocean* o;
-    const water_query* q;
+    const nv_ocean* o;
+    const nv_water_query* q;
     int nc, iters;
     float tol2;
     float icx[OCEAN_MAX_CASCADES], icz[OCEAN_MAX_CASCADES];
@@ -84,8 +84,8 @@ typedef struct query_ctx {
 /* One point: Newton on F(s) = s + D(q + s) = 0 for the offset s = x0 - q.
  * Returns 1 when it did not converge. */
 static int sample_one(const query_ctx* k, size_t i) {
-    const ocean* o = k->o;
-    const water_query* q = k->q;
+    const nv_ocean* o = k->o;
+    const nv_water_query* q = k->q;
     const int nc = k->nc;
     grid_spot spots[OCEAN_MAX_CASCADES];
     float bu[OCEAN_MAX_CASCADES], bv[OCEAN_MAX_CASCADES];
@@ -186,7 +186,7 @@ static inline __m128 select4(__m128 mask, __m128 a, __m128 b) {
     return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b));
 }
 
-static inline void locate4(const ocean* o, int shift, __m128 u, __m128 v, spot4* s) {
+static inline void locate4(const nv_ocean* o, int shift, __m128 u, __m128 v, spot4* s) {
     __m128i iu = _mm_cvttps_epi32(u), iv = _mm_cvttps_epi32(v);
     /* floor: truncation, minus one where that rounded up (negative values) */
     iu = _mm_add_epi32(iu, _mm_castps_si128(_mm_cmplt_ps(u, _mm_cvtepi32_ps(iu))));
@@ -244,7 +244,7 @@ static inline int base2(__m128d x, double inv_cell, double n, double inv_n, __m1
     return 1;
 }
 
-static inline void base4(const ocean* o, const ocean_cascade* cc, const double* x, const double* z, __m128* u,
+static inline void base4(const nv_ocean* o, const ocean_cascade* cc, const double* x, const double* z, __m128* u,
                          __m128* v) {
     if (base2(_mm_loadu_pd(x), cc->inv_cell_x, o->nx, cc->inv_nx, u, 0) &&
         base2(_mm_loadu_pd(x + 2), cc->inv_cell_x, o->nx, cc->inv_nx, u, 1) &&
@@ -258,8 +258,8 @@ static inline void base4(const ocean* o, const ocean_cascade* cc, const double* 
 }
 
 static int sample_four(const query_ctx* k, size_t i0) {
-    const ocean* o = k->o;
-    const water_query* q = k->q;
+    const nv_ocean* o = k->o;
+    const nv_water_query* q = k->q;
     const int nc = k->nc;
     __m128 bu[OCEAN_MAX_CASCADES], bv[OCEAN_MAX_CASCADES];
     for (int c = 0; c < nc; c++) base4(o, &o->cascade[c], q->x + i0, q->z + i0, &bu[c], &bv[c]);
@@ -371,11 +371,11 @@ static int sample_four(const query_ctx* k, size_t i0) {
     return unconverged[_mm_movemask_ps(conv)];
 }
 
-size_t nv_ocean_sample(const ocean* o, const water_query* q) {
+size_t nv_ocean_sample(const nv_ocean* o, const nv_water_query* q) {
     return o->surface ? ocean_grid_sample(o, q) : nv_ocean_sample_exact(o, q);
 }
 
-size_t nv_ocean_sample_exact(const ocean* o, const water_query* q) {
+size_t nv_ocean_sample_exact(const nv_ocean* o, const nv_water_query* q) {
     query_ctx k;
     k.o = o;
     k.q = q;
@@ -394,7 +394,7 @@ size_t nv_ocean_sample_exact(const ocean* o, const water_query* q) {
     return failed;
 }
 
-void nv_ocean_sample_labels(const ocean* o, size_t count, const double* x0, const double* z0, ocean_point* out) {
+void nv_ocean_sample_labels(const nv_ocean* o, size_t count, const double* x0, const double* z0, nv_ocean_point* out) {
     grid_spot s;
     for (size_t i = 0; i < count; i++) {
         fpair acc[OCEAN_PAIR_COUNT];
@@ -410,7 +410,7 @@ void nv_ocean_sample_labels(const ocean* o, size_t count, const double* x0, cons
                 acc[p].b += r.b;
             }
         }
-        ocean_point pt;
+        nv_ocean_point pt;
         pt.height = acc[OCEAN_PAIR_H_V].a;
         pt.velocity_y = acc[OCEAN_PAIR_H_V].b;
         pt.disp_x = acc[OCEAN_PAIR_DISP].a;
@@ -425,7 +425,7 @@ void nv_ocean_sample_labels(const ocean* o, size_t count, const double* x0, cons
     }
 }
 
-void nv_ocean_measure(const ocean* o, ocean_stats* st) {
+void nv_ocean_measure(const nv_ocean* o, nv_ocean_stats* st) {
     memset(st, 0, sizeof *st);
     const size_t cells = (size_t)o->nx * o->nz;
     double var = 0.0;
@@ -461,7 +461,7 @@ void nv_ocean_measure(const ocean* o, ocean_stats* st) {
                 j = c0->out[OCEAN_PAIR_DXZ_J][i][1];
             } else {
                 double x = ix * dx, z = iz * dz;
-                ocean_point p;
+                nv_ocean_point p;
                 nv_ocean_sample_labels(o, 1, &x, &z, &p);
                 h = p.height;
                 j = p.jacobian;

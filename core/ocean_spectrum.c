@@ -50,7 +50,7 @@ double nv_spectrum_min_peak_period(double hs, double gravity) {
     return sqrt(2.0 * NV_PI * hs / (gravity * SPECTRUM_MAX_STEEPNESS));
 }
 
-void nv_spectrum_model_prepare(spectrum_model* m) {
+void nv_spectrum_model_prepare(nv_spectrum_model* m) {
     double g = m->gravity, u = m->wind_speed;
     if (m->spreading == SPREADING_AUTO)
         m->spreading = m->type == SPECTRUM_PHILLIPS ? SPREADING_COS2 : SPREADING_MITSUYASU;
@@ -153,7 +153,7 @@ static double tma_factor(double omega, double depth, double gravity) {
 }
 
 /* Phillips' k-native omnidirectional spectrum, without scale. */
-static double phillips_k(const spectrum_model* m, double k) {
+static double phillips_k(const nv_spectrum_model* m, double k) {
     if (!(k > 0.0) || !(m->phillips_l > 0.0)) return 0.0;
     double kl = k * m->phillips_l;
     double e = -1.0 / (kl * kl);
@@ -162,7 +162,7 @@ static double phillips_k(const spectrum_model* m, double k) {
 }
 
 /* Frequency-native spectra (PM, JONSWAP, TMA), without scale. */
-static double omega_native(const spectrum_model* m, double w) {
+static double omega_native(const nv_spectrum_model* m, double w) {
     if (!(w > 0.0) || !(m->omega_p > 0.0)) return 0.0;
     double g = m->gravity;
     double r = m->omega_p / w;
@@ -183,7 +183,7 @@ static double omega_native(const spectrum_model* m, double w) {
     return s;
 }
 
-double nv_spectrum_omega_density(const spectrum_model* m, double omega) {
+double nv_spectrum_omega_density(const nv_spectrum_model* m, double omega) {
     if (!(omega > 0.0)) return 0.0;
     if (m->type == SPECTRUM_PHILLIPS) {
         double k = spectrum_wavenumber(omega, m->depth, m->gravity);
@@ -194,7 +194,7 @@ double nv_spectrum_omega_density(const spectrum_model* m, double omega) {
     return m->scale * omega_native(m, omega);
 }
 
-double nv_spectrum_k_density(const spectrum_model* m, double k) {
+double nv_spectrum_k_density(const nv_spectrum_model* m, double k) {
     if (!(k > 0.0)) return 0.0;
     if (m->type == SPECTRUM_PHILLIPS) return m->scale * phillips_k(m, k);
     double w = nv_spectrum_dispersion(k, m->depth, m->gravity);
@@ -222,7 +222,7 @@ static double wrap_angle(double a) {
     return a;
 }
 
-double nv_spectrum_spreading(const spectrum_model* m, double omega, double theta) {
+double nv_spectrum_spreading(const nv_spectrum_model* m, double omega, double theta) {
     double iso = 1.0 / (2.0 * NV_PI);
     theta = wrap_angle(theta);
     switch (m->spreading) {
@@ -259,7 +259,7 @@ double nv_spectrum_spreading(const spectrum_model* m, double omega, double theta
     return iso;
 }
 
-double nv_spectrum_density_2d(const spectrum_model* m, double kx, double kz, double wind_dir) {
+double nv_spectrum_density_2d(const nv_spectrum_model* m, double kx, double kz, double wind_dir) {
     double k = sqrt(kx * kx + kz * kz);
     if (!(k > 0.0)) return 0.0;
     double sk = nv_spectrum_k_density(m, k);
@@ -271,7 +271,7 @@ double nv_spectrum_density_2d(const spectrum_model* m, double kx, double kz, dou
 
 /* ------------------------------------------------------------- moments */
 
-double nv_spectrum_m0_band(const spectrum_model* m, double k_lo, double k_hi) {
+double nv_spectrum_m0_band(const nv_spectrum_model* m, double k_lo, double k_hi) {
     if (!(m->omega_p > 0.0) || !(m->scale > 0.0)) return 0.0;
     double kp = m->omega_p * m->omega_p / m->gravity;
     double lo = kp * 1e-4, hi = kp * 1e6;
@@ -292,9 +292,9 @@ double nv_spectrum_m0_band(const spectrum_model* m, double k_lo, double k_hi) {
     return sum * h / 3.0;
 }
 
-double nv_spectrum_m0(const spectrum_model* m) { return nv_spectrum_m0_band(m, 0.0, INFINITY); }
+double nv_spectrum_m0(const nv_spectrum_model* m) { return nv_spectrum_m0_band(m, 0.0, INFINITY); }
 
-double nv_spectrum_peak_omega(const spectrum_model* m) {
+double nv_spectrum_peak_omega(const nv_spectrum_model* m) {
     if (!(m->omega_p > 0.0)) return 0.0;
     /* coarse log scan around the formula's peak, then golden section */
     double lo = m->omega_p / 8.0, hi = m->omega_p * 8.0;

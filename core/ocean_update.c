@@ -23,7 +23,7 @@ static const int pair_base[OCEAN_PAIR_COUNT][2] = {{0, 5}, {2, 3}, {0, 1}, {2, 4
 static const int pair_mult[OCEAN_PAIR_COUNT] = {OCEAN_MULT_ONE, OCEAN_MULT_IKX, OCEAN_MULT_IKX, OCEAN_MULT_NEG_KX2,
                                                 OCEAN_MULT_IKX}; /* B's is always 1 */
 
-void nv_ocean_update_begin(ocean* o, double time) {
+void nv_ocean_update_begin(nv_ocean* o, double time) {
     double period = o->params.repeat_period;
     double t = fmod(time, period);
     if (t < 0.0) t += period;
@@ -106,7 +106,7 @@ static void column_scale(int nz, const float* restrict g, float* restrict h) {
 #define COLUMN_BLOCK_CELLS 2048
 #define COLUMN_BLOCK_MAX 8
 
-void nv_ocean_update_columns(ocean* o, int c, int col_begin, int col_end) {
+void nv_ocean_update_columns(nv_ocean* o, int c, int col_begin, int col_end) {
     ocean_cascade* cc = &o->cascade[c];
     const int nz = o->nz;
     const float w0 = (float)o->omega0;
@@ -208,7 +208,7 @@ static void row_jacobian(int nx, const float* restrict diag, float* restrict dxz
     }
 }
 
-void nv_ocean_transform_pair_rows(ocean* o, int c, int pair, int row_begin, int row_end) {
+void nv_ocean_transform_pair_rows(nv_ocean* o, int c, int pair, int row_begin, int row_end) {
     ocean_cascade* cc = &o->cascade[c];
     const int nx = o->nx, hx = o->hx, ncols = cc->ncols;
     const int ba = pair_base[pair][0], bb = pair_base[pair][1];
@@ -238,7 +238,7 @@ void nv_ocean_transform_pair_rows(ocean* o, int c, int pair, int row_begin, int 
     }
 }
 
-void nv_ocean_update(ocean* o, double time) {
+void nv_ocean_update(nv_ocean* o, double time) {
     nv_ocean_update_begin(o, time);
     for (int c = 0; c < o->cascade_count; c++) {
         nv_ocean_update_columns(o, c, 0, o->hx);

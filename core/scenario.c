@@ -27,14 +27,14 @@ static int scn_int(const scn_ctx* c, const cJSON* obj, const char* path, const c
 
 /* A vector [x, y, z] whose length is within row id. */
 static int scn_vector(const scn_ctx* c, const cJSON* obj, const char* path, const char* key, nv_range_id id,
-                      vec3* out) {
+                      nv_vec3* out) {
     double w[3];
     int n = json_get_ranged_vector(c, obj, path, key, 3, id, w);
     if (n > 0) *out = v3(w[0], w[1], w[2]);
     return n;
 }
 
-static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
+static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, nv_ocean_params* p) {
     static const char* const keys[] = {"spectrum", "wind",     "wind_dir", "fetch", "depth",      "size", "resolution",
                                        "cascades", "choppiness", "seed",   "beaufort", "hs", "tp", "gamma", "swell",
                                        "query", NULL};
@@ -45,7 +45,7 @@ static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
     if (failed) return -1;
     if (spectrum) {
         static const char* const names[] = {"phillips", "pm", "jonswap", "tma"};
-        static const spectrum_type types[] = {SPECTRUM_PHILLIPS, SPECTRUM_PIERSON_MOSKOWITZ, SPECTRUM_JONSWAP,
+        static const nv_spectrum_type types[] = {SPECTRUM_PHILLIPS, SPECTRUM_PIERSON_MOSKOWITZ, SPECTRUM_JONSWAP,
                                               SPECTRUM_TMA};
         int found = -1;
         for (int i = 0; i < 4; i++)
@@ -89,7 +89,7 @@ static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, ocean_params* p) {
 }
 
 /* A type of either list as the world will get it. */
-static void scn_hull_from_type(const vessel_type* t, bool has_dynamics, scenario_hull* h) {
+static void scn_hull_from_type(const nv_vessel_type* t, bool has_dynamics, nv_scenario_hull* h) {
     _Static_assert(sizeof h->name == sizeof t->name && sizeof h->source == sizeof t->hull, "name and path sizes");
     memset(h, 0, sizeof *h);
     memcpy(h->name, t->name, sizeof h->name);
@@ -101,15 +101,15 @@ static void scn_hull_from_type(const vessel_type* t, bool has_dynamics, scenario
     h->compartments = t->compartments;
 }
 
-static int scn_parse_hull(const scn_ctx* c, const cJSON* o, const char* path, scenario_hull* h) {
-    vessel_type t;
+static int scn_parse_hull(const scn_ctx* c, const cJSON* o, const char* path, nv_scenario_hull* h) {
+    nv_vessel_type t;
     if (nv_vessel_type_parse_object(c, o, path, VESSEL_TYPE_HULL_ENTRY, &t)) return -1;
     scn_hull_from_type(&t, cJSON_GetObjectItemCaseSensitive(o, "coefficients") != NULL, h);
     return 0;
 }
 
-static int scn_parse_vessel_type(const scn_ctx* c, const cJSON* o, const char* path, scenario_hull* h) {
-    vessel_type t;
+static int scn_parse_vessel_type(const scn_ctx* c, const cJSON* o, const char* path, nv_scenario_hull* h) {
+    nv_vessel_type t;
     if (cJSON_IsString(o) && o->valuestring[0]) {
         char spec[SCENARIO_PATH_MAX];
         nv_error inner;
@@ -139,7 +139,7 @@ static const cJSON* scn_get_array(const scn_ctx* c, const cJSON* obj, const char
 }
 
 /* hull_types, then vessel_types, in one table: the world's type indices. */
-static int scn_parse_types(const scn_ctx* c, const cJSON* root, scenario* s) {
+static int scn_parse_types(const scn_ctx* c, const cJSON* root, nv_scenario* s) {
     int nh, nt, failed;
     const cJSON* hulls = scn_get_array(c, root, "hull_types", &nh, &failed);
     if (failed) return -1;
@@ -157,7 +157,7 @@ static int scn_parse_types(const scn_ctx* c, const cJSON* root, scenario* s) {
         for (const cJSON* it = items ? items->child : NULL; it; it = it->next, i++) {
             char path[JSON_PATH_MAX];
             json_path_index(path, sizeof path, list ? "vessel_types" : "hull_types", i);
-            scenario_hull* h = &s->hulls[s->hull_count];
+            nv_scenario_hull* h = &s->hulls[s->hull_count];
             if (list ? scn_parse_vessel_type(c, it, path, h) : scn_parse_hull(c, it, path, h)) return -1;
             for (uint32_t j = 0; j < s->hull_count; j++)
                 if (strcmp(s->hulls[j].name, h->name) == 0)
@@ -168,7 +168,7 @@ static int scn_parse_types(const scn_ctx* c, const cJSON* root, scenario* s) {
     return 0;
 }
 
-static int scn_find_hull(const scn_ctx* c, const scenario* s, const cJSON* o, const char* path, uint32_t* out) {
+static int scn_find_hull(const scn_ctx* c, const nv_scenario* s, const cJSON* o, const char* path, uint32_t* out) {
     int failed;
     const char* type = json_get_string(c, o, path, "type", true, &failed);
     if (failed) return -1;
@@ -182,7 +182,7 @@ static int scn_find_hull(const scn_ctx* c, const scenario* s, const cJSON* o, co
     return json_fail(c, full, "'%s' is not among hull_types or vessel_types", type);
 }
 
-static int scn_parse_controls(const scn_ctx* c, const cJSON* o, const char* path, scenario_vessel* v) {
+static int scn_parse_controls(const scn_ctx* c, const cJSON* o, const char* path, nv_scenario_vessel* v) {
     static const char* const keys[] = {"throttle", "rudder", NULL};
     const cJSON* controls = cJSON_GetObjectItemCaseSensitive(o, "controls");
     if (!controls) return 0;
@@ -196,11 +196,11 @@ static int scn_parse_controls(const scn_ctx* c, const cJSON* o, const char* path
     return 0;
 }
 
-static int scn_add_vessel(const scn_ctx* c, scenario* s, const scenario_vessel* v) {
+static int scn_add_vessel(const scn_ctx* c, nv_scenario* s, const nv_scenario_vessel* v) {
     if (s->vessel_count >= SCENARIO_MAX_VESSELS) return json_fail(c, "", "more than %u vessels", SCENARIO_MAX_VESSELS);
     if (s->vessel_count == s->vessel_capacity) {
         uint32_t ncap = s->vessel_capacity ? s->vessel_capacity * 2 : 64;
-        scenario_vessel* nv = realloc(s->vessels, ncap * sizeof *nv);
+        nv_scenario_vessel* nv = realloc(s->vessels, ncap * sizeof *nv);
         if (!nv) return json_fail(c, "", "out of memory");
         s->vessels = nv;
         s->vessel_capacity = ncap;
@@ -209,7 +209,7 @@ static int scn_add_vessel(const scn_ctx* c, scenario* s, const scenario_vessel* 
     return 0;
 }
 
-static int scn_parse_vessel(const scn_ctx* c, scenario* s, const cJSON* o, const char* path, scenario_vessel* v) {
+static int scn_parse_vessel(const scn_ctx* c, nv_scenario* s, const cJSON* o, const char* path, nv_scenario_vessel* v) {
     static const char* const keys[] = {"type", "position", "heading_deg", "velocity", "angular_velocity", "controls",
                                        NULL};
     if (json_check_keys(c, o, path, keys)) return -1;
@@ -251,9 +251,9 @@ static int scn_fleet_fits(const scn_ctx* c, const char* path, uint32_t count, do
 }
 
 /* `like` gives the type and controls of every vessel of the fleet. */
-static int scn_fleet(const scn_ctx* c, scenario* s, const scenario_vessel* like, uint32_t count, double spacing,
+static int scn_fleet(const scn_ctx* c, nv_scenario* s, const nv_scenario_vessel* like, uint32_t count, double spacing,
                      const double origin[2], double speed, uint64_t seed) {
-    scenario_vessel v = *like;
+    nv_scenario_vessel v = *like;
     v.afloat = true;
     uint32_t side = (uint32_t)ceil(sqrt((double)count));
     uint64_t rng = seed * 0x2545F4914F6CDD1Dull + 1;
@@ -268,7 +268,7 @@ static int scn_fleet(const scn_ctx* c, scenario* s, const scenario_vessel* like,
     return 0;
 }
 
-int nv_scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
+int nv_scenario_add_fleet(nv_scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
                           double speed, uint64_t seed, nv_error* err) {
     scn_ctx c = {"fleet", NULL, err};
     if (type >= s->hull_count) return json_fail(&c, "", "no hull type %u", type);
@@ -279,16 +279,16 @@ int nv_scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spa
         nv_range_why(NV_RANGE_WORLD_POSITION, origin[1], why, sizeof why))
         return json_fail(&c, "origin", "%s", why);
     if (scn_fleet_fits(&c, "", count, spacing, origin)) return -1;
-    scenario_vessel like;
+    nv_scenario_vessel like;
     memset(&like, 0, sizeof like);
     like.hull = type;
     return scn_fleet(&c, s, &like, count, spacing, origin, speed, seed);
 }
 
-static int scn_parse_fleet(const scn_ctx* c, scenario* s, const cJSON* o, const char* path) {
+static int scn_parse_fleet(const scn_ctx* c, nv_scenario* s, const cJSON* o, const char* path) {
     static const char* const keys[] = {"type", "count", "spacing", "origin", "speed", "seed", "controls", NULL};
     if (json_check_keys(c, o, path, keys)) return -1;
-    scenario_vessel like;
+    nv_scenario_vessel like;
     memset(&like, 0, sizeof like);
     if (scn_find_hull(c, s, o, path, &like.hull) || scn_parse_controls(c, o, path, &like)) return -1;
     int64_t count = 0, seed = 1;
@@ -306,7 +306,7 @@ static int scn_parse_fleet(const scn_ctx* c, scenario* s, const cJSON* o, const 
     return scn_fleet(c, s, &like, (uint32_t)count, spacing, origin, speed, (uint64_t)seed);
 }
 
-int nv_scenario_load_terrain(const scenario_terrain* t, terrain** out, nv_error* err) {
+int nv_scenario_load_terrain(const nv_scenario_terrain* t, nv_terrain** out, nv_error* err) {
     *out = NULL;
     if (!t->source[0]) return 0;
     static const char builtin[] = "builtin:";
@@ -318,7 +318,7 @@ int nv_scenario_load_terrain(const scenario_terrain* t, terrain** out, nv_error*
     return 0;
 }
 
-static int scn_parse_terrain(const scn_ctx* c, const cJSON* o, scenario_terrain* t) {
+static int scn_parse_terrain(const scn_ctx* c, const cJSON* o, nv_scenario_terrain* t) {
     if (cJSON_IsString(o)) {
         if (strncmp(o->valuestring, "builtin:", 8) != 0)
             return json_fail(c, "terrain", "expected \"builtin:NAME\" or a heightmap object (got \"%s\")",
@@ -348,7 +348,7 @@ static int scn_parse_terrain(const scn_ctx* c, const cJSON* o, scenario_terrain*
         if (nv_terrain_spec_validate(&t->spec, &inner)) return json_fail(c, "terrain", "%s", inner.message);
     }
     /* read now: a bad heightmap is a bad scenario */
-    terrain* probe;
+    nv_terrain* probe;
     nv_error inner;
     if (nv_scenario_load_terrain(t, &probe, &inner)) return json_fail(c, "", "%s", inner.message);
     nv_terrain_destroy(probe);
@@ -360,19 +360,19 @@ static int scn_parse_terrain_text(const char* text, size_t length, const char* n
     scn_ctx c = {name, base_dir, err};
     cJSON* root = json_parse_text(&c, text, length);
     if (!root) return -1;
-    scenario_terrain* t = out;
+    nv_scenario_terrain* t = out;
     memset(t, 0, sizeof *t);
     int rc = scn_parse_terrain(&c, root, t);
     cJSON_Delete(root);
     return rc;
 }
 
-int nv_scenario_terrain_from_spec(const char* spec, scenario_terrain* out, nv_error* err) {
+int nv_scenario_terrain_from_spec(const char* spec, nv_scenario_terrain* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (strcmp(spec, "none") == 0) return 0;
     if (strncmp(spec, "builtin:", 8) == 0) {
         snprintf(out->source, sizeof out->source, "%s", spec);
-        terrain* probe;
+        nv_terrain* probe;
         if (nv_scenario_load_terrain(out, &probe, err)) return -1;
         nv_terrain_destroy(probe);
         return 0;
@@ -380,15 +380,15 @@ int nv_scenario_terrain_from_spec(const char* spec, scenario_terrain* out, nv_er
     return json_load_file(spec, scn_parse_terrain_text, out, err);
 }
 
-int nv_scenario_load_structure(const scenario_structure* st, mesh* out, nv_error* err) {
+int nv_scenario_load_structure(const nv_scenario_structure* st, nv_mesh* out, nv_error* err) {
     if (!st->source[0]) return nv_hullgen_box(out, st->box[0], st->box[2], st->box[1], 1, 1, 1, err);
-    mesh_options opts = nv_mesh_options_default();
-    mesh_report report;
+    nv_mesh_options opts = nv_mesh_options_default();
+    nv_mesh_report report;
     if (nv_mesh_load_file(st->source, MESH_FORMAT_AUTO, &opts, out, &report, err)) return -1;
     return 0;
 }
 
-static int scn_parse_structures(const scn_ctx* c, const cJSON* list, scenario* s) {
+static int scn_parse_structures(const scn_ctx* c, const cJSON* list, nv_scenario* s) {
     if (!cJSON_IsArray(list)) return json_fail(c, "structures", "expected an array (got %s)", json_type_name(list));
     int count = cJSON_GetArraySize(list);
     if (count > (int)SCENARIO_MAX_STRUCTURES)
@@ -401,7 +401,7 @@ static int scn_parse_structures(const scn_ctx* c, const cJSON* list, scenario* s
         static const char* const keys[] = {"mesh", "box", "position", "heading_deg", NULL};
         char path[JSON_PATH_MAX];
         json_path_index(path, sizeof path, "structures", i);
-        scenario_structure* st = &s->structures[s->structure_count];
+        nv_scenario_structure* st = &s->structures[s->structure_count];
         if (json_check_keys(c, o, path, keys)) return -1;
         int failed = 0;
         const char* file = json_get_string(c, o, path, "mesh", false, &failed);
@@ -418,7 +418,7 @@ static int scn_parse_structures(const scn_ctx* c, const cJSON* list, scenario* s
         st->x = pos[0], st->y = pos[1], st->z = pos[2];
         if (scn_number(c, o, path, "heading_deg", NV_RANGE_WORLD_HEADING, &st->heading_deg)) return -1;
         /* read now: a bad mesh is a bad scenario */
-        mesh m;
+        nv_mesh m;
         nv_error inner;
         if (nv_scenario_load_structure(st, &m, &inner)) return json_fail(c, file ? key : path, "%s", inner.message);
         int closed = nv_mesh_validate_closed(&m, &inner);
@@ -429,7 +429,7 @@ static int scn_parse_structures(const scn_ctx* c, const cJSON* list, scenario* s
     return 0;
 }
 
-static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, world_contact_params* p) {
+static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, nv_world_contact_params* p) {
     static const char* const keys[] = {"enabled",   "ground_friction", "vessel_friction", "restitution",
                                        "hertz",     "damping_ratio",   "push_speed",      NULL};
     if (json_check_keys(c, o, "contacts", keys)) return -1;
@@ -447,7 +447,7 @@ static int scn_parse_contacts(const scn_ctx* c, const cJSON* o, world_contact_pa
 }
 
 /* "events": damage to the vessels at given times, in time order. */
-static int scn_parse_events(const scn_ctx* c, const cJSON* root, scenario* s) {
+static int scn_parse_events(const scn_ctx* c, const cJSON* root, nv_scenario* s) {
     int count, failed;
     const cJSON* list = scn_get_array(c, root, "events", &count, &failed);
     if (failed) return -1;
@@ -461,7 +461,7 @@ static int scn_parse_events(const scn_ctx* c, const cJSON* root, scenario* s) {
         static const char* const keys[] = {"time", "damage", NULL};
         static const char* const dkeys[] = {"vessel", "point", "area", NULL};
         if (!cJSON_IsObject(it)) return json_fail(c, path, "expected an object (got %s)", json_type_name(it));
-        scenario_event* e = &s->events[i];
+        nv_scenario_event* e = &s->events[i];
         int64_t vessel = 0;
         double p[3];
         if (json_check_keys(c, it, path, keys) || json_require(c, it, path, "time", "seconds") ||
@@ -491,7 +491,7 @@ static int scn_parse_events(const scn_ctx* c, const cJSON* root, scenario* s) {
     return 0;
 }
 
-static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
+static int scn_parse_root(const scn_ctx* c, const cJSON* root, nv_scenario* s) {
     static const char* const keys[] = {"tick_hz",    "water",        "damping", "ocean",  "wind",
                                        "hull_types", "vessel_types", "vessels", "fleets", "terrain",
                                        "structures", "contacts",     "events",  "sunk_removal_depth", NULL};
@@ -520,7 +520,7 @@ static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
         if (scn_parse_ocean(c, sea, &s->ocean)) return -1;
         s->has_ocean = true;
     }
-    vec3 wind;
+    nv_vec3 wind;
     int n = scn_vector(c, root, "", "wind", NV_RANGE_OCEAN_WIND, &wind);
     if (n < 0) return -1;
     if (n && s->has_ocean)
@@ -540,7 +540,7 @@ static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
     for (const cJSON* it = vessels ? vessels->child : NULL; it; it = it->next, i++) {
         char path[JSON_PATH_MAX];
         json_path_index(path, sizeof path, "vessels", i);
-        scenario_vessel v;
+        nv_scenario_vessel v;
         if (scn_parse_vessel(c, s, it, path, &v) || scn_add_vessel(c, s, &v)) return -1;
     }
     const cJSON* fleets = scn_get_array(c, root, "fleets", &count, &failed);
@@ -554,7 +554,7 @@ static int scn_parse_root(const scn_ctx* c, const cJSON* root, scenario* s) {
     return scn_parse_events(c, root, s);
 }
 
-int nv_scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, scenario* out,
+int nv_scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, nv_scenario* out,
                       nv_error* err) {
     memset(out, 0, sizeof *out);
     out->world = nv_world_config_default();
@@ -573,12 +573,12 @@ static int scn_parse_text(const char* text, size_t length, const char* name, con
     return nv_scenario_parse(text, length, name, base_dir, out, err);
 }
 
-int nv_scenario_load_file(const char* path, scenario* out, nv_error* err) {
+int nv_scenario_load_file(const char* path, nv_scenario* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     return json_load_file(path, scn_parse_text, out, err);
 }
 
-void nv_scenario_free(scenario* s) {
+void nv_scenario_free(nv_scenario* s) {
     free(s->hulls);
     free(s->vessels);
     free(s->structures);
@@ -592,7 +592,7 @@ void nv_scenario_free(scenario* s) {
     s->hull_count = s->vessel_count = s->vessel_capacity = 0;
 }
 
-vec3 nv_scenario_wind(const scenario* s) {
+nv_vec3 nv_scenario_wind(const nv_scenario* s) {
     if (!s->has_ocean) return s->wind;
     /* The ocean resolves a Beaufort number into its wind when it is made. */
     double speed = s->ocean.beaufort >= 0 ? nv_spectrum_beaufort_wind(s->ocean.beaufort) : s->ocean.wind_speed;
@@ -600,21 +600,21 @@ vec3 nv_scenario_wind(const scenario* s) {
     return v3(speed * cos(a), 0.0, -speed * sin(a)); /* toward -z as headings */
 }
 
-static int scn_add_types(const scenario* s, world* w, nv_error* err) {
+static int scn_add_types(const nv_scenario* s, nv_world* w, nv_error* err) {
     for (uint32_t i = 0; i < s->hull_count; i++) {
-        const scenario_hull* h = &s->hulls[i];
-        mesh m;
+        const nv_scenario_hull* h = &s->hulls[i];
+        nv_mesh m;
         uint32_t type;
         if (nv_vessel_type_load_hull(h->source, &h->mesh, &m, err))
             return nv_error_prefix(err, "hull type '%s'", h->name);
         int rc = nv_world_add_hull_type(w, h->name, &m, &h->mass, &type, err);
         if (!rc && (h->compartments.bulkhead_count || h->compartments.longitudinal_count)) {
             /* Cut in mesh coordinates, kept about the type's CG. */
-            vessel_type t;
+            nv_vessel_type t;
             nv_vessel_type_init(&t);
             memcpy(t.name, h->name, sizeof t.name);
             t.compartments = h->compartments;
-            compartment_set cs;
+            nv_compartment_set cs;
             rc = nv_vessel_type_compartments(&t, &m, nv_world_hull_type(w, type)->body.cg, &cs, err) ||
                  nv_world_set_type_compartments(w, type, &cs, err);
             nv_compartment_set_free(&cs);
@@ -628,12 +628,12 @@ static int scn_add_types(const scenario* s, world* w, nv_error* err) {
     return 0;
 }
 
-int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err) {
+int nv_scenario_instantiate(const nv_scenario* s, nv_jobs* pool, nv_scenario_instance* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (s->has_ocean && !(out->ocean = nv_ocean_create(&s->ocean, err))) goto fail;
     if (nv_world_create(&out->world, &s->world, pool, err)) goto fail;
     if (out->ocean) {
-        world_water water = ocean_jobs_water(out->ocean);
+        nv_world_water water = ocean_jobs_water(out->ocean);
         nv_world_set_water(out->world, &water);
     }
     nv_world_set_wind(out->world, nv_scenario_wind(s));
@@ -642,8 +642,8 @@ int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* ou
         goto fail;
     nv_world_set_terrain(out->world, out->terrain);
     for (uint32_t i = 0; i < s->structure_count; i++) {
-        const scenario_structure* st = &s->structures[i];
-        mesh m;
+        const nv_scenario_structure* st = &s->structures[i];
+        nv_mesh m;
         uint32_t index;
         if (nv_scenario_load_structure(st, &m, err)) {
             nv_error_prefix(err, "structure %u", i);
@@ -659,10 +659,10 @@ int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* ou
     }
     if (scn_add_types(s, out->world, err)) goto fail;
     for (uint32_t i = 0; i < s->vessel_count; i++) {
-        const scenario_vessel* v = &s->vessels[i];
+        const nv_scenario_vessel* v = &s->vessels[i];
         double y = v->y;
         if (v->afloat && nv_world_type_float_height(out->world, v->hull, &y, err)) goto fail;
-        quat q = quat_from_axis_angle(v3(0, 1, 0), v->heading_deg * NV_PI / 180.0);
+        nv_quat q = quat_from_axis_angle(v3(0, 1, 0), v->heading_deg * NV_PI / 180.0);
         uint32_t id;
         if (nv_world_spawn(out->world, v->hull, v3(v->x, y, v->z), q, &id, err) ||
             nv_world_set_velocity(out->world, id, v->velocity, v->angular_velocity, err) ||
@@ -677,7 +677,7 @@ fail:
     return -1;
 }
 
-void nv_scenario_instance_destroy(scenario_instance* inst) {
+void nv_scenario_instance_destroy(nv_scenario_instance* inst) {
     nv_world_destroy(inst->world);
     nv_ocean_destroy(inst->ocean);
     nv_terrain_destroy(inst->terrain);
@@ -686,14 +686,14 @@ void nv_scenario_instance_destroy(scenario_instance* inst) {
     inst->terrain = NULL;
 }
 
-uint32_t nv_scenario_check_overlaps(const scenario* s, const scenario_instance* inst,
+uint32_t nv_scenario_check_overlaps(const nv_scenario* s, const nv_scenario_instance* inst,
                                     void (*warn)(void* ctx, const char* message), void* ctx) {
     enum { SHOWN = 64 };
-    world_overlap pairs[SHOWN];
+    nv_world_overlap pairs[SHOWN];
     uint32_t n;
     if (!inst->world || nv_world_find_overlaps(inst->world, pairs, SHOWN, &n, NULL)) return 0;
     for (uint32_t k = 0; warn && k < n && k < SHOWN; k++) {
-        const world_overlap* o = &pairs[k];
+        const nv_world_overlap* o = &pairs[k];
         if (o->a >= s->vessel_count || o->b >= s->vessel_count) continue;
         char line[320];
         snprintf(line, sizeof line, "vessels[%u] (%s) and vessels[%u] (%s) overlap at the start: centres %.3g m apart",

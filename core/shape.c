@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int shape_build(shape* s, const hull* h, nv_error* err) {
+int shape_build(shape* s, const nv_hull* h, nv_error* err) {
     return shape_build_points(s, h->vx, h->vy, h->vz, 1, h->vertex_count, err);
 }
 
@@ -96,10 +96,10 @@ void shape_free(shape* s) {
 /* The farthest point of the swept shape along a world direction. */
 static void shape_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
     const shape_pose* p = obj;
-    const mat3* r = &p->rotation;
-    vec3 d = v3(dir->v[0], dir->v[1], dir->v[2]);
+    const nv_mat3* r = &p->rotation;
+    nv_vec3 d = v3(dir->v[0], dir->v[1], dir->v[2]);
     /* the direction in the body frame: R^T d */
-    vec3 b = v3(r->m[0][0] * d.x + r->m[1][0] * d.y + r->m[2][0] * d.z,
+    nv_vec3 b = v3(r->m[0][0] * d.x + r->m[1][0] * d.y + r->m[2][0] * d.z,
                 r->m[0][1] * d.x + r->m[1][1] * d.y + r->m[2][1] * d.z,
                 r->m[0][2] * d.x + r->m[1][2] * d.y + r->m[2][2] * d.z);
     const double* pts = p->shape->points;
@@ -109,9 +109,9 @@ static void shape_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* ou
         double dot = pts[3 * k] * b.x + pts[3 * k + 1] * b.y + pts[3 * k + 2] * b.z;
         if (dot > best_dot) best_dot = dot, best = k;
     }
-    vec3 c = m3_mul_v3(r, v3(pts[3 * best], pts[3 * best + 1], pts[3 * best + 2]));
+    nv_vec3 c = m3_mul_v3(r, v3(pts[3 * best], pts[3 * best + 1], pts[3 * best + 2]));
     double len = v3_length(d);
-    vec3 w = v3_add(p->position, c);
+    nv_vec3 w = v3_add(p->position, c);
     if (len > 0.0) w = v3_madd(w, d, p->margin / len);
     out->v[0] = w.x, out->v[1] = w.y, out->v[2] = w.z;
 }
@@ -121,7 +121,7 @@ static void shape_center(const void* obj, ccd_vec3_t* out) {
     out->v[0] = p->position.x, out->v[1] = p->position.y, out->v[2] = p->position.z;
 }
 
-int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, vec3* normal, vec3* point) {
+int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, nv_vec3* normal, nv_vec3* point) {
     ccd_t ccd;
     CCD_INIT(&ccd);
     ccd.support1 = shape_support;
@@ -133,7 +133,7 @@ int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, v
     ccd_real_t d;
     ccd_vec3_t dir, pos;
     if (ccdMPRPenetration(a, b, &ccd, &d, &dir, &pos) != 0) return -1;
-    vec3 n = v3(dir.v[0], dir.v[1], dir.v[2]);
+    nv_vec3 n = v3(dir.v[0], dir.v[1], dir.v[2]);
     double len = v3_length(n);
     if (!(len > 0.0) || !isfinite(d)) return -1;
     *depth = d;
@@ -142,10 +142,10 @@ int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, v
     return 0;
 }
 
-double shape_outside(const shape_pose* p, vec3 point) {
-    const mat3* r = &p->rotation;
-    vec3 d = v3_sub(point, p->position);
-    vec3 b = v3(r->m[0][0] * d.x + r->m[1][0] * d.y + r->m[2][0] * d.z,
+double shape_outside(const shape_pose* p, nv_vec3 point) {
+    const nv_mat3* r = &p->rotation;
+    nv_vec3 d = v3_sub(point, p->position);
+    nv_vec3 b = v3(r->m[0][0] * d.x + r->m[1][0] * d.y + r->m[2][0] * d.z,
                 r->m[0][1] * d.x + r->m[1][1] * d.y + r->m[2][1] * d.z,
                 r->m[0][2] * d.x + r->m[1][2] * d.y + r->m[2][2] * d.z);
     double worst = -INFINITY;

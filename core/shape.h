@@ -26,7 +26,7 @@ typedef struct shape {
 } shape;
 
 /* The convex hull of the hull's vertices. */
-int shape_build(shape* s, const hull* h, nv_error* err);
+int shape_build(shape* s, const nv_hull* h, nv_error* err);
 /* The convex hull of n points (x[k * stride], y[k * stride], z[k * stride]). */
 int shape_build_points(shape* s, const float* x, const float* y, const float* z, uint32_t stride, uint32_t n,
                        nv_error* err);
@@ -35,8 +35,8 @@ void shape_free(shape* s);
 /* A shape placed in the world, swept by a sphere of `margin` m. */
 typedef struct shape_pose {
     const shape* shape;
-    vec3 position;
-    mat3 rotation; /* body -> world */
+    nv_vec3 position;
+    nv_mat3 rotation; /* body -> world */
     double margin;
 } shape_pose;
 
@@ -44,10 +44,10 @@ typedef struct shape_pose {
  * the depth of the swept shapes' overlap, the unit normal pointing from a
  * to b (b moved by depth along it would only touch a) and a point in the
  * overlap; -1 when they do not. */
-int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, vec3* normal, vec3* point);
+int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, nv_vec3* normal, nv_vec3* point);
 
 /* How far a world point lies outside the placed shape (its farthest face
  * plane; <= 0 inside), the sweep not counted. */
-double shape_outside(const shape_pose* p, vec3 point);
+double shape_outside(const shape_pose* p, nv_vec3 point);
 
 #endif

@@ -8,8 +8,8 @@
 #include "hydro.h"
 #include "vessel.h"
 
-statics_options nv_statics_options_default(void) {
-    statics_options o;
+nv_statics_options nv_statics_options_default(void) {
+    nv_statics_options o;
     memset(&o, 0, sizeof o);
     o.water_density = 1025.0;
     o.gravity = 9.81;
@@ -26,8 +26,8 @@ static double statics_clamp_unit(double x) { return x < -1.0 ? -1.0 : (x > 1.0 ?
 
 /* The world's up in the body frame: the middle row of R (body -> world),
  * whose columns are the body axes in the world (x bow, y up, z starboard). */
-static vec3 statics_up_in_body(quat orientation) {
-    mat3 r = quat_to_mat3(orientation);
+static nv_vec3 statics_up_in_body(nv_quat orientation) {
+    nv_mat3 r = quat_to_mat3(orientation);
     return v3(r.m[1][0], r.m[1][1], r.m[1][2]);
 }
 
@@ -38,8 +38,8 @@ static vec3 statics_up_in_body(quat orientation) {
  * atan2(-u.z, u.y) in (-180, 180]: a hull floating keel-up reads 180, not
  * 0 as asin(-u.z) would. Standing on end (u.y = u.z = 0) the heel is
  * undefined and reads 0. */
-void nv_statics_attitude(quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg) {
-    vec3 u = statics_up_in_body(orientation);
+void nv_statics_attitude(nv_quat orientation, double* heel_deg, double* trim_deg, double* tilt_deg) {
+    nv_vec3 u = statics_up_in_body(orientation);
     const double deg = 180.0 / NV_PI;
     if (trim_deg) *trim_deg = asin(statics_clamp_unit(u.x)) * deg;
     if (heel_deg) {
@@ -50,8 +50,8 @@ void nv_statics_attitude(quat orientation, double* heel_deg, double* trim_deg, d
 }
 
 /* |heel| > 90 (u.y < 0) while |trim| < 60 (cos trim = |(u.y, u.z)| > 1/2). */
-int nv_statics_capsized(quat orientation) {
-    vec3 u = statics_up_in_body(orientation);
+int nv_statics_capsized(nv_quat orientation) {
+    nv_vec3 u = statics_up_in_body(orientation);
     return u.y < 0.0 && u.y * u.y + u.z * u.z > 0.25;
 }
 
@@ -61,12 +61,12 @@ int nv_statics_capsized(quat orientation) {
  *   int x dV   = -sum N_y int(d x dA) / A      (same for z)
  *   int (y - level) dV = sum N_y int(d^2 dA) / (2 A)     (d = level - y)
  * with the exact integrals of products of linear functions over a piece. */
-double nv_statics_buoyancy_center(const hull* h, const float* height, vec3 position, const mat3* rotation, double level,
-                                  vec3* center) {
+double nv_statics_buoyancy_center(const nv_hull* h, const float* height, nv_vec3 position, const nv_mat3* rotation, double level,
+                                  nv_vec3* center) {
     double volume = 0.0, mx = 0.0, mz = 0.0, md = 0.0;
     for (uint32_t t = 0; t < h->triangle_count; t++) {
         const uint32_t* tri = h->triangles + 3 * (size_t)t;
-        vec3 p[3];
+        nv_vec3 p[3];
         double hh[3];
         for (int i = 0; i < 3; i++) {
             p[i] = hydro_vertex_offset(h, rotation, tri[i]);
@@ -76,7 +76,7 @@ double nv_statics_buoyancy_center(const hull* h, const float* height, vec3 posit
         hydro_cut_triangle(p, hh, &cut);
         for (int k = 0; k < cut.piece_count; k++) {
             const hydro_piece* pc = &cut.pieces[k];
-            vec3 n_area = v3_scale(v3_cross(v3_sub(pc->p[1], pc->p[0]), v3_sub(pc->p[2], pc->p[0])), 0.5);
+            nv_vec3 n_area = v3_scale(v3_cross(v3_sub(pc->p[1], pc->p[0]), v3_sub(pc->p[2], pc->p[0])), 0.5);
             double s = pc->depth[0] + pc->depth[1] + pc->depth[2];
             double s2 = pc->depth[0] * pc->depth[0] + pc->depth[1] * pc->depth[1] + pc->depth[2] * pc->depth[2];
             double sx = pc->p[0].x + pc->p[1].x + pc->p[2].x, sz = pc->p[0].z + pc->p[1].z + pc->p[2].z;
@@ -100,13 +100,13 @@ double nv_statics_buoyancy_center(const hull* h, const float* height, vec3 posit
 }
 
 /* Upward hydrostatic force minus weight at CG height y and attitude q. */
-static double statics_net_lift(vessel* v, const water_surface* water, const vessel_env* env, double y, quat q) {
+static double statics_net_lift(vessel* v, const nv_water_surface* water, const vessel_env* env, double y, nv_quat q) {
     vessel_place(v, v3(0, y, 0), q);
     vessel_update_hydrostatics(v, water, env);
     return v->hydro.force.y - v->body.mass * env->gravity;
 }
 
-static double statics_extent(const hull* h) {
+static double statics_extent(const nv_hull* h) {
     double extent = 0.0;
     for (int a = 0; a < 3; a++) extent = fmax(extent, fmax(fabs(h->bounds_min[a]), fabs(h->bounds_max[a])));
     return extent;
@@ -114,7 +114,7 @@ static double statics_extent(const hull* h) {
 
 /* Bisection on the CG height for zero net lift on flat water at 0: the
  * lift falls monotonically as the hull rises. */
-static double statics_balance_height(vessel* v, const water_surface* water, const vessel_env* env, quat q) {
+static double statics_balance_height(vessel* v, const nv_water_surface* water, const vessel_env* env, nv_quat q) {
     double extent = statics_extent(v->hull);
     double lo = -2.0 * extent - 1.0, hi = 2.0 * extent + 1.0; /* fully under .. fully dry */
     for (int i = 0; i < 100 && hi - lo > 1e-12 * (1.0 + extent); i++) {
@@ -125,7 +125,7 @@ static double statics_balance_height(vessel* v, const water_surface* water, cons
     return 0.5 * (lo + hi);
 }
 
-static int statics_check_floats(const hull* h, double water_density, nv_error* err) {
+static int statics_check_floats(const nv_hull* h, double water_density, nv_error* err) {
     double capacity = water_density * h->mesh_props.volume;
     if (h->body.mass >= capacity)
         return nv_error_set(err,
@@ -154,7 +154,7 @@ static double statics_lowest_height(const vessel* v) {
 
 /* Refuses a hull whose upright draft (at y_up, the balance height upright)
  * is under STATICS_MIN_DRAFT x extent. */
-static int statics_check_draft(vessel* v, const water_surface* water, const vessel_env* env, double y_up,
+static int statics_check_draft(vessel* v, const nv_water_surface* water, const vessel_env* env, double y_up,
                                double extent, nv_error* err) {
     statics_net_lift(v, water, env, y_up, quat_identity());
     double draft = fmax(-statics_lowest_height(v), 0.0), least = STATICS_MIN_DRAFT * extent;
@@ -172,32 +172,32 @@ static int statics_check_draft(vessel* v, const water_surface* water, const vess
  * per metre over the mass) and small roll and pitch about the CG (the
  * restoring, or capsizing, moment's rate per radian over the moment of
  * inertia about that axis). */
-static double statics_fastest_frequency(vessel* v, const water_surface* water, const vessel_env* env, double y,
-                                        quat q, double extent) {
+static double statics_fastest_frequency(vessel* v, const nv_water_surface* water, const vessel_env* env, double y,
+                                        nv_quat q, double extent) {
     double dy = 1e-4 * (1.0 + extent);
     double heave = (statics_net_lift(v, water, env, y - dy, q) - statics_net_lift(v, water, env, y + dy, q)) / (2.0 * dy);
     double fastest = sqrt(fabs(heave) / v->body.mass);
     const double delta = 1e-3;
-    const vec3 axes[2] = {v3(1, 0, 0), v3(0, 0, 1)};
+    const nv_vec3 axes[2] = {v3(1, 0, 0), v3(0, 0, 1)};
     for (int a = 0; a < 2; a++) {
         double moment[2];
         for (int k = 0; k < 2; k++) {
             statics_net_lift(v, water, env, y, quat_mul(quat_from_axis_angle(axes[a], k ? delta : -delta), q));
             moment[k] = v3_dot(v->hydro.torque, axes[a]);
         }
-        mat3 iw = body_world_inertia(&v->body);
+        nv_mat3 iw = body_world_inertia(&v->body);
         double inertia = v3_dot(axes[a], m3_mul_v3(&iw, axes[a]));
         if (inertia > 0.0) fastest = fmax(fastest, sqrt(fabs(moment[1] - moment[0]) / (2.0 * delta) / inertia));
     }
     return fastest;
 }
 
-int nv_statics_balance_height_of(const hull* h, double water_density, double gravity, quat orientation, double* y,
+int nv_statics_balance_height_of(const nv_hull* h, double water_density, double gravity, nv_quat orientation, double* y,
                                  nv_error* err) {
     if (statics_check_floats(h, water_density, err)) return -1;
     vessel v;
     if (vessel_init(&v, h, err)) return -1;
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
     vessel_env env = vessel_env_default();
     env.water_density = water_density;
@@ -207,12 +207,12 @@ int nv_statics_balance_height_of(const hull* h, double water_density, double gra
     return 0;
 }
 
-int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, statics_result* out, nv_error* err) {
+int nv_statics_find_equilibrium(const nv_hull* h, const nv_statics_options* opts, nv_statics_result* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     if (!(opts->dt > 0.0) || !(opts->max_time > 0.0) || !(opts->water_density > 0.0) || !(opts->gravity > 0.0))
         return nv_error_set(err, "equilibrium: density, gravity, time step and time limit must be positive");
     if (statics_check_floats(h, opts->water_density, err)) return nv_error_prefix(err, "equilibrium");
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
     vessel_env env = vessel_env_default();
     env.water_density = opts->water_density;
@@ -222,7 +222,7 @@ int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, stat
 
     /* Release height: where the displacement carries the weight, upright
      * but for the perturbation. */
-    quat q0 = quat_from_axis_angle(opts->initial_tilt_axis, opts->initial_tilt_deg * NV_PI / 180.0);
+    nv_quat q0 = quat_from_axis_angle(opts->initial_tilt_axis, opts->initial_tilt_deg * NV_PI / 180.0);
     double extent = statics_extent(h);
     double y0 = statics_balance_height(&v, &flat.base, &env, q0);
     double y_up = statics_balance_height(&v, &flat.base, &env, quat_identity());
@@ -274,8 +274,8 @@ int nv_statics_find_equilibrium(const hull* h, const statics_options* opts, stat
     out->orientation = v.body.orientation;
     nv_statics_attitude(v.body.orientation, &out->heel_deg, &out->trim_deg, &out->tilt_deg);
     out->capsized = nv_statics_capsized(v.body.orientation) != 0;
-    vec3 cb_world;
-    mat3 r = body_rotation(&v.body), rt = m3_transpose(&r);
+    nv_vec3 cb_world;
+    nv_mat3 r = body_rotation(&v.body), rt = m3_transpose(&r);
     out->displacement = nv_statics_buoyancy_center(h, v.height, v.body.position, &r, 0.0, &cb_world);
     /* Back to mesh coordinates: CG + R^T (B - position). */
     out->center_of_buoyancy = hull_body_to_mesh(h, m3_mul_v3(&rt, v3_sub(cb_world, v.body.position)));

@@ -11,8 +11,8 @@
 
 #include "naval/ranges.h"
 
-struct terrain {
-    terrain_spec spec;
+struct nv_terrain {
+    nv_terrain_spec spec;
     uint32_t nx, nz;
     double inv_cell;
     float* elevation; /* nx * nz, row j (z) after row j - 1 */
@@ -25,7 +25,7 @@ struct terrain {
 
 enum { TERRAIN_BLOCK = 8 };
 
-static void terrain_build_block_max(terrain* t) {
+static void terrain_build_block_max(nv_terrain* t) {
     for (uint32_t bj = 0; bj < t->bz; bj++)
         for (uint32_t bi = 0; bi < t->bx; bi++) {
             uint32_t i0 = bi * TERRAIN_BLOCK, j0 = bj * TERRAIN_BLOCK;
@@ -38,7 +38,7 @@ static void terrain_build_block_max(terrain* t) {
         }
 }
 
-int nv_terrain_spec_validate(const terrain_spec* s, nv_error* err) {
+int nv_terrain_spec_validate(const nv_terrain_spec* s, nv_error* err) {
     const struct {
         const char* key;
         double value;
@@ -56,12 +56,12 @@ int nv_terrain_spec_validate(const terrain_spec* s, nv_error* err) {
     return 0;
 }
 
-static int terrain_alloc(terrain** out, uint32_t nx, uint32_t nz, const terrain_spec* spec, nv_error* err) {
+static int terrain_alloc(nv_terrain** out, uint32_t nx, uint32_t nz, const nv_terrain_spec* spec, nv_error* err) {
     *out = NULL;
     if (nv_terrain_spec_validate(spec, err)) return -1;
     if (nx < 2 || nz < 2 || nx > TERRAIN_MAX_NODES || nz > TERRAIN_MAX_NODES)
         return nv_error_set(err, "terrain: %u x %u nodes (2..%u per axis)", nx, nz, TERRAIN_MAX_NODES);
-    terrain* t = calloc(1, sizeof *t);
+    nv_terrain* t = calloc(1, sizeof *t);
     uint32_t bx = (nx - 2) / TERRAIN_BLOCK + 1, bz = (nz - 2) / TERRAIN_BLOCK + 1;
     float* e = t ? malloc((size_t)nx * nz * sizeof *e) : NULL;
     float* bm = e ? malloc((size_t)bx * bz * sizeof *bm) : NULL;
@@ -82,7 +82,7 @@ static int terrain_alloc(terrain** out, uint32_t nx, uint32_t nz, const terrain_
     return 0;
 }
 
-int nv_terrain_create(terrain** out, uint32_t nx, uint32_t nz, const float* elevation, const terrain_spec* spec,
+int nv_terrain_create(nv_terrain** out, uint32_t nx, uint32_t nz, const float* elevation, const nv_terrain_spec* spec,
                       nv_error* err) {
     if (terrain_alloc(out, nx, nz, spec, err)) return -1;
     for (size_t k = 0; k < (size_t)nx * nz; k++) {
@@ -99,7 +99,7 @@ int nv_terrain_create(terrain** out, uint32_t nx, uint32_t nz, const float* elev
     return 0;
 }
 
-void nv_terrain_destroy(terrain* t) {
+void nv_terrain_destroy(nv_terrain* t) {
     if (!t) return;
     free(t->elevation);
     free(t->block_max);
@@ -109,7 +109,7 @@ void nv_terrain_destroy(terrain* t) {
 /* What a read has allocated so far: on the heap, so that it survives
  * libpng's longjmp and the caller frees it whatever happened. */
 typedef struct terrain_png_state {
-    terrain* t;
+    nv_terrain* t;
     png_bytep row;
     char message[200]; /* libpng's last error */
 } terrain_png_state;
@@ -123,7 +123,7 @@ static void terrain_png_error(png_structp png, png_const_charp msg) {
 static void terrain_png_warning(png_structp png, png_const_charp msg) { (void)png, (void)msg; }
 
 /* The image's rows into st->t (a 16-bit grayscale PNG is big-endian). */
-static int terrain_png_read(png_structp png, png_infop info, const char* path, const terrain_spec* spec,
+static int terrain_png_read(png_structp png, png_infop info, const char* path, const nv_terrain_spec* spec,
                             terrain_png_state* st, nv_error* err) {
     png_read_info(png, info);
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
@@ -147,7 +147,7 @@ static int terrain_png_read(png_structp png, png_infop info, const char* path, c
     return 0;
 }
 
-int nv_terrain_load_png(terrain** out, const char* path, const terrain_spec* spec, nv_error* err) {
+int nv_terrain_load_png(nv_terrain** out, const char* path, const nv_terrain_spec* spec, nv_error* err) {
     *out = NULL;
     if (nv_terrain_spec_validate(spec, err)) return -1;
     FILE* f = fopen(path, "rb");
@@ -183,7 +183,7 @@ int nv_terrain_load_png(terrain** out, const char* path, const terrain_spec* spe
 }
 
 /* Cell and fractions of (x, z); 0 outside the grid. */
-static int terrain_locate(const terrain* t, double x, double z, uint32_t* i, uint32_t* j, double* fx, double* fz) {
+static int terrain_locate(const nv_terrain* t, double x, double z, uint32_t* i, uint32_t* j, double* fx, double* fz) {
     double u = (x - t->spec.origin_x) * t->inv_cell, v = (z - t->spec.origin_z) * t->inv_cell;
     if (!(u >= 0.0 && v >= 0.0 && u <= (double)(t->nx - 1) && v <= (double)(t->nz - 1))) return 0;
     double iu = floor(u), iv = floor(v);
@@ -195,7 +195,7 @@ static int terrain_locate(const terrain* t, double x, double z, uint32_t* i, uin
     return 1;
 }
 
-double nv_terrain_sample(const terrain* t, double x, double z, vec3* normal) {
+double nv_terrain_sample(const nv_terrain* t, double x, double z, nv_vec3* normal) {
     uint32_t i, j;
     double fx, fz;
     if (!terrain_locate(t, x, z, &i, &j, &fx, &fz)) {
@@ -215,14 +215,14 @@ double nv_terrain_sample(const terrain* t, double x, double z, vec3* normal) {
     return h0 + fz * (h1 - h0);
 }
 
-double nv_terrain_elevation(const terrain* t, double x, double z) { return nv_terrain_sample(t, x, z, NULL); }
+double nv_terrain_elevation(const nv_terrain* t, double x, double z) { return nv_terrain_sample(t, x, z, NULL); }
 
-void nv_terrain_size(const terrain* t, uint32_t* nx, uint32_t* nz) {
+void nv_terrain_size(const nv_terrain* t, uint32_t* nx, uint32_t* nz) {
     *nx = t->nx;
     *nz = t->nz;
 }
 
-double nv_terrain_max_in(const terrain* t, double x0, double z0, double x1, double z1) {
+double nv_terrain_max_in(const nv_terrain* t, double x0, double z0, double x1, double z1) {
     double u0 = (x0 - t->spec.origin_x) * t->inv_cell, u1 = (x1 - t->spec.origin_x) * t->inv_cell;
     double v0 = (z0 - t->spec.origin_z) * t->inv_cell, v1 = (z1 - t->spec.origin_z) * t->inv_cell;
     double cells_x = (double)(t->nx - 1), cells_z = (double)(t->nz - 1);
@@ -246,7 +246,7 @@ static uint64_t terrain_fnv(uint64_t h, const void* data, size_t n) {
     return h;
 }
 
-uint64_t nv_terrain_fingerprint(const terrain* t) {
+uint64_t nv_terrain_fingerprint(const nv_terrain* t) {
     uint64_t h = 0xcbf29ce484222325ull;
     h = terrain_fnv(h, &t->nx, sizeof t->nx);
     h = terrain_fnv(h, &t->nz, sizeof t->nz);
@@ -256,4 +256,4 @@ uint64_t nv_terrain_fingerprint(const terrain* t) {
     return terrain_fnv(h, t->elevation, (size_t)t->nx * t->nz * sizeof *t->elevation);
 }
 
-const terrain_spec* nv_terrain_get_spec(const terrain* t) { return &t->spec; }
+const nv_terrain_spec* nv_terrain_get_spec(const nv_terrain* t) { return &t->spec; }

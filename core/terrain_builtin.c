@@ -48,7 +48,7 @@ static double terrain_harbour(double x, double z) {
     return e;
 }
 
-int nv_terrain_builtin(const char* name, terrain** out, nv_error* err) {
+int nv_terrain_builtin(const char* name, nv_terrain** out, nv_error* err) {
     *out = NULL;
     if (strcmp(name, "harbour") != 0)
         return nv_error_set(err, "terrain: no built-in terrain '%s' (there is: harbour)", name);
@@ -58,7 +58,7 @@ int nv_terrain_builtin(const char* name, terrain** out, nv_error* err) {
         for (uint32_t i = 0; i < HARBOUR_NODES; i++)
             e[(size_t)j * HARBOUR_NODES + i] =
                 (float)terrain_harbour(HARBOUR_ORIGIN + i * HARBOUR_CELL, HARBOUR_ORIGIN + j * HARBOUR_CELL);
-    terrain_spec spec = {HARBOUR_ORIGIN, HARBOUR_ORIGIN, HARBOUR_CELL, HARBOUR_FLOOR, 25.0};
+    nv_terrain_spec spec = {HARBOUR_ORIGIN, HARBOUR_ORIGIN, HARBOUR_CELL, HARBOUR_FLOOR, 25.0};
     int rc = nv_terrain_create(out, HARBOUR_NODES, HARBOUR_NODES, e, &spec, err);
     free(e);
     return rc;

@@ -9,7 +9,7 @@ vessel_env vessel_env_default(void) {
     return e;
 }
 
-int vessel_init(vessel* v, const hull* h, nv_error* err) {
+int vessel_init(vessel* v, const nv_hull* h, nv_error* err) {
     memset(v, 0, sizeof *v);
     v->hull = h;
     if (body_init(&v->body, h->body.mass, &h->body.inertia, err)) return -1;
@@ -35,7 +35,7 @@ void vessel_free(vessel* v) {
     v->segments = NULL;
 }
 
-void vessel_place(vessel* v, vec3 position, quat orientation) {
+void vessel_place(vessel* v, nv_vec3 position, nv_quat orientation) {
     v->body.position = position;
     v->body.orientation = quat_normalize(orientation);
     v->body.velocity = v3(0, 0, 0);
@@ -43,8 +43,8 @@ void vessel_place(vessel* v, vec3 position, quat orientation) {
     v->body.angular_velocity = v3(0, 0, 0);
 }
 
-void vessel_update_hydrostatics(vessel* v, const water_surface* water, const vessel_env* env) {
-    mat3 r = body_rotation(&v->body);
+void vessel_update_hydrostatics(vessel* v, const nv_water_surface* water, const vessel_env* env) {
+    nv_mat3 r = body_rotation(&v->body);
     hydro_vertex_pass(v->hull, 0, v->hull->vertex_count, v->body.position, &r, water, &v->scratch, v->height);
     hydro_sums_clear(&v->hydro);
     hydro_triangle_pass(v->hull, v->height, 0, v->hull->triangle_count, env->water_density * env->gravity, NULL, NULL, &v->hydro,
@@ -52,15 +52,15 @@ void vessel_update_hydrostatics(vessel* v, const water_surface* water, const ves
     hydro_sums_to_world(&v->hydro, &r);
 }
 
-void vessel_step(vessel* v, const water_surface* water, const vessel_env* env, double dt) {
+void vessel_step(vessel* v, const nv_water_surface* water, const vessel_env* env, double dt) {
     vessel_update_hydrostatics(v, water, env);
     body* b = &v->body;
-    vec3 force = v->hydro.force;
+    nv_vec3 force = v->hydro.force;
     force.y -= b->mass * env->gravity;
     force = v3_madd(force, b->velocity, -env->linear_damping * b->mass);
-    vec3 torque = v->hydro.torque;
+    nv_vec3 torque = v->hydro.torque;
     if (env->angular_damping > 0.0) {
-        mat3 iw = body_world_inertia(b);
+        nv_mat3 iw = body_world_inertia(b);
         torque = v3_madd(torque, m3_mul_v3(&iw, b->angular_velocity), -env->angular_damping);
     }
     body_integrate(b, force, torque, dt);

@@ -21,7 +21,7 @@ typedef struct vessel_env {
 vessel_env vessel_env_default(void); /* sea water 1025, g 9.81, no damping */
 
 typedef struct vessel {
-    const hull* hull;
+    const nv_hull* hull;
     body body;
     float* height;            /* signed height of each vertex, from the last vertex pass */
     hydro_scratch scratch;    /* vertex-pass scratch for the whole hull */
@@ -29,14 +29,14 @@ typedef struct vessel {
     hydro_segment* segments;  /* waterline of the last pass; hull->triangle_count room */
 } vessel;
 
-int vessel_init(vessel* v, const hull* h, nv_error* err);
+int vessel_init(vessel* v, const nv_hull* h, nv_error* err);
 void vessel_free(vessel* v);
 /* Puts the CG at `position` with `orientation`, at rest. */
-void vessel_place(vessel* v, vec3 position, quat orientation);
+void vessel_place(vessel* v, nv_vec3 position, nv_quat orientation);
 /* Vertex and triangle passes at the current pose. */
-void vessel_update_hydrostatics(vessel* v, const water_surface* water, const vessel_env* env);
+void vessel_update_hydrostatics(vessel* v, const nv_water_surface* water, const vessel_env* env);
 /* Forces (hydrostatic + gravity + damping) from the current state, then one
  * integration step. */
-void vessel_step(vessel* v, const water_surface* water, const vessel_env* env, double dt);
+void vessel_step(vessel* v, const nv_water_surface* water, const vessel_env* env, double dt);
 
 #endif

@@ -10,8 +10,8 @@
 #include "json_ranged.h"
 #include "naval/hullgen.h"
 
-static actuator_propeller vt_propeller_default(void) {
-    actuator_propeller p;
+static nv_actuator_propeller vt_propeller_default(void) {
+    nv_actuator_propeller p;
     memset(&p, 0, sizeof p);
     p.direction = v3(1.0, 0.0, 0.0);
     p.reverse_fraction = 0.6;
@@ -19,8 +19,8 @@ static actuator_propeller vt_propeller_default(void) {
     return p;
 }
 
-static actuator_rudder vt_rudder_default(void) {
-    actuator_rudder r;
+static nv_actuator_rudder vt_rudder_default(void) {
+    nv_actuator_rudder r;
     memset(&r, 0, sizeof r);
     r.max_angle_deg = 35.0;
     r.lift_slope = 3.0;
@@ -29,7 +29,7 @@ static actuator_rudder vt_rudder_default(void) {
     return r;
 }
 
-void nv_vessel_type_init(vessel_type* t) {
+void nv_vessel_type_init(nv_vessel_type* t) {
     memset(t, 0, sizeof *t);
     t->mesh = nv_mesh_options_default();
     t->mass = nv_mass_spec_default();
@@ -79,7 +79,7 @@ typedef struct vt_coeff_field {
     nv_range_id range;
 } vt_coeff_field;
 
-#define VT_COEFF(field, id) {#field, offsetof(hydrodyn_coeffs, field), id}
+#define VT_COEFF(field, id) {#field, offsetof(nv_hydrodyn_coeffs, field), id}
 static const vt_coeff_field vt_coeff_fields[] = {
     VT_COEFF(viscosity, NV_RANGE_TYPE_VISCOSITY),
     VT_COEFF(reynolds_min, NV_RANGE_TYPE_REYNOLDS_MIN),
@@ -99,7 +99,7 @@ static const vt_coeff_field vt_coeff_fields[] = {
 };
 #define VT_COEFF_COUNT (sizeof vt_coeff_fields / sizeof vt_coeff_fields[0])
 
-static int vt_parse_coeffs(const json_ctx* c, const cJSON* o, const char* path, hydrodyn_coeffs* h) {
+static int vt_parse_coeffs(const json_ctx* c, const cJSON* o, const char* path, nv_hydrodyn_coeffs* h) {
     static const char* const keys[] = {"forces", "viscosity", "reynolds_min", "reference_length", "residual", "pressure_linear",
                                        "pressure_quadratic", "pressure_falloff", "suction_linear", "suction_quadratic",
                                        "suction_falloff", "reference_speed", "slam_power", "slam_gamma_max",
@@ -130,7 +130,7 @@ static int vt_parse_coeffs(const json_ctx* c, const cJSON* o, const char* path, 
 }
 
 /* A required position [x, y, z] in mesh coordinates. */
-static int vt_get_position(const json_ctx* c, const cJSON* o, const char* path, vec3* out) {
+static int vt_get_position(const json_ctx* c, const cJSON* o, const char* path, nv_vec3* out) {
     double v[3];
     if (json_require(c, o, path, "position", "[x, y, z] in mesh coordinates, m") ||
         json_get_ranged_numbers(c, o, path, "position", 3, 3, NV_RANGE_TYPE_COORDINATE, v) < 0)
@@ -139,7 +139,7 @@ static int vt_get_position(const json_ctx* c, const cJSON* o, const char* path, 
     return 0;
 }
 
-static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* path, actuator_propeller* p) {
+static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* path, nv_actuator_propeller* p) {
     static const char* const keys[] = {"position", "direction", "max_thrust", "reverse", "immersion", "steering", NULL};
     if (json_check_keys(c, o, path, keys)) return -1;
     *p = vt_propeller_default();
@@ -162,7 +162,7 @@ static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* pat
     return 0;
 }
 
-static int vt_parse_rudder(const json_ctx* c, const cJSON* o, const char* path, actuator_rudder* r) {
+static int vt_parse_rudder(const json_ctx* c, const cJSON* o, const char* path, nv_actuator_rudder* r) {
     static const char* const keys[] = {"position", "area", "max_angle", "lift_slope", "stall_angle", "drag", NULL};
     if (json_check_keys(c, o, path, keys)) return -1;
     *r = vt_rudder_default();
@@ -208,7 +208,7 @@ static int vt_parse_rudder_item(const json_ctx* c, const cJSON* o, const char* p
     return vt_parse_rudder(c, o, path, item);
 }
 
-static int vt_parse_actuators(const json_ctx* c, const cJSON* o, const char* path, actuator_set* a) {
+static int vt_parse_actuators(const json_ctx* c, const cJSON* o, const char* path, nv_actuator_set* a) {
     if (vt_parse_list(c, o, path, "propellers", ACTUATOR_MAX_PROPELLERS, vt_parse_propeller_item, a->propellers,
                       sizeof a->propellers[0], &a->propeller_count) ||
         vt_parse_list(c, o, path, "rudders", ACTUATOR_MAX_RUDDERS, vt_parse_rudder_item, a->rudders,
@@ -238,7 +238,7 @@ static int vt_name_is_plain(const char* name) {
     return 1;
 }
 
-static int vt_parse_hull(const json_ctx* c, const cJSON* o, const char* path, vessel_type* t) {
+static int vt_parse_hull(const json_ctx* c, const cJSON* o, const char* path, nv_vessel_type* t) {
     int failed;
     char full[JSON_PATH_MAX];
     const char* name = json_get_string(c, o, path, "name", true, &failed);
@@ -280,7 +280,7 @@ static int vt_parse_hull(const json_ctx* c, const cJSON* o, const char* path, ve
  * "pumps": m^3/s, "breach_speed": m/s, "breach_area": m^2}: the planes in
  * increasing order (their place on the hull is checked when the hull is
  * loaded: nv_vessel_type_compartments). */
-static int vt_parse_compartments(const json_ctx* c, const cJSON* o, const char* path, vessel_compartments* out) {
+static int vt_parse_compartments(const json_ctx* c, const cJSON* o, const char* path, nv_vessel_compartments* out) {
     const cJSON* v = cJSON_GetObjectItemCaseSensitive(o, "compartments");
     if (!v) return 0;
     char full[JSON_PATH_MAX];
@@ -316,15 +316,15 @@ static int vt_parse_compartments(const json_ctx* c, const cJSON* o, const char* 
     return 0;
 }
 
-int nv_vessel_type_compartments(const vessel_type* t, const mesh* hull, vec3 cg, compartment_set* out, nv_error* err) {
-    const vessel_compartments* c = &t->compartments;
+int nv_vessel_type_compartments(const nv_vessel_type* t, const nv_mesh* hull, nv_vec3 cg, nv_compartment_set* out, nv_error* err) {
+    const nv_vessel_compartments* c = &t->compartments;
     /* The cut is in mesh coordinates (where the planes are given), the
      * result moved to the body frame. */
     if (nv_compartment_split(hull, c->bulkheads, c->bulkhead_count, c->longitudinal, c->longitudinal_count, out, err))
         return nv_error_prefix(err, "%s: compartments", t->name[0] ? t->name : "vessel type");
     out->damage = c->damage;
     for (uint32_t k = 0; k < out->count; k++) {
-        mesh* m = &out->meshes[k];
+        nv_mesh* m = &out->meshes[k];
         for (uint32_t i = 0; i < m->vertex_count; i++) {
             m->positions[3 * i] -= (float)cg.x;
             m->positions[3 * i + 1] -= (float)cg.y;
@@ -336,7 +336,7 @@ int nv_vessel_type_compartments(const vessel_type* t, const mesh* hull, vec3 cg,
     return 0;
 }
 
-int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* path, unsigned flags, vessel_type* out) {
+int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* path, unsigned flags, nv_vessel_type* out) {
     static const char* const full_keys[] = {"name",    "hull",     "up",       "flip",         "mass",
                                             "density", "cg",       "gyration", "coefficients", "propellers",
                                             "rudders", "controls", "compartments", NULL};
@@ -362,7 +362,7 @@ int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* p
                : 0;
 }
 
-int nv_vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, vessel_type* out,
+int nv_vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, nv_vessel_type* out,
                          nv_error* err) {
     json_ctx c = {name ? name : "vessel type", base_dir, err};
     nv_vessel_type_init(out);
@@ -378,7 +378,7 @@ static int vt_parse_text(const char* text, size_t length, const char* name, cons
     return nv_vessel_type_parse(text, length, name, base_dir, out, err);
 }
 
-int nv_vessel_type_load_file(const char* path, vessel_type* out, nv_error* err) {
+int nv_vessel_type_load_file(const char* path, nv_vessel_type* out, nv_error* err) {
     nv_vessel_type_init(out);
     return json_load_file(path, vt_parse_text, out, err);
 }
@@ -395,14 +395,14 @@ int nv_vessel_type_load_file(const char* path, vessel_type* out, nv_error* err) 
 typedef struct vt_builtin_spec {
     const char* name;
     double mass;
-    vec3 cg, gyration;
+    nv_vec3 cg, gyration;
     uint32_t propellers, rudders;
-    actuator_propeller propeller[2]; /* position, direction, max_thrust, reverse, immersion */
-    actuator_rudder rudder[2];       /* position, area, max_angle, lift_slope, stall_angle, drag */
+    nv_actuator_propeller propeller[2]; /* position, direction, max_thrust, reverse, immersion */
+    nv_actuator_rudder rudder[2];       /* position, area, max_angle, lift_slope, stall_angle, drag */
     double throttle_rate, rudder_rate;
     uint32_t bulkheads;
     double bulkhead[8];              /* mesh x, m */
-    compartment_damage damage;       /* pumps m^3/s, breach speed m/s, breach area m^2 */
+    nv_compartment_damage damage;       /* pumps m^3/s, breach speed m/s, breach area m^2 */
 } vt_builtin_spec;
 
 static const vt_builtin_spec vt_builtins[] = {
@@ -440,7 +440,7 @@ const char* nv_vessel_type_builtin_name(int index) {
     return index >= 0 && index < VT_BUILTIN_COUNT ? vt_builtins[index].name : NULL;
 }
 
-int nv_vessel_type_builtin(const char* name, vessel_type* out, nv_error* err) {
+int nv_vessel_type_builtin(const char* name, nv_vessel_type* out, nv_error* err) {
     nv_vessel_type_init(out);
     for (int i = 0; i < VT_BUILTIN_COUNT; i++) {
         const vt_builtin_spec* b = &vt_builtins[i];
@@ -452,7 +452,7 @@ int nv_vessel_type_builtin(const char* name, vessel_type* out, nv_error* err) {
         out->mass.cg = b->cg;
         out->mass.has_gyration = true;
         out->mass.gyration = b->gyration;
-        actuator_set* a = &out->dynamics.actuators;
+        nv_actuator_set* a = &out->dynamics.actuators;
         a->propeller_count = b->propellers;
         a->rudder_count = b->rudders;
         memcpy(a->propellers, b->propeller, b->propellers * sizeof b->propeller[0]);
@@ -467,21 +467,21 @@ int nv_vessel_type_builtin(const char* name, vessel_type* out, nv_error* err) {
     return nv_error_set(err, "unknown built-in vessel type '%s' (known: skiff, patrol, freighter)", name);
 }
 
-int nv_vessel_type_from_spec(const char* spec, vessel_type* out, nv_error* err) {
+int nv_vessel_type_from_spec(const char* spec, nv_vessel_type* out, nv_error* err) {
     static const char prefix[] = "builtin:";
     if (strncmp(spec, prefix, sizeof prefix - 1) == 0)
         return nv_vessel_type_builtin(spec + sizeof prefix - 1, out, err);
     return nv_vessel_type_load_file(spec, out, err);
 }
 
-int nv_vessel_type_load_hull(const char* hull, const mesh_options* opts, mesh* out, nv_error* err) {
-    mesh_report rep;
+int nv_vessel_type_load_hull(const char* hull, const nv_mesh_options* opts, nv_mesh* out, nv_error* err) {
+    nv_mesh_report rep;
     int rc = nv_hullgen_from_spec(hull, out, &rep, err);
     if (rc < 0) return -1;
     if (rc > 0) return 0;
     return nv_mesh_load_file(hull, MESH_FORMAT_AUTO, opts, out, &rep, err);
 }
 
-int nv_vessel_type_load_mesh(const vessel_type* t, mesh* out, nv_error* err) {
+int nv_vessel_type_load_mesh(const nv_vessel_type* t, nv_mesh* out, nv_error* err) {
     return nv_vessel_type_load_hull(t->hull, &t->mesh, out, err);
 }

@@ -5,8 +5,8 @@
 
 #include "naval/vecmath.h"
 
-static size_t water_flat_sample(const water_surface* self, const water_query* q) {
-    const water_flat* w = (const water_flat*)self;
+static size_t water_flat_sample(const nv_water_surface* self, const nv_water_query* q) {
+    const nv_water_flat* w = (const nv_water_flat*)self;
     float level = (float)w->level;
     for (size_t i = 0; i < q->count; i++) q->height[i] = level;
     if (q->normal)
@@ -20,14 +20,14 @@ static size_t water_flat_sample(const water_surface* self, const water_query* q)
     return 0;
 }
 
-void nv_water_flat_init(water_flat* w, double level) {
+void nv_water_flat_init(nv_water_flat* w, double level) {
     w->base.sample = water_flat_sample;
     w->base.sample_near = NULL;
     w->level = level;
 }
 
-static size_t water_sine_sample(const water_surface* self, const water_query* q) {
-    const water_sine* w = (const water_sine*)self;
+static size_t water_sine_sample(const nv_water_surface* self, const nv_water_query* q) {
+    const nv_water_sine* w = (const nv_water_sine*)self;
     double kx = w->wavenumber * cos(w->direction);
     double kz = -w->wavenumber * sin(w->direction);
     double phase0 = w->phase - w->omega * w->time;
@@ -48,7 +48,7 @@ static size_t water_sine_sample(const water_surface* self, const water_query* q)
     return 0;
 }
 
-int nv_water_sine_init(water_sine* w, double amplitude, double wavelength, double direction, double gravity) {
+int nv_water_sine_init(nv_water_sine* w, double amplitude, double wavelength, double direction, double gravity) {
     if (!(amplitude >= 0.0) || !isfinite(amplitude) || !(wavelength > 0.0) || !isfinite(wavelength) ||
         !isfinite(direction) || !(gravity > 0.0))
         return -1;
@@ -64,4 +64,4 @@ int nv_water_sine_init(water_sine* w, double amplitude, double wavelength, doubl
     return 0;
 }
 
-void nv_water_sine_set_time(water_sine* w, double time) { w->time = time; }
+void nv_water_sine_set_time(nv_water_sine* w, double time) { w->time = time; }

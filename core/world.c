@@ -11,8 +11,8 @@
 #include "naval/statics.h"
 #include "world_internal.h"
 
-world_config nv_world_config_default(void) {
-    world_config c = {
+nv_world_config nv_world_config_default(void) {
+    nv_world_config c = {
         .tick_hz = 60.0,
         .water_density = 1025.0,
         .gravity = 9.81,
@@ -33,7 +33,7 @@ static int world_grow(void** p, size_t elem, size_t n) {
     return 0;
 }
 
-static int world_reserve_vessels(world* w, uint32_t need, nv_error* err) {
+static int world_reserve_vessels(nv_world* w, uint32_t need, nv_error* err) {
     if (need <= w->capacity) return 0;
     if (need > WORLD_MAX_VESSELS) return nv_error_fail(err, NV_ELIMIT, "world: at most %u vessels", WORLD_MAX_VESSELS);
     uint32_t cap = w->capacity ? w->capacity : 64;
@@ -50,13 +50,13 @@ static int world_reserve_vessels(world* w, uint32_t need, nv_error* err) {
     return 0;
 }
 
-static void world_move_slot(world* w, uint32_t to, uint32_t from) {
+static void world_move_slot(nv_world* w, uint32_t to, uint32_t from) {
 #define X(type, f) w->v.f[to] = w->v.f[from];
     WORLD_VESSEL_FIELDS(X)
 #undef X
 }
 
-int nv_world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err) {
+int nv_world_create(nv_world** out, const nv_world_config* cfg, nv_jobs* pool, nv_error* err) {
     *out = NULL;
     if (nv_range_check(NV_RANGE_WORLD_TICK_HZ, cfg->tick_hz, "world: tick_hz", err) ||
         nv_range_check(NV_RANGE_WORLD_WATER_DENSITY, cfg->water_density, "world: water_density", err) ||
@@ -69,7 +69,7 @@ int nv_world_create(world** out, const world_config* cfg, jobs* pool, nv_error* 
     if (cfg->triangle_block % HYDRODYN_LANES)
         return nv_error_set(err, "world: triangle_block must be a multiple of %d (got %u)", HYDRODYN_LANES,
                             cfg->triangle_block);
-    world* w = calloc(1, sizeof *w);
+    nv_world* w = calloc(1, sizeof *w);
     if (!w) return nv_error_fail(err, NV_ENOMEM, "world: out of memory");
     w->cfg = *cfg;
     w->dt = 1.0 / cfg->tick_hz;
@@ -101,14 +101,14 @@ int nv_world_create(world** out, const world_config* cfg, jobs* pool, nv_error* 
 }
 
 #ifndef NDEBUG
-void world_check_unlocked(const world* w, const char* function) {
+void world_check_unlocked(const nv_world* w, const char* function) {
     if (!w || !w->locked) return;
     fprintf(stderr, "naval: %s called inside nv_world_step: the world may change between steps only\n", function);
     abort();
 }
 #endif
 
-void nv_world_destroy(world* w) {
+void nv_world_destroy(nv_world* w) {
     WORLD_CHECK_UNLOCKED(w);
     if (!w) return;
     world_lod_free(w);
@@ -146,7 +146,7 @@ void nv_world_destroy(world* w) {
     free(w);
 }
 
-void nv_world_set_water(world* w, const world_water* water) {
+void nv_world_set_water(nv_world* w, const nv_world_water* water) {
     WORLD_CHECK_UNLOCKED(w);
     if (water && water->surface)
         w->water = *water;
@@ -159,7 +159,7 @@ void nv_world_set_water(world* w, const world_water* water) {
 
 /* ---- hull types ------------------------------------------------------- */
 
-int nv_world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
+int nv_world_add_hull_type(nv_world* w, const char* name, const nv_mesh* m, const nv_mass_spec* spec, uint32_t* type_out,
                            nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (w->type_count >= WORLD_MAX_HULL_TYPES)
@@ -190,15 +190,15 @@ int nv_world_add_hull_type(world* w, const char* name, const mesh* m, const mass
     return 0;
 }
 
-uint32_t nv_world_hull_type_count(const world* w) { return w->type_count; }
-const hull* nv_world_hull_type(const world* w, uint32_t type) {
+uint32_t nv_world_hull_type_count(const nv_world* w) { return w->type_count; }
+const nv_hull* nv_world_hull_type(const nv_world* w, uint32_t type) {
     return type < w->type_count ? &w->types[type].hull : NULL;
 }
-const char* nv_world_hull_type_name(const world* w, uint32_t type) {
+const char* nv_world_hull_type_name(const nv_world* w, uint32_t type) {
     return type < w->type_count ? w->types[type].name : NULL;
 }
 
-int nv_world_find_hull_type(const world* w, const char* name) {
+int nv_world_find_hull_type(const nv_world* w, const char* name) {
     for (uint32_t i = 0; i < w->type_count; i++)
         if (strcmp(w->types[i].name, name) == 0) return (int)i;
     return -1;
@@ -233,7 +233,7 @@ static int world_ids_rehash(world_ids* t, uint32_t cap) {
     return 0;
 }
 
-int world_ids_reserve(world* w, nv_error* err) {
+int world_ids_reserve(nv_world* w, nv_error* err) {
     world_ids* t = &w->ids;
     if (t->free_head == UINT32_MAX && t->entry_count == t->entry_capacity) {
         uint32_t cap = t->entry_capacity ? 2 * t->entry_capacity : WORLD_IDS_MIN_MAP;
@@ -248,7 +248,7 @@ int world_ids_reserve(world* w, nv_error* err) {
     return 0;
 }
 
-void world_bind_id(world* w, uint32_t id, uint32_t slot) {
+void world_bind_id(nv_world* w, uint32_t id, uint32_t slot) {
     world_ids* t = &w->ids;
     uint32_t h;
     if (t->free_head != UINT32_MAX) {
@@ -267,7 +267,7 @@ void world_bind_id(world* w, uint32_t id, uint32_t slot) {
     w->v.handle[slot] = h;
 }
 
-void world_unbind_slot(world* w, uint32_t slot) {
+void world_unbind_slot(nv_world* w, uint32_t slot) {
     world_ids* t = &w->ids;
     uint32_t id = w->v.id[slot], h = w->v.handle[slot];
     t->entries[h].generation++; /* odd -> even: every handle to it is stale now */
@@ -311,13 +311,13 @@ static int world_reserve_table(void** p, uint32_t* capacity, size_t elem, uint64
 
 /* Heights and vertex blocks a vessel of `h` needs: none for a small hull
  * (world_hull_fuses). */
-static uint32_t world_heights_of(const world* w, const hull* h) { return world_hull_fuses(w, h) ? 0 : h->vertex_count; }
-static uint32_t world_vertex_blocks_of(const world* w, const hull* h) {
+static uint32_t world_heights_of(const nv_world* w, const nv_hull* h) { return world_hull_fuses(w, h) ? 0 : h->vertex_count; }
+static uint32_t world_vertex_blocks_of(const nv_world* w, const nv_hull* h) {
     return world_hull_fuses(w, h) ? 0 : world_blocks_of(h->vertex_count, w->cfg.vertex_block);
 }
 
 /* Room in the per-vertex and per-block tables for one more vessel of `h`. */
-static int world_reserve_for(world* w, const hull* h, nv_error* err) {
+static int world_reserve_for(nv_world* w, const nv_hull* h, nv_error* err) {
     uint64_t heights = w->need_heights + world_heights_of(w, h);
     uint64_t vblocks = w->need_vertex_blocks + world_vertex_blocks_of(w, h);
     uint64_t tblocks = w->need_tri_blocks + world_blocks_of(h->triangle_count, w->cfg.triangle_block);
@@ -332,7 +332,7 @@ static int world_reserve_for(world* w, const hull* h, nv_error* err) {
     return 0;
 }
 
-static void world_count_vessel(world* w, const hull* h, int sign) {
+static void world_count_vessel(nv_world* w, const nv_hull* h, int sign) {
     w->need_heights += (uint64_t)((int64_t)sign * world_heights_of(w, h));
     w->need_vertex_blocks += (uint64_t)((int64_t)sign * world_vertex_blocks_of(w, h));
     w->need_tri_blocks += (uint64_t)((int64_t)sign * world_blocks_of(h->triangle_count, w->cfg.triangle_block));
@@ -340,9 +340,9 @@ static void world_count_vessel(world* w, const hull* h, int sign) {
 
 /* A vessel's slamming memory: one half float per triangle, padded for the
  * force kernels' whole lanes. */
-static uint16_t* world_slam_alloc(const hull* h) { return calloc(hull_lane_count(h->triangle_count), sizeof(uint16_t)); }
+static uint16_t* world_slam_alloc(const nv_hull* h) { return calloc(hull_lane_count(h->triangle_count), sizeof(uint16_t)); }
 
-int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err) {
+int nv_world_spawn(nv_world* w, uint32_t type, nv_vec3 position, nv_quat orientation, uint32_t* id_out, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "spawn: no hull type %u (the world has %u)", type, w->type_count);
@@ -363,7 +363,7 @@ int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uin
         slam = world_slam_alloc(&w->types[type].hull);
         if (!slam) return nv_error_fail(err, NV_ENOMEM, "spawn: out of memory for the slamming state");
     }
-    quat q = quat_normalize(orientation);
+    nv_quat q = quat_normalize(orientation);
     uint32_t s = w->count++;
     uint32_t id = w->next_id++;
     world_vessels* v = &w->v;
@@ -393,7 +393,7 @@ int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uin
     return 0;
 }
 
-int nv_world_despawn(world* w, uint32_t id, nv_error* err) {
+int nv_world_despawn(nv_world* w, uint32_t id, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "despawn: no vessel with id %u", id);
@@ -413,7 +413,7 @@ int nv_world_despawn(world* w, uint32_t id, nv_error* err) {
     return 0;
 }
 
-body world_load_body(const world* w, uint32_t s) {
+body world_load_body(const nv_world* w, uint32_t s) {
     const world_vessels* v = &w->v;
     body b = w->types[v->type[s]].body_template;
     b.position = v3(v->px[s], v->py[s], v->pz[s]);
@@ -424,7 +424,7 @@ body world_load_body(const world* w, uint32_t s) {
     return b;
 }
 
-void world_store_body(world* w, uint32_t s, const body* b) {
+void world_store_body(nv_world* w, uint32_t s, const body* b) {
     world_vessels* v = &w->v;
     v->px[s] = b->position.x, v->py[s] = b->position.y, v->pz[s] = b->position.z;
     v->qw[s] = b->orientation.w, v->qx[s] = b->orientation.x, v->qy[s] = b->orientation.y, v->qz[s] = b->orientation.z;
@@ -433,7 +433,7 @@ void world_store_body(world* w, uint32_t s, const body* b) {
     v->wx[s] = b->angular_velocity.x, v->wy[s] = b->angular_velocity.y, v->wz[s] = b->angular_velocity.z;
 }
 
-int nv_world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err) {
+int nv_world_set_velocity(nv_world* w, uint32_t id, nv_vec3 velocity, nv_vec3 angular_velocity, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
@@ -446,7 +446,7 @@ int nv_world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_vel
     return 0;
 }
 
-static void world_state_of_slot(const world_vessels* v, uint32_t s, world_vessel_state* out) {
+static void world_state_of_slot(const world_vessels* v, uint32_t s, nv_world_vessel_state* out) {
     out->id = v->id[s];
     out->type = v->type[s];
     out->flags = v->flags[s];
@@ -462,19 +462,19 @@ static void world_state_of_slot(const world_vessels* v, uint32_t s, world_vessel
     out->rudder = v->rudder_cmd[s];
     out->throttle_actual = v->throttle[s];
     out->rudder_actual = v->rudder[s];
-    out->model = (world_model)v->model[s];
+    out->model = (nv_world_model)v->model[s];
     out->contact_points = v->contact_points[s];
     out->penetration = v->penetration[s];
 }
 
-int nv_world_vessel_get(const world* w, uint32_t id, world_vessel_state* out) {
+int nv_world_vessel_get(const nv_world* w, uint32_t id, nv_world_vessel_state* out) {
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return -1;
     world_state_of_slot(&w->v, s, out);
     return 0;
 }
 
-uint32_t nv_world_read_vessels(const world* w, uint32_t first, uint32_t count, world_vessel_state* out) {
+uint32_t nv_world_read_vessels(const nv_world* w, uint32_t first, uint32_t count, nv_world_vessel_state* out) {
     uint32_t n = nv_world_vessel_count(w);
     if (first >= n) return 0;
     if (count > n - first) count = n - first;
@@ -482,18 +482,18 @@ uint32_t nv_world_read_vessels(const world* w, uint32_t first, uint32_t count, w
     return count;
 }
 
-uint32_t nv_world_read_poses(const world* w, uint32_t first, uint32_t count, world_vessel_pose* out) {
+uint32_t nv_world_read_poses(const nv_world* w, uint32_t first, uint32_t count, nv_world_vessel_pose* out) {
     uint32_t n = nv_world_vessel_count(w);
     if (first >= n) return 0;
     if (count > n - first) count = n - first;
     const world_vessels* v = &w->v;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t s = first + i;
-        world_vessel_pose* o = &out[i];
+        nv_world_vessel_pose* o = &out[i];
         o->id = v->id[s];
         o->type = v->type[s];
         o->flags = v->flags[s];
-        o->model = (world_model)v->model[s];
+        o->model = (nv_world_model)v->model[s];
         o->position = v3(v->px[s], v->py[s], v->pz[s]);
         o->orientation.w = v->qw[s], o->orientation.x = v->qx[s], o->orientation.y = v->qy[s],
         o->orientation.z = v->qz[s];
@@ -503,7 +503,7 @@ uint32_t nv_world_read_poses(const world* w, uint32_t first, uint32_t count, wor
     return count;
 }
 
-int nv_world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err) {
+int nv_world_type_float_height(const nv_world* w, uint32_t type, double* y, nv_error* err) {
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     const world_type* t = &w->types[type];
@@ -523,7 +523,7 @@ int nv_world_type_float_height(const world* w, uint32_t type, double* y, nv_erro
 
 static double world_clamp_unit(double x) { return x < -1.0 ? -1.0 : (x > 1.0 ? 1.0 : x); }
 
-int nv_world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err) {
+int nv_world_set_controls(nv_world* w, uint32_t id, double throttle, double rudder, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
@@ -534,22 +534,22 @@ int nv_world_set_controls(world* w, uint32_t id, double throttle, double rudder,
     return 0;
 }
 
-void nv_world_set_wind(world* w, vec3 wind) {
+void nv_world_set_wind(nv_world* w, nv_vec3 wind) {
     WORLD_CHECK_UNLOCKED(w);
     if (v3_is_finite(wind)) w->wind = wind;
 }
 
-const vessel_dynamics* nv_world_type_dynamics(const world* w, uint32_t type) {
+const nv_vessel_dynamics* nv_world_type_dynamics(const nv_world* w, uint32_t type) {
     return type < w->type_count ? &w->types[type].dynamics : NULL;
 }
 
-int nv_world_set_type_compartments(world* w, uint32_t type, compartment_set* cs, nv_error* err) {
+int nv_world_set_type_compartments(nv_world* w, uint32_t type, nv_compartment_set* cs, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "compartments: no hull type %u", type);
     for (uint32_t s = 0; s < w->count; s++)
         if (w->v.type[s] == type && w->v.flood[s])
             return nv_error_fail(err, NV_ESTATE, "compartments: vessels of type %u are flooding", type);
-    compartment_set* own = malloc(sizeof *own);
+    nv_compartment_set* own = malloc(sizeof *own);
     if (!own) return nv_error_fail(err, NV_ENOMEM, "compartments: out of memory");
     *own = *cs;
     memset(cs, 0, sizeof *cs); /* the meshes are the world's now */
@@ -560,12 +560,12 @@ int nv_world_set_type_compartments(world* w, uint32_t type, compartment_set* cs,
     return 0;
 }
 
-int nv_world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err) {
+int nv_world_set_type_dynamics(nv_world* w, uint32_t type, const nv_vessel_dynamics* d, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
-    vessel_dynamics given = *d;
+    nv_vessel_dynamics given = *d;
     given.coeffs.water_density = w->cfg.water_density;
     if (nv_hydrodyn_coeffs_validate(&given.coeffs, err) || nv_actuator_set_validate(&given.actuators, err))
         return nv_error_prefix(err, "hull type '%s'", t->name);
@@ -608,12 +608,12 @@ int nv_world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d
     return 0;
 }
 
-uint32_t nv_world_vessel_count(const world* w) { return w->count; }
-uint32_t nv_world_vessel_id_at(const world* w, uint32_t slot) { return slot < w->count ? w->v.id[slot] : UINT32_MAX; }
-uint64_t nv_world_tick(const world* w) { return w->tick; }
-double nv_world_time(const world* w) { return w->time; }
-const world_timing* nv_world_last_timing(const world* w) { return &w->timing; }
-void nv_world_set_timing_detail(world* w, int on) { w->timing_detail = on != 0; }
+uint32_t nv_world_vessel_count(const nv_world* w) { return w->count; }
+uint32_t nv_world_vessel_id_at(const nv_world* w, uint32_t slot) { return slot < w->count ? w->v.id[slot] : UINT32_MAX; }
+uint64_t nv_world_tick(const nv_world* w) { return w->tick; }
+double nv_world_time(const nv_world* w) { return w->time; }
+const nv_world_timing* nv_world_last_timing(const nv_world* w) { return &w->timing; }
+void nv_world_set_timing_detail(nv_world* w, int on) { w->timing_detail = on != 0; }
 
 /* ---- inspection ------------------------------------------------------- */
 
@@ -626,7 +626,7 @@ static uint64_t world_fnv(uint64_t h, const void* data, size_t n) {
     return h;
 }
 
-uint64_t nv_world_state_hash(const world* w) {
+uint64_t nv_world_state_hash(const nv_world* w) {
     uint64_t h = 0xcbf29ce484222325ull;
     h = world_fnv(h, &w->tick, sizeof w->tick);
     for (uint32_t s = 0; s < w->count; s++) {
@@ -640,7 +640,7 @@ uint64_t nv_world_state_hash(const world* w) {
         h = world_fnv(h, &v->rudder[s], sizeof(float));
         if (v->slam[s]) h = world_fnv(h, v->slam[s], w->types[v->type[s]].hull.triangle_count * sizeof(uint16_t));
         if (v->flood[s]) {
-            const flood_state* f = v->flood[s];
+            const nv_flood_state* f = v->flood[s];
             uint64_t marks[2] = {f->full, (uint64_t)f->hole_count << 16 | (uint64_t)f->pumping << 8 | f->sunk};
             h = world_fnv(h, f->volume, sizeof f->volume);
             h = world_fnv(h, marks, sizeof marks);
@@ -649,7 +649,7 @@ uint64_t nv_world_state_hash(const world* w) {
     return h;
 }
 
-void nv_world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total) {
+void nv_world_memory(const nv_world* w, size_t* per_vessel_total, size_t* shared_total) {
     size_t per = (size_t)w->capacity * WORLD_VESSEL_BYTES +
                  (size_t)w->ids.entry_capacity * sizeof(world_handle_entry) +
                  (size_t)w->ids.map_capacity * sizeof(world_id_entry) +
@@ -661,7 +661,7 @@ void nv_world_memory(const world* w, size_t* per_vessel_total, size_t* shared_to
                                           sizeof(floater_batch) + sizeof(floater_scratch) +
                                           FLOATER_CHUNK * (3 * sizeof(double) + 4 * sizeof(float)));
     for (uint32_t i = 0; i < w->type_count; i++) {
-        const hull* h = &w->types[i].hull;
+        const nv_hull* h = &w->types[i].hull;
         shared += (size_t)h->vertex_count * 3 * sizeof(float) +
                   (size_t)h->triangle_count * (3 * sizeof(uint32_t) + HULL_TRIANGLE_STRIDE * sizeof(float)) +
                   hull_lane_count(h->triangle_count) * HULL_LANE_COLUMNS * sizeof(float);
@@ -688,7 +688,7 @@ _Static_assert(WORLD_VESSEL_ARRAYS == 40,
                "world_vessels changed: add the field to world_vessel_record, nv_world_export_vessel, "
                "nv_world_restore_vessel and core/checkpoint.c");
 
-int nv_world_export_vessel(const world* w, uint32_t slot, world_vessel_record* out) {
+int nv_world_export_vessel(const nv_world* w, uint32_t slot, nv_world_vessel_record* out) {
     if (slot >= w->count) return -1;
     memset(out, 0, sizeof *out); /* padding too: records compare with memcmp */
     const world_vessels* v = &w->v;
@@ -696,7 +696,7 @@ int nv_world_export_vessel(const world* w, uint32_t slot, world_vessel_record* o
     out->id = v->id[s];
     out->type = v->type[s];
     out->flags = v->flags[s];
-    out->model = (world_model)v->model[s];
+    out->model = (nv_world_model)v->model[s];
     out->position = v3(v->px[s], v->py[s], v->pz[s]);
     out->orientation.w = v->qw[s], out->orientation.x = v->qx[s], out->orientation.y = v->qy[s],
     out->orientation.z = v->qz[s];
@@ -719,9 +719,9 @@ int nv_world_export_vessel(const world* w, uint32_t slot, world_vessel_record* o
 
 /* A flood state the vessel's type can hold: its compartments, water
  * within each one's volume, holes in them. */
-static int world_check_flood(const world_type* t, const world_vessel_record* r, nv_error* err) {
-    const compartment_set* cs = t->compartments;
-    const flood_state* f = r->flood;
+static int world_check_flood(const world_type* t, const nv_world_vessel_record* r, nv_error* err) {
+    const nv_compartment_set* cs = t->compartments;
+    const nv_flood_state* f = r->flood;
     if (!cs) return nv_error_set(err, "restore: vessel %u is damaged but hull type '%s' has no compartments", r->id, t->name);
     if (f->hole_count > FLOOD_MAX_HOLES)
         return nv_error_set(err, "restore: vessel %u: %u holes, at most %d", r->id, f->hole_count, FLOOD_MAX_HOLES);
@@ -739,14 +739,14 @@ static int world_check_flood(const world_type* t, const world_vessel_record* r, 
     return 0;
 }
 
-static int world_record_is_finite(const world_vessel_record* r) {
+static int world_record_is_finite(const nv_world_vessel_record* r) {
     return v3_is_finite(r->position) && v3_is_finite(r->velocity) && v3_is_finite(r->angular_momentum) &&
            v3_is_finite(r->angular_velocity) && isfinite(r->orientation.w) && isfinite(r->orientation.x) &&
            isfinite(r->orientation.y) && isfinite(r->orientation.z) && isfinite(r->throttle_cmd) &&
            isfinite(r->rudder_cmd) && isfinite(r->throttle) && isfinite(r->rudder);
 }
 
-int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err) {
+int nv_world_restore_vessel(nv_world* w, const nv_world_vessel_record* r, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (r->type >= w->type_count)
         return nv_error_set(err, "restore: vessel %u: no hull type %u (the world has %u)", r->id, r->type,
@@ -762,7 +762,7 @@ int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* er
     /* A world never holds a non-finite pose (a vessel that went non-finite
      * keeps its last finite one), so such a record is not a world's. */
     if (!world_record_is_finite(r)) return nv_error_set(err, "restore: vessel %u: its state is not finite", r->id);
-    quat q = r->orientation;
+    nv_quat q = r->orientation;
     double qn = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
     if (!(fabs(qn - 1.0) < 1e-6))
         return nv_error_set(err, "restore: vessel %u: the orientation is not a unit quaternion (norm %.9g)", r->id, qn);
@@ -781,7 +781,7 @@ int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* er
     if (world_reserve_for(w, &t->hull, err)) return -1;
     if ((r->flags & WORLD_VESSEL_PLAYER) && world_reserve_player(w, err)) return -1;
     if (world_ids_reserve(w, err)) return nv_error_prefix(err, "restore: vessel %u", r->id);
-    flood_state* flood = NULL;
+    nv_flood_state* flood = NULL;
     if (r->flood && !(flood = malloc(sizeof *flood)))
         return nv_error_fail(err, NV_ENOMEM, "restore: vessel %u: out of memory for its flooding", r->id);
     if (flood) *flood = *r->flood;
@@ -828,9 +828,9 @@ int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* er
     return 0;
 }
 
-uint32_t nv_world_next_id(const world* w) { return w->next_id; }
+uint32_t nv_world_next_id(const nv_world* w) { return w->next_id; }
 
-int nv_world_set_next_id(world* w, uint32_t next_id, nv_error* err) {
+int nv_world_set_next_id(nv_world* w, uint32_t next_id, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (next_id < w->next_id)
         return nv_error_set(err, "restore: the next id %u is below ids already issued (up to %u)", next_id,
@@ -839,12 +839,12 @@ int nv_world_set_next_id(world* w, uint32_t next_id, nv_error* err) {
     return 0;
 }
 
-void nv_world_set_clock(world* w, uint64_t tick) {
+void nv_world_set_clock(nv_world* w, uint64_t tick) {
     WORLD_CHECK_UNLOCKED(w);
     w->tick = tick;
     w->time = (double)tick * w->dt; /* as nv_world_step computes it */
 }
 
-const world_config* nv_world_get_config(const world* w) { return &w->cfg; }
-vec3 nv_world_get_wind(const world* w) { return w->wind; }
-world_lod nv_world_get_lod(const world* w) { return w->lod; }
+const nv_world_config* nv_world_get_config(const nv_world* w) { return &w->cfg; }
+nv_vec3 nv_world_get_wind(const nv_world* w) { return w->wind; }
+nv_world_lod nv_world_get_lod(const nv_world* w) { return w->lod; }

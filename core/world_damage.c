@@ -13,10 +13,10 @@
 #include "naval/statics.h"
 #include "world_internal.h"
 
-static int damage_push(world_damage_event** list, uint32_t* count, uint32_t* capacity, world_damage_event e) {
+static int damage_push(nv_world_damage_event** list, uint32_t* count, uint32_t* capacity, nv_world_damage_event e) {
     if (*count == *capacity) {
         uint32_t cap = *capacity ? 2 * *capacity : 16;
-        world_damage_event* grown = realloc(*list, (size_t)cap * sizeof *grown);
+        nv_world_damage_event* grown = realloc(*list, (size_t)cap * sizeof *grown);
         if (!grown) return -1;
         *list = grown;
         *capacity = cap;
@@ -26,12 +26,12 @@ static int damage_push(world_damage_event** list, uint32_t* count, uint32_t* cap
 }
 
 /* The vessel's flooding state, made on first use. */
-static flood_state* damage_state(world* w, uint32_t s) {
-    if (!w->v.flood[s]) w->v.flood[s] = calloc(1, sizeof(flood_state));
+static nv_flood_state* damage_state(nv_world* w, uint32_t s) {
+    if (!w->v.flood[s]) w->v.flood[s] = calloc(1, sizeof(nv_flood_state));
     return w->v.flood[s];
 }
 
-int nv_world_breach(world* w, uint32_t id, vec3 point, double area, nv_error* err) {
+int nv_world_breach(nv_world* w, uint32_t id, nv_vec3 point, double area, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "breach: no vessel with id %u", id);
@@ -39,7 +39,7 @@ int nv_world_breach(world* w, uint32_t id, vec3 point, double area, nv_error* er
     if (!t->compartments)
         return nv_error_set(err, "breach: vessel %u's type '%s' has no compartments", id, t->name);
     int fresh = w->v.flood[s] == NULL;
-    flood_state* fs = damage_state(w, s);
+    nv_flood_state* fs = damage_state(w, s);
     if (!fs) return nv_error_fail(err, NV_ENOMEM, "breach: out of memory");
     if (nv_flood_breach(t->compartments, fs, point, area, err)) {
         if (fresh) free(fs), w->v.flood[s] = NULL;
@@ -47,7 +47,7 @@ int nv_world_breach(world* w, uint32_t id, vec3 point, double area, nv_error* er
     }
     world_damage* d = &w->damage;
     if (damage_push(&d->pending, &d->pending_count, &d->pending_capacity,
-                    (world_damage_event){0, id, WORLD_DAMAGE_BREACH, fs->holes[fs->hole_count - 1].compartment, area,
+                    (nv_world_damage_event){0, id, WORLD_DAMAGE_BREACH, fs->holes[fs->hole_count - 1].compartment, area,
                                          point})) {
         fs->hole_count--; /* no hole without its event */
         if (fresh) free(fs), w->v.flood[s] = NULL;
@@ -56,11 +56,11 @@ int nv_world_breach(world* w, uint32_t id, vec3 point, double area, nv_error* er
     return 0;
 }
 
-const compartment_set* nv_world_type_compartments(const world* w, uint32_t type) {
+const nv_compartment_set* nv_world_type_compartments(const nv_world* w, uint32_t type) {
     return type < w->type_count ? w->types[type].compartments : NULL;
 }
 
-int nv_world_set_pumps(world* w, uint32_t id, int on, nv_error* err) {
+int nv_world_set_pumps(nv_world* w, uint32_t id, int on, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "pumps: no vessel with id %u", id);
@@ -70,26 +70,26 @@ int nv_world_set_pumps(world* w, uint32_t id, int on, nv_error* err) {
     if (!(t->compartments->damage.pump_rate > 0.0))
         return nv_error_set(err, "pumps: vessel %u's type '%s' has no pumps", id, t->name);
     if (!on && !w->v.flood[s]) return 0;
-    flood_state* fs = damage_state(w, s);
+    nv_flood_state* fs = damage_state(w, s);
     if (!fs) return nv_error_fail(err, NV_ENOMEM, "pumps: out of memory");
     fs->pumping = on ? 1 : 0;
     return 0;
 }
 
-int nv_world_set_sunk_removal_depth(world* w, double depth, nv_error* err) {
+int nv_world_set_sunk_removal_depth(nv_world* w, double depth, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (nv_range_check(NV_RANGE_WORLD_SUNK_REMOVAL_DEPTH, depth, "sunk_removal_depth", err)) return -1;
     w->cfg.sunk_removal_depth = depth;
     return 0;
 }
 
-uint32_t nv_world_breached_count(const world* w) {
+uint32_t nv_world_breached_count(const nv_world* w) {
     uint32_t n = 0;
     for (uint32_t s = 0; s < w->count; s++) n += w->v.flood[s] != NULL;
     return n;
 }
 
-int nv_world_flooding(const world* w, uint32_t id, flood_state* out) {
+int nv_world_flooding(const nv_world* w, uint32_t id, nv_flood_state* out) {
     uint32_t s = world_slot_of(w, id);
     memset(out, 0, sizeof *out);
     if (s == UINT32_MAX) return -1;
@@ -97,12 +97,12 @@ int nv_world_flooding(const world* w, uint32_t id, flood_state* out) {
     return 0;
 }
 
-const flood_state* nv_world_flood_of(const world* w, uint32_t id) {
+const nv_flood_state* nv_world_flood_of(const nv_world* w, uint32_t id) {
     uint32_t s = world_slot_of(w, id);
     return s == UINT32_MAX ? NULL : w->v.flood[s];
 }
 
-uint32_t nv_world_damaged_ids(const world* w, uint32_t* ids, uint32_t cap) {
+uint32_t nv_world_damaged_ids(const nv_world* w, uint32_t* ids, uint32_t cap) {
     uint32_t n = 0;
     for (uint32_t s = 0; s < w->count; s++)
         if (w->v.flood[s]) {
@@ -114,9 +114,9 @@ uint32_t nv_world_damaged_ids(const world* w, uint32_t* ids, uint32_t cap) {
 
 /* One definition of capsized, the statics' (core/statics.c does not know
  * the world). */
-int nv_world_capsized(quat q) { return nv_statics_capsized(q); }
+int nv_world_capsized(nv_quat q) { return nv_statics_capsized(q); }
 
-const world_damage_event* nv_world_damage_events(const world* w, uint32_t* count) {
+const nv_world_damage_event* nv_world_damage_events(const nv_world* w, uint32_t* count) {
     *count = w->damage.event_count;
     return w->damage.events;
 }
@@ -124,58 +124,58 @@ const world_damage_event* nv_world_damage_events(const world* w, uint32_t* count
 /* A contact closing faster than the type's breach_speed holes vessel s at
  * the contact's point, in the compartment whose cell holds it (the point
  * lies on the skin, or a little off it: it is kept inside the cells). */
-static void damage_from_contact(world* w, uint32_t s, vec3 point, uint64_t tick) {
+static void damage_from_contact(nv_world* w, uint32_t s, nv_vec3 point, uint64_t tick) {
     const world_type* t = &w->types[w->v.type[s]];
-    const compartment_set* cs = t->compartments;
+    const nv_compartment_set* cs = t->compartments;
     if (!cs || !(cs->damage.breach_speed > 0.0) || w->v.flags[s] & WORLD_VESSEL_FROZEN) return;
     body b = world_load_body(w, s);
-    mat3 r = quat_to_mat3(b.orientation);
-    mat3 rt = m3_transpose(&r);
-    vec3 p = m3_mul_v3(&rt, v3_sub(point, b.position));
-    vec3 cell = v3(fmin(fmax(p.x, cs->x_bounds[0]), cs->x_bounds[cs->nx]), p.y,
+    nv_mat3 r = quat_to_mat3(b.orientation);
+    nv_mat3 rt = m3_transpose(&r);
+    nv_vec3 p = m3_mul_v3(&rt, v3_sub(point, b.position));
+    nv_vec3 cell = v3(fmin(fmax(p.x, cs->x_bounds[0]), cs->x_bounds[cs->nx]), p.y,
                    fmin(fmax(p.z, cs->z_bounds[0]), cs->z_bounds[cs->nz]));
     uint32_t k = nv_compartment_at(cs, cell);
-    flood_state* fs = damage_state(w, s);
-    if (k == UINT32_MAX || !fs || nv_flood_hole(cs, fs, k, p, cs->damage.breach_area, NULL)) return;
+    nv_flood_state* fs = damage_state(w, s);
+    if (k == UINT32_MAX || !fs || nv_flood_add_hole(cs, fs, k, p, cs->damage.breach_area, NULL)) return;
     world_damage* d = &w->damage;
     damage_push(&d->events, &d->event_count, &d->event_capacity,
-                (world_damage_event){tick, w->v.id[s], WORLD_DAMAGE_BREACH, k, cs->damage.breach_area, p});
+                (nv_world_damage_event){tick, w->v.id[s], WORLD_DAMAGE_BREACH, k, cs->damage.breach_area, p});
 }
 
 /* The hull's highest point is under the still water (y = 0): the bounding
  * sphere decides most cases, the vertices the rest. */
-static int damage_hull_under(const world* w, uint32_t s) {
+static int damage_hull_under(const nv_world* w, uint32_t s) {
     const world_type* t = &w->types[w->v.type[s]];
     double y = w->v.py[s];
     if (y + t->radius < 0.0) return 1;
     if (y - t->radius >= 0.0) return 0;
     body b = world_load_body(w, s);
-    mat3 r = quat_to_mat3(b.orientation);
-    const hull* h = &t->hull;
+    nv_mat3 r = quat_to_mat3(b.orientation);
+    const nv_hull* h = &t->hull;
     for (uint32_t i = 0; i < h->vertex_count; i++)
         if (y + r.m[1][0] * h->vx[i] + r.m[1][1] * h->vy[i] + r.m[1][2] * h->vz[i] >= 0.0) return 0;
     return 1;
 }
 
-static int damage_breaks(const world* w, uint32_t s, double closing) {
-    const compartment_set* cs = w->types[w->v.type[s]].compartments;
+static int damage_breaks(const nv_world* w, uint32_t s, double closing) {
+    const nv_compartment_set* cs = w->types[w->v.type[s]].compartments;
     return cs && cs->damage.breach_speed > 0.0 && closing > cs->damage.breach_speed;
 }
 
-void world_damage_step(world* w) {
+void world_damage_step(nv_world* w) {
     world_damage* d = &w->damage;
     uint64_t tick = w->tick;
     d->event_count = 0;
     for (uint32_t i = 0; i < d->pending_count; i++) {
-        world_damage_event e = d->pending[i];
+        nv_world_damage_event e = d->pending[i];
         e.tick = tick;
         damage_push(&d->events, &d->event_count, &d->event_capacity, e);
     }
     d->pending_count = 0;
     uint32_t nc;
-    const world_contact_event* contacts = nv_world_contact_events(w, &nc);
+    const nv_world_contact_event* contacts = nv_world_contact_events(w, &nc);
     for (uint32_t i = 0; i < nc; i++) {
-        const world_contact_event* c = &contacts[i];
+        const nv_world_contact_event* c = &contacts[i];
         uint32_t sa = world_slot_of(w, c->id_a);
         if (sa != UINT32_MAX && damage_breaks(w, sa, c->closing_speed)) damage_from_contact(w, sa, c->point, tick);
         uint32_t sb = c->id_b == WORLD_CONTACT_GROUND ? UINT32_MAX : world_slot_of(w, c->id_b);
@@ -184,24 +184,24 @@ void world_damage_step(world* w) {
     uint32_t removed = 0;
     for (uint32_t s = 0; s < w->count; s++) {
         uint32_t id = w->v.id[s];
-        flood_state* fs = w->v.flood[s];
+        nv_flood_state* fs = w->v.flood[s];
         for (uint64_t full = fs ? w->sv.became_full[s] : 0; full; full &= full - 1)
             damage_push(&d->events, &d->event_count, &d->event_capacity,
-                        (world_damage_event){tick, id, WORLD_DAMAGE_FULL, (uint32_t)__builtin_ctzll(full), 0.0,
+                        (nv_world_damage_event){tick, id, WORLD_DAMAGE_FULL, (uint32_t)__builtin_ctzll(full), 0.0,
                                              v3(0.0, 0.0, 0.0)});
         if (w->sv.capsized_now[s])
             damage_push(&d->events, &d->event_count, &d->event_capacity,
-                        (world_damage_event){tick, id, WORLD_DAMAGE_CAPSIZED, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});
+                        (nv_world_damage_event){tick, id, WORLD_DAMAGE_CAPSIZED, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});
         if (!fs || w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
         double depth = -w->v.py[s];
         if (!fs->sunk && nv_flood_total(fs) > 0.0 && damage_hull_under(w, s)) {
             fs->sunk = 1;
             damage_push(&d->events, &d->event_count, &d->event_capacity,
-                        (world_damage_event){tick, id, WORLD_DAMAGE_SUNK, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});
+                        (nv_world_damage_event){tick, id, WORLD_DAMAGE_SUNK, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});
         }
         if (fs->sunk && w->cfg.sunk_removal_depth > 0.0 && depth > w->cfg.sunk_removal_depth) {
             damage_push(&d->events, &d->event_count, &d->event_capacity,
-                        (world_damage_event){tick, id, WORLD_DAMAGE_REMOVED, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});
+                        (nv_world_damage_event){tick, id, WORLD_DAMAGE_REMOVED, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});
             removed++;
         }
     }
@@ -210,7 +210,7 @@ void world_damage_step(world* w) {
         if (d->events[i].kind == WORLD_DAMAGE_REMOVED) nv_world_despawn(w, d->events[i].id, NULL);
 }
 
-void world_damage_free(world* w) {
+void world_damage_free(nv_world* w) {
     free(w->damage.events);
     free(w->damage.pending);
     memset(&w->damage, 0, sizeof w->damage);

@@ -18,8 +18,8 @@
 #define GROUND_ITERATIONS 8u
 #define GROUND_RELAX_ITERATIONS 4u
 
-world_contact_params nv_world_contacts_default(void) {
-    world_contact_params p = {
+nv_world_contact_params nv_world_contacts_default(void) {
+    nv_world_contact_params p = {
         .enabled = 1,
         .ground_friction = 0.5,
         .vessel_friction = 0.3,
@@ -30,7 +30,7 @@ world_contact_params nv_world_contacts_default(void) {
     return p;
 }
 
-int nv_world_set_contacts(world* w, const world_contact_params* p, nv_error* err) {
+int nv_world_set_contacts(nv_world* w, const nv_world_contact_params* p, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     const struct {
         const char* name;
@@ -48,21 +48,21 @@ int nv_world_set_contacts(world* w, const world_contact_params* p, nv_error* err
     return 0;
 }
 
-world_contact_params nv_world_get_contacts(const world* w) { return w->ground.params; }
+nv_world_contact_params nv_world_get_contacts(const nv_world* w) { return w->ground.params; }
 
-void nv_world_set_terrain(world* w, const terrain* t) {
+void nv_world_set_terrain(nv_world* w, const nv_terrain* t) {
     WORLD_CHECK_UNLOCKED(w);
     w->ground.terrain = t;
 }
 
-const terrain* nv_world_get_terrain(const world* w) { return w->ground.terrain; }
+const nv_terrain* nv_world_get_terrain(const nv_world* w) { return w->ground.terrain; }
 
-const world_contact_event* nv_world_contact_events(const world* w, uint32_t* count) {
+const nv_world_contact_event* nv_world_contact_events(const nv_world* w, uint32_t* count) {
     *count = w->pairs.event_count;
     return w->pairs.events;
 }
 
-int world_ground_reserve(world* w, uint32_t vertex_count, nv_error* err) {
+int world_ground_reserve(nv_world* w, uint32_t vertex_count, nv_error* err) {
     if (vertex_count <= w->ground.point_capacity) return 0;
     if (!w->ground.points && !(w->ground.points = calloc(w->threads, sizeof *w->ground.points)))
         return nv_error_fail(err, NV_ENOMEM, "world: out of memory for contact points");
@@ -75,24 +75,24 @@ int world_ground_reserve(world* w, uint32_t vertex_count, nv_error* err) {
     return 0;
 }
 
-void world_ground_free(world* w) {
+void world_ground_free(nv_world* w) {
     if (w->ground.points)
         for (uint32_t i = 0; i < w->threads; i++) free(w->ground.points[i]);
     free(w->ground.points);
     w->ground.points = NULL;
 }
 
-int world_ground_near(const world* w, const world_type* t, vec3 pos, double reach) {
+int world_ground_near(const nv_world* w, const world_type* t, nv_vec3 pos, double reach) {
     if (!w->ground.terrain || !w->ground.params.enabled) return 0;
     const double r = t->radius;
     double top = nv_terrain_max_in(w->ground.terrain, pos.x - r, pos.z - r, pos.x + r, pos.z + r);
     return top > pos.y - r - reach;
 }
 
-void world_ground_mask(const world* w, const hull* h, uint32_t first, uint32_t count, vec3 pos, const mat3* r,
+void world_ground_mask(const nv_world* w, const nv_hull* h, uint32_t first, uint32_t count, nv_vec3 pos, const nv_mat3* r,
                        float* height) {
     for (uint32_t k = first; k < first + count; k++) {
-        vec3 p = v3_add(pos, hydro_vertex_offset(h, r, k));
+        nv_vec3 p = v3_add(pos, hydro_vertex_offset(h, r, k));
         float above_ground = (float)(p.y - nv_terrain_elevation(w->ground.terrain, p.x, p.z));
         /* Dry ground (above the water there): the vertex is dry, whether it
          * is above the ground or pressed into it. Above it, the height over
@@ -107,12 +107,12 @@ void world_ground_mask(const world* w, const hull* h, uint32_t first, uint32_t c
  * the ground rises above it (the vertex pass's rule: over dry ground
  * everything is dry, pressed into the ground or not). */
 typedef struct world_dry_surface {
-    water_surface base;
-    const water_surface* water;
-    const terrain* ground;
+    nv_water_surface base;
+    const nv_water_surface* water;
+    const nv_terrain* ground;
 } world_dry_surface;
 
-static size_t world_dry_sample(const water_surface* self, const water_query* q) {
+static size_t world_dry_sample(const nv_water_surface* self, const nv_water_query* q) {
     const world_dry_surface* d = (const world_dry_surface*)self;
     size_t approximate = water_sample(d->water, q);
     for (size_t k = 0; k < q->count; k++) {
@@ -125,7 +125,7 @@ static size_t world_dry_sample(const water_surface* self, const water_query* q) 
     return approximate;
 }
 
-const water_surface* world_ground_water(const world* w, const world_type* t, vec3 pos, world_dry_surface_room* room) {
+const nv_water_surface* world_ground_water(const nv_world* w, const world_type* t, nv_vec3 pos, world_dry_surface_room* room) {
     if (!world_ground_near(w, t, pos, 0.0)) return w->water.surface;
     world_dry_surface* d = (world_dry_surface*)room;
     _Static_assert(sizeof(world_dry_surface) <= sizeof(world_dry_surface_room), "world_dry_surface_room is too small");
@@ -137,13 +137,13 @@ const water_surface* world_ground_water(const world* w, const world_type* t, vec
 }
 
 /* The vertices within `reach` of the ground, as contact points. */
-static uint32_t world_ground_gather(const world* w, const hull* h, const body* b, double reach, contact_point* out) {
-    const mat3 r = body_rotation(b);
+static uint32_t world_ground_gather(const nv_world* w, const nv_hull* h, const body* b, double reach, contact_point* out) {
+    const nv_mat3 r = body_rotation(b);
     uint32_t n = 0;
     for (uint32_t k = 0; k < h->vertex_count; k++) {
-        vec3 off = hydro_vertex_offset(h, &r, k);
-        vec3 p = v3_add(b->position, off);
-        vec3 normal;
+        nv_vec3 off = hydro_vertex_offset(h, &r, k);
+        nv_vec3 p = v3_add(b->position, off);
+        nv_vec3 normal;
         double ground = nv_terrain_sample(w->ground.terrain, p.x, p.z, &normal);
         /* the distance to the ground's tangent plane under the vertex */
         double separation = (p.y - ground) * normal.y;
@@ -156,7 +156,7 @@ static uint32_t world_ground_gather(const world* w, const hull* h, const body* b
     return n;
 }
 
-static void world_ground_clear(world* w, uint32_t s) {
+static void world_ground_clear(nv_world* w, uint32_t s) {
     w->v.contact_points[s] = 0;
     w->v.penetration[s] = 0.0f;
     w->v.flags[s] &= ~(uint32_t)WORLD_VESSEL_GROUNDED;
@@ -164,10 +164,10 @@ static void world_ground_clear(world* w, uint32_t s) {
 
 /* The step's contact summary: touching points, the deepest, the flag, and
  * an event when the vessel was not on the ground the step before. */
-static void world_ground_record(world* w, uint32_t s, const body* start, const contact_point* p, uint32_t n) {
+static void world_ground_record(nv_world* w, uint32_t s, const body* start, const contact_point* p, uint32_t n) {
     uint32_t touching = 0;
     double deepest = 0.0, impulse = 0.0, closing = 0.0;
-    vec3 point = v3(0, 0, 0), normal = v3(0, 0, 0);
+    nv_vec3 point = v3(0, 0, 0), normal = v3(0, 0, 0);
     for (uint32_t k = 0; k < n; k++) {
         double j = p[k].normal_impulse;
         if (-p[k].separation > deepest) deepest = -p[k].separation;
@@ -185,7 +185,7 @@ static void world_ground_record(world* w, uint32_t s, const body* start, const c
     w->v.contact_points[s] = touching;
     w->v.flags[s] |= WORLD_VESSEL_GROUNDED;
     if (was) return;
-    world_contact_event* e = &w->sv.ground_event[s];
+    nv_world_contact_event* e = &w->sv.ground_event[s];
     e->tick = w->tick + 1;
     e->id_a = w->v.id[s];
     e->id_b = WORLD_CONTACT_GROUND;
@@ -197,7 +197,7 @@ static void world_ground_record(world* w, uint32_t s, const body* start, const c
     w->sv.ground_struck[s] = 1;
 }
 
-void world_ground_integrate(world* w, uint32_t s, uint32_t worker, body* b, vec3 force, vec3 torque) {
+void world_ground_integrate(nv_world* w, uint32_t s, uint32_t worker, body* b, nv_vec3 force, nv_vec3 torque) {
     const world_type* t = &w->types[w->v.type[s]];
     const double dt = w->dt;
     body_integrate_velocity(b, force, torque, dt);
@@ -213,7 +213,7 @@ void world_ground_integrate(world* w, uint32_t s, uint32_t worker, body* b, vec3
         world_ground_clear(w, s);
         return;
     }
-    const world_contact_params* cp = &w->ground.params;
+    const nv_world_contact_params* cp = &w->ground.params;
     double hertz = cp->hertz > 0.0 ? cp->hertz : fmin(30.0, 0.25 * w->cfg.tick_hz);
     contact_soft soft = contact_soft_make(hertz, cp->damping_ratio, dt);
     contact_params params = {.friction = cp->ground_friction,
@@ -222,8 +222,8 @@ void world_ground_integrate(world* w, uint32_t s, uint32_t worker, body* b, vec3
                              .push_speed = cp->push_speed,
                              .iterations = GROUND_ITERATIONS,
                              .relax_iterations = GROUND_RELAX_ITERATIONS};
-    vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
-    vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
+    nv_vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
+    nv_vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
     contact_body cb;
     contact_body_init(&cb, b, added_mass, added_inertia);
     contact_prepare(&cb, p, n);
@@ -238,7 +238,7 @@ void world_ground_integrate(world* w, uint32_t s, uint32_t worker, body* b, vec3
     world_ground_record(w, s, &start, p, n);
 }
 
-void world_ground_publish(world* w) {
+void world_ground_publish(nv_world* w) {
     uint32_t n = 0;
     if (w->ground.terrain)
         for (uint32_t s = 0; s < w->count; s++)

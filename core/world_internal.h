@@ -21,31 +21,31 @@ typedef struct world_block {
 } world_block;
 
 typedef struct world_type {
-    hull hull;
+    nv_hull hull;
     body body_template; /* mass, inverse mass, inertia and its inverse */
     shape shape;        /* the convex hull: contacts between vessels */
     char name[WORLD_NAME_MAX];
-    vessel_dynamics dynamics;   /* as given (hydrostatics only until set) */
+    nv_vessel_dynamics dynamics;   /* as given (hydrostatics only until set) */
     dynamics_model* model;      /* NULL: hydrostatics only, no actuators */
-    columns_model* columns;     /* NULL: no column model */
+    nv_columns_model* columns;     /* NULL: no column model */
     double float_height;        /* CG above the waterline floating upright on flat water (floater model) */
     int can_float;              /* float_height is known: the hull does not sink */
     double radius;              /* m, the farthest vertex from the CG */
-    compartment_set* compartments; /* NULL: none (cannot be breached) */
+    nv_compartment_set* compartments; /* NULL: none (cannot be breached) */
 } world_type;
 
 /* A static closed mesh vessels collide with (its convex hull). */
 typedef struct world_structure {
     shape shape;     /* about `position`, in the structure's frame */
-    vec3 position;   /* world, m */
-    mat3 rotation;   /* structure -> world: the heading about +y */
+    nv_vec3 position;   /* world, m */
+    nv_mat3 rotation;   /* structure -> world: the heading about +y */
     double heading;  /* radians */
 } world_structure;
 
 /* The ground and the contacts with it (world_ground.c). */
 typedef struct world_ground {
-    const terrain* terrain;           /* NULL: open deep sea, no contacts */
-    world_contact_params params;
+    const nv_terrain* terrain;           /* NULL: open deep sea, no contacts */
+    nv_world_contact_params params;
     struct contact_point** points;    /* per worker, point_capacity each */
     uint32_t point_capacity;          /* the most vertices of a hull type */
     uint32_t event_count;             /* compacted to the front of sv.ground_event */
@@ -74,18 +74,18 @@ typedef struct world_pairs {
     uint32_t static_body; /* the structures' shared body this step, or UINT32_MAX */
     uint32_t* body_slot;
     uint32_t slot_capacity;
-    vec3* push; /* pseudo-velocity and spin per body */
+    nv_vec3* push; /* pseudo-velocity and spin per body */
     uint32_t push_capacity;
     uint64_t *touching, *touching_next; /* id pairs (low << 32 | high) touching, sorted */
     uint32_t touching_count, touching_capacity, next_capacity;
-    world_contact_event* events; /* the step's new contacts: the ground's, then the pairs' */
+    nv_world_contact_event* events; /* the step's new contacts: the ground's, then the pairs' */
     uint32_t event_count, event_capacity;
 } world_pairs;
 
 /* Damage events (world_damage.c): the breaches made between steps wait
  * in `pending` for the next step, which puts them first in `events`. */
 typedef struct world_damage {
-    world_damage_event *events, *pending;
+    nv_world_damage_event *events, *pending;
     uint32_t event_count, event_capacity, pending_count, pending_capacity;
 } world_damage;
 
@@ -154,7 +154,7 @@ enum { WORLD_IDS_MIN_MAP = 64 };
     X(uint32_t, tri_block_count)                                                                               \
     X(uint32_t, contact_points)                 /* last step, on the ground */                                  \
     X(float, penetration)                       /* last step, the deepest below the ground, m */ \
-    X(flood_state*, flood)                      /* water and holes (naval/compartment.h), else NULL */ \
+    X(nv_flood_state*, flood)                      /* water and holes (naval/compartment.h), else NULL */ \
     X(uint32_t, handle)                         /* the vessel's entry in world_ids (not carried: bound again) */
 
 typedef struct world_vessels {
@@ -169,7 +169,7 @@ typedef struct world_vessels {
     X(uint8_t, lod_next)      /* the model the level-of-detail pass chose */ \
     X(uint32_t, floater_slot) /* slots on the floater model, in slot order */ \
     X(uint8_t, ground_struck) /* the vessel's ground_event is new this step */ \
-    X(world_contact_event, ground_event)                                      \
+    X(nv_world_contact_event, ground_event)                                      \
     X(float, pair_margin) /* m: the shape's sweep, this step's reach */      \
     X(float, pair_reach)  /* m: the swept bounding sphere; 0 takes no part */ \
     X(uint32_t, pair_body) /* the pair solver's body, or UINT32_MAX */   \
@@ -190,15 +190,15 @@ enum { WORLD_VESSEL_BYTES = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_SIZE) WORLD_SCRAT
 enum { WORLD_VESSEL_ARRAYS = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_ONE) };
 #undef WORLD_VESSEL_ONE
 
-struct world {
+struct nv_world {
     int locked; /* inside nv_world_step: the between-steps calls are refused (debug builds abort) */
-    world_config cfg;
+    nv_world_config cfg;
     double dt;
-    jobs* pool;
+    nv_jobs* pool;
     uint32_t threads;
-    world_water water;
-    vec3 wind;          /* m/s, world: the air drag's reference */
-    water_flat flat;
+    nv_world_water water;
+    nv_vec3 wind;          /* m/s, world: the air drag's reference */
+    nv_water_flat flat;
 
     world_type* types;
     uint32_t type_count;
@@ -231,7 +231,7 @@ struct world {
     double (*worker_ms)[8];  /* per worker: vertex and triangle thread time (a cache line each) */
     void** column_scratch;  /* one per worker, column_scratch_bytes each */
     size_t column_scratch_bytes;
-    world_lod lod;
+    nv_world_lod lod;
     floater_batch* floaters;  /* one per worker, FLOATER_CHUNK each */
     floater_scratch* floater_scratch;
 
@@ -243,12 +243,12 @@ struct world {
 
     uint64_t tick;
     double time;
-    world_timing timing;
+    nv_world_timing timing;
 };
 
 /* A hull small enough for one job to run both its passes, its vertex
  * heights in the worker's scratch (none kept per vessel). */
-static inline int world_hull_fuses(const world* w, const hull* h) {
+static inline int world_hull_fuses(const nv_world* w, const nv_hull* h) {
     return h->vertex_count <= w->cfg.vertex_block && h->triangle_count <= w->cfg.triangle_block;
 }
 
@@ -260,7 +260,7 @@ static inline uint32_t world_ids_home(const world_ids* t, uint32_t id) {
 }
 
 /* The live handle of a vessel id, WORLD_HANDLE_NONE when there is none. */
-static inline world_handle world_handle_of(const world* w, uint32_t id) {
+static inline world_handle world_handle_of(const nv_world* w, uint32_t id) {
     const world_ids* t = &w->ids;
     if (!t->map_capacity) return WORLD_HANDLE_NONE;
     uint32_t mask = t->map_capacity - 1;
@@ -276,7 +276,7 @@ static inline world_handle world_handle_of(const world* w, uint32_t id) {
 
 /* Slot of the vessel a handle names, UINT32_MAX when the handle is stale
  * (its vessel is gone, whatever has the entry or the slot now). */
-static inline uint32_t world_handle_slot(const world* w, world_handle h) {
+static inline uint32_t world_handle_slot(const nv_world* w, world_handle h) {
     const world_ids* t = &w->ids;
     return h.index < t->entry_count && t->entries[h.index].generation == h.generation && (h.generation & 1u)
                ? t->entries[h.index].slot
@@ -284,24 +284,24 @@ static inline uint32_t world_handle_slot(const world* w, world_handle h) {
 }
 
 /* Slot of a vessel id, UINT32_MAX when there is none. */
-static inline uint32_t world_slot_of(const world* w, uint32_t id) {
+static inline uint32_t world_slot_of(const nv_world* w, uint32_t id) {
     return world_handle_slot(w, world_handle_of(w, id));
 }
 
 /* Room for one more live id (between steps), so that world_bind_id
  * cannot fail: NV_ENOMEM else, nothing changed. */
-int world_ids_reserve(world* w, nv_error* err);
+int world_ids_reserve(nv_world* w, nv_error* err);
 /* Gives the vessel in `slot` (v.id[slot] == id, an id no live vessel has)
  * a fresh handle and maps its id to it; after world_ids_reserve. */
-void world_bind_id(world* w, uint32_t id, uint32_t slot);
+void world_bind_id(nv_world* w, uint32_t id, uint32_t slot);
 /* Frees the handle of the vessel in `slot` (its generation moves on) and
  * drops its id from the map, which may shrink. The slot is left as is. */
-void world_unbind_slot(world* w, uint32_t slot);
+void world_unbind_slot(nv_world* w, uint32_t slot);
 void world_ids_free(world_ids* t);
 
-body world_load_body(const world* w, uint32_t s);
+body world_load_body(const nv_world* w, uint32_t s);
 /* A parallel-for over [0, count) on the world's pool (or inline). */
-void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn);
+void world_run(nv_world* w, uint32_t count, uint32_t grain, nv_jobs_range_fn* fn);
 
 static inline int world_body_is_finite(const body* b) {
     return v3_is_finite(b->position) && v3_is_finite(b->velocity) && v3_is_finite(b->angular_momentum) &&
@@ -311,59 +311,59 @@ static inline int world_body_is_finite(const body* b) {
 /* world_lod.c: the automatic switches before a step's passes (a job
  * over vessels, then the switches in slot order), the forces of a vessel
  * on columns (world frame, about its CG), and the floaters' pass. */
-void world_lod_update(world* w);
-void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, vec3* force, vec3* torque,
+void world_lod_update(nv_world* w);
+void world_columns_force(nv_world* w, uint32_t s, uint32_t worker, const body* b, nv_vec3* force, nv_vec3* torque,
                          double* submerged_area);
-void world_lod_free(world* w);
+void world_lod_free(nv_world* w);
 /* Jobs over chunks of FLOATER_CHUNK floater vessels (world_floater_chunks):
  * the surface follower moves their poses, no forces. */
-uint32_t world_floater_chunks(const world* w);
+uint32_t world_floater_chunks(const nv_world* w);
 void world_floater_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker);
-int world_lod_alloc(world* w, nv_error* err);
+int world_lod_alloc(nv_world* w, nv_error* err);
 /* Room for one more player's position (between steps: the pass never
  * allocates). */
-int world_reserve_player(world* w, nv_error* err);
+int world_reserve_player(nv_world* w, nv_error* err);
 /* The floater model's reference height for a new hull type. */
-void world_lod_prepare_type(world* w, uint32_t type);
-void world_store_body(world* w, uint32_t s, const body* b);
+void world_lod_prepare_type(nv_world* w, uint32_t type);
+void world_store_body(nv_world* w, uint32_t s, const body* b);
 
 /* world_ground.c. Whether the ground can reach any vertex of the vessel at
  * pos within `reach` metres (its footprint's highest ground against its
  * lowest possible point): far from it, nothing below costs more. */
-int world_ground_near(const world* w, const world_type* t, vec3 pos, double reach);
+int world_ground_near(const nv_world* w, const world_type* t, nv_vec3 pos, double reach);
 /* The water a vessel on columns at pos floats on: the world's, or near
  * the ground the world's with none over dry ground, made in `room` (the
  * caller's: nothing is allocated). */
 typedef struct world_dry_surface_room {
     void* space[6];
 } world_dry_surface_room;
-const water_surface* world_ground_water(const world* w, const world_type* t, vec3 pos, world_dry_surface_room* room);
+const nv_water_surface* world_ground_water(const nv_world* w, const world_type* t, nv_vec3 pos, world_dry_surface_room* room);
 /* The vertex pass's heights over dry ground: above the higher of the water
  * and the ground (a vessel world_ground_near reaches). */
-void world_ground_mask(const world* w, const hull* h, uint32_t first, uint32_t count, vec3 pos, const mat3* r,
+void world_ground_mask(const nv_world* w, const nv_hull* h, uint32_t first, uint32_t count, nv_vec3 pos, const nv_mat3* r,
                        float* height);
 /* Integrates the vessel in slot s (forces in the world frame) with its
  * contacts on the ground solved between velocities and positions; sets its
  * contact fields, flag and event. */
-void world_ground_integrate(world* w, uint32_t s, uint32_t worker, body* b, vec3 force, vec3 torque);
+void world_ground_integrate(nv_world* w, uint32_t s, uint32_t worker, body* b, nv_vec3 force, nv_vec3 torque);
 /* After the integration pass: the new contacts to the front, slot order. */
-void world_ground_publish(world* w);
+void world_ground_publish(nv_world* w);
 /* Room for every vertex of a new hull type in each worker's points. */
-int world_ground_reserve(world* w, uint32_t vertex_count, nv_error* err);
-void world_ground_free(world* w);
+int world_ground_reserve(nv_world* w, uint32_t vertex_count, nv_error* err);
+void world_ground_free(nv_world* w);
 /* world_pairs.c: contacts between vessels, after the integration pass. */
-void world_pairs_step(world* w);
-void world_pairs_free(world* w);
+void world_pairs_step(nv_world* w);
+void world_pairs_free(nv_world* w);
 /* world_damage.c: after the step (unlocked): holes from contacts, the
  * step's damage events, sunk vessels removed. */
-void world_damage_step(world* w);
-void world_damage_free(world* w);
+void world_damage_step(nv_world* w);
+void world_damage_free(nv_world* w);
 
 /* The "between steps only" rule of world.h, checked in debug builds as
  * Box2D asserts world->locked: a call from inside a step (the water's
  * update hook, a job) would tear the arrays the passes are reading. */
 #ifndef NDEBUG
-void world_check_unlocked(const world* w, const char* function);
+void world_check_unlocked(const nv_world* w, const char* function);
 #define WORLD_CHECK_UNLOCKED(w) world_check_unlocked((w), __func__)
 #else
 #define WORLD_CHECK_UNLOCKED(w) ((void)(w))

@@ -9,17 +9,17 @@
 #include "naval/statics.h"
 #include "world_internal.h"
 
-world_lod nv_world_lod_default(void) {
-    world_lod l = {.enabled = 0, .mesh_within = 300.0, .columns_within = 1500.0, .hysteresis = 0.1};
+nv_world_lod nv_world_lod_default(void) {
+    nv_world_lod l = {.enabled = 0, .mesh_within = 300.0, .columns_within = 1500.0, .hysteresis = 0.1};
     return l;
 }
 
-int nv_world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err) {
+int nv_world_set_type_columns(nv_world* w, uint32_t type, const struct nv_columns_set* columns, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
     world_type* t = &w->types[type];
-    columns_model* m = calloc(1, sizeof *m);
+    nv_columns_model* m = calloc(1, sizeof *m);
     if (!m) return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory", t->name);
     if (nv_columns_model_create(m, columns, t->hull.body.cg, err)) {
         free(m);
@@ -54,18 +54,18 @@ int nv_world_set_type_columns(world* w, uint32_t type, const struct columns_set*
     return 0;
 }
 
-int nv_world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err) {
+int nv_world_build_type_columns(nv_world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no hull type %u (the world has %u)", type, w->type_count);
-    const hull* h = &w->types[type].hull;
-    mesh m;
+    const nv_hull* h = &w->types[type].hull;
+    nv_mesh m;
     if (nv_hull_to_mesh(h, &m, err)) return -1;
-    columns_build_options o = nv_columns_build_options_default();
+    nv_columns_build_options o = nv_columns_build_options_default();
     o.nx = nx;
     o.nz = nz;
     o.mass = h->body.mass;
-    columns_set set;
+    nv_columns_set set;
     int rc = nv_columns_build(&m, &o, &set, err);
     nv_mesh_free(&m);
     if (rc) return nv_error_prefix(err, "hull type '%s' columns", w->types[type].name);
@@ -74,7 +74,7 @@ int nv_world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t n
     return rc;
 }
 
-int world_lod_alloc(world* w, nv_error* err) {
+int world_lod_alloc(nv_world* w, nv_error* err) {
     w->floaters = calloc(w->threads, sizeof *w->floaters);
     w->floater_scratch = calloc(w->threads, sizeof *w->floater_scratch);
     if (!w->floaters || !w->floater_scratch) return nv_error_fail(err, NV_ENOMEM, "world: out of memory");
@@ -84,7 +84,7 @@ int world_lod_alloc(world* w, nv_error* err) {
     return 0;
 }
 
-int world_reserve_player(world* w, nv_error* err) {
+int world_reserve_player(nv_world* w, nv_error* err) {
     if (w->player_total < w->player_capacity) return 0;
     uint32_t cap = w->player_capacity ? 2 * w->player_capacity : 16;
     double* x = realloc(w->player_x, cap * sizeof *x);
@@ -96,7 +96,7 @@ int world_reserve_player(world* w, nv_error* err) {
     return 0;
 }
 
-void world_lod_free(world* w) {
+void world_lod_free(nv_world* w) {
     if (w->floaters)
         for (uint32_t i = 0; i < w->threads; i++) floater_batch_free(&w->floaters[i]);
     free(w->floaters);
@@ -116,7 +116,7 @@ void world_lod_free(world* w) {
 /* The slot's model becomes `m`; the body state carries over untouched, so
  * the pose never jumps. Slamming memory is from the mesh model's last
  * step: stale after a spell on another model, so it restarts from rest. */
-static void world_switch_model(world* w, uint32_t s, world_model m) {
+static void world_switch_model(nv_world* w, uint32_t s, nv_world_model m) {
     if (w->v.model[s] == (uint32_t)m) return;
     if (m == WORLD_MODEL_MESH && w->v.slam[s])
         memset(w->v.slam[s], 0, w->types[w->v.type[s]].hull.triangle_count * sizeof(uint16_t));
@@ -124,7 +124,7 @@ static void world_switch_model(world* w, uint32_t s, world_model m) {
     w->blocks_dirty = 1;
 }
 
-void world_lod_prepare_type(world* w, uint32_t type) {
+void world_lod_prepare_type(nv_world* w, uint32_t type) {
     world_type* t = &w->types[type];
     nv_error err;
     double y;
@@ -133,7 +133,7 @@ void world_lod_prepare_type(world* w, uint32_t type) {
     t->float_height = t->can_float ? y : 0.0;
 }
 
-int nv_world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err) {
+int nv_world_set_vessel_model(nv_world* w, uint32_t id, nv_world_model model, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
@@ -150,7 +150,7 @@ int nv_world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error
     return 0;
 }
 
-int nv_world_set_player(world* w, uint32_t id, int player, nv_error* err) {
+int nv_world_set_player(nv_world* w, uint32_t id, int player, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "no vessel with id %u", id);
@@ -166,7 +166,7 @@ int nv_world_set_player(world* w, uint32_t id, int player, nv_error* err) {
     return 0;
 }
 
-void nv_world_set_lod(world* w, const world_lod* lod) {
+void nv_world_set_lod(nv_world* w, const nv_world_lod* lod) {
     WORLD_CHECK_UNLOCKED(w);
     if (!lod)
         w->lod.enabled = 0;
@@ -179,7 +179,7 @@ void nv_world_set_lod(world* w, const world_lod* lod) {
 
 /* The model a vessel at distance d from the nearest player should have,
  * from the one it has (the hysteresis only delays moving to cheaper). */
-static world_model world_lod_pick(const world_lod* l, world_model now, double d, int has_columns, int can_float) {
+static nv_world_model world_lod_pick(const nv_world_lod* l, nv_world_model now, double d, int has_columns, int can_float) {
     double k = 1.0 + l->hysteresis;
     double mesh_edge = now == WORLD_MODEL_MESH ? l->mesh_within * k : l->mesh_within;
     if (d < mesh_edge) return WORLD_MODEL_MESH;
@@ -193,7 +193,7 @@ static world_model world_lod_pick(const world_lod* l, world_model now, double d,
  * the poses only, writes its own slot of lod_next. */
 static void world_lod_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
-    world* w = ctx;
+    nv_world* w = ctx;
     const world_vessels* v = &w->v;
     const double *qx = w->player_x, *qz = w->player_z;
     uint32_t players = w->player_gathered;
@@ -208,7 +208,7 @@ static void world_lod_job(void* ctx, uint32_t begin, uint32_t end, uint32_t work
             best = d2 < best ? d2 : best;
         }
         const world_type* t = &w->types[v->type[s]];
-        world_model m = world_lod_pick(&w->lod, (world_model)v->model[s], sqrt(best), t->columns != NULL, t->can_float);
+        nv_world_model m = world_lod_pick(&w->lod, (nv_world_model)v->model[s], sqrt(best), t->columns != NULL, t->can_float);
         /* a floater has no body to hold on the ground: near it, a rigid
          * model, so distant traffic does not sail through land */
         if (m == WORLD_MODEL_FLOATER && world_ground_near(w, t, v3(x, v->py[s], z), WORLD_LOD_GROUND_REACH))
@@ -219,7 +219,7 @@ static void world_lod_job(void* ctx, uint32_t begin, uint32_t end, uint32_t work
     }
 }
 
-void world_lod_update(world* w) {
+void world_lod_update(nv_world* w) {
     if (!w->lod.enabled) return;
     const world_vessels* v = &w->v;
     /* O(vessels x players) in the jobs: players are few (one per game
@@ -233,24 +233,24 @@ void world_lod_update(world* w) {
         }
     w->player_gathered = n;
     world_run(w, w->count, 256, world_lod_job);
-    for (uint32_t s = 0; s < w->count; s++) world_switch_model(w, s, (world_model)w->sv.lod_next[s]);
+    for (uint32_t s = 0; s < w->count; s++) world_switch_model(w, s, (nv_world_model)w->sv.lod_next[s]);
 }
 
-void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, vec3* force, vec3* torque,
+void world_columns_force(nv_world* w, uint32_t s, uint32_t worker, const body* b, nv_vec3* force, nv_vec3* torque,
                          double* submerged_area) {
-    const columns_model* m = w->types[w->v.type[s]].columns;
+    const nv_columns_model* m = w->types[w->v.type[s]].columns;
     float surface, vertical = 0.0f;
     double px = b->position.x, pz = b->position.z;
-    water_query q = {.count = 1, .x = &px, .z = &pz, .height = &surface, .vertical_velocity = &vertical};
+    nv_water_query q = {.count = 1, .x = &px, .z = &pz, .height = &surface, .vertical_velocity = &vertical};
     water_sample(w->water.surface, &q);
-    columns_pose pose = {.position = b->position,
+    nv_columns_pose pose = {.position = b->position,
                          .rotation = quat_to_mat3(b->orientation),
                          .velocity = b->velocity,
                          .angular_velocity = b->angular_velocity,
                          .water_velocity = v3(0.0, isfinite(vertical) ? vertical : 0.0, 0.0)};
-    columns_result r;
+    nv_columns_result r;
     world_dry_surface_room room;
-    const water_surface* water = world_ground_water(w, &w->types[w->v.type[s]], b->position, &room);
+    const nv_water_surface* water = world_ground_water(w, &w->types[w->v.type[s]], b->position, &room);
     if (nv_columns_force(m, &pose, water, w->cfg.water_density, w->cfg.gravity, w->column_scratch[worker],
                          w->column_scratch_bytes, &r)) {
         /* scratch sized for the largest model at creation: cannot happen;
@@ -269,9 +269,9 @@ void world_columns_force(world* w, uint32_t s, uint32_t worker, const body* b, v
  * at float_height under the CG), heave velocity, heel and trim. Its state
  * lives in the vessel's own pose and velocities, so a switch back to a
  * rigid-body model continues from there. */
-static floater world_floater_from(const world* w, const body* b, double float_height) {
-    mat3 r = quat_to_mat3(b->orientation);
-    vec3 fwd = m3_mul_v3(&r, v3(1, 0, 0)), up = m3_mul_v3(&r, v3(0, 1, 0));
+static floater world_floater_from(const nv_world* w, const body* b, double float_height) {
+    nv_mat3 r = quat_to_mat3(b->orientation);
+    nv_vec3 fwd = m3_mul_v3(&r, v3(1, 0, 0)), up = m3_mul_v3(&r, v3(0, 1, 0));
     double yaw_rate = b->angular_velocity.y;
     floater f = floater_make(b->position.x + b->velocity.x * w->dt, b->position.y - float_height,
                              b->position.z + b->velocity.z * w->dt, atan2(-fwd.z, fwd.x) + yaw_rate * w->dt);
@@ -281,13 +281,13 @@ static floater world_floater_from(const world* w, const body* b, double float_he
     return f;
 }
 
-uint32_t world_floater_chunks(const world* w) { return (w->floater_count + FLOATER_CHUNK - 1) / FLOATER_CHUNK; }
+uint32_t world_floater_chunks(const nv_world* w) { return (w->floater_count + FLOATER_CHUNK - 1) / FLOATER_CHUNK; }
 
 /* Chunks are fixed runs of the slot-ordered floater list, whatever the
  * thread count: each one is a water query of its own, so the state does
  * not depend on how the chunks were shared out. */
 void world_floater_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    world* w = ctx;
+    nv_world* w = ctx;
     world_vessels* v = &w->v;
     floater_batch* fb = &w->floaters[worker];
     for (uint32_t c = begin; c < end; c++) {
@@ -305,8 +305,8 @@ void world_floater_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker)
             uint32_t s = w->sv.floater_slot[first + k];
             body b = world_load_body(w, s);
             double yaw_rate = b.angular_velocity.y;
-            vec3 pos;
-            quat q;
+            nv_vec3 pos;
+            nv_quat q;
             floater_batch_pose(fb, k, &pos, &q);
             b.position = v3(pos.x, pos.y + w->types[v->type[s]].float_height, pos.z);
             b.orientation = q;

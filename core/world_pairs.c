@@ -26,7 +26,7 @@
 #define PAIR_PUSH_RATE 0.2    /* of an overlap removed per step */
 #define PAIR_BOUNCE_SPEED 1.0 /* m/s: slower impacts do not bounce */
 
-int nv_world_add_structure(world* w, const mesh* m, vec3 position, double heading, uint32_t* index, nv_error* err) {
+int nv_world_add_structure(nv_world* w, const nv_mesh* m, nv_vec3 position, double heading, uint32_t* index, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (!v3_is_finite(position) || !isfinite(heading))
         return nv_error_set(err, "structure: position and heading must be finite");
@@ -48,9 +48,9 @@ int nv_world_add_structure(world* w, const mesh* m, vec3 position, double headin
     return 0;
 }
 
-uint32_t nv_world_structure_count(const world* w) { return w->structure_count; }
+uint32_t nv_world_structure_count(const nv_world* w) { return w->structure_count; }
 
-uint64_t nv_world_structure_fingerprint(const world* w, uint32_t k) {
+uint64_t nv_world_structure_fingerprint(const nv_world* w, uint32_t k) {
     if (k >= w->structure_count) return 0;
     const world_structure* st = &w->structures[k];
     uint64_t h = 0xcbf29ce484222325ull;
@@ -62,7 +62,7 @@ uint64_t nv_world_structure_fingerprint(const world* w, uint32_t k) {
     return h;
 }
 
-void world_pairs_free(world* w) {
+void world_pairs_free(nv_world* w) {
     for (uint32_t k = 0; k < w->structure_count; k++) shape_free(&w->structures[k].shape);
     free(w->structures);
     w->structures = NULL;
@@ -89,7 +89,7 @@ void world_pairs_free(world* w) {
 
 /* The solver's body of entity e (made on first use, in pair order); every
  * structure shares one body that nothing moves. */
-static uint32_t pairs_body(world* w, uint32_t e) {
+static uint32_t pairs_body(nv_world* w, uint32_t e) {
     world_pairs* p = &w->pairs;
     if (e >= w->count) {
         if (p->static_body != UINT32_MAX) return p->static_body;
@@ -102,8 +102,8 @@ static uint32_t pairs_body(world* w, uint32_t e) {
     if (w->sv.pair_body[e] != UINT32_MAX) return w->sv.pair_body[e];
     const world_type* t = &w->types[w->v.type[e]];
     body b = world_load_body(w, e);
-    vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
-    vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
+    nv_vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
+    nv_vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
     uint32_t k = p->body_count++;
     contact_body_init(&p->bodies[k], &b, added_mass, added_inertia);
     p->body_slot[k] = e;
@@ -112,12 +112,12 @@ static uint32_t pairs_body(world* w, uint32_t e) {
     return k;
 }
 
-static void pairs_prepare(world* w, world_pair* c, double restitution) {
+static void pairs_prepare(nv_world* w, world_pair* c, double restitution) {
     world_pairs* p = &w->pairs;
     c->ba = pairs_body(w, c->a);
     c->bb = pairs_body(w, c->b);
     const contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    vec3 n = c->normal;
+    nv_vec3 n = c->normal;
     contact_tangents(n, c->tangent);
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
@@ -136,7 +136,7 @@ static void pairs_prepare(world* w, world_pair* c, double restitution) {
 
 static void pairs_solve_one(world_pairs* p, world_pair* c, double friction, double inv_dt) {
     contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    vec3 n = c->normal;
+    nv_vec3 n = c->normal;
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
         /* normal: a gap may close this step and no more; touching, no
@@ -153,11 +153,11 @@ static void pairs_solve_one(world_pairs* p, world_pair* c, double friction, doub
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
         /* friction against the sliding velocity, within the cone */
-        vec3 dv = v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra));
+        nv_vec3 dv = v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra));
         double t0 = q->tangent_impulse[0] - q->tangent_mass[0] * v3_dot(dv, c->tangent[0]);
         double t1 = q->tangent_impulse[1] - q->tangent_mass[1] * v3_dot(dv, c->tangent[1]);
         contact_clamp_cone(&t0, &t1, friction * q->normal_impulse);
-        vec3 jt = v3_add(v3_scale(c->tangent[0], t0 - q->tangent_impulse[0]),
+        nv_vec3 jt = v3_add(v3_scale(c->tangent[0], t0 - q->tangent_impulse[0]),
                          v3_scale(c->tangent[1], t1 - q->tangent_impulse[1]));
         q->tangent_impulse[0] = t0, q->tangent_impulse[1] = t1;
         contact_apply(A, q->ra, v3_scale(jt, -1.0));
@@ -170,7 +170,7 @@ static void pairs_solve_one(world_pairs* p, world_pair* c, double friction, doub
  * the contact first holds, then it bounces). */
 static void pairs_bounce_one(world_pairs* p, world_pair* c) {
     contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    vec3 n = c->normal;
+    nv_vec3 n = c->normal;
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
         if (!(q->bounce > 0.0) || !(q->normal_impulse > 0.0)) continue;
@@ -189,9 +189,9 @@ static void pairs_bounce_one(world_pairs* p, world_pair* c) {
  * then forgotten, so pushing apart never becomes momentum. */
 static void pairs_push_one(world_pairs* p, world_pair* c, double push_speed, double inv_dt) {
     const contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    vec3 *va = &p->push[2 * c->ba], *wa = &p->push[2 * c->ba + 1];
-    vec3 *vb = &p->push[2 * c->bb], *wb = &p->push[2 * c->bb + 1];
-    vec3 n = c->normal;
+    nv_vec3 *va = &p->push[2 * c->ba], *wa = &p->push[2 * c->ba + 1];
+    nv_vec3 *vb = &p->push[2 * c->bb], *wb = &p->push[2 * c->bb + 1];
+    nv_vec3 n = c->normal;
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
         double overlap = -q->separation - PAIR_SLOP;
@@ -202,7 +202,7 @@ static void pairs_push_one(world_pairs* p, world_pair* c, double push_speed, dou
         double total = fmax(q->push_impulse + j, 0.0);
         j = total - q->push_impulse;
         q->push_impulse = total;
-        vec3 jn = v3_scale(n, j);
+        nv_vec3 jn = v3_scale(n, j);
         *va = v3_sub(*va, m3_mul_v3(&A->inverse_mass, jn));
         *wa = v3_sub(*wa, m3_mul_v3(&A->inverse_inertia, m3_mul_v3(&A->momentum_response, v3_cross(q->ra, jn))));
         *vb = v3_add(*vb, m3_mul_v3(&B->inverse_mass, jn));
@@ -215,7 +215,7 @@ static void pairs_push_one(world_pairs* p, world_pair* c, double push_speed, dou
 /* The pair by ids: (low << 32 | high) for two vessels; a vessel and
  * structure k as (id << 32 | UINT32_MAX - k), past any vessel id a world
  * reaches. */
-static inline uint64_t pairs_id_key(const world* w, const world_pair* c) {
+static inline uint64_t pairs_id_key(const nv_world* w, const world_pair* c) {
     uint32_t ia = w->v.id[c->a];
     if (c->b >= w->count) return (uint64_t)ia << 32 | (UINT32_MAX - (c->b - w->count));
     uint32_t ib = w->v.id[c->b];
@@ -241,7 +241,7 @@ static int pairs_u64_compare(const void* a, const void* b) {
 
 /* The pair's step: whether it pushed, its impulse, the impulse-weighted
  * point, the fastest closing point and the deepest overlap. */
-static double pairs_summary(const world_pair* c, vec3* point, double* closing, double* overlap) {
+static double pairs_summary(const world_pair* c, nv_vec3* point, double* closing, double* overlap) {
     double impulse = 0.0;
     *point = v3(0, 0, 0);
     *closing = 0.0;
@@ -258,7 +258,7 @@ static double pairs_summary(const world_pair* c, vec3* point, double* closing, d
     return impulse;
 }
 
-static void pairs_record(world* w) {
+static void pairs_record(nv_world* w) {
     world_pairs* p = &w->pairs;
     uint32_t touching = 0;
     for (uint32_t i = 0; i < p->pair_count; i++) touching += p->pairs[i].count > 0;
@@ -274,7 +274,7 @@ static void pairs_record(world* w) {
     for (uint32_t i = 0; i < p->pair_count; i++) {
         const world_pair* c = &p->pairs[i];
         if (!c->count) continue;
-        vec3 point;
+        nv_vec3 point;
         double closing, overlap, impulse = pairs_summary(c, &point, &closing, &overlap);
         if (overlap > w->v.penetration[c->a]) w->v.penetration[c->a] = (float)overlap;
         if (c->b < w->count && overlap > w->v.penetration[c->b]) w->v.penetration[c->b] = (float)overlap;
@@ -284,7 +284,7 @@ static void pairs_record(world* w) {
         w->v.contact_points[c->a]++;
         if (c->b < w->count) w->v.contact_points[c->b]++;
         if (pairs_was_touching(p, key)) continue;
-        world_contact_event* ev = &p->events[e++];
+        nv_world_contact_event* ev = &p->events[e++];
         ev->tick = w->tick + 1;
         ev->id_a = w->v.id[c->a];
         ev->id_b = c->b < w->count ? w->v.id[c->b] : WORLD_CONTACT_GROUND;
@@ -305,10 +305,10 @@ static void pairs_record(world* w) {
 
 /* ---- the pass ----------------------------------------------------------- */
 
-void world_pairs_step(world* w) {
+void world_pairs_step(nv_world* w) {
     world_pairs* p = &w->pairs;
     p->event_count = 0;
-    const world_contact_params* cp = &w->ground.params;
+    const nv_world_contact_params* cp = &w->ground.params;
     if (!cp->enabled || pairs_broadphase(w)) p->pair_count = 0;
     world_run(w, p->pair_count, 16, pairs_narrow_job);
     uint32_t touching = 0;
@@ -343,7 +343,7 @@ void world_pairs_step(world* w) {
             body b = world_load_body(w, s);
             contact_body_store(&p->bodies[k], &b);
             b.position = v3_madd(b.position, p->push[2 * k], w->dt);
-            vec3 spin = p->push[2 * k + 1];
+            nv_vec3 spin = p->push[2 * k + 1];
             double angle = v3_length(spin) * w->dt;
             if (angle > 0.0) b.orientation = quat_normalize(quat_mul(quat_from_axis_angle(spin, angle), b.orientation));
             world_store_body(w, s, &b);

@@ -15,7 +15,7 @@
 #define PAIR_FEATURE 0.1 /* m: corners this near a shape's extreme along the normal face the other */
 
 typedef struct pair_point {
-    vec3 ra, rb;       /* from each CG to the point */
+    nv_vec3 ra, rb;       /* from each CG to the point */
     double separation; /* m along the normal; < 0 overlapping */
     double normal_mass, tangent_mass[2];
     double normal_impulse, tangent_impulse[2], push_impulse;
@@ -27,14 +27,14 @@ typedef struct world_pair {
     uint32_t a, b;   /* slots, a < b */
     uint32_t count;  /* contact points; 0: apart */
     uint32_t ba, bb; /* indices into the solver's bodies */
-    vec3 normal;     /* unit, from a to b */
-    vec3 tangent[2];
-    vec3 point[PAIR_POINTS]; /* world */
+    nv_vec3 normal;     /* unit, from a to b */
+    nv_vec3 tangent[2];
+    nv_vec3 point[PAIR_POINTS]; /* world */
     pair_point p[PAIR_POINTS];
 } world_pair;
 
 /* The position of entity e: vessel slot e, or structure e - count. */
-static inline vec3 pairs_position(const world* w, uint32_t e) {
+static inline nv_vec3 pairs_position(const nv_world* w, uint32_t e) {
     return e >= w->count ? w->structures[e - w->count].position : v3(w->v.px[e], w->v.py[e], w->v.pz[e]);
 }
 
@@ -49,7 +49,7 @@ typedef struct pairs_entity {
 int pairs_reserve(void** p, uint32_t* capacity, size_t size, uint64_t n);
 /* The candidate pairs in slot order into w->pairs (pair_count); -1 when
  * out of memory. Sets each vessel's reach (sv.pair_margin, pair_reach). */
-int pairs_broadphase(world* w);
+int pairs_broadphase(nv_world* w);
 /* Jobs over the candidates: each one's normal and contact points (count 0
  * when apart). */
 void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker);

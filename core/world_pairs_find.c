@@ -48,7 +48,7 @@ static int pairs_reserve_sorted(world_pairs* p, uint32_t n) {
 
 /* ---- broadphase --------------------------------------------------------- */
 
-static inline int world_pairs_takes_part(const world* w, uint32_t s) {
+static inline int world_pairs_takes_part(const nv_world* w, uint32_t s) {
     return !(w->v.flags[s] & WORLD_VESSEL_FROZEN) && w->v.model[s] != WORLD_MODEL_FLOATER;
 }
 
@@ -63,7 +63,7 @@ static inline uint32_t pairs_cell_of(const world_pairs* p, double x, double z) {
  * with the cells ahead of it (+x; and -x, 0, +x one row on): every pair of
  * neighbouring cells once. Two structures never pair. Writes them to out
  * when it is not NULL. */
-static uint32_t pairs_scan(const world* w, uint32_t i, uint64_t* out) {
+static uint32_t pairs_scan(const nv_world* w, uint32_t i, uint64_t* out) {
     const world_pairs* p = &w->pairs;
     const pairs_entity* ea = &p->ent[p->slots[i]];
     const uint32_t a = ea->id, cell = p->cell_of[i];
@@ -97,13 +97,13 @@ static uint32_t pairs_scan(const world* w, uint32_t i, uint64_t* out) {
 
 static void pairs_count_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
-    world* w = ctx;
+    nv_world* w = ctx;
     for (uint32_t i = begin; i < end; i++) w->pairs.pair_first[i] = pairs_scan(w, i, NULL);
 }
 
 static void pairs_fill_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
-    world* w = ctx;
+    nv_world* w = ctx;
     for (uint32_t i = begin; i < end; i++) pairs_scan(w, i, w->pairs.keys + w->pairs.pair_first[i]);
 }
 
@@ -130,7 +130,7 @@ static void pairs_sort_keys(world_pairs* p, uint32_t n) {
  * entities are counted into their cells (entity order within a cell).
  * p->ent holds the n entities taking part, in entity order
  * (pairs_broadphase); the sorted entries point into it. */
-static int pairs_grid(world* w, uint32_t n, double widest) {
+static int pairs_grid(nv_world* w, uint32_t n, double widest) {
     world_pairs* p = &w->pairs;
     const pairs_entity* ent = p->ent;
     double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
@@ -175,7 +175,7 @@ static int pairs_grid(world* w, uint32_t n, double widest) {
  * move) and swept bounding sphere; 0 for those that take no part. */
 static void pairs_reach_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
-    world* w = ctx;
+    nv_world* w = ctx;
     for (uint32_t s = begin; s < end; s++) {
         w->sv.pair_reach[s] = 0.0f;
         if (!world_pairs_takes_part(w, s)) continue;
@@ -189,7 +189,7 @@ static void pairs_reach_job(void* ctx, uint32_t begin, uint32_t end, uint32_t wo
     }
 }
 
-int pairs_broadphase(world* w) {
+int pairs_broadphase(nv_world* w) {
     world_pairs* p = &w->pairs;
     p->pair_count = 0;
     world_run(w, w->count, 1024, pairs_reach_job);
@@ -236,13 +236,13 @@ int pairs_broadphase(world* w) {
 
 /* ---- narrowphase -------------------------------------------------------- */
 
-static shape_pose pairs_pose(const world* w, uint32_t e) {
+static shape_pose pairs_pose(const nv_world* w, uint32_t e) {
     if (e >= w->count) {
         const world_structure* st = &w->structures[e - w->count];
         shape_pose pose = {&st->shape, st->position, st->rotation, 0.0};
         return pose;
     }
-    quat q = {w->v.qw[e], w->v.qx[e], w->v.qy[e], w->v.qz[e]};
+    nv_quat q = {w->v.qw[e], w->v.qx[e], w->v.qy[e], w->v.qz[e]};
     shape_pose pose = {&w->types[w->v.type[e]].shape, v3(w->v.px[e], w->v.py[e], w->v.pz[e]), quat_to_mat3(q),
                        w->sv.pair_margin[e]};
     return pose;
@@ -250,7 +250,7 @@ static shape_pose pairs_pose(const world* w, uint32_t e) {
 
 /* A candidate point of the manifold. */
 typedef struct pair_candidate {
-    vec3 point;
+    nv_vec3 point;
     double separation;
 } pair_candidate;
 
@@ -258,29 +258,29 @@ typedef struct pair_candidate {
  * from's extreme), each with its gap to to's extreme plane, kept when its
  * projection on that plane lies on `to` (within the tolerance) and the gap
  * is within reach. */
-static uint32_t pairs_face_points(const shape_pose* from, const shape_pose* to, vec3 n, double reach,
+static uint32_t pairs_face_points(const shape_pose* from, const shape_pose* to, nv_vec3 n, double reach,
                                   pair_candidate* out, uint32_t n_out) {
     const shape* sf = from->shape;
     double top = -INFINITY, plane = INFINITY;
     for (uint32_t k = 0; k < sf->count; k++) {
-        vec3 w = v3_add(from->position, m3_mul_v3(&from->rotation,
+        nv_vec3 w = v3_add(from->position, m3_mul_v3(&from->rotation,
                                                   v3(sf->points[3 * k], sf->points[3 * k + 1], sf->points[3 * k + 2])));
         top = fmax(top, v3_dot(w, n));
     }
     const shape* st = to->shape;
     for (uint32_t k = 0; k < st->count; k++) {
-        vec3 w = v3_add(to->position,
+        nv_vec3 w = v3_add(to->position,
                         m3_mul_v3(&to->rotation, v3(st->points[3 * k], st->points[3 * k + 1], st->points[3 * k + 2])));
         plane = fmin(plane, v3_dot(w, n));
     }
     for (uint32_t k = 0; k < sf->count && n_out < PAIR_CANDIDATES; k++) {
-        vec3 w = v3_add(from->position, m3_mul_v3(&from->rotation,
+        nv_vec3 w = v3_add(from->position, m3_mul_v3(&from->rotation,
                                                   v3(sf->points[3 * k], sf->points[3 * k + 1], sf->points[3 * k + 2])));
         double h = v3_dot(w, n);
         if (h < top - PAIR_FEATURE) continue;
         double gap = plane - h;
         if (!(gap < reach)) continue;
-        vec3 q = v3_madd(w, n, gap);
+        nv_vec3 q = v3_madd(w, n, gap);
         if (shape_outside(to, q) > PAIR_FEATURE) continue;
         out[n_out].point = v3_madd(w, n, 0.5 * gap);
         out[n_out].separation = gap;
@@ -305,13 +305,13 @@ static uint32_t pairs_reduce(const pair_candidate* c, uint32_t n, uint32_t* pick
         for (uint32_t i = 0; i < n; i++) {
             double d = INFINITY;
             for (uint32_t j = 0; j < k; j++) {
-                vec3 e = v3_sub(c[i].point, c[pick[j]].point);
+                nv_vec3 e = v3_sub(c[i].point, c[pick[j]].point);
                 d = fmin(d, v3_dot(e, e));
             }
             if (k == 2) { /* the farthest from the line of the first two */
-                vec3 u = v3_sub(c[pick[1]].point, c[pick[0]].point), e = v3_sub(c[i].point, c[pick[0]].point);
+                nv_vec3 u = v3_sub(c[pick[1]].point, c[pick[0]].point), e = v3_sub(c[i].point, c[pick[0]].point);
                 double uu = v3_dot(u, u);
-                vec3 off = uu > 0.0 ? v3_madd(e, u, -v3_dot(e, u) / uu) : e;
+                nv_vec3 off = uu > 0.0 ? v3_madd(e, u, -v3_dot(e, u) / uu) : e;
                 d = fmin(d, v3_dot(off, off));
             }
             if (d > best) best = d, at = i;
@@ -324,13 +324,13 @@ static uint32_t pairs_reduce(const pair_candidate* c, uint32_t n, uint32_t* pick
 
 void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
-    world* w = ctx;
+    nv_world* w = ctx;
     for (uint32_t i = begin; i < end; i++) {
         world_pair* c = &w->pairs.pairs[i];
         c->count = 0;
         shape_pose a = pairs_pose(w, c->a), b = pairs_pose(w, c->b);
         double depth;
-        vec3 point;
+        nv_vec3 point;
         if (shape_penetration(&a, &b, &depth, &c->normal, &point) != 0) continue;
         /* the swept shapes overlap by depth: the hulls' own gap is the sum
          * of the sweeps less that */

@@ -22,17 +22,17 @@ typedef struct place_box {
     double r; /* the rectangle's circumradius: far boxes pass on it alone */
 } place_box;
 
-static place_box place_box_of(const world_type* t, vec3 p, quat q) {
-    vec3 bow = quat_rotate(q, v3(1.0, 0.0, 0.0));
+static place_box place_box_of(const world_type* t, nv_vec3 p, nv_quat q) {
+    nv_vec3 bow = quat_rotate(q, v3(1.0, 0.0, 0.0));
     double len = hypot(bow.x, bow.z);
     place_box b = {0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0};
     if (len > 1e-9) b.ux = bow.x / len, b.uz = bow.z / len;
     double lo_u = INFINITY, hi_u = -INFINITY, lo_v = INFINITY, hi_v = -INFINITY;
     for (int c = 0; c < 8; c++) {
-        vec3 corner = v3(c & 1 ? t->hull.bounds_max[0] : t->hull.bounds_min[0],
+        nv_vec3 corner = v3(c & 1 ? t->hull.bounds_max[0] : t->hull.bounds_min[0],
                          c & 2 ? t->hull.bounds_max[1] : t->hull.bounds_min[1],
                          c & 4 ? t->hull.bounds_max[2] : t->hull.bounds_min[2]);
-        vec3 d = quat_rotate(q, corner);
+        nv_vec3 d = quat_rotate(q, corner);
         double u = d.x * b.ux + d.z * b.uz, v = -d.x * b.uz + d.z * b.ux;
         lo_u = fmin(lo_u, u), hi_u = fmax(hi_u, u), lo_v = fmin(lo_v, v), hi_v = fmax(hi_v, v);
     }
@@ -74,14 +74,14 @@ static int place_circle_clear(const place_box* b, double x, double z, double r, 
 
 /* The ground under the footprint's axis-aligned bounds stays below the
  * keel of a hull floating upright there, by `margin`. */
-static int place_dry(const world* w, const place_box* b, double keel, double margin) {
-    const terrain* t = w->ground.terrain;
+static int place_dry(const nv_world* w, const place_box* b, double keel, double margin) {
+    const nv_terrain* t = w->ground.terrain;
     if (!t) return 0;
     double ex = place_reach(b, 1.0, 0.0), ez = place_reach(b, 0.0, 1.0);
     return nv_terrain_max_in(t, b->cx - ex, b->cz - ez, b->cx + ex, b->cz + ez) > keel - margin;
 }
 
-int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, double heading, double reach,
+int nv_world_find_free_water(const nv_world* w, uint32_t type, double x, double z, double heading, double reach,
                              double margin, double* out_x, double* out_z, uint32_t* tried, nv_error* err) {
     if (tried) *tried = 0;
     if (type >= w->type_count)
@@ -95,7 +95,7 @@ int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, 
     /* Upright on flat water: the keel's depth. A type that does not float
      * is placed as if its CG were at the waterline. */
     const double keel = (t->can_float ? t->float_height : 0.0) + (double)t->hull.bounds_min[1];
-    const quat upright = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);
+    const nv_quat upright = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);
     double largest = 0.0;
     for (uint32_t k = 0; k < w->type_count; k++) largest = fmax(largest, w->types[k].radius);
     for (uint32_t k = 0; k < w->structure_count; k++) largest = fmax(largest, w->structures[k].shape.radius);
@@ -120,7 +120,7 @@ int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, 
             }
             boxes = grown;
         }
-        quat q = quat_normalize((quat){w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]});
+        nv_quat q = quat_normalize((nv_quat){w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]});
         boxes[n_near++] = place_box_of(&w->types[w->v.type[s]], v3(w->v.px[s], w->v.py[s], w->v.pz[s]), q);
     }
     uint32_t count = 0;
@@ -167,18 +167,18 @@ static int overlap_by_x(const void* pa, const void* pb) {
 }
 
 static int overlap_by_ids(const void* pa, const void* pb) {
-    const world_overlap *a = pa, *b = pb;
+    const nv_world_overlap *a = pa, *b = pb;
     if (a->a != b->a) return a->a < b->a ? -1 : 1;
     return a->b < b->b ? -1 : (a->b > b->b);
 }
 
-static shape_pose overlap_pose(const world* w, uint32_t s) {
-    quat q = {w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]};
+static shape_pose overlap_pose(const nv_world* w, uint32_t s) {
+    nv_quat q = {w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]};
     shape_pose p = {&w->types[w->v.type[s]].shape, v3(w->v.px[s], w->v.py[s], w->v.pz[s]), quat_to_mat3(q), 0.0};
     return p;
 }
 
-int nv_world_find_overlaps(const world* w, world_overlap* out, uint32_t cap, uint32_t* count, nv_error* err) {
+int nv_world_find_overlaps(const nv_world* w, nv_world_overlap* out, uint32_t cap, uint32_t* count, nv_error* err) {
     *count = 0;
     if (w->count < 2) return 0;
     overlap_key* order = malloc((size_t)w->count * sizeof *order);
@@ -197,16 +197,16 @@ int nv_world_find_overlaps(const world* w, world_overlap* out, uint32_t cap, uin
             uint32_t sb = order[j].slot;
             if (order[j].x - order[i].x > ra + largest) break;
             double rb = w->types[w->v.type[sb]].shape.radius;
-            vec3 d = v3(w->v.px[sb] - w->v.px[sa], w->v.py[sb] - w->v.py[sa], w->v.pz[sb] - w->v.pz[sa]);
+            nv_vec3 d = v3(w->v.px[sb] - w->v.px[sa], w->v.py[sb] - w->v.py[sa], w->v.pz[sb] - w->v.pz[sa]);
             double dist = sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
             if (dist >= ra + rb) continue;
             shape_pose pa = overlap_pose(w, sa), pb = overlap_pose(w, sb);
             double depth;
-            vec3 normal, point;
+            nv_vec3 normal, point;
             if (shape_penetration(&pa, &pb, &depth, &normal, &point) != 0) continue;
             if (n < cap) {
                 uint32_t ia = w->v.id[sa], ib = w->v.id[sb];
-                out[n] = (world_overlap){ia < ib ? ia : ib, ia < ib ? ib : ia, dist, depth};
+                out[n] = (nv_world_overlap){ia < ib ? ia : ib, ia < ib ? ib : ia, dist, depth};
             }
             n++;
         }

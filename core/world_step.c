@@ -19,10 +19,10 @@ static double world_now_ms(void) {
  * between steps after spawns or despawns, in the room nv_world_spawn reserved.
  * A small hull (world_hull_fuses) is one triangle block whose job runs its
  * vertex pass too: no vertex blocks, no heights kept. */
-static void world_rebuild_blocks(world* w) {
+static void world_rebuild_blocks(nv_world* w) {
     uint32_t hoff = 0, vb = 0, tb = 0, floaters = 0;
     for (uint32_t s = 0; s < w->count; s++) {
-        const hull* h = &w->types[w->v.type[s]].hull;
+        const nv_hull* h = &w->types[w->v.type[s]].hull;
         w->v.vertex_offset[s] = hoff;
         w->v.tri_block_first[s] = tb;
         w->v.tri_block_count[s] = 0;
@@ -53,36 +53,36 @@ static void world_rebuild_blocks(world* w) {
 
 /* ---- the passes ------------------------------------------------------- */
 
-static mat3 world_rotation(const world* w, uint32_t s) {
-    quat q = {w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]};
+static nv_mat3 world_rotation(const nv_world* w, uint32_t s) {
+    nv_quat q = {w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]};
     return quat_to_mat3(q);
 }
 
 /* The water's heave at the CG: the moving-water forces are relative to it
  * (one point per vessel, not per vertex: memory). */
-static void world_sample_heave(world* w, uint32_t s, vec3 pos) {
+static void world_sample_heave(nv_world* w, uint32_t s, nv_vec3 pos) {
     float surface, vertical;
-    water_query q = {.count = 1, .x = &pos.x, .z = &pos.z, .height = &surface, .vertical_velocity = &vertical};
+    nv_water_query q = {.count = 1, .x = &pos.x, .z = &pos.z, .height = &surface, .vertical_velocity = &vertical};
     water_sample(w->water.surface, &q);
     w->v.water_vy[s] = isfinite(vertical) ? vertical : 0.0f;
 }
 
 /* Thread time of the vertex (0) or triangle (1) work, with timing detail. */
-static inline void world_add_cpu(world* w, uint32_t worker, int which, double since) {
+static inline void world_add_cpu(nv_world* w, uint32_t worker, int which, double since) {
     w->worker_ms[worker][which] += world_now_ms() - since;
 }
 
 static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    world* w = ctx;
+    nv_world* w = ctx;
     hydro_scratch* scratch = &w->scratch[worker];
     double t0 = w->timing_detail ? world_now_ms() : 0.0;
     for (uint32_t i = begin; i < end; i++) {
         const world_block* b = &w->vertex_blocks[i];
         uint32_t s = b->slot;
         if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
-        const hull* h = &w->types[w->v.type[s]].hull;
-        mat3 r = world_rotation(w, s);
-        vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
+        const nv_hull* h = &w->types[w->v.type[s]].hull;
+        nv_mat3 r = world_rotation(w, s);
+        nv_vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
         float* heights = w->heights + w->v.vertex_offset[s];
         hydro_vertex_pass(h, b->first, b->count, pos, &r, w->water.surface, scratch, heights);
         if (world_ground_near(w, &w->types[w->v.type[s]], pos, 0.0))
@@ -93,7 +93,7 @@ static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t w
 }
 
 static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    world* w = ctx;
+    nv_world* w = ctx;
     hydro_scratch* scratch = &w->scratch[worker];
     double rho_g = w->cfg.water_density * w->cfg.gravity;
     for (uint32_t i = begin; i < end; i++) {
@@ -103,13 +103,13 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
         hydro_sums_clear(sum);
         if (w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
         const world_type* type = &w->types[w->v.type[s]];
-        const hull* h = &type->hull;
-        mat3 r = world_rotation(w, s);
+        const nv_hull* h = &type->hull;
+        nv_mat3 r = world_rotation(w, s);
         const float* height;
         double t0 = w->timing_detail ? world_now_ms() : 0.0;
         if (world_hull_fuses(w, h)) {
             /* the vessel's vertex pass first, into this worker's scratch */
-            vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
+            nv_vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
             hydro_vertex_pass(h, 0, h->vertex_count, pos, &r, w->water.surface, scratch, scratch->height);
             if (world_ground_near(w, type, pos, 0.0)) world_ground_mask(w, h, 0, h->vertex_count, pos, &r, scratch->height);
             if (type->model) world_sample_heave(w, s, pos);
@@ -122,10 +122,10 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
         } else {
             height = w->heights + w->v.vertex_offset[s];
         }
-        hydrodyn_frame frame;
-        const hydrodyn_frame* dyn = NULL;
+        nv_hydrodyn_frame frame;
+        const nv_hydrodyn_frame* dyn = NULL;
         if (type->model && type->model->per_triangle) {
-            vec3 v = v3(w->v.vx[s], w->v.vy[s], w->v.vz[s]), om = v3(w->v.wx[s], w->v.wy[s], w->v.wz[s]);
+            nv_vec3 v = v3(w->v.vx[s], w->v.vy[s], w->v.vz[s]), om = v3(w->v.wx[s], w->v.wy[s], w->v.wz[s]);
             nv_hydrodyn_frame_init(&frame, &type->model->hydro, &r, v, om, w->v.water_vy[s], w->wind,
                                    type->body_template.mass, type->model->total_area, w->dt);
             dyn = &frame;
@@ -138,18 +138,18 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
 /* The flood water moves with the hull: the forces accelerate the hull's
  * mass and the water's together, the torques its inertia and the water's
  * (as the added mass does: every force scaled, the state stays the hull's). */
-static void world_flood_inertia(const body* b, const flood_mass* water, vec3* force, vec3* torque) {
+static void world_flood_inertia(const body* b, const nv_flood_mass* water, nv_vec3* force, nv_vec3* torque) {
     *force = v3_scale(*force, b->mass / (b->mass + water->mass));
-    mat3 own = body_world_inertia(b), both = own, inverse;
+    nv_mat3 own = body_world_inertia(b), both = own, inverse;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) both.m[i][j] += water->inertia.m[i][j];
     if (!m3_inverse(&both, &inverse)) return;
-    vec3 alpha = m3_mul_v3(&inverse, *torque);
+    nv_vec3 alpha = m3_mul_v3(&inverse, *torque);
     *torque = m3_mul_v3(&own, alpha);
 }
 
 static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    world* w = ctx;
+    nv_world* w = ctx;
     world_vessels* v = &w->v;
     dynamics_env env = {.water = w->water.surface,
                         .gravity = w->cfg.gravity,
@@ -169,9 +169,9 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
         if (v->model[s] == WORLD_MODEL_COLUMNS) {
             /* the columns' force joins as if the triangle pass had made it
              * (body frame): actuators, gravity and added mass as for a mesh */
-            vec3 f, t;
+            nv_vec3 f, t;
             world_columns_force(w, s, worker, &b, &f, &t, &total.submerged_area);
-            mat3 rt = quat_to_mat3(b.orientation);
+            nv_mat3 rt = quat_to_mat3(b.orientation);
             rt = m3_transpose(&rt);
             total.force = m3_mul_v3(&rt, f);
             total.torque = m3_mul_v3(&rt, t);
@@ -185,16 +185,16 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
             total.slam_torque = v3_add(total.slam_torque, part->slam_torque);
             total.submerged_area += part->submerged_area;
         }
-        flood_mass water = {0};
+        nv_flood_mass water = {0};
         if (v->flood[s]) {
             /* The flood water's weight joins the hull's forces (body frame,
              * about the CG), before the added mass and the actuators. */
-            vec3 f = v3(0.0, 0.0, 0.0), t = v3(0.0, 0.0, 0.0);
-            mat3 r = quat_to_mat3(b.orientation);
+            nv_vec3 f = v3(0.0, 0.0, 0.0), t = v3(0.0, 0.0, 0.0);
+            nv_mat3 r = quat_to_mat3(b.orientation);
             w->sv.became_full[s] = nv_flood_step(w->types[v->type[s]].compartments, v->flood[s], b.position, &r,
                                                  w->water.surface, w->cfg.water_density, w->cfg.gravity, w->dt, &f,
                                                  &t, &water);
-            mat3 rt = m3_transpose(&r);
+            nv_mat3 rt = m3_transpose(&r);
             total.force = v3_add(total.force, m3_mul_v3(&rt, f));
             total.torque = v3_add(total.torque, m3_mul_v3(&rt, t));
         }
@@ -206,7 +206,7 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
                               .rudder_cmd = v->rudder_cmd[s],
                               .throttle = v->throttle[s],
                               .rudder = v->rudder[s]};
-        vec3 force, torque, water_force, water_torque;
+        nv_vec3 force, torque, water_force, water_torque;
         dynamics_assemble(&dv, &env, &force, &torque, &water_force, &water_torque);
         if (water.mass > 0.0) world_flood_inertia(&b, &water, &force, &torque);
         v->throttle[s] = (float)dv.throttle;
@@ -236,7 +236,7 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
     }
 }
 
-void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn) {
+void world_run(nv_world* w, uint32_t count, uint32_t grain, nv_jobs_range_fn* fn) {
     if (count == 0) return;
     if (w->pool)
         nv_jobs_parallel_for(w->pool, count, grain, fn, w);
@@ -244,7 +244,7 @@ void world_run(world* w, uint32_t count, uint32_t grain, jobs_range_fn* fn) {
         fn(w, 0, count, 0);
 }
 
-void nv_world_step(world* w) {
+void nv_world_step(nv_world* w) {
     WORLD_CHECK_UNLOCKED(w); /* not from inside itself */
     w->locked = 1;
     if (w->timing_detail)

@@ -18,7 +18,7 @@ static void fuzz_put_u32(uint8_t* p, uint32_t v) {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static int fuzz_cheap_to_restore(const checkpoint* c) {
+static int fuzz_cheap_to_restore(const nv_checkpoint* c) {
     if (c->has_ocean || c->next_id > 4096 || c->vessel_count > 64 || c->hull_count > 4) return 0;
     /* the ground from a built-in or none, structures as boxes: no files */
     if (c->terrain.source[0] && strncmp(c->terrain.source, "builtin:", 8) != 0) return 0;
@@ -33,7 +33,7 @@ static int fuzz_cheap_to_restore(const checkpoint* c) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    checkpoint c;
+    nv_checkpoint c;
     nv_error err;
     if (nv_checkpoint_decode(data, size, "fuzz", &c, &err) == 0) nv_checkpoint_free(&c);
     if (size < CHECKPOINT_HEADER_SIZE + 4) return 0;
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz_put_u32(fixed + size - 4, nv_checkpoint_crc32(0, fixed, size - 4));
     if (nv_checkpoint_decode(fixed, size, "fuzz", &c, &err) == 0) {
         if (fuzz_cheap_to_restore(&c)) {
-            scenario_instance inst;
+            nv_scenario_instance inst;
             if (nv_checkpoint_restore(&c, NULL, &inst, &err) == 0) {
                 nv_world_step(inst.world);
                 nv_scenario_instance_destroy(&inst);

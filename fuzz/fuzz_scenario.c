@@ -23,7 +23,7 @@ static int fuzz_names_system_files(const uint8_t* data, size_t size) {
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (fuzz_names_system_files(data, size)) return 0;
-    scenario s;
+    nv_scenario s;
     nv_error err;
     if (nv_scenario_parse((const char*)data, size, "fuzz.json", NULL, &s, &err) == 0) nv_scenario_free(&s);
     return 0;

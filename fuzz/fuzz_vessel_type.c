@@ -10,7 +10,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    vessel_type t;
+    nv_vessel_type t;
     nv_error err;
     nv_vessel_type_parse((const char*)data, size, "fuzz.json", NULL, &t, &err);
     return 0;

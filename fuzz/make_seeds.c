@@ -214,7 +214,7 @@ static void seeds_snapshots(void) {
     seeds_write("snapshot", "world-info-terrain", b.data, b.size);
     w.terrain = (proto_terrain_info){0};
 
-    mesh m;
+    nv_mesh m;
     nv_error e;
     if (nv_hullgen_build("cube", 12, &m, &e)) seeds_die("cube", e.message);
     proto_hull h;
@@ -264,7 +264,7 @@ static void seeds_compact(void) {
 
 /* The mesh harness reads a selector byte (0 STL, 1 OBJ, 2 OFF), then the file. */
 static void seeds_meshes(void) {
-    mesh m;
+    nv_mesh m;
     nv_error e;
     if (nv_hullgen_build("cube", 12, &m, &e)) seeds_die("cube", e.message);
     size_t cap = 64 + (size_t)m.triangle_count * 400 + (size_t)m.vertex_count * 100;
@@ -331,14 +331,14 @@ static void seeds_checkpoint(void) {
         " \"structures\": [{\"box\": [10, 8, 40], \"position\": [200, -5, 200], \"heading_deg\": 30}],"
         " \"vessels\": [{\"type\": \"box\", \"position\": [0, 0]}, {\"type\": \"box\", \"position\": [5, 5]},"
         "               {\"type\": \"skiff\", \"position\": [10, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}";
-    scenario s;
-    scenario_instance inst;
+    nv_scenario s;
+    nv_scenario_instance inst;
     nv_error e;
     if (nv_scenario_parse(json, sizeof json - 1, "seed", NULL, &s, &e) || nv_scenario_instantiate(&s, NULL, &inst, &e))
         seeds_die("checkpoint world", e.message);
     nv_world_step(inst.world);
     if (nv_world_despawn(inst.world, 1, &e)) seeds_die("despawn", e.message);
-    checkpoint_source src = {.world = inst.world,
+    nv_checkpoint_source src = {.world = inst.world,
                              .hulls = s.hulls,
                              .hull_count = s.hull_count,
                              .terrain = &s.terrain,
@@ -363,7 +363,7 @@ static void seeds_checkpoint(void) {
         nv_world_breach(inst.world, 0, v3(6.0, -0.6, 0.0), 0.05, &e) || nv_world_set_pumps(inst.world, 0, 1, &e))
         seeds_die("flooding world", e.message);
     for (int i = 0; i < 5; i++) nv_world_step(inst.world);
-    src = (checkpoint_source){.world = inst.world, .hulls = s.hulls, .hull_count = s.hull_count, .terrain = &s.terrain};
+    src = (nv_checkpoint_source){.world = inst.world, .hulls = s.hulls, .hull_count = s.hull_count, .terrain = &s.terrain};
     if (nv_checkpoint_encode(&src, &data, &size, &e)) seeds_die("checkpoint", e.message);
     seeds_write("checkpoint", "flooding", data, size);
     free(data);

@@ -50,7 +50,7 @@ int apply_despawn(sim* s, owners* o, uint32_t id, nv_error* err) {
 
 int apply_breach(sim* s, uint32_t id, const double point[3], double area, uint32_t* compartment, nv_error* err) {
     if (nv_world_breach(s->world, id, v3(point[0], point[1], point[2]), area, err)) return -1;
-    const flood_state* f = nv_world_flood_of(s->world, id);
+    const nv_flood_state* f = nv_world_flood_of(s->world, id);
     if (compartment) *compartment = f->holes[f->hole_count - 1].compartment;
     if (s->rec) record_breach(s->rec, nv_world_tick(s->world), id, point, area);
     return 0;
@@ -64,7 +64,7 @@ int apply_pumps(sim* s, uint32_t id, int on, nv_error* err) {
 
 uint32_t apply_removals(sim* s, owners* o, void (*removed)(void* ctx, uint32_t id, uint32_t pipe), void* ctx) {
     uint32_t n, gone = 0;
-    const world_damage_event* e = nv_world_damage_events(s->world, &n);
+    const nv_world_damage_event* e = nv_world_damage_events(s->world, &n);
     for (uint32_t i = 0; i < n; i++) {
         if (e[i].kind != WORLD_DAMAGE_REMOVED) continue;
         owned* own = owners_find(o, e[i].id);
@@ -79,7 +79,7 @@ uint32_t apply_removals(sim* s, owners* o, void (*removed)(void* ctx, uint32_t i
 void apply_scenario_events(sim* s) {
     double now = nv_world_time(s->world) + 0.5 / s->tick_hz;
     for (; s->event_next < s->event_count && s->events[s->event_next].time <= now; s->event_next++) {
-        const scenario_event* e = &s->events[s->event_next];
+        const nv_scenario_event* e = &s->events[s->event_next];
         double point[3] = {e->point.x, e->point.y, e->point.z};
         nv_error err;
         if (apply_breach(s, e->vessel, point, e->area, NULL, &err))

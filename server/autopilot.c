@@ -37,14 +37,14 @@ static double autopilot_random(uint64_t* s) {
     return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static int autopilot_deep(const terrain* t, double x, double z) {
+static int autopilot_deep(const nv_terrain* t, double x, double z) {
     return nv_terrain_elevation(t, x, z) < -AUTOPILOT_DEPTH_M;
 }
 
 /* Deep water every AUTOPILOT_PATH_STEP_M on the straight way from (x, z)
  * to (wx, wz), for at most `look` metres, and at the waypoint when it is
  * that near. */
-static int autopilot_clear(const terrain* t, double x, double z, double wx, double wz, double look) {
+static int autopilot_clear(const nv_terrain* t, double x, double z, double wx, double wz, double look) {
     double dx = wx - x, dz = wz - z, length = sqrt(dx * dx + dz * dz);
     double span = length < look ? length : look;
     int steps = (int)(span / AUTOPILOT_PATH_STEP_M);
@@ -58,7 +58,7 @@ static int autopilot_clear(const terrain* t, double x, double z, double wx, doub
 /* A random waypoint; with a terrain, the first of a few draws that is
  * reached over deep water from (x, z), else the first in deep water, else
  * the last. */
-static void autopilot_pick(autopilot* a, pilot* p, const terrain* t, double x, double z) {
+static void autopilot_pick(autopilot* a, pilot* p, const nv_terrain* t, double x, double z) {
     double fx = 0.0, fz = 0.0;
     int fallback = 0;
     for (int k = 0; k < (t ? AUTOPILOT_TRIES : 1); k++) {
@@ -157,17 +157,17 @@ double autopilot_rudder_for(double heading_error) {
     return r < -1.0 ? -1.0 : (r > 1.0 ? 1.0 : r);
 }
 
-double autopilot_heading_of(quat orientation) {
-    vec3 bow = quat_rotate(orientation, v3(1.0, 0.0, 0.0));
+double autopilot_heading_of(nv_quat orientation) {
+    nv_vec3 bow = quat_rotate(orientation, v3(1.0, 0.0, 0.0));
     return atan2(-bow.z, bow.x);
 }
 
-void autopilot_update(autopilot* a, world* w) {
-    const terrain* t = nv_world_get_terrain(w);
+void autopilot_update(autopilot* a, nv_world* w) {
+    const nv_terrain* t = nv_world_get_terrain(w);
     const uint64_t tick = nv_world_tick(w);
     for (uint32_t i = 0; i < a->count;) {
         pilot* p = &a->pilots[i];
-        world_vessel_state s;
+        nv_world_vessel_state s;
         if (nv_world_vessel_get(w, p->id, &s) != 0 || (s.flags & WORLD_VESSEL_FROZEN)) {
             autopilot_remove(a, p->id); /* moves the last pilot into i */
             continue;

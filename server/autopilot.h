@@ -49,13 +49,13 @@ uint32_t autopilot_count(const autopilot* a);
 
 /* Sets every piloted boat's controls from its state; boats no longer in
  * the world are dropped. */
-void autopilot_update(autopilot* a, world* w);
+void autopilot_update(autopilot* a, nv_world* w);
 
 /* The rudder command for a heading error (desired - current, radians,
  * about +y): positive rudder turns to starboard, i.e. toward smaller
  * heading, so a positive error needs port (negative) rudder. */
 double autopilot_rudder_for(double heading_error);
 /* Heading (radians about +y from +x toward -z) of a body's bow. */
-double autopilot_heading_of(quat orientation);
+double autopilot_heading_of(nv_quat orientation);
 
 #endif

@@ -272,7 +272,7 @@ static int cmd_heading_ok(cmd_server* c, const cmdq_item* it, double heading) {
 static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin) {
     const proto_spawn* s = &c->req.body.spawn;
     uint64_t rid = c->req.request_id;
-    world* w = c->sim->world;
+    nv_world* w = c->sim->world;
     int type = s->type_name[0] ? nv_world_find_hull_type(w, s->type_name) : (int)s->type;
     if (type < 0 || (uint32_t)type >= nv_world_hull_type_count(w)) {
         if (s->type_name[0])
@@ -348,7 +348,7 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
 static int cmd_authorize(cmd_server* c, const cmdq_item* it, client* cl, int admin, uint32_t id,
                          const proto_token* token, proto_body kind) {
     uint64_t rid = c->req.request_id;
-    world_vessel_state st;
+    nv_world_vessel_state st;
     if (nv_world_vessel_get(c->sim->world, id, &st) != 0) {
         cmd_fail(c, it, rid, kind, PROTO_STATUS_NOT_FOUND, "no vessel %u", id);
         return -1;
@@ -419,7 +419,7 @@ static void cmd_damage(cmd_server* c, const cmdq_item* it, int admin) {
         cmd_fail(c, it, rid, PROTO_BODY_DAMAGE, PROTO_STATUS_UNAUTHORIZED, "damage needs the admin token");
         return;
     }
-    world_vessel_state st;
+    nv_world_vessel_state st;
     if (nv_world_vessel_get(c->sim->world, d->vessel_id, &st) != 0) {
         cmd_fail(c, it, rid, PROTO_BODY_DAMAGE, PROTO_STATUS_NOT_FOUND, "no vessel %u", d->vessel_id);
         return;
@@ -474,7 +474,7 @@ static void cmd_hull(cmd_server* c, const cmdq_item* it) {
 
 static void cmd_stats(cmd_server* c, const cmdq_item* it, uint64_t now_ns) {
     proto_stats* s = &c->resp.body.stats;
-    const world* w = c->sim->world;
+    const nv_world* w = c->sim->world;
     s->tick = nv_world_tick(w);
     s->sim_time = nv_world_time(w);
     s->uptime_s = (double)(now_ns - c->m->start_ns) * 1e-9;

@@ -85,7 +85,7 @@ static void loop_publish(loop_server* s) {
         return;
     }
     uint64_t t0 = uv_hrtime();
-    const world_timing* t = nv_world_last_timing(s->sim.world);
+    const nv_world_timing* t = nv_world_last_timing(s->sim.world);
     proto_tick_stats stats = {
         .step_ms = (float)t->step_ms,
         .water_ms = (float)t->water_ms,
@@ -120,11 +120,11 @@ static void loop_schedule(loop_server* s);
 /* The step's new contacts into the metrics, and the vessels aground (one
  * pass over the flags, only on a world with ground). */
 static void loop_count_contacts(loop_server* s) {
-    const world* w = s->sim.world;
+    const nv_world* w = s->sim.world;
     uint32_t n, grounded = 0;
-    const world_contact_event* e = nv_world_contact_events(w, &n);
+    const nv_world_contact_event* e = nv_world_contact_events(w, &n);
     if (nv_world_get_terrain(w)) {
-        world_vessel_pose batch[64];
+        nv_world_vessel_pose batch[64];
         uint32_t count = nv_world_vessel_count(w);
         for (uint32_t first = 0; first < count; first += 64) {
             uint32_t got = nv_world_read_poses(w, first, 64, batch);
@@ -132,7 +132,7 @@ static void loop_count_contacts(loop_server* s) {
         }
     }
     metrics_record_contacts(&s->m, e, n, grounded);
-    const world_damage_event* d = nv_world_damage_events(w, &n);
+    const nv_world_damage_event* d = nv_world_damage_events(w, &n);
     metrics_record_damage(&s->m, d, n, nv_world_breached_count(w));
 }
 
@@ -159,9 +159,9 @@ static void loop_on_tick(uv_timer_t* t) {
             record_hash(s->sim.rec, tick, nv_world_state_hash(s->sim.world));
         if (s->sim.rec) {
             uint32_t n;
-            const world_contact_event* e = nv_world_contact_events(s->sim.world, &n);
+            const nv_world_contact_event* e = nv_world_contact_events(s->sim.world, &n);
             record_contacts(s->sim.rec, tick, e, n);
-            const world_damage_event* d = nv_world_damage_events(s->sim.world, &n);
+            const nv_world_damage_event* d = nv_world_damage_events(s->sim.world, &n);
             record_damage(s->sim.rec, tick, d, n);
         }
         s->acc_ns -= s->period_ns;
@@ -364,7 +364,7 @@ static int loop_build_world(loop_server* s, owners* restored, nv_error* err) {
         s->bad_restore = sim_create(&s->sim, c, err) != 0;
         return s->bad_restore ? -1 : 0;
     }
-    checkpoint ck;
+    nv_checkpoint ck;
     int rc = persist_recover(c->restore, &ck, err);
     if (!rc && (rc = sim_restore(&s->sim, &ck, (uint32_t)c->threads, uv_hrtime(), restored, err)) != 0)
         nv_error_prefix(err, "--restore %s", c->restore);
@@ -391,7 +391,7 @@ static int loop_record_open(loop_server* s, uint32_t n, record** out, nv_error* 
     size_t bytes;
     uint64_t ms;
     if (persist_write_now(&s->persist, base, &bytes, &ms, err)) return nv_error_prefix(err, "--record");
-    world* w = s->sim.world;
+    nv_world* w = s->sim.world;
     if (record_open(out, log, base, nv_world_tick(w), nv_world_state_hash(w), (uint32_t)c->record_hash_interval, err))
         return -1;
     nv_error why;

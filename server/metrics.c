@@ -422,14 +422,14 @@ void metrics_record_views(metrics* m, const view_stats* s, uint64_t encode_ns) {
     atomic_store_explicit(&m->view_encode_ns, encode_ns, memory_order_relaxed);
 }
 
-void metrics_record_damage(metrics* m, const world_damage_event* events, uint32_t count, uint32_t damaged) {
+void metrics_record_damage(metrics* m, const nv_world_damage_event* events, uint32_t count, uint32_t damaged) {
     for (uint32_t i = 0; i < count; i++)
         if (events[i].kind < METRICS_DAMAGE_KINDS)
             atomic_fetch_add_explicit(&m->damage_events[events[i].kind], 1, memory_order_relaxed);
     atomic_store_explicit(&m->damaged, damaged, memory_order_relaxed);
 }
 
-void metrics_record_contacts(metrics* m, const world_contact_event* events, uint32_t count, uint32_t grounded) {
+void metrics_record_contacts(metrics* m, const nv_world_contact_event* events, uint32_t count, uint32_t grounded) {
     uint64_t ground = 0;
     for (uint32_t i = 0; i < count; i++) ground += events[i].id_b == WORLD_CONTACT_GROUND;
     if (ground) atomic_fetch_add_explicit(&m->contacts_ground, ground, memory_order_relaxed);

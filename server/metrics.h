@@ -90,9 +90,9 @@ void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t
                          uint64_t budget_ns);
 /* The last step's new contacts and how many vessels are on the ground.
  * Loop thread. */
-void metrics_record_contacts(metrics* m, const world_contact_event* events, uint32_t count, uint32_t grounded);
+void metrics_record_contacts(metrics* m, const nv_world_contact_event* events, uint32_t count, uint32_t grounded);
 /* The last step's damage events and how many vessels are damaged. */
-void metrics_record_damage(metrics* m, const world_damage_event* events, uint32_t count, uint32_t damaged);
+void metrics_record_damage(metrics* m, const nv_world_damage_event* events, uint32_t count, uint32_t damaged);
 /* The views' totals after a tick and how long their encode took. */
 struct view_stats;
 void metrics_record_views(metrics* m, const struct view_stats* s, uint64_t encode_ns);

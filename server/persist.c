@@ -23,11 +23,11 @@ void persist_free(persist* p) {
 }
 
 /* Loop thread: the owner blob, then the world's copy. */
-static int persist_capture(persist* p, checkpoint* out, nv_error* err) {
+static int persist_capture(persist* p, nv_checkpoint* out, nv_error* err) {
     uint64_t t0 = uv_hrtime();
     if (resume_encode(p->owners, p->sim->pilot, &p->blob))
         return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for the owner blob");
-    checkpoint_source src = sim_checkpoint_source(p->sim, p->blob.data, p->blob.size);
+    nv_checkpoint_source src = sim_checkpoint_source(p->sim, p->blob.data, p->blob.size);
     if (nv_checkpoint_capture(&src, out, err)) return -1;
     p->capture_ns = uv_hrtime() - t0;
     return 0;
@@ -113,7 +113,7 @@ void persist_final(persist* p) {
 }
 
 int persist_write_now(persist* p, const char* path, size_t* bytes, uint64_t* ms, nv_error* err) {
-    checkpoint c;
+    nv_checkpoint c;
     uint64_t t0 = uv_hrtime(), in_flight_capture_ns = p->capture_ns; /* a background write's, reported later */
     int captured = persist_capture(p, &c, err);
     p->capture_ns = in_flight_capture_ns;
@@ -126,7 +126,7 @@ int persist_write_now(persist* p, const char* path, size_t* bytes, uint64_t* ms,
 }
 
 /* Why the restore did not read `path` itself (used: CHECKPOINT_USED_*). */
-static void persist_log_choice(const char* path, const checkpoint_recovery* r) {
+static void persist_log_choice(const char* path, const nv_checkpoint_recovery* r) {
     if (r->used == CHECKPOINT_USED_PREVIOUS)
         log_warn("--restore: refused %s: %s; resuming from the previous checkpoint %s%s", path, r->refused.message,
                  path, CHECKPOINT_PREVIOUS_SUFFIX);
@@ -134,15 +134,15 @@ static void persist_log_choice(const char* path, const checkpoint_recovery* r) {
         log_warn("--restore: %s; resuming from the newer complete checkpoint a write cut short left", r->refused.message);
 }
 
-int persist_read(const char* path, checkpoint* out, nv_error* err) {
-    checkpoint_recovery r;
+int persist_read(const char* path, nv_checkpoint* out, nv_error* err) {
+    nv_checkpoint_recovery r;
     if (nv_checkpoint_find_newest(path, out, &r, err)) return nv_error_prefix(err, "--restore %s", path);
     persist_log_choice(path, &r);
     return 0;
 }
 
-int persist_recover(const char* path, checkpoint* out, nv_error* err) {
-    checkpoint_recovery r;
+int persist_recover(const char* path, nv_checkpoint* out, nv_error* err) {
+    nv_checkpoint_recovery r;
     if (nv_checkpoint_recover(path, out, &r, err)) return nv_error_prefix(err, "--restore %s", path);
     persist_log_choice(path, &r);
     if (r.used == CHECKPOINT_USED_TEMPORARY && !r.tidy.message[0])

@@ -33,7 +33,7 @@ typedef struct persist {
     char path[CFG_PATH_MAX];
     resume_buf blob;         /* the owner blob, grown once and reused */
     uv_work_t work;
-    checkpoint captured;     /* the copy being written (owned by the writer while busy) */
+    nv_checkpoint captured;     /* the copy being written (owned by the writer while busy) */
     int busy;                /* a write is in flight */
     int final;               /* the one in flight is the shutdown's */
     int final_wanted;        /* shutdown came while busy: one more when it ends */
@@ -69,10 +69,10 @@ int persist_write_now(persist* p, const char* path, size_t* bytes, uint64_t* ms,
  * complete temporary files a write cut short left (path.tmp.*;
  * nv_checkpoint_find_newest), the reason path was not used logged. -1
  * with the reasons when none can be used. Reads only (--check-config). */
-int persist_read(const char* path, checkpoint* out, nv_error* err);
+int persist_read(const char* path, nv_checkpoint* out, nv_error* err);
 /* The same for a server about to run: then a temporary file it used takes
  * path's place and the other temporaries are removed (logged). */
-int persist_recover(const char* path, checkpoint* out, nv_error* err);
+int persist_recover(const char* path, nv_checkpoint* out, nv_error* err);
 /* A server that writes checkpoints to `path`: the temporaries an earlier
  * run's crash left beside it are removed (they hold tokens; logged). */
 void persist_tidy(const char* path);

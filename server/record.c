@@ -197,7 +197,7 @@ void record_pumps(record* r, uint64_t tick, uint32_t id, int on) {
 static const char* const record_damage_names[] = {"breach", "full", "capsized", "sunk", "removed"};
 #define RECORD_DAMAGE_KINDS (sizeof record_damage_names / sizeof record_damage_names[0])
 
-void record_damage(record* r, uint64_t tick, const world_damage_event* events, uint32_t count) {
+void record_damage(record* r, uint64_t tick, const nv_world_damage_event* events, uint32_t count) {
     if (r->failed) return;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t k = events[i].kind < RECORD_DAMAGE_KINDS ? events[i].kind : 0;
@@ -213,7 +213,7 @@ void record_hash(record* r, uint64_t tick, uint64_t hash) {
     record_check(r);
 }
 
-void record_contacts(record* r, uint64_t tick, const world_contact_event* events, uint32_t count) {
+void record_contacts(record* r, uint64_t tick, const nv_world_contact_event* events, uint32_t count) {
     if (r->failed) return;
     for (uint32_t i = 0; i < count; i++)
         record_printf(r, "%" PRIu64 " contact %u %u %u %.17g %.17g\n", tick, events[i].id_a, events[i].id_b,

@@ -100,10 +100,10 @@ void record_despawn(record* r, uint64_t tick, uint32_t id);
 void record_breach(record* r, uint64_t tick, uint32_t id, const double point[3], double area);
 void record_pumps(record* r, uint64_t tick, uint32_t id, int on);
 /* Every damage event the step to `tick` made. */
-void record_damage(record* r, uint64_t tick, const world_damage_event* events, uint32_t count);
+void record_damage(record* r, uint64_t tick, const nv_world_damage_event* events, uint32_t count);
 void record_hash(record* r, uint64_t tick, uint64_t hash);
 /* Every contact the step to `tick` began. */
-void record_contacts(record* r, uint64_t tick, const world_contact_event* events, uint32_t count);
+void record_contacts(record* r, uint64_t tick, const nv_world_contact_event* events, uint32_t count);
 uint32_t record_hash_interval(const record* r);
 /* Hands the buffer to the kernel; a failed write is logged once. */
 void record_flush(record* r);

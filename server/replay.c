@@ -133,7 +133,7 @@ static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
 /* The log's base must be this checkpoint: same tick, same world. */
 static int replay_open(replay* r, nv_error* err) {
     if (record_reader_open(&r->log, r->log_path, err)) return -1;
-    checkpoint c;
+    nv_checkpoint c;
     if (nv_checkpoint_read_file(r->checkpoint_path, &c, err)) return -1;
     int rc = 0;
     if (c.tick != r->log.base_tick || c.state_hash != r->log.base_hash)
@@ -151,7 +151,7 @@ static int replay_open(replay* r, nv_error* err) {
 
 /* One logged event at its tick; -1 sets r->failure. */
 static int replay_event(replay* r, const record_event* ev) {
-    world* w = r->sim.world;
+    nv_world* w = r->sim.world;
     nv_error err;
     uint64_t line = ev->line;
     switch (ev->kind) {
@@ -196,14 +196,14 @@ static int replay_event(replay* r, const record_event* ev) {
         return 0;
     case RECORD_CONTACT: {
         uint32_t n;
-        const world_contact_event* e = nv_world_contact_events(w, &n);
+        const nv_world_contact_event* e = nv_world_contact_events(w, &n);
         if (ev->tick != nv_world_tick(w) || r->contact_next >= n) {
             snprintf(r->failure, sizeof r->failure,
                      "%.300s:%" PRIu64 ": tick %" PRIu64 ": the log has contact %u-%u, the replay made no more",
                      r->log.path, line, ev->tick, ev->id, ev->other);
             return -1;
         }
-        const world_contact_event* c = &e[r->contact_next++];
+        const nv_world_contact_event* c = &e[r->contact_next++];
         if (c->id_a != ev->id || c->id_b != ev->other || c->structure != ev->structure ||
             c->closing_speed != ev->closing || c->impulse != ev->impulse) {
             snprintf(r->failure, sizeof r->failure,
@@ -227,14 +227,14 @@ static int replay_event(replay* r, const record_event* ev) {
         return 0;
     case RECORD_DAMAGE: {
         uint32_t n;
-        const world_damage_event* e = nv_world_damage_events(w, &n);
+        const nv_world_damage_event* e = nv_world_damage_events(w, &n);
         if (ev->tick != nv_world_tick(w) || r->damage_next >= n) {
             snprintf(r->failure, sizeof r->failure,
                      "%.300s:%" PRIu64 ": tick %" PRIu64 ": the log has damage to vessel %u, the replay made no more",
                      r->log.path, line, ev->tick, ev->id);
             return -1;
         }
-        const world_damage_event* d = &e[r->damage_next++];
+        const nv_world_damage_event* d = &e[r->damage_next++];
         int64_t comp = d->compartment == UINT32_MAX ? -1 : (int64_t)d->compartment;
         if (d->id != ev->id || d->kind != ev->damage_kind || comp != ev->compartment) {
             snprintf(r->failure, sizeof r->failure,
@@ -259,9 +259,9 @@ static int replay_event(replay* r, const record_event* ev) {
 /* Every contact the last step made was in the log; else sets r->failure. */
 static int replay_contacts_done(replay* r) {
     uint32_t n;
-    const world_contact_event* e = nv_world_contact_events(r->sim.world, &n);
+    const nv_world_contact_event* e = nv_world_contact_events(r->sim.world, &n);
     if (r->contact_next >= n || r->steps == 0) return 0;
-    const world_contact_event* c = &e[r->contact_next];
+    const nv_world_contact_event* c = &e[r->contact_next];
     snprintf(r->failure, sizeof r->failure,
              "%.300s: tick %" PRIu64 ": the replay made contact %u-%u, which the log does not have", r->log.path,
              nv_world_tick(r->sim.world), c->id_a, c->id_b);
@@ -271,7 +271,7 @@ static int replay_contacts_done(replay* r) {
 /* Every damage event the last step made was in the log; else sets r->failure. */
 static int replay_damage_done(replay* r) {
     uint32_t n;
-    const world_damage_event* e = nv_world_damage_events(r->sim.world, &n);
+    const nv_world_damage_event* e = nv_world_damage_events(r->sim.world, &n);
     if (r->damage_next >= n || r->steps == 0) return 0;
     snprintf(r->failure, sizeof r->failure,
              "%.300s: tick %" PRIu64 ": the replay made damage %u to vessel %u, which the log does not have",
@@ -304,7 +304,7 @@ static int replay_next_log(replay* r, nv_error* err) {
     record_reader_close(&r->log);
     r->log_path = r->log_paths[++r->log_index];
     if (record_reader_open(&r->log, r->log_path, err)) return -1;
-    world* w = r->sim.world;
+    nv_world* w = r->sim.world;
     uint64_t tick = nv_world_tick(w), hash = nv_world_state_hash(w);
     if (r->log.base_tick == tick && r->log.base_hash == hash) return 0;
     return nv_error_set(err,

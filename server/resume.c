@@ -116,14 +116,14 @@ static int rd_count(resume_reader* r, size_t each, const char* what, uint32_t* n
     return 0;
 }
 
-static int rd_vessel(resume_reader* r, const world* w, uint32_t id, const char* what) {
-    world_vessel_state st;
+static int rd_vessel(resume_reader* r, const nv_world* w, uint32_t id, const char* what) {
+    nv_world_vessel_state st;
     if (w && nv_world_vessel_get(w, id, &st) != 0)
         return nv_error_set(r->err, "owner blob: %s vessel %u is not in the checkpoint's world", what, id);
     return 0;
 }
 
-static int rd_owned(resume_reader* r, const world* w, uint64_t now_ns, owners* o) {
+static int rd_owned(resume_reader* r, const nv_world* w, uint64_t now_ns, owners* o) {
     uint32_t n;
     if (rd_count(r, RESUME_OWNED, "owned vessels", &n)) return -1;
     for (uint32_t i = 0; i < n; i++) {
@@ -139,7 +139,7 @@ static int rd_owned(resume_reader* r, const world* w, uint64_t now_ns, owners* o
     return 0;
 }
 
-static int rd_pilots(resume_reader* r, const world* w, autopilot** a) {
+static int rd_pilots(resume_reader* r, const nv_world* w, autopilot** a) {
     if (rd_need(r, RESUME_AREA, "the autopilot's area")) return -1;
     autopilot_state st;
     memset(&st, 0, sizeof st);
@@ -177,7 +177,7 @@ static int rd_pilots(resume_reader* r, const world* w, autopilot** a) {
     return rc;
 }
 
-int resume_decode(const void* data, size_t size, const world* w, uint64_t now_ns, owners* o, autopilot** a,
+int resume_decode(const void* data, size_t size, const nv_world* w, uint64_t now_ns, owners* o, autopilot** a,
                   nv_error* err) {
     *a = NULL;
     resume_reader r = {data, 0, size, err};

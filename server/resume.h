@@ -45,7 +45,7 @@ int resume_encode(const owners* o, const autopilot* a, resume_buf* b);
 /* Parses a blob: *o (empty on entry) gets the vessels as orphans since
  * now_ns, *a a new autopilot. `w` (may be NULL) must hold every vessel
  * named. -1 with the reason, nothing kept, on a bad blob. */
-int resume_decode(const void* data, size_t size, const world* w, uint64_t now_ns, owners* o, autopilot** a,
+int resume_decode(const void* data, size_t size, const nv_world* w, uint64_t now_ns, owners* o, autopilot** a,
                   nv_error* err);
 
 #endif

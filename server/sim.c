@@ -13,7 +13,7 @@
 /* The default sea: a fresh breeze's JONSWAP sea (U10 9 m/s, like every
  * wind; 100 km of fetch, short of full development: Hs 1.95 m, Tp 6.0 s)
  * on one 256^2 cascade, so that the world uses the surface-grid fast path. */
-static void sim_default_ocean(ocean_params* p, uint64_t seed) {
+static void sim_default_ocean(nv_ocean_params* p, uint64_t seed) {
     *p = nv_ocean_params_default();
     p->spectrum = SPECTRUM_JONSWAP;
     p->wind_speed = 9.0;
@@ -25,7 +25,7 @@ static void sim_default_ocean(ocean_params* p, uint64_t seed) {
     p->seed = seed;
 }
 
-static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* err) {
+static int sim_default_scenario(const cfg_server* cfg, nv_scenario* s, nv_error* err) {
     memset(s, 0, sizeof *s);
     s->world = nv_world_config_default();
     s->contacts = nv_world_contacts_default();
@@ -49,9 +49,9 @@ static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* er
     s->hulls = calloc((size_t)n, sizeof *s->hulls);
     if (!s->hulls) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
-        vessel_type t;
+        nv_vessel_type t;
         if (nv_vessel_type_builtin(nv_vessel_type_builtin_name(i), &t, err)) return -1;
-        scenario_hull* h = &s->hulls[s->hull_count++];
+        nv_scenario_hull* h = &s->hulls[s->hull_count++];
         snprintf(h->name, sizeof h->name, "%s", t.name);
         snprintf(h->source, sizeof h->source, "%s", t.hull);
         h->mesh = t.mesh;
@@ -65,7 +65,7 @@ static int sim_default_scenario(const cfg_server* cfg, scenario* s, nv_error* er
 
 static void sim_warn_overlap(void* ctx, const char* message) { log_warn("%s: %s", (const char*)ctx, message); }
 
-static int sim_load_scenario(const cfg_server* cfg, scenario* s, nv_error* err) {
+static int sim_load_scenario(const cfg_server* cfg, nv_scenario* s, nv_error* err) {
     int rc = cfg->scenario[0] ? nv_scenario_load_file(cfg->scenario, s, err) : sim_default_scenario(cfg, s, err);
     if (rc) return -1;
     if (cfg->tick_hz > 0) s->world.tick_hz = cfg->tick_hz;
@@ -80,7 +80,7 @@ static int sim_load_scenario(const cfg_server* cfg, scenario* s, nv_error* err) 
 
 /* Types the demo fleet may use: those with a propeller (the autopilot
  * needs thrust and a rudder or a swivelling drive). */
-static uint32_t sim_demo_types(const scenario* s, uint32_t* out) {
+static uint32_t sim_demo_types(const nv_scenario* s, uint32_t* out) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->hull_count; i++)
         if (s->hulls[i].has_dynamics && s->hulls[i].dynamics.actuators.propeller_count > 0) out[n++] = i;
@@ -94,10 +94,10 @@ static double sim_random(uint64_t* st) {
     return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static int sim_append(scenario* s, const scenario_vessel* v, nv_error* err) {
+static int sim_append(nv_scenario* s, const nv_scenario_vessel* v, nv_error* err) {
     if (s->vessel_count == s->vessel_capacity) {
         uint32_t cap = s->vessel_capacity ? s->vessel_capacity * 2 : 64;
-        scenario_vessel* n = realloc(s->vessels, cap * sizeof *n);
+        nv_scenario_vessel* n = realloc(s->vessels, cap * sizeof *n);
         if (!n) return nv_error_fail(err, NV_ENOMEM, "out of memory for the demo fleet");
         s->vessels = n;
         s->vessel_capacity = cap;
@@ -108,7 +108,7 @@ static int sim_append(scenario* s, const scenario_vessel* v, nv_error* err) {
 
 /* Deep water under a boat at (x, z): nothing of the ground within `reach`
  * metres rises above `depth` below the surface. */
-static int sim_open_water(const terrain* t, double x, double z, double reach, double depth) {
+static int sim_open_water(const nv_terrain* t, double x, double z, double reach, double depth) {
     return !t || nv_terrain_max_in(t, x - reach, z - reach, x + reach, z + reach) < -depth;
 }
 
@@ -116,14 +116,14 @@ static int sim_open_water(const terrain* t, double x, double z, double reach, do
  * half skiffs, a third patrol boats, the rest freighters), scattered over
  * the area's open water with a few hull lengths between them, moving
  * ahead. */
-static int sim_add_demo(scenario* s, const uint32_t* types, uint32_t ntypes, uint32_t boats, double half,
-                        const terrain* ground, uint64_t seed, nv_error* err) {
+static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, uint32_t boats, double half,
+                        const nv_terrain* ground, uint64_t seed, nv_error* err) {
     uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 3;
     uint32_t first = s->vessel_count;
     for (uint32_t i = 0; i < boats; i++) {
         double u = sim_random(&rng);
         uint32_t pick = ntypes == 3 ? (u < 0.5 ? 0 : (u < 0.85 ? 1 : 2)) : (uint32_t)(u * ntypes) % ntypes;
-        scenario_vessel v;
+        nv_scenario_vessel v;
         memset(&v, 0, sizeof v);
         v.hull = types[pick];
         v.afloat = true;
@@ -158,7 +158,7 @@ static double sim_area_for(const cfg_server* cfg, uint32_t boats) {
     return half < 400.0 ? 400.0 : half;
 }
 
-static int sim_prepare(const cfg_server* cfg, scenario* s, uint32_t* first_demo, nv_error* err) {
+static int sim_prepare(const cfg_server* cfg, nv_scenario* s, uint32_t* first_demo, nv_error* err) {
     if (sim_load_scenario(cfg, s, err)) return -1;
     *first_demo = s->vessel_count;
     uint32_t boats = (uint32_t)cfg->boats;
@@ -167,7 +167,7 @@ static int sim_prepare(const cfg_server* cfg, scenario* s, uint32_t* first_demo,
     if (!types) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     uint32_t n = sim_demo_types(s, types);
     int rc = 0;
-    terrain* ground = NULL;
+    nv_terrain* ground = NULL;
     if (!n)
         rc = nv_error_set(err,
                           "--boats %u: the scenario has no vessel type with a propeller for the demo fleet "
@@ -182,7 +182,7 @@ static int sim_prepare(const cfg_server* cfg, scenario* s, uint32_t* first_demo,
 
 int sim_check(const cfg_server* cfg, nv_error* err) {
     if (cfg->restore[0]) {
-        checkpoint c;
+        nv_checkpoint c;
         if (persist_read(cfg->restore, &c, err)) return -1;
         owners o = {0};
         autopilot* a = NULL;
@@ -192,7 +192,7 @@ int sim_check(const cfg_server* cfg, nv_error* err) {
         nv_checkpoint_free(&c);
         return rc;
     }
-    scenario s;
+    nv_scenario s;
     uint32_t first;
     int rc = sim_prepare(cfg, &s, &first, err);
     nv_scenario_free(&s);
@@ -200,7 +200,7 @@ int sim_check(const cfg_server* cfg, nv_error* err) {
 }
 
 /* A copy of the structures' descriptions, for checkpoints. */
-static int sim_keep_structures(sim* s, const scenario_structure* st, uint32_t n, nv_error* err) {
+static int sim_keep_structures(sim* s, const nv_scenario_structure* st, uint32_t n, nv_error* err) {
     s->structure_count = 0;
     if (!n) return 0;
     s->structures = malloc(n * sizeof *s->structures);
@@ -211,7 +211,7 @@ static int sim_keep_structures(sim* s, const scenario_structure* st, uint32_t n,
 }
 
 /* A copy of the hull descriptions: a checkpoint names how each type was built. */
-static int sim_keep_hulls(sim* s, const scenario_hull* hulls, uint32_t n, nv_error* err) {
+static int sim_keep_hulls(sim* s, const nv_scenario_hull* hulls, uint32_t n, nv_error* err) {
     s->hulls = malloc((n ? n : 1) * sizeof *s->hulls);
     if (!s->hulls) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     if (n) memcpy(s->hulls, hulls, n * sizeof *hulls);
@@ -220,7 +220,7 @@ static int sim_keep_hulls(sim* s, const scenario_hull* hulls, uint32_t n, nv_err
 
 int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     memset(s, 0, sizeof *s);
-    scenario scn;
+    nv_scenario scn;
     uint32_t first_demo = 0;
     if (sim_prepare(cfg, &scn, &first_demo, err)) {
         nv_scenario_free(&scn);
@@ -244,7 +244,7 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
      * (the demo fleet, drawn apart, is not checked). */
     if (cfg->scenario[0]) nv_scenario_check_overlaps(&scn, &s->inst, sim_warn_overlap, (void*)cfg->scenario);
     if (cfg->lod) {
-        world_lod lod = nv_world_lod_default();
+        nv_world_lod lod = nv_world_lod_default();
         lod.enabled = 1;
         lod.mesh_within = cfg->lod_mesh_within;
         lod.columns_within = cfg->lod_columns_within;
@@ -282,7 +282,7 @@ done:
     return rc;
 }
 
-int sim_restore(sim* s, const checkpoint* c, uint32_t threads, uint64_t now_ns, owners* o, nv_error* err) {
+int sim_restore(sim* s, const nv_checkpoint* c, uint32_t threads, uint64_t now_ns, owners* o, nv_error* err) {
     memset(s, 0, sizeof *s);
     s->world_cfg = c->world;
     s->tick_hz = c->world.tick_hz;
@@ -306,8 +306,8 @@ done:
     return rc;
 }
 
-checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t blob_size) {
-    checkpoint_source src = {s->world,    s->inst.ocean, s->hulls, s->type_count,
+nv_checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t blob_size) {
+    nv_checkpoint_source src = {s->world,    s->inst.ocean, s->hulls, s->type_count,
                              &s->terrain, s->structures, blob,     blob_size};
     return src;
 }
@@ -332,6 +332,6 @@ int sim_spawn(sim* s, uint32_t type, double x, double z, double heading, uint32_
         return nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, s->type_count);
     double y;
     if (nv_world_type_float_height(s->world, type, &y, err)) return -1;
-    quat q = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);
+    nv_quat q = quat_from_axis_angle(v3(0.0, 1.0, 0.0), heading);
     return nv_world_spawn(s->world, type, v3(x, y, z), q, id, err);
 }

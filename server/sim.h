@@ -25,21 +25,21 @@
 #define SIM_DEFAULT_SUNK_REMOVAL_DEPTH 50.0 /* m, on the default world */
 
 typedef struct sim {
-    jobs* pool;
-    scenario_instance inst;  /* world + ocean (NULL on flat water) */
-    world* world;            /* = inst.world */
+    nv_jobs* pool;
+    nv_scenario_instance inst;  /* world + ocean (NULL on flat water) */
+    nv_world* world;            /* = inst.world */
     autopilot* pilot;
-    world_config world_cfg;  /* as built (tick rate, water) */
+    nv_world_config world_cfg;  /* as built (tick rate, water) */
     double tick_hz;
     uint32_t demo_boats;
     double area;             /* demo area half-width, m */
     uint32_t type_count;
-    scenario_hull* hulls;    /* how each type was built, for checkpoints (type_count) */
-    scenario_terrain terrain; /* how the terrain was made, for checkpoints (source "" for none) */
-    scenario_structure* structures; /* how each structure was made, for checkpoints */
+    nv_scenario_hull* hulls;    /* how each type was built, for checkpoints (type_count) */
+    nv_scenario_terrain terrain; /* how the terrain was made, for checkpoints (source "" for none) */
+    nv_scenario_structure* structures; /* how each structure was made, for checkpoints */
     uint32_t structure_count;
     struct record* rec;      /* the record log when recording (apply.c writes to it) */
-    scenario_event* events;  /* the scenario's damage, in time order (apply_scenario_events) */
+    nv_scenario_event* events;  /* the scenario's damage, in time order (apply_scenario_events) */
     uint32_t event_count, event_next;
 } sim;
 
@@ -54,11 +54,11 @@ void sim_destroy(sim* s);
 /* The world of a checkpoint instead (core/checkpoint.h): the world as it
  * was, its clock included, the owned vessels into *o (empty on entry) as
  * orphans since now_ns, the autopilot from the owner blob (resume.h). */
-int sim_restore(sim* s, const checkpoint* c, uint32_t threads, uint64_t now_ns, owners* o, nv_error* err);
+int sim_restore(sim* s, const nv_checkpoint* c, uint32_t threads, uint64_t now_ns, owners* o, nv_error* err);
 
 /* What nv_checkpoint_capture reads: the world, its ocean and hull sources,
  * and the owner blob given. */
-checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t blob_size);
+nv_checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_t blob_size);
 
 /* Checks what sim_create would build without building it: the scenario
  * file parses and the demo fleet has a type with propellers; with

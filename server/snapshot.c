@@ -54,7 +54,7 @@ static int snap_room(void** p, uint32_t* capacity, size_t size, uint32_t n, cons
 
 /* The damaged vessels (a fill byte per compartment) and the tick's damage
  * events: nothing to walk but a pointer per slot when none is damaged. */
-static int snap_capture_damage(snap_builder* b, const world* w, nv_error* err) {
+static int snap_capture_damage(snap_builder* b, const nv_world* w, nv_error* err) {
     uint32_t n = nv_world_damaged_ids(w, b->damaged, b->damaged_capacity);
     if (n > b->damaged_capacity) {
         if (snap_room((void**)&b->damaged, &b->damaged_capacity, sizeof *b->damaged, n, "damaged vessels", err))
@@ -65,10 +65,10 @@ static int snap_capture_damage(snap_builder* b, const world* w, nv_error* err) {
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         proto_vessel_damage* d = &b->snap.damage[i];
-        const flood_state* f = nv_world_flood_of(w, b->damaged[i]);
-        world_vessel_state st;
+        const nv_flood_state* f = nv_world_flood_of(w, b->damaged[i]);
+        nv_world_vessel_state st;
         nv_world_vessel_get(w, b->damaged[i], &st);
-        const compartment_set* cs = nv_world_type_compartments(w, st.type);
+        const nv_compartment_set* cs = nv_world_type_compartments(w, st.type);
         memset(d, 0, sizeof *d);
         d->id = b->damaged[i];
         d->flags = (uint8_t)((f->pumping ? PROTO_DAMAGE_PUMPING : 0) | (f->sunk ? PROTO_DAMAGE_SUNK_FLAG : 0));
@@ -81,7 +81,7 @@ static int snap_capture_damage(snap_builder* b, const world* w, nv_error* err) {
     }
     b->snap.damage_count = n;
     uint32_t ne;
-    const world_damage_event* e = nv_world_damage_events(w, &ne);
+    const nv_world_damage_event* e = nv_world_damage_events(w, &ne);
     if (snap_room((void**)&b->snap.damage_events, &b->damage_event_capacity, sizeof *b->snap.damage_events, ne,
                   "damage events", err))
         return -1;
@@ -102,13 +102,13 @@ static int snap_capture_damage(snap_builder* b, const world* w, nv_error* err) {
     return 0;
 }
 
-int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats, nv_error* err) {
+int snap_capture(snap_builder* b, const nv_world* w, const proto_tick_stats* stats, nv_error* err) {
     uint32_t n = nv_world_vessel_count(w);
     if (snap_room((void**)&b->snap.vessels, &b->capacity, sizeof *b->snap.vessels, n, "vessels", err)) return -1;
-    world_vessel_pose batch[SNAP_READ_BATCH];
+    nv_world_vessel_pose batch[SNAP_READ_BATCH];
     for (uint32_t i = 0; i < n; i++) {
         if (i % SNAP_READ_BATCH == 0) nv_world_read_poses(w, i, SNAP_READ_BATCH, batch);
-        const world_vessel_pose* s = &batch[i % SNAP_READ_BATCH];
+        const nv_world_vessel_pose* s = &batch[i % SNAP_READ_BATCH];
         proto_vessel* o = &b->snap.vessels[i];
         o->id = s->id;
         o->type = (uint16_t)s->type;
@@ -137,7 +137,7 @@ int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats,
     b->snap.vessel_count = n;
     /* every tick is published: the contacts begun in this one */
     uint32_t nc;
-    const world_contact_event* e = nv_world_contact_events(w, &nc);
+    const nv_world_contact_event* e = nv_world_contact_events(w, &nc);
     if (snap_room((void**)&b->snap.contacts, &b->contact_capacity, sizeof *b->snap.contacts, nc, "contacts", err))
         return -1;
     _Static_assert(WORLD_CONTACT_GROUND == PROTO_CONTACT_GROUND, "the ground's id is the same on the wire");
@@ -176,8 +176,8 @@ int snap_encode_compact(snap_builder* b, nv_error* err) {
     return 0;
 }
 
-static void snap_ocean_spec(const ocean* o, proto_ocean_spec* out) {
-    const ocean_params* p = nv_ocean_get_params(o);
+static void snap_ocean_spec(const nv_ocean* o, proto_ocean_spec* out) {
+    const nv_ocean_params* p = nv_ocean_get_params(o);
     memset(out, 0, sizeof *out);
     out->spectrum = (uint8_t)p->spectrum;
     out->spreading = (uint8_t)p->spreading;
@@ -210,10 +210,10 @@ static void snap_ocean_spec(const ocean* o, proto_ocean_spec* out) {
 
 /* The ground for renderers: every stride-th node, at most
  * PROTO_TERRAIN_MAX_NODES per axis, quantised between the spec's bounds. */
-static int snap_terrain(const terrain* t, proto_terrain_info* out, nv_error* err) {
+static int snap_terrain(const nv_terrain* t, proto_terrain_info* out, nv_error* err) {
     uint32_t nx, nz;
     nv_terrain_size(t, &nx, &nz);
-    const terrain_spec* spec = nv_terrain_get_spec(t);
+    const nv_terrain_spec* spec = nv_terrain_get_spec(t);
     uint32_t longest = nx > nz ? nx : nz;
     uint32_t stride = (longest - 2) / (PROTO_TERRAIN_MAX_NODES - 1) + 1;
     out->nx = (nx - 1) / stride + 1;
@@ -252,7 +252,7 @@ int snap_world_info(const sim* s, const char* server_name, proto_world_info* out
     out->types = calloc(n ? n : 1, sizeof *out->types);
     if (!out->types) return nv_error_fail(err, NV_ENOMEM, "world info: out of memory");
     for (uint32_t i = 0; i < n; i++) {
-        const hull* h = nv_world_hull_type(s->world, i);
+        const nv_hull* h = nv_world_hull_type(s->world, i);
         proto_vessel_type* t = &out->types[i];
         t->type = (uint16_t)i;
         snprintf(t->name, sizeof t->name, "%s", nv_world_hull_type_name(s->world, i));
@@ -261,7 +261,7 @@ int snap_world_info(const sim* s, const char* server_name, proto_world_info* out
         memcpy(t->bounds_max, h->bounds_max, sizeof t->bounds_max);
         t->vertex_count = h->vertex_count;
         t->triangle_count = h->triangle_count;
-        const compartment_set* cs = nv_world_type_compartments(s->world, i);
+        const nv_compartment_set* cs = nv_world_type_compartments(s->world, i);
         if (cs) {
             t->compartment_count = cs->count;
             for (uint32_t k = 0; k < cs->count; k++) t->compartment_volumes[k] = (float)cs->volume[k];
@@ -269,7 +269,7 @@ int snap_world_info(const sim* s, const char* server_name, proto_world_info* out
         }
     }
     out->type_count = n;
-    const terrain* ground = nv_world_get_terrain(s->world);
+    const nv_terrain* ground = nv_world_get_terrain(s->world);
     if (ground && snap_terrain(ground, &out->terrain, err)) return -1;
     return 0;
 }
@@ -283,7 +283,7 @@ void snap_free_world_info(proto_world_info* w) {
     w->terrain.present = 0;
 }
 
-const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_error* err) {
+const proto_hull* snap_hull(snap_builder* b, const nv_world* w, uint32_t type, nv_error* err) {
     uint32_t n = nv_world_hull_type_count(w);
     if (type >= n) {
         nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, n);
@@ -299,7 +299,7 @@ const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_e
     }
     proto_hull* out = &b->hulls[type];
     if (out->vertices) return out;
-    const hull* h = nv_world_hull_type(w, type);
+    const nv_hull* h = nv_world_hull_type(w, type);
     float* v = malloc((size_t)h->vertex_count * 3 * sizeof *v);
     uint32_t* idx = malloc((size_t)h->triangle_count * 3 * sizeof *idx);
     if (!v || !idx) {

@@ -26,7 +26,7 @@ void snap_free(snap_builder* b);
 
 /* Copies every vessel's state into b->snap with the tick's statistics, the
  * damaged vessels' fill bytes and the tick's damage events. */
-int snap_capture(snap_builder* b, const world* w, const proto_tick_stats* stats, nv_error* err);
+int snap_capture(snap_builder* b, const nv_world* w, const proto_tick_stats* stats, nv_error* err);
 /* Encodings of the captured snapshot into b->full / b->compact. */
 int snap_encode_full(snap_builder* b, nv_error* err);
 int snap_encode_compact(snap_builder* b, nv_error* err);
@@ -38,7 +38,7 @@ void snap_free_world_info(proto_world_info* w);
 /* The type's mesh for drawing, in the body frame about the CG (the frame
  * of the snapshots' positions); the builder keeps it for later requests.
  * NULL with err set when the type does not exist. */
-const proto_hull* snap_hull(snap_builder* b, const world* w, uint32_t type, nv_error* err);
+const proto_hull* snap_hull(snap_builder* b, const nv_world* w, uint32_t type, nv_error* err);
 
 /* Wall clock now, ns since 1970 (the snapshots' send time). */
 uint64_t snap_wall_ns(void);

@@ -76,7 +76,7 @@ void views_handle(views* v, const cmdq_item* it) {
 
 int views_wanted(const views* v) { return v->hub && view_count(v->hub) > 0; }
 
-void views_tick(views* v, const proto_snapshot* s, jobs* pool) {
+void views_tick(views* v, const proto_snapshot* s, nv_jobs* pool) {
     if (!views_wanted(v)) return;
     uint64_t t0 = uv_hrtime();
     view_frame f = {s->tick, s->sim_time, s->send_time_ns, s->vessels, s->vessel_count};

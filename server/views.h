@@ -29,6 +29,6 @@ void views_handle(views* v, const cmdq_item* it);
 /* Whether a view waits for updates (the snapshot must be captured). */
 int views_wanted(const views* v);
 /* This tick's updates from the captured snapshot, encoded on the pool. */
-void views_tick(views* v, const proto_snapshot* s, jobs* pool);
+void views_tick(views* v, const proto_snapshot* s, nv_jobs* pool);
 
 #endif

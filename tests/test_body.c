@@ -9,14 +9,14 @@ static void rejects_bad_mass_and_inertia(void** state) {
     (void)state;
     body b;
     nv_error err;
-    mat3 i = m3_diag(1, 2, 3);
+    nv_mat3 i = m3_diag(1, 2, 3);
     assert_int_equal(body_init(&b, 0.0, &i, &err), -1);
     assert_non_null(strstr(err.message, "mass"));
     assert_int_equal(body_init(&b, NAN, &i, &err), -1);
-    mat3 singular = m3_diag(1, 0, 3);
+    nv_mat3 singular = m3_diag(1, 0, 3);
     assert_int_equal(body_init(&b, 1.0, &singular, &err), -1);
     assert_non_null(strstr(err.message, "inertia"));
-    mat3 nan_i = m3_diag(1, NAN, 3);
+    nv_mat3 nan_i = m3_diag(1, NAN, 3);
     assert_int_equal(body_init(&b, 1.0, &nan_i, &err), -1);
     assert_non_null(strstr(err.message, "not finite"));
 }
@@ -27,7 +27,7 @@ static void constant_force_follows_the_scheme(void** state) {
     (void)state;
     body b;
     nv_error err;
-    mat3 i = m3_diag(1, 1, 1);
+    nv_mat3 i = m3_diag(1, 1, 1);
     ASSERT_OK(body_init(&b, 2.0, &i, &err), err);
     b.velocity = v3(1.0, 2.0, 0.0);
     const double dt = 0.01, a = -9.81;
@@ -44,7 +44,7 @@ static void constant_torque_spins_about_the_axis(void** state) {
     (void)state;
     body b;
     nv_error err;
-    mat3 i = m3_diag(2.0, 5.0, 9.0);
+    nv_mat3 i = m3_diag(2.0, 5.0, 9.0);
     ASSERT_OK(body_init(&b, 1.0, &i, &err), err);
     const double dt = 1e-3, tau = 3.0;
     const int n = 1000;
@@ -64,7 +64,7 @@ static void free_tumbling_stays_consistent(void** state) {
     (void)state;
     body b;
     nv_error err;
-    mat3 i = m3_diag(1.0, 2.0, 3.0);
+    nv_mat3 i = m3_diag(1.0, 2.0, 3.0);
     ASSERT_OK(body_init(&b, 1.0, &i, &err), err);
     body_set_angular_velocity(&b, v3(0.1, 3.0, 0.2));
     double e0 = body_kinetic_energy(&b);
@@ -74,18 +74,18 @@ static void free_tumbling_stays_consistent(void** state) {
         double e = body_kinetic_energy(&b);
         emax = fmax(emax, e);
         emin = fmin(emin, e);
-        vec3 body_w = quat_rotate((quat){b.orientation.w, -b.orientation.x, -b.orientation.y, -b.orientation.z},
+        nv_vec3 body_w = quat_rotate((nv_quat){b.orientation.w, -b.orientation.x, -b.orientation.y, -b.orientation.z},
                                   b.angular_velocity);
         wy_min = fmin(wy_min, body_w.y);
         if (k % 997 == 0) {
-            mat3 iw = body_world_inertia(&b);
-            vec3 l = m3_mul_v3(&iw, b.angular_velocity);
+            nv_mat3 iw = body_world_inertia(&b);
+            nv_vec3 l = m3_mul_v3(&iw, b.angular_velocity);
             ASSERT_NEAR_ABS(l.x, b.angular_momentum.x, 1e-9);
             ASSERT_NEAR_ABS(l.y, b.angular_momentum.y, 1e-9);
             ASSERT_NEAR_ABS(l.z, b.angular_momentum.z, 1e-9);
         }
     }
-    quat q = b.orientation;
+    nv_quat q = b.orientation;
     ASSERT_NEAR_ABS(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z, 1.0, 1e-12);
     assert_true((emax - emin) < 0.02 * e0);
     assert_true(wy_min < -2.0); /* the spin about body y reversed: a real tumble */

@@ -41,11 +41,11 @@ static const char scenario_small[] =
     "               {\"type\": \"skiff\", \"position\": [10, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}";
 
 typedef struct ckp_world {
-    scenario scn;
-    scenario_instance inst;
+    nv_scenario scn;
+    nv_scenario_instance inst;
 } ckp_world;
 
-static void ckp_world_make(ckp_world* t, const char* json, jobs* pool) {
+static void ckp_world_make(ckp_world* t, const char* json, nv_jobs* pool) {
     nv_error err;
     ASSERT_OK(nv_scenario_parse(json, strlen(json), "test", NULL, &t->scn, &err), err);
     ASSERT_OK(nv_scenario_instantiate(&t->scn, pool, &t->inst, &err), err);
@@ -56,8 +56,8 @@ static void ckp_world_free(ckp_world* t) {
     nv_scenario_free(&t->scn);
 }
 
-static checkpoint_source ckp_source_of(const ckp_world* t, const void* blob, size_t blob_size) {
-    checkpoint_source src = {.world = t->inst.world,
+static nv_checkpoint_source ckp_source_of(const ckp_world* t, const void* blob, size_t blob_size) {
+    nv_checkpoint_source src = {.world = t->inst.world,
                              .ocean = t->inst.ocean,
                              .hulls = t->scn.hulls,
                              .hull_count = t->scn.hull_count,
@@ -68,17 +68,17 @@ static checkpoint_source ckp_source_of(const ckp_world* t, const void* blob, siz
     return src;
 }
 
-static void ckp_encode_or_fail(const checkpoint_source* src, uint8_t** data, size_t* size) {
+static void ckp_encode_or_fail(const nv_checkpoint_source* src, uint8_t** data, size_t* size) {
     nv_error err;
     ASSERT_OK(nv_checkpoint_encode(src, data, size, &err), err);
 }
 
 /* Fails unless every vessel of a matches b's, field by field, bit for bit. */
-static void ckp_assert_same_vessels(const world* a, const world* b) {
+static void ckp_assert_same_vessels(const nv_world* a, const nv_world* b) {
     assert_int_equal(nv_world_vessel_count(a), nv_world_vessel_count(b));
     assert_int_equal(nv_world_next_id(a), nv_world_next_id(b));
     for (uint32_t s = 0; s < nv_world_vessel_count(a); s++) {
-        world_vessel_record ra, rb;
+        nv_world_vessel_record ra, rb;
         assert_int_equal(nv_world_export_vessel(a, s, &ra), 0);
         assert_int_equal(nv_world_export_vessel(b, s, &rb), 0);
         assert_int_equal(ra.slam_count, rb.slam_count);
@@ -96,13 +96,13 @@ static void round_trip_keeps_hash_and_future(void** state) {
     nv_error err;
     ckp_world a;
     ckp_world_make(&a, scenario_sea, NULL);
-    world* w = a.inst.world;
+    nv_world* w = a.inst.world;
     for (int i = 0; i < 20; i++) nv_world_step(w);
     /* Slots no longer follow ids, and the id counter is past every id. */
     ASSERT_OK(nv_world_despawn(w, 0, &err), err);
     ASSERT_OK(nv_world_despawn(w, 4, &err), err);
     uint32_t id;
-    world_vessel_state first;
+    nv_world_vessel_state first;
     assert_int_equal(nv_world_vessel_get(w, 1, &first), 0);
     ASSERT_OK(nv_world_spawn(w, 1, v3(-60, first.position.y, -40), quat_identity(), &id, &err), err);
     ASSERT_OK(nv_world_despawn(w, id, &err), err); /* the highest id is gone, the counter stays */
@@ -115,11 +115,11 @@ static void round_trip_keeps_hash_and_future(void** state) {
     assert_true(next > id + 0u);
 
     const uint8_t blob[] = {0xde, 0xad, 0x00, 0xbe, 0xef};
-    checkpoint_source src = ckp_source_of(&a, blob, sizeof blob);
+    nv_checkpoint_source src = ckp_source_of(&a, blob, sizeof blob);
     uint8_t* data;
     size_t size;
     ckp_encode_or_fail(&src, &data, &size);
-    checkpoint c;
+    nv_checkpoint c;
     ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
     free(data);
     assert_int_equal(c.owner_size, sizeof blob);
@@ -127,16 +127,16 @@ static void round_trip_keeps_hash_and_future(void** state) {
     assert_int_equal(c.tick, nv_world_tick(w));
 
     /* Restored on two threads: the pipeline is the same for any count. */
-    jobs* pool;
+    nv_jobs* pool;
     ASSERT_OK(nv_jobs_create(&pool, 2, &err), err);
-    scenario_instance b;
+    nv_scenario_instance b;
     ASSERT_OK(nv_checkpoint_restore(&c, pool, &b, &err), err);
     nv_checkpoint_free(&c);
     assert_int_equal(nv_world_state_hash(b.world), nv_world_state_hash(w));
     assert_int_equal(nv_world_tick(b.world), nv_world_tick(w));
     assert_true(nv_world_time(b.world) == nv_world_time(w));
     ckp_assert_same_vessels(w, b.world);
-    world_vessel_state va, vb;
+    nv_world_vessel_state va, vb;
     assert_int_equal(nv_world_vessel_get(b.world, 3, &vb), 0);
     assert_int_equal(vb.model, WORLD_MODEL_FLOATER);
     assert_int_equal(nv_world_vessel_get(b.world, 2, &vb), 0);
@@ -176,21 +176,21 @@ static void columns_survive_a_restore(void** state) {
     a.scn.hulls[1].columns_nx = 8;
     a.scn.hulls[1].columns_nz = 4;
     ASSERT_OK(nv_scenario_instantiate(&a.scn, NULL, &a.inst, &err), err);
-    world* w = a.inst.world;
+    nv_world* w = a.inst.world;
     ASSERT_OK(nv_world_set_vessel_model(w, 1, WORLD_MODEL_COLUMNS, &err), err);
     for (int i = 0; i < 10; i++) nv_world_step(w);
-    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    nv_checkpoint_source src = ckp_source_of(&a, NULL, 0);
     uint8_t* data;
     size_t size;
     ckp_encode_or_fail(&src, &data, &size);
-    checkpoint c;
+    nv_checkpoint c;
     ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
     assert_int_equal(c.hulls[1].columns_nx, 8);
     assert_int_equal(c.hulls[1].columns_nz, 4);
     assert_int_equal(c.hulls[0].columns_nx, 0);
-    scenario_instance b;
+    nv_scenario_instance b;
     ASSERT_OK(nv_checkpoint_restore(&c, NULL, &b, &err), err);
-    world_vessel_state vb;
+    nv_world_vessel_state vb;
     assert_int_equal(nv_world_vessel_get(b.world, 1, &vb), 0);
     assert_int_equal(vb.model, WORLD_MODEL_COLUMNS);
     for (int i = 0; i < 30; i++) {
@@ -285,7 +285,7 @@ static void file_round_trip_and_previous(void** state) {
     snprintf(prev, sizeof prev, "%s.prev", path);
     ckp_world a;
     ckp_world_make(&a, scenario_small, NULL);
-    checkpoint_source src = ckp_source_of(&a, "token", 5);
+    nv_checkpoint_source src = ckp_source_of(&a, "token", 5);
     ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
     uint64_t first_hash = nv_world_state_hash(a.inst.world);
     for (int i = 0; i < 5; i++) nv_world_step(a.inst.world);
@@ -295,10 +295,10 @@ static void file_round_trip_and_previous(void** state) {
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_mode & 0077, 0); /* it holds owners' tokens: not for other users */
 
-    checkpoint c;
+    nv_checkpoint c;
     ASSERT_OK(nv_checkpoint_read_file(path, &c, &err), err);
     assert_int_equal(c.tick, 5);
-    scenario_instance b;
+    nv_scenario_instance b;
     ASSERT_OK(nv_checkpoint_restore(&c, NULL, &b, &err), err);
     assert_int_equal(nv_world_state_hash(b.world), nv_world_state_hash(a.inst.world));
     nv_scenario_instance_destroy(&b);
@@ -341,12 +341,12 @@ static void every_corruption_and_truncation_is_refused(void** state) {
     ckp_world a;
     ckp_world_make(&a, scenario_small, NULL);
     for (int i = 0; i < 3; i++) nv_world_step(a.inst.world);
-    checkpoint_source src = ckp_source_of(&a, "owner", 5);
+    nv_checkpoint_source src = ckp_source_of(&a, "owner", 5);
     uint8_t* good;
     size_t size;
     ckp_encode_or_fail(&src, &good, &size);
     assert_true(size < 4096);
-    checkpoint c;
+    nv_checkpoint c;
     ASSERT_OK(nv_checkpoint_decode(good, size, "small", &c, &err), err);
     nv_checkpoint_free(&c);
 
@@ -393,7 +393,7 @@ static size_t ckp_find(const uint8_t* d, size_t size, const char* tag) {
 
 static void ckp_expect_refusal(uint8_t* d, size_t size, const char* part) {
     nv_error err;
-    checkpoint c;
+    nv_checkpoint c;
     ckp_fix_checksums(d, size);
     if (nv_checkpoint_decode(d, size, "crafted", &c, &err) == 0) fail_msg("accepted; wanted \"%s\"", part);
     ckp_assert_message(&err, part);
@@ -403,7 +403,7 @@ static void consistent_but_wrong_files_are_refused(void** state) {
     (void)state;
     ckp_world a;
     ckp_world_make(&a, scenario_small, NULL);
-    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    nv_checkpoint_source src = ckp_source_of(&a, NULL, 0);
     uint8_t* good;
     size_t size;
     ckp_encode_or_fail(&src, &good, &size);
@@ -445,7 +445,7 @@ static void consistent_but_wrong_files_are_refused(void** state) {
     memcpy(d, good, size);
     d[size] = 0;
     nv_error err;
-    checkpoint c;
+    nv_checkpoint c;
     assert_int_equal(nv_checkpoint_decode(d, size + 1, "long", &c, &err), -1);
     ckp_assert_message(&err, "1 bytes after the end the header declares");
 
@@ -459,13 +459,13 @@ static void restore_refuses_a_different_world(void** state) {
     nv_error err;
     ckp_world a;
     ckp_world_make(&a, scenario_small, NULL);
-    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    nv_checkpoint_source src = ckp_source_of(&a, NULL, 0);
     uint8_t* data;
     size_t size;
     ckp_encode_or_fail(&src, &data, &size);
-    checkpoint c;
+    nv_checkpoint c;
     ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
-    scenario_instance b;
+    nv_scenario_instance b;
     /* The hull's source now builds another hull (a mesh file that changed). */
     char saved[SCENARIO_PATH_MAX];
     snprintf(saved, sizeof saved, "%s", c.hulls[0].source);
@@ -505,7 +505,7 @@ static void failed_write_keeps_the_old_file(void** state) {
     ckp_dir_make(&d);
     ckp_world a;
     ckp_world_make(&a, scenario_small, NULL);
-    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    nv_checkpoint_source src = ckp_source_of(&a, NULL, 0);
     char path[600], blocker[640];
     snprintf(path, sizeof path, "%s/world.ckpt", d.path);
     ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
@@ -570,18 +570,18 @@ static void failed_write_keeps_the_old_file(void** state) {
 
 /* ---- kill -9 at every step of the writer -------------------------------- */
 
-static checkpoint_step ckp_crash_step;
+static nv_checkpoint_step ckp_crash_step;
 
 /* The writer's step hook in a child: ends the process there, as a kill
  * would, with nothing flushed or undone. */
-static void ckp_crash_here(const char* path, checkpoint_step step) {
+static void ckp_crash_here(const char* path, nv_checkpoint_step step) {
     (void)path;
     if (step == ckp_crash_step) _exit(0);
 }
 
 /* Writes `src` to path in a child stopped after `step`: 0, or 3 when the
  * write never came to that step (and finished). */
-static int ckp_write_and_crash(const char* path, const checkpoint_source* src, checkpoint_step step) {
+static int ckp_write_and_crash(const char* path, const nv_checkpoint_source* src, nv_checkpoint_step step) {
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -599,7 +599,7 @@ static int ckp_write_and_crash(const char* path, const checkpoint_source* src, c
 }
 
 static uint64_t ckp_tick_of(const char* path) {
-    checkpoint c;
+    nv_checkpoint c;
     nv_error err;
     ASSERT_OK(nv_checkpoint_read_file(path, &c, &err), err);
     uint64_t tick = c.tick;
@@ -624,7 +624,7 @@ static void a_kill_at_any_step_keeps_the_newest(void** state) {
             snprintf(prev, sizeof prev, "%s.prev", path);
             ckp_world a;
             ckp_world_make(&a, scenario_small, NULL);
-            checkpoint_source src = ckp_source_of(&a, "token", 5);
+            nv_checkpoint_source src = ckp_source_of(&a, "token", 5);
             ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err); /* tick 0 */
             for (int i = 0; i < 5; i++) nv_world_step(a.inst.world);
             ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err); /* tick 5; tick 0 is path.prev */
@@ -634,15 +634,15 @@ static void a_kill_at_any_step_keeps_the_newest(void** state) {
                 before = 0;
             }
             for (int i = 0; i < 5; i++) nv_world_step(a.inst.world);
-            int finished = ckp_write_and_crash(path, &src, (checkpoint_step)k); /* tick 10 */
+            int finished = ckp_write_and_crash(path, &src, (nv_checkpoint_step)k); /* tick 10 */
             /* Only a whole old file moves to path.prev: a truncated one is
              * replaced where it is, with no step between. */
             assert_int_equal(finished, truncated && k == CHECKPOINT_STEP_OLD_MOVED ? 3 : 0);
             /* Once all its bytes are written the new file is whole (a kill
              * loses no page cache); half written, it is nothing. */
             uint64_t want = k >= CHECKPOINT_STEP_TEMP_WRITTEN ? 10 : before;
-            checkpoint c;
-            checkpoint_recovery info;
+            nv_checkpoint c;
+            nv_checkpoint_recovery info;
             if (nv_checkpoint_recover(path, &c, &info, &err))
                 fail_msg("step %d, truncated %d: no checkpoint after the kill: %s", k, truncated, err.message);
             if (c.tick != want)
@@ -681,13 +681,13 @@ static void a_truncated_file_never_displaces_the_previous(void** state) {
     snprintf(prev, sizeof prev, "%s.prev", path);
     ckp_world a;
     ckp_world_make(&a, scenario_small, NULL);
-    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    nv_checkpoint_source src = ckp_source_of(&a, NULL, 0);
     ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
     nv_world_step(a.inst.world);
     ASSERT_OK(nv_checkpoint_write_file(path, &src, &err), err);
     assert_int_equal(truncate(path, 1000), 0);
-    checkpoint c;
-    checkpoint_recovery info;
+    nv_checkpoint c;
+    nv_checkpoint_recovery info;
     ASSERT_OK(nv_checkpoint_recover(path, &c, &info, &err), err);
     assert_int_equal(info.used, CHECKPOINT_USED_PREVIOUS);
     ckp_assert_message(&info.refused, "truncated");
@@ -720,7 +720,7 @@ static void stale_temporaries_are_removed(void** state) {
     ckp_world a, b;
     ckp_world_make(&a, scenario_small, NULL);
     ckp_world_make(&b, scenario_small, NULL);
-    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    nv_checkpoint_source src = ckp_source_of(&a, NULL, 0);
     for (int i = 0; i < 7; i++) nv_world_step(a.inst.world);
     ASSERT_OK(nv_checkpoint_write_file(old_tmp, &src, &err), err); /* a whole checkpoint, tick 7 */
     struct timespec long_ago[2] = {{1000000, 0}, {1000000, 0}};
@@ -729,10 +729,10 @@ static void stale_temporaries_are_removed(void** state) {
     uint8_t* bytes = ckp_slurp(old_tmp, &size);
     ckp_spit(half_tmp, bytes, size / 2);
     free(bytes);
-    checkpoint_source fresh = ckp_source_of(&b, NULL, 0);
+    nv_checkpoint_source fresh = ckp_source_of(&b, NULL, 0);
     ASSERT_OK(nv_checkpoint_write_file(path, &fresh, &err), err); /* tick 0, written last */
-    checkpoint c;
-    checkpoint_recovery info;
+    nv_checkpoint c;
+    nv_checkpoint_recovery info;
     ASSERT_OK(nv_checkpoint_find_newest(path, &c, &info, &err), err);
     assert_int_equal(info.used, CHECKPOINT_USED_FILE);
     assert_int_equal(c.tick, 0);
@@ -767,23 +767,23 @@ static void grounded_world_survives_a_restore(void** state) {
         "                \"velocity\": [0, 0, 5], \"controls\": {\"throttle\": 1, \"rudder\": 0.2}}]}";
     ckp_world a;
     ckp_world_make(&a, json, NULL);
-    world* w = a.inst.world;
+    nv_world* w = a.inst.world;
     uint32_t aground = 0;
     for (int i = 0; i < 600 && aground < 2; i++) {
         nv_world_step(w);
         aground = 0;
         for (uint32_t s = 0; s < nv_world_vessel_count(w); s++) {
-            world_vessel_state v;
+            nv_world_vessel_state v;
             assert_int_equal(nv_world_vessel_get(w, nv_world_vessel_id_at(w, s), &v), 0);
             aground += (v.flags & WORLD_VESSEL_GROUNDED) != 0;
         }
     }
     assert_int_equal(aground, 2);
-    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    nv_checkpoint_source src = ckp_source_of(&a, NULL, 0);
     uint8_t* data;
     size_t size;
     ckp_encode_or_fail(&src, &data, &size);
-    checkpoint c;
+    nv_checkpoint c;
     nv_error err;
     ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
     free(data);
@@ -791,7 +791,7 @@ static void grounded_world_survives_a_restore(void** state) {
     assert_true(c.contacts.enabled && c.contacts.ground_friction == 0.4);
     assert_int_equal(c.structure_count, 1);
     assert_true(c.structures[0].box[2] == 30.0 && c.structures[0].heading_deg == 10.0);
-    scenario_instance b;
+    nv_scenario_instance b;
     ASSERT_OK(nv_checkpoint_restore(&c, NULL, &b, &err), err);
     assert_non_null(nv_world_get_terrain(b.world));
     for (int i = 0; i < 120; i++) {
@@ -831,7 +831,7 @@ static void flooding_survives_a_restore(void** state) {
     nv_error err;
     ckp_world a;
     ckp_world_make(&a, json, NULL);
-    world* w = a.inst.world;
+    nv_world* w = a.inst.world;
     assert_true(nv_world_get_config(w)->sunk_removal_depth == 40.0);
     for (int i = 0; i < 10; i++) nv_world_step(w);
     ASSERT_OK(nv_world_breach(w, 0, v3(-2.7, -1.0, 0.0), 0.05, &err), err);
@@ -839,21 +839,21 @@ static void flooding_survives_a_restore(void** state) {
     ASSERT_OK(nv_world_breach(w, 1, v3(6.0, -0.6, 0.0), 0.02, &err), err);
     ASSERT_OK(nv_world_set_pumps(w, 0, 1, &err), err);
     for (int i = 0; i < 45; i++) nv_world_step(w);
-    flood_state mid;
+    nv_flood_state mid;
     assert_int_equal(nv_world_flooding(w, 1, &mid), 0);
     fprintf(stderr, "mid-flooding: %.4f m^3 in the engine room, %.4f forward\n", mid.volume[1], mid.volume[3]);
     assert_true(mid.volume[1] > 0.05 && mid.volume[3] > 0.0 && mid.hole_count == 2); /* filling, not full */
 
-    checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    nv_checkpoint_source src = ckp_source_of(&a, NULL, 0);
     uint8_t* data;
     size_t size;
     ckp_encode_or_fail(&src, &data, &size);
-    checkpoint c;
+    nv_checkpoint c;
     ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
     free(data);
-    jobs* pool;
+    nv_jobs* pool;
     ASSERT_OK(nv_jobs_create(&pool, 2, &err), err);
-    scenario_instance b;
+    nv_scenario_instance b;
     ASSERT_OK(nv_checkpoint_restore(&c, pool, &b, &err), err);
     nv_checkpoint_free(&c);
     assert_int_equal(nv_world_state_hash(b.world), nv_world_state_hash(w));
@@ -865,7 +865,7 @@ static void flooding_survives_a_restore(void** state) {
     }
     assert_int_equal(nv_world_state_hash(b.world), nv_world_state_hash(w));
     ckp_assert_same_vessels(w, b.world);
-    flood_state later, pumped;
+    nv_flood_state later, pumped;
     assert_int_equal(nv_world_flooding(b.world, 1, &later), 0);
     assert_int_equal(nv_world_flooding(b.world, 0, &pumped), 0);
     assert_true(later.volume[1] > mid.volume[1]);

@@ -17,8 +17,8 @@
 #define RHO 1025.0
 #define G 9.81
 
-static void build_columns(const mesh* m, uint32_t nx, uint32_t nz, uint32_t k, double mass, columns_set* out) {
-    columns_build_options o = nv_columns_build_options_default();
+static void build_columns(const nv_mesh* m, uint32_t nx, uint32_t nz, uint32_t k, double mass, nv_columns_set* out) {
+    nv_columns_build_options o = nv_columns_build_options_default();
     o.nx = nx;
     o.nz = nz;
     o.samples = k;
@@ -29,16 +29,16 @@ static void build_columns(const mesh* m, uint32_t nx, uint32_t nz, uint32_t k, d
 
 static void box_columns_have_exact_volumes(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("barge", 0, &m, &err), err); /* 10 x 4 x 2 m */
-    columns_set s;
+    nv_columns_set s;
     build_columns(&m, 20, 5, 16, 40000.0, &s);
     assert_int_equal(s.count, 100);
     assert_int_equal(s.skipped_rays, 0);
     for (uint32_t i = 0; i < 20; i++)
         for (uint32_t j = 0; j < 5; j++) {
-            const columns_column* c = &s.columns[i * 5 + j];
+            const nv_columns_column* c = &s.columns[i * 5 + j];
             ASSERT_NEAR_REL(c->volume, 0.5 * 0.8 * 2.0, 1e-12);
             ASSERT_NEAR_ABS(c->ymin, 0.0, 1e-12);
             ASSERT_NEAR_ABS(c->ymax, 2.0, 1e-12);
@@ -48,7 +48,7 @@ static void box_columns_have_exact_volumes(void** state) {
         }
     ASSERT_NEAR_REL(nv_columns_total_volume(&s), 80.0, 1e-12);
     double mass;
-    vec3 centre;
+    nv_vec3 centre;
     nv_columns_mass(&s, &mass, &centre);
     ASSERT_NEAR_REL(mass, 40000.0, 1e-12);
     ASSERT_NEAR_ABS(centre.x, 0.0, 1e-6);
@@ -68,10 +68,10 @@ static void box_columns_have_exact_volumes(void** state) {
  * and once at the top. */
 static void rays_through_vertices_and_edges_count_once(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_box(&m, 10.0, 4.0, 2.0, 20, 2, 8, &err), err); /* vertices every 0.5 m */
-    columns_set s;
+    nv_columns_set s;
     build_columns(&m, 10, 4, 1, 0.0, &s); /* rays at x = -4.5 .. 4.5, z = -1.5 .. 1.5 */
     assert_int_equal(s.skipped_rays, 0);
     for (uint32_t c = 0; c < s.count; c++) ASSERT_NEAR_REL(s.columns[c].volume, 2.0, 1e-12);
@@ -128,16 +128,16 @@ static void rays_through_vertices_and_edges_count_once(void** state) {
  * gap between them hold nothing. */
 static void open_bay_columns_are_empty(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_mesh_load_file(NAVAL_TEST_DATA "/two_cubes.obj", MESH_FORMAT_AUTO, NULL, &m, NULL, &err), err);
-    columns_set s;
+    nv_columns_set s;
     build_columns(&m, 20, 5, 16, 0.0, &s);
     assert_int_equal(s.skipped_rays, 0);
     ASSERT_NEAR_REL(nv_columns_total_volume(&s), 2.0, 1e-12);
     for (uint32_t i = 0; i < 20; i++)
         for (uint32_t j = 0; j < 5; j++) {
-            const columns_column* c = &s.columns[i * 5 + j];
+            const nv_columns_column* c = &s.columns[i * 5 + j];
             int in_gap = i >= 5 && i < 15; /* cells of 0.2 m: x in [1, 3] */
             if (in_gap) {
                 assert_true(c->volume == 0.0);
@@ -166,18 +166,18 @@ static void builtin_hulls_match_the_mesh_model(void** state) {
         {"skiff", 1500.0},  {"patrol", 80000.0}, {"freighter", 9.0e6},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        mesh m;
+        nv_mesh m;
         nv_error err;
         ASSERT_OK(nv_hullgen_build(cases[c].name, 0, &m, &err), err);
-        hull h;
-        mass_spec spec = nv_mass_spec_default();
+        nv_hull h;
+        nv_mass_spec spec = nv_mass_spec_default();
         spec.mass = cases[c].mass;
         ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
-        columns_set s;
+        nv_columns_set s;
         build_columns(&m, 20, 5, 16, cases[c].mass, &s);
         assert_int_equal(s.skipped_rays, 0);
         double vol = nv_columns_total_volume(&s), mesh_vol = h.mesh_props.volume;
-        columns_model model;
+        nv_columns_model model;
         ASSERT_OK(nv_columns_model_create(&model, &s, h.body.cg, &err), err);
         /* the usual load, and a light one (20 % of the full displacement) */
         double masses[2] = {cases[c].mass, 0.2 * RHO * mesh_vol};
@@ -228,10 +228,10 @@ static char* slurp(const char* path, size_t* size) {
  * those again gives the same bytes. */
 static void export_import_round_trip(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("ship", 0, &m, &err), err);
-    columns_set s, back;
+    nv_columns_set s, back;
     build_columns(&m, 20, 5, 8, 600000.0, &s);
     char a[256], b[256];
     temp_path(a, sizeof a, "a");
@@ -268,7 +268,7 @@ static void export_import_round_trip(void** state) {
 }
 
 static void expect_parse_error(const char* text, const char* want) {
-    columns_set s;
+    nv_columns_set s;
     nv_error err;
     memset(&err, 0, sizeof err);
     if (nv_columns_parse(text, strlen(text), "bad.txt", &s, &err) == 0)
@@ -305,7 +305,7 @@ static void malformed_files_are_rejected_with_file_and_line(void** state) {
     /* accepted: CRLF, blanks around fields, comments between lines, an empty column */
     const char* ok = "# NB_LINE_PER_DATA\r\n2\r\n\r\n# COORDINATE, VOLUME, DENSITY\r\n 1.5 , -0.25,3,1.75, 2 , 1025\r\n"
                      "# an empty column\r\n0,0,0,0,0,1\r\n";
-    columns_set s;
+    nv_columns_set s;
     nv_error err;
     ASSERT_OK(nv_columns_parse(ok, strlen(ok), "ok.txt", &s, &err), err);
     assert_int_equal(s.count, 2);
@@ -331,15 +331,15 @@ static void malformed_files_are_rejected_with_file_and_line(void** state) {
 }
 
 /* Scratch for nv_columns_force, 8-byte aligned. */
-static void* scratch_for(const columns_model* m, size_t* bytes) {
+static void* scratch_for(const nv_columns_model* m, size_t* bytes) {
     *bytes = nv_columns_scratch_bytes(m);
     void* p = malloc(*bytes ? *bytes : 1);
     assert_non_null(p);
     return p;
 }
 
-static columns_pose pose_at(double y, quat q) {
-    columns_pose p;
+static nv_columns_pose pose_at(double y, nv_quat q) {
+    nv_columns_pose p;
     memset(&p, 0, sizeof p);
     p.position = v3(0, y, 0);
     p.rotation = quat_to_mat3(q);
@@ -351,23 +351,23 @@ static columns_pose pose_at(double y, quat q) {
  * the damping's closed form. */
 static void box_force_is_archimedes(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("barge", 0, &m, &err), err);
-    columns_set s;
+    nv_columns_set s;
     build_columns(&m, 20, 5, 4, 40000.0, &s);
-    columns_model model;
+    nv_columns_model model;
     ASSERT_OK(nv_columns_model_create(&model, &s, v3(0, 1, 0), &err), err); /* CG at the centroid */
     assert_int_equal(model.count, 100);
     ASSERT_NEAR_ABS(model.keel, -1.0, 1e-6);
     size_t bytes;
     void* scratch = scratch_for(&model, &bytes);
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
     const double ys[] = {-1.5, -0.3, 0.0, 0.25, 0.9, 1.5};
     for (size_t i = 0; i < sizeof ys / sizeof ys[0]; i++) {
-        columns_pose p = pose_at(ys[i], quat_identity());
-        columns_result r;
+        nv_columns_pose p = pose_at(ys[i], quat_identity());
+        nv_columns_result r;
         assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
         double d = fmin(2.0, fmax(0.0, 1.0 - ys[i]));
         ASSERT_NEAR_ABS(r.force.y, RHO * G * 40.0 * d, 1e-6 * RHO * G * 80.0);
@@ -381,10 +381,10 @@ static void box_force_is_archimedes(void** state) {
     ASSERT_NEAR_REL(1.0 - y, 40000.0 / (RHO * 40.0), 1e-7); /* volumes are stored as float */
 
     /* damping against a uniform velocity relative to the water */
-    columns_pose p = pose_at(0.0, quat_identity());
+    nv_columns_pose p = pose_at(0.0, quat_identity());
     p.velocity = v3(2.0, -0.5, 1.0);
     p.water_velocity = v3(0.0, 0.25, 0.0);
-    columns_result r;
+    nv_columns_result r;
     assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
     double mw = RHO * 40.0; /* displaced water at a 1 m draft */
     ASSERT_NEAR_REL(r.force.x, -COLUMNS_DAMPING_HORIZONTAL * mw * 2.0, 1e-6);
@@ -411,20 +411,20 @@ static void box_force_is_archimedes(void** state) {
  * 1/m^2 of the box's across the beam (4 % at m = 5 columns). */
 static void box_righting_moment_in_closed_form(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("barge", 0, &m, &err), err);
-    hull h;
-    mass_spec spec = nv_mass_spec_default();
+    nv_hull h;
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 40000.0;
     ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err); /* CG at the centroid, (0, 1, 0) */
-    columns_set s;
+    nv_columns_set s;
     build_columns(&m, 20, 5, 4, 40000.0, &s);
-    columns_model model;
+    nv_columns_model model;
     ASSERT_OK(nv_columns_model_create(&model, &s, h.body.cg, &err), err);
     size_t bytes;
     void* scratch = scratch_for(&model, &bytes);
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
     double y = 1.0 - 40000.0 / (RHO * 40.0); /* upright balance: draft 0.9756 m */
     vessel v;
@@ -433,9 +433,9 @@ static void box_righting_moment_in_closed_form(void** state) {
     const double degs[] = {1.0, 3.0, 8.0};
     for (int k = 0; k < 3; k++) {
         double t = degs[k] * NV_PI / 180.0;
-        quat q = quat_from_axis_angle(v3(1, 0, 0), t); /* starboard down */
-        columns_pose p = pose_at(y, q);
-        columns_result r;
+        nv_quat q = quat_from_axis_angle(v3(1, 0, 0), t); /* starboard down */
+        nv_columns_pose p = pose_at(y, q);
+        nv_columns_result r;
         assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
         /* 20 columns of 0.8 m^3 and 2 m at each oz; centre c = (., -oz sin t, oz cos t);
          * f = (1 - y + oz sin t) / 2; lever a_z = oz cos t + (f - 1) sin t */
@@ -455,8 +455,8 @@ static void box_righting_moment_in_closed_form(void** state) {
         assert_true(r.torque.x < 0.0);
         ASSERT_NEAR_REL(r.torque.x, v.hydro.torque.x, 0.08);
         /* upside down the box is the same box: the same force and moment */
-        columns_pose flipped = pose_at(y, quat_from_axis_angle(v3(1, 0, 0), t + NV_PI));
-        columns_result rf;
+        nv_columns_pose flipped = pose_at(y, quat_from_axis_angle(v3(1, 0, 0), t + NV_PI));
+        nv_columns_result rf;
         assert_int_equal(nv_columns_force(&model, &flipped, &flat.base, RHO, G, scratch, bytes, &rf), 0);
         ASSERT_NEAR_REL(rf.torque.x, r.torque.x, 2e-5);
         ASSERT_NEAR_REL(rf.force.y, r.force.y, 1e-6);
@@ -477,47 +477,47 @@ static void column_model_settles_at_the_mesh_attitude(void** state) {
     (void)state;
     const builtin_case cases[] = {{"patrol", 80000.0}, {"ship", 600000.0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        mesh m;
+        nv_mesh m;
         nv_error err;
         ASSERT_OK(nv_hullgen_build(cases[c].name, 0, &m, &err), err);
-        hull h;
-        mass_spec spec = nv_mass_spec_default();
+        nv_hull h;
+        nv_mass_spec spec = nv_mass_spec_default();
         spec.mass = cases[c].mass;
         ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
-        statics_options o = nv_statics_options_default();
-        statics_result eq;
+        nv_statics_options o = nv_statics_options_default();
+        nv_statics_result eq;
         ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &eq, &err), err);
-        columns_set s;
+        nv_columns_set s;
         build_columns(&m, 20, 5, 16, cases[c].mass, &s);
-        columns_model model;
+        nv_columns_model model;
         ASSERT_OK(nv_columns_model_create(&model, &s, h.body.cg, &err), err);
         size_t bytes;
         void* scratch = scratch_for(&model, &bytes);
-        water_flat flat;
+        nv_water_flat flat;
         nv_water_flat_init(&flat, 0.0);
         body b;
         ASSERT_OK(body_init(&b, h.body.mass, &h.body.inertia, &err), err);
         double y0;
-        quat q0 = quat_from_axis_angle(o.initial_tilt_axis, o.initial_tilt_deg * NV_PI / 180.0);
+        nv_quat q0 = quat_from_axis_angle(o.initial_tilt_axis, o.initial_tilt_deg * NV_PI / 180.0);
         ASSERT_OK(nv_columns_balance_height(&model, h.body.mass, RHO, G, q0, &y0, &err), err);
         b.position = v3(0, y0, 0);
         b.orientation = q0;
         const double dt = 1.0 / 60.0;
-        columns_pose p;
+        nv_columns_pose p;
         memset(&p, 0, sizeof p);
         for (int i = 0; i < 120 * 60; i++) {
             p.position = b.position;
             p.rotation = body_rotation(&b);
             p.velocity = b.velocity;
             p.angular_velocity = b.angular_velocity;
-            columns_result r;
+            nv_columns_result r;
             assert_int_equal(nv_columns_force(&model, &p, &flat.base, RHO, G, scratch, bytes, &r), 0);
             r.force.y -= b.mass * G;
             body_integrate(&b, r.force, r.torque, dt);
         }
         double heel, trim, tilt;
         nv_statics_attitude(b.orientation, &heel, &trim, &tilt);
-        mat3 rot = body_rotation(&b);
+        nv_mat3 rot = body_rotation(&b);
         double draft = 0.0; /* as statics reports it: depth of the lowest hull point */
         for (uint32_t i = 0; i < h.vertex_count; i++)
             draft = fmax(draft, -(b.position.y + m3_mul_v3(&rot, v3(h.vx[i], h.vy[i], h.vz[i])).y));
@@ -538,7 +538,7 @@ static void column_model_settles_at_the_mesh_attitude(void** state) {
 }
 
 /* A surface that answers NaN everywhere: the force is NaN, never dry. */
-static size_t nan_sample(const water_surface* self, const water_query* q) {
+static size_t nan_sample(const nv_water_surface* self, const nv_water_query* q) {
     (void)self;
     for (size_t i = 0; i < q->count; i++) q->height[i] = NAN;
     return 0;
@@ -546,11 +546,11 @@ static size_t nan_sample(const water_surface* self, const water_query* q) {
 
 /* The sine wave, answered through sample_near (offsets from an origin). */
 typedef struct near_sine {
-    water_surface base;
-    water_sine sine;
+    nv_water_surface base;
+    nv_water_sine sine;
 } near_sine;
 
-static size_t near_sine_sample_near(const water_surface* self, double x0, double z0, size_t count, const float* dx,
+static size_t near_sine_sample_near(const nv_water_surface* self, double x0, double z0, size_t count, const float* dx,
                                     const float* dz, float* height) {
     const near_sine* w = (const near_sine*)self;
     double x[256], z[256];
@@ -559,22 +559,22 @@ static size_t near_sine_sample_near(const water_surface* self, double x0, double
         x[i] = x0 + dx[i];
         z[i] = z0 + dz[i];
     }
-    water_query q = {.count = count, .x = x, .z = z, .height = height};
+    nv_water_query q = {.count = count, .x = x, .z = z, .height = height};
     return water_sample(&w->sine.base, &q);
 }
 
-static size_t near_sine_sample(const water_surface* self, const water_query* q) {
+static size_t near_sine_sample(const nv_water_surface* self, const nv_water_query* q) {
     return water_sample(&((const near_sine*)self)->sine.base, q);
 }
 
 static void force_on_waves_and_bad_water(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("patrol", 0, &m, &err), err);
-    columns_set s;
+    nv_columns_set s;
     build_columns(&m, 20, 5, 8, 80000.0, &s);
-    columns_model model;
+    nv_columns_model model;
     size_t at_create = test_allocations();
     ASSERT_OK(nv_columns_model_create(&model, &s, v3(0, 1.2, 0), &err), err);
     assert_true(test_allocations() > at_create); /* the counter sees the library's allocations */
@@ -585,12 +585,12 @@ static void force_on_waves_and_bad_water(void** state) {
     nv_water_sine_set_time(&w.sine, 1.7);
     w.base.sample = near_sine_sample;
     w.base.sample_near = near_sine_sample_near;
-    columns_pose p = pose_at(0.3, quat_from_axis_angle(v3(0.3, 1, 0.2), 0.7));
+    nv_columns_pose p = pose_at(0.3, quat_from_axis_angle(v3(0.3, 1, 0.2), 0.7));
     p.position.x = 123.0;
     p.position.z = -45.0;
     p.velocity = v3(3, 0.2, -1);
     p.angular_velocity = v3(0.05, 0.1, -0.02);
-    columns_result plain, near;
+    nv_columns_result plain, near;
     size_t before = test_allocations();
     assert_int_equal(nv_columns_force(&model, &p, &w.sine.base, RHO, G, scratch, bytes, &plain), 0);
     assert_int_equal(nv_columns_force(&model, &p, &w.base, RHO, G, scratch, bytes, &near), 0);
@@ -599,18 +599,18 @@ static void force_on_waves_and_bad_water(void** state) {
     ASSERT_NEAR_REL(near.force.y, plain.force.y, 1e-5);
     ASSERT_NEAR_ABS(v3_length(v3_sub(near.torque, plain.torque)), 0.0, 1e-5 * v3_length(plain.torque));
 
-    water_surface bad = {.sample = nan_sample, .sample_near = NULL};
-    columns_result r;
+    nv_water_surface bad = {.sample = nan_sample, .sample_near = NULL};
+    nv_columns_result r;
     assert_int_equal(nv_columns_force(&model, &p, &bad, RHO, G, scratch, bytes, &r), 0);
     assert_true(isnan(r.force.y) && isnan(r.torque.x));
 
     /* a model needs a column with volume */
-    columns_set empty = s;
-    columns_column zero = s.columns[0];
+    nv_columns_set empty = s;
+    nv_columns_column zero = s.columns[0];
     zero.volume = 0.0;
     empty.columns = &zero;
     empty.count = 1;
-    columns_model none;
+    nv_columns_model none;
     assert_int_equal(nv_columns_model_create(&none, &empty, v3(0, 0, 0), &err), -1);
     assert_non_null(strstr(err.message, "no column has volume"));
     /* and the balance refuses a load that sinks it */
@@ -627,11 +627,11 @@ static void force_on_waves_and_bad_water(void** state) {
 
 static void bad_build_options_are_named(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("cube", 0, &m, &err), err);
-    columns_build_options o = nv_columns_build_options_default();
-    columns_set s;
+    nv_columns_build_options o = nv_columns_build_options_default();
+    nv_columns_set s;
     o.nx = 0;
     assert_int_equal(nv_columns_build(&m, &o, &s, &err), -1);
     assert_non_null(strstr(err.message, "grid 0 x 5"));

@@ -24,25 +24,25 @@
 #include "naval/world.h"
 #include "vessel.h"
 
-static mesh box(double l, double b, double h) {
-    mesh m;
+static nv_mesh box(double l, double b, double h) {
+    nv_mesh m;
     nv_error e;
     if (nv_hullgen_box(&m, l, b, h, 8, 4, 4, &e)) fail_msg("%s", e.message);
     return m;
 }
 
-static mat3 rot_x(double a) {
-    mat3 r = {{{1, 0, 0}, {0, cos(a), -sin(a)}, {0, sin(a), cos(a)}}};
+static nv_mat3 rot_x(double a) {
+    nv_mat3 r = {{{1, 0, 0}, {0, cos(a), -sin(a)}, {0, sin(a), cos(a)}}};
     return r;
 }
 
-static const mat3 IDENTITY = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+static const nv_mat3 IDENTITY = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
 
 static void box_splits_into_exact_slabs(void** state) {
     (void)state;
-    mesh m = box(10.0, 4.0, 3.0);
+    nv_mesh m = box(10.0, 4.0, 3.0);
     double planes[] = {-2.5, 0.0, 1.25, 3.0};
-    compartment_set s;
+    nv_compartment_set s;
     nv_error e;
     if (nv_compartment_split(&m, planes, 4, NULL, 0, &s, &e)) fail_msg("%s", e.message);
     assert_int_equal(s.count, 5);
@@ -61,12 +61,12 @@ static void box_splits_into_exact_slabs(void** state) {
 
 static void ship_volumes_add_up(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error e;
     if (nv_hullgen_ship(&m, 40.0, 8.0, 4.0, 3000, &e)) fail_msg("%s", e.message);
     double total = nv_mesh_signed_volume(&m);
     double planes[] = {-14.0, -7.0, 0.5, 8.0, 15.0};
-    compartment_set s;
+    nv_compartment_set s;
     if (nv_compartment_split(&m, planes, 5, NULL, 0, &s, &e)) fail_msg("%s", e.message);
     double sum = 0.0;
     for (uint32_t k = 0; k < s.count; k++) {
@@ -100,8 +100,8 @@ static void ship_volumes_add_up(void** state) {
 
 static void bad_bulkheads_refused(void** state) {
     (void)state;
-    mesh m = box(10.0, 4.0, 3.0);
-    compartment_set s;
+    nv_mesh m = box(10.0, 4.0, 3.0);
+    nv_compartment_set s;
     nv_error e;
     double unsorted[] = {1.0, -1.0}, outside[] = {6.0}, at_end[] = {4.999}, nan_plane[] = {NAN}, same[] = {1.0, 1.0};
     assert_int_equal(nv_compartment_split(&m, unsorted, 2, NULL, 0, &s, &e), -1);
@@ -158,17 +158,17 @@ static double section_below(double b, double h, double a, double level, double* 
 static void water_below_a_level(void** state) {
     (void)state;
     const double L = 6.0, B = 4.0, H = 3.0;
-    mesh m = box(L, B, H);
+    nv_mesh m = box(L, B, H);
     for (int i = 0; i <= 6; i++) {
         double a = 0.1 * i, level = 0.4 + 0.2 * i;
-        mat3 r = rot_x(a);
-        vec3 c;
+        nv_mat3 r = rot_x(a);
+        nv_vec3 c;
         double v = nv_compartment_volume_below(&m, &r, v3(0, 0, 0), level, &c);
         double cy, cz, want = L * section_below(B, H, a, level, &cy, &cz);
         assert_true(fabs(v - want) < 1e-9 * L * B * H);
         assert_true(fabs(c.x) < 1e-9 && fabs(c.y - cy) < 1e-9 && fabs(c.z - cz) < 1e-9);
         /* And back: the level that holds that volume. */
-        vec3 c2;
+        nv_vec3 c2;
         double found = nv_compartment_level_for(&m, &r, v3(0, 0, 0), v, &c2);
         assert_true(fabs(found - level) < 1e-6);
     }
@@ -185,12 +185,12 @@ static void water_below_a_level(void** state) {
 static void lost_buoyancy_of_a_box_barge(void** state) {
     (void)state;
     const double L = 40.0, B = 8.0, H = 5.0, T = 2.0, l = 8.0;
-    mesh m = box(L, B, H);
+    nv_mesh m = box(L, B, H);
     double planes[] = {-l / 2, l / 2};
-    compartment_set s;
+    nv_compartment_set s;
     nv_error e;
     if (nv_compartment_split(&m, planes, 2, NULL, 0, &s, &e)) fail_msg("%s", e.message);
-    vec3 at = v3(0, 0, 0); /* the keel at y = 0: a level is a draft */
+    nv_vec3 at = v3(0, 0, 0); /* the keel at y = 0: a level is a draft */
     double displacement = L * B * T;
     double lo = T, hi = H;
     for (int i = 0; i < 80; i++) {
@@ -232,15 +232,15 @@ static void fill_time_by_the_orifice_law(void** state) {
 
 /* A 40 x 8 x 5 m barge floating at draft t, cut into five 8 m compartments. */
 typedef struct barge {
-    hull h;
-    compartment_set cs;
+    nv_hull h;
+    nv_compartment_set cs;
     vessel v;
     double cg_y;
 } barge;
 
 static void barge_make_cut(barge* b, double t, const double* x, uint32_t nx, const double* z, uint32_t nz) {
-    mesh m = box(40.0, 8.0, 5.0);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mesh m = box(40.0, 8.0, 5.0);
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 1025.0 * 40.0 * 8.0 * t;
     spec.has_cg = true;
     spec.cg = v3(0.0, 1.5, 0.0);
@@ -268,8 +268,8 @@ static void barge_free(barge* b) {
 }
 
 /* Steps the barge on flat water with its flooding for `seconds`. */
-static void barge_run(barge* b, flood_state* fs, double seconds) {
-    water_flat sea;
+static void barge_run(barge* b, nv_flood_state* fs, double seconds) {
+    nv_water_flat sea;
     nv_water_flat_init(&sea, 0.0);
     vessel_env env = vessel_env_default();
     env.linear_damping = 0.3;
@@ -278,12 +278,12 @@ static void barge_run(barge* b, flood_state* fs, double seconds) {
     body* bd = &b->v.body;
     for (int i = 0; i < (int)(seconds / dt); i++) {
         vessel_update_hydrostatics(&b->v, &sea.base, &env);
-        vec3 force = b->v.hydro.force, torque = b->v.hydro.torque;
+        nv_vec3 force = b->v.hydro.force, torque = b->v.hydro.torque;
         force.y -= bd->mass * env.gravity;
         force = v3_madd(force, bd->velocity, -env.linear_damping * bd->mass);
-        mat3 iw = body_world_inertia(bd);
+        nv_mat3 iw = body_world_inertia(bd);
         torque = v3_madd(torque, m3_mul_v3(&iw, bd->angular_velocity), -env.angular_damping);
-        mat3 r = body_rotation(bd);
+        nv_mat3 r = body_rotation(bd);
         nv_flood_step(&b->cs, fs, bd->position, &r, &sea.base, env.water_density, env.gravity, dt, &force, &torque,
                       NULL);
         body_integrate(bd, force, torque, dt);
@@ -296,7 +296,7 @@ static void midship_breach_settles_at_the_lost_buoyancy_draft(void** state) {
     const double t = 2.0, l = 8.0, L = 40.0;
     barge b;
     barge_make(&b, t);
-    flood_state fs;
+    nv_flood_state fs;
     memset(&fs, 0, sizeof fs);
     nv_error e;
     /* A hole in the bottom of the middle compartment. */
@@ -304,7 +304,7 @@ static void midship_breach_settles_at_the_lost_buoyancy_draft(void** state) {
     assert_int_equal(fs.holes[0].compartment, 2);
     barge_run(&b, &fs, 150.0);
     double draft = -(b.v.body.position.y - 1.5);
-    quat q = b.v.body.orientation;
+    nv_quat q = b.v.body.orientation;
     /* Trim and heel: the rotations about z and x, small here. */
     double trim = asin(2.0 * (q.w * q.z + q.x * q.y)) * 180.0 / 3.14159265358979323846;
     double heel = asin(2.0 * (q.w * q.x - q.y * q.z)) * 180.0 / 3.14159265358979323846;
@@ -328,18 +328,18 @@ static void end_compartment_trims_by_lost_buoyancy(void** state) {
     (void)state;
     barge b;
     barge_make(&b, 1.0);
-    flood_state fs;
+    nv_flood_state fs;
     memset(&fs, 0, sizeof fs);
     nv_error e;
     if (nv_flood_breach(&b.cs, &fs, v3(16.0, -1.5, 0.0), 2.0, &e)) fail_msg("%s", e.message);
     assert_int_equal(fs.holes[0].compartment, 4);
     barge_run(&b, &fs, 150.0);
-    quat q = b.v.body.orientation;
+    nv_quat q = b.v.body.orientation;
     double trim = asin(2.0 * (q.w * q.z + q.x * q.y)) * 180.0 / 3.14159265358979323846;
     double gm_l = 0.625 + 8.0 * 32.0 * 32.0 * 32.0 / 12.0 / 320.0 - 1.5;
     double want = -atan(4.0 / gm_l) * 180.0 / 3.14159265358979323846; /* bow down */
-    mat3 r = body_rotation(&b.v.body);
-    vec3 keel_at_f = v3_add(b.v.body.position, m3_mul_v3(&r, v3(-4.0, -1.5, 0.0)));
+    nv_mat3 r = body_rotation(&b.v.body);
+    nv_vec3 keel_at_f = v3_add(b.v.body.position, m3_mul_v3(&r, v3(-4.0, -1.5, 0.0)));
     print_message("bow compartment flooded: trim %.3f deg (lost buoyancy %.3f), draft at the centre of flotation "
                   "%.4f m (1.25)\n",
                   trim, want, -keel_at_f.y);
@@ -360,14 +360,14 @@ static void wing_compartment_heels_by_lost_buoyancy(void** state) {
     barge b;
     barge_make_cut(&b, 1.0, x, 2, z, 1);
     assert_int_equal(b.cs.count, 6);
-    flood_state fs;
+    nv_flood_state fs;
     memset(&fs, 0, sizeof fs);
     nv_error e;
     if (nv_flood_breach(&b.cs, &fs, v3(0.0, -1.5, 3.0), 2.0, &e)) fail_msg("%s", e.message);
     assert_int_equal(fs.holes[0].compartment, nv_compartment_at(&b.cs, v3(0.0, -1.5, 3.0)));
     assert_int_equal(fs.holes[0].compartment, 3);
     barge_run(&b, &fs, 150.0);
-    quat q = b.v.body.orientation;
+    nv_quat q = b.v.body.orientation;
     double heel = asin(2.0 * (q.w * q.x - q.y * q.z)) * 180.0 / 3.14159265358979323846;
     double area = 304.0, zf = -48.0 / 304.0, tp = 320.0 / 304.0;
     double inertia = 40.0 * 512.0 / 12.0 - (8.0 * 8.0 / 12.0 + 16.0 * 9.0) - area * zf * zf;
@@ -386,7 +386,7 @@ static void four_flooded_sink_three_float(void** state) {
     for (int flooded = 3; flooded <= 4; flooded++) {
         barge b;
         barge_make(&b, 1.8);
-        flood_state fs;
+        nv_flood_state fs;
         memset(&fs, 0, sizeof fs);
         nv_error e;
         static const double at[5] = {-16.0, -8.0, 0.0, 8.0, 16.0};
@@ -405,7 +405,7 @@ static void breach_refusals(void** state) {
     (void)state;
     barge b;
     barge_make(&b, 2.0);
-    flood_state fs;
+    nv_flood_state fs;
     memset(&fs, 0, sizeof fs);
     nv_error e;
     assert_int_equal(nv_flood_breach(&b.cs, &fs, v3(0.0, -1.5, 6.0), 0.5, &e), -1); /* beside the hull */
@@ -424,17 +424,17 @@ static void breach_refusals(void** state) {
 /* Three barges in a world at the given thread count: one holed midship,
  * one at the bow, one intact; 150 s. Returns the state hash. */
 static uint64_t world_of_barges(uint32_t threads, double drafts[3], double trims[3]) {
-    jobs* pool = NULL;
+    nv_jobs* pool = NULL;
     nv_error e;
     if (threads > 1 && nv_jobs_create(&pool, threads, &e)) fail_msg("%s", e.message);
-    world_config cfg = nv_world_config_default();
+    nv_world_config cfg = nv_world_config_default();
     cfg.tick_hz = 30.0;
     cfg.linear_damping = 0.3;
     cfg.angular_damping = 0.3;
-    world* w = NULL;
+    nv_world* w = NULL;
     if (nv_world_create(&w, &cfg, pool, &e)) fail_msg("%s", e.message);
-    mesh m = box(40.0, 8.0, 5.0);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mesh m = box(40.0, 8.0, 5.0);
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 1025.0 * 40.0 * 8.0 * 2.0;
     spec.has_cg = true;
     spec.cg = v3(0.0, 1.5, 0.0);
@@ -442,7 +442,7 @@ static uint64_t world_of_barges(uint32_t threads, double drafts[3], double trims
     if (nv_world_add_hull_type(w, "barge", &m, &spec, &type, &e)) fail_msg("%s", e.message);
     for (uint32_t i = 0; i < m.vertex_count; i++) m.positions[3 * i + 1] -= 1.5f;
     double planes[] = {-12.0, -4.0, 4.0, 12.0};
-    compartment_set cs;
+    nv_compartment_set cs;
     if (nv_compartment_split(&m, planes, 4, NULL, 0, &cs, &e) || nv_world_set_type_compartments(w, type, &cs, &e))
         fail_msg("%s", e.message);
     assert_int_equal(cs.count, 0); /* taken over */
@@ -455,9 +455,9 @@ static uint64_t world_of_barges(uint32_t threads, double drafts[3], double trims
     assert_int_equal(nv_world_breached_count(w), 2);
     for (int i = 0; i < 150 * 30; i++) nv_world_step(w);
     for (int k = 0; k < 3; k++) {
-        world_vessel_state st;
+        nv_world_vessel_state st;
         nv_world_vessel_get(w, ids[k], &st);
-        quat q = st.orientation;
+        nv_quat q = st.orientation;
         trims[k] = asin(2.0 * (q.w * q.z + q.x * q.y)) * 180.0 / 3.14159265358979323846;
         drafts[k] = -(st.position.y - 1.5);
     }
@@ -482,12 +482,12 @@ static void the_world_floods_its_barges(void** state) {
 
 static void the_world_refuses_bad_breaches(void** state) {
     (void)state;
-    world_config cfg = nv_world_config_default();
-    world* w = NULL;
+    nv_world_config cfg = nv_world_config_default();
+    nv_world* w = NULL;
     nv_error e;
     if (nv_world_create(&w, &cfg, NULL, &e)) fail_msg("%s", e.message);
-    mesh m = box(10.0, 4.0, 3.0);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mesh m = box(10.0, 4.0, 3.0);
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 20000.0;
     uint32_t type, id;
     if (nv_world_add_hull_type(w, "box", &m, &spec, &type, &e)) fail_msg("%s", e.message);
@@ -497,7 +497,7 @@ static void the_world_refuses_bad_breaches(void** state) {
     assert_non_null(strstr(e.message, "no compartments"));
     assert_int_equal(nv_world_breach(w, id + 1, v3(0, 0, 0), 1.0, &e), -1);
     assert_int_equal(e.code, NV_ENOENT);
-    flood_state fs;
+    nv_flood_state fs;
     assert_int_equal(nv_world_flooding(w, id, &fs), 0);
     assert_int_equal(fs.hole_count, 0);
     nv_world_destroy(w);

@@ -25,8 +25,8 @@
 #include "naval/world.h"
 #include "test_util.h"
 
-static mesh box(double l, double b, double h) {
-    mesh m;
+static nv_mesh box(double l, double b, double h) {
+    nv_mesh m;
     nv_error e;
     if (nv_hullgen_box(&m, l, b, h, 8, 4, 4, &e)) fail_msg("%s", e.message);
     return m;
@@ -34,26 +34,26 @@ static mesh box(double l, double b, double h) {
 
 /* A world of 40 x 8 x 5 m barges at a 2 m draft, five 8 m compartments,
  * pumps of `pump_rate` m^3/s each. */
-static world* barge_world(uint32_t threads, double pump_rate, double removal_depth, uint32_t* type, jobs** pool) {
+static nv_world* barge_world(uint32_t threads, double pump_rate, double removal_depth, uint32_t* type, nv_jobs** pool) {
     nv_error e;
     *pool = NULL;
     if (threads > 1 && nv_jobs_create(pool, threads, &e)) fail_msg("%s", e.message);
-    world_config cfg = nv_world_config_default();
+    nv_world_config cfg = nv_world_config_default();
     cfg.tick_hz = 30.0;
     cfg.linear_damping = 0.3;
     cfg.angular_damping = 0.3;
     cfg.sunk_removal_depth = removal_depth;
-    world* w = NULL;
+    nv_world* w = NULL;
     if (nv_world_create(&w, &cfg, *pool, &e)) fail_msg("%s", e.message);
-    mesh m = box(40.0, 8.0, 5.0);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mesh m = box(40.0, 8.0, 5.0);
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 1025.0 * 40.0 * 8.0 * 2.0;
     spec.has_cg = true;
     spec.cg = v3(0.0, 1.5, 0.0);
     if (nv_world_add_hull_type(w, "barge", &m, &spec, type, &e)) fail_msg("%s", e.message);
     for (uint32_t i = 0; i < m.vertex_count; i++) m.positions[3 * i + 1] -= 1.5f;
     double planes[] = {-12.0, -4.0, 4.0, 12.0};
-    compartment_set cs;
+    nv_compartment_set cs;
     if (nv_compartment_split(&m, planes, 4, NULL, 0, &cs, &e)) fail_msg("%s", e.message);
     cs.damage.pump_rate = pump_rate;
     if (nv_world_set_type_compartments(w, *type, &cs, &e)) fail_msg("%s", e.message);
@@ -64,10 +64,10 @@ static world* barge_world(uint32_t threads, double pump_rate, double removal_dep
 #define MAX_EVENTS 64
 
 /* Four of five compartments holed: the barge sinks. Returns the events. */
-static uint32_t sink_a_barge(uint32_t threads, world_damage_event* out, uint64_t* hash) {
+static uint32_t sink_a_barge(uint32_t threads, nv_world_damage_event* out, uint64_t* hash) {
     uint32_t type, id, other;
-    jobs* pool;
-    world* w = barge_world(threads, 0.0, 30.0, &type, &pool);
+    nv_jobs* pool;
+    nv_world* w = barge_world(threads, 0.0, 30.0, &type, &pool);
     nv_error e;
     if (nv_world_spawn(w, type, v3(0.0, -0.5, 0.0), quat_identity(), &other, &e) ||
         nv_world_spawn(w, type, v3(100.0, -0.5, 0.0), quat_identity(), &id, &e))
@@ -76,10 +76,10 @@ static uint32_t sink_a_barge(uint32_t threads, world_damage_event* out, uint64_t
     for (int k = 0; k < 4; k++)
         if (nv_world_breach(w, id, v3(at[k], -1.5, 0.0), 2.0, &e)) fail_msg("%s", e.message);
     uint32_t n = 0;
-    for (int i = 0; i < 200 * 30 && nv_world_vessel_get(w, id, &(world_vessel_state){0}) == 0; i++) {
+    for (int i = 0; i < 200 * 30 && nv_world_vessel_get(w, id, &(nv_world_vessel_state){0}) == 0; i++) {
         nv_world_step(w);
         uint32_t got;
-        const world_damage_event* ev = nv_world_damage_events(w, &got);
+        const nv_world_damage_event* ev = nv_world_damage_events(w, &got);
         for (uint32_t k = 0; k < got && n < MAX_EVENTS; k++) out[n++] = ev[k];
     }
     *hash = nv_world_state_hash(w);
@@ -91,7 +91,7 @@ static uint32_t sink_a_barge(uint32_t threads, world_damage_event* out, uint64_t
 
 static void a_sinking_barge_reports_each_stage_once(void** state) {
     (void)state;
-    world_damage_event one[MAX_EVENTS], three[MAX_EVENTS];
+    nv_world_damage_event one[MAX_EVENTS], three[MAX_EVENTS];
     uint64_t h1, h3;
     uint32_t n = sink_a_barge(1, one, &h1), n3 = sink_a_barge(3, three, &h3);
     for (uint32_t i = 0; i < n; i++)
@@ -141,14 +141,14 @@ static void a_sinking_barge_reports_each_stage_once(void** state) {
 static void pumps_hold_the_water_where_the_orifice_law_says(void** state) {
     (void)state;
     uint32_t type, id;
-    jobs* pool;
-    world* w = barge_world(1, 1.0, 0.0, &type, &pool);
+    nv_jobs* pool;
+    nv_world* w = barge_world(1, 1.0, 0.0, &type, &pool);
     nv_error e;
     if (nv_world_spawn(w, type, v3(0.0, -0.5, 0.0), quat_identity(), &id, &e)) fail_msg("%s", e.message);
     const double A = 0.5, Q = 1.0, g = nv_world_get_config(w)->gravity;
     if (nv_world_breach(w, id, v3(0.0, -1.5, 0.0), A, &e)) fail_msg("%s", e.message);
     for (int i = 0; i < 30 * 30; i++) nv_world_step(w); /* unpumped: floods */
-    flood_state fs;
+    nv_flood_state fs;
     nv_world_flooding(w, id, &fs);
     double flooded = fs.volume[2];
     ASSERT_OK(nv_world_set_pumps(w, id, 1, &e), e);
@@ -184,24 +184,24 @@ static void pumps_hold_the_water_where_the_orifice_law_says(void** state) {
 static void a_capsize_is_reported_once(void** state) {
     (void)state;
     uint32_t type, id;
-    jobs* pool;
-    world* w = barge_world(1, 0.0, 0.0, &type, &pool);
+    nv_jobs* pool;
+    nv_world* w = barge_world(1, 0.0, 0.0, &type, &pool);
     nv_error e;
-    quat q = quat_from_axis_angle(v3(1.0, 0.0, 0.0), 89.4 * 3.14159265358979323846 / 180.0);
+    nv_quat q = quat_from_axis_angle(v3(1.0, 0.0, 0.0), 89.4 * 3.14159265358979323846 / 180.0);
     if (nv_world_spawn(w, type, v3(0.0, 0.0, 0.0), q, &id, &e)) fail_msg("%s", e.message);
     ASSERT_OK(nv_world_set_velocity(w, id, v3(0, 0, 0), v3(2.0, 0, 0), &e), e);
     uint32_t capsizes = 0;
     for (int i = 0; i < 20; i++) {
         nv_world_step(w);
         uint32_t n;
-        const world_damage_event* ev = nv_world_damage_events(w, &n);
+        const nv_world_damage_event* ev = nv_world_damage_events(w, &n);
         for (uint32_t k = 0; k < n; k++) {
             assert_int_equal(ev[k].kind, WORLD_DAMAGE_CAPSIZED);
             assert_int_equal(ev[k].id, id);
             capsizes++;
         }
     }
-    world_vessel_state st;
+    nv_world_vessel_state st;
     nv_world_vessel_get(w, id, &st);
     assert_true(nv_world_capsized(st.orientation));
     assert_int_equal(capsizes, 1);
@@ -212,15 +212,15 @@ static void a_capsize_is_reported_once(void** state) {
 }
 
 /* Two patrol boats (breach at 4 m/s, 0.05 m^2) meet head on. */
-static uint32_t collide(double speed, world_damage_event* out, vec3* contact) {
+static uint32_t collide(double speed, nv_world_damage_event* out, nv_vec3* contact) {
     char json[1024];
     snprintf(json, sizeof json,
              "{\"tick_hz\": 60, \"vessel_types\": [\"builtin:patrol\"], \"contacts\": {\"enabled\": true},"
              " \"vessels\": [{\"type\": \"patrol\", \"position\": [-16, 0], \"velocity\": [%g, 0, 0]},"
              "               {\"type\": \"patrol\", \"position\": [16, 0], \"heading_deg\": 180, \"velocity\": [%g, 0, 0]}]}",
              speed, -speed);
-    scenario scn;
-    scenario_instance inst;
+    nv_scenario scn;
+    nv_scenario_instance inst;
     nv_error e;
     if (nv_scenario_parse(json, strlen(json), "collision", NULL, &scn, &e) ||
         nv_scenario_instantiate(&scn, NULL, &inst, &e))
@@ -229,9 +229,9 @@ static uint32_t collide(double speed, world_damage_event* out, vec3* contact) {
     for (int i = 0; i < 4 * 60; i++) {
         nv_world_step(inst.world);
         uint32_t nc, nd;
-        const world_contact_event* c = nv_world_contact_events(inst.world, &nc);
+        const nv_world_contact_event* c = nv_world_contact_events(inst.world, &nc);
         if (nc && !touched++) *contact = c[0].point;
-        const world_damage_event* ev = nv_world_damage_events(inst.world, &nd);
+        const nv_world_damage_event* ev = nv_world_damage_events(inst.world, &nd);
         for (uint32_t k = 0; k < nd && n < MAX_EVENTS; k++) out[n++] = ev[k];
     }
     assert_true(touched > 0);
@@ -242,8 +242,8 @@ static uint32_t collide(double speed, world_damage_event* out, vec3* contact) {
 
 static void a_hard_collision_holes_both_hulls(void** state) {
     (void)state;
-    world_damage_event ev[MAX_EVENTS];
-    vec3 at;
+    nv_world_damage_event ev[MAX_EVENTS];
+    nv_vec3 at;
     uint32_t n = collide(1.0, ev, &at); /* closing at about 2 m/s */
     assert_int_equal(n, 0);
     n = collide(4.0, ev, &at); /* about 8 m/s */
@@ -265,17 +265,17 @@ static void a_hard_collision_holes_both_hulls(void** state) {
  * (rho g A_wp)) with the water's mass, 4.8 % longer than the dry hull's. */
 static double heave_period(double water) {
     uint32_t type;
-    jobs* pool;
-    world* w = barge_world(1, 0.0, 0.0, &type, &pool);
+    nv_jobs* pool;
+    nv_world* w = barge_world(1, 0.0, 0.0, &type, &pool);
     nv_error e;
-    world_config cfg = *nv_world_get_config(w);
+    nv_world_config cfg = *nv_world_get_config(w);
     double mass = nv_world_hull_type(w, type)->body.mass, rho = cfg.water_density;
     double draft = (mass + rho * water) / (rho * 40.0 * 8.0);
-    flood_state fs;
+    nv_flood_state fs;
     memset(&fs, 0, sizeof fs);
     fs.volume[2] = water;
     fs.level[2] = -draft;
-    world_vessel_record r;
+    nv_world_vessel_record r;
     memset(&r, 0, sizeof r);
     r.id = 0;
     r.type = type;
@@ -290,7 +290,7 @@ static double heave_period(double water) {
     for (int i = 0; i < 20 * (int)cfg.tick_hz; i++) {
         nv_world_step(w);
         t += dt;
-        world_vessel_state st;
+        nv_world_vessel_state st;
         nv_world_vessel_get(w, 0, &st);
         double y = st.position.y - (1.5 - draft);
         if ((prev > 0.0) != (y > 0.0)) {
@@ -325,19 +325,19 @@ static void shut_in_water_heaves_with_the_hull(void** state) {
 static void a_sunk_barge_rests_on_the_seabed(void** state) {
     (void)state;
     uint32_t type, id;
-    jobs* pool;
-    world* w = barge_world(1, 0.0, 30.0, &type, &pool);
+    nv_jobs* pool;
+    nv_world* w = barge_world(1, 0.0, 30.0, &type, &pool);
     nv_error e;
     enum { N = 33 };
     float* floor = malloc(N * N * sizeof *floor);
     assert_non_null(floor);
     for (int i = 0; i < N * N; i++) floor[i] = -12.0f;
-    terrain_spec spec = {-80.0, -80.0, 5.0, -100.0, 100.0};
-    terrain* ground;
+    nv_terrain_spec spec = {-80.0, -80.0, 5.0, -100.0, 100.0};
+    nv_terrain* ground;
     ASSERT_OK(nv_terrain_create(&ground, N, N, floor, &spec, &e), e);
     free(floor);
     nv_world_set_terrain(w, ground);
-    world_contact_params cp = nv_world_contacts_default();
+    nv_world_contact_params cp = nv_world_contacts_default();
     cp.enabled = 1;
     ASSERT_OK(nv_world_set_contacts(w, &cp, &e), e);
     if (nv_world_spawn(w, type, v3(0.0, -0.5, 0.0), quat_identity(), &id, &e)) fail_msg("%s", e.message);
@@ -349,12 +349,12 @@ static void a_sunk_barge_rests_on_the_seabed(void** state) {
     for (int i = 0; i < 240 * 30; i++) {
         nv_world_step(w);
         uint32_t n;
-        const world_damage_event* ev = nv_world_damage_events(w, &n);
+        const nv_world_damage_event* ev = nv_world_damage_events(w, &n);
         for (uint32_t k = 0; k < n; k++) {
             sunk += ev[k].kind == WORLD_DAMAGE_SUNK;
             removed += ev[k].kind == WORLD_DAMAGE_REMOVED;
         }
-        world_vessel_state st;
+        nv_world_vessel_state st;
         assert_int_equal(nv_world_vessel_get(w, id, &st), 0);
         if (i >= 220 * 30) { /* the last 20 s */
             low = fmin(low, st.position.y);

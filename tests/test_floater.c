@@ -20,7 +20,7 @@ static double gap_after(double t, double smooth_time) {
 
 /* Steps a floater resting at 0 on water that jumped to `level`, for n steps of dt. */
 static double height_after(double level, double dt, int n) {
-    water_flat w;
+    nv_water_flat w;
     nv_water_flat_init(&w, level);
     floater_params p = floater_params_default();
     floater f = floater_make(3.0, 0.0, -7.0, 0.4);
@@ -46,7 +46,7 @@ static void follows_a_level_faster_down_than_up(void** state) {
     ASSERT_NEAR_ABS(rise, 1.0 - 2.0 * exp(-1.0), 1e-7);
     assert_true(fall > 2.0 * rise);
     /* settles without overshoot (critically damped) */
-    water_flat w;
+    nv_water_flat w;
     nv_water_flat_init(&w, 1.0);
     floater f = floater_make(0, 0, 0, 0);
     for (int i = 0; i < 600; i++) {
@@ -78,7 +78,7 @@ static void tilts_to_the_slope_of_a_sine_wave(void** state) {
     const double headings[] = {0.0, 0.7, -2.0};
     floater_params p = floater_params_default();
     for (int d = 0; d < 3; d++) {
-        water_sine w;
+        nv_water_sine w;
         assert_int_equal(nv_water_sine_init(&w, amp, lambda, dirs[d], G), 0);
         nv_water_sine_set_time(&w, 0.0);
         double ux = cos(dirs[d]), uz = -sin(dirs[d]); /* toward -z, as headings */
@@ -88,24 +88,24 @@ static void tilts_to_the_slope_of_a_sine_wave(void** state) {
                 floater f = floater_make(s * ux + 1.0 * uz, 0.0, s * uz - 1.0 * ux, headings[hd]);
                 for (int n = 0; n < 120; n++) floater_step(&f, &p, &w.base, 1.0 / 60.0);
                 double slope = amp * k * cos(k * s);
-                vec3 n_true = v3_normalize(v3(-slope * ux, 1.0, -slope * uz));
-                vec3 pos;
-                quat q;
+                nv_vec3 n_true = v3_normalize(v3(-slope * ux, 1.0, -slope * uz));
+                nv_vec3 pos;
+                nv_quat q;
                 floater_pose(&f, &pos, &q);
-                vec3 up = quat_rotate(q, v3(0, 1, 0));
+                nv_vec3 up = quat_rotate(q, v3(0, 1, 0));
                 double angle = acos(fmin(1.0, v3_dot(up, n_true))) * 180.0 / NV_PI;
                 assert_true(angle < 0.25); /* degrees; the slope reaches 9 degrees */
                 if (hd == 0 && d != 2) {
                     /* samples along the wave at +-r: the exact central difference */
                     double r = p.radius, cd = amp * cos(k * s) * sin(k * r) / r;
-                    vec3 n_cd = v3_normalize(v3(-cd * ux, 1.0, -cd * uz));
+                    nv_vec3 n_cd = v3_normalize(v3(-cd * ux, 1.0, -cd * uz));
                     ASSERT_NEAR_ABS(up.x, n_cd.x, 2e-6);
                     ASSERT_NEAR_ABS(up.z, n_cd.z, 2e-6);
                 }
                 /* height: the mean of the four samples, settled */
                 assert_true(fabs(pos.y - amp * sin(k * s)) < 0.01);
                 /* the bow keeps its heading: the body x axis, seen from above */
-                vec3 bow = quat_rotate(q, v3(1, 0, 0));
+                nv_vec3 bow = quat_rotate(q, v3(1, 0, 0));
                 double hx = cos(headings[hd]), hz = -sin(headings[hd]);
                 double cross = bow.x * hz - bow.z * hx;
                 assert_true(fabs(cross) < 0.01 * sqrt(bow.x * bow.x + bow.z * bow.z));
@@ -114,7 +114,7 @@ static void tilts_to_the_slope_of_a_sine_wave(void** state) {
     }
 }
 
-static size_t nan_sample(const water_surface* self, const water_query* q) {
+static size_t nan_sample(const nv_water_surface* self, const nv_water_query* q) {
     (void)self;
     for (size_t i = 0; i < q->count; i++) q->height[i] = (i % 4 == 2) ? NAN : 0.25f;
     return 0;
@@ -122,17 +122,17 @@ static size_t nan_sample(const water_surface* self, const water_query* q) {
 
 static void keeps_its_last_state_on_nan_water(void** state) {
     (void)state;
-    water_sine w;
+    nv_water_sine w;
     assert_int_equal(nv_water_sine_init(&w, 0.5, 20.0, 0.3, G), 0);
     floater_params p = floater_params_default();
     floater f = floater_make(4.0, 0.0, 1.0, 0.2);
     for (int n = 0; n < 30; n++) assert_int_equal(floater_step(&f, &p, &w.base, 1.0 / 60.0), 0);
     floater before = f;
-    water_surface bad = {.sample = nan_sample, .sample_near = NULL};
+    nv_water_surface bad = {.sample = nan_sample, .sample_near = NULL};
     for (int n = 0; n < 10; n++) assert_int_equal(floater_step(&f, &p, &bad, 1.0 / 60.0), 1);
     assert_memory_equal(&f, &before, sizeof f);
-    vec3 pos;
-    quat q;
+    nv_vec3 pos;
+    nv_quat q;
     floater_pose(&f, &pos, &q);
     assert_true(v3_is_finite(pos) && isfinite(q.w) && isfinite(q.x) && isfinite(q.y) && isfinite(q.z));
     /* and recovers when the water does */
@@ -169,7 +169,7 @@ static void batch_steps_like_single_floaters_without_allocating(void** state) {
     }
     assert_int_equal(floater_batch_add(&b, 0, 0, 0, 0, &err), -1);
     assert_non_null(strstr(err.message, "full"));
-    water_sine w;
+    nv_water_sine w;
     assert_int_equal(nv_water_sine_init(&w, 1.2, 45.0, 0.6, G), 0);
     floater_scratch* scratch = malloc(sizeof *scratch);
     assert_non_null(scratch);

@@ -21,13 +21,13 @@
 #define BOX_H 2.0
 
 /* A terrain of n x n nodes `cell` apart from (x0, z0), elevation f(x, z). */
-static terrain* make_terrain(double x0, double z0, double cell, uint32_t n, double (*f)(double, double)) {
+static nv_terrain* make_terrain(double x0, double z0, double cell, uint32_t n, double (*f)(double, double)) {
     float* e = malloc((size_t)n * n * sizeof *e);
     assert_non_null(e);
     for (uint32_t j = 0; j < n; j++)
         for (uint32_t i = 0; i < n; i++) e[(size_t)j * n + i] = (float)f(x0 + i * cell, z0 + j * cell);
-    terrain_spec spec = {x0, z0, cell, -100.0, 100.0};
-    terrain* t;
+    nv_terrain_spec spec = {x0, z0, cell, -100.0, 100.0};
+    nv_terrain* t;
     nv_error err;
     ASSERT_OK(nv_terrain_create(&t, n, n, e, &spec, &err), err);
     free(e);
@@ -36,15 +36,15 @@ static terrain* make_terrain(double x0, double z0, double cell, uint32_t n, doub
 
 /* A world at tick_hz with one box hull type of the given mass (CG at its
  * centre: vertices from -H/2 to H/2 about it). */
-static world* box_world(jobs* pool, double mass, uint32_t* type) {
-    world_config cfg = nv_world_config_default();
+static nv_world* box_world(nv_jobs* pool, double mass, uint32_t* type) {
+    nv_world_config cfg = nv_world_config_default();
     cfg.tick_hz = 60.0;
-    world* w;
+    nv_world* w;
     nv_error err;
     ASSERT_OK(nv_world_create(&w, &cfg, pool, &err), err);
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_box(&m, BOX_L, BOX_B, BOX_H, 10, 2, 4, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = mass;
     ASSERT_OK(nv_world_add_hull_type(w, "box", &m, &spec, type, &err), err);
     nv_mesh_free(&m);
@@ -58,18 +58,18 @@ static void box_lands_on_dry_ground(void** state) {
     const double mass = 20000.0, drop = 0.5, g = 9.81;
     uint32_t type, id;
     nv_error err;
-    world* w = box_world(NULL, mass, &type);
-    terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, flat_land);
+    nv_world* w = box_world(NULL, mass, &type);
+    nv_terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, flat_land);
     nv_world_set_terrain(w, t);
     ASSERT_OK(nv_world_spawn(w, type, v3(0.0, 3.0 + BOX_H / 2 + drop, 0.0), quat_identity(), &id, &err), err);
     uint32_t events = 0;
-    world_contact_event first = {0};
+    nv_world_contact_event first = {0};
     double peak_up = 0.0, vy_after = 0.0;
     for (int i = 0; i < 600; i++) {
         nv_world_step(w);
         uint32_t n;
-        const world_contact_event* e = nv_world_contact_events(w, &n);
-        world_vessel_state s;
+        const nv_world_contact_event* e = nv_world_contact_events(w, &n);
+        nv_world_vessel_state s;
         ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
         if (n && !events) first = e[0], vy_after = s.velocity.y;
         events += n;
@@ -78,7 +78,7 @@ static void box_lands_on_dry_ground(void** state) {
         assert_true(s.force.x == 0.0 && s.force.y == 0.0 && s.force.z == 0.0);
         assert_true(s.submerged_area == 0.0);
     }
-    world_vessel_state s;
+    nv_world_vessel_state s;
     ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
     assert_int_equal(events, 1);
     assert_int_equal(first.id_a, id);
@@ -107,14 +107,14 @@ static void columns_rest_on_the_ground(void** state) {
     (void)state;
     uint32_t type, id;
     nv_error err;
-    world* w = box_world(NULL, 20000.0, &type);
+    nv_world* w = box_world(NULL, 20000.0, &type);
     ASSERT_OK(nv_world_build_type_columns(w, type, 10, 4, &err), err);
-    terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, flat_land);
+    nv_terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, flat_land);
     nv_world_set_terrain(w, t);
     ASSERT_OK(nv_world_spawn(w, type, v3(0.0, 3.0 + BOX_H / 2 + 0.5, 0.0), quat_identity(), &id, &err), err);
     ASSERT_OK(nv_world_set_vessel_model(w, id, WORLD_MODEL_COLUMNS, &err), err);
     for (int i = 0; i < 600; i++) nv_world_step(w);
-    world_vessel_state s;
+    nv_world_vessel_state s;
     ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
     assert_int_equal(s.model, WORLD_MODEL_COLUMNS);
     assert_true(s.flags & WORLD_VESSEL_GROUNDED);
@@ -134,9 +134,9 @@ static void floaters_keep_off_the_ground(void** state) {
     (void)state;
     uint32_t type, player, near_land, open_sea;
     nv_error err;
-    world* w = box_world(NULL, 41000.0, &type);
+    nv_world* w = box_world(NULL, 41000.0, &type);
     ASSERT_OK(nv_world_build_type_columns(w, type, 10, 4, &err), err);
-    terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, slope_to_land);
+    nv_terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, slope_to_land);
     nv_world_set_terrain(w, t);
     double y;
     ASSERT_OK(nv_world_type_float_height(w, type, &y, &err), err);
@@ -144,13 +144,13 @@ static void floaters_keep_off_the_ground(void** state) {
     ASSERT_OK(nv_world_spawn(w, type, v3(-20.0, y, 0.0), quat_identity(), &near_land, &err), err); /* 6 m of water */
     ASSERT_OK(nv_world_spawn(w, type, v3(-600.0, y, 0.0), quat_identity(), &open_sea, &err), err);
     ASSERT_OK(nv_world_set_player(w, player, 1, &err), err);
-    world_lod lod = nv_world_lod_default();
+    nv_world_lod lod = nv_world_lod_default();
     lod.enabled = 1;
     lod.mesh_within = 50.0;
     lod.columns_within = 100.0;
     nv_world_set_lod(w, &lod);
     for (int i = 0; i < 5; i++) nv_world_step(w);
-    world_vessel_state a, b;
+    nv_world_vessel_state a, b;
     ASSERT_OK(nv_world_vessel_get(w, near_land, &a), err);
     ASSERT_OK(nv_world_vessel_get(w, open_sea, &b), err);
     assert_int_equal(a.model, WORLD_MODEL_COLUMNS);
@@ -169,12 +169,12 @@ static void box_rests_on_shallow_seabed(void** state) {
     const double mass = rho * BOX_L * BOX_B * 1.0;
     uint32_t type, id;
     nv_error err;
-    world* w = box_world(NULL, mass, &type);
-    terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, shallow_seabed);
+    nv_world* w = box_world(NULL, mass, &type);
+    nv_terrain* t = make_terrain(-50.0, -50.0, 5.0, 21, shallow_seabed);
     nv_world_set_terrain(w, t);
     ASSERT_OK(nv_world_spawn(w, type, v3(0.0, 0.5, 0.0), quat_identity(), &id, &err), err);
     for (int i = 0; i < 900; i++) nv_world_step(w);
-    world_vessel_state s;
+    nv_world_vessel_state s;
     ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
     assert_true(s.flags & WORLD_VESSEL_GROUNDED);
     ASSERT_NEAR_ABS(s.position.y, -0.6 + BOX_H / 2, 0.02);
@@ -192,19 +192,19 @@ static void slide_on_slope(double friction, double speeds[3]) {
     const double theta = atan(0.1);
     uint32_t type, id;
     nv_error err;
-    world* w = box_world(NULL, 20000.0, &type);
-    terrain* t = make_terrain(-80.0, -50.0, 5.0, 33, dry_slope);
+    nv_world* w = box_world(NULL, 20000.0, &type);
+    nv_terrain* t = make_terrain(-80.0, -50.0, 5.0, 33, dry_slope);
     nv_world_set_terrain(w, t);
-    world_contact_params cp = nv_world_contacts_default();
+    nv_world_contact_params cp = nv_world_contacts_default();
     cp.ground_friction = friction;
     ASSERT_OK(nv_world_set_contacts(w, &cp, &err), err);
     /* bottom face on the slope: the CG H/2 along the normal above x = 0 */
-    vec3 normal = v3(-sin(theta), cos(theta), 0.0);
-    vec3 cg = v3_madd(v3(0.0, dry_slope(0.0, 0.0) + 0.002, 0.0), normal, BOX_H / 2);
+    nv_vec3 normal = v3(-sin(theta), cos(theta), 0.0);
+    nv_vec3 cg = v3_madd(v3(0.0, dry_slope(0.0, 0.0) + 0.002, 0.0), normal, BOX_H / 2);
     ASSERT_OK(nv_world_spawn(w, type, cg, quat_from_axis_angle(v3(0, 0, 1), theta), &id, &err), err);
     for (int k = 0; k < 3; k++) {
         for (int i = 0; i < 60; i++) nv_world_step(w);
-        world_vessel_state s;
+        nv_world_vessel_state s;
         ASSERT_OK(nv_world_vessel_get(w, id, &s), err);
         assert_true(s.flags & WORLD_VESSEL_GROUNDED);
         speeds[k] = -v3_dot(s.velocity, v3(cos(theta), sin(theta), 0.0)); /* down the slope */
@@ -237,15 +237,15 @@ static const char* beach_scenario =
 
 static void patrol_boat_runs_aground(void** state) {
     (void)state;
-    scenario sc;
-    scenario_instance inst;
+    nv_scenario sc;
+    nv_scenario_instance inst;
     nv_error err;
     ASSERT_OK(nv_scenario_parse(beach_scenario, strlen(beach_scenario), "beach", NULL, &sc, &err), err);
     ASSERT_OK(nv_scenario_instantiate(&sc, NULL, &inst, &err), err);
-    terrain* t = make_terrain(-200.0, -100.0, 4.0, 76, beach);
+    nv_terrain* t = make_terrain(-200.0, -100.0, 4.0, 76, beach);
     nv_world_set_terrain(inst.world, t);
     uint32_t id = nv_world_vessel_id_at(inst.world, 0), events = 0;
-    const hull* h = nv_world_hull_type(inst.world, 0);
+    const nv_hull* h = nv_world_hull_type(inst.world, 0);
     double length = h->bounds_max[0] - h->bounds_min[0];
     for (int i = 0; i < 60 * 30; i++) {
         nv_world_step(inst.world);
@@ -253,10 +253,10 @@ static void patrol_boat_runs_aground(void** state) {
         nv_world_contact_events(inst.world, &n);
         events += n;
     }
-    world_vessel_state s;
+    nv_world_vessel_state s;
     ASSERT_OK(nv_world_vessel_get(inst.world, id, &s), err);
-    vec3 bow_dir = quat_rotate(s.orientation, v3(1, 0, 0));
-    vec3 bow = v3_madd(s.position, bow_dir, h->bounds_max[0]);
+    nv_vec3 bow_dir = quat_rotate(s.orientation, v3(1, 0, 0));
+    nv_vec3 bow = v3_madd(s.position, bow_dir, h->bounds_max[0]);
     print_message("patrol: CG (%.2f, %.2f, %.2f), bow x %.2f, pitch %.2f deg, speed %.3f m/s, %u points, %u events\n",
                   s.position.x, s.position.y, s.position.z, bow.x, asin(bow_dir.y) * 180.0 / NV_PI,
                   v3_length(s.velocity), s.contact_points, events);
@@ -275,16 +275,16 @@ static double bumps(double x, double z) { return -1.5 + 0.8 * sin(0.21 * x) * co
 static void same_hash_at_any_thread_count(void** state) {
     (void)state;
     uint64_t hashes[3];
-    terrain* t = make_terrain(-60.0, -60.0, 3.0, 41, bumps);
+    nv_terrain* t = make_terrain(-60.0, -60.0, 3.0, 41, bumps);
     for (uint32_t threads = 1; threads <= 3; threads++) {
-        jobs* pool = NULL;
+        nv_jobs* pool = NULL;
         nv_error err;
         if (threads > 1) ASSERT_OK(nv_jobs_create(&pool, threads, &err), err);
         uint32_t type, id;
-        world* w = box_world(pool, 30000.0, &type);
+        nv_world* w = box_world(pool, 30000.0, &type);
         nv_world_set_terrain(w, t);
         for (int k = 0; k < 12; k++) {
-            quat q = quat_from_axis_angle(v3(0.3, 1.0, 0.2), 0.4 * k);
+            nv_quat q = quat_from_axis_angle(v3(0.3, 1.0, 0.2), 0.4 * k);
             ASSERT_OK(nv_world_spawn(w, type, v3(-40.0 + 7.0 * k, 1.5, 5.0 * (k % 3)), q, &id, &err), err);
             ASSERT_OK(nv_world_set_velocity(w, id, v3(1.0, 0, 0.5 * (k % 2)), v3(0, 0.1, 0), &err), err);
         }
@@ -368,8 +368,8 @@ static void spawns_find_free_water(void** state) {
     (void)state;
     uint32_t type, a, b;
     nv_error err;
-    world* w = box_world(NULL, 20000.0, &type);
-    terrain* t = make_terrain(-200.0, -200.0, 2.0, 201, island);
+    nv_world* w = box_world(NULL, 20000.0, &type);
+    nv_terrain* t = make_terrain(-200.0, -200.0, 2.0, 201, island);
     nv_world_set_terrain(w, t);
     double y;
     ASSERT_OK(nv_world_type_float_height(w, type, &y, &err), err);

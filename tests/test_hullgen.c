@@ -8,7 +8,7 @@ static void box_is_closed_with_exact_volume(void** state) {
     (void)state;
     const unsigned divs[][3] = {{1, 1, 1}, {2, 3, 4}, {20, 4, 8}};
     for (size_t k = 0; k < sizeof divs / sizeof divs[0]; k++) {
-        mesh m;
+        nv_mesh m;
         nv_error err;
         ASSERT_OK(nv_hullgen_box(&m, 10.0, 4.0, 2.0, divs[k][0], divs[k][1], divs[k][2], &err), err);
         unsigned nx = divs[k][0], ny = divs[k][1], nz = divs[k][2];
@@ -25,7 +25,7 @@ static void ship_resolution_follows_the_request(void** state) {
     (void)state;
     const unsigned targets[] = {100, 500, 2000, 5000};
     for (size_t k = 0; k < 4; k++) {
-        mesh m;
+        nv_mesh m;
         nv_error err;
         ASSERT_OK(nv_hullgen_ship(&m, 50.0, 9.0, 5.0, targets[k], &err), err);
         assert_true(m.triangle_count >= targets[k] / 2 && m.triangle_count <= targets[k] * 3 / 2);
@@ -40,7 +40,7 @@ static void ship_resolution_follows_the_request(void** state) {
 
 static void ship_has_a_pointed_bow_and_a_flat_transom(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_ship(&m, 50.0, 9.0, 5.0, 2000, &err), err);
     float lo[3], hi[3];
@@ -61,7 +61,7 @@ static void ship_has_a_pointed_bow_and_a_flat_transom(void** state) {
 
 static void builtin_names_and_specs(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     assert_int_equal(nv_hullgen_from_spec("builtin:ship:3000", &m, NULL, &err), 1);
     assert_true(m.triangle_count > 2000 && m.triangle_count < 4500);

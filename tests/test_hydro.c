@@ -17,7 +17,7 @@ typedef struct test_vertices {
     hydro_scratch scratch;
 } test_vertices;
 
-static void test_vertices_alloc(test_vertices* v, const hull* h) {
+static void test_vertices_alloc(test_vertices* v, const nv_hull* h) {
     nv_error err;
     v->height = malloc(h->vertex_count * sizeof(float));
     assert_non_null(v->height);
@@ -29,7 +29,7 @@ static void test_vertices_free(test_vertices* v) {
     hydro_scratch_free(&v->scratch);
 }
 
-static void test_passes(test_vertices* v, const hull* h, vec3 pos, const mat3* r, const water_surface* w,
+static void test_passes(test_vertices* v, const nv_hull* h, nv_vec3 pos, const nv_mat3* r, const nv_water_surface* w,
                         hydro_sums* s, hydro_segment* seg) {
     hydro_vertex_pass(h, 0, h->vertex_count, pos, r, w, &v->scratch, v->height);
     hydro_sums_clear(s);
@@ -41,7 +41,7 @@ static double piece_area(const hydro_piece* k) {
     return 0.5 * v3_length(v3_cross(v3_sub(k->p[1], k->p[0]), v3_sub(k->p[2], k->p[0])));
 }
 
-static vec3 triangle_normal_area(const vec3 p[3]) {
+static nv_vec3 triangle_normal_area(const nv_vec3 p[3]) {
     return v3_scale(v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0])), 0.5);
 }
 
@@ -49,7 +49,7 @@ static void cut_conserves_area_and_winding(void** state) {
     (void)state;
     test_rng rng = {42};
     for (int trial = 0; trial < 20000; trial++) {
-        vec3 p[3];
+        nv_vec3 p[3];
         double h[3], neg[3];
         for (int i = 0; i < 3; i++) {
             p[i] = v3(test_rng_uniform(&rng, -5, 5), test_rng_uniform(&rng, -5, 5), test_rng_uniform(&rng, -5, 5));
@@ -57,7 +57,7 @@ static void cut_conserves_area_and_winding(void** state) {
             if (trial % 7 == 0 && i == trial % 3) h[i] = 0.0; /* corners exactly on the surface */
             neg[i] = -h[i];
         }
-        vec3 n = triangle_normal_area(p);
+        nv_vec3 n = triangle_normal_area(p);
         double area = v3_length(n);
         if (area < 1e-6) continue;
         hydro_cut wet, dry;
@@ -66,7 +66,7 @@ static void cut_conserves_area_and_winding(void** state) {
         double wet_area = 0.0, dry_area = 0.0;
         for (int k = 0; k < wet.piece_count; k++) {
             wet_area += piece_area(&wet.pieces[k]);
-            vec3 nk = triangle_normal_area(wet.pieces[k].p);
+            nv_vec3 nk = triangle_normal_area(wet.pieces[k].p);
             /* Same direction as the parent: n_k . n = |n_k| |n|. */
             if (v3_length(nk) > 1e-9 * area)
                 ASSERT_NEAR_REL(v3_dot(nk, n), v3_length(nk) * area, 1e-9);
@@ -84,7 +84,7 @@ static void cut_is_continuous_in_the_heights(void** state) {
     (void)state;
     test_rng rng = {7};
     for (int trial = 0; trial < 5000; trial++) {
-        vec3 p[3];
+        nv_vec3 p[3];
         double h[3], h2[3];
         for (int i = 0; i < 3; i++)
             p[i] = v3(test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1));
@@ -108,20 +108,20 @@ static void cut_is_continuous_in_the_heights(void** state) {
  * F = rho g V up, no horizontal force, no torque about the volume centroid. */
 static void submerged_hull_obeys_archimedes(void** state) {
     (void)state;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "ship", 3000, 500.0); /* CG at the volume centroid */
     test_vertices v;
     test_vertices_alloc(&v, &h);
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
     test_rng rng = {2026};
     double weight = RHO * G * h.mesh_props.volume;
     double length = 50.0;
     for (int trial = 0; trial < 10; trial++) {
-        vec3 axis = v3(test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1));
-        quat q = quat_from_axis_angle(axis, test_rng_uniform(&rng, 0, 2 * NV_PI));
-        mat3 r = quat_to_mat3(q);
-        vec3 pos = v3(test_rng_uniform(&rng, -100, 100), -40.0 - test_rng_uniform(&rng, 0, 20), test_rng_uniform(&rng, -100, 100));
+        nv_vec3 axis = v3(test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1), test_rng_uniform(&rng, -1, 1));
+        nv_quat q = quat_from_axis_angle(axis, test_rng_uniform(&rng, 0, 2 * NV_PI));
+        nv_mat3 r = quat_to_mat3(q);
+        nv_vec3 pos = v3(test_rng_uniform(&rng, -100, 100), -40.0 - test_rng_uniform(&rng, 0, 20), test_rng_uniform(&rng, -100, 100));
         hydro_sums s;
         test_passes(&v, &h, pos, &r, &flat.base, &s, NULL);
         ASSERT_NEAR_REL(s.force.y, weight, 1e-5);
@@ -139,25 +139,25 @@ static void submerged_hull_obeys_archimedes(void** state) {
  * submerged hull is (centroid - CG) x F. */
 static void submerged_torque_about_an_offset_cg(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("ship", 1500, &m, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.has_cg = true;
     spec.cg = v3(3.0, 0.5, -0.7);
-    hull h;
+    nv_hull h;
     ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
     nv_mesh_free(&m);
     test_vertices v;
     test_vertices_alloc(&v, &h);
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
-    quat q = quat_from_axis_angle(v3(0.3, 1.0, -0.4), 0.9);
-    mat3 r = quat_to_mat3(q);
+    nv_quat q = quat_from_axis_angle(v3(0.3, 1.0, -0.4), 0.9);
+    nv_mat3 r = quat_to_mat3(q);
     hydro_sums s;
     test_passes(&v, &h, v3(0, -30, 0), &r, &flat.base, &s, NULL);
-    vec3 arm = m3_mul_v3(&r, v3_sub(h.mesh_props.centroid, spec.cg));
-    vec3 expected = v3_cross(arm, s.force);
+    nv_vec3 arm = m3_mul_v3(&r, v3_sub(h.mesh_props.centroid, spec.cg));
+    nv_vec3 expected = v3_cross(arm, s.force);
     double scale = s.force.y * 50.0;
     ASSERT_NEAR_ABS(s.torque.x, expected.x, 1e-6 * scale);
     ASSERT_NEAR_ABS(s.torque.y, expected.y, 1e-6 * scale);
@@ -171,15 +171,15 @@ static void submerged_torque_about_an_offset_cg(void** state) {
 static void floating_box_matches_closed_form(void** state) {
     (void)state;
     const double l = 10.0, b = 4.0, draft = 0.8;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "barge", 600, 500.0); /* 10 x 4 x 2, CG at (0, 1, 0) */
     test_vertices v;
     test_vertices_alloc(&v, &h);
     hydro_segment* seg = malloc(h.triangle_count * sizeof *seg);
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
-    mat3 r = m3_diag(1, 1, 1);
-    vec3 pos = v3(12.0, 1.0 - draft, -7.0);
+    nv_mat3 r = m3_diag(1, 1, 1);
+    nv_vec3 pos = v3(12.0, 1.0 - draft, -7.0);
     hydro_sums s;
     test_passes(&v, &h, pos, &r, &flat.base, &s, seg);
     ASSERT_NEAR_REL(s.force.y, RHO * G * l * b * draft, 1e-6);
@@ -187,12 +187,12 @@ static void floating_box_matches_closed_form(void** state) {
     ASSERT_NEAR_REL(s.submerged_area, l * b + 2 * (l + b) * draft, 1e-6);
     double length = 0.0;
     for (uint32_t i = 0; i < s.segment_count; i++) {
-        vec3 a = v3(seg[i].a[0], seg[i].a[1], seg[i].a[2]), c = v3(seg[i].b[0], seg[i].b[1], seg[i].b[2]);
+        nv_vec3 a = v3(seg[i].a[0], seg[i].a[1], seg[i].a[2]), c = v3(seg[i].b[0], seg[i].b[1], seg[i].b[2]);
         ASSERT_NEAR_ABS(pos.y + a.y, 0.0, 1e-5); /* on the surface */
         length += v3_length(v3_sub(c, a));
     }
     ASSERT_NEAR_REL(length, 2 * (l + b), 1e-5);
-    vec3 cb;
+    nv_vec3 cb;
     double vol = nv_statics_buoyancy_center(&h, v.height, pos, &r, 0.0, &cb);
     ASSERT_NEAR_REL(vol, l * b * draft, 1e-6);
     ASSERT_NEAR_ABS(cb.x, pos.x, 1e-5);
@@ -204,9 +204,9 @@ static void floating_box_matches_closed_form(void** state) {
 }
 
 /* Net upward force at a given CG height and heel (box heeled about x). */
-static double heeled_lift(const hull* h, test_vertices* v, const water_surface* w, double y, double heel, hydro_sums* s) {
-    quat q = quat_from_axis_angle(v3(1, 0, 0), heel);
-    mat3 r = quat_to_mat3(q);
+static double heeled_lift(const nv_hull* h, test_vertices* v, const nv_water_surface* w, double y, double heel, hydro_sums* s) {
+    nv_quat q = quat_from_axis_angle(v3(1, 0, 0), heel);
+    nv_mat3 r = quat_to_mat3(q);
     test_passes(v, h, v3(0, y, 0), &r, w, s, NULL);
     return s->force.y;
 }
@@ -215,11 +215,11 @@ static double heeled_lift(const hull* h, test_vertices* v, const water_surface* 
 static void heeled_box_righting_arm(void** state) {
     (void)state;
     const double l = 10.0, b = 4.0, hgt = 2.0, rho_b = 500.0;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "barge", 800, rho_b);
     test_vertices v;
     test_vertices_alloc(&v, &h);
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
     double t = rho_b / RHO * hgt, kb = t / 2, bm = b * b / (12 * t), kg = hgt / 2, gm = kb + bm - kg;
     double volume = l * b * t;
@@ -246,14 +246,14 @@ static void heeled_box_righting_arm(void** state) {
  * force follows the local surface. */
 static void sine_wave_shifts_the_waterline(void** state) {
     (void)state;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "cube", 12, 500.0);
     test_vertices v;
     test_vertices_alloc(&v, &h);
-    water_sine wave;
+    nv_water_sine wave;
     assert_int_equal(nv_water_sine_init(&wave, 1.0, 400.0, 0.0, G), 0);
     /* Crest at x = 100 (quarter wavelength), time 0. */
-    mat3 r = m3_diag(1, 1, 1);
+    nv_mat3 r = m3_diag(1, 1, 1);
     hydro_sums s;
     test_passes(&v, &h, v3(100.0, 1.0 - 0.5, 0.0), &r, &wave.base, &s, NULL);
     /* Keel at 0.0, water at ~1.0: the whole cube (top at 1.0) is just awash. */
@@ -269,13 +269,13 @@ static void sine_wave_shifts_the_waterline(void** state) {
  * the sums turn NaN so the owner contains the vessel. */
 static void nan_height_poisons_the_sums(void** state) {
     (void)state;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "barge", 300, 500.0);
     test_vertices v;
     test_vertices_alloc(&v, &h);
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
-    mat3 r = m3_diag(1, 1, 1);
+    nv_mat3 r = m3_diag(1, 1, 1);
     hydro_sums s;
     test_passes(&v, &h, v3(0, 0.5, 0), &r, &flat.base, &s, NULL);
     assert_true(v3_is_finite(s.force) && s.force.y > 0.0);

@@ -22,17 +22,17 @@
 /* ---- per-force checks on a box held at a known pose ------------------- */
 
 typedef struct box_case {
-    hull h;
+    nv_hull h;
     float* height;
     hydro_scratch scratch;
-    hydrodyn_model model;
+    nv_hydrodyn_model model;
 } box_case;
 
 static void box_make(box_case* b, double l, double beam, double depth) {
     nv_error err;
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_box(&m, l, beam, depth, 4, 2, 4, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.density = 500.0;
     ASSERT_OK(nv_hull_create(&b->h, &m, &spec, &err), err);
     nv_mesh_free(&m);
@@ -49,14 +49,14 @@ static void box_free(box_case* b) {
 
 /* Force on the upright box with its CG at height y over flat water at 0,
  * moving at v (world = body axes), with only `forces` switched on. */
-static hydro_sums box_force_with(box_case* b, double y, vec3 v, vec3 wind, const hydrodyn_coeffs* given) {
-    hydrodyn_coeffs c = *given;
+static hydro_sums box_force_with(box_case* b, double y, nv_vec3 v, nv_vec3 wind, const nv_hydrodyn_coeffs* given) {
+    nv_hydrodyn_coeffs c = *given;
     nv_hydrodyn_model_init(&b->model, &c, 10.0);
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
-    mat3 r = m3_diag(1, 1, 1);
+    nv_mat3 r = m3_diag(1, 1, 1);
     hydro_vertex_pass(&b->h, 0, b->h.vertex_count, v3(0, y, 0), &r, &flat.base, &b->scratch, b->height);
-    hydrodyn_frame f;
+    nv_hydrodyn_frame f;
     nv_hydrodyn_frame_init(&f, &b->model, &r, v, v3(0, 0, 0), 0.0, wind, 1000.0, b->h.total_area, 1.0 / 60.0);
     hydro_sums s;
     hydro_sums_clear(&s);
@@ -64,8 +64,8 @@ static hydro_sums box_force_with(box_case* b, double y, vec3 v, vec3 wind, const
     return s;
 }
 
-static hydro_sums box_force(box_case* b, double y, vec3 v, vec3 wind, uint32_t forces) {
-    hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
+static hydro_sums box_force(box_case* b, double y, nv_vec3 v, nv_vec3 wind, uint32_t forces) {
+    nv_hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
     c.forces = forces;
     return box_force_with(b, y, v, wind, &c);
 }
@@ -96,7 +96,7 @@ static void pressure_with_general_falloffs(void** state) {
     (void)state;
     box_case b;
     box_make(&b, 10, 4, 2);
-    hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
+    nv_hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
     c.forces = HYDRODYN_PRESSURE_DRAG;
     c.pressure_falloff = 0.3;
     c.suction_falloff = 0.45;
@@ -139,7 +139,7 @@ static void pressure_drag_and_suction_on_a_submerged_box(void** state) {
     box_make(&b, 10, 4, 2);
     double speed = 2.5, r = speed / 1.0;
     hydro_sums s = box_force(&b, -20.0, v3(speed, 0, 0), v3(0, 0, 0), HYDRODYN_PRESSURE_DRAG);
-    hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
+    nv_hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();
     double face = 4 * 2;
     double expect = -face * ((c.pressure_linear * r + c.pressure_quadratic * r * r) +
                              (c.suction_linear * r + c.suction_quadratic * r * r));
@@ -178,54 +178,54 @@ static void air_drag_on_a_dry_box(void** state) {
 /* ---- whole vessels in a world ------------------------------------------ */
 
 typedef struct sim {
-    world* w;
+    nv_world* w;
     uint32_t type, id;
     double length;
 } sim;
 
 /* A world on flat water with one hull type, its dynamics, one vessel
  * afloat upright at (0, 0), heading +x. */
-static void sim_make(sim* s, const char* hull_name, unsigned tris, double mass, const vessel_dynamics* dyn,
-                     double drop_height, quat q) {
+static void sim_make(sim* s, const char* hull_name, unsigned tris, double mass, const nv_vessel_dynamics* dyn,
+                     double drop_height, nv_quat q) {
     nv_error err;
-    world_config cfg = nv_world_config_default();
+    nv_world_config cfg = nv_world_config_default();
     ASSERT_OK(nv_world_create(&s->w, &cfg, NULL, &err), err);
-    mesh m;
+    nv_mesh m;
     if (strcmp(hull_name, "plate") == 0) /* 4 x 4 m, 0.3 m thick */
         ASSERT_OK(nv_hullgen_box(&m, 4.0, 4.0, 0.3, 8, 1, 8, &err), err);
     else
         ASSERT_OK(nv_hullgen_build(hull_name, tris, &m, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = mass;
     ASSERT_OK(nv_world_add_hull_type(s->w, hull_name, &m, &spec, &s->type, &err), err);
     nv_mesh_free(&m);
     if (dyn) ASSERT_OK(nv_world_set_type_dynamics(s->w, s->type, dyn, &err), err);
-    const hull* h = nv_world_hull_type(s->w, s->type);
+    const nv_hull* h = nv_world_hull_type(s->w, s->type);
     s->length = (double)h->bounds_max[0] - h->bounds_min[0];
     double y;
     ASSERT_OK(nv_statics_balance_height_of(h, RHO, G, q, &y, &err), err);
     ASSERT_OK(nv_world_spawn(s->w, s->type, v3(0, y + drop_height, 0), q, &s->id, &err), err);
 }
 
-static world_vessel_state sim_state(const sim* s) {
-    world_vessel_state st;
+static nv_world_vessel_state sim_state(const sim* s) {
+    nv_world_vessel_state st;
     assert_int_equal(nv_world_vessel_get(s->w, s->id, &st), 0);
     return st;
 }
 
-static double sim_heading(const world_vessel_state* st) {
-    vec3 fwd = quat_rotate(st->orientation, v3(1, 0, 0));
+static double sim_heading(const nv_world_vessel_state* st) {
+    nv_vec3 fwd = quat_rotate(st->orientation, v3(1, 0, 0));
     return atan2(fwd.z, fwd.x);
 }
 
-static vessel_dynamics ship_dynamics(void) {
-    vessel_dynamics d;
+static nv_vessel_dynamics ship_dynamics(void) {
+    nv_vessel_dynamics d;
     d.coeffs = nv_hydrodyn_coeffs_default();
     nv_actuator_set_init(&d.actuators);
     d.actuators.propeller_count = 1;
-    d.actuators.propellers[0] = (actuator_propeller){v3(-23.0, 1.0, 0.0), v3(1, 0, 0), 150e3, 0.6, 0.3, 0.0};
+    d.actuators.propellers[0] = (nv_actuator_propeller){v3(-23.0, 1.0, 0.0), v3(1, 0, 0), 150e3, 0.6, 0.3, 0.0};
     d.actuators.rudder_count = 1;
-    d.actuators.rudders[0] = (actuator_rudder){v3(-24.5, 1.2, 0.0), 5.0, 35.0, 3.0, 25.0, 0.02};
+    d.actuators.rudders[0] = (nv_actuator_rudder){v3(-24.5, 1.2, 0.0), 5.0, 35.0, 3.0, 25.0, 0.02};
     return d;
 }
 
@@ -233,12 +233,12 @@ static vessel_dynamics ship_dynamics(void) {
  * takes energy out), and the period carries the added mass. */
 static void heave_decays_monotonically(void** state) {
     (void)state;
-    vessel_dynamics d;
+    nv_vessel_dynamics d;
     d.coeffs = nv_hydrodyn_coeffs_default();
     nv_actuator_set_init(&d.actuators);
     sim s;
     sim_make(&s, "barge", 600, 40e3, &d, -0.3, quat_identity());
-    world_vessel_state st = sim_state(&s);
+    nv_world_vessel_state st = sim_state(&s);
     double rest = st.position.y + 0.3, prev = st.position.y - rest, peaks[64], times[64];
     int n = 0;
     double prev_dy = 0.0;
@@ -273,11 +273,11 @@ static void heave_decays_monotonically(void** state) {
  * run is bit-identical to a type that never had dynamics. */
 static void forces_off_is_pure_hydrostatics(void** state) {
     (void)state;
-    vessel_dynamics d;
+    nv_vessel_dynamics d;
     d.coeffs = nv_hydrodyn_coeffs_none();
     nv_actuator_set_init(&d.actuators);
     sim a, b;
-    quat q = quat_from_axis_angle(v3(1, 0, 0), 0.2);
+    nv_quat q = quat_from_axis_angle(v3(1, 0, 0), 0.2);
     sim_make(&a, "ship", 500, 600e3, NULL, 0.5, q);
     sim_make(&b, "ship", 500, 600e3, &d, 0.5, q);
     for (int i = 0; i < 300; i++) {
@@ -295,19 +295,19 @@ static void forces_off_is_pure_hydrostatics(void** state) {
 static void steady_speed_balances_thrust(void** state) {
     (void)state;
     nv_error err;
-    vessel_type vt;
+    nv_vessel_type vt;
     ASSERT_OK(nv_vessel_type_builtin("patrol", &vt, &err), err);
-    const vessel_dynamics d = vt.dynamics;
+    const nv_vessel_dynamics d = vt.dynamics;
     sim s;
     {
-        world_config cfg = nv_world_config_default();
+        nv_world_config cfg = nv_world_config_default();
         ASSERT_OK(nv_world_create(&s.w, &cfg, NULL, &err), err);
-        mesh m;
+        nv_mesh m;
         ASSERT_OK(nv_vessel_type_load_mesh(&vt, &m, &err), err);
         ASSERT_OK(nv_world_add_hull_type(s.w, vt.name, &m, &vt.mass, &s.type, &err), err);
         nv_mesh_free(&m);
         ASSERT_OK(nv_world_set_type_dynamics(s.w, s.type, &d, &err), err);
-        const hull* hh = nv_world_hull_type(s.w, s.type);
+        const nv_hull* hh = nv_world_hull_type(s.w, s.type);
         s.length = (double)hh->bounds_max[0] - hh->bounds_min[0];
         double y;
         ASSERT_OK(nv_statics_balance_height_of(hh, RHO, G, quat_identity(), &y, &err), err);
@@ -319,30 +319,30 @@ static void steady_speed_balances_thrust(void** state) {
         nv_world_step(s.w);
         if (i == 60 * 200) speeds[0] = v3_length(sim_state(&s).velocity);
     }
-    world_vessel_state st = sim_state(&s);
+    nv_world_vessel_state st = sim_state(&s);
     speeds[1] = v3_length(st.velocity);
     ASSERT_NEAR_REL(speeds[1], speeds[0], 0.01); /* settled */
     /* resistance: every water force on the hull (the triangle pass with
      * the full model), and friction alone, from the same state */
     double thrust = 0.0;
     for (uint32_t i = 0; i < d.actuators.propeller_count; i++) thrust += d.actuators.propellers[i].max_thrust;
-    vec3 fwd = quat_rotate(st.orientation, v3(1, 0, 0));
-    vec3 ahead = v3_normalize(v3(fwd.x, 0, fwd.z));
-    const hull* h = nv_world_hull_type(s.w, s.type);
+    nv_vec3 fwd = quat_rotate(st.orientation, v3(1, 0, 0));
+    nv_vec3 ahead = v3_normalize(v3(fwd.x, 0, fwd.z));
+    const nv_hull* h = nv_world_hull_type(s.w, s.type);
     float* height = malloc(h->vertex_count * sizeof(float));
     hydro_scratch scratch;
     ASSERT_OK(hydro_scratch_alloc(&scratch, h->vertex_count, &err), err);
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
-    mat3 r = quat_to_mat3(st.orientation);
+    nv_mat3 r = quat_to_mat3(st.orientation);
     hydro_vertex_pass(h, 0, h->vertex_count, st.position, &r, &flat.base, &scratch, height);
     double along[2];
     for (int k = 0; k < 2; k++) {
-        hydrodyn_coeffs c = d.coeffs;
+        nv_hydrodyn_coeffs c = d.coeffs;
         if (k == 1) c.forces = HYDRODYN_VISCOUS;
-        hydrodyn_model model;
+        nv_hydrodyn_model model;
         nv_hydrodyn_model_init(&model, &c, s.length);
-        hydrodyn_frame f;
+        nv_hydrodyn_frame f;
         nv_hydrodyn_frame_init(&f, &model, &r, st.velocity, st.angular_velocity, 0.0, v3(0, 0, 0), h->body.mass,
                                h->total_area, 1.0 / 60.0);
         hydro_sums sums;
@@ -353,7 +353,7 @@ static void steady_speed_balances_thrust(void** state) {
     }
     double resistance = along[0], friction = along[1], thrust_ahead = thrust * v3_dot(fwd, ahead);
     double v = speeds[1];
-    hydrodyn_coeffs c = d.coeffs;
+    nv_hydrodyn_coeffs c = d.coeffs;
     double cf = nv_hydrodyn_ittc_cf(v * s.length / c.viscosity, c.reynolds_min);
     double bourg = 0.5 * RHO * v * v * st.submerged_area * cf;
     printf(
@@ -392,7 +392,7 @@ static double fit_circle_diameter(const double* x, const double* z, int n) {
  * track closes into a circle of a few ship lengths. */
 static void turning_circle(void** state) {
     (void)state;
-    vessel_dynamics d = ship_dynamics();
+    nv_vessel_dynamics d = ship_dynamics();
     sim s;
     sim_make(&s, "ship", 500, 600e3, &d, 0.0, quat_identity());
     nv_error err;
@@ -402,8 +402,8 @@ static void turning_circle(void** state) {
     enum { MAX = 60 * 600 };
     double* x = malloc(MAX * sizeof(double));
     double* z = malloc(MAX * sizeof(double));
-    double start = sim_heading(&(world_vessel_state){0}), turned = 0.0, last;
-    world_vessel_state st = sim_state(&s);
+    double start = sim_heading(&(nv_world_vessel_state){0}), turned = 0.0, last;
+    nv_world_vessel_state st = sim_state(&s);
     start = last = sim_heading(&st);
     int n = 0, first_turn = -1;
     double max_heel = 0.0;
@@ -446,19 +446,19 @@ static void builtin_types_speed_and_turn(void** state) {
     const double run_s[] = {60.0, 120.0, 900.0};
     for (int k = 0; k < nv_vessel_type_builtin_count(); k++) {
         nv_error err;
-        vessel_type vt;
+        nv_vessel_type vt;
         ASSERT_OK(nv_vessel_type_builtin(nv_vessel_type_builtin_name(k), &vt, &err), err);
-        mesh m;
+        nv_mesh m;
         ASSERT_OK(nv_vessel_type_load_mesh(&vt, &m, &err), err);
         double speeds[2];
         double diameter = 0.0, length = 0.0;
         for (int turn = 0; turn < 2; turn++) {
             sim s;
-            world_config cfg = nv_world_config_default();
+            nv_world_config cfg = nv_world_config_default();
             ASSERT_OK(nv_world_create(&s.w, &cfg, NULL, &err), err);
             ASSERT_OK(nv_world_add_hull_type(s.w, vt.name, &m, &vt.mass, &s.type, &err), err);
             ASSERT_OK(nv_world_set_type_dynamics(s.w, s.type, &vt.dynamics, &err), err);
-            const hull* h = nv_world_hull_type(s.w, s.type);
+            const nv_hull* h = nv_world_hull_type(s.w, s.type);
             length = (double)h->bounds_max[0] - h->bounds_min[0];
             double y;
             ASSERT_OK(nv_statics_balance_height_of(h, RHO, G, quat_identity(), &y, &err), err);
@@ -473,12 +473,12 @@ static void builtin_types_speed_and_turn(void** state) {
             for (int i = 0; i < steps; i++) {
                 nv_world_step(s.w);
                 if (i >= 2 * steps / 3 && i % every == 0 && n < KEEP) {
-                    world_vessel_state st = sim_state(&s);
+                    nv_world_vessel_state st = sim_state(&s);
                     x[n] = st.position.x, z[n] = st.position.z;
                     n++;
                 }
             }
-            world_vessel_state st = sim_state(&s);
+            nv_world_vessel_state st = sim_state(&s);
             speeds[turn] = v3_length(st.velocity);
             assert_true((st.flags & WORLD_VESSEL_FROZEN) == 0);
             if (turn) diameter = fit_circle_diameter(x, z, n);
@@ -503,8 +503,8 @@ typedef struct drop_result {
     double max_tilt;    /* deg */
 } drop_result;
 
-static drop_result drop_plate(quat q, double height, vec3 velocity) {
-    vessel_dynamics d;
+static drop_result drop_plate(nv_quat q, double height, nv_vec3 velocity) {
+    nv_vessel_dynamics d;
     d.coeffs = nv_hydrodyn_coeffs_default();
     nv_actuator_set_init(&d.actuators);
     sim s;
@@ -516,7 +516,7 @@ static drop_result drop_plate(quat q, double height, vec3 velocity) {
     int wet = 0;
     for (int i = 0; i < 60 * 6; i++) {
         nv_world_step(s.w);
-        world_vessel_state st = sim_state(&s);
+        nv_world_vessel_state st = sim_state(&s);
         if (st.submerged_area > 0.0) wet = 1;
         if (wet) {
             double decel = (st.velocity.y - prev_vy) * 60.0;
@@ -534,8 +534,8 @@ static drop_result drop_plate(quat q, double height, vec3 velocity) {
 
 static void drop_tests(void** state) {
     (void)state;
-    quat flat = quat_identity();
-    quat edge = quat_from_axis_angle(v3(1, 0, 0), NV_PI / 2);
+    nv_quat flat = quat_identity();
+    nv_quat edge = quat_from_axis_angle(v3(1, 0, 0), NV_PI / 2);
     drop_result a = drop_plate(flat, 3.0, v3(0, 0, 0));
     drop_result b = drop_plate(edge, 3.0, v3(0, 0, 0));
     drop_result c = drop_plate(flat, 3.0, v3(6.0, 0, 0));
@@ -553,7 +553,7 @@ static void drop_tests(void** state) {
 
 static void controls_are_rate_limited_and_checked(void** state) {
     (void)state;
-    vessel_dynamics d = ship_dynamics();
+    nv_vessel_dynamics d = ship_dynamics();
     sim s;
     sim_make(&s, "ship", 500, 600e3, &d, 0.0, quat_identity());
     nv_error err;
@@ -561,7 +561,7 @@ static void controls_are_rate_limited_and_checked(void** state) {
     assert_int_equal(nv_world_set_controls(s.w, s.id, 0.0, INFINITY, &err), -1);
     assert_int_equal(nv_world_set_controls(s.w, 999, 0.0, 0.0, &err), -1);
     ASSERT_OK(nv_world_set_controls(s.w, s.id, 7.0, -3.0, &err), err);
-    world_vessel_state st = sim_state(&s);
+    nv_world_vessel_state st = sim_state(&s);
     assert_true(st.throttle == 1.0 && st.rudder == -1.0);
     for (int i = 0; i < 30; i++) nv_world_step(s.w); /* 0.5 s */
     st = sim_state(&s);
@@ -573,11 +573,11 @@ static void controls_are_rate_limited_and_checked(void** state) {
 /* A propeller out of the water pushes nothing; under it, its full thrust. */
 static void propeller_pushes_only_submerged(void** state) {
     (void)state;
-    vessel_dynamics d = ship_dynamics();
-    actuator_model m;
+    nv_vessel_dynamics d = ship_dynamics();
+    nv_actuator_model m;
     nv_actuator_model_init(&m, &d.actuators, v3(0, 2, 0));
     double depth[2] = {-0.5, 1.0};
-    vec3 f, t;
+    nv_vec3 f, t;
     nv_actuator_forces(&m, 1.0, 0.0, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
     ASSERT_NEAR_ABS(f.x, 0.0, 1e-9);
     depth[0] = 2.0;

@@ -18,8 +18,8 @@ typedef struct lane_case {
     float column[HULL_LANE_COLUMNS][N];
     float wet[N], b1[N], b2[N];
     uint16_t slam[N];
-    hydrodyn_model model;
-    hydrodyn_frame frame;
+    nv_hydrodyn_model model;
+    nv_hydrodyn_frame frame;
 } lane_case;
 
 static double rnd(unsigned* state, double lo, double hi) {
@@ -29,7 +29,7 @@ static double rnd(unsigned* state, double lo, double hi) {
 
 /* Random parts: wet all over, cut (with a centroid shift), dry, or marked
  * neither; random slamming memory; a vessel moving and turning. */
-static void lane_case_make(lane_case* c, const hydrodyn_coeffs* k, unsigned seed) {
+static void lane_case_make(lane_case* c, const nv_hydrodyn_coeffs* k, unsigned seed) {
     unsigned s = seed;
     for (int i = 0; i < N; i++) {
         double n[3] = {rnd(&s, -1, 1), rnd(&s, -1, 1), rnd(&s, -1, 1)};
@@ -57,7 +57,7 @@ static void lane_case_make(lane_case* c, const hydrodyn_coeffs* k, unsigned seed
         c->slam[i] = hydrodyn_half_encode((float)rnd(&s, -4, 4));
     }
     nv_hydrodyn_model_init(&c->model, k, 30.0);
-    mat3 r = {{{0.96, -0.28, 0.0}, {0.28, 0.96, 0.0}, {0.0, 0.0, 1.0}}};
+    nv_mat3 r = {{{0.96, -0.28, 0.0}, {0.28, 0.96, 0.0}, {0.0, 0.0, 1.0}}};
     nv_hydrodyn_frame_init(&c->frame, &c->model, &r, v3(6.0, -0.8, 0.7), v3(0.05, 0.3, -0.1), 0.4, v3(-12, 0, 3), 2.0e5,
                            400.0, 1.0 / 60.0);
 }
@@ -75,7 +75,7 @@ static void lane_case_run(lane_case* c, const hydrodyn_kernels* kern, double out
     hydrodyn_lane_sums_reduce(&sums, out);
 }
 
-static vec3 col3(const lane_case* c, int first, int i) {
+static nv_vec3 col3(const lane_case* c, int first, int i) {
     return v3(c->column[first][i], c->column[first + 1][i], c->column[first + 2][i]);
 }
 
@@ -83,13 +83,13 @@ static vec3 col3(const lane_case* c, int first, int i) {
  * `scale` gets the sum of each term's size (for a relative tolerance). */
 static void lane_case_reference(const lane_case* c, double out[HYDRODYN_SUM_COUNT], double scale[HYDRODYN_SUM_COUNT],
                                 float slam_out[N], int keep[N]) {
-    const hydrodyn_frame* f = &c->frame;
-    const hydrodyn_coeffs* k = &c->model.c;
+    const nv_hydrodyn_frame* f = &c->frame;
+    const nv_hydrodyn_coeffs* k = &c->model.c;
     memset(out, 0, HYDRODYN_SUM_COUNT * sizeof(double));
     memset(scale, 0, HYDRODYN_SUM_COUNT * sizeof(double));
     for (int i = 0; i < N; i++) {
         double frac = c->wet[i], area = c->column[HULL_LANE_AREA][i];
-        vec3 cen = col3(c, HULL_LANE_CX, i), n = col3(c, HULL_LANE_NX, i);
+        nv_vec3 cen = col3(c, HULL_LANE_CX, i), n = col3(c, HULL_LANE_NX, i);
         keep[i] = frac == 0.0;
         slam_out[i] = 0.0f;
         if (frac < 0.0) {
@@ -106,23 +106,23 @@ static void lane_case_reference(const lane_case* c, double out[HYDRODYN_SUM_COUN
             cen = v3_add(cen, v3_add(v3_scale(col3(c, HULL_LANE_E1X, i), b1), v3_scale(col3(c, HULL_LANE_E2X, i), b2)));
         }
         double a_wet = frac * area;
-        vec3 p = v3_add(f->velocity, v3_cross(f->angular_velocity, cen));
+        nv_vec3 p = v3_add(f->velocity, v3_cross(f->angular_velocity, cen));
         double v2 = v3_dot(p, p), vn = v3_dot(p, n), t2 = v2 - vn * vn, speed = sqrt(v2);
-        vec3 g = v3(0, 0, 0);
+        nv_vec3 g = v3(0, 0, 0);
         if (t2 > 1e-12) g = v3_scale(v3_sub(p, v3_scale(n, vn)), -f->half_rho_cf * a_wet * v2 / sqrt(t2));
         double cos_t = v2 > 1e-12 ? vn / speed : 0.0, r = speed * f->inv_ref_speed;
         if (cos_t > 0.0)
             g = v3_madd(g, n, -a_wet * pow(cos_t, k->pressure_falloff) * (k->pressure_linear * r + k->pressure_quadratic * r * r));
         else
             g = v3_madd(g, n, a_wet * pow(-cos_t, k->suction_falloff) * (k->suction_linear * r + k->suction_quadratic * r * r));
-        vec3 t = v3_cross(cen, g);
+        nv_vec3 t = v3_cross(cen, g);
         double v6[6] = {g.x, g.y, g.z, t.x, t.y, t.z};
         for (int a = 0; a < 6; a++) out[HYDRODYN_SUM_FORCE + a] += v6[a], scale[HYDRODYN_SUM_FORCE + a] += fabs(v6[a]);
         double swept = frac * vn, prev = hydrodyn_half_decode(c->slam[i]);
         double ratio = fabs(swept - prev) * f->inv_dt * f->inv_gamma_max;
         if (vn > 0.0 && v2 > 1e-12 && ratio > 1e-3) {
             double ks = -pow(fmin(ratio, 1.0), k->slam_power) * cos_t * f->slam_scale * a_wet;
-            vec3 h = v3_scale(p, ks), ht = v3_cross(cen, h);
+            nv_vec3 h = v3_scale(p, ks), ht = v3_cross(cen, h);
             double s6[6] = {h.x, h.y, h.z, ht.x, ht.y, ht.z};
             for (int a = 0; a < 6; a++) out[HYDRODYN_SUM_SLAM_FORCE + a] += s6[a], scale[HYDRODYN_SUM_SLAM_FORCE + a] += fabs(s6[a]);
         }
@@ -130,7 +130,7 @@ static void lane_case_reference(const lane_case* c, double out[HYDRODYN_SUM_COUN
     }
 }
 
-static void lanes_match_the_formulas(const hydrodyn_coeffs* k, unsigned seed) {
+static void lanes_match_the_formulas(const nv_hydrodyn_coeffs* k, unsigned seed) {
     static lane_case c;
     lane_case_make(&c, k, seed);
     double got[HYDRODYN_SUM_COUNT], want[HYDRODYN_SUM_COUNT], scale[HYDRODYN_SUM_COUNT];
@@ -158,13 +158,13 @@ static void lanes_match_the_formulas(const hydrodyn_coeffs* k, unsigned seed) {
 
 static void kernel_matches_formulas_default(void** state) {
     (void)state;
-    hydrodyn_coeffs k = nv_hydrodyn_coeffs_default();
+    nv_hydrodyn_coeffs k = nv_hydrodyn_coeffs_default();
     lanes_match_the_formulas(&k, 7);
 }
 
 static void kernel_matches_formulas_general_powers(void** state) {
     (void)state;
-    hydrodyn_coeffs k = nv_hydrodyn_coeffs_default();
+    nv_hydrodyn_coeffs k = nv_hydrodyn_coeffs_default();
     k.pressure_falloff = 0.7; /* different falloffs: x^p by exp2(p log2 x) */
     k.suction_falloff = 0.35;
     k.slam_power = 1.5;
@@ -185,7 +185,7 @@ static void every_build_gives_the_sse2_bits(void** state) {
         printf("  this CPU has no AVX2: only the SSE2 build runs here\n");
         skip();
     }
-    hydrodyn_coeffs variants[3] = {nv_hydrodyn_coeffs_default(), nv_hydrodyn_coeffs_default(),
+    nv_hydrodyn_coeffs variants[3] = {nv_hydrodyn_coeffs_default(), nv_hydrodyn_coeffs_default(),
                                    nv_hydrodyn_coeffs_default()};
     variants[1].pressure_falloff = 0.8, variants[1].slam_power = 3.0;
     variants[2].forces = HYDRODYN_AIR_DRAG | HYDRODYN_SLAMMING;

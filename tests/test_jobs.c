@@ -24,10 +24,10 @@
 
 static double test_jobs_now(void) { return (double)uv_hrtime() * 1e-9; }
 
-static jobs* test_jobs_pool(uint32_t threads, uint32_t spin_ns) {
-    jobs* j = NULL;
+static nv_jobs* test_jobs_pool(uint32_t threads, uint32_t spin_ns) {
+    nv_jobs* j = NULL;
     nv_error err;
-    jobs_config cfg = nv_jobs_config_default(threads);
+    nv_jobs_config cfg = nv_jobs_config_default(threads);
     cfg.spin_ns = spin_ns;
     ASSERT_OK(nv_jobs_create_ex(&j, &cfg, &err), err);
     assert_non_null(j);
@@ -56,7 +56,7 @@ static void cover_fn(void* p, uint32_t begin, uint32_t end, uint32_t worker) {
     for (uint32_t i = begin; i < end && i < COVER_MAX; i++) atomic_fetch_add_explicit(&c->visits[i], 1, memory_order_relaxed);
 }
 
-static void run_cover(jobs* j, cover_ctx* c, uint32_t count, uint32_t grain) {
+static void run_cover(nv_jobs* j, cover_ctx* c, uint32_t count, uint32_t grain) {
     c->count = count;
     c->grain = grain;
     c->threads = nv_jobs_thread_count(j);
@@ -85,7 +85,7 @@ static void every_index_once_across_shapes(void** state) {
     static const uint32_t counts[] = {0, 1, 2, 3, 5, 7, 8, 9, 31, 32, 33, 63, 64, 65, 255, 1000, 4097, 65536, COVER_MAX};
     static const uint32_t grains[] = {0, 1, 2, 3, 7, 64, 1000, 70000, 200000};
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
-        jobs* j = test_jobs_pool(threads[t], JOBS_DEFAULT_SPIN_NS);
+        nv_jobs* j = test_jobs_pool(threads[t], JOBS_DEFAULT_SPIN_NS);
         for (size_t n = 0; n < sizeof counts / sizeof counts[0]; n++)
             for (size_t g = 0; g < sizeof grains / sizeof grains[0]; g++) run_cover(j, &c, counts[n], grains[g]);
         nv_jobs_destroy(j);
@@ -148,7 +148,7 @@ static void check_identity(uint32_t threads, uint32_t spin_ns) {
     c.threads = threads;
     c.caller = uv_thread_self();
     c.work = 50;
-    jobs* j = test_jobs_pool(threads, spin_ns);
+    nv_jobs* j = test_jobs_pool(threads, spin_ns);
     const uint32_t count = 4096, rounds = 200;
     for (uint32_t r = 0; r < rounds; r++) nv_jobs_parallel_for(j, count, 1, ident_fn, &c);
     nv_jobs_destroy(j);
@@ -173,7 +173,7 @@ static void one_thread_runs_inline_as_worker_0(void** state) {
     memset(&c, 0, sizeof c);
     c.threads = 1;
     c.caller = uv_thread_self();
-    jobs* j = test_jobs_pool(1, JOBS_DEFAULT_SPIN_NS);
+    nv_jobs* j = test_jobs_pool(1, JOBS_DEFAULT_SPIN_NS);
     for (uint32_t count = 0; count < 300; count += 7) nv_jobs_parallel_for(j, count, 1, ident_fn, &c);
     nv_jobs_destroy(j);
     assert_int_equal(atomic_load(&c.bad_worker), 0);
@@ -190,7 +190,7 @@ static void single_chunk_runs_on_the_caller(void** state) {
     memset(&c, 0, sizeof c);
     c.threads = 4;
     c.caller = uv_thread_self();
-    jobs* j = test_jobs_pool(4, JOBS_DEFAULT_SPIN_NS);
+    nv_jobs* j = test_jobs_pool(4, JOBS_DEFAULT_SPIN_NS);
     for (uint32_t r = 0; r < 100; r++) nv_jobs_parallel_for(j, 1 + r % 64, 64, ident_fn, &c);
     nv_jobs_destroy(j);
     assert_int_equal(atomic_load(&c.wrong_thread), 0);
@@ -237,7 +237,7 @@ static void results_visible_after_return(void** state) {
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
         memset(&c, 0, sizeof c);
         memset(expect, 0, sizeof expect);
-        jobs* j = test_jobs_pool(threads[t], t == 1 ? 0 : JOBS_DEFAULT_SPIN_NS);
+        nv_jobs* j = test_jobs_pool(threads[t], t == 1 ? 0 : JOBS_DEFAULT_SPIN_NS);
         for (uint64_t r = 1; r <= 50; r++) {
             /* Written by the caller, read by workers: the publish must order it. */
             c.round = r;
@@ -291,7 +291,7 @@ static void check_all_wake(uint32_t threads, uint32_t spin_ns, uint32_t calls, u
     static meet_ctx c;
     memset(&c, 0, sizeof c);
     c.threads = threads;
-    jobs* j = test_jobs_pool(threads, spin_ns);
+    nv_jobs* j = test_jobs_pool(threads, spin_ns);
     for (uint32_t k = 1; k <= calls; k++) {
         c.call = k;
         atomic_store(&c.arrived, 0);
@@ -329,7 +329,7 @@ static void stress_fn(void* p, uint32_t begin, uint32_t end, uint32_t worker) {
 static void back_to_back(uint32_t threads, uint32_t spin_ns, uint32_t calls) {
     static stress_ctx c;
     memset(&c, 0, sizeof c);
-    jobs* j = test_jobs_pool(threads, spin_ns);
+    nv_jobs* j = test_jobs_pool(threads, spin_ns);
     test_rng rng = {threads * 1000u + spin_ns};
     uint64_t want_total = 0, want_sum = 0;
     double t0 = test_jobs_now();
@@ -369,7 +369,7 @@ static void create_destroy_repeatedly(void** state) {
     static cover_ctx c;
     for (uint32_t k = 0; k < 200; k++) {
         uint32_t threads = 1 + k % 8;
-        jobs* j = test_jobs_pool(threads, k % 3 == 0 ? 0 : JOBS_DEFAULT_SPIN_NS);
+        nv_jobs* j = test_jobs_pool(threads, k % 3 == 0 ? 0 : JOBS_DEFAULT_SPIN_NS);
         /* Some pools are destroyed before their workers ever waited. */
         if (k % 2) run_cover(j, &c, 100 + k, 1);
         nv_jobs_destroy(j);
@@ -381,7 +381,7 @@ static void rejects_bad_thread_counts(void** state) {
     (void)state;
     nv_error err;
     static char not_a_pool;
-    jobs* j = (jobs*)(void*)&not_a_pool; /* must be cleared on failure */
+    nv_jobs* j = (nv_jobs*)(void*)&not_a_pool; /* must be cleared on failure */
     assert_int_equal(nv_jobs_create(&j, 0, &err), -1);
     assert_null(j);
     assert_non_null(strstr(err.message, "thread count"));

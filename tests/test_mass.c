@@ -6,7 +6,7 @@
 #include "test_util.h"
 
 /* Bourg's sample cube (seed 002): edge 2, z in [0, 2], faces as printed. */
-static void test_make_bourg_cube(mesh* m) {
+static void test_make_bourg_cube(nv_mesh* m) {
     static const float v[8][3] = {{-1, -1, 0}, {-1, -1, 2}, {1, -1, 0}, {1, -1, 2},
                                   {-1, 1, 0},  {1, 1, 0},   {1, 1, 2},  {-1, 1, 2}};
     static const uint32_t f[12][3] = {{2, 3, 1}, {2, 1, 0}, {4, 5, 2}, {4, 2, 0}, {6, 3, 2}, {6, 2, 5},
@@ -19,9 +19,9 @@ static void test_make_bourg_cube(mesh* m) {
 
 static void bourg_cube_volume_and_centroid(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mass_properties p;
+    nv_mass_properties p;
     test_make_bourg_cube(&m);
     ASSERT_OK(nv_mass_compute(&m, &p, &err), err);
     ASSERT_NEAR_ABS(p.volume, 8.0, 1e-12);
@@ -37,12 +37,12 @@ static void bourg_cube_volume_and_centroid(void** state) {
 
 static void bourg_boat_matches_the_book(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mesh_report rep;
-    mesh_options opts = nv_mesh_options_default(); /* keep the file's axes: the book's numbers are z-up */
+    nv_mesh_report rep;
+    nv_mesh_options opts = nv_mesh_options_default(); /* keep the file's axes: the book's numbers are z-up */
     ASSERT_OK(nv_mesh_load_file(NAVAL_TEST_DATA "/bourg_boat.off", MESH_FORMAT_AUTO, &opts, &m, &rep, &err), err);
-    mass_properties p;
+    nv_mass_properties p;
     ASSERT_OK(nv_mass_compute(&m, &p, &err), err);
     /* The book prints volume 28.67 and centroid (-1.43, 0.00, 1.08). */
     ASSERT_NEAR_ABS(p.volume, 28.67, 0.005);
@@ -57,14 +57,14 @@ static void bourg_boat_matches_the_book(void** state) {
 static void box_inertia_far_from_origin(void** state) {
     (void)state;
     const double l = 10.0, b = 4.0, h = 2.0;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_box(&m, l, b, h, 7, 3, 5, &err), err);
     for (uint32_t i = 0; i < m.vertex_count; i++) {
         m.positions[3 * i + 0] += 5000.0f;
         m.positions[3 * i + 2] -= 3000.0f;
     }
-    mass_properties p;
+    nv_mass_properties p;
     ASSERT_OK(nv_mass_compute(&m, &p, &err), err);
     double v = l * b * h;
     ASSERT_NEAR_REL(p.volume, v, 1e-9);
@@ -83,16 +83,16 @@ static void box_inertia_far_from_origin(void** state) {
 
 static void explicit_mass_and_cg_shift_the_inertia(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mass_properties p;
+    nv_mass_properties p;
     test_make_bourg_cube(&m);
     ASSERT_OK(nv_mass_compute(&m, &p, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 1000.0;
     spec.has_cg = true;
     spec.cg = v3(0.0, 0.0, 0.5); /* 0.5 below the centroid along z */
-    mass_body mb;
+    nv_mass_body mb;
     ASSERT_OK(nv_mass_resolve(&p, &spec, &mb, &err), err);
     double i0 = 1000.0 * 4.0 / 6.0; /* uniform cube of the same mass about its centroid */
     assert_true(mb.mass == 1000.0);
@@ -117,13 +117,13 @@ static void explicit_mass_and_cg_shift_the_inertia(void** state) {
 
 static void bad_mass_specs_are_rejected(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mass_properties p;
-    mass_body mb;
+    nv_mass_properties p;
+    nv_mass_body mb;
     test_make_bourg_cube(&m);
     ASSERT_OK(nv_mass_compute(&m, &p, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = -5.0;
     assert_int_equal(nv_mass_resolve(&p, &spec, &mb, &err), -1);
     assert_non_null(strstr(err.message, "mass must be positive"));

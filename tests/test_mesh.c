@@ -30,7 +30,7 @@ static const uint32_t cube_faces[12][3] = {
     {6, 7, 1}, {6, 1, 3}, {6, 5, 4}, {6, 4, 7}, {1, 7, 4}, {1, 4, 0},
 };
 
-static void add_cube(mesh* m, float dx, float dy, float dz, int skip_face) {
+static void add_cube(nv_mesh* m, float dx, float dy, float dz, int skip_face) {
     nv_error err;
     uint32_t base = m->vertex_count;
     for (int i = 0; i < 8; i++)
@@ -44,13 +44,13 @@ static void add_cube(mesh* m, float dx, float dy, float dz, int skip_face) {
                              0);
 }
 
-static void make_cube(mesh* m) {
+static void make_cube(nv_mesh* m) {
     nv_mesh_init(m);
     add_cube(m, 0, 0, 0, -1);
 }
 
 /* The cube as an STL stores it: three fresh vertices per triangle. */
-static void make_cube_soup(mesh* m) {
+static void make_cube_soup(nv_mesh* m) {
     nv_error err;
     nv_mesh_init(m);
     for (uint32_t t = 0; t < 12; t++) {
@@ -64,7 +64,7 @@ static void make_cube_soup(mesh* m) {
 
 static void test_options_default(void** state) {
     (void)state;
-    mesh_options o = nv_mesh_options_default();
+    nv_mesh_options o = nv_mesh_options_default();
     assert_int_equal(o.up, 'y');
     assert_int_equal(o.max_triangles, 1000000u);
     assert_false(o.flip_inside_out);
@@ -72,7 +72,7 @@ static void test_options_default(void** state) {
 
 static void test_storage_grows_and_checks_indices(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     assert_null(m.positions);
@@ -95,7 +95,7 @@ static void test_storage_grows_and_checks_indices(void** state) {
 
 static void test_convert_z_up(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     assert_int_equal(nv_mesh_add_vertex(&m, 1.0f, 2.0f, 3.0f, &err), 0);
@@ -106,7 +106,7 @@ static void test_convert_z_up(void** state) {
 
 static void test_weld_keeps_first_occurrence_order(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     /* 0: A, 1: B, 2: A again, 3: C, 4: B with -0 for +0, 5: almost A */
@@ -132,7 +132,7 @@ static void test_weld_keeps_first_occurrence_order(void** state) {
 
 /* Each face of a box gets its own (n+1)^2 grid, as a face-by-face exporter
  * writes it, at coordinates whose bit patterns differ in every radix digit. */
-static void make_grid_box(mesh* m, int n) {
+static void make_grid_box(nv_mesh* m, int n) {
     nv_error err;
     nv_mesh_init(m);
     for (int axis = 0; axis < 3; axis++)
@@ -167,7 +167,7 @@ static void make_grid_box(mesh* m, int n) {
 static void test_weld_large_grid_box(void** state) {
     (void)state;
     const int n = 60;
-    mesh m, again;
+    nv_mesh m, again;
     nv_error err;
     make_grid_box(&m, n);
     make_grid_box(&again, n);
@@ -194,7 +194,7 @@ static void test_weld_large_grid_box(void** state) {
 static void test_weld_many_points(void** state) {
     (void)state;
     const uint32_t side = 64, count = side * side * side;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     assert_int_equal(nv_mesh_reserve(&m, 2 * count, 0, &err), 0);
@@ -219,7 +219,7 @@ static void test_weld_many_points(void** state) {
 
 static void test_drop_degenerate_keeps_zero_area(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     assert_int_equal(nv_mesh_add_vertex(&m, 0, 0, 0, &err), 0);
@@ -242,7 +242,7 @@ static void test_drop_degenerate_keeps_zero_area(void** state) {
 
 static void test_drop_unused_vertices(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     for (int i = 0; i < 5; i++) assert_int_equal(nv_mesh_add_vertex(&m, (float)i, 0, 0, &err), 0);
@@ -260,7 +260,7 @@ static void test_drop_unused_vertices(void** state) {
 
 static void test_validate_closed_cube(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     make_cube(&m);
     assert_int_equal(nv_mesh_validate_closed(&m, &err), 0);
@@ -269,7 +269,7 @@ static void test_validate_closed_cube(void** state) {
 
 static void test_validate_open_mesh(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     add_cube(&m, 0, 0, 0, 11); /* without triangle (1, 4, 0) */
@@ -282,7 +282,7 @@ static void test_validate_open_mesh(void** state) {
 
 static void test_validate_inconsistent_winding(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     make_cube(&m);
     m.indices[1] = 1; /* triangle 0: (2, 3, 1) -> (2, 1, 3) */
@@ -297,7 +297,7 @@ static void test_validate_inconsistent_winding(void** state) {
 
 static void test_validate_non_manifold(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     make_cube(&m);
     assert_int_equal(nv_mesh_add_vertex(&m, 3, -1, 1, &err), 0);
@@ -312,7 +312,7 @@ static void test_validate_non_manifold(void** state) {
 /* Six triangles on one edge: the message lists the first few. */
 static void test_validate_non_manifold_book(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     assert_int_equal(nv_mesh_add_vertex(&m, 0, 0, 0, &err), 0);
@@ -333,9 +333,9 @@ static void test_validate_non_manifold_book(void** state) {
 static void test_validate_high_degree_vertex(void** state) {
     (void)state;
     const uint32_t n = 48;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mesh_report report;
+    nv_mesh_report report;
     nv_mesh_init(&m);
     assert_int_equal(nv_mesh_add_vertex(&m, 0, 1, 0, &err), 0);
     assert_int_equal(nv_mesh_add_vertex(&m, 0, -1, 0, &err), 0);
@@ -358,7 +358,7 @@ static void test_validate_high_degree_vertex(void** state) {
 
 static void test_validate_bad_vertices(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     make_cube(&m);
     m.positions[3 * 5 + 1] = NAN;
@@ -376,7 +376,7 @@ static void test_validate_bad_vertices(void** state) {
 
 static void test_count_components(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     make_cube(&m);
     assert_int_equal(nv_mesh_count_components(&m), 1);
@@ -406,7 +406,7 @@ static void test_count_components(void** state) {
 
 static void test_volume_flip_bounds(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     make_cube(&m);
     assert_near(nv_mesh_signed_volume(&m), 8.0, 1e-12);
     nv_mesh_flip(&m);
@@ -432,10 +432,10 @@ static void test_volume_flip_bounds(void** state) {
 
 static void test_finish_report(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mesh_report report;
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_report report;
+    nv_mesh_options opts = nv_mesh_options_default();
     make_cube_soup(&m);
     assert_int_equal(nv_mesh_add_vertex(&m, 9, 9, 9, &err), 0);   /* unused */
     assert_int_equal(nv_mesh_add_triangle(&m, 0, 3, 3, &err), 0); /* degenerate once welded */
@@ -456,7 +456,7 @@ static void test_finish_report(void** state) {
  * input's numbers. */
 static void test_finish_names_input_numbering(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     /* triangle 0: degenerate once welded; its vertices end up unused */
@@ -482,10 +482,10 @@ static void test_finish_names_input_numbering(void** state) {
 
 static void test_finish_inside_out(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mesh_report report;
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_report report;
+    nv_mesh_options opts = nv_mesh_options_default();
     make_cube(&m);
     nv_mesh_flip(&m);
     assert_int_equal(nv_mesh_finish(&m, &opts, "cube", &report, &err), -1);
@@ -510,7 +510,7 @@ static void test_finish_inside_out(void** state) {
 
 static void test_finish_zero_volume(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     nv_mesh_init(&m);
     /* One triangle, both sides: closed and consistently wound, but empty. */
@@ -527,9 +527,9 @@ static void test_finish_zero_volume(void** state) {
 
 static void test_finish_rejections(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     opts.max_triangles = 11;
     make_cube(&m);
     assert_int_equal(nv_mesh_finish(&m, &opts, "cube", NULL, &err), -1);
@@ -572,9 +572,9 @@ static void test_finish_rejections(void** state) {
 /* A T-junction closed by a zero-area sliver must survive nv_mesh_finish. */
 static void test_finish_keeps_t_junction_sliver(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mesh_report report;
+    nv_mesh_report report;
     nv_mesh_init(&m);
     for (int i = 0; i < 8; i++)
         assert_int_equal(nv_mesh_add_vertex(&m, cube_vertices[i][0], cube_vertices[i][1], cube_vertices[i][2], &err),
@@ -594,9 +594,9 @@ static void test_finish_keeps_t_junction_sliver(void** state) {
 
 static void test_finish_z_up(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     opts.up = 'z';
     make_cube(&m);
     assert_int_equal(nv_mesh_finish(&m, &opts, "cube", NULL, &err), 0);

@@ -118,7 +118,7 @@ static unsigned char* cube_binary_stl(const char* header, size_t* size) {
 }
 
 /* Volume-weighted centroid from signed tetrahedra about the origin. */
-static void centroid(const mesh* m, double c[3], double* volume) {
+static void centroid(const nv_mesh* m, double c[3], double* volume) {
     double v = 0, s[3] = {0, 0, 0};
     for (uint32_t t = 0; t < m->triangle_count; t++) {
         const float* a = m->positions + 3 * m->indices[3 * t];
@@ -135,7 +135,7 @@ static void centroid(const mesh* m, double c[3], double* volume) {
     *volume = v;
 }
 
-static void assert_cube(const mesh* m, const mesh_report* r) {
+static void assert_cube(const nv_mesh* m, const nv_mesh_report* r) {
     assert_int_equal(m->vertex_count, 8);
     assert_int_equal(m->triangle_count, 12);
     assert_int_equal(r->input_triangles, 12);
@@ -149,7 +149,7 @@ static void assert_cube(const mesh* m, const mesh_report* r) {
     assert_true(hi[0] == 1.0f && hi[1] == 1.0f && hi[2] == 2.0f);
 }
 
-static void assert_empty(const mesh* m) {
+static void assert_empty(const nv_mesh* m) {
     assert_null(m->positions);
     assert_null(m->indices);
     assert_int_equal(m->vertex_count, 0);
@@ -158,10 +158,10 @@ static void assert_empty(const mesh* m) {
 
 /* Loads text through nv_mesh_load_memory and expects a failure whose message
  * contains every given fragment. */
-static void expect_text_error(const char* name, const char* text, const mesh_options* opts, const char* frag1,
+static void expect_text_error(const char* name, const char* text, const nv_mesh_options* opts, const char* frag1,
                               const char* frag2) {
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, name, opts, &m, &r, &err), -1);
     if (!strstr(err.message, frag1) || (frag2 && !strstr(err.message, frag2)))
@@ -176,8 +176,8 @@ static void test_cube_binary_stl(void** state) {
     size_t size;
     unsigned char* stl = cube_binary_stl("naval test cube", &size);
     const char* path = write_file(d, "cube.STL", stl, size);
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     assert_int_equal(nv_mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
@@ -191,8 +191,8 @@ static void test_binary_stl_header_says_solid(void** state) {
     (void)state;
     size_t size;
     unsigned char* stl = cube_binary_stl("solid cube exported by a careless tool", &size);
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "solid.stl", NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
@@ -202,8 +202,8 @@ static void test_binary_stl_header_says_solid(void** state) {
 
 static void test_cube_ascii_stl(void** state) {
     (void)state;
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     assert_int_equal(nv_mesh_load_file(DATA "cube_ascii.stl", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
@@ -213,8 +213,8 @@ static void test_cube_ascii_stl(void** state) {
 
 static void test_cube_obj_quads(void** state) {
     (void)state;
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     assert_int_equal(nv_mesh_load_file(DATA "cube.obj", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_cube(&m, &r); /* six quads -> 12 triangles */
@@ -224,8 +224,8 @@ static void test_cube_obj_quads(void** state) {
 
 static void test_cube_off(void** state) {
     (void)state;
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     assert_int_equal(nv_mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
@@ -235,7 +235,7 @@ static void test_cube_off(void** state) {
 
 static void test_z_up_moves_centroid(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     double c[3], v;
     assert_int_equal(nv_mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_OFF, NULL, &m, NULL, &err), 0);
@@ -246,7 +246,7 @@ static void test_z_up_moves_centroid(void** state) {
     assert_near(c[2], 1.0, 1e-12);
     nv_mesh_free(&m);
 
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     opts.up = 'z';
     assert_int_equal(nv_mesh_load_file(DATA "bourg_cube.off", MESH_FORMAT_OFF, &opts, &m, NULL, &err), 0);
     centroid(&m, c, &v);
@@ -259,8 +259,8 @@ static void test_z_up_moves_centroid(void** state) {
 
 static void test_two_cubes_two_components(void** state) {
     (void)state;
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     assert_int_equal(nv_mesh_load_file(DATA "two_cubes.obj", MESH_FORMAT_AUTO, NULL, &m, &r, &err), 0);
     assert_int_equal(r.components, 2);
@@ -275,8 +275,8 @@ static void test_two_cubes_two_components(void** state) {
  * centroid (28.67; (-1.43, 0.00, 1.08) in file coordinates). */
 static void test_bourg_boat(void** state) {
     (void)state;
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     double c[3], v;
     if (nv_mesh_load_file(DATA "bourg_boat.off", MESH_FORMAT_AUTO, NULL, &m, &r, &err)) fail_msg("%s", err.message);
@@ -295,7 +295,7 @@ static void test_bourg_boat(void** state) {
     assert_near(c[2], 1.08, 0.005);
     nv_mesh_free(&m);
 
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     opts.up = 'z';
     assert_int_equal(nv_mesh_load_file(DATA "bourg_boat.off", MESH_FORMAT_AUTO, &opts, &m, &r, &err), 0);
     centroid(&m, c, &v);
@@ -313,7 +313,7 @@ static void test_binary_stl_truncated(void** state) {
     size_t size;
     unsigned char* stl = cube_binary_stl("cube", &size);
     const char* path = write_file(d, "short.stl", stl, 84 + 5 * 50 + 20);
-    mesh m;
+    nv_mesh m;
     nv_error err;
     assert_int_equal(nv_mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message,
@@ -330,7 +330,7 @@ static void test_binary_stl_count_lies(void** state) {
     (void)state;
     size_t size;
     unsigned char* stl = cube_binary_stl("cube", &size);
-    mesh m;
+    nv_mesh m;
     nv_error err;
 
     put_le32(stl + 80, 13); /* more than the data */
@@ -356,7 +356,7 @@ static void test_binary_stl_count_lies(void** state) {
     assert_int_equal(nv_mesh_load_memory(stl, size + 7, MESH_FORMAT_STL, "tail.stl", NULL, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "(room for 12 triangles and some)"));
 
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     opts.max_triangles = 10;
     assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "big.stl", &opts, &m, NULL, &err), -1);
     assert_string_equal(err.message, "big.stl: binary STL has 12 triangles, more than max_triangles (10)");
@@ -368,7 +368,7 @@ static void test_binary_stl_nan(void** state) {
     size_t size;
     unsigned char* stl = cube_binary_stl("cube", &size);
     put_lef32(stl + 84 + 7 * 50 + 12 + 2 * 12 + 4, NAN); /* triangle 7, vertex 2, y */
-    mesh m;
+    nv_mesh m;
     nv_error err;
     assert_int_equal(nv_mesh_load_memory(stl, size, MESH_FORMAT_STL, "nan.stl", NULL, &m, NULL, &err), -1);
     assert_string_equal(err.message, "nan.stl: triangle 7: vertex 2 has a non-finite coordinate (1, nan, 2)");
@@ -429,8 +429,8 @@ static void test_ascii_stl_tolerated(void** state) {
         len += (size_t)snprintf(text + len, sizeof text - len, "ENDLOOP\r\nENDFACET\r\n");
         if (t == 5 || t == 11) len += (size_t)snprintf(text + len, sizeof text - len, "endsolid\r\n");
     }
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     assert_int_equal(nv_mesh_load_memory(text, len, MESH_FORMAT_STL, "crlf", NULL, &m, &r, &err), 0);
     assert_cube(&m, &r);
@@ -493,7 +493,7 @@ static void test_obj_polygon_limits(void** state) {
                       NULL);
     free(text);
 
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     opts.max_triangles = 11;
     char small[512];
     snprintf(small, sizeof small, "%s%sf 1 2 3 4 5 6 7 8\nf 1 2 3 4 5 6 7 8\n", cube_obj_head, cube_obj_v8);
@@ -560,8 +560,8 @@ static void test_off_other_errors(void** state) {
 /* Counts on the header line, comments, blank lines, a quad and colours. */
 static void test_off_tolerated(void** state) {
     (void)state;
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     const char* cube =
         "OFF 8 10 0 # counts on the header line\n"
@@ -581,8 +581,8 @@ static void test_off_tolerated(void** state) {
 /* Smaller rules of the text formats, accepted and rejected. */
 static void test_text_format_details(void** state) {
     (void)state;
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     char text[2048];
     size_t len = (size_t)snprintf(text, sizeof text, "\xEF\xBB\xBFsolid bom\n");
@@ -623,7 +623,7 @@ static void test_text_format_details(void** state) {
                       NULL);
     expect_text_error("short.obj", "\n\nv 1 2\n", NULL, "short.obj: line 3: vertex has 2 coordinates, expected 3",
                       NULL);
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     opts.max_triangles = 1;
     expect_text_error("verts.obj", "v 0 0 0\nv 0 0 0\nv 0 0 0\nv 0 0 0\n", &opts,
                       "verts.obj: line 4: more than 3 vertices (3 x max_triangles)", NULL);
@@ -650,7 +650,7 @@ static void test_empty_files(void** state) {
     const char* kinds[3] = {"STL", "OBJ", "OFF"};
     for (int i = 0; i < 3; i++) {
         const char* path = write_file(d, names[i], "", 0);
-        mesh m;
+        nv_mesh m;
         nv_error err;
         char expect[512];
         assert_int_equal(nv_mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
@@ -666,7 +666,7 @@ static void test_open_mesh(void** state) {
     const char* text =
         "v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nv -1 -1 2\nv 1 -1 2\nv 1 1 2\nv -1 1 2\n"
         "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 3 4 8 7\nf 4 1 5 8\n";
-    mesh m;
+    nv_mesh m;
     nv_error err;
     assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "open.obj", NULL, &m, NULL, &err), -1);
     assert_string_equal(err.message,
@@ -675,7 +675,7 @@ static void test_open_mesh(void** state) {
     assert_empty(&m);
     /* A z-up file is converted only once it passed: the message quotes the
      * coordinates as the file has them. */
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     opts.up = 'z';
     assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "open.obj", &opts, &m, NULL, &err), -1);
     assert_non_null(strstr(err.message, "vertex 2 (1, 1, 0) and vertex 1 (1, -1, 0) belongs to triangle 1 only"));
@@ -687,7 +687,7 @@ static void test_inconsistent_winding(void** state) {
     const char* text =
         "v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nv -1 -1 2\nv 1 -1 2\nv 1 1 2\nv -1 1 2\n"
         "f 1 4 3 2\nf 8 7 6 5\nf 1 2 6 5\nf 3 4 8 7\nf 4 1 5 8\nf 2 3 7 6\n";
-    mesh m;
+    nv_mesh m;
     nv_error err;
     assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "wind.obj", NULL, &m, NULL, &err), -1);
     assert_string_equal(err.message,
@@ -703,8 +703,8 @@ static void test_inside_out(void** state) {
         "OFF\n8 12 0\n-1 -1 0\n-1 -1 2\n1 -1 0\n1 -1 2\n-1 1 0\n1 1 0\n1 1 2\n-1 1 2\n"
         "3 2 1 3\n3 2 0 1\n3 4 2 5\n3 4 0 2\n3 6 2 3\n3 6 5 2\n"
         "3 6 1 7\n3 6 3 1\n3 6 4 5\n3 6 7 4\n3 1 4 7\n3 1 0 4\n";
-    mesh m;
-    mesh_report r;
+    nv_mesh m;
+    nv_mesh_report r;
     nv_error err;
     assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "inside.off", NULL, &m, &r, &err), -1);
     assert_string_equal(err.message,
@@ -712,7 +712,7 @@ static void test_inside_out(void** state) {
                         "seen from outside); use flip_inside_out (naval-hull --flip) to reverse them");
     assert_empty(&m);
 
-    mesh_options opts = nv_mesh_options_default();
+    nv_mesh_options opts = nv_mesh_options_default();
     opts.flip_inside_out = true;
     assert_int_equal(nv_mesh_load_memory(text, strlen(text), MESH_FORMAT_AUTO, "inside.off", &opts, &m, &r, &err), 0);
     assert_true(r.flipped);
@@ -723,7 +723,7 @@ static void test_inside_out(void** state) {
 
 static void test_unknown_extension(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     assert_int_equal(nv_mesh_load_file("/nonexistent/hull.ply", MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
     assert_string_equal(err.message,
@@ -740,7 +740,7 @@ static void test_missing_file(void** state) {
     tmpdir* d = *state;
     char path[400];
     snprintf(path, sizeof path, "%s/missing.stl", d->path);
-    mesh m;
+    nv_mesh m;
     nv_error err;
     assert_int_equal(nv_mesh_load_file(path, MESH_FORMAT_AUTO, NULL, &m, NULL, &err), -1);
     char expect[512];
@@ -783,8 +783,8 @@ static void test_binary_stl_large(void** state) {
                             for (int k = 0; k < 3; k++) put_lef32(r + 12 + 12 * c + 4 * k, (float)(5.0 * p[k] / len));
                         }
                 }
-    mesh m;
-    mesh_report rep;
+    nv_mesh m;
+    nv_mesh_report rep;
     nv_error err;
     if (nv_mesh_load_memory(b, size, MESH_FORMAT_STL, "ball.stl", NULL, &m, &rep, &err)) fail_msg("%s", err.message);
     assert_int_equal(m.triangle_count, count);

@@ -19,8 +19,8 @@
 
 /* All ten fields of cascade c at time t by direct summation over every wave
  * (n, m), in double, from the initial amplitudes h0 alone. out[f][iz][ix]. */
-static void dft_fields(const ocean* o, int c, double t, double* out, double* max_imag) {
-    const ocean_params* p = nv_ocean_get_params(o);
+static void dft_fields(const nv_ocean* o, int c, double t, double* out, double* max_imag) {
+    const nv_ocean_params* p = nv_ocean_get_params(o);
     int nx, nz;
     nv_ocean_resolution(o, &nx, &nz);
     double l = nv_ocean_cascade_size(o, c), lambda = p->choppiness;
@@ -86,7 +86,7 @@ static void dft_fields(const ocean* o, int c, double t, double* out, double* max
     free(waves);
 }
 
-static void check_against_dft(const ocean* o, double t) {
+static void check_against_dft(const nv_ocean* o, double t) {
     int nx, nz;
     nv_ocean_resolution(o, &nx, &nz);
     size_t cells = (size_t)nx * nz;
@@ -106,7 +106,7 @@ static void check_against_dft(const ocean* o, double t) {
             assert_true(scale > 0.0);
             for (int iz = 0; iz < nz; iz++)
                 for (int ix = 0; ix < nx; ix++) {
-                    double got = grid(o, c, (ocean_field_id)f, ix, iz), want = r[(size_t)iz * nx + ix];
+                    double got = grid(o, c, (nv_ocean_field_id)f, ix, iz), want = r[(size_t)iz * nx + ix];
                     if (!(fabs(got - want) <= 2e-5 * scale + 1e-7))
                         fail_msg("cascade %d field %d at (%d, %d): %.9g, DFT %.9g (scale %.3g)", c, f, ix, iz, got,
                                  want, scale);
@@ -116,8 +116,8 @@ static void check_against_dft(const ocean* o, double t) {
     free(ref);
 }
 
-static ocean_params small_params(void) {
-    ocean_params p = nv_ocean_params_default();
+static nv_ocean_params small_params(void) {
+    nv_ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 16; /* x */
     p.resolution_z = 8;
@@ -132,8 +132,8 @@ static ocean_params small_params(void) {
 
 static void test_fft_equals_dft(void** state) {
     (void)state;
-    ocean_params p = small_params();
-    ocean* o = make(&p);
+    nv_ocean_params p = small_params();
+    nv_ocean* o = make(&p);
     nv_ocean_update(o, 37.21);
     check_against_dft(o, 37.21);
     nv_ocean_destroy(o);
@@ -162,10 +162,10 @@ static void test_fft_equals_dft(void** state) {
 
 static void test_hermitian_and_evolution(void** state) {
     (void)state;
-    ocean_params p = small_params();
+    nv_ocean_params p = small_params();
     p.resolution = 32;
     p.resolution_z = 16;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     double t = 51.7;
     nv_ocean_update(o, t);
     int nonzero = 0;
@@ -196,11 +196,11 @@ static void test_hermitian_and_evolution(void** state) {
 
 static void test_mean_zero_and_periodic(void** state) {
     (void)state;
-    ocean_params p = nv_ocean_params_default();
+    nv_ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 64;
     p.size = 400.0;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     nv_ocean_update(o, 12.5);
     const float* h = nv_ocean_field(o, 0, OCEAN_FIELD_HEIGHT);
     double sum = 0.0, sum2 = 0.0;
@@ -213,10 +213,10 @@ static void test_mean_zero_and_periodic(void** state) {
     ASSERT_NEAR_ABS(sum / 4096.0, 0.0, 1e-6 * rms);
     /* periodic in x and z, for the labels and for the choppy query */
     double x[3] = {17.3, 17.3 + 400.0, 17.3 - 800.0}, z[3] = {-45.1, -45.1 - 400.0, -45.1 + 1200.0};
-    ocean_point pt[3];
+    nv_ocean_point pt[3];
     nv_ocean_sample_labels(o, 3, x, z, pt);
     float hq[3];
-    water_query q = {3, x, z, hq, NULL, NULL};
+    nv_water_query q = {3, x, z, hq, NULL, NULL};
     assert_int_equal(nv_ocean_sample(o, &q), 0);
     for (int i = 1; i < 3; i++) {
         ASSERT_NEAR_ABS(pt[i].height, pt[0].height, 1e-4);
@@ -229,13 +229,13 @@ static void test_mean_zero_and_periodic(void** state) {
 
 static void test_repeat_period(void** state) {
     (void)state;
-    ocean_params p = small_params();
+    nv_ocean_params p = small_params();
     p.repeat_period = 200.0;
     p.cascades = 2;
     p.resolution = 64;
     p.resolution_z = 64;
     p.cascade_ratio = 3.7;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     /* every frequency is a whole number of turns per period */
     for (int c = 0; c < 2; c++)
         for (int m = -32; m < 32; m += 3)
@@ -274,14 +274,14 @@ static void test_mean_jacobian(void** state) {
     const double lambdas[] = {0.0, 0.6, 2.0, 5.0};
     int folded = 0;
     for (int l = 0; l < 4; l++) {
-        ocean_params p = nv_ocean_params_default();
+        nv_ocean_params p = nv_ocean_params_default();
         p.cascades = 2;
         p.resolution = 64;
         p.cascade_ratio = 3.5;
         p.size = 300.0;
         p.wind_speed = 16.0;
         p.choppiness = lambdas[l];
-        ocean* o = make(&p);
+        nv_ocean* o = make(&p);
         nv_ocean_update(o, 8.0);
         for (int c = 0; c < 2; c++) {
             const float* j = nv_ocean_field(o, c, OCEAN_FIELD_JACOBIAN);
@@ -307,17 +307,17 @@ static void test_mean_jacobian(void** state) {
     }
     assert_true(folded > 0); /* lambda 5 folds, and the mean is still 1 */
     /* the reported fold fraction is the share of labels with J < 0 */
-    ocean_params p = nv_ocean_params_default();
+    nv_ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 64;
     p.size = 120.0;
     p.wind_speed = 16.0;
     p.choppiness = 6.0;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     const float* j = nv_ocean_field(o, 0, OCEAN_FIELD_JACOBIAN);
     int folds = 0;
     for (int i = 0; i < 64 * 64; i++) folds += j[OCEAN_FIELD_STRIDE * i] < 0.0f;
-    ocean_stats st;
+    nv_ocean_stats st;
     nv_ocean_measure(o, &st);
     assert_true(folds > 0);
     ASSERT_NEAR_ABS(st.fold_fraction, folds / 4096.0, 1e-12);
@@ -326,13 +326,13 @@ static void test_mean_jacobian(void** state) {
 
 static void test_dispersion_time_series(void** state) {
     (void)state;
-    ocean_params p = small_params();
+    nv_ocean_params p = small_params();
     p.resolution = 8;
     p.resolution_z = 8;
     p.size = 50.0;
     p.depth = 4.0; /* finite depth: w^2 = g k tanh(k h) */
     p.repeat_period = 20.0;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     enum { M = 64 };
     double series[M];
     int ix = 3, iz = 5;
@@ -380,19 +380,19 @@ static void test_dispersion_time_series(void** state) {
 
 /* ---- determinism -------------------------------------------------------- */
 
-static int same_fields(const ocean* a, const ocean* b) {
+static int same_fields(const nv_ocean* a, const nv_ocean* b) {
     int nx, nz;
     nv_ocean_resolution(a, &nx, &nz);
     for (int c = 0; c < nv_ocean_cascade_count(a); c++)
         for (int f = 0; f < OCEAN_FIELD_COUNT; f += 2) /* pairs: both floats of each */
-            if (memcmp(nv_ocean_field(a, c, (ocean_field_id)f), nv_ocean_field(b, c, (ocean_field_id)f),
+            if (memcmp(nv_ocean_field(a, c, (nv_ocean_field_id)f), nv_ocean_field(b, c, (nv_ocean_field_id)f),
                        sizeof(float) * OCEAN_FIELD_STRIDE * nx * nz) != 0)
                 return 0;
     return 1;
 }
 
 typedef struct split_job {
-    ocean* o;
+    nv_ocean* o;
     int part, parts; /* this thread's share */
 } split_job;
 
@@ -423,19 +423,19 @@ static void* split_rows(void* arg) {
 
 static void test_bit_identical(void** state) {
     (void)state;
-    ocean_params p = nv_ocean_params_default();
+    nv_ocean_params p = nv_ocean_params_default();
     p.cascades = 3;
     p.resolution = 128;
     p.resolution_z = 64;
     p.cascade_ratio = 3.9;
-    ocean* a = make(&p);
-    ocean* b = make(&p);
+    nv_ocean* a = make(&p);
+    nv_ocean* b = make(&p);
     nv_ocean_update(a, 123.4);
     nv_ocean_update(b, 123.4);
     assert_true(same_fields(a, b));
     /* a different seed is a different sea */
     p.seed = 2;
-    ocean* c = make(&p);
+    nv_ocean* c = make(&p);
     nv_ocean_update(c, 123.4);
     assert_false(same_fields(a, c));
     /* the split update on two threads, blocks in another order */
@@ -459,11 +459,11 @@ static void test_bit_identical(void** state) {
     }
     x[3] = 0.0; /* on the wrap of every cascade */
     z[3] = 0.0;
-    water_query qa = {QN, x, z, ha, na, va};
+    nv_water_query qa = {QN, x, z, ha, na, va};
     size_t fa = nv_ocean_sample(a, &qa);
     size_t fb = 0;
     for (int i = 0; i < QN; i++) {
-        water_query q1 = {1, &x[i], &z[i], &hb[i], &nb[3 * i], &vb[i]};
+        nv_water_query q1 = {1, &x[i], &z[i], &hb[i], &nb[3 * i], &vb[i]};
         fb += nv_ocean_sample(b, &q1);
     }
     assert_int_equal(fa, fb);
@@ -477,7 +477,7 @@ static void test_bit_identical(void** state) {
 
 /* ---- parameters ---------------------------------------------------------- */
 
-static void expect_error(ocean_params p, const char* word) {
+static void expect_error(nv_ocean_params p, const char* word) {
     nv_error err;
     err.message[0] = 0;
     assert_int_equal(nv_ocean_params_validate(&p, &err), -1);
@@ -487,7 +487,7 @@ static void expect_error(ocean_params p, const char* word) {
 
 static void test_validation(void** state) {
     (void)state;
-    ocean_params d = nv_ocean_params_default(), p;
+    nv_ocean_params d = nv_ocean_params_default(), p;
     assert_int_equal(nv_ocean_params_validate(&d, NULL), 0);
     p = d, p.wind_speed = -1.0, expect_error(p, "wind");
     p = d, p.wind_speed = NAN, expect_error(p, "wind");
@@ -508,7 +508,7 @@ static void test_validation(void** state) {
     p = d, p.repeat_period = 0.0, expect_error(p, "repeat");
     p = d, p.beaufort = 13, expect_error(p, "beaufort");
     p = d, p.gamma = 0.5, expect_error(p, "gamma");
-    p = d, p.spectrum = (spectrum_type)9, expect_error(p, "spectrum");
+    p = d, p.spectrum = (nv_spectrum_type)9, expect_error(p, "spectrum");
     /* a target Hs needs waves to scale */
     nv_error err;
     p = d, p.wind_speed = 0.0, p.hs_target = 2.0;
@@ -516,10 +516,10 @@ static void test_validation(void** state) {
     assert_non_null(strstr(err.message, "hs"));
     /* zero wind alone: a flat, valid sea */
     p = d, p.wind_speed = 0.0;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     float h[1];
     double x[1] = {3.0}, z[1] = {4.0};
-    water_query q = {1, x, z, h, NULL, NULL};
+    nv_water_query q = {1, x, z, h, NULL, NULL};
     assert_int_equal(nv_ocean_sample(o, &q), 0);
     assert_true(h[0] == 0.0f);
     nv_ocean_destroy(o);
@@ -528,7 +528,7 @@ static void test_validation(void** state) {
 /* The wind's direction turns about +y from +x toward -z, as headings do
  * (docs/ocean.md): the initial amplitudes' energy lies on the side of k
  * the wind blows toward, and a crest moves that way. */
-static double energy_toward(const ocean* o, int nx, int nz, double dir_x, double dir_z) {
+static double energy_toward(const nv_ocean* o, int nx, int nz, double dir_x, double dir_z) {
     double sum = 0.0;
     for (int m = -nz / 2 + 1; m < nz / 2; m++)
         for (int n = -nx / 2 + 1; n < nx / 2; n++) {
@@ -543,10 +543,10 @@ static void test_wind_direction_as_headings(void** state) {
     (void)state;
     static const double dirs[][3] = {{0.0, 1.0, 0.0}, {90.0, 0.0, -1.0}, {-90.0, 0.0, 1.0}, {180.0, -1.0, 0.0}};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        ocean_params p = small_params();
+        nv_ocean_params p = small_params();
         p.resolution_z = 16;
         p.wind_direction = dirs[i][0];
-        ocean* o = make(&p);
+        nv_ocean* o = make(&p);
         double down = energy_toward(o, 16, 16, dirs[i][1], dirs[i][2]);
         double up = energy_toward(o, 16, 16, -dirs[i][1], -dirs[i][2]);
         assert_true(down > 0.0);

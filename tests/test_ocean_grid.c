@@ -12,8 +12,8 @@
 /* A rough sea on a tile of whole-metre cells (512 m / 128 = 4 m): node
  * coordinates are exact in double and in the grid's float cells, so a
  * query at a node reads the table's value itself. */
-static ocean_params grid_params(void) {
-    ocean_params p = nv_ocean_params_default();
+static nv_ocean_params grid_params(void) {
+    nv_ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 128;
     p.size = 512.0;
@@ -23,13 +23,13 @@ static ocean_params grid_params(void) {
     return p;
 }
 
-static double cell_of(const ocean* o) {
+static double cell_of(const nv_ocean* o) {
     int nx;
     nv_ocean_resolution(o, &nx, NULL);
     return nv_ocean_cascade_size(o, 0) / nx;
 }
 
-static double cell_z_of(const ocean* o) {
+static double cell_z_of(const nv_ocean* o) {
     int nz;
     nv_ocean_resolution(o, NULL, &nz);
     return nv_ocean_cascade_size(o, 0) / nz;
@@ -37,7 +37,7 @@ static double cell_z_of(const ocean* o) {
 
 /* The table through the public query: heights and vertical velocities at
  * every node (x fastest). */
-static void read_table(const ocean* o, float* h, float* v) {
+static void read_table(const nv_ocean* o, float* h, float* v) {
     int nx, nz;
     nv_ocean_resolution(o, &nx, &nz);
     const double cell = cell_of(o), cell_z = cell_z_of(o);
@@ -51,7 +51,7 @@ static void read_table(const ocean* o, float* h, float* v) {
             x[(size_t)iz * nx + ix] = ix * cell;
             z[(size_t)iz * nx + ix] = iz * cell_z;
         }
-    water_query q = {.count = n, .x = x, .z = z, .height = h, .vertical_velocity = v};
+    nv_water_query q = {.count = n, .x = x, .z = z, .height = h, .vertical_velocity = v};
     assert_int_equal(nv_ocean_sample(o, &q), 0);
     free(x);
     free(z);
@@ -59,7 +59,7 @@ static void read_table(const ocean* o, float* h, float* v) {
 
 /* The largest |gradient| of a label field's bilinear interpolation: its
  * cell differences over the cell size (exact for bilinear cells). */
-static double field_gradient(const ocean* o, ocean_field_id f) {
+static double field_gradient(const nv_ocean* o, nv_ocean_field_id f) {
     int n;
     nv_ocean_resolution(o, &n, NULL);
     const double cell = cell_of(o);
@@ -76,7 +76,7 @@ static double field_gradient(const ocean* o, ocean_field_id f) {
 /* Whether the surface near world (x, z) is unfolded: the labels around
  * where (x, z) came from (x0 ~ q - D(q), within a few cells) all have
  * J >= 0.5. Elsewhere two answers can both be right. */
-static int unfolded_near(const ocean* o, double x, double z) {
+static int unfolded_near(const nv_ocean* o, double x, double z) {
     int n;
     nv_ocean_resolution(o, &n, NULL);
     const double cell = cell_of(o);
@@ -105,10 +105,10 @@ static int cmp_double(const void* a, const void* b) {
  * about a metre. Vertical velocities: the same with dh/dt's gradient. */
 static void test_nodes_match_exact(void** state) {
     (void)state;
-    ocean_params p = grid_params();
+    nv_ocean_params p = grid_params();
     for (int seed = 1; seed <= 2; seed++) {
         p.seed = (uint64_t)seed;
-        ocean* o = make(&p);
+        nv_ocean* o = make(&p);
         nv_ocean_update(o, 10.0 * seed);
         int n;
         nv_ocean_resolution(o, &n, NULL);
@@ -126,7 +126,7 @@ static void test_nodes_match_exact(void** state) {
             x[k] = (double)(k % n) * cell;
             z[k] = (double)(k / n) * cell;
         }
-        water_query q = {.count = nodes, .x = x, .z = z, .height = he, .vertical_velocity = ve};
+        nv_water_query q = {.count = nodes, .x = x, .z = z, .height = he, .vertical_velocity = ve};
         assert_int_equal(nv_ocean_sample_exact(o, &q), 0);
         const double bound_h = 8.0 * tol * field_gradient(o, OCEAN_FIELD_HEIGHT);
         const double bound_v = 8.0 * tol * field_gradient(o, OCEAN_FIELD_VELOCITY_Y);
@@ -162,8 +162,8 @@ static void test_nodes_match_exact(void** state) {
  * heights at q (no inversion) fail them: p99 0.2-0.27 m. */
 static void test_between_nodes(void** state) {
     (void)state;
-    ocean_params p = grid_params();
-    ocean* o = make(&p);
+    nv_ocean_params p = grid_params();
+    nv_ocean* o = make(&p);
     nv_ocean_update(o, 10.0);
     enum { K = 8000 };
     double* x = malloc(K * sizeof *x);
@@ -180,8 +180,8 @@ static void test_between_nodes(void** state) {
         s = s * 6364136223846793005ULL + 1442695040888963407ULL;
         z[k] = (double)(s >> 11) / 9007199254740992.0 * 3.0 * p.size - p.size;
     }
-    water_query qe = {.count = K, .x = x, .z = z, .height = he};
-    water_query qg = {.count = K, .x = x, .z = z, .height = hg, .normal = ng};
+    nv_water_query qe = {.count = K, .x = x, .z = z, .height = he};
+    nv_water_query qg = {.count = K, .x = x, .z = z, .height = hg, .normal = ng};
     nv_ocean_sample_exact(o, &qe);
     assert_int_equal(nv_ocean_sample(o, &qg), 0);
     int m = 0;
@@ -213,10 +213,10 @@ static void test_between_nodes(void** state) {
  * the serial nv_ocean_update's. */
 static void test_jobs_bit_identical(void** state) {
     (void)state;
-    ocean_params p = grid_params();
+    nv_ocean_params p = grid_params();
     p.resolution_z = 64; /* not square: rows and columns not confused */
-    ocean* serial = make(&p);
-    ocean* split = make(&p);
+    nv_ocean* serial = make(&p);
+    nv_ocean* split = make(&p);
     const double t = 37.25;
     nv_ocean_update(serial, t);
     const size_t nodes = (size_t)128 * 64;
@@ -229,7 +229,7 @@ static void test_jobs_bit_identical(void** state) {
     const uint32_t threads[] = {1, 2, 3, 8};
     for (int i = 0; i < 4; i++) {
         nv_error err;
-        jobs* pool = NULL;
+        nv_jobs* pool = NULL;
         ASSERT_OK(nv_jobs_create(&pool, threads[i], &err), err);
         nv_ocean_update(split, 0.0); /* another state first: nothing left over */
         ocean_jobs_update(split, t, pool);
@@ -262,7 +262,7 @@ static void test_jobs_bit_identical(void** state) {
  * folds make walks fail and restart cold. */
 static void test_table_same_at_every_level(void** state) {
     (void)state;
-    ocean_params seas[2] = {grid_params(), grid_params()};
+    nv_ocean_params seas[2] = {grid_params(), grid_params()};
     seas[1].size = 256.0, seas[1].wind_speed = 15.0, seas[1].hs_target = 6.0, seas[1].choppiness = 2.5;
     const size_t nodes = (size_t)128 * 128;
     float* h0 = malloc(nodes * sizeof *h0);
@@ -271,7 +271,7 @@ static void test_table_same_at_every_level(void** state) {
     float* v1 = malloc(nodes * sizeof *v1);
     assert_true(h0 && v0 && h1 && v1);
     for (int sea = 0; sea < 2; sea++) {
-        ocean* o = make(&seas[sea]);
+        nv_ocean* o = make(&seas[sea]);
         nv_simd_cap(SIMD_SSE2);
         nv_ocean_update(o, 10.0);
         read_table(o, h0, v0);
@@ -300,15 +300,15 @@ static void test_table_same_at_every_level(void** state) {
  * still be finite. */
 static void test_folds_stay_finite(void** state) {
     (void)state;
-    ocean_params p = grid_params();
+    nv_ocean_params p = grid_params();
     p.size = 256.0;
     p.wind_speed = 15.0;
     p.hs_target = 6.0;
     p.tp = 7.1; /* the 15 m/s fetch-limited peak: steeper than the default for 6 m (3.6 sqrt(6) = 8.8 s) */
     p.choppiness = 2.5;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     nv_ocean_update(o, 10.0);
-    ocean_stats st;
+    nv_ocean_stats st;
     nv_ocean_measure(o, &st);
     print_message("fold fraction %.3f\n", st.fold_fraction);
     assert_true(st.fold_fraction > 0.02); /* the test means something */
@@ -331,7 +331,7 @@ static void test_folds_stay_finite(void** state) {
         dx[k] = (float)(x[k] - 200.0);
         dz[k] = (float)(z[k] - 300.0);
     }
-    water_query q = {.count = K, .x = x, .z = z, .height = hq, .normal = nq, .vertical_velocity = vq};
+    nv_water_query q = {.count = K, .x = x, .z = z, .height = hq, .normal = nq, .vertical_velocity = vq};
     nv_ocean_sample(o, &q);
     nv_ocean_surface(o)->sample_near(nv_ocean_surface(o), 200.0, 300.0, K, dx, dz, hn);
     for (int k = 0; k < K; k++) {
@@ -351,10 +351,10 @@ static void test_folds_stay_finite(void** state) {
  * tile's edge (the second origin's points wrap). */
 static void test_sample_near(void** state) {
     (void)state;
-    ocean_params p = grid_params();
-    ocean* o = make(&p);
+    nv_ocean_params p = grid_params();
+    nv_ocean* o = make(&p);
     nv_ocean_update(o, 5.0);
-    const water_surface* w = nv_ocean_surface(o);
+    const nv_water_surface* w = nv_ocean_surface(o);
     assert_non_null(w->sample_near);
     enum { K = 203 };
     /* far from the origin (reduced into the tile); astride the tile's edge */
@@ -380,7 +380,7 @@ static void test_sample_near(void** state) {
                              h1[k]);
         }
         nv_simd_cap(SIMD_AVX512);
-        water_query q = {.count = K, .x = x, .z = z, .height = hq};
+        nv_water_query q = {.count = K, .x = x, .z = z, .height = hq};
         nv_ocean_sample(o, &q);
         for (int k = 0; k < K; k++) ASSERT_NEAR_ABS(hn[k], hq[k], 1e-3);
     }
@@ -390,7 +390,7 @@ static void test_sample_near(void** state) {
 /* Several cascades are not periodic together: refused, by name. */
 static void test_validate_refuses_cascades(void** state) {
     (void)state;
-    ocean_params p = grid_params();
+    nv_ocean_params p = grid_params();
     p.cascades = 3;
     nv_error err;
     assert_int_equal(nv_ocean_params_validate(&p, &err), -1);

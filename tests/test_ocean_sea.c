@@ -6,7 +6,7 @@
 #include "test_ocean_util.h"
 
 /* 4 std of the heights of all cascades' grids, computed here. */
-static double grid_hs(const ocean* o) {
+static double grid_hs(const nv_ocean* o) {
     int nx, nz;
     nv_ocean_resolution(o, &nx, &nz);
     double var = 0.0;
@@ -25,8 +25,8 @@ static double grid_hs(const ocean* o) {
 
 /* Hs averaged over seeds, for a grid that resolves the peak: tile 12 peak
  * wavelengths, 21 cells per peak wavelength. */
-static double mean_hs(ocean_params p, int seeds) {
-    spectrum_model m = {0};
+static double mean_hs(nv_ocean_params p, int seeds) {
+    nv_spectrum_model m = {0};
     m.type = p.spectrum;
     m.gravity = p.gravity;
     m.wind_speed = p.wind_speed;
@@ -41,7 +41,7 @@ static double mean_hs(ocean_params p, int seeds) {
     double sum = 0.0;
     for (int s = 0; s < seeds; s++) {
         p.seed = 1000 + 17 * s;
-        ocean* o = make(&p);
+        nv_ocean* o = make(&p);
         nv_ocean_update(o, 10.0 * s);
         sum += grid_hs(o);
         nv_ocean_destroy(o);
@@ -53,7 +53,7 @@ static void test_hs_pierson_moskowitz(void** state) {
     (void)state;
     const double winds[] = {10.0, 15.0};
     for (int i = 0; i < 2; i++) {
-        ocean_params p = nv_ocean_params_default();
+        nv_ocean_params p = nv_ocean_params_default();
         p.spectrum = SPECTRUM_PIERSON_MOSKOWITZ;
         p.wind_speed = winds[i]; /* U10: PM's U19.5 is 1.075 U10 */
         double u195 = 1.075 * winds[i];
@@ -63,12 +63,12 @@ static void test_hs_pierson_moskowitz(void** state) {
 
 static void test_hs_jonswap(void** state) {
     (void)state;
-    ocean_params p = nv_ocean_params_default();
+    nv_ocean_params p = nv_ocean_params_default();
     p.spectrum = SPECTRUM_JONSWAP;
     p.wind_speed = 12.0;
     p.fetch = 50000.0;
-    ocean* o = make(&p);
-    ocean_stats st;
+    nv_ocean* o = make(&p);
+    nv_ocean_stats st;
     nv_ocean_measure(o, &st);
     nv_ocean_destroy(o);
     ASSERT_NEAR_REL(mean_hs(p, 10), st.hs_spectrum, 0.03);
@@ -76,10 +76,10 @@ static void test_hs_jonswap(void** state) {
 
 static void test_hs_target_and_beaufort(void** state) {
     (void)state;
-    ocean_params p = nv_ocean_params_default();
+    nv_ocean_params p = nv_ocean_params_default();
     p.resolution = 128;
     p.hs_target = 3.0;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     /* scaled to the realised field: the time-mean of the grid's Hs is 3 m */
     double sum = 0.0;
     for (int i = 0; i < 8; i++) {
@@ -106,21 +106,21 @@ static void test_hs_target_and_beaufort(void** state) {
  * of the spectrum's, the measured Hs averaged over seeds within 3 %. */
 static void test_default_sea_hs(void** state) {
     (void)state;
-    const spectrum_type types[] = {SPECTRUM_PIERSON_MOSKOWITZ, SPECTRUM_JONSWAP, SPECTRUM_TMA, SPECTRUM_PHILLIPS};
+    const nv_spectrum_type types[] = {SPECTRUM_PIERSON_MOSKOWITZ, SPECTRUM_JONSWAP, SPECTRUM_TMA, SPECTRUM_PHILLIPS};
     const char* names[] = {"pm", "jonswap", "tma", "phillips"};
     const double winds[] = {1.0, 2.5, 5.0, 10.0, 20.0, 30.0};
     enum { SEEDS = 12 };
     for (int t = 0; t < 4; t++) {
         for (int i = 0; i < 6; i++) {
-            ocean_params p = nv_ocean_params_default();
+            nv_ocean_params p = nv_ocean_params_default();
             p.spectrum = types[t];
             p.wind_speed = winds[i];
             if (types[t] == SPECTRUM_TMA) p.depth = 30.0;
             double sum = 0.0;
-            ocean_stats st = {0};
+            nv_ocean_stats st = {0};
             for (int s = 0; s < SEEDS; s++) {
                 p.seed = 101 + 7 * s;
-                ocean* o = make(&p);
+                nv_ocean* o = make(&p);
                 nv_ocean_measure(o, &st);
                 sum += st.hs_measured;
                 nv_ocean_destroy(o);
@@ -141,11 +141,11 @@ static void test_default_sea_hs(void** state) {
  * peak, 24 m, right on the default cut at 23.9 m). */
 static void test_cut_leaves_the_peak(void** state) {
     (void)state;
-    ocean_params p = nv_ocean_params_default();
+    nv_ocean_params p = nv_ocean_params_default();
     p.size = 1000.0;
     p.wind_speed = 5.0;
-    ocean* o = make(&p);
-    const spectrum_model* m = nv_ocean_get_model(o);
+    nv_ocean* o = make(&p);
+    const nv_spectrum_model* m = nv_ocean_get_model(o);
     double kp = m->omega_p * m->omega_p / m->gravity, lo, hi, lo1;
     double cut = OCEAN_CASCADE_CUT * 2.0 * NV_PI / nv_ocean_cascade_size(o, 1);
     assert_true(kp < cut && kp * OCEAN_PEAK_BAND_HI > cut); /* the test means something: the peak at the cut */
@@ -153,7 +153,7 @@ static void test_cut_leaves_the_peak(void** state) {
     nv_ocean_cascade_band(o, 1, &lo1, NULL);
     ASSERT_NEAR_REL(hi, kp * OCEAN_PEAK_BAND_HI, 1e-12);
     assert_true(lo1 == hi);
-    ocean_stats st;
+    nv_ocean_stats st;
     nv_ocean_measure(o, &st);
     ASSERT_NEAR_REL(st.hs_grid, st.hs_spectrum, 0.01);
     nv_ocean_destroy(o);
@@ -171,13 +171,13 @@ static void test_cut_leaves_the_peak(void** state) {
 static void test_sea_state_steepness(void** state) {
     (void)state;
     const double g = 9.81;
-    ocean_params p = nv_ocean_params_default();
+    nv_ocean_params p = nv_ocean_params_default();
     p.resolution = 64;
     p.cascades = 1;
     p.hs_target = 10.0;
     p.wind_speed = nv_spectrum_wind_for_hs(10.0, g); /* as naval-ocean --hs 10 */
-    ocean* o = make(&p);
-    ocean_stats st;
+    nv_ocean* o = make(&p);
+    nv_ocean_stats st;
     nv_ocean_measure(o, &st);
     ASSERT_NEAR_REL(st.peak_period, 3.6 * sqrt(10.0), 2e-3);
     nv_ocean_destroy(o);
@@ -205,7 +205,7 @@ static void test_sea_state_steepness(void** state) {
     p.cascades = 1;
     p.hs_target = 4.0;
     p.tp = 12.0;
-    const spectrum_type types[] = {SPECTRUM_PIERSON_MOSKOWITZ, SPECTRUM_JONSWAP};
+    const nv_spectrum_type types[] = {SPECTRUM_PIERSON_MOSKOWITZ, SPECTRUM_JONSWAP};
     for (int t = 0; t < 2; t++) {
         p.spectrum = types[t];
         o = make(&p);
@@ -217,18 +217,18 @@ static void test_sea_state_steepness(void** state) {
 
 static void test_choppy_query(void** state) {
     (void)state;
-    ocean_params p = nv_ocean_params_default();
+    nv_ocean_params p = nv_ocean_params_default();
     p.cascades = 2;
     p.resolution = 64;
     p.cascade_ratio = 3.5;
     p.size = 250.0;
     p.wind_speed = 14.0;
     p.choppiness = 1.2;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     nv_ocean_update(o, 42.0);
     enum { K = 400 };
     double x0[K], z0[K], qx[K], qz[K];
-    ocean_point pt[K];
+    nv_ocean_point pt[K];
     for (int i = 0; i < K; i++) { /* labels on cascade 0's grid */
         x0[i] = (i * 7 % 64) * 250.0 / 64;
         z0[i] = (i * 13 % 64) * 250.0 / 64 - 500.0;
@@ -240,7 +240,7 @@ static void test_choppy_query(void** state) {
         qz[i] = z0[i] + pt[i].disp_z;
     }
     float h[K], n[3 * K], v[K];
-    water_query q = {K, qx, qz, h, n, v};
+    nv_water_query q = {K, qx, qz, h, n, v};
     size_t failed = water_sample(nv_ocean_surface(o), &q);
     double moved = 0.0;
     for (int i = 0; i < K; i++) {
@@ -259,7 +259,7 @@ static void test_choppy_query(void** state) {
     /* the undisplaced answer would be wrong by much more than 1 cm */
     double off = 0.0;
     for (int i = 0; i < K; i++) {
-        ocean_point at_q;
+        nv_ocean_point at_q;
         nv_ocean_sample_labels(o, 1, &qx[i], &qz[i], &at_q);
         off = fmax(off, fabs(at_q.height - pt[i].height));
     }
@@ -269,7 +269,7 @@ static void test_choppy_query(void** state) {
 
 static void test_normal_matches_finite_difference(void** state) {
     (void)state;
-    ocean_params p = nv_ocean_params_default();
+    nv_ocean_params p = nv_ocean_params_default();
     p.cascades = 1;
     p.resolution = 256;
     p.size = 400.0;
@@ -277,7 +277,7 @@ static void test_normal_matches_finite_difference(void** state) {
     p.choppiness = 2.0;
     p.min_wavelength = 25.0; /* 16 cells per wave: bilinear is smooth enough to differentiate */
     p.query_tolerance = 1e-5;
-    ocean* o = make(&p);
+    nv_ocean* o = make(&p);
     nv_ocean_update(o, 5.0);
     /* At q = x0 + D(x0): the normal of the choppy surface against central
      * differences of the queried heights over about a cell. The plain
@@ -287,12 +287,12 @@ static void test_normal_matches_finite_difference(void** state) {
     int checked = 0;
     for (int i = 0; i < 100; i++) {
         double x0 = 13.0 + 5.1 * i, z0 = 7.0 + 3.3 * i, e = 0.8;
-        ocean_point at;
+        nv_ocean_point at;
         nv_ocean_sample_labels(o, 1, &x0, &z0, &at);
         double x = x0 + at.disp_x, z = z0 + at.disp_z;
         double xs[5] = {x, x + e, x - e, x, x}, zs[5] = {z, z, z, z + e, z - e};
         float h[5], n[15];
-        water_query q = {5, xs, zs, h, n, NULL};
+        nv_water_query q = {5, xs, zs, h, n, NULL};
         if (nv_ocean_sample(o, &q) != 0) continue;
         double gx = (h[1] - h[2]) / (2 * e), gz = (h[3] - h[4]) / (2 * e);
         double len = sqrt(gx * gx + 1.0 + gz * gz);

@@ -16,8 +16,8 @@
 
 #define G 9.81
 
-static spectrum_model model(spectrum_type type, spreading_type spreading, double wind) {
-    spectrum_model m = {0};
+static nv_spectrum_model model(nv_spectrum_type type, nv_spreading_type spreading, double wind) {
+    nv_spectrum_model m = {0};
     m.type = type;
     m.spreading = spreading;
     m.gravity = G;
@@ -33,7 +33,7 @@ static spectrum_model model(spectrum_type type, spreading_type spreading, double
 
 /* Integral over theta in [-pi, pi], Simpson in t with theta = pi sin(pi t / 2):
  * smooth at the ends, where cos-2s with a tiny s has a cusp. */
-static double spreading_integral(const spectrum_model* m, double omega) {
+static double spreading_integral(const nv_spectrum_model* m, double omega) {
     int n = 4000;
     double h = 2.0 / n, sum = 0.0;
     for (int i = 0; i <= n; i++) {
@@ -46,7 +46,7 @@ static double spreading_integral(const spectrum_model* m, double omega) {
 }
 
 /* Simpson in ln(omega) of S(omega) over [lo, hi]. */
-static double omega_integral(const spectrum_model* m, double lo, double hi) {
+static double omega_integral(const nv_spectrum_model* m, double lo, double hi) {
     int n = 20000;
     double span = log(hi / lo), h = span / n, sum = 0.0;
     for (int i = 0; i <= n; i++) {
@@ -62,7 +62,7 @@ static void test_pierson_moskowitz_closed_form(void** state) {
     const double winds[] = {5.0, 10.0, 15.0, 25.0};
     for (int i = 0; i < 4; i++) {
         double u = winds[i];
-        spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
+        nv_spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
         /* the wind is U10; PM's formulas take U19.5 = 1.075 U10 */
         double u195 = 1.075 * u;
         /* m0 = alpha U19.5^4 / (4 beta g^2): Hs = 0.209 U19.5^2 / g = 0.2418 U10^2 / g */
@@ -74,13 +74,13 @@ static void test_pierson_moskowitz_closed_form(void** state) {
         ASSERT_NEAR_REL(m.omega_p, pow(0.8 * 0.74, 0.25) * G / u195, 1e-12);
     }
     /* a given peak period moves the peak, not the shape */
-    spectrum_model t = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 10.0);
+    nv_spectrum_model t = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 10.0);
     t.peak_period = 12.0;
     nv_spectrum_model_prepare(&t);
     ASSERT_NEAR_REL(nv_spectrum_peak_omega(&t), 2.0 * NV_PI / 12.0, 1e-3);
     ASSERT_NEAR_REL(nv_spectrum_m0(&t), 0.0081 * G * G / (5.0 * pow(2.0 * NV_PI / 12.0, 4.0)), 1e-4);
     /* no wind, no waves, no division by zero */
-    spectrum_model flat = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 0.0);
+    nv_spectrum_model flat = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 0.0);
     assert_true(nv_spectrum_m0(&flat) == 0.0);
     assert_true(nv_spectrum_density_2d(&flat, 0.1, 0.2, 0.0) == 0.0);
     assert_true(nv_spectrum_peak_omega(&flat) == 0.0);
@@ -88,14 +88,14 @@ static void test_pierson_moskowitz_closed_form(void** state) {
 
 static void test_jonswap_closed_form(void** state) {
     (void)state;
-    spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 10.0);
+    nv_spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 10.0);
     /* Hasselmann's fetch laws */
     ASSERT_NEAR_REL(m.alpha, 0.076 * pow(100.0 / (G * 1e5), 0.22), 1e-12);
     ASSERT_NEAR_REL(m.omega_p, 22.0 * cbrt(G * G / (10.0 * 1e5)), 1e-12);
     /* the peak enhancement leaves the peak where it is */
     ASSERT_NEAR_REL(nv_spectrum_peak_omega(&m), m.omega_p, 2e-3);
     /* gamma = 1: alpha g^2 w^-5 exp(-1.25 (wp/w)^4), m0 = alpha g^2 / (5 wp^4) */
-    spectrum_model m1 = m;
+    nv_spectrum_model m1 = m;
     m1.gamma = 1.0;
     double m0_1 = m1.alpha * G * G / (5.0 * pow(m1.omega_p, 4.0));
     ASSERT_NEAR_REL(nv_spectrum_m0(&m1), m0_1, 1e-4);
@@ -110,16 +110,16 @@ static void test_jonswap_closed_form(void** state) {
  * fetch-limited JONSWAP sea unchanged. */
 static void test_jonswap_fully_developed(void** state) {
     (void)state;
-    const spectrum_type types[] = {SPECTRUM_JONSWAP, SPECTRUM_TMA};
+    const nv_spectrum_type types[] = {SPECTRUM_JONSWAP, SPECTRUM_TMA};
     for (int t = 0; t < 2; t++) {
         /* 3 m/s over the default 100 km: 5.5 times the fully developed fetch */
-        spectrum_model m = model(types[t], SPREADING_AUTO, 3.0);
+        nv_spectrum_model m = model(types[t], SPREADING_AUTO, 3.0);
         double pm_hs = 0.209 * pow(1.075 * 3.0, 2.0) / G;
         ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), pm_hs, 0.02); /* the bound */
         ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), pm_hs, 2e-3);
         ASSERT_NEAR_REL(m.omega_p, pow(0.8 * 0.74, 0.25) * G / (1.075 * 3.0), 1e-12);
         /* 3 m/s over 500 m: fetch-limited, Hasselmann's laws untouched (X = 545) */
-        spectrum_model s = model(types[t], SPREADING_AUTO, 3.0);
+        nv_spectrum_model s = model(types[t], SPREADING_AUTO, 3.0);
         s.fetch = 500.0;
         nv_spectrum_model_prepare(&s);
         ASSERT_NEAR_REL(s.alpha, 0.076 * pow(9.0 / (G * 500.0), 0.22), 1e-12);
@@ -132,7 +132,7 @@ static void test_jonswap_fully_developed(void** state) {
     double fd = nv_spectrum_fully_developed_fetch(u, G);
     ASSERT_NEAR_REL(fd * G / (u * u), 19600.0, 1e-3);
     for (double f = 1000.0; f < 3e6; f *= 1.1) {
-        spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_AUTO, u);
+        nv_spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_AUTO, u);
         m.fetch = f;
         nv_spectrum_model_prepare(&m);
         double hs = 4.0 * sqrt(nv_spectrum_m0(&m));
@@ -144,14 +144,14 @@ static void test_jonswap_fully_developed(void** state) {
     }
     ASSERT_NEAR_REL(last, pm_hs, 2e-3);
     /* gamma 1 at full development is Pierson-Moskowitz itself */
-    spectrum_model j = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 5.0);
-    spectrum_model pm = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 5.0);
+    nv_spectrum_model j = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 5.0);
+    nv_spectrum_model pm = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, 5.0);
     j.gamma = 1.0;
     nv_spectrum_model_prepare(&j);
     for (double w = 0.5 * pm.omega_p; w < 4.0 * pm.omega_p; w *= 1.07)
         ASSERT_NEAR_REL(nv_spectrum_omega_density(&j, w), nv_spectrum_omega_density(&pm, w), 1e-9);
     /* a given peak period wins over the fetch law */
-    spectrum_model p = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 20.0);
+    nv_spectrum_model p = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 20.0);
     p.peak_period = 14.0;
     nv_spectrum_model_prepare(&p);
     ASSERT_NEAR_REL(nv_spectrum_peak_omega(&p), 2.0 * NV_PI / 14.0, 2e-3);
@@ -159,7 +159,7 @@ static void test_jonswap_fully_developed(void** state) {
 
 static void test_phillips_closed_form(void** state) {
     (void)state;
-    spectrum_model m = model(SPECTRUM_PHILLIPS, SPREADING_AUTO, 12.0);
+    nv_spectrum_model m = model(SPECTRUM_PHILLIPS, SPREADING_AUTO, 12.0);
     double l = 144.0 / G;
     /* integral of alpha/2 k^-3 exp(-1/(kL)^2) dk = alpha L^2 / 4 */
     ASSERT_NEAR_REL(nv_spectrum_m0(&m), 0.0081 * l * l / 4.0, 1e-4);
@@ -178,21 +178,21 @@ static void test_phillips_closed_form(void** state) {
 
 static void test_spreading_normalised(void** state) {
     (void)state;
-    const spreading_type kinds[] = {SPREADING_COS2, SPREADING_MITSUYASU, SPREADING_DONELAN_BANNER};
+    const nv_spreading_type kinds[] = {SPREADING_COS2, SPREADING_MITSUYASU, SPREADING_DONELAN_BANNER};
     const double ratios[] = {0.3, 0.7, 0.96, 1.0, 1.3, 1.7, 3.0, 6.0};
     for (int k = 0; k < 3; k++) {
         for (int swell = 0; swell < 2; swell++) {
-            spectrum_model m = model(SPECTRUM_JONSWAP, kinds[k], 10.0);
+            nv_spectrum_model m = model(SPECTRUM_JONSWAP, kinds[k], 10.0);
             m.swell = swell ? 0.8 : 0.0;
             for (int r = 0; r < 8; r++) ASSERT_NEAR_REL(spreading_integral(&m, ratios[r] * m.omega_p), 1.0, 1e-6);
         }
     }
     /* downwind beats upwind, and the spreading is symmetric about the wind */
-    spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_DONELAN_BANNER, 10.0);
+    nv_spectrum_model m = model(SPECTRUM_JONSWAP, SPREADING_DONELAN_BANNER, 10.0);
     assert_true(nv_spectrum_spreading(&m, m.omega_p, 0.0) > 10.0 * nv_spectrum_spreading(&m, m.omega_p, 2.5));
     ASSERT_NEAR_REL(nv_spectrum_spreading(&m, m.omega_p, 0.4), nv_spectrum_spreading(&m, m.omega_p, -0.4), 1e-12);
     /* swell narrows cos-2s */
-    spectrum_model a = model(SPECTRUM_JONSWAP, SPREADING_MITSUYASU, 10.0), b = a;
+    nv_spectrum_model a = model(SPECTRUM_JONSWAP, SPREADING_MITSUYASU, 10.0), b = a;
     b.swell = 1.0;
     assert_true(nv_spectrum_spreading(&b, a.omega_p, 0.0) > nv_spectrum_spreading(&a, a.omega_p, 0.0));
 }
@@ -217,9 +217,9 @@ static void test_cos2s_norm(void** state) {
 
 static void test_density_2d_integrates_to_m0(void** state) {
     (void)state;
-    const spectrum_type types[] = {SPECTRUM_PHILLIPS, SPECTRUM_PIERSON_MOSKOWITZ, SPECTRUM_JONSWAP};
+    const nv_spectrum_type types[] = {SPECTRUM_PHILLIPS, SPECTRUM_PIERSON_MOSKOWITZ, SPECTRUM_JONSWAP};
     for (int t = 0; t < 3; t++) {
-        spectrum_model m = model(types[t], SPREADING_AUTO, 10.0);
+        nv_spectrum_model m = model(types[t], SPREADING_AUTO, 10.0);
         double wind_dir = 0.7;
         /* polar: integral S(kx, kz) k dk dtheta, Simpson in ln k and theta */
         double kp = m.omega_p * m.omega_p / G;
@@ -264,13 +264,13 @@ static void test_dispersion(void** state) {
 
 static void test_tma_depth(void** state) {
     (void)state;
-    spectrum_model j = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 12.0);
-    spectrum_model deep = model(SPECTRUM_TMA, SPREADING_AUTO, 12.0);
+    nv_spectrum_model j = model(SPECTRUM_JONSWAP, SPREADING_AUTO, 12.0);
+    nv_spectrum_model deep = model(SPECTRUM_TMA, SPREADING_AUTO, 12.0);
     deep.depth = 1e4;
     /* very deep TMA is JONSWAP */
     ASSERT_NEAR_REL(nv_spectrum_m0(&deep), nv_spectrum_m0(&j), 1e-6);
     /* Phi(w_h) = w_h^2 / 2 below w_h = 1: at w = 0.5 sqrt(g / h), S / S_J = 1/8 */
-    spectrum_model tma = model(SPECTRUM_TMA, SPREADING_AUTO, 12.0);
+    nv_spectrum_model tma = model(SPECTRUM_TMA, SPREADING_AUTO, 12.0);
     tma.depth = 5.0;
     double w = 0.5 * sqrt(G / 5.0);
     ASSERT_NEAR_REL(nv_spectrum_omega_density(&tma, w), 0.125 * nv_spectrum_omega_density(&j, w), 1e-12);
@@ -281,7 +281,7 @@ static void test_tma_depth(void** state) {
     /* in finite depth, m0 computed in k (with the depth's dw/dk) equals the
      * integral over omega: checks the dispersion change of variables */
     ASSERT_NEAR_REL(nv_spectrum_m0(&tma), omega_integral(&tma, 1e-3, 60.0), 1e-4);
-    spectrum_model ph = model(SPECTRUM_PHILLIPS, SPREADING_AUTO, 12.0);
+    nv_spectrum_model ph = model(SPECTRUM_PHILLIPS, SPREADING_AUTO, 12.0);
     ph.depth = 3.0;
     ASSERT_NEAR_REL(nv_spectrum_m0(&ph), omega_integral(&ph, 1e-3, 60.0), 1e-3);
 }
@@ -299,7 +299,7 @@ static void test_sea_state_tables(void** state) {
     /* wind_for_hs inverts PM, in U10 */
     double u = nv_spectrum_wind_for_hs(3.0, G);
     ASSERT_NEAR_REL(u, sqrt(3.0 * G / 0.209) / 1.075, 2e-3);
-    spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
+    nv_spectrum_model m = model(SPECTRUM_PIERSON_MOSKOWITZ, SPREADING_AUTO, u);
     ASSERT_NEAR_REL(4.0 * sqrt(nv_spectrum_m0(&m)), 3.0, 1e-4);
     /* the default peak period of a sea given by Hs: DNV's 3.6 sqrt(Hs), Hs / Lp = 1 / 20.2 */
     ASSERT_NEAR_REL(nv_spectrum_min_peak_period(10.0, G), 3.6 * sqrt(10.0), 1e-12);

@@ -17,21 +17,21 @@
 #include "naval/ocean.h"
 #include "naval/vecmath.h"
 
-static inline ocean* make(const ocean_params* p) {
+static inline nv_ocean* make(const nv_ocean_params* p) {
     nv_error err;
-    ocean* o = nv_ocean_create(p, &err);
+    nv_ocean* o = nv_ocean_create(p, &err);
     if (!o) fail_msg("nv_ocean_create: %s", err.message);
     return o;
 }
 
-static inline float grid(const ocean* o, int c, ocean_field_id f, int ix, int iz) {
+static inline float grid(const nv_ocean* o, int c, nv_ocean_field_id f, int ix, int iz) {
     int nx;
     nv_ocean_resolution(o, &nx, NULL);
     return nv_ocean_field(o, c, f)[OCEAN_FIELD_STRIDE * ((size_t)iz * nx + ix)];
 }
 
 /* The test's own quantised dispersion: w = j 2 pi / T, j = round(w(k) T / 2 pi) >= 1. */
-static inline double test_omega(const ocean_params* p, double k) {
+static inline double test_omega(const nv_ocean_params* p, double k) {
     double w = p->depth > 0.0 ? sqrt(p->gravity * k * tanh(k * p->depth)) : sqrt(p->gravity * k);
     double w0 = 2.0 * NV_PI / p->repeat_period;
     double j = floor(w / w0 + 0.5);

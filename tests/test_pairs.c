@@ -16,22 +16,22 @@
 
 /* A world at 30 Hz, flat water, with one box hull type (pure
  * hydrostatics: no added mass, no damping) of length L, beam B. */
-static world* box_world(jobs* pool, double length, double beam, uint32_t* type) {
-    world_config cfg = nv_world_config_default();
+static nv_world* box_world(nv_jobs* pool, double length, double beam, uint32_t* type) {
+    nv_world_config cfg = nv_world_config_default();
     cfg.tick_hz = 30.0;
-    world* w;
+    nv_world* w;
     nv_error err;
     ASSERT_OK(nv_world_create(&w, &cfg, pool, &err), err);
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_box(&m, length, beam, 2.0, 8, 2, 4, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 1025.0 * length * beam * 1.0; /* floats 1 m deep */
     ASSERT_OK(nv_world_add_hull_type(w, "box", &m, &spec, type, &err), err);
     nv_mesh_free(&m);
     return w;
 }
 
-static uint32_t spawn_afloat(world* w, uint32_t type, double x, double z, vec3 velocity) {
+static uint32_t spawn_afloat(nv_world* w, uint32_t type, double x, double z, nv_vec3 velocity) {
     nv_error err;
     double y;
     uint32_t id;
@@ -41,18 +41,18 @@ static uint32_t spawn_afloat(world* w, uint32_t type, double x, double z, vec3 v
     return id;
 }
 
-static world_vessel_state state_of(const world* w, uint32_t id) {
-    world_vessel_state s;
+static nv_world_vessel_state state_of(const nv_world* w, uint32_t id) {
+    nv_world_vessel_state s;
     assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
     return s;
 }
 
 /* Kinetic energy, J: translation and rotation (the hull's inertia). */
-static double energy_of(const world* w, const world_vessel_state* s) {
-    const hull* h = nv_world_hull_type(w, s->type);
-    mat3 r = quat_to_mat3(s->orientation), rt = m3_transpose(&r);
-    vec3 wb = m3_mul_v3(&rt, s->angular_velocity);
-    vec3 iw = m3_mul_v3(&h->body.inertia, wb);
+static double energy_of(const nv_world* w, const nv_world_vessel_state* s) {
+    const nv_hull* h = nv_world_hull_type(w, s->type);
+    nv_mat3 r = quat_to_mat3(s->orientation), rt = m3_transpose(&r);
+    nv_vec3 wb = m3_mul_v3(&rt, s->angular_velocity);
+    nv_vec3 iw = m3_mul_v3(&h->body.inertia, wb);
     return 0.5 * h->body.mass * v3_dot(s->velocity, s->velocity) + 0.5 * v3_dot(wb, iw);
 }
 
@@ -60,7 +60,7 @@ static double energy_of(const world* w, const world_vessel_state* s) {
 static void head_on_keeps_momentum(void** state) {
     (void)state;
     uint32_t type;
-    world* w = box_world(NULL, 10.0, 4.0, &type);
+    nv_world* w = box_world(NULL, 10.0, 4.0, &type);
     const double mass = nv_world_hull_type(w, type)->body.mass;
     uint32_t a = spawn_afloat(w, type, -15.0, 0.0, v3(6.0, 0, 0));
     uint32_t b = spawn_afloat(w, type, 15.0, 0.0, v3(-2.0, 0, 0));
@@ -71,11 +71,11 @@ static void head_on_keeps_momentum(void** state) {
     uint32_t events = 0;
     for (int i = 0; i < 120; i++) {
         nv_world_step(w);
-        world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+        nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
         water += (sa.force.x + sb.force.x) * dt; /* the impulse of every force but the contact's */
         deepest = fmax(deepest, fmax(sa.penetration, sb.penetration));
         uint32_t n;
-        const world_contact_event* e = nv_world_contact_events(w, &n);
+        const nv_world_contact_event* e = nv_world_contact_events(w, &n);
         for (uint32_t k = 0; k < n; k++)
             if (e[k].id_b != WORLD_CONTACT_GROUND) {
                 events++;
@@ -85,7 +85,7 @@ static void head_on_keeps_momentum(void** state) {
                 assert_true(e[k].impulse > 0.0);
             }
     }
-    world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+    nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
     double p1 = mass * (sa.velocity.x + sb.velocity.x);
     print_message("head-on: p %.1f -> %.1f (water %.1f) kg m/s, v %.3f %.3f m/s, deepest %.4f m, closing %.2f\n", p0,
                   p1, water, sa.velocity.x, sb.velocity.x, deepest, closing);
@@ -107,11 +107,11 @@ static void head_on_keeps_momentum(void** state) {
 static void glancing_blow_yaws_both(void** state) {
     (void)state;
     uint32_t type;
-    world* w = box_world(NULL, 10.0, 4.0, &type);
+    nv_world* w = box_world(NULL, 10.0, 4.0, &type);
     uint32_t a = spawn_afloat(w, type, -12.0, 0.0, v3(5.0, 0, 0));
     uint32_t b = spawn_afloat(w, type, 0.0, 3.0, v3(0, 0, 0));
     for (int i = 0; i < 75; i++) nv_world_step(w);
-    world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+    nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
     print_message("glancing: yaw rates %.4f %.4f rad/s, B pushed to (%.3f, %.3f) m/s\n", sa.angular_velocity.y,
                   sb.angular_velocity.y, sb.velocity.x, sb.velocity.z);
     assert_true(sa.angular_velocity.y < -1e-3);
@@ -125,13 +125,13 @@ static void glancing_blow_yaws_both(void** state) {
 static void no_tunnelling_at_twenty_metres_a_second(void** state) {
     (void)state;
     uint32_t type;
-    world* w = box_world(NULL, 6.0, 1.0, &type);
+    nv_world* w = box_world(NULL, 6.0, 1.0, &type);
     /* beams along x: turned 90 degrees, then they close along x */
     uint32_t a = spawn_afloat(w, type, -5.0, 0.0, v3(10.0, 0, 0));
     uint32_t b = spawn_afloat(w, type, 5.0, 0.0, v3(-10.0, 0, 0));
     nv_error err;
-    world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
-    quat turn = quat_from_axis_angle(v3(0, 1, 0), NV_PI / 2);
+    nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+    nv_quat turn = quat_from_axis_angle(v3(0, 1, 0), NV_PI / 2);
     ASSERT_OK(nv_world_despawn(w, a, &err), err);
     ASSERT_OK(nv_world_despawn(w, b, &err), err);
     ASSERT_OK(nv_world_spawn(w, type, sa.position, turn, &a, &err), err);
@@ -160,10 +160,10 @@ static uint64_t crowd_run(uint32_t threads, uint32_t boats, int steps, double* d
              "{\"tick_hz\": 30, \"vessel_types\": [\"builtin:patrol\"],"
              " \"fleets\": [{\"type\": \"patrol\", \"count\": %u, \"spacing\": 16, \"seed\": 3}]}",
              boats);
-    scenario sc;
-    scenario_instance inst;
+    nv_scenario sc;
+    nv_scenario_instance inst;
     nv_error err;
-    jobs* pool = NULL;
+    nv_jobs* pool = NULL;
     if (threads > 1) ASSERT_OK(nv_jobs_create(&pool, threads, &err), err);
     ASSERT_OK(nv_scenario_parse(text, strlen(text), "crowd", NULL, &sc, &err), err);
     ASSERT_OK(nv_scenario_instantiate(&sc, pool, &inst, &err), err);
@@ -171,7 +171,7 @@ static uint64_t crowd_run(uint32_t threads, uint32_t boats, int steps, double* d
     double deepest = 0.0;
     uint32_t frozen = 0;
     for (uint32_t k = 0; k < nv_world_vessel_count(inst.world); k++) {
-        world_vessel_state v = state_of(inst.world, nv_world_vessel_id_at(inst.world, k));
+        nv_world_vessel_state v = state_of(inst.world, nv_world_vessel_id_at(inst.world, k));
         deepest = fmax(deepest, v.penetration);
         frozen += (v.flags & WORLD_VESSEL_FROZEN) != 0;
     }
@@ -211,28 +211,28 @@ static void quay_stops_a_boat(void** state) {
         "{\"tick_hz\": 30, \"vessel_types\": [\"builtin:patrol\"],"
         " \"vessels\": [{\"type\": \"patrol\", \"position\": [-20, 0], \"heading_deg\": 0,"
         "               \"velocity\": [15, 0, 0], \"controls\": {\"throttle\": 1, \"rudder\": 0}}]}";
-    scenario sc;
-    scenario_instance inst;
+    nv_scenario sc;
+    nv_scenario_instance inst;
     nv_error err;
     ASSERT_OK(nv_scenario_parse(text, strlen(text), "quay", NULL, &sc, &err), err);
     ASSERT_OK(nv_scenario_instantiate(&sc, NULL, &inst, &err), err);
-    world* w = inst.world;
-    mesh m;
+    nv_world* w = inst.world;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_box(&m, 10.0, 200.0, 12.0, 2, 2, 2, &err), err); /* L along x, B along z, H */
     uint32_t quay;
     ASSERT_OK(nv_world_add_structure(w, &m, v3(50.0, -8.0, 0.0), 0.0, &quay, &err), err);
     nv_mesh_free(&m);
     assert_int_equal(nv_world_structure_count(w), 1);
     uint32_t id = nv_world_vessel_id_at(w, 0), events = 0;
-    const hull* h = nv_world_hull_type(w, 0);
+    const nv_hull* h = nv_world_hull_type(w, 0);
     double bow = 0.0, deepest = 0.0;
     for (int i = 0; i < 10 * 30; i++) {
         nv_world_step(w);
-        world_vessel_state v = state_of(w, id);
+        nv_world_vessel_state v = state_of(w, id);
         bow = fmax(bow, v.position.x + h->bounds_max[0]);
         deepest = fmax(deepest, v.penetration);
         uint32_t n;
-        const world_contact_event* e = nv_world_contact_events(w, &n);
+        const nv_world_contact_event* e = nv_world_contact_events(w, &n);
         for (uint32_t k = 0; k < n; k++) {
             assert_true(e[k].id_a == id && e[k].id_b == WORLD_CONTACT_GROUND && e[k].structure == quay + 1);
             if (!events) ASSERT_NEAR_ABS(e[k].normal.x, -1.0, 0.05);
@@ -243,11 +243,11 @@ static void quay_stops_a_boat(void** state) {
     double fastest = 0.0;
     for (int i = 0; i < 20 * 30; i++) {
         nv_world_step(w);
-        world_vessel_state v = state_of(w, id);
+        nv_world_vessel_state v = state_of(w, id);
         bow = fmax(bow, v.position.x + h->bounds_max[0]);
         if (i >= 15 * 30) fastest = fmax(fastest, v3_length(v.velocity));
     }
-    world_vessel_state v = state_of(w, id);
+    nv_world_vessel_state v = state_of(w, id);
     print_message("quay: bow at most %.3f m (face 45), deepest %.4f m, %u events, last 5 s fastest %.4f m/s\n", bow,
                   deepest, events, fastest);
     assert_true(events >= 1);
@@ -263,8 +263,8 @@ static void quay_stops_a_boat(void** state) {
 static void structures_are_checked(void** state) {
     (void)state;
     uint32_t type, k;
-    world* w = box_world(NULL, 10.0, 4.0, &type);
-    mesh m;
+    nv_world* w = box_world(NULL, 10.0, 4.0, &type);
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_box(&m, 10.0, 10.0, 10.0, 1, 1, 1, &err), err);
     assert_int_equal(nv_world_add_structure(w, &m, v3(NAN, 0, 0), 0.0, &k, &err), -1);

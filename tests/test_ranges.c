@@ -68,14 +68,14 @@ typedef struct fixture {
 
 /* --------------------------------------------------------------- setters */
 
-static ocean_params ocean_ctx(void) { return nv_ocean_params_default(); }
+static nv_ocean_params ocean_ctx(void) { return nv_ocean_params_default(); }
 
 /* An int field's value, or `bad` (outside its range) for what no int holds. */
 static int as_int(double v, int bad) { return isfinite(v) && v == floor(v) && fabs(v) < 1e9 ? (int)v : bad; }
 
 #define OCEAN_SET(name, ...)                                  \
     static int name(double v, nv_error* err) {               \
-        ocean_params p = ocean_ctx();                        \
+        nv_ocean_params p = ocean_ctx();                        \
         __VA_ARGS__;                                         \
         return nv_ocean_params_validate(&p, err);            \
     }
@@ -103,9 +103,9 @@ OCEAN_SET(o_gravity, p.gravity = v)
 
 #define WORLD_SET(name, field)                                 \
     static int name(double v, nv_error* err) {                \
-        world_config cfg = nv_world_config_default();         \
+        nv_world_config cfg = nv_world_config_default();         \
         cfg.field = v;                                        \
-        world* w = NULL;                                      \
+        nv_world* w = NULL;                                      \
         int rc = nv_world_create(&w, &cfg, NULL, err);        \
         nv_world_destroy(w);                                  \
         return rc;                                            \
@@ -117,13 +117,13 @@ WORLD_SET(w_linear, linear_damping)
 WORLD_SET(w_angular, angular_damping)
 
 /* A world with one 10 x 4 x 2 m barge type of 40 t. */
-static world* barge_world(uint32_t* type, nv_error* err) {
-    world_config cfg = nv_world_config_default();
-    world* w = NULL;
+static nv_world* barge_world(uint32_t* type, nv_error* err) {
+    nv_world_config cfg = nv_world_config_default();
+    nv_world* w = NULL;
     ASSERT_OK(nv_world_create(&w, &cfg, NULL, err), *err);
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_box(&m, 10.0, 4.0, 2.0, 1, 1, 1, err), *err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 40000.0;
     ASSERT_OK(nv_world_add_hull_type(w, "barge", &m, &spec, type, err), *err);
     nv_mesh_free(&m);
@@ -132,15 +132,15 @@ static world* barge_world(uint32_t* type, nv_error* err) {
 
 static int w_spawn(double v, nv_error* err) {
     uint32_t type, id;
-    world* w = barge_world(&type, err);
+    nv_world* w = barge_world(&type, err);
     int rc = nv_world_spawn(w, type, v3(0.0, 0.0, v), quat_identity(), &id, err);
     nv_world_destroy(w);
     return rc;
 }
 
 static int w_sunk(double v, nv_error* err) {
-    world_config cfg = nv_world_config_default();
-    world* w = NULL;
+    nv_world_config cfg = nv_world_config_default();
+    nv_world* w = NULL;
     ASSERT_OK(nv_world_create(&w, &cfg, NULL, err), *err);
     int rc = nv_world_set_sunk_removal_depth(w, v, err);
     nv_world_destroy(w);
@@ -149,10 +149,10 @@ static int w_sunk(double v, nv_error* err) {
 
 #define CONTACT_SET(name, field)                               \
     static int name(double v, nv_error* err) {                \
-        world_config cfg = nv_world_config_default();         \
-        world* w = NULL;                                      \
+        nv_world_config cfg = nv_world_config_default();         \
+        nv_world* w = NULL;                                      \
         ASSERT_OK(nv_world_create(&w, &cfg, NULL, err), *err); \
-        world_contact_params p = nv_world_contacts_default(); \
+        nv_world_contact_params p = nv_world_contacts_default(); \
         p.field = v;                                          \
         int rc = nv_world_set_contacts(w, &p, err);           \
         nv_world_destroy(w);                                  \
@@ -167,7 +167,7 @@ CONTACT_SET(c_push_speed, push_speed)
 
 #define TERRAIN_SET(name, ...)                                                         \
     static int name(double v, nv_error* err) {                                        \
-        terrain_spec s = {.origin_x = 0.0, .origin_z = 0.0, .cell_size = 1.0,          \
+        nv_terrain_spec s = {.origin_x = 0.0, .origin_z = 0.0, .cell_size = 1.0,          \
                           .min_elevation = -11000.0, .max_elevation = 9000.0};         \
         __VA_ARGS__;                                                                  \
         return nv_terrain_spec_validate(&s, err);                                     \
@@ -179,7 +179,7 @@ TERRAIN_SET(t_max, s.max_elevation = v)
 
 #define COEFF_SET(name, ...)                                    \
     static int name(double v, nv_error* err) {                 \
-        hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();      \
+        nv_hydrodyn_coeffs c = nv_hydrodyn_coeffs_default();      \
         __VA_ARGS__;                                           \
         return nv_hydrodyn_coeffs_validate(&c, err);           \
     }
@@ -202,8 +202,8 @@ COEFF_SET(h_air_drag, c.air_drag = v)
 COEFF_SET(h_damping, c.damping_angular[1] = v)
 COEFF_SET(h_added, c.added_inertia.y = v)
 
-static actuator_set actuator_ctx(void) {
-    actuator_set a;
+static nv_actuator_set actuator_ctx(void) {
+    nv_actuator_set a;
     nv_actuator_set_init(&a);
     a.propeller_count = 1;
     a.propellers[0].direction = v3(1.0, 0.0, 0.0);
@@ -219,7 +219,7 @@ static actuator_set actuator_ctx(void) {
 
 #define ACT_SET(name, ...)                              \
     static int name(double v, nv_error* err) {         \
-        actuator_set a = actuator_ctx();               \
+        nv_actuator_set a = actuator_ctx();               \
         __VA_ARGS__;                                   \
         return nv_actuator_set_validate(&a, err);      \
     }
@@ -236,14 +236,14 @@ ACT_SET(a_drag, a.rudders[0].drag_coefficient = v)
 ACT_SET(a_rate, a.rudder_rate = v)
 
 static int f_hole(double v, nv_error* err) {
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_box(&m, 10.0, 4.0, 2.0, 1, 1, 1, err), *err);
     double x = 0.0;
-    compartment_set cs;
+    nv_compartment_set cs;
     ASSERT_OK(nv_compartment_split(&m, &x, 1, NULL, 0, &cs, err), *err);
-    flood_state fs;
+    nv_flood_state fs;
     memset(&fs, 0, sizeof fs);
-    int rc = nv_flood_hole(&cs, &fs, 0, v3(-2.0, 0.5, 0.0), v, err);
+    int rc = nv_flood_add_hole(&cs, &fs, 0, v3(-2.0, 0.5, 0.0), v, err);
     nv_compartment_set_free(&cs);
     nv_mesh_free(&m);
     return rc;
@@ -576,13 +576,13 @@ static int run_fixture(const fixture* f, double v, char* msg, size_t n) {
         rc = f->set(v, &err);
         break;
     case SCN: {
-        scenario s;
+        nv_scenario s;
         rc = nv_scenario_parse(text, strlen(text), "ranges.json", tmp_dir, &s, &err);
         if (rc == 0) nv_scenario_free(&s);
         break;
     }
     case VT: {
-        vessel_type t;
+        nv_vessel_type t;
         rc = nv_vessel_type_parse(text, strlen(text), "t.json", tmp_dir, &t, &err);
         break;
     }
@@ -762,15 +762,15 @@ static void leaving_the_world_freezes(void** state) {
     (void)state;
     nv_error err;
     uint32_t type, out, in;
-    world* w = barge_world(&type, &err);
+    nv_world* w = barge_world(&type, &err);
     const nv_range* place = nv_range_get(NV_RANGE_WORLD_POSITION);
-    vec3 edge = v3(place->hi - 1.0, 0.0, 0.0);
+    nv_vec3 edge = v3(place->hi - 1.0, 0.0, 0.0);
     ASSERT_OK(nv_world_spawn(w, type, edge, quat_identity(), &out, &err), err);
     ASSERT_OK(nv_world_set_velocity(w, out, v3(100.0, 0.0, 0.0), v3(0, 0, 0), &err), err);
     ASSERT_OK(nv_world_spawn(w, type, v3(0.0, 0.0, 0.0), quat_identity(), &in, &err), err);
     ASSERT_OK(nv_world_set_velocity(w, in, v3(100.0, 0.0, 0.0), v3(0, 0, 0), &err), err);
     nv_world_step(w);
-    world_vessel_state a, b;
+    nv_world_vessel_state a, b;
     assert_int_equal(nv_world_vessel_get(w, out, &a), 0);
     assert_int_equal(nv_world_vessel_get(w, in, &b), 0);
     assert_true(a.flags & WORLD_VESSEL_FROZEN);

@@ -136,7 +136,7 @@ static void check_export(const char* path, uint32_t rate) {
     assert_non_null(strstr(out, "\"ok\": true"));
     free(out);
 
-    checkpoint first, last;
+    nv_checkpoint first, last;
     nv_error e;
     if (nv_checkpoint_read_file(base, &first, &e) || nv_checkpoint_read_file(final, &last, &e))
         fail_msg("checkpoint: %s", e.message);
@@ -218,7 +218,7 @@ static void check_export(const char* path, uint32_t rate) {
     /* the end: the final checkpoint's vessels, to the bit */
     assert_int_equal(s.vessel_count, last.vessel_count);
     for (uint32_t i = 0; i < s.vessel_count; i++) {
-        const world_vessel_record* v = &last.vessels[i];
+        const nv_world_vessel_record* v = &last.vessels[i];
         assert_int_equal(s.vessels[i].id, v->id);
         assert_int_equal(s.vessels[i].type, v->type);
         assert_true(s.vessels[i].position[0] == v->position.x && s.vessels[i].position[1] == v->position.y &&

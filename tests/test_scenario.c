@@ -13,7 +13,7 @@
 
 static void small_file_builds_its_world(void** state) {
     (void)state;
-    scenario s;
+    nv_scenario s;
     nv_error err;
     ASSERT_OK(nv_scenario_load_file(NAVAL_TEST_DATA "/scenario_small.json", &s, &err), err);
     assert_int_equal(s.hull_count, 2);
@@ -24,21 +24,21 @@ static void small_file_builds_its_world(void** state) {
     assert_true(s.hulls[0].mesh.up == 'z');
     assert_non_null(strstr(s.hulls[0].source, "/bourg_cube.off")); /* resolved against the file's folder */
 
-    scenario_instance inst;
+    nv_scenario_instance inst;
     ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
     assert_int_equal(nv_world_vessel_count(inst.world), 7);
     /* The afloat barge sits at the height where it floats upright. */
     double y;
     ASSERT_OK(nv_statics_balance_height_of(nv_world_hull_type(inst.world, 1), 1000.0, 9.81, quat_identity(), &y, &err),
               err);
-    world_vessel_state v;
+    nv_world_vessel_state v;
     assert_int_equal(nv_world_vessel_get(inst.world, 0, &v), 0);
     ASSERT_NEAR_ABS(v.position.x, 10.0, 0.0);
     ASSERT_NEAR_ABS(v.position.y, y, 0.0);
     ASSERT_NEAR_ABS(v.position.z, -20.0, 0.0);
     ASSERT_NEAR_ABS(y, 1.0 - 40000.0 / (1000.0 * 10 * 4), 1e-6); /* CG 1 m above the keel, analytic draft */
     /* Heading 90 degrees turns the bow (+x) to -z. */
-    vec3 bow = quat_rotate(v.orientation, v3(1, 0, 0));
+    nv_vec3 bow = quat_rotate(v.orientation, v3(1, 0, 0));
     ASSERT_NEAR_ABS(bow.z, -1.0, 1e-12);
     assert_int_equal(nv_world_vessel_get(inst.world, 1, &v), 0);
     ASSERT_NEAR_ABS(v.position.y, 5.0, 0.0); /* given explicitly */
@@ -46,7 +46,7 @@ static void small_file_builds_its_world(void** state) {
     for (uint32_t id = 2; id < 7; id++) {
         assert_int_equal(nv_world_vessel_get(inst.world, id, &v), 0);
         ASSERT_NEAR_REL(v3_length(v.velocity), 3.0, 1e-12);
-        vec3 fwd = quat_rotate(v.orientation, v3(1, 0, 0));
+        nv_vec3 fwd = quat_rotate(v.orientation, v3(1, 0, 0));
         ASSERT_NEAR_REL(v3_dot(fwd, v.velocity), 3.0, 1e-9); /* moving bow first */
         assert_true(fabs(v.position.x - 100.0) <= 30.0 && fabs(v.position.z - 100.0) <= 30.0);
     }
@@ -63,18 +63,18 @@ static void ocean_section_reaches_the_ocean(void** state) {
         "{\"ocean\": {\"spectrum\": \"pm\", \"wind\": 9, \"resolution\": 32, \"size\": 200, \"cascades\": 1, \"seed\": 5},"
         " \"hull_types\": [{\"name\": \"b\", \"hull\": \"builtin:barge\"}],"
         " \"vessels\": [{\"type\": \"b\", \"position\": [0, 0]}]}";
-    scenario s;
+    nv_scenario s;
     nv_error err;
     ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
     assert_true(s.has_ocean);
     assert_int_equal(s.ocean.spectrum, SPECTRUM_PIERSON_MOSKOWITZ);
     assert_int_equal(s.ocean.resolution, 32);
     assert_int_equal(s.ocean.seed, 5);
-    scenario_instance inst;
+    nv_scenario_instance inst;
     ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
     assert_non_null(inst.ocean);
     for (int i = 0; i < 30; i++) nv_world_step(inst.world);
-    world_vessel_state v;
+    nv_world_vessel_state v;
     assert_int_equal(nv_world_vessel_get(inst.world, 0, &v), 0);
     assert_true(v.flags == 0 && fabs(v.position.y) < 5.0); /* riding the waves */
     nv_scenario_instance_destroy(&inst);
@@ -91,7 +91,7 @@ static void ocean_section_reaches_the_ocean(void** state) {
 }
 
 static void expect_rejection(const char* text, const char* want) {
-    scenario s;
+    nv_scenario s;
     nv_error err;
     if (nv_scenario_parse(text, strlen(text), "bad.json", NULL, &s, &err) == 0) fail_msg("accepted: %s", text);
     if (!strstr(err.message, want)) fail_msg("message '%s' lacks '%s'", err.message, want);
@@ -134,10 +134,10 @@ static void mistakes_are_named(void** state) {
 static void missing_mesh_fails_at_instantiation(void** state) {
     (void)state;
     const char* text = "{\"hull_types\": [{\"name\": \"ghost\", \"hull\": \"no/such/hull.stl\"}]}";
-    scenario s;
+    nv_scenario s;
     nv_error err;
     ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
-    scenario_instance inst;
+    nv_scenario_instance inst;
     assert_int_equal(nv_scenario_instantiate(&s, NULL, &inst, &err), -1);
     assert_non_null(strstr(err.message, "hull type 'ghost'"));
     assert_non_null(strstr(err.message, "cannot open"));
@@ -165,7 +165,7 @@ static void vessel_types_reach_the_world(void** state) {
         "              {\"type\": \"tug\", \"position\": [100, 0], \"controls\": {\"rudder\": 0.25}}],"
         " \"fleets\": [{\"type\": \"skiff\", \"count\": 3, \"spacing\": 10, \"origin\": [0, 100],"
         "              \"controls\": {\"throttle\": 1, \"rudder\": 0.5}}]}";
-    scenario s;
+    nv_scenario s;
     nv_error err;
     ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", SCENARIOS, &s, &err), err);
     assert_int_equal(s.hull_count, 5);
@@ -176,12 +176,12 @@ static void vessel_types_reach_the_world(void** state) {
     assert_true(s.hulls[1].has_dynamics && s.hulls[1].dynamics.coeffs.forces == HYDRODYN_VISCOUS);
     ASSERT_NEAR_ABS(s.hulls[1].dynamics.coeffs.pressure_linear, nv_hydrodyn_coeffs_default().pressure_linear, 0.0);
     assert_true(s.hulls[4].has_dynamics && s.hulls[4].dynamics.actuators.propeller_count == 1);
-    vec3 wind = nv_scenario_wind(&s);
+    nv_vec3 wind = nv_scenario_wind(&s);
     assert_true(wind.x == 3.0 && wind.y == 0.0 && wind.z == -4.0);
 
-    scenario_instance inst;
+    nv_scenario_instance inst;
     ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
-    world* w = inst.world;
+    nv_world* w = inst.world;
     assert_int_equal(nv_world_vessel_count(w), 6);
     assert_int_equal(nv_world_type_dynamics(w, 0)->coeffs.forces, 0);
     assert_int_equal(nv_world_type_dynamics(w, 0)->actuators.propeller_count, 0);
@@ -191,7 +191,7 @@ static void vessel_types_reach_the_world(void** state) {
     assert_int_equal(nv_world_type_dynamics(w, 3)->actuators.rudder_count, 2);
     ASSERT_NEAR_ABS(nv_world_type_dynamics(w, 4)->actuators.propellers[0].max_thrust, 90000.0, 0.0);
     assert_int_equal(nv_world_hull_type(w, 4)->triangle_count < 400, 1);
-    world_vessel_state v;
+    nv_world_vessel_state v;
     assert_int_equal(nv_world_vessel_get(w, 0, &v), 0);
     assert_int_equal(v.type, 3);
     ASSERT_NEAR_ABS(v.throttle, 0.5, 0.0);
@@ -226,10 +226,10 @@ static void vessel_types_reach_the_world(void** state) {
 static void ocean_sets_the_wind(void** state) {
     (void)state;
     const char* text = "{\"ocean\": {\"wind\": 10, \"wind_dir\": 90, \"resolution\": 16, \"cascades\": 1}, \"vessel_types\": [\"builtin:skiff\"]}";
-    scenario s;
+    nv_scenario s;
     nv_error err;
     ASSERT_OK(nv_scenario_parse(text, strlen(text), "inline", NULL, &s, &err), err);
-    vec3 wind = nv_scenario_wind(&s);
+    nv_vec3 wind = nv_scenario_wind(&s);
     ASSERT_NEAR_ABS(wind.x, 0.0, 1e-12);
     ASSERT_NEAR_ABS(wind.z, -10.0, 1e-12); /* toward -z: where a heading of 90 degrees points */
     nv_scenario_free(&s);
@@ -252,15 +252,15 @@ static void example_scenarios_run(void** state) {
     const char* files[] = {SCENARIOS "/harbour.json", SCENARIOS "/turning.json"};
     const uint32_t counts[] = {11, 1};
     for (int f = 0; f < 2; f++) {
-        scenario s;
+        nv_scenario s;
         nv_error err;
         ASSERT_OK(nv_scenario_load_file(files[f], &s, &err), err);
         assert_int_equal(s.vessel_count, counts[f]);
-        scenario_instance inst;
+        nv_scenario_instance inst;
         ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
         for (int i = 0; i < 10; i++) nv_world_step(inst.world);
         for (uint32_t k = 0; k < nv_world_vessel_count(inst.world); k++) {
-            world_vessel_state v;
+            nv_world_vessel_state v;
             assert_int_equal(nv_world_vessel_get(inst.world, nv_world_vessel_id_at(inst.world, k), &v), 0);
             assert_true(v.flags == 0 && v3_is_finite(v.position));
         }
@@ -293,16 +293,16 @@ static void terrain_reaches_the_world(void** state) {
                        ", \"terrain\": {\"heightmap\": \"bay.png\", \"origin\": [-40, 10], \"cell_size\": 5,"
                        " \"min_elevation\": -20, \"max_elevation\": 45},"
                        " \"contacts\": {\"ground_friction\": 0.3, \"push_speed\": 1.5}}";
-    scenario s;
+    nv_scenario s;
     nv_error err;
     ASSERT_OK(nv_scenario_parse(text, strlen(text), "bay.json", dir, &s, &err), err);
-    scenario_instance inst;
+    nv_scenario_instance inst;
     ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
-    const terrain* t = nv_world_get_terrain(inst.world);
+    const nv_terrain* t = nv_world_get_terrain(inst.world);
     assert_true(t != NULL && t == inst.terrain);
     /* pixel (3, 2) at (-40 + 15, 10 + 10) */
     ASSERT_NEAR_ABS(nv_terrain_elevation(t, -25.0, 20.0), -20.0 + (3 * 4000 + 2) * 65.0 / 65535.0, 1e-4);
-    world_contact_params cp = nv_world_get_contacts(inst.world);
+    nv_world_contact_params cp = nv_world_get_contacts(inst.world);
     assert_true(cp.enabled && cp.ground_friction == 0.3 && cp.push_speed == 1.5 && cp.damping_ratio == 10.0);
     nv_scenario_instance_destroy(&inst);
     nv_scenario_free(&s);
@@ -435,8 +435,8 @@ static void overlapping_vessels_are_warned(void** state) {
                                "{\"type\": \"freighter\", \"position\": [10, 0]},"
                                "{\"type\": \"freighter\", \"position\": [0, 300]},"
                                "{\"type\": \"freighter\", \"position\": [0, 325]}]}";
-    scenario s;
-    scenario_instance inst;
+    nv_scenario s;
+    nv_scenario_instance inst;
     nv_error err;
     ASSERT_OK(nv_scenario_parse(json, sizeof json - 1, "two.json", NULL, &s, &err), err);
     ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);

@@ -50,7 +50,7 @@ static const proto_vessel* find_vessel(const proto_snapshot* s, uint32_t id) {
     return NULL;
 }
 
-static const world_vessel_record* find_record(const checkpoint* c, uint32_t id) {
+static const nv_world_vessel_record* find_record(const nv_checkpoint* c, uint32_t id) {
     for (uint32_t i = 0; i < c->vessel_count; i++)
         if (c->vessels[i].id == id) return &c->vessels[i];
     return NULL;
@@ -79,7 +79,7 @@ static void test_restore_after_kill(void** state) {
     proto_stats st;
     if (nvc_get_stats(c, &st, &e)) fail_msg("stats: %s", e.message);
     /* A checkpoint taken well after the control, with an older one beside it. */
-    checkpoint ck;
+    nv_checkpoint ck;
     memset(&ck, 0, sizeof ck);
     double deadline = proc_now() + 8.0;
     nv_error err;
@@ -95,10 +95,10 @@ static void test_restore_after_kill(void** state) {
     assert_int_equal(proc_stop(&srv, SIGKILL, 5.0), 128 + SIGKILL);
     nvc_close(c);
     good_tick = ck.tick;
-    const world_vessel_record* r = find_record(&ck, boat.id);
+    const nv_world_vessel_record* r = find_record(&ck, boat.id);
     assert_non_null(r);
     assert_true(r->throttle_cmd == 1.0f && fabsf(r->rudder_cmd - 0.4f) < 1e-6f); /* the control was in it */
-    vec3 then = r->position;
+    nv_vec3 then = r->position;
     assert_int_equal(ck.vessel_count, 11);
     nv_checkpoint_free(&ck);
     assert_true(logged_contains(log_path, "checkpoint at tick"));
@@ -154,7 +154,7 @@ static uint64_t restored_tick(void) {
 static void test_restore_falls_back_and_refuses(void** state) {
     (void)state;
     nv_error err;
-    checkpoint ck;
+    nv_checkpoint ck;
     if (nv_checkpoint_read_file(prev, &ck, &err)) fail_msg("%s", err.message);
     prev_tick = ck.tick;
     nv_checkpoint_free(&ck);
@@ -214,7 +214,7 @@ static void test_restore_if_present(void** state) {
                            "--restore-if-present", "--checkpoint-interval", "0.5", NULL};
     if (logged_start(&srv, extra, pod_log, 20.0)) fail_msg("naval-server did not start without a checkpoint");
     assert_true(logged_contains(pod_log, "no checkpoint at"));
-    checkpoint ck;
+    nv_checkpoint ck;
     memset(&ck, 0, sizeof ck);
     nv_error err;
     double deadline = proc_now() + 8.0;

@@ -96,7 +96,7 @@ static void test_blob_round_trip(void** state) {
 }
 
 /* The blob refused with a message containing `expect`; nothing kept. */
-static void assert_refused(const uint8_t* data, size_t size, const world* w, const char* expect) {
+static void assert_refused(const uint8_t* data, size_t size, const nv_world* w, const char* expect) {
     owners o = {0};
     autopilot* a = (autopilot*)1;
     nv_error err;
@@ -153,8 +153,8 @@ static void test_blob_corrupt(void** state) {
     MUTATE(d[b.size] = 0, b.size + 1, "1 bytes after the end");
 #undef MUTATE
     /* Every vessel named must be in the world. */
-    world* w;
-    world_config cfg = nv_world_config_default();
+    nv_world* w;
+    nv_world_config cfg = nv_world_config_default();
     nv_error err;
     if (nv_world_create(&w, &cfg, NULL, &err)) fail_msg("%s", err.message);
     assert_refused(b.data, b.size, w, "owned vessel 100 is not in the checkpoint's world");

@@ -367,7 +367,7 @@ static void test_autopilot_rules(void** state) {
     assert_true(autopilot_rudder_for(0.2) < 0);
     assert_true(autopilot_rudder_for(-0.2) > 0);
     assert_true(autopilot_rudder_for(3.0) == -1.0 && autopilot_rudder_for(-3.0) == 1.0);
-    quat q = quat_from_axis_angle(v3(0, 1, 0), 0.7);
+    nv_quat q = quat_from_axis_angle(v3(0, 1, 0), 0.7);
     assert_true(fabs(autopilot_heading_of(q) - 0.7) < 1e-12);
 }
 
@@ -390,7 +390,7 @@ static void test_autopilot_keeps_a_boat_in_its_area(void** state) {
     assert_int_equal(autopilot_count(s.pilot), 1);
     uint32_t id = nv_world_vessel_id_at(s.world, 0);
     double far = 0, travelled = 0;
-    world_vessel_state st, prev;
+    nv_world_vessel_state st, prev;
     nv_world_vessel_get(s.world, id, &prev);
     for (int i = 0; i < 90 * 30; i++) {
         sim_step(&s);
@@ -420,11 +420,11 @@ static void test_demo_fleet_keeps_off_the_land(void** state) {
     if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
     sim s;
     if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
-    const terrain* t = nv_world_get_terrain(s.world);
+    const nv_terrain* t = nv_world_get_terrain(s.world);
     assert_non_null(t);
     uint32_t n = nv_world_vessel_count(s.world), worst = 0, on_island_side = 0;
     for (uint32_t k = 0; k < n; k++) {
-        world_vessel_state v;
+        nv_world_vessel_state v;
         nv_world_vessel_get(s.world, nv_world_vessel_id_at(s.world, k), &v);
         if (!(nv_terrain_max_in(t, v.position.x - 15, v.position.z - 15, v.position.x + 15, v.position.z + 15) < -10))
             fail_msg("boat %u starts over %.1f m of water", k, nv_terrain_elevation(t, v.position.x, v.position.z));
@@ -436,7 +436,7 @@ static void test_demo_fleet_keeps_off_the_land(void** state) {
         autopilot_state st = autopilot_get_state(s.pilot);
         uint32_t aground = 0;
         for (uint32_t k = 0; k < n; k++) {
-            world_vessel_state v;
+            nv_world_vessel_state v;
             nv_world_vessel_get(s.world, nv_world_vessel_id_at(s.world, k), &v);
             aground += (v.flags & WORLD_VESSEL_GROUNDED) != 0;
         }
@@ -457,18 +457,18 @@ static void test_demo_fleet_keeps_off_the_land(void** state) {
 static void test_snapshot_flags_capsized(void** state) {
     (void)state;
     nv_error err;
-    world_config cfg = nv_world_config_default();
-    world* w = NULL;
+    nv_world_config cfg = nv_world_config_default();
+    nv_world* w = NULL;
     if (nv_world_create(&w, &cfg, NULL, &err)) fail_msg("%s", err.message);
-    mesh m;
+    nv_mesh m;
     if (nv_hullgen_build("barge", 300, &m, &err)) fail_msg("%s", err.message);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 40000.0;
     uint32_t type, ids[4];
     if (nv_world_add_hull_type(w, "barge", &m, &spec, &type, &err)) fail_msg("%s", err.message);
     nv_mesh_free(&m);
     const double d2r = 3.14159265358979323846 / 180.0;
-    const quat q[4] = {quat_identity(), quat_from_axis_angle(v3(1, 0, 0), 120.0 * d2r),
+    const nv_quat q[4] = {quat_identity(), quat_from_axis_angle(v3(1, 0, 0), 120.0 * d2r),
                        quat_from_axis_angle(v3(1, 0, 0), -180.0 * d2r), quat_from_axis_angle(v3(0, 0, 1), -95.0 * d2r)};
     const int capsized[4] = {0, 1, 1, 0};
     for (int i = 0; i < 4; i++)

@@ -16,10 +16,10 @@ static void box_barges_float_at_the_analytic_draft(void** state) {
     (void)state;
     const double densities[] = {250.0, 500.0, 750.0};
     for (int k = 0; k < 3; k++) {
-        hull h;
+        nv_hull h;
         test_hull_builtin(&h, "barge", 300, densities[k]);
-        statics_options o = nv_statics_options_default();
-        statics_result r;
+        nv_statics_options o = nv_statics_options_default();
+        nv_statics_result r;
         nv_error err;
         ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
         assert_true(r.settled);
@@ -38,12 +38,12 @@ static void box_barges_float_at_the_analytic_draft(void** state) {
 
 static void heeled_barge_rights_itself(void** state) {
     (void)state;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "barge", 300, 500.0);
-    statics_options o = nv_statics_options_default();
+    nv_statics_options o = nv_statics_options_default();
     o.initial_tilt_axis = v3(1, 0, 0.2);
     o.initial_tilt_deg = 8.0;
-    statics_result r;
+    nv_statics_result r;
     nv_error err;
     ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
     assert_true(r.settled);
@@ -55,13 +55,13 @@ static void heeled_barge_rights_itself(void** state) {
  * slightest heel grows until it floats on an edge. */
 static void light_cube_tips_over(void** state) {
     (void)state;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "cube", 48, 483.0);
-    statics_options o = nv_statics_options_default();
+    nv_statics_options o = nv_statics_options_default();
     o.water_density = 1000.0;
     o.initial_tilt_axis = v3(1, 0, 0);
     o.initial_tilt_deg = 0.5;
-    statics_result r;
+    nv_statics_result r;
     nv_error err;
     ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
     assert_true(r.settled);
@@ -88,12 +88,12 @@ static double crossings_period(const crossings* c) { return (c->t[c->n - 1] - c-
 
 /* Settles the 10 x 4 x 2 m box of 500 kg/m^3, then releases it undamped with
  * a heave offset or a heel, and records the oscillation. */
-static void run_free_oscillation(vessel* v, const statics_result* eq, double heave, double heel_deg, int periods_max,
+static void run_free_oscillation(vessel* v, const nv_statics_result* eq, double heave, double heel_deg, int periods_max,
                                  double period_guess, crossings* c) {
     vessel_env env = vessel_env_default();
-    water_flat flat;
+    nv_water_flat flat;
     nv_water_flat_init(&flat, 0.0);
-    quat q = quat_mul(quat_from_axis_angle(v3(1, 0, 0), heel_deg * NV_PI / 180.0), eq->orientation);
+    nv_quat q = quat_mul(quat_from_axis_angle(v3(1, 0, 0), heel_deg * NV_PI / 180.0), eq->orientation);
     vessel_place(v, v3_add(eq->position, v3(0, heave, 0)), q);
     const double dt = 1.0 / 240.0;
     int steps = (int)(periods_max * period_guess / dt);
@@ -119,10 +119,10 @@ static void run_free_oscillation(vessel* v, const statics_result* eq, double hea
 
 static void box_heave_and_roll_periods(void** state) {
     (void)state;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "barge", 300, 500.0);
-    statics_options o = nv_statics_options_default();
-    statics_result eq;
+    nv_statics_options o = nv_statics_options_default();
+    nv_statics_result eq;
     nv_error err;
     ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &eq, &err), err);
     vessel v;
@@ -155,26 +155,26 @@ static void box_heave_and_roll_periods(void** state) {
 
 static void ship_hull_settles_and_carries_its_weight(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("ship", 1200, &m, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 700e3;
     spec.has_cg = true;
     spec.cg = v3(-1.0, 2.0, 0.0);
-    hull h;
+    nv_hull h;
     ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
     nv_mesh_free(&m);
-    statics_options o = nv_statics_options_default();
-    statics_result r;
+    nv_statics_options o = nv_statics_options_default();
+    nv_statics_result r;
     ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
     assert_true(r.settled);
     ASSERT_NEAR_REL(r.displacement * RHO, 700e3, 1e-4);
     assert_true(fabs(r.heel_deg) < 0.05);
     /* In equilibrium the centre of buoyancy is on the world vertical through
      * the CG (the ship trims to put it there). */
-    mat3 rot = quat_to_mat3(r.orientation);
-    vec3 arm = m3_mul_v3(&rot, v3_sub(r.center_of_buoyancy, spec.cg));
+    nv_mat3 rot = quat_to_mat3(r.orientation);
+    nv_vec3 arm = m3_mul_v3(&rot, v3_sub(r.center_of_buoyancy, spec.cg));
     ASSERT_NEAR_ABS(arm.x, 0.0, 1e-4);
     ASSERT_NEAR_ABS(arm.z, 0.0, 1e-4);
     assert_true(r.trim_deg < -0.5); /* the CG is 2.9 m forward of the centroid: bow down */
@@ -194,26 +194,26 @@ static double wall_sided_angle_deg(double gm, double bm, double arm) {
  * 0.3 m to starboard heels starboard down, by the wall-sided angles. */
 static void off_centre_weight_trims_and_heels(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("barge", 600, &m, &err), err);
     double t = 40000.0 / (RHO * 40.0);
     double bm_l = 100.0 / (12.0 * t), bm_t = 16.0 / (12.0 * t);
     const struct {
-        vec3 cg;
+        nv_vec3 cg;
         double gm, bm, arm;
         int trim;
     } cases[] = {{{-1.0, 1.0, 0.0}, t / 2 + bm_l - 1.0, bm_l, 1.0, 1},
                  {{0.0, 1.0, 0.3}, t / 2 + bm_t - 1.0, bm_t, 0.3, 0}};
     for (int k = 0; k < 2; k++) {
-        mass_spec spec = nv_mass_spec_default();
+        nv_mass_spec spec = nv_mass_spec_default();
         spec.mass = 40000.0;
         spec.has_cg = true;
         spec.cg = cases[k].cg;
-        hull h;
+        nv_hull h;
         ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
-        statics_options o = nv_statics_options_default();
-        statics_result r;
+        nv_statics_options o = nv_statics_options_default();
+        nv_statics_result r;
         ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
         assert_true(r.settled);
         double expected = wall_sided_angle_deg(cases[k].gm, cases[k].bm, cases[k].arm);
@@ -238,21 +238,21 @@ static void off_centre_weight_trims_and_heels(void** state) {
  * 180, and is capsized. */
 static void top_heavy_barge_floats_keel_up(void** state) {
     (void)state;
-    mesh m;
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build("barge", 300, &m, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 40000.0;
     spec.has_cg = true;
     spec.cg = v3(0.0, 3.0, 0.0);
-    hull h;
+    nv_hull h;
     ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
     nv_mesh_free(&m);
     double t = 40000.0 / (RHO * 40.0), kb = t / 2, bm_t = 16.0 / (12.0 * t), bm_l = 100.0 / (12.0 * t);
     assert_true(kb + bm_t - 3.0 < -1.0);                     /* upright: unstable */
     assert_true(kb + bm_t + 1.0 > 2.8 && kb + bm_l + 1.0 > 10.0); /* keel-up: stable */
-    statics_options o = nv_statics_options_default();
-    statics_result r;
+    nv_statics_options o = nv_statics_options_default();
+    nv_statics_result r;
     ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
     assert_true(r.settled);
     assert_true(r.capsized);
@@ -278,16 +278,16 @@ static void light_cube_floats_on_a_film_or_is_refused(void** state) {
     (void)state;
     const double masses[] = {1.0, 0.1};
     for (int k = 0; k < 2; k++) {
-        mesh m;
+        nv_mesh m;
         nv_error err;
         ASSERT_OK(nv_hullgen_build("cube", 48, &m, &err), err);
-        mass_spec spec = nv_mass_spec_default();
+        nv_mass_spec spec = nv_mass_spec_default();
         spec.mass = masses[k];
-        hull h;
+        nv_hull h;
         ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
         nv_mesh_free(&m);
-        statics_options o = nv_statics_options_default();
-        statics_result r;
+        nv_statics_options o = nv_statics_options_default();
+        nv_statics_result r;
         ASSERT_OK(nv_statics_find_equilibrium(&h, &o, &r, &err), err);
         assert_true(r.settled);
         assert_false(r.capsized);
@@ -299,16 +299,16 @@ static void light_cube_floats_on_a_film_or_is_refused(void** state) {
     }
     const double refused[] = {0.01, 1e-6};
     for (int k = 0; k < 2; k++) {
-        mesh m;
+        nv_mesh m;
         nv_error err;
         ASSERT_OK(nv_hullgen_build("cube", 48, &m, &err), err);
-        mass_spec spec = nv_mass_spec_default();
+        nv_mass_spec spec = nv_mass_spec_default();
         spec.mass = refused[k];
-        hull h;
+        nv_hull h;
         ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
         nv_mesh_free(&m);
-        statics_options o = nv_statics_options_default();
-        statics_result r;
+        nv_statics_options o = nv_statics_options_default();
+        nv_statics_result r;
         assert_int_equal(nv_statics_find_equilibrium(&h, &o, &r, &err), -1);
         char want[64];
         snprintf(want, sizeof want, "mass %g kg is too light for this hull", refused[k]);
@@ -330,7 +330,7 @@ static void attitude_over_the_whole_circle(void** state) {
     const double trims[] = {0.0, 5.0, -30.0, 59.0, 61.0, -75.0};
     for (size_t i = 0; i < sizeof heels / sizeof *heels; i++)
         for (size_t j = 0; j < sizeof trims / sizeof *trims; j++) {
-            quat q = quat_mul(quat_from_axis_angle(v3(0, 1, 0), 40.0 * d2r),
+            nv_quat q = quat_mul(quat_from_axis_angle(v3(0, 1, 0), 40.0 * d2r),
                               quat_mul(quat_from_axis_angle(v3(0, 0, 1), trims[j] * d2r),
                                        quat_from_axis_angle(v3(1, 0, 0), heels[i] * d2r)));
             double heel, trim, tilt;
@@ -347,7 +347,7 @@ static void attitude_over_the_whole_circle(void** state) {
     nv_statics_attitude(quat_from_axis_angle(v3(1, 0, 0), -NV_PI), &heel, NULL, NULL);
     assert_true(heel == 180.0);
     /* small angles keep their signs: starboard (+z) down is + heel, bow up + trim */
-    quat q = quat_from_axis_angle(v3(1, 0, 0), 2.0 * d2r);
+    nv_quat q = quat_from_axis_angle(v3(1, 0, 0), 2.0 * d2r);
     assert_true(quat_rotate(q, v3(0, 0, 1)).y < 0.0);
     nv_statics_attitude(q, &heel, NULL, NULL);
     ASSERT_NEAR_ABS(heel, 2.0, 1e-12);
@@ -361,10 +361,10 @@ static void attitude_over_the_whole_circle(void** state) {
 
 static void too_heavy_hull_is_reported(void** state) {
     (void)state;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "barge", 300, 1100.0);
-    statics_options o = nv_statics_options_default();
-    statics_result r;
+    nv_statics_options o = nv_statics_options_default();
+    nv_statics_result r;
     nv_error err;
     assert_int_equal(nv_statics_find_equilibrium(&h, &o, &r, &err), -1);
     assert_non_null(strstr(err.message, "sinks"));

@@ -12,8 +12,8 @@
 #include "test_png.h"
 #include "test_util.h"
 
-static terrain_spec spec_of(double x0, double z0, double cell, double lo, double hi) {
-    terrain_spec s = {x0, z0, cell, lo, hi};
+static nv_terrain_spec spec_of(double x0, double z0, double cell, double lo, double hi) {
+    nv_terrain_spec s = {x0, z0, cell, lo, hi};
     return s;
 }
 
@@ -25,14 +25,14 @@ static void plane_is_reproduced(void** state) {
     float e[7 * 5];
     for (int j = 0; j < 5; j++)
         for (int i = 0; i < 7; i++) e[j * 7 + i] = (float)(a + b * (x0 + i * cell) + c * (z0 + j * cell));
-    terrain_spec s = spec_of(x0, z0, cell, -100.0, 100.0);
-    terrain* t;
+    nv_terrain_spec s = spec_of(x0, z0, cell, -100.0, 100.0);
+    nv_terrain* t;
     nv_error err;
     ASSERT_OK(nv_terrain_create(&t, 7, 5, e, &s, &err), err);
-    const vec3 want = v3_normalize(v3(-b, 1.0, -c));
+    const nv_vec3 want = v3_normalize(v3(-b, 1.0, -c));
     for (double x = x0; x <= x0 + 60.0; x += 3.7)
         for (double z = z0; z <= z0 + 40.0; z += 2.9) {
-            vec3 n;
+            nv_vec3 n;
             double h = nv_terrain_sample(t, x, z, &n);
             ASSERT_NEAR_ABS(h, a + b * x + c * z, 1e-5); /* float nodes */
             ASSERT_NEAR_ABS(n.x, want.x, 1e-6);
@@ -43,7 +43,7 @@ static void plane_is_reproduced(void** state) {
     ASSERT_NEAR_ABS(nv_terrain_elevation(t, x0 + 60.0, z0 + 40.0), a + b * (x0 + 60.0) + c * (z0 + 40.0), 1e-5);
     assert_true(nv_terrain_elevation(t, x0 + 60.001, z0) == TERRAIN_DEEP);
     assert_true(nv_terrain_elevation(t, x0, z0 - 0.001) == TERRAIN_DEEP);
-    vec3 n;
+    nv_vec3 n;
     assert_true(nv_terrain_sample(t, 1e9, 0.0, &n) == TERRAIN_DEEP);
     assert_true(n.x == 0.0 && n.y == 1.0 && n.z == 0.0);
     nv_terrain_destroy(t);
@@ -53,16 +53,16 @@ static void plane_is_reproduced(void** state) {
 static void bilinear_saddle(void** state) {
     (void)state;
     const float e[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-    terrain_spec s = spec_of(0.0, 0.0, 2.0, 0.0, 1.0);
-    terrain* t;
+    nv_terrain_spec s = spec_of(0.0, 0.0, 2.0, 0.0, 1.0);
+    nv_terrain* t;
     nv_error err;
     ASSERT_OK(nv_terrain_create(&t, 2, 2, e, &s, &err), err);
     for (double x = 0.0; x <= 2.0; x += 0.25)
         for (double z = 0.0; z <= 2.0; z += 0.25) {
-            vec3 n;
+            nv_vec3 n;
             double u = x / 2.0, v = z / 2.0;
             ASSERT_NEAR_ABS(nv_terrain_sample(t, x, z, &n), u * v, 1e-12);
-            vec3 want = v3_normalize(v3(-v / 2.0, 1.0, -u / 2.0)); /* dh/dx = v / cell, dh/dz = u / cell */
+            nv_vec3 want = v3_normalize(v3(-v / 2.0, 1.0, -u / 2.0)); /* dh/dx = v / cell, dh/dz = u / cell */
             ASSERT_NEAR_ABS(n.x, want.x, 1e-12);
             ASSERT_NEAR_ABS(n.z, want.z, 1e-12);
         }
@@ -83,8 +83,8 @@ static void max_bounds_the_footprint(void** state) {
         e[k] = (float)((double)(seed >> 11) / 9007199254740992.0 * 40.0 - 30.0);
     }
     const double x0 = 100.0, z0 = -50.0, cell = 3.0;
-    terrain_spec s = spec_of(x0, z0, cell, -30.0, 10.0);
-    terrain* t;
+    nv_terrain_spec s = spec_of(x0, z0, cell, -30.0, 10.0);
+    nv_terrain* t;
     nv_error err;
     ASSERT_OK(nv_terrain_create(&t, NX, NZ, e, &s, &err), err);
     float top = -INFINITY;
@@ -130,8 +130,8 @@ static void png_reads_back(void** state) {
     assert_true(fd >= 0);
     close(fd);
     WRITE_PNG(path, 4, 3, 16, PNG_COLOR_TYPE_GRAY, ramp);
-    terrain_spec s = spec_of(100.0, -50.0, 5.0, -40.0, 25.0);
-    terrain* t;
+    nv_terrain_spec s = spec_of(100.0, -50.0, 5.0, -40.0, 25.0);
+    nv_terrain* t;
     nv_error err;
     ASSERT_OK(nv_terrain_load_png(&t, path, &s, &err), err);
     uint32_t nx, nz;
@@ -164,8 +164,8 @@ static void bad_input_is_named(void** state) {
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    terrain_spec s = spec_of(0.0, 0.0, 1.0, -10.0, 10.0);
-    terrain* t = NULL;
+    nv_terrain_spec s = spec_of(0.0, 0.0, 1.0, -10.0, 10.0);
+    nv_terrain* t = NULL;
     nv_error err;
     ASSERT_REFUSED(nv_terrain_load_png(&t, "/nonexistent/map.png", &s, &err), err, NV_ENOENT, "/nonexistent/map.png");
     assert_null(t);
@@ -190,7 +190,7 @@ static void bad_input_is_named(void** state) {
     assert_null(t);
     /* the spec: reversed and NaN elevations, a zero cell */
     WRITE_PNG(path, 4, 4, 16, PNG_COLOR_TYPE_GRAY, flat);
-    terrain_spec bad = spec_of(0.0, 0.0, 1.0, 10.0, -10.0);
+    nv_terrain_spec bad = spec_of(0.0, 0.0, 1.0, 10.0, -10.0);
     ASSERT_REFUSED(nv_terrain_load_png(&t, path, &bad, &err), err, NV_EINVAL, "max_elevation");
     bad = spec_of(0.0, 0.0, 1.0, NAN, 10.0);
     ASSERT_REFUSED(nv_terrain_load_png(&t, path, &bad, &err), err, NV_EINVAL, "min_elevation: must be in [-11000, 9000] m (got nan)");
@@ -208,7 +208,7 @@ static void bad_input_is_named(void** state) {
  * out of the water with deep water beside them, the sea floor. */
 static void harbour_has_its_features(void** state) {
     (void)state;
-    terrain* t;
+    nv_terrain* t;
     nv_error err;
     ASSERT_OK(nv_terrain_builtin("harbour", &t, &err), err);
     ASSERT_NEAR_ABS(nv_terrain_elevation(t, -60.0, 0.0), 25.0, 1e-4);

@@ -39,11 +39,11 @@
     } while (0)
 
 /* Built-in hull as a hull type of uniform density. */
-static inline void test_hull_builtin(hull* out, const char* name, unsigned tris, double density) {
-    mesh m;
+static inline void test_hull_builtin(nv_hull* out, const char* name, unsigned tris, double density) {
+    nv_mesh m;
     nv_error err;
     ASSERT_OK(nv_hullgen_build(name, tris, &m, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.density = density;
     ASSERT_OK(nv_hull_create(out, &m, &spec, &err), err);
     nv_mesh_free(&m);

@@ -26,7 +26,7 @@
         EXPECT_SAME(field.z); \
     } while (0)
 
-static void expect_same_type(const vessel_type* a, const vessel_type* b) {
+static void expect_same_type(const nv_vessel_type* a, const nv_vessel_type* b) {
     assert_string_equal(a->name, b->name);
     assert_string_equal(a->hull, b->hull);
     EXPECT_SAME(mesh.up);
@@ -95,7 +95,7 @@ static void builtins_equal_their_files(void** state) {
         const char* name = nv_vessel_type_builtin_name(i);
         char path[512];
         snprintf(path, sizeof path, "%s/%s.json", VESSEL_DATA, name);
-        vessel_type built, file, spec;
+        nv_vessel_type built, file, spec;
         ASSERT_OK(nv_vessel_type_builtin(name, &built, &err), err);
         ASSERT_OK(nv_vessel_type_load_file(path, &file, &err), err);
         expect_same_type(&built, &file);
@@ -105,12 +105,12 @@ static void builtins_equal_their_files(void** state) {
         expect_same_type(&built, &spec);
         ASSERT_OK(nv_vessel_type_from_spec(path, &spec, &err), err);
         expect_same_type(&built, &spec);
-        mesh m;
+        nv_mesh m;
         ASSERT_OK(nv_vessel_type_load_mesh(&built, &m, &err), err);
         assert_true(m.triangle_count >= 250 && m.triangle_count <= 900);
         nv_mesh_free(&m);
     }
-    vessel_type t;
+    nv_vessel_type t;
     assert_int_equal(nv_vessel_type_builtin("dinghy", &t, &err), -1);
     assert_non_null(strstr(err.message, "unknown built-in vessel type 'dinghy'"));
     assert_non_null(strstr(err.message, "skiff, patrol, freighter"));
@@ -119,7 +119,7 @@ static void builtins_equal_their_files(void** state) {
     assert_non_null(strstr(err.message, "/no/such/type.json: cannot open"));
 }
 
-static void parse_ok(const char* text, const char* base_dir, vessel_type* t) {
+static void parse_ok(const char* text, const char* base_dir, nv_vessel_type* t) {
     nv_error err;
     if (nv_vessel_type_parse(text, strlen(text), "t.json", base_dir, t, &err))
         fail_msg("rejected: %s\n%s", err.message, text);
@@ -127,10 +127,10 @@ static void parse_ok(const char* text, const char* base_dir, vessel_type* t) {
 
 static void every_key_reaches_its_field(void** state) {
     (void)state;
-    vessel_type t;
+    nv_vessel_type t;
     parse_ok("{\"name\": \"minimal\", \"hull\": \"builtin:barge\"}", NULL, &t);
     /* Absent keys keep the documented defaults. */
-    hydrodyn_coeffs d = nv_hydrodyn_coeffs_default();
+    nv_hydrodyn_coeffs d = nv_hydrodyn_coeffs_default();
     assert_int_equal(t.dynamics.coeffs.forces, d.forces);
     assert_int_equal(t.dynamics.actuators.propeller_count, 0);
     assert_true(t.mass.density == nv_mass_spec_default().density && t.mass.mass == 0.0 && !t.mass.has_cg);
@@ -153,7 +153,7 @@ static void every_key_reaches_its_field(void** state) {
     assert_string_equal(t.hull, "/ships/hull.obj");
     assert_true(t.mesh.up == 'z' && t.mesh.flip_inside_out);
     assert_true(t.mass.density == 321.0 && t.mass.has_cg && t.mass.cg.z == 3.0 && t.mass.gyration.y == 5.0);
-    const hydrodyn_coeffs* c = &t.dynamics.coeffs;
+    const nv_hydrodyn_coeffs* c = &t.dynamics.coeffs;
     assert_int_equal(c->forces, HYDRODYN_VISCOUS | HYDRODYN_AREA_DAMPING);
     assert_true(c->viscosity == 1e-6 && c->reynolds_min == 2e5 && c->reference_length == 7.0);
     assert_true(c->pressure_linear == 11 && c->pressure_quadratic == 12 && c->pressure_falloff == 0.3);
@@ -164,7 +164,7 @@ static void every_key_reaches_its_field(void** state) {
     assert_true(c->damping_angular[0] == 0.3 && c->damping_angular[1] == 0.4);
     assert_true(c->added_mass.x == 0.5 && c->added_mass.y == 0.6 && c->added_mass.z == 0.7);
     assert_true(c->added_inertia.x == 0.8 && c->added_inertia.y == 0.9 && c->added_inertia.z == 1.0);
-    const actuator_set* a = &t.dynamics.actuators;
+    const nv_actuator_set* a = &t.dynamics.actuators;
     assert_int_equal(a->propeller_count, 1);
     assert_true(a->propellers[0].position.x == -1 && a->propellers[0].direction.z == 0.1);
     assert_true(a->propellers[0].max_thrust == 900 && a->propellers[0].reverse_fraction == 0.25 &&
@@ -185,7 +185,7 @@ static void every_key_reaches_its_field(void** state) {
 }
 
 static void expect_rejection(const char* text, const char* want) {
-    vessel_type t;
+    nv_vessel_type t;
     nv_error err;
     if (nv_vessel_type_parse(text, strlen(text), "patrol.json", NULL, &t, &err) == 0) fail_msg("accepted: %s", text);
     if (!strstr(err.message, want)) fail_msg("message '%s' lacks '%s'", err.message, want);
@@ -283,13 +283,13 @@ static void relative_hull_paths_follow_the_file(void** state) {
           " \"propellers\": [{\"position\": [0, 0.1, 0.5], \"max_thrust\": 100}]}\n",
           f);
     fclose(f);
-    vessel_type t;
+    nv_vessel_type t;
     nv_error err;
     ASSERT_OK(nv_vessel_type_load_file(json, &t, &err), err);
     char want[512];
     snprintf(want, sizeof want, "%s/meshes/box.obj", dir);
     assert_string_equal(t.hull, want);
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_vessel_type_load_mesh(&t, &m, &err), err);
     assert_int_equal(m.triangle_count, 12);
     ASSERT_NEAR_REL(nv_mesh_signed_volume(&m), 2.0, 1e-12);
@@ -310,17 +310,17 @@ static void relative_hull_paths_follow_the_file(void** state) {
 
 /* Righting lever at a heel of `heel_deg` with the weight's displacement:
  * GZ = the horizontal offset of the centre of buoyancy from the CG. */
-static double righting_lever(const hull* h, double heel_deg) {
+static double righting_lever(const nv_hull* h, double heel_deg) {
     nv_error err;
-    quat q = quat_from_axis_angle(v3(1, 0, 0), heel_deg * NV_PI / 180.0);
+    nv_quat q = quat_from_axis_angle(v3(1, 0, 0), heel_deg * NV_PI / 180.0);
     double y;
     ASSERT_OK(nv_statics_balance_height_of(h, 1025.0, 9.81, q, &y, &err), err);
-    mat3 r = quat_to_mat3(q);
+    nv_mat3 r = quat_to_mat3(q);
     float* height = malloc(h->vertex_count * sizeof *height);
     assert_non_null(height);
     for (uint32_t i = 0; i < h->vertex_count; i++)
         height[i] = (float)(y + m3_mul_v3(&r, v3(h->vx[i], h->vy[i], h->vz[i])).y);
-    vec3 b;
+    nv_vec3 b;
     double volume = nv_statics_buoyancy_center(h, height, v3(0, y, 0), &r, 0.0, &b);
     free(height);
     ASSERT_NEAR_REL(volume * 1025.0, h->body.mass, 2e-3);
@@ -331,9 +331,9 @@ static void builtins_float_upright_and_stable(void** state) {
     (void)state;
     nv_error err;
     for (int i = 0; i < nv_vessel_type_builtin_count(); i++) {
-        vessel_type t;
-        mesh m;
-        hull h;
+        nv_vessel_type t;
+        nv_mesh m;
+        nv_hull h;
         ASSERT_OK(nv_vessel_type_builtin(nv_vessel_type_builtin_name(i), &t, &err), err);
         ASSERT_OK(nv_vessel_type_load_mesh(&t, &m, &err), err);
         ASSERT_OK(nv_hull_create(&h, &m, &t.mass, &err), err);
@@ -352,7 +352,7 @@ static void builtins_float_upright_and_stable(void** state) {
         assert_true(gm > 0.02 * (h.bounds_max[2] - h.bounds_min[2]));
         assert_true(gz30 > 0.0);
         /* Every propeller and rudder below the waterline, at the stern. */
-        const actuator_set* a = &t.dynamics.actuators;
+        const nv_actuator_set* a = &t.dynamics.actuators;
         for (uint32_t k = 0; k < a->propeller_count; k++)
             assert_true(a->propellers[k].position.y < draft && a->propellers[k].position.x < -0.4 * length);
         for (uint32_t k = 0; k < a->rudder_count; k++)
@@ -369,10 +369,10 @@ static void compartments_split_and_refuse(void** state) {
     const char* names[3] = {"skiff", "patrol", "freighter"};
     const uint32_t counts[3] = {1, 5, 7};
     for (int i = 0; i < 3; i++) {
-        vessel_type t;
-        mesh m;
+        nv_vessel_type t;
+        nv_mesh m;
         nv_error err;
-        compartment_set cs;
+        nv_compartment_set cs;
         assert_int_equal(nv_vessel_type_builtin(names[i], &t, &err), 0);
         assert_int_equal(nv_vessel_type_load_mesh(&t, &m, &err), 0);
         if (nv_vessel_type_compartments(&t, &m, t.mass.cg, &cs, &err)) fail_msg("%s", err.message);

@@ -381,7 +381,7 @@ static void damage_list(damage_world* w, const fleet* f) {
 
 static damage_world* g_damage; /* the damage step() gives the hub (NULL: none) */
 
-static void step(view_hub* hub, fleet* f, jobs* pool) {
+static void step(view_hub* hub, fleet* f, nv_jobs* pool) {
     fleet_step(f);
     view_frame fr = fleet_frame(f);
     nv_error err;
@@ -730,7 +730,7 @@ static void same_bytes_at_any_thread_count(void** state) {
         view_hub* hub = hub_new();
         link ls[6];
         for (int k = 0; k < 6; k++) link_open(&ls[k], hub, 100 + k, -1500.0 + 600.0 * k, 0.0, 900.0f, 128 + 64 * k);
-        jobs* pool = NULL;
+        nv_jobs* pool = NULL;
         assert_int_equal(nv_jobs_create(&pool, run ? 4 : 1, NULL), 0);
         uint64_t h = 1469598103934665603ull;
         for (int t = 0; t < 200; t++) {

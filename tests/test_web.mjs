@@ -75,7 +75,11 @@ async function main() {
   const ground = await page.evaluate(() => window.navalDebug.groundNodes());
   check(ground === 151 * 151, `ground nodes drawn: ${ground}, expected the harbour's 151 x 151`);
 
-  // 2. The canvas is not blank.
+  // 2. The canvas is not blank. Sampled looking over the harbour, not
+  // behind the followed boat: where the world has moved by then, a
+  // freighter alongside can fill that view with one flat hull.
+  await page.evaluate(() => window.navalDebug.lookAt(0, 0));
+  await page.waitForTimeout(500);
   const px = await page.evaluate(() => window.navalDebug.samplePixels());
   check(px.width > 0 && px.distinct >= 20 && px.lumaStd > 4, `canvas looks blank: ${JSON.stringify(px)}`);
   log(`canvas: ${px.distinct} distinct colours, luma std ${px.lumaStd.toFixed(1)}`);

@@ -16,10 +16,10 @@
 #include "world_internal.h" /* the id table's handles and room */
 
 typedef struct test_world {
-    world* w;
-    jobs* pool;
-    water_sine wave;
-    world_water water;
+    nv_world* w;
+    nv_jobs* pool;
+    nv_water_sine wave;
+    nv_world_water water;
 } test_world;
 
 /* Two hull types, a fleet at assorted poses and speeds on a travelling wave. */
@@ -27,7 +27,7 @@ static void test_world_make(test_world* t, uint32_t threads, uint32_t triangle_b
     nv_error err;
     t->pool = NULL;
     if (threads > 1) ASSERT_OK(nv_jobs_create(&t->pool, threads, &err), err);
-    world_config cfg = nv_world_config_default();
+    nv_world_config cfg = nv_world_config_default();
     cfg.triangle_block = triangle_block;
     cfg.vertex_block = 64;
     cfg.linear_damping = 0.1;
@@ -37,9 +37,9 @@ static void test_world_make(test_world* t, uint32_t threads, uint32_t triangle_b
     t->water.surface = &t->wave.base;
     t->water.update = NULL;
     nv_world_set_water(t->w, &t->water);
-    mesh m;
+    nv_mesh m;
     uint32_t ship, barge;
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     ASSERT_OK(nv_hullgen_build("ship", 500, &m, &err), err);
     spec.mass = 600e3;
     ASSERT_OK(nv_world_add_hull_type(t->w, "ship", &m, &spec, &ship, &err), err);
@@ -51,8 +51,8 @@ static void test_world_make(test_world* t, uint32_t threads, uint32_t triangle_b
     test_rng rng = {99};
     for (int i = 0; i < boats; i++) {
         uint32_t id;
-        vec3 pos = v3(test_rng_uniform(&rng, -500, 500), test_rng_uniform(&rng, -1.5, 0.5), test_rng_uniform(&rng, -500, 500));
-        quat q = quat_from_axis_angle(v3(test_rng_uniform(&rng, -0.1, 0.1), 1, test_rng_uniform(&rng, -0.1, 0.1)),
+        nv_vec3 pos = v3(test_rng_uniform(&rng, -500, 500), test_rng_uniform(&rng, -1.5, 0.5), test_rng_uniform(&rng, -500, 500));
+        nv_quat q = quat_from_axis_angle(v3(test_rng_uniform(&rng, -0.1, 0.1), 1, test_rng_uniform(&rng, -0.1, 0.1)),
                                       test_rng_uniform(&rng, 0, 2 * NV_PI));
         ASSERT_OK(nv_world_spawn(t->w, i % 3 == 0 ? barge : ship, pos, q, &id, &err), err);
         ASSERT_OK(nv_world_set_velocity(t->w, id, v3(test_rng_uniform(&rng, -3, 3), 0, test_rng_uniform(&rng, -3, 3)),
@@ -89,7 +89,7 @@ static void same_state_for_any_thread_count(void** state) {
             }
         }
         hashes[k] = nv_world_state_hash(t.w);
-        world_vessel_state s;
+        nv_world_vessel_state s;
         assert_int_equal(nv_world_vessel_get(t.w, 1, &s), 0);
         assert_true(v3_is_finite(s.position) && s.flags == 0);
         assert_int_equal(nv_world_vessel_count(t.w), 37);
@@ -106,23 +106,23 @@ static void same_state_for_any_thread_count(void** state) {
 static void world_matches_the_single_vessel_reference(void** state) {
     (void)state;
     nv_error err;
-    hull h;
+    nv_hull h;
     test_hull_builtin(&h, "ship", 800, 500.0);
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_build("ship", 800, &m, &err), err);
     const uint32_t blocks[] = {4096, 96};
     for (int k = 0; k < 2; k++) {
-        world_config cfg = nv_world_config_default();
+        nv_world_config cfg = nv_world_config_default();
         cfg.triangle_block = blocks[k];
         cfg.linear_damping = 0.3;
         cfg.angular_damping = 0.3;
-        world* w;
+        nv_world* w;
         ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
-        mass_spec spec = nv_mass_spec_default();
+        nv_mass_spec spec = nv_mass_spec_default();
         spec.density = 500.0;
         uint32_t type, id;
         ASSERT_OK(nv_world_add_hull_type(w, "ship", &m, &spec, &type, &err), err);
-        quat q0 = quat_from_axis_angle(v3(1, 0, 0.3), 0.2);
+        nv_quat q0 = quat_from_axis_angle(v3(1, 0, 0.3), 0.2);
         ASSERT_OK(nv_world_spawn(w, type, v3(5, 0.5, -3), q0, &id, &err), err);
 
         vessel ref;
@@ -131,13 +131,13 @@ static void world_matches_the_single_vessel_reference(void** state) {
         vessel_env env = vessel_env_default();
         env.linear_damping = 0.3;
         env.angular_damping = 0.3;
-        water_flat flat;
+        nv_water_flat flat;
         nv_water_flat_init(&flat, 0.0);
         for (int step = 0; step < 200; step++) {
             nv_world_step(w);
             vessel_step(&ref, &flat.base, &env, 1.0 / 60.0);
         }
-        world_vessel_state s;
+        nv_world_vessel_state s;
         assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
         double tol = k == 0 ? 0.0 : 1e-9;
         ASSERT_NEAR_ABS(s.position.x, ref.body.position.x, tol);
@@ -155,12 +155,12 @@ static void world_matches_the_single_vessel_reference(void** state) {
 static void ids_survive_spawns_and_despawns(void** state) {
     (void)state;
     nv_error err;
-    world* w;
-    world_config cfg = nv_world_config_default();
+    nv_world* w;
+    nv_world_config cfg = nv_world_config_default();
     ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_build("barge", 100, &m, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     uint32_t type, ids[6];
     ASSERT_OK(nv_world_add_hull_type(w, "barge", &m, &spec, &type, &err), err);
     assert_int_equal(nv_world_add_hull_type(w, "barge", &m, &spec, &type, &err), -1);
@@ -177,7 +177,7 @@ static void ids_survive_spawns_and_despawns(void** state) {
     assert_int_equal(ids[5], 5); /* ids are never reused */
     nv_world_step(w);
     assert_int_equal(nv_world_vessel_count(w), 5);
-    world_vessel_state s;
+    nv_world_vessel_state s;
     assert_int_equal(nv_world_vessel_get(w, ids[1], &s), -1);
     for (int i = 0; i < 6; i++) {
         if (i == 1) continue;
@@ -189,7 +189,7 @@ static void ids_survive_spawns_and_despawns(void** state) {
     assert_non_null(strstr(err.message, "no hull type 7"));
     assert_int_equal(nv_world_spawn(w, type, v3(NAN, 0, 0), quat_identity(), &ids[0], &err), -1);
     assert_non_null(strstr(err.message, "spawn: position.x: must be in [-1e+06, 1e+06] m (got nan)"));
-    quat zero = {0, 0, 0, 0};
+    nv_quat zero = {0, 0, 0, 0};
     assert_int_equal(nv_world_spawn(w, type, v3(0, 0, 0), zero, &ids[0], &err), -1);
     nv_world_destroy(w);
 }
@@ -203,12 +203,12 @@ static void ids_survive_spawns_and_despawns(void** state) {
 static void id_table_stays_bounded_by_the_fleet(void** state) {
     (void)state;
     nv_error err;
-    world* w;
-    world_config cfg = nv_world_config_default();
+    nv_world* w;
+    nv_world_config cfg = nv_world_config_default();
     ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_build("barge", 16, &m, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     uint32_t type;
     ASSERT_OK(nv_world_add_hull_type(w, "barge", &m, &spec, &type, &err), err);
     nv_mesh_free(&m);
@@ -237,7 +237,7 @@ static void id_table_stays_bounded_by_the_fleet(void** state) {
             live[k] = live[--n];
             assert_int_equal(world_handle_slot(w, h), UINT32_MAX);
             assert_int_equal(world_handle_of(w, gone).index, UINT32_MAX);
-            world_vessel_state st;
+            nv_world_vessel_state st;
             assert_int_equal(nv_world_vessel_get(w, gone, &st), -1);
             assert_int_equal(nv_world_despawn(w, gone, &err), -1);
             assert_int_equal(err.code, NV_ENOENT);
@@ -254,7 +254,7 @@ static void id_table_stays_bounded_by_the_fleet(void** state) {
                 assert_int_equal(err.code, NV_ENOENT);
                 assert_int_equal(nv_world_set_pumps(w, gone, 1, &err), -1);
                 assert_int_equal(err.code, NV_ENOENT);
-                flood_state f;
+                nv_flood_state f;
                 assert_int_equal(nv_world_flooding(w, gone, &f), -1);
                 assert_null(nv_world_flood_of(w, gone));
             }
@@ -287,7 +287,7 @@ static void id_table_stays_bounded_by_the_fleet(void** state) {
         /* a lookup finds its own vessel, whatever moved into which slot */
         if (n) {
             uint32_t id = live[test_rng_next(&rng) % n];
-            world_vessel_state st;
+            nv_world_vessel_state st;
             assert_int_equal(nv_world_vessel_get(w, id, &st), 0);
             assert_int_equal(st.id, id);
             assert_true(st.throttle == ID_THROTTLE(id));
@@ -309,21 +309,21 @@ static void id_table_stays_bounded_by_the_fleet(void** state) {
     assert_true(w->ids.entry_capacity <= 2 * MAX_LIVE);
     assert_true(w->ids.map_capacity <= 2 * WORLD_IDS_MIN_MAP); /* 20 live of ~500,000 ids issued */
     for (uint32_t i = 0; i < n; i++) {
-        world_vessel_state st;
+        nv_world_vessel_state st;
         assert_int_equal(nv_world_vessel_get(w, live[i], &st), 0);
         assert_int_equal(st.id, live[i]);
     }
 
     /* A restored id far past the counter: the counter follows it, the map
      * does not grow with it; a spawn past the last id is a limit. */
-    world_vessel_record r;
+    nv_world_vessel_record r;
     uint32_t moved = live[0];
     ASSERT_OK(nv_world_export_vessel(w, world_slot_of(w, moved), &r), err);
     ASSERT_OK(nv_world_despawn(w, moved, &err), err);
     r.id = 4000000000u;
     ASSERT_OK(nv_world_restore_vessel(w, &r, &err), err);
     assert_int_equal(nv_world_next_id(w), 4000000001u);
-    world_vessel_state st;
+    nv_world_vessel_state st;
     assert_int_equal(nv_world_vessel_get(w, 4000000000u, &st), 0);
     assert_true(st.throttle == ID_THROTTLE(moved));
     assert_int_equal(nv_world_vessel_get(w, moved, &st), -1);
@@ -348,10 +348,10 @@ static void id_table_stays_bounded_by_the_fleet(void** state) {
 /* Water that answers NaN east of x = 1000: a vessel there is frozen at its
  * last finite state; the others step exactly as in a world without it. */
 typedef struct broken_water {
-    water_surface base;
+    nv_water_surface base;
 } broken_water;
 
-static size_t broken_water_sample(const water_surface* self, const water_query* q) {
+static size_t broken_water_sample(const nv_water_surface* self, const nv_water_query* q) {
     (void)self;
     for (size_t i = 0; i < q->count; i++) q->height[i] = q->x[i] > 1000.0 ? NAN : 0.0f;
     return 0;
@@ -361,16 +361,16 @@ static void non_finite_vessel_is_contained(void** state) {
     (void)state;
     nv_error err;
     broken_water bw = {{broken_water_sample, NULL}};
-    world_water water = {&bw.base, NULL, NULL};
-    world* worlds[2];
+    nv_world_water water = {&bw.base, NULL, NULL};
+    nv_world* worlds[2];
     uint32_t good[2][2], bad = 0;
     for (int k = 0; k < 2; k++) {
-        world_config cfg = nv_world_config_default();
+        nv_world_config cfg = nv_world_config_default();
         ASSERT_OK(nv_world_create(&worlds[k], &cfg, NULL, &err), err);
         nv_world_set_water(worlds[k], &water);
-        mesh m;
+        nv_mesh m;
         ASSERT_OK(nv_hullgen_build("ship", 400, &m, &err), err);
-        mass_spec spec = nv_mass_spec_default();
+        nv_mass_spec spec = nv_mass_spec_default();
         uint32_t type;
         ASSERT_OK(nv_world_add_hull_type(worlds[k], "ship", &m, &spec, &type, &err), err);
         nv_mesh_free(&m);
@@ -382,7 +382,7 @@ static void non_finite_vessel_is_contained(void** state) {
         nv_world_step(worlds[0]);
         nv_world_step(worlds[1]);
     }
-    world_vessel_state s, a, b;
+    nv_world_vessel_state s, a, b;
     assert_int_equal(nv_world_vessel_get(worlds[1], bad, &s), 0);
     assert_true(s.flags & WORLD_VESSEL_FROZEN);
     assert_true(v3_is_finite(s.position) && v3_is_finite(s.velocity));
@@ -409,7 +409,7 @@ static void bulk_read_and_float_height_agree(void** state) {
     ASSERT_OK(nv_world_despawn(t.w, nv_world_vessel_id_at(t.w, 2), &err), err);
     uint32_t n = nv_world_vessel_count(t.w);
     assert_int_equal(n, 6);
-    world_vessel_state bulk[8], one;
+    nv_world_vessel_state bulk[8], one;
     memset(bulk, 0, sizeof bulk); /* padding compared too */
     memset(&one, 0, sizeof one);
     assert_int_equal(nv_world_read_vessels(t.w, 1, 8, bulk), n - 1);
@@ -418,7 +418,7 @@ static void bulk_read_and_float_height_agree(void** state) {
         assert_memory_equal(&bulk[i - 1], &one, sizeof one);
     }
     assert_int_equal(nv_world_read_vessels(t.w, n, 4, bulk), 0);
-    world_vessel_pose poses[8];
+    nv_world_vessel_pose poses[8];
     assert_int_equal(nv_world_read_poses(t.w, 0, 8, poses), n);
     for (uint32_t i = 0; i < n; i++) {
         assert_int_equal(nv_world_vessel_get(t.w, nv_world_vessel_id_at(t.w, i), &one), 0);
@@ -442,8 +442,8 @@ static void bulk_read_and_float_height_agree(void** state) {
     assert_int_equal(nv_world_type_float_height(t.w, 99, &(double){0}, &err), -1);
     assert_non_null(strstr(err.message, "no hull type 99"));
     assert_int_equal(err.code, NV_ENOENT);
-    mesh m;
-    mass_spec spec = nv_mass_spec_default();
+    nv_mesh m;
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.mass = 1e9; /* far beyond the barge's whole displacement */
     uint32_t lead;
     ASSERT_OK(nv_hullgen_build("barge", 300, &m, &err), err);
@@ -466,9 +466,9 @@ static void bulk_read_and_float_height_agree(void** state) {
 /* world.h's "between steps only": a change from inside a step (here the
  * water's update hook spawning) aborts a debug build, naming the call. */
 #ifndef NDEBUG
-static void spawn_from_the_water_hook(void* ctx, double time, jobs* pool) {
+static void spawn_from_the_water_hook(void* ctx, double time, nv_jobs* pool) {
     (void)time, (void)pool;
-    world* w = ctx;
+    nv_world* w = ctx;
     nv_error err;
     uint32_t id;
     nv_world_spawn(w, 0, v3(0, 0, 0), quat_identity(), &id, &err);

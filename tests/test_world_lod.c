@@ -11,8 +11,8 @@
 #include "test_util.h"
 
 typedef struct lod_world {
-    world* w;
-    jobs* pool;
+    nv_world* w;
+    nv_jobs* pool;
     uint32_t type;
 } lod_world;
 
@@ -20,13 +20,13 @@ static void lod_world_make(lod_world* t, uint32_t threads, int with_columns) {
     nv_error err;
     t->pool = NULL;
     if (threads > 1) ASSERT_OK(nv_jobs_create(&t->pool, threads, &err), err);
-    world_config cfg = nv_world_config_default();
+    nv_world_config cfg = nv_world_config_default();
     cfg.linear_damping = 0.05;
     cfg.angular_damping = 0.3;
     ASSERT_OK(nv_world_create(&t->w, &cfg, t->pool, &err), err);
-    mesh m;
+    nv_mesh m;
     ASSERT_OK(nv_hullgen_build("patrol", 0, &m, &err), err);
-    mass_spec spec = nv_mass_spec_default();
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.density = 450.0; /* floats at about half its depth */
     ASSERT_OK(nv_world_add_hull_type(t->w, "patrol", &m, &spec, &t->type, &err), err);
     nv_mesh_free(&m);
@@ -48,8 +48,8 @@ static uint32_t lod_spawn(lod_world* t, double x, double z, double drop) {
     return id;
 }
 
-static world_vessel_state lod_state(const lod_world* t, uint32_t id) {
-    world_vessel_state st;
+static nv_world_vessel_state lod_state(const lod_world* t, uint32_t id) {
+    nv_world_vessel_state st;
     assert_int_equal(nv_world_vessel_get(t->w, id, &st), 0);
     return st;
 }
@@ -65,9 +65,9 @@ static void columns_float_like_the_mesh(void** state) {
     uint32_t a = lod_spawn(&t, 0, 0, 0.3), b = lod_spawn(&t, 100, 0, 0.3);
     ASSERT_OK(nv_world_set_vessel_model(t.w, b, WORLD_MODEL_COLUMNS, &err), err);
     for (int i = 0; i < 60 * 40; i++) nv_world_step(t.w);
-    world_vessel_state sa = lod_state(&t, a), sb = lod_state(&t, b);
+    nv_world_vessel_state sa = lod_state(&t, a), sb = lod_state(&t, b);
     assert_int_equal(sb.model, WORLD_MODEL_COLUMNS);
-    const hull* h = nv_world_hull_type(t.w, t.type);
+    const nv_hull* h = nv_world_hull_type(t.w, t.type);
     double keel_a = sa.position.y + h->bounds_min[1], keel_b = sb.position.y + h->bounds_min[1];
     double trim_a, trim_b;
     nv_statics_attitude(sa.orientation, NULL, &trim_a, NULL);
@@ -76,9 +76,9 @@ static void columns_float_like_the_mesh(void** state) {
            trim_a, -keel_b, trim_b, sb.velocity.y);
     ASSERT_NEAR_REL(-keel_b, -keel_a, 0.03);
     /* switch both ways: same pose right after, and no jump over a step */
-    world_vessel_state before = lod_state(&t, b);
+    nv_world_vessel_state before = lod_state(&t, b);
     ASSERT_OK(nv_world_set_vessel_model(t.w, b, WORLD_MODEL_MESH, &err), err);
-    world_vessel_state after = lod_state(&t, b);
+    nv_world_vessel_state after = lod_state(&t, b);
     assert_true(after.position.y == before.position.y && after.orientation.w == before.orientation.w);
     nv_world_step(t.w);
     after = lod_state(&t, b);
@@ -95,7 +95,7 @@ static void model_errors_are_named(void** state) {
     assert_int_equal(nv_world_set_vessel_model(t.w, a, WORLD_MODEL_COLUMNS, &err), -1);
     assert_non_null(strstr(err.message, "no column model"));
     assert_int_equal(nv_world_set_vessel_model(t.w, 77, WORLD_MODEL_MESH, &err), -1);
-    assert_int_equal(nv_world_set_vessel_model(t.w, a, (world_model)9, &err), -1);
+    assert_int_equal(nv_world_set_vessel_model(t.w, a, (nv_world_model)9, &err), -1);
     nv_world_destroy(t.w);
 }
 
@@ -110,7 +110,7 @@ static void automatic_levels_by_distance(void** state) {
     ASSERT_OK(nv_world_set_player(t.w, player, 1, &err), err);
     uint32_t near = lod_spawn(&t, 100, 0, 0), mid = lod_spawn(&t, 800, 0, 0), edge = lod_spawn(&t, 310, 0, 0);
     uint32_t far = lod_spawn(&t, 0, 3000, 0);
-    world_lod lod = nv_world_lod_default();
+    nv_world_lod lod = nv_world_lod_default();
     lod.enabled = 1;
     nv_world_set_lod(t.w, &lod);
     nv_world_step(t.w);
@@ -123,7 +123,7 @@ static void automatic_levels_by_distance(void** state) {
     assert_int_equal(lod_state(&t, far).model, WORLD_MODEL_FLOATER);
     /* the player sails toward the far boat: it comes back to the mesh */
     for (int i = 0; i < 2; i++) { /* to 200 m from it */
-        world_vessel_state p = lod_state(&t, player);
+        nv_world_vessel_state p = lod_state(&t, player);
         ASSERT_OK(nv_world_despawn(t.w, player, &err), err);
         player = lod_spawn(&t, p.position.x, p.position.z + 1400.0, 0);
         ASSERT_OK(nv_world_set_player(t.w, player, 1, &err), err);
@@ -139,9 +139,9 @@ static void floater_rides_the_swell(void** state) {
     (void)state;
     lod_world t;
     lod_world_make(&t, 1, 0);
-    water_sine wave;
+    nv_water_sine wave;
     assert_int_equal(nv_water_sine_init(&wave, 1.0, 120.0, 0.0, 9.81), 0);
-    world_water water = {&wave.base, NULL, NULL};
+    nv_world_water water = {&wave.base, NULL, NULL};
     nv_world_set_water(t.w, &water);
     nv_error err;
     uint32_t id = lod_spawn(&t, 0, 0, 0);
@@ -154,20 +154,20 @@ static void floater_rides_the_swell(void** state) {
     for (int i = 0; i < 60 * 20; i++) {
         nv_water_sine_set_time(&wave, nv_world_time(t.w));
         nv_world_step(t.w);
-        world_vessel_state st = lod_state(&t, id);
+        nv_world_vessel_state st = lod_state(&t, id);
         if (i > 60) { /* after the follower's own settling */
             double x = st.position.x, z = st.position.z;
             double q[1] = {0}, height;
             float h;
             q[0] = x;
-            water_query wq = {.count = 1, .x = q, .z = &z, .height = &h};
+            nv_water_query wq = {.count = 1, .x = q, .z = &z, .height = &h};
             water_sample(&wave.base, &wq);
             height = h;
             double err_y = fabs(st.position.y - rest - height);
             if (err_y > worst) worst = err_y;
         }
     }
-    world_vessel_state st = lod_state(&t, id);
+    nv_world_vessel_state st = lod_state(&t, id);
     printf("floater on a 1 m, 120 m swell: worst height lag %.3f m; travelled z %.1f m in 20 s\n", worst,
            st.position.z);
     assert_true(worst < 0.4); /* a 1 m swell: the smoothing lags but follows */
@@ -202,9 +202,9 @@ static void mixed_models_are_deterministic(void** state) {
  * on any thread count. */
 static void floater_batches_match_one_by_one(void** state) {
     (void)state;
-    water_sine wave;
+    nv_water_sine wave;
     assert_int_equal(nv_water_sine_init(&wave, 1.0, 90.0, 0.4, 9.81), 0);
-    world_water water = {&wave.base, NULL, NULL};
+    nv_world_water water = {&wave.base, NULL, NULL};
     nv_error err;
     enum { N = 150 }; /* three chunks, the last one partial */
     lod_world many;
@@ -235,7 +235,7 @@ static void floater_batches_match_one_by_one(void** state) {
                 nv_water_sine_set_time(&wave, nv_world_time(many.w));
                 nv_world_step(many.w);
             }
-        world_vessel_state a = lod_state(&one, id), b = lod_state(&many, ids[i]);
+        nv_world_vessel_state a = lod_state(&one, id), b = lod_state(&many, ids[i]);
         assert_true(a.position.x == b.position.x && a.position.y == b.position.y && a.position.z == b.position.z);
         assert_true(a.orientation.w == b.orientation.w && a.orientation.x == b.orientation.x &&
                     a.orientation.y == b.orientation.y && a.orientation.z == b.orientation.z);
@@ -252,7 +252,7 @@ static void floater_batches_match_one_by_one(void** state) {
 static void automatic_choice_matches_a_direct_search(void** state) {
     (void)state;
     enum { N = 2000, PLAYERS = 5 };
-    static world_model got[2][N];
+    static nv_world_model got[2][N];
     for (uint32_t k = 0; k < 2; k++) {
         lod_world t;
         lod_world_make(&t, k ? 3 : 1, 1);
@@ -268,17 +268,17 @@ static void automatic_choice_matches_a_direct_search(void** state) {
             ids[i] = lod_spawn(&t, x[i], z[i], 0);
             if (i % (N / PLAYERS) == 0) ASSERT_OK(nv_world_set_player(t.w, ids[i], 1, &err), err);
         }
-        world_lod lod = nv_world_lod_default();
+        nv_world_lod lod = nv_world_lod_default();
         lod.enabled = 1;
         nv_world_set_lod(t.w, &lod);
         nv_world_step(t.w);
-        const world_timing* tm = nv_world_last_timing(t.w);
+        const nv_world_timing* tm = nv_world_last_timing(t.w);
         assert_true(tm->lod_ms > 0.0 && tm->step_ms >= tm->lod_ms);
         for (int i = 0; i < N; i++) {
             double best = INFINITY;
             for (int p = 0; p < N; p += N / PLAYERS) best = fmin(best, hypot(x[p] - x[i], z[p] - z[i]));
             /* every vessel came in on the mesh: the hysteresis widens both edges */
-            world_model want = best < lod.mesh_within * (1 + lod.hysteresis)      ? WORLD_MODEL_MESH
+            nv_world_model want = best < lod.mesh_within * (1 + lod.hysteresis)      ? WORLD_MODEL_MESH
                                : best < lod.columns_within * (1 + lod.hysteresis) ? WORLD_MODEL_COLUMNS
                                                                                   : WORLD_MODEL_FLOATER;
             if (i % (N / PLAYERS) == 0) want = WORLD_MODEL_MESH;

@@ -129,9 +129,9 @@ int main(int argc, char** argv) {
     static bench_pass pass;
     double pass_1 = 0.0;
     for (uint32_t t = 1; t <= max_threads; t++) {
-        jobs* j = NULL;
+        nv_jobs* j = NULL;
         nv_error err;
-        jobs_config cfg = nv_jobs_config_default(t);
+        nv_jobs_config cfg = nv_jobs_config_default(t);
         cfg.spin_ns = spin_ns;
         if (nv_jobs_create_ex(&j, &cfg, &err) != 0) {
             fprintf(stderr, "bench-jobs: %s\n", err.message);

@@ -16,6 +16,7 @@
 #include "hydro.h"
 #include "naval/columns.h"
 #include "naval/hull.h"
+#include "hull_layout.h"
 #include "naval/hullgen.h"
 #include "naval/hydrodyn.h"
 #include "naval/ocean.h"
@@ -122,10 +123,10 @@ enum { LOD_MESH_STATIC, LOD_MESH_FULL, LOD_COLUMNS, LOD_FLOATER, LOD_MODELS };
 static const char* const lod_names[LOD_MODELS] = {"mesh_hydrostatics", "mesh_full", "columns", "floater"};
 
 typedef struct lod_fleet {
-    vec3* position;
-    quat* orientation;
-    vec3* velocity;
-    vec3* angular_velocity;
+    nv_vec3* position;
+    nv_quat* orientation;
+    nv_vec3* velocity;
+    nv_vec3* angular_velocity;
     uint16_t* slam; /* per boat: hull_lane_count(triangles) half floats */
 } lod_fleet;
 
@@ -134,27 +135,27 @@ int main(int argc, char** argv) {
     int rc = lod_parse(argc, argv, &a);
     if (rc) return rc;
     nv_error err;
-    mesh m;
+    nv_mesh m;
     int builtin = nv_hullgen_from_spec(a.hull, &m, NULL, &err);
     if (builtin < 0 || (!builtin && nv_mesh_load_file(a.hull, MESH_FORMAT_AUTO, NULL, &m, NULL, &err))) {
         fprintf(stderr, "bench-lod: %s\n", err.message);
         return 2;
     }
     const double rho = 1025.0, g = 9.81, dt = 1.0 / 60.0;
-    hull h;
-    mass_spec spec = nv_mass_spec_default();
+    nv_hull h;
+    nv_mass_spec spec = nv_mass_spec_default();
     spec.density = rho / 3.0;
     spec.mass = a.mass;
     if (nv_hull_create(&h, &m, &spec, &err)) {
         fprintf(stderr, "bench-lod: %s: %s\n", a.hull, err.message);
         return 2;
     }
-    columns_build_options co = nv_columns_build_options_default();
+    nv_columns_build_options co = nv_columns_build_options_default();
     co.nx = a.nx;
     co.nz = a.nz;
     co.mass = h.body.mass;
-    columns_set set;
-    columns_model cm;
+    nv_columns_set set;
+    nv_columns_model cm;
     double y0;
     if (nv_columns_build(&m, &co, &set, &err) || nv_columns_model_create(&cm, &set, h.body.cg, &err) ||
         nv_statics_balance_height_of(&h, rho, g, quat_identity(), &y0, &err)) {
@@ -163,14 +164,14 @@ int main(int argc, char** argv) {
     }
 
     /* the sea: a rough JONSWAP ocean read through its surface grid, or a sine */
-    ocean* oc = NULL;
-    water_sine sine;
-    const water_surface* water;
+    nv_ocean* oc = NULL;
+    nv_water_sine sine;
+    const nv_water_surface* water;
     if (a.sine) {
         nv_water_sine_init(&sine, 1.0, 60.0, 0.3, g);
         water = &sine.base;
     } else {
-        ocean_params op = nv_ocean_params_default();
+        nv_ocean_params op = nv_ocean_params_default();
         op.wind_speed = 12.0;
         op.size = 600.0;
         op.cascades = 1;
@@ -218,9 +219,9 @@ int main(int argc, char** argv) {
         f.angular_velocity[i] = v3(0.02, 0.01, -0.03);
         floater_batch_add(&fb, x, 0.0, z, heading, &err);
     }
-    hydrodyn_coeffs coeffs = nv_hydrodyn_coeffs_default();
+    nv_hydrodyn_coeffs coeffs = nv_hydrodyn_coeffs_default();
     coeffs.water_density = rho;
-    hydrodyn_model hm;
+    nv_hydrodyn_model hm;
     nv_hydrodyn_model_init(&hm, &coeffs, (double)h.bounds_max[0] - h.bounds_min[0]);
 
     double checksum = 0.0;
@@ -234,7 +235,7 @@ int main(int argc, char** argv) {
         int timed = step >= 5; /* warm-up */
         double t0 = lod_now();
         for (size_t i = 0; i < n; i++) {
-            mat3 r = quat_to_mat3(f.orientation[i]);
+            nv_mat3 r = quat_to_mat3(f.orientation[i]);
             hydro_vertex_pass(&h, 0, h.vertex_count, f.position[i], &r, water, &hs, height);
             hydro_sums s;
             hydro_sums_clear(&s);
@@ -245,9 +246,9 @@ int main(int argc, char** argv) {
         }
         double t1 = lod_now();
         for (size_t i = 0; i < n; i++) {
-            mat3 r = quat_to_mat3(f.orientation[i]);
+            nv_mat3 r = quat_to_mat3(f.orientation[i]);
             hydro_vertex_pass(&h, 0, h.vertex_count, f.position[i], &r, water, &hs, height);
-            hydrodyn_frame fr;
+            nv_hydrodyn_frame fr;
             nv_hydrodyn_frame_init(&fr, &hm, &r, f.velocity[i], f.angular_velocity[i], 0.0, v3(0, 0, 0), h.body.mass,
                                    h.total_area, dt);
             hydro_sums s;
@@ -259,12 +260,12 @@ int main(int argc, char** argv) {
         }
         double t2 = lod_now();
         for (size_t i = 0; i < n; i++) {
-            columns_pose p = {.position = f.position[i],
+            nv_columns_pose p = {.position = f.position[i],
                               .rotation = quat_to_mat3(f.orientation[i]),
                               .velocity = f.velocity[i],
                               .angular_velocity = f.angular_velocity[i],
                               .water_velocity = v3(0, 0, 0)};
-            columns_result r;
+            nv_columns_result r;
             nv_columns_force(&cm, &p, water, rho, g, col_scratch, col_bytes, &r);
             checksum += r.force.y;
             wet_columns += r.wet_columns;

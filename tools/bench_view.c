@@ -299,7 +299,7 @@ int main(int argc, char** argv) {
     if (parse(argc, argv, &o)) return 2;
     if (o.write_session) return write_session(o.write_session);
     view_hub* hub = make_hub(&o);
-    jobs* pool = NULL;
+    nv_jobs* pool = NULL;
     nv_error e;
     if (!hub || nv_jobs_create(&pool, (uint32_t)o.threads, &e)) return 1;
     uint32_t n = (uint32_t)o.boats, nv = (uint32_t)o.views;

@@ -71,7 +71,7 @@ typedef struct bench_args {
     double spacing;       /* 0: the default */
     uint64_t breach;      /* vessels holed below the waterline (the hull gets 5 compartments) */
     int contacts;
-    world_model model;
+    nv_world_model model;
 } bench_args;
 
 typedef struct bench_result {
@@ -229,7 +229,7 @@ static int bench_compare(const void* a, const void* b) {
 
 /* The generated benchmark world as a scenario: a rough sea, one hull type and
  * a square fleet 1.6 hull lengths apart, afloat, moving at 3 m/s. */
-static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) {
+static int bench_make_scenario(const bench_args* a, nv_scenario* s, nv_error* err) {
     memset(s, 0, sizeof *s);
     s->world = nv_world_config_default();
     s->world.tick_hz = a->hz;
@@ -250,7 +250,7 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
     s->hulls = calloc(1, sizeof *s->hulls);
     if (!s->hulls) return nv_error_fail(err, NV_ENOMEM, "out of memory");
     s->hull_count = 1;
-    scenario_hull* h = &s->hulls[0];
+    nv_scenario_hull* h = &s->hulls[0];
     strcpy(h->name, "bench");
     if (!strncmp(a->hull, "builtin:", 8) && !strchr(a->hull + 8, ':'))
         snprintf(h->source, sizeof h->source, "%s:%llu", a->hull, (unsigned long long)a->hull_tris);
@@ -259,8 +259,8 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
     h->mesh = nv_mesh_options_default();
     h->mass = nv_mass_spec_default();
     h->mass.density = 450.0; /* floats at a bit under half its depth */
-    mesh m;
-    mesh_report rep;
+    nv_mesh m;
+    nv_mesh_report rep;
     int rc = nv_hullgen_from_spec(h->source, &m, &rep, err);
     if (rc == 0) rc = nv_mesh_load_file(h->source, MESH_FORMAT_AUTO, &h->mesh, &m, &rep, err) ? -1 : 1;
     if (rc < 0) return -1;
@@ -280,20 +280,20 @@ static int bench_make_scenario(const bench_args* a, scenario* s, nv_error* err) 
 /* The generated fleet's full model: the default coefficients, one propeller
  * and one rudder at the stern sized from the hull, throttle and rudder
  * varied across the fleet so boats go straight and turn. */
-static int bench_set_full_model(world* w, nv_error* err) {
-    const hull* h = nv_world_hull_type(w, 0);
-    vessel_dynamics d;
+static int bench_set_full_model(nv_world* w, nv_error* err) {
+    const nv_hull* h = nv_world_hull_type(w, 0);
+    nv_vessel_dynamics d;
     d.coeffs = nv_hydrodyn_coeffs_default();
     nv_actuator_set_init(&d.actuators);
-    vec3 cg = h->body.cg;
+    nv_vec3 cg = h->body.cg;
     double stern = cg.x + h->bounds_min[0], keel = cg.y + h->bounds_min[1];
     double length = (double)h->bounds_max[0] - h->bounds_min[0], depth = (double)h->bounds_max[1] - h->bounds_min[1];
     double mass = h->body.mass;
     d.actuators.propeller_count = 1;
-    d.actuators.propellers[0] = (actuator_propeller){v3(stern + 0.05 * length, keel + 0.2 * depth, 0), v3(1, 0, 0),
+    d.actuators.propellers[0] = (nv_actuator_propeller){v3(stern + 0.05 * length, keel + 0.2 * depth, 0), v3(1, 0, 0),
                                                      mass * 0.25, 0.6, 0.3, 0.0};
     d.actuators.rudder_count = 1;
-    d.actuators.rudders[0] = (actuator_rudder){v3(stern + 0.02 * length, keel + 0.25 * depth, 0),
+    d.actuators.rudders[0] = (nv_actuator_rudder){v3(stern + 0.02 * length, keel + 0.25 * depth, 0),
                                                0.02 * length * 0.4 * depth, 35.0, 3.0, 25.0, 0.02};
     if (nv_world_set_type_dynamics(w, 0, &d, err)) return -1;
     uint32_t n = nv_world_vessel_count(w);
@@ -304,22 +304,22 @@ static int bench_set_full_model(world* w, nv_error* err) {
     return 0;
 }
 
-static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads, int full, bench_result* r,
+static int bench_run(const bench_args* a, const nv_scenario* scn, uint32_t threads, int full, bench_result* r,
                      nv_error* err) {
     memset(r, 0, sizeof *r);
     r->threads = threads;
     int rc = -1;
-    jobs* pool = NULL;
-    scenario_instance inst = {NULL, NULL, NULL};
+    nv_jobs* pool = NULL;
+    nv_scenario_instance inst = {NULL, NULL, NULL};
     double* samples = NULL;
     if (nv_jobs_create(&pool, threads, err)) goto done;
     /* The generated fleet's stand-in damping is for hydrostatics only: the
      * full model damps through the water. */
-    scenario local = *scn;
+    nv_scenario local = *scn;
     if (full && !a->scenario_path) local.world.linear_damping = local.world.angular_damping = 0.0;
     local.contacts.enabled = a->contacts;
     if (nv_scenario_instantiate(&local, pool, &inst, err)) goto done;
-    world* w = inst.world;
+    nv_world* w = inst.world;
     if (full && !a->scenario_path && bench_set_full_model(w, err)) goto done;
     if (a->model != WORLD_MODEL_MESH || a->lod_players) {
         if (a->model == WORLD_MODEL_COLUMNS || a->lod_players)
@@ -333,7 +333,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
         for (uint32_t p = 0; p < players; p++)
             if (nv_world_set_player(w, nv_world_vessel_id_at(w, (uint32_t)((uint64_t)p * n / players)), 1, err))
                 goto done;
-        world_lod lod = nv_world_lod_default();
+        nv_world_lod lod = nv_world_lod_default();
         lod.enabled = 1;
         nv_world_set_lod(w, &lod);
     }
@@ -342,7 +342,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
         uint32_t n = nv_world_vessel_count(w), holed = a->breach < n ? (uint32_t)a->breach : n;
         for (uint32_t k = 0; k < holed; k++) {
             uint32_t id = nv_world_vessel_id_at(w, (uint32_t)((uint64_t)k * n / holed));
-            const hull* hh = nv_world_hull_type(w, 0);
+            const nv_hull* hh = nv_world_hull_type(w, 0);
             if (nv_world_breach(w, id, v3(0.0, hh->bounds_min[1] + 0.3, 0.0), 0.2, err)) goto done;
         }
     }
@@ -353,7 +353,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     }
     uint64_t triangles = 0;
     for (uint32_t i = 0; i < boats; i++) {
-        world_vessel_state st;
+        nv_world_vessel_state st;
         nv_world_read_vessels(w, i, 1, &st);
         triangles += nv_world_hull_type(w, st.type)->triangle_count;
     }
@@ -372,7 +372,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     }
     for (uint64_t s = 0; s < a->steps; s++) {
         nv_world_step(w);
-        const world_timing* t = nv_world_last_timing(w);
+        const nv_world_timing* t = nv_world_last_timing(w);
         samples[s] = t->step_ms;
         r->step_mean += t->step_ms;
         r->pass_lod += t->lod_ms;
@@ -410,7 +410,7 @@ static int bench_run(const bench_args* a, const scenario* scn, uint32_t threads,
     r->peak_rss_kb = ru.ru_maxrss;
     r->hash = nv_world_state_hash(w);
     for (uint32_t s = 0; s < boats; s++) {
-        world_vessel_state st;
+        nv_world_vessel_state st;
         nv_world_read_vessels(w, s, 1, &st);
         if (st.flags & WORLD_VESSEL_FROZEN) r->frozen++;
         if ((unsigned)st.model < 3) r->models[st.model]++;
@@ -424,7 +424,7 @@ done:
     return rc;
 }
 
-static void bench_print_json(const bench_args* a, const scenario* scn, const bench_result* r, const bench_result* sweep,
+static void bench_print_json(const bench_args* a, const nv_scenario* scn, const bench_result* r, const bench_result* sweep,
                              uint32_t n) {
     int res = scn->has_ocean ? scn->ocean.resolution : 0, cas = scn->has_ocean ? scn->ocean.cascades : 0;
     printf(
@@ -461,7 +461,7 @@ static void bench_print_json(const bench_args* a, const scenario* scn, const ben
     printf("}\n");
 }
 
-static void bench_print_text(const bench_args* a, const scenario* scn, const bench_result* r) {
+static void bench_print_text(const bench_args* a, const nv_scenario* scn, const bench_result* r) {
     char sea[64];
     if (scn->has_ocean)
         snprintf(sea, sizeof sea, "ocean %d^2 x %d cascade%s (%s)", scn->ocean.resolution, scn->ocean.cascades,
@@ -493,7 +493,7 @@ int main(int argc, char** argv) {
     if (rc) return rc;
     nv_error err;
     bench_result r;
-    scenario scn;
+    nv_scenario scn;
     if (a.scenario_path ? nv_scenario_load_file(a.scenario_path, &scn, &err) : bench_make_scenario(&a, &scn, &err)) {
         fprintf(stderr, "naval-bench: %s\n", err.message);
         nv_scenario_free(&scn);

@@ -49,8 +49,8 @@ static const char usage[] =
 
 typedef struct hull_args {
     const char* source;
-    mesh_options mesh;
-    mass_spec mass;
+    nv_mesh_options mesh;
+    nv_mass_spec mass;
     double rho;
     int json;
     uint32_t columns_nx, columns_nz; /* 0: no columns built */
@@ -74,7 +74,7 @@ static int hull_range_error(const char* what, nv_range_id id, double v) {
     return hull_arg_error("%s %s", what, why);
 }
 
-static int hull_range_error3(const char* flag, nv_range_id id, vec3 v) {
+static int hull_range_error3(const char* flag, nv_range_id id, nv_vec3 v) {
     const double c[3] = {v.x, v.y, v.z};
     for (int k = 0; k < 3; k++) {
         char what[32];
@@ -132,7 +132,7 @@ static int hull_parse_args(int argc, char** argv, hull_args* a) {
             a->mass.has_cg = true;
             i++;
         } else if (!strcmp(arg, "--gyration")) {
-            vec3 k;
+            nv_vec3 k;
             if (cli_parse_triple(val, &k))
                 return hull_arg_error("--gyration must be KX,KY,KZ in metres (got '%s')%s", val, "");
             if (hull_range_error3("--gyration", NV_RANGE_TYPE_GYRATION, k)) return 2;
@@ -190,14 +190,14 @@ typedef struct hull_columns_report {
 
 static double hull_percent(double got, double want) { return 100.0 * (got / want - 1.0); }
 
-static int hull_columns(const hull_args* a, const mesh* m, const hull* h, hull_columns_report* rep, nv_error* err) {
+static int hull_columns(const hull_args* a, const nv_mesh* m, const nv_hull* h, hull_columns_report* rep, nv_error* err) {
     memset(rep, 0, sizeof *rep);
-    columns_set set;
+    nv_columns_set set;
     if (a->import_columns) {
         if (nv_columns_import(a->import_columns, &set, err)) return -1;
         rep->imported = 1;
     } else {
-        columns_build_options o = nv_columns_build_options_default();
+        nv_columns_build_options o = nv_columns_build_options_default();
         o.nx = a->columns_nx;
         o.nz = a->columns_nz;
         o.mass = a->mass.mass;
@@ -216,13 +216,13 @@ static int hull_columns(const hull_args* a, const mesh* m, const hull* h, hull_c
     if (a->export_columns && nv_columns_export(&set, a->export_columns, err)) rc = -1;
     double mass = a->mass.mass;
     if (!rc && !(mass > 0.0) && rep->imported) nv_columns_mass(&set, &mass, NULL);
-    columns_model model;
+    nv_columns_model model;
     if (!rc && mass > 0.0) {
         rc = nv_columns_model_create(&model, &set, h->body.cg, err);
         if (!rc) {
             double y_col, y_mesh;
-            hull hm; /* the upright draft depends on the mass alone, not on the CG */
-            mass_spec spec = nv_mass_spec_default();
+            nv_hull hm; /* the upright draft depends on the mass alone, not on the CG */
+            nv_mass_spec spec = nv_mass_spec_default();
             spec.mass = mass;
             rc = nv_columns_balance_height(&model, mass, a->rho, 9.81, quat_identity(), &y_col, err);
             if (!rc && !(rc = nv_hull_create(&hm, m, &spec, err))) {
@@ -243,7 +243,7 @@ static int hull_columns(const hull_args* a, const mesh* m, const hull* h, hull_c
     return rc;
 }
 
-static void hull_print_vec_json(const char* key, vec3 v, const char* tail) {
+static void hull_print_vec_json(const char* key, nv_vec3 v, const char* tail) {
     printf("\"%s\": [%.12g, %.12g, %.12g]%s", key, v.x, v.y, v.z, tail);
 }
 
@@ -260,7 +260,7 @@ static void hull_print_columns_json(const hull_columns_report* c) {
 }
 
 /* The mesh's axis-aligned bounding box, mesh coordinates (+y up). */
-static void hull_bounds(const mesh* m, vec3* lo, vec3* hi) {
+static void hull_bounds(const nv_mesh* m, nv_vec3* lo, nv_vec3* hi) {
     double l[3] = {0.0, 0.0, 0.0}, u[3] = {0.0, 0.0, 0.0};
     for (uint32_t i = 0; i < m->vertex_count; i++) {
         for (int k = 0; k < 3; k++) {
@@ -273,8 +273,8 @@ static void hull_bounds(const mesh* m, vec3* lo, vec3* hi) {
     *hi = v3(u[0], u[1], u[2]);
 }
 
-static void hull_print_bounds_json(const mesh* m, const hull* h) {
-    vec3 lo, hi, cg = h->body.cg;
+static void hull_print_bounds_json(const nv_mesh* m, const nv_hull* h) {
+    nv_vec3 lo, hi, cg = h->body.cg;
     hull_bounds(m, &lo, &hi);
     printf(", \"bounds\": {");
     hull_print_vec_json("min", lo, ", ");
@@ -285,9 +285,9 @@ static void hull_print_bounds_json(const mesh* m, const hull* h) {
     hull_print_vec_json("body_max", v3(hi.x - cg.x, hi.y - cg.y, hi.z - cg.z), "}");
 }
 
-static void hull_print_json(const mesh* m, const mesh_report* rep, const hull* h, const statics_result* eq,
+static void hull_print_json(const nv_mesh* m, const nv_mesh_report* rep, const nv_hull* h, const nv_statics_result* eq,
                             const hull_columns_report* cols) {
-    const mass_properties* p = &h->mesh_props;
+    const nv_mass_properties* p = &h->mesh_props;
     printf("{\"vertices\": %u, \"triangles\": %u, \"components\": %u, \"welded_vertices\": %u, "
            "\"dropped_triangles\": %u, \"flipped\": %s, ",
            m->vertex_count, m->triangle_count, rep->components, rep->welded_vertices, rep->dropped_triangles,
@@ -326,9 +326,9 @@ static void hull_print_columns_text(const hull_columns_report* c, const char* ex
     if (exported) printf("  written to      %s\n", exported);
 }
 
-static void hull_print_text(const char* source, const mesh* m, const mesh_report* rep, const hull* h,
-                            const statics_result* eq, double rho) {
-    const mass_properties* p = &h->mesh_props;
+static void hull_print_text(const char* source, const nv_mesh* m, const nv_mesh_report* rep, const nv_hull* h,
+                            const nv_statics_result* eq, double rho) {
+    const nv_mass_properties* p = &h->mesh_props;
     printf("hull %s\n", source);
     printf("  vertices        %u (welded %u)\n", m->vertex_count, rep->welded_vertices);
     printf("  triangles       %u (dropped %u degenerate)%s\n", m->triangle_count, rep->dropped_triangles,
@@ -337,7 +337,7 @@ static void hull_print_text(const char* source, const mesh* m, const mesh_report
     printf("  volume          %.6g m^3\n", p->volume);
     printf("  centroid        (%.6g, %.6g, %.6g) m\n", p->centroid.x, p->centroid.y, p->centroid.z);
     printf("  surface area    %.6g m^2\n", p->surface_area);
-    vec3 lo, hi, cg = h->body.cg;
+    nv_vec3 lo, hi, cg = h->body.cg;
     hull_bounds(m, &lo, &hi);
     printf("  bounds (mesh)   x [%.6g, %.6g]  y [%.6g, %.6g]  z [%.6g, %.6g] m (size %.6g x %.6g x %.6g)\n", lo.x,
            hi.x, lo.y, hi.y, lo.z, hi.z, hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);
@@ -366,8 +366,8 @@ int main(int argc, char** argv) {
     int rc = hull_parse_args(argc, argv, &a);
     if (rc) return rc;
     nv_error err;
-    mesh m;
-    mesh_report rep;
+    nv_mesh m;
+    nv_mesh_report rep;
     memset(&rep, 0, sizeof rep);
     int builtin = nv_hullgen_from_spec(a.source, &m, &rep, &err);
     if (builtin < 0) {
@@ -380,15 +380,15 @@ int main(int argc, char** argv) {
     }
     int with_mass = a.mass.mass > 0.0;
     if (!with_mass) a.mass.density = 1.0; /* mesh report only: any valid density */
-    hull h;
+    nv_hull h;
     if (nv_hull_create(&h, &m, &a.mass, &err)) {
         fprintf(stderr, "naval-hull: %s: %s\n", a.source, err.message);
         nv_mesh_free(&m);
         return 2;
     }
-    statics_result eq;
+    nv_statics_result eq;
     if (with_mass) {
-        statics_options o = nv_statics_options_default();
+        nv_statics_options o = nv_statics_options_default();
         o.water_density = a.rho;
         if (nv_statics_find_equilibrium(&h, &o, &eq, &err)) {
             fprintf(stderr, "naval-hull: %s: %s\n", a.source, err.message);

@@ -60,7 +60,7 @@ static const char usage[] =
     "path that cannot be created included).\n";
 
 typedef struct ocean_args {
-    ocean_params p;
+    nv_ocean_params p;
     double time;
     int steps;
     int json;
@@ -156,7 +156,7 @@ static int parse_args(int argc, char** argv, ocean_args* a) {
         if (bad) return bad;
         double d = 0.0;
         int is_num = cli_parse_double(val, &d) == 0;
-        ocean_params* p = &a->p;
+        nv_ocean_params* p = &a->p;
         if (!strcmp(arg, "--spectrum")) {
             if (!strcmp(val, "phillips")) p->spectrum = SPECTRUM_PHILLIPS;
             else if (!strcmp(val, "pm")) p->spectrum = SPECTRUM_PIERSON_MOSKOWITZ;
@@ -259,13 +259,13 @@ static int png_write_rgb(const char* path, unsigned char* rgb, int px, png_bytep
  * query; slopes from differences of those heights one pixel apart (a filter:
  * waves shorter than a pixel would only add noise); a low sun from -x; foam
  * where the surface folds or nearly does. */
-static int write_image(const ocean* o, const char* path, int px, double extent, double hs) {
+static int write_image(const nv_ocean* o, const char* path, int px, double extent, double hs) {
     double step = extent / px;
     size_t n = (size_t)px * px;
     double* x = malloc(n * sizeof(double));
     double* z = malloc(n * sizeof(double));
     float* h = malloc(n * sizeof(float));
-    ocean_point* lab = malloc(n * sizeof(ocean_point));
+    nv_ocean_point* lab = malloc(n * sizeof(nv_ocean_point));
     unsigned char* rgb = malloc(3 * n);
     png_bytep* rows = malloc((size_t)px * sizeof(png_bytep));
     int rc = 1;
@@ -275,7 +275,7 @@ static int write_image(const ocean* o, const char* path, int px, double extent, 
             x[(size_t)j * px + i] = (i + 0.5) * step;
             z[(size_t)j * px + i] = (j + 0.5) * step;
         }
-    water_query q = {n, x, z, h, NULL, NULL};
+    nv_water_query q = {n, x, z, h, NULL, NULL};
     nv_ocean_sample(o, &q);
     nv_ocean_sample_labels(o, n, x, z, lab); /* the Jacobian, about where the pixel's label is */
     const double elev = 0.45, sun[3] = {-cos(elev), sin(elev), 0.0};
@@ -321,7 +321,7 @@ done:
  * normal, vertical velocity). Measured against direct batched queries of
  * the vertices: time for the whole pass (patch built each time, as it must
  * be every step) and the error of the patch's answers. */
-static void patch_bench(const ocean* o) {
+static void patch_bench(const nv_ocean* o) {
     const double len[2] = {10.0, 100.0}, beam[2] = {4.0, 20.0};
     const int verts[2] = {250, 2500};
     const double spacing[4] = {0.14, 0.5, 1.0, 2.0};
@@ -340,7 +340,7 @@ static void patch_bench(const ocean* o) {
             z[i] = 200.0 + beam[v] * (double)(r >> 11) * 0x1.0p-53;
         }
         float *h = out, *nn = out + n, *w = out + 4 * n, *ph = out + 5 * n, *pn = out + 6 * n, *pw = out + 9 * n;
-        water_query q = {(size_t)n, x, z, h, nn, w};
+        nv_water_query q = {(size_t)n, x, z, h, nn, w};
         double direct = INFINITY;
         for (int rep = 0; rep < 30; rep++) {
             double t0 = now_s();
@@ -365,7 +365,7 @@ static void patch_bench(const ocean* o) {
                         px[(size_t)j * gx + i] = x0 + i * d;
                         pz[(size_t)j * gx + i] = z0 + j * d;
                     }
-                water_query pq = {g, px, pz, pd, pd + g, pd + 4 * g};
+                nv_water_query pq = {g, px, pz, pd, pd + g, pd + 4 * g};
                 nv_ocean_sample(o, &pq);
                 for (int k = 0; k < n; k++) {
                     double u = (x[k] - x0) / d, t = (z[k] - z0) / d;
@@ -403,7 +403,7 @@ static void patch_bench(const ocean* o) {
 
 /* ------------------------------------------------------------------ main */
 
-static const char* spectrum_name(spectrum_type t) {
+static const char* spectrum_name(nv_spectrum_type t) {
     switch (t) {
     case SPECTRUM_PHILLIPS: return "phillips";
     case SPECTRUM_PIERSON_MOSKOWITZ: return "pm";
@@ -425,7 +425,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "naval-ocean: %s\n", err.message);
         return 2;
     }
-    ocean* o = nv_ocean_create(&a.p, &err);
+    nv_ocean* o = nv_ocean_create(&a.p, &err);
     if (!o) {
         fprintf(stderr, "naval-ocean: %s\n", err.message);
         return 2;
@@ -440,7 +440,7 @@ int main(int argc, char** argv) {
         total += dt;
         if (dt < best) best = dt;
     }
-    ocean_stats st;
+    nv_ocean_stats st;
     nv_ocean_measure(o, &st);
     /* batched queries as a vessel makes them: 2500 points in a 60 m x 20 m box */
     enum { QN = 2500 };
@@ -453,7 +453,7 @@ int main(int argc, char** argv) {
         r = nv_spectrum_hash64(r);
         qz[i] = -58.0 + 20.0 * (double)(r >> 11) * 0x1.0p-53;
     }
-    water_query q = {QN, qx, qz, qh, qn, qv};
+    nv_water_query q = {QN, qx, qz, qh, qn, qv};
     double qbest = INFINITY;
     size_t failed = 0;
     for (int rep = 0; rep < 20; rep++) {
@@ -462,7 +462,7 @@ int main(int argc, char** argv) {
         double dt = now_s() - t0;
         if (dt < qbest) qbest = dt;
     }
-    const ocean_params* p = nv_ocean_get_params(o);
+    const nv_ocean_params* p = nv_ocean_get_params(o);
     int nx, nz;
     nv_ocean_resolution(o, &nx, &nz);
     if (a.json) {

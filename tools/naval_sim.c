@@ -133,8 +133,8 @@ static double sim_wrap_180(double deg) {
 
 /* The bow's direction about +y from +x toward -z: a scenario's heading_deg
  * gives the same number back. */
-static double sim_heading(quat q) {
-    vec3 bow = quat_rotate(q, v3(1, 0, 0));
+static double sim_heading(nv_quat q) {
+    nv_vec3 bow = quat_rotate(q, v3(1, 0, 0));
     return atan2(-bow.z, bow.x) * 180.0 / NV_PI;
 }
 
@@ -212,7 +212,7 @@ static void sim_fit_last_turn(sim_vessel* v) {
     v->fit_rms = rms;
 }
 
-static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) {
+static void sim_observe(sim_vessel* v, const nv_world_vessel_state* st, int first) {
     v->grounded = (st->flags & WORLD_VESSEL_GROUNDED) != 0;
     if (st->flags & WORLD_VESSEL_FROZEN) {
         v->frozen = 1;
@@ -242,9 +242,9 @@ static void sim_observe(sim_vessel* v, const world_vessel_state* st, int first) 
  * whose half unit is `half`: show it as the +180 it is next to. */
 static double sim_heel_shown(double heel, double half) { return heel < -180.0 + half ? heel + 360.0 : heel; }
 
-static void sim_write_csv(FILE* f, const world* w, double time) {
+static void sim_write_csv(FILE* f, const nv_world* w, double time) {
     for (uint32_t s = 0; s < nv_world_vessel_count(w); s++) {
-        world_vessel_state st;
+        nv_world_vessel_state st;
         nv_world_read_vessels(w, s, 1, &st);
         double heel, trim, heading = fmod(sim_heading(st.orientation) + 360.0, 360.0);
         /* A hair below 360 would print as 360.000: the column is [0, 360). */
@@ -272,7 +272,7 @@ typedef struct sim_run {
     double max_penetration; /* m, the deepest overlap any vessel had in any step */
 } sim_run;
 
-static void sim_print_json(const sim_args* a, const sim_run* r, const world* w, const sim_vessel* v, uint32_t n) {
+static void sim_print_json(const sim_args* a, const sim_run* r, const nv_world* w, const sim_vessel* v, uint32_t n) {
     printf("{\"scenario\": \"");
     for (const char* p = a->scenario; *p; p++) {
         if (*p == '"' || *p == '\\') putchar('\\');
@@ -306,7 +306,7 @@ static void sim_print_json(const sim_args* a, const sim_run* r, const world* w, 
     printf("]}\n");
 }
 
-static void sim_print_text(const sim_args* a, const sim_run* r, const world* w, const sim_vessel* v, uint32_t n) {
+static void sim_print_text(const sim_args* a, const sim_run* r, const nv_world* w, const sim_vessel* v, uint32_t n) {
     printf("naval-sim: %s, %u vessel%s, %llu steps (%.1f s at %g Hz), %u thread%s, %.2f s wall (%.1fx real time)\n",
            a->scenario, n, n == 1 ? "" : "s", (unsigned long long)r->steps, r->sim_time, r->tick_hz, r->threads,
            r->threads == 1 ? "" : "s", r->wall_time, r->wall_time > 0.0 ? r->sim_time / r->wall_time : 0.0);
@@ -329,16 +329,16 @@ static void sim_print_text(const sim_args* a, const sim_run* r, const world* w, 
     printf("contacts: %llu begun, deepest overlap %.3f m\n", (unsigned long long)r->contact_events, r->max_penetration);
 }
 
-static int sim_prepare(world* w, sim_vessel** out, uint32_t* count) {
+static int sim_prepare(nv_world* w, sim_vessel** out, uint32_t* count) {
     uint32_t n = nv_world_vessel_count(w);
     sim_vessel* v = calloc(n ? n : 1, sizeof *v);
     if (!v) return -1;
     *out = v;
     *count = n;
     for (uint32_t s = 0; s < n; s++) {
-        world_vessel_state st;
+        nv_world_vessel_state st;
         nv_world_read_vessels(w, s, 1, &st);
-        const hull* h = nv_world_hull_type(w, st.type);
+        const nv_hull* h = nv_world_hull_type(w, st.type);
         v[s].id = st.id;
         v[s].type = st.type;
         v[s].length = h->bounds_max[0] - h->bounds_min[0];
@@ -359,15 +359,15 @@ static sim_vessel* sim_find(sim_vessel* v, uint32_t n, uint32_t id) {
     return NULL;
 }
 
-static void sim_observe_all(world* w, sim_vessel* v, uint32_t n, sim_run* r) {
+static void sim_observe_all(nv_world* w, sim_vessel* v, uint32_t n, sim_run* r) {
     for (uint32_t s = 0; s < n; s++) {
-        world_vessel_state st;
+        nv_world_vessel_state st;
         if (nv_world_vessel_get(w, v[s].id, &st) != 0) continue;
         sim_observe(&v[s], &st, 0);
         if (st.penetration > r->max_penetration) r->max_penetration = st.penetration;
     }
     uint32_t count;
-    const world_contact_event* e = nv_world_contact_events(w, &count);
+    const nv_world_contact_event* e = nv_world_contact_events(w, &count);
     r->contact_events += count;
     for (uint32_t k = 0; k < count; k++) {
         sim_vessel* a = sim_find(v, n, e[k].id_a);
@@ -380,16 +380,16 @@ static void sim_observe_all(world* w, sim_vessel* v, uint32_t n, sim_run* r) {
 /* The end state: water aboard, the depth of the hull's lowest point below
  * the still water, sunk when its highest point is under it too; the final
  * heel and trim. */
-static void sim_final_state(const world* w, sim_vessel* v) {
-    world_vessel_state st;
-    flood_state fs;
+static void sim_final_state(const nv_world* w, sim_vessel* v) {
+    nv_world_vessel_state st;
+    nv_flood_state fs;
     if (nv_world_vessel_get(w, v->id, &st) != 0) return;
     if (nv_world_flooding(w, v->id, &fs) == 0)
         for (int k = 0; k < COMPARTMENT_MAX; k++) v->flooded_volume += fs.volume[k];
-    const hull* h = nv_world_hull_type(w, v->type);
+    const nv_hull* h = nv_world_hull_type(w, v->type);
     double lo = INFINITY, hi = -INFINITY;
     for (uint32_t i = 0; i < h->vertex_count; i++) {
-        vec3 p = v3_add(st.position, quat_rotate(st.orientation, v3(h->vx[i], h->vy[i], h->vz[i])));
+        nv_vec3 p = v3_add(st.position, quat_rotate(st.orientation, v3(h->vx[i], h->vy[i], h->vz[i])));
         lo = p.y < lo ? p.y : lo;
         hi = p.y > hi ? p.y : hi;
     }
@@ -400,10 +400,10 @@ static void sim_final_state(const world* w, sim_vessel* v) {
 
 /* The scenario's damage due by the step's start: -1 (the reason on
  * stderr) when one cannot be done. */
-static int sim_apply_events(world* w, const scenario* scn, uint32_t* next) {
+static int sim_apply_events(nv_world* w, const nv_scenario* scn, uint32_t* next) {
     double now = nv_world_time(w) + 0.5 / scn->world.tick_hz;
     for (; *next < scn->event_count && scn->events[*next].time <= now; (*next)++) {
-        const scenario_event* e = &scn->events[*next];
+        const nv_scenario_event* e = &scn->events[*next];
         nv_error err;
         if (nv_world_breach(w, e->vessel, e->point, e->area, &err)) {
             fprintf(stderr, "naval-sim: events[%u]: %s\n", *next, err.message);
@@ -428,9 +428,9 @@ int main(int argc, char** argv) {
     int rc = sim_parse_args(argc, argv, &a);
     if (rc) return rc;
     nv_error err;
-    scenario scn;
-    jobs* pool = NULL;
-    scenario_instance inst = {NULL, NULL, NULL};
+    nv_scenario scn;
+    nv_jobs* pool = NULL;
+    nv_scenario_instance inst = {NULL, NULL, NULL};
     sim_vessel* v = NULL;
     uint32_t n = 0;
     FILE* csv = NULL;
@@ -452,7 +452,7 @@ int main(int argc, char** argv) {
         }
         fputs("time,id,type,x,y,z,heading_deg,heel_deg,trim_deg,speed,throttle,rudder\n", csv);
     }
-    world* w = inst.world;
+    nv_world* w = inst.world;
     if (sim_prepare(w, &v, &n)) {
         fprintf(stderr, "naval-sim: out of memory\n");
         goto done;

@@ -45,7 +45,7 @@ typedef struct relay_views_events {
 
 struct relay_views {
     view_hub* hub;
-    jobs* pool;
+    nv_jobs* pool;
     edge* e;
     proto_limits limits;
     pthread_t thread;

@@ -346,7 +346,7 @@ static void damage_forget(view_hub* h) {
     h->dmg_count = h->dmg_event_count = 0;
 }
 
-int view_hub_encode(view_hub* h, const view_frame* f, jobs* pool, nv_error* err) {
+int view_hub_encode(view_hub* h, const view_frame* f, nv_jobs* pool, nv_error* err) {
     h->output_count = 0;
     if (view_frame_build(h, f) || damage_prepare(h)) {
         damage_forget(h);

@@ -100,7 +100,7 @@ int view_hub_set_damage(view_hub* h, const proto_vessel_damage* damage, uint32_t
 
 /* Encodes this tick's update for every view that has one due (pool may be
  * NULL: on the caller). -1 only when out of memory. */
-int view_hub_encode(view_hub* h, const view_frame* f, jobs* pool, nv_error* err);
+int view_hub_encode(view_hub* h, const view_frame* f, nv_jobs* pool, nv_error* err);
 /* The updates of the last encode: index 0 .. count - 1; data valid until
  * the next encode. */
 uint32_t view_hub_output_count(const view_hub* h);

@@ -13,62 +13,61 @@
 
 #include "nv_error.h"
 #include "vecmath.h"
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 #define ACTUATOR_MAX_PROPELLERS 4
 #define ACTUATOR_MAX_RUDDERS 4
 
-typedef struct actuator_propeller {
-    vec3 position;           /* m, mesh coordinates */
-    vec3 direction;          /* thrust direction at throttle +1, body axes (normalised on use) */
+typedef struct nv_actuator_propeller {
+    nv_vec3 position;           /* m, mesh coordinates */
+    nv_vec3 direction;          /* thrust direction at throttle +1, body axes (normalised on use) */
     double max_thrust;       /* N at throttle +1 */
     double reverse_fraction; /* thrust at throttle -1 as a fraction of max (0.6) */
     double immersion;        /* m of depth over which thrust ramps in from 0 (0.3) */
     double steering_deg;     /* swivel at rudder +1 (an outboard or azimuth drive); 0 = fixed (0) */
-} actuator_propeller;
+} nv_actuator_propeller;
 
-typedef struct actuator_rudder {
-    vec3 position;           /* m, mesh coordinates (its centre of pressure) */
+typedef struct nv_actuator_rudder {
+    nv_vec3 position;           /* m, mesh coordinates (its centre of pressure) */
     double area;             /* m^2, one side */
     double max_angle_deg;    /* deflection at rudder +1 (35) */
     double lift_slope;       /* dC_L / d(alpha), per radian (~2 pi A/(A+2), 3.0 for aspect ~1.5) */
     double stall_angle_deg;  /* past this, lift falls off (25) */
     double drag_coefficient; /* C_D0 + C_L^2 term handled inside; this is C_D0 (0.02) */
-} actuator_rudder;
+} nv_actuator_rudder;
 
-typedef struct actuator_set {
-    actuator_propeller propellers[ACTUATOR_MAX_PROPELLERS];
+typedef struct nv_actuator_set {
+    nv_actuator_propeller propellers[ACTUATOR_MAX_PROPELLERS];
     uint32_t propeller_count;
-    actuator_rudder rudders[ACTUATOR_MAX_RUDDERS];
+    nv_actuator_rudder rudders[ACTUATOR_MAX_RUDDERS];
     uint32_t rudder_count;
     double throttle_rate;    /* how fast the throttle follows its command, units per second (0.5) */
     double rudder_rate;      /* the same for the rudder (1.0: hard over from centre in 1 s) */
-} actuator_set;
+} nv_actuator_set;
 
 /* No actuators, default rates. */
-void nv_actuator_set_init(actuator_set* a);
+void nv_actuator_set_init(nv_actuator_set* a);
 /* 0 when usable; else -1 and a message naming the actuator and field. */
-int nv_actuator_set_validate(const actuator_set* a, nv_error* err);
+int nv_actuator_set_validate(const nv_actuator_set* a, nv_error* err);
 
 /* An actuator set ready for one hull type: positions as body-frame offsets
  * from the CG, unit directions, angles in radians. */
-typedef struct actuator_model {
-    actuator_set set;
-    vec3 propeller_offset[ACTUATOR_MAX_PROPELLERS];
-    vec3 propeller_direction[ACTUATOR_MAX_PROPELLERS];
+typedef struct nv_actuator_model {
+    nv_actuator_set set;
+    nv_vec3 propeller_offset[ACTUATOR_MAX_PROPELLERS];
+    nv_vec3 propeller_direction[ACTUATOR_MAX_PROPELLERS];
     double propeller_steer[ACTUATOR_MAX_PROPELLERS]; /* radians at rudder +1 */
-    vec3 rudder_offset[ACTUATOR_MAX_RUDDERS];
+    nv_vec3 rudder_offset[ACTUATOR_MAX_RUDDERS];
     double rudder_max_angle[ACTUATOR_MAX_RUDDERS];
     double rudder_stall[ACTUATOR_MAX_RUDDERS];
     uint32_t point_count; /* propellers then rudders */
-} actuator_model;
+} nv_actuator_model;
 
-void nv_actuator_model_init(actuator_model* m, const actuator_set* set, vec3 cg);
+void nv_actuator_model_init(nv_actuator_model* m, const nv_actuator_set* set, nv_vec3 cg);
 /* Body-frame offset of point i (propellers first, then rudders). */
-vec3 nv_actuator_point(const actuator_model* m, uint32_t i);
+nv_vec3 nv_actuator_point(const nv_actuator_model* m, uint32_t i);
 
 /* Moves a control toward its command by at most rate * dt. */
 double nv_actuator_follow(double actual, double command, double rate, double dt);
@@ -81,9 +80,9 @@ double nv_actuator_rudder_lift(double slope, double stall, double alpha);
  * `depth` has point_count entries: each point's depth under the surface
  * (m, > 0 submerged); velocity / angular_velocity are the body's relative
  * to the water, body frame. Rudder +1 turns the bow to starboard (+z). */
-void nv_actuator_forces(const actuator_model* m, double throttle, double rudder, const double* depth, vec3 velocity,
-                        vec3 angular_velocity, double water_density, vec3* force, vec3* torque);
+void nv_actuator_forces(const nv_actuator_model* m, double throttle, double rudder, const double* depth, nv_vec3 velocity,
+                        nv_vec3 angular_velocity, double water_density, nv_vec3* force, nv_vec3* torque);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

@@ -71,10 +71,9 @@
 #include "ocean.h"
 #include "scenario.h"
 #include "world.h"
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 /* ---- a world's state, slot by slot ------------------------------------
  * A vessel's whole state out and back in, bit for bit, and the counters
@@ -82,34 +81,34 @@
  * nv_world_state_hash and evolves identically. */
 
 /* Everything a slot holds between steps, in the world's own precision. */
-typedef struct world_vessel_record {
+typedef struct nv_world_vessel_record {
     uint32_t id, type, flags;
-    world_model model;
-    vec3 position;
-    quat orientation;
-    vec3 velocity;
-    vec3 angular_momentum;   /* the integrated state */
-    vec3 angular_velocity;   /* derived from it, but kept to the bit */
-    vec3 force, torque;      /* last step's */
+    nv_world_model model;
+    nv_vec3 position;
+    nv_quat orientation;
+    nv_vec3 velocity;
+    nv_vec3 angular_momentum;   /* the integrated state */
+    nv_vec3 angular_velocity;   /* derived from it, but kept to the bit */
+    nv_vec3 force, torque;      /* last step's */
     float submerged_area;
     float throttle_cmd, rudder_cmd; /* commanded */
     float throttle, rudder;         /* actual */
     float water_vy;                 /* the surface's vertical velocity at the CG, last step */
     uint32_t slam_count;     /* triangles of slamming memory; 0 when the type keeps none */
     const uint16_t* slam;    /* half floats; export: the world's (valid until the next change); restore: copied */
-    const flood_state* flood; /* damage (naval/compartment.h), NULL: none; export: the world's; restore: copied */
-} world_vessel_record;
+    const nv_flood_state* flood; /* damage (naval/compartment.h), NULL: none; export: the world's; restore: copied */
+} nv_world_vessel_record;
 
 /* Slot order is part of the state (the hash and the block order follow
  * it): export slots 0..count-1 and restore them in that order. */
-int nv_world_export_vessel(const world* w, uint32_t slot, world_vessel_record* out);
+int nv_world_export_vessel(const nv_world* w, uint32_t slot, nv_world_vessel_record* out);
 /* Appends the vessel at the next slot with its own id (which must be
  * free); ids below it that are not in use stay unused. Between steps. */
-int nv_world_restore_vessel(world* w, const world_vessel_record* r, nv_error* err);
+int nv_world_restore_vessel(nv_world* w, const nv_world_vessel_record* r, nv_error* err);
 /* Raises the id counter (never lowers it below an id in use). */
-int nv_world_set_next_id(world* w, uint32_t next_id, nv_error* err);
+int nv_world_set_next_id(nv_world* w, uint32_t next_id, nv_error* err);
 /* Between steps: the tick, and the time it implies (tick / tick_hz). */
-void nv_world_set_clock(world* w, uint64_t tick);
+void nv_world_set_clock(nv_world* w, uint64_t tick);
 
 /* 2: slamming memory as half floats; 3: hull types' column grids; 4: the
  * ground; 5: compartments, flooding and the sunk removal depth; 6: the
@@ -124,64 +123,64 @@ void nv_world_set_clock(world* w, uint64_t tick);
 #define CHECKPOINT_TEMPORARY_INFIX ".tmp."
 
 /* What a checkpoint is taken from. The world must be between steps. */
-typedef struct checkpoint_source {
-    const world* world;
-    const ocean* ocean;           /* the world's water; NULL: flat water */
-    const scenario_hull* hulls;   /* how each hull type was built, one per type, in type order
+typedef struct nv_checkpoint_source {
+    const nv_world* world;
+    const nv_ocean* ocean;           /* the world's water; NULL: flat water */
+    const nv_scenario_hull* hulls;   /* how each hull type was built, one per type, in type order
                                      (dynamics are taken from the world itself) */
     uint32_t hull_count;
-    const scenario_terrain* terrain; /* how the world's terrain was made; NULL or "" without one */
-    const scenario_structure* structures; /* how each structure was made, in order (the world's count) */
+    const nv_scenario_terrain* terrain; /* how the world's terrain was made; NULL or "" without one */
+    const nv_scenario_structure* structures; /* how each structure was made, in order (the world's count) */
     const void* owner_blob;          /* opaque bytes for the embedder; may be NULL when owner_size is 0 */
     size_t owner_size;
-} checkpoint_source;
+} nv_checkpoint_source;
 
 /* A hull the restore must rebuild bit for bit. */
-typedef struct checkpoint_fingerprint {
+typedef struct nv_checkpoint_fingerprint {
     uint32_t vertex_count, triangle_count;
     double mass;
     uint64_t geometry_hash;       /* FNV-1a of the hull's vertices and triangles */
-} checkpoint_fingerprint;
+} nv_checkpoint_fingerprint;
 
 /* A decoded checkpoint (owns its arrays: nv_checkpoint_free). */
-typedef struct checkpoint {
+typedef struct nv_checkpoint {
     uint64_t tick;
     double time;
     uint64_t state_hash; /* nv_world_state_hash when written */
     uint32_t next_id;
-    world_config world;
-    vec3 wind;
-    world_lod lod;
+    nv_world_config world;
+    nv_vec3 wind;
+    nv_world_lod lod;
     bool has_ocean;
-    ocean_params ocean;
-    scenario_terrain terrain; /* source "" without one */
+    nv_ocean_params ocean;
+    nv_scenario_terrain terrain; /* source "" without one */
     uint64_t terrain_fingerprint;
-    world_contact_params contacts;
-    scenario_structure* structures;
+    nv_world_contact_params contacts;
+    nv_scenario_structure* structures;
     uint64_t* structure_fingerprints;
     uint32_t structure_count;
-    scenario_hull* hulls;
-    checkpoint_fingerprint* fingerprints;
+    nv_scenario_hull* hulls;
+    nv_checkpoint_fingerprint* fingerprints;
     uint32_t* compartment_counts; /* per hull type: the compartments its world held (0: none) */
     uint32_t hull_count;
-    world_vessel_record* vessels; /* slam arrays point into slam_storage; flood states are the checkpoint's */
+    nv_world_vessel_record* vessels; /* slam arrays point into slam_storage; flood states are the checkpoint's */
     uint32_t vessel_count;
     uint16_t* slam_storage;
     uint8_t* owner_blob;
     size_t owner_size;
-} checkpoint;
+} nv_checkpoint;
 
 /* The checkpoint as bytes (malloc'd, the caller frees *out). */
-int nv_checkpoint_encode(const checkpoint_source* src, uint8_t** out, size_t* size, nv_error* err);
+int nv_checkpoint_encode(const nv_checkpoint_source* src, uint8_t** out, size_t* size, nv_error* err);
 
 /* The same in two halves, for a server that must not stall its ticks:
  * nv_checkpoint_capture copies the world's state (between steps, on the
  * thread that steps it; about memcpy speed plus nv_world_state_hash), then
  * nv_checkpoint_encode_captured / nv_checkpoint_write_captured may run on any
  * other thread while the world moves on. Free *out with nv_checkpoint_free. */
-int nv_checkpoint_capture(const checkpoint_source* src, checkpoint* out, nv_error* err);
-int nv_checkpoint_encode_captured(const checkpoint* c, uint8_t** out, size_t* size, nv_error* err);
-int nv_checkpoint_write_captured(const char* path, const checkpoint* c, nv_error* err);
+int nv_checkpoint_capture(const nv_checkpoint_source* src, nv_checkpoint* out, nv_error* err);
+int nv_checkpoint_encode_captured(const nv_checkpoint* c, uint8_t** out, size_t* size, nv_error* err);
+int nv_checkpoint_write_captured(const char* path, const nv_checkpoint* c, nv_error* err);
 
 /* Encodes and writes atomically: a temporary file in the same directory
  * (path + ".tmp.XXXXXX", mode 0600), fsync, the file already at `path`
@@ -192,11 +191,11 @@ int nv_checkpoint_write_captured(const char* path, const checkpoint* c, nv_error
  * temporary file is gone. A kill at any point leaves the newest whole
  * checkpoint in one of path, path.prev or a temporary file, which
  * nv_checkpoint_find_newest and nv_checkpoint_recover find. */
-int nv_checkpoint_write_file(const char* path, const checkpoint_source* src, nv_error* err);
+int nv_checkpoint_write_file(const char* path, const nv_checkpoint_source* src, nv_error* err);
 
 /* The writer's steps, for tests that stop it where a kill -9 could
  * (nv_checkpoint_set_step_hook). */
-typedef enum checkpoint_step {
+typedef enum nv_checkpoint_step {
     CHECKPOINT_STEP_TEMP_PARTIAL = 0, /* half the bytes are in the temporary file */
     CHECKPOINT_STEP_TEMP_WRITTEN,     /* all of them, not yet fsynced */
     CHECKPOINT_STEP_TEMP_SYNCED,      /* fsynced and closed */
@@ -204,26 +203,26 @@ typedef enum checkpoint_step {
     CHECKPOINT_STEP_RENAMED,          /* the new file is at path */
     CHECKPOINT_STEP_DIR_SYNCED,       /* the directory is fsynced: done */
     CHECKPOINT_STEP_COUNT
-} checkpoint_step;
-typedef void nv_checkpoint_step_fn(const char* path, checkpoint_step step);
+} nv_checkpoint_step;
+typedef void nv_checkpoint_step_fn(const char* path, nv_checkpoint_step step);
 /* Test only: fn is called after each step of every write (in the writing
  * thread); a test's fn may _exit there. NULL (the default): none. */
 void nv_checkpoint_set_step_hook(nv_checkpoint_step_fn* fn);
 
 /* Parses and checks bytes; `name` prefixes messages. *out is zeroed first
  * and left empty on failure. */
-int nv_checkpoint_decode(const void* data, size_t size, const char* name, checkpoint* out, nv_error* err);
-int nv_checkpoint_read_file(const char* path, checkpoint* out, nv_error* err);
+int nv_checkpoint_decode(const void* data, size_t size, const char* name, nv_checkpoint* out, nv_error* err);
+int nv_checkpoint_read_file(const char* path, nv_checkpoint* out, nv_error* err);
 /* Which file a restore used. */
 enum { CHECKPOINT_USED_FILE = 0, CHECKPOINT_USED_PREVIOUS = 1, CHECKPOINT_USED_TEMPORARY = 2 };
 
-typedef struct checkpoint_recovery {
+typedef struct nv_checkpoint_recovery {
     int used;          /* CHECKPOINT_USED_* */
     char file[4096];   /* the file read (after nv_checkpoint_recover: where it is now) */
     nv_error refused;  /* why `path` itself was not used ("" when it was) */
     nv_error tidy;     /* nv_checkpoint_recover: a rename or removal that failed ("" none) */
     int removed;       /* nv_checkpoint_recover: temporary files removed */
-} checkpoint_recovery;
+} nv_checkpoint_recovery;
 
 /* The newest whole checkpoint a writer (nv_checkpoint_write_file) left at
  * `path`: of path, path.prev and every complete path.tmp.* (a write a
@@ -232,31 +231,31 @@ typedef struct checkpoint_recovery {
  * path.prev before a temporary). Files that do not decode are skipped;
  * none usable: -1 with the reasons path and path.prev were refused. Reads
  * only. */
-int nv_checkpoint_find_newest(const char* path, checkpoint* out, checkpoint_recovery* info, nv_error* err);
+int nv_checkpoint_find_newest(const char* path, nv_checkpoint* out, nv_checkpoint_recovery* info, nv_error* err);
 /* The same, then puts the files in order for the next write: a temporary
  * that was used takes path's place (a whole path moving to path.prev),
  * and every other path.tmp.* is removed. A failure there does not fail
  * the restore: it is in info->tidy. */
-int nv_checkpoint_recover(const char* path, checkpoint* out, checkpoint_recovery* info, nv_error* err);
+int nv_checkpoint_recover(const char* path, nv_checkpoint* out, nv_checkpoint_recovery* info, nv_error* err);
 /* Removes every path.tmp.* (a server starting a new world at path);
  * *removed (may be NULL): how many. -1 when the directory cannot be read. */
 int nv_checkpoint_remove_temporaries(const char* path, int* removed, nv_error* err);
 /* nv_checkpoint_find_newest's choice: *used (may be NULL) is
  * CHECKPOINT_USED_*; `refused` (may be NULL) gets why `path` was not used
  * ("" when it was). */
-int nv_checkpoint_read_newest(const char* path, checkpoint* out, int* used, nv_error* refused, nv_error* err);
-void nv_checkpoint_free(checkpoint* c);
+int nv_checkpoint_read_newest(const char* path, nv_checkpoint* out, int* used, nv_error* refused, nv_error* err);
+void nv_checkpoint_free(nv_checkpoint* c);
 
 /* Builds the ocean and the world the checkpoint describes on `pool` (may
  * be NULL), puts every vessel back in its slot, and restores the id
  * counter and the clock; refuses a hull whose rebuild differs from its
  * fingerprint and a result whose state hash differs from the stored one. */
-int nv_checkpoint_restore(const checkpoint* c, jobs* pool, scenario_instance* out, nv_error* err);
+int nv_checkpoint_restore(const nv_checkpoint* c, nv_jobs* pool, nv_scenario_instance* out, nv_error* err);
 
 /* CRC-32 (IEEE, reflected, as zlib's crc32()); `crc` is 0 to start, or a
  * previous result to continue. */
 uint32_t nv_checkpoint_crc32(uint32_t crc, const void* data, size_t size);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

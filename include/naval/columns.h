@@ -21,10 +21,9 @@
 #include "nv_error.h"
 #include "vecmath.h"
 #include "water.h"
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 /* One column, mesh coordinates (+y up). A built column stands for the
  * hull inside its cell: x, z are the horizontal centre of that volume (the
@@ -37,31 +36,31 @@
  * volume evenly between ymin and ymax, and where the section narrows
  * toward the keel (bilge, forefoot) matching the two moments keeps the
  * submerged volume, hence the draft, close to the hull's (docs/lod.md). */
-typedef struct columns_column {
+typedef struct nv_columns_column {
     double x, ymin, z, ymax;
     double volume;  /* m^3, >= 0 */
     double density; /* kg/m^3, > 0 */
-} columns_column;
+} nv_columns_column;
 
-typedef struct columns_set {
-    columns_column* columns;
+typedef struct nv_columns_set {
+    nv_columns_column* columns;
     uint32_t count;
     uint32_t nx, nz;       /* the grid it was built on (columns x-major: i * nz + j); 0 when imported */
     uint32_t skipped_rays; /* rays with an odd number of crossings, left out (0 for a closed mesh) */
-} columns_set;
+} nv_columns_set;
 
 #define COLUMNS_MAX_GRID 1024u    /* per axis */
 #define COLUMNS_MAX_SAMPLES 64u   /* rays per column per axis */
 #define COLUMNS_MAX_COUNT 1000000u /* columns in a file */
 
-typedef struct columns_build_options {
+typedef struct nv_columns_build_options {
     uint32_t nx, nz;   /* columns along x and along z (20, 5) */
     uint32_t samples;  /* k: k x k vertical rays per column (16) */
     double mass;       /* kg; > 0 gives every column the mean density mass / total column
                           volume (the columns then weigh the vessel's mass); 0: density 1 */
-} columns_build_options;
+} nv_columns_build_options;
 
-columns_build_options nv_columns_build_options_default(void);
+nv_columns_build_options nv_columns_build_options_default(void);
 
 /* Splits the mesh's x-z bounding box into nx x nz cells and casts k x k
  * vertical rays through each (at the centres of a k x k sub-grid): the
@@ -71,13 +70,13 @@ columns_build_options nv_columns_build_options_default(void);
  * a half-open (top-left) rule for points exactly on it. Cells the hull does
  * not cover (outside its outline, open bays between hulls) get volume 0.
  * The mesh must be closed (nv_mesh_finish). */
-int nv_columns_build(const mesh* m, const columns_build_options* opts, columns_set* out, nv_error* err);
-void nv_columns_free(columns_set* s);
+int nv_columns_build(const nv_mesh* m, const nv_columns_build_options* opts, nv_columns_set* out, nv_error* err);
+void nv_columns_free(nv_columns_set* s);
 
-double nv_columns_total_volume(const columns_set* s);
+double nv_columns_total_volume(const nv_columns_set* s);
 /* Mass sum(density x volume) and its centre (mesh coordinates, each
  * column's weight at its centre); centre is (0, 0, 0) for a weightless set. */
-void nv_columns_mass(const columns_set* s, double* mass, vec3* centre);
+void nv_columns_mass(const nv_columns_set* s, double* mass, nv_vec3* centre);
 
 /* The seed's text format:
  *     # NB_LINE_PER_DATA
@@ -88,16 +87,16 @@ void nv_columns_mass(const columns_set* s, double* mass, vec3* centre);
  * Numbers are written with 10 significant digits. Reading accepts CRLF,
  * blanks around fields, blank lines and further '#' comment lines; it
  * rejects anything else with "name:line: field: what is wrong". */
-int nv_columns_export(const columns_set* s, const char* path, nv_error* err);
-int nv_columns_import(const char* path, columns_set* out, nv_error* err);
+int nv_columns_export(const nv_columns_set* s, const char* path, nv_error* err);
+int nv_columns_import(const char* path, nv_columns_set* out, nv_error* err);
 /* The same from memory; `name` stands for the file in messages. */
-int nv_columns_parse(const char* text, size_t size, const char* name, columns_set* out, nv_error* err);
+int nv_columns_parse(const char* text, size_t size, const char* name, nv_columns_set* out, nv_error* err);
 
 /* Damping defaults (1/s), per unit of displaced water mass: see nv_columns_force. */
 #define COLUMNS_DAMPING_VERTICAL 0.5
 #define COLUMNS_DAMPING_HORIZONTAL 0.05
 
-typedef struct columns_model {
+typedef struct nv_columns_model {
     uint32_t count;     /* columns with volume > 0 (the arrays are padded to a multiple of 4) */
     float* ox;          /* column centre minus the CG, body frame */
     float* oy;
@@ -109,32 +108,32 @@ typedef struct columns_model {
     double keel;        /* lowest column bottom minus the CG's y, body frame */
     double damping_vertical;   /* 1/s (COLUMNS_DAMPING_VERTICAL) */
     double damping_horizontal; /* 1/s (COLUMNS_DAMPING_HORIZONTAL) */
-} columns_model;
+} nv_columns_model;
 
 /* Keeps the columns with volume; `cg` in mesh coordinates. Fails when no
  * column has volume, or one with volume has no height or is not finite. */
-int nv_columns_model_create(columns_model* m, const columns_set* s, vec3 cg, nv_error* err);
-void nv_columns_model_destroy(columns_model* m);
+int nv_columns_model_create(nv_columns_model* m, const nv_columns_set* s, nv_vec3 cg, nv_error* err);
+void nv_columns_model_destroy(nv_columns_model* m);
 
 /* Bytes of scratch nv_columns_force needs (8-byte aligned memory). */
-size_t nv_columns_scratch_bytes(const columns_model* m);
+size_t nv_columns_scratch_bytes(const nv_columns_model* m);
 
-typedef struct columns_pose {
-    vec3 position;         /* CG, world */
-    mat3 rotation;         /* body -> world */
-    vec3 velocity;         /* of the CG, world */
-    vec3 angular_velocity; /* world */
-    vec3 water_velocity;   /* of the water the damping acts against (e.g. the surface's
+typedef struct nv_columns_pose {
+    nv_vec3 position;         /* CG, world */
+    nv_mat3 rotation;         /* body -> world */
+    nv_vec3 velocity;         /* of the CG, world */
+    nv_vec3 angular_velocity; /* world */
+    nv_vec3 water_velocity;   /* of the water the damping acts against (e.g. the surface's
                               vertical velocity at the CG), world */
-} columns_pose;
+} nv_columns_pose;
 
-typedef struct columns_result {
-    vec3 force;              /* N, world */
-    vec3 torque;             /* N m about the CG, world */
+typedef struct nv_columns_result {
+    nv_vec3 force;              /* N, world */
+    nv_vec3 torque;             /* N m about the CG, world */
     double submerged_volume; /* m^3 */
     uint32_t wet_columns;    /* columns with a submerged fraction > 0 */
     size_t approximate;      /* water answers the surface marked approximate */
-} columns_result;
+} nv_columns_result;
 
 /* Per column i (volume V_i, height h_i, centre c_i = R o_i from the CG,
  * kept vertical in the world whatever the attitude):
@@ -153,15 +152,15 @@ typedef struct columns_result {
  * the CG, world frame; gravity is the caller's. A NaN surface height makes
  * the result NaN (never silently dry). No allocation; returns -1 only when
  * the scratch is too small or misaligned. */
-int nv_columns_force(const columns_model* m, const columns_pose* pose, const water_surface* water, double water_density,
-                     double gravity, void* scratch, size_t scratch_bytes, columns_result* out);
+int nv_columns_force(const nv_columns_model* m, const nv_columns_pose* pose, const nv_water_surface* water, double water_density,
+                     double gravity, void* scratch, size_t scratch_bytes, nv_columns_result* out);
 
 /* CG height at which the columns, held at `orientation`, carry `mass` on
  * flat water at height 0 (bisection on nv_columns_force); fails when the
  * mass is not less than the water the columns displace fully submerged. */
-int nv_columns_balance_height(const columns_model* m, double mass, double water_density, double gravity,
-                              quat orientation, double* y, nv_error* err);
+int nv_columns_balance_height(const nv_columns_model* m, double mass, double water_density, double gravity,
+                              nv_quat orientation, double* y, nv_error* err);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

@@ -17,29 +17,30 @@
 #include "nv_error.h"
 #include "vecmath.h"
 #include "water.h"
+#include "naval/nv_api.h"
 
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 #define COMPARTMENT_MAX 64           /* compartments per hull */
 #define COMPARTMENT_MIN_GAP 0.01     /* m between bulkheads, and from the hull's ends */
 
 /* How a hull type takes damage, beside its compartments' shapes. */
-typedef struct compartment_damage {
+typedef struct nv_compartment_damage {
     double pump_rate;                /* m^3/s each compartment's pump removes when pumping; 0: no pumps */
     double breach_speed;             /* m/s: a contact closing faster holes the hull; 0: contacts never do */
     double breach_area;              /* m^2, the hole such a contact makes */
-} compartment_damage;
+} nv_compartment_damage;
 
-typedef struct compartment_set {
+typedef struct nv_compartment_set {
     uint32_t count;                  /* nx * nz */
     uint32_t nx, nz;                 /* transverse bulkheads + 1, longitudinal + 1 */
     double x_bounds[COMPARTMENT_MAX + 1]; /* compartment (ix, iz) spans x_bounds[ix] .. [ix + 1] */
     double z_bounds[COMPARTMENT_MAX + 1]; /*   and z_bounds[iz] .. [iz + 1]; the hull's extent outside */
-    mesh meshes[COMPARTMENT_MAX];    /* index ix * nz + iz; closed, outward, body frame; empty where
+    nv_mesh meshes[COMPARTMENT_MAX];    /* index ix * nz + iz; closed, outward, body frame; empty where
                                         the hull does not reach (a wing cell at a narrow bow) */
     double volume[COMPARTMENT_MAX];  /* m^3 */
-    compartment_damage damage;
-} compartment_set;
+    nv_compartment_damage damage;
+} nv_compartment_set;
 
 /* Cuts the closed hull mesh (body frame) at the transverse bulkheads
  * x = bulkheads[0] < ... < bulkheads[n - 1] and the longitudinal ones
@@ -48,27 +49,27 @@ typedef struct compartment_set {
  * the hull or within COMPARTMENT_MIN_GAP of its sides, more than
  * COMPARTMENT_MAX compartments, a section that does not close into simple
  * loops. Free with nv_compartment_set_free. */
-int nv_compartment_split(const mesh* hull, const double* bulkheads, uint32_t n, const double* longitudinal, uint32_t m,
-                         compartment_set* out, nv_error* err);
+int nv_compartment_split(const nv_mesh* hull, const double* bulkheads, uint32_t n, const double* longitudinal, uint32_t m,
+                         nv_compartment_set* out, nv_error* err);
 /* The compartment whose cell holds the point (body frame), or UINT32_MAX. */
-uint32_t nv_compartment_at(const compartment_set* s, vec3 point);
-void nv_compartment_set_free(compartment_set* s);
+uint32_t nv_compartment_at(const nv_compartment_set* s, nv_vec3 point);
+void nv_compartment_set_free(nv_compartment_set* s);
 
 /* The part of a closed mesh below the horizontal plane y = level, with the
  * mesh placed by world = rotation * body + position: its volume (m^3) and
  * centroid (world). Exact for the mesh: every triangle is cut at the
  * plane and the volume summed in tetrahedra from a point on the plane, so
  * the cut's cap adds nothing. */
-double nv_compartment_volume_below(const mesh* m, const mat3* rotation, vec3 position, double level, vec3* centroid);
+double nv_compartment_volume_below(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double level, nv_vec3* centroid);
 
 /* The level (world y) at which the part below holds `volume` (clamped to
  * [0, the mesh's volume]); its centroid in *centroid (may be NULL). */
-double nv_compartment_level_for(const mesh* m, const mat3* rotation, vec3 position, double volume, vec3* centroid);
+double nv_compartment_level_for(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double volume, nv_vec3* centroid);
 /* The same starting from `hint` (the level a step before): secant steps
  * on the volume, a few cuts instead of bisection's forty; bisection when
  * they stray. */
-double nv_compartment_level_near(const mesh* m, const mat3* rotation, vec3 position, double volume, double hint,
-                                 vec3* centroid);
+double nv_compartment_level_near(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double volume, double hint,
+                                 nv_vec3* centroid);
 
 /* Flow through a hole of `area` m^2 with discharge coefficient `cd` under a
  * head `dh` m (outside level minus inside level): the orifice law
@@ -80,40 +81,40 @@ double nv_compartment_orifice_flow(double cd, double area, double gravity, doubl
 #define FLOOD_MAX_HOLES 16
 #define FLOOD_CD 0.6                 /* a sharp-edged hole's discharge coefficient */
 
-typedef struct flood_hole {
+typedef struct nv_flood_hole {
     uint32_t compartment;            /* the one that holds the point */
-    vec3 point;                      /* body frame */
+    nv_vec3 point;                      /* body frame */
     double area;                     /* m^2 */
-} flood_hole;
+} nv_flood_hole;
 
 #define FLOOD_FULL 0.99              /* of its volume: a compartment is full (reported once) */
 #define FLOOD_NOT_FULL 0.9           /*   until it drains below this again */
 
 /* One vessel's flooding: water per compartment, the holes, the pumps, and
  * what has been reported (events are given once). */
-typedef struct flood_state {
+typedef struct nv_flood_state {
     double volume[COMPARTMENT_MAX];  /* m^3 of water */
     double level[COMPARTMENT_MAX];   /* its level (world y) last step: where the next one starts looking */
-    flood_hole holes[FLOOD_MAX_HOLES];
+    nv_flood_hole holes[FLOOD_MAX_HOLES];
     uint32_t hole_count;
     uint64_t full;                   /* bit k: compartment k reported full */
     uint8_t pumping;                 /* the pumps are on */
     uint8_t sunk;                    /* reported sunk */
-} flood_state;
+} nv_flood_state;
 
 /* A hole at `point` (body frame) of `area` m^2, in the compartment whose
  * slab holds the point. Refused with the reason: a point outside every
  * compartment's mesh, a non-positive area, too many holes. */
-int nv_flood_breach(const compartment_set* cs, flood_state* fs, vec3 point, double area, nv_error* err);
+int nv_flood_breach(const nv_compartment_set* cs, nv_flood_state* fs, nv_vec3 point, double area, nv_error* err);
 
 /* The water aboard as mass: kg, and its inertia about the CG (point
  * masses at each compartment's water centroid, world axes: the water's
  * free surface keeps it from turning with the hull, so its own inertia
  * about its centroid is left out). */
-typedef struct flood_mass {
+typedef struct nv_flood_mass {
     double mass;
-    mat3 inertia;
-} flood_mass;
+    nv_mat3 inertia;
+} nv_flood_mass;
 
 /* One step of dt: water flows through each hole by the orifice law
  * between the sea outside (the surface's height above the hole) and the
@@ -125,15 +126,15 @@ typedef struct flood_mass {
  * NULL) gives the water's mass and inertia in *mass.
  * Returns the compartments that became full in this step (bits; they are
  * marked in fs->full). */
-uint64_t nv_flood_step(const compartment_set* cs, flood_state* fs, vec3 position, const mat3* rotation,
-                       const water_surface* water, double density, double gravity, double dt, vec3* force,
-                       vec3* torque, flood_mass* mass);
+uint64_t nv_flood_step(const nv_compartment_set* cs, nv_flood_state* fs, nv_vec3 position, const nv_mat3* rotation,
+                       const nv_water_surface* water, double density, double gravity, double dt, nv_vec3* force,
+                       nv_vec3* torque, nv_flood_mass* mass);
 /* A hole in compartment k at `point` (body frame) without the test that
  * the point is on the hull (a contact's point lies a little off it). */
-int nv_flood_hole(const compartment_set* cs, flood_state* fs, uint32_t k, vec3 point, double area, nv_error* err);
+int nv_flood_add_hole(const nv_compartment_set* cs, nv_flood_state* fs, uint32_t k, nv_vec3 point, double area, nv_error* err);
 /* The water aboard, m^3. */
-double nv_flood_total(const flood_state* fs);
+double nv_flood_total(const nv_flood_state* fs);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

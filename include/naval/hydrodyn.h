@@ -16,10 +16,9 @@
 
 #include "nv_error.h"
 #include "vecmath.h"
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 enum {
     HYDRODYN_VISCOUS = 1u << 0,       /* ITTC-1957 friction along the tangential flow */
@@ -32,7 +31,7 @@ enum {
     HYDRODYN_ALL = (1u << 7) - 1,
 };
 
-typedef struct hydrodyn_coeffs {
+typedef struct nv_hydrodyn_coeffs {
     uint32_t forces;             /* HYDRODYN_* bits switched on */
     double water_density;        /* kg/m^3, set by the world (1025) */
     double viscosity;            /* kinematic, m^2/s (1.19e-6: sea water at 15 C) */
@@ -52,48 +51,48 @@ typedef struct hydrodyn_coeffs {
     double air_drag;             /* C_air (0.8) */
     double damping_linear[2];    /* area damping: F = -m r_s (c1 + c2 |v|) v; c1 1/s, c2 1/m */
     double damping_angular[2];   /* tau = -I r_s (c1 + c2 |w|) w; c1 1/s, c2 dimensionless */
-    vec3 added_mass;             /* fraction of the mass along body x (surge), y (heave), z (sway) */
-    vec3 added_inertia;          /* fraction of the inertia about body x (roll), y (yaw), z (pitch) */
-} hydrodyn_coeffs;
+    nv_vec3 added_mass;             /* fraction of the mass along body x (surge), y (heave), z (sway) */
+    nv_vec3 added_inertia;          /* fraction of the inertia about body x (roll), y (yaw), z (pitch) */
+} nv_hydrodyn_coeffs;
 
-hydrodyn_coeffs nv_hydrodyn_coeffs_default(void);
+nv_hydrodyn_coeffs nv_hydrodyn_coeffs_default(void);
 /* Every force off: pure hydrostatics (the default of a bare hull type). */
-hydrodyn_coeffs nv_hydrodyn_coeffs_none(void);
+nv_hydrodyn_coeffs nv_hydrodyn_coeffs_none(void);
 /* 0 when usable; else -1 and a message naming the bad coefficient. */
-int nv_hydrodyn_coeffs_validate(const hydrodyn_coeffs* c, nv_error* err);
+int nv_hydrodyn_coeffs_validate(const nv_hydrodyn_coeffs* c, nv_error* err);
 
 /* ITTC-1957 friction coefficient at Reynolds number rn (clamped to rn_min). */
 double nv_hydrodyn_ittc_cf(double rn, double rn_min);
 
 /* A hull type's coefficients made ready for the per-triangle pass. */
-typedef struct hydrodyn_model {
-    hydrodyn_coeffs c;
+typedef struct nv_hydrodyn_model {
+    nv_hydrodyn_coeffs c;
     double length; /* reference length for Rn, m */
-} hydrodyn_model;
+} nv_hydrodyn_model;
 
-void nv_hydrodyn_model_init(hydrodyn_model* m, const hydrodyn_coeffs* c, double hull_length);
+void nv_hydrodyn_model_init(nv_hydrodyn_model* m, const nv_hydrodyn_coeffs* c, double hull_length);
 
 /* One vessel's motion for a step, in its body frame: what every piece's
  * force needs. Built once per vessel (or block) by nv_hydrodyn_frame_init. */
-typedef struct hydrodyn_frame {
-    const hydrodyn_model* model;
-    vec3 velocity;         /* of the CG relative to the water, body frame */
-    vec3 angular_velocity; /* body frame */
-    vec3 air_velocity;     /* of the CG relative to the air (minus the wind), body frame */
+typedef struct nv_hydrodyn_frame {
+    const nv_hydrodyn_model* model;
+    nv_vec3 velocity;         /* of the CG relative to the water, body frame */
+    nv_vec3 angular_velocity; /* body frame */
+    nv_vec3 air_velocity;     /* of the CG relative to the air (minus the wind), body frame */
     double half_rho_cf;    /* 1/2 rho (C_F + C_r): C_F for this step's Reynolds number */
     double inv_ref_speed;  /* 1 / v_r */
     double half_rho_air_c; /* 1/2 rho_air C_air */
     double slam_scale;     /* m (2 / S_total) / dt: the stopping force per unit area and velocity */
     double inv_dt;
     double inv_gamma_max;
-} hydrodyn_frame;
+} nv_hydrodyn_frame;
 
 /* velocity / angular_velocity / wind in the world frame; `rotation` is the
  * body's; water_vertical is the surface's vertical velocity at the vessel. */
-void nv_hydrodyn_frame_init(hydrodyn_frame* f, const hydrodyn_model* m, const mat3* rotation, vec3 velocity,
-                            vec3 angular_velocity, double water_vertical, vec3 wind, double mass, double total_area,
+void nv_hydrodyn_frame_init(nv_hydrodyn_frame* f, const nv_hydrodyn_model* m, const nv_mat3* rotation, nv_vec3 velocity,
+                            nv_vec3 angular_velocity, double water_vertical, nv_vec3 wind, double mass, double total_area,
                             double dt);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

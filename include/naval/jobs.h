@@ -14,31 +14,30 @@
 #include <stdint.h>
 
 #include "nv_error.h"
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 /* Threads per pool, the caller included. */
 #define JOBS_MAX_THREADS 64u
 
-typedef struct jobs jobs; /* opaque */
+typedef struct nv_jobs nv_jobs; /* opaque */
 
 /* Work on the indices [begin, end). worker is in [0, nv_jobs_thread_count()):
  * 0 is the thread that called nv_jobs_parallel_for, and no two threads run with
  * the same worker index at the same time, so it can index per-worker scratch
  * memory without synchronisation. */
-typedef void jobs_range_fn(void* ctx, uint32_t begin, uint32_t end, uint32_t worker);
+typedef void nv_jobs_range_fn(void* ctx, uint32_t begin, uint32_t end, uint32_t worker);
 
-typedef struct jobs_config {
+typedef struct nv_jobs_config {
     uint32_t threads;  /* total threads including the caller, 1..JOBS_MAX_THREADS */
     uint32_t spin_ns;  /* how long an idle thread polls for work (workers) or for
                           completion (caller) before sleeping; 0 sleeps at once */
-} jobs_config;
+} nv_jobs_config;
 
 /* threads as given, spin_ns at the default (JOBS_DEFAULT_SPIN_NS). */
 #define JOBS_DEFAULT_SPIN_NS 50000u
-jobs_config nv_jobs_config_default(uint32_t threads);
+nv_jobs_config nv_jobs_config_default(uint32_t threads);
 
 /* What the machine offers this process (libuv's available parallelism),
  * clamped to [1, JOBS_MAX_THREADS]: a reasonable default for threads. */
@@ -46,13 +45,13 @@ uint32_t nv_jobs_hardware_threads(void);
 
 /* threads = total threads including the caller (1..JOBS_MAX_THREADS); with 1
  * no thread is started and every call runs inline on the caller. */
-int nv_jobs_create(jobs** out, uint32_t threads, nv_error* err);
-int nv_jobs_create_ex(jobs** out, const jobs_config* cfg, nv_error* err);
+int nv_jobs_create(nv_jobs** out, uint32_t threads, nv_error* err);
+int nv_jobs_create_ex(nv_jobs** out, const nv_jobs_config* cfg, nv_error* err);
 
 /* Wakes and joins the workers. Safe on NULL. Not while a parallel_for runs. */
-void nv_jobs_destroy(jobs* j);
+void nv_jobs_destroy(nv_jobs* j);
 
-uint32_t nv_jobs_thread_count(const jobs* j);
+uint32_t nv_jobs_thread_count(const nv_jobs* j);
 
 /* Runs fn over [0, count) in chunks of at least min_grain indices (0 counts
  * as 1) and returns when every chunk has finished; the caller claims chunks
@@ -65,8 +64,8 @@ uint32_t nv_jobs_thread_count(const jobs* j);
  *
  * Not reentrant: one parallel_for at a time per pool, never from inside a
  * callback (asserted in debug builds). Different pools are independent. */
-void nv_jobs_parallel_for(jobs* j, uint32_t count, uint32_t min_grain, jobs_range_fn* fn, void* ctx);
+void nv_jobs_parallel_for(nv_jobs* j, uint32_t count, uint32_t min_grain, nv_jobs_range_fn* fn, void* ctx);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

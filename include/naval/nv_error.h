@@ -8,14 +8,10 @@
 #define NAVAL_NV_ERROR_H
 
 #include <stdarg.h>
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 #define NV_ERROR_MAX 512
 
@@ -63,10 +59,7 @@ void nv_error_clear(nv_error* err);
 /* "invalid", "not found", ...: the code in words ("?" for none). */
 const char* nv_code_name(nv_code code);
 
-#ifdef __cplusplus
-}
-#endif
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

@@ -31,10 +31,9 @@
 #include "nv_error.h"
 #include "ocean_spectrum.h"
 #include "water.h"
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 #define OCEAN_MAX_CASCADES 4
 #define OCEAN_MAX_RESOLUTION 2048
@@ -49,9 +48,9 @@
 /* size 0: cascade 0's tile holds this many peak wavelengths (2 pi g / w_p^2). */
 #define OCEAN_AUTO_SIZE_WAVELENGTHS 16.0
 
-typedef struct ocean_params {
-    spectrum_type spectrum;    /* JONSWAP */
-    spreading_type spreading;  /* AUTO: cos^2 for Phillips, Mitsuyasu otherwise */
+typedef struct nv_ocean_params {
+    nv_spectrum_type spectrum;    /* JONSWAP */
+    nv_spreading_type spreading;  /* AUTO: cos^2 for Phillips, Mitsuyasu otherwise */
     double gravity;            /* 9.81 m/s^2 */
     double wind_speed;         /* m/s at 10 m (U10) for every spectrum, >= 0 (10) */
     double wind_direction;     /* degrees about +y from +x toward -z (0), as headings; waves travel downwind */
@@ -86,12 +85,12 @@ typedef struct ocean_params {
                                   bilinearly: ~10x cheaper per point, the same order of
                                   error as the bilinear fields. One cascade only (the
                                   tile must be periodic). (0) */
-} ocean_params;
+} nv_ocean_params;
 
-typedef struct ocean ocean;
+typedef struct nv_ocean nv_ocean;
 
 /* The fields of one cascade's grid, interleaved in pairs (see nv_ocean_field). */
-typedef enum ocean_field_id {
+typedef enum nv_ocean_field_id {
     OCEAN_FIELD_HEIGHT = 0,
     OCEAN_FIELD_VELOCITY_Y, /* dh/dt at the label (the surface particle's), m/s */
     OCEAN_FIELD_DISP_X,     /* lambda Dx */
@@ -103,21 +102,21 @@ typedef enum ocean_field_id {
     OCEAN_FIELD_DXZ,        /* d(lambda Dx)/dz0 = d(lambda Dz)/dx0 */
     OCEAN_FIELD_JACOBIAN,   /* (1 + Dxx)(1 + Dzz) - Dxz^2 */
     OCEAN_FIELD_COUNT
-} ocean_field_id;
+} nv_ocean_field_id;
 
 /* Element (ix, iz) of a field is at data[OCEAN_FIELD_STRIDE * (iz * nx + ix)]. */
 #define OCEAN_FIELD_STRIDE 2
 
 /* Everything at one label x0 (summed over cascades). */
-typedef struct ocean_point {
+typedef struct nv_ocean_point {
     float height, velocity_y;
     float disp_x, disp_z;
     float slope_x, slope_z;
     float dxx, dzz, dxz;
     float jacobian;
-} ocean_point;
+} nv_ocean_point;
 
-typedef struct ocean_stats {
+typedef struct nv_ocean_stats {
     double hs_measured;    /* 4 sqrt(sum over cascades of the grid height variance) */
     double hs_spectrum;    /* 4 sqrt(m0) of the continuous (scaled) spectrum */
     double hs_grid;        /* 4 sqrt(expected variance of the modes the grids hold) */
@@ -126,22 +125,22 @@ typedef struct ocean_stats {
     double min_height;
     double mean_height;
     double fold_fraction;  /* fraction of those labels with J < 0 */
-} ocean_stats;
+} nv_ocean_stats;
 
-ocean_params nv_ocean_params_default(void);
+nv_ocean_params nv_ocean_params_default(void);
 /* 0 when usable; else -1 and a message naming the bad parameter. */
-int nv_ocean_params_validate(const ocean_params* p, nv_error* err);
+int nv_ocean_params_validate(const nv_ocean_params* p, nv_error* err);
 
 /* Builds the spectrum, the random amplitudes and the FFTW plans
  * (FFTW_ESTIMATE: reproducible). The ocean is at time 0 on return. */
-ocean* nv_ocean_create(const ocean_params* p, nv_error* err);
-void nv_ocean_destroy(ocean* o);
+nv_ocean* nv_ocean_create(const nv_ocean_params* p, nv_error* err);
+void nv_ocean_destroy(nv_ocean* o);
 
 /* The water-surface interface (a pointer to the ocean's first member). */
-const water_surface* nv_ocean_surface(const ocean* o);
+const nv_water_surface* nv_ocean_surface(const nv_ocean* o);
 
 /* Advances every cascade to `time` (s; any double: reduced modulo T). */
-void nv_ocean_update(ocean* o, double time);
+void nv_ocean_update(nv_ocean* o, double time);
 
 /* The same update split into jobs. Per update:
  *   1. nv_ocean_update_begin(o, time)                  once, serial, cheap
@@ -159,12 +158,12 @@ void nv_ocean_update(ocean* o, double time);
  * so the result is bit-identical to nv_ocean_update whatever the split and the
  * thread count. Jobs use up to ~64 KiB of stack. */
 #define OCEAN_PAIR_COUNT 5
-void nv_ocean_update_begin(ocean* o, double time);
-void nv_ocean_update_columns(ocean* o, int cascade, int col_begin, int col_end);
-void nv_ocean_transform_pair_rows(ocean* o, int cascade, int pair, int row_begin, int row_end);
-void nv_ocean_update_surface_rows(ocean* o, int row_begin, int row_end);
+void nv_ocean_update_begin(nv_ocean* o, double time);
+void nv_ocean_update_columns(nv_ocean* o, int cascade, int col_begin, int col_end);
+void nv_ocean_transform_pair_rows(nv_ocean* o, int cascade, int pair, int row_begin, int row_end);
+void nv_ocean_update_surface_rows(nv_ocean* o, int row_begin, int row_end);
 /* Whether the update has stage 4 (params.surface_grid). */
-int nv_ocean_has_surface_grid(const ocean* o);
+int nv_ocean_has_surface_grid(const nv_ocean* o);
 
 /* Choppy-surface query (also reachable as nv_ocean_surface(o)->sample): heights
  * from the resampled grid when surface_grid is set (normals from its
@@ -183,33 +182,33 @@ int nv_ocean_has_surface_grid(const ocean* o);
  * the best iterate's height and the plain height-field normal. Four points
  * go at a time (SSE2), lane by lane the same arithmetic as one point alone:
  * a point's answer does not depend on its batch. Only reads the ocean. */
-size_t nv_ocean_sample(const ocean* o, const water_query* query);
+size_t nv_ocean_sample(const nv_ocean* o, const nv_water_query* query);
 /* The inversion above whatever surface_grid says (tests, the grid's build). */
-size_t nv_ocean_sample_exact(const ocean* o, const water_query* query);
+size_t nv_ocean_sample_exact(const nv_ocean* o, const nv_water_query* query);
 /* Fields at labels x0 (no inversion), summed over cascades. */
-void nv_ocean_sample_labels(const ocean* o, size_t count, const double* x0, const double* z0, ocean_point* out);
+void nv_ocean_sample_labels(const nv_ocean* o, size_t count, const double* x0, const double* z0, nv_ocean_point* out);
 
 /* Statistics of the current state (allocates nothing; O(nx nz cascades)). */
-void nv_ocean_measure(const ocean* o, ocean_stats* stats);
+void nv_ocean_measure(const nv_ocean* o, nv_ocean_stats* stats);
 
 /* Introspection (tests, tools, renderers). */
-const ocean_params* nv_ocean_get_params(const ocean* o); /* after Beaufort and size resolution */
-const spectrum_model* nv_ocean_get_model(const ocean* o);
-int nv_ocean_cascade_count(const ocean* o);
-double nv_ocean_cascade_size(const ocean* o, int cascade);
-void nv_ocean_cascade_band(const ocean* o, int cascade, double* k_lo, double* k_hi);
-void nv_ocean_resolution(const ocean* o, int* nx, int* nz);
-double nv_ocean_time(const ocean* o);
+const nv_ocean_params* nv_ocean_get_params(const nv_ocean* o); /* after Beaufort and size resolution */
+const nv_spectrum_model* nv_ocean_get_model(const nv_ocean* o);
+int nv_ocean_cascade_count(const nv_ocean* o);
+double nv_ocean_cascade_size(const nv_ocean* o, int cascade);
+void nv_ocean_cascade_band(const nv_ocean* o, int cascade, double* k_lo, double* k_hi);
+void nv_ocean_resolution(const nv_ocean* o, int* nx, int* nz);
+double nv_ocean_time(const nv_ocean* o);
 /* Grid of one field of one cascade (stride OCEAN_FIELD_STRIDE floats). */
-const float* nv_ocean_field(const ocean* o, int cascade, ocean_field_id field);
+const float* nv_ocean_field(const nv_ocean* o, int cascade, nv_ocean_field_id field);
 /* Initial amplitude h0(k) (complex) of wave (n, m), -N/2 <= n, m < N/2, as
  * the update uses it (0 outside the cascade's band). */
-void nv_ocean_initial_amplitude(const ocean* o, int cascade, int n, int m, double out[2]);
+void nv_ocean_initial_amplitude(const nv_ocean* o, int cascade, int n, int m, double out[2]);
 /* Quantised angular frequency of wave (n, m): an integer multiple of 2 pi / T. */
-double nv_ocean_wave_omega(const ocean* o, int cascade, int n, int m);
+double nv_ocean_wave_omega(const nv_ocean* o, int cascade, int n, int m);
 /* h~(k, t) of wave (n, m) at the current time, computed exactly as the update does. */
-void nv_ocean_evolved_amplitude(const ocean* o, int cascade, int n, int m, float out[2]);
+void nv_ocean_evolved_amplitude(const nv_ocean* o, int cascade, int n, int m, float out[2]);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

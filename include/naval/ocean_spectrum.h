@@ -13,30 +13,29 @@
 #define NAVAL_OCEAN_SPECTRUM_H
 
 #include <stdint.h>
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
-typedef enum spectrum_type {
+typedef enum nv_spectrum_type {
     SPECTRUM_PHILLIPS = 0,          /* Tessendorf's; alpha/2 k^-3 exp(-1/(k L)^2) in k */
     SPECTRUM_PIERSON_MOSKOWITZ = 1, /* fully developed sea; U10 given, U19.5 = 1.075 U10 inside */
     SPECTRUM_JONSWAP = 2,           /* fetch-limited (fetch, gamma), capped at the fully developed sea */
     SPECTRUM_TMA = 3                /* JONSWAP times Kitaigorodskii's depth factor */
-} spectrum_type;
+} nv_spectrum_type;
 
-typedef enum spreading_type {
+typedef enum nv_spreading_type {
     SPREADING_AUTO = 0,          /* COS2 for Phillips, MITSUYASU otherwise */
     SPREADING_COS2 = 1,          /* Tessendorf's |k^ . w^|^2, normalised: cos^2(theta) / pi */
     SPREADING_MITSUYASU = 2,     /* cos-2s with Hasselmann's s(omega), plus swell */
     SPREADING_DONELAN_BANNER = 3 /* beta / (2 tanh(beta pi)) sech^2(beta theta) */
-} spreading_type;
+} nv_spreading_type;
 
 /* Fill the inputs, then call nv_spectrum_model_prepare to derive the rest. */
-typedef struct spectrum_model {
+typedef struct nv_spectrum_model {
     /* inputs */
-    spectrum_type type;
-    spreading_type spreading;
+    nv_spectrum_type type;
+    nv_spreading_type spreading;
     double gravity;    /* m/s^2, > 0 */
     double wind_speed; /* m/s at 10 m (U10) for every spectrum, >= 0; 0 gives a flat sea */
     double fetch;      /* m, > 0 (JONSWAP, TMA) */
@@ -50,7 +49,7 @@ typedef struct spectrum_model {
     double alpha;      /* Phillips / PM / JONSWAP energy scale */
     double omega_p;    /* peak of the deep-water formula (rad/s); 0 when flat */
     double phillips_l; /* Phillips' largest wave, U^2 / g */
-} spectrum_model;
+} nv_spectrum_model;
 
 /* Pierson and Moskowitz's wind was measured at 19.5 m; the project's wind
  * is U10 everywhere. The log profile's ratio (Holthuijsen 2007, "Waves in
@@ -68,7 +67,7 @@ typedef struct spectrum_model {
  * (0.877 g / U19.5, i.e. the fetch is capped at nv_spectrum_fully_developed_fetch)
  * and the energy m0 never above PM's (alpha is lowered to PM's m0 when the
  * peak enhancement would overshoot it). */
-void nv_spectrum_model_prepare(spectrum_model* m);
+void nv_spectrum_model_prepare(nv_spectrum_model* m);
 
 /* The fetch (m) past which the JONSWAP peak stops moving: where Hasselmann's
  * w_p reaches Pierson-Moskowitz's (g F / U10^2 = 19,600). 0 without wind. */
@@ -83,22 +82,22 @@ double nv_spectrum_dispersion(double k, double depth, double gravity);
 double nv_spectrum_dispersion_derivative(double k, double depth, double gravity);
 
 /* Omnidirectional frequency spectrum S(omega) (m^2 s), including scale. */
-double nv_spectrum_omega_density(const spectrum_model* m, double omega);
+double nv_spectrum_omega_density(const nv_spectrum_model* m, double omega);
 /* Omnidirectional wavenumber spectrum S(k) = S(omega(k)) d omega / d k (m^3). */
-double nv_spectrum_k_density(const spectrum_model* m, double k);
+double nv_spectrum_k_density(const nv_spectrum_model* m, double k);
 /* Directional spreading D(omega, theta), theta from the wind direction;
  * integrates to 1 over theta in [-pi, pi]. */
-double nv_spectrum_spreading(const spectrum_model* m, double omega, double theta);
+double nv_spectrum_spreading(const nv_spectrum_model* m, double omega, double theta);
 /* 2D density S(kx, kz) = S(k) D(omega(k), theta) / k (m^4); theta is the
  * angle of k measured from the wind direction wind_dir (radians). */
-double nv_spectrum_density_2d(const spectrum_model* m, double kx, double kz, double wind_dir);
+double nv_spectrum_density_2d(const nv_spectrum_model* m, double kx, double kz, double wind_dir);
 
 /* m0 = integral of S(k) dk (the height variance, m^2); Hs = 4 sqrt(m0). */
-double nv_spectrum_m0(const spectrum_model* m);
+double nv_spectrum_m0(const nv_spectrum_model* m);
 /* m0 restricted to k_lo <= k < k_hi. */
-double nv_spectrum_m0_band(const spectrum_model* m, double k_lo, double k_hi);
+double nv_spectrum_m0_band(const nv_spectrum_model* m, double k_lo, double k_hi);
 /* Peak of S(omega) (rad/s), found numerically (TMA moves it); 0 when flat. */
-double nv_spectrum_peak_omega(const spectrum_model* m);
+double nv_spectrum_peak_omega(const nv_spectrum_model* m);
 
 /* Mitsuyasu's normalisation Q(s) = Gamma(s+1) / (2 sqrt(pi) Gamma(s+1/2)),
  * so that Q(s) |cos(theta/2)|^(2s) integrates to 1 over [-pi, pi]. */
@@ -119,6 +118,6 @@ uint64_t nv_spectrum_hash64(uint64_t x);
  * thread count or the grid size. */
 void nv_spectrum_gaussian_pair(uint64_t seed, int cascade, int n, int m, double out[2]);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

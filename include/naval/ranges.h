@@ -23,12 +23,10 @@
 #include <stddef.h>
 
 #include "nv_error.h"
+#include "naval/nv_api.h"
 
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 typedef enum nv_range_id {
     /* The ocean (ocean_params; scenario "ocean"; naval-ocean). */
@@ -168,10 +166,7 @@ int nv_range_why(nv_range_id id, double v, char* out, size_t n);
  * row's name when NULL). */
 int nv_range_check(nv_range_id id, double v, const char* key, nv_error* err);
 
-#ifdef __cplusplus
-}
-#endif
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

@@ -81,49 +81,48 @@
 #include "terrain.h"
 #include "vessel_type.h"
 #include "world.h"
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 #define SCENARIO_MAX_VESSELS 1000000u
 #define SCENARIO_PATH_MAX 1024
 
-typedef struct scenario_hull {
+typedef struct nv_scenario_hull {
     char name[WORLD_NAME_MAX];
     char source[SCENARIO_PATH_MAX]; /* builtin:NAME[:TRIS] or a mesh path (resolved) */
-    mesh_options mesh;
-    mass_spec mass;
+    nv_mesh_options mesh;
+    nv_mass_spec mass;
     bool has_dynamics;              /* false: the world's default (pure hydrostatics, no actuators) */
-    vessel_dynamics dynamics;
+    nv_vessel_dynamics dynamics;
     uint32_t columns_nx, columns_nz; /* a column model built from the hull (nv_world_build_type_columns); 0: none */
-    vessel_compartments compartments; /* watertight bulkheads (vessel types' "compartments"); none: no breaches */
-} scenario_hull;
+    nv_vessel_compartments compartments; /* watertight bulkheads (vessel types' "compartments"); none: no breaches */
+} nv_scenario_hull;
 
-typedef struct scenario_vessel {
+typedef struct nv_scenario_vessel {
     uint32_t hull;          /* index into hulls */
     double x, y, z;
     bool afloat;            /* y is found, not given */
     double heading_deg;     /* about +y, from +x toward -z (right-handed) */
-    vec3 velocity;
-    vec3 angular_velocity;
+    nv_vec3 velocity;
+    nv_vec3 angular_velocity;
     bool has_controls;
     double throttle, rudder; /* [-1, 1] */
-} scenario_vessel;
+} nv_scenario_vessel;
 
-typedef struct scenario_terrain {
+typedef struct nv_scenario_terrain {
     char source[SCENARIO_PATH_MAX]; /* "builtin:NAME" or a PNG path (resolved); "" for none */
-    terrain_spec spec;              /* where a PNG lies and its elevations */
-} scenario_terrain;
+    nv_terrain_spec spec;              /* where a PNG lies and its elevations */
+} nv_scenario_terrain;
 
 /* A static structure: a closed mesh file, or a box [-L/2, L/2] x [0, H] x
  * [-W/2, W/2] (source ""), placed with its origin at (x, y, z) and turned
  * heading_deg about +y (world.h, nv_world_add_structure). */
-typedef struct scenario_structure {
+typedef struct nv_scenario_structure {
     char source[SCENARIO_PATH_MAX]; /* a mesh path (resolved), or "" for the box */
     double box[3];                  /* length (x), height (y), width (z), m */
     double x, y, z, heading_deg;
-} scenario_structure;
+} nv_scenario_structure;
 
 #define SCENARIO_MAX_STRUCTURES 4096u
 
@@ -131,68 +130,68 @@ typedef struct scenario_structure {
  * at T s a hole of A m^2 at the point (body frame, about the CG) in the
  * vessel with that id (the scenario's vessels get 0, 1, 2 ... in order,
  * fleets after the vessels); the runner applies them (nv_world_breach). */
-typedef struct scenario_event {
+typedef struct nv_scenario_event {
     double time;
     uint32_t vessel;
-    vec3 point;
+    nv_vec3 point;
     double area;
-} scenario_event;
+} nv_scenario_event;
 
-typedef struct scenario {
-    world_config world;
-    scenario_terrain terrain;
-    scenario_structure* structures;
+typedef struct nv_scenario {
+    nv_world_config world;
+    nv_scenario_terrain terrain;
+    nv_scenario_structure* structures;
     uint32_t structure_count;
-    world_contact_params contacts;
+    nv_world_contact_params contacts;
     bool has_ocean;
-    ocean_params ocean;
-    vec3 wind;              /* top-level "wind" (flat water); with an ocean, the ocean's */
-    scenario_hull* hulls;
+    nv_ocean_params ocean;
+    nv_vec3 wind;              /* top-level "wind" (flat water); with an ocean, the ocean's */
+    nv_scenario_hull* hulls;
     uint32_t hull_count;
-    scenario_vessel* vessels;
+    nv_scenario_vessel* vessels;
     uint32_t vessel_count;
     uint32_t vessel_capacity;
-    scenario_event* events;  /* in time order */
+    nv_scenario_event* events;  /* in time order */
     uint32_t event_count;
-} scenario;
+} nv_scenario;
 
 /* Parses JSON text; `name` prefixes messages, `base_dir` resolves relative
  * mesh paths (NULL: as given). */
-int nv_scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, scenario* out,
+int nv_scenario_parse(const char* text, size_t length, const char* name, const char* base_dir, nv_scenario* out,
                       nv_error* err);
-int nv_scenario_load_file(const char* path, scenario* out, nv_error* err);
-void nv_scenario_free(scenario* s);
+int nv_scenario_load_file(const char* path, nv_scenario* out, nv_error* err);
+void nv_scenario_free(nv_scenario* s);
 
 /* Appends a square grid of `count` vessels of hull type `type` around (x, z) =
  * origin, `spacing` apart, afloat, headings drawn from `seed`, moving ahead
  * at `speed` m/s. */
-int nv_scenario_add_fleet(scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
+int nv_scenario_add_fleet(nv_scenario* s, uint32_t type, uint32_t count, double spacing, const double origin[2],
                           double speed, uint64_t seed, nv_error* err);
 
 /* The wind over the water, world frame, m/s: the ocean's when there is one
  * (its Beaufort number's wind when it gives one), else the top-level one. */
-vec3 nv_scenario_wind(const scenario* s);
+nv_vec3 nv_scenario_wind(const nv_scenario* s);
 
 /* A scenario made real: the ocean (NULL for flat water) and the world on it,
  * with every type's dynamics, the wind and the vessels' controls set. */
-typedef struct scenario_instance {
-    world* world;
-    ocean* ocean;
-    terrain* terrain; /* NULL without one */
-} scenario_instance;
+typedef struct nv_scenario_instance {
+    nv_world* world;
+    nv_ocean* ocean;
+    nv_terrain* terrain; /* NULL without one */
+} nv_scenario_instance;
 
 /* The scenario's terrain, loaded (*out NULL when it names none); errors
  * name the key ("terrain.heightmap") and the file. */
-int nv_scenario_load_terrain(const scenario_terrain* t, terrain** out, nv_error* err);
+int nv_scenario_load_terrain(const nv_scenario_terrain* t, nv_terrain** out, nv_error* err);
 /* A terrain named on its own (a server setting): "none", "builtin:NAME",
  * or a JSON file holding what a scenario's "terrain" key holds (its
  * heightmap relative to that file). Checked as a scenario's is. */
-int nv_scenario_terrain_from_spec(const char* spec, scenario_terrain* out, nv_error* err);
+int nv_scenario_terrain_from_spec(const char* spec, nv_scenario_terrain* out, nv_error* err);
 /* A structure's closed mesh (its file, or its box); errors name the file. */
-int nv_scenario_load_structure(const scenario_structure* s, mesh* out, nv_error* err);
+int nv_scenario_load_structure(const nv_scenario_structure* s, nv_mesh* out, nv_error* err);
 
-int nv_scenario_instantiate(const scenario* s, jobs* pool, scenario_instance* out, nv_error* err);
-void nv_scenario_instance_destroy(scenario_instance* inst);
+int nv_scenario_instantiate(const nv_scenario* s, nv_jobs* pool, nv_scenario_instance* out, nv_error* err);
+void nv_scenario_instance_destroy(nv_scenario_instance* inst);
 
 /* Vessels whose hulls overlap at the start (nv_world_find_overlaps on the
  * instance made from `s`; vessels[i] is vessel id i): `warn` (may be NULL)
@@ -201,9 +200,9 @@ void nv_scenario_instance_destroy(scenario_instance* inst);
  * A warning, not an error: boats moored alongside or a collision staged
  * in contact are meant, and the contacts push the hulls apart in the
  * first steps. Returns the pairs (0 also when out of memory). */
-uint32_t nv_scenario_check_overlaps(const scenario* s, const scenario_instance* inst,
+uint32_t nv_scenario_check_overlaps(const nv_scenario* s, const nv_scenario_instance* inst,
                                     void (*warn)(void* ctx, const char* message), void* ctx);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

@@ -7,9 +7,9 @@
 #ifndef NAVAL_SIMD_H
 #define NAVAL_SIMD_H
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+#include "naval/nv_api.h"
+
+NV_API_BEGIN
 
 enum {
     SIMD_SSE2,   /* every x86-64 CPU */
@@ -29,6 +29,6 @@ const char* nv_simd_name(int level);
 /* "sse2", "avx2" or "avx512" to its level; -1 for anything else. */
 int nv_simd_level_of(const char* name);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

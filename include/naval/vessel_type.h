@@ -70,70 +70,69 @@
 #include "mesh.h"
 #include "compartment.h"
 #include "nv_error.h"
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 #define VESSEL_TYPE_NAME_MAX 48
 #define VESSEL_TYPE_PATH_MAX 1024
 
 /* How a hull type moves beyond its mesh and mass: its force coefficients
  * and its actuators. */
-typedef struct vessel_dynamics {
-    hydrodyn_coeffs coeffs;
-    actuator_set actuators;
-} vessel_dynamics;
+typedef struct nv_vessel_dynamics {
+    nv_hydrodyn_coeffs coeffs;
+    nv_actuator_set actuators;
+} nv_vessel_dynamics;
 
 /* Watertight bulkheads (naval/compartment.h), mesh coordinates: planes
  * x = bulkheads[i] across the hull, z = longitudinal[i] along it (wing
  * compartments); none: one compartment. With them, how the type takes
  * damage: its pumps and what a collision does (compartment_damage). */
-typedef struct vessel_compartments {
+typedef struct nv_vessel_compartments {
     uint32_t bulkhead_count, longitudinal_count;
     double bulkheads[COMPARTMENT_MAX];
     double longitudinal[COMPARTMENT_MAX];
-    compartment_damage damage;
-} vessel_compartments;
+    nv_compartment_damage damage;
+} nv_vessel_compartments;
 
-typedef struct vessel_type {
+typedef struct nv_vessel_type {
     char name[VESSEL_TYPE_NAME_MAX];
     char hull[VESSEL_TYPE_PATH_MAX]; /* builtin:NAME[:TRIS] or a mesh path (resolved against the file) */
-    mesh_options mesh;
-    mass_spec mass;
-    vessel_dynamics dynamics;
-    vessel_compartments compartments;
-} vessel_type;
+    nv_mesh_options mesh;
+    nv_mass_spec mass;
+    nv_vessel_dynamics dynamics;
+    nv_vessel_compartments compartments;
+} nv_vessel_type;
 
 /* A type with the defaults: hull unset, default mass spec and mesh options,
  * nv_hydrodyn_coeffs_default(), no actuators, default control rates. */
-void nv_vessel_type_init(vessel_type* t);
+void nv_vessel_type_init(nv_vessel_type* t);
 
 /* Parses a vessel-type file's JSON text. `name` prefixes messages (the file
  * name); `base_dir` resolves a relative hull path (NULL: as given). */
-int nv_vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, vessel_type* out,
+int nv_vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, nv_vessel_type* out,
                          nv_error* err);
-int nv_vessel_type_load_file(const char* path, vessel_type* out, nv_error* err);
+int nv_vessel_type_load_file(const char* path, nv_vessel_type* out, nv_error* err);
 
 /* The built-in types by name; an unknown name is an error listing them. */
-int nv_vessel_type_builtin(const char* name, vessel_type* out, nv_error* err);
+int nv_vessel_type_builtin(const char* name, nv_vessel_type* out, nv_error* err);
 int nv_vessel_type_builtin_count(void);
 const char* nv_vessel_type_builtin_name(int index);
 
 /* "builtin:NAME" gives a built-in type, anything else is a file path. */
-int nv_vessel_type_from_spec(const char* spec, vessel_type* out, nv_error* err);
+int nv_vessel_type_from_spec(const char* spec, nv_vessel_type* out, nv_error* err);
 
 /* The type's compartments: its hull (mesh coordinates, as loaded) cut at
  * its bulkheads, moved to the body frame about `cg` (the hull type's CG,
  * mesh coordinates). A bad definition is refused naming the type and the
  * plane ("patrol: compartments: bulkhead 5 at 30 m is outside the hull
  * ..."). */
-int nv_vessel_type_compartments(const vessel_type* t, const mesh* hull, vec3 cg, compartment_set* out, nv_error* err);
+int nv_vessel_type_compartments(const nv_vessel_type* t, const nv_mesh* hull, nv_vec3 cg, nv_compartment_set* out, nv_error* err);
 
 /* The type's hull as a mesh (built-in or loaded from its file). */
-int nv_vessel_type_load_mesh(const vessel_type* t, mesh* out, nv_error* err);
+int nv_vessel_type_load_mesh(const nv_vessel_type* t, nv_mesh* out, nv_error* err);
 /* The same from a hull spec ("builtin:NAME[:TRIS]" or a mesh path). */
-int nv_vessel_type_load_hull(const char* hull, const mesh_options* opts, mesh* out, nv_error* err);
+int nv_vessel_type_load_hull(const char* hull, const nv_mesh_options* opts, nv_mesh* out, nv_error* err);
 
 /* For other JSON readers (scenario.c) that hold a vessel type inline: reads
  * the object `obj` at key path `path` (see json_util.h). With
@@ -143,8 +142,8 @@ enum { VESSEL_TYPE_HULL_ENTRY = 1u << 0 };
 struct json_ctx;
 struct cJSON;
 int nv_vessel_type_parse_object(const struct json_ctx* c, const struct cJSON* obj, const char* path, unsigned flags,
-                                vessel_type* out);
+                                nv_vessel_type* out);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

@@ -10,48 +10,47 @@
 #define NAVAL_WATER_H
 
 #include <stddef.h>
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
-typedef struct water_query {
+typedef struct nv_water_query {
     size_t count;
     const double* x;          /* world x of each point */
     const double* z;          /* world z of each point */
     float* height;            /* out: surface height y at (x, z); required */
     float* normal;            /* out, optional: 3 floats per point, unit, +y up */
     float* vertical_velocity; /* out, optional: d(height)/dt, m/s */
-} water_query;
+} nv_water_query;
 
-typedef struct water_surface water_surface;
-struct water_surface {
+typedef struct nv_water_surface nv_water_surface;
+struct nv_water_surface {
     /* Fills the query's outputs. Returns how many points got an approximate
      * answer (an ocean's folds, say); 0 when every answer is exact. */
-    size_t (*sample)(const water_surface* self, const water_query* query);
+    size_t (*sample)(const nv_water_surface* self, const nv_water_query* query);
     /* Optional (NULL: use `sample`): heights at (x0 + dx[i], z0 + dz[i]) for
      * points given as float offsets from one double origin, as a hull's
      * vertices are. Lets a surface do the per-point work in float. */
-    size_t (*sample_near)(const water_surface* self, double x0, double z0, size_t count, const float* dx,
+    size_t (*sample_near)(const nv_water_surface* self, double x0, double z0, size_t count, const float* dx,
                           const float* dz, float* height);
 };
 
-static inline size_t water_sample(const water_surface* surface, const water_query* query) {
+static inline size_t water_sample(const nv_water_surface* surface, const nv_water_query* query) {
     return surface->sample(surface, query);
 }
 
 /* Still water at a fixed level. */
-typedef struct water_flat {
-    water_surface base;
+typedef struct nv_water_flat {
+    nv_water_surface base;
     double level;
-} water_flat;
+} nv_water_flat;
 
-void nv_water_flat_init(water_flat* w, double level);
+void nv_water_flat_init(nv_water_flat* w, double level);
 
 /* One travelling sine wave, h = A sin(k (x cos d + z sin d) - omega t + phase),
  * with deep-water dispersion omega^2 = g k. */
-typedef struct water_sine {
-    water_surface base;
+typedef struct nv_water_sine {
+    nv_water_surface base;
     double amplitude;   /* m */
     double wavelength;  /* m */
     double direction;   /* radians about +y from +x toward -z, as headings */
@@ -59,12 +58,12 @@ typedef struct water_sine {
     double wavenumber;  /* k = 2 pi / wavelength */
     double omega;       /* rad/s */
     double time;        /* s; the state queries answer for */
-} water_sine;
+} nv_water_sine;
 
 /* Returns -1 unless amplitude >= 0 and wavelength > 0 (finite). */
-int nv_water_sine_init(water_sine* w, double amplitude, double wavelength, double direction, double gravity);
-void nv_water_sine_set_time(water_sine* w, double time);
+int nv_water_sine_init(nv_water_sine* w, double amplitude, double wavelength, double direction, double gravity);
+void nv_water_sine_set_time(nv_water_sine* w, double time);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif

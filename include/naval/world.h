@@ -35,10 +35,9 @@
 #include "vecmath.h"
 #include "vessel_type.h"
 #include "water.h"
+#include "naval/nv_api.h"
 
-/* Exported: core is built with -fvisibility=hidden, so what this header
- * does not declare stays inside the library. */
-#pragma GCC visibility push(default)
+NV_API_BEGIN
 
 #define WORLD_MAX_HULL_TYPES 1024u
 #define WORLD_MAX_VESSELS (1u << 24)
@@ -54,11 +53,11 @@ enum {
 /* How a vessel meets the water (its level of detail): Kerner's
  * per-triangle model, Zephyr columns (its type must have them), or a
  * floater that follows the surface with no rigid-body forces. */
-typedef enum world_model {
+typedef enum nv_world_model {
     WORLD_MODEL_MESH = 0,
     WORLD_MODEL_COLUMNS = 1,
     WORLD_MODEL_FLOATER = 2,
-} world_model;
+} nv_world_model;
 
 /* Automatic levels of detail: a vessel within `mesh_within` metres
  * (horizontal) of the nearest player vessel gets the mesh model, within
@@ -66,16 +65,16 @@ typedef enum world_model {
  * floater. A vessel moves to a cheaper model only once it is `hysteresis`
  * (a fraction) beyond the threshold, so it does not flap on the border.
  * Players always get the mesh. */
-typedef struct world_lod {
+typedef struct nv_world_lod {
     int enabled;
     double mesh_within;    /* m (300) */
     double columns_within; /* m (1500) */
     double hysteresis;     /* (0.1) */
-} world_lod;
+} nv_world_lod;
 
-world_lod nv_world_lod_default(void);
+nv_world_lod nv_world_lod_default(void);
 
-typedef struct world_config {
+typedef struct nv_world_config {
     double tick_hz;          /* fixed step rate, Hz */
     double water_density;    /* kg/m^3 */
     double gravity;          /* m/s^2 */
@@ -85,38 +84,38 @@ typedef struct world_config {
     uint32_t triangle_block; /* triangles per triangle-pass block */
     double sunk_removal_depth; /* m: a sunk vessel whose CG passes this depth below the still water
                                   is removed (WORLD_DAMAGE_REMOVED); 0: never */
-} world_config;
+} nv_world_config;
 
-world_config nv_world_config_default(void);
+nv_world_config nv_world_config_default(void);
 
 /* The water the world floats on. `update` (may be NULL) advances it to a
  * time before each step's passes and may use the job pool; `surface` is only
  * read during the passes. */
-typedef struct world_water {
-    const water_surface* surface;
-    void (*update)(void* ctx, double time, jobs* pool);
+typedef struct nv_world_water {
+    const nv_water_surface* surface;
+    void (*update)(void* ctx, double time, nv_jobs* pool);
     void* ctx;
-} world_water;
+} nv_world_water;
 
-typedef struct world_vessel_state {
+typedef struct nv_world_vessel_state {
     uint32_t id;
     uint32_t type;
     uint32_t flags;
-    vec3 position;          /* CG, world */
-    quat orientation;
-    vec3 velocity;
-    vec3 angular_velocity;
-    vec3 force;             /* last step: water and air forces, world, N (no gravity) */
-    vec3 torque;            /* last step: about the CG, N m */
+    nv_vec3 position;          /* CG, world */
+    nv_quat orientation;
+    nv_vec3 velocity;
+    nv_vec3 angular_velocity;
+    nv_vec3 force;             /* last step: water and air forces, world, N (no gravity) */
+    nv_vec3 torque;            /* last step: about the CG, N m */
     double submerged_area;  /* last step, m^2 */
     double throttle, rudder;             /* commanded, [-1, 1] */
     double throttle_actual, rudder_actual; /* after the type's rate limits */
-    world_model model;
+    nv_world_model model;
     uint32_t contact_points; /* last step: hull points pressed on the ground, and vessels touched */
     double penetration;      /* last step: the deepest of them below the ground, or into a vessel, m */
-} world_vessel_state;
+} nv_world_vessel_state;
 
-typedef struct world_timing {
+typedef struct nv_world_timing {
     /* Wall time of each pass; step_ms is all of them. lod_ms: the choice
      * of models and cutting the blocks again (after spawns too). */
     double lod_ms, water_ms, vertex_ms, triangle_ms, integrate_ms, step_ms;
@@ -127,60 +126,60 @@ typedef struct world_timing {
      * per-triangle work, summed over the workers (a small hull runs both
      * in one job, so the wall times above cannot split them). */
     double vertex_cpu_ms, triangle_cpu_ms;
-} world_timing;
+} nv_world_timing;
 
-typedef struct world world;
+typedef struct nv_world nv_world;
 
 /* `pool` is borrowed (NULL runs everything on the caller's thread). */
-int nv_world_create(world** out, const world_config* cfg, jobs* pool, nv_error* err);
-void nv_world_destroy(world* w);
+int nv_world_create(nv_world** out, const nv_world_config* cfg, nv_jobs* pool, nv_error* err);
+void nv_world_destroy(nv_world* w);
 /* Default: flat water at height 0. The surface must outlive the world. */
-void nv_world_set_water(world* w, const world_water* water);
+void nv_world_set_water(nv_world* w, const nv_world_water* water);
 
-int nv_world_add_hull_type(world* w, const char* name, const mesh* m, const mass_spec* spec, uint32_t* type_out,
+int nv_world_add_hull_type(nv_world* w, const char* name, const nv_mesh* m, const nv_mass_spec* spec, uint32_t* type_out,
                            nv_error* err);
-uint32_t nv_world_hull_type_count(const world* w);
-const hull* nv_world_hull_type(const world* w, uint32_t type);
-const char* nv_world_hull_type_name(const world* w, uint32_t type);
+uint32_t nv_world_hull_type_count(const nv_world* w);
+const nv_hull* nv_world_hull_type(const nv_world* w, uint32_t type);
+const char* nv_world_hull_type_name(const nv_world* w, uint32_t type);
 /* Index of the type with that name, or -1. */
-int nv_world_find_hull_type(const world* w, const char* name);
+int nv_world_find_hull_type(const nv_world* w, const char* name);
 
 /* A hull type's forces and actuators (default: pure hydrostatics, no
  * actuators). Between steps only; vessels of the type keep their state. */
-int nv_world_set_type_dynamics(world* w, uint32_t type, const vessel_dynamics* d, nv_error* err);
-const vessel_dynamics* nv_world_type_dynamics(const world* w, uint32_t type);
+int nv_world_set_type_dynamics(nv_world* w, uint32_t type, const nv_vessel_dynamics* d, nv_error* err);
+const nv_vessel_dynamics* nv_world_type_dynamics(const nv_world* w, uint32_t type);
 /* A hull type's watertight compartments (naval/compartment.h, body frame
  * about the CG, e.g. from nv_vessel_type_compartments): the world takes
  * *cs over (it is left empty). Between steps, before any breach. */
-int nv_world_set_type_compartments(world* w, uint32_t type, compartment_set* cs, nv_error* err);
+int nv_world_set_type_compartments(nv_world* w, uint32_t type, nv_compartment_set* cs, nv_error* err);
 /* The type's compartments, or NULL. */
-const compartment_set* nv_world_type_compartments(const world* w, uint32_t type);
+const nv_compartment_set* nv_world_type_compartments(const nv_world* w, uint32_t type);
 /* A hole of `area` m^2 at `point` (body frame about the CG) in vessel id's
  * hull: from the next step water flows through it by the orifice law into
  * the compartment that holds the point (nv_flood_step, on mesh and column
  * models). Refused with the reason: no such vessel, a type without
  * compartments, a point not on or in the hull, a bad area, too many holes. */
-int nv_world_breach(world* w, uint32_t id, vec3 point, double area, nv_error* err);
+int nv_world_breach(nv_world* w, uint32_t id, nv_vec3 point, double area, nv_error* err);
 /* The vessel's flooding (zeroed when it has none); -1 when no such vessel. */
-int nv_world_flooding(const world* w, uint32_t id, flood_state* out);
+int nv_world_flooding(const nv_world* w, uint32_t id, nv_flood_state* out);
 /* The vessel's flooding without a copy (NULL: none, or no such vessel);
  * valid until the world next changes. */
-const flood_state* nv_world_flood_of(const world* w, uint32_t id);
+const nv_flood_state* nv_world_flood_of(const nv_world* w, uint32_t id);
 /* The damaged vessels' ids in slot order, at most cap of them; returns how
  * many there are. */
-uint32_t nv_world_damaged_ids(const world* w, uint32_t* ids, uint32_t cap);
+uint32_t nv_world_damaged_ids(const nv_world* w, uint32_t* ids, uint32_t cap);
 /* How many vessels have been breached (or had their pumps set). */
-uint32_t nv_world_breached_count(const world* w);
+uint32_t nv_world_breached_count(const nv_world* w);
 /* Switches vessel id's pumps (the type's compartment_damage.pump_rate from
  * each compartment) on or off. Refused for a type without compartments. */
-int nv_world_set_pumps(world* w, uint32_t id, int on, nv_error* err);
+int nv_world_set_pumps(nv_world* w, uint32_t id, int on, nv_error* err);
 /* Sets world_config.sunk_removal_depth (world.sunk_removal_depth of
  * naval/ranges.h). Between steps. */
-int nv_world_set_sunk_removal_depth(world* w, double depth, nv_error* err);
+int nv_world_set_sunk_removal_depth(nv_world* w, double depth, nv_error* err);
 /* Heeled past 90 degrees about the body's own x axis (a hull standing on
  * its bow or stern, trimmed 60 degrees or more, has not capsized):
  * nv_statics_capsized, the one definition. */
-int nv_world_capsized(quat orientation);
+int nv_world_capsized(nv_quat orientation);
 
 /* What damage did, in order: the breaches applied before the step
  * (nv_world_breach, in call order), then the holes its contacts made (a
@@ -190,45 +189,45 @@ int nv_world_capsized(quat orientation);
  * vessel whose hull is wholly under the still water: its highest vertex
  * below y = 0), removed (sunk past sunk_removal_depth: the
  * vessel is gone after the step). */
-typedef enum world_damage_kind {
+typedef enum nv_world_damage_kind {
     WORLD_DAMAGE_BREACH = 0,
     WORLD_DAMAGE_FULL,
     WORLD_DAMAGE_CAPSIZED,
     WORLD_DAMAGE_SUNK,
     WORLD_DAMAGE_REMOVED,
-} world_damage_kind;
-typedef struct world_damage_event {
+} nv_world_damage_kind;
+typedef struct nv_world_damage_event {
     uint64_t tick;        /* the step's tick (nv_world_tick after it) */
     uint32_t id;          /* the vessel */
     uint32_t kind;        /* world_damage_kind */
     uint32_t compartment; /* breach, full: which one; else UINT32_MAX */
     double area;          /* breach: the hole, m^2 */
-    vec3 point;           /* breach: where, body frame about the CG */
-} world_damage_event;
+    nv_vec3 point;           /* breach: where, body frame about the CG */
+} nv_world_damage_event;
 /* The last step's damage events; valid until the next step. */
-const world_damage_event* nv_world_damage_events(const world* w, uint32_t* count);
+const nv_world_damage_event* nv_world_damage_events(const nv_world* w, uint32_t* count);
 /* Gives a hull type the column model (columns in mesh coordinates, see
  * core/columns.h), so its vessels can use WORLD_MODEL_COLUMNS. Between
  * steps. */
-struct columns_set;
-int nv_world_set_type_columns(world* w, uint32_t type, const struct columns_set* columns, nv_error* err);
+struct nv_columns_set;
+int nv_world_set_type_columns(nv_world* w, uint32_t type, const struct nv_columns_set* columns, nv_error* err);
 /* Builds the columns from the type's own hull (nx x nz columns, their
  * density from the type's mass) and sets them. */
-int nv_world_build_type_columns(world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err);
+int nv_world_build_type_columns(nv_world* w, uint32_t type, uint32_t nx, uint32_t nz, nv_error* err);
 /* Between steps: the vessel keeps its pose and velocities across a switch. */
-int nv_world_set_vessel_model(world* w, uint32_t id, world_model model, nv_error* err);
-int nv_world_set_player(world* w, uint32_t id, int player, nv_error* err);
+int nv_world_set_vessel_model(nv_world* w, uint32_t id, nv_world_model model, nv_error* err);
+int nv_world_set_player(nv_world* w, uint32_t id, int player, nv_error* err);
 /* NULL turns automatic levels of detail off (vessels keep their models). */
-void nv_world_set_lod(world* w, const world_lod* lod);
+void nv_world_set_lod(nv_world* w, const nv_world_lod* lod);
 
 /* Wind over the water, world frame, m/s (air drag). Default: still air. */
-void nv_world_set_wind(world* w, vec3 wind);
+void nv_world_set_wind(nv_world* w, nv_vec3 wind);
 
 /* Contacts with the ground: hull vertices below (or about to pass below)
  * the terrain are held on it by soft constraints with Coulomb friction,
  * and where the ground rises above the water there is no water (the
  * vertex pass sees the higher of the two surfaces). See docs/contacts.md. */
-typedef struct world_contact_params {
+typedef struct nv_world_contact_params {
     int enabled;            /* 0: no contacts at all (1) */
     double ground_friction; /* Coulomb coefficient, hull on the ground (0.5: steel on sand) */
     double vessel_friction; /* hull on hull (0.3: wet steel) */
@@ -236,15 +235,15 @@ typedef struct world_contact_params {
     double hertz;           /* the overlap spring; 0: tick_hz / 4, at most 30 (0) */
     double damping_ratio;   /* of that spring (10: no bounce) */
     double push_speed;      /* m/s, the fastest an overlap is pushed out (2) */
-} world_contact_params;
+} nv_world_contact_params;
 
-world_contact_params nv_world_contacts_default(void);
+nv_world_contact_params nv_world_contacts_default(void);
 /* Refuses (EINVAL, naming the field) a negative or non-finite value. */
-int nv_world_set_contacts(world* w, const world_contact_params* params, nv_error* err);
-world_contact_params nv_world_get_contacts(const world* w);
+int nv_world_set_contacts(nv_world* w, const nv_world_contact_params* params, nv_error* err);
+nv_world_contact_params nv_world_get_contacts(const nv_world* w);
 /* The ground, borrowed: it must outlive the world (NULL: open deep sea). */
-void nv_world_set_terrain(world* w, const terrain* t);
-const terrain* nv_world_get_terrain(const world* w);
+void nv_world_set_terrain(nv_world* w, const nv_terrain* t);
+const nv_terrain* nv_world_get_terrain(const nv_world* w);
 
 #define WORLD_CONTACT_GROUND UINT32_MAX /* id_b of a contact with the ground or a structure */
 
@@ -253,29 +252,29 @@ const terrain* nv_world_get_terrain(const world* w);
  * radians about +y. Vessels collide with its convex hull: give a
  * non-convex one as several. Between steps; *index is its number (events'
  * `structure` - 1). */
-int nv_world_add_structure(world* w, const mesh* m, vec3 position, double heading, uint32_t* index, nv_error* err);
-uint32_t nv_world_structure_count(const world* w);
+int nv_world_add_structure(nv_world* w, const nv_mesh* m, nv_vec3 position, double heading, uint32_t* index, nv_error* err);
+uint32_t nv_world_structure_count(const nv_world* w);
 /* FNV-1a of structure k's convex hull and pose (0 when there is none): a
  * restore tells whether it rebuilt the same structure. */
-uint64_t nv_world_structure_fingerprint(const world* w, uint32_t k);
+uint64_t nv_world_structure_fingerprint(const nv_world* w, uint32_t k);
 
 /* A contact that began in the last step: a vessel that was not touching
  * the ground, or a pair of vessels that were not touching each other, in
  * the step before. */
-typedef struct world_contact_event {
+typedef struct nv_world_contact_event {
     uint64_t tick;        /* the step's tick (nv_world_tick after it) */
     uint32_t id_a;        /* a vessel */
     uint32_t id_b;        /* the other, or WORLD_CONTACT_GROUND */
-    vec3 point;           /* world, the impulse-weighted mean of the points, m */
-    vec3 normal;          /* unit, the way a is pushed */
+    nv_vec3 point;           /* world, the impulse-weighted mean of the points, m */
+    nv_vec3 normal;          /* unit, the way a is pushed */
     double closing_speed; /* m/s along the normal when it struck (the fastest point) */
     double impulse;       /* N s along the normals in the step */
     uint32_t structure;   /* with id_b WORLD_CONTACT_GROUND: 0 the terrain, k + 1 structure k */
-} world_contact_event;
+} nv_world_contact_event;
 
 /* The last step's new contacts: with the ground in slot order, then
  * between vessels in slot order of the pair; valid until the next step. */
-const world_contact_event* nv_world_contact_events(const world* w, uint32_t* count);
+const nv_world_contact_event* nv_world_contact_events(const nv_world* w, uint32_t* count);
 
 /* Between steps only. Ids are never reused; other vessels keep theirs. */
 /* The nearest free water for a vessel of `type` asked for at (x, z)
@@ -291,19 +290,19 @@ const world_contact_event* nv_world_contact_events(const world* w, uint32_t* cou
  * goes to *out_x, *out_z. *tried (may be NULL) gets the candidates
  * tested. None free: -1 with NV_ELIMIT, "no free water within R m of
  * (x, z) ...". Between steps. */
-int nv_world_find_free_water(const world* w, uint32_t type, double x, double z, double heading, double reach,
+int nv_world_find_free_water(const nv_world* w, uint32_t type, double x, double z, double heading, double reach,
                              double margin, double* out_x, double* out_z, uint32_t* tried, nv_error* err);
 /* Two vessels whose hulls overlap (their convex shapes, as the contacts
  * see them): ids a < b, their centres' distance and the overlap's depth. */
-typedef struct world_overlap {
+typedef struct nv_world_overlap {
     uint32_t a, b;
     double distance; /* m, CG to CG */
     double depth;    /* m: the contacts' penetration estimate (MPR), not the least */
-} world_overlap;
+} nv_world_overlap;
 /* The pairs of vessels whose hulls overlap now (bounding spheres, then
  * the shapes), sorted by ids; the first `cap` go to out, *count gets them
  * all. Between steps; -1 only out of memory. */
-int nv_world_find_overlaps(const world* w, world_overlap* out, uint32_t cap, uint32_t* count, nv_error* err);
+int nv_world_find_overlaps(const nv_world* w, nv_world_overlap* out, uint32_t cap, uint32_t* count, nv_error* err);
 /* Vessel ids are 32 bits, issued in order and never reused (they name a
  * vessel on the wire, in checkpoints and in record logs); what the world
  * keeps to find them is bounded by the live fleet, not by the ids issued.
@@ -311,62 +310,62 @@ int nv_world_find_overlaps(const world* w, world_overlap* out, uint32_t cap, uin
  * id no vessel has (never issued, or despawned; the others return -1 or
  * NULL); a spawn once all 2^32 - 1 ids have been issued fails with
  * NV_ELIMIT. */
-int nv_world_spawn(world* w, uint32_t type, vec3 position, quat orientation, uint32_t* id_out, nv_error* err);
-int nv_world_despawn(world* w, uint32_t id, nv_error* err);
-int nv_world_set_velocity(world* w, uint32_t id, vec3 velocity, vec3 angular_velocity, nv_error* err);
+int nv_world_spawn(nv_world* w, uint32_t type, nv_vec3 position, nv_quat orientation, uint32_t* id_out, nv_error* err);
+int nv_world_despawn(nv_world* w, uint32_t id, nv_error* err);
+int nv_world_set_velocity(nv_world* w, uint32_t id, nv_vec3 velocity, nv_vec3 angular_velocity, nv_error* err);
 /* Commands, applied from the next step through the type's rate limits.
  * Non-finite values are refused (nothing changes); others are clamped to
  * [-1, 1]. */
-int nv_world_set_controls(world* w, uint32_t id, double throttle, double rudder, nv_error* err);
+int nv_world_set_controls(nv_world* w, uint32_t id, double throttle, double rudder, nv_error* err);
 /* 0, or -1 (out untouched) when no vessel has that id. */
-int nv_world_vessel_get(const world* w, uint32_t id, world_vessel_state* out);
-uint32_t nv_world_vessel_count(const world* w);
+int nv_world_vessel_get(const nv_world* w, uint32_t id, nv_world_vessel_state* out);
+uint32_t nv_world_vessel_count(const nv_world* w);
 /* Id of the vessel in slot i (0 <= i < count); slot order is stable between
  * spawns and despawns. */
-uint32_t nv_world_vessel_id_at(const world* w, uint32_t slot);
+uint32_t nv_world_vessel_id_at(const nv_world* w, uint32_t slot);
 /* The vessels in slots [first, first + count) into out[0..], in slot
  * order, in one pass over the arrays, without id lookups. Returns how
  * many were written (fewer at the end of the world). */
-uint32_t nv_world_read_vessels(const world* w, uint32_t first, uint32_t count, world_vessel_state* out);
+uint32_t nv_world_read_vessels(const nv_world* w, uint32_t first, uint32_t count, nv_world_vessel_state* out);
 
 /* What a snapshot or a view sends of a vessel: a third less to read than
  * the whole state, which at 16,000 vessels is memory traffic. */
-typedef struct world_vessel_pose {
+typedef struct nv_world_vessel_pose {
     uint32_t id, type, flags;
-    world_model model;
-    vec3 position; /* CG, world */
-    quat orientation;
-    vec3 velocity;
-    vec3 angular_velocity;
-} world_vessel_pose;
+    nv_world_model model;
+    nv_vec3 position; /* CG, world */
+    nv_quat orientation;
+    nv_vec3 velocity;
+    nv_vec3 angular_velocity;
+} nv_world_vessel_pose;
 
 /* nv_world_read_vessels for poses: slots [first, first + count). */
-uint32_t nv_world_read_poses(const world* w, uint32_t first, uint32_t count, world_vessel_pose* out);
+uint32_t nv_world_read_poses(const nv_world* w, uint32_t first, uint32_t count, nv_world_vessel_pose* out);
 /* The CG height at which a vessel of the type floats upright on flat
  * water, found once when the type was added (spawns "afloat" use it).
  * Fails, naming why, for a type that sinks. */
-int nv_world_type_float_height(const world* w, uint32_t type, double* y, nv_error* err);
+int nv_world_type_float_height(const nv_world* w, uint32_t type, double* y, nv_error* err);
 
-void nv_world_step(world* w);
+void nv_world_step(nv_world* w);
 
-uint64_t nv_world_tick(const world* w);
-double nv_world_time(const world* w);
-const world_timing* nv_world_last_timing(const world* w);
+uint64_t nv_world_tick(const nv_world* w);
+double nv_world_time(const nv_world* w);
+const nv_world_timing* nv_world_last_timing(const nv_world* w);
 /* Benchmarks: time the vertex and triangle work apart (two clock reads per
  * vessel and pass). Off by default. */
-void nv_world_set_timing_detail(world* w, int on);
+void nv_world_set_timing_detail(nv_world* w, int on);
 /* FNV-1a over every vessel's id, flags and state bits, in slot order. */
-uint64_t nv_world_state_hash(const world* w);
+uint64_t nv_world_state_hash(const nv_world* w);
 /* Bytes held per vessel (state, heights, blocks, sums) and shared (hull
  * types, per-worker scratch), for the benchmark's memory figures. */
-void nv_world_memory(const world* w, size_t* per_vessel_total, size_t* shared_total);
+void nv_world_memory(const nv_world* w, size_t* per_vessel_total, size_t* shared_total);
 
 /* The id the next spawn gets (ids are never reused). */
-uint32_t nv_world_next_id(const world* w);
-const world_config* nv_world_get_config(const world* w);
-vec3 nv_world_get_wind(const world* w);
-world_lod nv_world_get_lod(const world* w);
+uint32_t nv_world_next_id(const nv_world* w);
+const nv_world_config* nv_world_get_config(const nv_world* w);
+nv_vec3 nv_world_get_wind(const nv_world* w);
+nv_world_lod nv_world_get_lod(const nv_world* w);
 
-#pragma GCC visibility pop
+NV_API_END
 
 #endif
