@@ -19,7 +19,7 @@ static void fuzz_put_u32(uint8_t* p, uint32_t v) {
 }
 
 static int fuzz_cheap_to_restore(const nv_checkpoint* c) {
-    if (c->has_ocean || c->next_id > 4096 || c->vessel_count > 64 || c->hull_count > 4) return 0;
+    if (c->has_ocean || c->vessel_count > 64 || c->hull_count > 4) return 0;
     /* the ground from a built-in or none, structures as boxes: no files */
     if (c->terrain.source[0] && strncmp(c->terrain.source, "builtin:", 8) != 0) return 0;
     if (c->structure_count > 16) return 0;

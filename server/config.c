@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <glob.h>
 #include <math.h>
 #include <nng/nng.h>
 #include <stddef.h>
@@ -599,11 +600,20 @@ int cfg_finish(cfg_server* c, nv_error* err) {
     if (c->restore_if_present && !c->restore[0])
         return nv_error_set(err, "restore_if_present needs restore (the checkpoint file to resume from)");
     /* Only absence counts: a file that is there but unreadable or corrupt
-     * is the restore's to refuse, never a reason to start a new world. */
-    char prev[CFG_PATH_MAX + 8];
+     * is the restore's to refuse, never a reason to start a new world; and
+     * a temporary file a killed writer left may hold the newest checkpoint
+     * (nv_checkpoint_find_newest), so it counts as present too. */
+    char prev[CFG_PATH_MAX + 8], temps[CFG_PATH_MAX + 16];
     snprintf(prev, sizeof prev, "%s%s", c->restore, CHECKPOINT_PREVIOUS_SUFFIX);
+    snprintf(temps, sizeof temps, "%s.tmp.*", c->restore);
     struct stat found;
-    if (c->restore[0] && c->restore_if_present && stat(c->restore, &found) != 0 && errno == ENOENT &&
+    int any_temp = 0;
+    if (c->restore[0]) {
+        glob_t left;
+        any_temp = glob(temps, GLOB_NOSORT, NULL, &left) == 0 && left.gl_pathc > 0;
+        globfree(&left);
+    }
+    if (c->restore[0] && c->restore_if_present && !any_temp && stat(c->restore, &found) != 0 && errno == ENOENT &&
         stat(prev, &found) != 0 && errno == ENOENT) {
         c->restore_absent = 1;
         c->restore[0] = '\0';

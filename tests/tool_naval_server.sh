@@ -50,6 +50,10 @@ PY
 echo "not a checkpoint" > "$tmp/bad.ckpt"
 expect 2 "no usable checkpoint" --restore "$tmp/bad.ckpt" --restore-if-present --check-config
 expect 2 "restore_if_present needs restore" --restore-if-present --check-config
+# A temporary file a killed writer left (the newest checkpoint may be in
+# it) is no first start either: the restore looks at it, here refusing it.
+echo "not a checkpoint either" > "$tmp/gone.ckpt.tmp.AbC123"
+expect 2 "no usable checkpoint" --restore "$tmp/gone.ckpt" --restore-if-present --check-config
 
 expect 2 "or at least 0.1 s" --checkpoint "$tmp/w.ckpt" --checkpoint-interval 0.01 --check-config
 expect 2 "is not a URL" --snapshot-url "tcp://127.0.0.1:7700@" --check-config
