@@ -3,7 +3,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,4 +96,212 @@ int cli_file_error(const char* prog, const char* what, const char* path, int inp
     int e = errno;
     fprintf(stderr, "%s: %s '%s': %s\n", prog, what, path, e ? strerror(e) : "failed");
     return input ? 2 : 1;
+}
+
+/* ---- The table-driven option parser ---- */
+
+int cli_usage_error(const char* prog, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(%s --help for usage)\n", prog);
+    va_end(ap);
+    return 2;
+}
+
+static int cli_matches(const cli_opt* o, const char* arg, size_t len) {
+    const char* names[3] = {o->flag, o->alias, o->deprecated};
+    for (int k = 0; k < 3; k++)
+        if (names[k] && strlen(names[k]) == len && !strncmp(names[k], arg, len)) return 1;
+    return 0;
+}
+
+static void* cli_target(const cli_opt* o, void* args) {
+    return o->ptr ? o->ptr : (char*)args + o->offset;
+}
+
+static void cli_store_int(void* dst, size_t size, uint64_t bits) {
+    switch (size) {
+    case 1: { uint8_t v = (uint8_t)bits; memcpy(dst, &v, 1); break; }
+    case 2: { uint16_t v = (uint16_t)bits; memcpy(dst, &v, 2); break; }
+    case 4: { uint32_t v = (uint32_t)bits; memcpy(dst, &v, 4); break; }
+    default: memcpy(dst, &bits, 8); break;
+    }
+}
+
+/* The field's own range for an integer of `size` bytes. */
+static void cli_int_range(const cli_opt* o, double* lo, double* hi) {
+    size_t bits = (o->size ? o->size : 4) * 8;
+    if (o->type == CLI_UINT) *lo = 0, *hi = ldexp(1.0, (int)bits) - 1.0;
+    else *lo = -ldexp(1.0, (int)bits - 1), *hi = ldexp(1.0, (int)bits - 1) - 1.0;
+    if (o->min != 0 || o->max != 0) *lo = o->min, *hi = o->max;
+}
+
+static void cli_range_words(const cli_opt* o, char* out, size_t n) {
+    if (o->type == CLI_ENUM) {
+        size_t used = (size_t)snprintf(out, n, "must be ");
+        for (size_t k = 0; o->words && o->words[k] && used < n; k++)
+            used += (size_t)snprintf(out + used, n - used, "%s%s", k ? (o->words[k + 1] ? ", " : " or ") : "",
+                                     o->words[k]);
+        return;
+    }
+    double lo, hi;
+    if (o->type == CLI_DOUBLE) lo = o->min, hi = o->max;
+    else cli_int_range(o, &lo, &hi);
+    if (o->type == CLI_DOUBLE && lo == 0 && hi == 0) snprintf(out, n, "must be a number");
+    else snprintf(out, n, "must be %s in [%.17g, %.17g]", o->type == CLI_DOUBLE ? "a number" : "a whole number", lo, hi);
+}
+
+/* 0, or -1 and why. */
+static int cli_value(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
+    void* dst = cli_target(o, args);
+    why[0] = '\0';
+    switch (o->type) {
+    case CLI_SWITCH:
+        if (o->parse) return o->parse(o, NULL, args, why, n);
+        cli_store_int(dst, o->size ? o->size : sizeof(int), 1);
+        return 0;
+    case CLI_STRING:
+        if (o->parse) return o->parse(o, text, args, why, n);
+        memcpy(dst, &text, sizeof text);
+        return 0;
+    case CLI_CUSTOM:
+        return o->parse ? o->parse(o, text, args, why, n) : -1;
+    case CLI_ENUM:
+        for (size_t k = 0; o->words && o->words[k]; k++)
+            if (!strcmp(o->words[k], text)) {
+                cli_store_int(dst, o->size ? o->size : sizeof(int), k);
+                return 0;
+            }
+        return -1;
+    case CLI_DOUBLE: {
+        double v;
+        if (cli_parse_double(text, &v)) return -1;
+        if (o->check) {
+            if (o->check(o, v, why, n)) return -1;
+        } else if ((o->min != 0 || o->max != 0) && !(v >= o->min && v <= o->max)) {
+            return -1;
+        }
+        if (o->size == sizeof(float)) {
+            float f = (float)v;
+            memcpy(dst, &f, sizeof f);
+        } else {
+            memcpy(dst, &v, sizeof v);
+        }
+        return 0;
+    }
+    case CLI_INT:
+    case CLI_UINT: {
+        double lo, hi, v;
+        uint64_t bits;
+        cli_int_range(o, &lo, &hi);
+        if (o->type == CLI_UINT) {
+            if (cli_parse_u64(text, 0, UINT64_MAX, &bits)) return -1;
+            v = (double)bits;
+        } else {
+            char* end = NULL;
+            errno = 0;
+            long long s = strtoll(text, &end, 10);
+            if (end == text || *end || errno == ERANGE || isspace((unsigned char)text[0])) return -1;
+            bits = (uint64_t)s;
+            v = (double)s;
+        }
+        if (o->check) {
+            if (o->check(o, v, why, n)) return -1;
+        } else if (!(v >= lo && v <= hi)) {
+            return -1;
+        }
+        cli_store_int(dst, o->size ? o->size : sizeof(int), bits);
+        return 0;
+    }
+    }
+    return -1;
+}
+
+static int cli_bad_value(const cli_spec* spec, const cli_opt* o, const char* name, const char* text, const char* why) {
+    const char* sep = spec->flag_sep ? spec->flag_sep : ": ";
+    if (why[0]) return cli_usage_error(spec->prog, "%s%s%s", name, sep, why);
+    if (o->bad) return cli_usage_error(spec->prog, "%s (got '%s')", o->bad, text);
+    char range[256];
+    cli_range_words(o, range, sizeof range);
+    return cli_usage_error(spec->prog, "%s%s%s (got '%s')", name, sep, range, text);
+}
+
+#define CLI_MAX_ROWS 128
+
+int cli_parse(const cli_spec* spec, int argc, char** argv, void* args) {
+    const char* known[2 * CLI_MAX_ROWS + 2];
+    size_t nknown = 0;
+    for (const cli_opt* o = spec->opts; o->flag && nknown < 2 * CLI_MAX_ROWS; o++) {
+        known[nknown++] = o->flag;
+        if (o->alias && o->alias[0] == '-' && o->alias[1] == '-') known[nknown++] = o->alias;
+    }
+    known[nknown++] = "--help";
+    known[nknown] = NULL;
+    char why[512];
+    for (int i = 1; i < argc; i++) {
+        const char* arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            cli_print_usage(spec, stdout);
+            return 0;
+        }
+        if (arg[0] != '-' || !arg[1]) {
+            if (!spec->positional) return cli_unknown_option(spec->prog, arg, known);
+            why[0] = '\0';
+            if (spec->positional(arg, args, why, sizeof why)) return cli_usage_error(spec->prog, "%s", why);
+            continue;
+        }
+        const char* eq = arg[1] == '-' ? strchr(arg, '=') : NULL;
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const cli_opt* o = spec->opts;
+        while (o->flag && !cli_matches(o, arg, len)) o++;
+        if (!o->flag) return cli_unknown_option(spec->prog, arg, known);
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), arg);
+        const char* text = NULL;
+        if (o->type == CLI_SWITCH) {
+            if (eq) return cli_usage_error(spec->prog, "%s: takes no value (got '%s')", name, eq + 1);
+        } else if (eq) {
+            text = eq + 1;
+        } else if (i + 1 < argc) {
+            text = argv[++i];
+        } else {
+            return cli_usage_error(spec->prog, "%s: missing value", name);
+        }
+        if (cli_value(o, text, args, why, sizeof why)) return cli_bad_value(spec, o, name, text ? text : "", why);
+        if (o->seen) cli_store_int((char*)args + o->seen - 1, sizeof(int), 1);
+    }
+    return CLI_RUN;
+}
+
+void cli_print_usage(const cli_spec* spec, FILE* out) {
+    fprintf(out, "usage: %s\n", spec->synopsis ? spec->synopsis : spec->prog);
+    if (spec->about) fprintf(out, "\n%s\n", spec->about);
+    fprintf(out, "\noptions:\n");
+    for (const cli_opt* o = spec->opts; o->flag; o++) {
+        char head[128];
+        int w = snprintf(head, sizeof head, "%s%s%s", o->flag, o->alias ? ", " : "", o->alias ? o->alias : "");
+        if (o->type != CLI_SWITCH && w > 0 && (size_t)w < sizeof head)
+            snprintf(head + w, sizeof head - (size_t)w, " %s", o->value_name ? o->value_name : "VALUE");
+        fprintf(out, "  %-24s", head);
+        if (strlen(head) > 24) fprintf(out, "\n  %-24s", "");
+        /* The help text, its lines indented under the first. */
+        for (const char* p = o->help ? o->help : ""; *p;) {
+            const char* nl = strchr(p, '\n');
+            size_t l = nl ? (size_t)(nl - p) : strlen(p);
+            fprintf(out, "%.*s", (int)l, p);
+            p += l;
+            if (*p) p++, fprintf(out, "\n  %-24s", "");
+        }
+        if (o->type == CLI_ENUM && o->words) {
+            fprintf(out, "%s(", o->help && o->help[0] ? " " : "");
+            for (size_t k = 0; o->words[k]; k++) fprintf(out, "%s%s", k ? ", " : "", o->words[k]);
+            fprintf(out, ")");
+        }
+        if (o->deprecated) fprintf(out, " (%s is a deprecated alias)", o->deprecated);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "  %-24s%s\n", "--help, -h", "this text");
+    if (spec->epilogue) fprintf(out, "\n%s\n", spec->epilogue);
 }

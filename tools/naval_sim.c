@@ -16,30 +16,20 @@
 #include "naval/statics.h"
 #include "naval/world.h"
 
-static const char usage[] =
-    "usage: naval-sim SCENARIO.json [options]\n"
-    "\n"
+static const char sim_about[] =
     "Runs the scenario and prints a summary per vessel: final and top speed, largest\n"
     "heel and pitch, heading change, distance, and the turning circle (least-squares\n"
     "fit to the track of its last full turn) once it has turned 360 degrees; whether it\n"
     "ended on the ground and how many contacts (with the ground or another vessel) it\n"
-    "began; for the run, the contacts begun and the deepest overlap of any vessel.\n"
-    "\n"
-    "  --steps N      steps to run (default: 60 s of simulated time)\n"
-    "  --threads K    threads, the caller included (default: all cores; results do not depend on it)\n"
-    "  --csv FILE     write the track: time,id,type,x,y,z,heading_deg,heel_deg,trim_deg,\n"
-    "                 speed,throttle,rudder (one row per vessel per written step)\n"
-    "  --every K      write every K-th step to the CSV (default 1; the first and last always)\n"
-    "  --json         the summary as one JSON object on stdout\n"
-    "  --help         this text\n"
-    "\n"
+    "began; for the run, the contacts begun and the deepest overlap of any vessel.";
+static const char sim_epilogue[] =
     "heading_deg is the bow's direction about +y, from +x toward -z, in [0, 360) (the\n"
     "scenario's heading_deg), so a turn to starboard shows as a negative heading change;\n"
     "heel is + with starboard down, in (-180, 180] (about 180 keel-up), trim + with the\n"
     "bow up, in [-90, 90]; a vessel heeled past 90 degrees at some step is capsized\n"
     "(CAPSIZED in the table, \"capsized\" in the JSON);\n"
     "speed is horizontal, m/s; throttle and rudder are the actual values after the\n"
-    "type's rate limits. Exit status: 0 ok, 2 bad arguments or scenario.\n";
+    "type's rate limits. Exit status: 0 ok, 2 bad arguments or scenario.";
 
 /* A vessel's track is kept at most this many points, thinned by halves as
  * it grows, so that memory stays bounded however long the run. */
@@ -77,50 +67,41 @@ typedef struct sim_vessel {
     double flooded_volume, final_draft, final_heel, final_trim;
 } sim_vessel;
 
-static int sim_fail(const char* what, const char* value) {
-    fprintf(stderr, "naval-sim: %s%s%s%s\n(naval-sim --help for usage)\n", what, value ? " (got '" : "",
-            value ? value : "", value ? "')" : "");
-    return 2;
+static int sim_positional(const char* arg, void* args, char* why, size_t n) {
+    sim_args* a = args;
+    if (a->scenario) {
+        snprintf(why, n, "one scenario file only (got '%s')", arg);
+        return -1;
+    }
+    a->scenario = arg;
+    return 0;
 }
+
+static const cli_opt sim_opts[] = {
+    {"--steps", .type = CLI_UINT, CLI_FIELD(sim_args, steps), CLI_SEEN(sim_args, has_steps), .min = 1, .max = 1e8,
+     .value_name = "N", .bad = "--steps must be 1..100000000", .help = "steps to run (default: 60 s of simulated time)"},
+    {"--threads", .type = CLI_UINT, CLI_FIELD(sim_args, threads), .min = 1, .max = 64, .value_name = "K",
+     .bad = "--threads must be 1..64",
+     .help = "threads, the caller included (default: all cores; results do not depend on it)"},
+    {"--csv", .type = CLI_STRING, CLI_FIELD(sim_args, csv), .value_name = "FILE",
+     .help = "write the track: time,id,type,x,y,z,heading_deg,heel_deg,trim_deg,\n"
+             "speed,throttle,rudder (one row per vessel per written step)"},
+    {"--every", .type = CLI_UINT, CLI_FIELD(sim_args, every), .min = 1, .max = 1e8, .value_name = "K",
+     .bad = "--every must be 1..100000000",
+     .help = "write every K-th step to the CSV (default 1; the first and last always)"},
+    {"--json", .type = CLI_SWITCH, CLI_FIELD(sim_args, json), .help = "the summary as one JSON object on stdout"},
+    {0}};
+
+static const cli_spec sim_spec = {"naval-sim", "naval-sim SCENARIO.json [options]", sim_about, sim_opts,
+                                  sim_positional, sim_epilogue};
 
 static int sim_parse_args(int argc, char** argv, sim_args* a) {
     memset(a, 0, sizeof *a);
     a->threads = nv_jobs_hardware_threads();
     a->every = 1;
-    for (int i = 1; i < argc; i++) {
-        const char* arg = argv[i];
-        const char* val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
-        }
-        if (!strcmp(arg, "--json")) {
-            a->json = 1;
-            continue;
-        }
-        if (arg[0] != '-') {
-            if (a->scenario) return sim_fail("one scenario file only", arg);
-            a->scenario = arg;
-            continue;
-        }
-        if (strcmp(arg, "--steps") && strcmp(arg, "--threads") && strcmp(arg, "--csv") && strcmp(arg, "--every")) {
-            static const char* const options[] = {"--steps", "--threads", "--csv", "--every", "--json", "--help", NULL};
-            return cli_unknown_option("naval-sim", arg, options);
-        }
-        if (!val) return sim_fail("missing value after", arg);
-        i++;
-        if (!strcmp(arg, "--steps")) {
-            if (cli_parse_u64(val, 1, 100000000, &a->steps)) return sim_fail("--steps must be 1..100000000", val);
-            a->has_steps = 1;
-        } else if (!strcmp(arg, "--threads")) {
-            if (cli_parse_u64(val, 1, 64, &a->threads)) return sim_fail("--threads must be 1..64", val);
-        } else if (!strcmp(arg, "--every")) {
-            if (cli_parse_u64(val, 1, 100000000, &a->every)) return sim_fail("--every must be 1..100000000", val);
-        } else {
-            a->csv = val;
-        }
-    }
-    if (!a->scenario) return sim_fail("a scenario file is required", NULL);
+    int rc = cli_parse(&sim_spec, argc, argv, a);
+    if (rc != CLI_RUN) exit(rc);
+    if (!a->scenario) return cli_usage_error("naval-sim", "a scenario file is required");
     return 0;
 }
 
