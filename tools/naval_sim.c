@@ -92,8 +92,9 @@ static const cli_opt sim_opts[] = {
     {"--json", .type = CLI_SWITCH, CLI_FIELD(sim_args, json), .help = "the summary as one JSON object on stdout"},
     {0}};
 
-static const cli_spec sim_spec = {"naval-sim", "naval-sim SCENARIO.json [options]", sim_about, sim_opts,
-                                  sim_positional, sim_epilogue};
+static const cli_spec sim_spec = {.prog = "naval-sim", .synopsis = "naval-sim SCENARIO.json [options]",
+                                  .about = sim_about, .opts = sim_opts, .positional = sim_positional,
+                                  .epilogue = sim_epilogue};
 
 static int sim_parse_args(int argc, char** argv, sim_args* a) {
     memset(a, 0, sizeof *a);
