@@ -285,7 +285,7 @@ void cli_print_usage(const cli_spec* spec, FILE* out) {
         if (o->type != CLI_SWITCH && w > 0 && (size_t)w < sizeof head)
             snprintf(head + w, sizeof head - (size_t)w, " %s", o->value_name ? o->value_name : "VALUE");
         fprintf(out, "  %-24s", head);
-        if (strlen(head) > 24) fprintf(out, "\n  %-24s", "");
+        if (strlen(head) >= 24) fprintf(out, "\n  %-24s", "");
         /* The help text, its lines indented under the first. */
         for (const char* p = o->help ? o->help : ""; *p;) {
             const char* nl = strchr(p, '\n');
@@ -294,7 +294,7 @@ void cli_print_usage(const cli_spec* spec, FILE* out) {
             p += l;
             if (*p) p++, fprintf(out, "\n  %-24s", "");
         }
-        if (o->type == CLI_ENUM && o->words) {
+        if (o->type == CLI_ENUM && o->words && !o->value_name) {
             fprintf(out, "%s(", o->help && o->help[0] ? " " : "");
             for (size_t k = 0; o->words[k]; k++) fprintf(out, "%s%s", k ? ", " : "", o->words[k]);
             fprintf(out, ")");

@@ -16,26 +16,11 @@
 #include "naval/ranges.h"
 #include "naval/statics.h"
 
-static const char usage[] =
-    "usage: naval-hull FILE|builtin:NAME[:TRIANGLES] [options]\n"
-    "\n"
+static const char hull_about[] =
     "Prints the mesh report of a hull (STL, OBJ or OFF; or a built-in: barge, ship, cube,\n"
     "skiff, patrol, freighter) and, when a mass is given, its equilibrium on flat water\n"
-    "found by simulation.\n"
-    "\n"
-    "  --up y|z          the file's up axis (default y); coordinates are reported +y up\n"
-    "  --flip            reverse an inside-out mesh instead of rejecting it\n"
-    "  --mass KG         vessel mass; enables the equilibrium\n"
-    "  --cg X,Y,Z        centre of gravity (default: the volume centroid), +y up\n"
-    "  --gyration KX,KY,KZ  radii of gyration about the CG (default: uniform solid)\n"
-    "  --rho KG/M3       water density (default 1025)\n"
-    "  --columns N,M     Zephyr columns: N along x by M along z, volumes by ray casting;\n"
-    "                    prints their volume and upright draft against the mesh's\n"
-    "  --import-columns IN.txt  columns from a file (the seed's format) instead\n"
-    "  --export-columns OUT.txt write the columns (X,Ymin,Z,Ymax,Volume,Density per line)\n"
-    "  --json            one JSON object on stdout\n"
-    "  --help            this text\n"
-    "\n"
+    "found by simulation.";
+static const char hull_epilogue[] =
     "inertia is the mesh's, as a solid of density 1 kg/m^3 about its centroid.\n"
     "bounds: the axis-aligned box of the mesh in mesh coordinates (where a vessel type's\n"
     "propellers, rudders and bulkheads are placed) and in the body frame about the CG.\n"
@@ -45,7 +30,7 @@ static const char usage[] =
     "trim in [-90, 90], + bow up. A mass too light for the hull to float on a film\n"
     "1e-4 of its extent deep is refused, with the least mass that does.\n"
     "Exit status: 0 ok, 2 bad arguments or mesh, or a mass the hull cannot float (too heavy,\n"
-    "too light).\n";
+    "too light).";
 
 typedef struct hull_args {
     const char* source;
@@ -56,6 +41,7 @@ typedef struct hull_args {
     uint32_t columns_nx, columns_nz; /* 0: no columns built */
     const char* import_columns;
     const char* export_columns;
+    int up, has_cg, has_gyration; /* as parsed: --up z; --cg, --gyration given */
 } hull_args;
 
 static int hull_arg_error(const char* fmt, const char* a, const char* b) {
@@ -65,107 +51,110 @@ static int hull_arg_error(const char* fmt, const char* a, const char* b) {
     return 2;
 }
 
-/* A value against its row of the range table (naval/ranges.h): 0, or 2
- * and "--mass must be in [0.01, 1e+09] kg (got -3)". `what` names the
- * flag (and the component of a triple). */
-static int hull_range_error(const char* what, nv_range_id id, double v) {
-    char why[256];
-    if (nv_range_why(id, v, why, sizeof why) == 0) return 0;
-    return hull_arg_error("%s %s", what, why);
+/* A value against its row of the range table (naval/ranges.h, the row's
+ * id): "--mass must be in [0.01, 1e+09] kg (got -3)". */
+static int hull_check_range(const cli_opt* o, double v, char* why, size_t n) {
+    return nv_range_why((nv_range_id)o->id, v, why, n);
 }
 
-static int hull_range_error3(const char* flag, nv_range_id id, nv_vec3 v) {
+/* "X,Y,Z" into the nv_vec3 at the row's offset, each component against the
+ * row's range: "--cg Y must be ...". */
+static int hull_parse_triple(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
+    nv_vec3 v;
+    if (cli_parse_triple(text, &v)) {
+        snprintf(why, n, "must be %s in metres (got '%s')", (const char*)o->data, text);
+        return -1;
+    }
     const double c[3] = {v.x, v.y, v.z};
     for (int k = 0; k < 3; k++) {
-        char what[32];
-        snprintf(what, sizeof what, "%s %c", flag, "XYZ"[k]);
-        if (hull_range_error(what, id, c[k])) return 2;
+        char range[200];
+        if (nv_range_why((nv_range_id)o->id, c[k], range, sizeof range)) {
+            snprintf(why, n, "%c %s", "XYZ"[k], range);
+            return -1;
+        }
     }
+    memcpy((char*)args + o->offset, &v, sizeof v);
     return 0;
 }
 
 /* "N,M": two integers 1..COLUMNS_MAX_GRID. */
-static int hull_parse_grid(const char* text, uint32_t* nx, uint32_t* nz) {
+static int hull_parse_grid(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
+    hull_args* a = args;
     const char* comma = strchr(text, ',');
-    if (!comma || comma == text || (size_t)(comma - text) >= 16) return -1;
+    uint64_t x, z;
     char first[16];
-    memcpy(first, text, (size_t)(comma - text));
-    first[comma - text] = '\0';
-    uint64_t a, b;
-    if (cli_parse_u64(first, 1, COLUMNS_MAX_GRID, &a) || cli_parse_u64(comma + 1, 1, COLUMNS_MAX_GRID, &b)) return -1;
-    *nx = (uint32_t)a;
-    *nz = (uint32_t)b;
+    int ok = comma && comma != text && (size_t)(comma - text) < sizeof first;
+    if (ok) {
+        memcpy(first, text, (size_t)(comma - text));
+        first[comma - text] = '\0';
+        ok = !cli_parse_u64(first, 1, COLUMNS_MAX_GRID, &x) && !cli_parse_u64(comma + 1, 1, COLUMNS_MAX_GRID, &z);
+    }
+    if (!ok) {
+        snprintf(why, n, "must be N,M: columns along x and along z, each 1..1024 (got '%s')", text);
+        return -1;
+    }
+    (void)o;
+    a->columns_nx = (uint32_t)x;
+    a->columns_nz = (uint32_t)z;
     return 0;
 }
+
+static int hull_positional(const char* arg, void* args, char* why, size_t n) {
+    hull_args* a = args;
+    if (a->source) {
+        snprintf(why, n, "one hull at a time (got '%s' and '%s')", a->source, arg);
+        return -1;
+    }
+    a->source = arg;
+    return 0;
+}
+
+static const char* const hull_up_words[] = {"y", "z", NULL};
+
+static const cli_opt hull_opts[] = {
+    {"--up", .type = CLI_ENUM, CLI_FIELD(hull_args, up), .words = hull_up_words, .value_name = "y|z",
+     .help = "the file's up axis (default y); coordinates are reported +y up"},
+    {"--flip", .type = CLI_SWITCH, CLI_FIELD(hull_args, mesh.flip_inside_out),
+     .help = "reverse an inside-out mesh instead of rejecting it"},
+    {"--mass", .type = CLI_DOUBLE, CLI_FIELD(hull_args, mass.mass), .check = hull_check_range,
+     .id = NV_RANGE_TYPE_MASS, .bad = "--mass must be a number of kg", .value_name = "KG", .help = "vessel mass; enables the equilibrium"},
+    {"--cg", .type = CLI_CUSTOM, CLI_FIELD(hull_args, mass.cg), CLI_SEEN(hull_args, has_cg),
+     .parse = hull_parse_triple, .id = NV_RANGE_TYPE_COORDINATE, .data = "X,Y,Z", .value_name = "X,Y,Z",
+     .help = "centre of gravity (default: the volume centroid), +y up"},
+    {"--gyration", .type = CLI_CUSTOM, CLI_FIELD(hull_args, mass.gyration), CLI_SEEN(hull_args, has_gyration),
+     .parse = hull_parse_triple, .id = NV_RANGE_TYPE_GYRATION, .data = "KX,KY,KZ", .value_name = "KX,KY,KZ",
+     .help = "radii of gyration about the CG (default: uniform solid)"},
+    {"--rho", .type = CLI_DOUBLE, CLI_FIELD(hull_args, rho), .check = hull_check_range,
+     .id = NV_RANGE_WORLD_WATER_DENSITY, .bad = "--rho must be a density in kg/m^3", .value_name = "KG/M3", .help = "water density (default 1025)"},
+    {"--columns", .type = CLI_CUSTOM, .parse = hull_parse_grid, .value_name = "N,M",
+     .help = "Zephyr columns: N along x by M along z, volumes by ray casting;\n"
+             "prints their volume and upright draft against the mesh's"},
+    {"--import-columns", .type = CLI_STRING, CLI_FIELD(hull_args, import_columns), .value_name = "IN.txt",
+     .help = "columns from a file (the seed's format) instead"},
+    {"--export-columns", .type = CLI_STRING, CLI_FIELD(hull_args, export_columns), .value_name = "OUT.txt",
+     .help = "write the columns (X,Ymin,Z,Ymax,Volume,Density per line)"},
+    {"--json", .type = CLI_SWITCH, CLI_FIELD(hull_args, json), .help = "one JSON object on stdout"},
+    {0}};
+
+static const cli_spec hull_spec = {.prog = "naval-hull",
+                                   .synopsis = "naval-hull FILE|builtin:NAME[:TRIANGLES] [options]",
+                                   .about = hull_about,
+                                   .opts = hull_opts,
+                                   .positional = hull_positional,
+                                   .epilogue = hull_epilogue,
+                                   .flag_sep = " "};
 
 static int hull_parse_args(int argc, char** argv, hull_args* a) {
     memset(a, 0, sizeof *a);
     a->mesh = nv_mesh_options_default();
     a->mass = nv_mass_spec_default();
     a->rho = 1025.0;
-    for (int i = 1; i < argc; i++) {
-        const char* arg = argv[i];
-        const char* val = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes_value = !strcmp(arg, "--up") || !strcmp(arg, "--mass") || !strcmp(arg, "--cg") ||
-                          !strcmp(arg, "--gyration") || !strcmp(arg, "--rho") || !strcmp(arg, "--columns") ||
-                          !strcmp(arg, "--import-columns") || !strcmp(arg, "--export-columns");
-        if (takes_value && !val) return hull_arg_error("%s needs a value%s", arg, "");
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
-        } else if (!strcmp(arg, "--json")) {
-            a->json = 1;
-        } else if (!strcmp(arg, "--flip")) {
-            a->mesh.flip_inside_out = true;
-        } else if (!strcmp(arg, "--up")) {
-            if (strcmp(val, "y") && strcmp(val, "z")) return hull_arg_error("--up must be y or z (got '%s')%s", val, "");
-            a->mesh.up = val[0];
-            i++;
-        } else if (!strcmp(arg, "--mass")) {
-            if (cli_parse_double(val, &a->mass.mass))
-                return hull_arg_error("--mass must be a number of kg (got '%s')%s", val, "");
-            if (hull_range_error("--mass", NV_RANGE_TYPE_MASS, a->mass.mass)) return 2;
-            i++;
-        } else if (!strcmp(arg, "--cg")) {
-            if (cli_parse_triple(val, &a->mass.cg)) return hull_arg_error("--cg must be X,Y,Z in metres (got '%s')%s", val, "");
-            if (hull_range_error3("--cg", NV_RANGE_TYPE_COORDINATE, a->mass.cg)) return 2;
-            a->mass.has_cg = true;
-            i++;
-        } else if (!strcmp(arg, "--gyration")) {
-            nv_vec3 k;
-            if (cli_parse_triple(val, &k))
-                return hull_arg_error("--gyration must be KX,KY,KZ in metres (got '%s')%s", val, "");
-            if (hull_range_error3("--gyration", NV_RANGE_TYPE_GYRATION, k)) return 2;
-            a->mass.gyration = k;
-            a->mass.has_gyration = true;
-            i++;
-        } else if (!strcmp(arg, "--rho")) {
-            if (cli_parse_double(val, &a->rho))
-                return hull_arg_error("--rho must be a density in kg/m^3 (got '%s')%s", val, "");
-            if (hull_range_error("--rho", NV_RANGE_WORLD_WATER_DENSITY, a->rho)) return 2;
-            i++;
-        } else if (!strcmp(arg, "--columns")) {
-            if (hull_parse_grid(val, &a->columns_nx, &a->columns_nz))
-                return hull_arg_error("--columns must be N,M: columns along x and along z, each 1..1024 (got '%s')%s",
-                                      val, "");
-            i++;
-        } else if (!strcmp(arg, "--import-columns")) {
-            a->import_columns = val;
-            i++;
-        } else if (!strcmp(arg, "--export-columns")) {
-            a->export_columns = val;
-            i++;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            static const char* const options[] = {"--up",      "--flip",    "--mass",           "--cg",
-                                                  "--gyration", "--rho",    "--columns",        "--import-columns",
-                                                  "--export-columns", "--json", "--help", NULL};
-            return cli_unknown_option("naval-hull", arg, options);
-        } else if (a->source) {
-            return hull_arg_error("one hull at a time (got '%s' and '%s')", a->source, arg);
-        } else {
-            a->source = arg;
-        }
-    }
+    a->up = a->mesh.up == 'z';
+    int rc = cli_parse(&hull_spec, argc, argv, a);
+    if (rc != CLI_RUN) exit(rc);
+    a->mesh.up = a->up ? 'z' : 'y';
+    a->mass.has_cg = a->has_cg;
+    a->mass.has_gyration = a->has_gyration;
     if (!a->source) return hull_arg_error("no hull given: a mesh file or builtin:NAME%s%s", "", "");
     if ((a->mass.has_cg || a->mass.has_gyration) && a->mass.mass == 0.0)
         return hull_arg_error("--cg and --gyration need --mass%s%s", "", "");
