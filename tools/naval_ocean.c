@@ -15,49 +15,15 @@
 #include "naval/ranges.h"
 #include "naval/vecmath.h"
 
-static const char usage[] =
-    "usage: naval-ocean [options]\n"
-    "\n"
+static const char ocean_about[] =
     "Builds the FFT ocean, advances it to --time and prints the field's statistics:\n"
     "hs_measured (4 std of the grid heights), hs_spectrum (4 sqrt(m0) of the spectrum),\n"
     "hs_grid (4 sqrt of the variance the grids' waves hold on average), peak_period,\n"
     "max/min height, fold_fraction, the update time per step and the cost of batched\n"
-    "choppy-surface queries.\n"
-    "\n"
-    "  --spectrum phillips|pm|jonswap|tma   (default jonswap)\n"
-    "  --spreading auto|cos2|mitsuyasu|donelan-banner   (default auto)\n"
-    "  --wind M/S          wind speed at 10 m, U10, for every spectrum (default 10)\n"
-    "  --wind-dir DEG      toward which the wind blows: about +y from +x toward -z,\n"
-    "                      as headings (default 0)\n"
-    "  --fetch M           (default 100000)\n"
-    "  --depth M           0 = deep (default 0); tma needs > 0\n"
-    "  --gamma G           JONSWAP peak enhancement (default 3.3)\n"
-    "  --swell S           0..1 (default 0)\n"
-    "  --beaufort B        sea state 0..12: sets the wind and the target Hs\n"
-    "  --hs M              target significant height; without --wind, the wind of\n"
-    "                      a fully developed sea of that height\n"
-    "  --tp S              peak period of the --hs sea (pm, jonswap, tma; default: from\n"
-    "                      the wind and fetch, at least 3.6 sqrt(Hs): Hs / Lp <= 1/20)\n"
-    "  --size M            tile of cascade 0 (default: 16 peak wavelengths)\n"
-    "  --resolution N      grid N x N, a power of two (default 256)\n"
-    "  --cascades K        1..4 (default 3)\n"
-    "  --ratio R           tile size ratio between cascades (default 5.23)\n"
-    "  --choppiness L      lambda (default 1)\n"
-    "  --seed S            (default 1)\n"
-    "  --time T            seconds (default 0)\n"
-    "  --steps N           updates timed, ending at --time (default 20)\n"
-    "  --patch-bench       also measure a per-vessel water patch (bilinear lookups in\n"
-    "                      a grid of choppy queries over the footprint) against\n"
-    "                      direct queries, for two vessels and four patch spacings\n"
-    "  --json              one JSON object on stdout\n"
-    "  --image FILE.png    shaded picture of the sea, seen from above (+x right, +z up)\n"
-    "  --image-size PX     (default 512)\n"
-    "  --image-extent M    side of the pictured square (default: the smaller of\n"
-    "                      cascade 0's tile and 300 m)\n"
-    "  --help              this text\n"
-    "\n"
+    "choppy-surface queries.";
+static const char ocean_epilogue[] =
     "Exit status: 0 ok, 1 the picture could not be written, 2 bad arguments (an --image\n"
-    "path that cannot be created included).\n";
+    "path that cannot be created included).";
 
 typedef struct ocean_args {
     nv_ocean_params p;
@@ -71,150 +37,77 @@ typedef struct ocean_args {
     double image_extent;
 } ocean_args;
 
-static int arg_error(const char* fmt, const char* a, const char* b) {
-    fprintf(stderr, "naval-ocean: ");
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, "\n(naval-ocean --help for usage)\n");
-    return 2;
-}
-
 /* The flags that set a quantity of the range table (naval/ranges.h): each
- * value is checked against its row as it is read, so a bad one exits 2
- * with the range ("--wind: must be in [0, 60] m/s (got 1e+300)"). */
-static const struct {
-    const char* flag;
-    nv_range_id range;
-} ocean_flag_ranges[] = {
-    {"--wind", NV_RANGE_OCEAN_WIND},
-    {"--wind-dir", NV_RANGE_OCEAN_WIND_DIR},
-    {"--fetch", NV_RANGE_OCEAN_FETCH},
-    {"--depth", NV_RANGE_OCEAN_DEPTH},
-    {"--gamma", NV_RANGE_OCEAN_GAMMA},
-    {"--swell", NV_RANGE_OCEAN_SWELL},
-    {"--beaufort", NV_RANGE_OCEAN_BEAUFORT},
-    {"--hs", NV_RANGE_OCEAN_HS},
-    {"--tp", NV_RANGE_OCEAN_TP},
-    {"--size", NV_RANGE_OCEAN_SIZE},
-    {"--resolution", NV_RANGE_OCEAN_RESOLUTION},
-    {"--cascades", NV_RANGE_OCEAN_CASCADES},
-    {"--ratio", NV_RANGE_OCEAN_CASCADE_RATIO},
-    {"--choppiness", NV_RANGE_OCEAN_CHOPPINESS},
-    {"--seed", NV_RANGE_WORLD_SEED},
-};
-
-/* 0 when `arg` is not such a flag or `val` is within its row; else 2 and the message. */
-static int check_flag_range(const char* arg, const char* val) {
-    for (size_t k = 0; k < sizeof ocean_flag_ranges / sizeof ocean_flag_ranges[0]; k++) {
-        if (strcmp(arg, ocean_flag_ranges[k].flag) != 0) continue;
-        double d;
-        char why[256];
-        if (cli_parse_double(val, &d) != 0) return arg_error("%s: '%s' is not a number", arg, val);
-        if (nv_range_why(ocean_flag_ranges[k].range, d, why, sizeof why)) return arg_error("%s: %s", arg, why);
-        return 0;
-    }
-    return 0;
+ * value is checked against its row (the row's id) as it is read, so a bad
+ * one exits 2 with the range ("--wind: must be in [0, 60] m/s (got 1e+300)"). */
+static int ocean_check_range(const cli_opt* o, double v, char* why, size_t n) {
+    return nv_range_why((nv_range_id)o->id, v, why, n);
 }
 
-static int parse_int(const char* text, uint64_t lo, uint64_t hi, int* out) {
-    uint64_t v;
-    if (cli_parse_u64(text, lo, hi, &v) != 0) return -1;
-    *out = (int)v;
-    return 0;
-}
+#define OCEAN_RANGED(name, t, field, range, vn, text) \
+    {name, .type = t, CLI_FIELD(ocean_args, field), .check = ocean_check_range, .id = range, .value_name = vn, \
+     .help = text}
 
+static const char* const ocean_spectra[] = {"phillips", "pm", "jonswap", "tma", NULL};
+static const char* const ocean_spreadings[] = {"auto", "cos2", "mitsuyasu", "donelan-banner", NULL};
+
+static const cli_opt ocean_opts[] = {
+    {"--spectrum", .type = CLI_ENUM, CLI_FIELD(ocean_args, p.spectrum), .words = ocean_spectra,
+     .help = "(default jonswap)"},
+    {"--spreading", .type = CLI_ENUM, CLI_FIELD(ocean_args, p.spreading), .words = ocean_spreadings,
+     .help = "(default auto)"},
+    {"--wind", .type = CLI_DOUBLE, CLI_FIELD(ocean_args, p.wind_speed), CLI_SEEN(ocean_args, wind_given),
+     .check = ocean_check_range, .id = NV_RANGE_OCEAN_WIND, .value_name = "M/S",
+     .help = "wind speed at 10 m, U10, for every spectrum (default 10)"},
+    OCEAN_RANGED("--wind-dir", CLI_DOUBLE, p.wind_direction, NV_RANGE_OCEAN_WIND_DIR, "DEG",
+                 "toward which the wind blows: about +y from +x toward -z,\nas headings (default 0)"),
+    OCEAN_RANGED("--fetch", CLI_DOUBLE, p.fetch, NV_RANGE_OCEAN_FETCH, "M", "(default 100000)"),
+    OCEAN_RANGED("--depth", CLI_DOUBLE, p.depth, NV_RANGE_OCEAN_DEPTH, "M", "0 = deep (default 0); tma needs > 0"),
+    OCEAN_RANGED("--gamma", CLI_DOUBLE, p.gamma, NV_RANGE_OCEAN_GAMMA, "G", "JONSWAP peak enhancement (default 3.3)"),
+    OCEAN_RANGED("--swell", CLI_DOUBLE, p.swell, NV_RANGE_OCEAN_SWELL, "S", "0..1 (default 0)"),
+    OCEAN_RANGED("--beaufort", CLI_INT, p.beaufort, NV_RANGE_OCEAN_BEAUFORT, "B",
+                 "sea state 0..12: sets the wind and the target Hs"),
+    OCEAN_RANGED("--hs", CLI_DOUBLE, p.hs_target, NV_RANGE_OCEAN_HS, "M",
+                 "target significant height; without --wind, the wind of\na fully developed sea of that height"),
+    OCEAN_RANGED("--tp", CLI_DOUBLE, p.tp, NV_RANGE_OCEAN_TP, "S",
+                 "peak period of the --hs sea (pm, jonswap, tma; default: from\n"
+                 "the wind and fetch, at least 3.6 sqrt(Hs): Hs / Lp <= 1/20)"),
+    OCEAN_RANGED("--size", CLI_DOUBLE, p.size, NV_RANGE_OCEAN_SIZE, "M",
+                 "tile of cascade 0 (default: 16 peak wavelengths)"),
+    OCEAN_RANGED("--resolution", CLI_INT, p.resolution, NV_RANGE_OCEAN_RESOLUTION, "N",
+                 "grid N x N, a power of two (default 256)"),
+    OCEAN_RANGED("--cascades", CLI_INT, p.cascades, NV_RANGE_OCEAN_CASCADES, "K", "1..4 (default 3)"),
+    OCEAN_RANGED("--ratio", CLI_DOUBLE, p.cascade_ratio, NV_RANGE_OCEAN_CASCADE_RATIO, "R",
+                 "tile size ratio between cascades (default 5.23)"),
+    OCEAN_RANGED("--choppiness", CLI_DOUBLE, p.choppiness, NV_RANGE_OCEAN_CHOPPINESS, "L", "lambda (default 1)"),
+    OCEAN_RANGED("--seed", CLI_UINT, p.seed, NV_RANGE_WORLD_SEED, "S", "(default 1)"),
+    {"--time", .type = CLI_DOUBLE, CLI_FIELD(ocean_args, time), .value_name = "T", .help = "seconds (default 0)"},
+    {"--steps", .type = CLI_INT, CLI_FIELD(ocean_args, steps), .min = 1, .max = 100000, .value_name = "N",
+     .help = "updates timed, ending at --time (default 20)"},
+    {"--patch-bench", .type = CLI_SWITCH, CLI_FIELD(ocean_args, patch_bench),
+     .help = "also measure a per-vessel water patch (bilinear lookups in\n"
+             "a grid of choppy queries over the footprint) against\n"
+             "direct queries, for two vessels and four patch spacings"},
+    {"--json", .type = CLI_SWITCH, CLI_FIELD(ocean_args, json), .help = "one JSON object on stdout"},
+    {"--image", .type = CLI_STRING, CLI_FIELD(ocean_args, image), .value_name = "FILE.png",
+     .help = "shaded picture of the sea, seen from above (+x right, +z up)"},
+    {"--image-size", .type = CLI_INT, CLI_FIELD(ocean_args, image_size), .min = 16, .max = 8192, .value_name = "PX",
+     .help = "(default 512)"},
+    {"--image-extent", .type = CLI_DOUBLE, CLI_FIELD(ocean_args, image_extent), .value_name = "M",
+     .help = "side of the pictured square (default: the smaller of\ncascade 0's tile and 300 m)"},
+    {0}};
+
+static const cli_spec ocean_spec = {.prog = "naval-ocean", .synopsis = "naval-ocean [options]",
+                                    .about = ocean_about, .opts = ocean_opts, .epilogue = ocean_epilogue};
+
+/* 1 after --help, 2 after a usage error, else 0. */
 static int parse_args(int argc, char** argv, ocean_args* a) {
     memset(a, 0, sizeof *a);
     a->p = nv_ocean_params_default();
     a->steps = 20;
     a->image_size = 512;
-    for (int i = 1; i < argc; i++) {
-        const char* arg = argv[i];
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(usage, stdout);
-            return 1;
-        }
-        if (!strcmp(arg, "--json")) {
-            a->json = 1;
-            continue;
-        }
-        if (!strcmp(arg, "--patch-bench")) {
-            a->patch_bench = 1;
-            continue;
-        }
-        if (strncmp(arg, "--", 2) != 0) return arg_error("unexpected argument '%s'%s", arg, "");
-        static const char* const options[] = {
-            "--spectrum", "--spreading", "--wind", "--wind-dir", "--fetch", "--depth", "--gamma", "--swell",
-            "--beaufort", "--hs", "--tp", "--size", "--resolution", "--cascades", "--ratio", "--choppiness",
-            "--seed", "--time", "--steps", "--patch-bench", "--json", "--image", "--image-size", "--image-extent",
-            "--help", NULL};
-        size_t known = 0;
-        while (options[known] && strcmp(options[known], arg)) known++;
-        if (!options[known]) return cli_unknown_option("naval-ocean", arg, options);
-        if (i + 1 >= argc) return arg_error("%s needs a value%s", arg, "");
-        const char* val = argv[++i];
-        int bad = check_flag_range(arg, val);
-        if (bad) return bad;
-        double d = 0.0;
-        int is_num = cli_parse_double(val, &d) == 0;
-        nv_ocean_params* p = &a->p;
-        if (!strcmp(arg, "--spectrum")) {
-            if (!strcmp(val, "phillips")) p->spectrum = SPECTRUM_PHILLIPS;
-            else if (!strcmp(val, "pm")) p->spectrum = SPECTRUM_PIERSON_MOSKOWITZ;
-            else if (!strcmp(val, "jonswap")) p->spectrum = SPECTRUM_JONSWAP;
-            else if (!strcmp(val, "tma")) p->spectrum = SPECTRUM_TMA;
-            else return arg_error("--spectrum: '%s' is not phillips, pm, jonswap or tma%s", val, "");
-        } else if (!strcmp(arg, "--spreading")) {
-            if (!strcmp(val, "auto")) p->spreading = SPREADING_AUTO;
-            else if (!strcmp(val, "cos2")) p->spreading = SPREADING_COS2;
-            else if (!strcmp(val, "mitsuyasu")) p->spreading = SPREADING_MITSUYASU;
-            else if (!strcmp(val, "donelan-banner")) p->spreading = SPREADING_DONELAN_BANNER;
-            else return arg_error("--spreading: '%s' is not auto, cos2, mitsuyasu or donelan-banner%s", val, "");
-        } else if (!strcmp(arg, "--resolution")) {
-            if (parse_int(val, 1, 1 << 20, &p->resolution) != 0)
-                return arg_error("--resolution: '%s' is not a positive integer%s", val, "");
-        } else if (!strcmp(arg, "--cascades")) {
-            if (parse_int(val, 0, 1000, &p->cascades) != 0)
-                return arg_error("--cascades: '%s' is not an integer%s", val, "");
-        } else if (!strcmp(arg, "--beaufort")) {
-            if (parse_int(val, 0, 1000, &p->beaufort) != 0)
-                return arg_error("--beaufort: '%s' is not an integer 0..12%s", val, "");
-        } else if (!strcmp(arg, "--steps")) {
-            if (parse_int(val, 1, 100000, &a->steps) != 0)
-                return arg_error("--steps: '%s' is not an integer in [1, 100000]%s", val, "");
-        } else if (!strcmp(arg, "--image-size")) {
-            if (parse_int(val, 16, 8192, &a->image_size) != 0)
-                return arg_error("--image-size: '%s' is not an integer in [16, 8192]%s", val, "");
-        } else if (!strcmp(arg, "--seed")) {
-            uint64_t s;
-            if (cli_parse_u64(val, 0, UINT64_MAX, &s) != 0)
-                return arg_error("--seed: '%s' is not a non-negative integer%s", val, "");
-            p->seed = s;
-        } else if (!strcmp(arg, "--image")) {
-            a->image = val;
-        } else if (!is_num) {
-            if (!strcmp(arg, "--wind") || !strcmp(arg, "--wind-dir") || !strcmp(arg, "--fetch") ||
-                !strcmp(arg, "--depth") || !strcmp(arg, "--gamma") || !strcmp(arg, "--swell") ||
-                !strcmp(arg, "--hs") || !strcmp(arg, "--tp") || !strcmp(arg, "--size") || !strcmp(arg, "--ratio") ||
-                !strcmp(arg, "--choppiness") || !strcmp(arg, "--time") || !strcmp(arg, "--image-extent"))
-                return arg_error("%s: '%s' is not a number", arg, val);
-            return cli_unknown_option("naval-ocean", arg, options);
-        } else if (!strcmp(arg, "--wind")) {
-            p->wind_speed = d;
-            a->wind_given = 1;
-        } else if (!strcmp(arg, "--wind-dir")) p->wind_direction = d;
-        else if (!strcmp(arg, "--fetch")) p->fetch = d;
-        else if (!strcmp(arg, "--depth")) p->depth = d;
-        else if (!strcmp(arg, "--gamma")) p->gamma = d;
-        else if (!strcmp(arg, "--swell")) p->swell = d;
-        else if (!strcmp(arg, "--hs")) p->hs_target = d;
-        else if (!strcmp(arg, "--tp")) p->tp = d;
-        else if (!strcmp(arg, "--size")) p->size = d;
-        else if (!strcmp(arg, "--ratio")) p->cascade_ratio = d;
-        else if (!strcmp(arg, "--choppiness")) p->choppiness = d;
-        else if (!strcmp(arg, "--time")) a->time = d;
-        else if (!strcmp(arg, "--image-extent")) a->image_extent = d;
-        else return cli_unknown_option("naval-ocean", arg, options);
-    }
+    int rc = cli_parse(&ocean_spec, argc, argv, a);
+    if (rc != CLI_RUN) return rc ? rc : 1;
     if (a->p.hs_target > 0.0 && !a->wind_given && a->p.beaufort < 0)
         a->p.wind_speed = nv_spectrum_wind_for_hs(a->p.hs_target, a->p.gravity);
     return 0;
@@ -419,7 +312,7 @@ int main(int argc, char** argv) {
     if (rc == 1) return 0; /* --help */
     if (rc != 0) return rc;
     if (!(a.image_extent >= 0.0) || a.image_extent > 1e6)
-        return arg_error("--image-extent must be in (0, 1e6] m%s%s", "", "");
+        return cli_usage_error("naval-ocean", "--image-extent must be in (0, 1e6] m");
     nv_error err;
     if (nv_ocean_params_validate(&a.p, &err) != 0) {
         fprintf(stderr, "naval-ocean: %s\n", err.message);
