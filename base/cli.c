@@ -150,7 +150,8 @@ static void cli_range_words(const cli_opt* o, char* out, size_t n) {
     if (o->type == CLI_DOUBLE) lo = o->min, hi = o->max;
     else cli_int_range(o, &lo, &hi);
     if (o->type == CLI_DOUBLE && lo == 0 && hi == 0) snprintf(out, n, "must be a number");
-    else snprintf(out, n, "must be %s in [%.17g, %.17g]", o->type == CLI_DOUBLE ? "a number" : "a whole number", lo, hi);
+    else if (o->type == CLI_DOUBLE) snprintf(out, n, "must be a number in [%.17g, %.17g]", lo, hi);
+    else snprintf(out, n, "must be a whole number in [%.0f, %.0f]", lo, hi);
 }
 
 /* 0, or -1 and why. */
@@ -282,7 +283,10 @@ void cli_print_usage(const cli_spec* spec, FILE* out) {
     for (const cli_opt* o = spec->opts; o->flag; o++) {
         char head[128];
         int w = snprintf(head, sizeof head, "%s%s%s", o->flag, o->alias ? ", " : "", o->alias ? o->alias : "");
-        if (o->type != CLI_SWITCH && w > 0 && (size_t)w < sizeof head)
+        if (o->type == CLI_ENUM && !o->value_name && o->words)
+            for (size_t k = 0; o->words[k] && w > 0 && (size_t)w < sizeof head; k++)
+                w += snprintf(head + w, sizeof head - (size_t)w, "%s%s", k ? "|" : " ", o->words[k]);
+        else if (o->type != CLI_SWITCH && w > 0 && (size_t)w < sizeof head)
             snprintf(head + w, sizeof head - (size_t)w, " %s", o->value_name ? o->value_name : "VALUE");
         fprintf(out, "  %-24s", head);
         if (strlen(head) >= 24) fprintf(out, "\n  %-24s", "");
@@ -293,11 +297,6 @@ void cli_print_usage(const cli_spec* spec, FILE* out) {
             fprintf(out, "%.*s", (int)l, p);
             p += l;
             if (*p) p++, fprintf(out, "\n  %-24s", "");
-        }
-        if (o->type == CLI_ENUM && o->words && !o->value_name) {
-            fprintf(out, "%s(", o->help && o->help[0] ? " " : "");
-            for (size_t k = 0; o->words[k]; k++) fprintf(out, "%s%s", k ? ", " : "", o->words[k]);
-            fprintf(out, ")");
         }
         if (o->deprecated) fprintf(out, " (%s is a deprecated alias)", o->deprecated);
         fprintf(out, "\n");

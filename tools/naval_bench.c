@@ -17,43 +17,6 @@
 #include "naval/simd.h"
 #include "naval/world.h"
 
-static const char usage[] =
-    "usage: naval-bench [options]\n"
-    "  --boats N              fleet size (default 1000)\n"
-    "  --hull builtin:NAME|FILE  hull of every boat (default builtin:ship)\n"
-    "  --hull-tris T          triangles of a built-in hull (default 500)\n"
-    "  --threads K            threads, the caller included (default: all cores)\n"
-    "  --steps S              timed steps (default 600); warm-up is S/10, at least 10\n"
-    "  --tick-hz H            tick rate (default 60; --hz is a deprecated alias)\n"
-    "  --ocean-resolution N   FFT grid per cascade, power of two (default 256)\n"
-    "  --cascades C           ocean cascades 1..4 (default 1)\n"
-    "  --seed S               ocean and fleet seed (default 1)\n"
-    "  --spacing M            metres between neighbours of the generated square fleet\n"
-    "                         (default 1.6 hull lengths + 2 m)\n"
-    "  --breach N             hole N of the generated fleet's vessels in the bottom (0.2 m^2; the hull\n"
-    "                         gets 5 compartments): what flooding costs\n"
-    "  --contacts on|off      contacts between vessels and with the ground (default on)\n"
-    "  --forces full|hydrostatics|compare\n"
-    "                         force model of the generated fleet (default full: drag,\n"
-    "                         slamming, air, added mass, a propeller and rudder per boat);\n"
-    "                         compare runs both, twice in turn, and prints the cost per\n"
-    "                         triangle of each (its fastest step over both rounds)\n"
-    "  --kernels sse2|avx2|avx512\n"
-    "                         widest SIMD build of the kernels to use: the force kernels\n"
-    "                         and the vertex pass's surface lookup (default: the widest\n"
-    "                         this CPU runs; every build gives the same bits)\n"
-    "  --model mesh|columns|floater\n"
-    "                         how every boat meets the water (default mesh): Kerner's\n"
-    "                         triangles, 20 x 5 Zephyr columns, or a surface follower\n"
-    "  --lod PLAYERS          automatic levels of detail: PLAYERS boats spread through the\n"
-    "                         fleet are players, the others get the mesh within 300 m of\n"
-    "                         one, 20 x 5 columns within 1500 m, a floater beyond\n"
-    "  --query exact|grid     ocean heights per vertex by inversion, or from the surface\n"
-    "                         resampled once per step (default: grid with one cascade)\n"
-    "  --scenario FILE        run this scenario (JSON) instead of the generated fleet;\n"
-    "                         --boats, --hull, --hull-tris, --tick-hz, --ocean-* and --seed are then ignored\n"
-    "  --sweep-threads        run with 1..K threads and print speed-up and efficiency\n"
-    "  --json                 one JSON object on stdout\n";
 
 enum { BENCH_FORCES_FULL, BENCH_FORCES_HYDROSTATICS, BENCH_FORCES_COMPARE };
 /* --forces compare: hydrostatics then full, this many times in turn */
@@ -92,34 +55,89 @@ typedef struct bench_result {
     double hz;
 } bench_result;
 
-static int bench_fail(const char* what, const char* value) {
-    fprintf(stderr, "naval-bench: %s (got '%s')\n(naval-bench --help for usage)\n", what, value ? value : "");
-    return 2;
+/* Flags that set a quantity of the range table (naval/ranges.h, the row's
+ * id): "--tick-hz: must be in [1, 1000] Hz (got 5000)". */
+static int bench_check_range(const cli_opt* o, double v, char* why, size_t n) {
+    return nv_range_why((nv_range_id)o->id, v, why, n);
 }
 
-/* Flags that set a quantity of the range table (naval/ranges.h): checked
- * against their rows first ("--tick-hz: must be in [1, 1000] Hz (got 5000)"). */
-static int bench_check_range(const char* arg, const char* val) {
-    static const struct {
-        const char* flag;
-        nv_range_id range;
-    } flags[] = {{"--tick-hz", NV_RANGE_WORLD_TICK_HZ},
-                 {"--hz", NV_RANGE_WORLD_TICK_HZ},
-                 {"--ocean-resolution", NV_RANGE_OCEAN_RESOLUTION},
-                 {"--cascades", NV_RANGE_OCEAN_CASCADES},
-                 {"--spacing", NV_RANGE_FLEET_SPACING},
-                 {"--seed", NV_RANGE_WORLD_SEED}};
-    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
-        if (strcmp(arg, flags[k].flag) != 0) continue;
-        double d;
-        char why[256];
-        if (cli_parse_double(val, &d)) snprintf(why, sizeof why, "is not a number (got '%.60s')", val);
-        else if (nv_range_why(flags[k].range, d, why, sizeof why) == 0) return 0;
-        fprintf(stderr, "naval-bench: %s: %s\n(naval-bench --help for usage)\n", arg, why);
-        return 2;
-    }
-    return 0;
+static int bench_parse_kernels(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
+    (void)o, (void)args;
+    int level = nv_simd_level_of(text);
+    if (level < 0) snprintf(why, n, "must be sse2, avx2 or avx512 (got '%s')", text);
+    else if (level > nv_simd_cpu_level()) snprintf(why, n, "this CPU cannot run that build (got '%s')", text);
+    else nv_simd_cap(level);
+    return level < 0 || level > nv_simd_cpu_level() ? -1 : 0;
 }
+
+#define BENCH_U64(name, field, lo, hi, message, vn, text)                                                    \
+    {name, .type = CLI_UINT, CLI_FIELD(bench_args, field), .min = lo, .max = hi, .bad = message, .value_name = vn, \
+     .help = text}
+
+static const char* const bench_models[] = {"mesh", "columns", "floater", NULL};
+static const char* const bench_forces[] = {"full", "hydrostatics", "compare", NULL};
+static const char* const bench_queries[] = {"exact", "grid", NULL};
+static const char* const bench_on_off[] = {"off", "on", NULL};
+
+static const cli_opt bench_opts[] = {
+    BENCH_U64("--boats", boats, 1, SCENARIO_MAX_VESSELS, "--boats must be 1..1000000", "N", "fleet size (default 1000)"),
+    {"--hull", .type = CLI_STRING, CLI_FIELD(bench_args, hull), .value_name = "builtin:NAME|FILE",
+     .help = "hull of every boat (default builtin:ship)"},
+    BENCH_U64("--hull-tris", hull_tris, 12, 2000000, "--hull-tris must be 12..2000000", "T",
+              "triangles of a built-in hull (default 500)"),
+    BENCH_U64("--threads", threads, 1, 64, "--threads must be 1..64", "K",
+              "threads, the caller included (default: all cores)"),
+    BENCH_U64("--steps", steps, 1, 10000000, "--steps must be 1..10000000", "S",
+              "timed steps (default 600); warm-up is S/10, at least 10"),
+    {"--tick-hz", .deprecated = "--hz", .type = CLI_DOUBLE, CLI_FIELD(bench_args, hz), .check = bench_check_range,
+     .id = NV_RANGE_WORLD_TICK_HZ, .value_name = "H", .help = "tick rate (default 60)"},
+    {"--ocean-resolution", .type = CLI_UINT, CLI_FIELD(bench_args, nv_ocean_resolution), .check = bench_check_range,
+     .id = NV_RANGE_OCEAN_RESOLUTION, .bad = "--ocean-resolution must be a power of two", .value_name = "N",
+     .help = "FFT grid per cascade, power of two (default 256)"},
+    {"--cascades", .type = CLI_UINT, CLI_FIELD(bench_args, cascades), .check = bench_check_range,
+     .id = NV_RANGE_OCEAN_CASCADES, .bad = "--cascades must be an integer", .value_name = "C",
+     .help = "ocean cascades 1..4 (default 1)"},
+    {"--seed", .type = CLI_UINT, CLI_FIELD(bench_args, seed), .check = bench_check_range, .id = NV_RANGE_WORLD_SEED,
+     .bad = "--seed must be a non-negative integer", .value_name = "S", .help = "ocean and fleet seed (default 1)"},
+    {"--spacing", .type = CLI_DOUBLE, CLI_FIELD(bench_args, spacing), .check = bench_check_range,
+     .id = NV_RANGE_FLEET_SPACING, .bad = "--spacing must be a number of m", .value_name = "M",
+     .help = "metres between neighbours of the generated square fleet\n(default 1.6 hull lengths + 2 m)"},
+    BENCH_U64("--breach", breach, 0, SCENARIO_MAX_VESSELS, "--breach must be 0..1000000", "N",
+              "hole N of the generated fleet's vessels in the bottom (0.2 m^2; the hull\n"
+              "gets 5 compartments): what flooding costs"),
+    {"--contacts", .type = CLI_ENUM, CLI_FIELD(bench_args, contacts), .words = bench_on_off, .value_name = "on|off",
+     .bad = "--contacts must be on or off", .help = "contacts between vessels and with the ground (default on)"},
+    {"--forces", .type = CLI_ENUM, CLI_FIELD(bench_args, forces), .words = bench_forces,
+     .bad = "--forces must be full, hydrostatics or compare",
+     .help = "force model of the generated fleet (default full: drag,\n"
+             "slamming, air, added mass, a propeller and rudder per boat);\n"
+             "compare runs both, twice in turn, and prints the cost per\n"
+             "triangle of each (its fastest step over both rounds)"},
+    {"--kernels", .type = CLI_CUSTOM, .parse = bench_parse_kernels, .value_name = "sse2|avx2|avx512",
+     .help = "widest SIMD build of the kernels to use: the force kernels\n"
+             "and the vertex pass's surface lookup (default: the widest\n"
+             "this CPU runs; every build gives the same bits)"},
+    {"--model", .type = CLI_ENUM, CLI_FIELD(bench_args, model), .words = bench_models,
+     .bad = "--model must be mesh, columns or floater",
+     .help = "how every boat meets the water (default mesh): Kerner's\n"
+             "triangles, 20 x 5 Zephyr columns, or a surface follower"},
+    BENCH_U64("--lod", lod_players, 1, SCENARIO_MAX_VESSELS, "--lod must be 1..1000000 players", "PLAYERS",
+              "automatic levels of detail: PLAYERS boats spread through the\n"
+              "fleet are players, the others get the mesh within 300 m of\n"
+              "one, 20 x 5 columns within 1500 m, a floater beyond"),
+    {"--query", .type = CLI_ENUM, CLI_FIELD(bench_args, query), .words = bench_queries,
+     .bad = "--query must be exact or grid",
+     .help = "ocean heights per vertex by inversion, or from the surface\n"
+             "resampled once per step (default: grid with one cascade)"},
+    {"--scenario", .type = CLI_STRING, CLI_FIELD(bench_args, scenario_path), .value_name = "FILE",
+     .help = "run this scenario (JSON) instead of the generated fleet;\n"
+             "--boats, --hull, --hull-tris, --tick-hz, --ocean-* and --seed are then ignored"},
+    {"--sweep-threads", .type = CLI_SWITCH, CLI_FIELD(bench_args, sweep),
+     .help = "run with 1..K threads and print speed-up and efficiency"},
+    {"--json", .type = CLI_SWITCH, CLI_FIELD(bench_args, json), .help = "one JSON object on stdout"},
+    {0}};
+
+static const cli_spec bench_spec = {.prog = "naval-bench", .synopsis = "naval-bench [options]", .opts = bench_opts};
 
 static int bench_parse(int argc, char** argv, bench_args* a) {
     memset(a, 0, sizeof *a);
@@ -134,91 +152,8 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     a->seed = 1;
     a->query = -1;
     a->contacts = 1;
-    for (int i = 1; i < argc; i++) {
-        const char* arg = argv[i];
-        const char* val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
-        }
-        if (!strcmp(arg, "--json")) { a->json = 1; continue; }
-        if (!strcmp(arg, "--sweep-threads")) { a->sweep = 1; continue; }
-        static const char* const options[] = {
-            "--boats",   "--breach", "--scenario", "--hull",  "--hull-tris", "--threads", "--steps",
-            "--tick-hz", "--hz",     "--ocean-resolution",    "--cascades",  "--model",   "--lod",
-            "--kernels", "--forces", "--query",    "--spacing", "--contacts", "--seed",   "--json",
-            "--sweep-threads",       "--help",     NULL};
-        size_t known = 0;
-        while (options[known] && strcmp(options[known], arg)) known++;
-        if (!options[known]) return cli_unknown_option("naval-bench", argv[i], options);
-        if (!val) return bench_fail("missing value after", arg);
-        i++;
-        int bad = bench_check_range(arg, val);
-        if (bad) return bad;
-        /* --hz: the old name of --tick-hz (the server's), kept as a deprecated alias. */
-        if (!strcmp(arg, "--hz")) arg = "--tick-hz";
-        if (!strcmp(arg, "--boats")) {
-            if (cli_parse_u64(val, 1, SCENARIO_MAX_VESSELS, &a->boats)) return bench_fail("--boats must be 1..1000000", val);
-        } else if (!strcmp(arg, "--breach")) {
-            if (cli_parse_u64(val, 0, SCENARIO_MAX_VESSELS, &a->breach)) return bench_fail("--breach must be 0..1000000", val);
-        } else if (!strcmp(arg, "--scenario")) {
-            a->scenario_path = val;
-        } else if (!strcmp(arg, "--hull")) {
-            a->hull = val;
-        } else if (!strcmp(arg, "--hull-tris")) {
-            if (cli_parse_u64(val, 12, 2000000, &a->hull_tris)) return bench_fail("--hull-tris must be 12..2000000", val);
-        } else if (!strcmp(arg, "--threads")) {
-            if (cli_parse_u64(val, 1, 64, &a->threads)) return bench_fail("--threads must be 1..64", val);
-        } else if (!strcmp(arg, "--steps")) {
-            if (cli_parse_u64(val, 1, 10000000, &a->steps)) return bench_fail("--steps must be 1..10000000", val);
-        } else if (!strcmp(arg, "--tick-hz")) {
-            if (cli_parse_double(val, &a->hz)) return bench_fail("--tick-hz must be a number", val);
-        } else if (!strcmp(arg, "--ocean-resolution")) {
-            if (cli_parse_u64(val, 0, UINT64_MAX, &a->nv_ocean_resolution))
-                return bench_fail("--ocean-resolution must be a power of two", val);
-        } else if (!strcmp(arg, "--cascades")) {
-            if (cli_parse_u64(val, 0, UINT64_MAX, &a->cascades)) return bench_fail("--cascades must be an integer", val);
-        } else if (!strcmp(arg, "--model")) {
-            if (!strcmp(val, "mesh")) a->model = WORLD_MODEL_MESH;
-            else if (!strcmp(val, "columns")) a->model = WORLD_MODEL_COLUMNS;
-            else if (!strcmp(val, "floater")) a->model = WORLD_MODEL_FLOATER;
-            else return bench_fail("--model must be mesh, columns or floater", val);
-        } else if (!strcmp(arg, "--lod")) {
-            if (cli_parse_u64(val, 1, SCENARIO_MAX_VESSELS, &a->lod_players)) return bench_fail("--lod must be 1..1000000 players", val);
-        } else if (!strcmp(arg, "--kernels")) {
-            int level = nv_simd_level_of(val);
-            if (level < 0) return bench_fail("--kernels must be sse2, avx2 or avx512", val);
-            if (level > nv_simd_cpu_level()) return bench_fail("--kernels: this CPU cannot run that build", val);
-            nv_simd_cap(level);
-        } else if (!strcmp(arg, "--forces")) {
-            if (!strcmp(val, "full"))
-                a->forces = BENCH_FORCES_FULL;
-            else if (!strcmp(val, "hydrostatics"))
-                a->forces = BENCH_FORCES_HYDROSTATICS;
-            else if (!strcmp(val, "compare")) a->forces = BENCH_FORCES_COMPARE;
-            else return bench_fail("--forces must be full, hydrostatics or compare", val);
-        } else if (!strcmp(arg, "--query")) {
-            if (!strcmp(val, "exact"))
-                a->query = 0;
-            else if (!strcmp(val, "grid"))
-                a->query = 1;
-            else
-                return bench_fail("--query must be exact or grid", val);
-        } else if (!strcmp(arg, "--spacing")) {
-            if (cli_parse_double(val, &a->spacing)) return bench_fail("--spacing must be a number of m", val);
-        } else if (!strcmp(arg, "--contacts")) {
-            if (val && !strcmp(val, "on"))
-                a->contacts = 1;
-            else if (val && !strcmp(val, "off"))
-                a->contacts = 0;
-            else
-                return bench_fail("--contacts must be on or off", val);
-        } else if (!strcmp(arg, "--seed")) {
-            if (cli_parse_u64(val, 0, UINT64_MAX, &a->seed)) return bench_fail("--seed must be a non-negative integer", val);
-        } else {
-            return cli_unknown_option("naval-bench", argv[i - 1], options);
-        }
-    }
+    int rc = cli_parse(&bench_spec, argc, argv, a);
+    if (rc != CLI_RUN) exit(rc);
     return 0;
 }
 
