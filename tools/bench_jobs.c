@@ -87,36 +87,38 @@ static int bench_cmp_u64(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
-int main(int argc, char** argv) {
-    uint32_t max_threads = nv_jobs_hardware_threads();
-    uint32_t spin_ns = JOBS_DEFAULT_SPIN_NS;
-    static const char* const options[] = {"--spin", "--help", NULL};
-    for (int i = 1; i < argc; i++) {
-        uint64_t v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: bench-jobs [MAX_THREADS] [--spin NS]\n"
-                   "The job pool's dispatch and a pass's speedup at 1..MAX_THREADS threads (default: the\n"
-                   "hardware's); --spin: how long idle workers spin before they sleep (default %u ns).\n",
-                   JOBS_DEFAULT_SPIN_NS);
-            return 0;
-        } else if (!strcmp(argv[i], "--spin")) {
-            if (i + 1 >= argc || cli_parse_u64(argv[i + 1], 0, 1000000000, &v)) {
-                fprintf(stderr, "bench-jobs: --spin: expected nanoseconds in [0, 1e9] (got '%s')\n",
-                        i + 1 < argc ? argv[i + 1] : "");
-                return 2;
-            }
-            spin_ns = (uint32_t)v;
-            i++;
-        } else if (argv[i][0] != '-') {
-            if (cli_parse_u64(argv[i], 1, JOBS_MAX_THREADS, &v)) {
-                fprintf(stderr, "bench-jobs: MAX_THREADS must be 1..%u (got '%s')\n", JOBS_MAX_THREADS, argv[i]);
-                return 2;
-            }
-            max_threads = (uint32_t)v;
-        } else {
-            return cli_unknown_option("bench-jobs", argv[i], options);
-        }
+typedef struct jobs_args {
+    uint32_t max_threads, spin_ns;
+} jobs_args;
+
+static int jobs_positional(const char* arg, void* args, char* why, size_t n) {
+    uint64_t v;
+    if (cli_parse_u64(arg, 1, JOBS_MAX_THREADS, &v)) {
+        snprintf(why, n, "MAX_THREADS must be 1..%u (got '%s')", JOBS_MAX_THREADS, arg);
+        return -1;
     }
+    ((jobs_args*)args)->max_threads = (uint32_t)v;
+    return 0;
+}
+
+static const cli_opt jobs_opts[] = {
+    {"--spin", .type = CLI_UINT, CLI_FIELD(jobs_args, spin_ns), .min = 0, .max = 1e9, .value_name = "NS",
+     .bad = "--spin: expected nanoseconds in [0, 1e9]",
+     .help = "how long idle workers spin before they sleep (default: the pool's, 50000 ns)"},
+    {0}};
+
+static const cli_spec jobs_spec = {
+    .prog = "bench-jobs",
+    .synopsis = "bench-jobs [MAX_THREADS] [--spin NS]",
+    .about = "The job pool's dispatch and a pass's speedup at 1..MAX_THREADS threads (default: the hardware's).",
+    .opts = jobs_opts,
+    .positional = jobs_positional};
+
+int main(int argc, char** argv) {
+    jobs_args args = {nv_jobs_hardware_threads(), JOBS_DEFAULT_SPIN_NS};
+    int rc = cli_parse(&jobs_spec, argc, argv, &args);
+    if (rc != CLI_RUN) return rc;
+    uint32_t max_threads = args.max_threads, spin_ns = args.spin_ns;
     if (max_threads < 1 || max_threads > JOBS_MAX_THREADS) {
         fprintf(stderr, "bench-jobs: MAX_THREADS must be 1..%u\n", JOBS_MAX_THREADS);
         return 2;
