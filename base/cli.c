@@ -244,7 +244,7 @@ int cli_parse(const cli_spec* spec, int argc, char** argv, void* args) {
     for (int i = 1; i < argc; i++) {
         const char* arg = argv[i];
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            cli_print_usage(spec, stdout);
+            cli_print_usage(spec, args, stdout);
             return 0;
         }
         if (arg[0] != '-' || !arg[1]) {
@@ -276,7 +276,55 @@ int cli_parse(const cli_spec* spec, int argc, char** argv, void* args) {
     return CLI_RUN;
 }
 
-void cli_print_usage(const cli_spec* spec, FILE* out) {
+static uint64_t cli_load_int(const void* src, size_t size, int is_signed) {
+    switch (size) {
+    case 1: { uint8_t v; memcpy(&v, src, 1); return is_signed ? (uint64_t)(int64_t)(int8_t)v : v; }
+    case 2: { uint16_t v; memcpy(&v, src, 2); return is_signed ? (uint64_t)(int64_t)(int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, src, 4); return is_signed ? (uint64_t)(int64_t)(int32_t)v : v; }
+    default: { uint64_t v; memcpy(&v, src, 8); return v; }
+    }
+}
+
+/* " (default V)" from the field's present value. */
+static void cli_print_default(const cli_opt* o, const void* args, FILE* out) {
+    const void* src = o->ptr ? o->ptr : (const char*)args + o->offset;
+    size_t size = o->size ? o->size : sizeof(int);
+    uint64_t bits;
+    switch (o->type) {
+    case CLI_INT:
+        fprintf(out, " (default %lld)", (long long)cli_load_int(src, size, 1));
+        break;
+    case CLI_UINT:
+        fprintf(out, " (default %llu)", (unsigned long long)cli_load_int(src, size, 0));
+        break;
+    case CLI_DOUBLE:
+        if (size == sizeof(float)) {
+            float f;
+            memcpy(&f, src, sizeof f);
+            fprintf(out, " (default %g)", (double)f);
+        } else {
+            double d;
+            memcpy(&d, src, sizeof d);
+            fprintf(out, " (default %g)", d);
+        }
+        break;
+    case CLI_ENUM:
+        bits = cli_load_int(src, size, 0);
+        for (size_t k = 0; o->words && o->words[k]; k++)
+            if (k == bits) fprintf(out, " (default %s)", o->words[k]);
+        break;
+    case CLI_STRING: {
+        const char* text;
+        memcpy(&text, src, sizeof text);
+        if (text) fprintf(out, " (default %s)", text);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void cli_print_usage(const cli_spec* spec, const void* args, FILE* out) {
     fprintf(out, "usage: %s\n", spec->synopsis ? spec->synopsis : spec->prog);
     if (spec->about) fprintf(out, "\n%s\n", spec->about);
     fprintf(out, "\noptions:\n");
@@ -298,6 +346,7 @@ void cli_print_usage(const cli_spec* spec, FILE* out) {
             p += l;
             if (*p) p++, fprintf(out, "\n  %-24s", "");
         }
+        if (o->show_default && (args || o->ptr)) cli_print_default(o, args, out);
         if (o->deprecated) fprintf(out, " (%s is a deprecated alias)", o->deprecated);
         fprintf(out, "\n");
     }

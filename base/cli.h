@@ -90,6 +90,10 @@ struct cli_opt {
     size_t seen;            /* CLI_SEEN(type, field): an int set to 1 when given; 0: none */
     const void* data;       /* anything the callbacks want */
     int id;                 /* a number for the callbacks (e.g. an nv_range_id) */
+    /* The usage ends the help with "(default V)", V the field's value when
+     * --help is read: defaults set in code before cli_parse are shown from
+     * where they live. */
+    int show_default;
 };
 
 #define CLI_FIELD(type, field) .offset = offsetof(type, field), .size = sizeof(((type*)0)->field)
@@ -119,8 +123,9 @@ typedef struct cli_spec {
  * on stdout); 2 after a usage error, said on stderr as
  * "PROG: ...\n(PROG --help for usage)". */
 int cli_parse(const cli_spec* spec, int argc, char** argv, void* args);
-/* The usage generated from the spec's rows. */
-void cli_print_usage(const cli_spec* spec, FILE* out);
+/* The usage generated from the spec's rows (args: for the rows that show
+ * their default; may be NULL). */
+void cli_print_usage(const cli_spec* spec, const void* args, FILE* out);
 /* "PROG: MESSAGE\n(PROG --help for usage)" on stderr; returns 2. For the
  * checks across flags that follow cli_parse. */
 int cli_usage_error(const char* prog, const char* fmt, ...) __attribute__((format(printf, 2, 3)));

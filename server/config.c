@@ -17,6 +17,7 @@
 #include "naval/checkpoint.h"
 #include "naval/jobs.h"
 #include "naval/ranges.h"
+#include "view.h"
 
 extern char** environ;
 
@@ -336,22 +337,28 @@ void cfg_defaults(cfg_server* c) {
     c->limits.admin_backoff_s = 10;
     c->limits.max_clients = 1024;
     c->limits.orphan_timeout_s = 60;
-    c->limits.max_connections = 4096;
-    c->limits.max_connections_per_address = 256;
-    c->limits.header_timeout_s = 5;
-    c->limits.idle_timeout_s = 30;
-    c->limits.send_timeout_s = 30;
-    c->limits.max_header_bytes = 8192;
-    c->limits.log_interval_s = 10;
-    c->limits.max_views = 256;
-    c->limits.request_idle_timeout_s = 300;
-    c->limits.view_idle_timeout_s = 30;
-    c->limits.message_timeout_s = 15;
-    c->limits.max_view_radius = 2000;
-    c->limits.view_budget_kbps = 256;
-    c->limits.max_view_budget_kbps = 2048;
-    c->limits.max_view_vessels = 1024;
-    c->limits.view_hz = 30;
+    /* The edge's and the views' limits are their own defaults (net/edge.h,
+     * view/view.h), the same the relay starts from. */
+    edge_limits el;
+    edge_limits_default(&el);
+    view_config vc;
+    view_config_default(&vc);
+    c->limits.max_connections = el.max_connections;
+    c->limits.max_connections_per_address = el.max_connections_per_address;
+    c->limits.header_timeout_s = el.header_timeout_s;
+    c->limits.idle_timeout_s = el.idle_timeout_s;
+    c->limits.send_timeout_s = el.send_timeout_s;
+    c->limits.max_header_bytes = el.max_header_bytes;
+    c->limits.log_interval_s = el.log_interval_s;
+    c->limits.max_views = vc.max_views;
+    c->limits.request_idle_timeout_s = el.request_idle_timeout_s;
+    c->limits.view_idle_timeout_s = el.peer_idle_timeout_s;
+    c->limits.message_timeout_s = el.message_timeout_s;
+    c->limits.max_view_radius = vc.max_radius;
+    c->limits.view_budget_kbps = vc.default_budget_kbps;
+    c->limits.max_view_budget_kbps = vc.max_budget_kbps;
+    c->limits.max_view_vessels = vc.max_vessels;
+    c->limits.view_hz = vc.update_hz;
     c->limits.log_lines_per_second = 100;
 }
 

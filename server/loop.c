@@ -24,6 +24,7 @@
 #include "sim.h"
 #include "snapshot.h"
 #include "views.h"
+#include "watchdog.h"
 
 /* Time left for the final snapshot and the last responses to leave
  * before the connections close. */
@@ -252,29 +253,6 @@ static void loop_close_handle(loop_server* s, uv_handle_t* h) {
     (void)s;
 }
 
-/* The exit status should the watchdog fire: the stop was clean up to
- * closing the sockets (the final snapshot went out, the final checkpoint
- * is on disk) unless that checkpoint failed. */
-static volatile sig_atomic_t loop_watchdog_status;
-
-/* Async-signal-safe. */
-static void loop_on_watchdog(int sig) {
-    (void)sig;
-    static const char msg[] = "naval-server: ERROR closing the network took over 10 s; exiting\n";
-    ssize_t rc = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)rc;
-    _exit(loop_watchdog_status);
-}
-
-static void loop_arm_watchdog(int status) {
-    loop_watchdog_status = status;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = loop_on_watchdog;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, NULL);
-    alarm(LOOP_STOP_WATCHDOG_S);
-}
 
 /* After the drain delay: sockets first (no more callbacks can queue
  * work), then the HTTP server, then libuv's handles. */
@@ -286,7 +264,11 @@ static void loop_on_drained(uv_timer_t* t) {
         uv_timer_start(&s->drain, loop_on_drained, 20, 0);
         return;
     }
-    loop_arm_watchdog(s->cfg->checkpoint[0] && persist_final_failed(&s->persist));
+    /* Should the watchdog fire, the stop was clean up to closing the
+     * sockets (the final snapshot went out, the final checkpoint is on
+     * disk) unless that checkpoint failed: that is the exit status. */
+    watchdog_arm(LOOP_STOP_WATCHDOG_S, s->cfg->checkpoint[0] && persist_final_failed(&s->persist),
+                 "naval-server: ERROR closing the network took over 10 s; exiting\n", NULL);
     net_close(s->net);
     s->net = NULL;
     s->cmd.net = NULL;

@@ -36,44 +36,11 @@
 #include "naval/jobs.h"
 #include "naval/nv_error.h"
 #include "relay_views.h"
+#include "watchdog.h"
 
 #define RELAY_MAX_LISTEN 8
-
-static const char relay_usage[] =
-    "usage: naval-relay --upstream URL [--listen URL ...] [--view-listen URL ...] [--queue N] [--max-message BYTES]\n"
-    "                   [--health HOST:PORT] [--max-connections N] [--max-connections-per-address N] [--quiet]\n"
-    "                   [--threads N] [--tick-hz HZ] [--max-view-radius M] [--max-views N]\n"
-    "                   [--view-budget KBPS] [--max-view-budget KBPS] [--max-view-vessels N]\n"
-    "Subscribes to a snapshot stream and republishes every message unchanged to spectators (--listen),\n"
-    "and serves player views encoded from it (--view-listen): at least one of the two.\n\n"
-    "  --upstream URL        the PUB to subscribe to: tcp://HOST:PORT (a naval-server's snapshot or compact\n"
-    "                        URL, or another relay), also ws://, ipc://; dialled in the background, redialled\n"
-    "  --listen URL          where spectators subscribe: tcp://HOST:PORT or ws://HOST:PORT/PATH (browsers:\n"
-    "                        new WebSocket(url, \"pub.sp.nanomsg.org\")); up to 8\n"
-    "  --queue N             messages queued per subscriber (and updates per view) before the oldest\n"
-    "                        drops (default 16, 1..8192)\n"
-    "  --max-message BYTES   largest message accepted from upstream (default 64 MiB)\n"
-    "  --health HOST:PORT    GET /healthz answers 200 while the upstream is connected, else 503\n"
-    "                        (may share a ws listener's HOST:PORT, written identically)\n"
-    "  --max-connections N   open connections per listener; more are refused (default 4096)\n"
-    "  --max-connections-per-address N\n"
-    "                        open connections from one IP address, all listeners (default 256)\n"
-    "  --quiet               no log lines on stderr\n"
-    "Player views (docs/protocol.md, \"Player views\"; docs/scaling.md, \"Views on relays\"):\n"
-    "  --view-listen URL     where player views connect (PAIR1): tcp://HOST:PORT or ws://HOST:PORT/PATH\n"
-    "                        (subprotocol pair1.sp.nanomsg.org); up to 8. The upstream must be a full or\n"
-    "                        compact snapshot stream. Views naming own vessels are refused (Unsupported):\n"
-    "                        a relay cannot check their tokens\n"
-    "  --threads N           threads encoding the views, the view thread included (default 2, 1..64)\n"
-    "  --tick-hz HZ          the upstream's snapshots per second, the server's tick rate (default 60,\n"
-    "                        1..1000): view budgets and keyframe intervals are counted in it\n"
-    "  --max-view-radius M   the largest radius a view gets, m: also the fog of war (default 2000, 1..1e6)\n"
-    "  --max-views N         views open at once; more get nothing (default 256, 1..100000)\n"
-    "  --view-budget KBPS    a view's bandwidth when it names none, kbit/s (default 256, 1..1000000)\n"
-    "  --max-view-budget KBPS\n"
-    "                        the largest budget a view gets, kbit/s (default 2048, 1..1000000)\n"
-    "  --max-view-vessels N  vessels one view holds at most, the nearest (default 1024, 1..65536)\n"
-    "Exit: 0 after SIGINT / SIGTERM, 2 for bad arguments (the reason on stderr), 1 when a listener fails.\n";
+/* --threads ... --max-view-vessels */
+#define RELAY_VIEW_SETTINGS 7
 
 typedef struct relay_args {
     const char* upstream;
@@ -87,7 +54,7 @@ typedef struct relay_args {
     /* player views: on with view_listen_count > 0 */
     const char* view_listen[RELAY_MAX_LISTEN];
     int view_listen_count;
-    const char* view_flag; /* the first view setting given (they need --view-listen) */
+    int view_seen[RELAY_VIEW_SETTINGS]; /* the view settings given (they need --view-listen) */
     uint64_t threads;
     double tick_hz, max_view_radius;
     uint64_t max_views, view_budget, max_view_budget, max_view_vessels;
@@ -113,13 +80,14 @@ static int relay_arg_error(const char* fmt, ...) {
     return 2;
 }
 
-/* A URL nng can use, with a scheme this relay speaks and a port. */
-static int relay_check_url(const char* flag, const char* text, int listening) {
+/* A URL nng can use, with a scheme this relay speaks and a port: 0, or -1
+ * and why ("'tcp//x': not a URL (...)"). */
+static int relay_url_why(const char* text, int listening, char* why, size_t n) {
     nng_url* u = NULL;
     int rv = nng_url_parse(&u, text);
     if (rv) {
-        fprintf(stderr, "naval-relay: %s '%s': not a URL (%s)\n", flag, text, nng_strerror(rv));
-        return 2;
+        snprintf(why, n, "'%s': not a URL (%s)", text, nng_strerror(rv));
+        return -1;
     }
     static const char* const dial_schemes[] = {"tcp", "tcp4", "tcp6", "ws", "ws4", "ws6", "ipc", NULL};
     static const char* const listen_schemes[] = {"tcp", "ws", NULL};
@@ -128,157 +96,160 @@ static int relay_check_url(const char* flag, const char* text, int listening) {
     for (int i = 0; schemes[i]; i++) known |= !strcmp(u->u_scheme, schemes[i]);
     int rc = 0;
     if (!known) {
-        fprintf(stderr, "naval-relay: %s '%s': the scheme must be tcp:// or ws://%s\n", flag, text,
-                listening ? "" : " (or ipc://)");
-        rc = 2;
+        snprintf(why, n, "'%s': the scheme must be tcp:// or ws://%s", text, listening ? "" : " (or ipc://)");
+        rc = -1;
     } else if (strcmp(u->u_scheme, "ipc") != 0) {
         char* end = NULL;
         long port = u->u_port && u->u_port[0] ? strtol(u->u_port, &end, 10) : -1;
         if (port < 1 || port > 65535 || (end && *end)) {
-            fprintf(stderr, "naval-relay: %s '%s': needs a port in 1..65535 (e.g. tcp://127.0.0.1:7700)\n", flag,
-                    text);
-            rc = 2;
+            snprintf(why, n, "'%s': needs a port in 1..65535 (e.g. tcp://127.0.0.1:7700)", text);
+            rc = -1;
         } else if (!listening && !u->u_hostname[0]) {
-            fprintf(stderr, "naval-relay: %s '%s': needs a host to dial\n", flag, text);
-            rc = 2;
+            snprintf(why, n, "'%s': needs a host to dial", text);
+            rc = -1;
         }
     }
     nng_url_free(u);
     return rc;
 }
 
-/* The view settings: 0 taken, 2 bad (reported), -1 not one of them. */
-static int relay_parse_view_flag(relay_args* a, const char* arg, const char* val) {
-    static const struct {
-        const char* flag;
-        size_t field;
-        uint64_t lo, hi;
-    } ints[] = {{"--threads", offsetof(relay_args, threads), 1, JOBS_MAX_THREADS},
-                {"--max-views", offsetof(relay_args, max_views), 1, 100000},
-                {"--view-budget", offsetof(relay_args, view_budget), 1, 1000000},
-                {"--max-view-budget", offsetof(relay_args, max_view_budget), 1, 1000000},
-                {"--max-view-vessels", offsetof(relay_args, max_view_vessels), 1, 65536}};
-    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
-        if (strcmp(arg, ints[k].flag) != 0) continue;
-        uint64_t* v = (uint64_t*)((char*)a + ints[k].field);
-        if (cli_parse_u64(val, ints[k].lo, ints[k].hi, v))
-            return relay_arg_error("%s must be an integer in %llu..%llu (got '%s')", arg,
-                                   (unsigned long long)ints[k].lo, (unsigned long long)ints[k].hi, val);
-        return 0;
+static int relay_parse_upstream(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
+    relay_args* a = args;
+    (void)o;
+    if (a->upstream) {
+        snprintf(why, n, "given twice (one upstream per relay)");
+        return -1;
     }
-    double* d = !strcmp(arg, "--tick-hz")           ? &a->tick_hz
-                : !strcmp(arg, "--max-view-radius") ? &a->max_view_radius
-                                                    : NULL;
-    if (!d) return -1;
-    double hi = d == &a->tick_hz ? 1000.0 : 1e6;
-    if (cli_parse_double(val, d) || !(*d >= 1.0 && *d <= hi))
-        return relay_arg_error("%s must be a number in 1..%.0f (got '%s')", arg, hi, val);
+    if (relay_url_why(text, 0, why, n)) return -1;
+    a->upstream = text;
     return 0;
 }
 
-/* The flags that take a value. */
-static const char* const relay_flags[] = {"--upstream", "--listen", "--queue", "--max-message", "--health",
-                                          "--max-connections", "--max-connections-per-address", "--view-listen",
-                                          "--threads", "--tick-hz", "--max-view-radius", "--max-views",
-                                          "--view-budget", "--max-view-budget", "--max-view-vessels", NULL};
-/* Every flag, for the unknown-option suggestion. */
-static const char* const relay_all_flags[] = {"--upstream", "--listen", "--queue", "--max-message", "--health",
-                                              "--max-connections", "--max-connections-per-address", "--view-listen",
-                                              "--threads", "--tick-hz", "--max-view-radius", "--max-views",
-                                              "--view-budget", "--max-view-budget", "--max-view-vessels", "--quiet",
-                                              "--help", NULL};
-
-static int relay_takes_value(const char* arg) {
-    for (int i = 0; relay_flags[i]; i++)
-        if (!strcmp(arg, relay_flags[i])) return 1;
-    return 0;
-}
-
-/* A URL flag that may be repeated. */
-static int relay_add_url(const char* flag, const char* val, const char** list, int* count) {
-    if (*count == RELAY_MAX_LISTEN) return relay_arg_error("%s: at most %d listeners", flag, RELAY_MAX_LISTEN);
-    if (relay_check_url(flag, val, 1)) return 2;
-    list[(*count)++] = val;
-    return 0;
-}
-
-/* One flag and its value: 0 or 2 (reported). */
-static int relay_parse_flag(relay_args* a, const char* arg, const char* val) {
-    if (!strcmp(arg, "--upstream")) {
-        if (a->upstream) return relay_arg_error("%s: given twice (one upstream per relay)", arg);
-        if (relay_check_url(arg, val, 0)) return 2;
-        a->upstream = val;
-    } else if (!strcmp(arg, "--listen")) {
-        return relay_add_url(arg, val, a->listen, &a->listen_count);
-    } else if (!strcmp(arg, "--view-listen")) {
-        return relay_add_url(arg, val, a->view_listen, &a->view_listen_count);
-    } else if (!strcmp(arg, "--queue")) {
-        if (cli_parse_u64(val, 1, 8192, &a->queue))
-            return relay_arg_error("--queue must be an integer in 1..8192 (got '%s')", val);
-    } else if (!strcmp(arg, "--max-connections") || !strcmp(arg, "--max-connections-per-address")) {
-        uint64_t* v = !strcmp(arg, "--max-connections") ? &a->max_connections : &a->max_per_address;
-        if (cli_parse_u64(val, 1, 65536, v))
-            return relay_arg_error("%s must be an integer in 1..65536 (got '%s')", arg, val);
-    } else if (!strcmp(arg, "--max-message")) {
-        if (cli_parse_u64(val, 1024, (uint64_t)1 << 31, &a->max_message))
-            return relay_arg_error("--max-message must be an integer in 1024..2147483648 (got '%s')", val);
-    } else if (!strcmp(arg, "--health")) {
-        const char* colon = strrchr(val, ':');
-        uint64_t port;
-        if (!colon || colon == val || cli_parse_u64(colon + 1, 1, 65535, &port))
-            return relay_arg_error("--health must be HOST:PORT with a port in 1..65535 (got '%s')", val);
-        a->health = val;
-    } else {
-        int rc = relay_parse_view_flag(a, arg, val);
-        if (rc) return rc < 0 ? cli_unknown_option("naval-relay", arg, relay_all_flags) : rc;
-        if (!a->view_flag) a->view_flag = arg;
+/* --listen (id 0) and --view-listen (id 1): repeated, up to RELAY_MAX_LISTEN. */
+static int relay_parse_listen(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
+    relay_args* a = args;
+    const char** list = o->id ? a->view_listen : a->listen;
+    int* count = o->id ? &a->view_listen_count : &a->listen_count;
+    if (*count == RELAY_MAX_LISTEN) {
+        snprintf(why, n, "at most %d listeners", RELAY_MAX_LISTEN);
+        return -1;
     }
+    if (relay_url_why(text, 1, why, n)) return -1;
+    list[(*count)++] = text;
     return 0;
 }
+
+static int relay_parse_health(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
+    const char* colon = strrchr(text, ':');
+    uint64_t port;
+    (void)o;
+    if (!colon || colon == text || cli_parse_u64(colon + 1, 1, 65535, &port)) {
+        snprintf(why, n, "must be HOST:PORT with a port in 1..65535 (got '%s')", text);
+        return -1;
+    }
+    ((relay_args*)args)->health = text;
+    return 0;
+}
+
+#define RELAY_U64(name, field, lo, hi, vn, text)                                                                   \
+    {name, .type = CLI_UINT, CLI_FIELD(relay_args, field), .min = lo, .max = hi, .value_name = vn, .help = text, \
+     .show_default = 1}
+/* A view setting: it needs --view-listen (relay_check_args names the first given). */
+#define RELAY_VIEW(name, t, field, k, lo, hi, message, vn, text)                                                    \
+    {name, .type = t, CLI_FIELD(relay_args, field), CLI_SEEN(relay_args, view_seen[k]), .min = lo, .max = hi,     \
+     .bad = message, .value_name = vn, .help = text, .show_default = 1}
+
+static const cli_opt relay_opts[] = {
+    {"--upstream", .type = CLI_CUSTOM, .parse = relay_parse_upstream, .value_name = "URL",
+     .help = "the PUB to subscribe to: tcp://HOST:PORT (a naval-server's snapshot or compact\n"
+             "URL, or another relay), also ws://, ipc://; dialled in the background, redialled"},
+    {"--listen", .type = CLI_CUSTOM, .parse = relay_parse_listen, .id = 0, .value_name = "URL",
+     .help = "where spectators subscribe: tcp://HOST:PORT or ws://HOST:PORT/PATH (browsers:\n"
+             "new WebSocket(url, \"pub.sp.nanomsg.org\")); up to 8"},
+    RELAY_U64("--queue", queue, 1, 8192, "N",
+              "messages queued per subscriber (and updates per view) before the oldest\ndrops (1..8192)"),
+    RELAY_U64("--max-message", max_message, 1024, 2147483648.0, "BYTES", "largest message accepted from upstream"),
+    {"--health", .type = CLI_CUSTOM, .parse = relay_parse_health, .value_name = "HOST:PORT",
+     .help = "GET /healthz answers 200 while the upstream is connected, else 503\n"
+             "(may share a ws listener's HOST:PORT, written identically)"},
+    RELAY_U64("--max-connections", max_connections, 1, 65536, "N",
+              "open connections per listener; more are refused"),
+    RELAY_U64("--max-connections-per-address", max_per_address, 1, 65536, "N",
+              "open connections from one IP address, all listeners"),
+    {"--quiet", .type = CLI_SWITCH, CLI_FIELD(relay_args, quiet), .help = "no log lines on stderr"},
+    {"--view-listen", .type = CLI_CUSTOM, .parse = relay_parse_listen, .id = 1, .value_name = "URL",
+     .help = "player views (docs/protocol.md, \"Player views\"; docs/scaling.md, \"Views on relays\"):\n"
+             "where they connect (PAIR1): tcp://HOST:PORT or ws://HOST:PORT/PATH\n"
+             "(subprotocol pair1.sp.nanomsg.org); up to 8. The upstream must be a full or\n"
+             "compact snapshot stream. Views naming own vessels are refused (Unsupported):\n"
+             "a relay cannot check their tokens"},
+    RELAY_VIEW("--threads", CLI_UINT, threads, 0, 1, JOBS_MAX_THREADS, "--threads must be an integer in 1..64", "N",
+               "threads encoding the views, the view thread included (1..64)"),
+    RELAY_VIEW("--tick-hz", CLI_DOUBLE, tick_hz, 1, 1, 1000, "--tick-hz must be a number in 1..1000", "HZ",
+               "the upstream's snapshots per second, the server's tick rate\n"
+               "(1..1000): view budgets and keyframe intervals are counted in it"),
+    RELAY_VIEW("--max-view-radius", CLI_DOUBLE, max_view_radius, 2, 1, 1e6,
+               "--max-view-radius must be a number in 1..1000000", "M",
+               "the largest radius a view gets, m: also the fog of war (1..1e6)"),
+    RELAY_VIEW("--max-views", CLI_UINT, max_views, 3, 1, 100000, "--max-views must be an integer in 1..100000", "N",
+               "views open at once; more get nothing (1..100000)"),
+    RELAY_VIEW("--view-budget", CLI_UINT, view_budget, 4, 1, 1000000,
+               "--view-budget must be an integer in 1..1000000", "KBPS",
+               "a view's bandwidth when it names none, kbit/s (1..1000000)"),
+    RELAY_VIEW("--max-view-budget", CLI_UINT, max_view_budget, 5, 1, 1000000,
+               "--max-view-budget must be an integer in 1..1000000", "KBPS",
+               "the largest budget a view gets, kbit/s (1..1000000)"),
+    RELAY_VIEW("--max-view-vessels", CLI_UINT, max_view_vessels, 6, 1, 65536,
+               "--max-view-vessels must be an integer in 1..65536", "N",
+               "vessels one view holds at most, the nearest (1..65536)"),
+    {0}};
+
+static const cli_spec relay_spec = {
+    .prog = "naval-relay",
+    .synopsis = "naval-relay --upstream URL [--listen URL ...] [--view-listen URL ...] [options]",
+    .about = "Subscribes to a snapshot stream and republishes every message unchanged to spectators (--listen),\n"
+             "and serves player views encoded from it (--view-listen): at least one of the two.",
+    .opts = relay_opts,
+    .epilogue = "Exit: 0 after SIGINT / SIGTERM, 2 for bad arguments (the reason on stderr), 1 when a listener fails.",
+    .flag_sep = " "};
 
 /* What no single flag can tell. */
 static int relay_check_args(const relay_args* a) {
     if (!a->upstream) return relay_arg_error("--upstream URL is required");
     if (!a->listen_count && !a->view_listen_count)
         return relay_arg_error("at least one --listen URL is required (or --view-listen for views only)");
-    if (a->view_flag && !a->view_listen_count)
-        return relay_arg_error("%s: views are off without --view-listen URL", a->view_flag);
+    for (int k = 0; k < RELAY_VIEW_SETTINGS && !a->view_listen_count; k++) {
+        const cli_opt* o = relay_opts;
+        while (o->flag && o->seen != offsetof(relay_args, view_seen[k]) + 1) o++;
+        if (a->view_seen[k]) return relay_arg_error("%s: views are off without --view-listen URL", o->flag);
+    }
     if (a->view_budget > a->max_view_budget)
         return relay_arg_error("--view-budget (%llu) is over --max-view-budget (%llu)",
                                (unsigned long long)a->view_budget, (unsigned long long)a->max_view_budget);
     return 0;
 }
 
-/* 0: run; 1: --help shown; 2: bad arguments (reported). */
+/* 0: run; 1: --help shown; 2: bad arguments (reported). The defaults are
+ * the edge's and the views' own (net/edge.h, view/view.h), as the server's. */
 static int relay_parse_args(int argc, char** argv, relay_args* a) {
     memset(a, 0, sizeof *a);
-    a->queue = 16;
+    edge_limits lim;
+    edge_limits_default(&lim);
+    view_config vc;
+    view_config_default(&vc);
+    a->queue = lim.send_queue;
     a->max_message = 64u << 20;
-    a->max_connections = 4096;
-    a->max_per_address = 256;
-    /* the views' defaults are the server's limits.* (server/config.c) */
+    a->max_connections = lim.max_connections;
+    a->max_per_address = lim.max_connections_per_address;
     a->threads = 2;
-    a->tick_hz = 60.0;
-    a->max_view_radius = 2000.0;
-    a->max_views = 256;
-    a->view_budget = 256;
-    a->max_view_budget = 2048;
-    a->max_view_vessels = 1024;
-    for (int i = 1; i < argc; i++) {
-        const char* arg = argv[i];
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(relay_usage, stdout);
-            return 1;
-        }
-        if (!strcmp(arg, "--quiet")) {
-            a->quiet = 1;
-            continue;
-        }
-        if (!relay_takes_value(arg)) return cli_unknown_option("naval-relay", arg, relay_all_flags);
-        if (i + 1 >= argc) return relay_arg_error("%s: missing value", arg);
-        int rc = relay_parse_flag(a, arg, argv[++i]);
-        if (rc) return rc;
-    }
+    a->tick_hz = vc.tick_hz;
+    a->max_view_radius = vc.max_radius;
+    a->max_views = vc.max_views;
+    a->view_budget = vc.default_budget_kbps;
+    a->max_view_budget = vc.max_budget_kbps;
+    a->max_view_vessels = vc.max_vessels;
+    int rc = cli_parse(&relay_spec, argc, argv, a);
+    if (rc != CLI_RUN) return rc ? rc : 1;
     return relay_check_args(a);
 }
 
@@ -437,32 +408,6 @@ static int relay_open(relay* r) {
 #define RELAY_STR(x) RELAY_STR2(x)
 #define RELAY_STR2(x) #x
 
-/* Which step of the stop is running, for the watchdog's message. */
-static volatile sig_atomic_t relay_stop_step;
-static const char* const relay_stop_steps[] = {"closing the upstream SUB", "joining the receiving thread",
-                                               "joining the view thread", "closing the listeners"};
-
-/* Async-signal-safe. */
-static void relay_on_watchdog(int sig) {
-    (void)sig;
-    static const char head[] = "naval-relay: WARNING the stop hung for " RELAY_STR(RELAY_STOP_WATCHDOG_S) " s while ";
-    static const char tail[] = " (an nng_close hang); exiting\n";
-    const char* step = relay_stop_steps[relay_stop_step];
-    ssize_t rc = write(STDERR_FILENO, head, sizeof head - 1);
-    rc = write(STDERR_FILENO, step, strlen(step));
-    rc = write(STDERR_FILENO, tail, sizeof tail - 1);
-    (void)rc;
-    _exit(0);
-}
-
-static void relay_arm_watchdog(void) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = relay_on_watchdog;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, NULL);
-    alarm(RELAY_STOP_WATCHDOG_S);
-}
 
 int main(int argc, char** argv) {
     relay r;
@@ -502,14 +447,17 @@ int main(int argc, char** argv) {
     int sig = 0;
     while (sigwait(&set, &sig) != 0) {
     }
-    relay_arm_watchdog();
+    watchdog_step("closing the upstream SUB");
+    watchdog_arm(RELAY_STOP_WATCHDOG_S, 0,
+                 "naval-relay: WARNING the stop hung for " RELAY_STR(RELAY_STOP_WATCHDOG_S) " s while ",
+                 " (an nng_close hang); exiting\n");
     nng_close(r.sub);
-    relay_stop_step = 1;
+    watchdog_step("joining the receiving thread");
     pthread_join(receiver, NULL);
     /* The view thread sends on the edge: it ends first. */
-    relay_stop_step = 2;
+    watchdog_step("joining the view thread");
     relay_views_stop(r.views);
-    relay_stop_step = 3;
+    watchdog_step("closing the listeners");
     edge_destroy(r.e);
     relay_views_destroy(r.views);
     if (sig == SIGUSR1) {

@@ -18,7 +18,7 @@ void view_config_default(view_config* c) {
     c->update_hz = 30.0;
     c->max_radius = 2000.0f;
     c->default_budget_kbps = 256;
-    c->max_budget_kbps = 4096;
+    c->max_budget_kbps = 2048; /* the server's and the relay's default: they take it from here */
     c->max_vessels = 1024;
     c->max_views = 256;
     c->keyframe_interval_s = 1.0;
