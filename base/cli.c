@@ -47,6 +47,19 @@ int cli_parse_triple(const char* text, nv_vec3* out) {
     return 0;
 }
 
+int cli_parse_pair(const char* text, uint64_t min, uint64_t max, uint64_t* first, uint64_t* second) {
+    const char* comma = strchr(text, ',');
+    char head[32];
+    if (!comma || comma == text || (size_t)(comma - text) >= sizeof head) return -1;
+    memcpy(head, text, (size_t)(comma - text));
+    head[comma - text] = '\0';
+    uint64_t a, b;
+    if (cli_parse_u64(head, min, max, &a) || cli_parse_u64(comma + 1, min, max, &b)) return -1;
+    *first = a;
+    *second = b;
+    return 0;
+}
+
 /* Levenshtein distance, both strings short (longer ones are not options). */
 static size_t cli_distance(const char* a, size_t la, const char* b) {
     size_t lb = strlen(b);

@@ -22,18 +22,6 @@
 #include "naval/ocean.h"
 #include "naval/statics.h"
 
-static const char usage[] =
-    "usage: bench-lod [options]\n"
-    "  --hull builtin:NAME|FILE  hull of every boat (default builtin:patrol)\n"
-    "  --mass KG              mass (default: a third of the hull's displacement)\n"
-    "  --boats N              bodies per model (default 1000)\n"
-    "  --steps S              timed steps (default 60)\n"
-    "  --columns N,M          column grid (default 20,5)\n"
-    "  --water ocean|sine     FFT ocean read through its surface grid, as the world does\n"
-    "                         (default), or one analytic sine wave\n"
-    "  --json                 one JSON object on stdout\n"
-    "Prints the median time per body per step of each model and the mesh/columns ratio.\n";
-
 typedef struct lod_args {
     const char* hull;
     double mass;
@@ -42,10 +30,45 @@ typedef struct lod_args {
     int sine, json;
 } lod_args;
 
-static int lod_fail(const char* what, const char* value) {
-    fprintf(stderr, "bench-lod: %s (got '%s')\n(bench-lod --help for usage)\n", what, value ? value : "");
-    return 2;
+static int lod_parse_grid(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
+    lod_args* a = args;
+    uint64_t nx, nz;
+    (void)o;
+    if (cli_parse_pair(text, 1, COLUMNS_MAX_GRID, &nx, &nz)) {
+        snprintf(why, n, "must be N,M, each 1..1024 (got '%s')", text);
+        return -1;
+    }
+    a->nx = (uint32_t)nx;
+    a->nz = (uint32_t)nz;
+    return 0;
 }
+
+static const char* const lod_waters[] = {"ocean", "sine", NULL};
+
+static const cli_opt lod_opts[] = {
+    {"--hull", .type = CLI_STRING, CLI_FIELD(lod_args, hull), .value_name = "builtin:NAME|FILE",
+     .help = "hull of every boat", .show_default = 1},
+    {"--mass", .type = CLI_DOUBLE, CLI_FIELD(lod_args, mass), .min = 1e-9, .max = 1e300,
+     .bad = "--mass must be positive", .value_name = "KG",
+     .help = "mass (default: a third of the hull's displacement)"},
+    {"--boats", .type = CLI_UINT, CLI_FIELD(lod_args, boats), .min = 1, .max = 100000,
+     .bad = "--boats must be 1..100000", .value_name = "N", .help = "bodies per model", .show_default = 1},
+    {"--steps", .type = CLI_UINT, CLI_FIELD(lod_args, steps), .min = 1, .max = 100000,
+     .bad = "--steps must be 1..100000", .value_name = "S", .help = "timed steps", .show_default = 1},
+    {"--columns", .type = CLI_CUSTOM, .parse = lod_parse_grid, .value_name = "N,M",
+     .help = "column grid (default 20,5)"},
+    {"--water", .type = CLI_ENUM, CLI_FIELD(lod_args, sine), .words = lod_waters,
+     .bad = "--water must be ocean or sine",
+     .help = "FFT ocean read through its surface grid, as the world does\n(default), or one analytic sine wave"},
+    {"--json", .type = CLI_SWITCH, CLI_FIELD(lod_args, json), .help = "one JSON object on stdout"},
+    {0}};
+
+static const cli_spec lod_spec = {
+    .prog = "bench-lod",
+    .synopsis = "bench-lod [options]",
+    .opts = lod_opts,
+    .epilogue = "Prints the median time per body per step of each model and the mesh/columns ratio.",
+    .flag_sep = " "};
 
 static int lod_parse(int argc, char** argv, lod_args* a) {
     memset(a, 0, sizeof *a);
@@ -54,51 +77,8 @@ static int lod_parse(int argc, char** argv, lod_args* a) {
     a->steps = 60;
     a->nx = 20;
     a->nz = 5;
-    for (int i = 1; i < argc; i++) {
-        const char* arg = argv[i];
-        const char* val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
-        }
-        if (!strcmp(arg, "--json")) {
-            a->json = 1;
-            continue;
-        }
-        static const char* const options[] = {"--hull",  "--mass",  "--boats", "--steps",
-                                              "--columns", "--water", "--json",  "--help", NULL};
-        size_t known = 0;
-        while (options[known] && strcmp(options[known], arg)) known++;
-        if (!options[known]) return cli_unknown_option("bench-lod", arg, options);
-        if (!val) return lod_fail("missing value after", arg);
-        i++;
-        if (!strcmp(arg, "--hull")) {
-            a->hull = val;
-        } else if (!strcmp(arg, "--mass")) {
-            if (cli_parse_double(val, &a->mass) || !(a->mass > 0.0)) return lod_fail("--mass must be positive", val);
-        } else if (!strcmp(arg, "--boats")) {
-            if (cli_parse_u64(val, 1, 100000, &a->boats)) return lod_fail("--boats must be 1..100000", val);
-        } else if (!strcmp(arg, "--steps")) {
-            if (cli_parse_u64(val, 1, 100000, &a->steps)) return lod_fail("--steps must be 1..100000", val);
-        } else if (!strcmp(arg, "--columns")) {
-            const char* comma = strchr(val, ',');
-            char first[16];
-            uint64_t nx, nz;
-            if (!comma || comma == val || comma - val >= 16) return lod_fail("--columns must be N,M", val);
-            memcpy(first, val, (size_t)(comma - val));
-            first[comma - val] = '\0';
-            if (cli_parse_u64(first, 1, COLUMNS_MAX_GRID, &nx) || cli_parse_u64(comma + 1, 1, COLUMNS_MAX_GRID, &nz))
-                return lod_fail("--columns must be N,M, each 1..1024", val);
-            a->nx = (uint32_t)nx;
-            a->nz = (uint32_t)nz;
-        } else if (!strcmp(arg, "--water")) {
-            if (!strcmp(val, "ocean")) a->sine = 0;
-            else if (!strcmp(val, "sine")) a->sine = 1;
-            else return lod_fail("--water must be ocean or sine", val);
-        } else {
-            return cli_unknown_option("bench-lod", arg, options);
-        }
-    }
+    int rc = cli_parse(&lod_spec, argc, argv, a);
+    if (rc != CLI_RUN) exit(rc);
     return 0;
 }
 

@@ -80,16 +80,8 @@ static int hull_parse_triple(const cli_opt* o, const char* text, void* args, cha
 /* "N,M": two integers 1..COLUMNS_MAX_GRID. */
 static int hull_parse_grid(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
     hull_args* a = args;
-    const char* comma = strchr(text, ',');
     uint64_t x, z;
-    char first[16];
-    int ok = comma && comma != text && (size_t)(comma - text) < sizeof first;
-    if (ok) {
-        memcpy(first, text, (size_t)(comma - text));
-        first[comma - text] = '\0';
-        ok = !cli_parse_u64(first, 1, COLUMNS_MAX_GRID, &x) && !cli_parse_u64(comma + 1, 1, COLUMNS_MAX_GRID, &z);
-    }
-    if (!ok) {
+    if (cli_parse_pair(text, 1, COLUMNS_MAX_GRID, &x, &z)) {
         snprintf(why, n, "must be N,M: columns along x and along z, each 1..1024 (got '%s')", text);
         return -1;
     }
