@@ -34,18 +34,6 @@
 #include "snapshot.h"
 #include "test_server_proc.h"
 
-static const char usage[] =
-    "usage: bench-server [options]\n"
-    "  --boats N           boats of part 1 (default 4000)\n"
-    "  --steps S           ticks measured in part 1 (default 120)\n"
-    "  --subscribers K     subscribers per stream (default 64)\n"
-    "  --threads T         simulation threads (default: all cores)\n"
-    "  --server PATH       naval-server for part 2 (default: the build's)\n"
-    "  --server-boats M    boats of part 2 (default 200)\n"
-    "  --seconds T         length of each phase of part 2 (default 5)\n"
-    "  --skip-inprocess    part 2 only\n"
-    "  --skip-server       part 1 only\n";
-
 typedef struct bench_args {
     uint32_t boats, steps, subscribers, threads, server_boats;
     double seconds;
@@ -363,6 +351,27 @@ static int bench_server_process(const bench_args* a) {
     return rc == 0 ? 0 : -1;
 }
 
+#define BENCH_COUNT(name, field, lo, vn, text)                                                                  \
+    {name, .type = CLI_UINT, CLI_FIELD(bench_args, field), .min = lo, .max = 1e6, .value_name = vn, .help = text, \
+     .show_default = 1}
+
+static const cli_opt bench_opts[] = {
+    BENCH_COUNT("--boats", boats, 1, "N", "boats of part 1"),
+    BENCH_COUNT("--steps", steps, 1, "S", "ticks measured in part 1"),
+    BENCH_COUNT("--subscribers", subscribers, 0, "K", "subscribers per stream"),
+    {"--threads", .type = CLI_UINT, CLI_FIELD(bench_args, threads), .min = 1, .max = 64, .value_name = "T",
+     .help = "simulation threads (default: all cores)"},
+    {"--server", .type = CLI_STRING, CLI_FIELD(bench_args, server), .value_name = "PATH",
+     .help = "naval-server for part 2 (default: the build's)"},
+    BENCH_COUNT("--server-boats", server_boats, 0, "M", "boats of part 2"),
+    {"--seconds", .type = CLI_DOUBLE, CLI_FIELD(bench_args, seconds), .min = 1e-9, .max = 1e6, .value_name = "T",
+     .help = "length of each phase of part 2", .show_default = 1},
+    {"--skip-inprocess", .type = CLI_SWITCH, CLI_FIELD(bench_args, skip_inprocess), .help = "part 2 only"},
+    {"--skip-server", .type = CLI_SWITCH, CLI_FIELD(bench_args, skip_server), .help = "part 1 only"},
+    {0}};
+
+static const cli_spec bench_spec = {.prog = "bench-server", .synopsis = "bench-server [options]", .opts = bench_opts};
+
 static int bench_parse(int argc, char** argv, bench_args* a) {
     a->boats = 4000;
     a->steps = 120;
@@ -371,40 +380,8 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     a->server_boats = 200;
     a->seconds = 5;
     a->server = NAVAL_SERVER_PATH;
-    for (int i = 1; i < argc; i++) {
-        const char* f = argv[i];
-        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(f, "--help")) {
-            fputs(usage, stdout);
-            exit(0);
-        }
-        if (!strcmp(f, "--skip-inprocess")) { a->skip_inprocess = 1; continue; }
-        if (!strcmp(f, "--skip-server")) { a->skip_server = 1; continue; }
-        static const char* const options[] = {"--boats",   "--steps",         "--subscribers", "--threads",
-                                              "--server-boats", "--seconds",  "--server",      "--skip-inprocess",
-                                              "--skip-server",  "--help",     NULL};
-        size_t known = 0;
-        while (options[known] && strcmp(options[known], f)) known++;
-        if (!options[known]) return cli_unknown_option("bench-server", f, options);
-        if (!v) goto bad;
-        i++;
-        char* end = NULL;
-        double x = strtod(v, &end);
-        int number = end && *end == '\0' && x >= 0 && x <= 1e6;
-        if (!strcmp(f, "--server")) a->server = v;
-        else if (!number) goto bad;
-        else if (!strcmp(f, "--boats") && x >= 1) a->boats = (uint32_t)x;
-        else if (!strcmp(f, "--steps") && x >= 1) a->steps = (uint32_t)x;
-        else if (!strcmp(f, "--subscribers")) a->subscribers = (uint32_t)x;
-        else if (!strcmp(f, "--threads") && x >= 1 && x <= 64) a->threads = (uint32_t)x;
-        else if (!strcmp(f, "--server-boats")) a->server_boats = (uint32_t)x;
-        else if (!strcmp(f, "--seconds") && x > 0) a->seconds = x;
-        else goto bad;
-        continue;
-    bad:
-        fprintf(stderr, "bench-server: bad option or value: %s %s\n%s", f, v ? v : "", usage);
-        return 2;
-    }
+    int rc = cli_parse(&bench_spec, argc, argv, a);
+    if (rc != CLI_RUN) exit(rc);
     return 0;
 }
 
