@@ -163,7 +163,7 @@ static void cli_range_words(const cli_opt* o, char* out, size_t n) {
     if (o->type == CLI_DOUBLE) lo = o->min, hi = o->max;
     else cli_int_range(o, &lo, &hi);
     if (o->type == CLI_DOUBLE && lo == 0 && hi == 0) snprintf(out, n, "must be a number");
-    else if (o->type == CLI_DOUBLE) snprintf(out, n, "must be a number in [%.17g, %.17g]", lo, hi);
+    else if (o->type == CLI_DOUBLE) snprintf(out, n, "must be a number in [%g, %g]", lo, hi);
     else snprintf(out, n, "must be a whole number in [%.0f, %.0f]", lo, hi);
 }
 

@@ -225,48 +225,28 @@ static int write_compact(const char* path) {
     return bad;
 }
 
+static const cli_opt proto_opts[] = {
+    {"--boats", .type = CLI_UINT, CLI_FIELD(options, boats), .min = 1, .max = 1u << 22, .value_name = "N",
+     .help = "vessels per snapshot", .show_default = 1},
+    {"--keyframe-interval", .type = CLI_UINT, CLI_FIELD(options, interval), .min = 1, .max = 100000, .value_name = "K",
+     .help = "compact stream: a keyframe every K ticks", .show_default = 1},
+    {"--tick-hz", .deprecated = "--hz", .type = CLI_DOUBLE, CLI_FIELD(options, hz), .min = 1e-9, .max = 10000,
+     .value_name = "H", .help = "tick rate", .show_default = 1},
+    {"--reps", .type = CLI_UINT, CLI_FIELD(options, reps), .min = 1, .max = 1000000, .value_name = "R",
+     .help = "repetitions timed", .show_default = 1},
+    {"--write-snapshot", .type = CLI_STRING, CLI_FIELD(options, write_snapshot), .value_name = "FILE",
+     .help = "write one full snapshot message to FILE"},
+    {"--write-compact", .type = CLI_STRING, CLI_FIELD(options, write_compact), .value_name = "FILE",
+     .help = "write one compact message to FILE"},
+    {0}};
+
+static const cli_spec proto_spec = {.prog = "bench-proto", .synopsis = "bench-proto [options]", .opts = proto_opts};
+
 static int parse(int argc, char** argv, options* o) {
     *o = (options){5000, 30, 200, 60.0, NULL, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char* a = argv[i];
-        const char* val = i + 1 < argc ? argv[i + 1] : NULL;
-        int ok = 1;
-        static const char* const flags[] = {"--boats",          "--keyframe-interval", "--reps",  "--tick-hz", "--hz",
-                                            "--write-snapshot", "--write-compact",     "--help", NULL};
-        size_t known = 0;
-        while (flags[known] && strcmp(flags[known], a)) known++;
-        if (!flags[known] && strcmp(a, "-h")) {
-            cli_unknown_option("bench-proto", a, flags);
-            return -1;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("bench-proto [--boats N] [--keyframe-interval K] [--tick-hz H] [--reps R] [--write-snapshot FILE]\n"
-                   "            [--write-compact FILE]   (--hz: a deprecated alias of --tick-hz)\n");
-            exit(0);
-        } else if (!val) {
-            ok = 0;
-        } else if (!strcmp(a, "--boats")) {
-            ok = cli_parse_u64(val, 1, 1u << 22, &o->boats) == 0;
-        } else if (!strcmp(a, "--keyframe-interval")) {
-            ok = cli_parse_u64(val, 1, 100000, &o->interval) == 0;
-        } else if (!strcmp(a, "--reps")) {
-            ok = cli_parse_u64(val, 1, 1000000, &o->reps) == 0;
-        } else if (!strcmp(a, "--tick-hz") || !strcmp(a, "--hz")) {
-            ok = cli_parse_double(val, &o->hz) == 0 && o->hz > 0.0 && o->hz <= 10000.0;
-        } else if (!strcmp(a, "--write-snapshot")) {
-            o->write_snapshot = val;
-        } else if (!strcmp(a, "--write-compact")) {
-            o->write_compact = val;
-        } else {
-            ok = 0;
-        }
-        if (!ok) {
-            fprintf(stderr, "bench-proto: bad or missing value for %s (see --help)\n", a);
-            return -1;
-        }
-        i++;
-    }
-    return 0;
+    int rc = cli_parse(&proto_spec, argc, argv, o);
+    if (rc == 0) exit(0);
+    return rc == CLI_RUN ? 0 : -1;
 }
 
 int main(int argc, char** argv) {
