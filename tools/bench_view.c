@@ -57,45 +57,35 @@ static int cmp_double(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-static int usage(const char* why) {
-    fprintf(stderr,
-            "bench-view: %s\nusage: bench-view [--boats N] [--views V] [--radius M] [--budget KBPS] [--seconds S] "
-            "[--threads T] [--tick-hz H (--hz: deprecated)] [--half M] | --write-session DIR\n",
-            why);
-    return 2;
-}
+#define VIEW_U64(name, field, lo, hi, vn, text) \
+    {name, .type = CLI_UINT, CLI_FIELD(options, field), .min = lo, .max = hi, .value_name = vn, .help = text, \
+     .show_default = 1}
+
+static const cli_opt view_opts[] = {
+    VIEW_U64("--boats", boats, 1, 1000000, "N", "vessels in the world"),
+    VIEW_U64("--views", views, 1, 100000, "V", "player views open"),
+    {"--radius", .type = CLI_DOUBLE, CLI_FIELD(options, radius), .min = 1e-9, .max = 1e300, .value_name = "M",
+     .help = "each view's radius, m", .show_default = 1},
+    VIEW_U64("--budget", budget, 1, 1000000, "KBPS", "each view's budget, kbit/s"),
+    VIEW_U64("--seconds", seconds, 1, 3600, "S", "simulated seconds"),
+    VIEW_U64("--threads", threads, 1, JOBS_MAX_THREADS, "T", "encoding threads"),
+    {"--tick-hz", .deprecated = "--hz", .type = CLI_DOUBLE, CLI_FIELD(options, hz), .min = 1e-9, .max = 1000,
+     .value_name = "H", .help = "tick rate", .show_default = 1},
+    {"--half", .type = CLI_DOUBLE, CLI_FIELD(options, half), .min = 1e-9, .max = 1e300, .value_name = "M",
+     .help = "half the side of the square the fleet spreads over, m (default 45 sqrt(boats))"},
+    {"--write-session", .type = CLI_STRING, CLI_FIELD(options, write_session), .value_name = "DIR",
+     .help = "write a recorded view session to DIR (for the web client's tests) instead"},
+    {0}};
+
+static const cli_spec view_spec = {.prog = "bench-view",
+                                   .synopsis = "bench-view [options] | --write-session DIR",
+                                   .about = "The player-view encoder alone (see tools/bench_view.c).",
+                                   .opts = view_opts};
 
 static int parse(int argc, char** argv, options* o) {
     *o = (options){4000, 20, 10, 2, 256, 1000.0, 60.0, 0.0, NULL};
-    static const char* const flags[] = {"--boats",  "--views", "--seconds", "--threads",       "--budget",
-                                        "--radius", "--tick-hz", "--hz",    "--half", "--write-session", "--help", NULL};
-    for (int i = 1; i < argc; i++) {
-        const char* a = argv[i];
-        if (!strcmp(a, "--help")) {
-            usage("the player-view encoder alone (see tools/bench_view.c)");
-            exit(0);
-        }
-        size_t known = 0;
-        while (flags[known] && strcmp(flags[known], a)) known++;
-        if (!flags[known]) return cli_unknown_option("bench-view", a, flags);
-        if (i + 1 >= argc) return usage("a flag without its value");
-        const char* v = argv[++i];
-        int bad = 0;
-        if (!strcmp(a, "--boats")) bad = cli_parse_u64(v, 1, 1000000, &o->boats);
-        else if (!strcmp(a, "--views")) bad = cli_parse_u64(v, 1, 100000, &o->views);
-        else if (!strcmp(a, "--seconds")) bad = cli_parse_u64(v, 1, 3600, &o->seconds);
-        else if (!strcmp(a, "--threads")) bad = cli_parse_u64(v, 1, JOBS_MAX_THREADS, &o->threads);
-        else if (!strcmp(a, "--budget")) bad = cli_parse_u64(v, 1, 1000000, &o->budget);
-        else if (!strcmp(a, "--radius")) bad = cli_parse_double(v, &o->radius) || !(o->radius > 0.0);
-        else if (!strcmp(a, "--tick-hz") || !strcmp(a, "--hz")) bad = cli_parse_double(v, &o->hz) || !(o->hz > 0.0 && o->hz <= 1000.0);
-        else if (!strcmp(a, "--half")) bad = cli_parse_double(v, &o->half) || !(o->half > 0.0);
-        else if (!strcmp(a, "--write-session")) o->write_session = v;
-        else return cli_unknown_option("bench-view", a, flags);
-        if (bad) {
-            fprintf(stderr, "bench-view: %s: bad value '%s'\n", a, v);
-            return 2;
-        }
-    }
+    int rc = cli_parse(&view_spec, argc, argv, o);
+    if (rc != CLI_RUN) exit(rc);
     if (o->half <= 0.0) o->half = 45.0 * sqrt((double)o->boats);
     return 0;
 }
