@@ -98,43 +98,34 @@ static int bench_cmp(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
-static int bench_usage(const char* why) {
-    fprintf(stderr,
-            "bench-relay: %s\nusage: bench-relay [--subscribers N] [--ws K] [--size BYTES]\n"
-            "                   [--tick-hz H (--hz: deprecated)] [--seconds S] [--queue Q] [--relay PATH] [--json]\n",
-            why);
-    return 2;
-}
+#define RELAY_U64(name, field, lo, hi, vn, text) \
+    {name, .type = CLI_UINT, CLI_FIELD(bench_args, field), .min = lo, .max = hi, .value_name = vn, .help = text, \
+     .show_default = 1}
+
+static const cli_opt bench_opts[] = {
+    RELAY_U64("--subscribers", subscribers, 1, 1024, "N", "subscribers in all"),
+    RELAY_U64("--ws", ws, 0, 1024, "K", "of them on WebSocket (the others on tcp)"),
+    RELAY_U64("--size", size, 16, 64u << 20, "BYTES", "message size"),
+    {"--tick-hz", .deprecated = "--hz", .type = CLI_DOUBLE, CLI_FIELD(bench_args, hz), .min = 0, .max = 100000,
+     .value_name = "H", .help = "messages per second (0: as fast as they go)", .show_default = 1},
+    RELAY_U64("--seconds", seconds, 1, 600, "S", "measured"),
+    RELAY_U64("--queue", queue, 1, 8192, "Q", "the relay's --queue"),
+    {"--relay", .type = CLI_STRING, CLI_FIELD(bench_args, relay), .value_name = "PATH",
+     .help = "naval-relay to run (default: the build's)"},
+    {"--json", .type = CLI_SWITCH, CLI_FIELD(bench_args, json), .help = "one JSON object on stdout"},
+    {0}};
+
+static const cli_spec bench_spec = {.prog = "bench-relay",
+                                    .synopsis = "bench-relay [options]",
+                                    .about = "What one relay carries (see tools/bench_relay.c).",
+                                    .opts = bench_opts};
 
 int main(int argc, char** argv) {
     bench_args a = {.subscribers = 1, .ws = 0, .size = 80000, .seconds = 5, .queue = 16, .hz = 60.0,
                     .relay = NAVAL_RELAY_PATH, .json = 0};
-    for (int i = 1; i < argc; i++) {
-        const char* f = argv[i];
-        if (!strcmp(f, "--help")) return bench_usage("what one relay carries (see tools/bench_relay.c)"), 0;
-        if (!strcmp(f, "--json")) {
-            a.json = 1;
-            continue;
-        }
-        static const char* const options[] = {"--subscribers", "--ws",      "--size", "--seconds", "--queue",
-                                              "--tick-hz",     "--hz",      "--relay", "--json",   "--help", NULL};
-        size_t known = 0;
-        while (options[known] && strcmp(options[known], f)) known++;
-        if (!options[known]) return cli_unknown_option("bench-relay", f, options);
-        if (i + 1 >= argc) return bench_usage("a flag without its value");
-        const char* v = argv[++i];
-        int bad = 0;
-        if (!strcmp(f, "--subscribers")) bad = cli_parse_u64(v, 1, 1024, &a.subscribers);
-        else if (!strcmp(f, "--ws")) bad = cli_parse_u64(v, 0, 1024, &a.ws);
-        else if (!strcmp(f, "--size")) bad = cli_parse_u64(v, 16, 64u << 20, &a.size);
-        else if (!strcmp(f, "--seconds")) bad = cli_parse_u64(v, 1, 600, &a.seconds);
-        else if (!strcmp(f, "--queue")) bad = cli_parse_u64(v, 1, 8192, &a.queue);
-        else if (!strcmp(f, "--tick-hz") || !strcmp(f, "--hz")) bad = cli_parse_double(v, &a.hz) || a.hz < 0 || a.hz > 100000;
-        else if (!strcmp(f, "--relay")) a.relay = v;
-        else return cli_unknown_option("bench-relay", f, options);
-        if (bad) return bench_usage("a value out of range");
-    }
-    if (a.ws > a.subscribers) return bench_usage("--ws must not exceed --subscribers");
+    int rc = cli_parse(&bench_spec, argc, argv, &a);
+    if (rc != CLI_RUN) return rc;
+    if (a.ws > a.subscribers) return cli_usage_error("bench-relay", "--ws must not exceed --subscribers");
     signal(SIGPIPE, SIG_IGN);
     int up = proc_free_port(), tp = proc_free_port(), wp = proc_free_port();
     char up_url[64], tcp_url[64], ws_url[96], health[64], queue[16];
