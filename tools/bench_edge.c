@@ -312,40 +312,34 @@ static int bench_nng_churn(const bench_args* a) {
     _exit(0);
 }
 
-static int usage(const char* why) {
-    fprintf(stderr, "bench-edge: %s\nusage: bench-edge (--half-open N [--sources K] | --churn N | --hellos N | --nng-churn N) "
-                    "[--boats N] [--server PATH] [--server-fds N]\n", why);
-    return 2;
-}
+#define EDGE_COUNT(name, field, vn, text) \
+    {name, .type = CLI_UINT, CLI_FIELD(bench_args, field), .min = 1, .max = 1000000, .value_name = vn, .help = text}
+
+static const cli_opt edge_opts[] = {
+    EDGE_COUNT("--half-open", half_open, "N", "N connections that never finish a handshake"),
+    EDGE_COUNT("--sources", sources, "K", "--half-open: from K loopback addresses (default 1)"),
+    EDGE_COUNT("--churn", churn, "N", "N connections opened and closed"),
+    EDGE_COUNT("--hellos", hellos, "N", "N hello requests"),
+    EDGE_COUNT("--nng-churn", nng_churn, "N", "N nng subscribers through one PUB (no server): its heap"),
+    EDGE_COUNT("--boats", boats, "N", "the server's boats (default 200)"),
+    {"--server", .type = CLI_STRING, CLI_FIELD(bench_args, server), .value_name = "PATH",
+     .help = "naval-server to run (default: the build's)"},
+    EDGE_COUNT("--server-fds", server_fds, "N", "the server's descriptor limit (prlimit)"),
+    {0}};
+
+static const cli_spec edge_spec = {
+    .prog = "bench-edge",
+    .synopsis = "bench-edge (--half-open N [--sources K] | --churn N | --hellos N | --nng-churn N) [options]",
+    .about = "Measures the server's network edge (see tools/bench_edge.c).",
+    .opts = edge_opts};
 
 int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     bench_args a = {NAVAL_SERVER_PATH, 0, 1, 0, 0, 200, 0, 0};
-    for (int i = 1; i < argc; i++) {
-        const char* arg = argv[i];
-        const char* val = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t* target = !strcmp(arg, "--half-open") ? &a.half_open
-                           : !strcmp(arg, "--sources") ? &a.sources
-                           : !strcmp(arg, "--churn")   ? &a.churn
-                           : !strcmp(arg, "--hellos")  ? &a.hellos
-                           : !strcmp(arg, "--boats")   ? &a.boats
-                           : !strcmp(arg, "--server-fds") ? &a.server_fds
-                           : !strcmp(arg, "--nng-churn") ? &a.nng_churn
-                                                       : NULL;
-        if (!strcmp(arg, "--help")) return usage("measures the server's network edge (see tools/bench_edge.c)"), 0;
-        static const char* const options[] = {"--half-open", "--sources", "--churn",  "--hellos",     "--boats",
-                                              "--server-fds", "--nng-churn", "--server", "--help", NULL};
-        if (!target && strcmp(arg, "--server")) return cli_unknown_option("bench-edge", arg, options);
-        if (!val) return usage("a flag without its value");
-        if (!strcmp(arg, "--server")) {
-            a.server = val;
-        } else if (!target || cli_parse_u64(val, 1, 1000000, target)) {
-            return usage("a bad value (a whole number in 1..1000000)");
-        }
-        i++;
-    }
+    int parsed = cli_parse(&edge_spec, argc, argv, &a);
+    if (parsed != CLI_RUN) return parsed;
     if (!a.half_open + !a.churn + !a.hellos + !a.nng_churn != 3)
-        return usage("give one of --half-open, --churn, --hellos, --nng-churn");
+        return cli_usage_error("bench-edge", "give one of --half-open, --churn, --hellos, --nng-churn");
     if (a.nng_churn) return bench_nng_churn(&a);
     /* The half-open sockets are this process's descriptors too. */
     struct rlimit rl;
