@@ -390,10 +390,11 @@ int nv_world_spawn(nv_world* w, uint32_t type, nv_vec3 position, nv_quat orienta
     world_count_vessel(w, &w->types[type].hull, +1);
     w->blocks_dirty = 1;
     *id_out = id;
+    WORLD_RECORD(w, spawn, .id = id, .type = type, .position = position, .orientation = orientation);
     return 0;
 }
 
-int nv_world_despawn(nv_world* w, uint32_t id, nv_error* err) {
+int world_despawn(nv_world* w, uint32_t id, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     uint32_t s = world_slot_of(w, id);
     if (s == UINT32_MAX) return nv_error_fail(err, NV_ENOENT, "despawn: no vessel with id %u", id);
@@ -410,6 +411,12 @@ int nv_world_despawn(nv_world* w, uint32_t id, nv_error* err) {
         w->ids.entries[w->v.handle[s]].slot = s;
     }
     w->blocks_dirty = 1;
+    return 0;
+}
+
+int nv_world_despawn(nv_world* w, uint32_t id, nv_error* err) {
+    if (world_despawn(w, id, err)) return -1;
+    WORLD_RECORD(w, despawn, .id = id);
     return 0;
 }
 
@@ -443,6 +450,7 @@ int nv_world_set_velocity(nv_world* w, uint32_t id, nv_vec3 velocity, nv_vec3 an
     b.velocity = velocity;
     body_set_angular_velocity(&b, angular_velocity);
     world_store_body(w, s, &b);
+    WORLD_RECORD(w, velocity, .id = id, .velocity = velocity, .angular_velocity = angular_velocity);
     return 0;
 }
 
@@ -531,12 +539,15 @@ int nv_world_set_controls(nv_world* w, uint32_t id, double throttle, double rudd
         return nv_error_set(err, "vessel %u: throttle and rudder must be finite (got %g, %g)", id, throttle, rudder);
     w->v.throttle_cmd[s] = (float)world_clamp_unit(throttle);
     w->v.rudder_cmd[s] = (float)world_clamp_unit(rudder);
+    WORLD_RECORD(w, controls, .id = id, .throttle = throttle, .rudder = rudder);
     return 0;
 }
 
 void nv_world_set_wind(nv_world* w, nv_vec3 wind) {
     WORLD_CHECK_UNLOCKED(w);
-    if (v3_is_finite(wind)) w->wind = wind;
+    if (!v3_is_finite(wind)) return;
+    w->wind = wind;
+    WORLD_RECORD(w, wind, .wind = wind);
 }
 
 const nv_vessel_dynamics* nv_world_type_dynamics(const nv_world* w, uint32_t type) {

@@ -53,6 +53,7 @@ int nv_world_breach(nv_world* w, uint32_t id, nv_vec3 point, double area, nv_err
         if (fresh) free(fs), w->v.flood[s] = NULL;
         return nv_error_fail(err, NV_ENOMEM, "breach: out of memory");
     }
+    WORLD_RECORD(w, breach, .id = id, .point = point, .area = area);
     return 0;
 }
 
@@ -69,10 +70,12 @@ int nv_world_set_pumps(nv_world* w, uint32_t id, int on, nv_error* err) {
         return nv_error_set(err, "pumps: vessel %u's type '%s' has no compartments", id, t->name);
     if (!(t->compartments->damage.pump_rate > 0.0))
         return nv_error_set(err, "pumps: vessel %u's type '%s' has no pumps", id, t->name);
-    if (!on && !w->v.flood[s]) return 0;
-    nv_flood_state* fs = damage_state(w, s);
-    if (!fs) return nv_error_fail(err, NV_ENOMEM, "pumps: out of memory");
-    fs->pumping = on ? 1 : 0;
+    if (on || w->v.flood[s]) {
+        nv_flood_state* fs = damage_state(w, s);
+        if (!fs) return nv_error_fail(err, NV_ENOMEM, "pumps: out of memory");
+        fs->pumping = on ? 1 : 0;
+    }
+    WORLD_RECORD(w, pumps, .id = id, .on = on);
     return 0;
 }
 
@@ -80,6 +83,7 @@ int nv_world_set_sunk_removal_depth(nv_world* w, double depth, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (nv_range_check(NV_RANGE_WORLD_SUNK_REMOVAL_DEPTH, depth, "sunk_removal_depth", err)) return -1;
     w->cfg.sunk_removal_depth = depth;
+    WORLD_RECORD(w, sunk_removal_depth, .depth = depth);
     return 0;
 }
 
@@ -207,7 +211,7 @@ void world_damage_step(nv_world* w) {
     }
     /* After the walk: a despawn moves the last slot into the gap. */
     for (uint32_t i = 0; removed && i < d->event_count; i++)
-        if (d->events[i].kind == WORLD_DAMAGE_REMOVED) nv_world_despawn(w, d->events[i].id, NULL);
+        if (d->events[i].kind == WORLD_DAMAGE_REMOVED) world_despawn(w, d->events[i].id, NULL);
 }
 
 void world_damage_free(nv_world* w) {

@@ -45,6 +45,7 @@ int nv_world_set_contacts(nv_world* w, const nv_world_contact_params* p, nv_erro
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (nv_range_check(fields[i].range, fields[i].value, fields[i].name, err)) return -1;
     w->ground.params = *p;
+    WORLD_RECORD(w, contacts, .params = *p);
     return 0;
 }
 

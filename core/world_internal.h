@@ -244,7 +244,22 @@ struct nv_world {
     uint64_t tick;
     double time;
     nv_world_timing timing;
+
+    const nv_world_recorder* recorder; /* nv_world_set_recorder; NULL: not recording */
+    void* recorder_arg;
 };
+
+/* The attached recorder's callback for operation `name` (naval/world.h's
+ * NV_WORLD_OPS), with the fields as designated initializers; after the
+ * change succeeded. */
+#define WORLD_RECORD(w, name, ...)                                                  \
+    do {                                                                            \
+        const nv_world_recorder* rec_ = (w)->recorder;                              \
+        if (rec_ && rec_->name) {                                                   \
+            const nv_world_op_##name op_ = {__VA_ARGS__};                            \
+            rec_->name((w)->recorder_arg, (w)->tick, &op_);                          \
+        }                                                                           \
+    } while (0)
 
 /* A hull small enough for one job to run both its passes, its vertex
  * heights in the worker's scratch (none kept per vessel). */
@@ -357,6 +372,8 @@ void world_pairs_free(nv_world* w);
 /* world_damage.c: after the step (unlocked): holes from contacts, the
  * step's damage events, sunk vessels removed. */
 void world_damage_step(nv_world* w);
+/* nv_world_despawn without recording it: the world removing a vessel itself. */
+int world_despawn(nv_world* w, uint32_t id, nv_error* err);
 void world_damage_free(nv_world* w);
 
 /* The "between steps only" rule of world.h, checked in debug builds as

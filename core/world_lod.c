@@ -147,6 +147,7 @@ int nv_world_set_vessel_model(nv_world* w, uint32_t id, nv_world_model model, nv
         return nv_error_set(err, "vessel %u: hull type '%s' sinks: it cannot float as a floater", id,
                             w->types[w->v.type[s]].name);
     world_switch_model(w, s, model);
+    WORLD_RECORD(w, model, .id = id, .model = model);
     return 0;
 }
 
@@ -163,6 +164,7 @@ int nv_world_set_player(nv_world* w, uint32_t id, int player, nv_error* err) {
         w->player_total--;
         w->v.flags[s] &= ~(uint32_t)WORLD_VESSEL_PLAYER;
     }
+    WORLD_RECORD(w, player, .id = id, .player = player);
     return 0;
 }
 
@@ -171,6 +173,7 @@ void nv_world_set_lod(nv_world* w, const nv_world_lod* lod) {
     if (!lod)
         w->lod.enabled = 0;
     else w->lod = *lod;
+    WORLD_RECORD(w, lod, .lod = w->lod);
 }
 
 /* m the ground may be from a floater's lowest point before it becomes

@@ -366,6 +366,88 @@ const nv_world_config* nv_world_get_config(const nv_world* w);
 nv_vec3 nv_world_get_wind(const nv_world* w);
 nv_world_lod nv_world_get_lod(const nv_world* w);
 
+
+/* ---- recording: the world's inputs --------------------------------------
+ * Every call from outside that changes the world between steps, as one
+ * list: X(NAME, name, FIELDS) with the call's arguments as FIELDS. From it
+ * come a struct per operation (nv_world_op_NAME), their kinds
+ * (NV_WORLD_OP_NAME), one tagged event (nv_world_op) and the recorder's
+ * callbacks, so that an operation added here is recorded and replayed
+ * everywhere, or fails to compile where a recorder does not handle it.
+ *
+ * A recorder attached with nv_world_set_recorder is called from inside
+ * these nv_world_* calls, after the change and only when it succeeded (a
+ * refused call records nothing), with `tick`, nv_world_tick then: the
+ * change takes effect in the step to tick + 1. Each callback receives the
+ * call's arguments as given (a spawn also its id), so that calling the
+ * same function with them on the same world does the same thing
+ * (nv_world_apply_op). Not recorded: what the world does to itself in a
+ * step (the removal of a sunk vessel: a damage event) and its
+ * construction (hull types and their dynamics, compartments and columns,
+ * the water, the terrain, structures, a checkpoint's restore): a recording
+ * starts from a checkpoint of the world built. A NULL callback skips its
+ * operation; off by default (one pointer test per call). */
+#define NV_WORLD_OPS(X)                                                                       \
+    X(SPAWN, spawn, uint32_t id; uint32_t type; nv_vec3 position; nv_quat orientation;)        \
+    X(DESPAWN, despawn, uint32_t id;)                                                         \
+    X(VELOCITY, velocity, uint32_t id; nv_vec3 velocity; nv_vec3 angular_velocity;)           \
+    X(CONTROLS, controls, uint32_t id; double throttle; double rudder;)                       \
+    X(BREACH, breach, uint32_t id; nv_vec3 point; double area;)                               \
+    X(PUMPS, pumps, uint32_t id; int on;)                                                     \
+    X(MODEL, model, uint32_t id; nv_world_model model;)                                       \
+    X(PLAYER, player, uint32_t id; int player;)                                               \
+    X(LOD, lod, nv_world_lod lod;)                                                            \
+    X(WIND, wind, nv_vec3 wind;)                                                              \
+    X(CONTACTS, contacts, nv_world_contact_params params;)                                    \
+    X(SUNK_REMOVAL_DEPTH, sunk_removal_depth, double depth;)
+
+/* nv_world_spawn (id: the one it gave), nv_world_despawn, nv_world_set_velocity,
+ * nv_world_set_controls, nv_world_breach, nv_world_set_pumps,
+ * nv_world_set_vessel_model, nv_world_set_player, nv_world_set_lod (the
+ * levels of detail it left: NULL leaves them with enabled 0),
+ * nv_world_set_wind, nv_world_set_contacts, nv_world_set_sunk_removal_depth. */
+#define NV_WORLD_OP_STRUCT_(NAME, name, FIELDS) typedef struct nv_world_op_##name { FIELDS } nv_world_op_##name;
+NV_WORLD_OPS(NV_WORLD_OP_STRUCT_)
+#undef NV_WORLD_OP_STRUCT_
+
+typedef enum nv_world_op_kind {
+#define NV_WORLD_OP_ENUM_(NAME, name, FIELDS) NV_WORLD_OP_##NAME,
+    NV_WORLD_OPS(NV_WORLD_OP_ENUM_)
+#undef NV_WORLD_OP_ENUM_
+    NV_WORLD_OP_COUNT
+} nv_world_op_kind;
+
+/* One operation with its tick, for logs and replays. */
+typedef struct nv_world_op {
+    nv_world_op_kind kind;
+    uint64_t tick;
+    union {
+#define NV_WORLD_OP_MEMBER_(NAME, name, FIELDS) nv_world_op_##name name;
+        NV_WORLD_OPS(NV_WORLD_OP_MEMBER_)
+#undef NV_WORLD_OP_MEMBER_
+    } u;
+} nv_world_op;
+
+typedef struct nv_world_recorder {
+#define NV_WORLD_OP_CALLBACK_(NAME, name, FIELDS) \
+    void (*name)(void* arg, uint64_t tick, const nv_world_op_##name* op);
+    NV_WORLD_OPS(NV_WORLD_OP_CALLBACK_)
+#undef NV_WORLD_OP_CALLBACK_
+} nv_world_recorder;
+
+/* Attaches a recorder (borrowed: it and arg must outlive the attachment);
+ * NULL detaches. One at a time. */
+void nv_world_set_recorder(nv_world* w, const nv_world_recorder* r, void* arg);
+/* The attached recorder (NULL: none) and its arg (may be NULL). */
+const nv_world_recorder* nv_world_get_recorder(const nv_world* w, void** arg);
+/* "spawn", "controls", ...: the X-macro's names; NULL out of range. */
+const char* nv_world_op_name(nv_world_op_kind kind);
+/* Calls the operation's nv_world_* function with its fields (between
+ * steps; op->tick is not checked): a replay. A spawn that gives another id
+ * than op's fails (NV_EINTERNAL, the vessel spawned stays). The recorder
+ * attached, if any, records it as any call. */
+int nv_world_apply_op(nv_world* w, const nv_world_op* op, nv_error* err);
+
 NV_API_END
 
 #endif
