@@ -16,25 +16,24 @@ int apply_spawn(sim* s, owners* o, uint32_t pipe, uint32_t type, double x, doubl
         if (err) *err = why; /* its code decides the answer's status */
         return nv_error_prefix(err, "spawn failed");
     }
-    uint64_t tick = nv_world_tick(s->world);
-    if (s->rec) record_spawn(s->rec, tick, *id, type, x, z, heading, token_out);
     /* A client's vessel is a player: levels of detail follow it. Only with
      * them on, so that a world without them keeps the flags it always had. */
     int player_failed = nv_world_get_lod(s->world).enabled && nv_world_set_player(s->world, *id, 1, &why);
     if (player_failed || owners_add_token(o, *id, pipe, token_out)) {
-        /* Out of memory: undone, and the log says so for the replay. */
+        /* Out of memory: undone (the world records the despawn as it did
+         * the spawn, so a replay does the same). */
         nv_world_despawn(s->world, *id, NULL);
-        if (s->rec) record_despawn(s->rec, tick, *id);
         return nv_error_fail(err, NV_ENOMEM, "no %s entry could be made for vessel %u (out of memory)",
                              player_failed ? "player" : "owner", *id);
     }
+    /* The world recorded its spawn; the token is the server's. */
+    if (s->rec) record_owner(s->rec, nv_world_tick(s->world), *id, token_out);
     return 0;
 }
 
 int apply_control(sim* s, uint32_t id, double throttle, double rudder, int* released, nv_error* err) {
     if (released) *released = 0;
     if (nv_world_set_controls(s->world, id, throttle, rudder, err)) return -1;
-    if (s->rec) record_control(s->rec, nv_world_tick(s->world), id, throttle, rudder);
     int was = autopilot_remove(s->pilot, id);
     if (released) *released = was;
     return 0;
@@ -42,7 +41,6 @@ int apply_control(sim* s, uint32_t id, double throttle, double rudder, int* rele
 
 int apply_despawn(sim* s, owners* o, uint32_t id, nv_error* err) {
     if (nv_world_despawn(s->world, id, err)) return -1;
-    if (s->rec) record_despawn(s->rec, nv_world_tick(s->world), id);
     owners_remove(o, id);
     autopilot_remove(s->pilot, id);
     return 0;
@@ -52,15 +50,10 @@ int apply_breach(sim* s, uint32_t id, const double point[3], double area, uint32
     if (nv_world_breach(s->world, id, v3(point[0], point[1], point[2]), area, err)) return -1;
     const nv_flood_state* f = nv_world_flood_of(s->world, id);
     if (compartment) *compartment = f->holes[f->hole_count - 1].compartment;
-    if (s->rec) record_breach(s->rec, nv_world_tick(s->world), id, point, area);
     return 0;
 }
 
-int apply_pumps(sim* s, uint32_t id, int on, nv_error* err) {
-    if (nv_world_set_pumps(s->world, id, on, err)) return -1;
-    if (s->rec) record_pumps(s->rec, nv_world_tick(s->world), id, on);
-    return 0;
-}
+int apply_pumps(sim* s, uint32_t id, int on, nv_error* err) { return nv_world_set_pumps(s->world, id, on, err); }
 
 uint32_t apply_removals(sim* s, owners* o, void (*removed)(void* ctx, uint32_t id, uint32_t pipe), void* ctx) {
     uint32_t n, gone = 0;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* The changes to the world between ticks, in one place for naval-server's
  * requests (commands.c, the orphan reaper) and naval-replay's log: each
- * applies the change to the world, the vessel owners and the autopilot,
- * and appends it to the record log when one is open (sim->rec), so the
- * replay of a log runs exactly the code the server ran. The caller has
- * checked who may do what (tokens, limits, ranges). Loop thread only. */
+ * applies the change to the world, and what is the server's own to the
+ * vessel owners and the autopilot. The world records its own changes
+ * (sim->rec is its recorder: record_attach), only those that succeeded;
+ * what these add to the log is the server's (a spawned vessel's token).
+ * The caller has checked who may do what (tokens, limits, ranges). Loop
+ * thread only. */
 #ifndef NAVAL_SERVER_APPLY_H
 #define NAVAL_SERVER_APPLY_H
 

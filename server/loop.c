@@ -155,16 +155,7 @@ static void loop_on_tick(uv_timer_t* t) {
         loop_count_contacts(s);
         /* A hash now is the state before this tick's commands: what the
          * replay checks before it applies them. */
-        uint64_t tick = nv_world_tick(s->sim.world);
-        if (s->sim.rec && tick % record_hash_interval(s->sim.rec) == 0)
-            record_hash(s->sim.rec, tick, nv_world_state_hash(s->sim.world));
-        if (s->sim.rec) {
-            uint32_t n;
-            const nv_world_contact_event* e = nv_world_contact_events(s->sim.world, &n);
-            record_contacts(s->sim.rec, tick, e, n);
-            const nv_world_damage_event* d = nv_world_damage_events(s->sim.world, &n);
-            record_damage(s->sim.rec, tick, d, n);
-        }
+        record_step(s->sim.rec, s->sim.world);
         s->acc_ns -= s->period_ns;
         steps++;
         /* Every tick goes out, catch-up steps included: a subscriber can
@@ -388,7 +379,9 @@ static int loop_record_open(loop_server* s, uint32_t n, record** out, nv_error* 
 static int loop_start_record(loop_server* s, nv_error* err) {
     const cfg_server* c = s->cfg;
     if (record_segment_next(c->record, &s->record_seq, err)) return nv_error_prefix(err, "--record");
-    if (loop_record_open(s, s->record_seq, &s->sim.rec, err)) return -1;
+    record* rec;
+    if (loop_record_open(s, s->record_seq, &rec, err)) return -1;
+    sim_set_record(&s->sim, rec);
     record_segment_prune(c->record, s->record_seq, (uint32_t)c->record_keep);
     s->last_record_sync_ns = uv_hrtime();
     return 0;
@@ -413,7 +406,7 @@ static void loop_record_rotate(loop_server* s) {
     }
     s->record_seq++;
     record_close_next(s->sim.rec, nv_world_tick(s->sim.world), record_path(next), &s->loop);
-    s->sim.rec = next;
+    sim_set_record(&s->sim, next);
     record_segment_prune(c->record, s->record_seq, (uint32_t)c->record_keep);
 }
 
@@ -526,8 +519,9 @@ static void loop_teardown(loop_server* s) {
     http_free(s->http);
     s->http = NULL;
     if (s->queue.wake) cmdq_destroy(&s->queue);
-    if (s->sim.rec) record_close(s->sim.rec, nv_world_tick(s->sim.world), s->stopping);
-    s->sim.rec = NULL;
+    record* rec = s->sim.rec;
+    sim_set_record(&s->sim, NULL);
+    if (rec) record_close(rec, nv_world_tick(s->sim.world), s->stopping);
     persist_free(&s->persist);
     cmd_free(&s->cmd);
     snap_free(&s->snap);

@@ -194,6 +194,105 @@ void record_pumps(record* r, uint64_t tick, uint32_t id, int on) {
     record_check(r);
 }
 
+void record_owner(record* r, uint64_t tick, uint32_t id, const proto_token* token) {
+    if (r->failed) return;
+    char hex[2 * sizeof token->bytes + 1];
+    for (size_t i = 0; i < sizeof token->bytes; i++) snprintf(hex + 2 * i, 3, "%02x", token->bytes[i]);
+    record_printf(r, "%" PRIu64 " owner %u %s\n", tick, id, hex);
+    record_check(r);
+}
+
+int record_failed(const record* r) { return r && r->failed; }
+
+/* ---- the world's recorder: one writer per NV_WORLD_OPS entry ------------ */
+
+static void rec_spawn(void* arg, uint64_t tick, const nv_world_op_spawn* op) {
+    record* r = arg;
+    if (r->failed) return;
+    record_printf(r, "%" PRIu64 " spawn %u %u %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", tick, op->id, op->type,
+                  op->position.x, op->position.y, op->position.z, op->orientation.w, op->orientation.x,
+                  op->orientation.y, op->orientation.z);
+    record_check(r);
+}
+
+static void rec_despawn(void* arg, uint64_t tick, const nv_world_op_despawn* op) {
+    record_despawn(arg, tick, op->id);
+}
+
+static void rec_velocity(void* arg, uint64_t tick, const nv_world_op_velocity* op) {
+    record* r = arg;
+    if (r->failed) return;
+    record_printf(r, "%" PRIu64 " velocity %u %.17g %.17g %.17g %.17g %.17g %.17g\n", tick, op->id, op->velocity.x,
+                  op->velocity.y, op->velocity.z, op->angular_velocity.x, op->angular_velocity.y,
+                  op->angular_velocity.z);
+    record_check(r);
+}
+
+static void rec_controls(void* arg, uint64_t tick, const nv_world_op_controls* op) {
+    record_control(arg, tick, op->id, op->throttle, op->rudder);
+}
+
+static void rec_breach(void* arg, uint64_t tick, const nv_world_op_breach* op) {
+    double point[3] = {op->point.x, op->point.y, op->point.z};
+    record_breach(arg, tick, op->id, point, op->area);
+}
+
+static void rec_pumps(void* arg, uint64_t tick, const nv_world_op_pumps* op) { record_pumps(arg, tick, op->id, op->on); }
+
+static void rec_model(void* arg, uint64_t tick, const nv_world_op_model* op) {
+    record* r = arg;
+    if (r->failed) return;
+    record_printf(r, "%" PRIu64 " model %u %d\n", tick, op->id, (int)op->model);
+    record_check(r);
+}
+
+static void rec_player(void* arg, uint64_t tick, const nv_world_op_player* op) {
+    record* r = arg;
+    if (r->failed) return;
+    record_printf(r, "%" PRIu64 " player %u %d\n", tick, op->id, op->player ? 1 : 0);
+    record_check(r);
+}
+
+static void rec_lod(void* arg, uint64_t tick, const nv_world_op_lod* op) {
+    record* r = arg;
+    if (r->failed) return;
+    record_printf(r, "%" PRIu64 " lod %d %.17g %.17g %.17g\n", tick, op->lod.enabled ? 1 : 0, op->lod.mesh_within,
+                  op->lod.columns_within, op->lod.hysteresis);
+    record_check(r);
+}
+
+static void rec_wind(void* arg, uint64_t tick, const nv_world_op_wind* op) {
+    record* r = arg;
+    if (r->failed) return;
+    record_printf(r, "%" PRIu64 " wind %.17g %.17g %.17g\n", tick, op->wind.x, op->wind.y, op->wind.z);
+    record_check(r);
+}
+
+static void rec_contacts(void* arg, uint64_t tick, const nv_world_op_contacts* op) {
+    record* r = arg;
+    if (r->failed) return;
+    const nv_world_contact_params* c = &op->params;
+    record_printf(r, "%" PRIu64 " contact_params %d %.17g %.17g %.17g %.17g %.17g %.17g\n", tick, c->enabled ? 1 : 0,
+                  c->ground_friction, c->vessel_friction, c->restitution, c->hertz, c->damping_ratio, c->push_speed);
+    record_check(r);
+}
+
+static void rec_sunk_removal_depth(void* arg, uint64_t tick, const nv_world_op_sunk_removal_depth* op) {
+    record* r = arg;
+    if (r->failed) return;
+    record_printf(r, "%" PRIu64 " sunk_removal_depth %.17g\n", tick, op->depth);
+    record_check(r);
+}
+
+/* Every operation has its writer (one missing does not compile). */
+static const nv_world_recorder record_recorder = {
+#define REC_CALLBACK_(NAME, name, FIELDS) .name = rec_##name,
+    NV_WORLD_OPS(REC_CALLBACK_)
+#undef REC_CALLBACK_
+};
+
+void record_attach(nv_world* w, record* r) { nv_world_set_recorder(w, r ? &record_recorder : NULL, r); }
+
 static const char* const record_damage_names[] = {"breach", "full", "capsized", "sunk", "removed"};
 #define RECORD_DAMAGE_KINDS (sizeof record_damage_names / sizeof record_damage_names[0])
 
@@ -222,6 +321,17 @@ void record_contacts(record* r, uint64_t tick, const nv_world_contact_event* eve
 }
 
 uint32_t record_hash_interval(const record* r) { return r->hash_interval; }
+
+void record_step(record* r, const nv_world* w) {
+    if (!r) return;
+    uint64_t tick = nv_world_tick(w);
+    if (tick % r->hash_interval == 0) record_hash(r, tick, nv_world_state_hash(w));
+    uint32_t n;
+    const nv_world_contact_event* e = nv_world_contact_events(w, &n);
+    record_contacts(r, tick, e, n);
+    const nv_world_damage_event* d = nv_world_damage_events(w, &n);
+    record_damage(r, tick, d, n);
+}
 
 void record_flush(record* r) {
     if (!r) return;
@@ -423,19 +533,105 @@ static int rd_token(const char* s, proto_token* t, const char** end) {
     return 0;
 }
 
-static int rd_event(const char* buf, record_event* ev);
+/* n numbers, each after a space. */
+static int rd_f64s(const char** p, double* out, int n) {
+    for (int i = 0; i < n; i++)
+        if (!RD_SEP(*p) || rd_f64(*p, &out[i], p)) return -1;
+    return 0;
+}
+
+/* " ID" then n numbers. */
+static int rd_id_f64s(const char** p, uint32_t* id, double* out, int n) {
+    return rd_u32(*p, id, p) ? -1 : rd_f64s(p, out, n);
+}
+
+static int rd_flag(const char** p, int* out) {
+    uint32_t v;
+    if (rd_u32(*p, &v, p) || v > 1) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int rd_fields(const char* p) {
+    int n = *p ? 1 : 0;
+    for (; *p; p++) n += *p == ' ';
+    return n;
+}
+
+/* The world's operations of version 5 without a kind of their own
+ * (RECORD_WORLD); 1: not one of them. */
+static int rd_world_op(const char* word, size_t wl, const char* p, record_event* ev) {
+    nv_world_op* op = &ev->op;
+    double f[7];
+#define RD_IS(name) (wl == sizeof name - 1 && !strncmp(word, name, wl))
+    if (RD_IS("spawn")) {
+        /* Version 5's pose; a version 2-4 spawn has six fields. */
+        if (rd_fields(p) != 9) return 1;
+        op->kind = NV_WORLD_OP_SPAWN;
+        if (rd_u32(p, &op->u.spawn.id, &p) || !RD_SEP(p) || rd_u32(p, &op->u.spawn.type, &p) || rd_f64s(&p, f, 7))
+            return -1;
+        op->u.spawn.position = v3(f[0], f[1], f[2]);
+        op->u.spawn.orientation.w = f[3], op->u.spawn.orientation.x = f[4];
+        op->u.spawn.orientation.y = f[5], op->u.spawn.orientation.z = f[6];
+        ev->id = op->u.spawn.id;
+        ev->type = op->u.spawn.type;
+    } else if (RD_IS("velocity")) {
+        op->kind = NV_WORLD_OP_VELOCITY;
+        if (rd_id_f64s(&p, &op->u.velocity.id, f, 6)) return -1;
+        op->u.velocity.velocity = v3(f[0], f[1], f[2]);
+        op->u.velocity.angular_velocity = v3(f[3], f[4], f[5]);
+        ev->id = op->u.velocity.id;
+    } else if (RD_IS("model")) {
+        op->kind = NV_WORLD_OP_MODEL;
+        uint32_t m;
+        if (rd_u32(p, &op->u.model.id, &p) || !RD_SEP(p) || rd_u32(p, &m, &p) || m > WORLD_MODEL_FLOATER) return -1;
+        op->u.model.model = (nv_world_model)m;
+        ev->id = op->u.model.id;
+    } else if (RD_IS("player")) {
+        op->kind = NV_WORLD_OP_PLAYER;
+        if (rd_u32(p, &op->u.player.id, &p) || !RD_SEP(p) || rd_flag(&p, &op->u.player.player)) return -1;
+        ev->id = op->u.player.id;
+    } else if (RD_IS("lod")) {
+        op->kind = NV_WORLD_OP_LOD;
+        if (rd_flag(&p, &op->u.lod.lod.enabled) || rd_f64s(&p, f, 3)) return -1;
+        op->u.lod.lod.mesh_within = f[0], op->u.lod.lod.columns_within = f[1], op->u.lod.lod.hysteresis = f[2];
+    } else if (RD_IS("wind")) {
+        op->kind = NV_WORLD_OP_WIND;
+        p--; /* rd_f64s reads the separator */
+        if (rd_f64s(&p, f, 3)) return -1;
+        op->u.wind.wind = v3(f[0], f[1], f[2]);
+    } else if (RD_IS("contact_params")) {
+        op->kind = NV_WORLD_OP_CONTACTS;
+        nv_world_contact_params* c = &op->u.contacts.params;
+        if (rd_flag(&p, &c->enabled) || rd_f64s(&p, f, 6)) return -1;
+        c->ground_friction = f[0], c->vessel_friction = f[1], c->restitution = f[2];
+        c->hertz = f[3], c->damping_ratio = f[4], c->push_speed = f[5];
+    } else if (RD_IS("sunk_removal_depth")) {
+        op->kind = NV_WORLD_OP_SUNK_REMOVAL_DEPTH;
+        if (rd_f64(p, &op->u.sunk_removal_depth.depth, &p)) return -1;
+    } else {
+        return 1;
+    }
+#undef RD_IS
+    ev->kind = RECORD_WORLD;
+    ev->has_op = 1;
+    op->tick = ev->tick;
+    return *p ? -1 : 0;
+}
+
+static int rd_event(const char* buf, record_event* ev, int version);
 
 /* "next TICK FILE" (the log goes on in FILE), else any other event. */
-static int rd_next(const char* buf, record_event* ev, char* next, size_t cap) {
+static int rd_next(const char* buf, record_event* ev, char* next, size_t cap, int version) {
     const char* p = buf;
-    if (strncmp(p, "next ", 5)) return rd_event(buf, ev);
+    if (strncmp(p, "next ", 5)) return rd_event(buf, ev, version);
     ev->kind = RECORD_NEXT;
     if (rd_u64(p + 5, 10, &ev->tick, &p) || !RD_SEP(p) || !*p || strlen(p) >= cap) return -1;
     snprintf(next, cap, "%s", p);
     return 0;
 }
 
-static int rd_event(const char* buf, record_event* ev) {
+static int rd_event(const char* buf, record_event* ev, int version) {
     const char* p = buf;
     if (!strncmp(p, "end ", 4)) {
         ev->kind = RECORD_END;
@@ -447,6 +643,15 @@ static int rd_event(const char* buf, record_event* ev) {
     if (!p) return -1;
     size_t wl = (size_t)(p - word);
     p++;
+    if (version >= 5) {
+        int rc = rd_world_op(word, wl, p, ev);
+        if (rc <= 0) return rc;
+        if (wl == 5 && !strncmp(word, "owner", 5)) {
+            ev->kind = RECORD_OWNER;
+            if (rd_u32(p, &ev->id, &p) || !RD_SEP(p) || rd_token(p, &ev->token, &p)) return -1;
+            return *p ? -1 : 0;
+        }
+    }
     if (wl == 5 && !strncmp(word, "spawn", 5)) {
         ev->kind = RECORD_SPAWN;
         if (rd_u32(p, &ev->id, &p) || !RD_SEP(p) || rd_u32(p, &ev->type, &p) || !RD_SEP(p) ||
@@ -501,7 +706,27 @@ static int rd_event(const char* buf, record_event* ev) {
     } else {
         return -1;
     }
-    return *p ? -1 : 0;
+    if (*p) return -1;
+    /* The world's operations among them, for nv_world_apply_op. */
+    nv_world_op* op = &ev->op;
+    op->tick = ev->tick;
+    ev->has_op = 1;
+    if (ev->kind == RECORD_CONTROL) {
+        op->kind = NV_WORLD_OP_CONTROLS;
+        op->u.controls = (nv_world_op_controls){ev->id, ev->throttle, ev->rudder};
+    } else if (ev->kind == RECORD_DESPAWN) {
+        op->kind = NV_WORLD_OP_DESPAWN;
+        op->u.despawn.id = ev->id;
+    } else if (ev->kind == RECORD_BREACH) {
+        op->kind = NV_WORLD_OP_BREACH;
+        op->u.breach = (nv_world_op_breach){ev->id, v3(ev->point[0], ev->point[1], ev->point[2]), ev->area};
+    } else if (ev->kind == RECORD_PUMPS) {
+        op->kind = NV_WORLD_OP_PUMPS;
+        op->u.pumps = (nv_world_op_pumps){ev->id, (int)ev->on};
+    } else {
+        ev->has_op = 0;
+    }
+    return 0;
 }
 
 int record_reader_open(record_reader* r, const char* path, nv_error* err) {
@@ -535,6 +760,7 @@ int record_reader_open(record_reader* r, const char* path, nv_error* err) {
         goto fail;
     }
     r->last_tick = r->base_tick;
+    r->version = version;
     return 0;
 fail:
     record_reader_close(r);
@@ -548,7 +774,7 @@ int record_read(record_reader* r, record_event* ev, nv_error* err) {
     int got = rd_line(r, buf, sizeof buf, err);
     if (got <= 0) return got;
     ev->line = r->line;
-    if (rd_next(buf, ev, r->next, sizeof r->next))
+    if (rd_next(buf, ev, r->next, sizeof r->next, r->version))
         return nv_error_set(err, "%s:%" PRIu64 ": not a record event: '%.80s'", r->path, r->line, buf);
     if (ev->tick < r->last_tick)
         return nv_error_set(err, "%s:%" PRIu64 ": tick %" PRIu64 " goes back (after %" PRIu64 ")", r->path, r->line,

@@ -1,20 +1,33 @@
 // SPDX-License-Identifier: MIT
-/* The record log: every change applied to the world between ticks (spawns
- * with their id and token, controls, despawns, orphans removed), each with
- * the tick it was applied before, and the world's state hash every N
- * ticks, so that naval-replay can run the session again from its base
- * checkpoint and show that it evolves identically. One event per line, in
- * the order applied (readable with grep; numbers have 17 significant
- * digits, so they read back to the bit):
+/* The record log: every change made to the world between ticks, each with
+ * the tick it was made before, as the world itself reports it (its
+ * recorder, naval/world.h's NV_WORLD_OPS: record_attach), the server's own
+ * bookkeeping beside it (a vessel's token), and the world's state hash
+ * every N ticks, so that naval-replay can run the session again from its
+ * base checkpoint and show that it evolves identically. The server's
+ * --record and naval-sim's --record write it. One event per line, in the
+ * order made (readable with grep; numbers have 17 significant digits, so
+ * they read back to the bit):
  *
- *   naval-record 2
+ *   naval-record 5
  *   base TICK HASH PATH        the checkpoint the log starts from (HASH: 16 hex digits)
  *   hash_interval N
- *   TICK spawn ID TYPE X Z HEADING TOKEN   (TOKEN: 32 hex digits)
+ *   TICK spawn ID TYPE X Y Z QW QX QY QZ   nv_world_spawn: the position and
+ *                              orientation given, ID the vessel it made (version 5)
+ *   TICK spawn ID TYPE X Z HEADING TOKEN   versions 2-4: the server's spawn
+ *                              afloat at (X, Z) (TOKEN: 32 hex digits)
+ *   TICK owner ID TOKEN        the server's: vessel ID's token (version 5)
  *   TICK control ID THROTTLE RUDDER
  *   TICK despawn ID
  *   TICK breach ID X Y Z AREA  a hole (body frame about the CG, m; m^2)
  *   TICK pumps ID ON           ON: 1 or 0
+ *   TICK velocity ID VX VY VZ WX WY WZ     (version 5, as those below)
+ *   TICK model ID MODEL        0 mesh, 1 columns, 2 floater
+ *   TICK player ID ON
+ *   TICK lod ENABLED MESH_WITHIN COLUMNS_WITHIN HYSTERESIS
+ *   TICK wind X Y Z
+ *   TICK contact_params ENABLED GROUND_FRICTION VESSEL_FRICTION RESTITUTION HERTZ DAMPING_RATIO PUSH_SPEED
+ *   TICK sunk_removal_depth DEPTH
  *   TICK hash HASH             nv_world_state_hash at TICK, before that tick's changes
  *   TICK contact A B STRUCTURE CLOSING IMPULSE
  *                              a contact the step to TICK began (world.h's
@@ -55,7 +68,10 @@
 #include "naval/world.h"
 #include "proto.h"
 
-#define RECORD_VERSION 4 /* 2: contacts; 3: breaches, pumps, damage events; 4: next (older logs still read) */
+/* 2: contacts; 3: breaches, pumps, damage events; 4: next; 5: the world's own operations (spawn with its
+ * pose, velocity, model, player, lod, wind, contact_params, sunk_removal_depth) and owner (older logs
+ * still read) */
+#define RECORD_VERSION 5
 #define RECORD_PATH_MAX 1024
 #define RECORD_SEGMENT_DIGITS 6      /* LOG.000001: names that sort in order */
 #define RECORD_BASE_SUFFIX ".ckpt"   /* a file's base checkpoint: LOG.000001.ckpt */
@@ -93,6 +109,19 @@ void record_segment_prune(const char* log, uint32_t newest, uint32_t keep);
  * replaced atomically); a regular file there is left alone (-1). */
 int record_segment_link(const char* log, uint32_t n, nv_error* err);
 
+/* Writes the world's operations into `r` from now on: attaches the log
+ * as w's recorder (nv_world_set_recorder); NULL detaches. */
+void record_attach(nv_world* w, record* r);
+/* After a step: the state hash (every hash_interval ticks), the contacts
+ * and the damage events the step made. */
+void record_step(record* r, const nv_world* w);
+/* A write failed (the log is incomplete from there). */
+int record_failed(const record* r);
+
+/* The server's: vessel id's token (after its spawn). */
+void record_owner(record* r, uint64_t tick, uint32_t id, const proto_token* token);
+/* The spawn line of versions 2-4 (afloat at x, z, with its token), which
+ * the reader still reads; the world's spawns are written by the recorder. */
 void record_spawn(record* r, uint64_t tick, uint32_t id, uint32_t type, double x, double z, double heading,
                   const proto_token* token);
 void record_control(record* r, uint64_t tick, uint32_t id, double throttle, double rudder);
@@ -121,6 +150,8 @@ typedef enum record_kind {
     RECORD_PUMPS,
     RECORD_DAMAGE,
     RECORD_NEXT,              /* the log goes on in record_reader.next */
+    RECORD_OWNER,             /* id's token (version 5) */
+    RECORD_WORLD,             /* another world operation (version 5): record_event.op */
 } record_kind;
 
 typedef struct record_event {
@@ -138,6 +169,8 @@ typedef struct record_event {
     uint32_t damage_kind;     /* damage: world_damage_kind */
     int64_t compartment;      /* damage: -1 none */
     uint64_t line;            /* where it is in the file */
+    int has_op;               /* a world operation (control, despawn, breach, pumps, and RECORD_WORLD): */
+    nv_world_op op;           /* it, for nv_world_apply_op */
 } record_event;
 
 typedef struct record_reader {
@@ -146,6 +179,7 @@ typedef struct record_reader {
     char base_path[RECORD_PATH_MAX];
     uint64_t base_tick, base_hash;
     uint32_t hash_interval;
+    int version;
     uint64_t line, last_tick;
     int ended;                /* "end" or "next" was read */
     char next[RECORD_PATH_MAX]; /* "next": the file that goes on ("" none) */

@@ -56,6 +56,7 @@ typedef struct replay {
     uint32_t contact_next;                 /* the world's events of this tick checked against the log so far */
     uint32_t damage_next;                  /* the same for its damage events */
     uint64_t breaches, pumps, damage_events;
+    uint64_t world_ops;                    /* the world's other operations (velocity, model, player, lod, ...) */
     uint64_t mismatch_tick, expected, got; /* the first hash mismatch */
     char failure[2 * NV_ERROR_MAX];        /* why the replay stopped short; "" when it did not */
 } replay;
@@ -247,6 +248,18 @@ static int replay_event(replay* r, const record_event* ev) {
         r->damage_events++;
         return 0;
     }
+    case RECORD_WORLD:
+        /* The world's own operation (version 5), as the world recorded it. */
+        if (nv_world_apply_op(w, &ev->op, &err)) break;
+        if (ev->op.kind == NV_WORLD_OP_SPAWN) r->spawns++;
+        else r->world_ops++;
+        return 0;
+    case RECORD_OWNER:
+        if (owners_add_token(&r->owners, ev->id, 0, &ev->token)) {
+            nv_error_fail(&err, NV_ENOMEM, "no owner entry could be made for vessel %u (out of memory)", ev->id);
+            break;
+        }
+        return 0;
     case RECORD_END:
     case RECORD_NEXT:
         return 0;
@@ -358,6 +371,8 @@ static void replay_print(const replay* r, int ok, double seconds) {
                r->despawns, r->matched, r->contacts, r->breaches, r->pumps, r->damage_events,
                r->log.ended ? "true" : "false", r->log.ended ? "false" : "true", r->log_index + 1,
                ok ? "true" : "false");
+        printf(", \"world_ops\": %" PRIu64 ", \"state_hash\": \"%016" PRIx64 "\"", r->world_ops,
+               nv_world_state_hash(r->sim.world));
         if (r->export_path && ok)
             printf(", \"export_web\": \"%s\", \"exported_snapshots\": %u, \"export_stride\": %u", r->export_path,
                    r->exported, r->export_stride);

@@ -8,6 +8,7 @@
 #include "naval/ocean_spectrum.h"
 #include "naval/vessel_type.h"
 #include "persist.h"
+#include "record.h"
 #include "resume.h"
 
 /* The default sea: a fresh breeze's JONSWAP sea (U10 9 m/s, like every
@@ -296,7 +297,16 @@ int sim_restore(sim* s, const nv_checkpoint* c, uint32_t threads, uint64_t now_n
     if (sim_keep_structures(s, c->structures, c->structure_count, err)) goto done;
     /* No autopilot_update here: the controls are the checkpoint's, and the
      * next step's update is the one the original run would have made. */
-    if (resume_decode(c->owner_blob, c->owner_size, s->world, now_ns, o, &s->pilot, err)) goto done;
+    if (c->owner_size == 0) {
+        /* No owner blob (naval-sim --record's base): nobody owns or pilots a vessel. */
+        s->pilot = autopilot_create(0, 0.0, 0.0, 0.0);
+        if (!s->pilot) {
+            nv_error_fail(err, NV_ENOMEM, "out of memory");
+            goto done;
+        }
+    } else if (resume_decode(c->owner_blob, c->owner_size, s->world, now_ns, o, &s->pilot, err)) {
+        goto done;
+    }
     autopilot_state st = autopilot_get_state(s->pilot);
     s->demo_boats = st.count;
     s->area = st.half;
@@ -323,8 +333,19 @@ void sim_destroy(sim* s) {
 }
 
 void sim_step(sim* s) {
+    /* The autopilot is the server's, run again by a replay: its controls
+     * are not inputs from outside, and are not recorded. */
+    void* arg;
+    const nv_world_recorder* r = nv_world_get_recorder(s->world, &arg);
+    nv_world_set_recorder(s->world, NULL, NULL);
     autopilot_update(s->pilot, s->world);
+    nv_world_set_recorder(s->world, r, arg);
     nv_world_step(s->world);
+}
+
+void sim_set_record(sim* s, struct record* r) {
+    s->rec = r;
+    if (s->world) record_attach(s->world, r);
 }
 
 int sim_spawn(sim* s, uint32_t type, double x, double z, double heading, uint32_t* id, nv_error* err) {

@@ -38,7 +38,7 @@ typedef struct sim {
     nv_scenario_terrain terrain; /* how the terrain was made, for checkpoints (source "" for none) */
     nv_scenario_structure* structures; /* how each structure was made, for checkpoints */
     uint32_t structure_count;
-    struct record* rec;      /* the record log when recording (apply.c writes to it) */
+    struct record* rec;      /* the record log when recording: the world's recorder (sim_set_record) */
     nv_scenario_event* events;  /* the scenario's damage, in time order (apply_scenario_events) */
     uint32_t event_count, event_next;
 } sim;
@@ -65,8 +65,12 @@ nv_checkpoint_source sim_checkpoint_source(const sim* s, const void* blob, size_
  * cfg->restore, that a checkpoint (or its .prev) and its owner blob read. */
 int sim_check(const cfg_server* cfg, nv_error* err);
 
-/* Autopilot, then one world step on the pool. */
+/* Autopilot (not recorded: a replay runs it again), then one world step
+ * on the pool. */
 void sim_step(sim* s);
+
+/* The record log (NULL: none) becomes s->rec and the world's recorder. */
+void sim_set_record(sim* s, struct record* r);
 
 /* Afloat at (x, z), bow toward `heading` (radians about +y from +x toward
  * -z). */

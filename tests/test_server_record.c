@@ -412,7 +412,8 @@ static void test_placed_spawns_replay(void** state) {
         p = strstr(p, " spawn ");
         assert_non_null(p);
         unsigned id, type;
-        assert_int_equal(sscanf(p, " spawn %u %u %lf %lf", &id, &type, &at[k][0], &at[k][1]), 4);
+        /* version 5: the world's spawn, "spawn ID TYPE X Y Z QW QX QY QZ" */
+        assert_int_equal(sscanf(p, " spawn %u %u %lf %*f %lf", &id, &type, &at[k][0], &at[k][1]), 4);
         p++;
         /* off the island (radius 140 m about (-60, 0)) */
         if (!(hypot(at[k][0] + 60.0, at[k][1]) > 140.0)) fail_msg("spawn %d at (%g, %g)", k, at[k][0], at[k][1]);

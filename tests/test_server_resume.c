@@ -281,7 +281,7 @@ static void test_record_refusals(void** state) {
     const char* head = "naval-record 2\nbase 10 00000000000000ff /x.ckpt\nhash_interval 60\n";
     char text[512];
     assert_log_refused("something else\n", 1, "not a naval-server record log");
-    assert_log_refused("naval-record 5\n", 1, "version 5 is not supported");
+    assert_log_refused("naval-record 6\n", 1, "version 6 is not supported");
     assert_log_refused("naval-record 1\n", 1, "version 1 is not supported"); /* no contacts in it */
     assert_log_refused("naval-record 2\nbase ten\n", 1, ":2: expected 'base");
     snprintf(text, sizeof text, "%s12 contact 5 4294967295 0 0.5\n", head);
