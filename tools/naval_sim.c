@@ -15,6 +15,8 @@
 #include "naval/scenario.h"
 #include "naval/statics.h"
 #include "naval/world.h"
+#include "naval/checkpoint.h"
+#include "record.h"
 
 static const char sim_about[] =
     "Runs the scenario and prints a summary per vessel: final and top speed, largest\n"
@@ -34,10 +36,13 @@ static const char sim_epilogue[] =
 /* A vessel's track is kept at most this many points, thinned by halves as
  * it grows, so that memory stays bounded however long the run. */
 #define SIM_TRACK_POINTS 2048u
+/* --record: ticks between state hashes in the log (naval-server's default). */
+#define SIM_RECORD_HASH_INTERVAL 60u
 
 typedef struct sim_args {
     const char* scenario;
     const char* csv;
+    const char* record; /* --record LOG: the run's record log, its base checkpoint LOG.ckpt */
     uint64_t steps, threads, every;
     int has_steps, json;
 } sim_args;
@@ -90,6 +95,10 @@ static const cli_opt sim_opts[] = {
      .bad = "--every must be 1..100000000",
      .help = "write every K-th step to the CSV (default 1; the first and last always)"},
     {"--json", .type = CLI_SWITCH, CLI_FIELD(sim_args, json), .help = "the summary as one JSON object on stdout"},
+    {"--record", .type = CLI_STRING, CLI_FIELD(sim_args, record), .value_name = "LOG",
+     .help = "record the run as naval-server's --record does: the base checkpoint LOG.ckpt,\n"
+             "then every change to the world (the scenario's events), the contacts, damage and a\n"
+             "state hash every 60 ticks and at the end; naval-replay LOG.ckpt LOG runs it again"},
     {0}};
 
 static const cli_spec sim_spec = {.prog = "naval-sim", .synopsis = "naval-sim SCENARIO.json [options]",
@@ -400,6 +409,25 @@ static void sim_free(sim_vessel* v, uint32_t n) {
     free(v);
 }
 
+/* --record LOG: the world as built to LOG.ckpt, then the log from it,
+ * attached as the world's recorder. 2 (the reason on stderr) when either
+ * cannot be written. */
+static int sim_record_open(const char* log, const nv_scenario* scn, const nv_scenario_instance* inst, record** out) {
+    char base[RECORD_PATH_MAX + 8];
+    nv_error err;
+    snprintf(base, sizeof base, "%s%s", log, RECORD_BASE_SUFFIX);
+    nv_checkpoint_source src = {inst->world, inst->ocean,     scn->hulls, scn->hull_count, &scn->terrain,
+                                scn->structures, NULL, 0};
+    const nv_world* w = inst->world;
+    if (nv_checkpoint_write_file(base, &src, &err) ||
+        record_open(out, log, base, nv_world_tick(w), nv_world_state_hash(w), SIM_RECORD_HASH_INTERVAL, &err)) {
+        fprintf(stderr, "naval-sim: --record: %s\n", err.message);
+        return 2;
+    }
+    record_attach(inst->world, *out);
+    return 0;
+}
+
 /* A scenario's vessels overlapping at the start: warned, the run goes on. */
 static void sim_warn_overlap(void* ctx, const char* message) {
     fprintf(stderr, "naval-sim: warning: %s: %s\n", (const char*)ctx, message);
@@ -416,6 +444,7 @@ int main(int argc, char** argv) {
     sim_vessel* v = NULL;
     uint32_t n = 0;
     FILE* csv = NULL;
+    record* rec = NULL;
     rc = 2;
     if (nv_scenario_load_file(a.scenario, &scn, &err)) {
         fprintf(stderr, "naval-sim: %s\n", err.message);
@@ -439,6 +468,8 @@ int main(int argc, char** argv) {
         fprintf(stderr, "naval-sim: out of memory\n");
         goto done;
     }
+    if (a.record && (rc = sim_record_open(a.record, &scn, &inst, &rec))) goto done;
+    rc = 2;
     sim_run r;
     memset(&r, 0, sizeof r);
     r.tick_hz = scn.world.tick_hz;
@@ -450,6 +481,7 @@ int main(int argc, char** argv) {
     for (uint64_t step = 1; step <= r.steps; step++) {
         if (sim_apply_events(w, &scn, &next_event)) goto done;
         nv_world_step(w);
+        record_step(rec, w);
         sim_observe_all(w, v, n, &r);
         if (csv && (step % a.every == 0 || step == r.steps)) sim_write_csv(csv, w, nv_world_time(w));
     }
@@ -469,11 +501,28 @@ int main(int argc, char** argv) {
         goto done;
     }
     csv = NULL;
+    if (rec) {
+        /* The end state's hash, then "end": what naval-replay checks last. */
+        if (nv_world_tick(w) % SIM_RECORD_HASH_INTERVAL) record_hash(rec, nv_world_tick(w), r.hash);
+        int failed = record_failed(rec);
+        nv_world_set_recorder(w, NULL, NULL);
+        record_close(rec, nv_world_tick(w), 1);
+        rec = NULL;
+        if (failed) {
+            fprintf(stderr, "naval-sim: --record: a write to %s failed\n", a.record);
+            rc = 1;
+            goto done;
+        }
+    }
     if (a.json) sim_print_json(&a, &r, w, v, n);
     else sim_print_text(&a, &r, w, v, n);
     rc = 0;
 done:
     if (csv) fclose(csv);
+    if (rec) {
+        nv_world_set_recorder(inst.world, NULL, NULL);
+        record_close(rec, nv_world_tick(inst.world), 0);
+    }
     sim_free(v, n);
     nv_scenario_instance_destroy(&inst);
     nv_jobs_destroy(pool);

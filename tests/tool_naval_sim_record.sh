@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# naval-sim --record, end to end: a run with controls, damage events and
+# contacts is recorded (LOG and its base LOG.ckpt) and naval-replay runs it
+# again to the same final state hash; recording changes nothing (the same
+# hash without --record); a log whose recorded change is altered does not
+# replay (exit 1); a LOG that cannot be written exits 2.
+set -u
+sim=$1
+replay=$2
+data=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+field() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+
+# flooding: breaches at 2 s and 4 s; aground: throttle and rudder set, contacts with the ground.
+for s in flooding aground; do
+    "$sim" "$data/scenarios/$s.json" --steps 420 --threads 2 --record "$tmp/$s.log" --json > "$tmp/$s.json" \
+        || fail "$s: naval-sim --record"
+    [ -f "$tmp/$s.log.ckpt" ] || fail "$s: no base checkpoint"
+    head -1 "$tmp/$s.log" | grep -q '^naval-record ' || fail "$s: not a record log"
+    tail -1 "$tmp/$s.log" | grep -q '^end 420$' || fail "$s: no end line"
+    "$sim" "$data/scenarios/$s.json" --steps 420 --threads 1 --json > "$tmp/$s.plain.json" || fail "$s: naval-sim"
+    "$replay" "$tmp/$s.log.ckpt" "$tmp/$s.log" --threads 1 --json > "$tmp/$s.replay.json" || fail "$s: naval-replay"
+    h=$(field "$tmp/$s.json" state_hash)
+    [ "$h" = "$(field "$tmp/$s.plain.json" state_hash)" ] || fail "$s: --record changed the run's hash"
+    [ "$h" = "$(field "$tmp/$s.replay.json" state_hash)" ] || fail "$s: the replay ends at another state"
+    [ "$(field "$tmp/$s.replay.json" ok)" = "True" ] || fail "$s: the replay is not ok"
+done
+grep -q ' breach 1 ' "$tmp/flooding.log" || fail "flooding: the breaches are not in the log"
+[ "$(field "$tmp/flooding.replay.json" breaches)" = 4 ] || fail "flooding: 4 breaches expected"
+[ "$(field "$tmp/aground.replay.json" contacts_matched)" -gt 0 ] || fail "aground: no contacts replayed"
+
+# An altered change: the first breach's area.
+sed 's/\( breach 0 .*\) [0-9.e-]*$/\1 0.125/' "$tmp/flooding.log" > "$tmp/bad.log"
+cmp -s "$tmp/flooding.log" "$tmp/bad.log" && fail "the log was not altered"
+"$replay" "$tmp/flooding.log.ckpt" "$tmp/bad.log" --threads 1 > /dev/null 2>&1
+[ $? -eq 1 ] || fail "an altered log replayed"
+
+"$sim" "$data/scenarios/flooding.json" --steps 5 --record "$tmp/no/such/dir/x.log" > /dev/null 2> "$tmp/err.txt"
+[ $? -eq 2 ] || fail "an unwritable --record LOG must exit 2"
+grep -q -- "--record" "$tmp/err.txt" || fail "the error does not name --record"
+echo "ok"
