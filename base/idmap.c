@@ -16,10 +16,11 @@ void idmap_free(idmap* m) {
     m->capacity = m->count = 0;
 }
 
-static int idmap_grow(idmap* m) {
-    uint32_t cap = m->capacity ? m->capacity * 2 : 64;
-    idmap n = {malloc(cap * sizeof(uint32_t)), malloc(cap * sizeof(uint32_t)), cap, 0};
-    if (!n.keys || !n.values || cap < m->capacity) {
+/* Rebuilds the map with `cap` slots (a power of two, above twice its keys):
+ * -1 out of memory, the map unchanged. */
+static int idmap_rehash(idmap* m, uint32_t cap) {
+    idmap n = {malloc((size_t)cap * sizeof(uint32_t)), malloc((size_t)cap * sizeof(uint32_t)), cap, 0};
+    if (!n.keys || !n.values) {
         free(n.keys);
         free(n.values);
         return -1;
@@ -32,10 +33,18 @@ static int idmap_grow(idmap* m) {
     return 0;
 }
 
+int idmap_reserve(idmap* m, uint32_t count) {
+    /* Load factor at most 1/2: probe runs stay short. */
+    if (2ull * count <= m->capacity) return 0;
+    uint64_t cap = m->capacity ? m->capacity : IDMAP_MIN_CAPACITY;
+    while (cap < 2ull * count) cap *= 2;
+    if (cap > (1ull << 31)) return -1;
+    return idmap_rehash(m, (uint32_t)cap);
+}
+
 int idmap_put(idmap* m, uint32_t key, uint32_t value) {
     if (key == IDMAP_EMPTY) return -1;
-    /* Load factor at most 1/2: probe runs stay short. */
-    if (2 * (m->count + 1) > m->capacity && idmap_grow(m)) return -1;
+    if (idmap_reserve(m, m->count + 1)) return -1;
     uint32_t i = idmap_slot(m, key);
     while (m->keys[i] != IDMAP_EMPTY && m->keys[i] != key) i = (i + 1) & (m->capacity - 1);
     if (m->keys[i] == IDMAP_EMPTY) m->count++;
@@ -76,6 +85,9 @@ int idmap_remove(idmap* m, uint32_t key) {
     }
     m->keys[i] = IDMAP_EMPTY;
     m->count--;
+    /* Below 1/8 it halves (to 1/4 at most, away from the 1/2 that grows
+     * it, so no run of puts and removes rehashes each time). */
+    if (m->capacity > IDMAP_MIN_CAPACITY && 8ull * m->count < m->capacity) (void)idmap_rehash(m, m->capacity / 2);
     return 1;
 }
 
