@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "checkpoint_internal.h"
+#include "grow.h"
 
 typedef struct ckp_writer {
     uint8_t* data;
@@ -14,16 +15,9 @@ typedef struct ckp_writer {
 
 static uint8_t* ckp_room(ckp_writer* w, size_t n) {
     if (w->failed) return NULL;
-    if (w->size + n > w->capacity) {
-        size_t cap = w->capacity ? w->capacity : 4096;
-        while (cap < w->size + n) cap *= 2;
-        uint8_t* d = realloc(w->data, cap);
-        if (!d) {
-            w->failed = 1;
-            return NULL;
-        }
-        w->data = d;
-        w->capacity = cap;
+    if (n > SIZE_MAX - w->size || GROW(&w->data, &w->capacity, w->size + n, 4096)) {
+        w->failed = 1;
+        return NULL;
     }
     uint8_t* p = w->data + w->size;
     w->size += n;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <emmintrin.h>
 
+#include "grow.h"
+
 nv_columns_build_options nv_columns_build_options_default(void) {
     nv_columns_build_options o = {.nx = 20, .nz = 5, .samples = 16, .mass = 0.0};
     return o;
@@ -459,13 +461,11 @@ int nv_columns_import(const char* path, nv_columns_set* out, nv_error* err) {
             fclose(f);
             return nv_error_set(err, "%s: larger than %u MB: not a columns file", path, COLUMNS_MAX_COUNT * 512u >> 20);
         }
-        char* grown = realloc(text, cap * 2);
-        if (!grown) {
+        if (grow_resize((void**)&text, cap * 2, 1)) {
             free(text);
             text = NULL;
             break;
         }
-        text = grown;
         cap *= 2;
     }
     int failed = ferror(f);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "naval/compartment.h"
 
 #define POLY_MAX 8  /* a triangle clipped by two planes has at most 5 corners */
@@ -74,13 +75,7 @@ static uint32_t clip_poly(const corner* in, uint32_t n, int axis, double plane, 
 }
 
 static int push_segment(segments* s, cpoint a, cpoint b) {
-    if (s->n == s->cap) {
-        uint32_t cap = s->cap ? 2 * s->cap : 64;
-        segment* q = realloc(s->s, cap * sizeof *q);
-        if (!q) return -1;
-        s->s = q;
-        s->cap = cap;
-    }
+    if (GROW(&s->s, &s->cap, s->n + 1, 64)) return -1;
     s->s[s->n++] = (segment){a, b};
     return 0;
 }

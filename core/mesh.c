@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Mesh storage, cleaning (weld, degenerate and unused-vertex removal),
  * volume and nv_mesh_finish. The edge checks are in mesh_check.c. */
+#include "grow.h"
 #include "mesh_internal.h"
 #include "naval/mesh.h"
 
@@ -62,27 +63,13 @@ void nv_mesh_free(nv_mesh* m) {
     nv_mesh_init(m);
 }
 
-/* A function rather than an inline test so it compiles on 64-bit hosts,
- * where a uint32_t count can never overflow size_t (and -Wtype-limits says so). */
-static bool mesh_array_fits(size_t count, size_t element_size) { return count <= SIZE_MAX / element_size; }
-
+/* Exactly the room asked for (grow_resize checks the sizes for overflow,
+ * which a uint32_t count cannot reach on a 64-bit host). */
 int nv_mesh_reserve(nv_mesh* m, uint32_t vertices, uint32_t triangles, nv_error* err) {
-    if (vertices > m->vertex_capacity) {
-        if (!mesh_array_fits(vertices, 3 * sizeof(float)))
-            return nv_error_set(err, "cannot hold %u vertices: size overflow", vertices);
-        float* p = realloc(m->positions, (size_t)vertices * 3 * sizeof(float));
-        if (!p) return nv_error_fail(err, NV_ENOMEM, "out of memory allocating %u vertices", vertices);
-        m->positions = p;
-        m->vertex_capacity = vertices;
-    }
-    if (triangles > m->triangle_capacity) {
-        if (!mesh_array_fits(triangles, 3 * sizeof(uint32_t)))
-            return nv_error_set(err, "cannot hold %u triangles: size overflow", triangles);
-        uint32_t* p = realloc(m->indices, (size_t)triangles * 3 * sizeof(uint32_t));
-        if (!p) return nv_error_fail(err, NV_ENOMEM, "out of memory allocating %u triangles", triangles);
-        m->indices = p;
-        m->triangle_capacity = triangles;
-    }
+    if (grow_reserve32((void**)&m->positions, &m->vertex_capacity, vertices, 3 * sizeof(float), 0))
+        return nv_error_fail(err, NV_ENOMEM, "out of memory allocating %u vertices", vertices);
+    if (grow_reserve32((void**)&m->indices, &m->triangle_capacity, triangles, 3 * sizeof(uint32_t), 0))
+        return nv_error_fail(err, NV_ENOMEM, "out of memory allocating %u triangles", triangles);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "grow.h"
 #include "mesh_internal.h"
 #include "naval/mesh.h"
 
@@ -218,9 +219,10 @@ static int mesh_read_file(const char* path, size_t limit, unsigned char** data, 
         }
         if (len < cap) break;
         size_t grown = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
-        unsigned char* more = realloc(buf, grown);
-        if (!more) free(buf);
-        buf = more;
+        if (grow_resize((void**)&buf, grown, 1)) {
+            free(buf);
+            buf = NULL;
+        }
         cap = grown;
     }
     if (ferror(f)) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "json_ranged.h"
 #include "naval/hullgen.h"
 #include "naval/ocean_spectrum.h"
@@ -198,13 +199,7 @@ static int scn_parse_controls(const scn_ctx* c, const cJSON* o, const char* path
 
 static int scn_add_vessel(const scn_ctx* c, nv_scenario* s, const nv_scenario_vessel* v) {
     if (s->vessel_count >= SCENARIO_MAX_VESSELS) return json_fail(c, "", "more than %u vessels", SCENARIO_MAX_VESSELS);
-    if (s->vessel_count == s->vessel_capacity) {
-        uint32_t ncap = s->vessel_capacity ? s->vessel_capacity * 2 : 64;
-        nv_scenario_vessel* nv = realloc(s->vessels, ncap * sizeof *nv);
-        if (!nv) return json_fail(c, "", "out of memory");
-        s->vessels = nv;
-        s->vessel_capacity = ncap;
-    }
+    if (GROW(&s->vessels, &s->vessel_capacity, s->vessel_count + 1, 64)) return json_fail(c, "", "out of memory");
     s->vessels[s->vessel_count++] = *v;
     return 0;
 }

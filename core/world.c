@@ -26,23 +26,15 @@ nv_world_config nv_world_config_default(void) {
 
 /* ---- storage ---------------------------------------------------------- */
 
-static int world_grow(void** p, size_t elem, size_t n) {
-    void* q = realloc(*p, elem * (n ? n : 1));
-    if (!q) return -1;
-    *p = q;
-    return 0;
-}
-
 static int world_reserve_vessels(nv_world* w, uint32_t need, nv_error* err) {
     if (need <= w->capacity) return 0;
     if (need > WORLD_MAX_VESSELS) return nv_error_fail(err, NV_ELIMIT, "world: at most %u vessels", WORLD_MAX_VESSELS);
-    uint32_t cap = w->capacity ? w->capacity : 64;
-    while (cap < need) cap *= 2;
+    uint32_t cap = (uint32_t)grow_capacity(w->capacity, need, 64);
     int bad = 0;
-#define X(type, f) bad |= world_grow((void**)&w->v.f, sizeof(type), cap);
+#define X(type, f) bad |= grow_resize((void**)&w->v.f, cap, sizeof(type));
     WORLD_VESSEL_FIELDS(X)
 #undef X
-#define X(type, f) bad |= world_grow((void**)&w->sv.f, sizeof(type), cap);
+#define X(type, f) bad |= grow_resize((void**)&w->sv.f, cap, sizeof(type));
     WORLD_SCRATCH_FIELDS(X)
 #undef X
     if (bad) return nv_error_fail(err, NV_ENOMEM, "world: out of memory for %u vessels", cap);
@@ -208,43 +200,18 @@ int nv_world_find_hull_type(const nv_world* w, const char* name) {
 
 void world_ids_free(world_ids* t) {
     free(t->entries);
-    free(t->map);
+    idmap_free(&t->map);
     memset(t, 0, sizeof *t);
     t->free_head = UINT32_MAX;
 }
 
-/* Rebuilds the map with `cap` slots (a power of two above twice its ids):
- * -1 out of memory, the map unchanged. */
-static int world_ids_rehash(world_ids* t, uint32_t cap) {
-    world_id_entry* m = malloc((size_t)cap * sizeof *m);
-    if (!m) return -1;
-    for (uint32_t i = 0; i < cap; i++) m[i].id = WORLD_ID_NONE;
-    world_id_entry* old = t->map;
-    uint32_t old_cap = t->map_capacity;
-    t->map = m;
-    t->map_capacity = cap;
-    for (uint32_t i = 0; i < old_cap; i++) {
-        if (old[i].id == WORLD_ID_NONE) continue;
-        uint32_t j = world_ids_home(t, old[i].id);
-        while (m[j].id != WORLD_ID_NONE) j = (j + 1) & (cap - 1);
-        m[j] = old[i];
-    }
-    free(old);
-    return 0;
-}
-
 int world_ids_reserve(nv_world* w, nv_error* err) {
     world_ids* t = &w->ids;
-    if (t->free_head == UINT32_MAX && t->entry_count == t->entry_capacity) {
-        uint32_t cap = t->entry_capacity ? 2 * t->entry_capacity : WORLD_IDS_MIN_MAP;
-        if (world_grow((void**)&t->entries, sizeof *t->entries, cap))
-            return nv_error_fail(err, NV_ENOMEM, "out of memory for %u vessel handles", cap);
-        t->entry_capacity = cap;
-    }
-    /* Load at most 1/2: probe runs stay short. */
-    if (2ull * (t->map_count + 1) > t->map_capacity &&
-        world_ids_rehash(t, t->map_capacity ? 2 * t->map_capacity : WORLD_IDS_MIN_MAP))
-        return nv_error_fail(err, NV_ENOMEM, "out of memory for the id map (%u ids)", t->map_count + 1);
+    if (t->free_head == UINT32_MAX &&
+        GROW(&t->entries, &t->entry_capacity, (size_t)t->entry_count + 1, WORLD_IDS_MIN_ENTRIES))
+        return nv_error_fail(err, NV_ENOMEM, "out of memory for %u vessel handles", t->entry_count + 1);
+    if (idmap_reserve(&t->map, t->map.count + 1))
+        return nv_error_fail(err, NV_ENOMEM, "out of memory for the id map (%u ids)", t->map.count + 1);
     return 0;
 }
 
@@ -260,10 +227,7 @@ void world_bind_id(nv_world* w, uint32_t id, uint32_t slot) {
         t->entries[h].generation = 1;
     }
     t->entries[h].slot = slot;
-    uint32_t mask = t->map_capacity - 1, i = world_ids_home(t, id);
-    while (t->map[i].id != WORLD_ID_NONE) i = (i + 1) & mask;
-    t->map[i] = (world_id_entry){id, h};
-    t->map_count++;
+    (void)idmap_put(&t->map, id, h); /* cannot fail after world_ids_reserve */
     w->v.handle[slot] = h;
 }
 
@@ -273,41 +237,13 @@ void world_unbind_slot(nv_world* w, uint32_t slot) {
     t->entries[h].generation++; /* odd -> even: every handle to it is stale now */
     t->entries[h].slot = t->free_head;
     t->free_head = h;
-    uint32_t mask = t->map_capacity - 1, i = world_ids_home(t, id);
-    while (t->map[i].id != id) i = (i + 1) & mask;
-    /* Backward-shift deletion: each later entry of the run moves into the
-     * hole unless its home lies cyclically in (hole, its place]. */
-    for (uint32_t j = (i + 1) & mask; t->map[j].id != WORLD_ID_NONE; j = (j + 1) & mask) {
-        uint32_t home = world_ids_home(t, t->map[j].id);
-        int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
-        if (!stays) {
-            t->map[i] = t->map[j];
-            i = j;
-        }
-    }
-    t->map[i].id = WORLD_ID_NONE;
-    t->map_count--;
-    /* Shrinks below 1/8 (to 1/4 at most, away from the 1/2 that grows it):
-     * the map follows the live fleet down. Out of memory it stays as is. */
-    if (t->map_capacity > WORLD_IDS_MIN_MAP && 8ull * t->map_count < t->map_capacity)
-        (void)world_ids_rehash(t, t->map_capacity / 2);
+    (void)idmap_remove(&t->map, id); /* shrinks with the fleet */
 }
 
 /* ---- vessels ---------------------------------------------------------- */
 
 
 static uint32_t world_blocks_of(uint32_t n, uint32_t block) { return n == 0 ? 0 : (n + block - 1) / block; }
-
-/* Grows a table to hold `need` entries (doubling), keeping its contents. */
-static int world_reserve_table(void** p, uint32_t* capacity, size_t elem, uint64_t need) {
-    if (need <= *capacity) return 0;
-    uint64_t cap = *capacity ? *capacity : 256;
-    while (cap < need) cap *= 2;
-    if (cap > UINT32_MAX) cap = UINT32_MAX;
-    if (world_grow(p, elem, (size_t)cap)) return -1;
-    *capacity = (uint32_t)cap;
-    return 0;
-}
 
 /* Heights and vertex blocks a vessel of `h` needs: none for a small hull
  * (world_hull_fuses). */
@@ -324,10 +260,10 @@ static int world_reserve_for(nv_world* w, const nv_hull* h, nv_error* err) {
     if (heights > UINT32_MAX || vblocks > UINT32_MAX || tblocks > UINT32_MAX)
         return nv_error_set(err, "spawn: the world would hold more than 2^32 vertices or blocks");
     uint32_t tri_cap = w->tri_block_capacity;
-    if (world_reserve_table((void**)&w->heights, &w->height_capacity, sizeof(float), heights) ||
-        world_reserve_table((void**)&w->vertex_blocks, &w->vertex_block_capacity, sizeof(world_block), vblocks) ||
-        world_reserve_table((void**)&w->tri_sums, &tri_cap, sizeof(hydro_sums), tblocks) ||
-        world_reserve_table((void**)&w->tri_blocks, &w->tri_block_capacity, sizeof(world_block), tblocks))
+    /* Each table doubles from 256 entries. */
+    if (GROW(&w->heights, &w->height_capacity, heights, 256) ||
+        GROW(&w->vertex_blocks, &w->vertex_block_capacity, vblocks, 256) ||
+        GROW(&w->tri_sums, &tri_cap, tblocks, 256) || GROW(&w->tri_blocks, &w->tri_block_capacity, tblocks, 256))
         return nv_error_fail(err, NV_ENOMEM, "spawn: out of memory for the block tables");
     return 0;
 }
@@ -663,7 +599,7 @@ uint64_t nv_world_state_hash(const nv_world* w) {
 void nv_world_memory(const nv_world* w, size_t* per_vessel_total, size_t* shared_total) {
     size_t per = (size_t)w->capacity * WORLD_VESSEL_BYTES +
                  (size_t)w->ids.entry_capacity * sizeof(world_handle_entry) +
-                 (size_t)w->ids.map_capacity * sizeof(world_id_entry) +
+                 (size_t)w->ids.map.capacity * 2 * sizeof(uint32_t) +
                  (size_t)w->height_capacity * sizeof(float) + (size_t)w->vertex_block_capacity * sizeof(world_block) +
                  (size_t)w->tri_block_capacity * (sizeof(world_block) + sizeof(hydro_sums));
     size_t shared = sizeof *w + WORLD_MAX_HULL_TYPES * sizeof(world_type) +

@@ -14,13 +14,7 @@
 #include "world_internal.h"
 
 static int damage_push(nv_world_damage_event** list, uint32_t* count, uint32_t* capacity, nv_world_damage_event e) {
-    if (*count == *capacity) {
-        uint32_t cap = *capacity ? 2 * *capacity : 16;
-        nv_world_damage_event* grown = realloc(*list, (size_t)cap * sizeof *grown);
-        if (!grown) return -1;
-        *list = grown;
-        *capacity = cap;
-    }
+    if (GROW(list, capacity, *count + 1, 16)) return -1;
     (*list)[(*count)++] = e;
     return 0;
 }

@@ -68,9 +68,8 @@ int world_ground_reserve(nv_world* w, uint32_t vertex_count, nv_error* err) {
     if (!w->ground.points && !(w->ground.points = calloc(w->threads, sizeof *w->ground.points)))
         return nv_error_fail(err, NV_ENOMEM, "world: out of memory for contact points");
     for (uint32_t i = 0; i < w->threads; i++) {
-        contact_point* p = realloc(w->ground.points[i], (size_t)vertex_count * sizeof *p);
-        if (!p) return nv_error_fail(err, NV_ENOMEM, "world: out of memory for %u contact points", vertex_count);
-        w->ground.points[i] = p;
+        if (grow_resize((void**)&w->ground.points[i], vertex_count, sizeof(contact_point)))
+            return nv_error_fail(err, NV_ENOMEM, "world: out of memory for %u contact points", vertex_count);
     }
     w->ground.point_capacity = vertex_count;
     return 0;

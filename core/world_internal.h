@@ -12,6 +12,8 @@
 #include "shape.h"
 #include "naval/compartment.h"
 #include "naval/world.h"
+#include "grow.h"
+#include "idmap.h"
 
 /* A run of one vessel's vertices or triangles: the unit of parallel work. */
 typedef struct world_block {
@@ -99,36 +101,29 @@ typedef struct world_damage {
  * a despawn is recognised as stale rather than reaching whichever vessel
  * took the entry or the slot next. Freed entries chain into a free list and
  * are reused first: the table never holds more entries than the most
- * vessels alive at once. At the edge an open-addressing map takes an id to
- * its entry in O(1) (linear probing, backward-shift deletion: no
- * tombstones, so lookups stay short however many despawns); it holds only
- * live ids and shrinks with the fleet. Nothing here is read inside a step. */
+ * vessels alive at once. At the edge the project's id map (base/idmap.h:
+ * open addressing, no tombstones, so lookups stay short however many
+ * despawns) takes an id to its entry in O(1); it holds only live ids and
+ * shrinks with the fleet. Nothing here is read inside a step. */
 typedef struct world_handle {
     uint32_t index, generation;
 } world_handle;
 #define WORLD_HANDLE_NONE ((world_handle){UINT32_MAX, 0})
-#define WORLD_ID_NONE UINT32_MAX /* no vessel has it: the map's empty key */
+#define WORLD_ID_NONE IDMAP_EMPTY /* no vessel has it: the map's empty key */
 
 typedef struct world_handle_entry {
     uint32_t slot;       /* in use: the vessel's slot; free: the next free entry (UINT32_MAX ends the list) */
     uint32_t generation; /* odd while in use; wraps after 2^31 reuses of one entry */
 } world_handle_entry;
 
-typedef struct world_id_entry {
-    uint32_t id;     /* WORLD_ID_NONE: empty */
-    uint32_t handle; /* index into entries */
-} world_id_entry;
-
 typedef struct world_ids {
     world_handle_entry* entries;
     uint32_t entry_count;    /* entries made, in use or free: at most the peak live fleet */
     uint32_t entry_capacity; /* room */
     uint32_t free_head;      /* first free entry, UINT32_MAX: none */
-    world_id_entry* map;     /* id -> entry, load at most 1/2; shrinks below 1/8 */
-    uint32_t map_capacity;   /* power of two (at least WORLD_IDS_MIN_MAP), or 0 */
-    uint32_t map_count;      /* live ids */
+    idmap map;               /* live id -> entry: load at most 1/2, halves below 1/8 */
 } world_ids;
-enum { WORLD_IDS_MIN_MAP = 64 };
+enum { WORLD_IDS_MIN_MAP = IDMAP_MIN_CAPACITY, WORLD_IDS_MIN_ENTRIES = 64 };
 
 /* Vessel state as structure of arrays, indexed by slot: every array is
  * listed once here, X(type, name), and the struct, its growth, the move
@@ -267,26 +262,11 @@ static inline int world_hull_fuses(const nv_world* w, const nv_hull* h) {
     return h->vertex_count <= w->cfg.vertex_block && h->triangle_count <= w->cfg.triangle_block;
 }
 
-/* The map's home for an id. The low bits of a multiplicative (Fibonacci)
- * hash: ids are mostly sequential, and a multiply by an odd constant maps
- * any run of capacity consecutive ids to distinct homes. */
-static inline uint32_t world_ids_home(const world_ids* t, uint32_t id) {
-    return (id * 2654435769u) & (t->map_capacity - 1);
-}
-
 /* The live handle of a vessel id, WORLD_HANDLE_NONE when there is none. */
 static inline world_handle world_handle_of(const nv_world* w, uint32_t id) {
-    const world_ids* t = &w->ids;
-    if (!t->map_capacity) return WORLD_HANDLE_NONE;
-    uint32_t mask = t->map_capacity - 1;
-    for (uint32_t i = world_ids_home(t, id);; i = (i + 1) & mask) {
-        uint32_t k = t->map[i].id;
-        if (k == WORLD_ID_NONE) return WORLD_HANDLE_NONE; /* first: WORLD_ID_NONE is nobody's id */
-        if (k == id) {
-            uint32_t h = t->map[i].handle;
-            return (world_handle){h, t->entries[h].generation};
-        }
-    }
+    uint32_t h;
+    if (!idmap_get(&w->ids.map, id, &h)) return WORLD_HANDLE_NONE; /* WORLD_ID_NONE is nobody's id */
+    return (world_handle){h, w->ids.entries[h].generation};
 }
 
 /* Slot of the vessel a handle names, UINT32_MAX when the handle is stale

@@ -86,12 +86,10 @@ int world_lod_alloc(nv_world* w, nv_error* err) {
 
 int world_reserve_player(nv_world* w, nv_error* err) {
     if (w->player_total < w->player_capacity) return 0;
-    uint32_t cap = w->player_capacity ? 2 * w->player_capacity : 16;
-    double* x = realloc(w->player_x, cap * sizeof *x);
-    if (x) w->player_x = x;
-    double* z = x ? realloc(w->player_z, cap * sizeof *z) : NULL;
-    if (z) w->player_z = z;
-    if (!x || !z) return nv_error_fail(err, NV_ENOMEM, "world: out of memory for %u players", cap);
+    uint32_t cap = (uint32_t)grow_capacity(w->player_capacity, (size_t)w->player_total + 1, 16);
+    if (grow_resize((void**)&w->player_x, cap, sizeof *w->player_x) ||
+        grow_resize((void**)&w->player_z, cap, sizeof *w->player_z))
+        return nv_error_fail(err, NV_ENOMEM, "world: out of memory for %u players", cap);
     w->player_capacity = cap;
     return 0;
 }

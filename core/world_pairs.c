@@ -31,13 +31,8 @@ int nv_world_add_structure(nv_world* w, const nv_mesh* m, nv_vec3 position, doub
     if (!v3_is_finite(position) || !isfinite(heading))
         return nv_error_set(err, "structure: position and heading must be finite");
     if (nv_mesh_validate_closed(m, err)) return nv_error_prefix(err, "structure");
-    if (w->structure_count == w->structure_capacity) {
-        uint32_t cap = w->structure_capacity ? 2 * w->structure_capacity : 8;
-        world_structure* s = realloc(w->structures, cap * sizeof *s);
-        if (!s) return nv_error_fail(err, NV_ENOMEM, "structure: out of memory");
-        w->structures = s;
-        w->structure_capacity = cap;
-    }
+    if (GROW(&w->structures, &w->structure_capacity, w->structure_count + 1, 8))
+        return nv_error_fail(err, NV_ENOMEM, "structure: out of memory");
     world_structure* st = &w->structures[w->structure_count];
     if (shape_build_points(&st->shape, m->positions, m->positions + 1, m->positions + 2, 3, m->vertex_count, err))
         return nv_error_prefix(err, "structure");
@@ -262,9 +257,9 @@ static void pairs_record(nv_world* w) {
     world_pairs* p = &w->pairs;
     uint32_t touching = 0;
     for (uint32_t i = 0; i < p->pair_count; i++) touching += p->pairs[i].count > 0;
-    if (pairs_reserve((void**)&p->touching_next, &p->next_capacity, sizeof *p->touching_next, touching) ||
-        pairs_reserve((void**)&p->events, &p->event_capacity, sizeof *p->events,
-                      (uint64_t)touching + w->ground.event_count)) {
+    /* The tables double from 256 entries. */
+    if (GROW(&p->touching_next, &p->next_capacity, touching, 256) ||
+        GROW(&p->events, &p->event_capacity, (size_t)touching + w->ground.event_count, 256)) {
         p->touching_count = 0;
         return;
     }
@@ -314,9 +309,9 @@ void world_pairs_step(nv_world* w) {
     uint32_t touching = 0;
     for (uint32_t i = 0; i < p->pair_count; i++) touching += p->pairs[i].count > 0;
     /* at most two bodies per touching pair */
-    if (touching && (pairs_reserve((void**)&p->bodies, &p->body_capacity, sizeof *p->bodies, 2ull * touching) ||
-                     pairs_reserve((void**)&p->body_slot, &p->slot_capacity, sizeof *p->body_slot, 2ull * touching) ||
-                     pairs_reserve((void**)&p->push, &p->push_capacity, sizeof *p->push, 4ull * touching)))
+    if (touching && (GROW(&p->bodies, &p->body_capacity, 2ull * touching, 256) ||
+                     GROW(&p->body_slot, &p->slot_capacity, 2ull * touching, 256) ||
+                     GROW(&p->push, &p->push_capacity, 4ull * touching, 256)))
         p->pair_count = 0, touching = 0;
     p->body_count = 0;
     if (touching) {

@@ -45,8 +45,6 @@ typedef struct pairs_entity {
     uint32_t id;
 } pairs_entity;
 
-/* Grows *p to hold n elements of `size` (doubling); -1 when out of memory. */
-int pairs_reserve(void** p, uint32_t* capacity, size_t size, uint64_t n);
 /* The candidate pairs in slot order into w->pairs (pair_count); -1 when
  * out of memory. Sets each vessel's reach (sv.pair_margin, pair_reach). */
 int pairs_broadphase(nv_world* w);

@@ -19,29 +19,12 @@
 #include "shape.h"
 #include "world_pairs.h"
 
-/* Grows *p to hold n elements of `size` (doubling); -1 when out of memory. */
-int pairs_reserve(void** p, uint32_t* capacity, size_t size, uint64_t n) {
-    if (n <= *capacity) return 0;
-    uint64_t cap = *capacity ? *capacity : 256;
-    while (cap < n) cap *= 2;
-    if (cap > UINT32_MAX) return -1;
-    void* q = realloc(*p, (size_t)cap * size);
-    if (!q) return -1;
-    *p = q;
-    *capacity = (uint32_t)cap;
-    return 0;
-}
-
-/* The grid's per-entry arrays grow together. */
+/* The grid's per-entry arrays grow together (doubling from 256). */
 static int pairs_reserve_sorted(world_pairs* p, uint32_t n) {
     if (n <= p->sorted_capacity) return 0;
-    uint32_t cap = p->sorted_capacity ? p->sorted_capacity : 256;
-    while (cap < n) cap *= 2;
-    uint32_t* slots = realloc(p->slots, (size_t)cap * sizeof *slots);
-    if (slots) p->slots = slots;
-    uint32_t* cell_of = realloc(p->cell_of, (size_t)cap * sizeof *cell_of);
-    if (cell_of) p->cell_of = cell_of;
-    if (!slots || !cell_of) return -1;
+    uint32_t cap = (uint32_t)grow_capacity(p->sorted_capacity, n, 256);
+    if (grow_resize((void**)&p->slots, cap, sizeof *p->slots) || grow_resize((void**)&p->cell_of, cap, sizeof *p->cell_of))
+        return -1;
     p->sorted_capacity = cap;
     return 0;
 }
@@ -147,7 +130,7 @@ static int pairs_grid(nv_world* w, uint32_t n, double widest) {
     p->min_x = x0, p->min_z = z0, p->inv_cell = 1.0 / cell;
     p->grid_w = (uint32_t)gw, p->grid_h = (uint32_t)gh;
     uint64_t cells = (uint64_t)p->grid_w * p->grid_h;
-    if (pairs_reserve((void**)&p->cell_start, &p->cell_capacity, sizeof *p->cell_start, cells + 1) ||
+    if (GROW(&p->cell_start, &p->cell_capacity, cells + 1, 256) ||
         pairs_reserve_sorted(p, n))
         return -1;
     memset(p->cell_start, 0, (size_t)(cells + 1) * sizeof *p->cell_start);
@@ -194,9 +177,9 @@ int pairs_broadphase(nv_world* w) {
     p->pair_count = 0;
     world_run(w, w->count, 1024, pairs_reach_job);
     uint64_t most = (uint64_t)w->count + w->structure_count;
-    if (pairs_reserve((void**)&p->ent, &p->ent_capacity, sizeof *p->ent, most) ||
-        pairs_reserve((void**)&p->keys, &p->keys_capacity, sizeof *p->keys, most) ||
-        pairs_reserve((void**)&p->tmp_keys, &p->tmp_keys_capacity, sizeof *p->tmp_keys, most))
+    if (GROW(&p->ent, &p->ent_capacity, most, 256) ||
+        GROW(&p->keys, &p->keys_capacity, most, 256) ||
+        GROW(&p->tmp_keys, &p->tmp_keys_capacity, most, 256))
         return -1;
     uint32_t n = 0;
     double widest = 0.0;
@@ -211,7 +194,7 @@ int pairs_broadphase(nv_world* w) {
         p->ent[n++] = (pairs_entity){st->position.x, st->position.y, st->position.z, st->shape.radius, w->count + k};
         widest = fmax(widest, 2.0 * st->shape.radius);
     }
-    if (pairs_grid(w, n, widest) || pairs_reserve((void**)&p->pair_first, &p->first_capacity, sizeof *p->pair_first, n))
+    if (pairs_grid(w, n, widest) || GROW(&p->pair_first, &p->first_capacity, n, 256))
         return -1;
     world_run(w, n, 256, pairs_count_job);
     uint64_t total = 0;
@@ -220,9 +203,9 @@ int pairs_broadphase(nv_world* w) {
         p->pair_first[i] = (uint32_t)total;
         total += c;
     }
-    if (pairs_reserve((void**)&p->keys, &p->keys_capacity, sizeof *p->keys, total) ||
-        pairs_reserve((void**)&p->tmp_keys, &p->tmp_keys_capacity, sizeof *p->tmp_keys, total) ||
-        pairs_reserve((void**)&p->pairs, &p->pair_capacity, sizeof *p->pairs, total))
+    if (GROW(&p->keys, &p->keys_capacity, total, 256) ||
+        GROW(&p->tmp_keys, &p->tmp_keys_capacity, total, 256) ||
+        GROW(&p->pairs, &p->pair_capacity, total, 256))
         return -1;
     world_run(w, n, 256, pairs_fill_job);
     pairs_sort_keys(p, (uint32_t)total);

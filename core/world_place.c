@@ -111,14 +111,9 @@ int nv_world_find_free_water(const nv_world* w, uint32_t type, double x, double 
     for (uint32_t s = 0; s < w->count; s++) {
         double dx = w->v.px[s] - x, dz = w->v.pz[s] - z;
         if (dx * dx + dz * dz > near * near) continue;
-        if (n_near == cap) {
-            cap = cap ? 2 * cap : 64;
-            place_box* grown = realloc(boxes, cap * sizeof *boxes);
-            if (!grown) {
-                free(boxes);
-                return nv_error_fail(err, NV_ENOMEM, "free water: out of memory");
-            }
-            boxes = grown;
+        if (GROW(&boxes, &cap, n_near + 1, 64)) {
+            free(boxes);
+            return nv_error_fail(err, NV_ENOMEM, "free water: out of memory");
         }
         nv_quat q = quat_normalize((nv_quat){w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]});
         boxes[n_near++] = place_box_of(&w->types[w->v.type[s]], v3(w->v.px[s], w->v.py[s], w->v.pz[s]), q);

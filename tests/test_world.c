@@ -297,8 +297,8 @@ static void id_table_stays_bounded_by_the_fleet(void** state) {
         /* the table's room: handles at most the peak fleet (the free list
          * reuses them), the map within 8x the live ids (it shrinks) */
         assert_true(w->ids.entry_count <= peak);
-        assert_true(w->ids.map_count == n);
-        assert_true(w->ids.map_capacity <= (8 * n > WORLD_IDS_MIN_MAP ? 8 * n : WORLD_IDS_MIN_MAP));
+        assert_true(w->ids.map.count == n);
+        assert_true(w->ids.map.capacity <= (8 * n > WORLD_IDS_MIN_MAP ? 8 * n : WORLD_IDS_MIN_MAP));
         if (c % 100000 == 99999) { /* a step now and then, and every slot's id found at its slot */
             nv_world_step(w);
             for (uint32_t s = 0; s < n; s++) assert_int_equal(world_slot_of(w, nv_world_vessel_id_at(w, s)), s);
@@ -307,7 +307,7 @@ static void id_table_stays_bounded_by_the_fleet(void** state) {
     assert_int_equal(peak, MAX_LIVE);
     assert_true(next > CYCLES / 2);
     assert_true(w->ids.entry_capacity <= 2 * MAX_LIVE);
-    assert_true(w->ids.map_capacity <= 2 * WORLD_IDS_MIN_MAP); /* 20 live of ~500,000 ids issued */
+    assert_true(w->ids.map.capacity <= 2 * WORLD_IDS_MIN_MAP); /* 20 live of ~500,000 ids issued */
     for (uint32_t i = 0; i < n; i++) {
         nv_world_vessel_state st;
         assert_int_equal(nv_world_vessel_get(w, live[i], &st), 0);
@@ -329,7 +329,7 @@ static void id_table_stays_bounded_by_the_fleet(void** state) {
     assert_int_equal(nv_world_vessel_get(w, moved, &st), -1);
     assert_int_equal(nv_world_restore_vessel(w, &r, &err), -1);
     assert_non_null(strstr(err.message, "in use already"));
-    assert_true(w->ids.map_capacity <= 2 * WORLD_IDS_MIN_MAP);
+    assert_true(w->ids.map.capacity <= 2 * WORLD_IDS_MIN_MAP);
     assert_int_equal(nv_world_set_next_id(w, 5, &err), -1);
     ASSERT_OK(nv_world_set_next_id(w, UINT32_MAX, &err), err);
     uint32_t id;
