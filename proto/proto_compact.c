@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "proto_records.h"
 
 /* ---- the encoder ----------------------------------------------------------- */
@@ -35,13 +36,7 @@ struct proto_compact_encoder {
 static int grow_array(void** p, uint32_t* cap, size_t need, size_t elem) {
     if (need <= *cap) return 0;
     if (*cap == 0) *p = NULL;
-    size_t n = need < 64 ? 64 : need + need / 4;
-    if (n > UINT32_MAX) return -1;
-    void* q = realloc(*p, n * elem);
-    if (!q) return -1;
-    *p = q;
-    *cap = (uint32_t)n;
-    return 0;
+    return grow_reserve32(p, cap, need, elem, 64);
 }
 
 static uint32_t map_slot(uint32_t id, uint32_t cap) { return (id * 0x9E3779B1u) & (cap - 1u); }
@@ -49,12 +44,7 @@ static uint32_t map_slot(uint32_t id, uint32_t cap) { return (id * 0x9E3779B1u) 
 static int map_build(proto_compact_encoder* e) {
     uint32_t cap = 16;
     while (cap < 2u * e->key_count) cap <<= 1;
-    if (cap > e->map_cap) {
-        uint32_t* m = realloc(e->map, (size_t)cap * sizeof *m);
-        if (!m) return -1;
-        e->map = m;
-        e->map_cap = cap;
-    }
+    if (GROW(&e->map, &e->map_cap, cap, 0)) return -1; /* exactly: a power of two */
     cap = e->map_cap;
     memset(e->map, 0, (size_t)cap * sizeof *e->map);
     for (uint32_t i = 0; i < e->key_count; i++) {
@@ -159,12 +149,8 @@ int proto_encode_compact(proto_compact_encoder* e, const proto_snapshot* s, prot
         grow_array((void**)&e->fresh, &e->fresh_cap, n, sizeof *e->fresh) != 0 ||
         grow_array((void**)&e->cur_of_key, &e->cur_of_key_cap, e->key_count, sizeof *e->cur_of_key) != 0)
         return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", n);
-    if (need_bits > e->bits_cap) {
-        uint8_t* b = realloc(e->bits, need_bits);
-        if (!b) return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", n);
-        e->bits = b;
-        e->bits_cap = need_bits;
-    }
+    if (GROW(&e->bits, &e->bits_cap, need_bits, 0))
+        return nv_error_fail(err, NV_ENOMEM, "compact: out of memory (%u vessels)", n);
     proto_compact_header h;
     memset(&h, 0, sizeof h);
     h.tick = s->tick;

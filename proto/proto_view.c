@@ -18,16 +18,6 @@ static const uint8_t ID_GAP[4] = {2, 5, 8, 32};
 #define ORI_MAX ((int32_t)((1u << ORI_BITS) - 1u))
 #define POS_MAX ((int64_t)PROTO_VIEW_POS_LIMIT - 1)
 
-int proto_view_grow(void** p, uint32_t* cap, uint32_t need, size_t size) {
-    if (need <= *cap) return 0;
-    uint32_t n = *cap ? *cap : 64;
-    while (n < need) n *= 2;
-    void* q = realloc(*p, (size_t)n * size);
-    if (!q) return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 

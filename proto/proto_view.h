@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "grow.h"
 #include "proto_internal.h"
 #include "proto_records.h"
 
@@ -117,9 +118,8 @@ int proto_view_get_record(proto_bitr* r, const int32_t origin[2], uint32_t tick,
                           uint16_t* prev_type, proto_view_find_fn* find, void* arg, proto_view_record* out,
                           proto_error* err);
 
-/* Grows an array of `size`-byte elements to hold at least `need` (doubling
- * from 64): 0, or -1 when out of memory (the array is unchanged). */
-int proto_view_grow(void** p, uint32_t* cap, uint32_t need, size_t size);
+/* The views' arrays grow with GROW (grow.h), doubling from 64. */
+#define PROTO_VIEW_GROW_MIN 64
 
 /* The FlatBuffers header around the records (proto_view_codec.cpp),
  * with the update's damage entries and events (h->damage*, at most

@@ -112,7 +112,7 @@ static int base_apply(proto_view_decoder* d, const view_pending* p) {
         }
         proto_view_base* b = base_find(d, r->id);
         if (!b) {
-            if (proto_view_grow((void**)&d->base, &d->base_cap, d->base_count + 1, sizeof *d->base) ||
+            if (GROW(&d->base, &d->base_cap, d->base_count + 1, PROTO_VIEW_GROW_MIN) ||
                 idmap_put(&d->base_ids, r->id, d->base_count))
                 return -1;
             b = &d->base[d->base_count++];
@@ -143,7 +143,7 @@ static void shown_remove(proto_view_decoder* d, uint32_t id) {
 }
 
 static int event_add(proto_view_decoder* d, uint32_t id, proto_view_event_kind kind) {
-    if (proto_view_grow((void**)&d->events, &d->event_cap, d->event_count + 1, sizeof *d->events)) return -1;
+    if (GROW(&d->events, &d->event_cap, d->event_count + 1, PROTO_VIEW_GROW_MIN)) return -1;
     d->events[d->event_count++] = (proto_view_event){id, kind};
     return 0;
 }
@@ -164,7 +164,7 @@ static int shown_apply(proto_view_decoder* d, const proto_view_header* h, const 
             continue;
         }
         if (!v) {
-            if (proto_view_grow((void**)&d->shown, &d->shown_cap, d->shown_count + 1, sizeof *d->shown) ||
+            if (GROW(&d->shown, &d->shown_cap, d->shown_count + 1, PROTO_VIEW_GROW_MIN) ||
                 idmap_put(&d->shown_ids, r->id, d->shown_count))
                 return -1;
             v = &d->shown[d->shown_count++];
@@ -220,7 +220,7 @@ static int dmg_apply(proto_view_decoder* d, const proto_view_header* h) {
             continue;
         }
         if (!have) {
-            if (proto_view_grow((void**)&d->dmg, &d->dmg_cap, d->dmg_count + 1, sizeof *d->dmg) ||
+            if (GROW(&d->dmg, &d->dmg_cap, d->dmg_count + 1, PROTO_VIEW_GROW_MIN) ||
                 idmap_put(&d->dmg_ids, e->id, d->dmg_count))
                 return -1;
             i = d->dmg_count++;
@@ -229,7 +229,7 @@ static int dmg_apply(proto_view_decoder* d, const proto_view_header* h) {
     }
     d->dev_count = 0;
     if (h->damage_event_count) {
-        if (proto_view_grow((void**)&d->dev, &d->dev_cap, h->damage_event_count, sizeof *d->dev)) return -1;
+        if (GROW(&d->dev, &d->dev_cap, h->damage_event_count, PROTO_VIEW_GROW_MIN)) return -1;
         memcpy(d->dev, h->damage_events, h->damage_event_count * sizeof *d->dev);
         d->dev_count = h->damage_event_count;
     }
@@ -288,7 +288,7 @@ int proto_decode_view_update(proto_view_decoder* d, const void* data, size_t siz
     if (!h->keyframe && advance_base(d, h->base_seq, err)) return -1;
     if (d->pend_count == VIEW_PENDING_MAX)
         return proto_set_error(err, "view update: more than %d updates ahead of their base", VIEW_PENDING_MAX);
-    if (proto_view_grow((void**)&d->scratch, &d->scratch_cap, h->record_count, sizeof *d->scratch))
+    if (GROW(&d->scratch, &d->scratch_cap, h->record_count, PROTO_VIEW_GROW_MIN))
         return nv_error_fail(err, NV_ENOMEM, "view decoder: out of memory");
     /* A keyframe is decoded against an empty base. */
     proto_view_decoder empty = {0};
@@ -310,7 +310,7 @@ int proto_decode_view_update(proto_view_decoder* d, const void* data, size_t siz
         return nv_error_fail(err, NV_ELIMIT, "view update: over %u vessels", d->max_vessels);
     /* Commit: keep it for the base, show it, note it for the acks. */
     view_pending* p = &d->pend[d->pend_count];
-    if (proto_view_grow((void**)&p->recs, &p->cap, h->record_count, sizeof *p->recs))
+    if (GROW(&p->recs, &p->cap, h->record_count, PROTO_VIEW_GROW_MIN))
         return nv_error_fail(err, NV_ENOMEM, "view decoder: out of memory");
     p->seq = h->seq;
     p->keyframe = h->keyframe;

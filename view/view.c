@@ -94,7 +94,7 @@ int view_open(view_hub* h, uint32_t conn, nv_error* err) {
     if (h->count >= h->cfg.max_views)
         return nv_error_fail(err, NV_ELIMIT, "views: %u open, the limit (limits.max_views)", h->count);
     view_client* c = calloc(1, sizeof *c);
-    if (!c || proto_view_grow((void**)&h->clients, &h->cap, h->count + 1, sizeof *h->clients) ||
+    if (!c || GROW(&h->clients, &h->cap, h->count + 1, PROTO_VIEW_GROW_MIN) ||
         idmap_put(&h->conns, conn, h->count)) {
         free(c);
         return nv_error_fail(err, NV_ENOMEM, "views: out of memory");
@@ -129,7 +129,7 @@ view_entry* view_entry_find(view_client* c, uint32_t id) {
 view_entry* view_entry_add(view_client* c, uint32_t id) {
     view_entry* e = view_entry_find(c, id);
     if (e) return e;
-    if (proto_view_grow((void**)&c->entries, &c->entry_cap, c->entry_count + 1, sizeof *c->entries) ||
+    if (GROW(&c->entries, &c->entry_cap, c->entry_count + 1, PROTO_VIEW_GROW_MIN) ||
         idmap_put(&c->ids, id, c->entry_count))
         return NULL;
     e = &c->entries[c->entry_count++];
@@ -170,7 +170,7 @@ static int apply_packet(view_client* c, const view_packet* p) {
 
 int view_requeue_events(view_client* c, const proto_damage_event* ev, uint32_t n, uint32_t* at) {
     if (!n) return 0;
-    if (proto_view_grow((void**)&c->dev, &c->dev_cap, c->dev_count + n, sizeof *c->dev)) return -1;
+    if (GROW(&c->dev, &c->dev_cap, c->dev_count + n, PROTO_VIEW_GROW_MIN)) return -1;
     memmove(c->dev + *at + n, c->dev + *at, (c->dev_count - *at) * sizeof *c->dev);
     memcpy(c->dev + *at, ev, n * sizeof *ev);
     c->dev_count += n;
@@ -330,11 +330,11 @@ static int damage_prepare(view_hub* h) {
     for (uint32_t i = 0; i < h->dmg_prev_count; i++) {
         uint32_t k;
         if (idmap_get(&h->dmg_ids, h->dmg_prev[i], &k)) continue;
-        if (proto_view_grow((void**)&h->repaired, &h->repaired_cap, h->repaired_count + 1, sizeof *h->repaired))
+        if (GROW(&h->repaired, &h->repaired_cap, h->repaired_count + 1, PROTO_VIEW_GROW_MIN))
             return -1;
         h->repaired[h->repaired_count++] = h->dmg_prev[i];
     }
-    if (proto_view_grow((void**)&h->dmg_prev, &h->dmg_prev_cap, h->dmg_count, sizeof *h->dmg_prev)) return -1;
+    if (GROW(&h->dmg_prev, &h->dmg_prev_cap, h->dmg_count, PROTO_VIEW_GROW_MIN)) return -1;
     for (uint32_t i = 0; i < h->dmg_count; i++) h->dmg_prev[i] = h->dmg[i].id;
     h->dmg_prev_count = h->dmg_count;
     return 0;
@@ -361,7 +361,7 @@ int view_hub_encode(view_hub* h, const view_frame* f, nv_jobs* pool, nv_error* e
     else
         encode_range(h, 0, h->count, 0);
     damage_forget(h);
-    if (proto_view_grow((void**)&h->outputs, &h->output_cap, h->count, sizeof *h->outputs))
+    if (GROW(&h->outputs, &h->output_cap, h->count, PROTO_VIEW_GROW_MIN))
         return nv_error_fail(err, NV_ENOMEM, "views: out of memory");
     int failed = 0;
     for (uint32_t i = 0; i < h->count; i++) {

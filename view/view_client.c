@@ -206,7 +206,7 @@ static int damage_due(const view_hub* h, view_client* c, int refresh, double* by
 }
 
 static int damage_add(view_client* c, view_entry* e, const proto_vessel_damage* d) {
-    if (proto_view_grow((void**)&c->dout, &c->dout_cap, c->dout_count + 1, sizeof *c->dout)) return -1;
+    if (GROW(&c->dout, &c->dout_cap, c->dout_count + 1, PROTO_VIEW_GROW_MIN)) return -1;
     c->dout[c->dout_count++] = *d;
     if (e) {
         e->dmg_sent = 1; /* a clearing entry too: what the server lists is sent once, then on change */
@@ -270,7 +270,7 @@ static double events_bytes(const view_client* c) {
 /* ---- the packet -------------------------------------------------------------------------- */
 
 static int add_put(view_client* c, const proto_view_put* p) {
-    if (proto_view_grow((void**)&c->puts, &c->put_cap, c->put_count + 1, sizeof *c->puts)) return -1;
+    if (GROW(&c->puts, &c->put_cap, c->put_count + 1, PROTO_VIEW_GROW_MIN)) return -1;
     c->puts[c->put_count++] = *p;
     return 0;
 }
@@ -281,7 +281,7 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
     int32_t origin[2] = {(int32_t)lround(c->centers[0][0]), (int32_t)lround(c->centers[0][1])};
     uint32_t worst = 0;
     for (uint32_t k = 0; k < c->put_count; k++) worst += c->puts[k].bits + 34;
-    if (proto_view_grow((void**)&c->bits, &c->bits_cap, worst / 8 + 8, 1)) return -1;
+    if (GROW(&c->bits, &c->bits_cap, worst / 8 + 8, PROTO_VIEW_GROW_MIN)) return -1;
     proto_bitw w = {c->bits, 0, 0, 0};
     uint32_t prev_id = UINT32_MAX;
     uint16_t prev_type = 0;
@@ -313,8 +313,8 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
     /* Keep what the client will hold once it acknowledges this, and the
      * events to send again if it does not arrive. */
     view_packet* p = &c->ring[hd.seq % VIEW_RING];
-    if (proto_view_grow((void**)&p->recs, &p->cap, c->put_count, sizeof *p->recs) ||
-        proto_view_grow((void**)&p->events, &p->event_cap, c->dev_count, sizeof *p->events))
+    if (GROW(&p->recs, &p->cap, c->put_count, PROTO_VIEW_GROW_MIN) ||
+        GROW(&p->events, &p->event_cap, c->dev_count, PROTO_VIEW_GROW_MIN))
         return -1;
     p->seq = hd.seq;
     p->used = 1;
@@ -370,7 +370,7 @@ static int fill(view_hub* h, view_client* c, double budget_bits, int keyframe) {
             used += p.bits + VIEW_ID_BITS_GUESS;
             if (add_put(c, &p)) return -1;
         }
-    if (proto_view_grow((void**)&c->heap, &c->heap_cap, c->entry_count, sizeof *c->heap)) return -1;
+    if (GROW(&c->heap, &c->heap_cap, c->entry_count, PROTO_VIEW_GROW_MIN)) return -1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->entry_count; i++)
         if (c->entries[i].in_view) c->heap[n++] = heap_key(&c->entries[i], i);

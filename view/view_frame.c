@@ -6,18 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "view_internal.h"
 
 #define VIEW_CELL_M 200.0
 #define VIEW_GRID_MAX 1024u  /* cells per axis: a wider fleet gets wider cells */
 
-static int grow_to(void** p, uint32_t need, size_t size, uint32_t cap) {
-    if (need <= cap) return 0;
-    void* q = realloc(*p, (size_t)need * size);
-    if (!q) return -1;
-    *p = q;
-    return 0;
-}
 
 void view_frame_free(view_frame_data* fr) {
     free(fr->vq);
@@ -50,8 +44,7 @@ static int build_grid(view_frame_data* fr) {
     fr->nx = (uint32_t)((x1 - x0) / fr->cell) + 1;
     fr->nz = (uint32_t)((z1 - z0) / fr->cell) + 1;
     uint32_t cells = fr->nx * fr->nz;
-    if (grow_to((void**)&fr->cell_start, cells + 1, sizeof *fr->cell_start, fr->cell_cap)) return -1;
-    fr->cell_cap = cells + 1 > fr->cell_cap ? cells + 1 : fr->cell_cap;
+    if (GROW(&fr->cell_start, &fr->cell_cap, (size_t)cells + 1, 0)) return -1;
     memset(fr->cell_start, 0, (cells + 1) * sizeof *fr->cell_start);
     /* Counting sort: the items of cell k are cell_items[cell_start[k] .. cell_start[k + 1]). */
     uint32_t* cell_of = fr->cell_items + f->count; /* second half: scratch */
@@ -79,8 +72,8 @@ int view_frame_build(view_hub* h, const view_frame* f) {
     fr->f = f;
     uint32_t n = f->count;
     if (n > fr->cap) {
-        if (grow_to((void**)&fr->vq, n, sizeof *fr->vq, 0) || grow_to((void**)&fr->speed, n, sizeof *fr->speed, 0) ||
-            grow_to((void**)&fr->ok, n, 1, 0) || grow_to((void**)&fr->cell_items, 2 * n, sizeof *fr->cell_items, 0))
+        if (grow_resize((void**)&fr->vq, n, sizeof *fr->vq) || grow_resize((void**)&fr->speed, n, sizeof *fr->speed) ||
+            grow_resize((void**)&fr->ok, n, 1) || grow_resize((void**)&fr->cell_items, 2 * (size_t)n, sizeof *fr->cell_items))
             return -1;
         fr->cap = n;
     }
