@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "edge_internal.h"
+#include "grow.h"
 #include "log.h"
 
 #define EDGE_SWEEP_MS 250
@@ -87,24 +88,11 @@ static void edge_alloc_cb(uv_handle_t* h, size_t suggested, uv_buf_t* buf) {
     *buf = uv_buf_init(c->e->read_buf, sizeof c->e->read_buf);
 }
 
-int edge_append(uint8_t** buf, size_t* len, size_t* cap, const void* data, size_t n) {
-    if (*len + n > *cap) {
-        size_t c = *cap ? *cap : 1024;
-        while (c < *len + n) c *= 2;
-        uint8_t* p = realloc(*buf, c);
-        if (!p) return -1;
-        *buf = p;
-        *cap = c;
-    }
-    memcpy(*buf + *len, data, n);
-    *len += n;
-    return 0;
-}
 
 static void edge_read_cb(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
     edge_conn* c = (edge_conn*)s;
     if (nread == 0 || c->state == EDGE_CLOSING) return;
-    if (nread < 0 || edge_append(&c->in, &c->in_len, &c->in_cap, buf->base, (size_t)nread)) {
+    if (nread < 0 || grow_append(&c->in, &c->in_len, &c->in_cap, buf->base, (size_t)nread)) {
         edge_conn_close(c);
         return;
     }
@@ -270,16 +258,10 @@ int edge_reply(edge* e, uint32_t conn, uint32_t tag, const void* data, size_t si
     r->size = size;
     if (size) memcpy(r->data, data, size);
     uv_mutex_lock(&e->lock);
-    if (e->reply_count == e->reply_cap) {
-        uint32_t cap = e->reply_cap ? e->reply_cap * 2 : 64;
-        edge_reply_item** p = realloc(e->replies, cap * sizeof *p);
-        if (!p) {
-            uv_mutex_unlock(&e->lock);
-            free(r);
-            return -1;
-        }
-        e->replies = p;
-        e->reply_cap = cap;
+    if (GROW(&e->replies, &e->reply_cap, e->reply_count + 1, 64)) {
+        uv_mutex_unlock(&e->lock);
+        free(r);
+        return -1;
     }
     e->replies[e->reply_count++] = r;
     uv_mutex_unlock(&e->lock);
@@ -325,13 +307,10 @@ static void edge_refuse(edge_conn* c, edge_listener* l, edge_refusal why, const 
 
 static int edge_conn_register(edge* e, edge_conn* c) {
     if (e->free_count == 0) {
-        uint32_t cap = e->conn_cap ? e->conn_cap * 2 : 1024;
-        edge_conn** conns = realloc(e->conns, cap * sizeof *conns);
-        if (!conns) return -1;
-        e->conns = conns;
-        uint32_t* free_slots = realloc(e->free_slots, cap * sizeof *free_slots);
-        if (!free_slots) return -1;
-        e->free_slots = free_slots;
+        uint32_t cap = (uint32_t)grow_capacity(e->conn_cap, (size_t)e->conn_cap + 1, 1024);
+        if (grow_resize((void**)&e->conns, cap, sizeof *e->conns) ||
+            grow_resize((void**)&e->free_slots, cap, sizeof *e->free_slots))
+            return -1;
         for (uint32_t i = cap; i > e->conn_cap; i--) {
             e->conns[i - 1] = NULL;
             e->free_slots[e->free_count++] = i - 1;

@@ -214,9 +214,9 @@ int edge_addr_grow(edge* e);
 uint32_t edge_addr_count(const edge* e, const uint8_t key[16]);
 void edge_addr_release(edge* e, const uint8_t key[16]);
 
-/* edge.c: the loop, listeners, limits and deadlines, writes */
-/* Appends n bytes to a growable buffer (doubling from 1 KiB); -1 when out of memory. */
-int edge_append(uint8_t** buf, size_t* len, size_t* cap, const void* data, size_t n);
+/* edge.c: the loop, listeners, limits and deadlines, writes (buffers grow
+ * with grow_append, grow.h) */
+
 void edge_conn_close(edge_conn* c);
 /* A write of the connection's finished (status < 0: failed): closes or
  * goes on with what waited for it. */

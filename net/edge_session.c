@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "edge_internal.h"
+#include "grow.h"
 #include "log.h"
 
 void edge_session_protocol_error(edge_conn* c, const char* why) {
@@ -245,7 +246,7 @@ static int edge_ws_frame(edge_conn* c, const wsframe* f) {
     if (f->fin && !c->msg_len) {
         edge_session_message(c, f->payload, f->size); /* whole in one frame: no copy */
     } else {
-        if (edge_append(&c->msg, &c->msg_len, &c->msg_cap, f->payload, f->size)) {
+        if (grow_append(&c->msg, &c->msg_len, &c->msg_cap, f->payload, f->size)) {
             edge_conn_close(c);
             return -1;
         }

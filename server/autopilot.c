@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "grow.h"
 #include "idmap.h"
 
 /* Full rudder from ~30 degrees off course: enough to turn promptly, small
@@ -90,13 +91,7 @@ void autopilot_destroy(autopilot* a) {
 
 /* A new pilot at the end, its waypoint not yet set; NULL when out of memory. */
 static pilot* autopilot_append(autopilot* a, uint32_t vessel_id) {
-    if (a->count == a->capacity) {
-        uint32_t cap = a->capacity ? a->capacity * 2 : 64;
-        pilot* n = realloc(a->pilots, cap * sizeof *n);
-        if (!n) return NULL;
-        a->pilots = n;
-        a->capacity = cap;
-    }
+    if (GROW(&a->pilots, &a->capacity, a->count + 1, 64)) return NULL;
     if (idmap_put(&a->index, vessel_id, a->count)) return NULL;
     pilot* p = &a->pilots[a->count++];
     p->id = vessel_id;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "edge.h"
+#include "grow.h"
 #include "owners.h"
 
 /* ---- holders: slots with a keyed hash over their 16-byte keys ---------------- */
@@ -50,17 +51,14 @@ static uint32_t table_find(client_table* t, uint32_t hash, const uint8_t key[16]
  * out of memory. Moves the table: earlier pointers into it go stale. */
 static uint32_t table_add(client_table* t, uint32_t hash, const uint8_t key[16], double burst, uint64_t now_ns) {
     if (t->free == CLIENTS_NONE) {
-        uint32_t cap = t->capacity ? t->capacity * 2 : 64;
-        client_holder* n = realloc(t->slots, (size_t)cap * sizeof *n);
-        if (!n) return CLIENTS_NONE;
-        memset(n + t->capacity, 0, (size_t)(cap - t->capacity) * sizeof *n);
+        uint32_t old = t->capacity;
+        if (GROW(&t->slots, &t->capacity, (size_t)old + 1, 64)) return CLIENTS_NONE;
+        memset(t->slots + old, 0, (size_t)(t->capacity - old) * sizeof *t->slots);
         /* The new slots join the free list, lowest first. */
-        for (uint32_t s = cap; s > t->capacity; s--) {
-            n[s - 1].next = t->free;
+        for (uint32_t s = t->capacity; s > old; s--) {
+            t->slots[s - 1].next = t->free;
             t->free = s;
         }
-        t->slots = n;
-        t->capacity = cap;
     }
     uint32_t slot = t->free;
     uint32_t head;
@@ -187,13 +185,7 @@ client* clients_open(clients* c, uint32_t pipe, const uint8_t addr[16], uint64_t
     if (c->count >= c->p.max) return NULL;
     proto_token identity;
     if (owners_random_token(&identity)) return NULL;
-    if (c->count == c->capacity) {
-        uint32_t cap = c->capacity ? c->capacity * 2 : 64;
-        client* n = realloc(c->list, (size_t)cap * sizeof *n);
-        if (!n) return NULL;
-        c->list = n;
-        c->capacity = cap;
-    }
+    if (GROW(&c->list, &c->capacity, c->count + 1, 64)) return NULL;
     uint32_t a = clients_address_slot(c, addr, now_ns);
     if (a == CLIENTS_NONE) return NULL;
     uint32_t p = clients_player_slot(c, identity.bytes, now_ns);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 int cmdq_init(cmdq* q, uv_async_t* wake) {
     memset(q, 0, sizeof *q);
     q->wake = wake;
@@ -22,14 +24,10 @@ int cmdq_push(cmdq* q, const cmdq_item* item) {
     if (q->count == q->capacity) {
         /* Requests are bounded by the edge's pending limit per
          * connection; connection events by connections. Growth is rare and short (no I/O). */
-        uint32_t cap = q->capacity ? q->capacity * 2 : 64;
-        cmdq_item* n = realloc(q->items, cap * sizeof *n);
-        if (!n) {
+        if (GROW(&q->items, &q->capacity, q->count + 1, 64)) {
             uv_mutex_unlock(&q->lock);
             return -1;
         }
-        q->items = n;
-        q->capacity = cap;
     }
     q->items[q->count++] = *item;
     uv_mutex_unlock(&q->lock);
@@ -40,15 +38,10 @@ int cmdq_push(cmdq* q, const cmdq_item* item) {
 uint32_t cmdq_take(cmdq* q, cmdq_item** batch, uint32_t* batch_capacity) {
     uv_mutex_lock(&q->lock);
     uint32_t n = q->count;
-    if (n > *batch_capacity) {
-        cmdq_item* b = realloc(*batch, n * sizeof *b);
-        if (!b) {
-            /* Leave them queued: the next turn tries again. */
-            uv_mutex_unlock(&q->lock);
-            return 0;
-        }
-        *batch = b;
-        *batch_capacity = n;
+    if (GROW(batch, batch_capacity, n, 0)) {
+        /* Leave them queued: the next turn tries again. */
+        uv_mutex_unlock(&q->lock);
+        return 0;
     }
     if (n) memcpy(*batch, q->items, n * sizeof **batch);
     q->count = 0;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <uv.h>
 
+#include "grow.h"
 #include "http_page.h"
 #include "httphead.h"
 #include "log.h"
@@ -51,16 +52,13 @@ const char* http_content_type(const char* path) {
 
 /* Takes data (malloc'd) whatever happens. */
 static int http_add_static(http_site* s, const char* uri, char* data, size_t size, const char* ctype, nv_error* err) {
-    http_file* list = realloc(s->files_list, (s->files + 1) * sizeof *list);
     char* u = strdup(uri);
-    if (!list || !u) {
-        if (list) s->files_list = list;
+    if (!u || grow_resize((void**)&s->files_list, (size_t)s->files + 1, sizeof *s->files_list)) {
         free(u);
         free(data);
         return nv_error_fail(err, NV_ENOMEM, "out of memory for the site's files");
     }
-    s->files_list = list;
-    list[s->files] = (http_file){u, data, size, ctype};
+    s->files_list[s->files] = (http_file){u, data, size, ctype};
     s->files++;
     s->bytes += size;
     return 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "log.h"
 #include "naval/nv_error.h"
 
@@ -174,14 +175,10 @@ static void metrics_printf(metrics_text* t, const char* fmt, ...) {
             t->length += (size_t)n;
             return;
         }
-        size_t cap = t->capacity * 2 + (size_t)n;
-        char* d = realloc(t->data, cap);
-        if (!d) {
+        if (GROW(&t->data, &t->capacity, t->length + (size_t)n + 1, 4096)) {
             t->failed = 1;
             return;
         }
-        t->data = d;
-        t->capacity = cap;
     }
 }
 

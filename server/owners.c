@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "grow.h"
+
 void owners_free(owners* o) {
     free(o->list);
     idmap_free(&o->index);
@@ -31,13 +33,7 @@ int owners_add(owners* o, uint32_t vessel, uint32_t pipe, proto_token* token) {
 int owners_add_token(owners* o, uint32_t vessel, uint32_t pipe, const proto_token* token) {
     uint32_t at;
     if (idmap_get(&o->index, vessel, &at)) return -1;
-    if (o->count == o->capacity) {
-        uint32_t cap = o->capacity ? o->capacity * 2 : 64;
-        owned* n = realloc(o->list, cap * sizeof *n);
-        if (!n) return -1;
-        o->list = n;
-        o->capacity = cap;
-    }
+    if (GROW(&o->list, &o->capacity, o->count + 1, 64)) return -1;
     if (idmap_put(&o->index, vessel, o->count)) return -1;
     owned* w = &o->list[o->count++];
     w->vessel = vessel;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "snapshot.h"
 
 struct replay_export {
@@ -93,12 +94,8 @@ static int export_world(replay_export* e, const sim* s, const char* name, nv_err
 }
 
 static int grow(void** p, uint32_t* capacity, size_t size, uint32_t n, nv_error* err) {
-    if (n <= *capacity) return 0;
-    uint32_t cap = n + n / 2 + 16;
-    void* q = realloc(*p, (size_t)cap * size);
-    if (!q) return nv_error_fail(err, NV_ENOMEM, "replay export: out of memory for %u events", n);
-    *p = q;
-    *capacity = cap;
+    if (grow_reserve32(p, capacity, n, size, 16))
+        return nv_error_fail(err, NV_ENOMEM, "replay export: out of memory for %u events", n);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "idmap.h"
 
 #define RESUME_HEADER 4u
@@ -35,12 +36,7 @@ int resume_encode(const owners* o, const autopilot* a, resume_buf* b) {
     autopilot_state st = autopilot_get_state(a);
     size_t need = RESUME_HEADER + 4 + (size_t)o->count * RESUME_OWNED + RESUME_AREA + 4 +
                   (size_t)st.count * RESUME_PILOT;
-    if (need > b->capacity) {
-        uint8_t* d = realloc(b->data, need + need / 2);
-        if (!d) return -1;
-        b->data = d;
-        b->capacity = need + need / 2;
-    }
+    if (GROW(&b->data, &b->capacity, need, 1024)) return -1;
     uint8_t* p = b->data;
     p[0] = (uint8_t)RESUME_VERSION;
     p[1] = p[2] = p[3] = 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "naval/ocean_spectrum.h"
 #include "naval/vessel_type.h"
 #include "persist.h"
@@ -96,13 +97,8 @@ static double sim_random(uint64_t* st) {
 }
 
 static int sim_append(nv_scenario* s, const nv_scenario_vessel* v, nv_error* err) {
-    if (s->vessel_count == s->vessel_capacity) {
-        uint32_t cap = s->vessel_capacity ? s->vessel_capacity * 2 : 64;
-        nv_scenario_vessel* n = realloc(s->vessels, cap * sizeof *n);
-        if (!n) return nv_error_fail(err, NV_ENOMEM, "out of memory for the demo fleet");
-        s->vessels = n;
-        s->vessel_capacity = cap;
-    }
+    if (GROW(&s->vessels, &s->vessel_capacity, s->vessel_count + 1, 64))
+        return nv_error_fail(err, NV_ENOMEM, "out of memory for the demo fleet");
     s->vessels[s->vessel_count++] = *v;
     return 0;
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "grow.h"
+
 int snap_init(snap_builder* b, uint32_t keyframe_interval, nv_error* err) {
     memset(b, 0, sizeof *b);
     proto_error pe;
@@ -41,14 +43,10 @@ uint64_t snap_wall_ns(void) {
  * only what a snapshot sends): a small stack buffer that stays in L1. */
 #define SNAP_READ_BATCH 8u
 
-/* Room for n elements in *p (a quarter more than asked, kept between ticks). */
+/* Room for n elements in *p (doubling from 16, kept between ticks). */
 static int snap_room(void** p, uint32_t* capacity, size_t size, uint32_t n, const char* what, nv_error* err) {
-    if (n <= *capacity) return 0;
-    uint32_t cap = n + n / 4 + 16;
-    void* q = realloc(*p, cap * size);
-    if (!q) return nv_error_fail(err, NV_ENOMEM, "snapshot: out of memory for %u %s", n, what);
-    *p = q;
-    *capacity = cap;
+    if (grow_reserve32(p, capacity, n, size, 16))
+        return nv_error_fail(err, NV_ENOMEM, "snapshot: out of memory for %u %s", n, what);
     return 0;
 }
 

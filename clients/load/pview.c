@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "grow.h"
 #include "idmap.h"
 
 #define PVIEW_NOT_YET UINT64_MAX
@@ -85,13 +86,7 @@ static int pview_in_window(const pview* p, uint64_t tick) {
 static pview_boat* pview_boat_get(pview* p, uint32_t id) {
     uint32_t i;
     if (idmap_get(&p->ids, id, &i)) return &p->boats[i];
-    if (p->nboats == p->boats_cap) {
-        uint32_t cap = p->boats_cap ? p->boats_cap * 2 : 256;
-        pview_boat* b = realloc(p->boats, (size_t)cap * sizeof *b);
-        if (!b) return NULL;
-        p->boats = b;
-        p->boats_cap = cap;
-    }
+    if (GROW(&p->boats, &p->boats_cap, p->nboats + 1, 256)) return NULL;
     if (idmap_put(&p->ids, id, p->nboats)) return NULL;
     pview_boat* b = &p->boats[p->nboats++];
     memset(b, 0, sizeof *b);
@@ -210,12 +205,7 @@ static void pview_keep_update(pview* p, uint64_t tick) {
     pview_update* u = &p->updates[tick % PVIEW_UPDATE_RING];
     u->tick = PVIEW_NOT_YET;
     u->count = 0;
-    if (count > u->cap) {
-        uint32_t* ids = realloc(u->ids, (size_t)count * sizeof *ids);
-        if (!ids) return;
-        u->ids = ids;
-        u->cap = count;
-    }
+    if (GROW(&u->ids, &u->cap, count, 0)) return;
     for (uint32_t i = 0; i < count; i++)
         if (vs[i].samples[0].tick == tick) u->ids[u->count++] = vs[i].id;
     qsort(u->ids, u->count, sizeof *u->ids, pview_cmp_id);
@@ -229,12 +219,7 @@ static void pview_keep_update(pview* p, uint64_t tick) {
 static void pview_take_states(pview* p, uint64_t playout) {
     uint32_t count;
     const proto_view_vessel* vs = nvc_view_vessels(p->view, &count);
-    if (count > p->states_cap) {
-        pview_state* s = realloc(p->states, (size_t)count * sizeof *s);
-        if (!s) return;
-        p->states = s;
-        p->states_cap = count;
-    }
+    if (GROW(&p->states, &p->states_cap, count, 0)) return;
     p->nstates = 0;
     for (uint32_t i = 0; i < count; i++) {
         pview_state* s = &p->states[p->nstates++];

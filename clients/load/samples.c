@@ -5,17 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 static int samples_reserve(samples* s, size_t need) {
     if (need <= s->cap) return 0;
-    size_t cap = s->cap ? s->cap : 256;
-    while (cap < need) cap *= 2;
+    size_t cap = grow_capacity(s->cap, need, 256);
     if (cap > SAMPLES_MAX) cap = SAMPLES_MAX;
-    float* v = realloc(s->v, cap * sizeof *v);
-    if (!v) {
+    if (grow_resize((void**)&s->v, cap, sizeof *s->v)) {
         s->oom = 1;
         return -1;
     }
-    s->v = v;
     s->cap = cap;
     return 0;
 }

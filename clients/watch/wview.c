@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "wview.h"
 #include "clock.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,12 +64,7 @@ static void wview_velocity(const wview* w, const proto_view_vessel* v, float out
 static int wview_build_snapshot(wview* w) {
     uint32_t n;
     const proto_view_vessel* vs = nvc_view_vessels(w->view, &n);
-    if (n > w->cap) {
-        proto_vessel* p = realloc(w->snap.vessels, (size_t)n * sizeof *p);
-        if (!p) return -1;
-        w->snap.vessels = p;
-        w->cap = n;
-    }
+    if (GROW(&w->snap.vessels, &w->cap, n, 0)) return -1;
     w->snap.tick = w->h.tick;
     w->snap.sim_time = w->h.sim_time;
     w->snap.send_time_ns = w->h.send_time_ns;
