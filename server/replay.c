@@ -61,74 +61,79 @@ typedef struct replay {
     char failure[2 * NV_ERROR_MAX];        /* why the replay stopped short; "" when it did not */
 } replay;
 
-static void replay_usage(FILE* out) {
-    fputs(
-        "usage: naval-replay CHECKPOINT LOG [LOG...] [--threads K] [--json] [--accept-cut]\n"
-        "                    [--export-web FILE [--rate HZ]]\n"
-        "Runs a session naval-server recorded (--record LOG: files LOG.000001, LOG.000002, ... with their\n"
-        "base checkpoints LOG.000001.ckpt, ...; LOG and LOG.ckpt link to the newest) again: restores\n"
-        "CHECKPOINT, steps the world, applies the logged changes at their ticks with the server's own code\n"
-        "and compares every logged state hash and contact. More LOGs go on where the one before ended\n"
-        "(the files a log's size cap started, in order: LOG.000001.ckpt LOG.000001 LOG.000002 ...). Exit 0\n"
-        "when all match, 1 on the first mismatch (its tick and both hashes named), a failed write to\n"
-        "--export-web's file or a last log without its end line (the server was killed, or the file cut),\n"
-        "2 on bad arguments or files, or a LOG that does not go on from the one before.\n"
-        "  --threads K   simulation threads (default: all cores; the result does not depend on it)\n"
-        "  --json        the summary as JSON on stdout\n"
-        "  --accept-cut  a last log without its end line replays what it holds and exits 0\n"
-        "  --export-web FILE  also write the session for the browser: world info, hulls and full\n"
-        "                snapshots in one file (docs/protocol.md, \"Replay files\"); open it in the\n"
-        "                page with ?replay=URL or its Open button. Removed if the replay diverges\n"
-        "  --rate HZ     snapshots per second of sim time in that file (default 20; at most the tick rate)\n",
-        out);
+static const char replay_about[] =
+    "Runs a session naval-server recorded (--record LOG: files LOG.000001, LOG.000002, ... with their\n"
+    "base checkpoints LOG.000001.ckpt, ...; LOG and LOG.ckpt link to the newest) again: restores\n"
+    "CHECKPOINT, steps the world, applies the logged changes at their ticks with the server's own code\n"
+    "and compares every logged state hash and contact. More LOGs go on where the one before ended\n"
+    "(the files a log's size cap started, in order: LOG.000001.ckpt LOG.000001 LOG.000002 ...). Exit 0\n"
+    "when all match, 1 on the first mismatch (its tick and both hashes named), a failed write to\n"
+    "--export-web's file or a last log without its end line (the server was killed, or the file cut),\n"
+    "2 on bad arguments or files, or a LOG that does not go on from the one before.";
+
+/* CHECKPOINT first, then the LOGs. */
+static int replay_positional(const char* arg, void* args, char* why, size_t n) {
+    replay* r = args;
+    if (!r->checkpoint_path) {
+        r->checkpoint_path = arg;
+    } else if (r->log_count < REPLAY_MAX_LOGS) {
+        r->log_paths[r->log_count++] = arg;
+    } else {
+        snprintf(why, n, "%s: one checkpoint and at most %d logs", arg, REPLAY_MAX_LOGS);
+        return -1;
+    }
+    return 0;
 }
 
-static int replay_args(replay* r, int argc, char** argv, nv_error* err) {
-    r->threads = (uint32_t)nv_jobs_hardware_threads();
-    const char* files[1 + REPLAY_MAX_LOGS] = {NULL};
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char* a = argv[i];
-        if (!strcmp(a, "--json")) {
-            r->json = 1;
-        } else if (!strcmp(a, "--accept-cut")) {
-            r->accept_cut = 1;
-        } else if (!strcmp(a, "--threads")) {
-            char* end = NULL;
-            long k = i + 1 < argc ? strtol(argv[++i], &end, 10) : 0;
-            if (!end || *end || k < 1 || k > JOBS_MAX_THREADS)
-                return nv_error_set(err, "--threads: must be an integer in [1, %d]", JOBS_MAX_THREADS);
-            r->threads = (uint32_t)k;
-        } else if (!strcmp(a, "--export-web")) {
-            if (i + 1 >= argc || !argv[i + 1][0]) return nv_error_set(err, "--export-web: expected a FILE");
-            r->export_path = argv[++i];
-        } else if (!strcmp(a, "--rate")) {
-            double hz = NAN;
-            if (i + 1 >= argc) return nv_error_set(err, "--rate: expected snapshots per second (HZ)");
-            if (cli_parse_double(argv[++i], &hz) || !(hz > 0.0 && hz <= 1000.0))
-                return nv_error_set(err, "--rate: must be a number of snapshots per second in (0, 1000] (got '%s')",
-                                    argv[i]);
-            r->rate_hz = hz;
-        } else if (a[0] == '-' && a[1]) {
-            /* The tools' unknown-option message (tools/cli.h), with the nearest flag. */
-            static const char* const flags[] = {"--threads", "--json",  "--accept-cut", "--export-web",
-                                                "--rate",    "--help", NULL};
-            const char* near = cli_suggest(a, flags);
-            if (near) return nv_error_set(err, "unknown option '%s' (did you mean %s?)", a, near);
-            return nv_error_set(err, "unknown option '%s'", a);
-        } else if (nfiles < 1 + REPLAY_MAX_LOGS) {
-            files[nfiles++] = a;
-        } else {
-            return nv_error_set(err, "%s: one checkpoint and at most %d logs", a, REPLAY_MAX_LOGS);
-        }
+static int replay_parse_export(const cli_opt* o, const char* text, void* args, char* why, size_t n) {
+    (void)o;
+    if (!text[0]) {
+        snprintf(why, n, "expected a FILE");
+        return -1;
     }
-    if (nfiles < 2) return nv_error_set(err, "expected CHECKPOINT and LOG");
-    if (r->rate_hz > 0.0 && !r->export_path) return nv_error_set(err, "--rate: only with --export-web FILE");
-    if (r->rate_hz == 0.0) r->rate_hz = REPLAY_DEFAULT_RATE_HZ;
-    r->checkpoint_path = files[0];
-    for (int i = 1; i < nfiles; i++) r->log_paths[r->log_count++] = files[i];
-    r->log_path = r->log_paths[0];
+    ((replay*)args)->export_path = text;
     return 0;
+}
+
+static int replay_check_rate(const cli_opt* o, double hz, char* why, size_t n) {
+    (void)o;
+    if (hz > 0.0 && hz <= 1000.0) return 0;
+    snprintf(why, n, "must be a number of snapshots per second in (0, 1000] (got %g)", hz);
+    return -1;
+}
+
+static const cli_opt replay_opts[] = {
+    {"--threads", .type = CLI_UINT, CLI_FIELD(replay, threads), .min = 1, .max = JOBS_MAX_THREADS, .value_name = "K",
+     .help = "simulation threads (default: all cores; the result does not depend on it)"},
+    {"--json", .type = CLI_SWITCH, CLI_FIELD(replay, json), .help = "the summary as JSON on stdout"},
+    {"--accept-cut", .type = CLI_SWITCH, CLI_FIELD(replay, accept_cut),
+     .help = "a last log without its end line replays what it holds and exits 0"},
+    {"--export-web", .type = CLI_CUSTOM, .parse = replay_parse_export, .value_name = "FILE",
+     .help = "also write the session for the browser: world info, hulls and full\n"
+             "snapshots in one file (docs/protocol.md, \"Replay files\"); open it in the\n"
+             "page with ?replay=URL or its Open button. Removed if the replay diverges"},
+    {"--rate", .type = CLI_DOUBLE, CLI_FIELD(replay, rate_hz), .check = replay_check_rate, .value_name = "HZ",
+     .help = "snapshots per second of sim time in that file (default 20; at most the tick rate)"},
+    {0}};
+
+static const cli_spec replay_spec = {
+    .prog = "naval-replay",
+    .synopsis = "naval-replay CHECKPOINT LOG [LOG...] [--threads K] [--json] [--accept-cut]\n"
+                "                    [--export-web FILE [--rate HZ]]",
+    .about = replay_about,
+    .opts = replay_opts,
+    .positional = replay_positional};
+
+/* CLI_RUN, or the exit status (0 after --help, 2 after a usage error, said). */
+static int replay_args(replay* r, int argc, char** argv) {
+    r->threads = (uint32_t)nv_jobs_hardware_threads();
+    int rc = cli_parse(&replay_spec, argc, argv, r);
+    if (rc != CLI_RUN) return rc;
+    if (!r->log_count) return cli_usage_error("naval-replay", "expected CHECKPOINT and LOG");
+    if (r->rate_hz > 0.0 && !r->export_path) return cli_usage_error("naval-replay", "--rate: only with --export-web FILE");
+    if (r->rate_hz == 0.0) r->rate_hz = REPLAY_DEFAULT_RATE_HZ;
+    r->log_path = r->log_paths[0];
+    return CLI_RUN;
 }
 
 /* The log's base must be this checkpoint: same tick, same world. */
@@ -401,16 +406,9 @@ static void replay_print(const replay* r, int ok, double seconds) {
 int main(int argc, char** argv) {
     static replay r;
     nv_error err;
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            replay_usage(stdout);
-            return 0;
-        }
+    int parsed = replay_args(&r, argc, argv);
+    if (parsed != CLI_RUN) return parsed;
     log_set_level(LOG_LEVEL_WARN);
-    if (replay_args(&r, argc, argv, &err)) {
-        fprintf(stderr, "naval-replay: %s\n(naval-replay --help for usage)\n", err.message);
-        return 2;
-    }
     int code = 2;
     uint64_t t0 = uv_hrtime();
     if (replay_open(&r, &err)) {
