@@ -42,6 +42,8 @@ typedef struct watch_options {
     int once, json, ascii;
     int cols, rows;            /* 0: the terminal's */
     double interval, timeout;  /* s */
+    int interval_given;        /* --interval given */
+    const char* stream_url;    /* the URL argument, NULL when none */
 } watch_options;
 
 /* Figures over the current reporting interval. */
@@ -78,43 +80,6 @@ static void watch_on_signal(int sig) {
     watch_stop = 1;
 }
 
-static void watch_usage(FILE* out) {
-    fputs("usage: naval-watch [URL] [--follow ID] [--once] [--json] [options]\n"
-          "       naval-watch --view URL [--centre X,Z] [--radius M] [--budget-kbps K] [options]\n"
-          "A terminal spectator of naval-server: a live top-down map of the boats with their headings\n"
-          "(seen from above: +x right, -z up) and a status line.\n\n"
-          "  URL                  snapshot stream: tcp://HOST:7700 (default tcp://127.0.0.1:7700)\n"
-          "                       or ws://HOST:8080/ws/snapshots\n"
-          "  --follow ID          centre on boat ID and keep it there (marked)\n"
-          "  --center X,Z         centre of the map in m (default: the fleet's centre)\n"
-          "  --radius M           half the map's width in m (default: 200 following, else the fleet)\n"
-          "  --commands URL       request URL for the vessel types' names (default: the port the\n"
-          "                       server's snapshots or view updates announce, on URL's host;\n"
-          "                       /ws/snapshots or /ws/view -> /ws/commands; \"\" for none)\n"
-          "  --once               one snapshot, then exit (1 when none comes within --timeout)\n"
-          "  --json               a JSON summary instead of the map (with --once: one; else one a second)\n"
-          "  --ascii              ASCII arrows and frame\n"
-          "  --size COLSxROWS     map size in cells (default: the terminal's)\n"
-          "  --interval S         redraw period (0.25; 1 with --json)\n"
-          "  --timeout S          --once: how long to wait for a snapshot (10)\n"
-          "Views (a player's view of the sea instead of the whole stream):\n"
-          "  --view URL           the view URL: tcp://HOST:7703 or ws://HOST:8080/ws/view; the map shows\n"
-          "                       the view's vessels, the status its updates/s, kbit/s received, vessels\n"
-          "                       that entered and left; --json adds \"view\": {...}\n"
-          "  --centre X,Z         the view's centre (0,0)   --radius M  its radius (1000; the server caps it)\n"
-          "  --budget-kbps K      its bandwidth (default: the server's)\n"
-          "  --follow ID          the view moves with boat ID once it holds it\n"
-          "  --once               the view once it has joined (an update brings nothing new), or after 1 s\n"
-          "Bad arguments exit 2. When the server goes away the status line says so and naval-watch\n"
-          "keeps retrying; Ctrl-C quits.\n",
-          out);
-}
-
-static int watch_bad(const char* flag, const char* value, const char* want) {
-    fprintf(stderr, "naval-watch: %s: expected %s (got '%s')\n", flag, want, value);
-    return -1;
-}
-
 /* tcp://HOST:PORT with the stream URL's host and the port a snapshot
  * announced (TickStats.command_port): the request socket on any layout. */
 static void watch_commands_at(const char* url, unsigned port, char* out, size_t n) {
@@ -141,107 +106,144 @@ static void watch_guess_commands(const char* url, char* out, size_t n) {
         snprintf(out, n, "%.*s:7701", (int)(len - 5), url);
 }
 
+static const char watch_about[] =
+    "A terminal spectator of naval-server: a live top-down map of the boats with their headings\n"
+    "(seen from above: +x right, -z up) and a status line. URL: the snapshot stream,\n"
+    "tcp://HOST:7700 (default tcp://127.0.0.1:7700) or ws://HOST:8080/ws/snapshots.\n"
+    "Views: a player's view of the sea instead of the whole stream (--view URL); --centre, --radius,\n"
+    "--budget-kbps and --follow then steer the view, and --once waits until it has joined (an\n"
+    "update brings nothing new), or 1 s.";
+static const char watch_epilogue[] =
+    "Bad arguments exit 2. When the server goes away the status line says so and naval-watch\n"
+    "keeps retrying; Ctrl-C quits.";
+
+/* The snapshot URL (one). */
+static int watch_positional(const char* arg, void* args, char* why, size_t n) {
+    watch_options* o = args;
+    if (o->stream_url) {
+        snprintf(why, n, "one URL only (got '%s' and '%s')", o->stream_url, arg);
+        return -1;
+    }
+    if (!strstr(arg, "://") || strlen(arg) >= WATCH_URL_MAX) {
+        snprintf(why, n, "URL: expected tcp://HOST:PORT or ws://HOST:PORT/ws/snapshots (got '%s')", arg);
+        return -1;
+    }
+    if (!o->view) o->url = arg;
+    o->stream_url = arg;
+    return 0;
+}
+
+static int watch_parse_view(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
+    watch_options* o = args;
+    (void)opt;
+    if (!strstr(v, "://") || strlen(v) >= WATCH_URL_MAX) {
+        snprintf(why, n, "expected a view URL: tcp://HOST:7703 or ws://HOST:8080/ws/view (got '%s')", v);
+        return -1;
+    }
+    if (o->view) {
+        snprintf(why, n, "one view only (got '%s' and '%s')", o->url, v);
+        return -1;
+    }
+    o->url = v;
+    o->view = 1;
+    return 0;
+}
+
+static int watch_parse_centre(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
+    watch_options* o = args;
+    (void)opt;
+    if (num_pair(v, &o->cx, &o->cz)) {
+        snprintf(why, n, "expected X,Z in metres (got '%s')", v);
+        return -1;
+    }
+    o->has_centre = 1;
+    return 0;
+}
+
+static int watch_parse_commands(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
+    watch_options* o = args;
+    (void)opt;
+    if (v[0] && (!strstr(v, "://") || strlen(v) >= WATCH_URL_MAX)) {
+        snprintf(why, n, "expected a URL such as tcp://HOST:7701, or \"\" (got '%s')", v);
+        return -1;
+    }
+    snprintf(o->commands, sizeof o->commands, "%s", v);
+    o->commands_given = 1;
+    return 0;
+}
+
+static int watch_parse_size(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
+    watch_options* o = args;
+    int c = 0, r = 0;
+    char extra;
+    (void)opt;
+    if (sscanf(v, "%dx%d%c", &c, &r, &extra) != 2 || c < 10 || c > 1000 || r < 4 || r > 1000) {
+        snprintf(why, n, "expected COLSxROWS, 10..1000 x 4..1000 (got '%s')", v);
+        return -1;
+    }
+    o->cols = c;
+    o->rows = r;
+    return 0;
+}
+
+static const cli_opt watch_opts[] = {
+    {"--follow", .type = CLI_UINT, CLI_FIELD(watch_options, follow), .min = 0, .max = UINT32_MAX, .value_name = "ID",
+     .bad = "--follow: expected a boat id (a whole number)",
+     .help = "centre on boat ID and keep it there (marked); a view moves with it once it holds it"},
+    {"--center", .alias = "--centre", .type = CLI_CUSTOM, .parse = watch_parse_centre, .value_name = "X,Z",
+     .help = "centre of the map in m (default: the fleet's centre); a view's centre (0,0)"},
+    {"--radius", .type = CLI_DOUBLE, CLI_FIELD(watch_options, radius), .min = 1, .max = 1e7, .value_name = "M",
+     .bad = "--radius: expected metres in [1, 1e7]",
+     .help = "half the map's width in m (default: 200 following, else the fleet);\n"
+             "a view's radius (1000; the server caps it)"},
+    {"--commands", .type = CLI_CUSTOM, .parse = watch_parse_commands, .value_name = "URL",
+     .help = "request URL for the vessel types' names (default: the port the\n"
+             "server's snapshots or view updates announce, on URL's host;\n"
+             "/ws/snapshots or /ws/view -> /ws/commands; \"\" for none)"},
+    {"--once", .type = CLI_SWITCH, CLI_FIELD(watch_options, once),
+     .help = "one snapshot, then exit (1 when none comes within --timeout)"},
+    {"--json", .type = CLI_SWITCH, CLI_FIELD(watch_options, json),
+     .help = "a JSON summary instead of the map (with --once: one; else one a second)"},
+    {"--ascii", .type = CLI_SWITCH, CLI_FIELD(watch_options, ascii), .help = "ASCII arrows and frame"},
+    {"--size", .type = CLI_CUSTOM, .parse = watch_parse_size, .value_name = "COLSxROWS",
+     .help = "map size in cells (default: the terminal's)"},
+    {"--interval", .type = CLI_DOUBLE, CLI_FIELD(watch_options, interval), CLI_SEEN(watch_options, interval_given),
+     .min = 0.02, .max = 3600, .value_name = "S", .bad = "--interval: expected seconds in [0.02, 3600]",
+     .help = "redraw period (0.25; 1 with --json)"},
+    {"--timeout", .type = CLI_DOUBLE, CLI_FIELD(watch_options, timeout), .min = 0.1, .max = 3600, .value_name = "S",
+     .bad = "--timeout: expected seconds in [0.1, 3600]", .help = "--once: how long to wait for a snapshot (10)"},
+    {"--view", .type = CLI_CUSTOM, .parse = watch_parse_view, .value_name = "URL",
+     .help = "the view URL: tcp://HOST:7703 or ws://HOST:8080/ws/view; the map shows\n"
+             "the view's vessels, the status its updates/s, kbit/s received, vessels\n"
+             "that entered and left; --json adds \"view\": {...}"},
+    {"--budget-kbps", .type = CLI_UINT, CLI_FIELD(watch_options, budget_kbps), .min = 1, .max = 1000000,
+     .value_name = "K", .bad = "--budget-kbps: expected kbit/s, a whole number in [1, 1000000]",
+     .help = "the view's bandwidth (default: the server's)"},
+    {0}};
+
+static const cli_spec watch_spec = {
+    .prog = "naval-watch",
+    .synopsis = "naval-watch [URL] [--follow ID] [--once] [--json] [options]\n"
+                "       naval-watch --view URL [--centre X,Z] [--radius M] [--budget-kbps K] [options]",
+    .about = watch_about,
+    .opts = watch_opts,
+    .positional = watch_positional,
+    .epilogue = watch_epilogue};
+
+/* 0, or the exit status (0 after --help, 2 after a usage error, said). */
 static int watch_parse(int argc, char** argv, watch_options* o) {
     memset(o, 0, sizeof *o);
     o->url = "tcp://127.0.0.1:7700";
     o->follow = -1;
     o->timeout = 10.0;
-    int commands_given = 0, interval_given = 0, url_given = 0;
-    const char* stream_url = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char* a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            watch_usage(stdout);
-            exit(0);
-        }
-        if (!strcmp(a, "--once")) o->once = 1;
-        else if (!strcmp(a, "--view")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "naval-watch: %s: missing value (see --help)\n", a);
-                return -1;
-            }
-            const char* v = argv[++i];
-            if (!strstr(v, "://") || strlen(v) >= WATCH_URL_MAX)
-                return watch_bad(a, v, "a view URL: tcp://HOST:7703 or ws://HOST:8080/ws/view");
-            if (o->view) {
-                fprintf(stderr, "naval-watch: --view: one view only (got '%s' and '%s')\n", o->url, v);
-                return -1;
-            }
-            o->url = v;
-            o->view = 1;
-        }
-        else if (!strcmp(a, "--json")) o->json = 1;
-        else if (!strcmp(a, "--ascii")) o->ascii = 1;
-        else if (strncmp(a, "--", 2) != 0) {
-            if (url_given) {
-                fprintf(stderr, "naval-watch: one URL only (got '%s' and '%s')\n", stream_url, a);
-                return -1;
-            }
-            if (!strstr(a, "://") || strlen(a) >= WATCH_URL_MAX)
-                return watch_bad("URL", a, "tcp://HOST:PORT or ws://HOST:PORT/ws/snapshots");
-            if (!o->view) o->url = a;
-            stream_url = a;
-            url_given = 1;
-        } else {
-            static const char* const options[] = {"--once",     "--view",   "--commands", "--follow", "--center",
-                                                  "--centre",   "--radius", "--size",     "--ascii",  "--json",
-                                                  "--interval", "--budget-kbps", "--timeout", "--help", NULL};
-            size_t known = 0;
-            while (options[known] && strcmp(options[known], a)) known++;
-            if (!options[known]) {
-                cli_unknown_option("naval-watch", a, options);
-                return -1;
-            }
-            if (i + 1 >= argc) {
-                fprintf(stderr, "naval-watch: %s: missing value (see --help)\n", a);
-                return -1;
-            }
-            const char* v = argv[++i];
-            uint64_t u;
-            if (!strcmp(a, "--follow")) {
-                if (num_u64(v, 0, UINT32_MAX, &u)) return watch_bad(a, v, "a boat id (a whole number)");
-                o->follow = (int64_t)u;
-            } else if (!strcmp(a, "--center") || !strcmp(a, "--centre")) {
-                if (num_pair(v, &o->cx, &o->cz)) return watch_bad(a, v, "X,Z in metres");
-                o->has_centre = 1;
-            } else if (!strcmp(a, "--radius")) {
-                if (num_double(v, 1.0, 1e7, &o->radius)) return watch_bad(a, v, "metres in [1, 1e7]");
-            } else if (!strcmp(a, "--commands")) {
-                if (v[0] && (!strstr(v, "://") || strlen(v) >= WATCH_URL_MAX))
-                    return watch_bad(a, v, "a URL such as tcp://HOST:7701, or \"\"");
-                snprintf(o->commands, sizeof o->commands, "%s", v);
-                commands_given = 1;
-            } else if (!strcmp(a, "--size")) {
-                int c = 0, r = 0;
-                char extra;
-                if (sscanf(v, "%dx%d%c", &c, &r, &extra) != 2 || c < 10 || c > 1000 || r < 4 || r > 1000)
-                    return watch_bad(a, v, "COLSxROWS, 10..1000 x 4..1000");
-                o->cols = c;
-                o->rows = r;
-            } else if (!strcmp(a, "--interval")) {
-                if (num_double(v, 0.02, 3600.0, &o->interval)) return watch_bad(a, v, "seconds in [0.02, 3600]");
-                interval_given = 1;
-            } else if (!strcmp(a, "--budget-kbps")) {
-                if (num_u64(v, 1, 1000000, &o->budget_kbps)) return watch_bad(a, v, "kbit/s, a whole number in [1, 1000000]");
-            } else if (!strcmp(a, "--timeout")) {
-                if (num_double(v, 0.1, 3600.0, &o->timeout)) return watch_bad(a, v, "seconds in [0.1, 3600]");
-            } else {
-                cli_unknown_option("naval-watch", a, options);
-                return -1;
-            }
-        }
-    }
-    if (!interval_given) o->interval = o->json ? 1.0 : 0.25;
-    if (o->view && url_given) {
-        fprintf(stderr, "naval-watch: --view: a view replaces the snapshot URL (got '%s' too)\n", stream_url);
-        return -1;
-    }
-    if (o->budget_kbps && !o->view) {
-        fprintf(stderr, "naval-watch: --budget-kbps: needs --view (the stream has no budget)\n");
-        return -1;
-    }
-    if (!commands_given) watch_guess_commands(o->url, o->commands, sizeof o->commands);
-    o->commands_given = commands_given;
+    int rc = cli_parse(&watch_spec, argc, argv, o);
+    if (rc != CLI_RUN) exit(rc);
+    if (!o->interval_given) o->interval = o->json ? 1.0 : 0.25;
+    if (o->view && o->stream_url)
+        return cli_usage_error("naval-watch", "--view: a view replaces the snapshot URL (got '%s' too)", o->stream_url);
+    if (o->budget_kbps && !o->view)
+        return cli_usage_error("naval-watch", "--budget-kbps: needs --view (the stream has no budget)");
+    if (!o->commands_given) watch_guess_commands(o->url, o->commands, sizeof o->commands);
     return 0;
 }
 
