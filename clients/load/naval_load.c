@@ -48,75 +48,6 @@ static void load_on_signal(int sig) {
     load_interrupted = 1;
 }
 
-static void load_usage(FILE* out) {
-    fputs("usage: naval-load [options]\n"
-          "Connects players that spawn and steer boats and spectators that watch, to a naval-server,\n"
-          "and reports per role: snapshots/s, ticks missed, latency (server send time to receipt),\n"
-          "bytes/s, command round trips, errors; and the server's tick time as the snapshots carry it.\n\n"
-          "  --server HOST            the server's host (127.0.0.1); ports below\n"
-          "  --snapshot-port N        tcp full snapshots (7700)     --compact-port N   tcp compact (7702)\n"
-          "  --command-port N         tcp commands (7701)           --http-port N      WebSocket (8080)\n"
-          "  --snapshot-url URL       instead of HOST and port (also --command-url, --ws-url)\n"
-          "  --stream full|compact    the snapshot stream subscribers read (full)\n"
-          "  --players P              players (4), each with a command connection and a tcp subscription\n"
-          "                           (or a view: --view-radius)\n"
-          "  --boats-per-player B     boats each player spawns and steers (4)\n"
-          "  --type NAME              their vessel type (skiff)\n"
-          "  --input-hz R             steering rounds per second, one Control per boat each (5)\n"
-          "  --spread M               boats spawn within M of the centre (300)  --centre X,Z (0,0)\n"
-          "  --spectators S           tcp spectators (4)\n"
-          "  --ws-spectators W        WebSocket spectators (4)\n"
-          "  --duration SEC           measured time (10), after --warmup SEC (1)\n"
-          "  --max-p99-tick-ms X      fail (exit 1) when the server's tick p99 exceeds X ms (default: none)\n"
-          "  --max-overrun-rate Y     fail (exit 1) when more than this fraction of the window's ticks overran\n"
-          "                           the server's tick budget (default 0.01: 1 %; 1 turns it off)\n"
-          "  --max-drop-rate Y        fail (exit 1) when a role or the monitor misses more than this fraction\n"
-          "                           of ticks (default 0.01: 1 %; 1 turns it off)\n"
-          "                           A run also fails (exit 1) when a player spawned fewer boats than asked\n"
-          "                           (e.g. an unknown --type), naming the type and the server's reason.\n"
-          "  --ramp                   ramp mode: start --players players of --boats-per-player boats, measure\n"
-          "                           --ramp-step-s, add as many again, ... until a budget breaks (overruns,\n"
-          "                           ticks missed, --max-p99-tick-ms, or refused spawns); prints 'this server\n"
-          "                           holds N boats / P players at H Hz' and the limiting figure (JSON: \"ramp\")\n"
-          "  --ramp-step-s SEC        measured seconds per ramp step (5), after --warmup\n"
-          "  --ramp-max-steps N       stop after N steps even if no budget broke (50)\n"
-          "  --max-snapshot-mib N     largest snapshot accepted (64)     --timeout-ms N  per request (2000)\n"
-          "  --seed N                 spawn positions and inputs (1)\n"
-          "  --json                   the report as JSON on stdout\n"
-          "Progress: one line a second on stderr (vessels, snapshots/s, tick p99, overruns, ticks missed,\n"
-          "the tester's peak RSS). Server figures are over the measured window unless labelled 'since the\n"
-          "server started' (GetStats). Percentiles keep at most 65536 values per list (a uniform reservoir\n"
-          "beyond that), so the tester's memory stays bounded; its peak RSS is in the report.\n\n"
-          "Views (players see only what is around their boats, docs/clients.md):\n"
-          "  --view-radius M          each player opens a view of radius M that follows its own boats,\n"
-          "                           instead of subscribing to the stream; one full subscription (the\n"
-          "                           truth, a ring of recent snapshots) serves them all\n"
-          "  --budget-kbps K          each view's bandwidth (default: the server's)\n"
-          "  --view-port N            tcp views (7703)    --view-url URL  instead (e.g. ws://HOST:8080/ws/view)\n"
-          "  --max-kbps-per-player X  fail when a player receives more than X kbit/s\n"
-          "  --min-near-hz X          fail when a near boat is updated less often (also --min-view-hz)\n"
-          "  --max-join-ms X          fail when the join p99 exceeds X ms\n"
-          "  Reported under \"stream\": kbit/s per player (mean, max: view bytes x 8 / 1000 / s);\n"
-          "  near_hz_min, view_hz_min: near = within 300 m of the view's centre (the nearest own boat),\n"
-          "  view = within the radius; per (player, boat), over the whole seconds the truth had the boat\n"
-          "  there at every tick, the updates that carried it (its newest sample at the update's tick)\n"
-          "  per second, for boats there >= 2 such seconds; the lowest. error_near_m_p99,\n"
-          "  error_far_m_p99: 10 times a second each player's vessels drawn by nvc_view_sample 100 ms\n"
-          "  behind its newest update (interpolated, at most 3 ticks extrapolated) against the truth of\n"
-          "  that tick, 3-D, near and far (in view, not near). join_ms_p99: from a view's opening until\n"
-          "  it holds every boat the truth has within its radius less 20 m; p99 over players (null when\n"
-          "  that player never joined).\n\n"
-          "Exit: 0 thresholds met (with --ramp: the ramp ran to its end), 1 a threshold missed or a spawn\n"
-          "failed, 2 bad arguments, 3 server unreachable.\n"
-          "Stops by itself after warm-up + duration (or on Ctrl-C) and despawns its boats.\n",
-          out);
-}
-
-static int load_bad(const char* flag, const char* value, const char* want) {
-    fprintf(stderr, "naval-load: %s: expected %s (got '%s')\n", flag, want, value);
-    return -1;
-}
-
 /* The views' flags mean nothing without views: say so rather than ignore them. */
 static int load_check_views(const load_options* o) {
     if (o->view_radius > 0.0) return 0;
@@ -131,48 +62,148 @@ static int load_check_views(const load_options* o) {
     return -1;
 }
 
-/* Every flag, for "did you mean" (cli_suggest). */
-static const char* const load_flags[] = {
-        "--help",
-        "--json",
-        "--ramp",
-        "--server",
-        "--snapshot-port",
-        "--compact-port",
-        "--command-port",
-        "--http-port",
-        "--view-port",
-        "--snapshot-url",
-        "--command-url",
-        "--ws-url",
-        "--view-url",
-        "--stream",
-        "--players",
-        "--boats-per-player",
-        "--spectators",
-        "--ws-spectators",
-        "--type",
-        "--input-hz",
-        "--spread",
-        "--centre",
-        "--center",
-        "--duration",
-        "--warmup",
-        "--max-p99-tick-ms",
-        "--max-overrun-rate",
-        "--ramp-step-s",
-        "--ramp-max-steps",
-        "--max-drop-rate",
-        "--max-snapshot-mib",
-        "--timeout-ms",
-        "--seed",
-        "--view-radius",
-        "--budget-kbps",
-        "--max-kbps-per-player",
-        "--min-near-hz",
-        "--min-view-hz",
-        "--max-join-ms",
-        NULL};
+static const char load_about[] =
+    "Connects players that spawn and steer boats and spectators that watch, to a naval-server,\n"
+    "and reports per role: snapshots/s, ticks missed, latency (server send time to receipt),\n"
+    "bytes/s, command round trips, errors; and the server's tick time as the snapshots carry it.";
+static const char load_epilogue[] =
+    "A run also fails (exit 1) when a player spawned fewer boats than asked.\n"
+    "Reported under \"stream\": kbit/s per player (mean, max: view bytes x 8 / 1000 / s);\n"
+    "near_hz_min, view_hz_min: near = within 300 m of the view's centre (the nearest own boat),\n"
+    "view = within the radius; per (player, boat), over the whole seconds the truth had the boat\n"
+    "there at every tick, the updates that carried it (its newest sample at the update's tick)\n"
+    "per second, for boats there >= 2 such seconds; the lowest. error_near_m_p99,\n"
+    "error_far_m_p99: 10 times a second each player's vessels drawn by nvc_view_sample 100 ms\n"
+    "behind its newest update (interpolated, at most 3 ticks extrapolated) against the truth of\n"
+    "that tick, 3-D, near and far (in view, not near). join_ms_p99: from a view's opening until\n"
+    "it holds every boat the truth has within its radius less 20 m; p99 over players (null when\n"
+    "that player never joined).\n\n"
+    "Exit: 0 thresholds met (with --ramp: the ramp ran to its end), 1 a threshold missed or a spawn\n"
+    "failed, 2 bad arguments, 3 server unreachable.\n"
+    "Stops by itself after warm-up + duration (or on Ctrl-C) and despawns its boats.";
+
+/* A URL into the char buffer of the row's field. */
+static int load_parse_url(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
+    if (!strstr(v, "://") || strlen(v) >= opt->size) {
+        snprintf(why, n, "expected a URL such as tcp://HOST:PORT (got '%s')", v);
+        return -1;
+    }
+    snprintf((char*)args + opt->offset, opt->size, "%s", v);
+    return 0;
+}
+
+static int load_parse_host(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
+    (void)opt;
+    if (!v[0] || strchr(v, '/') || strlen(v) > 200) {
+        snprintf(why, n, "expected a host name or address (got '%s')", v);
+        return -1;
+    }
+    ((load_options*)args)->host = v;
+    return 0;
+}
+
+static int load_parse_type(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
+    (void)opt;
+    if (!v[0] || strlen(v) >= PROTO_NAME_MAX) {
+        snprintf(why, n, "expected a vessel type name (got '%s')", v);
+        return -1;
+    }
+    ((load_options*)args)->type_name = v;
+    return 0;
+}
+
+static int load_parse_centre(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
+    load_options* o = args;
+    (void)opt;
+    if (num_pair(v, &o->centre_x, &o->centre_z)) {
+        snprintf(why, n, "expected X,Z in metres (got '%s')", v);
+        return -1;
+    }
+    return 0;
+}
+
+/* A number in [lo, hi]; a bad one is "FLAG: expected WANT (got 'V')". */
+#define LOAD_NUM(flag, t, field, lo, hi, want, vn, text)                                                            \
+    {flag, .type = t, CLI_FIELD(load_options, field), .min = lo, .max = hi, .bad = flag ": expected " want,       \
+     .value_name = vn, .help = text}
+#define LOAD_PORT(flag, field, text) LOAD_NUM(flag, CLI_UINT, field, 1, 65535, "a port number in [1, 65535]", "N", text)
+#define LOAD_URL(flag, field, text)                                                                                 \
+    {flag, .type = CLI_CUSTOM, CLI_FIELD(load_options, field), .parse = load_parse_url, .value_name = "URL",        \
+     .help = text}
+
+static const char* const load_streams[] = {"full", "compact", NULL};
+
+static const cli_opt load_opts[] = {
+    {"--server", .type = CLI_CUSTOM, .parse = load_parse_host, .value_name = "HOST",
+     .help = "the server's host (127.0.0.1); ports below"},
+    LOAD_PORT("--snapshot-port", snapshot_port, "tcp full snapshots (7700)"),
+    LOAD_PORT("--compact-port", compact_port, "tcp compact (7702)"),
+    LOAD_PORT("--command-port", command_port, "tcp commands (7701)"),
+    LOAD_PORT("--http-port", http_port, "WebSocket (8080)"),
+    LOAD_PORT("--view-port", view_port, "tcp views (7703)"),
+    LOAD_URL("--snapshot-url", snapshot_url, "instead of HOST and port"),
+    LOAD_URL("--command-url", command_url, "instead of HOST and port"),
+    LOAD_URL("--ws-url", ws_url, "instead of HOST and port"),
+    LOAD_URL("--view-url", view_url, "instead of HOST and port (e.g. ws://HOST:8080/ws/view)"),
+    {"--stream", .type = CLI_ENUM, CLI_FIELD(load_options, compact), .words = load_streams,
+     .bad = "--stream: expected full or compact", .help = "the snapshot stream subscribers read (full)"},
+    LOAD_NUM("--players", CLI_UINT, players, 0, 1000, "a whole number in [0, 1000]", "P",
+             "players (4), each with a command connection and a tcp subscription\n(or a view: --view-radius)"),
+    LOAD_NUM("--boats-per-player", CLI_UINT, boats, 0, 10000, "a whole number in [0, 10000]", "B",
+             "boats each player spawns and steers (4)"),
+    {"--type", .type = CLI_CUSTOM, .parse = load_parse_type, .value_name = "NAME",
+     .help = "their vessel type (skiff)"},
+    LOAD_NUM("--input-hz", CLI_DOUBLE, input_hz, 0.1, 1000, "a rate in [0.1, 1000] per second", "R",
+             "steering rounds per second, one Control per boat each (5)"),
+    LOAD_NUM("--spread", CLI_DOUBLE, spread, 0, 1e6, "a number in range (see --help)", "M",
+             "boats spawn within M of the centre (300)"),
+    {"--centre", .alias = "--center", .type = CLI_CUSTOM, .parse = load_parse_centre, .value_name = "X,Z",
+     .help = "the centre they spawn about (0,0)"},
+    LOAD_NUM("--spectators", CLI_UINT, spectators, 0, 1000, "a whole number in [0, 1000]", "S",
+             "tcp spectators (4)"),
+    LOAD_NUM("--ws-spectators", CLI_UINT, ws_spectators, 0, 1000, "a whole number in [0, 1000]", "W",
+             "WebSocket spectators (4)"),
+    LOAD_NUM("--duration", CLI_DOUBLE, duration, 0.1, 86400, "seconds in [0.1, 86400]", "SEC", "measured time (10)"),
+    LOAD_NUM("--warmup", CLI_DOUBLE, warmup, 0, 600, "seconds in [0, 600]", "SEC", "before it (1)"),
+    LOAD_NUM("--max-p99-tick-ms", CLI_DOUBLE, limits.max_p99_tick_ms, 1e-6, 1e6, "a number in range (see --help)",
+             "X", "fail (exit 1) when the server's tick p99 exceeds X ms (default: none)"),
+    LOAD_NUM("--max-overrun-rate", CLI_DOUBLE, limits.max_overrun_rate, 0, 1, "a fraction in [0, 1]", "Y",
+             "fail (exit 1) when more than this fraction of the window's ticks overran\n"
+             "the server's tick budget (default 0.01: 1 %; 1 turns it off)"),
+    LOAD_NUM("--max-drop-rate", CLI_DOUBLE, limits.max_drop_rate, 0, 1, "a fraction in [0, 1]", "Y",
+             "fail (exit 1) when a role or the monitor misses more than this fraction\n"
+             "of ticks (default 0.01: 1 %; 1 turns it off)"),
+    {"--ramp", .type = CLI_SWITCH, CLI_FIELD(load_options, ramp),
+     .help = "add --players players a step until a budget breaks"},
+    LOAD_NUM("--ramp-step-s", CLI_DOUBLE, ramp_step_s, 0.1, 3600, "seconds in [0.1, 3600]", "S",
+             "measured seconds per step (5)"),
+    LOAD_NUM("--ramp-max-steps", CLI_UINT, ramp_max_steps, 1, 1000, "a whole number in [1, 1000]", "N",
+             "steps at most (50)"),
+    LOAD_NUM("--max-snapshot-mib", CLI_UINT, max_snapshot_mib, 1, 2047, "a number in range (see --help)", "MIB",
+             "largest snapshot accepted (64)"),
+    LOAD_NUM("--timeout-ms", CLI_UINT, timeout_ms, 1, 600000, "a number in range (see --help)", "MS",
+             "a command's timeout (2000)"),
+    LOAD_NUM("--seed", CLI_UINT, seed, 0, 0, "a number in range (see --help)", "S", "spawn positions' seed (1)"),
+    LOAD_NUM("--view-radius", CLI_DOUBLE, view_radius, 1, 1e6, "metres in [1, 1e6]", "M",
+             "players open a view of this radius instead of subscribing"),
+    LOAD_NUM("--budget-kbps", CLI_UINT, budget_kbps, 1, 1000000, "kbit/s, a whole number in [1, 1000000]", "K",
+             "the views' budget (default: the server's)"),
+    LOAD_NUM("--max-kbps-per-player", CLI_DOUBLE, limits.max_kbps_per_player, 1e-6, 1e9,
+             "a number in range (see --help)", "X", "fail when a player receives more than X kbit/s"),
+    LOAD_NUM("--min-near-hz", CLI_DOUBLE, limits.min_near_hz, 1e-6, 1e6, "a number in range (see --help)", "X",
+             "fail when a near boat is updated less often"),
+    LOAD_NUM("--min-view-hz", CLI_DOUBLE, limits.min_view_hz, 1e-6, 1e6, "a number in range (see --help)", "X",
+             "fail when a boat in view is updated less often"),
+    LOAD_NUM("--max-join-ms", CLI_DOUBLE, limits.max_join_ms, 1e-6, 1e9, "a number in range (see --help)", "X",
+             "fail when the join p99 exceeds X ms"),
+    {"--json", .type = CLI_SWITCH, CLI_FIELD(load_options, json), .help = "the report as JSON on stdout"},
+    {0}};
+
+static const cli_spec load_spec = {.prog = "naval-load",
+                                   .synopsis = "naval-load [options]",
+                                   .about = load_about,
+                                   .opts = load_opts,
+                                   .epilogue = load_epilogue};
 
 static int load_parse(int argc, char** argv, load_options* o) {
     memset(o, 0, sizeof *o);
@@ -199,100 +230,8 @@ static int load_parse(int argc, char** argv, load_options* o) {
     o->limits.max_overrun_rate = 0.01;
     o->ramp_step_s = 5.0;
     o->ramp_max_steps = 50;
-    for (int i = 1; i < argc; i++) {
-        const char* a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            load_usage(stdout);
-            exit(0);
-        }
-        if (!strcmp(a, "--json")) {
-            o->json = 1;
-            continue;
-        }
-        if (!strcmp(a, "--ramp")) {
-            o->ramp = 1;
-            continue;
-        }
-        if (strncmp(a, "--", 2) != 0) {
-            fprintf(stderr, "naval-load: unexpected argument '%s' (see --help)\n", a);
-            return -1;
-        }
-        size_t known = 0;
-        while (load_flags[known] && strcmp(load_flags[known], a)) known++;
-        if (!load_flags[known]) {
-            cli_unknown_option("naval-load", a, load_flags);
-            return -1;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "naval-load: %s: missing value (see --help)\n", a);
-            return -1;
-        }
-        const char* v = argv[++i];
-        int bad = 0;
-        if (!strcmp(a, "--server")) {
-            if (!v[0] || strchr(v, '/') || strlen(v) > 200) return load_bad(a, v, "a host name or address");
-            o->host = v;
-        } else if (!strcmp(a, "--snapshot-port")) bad = num_u64(v, 1, 65535, &o->snapshot_port);
-        else if (!strcmp(a, "--compact-port")) bad = num_u64(v, 1, 65535, &o->compact_port);
-        else if (!strcmp(a, "--command-port")) bad = num_u64(v, 1, 65535, &o->command_port);
-        else if (!strcmp(a, "--http-port")) bad = num_u64(v, 1, 65535, &o->http_port);
-        else if (!strcmp(a, "--view-port")) bad = num_u64(v, 1, 65535, &o->view_port);
-        else if (!strcmp(a, "--snapshot-url") || !strcmp(a, "--command-url") || !strcmp(a, "--ws-url") ||
-                 !strcmp(a, "--view-url")) {
-            if (!strstr(v, "://") || strlen(v) >= LOAD_URL_MAX) return load_bad(a, v, "a URL such as tcp://HOST:PORT");
-            char* dst = a[2] == 's' ? o->snapshot_url : a[2] == 'c' ? o->command_url : a[2] == 'v' ? o->view_url : o->ws_url;
-            snprintf(dst, LOAD_URL_MAX, "%s", v);
-        } else if (!strcmp(a, "--stream")) {
-            if (strcmp(v, "full") && strcmp(v, "compact")) return load_bad(a, v, "full or compact");
-            o->compact = !strcmp(v, "compact");
-        } else if (!strcmp(a, "--players")) bad = num_u64(v, 0, 1000, &o->players);
-        else if (!strcmp(a, "--boats-per-player")) bad = num_u64(v, 0, 10000, &o->boats);
-        else if (!strcmp(a, "--spectators")) bad = num_u64(v, 0, 1000, &o->spectators);
-        else if (!strcmp(a, "--ws-spectators")) bad = num_u64(v, 0, 1000, &o->ws_spectators);
-        else if (!strcmp(a, "--type")) {
-            if (!v[0] || strlen(v) >= PROTO_NAME_MAX) return load_bad(a, v, "a vessel type name");
-            o->type_name = v;
-        } else if (!strcmp(a, "--input-hz")) bad = num_double(v, 0.1, 1000.0, &o->input_hz);
-        else if (!strcmp(a, "--spread")) bad = num_double(v, 0.0, 1e6, &o->spread);
-        else if (!strcmp(a, "--centre") || !strcmp(a, "--center")) bad = num_pair(v, &o->centre_x, &o->centre_z);
-        else if (!strcmp(a, "--duration")) bad = num_double(v, 0.1, 86400.0, &o->duration);
-        else if (!strcmp(a, "--warmup")) bad = num_double(v, 0.0, 600.0, &o->warmup);
-        else if (!strcmp(a, "--max-p99-tick-ms")) bad = num_double(v, 1e-6, 1e6, &o->limits.max_p99_tick_ms);
-        else if (!strcmp(a, "--max-overrun-rate")) bad = num_double(v, 0.0, 1.0, &o->limits.max_overrun_rate);
-        else if (!strcmp(a, "--ramp-step-s")) bad = num_double(v, 0.1, 3600.0, &o->ramp_step_s);
-        else if (!strcmp(a, "--ramp-max-steps")) bad = num_u64(v, 1, 1000, &o->ramp_max_steps);
-        else if (!strcmp(a, "--max-drop-rate")) bad = num_double(v, 0.0, 1.0, &o->limits.max_drop_rate);
-        else if (!strcmp(a, "--max-snapshot-mib")) bad = num_u64(v, 1, 2047, &o->max_snapshot_mib);
-        else if (!strcmp(a, "--timeout-ms")) bad = num_u64(v, 1, 600000, &o->timeout_ms);
-        else if (!strcmp(a, "--seed")) bad = num_u64(v, 0, UINT64_MAX, &o->seed);
-        else if (!strcmp(a, "--view-radius")) bad = num_double(v, 1.0, 1e6, &o->view_radius);
-        else if (!strcmp(a, "--budget-kbps")) bad = num_u64(v, 1, 1000000, &o->budget_kbps);
-        else if (!strcmp(a, "--max-kbps-per-player")) bad = num_double(v, 1e-6, 1e9, &o->limits.max_kbps_per_player);
-        else if (!strcmp(a, "--min-near-hz")) bad = num_double(v, 1e-6, 1e6, &o->limits.min_near_hz);
-        else if (!strcmp(a, "--min-view-hz")) bad = num_double(v, 1e-6, 1e6, &o->limits.min_view_hz);
-        else if (!strcmp(a, "--max-join-ms")) bad = num_double(v, 1e-6, 1e9, &o->limits.max_join_ms);
-        else {
-            cli_unknown_option("naval-load", a, load_flags);
-            return -1;
-        }
-        if (bad) {
-            const char* want = !strcmp(a, "--max-drop-rate") || !strcmp(a, "--max-overrun-rate") ? "a fraction in [0, 1]"
-                               : !strcmp(a, "--ramp-step-s") ? "seconds in [0.1, 3600]"
-                               : !strcmp(a, "--ramp-max-steps") ? "a whole number in [1, 1000]"
-                               : !strcmp(a, "--centre") || !strcmp(a, "--center") ? "X,Z in metres"
-                               : strstr(a, "port") ? "a port number in [1, 65535]"
-                               : !strcmp(a, "--players") || !strcmp(a, "--spectators") || !strcmp(a, "--ws-spectators")
-                                   ? "a whole number in [0, 1000]"
-                               : !strcmp(a, "--boats-per-player") ? "a whole number in [0, 10000]"
-                               : !strcmp(a, "--duration") ? "seconds in [0.1, 86400]"
-                               : !strcmp(a, "--warmup") ? "seconds in [0, 600]"
-                               : !strcmp(a, "--input-hz") ? "a rate in [0.1, 1000] per second"
-                               : !strcmp(a, "--view-radius") ? "metres in [1, 1e6]"
-                               : !strcmp(a, "--budget-kbps") ? "kbit/s, a whole number in [1, 1000000]"
-                                                             : "a number in range (see --help)";
-            return load_bad(a, v, want);
-        }
-    }
+    int rc = cli_parse(&load_spec, argc, argv, o);
+    if (rc != CLI_RUN) exit(rc);
     if (load_check_views(o)) return -1;
     if (o->ramp && o->view_radius > 0.0) {
         fprintf(stderr, "naval-load: --ramp: not with --view-radius (ramp the stream's players)\n");
