@@ -100,6 +100,10 @@ struct cli_opt {
 
 #define CLI_FIELD(type, field) .offset = offsetof(type, field), .size = sizeof(((type*)0)->field)
 #define CLI_SEEN(type, field) .seen = offsetof(type, field) + 1
+/* The common row: an unsigned field of struct T in [lo, hi], its default shown. */
+#define CLI_UINT_OPT(T, name, field, lo, hi, vn, text)                                                          \
+    {name, .type = CLI_UINT, CLI_FIELD(T, field), .min = lo, .max = hi, .value_name = vn, .help = text,      \
+     .show_default = 1}
 
 /* A positional argument (anything not starting with '-', and "-"): 0, or
  * -1 and in `why` the whole message ("one scenario file only (got 'x')"). */

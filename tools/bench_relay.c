@@ -98,18 +98,14 @@ static int bench_cmp(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
-#define RELAY_U64(name, field, lo, hi, vn, text) \
-    {name, .type = CLI_UINT, CLI_FIELD(bench_args, field), .min = lo, .max = hi, .value_name = vn, .help = text, \
-     .show_default = 1}
-
 static const cli_opt bench_opts[] = {
-    RELAY_U64("--subscribers", subscribers, 1, 1024, "N", "subscribers in all"),
-    RELAY_U64("--ws", ws, 0, 1024, "K", "of them on WebSocket (the others on tcp)"),
-    RELAY_U64("--size", size, 16, 64u << 20, "BYTES", "message size"),
+    CLI_UINT_OPT(bench_args, "--subscribers", subscribers, 1, 1024, "N", "subscribers in all"),
+    CLI_UINT_OPT(bench_args, "--ws", ws, 0, 1024, "K", "of them on WebSocket (the others on tcp)"),
+    CLI_UINT_OPT(bench_args, "--size", size, 16, 64u << 20, "BYTES", "message size"),
     {"--tick-hz", .deprecated = "--hz", .type = CLI_DOUBLE, CLI_FIELD(bench_args, hz), .min = 0, .max = 100000,
      .value_name = "H", .help = "messages per second (0: as fast as they go)", .show_default = 1},
-    RELAY_U64("--seconds", seconds, 1, 600, "S", "measured"),
-    RELAY_U64("--queue", queue, 1, 8192, "Q", "the relay's --queue"),
+    CLI_UINT_OPT(bench_args, "--seconds", seconds, 1, 600, "S", "measured"),
+    CLI_UINT_OPT(bench_args, "--queue", queue, 1, 8192, "Q", "the relay's --queue"),
     {"--relay", .type = CLI_STRING, CLI_FIELD(bench_args, relay), .value_name = "PATH",
      .help = "naval-relay to run (default: the build's)"},
     {"--json", .type = CLI_SWITCH, CLI_FIELD(bench_args, json), .help = "one JSON object on stdout"},

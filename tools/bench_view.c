@@ -57,18 +57,14 @@ static int cmp_double(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-#define VIEW_U64(name, field, lo, hi, vn, text) \
-    {name, .type = CLI_UINT, CLI_FIELD(options, field), .min = lo, .max = hi, .value_name = vn, .help = text, \
-     .show_default = 1}
-
 static const cli_opt view_opts[] = {
-    VIEW_U64("--boats", boats, 1, 1000000, "N", "vessels in the world"),
-    VIEW_U64("--views", views, 1, 100000, "V", "player views open"),
+    CLI_UINT_OPT(options, "--boats", boats, 1, 1000000, "N", "vessels in the world"),
+    CLI_UINT_OPT(options, "--views", views, 1, 100000, "V", "player views open"),
     {"--radius", .type = CLI_DOUBLE, CLI_FIELD(options, radius), .min = 1e-9, .max = 1e300, .value_name = "M",
      .help = "each view's radius, m", .show_default = 1},
-    VIEW_U64("--budget", budget, 1, 1000000, "KBPS", "each view's budget, kbit/s"),
-    VIEW_U64("--seconds", seconds, 1, 3600, "S", "simulated seconds"),
-    VIEW_U64("--threads", threads, 1, JOBS_MAX_THREADS, "T", "encoding threads"),
+    CLI_UINT_OPT(options, "--budget", budget, 1, 1000000, "KBPS", "each view's budget, kbit/s"),
+    CLI_UINT_OPT(options, "--seconds", seconds, 1, 3600, "S", "simulated seconds"),
+    CLI_UINT_OPT(options, "--threads", threads, 1, JOBS_MAX_THREADS, "T", "encoding threads"),
     {"--tick-hz", .deprecated = "--hz", .type = CLI_DOUBLE, CLI_FIELD(options, hz), .min = 1e-9, .max = 1000,
      .value_name = "H", .help = "tick rate", .show_default = 1},
     {"--half", .type = CLI_DOUBLE, CLI_FIELD(options, half), .min = 1e-9, .max = 1e300, .value_name = "M",

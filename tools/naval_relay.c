@@ -151,9 +151,6 @@ static int relay_parse_health(const cli_opt* o, const char* text, void* args, ch
     return 0;
 }
 
-#define RELAY_U64(name, field, lo, hi, vn, text)                                                                   \
-    {name, .type = CLI_UINT, CLI_FIELD(relay_args, field), .min = lo, .max = hi, .value_name = vn, .help = text, \
-     .show_default = 1}
 /* A view setting: it needs --view-listen (relay_check_args names the first given). */
 #define RELAY_VIEW(name, t, field, k, lo, hi, message, vn, text)                                                    \
     {name, .type = t, CLI_FIELD(relay_args, field), CLI_SEEN(relay_args, view_seen[k]), .min = lo, .max = hi,     \
@@ -166,15 +163,15 @@ static const cli_opt relay_opts[] = {
     {"--listen", .type = CLI_CUSTOM, .parse = relay_parse_listen, .id = 0, .value_name = "URL",
      .help = "where spectators subscribe: tcp://HOST:PORT or ws://HOST:PORT/PATH (browsers:\n"
              "new WebSocket(url, \"pub.sp.nanomsg.org\")); up to 8"},
-    RELAY_U64("--queue", queue, 1, 8192, "N",
+    CLI_UINT_OPT(relay_args, "--queue", queue, 1, 8192, "N",
               "messages queued per subscriber (and updates per view) before the oldest\ndrops (1..8192)"),
-    RELAY_U64("--max-message", max_message, 1024, 2147483648.0, "BYTES", "largest message accepted from upstream"),
+    CLI_UINT_OPT(relay_args, "--max-message", max_message, 1024, 2147483648.0, "BYTES", "largest message accepted from upstream"),
     {"--health", .type = CLI_CUSTOM, .parse = relay_parse_health, .value_name = "HOST:PORT",
      .help = "GET /healthz answers 200 while the upstream is connected, else 503\n"
              "(may share a ws listener's HOST:PORT, written identically)"},
-    RELAY_U64("--max-connections", max_connections, 1, 65536, "N",
+    CLI_UINT_OPT(relay_args, "--max-connections", max_connections, 1, 65536, "N",
               "open connections per listener; more are refused"),
-    RELAY_U64("--max-connections-per-address", max_per_address, 1, 65536, "N",
+    CLI_UINT_OPT(relay_args, "--max-connections-per-address", max_per_address, 1, 65536, "N",
               "open connections from one IP address, all listeners"),
     {"--quiet", .type = CLI_SWITCH, CLI_FIELD(relay_args, quiet), .help = "no log lines on stderr"},
     {"--view-listen", .type = CLI_CUSTOM, .parse = relay_parse_listen, .id = 1, .value_name = "URL",
