@@ -192,11 +192,8 @@ static int cli_value(const cli_opt* o, const char* text, void* args, char* why, 
     case CLI_DOUBLE: {
         double v;
         if (cli_parse_double(text, &v)) return -1;
-        if (o->check) {
-            if (o->check(o, v, why, n)) return -1;
-        } else if ((o->min != 0 || o->max != 0) && !(v >= o->min && v <= o->max)) {
-            return -1;
-        }
+        if ((o->min != 0 || o->max != 0) && !(v >= o->min && v <= o->max)) return -1;
+        if (o->check && o->check(o, v, why, n)) return -1;
         if (o->size == sizeof(float)) {
             float f = (float)v;
             memcpy(dst, &f, sizeof f);
@@ -221,11 +218,8 @@ static int cli_value(const cli_opt* o, const char* text, void* args, char* why, 
             bits = (uint64_t)s;
             v = (double)s;
         }
-        if (o->check) {
-            if (o->check(o, v, why, n)) return -1;
-        } else if (!(v >= lo && v <= hi)) {
-            return -1;
-        }
+        if (!(v >= lo && v <= hi)) return -1;
+        if (o->check && o->check(o, v, why, n)) return -1;
         cli_store_int(dst, o->size ? o->size : sizeof(int), bits);
         return 0;
     }

@@ -81,7 +81,7 @@ struct cli_opt {
     void* ptr;              /* or the field itself, when not NULL */
     double min, max;        /* numbers: closed range; both 0: the field's own range */
     const char* const* words; /* CLI_ENUM: NULL-terminated */
-    cli_check_fn* check;    /* instead of min/max */
+    cli_check_fn* check;    /* after min/max (a row may give only the check) */
     cli_parse_fn* parse;    /* CLI_CUSTOM */
     const char* value_name; /* "N" in "--steps N" */
     const char* help;
