@@ -24,7 +24,7 @@ void args_print_usage(FILE* out) {
           out);
 }
 
-/* The unknown-option message every tool prints (tools/cli.h), with the
+/* The unknown-option message every tool prints (base/cli.h), with the
  * nearest known flag: the flags are read from the usage text (config.c's
  * table and the special ones) and kept when cfg_is_known or special. */
 static int args_unknown(const char* name, nv_error* err) {
