@@ -207,16 +207,23 @@ static int cli_value(const cli_opt* o, const char* text, void* args, char* why, 
         double lo, hi, v;
         uint64_t bits;
         cli_int_range(o, &lo, &hi);
+        int whole;
         if (o->type == CLI_UINT) {
-            if (cli_parse_u64(text, 0, UINT64_MAX, &bits)) return -1;
+            whole = !cli_parse_u64(text, 0, UINT64_MAX, &bits);
             v = (double)bits;
         } else {
             char* end = NULL;
             errno = 0;
             long long s = strtoll(text, &end, 10);
-            if (end == text || *end || errno == ERANGE || isspace((unsigned char)text[0])) return -1;
+            whole = end != text && !*end && errno != ERANGE && !isspace((unsigned char)text[0]);
             bits = (uint64_t)s;
             v = (double)s;
+        }
+        if (!whole) {
+            /* A number but not one the field holds (4.5, -1, 1e300): the
+             * check says what the value must be, when the row has one. */
+            if (o->check && !cli_parse_double(text, &v)) o->check(o, v, why, n);
+            return -1;
         }
         if (!(v >= lo && v <= hi)) return -1;
         if (o->check && o->check(o, v, why, n)) return -1;

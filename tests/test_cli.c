@@ -143,7 +143,7 @@ static void mistakes_exit_2(void** state) {
         {"--steps", NULL},             {"--small", "4294967296", NULL}, {"--level", "3", NULL},
         {"--level", "-6", NULL},       {"--hz", "0", NULL},        {"--ratio", "2", NULL},
         {"--mode", "slow", NULL},      {"--quiet=1", NULL},        {"--grid", "0,4", NULL},
-        {"--stps", "3", NULL},         {"-x", NULL}};
+        {"--stps", "3", NULL},         {"-x", NULL},               {"--level", "2.5", NULL}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char* list[8] = {0};
         for (int j = 0; j < 4 && cases[k][j]; j++) list[j] = cases[k][j];
