@@ -13,6 +13,7 @@
  *  - a connecting loop of hellos: no line per hello at INFO, one summary
  *    per interval; at DEBUG the line budget holds and says what it
  *    dropped. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,26 +38,10 @@
 #endif
 
 /* From an address of its own: the floods fill 127.0.0.1's share. */
-static char* metrics_text(const server_proc* p) {
-    static char text[1 << 17];
-    int fd = net_connect_from(p->http_port, "127.0.0.9");
-    if (fd < 0 || net_send_text(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
-        fail_msg("GET /metrics failed");
-    int closed;
-    net_recv_all(fd, text, sizeof text, 5.0, &closed);
-    close(fd);
-    if (strncmp(text, "HTTP/1.1 200", 12) != 0) fail_msg("GET /metrics: %.40s", text);
-    return text;
-}
-
-/* A sample's value: `series` is its name and labels, then a space. */
 static double metric(const server_proc* p, const char* series) {
-    const char* text = metrics_text(p);
-    char line[256];
-    snprintf(line, sizeof line, "\n%s", series);
-    const char* at = strstr(text, line);
-    if (!at) fail_msg("no %s in /metrics", series);
-    return atof(at + strlen(line));
+    double v = proc_metric(p, "127.0.0.9", series);
+    if (isnan(v)) fail_msg("no %s in /metrics", series);
+    return v;
 }
 
 /* One hello over a fresh SP REQ connection from `source` (NULL: any): 0

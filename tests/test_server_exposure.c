@@ -13,6 +13,7 @@
  *    is told why and closed;
  *  - private streams: a subscriber from another host gets 403, views still
  *    work. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,20 +38,11 @@
 #define EXPOSURE_SLOW 0
 #endif
 
-/* A sample's value from /metrics, asked from an address of its own. */
+/* From an address of its own: the floods fill 127.0.0.1's share. */
 static double metric(const server_proc* p, const char* series) {
-    static char text[1 << 17];
-    int fd = net_connect_from(p->http_port, "127.0.0.99");
-    if (fd < 0 || net_send_text(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
-        fail_msg("GET /metrics failed");
-    int closed;
-    net_recv_all(fd, text, sizeof text, 5.0, &closed);
-    close(fd);
-    char line[256];
-    snprintf(line, sizeof line, "\n%s", series);
-    const char* at = strstr(text, line);
-    if (!at) fail_msg("no %s in /metrics", series);
-    return atof(at + strlen(line));
+    double v = proc_metric(p, "127.0.0.99", series);
+    if (isnan(v)) fail_msg("no %s in /metrics", series);
+    return v;
 }
 
 /* A request as an SP REQ sends it: the request id with its top bit, then

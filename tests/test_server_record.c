@@ -316,10 +316,17 @@ static void test_capped_log_rotates(void** state) {
     nv_error e;
     nvc_vessel boat;
     if (nvc_spawn(a, "skiff", 0, 40.0, -40.0, 0.5, &boat, &e)) fail_msg("spawn: %s", e.message);
-    /* As fast as the rate limit lets one connection (100 a second). */
-    double end = proc_now() + 3.0;
-    for (int i = 0; proc_now() < end; i++) {
+    /* As fast as the rate limit lets one connection (100 a second), until
+     * the log has gone on into file KEEP + 2 and a little past (a
+     * sanitizer's build answers slower: up to 30 s). */
+    char newest[200];
+    snprintf(newest, sizeof newest, "%s/f.rec.%06u", sub, (unsigned)KEEP + 2);
+    double end = proc_now() + 30.0;
+    int past = 0;
+    struct stat found;
+    for (int i = 0; proc_now() < end && past < 50; i++) {
         if (nvc_control(a, &boat, (float)sin(i * 0.1), (float)cos(i * 0.07), &e)) fail_msg("control: %s", e.message);
+        if (past || (i % 10 == 0 && stat(newest, &found) == 0)) past++;
         proc_sleep_ms(12);
     }
     assert_int_equal(logged_stop(&srv, SIGTERM, 10.0, log_path, 0), 0);

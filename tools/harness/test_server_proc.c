@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "test_server_proc.h"
 
+#include <math.h>
+
 int proc_free_port(void) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return -1;
@@ -199,4 +201,22 @@ int proc_http_get(int port, const char* path, char* out, size_t cap) {
     char* body = strstr(out, "\r\n\r\n");
     if (body) memmove(out, body + 4, strlen(body + 4) + 1);
     return status;
+}
+
+double proc_metric(const server_proc* p, const char* source, const char* series) {
+    static char text[1 << 17];
+    int fd = net_connect_from(p->http_port, source);
+    if (fd < 0) return NAN;
+    if (net_send_text(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) {
+        close(fd);
+        return NAN;
+    }
+    int closed;
+    net_recv_all(fd, text, sizeof text, 5.0, &closed);
+    close(fd);
+    if (strncmp(text, "HTTP/1.1 200", 12) != 0) return NAN;
+    char line[256];
+    snprintf(line, sizeof line, "\n%s", series);
+    const char* at = strstr(text, line);
+    return at ? atof(at + strlen(line)) : NAN;
 }

@@ -60,5 +60,11 @@ int proc_alive(server_proc* p);
 
 /* A plain HTTP/1.0 GET on 127.0.0.1:port: the status code, the body in out. */
 int proc_http_get(int port, const char* path, char* out, size_t cap);
+/* One sample of the server's /metrics, asked from `source` (a loopback
+ * address of the caller's choice, so that a flood filling 127.0.0.1's
+ * share of connections does not block it; NULL: any): `series` is the
+ * sample's name and labels, then a space. NAN when the request fails or
+ * the series is not there. */
+double proc_metric(const server_proc* p, const char* source, const char* series);
 
 #endif
