@@ -62,7 +62,11 @@ ports="--snapshot-port $snap --compact-port $compact --command-port $cmd --http-
 # shellcheck disable=SC2086
 expect 3 "cannot reach the server" $ports --duration 1
 
-"$server" --boats 20 --threads 1 --tick-hz 30 --log-level warn --snapshot-url "tcp://127.0.0.1:$snap" \
+# A sanitizer's build cannot hold this fleet at 30 Hz on one thread of
+# a slow machine: CTest gives it a slower tick (NAVAL_TEST_TICK_HZ).
+hz=${NAVAL_TEST_TICK_HZ:-30}
+export NAVAL_TEST_TICK_HZ=$hz
+"$server" --boats 20 --threads 1 --tick-hz "$hz" --log-level warn --snapshot-url "tcp://127.0.0.1:$snap" \
     --compact-url "tcp://127.0.0.1:$compact" --command-url "tcp://127.0.0.1:$cmd" --http "127.0.0.1:$http" \
     --view-url "tcp://127.0.0.1:$view" \
     2> "$tmp/server.log" &
@@ -79,14 +83,14 @@ rc=$?
 n=$(grep -c '^naval-load: measuring [0-9]*/3 s: 26 vessels, .* snapshots/s, tick p99 .* overruns' "$tmp/err")
 [ "$n" -ge 2 ] || fail "expected progress lines on stderr, got $n: $(cat "$tmp/err")"
 "$watch" "tcp://127.0.0.1:$snap" --once --json > "$tmp/after.json" 2> "$tmp/err" || fail "naval-watch after the run"
-/usr/bin/env python3 - "$tmp/run.json" "$tmp/before.json" "$tmp/after.json" <<'PY' || fail "the report: $(cat "$tmp/run.json")"
-import json, sys
+/usr/bin/env python3 - "$tmp/run.json" "$tmp/before.json" "$tmp/after.json" "$hz" <<'PY' || fail "the report: $(cat "$tmp/run.json")"
+import json, os, sys
 r = json.load(open(sys.argv[1]))
 before, after = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 assert r["passed"] is True and r["failures"] == [], r["failures"]
 assert 2.5 < r["measured_s"] < 4.5, r["measured_s"]
 hz = r["config"]["tick_hz"]
-assert hz == 30, hz
+assert hz == int(sys.argv[4]), hz
 srv = r["server"]
 assert 0 < srv["tick_ms"]["p50"] <= srv["tick_ms"]["p99"] <= srv["tick_ms"]["max"], srv
 assert srv["vessels"] == 26, srv  # 20 of the server's + 2 x 3 spawned
@@ -132,7 +136,7 @@ PY
 rc=$?
 [ "$rc" = 0 ] || fail "naval-load with views exited $rc: $(cat "$tmp/err") $(cat "$tmp/view.json")"
 /usr/bin/env python3 - "$tmp/view.json" <<'PY' || fail "the views' report: $(cat "$tmp/view.json")"
-import json, math, sys
+import json, math, os, sys
 r = json.load(open(sys.argv[1]))
 assert r["passed"] is True, r["failures"]
 assert r["config"]["view_radius"] == 800 and r["config"]["budget_kbps"] == 64, r["config"]
@@ -149,7 +153,7 @@ assert s["error_samples_near"] > 0 and s["refusals"] == 0 and s["undecodable"] =
 assert 20 <= s["vessels_held_mean"] <= 26, s
 p = r["roles"]["players"]
 assert p["clients"] == 0 and p["boats_spawned"] == 4 and p["boats_despawned"] == 4, p  # no stream per player
-assert r["server"]["snapshots_seen"] > 0.5 * 30 * r["measured_s"], r["server"]
+assert r["server"]["snapshots_seen"] > 0.5 * int(os.environ["NAVAL_TEST_TICK_HZ"]) * r["measured_s"], r["server"]
 print(f'views: {s["kbps_per_player_mean"]} kbit/s, near {s["near_hz_min"]} Hz, view {s["view_hz_min"]} Hz, '
       f'error p99 {s["error_near_m_p99"]} / {s["error_far_m_p99"]} m, join p99 {s["join_ms_p99"]} ms')
 PY
@@ -161,7 +165,7 @@ PY
 rc=$?
 [ "$rc" = 1 ] || fail "an impossible threshold exited $rc: $(cat "$tmp/err")"
 /usr/bin/env python3 - "$tmp/strict.json" <<'PY' || fail "the failed report: $(cat "$tmp/strict.json")"
-import json, sys
+import json, os, sys
 r = json.load(open(sys.argv[1]))
 assert r["passed"] is False and len(r["failures"]) == 1 and "server tick p99" in r["failures"][0], r["failures"]
 assert r["roles"]["players"]["boats_despawned"] == 1, r["roles"]["players"]
@@ -186,11 +190,11 @@ grep -qi "nan" "$tmp/out" && fail "the report prints nan: $(cat "$tmp/out")"
     --ramp-step-s 1 --warmup 0.3 --ramp-max-steps 8 --max-p99-tick-ms 6 --json > "$tmp/ramp.json" 2> "$tmp/err"
 rc=$?
 [ "$rc" = 0 ] || fail "the ramp exited $rc: $(cat "$tmp/err")"
-grep -Eq '^this server holds [0-9]+ boats / [0-9]+ players at 30 Hz \([0-9]+ vessels in its world\); limit: (tick p99 [0-9.]+ ms > 6 ms|spawns refused: [0-9]+ of the step.s 16 boats|overruns .*)$' "$tmp/err" \
+grep -Eq '^this server holds [0-9]+ boats / [0-9]+ players at '"$hz"' Hz \([0-9]+ vessels in its world\); limit: (tick p99 [0-9.]+ ms > 6 ms|spawns refused: [0-9]+ of the step.s 16 boats|overruns .*)$' "$tmp/err" \
     || fail "the ramp's line: $(cat "$tmp/err")"
 grep -q '^naval-load: ramp step 1 (1 players) 1/1 s:' "$tmp/err" || fail "the ramp's progress: $(cat "$tmp/err")"
 /usr/bin/env python3 - "$tmp/ramp.json" <<'PY' || fail "the ramp's report: $(cat "$tmp/ramp.json")"
-import json, sys
+import json, os, sys
 r = json.load(open(sys.argv[1]))
 ramp = r["ramp"]
 steps = ramp["steps"]
@@ -198,7 +202,7 @@ assert ramp["broke"] is True, ramp
 assert ramp["limit"].startswith(("tick p99", "spawns refused", "overruns")), ramp
 assert 1 <= len(steps) <= 8 and steps[-1]["held"] is False and all(s["held"] for s in steps[:-1]), steps
 assert ramp["holds_players"] == len(steps) - 1 and ramp["holds_boats"] == 16 * (len(steps) - 1), ramp
-assert ramp["tick_hz"] == 30, ramp
+assert ramp["tick_hz"] == int(os.environ["NAVAL_TEST_TICK_HZ"]), ramp
 if ramp["limit"].startswith("tick p99"):
     assert steps[-1]["tick_p99_ms"] > 6, steps
 p = r["roles"]["players"]
