@@ -179,8 +179,9 @@ lines = [json.loads(l) for l in open(sys.argv[4]) if l.strip()]
 live = [l for l in lines if "view" in l]
 assert len(live) >= 3 and not any("lost" in l for l in live), lines
 for l in live[1:]:  # 30 Hz ticks, an update each (15 boats, all near); within the budget
-    # (over 10: a sanitizer's build beside other tests delivers 18-30 a second)
-    assert 10 < l["view"]["updates_per_s"] <= 33 and 0 < l["view"]["kbps"] <= 64 * 1.1, l
+    # (over 10: a sanitizer's build beside other tests delivers 18-30 a
+    # second, and after such a stall a 0.5 s window can hold up to 36)
+    assert 10 < l["view"]["updates_per_s"] <= 45 and 0 < l["view"]["kbps"] <= 64 * 1.1, l
     assert l["vessels"] == 15, l
 PY
 
