@@ -161,11 +161,13 @@ static window observer_window(observer* o) {
  * just before it: the fault is what is under test, not the machine (a
  * slower machine than the one the fleet was sized on already overruns when
  * calm; speed itself is naval-bench's and bench-server's to report). A
- * fraction of the ticks (late, or missed by a reader) may be at most 2 %,
- * or the calm fraction doubled plus 3 %, whichever is more. */
+ * fraction of the ticks (late, or missed by a reader) may be the calm
+ * fraction doubled plus 5 %: a window holds about 100 ticks, so 5 of them
+ * late is one scheduling hiccup of a shared 2-core machine; a fault that
+ * starves the loop makes far more late than that. */
 static double allowed_fraction(uint64_t calm_count, uint64_t calm_span) {
     double calm = calm_span ? (double)calm_count / (double)calm_span : 0.0;
-    return calm * 2.0 + 0.03 > 0.02 ? calm * 2.0 + 0.03 : 0.02;
+    return calm * 2.0 + 0.05;
 }
 
 /* The ticks kept their rate: the median tick within the budget (or within
