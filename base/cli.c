@@ -30,20 +30,34 @@ int cli_parse_u64(const char* text, uint64_t min, uint64_t max, uint64_t* out) {
     return 0;
 }
 
-int cli_parse_triple(const char* text, nv_vec3* out) {
-    double v[3];
+/* n finite numbers separated by commas, nothing else. */
+static int cli_parse_numbers(const char* text, int n, double* v) {
     const char* p = text;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < n; i++) {
         const char* comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if ((i < 2) != (comma != NULL) || len == 0 || len >= 64) return -1;
+        if ((i < n - 1) != (comma != NULL) || len == 0 || len >= 64) return -1;
         char buf[64];
         memcpy(buf, p, len);
         buf[len] = '\0';
         if (cli_parse_double(buf, &v[i])) return -1;
         p = comma ? comma + 1 : p + len;
     }
+    return 0;
+}
+
+int cli_parse_triple(const char* text, nv_vec3* out) {
+    double v[3];
+    if (cli_parse_numbers(text, 3, v)) return -1;
     *out = v3(v[0], v[1], v[2]);
+    return 0;
+}
+
+int cli_parse_point(const char* text, double* x, double* z) {
+    double v[2];
+    if (cli_parse_numbers(text, 2, v)) return -1;
+    *x = v[0];
+    *z = v[1];
     return 0;
 }
 

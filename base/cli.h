@@ -20,6 +20,8 @@ int cli_parse_double(const char* text, double* out);
 int cli_parse_u64(const char* text, uint64_t min, uint64_t max, uint64_t* out);
 /* "X,Y,Z" */
 int cli_parse_triple(const char* text, nv_vec3* out);
+/* "X,Z": two finite numbers (a point on the sea). */
+int cli_parse_point(const char* text, double* x, double* z);
 /* "N,M": two integers, each in [min, max]. */
 int cli_parse_pair(const char* text, uint64_t min, uint64_t max, uint64_t* first, uint64_t* second);
 

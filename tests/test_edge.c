@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The network edge (server/edge.h) in process, driven over loopback by
+/* The network edge (net/edge.h) in process, driven over loopback by
  * raw sockets that write what browsers, nng's dialers and attackers write:
  *  - the request-head parser and the WebSocket frame codec against the
  *    RFCs' rules and examples (fed whole and byte by byte);

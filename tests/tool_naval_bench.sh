@@ -51,7 +51,7 @@ expect_error "--boats must be" --boats 0
 expect_error "power of two" --ocean-resolution 100
 expect_error "unknown option" --frobnicate 1
 expect_error "cannot open" --scenario "$tmp/none.json"
-# One convention across the tools (tools/cli.h): the suggestion, exit 2 for a
+# One convention across the tools (base/cli.h): the suggestion, exit 2 for a
 # missing scenario with its path and errno, and --tick-hz (the server's name;
 # --hz stays as a deprecated alias).
 expect_error "naval-bench: unknown option '--bots' (did you mean --boats?)" --bots 3

@@ -81,7 +81,7 @@ expect2 cascades --cascades 9
 expect2 beaufort --beaufort 13
 expect2 choppiness --choppiness -1
 expect2 unknown --frobnicate 1
-# One convention across the tools (tools/cli.h): the suggestion, exit 2; a
+# One convention across the tools (base/cli.h): the suggestion, exit 2; a
 # picture that cannot be created names its path and errno, exit 2.
 expect2 "naval-ocean: unknown option '--wnd' (did you mean --wind?)" --wnd 3
 expect2 "naval-ocean: unknown option '--imag' (did you mean --image?)" --imag

@@ -100,7 +100,7 @@ expect_error() {
 printf '{"vessel_types": ["builtin:skiff"], "vessels": [{"type": "skiff", "position": [0, 0], "controls": {"throttle": 3}}]}' > "$tmp/bad.json"
 expect_error "a scenario file is required" --steps 10
 expect_error "unknown option" "$turning" --frobnicate 1
-# One convention across the tools (tools/cli.h): the unknown option quoted,
+# One convention across the tools (base/cli.h): the unknown option quoted,
 # the nearest known one suggested, exit 2; file errors name the path and errno.
 expect_error "naval-sim: unknown option '--stps' (did you mean --steps?)" "$turning" --stps 10
 expect_error "naval-sim: unknown option '--frobnicate'$" "$turning" --frobnicate 1

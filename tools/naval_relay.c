@@ -2,7 +2,7 @@
 /* naval-relay: a stateless snapshot relay for spectators. It subscribes to
  * one upstream PUB (a naval-server or another relay) with nng's raw SUB
  * and republishes every message unchanged on its own tcp and WebSocket
- * listeners through the server's network edge (server/edge.h): the same
+ * listeners through the server's network edge (net/edge.h): the same
  * connection caps and deadlines, and each message one buffer shared by
  * every subscriber (nng's message itself: no copy). Relays chain into a
  * tree, so one server feeds any number of spectators while its own

@@ -14,7 +14,6 @@
 #include "cli.h"
 #include "closer.h"
 #include "naval_client.h"
-#include "num.h"
 #include "player.h"
 #include "report.h"
 #include "sub.h"
@@ -115,7 +114,7 @@ static int load_parse_type(const cli_opt* opt, const char* v, void* args, char* 
 static int load_parse_centre(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
     load_options* o = args;
     (void)opt;
-    if (num_pair(v, &o->centre_x, &o->centre_z)) {
+    if (cli_parse_point(v, &o->centre_x, &o->centre_z)) {
         snprintf(why, n, "expected X,Z in metres (got '%s')", v);
         return -1;
     }

@@ -22,7 +22,6 @@
 #include "clock.h"
 #include "naval_client.h"
 #include "nstat.h"
-#include "num.h"
 #include "wline.h"
 #include "wmap.h"
 #include "wview.h"
@@ -152,7 +151,7 @@ static int watch_parse_view(const cli_opt* opt, const char* v, void* args, char*
 static int watch_parse_centre(const cli_opt* opt, const char* v, void* args, char* why, size_t n) {
     watch_options* o = args;
     (void)opt;
-    if (num_pair(v, &o->cx, &o->cz)) {
+    if (cli_parse_point(v, &o->cx, &o->cz)) {
         snprintf(why, n, "expected X,Z in metres (got '%s')", v);
         return -1;
     }
