@@ -126,6 +126,10 @@ static void ckp_put_dynamics(ckp_writer* w, const nv_vessel_dynamics* d) {
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) put_f64(w, scalars[i]);
     put_v3(w, c->added_mass);
     put_v3(w, c->added_inertia);
+    put_f64(w, c->bilge_keel[0]);
+    put_f64(w, c->bilge_keel[1]);
+    put_f64(w, c->roll_damping[0]);
+    put_f64(w, c->roll_damping[1]);
     const nv_actuator_set* a = &d->actuators;
     put_u32(w, a->propeller_count);
     for (uint32_t i = 0; i < a->propeller_count; i++) {

@@ -2,8 +2,51 @@
 #include "dynamics.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h) {
+/* The triangle pass's roll moment on the hull floating upright on still
+ * water, rolling at rate p about its CG, less the moment at rest. */
+static double dynamics_triangle_roll_moment(const dynamics_model* m, const nv_hull* h, const float* height, double p,
+                                            double gravity) {
+    nv_hydrodyn_model model = m->hydro;
+    model.c.forces &= ~(uint32_t)(HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG); /* no memory, no wind here */
+    nv_mat3 upright = {{{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}};
+    nv_hydrodyn_frame frame;
+    nv_hydrodyn_frame_init(&frame, &model, &upright, v3(0.0, 0.0, 0.0), v3(p, 0.0, 0.0), 0.0, v3(0.0, 0.0, 0.0),
+                           h->body.mass, h->total_area, 1.0 / 60.0);
+    double rho_g = m->hydro.c.water_density * gravity;
+    hydro_sums moving, still;
+    hydro_sums_clear(&moving);
+    hydro_sums_clear(&still);
+    hydro_triangle_pass(h, height, 0, h->triangle_count, rho_g, &frame, NULL, &moving, NULL);
+    hydro_triangle_pass(h, height, 0, h->triangle_count, rho_g, NULL, NULL, &still, NULL);
+    return moving.torque.x - still.torque.x;
+}
+
+/* The equivalent linear roll damping (N m s) the triangle pass gives the
+ * upright hull at the reference amplitude and its natural frequency: the
+ * moment fitted as -(k1 p + k2 |p| p) at the peak roll rate and half of it,
+ * then k1 + (8 / (3 pi)) omega phi_a k2. Deterministic: one hull, fixed
+ * inputs, summed in triangle order. */
+static double dynamics_triangle_roll_damping(const dynamics_model* m, const nv_hull* h, double gravity) {
+    const nv_particulars* pp = &m->particulars;
+    if (!(pp->roll_omega > 0.0) || !m->per_triangle) return 0.0;
+    float* height = malloc(sizeof *height * (h->vertex_count ? h->vertex_count : 1));
+    if (!height) return 0.0;
+    for (uint32_t i = 0; i < h->vertex_count; i++) height[i] = (float)(pp->cg_height + (double)h->vy[i]);
+    double peak = NV_ROLL_REFERENCE_AMPLITUDE * pp->roll_omega;
+    double m1 = -dynamics_triangle_roll_moment(m, h, height, peak, gravity);
+    double m2 = -dynamics_triangle_roll_moment(m, h, height, 0.5 * peak, gravity);
+    free(height);
+    /* m1 = k1 p + k2 p^2, m2 = k1 p / 2 + k2 p^2 / 4 */
+    double k2 = 2.0 * (m1 - 2.0 * m2) / (peak * peak);
+    double k1 = (m1 - k2 * peak * peak) / peak;
+    double eq = k1 + 8.0 / (3.0 * NV_PI) * pp->roll_omega * NV_ROLL_REFERENCE_AMPLITUDE * k2;
+    return isfinite(eq) && eq > 0.0 ? eq : 0.0;
+}
+
+void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity) {
     double length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
     nv_hydrodyn_model_init(&m->hydro, &d->coeffs, length);
     nv_actuator_model_init(&m->actuators, &d->actuators, h->body.cg);
@@ -13,6 +56,22 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
         (f & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG)) !=
         0;
     m->total_area = h->total_area;
+    /* Roll damping needs the hull afloat upright: one that sinks or has no
+     * upright stability gets none (nothing to linearise about). */
+    const nv_hydrodyn_coeffs* c = &d->coeffs;
+    nv_error ignored;
+    memset(&m->particulars, 0, sizeof m->particulars);
+    memset(&m->roll, 0, sizeof m->roll);
+    m->roll_damping = 0;
+    if (!(f & HYDRODYN_ROLL_DAMPING)) return;
+    double added = (f & HYDRODYN_ADDED_MASS) ? c->added_inertia.x : 0.0;
+    if (nv_particulars_compute(h, c->water_density, gravity, added, &m->particulars, &ignored)) return;
+    if (c->roll_damping[0] >= 0.0)
+        nv_roll_damper_explicit(&m->roll, c->roll_damping[0], c->roll_damping[1], m->particulars.wetted_area);
+    else
+        nv_roll_damper_from_ikeda(&m->roll, &m->particulars, c->bilge_keel[0], c->bilge_keel[1],
+                                  dynamics_triangle_roll_damping(m, h, gravity), c->water_density, gravity, c->viscosity);
+    m->roll_damping = m->roll.wetted_area > 0.0;
 }
 
 /* Depth of each actuator point under the surface, from one batched query. */
@@ -59,6 +118,12 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
                            &ta);
         s.force = v3_add(s.force, fa);
         s.torque = v3_add(s.torque, ta);
+    }
+    if (m && m->roll_damping) {
+        nv_mat3 rt = m3_transpose(&rot);
+        double p = m3_mul_v3(&rt, b->angular_velocity).x;
+        double u = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0))).x;
+        s.torque.x += nv_roll_damper_moment(&m->roll, p, u, s.submerged_area);
     }
     /* One rotation per vessel: the blocks summed in the body frame. */
     hydro_sums_to_world(&s, &rot);

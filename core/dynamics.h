@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The forces on one vessel that are not per triangle: its actuators under
  * the controls' rate limits, Kerner's area-ratio damping, the cap that keeps
- * slamming from throwing a body back, gravity, and added mass, assembled
+ * slamming from throwing a body back, the viscous roll damping, gravity,
+ * and added mass, assembled
  * into the world-frame force and torque the integrator applies.
  * The per-triangle forces come in as the triangle pass's sums. */
 #ifndef NAVAL_DYNAMICS_H
@@ -12,6 +13,8 @@
 #include "naval/actuator.h"
 #include "naval/hull.h"
 #include "naval/hydrodyn.h"
+#include "naval/particulars.h"
+#include "naval/roll_damping.h"
 #include "naval/vessel_type.h"
 #include "naval/water.h"
 
@@ -22,9 +25,12 @@ typedef struct dynamics_model {
     int slamming;         /* per-triangle slamming state needed */
     int per_triangle;     /* any force computed in the triangle pass */
     double total_area;    /* m^2, the hull's */
+    int roll_damping;     /* the roll damper below is applied */
+    nv_roll_damper roll;  /* viscous roll damping (Ikeda's, or the type's own) */
+    nv_particulars particulars; /* upright, level, still water; zero when the hull cannot float */
 } dynamics_model;
 
-void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h);
+void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity);
 
 /* One vessel's step, beyond the triangle pass. */
 typedef struct dynamics_vessel {

@@ -20,7 +20,7 @@ nv_hydrodyn_coeffs nv_hydrodyn_coeffs_default(void) {
     nv_hydrodyn_coeffs c;
     memset(&c, 0, sizeof c);
     c.forces = HYDRODYN_VISCOUS | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG | HYDRODYN_ADDED_MASS |
-               HYDRODYN_RESIDUAL;
+               HYDRODYN_RESIDUAL | HYDRODYN_ROLL_DAMPING;
     c.water_density = 1025.0;
     c.viscosity = 1.19e-6;
     c.reynolds_min = 1e5;
@@ -43,6 +43,7 @@ nv_hydrodyn_coeffs nv_hydrodyn_coeffs_default(void) {
     c.damping_angular[1] = 0.1;
     c.added_mass = v3(0.1, 0.5, 0.5);
     c.added_inertia = v3(0.2, 0.2, 0.4);
+    c.roll_damping[0] = c.roll_damping[1] = -1.0;
     return c;
 }
 
@@ -83,6 +84,18 @@ int nv_hydrodyn_coeffs_validate(const nv_hydrodyn_coeffs* c, nv_error* err) {
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (nv_range_check(fields[i].range, fields[i].value, fields[i].key, err)) return -1;
+    /* Explicit (either given): both must be, within their range; else both
+     * negative (Ikeda's estimate). */
+    if ((c->roll_damping[0] >= 0.0 || c->roll_damping[1] >= 0.0 || isnan(c->roll_damping[0]) ||
+         isnan(c->roll_damping[1])) &&
+        (nv_range_check(NV_RANGE_TYPE_ROLL_DAMPING, c->roll_damping[0], "roll_damping.linear", err) ||
+         nv_range_check(NV_RANGE_TYPE_ROLL_DAMPING, c->roll_damping[1], "roll_damping.quadratic", err)))
+        return -1;
+    /* none, or both sized */
+    if (c->bilge_keel[0] != 0.0 || c->bilge_keel[1] != 0.0)
+        if (nv_range_check(NV_RANGE_TYPE_BILGE_KEEL, c->bilge_keel[0], "bilge_keels.length", err) ||
+            nv_range_check(NV_RANGE_TYPE_BILGE_KEEL, c->bilge_keel[1], "bilge_keels.breadth", err))
+            return -1;
     return 0;
 }
 

@@ -178,6 +178,14 @@ static const nv_range range_table[NV_RANGE_COUNT] = {
                                     "damping_angular: the defaults are 0.05 to 0.5"},
     [NV_RANGE_TYPE_ADDED_MASS] = {"type.added_mass", 0.0, 10.0, 0, 0, "", VT | CORE,
                                   "a fraction of the mass or inertia per axis: 0.05 to 1 for ships"},
+    [NV_RANGE_TYPE_BILGE_KEEL] = {"type.bilge_keel", 0.0, 1e3, LO_OPEN, 0, "m", VT | CORE,
+                                  "bilge keels run 20-40 % of the length and are 1-6 % of the beam deep"},
+    [NV_RANGE_TYPE_ROLL_DAMPING] = {"type.roll_damping", 0.0, 1e12, 0, 0, "", VT | CORE,
+                                    "N m s (linear) and N m s^2 (quadratic) of roll moment; absent: Ikeda's "
+                                    "estimate from the hull"},
+    [NV_RANGE_TYPE_RATED_BEAUFORT] = {"type.rated_beaufort", 0.0, 12.0, 0, INT, "", VT,
+                                      "the highest Beaufort force the type is rated for: skiff 4, patrol 7, "
+                                      "freighter 10"},
     [NV_RANGE_TYPE_PROPELLER_DIRECTION] = {"type.propeller_direction", -1.0, 1.0, 0, 0, "", VT | CORE,
                                            "each component of a direction (normalised when loaded)"},
     [NV_RANGE_TYPE_MAX_THRUST] = {"type.max_thrust", 0.0, 1e8, LO_OPEN, 0, "N", VT | CORE,

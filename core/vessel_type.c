@@ -35,11 +35,12 @@ void nv_vessel_type_init(nv_vessel_type* t) {
     t->mass = nv_mass_spec_default();
     t->dynamics.coeffs = nv_hydrodyn_coeffs_default();
     nv_actuator_set_init(&t->dynamics.actuators);
+    t->rated_beaufort = -1;
 }
 
 /* Force names in "coefficients.forces", in HYDRODYN_* bit order. */
 static const char* const vt_force_names[] = {"viscous", "pressure_drag", "slamming", "air_drag", "area_damping",
-                                             "added_mass", "residual"};
+                                             "added_mass", "residual", "roll_damping"};
 #define VT_FORCE_COUNT (sizeof vt_force_names / sizeof vt_force_names[0])
 
 static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, uint32_t* out) {
@@ -61,7 +62,8 @@ static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, 
         while (f < VT_FORCE_COUNT && strcmp(it->valuestring, vt_force_names[f]) != 0) f++;
         if (f == VT_FORCE_COUNT)
             return json_fail(c, elem,
-                             "'%s' is not one of viscous, pressure_drag, slamming, air_drag, area_damping, added_mass",
+                             "'%s' is not one of viscous, pressure_drag, slamming, air_drag, area_damping, added_mass, "
+                             "residual, roll_damping",
                              it->valuestring);
         if (bits & (1u << f)) return json_fail(c, elem, "'%s' is listed twice", it->valuestring);
         bits |= 1u << f;
@@ -336,10 +338,46 @@ int nv_vessel_type_compartments(const nv_vessel_type* t, const nv_mesh* hull, nv
     return 0;
 }
 
+/* "bilge_keels": {"length": m, "breadth": m} and "roll_damping":
+ * {"linear": N m s, "quadratic": N m s^2} into the coefficients (which
+ * must switch roll_damping on for either to act); "rated_beaufort". */
+static int vt_parse_seakeeping(const json_ctx* c, const cJSON* o, const char* path, nv_vessel_type* out) {
+    nv_hydrodyn_coeffs* h = &out->dynamics.coeffs;
+    char full[JSON_PATH_MAX];
+    const cJSON* v = cJSON_GetObjectItemCaseSensitive(o, "bilge_keels");
+    if (v) {
+        json_path_key(full, sizeof full, path, "bilge_keels");
+        if (!cJSON_IsObject(v)) return json_fail(c, full, "expected {\"length\": m, \"breadth\": m} (got %s)", json_type_name(v));
+        static const char* const keys[] = {"length", "breadth", NULL};
+        if (json_check_keys(c, v, full, keys) || json_require(c, v, full, "length", "m along the hull") ||
+            json_require(c, v, full, "breadth", "m out from the hull") ||
+            json_get_ranged(c, v, full, "length", NV_RANGE_TYPE_BILGE_KEEL, &h->bilge_keel[0]) < 0 ||
+            json_get_ranged(c, v, full, "breadth", NV_RANGE_TYPE_BILGE_KEEL, &h->bilge_keel[1]) < 0)
+            return -1;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "roll_damping");
+    if (v) {
+        json_path_key(full, sizeof full, path, "roll_damping");
+        if (!cJSON_IsObject(v))
+            return json_fail(c, full, "expected {\"linear\": N m s, \"quadratic\": N m s^2} (got %s)", json_type_name(v));
+        static const char* const keys[] = {"linear", "quadratic", NULL};
+        if (json_check_keys(c, v, full, keys) || json_require(c, v, full, "linear", "N m s of roll moment per rad/s") ||
+            json_require(c, v, full, "quadratic", "N m s^2 of roll moment per (rad/s)^2") ||
+            json_get_ranged(c, v, full, "linear", NV_RANGE_TYPE_ROLL_DAMPING, &h->roll_damping[0]) < 0 ||
+            json_get_ranged(c, v, full, "quadratic", NV_RANGE_TYPE_ROLL_DAMPING, &h->roll_damping[1]) < 0)
+            return -1;
+    }
+    int64_t rated = out->rated_beaufort;
+    if (json_get_ranged_int(c, o, path, "rated_beaufort", NV_RANGE_TYPE_RATED_BEAUFORT, &rated) < 0) return -1;
+    out->rated_beaufort = (int)rated;
+    return 0;
+}
+
 int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* path, unsigned flags, nv_vessel_type* out) {
     static const char* const full_keys[] = {"name",    "hull",     "up",       "flip",         "mass",
                                             "density", "cg",       "gyration", "coefficients", "propellers",
-                                            "rudders", "controls", "compartments", NULL};
+                                            "rudders", "controls", "compartments", "bilge_keels",
+                                            "roll_damping", "rated_beaufort", NULL};
     static const char* const hull_keys[] = {"name", "hull", "up", "flip", "mass", "density", "cg", "gyration",
                                             "coefficients", NULL};
     int hull_entry = (flags & VESSEL_TYPE_HULL_ENTRY) != 0;
@@ -356,7 +394,7 @@ int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* p
         if (vt_parse_coeffs(c, coeffs, full, &out->dynamics.coeffs)) return -1;
     }
     if (hull_entry) return 0;
-    return vt_parse_actuators(c, o, path, &out->dynamics.actuators) ||
+    return vt_parse_seakeeping(c, o, path, out) || vt_parse_actuators(c, o, path, &out->dynamics.actuators) ||
                    vt_parse_compartments(c, o, path, &out->compartments)
                ? -1
                : 0;
@@ -403,6 +441,8 @@ typedef struct vt_builtin_spec {
     uint32_t bulkheads;
     double bulkhead[8];              /* mesh x, m */
     nv_compartment_damage damage;       /* pumps m^3/s, breach speed m/s, breach area m^2 */
+    int rated_beaufort;
+    double bilge_keel[2];               /* length, breadth, m */
 } vt_builtin_spec;
 
 static const vt_builtin_spec vt_builtins[] = {
@@ -411,7 +451,7 @@ static const vt_builtin_spec vt_builtins[] = {
      * small, high-set propeller. */
     {"skiff", 1500.0, {-0.5, 0.3, 0.0}, {0.72, 1.25, 1.25}, 1, 1,
      {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 4000.0, 0.5, 0.1, 15.0}},
-     {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0, 0, {0}, {0.0, 0.0, 0.0}},
+     {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0, 0, {0}, {0.0, 0.0, 0.0}, 4, {0.0, 0.0}},
     /* Twin screws and twin rudders, 1.3 m either side of the centreline. */
     {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
      {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}, {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}},
@@ -419,7 +459,7 @@ static const vt_builtin_spec vt_builtins[] = {
      /* Five compartments: steering gear, engine room, midships, forward, forepeak. */
      4, {-8.0, -2.5, 3.5, 8.5},
      /* A salvage pump of 30 l/s per compartment; holed by a blow at 4 m/s. */
-     {0.03, 4.0, 0.05}},
+     {0.03, 4.0, 0.05}, 7, {0.0, 0.0}},
     /* One large slow screw; a big rudder that swings hard over to hard over
      * in ~28 s (SOLAS). */
     {"freighter", 9000000.0, {-10.5, 6.0, 0.0}, {7.2, 30.0, 30.0}, 1, 1,
@@ -430,7 +470,7 @@ static const vt_builtin_spec vt_builtins[] = {
      6, {-50.0, -32.0, -12.0, 8.0, 28.0, 52.0},
      /* Bilge and ballast pumps, 300 m^3/h per compartment; a steel hull
      * holed at 2 m/s (its mass makes any blow heavy). */
-     {0.083, 2.0, 0.5}},
+     {0.083, 2.0, 0.5}, 10, {36.0, 0.5}},
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
 
@@ -457,6 +497,9 @@ int nv_vessel_type_builtin(const char* name, nv_vessel_type* out, nv_error* err)
         a->rudder_count = b->rudders;
         memcpy(a->propellers, b->propeller, b->propellers * sizeof b->propeller[0]);
         memcpy(a->rudders, b->rudder, b->rudders * sizeof b->rudder[0]);
+        out->rated_beaufort = b->rated_beaufort;
+        out->dynamics.coeffs.bilge_keel[0] = b->bilge_keel[0];
+        out->dynamics.coeffs.bilge_keel[1] = b->bilge_keel[1];
         a->throttle_rate = b->throttle_rate;
         a->rudder_rate = b->rudder_rate;
         out->compartments.bulkhead_count = b->bulkheads;

@@ -518,7 +518,7 @@ int nv_world_set_type_dynamics(nv_world* w, uint32_t type, const nv_vessel_dynam
         return nv_error_prefix(err, "hull type '%s'", t->name);
     dynamics_model* m = malloc(sizeof *m);
     if (!m) return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory", t->name);
-    dynamics_model_init(m, &given, &t->hull);
+    dynamics_model_init(m, &given, &t->hull, w->cfg.gravity);
     /* Every vessel of the type gets (or drops) its slamming memory now, so
      * that failing leaves the world as it was. */
     uint16_t** fresh = NULL;

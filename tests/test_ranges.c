@@ -201,6 +201,8 @@ COEFF_SET(h_air_density, c.air_density = v)
 COEFF_SET(h_air_drag, c.air_drag = v)
 COEFF_SET(h_damping, c.damping_angular[1] = v)
 COEFF_SET(h_added, c.added_inertia.y = v)
+COEFF_SET(h_bilge_keel, (c.bilge_keel[0] = v, c.bilge_keel[1] = 0.5))
+COEFF_SET(h_roll_damping, (c.roll_damping[0] = 0.0, c.roll_damping[1] = v))
 
 static nv_actuator_set actuator_ctx(void) {
     nv_actuator_set a;
@@ -508,6 +510,14 @@ static const fixture fixtures[] = {
     V(NV_RANGE_TYPE_ADDED_MASS, VT_HEAD "\"coefficients\": {\"added_inertia\": [0, %s, 0]}}",
       "t.json: coefficients.added_inertia[1]", NONE),
     C(NV_RANGE_TYPE_ADDED_MASS, "added_inertia[1]", h_added, NONE),
+    V(NV_RANGE_TYPE_BILGE_KEEL, VT_HEAD "\"bilge_keels\": {\"length\": %s, \"breadth\": 0.5}}", "t.json: bilge_keels.length",
+      NONE),
+    C(NV_RANGE_TYPE_BILGE_KEEL, "bilge_keels.length", h_bilge_keel, NONE),
+    V(NV_RANGE_TYPE_ROLL_DAMPING, VT_HEAD "\"roll_damping\": {\"linear\": 0, \"quadratic\": %s}}",
+      "t.json: roll_damping.quadratic", NONE),
+    C(NV_RANGE_TYPE_ROLL_DAMPING, "roll_damping.quadratic", h_roll_damping, NONE),
+    V(NV_RANGE_TYPE_RATED_BEAUFORT, VT_HEAD "\"rated_beaufort\": %s}", "t.json: rated_beaufort", .n_inside = 3,
+      .inside = {0, 7, 12}),
     /* ---- vessel types: actuators, in files and in nv_actuator_set_validate */
     V(NV_RANGE_TYPE_PROPELLER_DIRECTION, VT_HEAD PROP "\"direction\": [1, 0, %s]}]}",
       "t.json: propellers[0].direction[2]", NONE),

@@ -28,7 +28,8 @@ enum {
     HYDRODYN_AREA_DAMPING = 1u << 4,  /* Kerner's early damping: the cheap fallback */
     HYDRODYN_ADDED_MASS = 1u << 5,    /* added mass and inertia per body axis */
     HYDRODYN_RESIDUAL = 1u << 6,      /* Bourg's residual resistance C_r (wave making, form), with friction */
-    HYDRODYN_ALL = (1u << 7) - 1,
+    HYDRODYN_ROLL_DAMPING = 1u << 7,  /* viscous roll damping, Ikeda's (naval/roll_damping.h) */
+    HYDRODYN_ALL = (1u << 8) - 1,
 };
 
 typedef struct nv_hydrodyn_coeffs {
@@ -53,6 +54,8 @@ typedef struct nv_hydrodyn_coeffs {
     double damping_angular[2];   /* tau = -I r_s (c1 + c2 |w|) w; c1 1/s, c2 dimensionless */
     nv_vec3 added_mass;             /* fraction of the mass along body x (surge), y (heave), z (sway) */
     nv_vec3 added_inertia;          /* fraction of the inertia about body x (roll), y (yaw), z (pitch) */
+    double bilge_keel[2];        /* roll damping: bilge keels' length and breadth, m (0: none) */
+    double roll_damping[2];      /* explicit roll damping, N m s and N m s^2; negative: Ikeda's estimate */
 } nv_hydrodyn_coeffs;
 
 nv_hydrodyn_coeffs nv_hydrodyn_coeffs_default(void);

@@ -99,6 +99,9 @@ typedef enum nv_range_id {
     NV_RANGE_TYPE_AIR_DRAG,
     NV_RANGE_TYPE_AREA_DAMPING,    /* damping_linear[], damping_angular[] */
     NV_RANGE_TYPE_ADDED_MASS,      /* added_mass, added_inertia */
+    NV_RANGE_TYPE_BILGE_KEEL,      /* bilge_keels.length, .breadth */
+    NV_RANGE_TYPE_ROLL_DAMPING,    /* roll_damping.linear, .quadratic */
+    NV_RANGE_TYPE_RATED_BEAUFORT,  /* rated_beaufort */
     /* Vessel types: actuators (actuator.h). */
     NV_RANGE_TYPE_PROPELLER_DIRECTION,
     NV_RANGE_TYPE_MAX_THRUST,

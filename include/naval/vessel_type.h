@@ -13,7 +13,7 @@
  *     "coefficients": {                          absent: nv_hydrodyn_coeffs_default()
  *       "forces": "all" | "none" | ["viscous", "pressure_drag", "slamming",
  *                                   "air_drag", "area_damping", "added_mass",
- *                                   "residual"],
+ *                                   "residual", "roll_damping"],
  *       "viscosity": 1.19e-6, "reynolds_min": 1e5, "reference_length": 0,
  *       "residual": C_r,                         Bourg's residual resistance
  *                                                (wave making, form), 2e-3
@@ -37,6 +37,11 @@
  *                  "max_angle": 35, "stall_angle": 25,  degrees
  *                  "lift_slope": 3.0, "drag": 0.02}],   per radian; C_D0
  *     "controls": {"throttle_rate": 0.5, "rudder_rate": 1.0},  units/s
+ *     "bilge_keels": {"length": 6, "breadth": 0.3},  m; roll damping (Ikeda)
+ *     "roll_damping": {"linear": 2e5, "quadratic": 1e6},  N m s, N m s^2:
+ *                                                replace Ikeda's estimate
+ *     "rated_beaufort": 7,                       the sea it is rated for (0..12;
+ *                                                absent: not rated)
  *     "compartments": {"bulkheads": [x, ...],    watertight planes across the
  *                                                hull, mesh x (m); absent: one
  *                      "longitudinal": [z, ...], planes along it, mesh z (m)
@@ -102,6 +107,7 @@ typedef struct nv_vessel_type {
     nv_mass_spec mass;
     nv_vessel_dynamics dynamics;
     nv_vessel_compartments compartments;
+    int rated_beaufort; /* the highest Beaufort force it is rated for, 0..12; -1: not rated */
 } nv_vessel_type;
 
 /* A type with the defaults: hull unset, default mass spec and mesh options,
