@@ -490,6 +490,16 @@ const nv_vessel_dynamics* nv_world_type_dynamics(const nv_world* w, uint32_t typ
     return type < w->type_count ? &w->types[type].dynamics : NULL;
 }
 
+const nv_particulars* nv_world_type_particulars(const nv_world* w, uint32_t type) {
+    const dynamics_model* m = type < w->type_count ? w->types[type].model : NULL;
+    return m && m->roll_damping ? &m->particulars : NULL;
+}
+
+const nv_roll_damper* nv_world_type_roll_damper(const nv_world* w, uint32_t type) {
+    const dynamics_model* m = type < w->type_count ? w->types[type].model : NULL;
+    return m && m->roll_damping ? &m->roll : NULL;
+}
+
 int nv_world_set_type_compartments(nv_world* w, uint32_t type, nv_compartment_set* cs, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "compartments: no hull type %u", type);

@@ -148,6 +148,11 @@ int nv_world_find_hull_type(const nv_world* w, const char* name);
  * actuators). Between steps only; vessels of the type keep their state. */
 int nv_world_set_type_dynamics(nv_world* w, uint32_t type, const nv_vessel_dynamics* d, nv_error* err);
 const nv_vessel_dynamics* nv_world_type_dynamics(const nv_world* w, uint32_t type);
+/* The type's particulars (upright, level, still water) and its roll damper
+ * (naval/roll_damping.h), as its dynamics computed them; NULL without
+ * dynamics, or without roll damping (a hull that cannot float upright). */
+const struct nv_particulars* nv_world_type_particulars(const nv_world* w, uint32_t type);
+const struct nv_roll_damper* nv_world_type_roll_damper(const nv_world* w, uint32_t type);
 /* A hull type's watertight compartments (naval/compartment.h, body frame
  * about the CG, e.g. from nv_vessel_type_compartments): the world takes
  * *cs over (it is left empty). Between steps, before any breach. */
