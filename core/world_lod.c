@@ -261,7 +261,13 @@ void world_columns_force(nv_world* w, uint32_t s, uint32_t worker, const body* b
     }
     *force = r.force;
     *torque = r.torque;
-    *submerged_area = 0.0;
+    /* The columns have no surface: the wetted area the roll damper and the
+     * area damping scale by is the upright hull's, in proportion to the
+     * volume immersed. */
+    const dynamics_model* dm = w->types[w->v.type[s]].model;
+    double volume = dm ? dm->particulars.volume : 0.0;
+    double immersed = volume > 0.0 && isfinite(r.submerged_volume) ? r.submerged_volume / volume : 0.0;
+    *submerged_area = dm ? dm->particulars.wetted_area * fmin(immersed, 1.0) : 0.0;
     w->v.water_vy[s] = isfinite(vertical) ? vertical : 0.0f;
 }
 
