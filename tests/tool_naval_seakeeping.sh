@@ -1,0 +1,170 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# naval-seakeeping end to end on the built-in types: the checks of issue 29
+# read from its JSON and asserted here, independently of the tool's own
+# verdicts (recomputed from the figures it reports):
+#   - roll decay: the damping ratio fitted at 10 degrees within 25 % of
+#     Ikeda's estimate, the period within 5 % of 2 pi sqrt((I + A44) / (rho g V GM));
+#   - MSC.137(76): turning advance <= 4.5 L, tactical diameter <= 5 L, the
+#     zig-zag overshoots and the crash stop within their limits, or the type
+#     outside the standard's scope (below 100 m) and marked EXEMPT;
+#   - every status is the one its figures give, the exit status says whether
+#     a check failed, the figures do not depend on the thread count, and
+#     mistakes exit 2.
+# What the simulation does not meet yet is listed in KNOWN_FAILING below
+# (docs/seakeeping.md has the figures): printed, not asserted, and reported
+# when it starts to pass. NAVAL_SEAKEEPING_LIGHT=1 (the sanitizer builds)
+# skips the wave sweep.
+set -u
+tool=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+trials=""
+if [ "${NAVAL_SEAKEEPING_LIGHT:-0}" = 1 ]; then trials="--trials decay,weather,manoeuvres"; fi
+start=$(date +%s)
+# shellcheck disable=SC2086
+"$tool" --json --threads 2 $trials > "$tmp/all.json"
+rc=$?
+[ "$rc" -le 1 ] || fail "the run exited $rc"
+echo "naval-seakeeping on the built-ins: $(( $(date +%s) - start )) s (exit $rc)"
+start=$(date +%s)
+"$tool" patrol --json --threads 1 --trials decay,weather,manoeuvres > "$tmp/one.json"
+rc1=$?
+[ "$rc1" -le 1 ] || fail "the one-thread run exited $rc1"
+echo "patrol again at 1 thread: $(( $(date +%s) - start )) s"
+
+/usr/bin/env python3 - "$tmp" "$rc" <<'PY' || fail "JSON checks"
+import json, math, os, sys
+d, rc = sys.argv[1], int(sys.argv[2])
+doc = json.load(open(os.path.join(d, "all.json")))
+one = json.load(open(os.path.join(d, "one.json")))
+# What the simulation does not meet (type, check): docs/seakeeping.md, "What fails".
+KNOWN_FAILING = {
+    ("patrol", "weather_phi1"), ("freighter", "weather_phi1"),
+    ("freighter", "beam_roll_resonance"), ("freighter", "initial_turning"),
+}
+types = {t["name"]: t for t in doc["types"]}
+assert set(types) == {"skiff", "patrol", "freighter"}, sorted(types)
+failures, failing_now, evaluated = [], [], set()
+
+def check(t, name):
+    for c in t["checks"]:
+        if c["name"] == name:
+            return c
+    raise AssertionError("%s: no check %s" % (t["name"], name))
+
+def expect(t, name, ok, in_scope, what):
+    """The status the figures give; a miss is a test failure unless known."""
+    c = check(t, name)
+    want = "PASS" if ok else ("FAIL" if in_scope else "EXEMPT")
+    assert c["status"] == want, (t["name"], name, c["status"], want, what)
+    print("  %-9s %-26s %-6s %s" % (t["name"], name, c["status"], what))
+    evaluated.add((t["name"], name))
+    if want == "FAIL":
+        failing_now.append((t["name"], name))
+        if (t["name"], name) not in KNOWN_FAILING:
+            failures.append("%s %s: %s" % (t["name"], name, what))
+
+for name, t in types.items():
+    p = t["particulars"]
+    # roll decay: the fit redone from the per-cycle figures
+    dec = t["roll_decay"]
+    xs, ys, ps = [], [], []
+    for r in dec["releases"]:
+        assert not r["capsized"], (name, r["release_deg"])
+        assert len(r["cycles"]) >= 3, (name, r["release_deg"], len(r["cycles"]))
+        for c in r["cycles"]:
+            if 3.0 <= c["amp_mean_deg"] <= 25.0:
+                xs.append(c["amp_mean_deg"]); ys.append(c["zeta"]); ps.append(c["period"])
+    assert len(xs) >= 4, (name, len(xs))
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    zeta10 = my + b * (10.0 - mx)
+    assert abs(zeta10 - dec["zeta_10deg"]) < 1e-4, (name, zeta10, dec["zeta_10deg"])
+    ikeda = dec["ikeda_zeta_10deg"]
+    period = sum(ps) / len(ps)
+    expect(t, "decay_zeta_10deg", abs(zeta10 / ikeda - 1) <= 0.25, True,
+           "zeta(10 deg) %.4f, Ikeda %.4f (%+.0f %%)" % (zeta10, ikeda, 100 * (zeta10 / ikeda - 1)))
+    expect(t, "decay_period", abs(period / p["roll_period"] - 1) <= 0.05, True,
+           "period %.3f s, predicted %.3f s" % (period, p["roll_period"]))
+    # the IS Code weather criterion (it applies from 24 m)
+    w = t["weather"]
+    assert w["applies"] == (p["hull_length"] >= 24.0), (name, w["applies"])
+    phi1 = 109 * w["k"] * w["x1"] * w["x2"] * math.sqrt(w["r"] * w["s"])
+    assert abs(phi1 - w["phi1_deg"]) < 1e-4 * phi1, (name, phi1, w["phi1_deg"])
+    assert abs(w["r"] - (0.73 + 0.6 * (p["kg"] - p["draft"]) / p["draft"])) < 1e-4, name
+    sim = w["roll_deg"]
+    ok = sim is not None and abs(sim / phi1 - 1) <= 0.30
+    expect(t, "weather_phi1", ok, w["applies"],
+           "phi_1 %.1f deg, simulated %s" % (phi1, "capsized" if w["capsized"] else "%.1f deg (yaw drift %.0f deg)"
+                                             % (sim, w["yaw_drift_deg"])))
+    # MSC.137(76)
+    m = t["manoeuvres"]
+    L, scope = m["L"], m["in_scope"]
+    assert scope == (p["hull_length"] >= 100.0), name
+    assert m["approach_settled"], name
+    lv = L / m["approach_speed"]
+    lim1 = 10.0 if lv < 10 else 20.0 if lv >= 30 else 5 + 0.5 * lv
+    lim2 = 25.0 if lv < 10 else 40.0 if lv >= 30 else 17.5 + 0.75 * lv
+    tu, z10, z20, st = m["turning"], m["zigzag_10"], m["zigzag_20"], m["crash_stop"]
+    for v in (tu["advance"], tu["tactical_diameter"], z10["overshoot1_deg"], z10["overshoot2_deg"],
+              z20["overshoot1_deg"], st["track_reach"], z10["initial_reach"]):
+        assert v is not None, (name, m)
+    expect(t, "turning_advance", tu["advance"] <= 4.5 * L, scope, "advance %.2f L" % (tu["advance"] / L))
+    expect(t, "turning_tactical_diameter", tu["tactical_diameter"] <= 5 * L, scope,
+           "tactical diameter %.2f L" % (tu["tactical_diameter"] / L))
+    expect(t, "initial_turning", z10["initial_reach"] <= 2.5 * L, scope,
+           "10 deg of heading in %.2f L" % (z10["initial_reach"] / L))
+    expect(t, "zigzag_10_overshoot1", z10["overshoot1_deg"] <= lim1, scope,
+           "%.1f deg, limit %.1f" % (z10["overshoot1_deg"], lim1))
+    expect(t, "zigzag_10_overshoot2", z10["overshoot2_deg"] <= lim2, scope,
+           "%.1f deg, limit %.1f" % (z10["overshoot2_deg"], lim2))
+    expect(t, "zigzag_20_overshoot1", z20["overshoot1_deg"] <= 25, scope, "%.1f deg, limit 25" % z20["overshoot1_deg"])
+    expect(t, "crash_stop_track_reach", st["track_reach"] <= 15 * L, scope,
+           "track reach %.2f L" % (st["track_reach"] / L))
+    # regular waves (absent in the light run): the beam-sea roll against the 1-DOF prediction
+    if "waves" in t:
+        runs = t["waves"]["runs"]
+        assert len(runs) == 3 * 8, len(runs)
+        res = [r for r in runs if r["heading"] == "beam" and r["period_ratio"] == 1.0]
+        assert len(res) == 1, res
+        r = res[0]
+        ratio = r["roll_per_slope"] / r["predicted_roll_per_slope"]
+        expect(t, "beam_roll_resonance", abs(ratio - 1) <= 0.30, True,
+               "roll %.2f x kA, 1-DOF %.2f (%+.0f %%)" % (r["roll_per_slope"], r["predicted_roll_per_slope"],
+                                                        100 * (ratio - 1)))
+        # long waves: the roll follows the wave slope, the hull the surface
+        longest = [x for x in runs if x["heading"] == "beam" and x["period_ratio"] == 2.0][0]
+        assert abs(longest["roll_per_slope"] / longest["predicted_roll_per_slope"] - 1) < 0.1, longest
+        assert abs(longest["heave_per_amplitude"] - 1) < 0.15, longest
+        head = [x for x in runs if x["heading"] == "head" and x["period_ratio"] == 2.0][0]
+        assert abs(head["pitch_per_slope"] - 1) < 0.15, head
+        assert head["roll_deg"] < 0.05 * max(r["roll_deg"], 1e-9) + 0.1, head
+
+# the exit status: 1 exactly when a check that is not exempt failed
+statuses = [c["status"] for t in doc["types"] for c in t["checks"]]
+assert doc["failed"] == statuses.count("FAIL"), (doc["failed"], statuses.count("FAIL"))
+assert rc == (1 if "FAIL" in statuses else 0), (rc, statuses)
+# the same figures at 1 and 2 threads
+p1 = one["types"][0]
+for k in ("roll_decay", "weather", "manoeuvres"):
+    assert p1[k] == types["patrol"][k], k
+assert p1["checks"] == [c for c in types["patrol"]["checks"] if c["name"] != "beam_roll_resonance"]
+for k in sorted((KNOWN_FAILING & evaluated) - set(failing_now)):
+    print("note: %s %s now passes: take it off KNOWN_FAILING" % k)
+if failures:
+    print("unexpected failures:\n  " + "\n  ".join(failures))
+    sys.exit(1)
+print("known failures (docs/seakeeping.md): " + ", ".join("%s %s" % k for k in sorted(set(failing_now))))
+PY
+
+# mistakes exit 2 with the reason
+"$tool" --periods 1 > /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || fail "--periods 1 should exit 2"
+grep -q -- "--periods" "$tmp/err" || fail "the message should name --periods"
+"$tool" --trials swim > /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || fail "--trials swim should exit 2"
+"$tool" no-such-type > /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || fail "an unknown type should exit 2"
+grep -q "no-such-type" "$tmp/err" || fail "the message should name the type"
+"$tool" --help | grep -q "MSC.137" || fail "--help"
+echo "tool_naval_seakeeping: ok"

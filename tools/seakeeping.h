@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/* naval-seakeeping's trials: each one a world of its own holding one
+ * vessel, stepped on one thread, so that the trials run side by side on
+ * the job system and every figure is the same at any thread count.
+ *
+ *   seakeeping_trials.c  the simulations (roll decay, regular waves, the
+ *                        approach and the manoeuvres) and their analysis
+ *   seakeeping_rules.c   the standards' formulas and tables (IS Code 2008
+ *                        weather criterion, IMO MSC.137(76) limits) and the
+ *                        fits (least squares, the 1-DOF roll response)
+ *   naval_seakeeping.c   options, the plan of trials, checks, table, JSON */
+#ifndef NAVAL_TOOLS_SEAKEEPING_H
+#define NAVAL_TOOLS_SEAKEEPING_H
+
+#include <stdint.h>
+
+#include "naval/checkpoint.h"
+#include "naval/particulars.h"
+#include "naval/roll_damping.h"
+#include "naval/vessel_type.h"
+#include "naval/world.h"
+
+/* One vessel type as the trials see it: its definition, its hull, and the
+ * particulars and damper its dynamics computed (read off a probe world). */
+typedef struct sk_type {
+    char spec[VESSEL_TYPE_PATH_MAX]; /* as given: "patrol", "builtin:patrol" or a file */
+    nv_vessel_type vt;
+    nv_mesh mesh;
+    nv_particulars p;
+    nv_roll_damper damper;
+    double hull_length;    /* the mesh's extent along x (overall length), m */
+    double bk_length, bk_breadth; /* bilge keels, m (0: none) */
+    double rho, g, nu;     /* the world's water and gravity, the type's viscosity */
+    double tick_hz;
+} sk_type;
+
+/* Loads the type ("NAME" of a built-in, "builtin:NAME" or a type file) and
+ * reads its particulars; fails naming why (a type without roll damping or
+ * upright stability has nothing to run the trials against). */
+int sk_type_load(sk_type* t, const char* spec, nv_error* err);
+void sk_type_free(sk_type* t);
+
+/* ---- roll decay -------------------------------------------------------- */
+
+#define SK_MAX_CYCLES 48
+typedef struct sk_cycle {
+    double amp_mean; /* mean of the cycle's two peaks (same sign, one period apart), degrees */
+    double zeta;     /* d / sqrt(4 pi^2 + d^2), d = ln(peak_n / peak_n+1) */
+    double period;   /* time between the two peaks, s */
+} sk_cycle;
+
+typedef struct sk_decay {
+    double release_deg;
+    int count;
+    sk_cycle cycle[SK_MAX_CYCLES];
+    int capsized;
+    double heave_max; /* largest heave excursion during the decay, m (the coupling) */
+    uint64_t steps;
+} sk_decay;
+
+/* Released from rest heeled `release_deg` to starboard, floating at the
+ * heeled balance height on flat water; peaks of the heel, parabola-refined. */
+void sk_run_decay(const sk_type* t, double release_deg, sk_decay* out);
+
+/* ---- regular waves ----------------------------------------------------- */
+
+typedef struct sk_wave_case {
+    double heading_deg; /* where the waves come from, off the bow: 180 head, 90 beam (from starboard), 45 quartering */
+    double period;      /* s */
+    double amplitude;   /* m */
+    double cycles;      /* wave periods to run (the first 3 ramp the amplitude up) */
+    double window;      /* wave periods at the end that are measured */
+} sk_wave_case;
+
+typedef struct sk_wave {
+    sk_wave_case c;
+    double wavelength, k;      /* m, rad/m */
+    double roll, heave, pitch; /* first-harmonic amplitudes over the window: deg, m, deg */
+    double roll_half_range;    /* mean half peak-to-peak of the roll over the window, deg */
+    double roll_max;           /* largest |heel| of the run, deg */
+    double yaw_drift;          /* heading change over the run, deg */
+    double drift;              /* horizontal displacement of the CG over the run, m */
+    int capsized;
+    uint64_t steps;
+} sk_wave;
+
+void sk_run_wave(const sk_type* t, const sk_wave_case* c, sk_wave* out);
+
+/* ---- manoeuvres (IMO MSC.137(76)) -------------------------------------- */
+
+/* Full ahead on flat water until the speed settles; its state is where
+ * every manoeuvre starts. */
+typedef struct sk_approach {
+    nv_world_vessel_record rec;
+    uint16_t* slam; /* rec.slam's copy (owned) */
+    double speed;   /* m/s, settled */
+    double time;    /* s it took */
+    int settled;
+    uint64_t steps;
+} sk_approach;
+
+void sk_run_approach(const sk_type* t, sk_approach* out);
+void sk_approach_free(sk_approach* a);
+
+typedef struct sk_turn {
+    double rudder_deg;
+    double advance, transfer, tactical; /* m: at 90 degrees of heading change (advance, transfer), at 180 (tactical) */
+    double diameter;                    /* steady turning diameter (fit over the second full turn), m */
+    double speed_in_turn;               /* m/s, steady */
+    double time_90, time_180;           /* s after the rudder order */
+    double max_heel;                    /* deg */
+    int done;                           /* reached 180 degrees */
+    uint64_t steps;
+} sk_turn;
+
+typedef struct sk_zigzag {
+    double angle;        /* rudder and heading check angle, deg */
+    double overshoot1, overshoot2; /* deg */
+    double reach_initial;          /* track distance at the first check (heading changed `angle`), m */
+    double time_initial;           /* s */
+    int done;                      /* both overshoots found */
+    uint64_t steps;
+} sk_zigzag;
+
+typedef struct sk_stop {
+    double track_reach; /* distance along the track until dead in the water, m */
+    double head_reach;  /* along the approach heading, m */
+    double lateral;     /* across it, m */
+    double time;        /* s */
+    int done;
+    uint64_t steps;
+} sk_stop;
+
+void sk_run_turn(const sk_type* t, const sk_approach* a, sk_turn* out);
+void sk_run_zigzag(const sk_type* t, const sk_approach* a, double angle_deg, sk_zigzag* out);
+void sk_run_stop(const sk_type* t, const sk_approach* a, sk_stop* out);
+
+/* ---- the standards and the fits (seakeeping_rules.c) ------------------- */
+
+/* IS Code 2008, Part A 2.3.4: phi_1 = 109 k X1 X2 sqrt(r s), and its inputs. */
+typedef struct sk_weather {
+    double L, B, d, cb, kg, gm;
+    double og_code;      /* KG - d, + above the waterline (the Code's sign) */
+    double r, C, T;      /* T = 2 C B / sqrt(GM) */
+    double s, x1, x2, k;
+    double ak_ratio;     /* A_k 100 / (L B), A_k both keels */
+    double phi1;         /* degrees */
+    int applies;         /* the Code's criterion applies: length >= 24 m */
+} sk_weather;
+
+void sk_weather_compute(const sk_type* t, sk_weather* out);
+/* The Code's steepness table, linear between rows, by period (s). */
+double sk_weather_steepness(double period);
+
+/* MSC.137(76) 5.3.1: the 10/10 zig-zag limits by L/V (s). */
+double sk_msc_overshoot1_limit(double l_over_v);
+double sk_msc_overshoot2_limit(double l_over_v);
+
+/* Least squares y = a + b x over n points; 0, or -1 with fewer than 2
+ * distinct x. */
+int sk_fit_line(const double* x, const double* y, int n, double* a, double* b);
+
+/* Ikeda's equivalent linear roll damping (N m s) at amplitude `amp` (rad)
+ * and frequency omega, zero speed, the type's keels. */
+double sk_ikeda_b44(const sk_type* t, double amp, double omega);
+/* Its damping ratio referred to the natural frequency: B / (2 omega_n (I + A44)). */
+double sk_ikeda_zeta(const sk_type* t, double amp, double omega);
+/* The 1-DOF roll amplitude per wave slope at frequency omega, damping
+ * ratio zeta: 1 / sqrt((1 - r^2)^2 + (2 zeta r)^2), r = omega / omega_n. */
+double sk_roll_rao(const sk_type* t, double omega, double zeta);
+
+#endif
