@@ -461,11 +461,12 @@ static const vt_builtin_spec vt_builtins[] = {
      4, {-8.0, -2.5, 3.5, 8.5},
      /* A salvage pump of 30 l/s per compartment; holed by a blow at 4 m/s. */
      {0.03, 4.0, 0.05}, 7, {8.0, 0.25}},
-    /* One large slow screw; a big rudder that swings hard over to hard over
-     * in ~28 s (SOLAS). */
+    /* One large slow screw; a rudder of 2.2 % of L d (14 m^2 missed IMO
+     * MSC.137(76)'s initial turning: 2.68 L for 10 degrees, the limit 2.5)
+     * that swings hard over to hard over in ~28 s (SOLAS). */
     {"freighter", 9000000.0, {-10.5, 6.0, 0.0}, {7.2, 30.0, 30.0}, 1, 1,
      {{{-60.5, 3.5, 0.0}, {1.0, 0.0, 0.0}, 620000.0, 0.6, 1.0, 0.0}},
-     {{{-62.0, 4.0, 0.0}, 14.0, 35.0, 3.0, 25.0, 0.02}}, 0.05, 0.07,
+     {{{-62.0, 4.0, 0.0}, 18.0, 35.0, 3.0, 25.0, 0.02}}, 0.05, 0.07,
      /* Seven: aft peak, engine room, four holds, forepeak (a collision
      * bulkhead 6 % of the length aft of the stem). */
      6, {-50.0, -32.0, -12.0, 8.0, 28.0, 52.0},
