@@ -6,6 +6,7 @@
 
 #include "grow.h"
 #include "idmap.h"
+#include "naval/ocean_spectrum.h"
 
 /* Full rudder from ~30 degrees off course: enough to turn promptly, small
  * enough not to oscillate with the rudders' rate limits. */
@@ -20,6 +21,12 @@
  * (staggered over the fleet): land ahead, a new waypoint. */
 #define AUTOPILOT_LOOK_M 250.0
 #define AUTOPILOT_LOOK_TICKS 30u
+/* Off course by more than this (radians): a hard turn, taken slower. */
+#define AUTOPILOT_TURN_RAD 0.8
+#define AUTOPILOT_TURN_THROTTLE 0.4
+/* A boat within this of a tack's course is on that tack. */
+#define AUTOPILOT_ON_TACK_DEG 45.0
+#define AUTOPILOT_DEG (NV_PI / 180.0)
 
 typedef autopilot_pilot pilot;
 
@@ -29,6 +36,10 @@ struct autopilot {
     idmap index;    /* vessel id -> position in pilots */
     uint64_t rng;
     double cx, cz, half;
+    int sea_beaufort;      /* -1: unknown */
+    double wave_heading;   /* radians, the way the waves travel */
+    int* rated;            /* per hull type, -1: not rated */
+    uint32_t rated_count;
 };
 
 static double autopilot_random(uint64_t* s) {
@@ -79,6 +90,7 @@ autopilot* autopilot_create(uint64_t seed, double cx, double cz, double half_wid
     a->cx = cx;
     a->cz = cz;
     a->half = half_width > 1.0 ? half_width : 1.0;
+    a->sea_beaufort = -1;
     return a;
 }
 
@@ -86,6 +98,7 @@ void autopilot_destroy(autopilot* a) {
     if (!a) return;
     idmap_free(&a->index);
     free(a->pilots);
+    free(a->rated);
     free(a);
 }
 
@@ -118,6 +131,7 @@ autopilot* autopilot_restore(const autopilot_state* st) {
     a->cx = st->cx;
     a->cz = st->cz;
     a->half = st->half;
+    a->sea_beaufort = -1;
     for (uint32_t i = 0; i < st->count; i++) {
         pilot* p = autopilot_has(a, st->pilots[i].id) ? NULL : autopilot_append(a, st->pilots[i].id);
         if (!p) {
@@ -152,6 +166,83 @@ double autopilot_rudder_for(double heading_error) {
     return r < -1.0 ? -1.0 : (r > 1.0 ? 1.0 : r);
 }
 
+void autopilot_set_sea(autopilot* a, int beaufort, double wave_heading) {
+    a->sea_beaufort = beaufort >= 0 && beaufort <= 12 ? beaufort : -1;
+    a->wave_heading = isfinite(wave_heading) ? remainder(wave_heading, 2.0 * NV_PI) : 0.0;
+}
+
+int autopilot_set_ratings(autopilot* a, const int* rated, uint32_t type_count) {
+    int* copy = NULL;
+    if (type_count) {
+        copy = malloc(type_count * sizeof *copy);
+        if (!copy) return -1;
+        for (uint32_t t = 0; t < type_count; t++) copy[t] = rated[t] >= 0 && rated[t] <= 12 ? rated[t] : -1;
+    }
+    free(a->rated);
+    a->rated = copy;
+    a->rated_count = type_count;
+    return 0;
+}
+
+int autopilot_sea_beaufort(const autopilot* a) { return a->sea_beaufort; }
+
+int autopilot_rating(const autopilot* a, uint32_t type) { return type < a->rated_count ? a->rated[type] : -1; }
+
+int autopilot_beaufort_for_hs(double hs) {
+    for (int b = 0; b <= 12; b++)
+        if (hs <= 1.05 * nv_spectrum_beaufort_hs(b)) return b;
+    return 12;
+}
+
+/* Beaufort steps of sea above the type's rating (0 when either is unknown). */
+static int autopilot_over(const autopilot* a, uint32_t type) {
+    int rated = autopilot_rating(a, type);
+    return a->sea_beaufort >= 0 && rated >= 0 && a->sea_beaufort > rated ? a->sea_beaufort - rated : 0;
+}
+
+static double autopilot_wrap(double angle) { return remainder(angle, 2.0 * NV_PI); }
+
+autopilot_helm autopilot_steer(double bearing, double heading, int over, double wave_heading) {
+    autopilot_helm h;
+    double course = autopilot_wrap(bearing);
+    if (over > 0) {
+        /* Angles to the waves' way: 0 following seas, +-pi head seas. The
+         * waypoint across the sea: the tack on its side that keeps the
+         * waves within AUTOPILOT_HEAD_DEG of the bow ("up") or
+         * AUTOPILOT_FOLLOW_DEG of the stern ("down"), the one nearer the
+         * waypoint, or the one the boat is on until the other is better by
+         * the margin (no flapping between them as the bearing drifts). */
+        const double head = NV_PI - AUTOPILOT_HEAD_DEG * AUTOPILOT_DEG, follow = AUTOPILOT_FOLLOW_DEG * AUTOPILOT_DEG;
+        const double b = autopilot_wrap(bearing - wave_heading);
+        if (fabs(b) < head && fabs(b) > follow) {
+            const double side = b > 0.0 ? 1.0 : -1.0;
+            const double up = wave_heading + side * head, down = wave_heading + side * follow;
+            const double d_up = fabs(autopilot_wrap(up - bearing)), d_down = fabs(autopilot_wrap(down - bearing));
+            const double on_up = fabs(autopilot_wrap(heading - up)), on_down = fabs(autopilot_wrap(heading - down));
+            const double margin = AUTOPILOT_TACK_MARGIN_DEG * AUTOPILOT_DEG, keep = AUTOPILOT_ON_TACK_DEG * AUTOPILOT_DEG;
+            int pick_up = d_up <= d_down;
+            if (on_up < keep && on_up <= on_down) pick_up = d_up <= d_down + margin;
+            else if (on_down < keep) pick_up = d_up + margin < d_down;
+            course = autopilot_wrap(pick_up ? up : down);
+        }
+    }
+    const double error = autopilot_wrap(course - heading);
+    const int turning = fabs(error) >= AUTOPILOT_TURN_RAD;
+    h.course = course;
+    h.rudder = autopilot_rudder_for(error);
+    if (over <= 0) {
+        h.throttle = turning ? AUTOPILOT_TURN_THROTTLE : 1.0;
+        return h;
+    }
+    /* Slower per step over the rating, slower still in a hard turn, and
+     * never full rudder: a turn heels a boat into the seas it turns across. */
+    double cap = pow(AUTOPILOT_SEA_SLOW, over);
+    if (turning) cap *= 0.5;
+    h.throttle = cap > AUTOPILOT_SEA_MIN_THROTTLE ? cap : AUTOPILOT_SEA_MIN_THROTTLE;
+    if (fabs(h.rudder) > AUTOPILOT_SEA_RUDDER) h.rudder = h.rudder > 0.0 ? AUTOPILOT_SEA_RUDDER : -AUTOPILOT_SEA_RUDDER;
+    return h;
+}
+
 double autopilot_heading_of(nv_quat orientation) {
     nv_vec3 bow = quat_rotate(orientation, v3(1.0, 0.0, 0.0));
     return atan2(-bow.z, bow.x);
@@ -179,14 +270,13 @@ void autopilot_update(autopilot* a, nv_world* w) {
             dx = p->wx - x;
             dz = p->wz - z;
         }
-        double error = atan2(-dz, dx) - autopilot_heading_of(s.orientation);
-        error = remainder(error, 2.0 * NV_PI); /* to [-pi, pi] */
-        double throttle = fabs(error) < 0.8 ? 1.0 : 0.4;
+        autopilot_helm h = autopilot_steer(atan2(-dz, dx), autopilot_heading_of(s.orientation),
+                                           autopilot_over(a, s.type), a->wave_heading);
         /* aground: back off astern, rudder amidships, until afloat */
         if (grounded)
             nv_world_set_controls(w, p->id, -1.0, 0.0, NULL);
         else
-            nv_world_set_controls(w, p->id, throttle, autopilot_rudder_for(error), NULL);
+            nv_world_set_controls(w, p->id, h.throttle, h.rudder, NULL);
         i++;
     }
 }

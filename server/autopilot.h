@@ -4,7 +4,9 @@
  * when roughly on course and slow while turning hard; on arrival it draws
  * the next waypoint. On a world with a terrain, waypoints lie in deep
  * water with deep water on the straight way there, and a boat that runs
- * aground backs off astern and draws again. Deterministic for a seed.
+ * aground backs off astern and draws again. Above its type's rated sea
+ * state a boat slows and keeps the waves off the beam (below).
+ * Deterministic for a seed.
  * Loop thread only, between steps. */
 #ifndef NAVAL_SERVER_AUTOPILOT_H
 #define NAVAL_SERVER_AUTOPILOT_H
@@ -31,6 +33,22 @@ typedef struct autopilot_state {
     uint32_t count;
 } autopilot_state;
 
+/* Seamanship: when the sea is above what a boat's type is rated for
+ * (its vessel type's rated_beaufort), the boat is kept inside its
+ * envelope as a skipper would keep it (autopilot_steer): slower by a
+ * factor AUTOPILOT_SEA_SLOW per Beaufort step over the rating, the waves
+ * kept within AUTOPILOT_HEAD_DEG of the bow or AUTOPILOT_FOLLOW_DEG of dead
+ * astern (tacking toward a waypoint that lies across the sea), turns
+ * slower still and with less rudder. At or below the rating, or with the
+ * sea or the rating unknown, it steers as in calm water. The sea and the
+ * ratings come from the world's settings (server/sim.c sets them at
+ * creation and at a restore), not from a checkpoint. */
+#define AUTOPILOT_SEA_SLOW 0.3
+#define AUTOPILOT_SEA_MIN_THROTTLE 0.2
+#define AUTOPILOT_HEAD_DEG 40.0
+#define AUTOPILOT_FOLLOW_DEG 30.0
+#define AUTOPILOT_SEA_RUDDER 0.7
+
 /* Waypoints in [cx - half, cx + half] x [cz - half, cz + half]. */
 autopilot* autopilot_create(uint64_t seed, double cx, double cz, double half_width);
 void autopilot_destroy(autopilot* a);
@@ -39,6 +57,33 @@ void autopilot_destroy(autopilot* a);
 autopilot_state autopilot_get_state(const autopilot* a);
 /* A copy of a saved state; NULL when out of memory or a vessel repeats. */
 autopilot* autopilot_restore(const autopilot_state* st);
+
+/* The sea the fleet sails in: its Beaufort number (-1: unknown, no
+ * limits) and the heading the waves travel toward (radians about +y from
+ * +x toward -z: downwind, the ocean's wind_direction). */
+void autopilot_set_sea(autopilot* a, int beaufort, double wave_heading);
+/* Each hull type's rated Beaufort number (-1: not rated, no limits), by
+ * type index; copied. -1 when out of memory (the old table stays). */
+int autopilot_set_ratings(autopilot* a, const int* rated, uint32_t type_count);
+int autopilot_sea_beaufort(const autopilot* a);
+/* The type's rating, -1 when not rated or unknown. */
+int autopilot_rating(const autopilot* a, uint32_t type);
+/* The Beaufort number of a sea of significant height hs (m): the lowest
+ * whose WMO probable height (nv_spectrum_beaufort_hs) is at least hs,
+ * within 5 %; 12 above them all. */
+int autopilot_beaufort_for_hs(double hs);
+
+/* One boat's helm: the course it steers (radians, as headings), the
+ * throttle and the rudder, for a waypoint at `bearing` from a boat
+ * heading `heading`, `over` Beaufort steps above its rating (<= 0: as in
+ * calm water), the waves travelling toward `wave_heading`. Pure: the
+ * boat's own heading is the tack's memory (a tack is kept until the
+ * other is better by AUTOPILOT_TACK_MARGIN_DEG). */
+#define AUTOPILOT_TACK_MARGIN_DEG 50.0
+typedef struct autopilot_helm {
+    double course, throttle, rudder;
+} autopilot_helm;
+autopilot_helm autopilot_steer(double bearing, double heading, int over, double wave_heading);
 
 /* -1 when out of memory. */
 int autopilot_add(autopilot* a, uint32_t vessel_id);

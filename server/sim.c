@@ -149,6 +149,44 @@ static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, 
     return 0;
 }
 
+/* What the autopilot's seamanship needs, from the world as built (the same
+ * at a restore): the sea's Beaufort number (the ocean's own, else that of
+ * its significant height; 0 on flat water) and the way its waves travel,
+ * and each type's rated Beaufort number, that of the built-in type of its
+ * name (a scenario's or a checkpoint's types carry no rating: -1, unless
+ * named as a built-in). */
+static int sim_pilot_seamanship(sim* s, nv_error* err) {
+    int beaufort = 0;
+    double wave_heading = 0.0;
+    if (s->inst.ocean) {
+        const nv_ocean_params* p = nv_ocean_get_params(s->inst.ocean);
+        nv_ocean_stats st;
+        if (p->beaufort >= 0) {
+            beaufort = p->beaufort;
+        } else {
+            nv_ocean_measure(s->inst.ocean, &st);
+            beaufort = autopilot_beaufort_for_hs(st.hs_spectrum);
+        }
+        wave_heading = p->wind_direction * NV_PI / 180.0;
+    }
+    autopilot_set_sea(s->pilot, beaufort, wave_heading);
+    int* rated = malloc((s->type_count ? s->type_count : 1) * sizeof *rated);
+    if (!rated) return nv_error_fail(err, NV_ENOMEM, "out of memory");
+    for (uint32_t t = 0; t < s->type_count; t++) {
+        const char* name = nv_world_hull_type_name(s->world, t);
+        rated[t] = -1;
+        for (int i = 0; i < nv_vessel_type_builtin_count(); i++) {
+            nv_vessel_type vt;
+            nv_error ignored;
+            if (!strcmp(name, nv_vessel_type_builtin_name(i)) && !nv_vessel_type_builtin(name, &vt, &ignored))
+                rated[t] = vt.rated_beaufort;
+        }
+    }
+    int rc = autopilot_set_ratings(s->pilot, rated, s->type_count);
+    free(rated);
+    return rc ? nv_error_fail(err, NV_ENOMEM, "out of memory") : 0;
+}
+
 static double sim_area_for(const cfg_server* cfg, uint32_t boats) {
     if (cfg->area > 0) return cfg->area;
     double half = 45.0 * sqrt((double)boats);
@@ -271,6 +309,7 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
             nv_error_fail(err, NV_ENOMEM, "out of memory");
             goto done;
         }
+    if (sim_pilot_seamanship(s, err)) goto done;
     autopilot_update(s->pilot, s->world);
     rc = 0;
 done:
@@ -303,6 +342,7 @@ int sim_restore(sim* s, const nv_checkpoint* c, uint32_t threads, uint64_t now_n
     } else if (resume_decode(c->owner_blob, c->owner_size, s->world, now_ns, o, &s->pilot, err)) {
         goto done;
     }
+    if (sim_pilot_seamanship(s, err)) goto done;
     autopilot_state st = autopilot_get_state(s->pilot);
     s->demo_boats = st.count;
     s->area = st.half;

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/* The demo fleet's seamanship (server/autopilot.c): above its type's rated
+ * Beaufort number a boat slows and keeps the waves off the beam; at or
+ * below it, it steers as before. And the server's default world at sea:
+ * no capsize by the sea alone (tests/sea_run.h).
+ *
+ *   test_autopilot [PATTERN]            the unit tests and a short sea run
+ *   test_autopilot --sea-run MIN [BOATS [THREADS]]
+ *                                       the default world (Beaufort 5, 200
+ *                                       boats unless BOATS) for MIN minutes
+ *                                       of sea time, its figures printed;
+ *                                       exits 1 on a capsize by the sea */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "autopilot.h"
+#include "config.h"
+#include "naval/checkpoint.h"
+#include "naval/vessel_type.h"
+#include "owners.h"
+#include "resume.h"
+#include "sea_run.h"
+#include "sim.h"
+
+#define DEG (NV_PI / 180.0)
+
+static double wrap(double a) { return remainder(a, 2.0 * NV_PI); }
+
+/* The waves off the beam: within AUTOPILOT_HEAD_DEG of the bow or
+ * AUTOPILOT_FOLLOW_DEG of the stern (a hair of rounding allowed). */
+static int off_the_beam(double course, double wave_heading) {
+    double rel = fabs(wrap(course - wave_heading));
+    return rel >= NV_PI - AUTOPILOT_HEAD_DEG * DEG - 1e-9 || rel <= AUTOPILOT_FOLLOW_DEG * DEG + 1e-9;
+}
+
+/* At or below the rating (over <= 0) the helm is the calm-water one, to
+ * the bit: course the bearing, rudder from the error, full throttle but
+ * 0.4 in a hard turn, whatever the waves. */
+static void test_at_or_below_rating_as_before(void** state) {
+    (void)state;
+    for (int over = -3; over <= 0; over++)
+        for (int i = 0; i < 36; i++)
+            for (int j = 0; j < 36; j++) {
+                double bearing = wrap(i * 10.0 * DEG + 0.3), heading = wrap(j * 10.0 * DEG - 0.1);
+                double error = remainder(bearing - heading, 2.0 * NV_PI);
+                autopilot_helm h = autopilot_steer(bearing, heading, over, 1.234 * j);
+                assert_true(h.course == bearing);
+                assert_true(h.rudder == autopilot_rudder_for(error));
+                assert_true(h.throttle == (fabs(error) < 0.8 ? 1.0 : 0.4));
+            }
+}
+
+/* Above the rating: every waypoint bearing, every heading, every wave
+ * direction: the course keeps the waves off the beam, the throttle is
+ * AUTOPILOT_SEA_SLOW per step over (half that turning hard, never under
+ * AUTOPILOT_SEA_MIN_THROTTLE), the rudder never full; a waypoint already
+ * in a safe sector is steered for straight. */
+static void test_above_rating_slows_and_keeps_the_waves_off_the_beam(void** state) {
+    (void)state;
+    for (int over = 1; over <= 4; over++) {
+        double cap = pow(AUTOPILOT_SEA_SLOW, over);
+        for (int w = 0; w < 8; w++)
+            for (int i = 0; i < 72; i++)
+                for (int j = 0; j < 36; j++) {
+                    double wave = wrap(w * 45.0 * DEG + 0.2), bearing = wrap(i * 5.0 * DEG + 0.01);
+                    double heading = wrap(j * 10.0 * DEG);
+                    autopilot_helm h = autopilot_steer(bearing, heading, over, wave);
+                    if (!off_the_beam(h.course, wave))
+                        fail_msg("over %d: course %.1f deg with waves toward %.1f deg", over, h.course / DEG,
+                                 wave / DEG);
+                    if (off_the_beam(bearing, wave)) assert_true(fabs(wrap(h.course - bearing)) < 1e-12);
+                    /* never more than a quarter turn from the waypoint: it gets nearer */
+                    assert_true(fabs(wrap(h.course - bearing)) < 0.5 * NV_PI);
+                    double error = wrap(h.course - heading);
+                    double want = fabs(error) < 0.8 ? cap : 0.5 * cap;
+                    if (want < AUTOPILOT_SEA_MIN_THROTTLE) want = AUTOPILOT_SEA_MIN_THROTTLE;
+                    assert_true(fabs(h.throttle - want) < 1e-12 && h.throttle <= AUTOPILOT_SEA_SLOW);
+                    assert_true(fabs(h.rudder) <= AUTOPILOT_SEA_RUDDER);
+                    assert_true(h.rudder * error <= 0.0); /* still toward the course */
+                }
+    }
+}
+
+/* A waypoint abeam, the waves toward 0 (from astern at heading 0): the
+ * boat takes the nearer tack, and keeps the tack it is on while the
+ * bearing drifts, until the other is better by the margin: no flapping. */
+static void test_above_rating_tacks_with_hysteresis(void** state) {
+    (void)state;
+    const double up = (180.0 - AUTOPILOT_HEAD_DEG) * DEG, down = AUTOPILOT_FOLLOW_DEG * DEG;
+    assert_true(AUTOPILOT_HEAD_DEG == 40.0 && AUTOPILOT_FOLLOW_DEG == 30.0 && AUTOPILOT_TACK_MARGIN_DEG == 50.0);
+    /* bearing 100 deg: nearer the up tack (140) than the down (30) */
+    assert_true(fabs(autopilot_steer(100 * DEG, 90 * DEG, 1, 0.0).course - up) < 1e-12);
+    assert_true(fabs(autopilot_steer(70 * DEG, 90 * DEG, 1, 0.0).course - down) < 1e-12);
+    /* on the up tack, the bearing drifting down past the middle (85): kept */
+    assert_true(fabs(autopilot_steer(70 * DEG, up, 1, 0.0).course - up) < 1e-12);
+    assert_true(fabs(autopilot_steer(62 * DEG, up, 1, 0.0).course - up) < 1e-12);
+    /* ... until the down tack is better by the margin (bearing under 60) */
+    assert_true(fabs(autopilot_steer(55 * DEG, up, 1, 0.0).course - down) < 1e-12);
+    /* on the down tack, the bearing drifting up past the middle: kept, then up (over 110) */
+    assert_true(fabs(autopilot_steer(105 * DEG, down, 1, 0.0).course - down) < 1e-12);
+    assert_true(fabs(autopilot_steer(115 * DEG, down, 1, 0.0).course - up) < 1e-12);
+    /* the other side of the waves: mirrored */
+    assert_true(fabs(autopilot_steer(-100 * DEG, -90 * DEG, 1, 0.0).course + up) < 1e-12);
+    assert_true(fabs(autopilot_steer(-70 * DEG, -up, 1, 0.0).course + up) < 1e-12);
+    /* head and following seas are steered straight into */
+    assert_true(fabs(autopilot_steer(170 * DEG, 0.0, 1, 0.0).course - 170 * DEG) < 1e-12);
+    assert_true(fabs(autopilot_steer(-10 * DEG, 0.0, 2, 0.0).course + 10 * DEG) < 1e-12);
+}
+
+static void test_sea_state_and_ratings(void** state) {
+    (void)state;
+    assert_int_equal(autopilot_beaufort_for_hs(0.0), 0);
+    assert_int_equal(autopilot_beaufort_for_hs(1.0), 4);
+    assert_int_equal(autopilot_beaufort_for_hs(1.95), 5); /* the default world's sea */
+    assert_int_equal(autopilot_beaufort_for_hs(2.5), 6);
+    assert_int_equal(autopilot_beaufort_for_hs(40.0), 12);
+    autopilot* a = autopilot_create(1, 0, 0, 100);
+    assert_non_null(a);
+    assert_int_equal(autopilot_sea_beaufort(a), -1);
+    assert_int_equal(autopilot_rating(a, 0), -1);
+    int rated[3] = {4, -1, 99};
+    assert_int_equal(autopilot_set_ratings(a, rated, 3), 0);
+    assert_int_equal(autopilot_rating(a, 0), 4);
+    assert_int_equal(autopilot_rating(a, 1), -1);
+    assert_int_equal(autopilot_rating(a, 2), -1); /* out of 0..12: not rated */
+    assert_int_equal(autopilot_rating(a, 3), -1);
+    autopilot_set_sea(a, 6, 1.0);
+    assert_int_equal(autopilot_sea_beaufort(a), 6);
+    autopilot_set_sea(a, 13, 1.0);
+    assert_int_equal(autopilot_sea_beaufort(a), -1);
+    autopilot_destroy(a);
+}
+
+static int rating_of(const sim* s, const char* name) {
+    int t = nv_world_find_hull_type(s->world, name);
+    return t < 0 ? -2 : autopilot_rating(s->pilot, (uint32_t)t);
+}
+
+/* The default world gives its autopilot the sea (Beaufort 5 from its Hs
+ * of 1.95 m; --beaufort as given) and the built-in types' ratings, and a
+ * checkpoint's restore derives the same: the restored world steps on to
+ * the same state as the original. */
+static void test_default_world_plumbing_and_restore(void** state) {
+    (void)state;
+    cfg_server cfg;
+    cfg_defaults(&cfg);
+    cfg.boats = 12;
+    cfg.threads = 1;
+    nv_error err;
+    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
+    sim s;
+    if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
+    assert_int_equal(autopilot_sea_beaufort(s.pilot), 5);
+    for (int i = 0; i < nv_vessel_type_builtin_count(); i++) {
+        nv_vessel_type vt;
+        assert_int_equal(nv_vessel_type_builtin(nv_vessel_type_builtin_name(i), &vt, &err), 0);
+        assert_int_equal(rating_of(&s, vt.name), vt.rated_beaufort);
+    }
+    for (int i = 0; i < 30; i++) sim_step(&s);
+    owners o = {0};
+    resume_buf b = {0};
+    assert_int_equal(resume_encode(&o, s.pilot, &b), 0);
+    nv_checkpoint_source src = sim_checkpoint_source(&s, b.data, b.size);
+    uint8_t* bytes;
+    size_t size;
+    if (nv_checkpoint_encode(&src, &bytes, &size, &err)) fail_msg("%s", err.message);
+    nv_checkpoint c;
+    if (nv_checkpoint_decode(bytes, size, "test", &c, &err)) fail_msg("%s", err.message);
+    sim r;
+    owners o2 = {0};
+    if (sim_restore(&r, &c, 1, 0, &o2, &err)) fail_msg("%s", err.message);
+    assert_int_equal(autopilot_sea_beaufort(r.pilot), 5);
+    assert_int_equal(rating_of(&r, "skiff"), rating_of(&s, "skiff"));
+    for (int i = 0; i < 60; i++) sim_step(&s), sim_step(&r);
+    assert_true(nv_world_state_hash(s.world) == nv_world_state_hash(r.world));
+    sim_destroy(&r);
+    owners_free(&o2);
+    nv_checkpoint_free(&c);
+    free(bytes);
+    resume_buf_free(&b);
+    sim_destroy(&s);
+    /* --beaufort 7: the patrol boat at its rating, the skiff 3 over */
+    cfg_defaults(&cfg);
+    cfg.boats = 3;
+    cfg.threads = 1;
+    cfg.sea_beaufort = 7;
+    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
+    if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
+    assert_int_equal(autopilot_sea_beaufort(s.pilot), 7);
+    sim_destroy(&s);
+}
+
+static int sea_run_main(int argc, char** argv) {
+    double minutes = atof(argv[2]);
+    cfg_server cfg;
+    cfg_defaults(&cfg);
+    if (argc > 3) cfg.boats = atof(argv[3]);
+    cfg.threads = argc > 4 ? atof(argv[4]) : 0;
+    nv_error err;
+    if (!(minutes > 0) || cfg_finish(&cfg, &err)) {
+        fprintf(stderr, "usage: %s --sea-run MINUTES [BOATS [THREADS]]%s%s\n", argv[0], minutes > 0 ? ": " : "",
+                minutes > 0 ? err.message : "");
+        return 2;
+    }
+    sea_run_result r;
+    if (sea_run(&cfg, minutes * 60.0, &r, stdout, &err)) {
+        fprintf(stderr, "sea-run: %s\n", err.message);
+        return 2;
+    }
+    sea_run_print(&r, stdout);
+    return sea_run_total(r.sea_capsizes, r.types) ? 1 : 0;
+}
+
+/* The default world shortened for a test (issue 29: no boat capsized by
+ * the sea alone): SEA_TEST_BOATS boats of the same mix in the same
+ * Beaufort 5 sea for SEA_TEST_MINUTES of sea time. The full half hour
+ * with 200 boats: test_autopilot --sea-run 30 (docs/architecture.md). */
+#define SEA_TEST_BOATS 40
+#define SEA_TEST_MINUTES 3.0
+static void test_default_world_no_capsize_by_the_sea(void** state) {
+    (void)state;
+    cfg_server cfg;
+    cfg_defaults(&cfg);
+    cfg.boats = SEA_TEST_BOATS;
+    cfg.threads = 2;
+    nv_error err;
+    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
+    sea_run_result r;
+    if (sea_run(&cfg, SEA_TEST_MINUTES * 60.0, &r, NULL, &err)) fail_msg("%s", err.message);
+    sea_run_print(&r, stdout);
+    assert_true(r.by_type[0] > 0); /* skiffs, the type above its rating, are there */
+    assert_int_equal(sea_run_total(r.sea_capsizes, r.types), 0);
+}
+
+int main(int argc, char** argv) {
+    if (argc > 2 && !strcmp(argv[1], "--sea-run")) return sea_run_main(argc, argv);
+    if (argc > 1 && argv[1][0] != '-') cmocka_set_test_filter(argv[1]); /* test_autopilot 'test_above*' */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_at_or_below_rating_as_before),
+        cmocka_unit_test(test_above_rating_slows_and_keeps_the_waves_off_the_beam),
+        cmocka_unit_test(test_above_rating_tacks_with_hysteresis),
+        cmocka_unit_test(test_sea_state_and_ratings),
+        cmocka_unit_test(test_default_world_plumbing_and_restore),
+        cmocka_unit_test(test_default_world_no_capsize_by_the_sea),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
