@@ -70,20 +70,32 @@ typedef struct sk_wave_case {
     double amplitude;   /* m */
     double cycles;      /* wave periods to run (the first 3 ramp the amplitude up) */
     double window;      /* wave periods at the end that are measured */
+    double yaw_period;  /* the soft yaw restraint's natural period, s (0: the vessel yaws freely) */
 } sk_wave_case;
 
 typedef struct sk_wave {
     sk_wave_case c;
     double wavelength, k;      /* m, rad/m */
     double roll, heave, pitch; /* first-harmonic amplitudes over the window: deg, m, deg */
-    double roll_half_range;    /* mean half peak-to-peak of the roll over the window, deg */
+    double roll_half_range;    /* the steady amplitude: mean half swing between successive extremes of the roll over the window, deg */
     double roll_max;           /* largest |heel| of the run, deg */
     double yaw_drift;          /* heading change over the run, deg */
+    double yaw_max;            /* largest |heading change| during the run, deg */
+    double yaw_window;         /* largest |heading change| within the measured window, deg */
     double drift;              /* horizontal displacement of the CG over the run, m */
     int capsized;
     uint64_t steps;
 } sk_wave;
 
+/* At zero speed nothing holds a free hull at its heading to the waves (the
+ * freighter turned 180 degrees in the weather criterion's wave), so, as a
+ * model basin does with a soft mooring, a yaw spring and damper act on the
+ * hull: each step, before the world steps, the yaw rate r (about the
+ * vertical) gains dt (-omega_y^2 psi - 2 omega_y r), psi the heading change
+ * since the start, omega_y = 2 pi / yaw_period, critically damped. It is an
+ * acceleration, mass-normalised, so its natural period is yaw_period
+ * whatever the hull's yaw inertia; the roll, pitch, heave, sway and surge
+ * rates are left as they are (sway drift is free). */
 void sk_run_wave(const sk_type* t, const sk_wave_case* c, sk_wave* out);
 
 /* ---- manoeuvres (IMO MSC.137(76)) -------------------------------------- */
@@ -146,11 +158,25 @@ typedef struct sk_weather {
     double ak_ratio;     /* A_k 100 / (L B), A_k both keels */
     double phi1;         /* degrees */
     int applies;         /* the Code's criterion applies: length >= 24 m */
+    /* The simulated test, MSC.1/Circ.1200 4.5: regular beam waves around the
+     * natural roll period T_phi, steepness from its table 4.5.1 at T_phi */
+    double t_phi, s_wave;
 } sk_weather;
 
 void sk_weather_compute(const sk_type* t, sk_weather* out);
-/* The Code's steepness table, linear between rows, by period (s). */
+/* The Code's steepness table (Table 2.3.4-4), linear between rows, by its rolling period T (s). */
 double sk_weather_steepness(double period);
+/* MSC.1/Circ.1200 Table 4.5.1: the steepness of the regular waves of the
+ * roll test by the full-scale natural roll period (s); the Code's rows up
+ * to 18 s, then 20 s 0.032 ... 30 s 0.020. */
+double sk_circ1200_steepness(double natural_period);
+
+/* Circ.1200 4.5.2.1: the wave frequencies of the roll test, omega / omega_0,
+ * and 4.1.1: phi_1 = 0.7 phi_1r, phi_1r the peak steady roll amplitude over
+ * them (the factor stands for the irregular sea). */
+#define SK_WEATHER_RUNS 7
+extern const double sk_weather_omega_ratio[SK_WEATHER_RUNS];
+#define SK_WEATHER_IRREGULAR 0.7
 
 /* MSC.137(76) 5.3.1: the 10/10 zig-zag limits by L/V (s). */
 double sk_msc_overshoot1_limit(double l_over_v);

@@ -10,6 +10,12 @@
  * and k by the bilge keels' area, each from the Code's tables, linear
  * between rows (docs/seakeeping.md lists them and their sources).
  *
+ * MSC.1/Circ.1200 (Interim guidelines for alternative assessment of the
+ * weather criterion), 4: phi_1 measured in a model basin is 0.7 phi_1r,
+ * phi_1r the peak steady roll in regular beam waves at omega / omega_0 =
+ * 0.8 ... 1.2 of steepness from its Table 4.5.1 by the natural roll period,
+ * the heading held beam-on (within 15 degrees), the drift free.
+ *
  * IMO MSC.137(76), Standards for ship manoeuvrability, 5.3.1: the 10/10
  * zig-zag's overshoot limits by L / V. */
 #include <math.h>
@@ -42,9 +48,17 @@ static const sk_row sk_x2[] = {{0.45, 0.75}, {0.50, 0.82}, {0.55, 0.89}, {0.60, 
 static const sk_row sk_k[] = {{0.0, 1.00}, {1.0, 0.98}, {1.5, 0.95}, {2.0, 0.88},
                               {2.5, 0.79}, {3.0, 0.74}, {3.5, 0.72}, {4.0, 0.70}};
 
+/* MSC.1/Circ.1200, Table 4.5.1: steepness by the full-scale natural roll period (s). */
+static const sk_row sk_circ_steepness[] = {{6, 0.100},  {7, 0.098},  {8, 0.093},  {12, 0.065}, {14, 0.053},
+                                           {16, 0.044}, {18, 0.038}, {20, 0.032}, {22, 0.028}, {24, 0.025},
+                                           {26, 0.023}, {28, 0.021}, {30, 0.020}};
+
+const double sk_weather_omega_ratio[SK_WEATHER_RUNS] = {0.8, 0.9, 0.95, 0.975, 1.0, 1.05, 1.2};
+
 #define SK_ROWS(t) ((int)(sizeof t / sizeof t[0]))
 
 double sk_weather_steepness(double period) { return sk_table(sk_steepness, SK_ROWS(sk_steepness), period); }
+double sk_circ1200_steepness(double period) { return sk_table(sk_circ_steepness, SK_ROWS(sk_circ_steepness), period); }
 
 void sk_weather_compute(const sk_type* t, sk_weather* out) {
     memset(out, 0, sizeof *out);
@@ -64,6 +78,8 @@ void sk_weather_compute(const sk_type* t, sk_weather* out) {
     double rs = out->r * out->s;
     out->phi1 = rs > 0.0 ? 109.0 * out->k * out->x1 * out->x2 * sqrt(rs) : 0.0;
     out->applies = t->hull_length >= 24.0;
+    out->t_phi = p->roll_period;
+    out->s_wave = sk_circ1200_steepness(out->t_phi);
 }
 
 double sk_msc_overshoot1_limit(double lv) {

@@ -247,13 +247,27 @@ void sk_run_wave(const sk_type* t, const sk_wave_case* c, sk_wave* out) {
     nv_world_vessel_state st = sk_sim_state(&s);
     nv_vec3 start = st.position;
     double yaw0 = sk_yaw(st.orientation), yaw = yaw0;
+    /* the soft yaw restraint (seakeeping.h): critically damped, natural period c->yaw_period */
+    double wy = c->yaw_period > 0.0 ? 2.0 * NV_PI / c->yaw_period : 0.0, dt = 1.0 / s.hz;
     uint64_t m = 0;
     for (uint64_t i = 0; i < total; i++) {
+        if (wy > 0.0) {
+            /* sk_yaw grows toward +z: its rate is minus the world angular velocity's vertical part */
+            double psi = yaw - yaw0, r = -st.angular_velocity.y;
+            r += dt * (-wy * wy * psi - 2.0 * wy * r);
+            nv_vec3 w = st.angular_velocity;
+            w.y = -r;
+            nv_error err;
+            nv_world_set_velocity(s.w, s.id, st.velocity, w, &err);
+        }
         nv_world_step(s.w);
         st = sk_sim_state(&s);
         double heel, trim;
         nv_statics_attitude(st.orientation, &heel, &trim, NULL);
         yaw = sk_unwrap(yaw, sk_yaw(st.orientation));
+        double dpsi = fabs(yaw - yaw0) * SK_DEG;
+        if (dpsi > out->yaw_max) out->yaw_max = dpsi;
+        if (i >= first && dpsi > out->yaw_window) out->yaw_window = dpsi;
         if (fabs(heel) > out->roll_max) out->roll_max = fabs(heel);
         out->steps = i + 1;
         if (nv_world_capsized(st.orientation) || (st.flags & WORLD_VESSEL_FROZEN)) {
@@ -281,16 +295,20 @@ void sk_run_wave(const sk_type* t, const sk_wave_case* c, sk_wave* out) {
         }
         *amp[k] = 2.0 * hypot(re, im) / (double)m;
     }
-    /* half the range within each whole wave period of the window */
-    uint64_t per = (uint64_t)llround(c->period * s.hz);
-    int periods = 0;
+    /* the steady amplitude: half the swing between successive extremes of
+     * the heel (less its mean) over the window, averaged. It does not assume
+     * the roll keeps the wave's period: a hull that drifts with the waves
+     * meets them at a longer period than they have. */
+    double mean = 0.0;
+    for (uint64_t i = 0; i < m; i++) mean += roll[i];
+    mean /= (double)m;
+    for (uint64_t i = 0; i < m; i++) roll[i] -= mean;
+    int cap = 4 * (int)ceil(c->window) + 16, periods = 0;
+    sk_peak* peaks = malloc((size_t)cap * sizeof *peaks);
     double sum = 0.0;
-    for (uint64_t b = 0; per > 0 && b + per <= m; b += per) {
-        double lo = roll[b], hi = roll[b];
-        for (uint64_t i = b; i < b + per; i++) lo = fmin(lo, roll[i]), hi = fmax(hi, roll[i]);
-        sum += 0.5 * (hi - lo);
-        periods++;
-    }
+    int np = peaks ? sk_peaks(roll, (size_t)m, 1.0 / s.hz, 0.05, peaks, cap) : 0;
+    for (int j = 0; j + 1 < np; j++, periods++) sum += 0.5 * fabs(peaks[j].v - peaks[j + 1].v);
+    free(peaks);
     out->roll_half_range = periods ? sum / periods : 0.0;
 done:
     free(roll);
