@@ -270,8 +270,16 @@ void autopilot_update(autopilot* a, nv_world* w) {
             dx = p->wx - x;
             dz = p->wz - z;
         }
-        autopilot_helm h = autopilot_steer(atan2(-dz, dx), autopilot_heading_of(s.orientation),
-                                           autopilot_over(a, s.type), a->wave_heading);
+        const double heading = autopilot_heading_of(s.orientation);
+        const int over = autopilot_over(a, s.type);
+        autopilot_helm h = autopilot_steer(atan2(-dz, dx), heading, over, a->wave_heading);
+        /* on a tack (the course off the waypoint's bearing): land ahead on
+         * that course is land ahead too */
+        const double lx = x + AUTOPILOT_LOOK_M * cos(h.course), lz = z - AUTOPILOT_LOOK_M * sin(h.course);
+        if (look && over > 0 && !autopilot_clear(t, x, z, lx, lz, AUTOPILOT_LOOK_M)) {
+            autopilot_pick(a, p, t, x, z);
+            h = autopilot_steer(atan2(-(p->wz - z), p->wx - x), heading, over, a->wave_heading);
+        }
         /* aground: back off astern, rudder amidships, until afloat */
         if (grounded)
             nv_world_set_controls(w, p->id, -1.0, 0.0, NULL);
