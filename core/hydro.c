@@ -57,6 +57,23 @@ static void hydro_heights_above(uint32_t n, float y, const float* restrict oy, c
     for (uint32_t k = 0; k < n; k++) out[k] = (y + oy[k]) - surface[k];
 }
 
+/* The Smith effect (naval/water.h): each vertex's height above the wave
+ * elevation that acts at its depth, eta' = m + (eta - m) e^(k min(0, y - m)).
+ * e^x is (1 + x/32)^32 (x clamped at -32): within 2 % where it matters
+ * (x > -2), plain multiplies that vectorise and round alike everywhere. */
+static void hydro_heights_smith(uint32_t n, float y, const float* restrict oy, const float* restrict surface, float k,
+                                float mean, float* restrict out) {
+    for (uint32_t i = 0; i < n; i++) {
+        float yv = y + oy[i];
+        float below = yv - mean < 0.0f ? yv - mean : 0.0f;
+        float x = k * below;
+        x = x > -32.0f ? x : -32.0f;
+        float e = 1.0f + x * (1.0f / 32.0f);
+        e *= e, e *= e, e *= e, e *= e, e *= e;
+        out[i] = yv - (mean + (surface[i] - mean) * e);
+    }
+}
+
 size_t hydro_vertex_pass(const nv_hull* h, uint32_t first, uint32_t count, nv_vec3 position, const nv_mat3* rotation,
                          const nv_water_surface* water, hydro_scratch* scratch, float* height) {
     if (water->sample_near) {
@@ -71,7 +88,11 @@ size_t hydro_vertex_pass(const nv_hull* h, uint32_t first, uint32_t count, nv_ve
         size_t approximate =
             water->sample_near(water, position.x, position.z, count, scratch->ox, scratch->oz, scratch->surface);
         /* y stays near the surface, where float keeps micrometres */
-        hydro_heights_above(count, (float)position.y, scratch->oy, scratch->surface, height + first);
+        if (water->pressure_decay > 0.0)
+            hydro_heights_smith(count, (float)position.y, scratch->oy, scratch->surface, (float)water->pressure_decay,
+                                (float)water->mean_level, height + first);
+        else
+            hydro_heights_above(count, (float)position.y, scratch->oy, scratch->surface, height + first);
         return approximate;
     }
     for (uint32_t k = 0; k < count; k++) {
@@ -82,7 +103,17 @@ size_t hydro_vertex_pass(const nv_hull* h, uint32_t first, uint32_t count, nv_ve
     }
     nv_water_query q = {.count = count, .x = scratch->qx, .z = scratch->qz, .height = scratch->surface};
     size_t approximate = water_sample(water, &q);
-    for (uint32_t k = 0; k < count; k++) height[first + k] = (float)(scratch->wy[k] - (double)scratch->surface[k]);
+    if (water->pressure_decay > 0.0) {
+        double kd = water->pressure_decay, mean = water->mean_level;
+        for (uint32_t k = 0; k < count; k++) {
+            double below = fmin(scratch->wy[k] - mean, 0.0);
+            double e = 1.0 + fmax(kd * below, -32.0) / 32.0; /* as hydro_heights_smith */
+            e *= e, e *= e, e *= e, e *= e, e *= e;
+            height[first + k] = (float)(scratch->wy[k] - (mean + ((double)scratch->surface[k] - mean) * e));
+        }
+    } else {
+        for (uint32_t k = 0; k < count; k++) height[first + k] = (float)(scratch->wy[k] - (double)scratch->surface[k]);
+    }
     return approximate;
 }
 

@@ -294,6 +294,23 @@ static int cascade_plan(nv_ocean* o, ocean_cascade* cc) {
     return cc->plan_z[0] && cc->plan_z[1] && cc->plan_x ? 0 : -1;
 }
 
+/* The dispersion relation inverted: omega^2 = g k tanh(k depth) (deep
+ * water: depth <= 0), by Newton's method from the deep-water root. */
+static double ocean_wavenumber_of(double omega, double depth, double gravity) {
+    double k = omega * omega / gravity;
+    if (!(depth > 0.0)) return k;
+    for (int i = 0; i < 60; i++) {
+        double t = tanh(k * depth);
+        double f = gravity * k * t - omega * omega;
+        double df = gravity * (t + k * depth * (1.0 - t * t));
+        double step = f / df;
+        k -= step;
+        if (!(k > 0.0)) k = 1e-9;
+        if (fabs(step) <= 1e-12 * k) break;
+    }
+    return k;
+}
+
 nv_ocean* nv_ocean_create(const nv_ocean_params* params, nv_error* err) {
     if (nv_ocean_params_validate(params, err) != 0) return NULL;
     nv_ocean* o = calloc(1, sizeof *o);
@@ -405,6 +422,11 @@ nv_ocean* nv_ocean_create(const nv_ocean_params* params, nv_error* err) {
     }
     o->peak_omega = nv_spectrum_peak_omega(m);
     o->m0 = nv_spectrum_m0(m);
+    /* the Smith effect at the spectral peak's wavenumber (naval/water.h):
+     * the sea's shorter waves fall off faster still, so this errs toward
+     * the hydrostatic pressure it replaces */
+    o->base.pressure_decay = o->peak_omega > 0.0 ? ocean_wavenumber_of(o->peak_omega, m->depth, m->gravity) : 0.0;
+    o->base.mean_level = 0.0;
     for (int c = 0; c < o->cascade_count; c++) {
         if (cascade_plan(o, &o->cascade[c]) != 0) {
             nv_error_set(err, "ocean: FFTW could not plan a %dx%d transform", o->nx, o->nz);

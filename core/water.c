@@ -23,6 +23,8 @@ static size_t water_flat_sample(const nv_water_surface* self, const nv_water_que
 void nv_water_flat_init(nv_water_flat* w, double level) {
     w->base.sample = water_flat_sample;
     w->base.sample_near = NULL;
+    w->base.pressure_decay = 0.0;
+    w->base.mean_level = level;
     w->level = level;
 }
 
@@ -61,6 +63,8 @@ int nv_water_sine_init(nv_water_sine* w, double amplitude, double wavelength, do
     w->wavenumber = 2.0 * NV_PI / wavelength;
     w->omega = sqrt(gravity * w->wavenumber);
     w->time = 0.0;
+    w->base.pressure_decay = w->wavenumber;
+    w->base.mean_level = 0.0;
     return 0;
 }
 

@@ -585,6 +585,8 @@ static void force_on_waves_and_bad_water(void** state) {
     nv_water_sine_set_time(&w.sine, 1.7);
     w.base.sample = near_sine_sample;
     w.base.sample_near = near_sine_sample_near;
+    w.base.pressure_decay = 0.0; /* the columns read heights only */
+    w.base.mean_level = 0.0;
     nv_columns_pose p = pose_at(0.3, quat_from_axis_angle(v3(0.3, 1, 0.2), 0.7));
     p.position.x = 123.0;
     p.position.z = -45.0;

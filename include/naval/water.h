@@ -33,6 +33,15 @@ struct nv_water_surface {
      * vertices are. Lets a surface do the per-point work in float. */
     size_t (*sample_near)(const nv_water_surface* self, double x0, double z0, size_t count, const float* dx,
                           const float* dz, float* height);
+    /* The waves' pressure under the mean level: linear theory's dynamic
+     * pressure falls as e^(k z) with depth z below `mean_level` (the Smith
+     * effect), so a hull's vertex pass takes the elevation eta there as
+     * mean_level + (eta - mean_level) e^(k min(0, y - mean_level)).
+     * pressure_decay is k (1/m): a regular wave's wavenumber, a sea's at its
+     * spectral peak; 0 (flat water, or a surface that sets nothing) keeps
+     * Kerner's hydrostatic pressure on the local surface. */
+    double pressure_decay;
+    double mean_level;
 };
 
 static inline size_t water_sample(const nv_water_surface* surface, const nv_water_query* query) {
