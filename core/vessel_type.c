@@ -425,7 +425,7 @@ int nv_vessel_type_load_file(const char* path, nv_vessel_type* out, nv_error* er
  * x = 0, transom at x = -L/2): skiff 5 x 1.9 x 0.8 m, patrol 24 x 5.6 x
  * 2.6 m, freighter 120 x 19 x 12 m. Masses float each at 40-60 % of its
  * depth, CGs sit a little below the waterline and over the centre of
- * buoyancy (level trim), gyration radii are 0.38 B (roll) and 0.25 L (yaw,
+ * buoyancy (level trim), gyration radii are 0.38 B (roll; the skiff 0.32 B) and 0.25 L (yaw,
  * pitch). Thrust is sized against the default coefficients' resistance for
  * top speeds of about 14, 12 and 8 m/s on flat water (measured with
  * naval-sim; see README). data/vessels/NAME.json holds the same numbers (a
@@ -448,8 +448,11 @@ typedef struct vt_builtin_spec {
 static const vt_builtin_spec vt_builtins[] = {
     /* An outboard skiff: the motor swivels 15 degrees with the helm (it
      * steers by its thrust), over a small skeg; shallow immersion ramp for a
-     * small, high-set propeller. */
-    {"skiff", 1500.0, {-0.5, 0.3, 0.0}, {0.72, 1.25, 1.25}, 1, 1,
+     * small, high-set propeller. Roll gyration 0.32 B, not the ships' 0.38
+     * B: an open boat's weights (motor, fuel, crew on the thwarts) sit near
+     * the centreline; at 0.38 B it rolled over at speed in its rated sea
+     * (docs/hydrodynamics.md, "Planing craft"). */
+    {"skiff", 1500.0, {-0.5, 0.3, 0.0}, {0.6, 1.25, 1.25}, 1, 1,
      {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 4000.0, 0.5, 0.1, 15.0}},
      {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0, 0, {0}, {0.0, 0.0, 0.0}, 4, {0.0, 0.0}},
     /* Twin screws and twin rudders, 1.3 m either side of the centreline;
