@@ -130,8 +130,7 @@ static int env_parse_types(const cli_opt* o, const char* text, void* args, char*
         /* A built-in's bare name is the built-in. */
         for (int i = 0; i < nv_vessel_type_builtin_count(); i++)
             if (strcmp(t->spec, nv_vessel_type_builtin_name(i)) == 0) {
-                char name[VESSEL_TYPE_NAME_MAX];
-                snprintf(name, sizeof name, "%s", t->spec);
+                const char* name = nv_vessel_type_builtin_name(i); /* the table's own, no copy */
                 snprintf(t->spec, sizeof t->spec, "builtin:%s", name);
                 break;
             }
