@@ -692,16 +692,28 @@ int main(int argc, char** argv) {
     int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4;
     sk_job* jobs = calloc((size_t)(n * per_type), sizeof *jobs);
     int* order = calloc((size_t)(n * per_type), sizeof *order);
+    int early = 0; /* an exit status before any trial runs */
+    int loaded = 0;
     if (!types || !res || !sum || !jobs || !order) {
         fprintf(stderr, "naval-seakeeping: out of memory\n");
-        return 1;
+        early = 1;
     }
-    for (int i = 0; i < n; i++) {
+    for (; !early && loaded < n; loaded++) {
         nv_error err;
-        if (sk_type_load(&types[i], a.specs[i], &err)) {
-            fprintf(stderr, "naval-seakeeping: %s: %s\n", a.specs[i], err.message);
-            return 2;
+        if (sk_type_load(&types[loaded], a.specs[loaded], &err)) {
+            fprintf(stderr, "naval-seakeeping: %s: %s\n", a.specs[loaded], err.message);
+            early = 2;
+            break;
         }
+    }
+    if (early) {
+        for (int i = 0; i < loaded; i++) sk_type_free(&types[i]);
+        free(types);
+        free(res);
+        free(sum);
+        free(jobs);
+        free(order);
+        return early;
     }
     nv_jobs* pool = NULL;
     {
