@@ -161,6 +161,12 @@ void ckp_get_type(ckp_reader* r, uint32_t index, nv_scenario_hull* h, nv_checkpo
     c->damage.breach_area = get_f64(r);
     *compartments = get_u32(r);
     if (*compartments > COMPARTMENT_MAX) rd_fail(r, what, "%u compartments, at most %d", *compartments, COMPARTMENT_MAX);
+    h->has_rating = get_bool(r, what);
+    if (!rd_need(r, 1, what)) return;
+    uint8_t rated = get_u8(r);
+    if (rated > 12 || (!h->has_rating && rated))
+        rd_fail(r, what, "rated Beaufort number %u: 0..12, and 0 when the type is unrated", (unsigned)rated);
+    h->rated_beaufort = rated;
 }
 
 void ckp_get_vessel(ckp_reader* r, uint32_t index, nv_world_vessel_record* v, uint16_t** slam_next,

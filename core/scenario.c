@@ -89,8 +89,7 @@ static int scn_parse_ocean(const scn_ctx* c, const cJSON* o, nv_ocean_params* p)
     return 0;
 }
 
-/* A type of either list as the world will get it. */
-static void scn_hull_from_type(const nv_vessel_type* t, bool has_dynamics, nv_scenario_hull* h) {
+void nv_scenario_hull_from_type(const nv_vessel_type* t, bool has_dynamics, nv_scenario_hull* h) {
     _Static_assert(sizeof h->name == sizeof t->name && sizeof h->source == sizeof t->hull, "name and path sizes");
     memset(h, 0, sizeof *h);
     memcpy(h->name, t->name, sizeof h->name);
@@ -100,12 +99,14 @@ static void scn_hull_from_type(const nv_vessel_type* t, bool has_dynamics, nv_sc
     h->has_dynamics = has_dynamics;
     h->dynamics = t->dynamics;
     h->compartments = t->compartments;
+    h->has_rating = t->rated_beaufort >= 0;
+    h->rated_beaufort = h->has_rating ? t->rated_beaufort : 0;
 }
 
 static int scn_parse_hull(const scn_ctx* c, const cJSON* o, const char* path, nv_scenario_hull* h) {
     nv_vessel_type t;
     if (nv_vessel_type_parse_object(c, o, path, VESSEL_TYPE_HULL_ENTRY, &t)) return -1;
-    scn_hull_from_type(&t, cJSON_GetObjectItemCaseSensitive(o, "coefficients") != NULL, h);
+    nv_scenario_hull_from_type(&t, cJSON_GetObjectItemCaseSensitive(o, "coefficients") != NULL, h);
     return 0;
 }
 
@@ -122,7 +123,7 @@ static int scn_parse_vessel_type(const scn_ctx* c, const cJSON* o, const char* p
         return json_fail(c, path, "expected \"builtin:NAME\", a vessel-type file or a vessel-type object (got %s)",
                          cJSON_IsString(o) ? "an empty string" : json_type_name(o));
     }
-    scn_hull_from_type(&t, true, h);
+    nv_scenario_hull_from_type(&t, true, h);
     return 0;
 }
 

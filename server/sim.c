@@ -53,14 +53,7 @@ static int sim_default_scenario(const cfg_server* cfg, nv_scenario* s, nv_error*
     for (int i = 0; i < n; i++) {
         nv_vessel_type t;
         if (nv_vessel_type_builtin(nv_vessel_type_builtin_name(i), &t, err)) return -1;
-        nv_scenario_hull* h = &s->hulls[s->hull_count++];
-        snprintf(h->name, sizeof h->name, "%s", t.name);
-        snprintf(h->source, sizeof h->source, "%s", t.hull);
-        h->mesh = t.mesh;
-        h->mass = t.mass;
-        h->has_dynamics = true;
-        h->dynamics = t.dynamics;
-        h->compartments = t.compartments;
+        nv_scenario_hull_from_type(&t, true, &s->hulls[s->hull_count++]);
     }
     return 0;
 }
@@ -152,9 +145,8 @@ static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, 
 /* What the autopilot's seamanship needs, from the world as built (the same
  * at a restore): the sea's Beaufort number (the ocean's own, else that of
  * its significant height; 0 on flat water) and the way its waves travel,
- * and each type's rated Beaufort number, that of the built-in type of its
- * name (a scenario's or a checkpoint's types carry no rating: -1, unless
- * named as a built-in). */
+ * and each type's rated Beaufort number (its "rated_beaufort", carried by
+ * scenarios and checkpoints; -1 for a type without one). */
 static int sim_pilot_seamanship(sim* s, nv_error* err) {
     int beaufort = 0;
     double wave_heading = 0.0;
@@ -172,16 +164,8 @@ static int sim_pilot_seamanship(sim* s, nv_error* err) {
     autopilot_set_sea(s->pilot, beaufort, wave_heading);
     int* rated = malloc((s->type_count ? s->type_count : 1) * sizeof *rated);
     if (!rated) return nv_error_fail(err, NV_ENOMEM, "out of memory");
-    for (uint32_t t = 0; t < s->type_count; t++) {
-        const char* name = nv_world_hull_type_name(s->world, t);
-        rated[t] = -1;
-        for (int i = 0; i < nv_vessel_type_builtin_count(); i++) {
-            nv_vessel_type vt;
-            nv_error ignored;
-            if (!strcmp(name, nv_vessel_type_builtin_name(i)) && !nv_vessel_type_builtin(name, &vt, &ignored))
-                rated[t] = vt.rated_beaufort;
-        }
-    }
+    for (uint32_t t = 0; t < s->type_count; t++)
+        rated[t] = s->hulls[t].has_rating ? s->hulls[t].rated_beaufort : -1;
     int rc = autopilot_set_ratings(s->pilot, rated, s->type_count);
     free(rated);
     return rc ? nv_error_fail(err, NV_ENOMEM, "out of memory") : 0;

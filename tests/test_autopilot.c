@@ -197,6 +197,55 @@ static void test_default_world_plumbing_and_restore(void** state) {
     sim_destroy(&s);
 }
 
+/* A scenario's own type keeps its "rated_beaufort" whatever its name, and
+ * so does a checkpoint of it. */
+static void test_scenario_type_rating_survives_a_restore(void** state) {
+    (void)state;
+    char path[] = "/tmp/naval_rating_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE* f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("{\"vessel_types\": [{\"name\": \"tug\", \"hull\": \"builtin:patrol\", \"rated_beaufort\": 5},"
+          " {\"name\": \"lighter\", \"hull\": \"builtin:barge\"}],"
+          " \"vessels\": [{\"type\": \"tug\", \"position\": [0, 0]}, {\"type\": \"lighter\", \"position\": [60, 0]}]}",
+          f);
+    fclose(f);
+    cfg_server cfg;
+    cfg_defaults(&cfg);
+    snprintf(cfg.scenario, sizeof cfg.scenario, "%s", path);
+    cfg.boats = 0;
+    cfg.threads = 1;
+    nv_error err;
+    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
+    sim s;
+    int rc = sim_create(&s, &cfg, &err);
+    remove(path);
+    if (rc) fail_msg("%s", err.message);
+    assert_int_equal(rating_of(&s, "tug"), 5);
+    assert_int_equal(rating_of(&s, "lighter"), -1);
+    owners o = {0};
+    resume_buf b = {0};
+    assert_int_equal(resume_encode(&o, s.pilot, &b), 0);
+    nv_checkpoint_source src = sim_checkpoint_source(&s, b.data, b.size);
+    uint8_t* bytes;
+    size_t size;
+    if (nv_checkpoint_encode(&src, &bytes, &size, &err)) fail_msg("%s", err.message);
+    nv_checkpoint c;
+    if (nv_checkpoint_decode(bytes, size, "test", &c, &err)) fail_msg("%s", err.message);
+    sim r;
+    owners o2 = {0};
+    if (sim_restore(&r, &c, 1, 0, &o2, &err)) fail_msg("%s", err.message);
+    assert_int_equal(rating_of(&r, "tug"), 5);
+    assert_int_equal(rating_of(&r, "lighter"), -1);
+    sim_destroy(&r);
+    owners_free(&o2);
+    nv_checkpoint_free(&c);
+    free(bytes);
+    resume_buf_free(&b);
+    sim_destroy(&s);
+}
+
 static int sea_run_main(int argc, char** argv) {
     double minutes = atof(argv[2]);
     cfg_server cfg;
@@ -250,6 +299,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_above_rating_tacks_with_hysteresis),
         cmocka_unit_test(test_sea_state_and_ratings),
         cmocka_unit_test(test_default_world_plumbing_and_restore),
+        cmocka_unit_test(test_scenario_type_rating_survives_a_restore),
         cmocka_unit_test(test_default_world_no_capsize_by_the_sea),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

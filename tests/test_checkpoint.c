@@ -210,6 +210,43 @@ static void columns_survive_a_restore(void** state) {
     ckp_world_free(&a);
 }
 
+/* A type's rated Beaufort number travels with it (the server's autopilot
+ * keeps its boats inside it after a restore, whatever the type's name). */
+static void ratings_survive_a_restore(void** state) {
+    (void)state;
+    nv_error err;
+    ckp_world a;
+    ASSERT_OK(nv_scenario_parse(scenario_small, strlen(scenario_small), "test", NULL, &a.scn, &err), err);
+    nv_vessel_type skiff;
+    ASSERT_OK(nv_vessel_type_builtin("skiff", &skiff, &err), err);
+    assert_false(a.scn.hulls[0].has_rating); /* the box: a hull type, unrated */
+    assert_true(a.scn.hulls[1].has_rating);
+    assert_int_equal(a.scn.hulls[1].rated_beaufort, skiff.rated_beaufort);
+    a.scn.hulls[1].has_rating = false;
+    a.scn.hulls[1].rated_beaufort = 0;
+    a.scn.hulls[0].has_rating = true;
+    a.scn.hulls[0].rated_beaufort = 9;
+    ASSERT_OK(nv_scenario_instantiate(&a.scn, NULL, &a.inst, &err), err);
+    nv_checkpoint_source src = ckp_source_of(&a, NULL, 0);
+    uint8_t* data;
+    size_t size;
+    ckp_encode_or_fail(&src, &data, &size);
+    nv_checkpoint c;
+    ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
+    assert_true(c.hulls[0].has_rating);
+    assert_int_equal(c.hulls[0].rated_beaufort, 9);
+    assert_false(c.hulls[1].has_rating);
+    nv_checkpoint_free(&c);
+    free(data);
+    /* past Beaufort 12 is refused, named */
+    a.scn.hulls[0].rated_beaufort = 13;
+    ckp_encode_or_fail(&src, &data, &size);
+    assert_int_equal(nv_checkpoint_decode(data, size, "mem", &c, &err), -1);
+    assert_non_null(strstr(err.message, "rated Beaufort number 13"));
+    free(data);
+    ckp_world_free(&a);
+}
+
 /* ---- files in a scratch directory -------------------------------------- */
 
 typedef struct ckp_dir {
@@ -889,6 +926,7 @@ int main(void) {
         cmocka_unit_test(crc32_matches_the_standard),
         cmocka_unit_test(round_trip_keeps_hash_and_future),
         cmocka_unit_test(columns_survive_a_restore),
+        cmocka_unit_test(ratings_survive_a_restore),
         cmocka_unit_test(grounded_world_survives_a_restore),
         cmocka_unit_test(flooding_survives_a_restore),
         cmocka_unit_test(file_round_trip_and_previous),

@@ -97,6 +97,8 @@ typedef struct nv_scenario_hull {
     nv_vessel_dynamics dynamics;
     uint32_t columns_nx, columns_nz; /* a column model built from the hull (nv_world_build_type_columns); 0: none */
     nv_vessel_compartments compartments; /* watertight bulkheads (vessel types' "compartments"); none: no breaches */
+    bool has_rating;                     /* the type's "rated_beaufort" is set (zeroed: unrated) */
+    int rated_beaufort;                  /* 0..12: the sea the server's autopilot keeps it inside */
 } nv_scenario_hull;
 
 typedef struct nv_scenario_vessel {
@@ -161,6 +163,11 @@ int nv_scenario_parse(const char* text, size_t length, const char* name, const c
                       nv_error* err);
 int nv_scenario_load_file(const char* path, nv_scenario* out, nv_error* err);
 void nv_scenario_free(nv_scenario* s);
+
+/* A vessel type as a scenario's type list holds it (`has_dynamics` false:
+ * the world's default dynamics, as a "hull_types" entry without
+ * "coefficients" gets). */
+void nv_scenario_hull_from_type(const nv_vessel_type* t, bool has_dynamics, nv_scenario_hull* h);
 
 /* Appends a square grid of `count` vessels of hull type `type` around (x, z) =
  * origin, `spacing` apart, afloat, headings drawn from `seed`, moving ahead
