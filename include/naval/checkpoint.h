@@ -115,8 +115,7 @@ void nv_world_set_clock(nv_world* w, uint64_t tick);
  * ocean's peak period (ocean_params.tp, after hs_target); 7: the wind's
  * direction turns toward -z as headings do (a 6 file's sea would be mirrored);
  * 8: roll damping (bilge keels, explicit coefficients) in a type's dynamics;
- * 9: each type's rated Beaufort number (the autopilot's seamanship), and
- * the planing lift's beam and deadrise in a type's dynamics */
+ * 9: each type's rated Beaufort number (the autopilot's seamanship) */
 #define CHECKPOINT_VERSION 9u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
