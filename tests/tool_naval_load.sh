@@ -12,7 +12,8 @@
 # tester's peak RSS stays under 64 MiB; an unknown --type exits 1 naming
 # the type; a short --ramp (freighters, a 6 ms tick p99 budget) stops at the
 # budget and prints "this server holds N boats / P players at 30 Hz" with
-# the limiting figure; a server made to overrun (200 boats at 500 Hz on one
+# the limiting figure; a ramp with spectators gives each step's own
+# snapshots/s, near the tick rate as a plain run's; a server made to overrun (200 boats at 500 Hz on one
 # thread) fails the default overrun budget, exit 1, naming it.
 # Usage: tool_naval_load.sh NAVAL_LOAD NAVAL_SERVER NAVAL_WATCH
 set -u
@@ -208,6 +209,43 @@ if ramp["limit"].startswith("tick p99"):
 p = r["roles"]["players"]
 assert p["boats_despawned"] == p["boats_spawned"] == steps[-1]["boats"], p
 print(f'ramp: holds {ramp["holds_boats"]} boats / {ramp["holds_players"]} players; {ramp["limit"]}')
+PY
+
+# A ramp with spectators: each step's figures are that step's own (the
+# spectators once summed every step's snapshots over the last step's
+# window: 402 a second on a 60 Hz server), at every step near the tick
+# rate, as a plain run on the same server measures it.
+# shellcheck disable=SC2086
+"$load" $ports --ramp --players 1 --boats-per-player 2 --spectators 1 --ws-spectators 1 --ramp-step-s 2 \
+    --warmup 0.3 --ramp-max-steps 3 --max-p99-tick-ms 1000 --max-overrun-rate 1 --max-drop-rate 1 --json \
+    > "$tmp/ramp2.json" 2> "$tmp/err" || fail "the spectators' ramp: $(cat "$tmp/err")"
+grep -Eq '^naval-load: ramp step 3: .*each spectator [0-9.]+ snapshots/s [0-9.]+ KiB/s \(tcp\)' "$tmp/err" \
+    || fail "the ramp's step lines lack the spectators: $(cat "$tmp/err")"
+# shellcheck disable=SC2086
+"$load" $ports --players 1 --boats-per-player 2 --spectators 1 --ws-spectators 1 --duration 2 --warmup 0.3 \
+    --max-p99-tick-ms 1000 --max-overrun-rate 1 --max-drop-rate 1 --json > "$tmp/plain.json" 2> "$tmp/err" \
+    || fail "the plain run beside the ramp: $(cat "$tmp/err")"
+/usr/bin/env python3 - "$tmp/ramp2.json" "$tmp/plain.json" <<'PY' || fail "the spectators' ramp figures: $(cat "$tmp/ramp2.json")"
+import json, os, sys
+r, plain = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+hz = int(os.environ["NAVAL_TEST_TICK_HZ"])
+steps = r["ramp"]["steps"]
+assert len(steps) == 3, steps
+for s in steps:
+    grain = 1.0 / s["seconds"]  # one snapshot more or less in the window
+    for kind in ("tcp", "ws"):
+        rate = s[kind + "_spectator_snapshots_per_s"]
+        assert 0.5 * hz < rate <= 1.02 * hz + grain, (kind, s)
+        assert s[kind + "_spectator_kib_per_s"] > 0, (kind, s)
+last = steps[-1]
+for kind in ("tcp", "ws"):
+    role = r["roles"][kind + "_spectators"]
+    # the report after a ramp is its last step's, over that step's window
+    assert abs(role["snapshots_per_s"] - last[kind + "_spectator_snapshots_per_s"]) <= 2.0 / last["seconds"], (role, last)
+    ref = plain["roles"][kind + "_spectators"]["snapshots_per_s"]
+    assert abs(role["snapshots_per_s"] - ref) <= 0.1 * hz, (kind, role["snapshots_per_s"], ref)
+print("ramp spectators: " + ", ".join(f'{s["tcp_spectator_snapshots_per_s"]:.1f}/{s["ws_spectator_snapshots_per_s"]:.1f}' for s in steps)
+      + f' snapshots/s (tcp/ws) per step; plain run {plain["roles"]["tcp_spectators"]["snapshots_per_s"]:.1f}')
 PY
 kill -TERM "$pid"
 wait "$pid"

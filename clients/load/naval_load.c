@@ -370,6 +370,29 @@ static void load_server_window(sub_stream* watch, report_server* srv) {
     srv->drop_rate = expected ? (double)wt.ticks_missed / (double)expected : 1.0;
 }
 
+/* Snapshots and KiB each spectator of `subs` received per second over the
+ * last `seconds` (counted since their sub_reset); -1 with none. */
+static void load_spectator_rates(sub_stream** subs, uint64_t n, double seconds, double* per_s, double* kib_per_s) {
+    *per_s = *kib_per_s = -1.0;
+    if (!n || !(seconds > 0.0)) return;
+    uint64_t messages = 0, bytes = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        sub_totals t;
+        sub_totals_get(subs[i], &t);
+        messages += t.messages;
+        bytes += t.bytes;
+    }
+    *per_s = (double)messages / (double)n / seconds;
+    *kib_per_s = (double)bytes / 1024.0 / (double)n / seconds;
+}
+
+/* The last ramp step's window ends here for the spectators: what they get
+ * while the report is made is not counted. */
+static void load_freeze_spectators(sub_stream** tcp, uint64_t ntcp, sub_stream** ws, uint64_t nws) {
+    for (uint64_t i = 0; i < ntcp; i++) sub_freeze(tcp[i]);
+    for (uint64_t i = 0; i < nws; i++) sub_freeze(ws[i]);
+}
+
 static double load_cpu_seconds(void) {
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru)) return -1.0;
@@ -488,6 +511,7 @@ int main(int argc, char** argv) {
 
     /* Ramp: measure a step, add o.players players, until a budget breaks. */
     uint64_t held_players = 0, held_boats = 0;
+    double step_seconds = o.ramp_step_s;
     uint32_t held_vessels = 0;
     int ramp_broke = 0;
     char ramp_limit[512] = "";
@@ -499,10 +523,19 @@ int main(int argc, char** argv) {
         load_wait(&pg, what, o.warmup);
         for (uint64_t i = 0; i < np; i++) player_measure(players[i]);
         if (!o.ramp) break;
+        /* Every stream counts this step alone: the report after the ramp is
+         * its last step's, figures over that step's own window. */
         sub_reset(watch);
+        for (uint64_t i = 0; i < o.spectators; i++) sub_reset(tcp[i]);
+        for (uint64_t i = 0; i < o.ws_spectators; i++) sub_reset(ws[i]);
+        double step_t0 = load_now();
         snprintf(what, sizeof what, "ramp step %llu (%llu players)", (unsigned long long)step + 1,
                  (unsigned long long)np);
         load_wait(&pg, what, o.ramp_step_s);
+        step_seconds = load_now() - step_t0;
+        double tcp_rate, tcp_kib, ws_rate, ws_kib;
+        load_spectator_rates(tcp, o.spectators, step_seconds, &tcp_rate, &tcp_kib);
+        load_spectator_rates(ws, o.ws_spectators, step_seconds, &ws_rate, &ws_kib);
         report_server w;
         memset(&w, 0, sizeof w);
         load_server_window(watch, &w);
@@ -529,26 +562,38 @@ int main(int argc, char** argv) {
             snprintf(ramp_limit, sizeof ramp_limit, "tick p99 %s > %g ms", report_ms(tick, sizeof tick, p99),
                      o.limits.max_p99_tick_ms);
         int broke = ramp_limit[0] != '\0';
+        char spect[160] = "";
+        if (o.spectators || o.ws_spectators)
+            snprintf(spect, sizeof spect, ", each spectator %.1f snapshots/s %.1f KiB/s (tcp) %.1f %.1f (ws)",
+                     tcp_rate, tcp_kib, ws_rate, ws_kib);
         fprintf(stderr, "naval-load: ramp step %llu: %llu players, %llu boats spawned, %u vessels: tick p99 %s, "
-                        "overruns %.2f %%, ticks missed %.2f %%: %s%s\n",
+                        "overruns %.2f %%, ticks missed %.2f %%%s: %s%s\n",
                 (unsigned long long)step + 1, (unsigned long long)np, (unsigned long long)boats, w.vessels,
                 report_ms(tick, sizeof tick, p99), isfinite(w.overrun_rate) ? w.overrun_rate * 100.0 : 0.0,
-                w.drop_rate * 100.0, broke ? "broke: " : "held", ramp_limit);
+                w.drop_rate * 100.0, spect, broke ? "broke: " : "held", ramp_limit);
         if (rj < sizeof ramp_json)
             rj += (size_t)snprintf(ramp_json + rj, sizeof ramp_json - rj,
                                    "%s{\"players\": %llu, \"boats\": %llu, \"vessels\": %u, \"tick_p99_ms\": %.3f, "
-                                   "\"overrun_rate\": %.6f, \"drop_rate\": %.6f, \"held\": %s}",
+                                   "\"overrun_rate\": %.6f, \"drop_rate\": %.6f, \"seconds\": %.3f, "
+                                   "\"tcp_spectator_snapshots_per_s\": %.3f, \"tcp_spectator_kib_per_s\": %.3f, "
+                                   "\"ws_spectator_snapshots_per_s\": %.3f, \"ws_spectator_kib_per_s\": %.3f, "
+                                   "\"held\": %s}",
                                    step ? ", " : "", (unsigned long long)np, (unsigned long long)boats, w.vessels,
                                    isfinite(p99) ? p99 : -1.0, isfinite(w.overrun_rate) ? w.overrun_rate : -1.0,
-                                   w.drop_rate, broke ? "false" : "true");
+                                   w.drop_rate, step_seconds, tcp_rate, tcp_kib, ws_rate, ws_kib,
+                                   broke ? "false" : "true");
         if (broke) {
             ramp_broke = 1;
+            load_freeze_spectators(tcp, o.spectators, ws, o.ws_spectators);
             break;
         }
         held_players = np;
         held_boats = boats;
         held_vessels = w.vessels;
-        if (step + 1 >= o.ramp_max_steps || load_interrupted) break;
+        if (step + 1 >= o.ramp_max_steps || load_interrupted) {
+            load_freeze_spectators(tcp, o.spectators, ws, o.ws_spectators);
+            break;
+        }
         LOAD_START_PLAYERS(np + o.players);
     }
 #undef LOAD_START_PLAYERS
@@ -573,7 +618,7 @@ int main(int argc, char** argv) {
         if (player_view(players[i])) pview_measure(player_view(players[i]), first_tick);
     double cpu0 = load_cpu_seconds(), t0 = load_now(), seconds;
     if (o.ramp) {
-        seconds = o.ramp_step_s; /* the last step's window, already measured */
+        seconds = step_seconds; /* the last step's window, already measured */
     } else {
         for (uint64_t i = 0; i < o.spectators; i++) sub_reset(tcp[i]);
         for (uint64_t i = 0; i < o.ws_spectators; i++) sub_reset(ws[i]);
