@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The snapshot side: one receive always pending on nng's thread (no
  * receive timeout: nng 1.5.2's SUB has crash bugs on timed-out and
- * cancelled receives, see network.md), a small ring of the newest
+ * cancelled receives, see docs/network.md), a small ring of the newest
  * messages, and poll or a helper thread to decode them. */
 #include <stdlib.h>
 #include <string.h>

@@ -631,19 +631,19 @@ void nv_world_memory(const nv_world* w, size_t* per_vessel_total, size_t* shared
     if (shared_total) *shared_total = shared;
 }
 
-/* ---- checkpoints (core/checkpoint.c) ----------------------------------
+/* ---- checkpoints (core/checkpoint_world.c) ----------------------------------
  * Export and restore of whole vessel state, the id counter and the
  * clock. */
 
 /* A per-vessel array added to world_vessels must also travel in
- * world_vessel_record (export, restore) and core/checkpoint.c, or restored
+ * world_vessel_record (export, restore) and core/checkpoint_world.c, or restored
  * worlds lose it: this fails the build until that is done. */
 /* (contact_points and penetration are not carried: the last step's
  * readings, made again by the next step and read by nothing in it; nor is
  * handle: the core's own, bound again when the vessel is restored.) */
 _Static_assert(WORLD_VESSEL_ARRAYS == 40,
                "world_vessels changed: add the field to world_vessel_record, nv_world_export_vessel, "
-               "nv_world_restore_vessel and core/checkpoint.c");
+               "nv_world_restore_vessel and core/checkpoint_world.c");
 
 int nv_world_export_vessel(const nv_world* w, uint32_t slot, nv_world_vessel_record* out) {
     if (slot >= w->count) return -1;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer: HTTP request heads as the edge reads them (server/httphead.h),
+/* libFuzzer: HTTP request heads as the edge reads them (net/httphead.h),
  * fed whole and then in two pieces at a point the input picks: both must
  * agree, every slice must lie inside the input, a decoded path must hold
  * no NUL or control character and no dot segment. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer: WebSocket frames from clients (server/wsframe.h), decoded one
+/* libFuzzer: WebSocket frames from clients (net/wsframe.h), decoded one
  * after another as the edge does, with the fragment order checked: no read
  * or write outside the buffer, every accepted frame inside it, and a
  * decode that needs more bytes never accepts fewer. */

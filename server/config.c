@@ -125,7 +125,7 @@ static const cfg_entry cfg_table[] = {
     {"server_name", "--name", "NAVAL_SERVER_NAME", CFG_STR, CFG_S(server_name), 0, 0, 0, cfg_check_name,
      "name in hello replies and world info"},
     {"scenario", "--scenario", "NAVAL_SCENARIO", CFG_STR, CFG_S(scenario), 0, 0, 0, NULL,
-     "scenario file (JSON, see core/scenario.h) instead of the default world"},
+     "scenario file (JSON, see include/naval/scenario.h) instead of the default world"},
     {"terrain", "--terrain", "NAVAL_TERRAIN", CFG_STR, CFG_S(terrain), 0, 0, 0, NULL,
      "the ground: builtin:harbour, none, or a JSON file as a scenario's \"terrain\" (default: the scenario's, "
      "builtin:harbour on the default world)"},

@@ -106,7 +106,7 @@ typedef struct cfg_server {
     char agones_url[CFG_URL_MAX];   /* the sidecar's REST base URL ("" : from AGONES_SDK_HTTP_PORT, else 9358) */
     /* Levels of detail: vessels spawned by game clients are players; the
      * others meet the water with the mesh near one, with columns farther
-     * and as floaters beyond (core/world.h world_lod). */
+     * and as floaters beyond (include/naval/world.h world_lod). */
     double lod;                     /* 0 / 1 */
     double lod_mesh_within;         /* m */
     double lod_columns_within;      /* m */

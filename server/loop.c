@@ -31,7 +31,7 @@
 #define LOOP_DRAIN_MS 150
 /* Longest closing the network may take once signalled (the edge's thread,
  * and nng's HTTP client when Agones is on: nng 1.5.2's close has known
- * hangs, network.md); a supervisor should not have to SIGKILL us. */
+ * hangs, docs/network.md); a supervisor should not have to SIGKILL us. */
 #define LOOP_STOP_WATCHDOG_S 10
 
 typedef struct loop_server {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The server's checkpoints (core/checkpoint.h) with what it needs to
+/* The server's checkpoints (include/naval/checkpoint.h) with what it needs to
  * resume (resume.h's owner blob): written every interval and at shutdown
  * without stalling a tick, and read back for --restore.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The owner blob: what naval-server keeps beside the world in a checkpoint
- * (the opaque "OWNR" section of core/checkpoint.h) to resume exactly where
+ * (the opaque "OWNR" section of include/naval/checkpoint.h) to resume exactly where
  * it stopped: every client-owned vessel's id and 128-bit token, so that
  * clients' tokens still work after a restore, and the demo fleet's
  * autopilot (generator state, area, pilots in order with their waypoints),

@@ -51,7 +51,7 @@ typedef struct sim {
 int sim_create(sim* s, const cfg_server* cfg, nv_error* err);
 void sim_destroy(sim* s);
 
-/* The world of a checkpoint instead (core/checkpoint.h): the world as it
+/* The world of a checkpoint instead (include/naval/checkpoint.h): the world as it
  * was, its clock included, the owned vessels into *o (empty on entry) as
  * orphans since now_ns, the autopilot from the owner blob (resume.h). */
 int sim_restore(sim* s, const nv_checkpoint* c, uint32_t threads, uint64_t now_ns, owners* o, nv_error* err);

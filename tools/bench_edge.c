@@ -306,7 +306,7 @@ static int bench_nng_churn(const bench_args* a) {
                ((double)after - (double)before) / (double)a->nng_churn * 0.1);
         atomic_store(&b.stop, 1);
         pthread_join(t, NULL);
-        /* The socket stays open: nng 1.5.2's close can hang (network.md). */
+        /* The socket stays open: nng 1.5.2's close can hang (docs/network.md). */
     }
     fflush(stdout);
     _exit(0);

@@ -196,7 +196,7 @@ void sub_free(sub_stream* s) {
     if (s->open) {
         /* Closing completes a pending receive with NNG_ECLOSED; nng_aio_stop
          * then waits for the callback to return. Never a cancel while it
-         * runs (nng 1.5.2's SUB bugs, network.md). */
+         * runs (nng 1.5.2's SUB bugs, docs/network.md). */
         nng_close(s->sock);
         s->open = 0;
     }

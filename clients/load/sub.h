@@ -10,7 +10,7 @@
  * the arrival where it happens (a queue and a reader thread add their own
  * delay) and count bytes, which nvc does not expose; dozens of streams
  * also cost no thread each this way. Like nvc, no receive timeout and no
- * cancellation while running (nng 1.5.2's SUB bugs, network.md). */
+ * cancellation while running (nng 1.5.2's SUB bugs, docs/network.md). */
 #ifndef NAVAL_LOAD_SUB_H
 #define NAVAL_LOAD_SUB_H
 

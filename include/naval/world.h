@@ -212,7 +212,7 @@ typedef struct nv_world_damage_event {
 /* The last step's damage events; valid until the next step. */
 const nv_world_damage_event* nv_world_damage_events(const nv_world* w, uint32_t* count);
 /* Gives a hull type the column model (columns in mesh coordinates, see
- * core/columns.h), so its vessels can use WORLD_MODEL_COLUMNS. Between
+ * include/naval/columns.h), so its vessels can use WORLD_MODEL_COLUMNS. Between
  * steps. */
 struct nv_columns_set;
 int nv_world_set_type_columns(nv_world* w, uint32_t type, const struct nv_columns_set* columns, nv_error* err);
