@@ -9,7 +9,7 @@
 // The output is one line per step, a word and then "name value" pairs, for people and for
 // tests/csharp/csharp_sample.sh. --hold keeps the boat (stopped) that many
 // seconds before the despawn, so that another program can look at it.
-// Exit 0 on success, 2 for a bad argument, 1 when the server fails us.
+// Exit 0 on success, 2 for a bad argument, 1 when the server fails us. --help lists the flags.
 using System;
 using System.Globalization;
 using System.Threading;
@@ -17,8 +17,31 @@ using Naval;
 
 static class Sample
 {
+    const string Usage =
+        "usage: mono naval-sample.exe [options]\n" +
+        "\n" +
+        "Connects to a naval-server, lists its vessel types, spawns a boat, steers it, prints\n" +
+        "where it went and how far it turned, despawns it and checks it is gone.\n" +
+        "\n" +
+        "options:\n" +
+        "  --snapshots URL   the server's snapshot stream (default tcp://127.0.0.1:7700)\n" +
+        "  --commands URL    the server's request socket (default tcp://127.0.0.1:7701)\n" +
+        "  --type NAME       the vessel type to spawn (default skiff)\n" +
+        "  --seconds S       how long to steer, 0.1..600 (default 8)\n" +
+        "  --throttle T      -1..1 (default 1)\n" +
+        "  --rudder R        -1..1, positive to starboard (default 0.5)\n" +
+        "  --hold S          seconds to keep the boat, stopped, before the despawn, 0..600 (default 0)\n" +
+        "  --help, -h        this text\n" +
+        "\n" +
+        "Exit: 0 done, 1 the server failed us, 2 a bad argument.\n";
+
     static int Main(string[] args)
     {
+        if (Array.Exists(args, a => a == "--help" || a == "-h"))
+        {
+            Console.Write(Usage);
+            return 0;
+        }
         string snapshots = "tcp://127.0.0.1:7700", commands = "tcp://127.0.0.1:7701", type = "skiff";
         double seconds = 8, hold = 0;
         float throttle = 1, rudder = 0.5f;

@@ -44,6 +44,10 @@ for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))')
 snap=$1 compact=$2 cmd=$3 http=$4 view=$5 nothing=$6
 
+"$mono" "$sample" --help > "$tmp/help" 2>&1 || fail "naval-sample --help exited $?: $(cat "$tmp/help")"
+for flag in --snapshots --commands --type --seconds --throttle --rudder --hold; do
+    grep -q -- "^  $flag " "$tmp/help" || fail "naval-sample --help does not list $flag: $(cat "$tmp/help")"
+done
 expect 2 "--rudder: expected a number in [-1, 1] (got '3')" --rudder 3
 expect 2 "unknown option '--rudr'" --rudr 0.5
 expect 2 "--seconds: expected a value" --seconds
