@@ -50,7 +50,7 @@ const entry = pkg.exports?.["."]?.import;
 if (!entry || !existsSync(join(stage, entry))) fatal(`${stage}/package.json: exports["."].import (${entry}) is missing: build the target client_ts`);
 const naval = await import(pathToFileURL(join(stage, entry)).href);
 const WebSocket = createRequire(join(stage, "package.json"))("ws");
-const { NavalClient } = naval;
+const { NavalClient, headingOf, speedOf } = naval;
 
 // ---- the server ----------------------------------------------------------------
 
@@ -132,6 +132,14 @@ try {
   const later = await stream.next((f) => f.tick > first.tick);
   check(later.simTime > first.simTime, `snapshots advance: tick ${first.tick} -> ${later.tick}`);
 
+  // The package's heading helper reads back a spawn's heading (radians).
+  const turnedOne = await client.spawn({ type: type.name, x: 150, z: -80, heading: 0.7 });
+  const at07 = await stream.next((f) => f.ids.includes(turnedOne.id));
+  const h07 = headingOf(at07, at07.ids.indexOf(turnedOne.id));
+  check(Math.abs(h07 - 0.7) < 0.03, `headingOf: a boat spawned at 0.7 rad heads ${h07.toFixed(3)} rad`);
+  await client.despawn(turnedOne);
+  await stream.next((f) => !f.ids.includes(turnedOne.id));
+
   const boat = await client.spawn({ type: type.name, x: -150, z: 80, heading: 0 });
   check(Number.isInteger(boat.id) && typeof boat.token.lo === "bigint", `spawn ${type.name}: vessel ${boat.id} at (${boat.x.toFixed(1)}, ${boat.z.toFixed(1)})`);
   const seen = await stream.next((f) => f.ids.includes(boat.id));
@@ -148,8 +156,9 @@ try {
   const h = (p0.heading * Math.PI) / 180, along = dx * Math.cos(h) - dz * Math.sin(h);
   check(moved > 3, `full ahead for ${(ahead.simTime - seen.simTime).toFixed(1)} s: moved ${moved.toFixed(1)} m`);
   check(along > 0.9 * moved, `full ahead: ${along.toFixed(1)} of ${moved.toFixed(1)} m along the bow (heading ${p0.heading.toFixed(1)} deg)`);
-  const v = Math.hypot(ahead.vel[3 * p1.i], ahead.vel[3 * p1.i + 2]);
-  check(v > 0.5, `full ahead: the snapshot's velocity is ${v.toFixed(2)} m/s`);
+  const v = speedOf(ahead, p1.i);
+  check(v > 0.5 && v === Math.hypot(ahead.vel[3 * p1.i], ahead.vel[3 * p1.i + 2]), `full ahead: speedOf says ${v.toFixed(2)} m/s`);
+  check(Math.abs((headingOf(ahead, p1.i) * 180) / Math.PI - p1.heading) < 1e-9, `headingOf: ${headingOf(ahead, p1.i).toFixed(3)} rad, the bow's direction`);
 
   // Hard over: the heading turns.
   await client.control(boat, 1, 1);
@@ -178,6 +187,12 @@ try {
   check(near && Math.hypot(s.pos[0] - near.x, s.pos[2] - near.z) < 20,
     `view: its sample at (${s.pos[0].toFixed(1)}, ${s.pos[2].toFixed(1)}), the snapshots' at (${near?.x.toFixed(1)}, ${near?.z.toFixed(1)})`);
   view.close();
+
+  // Out of [-1, 1]: refused before it leaves, as the server would refuse it.
+  const over = await rejection(client.control(boat, 2, 0));
+  check(over instanceof RangeError && /control: throttle 2 must be in \[-1, 1\]/.test(over.message), `control(boat, 2, 0): ${over?.message}`);
+  const nan = await rejection(client.control(boat, 0, NaN));
+  check(nan instanceof RangeError && /rudder NaN/.test(nan.message), `control(boat, 0, NaN): ${nan?.message}`);
 
   // The server's reasons come through.
   const forged = await rejection(client.control({ id: boat.id, token: { lo: boat.token.lo ^ 1n, hi: boat.token.hi } }, 0, 0));

@@ -113,16 +113,16 @@ try {
     compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2022", "DOM"], types: [], strict: true, noEmit: true },
     include: ["*.ts"],
   }));
-  const good = `import { NavalClient, type Frame, type OwnVessel, type WorldInfoData } from "@naval/client";
+  const good = `import { NavalClient, headingOf, speedOf, type Frame, type OwnVessel, type WorldInfoData } from "@naval/client";
 import { decodeSnapshot } from "@naval/client/wire";
 import { ViewDecoder } from "@naval/client/viewcodec";
 class NodeSocket { constructor(readonly url: string, readonly protocol: string | string[] = [], readonly options = {}) {} }
 const client: NavalClient = await NavalClient.connect("127.0.0.1:8080", { clientName: "consumer", WebSocket: NodeSocket });
 const world: WorldInfoData = await client.worldInfo();
-const boat: OwnVessel = await client.spawn({ type: world.types[0].name, x: 0, z: 0, heading: 90 });
+const boat: OwnVessel = await client.spawn({ type: world.types[0].name, x: 0, z: 0, heading: Math.PI / 2 });
 await client.control(boat, 1, -0.5);
 const f: Frame = await client.snapshots().next((s) => s.ids.includes(boat.id));
-const x: number = f.pos[0] + decodeSnapshot(new ArrayBuffer(0)).count;
+const x: number = f.pos[0] + decodeSnapshot(new ArrayBuffer(0)).count + headingOf(f, 0) + speedOf(f, 0);
 const held: number = client.openView({ centerX: x, centerZ: 0, radius: 500, own: [boat] }).held.size + new ViewDecoder().held.size;
 await client.despawn(boat);
 client.close();

@@ -39,7 +39,7 @@ export interface SpawnSpec {
   /** Where, in m (world frame, y up); default 0. */
   x?: number;
   z?: number;
-  /** degrees about +y from +x toward -z; default 0. */
+  /** Radians about +y from +x toward -z, in [-2 pi, 2 pi] (the protocol's Spawn.heading); default 0. */
   heading?: number;
 }
 
@@ -288,7 +288,7 @@ export class NavalClient {
     return { id: b.id, token: b.token, x: b.x, z: b.z };
   }
 
-  /** Throttle and rudder, each in [-1, 1] (clamped); the vessel's actuators follow at their rates. */
+  /** Throttle and rudder, each in [-1, 1] (outside it: a RangeError, as the server would refuse it); the vessel's actuators follow at their rates. */
   async control(vessel: Pick<OwnVessel, "id" | "token">, throttle: number, rudder: number): Promise<void> {
     await this.call({ kind: "control", id: vessel.id, token: vessel.token, throttle, rudder });
   }

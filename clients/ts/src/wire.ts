@@ -103,6 +103,23 @@ export interface Frame {
   bytes: number;
 }
 
+/**
+ * Vessel i's heading in a frame: the bow's direction in radians about +y,
+ * from +x toward -z, in (-pi, pi] (as SpawnSpec.heading and the C#
+ * binding's VesselState.Heading).
+ */
+export function headingOf(f: Frame, i: number): number {
+  const [x, y, z, w] = [f.quat[4 * i], f.quat[4 * i + 1], f.quat[4 * i + 2], f.quat[4 * i + 3]];
+  // The bow in the world: the first column of the rotation matrix.
+  const bx = 1 - 2 * (y * y + z * z), bz = 2 * (x * z - w * y);
+  return Math.atan2(-bz, bx);
+}
+
+/** Vessel i's horizontal speed in a frame, m/s. */
+export function speedOf(f: Frame, i: number): number {
+  return Math.hypot(f.vel[3 * i], f.vel[3 * i + 2]);
+}
+
 function checkIdentifier(bb: flatbuffers.ByteBuffer, id: string, what: string): void {
   if (bb.capacity() < 8) throw new Error(`${what}: ${bb.capacity()} bytes is too short for a message`);
   if (!bb.__has_identifier(id)) {
@@ -196,9 +213,11 @@ export type RequestSpec =
   /** Admin only (the server's admin token): a hole of `area` m^2 in (0, 100] at `point` (body frame about the CG, m). */
   | { kind: "damage"; id: number; point: [number, number, number]; area: number; adminToken: string };
 
-const clampUnit = (v: number, what: string): number => {
-  if (!Number.isFinite(v)) throw new Error(`${what} must be a finite number (got ${v})`);
-  return Math.max(-1, Math.min(1, v));
+/* The server refuses a Control outside [-1, 1] (its codec's words); say so
+ * here, before the request leaves, rather than clamp it silently. */
+const checkUnit = (v: number, what: string): number => {
+  if (!Number.isFinite(v) || v < -1 || v > 1) throw new RangeError(`control: ${what} ${v} must be in [-1, 1]`);
+  return v;
 };
 
 export function encodeRequest(requestId: bigint, r: RequestSpec): Uint8Array {
@@ -247,8 +266,8 @@ export function encodeRequest(requestId: bigint, r: RequestSpec): Uint8Array {
       Control.startControl(b);
       Control.addVesselId(b, r.id);
       Control.addToken(b, Token.createToken(b, r.token.lo, r.token.hi));
-      Control.addThrottle(b, clampUnit(r.throttle, "throttle"));
-      Control.addRudder(b, clampUnit(r.rudder, "rudder"));
+      Control.addThrottle(b, checkUnit(r.throttle, "throttle"));
+      Control.addRudder(b, checkUnit(r.rudder, "rudder"));
       body = Control.endControl(b);
       type = RequestBody.Control;
       break;
