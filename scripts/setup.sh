@@ -42,6 +42,14 @@ for pkg in $packages; do
         missing="$missing $pkg"
     fi
 done
+# npm: NodeSource's nodejs bundles it and conflicts with Debian's npm
+# package; Debian's own nodejs comes without it. So it is not listed: it
+# is installed when the nodejs here has no npm beside it.
+if [ "$runtime_only" -eq 0 ] && ! command -v npm > /dev/null 2>&1; then
+    if ! dpkg-query -W -f='${Status}' npm 2>/dev/null | grep -q 'install ok installed'; then
+        missing="$missing npm"
+    fi
+fi
 [ -z "$missing" ] && exit 0
 echo "setup: installing:$missing" >&2
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

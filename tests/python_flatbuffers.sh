@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Sourced by the Python tests: sets $py to a python3 that imports the
-# flatbuffers runtime (Debian: python3-flatbuffers), or skips (exit 77).
+# flatbuffers runtime (Debian: python3-flatbuffers), or fails naming it
+# (skips, exit 77, when NAVAL_SKIP names python: missing.sh).
 # A pyenv or venv python3 may lack the Debian module that /usr/bin/python3 has.
 py=""
 for cand in python3 /usr/bin/python3; do
@@ -10,6 +11,6 @@ for cand in python3 /usr/bin/python3; do
     fi
 done
 if [ -z "$py" ]; then
-    echo "SKIP: no python3 with the flatbuffers module (install python3-flatbuffers)"
-    exit 77
+    . "$(dirname "$0")/missing.sh"
+    naval_missing python "no python3 with the flatbuffers module (Debian: python3-flatbuffers)"
 fi

@@ -4,7 +4,7 @@
 # alone (tests/compact_decode.py), reads a sequence the C encoder wrote that
 # uses every record kind, bit for bit as the C decoder read it.
 # Usage: test_proto_compact_doc.sh BENCH_PROTO PYTHON_BINDING_DIR
-# Skips (exit 77) when no python3 can import the flatbuffers runtime.
+# Fails naming it (skips, 77, with NAVAL_SKIP=python) when no python3 can import the flatbuffers runtime.
 set -eu
 bench=$1
 pydir=$2

@@ -3,7 +3,7 @@
 # The Python binding that flatc generates from proto/naval.fbs reads a full
 # snapshot that the C codec wrote, value for value.
 # Usage: test_proto_python.sh BENCH_PROTO PYTHON_BINDING_DIR
-# Skips (exit 77) when no python3 can import the flatbuffers runtime
+# Fails naming it (skips, 77, with NAVAL_SKIP=python) when no python3 can import the flatbuffers runtime
 # (Debian: python3-flatbuffers, in scripts/packages.txt).
 set -eu
 bench=$1

@@ -18,7 +18,8 @@
 //
 // Usage: node test_web.mjs NAVAL_SERVER WEB_STAGE OUT_DIR
 //   WEB_STAGE: BUILD/clients/web (node_modules with playwright-core, dist/)
-// Exit 77 (skipped) when chromium or playwright-core is missing.
+// Without chromium or playwright-core it fails naming them (skips, 77,
+// when NAVAL_SKIP names browser: web_harness.mjs).
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";

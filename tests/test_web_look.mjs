@@ -21,7 +21,8 @@
 // Screenshots of each step are left in OUT_DIR.
 //
 // Usage: node test_web_look.mjs NAVAL_SERVER WEB_STAGE OUT_DIR
-// Exit 77 (skipped) when chromium or playwright-core is missing.
+// Without chromium or playwright-core it fails naming them (skips, 77,
+// when NAVAL_SKIP names browser: web_harness.mjs).
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -16,7 +16,8 @@
 //
 // Usage: node test_web_replay.mjs NAVAL_SERVER NAVAL_REPLAY WEB_STAGE OUT_DIR
 //   WEB_STAGE: BUILD/clients/web (node_modules with esbuild and playwright-core, src/, dist/)
-// Exit 77 (skipped) when chromium or playwright-core is missing, after the Node part.
+// Without chromium or playwright-core it fails after the Node part, naming
+// them (skips, 77, when NAVAL_SKIP names browser).
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,8 +36,9 @@ let esbuild;
 try {
   esbuild = createRequire(join(stage, "package.json"))("esbuild");
 } catch (e) {
-  console.log(`SKIP: esbuild is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
-  process.exit(77);
+  // The stage's own build tool: without it the build is broken, not a tool missing.
+  console.error(`FAIL: esbuild is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
+  process.exit(1);
 }
 requireBuilt(stage);
 

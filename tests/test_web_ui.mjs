@@ -21,7 +21,8 @@
 // Leaves screenshots in OUT_DIR.
 //
 // Usage: node test_web_ui.mjs NAVAL_SERVER WEB_STAGE OUT_DIR
-// Exit 77 (skipped) when chromium or playwright-core is missing.
+// Without chromium or playwright-core it fails naming them (skips, 77,
+// when NAVAL_SKIP names browser: web_harness.mjs).
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

@@ -100,7 +100,7 @@ try {
   const token = { lo: 0x0123456789abcdefn, hi: 0xfedcba9876543210n };
   const requests = [
     [{ kind: "spawn", typeName: "skiff", type: 2, x: 12.5, z: -7.25, heading: 1.5 }, "Spawn", { type: 2, type_name: "skiff", x: 12.5, z: -7.25, heading: 1.5 }],
-    [{ kind: "control", id: 77, token, throttle: 0.75, rudder: -2 }, "Control", { vessel_id: 77, throttle: 0.75, rudder: -1 }],
+    [{ kind: "control", id: 77, token, throttle: 0.75, rudder: -1 }, "Control", { vessel_id: 77, throttle: 0.75, rudder: -1 }],
     [{ kind: "despawn", id: 9, token }, "Despawn", { vessel_id: 9 }],
     [{ kind: "hull", type: 3 }, "GetHull", { type: 3 }],
     [{ kind: "hello", clientName: "unit" }, "Hello", { protocol_version: 1, client_name: "unit" }],
@@ -128,13 +128,16 @@ try {
       check(lo !== undefined && BigInt(lo) === token.lo && BigInt(hi) === token.hi, `${type}: token lo ${lo} hi ${hi}`);
     }
   }
-  threw = "";
-  try {
-    encodeRequest(1n, { kind: "control", id: 1, token, throttle: NaN, rudder: 0 });
-  } catch (e) {
-    threw = e.message;
+  // Outside [-1, 1] or not a number: refused as the server refuses it, not clamped.
+  for (const [throttle, rudder, words] of [[NaN, 0, /throttle NaN must be in \[-1, 1\]/], [0.75, -2, /rudder -2 must be in \[-1, 1\]/], [1.0001, 0, /throttle 1.0001 must/]]) {
+    threw = null;
+    try {
+      encodeRequest(1n, { kind: "control", id: 1, token, throttle, rudder });
+    } catch (e) {
+      threw = e;
+    }
+    check(threw instanceof RangeError && words.test(threw.message), `control ${throttle}, ${rudder}: "${threw?.message}"`);
   }
-  check(/throttle must be a finite number/.test(threw), `NaN throttle: "${threw}"`);
   for (const area of [0, 100.5, NaN]) {
     threw = "";
     try {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // What the browser tests (test_web*.mjs) share: their command line, the
-// skip (77) when chromium or playwright-core is missing, failures that
+// fail when chromium or playwright-core is missing (skip, 77, when NAVAL_SKIP names browser), failures that
 // carry the server's last log lines, naval-server on free loopback ports,
 // headless chromium and the teardown. Each test keeps its own server
 // arguments, pages and checks. One test per process: the state here
@@ -28,19 +28,28 @@ export function parseArgs(script, names) {
 }
 
 /**
- * Finds chromium and the stage's playwright-core; false, with the SKIP line
- * printed, when either is missing (the caller skips: exit or return 77).
+ * A browser test's tool is missing: the test fails naming it, unless the
+ * user opted the browser tests out (NAVAL_SKIP names "browser", as
+ * tests/missing.sh reads it): then false, with the SKIP line printed, and
+ * the caller skips (exit or return 77).
  */
-export function loadChromium(stage) {
-  if (!existsSync(chromiumPath)) {
-    console.log(`SKIP: no chromium at ${chromiumPath} (Debian: apt-get install chromium; or set NAVAL_CHROMIUM)`);
+function browserMissing(what) {
+  if ((process.env.NAVAL_SKIP ?? "").split(",").includes("browser")) {
+    console.log(`SKIP (NAVAL_SKIP=${process.env.NAVAL_SKIP}): ${what}`);
     return false;
   }
+  console.error(`FAIL: ${what}. Install it (scripts/setup.sh installs everything), or opt the browser tests out: make test NAVAL_SKIP=browser`);
+  process.exit(1);
+}
+
+/** Finds chromium and the stage's playwright-core (browserMissing when either is not there). */
+export function loadChromium(stage) {
+  if (!existsSync(chromiumPath))
+    return browserMissing(`no chromium at ${chromiumPath} (Debian: apt-get install chromium; or set NAVAL_CHROMIUM)`);
   try {
     ({ chromium } = createRequire(join(stage, "package.json"))("playwright-core"));
   } catch (e) {
-    console.log(`SKIP: playwright-core is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
-    return false;
+    return browserMissing(`playwright-core is not installed in ${stage}/node_modules (build the target web): ${e.message}`);
   }
   return true;
 }

@@ -10,7 +10,7 @@ set -u
 lib=$1
 header=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
-command -v nm > /dev/null || { echo "SKIP: no nm"; exit 77; }
+command -v nm > /dev/null || { echo "FAIL: no nm (Debian: binutils, with build-essential)"; exit 1; }
 
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDRBVWiu]$/ { print $3 }' | sort -u)
 [ -n "$exported" ] || fail "$lib exports nothing"
