@@ -229,6 +229,7 @@ static void ckp_put_vessel(ckp_writer* w, const nv_world_vessel_record* r) {
     put_u64(w, f->full);
     put_u8(w, f->pumping);
     put_u8(w, f->sunk);
+    put_u16(w, f->under_ticks);
     for (uint32_t k = 0; k < COMPARTMENT_MAX; k++) {
         put_f64(w, f->volume[k]);
         put_f64(w, f->level[k]);

@@ -31,7 +31,7 @@ extern const char ckp_tags[CKP_SECTION_COUNT][5];
 /* Bytes of a vessel record without its slamming memory. */
 #define CKP_VESSEL_FIXED (4u * 4 + 22u * 8 + 6u * 4 + 4 + 1)
 /* Bytes of a flood state after its holes. */
-#define CKP_FLOOD_FIXED (8u + 2 + COMPARTMENT_MAX * 16u) /* after the hole count */
+#define CKP_FLOOD_FIXED (8u + 2 + 2 + COMPARTMENT_MAX * 16u) /* after the hole count */
 
 /* The fixed header and the checksums: everything but the sections. */
 int ckp_check_frame(const uint8_t* d, size_t size, const char* name, nv_error* err);

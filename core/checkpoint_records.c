@@ -241,6 +241,7 @@ void ckp_get_flood(ckp_reader* r, uint32_t index, nv_world_vessel_record* v) {
     f->full = get_u64(r);
     f->pumping = get_bool(r, what);
     f->sunk = get_bool(r, what);
+    f->under_ticks = get_u16(r);
     for (uint32_t k = 0; k < COMPARTMENT_MAX; k++) {
         f->volume[k] = get_f64(r);
         f->level[k] = get_f64(r);

@@ -155,6 +155,24 @@ static int damage_hull_under(const nv_world* w, uint32_t s) {
     return 1;
 }
 
+/* Whether the vessel can no longer float: its whole watertight volume less
+ * the water already in it would displace less than it weighs, fully
+ * immersed (the lost-buoyancy balance rho (V - V_flood) < m; the hull's
+ * volume is its compartments'). A wave trough does not change it. */
+static int damage_cannot_float(const nv_world* w, uint32_t s, const nv_flood_state* fs) {
+    const world_type* t = &w->types[w->v.type[s]];
+    const nv_compartment_set* cs = t->compartments;
+    double intact = 0.0;
+    for (uint32_t k = 0; k < cs->count; k++) intact += cs->volume[k] - fs->volume[k];
+    return w->cfg.water_density * intact < t->body_template.mass;
+}
+
+/* Steps in a row wholly under the still water after which a breached
+ * vessel is sunk whatever its reserve (pinned down, or its volume gone
+ * where the compartments do not see it): several seconds, so that a sea
+ * breaking over it never counts. */
+#define DAMAGE_SUNK_UNDER_S 5.0
+
 static int damage_breaks(const nv_world* w, uint32_t s, double closing) {
     const nv_compartment_set* cs = w->types[w->v.type[s]].compartments;
     return cs && cs->damage.breach_speed > 0.0 && closing > cs->damage.breach_speed;
@@ -192,7 +210,14 @@ void world_damage_step(nv_world* w) {
                         (nv_world_damage_event){tick, id, WORLD_DAMAGE_CAPSIZED, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});
         if (!fs || w->v.flags[s] & WORLD_VESSEL_FROZEN) continue;
         double depth = -w->v.py[s];
-        if (!fs->sunk && nv_flood_total(fs) > 0.0 && damage_hull_under(w, s)) {
+        int breached = nv_flood_total(fs) > 0.0;
+        if (breached && !fs->sunk && damage_hull_under(w, s)) {
+            if (fs->under_ticks < UINT16_MAX) fs->under_ticks++;
+        } else {
+            fs->under_ticks = 0;
+        }
+        int under_long = fs->under_ticks >= (uint32_t)ceil(DAMAGE_SUNK_UNDER_S / w->dt);
+        if (!fs->sunk && breached && (damage_cannot_float(w, s, fs) || under_long)) {
             fs->sunk = 1;
             damage_push(&d->events, &d->event_count, &d->event_capacity,
                         (nv_world_damage_event){tick, id, WORLD_DAMAGE_SUNK, UINT32_MAX, 0.0, v3(0.0, 0.0, 0.0)});

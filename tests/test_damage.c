@@ -5,7 +5,9 @@
  * settle where the orifice law passes the pumps' rate (the head
  * (Q / (Cd A))^2 / 2g between the sea and the water inside); a capsize is
  * reported once; a collision faster than the type's breach speed holes
- * both hulls in the compartments at the contact, a slower one does not. */
+ * both hulls in the compartments at the contact, a slower one does not;
+ * sunk means cannot float (the reserve buoyancy gone), not a deck under a
+ * wave trough. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -319,8 +321,7 @@ static void shut_in_water_heaves_with_the_hull(void** state) {
 }
 
 /* With a seabed 12 m down (contacts on), a barge holed in four of five
- * compartments sinks (reported once: the whole hull under the still
- * water), comes to rest on the bottom and stays there: the removal depth
+ * compartments sinks (reported once: its reserve buoyancy gone), comes to rest on the bottom and stays there: the removal depth
  * (30 m) is never reached. */
 static void a_sunk_barge_rests_on_the_seabed(void** state) {
     (void)state;
@@ -370,6 +371,113 @@ static void a_sunk_barge_rests_on_the_seabed(void** state) {
     nv_jobs_destroy(pool);
 }
 
+/* The water in the vessel's compartments, m^3, and their volume. */
+static double flood_in(const nv_world* w, uint32_t id) {
+    const nv_flood_state* fs = nv_world_flood_of(w, id);
+    double v = 0.0;
+    for (uint32_t k = 0; fs && k < COMPARTMENT_MAX; k++) v += fs->volume[k];
+    return v;
+}
+
+#define BARGE_MASS (1025.0 * 40.0 * 8.0 * 2.0) /* 656 t: a 2 m draft */
+#define BARGE_VOLUME (40.0 * 8.0 * 5.0)        /* 1,600 m^3 of watertight hull */
+
+/* Sunk is "cannot float": the barge holed in four of five compartments is
+ * reported sunk in the step its hull's volume less the water in it first
+ * displaces less than it weighs, 1025 (1600 - V_flood) < 656,000 kg (V_flood
+ * above 960 m^3), not before, and once. */
+static void sunk_when_the_reserve_buoyancy_is_gone(void** state) {
+    (void)state;
+    uint32_t type, id;
+    nv_jobs* pool;
+    nv_world* w = barge_world(1, 0.0, 0.0, &type, &pool);
+    nv_error e;
+    if (nv_world_spawn(w, type, v3(0.0, -0.5, 0.0), quat_identity(), &id, &e)) fail_msg("%s", e.message);
+    static const double at[4] = {-8.0, 0.0, 8.0, 16.0};
+    for (int k = 0; k < 4; k++)
+        if (nv_world_breach(w, id, v3(at[k], -1.5, 0.0), 2.0, &e)) fail_msg("%s", e.message);
+    int sunk_step = -1, gone_step = -1, sunk = 0;
+    for (int i = 0; i < 200 * 30; i++) {
+        nv_world_step(w);
+        uint32_t n;
+        const nv_world_damage_event* ev = nv_world_damage_events(w, &n);
+        for (uint32_t k = 0; k < n; k++)
+            if (ev[k].kind == WORLD_DAMAGE_SUNK) {
+                sunk++;
+                if (sunk_step < 0) sunk_step = i;
+            }
+        if (gone_step < 0 && 1025.0 * (BARGE_VOLUME - flood_in(w, id)) < BARGE_MASS) gone_step = i;
+    }
+    print_message("reserve gone at step %d (%.1f s), sunk reported at step %d\n", gone_step, gone_step / 30.0,
+                  sunk_step);
+    assert_true(gone_step > 0);
+    assert_int_equal(sunk_step, gone_step);
+    assert_int_equal(sunk, 1);
+    nv_world_destroy(w);
+    nv_jobs_destroy(pool);
+}
+
+/* A barge holed in two of five compartments keeps a reserve: at most 640
+ * m^3 can flood, of the 960 it has to spare. In Beaufort 7 (Hs 4 m) for 10
+ * minutes its deck goes under the still water in the troughs (the highest
+ * corner below y = 0), and it is never reported sunk. */
+static void a_holed_barge_with_reserve_is_not_sunk_in_a_gale(void** state) {
+    (void)state;
+    static const char sea[] =
+        "{\"tick_hz\": 30, \"ocean\": {\"beaufort\": 7, \"size\": 512, \"resolution\": 64, \"cascades\": 1, \"seed\": 11},"
+        " \"hull_types\": [{\"name\": \"cube\", \"hull\": \"builtin:cube\", \"density\": 500}],"
+        " \"vessels\": [{\"type\": \"cube\", \"position\": [200, 200]}]}";
+    nv_error e;
+    nv_scenario scn;
+    ASSERT_OK(nv_scenario_parse(sea, strlen(sea), "gale", NULL, &scn, &e), e);
+    nv_scenario_instance inst;
+    ASSERT_OK(nv_scenario_instantiate(&scn, NULL, &inst, &e), e);
+    nv_world* w = inst.world;
+    nv_mesh m = box(40.0, 8.0, 5.0);
+    nv_mass_spec spec = nv_mass_spec_default();
+    spec.mass = BARGE_MASS;
+    spec.has_cg = true;
+    spec.cg = v3(0.0, 1.5, 0.0);
+    uint32_t type, id;
+    ASSERT_OK(nv_world_add_hull_type(w, "barge", &m, &spec, &type, &e), e);
+    for (uint32_t i = 0; i < m.vertex_count; i++) m.positions[3 * i + 1] -= 1.5f;
+    double planes[] = {-12.0, -4.0, 4.0, 12.0};
+    nv_compartment_set cs;
+    ASSERT_OK(nv_compartment_split(&m, planes, 4, NULL, 0, &cs, &e), e);
+    ASSERT_OK(nv_world_set_type_compartments(w, type, &cs, &e), e);
+    nv_mesh_free(&m);
+    ASSERT_OK(nv_world_spawn(w, type, v3(0.0, -0.5, 0.0), quat_identity(), &id, &e), e);
+    ASSERT_OK(nv_world_breach(w, id, v3(-16.0, -1.5, 0.0), 1.0, &e), e);
+    ASSERT_OK(nv_world_breach(w, id, v3(16.0, -1.5, 0.0), 1.0, &e), e);
+    int sunk = 0, deck_under = 0;
+    double most_water = 0.0;
+    for (int i = 0; i < 10 * 60 * 30; i++) {
+        nv_world_step(w);
+        uint32_t n;
+        const nv_world_damage_event* ev = nv_world_damage_events(w, &n);
+        for (uint32_t k = 0; k < n; k++) sunk += ev[k].kind == WORLD_DAMAGE_SUNK;
+        nv_world_vessel_state st;
+        assert_int_equal(nv_world_vessel_get(w, id, &st), 0);
+        nv_mat3 r = quat_to_mat3(st.orientation);
+        double top = -1e9; /* the highest corner: 3.5 m above the CG at the deck */
+        for (int c = 0; c < 8; c++) {
+            nv_vec3 p = v3(c & 1 ? 20.0 : -20.0, c & 2 ? 3.5 : -1.5, c & 4 ? 4.0 : -4.0);
+            top = fmax(top, st.position.y + r.m[1][0] * p.x + r.m[1][1] * p.y + r.m[1][2] * p.z);
+        }
+        deck_under += top < 0.0;
+        most_water = fmax(most_water, flood_in(w, id));
+    }
+    print_message("10 min in Beaufort 7: %d steps with the whole hull under the still water, at most %.0f m^3 of "
+                  "water aboard (can float with up to %.0f)\n",
+                  deck_under, most_water, BARGE_VOLUME - BARGE_MASS / 1025.0);
+    assert_true(most_water > 100.0);         /* it flooded */
+    assert_true(most_water < 640.0 + 1e-6);  /* two compartments at most */
+    assert_true(deck_under > 0);             /* the troughs took the deck under */
+    assert_int_equal(sunk, 0);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&scn);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_sinking_barge_reports_each_stage_once),
@@ -378,6 +486,8 @@ int main(void) {
         cmocka_unit_test(a_hard_collision_holes_both_hulls),
         cmocka_unit_test(shut_in_water_heaves_with_the_hull),
         cmocka_unit_test(a_sunk_barge_rests_on_the_seabed),
+        cmocka_unit_test(sunk_when_the_reserve_buoyancy_is_gone),
+        cmocka_unit_test(a_holed_barge_with_reserve_is_not_sunk_in_a_gale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,7 +39,7 @@
  *             velocity, then u32 n + n u16 of slamming memory, IEEE half floats),
  *             then u8 damaged, and when 1 its flood_state: u32 n holes, each
  *             u32 compartment, point (3 f64), area (f64); u64 full mask, u8
- *             pumping, u8 sunk, then per compartment slot (COMPARTMENT_MAX)
+ *             pumping, u8 sunk, u16 under_ticks, then per compartment slot (COMPARTMENT_MAX)
  *             volume and level (2 f64)
  *     "OWNR"  opaque bytes for the embedder (the server's tokens and owners)
  *   trailer: u32 CRC-32 of every byte before it
@@ -115,7 +115,8 @@ void nv_world_set_clock(nv_world* w, uint64_t tick);
  * ocean's peak period (ocean_params.tp, after hs_target); 7: the wind's
  * direction turns toward -z as headings do (a 6 file's sea would be mirrored);
  * 8: roll damping (bilge keels, explicit coefficients) in a type's dynamics;
- * 9: each type's rated Beaufort number (the autopilot's seamanship) */
+ * 9: each type's rated Beaufort number (the autopilot's seamanship), and a
+ * flood state's steps wholly under the still water (u16 after `sunk`) */
 #define CHECKPOINT_VERSION 9u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u

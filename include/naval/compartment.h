@@ -100,6 +100,7 @@ typedef struct nv_flood_state {
     uint64_t full;                   /* bit k: compartment k reported full */
     uint8_t pumping;                 /* the pumps are on */
     uint8_t sunk;                    /* reported sunk */
+    uint16_t under_ticks;            /* steps in a row it has lain wholly under the still water (saturates) */
 } nv_flood_state;
 
 /* A hole at `point` (body frame) of `area` m^2, in the compartment whose

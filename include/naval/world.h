@@ -191,9 +191,12 @@ int nv_world_capsized(nv_quat orientation);
  * contact closing faster than the type's breach_speed), then per vessel in
  * slot order: compartments that became full (>= FLOOD_FULL of their
  * volume), a capsize (any vessel: heel passing 90 degrees), sunk (a breached
- * vessel whose hull is wholly under the still water: its highest vertex
- * below y = 0), removed (sunk past sunk_removal_depth: the
- * vessel is gone after the step). */
+ * vessel that cannot float: its compartments' volume less the water in
+ * them, times the water's density, is less than its mass; or one that has
+ * lain wholly under the still water, its highest vertex below y = 0, for
+ * 5 s in a row: a wave trough or a sea over the deck sinks nothing; once,
+ * it stays), removed (sunk past sunk_removal_depth: the vessel is gone
+ * after the step). */
 typedef enum nv_world_damage_kind {
     WORLD_DAMAGE_BREACH = 0,
     WORLD_DAMAGE_FULL,
