@@ -184,6 +184,8 @@ static void ckp_put_type(ckp_writer* w, const nv_scenario_hull* h, const nv_chec
     put_f64(w, c->damage.pump_rate);
     put_f64(w, c->damage.breach_speed);
     put_f64(w, c->damage.breach_area);
+    put_f64(w, c->damage.plating);
+    put_f64(w, c->damage.breach_energy);
     put_u32(w, compartments);
     put_u8(w, h->has_rating ? 1 : 0);
     put_u8(w, h->has_rating ? (uint8_t)h->rated_beaufort : 0);

@@ -29,7 +29,7 @@ _Static_assert(sizeof(nv_actuator_set) == 4 * 80 + 8 + 4 * 64 + 8 + 16,
 _Static_assert(sizeof(nv_terrain_spec) == 40, "terrain_spec changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_world_contact_params) == 56,
                "world_contact_params changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(nv_compartment_damage) == 24,
+_Static_assert(sizeof(nv_compartment_damage) == 40,
                "compartment_damage changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_flood_state) == 64 * 16 + 16 * 40 + 8 + 8 + 8,
                "flood_state changed: update checkpoint_*.c and CHECKPOINT_VERSION");

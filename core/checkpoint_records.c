@@ -155,10 +155,16 @@ void ckp_get_type(ckp_reader* r, uint32_t index, nv_scenario_hull* h, nv_checkpo
         *counts[a] = n;
         for (uint32_t i = 0; i < n; i++) planes[a][i] = get_f64(r);
     }
-    if (!rd_need(r, 3 * 8 + 4, what)) return;
+    if (!rd_need(r, 5 * 8 + 4, what)) return;
     c->damage.pump_rate = get_f64(r);
     c->damage.breach_speed = get_f64(r);
     c->damage.breach_area = get_f64(r);
+    c->damage.plating = get_f64(r);
+    c->damage.breach_energy = get_f64(r);
+    if (!(c->damage.plating >= 0.0) || !(c->damage.breach_energy >= 0.0) || !isfinite(c->damage.plating) ||
+        !isfinite(c->damage.breach_energy))
+        rd_fail(r, what, "hull strength: plating %g m and breach energy %g J must be finite and >= 0",
+                c->damage.plating, c->damage.breach_energy);
     *compartments = get_u32(r);
     if (*compartments > COMPARTMENT_MAX) rd_fail(r, what, "%u compartments, at most %d", *compartments, COMPARTMENT_MAX);
     h->has_rating = get_bool(r, what);

@@ -212,6 +212,11 @@ static const nv_range range_table[NV_RANGE_COUNT] = {
                                     "the closing speed that holes the hull (0: never)"},
     [NV_RANGE_TYPE_HOLE_AREA] = {"type.hole_area", 0.0, 1000.0, LO_OPEN, 0, "m^2", SCN | VT | CORE,
                                  "a hole: 1,000 m^2 is a ship's whole side"},
+    [NV_RANGE_TYPE_PLATING] = {"type.plating", 0.0, 0.2, LO_OPEN, 0, "m", VT,
+                               "steel-equivalent shell plating: a small craft's 2 mm to a tanker's 25 mm; 0.2 m is a typo"},
+    [NV_RANGE_TYPE_BREACH_ENERGY] = {"type.breach_energy", 0.0, 1e10, 0, 0, "J", VT,
+                                     "what a contact's share must pass to hole the hull: 1e10 J is a ship of "
+                                     "500,000 t at 200 m/s"},
 };
 
 const nv_range* nv_range_get(nv_range_id id) {

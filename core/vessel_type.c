@@ -373,11 +373,33 @@ static int vt_parse_seakeeping(const json_ctx* c, const cJSON* o, const char* pa
     return 0;
 }
 
+/* "hull_strength": {"plating": m, "breach_energy": J}: contacts hole the
+ * hull by impact energy (compartment.h); needs compartments to hold the
+ * holes. */
+static int vt_parse_hull_strength(const json_ctx* c, const cJSON* o, const char* path, nv_vessel_type* out) {
+    const cJSON* v = cJSON_GetObjectItemCaseSensitive(o, "hull_strength");
+    if (!v) return 0;
+    char full[JSON_PATH_MAX];
+    json_path_key(full, sizeof full, path, "hull_strength");
+    if (!cJSON_IsObject(v))
+        return json_fail(c, full, "expected {\"plating\": m, \"breach_energy\": J} (got %s)", json_type_name(v));
+    static const char* const keys[] = {"plating", "breach_energy", NULL};
+    nv_compartment_damage* d = &out->compartments.damage;
+    if (json_check_keys(c, v, full, keys) || json_require(c, v, full, "plating", "m of steel-equivalent shell") ||
+        json_require(c, v, full, "breach_energy", "J a blow must pass to hole the hull") ||
+        json_get_ranged(c, v, full, "plating", NV_RANGE_TYPE_PLATING, &d->plating) < 0 ||
+        json_get_ranged(c, v, full, "breach_energy", NV_RANGE_TYPE_BREACH_ENERGY, &d->breach_energy) < 0)
+        return -1;
+    if (!out->compartments.bulkhead_count && !out->compartments.longitudinal_count)
+        return json_fail(c, full, "needs \"compartments\" with a bulkhead: a hole is made in a compartment");
+    return 0;
+}
+
 int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* path, unsigned flags, nv_vessel_type* out) {
     static const char* const full_keys[] = {"name",    "hull",     "up",       "flip",         "mass",
                                             "density", "cg",       "gyration", "coefficients", "propellers",
                                             "rudders", "controls", "compartments", "bilge_keels",
-                                            "roll_damping", "rated_beaufort", NULL};
+                                            "roll_damping", "rated_beaufort", "hull_strength", NULL};
     static const char* const hull_keys[] = {"name", "hull", "up", "flip", "mass", "density", "cg", "gyration",
                                             "coefficients", NULL};
     int hull_entry = (flags & VESSEL_TYPE_HULL_ENTRY) != 0;
@@ -395,7 +417,7 @@ int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* p
     }
     if (hull_entry) return 0;
     return vt_parse_seakeeping(c, o, path, out) || vt_parse_actuators(c, o, path, &out->dynamics.actuators) ||
-                   vt_parse_compartments(c, o, path, &out->compartments)
+                   vt_parse_compartments(c, o, path, &out->compartments) || vt_parse_hull_strength(c, o, path, out)
                ? -1
                : 0;
 }
@@ -440,7 +462,7 @@ typedef struct vt_builtin_spec {
     double throttle_rate, rudder_rate;
     uint32_t bulkheads;
     double bulkhead[8];              /* mesh x, m */
-    nv_compartment_damage damage;       /* pumps m^3/s, breach speed m/s, breach area m^2 */
+    nv_compartment_damage damage;       /* pumps m^3/s, breach speed m/s, breach area m^2, plating m, breach energy J */
     int rated_beaufort;
     double bilge_keel[2];               /* length, breadth, m */
 } vt_builtin_spec;
@@ -454,7 +476,11 @@ static const vt_builtin_spec vt_builtins[] = {
      * (docs/hydrodynamics.md, "Planing craft"). */
     {"skiff", 1500.0, {-0.5, 0.3, 0.0}, {0.6, 1.25, 1.25}, 1, 1,
      {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 4000.0, 0.5, 0.1, 15.0}},
-     {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0, 0, {0}, {0.0, 0.0, 0.0}, 4, {0.0, 0.0}},
+     {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0,
+     /* A buoyancy locker forward of 1.5 m. GRP: 2 mm of steel's worth
+     * against Minorsky's law, torn by 2 kJ (a 1.6 m/s blow against a
+     * quay; 3.1 m/s bow to bow with another). */
+     1, {1.5}, {0.0, 0.0, 0.0, 0.002, 2000.0}, 4, {0.0, 0.0}},
     /* Twin screws and twin rudders, 1.3 m either side of the centreline;
      * bilge keels a third of its length, 0.25 m deep (5 % of the beam). */
     {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
@@ -462,8 +488,9 @@ static const vt_builtin_spec vt_builtins[] = {
      {{{-12.6, 0.5, -1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}, {{-12.6, 0.5, 1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}}, 0.25, 0.5,
      /* Five compartments: steering gear, engine room, midships, forward, forepeak. */
      4, {-8.0, -2.5, 3.5, 8.5},
-     /* A salvage pump of 30 l/s per compartment; holed by a blow at 4 m/s. */
-     {0.03, 4.0, 0.05}, 7, {8.0, 0.25}},
+     /* A salvage pump of 30 l/s per compartment. 6 mm steel, torn by
+     * 100 kJ: 1.5 m/s against a quay, 3.1 m/s bow to bow. */
+     {0.03, 0.0, 0.0, 0.006, 100000.0}, 7, {8.0, 0.25}},
     /* One large slow screw; a rudder of 2.2 % of L d (14 m^2 missed IMO
      * MSC.137(76)'s initial turning: 2.68 L for 10 degrees, the limit 2.5)
      * that swings hard over to hard over in ~28 s (SOLAS). */
@@ -473,11 +500,12 @@ static const vt_builtin_spec vt_builtins[] = {
      /* Seven: aft peak, engine room, four holds, forepeak (a collision
      * bulkhead 6 % of the length aft of the stem). */
      6, {-50.0, -32.0, -12.0, 8.0, 28.0, 52.0},
-     /* Bilge and ballast pumps, 300 m^3/h per compartment; a steel hull
-     * holed at 2 m/s (its mass makes any blow heavy). Bilge keels over 35 %
-     * of its length, 0.8 m deep (4.6 % of the beam): zeta 0.04 at 10 degrees,
-     * what a cargo ship with keels measures. */
-     {0.083, 2.0, 0.5}, 10, {42.0, 0.8}},
+     /* Bilge and ballast pumps, 300 m^3/h per compartment. 15 mm steel,
+     * torn by 10 MJ (a berthing blow at 1 m/s is 5 MJ; 1.4 m/s against
+     * a quay, 2.8 m/s bow to bow). Bilge keels over 35 % of its length,
+     * 0.8 m deep (4.6 % of the beam): zeta 0.04 at 10 degrees, what a cargo
+     * ship with keels measures. */
+     {0.083, 0.0, 0.0, 0.015, 1.0e7}, 10, {42.0, 0.8}},
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
 

@@ -119,13 +119,18 @@ const nv_world_damage_event* nv_world_damage_events(const nv_world* w, uint32_t*
     return w->damage.events;
 }
 
-/* A contact closing faster than the type's breach_speed holes vessel s at
- * the contact's point, in the compartment whose cell holds it (the point
- * lies on the skin, or a little off it: it is kept inside the cells). */
-static void damage_from_contact(nv_world* w, uint32_t s, nv_vec3 point, uint64_t tick) {
+static int damage_breaks(const nv_world* w, uint32_t s, double closing) {
+    const nv_compartment_set* cs = w->types[w->v.type[s]].compartments;
+    return cs && cs->damage.breach_speed > 0.0 && closing > cs->damage.breach_speed;
+}
+
+/* A hole of `area` m^2 in vessel s at the contact's point, in the
+ * compartment whose cell holds it (the point lies on the skin, or a little
+ * off it: it is kept inside the cells). */
+static void damage_from_contact(nv_world* w, uint32_t s, nv_vec3 point, double area, uint64_t tick) {
     const world_type* t = &w->types[w->v.type[s]];
     const nv_compartment_set* cs = t->compartments;
-    if (!cs || !(cs->damage.breach_speed > 0.0) || w->v.flags[s] & WORLD_VESSEL_FROZEN) return;
+    if (!cs || !(area > 0.0) || w->v.flags[s] & WORLD_VESSEL_FROZEN) return;
     body b = world_load_body(w, s);
     nv_mat3 r = quat_to_mat3(b.orientation);
     nv_mat3 rt = m3_transpose(&r);
@@ -134,10 +139,75 @@ static void damage_from_contact(nv_world* w, uint32_t s, nv_vec3 point, uint64_t
                    fmin(fmax(p.z, cs->z_bounds[0]), cs->z_bounds[cs->nz]));
     uint32_t k = nv_compartment_at(cs, cell);
     nv_flood_state* fs = damage_state(w, s);
-    if (k == UINT32_MAX || !fs || nv_flood_add_hole(cs, fs, k, p, cs->damage.breach_area, NULL)) return;
+    if (k == UINT32_MAX || !fs || nv_flood_add_hole(cs, fs, k, p, area, NULL)) return;
     world_damage* d = &w->damage;
     damage_push(&d->events, &d->event_count, &d->event_capacity,
-                (nv_world_damage_event){tick, w->v.id[s], WORLD_DAMAGE_BREACH, k, cs->damage.breach_area, p});
+                (nv_world_damage_event){tick, w->v.id[s], WORLD_DAMAGE_BREACH, k, area, p});
+}
+
+/* 1 / the mass vessel s puts against a blow at `point` along the unit `n`
+ * (world): its mass with the added mass of the water it must push (the
+ * type's fractions per body axis, when its forces include added mass),
+ * and its rotation about the CG: 1/m_n + (r x n) . I^-1 (r x n), as a
+ * contact solver's effective mass. */
+static double damage_inverse_mass(const nv_world* w, uint32_t s, nv_vec3 point, nv_vec3 n) {
+    const world_type* t = &w->types[w->v.type[s]];
+    body b = world_load_body(w, s);
+    nv_mat3 r = quat_to_mat3(b.orientation), rt = m3_transpose(&r);
+    nv_vec3 nb = m3_mul_v3(&rt, n); /* body frame */
+    nv_vec3 added = v3(0.0, 0.0, 0.0);
+    if (t->dynamics.coeffs.forces & HYDRODYN_ADDED_MASS) added = t->dynamics.coeffs.added_mass;
+    double inv = nb.x * nb.x / (b.mass * (1.0 + added.x)) + nb.y * nb.y / (b.mass * (1.0 + added.y)) +
+                 nb.z * nb.z / (b.mass * (1.0 + added.z));
+    nv_vec3 rn = v3_cross(m3_mul_v3(&rt, v3_sub(point, b.position)), nb);
+    inv += v3_dot(rn, m3_mul_v3(&b.inverse_inertia, rn));
+    return isfinite(inv) && inv > 0.0 ? inv : 0.0;
+}
+
+/* The hull's shell, if it is holed by impact energy (plating > 0): the
+ * plating in m, else 0 (rigid for the split: a structure, the ground, a
+ * type without it). */
+static double damage_plating(const nv_world* w, uint32_t s) {
+    if (s == UINT32_MAX) return 0.0;
+    const nv_compartment_set* cs = w->types[w->v.type[s]].compartments;
+    return cs && cs->damage.plating > 0.0 ? cs->damage.plating : 0.0;
+}
+
+/* The hole a blow of `share` J makes in vessel s's shell by Minorsky's
+ * correlation, energy = 47.2 MJ per m^3 of steel destroyed: the share past
+ * the type's breach_energy tears (share - E0) / (47.2e6 t) m^2 of plating
+ * of thickness t. 0: no hole. */
+static double damage_hole_area(const nv_world* w, uint32_t s, double share) {
+    const nv_compartment_set* cs = w->types[w->v.type[s]].compartments;
+    double torn = share - cs->damage.breach_energy;
+    if (!(torn > 0.0)) return 0.0;
+    double area = torn / (MINORSKY_ENERGY_PER_VOLUME * cs->damage.plating);
+    const nv_range* r = nv_range_get(NV_RANGE_TYPE_HOLE_AREA);
+    return fmin(area, r->hi);
+}
+
+/* A contact's damage. By impact energy where a hull has a plating: the
+ * kinetic energy the blow takes out of the closing motion, fully plastic
+ * along the normal, E = v^2 / (2 (1/M_a + 1/M_b)) with each side's mass
+ * against the blow (the ground's is infinite), shared between the two
+ * shells as their compliances (1 / plating: the thinner crumples more; a
+ * side without plating is rigid). Else by the type's breach_speed. */
+static void damage_from_contact_event(nv_world* w, const nv_world_contact_event* c, uint64_t tick) {
+    uint32_t sa = world_slot_of(w, c->id_a);
+    uint32_t sb = c->id_b == WORLD_CONTACT_GROUND ? UINT32_MAX : world_slot_of(w, c->id_b);
+    double ta = sa == UINT32_MAX ? 0.0 : damage_plating(w, sa), tb = damage_plating(w, sb);
+    if (ta > 0.0 || tb > 0.0) {
+        double inv = (sa == UINT32_MAX ? 0.0 : damage_inverse_mass(w, sa, c->point, c->normal)) +
+                     (sb == UINT32_MAX ? 0.0 : damage_inverse_mass(w, sb, c->point, c->normal));
+        double v = c->closing_speed, energy = inv > 0.0 && isfinite(v) ? 0.5 * v * v / inv : 0.0;
+        double ca = ta > 0.0 ? 1.0 / ta : 0.0, cb = tb > 0.0 ? 1.0 / tb : 0.0;
+        if (ta > 0.0) damage_from_contact(w, sa, c->point, damage_hole_area(w, sa, energy * ca / (ca + cb)), tick);
+        if (tb > 0.0) damage_from_contact(w, sb, c->point, damage_hole_area(w, sb, energy * cb / (ca + cb)), tick);
+    }
+    if (sa != UINT32_MAX && ta == 0.0 && damage_breaks(w, sa, c->closing_speed))
+        damage_from_contact(w, sa, c->point, w->types[w->v.type[sa]].compartments->damage.breach_area, tick);
+    if (sb != UINT32_MAX && tb == 0.0 && damage_breaks(w, sb, c->closing_speed))
+        damage_from_contact(w, sb, c->point, w->types[w->v.type[sb]].compartments->damage.breach_area, tick);
 }
 
 /* The hull's highest point is under the still water (y = 0): the bounding
@@ -173,10 +243,6 @@ static int damage_cannot_float(const nv_world* w, uint32_t s, const nv_flood_sta
  * breaking over it never counts. */
 #define DAMAGE_SUNK_UNDER_S 5.0
 
-static int damage_breaks(const nv_world* w, uint32_t s, double closing) {
-    const nv_compartment_set* cs = w->types[w->v.type[s]].compartments;
-    return cs && cs->damage.breach_speed > 0.0 && closing > cs->damage.breach_speed;
-}
 
 void world_damage_step(nv_world* w) {
     world_damage* d = &w->damage;
@@ -190,13 +256,7 @@ void world_damage_step(nv_world* w) {
     d->pending_count = 0;
     uint32_t nc;
     const nv_world_contact_event* contacts = nv_world_contact_events(w, &nc);
-    for (uint32_t i = 0; i < nc; i++) {
-        const nv_world_contact_event* c = &contacts[i];
-        uint32_t sa = world_slot_of(w, c->id_a);
-        if (sa != UINT32_MAX && damage_breaks(w, sa, c->closing_speed)) damage_from_contact(w, sa, c->point, tick);
-        uint32_t sb = c->id_b == WORLD_CONTACT_GROUND ? UINT32_MAX : world_slot_of(w, c->id_b);
-        if (sb != UINT32_MAX && damage_breaks(w, sb, c->closing_speed)) damage_from_contact(w, sb, c->point, tick);
-    }
+    for (uint32_t i = 0; i < nc; i++) damage_from_contact_event(w, &contacts[i], tick);
     uint32_t removed = 0;
     for (uint32_t s = 0; s < w->count; s++) {
         uint32_t id = w->v.id[s];

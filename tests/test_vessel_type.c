@@ -39,6 +39,16 @@ static void expect_same_type(const nv_vessel_type* a, const nv_vessel_type* b) {
     EXPECT_SAME(compartments.bulkhead_count);
     EXPECT_SAME(compartments.longitudinal_count);
     for (uint32_t i = 0; i < a->compartments.bulkhead_count; i++) EXPECT_SAME(compartments.bulkheads[i]);
+    EXPECT_SAME(compartments.damage.pump_rate);
+    EXPECT_SAME(compartments.damage.breach_speed);
+    EXPECT_SAME(compartments.damage.breach_area);
+    EXPECT_SAME(compartments.damage.plating);
+    EXPECT_SAME(compartments.damage.breach_energy);
+    EXPECT_SAME(rated_beaufort);
+    EXPECT_SAME(dynamics.coeffs.bilge_keel[0]);
+    EXPECT_SAME(dynamics.coeffs.bilge_keel[1]);
+    EXPECT_SAME(dynamics.coeffs.roll_damping[0]);
+    EXPECT_SAME(dynamics.coeffs.roll_damping[1]);
     EXPECT_SAME(mass.has_gyration);
     EXPECT_SAME3(mass.gyration);
     EXPECT_SAME(dynamics.coeffs.forces);
@@ -259,6 +269,11 @@ static void mistakes_are_named(void** state) {
     expect_rejection(HEAD "\"coefficients\": {\"forces\": [true]}}", "coefficients.forces[0]: expected a force name (got true)");
     expect_rejection(HEAD "\"coefficients\": {\"damping_linear\": [1]}}",
                      "coefficients.damping_linear: expected an array of 2 numbers (got 1 element)");
+    /* A hull strength needs compartments to hold its holes, and both numbers. */
+    expect_rejection(HEAD "\"hull_strength\": {\"plating\": 0.006, \"breach_energy\": 1e5}}",
+                     "hull_strength: needs \"compartments\" with a bulkhead");
+    expect_rejection(HEAD "\"compartments\": {\"bulkheads\": [0]}, \"hull_strength\": {\"plating\": 0.006}}",
+                     "hull_strength.breach_energy: missing (J a blow must pass");
 }
 
 /* A vessel-type file beside its mesh: the hull path is the file's folder's. */
@@ -363,11 +378,11 @@ static void builtins_float_upright_and_stable(void** state) {
 
 /* Compartments: the built-in types split into closed compartments adding
  * up to their hulls (five for the patrol boat, seven for the freighter,
- * one for the skiff); bad definitions are refused by name. */
+ * two for the skiff); bad definitions are refused by name. */
 static void compartments_split_and_refuse(void** state) {
     (void)state;
     const char* names[3] = {"skiff", "patrol", "freighter"};
-    const uint32_t counts[3] = {1, 5, 7};
+    const uint32_t counts[3] = {2, 5, 7};
     for (int i = 0; i < 3; i++) {
         nv_vessel_type t;
         nv_mesh m;

@@ -115,7 +115,8 @@ void nv_world_set_clock(nv_world* w, uint64_t tick);
  * ocean's peak period (ocean_params.tp, after hs_target); 7: the wind's
  * direction turns toward -z as headings do (a 6 file's sea would be mirrored);
  * 8: roll damping (bilge keels, explicit coefficients) in a type's dynamics;
- * 9: each type's rated Beaufort number (the autopilot's seamanship), and a
+ * 9: each type's rated Beaufort number (the autopilot's seamanship), its
+ * hull strength (plating, breach energy after the breach area), and a
  * flood state's steps wholly under the still water (u16 after `sunk`) */
 #define CHECKPOINT_VERSION 9u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */

@@ -29,7 +29,16 @@ typedef struct nv_compartment_damage {
     double pump_rate;                /* m^3/s each compartment's pump removes when pumping; 0: no pumps */
     double breach_speed;             /* m/s: a contact closing faster holes the hull; 0: contacts never do */
     double breach_area;              /* m^2, the hole such a contact makes */
+    /* By impact energy instead (Minorsky), when plating > 0: the hull's
+     * share of the energy a contact absorbs, past breach_energy, opens a
+     * hole of (share - breach_energy) / (MINORSKY_ENERGY_PER_VOLUME x
+     * plating) m^2 (world_damage.c). */
+    double plating;                  /* m: steel-equivalent thickness of the shell plating */
+    double breach_energy;            /* J a contact's share must pass to hole it */
 } nv_compartment_damage;
+
+/* Minorsky (1959): 47.2 MJ per m^3 of structural steel destroyed. */
+#define MINORSKY_ENERGY_PER_VOLUME 47.2e6
 
 typedef struct nv_compartment_set {
     uint32_t count;                  /* nx * nz */

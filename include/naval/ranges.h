@@ -117,6 +117,8 @@ typedef enum nv_range_id {
     NV_RANGE_TYPE_PUMPS,
     NV_RANGE_TYPE_BREACH_SPEED,
     NV_RANGE_TYPE_HOLE_AREA,       /* compartments.breach_area; a scenario event's area */
+    NV_RANGE_TYPE_PLATING,         /* hull_strength.plating */
+    NV_RANGE_TYPE_BREACH_ENERGY,   /* hull_strength.breach_energy */
     NV_RANGE_COUNT
 } nv_range_id;
 

@@ -49,6 +49,12 @@
  *                      "breach_speed": 0,        m/s: a contact closing faster
  *                                                holes the hull; 0: never
  *                      "breach_area": 0}         m^2, the hole it makes
+ *     "hull_strength": {"plating": 0.006,        m of steel-equivalent shell:
+ *                                                contacts hole the hull by the
+ *                                                energy they absorb (Minorsky;
+ *                                                breach_speed is then unused)
+ *                       "breach_energy": 1e5}    J a blow's share must pass;
+ *                                                needs compartments
  *   }
  *
  * Optional keys of propellers, rudders, controls and compartments show
