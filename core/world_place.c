@@ -2,7 +2,8 @@
 /* Free water for a new vessel (nv_world_find_free_water): candidates on
  * rings around the requested spot, nearest first, each tested by the
  * hull's footprint (the rectangle of its bounding box, at the heading it
- * will have) against the other hulls' footprints as they lie, the
+ * will have) against the other hulls' footprints as they lie (and along
+ * the tracks their velocities give them, with a look-ahead), the
  * structures' bounding circles and the ground under it. */
 #include <math.h>
 #include <stdlib.h>
@@ -83,13 +84,29 @@ static int place_dry(const nv_world* w, const place_box* b, double keel, double 
 
 int nv_world_find_free_water(const nv_world* w, uint32_t type, double x, double z, double heading, double reach,
                              double margin, double* out_x, double* out_z, uint32_t* tried, nv_error* err) {
+    return nv_world_find_free_water_ahead(w, type, x, z, heading, reach, margin, 0.0, out_x, out_z, tried, err);
+}
+
+/* Footprints a vessel moving at (vx, vz) m/s sweeps over `ahead` seconds:
+ * its box now and moved along its velocity in steps of at most its half
+ * beam, so that the samples leave no gap a hull could sit in (at most 64). */
+static uint32_t place_track_samples(const place_box* b, double vx, double vz, double ahead) {
+    double travel = hypot(vx, vz) * ahead;
+    if (!(travel > 0.0) || !isfinite(travel)) return 1;
+    double n = ceil(travel / fmax(b->hv, 0.5)) + 1.0;
+    return n > 64.0 ? 64u : (uint32_t)n;
+}
+
+int nv_world_find_free_water_ahead(const nv_world* w, uint32_t type, double x, double z, double heading, double reach,
+                                   double margin, double ahead, double* out_x, double* out_z, uint32_t* tried,
+                                   nv_error* err) {
     if (tried) *tried = 0;
     if (type >= w->type_count)
         return nv_error_fail(err, NV_ENOENT, "no vessel type %u (the world has %u)", type, w->type_count);
     if (!isfinite(x) || !isfinite(z) || !isfinite(heading) || !(reach >= 0.0) || !isfinite(reach) ||
-        !(margin >= 0.0) || !isfinite(margin))
-        return nv_error_set(err,
-                            "free water: the position, heading, reach and margin must be finite, reach and margin >= 0");
+        !(margin >= 0.0) || !isfinite(margin) || !(ahead >= 0.0) || !(ahead <= 600.0))
+        return nv_error_set(err, "free water: the position, heading, reach and margin must be finite, reach and margin "
+                                 ">= 0, the look-ahead in [0, 600] s");
     const world_type* t = &w->types[type];
     const double r = t->radius;
     /* Upright on flat water: the keel's depth. A type that does not float
@@ -104,19 +121,30 @@ int nv_world_find_free_water(const nv_world* w, uint32_t type, double x, double 
     double step = fmax(fmax(2.0, 0.25 * r), reach / 64.0);
     uint32_t rings = (uint32_t)floor(reach / step);
     /* Only the vessels near enough to matter are tested per candidate,
-     * each by its footprint as it lies now. */
+     * each by its footprint as it lies now and, with a look-ahead, where
+     * its present velocity takes it within `ahead` seconds (its track). */
     double near = reach + r + largest + margin;
     uint32_t n_near = 0, cap = 0;
     place_box* boxes = NULL;
     for (uint32_t s = 0; s < w->count; s++) {
-        double dx = w->v.px[s] - x, dz = w->v.pz[s] - z;
-        if (dx * dx + dz * dz > near * near) continue;
-        if (GROW(&boxes, &cap, n_near + 1, 64)) {
+        double vx = ahead > 0.0 && isfinite(w->v.vx[s]) ? w->v.vx[s] : 0.0;
+        double vz = ahead > 0.0 && isfinite(w->v.vz[s]) ? w->v.vz[s] : 0.0;
+        double dx = w->v.px[s] - x, dz = w->v.pz[s] - z, reach_s = near + hypot(vx, vz) * ahead;
+        if (dx * dx + dz * dz > reach_s * reach_s) continue;
+        nv_quat q = quat_normalize((nv_quat){w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]});
+        place_box now = place_box_of(&w->types[w->v.type[s]], v3(w->v.px[s], w->v.py[s], w->v.pz[s]), q);
+        uint32_t samples = place_track_samples(&now, vx, vz, ahead);
+        if (GROW(&boxes, &cap, n_near + samples, 64)) {
             free(boxes);
             return nv_error_fail(err, NV_ENOMEM, "free water: out of memory");
         }
-        nv_quat q = quat_normalize((nv_quat){w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]});
-        boxes[n_near++] = place_box_of(&w->types[w->v.type[s]], v3(w->v.px[s], w->v.py[s], w->v.pz[s]), q);
+        for (uint32_t k = 0; k < samples; k++) {
+            double f = samples > 1 ? ahead * k / (samples - 1) : 0.0;
+            place_box moved = now;
+            moved.cx += vx * f;
+            moved.cz += vz * f;
+            boxes[n_near++] = moved;
+        }
     }
     uint32_t count = 0;
     int found = 0;

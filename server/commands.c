@@ -30,6 +30,10 @@ static log_counter cmd_refusals = LOG_COUNTER("requests refused");
  * outlast a reconnect); past it the longest-quiet is forgotten. About
  * 150 bytes each. */
 #define CMD_MAX_ADDRESSES 4096
+/* A spawned boat starts clear of where the boats near it will be in the
+ * next 15 s on their present courses (nv_world_find_free_water_ahead):
+ * long enough for a helmsman to see it and turn, at 10 m/s 150 m of track. */
+#define CMD_SPAWN_AHEAD_S 15.0
 /* Addresses one refusal summary names; the rest are counted. */
 #define CMD_SUMMARY_ADDRESSES 4
 
@@ -306,13 +310,15 @@ static void cmd_spawn(cmd_server* c, const cmdq_item* it, client* cl, int admin)
     uint32_t id;
     nv_error err;
     proto_spawn_reply* r = &c->resp.body.spawn;
-    /* The nearest free water: clear of the other hulls, the structures and
-     * the land (nv_world_find_free_water), or refused with the reason. The
-     * record log gets the placed position (apply_spawn). */
+    /* The nearest free water: clear of the other hulls, of the tracks
+     * their present velocities give them for CMD_SPAWN_AHEAD_S, of the
+     * structures and the land (nv_world_find_free_water_ahead), or refused
+     * with the reason. The record log gets the placed position
+     * (apply_spawn). */
     double x = s->x, z = s->z;
-    if (!c->cfg->spawn_anywhere && nv_world_find_free_water(w, (uint32_t)type, s->x, s->z, s->heading,
-                                                            c->cfg->spawn_search, c->cfg->spawn_clearance, &x, &z,
-                                                            NULL, &err)) {
+    if (!c->cfg->spawn_anywhere &&
+        nv_world_find_free_water_ahead(w, (uint32_t)type, s->x, s->z, s->heading, c->cfg->spawn_search,
+                                       c->cfg->spawn_clearance, CMD_SPAWN_AHEAD_S, &x, &z, NULL, &err)) {
         cmd_fail(c, it, rid, PROTO_BODY_SPAWN, proto_status_of(err.code), "%s", err.message);
         return;
     }

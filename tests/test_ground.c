@@ -434,12 +434,49 @@ static void spawns_find_free_water(void** state) {
     nv_terrain_destroy(t);
 }
 
+/* A spawn with a look-ahead (nv_world_find_free_water_ahead) keeps out of
+ * a moving boat's track: a box heading along +x at 5 m/s, 60 m short of
+ * the asked spot, is clear of it now (the plain search takes the spot)
+ * but would run it down in 12 s; with 15 s of look-ahead the new box goes
+ * beside the track, clear of every position the box will pass through,
+ * and no farther than the track's half width and the margins. */
+static void spawns_keep_out_of_tracks(void** state) {
+    (void)state;
+    uint32_t type, a;
+    nv_error err;
+    nv_world* w = box_world(NULL, 20000.0, &type);
+    double y;
+    ASSERT_OK(nv_world_type_float_height(w, type, &y, &err), err);
+    ASSERT_OK(nv_world_spawn(w, type, v3(-60.0, y, 0.0), quat_identity(), &a, &err), err);
+    ASSERT_OK(nv_world_set_velocity(w, a, v3(5.0, 0.0, 0.0), v3(0.0, 0.0, 0.0), &err), err);
+    const double margin = 1.0;
+    double x, z;
+    uint32_t tried;
+    ASSERT_OK(nv_world_find_free_water(w, type, 0.0, 0.0, 0.0, 200.0, margin, &x, &z, &tried, &err), err);
+    assert_true(x == 0.0 && z == 0.0);
+    ASSERT_OK(nv_world_find_free_water_ahead(w, type, 0.0, 0.0, 0.0, 200.0, margin, 15.0, &x, &z, &tried, &err), err);
+    print_message("look-ahead 15 s: placed at (%.2f, %.2f) after %u candidates\n", x, z, tried);
+    for (double t = 0.0; t <= 15.0; t += 0.05) {
+        double d = footprint_distance(x, z, 0.0, -60.0 + 5.0 * t, 0.0, 0.0);
+        if (d < margin - 1e-9) fail_msg("at %.2f s the box passes %.2f m from the new one", t, d);
+    }
+    /* beside the track (half beams 2 + 2 and the margin), not sent far away */
+    assert_true(fabs(z) >= BOX_B + margin - 1e-9 && hypot(x, z) <= BOX_B + margin + 2.0 + 1e-9);
+    /* past the track's end (75 m of travel) the spot stays free */
+    ASSERT_OK(nv_world_find_free_water_ahead(w, type, 40.0, 0.0, 0.0, 200.0, margin, 15.0, &x, &z, &tried, &err), err);
+    assert_true(x == 40.0 && z == 0.0);
+    assert_int_equal(nv_world_find_free_water_ahead(w, type, 0.0, 0.0, 0.0, 10.0, margin, 601.0, &x, &z, &tried, &err),
+                     -1);
+    assert_non_null(strstr(err.message, "look-ahead in [0, 600] s"));
+    nv_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(box_lands_on_dry_ground),       cmocka_unit_test(box_rests_on_shallow_seabed),
         cmocka_unit_test(friction_holds_or_slides),      cmocka_unit_test(patrol_boat_runs_aground),
         cmocka_unit_test(same_hash_at_any_thread_count), cmocka_unit_test(columns_rest_on_the_ground),
-        cmocka_unit_test(floaters_keep_off_the_ground),   cmocka_unit_test(spawns_find_free_water),
+        cmocka_unit_test(floaters_keep_off_the_ground),   cmocka_unit_test(spawns_find_free_water), cmocka_unit_test(spawns_keep_out_of_tracks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

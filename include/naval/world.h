@@ -300,6 +300,13 @@ const nv_world_contact_event* nv_world_contact_events(const nv_world* w, uint32_
  * (x, z) ...". Between steps. */
 int nv_world_find_free_water(const nv_world* w, uint32_t type, double x, double z, double heading, double reach,
                              double margin, double* out_x, double* out_z, uint32_t* tried, nv_error* err);
+/* The same, and clear of every nearby vessel's track for `ahead` seconds
+ * (0..600): its footprint moved along its present velocity, sampled at
+ * most a half beam apart. A spawn away from traffic rather than into its
+ * path: a new boat is not run down by a boat that was about to pass. */
+int nv_world_find_free_water_ahead(const nv_world* w, uint32_t type, double x, double z, double heading, double reach,
+                                   double margin, double ahead, double* out_x, double* out_z, uint32_t* tried,
+                                   nv_error* err);
 /* Two vessels whose hulls overlap (their convex shapes, as the contacts
  * see them): ids a < b, their centres' distance and the overlap's depth. */
 typedef struct nv_world_overlap {
