@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "avoid.h"
 #include "grow.h"
 #include "idmap.h"
 #include "naval/ocean_spectrum.h"
@@ -40,6 +41,7 @@ struct autopilot {
     double wave_heading;   /* radians, the way the waves travel */
     int* rated;            /* per hull type, -1: not rated */
     uint32_t rated_count;
+    avoid* avoid;          /* the vessels as the update found them (collision avoidance) */
 };
 
 static double autopilot_random(uint64_t* s) {
@@ -91,6 +93,10 @@ autopilot* autopilot_create(uint64_t seed, double cx, double cz, double half_wid
     a->cz = cz;
     a->half = half_width > 1.0 ? half_width : 1.0;
     a->sea_beaufort = -1;
+    if (!(a->avoid = avoid_create())) {
+        free(a);
+        return NULL;
+    }
     return a;
 }
 
@@ -99,6 +105,7 @@ void autopilot_destroy(autopilot* a) {
     idmap_free(&a->index);
     free(a->pilots);
     free(a->rated);
+    avoid_destroy(a->avoid);
     free(a);
 }
 
@@ -107,7 +114,7 @@ static pilot* autopilot_append(autopilot* a, uint32_t vessel_id) {
     if (GROW(&a->pilots, &a->capacity, a->count + 1, 64)) return NULL;
     if (idmap_put(&a->index, vessel_id, a->count)) return NULL;
     pilot* p = &a->pilots[a->count++];
-    p->id = vessel_id;
+    *p = (pilot){.id = vessel_id};
     return p;
 }
 
@@ -132,6 +139,10 @@ autopilot* autopilot_restore(const autopilot_state* st) {
     a->cz = st->cz;
     a->half = st->half;
     a->sea_beaufort = -1;
+    if (!(a->avoid = avoid_create())) {
+        free(a);
+        return NULL;
+    }
     for (uint32_t i = 0; i < st->count; i++) {
         pilot* p = autopilot_has(a, st->pilots[i].id) ? NULL : autopilot_append(a, st->pilots[i].id);
         if (!p) {
@@ -251,6 +262,11 @@ double autopilot_heading_of(nv_quat orientation) {
 void autopilot_update(autopilot* a, nv_world* w) {
     const nv_terrain* t = nv_world_get_terrain(w);
     const uint64_t tick = nv_world_tick(w);
+    /* Every vessel as it is now, for the rules of the road; without it
+     * (out of memory) the boats steer as before. */
+    int avoiding = 0;
+    for (uint32_t i = 0; i < a->count && !avoiding; i++) avoiding = (tick + i) % AUTOPILOT_AVOID_TICKS == 0;
+    avoiding = avoiding && avoid_snapshot(a->avoid, w) == 0;
     for (uint32_t i = 0; i < a->count;) {
         pilot* p = &a->pilots[i];
         nv_world_vessel_state s;
@@ -279,6 +295,20 @@ void autopilot_update(autopilot* a, nv_world* w) {
         if (look && over > 0 && !autopilot_clear(t, x, z, lx, lz, AUTOPILOT_LOOK_M)) {
             autopilot_pick(a, p, t, x, z);
             h = autopilot_steer(atan2(-(p->wz - z), p->wx - x), heading, over, a->wave_heading);
+        }
+        /* The rules of the road over the course it wants (avoid.h): give
+         * way to starboard, or stand on; decided every AUTOPILOT_AVOID_TICKS
+         * (staggered over the fleet: the cost of one look a tick is a
+         * thirtieth of the fleet's), the part taken kept between. */
+        if (avoiding && (tick + i) % AUTOPILOT_AVOID_TICKS == 0) {
+            avoid_order o = avoid_decide(a->avoid, p->id, h.course, hypot(s.velocity.x, s.velocity.z));
+            p->turn = remainder(o.course - h.course, 2.0 * NV_PI);
+            p->slow = o.throttle_scale < 1.0;
+        }
+        if (p->turn != 0.0) {
+            double throttle = h.throttle;
+            h = autopilot_steer(h.course + p->turn, heading, 0, a->wave_heading);
+            h.throttle = fmin(h.throttle, throttle) * (p->slow ? AVOID_SLOW : 1.0);
         }
         /* aground: back off astern, rudder amidships, until afloat */
         if (grounded)

@@ -17,11 +17,16 @@
 
 typedef struct autopilot autopilot;
 
-/* One piloted boat and the waypoint it steers for. */
+/* One piloted boat, the waypoint it steers for, and the part it last
+ * took under the rules of the road (avoid.h), decided every
+ * AUTOPILOT_AVOID_TICKS (staggered over the fleet) and kept between. */
 typedef struct autopilot_pilot {
     uint32_t id;
     double wx, wz;
+    double turn;  /* radians added to the wanted course (starboard negative); 0: none */
+    uint8_t slow; /* the throttle scaled by AVOID_SLOW */
 } autopilot_pilot;
+#define AUTOPILOT_AVOID_TICKS 30u
 
 /* Everything that decides the fleet's future, for checkpoints
  * (server/resume.c): the generator's state, the area, and the pilots in

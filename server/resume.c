@@ -10,7 +10,7 @@
 
 #define RESUME_HEADER 4u
 #define RESUME_OWNED 20u  /* id + token */
-#define RESUME_PILOT 20u  /* id + two f64 */
+#define RESUME_PILOT 29u  /* id + three f64 + u8 */
 #define RESUME_AREA 32u   /* rng + three f64 */
 
 void resume_buf_free(resume_buf* b) {
@@ -59,6 +59,8 @@ int resume_encode(const owners* o, const autopilot* a, resume_buf* b) {
         put_u32(p, st.pilots[i].id);
         put_f64(p + 4, st.pilots[i].wx);
         put_f64(p + 12, st.pilots[i].wz);
+        put_f64(p + 20, st.pilots[i].turn);
+        p[28] = st.pilots[i].slow;
         p += RESUME_PILOT;
     }
     b->size = (size_t)(p - b->data);
@@ -86,6 +88,8 @@ static uint32_t get_u32(resume_reader* r) {
     r->pos += 4;
     return v;
 }
+
+static uint8_t get_u8(resume_reader* r) { return r->data[r->pos++]; }
 
 static uint64_t get_u64(resume_reader* r) {
     uint64_t v = 0;
@@ -155,9 +159,14 @@ static int rd_pilots(resume_reader* r, const nv_world* w, autopilot** a) {
         p->id = get_u32(r);
         p->wx = get_f64(r);
         p->wz = get_f64(r);
+        p->turn = get_f64(r);
+        p->slow = get_u8(r);
         uint32_t unused;
         if (!isfinite(p->wx) || !isfinite(p->wz))
             rc = nv_error_set(r->err, "owner blob: pilot of vessel %u has a waypoint that is not finite", p->id);
+        else if (!(fabs(p->turn) <= 3.2) || p->slow > 1)
+            rc = nv_error_set(r->err, "owner blob: pilot of vessel %u: avoidance turn %g rad (|turn| <= pi) and slow %u "
+                                      "(0 or 1)", p->id, p->turn, (unsigned)p->slow);
         else if (idmap_get(&seen, p->id, &unused))
             rc = nv_error_set(r->err, "owner blob: vessel %u is piloted twice", p->id);
         else if (idmap_put(&seen, p->id, i))

@@ -29,7 +29,7 @@
 #include "naval/world.h"
 #include "owners.h"
 
-#define RESUME_VERSION 1u
+#define RESUME_VERSION 2u /* 2: each pilot's avoidance (turn f64, slow u8) */
 
 /* Bytes grown once and reused for every checkpoint. */
 typedef struct resume_buf {

@@ -74,6 +74,8 @@ static void test_blob_round_trip(void** state) {
         assert_int_equal(s1.pilots[i].id, s2.pilots[i].id);
         assert_memory_equal(&s1.pilots[i].wx, &s2.pilots[i].wx, sizeof(double));
         assert_memory_equal(&s1.pilots[i].wz, &s2.pilots[i].wz, sizeof(double));
+        assert_memory_equal(&s1.pilots[i].turn, &s2.pilots[i].turn, sizeof(double));
+        assert_int_equal(s1.pilots[i].slow, s2.pilots[i].slow);
     }
     /* The same future: both draw the same next waypoints. */
     assert_int_equal(autopilot_add(a, 99), 0);
@@ -142,12 +144,14 @@ static void test_blob_corrupt(void** state) {
         stmt;                              \
         assert_refused(d, len, NULL, msg); \
     } while (0)
-    MUTATE(d[0] = 2, b.size, "version 2 is not supported");
+    MUTATE(d[0] = 1, b.size, "version 1 is not supported");
     MUTATE(d[2] = 1, b.size, "reserved header bytes");
     MUTATE(put32(d + 4, 0xFFFFFFFFu), b.size, "owned vessels do not fit");
     MUTATE(put32(d + area_at + 32, 1000000), b.size, "pilots do not fit");
     MUTATE(put32(d + owned_at + 20, 100), b.size, "owned vessel 100 is listed twice");
-    MUTATE(put32(d + pilots_at + 20, 0), b.size, "vessel 0 is piloted twice");
+    MUTATE(put32(d + pilots_at + 29, 0), b.size, "vessel 0 is piloted twice");
+    MUTATE(memset(d + pilots_at + 20, 0x40, 8), b.size, "avoidance turn");
+    MUTATE(d[pilots_at + 28] = 2, b.size, "and slow 2 (0 or 1)");
     MUTATE(memset(d + pilots_at + 4, 0xFF, 8), b.size, "not finite");
     MUTATE(memset(d + area_at + 24, 0, 8), b.size, "autopilot area");
     MUTATE(d[b.size] = 0, b.size + 1, "1 bytes after the end");
