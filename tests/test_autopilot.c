@@ -143,6 +143,25 @@ static int rating_of(const sim* s, const char* name) {
     return t < 0 ? -2 : autopilot_rating(s->pilot, (uint32_t)t);
 }
 
+/* `s` written to a checkpoint in memory (its autopilot in the owner blob,
+ * nobody owning a vessel) and restored into `r`, owners in `o`. */
+static void restore_through_a_checkpoint(const sim* s, sim* r, owners* o) {
+    owners none = {0};
+    resume_buf b = {0};
+    assert_int_equal(resume_encode(&none, s->pilot, &b), 0);
+    nv_checkpoint_source src = sim_checkpoint_source(s, b.data, b.size);
+    uint8_t* bytes;
+    size_t size;
+    nv_error err;
+    if (nv_checkpoint_encode(&src, &bytes, &size, &err)) fail_msg("%s", err.message);
+    nv_checkpoint c;
+    if (nv_checkpoint_decode(bytes, size, "test", &c, &err)) fail_msg("%s", err.message);
+    if (sim_restore(r, &c, 1, 0, o, &err)) fail_msg("%s", err.message);
+    nv_checkpoint_free(&c);
+    free(bytes);
+    resume_buf_free(&b);
+}
+
 /* The default world gives its autopilot the sea (Beaufort 5 from its Hs
  * of 1.95 m; --beaufort as given) and the built-in types' ratings, and a
  * checkpoint's restore derives the same: the restored world steps on to
@@ -164,27 +183,15 @@ static void test_default_world_plumbing_and_restore(void** state) {
         assert_int_equal(rating_of(&s, vt.name), vt.rated_beaufort);
     }
     for (int i = 0; i < 30; i++) sim_step(&s);
-    owners o = {0};
-    resume_buf b = {0};
-    assert_int_equal(resume_encode(&o, s.pilot, &b), 0);
-    nv_checkpoint_source src = sim_checkpoint_source(&s, b.data, b.size);
-    uint8_t* bytes;
-    size_t size;
-    if (nv_checkpoint_encode(&src, &bytes, &size, &err)) fail_msg("%s", err.message);
-    nv_checkpoint c;
-    if (nv_checkpoint_decode(bytes, size, "test", &c, &err)) fail_msg("%s", err.message);
     sim r;
     owners o2 = {0};
-    if (sim_restore(&r, &c, 1, 0, &o2, &err)) fail_msg("%s", err.message);
+    restore_through_a_checkpoint(&s, &r, &o2);
     assert_int_equal(autopilot_sea_beaufort(r.pilot), 5);
     assert_int_equal(rating_of(&r, "skiff"), rating_of(&s, "skiff"));
     for (int i = 0; i < 60; i++) sim_step(&s), sim_step(&r);
     assert_true(nv_world_state_hash(s.world) == nv_world_state_hash(r.world));
     sim_destroy(&r);
     owners_free(&o2);
-    nv_checkpoint_free(&c);
-    free(bytes);
-    resume_buf_free(&b);
     sim_destroy(&s);
     /* --beaufort 7: the patrol boat at its rating, the skiff 3 over */
     cfg_defaults(&cfg);
@@ -224,25 +231,13 @@ static void test_scenario_type_rating_survives_a_restore(void** state) {
     if (rc) fail_msg("%s", err.message);
     assert_int_equal(rating_of(&s, "tug"), 5);
     assert_int_equal(rating_of(&s, "lighter"), -1);
-    owners o = {0};
-    resume_buf b = {0};
-    assert_int_equal(resume_encode(&o, s.pilot, &b), 0);
-    nv_checkpoint_source src = sim_checkpoint_source(&s, b.data, b.size);
-    uint8_t* bytes;
-    size_t size;
-    if (nv_checkpoint_encode(&src, &bytes, &size, &err)) fail_msg("%s", err.message);
-    nv_checkpoint c;
-    if (nv_checkpoint_decode(bytes, size, "test", &c, &err)) fail_msg("%s", err.message);
     sim r;
     owners o2 = {0};
-    if (sim_restore(&r, &c, 1, 0, &o2, &err)) fail_msg("%s", err.message);
+    restore_through_a_checkpoint(&s, &r, &o2);
     assert_int_equal(rating_of(&r, "tug"), 5);
     assert_int_equal(rating_of(&r, "lighter"), -1);
     sim_destroy(&r);
     owners_free(&o2);
-    nv_checkpoint_free(&c);
-    free(bytes);
-    resume_buf_free(&b);
     sim_destroy(&s);
 }
 
