@@ -243,7 +243,7 @@ for kind in ("tcp", "ws"):
     # the report after a ramp is its last step's, over that step's window
     assert abs(role["snapshots_per_s"] - last[kind + "_spectator_snapshots_per_s"]) <= 2.0 / last["seconds"], (role, last)
     ref = plain["roles"][kind + "_spectators"]["snapshots_per_s"]
-    assert abs(role["snapshots_per_s"] - ref) <= 0.1 * hz, (kind, role["snapshots_per_s"], ref)
+    assert abs(role["snapshots_per_s"] - ref) <= 0.25 * hz, (kind, role["snapshots_per_s"], ref)  # a loaded machine's ticks vary
 print("ramp spectators: " + ", ".join(f'{s["tcp_spectator_snapshots_per_s"]:.1f}/{s["ws_spectator_snapshots_per_s"]:.1f}' for s in steps)
       + f' snapshots/s (tcp/ws) per step; plain run {plain["roles"]["tcp_spectators"]["snapshots_per_s"]:.1f}')
 PY
