@@ -98,7 +98,8 @@ expect 1 "boat 999 is not in the snapshot" "tcp://127.0.0.1:$snap" --once --foll
 # Every line fits the width (a wrapped status line pushed the top border
 # off); the header has a scale bar true to --radius and a legend of the
 # types' glyphs (names on these free ports), and the map's glyphs are the
-# legend's families.
+# legend's families; the harbour's land is drawn and the legend under the
+# map names the marks.
 for cols in 38 78 118; do
     "$watch" "tcp://127.0.0.1:$snap" --once --radius 500 --size "${cols}x30" > "$tmp/map$cols" 2> "$tmp/err" \
         || fail "--once --size ${cols}x30: $(cat "$tmp/err")"
@@ -122,7 +123,11 @@ for path, cols in zip(sys.argv[1:], (38, 78, 118)):
         assert set(legend.values()) == {"skiff", "patrol", "freighter"}, lines[0]
         allowed = "".join(f for f in families if any(g in f for g in legend))
         body = "".join(l[1:-1] for l in lines if l.startswith("\u2502"))
-        glyphs = [c for c in body if c not in " +23456789"]
+        # the harbour's island, in the map and in the legend under it
+        assert "\u2592" in body, body
+        after = lines.index([l for l in lines if l.startswith("\u2514")][0]) + 1
+        assert lines[after].startswith("legend: ") and "\u2592 land" in lines[after], lines[after]
+        glyphs = [c for c in body if c not in " +23456789\u2592*!x_"]
         assert glyphs and all(c in allowed for c in glyphs), (glyphs, legend)
 PY
 # The heading (the map's arrows) is where the bow points: boats on autopilot

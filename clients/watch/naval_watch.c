@@ -424,6 +424,31 @@ static void watch_terminal_size(const watch_options* o, int* cols, int* rows) {
     *rows = o->rows ? o->rows : *rows - 5;
 }
 
+/* What became of vessel i: sunk (its damage says so), capsized and
+ * aground (its flags), holed (it has a damage entry), or afloat. */
+static wmap_state watch_state(const proto_snapshot* s, uint32_t i) {
+    const proto_vessel* p = &s->vessels[i];
+    const proto_vessel_damage* d = NULL;
+    for (uint32_t k = 0; k < s->damage_count && !d; k++)
+        if (s->damage[k].id == p->id) d = &s->damage[k];
+    if (d && (d->flags & PROTO_DAMAGE_SUNK_FLAG)) return WMAP_SUNK;
+    if (p->flags & PROTO_VESSEL_CAPSIZED) return WMAP_CAPSIZED;
+    if (p->flags & PROTO_VESSEL_GROUNDED) return WMAP_AGROUND;
+    return d && d->holes ? WMAP_DAMAGED : WMAP_AFLOAT;
+}
+
+/* Land: the world info's terrain above the still water at the nearest
+ * node (wmap_view.is_land). */
+static int watch_is_land(const void* ctx, double x, double z) {
+    const proto_terrain_info* t = ctx;
+    if (!t->present || !t->heights || !(t->cell_size > 0.0)) return 0;
+    double fi = (x - t->origin_x) / t->cell_size, fj = (z - t->origin_z) / t->cell_size;
+    if (!(fi >= -0.5 && fj >= -0.5 && fi < t->nx - 0.5 && fj < t->nz - 0.5)) return 0;
+    uint32_t i = (uint32_t)lround(fi), j = (uint32_t)lround(fj);
+    double h = t->min_elevation + (t->max_elevation - t->min_elevation) * t->heights[(size_t)j * t->nx + i] / 65535.0;
+    return h > 0.0;
+}
+
 /* The map and the status lines, drawn over the previous ones on a tty. */
 static void watch_draw(const watch_options* o, const proto_snapshot* s, const proto_world_info* wi,
                        const char* status, const char* lost, int tty) {
@@ -432,6 +457,7 @@ static void watch_draw(const watch_options* o, const proto_snapshot* s, const pr
     v.ascii = o->ascii;
     v.highlight = tty;
     v.mark = o->follow;
+    if (wi && wi->terrain.present) v.is_land = watch_is_land, v.land_ctx = &wi->terrain;
     wmap_boat* boats = calloc(s->vessel_count ? s->vessel_count : 1, sizeof *boats);
     char* map = malloc(wmap_capacity(&v));
     if (!boats || !map) {
@@ -443,7 +469,8 @@ static void watch_draw(const watch_options* o, const proto_snapshot* s, const pr
     double sx = 0, sz = 0, r = 0;
     for (uint32_t i = 0; i < s->vessel_count; i++) {
         const proto_vessel* p = &s->vessels[i];
-        boats[i] = (wmap_boat){p->position[0], p->position[2], watch_heading(p->orientation), p->id, p->type};
+        boats[i] = (wmap_boat){p->position[0], p->position[2], watch_heading(p->orientation), p->id, p->type,
+                               watch_state(s, i)};
         sx += p->position[0];
         sz += p->position[2];
     }
@@ -492,6 +519,9 @@ static void watch_draw(const watch_options* o, const proto_snapshot* s, const pr
     if (tty) fputs("\x1b[H", stdout);
     printf("%s%s\n", header, tty ? "\x1b[K" : "");
     fputs(map, stdout);
+    snprintf(line, sizeof line, "%s", wmap_legend(v.ascii));
+    wline_fit(line, width, v.ascii);
+    printf("%s%s\n", line, tty ? "\x1b[K" : "");
     snprintf(line, sizeof line, "%s", status);
     wline_fit(line, width, v.ascii);
     printf("%s%s\n", line, tty ? "\x1b[K" : "");

@@ -24,8 +24,8 @@ const char* wmap_glyph_family(double heading, unsigned family, int ascii) {
 const char* wmap_glyph(double heading, int ascii) { return wmap_glyph_family(heading, 0, ascii); }
 
 size_t wmap_capacity(const wmap_view* v) {
-    /* per cell: a 3-byte arrow in reverse video at most; frame and newlines */
-    return ((size_t)v->cols + 2) * ((size_t)v->rows + 2) * 12 + 64;
+    /* per cell: a 3-byte arrow in reverse video and a colour at most; frame and newlines */
+    return ((size_t)v->cols + 2) * ((size_t)v->rows + 2) * 20 + 64;
 }
 
 typedef struct wmap_cell {
@@ -33,7 +33,18 @@ typedef struct wmap_cell {
     int marked;
     double heading;
     unsigned family;
+    wmap_state state; /* the worst of its boats' */
 } wmap_cell;
+
+/* A state's mark (the same in ASCII) and its colour on a terminal. */
+static const char* const wmap_state_glyph[] = {"", "*", "!", "x", "_"};
+static const char* const wmap_state_colour[] = {"", "\x1b[31m", "\x1b[33m", "\x1b[35m", "\x1b[34m"};
+
+const char* wmap_legend(int ascii) {
+    return ascii ? "legend: : land, >^<v boat, * holed, ! aground, x capsized, _ sunk, @ followed"
+                 : "legend: \u2592 land \u00b7 \u2192 boat \u00b7 * holed \u00b7 ! aground \u00b7 x capsized \u00b7 _ sunk "
+                   "\u00b7 @ followed";
+}
 
 static void wmap_put(char** p, char* end, const char* s) {
     size_t len = strlen(s);
@@ -59,6 +70,7 @@ size_t wmap_render(const wmap_view* v, const wmap_boat* boats, size_t n, char* o
         int mark = v->mark >= 0 && boats[i].id == (uint64_t)v->mark;
         /* The marked boat's heading wins its cell. */
         if (!c->count || mark) c->heading = boats[i].heading, c->family = boats[i].family;
+        if (boats[i].state > c->state) c->state = boats[i].state;
         c->marked |= mark;
         c->count++;
         inside++;
@@ -75,12 +87,22 @@ size_t wmap_render(const wmap_view* v, const wmap_boat* boats, size_t n, char* o
             const wmap_cell* cell = &cells[(size_t)r * (size_t)v->cols + (size_t)c];
             char digit[2] = {0, 0};
             const char* g = " ";
-            if (cell->marked) g = v->highlight ? wmap_glyph_family(cell->heading, cell->family, v->ascii) : "@";
-            else if (cell->count == 1) g = wmap_glyph_family(cell->heading, cell->family, v->ascii);
-            else if (cell->count > 1) g = cell->count > 9 ? "+" : (digit[0] = (char)('0' + cell->count), digit);
+            const char* colour = v->highlight && cell->count ? wmap_state_colour[cell->state] : "";
+            if (cell->marked) {
+                g = v->highlight ? (cell->state ? wmap_state_glyph[cell->state]
+                                                : wmap_glyph_family(cell->heading, cell->family, v->ascii))
+                                 : "@";
+            } else if (cell->count == 1) {
+                g = cell->state ? wmap_state_glyph[cell->state] : wmap_glyph_family(cell->heading, cell->family, v->ascii);
+            } else if (cell->count > 1) {
+                g = cell->count > 9 ? "+" : (digit[0] = (char)('0' + cell->count), digit);
+            } else if (v->is_land && v->is_land(v->land_ctx, left + (c + 0.5) * col_m, top + (r + 0.5) * row_m)) {
+                g = v->ascii ? ":" : "\u2592";
+            }
             if (cell->marked && v->highlight) wmap_put(&p, end, "\x1b[7m");
+            if (colour[0]) wmap_put(&p, end, colour);
             wmap_put(&p, end, g);
-            if (cell->marked && v->highlight) wmap_put(&p, end, "\x1b[0m");
+            if ((cell->marked && v->highlight) || colour[0]) wmap_put(&p, end, "\x1b[0m");
         }
         wmap_put(&p, end, v->ascii ? "|\n" : "\u2502\n");
     }

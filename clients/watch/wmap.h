@@ -10,11 +10,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What became of a boat, worst last: a cell shows its worst boat's. */
+typedef enum wmap_state {
+    WMAP_AFLOAT = 0, /* its heading arrow */
+    WMAP_DAMAGED,    /* holed ('*'; red on a terminal) */
+    WMAP_AGROUND,    /* touching the ground ('!'; yellow) */
+    WMAP_CAPSIZED,   /* keel-up ('x'; magenta) */
+    WMAP_SUNK        /* cannot float ('_'; blue) */
+} wmap_state;
+
 typedef struct wmap_boat {
     double x, z;       /* m */
     double heading;    /* rad */
     uint32_t id;
     unsigned family;   /* glyph family (wmap_glyph_family): one per vessel type */
+    wmap_state state;
 } wmap_boat;
 
 typedef struct wmap_view {
@@ -24,7 +34,13 @@ typedef struct wmap_view {
     int ascii;         /* plain ASCII arrows (diagonals show the axis only) */
     int highlight;     /* ANSI reverse video on the marked boat, else '@' */
     int64_t mark;      /* id of the boat to mark, -1: none */
+    /* Land at (x, z) m, for the cells no boat is in (NULL: open sea). */
+    int (*is_land)(const void* ctx, double x, double z);
+    const void* land_ctx;
 } wmap_view;
+
+/* The legend of the map's marks (UTF-8, or ASCII with `ascii`). */
+const char* wmap_legend(int ascii);
 
 /* Glyph families, so that types look different: thin arrows, double
  * arrows, triangles (UTF-8); ASCII has one. */
