@@ -19,14 +19,17 @@ typedef struct autopilot autopilot;
 
 /* One piloted boat, the waypoint it steers for, and the part it last
  * took under the rules of the road (avoid.h), decided every
- * AUTOPILOT_AVOID_TICKS (staggered over the fleet) and kept between. */
+ * AUTOPILOT_AVOID_TICKS and kept between: on every
+ * AUTOPILOT_AVOID_BATCH-th tick (one snapshot of the vessels then) a
+ * fifteenth of the fleet decides, in turn. */
 typedef struct autopilot_pilot {
     uint32_t id;
     double wx, wz;
     double turn;  /* radians added to the wanted course (starboard negative); 0: none */
     uint8_t slow; /* the throttle scaled by AVOID_SLOW */
 } autopilot_pilot;
-#define AUTOPILOT_AVOID_TICKS 30u
+#define AUTOPILOT_AVOID_BATCH 4u
+#define AUTOPILOT_AVOID_TICKS 60u /* a multiple of the batch */
 
 /* Everything that decides the fleet's future, for checkpoints
  * (server/resume.c): the generator's state, the area, and the pilots in

@@ -148,13 +148,15 @@ static double avoid_bearing(double heading, double px, double pz) {
     return atan2(starboard, ahead);
 }
 
-/* Close quarters with `b` sailing at (vx, vz): nearer than both half
- * lengths and the margin within the horizon. *t gets the time. */
+/* Close quarters with `b` sailing at (vx, vz): nearer than one and a half
+ * times both half lengths and the margin within the horizon (the half
+ * again for the turns the straight tracks leave out: a freighter's
+ * bow swings 70 m). *t gets the time. */
 static int avoid_threat(const avoid_ship* own, double vx, double vz, const avoid_ship* b, double* t) {
     double d;
     *t = avoid_cpa(own, vx, vz, b, &d);
     if (*t < 0.0 || *t > AVOID_HORIZON_S) return 0;
-    return d < own->half_length + b->half_length + AVOID_MARGIN_M;
+    return d < 1.5 * (own->half_length + b->half_length) + AVOID_MARGIN_M;
 }
 
 /* The encounter with `b` by the rules, from where each lies on the

@@ -3,7 +3,8 @@
  * (../docs/architecture.md, "Autopilot"): every vessel near a piloted boat
  * is checked for a close quarters situation on the boat's wanted course
  * (closest point of approach with both on straight tracks: nearer than
- * both half lengths and a margin, within AVOID_HORIZON_S), the encounter
+ * one and a half times both half lengths and a margin, within
+ * AVOID_HORIZON_S), the encounter
  * named by the rules, and the boat's part taken:
  *  - head-on (rule 14: the other nearly ahead, heading nearly the other
  *    way): alter course to starboard;
@@ -29,7 +30,7 @@
 
 #include "naval/world.h"
 
-#define AVOID_HORIZON_S 30.0  /* close quarters looked for this far ahead */
+#define AVOID_HORIZON_S 45.0  /* close quarters looked for this far ahead */
 #define AVOID_RANGE_M 400.0   /* vessels farther than this are not looked at */
 #define AVOID_MARGIN_M 15.0   /* kept clear beyond both half lengths */
 #define AVOID_LAST_S 12.0     /* rule 17 (b): the stand-on vessel acts this late */
