@@ -11,6 +11,7 @@
 
 #include "naval/jobs.h"
 #include "naval/scenario.h"
+#include "naval/vessel_type.h"
 #include "naval/world.h"
 #include "test_util.h"
 
@@ -217,6 +218,20 @@ static void quay_stops_a_boat(void** state) {
     ASSERT_OK(nv_scenario_parse(text, strlen(text), "quay", NULL, &sc, &err), err);
     ASSERT_OK(nv_scenario_instantiate(&sc, NULL, &inst, &err), err);
     nv_world* w = inst.world;
+    /* The contact alone: the hull made unbreakable (no hull strength). At
+     * 15 m/s the built-in patrol boat's bow would be torn open (Minorsky:
+     * 9.9 MJ, about 35 m^2 of its 6 mm shell; test_damage.c) and it would
+     * settle by the head against the wall. */
+    nv_vessel_type patrol;
+    ASSERT_OK(nv_vessel_type_builtin("patrol", &patrol, &err), err);
+    patrol.compartments.damage.plating = 0.0;
+    nv_mesh hull;
+    ASSERT_OK(nv_vessel_type_load_mesh(&patrol, &hull, &err), err);
+    nv_compartment_set cs;
+    ASSERT_OK(nv_vessel_type_compartments(&patrol, &hull, nv_world_hull_type(w, 0)->body.cg, &cs, &err), err);
+    ASSERT_OK(nv_world_set_type_compartments(w, 0, &cs, &err), err);
+    nv_compartment_set_free(&cs);
+    nv_mesh_free(&hull);
     nv_mesh m;
     ASSERT_OK(nv_hullgen_box(&m, 10.0, 200.0, 12.0, 2, 2, 2, &err), err); /* L along x, B along z, H */
     uint32_t quay;
