@@ -13,7 +13,7 @@
 //     each boat, pointing along the boat's heading on screen;
 //  3. the wake, seen from above: foam behind the moving boat lies inside a
 //     V of Kelvin's 19.47 degree half-angle from the bow and fills it out
-//     to about that angle; the boat at rest has none;
+//     to about that angle; the boat at rest (no way made good, however the waves swing it) has none;
 //  4. the sun's glint: looking down at the sun's reflection, no blown-out
 //     white;
 //  5. the camera driven into a hull and under the sea is put back out and
@@ -226,8 +226,9 @@ async function main() {
   log(`chevrons: screenshot ${await shot("look_chevrons.png")}`);
 
   // 3. The wake, from above, astern of the moving boat.
-  for (let end = Date.now() + 15000; (b = await boat(MOVING)).speed < 2.5 && Date.now() < end; ) await page.waitForTimeout(300);
-  check(b.speed >= 2.5, `boat ${MOVING} moves at ${b.speed.toFixed(2)} m/s only after 15 s more`);
+  // (the wake follows the speed made good, averaged over several wave periods)
+  for (let end = Date.now() + 15000; (b = await boat(MOVING)).way < 2.5 && Date.now() < end; ) await page.waitForTimeout(300);
+  check(b.way >= 2.5, `boat ${MOVING} makes good ${b.way.toFixed(2)} m/s only after 15 s more`);
   const behind = [b.pos[0] - 45 * b.heading[0], 0, b.pos[2] - 45 * b.heading[1]];
   const above = { position: [behind[0], 190, behind[2] + 0.5], target: behind };
   const wakeFrames = await frames(page, [WATER, { ...WATER, wakes: true }], above, [MOVING]);
@@ -265,9 +266,13 @@ async function main() {
   const restAt = { position: [restNow.pos[0], 150, restNow.pos[2] + 0.5], target: [restNow.pos[0], 0, restNow.pos[2]] };
   const [water3, wake3] = await frames(page, [WATER, { ...WATER, wakes: true }], restAt);
   const still = differing(water3, wake3, 30).length;
-  // (the waves rock it: it drifts a little, and so leaves a faint wake at most)
-  check(restNow.speed < 1 && still < 0.05 * foam.length, `the resting boat (${restNow.speed.toFixed(2)} m/s) has ${still} foam pixels, the moving one (${b.speed.toFixed(2)} m/s) ${foam.length}`);
-  log(`wake of the resting boat (${restNow.speed.toFixed(2)} m/s): ${still} foam pixels`);
+  // The waves swing it to and fro at up to 1-1.5 m/s (the CI run that saw
+  // 1.16 m/s and a wake behind it); over several wave periods it makes a
+  // few tenths of a metre a second at most, drifting, and below the wake's 0.8.
+  const rested = `the resting boat (${restNow.speed.toFixed(2)} m/s now, ${restNow.way.toFixed(2)} m/s made good)`;
+  check(restNow.way < 0.8, `${rested} is under way (wake.ts: WAKE_MIN_SPEED 0.8)`);
+  check(still < 0.05 * foam.length, `${rested} has ${still} foam pixels, the moving one (${b.way.toFixed(2)} m/s made good) ${foam.length}`);
+  log(`wake of ${rested}: ${still} foam pixels`);
 
   // 4. The sun's glint: looking down at its reflection, not blown out.
   const sun = [0.4, 0.55, -0.35];

@@ -30,6 +30,13 @@ const DECK_TINT = 0.4;
 export const NO_BOAT = -1;
 /** How fast a drawn speed follows the positions, s. */
 const SPEED_SMOOTHING_S = 0.4;
+/**
+ * The way made good is the velocity averaged over longer than a wave period
+ * (s): a boat lying in a seaway swings to and fro at up to 1-1.5 m/s with the
+ * waves' orbital motion, which averages out, and only way through the water
+ * makes a wake.
+ */
+const WAY_SMOOTHING_S = 3;
 
 /** The colour (#rrggbb) of the hulls of the type at `typeIndex` in the world info's list. */
 export function fleetTypeColour(typeIndex: number): string {
@@ -59,6 +66,9 @@ interface Motion {
   simTime: number;
   /** m/s over the water, smoothed. */
   speed: number;
+  /** The velocity (x, z) averaged over WAY_SMOOTHING_S, m/s. */
+  wayX: number;
+  wayZ: number;
   /** Heading as a unit (x, z) of the bow. */
   fx: number;
   fz: number;
@@ -71,6 +81,8 @@ export interface BoatLook {
   quat: [number, number, number, number];
   heading: [number, number];
   speed: number;
+  /** Speed made good (m/s): the velocity averaged over several wave periods; what the wake follows. */
+  way: number;
   length: number;
   boxMin: [number, number, number];
   boxMax: [number, number, number];
@@ -205,7 +217,7 @@ export class Fleet {
   private motionOf(id: number): Motion {
     let mo = this.motion.get(id);
     if (!mo) {
-      mo = { x: NaN, z: NaN, simTime: NaN, speed: 0, fx: 1, fz: 0, quat: new THREE.Quaternion(), batch: null };
+      mo = { x: NaN, z: NaN, simTime: NaN, speed: 0, wayX: 0, wayZ: 0, fx: 1, fz: 0, quat: new THREE.Quaternion(), batch: null };
       this.motion.set(id, mo);
     }
     return mo;
@@ -215,9 +227,12 @@ export class Fleet {
   private track(mo: Motion, x: number, z: number, simTime: number): void {
     const dt = simTime - mo.simTime;
     if (dt > 0 && dt < 2) {
-      const raw = Math.hypot(x - mo.x, z - mo.z) / dt;
-      mo.speed += (raw - mo.speed) * Math.min(1, dt / SPEED_SMOOTHING_S);
-    } else if (!(dt === 0)) mo.speed = 0; // first sight, a jump or a new server's clock
+      const vx = (x - mo.x) / dt, vz = (z - mo.z) / dt;
+      mo.speed += (Math.hypot(vx, vz) - mo.speed) * Math.min(1, dt / SPEED_SMOOTHING_S);
+      const k = Math.min(1, dt / WAY_SMOOTHING_S);
+      mo.wayX += (vx - mo.wayX) * k;
+      mo.wayZ += (vz - mo.wayZ) * k;
+    } else if (!(dt === 0)) mo.speed = mo.wayX = mo.wayZ = 0; // first sight, a jump or a new server's clock
     if (dt !== 0) {
       mo.x = x;
       mo.z = z;
@@ -267,7 +282,8 @@ export class Fleet {
       const colour = highlight ?? (f & FLAG_GROUNDED ? GROUNDED : b ? b.colour : this.c.set(0x888888));
       this.markers.add(this.p.x, this.p.y + (b ? b.boxMax.y : 2) + 1, this.p.z, mo.fx, mo.fz, colour, b ? b.length : 10);
       if (!b) continue; // a type without a hull yet: marker only
-      if (mo.speed > WAKE_MIN_SPEED) this.wakes.add(this.p.x, this.p.z, mo.fx, mo.fz, b.boxMax.x, b.boxMin.x, b.halfBeam, mo.speed);
+      const way = Math.hypot(mo.wayX, mo.wayZ);
+      if (way > WAKE_MIN_SPEED) this.wakes.add(this.p.x, this.p.z, mo.fx, mo.fz, b.boxMax.x, b.boxMin.x, b.halfBeam, way);
       this.m.compose(this.p, this.q, this.one);
       b.mesh.setMatrixAt(b.count, this.m);
       b.mesh.setColorAt(b.count, colour);
@@ -294,7 +310,7 @@ export class Fleet {
     if (!w || !mo) return null;
     const b = mo.batch;
     return {
-      pos: [w.x, w.y, w.z], quat: [mo.quat.x, mo.quat.y, mo.quat.z, mo.quat.w], heading: [mo.fx, mo.fz], speed: mo.speed,
+      pos: [w.x, w.y, w.z], quat: [mo.quat.x, mo.quat.y, mo.quat.z, mo.quat.w], heading: [mo.fx, mo.fz], speed: mo.speed, way: Math.hypot(mo.wayX, mo.wayZ),
       length: b ? b.length : NaN, boxMin: b ? [b.boxMin.x, b.boxMin.y, b.boxMin.z] : [0, 0, 0], boxMax: b ? [b.boxMax.x, b.boxMax.y, b.boxMax.z] : [0, 0, 0],
     };
   }

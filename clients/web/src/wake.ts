@@ -16,8 +16,12 @@ import { oceanGLSL, type Water } from "./water";
 
 /** Kelvin's half-angle, radians: asin(1/3). */
 export const KELVIN_HALF_ANGLE = Math.asin(1 / 3);
-/** Below this speed (m/s) a boat leaves no wake. */
-export const WAKE_MIN_SPEED = 0.4;
+/**
+ * Below this speed made good (m/s) a boat leaves no wake: a boat lying in a
+ * seaway drifts at a few tenths of a metre a second with the wind and the
+ * waves, and foam comes only with way through the water, about 1.5 knots on.
+ */
+export const WAKE_MIN_SPEED = 0.8;
 
 const ARM_SEGMENTS = 28;
 const WASH_SEGMENTS = 16;
