@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "avoid.h"
 #include "grow.h"
@@ -42,6 +43,14 @@ struct autopilot {
     int* rated;            /* per hull type, -1: not rated */
     uint32_t rated_count;
     avoid* avoid;          /* the vessels as the update found them (collision avoidance) */
+    lane* lanes;
+    uint32_t lane_count;
+    /* scratch of the update: each pilot's arc position on its lane, the
+     * pilots bucketed by lane (lane_start[k] .. lane_start[k + 1] in order) */
+    double* arc;
+    double* along; /* and its speed along the lane */
+    uint32_t *order, *lane_start;
+    uint32_t arc_capacity, along_capacity, order_capacity, start_capacity;
 };
 
 static double autopilot_random(uint64_t* s) {
@@ -105,6 +114,11 @@ void autopilot_destroy(autopilot* a) {
     idmap_free(&a->index);
     free(a->pilots);
     free(a->rated);
+    free(a->lanes);
+    free(a->arc);
+    free(a->along);
+    free(a->order);
+    free(a->lane_start);
     avoid_destroy(a->avoid);
     free(a);
 }
@@ -114,7 +128,7 @@ static pilot* autopilot_append(autopilot* a, uint32_t vessel_id) {
     if (GROW(&a->pilots, &a->capacity, a->count + 1, 64)) return NULL;
     if (idmap_put(&a->index, vessel_id, a->count)) return NULL;
     pilot* p = &a->pilots[a->count++];
-    *p = (pilot){.id = vessel_id};
+    *p = (pilot){.id = vessel_id, .lane = AUTOPILOT_NO_LANE, .pace = 1.0};
     return p;
 }
 
@@ -126,8 +140,30 @@ int autopilot_add(autopilot* a, uint32_t vessel_id) {
     return 0;
 }
 
+int autopilot_set_lanes(autopilot* a, const lane* lanes, uint32_t count) {
+    lane* copy = NULL;
+    if (count) {
+        if (!(copy = malloc(count * sizeof *copy))) return -1;
+        memcpy(copy, lanes, count * sizeof *copy);
+    }
+    free(a->lanes);
+    a->lanes = copy;
+    a->lane_count = count;
+    return 0;
+}
+
+int autopilot_add_on_lane(autopilot* a, uint32_t vessel_id, uint32_t lane_index) {
+    if (lane_index >= a->lane_count) return -1;
+    if (autopilot_has(a, vessel_id)) return 0;
+    pilot* p = autopilot_append(a, vessel_id);
+    if (!p) return -1;
+    p->lane = lane_index;
+    p->pace = a->lanes[lane_index].throttle;
+    return 0;
+}
+
 autopilot_state autopilot_get_state(const autopilot* a) {
-    autopilot_state st = {a->rng, a->cx, a->cz, a->half, a->pilots, a->count};
+    autopilot_state st = {a->rng, a->cx, a->cz, a->half, a->pilots, a->count, a->lanes, a->lane_count};
     return st;
 }
 
@@ -141,6 +177,10 @@ autopilot* autopilot_restore(const autopilot_state* st) {
     a->sea_beaufort = -1;
     if (!(a->avoid = avoid_create())) {
         free(a);
+        return NULL;
+    }
+    if (autopilot_set_lanes(a, st->lanes, st->lane_count)) {
+        autopilot_destroy(a);
         return NULL;
     }
     for (uint32_t i = 0; i < st->count; i++) {
@@ -259,6 +299,115 @@ double autopilot_heading_of(nv_quat orientation) {
     return atan2(-bow.z, bow.x);
 }
 
+/* The helm of a boat steering for waypoints: another is drawn on arrival,
+ * when the waypoint is on land (drawn before the boat's place was known),
+ * or with land ahead (or aground). */
+static autopilot_helm autopilot_waypoint_helm(autopilot* a, pilot* p, const nv_terrain* t, uint64_t tick, uint32_t i,
+                                              double x, double z, double heading, int over, int grounded) {
+    double dx = p->wx - x, dz = p->wz - z;
+    int look = t && (grounded || (tick + i) % AUTOPILOT_LOOK_TICKS == 0);
+    if (dx * dx + dz * dz < AUTOPILOT_ARRIVE_M * AUTOPILOT_ARRIVE_M || (t && !autopilot_deep(t, p->wx, p->wz)) ||
+        (look && !autopilot_clear(t, x, z, p->wx, p->wz, AUTOPILOT_LOOK_M))) {
+        autopilot_pick(a, p, t, x, z);
+        dx = p->wx - x;
+        dz = p->wz - z;
+    }
+    autopilot_helm h = autopilot_steer(atan2(-dz, dx), heading, over, a->wave_heading);
+    /* on a tack (the course off the waypoint's bearing): land ahead on
+     * that course is land ahead too */
+    const double lx = x + AUTOPILOT_LOOK_M * cos(h.course), lz = z - AUTOPILOT_LOOK_M * sin(h.course);
+    if (look && over > 0 && !autopilot_clear(t, x, z, lx, lz, AUTOPILOT_LOOK_M)) {
+        autopilot_pick(a, p, t, x, z);
+        h = autopilot_steer(atan2(-(p->wz - z), p->wx - x), heading, over, a->wave_heading);
+    }
+    return h;
+}
+
+/* The helm of a boat on its lane at arc position `arc`: the course for the
+ * lane's point `look` ahead (no tacks: the lanes' straights lie along the
+ * waves already), the throttle its speed keeper holds; above the type's
+ * rating, the sea's cap and its rudder limit. */
+static autopilot_helm autopilot_lane_helm(const autopilot* a, const pilot* p, double x, double z, double heading,
+                                          int over, double arc) {
+    const lane* l = &a->lanes[p->lane];
+    double tx, tz;
+    lane_point(l, arc + l->look, &tx, &tz, NULL);
+    autopilot_helm h = autopilot_steer(atan2(-(tz - z), tx - x), heading, 0, a->wave_heading);
+    const int turning = fabs(autopilot_wrap(h.course - heading)) >= AUTOPILOT_TURN_RAD;
+    double cap = 1.0;
+    if (over > 0) {
+        cap = fmax(pow(AUTOPILOT_SEA_SLOW, over), AUTOPILOT_SEA_MIN_THROTTLE);
+        if (fabs(h.rudder) > AUTOPILOT_SEA_RUDDER) h.rudder = h.rudder > 0.0 ? AUTOPILOT_SEA_RUDDER : -AUTOPILOT_SEA_RUDDER;
+    }
+    h.throttle = fmin(cap, p->pace);
+    /* a hard turn in a seaway above the rating heels a boat into the seas
+     * it turns across; in calm enough water the screw's wash is what
+     * turns a big ship slow in the water, so the pace is kept */
+    if (turning && over > 0) h.throttle = fmin(h.throttle, 0.5 * cap);
+    return h;
+}
+
+static int autopilot_scratch(autopilot* a) {
+    return GROW(&a->arc, &a->arc_capacity, a->count ? a->count : 1, 64) ||
+           GROW(&a->along, &a->along_capacity, a->count ? a->count : 1, 64) ||
+           GROW(&a->order, &a->order_capacity, a->count ? a->count : 1, 64) ||
+           GROW(&a->lane_start, &a->start_capacity, a->lane_count + 1, 16);
+}
+
+/* Station keeping, for the pilots deciding this time (autopilot.h): the
+ * speed each wants from the gaps to the boats ahead of and astern of it on
+ * its lane (arc positions of this update), and the throttle for it from
+ * its speed along the lane now. */
+static void autopilot_keep_station(autopilot* a, const nv_world* w, uint64_t batch, uint64_t batches) {
+    /* every lane boat where it is now along its lane (a boat gone since
+     * the update: nowhere, and skipped) */
+    for (uint32_t i = 0; i < a->count; i++) {
+        const pilot* p = &a->pilots[i];
+        nv_world_vessel_state s;
+        if (p->lane >= a->lane_count) continue;
+        a->arc[i] = a->along[i] = NAN;
+        if (nv_world_vessel_get(w, p->id, &s) != 0) continue;
+        const lane* l = &a->lanes[p->lane];
+        double lx, lz, dx, dz;
+        a->arc[i] = lane_project(l, s.position.x, s.position.z);
+        lane_frame(l, a->arc[i], &lx, &lz, &dx, &dz);
+        a->along[i] = s.velocity.x * dx + s.velocity.z * dz;
+    }
+    uint32_t* start = a->lane_start;
+    memset(start, 0, (a->lane_count + 1) * sizeof *start);
+    for (uint32_t i = 0; i < a->count; i++)
+        if (a->pilots[i].lane < a->lane_count) start[a->pilots[i].lane + 1]++;
+    for (uint32_t k = 0; k < a->lane_count; k++) start[k + 1] += start[k];
+    for (uint32_t i = 0, k; i < a->count; i++)
+        if ((k = a->pilots[i].lane) < a->lane_count) a->order[start[k]++] = i;
+    for (uint32_t k = a->lane_count; k > 0; k--) start[k] = start[k - 1];
+    start[0] = 0;
+    for (uint32_t i = 0; i < a->count; i++) {
+        pilot* p = &a->pilots[i];
+        if (p->lane >= a->lane_count || (batch + i) % batches != 0 || isnan(a->arc[i])) continue;
+        const lane* l = &a->lanes[p->lane];
+        const double P = lane_perimeter(l);
+        const uint32_t n = start[p->lane + 1] - start[p->lane];
+        double ahead = P, astern = P;
+        for (uint32_t j = start[p->lane]; j < start[p->lane + 1]; j++) {
+            uint32_t o = a->order[j];
+            if (o == i || isnan(a->arc[o])) continue;
+            double d = lane_ahead(l, a->arc[i], a->arc[o]);
+            if (d > 0.0 && d < ahead) ahead = d;
+            if (d > 0.0 && P - d < astern) astern = P - d;
+        }
+        double want = 1.0;
+        if (n > 1) want = 1.0 + AUTOPILOT_PACE_GAIN * 0.5 * (ahead - astern) / (P / n);
+        want = want < 0.5 ? 0.5 : (want > 1.5 ? 1.5 : want);
+        /* closing on the boat ahead (it slowed, or gave way): half speed, or stop */
+        if (n > 1 && ahead < AUTOPILOT_PACE_SLOWEST * l->clear) want = 0.5;
+        if (n > 1 && ahead < AUTOPILOT_PACE_STOP * l->clear) want = 0.0;
+        double pace = p->pace + AUTOPILOT_PACE_KI * (want * l->speed - a->along[i]);
+        pace = pace < AUTOPILOT_PACE_STEER ? AUTOPILOT_PACE_STEER : (pace > AUTOPILOT_PACE_MAX ? AUTOPILOT_PACE_MAX : pace);
+        p->pace = want > 0.0 ? pace : 0.0;
+    }
+}
+
 void autopilot_update(autopilot* a, nv_world* w) {
     const nv_terrain* t = nv_world_get_terrain(w);
     const uint64_t tick = nv_world_tick(w);
@@ -266,41 +415,41 @@ void autopilot_update(autopilot* a, nv_world* w) {
      * (out of memory) the boats steer as before. */
     const uint64_t batch = tick / AUTOPILOT_AVOID_BATCH, batches = AUTOPILOT_AVOID_TICKS / AUTOPILOT_AVOID_BATCH;
     const int avoiding = a->count && tick % AUTOPILOT_AVOID_BATCH == 0 && avoid_snapshot(a->avoid, w) == 0;
+    /* without room for the lanes' scratch (out of memory): waypoints */
+    const int laned = a->lane_count && autopilot_scratch(a) == 0;
+    if (avoiding && laned)
+        for (uint32_t i = 0; i < a->count; i++)
+            if (a->pilots[i].lane < a->lane_count) avoid_set_lane(a->avoid, a->pilots[i].id, a->pilots[i].lane);
     for (uint32_t i = 0; i < a->count;) {
         pilot* p = &a->pilots[i];
+        /* On a lane the helm is set every AUTOPILOT_HELM_TICKS, a share of
+         * the lane boats on each tick (and on its avoidance decision's). */
+        const int deciding = avoiding && (batch + i) % batches == 0;
+        if (laned && p->lane < a->lane_count && !deciding && (tick + i) % AUTOPILOT_HELM_TICKS != 0) {
+            i++;
+            continue;
+        }
         nv_world_vessel_state s;
         if (nv_world_vessel_get(w, p->id, &s) != 0 || (s.flags & WORLD_VESSEL_FROZEN)) {
             autopilot_remove(a, p->id); /* moves the last pilot into i */
             continue;
         }
         const double x = s.position.x, z = s.position.z;
-        double dx = p->wx - x, dz = p->wz - z;
-        int grounded = (s.flags & WORLD_VESSEL_GROUNDED) != 0;
-        int look = t && (grounded || (tick + i) % AUTOPILOT_LOOK_TICKS == 0);
-        /* arrived, or the waypoint on land (drawn before the boat's place
-         * was known), or land ahead (or aground): another waypoint */
-        if (dx * dx + dz * dz < AUTOPILOT_ARRIVE_M * AUTOPILOT_ARRIVE_M || (t && !autopilot_deep(t, p->wx, p->wz)) ||
-            (look && !autopilot_clear(t, x, z, p->wx, p->wz, AUTOPILOT_LOOK_M))) {
-            autopilot_pick(a, p, t, x, z);
-            dx = p->wx - x;
-            dz = p->wz - z;
-        }
         const double heading = autopilot_heading_of(s.orientation);
         const int over = autopilot_over(a, s.type);
-        autopilot_helm h = autopilot_steer(atan2(-dz, dx), heading, over, a->wave_heading);
-        /* on a tack (the course off the waypoint's bearing): land ahead on
-         * that course is land ahead too */
-        const double lx = x + AUTOPILOT_LOOK_M * cos(h.course), lz = z - AUTOPILOT_LOOK_M * sin(h.course);
-        if (look && over > 0 && !autopilot_clear(t, x, z, lx, lz, AUTOPILOT_LOOK_M)) {
-            autopilot_pick(a, p, t, x, z);
-            h = autopilot_steer(atan2(-(p->wz - z), p->wx - x), heading, over, a->wave_heading);
+        int grounded = (s.flags & WORLD_VESSEL_GROUNDED) != 0;
+        autopilot_helm h;
+        if (laned && p->lane < a->lane_count) {
+            h = autopilot_lane_helm(a, p, x, z, heading, over, lane_project(&a->lanes[p->lane], x, z));
+        } else {
+            h = autopilot_waypoint_helm(a, p, t, tick, i, x, z, heading, over, grounded);
         }
         /* The rules of the road over the course it wants (avoid.h): give
          * way to starboard, or stand on; decided every AUTOPILOT_AVOID_TICKS
          * (a fifteenth of the fleet on every fourth tick: the snapshot and
          * the looks cost under 2 % of a step at 4,000 boats), the part
          * taken kept between. */
-        if (avoiding && (batch + i) % batches == 0) {
+        if (deciding) {
             avoid_order o = avoid_decide(a->avoid, p->id, h.course, hypot(s.velocity.x, s.velocity.z));
             p->turn = remainder(o.course - h.course, 2.0 * NV_PI);
             p->slow = o.throttle_scale < 1.0;
@@ -317,4 +466,5 @@ void autopilot_update(autopilot* a, nv_world* w) {
             nv_world_set_controls(w, p->id, h.throttle, h.rudder, NULL);
         i++;
     }
+    if (avoiding && laned) autopilot_keep_station(a, w, batch, batches);
 }

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* The demo fleet's helmsman: each boat steers for a random waypoint inside
+/* The demo fleet's helmsman. A boat given a lane (lanes.h: the default
+ * world's demo fleet) follows it, steering for the lane's point `look`
+ * metres ahead of its own, at the lane's speed, keeping station between
+ * the boats ahead and astern of it on the lane. Any other boat steers for a random
+ * waypoint inside
  * a square area, rudder proportional to the heading error, full throttle
  * when roughly on course and slow while turning hard; on arrival it draws
  * the next waypoint. On a world with a terrain, waypoints lie in deep
@@ -13,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "lanes.h"
 #include "naval/world.h"
 
 typedef struct autopilot autopilot;
@@ -27,7 +32,34 @@ typedef struct autopilot_pilot {
     double wx, wz;
     double turn;  /* radians added to the wanted course (starboard negative); 0: none */
     uint8_t slow; /* the throttle scaled by AVOID_SLOW */
+    uint32_t lane; /* the lane it sails (lanes.h), AUTOPILOT_NO_LANE: waypoints */
+    double pace;   /* on a lane: the throttle it holds (its speed keeper's), decided with the avoidance */
 } autopilot_pilot;
+#define AUTOPILOT_NO_LANE UINT32_MAX
+/* Station keeping on a lane. Every boat of a lane holds the lane's speed
+ * over the ground along it (lanes.h), whatever the seas on each leg do to
+ * a fixed throttle (boats at a fixed throttle bunch up where they are
+ * slowest, as traffic on a hill), corrected by AUTOPILOT_PACE_GAIN times
+ * half the difference between the gaps ahead and astern over the lane's
+ * even spacing (a boat nearer the one ahead slows, toward the middle;
+ * within half and one and a half times the lane's speed);
+ * nearer the one ahead than AUTOPILOT_PACE_SLOWEST times the lane's close
+ * quarters (its `clear`; the lanes leave twice that), at half the speed;
+ * nearer than AUTOPILOT_PACE_STOP close quarters, stopped. The throttle
+ * (pace) follows the speed wanted by an integrating keeper: up by
+ * AUTOPILOT_PACE_KI per m/s short at each decision, within
+ * [AUTOPILOT_PACE_STEER, 1] unless stopped: the screw's wash over the
+ * rudder is what steers a slow boat round the lane's turns in a seaway. */
+#define AUTOPILOT_PACE_GAIN 1.0
+#define AUTOPILOT_PACE_SLOWEST 1.5
+#define AUTOPILOT_PACE_STOP 1.0
+#define AUTOPILOT_PACE_KI 0.05
+#define AUTOPILOT_PACE_MAX 1.0
+/* A lane boat's helm is set every this many ticks (a quarter of them on
+ * each: the rudder's own rate limit makes it no less steady), where the
+ * lanes' slow turns leave the most to save at thousands of boats. */
+#define AUTOPILOT_HELM_TICKS 4u
+#define AUTOPILOT_PACE_STEER 0.2
 #define AUTOPILOT_AVOID_BATCH 4u
 #define AUTOPILOT_AVOID_TICKS 60u /* a multiple of the batch */
 
@@ -39,6 +71,8 @@ typedef struct autopilot_state {
     double cx, cz, half;
     const autopilot_pilot* pilots;
     uint32_t count;
+    const lane* lanes;
+    uint32_t lane_count;
 } autopilot_state;
 
 /* Seamanship: when the sea is above what a boat's type is rated for
@@ -95,6 +129,11 @@ autopilot_helm autopilot_steer(double bearing, double heading, int over, double 
 
 /* -1 when out of memory. */
 int autopilot_add(autopilot* a, uint32_t vessel_id);
+/* The lanes its boats may sail (copied); -1 when out of memory. */
+int autopilot_set_lanes(autopilot* a, const lane* lanes, uint32_t count);
+/* A boat that sails lane `lane_index` (one of autopilot_set_lanes'); -1 when
+ * out of memory or there is no such lane. */
+int autopilot_add_on_lane(autopilot* a, uint32_t vessel_id, uint32_t lane_index);
 /* A client (admin) took the helm, or the vessel went: 1 when it was piloted. */
 int autopilot_remove(autopilot* a, uint32_t vessel_id);
 int autopilot_has(const autopilot* a, uint32_t vessel_id);

@@ -20,6 +20,7 @@ typedef struct avoid_ship {
     uint32_t id;
     double x, z, vx, vz, half_length;
     nv_quat orientation; /* the heading is worked out only for an encounter */
+    uint32_t lane;       /* AVOID_NO_LANE, or the traffic lane it follows */
 } avoid_ship;
 
 typedef struct avoid_key {
@@ -102,6 +103,7 @@ int avoid_snapshot(avoid* a, const nv_world* w) {
             p->vz = isfinite(st->velocity.z) ? st->velocity.z : 0.0;
             p->orientation = st->orientation;
             p->half_length = st->type < types ? half[st->type] : 0.0;
+            p->lane = AVOID_NO_LANE;
             lo_x = fmin(lo_x, p->x), hi_x = fmax(hi_x, p->x), lo_z = fmin(lo_z, p->z), hi_z = fmax(hi_z, p->z);
         }
     }
@@ -127,6 +129,21 @@ int avoid_snapshot(avoid* a, const nv_world* w) {
     for (uint32_t c = cells; c > 0; c--) a->cell_start[c] = a->cell_start[c - 1];
     a->cell_start[0] = 0;
     return 0;
+}
+
+int avoid_set_lane(avoid* a, uint32_t id, uint32_t lane) {
+    avoid_ship* s = (avoid_ship*)avoid_find(a, id);
+    if (!s) return -1;
+    s->lane = lane;
+    return 0;
+}
+
+/* Boats on lanes of a scheme are kept apart by the lanes: on two lanes,
+ * their straight-line tracks cross where the lanes curve and never meet;
+ * on one, they keep station on each other (autopilot.h) where a turn
+ * would take one into the next lane. */
+static int avoid_apart_by_lanes(const avoid_ship* own, const avoid_ship* b) {
+    return own->lane != AVOID_NO_LANE && b->lane != AVOID_NO_LANE;
 }
 
 /* The time of the closest point of approach of `b` to `own` sailing at
@@ -211,7 +228,7 @@ static int avoid_course_clear(const avoid* a, const avoid_ship* own, const uint3
     for (uint32_t k = 0; k < n; k++) {
         const avoid_ship* b = &a->ships[near[k]];
         double t;
-        if (b != own && avoid_threat(own, vx, vz, b, &t)) return 0;
+        if (b != own && !avoid_apart_by_lanes(own, b) && avoid_threat(own, vx, vz, b, &t)) return 0;
     }
     return 1;
 }
@@ -231,7 +248,7 @@ avoid_order avoid_decide(const avoid* a, uint32_t id, double wanted, double spee
     for (uint32_t k = 0; k < n; k++) {
         const avoid_ship* b = &a->ships[near[k]];
         double t;
-        if (b == own || !avoid_threat(own, vx, vz, b, &t)) continue;
+        if (b == own || avoid_apart_by_lanes(own, b) || !avoid_threat(own, vx, vz, b, &t)) continue;
         avoid_role role = avoid_encounter(own, b, t);
         if (role != AVOID_STAND_ON) {
             if (t < act_t) act_t = t, o.role = role, o.other = b->id;

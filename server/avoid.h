@@ -45,6 +45,13 @@ void avoid_destroy(avoid* a);
 /* Takes every vessel's position, velocity, heading and half length; -1
  * when out of memory (the old snapshot is dropped). */
 int avoid_snapshot(avoid* a, const nv_world* w);
+/* Vessel `id` of the snapshot follows traffic lane `lane` (lanes.h):
+ * vessels on lanes do not avoid each other, the lanes and the station
+ * kept on each lane keep them apart (a traffic separation scheme); every
+ * vessel avoids those off the lanes (a player's), and those avoid all.
+ * Until set, a vessel is on none. -1: not in the snapshot. */
+#define AVOID_NO_LANE UINT32_MAX
+int avoid_set_lane(avoid* a, uint32_t id, uint32_t lane);
 
 typedef enum avoid_role {
     AVOID_CLEAR = 0,     /* nothing to avoid */

@@ -168,7 +168,7 @@ static const cfg_entry cfg_table[] = {
     {"snapshot_queue", "--snapshot-queue", "NAVAL_SNAPSHOT_QUEUE", CFG_INT, CFG_N(snapshot_queue), 1, 8192, 0, NULL,
      "snapshots queued per subscriber before the oldest drops (default 16)"},
     {"area", "--area", "NAVAL_AREA", CFG_NUM, CFG_N(area), 0, 1e6, 0, NULL,
-     "demo fleet half-width in m (default: from the fleet size)"},
+     "demo fleet's area half-width in m: its lanes' straights are 0.8 of it long (default: from the fleet size)"},
     {"checkpoint", "--checkpoint", "NAVAL_CHECKPOINT", CFG_STR, CFG_S(checkpoint), 0, 0, 0, NULL,
      "write the whole world to FILE (atomically, FILE.prev kept) every interval and at shutdown (\"\" = none; "
      "default: the restore file)"},

@@ -10,7 +10,9 @@
 
 #define RESUME_HEADER 4u
 #define RESUME_OWNED 20u  /* id + token */
-#define RESUME_PILOT 29u  /* id + three f64 + u8 */
+#define RESUME_PILOT_V2 29u /* id + three f64 + u8 */
+#define RESUME_PILOT 41u     /* and lane u32 + pace f64 */
+#define RESUME_LANE 80u      /* nine f64 + two u32 */
 #define RESUME_AREA 32u   /* rng + three f64 */
 
 void resume_buf_free(resume_buf* b) {
@@ -35,7 +37,7 @@ static void put_f64(uint8_t* p, double v) {
 int resume_encode(const owners* o, const autopilot* a, resume_buf* b) {
     autopilot_state st = autopilot_get_state(a);
     size_t need = RESUME_HEADER + 4 + (size_t)o->count * RESUME_OWNED + RESUME_AREA + 4 +
-                  (size_t)st.count * RESUME_PILOT;
+                  (size_t)st.lane_count * RESUME_LANE + 4 + (size_t)st.count * RESUME_PILOT;
     if (GROW(&b->data, &b->capacity, need, 1024)) return -1;
     uint8_t* p = b->data;
     p[0] = (uint8_t)RESUME_VERSION;
@@ -53,6 +55,16 @@ int resume_encode(const owners* o, const autopilot* a, resume_buf* b) {
     put_f64(p + 16, st.cz);
     put_f64(p + 24, st.half);
     p += RESUME_AREA;
+    put_u32(p, st.lane_count);
+    p += 4;
+    for (uint32_t i = 0; i < st.lane_count; i++) {
+        const lane* l = &st.lanes[i];
+        const double f[9] = {l->cx, l->cz, l->axis, l->half_straight, l->radius, l->look, l->clear, l->throttle, l->speed};
+        for (int k = 0; k < 9; k++) put_f64(p + 8 * k, f[k]);
+        put_u32(p + 72, l->type);
+        put_u32(p + 76, l->boats);
+        p += RESUME_LANE;
+    }
     put_u32(p, st.count);
     p += 4;
     for (uint32_t i = 0; i < st.count; i++) {
@@ -61,6 +73,8 @@ int resume_encode(const owners* o, const autopilot* a, resume_buf* b) {
         put_f64(p + 12, st.pilots[i].wz);
         put_f64(p + 20, st.pilots[i].turn);
         p[28] = st.pilots[i].slow;
+        put_u32(p + 29, st.pilots[i].lane);
+        put_f64(p + 33, st.pilots[i].pace);
         p += RESUME_PILOT;
     }
     b->size = (size_t)(p - b->data);
@@ -139,7 +153,27 @@ static int rd_owned(resume_reader* r, const nv_world* w, uint64_t now_ns, owners
     return 0;
 }
 
-static int rd_pilots(resume_reader* r, const nv_world* w, autopilot** a) {
+static int rd_lanes(resume_reader* r, lane** out, uint32_t* count) {
+    if (rd_count(r, RESUME_LANE, "lanes", count)) return -1;
+    if (!(*out = malloc((*count ? *count : 1) * sizeof **out)))
+        return nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for %u lanes", *count);
+    for (uint32_t i = 0; i < *count; i++) {
+        lane* l = &(*out)[i];
+        l->cx = get_f64(r), l->cz = get_f64(r), l->axis = get_f64(r), l->half_straight = get_f64(r);
+        l->radius = get_f64(r), l->look = get_f64(r), l->clear = get_f64(r), l->throttle = get_f64(r);
+        l->speed = get_f64(r);
+        l->type = get_u32(r), l->boats = get_u32(r);
+        if (!isfinite(l->cx) || !isfinite(l->cz) || !isfinite(l->axis) || !(l->half_straight >= 0.0 && l->half_straight < 1e6) ||
+            !(l->radius >= 1.0 && l->radius < 1e6) || !(l->look > 0.0 && l->look < 1e5) || !(l->clear > 0.0 && l->clear < 1e5) ||
+            !(l->throttle > 0.0 && l->throttle <= 1.0) || !(l->speed > 0.0 && l->speed < 100.0))
+            return nv_error_set(r->err, "owner blob: lane %u: centre (%g, %g), axis %g, half straight %g, radius %g, look %g, "
+                                        "clear %g, throttle %g or speed %g is not valid", i, l->cx, l->cz, l->axis,
+                                l->half_straight, l->radius, l->look, l->clear, l->throttle, l->speed);
+    }
+    return 0;
+}
+
+static int rd_pilots(resume_reader* r, const nv_world* w, uint8_t version, autopilot** a) {
     if (rd_need(r, RESUME_AREA, "the autopilot's area")) return -1;
     autopilot_state st;
     memset(&st, 0, sizeof st);
@@ -149,9 +183,21 @@ static int rd_pilots(resume_reader* r, const nv_world* w, autopilot** a) {
     st.half = get_f64(r);
     if (!isfinite(st.cx) || !isfinite(st.cz) || !(st.half >= 1.0 && st.half < 1e9))
         return nv_error_set(r->err, "owner blob: autopilot area (%g, %g) +- %g is not valid", st.cx, st.cz, st.half);
-    if (rd_count(r, RESUME_PILOT, "pilots", &st.count)) return -1;
+    lane* lanes = NULL;
+    if (version >= 3 && rd_lanes(r, &lanes, &st.lane_count)) {
+        free(lanes);
+        return -1;
+    }
+    st.lanes = lanes;
+    if (rd_count(r, version >= 3 ? RESUME_PILOT : RESUME_PILOT_V2, "pilots", &st.count)) {
+        free(lanes);
+        return -1;
+    }
     autopilot_pilot* list = malloc((st.count ? st.count : 1) * sizeof *list);
-    if (!list) return nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for %u pilots", st.count);
+    if (!list) {
+        free(lanes);
+        return nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for %u pilots", st.count);
+    }
     idmap seen = {0};
     int rc = 0;
     for (uint32_t i = 0; i < st.count && !rc; i++) {
@@ -161,12 +207,19 @@ static int rd_pilots(resume_reader* r, const nv_world* w, autopilot** a) {
         p->wz = get_f64(r);
         p->turn = get_f64(r);
         p->slow = get_u8(r);
+        p->lane = version >= 3 ? get_u32(r) : AUTOPILOT_NO_LANE;
+        p->pace = version >= 3 ? get_f64(r) : 1.0;
         uint32_t unused;
         if (!isfinite(p->wx) || !isfinite(p->wz))
             rc = nv_error_set(r->err, "owner blob: pilot of vessel %u has a waypoint that is not finite", p->id);
         else if (!(fabs(p->turn) <= 3.2) || p->slow > 1)
             rc = nv_error_set(r->err, "owner blob: pilot of vessel %u: avoidance turn %g rad (|turn| <= pi) and slow %u "
                                       "(0 or 1)", p->id, p->turn, (unsigned)p->slow);
+        else if (p->lane != AUTOPILOT_NO_LANE && p->lane >= st.lane_count)
+            rc = nv_error_set(r->err, "owner blob: pilot of vessel %u sails lane %u of %u", p->id, p->lane, st.lane_count);
+        else if (!(p->pace >= 0.0 && p->pace <= AUTOPILOT_PACE_MAX))
+            rc = nv_error_set(r->err, "owner blob: pilot of vessel %u: pace %g is outside [0, %g]", p->id, p->pace,
+                              AUTOPILOT_PACE_MAX);
         else if (idmap_get(&seen, p->id, &unused))
             rc = nv_error_set(r->err, "owner blob: vessel %u is piloted twice", p->id);
         else if (idmap_put(&seen, p->id, i))
@@ -179,6 +232,7 @@ static int rd_pilots(resume_reader* r, const nv_world* w, autopilot** a) {
     if (!rc && !(*a = autopilot_restore(&st)))
         rc = nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for the autopilot");
     free(list);
+    free(lanes);
     return rc;
 }
 
@@ -188,12 +242,12 @@ int resume_decode(const void* data, size_t size, const nv_world* w, uint64_t now
     resume_reader r = {data, 0, size, err};
     if (rd_need(&r, RESUME_HEADER, "the header")) return -1;
     const uint8_t* h = r.data;
-    if (h[0] != RESUME_VERSION)
-        return nv_error_set(err, "owner blob: version %u is not supported (this server reads version %u)", h[0],
+    if (h[0] != RESUME_VERSION && h[0] != 2)
+        return nv_error_set(err, "owner blob: version %u is not supported (this server reads versions 2 and %u)", h[0],
                             RESUME_VERSION);
     if (h[1] || h[2] || h[3]) return nv_error_set(err, "owner blob: reserved header bytes are not zero");
     r.pos = RESUME_HEADER;
-    if (rd_owned(&r, w, now_ns, o) || rd_pilots(&r, w, a)) goto fail;
+    if (rd_owned(&r, w, now_ns, o) || rd_pilots(&r, w, h[0], a)) goto fail;
     if (r.pos != size) {
         nv_error_set(err, "owner blob: %zu bytes after the end (at byte %zu)", size - r.pos, r.pos);
         goto fail;

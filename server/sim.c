@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "grow.h"
+#include "lanes.h"
+#include "naval/mesh.h"
 #include "naval/ocean_spectrum.h"
 #include "naval/vessel_type.h"
 #include "persist.h"
@@ -96,50 +98,88 @@ static int sim_append(nv_scenario* s, const nv_scenario_vessel* v, nv_error* err
     return 0;
 }
 
-/* Deep water under a boat at (x, z): nothing of the ground within `reach`
- * metres rises above `depth` below the surface. */
-static int sim_open_water(const nv_terrain* t, double x, double z, double reach, double depth) {
-    return !t || nv_terrain_max_in(t, x - reach, z - reach, x + reach, z + reach) < -depth;
+/* The demo fleet as planned: where it starts in the scenario's vessels,
+ * its lanes, and each of its boats' lane. */
+typedef struct sim_demo {
+    uint32_t first;
+    lane* lanes;
+    uint32_t lane_count;
+    uint32_t* lane_of;
+} sim_demo;
+
+static void sim_demo_free(sim_demo* d) {
+    free(d->lanes);
+    free(d->lane_of);
+    memset(d, 0, sizeof *d);
+}
+
+/* Length (bow to stern, m) of each hull type, from its mesh. */
+static int sim_hull_lengths(const nv_scenario* s, double* out, nv_error* err) {
+    for (uint32_t i = 0; i < s->hull_count; i++) {
+        nv_mesh m;
+        if (nv_vessel_type_load_hull(s->hulls[i].source, &s->hulls[i].mesh, &m, err))
+            return nv_error_prefix(err, "hull type '%s'", s->hulls[i].name);
+        float lo = INFINITY, hi = -INFINITY;
+        for (uint32_t v = 0; v < m.vertex_count; v++) lo = fminf(lo, m.positions[3 * v]), hi = fmaxf(hi, m.positions[3 * v]);
+        out[i] = m.vertex_count ? (double)(hi - lo) : 0.0;
+        nv_mesh_free(&m);
+    }
+    return 0;
 }
 
 /* The demo fleet: types mixed (mostly small boats; in the default world
- * half skiffs, a third patrol boats, the rest freighters), scattered over
- * the area's open water with a few hull lengths between them, moving
- * ahead. */
+ * half skiffs, a third patrol boats, the rest freighters), each type on
+ * its own traffic lanes (lanes.h) round the area's centre, the straights
+ * along the waves, evenly spaced on them and moving ahead along them.
+ * d->lane_of[k] is the lane of the demo fleet's k-th boat. */
 static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, uint32_t boats, double half,
-                        const nv_terrain* ground, uint64_t seed, nv_error* err) {
+                        const nv_terrain* ground, uint64_t seed, sim_demo* d, nv_error* err) {
     uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 3;
-    uint32_t first = s->vessel_count;
+    uint32_t* count = calloc(s->hull_count, sizeof *count);
+    double* length = calloc(s->hull_count, sizeof *length);
+    lanes_fleet* fleets = calloc(ntypes, sizeof *fleets);
+    d->lane_of = malloc((boats ? boats : 1) * sizeof *d->lane_of);
+    int rc = 0;
+    if (!count || !length || !fleets || !d->lane_of) {
+        rc = nv_error_fail(err, NV_ENOMEM, "out of memory for the demo fleet");
+        goto done;
+    }
     for (uint32_t i = 0; i < boats; i++) {
         double u = sim_random(&rng);
-        uint32_t pick = ntypes == 3 ? (u < 0.5 ? 0 : (u < 0.85 ? 1 : 2)) : (uint32_t)(u * ntypes) % ntypes;
-        nv_scenario_vessel v;
-        memset(&v, 0, sizeof v);
-        v.hull = types[pick];
-        v.afloat = true;
-        /* Rejection sampling against the boats placed so far: a boat per
-         * (clear) disc of 40 m, a freighter per 150 m; give up after a few
-         * tries rather than loop (a crowded area just gets closer boats). */
-        double clear = s->hulls[v.hull].mass.mass > 1e6 ? 150.0 : 40.0;
-        /* Never on land or in shallows: a place on them is drawn again,
-         * for a few hundred draws, before the spacing's tries count. */
-        for (int attempt = 0, spaced = 0; attempt < 400; attempt++) {
-            v.x = (2.0 * sim_random(&rng) - 1.0) * half;
-            v.z = (2.0 * sim_random(&rng) - 1.0) * half;
-            if (!sim_open_water(ground, v.x, v.z, 0.5 * clear, 10.0)) continue;
-            int ok = 1;
-            for (uint32_t j = first; j < s->vessel_count && ok; j++) {
-                double dx = s->vessels[j].x - v.x, dz = s->vessels[j].z - v.z;
-                ok = dx * dx + dz * dz > clear * clear;
-            }
-            if (ok || ++spaced == 12) break;
-        }
-        v.heading_deg = 360.0 * sim_random(&rng);
-        double a = v.heading_deg * NV_PI / 180.0, speed = 2.0;
-        v.velocity = v3(speed * cos(a), 0.0, -speed * sin(a));
-        if (sim_append(s, &v, err)) return -1;
+        count[types[ntypes == 3 ? (u < 0.5 ? 0 : (u < 0.85 ? 1 : 2)) : (uint32_t)(u * ntypes) % ntypes]]++;
     }
-    return 0;
+    if ((rc = sim_hull_lengths(s, length, err))) goto done;
+    for (uint32_t k = 0; k < ntypes; k++)
+        fleets[k] = (lanes_fleet){.type = types[k], .boats = count[types[k]], .length = length[types[k]]};
+    /* the straights along the waves (any way on flat water) */
+    const double axis = s->has_ocean ? s->ocean.wind_direction * NV_PI / 180.0 : 0.0;
+    char why[96];
+    if (lanes_plan(ground, 0.0, 0.0, axis, 0.4 * half, fleets, ntypes, &d->lanes, &d->lane_count, why, sizeof why)) {
+        rc = nv_error_set(err, "--boats %u: no traffic lanes for the demo fleet: %s", boats, why);
+        goto done;
+    }
+    /* On each lane its boats evenly spaced, each lane's first at a place
+     * of its own (lanes side by side do not start with boats abreast). */
+    uint32_t placed = 0;
+    for (uint32_t k = 0; k < d->lane_count; k++) {
+        const lane* l = &d->lanes[k];
+        const double P = lane_perimeter(l), gap = l->boats ? P / l->boats : P, offset = sim_random(&rng) * gap;
+        for (uint32_t j = 0; j < l->boats; j++) {
+            nv_scenario_vessel v;
+            memset(&v, 0, sizeof v);
+            v.hull = l->type;
+            v.afloat = true;
+            double heading;
+            lane_point(l, offset + j * gap, &v.x, &v.z, &heading);
+            v.heading_deg = heading * 180.0 / NV_PI;
+            v.velocity = v3(l->speed * cos(heading), 0.0, -l->speed * sin(heading));
+            if ((rc = sim_append(s, &v, err))) goto done;
+            d->lane_of[placed++] = k;
+        }
+    }
+done:
+    free(count), free(length), free(fleets);
+    return rc;
 }
 
 /* What the autopilot's seamanship needs, from the world as built (the same
@@ -177,9 +217,10 @@ static double sim_area_for(const cfg_server* cfg, uint32_t boats) {
     return half < 400.0 ? 400.0 : half;
 }
 
-static int sim_prepare(const cfg_server* cfg, nv_scenario* s, uint32_t* first_demo, nv_error* err) {
+static int sim_prepare(const cfg_server* cfg, nv_scenario* s, sim_demo* demo, nv_error* err) {
+    memset(demo, 0, sizeof *demo);
     if (sim_load_scenario(cfg, s, err)) return -1;
-    *first_demo = s->vessel_count;
+    demo->first = s->vessel_count;
     uint32_t boats = (uint32_t)cfg->boats;
     if (!boats) return 0;
     uint32_t* types = malloc((s->hull_count ? s->hull_count : 1) * sizeof *types);
@@ -193,7 +234,7 @@ static int sim_prepare(const cfg_server* cfg, nv_scenario* s, uint32_t* first_de
                           "(add e.g. \"vessel_types\": [\"builtin:patrol\"], or --boats 0)",
                           boats);
     else if (!(rc = nv_scenario_load_terrain(&s->terrain, &ground, err)))
-        rc = sim_add_demo(s, types, n, boats, sim_area_for(cfg, boats), ground, (uint64_t)cfg->seed, err);
+        rc = sim_add_demo(s, types, n, boats, sim_area_for(cfg, boats), ground, (uint64_t)cfg->seed, demo, err);
     nv_terrain_destroy(ground);
     free(types);
     return rc;
@@ -212,8 +253,9 @@ int sim_check(const cfg_server* cfg, nv_error* err) {
         return rc;
     }
     nv_scenario s;
-    uint32_t first;
-    int rc = sim_prepare(cfg, &s, &first, err);
+    sim_demo demo;
+    int rc = sim_prepare(cfg, &s, &demo, err);
+    sim_demo_free(&demo);
     nv_scenario_free(&s);
     return rc;
 }
@@ -240,8 +282,9 @@ static int sim_keep_hulls(sim* s, const nv_scenario_hull* hulls, uint32_t n, nv_
 int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     memset(s, 0, sizeof *s);
     nv_scenario scn;
-    uint32_t first_demo = 0;
-    if (sim_prepare(cfg, &scn, &first_demo, err)) {
+    sim_demo demo;
+    if (sim_prepare(cfg, &scn, &demo, err)) {
+        sim_demo_free(&demo);
         nv_scenario_free(&scn);
         return -1;
     }
@@ -288,8 +331,12 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     s->terrain = scn.terrain;
     if (sim_keep_structures(s, scn.structures, scn.structure_count, err)) goto done;
     /* nv_scenario_instantiate spawns in order: vessel i has slot i. */
-    for (uint32_t i = first_demo; i < scn.vessel_count; i++)
-        if (autopilot_add(s->pilot, nv_world_vessel_id_at(s->world, i))) {
+    if (autopilot_set_lanes(s->pilot, demo.lanes, demo.lane_count)) {
+        nv_error_fail(err, NV_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = demo.first; i < scn.vessel_count; i++)
+        if (autopilot_add_on_lane(s->pilot, nv_world_vessel_id_at(s->world, i), demo.lane_of[i - demo.first])) {
             nv_error_fail(err, NV_ENOMEM, "out of memory");
             goto done;
         }
@@ -297,6 +344,7 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
     autopilot_update(s->pilot, s->world);
     rc = 0;
 done:
+    sim_demo_free(&demo);
     nv_scenario_free(&scn);
     if (rc) sim_destroy(s);
     return rc;

@@ -26,6 +26,7 @@
 
 #define SEA_RUN_CONTACT_S 30.0
 #define SEA_RUN_TYPES 8
+#define SEA_RUN_HARD_MS 1.0 /* a docking bump is slower (issue 30) */
 
 typedef struct sea_run_result {
     uint32_t boats, types;
@@ -37,6 +38,9 @@ typedef struct sea_run_result {
     uint32_t keel_up_end[SEA_RUN_TYPES];     /* heeled past 90 degrees at the end */
     uint32_t sea_capsized_boats;             /* distinct boats with a sea capsize */
     uint64_t contact_events;                 /* contacts begun (ground and vessels) */
+    uint64_t hard_contacts;                  /* between vessels, closing faster than SEA_RUN_HARD_MS */
+    uint64_t breaches;                       /* WORLD_DAMAGE_BREACH events */
+    double first_hard_contact_s;             /* -1: none */
     double first_sea_capsize_s;              /* -1: none */
     char type_names[SEA_RUN_TYPES][48];
 } sea_run_result;
@@ -52,6 +56,7 @@ static double sea_run_now(void) {
 static int sea_run(const cfg_server* cfg, double seconds, sea_run_result* r, FILE* progress, nv_error* err) {
     memset(r, 0, sizeof *r);
     r->first_sea_capsize_s = -1.0;
+    r->first_hard_contact_s = -1.0;
     sim s;
     if (sim_create(&s, cfg, err)) return -1;
     const double hz = s.tick_hz;
@@ -91,6 +96,13 @@ static int sea_run(const cfg_server* cfg, double seconds, sea_run_result* r, FIL
         const nv_world_contact_event* ce = nv_world_contact_events(s.world, &ne);
         r->contact_events += ne;
         for (uint32_t k = 0; k < ne; k++) {
+            if (ce[k].id_b != WORLD_CONTACT_GROUND && ce[k].closing_speed > SEA_RUN_HARD_MS) {
+                r->hard_contacts++;
+                if (r->first_hard_contact_s < 0) r->first_hard_contact_s = (double)tick / hz;
+                if (progress && r->hard_contacts <= 20)
+                    fprintf(progress, "sea-run: %.1f s: vessels %u and %u struck at %.2f m/s\n", (double)tick / hz,
+                            ce[k].id_a, ce[k].id_b, ce[k].closing_speed);
+            }
             if (ce[k].id_a < cap) touched[ce[k].id_a] = tick;
             if (ce[k].id_b < cap) touched[ce[k].id_b] = tick;
         }
@@ -115,7 +127,7 @@ static int sea_run(const cfg_server* cfg, double seconds, sea_run_result* r, FIL
         for (uint32_t k = 0; k < nd; k++) {
             if (de[k].id >= cap) continue;
             /* the step's breaches come before its capsizes */
-            if (de[k].kind == WORLD_DAMAGE_BREACH) holed[de[k].id] = 1;
+            if (de[k].kind == WORLD_DAMAGE_BREACH) holed[de[k].id] = 1, r->breaches++;
             if (de[k].kind != WORLD_DAMAGE_CAPSIZED) continue;
             uint32_t id = de[k].id, t = type_of[id] < r->types ? type_of[id] : 0;
             int after_contact = touched[id] && tick - touched[id] <= window;
@@ -138,8 +150,10 @@ static int sea_run(const cfg_server* cfg, double seconds, sea_run_result* r, FIL
             for (uint32_t t = 0; t < r->types; t++)
                 sea += r->sea_capsizes[t], hit += r->contact_capsizes[t], holes += r->holed_capsizes[t];
             fprintf(progress,
-                    "sea-run: %5.1f min sea time, %6.1f s wall: %u sea capsizes (%u boats), %u after contact, %u holed\n",
-                    (double)i / hz / 60.0, sea_run_now() - t0, sea, r->sea_capsized_boats, hit, holes);
+                    "sea-run: %5.1f min sea time, %6.1f s wall: %u sea capsizes (%u boats), %u after contact, %u holed; "
+                    "%llu vessel contacts above %.0f m/s, %llu breaches\n",
+                    (double)i / hz / 60.0, sea_run_now() - t0, sea, r->sea_capsized_boats, hit, holes,
+                    (unsigned long long)r->hard_contacts, SEA_RUN_HARD_MS, (unsigned long long)r->breaches);
             fflush(progress);
         }
     }
@@ -166,6 +180,9 @@ static void sea_run_print(const sea_run_result* r, FILE* out) {
     fprintf(out, "sea-run: %u boats, %.1f min of sea time in %.1f s wall (%.1fx real time); contacts begun: %llu\n",
             r->boats, r->sea_time_s / 60.0, r->wall_s, r->wall_s > 0 ? r->sea_time_s / r->wall_s : 0.0,
             (unsigned long long)r->contact_events);
+    fprintf(out, "sea-run: vessel contacts closing above %.0f m/s: %llu (first at %.0f s); hull breaches: %llu\n",
+            SEA_RUN_HARD_MS, (unsigned long long)r->hard_contacts, r->first_hard_contact_s,
+            (unsigned long long)r->breaches);
     fprintf(out, "sea-run: %-10s %6s %13s %17s %15s %12s\n", "type", "boats", "sea capsizes", "contact capsizes",
             "holed capsizes", "keel-up end");
     for (uint32_t t = 0; t < r->types; t++)

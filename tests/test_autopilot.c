@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /* The demo fleet's seamanship (server/autopilot.c): above its type's rated
  * Beaufort number a boat slows and keeps the waves off the beam; at or
- * below it, it steers as before. And the server's default world at sea:
- * no capsize by the sea alone (tests/sea_run.h).
+ * below it, it steers as before. The default world's demo fleet on its
+ * traffic lanes (server/lanes.h) keeps to them and keeps station. And the
+ * server's default world at sea: no capsize by the sea alone, no contact
+ * between its boats closing faster than 1 m/s, no hull holed
+ * (tests/sea_run.h).
  *
  *   test_autopilot [PATTERN]            the unit tests and a short sea run
  *   test_autopilot --sea-run MIN [BOATS [THREADS]]
  *                                       the default world (Beaufort 5, 200
  *                                       boats unless BOATS) for MIN minutes
  *                                       of sea time, its figures printed;
- *                                       exits 1 on a capsize by the sea */
+ *                                       exits 1 on a capsize by the sea,
+ *                                       a contact above 1 m/s or a breach */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,8 +24,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "apply.h"
 #include "autopilot.h"
+#include "avoid.h"
 #include "config.h"
+#include "lanes.h"
 #include "naval/checkpoint.h"
 #include "naval/vessel_type.h"
 #include "owners.h"
@@ -30,6 +37,9 @@
 #include "sim.h"
 
 #define DEG (NV_PI / 180.0)
+/* The default world shortened for a test: its mix of boats, this many */
+#define SEA_TEST_BOATS 40
+#define SEA_TEST_MINUTES 3.0
 
 static double wrap(double a) { return remainder(a, 2.0 * NV_PI); }
 
@@ -259,15 +269,123 @@ static int sea_run_main(int argc, char** argv) {
         return 2;
     }
     sea_run_print(&r, stdout);
-    return sea_run_total(r.sea_capsizes, r.types) ? 1 : 0;
+    return sea_run_total(r.sea_capsizes, r.types) || r.hard_contacts || r.breaches ? 1 : 0;
+}
+
+/* Take the helm as the page does (issue 30): a skiff spawned at a boat of
+ * the default world, bow along its heading, placed by the server's search
+ * for free water clear of the next 15 s of every track near it
+ * (server/commands.c), then left alone with its engine stopped. In 30 s
+ * nothing touches it: the boats on their lanes give way to it as to a
+ * boat lying stopped. Once beside a boat of each type. */
+static void test_helm_spawn_left_alone(void** state) {
+    (void)state;
+    cfg_server cfg;
+    cfg_defaults(&cfg);
+    cfg.boats = SEA_TEST_BOATS;
+    cfg.threads = 2;
+    nv_error err;
+    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
+    sim s;
+    if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
+    for (int i = 0; i < (int)(10.0 * s.tick_hz); i++) sim_step(&s);
+    owners o = {0};
+    uint32_t mine[3], n = 0;
+    int seen[3] = {0, 0, 0};
+    for (uint32_t k = 0; k < nv_world_vessel_count(s.world) && n < 3; k++) {
+        nv_world_vessel_state v;
+        assert_int_equal(nv_world_vessel_get(s.world, nv_world_vessel_id_at(s.world, k), &v), 0);
+        if (v.type >= 3 || seen[v.type]) continue;
+        seen[v.type] = 1;
+        double x, z, heading = autopilot_heading_of(v.orientation);
+        if (nv_world_find_free_water_ahead(s.world, 0, v.position.x, v.position.z, heading, cfg.spawn_search,
+                                           cfg.spawn_clearance, 15.0, &x, &z, NULL, &err))
+            fail_msg("%s", err.message);
+        proto_token token;
+        if (apply_spawn(&s, &o, 1, 0, x, z, heading, NULL, &mine[n], &token, &err)) fail_msg("%s", err.message);
+        print_message("helm: a skiff spawned at (%.0f, %.0f), asked beside a boat of type %u at (%.0f, %.0f)\n", x, z,
+                      v.type, v.position.x, v.position.z);
+        n++;
+    }
+    assert_int_equal(n, 3);
+    for (int i = 0; i < (int)(30.0 * s.tick_hz); i++) {
+        sim_step(&s);
+        uint32_t ne;
+        const nv_world_contact_event* ce = nv_world_contact_events(s.world, &ne);
+        for (uint32_t k = 0; k < ne; k++)
+            for (uint32_t j = 0; j < n; j++)
+                if (ce[k].id_a == mine[j] || ce[k].id_b == mine[j])
+                    fail_msg("%.1f s after the spawn: the helm's skiff %u touched %u at %.2f m/s", i / s.tick_hz, mine[j],
+                             ce[k].id_a == mine[j] ? ce[k].id_b : ce[k].id_a, ce[k].closing_speed);
+    }
+    owners_free(&o);
+    sim_destroy(&s);
+}
+
+/* Close quarters of two boats (avoid.h) of `length` m. */
+static double close_quarters(double length) { return 1.5 * length + AVOID_MARGIN_M; }
+
+/* The default world's fleet after two minutes in its Beaufort 5 sea: every
+ * boat within half its lanes' separation of its lane (never nearer a
+ * neighbouring lane's boats than its own lane), every lane's boats in
+ * their order apart by more than close quarters, and moving along the
+ * lane. */
+static void test_lanes_kept(void** state) {
+    (void)state;
+    cfg_server cfg;
+    cfg_defaults(&cfg);
+    cfg.boats = SEA_TEST_BOATS;
+    cfg.threads = 2;
+    nv_error err;
+    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
+    sim s;
+    if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
+    const double seconds = getenv("NAVAL_TEST_LIGHT") ? 20.0 : 120.0;
+    for (uint64_t i = 0; i < (uint64_t)(seconds * s.tick_hz); i++) sim_step(&s);
+    autopilot_state st = autopilot_get_state(s.pilot);
+    assert_int_equal(st.count, SEA_TEST_BOATS);
+    assert_true(st.lane_count >= 3);
+    double worst_off = 0.0, slowest = INFINITY;
+    for (uint32_t k = 0; k < st.lane_count; k++) {
+        const lane* l = &st.lanes[k];
+        const nv_hull* h = nv_world_hull_type(s.world, l->type);
+        const double length = h->bounds_max[0] - h->bounds_min[0], P = lane_perimeter(l);
+        double arcs[SEA_TEST_BOATS];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < st.count; i++) {
+            if (st.pilots[i].lane != k) continue;
+            nv_world_vessel_state v;
+            assert_int_equal(nv_world_vessel_get(s.world, st.pilots[i].id, &v), 0);
+            assert_int_equal(v.type, l->type);
+            double arc = lane_project(l, v.position.x, v.position.z), x, z, heading;
+            lane_point(l, arc, &x, &z, &heading);
+            double off = hypot(v.position.x - x, v.position.z - z);
+            double along = v.velocity.x * cos(heading) - v.velocity.z * sin(heading);
+            if (off > 0.5 * (close_quarters(length) + LANES_MARGIN_M))
+                fail_msg("vessel %u is %.1f m off its lane %u (type %u)", v.id, off, k, l->type);
+            worst_off = fmax(worst_off, off / (close_quarters(length) + LANES_MARGIN_M));
+            slowest = fmin(slowest, along);
+            arcs[n++] = arc;
+        }
+        assert_int_equal(n, l->boats);
+        for (uint32_t i = 0; i < n; i++) {
+            double gap = P;
+            for (uint32_t j = 0; j < n; j++)
+                if (j != i) gap = fmin(gap, lane_ahead(l, arcs[i], arcs[j]));
+            if (n > 1 && gap < close_quarters(length))
+                fail_msg("lane %u: two boats %.1f m apart along it (close quarters %.1f m)", k, gap, close_quarters(length));
+        }
+    }
+    print_message("lanes: %u boats on %u lanes after %.0f s: the farthest off its lane by %.2f of the separation, "
+                  "the slowest along it at %.2f m/s\n", st.count, st.lane_count, seconds, worst_off, slowest);
+    assert_true(slowest > 0.5);
+    sim_destroy(&s);
 }
 
 /* The default world shortened for a test (issue 29: no boat capsized by
  * the sea alone): SEA_TEST_BOATS boats of the same mix in the same
  * Beaufort 5 sea for SEA_TEST_MINUTES of sea time. The full half hour
  * with 200 boats: test_autopilot --sea-run 30 (docs/architecture.md). */
-#define SEA_TEST_BOATS 40
-#define SEA_TEST_MINUTES 3.0
 static void test_default_world_no_capsize_by_the_sea(void** state) {
     (void)state;
     cfg_server cfg;
@@ -283,6 +401,8 @@ static void test_default_world_no_capsize_by_the_sea(void** state) {
     sea_run_print(&r, stdout);
     assert_true(r.by_type[0] > 0); /* skiffs, the type above its rating, are there */
     assert_int_equal(sea_run_total(r.sea_capsizes, r.types), 0);
+    assert_int_equal(r.hard_contacts, 0);
+    assert_int_equal(r.breaches, 0);
 }
 
 int main(int argc, char** argv) {
@@ -295,6 +415,8 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_sea_state_and_ratings),
         cmocka_unit_test(test_default_world_plumbing_and_restore),
         cmocka_unit_test(test_scenario_type_rating_survives_a_restore),
+        cmocka_unit_test(test_lanes_kept),
+        cmocka_unit_test(test_helm_spawn_left_alone),
         cmocka_unit_test(test_default_world_no_capsize_by_the_sea),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

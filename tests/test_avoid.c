@@ -68,10 +68,10 @@ static run sail(const boat b[2], double seconds) {
     uint32_t np = 0;
     for (uint32_t i = 0; i < 2; i++) {
         uint32_t id = nv_world_vessel_id_at(w, i);
-        if (b[i].piloted) pilots[np++] = (autopilot_pilot){id, b[i].wx, b[i].wz, 0.0, 0};
+        if (b[i].piloted) pilots[np++] = (autopilot_pilot){id, b[i].wx, b[i].wz, 0.0, 0, AUTOPILOT_NO_LANE, 1.0};
         else if (nv_world_set_controls(w, id, b[i].throttle, 0.0, &e)) fail_msg("%s", e.message);
     }
-    autopilot_state st = {1, 0.0, 0.0, 10000.0, pilots, np};
+    autopilot_state st = {1, 0.0, 0.0, 10000.0, pilots, np, NULL, 0};
     autopilot* a = autopilot_restore(&st);
     assert_non_null(a);
     run r = {0, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, INFINITY, 0};
@@ -189,6 +189,21 @@ static void encounters_are_named(void** state) {
     /* nobody near on a course away: clear */
     o = avoid_decide(a, id[0], 180.0 * DEG, 6.0);
     assert_int_equal(o.role, AVOID_CLEAR);
+    /* On lanes (a traffic separation scheme): boats on lanes leave each
+     * other to the lanes, on different lanes or one... */
+    assert_int_equal(avoid_set_lane(a, id[0], 0), 0);
+    assert_int_equal(avoid_set_lane(a, id[1], 1), 0);
+    assert_int_equal(avoid_decide(a, id[0], 0.0, 6.0).role, AVOID_CLEAR);
+    assert_int_equal(avoid_set_lane(a, id[1], 0), 0);
+    assert_int_equal(avoid_decide(a, id[0], 0.0, 6.0).role, AVOID_CLEAR);
+    /* ...but one off the lanes (a player's) is avoided by the boat on a lane, and avoids it */
+    assert_int_equal(avoid_set_lane(a, id[1], AVOID_NO_LANE), 0);
+    o = avoid_decide(a, id[0], 0.0, 6.0);
+    assert_int_equal(o.role, AVOID_HEAD_ON);
+    assert_true(o.course < 0.0);
+    o = avoid_decide(a, id[1], 180.0 * DEG, 6.0);
+    assert_int_equal(o.role, AVOID_HEAD_ON);
+    assert_int_equal(avoid_set_lane(a, 987654, 0), -1); /* not in the snapshot */
     avoid_destroy(a);
     nv_scenario_instance_destroy(&inst);
     nv_scenario_free(&scn);

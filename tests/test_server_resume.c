@@ -29,7 +29,14 @@ static proto_token token_of(uint8_t seed) {
     return t;
 }
 
-/* Three owned vessels, an autopilot with five boats whose generator has moved. */
+/* Two traffic lanes. */
+static const lane LANES[2] = {
+    {.cx = 5.0, .cz = -7.0, .axis = 0.3, .half_straight = 200.0, .radius = 300.0, .look = 40.0, .clear = 22.5, .throttle = 0.5, .speed = 3.0, .type = 0, .boats = 1},
+    {.cx = 5.0, .cz = -7.0, .axis = 0.3, .half_straight = 200.0, .radius = 400.0, .look = 180.0, .clear = 195.0, .throttle = 0.5, .speed = 4.5, .type = 2, .boats = 1},
+};
+
+/* Three owned vessels, an autopilot with five boats steering for
+ * waypoints, whose generator has moved, and two on lanes. */
 static void make_state(owners* o, autopilot** a) {
     memset(o, 0, sizeof *o);
     for (uint32_t i = 0; i < 3; i++) {
@@ -38,7 +45,11 @@ static void make_state(owners* o, autopilot** a) {
     }
     *a = autopilot_create(42, 10.0, -20.0, 500.0);
     assert_non_null(*a);
+    assert_int_equal(autopilot_set_lanes(*a, LANES, 2), 0);
     for (uint32_t i = 0; i < 5; i++) assert_int_equal(autopilot_add(*a, i * 3), 0);
+    assert_int_equal(autopilot_add_on_lane(*a, 20, 1), 0);
+    assert_int_equal(autopilot_add_on_lane(*a, 21, 0), 0);
+    assert_int_equal(autopilot_add_on_lane(*a, 22, 2), -1); /* no such lane */
     autopilot_remove(*a, 3); /* the last moves into its place: order matters */
 }
 
@@ -76,7 +87,19 @@ static void test_blob_round_trip(void** state) {
         assert_memory_equal(&s1.pilots[i].wz, &s2.pilots[i].wz, sizeof(double));
         assert_memory_equal(&s1.pilots[i].turn, &s2.pilots[i].turn, sizeof(double));
         assert_int_equal(s1.pilots[i].slow, s2.pilots[i].slow);
+        assert_int_equal(s1.pilots[i].lane, s2.pilots[i].lane);
+        assert_memory_equal(&s1.pilots[i].pace, &s2.pilots[i].pace, sizeof(double));
     }
+    assert_int_equal(s2.lane_count, 2);
+    for (uint32_t k = 0; k < 2; k++) {
+        const lane *l1 = &s1.lanes[k], *l2 = &s2.lanes[k];
+        assert_true(l1->cx == l2->cx && l1->cz == l2->cz && l1->axis == l2->axis && l1->half_straight == l2->half_straight &&
+                    l1->radius == l2->radius && l1->look == l2->look && l1->clear == l2->clear && l1->throttle == l2->throttle && l1->speed == l2->speed &&
+                    l1->type == l2->type && l1->boats == l2->boats);
+    }
+    uint32_t on_lanes = 0;
+    for (uint32_t i = 0; i < s2.count; i++) on_lanes += s2.pilots[i].lane != AUTOPILOT_NO_LANE;
+    assert_int_equal(on_lanes, 2);
     /* The same future: both draw the same next waypoints. */
     assert_int_equal(autopilot_add(a, 99), 0);
     assert_int_equal(autopilot_add(a2, 99), 0);
@@ -95,6 +118,45 @@ static void test_blob_round_trip(void** state) {
     resume_buf_free(&b);
     autopilot_destroy(a);
     owners_free(&o);
+}
+
+/* A version 2 blob (before lanes: no lane section, pilots without lane
+ * and pace) still reads, its pilots steering for waypoints. */
+static void test_blob_version_2(void** state) {
+    (void)state;
+    owners o = {0};
+    autopilot* a = autopilot_create(42, 10.0, -20.0, 500.0);
+    assert_non_null(a);
+    for (uint32_t i = 0; i < 3; i++) assert_int_equal(autopilot_add(a, i), 0);
+    resume_buf b = {0};
+    encode(&o, a, &b);
+    /* header, no owners, area; then drop the lane count and each pilot's 12 last bytes */
+    const size_t lanes_at = 4 + 4 + 32;
+    uint8_t v2[256];
+    size_t n = 0;
+    memcpy(v2, b.data, lanes_at);
+    v2[0] = 2;
+    n = lanes_at;
+    memcpy(v2 + n, b.data + lanes_at + 4, 4); /* the pilot count */
+    n += 4;
+    for (uint32_t i = 0; i < 3; i++, n += 29) memcpy(v2 + n, b.data + lanes_at + 8 + i * 41, 29);
+    owners o2 = {0};
+    autopilot* a2 = NULL;
+    nv_error err;
+    if (resume_decode(v2, n, NULL, 0, &o2, &a2, &err)) fail_msg("%s", err.message);
+    autopilot_state st = autopilot_get_state(a2);
+    assert_int_equal(st.count, 3);
+    assert_int_equal(st.lane_count, 0);
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(st.pilots[i].id, i);
+        assert_int_equal(st.pilots[i].lane, AUTOPILOT_NO_LANE);
+        assert_true(st.pilots[i].pace == 1.0);
+        assert_true(st.pilots[i].wx == autopilot_get_state(a).pilots[i].wx);
+    }
+    autopilot_destroy(a2);
+    owners_free(&o2);
+    resume_buf_free(&b);
+    autopilot_destroy(a);
 }
 
 /* The blob refused with a message containing `expect`; nothing kept. */
@@ -118,7 +180,7 @@ static void test_blob_truncated(void** state) {
     encode(&o, a, &b);
     for (size_t n = 0; n < b.size; n++) assert_refused(b.data, n, NULL, n < 4 ? "truncated" : "");
     assert_refused(b.data, 0, NULL, "truncated in the header");
-    assert_refused(b.data, b.size - 1, NULL, "4 pilots do not fit");
+    assert_refused(b.data, b.size - 1, NULL, "6 pilots do not fit");
     resume_buf_free(&b);
     autopilot_destroy(a);
     owners_free(&o);
@@ -137,19 +199,27 @@ static void test_blob_corrupt(void** state) {
     encode(&o, a, &b);
     uint8_t* d = malloc(b.size + 1);
     assert_non_null(d);
-    const size_t owned_at = 4 + 4, area_at = owned_at + 3 * 20, pilots_at = area_at + 32 + 4;
+    const size_t owned_at = 4 + 4, area_at = owned_at + 3 * 20, lanes_at = area_at + 32 + 4;
+    const size_t pilots_at = lanes_at + 2 * 80 + 4;
 #define MUTATE(stmt, len, msg)             \
     do {                                   \
         memcpy(d, b.data, b.size);         \
         stmt;                              \
         assert_refused(d, len, NULL, msg); \
     } while (0)
-    MUTATE(d[0] = 1, b.size, "version 1 is not supported");
+    MUTATE(d[0] = 1, b.size, "version 1 is not supported (this server reads versions 2 and 3)");
     MUTATE(d[2] = 1, b.size, "reserved header bytes");
     MUTATE(put32(d + 4, 0xFFFFFFFFu), b.size, "owned vessels do not fit");
-    MUTATE(put32(d + area_at + 32, 1000000), b.size, "pilots do not fit");
+    MUTATE(put32(d + lanes_at - 4, 1000000), b.size, "lanes do not fit");
+    MUTATE(put32(d + pilots_at - 4, 1000000), b.size, "pilots do not fit");
+    MUTATE(memset(d + lanes_at + 80 + 32, 0, 8), b.size, "lane 1: centre");
+    MUTATE(memset(d + lanes_at + 64, 0, 8), b.size, "speed 0 is not valid");
+    MUTATE(memset(d + lanes_at + 48, 0, 8), b.size, "clear 0");
+    MUTATE(memset(d + lanes_at + 16, 0xFF, 8), b.size, "lane 0: centre");
     MUTATE(put32(d + owned_at + 20, 100), b.size, "owned vessel 100 is listed twice");
-    MUTATE(put32(d + pilots_at + 29, 0), b.size, "vessel 0 is piloted twice");
+    MUTATE(put32(d + pilots_at + 41, 0), b.size, "vessel 0 is piloted twice");
+    MUTATE(put32(d + pilots_at + 4 * 41 + 29, 2), b.size, "sails lane 2 of 2");
+    MUTATE(memset(d + pilots_at + 4 * 41 + 33, 0x40, 8), b.size, "pace");
     MUTATE(memset(d + pilots_at + 20, 0x40, 8), b.size, "avoidance turn");
     MUTATE(d[pilots_at + 28] = 2, b.size, "and slow 2 (0 or 1)");
     MUTATE(memset(d + pilots_at + 4, 0xFF, 8), b.size, "not finite");
@@ -372,6 +442,7 @@ static void test_settings(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blob_round_trip),   cmocka_unit_test(test_blob_truncated),
+        cmocka_unit_test(test_blob_version_2),
         cmocka_unit_test(test_blob_corrupt),      cmocka_unit_test(test_record_round_trip),
         cmocka_unit_test(test_record_refusals),
         cmocka_unit_test(test_record_next),   cmocka_unit_test(test_settings),
