@@ -124,9 +124,9 @@ int lanes_plan(const nv_terrain* t, double cx, double cz, double axis, double ha
         double room = 0.0; /* boats the fleet's lanes hold at its spacing */
         while (room < g->boats) {
             if (made == LANES_MAX || r > LANES_LIMIT_M) {
-                free(order), free(lanes);
                 snprintf(why, why_size, "%u boats of type %u need more than %u lanes within %.0f km", g->boats, g->type,
                          LANES_MAX, LANES_LIMIT_M / 1000.0);
+                free(order), free(lanes);
                 return -1;
             }
             lane* l = &lanes[made];
