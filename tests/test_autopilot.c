@@ -272,6 +272,15 @@ static int sea_run_main(int argc, char** argv) {
     return sea_run_total(r.sea_capsizes, r.types) || r.hard_contacts || r.breaches ? 1 : 0;
 }
 
+/* The default world shortened (SEA_TEST_BOATS boats, 2 threads). */
+static void default_world(cfg_server* cfg, sim* s) {
+    cfg_defaults(cfg);
+    cfg->boats = SEA_TEST_BOATS;
+    cfg->threads = 2;
+    nv_error err;
+    if (cfg_finish(cfg, &err) || sim_create(s, cfg, &err)) fail_msg("%s", err.message);
+}
+
 /* Take the helm as the page does (issue 30): a skiff spawned at a boat of
  * the default world, bow along its heading, placed by the server's search
  * for free water clear of the next 15 s of every track near it
@@ -281,13 +290,9 @@ static int sea_run_main(int argc, char** argv) {
 static void test_helm_spawn_left_alone(void** state) {
     (void)state;
     cfg_server cfg;
-    cfg_defaults(&cfg);
-    cfg.boats = SEA_TEST_BOATS;
-    cfg.threads = 2;
-    nv_error err;
-    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
     sim s;
-    if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
+    default_world(&cfg, &s);
+    nv_error err;
     for (int i = 0; i < (int)(10.0 * s.tick_hz); i++) sim_step(&s);
     owners o = {0};
     uint32_t mine[3], n = 0;
@@ -333,13 +338,8 @@ static double close_quarters(double length) { return 1.5 * length + AVOID_MARGIN
 static void test_lanes_kept(void** state) {
     (void)state;
     cfg_server cfg;
-    cfg_defaults(&cfg);
-    cfg.boats = SEA_TEST_BOATS;
-    cfg.threads = 2;
-    nv_error err;
-    if (cfg_finish(&cfg, &err)) fail_msg("%s", err.message);
     sim s;
-    if (sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
+    default_world(&cfg, &s);
     const double seconds = getenv("NAVAL_TEST_LIGHT") ? 20.0 : 120.0;
     for (uint64_t i = 0; i < (uint64_t)(seconds * s.tick_hz); i++) sim_step(&s);
     autopilot_state st = autopilot_get_state(s.pilot);
