@@ -226,13 +226,17 @@ grep -Eq '^naval-load: ramp step 3: .*each spectator [0-9.]+ snapshots/s [0-9.]+
     --max-p99-tick-ms 1000 --max-overrun-rate 1 --max-drop-rate 1 --json > "$tmp/plain.json" 2> "$tmp/err" \
     || fail "the plain run beside the ramp: $(cat "$tmp/err")"
 /usr/bin/env python3 - "$tmp/ramp2.json" "$tmp/plain.json" <<'PY' || fail "the spectators' ramp figures: $(cat "$tmp/ramp2.json")"
-import json, os, sys
+import json, math, os, sys
 r, plain = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 hz = int(os.environ["NAVAL_TEST_TICK_HZ"])
 steps = r["ramp"]["steps"]
 assert len(steps) == 3, steps
 for s in steps:
-    grain = 1.0 / s["seconds"]  # one snapshot more or less in the window
+    # one snapshot more or less in the window, and the ticks a late tick held
+    # back, which the fixed-rate loop then catches up inside the window (CI saw
+    # a 67 ms tick at 30 Hz bring 63 snapshots into 2.015 s)
+    backlog = math.ceil(s["tick_p99_ms"] * hz / 1000.0)
+    grain = (1.0 + backlog) / s["seconds"]
     for kind in ("tcp", "ws"):
         rate = s[kind + "_spectator_snapshots_per_s"]
         assert 0.5 * hz < rate <= 1.02 * hz + grain, (kind, s)
