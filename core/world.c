@@ -426,25 +426,30 @@ uint32_t nv_world_read_vessels(const nv_world* w, uint32_t first, uint32_t count
     return count;
 }
 
+static void world_pose_of_slot(const world_vessels* v, uint32_t s, nv_world_vessel_pose* o) {
+    o->id = v->id[s];
+    o->type = v->type[s];
+    o->flags = v->flags[s];
+    o->model = (nv_world_model)v->model[s];
+    o->position = v3(v->px[s], v->py[s], v->pz[s]);
+    o->orientation.w = v->qw[s], o->orientation.x = v->qx[s], o->orientation.y = v->qy[s], o->orientation.z = v->qz[s];
+    o->velocity = v3(v->vx[s], v->vy[s], v->vz[s]);
+    o->angular_velocity = v3(v->wx[s], v->wy[s], v->wz[s]);
+}
+
 uint32_t nv_world_read_poses(const nv_world* w, uint32_t first, uint32_t count, nv_world_vessel_pose* out) {
     uint32_t n = nv_world_vessel_count(w);
     if (first >= n) return 0;
     if (count > n - first) count = n - first;
-    const world_vessels* v = &w->v;
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t s = first + i;
-        nv_world_vessel_pose* o = &out[i];
-        o->id = v->id[s];
-        o->type = v->type[s];
-        o->flags = v->flags[s];
-        o->model = (nv_world_model)v->model[s];
-        o->position = v3(v->px[s], v->py[s], v->pz[s]);
-        o->orientation.w = v->qw[s], o->orientation.x = v->qx[s], o->orientation.y = v->qy[s],
-        o->orientation.z = v->qz[s];
-        o->velocity = v3(v->vx[s], v->vy[s], v->vz[s]);
-        o->angular_velocity = v3(v->wx[s], v->wy[s], v->wz[s]);
-    }
+    for (uint32_t i = 0; i < count; i++) world_pose_of_slot(&w->v, first + i, &out[i]);
     return count;
+}
+
+int nv_world_vessel_pose_get(const nv_world* w, uint32_t id, nv_world_vessel_pose* out) {
+    uint32_t s = world_slot_of(w, id);
+    if (s == UINT32_MAX) return -1;
+    world_pose_of_slot(&w->v, s, out);
+    return 0;
 }
 
 int nv_world_type_float_height(const nv_world* w, uint32_t type, double* y, nv_error* err) {

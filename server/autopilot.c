@@ -29,6 +29,8 @@
 /* A boat within this of a tack's course is on that tack. */
 #define AUTOPILOT_ON_TACK_DEG 45.0
 #define AUTOPILOT_DEG (NV_PI / 180.0)
+/* Pilots per job, at least: a lane helm is a few hundred ns. */
+#define AUTOPILOT_GRAIN 64u
 
 typedef autopilot_pilot pilot;
 
@@ -51,6 +53,10 @@ struct autopilot {
     double* along; /* and its speed along the lane */
     uint32_t *order, *lane_start;
     uint32_t arc_capacity, along_capacity, order_capacity, start_capacity;
+    /* each pilot's decision this update, and the controls it set */
+    uint8_t* action;
+    double *throttle, *rudder;
+    uint32_t action_capacity, throttle_capacity, rudder_capacity;
 };
 
 static double autopilot_random(uint64_t* s) {
@@ -119,6 +125,9 @@ void autopilot_destroy(autopilot* a) {
     free(a->along);
     free(a->order);
     free(a->lane_start);
+    free(a->action);
+    free(a->throttle);
+    free(a->rudder);
     avoid_destroy(a->avoid);
     free(a);
 }
@@ -348,31 +357,52 @@ static autopilot_helm autopilot_lane_helm(const autopilot* a, const pilot* p, do
 }
 
 static int autopilot_scratch(autopilot* a) {
-    return GROW(&a->arc, &a->arc_capacity, a->count ? a->count : 1, 64) ||
-           GROW(&a->along, &a->along_capacity, a->count ? a->count : 1, 64) ||
-           GROW(&a->order, &a->order_capacity, a->count ? a->count : 1, 64) ||
+    const uint32_t n = a->count ? a->count : 1;
+    return GROW(&a->arc, &a->arc_capacity, n, 64) || GROW(&a->along, &a->along_capacity, n, 64) ||
+           GROW(&a->order, &a->order_capacity, n, 64) || GROW(&a->throttle, &a->throttle_capacity, n, 64) ||
+           GROW(&a->rudder, &a->rudder_capacity, n, 64) || GROW(&a->action, &a->action_capacity, n, 64) ||
            GROW(&a->lane_start, &a->start_capacity, a->lane_count + 1, 16);
 }
 
-/* Station keeping, for the pilots deciding this time (autopilot.h): the
- * speed each wants from the gaps to the boats ahead of and astern of it on
- * its lane (arc positions of this update), and the throttle for it from
- * its speed along the lane now. */
-static void autopilot_keep_station(autopilot* a, const nv_world* w, uint64_t batch, uint64_t batches) {
-    /* every lane boat where it is now along its lane (a boat gone since
-     * the update: nowhere, and skipped) */
-    for (uint32_t i = 0; i < a->count; i++) {
-        const pilot* p = &a->pilots[i];
-        nv_world_vessel_state s;
-        if (p->lane >= a->lane_count) continue;
-        a->arc[i] = a->along[i] = NAN;
-        if (nv_world_vessel_get(w, p->id, &s) != 0) continue;
-        const lane* l = &a->lanes[p->lane];
+/* What one update decided for a pilot (the jobs write their own pilot's
+ * only; the controls are set after, in pilot order, on the loop thread). */
+enum {
+    AUTOPILOT_IDLE = 0,  /* not its tick: controls kept */
+    AUTOPILOT_SET,       /* controls in throttle/rudder */
+    AUTOPILOT_GONE,      /* its vessel left the world (or froze): dropped */
+    AUTOPILOT_SERIAL,    /* a waypoint boat: its helm draws from the shared random sequence */
+};
+
+typedef struct autopilot_pass {
+    autopilot* a;
+    const nv_world* w;
+    uint64_t tick, batch, batches;
+    int avoiding, laned;
+} autopilot_pass;
+
+/* Every lane boat where it is now along its lane, from the avoidance's
+ * snapshot (in its order: a streaming read), and marked on it as a lane
+ * boat; a pilot whose boat is not in it (gone, frozen) stays nowhere. */
+static void autopilot_arc_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const autopilot_pass* u = ctx;
+    autopilot* a = u->a;
+    for (uint32_t i = begin; i < end; i++) {
+        uint32_t id, k;
+        double x, z, vx, vz;
+        avoid_motion_at(a->avoid, i, &id, &x, &z, &vx, &vz);
+        if (!idmap_get(&a->index, id, &k) || a->pilots[k].lane >= a->lane_count) continue;
+        const lane* l = &a->lanes[a->pilots[k].lane];
         double lx, lz, dx, dz;
-        a->arc[i] = lane_project(l, s.position.x, s.position.z);
-        lane_frame(l, a->arc[i], &lx, &lz, &dx, &dz);
-        a->along[i] = s.velocity.x * dx + s.velocity.z * dz;
+        avoid_set_lane_at(a->avoid, i, a->pilots[k].lane);
+        a->arc[k] = lane_project(l, x, z);
+        lane_frame(l, a->arc[k], &lx, &lz, &dx, &dz);
+        a->along[k] = vx * dx + vz * dz;
     }
+}
+
+/* The lane boats bucketed by lane, in pilot order. */
+static void autopilot_bucket(autopilot* a) {
     uint32_t* start = a->lane_start;
     memset(start, 0, (a->lane_count + 1) * sizeof *start);
     for (uint32_t i = 0; i < a->count; i++)
@@ -382,89 +412,137 @@ static void autopilot_keep_station(autopilot* a, const nv_world* w, uint64_t bat
         if ((k = a->pilots[i].lane) < a->lane_count) a->order[start[k]++] = i;
     for (uint32_t k = a->lane_count; k > 0; k--) start[k] = start[k - 1];
     start[0] = 0;
-    for (uint32_t i = 0; i < a->count; i++) {
+}
+
+/* Station keeping, for a pilot deciding this time (autopilot.h): the
+ * speed it wants from the gaps to the boats ahead of and astern of it on
+ * its lane (arc positions of this update), and the throttle for it from
+ * its speed along the lane now. */
+static void autopilot_keep_station(const autopilot* a, pilot* p, uint32_t i) {
+    const lane* l = &a->lanes[p->lane];
+    const double P = lane_perimeter(l);
+    const uint32_t* start = a->lane_start;
+    const uint32_t n = start[p->lane + 1] - start[p->lane];
+    double ahead = P, astern = P;
+    for (uint32_t j = start[p->lane]; j < start[p->lane + 1]; j++) {
+        uint32_t o = a->order[j];
+        if (o == i || isnan(a->arc[o])) continue;
+        double d = lane_ahead(l, a->arc[i], a->arc[o]);
+        if (d > 0.0 && d < ahead) ahead = d;
+        if (d > 0.0 && P - d < astern) astern = P - d;
+    }
+    double want = 1.0;
+    if (n > 1) want = 1.0 + AUTOPILOT_PACE_GAIN * 0.5 * (ahead - astern) / (P / n);
+    want = want < 0.5 ? 0.5 : (want > 1.5 ? 1.5 : want);
+    /* closing on the boat ahead (it slowed, or gave way): half speed, or stop */
+    if (n > 1 && ahead < AUTOPILOT_PACE_SLOWEST * l->clear) want = 0.5;
+    if (n > 1 && ahead < AUTOPILOT_PACE_STOP * l->clear) want = 0.0;
+    double pace = p->pace + AUTOPILOT_PACE_KI * (want * l->speed - a->along[i]);
+    pace = pace < AUTOPILOT_PACE_STEER ? AUTOPILOT_PACE_STEER : (pace > AUTOPILOT_PACE_MAX ? AUTOPILOT_PACE_MAX : pace);
+    p->pace = want > 0.0 ? pace : 0.0;
+}
+
+/* One pilot's helm for this tick from the world as the update found it:
+ * its course, the rules of the road over it, and (deciding) its station. */
+static void autopilot_helm_one(const autopilot_pass* u, uint32_t i, const nv_world_vessel_pose* s, double heading,
+                               autopilot_helm h) {
+    autopilot* a = u->a;
+    pilot* p = &a->pilots[i];
+    /* The rules of the road over the course it wants (avoid.h): give
+     * way to starboard, or stand on; decided every AUTOPILOT_AVOID_TICKS
+     * (a fifteenth of the fleet on every fourth tick), the part taken
+     * kept between. */
+    const int deciding = u->avoiding && (u->batch + i) % u->batches == 0;
+    if (deciding) {
+        avoid_order o = avoid_decide(a->avoid, p->id, h.course, hypot(s->velocity.x, s->velocity.z));
+        p->turn = remainder(o.course - h.course, 2.0 * NV_PI);
+        p->slow = o.throttle_scale < 1.0;
+    }
+    if (p->turn != 0.0) {
+        double throttle = h.throttle;
+        h = autopilot_steer(h.course + p->turn, heading, 0, a->wave_heading);
+        h.throttle = fmin(h.throttle, throttle) * (p->slow ? AVOID_SLOW : 1.0);
+    }
+    /* aground: back off astern, rudder amidships, until afloat */
+    if (s->flags & WORLD_VESSEL_GROUNDED) h.throttle = -1.0, h.rudder = 0.0;
+    a->action[i] = AUTOPILOT_SET;
+    a->throttle[i] = h.throttle;
+    a->rudder[i] = h.rudder;
+    if (deciding && u->laned && p->lane < a->lane_count && !isnan(a->arc[i])) autopilot_keep_station(a, p, i);
+}
+
+/* The lane boats' helms (and every boat's state check), in parallel: each
+ * job writes its own pilots and reads the world, the avoidance's snapshot
+ * and the arcs, none of which change during it. */
+static void autopilot_helm_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    const autopilot_pass* u = ctx;
+    autopilot* a = u->a;
+    for (uint32_t i = begin; i < end; i++) {
         pilot* p = &a->pilots[i];
-        if (p->lane >= a->lane_count || (batch + i) % batches != 0 || isnan(a->arc[i])) continue;
-        const lane* l = &a->lanes[p->lane];
-        const double P = lane_perimeter(l);
-        const uint32_t n = start[p->lane + 1] - start[p->lane];
-        double ahead = P, astern = P;
-        for (uint32_t j = start[p->lane]; j < start[p->lane + 1]; j++) {
-            uint32_t o = a->order[j];
-            if (o == i || isnan(a->arc[o])) continue;
-            double d = lane_ahead(l, a->arc[i], a->arc[o]);
-            if (d > 0.0 && d < ahead) ahead = d;
-            if (d > 0.0 && P - d < astern) astern = P - d;
+        const int on_lane = u->laned && p->lane < a->lane_count;
+        const int deciding = u->avoiding && (u->batch + i) % u->batches == 0;
+        a->action[i] = AUTOPILOT_IDLE;
+        /* On a lane the helm is set every AUTOPILOT_HELM_TICKS, a share of
+         * the lane boats on each tick (and on its avoidance decision's). */
+        if (on_lane && !deciding && (u->tick + i) % AUTOPILOT_HELM_TICKS != 0) continue;
+        nv_world_vessel_pose s;
+        if (nv_world_vessel_pose_get(u->w, p->id, &s) != 0 || (s.flags & WORLD_VESSEL_FROZEN)) {
+            a->action[i] = AUTOPILOT_GONE;
+            continue;
         }
-        double want = 1.0;
-        if (n > 1) want = 1.0 + AUTOPILOT_PACE_GAIN * 0.5 * (ahead - astern) / (P / n);
-        want = want < 0.5 ? 0.5 : (want > 1.5 ? 1.5 : want);
-        /* closing on the boat ahead (it slowed, or gave way): half speed, or stop */
-        if (n > 1 && ahead < AUTOPILOT_PACE_SLOWEST * l->clear) want = 0.5;
-        if (n > 1 && ahead < AUTOPILOT_PACE_STOP * l->clear) want = 0.0;
-        double pace = p->pace + AUTOPILOT_PACE_KI * (want * l->speed - a->along[i]);
-        pace = pace < AUTOPILOT_PACE_STEER ? AUTOPILOT_PACE_STEER : (pace > AUTOPILOT_PACE_MAX ? AUTOPILOT_PACE_MAX : pace);
-        p->pace = want > 0.0 ? pace : 0.0;
+        if (!on_lane) {
+            a->action[i] = AUTOPILOT_SERIAL;
+            continue;
+        }
+        const double x = s.position.x, z = s.position.z, heading = autopilot_heading_of(s.orientation);
+        autopilot_helm h = autopilot_lane_helm(a, p, x, z, heading, autopilot_over(a, s.type),
+                                               lane_project(&a->lanes[p->lane], x, z));
+        autopilot_helm_one(u, i, &s, heading, h);
     }
 }
 
-void autopilot_update(autopilot* a, nv_world* w) {
+static void autopilot_run(nv_jobs* pool, uint32_t count, nv_jobs_range_fn* fn, void* ctx) {
+    if (pool)
+        nv_jobs_parallel_for(pool, count, AUTOPILOT_GRAIN, fn, ctx);
+    else if (count)
+        fn(ctx, 0, count, 0);
+}
+
+void autopilot_update(autopilot* a, nv_world* w, nv_jobs* pool) {
     const nv_terrain* t = nv_world_get_terrain(w);
-    const uint64_t tick = nv_world_tick(w);
+    autopilot_pass u = {.a = a, .w = w, .tick = nv_world_tick(w)};
+    u.batch = u.tick / AUTOPILOT_AVOID_BATCH, u.batches = AUTOPILOT_AVOID_TICKS / AUTOPILOT_AVOID_BATCH;
+    /* room for each pilot's decision; without it (out of memory) the
+     * controls stay as they are this tick */
+    if (autopilot_scratch(a)) return;
     /* Every vessel as it is now, for the rules of the road; without it
      * (out of memory) the boats steer as before. */
-    const uint64_t batch = tick / AUTOPILOT_AVOID_BATCH, batches = AUTOPILOT_AVOID_TICKS / AUTOPILOT_AVOID_BATCH;
-    const int avoiding = a->count && tick % AUTOPILOT_AVOID_BATCH == 0 && avoid_snapshot(a->avoid, w) == 0;
-    /* without room for the lanes' scratch (out of memory): waypoints */
-    const int laned = a->lane_count && autopilot_scratch(a) == 0;
-    if (avoiding && laned)
-        for (uint32_t i = 0; i < a->count; i++)
-            if (a->pilots[i].lane < a->lane_count) avoid_set_lane(a->avoid, a->pilots[i].id, a->pilots[i].lane);
-    for (uint32_t i = 0; i < a->count;) {
-        pilot* p = &a->pilots[i];
-        /* On a lane the helm is set every AUTOPILOT_HELM_TICKS, a share of
-         * the lane boats on each tick (and on its avoidance decision's). */
-        const int deciding = avoiding && (batch + i) % batches == 0;
-        if (laned && p->lane < a->lane_count && !deciding && (tick + i) % AUTOPILOT_HELM_TICKS != 0) {
-            i++;
-            continue;
-        }
-        nv_world_vessel_state s;
-        if (nv_world_vessel_get(w, p->id, &s) != 0 || (s.flags & WORLD_VESSEL_FROZEN)) {
-            autopilot_remove(a, p->id); /* moves the last pilot into i */
-            continue;
-        }
-        const double x = s.position.x, z = s.position.z;
-        const double heading = autopilot_heading_of(s.orientation);
-        const int over = autopilot_over(a, s.type);
-        int grounded = (s.flags & WORLD_VESSEL_GROUNDED) != 0;
-        autopilot_helm h;
-        if (laned && p->lane < a->lane_count) {
-            h = autopilot_lane_helm(a, p, x, z, heading, over, lane_project(&a->lanes[p->lane], x, z));
-        } else {
-            h = autopilot_waypoint_helm(a, p, t, tick, i, x, z, heading, over, grounded);
-        }
-        /* The rules of the road over the course it wants (avoid.h): give
-         * way to starboard, or stand on; decided every AUTOPILOT_AVOID_TICKS
-         * (a fifteenth of the fleet on every fourth tick: the snapshot and
-         * the looks cost under 2 % of a step at 4,000 boats), the part
-         * taken kept between. */
-        if (deciding) {
-            avoid_order o = avoid_decide(a->avoid, p->id, h.course, hypot(s.velocity.x, s.velocity.z));
-            p->turn = remainder(o.course - h.course, 2.0 * NV_PI);
-            p->slow = o.throttle_scale < 1.0;
-        }
-        if (p->turn != 0.0) {
-            double throttle = h.throttle;
-            h = autopilot_steer(h.course + p->turn, heading, 0, a->wave_heading);
-            h.throttle = fmin(h.throttle, throttle) * (p->slow ? AVOID_SLOW : 1.0);
-        }
-        /* aground: back off astern, rudder amidships, until afloat */
-        if (grounded)
-            nv_world_set_controls(w, p->id, -1.0, 0.0, NULL);
-        else
-            nv_world_set_controls(w, p->id, h.throttle, h.rudder, NULL);
-        i++;
+    u.avoiding = a->count && u.tick % AUTOPILOT_AVOID_BATCH == 0 && avoid_snapshot(a->avoid, w) == 0;
+    u.laned = a->lane_count != 0;
+    if (u.avoiding && u.laned) {
+        for (uint32_t i = 0; i < a->count; i++) a->arc[i] = a->along[i] = NAN;
+        autopilot_run(pool, avoid_count(a->avoid), autopilot_arc_job, &u);
+        autopilot_bucket(a);
+        avoid_index_lanes(a->avoid); /* out of memory: decisions by the grid */
     }
-    if (avoiding && laned) autopilot_keep_station(a, w, batch, batches);
+    autopilot_run(pool, a->count, autopilot_helm_job, &u);
+    /* In pilot order on this thread: the waypoint boats' helms (each new
+     * waypoint is the next of one random sequence), then every control. */
+    for (uint32_t i = 0; i < a->count; i++) {
+        if (a->action[i] != AUTOPILOT_SERIAL) continue;
+        pilot* p = &a->pilots[i];
+        nv_world_vessel_pose s;
+        nv_world_vessel_pose_get(w, p->id, &s); /* there: the job found it */
+        const double heading = autopilot_heading_of(s.orientation);
+        autopilot_helm h = autopilot_waypoint_helm(a, p, t, u.tick, i, s.position.x, s.position.z, heading,
+                                                   autopilot_over(a, s.type), (s.flags & WORLD_VESSEL_GROUNDED) != 0);
+        autopilot_helm_one(&u, i, &s, heading, h);
+    }
+    for (uint32_t i = 0; i < a->count; i++)
+        if (a->action[i] == AUTOPILOT_SET) nv_world_set_controls(w, a->pilots[i].id, a->throttle[i], a->rudder[i], NULL);
+    /* the boats gone, last to first (a removal moves the last pilot into
+     * its place) */
+    for (uint32_t i = a->count; i-- > 0;)
+        if (a->action[i] == AUTOPILOT_GONE) autopilot_remove(a, a->pilots[i].id);
 }

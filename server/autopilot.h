@@ -10,7 +10,9 @@
  * water with deep water on the straight way there, and a boat that runs
  * aground backs off astern and draws again. Above its type's rated sea
  * state a boat slows and keeps the waves off the beam (below).
- * Deterministic for a seed.
+ * Deterministic for a seed, whatever the thread count: the helms are
+ * worked out in parallel on the world's job pool (each job writes its own
+ * pilots' only), the controls set after in pilot order.
  * Loop thread only, between steps. */
 #ifndef NAVAL_SERVER_AUTOPILOT_H
 #define NAVAL_SERVER_AUTOPILOT_H
@@ -140,8 +142,9 @@ int autopilot_has(const autopilot* a, uint32_t vessel_id);
 uint32_t autopilot_count(const autopilot* a);
 
 /* Sets every piloted boat's controls from its state; boats no longer in
- * the world are dropped. */
-void autopilot_update(autopilot* a, nv_world* w);
+ * the world are dropped. The helms are worked out as jobs on `pool` (the
+ * one the world steps with, idle between steps; NULL: on this thread). */
+void autopilot_update(autopilot* a, nv_world* w, nv_jobs* pool);
 
 /* The rudder command for a heading error (desired - current, radians,
  * about +y): positive rudder turns to starboard, i.e. toward smaller

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "idmap.h"
 
 #define AVOID_DEG (NV_PI / 180.0)
 /* Within this of dead ahead, each seen from the other: head-on (rule 14
@@ -23,10 +24,6 @@ typedef struct avoid_ship {
     uint32_t lane;       /* AVOID_NO_LANE, or the traffic lane it follows */
 } avoid_ship;
 
-typedef struct avoid_key {
-    uint32_t id, index;
-} avoid_key;
-
 #define AVOID_READ_CHUNK 256u
 #define AVOID_TYPES WORLD_MAX_HULL_TYPES
 
@@ -34,13 +31,17 @@ struct avoid {
     nv_world_vessel_pose poses[AVOID_READ_CHUNK]; /* read in chunks */
     avoid_ship* ships;       /* slot order */
     uint32_t count, capacity;
-    avoid_key* by_id;        /* sorted by id: a boat's own entry */
-    uint32_t by_id_capacity;
+    idmap by_id;             /* id -> index: a boat's own entry */
     uint32_t* order;         /* ship indices by cell, slot order within one */
     uint32_t* cell_start;    /* cells + 1 offsets into order */
     uint32_t order_capacity, cell_capacity;
     double x0, z0, cell;
     uint32_t nx, nz;
+    /* the ships on no lane, in slot order (avoid_index_lanes), all a lane
+     * boat has to look at; lanes_indexed 0: not built since the snapshot */
+    uint32_t* off_lane;
+    uint32_t off_count, off_capacity;
+    int lanes_indexed;
 };
 
 avoid* avoid_create(void) { return calloc(1, sizeof(avoid)); }
@@ -48,9 +49,10 @@ avoid* avoid_create(void) { return calloc(1, sizeof(avoid)); }
 void avoid_destroy(avoid* a) {
     if (!a) return;
     free(a->ships);
-    free(a->by_id);
+    idmap_free(&a->by_id);
     free(a->order);
     free(a->cell_start);
+    free(a->off_lane);
     free(a);
 }
 
@@ -59,15 +61,9 @@ static double avoid_heading(nv_quat q) {
     return atan2(-bow.z, bow.x);
 }
 
-static int avoid_key_cmp(const void* pa, const void* pb) {
-    const avoid_key *x = pa, *y = pb;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
 static const avoid_ship* avoid_find(const avoid* a, uint32_t id) {
-    avoid_key key = {id, 0};
-    const avoid_key* k = bsearch(&key, a->by_id, a->count, sizeof *a->by_id, avoid_key_cmp);
-    return k ? &a->ships[k->index] : NULL;
+    uint32_t i;
+    return idmap_get(&a->by_id, id, &i) ? &a->ships[i] : NULL;
 }
 
 static uint32_t avoid_cell_of(const avoid* a, double x, double z) {
@@ -80,8 +76,9 @@ static uint32_t avoid_cell_of(const avoid* a, double x, double z) {
 int avoid_snapshot(avoid* a, const nv_world* w) {
     uint32_t n = nv_world_vessel_count(w);
     a->count = 0;
+    a->lanes_indexed = 0;
     if (GROW(&a->ships, &a->capacity, n ? n : 1, 64) || GROW(&a->order, &a->order_capacity, n ? n : 1, 64) ||
-        GROW(&a->by_id, &a->by_id_capacity, n ? n : 1, 64))
+        idmap_reserve(&a->by_id, n))
         return -1;
     double half[AVOID_TYPES];
     uint32_t types = nv_world_hull_type_count(w);
@@ -107,8 +104,8 @@ int avoid_snapshot(avoid* a, const nv_world* w) {
             lo_x = fmin(lo_x, p->x), hi_x = fmax(hi_x, p->x), lo_z = fmin(lo_z, p->z), hi_z = fmax(hi_z, p->z);
         }
     }
-    for (uint32_t i = 0; i < a->count; i++) a->by_id[i] = (avoid_key){a->ships[i].id, i};
-    qsort(a->by_id, a->count, sizeof *a->by_id, avoid_key_cmp);
+    idmap_clear(&a->by_id);
+    for (uint32_t i = 0; i < a->count; i++) idmap_put(&a->by_id, a->ships[i].id, i); /* reserved: cannot fail */
     /* Cells of half the range (a query reads 5 x 5 of them), coarser when
      * the fleet is spread so wide that the grid would pass 512 a side. */
     a->x0 = a->count ? lo_x : 0.0, a->z0 = a->count ? lo_z : 0.0;
@@ -137,6 +134,25 @@ int avoid_set_lane(avoid* a, uint32_t id, uint32_t lane) {
     s->lane = lane;
     return 0;
 }
+
+int avoid_index_lanes(avoid* a) {
+    a->lanes_indexed = 0;
+    if (GROW(&a->off_lane, &a->off_capacity, a->count ? a->count : 1, 64)) return -1;
+    a->off_count = 0;
+    for (uint32_t i = 0; i < a->count; i++)
+        if (a->ships[i].lane == AVOID_NO_LANE) a->off_lane[a->off_count++] = i;
+    a->lanes_indexed = 1;
+    return 0;
+}
+
+uint32_t avoid_count(const avoid* a) { return a->count; }
+
+void avoid_motion_at(const avoid* a, uint32_t i, uint32_t* id, double* x, double* z, double* vx, double* vz) {
+    const avoid_ship* s = &a->ships[i];
+    *id = s->id, *x = s->x, *z = s->z, *vx = s->vx, *vz = s->vz;
+}
+
+void avoid_set_lane_at(avoid* a, uint32_t i, uint32_t lane) { a->ships[i].lane = lane; }
 
 /* Boats on lanes of a scheme are kept apart by the lanes: on two lanes,
  * their straight-line tracks cross where the lanes curve and never meet;
@@ -241,7 +257,18 @@ avoid_order avoid_decide(const avoid* a, uint32_t id, double wanted, double spee
     if (!own || !isfinite(wanted)) return o;
     speed = isfinite(speed) && speed > 1.0 ? speed : 1.0;
     uint32_t near[AVOID_NEAR_MAX];
-    uint32_t n = avoid_near(a, own->x, own->z, near, AVOID_NEAR_MAX);
+    uint32_t n = 0;
+    if (own->lane != AVOID_NO_LANE && a->lanes_indexed && a->off_count <= AVOID_NEAR_MAX) {
+        /* a lane boat looks out for the few off the lanes only: a scan of
+         * them, not of the crowd of lane boats in the cells around it */
+        for (uint32_t k = 0; k < a->off_count; k++) {
+            const avoid_ship* b = &a->ships[a->off_lane[k]];
+            double dx = b->x - own->x, dz = b->z - own->z;
+            if (dx * dx + dz * dz <= AVOID_RANGE_M * AVOID_RANGE_M) near[n++] = a->off_lane[k];
+        }
+    } else {
+        n = avoid_near(a, own->x, own->z, near, AVOID_NEAR_MAX);
+    }
     /* The most urgent threat that asks this boat to act, else the most
      * urgent one it stands on for. */
     double act_t = INFINITY, stand_t = INFINITY, vx = speed * cos(wanted), vz = -speed * sin(wanted);

@@ -52,6 +52,17 @@ int avoid_snapshot(avoid* a, const nv_world* w);
  * Until set, a vessel is on none. -1: not in the snapshot. */
 #define AVOID_NO_LANE UINT32_MAX
 int avoid_set_lane(avoid* a, uint32_t id, uint32_t lane);
+/* The snapshot's vessels by index (slot order, the frozen and non-finite
+ * left out): how many, and one's id, place and velocity; and
+ * avoid_set_lane by index, for a pass over them all that has the ids'
+ * lanes at hand (different indices from different threads at once). */
+uint32_t avoid_count(const avoid* a);
+/* With every lane set: the vessels on none listed, which is all a lane
+ * boat's decisions then look at (the same decisions, faster). -1 when out
+ * of memory (decisions search the grid, as before). */
+int avoid_index_lanes(avoid* a);
+void avoid_motion_at(const avoid* a, uint32_t i, uint32_t* id, double* x, double* z, double* vx, double* vz);
+void avoid_set_lane_at(avoid* a, uint32_t i, uint32_t lane);
 
 typedef enum avoid_role {
     AVOID_CLEAR = 0,     /* nothing to avoid */

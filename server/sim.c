@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uv.h>
 
 #include "grow.h"
 #include "lanes.h"
@@ -341,7 +342,7 @@ int sim_create(sim* s, const cfg_server* cfg, nv_error* err) {
             goto done;
         }
     if (sim_pilot_seamanship(s, err)) goto done;
-    autopilot_update(s->pilot, s->world);
+    autopilot_update(s->pilot, s->world, s->pool);
     rc = 0;
 done:
     sim_demo_free(&demo);
@@ -406,7 +407,9 @@ void sim_step(sim* s) {
     void* arg;
     const nv_world_recorder* r = nv_world_get_recorder(s->world, &arg);
     nv_world_set_recorder(s->world, NULL, NULL);
-    autopilot_update(s->pilot, s->world);
+    const uint64_t t0 = uv_hrtime();
+    autopilot_update(s->pilot, s->world, s->pool);
+    s->pilot_ns = uv_hrtime() - t0;
     nv_world_set_recorder(s->world, r, arg);
     nv_world_step(s->world);
 }

@@ -41,6 +41,7 @@ typedef struct sim {
     struct record* rec;      /* the record log when recording: the world's recorder (sim_set_record) */
     nv_scenario_event* events;  /* the scenario's damage, in time order (apply_scenario_events) */
     uint32_t event_count, event_next;
+    uint64_t pilot_ns;          /* the last sim_step's autopilot update, ns (bench-server) */
 } sim;
 
 /* Builds the world the settings describe: --scenario or the default (an

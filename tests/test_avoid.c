@@ -82,7 +82,7 @@ static run sail(const boat b[2], double seconds) {
         h0[i] = autopilot_heading_of(s.orientation);
     }
     for (int k = 0; k < (int)(seconds * 30.0); k++) {
-        autopilot_update(a, w);
+        autopilot_update(a, w, NULL);
         nv_world_step(w);
         uint32_t nc;
         const nv_world_contact_event* c = nv_world_contact_events(w, &nc);

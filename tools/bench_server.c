@@ -169,6 +169,7 @@ static int bench_inprocess(const bench_args* a) {
     double* t_compact = calloc(steps, sizeof(double));
     double* t_cpub = calloc(steps, sizeof(double));
     double* t_step = calloc(steps, sizeof(double));
+    double* t_pilot = calloc(steps, sizeof(double));
     size_t full_bytes = 0, key_bytes = 0, delta_bytes = 0;
     uint32_t keys = 0, deltas = 0;
     for (int i = 0; i < 5; i++) sim_step(&s);
@@ -193,6 +194,7 @@ static int bench_inprocess(const bench_args* a) {
         net_publish(n, METRICS_COMPACT, b.compact.data, b.compact.size);
         uint64_t t6 = uv_hrtime();
         t_step[i] = bench_ms(t0, t1);
+        t_pilot[i] = (double)s.pilot_ns * 1e-6;
         t_capture[i] = bench_ms(t1, t2);
         t_full[i] = bench_ms(t2, t3);
         t_pub[i] = bench_ms(t3, t4);
@@ -211,6 +213,11 @@ static int bench_inprocess(const bench_args* a) {
         else got_compact += r;
     }
     bench_print_pct("world step (for scale)", bench_percentiles(t_step, steps));
+    bench_print_pct("autopilot (in the step)", bench_percentiles(t_pilot, steps));
+    double pilot_sum = 0.0, step_sum = 0.0;
+    for (uint32_t i = 0; i < steps; i++) pilot_sum += t_pilot[i], step_sum += t_step[i];
+    printf("  autopilot share of the step: %.2f %% (%u boats on autopilot, %u threads)\n",
+           step_sum > 0.0 ? 100.0 * pilot_sum / step_sum : 0.0, autopilot_count(s.pilot), a->threads);
     bench_print_pct("capture from the world", bench_percentiles(t_capture, steps));
     bench_print_pct("encode full", bench_percentiles(t_full, steps));
     bench_print_pct("publish full (hand-off)", bench_percentiles(t_pub, steps));
@@ -235,7 +242,7 @@ static int bench_inprocess(const bench_args* a) {
     cmdq_destroy(&q);
     snap_free(&b);
     sim_destroy(&s);
-    free(t_capture), free(t_full), free(t_pub), free(t_total), free(t_compact), free(t_cpub), free(t_step);
+    free(t_capture), free(t_full), free(t_pub), free(t_total), free(t_compact), free(t_cpub), free(t_step), free(t_pilot);
     return 0;
 }
 

@@ -356,6 +356,9 @@ typedef struct nv_world_vessel_pose {
 
 /* nv_world_read_vessels for poses: slots [first, first + count). */
 uint32_t nv_world_read_poses(const nv_world* w, uint32_t first, uint32_t count, nv_world_vessel_pose* out);
+/* nv_world_vessel_get for a pose (half the state's reads: a helm's); -1
+ * when there is no such vessel. */
+int nv_world_vessel_pose_get(const nv_world* w, uint32_t id, nv_world_vessel_pose* out);
 /* The CG height at which a vessel of the type floats upright on flat
  * water, found once when the type was added (spawns "afloat" use it).
  * Fails, naming why, for a type that sinks. */
