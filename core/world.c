@@ -105,6 +105,7 @@ void nv_world_destroy(nv_world* w) {
     if (!w) return;
     world_lod_free(w);
     world_ground_free(w);
+    world_lines_free(w);
     world_pairs_free(w);
     world_damage_free(w);
     if (w->types)

@@ -185,6 +185,18 @@ enum { WORLD_VESSEL_BYTES = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_SIZE) WORLD_SCRAT
 enum { WORLD_VESSEL_ARRAYS = 0 WORLD_VESSEL_FIELDS(WORLD_VESSEL_ONE) };
 #undef WORLD_VESSEL_ONE
 
+/* Mooring lines for the next step (world_lines.c): set by vessel id
+ * between steps, resolved to slots and sorted by slot when the step
+ * begins, dropped when it ends. */
+typedef struct world_line_entry {
+    uint32_t id, slot;
+    nv_world_line line;
+} world_line_entry;
+typedef struct world_lines {
+    world_line_entry* entries;
+    uint32_t count, capacity;
+} world_lines;
+
 struct nv_world {
     int locked; /* inside nv_world_step: the between-steps calls are refused (debug builds abort) */
     nv_world_config cfg;
@@ -231,6 +243,7 @@ struct nv_world {
     floater_scratch* floater_scratch;
 
     world_ground ground;
+    world_lines lines;
     world_pairs pairs;
     world_damage damage;
     world_structure* structures;
@@ -341,6 +354,14 @@ void world_ground_mask(const nv_world* w, const nv_hull* h, uint32_t first, uint
  * contacts on the ground solved between velocities and positions; sets its
  * contact fields, flag and event. */
 void world_ground_integrate(nv_world* w, uint32_t s, uint32_t worker, body* b, nv_vec3 force, nv_vec3 torque);
+/* Mooring lines (world_lines.c): the ids to slots, in slot order, before
+ * the integration; the pull of slot s's lines on body b, body frame about
+ * its CG, added to *force and *torque (jobs: reads only); all dropped
+ * after the step. */
+void world_lines_resolve(nv_world* w);
+void world_lines_pull(const nv_world* w, uint32_t s, const body* b, nv_vec3* force, nv_vec3* torque);
+void world_lines_end_step(nv_world* w);
+void world_lines_free(nv_world* w);
 /* After the integration pass: the new contacts to the front, slot order. */
 void world_ground_publish(nv_world* w);
 /* Room for every vertex of a new hull type in each worker's points. */

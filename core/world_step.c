@@ -198,6 +198,9 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
             total.force = v3_add(total.force, m3_mul_v3(&rt, f));
             total.torque = v3_add(total.torque, m3_mul_v3(&rt, t));
         }
+        /* its mooring lines' pull, as the flood water's weight: an outside
+         * force through the same added mass */
+        world_lines_pull(w, s, &b, &total.force, &total.torque);
         dynamics_vessel dv = {.model = w->types[v->type[s]].model,
                               .body = &b,
                               .sums = total,
@@ -259,6 +262,7 @@ void nv_world_step(nv_world* w) {
     double t2 = world_now_ms();
     world_run(w, w->tri_block_count, 1, world_triangle_job);
     double t3 = world_now_ms();
+    world_lines_resolve(w);
     world_run(w, w->count, 64, world_integrate_job);
     world_run(w, world_floater_chunks(w), 1, world_floater_job);
     world_ground_publish(w);
@@ -278,6 +282,7 @@ void nv_world_step(nv_world* w) {
             w->timing.vertex_cpu_ms += w->worker_ms[i][0];
             w->timing.triangle_cpu_ms += w->worker_ms[i][1];
         }
+    world_lines_end_step(w);
     w->tick++;
     /* From the tick count, not by adding dt: no drift over days. */
     w->time = (double)w->tick * w->dt;

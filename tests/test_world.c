@@ -499,9 +499,99 @@ static void changes_inside_a_step_are_caught(void** state) {
 #endif
 }
 
+/* A world with one barge (40 t, no added mass) lying at rest, upright, on
+ * flat water: the mooring lines' checks compare it with its twin. */
+static nv_world* lines_world(uint32_t* id) {
+    nv_error err;
+    nv_world* w;
+    nv_world_config cfg = nv_world_config_default();
+    ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
+    nv_mesh m;
+    nv_mass_spec spec = nv_mass_spec_default();
+    spec.mass = 40e3;
+    uint32_t barge;
+    ASSERT_OK(nv_hullgen_build("barge", 300, &m, &err), err);
+    ASSERT_OK(nv_world_add_hull_type(w, "barge", &m, &spec, &barge, &err), err);
+    nv_mesh_free(&m);
+    ASSERT_OK(nv_world_spawn(w, barge, v3(0.0, 0.0, 0.0), quat_identity(), id, &err), err);
+    return w;
+}
+
+/* Mooring lines (nv_world_set_lines): a taut line through the CG changes
+ * the velocity by (k stretch - c rate) dt / m along it against the same
+ * world without it; a line from the bow to a bollard abeam turns the bow
+ * toward it; a slack line changes nothing; the lines last one step; bad
+ * lines are refused, naming what is wrong. */
+static void mooring_lines_pull_as_springs(void** state) {
+    (void)state;
+    nv_error err;
+    const double k = 5e4, c = 2e4, dt = 1.0 / 60.0, mass = 40e3;
+    uint32_t id, twin_id;
+    nv_world *w = lines_world(&id), *twin = lines_world(&twin_id);
+    nv_world_vessel_state s0, s, t;
+    assert_int_equal(nv_world_vessel_get(w, id, &s0), 0);
+    /* through the CG, 20 m to +x, 15 m long, and drawing away at 0.5 m/s */
+    ASSERT_OK(nv_world_set_velocity(w, id, v3(-0.5, 0.0, 0.0), v3(0, 0, 0), &err), err);
+    ASSERT_OK(nv_world_set_velocity(twin, twin_id, v3(-0.5, 0.0, 0.0), v3(0, 0, 0), &err), err);
+    nv_world_line line = {.hull = v3(0, 0, 0), .bollard = v3_add(s0.position, v3(20.0, 0.0, 0.0)), .length = 15.0,
+                          .stiffness = k, .damping = c};
+    ASSERT_OK(nv_world_set_lines(w, id, &line, 1, &err), err);
+    nv_world_step(w);
+    nv_world_step(twin);
+    assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
+    assert_int_equal(nv_world_vessel_get(twin, twin_id, &t), 0);
+    const double want = (k * 5.0 + c * 0.5) * dt / mass;
+    print_message("a taut line: dv %.9f m/s, (k stretch + c rate) dt / m = %.9f\n", s.velocity.x - t.velocity.x, want);
+    assert_true(fabs((s.velocity.x - t.velocity.x) - want) < 1e-9 * want + 1e-12);
+    assert_true(fabs(s.velocity.z - t.velocity.z) < 1e-12 && fabs(s.angular_velocity.y - t.angular_velocity.y) < 1e-12);
+    assert_int_equal(w->lines.count, 0); /* one step only */
+    nv_world_destroy(w);
+    nv_world_destroy(twin);
+
+    /* from the bow (10 m forward) to a bollard 20 m abeam to +z: pulls +z,
+     * turns the bow toward +z (a negative rate about +y) */
+    w = lines_world(&id), twin = lines_world(&twin_id);
+    line = (nv_world_line){.hull = v3(10.0, 0, 0), .bollard = v3_add(s0.position, v3(10.0, 0.0, 20.0)), .length = 18.0,
+                           .stiffness = k, .damping = 0.0};
+    ASSERT_OK(nv_world_set_lines(w, id, &line, 1, &err), err);
+    nv_world_step(w);
+    nv_world_step(twin);
+    assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
+    assert_int_equal(nv_world_vessel_get(twin, twin_id, &t), 0);
+    assert_true(fabs((s.velocity.z - t.velocity.z) - k * 2.0 * dt / mass) < 1e-9);
+    assert_true(s.angular_velocity.y - t.angular_velocity.y < -1e-6);
+    nv_world_destroy(w);
+    nv_world_destroy(twin);
+
+    /* slack: as if there were none */
+    w = lines_world(&id), twin = lines_world(&twin_id);
+    line = (nv_world_line){.hull = v3(0, 0, 0), .bollard = v3_add(s0.position, v3(10.0, 0.0, 0.0)), .length = 12.0,
+                           .stiffness = k, .damping = c};
+    ASSERT_OK(nv_world_set_lines(w, id, &line, 1, &err), err);
+    for (int i = 0; i < 5; i++) nv_world_step(w), nv_world_step(twin);
+    assert_true(nv_world_state_hash(w) == nv_world_state_hash(twin));
+
+    /* refused */
+    nv_world_line lines[NV_WORLD_MAX_LINES + 1];
+    for (uint32_t i = 0; i <= NV_WORLD_MAX_LINES; i++) lines[i] = line;
+    assert_int_not_equal(nv_world_set_lines(w, id, lines, NV_WORLD_MAX_LINES + 1, &err), 0);
+    assert_non_null(strstr(err.message, "mooring lines, at most"));
+    lines[1].length = -1.0;
+    assert_int_not_equal(nv_world_set_lines(w, id, lines, 2, &err), 0);
+    assert_non_null(strstr(err.message, "mooring line 1"));
+    lines[1] = line, lines[1].bollard.x = NAN;
+    assert_int_not_equal(nv_world_set_lines(w, id, lines, 2, &err), 0);
+    assert_int_not_equal(nv_world_set_lines(w, 999, lines, 1, &err), 0);
+    assert_non_null(strstr(err.message, "no vessel with id 999"));
+    assert_int_equal(w->lines.count, 0); /* nothing taken from the refused calls */
+    nv_world_destroy(w);
+    nv_world_destroy(twin);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_state_for_any_thread_count),
+        cmocka_unit_test(mooring_lines_pull_as_springs),
         cmocka_unit_test(world_matches_the_single_vessel_reference),
         cmocka_unit_test(ids_survive_spawns_and_despawns),
         cmocka_unit_test(id_table_stays_bounded_by_the_fleet),

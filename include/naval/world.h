@@ -332,6 +332,21 @@ int nv_world_set_velocity(nv_world* w, uint32_t id, nv_vec3 velocity, nv_vec3 an
  * Non-finite values are refused (nothing changes); others are clamped to
  * [-1, 1]. */
 int nv_world_set_controls(nv_world* w, uint32_t id, double throttle, double rudder, nv_error* err);
+/* Mooring lines: each from a point on the hull (body frame, m, about the
+ * CG) to a fixed point in the world (a bollard), pulling as a spring of
+ * `stiffness` N/m with `damping` N s/m when stretched past `length` m and
+ * never pushing (slack). For the next step only: whoever holds a vessel
+ * alongside sets its lines before every step (the server's autopilot
+ * does), as nothing else would take them in a checkpoint or a record.
+ * Replaces the vessel's lines; count 0 clears them. At most
+ * NV_WORLD_MAX_LINES; every figure finite, length, stiffness and damping
+ * not negative. */
+#define NV_WORLD_MAX_LINES 4u
+typedef struct nv_world_line {
+    nv_vec3 hull, bollard;
+    double length, stiffness, damping;
+} nv_world_line;
+int nv_world_set_lines(nv_world* w, uint32_t id, const nv_world_line* lines, uint32_t count, nv_error* err);
 /* 0, or -1 (out untouched) when no vessel has that id. */
 int nv_world_vessel_get(const nv_world* w, uint32_t id, nv_world_vessel_state* out);
 uint32_t nv_world_vessel_count(const nv_world* w);
