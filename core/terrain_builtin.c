@@ -44,7 +44,9 @@ static double terrain_harbour(double x, double z) {
     /* the basin east of the island, 9 m deep off its shore */
     if (r >= shore && terrain_in_box(x, z, 40.0, 260.0, -120.0, 80.0)) e = -9.0;
     /* the quay and the jetty: fill 2 m above the water, vertical sides */
-    if (terrain_in_box(x, z, 60.0, 100.0, -60.0, -20.0) || terrain_in_box(x, z, 70.0, 190.0, 8.0, 20.0)) e = 2.0;
+    if (terrain_in_box(x, z, NV_HARBOUR_QUAY_X0, NV_HARBOUR_QUAY_X1, NV_HARBOUR_QUAY_Z0, NV_HARBOUR_QUAY_Z1) ||
+        terrain_in_box(x, z, 70.0, 190.0, 8.0, 20.0))
+        e = 2.0;
     return e;
 }
 

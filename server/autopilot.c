@@ -332,6 +332,65 @@ static autopilot_helm autopilot_waypoint_helm(autopilot* a, pilot* p, const nv_t
     return h;
 }
 
+/* A boat on a lane with a berth, at arc position `arc` and `off` m from
+ * the lane's track: whether it lies alongside now, and when it comes
+ * alongside (on its track: one the seas set wide sails round again), is
+ * done, or has left (autopilot.h). */
+static int autopilot_alongside(const lane* l, pilot* p, double arc, double off, uint64_t tick) {
+    if (l->berth < 0.0) return 0;
+    const double P = lane_perimeter(l), d = lane_ahead(l, arc, l->berth);
+    if (p->berth > 0) {
+        /* its time up, or carried off the berth (the seas): sail on */
+        if ((uint64_t)p->berth > tick && fmin(d, P - d) < AUTOPILOT_BERTH_DRIFT_M) return 1;
+        p->berth = -1;
+        return 0;
+    }
+    if (p->berth < 0) {
+        if (d > AUTOPILOT_BERTH_REACH_M && d < P - AUTOPILOT_BERTH_LEAVE_M) p->berth = 0;
+        return 0;
+    }
+    if ((d < AUTOPILOT_BERTH_REACH_M || d > P - AUTOPILOT_BERTH_REACH_M) && off < AUTOPILOT_BERTH_TRACK_M) {
+        p->berth = (int64_t)(tick + l->berth_ticks);
+        return 1;
+    }
+    return 0;
+}
+
+/* The lines of a boat of `type` lying alongside lane l's berth
+ * (autopilot.h), the quay on its starboard side: the lane's outside (the
+ * lanes turn to port). 0 when the type is not known. */
+static uint32_t autopilot_moor_lines(const nv_world* w, const lane* l, uint32_t type, double slack, nv_world_line* out) {
+    const nv_hull* h = nv_world_hull_type(w, type);
+    double y;
+    if (!h || nv_world_type_float_height(w, type, &y, NULL)) return 0;
+    const double length = (double)h->bounds_max[0] - h->bounds_min[0];
+    const double half_beam = (double)h->bounds_max[2], reach = AUTOPILOT_MOOR_AT * length;
+    const double lead = AUTOPILOT_MOOR_LEAD * length, gap = AUTOPILOT_BERTH_GAP_M;
+    double bx, bz, heading;
+    lane_point(l, l->berth, &bx, &bz, &heading);
+    /* bow and starboard of the boat lying at the berth, heading along the
+     * lane, which runs AUTOPILOT_BERTH_APPROACH_M off the face: the lines
+     * draw it in to AUTOPILOT_BERTH_GAP_M */
+    const double fx = cos(heading), fz = -sin(heading), sx = sin(heading), sz = cos(heading);
+    bx += sx * (AUTOPILOT_BERTH_APPROACH_M - gap), bz += sz * (AUTOPILOT_BERTH_APPROACH_M - gap);
+    const double k = 0.5 * h->body.mass * AUTOPILOT_MOOR_OMEGA * AUTOPILOT_MOOR_OMEGA;
+    const double c = 2.0 * AUTOPILOT_MOOR_ZETA * sqrt(k * 0.5 * h->body.mass);
+    /* bow line forward and stern line aft to the face, a breast line at
+     * each end to the face (starboard, +1) and to a pile (port, -1) */
+    const double along[6] = {reach, -reach, reach, -reach, reach, -reach};
+    const double leads[6] = {lead, -lead, 0.0, 0.0, 0.0, 0.0}, side[6] = {1, 1, 1, 1, -1, -1};
+    for (int n = 0; n < 6; n++) {
+        const double reach_out = side[n] > 0 ? gap : AUTOPILOT_MOOR_PILE_M;
+        const double out_m = side[n] * (half_beam + reach_out);
+        const double px = bx + fx * (along[n] + leads[n]) + sx * out_m, pz = bz + fz * (along[n] + leads[n]) + sz * out_m;
+        out[n] = (nv_world_line){.hull = v3(along[n], 0.0, side[n] * half_beam), .bollard = v3(px, y, pz),
+                                 .length = hypot(reach_out, leads[n]) - AUTOPILOT_MOOR_SNUG_M + (side[n] > 0 ? slack : 0.0),
+                                 .stiffness = k,
+                                 .damping = c};
+    }
+    return 6;
+}
+
 /* The helm of a boat on its lane at arc position `arc`: the course for the
  * lane's point `look` ahead (no tacks: the lanes' straights lie along the
  * waves already), the throttle its speed keeper holds; above the type's
@@ -437,6 +496,9 @@ static void autopilot_keep_station(const autopilot* a, pilot* p, uint32_t i) {
     /* closing on the boat ahead (it slowed, or gave way): half speed, or stop */
     if (n > 1 && ahead < AUTOPILOT_PACE_SLOWEST * l->clear) want = 0.5;
     if (n > 1 && ahead < AUTOPILOT_PACE_STOP * l->clear) want = 0.0;
+    /* coming up to the berth */
+    if (l->berth >= 0.0 && p->berth == 0 && lane_ahead(l, a->arc[i], l->berth) < AUTOPILOT_BERTH_SLOW_M)
+        want = fmin(want, 0.5);
     double pace = p->pace + AUTOPILOT_PACE_KI * (want * l->speed - a->along[i]);
     pace = pace < AUTOPILOT_PACE_STEER ? AUTOPILOT_PACE_STEER : (pace > AUTOPILOT_PACE_MAX ? AUTOPILOT_PACE_MAX : pace);
     p->pace = want > 0.0 ? pace : 0.0;
@@ -496,8 +558,32 @@ static void autopilot_helm_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
             continue;
         }
         const double x = s.position.x, z = s.position.z, heading = autopilot_heading_of(s.orientation);
-        autopilot_helm h = autopilot_lane_helm(a, p, x, z, heading, autopilot_over(a, s.type),
-                                               lane_project(&a->lanes[p->lane], x, z));
+        const lane* l = &a->lanes[p->lane];
+        const double arc = lane_project(l, x, z);
+        double lx = x, lz = z;
+        if (l->berth >= 0.0) lane_point(l, arc, &lx, &lz, NULL);
+        if (autopilot_alongside(l, p, arc, hypot(x - lx, z - lz), u->tick)) {
+            /* moored (the lines are set every tick, below): engine stopped,
+             * rudder amidships, no part in the rules of the road */
+            p->turn = 0.0, p->slow = 0;
+            a->action[i] = AUTOPILOT_SET, a->throttle[i] = 0.0, a->rudder[i] = 0.0;
+            continue;
+        }
+        autopilot_helm h = autopilot_lane_helm(a, p, x, z, heading, autopilot_over(a, s.type), arc);
+        /* stopped by its station keeping, or coming up to its berth: astern
+         * against the way it has along the lane beyond what it may keep (a
+         * following sea carries a skiff at 4 m/s with the engine stopped,
+         * and at the least throttle that still steers it makes 3) */
+        const int arriving =
+            l->berth >= 0.0 && p->berth == 0 && lane_ahead(l, arc, l->berth) < AUTOPILOT_BERTH_SLOW_M;
+        if (p->pace <= 0.0 || arriving) {
+            double px, pz, dx, dz;
+            lane_frame(l, arc, &px, &pz, &dx, &dz);
+            const double keep = p->pace <= 0.0 ? 0.0 : AUTOPILOT_BERTH_ARRIVE_MS;
+            const double along = s.velocity.x * dx + s.velocity.z * dz;
+            if (along > keep) h.throttle = -fmin(1.0, AUTOPILOT_BRAKE_PER_MS * (along - keep));
+            else if (p->pace <= 0.0) h.throttle = 0.0;
+        }
         autopilot_helm_one(u, i, &s, heading, h);
     }
 }
@@ -541,6 +627,23 @@ void autopilot_update(autopilot* a, nv_world* w, nv_jobs* pool) {
     }
     for (uint32_t i = 0; i < a->count; i++)
         if (a->action[i] == AUTOPILOT_SET) nv_world_set_controls(w, a->pilots[i].id, a->throttle[i], a->rudder[i], NULL);
+    /* the boats alongside, moored for the next step (the world keeps lines
+     * for one step only) */
+    const double dt = u.tick ? nv_world_time(w) / (double)u.tick : 0.0;
+    for (uint32_t i = 0; i < a->count; i++) {
+        const pilot* p = &a->pilots[i];
+        nv_world_vessel_pose s;
+        nv_world_line lines[6];
+        if (p->berth <= 0 || p->lane >= a->lane_count || a->action[i] == AUTOPILOT_GONE ||
+            nv_world_vessel_pose_get(w, p->id, &s))
+            continue;
+        /* the lines go out slack and are hove in (autopilot.h) */
+        const lane* l = &a->lanes[p->lane];
+        const double since = (double)((int64_t)u.tick - (p->berth - (int64_t)l->berth_ticks)) * dt;
+        const double slack = fmax(0.0, AUTOPILOT_MOOR_SLACK_M - AUTOPILOT_MOOR_HEAVE_MS * since);
+        uint32_t n = autopilot_moor_lines(w, l, s.type, slack, lines);
+        nv_world_set_lines(w, p->id, lines, n, NULL);
+    }
     /* the boats gone, last to first (a removal moves the last pilot into
      * its place) */
     for (uint32_t i = a->count; i-- > 0;)

@@ -36,6 +36,7 @@ typedef struct autopilot_pilot {
     uint8_t slow; /* the throttle scaled by AVOID_SLOW */
     uint32_t lane; /* the lane it sails (lanes.h), AUTOPILOT_NO_LANE: waypoints */
     double pace;   /* on a lane: the throttle it holds (its speed keeper's), decided with the avoidance */
+    int64_t berth; /* on a lane with a berth: lying alongside until this tick; -1 leaving it; 0 sailing */
 } autopilot_pilot;
 #define AUTOPILOT_NO_LANE UINT32_MAX
 /* Station keeping on a lane. Every boat of a lane holds the lane's speed
@@ -53,6 +54,9 @@ typedef struct autopilot_pilot {
  * [AUTOPILOT_PACE_STEER, 1] unless stopped: the screw's wash over the
  * rudder is what steers a slow boat round the lane's turns in a seaway. */
 #define AUTOPILOT_PACE_GAIN 1.0
+/* Stopped, a boat goes astern against its way along the lane, this much
+ * throttle per m/s. */
+#define AUTOPILOT_BRAKE_PER_MS 0.5
 #define AUTOPILOT_PACE_SLOWEST 1.5
 #define AUTOPILOT_PACE_STOP 1.0
 #define AUTOPILOT_PACE_KI 0.05
@@ -61,6 +65,53 @@ typedef struct autopilot_pilot {
  * each: the rudder's own rate limit makes it no less steady), where the
  * lanes' slow turns leave the most to save at thousands of boats. */
 #define AUTOPILOT_HELM_TICKS 4u
+/* A lane with a berth (lanes_berth): a boat within AUTOPILOT_BERTH_SLOW_M
+ * of it comes up at half the lane's speed, within AUTOPILOT_BERTH_REACH_M
+ * (or that far past) lies alongside, held there, for the lane's
+ * berth_ticks, then sails on and is under way again once
+ * AUTOPILOT_BERTH_LEAVE_M past it. */
+#define AUTOPILOT_BERTH_SLOW_M 25.0
+#define AUTOPILOT_BERTH_REACH_M 2.0
+#define AUTOPILOT_BERTH_LEAVE_M 30.0
+/* Alongside, the boat is moored (nv_world_set_lines), engine stopped: a
+ * bow line leading forward and a stern line leading aft to the quay
+ * (each AUTOPILOT_MOOR_LEAD of its length along it), and at each end a
+ * breast line to the quay and one to a mooring pile AUTOPILOT_MOOR_PILE_M
+ * off on the other side, beyond where a boat comes alongside (the
+ * harbour's piles hold boats off the wall: the seas' orbital motion alone
+ * would swing a boat against it at 1-2 m/s), from points
+ * AUTOPILOT_MOOR_AT of its length forward and aft of amidships, at the
+ * CG's height, with the boat lying at the berth AUTOPILOT_BERTH_GAP_M off
+ * the face (the lane runs there: lanes_berth). Every line is made up
+ * AUTOPILOT_MOOR_SNUG_M short of its span there, so all of them pull and
+ * the boat is held from both sides; each a spring of half the boat's mass
+ * times AUTOPILOT_MOOR_OMEGA^2 (across, the four breast lines put the
+ * boat's natural period near 2 s, well off the seas' 5-8 s), damped at
+ * AUTOPILOT_MOOR_ZETA. A boat the seas still carry AUTOPILOT_BERTH_DRIFT_M
+ * along the lane from the berth casts off and sails on. */
+#define AUTOPILOT_MOOR_AT 0.35
+/* Coming alongside, the lines to the quay go out AUTOPILOT_MOOR_SLACK_M
+ * long and are hove in at AUTOPILOT_MOOR_HEAVE_MS, drawing the boat in
+ * gently (a line made fast 2 m short at once would throw a skiff into the
+ * wall), while the pile lines are made up at once and hold it off; a boat
+ * comes alongside only within AUTOPILOT_BERTH_TRACK_M of the lane's
+ * track, never nearer the wall than its moored place. */
+#define AUTOPILOT_MOOR_SLACK_M 8.0
+#define AUTOPILOT_MOOR_HEAVE_MS 1.0
+#define AUTOPILOT_BERTH_TRACK_M 6.0
+/* Within AUTOPILOT_BERTH_SLOW_M of its berth a boat keeps at most this
+ * speed along the lane, going astern against more. */
+#define AUTOPILOT_BERTH_ARRIVE_MS 1.0
+#define AUTOPILOT_MOOR_LEAD 0.5
+#define AUTOPILOT_MOOR_PILE_M 12.0
+#define AUTOPILOT_MOOR_SNUG_M 0.3
+#define AUTOPILOT_BERTH_GAP_M 1.5
+/* A berth's lane runs this far off the face (a skiff in a seaway wanders a
+ * metre or more off its track); the lines draw the boat in from there. */
+#define AUTOPILOT_BERTH_APPROACH_M 3.5
+#define AUTOPILOT_MOOR_OMEGA 2.0
+#define AUTOPILOT_MOOR_ZETA 0.5
+#define AUTOPILOT_BERTH_DRIFT_M 20.0
 #define AUTOPILOT_PACE_STEER 0.2
 #define AUTOPILOT_AVOID_BATCH 4u
 #define AUTOPILOT_AVOID_TICKS 60u /* a multiple of the batch */

@@ -78,6 +78,21 @@ double lane_project(const lane* l, double x, double z) {
 
 double lane_ahead(const lane* l, double from, double to) { return lane_wrap(to - from, lane_perimeter(l)); }
 
+lane lanes_berth(double face_x, double z_from, double z_to, double berth_z, double beam, double gap, double radius,
+                 double length, double speed, uint32_t type, uint32_t ticks) {
+    /* the axis toward -z (heading +90 degrees): the port straight, the
+     * stadium's west side, runs back up it toward +z */
+    const double half = 0.5 * fabs(z_to - z_from);
+    lane l = {.cx = face_x + 0.5 * beam + gap + radius, .cz = 0.5 * (z_from + z_to), .axis = 0.5 * NV_PI,
+              .half_straight = half, .radius = radius, .look = fmax(10.0, 2.0 * length),
+              .clear = 1.5 * length + AVOID_MARGIN_M, .throttle = LANES_THROTTLE, .speed = speed,
+              .berth_ticks = ticks, .type = type, .boats = 0};
+    /* the port straight begins (s = 2L + pi r) at its south end, z = cz - L */
+    const double up = berth_z - (l.cz - half);
+    l.berth = 2.0 * half + NV_PI * radius + (up < 0.0 ? 0.0 : (up > 2.0 * half ? 2.0 * half : up));
+    return l;
+}
+
 /* Deep water all along the lane, `reach` metres either side. */
 static int lanes_clear(const nv_terrain* t, const lane* l, double reach) {
     if (!t) return 1;
@@ -133,7 +148,8 @@ int lanes_plan(const nv_terrain* t, double cx, double cz, double axis, double ha
             *l = (lane){.cx = cx, .cz = cz, .axis = axis, .half_straight = half_straight, .radius = r,
                         .look = fmax(40.0, 1.5 * g->length),
                         .clear = 1.5 * g->length + AVOID_MARGIN_M, .throttle = LANES_THROTTLE,
-                        .speed = g->length > LANES_SHIP_M ? LANES_SHIP_SPEED : LANES_SPEED, .type = g->type};
+                        .speed = g->length > LANES_SHIP_M ? LANES_SHIP_SPEED : LANES_SPEED, .berth = -1.0,
+                        .type = g->type};
             if (!lanes_clear(t, l, 0.5 * spacing)) {
                 r += LANES_STEP_M;
                 continue;

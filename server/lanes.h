@@ -49,6 +49,8 @@ typedef struct lane {
     double clear;           /* m: close quarters of two of its boats (avoid.h); they keep more apart */
     double throttle;        /* the throttle its boats start at */
     double speed;           /* m/s along the lane its boats keep */
+    double berth;           /* arc position where its boats lie alongside a quay; negative: none */
+    uint32_t berth_ticks;   /* ticks they lie there */
     uint32_t type;          /* the hull type that sails it */
     uint32_t boats;         /* placed on it at the start */
 } lane;
@@ -64,6 +66,17 @@ void lane_frame(const lane* l, double s, double* x, double* z, double* dx, doubl
 double lane_project(const lane* l, double x, double z);
 /* From arc position `from` forward to `to`, in [0, perimeter). */
 double lane_ahead(const lane* l, double from, double to);
+
+/* A lane that brings its boats alongside a quay whose face runs along z
+ * at x = face_x, the water on its +x side: a small stadium of `radius`
+ * (more than the boats' turning radius), its port straight up the face
+ * (toward +z) from z_from to z_to, `gap` m off it (boats of `beam`), the
+ * straight starting far enough before the quay's end that a boat out of
+ * the turn has settled on it before the face begins; the berth where the
+ * straight passes berth_z, where each boat lies `ticks` ticks before it
+ * sails on round; sailed at `speed`. Boats of `length`. */
+lane lanes_berth(double face_x, double z_from, double z_to, double berth_z, double beam, double gap, double radius,
+                 double length, double speed, uint32_t type, uint32_t ticks);
 
 /* A vessel type the plan gives lanes to, and how many boats of it. */
 typedef struct lanes_fleet {

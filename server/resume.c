@@ -11,8 +11,10 @@
 #define RESUME_HEADER 4u
 #define RESUME_OWNED 20u  /* id + token */
 #define RESUME_PILOT_V2 29u /* id + three f64 + u8 */
-#define RESUME_PILOT 41u     /* and lane u32 + pace f64 */
-#define RESUME_LANE 80u      /* nine f64 + two u32 */
+#define RESUME_PILOT_V3 41u  /* and lane u32 + pace f64 */
+#define RESUME_PILOT 49u     /* and berth i64 */
+#define RESUME_LANE_V3 80u   /* nine f64 + two u32 */
+#define RESUME_LANE 92u      /* ten f64 + three u32 */
 #define RESUME_AREA 32u   /* rng + three f64 */
 
 void resume_buf_free(resume_buf* b) {
@@ -59,10 +61,12 @@ int resume_encode(const owners* o, const autopilot* a, resume_buf* b) {
     p += 4;
     for (uint32_t i = 0; i < st.lane_count; i++) {
         const lane* l = &st.lanes[i];
-        const double f[9] = {l->cx, l->cz, l->axis, l->half_straight, l->radius, l->look, l->clear, l->throttle, l->speed};
-        for (int k = 0; k < 9; k++) put_f64(p + 8 * k, f[k]);
-        put_u32(p + 72, l->type);
-        put_u32(p + 76, l->boats);
+        const double f[10] = {l->cx,    l->cz,    l->axis,     l->half_straight, l->radius,
+                              l->look,  l->clear, l->throttle, l->speed,         l->berth};
+        for (int k = 0; k < 10; k++) put_f64(p + 8 * k, f[k]);
+        put_u32(p + 80, l->berth_ticks);
+        put_u32(p + 84, l->type);
+        put_u32(p + 88, l->boats);
         p += RESUME_LANE;
     }
     put_u32(p, st.count);
@@ -75,6 +79,7 @@ int resume_encode(const owners* o, const autopilot* a, resume_buf* b) {
         p[28] = st.pilots[i].slow;
         put_u32(p + 29, st.pilots[i].lane);
         put_f64(p + 33, st.pilots[i].pace);
+        put_u64(p + 41, (uint64_t)st.pilots[i].berth);
         p += RESUME_PILOT;
     }
     b->size = (size_t)(p - b->data);
@@ -153,8 +158,8 @@ static int rd_owned(resume_reader* r, const nv_world* w, uint64_t now_ns, owners
     return 0;
 }
 
-static int rd_lanes(resume_reader* r, lane** out, uint32_t* count) {
-    if (rd_count(r, RESUME_LANE, "lanes", count)) return -1;
+static int rd_lanes(resume_reader* r, uint8_t version, lane** out, uint32_t* count) {
+    if (rd_count(r, version >= 4 ? RESUME_LANE : RESUME_LANE_V3, "lanes", count)) return -1;
     if (!(*out = malloc((*count ? *count : 1) * sizeof **out)))
         return nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for %u lanes", *count);
     for (uint32_t i = 0; i < *count; i++) {
@@ -162,13 +167,16 @@ static int rd_lanes(resume_reader* r, lane** out, uint32_t* count) {
         l->cx = get_f64(r), l->cz = get_f64(r), l->axis = get_f64(r), l->half_straight = get_f64(r);
         l->radius = get_f64(r), l->look = get_f64(r), l->clear = get_f64(r), l->throttle = get_f64(r);
         l->speed = get_f64(r);
+        l->berth = version >= 4 ? get_f64(r) : -1.0;
+        l->berth_ticks = version >= 4 ? get_u32(r) : 0;
         l->type = get_u32(r), l->boats = get_u32(r);
         if (!isfinite(l->cx) || !isfinite(l->cz) || !isfinite(l->axis) || !(l->half_straight >= 0.0 && l->half_straight < 1e6) ||
             !(l->radius >= 1.0 && l->radius < 1e6) || !(l->look > 0.0 && l->look < 1e5) || !(l->clear > 0.0 && l->clear < 1e5) ||
-            !(l->throttle > 0.0 && l->throttle <= 1.0) || !(l->speed > 0.0 && l->speed < 100.0))
+            !(l->throttle > 0.0 && l->throttle <= 1.0) || !(l->speed > 0.0 && l->speed < 100.0) ||
+            !(l->berth < lane_perimeter(l)))
             return nv_error_set(r->err, "owner blob: lane %u: centre (%g, %g), axis %g, half straight %g, radius %g, look %g, "
-                                        "clear %g, throttle %g or speed %g is not valid", i, l->cx, l->cz, l->axis,
-                                l->half_straight, l->radius, l->look, l->clear, l->throttle, l->speed);
+                                        "clear %g, throttle %g, speed %g or berth %g is not valid", i, l->cx, l->cz, l->axis,
+                                l->half_straight, l->radius, l->look, l->clear, l->throttle, l->speed, l->berth);
     }
     return 0;
 }
@@ -184,12 +192,13 @@ static int rd_pilots(resume_reader* r, const nv_world* w, uint8_t version, autop
     if (!isfinite(st.cx) || !isfinite(st.cz) || !(st.half >= 1.0 && st.half < 1e9))
         return nv_error_set(r->err, "owner blob: autopilot area (%g, %g) +- %g is not valid", st.cx, st.cz, st.half);
     lane* lanes = NULL;
-    if (version >= 3 && rd_lanes(r, &lanes, &st.lane_count)) {
+    if (version >= 3 && rd_lanes(r, version, &lanes, &st.lane_count)) {
         free(lanes);
         return -1;
     }
     st.lanes = lanes;
-    if (rd_count(r, version >= 3 ? RESUME_PILOT : RESUME_PILOT_V2, "pilots", &st.count)) {
+    const size_t pilot_size = version >= 4 ? RESUME_PILOT : (version == 3 ? RESUME_PILOT_V3 : RESUME_PILOT_V2);
+    if (rd_count(r, pilot_size, "pilots", &st.count)) {
         free(lanes);
         return -1;
     }
@@ -209,6 +218,7 @@ static int rd_pilots(resume_reader* r, const nv_world* w, uint8_t version, autop
         p->slow = get_u8(r);
         p->lane = version >= 3 ? get_u32(r) : AUTOPILOT_NO_LANE;
         p->pace = version >= 3 ? get_f64(r) : 1.0;
+        p->berth = version >= 4 ? (int64_t)get_u64(r) : 0;
         uint32_t unused;
         if (!isfinite(p->wx) || !isfinite(p->wz))
             rc = nv_error_set(r->err, "owner blob: pilot of vessel %u has a waypoint that is not finite", p->id);
@@ -217,6 +227,9 @@ static int rd_pilots(resume_reader* r, const nv_world* w, uint8_t version, autop
                                       "(0 or 1)", p->id, p->turn, (unsigned)p->slow);
         else if (p->lane != AUTOPILOT_NO_LANE && p->lane >= st.lane_count)
             rc = nv_error_set(r->err, "owner blob: pilot of vessel %u sails lane %u of %u", p->id, p->lane, st.lane_count);
+        else if (p->berth < -1)
+            rc = nv_error_set(r->err, "owner blob: pilot of vessel %u: berth %lld (-1, 0 or a tick)", p->id,
+                              (long long)p->berth);
         else if (!(p->pace >= 0.0 && p->pace <= AUTOPILOT_PACE_MAX))
             rc = nv_error_set(r->err, "owner blob: pilot of vessel %u: pace %g is outside [0, %g]", p->id, p->pace,
                               AUTOPILOT_PACE_MAX);
@@ -242,8 +255,8 @@ int resume_decode(const void* data, size_t size, const nv_world* w, uint64_t now
     resume_reader r = {data, 0, size, err};
     if (rd_need(&r, RESUME_HEADER, "the header")) return -1;
     const uint8_t* h = r.data;
-    if (h[0] != RESUME_VERSION && h[0] != 2)
-        return nv_error_set(err, "owner blob: version %u is not supported (this server reads versions 2 and %u)", h[0],
+    if (h[0] < 2 || h[0] > RESUME_VERSION)
+        return nv_error_set(err, "owner blob: version %u is not supported (this server reads versions 2 to %u)", h[0],
                             RESUME_VERSION);
     if (h[1] || h[2] || h[3]) return nv_error_set(err, "owner blob: reserved header bytes are not zero");
     r.pos = RESUME_HEADER;

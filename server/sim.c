@@ -99,6 +99,20 @@ static int sim_append(nv_scenario* s, const nv_scenario_vessel* v, nv_error* err
     return 0;
 }
 
+/* The harbour's berthing boats (lanes_berth): this many of the smallest
+ * type when it is shorter than SIM_BERTH_MAX_M and has five times as many
+ * boats, on a stadium of SIM_BERTH_RADIUS_M up the quay's face,
+ * SIM_BERTH_GAP_M off it, at SIM_BERTH_SPEED (m/s), lying alongside for
+ * SIM_BERTH_S each lap. */
+#define SIM_BERTH_BOATS 2u
+#define SIM_BERTH_MAX_M 10.0
+#define SIM_BERTH_RADIUS_M 25.0
+#define SIM_BERTH_GAP_M AUTOPILOT_BERTH_APPROACH_M /* the moored boat lies nearer: autopilot.h */
+#define SIM_BERTH_SPEED 3.0 /* what a skiff makes at the least throttle that steers it */
+#define SIM_BERTH_RUN_IN_M 20.0 /* of straight before the face: three skiff lengths */
+#define SIM_BERTH_S 40.0 /* under half a lap: the berth is free when the next boat comes */
+#define SIM_BERTH_THROTTLE 0.1 /* where the keeper starts: about the berth lane's speed for a skiff */
+
 /* The demo fleet as planned: where it starts in the scenario's vessels,
  * its lanes, and each of its boats' lane. */
 typedef struct sim_demo {
@@ -114,15 +128,19 @@ static void sim_demo_free(sim_demo* d) {
     memset(d, 0, sizeof *d);
 }
 
-/* Length (bow to stern, m) of each hull type, from its mesh. */
-static int sim_hull_lengths(const nv_scenario* s, double* out, nv_error* err) {
+/* Length (bow to stern) and beam of each hull type, m, from its mesh. */
+static int sim_hull_sizes(const nv_scenario* s, double* out, double* beam, nv_error* err) {
     for (uint32_t i = 0; i < s->hull_count; i++) {
         nv_mesh m;
         if (nv_vessel_type_load_hull(s->hulls[i].source, &s->hulls[i].mesh, &m, err))
             return nv_error_prefix(err, "hull type '%s'", s->hulls[i].name);
-        float lo = INFINITY, hi = -INFINITY;
-        for (uint32_t v = 0; v < m.vertex_count; v++) lo = fminf(lo, m.positions[3 * v]), hi = fmaxf(hi, m.positions[3 * v]);
+        float lo = INFINITY, hi = -INFINITY, side = 0.0f;
+        for (uint32_t v = 0; v < m.vertex_count; v++) {
+            lo = fminf(lo, m.positions[3 * v]), hi = fmaxf(hi, m.positions[3 * v]);
+            side = fmaxf(side, fabsf(m.positions[3 * v + 2]));
+        }
         out[i] = m.vertex_count ? (double)(hi - lo) : 0.0;
+        beam[i] = 2.0 * (double)side;
         nv_mesh_free(&m);
     }
     return 0;
@@ -131,17 +149,20 @@ static int sim_hull_lengths(const nv_scenario* s, double* out, nv_error* err) {
 /* The demo fleet: types mixed (mostly small boats; in the default world
  * half skiffs, a third patrol boats, the rest freighters), each type on
  * its own traffic lanes (lanes.h) round the area's centre, the straights
- * along the waves, evenly spaced on them and moving ahead along them.
- * d->lane_of[k] is the lane of the demo fleet's k-th boat. */
+ * along the waves, evenly spaced on them and moving ahead along them; in
+ * the built-in harbour (`harbour`) a few small ones on a lane that brings
+ * them alongside its quay. d->lane_of[k] is the lane of the demo fleet's
+ * k-th boat. */
 static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, uint32_t boats, double half,
-                        const nv_terrain* ground, uint64_t seed, sim_demo* d, nv_error* err) {
+                        const nv_terrain* ground, int harbour, uint64_t seed, sim_demo* d, nv_error* err) {
     uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 3;
     uint32_t* count = calloc(s->hull_count, sizeof *count);
     double* length = calloc(s->hull_count, sizeof *length);
+    double* beam = calloc(s->hull_count, sizeof *beam);
     lanes_fleet* fleets = calloc(ntypes, sizeof *fleets);
     d->lane_of = malloc((boats ? boats : 1) * sizeof *d->lane_of);
     int rc = 0;
-    if (!count || !length || !fleets || !d->lane_of) {
+    if (!count || !length || !beam || !fleets || !d->lane_of) {
         rc = nv_error_fail(err, NV_ENOMEM, "out of memory for the demo fleet");
         goto done;
     }
@@ -149,7 +170,16 @@ static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, 
         double u = sim_random(&rng);
         count[types[ntypes == 3 ? (u < 0.5 ? 0 : (u < 0.85 ? 1 : 2)) : (uint32_t)(u * ntypes) % ntypes]]++;
     }
-    if ((rc = sim_hull_lengths(s, length, err))) goto done;
+    if ((rc = sim_hull_sizes(s, length, beam, err))) goto done;
+    /* In the harbour a few of the smallest boats (under SIM_BERTH_MAX_M)
+     * keep to the basin, lying alongside the quay a while each lap. */
+    uint32_t small = UINT32_MAX, berthing = 0;
+    for (uint32_t k = 0; k < ntypes; k++)
+        if (length[types[k]] < SIM_BERTH_MAX_M && (small == UINT32_MAX || length[types[k]] < length[small])) small = types[k];
+    if (harbour && small != UINT32_MAX && count[small] >= 5 * SIM_BERTH_BOATS) {
+        berthing = SIM_BERTH_BOATS;
+        count[small] -= berthing;
+    }
     for (uint32_t k = 0; k < ntypes; k++)
         fleets[k] = (lanes_fleet){.type = types[k], .boats = count[types[k]], .length = length[types[k]]};
     /* the straights along the waves (any way on flat water) */
@@ -158,6 +188,26 @@ static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, 
     if (lanes_plan(ground, 0.0, 0.0, axis, 0.4 * half, fleets, ntypes, &d->lanes, &d->lane_count, why, sizeof why)) {
         rc = nv_error_set(err, "--boats %u: no traffic lanes for the demo fleet: %s", boats, why);
         goto done;
+    }
+    if (berthing) {
+        lane* more = realloc(d->lanes, (d->lane_count + 1) * sizeof *more);
+        if (!more) {
+            rc = nv_error_fail(err, NV_ENOMEM, "out of memory for the demo fleet");
+            goto done;
+        }
+        d->lanes = more;
+        lane* b = &d->lanes[d->lane_count++];
+        /* up the quay's face from a run-in south of it (the basin is deep
+         * there) to its middle, the north turn well clear of the jetty
+         * (a skiff's turn in the seas runs 7 m wide), the berth on the
+         * face's southern half */
+        *b = lanes_berth(NV_HARBOUR_QUAY_X1, NV_HARBOUR_QUAY_Z0 - SIM_BERTH_RUN_IN_M,
+                         0.5 * (NV_HARBOUR_QUAY_Z0 + NV_HARBOUR_QUAY_Z1) + 5.0,
+                         0.5 * (NV_HARBOUR_QUAY_Z0 + NV_HARBOUR_QUAY_Z1) - 7.5, beam[small], SIM_BERTH_GAP_M,
+                         SIM_BERTH_RADIUS_M, length[small], SIM_BERTH_SPEED, small,
+                         (uint32_t)(SIM_BERTH_S * s->world.tick_hz));
+        b->boats = berthing;
+        b->throttle = SIM_BERTH_THROTTLE;
     }
     /* On each lane its boats evenly spaced, each lane's first at a place
      * of its own (lanes side by side do not start with boats abreast). */
@@ -179,7 +229,7 @@ static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, 
         }
     }
 done:
-    free(count), free(length), free(fleets);
+    free(count), free(length), free(beam), free(fleets);
     return rc;
 }
 
@@ -235,7 +285,8 @@ static int sim_prepare(const cfg_server* cfg, nv_scenario* s, sim_demo* demo, nv
                           "(add e.g. \"vessel_types\": [\"builtin:patrol\"], or --boats 0)",
                           boats);
     else if (!(rc = nv_scenario_load_terrain(&s->terrain, &ground, err)))
-        rc = sim_add_demo(s, types, n, boats, sim_area_for(cfg, boats), ground, (uint64_t)cfg->seed, demo, err);
+        rc = sim_add_demo(s, types, n, boats, sim_area_for(cfg, boats), ground,
+                          strcmp(s->terrain.source, "builtin:harbour") == 0, (uint64_t)cfg->seed, demo, err);
     nv_terrain_destroy(ground);
     free(types);
     return rc;

@@ -30,6 +30,7 @@
 #include "config.h"
 #include "lanes.h"
 #include "naval/checkpoint.h"
+#include "naval/terrain.h"
 #include "naval/vessel_type.h"
 #include "owners.h"
 #include "resume.h"
@@ -362,6 +363,89 @@ static void test_helm_spawn_left_alone(void** state) {
     sim_destroy(&s);
 }
 
+/* The harbour's berthing skiffs (server/sim.c, lanes_berth): each comes
+ * alongside the quay's face and lies there moored (autopilot.h: bow,
+ * stern and breast lines), engine stopped, for its whole minute in the
+ * Beaufort 5 sea: held within 1 m of where the lines put it (its centre
+ * a half beam and the 1.5 m gap off the face) once drawn in from its lane
+ * 3.5 m off, swung by the seas' orbital
+ * motion (1-1.5 m/s either way) but making no way; it touches the face no
+ * harder than a fender's 1 m/s and is never holed; then casts off, sails
+ * round the basin and comes back. */
+static void test_boats_berth_at_the_quay(void** state) {
+    (void)state;
+    cfg_server cfg;
+    sim s;
+    default_world(&cfg, &s);
+    autopilot_state st = autopilot_get_state(s.pilot);
+    uint32_t berth_lane = UINT32_MAX;
+    for (uint32_t k = 0; k < st.lane_count; k++)
+        if (st.lanes[k].berth >= 0.0) berth_lane = k;
+    assert_true(berth_lane != UINT32_MAX);
+    const lane l = st.lanes[berth_lane];
+    assert_int_equal(l.boats, 2);
+    const double lie_s = l.berth_ticks / s.tick_hz;
+    const nv_hull* hull = nv_world_hull_type(s.world, l.type);
+    const double at_berth = (double)hull->bounds_max[2] + AUTOPILOT_BERTH_GAP_M; /* the centre off the face */
+    uint32_t ids[2], n = 0;
+    for (uint32_t i = 0; i < st.count; i++)
+        if (st.pilots[i].lane == berth_lane) ids[n++] = st.pilots[i].id;
+    assert_int_equal(n, 2);
+    /* per boat: ticks alongside, visits, the farthest from the berth's
+     * line off the face and the mean speed once settled, the hardest touch */
+    uint32_t lying[2] = {0, 0}, visits[2] = {0, 0}, settled[2] = {0, 0};
+    int was[2] = {0, 0};
+    double off[2] = {0.0, 0.0}, speed_sum[2] = {0.0, 0.0}, hardest[2] = {0.0, 0.0};
+    const double seconds = getenv("NAVAL_TEST_LIGHT") ? 150.0 : 400.0;
+    for (uint64_t t = 0; t < (uint64_t)(seconds * s.tick_hz); t++) {
+        sim_step(&s);
+        uint32_t ne, nd;
+        const nv_world_contact_event* ce = nv_world_contact_events(s.world, &ne);
+        const nv_world_damage_event* de = nv_world_damage_events(s.world, &nd);
+        for (uint32_t j = 0; j < 2; j++) {
+            for (uint32_t k = 0; k < ne; k++)
+                if (ce[k].id_a == ids[j] || ce[k].id_b == ids[j]) hardest[j] = fmax(hardest[j], ce[k].closing_speed);
+            for (uint32_t k = 0; k < nd; k++)
+                if (de[k].id == ids[j] && de[k].kind == WORLD_DAMAGE_BREACH)
+                    fail_msg("vessel %u holed at %.1f s (hardest touch %.2f m/s)", ids[j], t / s.tick_hz, hardest[j]);
+        }
+        st = autopilot_get_state(s.pilot);
+        for (uint32_t i = 0; i < st.count; i++)
+            for (uint32_t j = 0; j < 2; j++) {
+                if (st.pilots[i].id != ids[j]) continue;
+                int now = st.pilots[i].berth > 0;
+                if (now && !was[j]) visits[j]++;
+                was[j] = now;
+                if (!now) continue;
+                nv_world_vessel_state v;
+                assert_int_equal(nv_world_vessel_get(s.world, ids[j], &v), 0);
+                lying[j]++;
+                if (v.position.z < NV_HARBOUR_QUAY_Z0 - 10.0 || v.position.z > NV_HARBOUR_QUAY_Z1 + 10.0)
+                    fail_msg("vessel %u lies alongside at z %.1f, off the quay's face (z %.0f..%.0f)", ids[j],
+                             v.position.z, NV_HARBOUR_QUAY_Z0, NV_HARBOUR_QUAY_Z1);
+                /* settled: 10 s after coming alongside */
+                if (st.pilots[i].berth - (int64_t)nv_world_tick(s.world) < (int64_t)(l.berth_ticks - 10.0 * s.tick_hz)) {
+                    off[j] = fmax(off[j], fabs(v.position.x - NV_HARBOUR_QUAY_X1 - at_berth));
+                    speed_sum[j] += hypot(v.velocity.x, v.velocity.z);
+                    settled[j]++;
+                }
+            }
+    }
+    for (uint32_t j = 0; j < 2; j++) {
+        print_message("berth: vessel %u alongside %u times, %.0f s in all (%.0f s a visit); moored at most %.2f m from "
+                      "its place, %.2f m/s on average; hardest touch %.2f m/s\n", ids[j], visits[j],
+                      lying[j] / s.tick_hz, lie_s, off[j], settled[j] ? speed_sum[j] / settled[j] : 0.0, hardest[j]);
+        assert_true(visits[j] >= 1 && lying[j] / s.tick_hz >= 0.9 * lie_s);
+        assert_true(settled[j] > 0 && off[j] < 1.0);
+        assert_true(speed_sum[j] / settled[j] < 0.8);
+        assert_true(hardest[j] <= 1.0);
+    }
+    /* and each sailed on and came back */
+    if (!getenv("NAVAL_TEST_LIGHT"))
+        for (uint32_t j = 0; j < 2; j++) assert_true(visits[j] >= 2);
+    sim_destroy(&s);
+}
+
 /* Close quarters of two boats (avoid.h) of `length` m. */
 static double close_quarters(double length) { return 1.5 * length + AVOID_MARGIN_M; }
 
@@ -369,7 +453,7 @@ static double close_quarters(double length) { return 1.5 * length + AVOID_MARGIN
  * boat within half its lanes' separation of its lane (never nearer a
  * neighbouring lane's boats than its own lane), every lane's boats in
  * their order apart by more than close quarters, and moving along the
- * lane. */
+ * lane (but on the berth lane, whose boats stop). */
 static void test_lanes_kept(void** state) {
     (void)state;
     cfg_server cfg;
@@ -399,7 +483,9 @@ static void test_lanes_kept(void** state) {
             if (off > 0.5 * (close_quarters(length) + LANES_MARGIN_M))
                 fail_msg("vessel %u is %.1f m off its lane %u (type %u)", v.id, off, k, l->type);
             worst_off = fmax(worst_off, off / (close_quarters(length) + LANES_MARGIN_M));
-            slowest = fmin(slowest, along);
+            /* a berth lane's boats lie alongside and wait their turn
+             * (test_boats_berth_at_the_quay) */
+            if (l->berth < 0.0) slowest = fmin(slowest, along);
             arcs[n++] = arc;
         }
         assert_int_equal(n, l->boats);
@@ -453,6 +539,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_lanes_kept),
         cmocka_unit_test(test_same_at_any_thread_count),
         cmocka_unit_test(test_helm_spawn_left_alone),
+        cmocka_unit_test(test_boats_berth_at_the_quay),
         cmocka_unit_test(test_default_world_no_capsize_by_the_sea),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,7 +68,7 @@ static run sail(const boat b[2], double seconds) {
     uint32_t np = 0;
     for (uint32_t i = 0; i < 2; i++) {
         uint32_t id = nv_world_vessel_id_at(w, i);
-        if (b[i].piloted) pilots[np++] = (autopilot_pilot){id, b[i].wx, b[i].wz, 0.0, 0, AUTOPILOT_NO_LANE, 1.0};
+        if (b[i].piloted) pilots[np++] = (autopilot_pilot){id, b[i].wx, b[i].wz, 0.0, 0, AUTOPILOT_NO_LANE, 1.0, 0};
         else if (nv_world_set_controls(w, id, b[i].throttle, 0.0, &e)) fail_msg("%s", e.message);
     }
     autopilot_state st = {1, 0.0, 0.0, 10000.0, pilots, np, NULL, 0};

@@ -31,8 +31,8 @@ static proto_token token_of(uint8_t seed) {
 
 /* Two traffic lanes. */
 static const lane LANES[2] = {
-    {.cx = 5.0, .cz = -7.0, .axis = 0.3, .half_straight = 200.0, .radius = 300.0, .look = 40.0, .clear = 22.5, .throttle = 0.5, .speed = 3.0, .type = 0, .boats = 1},
-    {.cx = 5.0, .cz = -7.0, .axis = 0.3, .half_straight = 200.0, .radius = 400.0, .look = 180.0, .clear = 195.0, .throttle = 0.5, .speed = 4.5, .type = 2, .boats = 1},
+    {.cx = 5.0, .cz = -7.0, .axis = 0.3, .half_straight = 200.0, .radius = 300.0, .look = 40.0, .clear = 22.5, .throttle = 0.5, .speed = 3.0, .berth = 10.0, .berth_ticks = 600, .type = 0, .boats = 1},
+    {.cx = 5.0, .cz = -7.0, .axis = 0.3, .half_straight = 200.0, .radius = 400.0, .look = 180.0, .clear = 195.0, .throttle = 0.5, .speed = 4.5, .berth = -1.0, .type = 2, .boats = 1},
 };
 
 /* Three owned vessels, an autopilot with five boats steering for
@@ -51,6 +51,17 @@ static void make_state(owners* o, autopilot** a) {
     assert_int_equal(autopilot_add_on_lane(*a, 21, 0), 0);
     assert_int_equal(autopilot_add_on_lane(*a, 22, 2), -1); /* no such lane */
     autopilot_remove(*a, 3); /* the last moves into its place: order matters */
+    /* the boat on lane 0, which has a berth, lies alongside until tick 12345 */
+    autopilot_state st = autopilot_get_state(*a);
+    autopilot_pilot pilots[8];
+    memcpy(pilots, st.pilots, st.count * sizeof *pilots);
+    for (uint32_t i = 0; i < st.count; i++)
+        if (pilots[i].lane == 0) pilots[i].berth = 12345;
+    st.pilots = pilots;
+    autopilot* berthed = autopilot_restore(&st);
+    assert_non_null(berthed);
+    autopilot_destroy(*a);
+    *a = berthed;
 }
 
 static void encode(const owners* o, const autopilot* a, resume_buf* b) {
@@ -89,12 +100,14 @@ static void test_blob_round_trip(void** state) {
         assert_int_equal(s1.pilots[i].slow, s2.pilots[i].slow);
         assert_int_equal(s1.pilots[i].lane, s2.pilots[i].lane);
         assert_memory_equal(&s1.pilots[i].pace, &s2.pilots[i].pace, sizeof(double));
+        assert_true(s1.pilots[i].berth == s2.pilots[i].berth);
     }
     assert_int_equal(s2.lane_count, 2);
     for (uint32_t k = 0; k < 2; k++) {
         const lane *l1 = &s1.lanes[k], *l2 = &s2.lanes[k];
         assert_true(l1->cx == l2->cx && l1->cz == l2->cz && l1->axis == l2->axis && l1->half_straight == l2->half_straight &&
                     l1->radius == l2->radius && l1->look == l2->look && l1->clear == l2->clear && l1->throttle == l2->throttle && l1->speed == l2->speed &&
+                    l1->berth == l2->berth && l1->berth_ticks == l2->berth_ticks &&
                     l1->type == l2->type && l1->boats == l2->boats);
     }
     uint32_t on_lanes = 0;
@@ -139,7 +152,7 @@ static void test_blob_version_2(void** state) {
     n = lanes_at;
     memcpy(v2 + n, b.data + lanes_at + 4, 4); /* the pilot count */
     n += 4;
-    for (uint32_t i = 0; i < 3; i++, n += 29) memcpy(v2 + n, b.data + lanes_at + 8 + i * 41, 29);
+    for (uint32_t i = 0; i < 3; i++, n += 29) memcpy(v2 + n, b.data + lanes_at + 8 + i * 49, 29);
     owners o2 = {0};
     autopilot* a2 = NULL;
     nv_error err;
@@ -157,6 +170,50 @@ static void test_blob_version_2(void** state) {
     owners_free(&o2);
     resume_buf_free(&b);
     autopilot_destroy(a);
+}
+
+/* A version 3 blob (lanes and pilots without berths) still reads: no
+ * lane has a berth, no boat lies alongside, the rest as it was. */
+static void test_blob_version_3(void** state) {
+    (void)state;
+    owners o;
+    autopilot* a;
+    make_state(&o, &a);
+    resume_buf b = {0};
+    encode(&o, a, &b);
+    const size_t lanes_at = 4 + 4 + 3 * 20 + 32 + 4, pilots_at = lanes_at + 2 * 92 + 4;
+    uint8_t v3[1024];
+    size_t n = lanes_at;
+    memcpy(v3, b.data, lanes_at);
+    v3[0] = 3;
+    for (uint32_t k = 0; k < 2; k++, n += 80) {
+        memcpy(v3 + n, b.data + lanes_at + k * 92, 72);          /* nine f64 */
+        memcpy(v3 + n + 72, b.data + lanes_at + k * 92 + 84, 8); /* type, boats */
+    }
+    memcpy(v3 + n, b.data + pilots_at - 4, 4); /* the pilot count */
+    n += 4;
+    for (uint32_t i = 0; i < 6; i++, n += 41) memcpy(v3 + n, b.data + pilots_at + i * 49, 41);
+    owners o2 = {0};
+    autopilot* a2 = NULL;
+    nv_error err;
+    if (resume_decode(v3, n, NULL, 0, &o2, &a2, &err)) fail_msg("%s", err.message);
+    autopilot_state s1 = autopilot_get_state(a), s2 = autopilot_get_state(a2);
+    assert_int_equal(s2.lane_count, 2);
+    assert_int_equal(s2.count, s1.count);
+    for (uint32_t k = 0; k < 2; k++) {
+        assert_true(s2.lanes[k].berth < 0.0 && s2.lanes[k].berth_ticks == 0);
+        assert_true(s2.lanes[k].radius == s1.lanes[k].radius && s2.lanes[k].type == s1.lanes[k].type);
+    }
+    for (uint32_t i = 0; i < s1.count; i++) {
+        assert_int_equal(s2.pilots[i].id, s1.pilots[i].id);
+        assert_int_equal(s2.pilots[i].lane, s1.pilots[i].lane);
+        assert_true(s2.pilots[i].berth == 0 && s2.pilots[i].pace == s1.pilots[i].pace);
+    }
+    autopilot_destroy(a2);
+    owners_free(&o2);
+    resume_buf_free(&b);
+    autopilot_destroy(a);
+    owners_free(&o);
 }
 
 /* The blob refused with a message containing `expect`; nothing kept. */
@@ -200,26 +257,28 @@ static void test_blob_corrupt(void** state) {
     uint8_t* d = malloc(b.size + 1);
     assert_non_null(d);
     const size_t owned_at = 4 + 4, area_at = owned_at + 3 * 20, lanes_at = area_at + 32 + 4;
-    const size_t pilots_at = lanes_at + 2 * 80 + 4;
+    const size_t pilots_at = lanes_at + 2 * 92 + 4;
 #define MUTATE(stmt, len, msg)             \
     do {                                   \
         memcpy(d, b.data, b.size);         \
         stmt;                              \
         assert_refused(d, len, NULL, msg); \
     } while (0)
-    MUTATE(d[0] = 1, b.size, "version 1 is not supported (this server reads versions 2 and 3)");
+    MUTATE(d[0] = 1, b.size, "version 1 is not supported (this server reads versions 2 to 4)");
     MUTATE(d[2] = 1, b.size, "reserved header bytes");
     MUTATE(put32(d + 4, 0xFFFFFFFFu), b.size, "owned vessels do not fit");
     MUTATE(put32(d + lanes_at - 4, 1000000), b.size, "lanes do not fit");
     MUTATE(put32(d + pilots_at - 4, 1000000), b.size, "pilots do not fit");
-    MUTATE(memset(d + lanes_at + 80 + 32, 0, 8), b.size, "lane 1: centre");
-    MUTATE(memset(d + lanes_at + 64, 0, 8), b.size, "speed 0 is not valid");
+    MUTATE(memset(d + lanes_at + 92 + 32, 0, 8), b.size, "lane 1: centre");
+    MUTATE(memset(d + lanes_at + 72, 0x7F, 8), b.size, "berth");
+    MUTATE(memset(d + lanes_at + 64, 0, 8), b.size, "speed 0 or berth");
     MUTATE(memset(d + lanes_at + 48, 0, 8), b.size, "clear 0");
     MUTATE(memset(d + lanes_at + 16, 0xFF, 8), b.size, "lane 0: centre");
     MUTATE(put32(d + owned_at + 20, 100), b.size, "owned vessel 100 is listed twice");
-    MUTATE(put32(d + pilots_at + 41, 0), b.size, "vessel 0 is piloted twice");
-    MUTATE(put32(d + pilots_at + 4 * 41 + 29, 2), b.size, "sails lane 2 of 2");
-    MUTATE(memset(d + pilots_at + 4 * 41 + 33, 0x40, 8), b.size, "pace");
+    MUTATE(put32(d + pilots_at + 49, 0), b.size, "vessel 0 is piloted twice");
+    MUTATE(put32(d + pilots_at + 4 * 49 + 29, 2), b.size, "sails lane 2 of 2");
+    MUTATE(memset(d + pilots_at + 4 * 49 + 33, 0x40, 8), b.size, "pace");
+    MUTATE(memset(d + pilots_at + 4 * 49 + 41, 0xF0, 8), b.size, "berth -");
     MUTATE(memset(d + pilots_at + 20, 0x40, 8), b.size, "avoidance turn");
     MUTATE(d[pilots_at + 28] = 2, b.size, "and slow 2 (0 or 1)");
     MUTATE(memset(d + pilots_at + 4, 0xFF, 8), b.size, "not finite");
@@ -443,6 +502,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blob_round_trip),   cmocka_unit_test(test_blob_truncated),
         cmocka_unit_test(test_blob_version_2),
+        cmocka_unit_test(test_blob_version_3),
         cmocka_unit_test(test_blob_corrupt),      cmocka_unit_test(test_record_round_trip),
         cmocka_unit_test(test_record_refusals),
         cmocka_unit_test(test_record_next),   cmocka_unit_test(test_settings),

@@ -43,6 +43,13 @@ int nv_terrain_load_png(nv_terrain** out, const char* path, const nv_terrain_spe
 int nv_terrain_create(nv_terrain** out, uint32_t nx, uint32_t nz, const float* elevation, const nv_terrain_spec* spec,
                       nv_error* err);
 void nv_terrain_destroy(nv_terrain* t);
+/* The built-in harbour's quay: a block of fill over x in [X0, X1], z in
+ * [Z0, Z1], its east face (x = X1) on the dredged basin. */
+#define NV_HARBOUR_QUAY_X0 60.0
+#define NV_HARBOUR_QUAY_X1 100.0
+#define NV_HARBOUR_QUAY_Z0 (-60.0)
+#define NV_HARBOUR_QUAY_Z1 (-20.0)
+
 /* A built-in terrain by name: "harbour" (core/terrain_builtin.c: an
  * island with a 1:10 beach, a quay and a jetty in a dredged basin, 600 m
  * square around the origin). */

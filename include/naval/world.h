@@ -341,7 +341,7 @@ int nv_world_set_controls(nv_world* w, uint32_t id, double throttle, double rudd
  * Replaces the vessel's lines; count 0 clears them. At most
  * NV_WORLD_MAX_LINES; every figure finite, length, stiffness and damping
  * not negative. */
-#define NV_WORLD_MAX_LINES 4u
+#define NV_WORLD_MAX_LINES 8u
 typedef struct nv_world_line {
     nv_vec3 hull, bollard;
     double length, stiffness, damping;
