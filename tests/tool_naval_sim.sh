@@ -130,6 +130,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 c, v = d["contacts"], d["per_vessel"]
 assert c["events"] >= 3 and 0 <= c["max_penetration_m"] < 0.1, c
+# each step's deepest overlap after the first second, as percentiles
+p = c["penetration_m"]
+assert p["from_s"] == 1 and p["steps"] == d["steps"] - round(d["tick_hz"]), (p, d["steps"])
+assert 0 < p["p50"] <= p["p99"] <= p["max"] <= c["max_penetration_m"], p
 assert v[0]["grounded"] and v[0]["contacts"] >= 1 and v[0]["final_speed"] < 0.1, v[0]
 for b in v[1:]:
     assert not b["grounded"] and b["contacts"] >= 1, b

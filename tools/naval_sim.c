@@ -254,6 +254,9 @@ static double sim_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+#define SIM_DEPTH_BIN_M 1e-4 /* 0.1 mm */
+#define SIM_DEPTH_BINS 10000u /* to 1 m */
+
 typedef struct sim_run {
     uint64_t steps;
     double tick_hz, sim_time, wall_time;
@@ -261,7 +264,26 @@ typedef struct sim_run {
     uint64_t hash;
     uint64_t contact_events;
     double max_penetration; /* m, the deepest overlap any vessel had in any step */
+    /* each step's deepest overlap after the first second (a crowd released
+     * overlapping needs that to part), in SIM_DEPTH_BIN_M bins up to
+     * SIM_DEPTH_BINS (the last: deeper), and their deepest */
+    uint64_t depth_bins[SIM_DEPTH_BINS + 1];
+    uint64_t depth_steps;
+    double depth_max;
 } sim_run;
+
+/* The overlap of step `depth` m at quantile q of the counted steps: the
+ * upper edge of its bin (the deepest itself in the last). */
+static double sim_depth_quantile(const sim_run* r, double q) {
+    if (!r->depth_steps) return 0.0;
+    uint64_t want = (uint64_t)ceil(q * (double)r->depth_steps), seen = 0;
+    if (want == 0) want = 1;
+    for (uint32_t b = 0; b <= SIM_DEPTH_BINS; b++) {
+        seen += r->depth_bins[b];
+        if (seen >= want) return b == SIM_DEPTH_BINS ? r->depth_max : fmin((b + 1) * SIM_DEPTH_BIN_M, r->depth_max);
+    }
+    return r->depth_max;
+}
 
 static void sim_print_json(const sim_args* a, const sim_run* r, const nv_world* w, const sim_vessel* v, uint32_t n) {
     printf("{\"scenario\": \"");
@@ -272,9 +294,12 @@ static void sim_print_json(const sim_args* a, const sim_run* r, const nv_world* 
     printf(
         "\", \"vessels\": %u, \"steps\": %llu, \"tick_hz\": %g, \"sim_time\": %.6f, \"wall_time\": %.6f, "
         "\"threads\": %u, \"frozen\": %u, \"state_hash\": \"%016llx\", "
-        "\"contacts\": {\"events\": %llu, \"max_penetration_m\": %.6g}, \"per_vessel\": [",
+        "\"contacts\": {\"events\": %llu, \"max_penetration_m\": %.6g, "
+        "\"penetration_m\": {\"from_s\": 1, \"steps\": %llu, \"p50\": %.6g, \"p99\": %.6g, \"max\": %.6g}}, "
+        "\"per_vessel\": [",
         n, (unsigned long long)r->steps, r->tick_hz, r->sim_time, r->wall_time, r->threads, r->frozen,
-        (unsigned long long)r->hash, (unsigned long long)r->contact_events, r->max_penetration);
+        (unsigned long long)r->hash, (unsigned long long)r->contact_events, r->max_penetration,
+        (unsigned long long)r->depth_steps, sim_depth_quantile(r, 0.5), sim_depth_quantile(r, 0.99), r->depth_max);
     for (uint32_t i = 0; i < n; i++) {
         const sim_vessel* s = &v[i];
         printf(
@@ -317,7 +342,10 @@ static void sim_print_text(const sim_args* a, const sim_run* r, const nv_world* 
                s->final_speed, s->max_speed, s->max_heel, s->max_pitch, s->heading - s->heading_start, s->distance,
                circle);
     }
-    printf("contacts: %llu begun, deepest overlap %.3f m\n", (unsigned long long)r->contact_events, r->max_penetration);
+    printf("contacts: %llu begun, deepest overlap %.3f m; each step's deepest after the first second: p50 %.4f, "
+           "p99 %.4f, max %.4f m\n",
+           (unsigned long long)r->contact_events, r->max_penetration, sim_depth_quantile(r, 0.5),
+           sim_depth_quantile(r, 0.99), r->depth_max);
 }
 
 static int sim_prepare(nv_world* w, sim_vessel** out, uint32_t* count) {
@@ -351,11 +379,19 @@ static sim_vessel* sim_find(sim_vessel* v, uint32_t n, uint32_t id) {
 }
 
 static void sim_observe_all(nv_world* w, sim_vessel* v, uint32_t n, sim_run* r) {
+    double deepest = 0.0;
     for (uint32_t s = 0; s < n; s++) {
         nv_world_vessel_state st;
         if (nv_world_vessel_get(w, v[s].id, &st) != 0) continue;
         sim_observe(&v[s], &st, 0);
-        if (st.penetration > r->max_penetration) r->max_penetration = st.penetration;
+        if (st.penetration > deepest) deepest = st.penetration;
+    }
+    if (deepest > r->max_penetration) r->max_penetration = deepest;
+    if (nv_world_time(w) > 1.0 + 1e-9) {
+        double b = floor(deepest / SIM_DEPTH_BIN_M);
+        r->depth_bins[b < SIM_DEPTH_BINS ? (uint32_t)b : SIM_DEPTH_BINS]++;
+        r->depth_steps++;
+        if (deepest > r->depth_max) r->depth_max = deepest;
     }
     uint32_t count;
     const nv_world_contact_event* e = nv_world_contact_events(w, &count);
