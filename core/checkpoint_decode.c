@@ -52,7 +52,31 @@ void nv_checkpoint_free(nv_checkpoint* c) {
     free(c->compartment_counts);
     free(c->slam_storage);
     free(c->owner_blob);
+    free(c->touching);
     memset(c, 0, sizeof *c);
+}
+
+/* The touching pairs: counted against the bytes left, strictly ascending,
+ * each with its lower id first (checkpoint.h). */
+static int ckp_get_touching(ckp_reader* r, nv_checkpoint* c) {
+    if (!rd_need(r, 4, "the touching pairs' count")) return -1;
+    uint32_t n = get_u32(r);
+    if (!rd_need(r, (size_t)n * 8, "the touching pairs")) return -1;
+    if (n && !(c->touching = malloc((size_t)n * sizeof *c->touching))) {
+        nv_error_fail(r->err, NV_ENOMEM, "%s: out of memory for %u touching pairs", r->name, n);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t key = get_u64(r);
+        if ((key >> 32) >= (key & 0xFFFFFFFFu) || (i && key <= c->touching[i - 1])) {
+            nv_error_fail(r->err, NV_EPROTO, "%s: touching pair %u (%016llx) is out of order or not a pair", r->name,
+                          i, (unsigned long long)key);
+            return -1;
+        }
+        c->touching[i] = key;
+    }
+    c->touching_count = n;
+    return 0;
 }
 
 int nv_checkpoint_decode(const void* data, size_t size, const char* name, nv_checkpoint* out, nv_error* err) {
@@ -82,6 +106,7 @@ int nv_checkpoint_decode(const void* data, size_t size, const char* name, nv_che
         c->lod.columns_within = get_f64(&r);
         c->lod.hysteresis = get_f64(&r);
     }
+    if (ckp_get_touching(&r, c)) goto fail;
     if (ckp_close_section(&r)) goto fail;
     /* the world derives its time from the tick this way, never by adding */
     if (!(c->world.tick_hz > 0.0) || (double)c->tick * (1.0 / c->world.tick_hz) != c->time) {

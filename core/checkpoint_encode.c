@@ -262,6 +262,8 @@ int nv_checkpoint_encode_captured(const nv_checkpoint* c, uint8_t** out, size_t*
     put_f64(&w, c->lod.mesh_within);
     put_f64(&w, c->lod.columns_within);
     put_f64(&w, c->lod.hysteresis);
+    put_u32(&w, c->touching_count);
+    for (uint32_t i = 0; i < c->touching_count; i++) put_u64(&w, c->touching[i]);
     ckp_section_end(&w, at);
 
     at = ckp_section_begin(&w, CKP_OCEAN);

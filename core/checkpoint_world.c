@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "checkpoint_internal.h"
+#include "world_internal.h" /* the touching pairs */
 #include "naval/hull.h"
 
 static uint64_t ckp_fnv(uint64_t h, const void* data, size_t n) {
@@ -70,6 +71,14 @@ int nv_checkpoint_capture(const nv_checkpoint_source* src, nv_checkpoint* out, n
     c->world = *nv_world_get_config(wd);
     c->wind = nv_world_get_wind(wd);
     c->lod = nv_world_get_lod(wd);
+    uint32_t touching;
+    const uint64_t* keys = world_pairs_touching(wd, &touching);
+    if (touching) {
+        if (!(c->touching = malloc(touching * sizeof *c->touching)))
+            return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for %u touching pairs", touching);
+        memcpy(c->touching, keys, touching * sizeof *c->touching);
+        c->touching_count = touching;
+    }
     c->has_ocean = src->ocean != NULL;
     if (src->ocean) c->ocean = *nv_ocean_get_params(src->ocean);
     if (src->terrain) c->terrain = *src->terrain;
@@ -208,6 +217,10 @@ int nv_checkpoint_restore(const nv_checkpoint* c, nv_jobs* pool, nv_scenario_ins
     for (uint32_t i = 0; i < c->vessel_count; i++)
         if (nv_world_restore_vessel(w, &c->vessels[i], err)) goto fail;
     if (nv_world_set_next_id(w, c->next_id, err)) goto fail;
+    if (world_pairs_set_touching(w, c->touching, c->touching_count)) {
+        nv_error_fail(err, NV_ENOMEM, "restore: out of memory for %u touching pairs", c->touching_count);
+        goto fail;
+    }
     nv_world_set_clock(w, c->tick);
     uint64_t hash = nv_world_state_hash(w);
     if (hash != c->state_hash) {

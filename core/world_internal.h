@@ -370,6 +370,11 @@ void world_ground_free(nv_world* w);
 /* world_pairs.c: contacts between vessels, after the integration pass. */
 void world_pairs_step(nv_world* w);
 void world_pairs_free(nv_world* w);
+/* The pairs touching after the last step, sorted (a checkpoint keeps them:
+ * a pair still touching after a restore begins no new contact), and
+ * setting them again; -1 when out of memory. */
+const uint64_t* world_pairs_touching(const nv_world* w, uint32_t* count);
+int world_pairs_set_touching(nv_world* w, const uint64_t* keys, uint32_t count);
 /* world_damage.c: after the step (unlocked): holes from contacts, the
  * step's damage events, sunk vessels removed. */
 void world_damage_step(nv_world* w);

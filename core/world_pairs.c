@@ -346,3 +346,16 @@ void world_pairs_step(nv_world* w) {
     }
     pairs_record(w);
 }
+
+const uint64_t* world_pairs_touching(const nv_world* w, uint32_t* count) {
+    *count = w->pairs.touching_count;
+    return w->pairs.touching;
+}
+
+int world_pairs_set_touching(nv_world* w, const uint64_t* keys, uint32_t count) {
+    world_pairs* p = &w->pairs;
+    if (GROW(&p->touching, &p->touching_capacity, count ? count : 1, 256)) return -1;
+    if (count) memcpy(p->touching, keys, count * sizeof *keys);
+    p->touching_count = count;
+    return 0;
+}

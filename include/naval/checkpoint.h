@@ -3,11 +3,11 @@
  * checksummed binary file, written atomically, from which a world resumes
  * with the same nv_world_state_hash and the same evolution.
  *
- * Format (version 6), little-endian throughout:
+ * Format (version 10), little-endian throughout:
  *
  *   header, 32 bytes
  *     0  magic "NVCHKPT\n"
- *     8  u32 format version (6)
+ *     8  u32 format version (10)
  *    12  u32 section count (6)
  *    16  u64 file size in bytes, header and trailer included
  *    24  u32 flags (0)
@@ -15,7 +15,11 @@
  *   sections, each: 4-byte tag, u32 0, u64 payload length, payload
  *     "WRLD"  tick, time (f64), nv_world_state_hash, next id, vessel count,
  *             hull type count, world_config (sunk_removal_depth last), wind
- *             (3 f64), levels of detail
+ *             (3 f64), levels of detail; then u32 n and n u64, the pairs
+ *             touching after the last step, strictly ascending, each the
+ *             lower vessel id << 32 | the higher (a structure k: UINT32_MAX
+ *             - k), so that a pair still touching after a restore begins
+ *             no second contact event
  *     "OCEN"  u8 present, then every ocean_params field in declaration order
  *             (tp after hs_target; size as the ocean resolved it): the ocean
  *             is a pure function of its params and the time
@@ -118,7 +122,7 @@ void nv_world_set_clock(nv_world* w, uint64_t tick);
  * 9: each type's rated Beaufort number (the autopilot's seamanship), its
  * hull strength (plating, breach energy after the breach area), and a
  * flood state's steps wholly under the still water (u16 after `sunk`) */
-#define CHECKPOINT_VERSION 9u
+#define CHECKPOINT_VERSION 10u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (nv_checkpoint_write_file). */
@@ -172,6 +176,8 @@ typedef struct nv_checkpoint {
     uint16_t* slam_storage;
     uint8_t* owner_blob;
     size_t owner_size;
+    uint64_t* touching; /* the vessel pairs touching after the last step, sorted (see the format) */
+    uint32_t touching_count;
 } nv_checkpoint;
 
 /* The checkpoint as bytes (malloc'd, the caller frees *out). */
