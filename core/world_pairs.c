@@ -11,7 +11,8 @@
  *
  * Every order is slot order, every sum is in pair order: the result does
  * not depend on the thread count. The response is the added-mass one the
- * integrator uses. Floaters and frozen vessels take no part. */
+ * integrator uses. Frozen vessels take no part; floaters do (their
+ * surface follower carries on with the velocity the solve leaves). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

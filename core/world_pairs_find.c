@@ -31,9 +31,10 @@ static int pairs_reserve_sorted(world_pairs* p, uint32_t n) {
 
 /* ---- broadphase --------------------------------------------------------- */
 
-static inline int world_pairs_takes_part(const nv_world* w, uint32_t s) {
-    return !(w->v.flags[s] & WORLD_VESSEL_FROZEN) && w->v.model[s] != WORLD_MODEL_FLOATER;
-}
+/* Every vessel but a frozen one: floaters too (distant traffic must not
+ * sail through itself; their surface follower keeps the horizontal
+ * velocity and yaw rate the solve leaves them). */
+static inline int world_pairs_takes_part(const nv_world* w, uint32_t s) { return !(w->v.flags[s] & WORLD_VESSEL_FROZEN); }
 
 static inline uint32_t pairs_cell_of(const world_pairs* p, double x, double z) {
     uint32_t ix = (uint32_t)((x - p->min_x) * p->inv_cell), iz = (uint32_t)((z - p->min_z) * p->inv_cell);

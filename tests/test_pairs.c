@@ -103,6 +103,42 @@ static void head_on_keeps_momentum(void** state) {
     nv_world_destroy(w);
 }
 
+/* Floaters (the far boats' surface followers) collide too: the two boxes
+ * of head_on_keeps_momentum as floaters meet once, keep their momentum
+ * (a floater feels no water force along the surface), part at the
+ * restitution's 0.2 x 8 m/s and never pass through each other. */
+static void floaters_meet_head_on(void** state) {
+    (void)state;
+    uint32_t type;
+    nv_error err;
+    nv_world* w = box_world(NULL, 10.0, 4.0, &type);
+    const double mass = nv_world_hull_type(w, type)->body.mass;
+    uint32_t a = spawn_afloat(w, type, -15.0, 0.0, v3(6.0, 0, 0));
+    uint32_t b = spawn_afloat(w, type, 15.0, 0.0, v3(-2.0, 0, 0));
+    ASSERT_OK(nv_world_set_vessel_model(w, a, WORLD_MODEL_FLOATER, &err), err);
+    ASSERT_OK(nv_world_set_vessel_model(w, b, WORLD_MODEL_FLOATER, &err), err);
+    double p0 = mass * (state_of(w, a).velocity.x + state_of(w, b).velocity.x), worst = -INFINITY;
+    uint32_t events = 0;
+    for (int i = 0; i < 120; i++) {
+        nv_world_step(w);
+        nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+        assert_int_equal(sa.model, WORLD_MODEL_FLOATER);
+        worst = fmax(worst, (sa.position.x + 5.0) - (sb.position.x - 5.0)); /* overlap of the ends */
+        uint32_t n;
+        const nv_world_contact_event* e = nv_world_contact_events(w, &n);
+        for (uint32_t k = 0; k < n; k++) events += e[k].id_b != WORLD_CONTACT_GROUND;
+    }
+    nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+    double p1 = mass * (sa.velocity.x + sb.velocity.x);
+    print_message("floaters head-on: p %.1f -> %.1f kg m/s, v %.3f %.3f m/s, deepest overlap %.4f m\n", p0, p1,
+                  sa.velocity.x, sb.velocity.x, worst);
+    assert_int_equal(events, 1);
+    ASSERT_NEAR_ABS(p1, p0, 0.01 * mass * 6.0);
+    ASSERT_NEAR_ABS(sb.velocity.x - sa.velocity.x, 0.2 * 8.0, 0.15);
+    assert_true(worst < 0.05);
+    nv_world_destroy(w);
+}
+
 /* A moving +x strikes B, whose centre is 3 m to +z: the contact is on A's
  * +z side, and r x J turns both about -y. */
 static void glancing_blow_yaws_both(void** state) {
@@ -296,6 +332,7 @@ int main(int argc, char** argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(head_on_keeps_momentum),
+        cmocka_unit_test(floaters_meet_head_on),
         cmocka_unit_test(glancing_blow_yaws_both),
         cmocka_unit_test(no_tunnelling_at_twenty_metres_a_second),
         cmocka_unit_test(crowd_comes_apart),
