@@ -89,11 +89,22 @@ int world_ground_near(const nv_world* w, const world_type* t, nv_vec3 pos, doubl
     return top > pos.y - r - reach;
 }
 
+double world_surf_limit(double mean_level, double ground) {
+    return 0.5 * NV_WORLD_SURF_BREAKING * fmax(0.0, mean_level - ground);
+}
+
 void world_ground_mask(const nv_world* w, const nv_hull* h, uint32_t first, uint32_t count, nv_vec3 pos, const nv_mat3* r,
                        float* height) {
+    const double mean = w->water.surface->mean_level;
     for (uint32_t k = first; k < first + count; k++) {
         nv_vec3 p = v3_add(pos, hydro_vertex_offset(h, r, k));
-        float above_ground = (float)(p.y - nv_terrain_elevation(w->ground.terrain, p.x, p.z));
+        const double ground = nv_terrain_elevation(w->ground.terrain, p.x, p.z);
+        /* The surf: the wave over this ground kept within the breaking
+         * limit's amplitude of the mean level (world_surf_limit). */
+        const double limit = world_surf_limit(mean, ground), eta = p.y - (double)height[k] - mean;
+        if (eta > limit) height[k] = (float)(p.y - mean - limit);
+        else if (eta < -limit) height[k] = (float)(p.y - mean + limit);
+        float above_ground = (float)(p.y - ground);
         /* Dry ground (above the water there): the vertex is dry, whether it
          * is above the ground or pressed into it. Above it, the height over
          * the higher of the two surfaces, so that a hull crossing the
@@ -115,8 +126,18 @@ typedef struct world_dry_surface {
 static size_t world_dry_sample(const nv_water_surface* self, const nv_water_query* q) {
     const world_dry_surface* d = (const world_dry_surface*)self;
     size_t approximate = water_sample(d->water, q);
+    const double mean = d->water->mean_level;
     for (size_t k = 0; k < q->count; k++) {
-        float ground = (float)nv_terrain_elevation(d->ground, q->x[k], q->z[k]);
+        const double elevation = nv_terrain_elevation(d->ground, q->x[k], q->z[k]);
+        /* the surf (world_surf_limit): the crest or trough cut to the
+         * limit, standing still there */
+        const double limit = world_surf_limit(mean, elevation), eta = (double)q->height[k] - mean;
+        if (fabs(eta) > limit) {
+            q->height[k] = (float)(mean + copysign(limit, eta));
+            if (q->normal) q->normal[3 * k] = 0.0f, q->normal[3 * k + 1] = 1.0f, q->normal[3 * k + 2] = 0.0f;
+            if (q->vertical_velocity) q->vertical_velocity[k] = 0.0f;
+        }
+        float ground = (float)elevation;
         if (!(ground > q->height[k])) continue;
         q->height[k] = (float)TERRAIN_DEEP; /* far under any column: dry */
         if (q->normal) q->normal[3 * k] = 0.0f, q->normal[3 * k + 1] = 1.0f, q->normal[3 * k + 2] = 0.0f;

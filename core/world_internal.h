@@ -346,8 +346,14 @@ typedef struct world_dry_surface_room {
     void* space[6];
 } world_dry_surface_room;
 const nv_water_surface* world_ground_water(const nv_world* w, const world_type* t, nv_vec3 pos, world_dry_surface_room* room);
-/* The vertex pass's heights over dry ground: above the higher of the water
- * and the ground (a vessel world_ground_near reaches). */
+/* The surf: over ground `ground` (elevation) a wave can stand no higher
+ * than NV_WORLD_SURF_BREAKING times the still water's depth (McCowan's
+ * breaking limit, include/naval/world.h); the largest crest or trough
+ * there, m from the mean level, half that height (0 over dry ground). */
+double world_surf_limit(double mean_level, double ground);
+/* The vertex pass's heights near the ground: the wave cut to the surf's
+ * limit (world_surf_limit), and over dry ground above the higher of the
+ * water and the ground (a vessel world_ground_near reaches). */
 void world_ground_mask(const nv_world* w, const nv_hull* h, uint32_t first, uint32_t count, nv_vec3 pos, const nv_mat3* r,
                        float* height);
 /* Integrates the vessel in slot s (forces in the world frame) with its

@@ -60,10 +60,16 @@ static nv_mat3 world_rotation(const nv_world* w, uint32_t s) {
 
 /* The water's heave at the CG: the moving-water forces are relative to it
  * (one point per vessel, not per vertex: memory). */
-static void world_sample_heave(nv_world* w, uint32_t s, nv_vec3 pos) {
+static void world_sample_heave(nv_world* w, uint32_t s, nv_vec3 pos, int near_ground) {
     float surface, vertical;
     nv_water_query q = {.count = 1, .x = &pos.x, .z = &pos.z, .height = &surface, .vertical_velocity = &vertical};
     water_sample(w->water.surface, &q);
+    if (near_ground) {
+        /* where the surf cuts the wave (world_surf_limit) its surface
+         * stands still */
+        const double mean = w->water.surface->mean_level, eta = (double)surface - mean;
+        if (fabs(eta) > world_surf_limit(mean, nv_terrain_elevation(w->ground.terrain, pos.x, pos.z))) vertical = 0.0f;
+    }
     w->v.water_vy[s] = isfinite(vertical) ? vertical : 0.0f;
 }
 
@@ -85,9 +91,9 @@ static void world_vertex_job(void* ctx, uint32_t begin, uint32_t end, uint32_t w
         nv_vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
         float* heights = w->heights + w->v.vertex_offset[s];
         hydro_vertex_pass(h, b->first, b->count, pos, &r, w->water.surface, scratch, heights);
-        if (world_ground_near(w, &w->types[w->v.type[s]], pos, 0.0))
-            world_ground_mask(w, h, b->first, b->count, pos, &r, heights);
-        if (b->first == 0 && w->types[w->v.type[s]].model) world_sample_heave(w, s, pos);
+        const int near_ground = world_ground_near(w, &w->types[w->v.type[s]], pos, 0.0);
+        if (near_ground) world_ground_mask(w, h, b->first, b->count, pos, &r, heights);
+        if (b->first == 0 && w->types[w->v.type[s]].model) world_sample_heave(w, s, pos, near_ground);
     }
     if (w->timing_detail) world_add_cpu(w, worker, 0, t0);
 }
@@ -111,8 +117,9 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
             /* the vessel's vertex pass first, into this worker's scratch */
             nv_vec3 pos = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
             hydro_vertex_pass(h, 0, h->vertex_count, pos, &r, w->water.surface, scratch, scratch->height);
-            if (world_ground_near(w, type, pos, 0.0)) world_ground_mask(w, h, 0, h->vertex_count, pos, &r, scratch->height);
-            if (type->model) world_sample_heave(w, s, pos);
+            const int near_ground = world_ground_near(w, type, pos, 0.0);
+            if (near_ground) world_ground_mask(w, h, 0, h->vertex_count, pos, &r, scratch->height);
+            if (type->model) world_sample_heave(w, s, pos, near_ground);
             height = scratch->height;
             if (w->timing_detail) {
                 double t1 = world_now_ms();

@@ -6,7 +6,8 @@
  * with the buoyancy of the depth there; on a 1:10 dry slope friction 0.5
  * holds a box and friction 0.05 lets it slide at g (sin - mu cos); a
  * patrol boat driven onto a 1:10 beach grounds bow-up near the shoreline
- * and stays; the state hash is the same at 1, 2 and 3 threads. */
+ * and stays; the surf cuts the waves over a shallow shelf to the
+ * breaking limit; the state hash is the same at 1, 2 and 3 threads. */
 #include <math.h>
 #include <time.h>
 
@@ -36,9 +37,11 @@ static nv_terrain* make_terrain(double x0, double z0, double cell, uint32_t n, d
 
 /* A world at tick_hz with one box hull type of the given mass (CG at its
  * centre: vertices from -H/2 to H/2 about it). */
-static nv_world* box_world(nv_jobs* pool, double mass, uint32_t* type) {
+static nv_world* box_world_damped(nv_jobs* pool, double mass, double damping, uint32_t* type) {
     nv_world_config cfg = nv_world_config_default();
     cfg.tick_hz = 60.0;
+    cfg.linear_damping = damping;
+    cfg.angular_damping = damping;
     nv_world* w;
     nv_error err;
     ASSERT_OK(nv_world_create(&w, &cfg, pool, &err), err);
@@ -50,6 +53,8 @@ static nv_world* box_world(nv_jobs* pool, double mass, uint32_t* type) {
     nv_mesh_free(&m);
     return w;
 }
+
+static nv_world* box_world(nv_jobs* pool, double mass, uint32_t* type) { return box_world_damped(pool, mass, 0.0, type); }
 
 static double flat_land(double x, double z) { return (void)x, (void)z, 3.0; }
 
@@ -182,6 +187,67 @@ static void box_rests_on_shallow_seabed(void** state) {
     ASSERT_NEAR_REL(s.force.y, rho * g * BOX_L * BOX_B * 0.6, 0.03);
     nv_world_destroy(w);
     nv_terrain_destroy(t);
+}
+
+static double shelf(double x, double z) { return (void)x, (void)z, -2.0; }
+static double deep(double x, double z) { return (void)x, (void)z, -40.0; }
+
+/* A box of draft 0.5 m floating in a regular wave of amplitude 1.2 m and
+ * 160 m length over flat ground `seabed`: its CG's lowest and highest
+ * heights over 30 s after 10 s, and whether it touched the ground. */
+static void heave_over(double (*seabed)(double, double), double* low, double* high, int* grounded) {
+    const double rho = nv_world_config_default().water_density;
+    uint32_t type, id;
+    nv_error err;
+    /* heave and pitch damped, heave at about a third of critical (the
+     * box has no hydrodynamic model: undamped, every kink of the cut
+     * wave would add to its bobbing and pitching) */
+    nv_world* w = box_world_damped(NULL, rho * BOX_L * BOX_B * 0.5, 2.0, &type);
+    nv_water_sine wave;
+    assert_int_equal(nv_water_sine_init(&wave, 1.2, 160.0, 0.0, nv_world_config_default().gravity), 0);
+    nv_world_water water = {.surface = &wave.base, .update = NULL};
+    nv_world_set_water(w, &water);
+    nv_terrain* t = make_terrain(-100.0, -100.0, 5.0, 41, seabed);
+    nv_world_set_terrain(w, t);
+    ASSERT_OK(nv_world_spawn(w, type, v3(0.0, BOX_H / 2 - 0.5, 0.0), quat_identity(), &id, &err), err);
+    *low = INFINITY, *high = -INFINITY, *grounded = 0;
+    for (int i = 0; i < 40 * 60; i++) {
+        nv_water_sine_set_time(&wave, nv_world_time(w));
+        nv_world_step(w);
+        nv_world_vessel_state v;
+        ASSERT_OK(nv_world_vessel_get(w, id, &v), err);
+        if (i < 10 * 60) continue; /* the start's jolt */
+        *grounded |= (v.flags & WORLD_VESSEL_GROUNDED) != 0;
+        *low = fmin(*low, v.position.y), *high = fmax(*high, v.position.y);
+    }
+    nv_world_destroy(w);
+    nv_terrain_destroy(t);
+}
+
+/* The surf (NV_WORLD_SURF_BREAKING): over 2 m of water a wave stands
+ * at most 0.78 x 2 = 1.56 m high, so a box that rides the 2.4 m wave
+ * over 40 m of water rises and falls little more than that over the
+ * shelf, and after the start never touches it (its bottom 1.5 m down at
+ * rest, 2.3 m at the uncut trough). */
+static void surf_cuts_the_waves_on_a_shelf(void** state) {
+    (void)state;
+    double low, high, shallow_low, shallow_high;
+    int grounded, shallow_grounded;
+    heave_over(deep, &low, &high, &grounded);
+    heave_over(shelf, &shallow_low, &shallow_high, &shallow_grounded);
+    const double limit = NV_WORLD_SURF_BREAKING * 2.0;
+    print_message("heave crest to trough: %.2f m over 40 m of water, %.2f m over 2 m (the surf's limit %.2f m)\n",
+                  high - low, shallow_high - shallow_low, limit);
+    assert_false(grounded);
+    assert_false(shallow_grounded);
+    assert_true(high - low > 2.2); /* the 2.4 m wave, the damping's lag */
+    /* the cut wave's limit, and the box's heave carrying it on a little
+     * where the surface stops short at the cut */
+    assert_true(shallow_high - shallow_low > 0.9 * limit);
+    assert_true(shallow_high - shallow_low < limit + 0.3);
+    assert_true(shallow_high - shallow_low < 0.8 * (high - low));
+    /* about the box's still-water place, the draft's 0.5 m below its centre */
+    ASSERT_NEAR_ABS(0.5 * (shallow_high + shallow_low), BOX_H / 2 - 0.5, 0.15);
 }
 
 static double dry_slope(double x, double z) { return (void)z, 10.0 + 0.1 * x; }
@@ -476,7 +542,7 @@ int main(void) {
         cmocka_unit_test(box_lands_on_dry_ground),       cmocka_unit_test(box_rests_on_shallow_seabed),
         cmocka_unit_test(friction_holds_or_slides),      cmocka_unit_test(patrol_boat_runs_aground),
         cmocka_unit_test(same_hash_at_any_thread_count), cmocka_unit_test(columns_rest_on_the_ground),
-        cmocka_unit_test(floaters_keep_off_the_ground),   cmocka_unit_test(spawns_find_free_water), cmocka_unit_test(spawns_keep_out_of_tracks),
+        cmocka_unit_test(floaters_keep_off_the_ground),   cmocka_unit_test(surf_cuts_the_waves_on_a_shelf),   cmocka_unit_test(spawns_find_free_water), cmocka_unit_test(spawns_keep_out_of_tracks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

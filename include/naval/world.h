@@ -249,6 +249,13 @@ nv_world_contact_params nv_world_contacts_default(void);
 /* Refuses (EINVAL, naming the field) a negative or non-finite value. */
 int nv_world_set_contacts(nv_world* w, const nv_world_contact_params* params, nv_error* err);
 nv_world_contact_params nv_world_get_contacts(const nv_world* w);
+/* The surf: over the ground the waves are cut to the highest that can
+ * stand in that depth, NV_WORLD_SURF_BREAKING times the still water's
+ * depth crest to trough (McCowan 1894; the wave breaks beyond it), so a
+ * boat on a beach or in its shallows is not lifted and dropped by the
+ * open sea's full waves. Applied to the heights a vessel the ground can
+ * reach sees (and its water's vertical motion); see docs/contacts.md. */
+#define NV_WORLD_SURF_BREAKING 0.78
 /* The ground, borrowed: it must outlive the world (NULL: open deep sea). */
 void nv_world_set_terrain(nv_world* w, const nv_terrain* t);
 const nv_terrain* nv_world_get_terrain(const nv_world* w);
