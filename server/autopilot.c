@@ -26,6 +26,7 @@
 /* Off course by more than this (radians): a hard turn, taken slower. */
 #define AUTOPILOT_TURN_RAD 0.8
 #define AUTOPILOT_TURN_THROTTLE 0.4
+#define AUTOPILOT_BERTH_ALIGN_RAD 0.4
 /* A boat within this of a tack's course is on that tack. */
 #define AUTOPILOT_ON_TACK_DEG 45.0
 #define AUTOPILOT_DEG (NV_PI / 180.0)
@@ -356,6 +357,64 @@ static int autopilot_alongside(const lane* l, pilot* p, double arc, double off, 
     return 0;
 }
 
+/* A boat on a lane whose berth is a beach (lanes_beach), at arc position
+ * `arc`, `off` m from the track: 1 and its helm while it runs in, lies
+ * aground or backs off (autopilot.h); 0 while it sails the lane. */
+static int autopilot_beach(const autopilot* a, const nv_terrain* t, const lane* l, pilot* p, double arc, double off,
+                           double heading, const nv_world_vessel_pose* s, uint64_t tick, autopilot_helm* h) {
+    const double P = lane_perimeter(l), d = lane_ahead(l, arc, l->berth);
+    const int grounded = (s->flags & WORLD_VESSEL_GROUNDED) != 0;
+    double bx, bz, along;
+    lane_point(l, l->berth, &bx, &bz, &along);
+    const double in = along - 0.5 * NV_PI; /* to starboard: the shore */
+    *h = (autopilot_helm){.course = in, .throttle = 0.0, .rudder = 0.0};
+    if (p->berth == 0) {
+        if (!((d < AUTOPILOT_BERTH_REACH_M || d > P - AUTOPILOT_BERTH_REACH_M) && off < AUTOPILOT_BERTH_TRACK_M)) return 0;
+        p->berth = AUTOPILOT_BEACH_IN;
+    }
+    if (p->berth == -1) {
+        if (d > AUTOPILOT_BERTH_REACH_M && d < P - AUTOPILOT_BERTH_LEAVE_M) p->berth = 0;
+        return 0;
+    }
+    if (p->berth == AUTOPILOT_BEACH_IN) {
+        if (grounded) {
+            p->berth = (int64_t)(tick + l->berth_ticks);
+        } else if (hypot(s->position.x - bx, s->position.z - bz) > AUTOPILOT_BEACH_GIVE_UP_M) {
+            p->berth = -1; /* set off its way in (the seas): sails on round */
+            return 0;
+        } else {
+            /* in toward the shore at a walking pace */
+            *h = autopilot_steer(in, heading, 0, a->wave_heading);
+            const double way = s->velocity.x * cos(in) - s->velocity.z * sin(in);
+            h->throttle = way > AUTOPILOT_BEACH_MS ? 0.0 : AUTOPILOT_BEACH_THROTTLE;
+            return 1;
+        }
+    }
+    if (p->berth > 0) {
+        if ((uint64_t)p->berth > tick) {
+            /* held up the sand by its screw, bow to the shore by the wash
+             * over its rudder (so that it backs off straight) */
+            *h = autopilot_steer(in, heading, 0, a->wave_heading);
+            h->throttle = AUTOPILOT_BEACH_HOLD;
+            return 1;
+        }
+        p->berth = AUTOPILOT_BEACH_OUT;
+    }
+    /* backing off, rudder amidships, until afloat and within
+     * AUTOPILOT_BEACH_CLEAR_M of the lane, or over AUTOPILOT_BEACH_OFF_DEPTH_M
+     * of water (the surf may swing it round as it backs, so that it never
+     * comes near the lane that way), or as far off as one that gives up
+     * on the way in: its helm takes it back on */
+    const double depth = t ? -nv_terrain_elevation(t, s->position.x, s->position.z) : INFINITY;
+    if (!grounded && (off < AUTOPILOT_BEACH_CLEAR_M || depth > AUTOPILOT_BEACH_OFF_DEPTH_M ||
+                      hypot(s->position.x - bx, s->position.z - bz) > AUTOPILOT_BEACH_GIVE_UP_M)) {
+        p->berth = -1;
+        return 0;
+    }
+    h->throttle = AUTOPILOT_BEACH_ASTERN;
+    return 1;
+}
+
 /* The lines of a boat of `type` lying alongside lane l's berth
  * (autopilot.h), the quay on its starboard side: the lane's outside (the
  * lanes turn to port). 0 when the type is not known. */
@@ -562,7 +621,15 @@ static void autopilot_helm_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
         const double arc = lane_project(l, x, z);
         double lx = x, lz = z;
         if (l->berth >= 0.0) lane_point(l, arc, &lx, &lz, NULL);
-        if (autopilot_alongside(l, p, arc, hypot(x - lx, z - lz), u->tick)) {
+        autopilot_helm beach;
+        if (l->berth >= 0.0 && l->beach &&
+            autopilot_beach(a, nv_world_get_terrain(u->w), l, p, arc, hypot(x - lx, z - lz), heading, &s, u->tick, &beach)) {
+            /* running in, aground or backing off: no part in the rules of the road */
+            p->turn = 0.0, p->slow = 0;
+            a->action[i] = AUTOPILOT_SET, a->throttle[i] = beach.throttle, a->rudder[i] = beach.rudder;
+            continue;
+        }
+        if (!l->beach && autopilot_alongside(l, p, arc, hypot(x - lx, z - lz), u->tick)) {
             /* moored (the lines are set every tick, below): engine stopped,
              * rudder amidships, no part in the rules of the road */
             p->turn = 0.0, p->slow = 0;
@@ -581,8 +648,13 @@ static void autopilot_helm_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
             lane_frame(l, arc, &px, &pz, &dx, &dz);
             const double keep = p->pace <= 0.0 ? 0.0 : AUTOPILOT_BERTH_ARRIVE_MS;
             const double along = s.velocity.x * dx + s.velocity.z * dz;
-            if (along > keep) h.throttle = -fmin(1.0, AUTOPILOT_BRAKE_PER_MS * (along - keep));
+            /* astern brakes only a boat heading along the lane; one the
+             * seas turned while it waited comes round first, with the
+             * screw's wash over the rudder (astern would undo the turn) */
+            const int aligned = fabs(autopilot_wrap(heading - h.course)) < AUTOPILOT_BERTH_ALIGN_RAD;
+            if (along > keep && aligned) h.throttle = -fmin(1.0, AUTOPILOT_BRAKE_PER_MS * (along - keep));
             else if (p->pace <= 0.0) h.throttle = 0.0;
+            else if (!aligned) h.throttle = fmax(h.throttle, AUTOPILOT_TURN_THROTTLE);
         }
         autopilot_helm_one(u, i, &s, heading, h);
     }
@@ -634,7 +706,7 @@ void autopilot_update(autopilot* a, nv_world* w, nv_jobs* pool) {
         const pilot* p = &a->pilots[i];
         nv_world_vessel_pose s;
         nv_world_line lines[6];
-        if (p->berth <= 0 || p->lane >= a->lane_count || a->action[i] == AUTOPILOT_GONE ||
+        if (p->berth <= 0 || p->lane >= a->lane_count || a->lanes[p->lane].beach || a->action[i] == AUTOPILOT_GONE ||
             nv_world_vessel_pose_get(w, p->id, &s))
             continue;
         /* the lines go out slack and are hove in (autopilot.h) */

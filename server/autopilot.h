@@ -36,7 +36,8 @@ typedef struct autopilot_pilot {
     uint8_t slow; /* the throttle scaled by AVOID_SLOW */
     uint32_t lane; /* the lane it sails (lanes.h), AUTOPILOT_NO_LANE: waypoints */
     double pace;   /* on a lane: the throttle it holds (its speed keeper's), decided with the avoidance */
-    int64_t berth; /* on a lane with a berth: lying alongside until this tick; -1 leaving it; 0 sailing */
+    int64_t berth; /* on a lane with a berth: lying alongside (aground) until this tick; -1 leaving it; 0 sailing;
+                      AUTOPILOT_BEACH_IN, _OUT running in to, backing off a beach */
 } autopilot_pilot;
 #define AUTOPILOT_NO_LANE UINT32_MAX
 /* Station keeping on a lane. Every boat of a lane holds the lane's speed
@@ -99,6 +100,25 @@ typedef struct autopilot_pilot {
 #define AUTOPILOT_MOOR_SLACK_M 8.0
 #define AUTOPILOT_MOOR_HEAVE_MS 1.0
 #define AUTOPILOT_BERTH_TRACK_M 6.0
+/* A lane whose berth is a beach (lanes_beach): at the berth a boat turns
+ * in to starboard, toward the shore, and runs in at AUTOPILOT_BEACH_MS
+ * (throttle AUTOPILOT_BEACH_THROTTLE, none above it) until it takes the
+ * ground; lies there the lane's berth_ticks, held up the sand at throttle
+ * AUTOPILOT_BEACH_HOLD, its rudder keeping the bow to the shore; then
+ * backs off at AUTOPILOT_BEACH_ASTERN, rudder
+ * amidships, until afloat and within AUTOPILOT_BEACH_CLEAR_M of the lane
+ * or over AUTOPILOT_BEACH_OFF_DEPTH_M of water (or AUTOPILOT_BEACH_GIVE_UP_M
+ * off the berth), and sails on round. Set AUTOPILOT_BEACH_GIVE_UP_M off
+ * the berth on its way in (the seas), it sails on. */
+#define AUTOPILOT_BEACH_IN (-2)
+#define AUTOPILOT_BEACH_OUT (-3)
+#define AUTOPILOT_BEACH_MS 1.0
+#define AUTOPILOT_BEACH_THROTTLE 0.3
+#define AUTOPILOT_BEACH_HOLD 0.15
+#define AUTOPILOT_BEACH_ASTERN (-1.0)
+#define AUTOPILOT_BEACH_GIVE_UP_M 80.0
+#define AUTOPILOT_BEACH_CLEAR_M 20.0
+#define AUTOPILOT_BEACH_OFF_DEPTH_M 2.0
 /* Within AUTOPILOT_BERTH_SLOW_M of its berth a boat keeps at most this
  * speed along the lane, going astern against more. */
 #define AUTOPILOT_BERTH_ARRIVE_MS 1.0

@@ -93,6 +93,16 @@ lane lanes_berth(double face_x, double z_from, double z_to, double berth_z, doub
     return l;
 }
 
+lane lanes_beach(double sx, double sz, double standoff, double half_straight, double radius, double length,
+                 double speed, uint32_t type, uint32_t ticks) {
+    /* the axis toward -x: port (w) is +z, the shore's side */
+    lane l = {.cx = sx, .cz = sz - standoff - radius, .axis = NV_PI, .half_straight = half_straight,
+              .radius = radius, .look = fmax(10.0, 2.0 * length), .clear = 1.5 * length + AVOID_MARGIN_M,
+              .throttle = LANES_THROTTLE, .speed = speed, .berth_ticks = ticks, .beach = 1, .type = type, .boats = 0};
+    l.berth = 3.0 * half_straight + NV_PI * radius; /* the port straight's middle */
+    return l;
+}
+
 /* Deep water all along the lane, `reach` metres either side. */
 static int lanes_clear(const nv_terrain* t, const lane* l, double reach) {
     if (!t) return 1;

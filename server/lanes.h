@@ -51,6 +51,7 @@ typedef struct lane {
     double speed;           /* m/s along the lane its boats keep */
     double berth;           /* arc position where its boats lie alongside a quay; negative: none */
     uint32_t berth_ticks;   /* ticks they lie there */
+    uint32_t beach;         /* 1: the berth is a beach its boats run up onto, 0: a quay */
     uint32_t type;          /* the hull type that sails it */
     uint32_t boats;         /* placed on it at the start */
 } lane;
@@ -77,6 +78,15 @@ double lane_ahead(const lane* l, double from, double to);
  * sails on round; sailed at `speed`. Boats of `length`. */
 lane lanes_berth(double face_x, double z_from, double z_to, double berth_z, double beam, double gap, double radius,
                  double length, double speed, uint32_t type, uint32_t ticks);
+
+/* A lane whose boats run up onto a beach and back off it: a stadium of
+ * `radius`, straights of half length `half_straight` along x, its port
+ * straight `standoff` m seaward (-z) of the shoreline point (sx, sz),
+ * sailed toward +x with the shore on the starboard hand; the berth at
+ * the straight's middle, abreast of (sx, sz), where each boat turns in,
+ * lies aground `ticks` ticks and backs off. */
+lane lanes_beach(double sx, double sz, double standoff, double half_straight, double radius, double length,
+                 double speed, uint32_t type, uint32_t ticks);
 
 /* A vessel type the plan gives lanes to, and how many boats of it. */
 typedef struct lanes_fleet {

@@ -14,7 +14,8 @@
 #define RESUME_PILOT_V3 41u  /* and lane u32 + pace f64 */
 #define RESUME_PILOT 49u     /* and berth i64 */
 #define RESUME_LANE_V3 80u   /* nine f64 + two u32 */
-#define RESUME_LANE 92u      /* ten f64 + three u32 */
+#define RESUME_LANE_V4 92u   /* ten f64 + three u32 */
+#define RESUME_LANE 96u      /* and beach u32 */
 #define RESUME_AREA 32u   /* rng + three f64 */
 
 void resume_buf_free(resume_buf* b) {
@@ -65,8 +66,9 @@ int resume_encode(const owners* o, const autopilot* a, resume_buf* b) {
                               l->look,  l->clear, l->throttle, l->speed,         l->berth};
         for (int k = 0; k < 10; k++) put_f64(p + 8 * k, f[k]);
         put_u32(p + 80, l->berth_ticks);
-        put_u32(p + 84, l->type);
-        put_u32(p + 88, l->boats);
+        put_u32(p + 84, l->beach);
+        put_u32(p + 88, l->type);
+        put_u32(p + 92, l->boats);
         p += RESUME_LANE;
     }
     put_u32(p, st.count);
@@ -159,7 +161,8 @@ static int rd_owned(resume_reader* r, const nv_world* w, uint64_t now_ns, owners
 }
 
 static int rd_lanes(resume_reader* r, uint8_t version, lane** out, uint32_t* count) {
-    if (rd_count(r, version >= 4 ? RESUME_LANE : RESUME_LANE_V3, "lanes", count)) return -1;
+    if (rd_count(r, version >= 5 ? RESUME_LANE : (version == 4 ? RESUME_LANE_V4 : RESUME_LANE_V3), "lanes", count))
+        return -1;
     if (!(*out = malloc((*count ? *count : 1) * sizeof **out)))
         return nv_error_fail(r->err, NV_ENOMEM, "owner blob: out of memory for %u lanes", *count);
     for (uint32_t i = 0; i < *count; i++) {
@@ -169,14 +172,16 @@ static int rd_lanes(resume_reader* r, uint8_t version, lane** out, uint32_t* cou
         l->speed = get_f64(r);
         l->berth = version >= 4 ? get_f64(r) : -1.0;
         l->berth_ticks = version >= 4 ? get_u32(r) : 0;
+        l->beach = version >= 5 ? get_u32(r) : 0;
         l->type = get_u32(r), l->boats = get_u32(r);
         if (!isfinite(l->cx) || !isfinite(l->cz) || !isfinite(l->axis) || !(l->half_straight >= 0.0 && l->half_straight < 1e6) ||
             !(l->radius >= 1.0 && l->radius < 1e6) || !(l->look > 0.0 && l->look < 1e5) || !(l->clear > 0.0 && l->clear < 1e5) ||
             !(l->throttle > 0.0 && l->throttle <= 1.0) || !(l->speed > 0.0 && l->speed < 100.0) ||
-            !(l->berth < lane_perimeter(l)))
+            !(l->berth < lane_perimeter(l)) || l->beach > 1)
             return nv_error_set(r->err, "owner blob: lane %u: centre (%g, %g), axis %g, half straight %g, radius %g, look %g, "
-                                        "clear %g, throttle %g, speed %g or berth %g is not valid", i, l->cx, l->cz, l->axis,
-                                l->half_straight, l->radius, l->look, l->clear, l->throttle, l->speed, l->berth);
+                                        "clear %g, throttle %g, speed %g, berth %g or beach %u is not valid", i, l->cx, l->cz,
+                                l->axis, l->half_straight, l->radius, l->look, l->clear, l->throttle, l->speed, l->berth,
+                                l->beach);
     }
     return 0;
 }
@@ -227,8 +232,8 @@ static int rd_pilots(resume_reader* r, const nv_world* w, uint8_t version, autop
                                       "(0 or 1)", p->id, p->turn, (unsigned)p->slow);
         else if (p->lane != AUTOPILOT_NO_LANE && p->lane >= st.lane_count)
             rc = nv_error_set(r->err, "owner blob: pilot of vessel %u sails lane %u of %u", p->id, p->lane, st.lane_count);
-        else if (p->berth < -1)
-            rc = nv_error_set(r->err, "owner blob: pilot of vessel %u: berth %lld (-1, 0 or a tick)", p->id,
+        else if (p->berth < AUTOPILOT_BEACH_OUT)
+            rc = nv_error_set(r->err, "owner blob: pilot of vessel %u: berth %lld (-3 to 0 or a tick)", p->id,
                               (long long)p->berth);
         else if (!(p->pace >= 0.0 && p->pace <= AUTOPILOT_PACE_MAX))
             rc = nv_error_set(r->err, "owner blob: pilot of vessel %u: pace %g is outside [0, %g]", p->id, p->pace,

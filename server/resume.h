@@ -6,19 +6,20 @@
  * autopilot (generator state, area, pilots in order with their waypoints),
  * so that a restored world evolves as the original would have.
  *
- * Format (version 4), little-endian:
+ * Format (version 5), little-endian:
  *
- *   u8  version (4), 3 bytes zero
+ *   u8  version (5), 3 bytes zero
  *   u32 owned vessel count, then per vessel: u32 id, 16 bytes token
  *   u64 autopilot generator state, f64 area centre x, z and half-width
  *   u32 lane count, then per lane (lanes.h): f64 centre x, z, axis, half
  *       straight, radius, look, clear, throttle, speed, berth; u32 berth
- *       ticks, type, boats
+ *       ticks, beach, type, boats
  *   u32 pilot count, then per pilot: u32 vessel id, f64 waypoint x, z,
  *       f64 avoidance turn, u8 slow, u32 lane (UINT32_MAX: none), f64 pace,
  *       i64 berth (autopilot.h)
  *
- * Versions 2 and 3 are read too: version 3 has no berths (lanes end at
+ * Versions 2 to 4 are read too: version 4 has no beaches (lanes without
+ * the beach u32), version 3 no berths (lanes end at
  * speed, pilots at pace), version 2 no lanes (pilots end at "slow"): its
  * pilots steer for waypoints.
  *
@@ -38,7 +39,7 @@
 #include "naval/world.h"
 #include "owners.h"
 
-#define RESUME_VERSION 4u /* 2: each pilot's avoidance (turn f64, slow u8); 3: lanes; 4: berths */
+#define RESUME_VERSION 5u /* 2: each pilot's avoidance (turn f64, slow u8); 3: lanes; 4: berths; 5: beaches */
 
 /* Bytes grown once and reused for every checkpoint. */
 typedef struct resume_buf {

@@ -112,6 +112,14 @@ static int sim_append(nv_scenario* s, const nv_scenario_vessel* v, nv_error* err
 #define SIM_BERTH_RUN_IN_M 20.0 /* of straight before the face: three skiff lengths */
 #define SIM_BERTH_S 40.0 /* under half a lap: the berth is free when the next boat comes */
 #define SIM_BERTH_THROTTLE 0.1 /* where the keeper starts: about the berth lane's speed for a skiff */
+/* And one that runs up the island's beach each lap (lanes_beach): its
+ * lane SIM_BEACH_STANDOFF_M off the shoreline (3.5 m of water), aground
+ * for SIM_BEACH_S. */
+#define SIM_BEACH_BOATS 1u
+#define SIM_BEACH_STANDOFF_M 35.0
+#define SIM_BEACH_HALF_M 30.0
+#define SIM_BEACH_RADIUS_M 20.0
+#define SIM_BEACH_S 30.0
 
 /* The demo fleet as planned: where it starts in the scenario's vessels,
  * its lanes, and each of its boats' lane. */
@@ -173,12 +181,13 @@ static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, 
     if ((rc = sim_hull_sizes(s, length, beam, err))) goto done;
     /* In the harbour a few of the smallest boats (under SIM_BERTH_MAX_M)
      * keep to the basin, lying alongside the quay a while each lap. */
-    uint32_t small = UINT32_MAX, berthing = 0;
+    uint32_t small = UINT32_MAX, berthing = 0, beaching = 0;
     for (uint32_t k = 0; k < ntypes; k++)
         if (length[types[k]] < SIM_BERTH_MAX_M && (small == UINT32_MAX || length[types[k]] < length[small])) small = types[k];
-    if (harbour && small != UINT32_MAX && count[small] >= 5 * SIM_BERTH_BOATS) {
+    if (harbour && small != UINT32_MAX && count[small] >= 5 * (SIM_BERTH_BOATS + SIM_BEACH_BOATS)) {
         berthing = SIM_BERTH_BOATS;
-        count[small] -= berthing;
+        beaching = SIM_BEACH_BOATS;
+        count[small] -= berthing + beaching;
     }
     for (uint32_t k = 0; k < ntypes; k++)
         fleets[k] = (lanes_fleet){.type = types[k], .boats = count[types[k]], .length = length[types[k]]};
@@ -190,7 +199,7 @@ static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, 
         goto done;
     }
     if (berthing) {
-        lane* more = realloc(d->lanes, (d->lane_count + 1) * sizeof *more);
+        lane* more = realloc(d->lanes, (d->lane_count + 2) * sizeof *more);
         if (!more) {
             rc = nv_error_fail(err, NV_ENOMEM, "out of memory for the demo fleet");
             goto done;
@@ -208,6 +217,11 @@ static int sim_add_demo(nv_scenario* s, const uint32_t* types, uint32_t ntypes, 
                          (uint32_t)(SIM_BERTH_S * s->world.tick_hz));
         b->boats = berthing;
         b->throttle = SIM_BERTH_THROTTLE;
+        lane* c = &d->lanes[d->lane_count++];
+        *c = lanes_beach(NV_HARBOUR_BEACH_X, NV_HARBOUR_BEACH_Z, SIM_BEACH_STANDOFF_M, SIM_BEACH_HALF_M,
+                         SIM_BEACH_RADIUS_M, length[small], SIM_BERTH_SPEED, small, (uint32_t)(SIM_BEACH_S * s->world.tick_hz));
+        c->boats = beaching;
+        c->throttle = SIM_BERTH_THROTTLE;
     }
     /* On each lane its boats evenly spaced, each lane's first at a place
      * of its own (lanes side by side do not start with boats abreast). */

@@ -75,9 +75,15 @@ static int sea_run(const cfg_server* cfg, double seconds, sea_run_result* r, FIL
     /* per vessel id, sampled each second for the capsize lines: speed (m/s),
      * the waves' angle off the stern (deg; 180 head seas) and the throttle */
     float* seen = calloc((size_t)cap * 3, sizeof *seen);
+    /* per vessel id: its last contact begun (the other party, its closing
+     * speed and tick), for the breach lines */
+    uint32_t* met = calloc(cap, sizeof *met);
+    float* met_speed = calloc(cap, sizeof *met_speed);
+    uint64_t* met_tick = calloc(cap, sizeof *met_tick);
     const double wave = s.inst.ocean ? nv_ocean_get_params(s.inst.ocean)->wind_direction * NV_PI / 180.0 : 0.0;
-    if (!touched || !type_of || !sea_hit || !holed || !batch || !seen) {
+    if (!touched || !type_of || !sea_hit || !holed || !batch || !seen || !met || !met_speed || !met_tick) {
         free(touched), free(type_of), free(sea_hit), free(holed), free(batch), free(seen);
+        free(met), free(met_speed), free(met_tick);
         sim_destroy(&s);
         return nv_error_fail(err, NV_ENOMEM, "out of memory");
     }
@@ -105,6 +111,10 @@ static int sea_run(const cfg_server* cfg, double seconds, sea_run_result* r, FIL
             }
             if (ce[k].id_a < cap) touched[ce[k].id_a] = tick;
             if (ce[k].id_b < cap) touched[ce[k].id_b] = tick;
+            const uint32_t pair[2] = {ce[k].id_a, ce[k].id_b};
+            for (int e = 0; e < 2; e++)
+                if (pair[e] < cap)
+                    met[pair[e]] = pair[1 - e], met_speed[pair[e]] = (float)ce[k].closing_speed, met_tick[pair[e]] = tick;
         }
         uint32_t live = nv_world_vessel_count(s.world);
         for (uint32_t first = 0; first < live; first += n) {
@@ -127,7 +137,19 @@ static int sea_run(const cfg_server* cfg, double seconds, sea_run_result* r, FIL
         for (uint32_t k = 0; k < nd; k++) {
             if (de[k].id >= cap) continue;
             /* the step's breaches come before its capsizes */
-            if (de[k].kind == WORLD_DAMAGE_BREACH) holed[de[k].id] = 1, r->breaches++;
+            if (de[k].kind == WORLD_DAMAGE_BREACH) {
+                const uint32_t id = de[k].id;
+                holed[id] = 1, r->breaches++;
+                if (progress && r->breaches <= 20) {
+                    char with[48];
+                    if (met[id] == WORLD_CONTACT_GROUND) snprintf(with, sizeof with, "the ground");
+                    else snprintf(with, sizeof with, "vessel %u", met[id]);
+                    fprintf(progress, "sea-run: %.1f s: %s %u holed, %.2f m^2 (its last contact begun: with %s at %.2f m/s, "
+                            "%.1f s before)\n", (double)tick / hz, r->type_names[type_of[id] < r->types ? type_of[id] : 0],
+                            id, de[k].area, met_tick[id] ? with : "none", met_speed[id],
+                            met_tick[id] ? (double)(tick - met_tick[id]) / hz : 0.0);
+                }
+            }
             if (de[k].kind != WORLD_DAMAGE_CAPSIZED) continue;
             uint32_t id = de[k].id, t = type_of[id] < r->types ? type_of[id] : 0;
             int after_contact = touched[id] && tick - touched[id] <= window;
@@ -166,6 +188,7 @@ static int sea_run(const cfg_server* cfg, double seconds, sea_run_result* r, FIL
             if (batch[k].type < r->types && nv_world_capsized(batch[k].orientation)) r->keel_up_end[batch[k].type]++;
     }
     free(touched), free(type_of), free(sea_hit), free(holed), free(batch), free(seen);
+    free(met), free(met_speed), free(met_tick);
     sim_destroy(&s);
     return 0;
 }

@@ -284,6 +284,17 @@ static void default_world_on(cfg_server* cfg, sim* s, int threads) {
 
 static void default_world(cfg_server* cfg, sim* s) { default_world_on(cfg, s, 2); }
 
+/* Under the sanitizers (NAVAL_TEST_LIGHT) a smaller fleet, still with the
+ * harbour's berth and beach lanes (fifteen skiffs or more); else the
+ * default world shortened. */
+static void harbour_world(cfg_server* cfg, sim* s) {
+    cfg_defaults(cfg);
+    cfg->boats = getenv("NAVAL_TEST_LIGHT") ? 32 : SEA_TEST_BOATS;
+    cfg->threads = 2;
+    nv_error err;
+    if (cfg_finish(cfg, &err) || sim_create(s, cfg, &err)) fail_msg("%s", err.message);
+}
+
 /* The helms are worked out in parallel (autopilot.h): the default world,
  * with two waypoint boats added (their helms drawn in pilot order on the
  * loop thread), is bit for bit the same after 20 s on 1, 2 and 3 threads. */
@@ -378,17 +389,12 @@ static void test_boats_berth_at_the_quay(void** state) {
     (void)state;
     cfg_server cfg;
     sim s;
-    /* under the sanitizers, a smaller fleet (still ten skiffs or more: a berth lane) */
     const int light = getenv("NAVAL_TEST_LIGHT") != NULL;
-    cfg_defaults(&cfg);
-    cfg.boats = light ? 24 : SEA_TEST_BOATS;
-    cfg.threads = 2;
-    nv_error err;
-    if (cfg_finish(&cfg, &err) || sim_create(&s, &cfg, &err)) fail_msg("%s", err.message);
+    harbour_world(&cfg, &s);
     autopilot_state st = autopilot_get_state(s.pilot);
     uint32_t berth_lane = UINT32_MAX;
     for (uint32_t k = 0; k < st.lane_count; k++)
-        if (st.lanes[k].berth >= 0.0) berth_lane = k;
+        if (st.lanes[k].berth >= 0.0 && !st.lanes[k].beach) berth_lane = k;
     assert_true(berth_lane != UINT32_MAX);
     const lane l = st.lanes[berth_lane];
     assert_int_equal(l.boats, 2);
@@ -458,6 +464,72 @@ static void test_boats_berth_at_the_quay(void** state) {
     sim_destroy(&s);
 }
 
+/* The harbour's beach skiff (server/sim.c, lanes_beach): each lap it turns
+ * in at the middle of the island's beach, runs up the 1:10 sand at a
+ * walking pace, the Beaufort 5 surf setting it on at up to 2 m/s, lies
+ * aground its half minute held up the sand by its screw, backs off afloat
+ * and sails on round; never holed, never capsized. */
+static void test_boat_lands_on_the_beach(void** state) {
+    (void)state;
+    cfg_server cfg;
+    sim s;
+    harbour_world(&cfg, &s);
+    const int light = getenv("NAVAL_TEST_LIGHT") != NULL;
+    autopilot_state st = autopilot_get_state(s.pilot);
+    uint32_t beach_lane = UINT32_MAX, id = UINT32_MAX;
+    for (uint32_t k = 0; k < st.lane_count; k++)
+        if (st.lanes[k].beach) beach_lane = k;
+    assert_true(beach_lane != UINT32_MAX);
+    const lane l = st.lanes[beach_lane];
+    assert_int_equal(l.boats, 1);
+    for (uint32_t i = 0; i < st.count; i++)
+        if (st.pilots[i].lane == beach_lane) id = st.pilots[i].id;
+    uint32_t landings = 0, aground = 0, afloat_again = 0;
+    int was = 0;
+    double hardest = 0.0, nearest = INFINITY, farthest = 0.0;
+    const double seconds = light ? 90.0 : 400.0; /* under the sanitizers: the first landing */
+    for (uint64_t t = 0; t < (uint64_t)(seconds * s.tick_hz); t++) {
+        sim_step(&s);
+        uint32_t ne, nd;
+        const nv_world_contact_event* ce = nv_world_contact_events(s.world, &ne);
+        const nv_world_damage_event* de = nv_world_damage_events(s.world, &nd);
+        for (uint32_t k = 0; k < ne; k++)
+            if (ce[k].id_a == id || ce[k].id_b == id) hardest = fmax(hardest, ce[k].closing_speed);
+        for (uint32_t k = 0; k < nd; k++)
+            if (de[k].id == id && (de[k].kind == WORLD_DAMAGE_BREACH || de[k].kind == WORLD_DAMAGE_CAPSIZED))
+                fail_msg("the beach skiff %s at %.1f s (hardest touch %.2f m/s)",
+                         de[k].kind == WORLD_DAMAGE_BREACH ? "holed" : "capsized", t / s.tick_hz, hardest);
+        st = autopilot_get_state(s.pilot);
+        int64_t berth = 0;
+        for (uint32_t i = 0; i < st.count; i++)
+            if (st.pilots[i].id == id) berth = st.pilots[i].berth;
+        nv_world_vessel_state v;
+        assert_int_equal(nv_world_vessel_get(s.world, id, &v), 0);
+        const double from_beach = hypot(v.position.x - NV_HARBOUR_BEACH_X, v.position.z - NV_HARBOUR_BEACH_Z);
+        nearest = fmin(nearest, from_beach);
+        farthest = fmax(farthest, from_beach);
+        const int landed = berth > 0;
+        if (landed && !was) landings++;
+        if (landed) aground += (v.flags & WORLD_VESSEL_GROUNDED) != 0;
+        if (was && !landed) afloat_again++;
+        was = landed;
+    }
+    /* the lane's farthest point from the beach's middle: its far bend
+     * (lanes_beach: the lane's centre a standoff and a radius seaward) */
+    const double standoff = NV_HARBOUR_BEACH_Z - l.cz - l.radius;
+    const double reach = hypot(l.half_straight + l.radius, standoff + 2.0 * l.radius);
+    print_message("beach: %u landings, aground %.0f s in all (%.0f s a landing), %u backed off; %.1f m from the "
+                  "beach's middle at the nearest, %.1f m at the farthest (the lane reaches %.1f m); hardest touch "
+                  "%.2f m/s\n", landings, aground / s.tick_hz, l.berth_ticks / s.tick_hz, afloat_again, nearest,
+                  farthest, reach, hardest);
+    assert_true(farthest < reach + 0.5 * l.clear + LANES_MARGIN_M); /* backed off, it takes to its lane again */
+    assert_true(landings >= 1);
+    assert_true(aground / s.tick_hz >= 0.5 * l.berth_ticks / s.tick_hz); /* the surf lifts it now and then */
+    assert_true(hardest <= 2.0);
+    if (!light) assert_true(landings >= 2 && afloat_again >= 2);
+    sim_destroy(&s);
+}
+
 /* Close quarters of two boats (avoid.h) of `length` m. */
 static double close_quarters(double length) { return 1.5 * length + AVOID_MARGIN_M; }
 
@@ -482,7 +554,7 @@ static void test_lanes_kept(void** state) {
         const nv_hull* h = nv_world_hull_type(s.world, l->type);
         const double length = h->bounds_max[0] - h->bounds_min[0], P = lane_perimeter(l);
         double arcs[SEA_TEST_BOATS];
-        uint32_t n = 0;
+        uint32_t n = 0, beached = 0;
         for (uint32_t i = 0; i < st.count; i++) {
             if (st.pilots[i].lane != k) continue;
             nv_world_vessel_state v;
@@ -492,6 +564,12 @@ static void test_lanes_kept(void** state) {
             lane_point(l, arc, &x, &z, &heading);
             double off = hypot(v.position.x - x, v.position.z - z);
             double along = v.velocity.x * cos(heading) - v.velocity.z * sin(heading);
+            /* a beach lane's boat running in, aground or backing off is
+             * off its lane by design (counted, not measured) */
+            if (l->beach && st.pilots[i].berth != 0) {
+                beached++;
+                continue;
+            }
             if (off > 0.5 * (close_quarters(length) + LANES_MARGIN_M))
                 fail_msg("vessel %u is %.1f m off its lane %u (type %u)", v.id, off, k, l->type);
             worst_off = fmax(worst_off, off / (close_quarters(length) + LANES_MARGIN_M));
@@ -500,7 +578,7 @@ static void test_lanes_kept(void** state) {
             if (l->berth < 0.0) slowest = fmin(slowest, along);
             arcs[n++] = arc;
         }
-        assert_int_equal(n, l->boats);
+        assert_int_equal(n + beached, l->boats);
         for (uint32_t i = 0; i < n; i++) {
             double gap = P;
             for (uint32_t j = 0; j < n; j++)
@@ -552,6 +630,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_same_at_any_thread_count),
         cmocka_unit_test(test_helm_spawn_left_alone),
         cmocka_unit_test(test_boats_berth_at_the_quay),
+        cmocka_unit_test(test_boat_lands_on_the_beach),
         cmocka_unit_test(test_default_world_no_capsize_by_the_sea),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

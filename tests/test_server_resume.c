@@ -181,14 +181,14 @@ static void test_blob_version_3(void** state) {
     make_state(&o, &a);
     resume_buf b = {0};
     encode(&o, a, &b);
-    const size_t lanes_at = 4 + 4 + 3 * 20 + 32 + 4, pilots_at = lanes_at + 2 * 92 + 4;
+    const size_t lanes_at = 4 + 4 + 3 * 20 + 32 + 4, pilots_at = lanes_at + 2 * 96 + 4;
     uint8_t v3[1024];
     size_t n = lanes_at;
     memcpy(v3, b.data, lanes_at);
     v3[0] = 3;
     for (uint32_t k = 0; k < 2; k++, n += 80) {
-        memcpy(v3 + n, b.data + lanes_at + k * 92, 72);          /* nine f64 */
-        memcpy(v3 + n + 72, b.data + lanes_at + k * 92 + 84, 8); /* type, boats */
+        memcpy(v3 + n, b.data + lanes_at + k * 96, 72);          /* nine f64 */
+        memcpy(v3 + n + 72, b.data + lanes_at + k * 96 + 88, 8); /* type, boats */
     }
     memcpy(v3 + n, b.data + pilots_at - 4, 4); /* the pilot count */
     n += 4;
@@ -257,21 +257,22 @@ static void test_blob_corrupt(void** state) {
     uint8_t* d = malloc(b.size + 1);
     assert_non_null(d);
     const size_t owned_at = 4 + 4, area_at = owned_at + 3 * 20, lanes_at = area_at + 32 + 4;
-    const size_t pilots_at = lanes_at + 2 * 92 + 4;
+    const size_t pilots_at = lanes_at + 2 * 96 + 4;
 #define MUTATE(stmt, len, msg)             \
     do {                                   \
         memcpy(d, b.data, b.size);         \
         stmt;                              \
         assert_refused(d, len, NULL, msg); \
     } while (0)
-    MUTATE(d[0] = 1, b.size, "version 1 is not supported (this server reads versions 2 to 4)");
+    MUTATE(d[0] = 1, b.size, "version 1 is not supported (this server reads versions 2 to 5)");
     MUTATE(d[2] = 1, b.size, "reserved header bytes");
     MUTATE(put32(d + 4, 0xFFFFFFFFu), b.size, "owned vessels do not fit");
     MUTATE(put32(d + lanes_at - 4, 1000000), b.size, "lanes do not fit");
     MUTATE(put32(d + pilots_at - 4, 1000000), b.size, "pilots do not fit");
-    MUTATE(memset(d + lanes_at + 92 + 32, 0, 8), b.size, "lane 1: centre");
+    MUTATE(memset(d + lanes_at + 96 + 32, 0, 8), b.size, "lane 1: centre");
     MUTATE(memset(d + lanes_at + 72, 0x7F, 8), b.size, "berth");
-    MUTATE(memset(d + lanes_at + 64, 0, 8), b.size, "speed 0 or berth");
+    MUTATE(memset(d + lanes_at + 64, 0, 8), b.size, "speed 0, berth");
+    MUTATE(put32(d + lanes_at + 84, 2), b.size, "beach 2 is not valid");
     MUTATE(memset(d + lanes_at + 48, 0, 8), b.size, "clear 0");
     MUTATE(memset(d + lanes_at + 16, 0xFF, 8), b.size, "lane 0: centre");
     MUTATE(put32(d + owned_at + 20, 100), b.size, "owned vessel 100 is listed twice");

@@ -427,12 +427,15 @@ static void test_demo_fleet_keeps_off_the_land(void** state) {
     for (uint32_t k = 0; k < n; k++) {
         nv_world_vessel_state v;
         nv_world_vessel_get(s.world, nv_world_vessel_id_at(s.world, k), &v);
-        /* the berth lane's skiffs start in the 9 m basin by the quay, clear of its face */
-        int berthing = 0;
+        /* the berth lane's skiffs start in the 9 m basin by the quay, clear
+         * of its face; the beach lane's off the beach, in 3.5 m or more */
+        int berthing = 0, beaching = 0;
         for (uint32_t i = 0; i < ap.count; i++)
-            if (ap.pilots[i].id == v.id && ap.pilots[i].lane < ap.lane_count)
+            if (ap.pilots[i].id == v.id && ap.pilots[i].lane < ap.lane_count) {
                 berthing = ap.lanes[ap.pilots[i].lane].berth >= 0.0;
-        const double reach = berthing ? 2.0 : 15.0, depth = berthing ? -5.0 : -10.0;
+                beaching = ap.lanes[ap.pilots[i].lane].beach != 0;
+            }
+        const double reach = berthing ? 2.0 : 15.0, depth = beaching ? -2.0 : (berthing ? -5.0 : -10.0);
         if (!(nv_terrain_max_in(t, v.position.x - reach, v.position.z - reach, v.position.x + reach,
                                 v.position.z + reach) < depth))
             fail_msg("boat %u starts over %.1f m of water", k, nv_terrain_elevation(t, v.position.x, v.position.z));

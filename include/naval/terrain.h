@@ -49,6 +49,9 @@ void nv_terrain_destroy(nv_terrain* t);
 #define NV_HARBOUR_QUAY_X1 100.0
 #define NV_HARBOUR_QUAY_Z0 (-60.0)
 #define NV_HARBOUR_QUAY_Z1 (-20.0)
+/* Its beach: the shoreline's middle, the sand falling 1:10 toward -z. */
+#define NV_HARBOUR_BEACH_X (-60.0)
+#define NV_HARBOUR_BEACH_Z (-140.0)
 
 /* A built-in terrain by name: "harbour" (core/terrain_builtin.c: an
  * island with a 1:10 beach, a quay and a jetty in a dredged basin, 600 m
