@@ -58,6 +58,11 @@ struct autopilot {
     uint8_t* action;
     double *throttle, *rudder;
     uint32_t action_capacity, throttle_capacity, rudder_capacity;
+    /* per entry of the avoidance's snapshot (the world's slot order, which
+     * only a removal changes): the pilot it had last time, tried before
+     * the id index; UINT32_MAX none */
+    uint32_t* pilot_at;
+    uint32_t pilot_at_count, pilot_at_capacity;
 };
 
 static double autopilot_random(uint64_t* s) {
@@ -127,6 +132,7 @@ void autopilot_destroy(autopilot* a) {
     free(a->order);
     free(a->lane_start);
     free(a->action);
+    free(a->pilot_at);
     free(a->throttle);
     free(a->rudder);
     avoid_destroy(a->avoid);
@@ -506,10 +512,14 @@ static void autopilot_arc_job(void* ctx, uint32_t begin, uint32_t end, uint32_t 
     const autopilot_pass* u = ctx;
     autopilot* a = u->a;
     for (uint32_t i = begin; i < end; i++) {
-        uint32_t id, k;
+        uint32_t id, k = a->pilot_at[i];
         double x, z, vx, vz;
         avoid_motion_at(a->avoid, i, &id, &x, &z, &vx, &vz);
-        if (!idmap_get(&a->index, id, &k) || a->pilots[k].lane >= a->lane_count) continue;
+        if (k >= a->count || a->pilots[k].id != id) {
+            if (!idmap_get(&a->index, id, &k)) k = UINT32_MAX;
+            a->pilot_at[i] = k;
+        }
+        if (k == UINT32_MAX || a->pilots[k].lane >= a->lane_count) continue;
         const lane* l = &a->lanes[a->pilots[k].lane];
         double lx, lz, dx, dz;
         avoid_set_lane_at(a->avoid, i, a->pilots[k].lane);
@@ -571,7 +581,7 @@ static void autopilot_helm_one(const autopilot_pass* u, uint32_t i, const nv_wor
     pilot* p = &a->pilots[i];
     /* The rules of the road over the course it wants (avoid.h): give
      * way to starboard, or stand on; decided every AUTOPILOT_AVOID_TICKS
-     * (a fifteenth of the fleet on every fourth tick), the part taken
+     * (a tenth of the fleet on every sixth tick), the part taken
      * kept between. */
     const int deciding = u->avoiding && (u->batch + i) % u->batches == 0;
     if (deciding) {
@@ -605,8 +615,11 @@ static void autopilot_helm_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
         const int deciding = u->avoiding && (u->batch + i) % u->batches == 0;
         a->action[i] = AUTOPILOT_IDLE;
         /* On a lane the helm is set every AUTOPILOT_HELM_TICKS, a share of
-         * the lane boats on each tick (and on its avoidance decision's). */
-        if (on_lane && !deciding && (u->tick + i) % AUTOPILOT_HELM_TICKS != 0) continue;
+         * the lane boats on each tick (and on its avoidance decision's);
+         * a boat of a lane with a berth or beach every tick (the few that
+         * come alongside or run in close to the shore) */
+        if (on_lane && !deciding && a->lanes[p->lane].berth < 0.0 && (u->tick + i) % AUTOPILOT_HELM_TICKS != 0)
+            continue;
         nv_world_vessel_pose s;
         if (nv_world_vessel_pose_get(u->w, p->id, &s) != 0 || (s.flags & WORLD_VESSEL_FROZEN)) {
             a->action[i] = AUTOPILOT_GONE;
@@ -680,7 +693,11 @@ void autopilot_update(autopilot* a, nv_world* w, nv_jobs* pool) {
     u.laned = a->lane_count != 0;
     if (u.avoiding && u.laned) {
         for (uint32_t i = 0; i < a->count; i++) a->arc[i] = a->along[i] = NAN;
-        autopilot_run(pool, avoid_count(a->avoid), autopilot_arc_job, &u);
+        const uint32_t ships = avoid_count(a->avoid);
+        if (GROW(&a->pilot_at, &a->pilot_at_capacity, ships ? ships : 1, 64)) return;
+        for (uint32_t i = a->pilot_at_count; i < ships; i++) a->pilot_at[i] = UINT32_MAX;
+        a->pilot_at_count = ships > a->pilot_at_count ? ships : a->pilot_at_count;
+        autopilot_run(pool, ships, autopilot_arc_job, &u);
         autopilot_bucket(a);
         avoid_index_lanes(a->avoid); /* out of memory: decisions by the grid */
     }

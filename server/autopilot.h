@@ -28,7 +28,7 @@ typedef struct autopilot autopilot;
  * took under the rules of the road (avoid.h), decided every
  * AUTOPILOT_AVOID_TICKS and kept between: on every
  * AUTOPILOT_AVOID_BATCH-th tick (one snapshot of the vessels then) a
- * fifteenth of the fleet decides, in turn. */
+ * tenth of the fleet decides, in turn. */
 typedef struct autopilot_pilot {
     uint32_t id;
     double wx, wz;
@@ -62,10 +62,11 @@ typedef struct autopilot_pilot {
 #define AUTOPILOT_PACE_STOP 1.0
 #define AUTOPILOT_PACE_KI 0.05
 #define AUTOPILOT_PACE_MAX 1.0
-/* A lane boat's helm is set every this many ticks (a quarter of them on
- * each: the rudder's own rate limit makes it no less steady), where the
- * lanes' slow turns leave the most to save at thousands of boats. */
-#define AUTOPILOT_HELM_TICKS 4u
+/* A lane boat's helm is set every this many ticks (a sixth of them on
+ * each, 10 times a second at 60 Hz: the rudder's own rate limit makes it
+ * no less steady), where the lanes' slow turns leave the most to save at
+ * thousands of boats. */
+#define AUTOPILOT_HELM_TICKS 6u
 /* A lane with a berth (lanes_berth): a boat within AUTOPILOT_BERTH_SLOW_M
  * of it comes up at half the lane's speed, within AUTOPILOT_BERTH_REACH_M
  * (or that far past) lies alongside, held there, for the lane's
@@ -133,7 +134,7 @@ typedef struct autopilot_pilot {
 #define AUTOPILOT_MOOR_ZETA 0.5
 #define AUTOPILOT_BERTH_DRIFT_M 20.0
 #define AUTOPILOT_PACE_STEER 0.2
-#define AUTOPILOT_AVOID_BATCH 4u
+#define AUTOPILOT_AVOID_BATCH 6u
 #define AUTOPILOT_AVOID_TICKS 60u /* a multiple of the batch */
 
 /* Everything that decides the fleet's future, for checkpoints
