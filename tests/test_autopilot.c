@@ -285,11 +285,11 @@ static void default_world_on(cfg_server* cfg, sim* s, int threads) {
 static void default_world(cfg_server* cfg, sim* s) { default_world_on(cfg, s, 2); }
 
 /* Under the sanitizers (NAVAL_TEST_LIGHT) a smaller fleet, still with the
- * harbour's berth and beach lanes (fifteen skiffs or more); else the
- * default world shortened. */
+ * harbour's berth and beach lanes (fifteen skiffs or more: 35 boats or
+ * more); else the default world shortened. */
 static void harbour_world(cfg_server* cfg, sim* s) {
     cfg_defaults(cfg);
-    cfg->boats = getenv("NAVAL_TEST_LIGHT") ? 32 : SEA_TEST_BOATS;
+    cfg->boats = getenv("NAVAL_TEST_LIGHT") ? 36 : SEA_TEST_BOATS;
     cfg->threads = 2;
     nv_error err;
     if (cfg_finish(cfg, &err) || sim_create(s, cfg, &err)) fail_msg("%s", err.message);
