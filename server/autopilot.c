@@ -26,6 +26,8 @@
 /* Off course by more than this (radians): a hard turn, taken slower. */
 #define AUTOPILOT_TURN_RAD 0.8
 #define AUTOPILOT_TURN_THROTTLE 0.4
+/* Coming up to its berth, a boat off its course by more than this turns
+ * with the screw's wash before it brakes astern. */
 #define AUTOPILOT_BERTH_ALIGN_RAD 0.4
 /* A boat within this of a tack's course is on that tack. */
 #define AUTOPILOT_ON_TACK_DEG 45.0
