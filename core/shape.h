@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* A hull type's collision shape: the convex hull of its vertices (qhull),
  * kept as the hull's corner points in the body frame, and its support
- * mapping for GJK/MPR (libccd), swept by a sphere so that two shapes
+ * mapping for MPR (libccd), swept by a sphere so that two shapes
  * "touch" a margin before they meet (speculative contacts).
  *
  * Why the convex hull: a ship's hull is nearly convex above the keel, one
@@ -40,11 +40,21 @@ typedef struct shape_pose {
     double margin;
 } shape_pose;
 
-/* The penetration of two placed shapes (MPR): 0 when they overlap, with
- * the depth of the swept shapes' overlap, the unit normal pointing from a
- * to b (b moved by depth along it would only touch a) and a point in the
- * overlap; -1 when they do not. */
+/* The penetration of two placed shapes: 0 when the swept shapes overlap
+ * (MPR, libccd), with the least depth of that overlap found (MPR's normal
+ * refined on the sphere, the face normals near it, and every face normal
+ * of both when that leaves the cores more than 2 cm into each other), the
+ * unit normal pointing from a to b (b moved by depth along it would only
+ * touch a) and a point in the overlap; -1 when they do not. */
 int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, nv_vec3* normal, nv_vec3* point);
+
+/* The least overlap of two placed shapes (their sweeps counted) over the
+ * horizontal directions, and that direction (unit, y 0, from a to b): how
+ * far b must move across the water, not over or under a, to only touch
+ * it. A sampled search over the circle refined by golden section: the
+ * overlap along a direction is the sum of two support distances, convex
+ * in the direction but not in its angle, so the samples find the basin. */
+double shape_overlap_horizontal(const shape_pose* a, const shape_pose* b, nv_vec3* normal);
 
 /* How far a world point lies outside the placed shape (its farthest face
  * plane; <= 0 inside), the sweep not counted. */

@@ -12,6 +12,9 @@
 
 #define PAIR_POINTS 4 /* per pair: enough to hold a face flat */
 #define PAIR_CANDIDATES 64
+#define PAIR_STEEP 0.5 /* |normal.y| above which two vessels are parted across the water (30 degrees) */
+#define PAIR_PARTED 0.1 /* m: a gap this wide ends a contact (closer, it may press again without a new event) */
+#define PAIR_STACKED 0.25 /* m: a steep overlap deeper than this is a hull inside another */
 #define PAIR_FEATURE 0.1 /* m: corners this near a shape's extreme along the normal face the other */
 
 typedef struct pair_point {

@@ -316,16 +316,26 @@ void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) 
         double depth;
         nv_vec3 point;
         if (shape_penetration(&a, &b, &depth, &c->normal, &point) != 0) continue;
+        /* Two vessels both float: the water holds each up, so the least
+         * move that parts them is across it. A steep normal (a hull
+         * pressed over or under another, often two spawned inside each
+         * other) would stack them; they are parted sideways instead. */
+        if (c->b < w->count && fabs(c->normal.y) > PAIR_STEEP && depth - (a.margin + b.margin) > PAIR_STACKED) depth = shape_overlap_horizontal(&a, &b, &c->normal);
         /* the swept shapes overlap by depth: the hulls' own gap is the sum
          * of the sweeps less that */
         const double reach = a.margin + b.margin;
         pair_candidate cand[PAIR_CANDIDATES];
         uint32_t n = pairs_face_points(&a, &b, c->normal, reach, cand, 0);
         n = pairs_face_points(&b, &a, v3_scale(c->normal, -1.0), reach, cand, n);
-        if (n == 0) { /* an edge across an edge: MPR's own point */
-            cand[0].point = point;
-            cand[0].separation = reach - depth;
-            n = 1;
+        /* An edge across an edge has no corner as deep as the overlap:
+         * the narrowphase's own point stands for it (alone, or beside
+         * shallower corners that would leave the depth unanswered). */
+        double deepest = INFINITY;
+        for (uint32_t k = 0; k < n; k++) deepest = fmin(deepest, cand[k].separation);
+        if (n < PAIR_CANDIDATES && deepest > reach - depth + PAIR_SLOP) {
+            cand[n].point = point;
+            cand[n].separation = reach - depth;
+            n++;
         }
         uint32_t pick[PAIR_POINTS];
         c->count = pairs_reduce(cand, n, pick);

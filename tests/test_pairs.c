@@ -6,8 +6,12 @@
  * off-centre blow yaws both the way r x J says; a 20 m/s closing speed at
  * 30 Hz does not tunnel through a 1 m beam; 1,000 patrol boats released
  * overlapping in a small square are apart after 10 s; the state hash is
- * the same at 1, 2 and 3 threads; vessels on columns collide too. */
+ * the same at 1, 2 and 3 threads; vessels on columns collide too; issue
+ * 31's crowd of 120 under full thrust and rudder holds its overlaps under
+ * 5 cm (p99) and 10 cm, and a skiff squeezed by two freighters is held. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "naval/jobs.h"
 #include "naval/scenario.h"
@@ -229,6 +233,120 @@ static void crowd_comes_apart(void** state) {
     assert_true(deepest < 0.05);
 }
 
+/* A scenario's world on two threads; the caller destroys it. */
+static nv_scenario_instance scenario_world(const char* text, nv_scenario* sc, nv_jobs** pool) {
+    nv_scenario_instance inst;
+    nv_error err;
+    ASSERT_OK(nv_jobs_create(pool, 2, &err), err);
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "crowd", NULL, sc, &err), err);
+    ASSERT_OK(nv_scenario_instantiate(sc, *pool, &inst, &err), err);
+    return inst;
+}
+
+static int depth_compare(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Each step's deepest overlap between vessels, from the second second on,
+ * into depth[] (steps - rate of them). */
+static void run_deepest(nv_world* w, int steps, int rate, double* depth) {
+    uint32_t n = nv_world_vessel_count(w);
+    nv_world_vessel_state* v = malloc(n * sizeof *v);
+    assert_non_null(v);
+    for (int i = 0; i < steps; i++) {
+        nv_world_step(w);
+        if (i < rate) continue;
+        uint32_t got = nv_world_read_vessels(w, 0, n, v);
+        double deepest = 0.0;
+        for (uint32_t k = 0; k < got; k++) deepest = fmax(deepest, v[k].penetration);
+        depth[i - rate] = deepest;
+    }
+    free(v);
+}
+
+/* Issue 31's crowd: 120 boats (patrol boats and skiffs in a checkerboard
+ * 30 m apart, headings 37 degrees apart, full throttle, full rudder) run
+ * into each other for 30 s; from the second second on, each step's
+ * deepest overlap has its 99th percentile under 5 cm and its largest
+ * under 10 cm (the narrowphase before EPA let them sink 1.8 m into each
+ * other). */
+static void crowd_of_120_stays_apart(void** state) {
+    (void)state;
+    const int rate = 60, steps = getenv("NAVAL_TEST_LIGHT") ? 900 : 1800;
+    size_t cap = 32768, len = 0;
+    char* text = malloc(cap);
+    assert_non_null(text);
+    len += (size_t)snprintf(text + len, cap - len,
+                            "{\"tick_hz\": %d, \"vessel_types\": [\"builtin:patrol\", \"builtin:skiff\"], \"vessels\": [",
+                            rate);
+    for (int k = 0; k < 120; k++) {
+        int i = k / 10, j = k % 10;
+        len += (size_t)snprintf(text + len, cap - len,
+                                "%s{\"type\": \"%s\", \"position\": [%d, %d], \"heading_deg\": %d,"
+                                " \"controls\": {\"throttle\": 1, \"rudder\": 1}}",
+                                k ? ", " : "", (i + j) % 2 ? "skiff" : "patrol", 30 * i, 30 * j, (37 * k) % 360);
+        assert_true(len < cap);
+    }
+    len += (size_t)snprintf(text + len, cap - len, "]}");
+    assert_true(len < cap);
+    nv_scenario sc;
+    nv_jobs* pool = NULL;
+    nv_scenario_instance inst = scenario_world(text, &sc, &pool);
+    double* depth = malloc((size_t)(steps - rate) * sizeof *depth);
+    assert_non_null(depth);
+    run_deepest(inst.world, steps, rate, depth);
+    qsort(depth, (size_t)(steps - rate), sizeof *depth, depth_compare);
+    double p50 = depth[(steps - rate) / 2], p99 = depth[(size_t)(0.99 * (steps - rate))], max = depth[steps - rate - 1];
+    print_message("crowd of 120, %d s: deepest overlap p50 %.4f, p99 %.4f, max %.4f m\n", steps / rate, p50, p99, max);
+    assert_true(p99 < 0.05);
+    assert_true(max < 0.10);
+    free(depth);
+    free(text);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&sc);
+    nv_jobs_destroy(pool);
+}
+
+/* A skiff between two freighters that converge under full thrust and
+ * rudder (1:5000 in mass): it is held between them, rolled but afloat, and
+ * neither hull enters another by 10 cm. */
+static void skiff_held_between_freighters(void** state) {
+    (void)state;
+    const int rate = 60, steps = getenv("NAVAL_TEST_LIGHT") ? 1200 : 3600;
+    const char* text =
+        "{\"tick_hz\": 60, \"vessel_types\": [\"builtin:freighter\", \"builtin:skiff\"], \"vessels\": ["
+        "{\"type\": \"freighter\", \"position\": [0, -13], \"heading_deg\": -2, \"velocity\": [3, 0, 0],"
+        " \"controls\": {\"throttle\": 1, \"rudder\": 0.3}},"
+        "{\"type\": \"freighter\", \"position\": [0, 13], \"heading_deg\": 2, \"velocity\": [3, 0, 0],"
+        " \"controls\": {\"throttle\": 1, \"rudder\": -0.3}},"
+        "{\"type\": \"skiff\", \"position\": [20, 0], \"velocity\": [3, 0, 0],"
+        " \"controls\": {\"throttle\": 0.2, \"rudder\": 0}}]}";
+    nv_scenario sc;
+    nv_jobs* pool = NULL;
+    nv_scenario_instance inst = scenario_world(text, &sc, &pool);
+    double* depth = malloc((size_t)(steps - rate) * sizeof *depth);
+    assert_non_null(depth);
+    run_deepest(inst.world, steps, rate, depth);
+    double max = 0.0;
+    for (int i = 0; i < steps - rate; i++) max = fmax(max, depth[i]);
+    nv_world_vessel_state a = state_of(inst.world, nv_world_vessel_id_at(inst.world, 0));
+    nv_world_vessel_state b = state_of(inst.world, nv_world_vessel_id_at(inst.world, 1));
+    nv_world_vessel_state skiff = state_of(inst.world, nv_world_vessel_id_at(inst.world, 2));
+    print_message("skiff between freighters, %d s: deepest overlap %.4f m; z %.2f | %.2f | %.2f m, %u contact points\n",
+                  steps / rate, max, a.position.z, skiff.position.z, b.position.z, skiff.contact_points);
+    assert_true(max < 0.10);
+    assert_true(a.position.z < skiff.position.z && skiff.position.z < b.position.z);
+    /* they close on it: their sides (17.5 m beam at the waterline, more
+     * at the deck) within a metre of a skiff's 1.9 m beam apart */
+    assert_true(b.position.z - a.position.z < 17.53 + 1.9 + 1.0);
+    assert_int_equal(skiff.flags & (WORLD_VESSEL_FROZEN), 0);
+    free(depth);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&sc);
+    nv_jobs_destroy(pool);
+}
+
 static void same_hash_at_any_thread_count(void** state) {
     (void)state;
     uint64_t h1 = crowd_run(1, 100, 90, NULL), h2 = crowd_run(2, 100, 90, NULL), h3 = crowd_run(3, 100, 90, NULL);
@@ -336,6 +454,8 @@ int main(int argc, char** argv) {
         cmocka_unit_test(glancing_blow_yaws_both),
         cmocka_unit_test(no_tunnelling_at_twenty_metres_a_second),
         cmocka_unit_test(crowd_comes_apart),
+        cmocka_unit_test(crowd_of_120_stays_apart),
+        cmocka_unit_test(skiff_held_between_freighters),
         cmocka_unit_test(quay_stops_a_boat),
         cmocka_unit_test(structures_are_checked),
         cmocka_unit_test(same_hash_at_any_thread_count),

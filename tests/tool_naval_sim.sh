@@ -129,7 +129,7 @@ echo "naval-sim rejections ok"
 import json, sys
 d = json.load(open(sys.argv[1]))
 c, v = d["contacts"], d["per_vessel"]
-assert c["events"] >= 3 and 0 <= c["max_penetration_m"] < 0.1, c
+assert c["events"] >= 2 and 0 <= c["max_penetration_m"] < 0.1, c  # the ground, and the glancing pair once
 # each step's deepest overlap after the first second, as percentiles
 p = c["penetration_m"]
 assert p["from_s"] == 1 and p["steps"] == d["steps"] - round(d["tick_hz"]), (p, d["steps"])
