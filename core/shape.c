@@ -12,6 +12,56 @@ int shape_build(shape* s, const nv_hull* h, nv_error* err) {
     return shape_build_points(s, h->vx, h->vy, h->vz, 1, h->vertex_count, err);
 }
 
+/* The hull qhull built into s: its corners in input order (the shape does
+ * not depend on qhull's own), each facet's plane and its triangle
+ * (counter-clockwise seen from outside; "Qt" makes every facet one). -1
+ * when out of memory. */
+static int shape_take_hull(shape* s, qhT* qh, const coordT* pts, uint32_t vertex_count) {
+    uint32_t* index_of = malloc((size_t)vertex_count * sizeof *index_of);
+    s->points = malloc((size_t)qh->num_vertices * 3 * sizeof *s->points);
+    s->planes = malloc((size_t)qh->num_facets * 4 * sizeof *s->planes);
+    s->triangles = malloc((size_t)qh->num_facets * 3 * sizeof *s->triangles);
+    if (!index_of || !s->points || !s->planes || !s->triangles) {
+        free(index_of);
+        return -1;
+    }
+    for (uint32_t k = 0; k < vertex_count; k++) index_of[k] = UINT32_MAX;
+    vertexT* vertex;
+    FORALLvertices index_of[qh_pointid(qh, vertex->point)] = 0;
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < vertex_count; k++) {
+        if (index_of[k] == UINT32_MAX) continue;
+        index_of[k] = kept;
+        double* p = &s->points[3 * kept++];
+        p[0] = pts[3 * k], p[1] = pts[3 * k + 1], p[2] = pts[3 * k + 2];
+        s->radius = fmax(s->radius, sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+    }
+    s->count = kept;
+    uint32_t f = 0, t = 0;
+    facetT* facet;
+    FORALLfacets {
+        if (f == (uint32_t)qh->num_facets) break;
+        double* q = &s->planes[4 * f++];
+        q[0] = facet->normal[0], q[1] = facet->normal[1], q[2] = facet->normal[2];
+        q[3] = facet->offset;
+        if (qh_setsize(qh, facet->vertices) != 3) continue;
+        uint32_t* tri = &s->triangles[3 * t];
+        for (int c = 0; c < 3; c++)
+            tri[c] = index_of[qh_pointid(qh, ((vertexT*)facet->vertices->e[c].p)->point)];
+        const double *a = &s->points[3 * tri[0]], *b = &s->points[3 * tri[1]], *c = &s->points[3 * tri[2]];
+        nv_vec3 n = v3_cross(v3(b[0] - a[0], b[1] - a[1], b[2] - a[2]), v3(c[0] - a[0], c[1] - a[1], c[2] - a[2]));
+        if (v3_dot(n, v3(q[0], q[1], q[2])) < 0.0) {
+            uint32_t swap = tri[1];
+            tri[1] = tri[2], tri[2] = swap;
+        }
+        t++;
+    }
+    s->plane_count = f;
+    s->triangle_count = t;
+    free(index_of);
+    return 0;
+}
+
 int shape_build_points(shape* s, const float* x, const float* y, const float* z, uint32_t stride, uint32_t n,
                        nv_error* err) {
     memset(s, 0, sizeof *s);
@@ -34,45 +84,9 @@ int shape_build_points(shape* s, const float* x, const float* y, const float* z,
     size_t text_size = 0;
     FILE* errors = open_memstream(&text, &text_size);
     int rc = errors ? qh_new_qhull(qh, 3, (int)vertex_count, pts, False, flags, NULL, errors) : -1;
-    if (rc == 0) {
-        s->count = (uint32_t)qh->num_vertices;
-        s->points = malloc((size_t)s->count * 3 * sizeof *s->points);
-        if (s->points) {
-            uint32_t kept = 0;
-            vertexT* vertex;
-            /* in input order: the shape does not depend on qhull's own */
-            uint8_t* on_hull = calloc(vertex_count, 1);
-            if (on_hull) {
-                FORALLvertices on_hull[qh_pointid(qh, vertex->point)] = 1;
-                for (uint32_t k = 0; k < vertex_count; k++)
-                    if (on_hull[k]) {
-                        double* p = &s->points[3 * kept++];
-                        p[0] = pts[3 * k], p[1] = pts[3 * k + 1], p[2] = pts[3 * k + 2];
-                        s->radius = fmax(s->radius, sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
-                    }
-                free(on_hull);
-                s->count = kept;
-                s->plane_count = (uint32_t)qh->num_facets;
-                s->planes = malloc((size_t)s->plane_count * 4 * sizeof *s->planes);
-                if (s->planes) {
-                    uint32_t f = 0;
-                    facetT* facet;
-                    FORALLfacets {
-                        if (f == s->plane_count) break;
-                        double* q = &s->planes[4 * f++];
-                        q[0] = facet->normal[0], q[1] = facet->normal[1], q[2] = facet->normal[2];
-                        q[3] = facet->offset;
-                    }
-                    s->plane_count = f;
-                } else {
-                    free(s->points);
-                    s->points = NULL;
-                }
-            } else {
-                free(s->points);
-                s->points = NULL;
-            }
-        }
+    if (rc == 0 && shape_take_hull(s, qh, pts, vertex_count)) {
+        free(s->points), free(s->planes), free(s->triangles);
+        s->points = NULL, s->planes = NULL, s->triangles = NULL;
     }
     qh_freeqhull(qh, !qh_ALL);
     int curlong, totlong;
@@ -92,6 +106,7 @@ int shape_build_points(shape* s, const float* x, const float* y, const float* z,
 void shape_free(shape* s) {
     free(s->points);
     free(s->planes);
+    free(s->triangles);
     memset(s, 0, sizeof *s);
 }
 

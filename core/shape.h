@@ -22,6 +22,8 @@ typedef struct shape {
     uint32_t count;
     double* planes; /* 4 per face: outward unit normal n and offset d, n . p + d <= 0 inside */
     uint32_t plane_count;
+    uint32_t* triangles; /* 3 per face, indices into points, counter-clockwise seen from outside (for drawing) */
+    uint32_t triangle_count;
     double radius; /* m, the farthest corner from the CG */
 } shape;
 

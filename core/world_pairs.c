@@ -58,6 +58,14 @@ uint64_t nv_world_structure_fingerprint(const nv_world* w, uint32_t k) {
     return h;
 }
 
+int nv_world_structure_shape_get(const nv_world* w, uint32_t k, nv_world_structure_shape* out) {
+    if (k >= w->structure_count) return -1;
+    const world_structure* st = &w->structures[k];
+    *out = (nv_world_structure_shape){st->position,       st->rotation,           st->shape.points,
+                                      st->shape.count,    st->shape.triangles,    st->shape.triangle_count};
+    return 0;
+}
+
 void world_pairs_free(nv_world* w) {
     for (uint32_t k = 0; k < w->structure_count; k++) shape_free(&w->structures[k].shape);
     free(w->structures);

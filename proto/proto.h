@@ -333,6 +333,17 @@ typedef struct proto_terrain_info {
     uint32_t height_capacity;      /* decoder-owned storage; 0 when the caller's */
 } proto_terrain_info;
 
+/* A structure vessels collide with (the wire's StructureInfo): its convex
+ * hull as triangles, world frame. */
+#define PROTO_MAX_STRUCTURES 4096u /* = SCENARIO_MAX_STRUCTURES */
+typedef struct proto_structure_info {
+    float* vertices;               /* 3 per vertex, m */
+    uint32_t vertex_count;
+    uint32_t* indices;             /* 3 per triangle, each < vertex_count, counter-clockwise from outside */
+    uint32_t triangle_count;
+    uint32_t vertex_capacity, index_capacity; /* decoder-owned storage (floats, indices) */
+} proto_structure_info;
+
 typedef struct proto_world_info {
     uint16_t protocol_version;     /* the encoder writes PROTO_VERSION */
     char server_name[PROTO_NAME_MAX];
@@ -346,6 +357,9 @@ typedef struct proto_world_info {
     uint32_t type_count;
     uint32_t type_capacity;        /* decoder-owned storage */
     proto_terrain_info terrain;
+    proto_structure_info* structures;
+    uint32_t structure_count;
+    uint32_t structure_capacity;   /* decoder-owned storage */
 } proto_world_info;
 
 int proto_encode_world_info(proto_buf* out, const proto_world_info* w, proto_error* err);

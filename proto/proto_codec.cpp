@@ -188,10 +188,69 @@ int put_world_info(fb::FlatBufferBuilder& fbb, const proto_world_info* w, fb::Of
         terrain = np::CreateTerrainInfo(fbb, t.origin_x, t.origin_z, t.cell_size, t.nx, t.nz, t.min_elevation,
                                         t.max_elevation, heights);
     }
+    fb::Offset<fb::Vector<fb::Offset<np::StructureInfo>>> structures;
+    if (w->structure_count) {
+        if (w->structure_count > PROTO_MAX_STRUCTURES || !w->structures)
+            return proto_set_error(err, "world info: %u structures (at most %u, array needed)", w->structure_count,
+                                   PROTO_MAX_STRUCTURES);
+        std::vector<fb::Offset<np::StructureInfo>> list(w->structure_count);
+        for (uint32_t i = 0; i < w->structure_count; i++) {
+            const proto_structure_info& st = w->structures[i];
+            if (!st.vertices || !st.indices || st.vertex_count < 4 || st.triangle_count < 4)
+                return proto_set_error(err, "world info: structure %u has %u vertices and %u triangles (4 each)", i,
+                                       st.vertex_count, st.triangle_count);
+            for (size_t k = 0; k < 3 * (size_t)st.triangle_count; k++)
+                if (st.indices[k] >= st.vertex_count)
+                    return proto_set_error(err, "world info: structure %u's index %zu is %u, not below %u", i, k,
+                                           st.indices[k], st.vertex_count);
+            auto verts = fbb.CreateVectorOfStructs(reinterpret_cast<const np::Vec3f*>(st.vertices), st.vertex_count);
+            auto idx = fbb.CreateVector(st.indices, 3 * (size_t)st.triangle_count);
+            list[i] = np::CreateStructureInfo(fbb, verts, idx);
+        }
+        structures = fbb.CreateVector(list);
+    }
     fb::Offset<fb::String> server;
     if (put_string(fbb, w->server_name, sizeof w->server_name, "server name", &server, err) != 0) return -1;
     *o = np::CreateWorldInfo(fbb, PROTO_VERSION, server, w->tick_hz, w->tick, w->sim_time, w->gravity,
-                             w->water_density, ocean, types_vec, terrain);
+                             w->water_density, ocean, types_vec, terrain, structures);
+    return 0;
+}
+
+// The structures into out (its arrays reused); each checked as a hull is.
+static int get_structures(const np::WorldInfo* w, const proto_limits& lim, proto_world_info* out, proto_error* err) {
+    out->structure_count = 0;
+    auto* list = w->structures();
+    size_t n = list ? list->size() : 0;
+    if (n > PROTO_MAX_STRUCTURES)
+        return nv_error_fail(err, NV_ELIMIT, "world info: %zu structures, over the limit of %u", n, PROTO_MAX_STRUCTURES);
+    uint32_t had = out->structure_capacity;
+    if (grow(&out->structures, &out->structure_capacity, n, err) != 0) return -1;
+    if (out->structure_capacity > had)  // new entries own nothing yet
+        std::memset(static_cast<void*>(out->structures + had), 0,
+                    (out->structure_capacity - had) * sizeof *out->structures);
+    for (size_t i = 0; i < n; i++) {
+        auto* st = list->Get(static_cast<fb::uoffset_t>(i));
+        proto_structure_info& o = out->structures[i];
+        auto* v = st ? st->vertices() : nullptr;
+        auto* idx = st ? st->indices() : nullptr;
+        size_t nv = v ? v->size() : 0, ni = idx ? idx->size() : 0;
+        if (nv < 4 || ni < 12 || ni % 3 != 0)
+            return proto_set_error(err, "world info: structure %zu has %zu vertices and %zu indices", i, nv, ni);
+        if (nv > lim.max_hull_vertices || ni / 3 > lim.max_hull_triangles)
+            return nv_error_fail(err, NV_ELIMIT, "world info: structure %zu of %zu vertices, %zu triangles: over the "
+                                 "limits (%u, %u)", i, nv, ni / 3, lim.max_hull_vertices, lim.max_hull_triangles);
+        if (grow(&o.vertices, &o.vertex_capacity, 3 * nv, err) != 0) return -1;
+        if (grow(&o.indices, &o.index_capacity, ni, err) != 0) return -1;
+        std::memcpy(o.vertices, v->Data(), nv * sizeof(np::Vec3f));
+        copy_vector(o.indices, idx);
+        for (size_t k = 0; k < ni; k++)
+            if (o.indices[k] >= nv)
+                return proto_set_error(err, "world info: structure %zu's index %zu is %u, not below %zu", i, k,
+                                       o.indices[k], nv);
+        o.vertex_count = static_cast<uint32_t>(nv);
+        o.triangle_count = static_cast<uint32_t>(ni / 3);
+        out->structure_count = static_cast<uint32_t>(i + 1);
+    }
     return 0;
 }
 
@@ -250,6 +309,7 @@ int get_world_info(const np::WorldInfo* w, const proto_limits& lim, proto_world_
         t.min_elevation = g->min_elevation();
         t.max_elevation = g->max_elevation();
     }
+    if (get_structures(w, lim, out, err) != 0) return -1;
     out->has_ocean = w->ocean() != nullptr;
     out->ocean = proto_ocean_spec{};
     if (auto* s = w->ocean()) {
@@ -732,6 +792,11 @@ void proto_free_world_info(proto_world_info* w) {
     if (!w) return;
     if (w->type_capacity) std::free(w->types);
     if (w->terrain.height_capacity) std::free(w->terrain.heights);
+    for (uint32_t i = 0; w->structure_capacity && i < w->structure_capacity; i++) {
+        if (w->structures[i].vertex_capacity) std::free(w->structures[i].vertices);
+        if (w->structures[i].index_capacity) std::free(w->structures[i].indices);
+    }
+    if (w->structure_capacity) std::free(w->structures);
     *w = proto_world_info{};
 }
 

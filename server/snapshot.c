@@ -234,6 +234,33 @@ static int snap_terrain(const nv_terrain* t, proto_terrain_info* out, nv_error* 
     return 0;
 }
 
+/* Each structure's convex hull (what vessels meet), in the world frame. */
+static int snap_structures(const nv_world* w, proto_world_info* out, nv_error* err) {
+    uint32_t n = nv_world_structure_count(w);
+    if (n > PROTO_MAX_STRUCTURES) n = PROTO_MAX_STRUCTURES;
+    if (!n) return 0;
+    out->structures = calloc(n, sizeof *out->structures);
+    if (!out->structures) return nv_error_fail(err, NV_ENOMEM, "world info: out of memory for the structures");
+    out->structure_count = n;
+    for (uint32_t k = 0; k < n; k++) {
+        nv_world_structure_shape sh;
+        proto_structure_info* o = &out->structures[k];
+        if (nv_world_structure_shape_get(w, k, &sh)) return nv_error_set(err, "world info: no structure %u", k);
+        o->vertices = malloc((size_t)sh.point_count * 3 * sizeof *o->vertices);
+        o->indices = malloc((size_t)sh.triangle_count * 3 * sizeof *o->indices);
+        if (!o->vertices || !o->indices) return nv_error_fail(err, NV_ENOMEM, "world info: out of memory for a structure");
+        for (uint32_t i = 0; i < sh.point_count; i++) {
+            const double* p = &sh.points[3 * i];
+            nv_vec3 q = v3_add(sh.position, m3_mul_v3(&sh.rotation, v3(p[0], p[1], p[2])));
+            o->vertices[3 * i] = (float)q.x, o->vertices[3 * i + 1] = (float)q.y, o->vertices[3 * i + 2] = (float)q.z;
+        }
+        memcpy(o->indices, sh.triangles, (size_t)sh.triangle_count * 3 * sizeof *o->indices);
+        o->vertex_count = sh.point_count;
+        o->triangle_count = sh.triangle_count;
+    }
+    return 0;
+}
+
 int snap_world_info(const sim* s, const char* server_name, proto_world_info* out, nv_error* err) {
     memset(out, 0, sizeof *out);
     out->protocol_version = PROTO_VERSION;
@@ -269,7 +296,7 @@ int snap_world_info(const sim* s, const char* server_name, proto_world_info* out
     out->type_count = n;
     const nv_terrain* ground = nv_world_get_terrain(s->world);
     if (ground && snap_terrain(ground, &out->terrain, err)) return -1;
-    return 0;
+    return snap_structures(s->world, out, err);
 }
 
 void snap_free_world_info(proto_world_info* w) {
@@ -279,6 +306,13 @@ void snap_free_world_info(proto_world_info* w) {
     w->type_count = 0;
     w->terrain.heights = NULL;
     w->terrain.present = 0;
+    for (uint32_t k = 0; w->structures && k < w->structure_count; k++) {
+        free(w->structures[k].vertices);
+        free(w->structures[k].indices);
+    }
+    free(w->structures);
+    w->structures = NULL;
+    w->structure_count = 0;
 }
 
 const proto_hull* snap_hull(snap_builder* b, const nv_world* w, uint32_t type, nv_error* err) {

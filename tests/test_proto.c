@@ -243,6 +243,34 @@ static void world_info_round_trip(void** state) {
     w.terrain.nx = PROTO_TERRAIN_MAX_NODES + 1;
     ASSERT_PROTO_FAILS(proto_encode_world_info(&b, &w, &err), err, "terrain");
     w.terrain = (proto_terrain_info){0};
+    /* Structures ride along, to the bit, decoded twice into the same
+     * storage; an index past the corners is refused. */
+    float corners[2][12] = {{0, 0, 0, 10, 0, 0, 0, 10, 0, 0, 0, 10}, {-5, -8, 40, 5, -8, 40, 0, 4, 40, 0, -8, 52}};
+    uint32_t faces[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    proto_structure_info st[2] = {{.vertices = corners[0], .vertex_count = 4, .indices = faces, .triangle_count = 4},
+                                  {.vertices = corners[1], .vertex_count = 4, .indices = faces, .triangle_count = 4}};
+    w.structures = st;
+    w.structure_count = 2;
+    for (int round = 0; round < 2; round++) {
+        ASSERT_PROTO_OK(proto_encode_world_info(&b, &w, &err), err);
+        ASSERT_PROTO_OK(proto_decode_world_info(b.data, b.size, NULL, &d, &err), err);
+        assert_int_equal(d.structure_count, 2);
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal(d.structures[k].vertex_count, 4);
+            assert_int_equal(d.structures[k].triangle_count, 4);
+            assert_memory_equal(d.structures[k].vertices, corners[k], sizeof corners[k]);
+            assert_memory_equal(d.structures[k].indices, faces, sizeof faces);
+        }
+    }
+    faces[5] = 4;
+    w.structure_count = 2;
+    ASSERT_PROTO_FAILS(proto_encode_world_info(&b, &w, &err), err, "structure 0's index 5 is 4");
+    faces[5] = 3;
+    w.structures = NULL;
+    w.structure_count = 0;
+    ASSERT_PROTO_OK(proto_encode_world_info(&b, &w, &err), err);
+    ASSERT_PROTO_OK(proto_decode_world_info(b.data, b.size, NULL, &d, &err), err);
+    assert_int_equal(d.structure_count, 0);
     /* Values the wire cannot carry are refused, not truncated. */
     memset(types[1].name, 'x', sizeof types[1].name);
     ASSERT_PROTO_FAILS(proto_encode_world_info(&b, &w, &err), err, "too long");

@@ -228,4 +228,31 @@ PY
 
 kill -TERM "$pid"; wait "$pid"; pid=
 expect 1 "gave up after 1 s" "tcp://127.0.0.1:$nothing" --once --timeout 1
+
+# A scenario's structure (a 10 m x 60 m quay box west of two boats) is
+# drawn where it stands, apart from land, and the legend names it.
+cat > "$tmp/quay.json" <<'JSON'
+{"tick_hz": 30, "vessel_types": ["builtin:patrol"],
+ "structures": [{"box": [10, 8, 60], "position": [-40, -4, 0]}],
+ "vessels": [{"type": "patrol", "position": [0, -20]}, {"type": "patrol", "position": [0, 20]}]}
+JSON
+"$server" --scenario "$tmp/quay.json" --threads 1 --log-level warn --snapshot-url "tcp://127.0.0.1:$snap" \
+    --compact-url "tcp://127.0.0.1:$compact" --command-url "tcp://127.0.0.1:$cmd" --http "127.0.0.1:$http" \
+    --view-url "tcp://127.0.0.1:$view" 2>> "$tmp/server.log" &
+pid=$!
+"$watch" "tcp://127.0.0.1:$snap" --once --ascii --size 40x10 --centre -20,0 --radius 40 > "$tmp/quaymap" 2> "$tmp/err" \
+    || fail "--once with a structure: $(cat "$tmp/err")"
+/usr/bin/env python3 - "$tmp/quaymap" <<'PY' || fail "the quay is not drawn: $(cat "$tmp/quaymap")"
+import sys
+text = open(sys.argv[1]).read()
+rows = [l[1:-1] for l in text.splitlines()[2:] if l.startswith("|")]
+assert len(rows) == 10 and all(len(r) == 40 for r in rows), rows
+# 2 m a cell across: the quay (x -45..-35 of -60..20) is columns 7..12,
+# the whole height of the map (z -30..30 covers it)
+cols = sorted({c for r in rows for c, ch in enumerate(r) if ch == "#"})
+assert cols and 6 <= cols[0] and cols[-1] <= 13, cols
+assert all("#" in r for r in rows), rows
+assert "# structure" in text, text
+PY
+kill -TERM "$pid"; wait "$pid"; pid=
 echo "tool_naval_watch: ok"

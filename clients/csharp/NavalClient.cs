@@ -527,6 +527,8 @@ namespace Naval
             public IntPtr Types;
             public uint TypeCount, TypeCapacity;
             public ProtoTerrainInfo Terrain;
+            public IntPtr Structures;
+            public uint StructureCount, StructureCapacity;
         }
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]

@@ -437,16 +437,37 @@ static wmap_state watch_state(const proto_snapshot* s, uint32_t i) {
     return d && d->holes ? WMAP_DAMAGED : WMAP_AFLOAT;
 }
 
-/* Land: the world info's terrain above the still water at the nearest
- * node (wmap_view.is_land). */
+/* Whether (x, z) lies under a structure: inside the plan of one of its
+ * triangles (a closed convex hull's plan is covered by them). */
+static int watch_in_structure(const proto_structure_info* st, double x, double z) {
+    for (uint32_t t = 0; t < st->triangle_count; t++) {
+        const float* p[3];
+        for (int k = 0; k < 3; k++) p[k] = &st->vertices[3 * (size_t)st->indices[3 * t + k]];
+        double d[3];
+        for (int k = 0; k < 3; k++) {
+            const float *a = p[k], *b = p[(k + 1) % 3];
+            d[k] = ((double)b[0] - a[0]) * (z - a[2]) - ((double)b[2] - a[2]) * (x - a[0]);
+        }
+        if ((d[0] >= 0 && d[1] >= 0 && d[2] >= 0) || (d[0] <= 0 && d[1] <= 0 && d[2] <= 0)) {
+            if (d[0] != 0 || d[1] != 0 || d[2] != 0) return 1; /* not a triangle seen edge-on */
+        }
+    }
+    return 0;
+}
+
+/* What the world info puts at (x, z) (wmap_view.is_land): a structure,
+ * else the terrain above the still water at the nearest node. */
 static int watch_is_land(const void* ctx, double x, double z) {
-    const proto_terrain_info* t = ctx;
-    if (!t->present || !t->heights || !(t->cell_size > 0.0)) return 0;
+    const proto_world_info* wi = ctx;
+    for (uint32_t k = 0; k < wi->structure_count; k++)
+        if (watch_in_structure(&wi->structures[k], x, z)) return WMAP_STRUCTURE;
+    const proto_terrain_info* t = &wi->terrain;
+    if (!t->present || !t->heights || !(t->cell_size > 0.0)) return WMAP_WATER;
     double fi = (x - t->origin_x) / t->cell_size, fj = (z - t->origin_z) / t->cell_size;
     if (!(fi >= -0.5 && fj >= -0.5 && fi < t->nx - 0.5 && fj < t->nz - 0.5)) return 0;
     uint32_t i = (uint32_t)lround(fi), j = (uint32_t)lround(fj);
     double h = t->min_elevation + (t->max_elevation - t->min_elevation) * t->heights[(size_t)j * t->nx + i] / 65535.0;
-    return h > 0.0;
+    return h > 0.0 ? WMAP_LAND : WMAP_WATER;
 }
 
 /* The map and the status lines, drawn over the previous ones on a tty. */
@@ -457,7 +478,7 @@ static void watch_draw(const watch_options* o, const proto_snapshot* s, const pr
     v.ascii = o->ascii;
     v.highlight = tty;
     v.mark = o->follow;
-    if (wi && wi->terrain.present) v.is_land = watch_is_land, v.land_ctx = &wi->terrain;
+    if (wi && (wi->terrain.present || wi->structure_count)) v.is_land = watch_is_land, v.land_ctx = wi;
     wmap_boat* boats = calloc(s->vessel_count ? s->vessel_count : 1, sizeof *boats);
     char* map = malloc(wmap_capacity(&v));
     if (!boats || !map) {

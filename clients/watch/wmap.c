@@ -41,8 +41,8 @@ static const char* const wmap_state_glyph[] = {"", "*", "!", "x", "_"};
 static const char* const wmap_state_colour[] = {"", "\x1b[31m", "\x1b[33m", "\x1b[35m", "\x1b[34m"};
 
 const char* wmap_legend(int ascii) {
-    return ascii ? "legend: : land, >^<v boat, * holed, ! aground, x capsized, _ sunk, @ followed"
-                 : "legend: \u2592 land \u00b7 \u2192 boat \u00b7 * holed \u00b7 ! aground \u00b7 x capsized \u00b7 _ sunk "
+    return ascii ? "legend: : land, # structure, >^<v boat, * holed, ! aground, x capsized, _ sunk, @ followed"
+                 : "legend: \u2592 land \u00b7 \u2588 structure \u00b7 \u2192 boat \u00b7 * holed \u00b7 ! aground \u00b7 x capsized \u00b7 _ sunk "
                    "\u00b7 @ followed";
 }
 
@@ -96,8 +96,12 @@ size_t wmap_render(const wmap_view* v, const wmap_boat* boats, size_t n, char* o
                 g = cell->state ? wmap_state_glyph[cell->state] : wmap_glyph_family(cell->heading, cell->family, v->ascii);
             } else if (cell->count > 1) {
                 g = cell->count > 9 ? "+" : (digit[0] = (char)('0' + cell->count), digit);
-            } else if (v->is_land && v->is_land(v->land_ctx, left + (c + 0.5) * col_m, top + (r + 0.5) * row_m)) {
-                g = v->ascii ? ":" : "\u2592";
+            } else if (v->is_land) {
+                int ground = v->is_land(v->land_ctx, left + (c + 0.5) * col_m, top + (r + 0.5) * row_m);
+                if (ground == WMAP_STRUCTURE)
+                    g = v->ascii ? "#" : "\u2588";
+                else if (ground)
+                    g = v->ascii ? ":" : "\u2592";
             }
             if (cell->marked && v->highlight) wmap_put(&p, end, "\x1b[7m");
             if (colour[0]) wmap_put(&p, end, colour);

@@ -27,6 +27,8 @@ typedef struct wmap_boat {
     wmap_state state;
 } wmap_boat;
 
+enum { WMAP_WATER = 0, WMAP_LAND = 1, WMAP_STRUCTURE = 2 };
+
 typedef struct wmap_view {
     double cx, cz;     /* centre, m */
     double half_width; /* m from the centre to the left and right edges */
@@ -34,7 +36,8 @@ typedef struct wmap_view {
     int ascii;         /* plain ASCII arrows (diagonals show the axis only) */
     int highlight;     /* ANSI reverse video on the marked boat, else '@' */
     int64_t mark;      /* id of the boat to mark, -1: none */
-    /* Land at (x, z) m, for the cells no boat is in (NULL: open sea). */
+    /* What lies at (x, z) m, for the cells no boat is in (NULL: open
+     * sea): WMAP_WATER, WMAP_LAND or WMAP_STRUCTURE. */
     int (*is_land)(const void* ctx, double x, double z);
     const void* land_ctx;
 } wmap_view;

@@ -272,6 +272,20 @@ uint32_t nv_world_structure_count(const nv_world* w);
 /* FNV-1a of structure k's convex hull and pose (0 when there is none): a
  * restore tells whether it rebuilt the same structure. */
 uint64_t nv_world_structure_fingerprint(const nv_world* w, uint32_t k);
+/* Structure k as vessels meet it, for drawing: its convex hull's corners
+ * in its own frame and its triangles (counter-clockwise seen from
+ * outside), placed by `rotation` (its frame to the world's) and
+ * `position`. The pointers are the world's, valid until it changes. -1
+ * when there is no structure k. */
+typedef struct nv_world_structure_shape {
+    nv_vec3 position;
+    nv_mat3 rotation;
+    const double* points;       /* 3 per corner */
+    uint32_t point_count;
+    const uint32_t* triangles;  /* 3 per triangle, indices of corners */
+    uint32_t triangle_count;
+} nv_world_structure_shape;
+int nv_world_structure_shape_get(const nv_world* w, uint32_t k, nv_world_structure_shape* out);
 
 /* A contact that began in the last step: a vessel that was not touching
  * the ground, or a pair of vessels that were not touching each other, in

@@ -166,6 +166,9 @@ int main(void) {
     FIELD(ProtoWorldInfo, TypeCount, proto_world_info, type_count);
     FIELD(ProtoWorldInfo, TypeCapacity, proto_world_info, type_capacity);
     FIELD(ProtoWorldInfo, Terrain, proto_world_info, terrain);
+    FIELD(ProtoWorldInfo, Structures, proto_world_info, structures);
+    FIELD(ProtoWorldInfo, StructureCount, proto_world_info, structure_count);
+    FIELD(ProtoWorldInfo, StructureCapacity, proto_world_info, structure_capacity);
     COUNT(ProtoWorldInfo, ServerName, proto_world_info, server_name);
     return 0;
 }
