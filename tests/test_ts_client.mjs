@@ -120,6 +120,7 @@ try {
   const world = await client.worldInfo();
   check(world.tickHz === TICK_HZ && world.types.length > 0, `world info: ${world.tickHz} Hz, types ${world.types.map((t) => t.name).join(", ")}`);
   check(world.terrain === null, "world info: no terrain (--terrain none)");
+  check(Array.isArray(world.structures) && world.structures.length === 0, `world info: ${world.structures?.length} structures (none in the default world)`);
   const type = world.types.find((t) => t.name === "skiff") ?? world.types[0];
   const hull = await client.hull(type.type);
   check(hull.name === type.name && hull.vertices.length === 3 * type.vertexCount && hull.indices.length === 3 * type.triangleCount,

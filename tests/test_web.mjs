@@ -21,7 +21,7 @@
 // Without chromium or playwright-core it fails naming them (skips, 77,
 // when NAVAL_SKIP names browser: web_harness.mjs).
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   check, collectErrors, freePorts, launchBrowser, loadChromium, log, parseArgs, requireBuilt, runTest, startServer,
@@ -175,13 +175,20 @@ async function main() {
 
   // 7. Damage, on a world whose patrol boats have compartments: with full
   // snapshots, then with the default player view.
-  server = await startNaval(ports, ["--scenario", scenario]);
+  // (the flooding scenario with a quay wall west of the boats: the world
+  // info's structure is drawn)
+  mkdirSync(outDir, { recursive: true });
+  const quayScenario = join(outDir, "flooding_quay.json");
+  writeFileSync(quayScenario, JSON.stringify({ ...JSON.parse(readFileSync(scenario, "utf8")), structures: [{ box: [10, 8, 60], position: [-80, -4, 0] }] }));
+  server = await startNaval(ports, ["--scenario", quayScenario]);
   for (const mode of ["full", "view"]) {
     const dpage = await browser.newPage({ viewport: { width: 800, height: 500 } });
     current = dpage;
     dpage.on("pageerror", (e) => pageErrors.push(e.message));
     await dpage.goto(`http://localhost:${ports.http}/?quality=low${mode === "full" ? "&stream=full" : ""}`);
     s = await waitFor(`${mode}: connected to the flooding scenario`, (s) => s.stream === mode && s.connected && s.commandsConnected && s.serverName && s.boatsRendered > 0, 20000);
+    const quays = await dpage.evaluate(() => window.navalDebug.structures());
+    check(quays === 1, `${mode}: ${quays} structures drawn, the scenario has 1`);
     // Away from the scenario's boats (a hard contact holes a hull too).
     await dpage.evaluate(() => window.navalDebug.lookAt(0, 400));
     await dpage.selectOption("#helm-type", "patrol");

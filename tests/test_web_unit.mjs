@@ -241,6 +241,13 @@ function testDamage() {
     check(t.compartmentVolumes.length === w.compartment_volumes.length && t.compartmentVolumes.every((v, k) => v === f32(w.compartment_volumes[k])),
       `type ${i} volumes ${t.compartmentVolumes} != ${w.compartment_volumes}`);
   });
+  // the structures, as the C codec wrote them
+  const st = r.body.info.structures;
+  check(st.length === wr.structures.length && wr.structures.length === 1, `world info: ${st.length} structures, expected ${wr.structures.length}`);
+  wr.structures.forEach((w, i) => {
+    check(st[i].vertices.length === w.vertices.length && st[i].vertices.every((v, k) => v === f32(w.vertices[k])), `structure ${i} vertices ${st[i].vertices}`);
+    check(st[i].indices.length === w.indices.length && st[i].indices.every((v, k) => v === w.indices[k]), `structure ${i} indices ${st[i].indices}`);
+  });
   const reply = decodeResponse(new Uint8Array(read("reply.bin")));
   check(reply.body.kind === "damage" && reply.body.compartment === 3, `damage reply: ${JSON.stringify(reply.body)}`);
 

@@ -166,6 +166,12 @@ static void write_responses(const char* dir) {
     r.world_info.water_density = 1025.0;
     r.world_info.types = t;
     r.world_info.type_count = 3;
+    /* and a structure: a quay's corner as a tetrahedron, world frame */
+    float corners[12] = {-40.5f, -4.0f, 10.25f, -30.0f, -4.0f, 10.25f, -40.5f, 4.0f, 10.25f, -40.5f, -4.0f, 22.125f};
+    uint32_t faces[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    proto_structure_info quay = {.vertices = corners, .vertex_count = 4, .indices = faces, .triangle_count = 4};
+    r.world_info.structures = &quay;
+    r.world_info.structure_count = 1;
     proto_buf b = {0};
     proto_error err;
     if (proto_encode_response(&b, &r, &err)) die("world info", err.message);
@@ -181,6 +187,15 @@ static void write_responses(const char* dir) {
                 y->type, y->name, (double)y->pump_rate);
         for (uint32_t k = 0; k < y->compartment_count; k++)
             fprintf(f, "%s%.9g", k ? ", " : "", (double)y->compartment_volumes[k]);
+        fputs("]}", f);
+    }
+    fputs("], \"structures\": [", f);
+    for (uint32_t i = 0; i < back.world_info.structure_count; i++) {
+        const proto_structure_info* st = &back.world_info.structures[i];
+        fprintf(f, "%s{\"vertices\": [", i ? ", " : "");
+        for (uint32_t k = 0; k < 3 * st->vertex_count; k++) fprintf(f, "%s%.9g", k ? ", " : "", (double)st->vertices[k]);
+        fputs("], \"indices\": [", f);
+        for (uint32_t k = 0; k < 3 * st->triangle_count; k++) fprintf(f, "%s%u", k ? ", " : "", st->indices[k]);
         fputs("]}", f);
     }
     fputs("]}\n", f);

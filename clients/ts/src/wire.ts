@@ -33,6 +33,7 @@ import { SpawnReply } from "./gen/naval/proto/spawn-reply.js";
 import { StatsReply } from "./gen/naval/proto/stats-reply.js";
 import { Status } from "./gen/naval/proto/status.js";
 import { TerrainInfo } from "./gen/naval/proto/terrain-info.js";
+import { StructureInfo } from "./gen/naval/proto/structure-info.js";
 import { TickStats } from "./gen/naval/proto/tick-stats.js";
 import { Token } from "./gen/naval/proto/token.js";
 import { Vec3d } from "./gen/naval/proto/vec3d.js";
@@ -362,6 +363,14 @@ export interface WorldInfoData {
   types: VesselTypeData[];
   /** null: open deep sea. */
   terrain: TerrainData | null;
+  /** What vessels collide with besides the ground (quays, piers): each one's convex hull. */
+  structures: StructureData[];
+}
+
+/** A structure (naval.fbs StructureInfo): its convex hull as triangles, world frame. */
+export interface StructureData {
+  vertices: Float32Array; // 3 per vertex, m
+  indices: Uint32Array;   // 3 per triangle, counter-clockwise from outside
 }
 
 /** The ground (naval.fbs TerrainInfo): node (i, j) at origin + (i, j) * cell, elevations in m, + up. */
@@ -458,18 +467,37 @@ function worldInfoData(w: WorldInfo): WorldInfoData {
     },
     types,
     terrain: terrainData(w.terrain(new TerrainInfo())),
+    structures: Array.from({ length: w.structuresLength() }, (_, k) => structureData(w.structures(k, new StructureInfo())!, k)),
   };
+}
+
+/** A Vec3f vector's floats, read in one pass over the buffer. */
+function vec3fArray(first: Vec3f | null, count: number, bytes: Uint8Array): Float32Array {
+  const out = new Float32Array(3 * count);
+  if (count > 0 && first) {
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let i = 0; i < 3 * count; i++) out[i] = dv.getFloat32(first.bb_pos + 4 * i, true);
+  }
+  return out;
+}
+
+function structureData(st: StructureInfo, k: number): StructureData {
+  const nv = st.verticesLength(), ni = st.indicesLength();
+  if (ni % 3 !== 0) throw new Error(`structure ${k}: ${ni} indices is not a whole number of triangles`);
+  const vertices = vec3fArray(st.vertices(0, new Vec3f()), nv, st.bb!.bytes());
+  const indices = new Uint32Array(ni);
+  for (let i = 0; i < ni; i++) {
+    const v = st.indices(i)!;
+    if (v >= nv) throw new Error(`structure ${k}: index ${v} at ${i} is past its ${nv} vertices`);
+    indices[i] = v;
+  }
+  return { vertices, indices };
 }
 
 function hullData(h: HullMesh): HullData {
   const nv = h.verticesLength(), ni = h.indicesLength();
   if (ni % 3 !== 0) throw new Error(`hull ${h.type()}: ${ni} indices is not a whole number of triangles`);
-  const vertices = new Float32Array(3 * nv);
-  if (nv > 0) {
-    const base = h.vertices(0, new Vec3f())!.bb_pos, bytes = h.bb!.bytes();
-    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = 0; i < 3 * nv; i++) vertices[i] = dv.getFloat32(base + 4 * i, true);
-  }
+  const vertices = vec3fArray(nv > 0 ? h.vertices(0, new Vec3f()) : null, nv, h.bb!.bytes());
   const indices = new Uint32Array(ni);
   for (let i = 0; i < ni; i++) {
     const v = h.indices(i)!;

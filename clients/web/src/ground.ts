@@ -2,15 +2,18 @@
 // The ground the server sends in its world info (TerrainInfo): one mesh of
 // the heightfield, coloured by elevation (seabed, sand at the waterline,
 // grass, rock), so that spectators see the island the boats steer round
-// and the beach they run onto. The water is drawn over it.
+// and the beach they run onto. The water is drawn over it. The structures
+// (quays, piers: StructureInfo) are drawn as the convex hulls boats
+// collide with, in concrete grey.
 
 import * as THREE from "three";
-import type { TerrainData } from "./wire";
+import type { StructureData, TerrainData } from "./wire";
 
 const SEABED = new THREE.Color(0x4d6b73);
 const SAND = new THREE.Color(0xd8c48a);
 const GRASS = new THREE.Color(0x6f8f4e);
 const ROCK = new THREE.Color(0x8a877c);
+const CONCRETE = 0x9a9a94;
 
 /** The colour of ground at elevation e (m): blended between bands. */
 function colourAt(e: number, out: THREE.Color): THREE.Color {
@@ -25,8 +28,32 @@ function colourAt(e: number, out: THREE.Color): THREE.Color {
 export class Ground {
   readonly group = new THREE.Group();
   private mesh: THREE.Mesh | null = null;
+  private built: THREE.Mesh[] = [];
   /** Nodes drawn (0: no ground). */
   nodes = 0;
+  /** Structures drawn. */
+  structures = 0;
+
+  /** Replaces the structures (world frame triangles; none: nothing drawn). */
+  setStructures(list: StructureData[]): void {
+    for (const m of this.built) {
+      this.group.remove(m);
+      m.geometry.dispose();
+      (m.material as THREE.Material).dispose();
+    }
+    this.built = [];
+    for (const st of list) {
+      if (st.indices.length < 12) continue;
+      const g = new THREE.BufferGeometry();
+      g.setAttribute("position", new THREE.BufferAttribute(st.vertices, 3));
+      g.setIndex(new THREE.BufferAttribute(st.indices, 1));
+      g.computeVertexNormals();
+      const m = new THREE.Mesh(g, new THREE.MeshStandardMaterial({ color: CONCRETE, roughness: 0.9, metalness: 0, flatShading: true }));
+      this.group.add(m);
+      this.built.push(m);
+    }
+    this.structures = this.built.length;
+  }
 
   /** Replaces the ground (null: open sea, nothing drawn). */
   set(t: TerrainData | null): void {

@@ -40,6 +40,7 @@ declare global {
       screenOf: (id: number) => { x: number; y: number } | null;
       colourOf: (id: number) => string;
       groundNodes: () => number;
+      structures: () => number;
       /** Points the camera at (x, z), keeping its offset (a player view follows). */
       lookAt: (x: number, z: number) => void;
       /** Admin: holes vessel id (body frame point, m; area m^2) with the server's admin token; the compartment holed. */
@@ -158,6 +159,7 @@ class App {
       screenOf: (id) => this.view.screenOf(id),
       colourOf: (id) => this.view.fleet.colourOf(id),
       groundNodes: () => this.view.ground.nodes,
+      structures: () => this.view.ground.structures,
       lookAt: (x, z) => {
         this.pick(NO_BOAT);
         this.view.lookAt(x, z);
@@ -299,6 +301,7 @@ class App {
     this.view.setOcean(this.ocean);
     this.view.fleet.setTypes(info.types, hulls);
     this.view.ground.set(info.terrain);
+    this.view.ground.setStructures(info.structures ?? []);
     this.hud.setTypes(info.types.map((t) => t.name));
     this.legend.set(info.types, (type) => this.view.fleet.typeColour(type));
     this.contacts.clear();
