@@ -213,6 +213,15 @@ static void seeds_snapshots(void) {
     if (proto_encode_world_info(&b, &w, &err)) seeds_die("world info", err.message);
     seeds_write("snapshot", "world-info-terrain", b.data, b.size);
     w.terrain = (proto_terrain_info){0};
+    float corners[12] = {-40, -4, 10, -30, -4, 10, -40, 4, 10, -40, -4, 22};
+    uint32_t faces[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    proto_structure_info quay = {.vertices = corners, .vertex_count = 4, .indices = faces, .triangle_count = 4};
+    w.structures = &quay;
+    w.structure_count = 1;
+    if (proto_encode_world_info(&b, &w, &err)) seeds_die("world info", err.message);
+    seeds_write("snapshot", "world-info-structures", b.data, b.size);
+    w.structures = NULL;
+    w.structure_count = 0;
 
     nv_mesh m;
     nv_error e;
