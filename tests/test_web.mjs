@@ -199,6 +199,16 @@ async function main() {
     const holed = await dpage.evaluate(([id, admin]) => window.navalDebug.damage(id, [-2.7, -1.0, 0.0], 0.2, admin), [s.helm.id, ADMIN]);
     check(holed === 1, `${mode}: the hole went into compartment ${holed}, expected 1 (the engine room)`);
     s = await waitFor(`${mode}: the damage panel with water aboard`, (s) => s.damage && s.damage.holes === 1 && s.damage.water > 0.5, 10000);
+    // The scenario holed boat 0 at 2 s: its hull is in the legend's
+    // "holed" colour (sunk once it cannot float); the helm's boat keeps
+    // the helm's colour, holed or not.
+    const legend = await dpage.$$eval("#legend .legend-item", (items) => items.map((i) => ({ text: i.textContent, colour: i.dataset.colour })));
+    const legendColour = (name) => legend.find((e) => e.text === name)?.colour;
+    const holedColour = await dpage.evaluate(() => window.navalDebug.colourOf(0));
+    check(holedColour === legendColour("holed") || holedColour === legendColour("sunk"), `${mode}: the holed boat 0 is drawn in ${holedColour}, the legend's holed is ${legendColour("holed")}`);
+    const helmColour = await dpage.evaluate((id) => window.navalDebug.colourOf(id), s.helm.id);
+    check(helmColour === legendColour("your helm"), `${mode}: the holed helm's boat is drawn in ${helmColour}, not the helm's ${legendColour("your helm")}`);
+    check(new Set(["sunk", "capsized", "aground", "holed", "your helm", "followed", "frozen"].map(legendColour)).size === 7, `${mode}: the legend's state colours are not all distinct: ${JSON.stringify(legend)}`);
     check(s.damage.compartments.length === 5 && s.damage.compartments[1].water > 0 && s.damage.compartments.every((c) => c.volume > 0),
       `${mode}: compartments: ${JSON.stringify(s.damage.compartments)}`);
     check(!s.damage.pumping && !s.damage.sunk && s.damage.own && s.damage.pumpRate > 0, `${mode}: damage: ${JSON.stringify(s.damage)}`);

@@ -13,16 +13,30 @@ import { Markers } from "./markers";
 import { buildSuperstructure } from "./superstructure";
 import type { Pose } from "./timeline";
 import { WAKE_MIN_SPEED, Wakes } from "./wake";
-import { FLAG_FROZEN, FLAG_GROUNDED, type HullData, type VesselTypeData } from "./wire";
+import { DAMAGE_SUNK_FLAG, type VesselDamageData } from "./damage";
+import { FLAG_CAPSIZED, FLAG_FROZEN, FLAG_GROUNDED, type HullData, type VesselTypeData } from "./wire";
 
 /** Hull colours by the type's place in the world info's list (the superstructures are white). */
 const PALETTE = [0xaab6bf, 0x6f93b8, 0x8c9a6a, 0xc39a74, 0xa493c4, 0x6fae9e];
-/** The colours that override a boat's type colour (legend.ts shows them too). */
-export const FLEET_HIGHLIGHTS = { frozen: 0xd03030, helm: 0xff7a2e, followed: 0xffd84a, aground: 0xd9a441 } as const;
+/**
+ * The colours that override a boat's type colour (legend.ts shows them too):
+ * who it is (frozen, the helm's, the followed one), then what state it is in
+ * (sunk, capsized, aground, holed), each a hue of its own and none near a
+ * type's. A boat's hull takes the first that applies; its marker above it
+ * shows the state even when the hull shows who (a followed boat aground
+ * still reads aground).
+ */
+export const FLEET_HIGHLIGHTS = {
+  frozen: 0xd03030, helm: 0xff7a2e, followed: 0xffd84a,
+  sunk: 0x2de0f0, capsized: 0xb04ad8, aground: 0x7a4a22, damaged: 0xff3f8e,
+} as const;
 const SELECTED = new THREE.Color(FLEET_HIGHLIGHTS.followed);
 const HELM = new THREE.Color(FLEET_HIGHLIGHTS.helm);
 const FROZEN = new THREE.Color(FLEET_HIGHLIGHTS.frozen);
-const GROUNDED = new THREE.Color(FLEET_HIGHLIGHTS.aground); // aground: sand
+const SUNK = new THREE.Color(FLEET_HIGHLIGHTS.sunk);
+const CAPSIZED = new THREE.Color(FLEET_HIGHLIGHTS.capsized);
+const GROUNDED = new THREE.Color(FLEET_HIGHLIGHTS.aground);
+const DAMAGED = new THREE.Color(FLEET_HIGHLIGHTS.damaged);
 /** A superstructure stays white; a highlighted boat's is tinted with its highlight. */
 const DECK = new THREE.Color(0xffffff);
 const DECK_TINT = 0.4;
@@ -240,8 +254,20 @@ export class Fleet {
     }
   }
 
-  /** Poses every boat of `pose`; `selected` and `helm` are highlighted (NO_BOAT: none). */
-  update(pose: Pose, selected: number, helm: number): void {
+  /** The state's colour of a boat with these flags and damage entry, null when intact and afloat. */
+  private stateColour(flags: number, damage: VesselDamageData | undefined): THREE.Color | null {
+    if (damage && damage.flags & DAMAGE_SUNK_FLAG) return SUNK;
+    if (flags & FLAG_CAPSIZED) return CAPSIZED;
+    if (flags & FLAG_GROUNDED) return GROUNDED;
+    if (damage && damage.holes > 0) return DAMAGED;
+    return null;
+  }
+
+  /**
+   * Poses every boat of `pose`; `selected` and `helm` are highlighted
+   * (NO_BOAT: none); `damage` gives a boat's damage entry (holes, sunk).
+   */
+  update(pose: Pose, selected: number, helm: number, damage: (id: number) => VesselDamageData | undefined = () => undefined): void {
     const n = pose.count;
     // Room first: growing replaces the mesh and would lose this frame's matrices.
     for (const b of this.batches.values()) b.count = 0;
@@ -279,8 +305,9 @@ export class Fleet {
       this.track(mo, this.p.x, this.p.z, pose.simTime);
       const f = pose.flags[i];
       const highlight = f & FLAG_FROZEN ? FROZEN : id === helm ? HELM : id === selected ? SELECTED : null;
-      const colour = highlight ?? (f & FLAG_GROUNDED ? GROUNDED : b ? b.colour : this.c.set(0x888888));
-      this.markers.add(this.p.x, this.p.y + (b ? b.boxMax.y : 2) + 1, this.p.z, mo.fx, mo.fz, colour, b ? b.length : 10);
+      const state = this.stateColour(f, damage(id));
+      const colour = highlight ?? state ?? (b ? b.colour : this.c.set(0x888888));
+      this.markers.add(this.p.x, this.p.y + (b ? b.boxMax.y : 2) + 1, this.p.z, mo.fx, mo.fz, state ?? colour, b ? b.length : 10);
       if (!b) continue; // a type without a hull yet: marker only
       const way = Math.hypot(mo.wayX, mo.wayZ);
       if (way > WAKE_MIN_SPEED) this.wakes.add(this.p.x, this.p.z, mo.fx, mo.fz, b.boxMax.x, b.boxMin.x, b.halfBeam, way);

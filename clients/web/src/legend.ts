@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The legend: each vessel type of the world (world info) in the colour its
 // hulls and markers are drawn in (the fleet's), and the colours that
-// override a type's: the followed boat, the helm's, one aground, a frozen
-// one. Only DOM.
+// override a type's: a frozen boat, the helm's, the followed one, then the
+// states (sunk, capsized, aground, holed). Only DOM.
 
 import { pageElement } from "./dom";
 import { FLEET_HIGHLIGHTS } from "./fleet";
@@ -28,7 +28,10 @@ export const HIGHLIGHTS: readonly LegendEntry[] = [
   { label: "frozen", colour: hex(FLEET_HIGHLIGHTS.frozen), tip: "frozen by the server (a fault in its physics): it no longer moves" },
   { label: "your helm", colour: hex(FLEET_HIGHLIGHTS.helm), tip: "the boat this page steers" },
   { label: "followed", colour: hex(FLEET_HIGHLIGHTS.followed), tip: "the boat the camera follows (its card is above)" },
-  { label: "aground", colour: hex(FLEET_HIGHLIGHTS.aground), tip: "touched the seabed or land in the last step" },
+  { label: "sunk", colour: hex(FLEET_HIGHLIGHTS.sunk), tip: "its reserve buoyancy is gone, or it stayed under the surface (hull and marker)" },
+  { label: "capsized", colour: hex(FLEET_HIGHLIGHTS.capsized), tip: "heeled past 90 degrees (hull and marker)" },
+  { label: "aground", colour: hex(FLEET_HIGHLIGHTS.aground), tip: "touched the seabed or land in the last step (hull and marker)" },
+  { label: "holed", colour: hex(FLEET_HIGHLIGHTS.damaged), tip: "a hole in its hull, afloat (hull and marker)" },
 ];
 
 export class Legend {

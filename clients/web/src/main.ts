@@ -415,6 +415,24 @@ class App {
     this.showSoon();
   }
 
+  private damageFrame: Frame | null = null;
+  private damageById = new Map<number, VesselDamageData>();
+
+  /** Each boat's damage entry, as last received (a view's decoder holds them; a full snapshot lists them). */
+  private damageOf(): (id: number) => VesselDamageData | undefined {
+    if (this.viewc) {
+      const held = this.viewc.decoder.damage;
+      return (id) => held.get(id);
+    }
+    const newest = this.timeline.newest;
+    if (newest !== this.damageFrame) {
+      this.damageFrame = newest;
+      this.damageById.clear();
+      for (const d of newest?.damage ?? []) this.damageById.set(d.id, d);
+    }
+    return (id) => this.damageById.get(id);
+  }
+
   /** The followed boat's attitude (as drawn), damage (as last received) and card. */
   private trackFollowed(now: number): void {
     this.damageMessages = this.damageMessages.filter((m) => now - m.at < DAMAGE_MESSAGE_S);
@@ -534,7 +552,7 @@ class App {
     }
     this.trackHelm(now);
     this.applyFollow();
-    this.view.frame(this.pose, this.selected, this.helmId());
+    this.view.frame(this.pose, this.selected, this.helmId(), this.damageOf());
     if (vc) {
       // The view follows the camera (and so the followed boat), and keeps the helm's boat.
       const own = this.helm.own;

@@ -8,6 +8,7 @@
 
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import type { VesselDamageData } from "./damage";
 import { Fleet, NO_BOAT, type BoatLook, type FleetLayers } from "./fleet";
 import { Flashes } from "./flashes";
 import { Ground } from "./ground";
@@ -183,9 +184,9 @@ export class View {
     return this.followed;
   }
 
-  /** Poses the boats, moves the camera with the followed one, draws. */
-  frame(pose: Pose, selected: number, helm: number): void {
-    this.fleet.update(pose, selected, helm);
+  /** Poses the boats (`damage`: a boat's damage entry), moves the camera with the followed one, draws. */
+  frame(pose: Pose, selected: number, helm: number, damage?: (id: number) => VesselDamageData | undefined): void {
+    this.fleet.update(pose, selected, helm, damage);
     this.flashes.update(performance.now() / 1000);
     const w = this.fleet.where.get(this.followed);
     if (w) {
