@@ -164,7 +164,7 @@ async function main() {
   const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
   const pageErrors = [];
   collectErrors(page, pageErrors);
-  await page.goto(`http://localhost:${ports.http}/?quality=low`);
+  await page.goto(`http://localhost:${ports.http}/?quality=low&camera=follow`);
   const stats = () => page.evaluate(() => window.navalStats);
   const waitFor = (what, fn, timeoutMs) => waitUntil(what, stats, (s) => s && fn(s), timeoutMs);
   const boat = (id) => page.evaluate((i) => window.navalDebug.look.boat(i), id);

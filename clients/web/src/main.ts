@@ -9,7 +9,8 @@
 // ?stream=full (every vessel every tick from /ws/snapshots instead of a
 // player view on /ws/view), ?radius=M (the view's radius, default 1500 m;
 // the server caps it), ?budget=KBPS (the view's budget; default the server's),
-// ?follow=ID (the boat to follow from the start). A value the page cannot
+// ?follow=ID (the boat to follow from the start), ?camera=follow (open
+// close behind the nearest boat instead of over the fleet). A value the page cannot
 // use is named on the page (params.ts).
 
 import { attitude, compartments, describeEvent, DAMAGE_PUMPING, DAMAGE_SUNK_FLAG, type DamageEventData, type VesselDamageData } from "./damage";
@@ -538,9 +539,15 @@ class App {
     const t = this.replay ? this.replay.drawTime(now, this.timeline) : vc ? vc.playout.drawTime(now) : this.timeline.drawTime(now);
     const have = vc ? vc.playout.sample(vc.decoder.held, t, this.pose) : this.timeline.sample(t, this.pose);
     if (have) {
-      // The first boats: the camera rides close behind the nearest, unless a boat was asked for.
-      const first = this.view.frameFleet(this.pose);
-      if (first !== NO_BOAT && this.follow.pending === NO_BOAT && this.follow.followed === NO_BOAT) this.pick(first);
+      // The first boats: an overview of the fleet (pick a boat to follow
+      // it), or with ?camera=follow the camera close behind the nearest;
+      // a boat asked for (?follow=ID) is followed either way.
+      if (this.params.get("camera") === "follow") {
+        const first = this.view.frameFleet(this.pose);
+        if (first !== NO_BOAT && this.follow.pending === NO_BOAT && this.follow.followed === NO_BOAT) this.pick(first);
+      } else if (this.follow.followed === NO_BOAT) {
+        this.view.overviewFleet(this.pose);
+      }
       this.starved.add(now, this.pose.starved ? 1 : 0);
       this.stats.drawnTick = this.pose.tick;
     }

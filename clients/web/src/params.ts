@@ -24,6 +24,8 @@ export function paramWarnings(params: URLSearchParams, viewRadius: number): stri
   if (has("budget") && !positive("budget")) out.push(`?budget=${get("budget")}: not a positive number of kbit/s; using the server's`);
   if (has("server") && !/^[\w.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(get("server")))
     out.push(`?server=${get("server")}: not HOST or HOST:PORT; the connection will likely fail`);
+  if (has("camera") && get("camera") !== "follow" && get("camera") !== "overview")
+    out.push(`?camera=${get("camera")}: "overview" or "follow"; opening on the overview`);
   if (has("follow") && followParam(params) < 0) out.push(`?follow=${get("follow")}: not a boat id (a whole number >= 0); following none`);
   return out;
 }

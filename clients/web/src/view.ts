@@ -40,6 +40,9 @@ export const CAMERA_SEA_MARGIN = 1.5;
 export const CAMERA_HULL_MARGIN = 1;
 /** The third-person camera: elevation, and bearing off the stern (to port), degrees. */
 const CHASE_ELEVATION_DEG = 20;
+/** The overview's elevation (degrees) and the least half width it shows (m). */
+const OVERVIEW_ELEVATION_DEG = 40;
+const OVERVIEW_MIN_HALF_M = 80;
 const CHASE_BEARING_DEG = 30;
 
 /** The third-person camera's distance from a boat of length `len` m: close, whatever its size. */
@@ -133,6 +136,37 @@ export class View {
    * nearest to where it looks and returns that boat (the page follows it),
    * else NO_BOAT.
    */
+  /**
+   * The first time there are boats: the camera over the whole fleet (the
+   * box of their positions about the boat nearest its middle, seen from the
+   * south at 40 degrees, far enough for all of it to fit), following none.
+   * True when it placed it.
+   */
+  overviewFleet(pose: Pose): boolean {
+    if (this.placed || !pose.count) return false;
+    let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+    for (let i = 0; i < pose.count; i++) {
+      const x = pose.pos[3 * i], z = pose.pos[3 * i + 2];
+      if (!Number.isFinite(x) || !Number.isFinite(z)) continue;
+      x0 = Math.min(x0, x), x1 = Math.max(x1, x), z0 = Math.min(z0, z), z1 = Math.max(z1, z);
+    }
+    if (!(x1 >= x0 && z1 >= z0)) return false;
+    // Centred on the boat nearest the box's middle: water, where "take the
+    // helm" spawns (the middle of a fleet round an island is land).
+    let cx = 0.5 * (x0 + x1), cz = 0.5 * (z0 + z1), best = Infinity;
+    for (let i = 0; i < pose.count; i++) {
+      const x = pose.pos[3 * i], z = pose.pos[3 * i + 2], d2 = (x - 0.5 * (x0 + x1)) ** 2 + (z - 0.5 * (z0 + z1)) ** 2;
+      if (d2 < best) best = d2, cx = x, cz = z;
+    }
+    const half = Math.max(OVERVIEW_MIN_HALF_M, x1 - cx, cx - x0, z1 - cz, cz - z0);
+    // the box's half diagonal within the narrower half angle of the view
+    const fov = (this.camera.fov * Math.PI) / 180, narrower = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * this.camera.aspect));
+    const d = Math.min(this.controls.maxDistance, (half * Math.SQRT2) / Math.tan(narrower / 2));
+    const el = (OVERVIEW_ELEVATION_DEG * Math.PI) / 180;
+    this.placeCamera([cx, d * Math.sin(el), cz + d * Math.cos(el)], [cx, 0, cz]);
+    return true;
+  }
+
   frameFleet(pose: Pose): number {
     if (this.placed || !pose.count) return NO_BOAT;
     this.fleet.update(pose, NO_BOAT, NO_BOAT);
