@@ -248,12 +248,18 @@ static int depth_compare(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
-/* Each step's deepest overlap between vessels, from the second second on,
- * into depth[] (steps - rate of them). */
-static void run_deepest(nv_world* w, int steps, int rate, double* depth) {
+/* A scenario's world on two threads (the caller destroys it) run for
+ * `steps`: each step's deepest overlap between vessels, from the second
+ * second on (steps - rate of them, malloc'd). */
+static double* run_deepest(const char* text, int steps, int rate, nv_scenario* sc, nv_jobs** pool,
+                           nv_scenario_instance* inst) {
+    *inst = scenario_world(text, sc, pool);
+    nv_world* w = inst->world;
     uint32_t n = nv_world_vessel_count(w);
     nv_world_vessel_state* v = malloc(n * sizeof *v);
+    double* depth = malloc((size_t)(steps - rate) * sizeof *depth);
     assert_non_null(v);
+    assert_non_null(depth);
     for (int i = 0; i < steps; i++) {
         nv_world_step(w);
         if (i < rate) continue;
@@ -263,6 +269,7 @@ static void run_deepest(nv_world* w, int steps, int rate, double* depth) {
         depth[i - rate] = deepest;
     }
     free(v);
+    return depth;
 }
 
 /* Issue 31's crowd: 120 boats (patrol boats and skiffs in a checkerboard
@@ -292,10 +299,8 @@ static void crowd_of_120_stays_apart(void** state) {
     assert_true(len < cap);
     nv_scenario sc;
     nv_jobs* pool = NULL;
-    nv_scenario_instance inst = scenario_world(text, &sc, &pool);
-    double* depth = malloc((size_t)(steps - rate) * sizeof *depth);
-    assert_non_null(depth);
-    run_deepest(inst.world, steps, rate, depth);
+    nv_scenario_instance inst;
+    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst);
     qsort(depth, (size_t)(steps - rate), sizeof *depth, depth_compare);
     double p50 = depth[(steps - rate) / 2], p99 = depth[(size_t)(0.99 * (steps - rate))], max = depth[steps - rate - 1];
     print_message("crowd of 120, %d s: deepest overlap p50 %.4f, p99 %.4f, max %.4f m\n", steps / rate, p50, p99, max);
@@ -324,10 +329,8 @@ static void skiff_held_between_freighters(void** state) {
         " \"controls\": {\"throttle\": 0.2, \"rudder\": 0}}]}";
     nv_scenario sc;
     nv_jobs* pool = NULL;
-    nv_scenario_instance inst = scenario_world(text, &sc, &pool);
-    double* depth = malloc((size_t)(steps - rate) * sizeof *depth);
-    assert_non_null(depth);
-    run_deepest(inst.world, steps, rate, depth);
+    nv_scenario_instance inst;
+    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst);
     double max = 0.0;
     for (int i = 0; i < steps - rate; i++) max = fmax(max, depth[i]);
     nv_world_vessel_state a = state_of(inst.world, nv_world_vessel_id_at(inst.world, 0));
