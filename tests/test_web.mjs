@@ -209,6 +209,15 @@ async function main() {
     const helmColour = await dpage.evaluate((id) => window.navalDebug.colourOf(id), s.helm.id);
     check(helmColour === legendColour("your helm"), `${mode}: the holed helm's boat is drawn in ${helmColour}, not the helm's ${legendColour("your helm")}`);
     check(new Set(["sunk", "capsized", "aground", "holed", "your helm", "followed", "frozen"].map(legendColour)).size === 7, `${mode}: the legend's state colours are not all distinct: ${JSON.stringify(legend)}`);
+    // Its nameplate over it: id and type, and the water aboard as a bar
+    // (the damage panel's water over the compartments' volume).
+    const plates = await dpage.evaluate(() => window.navalDebug.nameplates());
+    const own = plates.find((p) => p.id === s.helm.id);
+    const volume = s.damage.compartments.reduce((sum, c) => sum + c.volume, 0);
+    check(own && own.text === `${s.helm.id} · patrol` && own.flooded > 0 && Math.abs(own.flooded - s.damage.water / volume) < 0.02,
+      `${mode}: the helm's nameplate ${JSON.stringify(own)}, water ${s.damage.water.toFixed(2)} of ${volume.toFixed(1)} m³`);
+    check(plates.length >= 2 && plates.length <= 24 && plates.every((p) => p.x >= 0 && p.x <= 800 && p.y >= 0 && p.y <= 500),
+      `${mode}: nameplates ${JSON.stringify(plates)}`);
     check(s.damage.compartments.length === 5 && s.damage.compartments[1].water > 0 && s.damage.compartments.every((c) => c.volume > 0),
       `${mode}: compartments: ${JSON.stringify(s.damage.compartments)}`);
     check(!s.damage.pumping && !s.damage.sunk && s.damage.own && s.damage.pumpRate > 0, `${mode}: damage: ${JSON.stringify(s.damage)}`);

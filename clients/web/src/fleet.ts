@@ -178,6 +178,11 @@ export class Fleet {
     return this.motion.get(id)?.batch?.length ?? NaN;
   }
 
+  /** The top of boat `id`'s hull box above its CG (m), NaN when it is not drawn. */
+  topOf(id: number): number {
+    return this.motion.get(id)?.batch?.boxMax.y ?? NaN;
+  }
+
   /** The hull colour of vessel type `type` (its id), "#888" when unknown. */
   typeColour(type: number): string {
     const b = this.batches.get(type);

@@ -19,6 +19,7 @@ import { NO_BOAT } from "./fleet";
 import { FollowTracker } from "./follow";
 import { ContactLog, contactText, headingDeg } from "./hudfmt";
 import { Legend } from "./legend";
+import { Nameplates, type PlateShown, type PlateType } from "./nameplates";
 import { Panels } from "./panels";
 import { followParam, paramWarnings } from "./params";
 import { CommandLink, LinkStatus, SnapshotLink } from "./link";
@@ -42,6 +43,8 @@ declare global {
       colourOf: (id: number) => string;
       groundNodes: () => number;
       structures: () => number;
+      /** The nameplates drawn last frame (boat, text, water aboard in [0, 1] or NaN, screen place). */
+      nameplates: () => PlateShown[];
       /** Points the camera at (x, z), keeping its offset (a player view follows). */
       lookAt: (x: number, z: number) => void;
       /** Admin: holes vessel id (body frame point, m; area m^2) with the server's admin token; the compartment holed. */
@@ -161,6 +164,7 @@ class App {
       colourOf: (id) => this.view.fleet.colourOf(id),
       groundNodes: () => this.view.ground.nodes,
       structures: () => this.view.ground.structures,
+      nameplates: () => this.nameplates.shown,
       lookAt: (x, z) => {
         this.pick(NO_BOAT);
         this.view.lookAt(x, z);
@@ -303,6 +307,7 @@ class App {
     this.view.fleet.setTypes(info.types, hulls);
     this.view.ground.set(info.terrain);
     this.view.ground.setStructures(info.structures ?? []);
+    this.plateTypes = new Map(info.types.map((t) => [t.type, { name: t.name, volumes: t.compartmentVolumes }]));
     this.hud.setTypes(info.types.map((t) => t.name));
     this.legend.set(info.types, (type) => this.view.fleet.typeColour(type));
     this.contacts.clear();
@@ -416,6 +421,8 @@ class App {
     this.showSoon();
   }
 
+  private readonly nameplates = new Nameplates(document.getElementById("nameplates") as HTMLElement);
+  private plateTypes = new Map<number, PlateType>();
   private damageFrame: Frame | null = null;
   private damageById = new Map<number, VesselDamageData>();
 
@@ -559,7 +566,11 @@ class App {
     }
     this.trackHelm(now);
     this.applyFollow();
-    this.view.frame(this.pose, this.selected, this.helmId(), this.damageOf());
+    const damage = this.damageOf();
+    this.view.frame(this.pose, this.selected, this.helmId(), damage);
+    const canvas = this.view.renderer.domElement;
+    this.nameplates.update(this.pose, this.view.camera, canvas.clientWidth, canvas.clientHeight, (id) => this.view.fleet.where.get(id),
+      (id) => this.view.fleet.topOf(id), (type) => this.plateTypes.get(type), damage);
     if (vc) {
       // The view follows the camera (and so the followed boat), and keeps the helm's boat.
       const own = this.helm.own;
