@@ -186,8 +186,9 @@ assert len(live) >= 3 and not any("lost" in l for l in live), lines
 for l in live[1:]:  # 30 Hz ticks, an update each (15 boats, all near); within the budget
     # (no lower bound: a sanitizer's build beside other tests delivers
     # 18-30 a second, and after such a stall a 0.5 s window can hold up to 36)
-    assert 0 < l["view"]["updates_per_s"] <= 45 and 0 < l["view"]["kbps"] <= 64 * 1.1, l
+    assert 0 <= l["view"]["updates_per_s"] <= 45 and 0 <= l["view"]["kbps"] <= 64 * 1.1, l
     assert l["vessels"] == 15, l
+assert sum(l["view"]["updates_per_s"] for l in live[1:]) > 0, live
 PY
 
 # Live JSON, one line a quarter second: the server goes, then comes back.
@@ -221,9 +222,14 @@ assert after[-1]["vessels"] == 15, (before, after[-1])
 # in a quarter-second window (CI, stop 39); rates are naval-load's to measure.
 steady = [l for l in live[1:first_lost] if l["snapshots_per_s"] > 0]
 assert len(steady) >= 3, [l["snapshots_per_s"] for l in live]
-for l in steady:  # bytes counted by nng agree with the snapshots' size
-    assert l["bytes_source"] == "nng", l
-    assert abs(l["bytes_per_s"] - l["snapshots_per_s"] * l["snapshot_bytes"]) < 0.25 * l["bytes_per_s"], l
+# Bytes counted by nng agree with the snapshots' size, summed over the
+# windows (a window can hold snapshots nng counted in the one before, under
+# load: that window falls back to the snapshots' sizes).
+nng = [l for l in steady if l["bytes_source"] == "nng"]
+assert nng and all(l["bytes_source"] in ("nng", "snapshot_sizes") for l in steady), steady
+counted = sum(l["bytes_per_s"] for l in nng)
+sized = sum(l["snapshots_per_s"] * l["snapshot_bytes"] for l in nng)
+assert abs(counted - sized) < 0.25 * counted, (counted, sized, nng)
 PY
 
 kill -TERM "$pid"; wait "$pid"; pid=
