@@ -75,6 +75,20 @@ async function main() {
   // the default world's ground (builtin:harbour, 151 x 151 nodes on the wire) is drawn
   const ground = await page.evaluate(() => window.navalDebug.groundNodes());
   check(ground === 151 * 151, `ground nodes drawn: ${ground}, expected the harbour's 151 x 151`);
+  // The minimap (folded at first): every boat a dot, the island's land;
+  // a click there moves the camera's target to that place.
+  await page.click("#map-box > summary");
+  const map = await waitUntil("the minimap drawn", () => page.evaluate(() => window.navalDebug.minimap()), (m) => m.boats === BOATS && m.landPixels > 50, 5000);
+  const box = await page.$eval("#minimap", (c) => c.getBoundingClientRect().toJSON());
+  // (the box the map drew just before the click: it follows the boats)
+  const [mx0, mz0, size] = await page.evaluate(() => window.navalDebug.minimap().box), scale = Math.min(220, 160) / size;
+  await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.25);
+  const want = [mx0 + (0.25 * 220) / scale, mz0 + (0.25 * 160) / scale];
+  const cam = await waitUntil("the camera looking where the minimap was clicked", () => page.evaluate(() => window.navalDebug.look.camera()),
+    (c) => Math.hypot(c.target[0] - want[0], c.target[2] - want[1]) < 0.05 * size, 3000,
+    { show: (c) => `target (${c.target[0].toFixed(0)}, ${c.target[2].toFixed(0)}), expected (${want[0].toFixed(0)}, ${want[1].toFixed(0)})` });
+  log(`minimap: ${map.boats} boats, ${map.landPixels} land pixels, ${size.toFixed(0)} m across; a click looks at (${cam.target[0].toFixed(0)}, ${cam.target[2].toFixed(0)})`);
+  await page.click("#map-box > summary");
 
   // 2. The canvas is not blank. Sampled looking over the harbour, not
   // behind the followed boat: where the world has moved by then, a

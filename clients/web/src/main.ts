@@ -19,6 +19,7 @@ import { NO_BOAT } from "./fleet";
 import { FollowTracker } from "./follow";
 import { ContactLog, contactText, headingDeg } from "./hudfmt";
 import { Legend } from "./legend";
+import { Minimap, type MinimapDrawn } from "./minimap";
 import { Nameplates, type PlateShown, type PlateType } from "./nameplates";
 import { Panels } from "./panels";
 import { followParam, paramWarnings } from "./params";
@@ -45,6 +46,8 @@ declare global {
       structures: () => number;
       /** The nameplates drawn last frame (boat, text, water aboard in [0, 1] or NaN, screen place). */
       nameplates: () => PlateShown[];
+      /** What the minimap drew last (while its box is open). */
+      minimap: () => MinimapDrawn;
       /** Points the camera at (x, z), keeping its offset (a player view follows). */
       lookAt: (x: number, z: number) => void;
       /** Admin: holes vessel id (body frame point, m; area m^2) with the server's admin token; the compartment holed. */
@@ -165,6 +168,7 @@ class App {
       groundNodes: () => this.view.ground.nodes,
       structures: () => this.view.ground.structures,
       nameplates: () => this.nameplates.shown,
+      minimap: () => this.minimap.drawn,
       lookAt: (x, z) => {
         this.pick(NO_BOAT);
         this.view.lookAt(x, z);
@@ -307,6 +311,7 @@ class App {
     this.view.fleet.setTypes(info.types, hulls);
     this.view.ground.set(info.terrain);
     this.view.ground.setStructures(info.structures ?? []);
+    this.minimap.setWorld(info.terrain, info.structures ?? []);
     this.plateTypes = new Map(info.types.map((t) => [t.type, { name: t.name, volumes: t.compartmentVolumes }]));
     this.hud.setTypes(info.types.map((t) => t.name));
     this.legend.set(info.types, (type) => this.view.fleet.typeColour(type));
@@ -422,6 +427,11 @@ class App {
   }
 
   private readonly nameplates = new Nameplates(document.getElementById("nameplates") as HTMLElement);
+  private readonly minimap = new Minimap(document.getElementById("minimap") as HTMLCanvasElement,
+    () => (document.getElementById("map-box") as HTMLDetailsElement).open, (x, z) => {
+      this.pick(NO_BOAT);
+      this.view.lookAt(x, z);
+    });
   private plateTypes = new Map<number, PlateType>();
   private damageFrame: Frame | null = null;
   private damageById = new Map<number, VesselDamageData>();
@@ -571,6 +581,8 @@ class App {
     const canvas = this.view.renderer.domElement;
     this.nameplates.update(this.pose, this.view.camera, canvas.clientWidth, canvas.clientHeight, (id) => this.view.fleet.where.get(id),
       (id) => this.view.fleet.topOf(id), (type) => this.plateTypes.get(type), damage);
+    const target = this.view.controls.target, eye = this.view.camera.position;
+    this.minimap.draw(now * 1000, this.pose, (type) => this.view.fleet.typeColour(type), this.selected, this.helmId(), target, eye);
     if (vc) {
       // The view follows the camera (and so the followed boat), and keeps the helm's boat.
       const own = this.helm.own;
