@@ -223,6 +223,8 @@ async function main() {
     const helmColour = await dpage.evaluate((id) => window.navalDebug.colourOf(id), s.helm.id);
     check(helmColour === legendColour("your helm"), `${mode}: the holed helm's boat is drawn in ${helmColour}, not the helm's ${legendColour("your helm")}`);
     check(new Set(["sunk", "capsized", "aground", "holed", "your helm", "followed", "frozen"].map(legendColour)).size === 7, `${mode}: the legend's state colours are not all distinct: ${JSON.stringify(legend)}`);
+    // a type's colour is its name's: the patrol boat first in this world's list is still the default world's blue
+    check(legendColour("patrol") === "#6f93b8", `${mode}: the patrol boat's colour here is ${legendColour("patrol")}, in the default world #6f93b8`);
     // Its nameplate over it: id and type, and the water aboard as a bar
     // (the damage panel's water over the compartments' volume).
     const plates = await dpage.evaluate(() => window.navalDebug.nameplates());

@@ -16,8 +16,14 @@ import { WAKE_MIN_SPEED, Wakes } from "./wake";
 import { DAMAGE_SUNK_FLAG, type VesselDamageData } from "./damage";
 import { FLAG_CAPSIZED, FLAG_FROZEN, FLAG_GROUNDED, type HullData, type VesselTypeData } from "./wire";
 
-/** Hull colours by the type's place in the world info's list (the superstructures are white). */
-const PALETTE = [0xaab6bf, 0x6f93b8, 0x8c9a6a, 0xc39a74, 0xa493c4, 0x6fae9e];
+/**
+ * Hull colours by the type's name, whatever its place in the world info's
+ * list (a world with the patrol boat first must not paint it the skiff's
+ * grey): the built-ins' own, other names hashed into the rest of the
+ * palette. The superstructures are white.
+ */
+const BUILTIN_COLOURS: Readonly<Record<string, number>> = { skiff: 0xaab6bf, patrol: 0x6f93b8, freighter: 0x8c9a6a };
+const PALETTE = [0xc39a74, 0xa493c4, 0x6fae9e, 0xb8a24e, 0x8f7f9a, 0x5f8f8a, 0xb07f6a, 0x7f9fb0];
 /**
  * The colours that override a boat's type colour (legend.ts shows them too):
  * who it is (frozen, the helm's, the followed one), then what state it is in
@@ -52,9 +58,15 @@ const SPEED_SMOOTHING_S = 0.4;
  */
 const WAY_SMOOTHING_S = 3;
 
-/** The colour (#rrggbb) of the hulls of the type at `typeIndex` in the world info's list. */
-export function fleetTypeColour(typeIndex: number): string {
-  return `#${PALETTE[((typeIndex % PALETTE.length) + PALETTE.length) % PALETTE.length].toString(16).padStart(6, "0")}`;
+/** The colour (#rrggbb) of the hulls of the type named `name`. */
+export function fleetTypeColour(name: string): string {
+  let c = BUILTIN_COLOURS[name];
+  if (c === undefined) {
+    let h = 0x811c9dc5; // FNV-1a of the name
+    for (let k = 0; k < name.length; k++) h = Math.imul(h ^ name.charCodeAt(k), 0x01000193) >>> 0;
+    c = PALETTE[h % PALETTE.length];
+  }
+  return `#${c.toString(16).padStart(6, "0")}`;
 }
 
 interface TypeBatch {
@@ -147,7 +159,7 @@ export class Fleet {
     }
     this.batches.clear();
     this.motion.clear();
-    types.forEach((t, i) => {
+    types.forEach((t) => {
       const hull = hulls.get(t.type);
       if (!hull) return;
       const g = new THREE.BufferGeometry();
@@ -157,7 +169,7 @@ export class Fleet {
       const ss = buildSuperstructure(t.name, t.boundsMin, t.boundsMax);
       const batch: TypeBatch = {
         type: t.type, mesh: this.makeMesh(g, this.material, 16), deck: this.makeMesh(ss.geometry, this.deckMaterial, 16),
-        ids: new Uint32Array(16), count: 0, colour: new THREE.Color(fleetTypeColour(i)),
+        ids: new Uint32Array(16), count: 0, colour: new THREE.Color(fleetTypeColour(t.name)),
         boxMin: new THREE.Vector3(...t.boundsMin), boxMax: new THREE.Vector3(t.boundsMax[0], Math.max(t.boundsMax[1], ss.top), t.boundsMax[2]),
         length: t.boundsMax[0] - t.boundsMin[0], halfBeam: (t.boundsMax[2] - t.boundsMin[2]) / 2,
       };
