@@ -8,7 +8,8 @@
  * overlapping in a small square are apart after 10 s; the state hash is
  * the same at 1, 2 and 3 threads; vessels on columns collide too; issue
  * 31's crowd of 120 under full thrust and rudder holds its overlaps under
- * 5 cm (p99) and 10 cm, and a skiff squeezed by two freighters is held. */
+ * 5 cm (p99) and 10 cm, a skiff squeezed by two freighters is held, and
+ * a raft of 50 driven onto a quay wall holds under 5 cm. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +351,46 @@ static void skiff_held_between_freighters(void** state) {
     nv_jobs_destroy(pool);
 }
 
+/* Issue 31's raft: 50 patrol boats, five ranks of ten 7 m apart, driven
+ * at full throttle onto a quay wall (a box 10 m thick, 200 m long) for a
+ * minute: from the second second on, no step leaves two hulls, or a hull
+ * and the wall, 5 cm into each other (MPR's normal alone left 2.1 m). */
+static void raft_held_at_a_quay(void** state) {
+    (void)state;
+    const int rate = 60, steps = getenv("NAVAL_TEST_LIGHT") ? 1800 : 3600;
+    char text[16384];
+    size_t len = (size_t)snprintf(text, sizeof text,
+                                  "{\"tick_hz\": %d, \"vessel_types\": [\"builtin:patrol\"],"
+                                  " \"structures\": [{\"box\": [10, 12, 200], \"position\": [50, -8, 0]}], \"vessels\": [",
+                                  rate);
+    for (int k = 0; k < 50; k++) {
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "%s{\"type\": \"patrol\", \"position\": [%d, %.1f], \"heading_deg\": 0,"
+                                " \"controls\": {\"throttle\": 1, \"rudder\": 0}}",
+                                k ? ", " : "", 20 - 30 * (k / 10), (k % 10 - 4.5) * 7.0);
+        assert_true(len < sizeof text);
+    }
+    len += (size_t)snprintf(text + len, sizeof text - len, "]}");
+    assert_true(len < sizeof text);
+    nv_scenario sc;
+    nv_jobs* pool = NULL;
+    nv_scenario_instance inst;
+    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst);
+    double max = 0.0;
+    for (int i = 0; i < steps - rate; i++) max = fmax(max, depth[i]);
+    uint32_t touching = 0;
+    for (uint32_t k = 0; k < nv_world_vessel_count(inst.world); k++)
+        touching += state_of(inst.world, nv_world_vessel_id_at(inst.world, k)).contact_points > 0;
+    print_message("raft of 50 at a quay, %d s: deepest overlap %.4f m, %u boats pressing at the end\n", steps / rate, max,
+                  touching);
+    assert_true(max < 0.05);
+    assert_true(touching >= 10); /* the front rank at least, held against the wall */
+    free(depth);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&sc);
+    nv_jobs_destroy(pool);
+}
+
 static void same_hash_at_any_thread_count(void** state) {
     (void)state;
     uint64_t h1 = crowd_run(1, 100, 90, NULL), h2 = crowd_run(2, 100, 90, NULL), h3 = crowd_run(3, 100, 90, NULL);
@@ -459,6 +500,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(crowd_comes_apart),
         cmocka_unit_test(crowd_of_120_stays_apart),
         cmocka_unit_test(skiff_held_between_freighters),
+        cmocka_unit_test(raft_held_at_a_quay),
         cmocka_unit_test(quay_stops_a_boat),
         cmocka_unit_test(structures_are_checked),
         cmocka_unit_test(same_hash_at_any_thread_count),
