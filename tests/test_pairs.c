@@ -251,9 +251,9 @@ static int depth_compare(const void* a, const void* b) {
 
 /* A scenario's world on two threads (the caller destroys it) run for
  * `steps`: each step's deepest overlap between vessels, from the second
- * second on (steps - rate of them, malloc'd). */
+ * second on (steps - rate of them, malloc'd), and the largest in *max. */
 static double* run_deepest(const char* text, int steps, int rate, nv_scenario* sc, nv_jobs** pool,
-                           nv_scenario_instance* inst) {
+                           nv_scenario_instance* inst, double* max) {
     *inst = scenario_world(text, sc, pool);
     nv_world* w = inst->world;
     uint32_t n = nv_world_vessel_count(w);
@@ -269,6 +269,8 @@ static double* run_deepest(const char* text, int steps, int rate, nv_scenario* s
         for (uint32_t k = 0; k < got; k++) deepest = fmax(deepest, v[k].penetration);
         depth[i - rate] = deepest;
     }
+    *max = 0.0;
+    for (int i = 0; i < steps - rate; i++) *max = fmax(*max, depth[i]);
     free(v);
     return depth;
 }
@@ -301,7 +303,8 @@ static void crowd_of_120_stays_apart(void** state) {
     nv_scenario sc;
     nv_jobs* pool = NULL;
     nv_scenario_instance inst;
-    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst);
+    double largest;
+    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst, &largest);
     qsort(depth, (size_t)(steps - rate), sizeof *depth, depth_compare);
     double p50 = depth[(steps - rate) / 2], p99 = depth[(size_t)(0.99 * (steps - rate))], max = depth[steps - rate - 1];
     print_message("crowd of 120, %d s: deepest overlap p50 %.4f, p99 %.4f, max %.4f m\n", steps / rate, p50, p99, max);
@@ -331,9 +334,8 @@ static void skiff_held_between_freighters(void** state) {
     nv_scenario sc;
     nv_jobs* pool = NULL;
     nv_scenario_instance inst;
-    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst);
-    double max = 0.0;
-    for (int i = 0; i < steps - rate; i++) max = fmax(max, depth[i]);
+    double max;
+    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst, &max);
     nv_world_vessel_state a = state_of(inst.world, nv_world_vessel_id_at(inst.world, 0));
     nv_world_vessel_state b = state_of(inst.world, nv_world_vessel_id_at(inst.world, 1));
     nv_world_vessel_state skiff = state_of(inst.world, nv_world_vessel_id_at(inst.world, 2));
@@ -375,9 +377,8 @@ static void raft_held_at_a_quay(void** state) {
     nv_scenario sc;
     nv_jobs* pool = NULL;
     nv_scenario_instance inst;
-    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst);
-    double max = 0.0;
-    for (int i = 0; i < steps - rate; i++) max = fmax(max, depth[i]);
+    double max;
+    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst, &max);
     uint32_t touching = 0;
     for (uint32_t k = 0; k < nv_world_vessel_count(inst.world); k++)
         touching += state_of(inst.world, nv_world_vessel_id_at(inst.world, k)).contact_points > 0;
