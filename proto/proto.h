@@ -572,6 +572,7 @@ void proto_free_response(proto_response* r);
 #define PROTO_VIEW_POS_LIMIT (1 << 29)      /* steps: vessels further than 1,048,576 m from the origin are not sent */
 #define PROTO_VIEW_HISTORY 16          /* samples a decoder keeps per vessel (newest first): 250 ms at 60 Hz */
 #define PROTO_VIEW_MAX_DAMAGE_EVENTS 256 /* damage events one update carries at most (a decoder refuses more) */
+#define PROTO_VIEW_MAX_CONTACTS 64 /* contacts one update carries at most (a decoder refuses more) */
 
 typedef struct proto_view_own {
     uint32_t id;
@@ -626,6 +627,11 @@ typedef struct proto_view_header {
     uint32_t damage_count;
     const proto_damage_event* damage_events;
     uint32_t damage_event_count;
+    /* The contacts vessels in the view began since the previous update
+     * (at most PROTO_VIEW_MAX_CONTACTS; lost with their update: they are
+     * for drawing, the damage events are the record). Arrays as above. */
+    const proto_contact* contacts;
+    uint32_t contact_count;
 } proto_view_header;
 
 /* One vessel a view holds: its newest samples, newest first. */

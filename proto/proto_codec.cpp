@@ -44,19 +44,14 @@ int encode_snapshot(proto_buf* out, const proto_snapshot* s, proto_error* err) {
     if (s->vessel_count > lim.max_vessels)
         return nv_error_fail(err, NV_ELIMIT, "snapshot: %u vessels, over the limit of %u", s->vessel_count,
                              lim.max_vessels);
-    if (s->contact_count && !s->contacts) return nv_error_fail(err, NV_EINVAL, "snapshot: contacts missing");
-    if (s->contact_count > lim.max_vessels)
-        return nv_error_fail(err, NV_ELIMIT, "snapshot: %u contacts, over the limit of %u", s->contact_count,
-                             lim.max_vessels);
     auto& fbb = builder_of(out);
     // Same layout (asserted above): the builder copies the array as bytes.
     auto vessels = fbb.CreateVectorOfStructs(reinterpret_cast<const np::VesselState*>(s->vessels), s->vessel_count);
-    fb::Offset<fb::Vector<const np::Contact*>> contacts;
-    if (s->contact_count)
-        contacts = fbb.CreateVectorOfStructs(reinterpret_cast<const np::Contact*>(s->contacts), s->contact_count);
+    contact_vector contacts;
     damage_vector damage;
     damage_event_vector events;
-    if (put_damage(fbb, s->damage, s->damage_count, lim.max_vessels, &damage, err) != 0 ||
+    if (put_contacts(fbb, s->contacts, s->contact_count, lim.max_vessels, "snapshot", &contacts, err) != 0 ||
+        put_damage(fbb, s->damage, s->damage_count, lim.max_vessels, &damage, err) != 0 ||
         put_damage_events(fbb, s->damage_events, s->damage_event_count, lim.max_vessels, &events, err) != 0)
         return -1;
     auto stats = put_stats(fbb, s->stats);
@@ -82,14 +77,9 @@ int decode_snapshot(const void* data, size_t size, const proto_limits* limits, p
         return nv_error_fail(err, NV_ELIMIT, "snapshot: %zu vessels, over the limit of %u", n, lim.max_vessels);
     if (grow(&out->vessels, &out->vessel_capacity, n, err) != 0) return -1;
     if (n) std::memcpy(out->vessels, v->Data(), n * sizeof(proto_vessel));
-    auto* c = s->contacts();
-    size_t nc = c ? c->size() : 0;
-    if (nc > lim.max_vessels)
-        return nv_error_fail(err, NV_ELIMIT, "snapshot: %zu contacts, over the limit of %u", nc, lim.max_vessels);
-    if (grow(&out->contacts, &out->contact_capacity, nc, err) != 0) return -1;
-    if (nc) std::memcpy(out->contacts, c->Data(), nc * sizeof(proto_contact));
-    out->contact_count = static_cast<uint32_t>(nc);
-    if (get_damage(s->damage(), lim.max_vessels, &out->damage, &out->damage_capacity, &out->damage_count, err) != 0 ||
+    if (get_contacts(s->contacts(), lim.max_vessels, "snapshot", &out->contacts, &out->contact_capacity,
+                     &out->contact_count, err) != 0 ||
+        get_damage(s->damage(), lim.max_vessels, &out->damage, &out->damage_capacity, &out->damage_count, err) != 0 ||
         get_damage_events(s->damage_events(), lim.max_vessels, &out->damage_events, &out->damage_event_capacity,
                           &out->damage_event_count, err) != 0)
         return -1;

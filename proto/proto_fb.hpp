@@ -209,6 +209,29 @@ inline int put_damage_events(fb::FlatBufferBuilder& fbb, const proto_damage_even
     return 0;
 }
 
+using contact_vector = fb::Offset<fb::Vector<const np::Contact*>>;
+
+// Same layout (asserted in proto_codec.cpp): the builder copies the array as bytes.
+inline int put_contacts(fb::FlatBufferBuilder& fbb, const proto_contact* c, uint32_t n, uint32_t max, const char* what,
+                        contact_vector* o, proto_error* err) {
+    if (!n) return 0;
+    if (!c) return nv_error_fail(err, NV_EINVAL, "%s: contacts missing", what);
+    if (n > max) return nv_error_fail(err, NV_ELIMIT, "%s: %u contacts, over the limit of %u", what, n, max);
+    *o = fbb.CreateVectorOfStructs(reinterpret_cast<const np::Contact*>(c), n);
+    return 0;
+}
+
+inline int get_contacts(const fb::Vector<const np::Contact*>* v, uint32_t max, const char* what, proto_contact** out,
+                        uint32_t* capacity, uint32_t* count, proto_error* err) {
+    *count = 0;
+    size_t n = v ? v->size() : 0;
+    if (n > max) return nv_error_fail(err, NV_ELIMIT, "%s: %zu contacts, over the limit of %u", what, n, max);
+    if (grow(out, capacity, n, err) != 0) return -1;
+    if (n) std::memcpy(*out, v->Data(), n * sizeof(proto_contact));
+    *count = static_cast<uint32_t>(n);
+    return 0;
+}
+
 inline int get_damage(const fb::Vector<fb::Offset<np::VesselDamage>>* v, uint32_t max, proto_vessel_damage** out,
                       uint32_t* capacity, uint32_t* count, proto_error* err) {
     *count = 0;

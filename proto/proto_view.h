@@ -132,10 +132,12 @@ typedef struct proto_view_damage_buf {
     uint32_t damage_cap;
     proto_damage_event* events;
     uint32_t event_cap;
+    proto_contact* contacts;
+    uint32_t contact_cap;
 } proto_view_damage_buf;
-/* h->damage* point into *dmg (NULL dmg: the damage is not read, counts 0);
- * more than max_damage entries or PROTO_VIEW_MAX_DAMAGE_EVENTS events are
- * refused. */
+/* h->damage* and h->contacts point into *dmg (NULL dmg: neither is read,
+ * counts 0); more than max_damage entries, PROTO_VIEW_MAX_DAMAGE_EVENTS
+ * events or PROTO_VIEW_MAX_CONTACTS contacts are refused. */
 int proto_unwrap_view_update(const void* data, size_t size, proto_view_header* h, const uint8_t** bits,
                              size_t* nbytes, proto_view_damage_buf* dmg, uint32_t max_damage, proto_error* err);
 void proto_view_damage_buf_free(proto_view_damage_buf* b);

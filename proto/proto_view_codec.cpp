@@ -87,13 +87,16 @@ int wrap_view_update(proto_buf* out, const proto_view_header* h, const uint8_t* 
     }
     damage_vector damage;
     damage_event_vector events;
+    contact_vector contacts;
     if (put_damage(fbb, h->damage, h->damage_count, UINT32_MAX, &damage, err) != 0 ||
-        put_damage_events(fbb, h->damage_events, h->damage_event_count, PROTO_VIEW_MAX_DAMAGE_EVENTS, &events, err) != 0)
+        put_damage_events(fbb, h->damage_events, h->damage_event_count, PROTO_VIEW_MAX_DAMAGE_EVENTS, &events, err) != 0 ||
+        put_contacts(fbb, h->contacts, h->contact_count, PROTO_VIEW_MAX_CONTACTS, "view update", &contacts, err) != 0)
         return -1;
     auto data = nbytes ? fbb.CreateVector(bits, nbytes) : fb::Offset<fb::Vector<uint8_t>>();
     auto root = np::CreateViewUpdate(fbb, h->seq, h->base_seq, h->keyframe != 0, h->tick, h->sim_time, h->send_time_ns,
                                      h->origin[0], h->origin[1], h->record_count, data,
-                                     static_cast<np::Status>(h->status), error, s, damage, events, h->command_port);
+                                     static_cast<np::Status>(h->status), error, s, damage, events, h->command_port,
+                                     contacts);
     finish(out, fbb, root, PROTO_ID_VIEW_UPDATE);
     return 0;
 }
@@ -129,12 +132,15 @@ int unwrap_view_update(const void* data, size_t size, proto_view_header* h, cons
     if (dmg) {
         if (get_damage(u->damage(), max_damage, &dmg->damage, &dmg->damage_cap, &h->damage_count, err) != 0 ||
             get_damage_events(u->damage_events(), PROTO_VIEW_MAX_DAMAGE_EVENTS, &dmg->events, &dmg->event_cap,
-                              &h->damage_event_count, err) != 0) {
-            h->damage_count = h->damage_event_count = 0;
+                              &h->damage_event_count, err) != 0 ||
+            get_contacts(u->contacts(), PROTO_VIEW_MAX_CONTACTS, "view update", &dmg->contacts, &dmg->contact_cap,
+                         &h->contact_count, err) != 0) {
+            h->damage_count = h->damage_event_count = h->contact_count = 0;
             return -1;
         }
         h->damage = dmg->damage;
         h->damage_events = dmg->events;
+        h->contacts = dmg->contacts;
     }
     auto* d = u->data();
     *nbytes = d ? d->size() : 0;
@@ -169,5 +175,6 @@ void proto_view_damage_buf_free(proto_view_damage_buf* b) {
     if (!b) return;
     std::free(b->damage);
     std::free(b->events);
+    std::free(b->contacts);
     *b = proto_view_damage_buf{};
 }

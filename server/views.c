@@ -79,7 +79,7 @@ int views_wanted(const views* v) { return v->hub && view_count(v->hub) > 0; }
 void views_tick(views* v, const proto_snapshot* s, nv_jobs* pool) {
     if (!views_wanted(v)) return;
     uint64_t t0 = uv_hrtime();
-    view_frame f = {s->tick, s->sim_time, s->send_time_ns, s->vessels, s->vessel_count};
+    view_frame f = {s->tick, s->sim_time, s->send_time_ns, s->vessels, s->vessel_count, s->contacts, s->contact_count};
     nv_error err;
     if (view_hub_set_damage(v->hub, s->damage, s->damage_count, s->damage_events, s->damage_event_count, &err))
         log_error("views: %s", err.message);

@@ -269,6 +269,49 @@ static void example_scenarios_run(void** state) {
     }
 }
 
+/* data/scenarios/states.json shows the page's every state within 40 s:
+ * boat 0 aground on the island's beach, 1 holed but afloat, 2 sunk, 3 (a
+ * top-heavy skiff) capsized by itself, 4 under way and intact. */
+static uint32_t state_of_flags(nv_world* w, uint32_t id) {
+    nv_world_vessel_state v;
+    assert_int_equal(nv_world_vessel_get(w, id, &v), 0);
+    return v.flags;
+}
+
+static void states_scenario_reaches_each_state(void** state) {
+    (void)state;
+    nv_scenario s;
+    nv_error err;
+    ASSERT_OK(nv_scenario_load_file(SCENARIOS "/states.json", &s, &err), err);
+    nv_scenario_instance inst;
+    ASSERT_OK(nv_scenario_instantiate(&s, NULL, &inst, &err), err);
+    int breached[5] = {0}, sunk[5] = {0}, capsized[5] = {0}, grounded[5] = {0};
+    uint32_t next = 0;
+    for (int i = 0; i < 40 * 30; i++) {
+        /* the runner's part (naval-sim, the server): the events due */
+        for (; next < s.event_count && s.events[next].time <= nv_world_time(inst.world) + 1e-9; next++)
+            ASSERT_OK(nv_world_breach(inst.world, s.events[next].vessel, s.events[next].point, s.events[next].area, &err),
+                      err);
+        nv_world_step(inst.world);
+        uint32_t n;
+        const nv_world_damage_event* e = nv_world_damage_events(inst.world, &n);
+        for (uint32_t k = 0; k < n; k++) {
+            assert_true(e[k].id < 5);
+            breached[e[k].id] |= e[k].kind == WORLD_DAMAGE_BREACH;
+            sunk[e[k].id] |= e[k].kind == WORLD_DAMAGE_SUNK;
+            capsized[e[k].id] |= e[k].kind == WORLD_DAMAGE_CAPSIZED;
+        }
+        for (uint32_t id = 0; id < 5; id++) grounded[id] |= (state_of_flags(inst.world, id) & WORLD_VESSEL_GROUNDED) != 0;
+    }
+    assert_true(grounded[0] && !breached[0] && !capsized[0]);
+    assert_true(breached[1] && !sunk[1] && !capsized[1]);
+    assert_true(breached[2] && sunk[2]);
+    assert_true(capsized[3] && !breached[3]);
+    assert_true(!grounded[4] && !breached[4] && !capsized[4]);
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&s);
+}
+
 #define SKIFF "\"vessel_types\": [\"builtin:skiff\"]"
 
 static unsigned slope_pixels(int i, int j) { return (unsigned)(i * 4000 + j); }
@@ -454,7 +497,8 @@ int main(void) {
         cmocka_unit_test(small_file_builds_its_world),  cmocka_unit_test(ocean_section_reaches_the_ocean),
         cmocka_unit_test(mistakes_are_named),           cmocka_unit_test(missing_mesh_fails_at_instantiation),
         cmocka_unit_test(vessel_types_reach_the_world), cmocka_unit_test(ocean_sets_the_wind),
-        cmocka_unit_test(example_scenarios_run),        cmocka_unit_test(vessel_type_mistakes_are_named),
+        cmocka_unit_test(example_scenarios_run),
+        cmocka_unit_test(states_scenario_reaches_each_state),        cmocka_unit_test(vessel_type_mistakes_are_named),
         cmocka_unit_test(terrain_reaches_the_world),      cmocka_unit_test(overlapping_vessels_are_warned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

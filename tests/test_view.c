@@ -18,6 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "grow.h"
 #include "proto_view.h"
 #include "view.h"
 #include "view_internal.h" /* VIEW_DAMAGE_*: the encoder's size estimates, checked against the bytes */
@@ -117,8 +118,12 @@ static void fleet_step(fleet* f) {
         memcpy(f->pos[(f->tick % HISTORY) * f->max_id + f->v[i].id], f->v[i].position, sizeof f->v[i].position);
 }
 
+/* The contacts the next frame carries (step() clears them). */
+static proto_contact g_contacts[8];
+static uint32_t g_contact_count;
+
 static view_frame fleet_frame(const fleet* f) {
-    view_frame fr = {f->tick, (double)f->tick / HZ, 0, f->v, f->n};
+    view_frame fr = {f->tick, (double)f->tick / HZ, 0, f->v, f->n, g_contacts, g_contact_count};
     return fr;
 }
 
@@ -149,6 +154,8 @@ typedef struct link {
     uint32_t event_count, event_cap;
     uint64_t damage_entries, damage_updates;
     uint32_t watch_id, watch_entries;  /* entries of one vessel received */
+    proto_contact* contacts;    /* every contact received, in order */
+    uint32_t contact_count, contact_cap;
 } link;
 
 static void link_send_settings(link* l, const proto_view_settings* s, int expect_ok) {
@@ -190,6 +197,7 @@ static void link_close(link* l) {
     proto_destroy_view_decoder(l->dec);
     proto_free_buf(&l->buf);
     free(l->events);
+    free(l->contacts);
 }
 
 static const proto_vessel* fleet_find(const fleet* f, uint32_t id) {
@@ -258,6 +266,12 @@ static int link_tick(link* l, const fleet* f, double* worst) {
         assert_int_equal(h.command_port, h.keyframe || h.base_seq == 0 ? l->command_port : 0);
         got = 1;
         link_damage(l, f, &h);
+        assert_true(h.contact_count <= PROTO_VIEW_MAX_CONTACTS);
+        if (h.contact_count) {
+            assert_int_equal(GROW(&l->contacts, &l->contact_cap, l->contact_count + h.contact_count, 64), 0);
+            memcpy(l->contacts + l->contact_count, h.contacts, h.contact_count * sizeof *h.contacts);
+            l->contact_count += h.contact_count;
+        }
         uint32_t count;
         const proto_view_vessel* vs = proto_view_decoder_vessels(l->dec, &count);
         for (uint32_t k = 0; k < count; k++) {
@@ -392,6 +406,7 @@ static void step(view_hub* hub, fleet* f, nv_jobs* pool) {
         g_damage->event_count = 0;
     }
     if (view_hub_encode(hub, &fr, pool, &err)) fail_msg("encode: %s", err.message);
+    g_contact_count = 0;
 }
 
 /* ---- tests ---------------------------------------------------------------------- */
@@ -910,6 +925,79 @@ static int same_event(const proto_damage_event* a, const proto_damage_event* b) 
 /* Events of vessels in the view arrive exactly once, in order, though six
  * ticks pass between updates and a tenth of the updates are lost; those of
  * vessels far outside never; a burst beyond the cap keeps the newest. */
+/* Contacts go to the views whose client has one of their vessels: those
+ * of vessels near the centre all arrive, once, whole; those of vessels
+ * far out never; a lost update's contacts are not sent again. */
+static void contacts_of_vessels_in_view(void** state) {
+    (void)state;
+    rng_state = 23;
+    fleet* f = fleet_create(300, 1500.0, 320);
+    view_config c;
+    view_config_default(&c);
+    c.tick_hz = HZ;
+    c.update_hz = 10.0; /* six ticks between updates: contacts wait in the view */
+    view_hub* hub = NULL;
+    assert_int_equal(view_hub_create(&hub, &c, NULL, NULL, NULL), 0);
+    for (double drop = 0.0; drop < 0.5; drop += 0.3) {
+        link l;
+        link_open(&l, hub, 7, 0.0, 0.0, 700.0f, 256);
+        l.ack_delay = 4;
+        l.drop = drop;
+        for (int t = 0; t < 60; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+        enum { GEN_MAX = 1024 };
+        proto_contact* gen = calloc(GEN_MAX, sizeof *gen);
+        double* dist = calloc(GEN_MAX, sizeof *dist);
+        uint32_t ngen = 0;
+        for (int t = 0; t < 300; t++) {
+            /* two between vessels, one with the ground; the impulse tags each */
+            for (uint32_t k = 0; k < 3; k++) {
+                uint32_t i = (uint32_t)((f->tick * (5 + 4 * k) + 3 * k) % f->n), j = (i + 1 + k) % f->n;
+                proto_contact* ct = &g_contacts[g_contact_count++];
+                memset(ct, 0, sizeof *ct);
+                ct->tick = f->tick + 1;
+                ct->a = f->v[i].id;
+                ct->b = k == 2 ? PROTO_CONTACT_GROUND : f->v[j].id;
+                memcpy(ct->point, f->v[i].position, sizeof ct->point);
+                ct->normal[1] = 1.0f;
+                ct->closing_speed = 1.5f;
+                ct->impulse = (float)ngen;
+                gen[ngen] = *ct;
+                double di = hypot(f->v[i].position[0], f->v[i].position[2]);
+                double dj = k == 2 ? INFINITY : hypot(f->v[j].position[0], f->v[j].position[2]);
+                dist[ngen++] = fmin(di, dj);
+            }
+            step(hub, f, NULL);
+            link_tick(&l, f, NULL);
+        }
+        for (int t = 0; t < 30; t++) step(hub, f, NULL), link_tick(&l, f, NULL);
+        uint32_t near = 0, far = 0, arrived = 0;
+        for (uint32_t g = 0; g < ngen; g++) {
+            uint32_t found = 0;
+            for (uint32_t k = 0; k < l.contact_count; k++)
+                found += memcmp(&gen[g], &l.contacts[k], sizeof gen[g]) == 0;
+            if (found > 1) fail_msg("contact %u arrived %u times", g, found);
+            arrived += found;
+            if (dist[g] < l.radius - 20.0) {
+                if (!found && drop == 0.0) fail_msg("contact %u, %.0f m from the centre, never arrived", g, dist[g]);
+                near++;
+            } else if (dist[g] > l.radius + 100.0) {
+                if (found) fail_msg("contact %u, %.0f m from the centre, arrived", g, dist[g]);
+                far++;
+            }
+        }
+        assert_true(near > 50 && far > 200);
+        assert_int_equal(arrived, l.contact_count); /* nothing else arrived */
+        print_message("drop %.1f: %u contacts near the view, %u far, %u arrived\n", drop, near, far, arrived);
+        if (drop > 0.0) assert_true(arrived < near); /* the lost ones stay lost */
+        free(gen);
+        free(dist);
+        view_close(hub, 7);
+        link_close(&l);
+    }
+    view_hub_destroy(hub);
+    fleet_free(f);
+}
+
 static void damage_events_exactly_once(void** state) {
     (void)state;
     rng_state = 19;
@@ -1134,6 +1222,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(hostile_updates),
         cmocka_unit_test(same_bytes_at_any_thread_count),
         cmocka_unit_test(damage_follows_held_vessels),
+        cmocka_unit_test(contacts_of_vessels_in_view),
         cmocka_unit_test(damage_events_exactly_once),
         cmocka_unit_test(damage_bytes),
         cmocka_unit_test(damage_refused),

@@ -334,7 +334,7 @@ static void write_session(const char* dir) {
                      0.5f);
         }
         if (view_hub_set_damage(s.hub, dmg, nd, ev, ne, &e)) die("set damage", e.message);
-        view_frame f = {tick, (double)tick / 60.0, 0, v, FLEET};
+        view_frame f = {tick, (double)tick / 60.0, 0, v, FLEET, NULL, 0};
         int silent = tick >= 500 && tick < 650; /* keyframes, then back */
         /* The view moves 10 m/s along the line (settings every second, but
          * while the client is silent). */

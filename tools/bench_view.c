@@ -241,7 +241,7 @@ static int write_session(const char* dir) {
         if ((tick == 100 && session_settings(hub, &c, 400.0, o.radius, (uint32_t)o.budget)) ||
             (tick == 480 && session_settings(hub, &c, 400.0, o.radius, 2)))
             return 1;
-        view_frame f = {tick, (double)tick / o.hz, 0, v, n};
+        view_frame f = {tick, (double)tick / o.hz, 0, v, n, NULL, 0};
         nv_error e;
         if (view_hub_encode(hub, &f, NULL, &e)) return 1;
         const uint8_t* data = NULL;
@@ -308,7 +308,7 @@ int main(int argc, char** argv) {
     uint64_t* bytes_warm = calloc(nv, sizeof *bytes_warm);
     for (uint64_t t = 1; t <= ticks + warm; t++) {
         fleet_at(v, n, t, o.hz, o.half);
-        view_frame f = {t, (double)t / o.hz, 0, v, n};
+        view_frame f = {t, (double)t / o.hz, 0, v, n, NULL, 0};
         double t0 = now_ms();
         if (view_hub_encode(hub, &f, pool, &e)) {
             fprintf(stderr, "bench-view: %s\n", e.message);

@@ -182,7 +182,8 @@ static uint64_t relay_views_tick(relay_views* v, uint64_t upstream) {
 }
 
 static void relay_views_encode(relay_views* v, const proto_snapshot* s) {
-    view_frame f = {relay_views_tick(v, s->tick), s->sim_time, s->send_time_ns, s->vessels, s->vessel_count};
+    view_frame f = {relay_views_tick(v, s->tick), s->sim_time, s->send_time_ns, s->vessels, s->vessel_count,
+                    s->contacts, s->contact_count};
     nv_error err;
     /* A full upstream carries damage (a compact one none); the events of
      * frames the relay skipped while behind are not seen. */

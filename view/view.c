@@ -59,6 +59,7 @@ static void client_free(view_client* c) {
         free(c->ring[i].events);
     }
     free(c->dev);
+    free(c->con);
     free(c->dout);
     free(c->heap);
     free(c->puts);

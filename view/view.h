@@ -86,6 +86,8 @@ typedef struct view_frame {
     uint64_t send_time_ns;
     const proto_vessel* vessels;   /* any order */
     uint32_t count;
+    const proto_contact* contacts; /* begun this tick (a snapshot's contacts); may be NULL with 0 */
+    uint32_t contact_count;
 } view_frame;
 
 /* This tick's damage for the next view_hub_encode (docs/protocol.md,

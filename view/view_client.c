@@ -264,7 +264,31 @@ static int damage_collect(view_hub* h, view_client* c, int keyframe, int refresh
 }
 
 static double events_bytes(const view_client* c) {
-    return c->dev_count ? VIEW_DAMAGE_LIST_BYTES + (double)VIEW_DAMAGE_EVENT_BYTES * c->dev_count : 0.0;
+    double events = c->dev_count ? VIEW_DAMAGE_LIST_BYTES + (double)VIEW_DAMAGE_EVENT_BYTES * c->dev_count : 0.0;
+    return events + (c->con_count ? VIEW_DAMAGE_LIST_BYTES + (double)VIEW_CONTACT_BYTES * c->con_count : 0.0);
+}
+
+/* ---- contacts ---------------------------------------------------------------------------- */
+
+/* The tick's contacts of vessels the view has wait for its next update;
+ * past PROTO_VIEW_MAX_CONTACTS the oldest give way. They are for drawing
+ * (flashes, spray): a lost update's are not sent again, the damage events
+ * are the record. */
+static int take_contacts(view_hub* h, view_client* c) {
+    const view_frame* f = h->fr.f;
+    for (uint32_t k = 0; k < f->contact_count; k++) {
+        const proto_contact* ct = &f->contacts[k];
+        const view_entry* a = view_entry_find(c, ct->a);
+        const view_entry* b = ct->b == PROTO_CONTACT_GROUND ? NULL : view_entry_find(c, ct->b);
+        if (!(a && (a->in_view || held(a))) && !(b && (b->in_view || held(b)))) continue;
+        if (c->con_count == PROTO_VIEW_MAX_CONTACTS) {
+            memmove(c->con, c->con + 1, (c->con_count - 1) * sizeof *c->con);
+            c->con_count--;
+        }
+        if (GROW(&c->con, &c->con_cap, c->con_count + 1, PROTO_VIEW_GROW_MIN)) return -1;
+        c->con[c->con_count++] = *ct;
+    }
+    return 0;
 }
 
 /* ---- the packet -------------------------------------------------------------------------- */
@@ -309,6 +333,8 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
     hd.damage_count = c->dout_count;
     hd.damage_events = c->dev;
     hd.damage_event_count = c->dev_count;
+    hd.contacts = c->con;
+    hd.contact_count = c->con_count;
     if (proto_wrap_view_update(&c->out, &hd, c->bits, nbytes, NULL)) return -1;
     /* Keep what the client will hold once it acknowledges this, and the
      * events to send again if it does not arrive. */
@@ -324,6 +350,7 @@ static int write_packet(view_hub* h, view_client* c, int keyframe) {
     if (c->dev_count) memcpy(p->events, c->dev, c->dev_count * sizeof *c->dev);
     c->out_events = c->dev_count;
     c->dev_count = 0;
+    c->con_count = 0;
     p->count = c->put_count;
     for (uint32_t k = 0; k < c->put_count; k++) {
         p->recs[k] = c->puts[k].rec;
@@ -402,7 +429,7 @@ int view_client_tick(view_hub* h, view_client* c) {
     if (!c->configured) return 0;
     const view_frame* f = h->fr.f;
     find_centres(h, c);
-    if (find_vessels(h, c) || take_damage(h, c)) return -1;
+    if (find_vessels(h, c) || take_damage(h, c) || take_contacts(h, c)) return -1;
     for (uint32_t i = 0; i < c->entry_count; i++) {
         view_entry* e = &c->entries[i];
         if (e->in_view) e->priority += weight(e, h->fr.speed[e->slot]);

@@ -22,6 +22,8 @@
 #define VIEW_DAMAGE_LIST_BYTES 40u
 #define VIEW_DAMAGE_ENTRY_BYTES 28u
 #define VIEW_DAMAGE_EVENT_BYTES 32u
+/* a Contact struct on the wire */
+#define VIEW_CONTACT_BYTES 64u
 #define VIEW_DAMAGE_REFRESH_S 1.0 /* every held damaged vessel again at least this often */
 
 typedef struct view_entry {
@@ -89,6 +91,9 @@ typedef struct view_client {
     proto_vessel_damage* dout;   /* this update's entries */
     uint32_t dout_count, dout_cap;
     uint32_t out_events;
+    /* contacts of vessels in the view waiting for the next update */
+    proto_contact* con;
+    uint32_t con_count, con_cap;
 } view_client;
 
 /* The tick's vessels, quantised once for every view, and a grid of them. */

@@ -21,6 +21,7 @@ import { ViewUpdate } from "./gen/naval/proto/view-update.js";
 import { VesselDamage } from "./gen/naval/proto/vessel-damage.js";
 import { DamageEvent } from "./gen/naval/proto/damage-event.js";
 import { isClear, readDamage, readDamageEvents, type DamageEventData, type VesselDamageData } from "./damage.js";
+import { readContacts, type ContactData } from "./wire.js";
 
 /** A vessel's state at a tick, as both ends hold it: integers only. */
 export interface ViewState {
@@ -87,10 +88,14 @@ export interface ViewUpdateInfo {
   damage: VesselDamageData[];
   /** Damage events of vessels in the view since the previous update. */
   damageEvents: DamageEventData[];
+  /** Contacts that vessels in the view began since the previous update (a lost update's are not sent again). */
+  contacts: ContactData[];
 }
 
 /** Damage events one update carries at most (PROTO_VIEW_MAX_DAMAGE_EVENTS): a decoder refuses more. */
 export const MAX_DAMAGE_EVENTS = 256;
+/** Contacts one update carries at most (PROTO_VIEW_MAX_CONTACTS): a decoder refuses more. */
+export const MAX_CONTACTS = 64;
 
 // ---- the bit stream ("The bit stream": least significant bit first) ----------
 
@@ -249,13 +254,16 @@ export function readViewUpdate(msg: Uint8Array): { info: ViewUpdateInfo; data: U
     seq: u.seq(), baseSeq: u.baseSeq(), keyframe: u.keyframe(), tick: Number(u.tick()), simTime: u.simTime(),
     sendTimeMs: Number(u.sendTimeNs() / 1000n) / 1000, status: u.status(), error: u.error() ?? "",
     settings: settingsData(u.settings(new ViewSettings())), records: u.recordCount(), events: [],
-    damage: [], damageEvents: [],
+    damage: [], damageEvents: [], contacts: [],
   };
   if (u.damageEventsLength() > MAX_DAMAGE_EVENTS)
     throw new ViewError(`view update ${info.seq}: ${u.damageEventsLength()} damage events, over ${MAX_DAMAGE_EVENTS}`);
+  if (u.contactsLength() > MAX_CONTACTS)
+    throw new ViewError(`view update ${info.seq}: ${u.contactsLength()} contacts, over ${MAX_CONTACTS}`);
   try {
     info.damage = readDamage(u.damageLength(), (i, o) => u.damage(i, o), () => new VesselDamage());
     info.damageEvents = readDamageEvents(u.damageEventsLength(), (i, o) => u.damageEvents(i, o), () => new DamageEvent());
+    info.contacts = readContacts(u.contactsLength(), (i, o) => u.contacts(i, o));
   } catch (e) {
     throw new ViewError(`view update ${info.seq}: ${(e as Error).message}`);
   }

@@ -77,6 +77,22 @@ export interface ContactData {
   closingSpeed: number; // m/s
   impulse: number; // N s
 }
+
+/** A message's contacts (a snapshot's, a view update's): `get(i, c)` fills c with the i-th of `count`. */
+export function readContacts(count: number, get: (i: number, c: Contact) => Contact | null): ContactData[] {
+  const out: ContactData[] = [];
+  const c = new Contact(), p = new Vec3d(), n = new Vec3f();
+  for (let i = 0; i < count; i++) {
+    if (!get(i, c)) throw new Error(`contact ${i} of ${count} missing`);
+    c.point(p);
+    c.normal(n);
+    out.push({
+      tick: Number(c.tick()), a: c.a(), b: c.b(), point: [p.x(), p.y(), p.z()], normal: [n.x(), n.y(), n.z()],
+      closingSpeed: c.closingSpeed(), impulse: c.impulse(),
+    });
+  }
+  return out;
+}
 /** How a vessel meets the water, from its flags: 0 mesh, 1 columns, 2 floater. */
 export function modelOf(flags: number): number {
   return (flags >> 2) & 3;
@@ -156,26 +172,11 @@ export function decodeSnapshot(data: ArrayBuffer): Frame {
     pos: new Float64Array(3 * count),
     quat: new Float32Array(4 * count),
     vel: new Float32Array(3 * count),
-    contacts: [],
+    contacts: readContacts(s.contactsLength(), (i, o) => s.contacts(i, o)),
     damage: readDamage(s.damageLength(), (i, o) => s.damage(i, o), () => new VesselDamage()),
     damageEvents: readDamageEvents(s.damageEventsLength(), (i, o) => s.damageEvents(i, o), () => new DamageEvent()),
     bytes: data.byteLength,
   };
-  const c = new Contact(), p = new Vec3d(), n = new Vec3f();
-  for (let i = 0, m = s.contactsLength(); i < m; i++) {
-    s.contacts(i, c);
-    c.point(p);
-    c.normal(n);
-    frame.contacts.push({
-      tick: Number(c.tick()),
-      a: c.a(),
-      b: c.b(),
-      point: [p.x(), p.y(), p.z()],
-      normal: [n.x(), n.y(), n.z()],
-      closingSpeed: c.closingSpeed(),
-      impulse: c.impulse(),
-    });
-  }
   if (count === 0) return frame;
   // The generated accessor locates the struct vector; its 72-byte records
   // are then read in one pass (an object per vessel per tick would not do

@@ -38,7 +38,7 @@ const HEADING_TIP = "Heading in degrees, 0-360: the bow's direction about +y, fr
   "(the protocol's convention, as Spawn's heading; docs/protocol.md). 0° is +x, 90° is -z.";
 const CONTROLS_TIP = "Throttle and rudder travel only as a player's commands (Control requests): snapshots and views do not carry them. " +
   "This page knows them for the boat at its own helm only.";
-const CONTACTS_TIP = "Contacts the full snapshots reported (each in the snapshot of the step it began in) since this page first saw the boat.";
+const CONTACTS_TIP = "Contacts the stream reported since this page first saw the boat: every one in full snapshots; in a view, those that came while it was in the view (a lost update's are not sent again).";
 
 export class Card {
   private readonly box = el<HTMLElement>("card");

@@ -39,6 +39,8 @@ export const FLEET_HIGHLIGHTS = {
 const SELECTED = new THREE.Color(FLEET_HIGHLIGHTS.followed);
 const HELM = new THREE.Color(FLEET_HIGHLIGHTS.helm);
 const FROZEN = new THREE.Color(FLEET_HIGHLIGHTS.frozen);
+/** The lowest a chevron goes (m over still water). */
+const MARKER_MIN_Y = 1.5;
 const SUNK = new THREE.Color(FLEET_HIGHLIGHTS.sunk);
 const CAPSIZED = new THREE.Color(FLEET_HIGHLIGHTS.capsized);
 const GROUNDED = new THREE.Color(FLEET_HIGHLIGHTS.aground);
@@ -324,7 +326,9 @@ export class Fleet {
       const highlight = f & FLAG_FROZEN ? FROZEN : id === helm ? HELM : id === selected ? SELECTED : null;
       const state = this.stateColour(f, damage(id));
       const colour = highlight ?? state ?? (b ? b.colour : this.c.set(0x888888));
-      this.markers.add(this.p.x, this.p.y + (b ? b.boxMax.y : 2) + 1, this.p.z, mo.fx, mo.fz, state ?? colour, b ? b.length : 10);
+      // Over the boat, and never under the sea: a wreck's marker floats where it went down.
+      const markerY = Math.max(this.p.y + (b ? b.boxMax.y : 2) + 1, MARKER_MIN_Y);
+      this.markers.add(this.p.x, markerY, this.p.z, mo.fx, mo.fz, state ?? colour, b ? b.length : 10);
       if (!b) continue; // a type without a hull yet: marker only
       const way = Math.hypot(mo.wayX, mo.wayZ);
       if (way > WAKE_MIN_SPEED) this.wakes.add(this.p.x, this.p.z, mo.fx, mo.fz, b.boxMax.x, b.boxMin.x, b.halfBeam, way);

@@ -173,9 +173,7 @@ export class Hud {
       ["levels of detail", s.models[1] + s.models[2] > 0 || s.lodMs > 0
         ? `${s.models[0]} mesh · ${s.models[1]} columns · ${s.models[2]} floaters (${fmt(s.lodMs, 2)} ms)`
         : `all ${s.models[0]} on the mesh`],
-      ["contacts", view
-        ? `${s.grounded} aground now · not in a view (?stream=full)`
-        : `${s.contactsVessels} between boats · ${s.contactsGround} with the ground · ${s.grounded} aground now`],
+      ["contacts", `${s.contactsVessels} between boats · ${s.contactsGround} with the ground${view ? " (in the view)" : ""} · ${s.grounded} aground now`],
       view
         ? ["view", `${fmt(s.viewKbps, 1)} kbit/s · ${fmt(s.viewUpdatesPerSec, 0)} updates/s · ` +
             (Number.isFinite(s.viewRadius) ? `${fmt(s.viewRadius, 0)} m around (${fmt(s.viewCentre[0], 0)}, ${fmt(s.viewCentre[1], 0)})` : "not set yet")]

@@ -33,7 +33,7 @@ import { View, PixelSample, type LookDebug } from "./view";
 import { ViewClient } from "./viewclient";
 import { ReplayMode, replayRequested } from "./replaycontrols";
 import { EV_GONE, type HeldVessel, type ViewUpdateInfo } from "./viewcodec";
-import { FLAG_GROUNDED, HullData, PROTO_VERSION, WorldInfoData, decodeSnapshot, modelOf, type Frame } from "./wire";
+import { FLAG_GROUNDED, HullData, PROTO_VERSION, WorldInfoData, decodeSnapshot, modelOf, type ContactData, type Frame } from "./wire";
 
 declare global {
   interface Window {
@@ -44,6 +44,8 @@ declare global {
       colourOf: (id: number) => string;
       groundNodes: () => number;
       structures: () => number;
+      /** Spray: droplets thrown since the page opened, by how many contacts, and drawn now. */
+      spray: () => { thrown: number; throws: number; drawn: number };
       /** The nameplates drawn last frame (boat, text, water aboard in [0, 1] or NaN, screen place). */
       nameplates: () => PlateShown[];
       /** What the minimap drew last (while its box is open). */
@@ -162,11 +164,12 @@ class App {
     this.commands = new CommandLink(`${scheme}//${host}/ws/commands`, (s) => this.onCommandLink(s));
     this.helm = new Helm(this.commands, () => this.showSoon());
     window.navalDebug = {
-      samplePixels: () => this.view.samplePixels(this.pose, this.selected, this.helmId()),
+      samplePixels: () => this.view.samplePixels(this.pose, this.selected, this.helmId(), this.damageOf()),
       screenOf: (id) => this.view.screenOf(id),
       colourOf: (id) => this.view.fleet.colourOf(id),
       groundNodes: () => this.view.ground.nodes,
       structures: () => this.view.ground.structures,
+      spray: () => ({ thrown: this.view.spray.thrown, throws: this.view.spray.throws, drawn: this.view.spray.count }),
       nameplates: () => this.nameplates.shown,
       minimap: () => this.minimap.drawn,
       lookAt: (x, z) => {
@@ -178,7 +181,7 @@ class App {
         if (b.kind !== "damage") throw new Error(`damage: unexpected answer ${b.kind}`);
         return b.compartment;
       },
-      look: this.view.lookDebug(() => ({ pose: this.pose, selected: this.selected, helm: this.helmId() })),
+      look: this.view.lookDebug(() => ({ pose: this.pose, selected: this.selected, helm: this.helmId(), damage: this.damageOf() })),
     };
     this.bindInput();
     if (followParam(this.params) >= 0) this.pick(followParam(this.params));
@@ -362,8 +365,7 @@ class App {
   /** A snapshot in the timeline (live, or a replay's: `events` false after a seek, whose contacts and damage are not news). */
   private onFrame(f: Frame, now: number, events: boolean): void {
     if (events) {
-      if (f.contacts.length) this.view.flashes.add(f.contacts, now);
-      this.contacts.add(f.contacts, now);
+      this.onContacts(f.contacts, now);
       this.onDamageEvents(f.damageEvents, now);
     }
     this.stats.snapshots++;
@@ -383,13 +385,12 @@ class App {
     }
     this.stats.models = models;
     this.stats.grounded = grounded;
-    this.stats.contactsVessels = this.view.flashes.vessels;
-    this.stats.contactsGround = this.view.flashes.ground;
   }
 
   /** A player view's update, read and acknowledged (viewclient.ts). */
   private onViewUpdate(u: ViewUpdateInfo, bytes: number, now: number): void {
     const held = this.viewc!.decoder.held;
+    this.onContacts(u.contacts, now);
     this.onDamageEvents(u.damageEvents, now);
     for (const [id, kind] of u.events)
       if (kind === EV_GONE && this.follow.gone(id, "despawned or sunk (the view says so)").kind === "release") this.applyFollow();
@@ -412,6 +413,16 @@ class App {
 
   private typeName(type: number): string {
     return this.world?.types.find((t) => t.type === type)?.name ?? "";
+  }
+
+  /** Contacts (either stream): flashes, spray, and each boat's last one for its card. */
+  private onContacts(contacts: ContactData[], now: number): void {
+    if (!contacts.length) return;
+    this.view.flashes.add(contacts, now);
+    this.view.spray.add(contacts, now);
+    this.contacts.add(contacts, now);
+    this.stats.contactsVessels = this.view.flashes.vessels;
+    this.stats.contactsGround = this.view.flashes.ground;
   }
 
   /** Damage events (either stream) as short messages, shown for a few seconds. */
@@ -501,13 +512,13 @@ class App {
       }
     }
     const h = this.helmId() === id ? this.helm.state : null;
-    const c = this.viewc ? null : this.contacts.of(id);
+    const c = this.contacts.of(id);
     const d = this.stats.damage;
     return {
       id, typeName: type?.name ?? "", typeColour: type ? this.view.fleet.typeColour(type.type) : "", tick, speed,
       speedFrom: this.viewc ? "positions" : "velocity", heading: headingDeg(quat), heel: this.stats.heel, trim: this.stats.trim,
       capsized: this.stats.capsized, helm: h && { throttle: h.throttle, rudder: h.rudder, acknowledged: h.acknowledged },
-      contacts: this.viewc ? null : { count: c?.count ?? 0, last: c ? contactText(c.last, id, now - c.at) : "" },
+      contacts: { count: c?.count ?? 0, last: c ? contactText(c.last, id, now - c.at) : "" },
       flooding: d && { water: d.water, holes: d.holes }, compartments: type?.compartmentVolumes.length ?? 0,
     };
   }

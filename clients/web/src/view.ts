@@ -11,6 +11,7 @@ import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import type { VesselDamageData } from "./damage";
 import { Fleet, NO_BOAT, type BoatLook, type FleetLayers } from "./fleet";
 import { Flashes } from "./flashes";
+import { Spray } from "./spray";
 import { Ground } from "./ground";
 import type { Ocean } from "./ocean";
 import type { Pose } from "./timeline";
@@ -55,6 +56,8 @@ export interface FrameInput {
   pose: Pose;
   selected: number;
   helm: number;
+  /** A boat's damage entry, as the page's own frames are drawn with it. */
+  damage?: (id: number) => VesselDamageData | undefined;
 }
 
 /** window.navalDebug.look: the page test's handles on the view (tests/test_web_look.mjs). */
@@ -80,6 +83,7 @@ export class View {
   readonly water: Water;
   readonly fleet = new Fleet();
   readonly flashes = new Flashes();
+  readonly spray = new Spray();
   readonly ground = new Ground();
   private readonly raycaster = new THREE.Raycaster();
   private followed = NO_BOAT;
@@ -109,6 +113,7 @@ export class View {
     this.scene.add(this.fleet.group);
     this.fleet.wakes.setWater(this.water);
     this.scene.add(this.flashes.points);
+    this.scene.add(this.spray.points);
     this.scene.add(this.ground.group);
     this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x20384a, 1.4));
     const light = new THREE.DirectionalLight(0xfff4e0, 2.2);
@@ -222,6 +227,7 @@ export class View {
   frame(pose: Pose, selected: number, helm: number, damage?: (id: number) => VesselDamageData | undefined): void {
     this.fleet.update(pose, selected, helm, damage);
     this.flashes.update(performance.now() / 1000);
+    this.spray.update(performance.now() / 1000);
     const w = this.fleet.where.get(this.followed);
     if (w) {
       const delta = this.offset.copy(w).sub(this.lastTarget);
@@ -292,8 +298,8 @@ export class View {
    * Draws a frame and returns its pixels (RGBA, top row first, base64) in
    * drawing-buffer pixels, with the canvas's size in CSS pixels.
    */
-  readFrame(pose: Pose, selected: number, helm: number): { width: number; height: number; cssWidth: number; cssHeight: number; rgba: string } {
-    this.frame(pose, selected, helm);
+  readFrame(pose: Pose, selected: number, helm: number, damage?: (id: number) => VesselDamageData | undefined): { width: number; height: number; cssWidth: number; cssHeight: number; rgba: string } {
+    this.frame(pose, selected, helm, damage);
     const gl = this.renderer.getContext();
     const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
     const px = new Uint8Array(4 * w * h);
@@ -310,12 +316,12 @@ export class View {
   lookDebug(input: () => FrameInput): LookDebug {
     const draw = () => {
       const f = input();
-      this.frame(f.pose, f.selected, f.helm);
+      this.frame(f.pose, f.selected, f.helm, f.damage);
     };
     return {
       readFrame: () => {
         const f = input();
-        return this.readFrame(f.pose, f.selected, f.helm);
+        return this.readFrame(f.pose, f.selected, f.helm, f.damage);
       },
       layers: (l) => this.setLayers(l),
       boat: (id) => this.boat(id),
@@ -348,8 +354,8 @@ export class View {
    * Draws a frame and reads its pixels back at once (the drawing buffer is
    * not kept after compositing): a check that the canvas shows something.
    */
-  samplePixels(pose: Pose, selected: number, helm: number): PixelSample {
-    this.frame(pose, selected, helm);
+  samplePixels(pose: Pose, selected: number, helm: number, damage?: (id: number) => VesselDamageData | undefined): PixelSample {
+    this.frame(pose, selected, helm, damage);
     const gl = this.renderer.getContext();
     const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
     const px = new Uint8Array(4 * w * h);
