@@ -27,16 +27,30 @@ PATH = re.compile(r"(?<![\w./-])((?:%s)/[A-Za-z0-9_./+-]*\.(?:%s))(?![\w/-])"
 BARE_MD = re.compile(r"(?<![\w./-])([A-Za-z0-9_-]+\.md)(?![\w/-])")
 
 
+def tracked_files():
+    """The checkout's files: git's list in a clone; in a tree without .git
+    (a tarball, a git archive, a container's copy) every file but the build
+    folders and node_modules."""
+    if os.path.exists(".git"):
+        try:
+            listed = subprocess.run(["git", "ls-files"], capture_output=True, text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError) as e:
+            print("docs_paths: cannot list the tracked files with git ls-files in %s: %s" % (os.getcwd(), e))
+            return None
+        return set(f for f in listed.split("\n") if f)
+    files = set()
+    for top, dirs, names in os.walk("."):
+        dirs[:] = [d for d in dirs if d not in (".git", "node_modules") and not (top == "." and d.startswith("build"))]
+        files.update(os.path.normpath(os.path.join(top, n)) for n in names)
+    return files
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     os.chdir(root)
-    try:
-        listed = subprocess.run(["git", "ls-files"], capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        print("docs_paths: cannot list the tracked files with git ls-files in %s: %s" % (os.getcwd(), e))
+    tracked = tracked_files()
+    if tracked is None:
         return 1
-    files = listed.split("\n")
-    tracked = set(f for f in files if f)
     md_names = {}
     for f in tracked:
         if f.endswith(".md"):
