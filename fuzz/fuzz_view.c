@@ -88,10 +88,26 @@ typedef struct fuzz_hub {
 static void fuzz_encode(fuzz_hub* f) {
     proto_vessel v[FUZZ_VIEW_FLEET_MAX];
     view_frame frame;
+    memset(&frame, 0, sizeof frame);
     frame.count = fuzz_view_fleet(f->step++, v, &frame.tick);
     frame.sim_time = (double)frame.tick / 60.0;
     frame.send_time_ns = frame.tick;
     frame.vessels = v;
+    /* Every third step the first two vessels touch, and the first the ground. */
+    proto_contact contacts[2];
+    if (frame.count >= 2 && f->step % 3 == 0) {
+        memset(contacts, 0, sizeof contacts);
+        for (int k = 0; k < 2; k++) {
+            contacts[k].tick = frame.tick;
+            contacts[k].a = v[0].id;
+            contacts[k].b = k ? PROTO_CONTACT_GROUND : v[1].id;
+            memcpy(contacts[k].point, v[0].position, sizeof contacts[k].point);
+            contacts[k].normal[1] = 1.0f;
+            contacts[k].closing_speed = 1.0f;
+        }
+        frame.contacts = contacts;
+        frame.contact_count = 2;
+    }
     nv_error err;
     proto_vessel_damage dmg[FUZZ_VIEW_DAMAGE_MAX];
     proto_damage_event ev[1];
@@ -105,8 +121,11 @@ static void fuzz_encode(fuzz_hub* f) {
         size_t n;
         view_hub_output(f->hub, i, &conn, &out, &n);
         proto_view_header h;
-        if (proto_decode_view_update(f->client, out, n, &h, &err) && f->honest && err.code != NV_ENOMEM)
-            __builtin_trap(); /* the two ends disagree on what the client holds */
+        if (proto_decode_view_update(f->client, out, n, &h, &err)) {
+            if (f->honest && err.code != NV_ENOMEM) __builtin_trap(); /* the two ends disagree on what the client holds */
+        } else if (h.contact_count > PROTO_VIEW_MAX_CONTACTS) {
+            __builtin_trap();
+        }
     }
 }
 

@@ -481,6 +481,7 @@ static void seeds_view_step(view_hub* h, proto_view_decoder* d, uint32_t step, i
                             proto_buf* b) {
     proto_vessel v[FUZZ_VIEW_FLEET_MAX];
     view_frame f;
+    memset(&f, 0, sizeof f);
     f.count = fuzz_view_fleet(step, v, &f.tick);
     f.sim_time = (double)f.tick / 60.0;
     f.send_time_ns = f.tick;

@@ -43,7 +43,9 @@
 #   NAVAL_DEB12_REBUILD=1 remake base/ even when it is cached
 # The scripts run in the root are single-quoted on purpose: they expand there.
 # shellcheck disable=SC2016
-set -euo pipefail
+set -Eeuo pipefail
+# A command that fails outside fail() (set -e) still names where.
+trap 'echo "setup_debian12: stopped at line $LINENO (phase ${phase_name:-before any})" >&2' ERR
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "setup_debian12: $*" >&2; exit 2; }
@@ -131,7 +133,13 @@ in_root() {
         mount --bind "$npm" "$r/root/.npm"
         ca=""
         [ ! -f "$r/etc/ssl/host-extra-ca.crt" ] || ca=NODE_EXTRA_CA_CERTS=/etc/ssl/host-extra-ca.crt
-        exec chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb $ca \
+        # a proxy set in the environment reaches apt and npm in the root
+        proxies=""
+        for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+            eval "val=\${$v:-}"
+            [ -z "$val" ] || proxies="$proxies $v=$val"
+        done
+        exec chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb $ca $proxies \
             PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
             /bin/bash -euo pipefail -c "cd /src/naval; $script"
     ' in_root "$work" "$apt_cache" "$npm_cache" "$net" "$1"

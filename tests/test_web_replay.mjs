@@ -220,7 +220,9 @@ async function main() {
   const waitFor = (what, fn, timeoutMs) => waitUntil(what, sample, fn, timeoutMs,
     { every: 100, show: (s) => JSON.stringify({ replay: s.replay, tick: s.drawn.tick, banner: s.stats.banner }) });
   const first = want.snaps[0];
-  let s = await waitFor("the file loaded and its first snapshot drawn", (s) => s.replay.loaded && s.drawn.tick === first.tick && s.stats.boatsRendered === first.count, 20000);
+  // The banner's text is the status panel's, refreshed a few times a second: it clears a refresh after the load.
+  let s = await waitFor("the file loaded, its first snapshot drawn, the loading banner gone",
+    (s) => s.replay.loaded && s.drawn.tick === first.tick && s.stats.boatsRendered === first.count && s.stats.banner === "", 20000);
   check(!s.replay.playing && s.replay.snapshots === want.snaps.length && s.stats.banner === "", `loaded: ${JSON.stringify(s.replay)}, banner "${s.stats.banner}"`);
   log(`page: ${s.replay.snapshots} snapshots loaded, ${s.stats.boatsRendered} boats drawn at tick ${s.drawn.tick}`);
 

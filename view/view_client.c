@@ -270,6 +270,9 @@ static double events_bytes(const view_client* c) {
 
 /* ---- contacts ---------------------------------------------------------------------------- */
 
+/* A vessel the client has or is told of: in the view, or held and leaving. */
+static int has_entry(const view_entry* e) { return e && (e->in_view || e->known); }
+
 /* The tick's contacts of vessels the view has wait for its next update;
  * past PROTO_VIEW_MAX_CONTACTS the oldest give way. They are for drawing
  * (flashes, spray): a lost update's are not sent again, the damage events
@@ -278,9 +281,8 @@ static int take_contacts(view_hub* h, view_client* c) {
     const view_frame* f = h->fr.f;
     for (uint32_t k = 0; k < f->contact_count; k++) {
         const proto_contact* ct = &f->contacts[k];
-        const view_entry* a = view_entry_find(c, ct->a);
         const view_entry* b = ct->b == PROTO_CONTACT_GROUND ? NULL : view_entry_find(c, ct->b);
-        if (!(a && (a->in_view || held(a))) && !(b && (b->in_view || held(b)))) continue;
+        if (!has_entry(view_entry_find(c, ct->a)) && !has_entry(b)) continue;
         if (c->con_count == PROTO_VIEW_MAX_CONTACTS) {
             memmove(c->con, c->con + 1, (c->con_count - 1) * sizeof *c->con);
             c->con_count--;
