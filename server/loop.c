@@ -78,6 +78,26 @@ static void loop_drain_commands(loop_server* s) {
     }
 }
 
+/* One stream's snapshot encoded and handed to the edge, each timed from
+ * `since`; returns the time it ended. */
+static uint64_t loop_publish_stream(loop_server* s, metrics_stream stream, uint64_t since) {
+    nv_error err;
+    int bad = stream == METRICS_FULL ? snap_encode_full(&s->snap, &err) : snap_encode_compact(&s->snap, &err);
+    uint64_t encoded = uv_hrtime();
+    metrics_record_pass(&s->m, stream == METRICS_FULL ? METRICS_PASS_FULL_ENCODE : METRICS_PASS_COMPACT_ENCODE,
+                        encoded - since);
+    if (bad) {
+        log_error("%s", err.message);
+        return encoded;
+    }
+    const proto_buf* b = stream == METRICS_FULL ? &s->snap.full : &s->snap.compact;
+    net_publish(s->net, stream, b->data, b->size);
+    uint64_t sent = uv_hrtime();
+    metrics_record_pass(&s->m, stream == METRICS_FULL ? METRICS_PASS_FULL_PUBLISH : METRICS_PASS_COMPACT_PUBLISH,
+                        sent - encoded);
+    return sent;
+}
+
 static void loop_publish(loop_server* s) {
     int full = net_has_subscribers(s->net, METRICS_FULL), compact = net_has_subscribers(s->net, METRICS_COMPACT);
     int viewers = views_wanted(&s->views);
@@ -100,18 +120,15 @@ static void loop_publish(loop_server* s) {
         .command_port = (uint16_t)net_command_port(s->net),
     };
     nv_error err;
-    if (snap_capture(&s->snap, s->sim.world, &stats, &err)) {
+    int captured = snap_capture(&s->snap, s->sim.world, &stats, &err);
+    uint64_t t1 = uv_hrtime();
+    metrics_record_pass(&s->m, METRICS_PASS_CAPTURE, t1 - t0);
+    if (captured) {
         log_error("%s", err.message);
         return;
     }
-    if (full) {
-        if (snap_encode_full(&s->snap, &err)) log_error("%s", err.message);
-        else net_publish(s->net, METRICS_FULL, s->snap.full.data, s->snap.full.size);
-    }
-    if (compact) {
-        if (snap_encode_compact(&s->snap, &err)) log_error("%s", err.message);
-        else net_publish(s->net, METRICS_COMPACT, s->snap.compact.data, s->snap.compact.size);
-    }
+    if (full) t1 = loop_publish_stream(s, METRICS_FULL, t1);
+    if (compact) t1 = loop_publish_stream(s, METRICS_COMPACT, t1);
     if (viewers) views_tick(&s->views, &s->snap.snap, s->sim.pool);
     s->snapshot_ns = uv_hrtime() - t0;
 }
@@ -156,6 +173,9 @@ static void loop_on_tick(uv_timer_t* t) {
         /* A hash now is the state before this tick's commands: what the
          * replay checks before it applies them. */
         record_step(s->sim.rec, s->sim.world);
+        metrics_record_pass(&s->m, METRICS_PASS_COMMANDS, t1 - t0);
+        metrics_record_pass(&s->m, METRICS_PASS_STEP, t2 - t1);
+        metrics_record_pass(&s->m, METRICS_PASS_AFTER_STEP, uv_hrtime() - t2);
         s->acc_ns -= s->period_ns;
         steps++;
         /* Every tick goes out, catch-up steps included: a subscriber can

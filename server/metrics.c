@@ -61,6 +61,10 @@ void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t
     if (m->window_count < METRICS_WINDOW) m->window_count++;
 }
 
+void metrics_record_pass(metrics* m, metrics_pass pass, uint64_t ns) {
+    if ((unsigned)pass < METRICS_PASSES) ADD(m->pass_ns[pass], ns);
+}
+
 void metrics_attach_edge(metrics* m, const edge_stats* stats) { m->edge = stats; }
 
 uint32_t metrics_subscribers(const metrics* m, metrics_stream s) {
@@ -306,6 +310,15 @@ char* metrics_render(const metrics* m, uint64_t now_ns, size_t* length) {
     metrics_printf(&t, "# HELP naval_snapshot_seconds The last snapshot's build and publish.\n"
                        "# TYPE naval_snapshot_seconds gauge\nnaval_snapshot_seconds %.9f\n",
                    (double)LOAD(m->snapshot_ns) * 1e-9);
+    static const char* const pass_names[METRICS_PASSES] = {
+        "commands",       "step",          "after_step",   "capture",      "full_encode",
+        "full_publish",   "compact_encode", "compact_publish", "views_encode", "views_send"};
+    metrics_printf(&t, "# HELP naval_tick_pass_seconds_total Time in each pass of the ticks on the loop thread "
+                       "(their rates over two scrapes: each pass's share of the tick).\n"
+                       "# TYPE naval_tick_pass_seconds_total counter\n");
+    for (int k = 0; k < METRICS_PASSES; k++)
+        metrics_printf(&t, "naval_tick_pass_seconds_total{pass=\"%s\"} %.9f\n", pass_names[k],
+                       (double)LOAD(m->pass_ns[k]) * 1e-9);
     metrics_printf(&t, "# HELP naval_vessels Vessels in the world.\n# TYPE naval_vessels gauge\nnaval_vessels %u\n",
                    LOAD(m->vessels));
     metrics_printf(&t,

@@ -42,6 +42,23 @@ typedef enum metrics_refusal {
 
 typedef enum metrics_stream { METRICS_FULL = 0, METRICS_COMPACT = 1, METRICS_STREAMS } metrics_stream;
 
+/* The passes of a tick on the loop thread, in the order they run; their
+ * time is summed into naval_tick_pass_seconds_total{pass}, so that the
+ * rates of two scrapes give each pass's share of the tick. */
+typedef enum metrics_pass {
+    METRICS_PASS_COMMANDS = 0, /* queued commands and the scenario's events applied */
+    METRICS_PASS_STEP,         /* the world step (its own passes on the job system) */
+    METRICS_PASS_AFTER_STEP,   /* replies, contact and damage counts, the record */
+    METRICS_PASS_CAPTURE,      /* the world read into the tick's snapshot */
+    METRICS_PASS_FULL_ENCODE,
+    METRICS_PASS_FULL_PUBLISH, /* handed to the edge for every full subscriber */
+    METRICS_PASS_COMPACT_ENCODE,
+    METRICS_PASS_COMPACT_PUBLISH,
+    METRICS_PASS_VIEWS_ENCODE, /* every player view (on the job system) */
+    METRICS_PASS_VIEWS_SEND,   /* the views' updates handed to the edge */
+    METRICS_PASSES
+} metrics_pass;
+
 typedef struct metrics {
     uint64_t start_ns;                       /* uv_hrtime at start */
     atomic_uint_least64_t ticks;
@@ -51,6 +68,7 @@ typedef struct metrics {
     atomic_uint_least64_t tick_sum_ns;
     atomic_uint_least64_t last_tick_ns;      /* uv_hrtime of the last tick (health) */
     atomic_uint_least64_t step_ns, snapshot_ns; /* last tick */
+    atomic_uint_least64_t pass_ns[METRICS_PASSES]; /* summed over the ticks */
     atomic_uint vessels;
     /* Contacts begun (with the ground, between vessels) and vessels on the
      * ground after the last step. */
@@ -88,6 +106,8 @@ void metrics_init(metrics* m, uint64_t start_ns);
 /* One tick: its whole work (steps, commands, snapshot) and its step. */
 void metrics_record_tick(metrics* m, uint64_t now_ns, uint64_t work_ns, uint64_t step_ns, uint64_t snapshot_ns,
                          uint64_t budget_ns);
+/* Time spent in one pass of a tick (summed). Loop thread. */
+void metrics_record_pass(metrics* m, metrics_pass pass, uint64_t ns);
 /* The last step's new contacts and how many vessels are on the ground.
  * Loop thread. */
 void metrics_record_contacts(metrics* m, const nv_world_contact_event* events, uint32_t count, uint32_t grounded);

@@ -84,6 +84,7 @@ void views_tick(views* v, const proto_snapshot* s, nv_jobs* pool) {
     if (view_hub_set_damage(v->hub, s->damage, s->damage_count, s->damage_events, s->damage_event_count, &err))
         log_error("views: %s", err.message);
     if (view_hub_encode(v->hub, &f, pool, &err)) log_error("views: %s", err.message);
+    uint64_t t1 = uv_hrtime();
     for (uint32_t i = 0; i < view_hub_output_count(v->hub); i++) {
         uint32_t conn;
         const uint8_t* data;
@@ -92,8 +93,11 @@ void views_tick(views* v, const proto_snapshot* s, nv_jobs* pool) {
         net_send_view(v->net, conn, data, size);
     }
     if (v->m) {
+        uint64_t t2 = uv_hrtime();
         view_stats st;
         view_hub_stats(v->hub, &st);
-        metrics_record_views(v->m, &st, uv_hrtime() - t0);
+        metrics_record_views(v->m, &st, t2 - t0);
+        metrics_record_pass(v->m, METRICS_PASS_VIEWS_ENCODE, t1 - t0);
+        metrics_record_pass(v->m, METRICS_PASS_VIEWS_SEND, t2 - t1);
     }
 }

@@ -561,6 +561,19 @@ static void test_admin_and_metrics(void** state) {
     assert_true(counter_in(text, "naval_commands_total{type=\"control\",status=\"unauthorized\"} ") >= 3);
     assert_true(counter_in(text, "\nnaval_vessels ") >= BOATS);
     assert_non_null(strstr(text, "naval_tick_duration_seconds_bucket{le=\"+Inf\"}"));
+    /* The passes' time: every pass named, the step's counted. */
+    const char* passes[] = {"commands", "step", "after_step", "capture", "full_encode", "full_publish",
+                            "compact_encode", "compact_publish", "views_encode", "views_send"};
+    double pass_s[10];
+    for (int k = 0; k < 10; k++) {
+        char series[96];
+        snprintf(series, sizeof series, "naval_tick_pass_seconds_total{pass=\"%s\"} ", passes[k]);
+        const char* at = strstr(text, series);
+        if (!at) fail_msg("/metrics has no %s", series);
+        pass_s[k] = strtod(at + strlen(series), NULL);
+        assert_true(pass_s[k] >= 0.0);
+    }
+    assert_true(pass_s[1] > 0.0);
     assert_non_null(strstr(text, "naval_subscribers{stream=\"full\"} "));
     assert_int_equal(proc_http_get(srv.http_port, "/healthz", text, sizeof text), 200);
     assert_non_null(strstr(text, "ok"));

@@ -333,6 +333,10 @@ static void test_metrics_text(void** state) {
     metrics_record_tick(&m, 2000, 20000000, 19000000, 100000, 16666667);
     metrics_record_command(&m, PROTO_BODY_SPAWN, PROTO_STATUS_OK);
     metrics_record_command(&m, PROTO_BODY_CONTROL, PROTO_STATUS_UNAUTHORIZED);
+    metrics_record_pass(&m, METRICS_PASS_STEP, 2000000);
+    metrics_record_pass(&m, METRICS_PASS_STEP, 19000000);
+    metrics_record_pass(&m, METRICS_PASS_VIEWS_SEND, 1500);
+    metrics_record_pass(&m, METRICS_PASSES, 7); /* not a pass: ignored */
     static edge_stats es;
     atomic_store(&es.bytes[METRICS_FULL], 3000);
     atomic_store(&es.refused[EDGE_REFUSED_ADDRESS_FULL], 7);
@@ -353,6 +357,9 @@ static void test_metrics_text(void** state) {
     assert_non_null(strstr(t, "naval_connection_timeouts_total{kind=\"head\"} 5\n"));
     assert_non_null(strstr(t, "naval_heap_bytes "));
     assert_non_null(strstr(t, "naval_uptime_seconds 5.000\n"));
+    assert_non_null(strstr(t, "naval_tick_pass_seconds_total{pass=\"step\"} 0.021000000\n"));
+    assert_non_null(strstr(t, "naval_tick_pass_seconds_total{pass=\"views_send\"} 0.000001500\n"));
+    assert_non_null(strstr(t, "naval_tick_pass_seconds_total{pass=\"compact_publish\"} 0.000000000\n"));
     float p50, p99, max;
     metrics_step_percentiles(&m, &p50, &p99, &max);
     assert_true(fabsf(max - 19.0f) < 1e-4f && fabsf(p50 - 2.0f) < 1e-4f);
