@@ -124,6 +124,18 @@ assert srv["ticks_in_window"] > 0 and 0 <= srv["overrun_rate"] <= 0.2 and 0 <= s
 assert p["boats_wanted"] == 6, p
 assert r["ramp"] is None and r["config"]["max_overrun_rate"] == 0.2, r["config"]
 assert 0 < r["tester_peak_rss_mib"] < 64, r["tester_peak_rss_mib"]  # bounded: reservoirs, not every value
+# The server's passes from its /metrics at the window's ends: the step's
+# mean per tick lies between half the snapshots' p50 and their max (the
+# same ticks, timed by the same clock around the same call), the full
+# stream's capture and publish were timed, and no view pass ran (no views).
+passes = srv["passes_ms_per_tick"]
+assert passes is not None, srv["passes"]
+assert set(passes) >= {"commands", "step", "after_step", "capture", "full_encode", "full_publish",
+                       "views_encode", "views_send"}, passes
+assert 0.5 * srv["tick_ms"]["p50"] <= passes["step"] <= 1.05 * srv["tick_ms"]["max"], (passes, srv["tick_ms"])
+assert passes["capture"] > 0 and passes["full_encode"] > 0 and passes["full_publish"] > 0, passes
+assert passes["views_encode"] == 0 and passes["views_send"] == 0, passes
+assert sum(passes.values()) < 1000.0 / hz * 1.5, passes
 print(f'naval-load: {roles["tcp_spectators"]["snapshots_per_s"]} snapshots/s, latency p50 '
       f'{roles["tcp_spectators"]["latency_ms"]["p50"]} ms, rtt p50 {rtt["p50"]} ms, tick p99 {srv["tick_ms"]["p99"]} ms')
 PY
@@ -155,6 +167,8 @@ assert 20 <= s["vessels_held_mean"] <= 26, s
 p = r["roles"]["players"]
 assert p["clients"] == 0 and p["boats_spawned"] == 4 and p["boats_despawned"] == 4, p  # no stream per player
 assert r["server"]["snapshots_seen"] > 0.5 * int(os.environ["NAVAL_TEST_TICK_HZ"]) * r["measured_s"], r["server"]
+passes = r["server"]["passes_ms_per_tick"]
+assert passes and passes["views_encode"] > 0 and passes["views_send"] > 0, r["server"]["passes"]
 print(f'views: {s["kbps_per_player_mean"]} kbit/s, near {s["near_hz_min"]} Hz, view {s["view_hz_min"]} Hz, '
       f'error p99 {s["error_near_m_p99"]} / {s["error_far_m_p99"]} m, join p99 {s["join_ms_p99"]} ms')
 PY
@@ -162,7 +176,8 @@ PY
 # An impossible threshold: exit 1, and the report says which.
 # shellcheck disable=SC2086
 "$load" $ports --players 1 --boats-per-player 1 --spectators 1 --ws-spectators 0 --duration 1 --warmup 0.2 \
-    --json --max-p99-tick-ms 0.000001 --max-overrun-rate 1 --max-drop-rate 1 > "$tmp/strict.json" 2> "$tmp/err"
+    --json --max-p99-tick-ms 0.000001 --max-overrun-rate 1 --max-drop-rate 1 \
+    --metrics-url "http://127.0.0.1:$view/nosuchpage" > "$tmp/strict.json" 2> "$tmp/err"
 rc=$?
 [ "$rc" = 1 ] || fail "an impossible threshold exited $rc: $(cat "$tmp/err")"
 /usr/bin/env python3 - "$tmp/strict.json" <<'PY' || fail "the failed report: $(cat "$tmp/strict.json")"
@@ -170,6 +185,10 @@ import json, os, sys
 r = json.load(open(sys.argv[1]))
 assert r["passed"] is False and len(r["failures"]) == 1 and "server tick p99" in r["failures"][0], r["failures"]
 assert r["roles"]["players"]["boats_despawned"] == 1, r["roles"]["players"]
+# /metrics out of reach (the view port speaks SP, not HTTP): the passes are
+# null and say why; nothing else in the run depends on them
+srv = r["server"]
+assert srv["passes_ms_per_tick"] is None and srv["passes"].startswith("not measured (http://127.0.0.1:"), srv
 PY
 
 # An unknown type: no boat spawns, exit 1, and the failure names the type (no "nan" anywhere).
@@ -206,6 +225,9 @@ assert ramp["holds_players"] == len(steps) - 1 and ramp["holds_boats"] == 16 * (
 assert ramp["tick_hz"] == int(os.environ["NAVAL_TEST_TICK_HZ"]), ramp
 if ramp["limit"].startswith("tick p99"):
     assert steps[-1]["tick_p99_ms"] > 6, steps
+# each step's passes over its own window: the step grows with the boats
+assert all(s["passes_ms_per_tick"] and s["passes_ms_per_tick"]["step"] > 0 for s in steps), steps
+assert r["server"]["passes_ms_per_tick"] == steps[-1]["passes_ms_per_tick"], (r["server"], steps[-1])
 p = r["roles"]["players"]
 assert p["boats_despawned"] == p["boats_spawned"] == steps[-1]["boats"], p
 print(f'ramp: holds {ramp["holds_boats"]} boats / {ramp["holds_players"]} players; {ramp["limit"]}')

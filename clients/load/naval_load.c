@@ -26,6 +26,7 @@ typedef struct load_options {
     uint64_t snapshot_port, compact_port, command_port, http_port, view_port;
     char snapshot_url[LOAD_URL_MAX], command_url[LOAD_URL_MAX], ws_url[LOAD_URL_MAX], view_url[LOAD_URL_MAX];
     char truth_url[LOAD_URL_MAX];   /* views: the full stream, even with --stream compact */
+    char metrics_url[LOAD_URL_MAX]; /* the server's /metrics: its passes per tick */
     int compact;
     uint64_t players, boats, spectators, ws_spectators;
     const char* type_name;
@@ -144,6 +145,7 @@ static const cli_opt load_opts[] = {
     LOAD_URL("--command-url", command_url, "instead of HOST and port"),
     LOAD_URL("--ws-url", ws_url, "instead of HOST and port"),
     LOAD_URL("--view-url", view_url, "instead of HOST and port (e.g. ws://HOST:8080/ws/view)"),
+    LOAD_URL("--metrics-url", metrics_url, "the server's passes (http://HOST:HTTP-PORT/metrics)"),
     {"--stream", .type = CLI_ENUM, CLI_FIELD(load_options, compact), .words = load_streams,
      .bad = "--stream: expected full or compact", .help = "the snapshot stream subscribers read (full)"},
     LOAD_NUM("--players", CLI_UINT, players, 0, 1000, "a whole number in [0, 1000]", "P",
@@ -248,6 +250,8 @@ static int load_parse(int argc, char** argv, load_options* o) {
     if (!o->ws_url[0])
         snprintf(o->ws_url, LOAD_URL_MAX, "ws://%s:%llu/ws/%s", o->host, (unsigned long long)o->http_port,
                  o->compact ? "compact" : "snapshots");
+    if (!o->metrics_url[0])
+        snprintf(o->metrics_url, LOAD_URL_MAX, "http://%s:%llu/metrics", o->host, (unsigned long long)o->http_port);
     if (!o->view_url[0])
         snprintf(o->view_url, LOAD_URL_MAX, "tcp://%s:%llu", o->host, (unsigned long long)o->view_port);
     /* The truth is the full stream: the monitor's URL unless that is compact. */
@@ -354,6 +358,16 @@ static void load_wait(load_progress* pg, const char* what, double seconds) {
         nng_msleep(50);
         load_progress_line(pg, what, load_now() - t0, seconds);
     }
+}
+
+/* The passes' JSON into a buffer (the ramp's steps are built in one). */
+static size_t load_passes_json(char* out, size_t n, const scrape_sample* a, const scrape_sample* b) {
+    FILE* f = fmemopen(out, n, "w");
+    if (!f) return n;
+    scrape_print_json(f, a, b);
+    long k = ftell(f);
+    fclose(f);
+    return k < 0 ? n : (size_t)k;
 }
 
 /* The server's figures over the window from the monitor's counts. */
@@ -514,6 +528,9 @@ int main(int argc, char** argv) {
     double step_seconds = o.ramp_step_s;
     uint32_t held_vessels = 0;
     int ramp_broke = 0;
+    scrape_sample last_from, last_to; /* the last ramp step's passes */
+    memset(&last_from, 0, sizeof last_from);
+    memset(&last_to, 0, sizeof last_to);
     char ramp_limit[512] = "";
     size_t rj = 0;
     if (o.ramp) rj += (size_t)snprintf(ramp_json + rj, sizeof ramp_json - rj, "{\"steps\": [");
@@ -525,6 +542,8 @@ int main(int argc, char** argv) {
         if (!o.ramp) break;
         /* Every stream counts this step alone: the report after the ramp is
          * its last step's, figures over that step's own window. */
+        scrape_sample passes_from, passes_to;
+        scrape_metrics(o.metrics_url, (int)o.timeout_ms, &passes_from);
         sub_reset(watch);
         for (uint64_t i = 0; i < o.spectators; i++) sub_reset(tcp[i]);
         for (uint64_t i = 0; i < o.ws_spectators; i++) sub_reset(ws[i]);
@@ -540,6 +559,7 @@ int main(int argc, char** argv) {
         memset(&w, 0, sizeof w);
         load_server_window(watch, &w);
         double p99 = sub_tick_ms_now(watch, 99);
+        scrape_metrics(o.metrics_url, (int)o.timeout_ms, &passes_to);
         uint64_t boats = 0;
         for (uint64_t i = 0; i < np; i++) {
             player_totals t;
@@ -577,11 +597,15 @@ int main(int argc, char** argv) {
                                    "\"overrun_rate\": %.6f, \"drop_rate\": %.6f, \"seconds\": %.3f, "
                                    "\"tcp_spectator_snapshots_per_s\": %.3f, \"tcp_spectator_kib_per_s\": %.3f, "
                                    "\"ws_spectator_snapshots_per_s\": %.3f, \"ws_spectator_kib_per_s\": %.3f, "
-                                   "\"held\": %s}",
+                                   "\"held\": %s, \"passes_ms_per_tick\": ",
                                    step ? ", " : "", (unsigned long long)np, (unsigned long long)boats, w.vessels,
                                    isfinite(p99) ? p99 : -1.0, isfinite(w.overrun_rate) ? w.overrun_rate : -1.0,
                                    w.drop_rate, step_seconds, tcp_rate, tcp_kib, ws_rate, ws_kib,
                                    broke ? "false" : "true");
+        if (rj < sizeof ramp_json) rj += load_passes_json(ramp_json + rj, sizeof ramp_json - rj, &passes_from, &passes_to);
+        if (rj < sizeof ramp_json) rj += (size_t)snprintf(ramp_json + rj, sizeof ramp_json - rj, "}");
+        last_from = passes_from;
+        last_to = passes_to;
         if (broke) {
             ramp_broke = 1;
             load_freeze_spectators(tcp, o.spectators, ws, o.ws_spectators);
@@ -623,6 +647,7 @@ int main(int argc, char** argv) {
         for (uint64_t i = 0; i < o.spectators; i++) sub_reset(tcp[i]);
         for (uint64_t i = 0; i < o.ws_spectators; i++) sub_reset(ws[i]);
         sub_reset(watch);
+        scrape_metrics(o.metrics_url, (int)o.timeout_ms, &last_from);
         if (!o.json)
             fprintf(stderr, "naval-load: %llu players x %llu boats%s, %llu tcp + %llu ws spectators, %s snapshots; measuring %.1f s\n",
                     (unsigned long long)o.players, (unsigned long long)o.boats, tr ? " with views" : "",
@@ -634,6 +659,7 @@ int main(int argc, char** argv) {
 
     /* The views' window ends at the truth's newest tick, which then stays in its ring. */
     uint64_t end_tick = tr ? load_tick_now(tr) : 0;
+    if (!o.ramp) scrape_metrics(o.metrics_url, (int)o.timeout_ms, &last_to);
     sub_freeze(watch);
     sub_freeze(truth_sub);
     for (uint64_t i = 0; i < np; i++)
@@ -647,6 +673,8 @@ int main(int argc, char** argv) {
     report_server srv;
     memset(&srv, 0, sizeof srv);
     load_server_window(watch, &srv);
+    srv.passes_from = last_from;
+    srv.passes_to = last_to;
     if (np) fprintf(stderr, "naval-load: despawning the boats of %llu players\n", (unsigned long long)np);
     for (uint64_t i = 0; i < np; i++) player_stop(players[i]);
     double cpu = load_cpu_seconds() - cpu0;

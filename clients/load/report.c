@@ -319,6 +319,12 @@ void report_print_json(FILE* out, const char* config_json, const report_role* ro
                 (unsigned long long)st->overruns, (unsigned long long)st->requests,
                 (unsigned long long)st->request_errors);
     }
+    fprintf(out, ",\n    \"passes_ms_per_tick\": ");
+    scrape_print_json(out, &srv->passes_from, &srv->passes_to);
+    char passes[512];
+    scrape_format(passes, sizeof passes, &srv->passes_from, &srv->passes_to);
+    fprintf(out, ", \"passes\": ");
+    report_json_string(out, passes);
     fprintf(out, "},\n  \"roles\": {\n");
     for (int i = 0; i < nroles; i++) {
         report_role_json(out, &roles[i]);
@@ -404,6 +410,9 @@ void report_print_text(FILE* out, const report_role* roles, int nroles, const re
                 report_ms(a, sizeof a, srv->stats.step_ms_p50), report_ms(b, sizeof b, srv->stats.step_ms_p99),
                 (unsigned long long)srv->stats.overruns, srv->stats.subscribers, srv->stats.clients,
                 (unsigned long long)srv->stats.request_errors);
+    char passes[512];
+    scrape_format(passes, sizeof passes, &srv->passes_from, &srv->passes_to);
+    fprintf(out, "server's passes in the window, ms per tick (/metrics): %s\n", passes);
     fprintf(out, "%-15s %7s %9s %8s %7s %9s %9s %9s %10s %9s %9s %7s\n", "role", "clients", "snaps/s", "missed",
             "drop %", "lat p50", "lat p99", "lat max", "KiB/s", "rtt p50", "rtt p99", "errors");
     for (int i = 0; i < nroles; i++) {

@@ -13,6 +13,7 @@
 #include "naval_client.h"
 #include "player.h"
 #include "samples.h"
+#include "scrape.h"
 #include "sub.h"
 
 typedef struct report_stream {
@@ -77,6 +78,7 @@ typedef struct report_server {
     double tick_hz;
     int have_stats;                      /* GetStats answered */
     proto_stats stats;
+    scrape_sample passes_from, passes_to; /* /metrics at the window's ends: each pass per tick */
 } report_server;
 
 typedef struct report_limits {
