@@ -5,23 +5,90 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The triangle pass's roll moment on the hull floating upright on still
- * water, rolling at rate p about its CG, less the moment at rest. */
-static double dynamics_triangle_roll_moment(const dynamics_model* m, const nv_hull* h, const float* height, double p,
-                                            double gravity) {
+/* The triangle pass's force and moment (body frame) on the hull floating
+ * upright on still water, moving at body velocity v and angular velocity
+ * w about its CG, less those at rest. */
+static void dynamics_triangle_motion(const dynamics_model* m, const nv_hull* h, const float* height, nv_vec3 v,
+                                     nv_vec3 w, double gravity, nv_vec3* force, nv_vec3* torque) {
     nv_hydrodyn_model model = m->hydro;
     model.c.forces &= ~(uint32_t)(HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG); /* no memory, no wind here */
     nv_mat3 upright = {{{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}};
     nv_hydrodyn_frame frame;
-    nv_hydrodyn_frame_init(&frame, &model, &upright, v3(0.0, 0.0, 0.0), v3(p, 0.0, 0.0), 0.0, v3(0.0, 0.0, 0.0),
-                           h->body.mass, h->total_area, 1.0 / 60.0);
+    nv_hydrodyn_frame_init(&frame, &model, &upright, v, w, 0.0, v3(0.0, 0.0, 0.0), h->body.mass, h->total_area,
+                           1.0 / 60.0);
     double rho_g = m->hydro.c.water_density * gravity;
     hydro_sums moving, still;
     hydro_sums_clear(&moving);
     hydro_sums_clear(&still);
     hydro_triangle_pass(h, height, 0, h->triangle_count, rho_g, &frame, NULL, &moving, NULL);
     hydro_triangle_pass(h, height, 0, h->triangle_count, rho_g, NULL, NULL, &still, NULL);
-    return moving.torque.x - still.torque.x;
+    *force = v3_sub(moving.force, still.force);
+    *torque = v3_sub(moving.torque, still.torque);
+}
+
+static double dynamics_triangle_roll_moment(const dynamics_model* m, const nv_hull* h, const float* height, double p,
+                                            double gravity) {
+    nv_vec3 f, t;
+    dynamics_triangle_motion(m, h, height, v3(0.0, 0.0, 0.0), v3(p, 0.0, 0.0), gravity, &f, &t);
+    return t.x;
+}
+
+/* k1, k2 >= 0 of r(x) = k1 x + k2 x^2 through r(x) = r1 and r(x / 2) = r2;
+ * a resistance that does not grow with x (the fit would be negative)
+ * falls back to the linear law through r1. */
+static void dynamics_fit_resistance(double x, double r1, double r2, double k[2]) {
+    double k2 = 2.0 * (r1 - 2.0 * r2) / (x * x);
+    double k1 = (r1 - k2 * x * x) / x;
+    if (!(k2 >= 0.0) || !(k1 >= 0.0)) {
+        k2 = k2 >= 0.0 && isfinite(k2) ? fmax(r1, 0.0) / (x * x) : 0.0;
+        k1 = k2 > 0.0 ? 0.0 : fmax(r1, 0.0) / x;
+    }
+    k[0] = isfinite(k1) ? k1 : 0.0;
+    k[1] = isfinite(k2) ? k2 : 0.0;
+}
+
+/* The columns' stand-in for the triangles' resistance (dynamics.h). The
+ * reference rates: surge at a Froude number of 1 on the hull's length,
+ * sway at a quarter of that, yaw turning the ends at the sway rate. */
+static void dynamics_hull_drag_fit(dynamics_model* m, const nv_hull* h, double gravity) {
+    memset(&m->drag, 0, sizeof m->drag);
+    if (!m->per_triangle) return;
+    nv_particulars own;
+    const nv_particulars* pp = &m->particulars;
+    nv_error ignored;
+    if (!(pp->volume > 0.0)) {
+        if (nv_particulars_compute(h, m->hydro.c.water_density, gravity, 0.0, &own, &ignored)) return;
+        pp = &own;
+    }
+    double length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
+    if (!(length > 0.0) || !(pp->volume > 0.0)) return;
+    float* height = malloc(sizeof *height * (h->vertex_count ? h->vertex_count : 1));
+    if (!height) return;
+    for (uint32_t i = 0; i < h->vertex_count; i++) height[i] = (float)(pp->cg_height + (double)h->vy[i]);
+    double u = sqrt(gravity * length), v = 0.25 * u, r = 2.0 * v / length;
+    nv_vec3 f1, f2, t1, t2, zero = v3(0.0, 0.0, 0.0);
+    dynamics_triangle_motion(m, h, height, v3(u, 0.0, 0.0), zero, gravity, &f1, &t1);
+    dynamics_triangle_motion(m, h, height, v3(0.5 * u, 0.0, 0.0), zero, gravity, &f2, &t2);
+    dynamics_fit_resistance(u, -f1.x, -f2.x, m->drag.surge);
+    dynamics_triangle_motion(m, h, height, v3(0.0, 0.0, v), zero, gravity, &f1, &t1);
+    dynamics_triangle_motion(m, h, height, v3(0.0, 0.0, 0.5 * v), zero, gravity, &f2, &t2);
+    dynamics_fit_resistance(v, -f1.z, -f2.z, m->drag.sway);
+    m->drag.sway_yaw = -t1.y / v;
+    dynamics_triangle_motion(m, h, height, zero, v3(0.0, r, 0.0), gravity, &f1, &t1);
+    dynamics_triangle_motion(m, h, height, zero, v3(0.0, 0.5 * r, 0.0), gravity, &f2, &t2);
+    dynamics_fit_resistance(r, -t1.y, -t2.y, m->drag.yaw);
+    m->drag.yaw_sway = -f1.z / r;
+    free(height);
+    m->drag.volume = pp->volume;
+    m->drag.valid = 1;
+}
+
+void dynamics_hull_drag_apply(const dynamics_hull_drag* d, nv_vec3 v, nv_vec3 w, double immersed, nv_vec3* force,
+                              nv_vec3* torque) {
+    double k = d->valid && d->volume > 0.0 && isfinite(immersed) ? fmin(fmax(immersed / d->volume, 0.0), 1.0) : 0.0;
+    *force = v3(-k * (d->surge[0] + d->surge[1] * fabs(v.x)) * v.x, 0.0,
+                -k * ((d->sway[0] + d->sway[1] * fabs(v.z)) * v.z + d->yaw_sway * w.y));
+    *torque = v3(0.0, -k * ((d->yaw[0] + d->yaw[1] * fabs(w.y)) * w.y + d->sway_yaw * v.z), 0.0);
 }
 
 /* The equivalent linear roll damping (N m s) the triangle pass gives the
@@ -56,6 +123,7 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
         (f & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG)) !=
         0;
     m->total_area = h->total_area;
+    memset(&m->drag, 0, sizeof m->drag);
     /* Roll damping needs the hull afloat upright: one that sinks or has no
      * upright stability gets none (nothing to linearise about). */
     const nv_hydrodyn_coeffs* c = &d->coeffs;
@@ -63,7 +131,10 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
     memset(&m->particulars, 0, sizeof m->particulars);
     memset(&m->roll, 0, sizeof m->roll);
     m->roll_damping = 0;
-    if (!(f & HYDRODYN_ROLL_DAMPING)) return;
+    if (!(f & HYDRODYN_ROLL_DAMPING)) {
+        dynamics_hull_drag_fit(m, h, gravity);
+        return;
+    }
     double added = (f & HYDRODYN_ADDED_MASS) ? c->added_inertia.x : 0.0;
     if (nv_particulars_compute(h, c->water_density, gravity, added, &m->particulars, &ignored)) return;
     if (c->roll_damping[0] >= 0.0)
@@ -72,6 +143,7 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
         nv_roll_damper_from_ikeda(&m->roll, &m->particulars, c->bilge_keel[0], c->bilge_keel[1],
                                   dynamics_triangle_roll_damping(m, h, gravity), c->water_density, gravity, c->viscosity);
     m->roll_damping = m->roll.wetted_area > 0.0;
+    dynamics_hull_drag_fit(m, h, gravity);
 }
 
 /* Depth of each actuator point under the surface, from one batched query. */

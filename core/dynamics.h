@@ -18,6 +18,18 @@
 #include "naval/vessel_type.h"
 #include "naval/water.h"
 
+/* The mesh's own horizontal resistance, for the models that have no
+ * triangles (the columns): the triangle pass run once per type on the
+ * upright hull at rest on still water, moving in surge, in sway and in yaw
+ * at a reference rate and half of it, each fitted as k1 x + k2 |x| x.
+ * Applied per unit of the volume immersed. */
+typedef struct dynamics_hull_drag {
+    int valid;
+    double surge[2], sway[2], yaw[2]; /* N per m/s and per (m/s)^2; N m per rad/s and per (rad/s)^2 */
+    double sway_yaw, yaw_sway;        /* the couplings: yaw moment per m/s of sway (N s), sway force per rad/s of yaw (N s) */
+    double volume;                    /* m^3 displaced at rest: what "immersed" is a fraction of */
+} dynamics_hull_drag;
+
 /* A hull type's dynamics made ready to run (one per type, shared). */
 typedef struct dynamics_model {
     nv_hydrodyn_model hydro;
@@ -28,7 +40,14 @@ typedef struct dynamics_model {
     int roll_damping;     /* the roll damper below is applied */
     nv_roll_damper roll;  /* viscous roll damping (Ikeda's, or the type's own) */
     nv_particulars particulars; /* upright, level, still water; zero when the hull cannot float */
+    dynamics_hull_drag drag;    /* for the columns */
 } dynamics_model;
+
+/* The hull drag's force and moment (body frame, about the CG) at body
+ * velocity v (relative to the water) and angular velocity w, for a hull
+ * with `immersed` m^3 under water. */
+void dynamics_hull_drag_apply(const dynamics_hull_drag* d, nv_vec3 v, nv_vec3 w, double immersed, nv_vec3* force,
+                              nv_vec3* torque);
 
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity);
 

@@ -240,6 +240,16 @@ void world_lod_update(nv_world* w) {
 void world_columns_force(nv_world* w, uint32_t s, uint32_t worker, const body* b, nv_vec3* force, nv_vec3* torque,
                          double* submerged_area) {
     const nv_columns_model* m = w->types[w->v.type[s]].columns;
+    const dynamics_model* dm = w->types[w->v.type[s]].model;
+    /* With the mesh's own resistance fitted (dynamics.h), it stands in for
+     * the columns' generic horizontal damping: the far boat keeps the
+     * speed, turn and drift it would have on the mesh. */
+    nv_columns_model own;
+    if (dm && dm->drag.valid) {
+        own = *m;
+        own.damping_horizontal = 0.0;
+        m = &own;
+    }
     float surface, vertical = 0.0f;
     double px = b->position.x, pz = b->position.z;
     nv_water_query q = {.count = 1, .x = &px, .z = &pz, .height = &surface, .vertical_velocity = &vertical};
@@ -261,10 +271,17 @@ void world_columns_force(nv_world* w, uint32_t s, uint32_t worker, const body* b
     }
     *force = r.force;
     *torque = r.torque;
+    if (dm && dm->drag.valid) {
+        nv_mat3 rot = quat_to_mat3(b->orientation), rt = m3_transpose(&rot);
+        nv_vec3 fd, td;
+        dynamics_hull_drag_apply(&dm->drag, m3_mul_v3(&rt, v3_sub(b->velocity, pose.water_velocity)),
+                                 m3_mul_v3(&rt, b->angular_velocity), r.submerged_volume, &fd, &td);
+        *force = v3_add(*force, m3_mul_v3(&rot, fd));
+        *torque = v3_add(*torque, m3_mul_v3(&rot, td));
+    }
     /* The columns have no surface: the wetted area the roll damper and the
      * area damping scale by is the upright hull's, in proportion to the
      * volume immersed. */
-    const dynamics_model* dm = w->types[w->v.type[s]].model;
     double volume = dm ? dm->particulars.volume : 0.0;
     double immersed = volume > 0.0 && isfinite(r.submerged_volume) ? r.submerged_volume / volume : 0.0;
     *submerged_area = dm ? dm->particulars.wetted_area * fmin(immersed, 1.0) : 0.0;

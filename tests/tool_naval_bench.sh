@@ -17,6 +17,12 @@ for m in columns floater; do
 done
 "$tool" --boats 400 --hull-tris 200 --steps 5 --ocean-resolution 64 --lod 1 --json > "$tmp/lod.json" || fail "--lod 1"
 "$tool" --boats 9 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 1 --forces compare --json > "$tmp/cmp.json" || fail "--forces compare"
+# --lod-error: every boat a player keeps every boat on the mesh, so the run
+# with levels is the reference to the bit; with one player the far ones differ.
+"$tool" --boats 36 --hull-tris 200 --steps 30 --ocean-resolution 64 --lod 36 --lod-error --json > "$tmp/lode0.json" \
+    || fail "--lod 36 --lod-error"
+"$tool" --boats 400 --hull-tris 200 --steps 30 --ocean-resolution 64 --lod 1 --lod-error --json > "$tmp/lode1.json" \
+    || fail "--lod 1 --lod-error"
 /usr/bin/env python3 - "$tmp" <<'PY' || fail "JSON checks"
 import json, sys, os
 d = sys.argv[1]
@@ -38,6 +44,20 @@ assert t1["boats"] == 24 and t1["threads"] == 1 and t3["threads"] == 3
 assert t1["state_hash"] == t3["state_hash"], (t1["state_hash"], t3["state_hash"])
 assert t1["frozen"] == 0 and t1["step_ms_p99"] >= t1["step_ms_p50"] > 0
 assert scn["boats"] == 7 and scn["cascades"] == 0 and scn["hz"] == 30
+e0 = json.load(open(os.path.join(d, "lode0.json")))["lod_error"]
+assert e0["mesh"]["vessels"] == 36 and e0["columns"]["vessels"] == e0["floater"]["vessels"] == 0, e0
+for k in ("horizontal_m", "vertical_m", "tilt_deg", "heading_deg"):
+    assert e0["mesh"][k] == [0, 0, 0], (k, e0)
+    assert e0["floater"][k] == [None, None, None], (k, e0)
+r1 = json.load(open(os.path.join(d, "lode1.json")))
+e1 = r1["lod_error"]
+assert sum(e1[m]["vessels"] for m in ("mesh", "columns", "floater")) == 400, e1
+assert r1["models"] == {m: e1[m]["vessels"] for m in ("mesh", "columns", "floater")}, (r1["models"], e1)
+assert abs(e1["seconds"] - (30 + 10) / 60) < 1e-3 and r1["step_ms_p50_mesh"] > 0, r1
+for m in ("columns", "floater"):
+    b = e1[m]
+    assert b["vessels"] > 0 and 0 <= b["horizontal_m"][0] <= b["horizontal_m"][1] <= b["horizontal_m"][2], b
+    assert b["horizontal_m"][2] > 0 and b["tilt_deg"][2] > 0, b  # another model: another motion
 print("naval-bench ok: hash %s at 1 and 3 threads" % t1["state_hash"])
 PY
 expect_error() {
@@ -69,4 +89,5 @@ expect_error "unknown built-in hull" --hull builtin:dinghy --steps 1
 expect_error "--model must be" --model voxels
 expect_error "--forces must be" --forces some
 expect_error "--lod must be" --lod 0
+expect_error "--lod-error needs --lod" --lod-error
 echo "naval-bench rejections ok"

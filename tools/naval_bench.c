@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "cli.h"
+#include "lod_error.h"
 #include "naval/hullgen.h"
 #include "naval/jobs.h"
 #include "naval/ocean.h"
@@ -31,6 +32,7 @@ typedef struct bench_args {
     int query; /* -1 default, 0 exact, 1 grid */
     int forces; /* BENCH_FORCES_* */
     uint64_t lod_players; /* 0: no automatic levels of detail */
+    int lod_error;        /* --lod-error: the same run on the mesh alone, poses compared */
     double spacing;       /* 0: the default */
     uint64_t breach;      /* vessels holed below the waterline (the hull gets 5 compartments) */
     int contacts;
@@ -53,6 +55,7 @@ typedef struct bench_result {
     uint32_t triangles; /* per boat, averaged over the fleet */
     uint32_t frozen;
     double hz;
+    nv_world_vessel_state* states; /* after the last step, when asked for (--lod-error); the caller frees */
 } bench_result;
 
 /* Flags that set a quantity of the range table (naval/ranges.h, the row's
@@ -125,6 +128,9 @@ static const cli_opt bench_opts[] = {
               "automatic levels of detail: PLAYERS boats spread through the\n"
               "fleet are players, the others get the mesh within 300 m of\n"
               "one, 20 x 5 columns within 1500 m, a floater beyond"),
+    {"--lod-error", .type = CLI_SWITCH, CLI_FIELD(bench_args, lod_error),
+     .help = "with --lod: run the same fleet again on the mesh alone and\n"
+             "print each model's error in position, tilt and heading at the end"},
     {"--query", .type = CLI_ENUM, CLI_FIELD(bench_args, query), .words = bench_queries,
      .bad = "--query must be exact or grid",
      .help = "ocean heights per vertex by inversion, or from the surface\n"
@@ -154,6 +160,10 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     a->contacts = 1;
     int rc = cli_parse(&bench_spec, argc, argv, a);
     if (rc != CLI_RUN) exit(rc);
+    if (a->lod_error && (!a->lod_players || a->sweep || a->forces == BENCH_FORCES_COMPARE)) {
+        fprintf(stderr, "naval-bench: --lod-error needs --lod, and not --sweep-threads or --forces compare\n");
+        return 2;
+    }
     return 0;
 }
 
@@ -241,6 +251,7 @@ static int bench_set_full_model(nv_world* w, nv_error* err) {
 
 static int bench_run(const bench_args* a, const nv_scenario* scn, uint32_t threads, int full, bench_result* r,
                      nv_error* err) {
+    int keep_states = a->lod_error;
     memset(r, 0, sizeof *r);
     r->threads = threads;
     int rc = -1;
@@ -344,9 +355,14 @@ static int bench_run(const bench_args* a, const nv_scenario* scn, uint32_t threa
     getrusage(RUSAGE_SELF, &ru);
     r->peak_rss_kb = ru.ru_maxrss;
     r->hash = nv_world_state_hash(w);
+    if (keep_states && !(r->states = malloc((size_t)boats * sizeof *r->states))) {
+        nv_error_fail(err, NV_ENOMEM, "out of memory");
+        goto done;
+    }
     for (uint32_t s = 0; s < boats; s++) {
         nv_world_vessel_state st;
         nv_world_read_vessels(w, s, 1, &st);
+        if (r->states) r->states[s] = st;
         if (st.flags & WORLD_VESSEL_FROZEN) r->frozen++;
         if ((unsigned)st.model < 3) r->models[st.model]++;
     }
@@ -359,8 +375,9 @@ done:
     return rc;
 }
 
+/* extra: more members for the object (a JSON fragment), or NULL. */
 static void bench_print_json(const bench_args* a, const nv_scenario* scn, const bench_result* r, const bench_result* sweep,
-                             uint32_t n) {
+                             uint32_t n, const char* extra) {
     int res = scn->has_ocean ? scn->ocean.resolution : 0, cas = scn->has_ocean ? scn->ocean.cascades : 0;
     printf(
         "{\"boats\": %llu, \"hull_triangles\": %u, \"threads\": %u, \"hz\": %g, \"steps\": %llu, "
@@ -393,6 +410,7 @@ static void bench_print_json(const bench_args* a, const nv_scenario* scn, const 
                    (unsigned long long)sweep[i].hash);
         printf("]");
     }
+    if (extra) printf(", %s", extra);
     printf("}\n");
 }
 
@@ -478,9 +496,43 @@ int main(int argc, char** argv) {
     int full = a.forces == BENCH_FORCES_FULL;
     if (!a.sweep) {
         rc = bench_run(&a, &scn, (uint32_t)a.threads, full, &r, &err);
-        if (rc) fprintf(stderr, "naval-bench: %s\n", err.message);
-        else if (a.json) bench_print_json(&a, &scn, &r, NULL, 0);
-        else bench_print_text(&a, &scn, &r);
+        lod_error_band bands[3];
+        bench_result ref;
+        memset(&ref, 0, sizeof ref);
+        if (!rc && a.lod_error) {
+            /* The reference: the same fleet from the same start, the mesh everywhere. */
+            bench_args mesh = a;
+            mesh.lod_players = 0;
+            rc = bench_run(&mesh, &scn, (uint32_t)a.threads, full, &ref, &err);
+            if (!rc && (ref.boats != r.boats || lod_error_compare(r.states, ref.states, r.boats, bands)))
+                rc = nv_error_set(&err, "the two runs' vessels do not pair (%u and %u)", r.boats, ref.boats);
+        }
+        double seconds = (double)(a.steps + (a.steps / 10 < 10 ? 10 : a.steps / 10)) / r.hz;
+        if (rc) {
+            fprintf(stderr, "naval-bench: %s\n", err.message);
+        } else if (a.json) {
+            char* extra = NULL;
+            size_t extra_size = 0;
+            if (a.lod_error) {
+                /* one object: the error joins the run's own figures */
+                FILE* f = open_memstream(&extra, &extra_size);
+                if (f) {
+                    fprintf(f, "\"step_ms_p50_mesh\": %.4f, \"step_ms_p99_mesh\": %.4f, ", ref.step_p50, ref.step_p99);
+                    lod_error_print_json(f, bands, seconds);
+                    fclose(f);
+                }
+            }
+            bench_print_json(&a, &scn, &r, NULL, 0, extra);
+            free(extra);
+        } else {
+            bench_print_text(&a, &scn, &r);
+            if (a.lod_error) {
+                printf("  mesh alone   step p50 %.3f  p99 %.3f ms\n", ref.step_p50, ref.step_p99);
+                lod_error_print_text(stdout, bands, seconds);
+            }
+        }
+        free(r.states);
+        free(ref.states);
         nv_scenario_free(&scn);
         return rc ? 2 : 0;
     }
@@ -503,7 +555,7 @@ int main(int argc, char** argv) {
             printf("%7u  %7.3f  %6.3f  %8.3f  %9.1f%%  %016llx\n", k, s->step_mean, s->step_p99, speedup,
                    100.0 * speedup / k, (unsigned long long)s->hash);
     }
-    if (a.json) bench_print_json(&a, &scn, &sweep[a.threads - 1], sweep, (uint32_t)a.threads);
+    if (a.json) bench_print_json(&a, &scn, &sweep[a.threads - 1], sweep, (uint32_t)a.threads, NULL);
     free(sweep);
     nv_scenario_free(&scn);
     return 0;
