@@ -80,6 +80,7 @@ static void dynamics_hull_drag_fit(dynamics_model* m, const nv_hull* h, double g
     m->drag.yaw_sway = -f1.z / r;
     free(height);
     m->drag.volume = pp->volume;
+    m->drag.cg_height = pp->cg_height;
     m->drag.valid = 1;
 }
 
@@ -144,6 +145,48 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
                                   dynamics_triangle_roll_damping(m, h, gravity), c->water_density, gravity, c->viscosity);
     m->roll_damping = m->roll.wetted_area > 0.0;
     dynamics_hull_drag_fit(m, h, gravity);
+}
+
+/* x' = (x + dt f / m) / (1 + dt (k1 + k2 |x|) / m): linear and quadratic
+ * drag taken implicitly at the old |x|, so a light hull's stiff drag
+ * cannot overshoot zero within a step. */
+static double dynamics_implicit_step(double x, double push, double mass, const double k[2], double dt) {
+    if (!(mass > 0.0)) return x;
+    return (x + dt * push / mass) / (1.0 + dt * (k[0] + k[1] * fabs(x)) / mass);
+}
+
+int dynamics_floater_manoeuvre(const dynamics_model* m, body* b, double throttle_cmd, double rudder_cmd,
+                               double* throttle, double* rudder, double dt) {
+    if (!m || !m->drag.valid) return 0;
+    const nv_actuator_set* a = &m->actuators.set;
+    *throttle = nv_actuator_follow(*throttle, throttle_cmd, a->throttle_rate, dt);
+    *rudder = nv_actuator_follow(*rudder, rudder_cmd, a->rudder_rate, dt);
+    /* the hull level at its heading: the follower's heel and trim are the
+     * sea's, not the manoeuvre's */
+    nv_mat3 r = quat_to_mat3(b->orientation);
+    nv_vec3 fwd = m3_mul_v3(&r, v3(1.0, 0.0, 0.0));
+    double len = sqrt(fwd.x * fwd.x + fwd.z * fwd.z);
+    if (!(len > 0.0)) return 0;
+    nv_vec3 ex = v3(fwd.x / len, 0.0, fwd.z / len), ez = v3(-ex.z, 0.0, ex.x); /* bow, starboard */
+    double u = v3_dot(b->velocity, ex), v = v3_dot(b->velocity, ez), yaw = b->angular_velocity.y;
+    nv_vec3 vb = v3(u, 0.0, v), wb = v3(0.0, yaw, 0.0);
+    double depth[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
+    for (uint32_t i = 0; i < m->actuators.point_count; i++)
+        depth[i] = -(m->drag.cg_height + nv_actuator_point(&m->actuators, i).y);
+    nv_vec3 fa = v3(0.0, 0.0, 0.0), ta = v3(0.0, 0.0, 0.0);
+    if (m->actuators.point_count)
+        nv_actuator_forces(&m->actuators, *throttle, *rudder, depth, vb, wb, m->hydro.c.water_density, &fa, &ta);
+    const nv_vec3 am = m->hydro.c.added_mass, ai = m->hydro.c.added_inertia;
+    const dynamics_hull_drag* d = &m->drag;
+    /* the couplings explicit, as pushes */
+    double u1 = dynamics_implicit_step(u, fa.x, b->mass * (1.0 + am.x), d->surge, dt);
+    double v1 = dynamics_implicit_step(v, fa.z - d->yaw_sway * yaw, b->mass * (1.0 + am.z), d->sway, dt);
+    double r1 = dynamics_implicit_step(yaw, ta.y - d->sway_yaw * v, b->inertia.m[1][1] * (1.0 + ai.y), d->yaw, dt);
+    if (!isfinite(u1) || !isfinite(v1) || !isfinite(r1)) return 0;
+    b->velocity.x = ex.x * u1 + ez.x * v1;
+    b->velocity.z = ex.z * u1 + ez.z * v1;
+    body_set_angular_velocity(b, v3(0.0, r1, 0.0));
+    return 1;
 }
 
 /* Depth of each actuator point under the surface, from one batched query. */

@@ -28,6 +28,7 @@ typedef struct dynamics_hull_drag {
     double surge[2], sway[2], yaw[2]; /* N per m/s and per (m/s)^2; N m per rad/s and per (rad/s)^2 */
     double sway_yaw, yaw_sway;        /* the couplings: yaw moment per m/s of sway (N s), sway force per rad/s of yaw (N s) */
     double volume;                    /* m^3 displaced at rest: what "immersed" is a fraction of */
+    double cg_height;                 /* the CG above the waterline at rest, m */
 } dynamics_hull_drag;
 
 /* A hull type's dynamics made ready to run (one per type, shared). */
@@ -50,6 +51,15 @@ void dynamics_hull_drag_apply(const dynamics_hull_drag* d, nv_vec3 v, nv_vec3 w,
                               nv_vec3* torque);
 
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity);
+
+/* A floater's manoeuvring (it has no forces of its own: its surface
+ * follower sets height, heel and trim): surge, sway and yaw rate under its
+ * actuators at the rest draft and the hull drag above, one step of dt,
+ * the drag implicit. Moves *throttle and *rudder toward their commands
+ * through the type's rate limits and updates b's horizontal velocity and
+ * yaw rate (world). Returns 0 and changes nothing without a fitted drag. */
+int dynamics_floater_manoeuvre(const dynamics_model* m, body* b, double throttle_cmd, double rudder_cmd,
+                               double* throttle, double* rudder, double dt);
 
 /* One vessel's step, beyond the triangle pass. */
 typedef struct dynamics_vessel {

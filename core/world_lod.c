@@ -288,8 +288,8 @@ void world_columns_force(nv_world* w, uint32_t s, uint32_t worker, const body* b
     w->v.water_vy[s] = isfinite(vertical) ? vertical : 0.0f;
 }
 
-/* Distant traffic: the vessel keeps the horizontal velocity and yaw rate
- * it had, and Tenhunen's surface follower sets its height (waterline point
+/* Distant traffic: the vessel's horizontal velocity and yaw rate come
+ * from its manoeuvring (world_floater_job), and Tenhunen's surface follower sets its height (waterline point
  * at float_height under the CG), heave velocity, heel and trim. Its state
  * lives in the vessel's own pose and velocities, so a switch back to a
  * rigid-body model continues from there. */
@@ -321,6 +321,15 @@ void world_floater_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker)
         for (uint32_t k = 0; k < n; k++) {
             uint32_t s = w->sv.floater_slot[first + k];
             body b = world_load_body(w, s);
+            /* the controls still steer it: surge, sway and yaw under its
+             * actuators and its mesh's own resistance (dynamics.h) */
+            double throttle = v->throttle[s], rudder = v->rudder[s];
+            if (dynamics_floater_manoeuvre(w->types[v->type[s]].model, &b, v->throttle_cmd[s], v->rudder_cmd[s],
+                                           &throttle, &rudder, w->dt)) {
+                v->throttle[s] = (float)throttle;
+                v->rudder[s] = (float)rudder;
+                world_store_body(w, s, &b);
+            }
             floater f = world_floater_from(w, &b, w->types[v->type[s]].float_height);
             floater_batch_set(fb, k, &f);
         }
