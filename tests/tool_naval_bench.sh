@@ -43,6 +43,8 @@ for k in ("lod", "ocean", "vertex", "triangle", "integrate"):
 assert t1["boats"] == 24 and t1["threads"] == 1 and t3["threads"] == 3
 assert t1["state_hash"] == t3["state_hash"], (t1["state_hash"], t3["state_hash"])
 assert t1["frozen"] == 0 and t1["step_ms_p99"] >= t1["step_ms_p50"] > 0
+# the machine's own noise, timed between the steps: a fixed piece of work
+assert 0 < t1["machine_noise_ms_p50"] <= t1["machine_noise_ms_p99"], t1
 assert scn["boats"] == 7 and scn["cascades"] == 0 and scn["hz"] == 30
 e0 = json.load(open(os.path.join(d, "lode0.json")))["lod_error"]
 assert e0["mesh"]["vessels"] == 36 and e0["columns"]["vessels"] == e0["floater"]["vessels"] == 0, e0

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "bench_noise.h"
 #include "cli.h"
 #include "lod_error.h"
 #include "naval/hullgen.h"
@@ -42,6 +43,7 @@ typedef struct bench_args {
 typedef struct bench_result {
     uint32_t threads;
     double step_p50, step_p99, step_max, step_mean;
+    double noise_p50, noise_p99; /* the fixed work timed between the steps (bench_noise.h), ms */
     double pass_lod, pass_water, pass_vertex, pass_triangle, pass_integrate, pass_contacts; /* mean ms */
     uint64_t contact_events;                                                                /* over the timed steps */
     uint32_t models[3];       /* vessels on each world_model after the last step */
@@ -258,6 +260,7 @@ static int bench_run(const bench_args* a, const nv_scenario* scn, uint32_t threa
     nv_jobs* pool = NULL;
     nv_scenario_instance inst = {NULL, NULL, NULL};
     double* samples = NULL;
+    bench_noise noise = {0};
     if (nv_jobs_create(&pool, threads, err)) goto done;
     /* The generated fleet's stand-in damping is for hydrostatics only: the
      * full model damps through the water. */
@@ -312,7 +315,7 @@ static int bench_run(const bench_args* a, const nv_scenario* scn, uint32_t threa
     uint64_t warmup = a->steps / 10 < 10 ? 10 : a->steps / 10;
     for (uint64_t s = 0; s < warmup; s++) nv_world_step(w);
     samples = malloc(a->steps * sizeof *samples);
-    if (!samples) {
+    if (!samples || bench_noise_init(&noise, a->steps)) {
         nv_error_fail(err, NV_ENOMEM, "out of memory");
         goto done;
     }
@@ -332,7 +335,9 @@ static int bench_run(const bench_args* a, const nv_scenario* scn, uint32_t threa
         uint32_t events;
         nv_world_contact_events(w, &events);
         r->contact_events += events;
+        bench_noise_sample(&noise);
     }
+    bench_noise_percentiles(&noise, &r->noise_p50, &r->noise_p99);
     double n = (double)a->steps;
     r->step_mean /= n;
     r->pass_lod /= n;
@@ -370,6 +375,7 @@ static int bench_run(const bench_args* a, const nv_scenario* scn, uint32_t threa
     rc = 0;
 done:
     free(samples);
+    bench_noise_free(&noise);
     nv_scenario_instance_destroy(&inst);
     nv_jobs_destroy(pool);
     return rc;
@@ -388,6 +394,7 @@ static void bench_print_json(const bench_args* a, const nv_scenario* scn, const 
     printf("\"model\": \"%s\", ", models[a->model]);
     printf("\"step_ms_p50\": %.4f, \"step_ms_p99\": %.4f, \"step_ms_max\": %.4f, \"step_ms_mean\": %.4f, ", r->step_p50,
            r->step_p99, r->step_max, r->step_mean);
+    printf("\"machine_noise_ms_p50\": %.4f, \"machine_noise_ms_p99\": %.4f, ", r->noise_p50, r->noise_p99);
     printf(
         "\"pass_ms\": {\"lod\": %.4f, \"ocean\": %.4f, \"vertex\": %.4f, \"triangle\": %.4f, \"integrate\": %.4f, "
         "\"contacts\": %.4f}, \"contact_events\": %llu, ",
@@ -426,6 +433,8 @@ static void bench_print_text(const bench_args* a, const nv_scenario* scn, const 
            sea, (unsigned long long)a->steps);
     printf("  step ms      p50 %.3f  p99 %.3f  max %.3f  mean %.3f  (budget %.3f)\n", r->step_p50, r->step_p99,
            r->step_max, r->step_mean, 1000.0 / r->hz);
+    printf("  p99 / p50    step %.2f; the machine's own, fixed work between the steps: %.2f (p50 %.3f ms)\n",
+           r->step_p99 / r->step_p50, r->noise_p99 / r->noise_p50, r->noise_p50);
     printf("  pass ms      ocean %.3f  vertex %.3f  triangle %.3f  integrate %.3f  contacts %.3f  lod %.3f\n",
            r->pass_water, r->pass_vertex, r->pass_triangle, r->pass_integrate, r->pass_contacts, r->pass_lod);
     printf("  contacts     %llu new in the timed steps\n", (unsigned long long)r->contact_events);
