@@ -53,6 +53,7 @@ void nv_checkpoint_free(nv_checkpoint* c) {
     free(c->slam_storage);
     free(c->owner_blob);
     free(c->touching);
+    free(c->touching_normal);
     memset(c, 0, sizeof *c);
 }
 
@@ -61,8 +62,9 @@ void nv_checkpoint_free(nv_checkpoint* c) {
 static int ckp_get_touching(ckp_reader* r, nv_checkpoint* c) {
     if (!rd_need(r, 4, "the touching pairs' count")) return -1;
     uint32_t n = get_u32(r);
-    if (!rd_need(r, (size_t)n * 8, "the touching pairs")) return -1;
-    if (n && !(c->touching = malloc((size_t)n * sizeof *c->touching))) {
+    if (!rd_need(r, (size_t)n * 32, "the touching pairs")) return -1;
+    if (n && (!(c->touching = malloc((size_t)n * sizeof *c->touching)) ||
+              !(c->touching_normal = malloc((size_t)n * sizeof *c->touching_normal)))) {
         nv_error_fail(r->err, NV_ENOMEM, "%s: out of memory for %u touching pairs", r->name, n);
         return -1;
     }
@@ -74,6 +76,16 @@ static int ckp_get_touching(ckp_reader* r, nv_checkpoint* c) {
             return -1;
         }
         c->touching[i] = key;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        nv_vec3 v = get_v3(r);
+        double len = v3_is_finite(v) ? v3_length(v) : NAN;
+        if (!(fabs(len - 1.0) < 1e-6)) {
+            nv_error_fail(r->err, NV_EPROTO, "%s: touching pair %u's normal is not a unit vector (length %g)", r->name, i,
+                          len);
+            return -1;
+        }
+        c->touching_normal[i] = v;
     }
     c->touching_count = n;
     return 0;

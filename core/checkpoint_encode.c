@@ -264,6 +264,7 @@ int nv_checkpoint_encode_captured(const nv_checkpoint* c, uint8_t** out, size_t*
     put_f64(&w, c->lod.hysteresis);
     put_u32(&w, c->touching_count);
     for (uint32_t i = 0; i < c->touching_count; i++) put_u64(&w, c->touching[i]);
+    for (uint32_t i = 0; i < c->touching_count; i++) put_v3(&w, c->touching_normal[i]);
     ckp_section_end(&w, at);
 
     at = ckp_section_begin(&w, CKP_OCEAN);

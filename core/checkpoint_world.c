@@ -74,9 +74,14 @@ int nv_checkpoint_capture(const nv_checkpoint_source* src, nv_checkpoint* out, n
     uint32_t touching;
     const uint64_t* keys = world_pairs_touching(wd, &touching);
     if (touching) {
-        if (!(c->touching = malloc(touching * sizeof *c->touching)))
+        if (!(c->touching = malloc(touching * sizeof *c->touching)) ||
+            !(c->touching_normal = malloc(touching * sizeof *c->touching_normal))) {
+            free(c->touching);
+            c->touching = NULL;
             return nv_error_fail(err, NV_ENOMEM, "checkpoint: out of memory for %u touching pairs", touching);
+        }
         memcpy(c->touching, keys, touching * sizeof *c->touching);
+        memcpy(c->touching_normal, world_pairs_touching_normals(wd), touching * sizeof *c->touching_normal);
         c->touching_count = touching;
     }
     c->has_ocean = src->ocean != NULL;
@@ -217,7 +222,7 @@ int nv_checkpoint_restore(const nv_checkpoint* c, nv_jobs* pool, nv_scenario_ins
     for (uint32_t i = 0; i < c->vessel_count; i++)
         if (nv_world_restore_vessel(w, &c->vessels[i], err)) goto fail;
     if (nv_world_set_next_id(w, c->next_id, err)) goto fail;
-    if (world_pairs_set_touching(w, c->touching, c->touching_count)) {
+    if (world_pairs_set_touching(w, c->touching, c->touching_normal, c->touching_count)) {
         nv_error_fail(err, NV_ENOMEM, "restore: out of memory for %u touching pairs", c->touching_count);
         goto fail;
     }

@@ -231,6 +231,11 @@ static void shape_snap_to_faces(const shape_pose* a, const shape_pose* b, double
 }
 
 int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, nv_vec3* normal, nv_vec3* point) {
+    return shape_penetration_from(a, b, NULL, depth, normal, point);
+}
+
+int shape_penetration_from(const shape_pose* a, const shape_pose* b, const nv_vec3* hint, double* depth,
+                           nv_vec3* normal, nv_vec3* point) {
     ccd_t ccd;
     CCD_INIT(&ccd);
     ccd.support1 = shape_support;
@@ -267,7 +272,23 @@ int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, n
     /* Refined, MPR's answer bounds the least overlap from above: where it
      * leaves the hulls within SHAPE_SAT_FROM of touching, no other normal
      * could matter more (the solve leaves 2 cm anyway). */
-    if (best > sweep + SHAPE_SAT_FROM) {
+    if (best > sweep + SHAPE_SAT_FROM && hint && v3_is_finite(*hint)) {
+        /* last step's normal refined, and the best face normal of either
+         * shape refined (the least overlap jumps to another face as a hull
+         * slides past a corner), against MPR's: the sphere's sweep is for
+         * a pair's first step */
+        nv_vec3 start[2] = {v3_normalize(*hint), n};
+        double start_o[2] = {INFINITY, best};
+        shape_snap_to_faces(a, b, -1.0, &start[1], &start_o[1]);
+        /* MPR's own normal is refined already: a face start only if one beat it */
+        int starts = start_o[1] < best ? 2 : 1;
+        for (int k = 0; k < starts; k++) {
+            nv_vec3 m = start[k];
+            double least = shape_refine_normal(a, b, &m);
+            shape_snap_to_faces(a, b, SHAPE_SNAP_COS, &m, &least);
+            if (least < best) best = least, n = m;
+        }
+    } else if (best > sweep + SHAPE_SAT_FROM) {
         /* Starts for the search, besides MPR's: the best face normal of
          * either shape, and the best few of a sweep of the sphere (an edge
          * across an edge has its least overlap away from every face

@@ -49,6 +49,13 @@ typedef struct shape_pose {
  * unit normal pointing from a to b (b moved by depth along it would only
  * touch a) and a point in the overlap; -1 when they do not. */
 int shape_penetration(const shape_pose* a, const shape_pose* b, double* depth, nv_vec3* normal, nv_vec3* point);
+/* The same, for a pair that overlapped last step along *hint (unit, a to
+ * b): the least overlap moves little in a step, so the search starts from
+ * there (and MPR's) instead of sweeping the whole sphere, which is what
+ * made a pair that stays deep for many steps cost 0.3 ms each step. NULL:
+ * shape_penetration. */
+int shape_penetration_from(const shape_pose* a, const shape_pose* b, const nv_vec3* hint, double* depth,
+                           nv_vec3* normal, nv_vec3* point);
 
 /* The least overlap of two placed shapes (their sweeps counted) over the
  * horizontal directions, and that direction (unit, y 0, from a to b): how

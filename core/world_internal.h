@@ -80,6 +80,12 @@ typedef struct world_pairs {
     uint32_t push_capacity;
     uint64_t *touching, *touching_next; /* id pairs (low << 32 | high) touching, sorted */
     uint32_t touching_count, touching_capacity, next_capacity;
+    /* each touching pair's normal, from the lower id to the higher: where
+     * the next step's narrowphase starts its search (shape_penetration_from) */
+    nv_vec3 *touching_normal, *normal_next;
+    uint32_t normal_capacity, normal_next_capacity;
+    struct pairs_touch* touch_sort; /* pairs_record's scratch: keys with their normals, to sort */
+    uint32_t touch_sort_capacity;
     nv_world_contact_event* events; /* the step's new contacts: the ground's, then the pairs' */
     uint32_t event_count, event_capacity;
 } world_pairs;
@@ -380,7 +386,9 @@ void world_pairs_free(nv_world* w);
  * a pair still touching after a restore begins no new contact), and
  * setting them again; -1 when out of memory. */
 const uint64_t* world_pairs_touching(const nv_world* w, uint32_t* count);
-int world_pairs_set_touching(nv_world* w, const uint64_t* keys, uint32_t count);
+/* Their normals, one per key, from the lower id to the higher. */
+const nv_vec3* world_pairs_touching_normals(const nv_world* w);
+int world_pairs_set_touching(nv_world* w, const uint64_t* keys, const nv_vec3* normals, uint32_t count);
 /* world_damage.c: after the step (unlocked): holes from contacts, the
  * step's damage events, sunk vessels removed. */
 void world_damage_step(nv_world* w);

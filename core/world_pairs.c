@@ -84,6 +84,9 @@ void world_pairs_free(nv_world* w) {
     free(p->push);
     free(p->touching);
     free(p->touching_next);
+    free(p->touching_normal);
+    free(p->normal_next);
+    free(p->touch_sort);
     free(p->events);
     free(p->pair_first);
     memset(p, 0, sizeof *p);
@@ -216,17 +219,8 @@ static void pairs_push_one(world_pairs* p, world_pair* c, double push_speed, dou
 
 /* ---- events ------------------------------------------------------------- */
 
-/* The pair by ids: (low << 32 | high) for two vessels; a vessel and
- * structure k as (id << 32 | UINT32_MAX - k), past any vessel id a world
- * reaches. */
-static inline uint64_t pairs_id_key(const nv_world* w, const world_pair* c) {
-    uint32_t ia = w->v.id[c->a];
-    if (c->b >= w->count) return (uint64_t)ia << 32 | (UINT32_MAX - (c->b - w->count));
-    uint32_t ib = w->v.id[c->b];
-    return ia < ib ? (uint64_t)ia << 32 | ib : (uint64_t)ib << 32 | ia;
-}
-
-static int pairs_was_touching(const world_pairs* p, uint64_t key) {
+/* The key's index in the touching set, or UINT32_MAX. */
+uint32_t pairs_touching_index(const world_pairs* p, uint64_t key) {
     uint32_t lo = 0, hi = p->touching_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -235,11 +229,18 @@ static int pairs_was_touching(const world_pairs* p, uint64_t key) {
         else
             hi = mid;
     }
-    return lo < p->touching_count && p->touching[lo] == key;
+    return lo < p->touching_count && p->touching[lo] == key ? lo : UINT32_MAX;
 }
 
-static int pairs_u64_compare(const void* a, const void* b) {
-    uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+static int pairs_was_touching(const world_pairs* p, uint64_t key) { return pairs_touching_index(p, key) != UINT32_MAX; }
+
+typedef struct pairs_touch {
+    uint64_t key;
+    nv_vec3 normal; /* lower id to higher */
+} pairs_touch;
+
+static int pairs_touch_compare(const void* a, const void* b) {
+    uint64_t x = ((const pairs_touch*)a)->key, y = ((const pairs_touch*)b)->key;
     return x < y ? -1 : x > y;
 }
 
@@ -269,6 +270,8 @@ static void pairs_record(nv_world* w) {
     for (uint32_t i = 0; i < p->pair_count; i++) touching += p->pairs[i].count > 0;
     /* The tables double from 256 entries. */
     if (GROW(&p->touching_next, &p->next_capacity, touching, 256) ||
+        GROW(&p->normal_next, &p->normal_next_capacity, touching, 256) ||
+        GROW(&p->touch_sort, &p->touch_sort_capacity, touching, 256) ||
         GROW(&p->events, &p->event_capacity, (size_t)touching + w->ground.event_count, 256)) {
         p->touching_count = 0;
         return;
@@ -284,13 +287,14 @@ static void pairs_record(nv_world* w) {
         if (overlap > w->v.penetration[c->a]) w->v.penetration[c->a] = (float)overlap;
         if (c->b < w->count && overlap > w->v.penetration[c->b]) w->v.penetration[c->b] = (float)overlap;
         uint64_t key = pairs_id_key(w, c);
+        pairs_touch t = {key, pairs_id_lower_first(w, c) ? c->normal : v3_scale(c->normal, -1.0)};
         if (!(impulse > 0.0)) {
             /* a contact sliding along a hull is pushed apart and closes
              * again: it goes on until the hulls part by PAIR_PARTED */
-            if (overlap > -PAIR_PARTED && pairs_was_touching(p, key)) p->touching_next[n++] = key;
+            if (overlap > -PAIR_PARTED && pairs_was_touching(p, key)) p->touch_sort[n++] = t;
             continue;
         }
-        p->touching_next[n++] = key;
+        p->touch_sort[n++] = t;
         w->v.contact_points[c->a]++;
         if (c->b < w->count) w->v.contact_points[c->b]++;
         if (pairs_was_touching(p, key)) continue;
@@ -304,11 +308,16 @@ static void pairs_record(nv_world* w) {
         ev->closing_speed = closing;
         ev->impulse = impulse;
     }
-    if (n) qsort(p->touching_next, n, sizeof *p->touching_next, pairs_u64_compare);
+    if (n) qsort(p->touch_sort, n, sizeof *p->touch_sort, pairs_touch_compare);
+    for (uint32_t i = 0; i < n; i++) p->touching_next[i] = p->touch_sort[i].key, p->normal_next[i] = p->touch_sort[i].normal;
     uint64_t* t = p->touching;
     uint32_t tc = p->touching_capacity;
     p->touching = p->touching_next, p->touching_capacity = p->next_capacity;
     p->touching_next = t, p->next_capacity = tc;
+    nv_vec3* tn = p->touching_normal;
+    uint32_t nc = p->normal_capacity;
+    p->touching_normal = p->normal_next, p->normal_capacity = p->normal_next_capacity;
+    p->normal_next = tn, p->normal_next_capacity = nc;
     p->touching_count = n;
     p->event_count = e;
 }
@@ -367,10 +376,15 @@ const uint64_t* world_pairs_touching(const nv_world* w, uint32_t* count) {
     return w->pairs.touching;
 }
 
-int world_pairs_set_touching(nv_world* w, const uint64_t* keys, uint32_t count) {
+const nv_vec3* world_pairs_touching_normals(const nv_world* w) { return w->pairs.touching_normal; }
+
+int world_pairs_set_touching(nv_world* w, const uint64_t* keys, const nv_vec3* normals, uint32_t count) {
     world_pairs* p = &w->pairs;
-    if (GROW(&p->touching, &p->touching_capacity, count ? count : 1, 256)) return -1;
+    if (GROW(&p->touching, &p->touching_capacity, count ? count : 1, 256) ||
+        GROW(&p->touching_normal, &p->normal_capacity, count ? count : 1, 256))
+        return -1;
     if (count) memcpy(p->touching, keys, count * sizeof *keys);
+    if (count) memcpy(p->touching_normal, normals, count * sizeof *normals);
     p->touching_count = count;
     return 0;
 }

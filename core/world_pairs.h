@@ -36,6 +36,24 @@ typedef struct world_pair {
     pair_point p[PAIR_POINTS];
 } world_pair;
 
+/* The pair by ids: (low << 32 | high) for two vessels; a vessel and
+ * structure k as (id << 32 | UINT32_MAX - k), past any vessel id a world
+ * reaches. */
+static inline uint64_t pairs_id_key(const nv_world* w, const world_pair* c) {
+    uint32_t ia = w->v.id[c->a];
+    if (c->b >= w->count) return (uint64_t)ia << 32 | (UINT32_MAX - (c->b - w->count));
+    uint32_t ib = w->v.id[c->b];
+    return ia < ib ? (uint64_t)ia << 32 | ib : (uint64_t)ib << 32 | ia;
+}
+
+/* Whether slot a holds the pair's lower id (a structure is always the higher). */
+static inline int pairs_id_lower_first(const nv_world* w, const world_pair* c) {
+    return c->b >= w->count || w->v.id[c->a] < w->v.id[c->b];
+}
+
+/* The key's index in the touching set after the last step, or UINT32_MAX. */
+uint32_t pairs_touching_index(const world_pairs* p, uint64_t key);
+
 /* The position of entity e: vessel slot e, or structure e - count. */
 static inline nv_vec3 pairs_position(const nv_world* w, uint32_t e) {
     return e >= w->count ? w->structures[e - w->count].position : v3(w->v.px[e], w->v.py[e], w->v.pz[e]);

@@ -315,7 +315,14 @@ void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) 
         shape_pose a = pairs_pose(w, c->a), b = pairs_pose(w, c->b);
         double depth;
         nv_vec3 point;
-        if (shape_penetration(&a, &b, &depth, &c->normal, &point) != 0) continue;
+        /* a pair touching last step starts from its normal then */
+        uint32_t was = pairs_touching_index(&w->pairs, pairs_id_key(w, c));
+        nv_vec3 hint;
+        if (was != UINT32_MAX) {
+            hint = w->pairs.touching_normal[was];
+            if (!pairs_id_lower_first(w, c)) hint = v3_scale(hint, -1.0);
+        }
+        if (shape_penetration_from(&a, &b, was != UINT32_MAX ? &hint : NULL, &depth, &c->normal, &point) != 0) continue;
         /* Two vessels both float: the water holds each up, so the least
          * move that parts them is across it. A steep normal (a hull
          * pressed over or under another, often two spawned inside each

@@ -858,9 +858,11 @@ static uint32_t ckp_vessel_events(const nv_world* w) {
 }
 
 /* Two patrol boats pressed bow to bow under full throttle touch step
- * after step; a checkpoint taken while they touch keeps the pair (version 10), so the
- * restored world begins no second contact for it: its events are the
- * original's, step for step. A corrupt list is refused. */
+ * after step; a checkpoint taken while they touch keeps the pair (version 10)
+ * and its normal (version 11), so the restored world begins no second
+ * contact for it and its narrowphase starts where the original's does: its
+ * events and state are the original's, step for step. A corrupt list is
+ * refused. */
 static void touching_pairs_survive_a_restore(void** state) {
     (void)state;
     const char* json =
@@ -897,6 +899,15 @@ static void touching_pairs_survive_a_restore(void** state) {
     ASSERT_OK(nv_checkpoint_decode(data, size, "mem", &c, &err), err);
     assert_int_equal(c.touching_count, 1);
     assert_true(c.touching[0] == ((uint64_t)0 << 32 | 1u));
+    /* its normal (version 11), a unit vector from id 0 toward id 1: where
+     * the restored world's narrowphase starts */
+    nv_world_vessel_state p0, p1;
+    assert_int_equal(nv_world_vessel_get(w, 0, &p0), 0);
+    assert_int_equal(nv_world_vessel_get(w, 1, &p1), 0);
+    nv_vec3 n = c.touching_normal[0];
+    print_message("the touching pair's normal: (%.4f, %.4f, %.4f)\n", n.x, n.y, n.z);
+    assert_true(fabs(v3_length(n) - 1.0) < 1e-9);
+    assert_true(v3_dot(n, v3_sub(p1.position, p0.position)) > 0.0);
     nv_scenario_instance b;
     ASSERT_OK(nv_checkpoint_restore(&c, NULL, &b, &err), err);
     uint32_t events_a = 0, events_b = 0;
@@ -919,6 +930,13 @@ static void touching_pairs_survive_a_restore(void** state) {
     nv_checkpoint d;
     assert_int_equal(nv_checkpoint_decode(bad, bad_size, "mem", &d, &err), -1);
     ckp_assert_message(&err, "touching pair 0 (0000000100000000) is out of order or not a pair");
+    free(bad);
+    /* and a normal that is not a unit vector */
+    c.touching[0] = (uint64_t)0 << 32 | 1u;
+    c.touching_normal[0] = v3(2.0, 0.0, 0.0);
+    ASSERT_OK(nv_checkpoint_encode_captured(&c, &bad, &bad_size, &err), err);
+    assert_int_equal(nv_checkpoint_decode(bad, bad_size, "mem", &d, &err), -1);
+    ckp_assert_message(&err, "touching pair 0's normal is not a unit vector (length 2)");
     free(bad);
     nv_checkpoint_free(&c);
     free(data);

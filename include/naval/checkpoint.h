@@ -3,11 +3,11 @@
  * checksummed binary file, written atomically, from which a world resumes
  * with the same nv_world_state_hash and the same evolution.
  *
- * Format (version 10), little-endian throughout:
+ * Format (version 11), little-endian throughout:
  *
  *   header, 32 bytes
  *     0  magic "NVCHKPT\n"
- *     8  u32 format version (10)
+ *     8  u32 format version (11)
  *    12  u32 section count (6)
  *    16  u64 file size in bytes, header and trailer included
  *    24  u32 flags (0)
@@ -19,7 +19,9 @@
  *             touching after the last step, strictly ascending, each the
  *             lower vessel id << 32 | the higher (a structure k: UINT32_MAX
  *             - k), so that a pair still touching after a restore begins
- *             no second contact event
+ *             no second contact event; then per pair its normal (3 f64,
+ *             unit, from the lower id to the higher), where the next
+ *             step's narrowphase starts (version 11)
  *     "OCEN"  u8 present, then every ocean_params field in declaration order
  *             (tp after hs_target; size as the ocean resolved it): the ocean
  *             is a pure function of its params and the time
@@ -122,7 +124,7 @@ void nv_world_set_clock(nv_world* w, uint64_t tick);
  * 9: each type's rated Beaufort number (the autopilot's seamanship), its
  * hull strength (plating, breach energy after the breach area), and a
  * flood state's steps wholly under the still water (u16 after `sunk`) */
-#define CHECKPOINT_VERSION 10u
+#define CHECKPOINT_VERSION 11u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (nv_checkpoint_write_file). */
@@ -177,6 +179,7 @@ typedef struct nv_checkpoint {
     uint8_t* owner_blob;
     size_t owner_size;
     uint64_t* touching; /* the vessel pairs touching after the last step, sorted (see the format) */
+    nv_vec3* touching_normal; /* one per pair: lower id to higher */
     uint32_t touching_count;
 } nv_checkpoint;
 
