@@ -4,6 +4,7 @@
 #include "contact.h"
 
 #include <ccd/ccd.h>
+#include <emmintrin.h>
 #include <libqhull_r/qhull_ra.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,13 @@ static int shape_take_hull(shape* s, qhT* qh, const coordT* pts, uint32_t vertex
         s->radius = fmax(s->radius, sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
     }
     s->count = kept;
+    s->soa_stride = (kept + 3u) & ~3u;
+    if (!kept || !(s->soa = malloc((size_t)s->soa_stride * 3 * sizeof *s->soa))) {
+        free(index_of);
+        return -1;
+    }
+    for (uint32_t k = 0; k < s->soa_stride; k++)
+        for (int c = 0; c < 3; c++) s->soa[(size_t)c * s->soa_stride + k] = s->points[3 * (k < kept ? k : kept - 1) + c];
     uint32_t f = 0, t = 0;
     facetT* facet;
     FORALLfacets {
@@ -104,6 +112,7 @@ int shape_build_points(shape* s, const float* x, const float* y, const float* z,
 }
 
 void shape_free(shape* s) {
+    free(s->soa);
     free(s->points);
     free(s->planes);
     free(s->triangles);
@@ -165,12 +174,24 @@ static double shape_reach_along(const shape_pose* p, nv_vec3 d) {
     nv_vec3 b = v3(r->m[0][0] * d.x + r->m[1][0] * d.y + r->m[2][0] * d.z,
                    r->m[0][1] * d.x + r->m[1][1] * d.y + r->m[2][1] * d.z,
                    r->m[0][2] * d.x + r->m[1][2] * d.y + r->m[2][2] * d.z);
-    const double* pts = p->shape->points;
-    double best = -INFINITY;
-    for (uint32_t k = 0; k < p->shape->count; k++) {
-        double dot = pts[3 * k] * b.x + pts[3 * k + 1] * b.y + pts[3 * k + 2] * b.z;
-        best = dot > best ? dot : best;
+    /* x b.x + y b.y + z b.z in that order, as the scalar form (no
+     * contraction: -ffp-contract=off), and the max of them exact in any
+     * order: the same bits as one corner at a time. _mm_max_pd keeps its
+     * second operand when the first is NaN, as "dot > best" does. */
+    const shape* s = p->shape;
+    const double *xs = s->soa, *ys = xs + s->soa_stride, *zs = ys + s->soa_stride;
+    const __m128d bx = _mm_set1_pd(b.x), by = _mm_set1_pd(b.y), bz = _mm_set1_pd(b.z);
+    __m128d m0 = _mm_set1_pd(-INFINITY), m1 = m0;
+    for (uint32_t k = 0; k < s->soa_stride; k += 4) {
+        __m128d d0 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(xs + k), bx), _mm_mul_pd(_mm_loadu_pd(ys + k), by)),
+                                _mm_mul_pd(_mm_loadu_pd(zs + k), bz));
+        __m128d d1 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(xs + k + 2), bx), _mm_mul_pd(_mm_loadu_pd(ys + k + 2), by)),
+                                _mm_mul_pd(_mm_loadu_pd(zs + k + 2), bz));
+        m0 = _mm_max_pd(d0, m0);
+        m1 = _mm_max_pd(d1, m1);
     }
+    m0 = _mm_max_pd(m0, m1);
+    double best = _mm_cvtsd_f64(_mm_max_sd(m0, _mm_unpackhi_pd(m0, m0)));
     return best + v3_dot(p->position, d) + p->margin;
 }
 

@@ -25,6 +25,11 @@ typedef struct shape {
     uint32_t* triangles; /* 3 per face, indices into points, counter-clockwise seen from outside (for drawing) */
     uint32_t triangle_count;
     double radius; /* m, the farthest corner from the CG */
+    /* the corners again as three columns (x, then y, then z), each
+     * soa_stride long (count rounded up to 4, the last corner repeated):
+     * the support distance's loop, two lanes at a time */
+    double* soa;
+    uint32_t soa_stride;
 } shape;
 
 /* The convex hull of the hull's vertices. */
