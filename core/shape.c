@@ -119,6 +119,47 @@ void shape_free(shape* s) {
     memset(s, 0, sizeof *s);
 }
 
+/* Corners k and k + 1's distances along body direction b: x b.x + y b.y
+ * + z b.z in that order, as the scalar form (no contraction:
+ * -ffp-contract=off), so each is the same bits as one corner at a time. */
+static inline __m128d shape_dots(const shape* s, uint32_t k, __m128d bx, __m128d by, __m128d bz) {
+    const double *xs = s->soa, *ys = xs + s->soa_stride, *zs = ys + s->soa_stride;
+    return _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(xs + k), bx), _mm_mul_pd(_mm_loadu_pd(ys + k), by)),
+                      _mm_mul_pd(_mm_loadu_pd(zs + k), bz));
+}
+
+/* The first corner farthest along body direction b (a NaN distance never
+ * wins; all NaN: corner 0), as the scalar search over the corners in order
+ * finds it: each lane keeps its own first strict maximum, and the lanes
+ * are joined by value, then by the lower index. */
+static uint32_t shape_farthest_corner(const shape* s, nv_vec3 b) {
+    const __m128d bx = _mm_set1_pd(b.x), by = _mm_set1_pd(b.y), bz = _mm_set1_pd(b.z);
+    __m128d v0 = _mm_set1_pd(-INFINITY), v1 = v0, i0 = _mm_setzero_pd(), i1 = i0;
+    __m128d k0 = _mm_set_pd(1.0, 0.0), k1 = _mm_set_pd(3.0, 2.0);
+    const __m128d four = _mm_set1_pd(4.0);
+    for (uint32_t k = 0; k < s->soa_stride; k += 4) {
+        __m128d d0 = shape_dots(s, k, bx, by, bz), d1 = shape_dots(s, k + 2, bx, by, bz);
+        __m128d g0 = _mm_cmpgt_pd(d0, v0), g1 = _mm_cmpgt_pd(d1, v1);
+        v0 = _mm_or_pd(_mm_and_pd(g0, d0), _mm_andnot_pd(g0, v0));
+        v1 = _mm_or_pd(_mm_and_pd(g1, d1), _mm_andnot_pd(g1, v1));
+        i0 = _mm_or_pd(_mm_and_pd(g0, k0), _mm_andnot_pd(g0, i0));
+        i1 = _mm_or_pd(_mm_and_pd(g1, k1), _mm_andnot_pd(g1, i1));
+        k0 = _mm_add_pd(k0, four);
+        k1 = _mm_add_pd(k1, four);
+    }
+    double v[4], i[4];
+    _mm_storeu_pd(v, v0);
+    _mm_storeu_pd(v + 2, v1);
+    _mm_storeu_pd(i, i0);
+    _mm_storeu_pd(i + 2, i1);
+    double bv = -INFINITY, bi = 0.0;
+    for (int l = 0; l < 4; l++)
+        if (v[l] > bv || (v[l] == bv && i[l] < bi)) bv = v[l], bi = i[l];
+    uint32_t best = (uint32_t)bi;
+    /* the padding repeats the last corner */
+    return best < s->count ? best : s->count - 1;
+}
+
 /* The farthest point of the swept shape along a world direction. */
 static void shape_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
     const shape_pose* p = obj;
@@ -129,12 +170,7 @@ static void shape_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* ou
                 r->m[0][1] * d.x + r->m[1][1] * d.y + r->m[2][1] * d.z,
                 r->m[0][2] * d.x + r->m[1][2] * d.y + r->m[2][2] * d.z);
     const double* pts = p->shape->points;
-    uint32_t best = 0;
-    double best_dot = -INFINITY;
-    for (uint32_t k = 0; k < p->shape->count; k++) {
-        double dot = pts[3 * k] * b.x + pts[3 * k + 1] * b.y + pts[3 * k + 2] * b.z;
-        if (dot > best_dot) best_dot = dot, best = k;
-    }
+    uint32_t best = shape_farthest_corner(p->shape, b);
     nv_vec3 c = m3_mul_v3(r, v3(pts[3 * best], pts[3 * best + 1], pts[3 * best + 2]));
     double len = v3_length(d);
     nv_vec3 w = v3_add(p->position, c);
@@ -174,21 +210,15 @@ static double shape_reach_along(const shape_pose* p, nv_vec3 d) {
     nv_vec3 b = v3(r->m[0][0] * d.x + r->m[1][0] * d.y + r->m[2][0] * d.z,
                    r->m[0][1] * d.x + r->m[1][1] * d.y + r->m[2][1] * d.z,
                    r->m[0][2] * d.x + r->m[1][2] * d.y + r->m[2][2] * d.z);
-    /* x b.x + y b.y + z b.z in that order, as the scalar form (no
-     * contraction: -ffp-contract=off), and the max of them exact in any
-     * order: the same bits as one corner at a time. _mm_max_pd keeps its
-     * second operand when the first is NaN, as "dot > best" does. */
+    /* the max of shape_dots exact in any order: the same bits as one
+     * corner at a time. _mm_max_pd keeps its second operand when the first
+     * is NaN, as "dot > best" does. */
     const shape* s = p->shape;
-    const double *xs = s->soa, *ys = xs + s->soa_stride, *zs = ys + s->soa_stride;
     const __m128d bx = _mm_set1_pd(b.x), by = _mm_set1_pd(b.y), bz = _mm_set1_pd(b.z);
     __m128d m0 = _mm_set1_pd(-INFINITY), m1 = m0;
     for (uint32_t k = 0; k < s->soa_stride; k += 4) {
-        __m128d d0 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(xs + k), bx), _mm_mul_pd(_mm_loadu_pd(ys + k), by)),
-                                _mm_mul_pd(_mm_loadu_pd(zs + k), bz));
-        __m128d d1 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(xs + k + 2), bx), _mm_mul_pd(_mm_loadu_pd(ys + k + 2), by)),
-                                _mm_mul_pd(_mm_loadu_pd(zs + k + 2), bz));
-        m0 = _mm_max_pd(d0, m0);
-        m1 = _mm_max_pd(d1, m1);
+        m0 = _mm_max_pd(shape_dots(s, k, bx, by, bz), m0);
+        m1 = _mm_max_pd(shape_dots(s, k + 2, bx, by, bz), m1);
     }
     m0 = _mm_max_pd(m0, m1);
     double best = _mm_cvtsd_f64(_mm_max_sd(m0, _mm_unpackhi_pd(m0, m0)));
