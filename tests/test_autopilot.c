@@ -641,13 +641,7 @@ static void test_default_world_no_capsize_by_the_sea(void** state) {
 
 int main(int argc, char** argv) {
     if (argc > 2 && !strcmp(argv[1], "--sea-run")) return sea_run_main(argc, argv);
-    /* test_autopilot 'test_above*' runs those; --skip PATTERN all but those
-     * (CTest runs the berth apart, beside the rest: the longest under the
-     * sanitizers) */
-    if (argc > 2 && !strcmp(argv[1], "--skip"))
-        cmocka_set_skip_filter(argv[2]);
-    else if (argc > 1 && argv[1][0] != '-')
-        cmocka_set_test_filter(argv[1]);
+    if (argc > 1 && argv[1][0] != '-') cmocka_set_test_filter(argv[1]); /* test_autopilot 'test_above*' */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_at_or_below_rating_as_before),
         cmocka_unit_test(test_above_rating_slows_and_keeps_the_waves_off_the_beam),
