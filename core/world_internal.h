@@ -53,6 +53,10 @@ typedef struct world_ground {
     uint32_t event_count;             /* compacted to the front of sv.ground_event */
 } world_ground;
 
+/* Of the pair solve's graph colouring, one bit each; pairs on a body
+ * that has them all go to the overflow. */
+#define PAIR_COLOURS 32
+
 /* Contacts between vessels (world_pairs.c): scratch of the pass, grown as
  * needed, and which pairs touched in the last step (for events). */
 typedef struct world_pairs {
@@ -78,6 +82,12 @@ typedef struct world_pairs {
     uint32_t slot_capacity;
     nv_vec3* push; /* pseudo-velocity and spin per body */
     uint32_t push_capacity;
+    uint32_t* body_colours; /* per body: the colours its pairs took (one bit each) */
+    uint32_t body_colours_capacity;
+    uint32_t* coloured; /* the touching pairs' indices by colour, the overflow last */
+    uint32_t coloured_capacity;
+    uint32_t colour_start[PAIR_COLOURS + 2];
+    uint32_t stage, stage_first; /* the solve's pass under way: which stage, which colour's first entry */
     uint64_t *touching, *touching_next; /* id pairs (low << 32 | high) touching, sorted */
     uint32_t touching_count, touching_capacity, next_capacity;
     /* each touching pair's normal, from the lower id to the higher: where

@@ -3,16 +3,15 @@
  *
  *   broadphase and narrowphase, which pairs touch and where:
  *                 world_pairs_find.c
- *   solve       — sequential impulses over the touching pairs in pair
- *                 order (speculative: a gap may close and no more;
- *                 Coulomb friction; restitution above 1 m/s), then
- *                 pseudo-velocities that move overlapping vessels apart
- *                 without touching their momentum (split impulses)
+ *   solve       — world_pairs_solve.c
+ *   events      — here: new contacts, the touching set and its normals,
+ *                 each vessel's contact points and deepest overlap
+ *   structures  — here: fixed convex shapes vessels meet
  *
  * Every order is slot order, every sum is in pair order: the result does
- * not depend on the thread count. The response is the added-mass one the
- * integrator uses. Frozen vessels take no part; floaters do (their
- * surface follower carries on with the velocity the solve leaves). */
+ * not depend on the thread count. Frozen vessels take no part; floaters
+ * do (their surface follower carries on with the velocity the solve
+ * leaves). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +19,6 @@
 #include "contact.h"
 #include "shape.h"
 #include "world_pairs.h"
-
-#define PAIR_ITERATIONS 8u
-#define PAIR_PUSH_ITERATIONS 4u
-#define PAIR_BOUNCE_ITERATIONS 2u
-#define PAIR_PUSH_RATE 0.4    /* of an overlap removed per step (0.2 left p99 7 cm in issue 31's crowds) */
-#define PAIR_BOUNCE_SPEED 1.0 /* m/s: slower impacts do not bounce */
 
 int nv_world_add_structure(nv_world* w, const nv_mesh* m, nv_vec3 position, double heading, uint32_t* index, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
@@ -82,6 +75,8 @@ void world_pairs_free(nv_world* w) {
     free(p->bodies);
     free(p->body_slot);
     free(p->push);
+    free(p->body_colours);
+    free(p->coloured);
     free(p->touching);
     free(p->touching_next);
     free(p->touching_normal);
@@ -90,131 +85,6 @@ void world_pairs_free(nv_world* w) {
     free(p->events);
     free(p->pair_first);
     memset(p, 0, sizeof *p);
-}
-
-/* ---- solve -------------------------------------------------------------- */
-
-/* The solver's body of entity e (made on first use, in pair order); every
- * structure shares one body that nothing moves. */
-static uint32_t pairs_body(nv_world* w, uint32_t e) {
-    world_pairs* p = &w->pairs;
-    if (e >= w->count) {
-        if (p->static_body != UINT32_MAX) return p->static_body;
-        uint32_t k = p->static_body = p->body_count++;
-        memset(&p->bodies[k], 0, sizeof p->bodies[k]);
-        p->body_slot[k] = UINT32_MAX;
-        p->push[2 * k] = p->push[2 * k + 1] = v3(0, 0, 0);
-        return k;
-    }
-    if (w->sv.pair_body[e] != UINT32_MAX) return w->sv.pair_body[e];
-    const world_type* t = &w->types[w->v.type[e]];
-    body b = world_load_body(w, e);
-    nv_vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
-    nv_vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
-    uint32_t k = p->body_count++;
-    contact_body_init(&p->bodies[k], &b, added_mass, added_inertia);
-    p->body_slot[k] = e;
-    p->push[2 * k] = p->push[2 * k + 1] = v3(0, 0, 0);
-    w->sv.pair_body[e] = k;
-    return k;
-}
-
-static void pairs_prepare(nv_world* w, world_pair* c, double restitution) {
-    world_pairs* p = &w->pairs;
-    c->ba = pairs_body(w, c->a);
-    c->bb = pairs_body(w, c->b);
-    const contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    nv_vec3 n = c->normal;
-    contact_tangents(n, c->tangent);
-    for (uint32_t k = 0; k < c->count; k++) {
-        pair_point* q = &c->p[k];
-        q->ra = v3_sub(c->point[k], pairs_position(w, c->a));
-        q->rb = v3_sub(c->point[k], pairs_position(w, c->b));
-        q->normal_mass = contact_safe_inverse(contact_response(A, q->ra, n) + contact_response(B, q->rb, n));
-        for (int t = 0; t < 2; t++)
-            q->tangent_mass[t] = contact_safe_inverse(contact_response(A, q->ra, c->tangent[t]) +
-                                                      contact_response(B, q->rb, c->tangent[t]));
-        double vn = v3_dot(v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra)), n);
-        q->closing_speed = -vn;
-        q->bounce = q->closing_speed > PAIR_BOUNCE_SPEED ? restitution * q->closing_speed : 0.0;
-        q->normal_impulse = q->tangent_impulse[0] = q->tangent_impulse[1] = q->push_impulse = 0.0;
-    }
-}
-
-static void pairs_solve_one(world_pairs* p, world_pair* c, double friction, double inv_dt) {
-    contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    nv_vec3 n = c->normal;
-    for (uint32_t k = 0; k < c->count; k++) {
-        pair_point* q = &c->p[k];
-        /* normal: a gap may close this step and no more; touching, no
-         * closer */
-        double target = q->separation > 0.0 ? -q->separation * inv_dt : 0.0;
-        double vn = v3_dot(v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra)), n);
-        double j = q->normal_mass * (target - vn);
-        double total = fmax(q->normal_impulse + j, 0.0);
-        j = total - q->normal_impulse;
-        q->normal_impulse = total;
-        contact_apply(A, q->ra, v3_scale(n, -j));
-        contact_apply(B, q->rb, v3_scale(n, j));
-    }
-    for (uint32_t k = 0; k < c->count; k++) {
-        pair_point* q = &c->p[k];
-        /* friction against the sliding velocity, within the cone */
-        nv_vec3 dv = v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra));
-        double t0 = q->tangent_impulse[0] - q->tangent_mass[0] * v3_dot(dv, c->tangent[0]);
-        double t1 = q->tangent_impulse[1] - q->tangent_mass[1] * v3_dot(dv, c->tangent[1]);
-        contact_clamp_cone(&t0, &t1, friction * q->normal_impulse);
-        nv_vec3 jt = v3_add(v3_scale(c->tangent[0], t0 - q->tangent_impulse[0]),
-                         v3_scale(c->tangent[1], t1 - q->tangent_impulse[1]));
-        q->tangent_impulse[0] = t0, q->tangent_impulse[1] = t1;
-        contact_apply(A, q->ra, v3_scale(jt, -1.0));
-        contact_apply(B, q->rb, jt);
-    }
-}
-
-/* After the solve, points that struck faster than PAIR_BOUNCE_SPEED and
- * pushed separate at restitution x their closing speed (Box2D's order:
- * the contact first holds, then it bounces). */
-static void pairs_bounce_one(world_pairs* p, world_pair* c) {
-    contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    nv_vec3 n = c->normal;
-    for (uint32_t k = 0; k < c->count; k++) {
-        pair_point* q = &c->p[k];
-        if (!(q->bounce > 0.0) || !(q->normal_impulse > 0.0)) continue;
-        double vn = v3_dot(v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra)), n);
-        double j = q->normal_mass * (q->bounce - vn);
-        double total = fmax(q->normal_impulse + j, 0.0);
-        j = total - q->normal_impulse;
-        q->normal_impulse = total;
-        contact_apply(A, q->ra, v3_scale(n, -j));
-        contact_apply(B, q->rb, v3_scale(n, j));
-    }
-}
-
-/* Pseudo-velocities of the overlapping points: they move the vessels
- * apart (a fraction of the overlap per step, at most push_speed) and are
- * then forgotten, so pushing apart never becomes momentum. */
-static void pairs_push_one(world_pairs* p, world_pair* c, double push_speed, double inv_dt) {
-    const contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    nv_vec3 *va = &p->push[2 * c->ba], *wa = &p->push[2 * c->ba + 1];
-    nv_vec3 *vb = &p->push[2 * c->bb], *wb = &p->push[2 * c->bb + 1];
-    nv_vec3 n = c->normal;
-    for (uint32_t k = 0; k < c->count; k++) {
-        pair_point* q = &c->p[k];
-        double overlap = -q->separation - PAIR_SLOP;
-        if (!(overlap > 0.0)) continue;
-        double target = fmin(PAIR_PUSH_RATE * overlap * inv_dt, push_speed);
-        double vn = v3_dot(v3_sub(v3_add(*vb, v3_cross(*wb, q->rb)), v3_add(*va, v3_cross(*wa, q->ra))), n);
-        double j = q->normal_mass * (target - vn);
-        double total = fmax(q->push_impulse + j, 0.0);
-        j = total - q->push_impulse;
-        q->push_impulse = total;
-        nv_vec3 jn = v3_scale(n, j);
-        *va = v3_sub(*va, m3_mul_v3(&A->inverse_mass, jn));
-        *wa = v3_sub(*wa, m3_mul_v3(&A->inverse_inertia, m3_mul_v3(&A->momentum_response, v3_cross(q->ra, jn))));
-        *vb = v3_add(*vb, m3_mul_v3(&B->inverse_mass, jn));
-        *wb = v3_add(*wb, m3_mul_v3(&B->inverse_inertia, m3_mul_v3(&B->momentum_response, v3_cross(q->rb, jn))));
-    }
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -330,44 +200,7 @@ void world_pairs_step(nv_world* w) {
     const nv_world_contact_params* cp = &w->ground.params;
     if (!cp->enabled || pairs_broadphase(w)) p->pair_count = 0;
     world_run(w, p->pair_count, 16, pairs_narrow_job);
-    uint32_t touching = 0;
-    for (uint32_t i = 0; i < p->pair_count; i++) touching += p->pairs[i].count > 0;
-    /* at most two bodies per touching pair */
-    if (touching && (GROW(&p->bodies, &p->body_capacity, 2ull * touching, 256) ||
-                     GROW(&p->body_slot, &p->slot_capacity, 2ull * touching, 256) ||
-                     GROW(&p->push, &p->push_capacity, 4ull * touching, 256)))
-        p->pair_count = 0, touching = 0;
-    p->body_count = 0;
-    if (touching) {
-        p->static_body = UINT32_MAX;
-        for (uint32_t i = 0; i < p->pair_count; i++) {
-            w->sv.pair_body[p->pairs[i].a] = UINT32_MAX; /* a < b: a is always a vessel */
-            if (p->pairs[i].b < w->count) w->sv.pair_body[p->pairs[i].b] = UINT32_MAX;
-        }
-        for (uint32_t i = 0; i < p->pair_count; i++)
-            if (p->pairs[i].count) pairs_prepare(w, &p->pairs[i], cp->restitution);
-        const double inv_dt = 1.0 / w->dt;
-        for (uint32_t it = 0; it < PAIR_ITERATIONS; it++)
-            for (uint32_t i = 0; i < p->pair_count; i++)
-                if (p->pairs[i].count) pairs_solve_one(p, &p->pairs[i], cp->vessel_friction, inv_dt);
-        for (uint32_t it = 0; it < PAIR_BOUNCE_ITERATIONS; it++)
-            for (uint32_t i = 0; i < p->pair_count; i++)
-                if (p->pairs[i].count) pairs_bounce_one(p, &p->pairs[i]);
-        for (uint32_t it = 0; it < PAIR_PUSH_ITERATIONS; it++)
-            for (uint32_t i = 0; i < p->pair_count; i++)
-                if (p->pairs[i].count) pairs_push_one(p, &p->pairs[i], cp->push_speed, inv_dt);
-        for (uint32_t k = 0; k < p->body_count; k++) {
-            uint32_t s = p->body_slot[k];
-            if (s == UINT32_MAX) continue; /* the structures' */
-            body b = world_load_body(w, s);
-            contact_body_store(&p->bodies[k], &b);
-            b.position = v3_madd(b.position, p->push[2 * k], w->dt);
-            nv_vec3 spin = p->push[2 * k + 1];
-            double angle = v3_length(spin) * w->dt;
-            if (angle > 0.0) b.orientation = quat_normalize(quat_mul(quat_from_axis_angle(spin, angle), b.orientation));
-            world_store_body(w, s, &b);
-        }
-    }
+    if (pairs_solve(w)) p->pair_count = 0; /* out of memory: no contact this step */
     pairs_record(w);
 }
 

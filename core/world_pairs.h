@@ -30,6 +30,7 @@ typedef struct world_pair {
     uint32_t a, b;   /* slots, a < b */
     uint32_t count;  /* contact points; 0: apart */
     uint32_t ba, bb; /* indices into the solver's bodies */
+    uint32_t colour; /* the solve's: PAIR_COLOURS is the overflow */
     nv_vec3 normal;     /* unit, from a to b */
     nv_vec3 tangent[2];
     nv_vec3 point[PAIR_POINTS]; /* world */
@@ -72,5 +73,9 @@ int pairs_broadphase(nv_world* w);
 /* Jobs over the candidates: each one's normal and contact points (count 0
  * when apart). */
 void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker);
+/* Solves the touching pairs (world_pairs_solve.c): the vessels' velocities
+ * and poses after them; each pair's impulses for the events. -1 when out
+ * of memory (nothing was solved). */
+int pairs_solve(nv_world* w);
 
 #endif
