@@ -179,6 +179,46 @@ static const hullgen_named_ship hullgen_ships[] = {
     {"freighter", 120.0, 19.0, 12.0, 800},
 };
 
+/* A 12 m catamaran: two ship-shaped hulls 1.2 m in beam and 1.5 m deep,
+ * their centres 4 m apart, and a deck 8 m x 2.6 m x 0.3 m between them
+ * whose underside is 1.2 m above the keels (it touches neither hull): three
+ * closed parts, each its own collision piece, with open water between the
+ * hulls (docs/contacts.md). */
+static int hullgen_catamaran_report(nv_mesh* out, unsigned target_triangles, nv_mesh_report* report, nv_error* err) {
+    nv_mesh hull, deck;
+    unsigned per_hull = target_triangles > 200 ? (target_triangles - 100) / 2 : 100, n[3];
+    if (hullgen_ship_report(&hull, 12.0, 1.2, 1.5, per_hull, NULL, err)) return nv_error_prefix(err, "catamaran");
+    double lo[3] = {-4.5, 1.2, -1.3}, hi[3] = {3.5, 1.5, 1.3};
+    hullgen_box_divisions(8.0, 2.6, 0.3, 100, n);
+    if (hullgen_subdivided_box(&deck, lo, hi, n, NULL, NULL, "catamaran deck", NULL, err)) {
+        nv_mesh_free(&hull);
+        return nv_error_prefix(err, "catamaran");
+    }
+    nv_mesh_init(out);
+    int rc = nv_mesh_reserve(out, 2 * hull.vertex_count + deck.vertex_count, 2 * hull.triangle_count + deck.triangle_count, err);
+    /* the hulls at z = -2 and +2, then the deck */
+    const nv_mesh* part[3] = {&hull, &hull, &deck};
+    const float shift[3] = {-2.0f, 2.0f, 0.0f};
+    for (int k = 0; k < 3 && !rc; k++) {
+        uint32_t base = out->vertex_count;
+        for (uint32_t v = 0; v < part[k]->vertex_count && !rc; v++) {
+            const float* q = &part[k]->positions[3 * v];
+            rc = nv_mesh_add_vertex(out, q[0], q[1], q[2] + shift[k], err);
+        }
+        for (uint32_t t = 0; t < part[k]->triangle_count && !rc; t++) {
+            const uint32_t* i = &part[k]->indices[3 * t];
+            rc = nv_mesh_add_triangle(out, base + i[0], base + i[1], base + i[2], err);
+        }
+    }
+    nv_mesh_free(&hull);
+    nv_mesh_free(&deck);
+    nv_mesh_options opts = nv_mesh_options_default();
+    nv_mesh_report scratch;
+    if (!rc) rc = nv_mesh_finish(out, &opts, "catamaran", report ? report : &scratch, err);
+    if (rc) nv_mesh_free(out);
+    return rc;
+}
+
 int nv_hullgen_build_report(const char* name, unsigned target_triangles, nv_mesh* out, nv_mesh_report* report,
                             nv_error* err) {
     unsigned n[3];
@@ -186,6 +226,7 @@ int nv_hullgen_build_report(const char* name, unsigned target_triangles, nv_mesh
         hullgen_box_divisions(10.0, 4.0, 2.0, target_triangles ? target_triangles : 300, n);
         return hullgen_box_report(out, 10.0, 4.0, 2.0, n, report, err);
     }
+    if (strcmp(name, "catamaran") == 0) return hullgen_catamaran_report(out, target_triangles ? target_triangles : 900, report, err);
     if (strcmp(name, "cube") == 0) {
         hullgen_box_divisions(1.0, 1.0, 1.0, target_triangles ? target_triangles : 12, n);
         return hullgen_box_report(out, 1.0, 1.0, 1.0, n, report, err);
@@ -196,7 +237,7 @@ int nv_hullgen_build_report(const char* name, unsigned target_triangles, nv_mesh
             return hullgen_ship_report(out, s->length, s->beam, s->depth, target_triangles ? target_triangles : s->triangles,
                                        report, err);
     }
-    return nv_error_set(err, "unknown built-in hull '%s' (known: barge, ship, cube, skiff, patrol, freighter)", name);
+    return nv_error_set(err, "unknown built-in hull '%s' (known: barge, ship, cube, skiff, patrol, freighter, catamaran)", name);
 }
 
 int nv_hullgen_build(const char* name, unsigned target_triangles, nv_mesh* out, nv_error* err) {

@@ -111,6 +111,65 @@ int shape_build_points(shape* s, const float* x, const float* y, const float* z,
     return 0;
 }
 
+/* The root of vertex k's part (path halving). */
+static uint32_t shape_part_root(uint32_t* parent, uint32_t k) {
+    while (parent[k] != k) {
+        parent[k] = parent[parent[k]];
+        k = parent[k];
+    }
+    return k;
+}
+
+int shape_build_pieces(shape** out, uint32_t* count, const nv_hull* h, nv_error* err) {
+    *out = NULL;
+    *count = 1;
+    const uint32_t n = h->vertex_count;
+    uint32_t* part = malloc((size_t)(n ? n : 1) * sizeof *part);
+    if (!part) return nv_error_fail(err, NV_ENOMEM, "shape: out of memory");
+    for (uint32_t k = 0; k < n; k++) part[k] = k;
+    for (uint32_t t = 0; t < h->triangle_count; t++)
+        for (int e = 1; e < 3; e++) {
+            uint32_t ra = shape_part_root(part, h->triangles[3 * t]), rb = shape_part_root(part, h->triangles[3 * t + e]);
+            if (ra != rb) part[ra > rb ? ra : rb] = ra < rb ? ra : rb; /* the lower index is the root */
+        }
+    /* each part numbered by its first vertex, in vertex order: a root is
+     * the lowest vertex of its part, and every link points lower */
+    uint32_t parts = 0;
+    for (uint32_t k = 0; k < n; k++) part[k] = part[k] == k ? k : part[part[k]];
+    for (uint32_t k = 0; k < n; k++) {
+        if (part[k] != k) continue;
+        for (uint32_t j = k; j < n; j++)
+            if (part[j] == k) part[j] = UINT32_MAX - parts; /* marked: numbered below */
+        parts++;
+    }
+    for (uint32_t k = 0; k < n; k++) part[k] = UINT32_MAX - part[k];
+    if (parts <= 1) {
+        free(part);
+        return 0;
+    }
+    shape* pieces = calloc(parts, sizeof *pieces);
+    float* xyz = malloc((size_t)n * 3 * sizeof *xyz);
+    if (!pieces || !xyz) {
+        free(part), free(pieces), free(xyz);
+        return nv_error_fail(err, NV_ENOMEM, "shape: out of memory");
+    }
+    for (uint32_t q = 0; q < parts; q++) {
+        uint32_t m = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (part[k] == q) xyz[3 * m] = h->vx[k], xyz[3 * m + 1] = h->vy[k], xyz[3 * m + 2] = h->vz[k], m++;
+        if (shape_build_points(&pieces[q], xyz, xyz + 1, xyz + 2, 3, m, err)) {
+            for (uint32_t k = 0; k < q; k++) shape_free(&pieces[k]);
+            free(part), free(pieces), free(xyz);
+            return nv_error_prefix(err, "part %u of %u (%u vertices)", q + 1, parts, m);
+        }
+    }
+    free(part);
+    free(xyz);
+    *out = pieces;
+    *count = parts;
+    return 0;
+}
+
 void shape_free(shape* s) {
     free(s->soa);
     free(s->points);

@@ -7,7 +7,9 @@
  * Why the convex hull: a ship's hull is nearly convex above the keel, one
  * shape per type costs one support search per MPR iteration over a few
  * dozen points, and it never misses a contact (it can only add a little
- * volume at a concave stern or between a catamaran's hulls). */
+ * volume at a concave stern). A hull made of several closed parts (a
+ * catamaran's two hulls) has one convex hull per part, so the water
+ * between them stays water (shape_build_pieces). */
 #ifndef NAVAL_SHAPE_H
 #define NAVAL_SHAPE_H
 
@@ -38,6 +40,12 @@ int shape_build(shape* s, const nv_hull* h, nv_error* err);
 int shape_build_points(shape* s, const float* x, const float* y, const float* z, uint32_t stride, uint32_t n,
                        nv_error* err);
 void shape_free(shape* s);
+/* One convex hull per connected part of the hull's mesh (triangles that
+ * share a vertex are one part: a catamaran's two hulls and the deck
+ * between them are three), numbered in the order of each part's first
+ * vertex. A hull of one part gets none (*out NULL, *count 1): its
+ * shape_build is the piece. */
+int shape_build_pieces(shape** out, uint32_t* count, const nv_hull* h, nv_error* err);
 
 /* A shape placed in the world, swept by a sphere of `margin` m. */
 typedef struct shape_pose {

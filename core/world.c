@@ -100,6 +100,8 @@ void world_check_unlocked(const nv_world* w, const char* function) {
 }
 #endif
 
+static void world_type_pieces_free(world_type* t);
+
 void nv_world_destroy(nv_world* w) {
     WORLD_CHECK_UNLOCKED(w);
     if (!w) return;
@@ -111,6 +113,7 @@ void nv_world_destroy(nv_world* w) {
     if (w->types)
         for (uint32_t i = 0; i < w->type_count; i++) {
             shape_free(&w->types[i].shape);
+            world_type_pieces_free(&w->types[i]);
             nv_hull_destroy(&w->types[i].hull);
             free(w->types[i].model);
             nv_compartment_set_free(w->types[i].compartments);
@@ -152,6 +155,46 @@ void nv_world_set_water(nv_world* w, const nv_world_water* water) {
 
 /* ---- hull types ------------------------------------------------------- */
 
+static void world_type_pieces_free(world_type* t) {
+    for (uint32_t k = 0; t->pieces && k < t->piece_count; k++) shape_free(&t->pieces[k]);
+    free(t->pieces);
+    free(t->piece_sphere);
+    t->pieces = NULL;
+    t->piece_sphere = NULL;
+    t->piece_count = 1;
+}
+
+/* The collision pieces of a hull of several parts, each with a sphere
+ * around its corners (the centre of their box, the farthest corner). */
+static int world_type_pieces_build(world_type* t, nv_error* err) {
+    t->piece_sphere = NULL;
+    if (shape_build_pieces(&t->pieces, &t->piece_count, &t->hull, err)) return -1;
+    if (!t->pieces) return 0;
+    if (t->piece_count > WORLD_MAX_PIECES) {
+        uint32_t parts = t->piece_count;
+        world_type_pieces_free(t);
+        return nv_error_set(err, "the mesh has %u separate closed parts; at most %u", parts, WORLD_MAX_PIECES);
+    }
+    if (!(t->piece_sphere = malloc((size_t)t->piece_count * 4 * sizeof *t->piece_sphere))) {
+        world_type_pieces_free(t);
+        return nv_error_fail(err, NV_ENOMEM, "world: out of memory for the collision pieces");
+    }
+    for (uint32_t k = 0; k < t->piece_count; k++) {
+        const shape* s = &t->pieces[k];
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t i = 0; i < s->count; i++)
+            for (int a = 0; a < 3; a++) lo[a] = fmin(lo[a], s->points[3 * i + a]), hi[a] = fmax(hi[a], s->points[3 * i + a]);
+        double* sp = &t->piece_sphere[4 * k];
+        for (int a = 0; a < 3; a++) sp[a] = 0.5 * (lo[a] + hi[a]);
+        sp[3] = 0.0;
+        for (uint32_t i = 0; i < s->count; i++) {
+            double dx = s->points[3 * i] - sp[0], dy = s->points[3 * i + 1] - sp[1], dz = s->points[3 * i + 2] - sp[2];
+            sp[3] = fmax(sp[3], sqrt(dx * dx + dy * dy + dz * dz));
+        }
+    }
+    return 0;
+}
+
 int nv_world_add_hull_type(nv_world* w, const char* name, const nv_mesh* m, const nv_mass_spec* spec, uint32_t* type_out,
                            nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
@@ -164,6 +207,11 @@ int nv_world_add_hull_type(nv_world* w, const char* name, const nv_mesh* m, cons
     if (nv_hull_create(&t->hull, m, spec, err)) return nv_error_prefix(err, "hull type '%s'", name);
     if (body_init(&t->body_template, t->hull.body.mass, &t->hull.body.inertia, err) ||
         world_ground_reserve(w, t->hull.vertex_count, err) || shape_build(&t->shape, &t->hull, err)) {
+        nv_hull_destroy(&t->hull);
+        return nv_error_prefix(err, "hull type '%s'", name);
+    }
+    if (world_type_pieces_build(t, err)) {
+        shape_free(&t->shape);
         nv_hull_destroy(&t->hull);
         return nv_error_prefix(err, "hull type '%s'", name);
     }

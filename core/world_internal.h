@@ -26,6 +26,9 @@ typedef struct world_type {
     nv_hull hull;
     body body_template; /* mass, inverse mass, inertia and its inverse */
     shape shape;        /* the convex hull: contacts between vessels */
+    shape* pieces;      /* one convex hull per part of a hull of several (shape_build_pieces); NULL: shape alone */
+    uint32_t piece_count; /* 1 when pieces is NULL */
+    double* piece_sphere; /* 4 per piece: its corners' bounding sphere, centre (body frame) and radius */
     char name[WORLD_NAME_MAX];
     nv_vessel_dynamics dynamics;   /* as given (hydrostatics only until set) */
     dynamics_model* model;      /* NULL: hydrostatics only, no actuators */
@@ -35,6 +38,11 @@ typedef struct world_type {
     double radius;              /* m, the farthest vertex from the CG */
     nv_compartment_set* compartments; /* NULL: none (cannot be breached) */
 } world_type;
+
+#define WORLD_MAX_PIECES 16u /* collision pieces (parts of the mesh) per hull type */
+
+/* Piece k of type t's collision shape. */
+static inline const shape* world_type_piece(const world_type* t, uint32_t k) { return t->pieces ? &t->pieces[k] : &t->shape; }
 
 /* A static closed mesh vessels collide with (its convex hull). */
 typedef struct world_structure {

@@ -149,15 +149,38 @@ static void pairs_record(nv_world* w) {
     uint32_t n = 0, e = 0;
     /* the ground's events first, in slot order */
     for (; e < w->ground.event_count; e++) p->events[e] = w->sv.ground_event[e];
-    for (uint32_t i = 0; i < p->pair_count; i++) {
-        const world_pair* c = &p->pairs[i];
-        if (!c->count) continue;
-        nv_vec3 point;
-        double closing, overlap, impulse = pairs_summary(c, &point, &closing, &overlap);
+    for (uint32_t i = 0, end; i < p->pair_count; i = end) {
+        /* a pair of vessels is one contact however many of their pieces
+         * touch: its entries are consecutive */
+        for (end = i + 1; end < p->pair_count && p->pairs[end].a == p->pairs[i].a && p->pairs[end].b == p->pairs[i].b;)
+            end++;
+        const world_pair* c = NULL;
+        nv_vec3 point = v3(0, 0, 0), normal = v3(0, 0, 0);
+        double closing = 0.0, overlap = -INFINITY, impulse = 0.0, strongest = -1.0;
+        uint32_t pieces = 0;
+        for (uint32_t k = i; k < end; k++) {
+            const world_pair* ck = &p->pairs[k];
+            if (!ck->count) continue;
+            nv_vec3 pk;
+            double ck_closing, ck_overlap, ck_impulse = pairs_summary(ck, &pk, &ck_closing, &ck_overlap);
+            if (!pieces++) {
+                c = ck, point = pk, closing = ck_closing, overlap = ck_overlap, impulse = ck_impulse;
+                normal = ck->normal, strongest = ck_impulse;
+                continue;
+            }
+            /* several pieces: the points weighted by impulse, the normal
+             * of the strongest */
+            point = v3_add(v3_scale(point, impulse), v3_scale(pk, ck_impulse));
+            impulse += ck_impulse;
+            point = impulse > 0.0 ? v3_scale(point, 1.0 / impulse) : pk;
+            closing = fmax(closing, ck_closing), overlap = fmax(overlap, ck_overlap);
+            if (ck_impulse > strongest) normal = ck->normal, strongest = ck_impulse;
+        }
+        if (!c) continue;
         if (overlap > w->v.penetration[c->a]) w->v.penetration[c->a] = (float)overlap;
         if (c->b < w->count && overlap > w->v.penetration[c->b]) w->v.penetration[c->b] = (float)overlap;
         uint64_t key = pairs_id_key(w, c);
-        pairs_touch t = {key, pairs_id_lower_first(w, c) ? c->normal : v3_scale(c->normal, -1.0)};
+        pairs_touch t = {key, pairs_id_lower_first(w, c) ? normal : v3_scale(normal, -1.0)};
         if (!(impulse > 0.0)) {
             /* a contact sliding along a hull is pushed apart and closes
              * again: it goes on until the hulls part by PAIR_PARTED */
@@ -174,7 +197,7 @@ static void pairs_record(nv_world* w) {
         ev->id_b = c->b < w->count ? w->v.id[c->b] : WORLD_CONTACT_GROUND;
         ev->structure = c->b < w->count ? 0 : c->b - w->count + 1;
         ev->point = point;
-        ev->normal = v3_scale(c->normal, -1.0); /* the way a is pushed */
+        ev->normal = v3_scale(normal, -1.0); /* the way a is pushed */
         ev->closing_speed = closing;
         ev->impulse = impulse;
     }

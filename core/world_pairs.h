@@ -28,6 +28,7 @@ typedef struct pair_point {
 
 typedef struct world_pair {
     uint32_t a, b;   /* slots, a < b */
+    uint32_t piece_a, piece_b; /* the collision pieces of each (world_type_piece; 0 for a structure) */
     uint32_t count;  /* contact points; 0: apart */
     uint32_t ba, bb; /* indices into the solver's bodies */
     uint32_t colour; /* the solve's: PAIR_COLOURS is the overflow */

@@ -173,6 +173,58 @@ static void pairs_reach_job(void* ctx, uint32_t begin, uint32_t end, uint32_t wo
     }
 }
 
+/* The pieces of entity e: a vessel type's, or a structure's one. */
+static uint32_t pairs_piece_count(const nv_world* w, uint32_t e) {
+    return e >= w->count ? 1u : w->types[w->v.type[e]].piece_count;
+}
+
+/* The pairs of pieces of the candidate (slot a << 32 | slot b) whose
+ * swept spheres meet, written to out when it is not NULL: one pair, the
+ * whole shapes, where both are one piece. */
+static uint32_t pairs_pieces(const nv_world* w, uint64_t key, world_pair* out) {
+    const uint32_t a = (uint32_t)(key >> 32), b = (uint32_t)key;
+    const uint32_t na = pairs_piece_count(w, a), nb = pairs_piece_count(w, b);
+    if (na * nb == 1) {
+        if (out) out->a = a, out->b = b, out->piece_a = out->piece_b = 0;
+        return 1;
+    }
+    /* each piece's sphere in the world: its centre turned with the vessel */
+    nv_vec3 centre[2][WORLD_MAX_PIECES];
+    double radius[2][WORLD_MAX_PIECES];
+    const uint32_t e[2] = {a, b}, n[2] = {na, nb};
+    for (int side = 0; side < 2; side++) {
+        uint32_t s = e[side];
+        if (s >= w->count) {
+            centre[side][0] = w->structures[s - w->count].position;
+            radius[side][0] = w->structures[s - w->count].shape.radius;
+            continue;
+        }
+        const world_type* t = &w->types[w->v.type[s]];
+        if (!t->pieces) {
+            centre[side][0] = v3(w->v.px[s], w->v.py[s], w->v.pz[s]);
+            radius[side][0] = t->shape.radius + w->sv.pair_margin[s];
+            continue;
+        }
+        nv_quat q = {w->v.qw[s], w->v.qx[s], w->v.qy[s], w->v.qz[s]};
+        nv_mat3 r = quat_to_mat3(q);
+        for (uint32_t k = 0; k < n[side]; k++) {
+            const double* sp = &t->piece_sphere[4 * k];
+            centre[side][k] = v3_add(v3(w->v.px[s], w->v.py[s], w->v.pz[s]), m3_mul_v3(&r, v3(sp[0], sp[1], sp[2])));
+            radius[side][k] = sp[3] + w->sv.pair_margin[s];
+        }
+    }
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < na; i++)
+        for (uint32_t j = 0; j < nb; j++) {
+            nv_vec3 d = v3_sub(centre[1][j], centre[0][i]);
+            double rr = radius[0][i] + radius[1][j];
+            if (!(v3_dot(d, d) < rr * rr)) continue;
+            if (out) out[count].a = a, out[count].b = b, out[count].piece_a = i, out[count].piece_b = j;
+            count++;
+        }
+    return count;
+}
+
 int pairs_broadphase(nv_world* w) {
     world_pairs* p = &w->pairs;
     p->pair_count = 0;
@@ -205,29 +257,31 @@ int pairs_broadphase(nv_world* w) {
         total += c;
     }
     if (GROW(&p->keys, &p->keys_capacity, total, 256) ||
-        GROW(&p->tmp_keys, &p->tmp_keys_capacity, total, 256) ||
-        GROW(&p->pairs, &p->pair_capacity, total, 256))
+        GROW(&p->tmp_keys, &p->tmp_keys_capacity, total, 256))
         return -1;
     world_run(w, n, 256, pairs_fill_job);
     pairs_sort_keys(p, (uint32_t)total);
-    for (uint32_t k = 0; k < total; k++) {
-        p->pairs[k].a = (uint32_t)(p->keys[k] >> 32);
-        p->pairs[k].b = (uint32_t)p->keys[k];
-    }
-    p->pair_count = (uint32_t)total;
+    /* each pair of vessels as its pairs of pieces whose spheres meet (one
+     * pair where both are one piece) */
+    uint64_t pieces = 0;
+    for (uint64_t k = 0; k < total; k++) pieces += pairs_pieces(w, p->keys[k], NULL);
+    if (GROW(&p->pairs, &p->pair_capacity, pieces, 256)) return -1;
+    uint32_t at = 0;
+    for (uint64_t k = 0; k < total; k++) at += pairs_pieces(w, p->keys[k], p->pairs + at);
+    p->pair_count = at;
     return 0;
 }
 
 /* ---- narrowphase -------------------------------------------------------- */
 
-static shape_pose pairs_pose(const nv_world* w, uint32_t e) {
+static shape_pose pairs_pose(const nv_world* w, uint32_t e, uint32_t piece) {
     if (e >= w->count) {
         const world_structure* st = &w->structures[e - w->count];
         shape_pose pose = {&st->shape, st->position, st->rotation, 0.0};
         return pose;
     }
     nv_quat q = {w->v.qw[e], w->v.qx[e], w->v.qy[e], w->v.qz[e]};
-    shape_pose pose = {&w->types[w->v.type[e]].shape, v3(w->v.px[e], w->v.py[e], w->v.pz[e]), quat_to_mat3(q),
+    shape_pose pose = {world_type_piece(&w->types[w->v.type[e]], piece), v3(w->v.px[e], w->v.py[e], w->v.pz[e]), quat_to_mat3(q),
                        w->sv.pair_margin[e]};
     return pose;
 }
@@ -312,11 +366,14 @@ void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) 
     for (uint32_t i = begin; i < end; i++) {
         world_pair* c = &w->pairs.pairs[i];
         c->count = 0;
-        shape_pose a = pairs_pose(w, c->a), b = pairs_pose(w, c->b);
+        shape_pose a = pairs_pose(w, c->a, c->piece_a), b = pairs_pose(w, c->b, c->piece_b);
         double depth;
         nv_vec3 point;
-        /* a pair touching last step starts from its normal then */
-        uint32_t was = pairs_touching_index(&w->pairs, pairs_id_key(w, c));
+        /* a pair touching last step starts from its normal then (vessels
+         * of one piece each: the touching set keeps one normal a pair) */
+        uint32_t was = pairs_piece_count(w, c->a) * pairs_piece_count(w, c->b) == 1
+                           ? pairs_touching_index(&w->pairs, pairs_id_key(w, c))
+                           : UINT32_MAX;
         nv_vec3 hint;
         if (was != UINT32_MAX) {
             hint = w->pairs.touching_normal[was];

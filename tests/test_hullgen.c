@@ -80,12 +80,41 @@ static void builtin_names_and_specs(void** state) {
     assert_non_null(strstr(err.message, "positive"));
 }
 
+/* builtin:catamaran: two ship hulls 4 m apart and a deck clear of both,
+ * three closed parts whose volumes add up. */
+static void catamaran_is_three_closed_parts(void** state) {
+    (void)state;
+    nv_mesh m, hull;
+    nv_error err;
+    assert_int_equal(nv_hullgen_from_spec("builtin:catamaran", &m, NULL, &err), 1);
+    ASSERT_OK(nv_mesh_validate_closed(&m, &err), err);
+    assert_int_equal(nv_mesh_count_components(&m), 3);
+    float lo[3], hi[3];
+    nv_mesh_bounds(&m, lo, hi);
+    ASSERT_NEAR_ABS(lo[0], -6.0, 1e-5);
+    ASSERT_NEAR_ABS(hi[0], 6.0, 1e-5);
+    ASSERT_NEAR_ABS(lo[1], 0.0, 1e-5);
+    ASSERT_NEAR_ABS(hi[1], 1.5, 1e-5);
+    ASSERT_NEAR_ABS(lo[2], -2.6, 1e-5);
+    ASSERT_NEAR_ABS(hi[2], 2.6, 1e-5);
+    ASSERT_OK(nv_hullgen_ship(&hull, 12.0, 1.2, 1.5, 400, &err), err);
+    ASSERT_NEAR_REL(nv_mesh_signed_volume(&m), 2.0 * nv_mesh_signed_volume(&hull) + 8.0 * 2.6 * 0.3, 1e-5);
+    /* nothing between the hulls below the deck: the open water */
+    for (uint32_t i = 0; i < m.vertex_count; i++) {
+        const float* p = m.positions + 3 * i;
+        if (fabsf(p[2]) < 1.35f) assert_true(p[1] >= 1.2f - 1e-5f);
+    }
+    nv_mesh_free(&hull);
+    nv_mesh_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(box_is_closed_with_exact_volume),
         cmocka_unit_test(ship_resolution_follows_the_request),
         cmocka_unit_test(ship_has_a_pointed_bow_and_a_flat_transom),
         cmocka_unit_test(builtin_names_and_specs),
+        cmocka_unit_test(catamaran_is_three_closed_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -412,6 +412,52 @@ static void raft_held_at_a_quay(void** state) {
     nv_jobs_destroy(pool);
 }
 
+/* A catamaran (builtin:catamaran: two hulls 4 m apart, a deck 1.2 m above
+ * the keels) coasting at 3 m/s onto a pile 0.6 m square whose top stands
+ * 0.25 m above the water. On the centre line the pile fits between the
+ * hulls and under the deck: each part is its own convex piece, so it
+ * passes with no contact (the one convex hull of the whole boat would
+ * have held the pile inside it). In line with a hull it strikes. */
+static void catamaran_passes_a_pile(void** state) {
+    (void)state;
+    for (int in_line = 0; in_line < 2; in_line++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"tick_hz\": 60, \"hull_types\": [{\"name\": \"cat\", \"hull\": \"builtin:catamaran\", \"mass\": 8000}],"
+                 " \"structures\": [{\"box\": [0.6, 6.25, 0.6], \"position\": [20, -6, %s]}],"
+                 " \"vessels\": [{\"type\": \"cat\", \"position\": [0, 0], \"velocity\": [3, 0, 0]}]}",
+                 in_line ? "2" : "0");
+        nv_scenario sc;
+        nv_jobs* pool = NULL;
+        nv_scenario_instance inst = scenario_world(text, &sc, &pool);
+        nv_world* w = inst.world;
+        uint32_t id = nv_world_vessel_id_at(w, 0), events = 0;
+        double deepest = 0.0;
+        for (int i = 0; i < 900; i++) {
+            nv_world_step(w);
+            uint32_t n;
+            const nv_world_contact_event* e = nv_world_contact_events(w, &n);
+            for (uint32_t k = 0; k < n; k++) events += e[k].structure == 1;
+            deepest = fmax(deepest, state_of(w, id).penetration);
+        }
+        nv_world_vessel_state s = state_of(w, id);
+        print_message("catamaran, pile %s: x %.2f m, speed %.3f m/s, %u contacts with it, deepest %.4f m\n",
+                      in_line ? "in line with a hull" : "on the centre line", s.position.x, s.velocity.x, events, deepest);
+        if (!in_line) {
+            assert_int_equal(events, 0);
+            assert_true(s.position.x > 20.0 + 6.0 + 10.0); /* past it, stern and all */
+            ASSERT_NEAR_ABS(s.velocity.x, 3.0, 0.05);
+        } else {
+            assert_true(events >= 1);
+            assert_true(s.position.x < 20.0); /* held at the bow */
+            assert_true(deepest < 0.05);
+        }
+        nv_scenario_instance_destroy(&inst);
+        nv_scenario_free(&sc);
+        nv_jobs_destroy(pool);
+    }
+}
+
 static void same_hash_at_any_thread_count(void** state) {
     (void)state;
     /* 300 boats: the first steps hold colours large enough for the job system */
@@ -525,6 +571,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(raft_held_at_a_quay),
         cmocka_unit_test(quay_stops_a_boat),
         cmocka_unit_test(structures_are_checked),
+        cmocka_unit_test(catamaran_passes_a_pile),
         cmocka_unit_test(same_hash_at_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
