@@ -540,7 +540,7 @@ static void test_publish_queue(void** state) {
     int hold = net_connect(fx.http);
     assert_int_equal(net_send_text(hold, "GET /hold HTTP/1.1\r\nHost: x\r\n\r\n"), 0);
     WAIT_FOR(atomic_load(&fx.held) == 1, 5.0);
-    char text[8];
+    char text[16];
     for (int i = 0; i < 7; i++) {
         snprintf(text, sizeof text, "m%d", i);
         assert_int_equal(edge_publish(fx.e, 0, text, 2), 0);
@@ -726,7 +726,7 @@ static void test_caps_and_deadlines(void** state) {
     /* Full of sessions, which do not give way: a newcomer is refused. */
     static char head[2048];
     for (int i = 0; i < 12; i++) {
-        char source[16];
+        char source[24];
         snprintf(source, sizeof source, "127.0.1.%d", i + 1);
         fds[i] = net_connect_from(fx.http, source);
         assert_int_equal(net_ws_upgrade(fds[i], "/ws/sub", "h", NULL, head, sizeof head), 101);
