@@ -144,7 +144,7 @@ static void pairs_push_one(world_pairs* p, world_pair* c, double push_speed, dou
     nv_vec3 n = c->normal;
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
-        double overlap = -q->separation - PAIR_SLOP;
+        double overlap = -q->separation - PAIR_LEFT_OVERLAP;
         if (!(overlap > 0.0)) continue;
         double target = fmin(PAIR_PUSH_RATE * overlap * inv_dt, push_speed);
         double vn = v3_dot(v3_sub(v3_add(*vb, v3_cross(*wb, q->rb)), v3_add(*va, v3_cross(*wa, q->ra))), n);
