@@ -120,29 +120,35 @@ static uint32_t shape_part_root(uint32_t* parent, uint32_t k) {
     return k;
 }
 
-int shape_build_pieces(shape** out, uint32_t* count, const nv_hull* h, nv_error* err) {
+int shape_build_pieces(shape** out, uint32_t* count, const nv_hull* h, uint32_t max_parts, nv_error* err) {
     *out = NULL;
     *count = 1;
     const uint32_t n = h->vertex_count;
     uint32_t* part = malloc((size_t)(n ? n : 1) * sizeof *part);
-    if (!part) return nv_error_fail(err, NV_ENOMEM, "shape: out of memory");
+    uint8_t* used = calloc(n ? n : 1, 1);
+    if (!part || !used) {
+        free(part), free(used);
+        return nv_error_fail(err, NV_ENOMEM, "shape: out of memory");
+    }
     for (uint32_t k = 0; k < n; k++) part[k] = k;
-    for (uint32_t t = 0; t < h->triangle_count; t++)
+    for (uint32_t t = 0; t < h->triangle_count; t++) {
+        used[h->triangles[3 * t]] = used[h->triangles[3 * t + 1]] = used[h->triangles[3 * t + 2]] = 1;
         for (int e = 1; e < 3; e++) {
             uint32_t ra = shape_part_root(part, h->triangles[3 * t]), rb = shape_part_root(part, h->triangles[3 * t + e]);
             if (ra != rb) part[ra > rb ? ra : rb] = ra < rb ? ra : rb; /* the lower index is the root */
         }
-    /* each part numbered by its first vertex, in vertex order: a root is
-     * the lowest vertex of its part, and every link points lower */
-    uint32_t parts = 0;
-    for (uint32_t k = 0; k < n; k++) part[k] = part[k] == k ? k : part[part[k]];
-    for (uint32_t k = 0; k < n; k++) {
-        if (part[k] != k) continue;
-        for (uint32_t j = k; j < n; j++)
-            if (part[j] == k) part[j] = UINT32_MAX - parts; /* marked: numbered below */
-        parts++;
     }
-    for (uint32_t k = 0; k < n; k++) part[k] = UINT32_MAX - part[k];
+    /* Each part numbered by its first vertex, in vertex order, in one pass:
+     * a root is the lowest vertex of its part and every link points lower,
+     * so a vertex's link already holds its part's number when it is read.
+     * A vertex no triangle uses belongs to no part. */
+    uint32_t parts = 0;
+    for (uint32_t k = 0; k < n; k++) part[k] = !used[k] ? UINT32_MAX : part[k] == k ? parts++ : part[part[k]];
+    free(used);
+    if (parts > max_parts) {
+        free(part);
+        return nv_error_set(err, "the mesh has %u separate closed parts; at most %u", parts, max_parts);
+    }
     if (parts <= 1) {
         free(part);
         return 0;

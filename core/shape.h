@@ -43,9 +43,10 @@ void shape_free(shape* s);
 /* One convex hull per connected part of the hull's mesh (triangles that
  * share a vertex are one part: a catamaran's two hulls and the deck
  * between them are three), numbered in the order of each part's first
- * vertex. A hull of one part gets none (*out NULL, *count 1): its
- * shape_build is the piece. */
-int shape_build_pieces(shape** out, uint32_t* count, const nv_hull* h, nv_error* err);
+ * vertex; more than max_parts is refused before any is built. A hull of
+ * one part gets none (*out NULL, *count 1): its shape_build is the
+ * piece. */
+int shape_build_pieces(shape** out, uint32_t* count, const nv_hull* h, uint32_t max_parts, nv_error* err);
 
 /* A shape placed in the world, swept by a sphere of `margin` m. */
 typedef struct shape_pose {

@@ -168,13 +168,11 @@ static void world_type_pieces_free(world_type* t) {
  * around its corners (the centre of their box, the farthest corner). */
 static int world_type_pieces_build(world_type* t, nv_error* err) {
     t->piece_sphere = NULL;
-    if (shape_build_pieces(&t->pieces, &t->piece_count, &t->hull, err)) return -1;
-    if (!t->pieces) return 0;
-    if (t->piece_count > WORLD_MAX_PIECES) {
-        uint32_t parts = t->piece_count;
-        world_type_pieces_free(t);
-        return nv_error_set(err, "the mesh has %u separate closed parts; at most %u", parts, WORLD_MAX_PIECES);
+    if (shape_build_pieces(&t->pieces, &t->piece_count, &t->hull, WORLD_MAX_PIECES, err)) {
+        t->piece_count = 1;
+        return -1;
     }
+    if (!t->pieces) return 0;
     if (!(t->piece_sphere = malloc((size_t)t->piece_count * 4 * sizeof *t->piece_sphere))) {
         world_type_pieces_free(t);
         return nv_error_fail(err, NV_ENOMEM, "world: out of memory for the collision pieces");

@@ -458,6 +458,37 @@ static void catamaran_passes_a_pile(void** state) {
     }
 }
 
+/* A hull type of more closed parts than the contacts take (16) is refused,
+ * naming the count, before any convex hull is built. */
+static void too_many_parts_are_refused(void** state) {
+    (void)state;
+    nv_mesh m, cube;
+    nv_error err;
+    nv_mesh_init(&m);
+    ASSERT_OK(nv_hullgen_box(&cube, 1.0, 1.0, 1.0, 1, 1, 1, &err), err);
+    for (uint32_t k = 0; k < 17; k++) {
+        uint32_t base = m.vertex_count;
+        for (uint32_t v = 0; v < cube.vertex_count; v++)
+            ASSERT_OK(nv_mesh_add_vertex(&m, cube.positions[3 * v] + 2.0f * (float)k, cube.positions[3 * v + 1],
+                                         cube.positions[3 * v + 2], &err),
+                      err);
+        for (uint32_t t = 0; t < 3 * cube.triangle_count; t += 3)
+            ASSERT_OK(nv_mesh_add_triangle(&m, base + cube.indices[t], base + cube.indices[t + 1], base + cube.indices[t + 2], &err),
+                      err);
+    }
+    nv_world_config cfg = nv_world_config_default();
+    nv_world* w;
+    ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
+    nv_mass_spec spec = nv_mass_spec_default();
+    spec.mass = 1025.0 * 17 * 0.5;
+    uint32_t type;
+    assert_int_equal(nv_world_add_hull_type(w, "rows", &m, &spec, &type, &err), -1);
+    assert_non_null(strstr(err.message, "17 separate closed parts; at most 16"));
+    nv_world_destroy(w);
+    nv_mesh_free(&cube);
+    nv_mesh_free(&m);
+}
+
 static void same_hash_at_any_thread_count(void** state) {
     (void)state;
     /* 300 boats: the first steps hold colours large enough for the job system */
@@ -572,6 +603,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(quay_stops_a_boat),
         cmocka_unit_test(structures_are_checked),
         cmocka_unit_test(catamaran_passes_a_pile),
+        cmocka_unit_test(too_many_parts_are_refused),
         cmocka_unit_test(same_hash_at_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
