@@ -88,14 +88,20 @@ typedef struct world_pairs {
     uint32_t static_body; /* the structures' shared body this step, or UINT32_MAX */
     uint32_t* body_slot;
     uint32_t slot_capacity;
-    nv_vec3* push; /* pseudo-velocity and spin per body */
-    uint32_t push_capacity;
+    /* per body, four vectors: how far the solve's substeps moved it from
+     * the integrated pose (position, rotation vector), and its velocity and
+     * angular velocity as the integrator left them */
+    nv_vec3* motion;
+    uint32_t motion_capacity;
     uint32_t* body_colours; /* per body: the colours its pairs took (one bit each) */
     uint32_t body_colours_capacity;
     uint32_t* coloured; /* the touching pairs' indices by colour, the overflow last */
     uint32_t coloured_capacity;
     uint32_t colour_start[PAIR_COLOURS + 2];
     uint32_t stage, stage_first; /* the solve's pass under way: which stage, which colour's first entry */
+    double substep_dt, rewind; /* the substep's length; how much of the step is still ahead of it (s) */
+    double gap_rate;           /* 1/s: a gap g may close at g x this */
+    const struct contact_soft* soft; /* the overlap's spring over one substep */
     uint64_t *touching, *touching_next; /* id pairs (low << 32 | high) touching, sorted */
     uint32_t touching_count, touching_capacity, next_capacity;
     /* each touching pair's normal, from the lower id to the higher: where

@@ -74,7 +74,7 @@ void world_pairs_free(nv_world* w) {
     free(p->cell_start);
     free(p->bodies);
     free(p->body_slot);
-    free(p->push);
+    free(p->motion);
     free(p->body_colours);
     free(p->coloured);
     free(p->touching);

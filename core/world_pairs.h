@@ -22,7 +22,8 @@ typedef struct pair_point {
     nv_vec3 ra, rb;       /* from each CG to the point */
     double separation; /* m along the normal; < 0 overlapping */
     double normal_mass, tangent_mass[2];
-    double normal_impulse, tangent_impulse[2], push_impulse;
+    double normal_impulse;               /* N s over the whole step (the events') */
+    double substep_impulse, tangent_impulse[2]; /* this substep's, as the passes accumulate them */
     double closing_speed; /* m/s before the solve, > 0 closing */
     double bounce;        /* m/s: the separating speed restitution asks for */
 } pair_point;

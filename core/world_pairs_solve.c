@@ -1,23 +1,38 @@
 // SPDX-License-Identifier: MIT
 /* The solve of the contacts between vessels (world_pairs.h), after the
- * narrowphase found which pairs touch and where:
+ * narrowphase found which pairs touch and where, at the poses the
+ * integration pass moved the vessels to:
  *
  *   colour      — the touching pairs in pair order, each into the first of
  *                 PAIR_COLOURS colours where neither of its moving bodies
  *                 is yet (a structure's body moves for nobody, so it never
  *                 blocks one); pairs that find none go to the overflow
- *   solve       — sequential impulses, colour after colour: each colour's
- *                 pairs share no moving body, so they run as a
- *                 parallel-for and their order inside the colour is
- *                 irrelevant; the overflow serially after them
- *                 (speculative: a gap may close and no more; Coulomb
- *                 friction), then restitution above 1 m/s, then
- *                 pseudo-velocities that move overlapping vessels apart
- *                 without touching their momentum (split impulses)
+ *   substeps    — Catto's soft step (Box2D v3, "Solver2D"): the step is
+ *                 replayed in PAIR_SUBSTEPS substeps from where the vessels
+ *                 started it. Each substep solves the points with a soft
+ *                 spring that pushes an overlap out (a gap may close within
+ *                 the substep and no more; Coulomb friction first), moves
+ *                 the bodies by their new velocities, then relaxes the
+ *                 points without the spring, so that pushing out never
+ *                 becomes momentum; the last relax lets a gap close only
+ *                 as far as the next step will move it. Each pass runs colour after colour: a colour's
+ *                 pairs share no moving body, so they are a parallel-for
+ *                 and their order inside the colour is irrelevant; the
+ *                 overflow runs serially after them.
+ *   restitution — after the substeps, points that struck faster than
+ *                 PAIR_BOUNCE_SPEED part at restitution x that speed.
  *
- * The colours depend on the pairs alone, so the result does not depend
- * on the thread count. The response is the added-mass one the integrator
- * uses. */
+ * Replaying the step is what holds a vessel under sustained thrust: the
+ * integration pass put a whole step of thrust into its velocity and moved
+ * it by that velocity; the first substep takes the approach out before any
+ * position moves, so the thrust never drives one hull into another. The
+ * replay is linear: a body's pose is the integrated one plus what the
+ * substeps changed (a body no impulse changed keeps its pose to the bit),
+ * and a point's separation follows its bodies' shifts along the normal.
+ *
+ * The colours depend on the pairs alone, so the result does not depend on
+ * the thread count. The response is the added-mass one the integrator
+ * uses; every impulse acts on both bodies, so momentum is kept. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +40,19 @@
 #include "contact.h"
 #include "world_pairs.h"
 
-#define PAIR_ITERATIONS 16u
-#define PAIR_PUSH_ITERATIONS 4u
+/* docs/contacts.md: 4 and 8 substeps, 1 and 2 passes each, springs of
+ * 15-120 Hz and damping ratios 0.5-10 measured */
+#define PAIR_SUBSTEPS 4u
+#define PAIR_SUBSTEP_ITERATIONS 1u /* passes with the spring per substep */
+#define PAIR_RELAX_ITERATIONS 2u   /* and without it: one leaves a face's impulse on half its points */
 #define PAIR_BOUNCE_ITERATIONS 2u
-#define PAIR_PUSH_RATE 0.8 /* of an overlap removed per step (docs/contacts.md: 0.2, 0.4, 0.6, 0.8 measured) */
 #define PAIR_BOUNCE_SPEED 1.0 /* m/s: slower impacts do not bounce */
+/* The overlap's spring: as stiff as a substep holds stably (Box2D keeps
+ * it under a quarter of the substep rate), critically damped (Box2D's 10
+ * pushes a wedge out too slowly: the overlap of a hull sliding along a
+ * tapering one settles at the growth per step over the push per step). */
+#define PAIR_HERTZ_PER_SUBSTEP_RATE 0.25
+#define PAIR_DAMPING_RATIO 1.0
 /* A colour this large goes to the job system (a pair's pass is about
  * 0.2 us: smaller ones cost more to hand out than to solve). */
 #define PAIR_PARALLEL_MIN 64u
@@ -43,7 +66,7 @@ static uint32_t pairs_body(nv_world* w, uint32_t e) {
         uint32_t k = p->static_body = p->body_count++;
         memset(&p->bodies[k], 0, sizeof p->bodies[k]);
         p->body_slot[k] = UINT32_MAX;
-        p->push[2 * k] = p->push[2 * k + 1] = v3(0, 0, 0);
+        for (int i = 0; i < 4; i++) p->motion[4 * k + i] = v3(0, 0, 0);
         return k;
     }
     if (w->sv.pair_body[e] != UINT32_MAX) return w->sv.pair_body[e];
@@ -54,7 +77,9 @@ static uint32_t pairs_body(nv_world* w, uint32_t e) {
     uint32_t k = p->body_count++;
     contact_body_init(&p->bodies[k], &b, added_mass, added_inertia);
     p->body_slot[k] = e;
-    p->push[2 * k] = p->push[2 * k + 1] = v3(0, 0, 0);
+    p->motion[4 * k] = p->motion[4 * k + 1] = v3(0, 0, 0);
+    p->motion[4 * k + 2] = p->bodies[k].velocity;
+    p->motion[4 * k + 3] = p->bodies[k].angular_velocity;
     w->sv.pair_body[e] = k;
     return k;
 }
@@ -77,90 +102,88 @@ static void pairs_prepare(nv_world* w, world_pair* c, double restitution) {
         double vn = v3_dot(v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra)), n);
         q->closing_speed = -vn;
         q->bounce = q->closing_speed > PAIR_BOUNCE_SPEED ? restitution * q->closing_speed : 0.0;
-        q->normal_impulse = q->tangent_impulse[0] = q->tangent_impulse[1] = q->push_impulse = 0.0;
+        q->normal_impulse = q->substep_impulse = q->tangent_impulse[0] = q->tangent_impulse[1] = 0.0;
     }
 }
 
-static void pairs_solve_one(world_pairs* p, world_pair* c, double friction, double inv_dt) {
+/* Where body k's point r stands now against the integrated pose: the
+ * substeps' shift less the part of the step still ahead (the replay). */
+static nv_vec3 pairs_shift(const world_pairs* p, uint32_t k, nv_vec3 r) {
+    const nv_vec3* m = &p->motion[4 * k];
+    nv_vec3 d = v3_madd(m[0], m[2], -p->rewind);
+    nv_vec3 turn = v3_madd(m[1], m[3], -p->rewind);
+    return v3_add(d, v3_cross(turn, r));
+}
+
+static void pairs_solve_one(world_pairs* p, world_pair* c, double friction, double push_speed, int use_bias) {
     contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
     /* the structures' body is shared by pairs of one colour: never written */
     const int b_moves = c->bb != p->static_body;
+    const contact_soft* soft = p->soft;
     nv_vec3 n = c->normal;
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
-        /* normal: a gap may close this step and no more; touching, no
-         * closer */
-        double target = q->separation > 0.0 ? -q->separation * inv_dt : 0.0;
-        double vn = v3_dot(v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra)), n);
-        double j = q->normal_mass * (target - vn);
-        double total = fmax(q->normal_impulse + j, 0.0);
-        j = total - q->normal_impulse;
-        q->normal_impulse = total;
-        contact_apply(A, q->ra, v3_scale(n, -j));
-        if (b_moves) contact_apply(B, q->rb, v3_scale(n, j));
-    }
-    for (uint32_t k = 0; k < c->count; k++) {
-        pair_point* q = &c->p[k];
-        /* friction against the sliding velocity, within the cone */
+        /* friction against the sliding velocity, within the cone of the
+         * last pass's normal impulse: first, so that the push out is
+         * the last word (friction after it twisted a skiff dragged along
+         * a patrol boat back in) */
         nv_vec3 dv = v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra));
         double t0 = q->tangent_impulse[0] - q->tangent_mass[0] * v3_dot(dv, c->tangent[0]);
         double t1 = q->tangent_impulse[1] - q->tangent_mass[1] * v3_dot(dv, c->tangent[1]);
-        contact_clamp_cone(&t0, &t1, friction * q->normal_impulse);
+        contact_clamp_cone(&t0, &t1, friction * q->substep_impulse);
         nv_vec3 jt = v3_add(v3_scale(c->tangent[0], t0 - q->tangent_impulse[0]),
                          v3_scale(c->tangent[1], t1 - q->tangent_impulse[1]));
         q->tangent_impulse[0] = t0, q->tangent_impulse[1] = t1;
         contact_apply(A, q->ra, v3_scale(jt, -1.0));
         if (b_moves) contact_apply(B, q->rb, jt);
     }
-}
-
-/* After the solve, points that struck faster than PAIR_BOUNCE_SPEED and
- * pushed separate at restitution x their closing speed (Box2D's order:
- * the contact first holds, then it bounces). */
-static void pairs_bounce_one(world_pairs* p, world_pair* c) {
-    contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    const int b_moves = c->bb != p->static_body;
-    nv_vec3 n = c->normal;
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
-        if (!(q->bounce > 0.0) || !(q->normal_impulse > 0.0)) continue;
+        double s = q->separation + v3_dot(v3_sub(pairs_shift(p, c->bb, q->rb), pairs_shift(p, c->ba, q->ra)), n);
+        /* a gap may close this substep and no more; an overlap deeper
+         * than PAIR_LEFT_OVERLAP is pushed out by the spring, capped */
+        double bias = 0.0, mass_scale = 1.0, impulse_scale = 0.0;
+        if (s > 0.0) {
+            bias = s * p->gap_rate;
+        } else if (use_bias) {
+            bias = fmax(soft->bias_rate * fmin(s + PAIR_LEFT_OVERLAP, 0.0), -push_speed);
+            mass_scale = soft->mass_scale;
+            impulse_scale = soft->impulse_scale;
+        }
         double vn = v3_dot(v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra)), n);
-        double j = q->normal_mass * (q->bounce - vn);
-        double total = fmax(q->normal_impulse + j, 0.0);
-        j = total - q->normal_impulse;
-        q->normal_impulse = total;
+        double j = -q->normal_mass * mass_scale * (vn + bias) - impulse_scale * q->substep_impulse;
+        double total = fmax(q->substep_impulse + j, 0.0);
+        j = total - q->substep_impulse;
+        q->substep_impulse = total;
         contact_apply(A, q->ra, v3_scale(n, -j));
         if (b_moves) contact_apply(B, q->rb, v3_scale(n, j));
     }
 }
 
-/* Pseudo-velocities of the overlapping points: they move the vessels
- * apart (a fraction of the overlap per step, at most push_speed) and are
- * then forgotten, so pushing apart never becomes momentum. */
-static void pairs_push_one(world_pairs* p, world_pair* c, double push_speed, double inv_dt) {
-    const contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
-    nv_vec3 *va = &p->push[2 * c->ba], *wa = &p->push[2 * c->ba + 1];
-    nv_vec3 *vb = &p->push[2 * c->bb], *wb = &p->push[2 * c->bb + 1];
+/* After the substeps, points that struck faster than PAIR_BOUNCE_SPEED
+ * and were held part at restitution x their closing speed (Box2D's order:
+ * the contact first holds, then it bounces). */
+static void pairs_bounce_one(world_pairs* p, world_pair* c) {
+    contact_body *A = &p->bodies[c->ba], *B = &p->bodies[c->bb];
+    const int b_moves = c->bb != p->static_body;
     nv_vec3 n = c->normal;
+    /* a pair that held is struck at every point: how the passes spread
+     * the impulse over a face's points must not decide its spin */
+    double held = 0.0;
+    for (uint32_t k = 0; k < c->count; k++) held += c->p[k].normal_impulse;
+    if (!(held > 0.0)) return;
     for (uint32_t k = 0; k < c->count; k++) {
         pair_point* q = &c->p[k];
-        double overlap = -q->separation - PAIR_LEFT_OVERLAP;
-        if (!(overlap > 0.0)) continue;
-        double target = fmin(PAIR_PUSH_RATE * overlap * inv_dt, push_speed);
-        double vn = v3_dot(v3_sub(v3_add(*vb, v3_cross(*wb, q->rb)), v3_add(*va, v3_cross(*wa, q->ra))), n);
-        double j = q->normal_mass * (target - vn);
-        double total = fmax(q->push_impulse + j, 0.0);
-        j = total - q->push_impulse;
-        q->push_impulse = total;
-        nv_vec3 jn = v3_scale(n, j);
-        *va = v3_sub(*va, m3_mul_v3(&A->inverse_mass, jn));
-        *wa = v3_sub(*wa, m3_mul_v3(&A->inverse_inertia, m3_mul_v3(&A->momentum_response, v3_cross(q->ra, jn))));
-        if (c->bb == p->static_body) continue;
-        *vb = v3_add(*vb, m3_mul_v3(&B->inverse_mass, jn));
-        *wb = v3_add(*wb, m3_mul_v3(&B->inverse_inertia, m3_mul_v3(&B->momentum_response, v3_cross(q->rb, jn))));
+        if (!(q->bounce > 0.0)) continue;
+        double vn = v3_dot(v3_sub(contact_point_velocity(B, q->rb), contact_point_velocity(A, q->ra)), n);
+        double j = q->normal_mass * (q->bounce - vn);
+        double total = fmax(q->substep_impulse + j, 0.0);
+        j = total - q->substep_impulse;
+        q->substep_impulse = total;
+        contact_apply(A, q->ra, v3_scale(n, -j));
+        if (b_moves) contact_apply(B, q->rb, v3_scale(n, j));
     }
 }
-
 
 /* ---- colours -------------------------------------------------------- */
 
@@ -191,7 +214,7 @@ static void pairs_colour(world_pairs* p) {
         if (p->pairs[i].count) p->coloured[at[p->pairs[i].colour]++] = i;
 }
 
-enum { PAIRS_STAGE_SOLVE, PAIRS_STAGE_BOUNCE, PAIRS_STAGE_PUSH };
+enum { PAIRS_STAGE_SOLVE, PAIRS_STAGE_RELAX, PAIRS_STAGE_BOUNCE };
 
 static void pairs_stage_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
@@ -199,20 +222,12 @@ static void pairs_stage_job(void* ctx, uint32_t begin, uint32_t end, uint32_t wo
     world_pairs* p = &w->pairs;
     const nv_world_contact_params* cp = &w->ground.params;
     const uint32_t* list = p->coloured + p->stage_first;
-    const double inv_dt = 1.0 / w->dt;
     for (uint32_t i = begin; i < end; i++) {
         world_pair* c = &p->pairs[list[i]];
-        switch (p->stage) {
-        case PAIRS_STAGE_SOLVE:
-            pairs_solve_one(p, c, cp->vessel_friction, inv_dt);
-            break;
-        case PAIRS_STAGE_BOUNCE:
+        if (p->stage == PAIRS_STAGE_BOUNCE)
             pairs_bounce_one(p, c);
-            break;
-        default:
-            pairs_push_one(p, c, cp->push_speed, inv_dt);
-            break;
-        }
+        else
+            pairs_solve_one(p, c, cp->vessel_friction, cp->push_speed, p->stage == PAIRS_STAGE_SOLVE);
     }
 }
 
@@ -232,6 +247,31 @@ static void pairs_stage_pass(nv_world* w, uint32_t stage) {
     }
 }
 
+/* Each point's substep impulses into the step's, and the next substep
+ * (or the restitution) starts from none. */
+static void pairs_close_substep(world_pairs* p) {
+    for (uint32_t i = 0; i < p->colour_start[PAIR_COLOURS + 1]; i++) {
+        world_pair* c = &p->pairs[p->coloured[i]];
+        for (uint32_t k = 0; k < c->count; k++) {
+            pair_point* q = &c->p[k];
+            q->normal_impulse += q->substep_impulse;
+            q->substep_impulse = q->tangent_impulse[0] = q->tangent_impulse[1] = 0.0;
+        }
+    }
+}
+
+/* The bodies move through one substep at their solved velocities: what
+ * differs from the integrated velocities is kept as a shift of the pose. */
+static void pairs_move_bodies(world_pairs* p) {
+    const double h = p->substep_dt;
+    for (uint32_t k = 0; k < p->body_count; k++) {
+        if (p->body_slot[k] == UINT32_MAX) continue; /* the structures' */
+        nv_vec3* m = &p->motion[4 * k];
+        m[0] = v3_madd(m[0], v3_sub(p->bodies[k].velocity, m[2]), h);
+        m[1] = v3_madd(m[1], v3_sub(p->bodies[k].angular_velocity, m[3]), h);
+    }
+}
+
 int pairs_solve(nv_world* w) {
     world_pairs* p = &w->pairs;
     const nv_world_contact_params* cp = &w->ground.params;
@@ -243,7 +283,7 @@ int pairs_solve(nv_world* w) {
     if (GROW(&p->bodies, &p->body_capacity, 2ull * touching, 256) ||
         GROW(&p->body_slot, &p->slot_capacity, 2ull * touching, 256) ||
         GROW(&p->body_colours, &p->body_colours_capacity, 2ull * touching, 256) ||
-        GROW(&p->push, &p->push_capacity, 4ull * touching, 256) ||
+        GROW(&p->motion, &p->motion_capacity, 8ull * touching, 256) ||
         GROW(&p->coloured, &p->coloured_capacity, touching, 256))
         return -1;
     p->static_body = UINT32_MAX;
@@ -254,18 +294,45 @@ int pairs_solve(nv_world* w) {
     for (uint32_t i = 0; i < p->pair_count; i++)
         if (p->pairs[i].count) pairs_prepare(w, &p->pairs[i], cp->restitution);
     pairs_colour(p);
-    for (uint32_t it = 0; it < PAIR_ITERATIONS; it++) pairs_stage_pass(w, PAIRS_STAGE_SOLVE);
+    p->substep_dt = w->dt / PAIR_SUBSTEPS;
+    const contact_soft soft = contact_soft_make(PAIR_HERTZ_PER_SUBSTEP_RATE / p->substep_dt, PAIR_DAMPING_RATIO, p->substep_dt);
+    p->soft = &soft;
+    for (uint32_t step = 0; step < PAIR_SUBSTEPS; step++) {
+        p->rewind = (double)(PAIR_SUBSTEPS - step) * p->substep_dt;
+        p->gap_rate = 1.0 / p->substep_dt;
+        for (uint32_t it = 0; it < PAIR_SUBSTEP_ITERATIONS; it++) pairs_stage_pass(w, PAIRS_STAGE_SOLVE);
+        pairs_move_bodies(p);
+        p->rewind -= p->substep_dt;
+        /* the last relax looks a whole step ahead: the next step's
+         * integration will move the bodies before its contacts are found,
+         * and they must find a gap closing, not an overlap (where two bows
+         * cross, the least overlap's normal lies across them) */
+        p->gap_rate = step + 1 < PAIR_SUBSTEPS ? 1.0 / p->substep_dt : 1.0 / w->dt;
+        for (uint32_t it = 0; it < PAIR_RELAX_ITERATIONS; it++) pairs_stage_pass(w, PAIRS_STAGE_RELAX);
+        pairs_close_substep(p);
+    }
     for (uint32_t it = 0; it < PAIR_BOUNCE_ITERATIONS; it++) pairs_stage_pass(w, PAIRS_STAGE_BOUNCE);
-    for (uint32_t it = 0; it < PAIR_PUSH_ITERATIONS; it++) pairs_stage_pass(w, PAIRS_STAGE_PUSH);
+    pairs_close_substep(p);
+    /* what the events and the vessels' overlaps report: the separations
+     * at the poses the step ends in */
+    p->rewind = 0.0;
+    for (uint32_t i = 0; i < p->colour_start[PAIR_COLOURS + 1]; i++) {
+        world_pair* c = &p->pairs[p->coloured[i]];
+        for (uint32_t k = 0; k < c->count; k++) {
+            pair_point* q = &c->p[k];
+            q->separation += v3_dot(v3_sub(pairs_shift(p, c->bb, q->rb), pairs_shift(p, c->ba, q->ra)), c->normal);
+        }
+    }
+    p->soft = NULL;
     for (uint32_t k = 0; k < p->body_count; k++) {
         uint32_t s = p->body_slot[k];
         if (s == UINT32_MAX) continue; /* the structures' */
         body b = world_load_body(w, s);
         contact_body_store(&p->bodies[k], &b);
-        b.position = v3_madd(b.position, p->push[2 * k], w->dt);
-        nv_vec3 spin = p->push[2 * k + 1];
-        double angle = v3_length(spin) * w->dt;
-        if (angle > 0.0) b.orientation = quat_normalize(quat_mul(quat_from_axis_angle(spin, angle), b.orientation));
+        b.position = v3_add(b.position, p->motion[4 * k]);
+        nv_vec3 turn = p->motion[4 * k + 1];
+        double angle = v3_length(turn);
+        if (angle > 0.0) b.orientation = quat_normalize(quat_mul(quat_from_axis_angle(turn, angle), b.orientation));
         world_store_body(w, s, &b);
     }
     return 0;

@@ -240,8 +240,9 @@ typedef struct nv_world_contact_params {
     double ground_friction; /* Coulomb coefficient, hull on the ground (0.5: steel on sand) */
     double vessel_friction; /* hull on hull (0.3: wet steel) */
     double restitution;     /* of impacts between vessels faster than 1 m/s, [0, 1] (0.2) */
-    double hertz;           /* the overlap spring; 0: tick_hz / 4, at most 30 (0) */
-    double damping_ratio;   /* of that spring (10: no bounce) */
+    double hertz;           /* the ground's overlap spring; 0: tick_hz / 4, at most 30 (0). Between
+                               vessels: a quarter of the solve's substep rate, critically damped */
+    double damping_ratio;   /* of the ground's spring (10: no bounce) */
     double push_speed;      /* m/s, the fastest an overlap is pushed out (2) */
 } nv_world_contact_params;
 
