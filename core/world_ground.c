@@ -223,7 +223,12 @@ static void world_ground_record(nv_world* w, uint32_t s, const body* start, cons
 void world_ground_integrate(nv_world* w, uint32_t s, uint32_t worker, body* b, nv_vec3 force, nv_vec3 torque) {
     const world_type* t = &w->types[w->v.type[s]];
     const double dt = w->dt;
+    const nv_vec3 v0 = b->velocity, l0 = b->angular_momentum;
     body_integrate_velocity(b, force, torque, dt);
+    /* the forces' part of the step, which the pair solve spreads over its
+     * substeps; the ground's impulses below stay where they are */
+    w->sv.force_velocity[s] = v3_sub(b->velocity, v0);
+    w->sv.force_momentum[s] = v3_sub(b->angular_momentum, l0);
     /* how far any vertex may move toward the ground this step */
     double reach = GROUND_SLOP + (v3_length(b->velocity) + v3_length(b->angular_velocity) * t->radius) * dt;
     contact_point* p = w->ground.points ? w->ground.points[worker] : NULL;

@@ -88,9 +88,11 @@ typedef struct world_pairs {
     uint32_t static_body; /* the structures' shared body this step, or UINT32_MAX */
     uint32_t* body_slot;
     uint32_t slot_capacity;
-    /* per body, four vectors: how far the solve's substeps moved it from
-     * the integrated pose (position, rotation vector), and its velocity and
-     * angular velocity as the integrator left them */
+    /* per body, six vectors: how far the solve's substeps moved it from
+     * the integrated pose (position, rotation vector), its velocity and
+     * angular velocity as the integrator left them, and a substep's share
+     * of what the step's forces changed in its velocity and angular
+     * momentum */
     nv_vec3* motion;
     uint32_t motion_capacity;
     uint32_t* body_colours; /* per body: the colours its pairs took (one bit each) */
@@ -198,6 +200,8 @@ typedef struct world_vessels {
     X(float, pair_margin) /* m: the shape's sweep, this step's reach */      \
     X(float, pair_reach)  /* m: the swept bounding sphere; 0 takes no part */ \
     X(uint32_t, pair_body) /* the pair solver's body, or UINT32_MAX */   \
+    X(nv_vec3, force_velocity) /* what the step's forces changed in the velocity (the pair solve spreads it) */ \
+    X(nv_vec3, force_momentum) /* and in the angular momentum */ \
     X(uint8_t, capsized_now) /* heel passed 90 degrees in this step */   \
     X(uint64_t, became_full) /* compartments that filled in this step */
 

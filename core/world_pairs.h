@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The pass of contacts between vessels, split in two files:
  * world_pairs_find.c finds which pairs touch and where (the grid, the pair
- * search, MPR and the manifolds), world_pairs.c solves them and reports
- * them (and holds the structures). Private to them. */
+ * search, MPR and the manifolds), world_pairs_solve.c solves them and
+ * world_pairs.c reports them (and holds the structures). Private to them. */
 #ifndef NAVAL_WORLD_PAIRS_H
 #define NAVAL_WORLD_PAIRS_H
 
@@ -23,7 +23,7 @@ typedef struct pair_point {
     double separation; /* m along the normal; < 0 overlapping */
     double normal_mass, tangent_mass[2];
     double normal_impulse;               /* N s over the whole step (the events') */
-    double substep_impulse, tangent_impulse[2]; /* this substep's, as the passes accumulate them */
+    double substep_impulse, tangent_impulse[2]; /* this substep's (warm started from the last one's), then the bounce's */
     double closing_speed; /* m/s before the solve, > 0 closing */
     double bounce;        /* m/s: the separating speed restitution asks for */
 } pair_point;

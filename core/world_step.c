@@ -167,6 +167,9 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
         w->sv.capsized_now[s] = 0;
         w->sv.became_full[s] = 0;
         if (v->flags[s] & WORLD_VESSEL_FROZEN) continue;
+        /* a floater's step is its own (world_floater_job): the pair
+         * solve takes its velocity as it is */
+        w->sv.force_velocity[s] = w->sv.force_momentum[s] = v3(0, 0, 0);
         /* Block sums added in block order: the same total whatever thread
          * computed each block. */
         hydro_sums total;
