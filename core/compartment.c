@@ -323,17 +323,42 @@ static nv_vec3 place(const nv_mat3* r, nv_vec3 t, const float* p) {
               r->m[2][0] * x + r->m[2][1] * y + r->m[2][2] * z + t.z);
 }
 
-double nv_compartment_volume_below(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double level, nv_vec3* centroid) {
+/* A compartment at one pose: its vertices placed once (a level search
+ * evaluates the volume three to six times, each corner of each triangle
+ * otherwise placed again), on the stack up to COMPARTMENT_PLACED vertices. */
+#define COMPARTMENT_PLACED 1024
+typedef struct compartment_pose {
+    const nv_mesh* mesh;
+    const nv_mat3* rotation;
+    nv_vec3 position;
+    const nv_vec3* placed; /* NULL: place each corner as it is met */
+} compartment_pose;
+
+static void compartment_pose_init(compartment_pose* cp, nv_vec3* room, const nv_mesh* m, const nv_mat3* rotation,
+                                  nv_vec3 position) {
+    cp->mesh = m, cp->rotation = rotation, cp->position = position, cp->placed = NULL;
+    if (!room || m->vertex_count > COMPARTMENT_PLACED) return;
+    for (uint32_t i = 0; i < m->vertex_count; i++) room[i] = place(rotation, position, &m->positions[3 * (size_t)i]);
+    cp->placed = room;
+}
+
+static inline nv_vec3 compartment_corner(const compartment_pose* cp, uint32_t t, int k) {
+    uint32_t i = cp->mesh->indices[3 * (size_t)t + k];
+    return cp->placed ? cp->placed[i] : place(cp->rotation, cp->position, &cp->mesh->positions[3 * (size_t)i]);
+}
+
+static double compartment_volume_below(const compartment_pose* cp, double level, nv_vec3* centroid) {
     /* Tetrahedra from a point on the plane: the cut's cap lies in the
      * plane, so its tetrahedra are flat and it needs no triangulation. */
-    nv_vec3 apex = v3(position.x, level, position.z);
+    const nv_mesh* m = cp->mesh;
+    nv_vec3 apex = v3(cp->position.x, level, cp->position.z);
     double v6 = 0.0;
     nv_vec3 c = v3(0.0, 0.0, 0.0);
     for (uint32_t t = 0; t < m->triangle_count; t++) {
         nv_vec3 p[3], q[5];
         double d[3];
         for (int k = 0; k < 3; k++) {
-            p[k] = place(rotation, position, &m->positions[3 * (size_t)m->indices[3 * (size_t)t + k]]);
+            p[k] = compartment_corner(cp, t, k);
             d[k] = p[k].y - level;
         }
         uint32_t n = 0;
@@ -356,47 +381,64 @@ double nv_compartment_volume_below(const nv_mesh* m, const nv_mat3* rotation, nv
     return v;
 }
 
-double nv_compartment_level_for(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double volume, nv_vec3* centroid) {
+static double compartment_level_for(const compartment_pose* cp, double volume, nv_vec3* centroid) {
+    const nv_mesh* m = cp->mesh;
     double lo = INFINITY, hi = -INFINITY;
     for (uint32_t i = 0; i < m->vertex_count; i++) {
-        double y = place(rotation, position, &m->positions[3 * (size_t)i]).y;
+        double y = cp->placed ? cp->placed[i].y : place(cp->rotation, cp->position, &m->positions[3 * (size_t)i]).y;
         lo = y < lo ? y : lo;
         hi = y > hi ? y : hi;
     }
     if (!(volume > 0.0) || m->vertex_count == 0) {
-        if (centroid) nv_compartment_volume_below(m, rotation, position, lo, centroid);
+        if (centroid) compartment_volume_below(cp, lo, centroid);
         return lo;
     }
     /* The volume below grows with the level: bisect to a tenth of a
      * micrometre (about 40 halvings of a hull's depth). */
     for (int i = 0; i < 64 && hi - lo > 1e-7; i++) {
         double mid = 0.5 * (lo + hi);
-        if (nv_compartment_volume_below(m, rotation, position, mid, NULL) < volume) lo = mid;
+        if (compartment_volume_below(cp, mid, NULL) < volume) lo = mid;
         else hi = mid;
     }
     double level = 0.5 * (lo + hi);
-    if (centroid) nv_compartment_volume_below(m, rotation, position, level, centroid);
+    if (centroid) compartment_volume_below(cp, level, centroid);
     return level;
+}
+
+double nv_compartment_volume_below(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double level, nv_vec3* centroid) {
+    compartment_pose cp;
+    compartment_pose_init(&cp, NULL, m, rotation, position); /* one evaluation: no room, each corner placed as met */
+    return compartment_volume_below(&cp, level, centroid);
+}
+
+double nv_compartment_level_for(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double volume, nv_vec3* centroid) {
+    nv_vec3 room[COMPARTMENT_PLACED];
+    compartment_pose cp;
+    compartment_pose_init(&cp, room, m, rotation, position);
+    return compartment_level_for(&cp, volume, centroid);
 }
 
 double nv_compartment_level_near(const nv_mesh* m, const nv_mat3* rotation, nv_vec3 position, double volume, double hint,
                                  nv_vec3* centroid) {
     const double tol = 1e-7;
-    if (!(volume > 0.0) || !isfinite(hint)) return nv_compartment_level_for(m, rotation, position, volume, centroid);
-    double h0 = hint, v0 = nv_compartment_volume_below(m, rotation, position, h0, centroid);
+    nv_vec3 room[COMPARTMENT_PLACED];
+    compartment_pose cp;
+    compartment_pose_init(&cp, room, m, rotation, position);
+    if (!(volume > 0.0) || !isfinite(hint)) return compartment_level_for(&cp, volume, centroid);
+    double h0 = hint, v0 = compartment_volume_below(&cp, h0, centroid);
     if (fabs(v0 - volume) <= 1e-9 * (volume + 1.0)) return h0;
     /* A first step of 1 cm shows the slope (the free surface's area). */
-    double h1 = h0 + (v0 < volume ? 0.01 : -0.01), v1 = nv_compartment_volume_below(m, rotation, position, h1, centroid);
+    double h1 = h0 + (v0 < volume ? 0.01 : -0.01), v1 = compartment_volume_below(&cp, h1, centroid);
     for (int i = 0; i < 12; i++) {
         double slope = (v1 - v0) / (h1 - h0);
         if (!(slope > 0.0) || !isfinite(slope)) break;
         double h2 = h1 + (volume - v1) / slope;
         if (fabs(h2 - h1) > 10.0) break; /* a wild step: bisect */
-        double v2 = nv_compartment_volume_below(m, rotation, position, h2, centroid);
+        double v2 = compartment_volume_below(&cp, h2, centroid);
         if (fabs(h2 - h1) <= tol) return h2;
         h0 = h1, v0 = v1, h1 = h2, v1 = v2;
     }
-    return nv_compartment_level_for(m, rotation, position, volume, centroid);
+    return compartment_level_for(&cp, volume, centroid);
 }
 
 double nv_compartment_orifice_flow(double cd, double area, double gravity, double dh) {
