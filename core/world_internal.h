@@ -14,6 +14,7 @@
 #include "naval/world.h"
 #include "grow.h"
 #include "idmap.h"
+#include "keysort.h"
 
 /* A run of one vessel's vertices or triangles: the unit of parallel work. */
 typedef struct world_block {
@@ -78,11 +79,17 @@ typedef struct world_pairs {
     uint32_t* cell_start; /* grid_w * grid_h + 1 */
     uint32_t cell_capacity;
     uint32_t *slots, *cell_of; /* sorted entries: index into ent, and cell */
+    uint32_t entry_count;      /* entities taking part this step */
+    uint32_t candidate_count;  /* pairs of entities whose swept spheres meet */
     struct pairs_entity* ent;  /* the entities taking part, in entity order */
     uint32_t ent_capacity;
     uint32_t sorted_capacity;
-    uint32_t* pair_first; /* per sorted entry: its first candidate */
-    uint32_t first_capacity;
+    /* fixed blocks of vessels, entries or candidates (PAIRS_BLOCK each,
+     * whatever the thread count): what each found, and where its share of
+     * the next array starts */
+    struct pairs_block* blocks;
+    uint32_t block_capacity;
+    keysort sort; /* the grid's and the candidates' radix sort */
     struct contact_body* bodies;
     uint32_t body_count, body_capacity;
     uint32_t static_body; /* the structures' shared body this step, or UINT32_MAX */

@@ -83,7 +83,8 @@ void world_pairs_free(nv_world* w) {
     free(p->normal_next);
     free(p->touch_sort);
     free(p->events);
-    free(p->pair_first);
+    free(p->blocks);
+    keysort_free(&p->sort);
     memset(p, 0, sizeof *p);
 }
 

@@ -70,6 +70,15 @@ typedef struct pairs_entity {
     uint32_t id;
 } pairs_entity;
 
+/* The broadphase works in fixed blocks of PAIRS_BLOCK vessels, entries or
+ * candidates, so what a block finds does not depend on the threads. */
+#define PAIRS_BLOCK 1024u
+typedef struct pairs_block {
+    double x0, x1, z0, z1, widest; /* the entities' extent, the widest swept sphere */
+    uint32_t count;                /* what the block found */
+    uint32_t first;                /* where its share starts */
+} pairs_block;
+
 /* The candidate pairs in slot order into w->pairs (pair_count); -1 when
  * out of memory. Sets each vessel's reach (sv.pair_margin, pair_reach). */
 int pairs_broadphase(nv_world* w);

@@ -3,10 +3,11 @@
  *
  *   broadphase  — a uniform grid over the x-z extent of the vessels and
  *                 structures (cells as wide as the largest swept bounding
- *                 sphere), entities counted into cells, pairs found per
- *                 entity against its own cell and the four ahead on the
- *                 job system (counted, then written at their offsets),
- *                 radix-sorted into slot order
+ *                 sphere), entities radix-sorted into cells, pairs found
+ *                 per entity against its own cell and the four ahead
+ *                 (counted per block, then written at each block's
+ *                 offset), radix-sorted into slot order: every stage a
+ *                 job over fixed blocks (PAIRS_BLOCK)
  *   narrowphase — jobs over pairs: MPR (libccd) between the convex hulls
  *                 swept by each vessel's reach this step, then up to four
  *                 points from the corners that face the other shape
@@ -79,49 +80,101 @@ static uint32_t pairs_scan(const nv_world* w, uint32_t i, uint64_t* out) {
     return n;
 }
 
+/* The block's share of [0, n): [b * PAIRS_BLOCK, its end). */
+static inline uint32_t pairs_block_end(uint32_t b, uint32_t n) {
+    uint64_t end = (uint64_t)(b + 1) * PAIRS_BLOCK;
+    return end < n ? (uint32_t)end : n;
+}
+
+static inline uint32_t pairs_blocks_of(uint64_t n) { return (uint32_t)((n + PAIRS_BLOCK - 1) / PAIRS_BLOCK); }
+
+/* Each block's `first` from the counts before it: the total. */
+static uint64_t pairs_blocks_scan(pairs_block* blocks, uint32_t count) {
+    uint64_t total = 0;
+    for (uint32_t b = 0; b < count; b++) {
+        blocks[b].first = (uint32_t)total;
+        total += blocks[b].count;
+    }
+    return total;
+}
+
+/* Per block of sorted entries: how many candidates its entries find. */
 static void pairs_count_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     nv_world* w = ctx;
-    for (uint32_t i = begin; i < end; i++) w->pairs.pair_first[i] = pairs_scan(w, i, NULL);
+    world_pairs* p = &w->pairs;
+    for (uint32_t b = begin; b < end; b++) {
+        uint32_t found = 0;
+        for (uint32_t i = b * PAIRS_BLOCK, last = pairs_block_end(b, p->entry_count); i < last; i++)
+            found += pairs_scan(w, i, NULL);
+        p->blocks[b].count = found;
+    }
 }
 
+/* Per block of sorted entries: its candidates, from its first on. */
 static void pairs_fill_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     nv_world* w = ctx;
-    for (uint32_t i = begin; i < end; i++) pairs_scan(w, i, w->pairs.keys + w->pairs.pair_first[i]);
-}
-
-/* LSD radix sort of the pair keys (slot a << 32 | slot b), skipping the
- * bytes no key differs in: the pairs in slot order, whatever found them. */
-static void pairs_sort_keys(world_pairs* p, uint32_t n) {
-    uint64_t all_or = 0, all_and = ~0ull;
-    for (uint32_t i = 0; i < n; i++) all_or |= p->keys[i], all_and &= p->keys[i];
-    uint64_t differ = all_or ^ all_and;
-    for (int shift = 0; shift < 64; shift += 8) {
-        if (!((differ >> shift) & 0xffu)) continue;
-        uint32_t count[257] = {0};
-        for (uint32_t i = 0; i < n; i++) count[((p->keys[i] >> shift) & 0xffu) + 1]++;
-        for (int b = 0; b < 256; b++) count[b + 1] += count[b];
-        for (uint32_t i = 0; i < n; i++) p->tmp_keys[count[(p->keys[i] >> shift) & 0xffu]++] = p->keys[i];
-        uint64_t* k = p->keys;
-        p->keys = p->tmp_keys, p->tmp_keys = k;
-    }
-}
-
-/* A uniform grid over the entities' x-z extent, cells at least as wide as
- * the widest swept bounding sphere (widened while there would be more
- * cells than twice the entities, so a spread-out world stays small);
- * entities are counted into their cells (entity order within a cell).
- * p->ent holds the n entities taking part, in entity order
- * (pairs_broadphase); the sorted entries point into it. */
-static int pairs_grid(nv_world* w, uint32_t n, double widest) {
     world_pairs* p = &w->pairs;
-    const pairs_entity* ent = p->ent;
-    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
-    for (uint32_t k = 0; k < n; k++) {
-        x0 = fmin(x0, ent[k].x), x1 = fmax(x1, ent[k].x);
-        z0 = fmin(z0, ent[k].z), z1 = fmax(z1, ent[k].z);
+    for (uint32_t b = begin; b < end; b++) {
+        uint64_t* out = p->keys + p->blocks[b].first;
+        for (uint32_t i = b * PAIRS_BLOCK, last = pairs_block_end(b, p->entry_count); i < last; i++)
+            out += pairs_scan(w, i, out);
     }
+}
+
+/* Per block of entities: its cell and index as one key (cell << 32 | k),
+ * to sort into cell order with entity order within a cell. */
+static void pairs_cell_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    nv_world* w = ctx;
+    world_pairs* p = &w->pairs;
+    for (uint32_t b = begin; b < end; b++)
+        for (uint32_t k = b * PAIRS_BLOCK, last = pairs_block_end(b, p->entry_count); k < last; k++)
+            p->keys[k] = (uint64_t)pairs_cell_of(p, p->ent[k].x, p->ent[k].z) << 32 | k;
+}
+
+/* Per block of sorted entries: each one's entity and cell, and the start
+ * of every cell from the one after the last entry's cell through its own
+ * (so every cell's start is written once, empty cells too). */
+static void pairs_unpack_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    nv_world* w = ctx;
+    world_pairs* p = &w->pairs;
+    const uint64_t* sorted = p->keys;
+    const uint32_t n = p->entry_count, cells = p->grid_w * p->grid_h;
+    for (uint32_t b = begin; b < end; b++)
+        for (uint32_t i = b * PAIRS_BLOCK, last = pairs_block_end(b, n); i < last; i++) {
+            uint32_t cell = (uint32_t)(sorted[i] >> 32);
+            p->slots[i] = (uint32_t)sorted[i];
+            p->cell_of[i] = cell;
+            for (uint32_t c = i ? (uint32_t)(sorted[i - 1] >> 32) + 1 : 0; c <= cell; c++) p->cell_start[c] = i;
+            if (i == n - 1)
+                for (uint32_t c = cell + 1; c <= cells; c++) p->cell_start[c] = n;
+        }
+}
+
+/* Sorts keys[0, n) by their bits from low_bit up, in place of p->keys
+ * (the sort may leave them in the other buffer, which then becomes
+ * p->keys). */
+static void pairs_sort_keys(nv_world* w, uint32_t n, int low_bit) {
+    world_pairs* p = &w->pairs;
+    uint64_t* sorted = keysort_run(&p->sort, w->pool, p->keys, p->tmp_keys, n, low_bit);
+    if (sorted == p->keys) return;
+    uint32_t cap = p->keys_capacity;
+    p->tmp_keys = p->keys, p->keys_capacity = p->tmp_keys_capacity;
+    p->keys = sorted, p->tmp_keys_capacity = cap;
+}
+
+/* A uniform grid over the entities' x-z extent (the blocks' bounds),
+ * cells at least as wide as the widest swept bounding sphere (widened
+ * while there would be more cells than twice the entities, so a
+ * spread-out world stays small); the entities sorted into their cells
+ * (entity order within a cell). p->ent holds the entry_count entities
+ * taking part, in entity order; the sorted entries point into it. */
+static int pairs_grid(nv_world* w, double x0, double x1, double z0, double z1, double widest) {
+    world_pairs* p = &w->pairs;
+    const uint32_t n = p->entry_count;
     double cell = widest;
     double gw = floor((x1 - x0) / cell) + 1.0, gh = floor((z1 - z0) / cell) + 1.0;
     while (gw * gh > 2.0 * n + 64.0) {
@@ -131,45 +184,51 @@ static int pairs_grid(nv_world* w, uint32_t n, double widest) {
     p->min_x = x0, p->min_z = z0, p->inv_cell = 1.0 / cell;
     p->grid_w = (uint32_t)gw, p->grid_h = (uint32_t)gh;
     uint64_t cells = (uint64_t)p->grid_w * p->grid_h;
-    if (GROW(&p->cell_start, &p->cell_capacity, cells + 1, 256) ||
-        pairs_reserve_sorted(p, n))
+    if (GROW(&p->cell_start, &p->cell_capacity, cells + 1, 256) || pairs_reserve_sorted(p, n) ||
+        keysort_reserve(&p->sort, n))
         return -1;
-    memset(p->cell_start, 0, (size_t)(cells + 1) * sizeof *p->cell_start);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t c = pairs_cell_of(p, ent[k].x, ent[k].z);
-        p->cell_of[k] = c; /* for now by entity; by sorted entry below */
-        p->cell_start[c + 1]++;
-    }
-    for (uint64_t c = 0; c < cells; c++) p->cell_start[c + 1] += p->cell_start[c];
-    /* cell_start[c] is the next free entry of c while filling; the cells
-     * are read from tmp (the keys' room, free until the pairs are found) */
-    uint32_t* entity_cell = (uint32_t*)p->tmp_keys;
-    memcpy(entity_cell, p->cell_of, (size_t)n * sizeof *entity_cell);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t c = entity_cell[k], at = p->cell_start[c]++;
-        p->slots[at] = k;
-        p->cell_of[at] = c;
-    }
-    for (uint64_t c = cells; c > 0; c--) p->cell_start[c] = p->cell_start[c - 1];
-    p->cell_start[0] = 0;
+    world_run(w, pairs_blocks_of(n), 1, pairs_cell_job);
+    pairs_sort_keys(w, n, 32); /* written in entity order: only the cells to sort */
+    world_run(w, pairs_blocks_of(n), 1, pairs_unpack_job);
     return 0;
 }
 
-/* Each vessel's reach this step (2 cm plus how far its farthest point can
- * move) and swept bounding sphere; 0 for those that take no part. */
+/* Per block of vessels: each one's reach this step (2 cm plus how far its
+ * farthest point can move) and swept bounding sphere, 0 for those that
+ * take no part; how many take part, their extent and widest sphere. */
 static void pairs_reach_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     nv_world* w = ctx;
-    for (uint32_t s = begin; s < end; s++) {
-        w->sv.pair_reach[s] = 0.0f;
-        if (!world_pairs_takes_part(w, s)) continue;
-        const world_type* t = &w->types[w->v.type[s]];
-        double speed = sqrt(w->v.vx[s] * w->v.vx[s] + w->v.vy[s] * w->v.vy[s] + w->v.vz[s] * w->v.vz[s]) +
-                       sqrt(w->v.wx[s] * w->v.wx[s] + w->v.wy[s] * w->v.wy[s] + w->v.wz[s] * w->v.wz[s]) * t->radius;
-        double margin = PAIR_SLOP + speed * w->dt;
-        if (!isfinite(margin) || !isfinite(w->v.px[s]) || !isfinite(w->v.pz[s])) continue;
-        w->sv.pair_margin[s] = (float)margin;
-        w->sv.pair_reach[s] = (float)(t->shape.radius + margin);
+    for (uint32_t b = begin; b < end; b++) {
+        pairs_block blk = {INFINITY, -INFINITY, INFINITY, -INFINITY, 0.0, 0, 0};
+        for (uint32_t s = b * PAIRS_BLOCK, last = pairs_block_end(b, w->count); s < last; s++) {
+            w->sv.pair_reach[s] = 0.0f;
+            if (!world_pairs_takes_part(w, s)) continue;
+            const world_type* t = &w->types[w->v.type[s]];
+            double speed = sqrt(w->v.vx[s] * w->v.vx[s] + w->v.vy[s] * w->v.vy[s] + w->v.vz[s] * w->v.vz[s]) +
+                           sqrt(w->v.wx[s] * w->v.wx[s] + w->v.wy[s] * w->v.wy[s] + w->v.wz[s] * w->v.wz[s]) * t->radius;
+            double margin = PAIR_SLOP + speed * w->dt;
+            if (!isfinite(margin) || !isfinite(w->v.px[s]) || !isfinite(w->v.pz[s])) continue;
+            w->sv.pair_margin[s] = (float)margin;
+            w->sv.pair_reach[s] = (float)(t->shape.radius + margin);
+            blk.x0 = fmin(blk.x0, w->v.px[s]), blk.x1 = fmax(blk.x1, w->v.px[s]);
+            blk.z0 = fmin(blk.z0, w->v.pz[s]), blk.z1 = fmax(blk.z1, w->v.pz[s]);
+            blk.widest = fmax(blk.widest, 2.0 * w->sv.pair_reach[s]);
+            blk.count++;
+        }
+        w->pairs.blocks[b] = blk;
+    }
+}
+
+/* Per block of vessels: those taking part into p->ent, from the block's first. */
+static void pairs_gather_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    nv_world* w = ctx;
+    world_pairs* p = &w->pairs;
+    for (uint32_t b = begin; b < end; b++) {
+        pairs_entity* out = p->ent + p->blocks[b].first;
+        for (uint32_t s = b * PAIRS_BLOCK, last = pairs_block_end(b, w->count); s < last; s++)
+            if (w->sv.pair_reach[s] > 0.0f) *out++ = (pairs_entity){w->v.px[s], w->v.py[s], w->v.pz[s], w->sv.pair_reach[s], s};
     }
 }
 
@@ -225,50 +284,84 @@ static uint32_t pairs_pieces(const nv_world* w, uint64_t key, world_pair* out) {
     return count;
 }
 
+/* Per block of candidates: how many pairs of pieces they make. */
+static void pairs_pieces_count_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    nv_world* w = ctx;
+    world_pairs* p = &w->pairs;
+    for (uint32_t b = begin; b < end; b++) {
+        uint32_t found = 0;
+        for (uint32_t k = b * PAIRS_BLOCK, last = pairs_block_end(b, p->candidate_count); k < last; k++)
+            found += pairs_pieces(w, p->keys[k], NULL);
+        p->blocks[b].count = found;
+    }
+}
+
+static void pairs_pieces_fill_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
+    (void)worker;
+    nv_world* w = ctx;
+    world_pairs* p = &w->pairs;
+    for (uint32_t b = begin; b < end; b++) {
+        world_pair* out = p->pairs + p->blocks[b].first;
+        for (uint32_t k = b * PAIRS_BLOCK, last = pairs_block_end(b, p->candidate_count); k < last; k++)
+            out += pairs_pieces(w, p->keys[k], out);
+    }
+}
+
+static int pairs_reserve_blocks(world_pairs* p, uint64_t n) {
+    return GROW(&p->blocks, &p->block_capacity, pairs_blocks_of(n) ? pairs_blocks_of(n) : 1, 16);
+}
+
 int pairs_broadphase(nv_world* w) {
     world_pairs* p = &w->pairs;
     p->pair_count = 0;
-    world_run(w, w->count, 1024, pairs_reach_job);
     uint64_t most = (uint64_t)w->count + w->structure_count;
-    if (GROW(&p->ent, &p->ent_capacity, most, 256) ||
+    if (pairs_reserve_blocks(p, w->count) ||
+        GROW(&p->ent, &p->ent_capacity, most, 256) ||
         GROW(&p->keys, &p->keys_capacity, most, 256) ||
         GROW(&p->tmp_keys, &p->tmp_keys_capacity, most, 256))
         return -1;
-    uint32_t n = 0;
-    double widest = 0.0;
-    for (uint32_t s = 0; s < w->count; s++)
-        if (w->sv.pair_reach[s] > 0.0f) {
-            p->ent[n++] = (pairs_entity){w->v.px[s], w->v.py[s], w->v.pz[s], w->sv.pair_reach[s], s};
-            widest = fmax(widest, 2.0 * w->sv.pair_reach[s]);
-        }
+    /* the vessels taking part, in slot order, and their extent */
+    const uint32_t vessel_blocks = pairs_blocks_of(w->count);
+    world_run(w, vessel_blocks, 1, pairs_reach_job);
+    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY, widest = 0.0;
+    for (uint32_t b = 0; b < vessel_blocks; b++) {
+        const pairs_block* blk = &p->blocks[b];
+        x0 = fmin(x0, blk->x0), x1 = fmax(x1, blk->x1), z0 = fmin(z0, blk->z0), z1 = fmax(z1, blk->z1);
+        widest = fmax(widest, blk->widest);
+    }
+    uint32_t n = (uint32_t)pairs_blocks_scan(p->blocks, vessel_blocks);
     if (n == 0 || n + w->structure_count < 2) return 0;
+    world_run(w, vessel_blocks, 1, pairs_gather_job);
     for (uint32_t k = 0; k < w->structure_count; k++) {
         const world_structure* st = &w->structures[k];
         p->ent[n++] = (pairs_entity){st->position.x, st->position.y, st->position.z, st->shape.radius, w->count + k};
+        x0 = fmin(x0, st->position.x), x1 = fmax(x1, st->position.x);
+        z0 = fmin(z0, st->position.z), z1 = fmax(z1, st->position.z);
         widest = fmax(widest, 2.0 * st->shape.radius);
     }
-    if (pairs_grid(w, n, widest) || GROW(&p->pair_first, &p->first_capacity, n, 256))
+    p->entry_count = n;
+    if (pairs_reserve_blocks(p, n) || pairs_grid(w, x0, x1, z0, z1, widest)) return -1;
+    /* the candidates: counted per block of entries, then written at each
+     * block's offset, then sorted into slot order */
+    const uint32_t entry_blocks = pairs_blocks_of(n);
+    world_run(w, entry_blocks, 1, pairs_count_job);
+    uint64_t total = pairs_blocks_scan(p->blocks, entry_blocks);
+    if (total > UINT32_MAX || GROW(&p->keys, &p->keys_capacity, total, 256) ||
+        GROW(&p->tmp_keys, &p->tmp_keys_capacity, total, 256) || keysort_reserve(&p->sort, (uint32_t)total))
         return -1;
-    world_run(w, n, 256, pairs_count_job);
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t c = p->pair_first[i];
-        p->pair_first[i] = (uint32_t)total;
-        total += c;
-    }
-    if (GROW(&p->keys, &p->keys_capacity, total, 256) ||
-        GROW(&p->tmp_keys, &p->tmp_keys_capacity, total, 256))
-        return -1;
-    world_run(w, n, 256, pairs_fill_job);
-    pairs_sort_keys(p, (uint32_t)total);
+    world_run(w, entry_blocks, 1, pairs_fill_job);
+    pairs_sort_keys(w, (uint32_t)total, 0);
     /* each pair of vessels as its pairs of pieces whose spheres meet (one
      * pair where both are one piece) */
-    uint64_t pieces = 0;
-    for (uint64_t k = 0; k < total; k++) pieces += pairs_pieces(w, p->keys[k], NULL);
-    if (GROW(&p->pairs, &p->pair_capacity, pieces, 256)) return -1;
-    uint32_t at = 0;
-    for (uint64_t k = 0; k < total; k++) at += pairs_pieces(w, p->keys[k], p->pairs + at);
-    p->pair_count = at;
+    p->candidate_count = (uint32_t)total;
+    if (pairs_reserve_blocks(p, total)) return -1;
+    const uint32_t candidate_blocks = pairs_blocks_of(total);
+    world_run(w, candidate_blocks, 1, pairs_pieces_count_job);
+    uint64_t pieces = pairs_blocks_scan(p->blocks, candidate_blocks);
+    if (pieces > UINT32_MAX || GROW(&p->pairs, &p->pair_capacity, pieces, 256)) return -1;
+    world_run(w, candidate_blocks, 1, pairs_pieces_fill_job);
+    p->pair_count = (uint32_t)pieces;
     return 0;
 }
 
