@@ -111,71 +111,6 @@ int shape_build_points(shape* s, const float* x, const float* y, const float* z,
     return 0;
 }
 
-/* The root of vertex k's part (path halving). */
-static uint32_t shape_part_root(uint32_t* parent, uint32_t k) {
-    while (parent[k] != k) {
-        parent[k] = parent[parent[k]];
-        k = parent[k];
-    }
-    return k;
-}
-
-int shape_build_pieces(shape** out, uint32_t* count, const nv_hull* h, uint32_t max_parts, nv_error* err) {
-    *out = NULL;
-    *count = 1;
-    const uint32_t n = h->vertex_count;
-    uint32_t* part = malloc((size_t)(n ? n : 1) * sizeof *part);
-    uint8_t* used = calloc(n ? n : 1, 1);
-    if (!part || !used) {
-        free(part), free(used);
-        return nv_error_fail(err, NV_ENOMEM, "shape: out of memory");
-    }
-    for (uint32_t k = 0; k < n; k++) part[k] = k;
-    for (uint32_t t = 0; t < h->triangle_count; t++) {
-        used[h->triangles[3 * t]] = used[h->triangles[3 * t + 1]] = used[h->triangles[3 * t + 2]] = 1;
-        for (int e = 1; e < 3; e++) {
-            uint32_t ra = shape_part_root(part, h->triangles[3 * t]), rb = shape_part_root(part, h->triangles[3 * t + e]);
-            if (ra != rb) part[ra > rb ? ra : rb] = ra < rb ? ra : rb; /* the lower index is the root */
-        }
-    }
-    /* Each part numbered by its first vertex, in vertex order, in one pass:
-     * a root is the lowest vertex of its part and every link points lower,
-     * so a vertex's link already holds its part's number when it is read.
-     * A vertex no triangle uses belongs to no part. */
-    uint32_t parts = 0;
-    for (uint32_t k = 0; k < n; k++) part[k] = !used[k] ? UINT32_MAX : part[k] == k ? parts++ : part[part[k]];
-    free(used);
-    if (parts > max_parts) {
-        free(part);
-        return nv_error_set(err, "the mesh has %u separate closed parts; at most %u", parts, max_parts);
-    }
-    if (parts <= 1) {
-        free(part);
-        return 0;
-    }
-    shape* pieces = calloc(parts, sizeof *pieces);
-    float* xyz = malloc((size_t)n * 3 * sizeof *xyz);
-    if (!pieces || !xyz) {
-        free(part), free(pieces), free(xyz);
-        return nv_error_fail(err, NV_ENOMEM, "shape: out of memory");
-    }
-    for (uint32_t q = 0; q < parts; q++) {
-        uint32_t m = 0;
-        for (uint32_t k = 0; k < n; k++)
-            if (part[k] == q) xyz[3 * m] = h->vx[k], xyz[3 * m + 1] = h->vy[k], xyz[3 * m + 2] = h->vz[k], m++;
-        if (shape_build_points(&pieces[q], xyz, xyz + 1, xyz + 2, 3, m, err)) {
-            for (uint32_t k = 0; k < q; k++) shape_free(&pieces[k]);
-            free(part), free(pieces), free(xyz);
-            return nv_error_prefix(err, "part %u of %u (%u vertices)", q + 1, parts, m);
-        }
-    }
-    free(part);
-    free(xyz);
-    *out = pieces;
-    *count = parts;
-    return 0;
-}
-
 void shape_free(shape* s) {
     free(s->soa);
     free(s->points);
@@ -292,7 +227,7 @@ static double shape_reach_along(const shape_pose* p, nv_vec3 d) {
 
 /* How far the placed shapes overlap along the unit direction n (a to b),
  * their sweeps counted: the depth that moving b along n must undo. */
-static double shape_overlap_along(const shape_pose* a, const shape_pose* b, nv_vec3 n) {
+double shape_overlap_along(const shape_pose* a, const shape_pose* b, nv_vec3 n) {
     return shape_reach_along(a, n) + shape_reach_along(b, v3_scale(n, -1.0));
 }
 
@@ -441,34 +376,40 @@ int shape_penetration_from(const shape_pose* a, const shape_pose* b, const nv_ve
     return 0;
 }
 
-static double shape_overlap_at(const shape_pose* a, const shape_pose* b, double angle) {
-    return shape_overlap_along(a, b, v3(cos(angle), 0.0, sin(angle)));
+/* The direction at `angle` in the plane of the unit vectors u and v. */
+static nv_vec3 shape_in_plane(nv_vec3 u, nv_vec3 v, double angle) {
+    double c = cos(angle), s = sin(angle);
+    return v3(u.x * c + v.x * s, u.y * c + v.y * s, u.z * c + v.z * s);
 }
 
-#define SHAPE_HORIZONTAL_SAMPLES 32
-#define SHAPE_HORIZONTAL_REFINE 16 /* golden-section steps: the bracket to 0.0002 of a sample's width */
+#define SHAPE_PLANE_SAMPLES 32
+#define SHAPE_PLANE_REFINE 16 /* golden-section steps: the bracket to 0.0002 of a sample's width */
 
-double shape_overlap_horizontal(const shape_pose* a, const shape_pose* b, nv_vec3* normal) {
-    const double step = 2.0 * NV_PI / SHAPE_HORIZONTAL_SAMPLES;
+double shape_overlap_in_plane(const shape_pose* a, const shape_pose* b, nv_vec3 u, nv_vec3 v, nv_vec3* normal) {
+    const double step = 2.0 * NV_PI / SHAPE_PLANE_SAMPLES;
     double best = INFINITY, at = 0.0;
-    for (int k = 0; k < SHAPE_HORIZONTAL_SAMPLES; k++) {
-        double o = shape_overlap_at(a, b, k * step);
+    for (int k = 0; k < SHAPE_PLANE_SAMPLES; k++) {
+        double o = shape_overlap_along(a, b, shape_in_plane(u, v, k * step));
         if (o < best) best = o, at = k * step;
     }
     const double golden = 0.6180339887498949;
     double lo = at - step, hi = at + step;
     double x1 = hi - golden * (hi - lo), x2 = lo + golden * (hi - lo);
-    double f1 = shape_overlap_at(a, b, x1), f2 = shape_overlap_at(a, b, x2);
-    for (int k = 0; k < SHAPE_HORIZONTAL_REFINE; k++) {
+    double f1 = shape_overlap_along(a, b, shape_in_plane(u, v, x1)), f2 = shape_overlap_along(a, b, shape_in_plane(u, v, x2));
+    for (int k = 0; k < SHAPE_PLANE_REFINE; k++) {
         if (f1 < f2)
-            hi = x2, x2 = x1, f2 = f1, x1 = hi - golden * (hi - lo), f1 = shape_overlap_at(a, b, x1);
+            hi = x2, x2 = x1, f2 = f1, x1 = hi - golden * (hi - lo), f1 = shape_overlap_along(a, b, shape_in_plane(u, v, x1));
         else
-            lo = x1, x1 = x2, f1 = f2, x2 = lo + golden * (hi - lo), f2 = shape_overlap_at(a, b, x2);
+            lo = x1, x1 = x2, f1 = f2, x2 = lo + golden * (hi - lo), f2 = shape_overlap_along(a, b, shape_in_plane(u, v, x2));
     }
     if (f1 < best) best = f1, at = x1;
     if (f2 < best) best = f2, at = x2;
-    *normal = v3(cos(at), 0.0, sin(at));
+    *normal = shape_in_plane(u, v, at);
     return best;
+}
+
+double shape_overlap_horizontal(const shape_pose* a, const shape_pose* b, nv_vec3* normal) {
+    return shape_overlap_in_plane(a, b, v3(1, 0, 0), v3(0, 0, 1), normal);
 }
 
 double shape_outside(const shape_pose* p, nv_vec3 point) {

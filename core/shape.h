@@ -9,7 +9,8 @@
  * dozen points, and it never misses a contact (it can only add a little
  * volume at a concave stern). A hull made of several closed parts (a
  * catamaran's two hulls) has one convex hull per part, so the water
- * between them stays water (shape_build_pieces). */
+ * between them stays water, and a hollow part (a dock's slip) is cut
+ * into pieces that fit (shape_build_pieces, core/shape_pieces.c). */
 #ifndef NAVAL_SHAPE_H
 #define NAVAL_SHAPE_H
 
@@ -40,13 +41,24 @@ int shape_build(shape* s, const nv_hull* h, nv_error* err);
 int shape_build_points(shape* s, const float* x, const float* y, const float* z, uint32_t stride, uint32_t n,
                        nv_error* err);
 void shape_free(shape* s);
-/* One convex hull per connected part of the hull's mesh (triangles that
- * share a vertex are one part: a catamaran's two hulls and the deck
- * between them are three), numbered in the order of each part's first
- * vertex; more than max_parts is refused before any is built. A hull of
- * one part gets none (*out NULL, *count 1): its shape_build is the
- * piece. */
-int shape_build_pieces(shape** out, uint32_t* count, const nv_hull* h, uint32_t max_parts, nv_error* err);
+/* The pieces a hull collides as (core/shape_pieces.c): one convex hull
+ * per connected part of its mesh (triangles that share a vertex are one
+ * part: a catamaran's two hulls and the deck between them are three),
+ * numbered in the order of each part's first vertex, and a part whose
+ * surface lies deeper than `tolerance` m inside its convex hull (a notch,
+ * a tunnel, a concave stern; 0: never) cut across (x) or along (z) the
+ * hull into pieces that fit, at most max_pieces (SHAPE_MAX_PIECES at
+ * most) in all. Each piece's region is where it was cut from (x, z bounds
+ * in the body frame; infinite where not cut): a bound is a face the piece
+ * shares with the piece beyond it. More parts than max_pieces is refused
+ * before any is built. A hull that stays one piece gets none (*out and
+ * *regions NULL, *count 1): its shape_build is the piece. */
+#define SHAPE_MAX_PIECES 16u
+typedef struct shape_region {
+    double lo[2], hi[2]; /* x, then z */
+} shape_region;
+int shape_build_pieces(shape** out, shape_region** regions, uint32_t* count, const nv_hull* h, uint32_t max_pieces,
+                       double tolerance, nv_error* err);
 
 /* A shape placed in the world, swept by a sphere of `margin` m. */
 typedef struct shape_pose {
@@ -78,6 +90,12 @@ int shape_penetration_from(const shape_pose* a, const shape_pose* b, const nv_ve
  * overlap along a direction is the sum of two support distances, convex
  * in the direction but not in its angle, so the samples find the basin. */
 double shape_overlap_horizontal(const shape_pose* a, const shape_pose* b, nv_vec3* normal);
+/* The same over the directions in the plane of the unit vectors u and v
+ * (perpendicular): the least overlap that does not cross a given axis. */
+double shape_overlap_in_plane(const shape_pose* a, const shape_pose* b, nv_vec3 u, nv_vec3 v, nv_vec3* normal);
+/* How far the placed shapes overlap along the unit direction n (a to b),
+ * their sweeps counted. */
+double shape_overlap_along(const shape_pose* a, const shape_pose* b, nv_vec3 n);
 
 /* How far a world point lies outside the placed shape (its farthest face
  * plane; <= 0 inside), the sweep not counted. */

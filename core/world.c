@@ -159,16 +159,22 @@ static void world_type_pieces_free(world_type* t) {
     for (uint32_t k = 0; t->pieces && k < t->piece_count; k++) shape_free(&t->pieces[k]);
     free(t->pieces);
     free(t->piece_sphere);
+    free(t->piece_region);
     t->pieces = NULL;
     t->piece_sphere = NULL;
+    t->piece_region = NULL;
     t->piece_count = 1;
 }
 
-/* The collision pieces of a hull of several parts, each with a sphere
- * around its corners (the centre of their box, the farthest corner). */
+/* The collision pieces of a hull of several parts or a hollow one, each
+ * with a sphere around its corners (the centre of their box, the
+ * farthest corner). */
 static int world_type_pieces_build(world_type* t, nv_error* err) {
     t->piece_sphere = NULL;
-    if (shape_build_pieces(&t->pieces, &t->piece_count, &t->hull, WORLD_MAX_PIECES, err)) {
+    double z0 = INFINITY, z1 = -INFINITY;
+    for (uint32_t k = 0; k < t->hull.vertex_count; k++) z0 = fmin(z0, t->hull.vz[k]), z1 = fmax(z1, t->hull.vz[k]);
+    double tolerance = fmax(WORLD_PIECE_HOLLOW, WORLD_PIECE_HOLLOW_BEAM * (z1 - z0));
+    if (shape_build_pieces(&t->pieces, &t->piece_region, &t->piece_count, &t->hull, WORLD_MAX_PIECES, tolerance, err)) {
         t->piece_count = 1;
         return -1;
     }

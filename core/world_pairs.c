@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Contacts between vessels, after the integration pass:
  *
- *   broadphase and narrowphase, which pairs touch and where:
- *                 world_pairs_find.c
+ *   broadphase  — which pairs may touch: world_pairs_broad.c
+ *   narrowphase — where they touch: world_pairs_narrow.c
  *   solve       — world_pairs_solve.c
  *   events      — here: new contacts, the touching set and its normals,
  *                 each vessel's contact points and deepest overlap
@@ -224,6 +224,7 @@ void world_pairs_step(nv_world* w) {
     const nv_world_contact_params* cp = &w->ground.params;
     if (!cp->enabled || pairs_broadphase(w)) p->pair_count = 0;
     world_run(w, p->pair_count, 16, pairs_narrow_job);
+    pairs_seams(w);
     if (pairs_solve(w)) p->pair_count = 0; /* out of memory: no contact this step */
     pairs_record(w);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The pass of contacts between vessels, split in two files:
- * world_pairs_find.c finds which pairs touch and where (the grid, the pair
- * search, MPR and the manifolds), world_pairs_solve.c solves them and
+/* The pass of contacts between vessels, in four files:
+ * world_pairs_broad.c finds which pairs may touch (the grid, the pair
+ * search), world_pairs_narrow.c where they touch (MPR, the manifolds, the
+ * seams between pieces), world_pairs_solve.c solves them and
  * world_pairs.c reports them (and holds the structures). Private to them. */
 #ifndef NAVAL_WORLD_PAIRS_H
 #define NAVAL_WORLD_PAIRS_H
@@ -17,6 +18,8 @@
 #define PAIR_PARTED 0.1 /* m: a gap this wide ends a contact (closer, it may press again without a new event) */
 #define PAIR_STACKED 0.25 /* m: a steep overlap deeper than this is a hull inside another */
 #define PAIR_FEATURE 0.1 /* m: corners this near a shape's extreme along the normal face the other */
+#define PAIR_SHARED_FEATURE 0.001 /* m: corners this near a piece's extreme are the feature it meets with */
+#define PAIR_SHARED_ON_FACE 1e-4  /* m: a corner this near a bound of a piece's region lies on the shared face */
 
 typedef struct pair_point {
     nv_vec3 ra, rb;       /* from each CG to the point */
@@ -34,6 +37,13 @@ typedef struct world_pair {
     uint32_t count;  /* contact points; 0: apart */
     uint32_t ba, bb; /* indices into the solver's bodies */
     uint32_t colour; /* the solve's: PAIR_COLOURS is the overflow */
+    /* the pieces met across a face one shares with another piece of its
+     * vessel (bit 0: a's, bit 1: b's; world_pairs_narrow.c), and that
+     * face's outward normal (world) */
+    uint32_t across_shared;
+    nv_vec3 shared_axis[2];
+    double depth;      /* the narrowphase's overlap of the swept shapes */
+    nv_vec3 witness;   /* and its point in it */
     nv_vec3 normal;     /* unit, from a to b */
     nv_vec3 tangent[2];
     nv_vec3 point[PAIR_POINTS]; /* world */
@@ -79,12 +89,22 @@ typedef struct pairs_block {
     uint32_t first;                /* where its share starts */
 } pairs_block;
 
+/* The pieces of entity e: a vessel type's, or a structure's one. */
+static inline uint32_t pairs_piece_count(const nv_world* w, uint32_t e) {
+    return e >= w->count ? 1u : w->types[w->v.type[e]].piece_count;
+}
+
 /* The candidate pairs in slot order into w->pairs (pair_count); -1 when
  * out of memory. Sets each vessel's reach (sv.pair_margin, pair_reach). */
 int pairs_broadphase(nv_world* w);
 /* Jobs over the candidates: each one's normal and contact points (count 0
  * when apart). */
 void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker);
+/* After the narrowphase: a pair of pieces met across a face one shares
+ * with another piece of its vessel (a seam) is dropped when another pair
+ * of the same two vessels touches on the hulls' surface, else parted
+ * along the seam instead of across it. */
+void pairs_seams(nv_world* w);
 /* Solves the touching pairs (world_pairs_solve.c): the vessels' velocities
  * and poses after them; each pair's impulses for the events. -1 when out
  * of memory (nothing was solved). */

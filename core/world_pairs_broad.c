@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* Which vessels touch, and where (world_pairs.h):
+/* Which vessels may touch (world_pairs.h), the broadphase:
  *
- *   broadphase  — a uniform grid over the x-z extent of the vessels and
- *                 structures (cells as wide as the largest swept bounding
- *                 sphere), entities radix-sorted into cells, pairs found
- *                 per entity against its own cell and the four ahead
- *                 (counted per block, then written at each block's
- *                 offset), radix-sorted into slot order: every stage a
- *                 job over fixed blocks (PAIRS_BLOCK)
- *   narrowphase — jobs over pairs: MPR (libccd) between the convex hulls
- *                 swept by each vessel's reach this step, then up to four
- *                 points from the corners that face the other shape
+ *   a uniform grid over the x-z extent of the vessels and
+ *   structures (cells as wide as the largest swept bounding sphere),
+ *   entities radix-sorted into cells, pairs found per entity against its
+ *   own cell and the four ahead (counted per block, then written at each
+ *   block's offset), radix-sorted into slot order, each pair of vessels
+ *   then as its pairs of pieces whose spheres meet: every stage a job over
+ *   fixed blocks (PAIRS_BLOCK). The narrowphase is world_pairs_narrow.c.
  *
  * The result does not depend on which thread found what. */
 #include <math.h>
@@ -232,11 +229,6 @@ static void pairs_gather_job(void* ctx, uint32_t begin, uint32_t end, uint32_t w
     }
 }
 
-/* The pieces of entity e: a vessel type's, or a structure's one. */
-static uint32_t pairs_piece_count(const nv_world* w, uint32_t e) {
-    return e >= w->count ? 1u : w->types[w->v.type[e]].piece_count;
-}
-
 /* The pairs of pieces of the candidate (slot a << 32 | slot b) whose
  * swept spheres meet, written to out when it is not NULL: one pair, the
  * whole shapes, where both are one piece. */
@@ -363,142 +355,4 @@ int pairs_broadphase(nv_world* w) {
     world_run(w, candidate_blocks, 1, pairs_pieces_fill_job);
     p->pair_count = (uint32_t)pieces;
     return 0;
-}
-
-/* ---- narrowphase -------------------------------------------------------- */
-
-static shape_pose pairs_pose(const nv_world* w, uint32_t e, uint32_t piece) {
-    if (e >= w->count) {
-        const world_structure* st = &w->structures[e - w->count];
-        shape_pose pose = {&st->shape, st->position, st->rotation, 0.0};
-        return pose;
-    }
-    nv_quat q = {w->v.qw[e], w->v.qx[e], w->v.qy[e], w->v.qz[e]};
-    shape_pose pose = {world_type_piece(&w->types[w->v.type[e]], piece), v3(w->v.px[e], w->v.py[e], w->v.pz[e]), quat_to_mat3(q),
-                       w->sv.pair_margin[e]};
-    return pose;
-}
-
-/* A candidate point of the manifold. */
-typedef struct pair_candidate {
-    nv_vec3 point;
-    double separation;
-} pair_candidate;
-
-/* The corners of `from` that face `to` along n (within PAIR_FEATURE of
- * from's extreme), each with its gap to to's extreme plane, kept when its
- * projection on that plane lies on `to` (within the tolerance) and the gap
- * is within reach. */
-static uint32_t pairs_face_points(const shape_pose* from, const shape_pose* to, nv_vec3 n, double reach,
-                                  pair_candidate* out, uint32_t n_out) {
-    const shape* sf = from->shape;
-    double top = -INFINITY, plane = INFINITY;
-    for (uint32_t k = 0; k < sf->count; k++) {
-        nv_vec3 w = v3_add(from->position, m3_mul_v3(&from->rotation,
-                                                  v3(sf->points[3 * k], sf->points[3 * k + 1], sf->points[3 * k + 2])));
-        top = fmax(top, v3_dot(w, n));
-    }
-    const shape* st = to->shape;
-    for (uint32_t k = 0; k < st->count; k++) {
-        nv_vec3 w = v3_add(to->position,
-                        m3_mul_v3(&to->rotation, v3(st->points[3 * k], st->points[3 * k + 1], st->points[3 * k + 2])));
-        plane = fmin(plane, v3_dot(w, n));
-    }
-    for (uint32_t k = 0; k < sf->count && n_out < PAIR_CANDIDATES; k++) {
-        nv_vec3 w = v3_add(from->position, m3_mul_v3(&from->rotation,
-                                                  v3(sf->points[3 * k], sf->points[3 * k + 1], sf->points[3 * k + 2])));
-        double h = v3_dot(w, n);
-        if (h < top - PAIR_FEATURE) continue;
-        double gap = plane - h;
-        if (!(gap < reach)) continue;
-        nv_vec3 q = v3_madd(w, n, gap);
-        if (shape_outside(to, q) > PAIR_FEATURE) continue;
-        out[n_out].point = v3_madd(w, n, 0.5 * gap);
-        out[n_out].separation = gap;
-        n_out++;
-    }
-    return n_out;
-}
-
-/* At most PAIR_POINTS of the candidates spanning the contact: the deepest,
- * the farthest from it, the farthest from the line of the two, and the
- * one farthest from those three. Ties go to the first: deterministic. */
-static uint32_t pairs_reduce(const pair_candidate* c, uint32_t n, uint32_t* pick) {
-    if (n == 0) return 0;
-    uint32_t k = 0;
-    pick[k] = 0;
-    for (uint32_t i = 1; i < n; i++)
-        if (c[i].separation < c[pick[0]].separation) pick[0] = i;
-    k = 1;
-    while (k < PAIR_POINTS) {
-        double best = 0.01 * 0.01; /* points within a centimetre of those kept add nothing */
-        uint32_t at = UINT32_MAX;
-        for (uint32_t i = 0; i < n; i++) {
-            double d = INFINITY;
-            for (uint32_t j = 0; j < k; j++) {
-                nv_vec3 e = v3_sub(c[i].point, c[pick[j]].point);
-                d = fmin(d, v3_dot(e, e));
-            }
-            if (k == 2) { /* the farthest from the line of the first two */
-                nv_vec3 u = v3_sub(c[pick[1]].point, c[pick[0]].point), e = v3_sub(c[i].point, c[pick[0]].point);
-                double uu = v3_dot(u, u);
-                nv_vec3 off = uu > 0.0 ? v3_madd(e, u, -v3_dot(e, u) / uu) : e;
-                d = fmin(d, v3_dot(off, off));
-            }
-            if (d > best) best = d, at = i;
-        }
-        if (at == UINT32_MAX) break;
-        pick[k++] = at;
-    }
-    return k;
-}
-
-void pairs_narrow_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
-    (void)worker;
-    nv_world* w = ctx;
-    for (uint32_t i = begin; i < end; i++) {
-        world_pair* c = &w->pairs.pairs[i];
-        c->count = 0;
-        shape_pose a = pairs_pose(w, c->a, c->piece_a), b = pairs_pose(w, c->b, c->piece_b);
-        double depth;
-        nv_vec3 point;
-        /* a pair touching last step starts from its normal then (vessels
-         * of one piece each: the touching set keeps one normal a pair) */
-        uint32_t was = pairs_piece_count(w, c->a) * pairs_piece_count(w, c->b) == 1
-                           ? pairs_touching_index(&w->pairs, pairs_id_key(w, c))
-                           : UINT32_MAX;
-        nv_vec3 hint;
-        if (was != UINT32_MAX) {
-            hint = w->pairs.touching_normal[was];
-            if (!pairs_id_lower_first(w, c)) hint = v3_scale(hint, -1.0);
-        }
-        if (shape_penetration_from(&a, &b, was != UINT32_MAX ? &hint : NULL, &depth, &c->normal, &point) != 0) continue;
-        /* Two vessels both float: the water holds each up, so the least
-         * move that parts them is across it. A steep normal (a hull
-         * pressed over or under another, often two spawned inside each
-         * other) would stack them; they are parted sideways instead. */
-        if (c->b < w->count && fabs(c->normal.y) > PAIR_STEEP && depth - (a.margin + b.margin) > PAIR_STACKED) depth = shape_overlap_horizontal(&a, &b, &c->normal);
-        /* the swept shapes overlap by depth: the hulls' own gap is the sum
-         * of the sweeps less that */
-        const double reach = a.margin + b.margin;
-        pair_candidate cand[PAIR_CANDIDATES];
-        uint32_t n = pairs_face_points(&a, &b, c->normal, reach, cand, 0);
-        n = pairs_face_points(&b, &a, v3_scale(c->normal, -1.0), reach, cand, n);
-        /* An edge across an edge has no corner as deep as the overlap:
-         * the narrowphase's own point stands for it (alone, or beside
-         * shallower corners that would leave the depth unanswered). */
-        double deepest = INFINITY;
-        for (uint32_t k = 0; k < n; k++) deepest = fmin(deepest, cand[k].separation);
-        if (n < PAIR_CANDIDATES && deepest > reach - depth + PAIR_SLOP) {
-            cand[n].point = point;
-            cand[n].separation = reach - depth;
-            n++;
-        }
-        uint32_t pick[PAIR_POINTS];
-        c->count = pairs_reduce(cand, n, pick);
-        for (uint32_t k = 0; k < c->count; k++) {
-            c->point[k] = cand[pick[k]].point;
-            c->p[k].separation = cand[pick[k]].separation;
-        }
-    }
 }
