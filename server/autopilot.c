@@ -665,11 +665,15 @@ static void autopilot_helm_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
             const double along = s.velocity.x * dx + s.velocity.z * dz;
             /* astern brakes only a boat heading along the lane; one the
              * seas turned while it waited comes round first, with the
-             * screw's wash over the rudder (astern would undo the turn) */
+             * screw's wash over the rudder (astern would undo the turn),
+             * unless the seas carry it faster than it may keep already:
+             * more throttle then only set it wide of its berth and past
+             * it (a skiff that waited behind the boat at the berth, at
+             * 4.7 m/s and 6.8 m off the lane when it got there) */
             const int aligned = fabs(autopilot_wrap(heading - h.course)) < AUTOPILOT_BERTH_ALIGN_RAD;
             if (along > keep && aligned) h.throttle = -fmin(1.0, AUTOPILOT_BRAKE_PER_MS * (along - keep));
             else if (p->pace <= 0.0) h.throttle = 0.0;
-            else if (!aligned) h.throttle = fmax(h.throttle, AUTOPILOT_TURN_THROTTLE);
+            else if (!aligned && along <= keep) h.throttle = fmax(h.throttle, AUTOPILOT_TURN_THROTTLE);
         }
         autopilot_helm_one(u, i, &s, heading, h);
     }
