@@ -114,6 +114,39 @@ static double dynamics_triangle_roll_damping(const dynamics_model* m, const nv_h
     return isfinite(eq) && eq > 0.0 ? eq : 0.0;
 }
 
+/* The equivalent linear heave (N s/m) and pitch (N m s) damping the
+ * triangle pass gives the upright hull at the reference motion
+ * (NV_HEAVE_PITCH_REFERENCE) and the natural frequencies: force and moment
+ * fitted as -(k1 x + k2 |x| x) at the peak rate and half of it, then
+ * k1 + (8 / (3 pi)) x_peak k2. */
+static void dynamics_triangle_heave_pitch(const dynamics_model* m, const nv_hull* h, double gravity, double heave_omega,
+                                          double pitch_omega, double* heave, double* pitch) {
+    const nv_particulars* pp = &m->particulars;
+    *heave = *pitch = 0.0;
+    if (!m->per_triangle || !(pp->length > 0.0)) return;
+    float* height = malloc(sizeof *height * (h->vertex_count ? h->vertex_count : 1));
+    if (!height) return;
+    for (uint32_t i = 0; i < h->vertex_count; i++) height[i] = (float)(pp->cg_height + (double)h->vy[i]);
+    const nv_vec3 zero = v3(0.0, 0.0, 0.0);
+    const double v = NV_HEAVE_PITCH_REFERENCE * pp->draft * heave_omega;
+    const double q = NV_HEAVE_PITCH_REFERENCE * pp->draft / (0.5 * pp->length) * pitch_omega;
+    nv_vec3 f1, f2, t1, t2;
+    double k[2];
+    if (v > 0.0) {
+        dynamics_triangle_motion(m, h, height, v3(0.0, v, 0.0), zero, gravity, &f1, &t1);
+        dynamics_triangle_motion(m, h, height, v3(0.0, 0.5 * v, 0.0), zero, gravity, &f2, &t2);
+        dynamics_fit_resistance(v, -f1.y, -f2.y, k);
+        *heave = k[0] + 8.0 / (3.0 * NV_PI) * v * k[1];
+    }
+    if (q > 0.0) {
+        dynamics_triangle_motion(m, h, height, zero, v3(0.0, 0.0, q), gravity, &f1, &t1);
+        dynamics_triangle_motion(m, h, height, zero, v3(0.0, 0.0, 0.5 * q), gravity, &f2, &t2);
+        dynamics_fit_resistance(q, -t1.z, -t2.z, k);
+        *pitch = k[0] + 8.0 / (3.0 * NV_PI) * q * k[1];
+    }
+    free(height);
+}
+
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity) {
     double length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
     nv_hydrodyn_model_init(&m->hydro, &d->coeffs, length);
@@ -125,25 +158,43 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
         0;
     m->total_area = h->total_area;
     memset(&m->drag, 0, sizeof m->drag);
-    /* Roll damping needs the hull afloat upright: one that sinks or has no
+    /* The dampers need the hull afloat upright: one that sinks or has no
      * upright stability gets none (nothing to linearise about). */
     const nv_hydrodyn_coeffs* c = &d->coeffs;
     nv_error ignored;
     memset(&m->particulars, 0, sizeof m->particulars);
     memset(&m->roll, 0, sizeof m->roll);
+    memset(&m->heave_pitch, 0, sizeof m->heave_pitch);
     m->roll_damping = 0;
-    if (!(f & HYDRODYN_ROLL_DAMPING)) {
+    m->heave_pitch_damping = 0;
+    if (!(f & (HYDRODYN_ROLL_DAMPING | HYDRODYN_HEAVE_PITCH_DAMPING))) {
         dynamics_hull_drag_fit(m, h, gravity);
         return;
     }
-    double added = (f & HYDRODYN_ADDED_MASS) ? c->added_inertia.x : 0.0;
-    if (nv_particulars_compute(h, c->water_density, gravity, added, &m->particulars, &ignored)) return;
-    if (c->roll_damping[0] >= 0.0)
-        nv_roll_damper_explicit(&m->roll, c->roll_damping[0], c->roll_damping[1], m->particulars.wetted_area);
-    else
-        nv_roll_damper_from_ikeda(&m->roll, &m->particulars, c->bilge_keel[0], c->bilge_keel[1],
-                                  dynamics_triangle_roll_damping(m, h, gravity), c->water_density, gravity, c->viscosity);
-    m->roll_damping = m->roll.wetted_area > 0.0;
+    const int added = (f & HYDRODYN_ADDED_MASS) != 0;
+    if (nv_particulars_compute(h, c->water_density, gravity, added ? c->added_inertia.x : 0.0, &m->particulars, &ignored))
+        return;
+    if (f & HYDRODYN_ROLL_DAMPING) {
+        if (c->roll_damping[0] >= 0.0)
+            nv_roll_damper_explicit(&m->roll, c->roll_damping[0], c->roll_damping[1], m->particulars.wetted_area);
+        else
+            nv_roll_damper_from_ikeda(&m->roll, &m->particulars, c->bilge_keel[0], c->bilge_keel[1],
+                                      dynamics_triangle_roll_damping(m, h, gravity), c->water_density, gravity,
+                                      c->viscosity);
+        m->roll_damping = m->roll.wetted_area > 0.0;
+    }
+    if (f & HYDRODYN_HEAVE_PITCH_DAMPING) {
+        /* pitch: about the body's z axis (beam) */
+        const double added_heave = added ? c->added_mass.y : 0.0, added_pitch = added ? c->added_inertia.z : 0.0;
+        const double inertia = h->body.inertia.m[2][2];
+        double w3, w5, tri_heave, tri_pitch;
+        nv_heave_pitch_frequencies(&m->particulars, h->body.mass, added_heave, inertia, added_pitch, c->water_density,
+                                   gravity, &w3, &w5);
+        dynamics_triangle_heave_pitch(m, h, gravity, w3, w5, &tri_heave, &tri_pitch);
+        nv_heave_pitch_damper_init(&m->heave_pitch, &m->particulars, h->body.mass, added_heave, inertia, added_pitch,
+                                   tri_heave, tri_pitch, c->water_density, gravity);
+        m->heave_pitch_damping = m->heave_pitch.wetted_area > 0.0;
+    }
     dynamics_hull_drag_fit(m, h, gravity);
 }
 
@@ -243,6 +294,20 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
     /* One rotation per vessel: the blocks summed in the body frame. */
     hydro_sums_to_world(&s, &rot);
     nv_vec3 f = s.force, t = s.torque;
+    if (m && m->heave_pitch_damping) {
+        /* Heave is the vertical motion relative to the water and pitch the
+         * turn about the horizontal axis across the bow, whatever the heel:
+         * it is they that make waves (a capsized hull's own y and z axes
+         * would damp its sway and yaw). */
+        nv_vec3 bow = v3(rot.m[0][0], rot.m[1][0], rot.m[2][0]);
+        double across = sqrt(bow.x * bow.x + bow.z * bow.z);
+        nv_vec3 axis = across > 0.0 ? v3(bow.z / across, 0.0, -bow.x / across) : v3(0.0, 0.0, 0.0);
+        double fy, moment;
+        nv_heave_pitch_damper_apply(&m->heave_pitch, b->velocity.y - v->water_vertical, v3_dot(b->angular_velocity, axis),
+                                    s.submerged_area, &fy, &moment);
+        f.y += fy;
+        t = v3_madd(t, axis, moment);
+    }
     if (m && v3_is_finite(s.slam_force) && v3_is_finite(s.slam_torque)) {
         /* Slamming may stop the body along its motion within the step, but
          * never more: capped at the impulse m |v| over dt. */

@@ -12,6 +12,7 @@
 #include "hydro.h"
 #include "naval/actuator.h"
 #include "naval/hull.h"
+#include "naval/heave_pitch.h"
 #include "naval/hydrodyn.h"
 #include "naval/particulars.h"
 #include "naval/roll_damping.h"
@@ -40,6 +41,8 @@ typedef struct dynamics_model {
     double total_area;    /* m^2, the hull's */
     int roll_damping;     /* the roll damper below is applied */
     nv_roll_damper roll;  /* viscous roll damping (Ikeda's, or the type's own) */
+    int heave_pitch_damping;         /* the heave and pitch damper below is applied */
+    nv_heave_pitch_damper heave_pitch; /* wave radiation damping of heave and pitch */
     nv_particulars particulars; /* upright, level, still water; zero when the hull cannot float */
     dynamics_hull_drag drag;    /* for the columns */
 } dynamics_model;

@@ -558,6 +558,11 @@ const nv_roll_damper* nv_world_type_roll_damper(const nv_world* w, uint32_t type
     return m && m->roll_damping ? &m->roll : NULL;
 }
 
+const nv_heave_pitch_damper* nv_world_type_heave_pitch_damper(const nv_world* w, uint32_t type) {
+    const dynamics_model* m = type < w->type_count ? w->types[type].model : NULL;
+    return m && m->heave_pitch_damping ? &m->heave_pitch : NULL;
+}
+
 int nv_world_set_type_compartments(nv_world* w, uint32_t type, nv_compartment_set* cs, nv_error* err) {
     WORLD_CHECK_UNLOCKED(w);
     if (type >= w->type_count) return nv_error_fail(err, NV_ENOENT, "compartments: no hull type %u", type);

@@ -11,6 +11,10 @@
 #   - the beam-sea roll at the natural period against the 1-DOF prediction with
 #     the decay's own damping at the simulated amplitude, every wave run's
 #     heading held by the yaw restraint;
+#   - head seas at full speed: the peaks of heave per wave amplitude and pitch
+#     per wave slope over wavelengths of 0.8-4 L within 30 % of the closed-form
+#     strip theory of Jensen, Mansour and Olsen (2004), recomputed here from
+#     its own formulas, or the type above Froude number 0.5 and EXEMPT;
 #   - MSC.137(76): turning advance <= 4.5 L, tactical diameter <= 5 L, the
 #     zig-zag overshoots and the crash stop within their limits, or the type
 #     outside the standard's scope (below 100 m) and marked EXEMPT;
@@ -28,7 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 trials=""
-if [ "${NAVAL_SEAKEEPING_LIGHT:-0}" = 1 ]; then trials="--trials decay,weather,manoeuvres"; fi
+if [ "${NAVAL_SEAKEEPING_LIGHT:-0}" = 1 ]; then trials="--trials decay,weather,manoeuvres,underway"; fi
 start=$(date +%s)
 # shellcheck disable=SC2086
 "$tool" --json --threads 2 $trials > "$tmp/all.json"
@@ -36,7 +40,7 @@ rc=$?
 [ "$rc" -le 1 ] || fail "the run exited $rc"
 echo "naval-seakeeping on the built-ins: $(( $(date +%s) - start )) s (exit $rc)"
 start=$(date +%s)
-"$tool" patrol --json --threads 1 --trials decay,weather,manoeuvres > "$tmp/one.json"
+"$tool" patrol --json --threads 1 --trials decay,weather,manoeuvres,underway > "$tmp/one.json"
 rc1=$?
 [ "$rc1" -le 1 ] || fail "the one-thread run exited $rc1"
 echo "patrol again at 1 thread: $(( $(date +%s) - start )) s"
@@ -146,6 +150,40 @@ for name, t in types.items():
     expect(t, "zigzag_20_overshoot1", z20["overshoot1_deg"] <= 25, scope, "%.1f deg, limit 25" % z20["overshoot1_deg"])
     expect(t, "crash_stop_track_reach", st["track_reach"] <= 15 * L, scope,
            "track reach %.2f L" % (st["track_reach"] / L))
+    # head seas under way: JMO (2004) from its own formulas, F and G as the paper writes them
+    hs = t["head_seas"]
+    g = 9.81
+    froude = m["approach_speed"] / math.sqrt(g * p["length"])
+    assert abs(hs["froude"] - froude) < 1e-4, (name, hs["froude"], froude)
+    assert [r["lambda_over_L"] for r in hs["runs"]] == [0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0], name
+    for r in hs["runs"]:
+        assert not r["capsized"], (name, r)
+        Lw, Bw, T, cb, U = p["length"], p["beam"], p["draft"], p["block"], r["speed"]
+        k = 2 * math.pi / r["wavelength"]
+        fn = U / math.sqrt(g * Lw)
+        alpha = 1 + fn * math.sqrt(k * Lw)  # head seas: cos(beta) = -1
+        Be = cb * Bw
+        A = 2 * math.sin(0.5 * k * Be * alpha ** 2) * math.exp(-k * T * alpha ** 2)
+        f = math.sqrt((1 - k * T) ** 2 + (A * A / (k * Be * alpha ** 3)) ** 2)
+        eta = 1 / math.sqrt((1 - 2 * k * T * alpha ** 2) ** 2 + (A * A / (k * Be * alpha ** 2)) ** 2)
+        kap, x = math.exp(-k * T), k * Lw
+        F = kap * f * 2 / x * math.sin(x / 2)
+        G = kap * f * 24 / (x * x * Lw) * (math.sin(x / 2) - x / 2 * math.cos(x / 2))
+        assert abs(abs(eta * F) - r["jmo_heave_per_amplitude"]) < 1e-4 * max(abs(eta * F), 1e-3), (name, r, eta * F)
+        assert abs(abs(eta * G) / k - r["jmo_pitch_per_slope"]) < 1e-4 * max(abs(eta * G) / k, 1e-3), (name, r)
+        # (the JSON has six significant digits)
+        assert abs(r["period"] / (2 * math.pi / math.sqrt(g * k)) - 1) < 2e-5, (name, r)
+        assert abs(r["encounter_period"] / (2 * math.pi / (math.sqrt(g * k) + k * U)) - 1) < 2e-5, (name, r)
+    hp = max(r["heave_per_amplitude"] for r in hs["runs"])
+    pp = max(r["pitch_per_slope"] for r in hs["runs"])
+    jh = max(r["jmo_heave_per_amplitude"] for r in hs["runs"])
+    jp = max(r["jmo_pitch_per_slope"] for r in hs["runs"])
+    # long waves: the hull follows the surface
+    assert abs(hs["runs"][-1]["heave_per_amplitude"] - 1) < 0.1 or froude > 0.5, (name, hs["runs"][-1])
+    expect(t, "head_seas_heave_peak", abs(hp / jh - 1) <= 0.30, froude <= 0.5,
+           "peak heave %.2f x A, JMO %.2f (%+.0f %%; Fn %.2f)" % (hp, jh, 100 * (hp / jh - 1), froude))
+    expect(t, "head_seas_pitch_peak", abs(pp / jp - 1) <= 0.30, froude <= 0.5,
+           "peak pitch %.2f x kA, JMO %.2f (%+.0f %%)" % (pp, jp, 100 * (pp / jp - 1)))
     # regular waves (absent in the light run): the beam-sea roll against the 1-DOF prediction
     if "waves" in t:
         runs = t["waves"]["runs"]
@@ -183,7 +221,7 @@ assert doc["failed"] == statuses.count("FAIL"), (doc["failed"], statuses.count("
 assert rc == (1 if "FAIL" in statuses else 0), (rc, statuses)
 # the same figures at 1 and 2 threads
 p1 = one["types"][0]
-for k in ("roll_decay", "weather", "manoeuvres"):
+for k in ("roll_decay", "weather", "manoeuvres", "head_seas"):
     assert p1[k] == types["patrol"][k], k
 assert p1["checks"] == [c for c in types["patrol"]["checks"] if c["name"] != "beam_roll_resonance"]
 for k in sorted((KNOWN_FAILING & evaluated) - set(failing_now)):

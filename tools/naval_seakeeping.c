@@ -11,7 +11,9 @@
  *   - the IS Code 2008 weather criterion's roll phi_1 against 0.7 phi_1r,
  *     phi_1r the peak steady roll in regular beam waves around the natural
  *     period (MSC.1/Circ.1200 4.1.1 and 4.5), the heading held;
- *   - IMO MSC.137(76): turning circle, 10/10 and 20/20 zig-zags, crash stop.
+ *   - IMO MSC.137(76): turning circle, 10/10 and 20/20 zig-zags, crash stop;
+ *   - regular head waves at full speed: heave and pitch against the closed
+ *     forms of Jensen, Mansour and Olsen (2004).
  * Every trial is a world of its own; they run side by side on the job
  * system, so the figures do not depend on the thread count.
  * docs/seakeeping.md gives the formulas and their sources. */
@@ -23,13 +25,11 @@
 
 #include "cli.h"
 #include "naval/jobs.h"
-#include "seakeeping.h"
+#include "seakeeping_tool.h"
 
 #define SK_DEG (180.0 / NV_PI)
 #define SK_RAD (NV_PI / 180.0)
 #define SK_MAX_TYPES 16
-#define SK_MAX_PERIODS 16
-#define SK_HEADINGS 3
 
 static const char sk_about[] =
     "Runs the standard seakeeping and manoeuvring trials on each vessel type (built-in\n"
@@ -40,8 +40,11 @@ static const char sk_about[] =
     "speed (beam-sea roll at the natural period within 30 % of the one-degree-of-freedom\n"
     "prediction with the decay's damping); the IS Code 2008 weather criterion's phi_1\n"
     "against 0.7 x the peak roll in regular beam waves around the natural period\n"
-    "(MSC.1/Circ.1200, 30 %); the IMO MSC.137(76) turning circle, zig-zags and crash stop.\n"
-    "In the wave trials a soft yaw spring holds the heading to the waves; the drift is free.";
+    "(MSC.1/Circ.1200, 30 %); the IMO MSC.137(76) turning circle, zig-zags and crash stop;\n"
+    "heave and pitch in regular head waves at full speed (their peaks over wavelengths of\n"
+    "0.8 to 4 L within 30 % of the closed-form strip theory of Jensen, Mansour and Olsen,\n"
+    "2004; EXEMPT above Froude number 0.5). In the wave trials a soft yaw spring holds\n"
+    "the heading to the waves; the drift is free.";
 static const char sk_epilogue[] =
     "Each check prints PASS, FAIL or EXEMPT (outside the standard's scope: the IS Code's\n"
     "weather criterion below 24 m, MSC.137(76) below 100 m; a type out of scope that meets\n"
@@ -77,23 +80,21 @@ static const cli_opt sk_opts[] = {
     {"--steepness", .type = CLI_DOUBLE, CLI_FIELD(sk_args, steepness), .min = 0.001, .max = 0.1, .value_name = "H/L",
      .show_default = 1, .help = "wave height over wavelength of the response trials"},
     {"--trials", .type = CLI_STRING, CLI_FIELD(sk_args, trials), .value_name = "LIST",
-     .help = "which trials, comma-separated: decay, waves, weather, manoeuvres (default: all)"},
+     .help = "which trials, comma-separated: decay, waves, weather, manoeuvres, underway (default: all)"},
     {0}};
 
 static const cli_spec sk_spec = {.prog = "naval-seakeeping", .synopsis = "naval-seakeeping [TYPE ...] [options]",
                                  .about = sk_about, .opts = sk_opts, .positional = sk_positional,
                                  .epilogue = sk_epilogue};
 
-enum { SK_TRIAL_DECAY = 1, SK_TRIAL_WAVES = 2, SK_TRIAL_WEATHER = 4, SK_TRIAL_MANOEUVRES = 8, SK_TRIAL_ALL = 15 };
-
 static int sk_parse_trials(const char* list, unsigned* out) {
-    static const char* const names[] = {"decay", "waves", "weather", "manoeuvres"};
+    static const char* const names[] = {"decay", "waves", "weather", "manoeuvres", "underway"};
     *out = 0;
     const char* p = list;
     while (*p) {
         size_t len = strcspn(p, ",");
         int found = 0;
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             if (len == strlen(names[i]) && strncmp(p, names[i], len) == 0) *out |= 1u << i, found = 1;
         if (!found) return -1;
         p += len;
@@ -104,8 +105,9 @@ static int sk_parse_trials(const char* list, unsigned* out) {
 
 /* ---- the plan: one job per trial ---------------------------------------- */
 
-static const double sk_headings[SK_HEADINGS] = {90.0, 180.0, 45.0};
-static const char* const sk_heading_names[SK_HEADINGS] = {"beam", "head", "quartering"};
+const double sk_headings[SK_HEADINGS] = {90.0, 180.0, 45.0};
+const char* const sk_heading_names[SK_HEADINGS] = {"beam", "head", "quartering"};
+const char* const sk_status_names[] = {"PASS", "FAIL", "EXEMPT"};
 static const double sk_releases[3] = {5.0, 10.0, 20.0};
 
 typedef enum sk_kind {
@@ -117,21 +119,8 @@ typedef enum sk_kind {
     SK_JOB_ZIGZAG10,
     SK_JOB_ZIGZAG20,
     SK_JOB_STOP,
+    SK_JOB_HEAD,
 } sk_kind;
-
-typedef struct sk_results {
-    sk_decay decay[3];
-    int periods;
-    double period_ratio[SK_MAX_PERIODS];
-    sk_wave wave[SK_HEADINGS][SK_MAX_PERIODS];
-    sk_weather weather;
-    sk_wave weather_wave[SK_WEATHER_RUNS]; /* Circ.1200's roll test, by sk_weather_omega_ratio */
-    int weather_peak;                      /* the run of the largest steady roll (phi_1r) */
-    sk_approach approach;
-    sk_turn turn;
-    sk_zigzag zz10, zz20;
-    sk_stop stop;
-} sk_results;
 
 typedef struct sk_job {
     sk_kind kind;
@@ -147,14 +136,10 @@ typedef struct sk_run {
     int* order;
 } sk_run;
 
-/* The soft yaw restraint of the zero-speed wave trials: its natural period
- * in natural roll periods (seakeeping.h, docs/seakeeping.md). */
-static const double sk_yaw_restraint_periods = 2.0;
-
 static sk_wave_case sk_wave_plan(const sk_type* t, double heading, double period, double amplitude, double window) {
     /* 3 periods of ramp, 20 natural periods for the transient to die, then the window */
     sk_wave_case c = {heading, period, amplitude, 3.0 + ceil(20.0 * t->p.roll_period / period) + window, window,
-                      sk_yaw_restraint_periods * t->p.roll_period};
+                      SK_YAW_RESTRAINT_PERIODS * t->p.roll_period};
     return c;
 }
 
@@ -190,6 +175,9 @@ static void sk_job_fn(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) 
         case SK_JOB_ZIGZAG10: sk_run_zigzag(t, &o->approach, 10.0, &o->zz10); break;
         case SK_JOB_ZIGZAG20: sk_run_zigzag(t, &o->approach, 20.0, &o->zz20); break;
         case SK_JOB_STOP: sk_run_stop(t, &o->approach, &o->stop); break;
+        case SK_JOB_HEAD:
+            sk_run_head(t, &o->approach, sk_head_lambda_ratio[j->index], r->args->steepness, &o->head[j->index]);
+            break;
         }
     }
 }
@@ -208,34 +196,6 @@ static void sk_run_jobs(sk_run* r, nv_jobs* pool, int first, int n) {
 }
 
 /* ---- checks ------------------------------------------------------------- */
-
-typedef enum { SK_PASS, SK_FAIL, SK_EXEMPT } sk_status;
-static const char* const sk_status_names[] = {"PASS", "FAIL", "EXEMPT"};
-
-#define SK_MAX_CHECKS 16
-typedef struct sk_check {
-    const char* name;
-    sk_status status;
-    double value, limit; /* NAN: none */
-    char text[200];      /* what was compared, in words */
-} sk_check;
-
-typedef struct sk_summary {
-    /* roll decay */
-    int decay_cycles;
-    double fit_a, fit_b, zeta10, ikeda10, period, period_pred;
-    nv_roll_damping_estimate ikeda;
-    /* waves: the 1-DOF prediction for each run, and its damping ratio */
-    double pred[SK_HEADINGS][SK_MAX_PERIODS], zeta_used[SK_HEADINGS][SK_MAX_PERIODS];
-    double pred_ikeda[SK_HEADINGS][SK_MAX_PERIODS], zeta_ikeda[SK_HEADINGS][SK_MAX_PERIODS];
-    int damping_measured; /* 1: the 1-DOF's damping is the decay's fit; 0: Ikeda's (no decay run) */
-    int resonance; /* index of the natural period among the periods */
-    /* manoeuvres */
-    double L, lv;
-    int msc_scope;
-    sk_check checks[SK_MAX_CHECKS];
-    int check_count;
-} sk_summary;
 
 static sk_check* sk_add_check(sk_summary* s, const char* name, int pass, double value, double limit, int exempt_if_miss) {
     sk_check* c = &s->checks[s->check_count++];
@@ -332,6 +292,28 @@ static void sk_summarise(const sk_type* t, const sk_results* o, unsigned trials,
                      peak->roll_half_range, peak->c.period, sim, wc->phi1, 100.0 * err, peak->yaw_window,
                      wc->applies ? "" : "; the criterion applies from 24 m");
     }
+    if (trials & SK_TRIAL_UNDERWAY) {
+        int capsized = 0;
+        s->head_froude = o->approach.speed / sqrt(t->g * p->length);
+        for (int i = 0; i < SK_HEAD_RUNS; i++) {
+            const sk_head* h = &o->head[i];
+            capsized |= h->capsized || h->steps == 0;
+            s->head_heave = fmax(s->head_heave, h->heave), s->head_pitch = fmax(s->head_pitch, h->pitch);
+            s->jmo_heave = fmax(s->jmo_heave, h->jmo_heave), s->jmo_pitch = fmax(s->jmo_pitch, h->jmo_pitch);
+        }
+        if (capsized) s->head_heave = s->head_pitch = NAN;
+        /* strip theory's slender displacement hull: not a planing one */
+        int ex = s->head_froude > 0.5;
+        const char* why = ex ? "; beyond strip theory above Froude number 0.5: a miss is EXEMPT" : "";
+        double eh = s->head_heave / s->jmo_heave - 1.0, ep = s->head_pitch / s->jmo_pitch - 1.0;
+        sk_check* k = sk_add_check(s, "head_seas_heave_peak", fabs(eh) <= 0.30, s->head_heave, s->jmo_heave, ex);
+        snprintf(k->text, sizeof k->text,
+                 "head seas at %.2f m/s (Fn %.2f): peak heave %.2f x the wave amplitude vs JMO %.2f (%+.0f %%, limit 30 %%)%s",
+                 o->approach.speed, s->head_froude, s->head_heave, s->jmo_heave, 100.0 * eh, why);
+        k = sk_add_check(s, "head_seas_pitch_peak", fabs(ep) <= 0.30, s->head_pitch, s->jmo_pitch, ex);
+        snprintf(k->text, sizeof k->text, "peak pitch %.2f x the wave slope vs JMO %.2f (%+.0f %%, limit 30 %%)%s",
+                 s->head_pitch, s->jmo_pitch, 100.0 * ep, why);
+    }
     if (trials & SK_TRIAL_MANOEUVRES) {
         s->L = p->length;
         double v = o->approach.speed;
@@ -367,298 +349,6 @@ static void sk_summarise(const sk_type* t, const sk_results* o, unsigned trials,
 
 /* ---- output ------------------------------------------------------------- */
 
-static void sk_jnum(const char* key, double v, const char* after) {
-    if (isfinite(v))
-        printf("\"%s\": %.6g%s", key, v, after);
-    else
-        printf("\"%s\": null%s", key, after);
-}
-
-static void sk_jstr(const char* s) {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
-static void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, unsigned trials) {
-    const nv_particulars* p = &t->p;
-    printf("{\"name\": ");
-    sk_jstr(t->vt.name);
-    printf(", \"spec\": ");
-    sk_jstr(t->spec);
-    printf(", \"particulars\": {");
-    sk_jnum("hull_length", t->hull_length, ", ");
-    sk_jnum("length", p->length, ", ");
-    sk_jnum("beam", p->beam, ", ");
-    sk_jnum("draft", p->draft, ", ");
-    sk_jnum("volume", p->volume, ", ");
-    sk_jnum("block", p->block, ", ");
-    sk_jnum("midship", p->midship, ", ");
-    sk_jnum("kg", p->kg, ", ");
-    sk_jnum("gm_t", p->gm_t, ", ");
-    sk_jnum("og", p->og, ", ");
-    sk_jnum("mass", p->mass, ", ");
-    sk_jnum("roll_inertia", p->roll_inertia, ", ");
-    sk_jnum("added_roll", p->added_roll, ", ");
-    sk_jnum("roll_period", p->roll_period, ", ");
-    sk_jnum("bilge_keel_length", t->bk_length, ", ");
-    sk_jnum("bilge_keel_breadth", t->bk_breadth, "}");
-    if (trials & SK_TRIAL_DECAY) {
-        printf(", \"roll_decay\": {\"releases\": [");
-        for (int r = 0; r < 3; r++) {
-            const sk_decay* d = &o->decay[r];
-            printf("%s{", r ? ", " : "");
-            sk_jnum("release_deg", d->release_deg, ", ");
-            printf("\"capsized\": %s, ", d->capsized ? "true" : "false");
-            sk_jnum("heave_max", d->heave_max, ", ");
-            printf("\"cycles\": [");
-            for (int c = 0; c < d->count; c++) {
-                printf("%s{", c ? ", " : "");
-                sk_jnum("amp_mean_deg", d->cycle[c].amp_mean, ", ");
-                sk_jnum("zeta", d->cycle[c].zeta, ", ");
-                sk_jnum("period", d->cycle[c].period, "}");
-            }
-            printf("]}");
-        }
-        printf("], \"fit\": {");
-        sk_jnum("a", s->fit_a, ", ");
-        sk_jnum("b_per_deg", s->fit_b, ", ");
-        printf("\"cycles\": %d}, ", s->decay_cycles);
-        sk_jnum("zeta_10deg", s->zeta10, ", ");
-        sk_jnum("ikeda_zeta_10deg", s->ikeda10, ", ");
-        printf("\"ikeda_b44\": {");
-        sk_jnum("friction", s->ikeda.friction, ", ");
-        sk_jnum("wave", s->ikeda.wave, ", ");
-        sk_jnum("eddy", s->ikeda.eddy, ", ");
-        sk_jnum("lift", s->ikeda.lift, ", ");
-        sk_jnum("bilge_keels", s->ikeda.bilge_keels, ", ");
-        sk_jnum("total", s->ikeda.total, ", ");
-        printf("\"in_range\": %s}, ", s->ikeda.in_range ? "true" : "false");
-        sk_jnum("triangles_b44", t->damper.triangles, ", ");
-        sk_jnum("period", s->period, ", ");
-        sk_jnum("predicted_period", s->period_pred, "}");
-    }
-    if (trials & SK_TRIAL_WAVES) {
-        printf(", \"waves\": {");
-        sk_jnum("steepness", o->wave[0][0].c.amplitude * 2.0 / o->wave[0][0].wavelength, ", ");
-        printf("\"damping\": \"%s\", ", s->damping_measured ? "decay" : "ikeda");
-        sk_jnum("yaw_restraint_period", o->wave[0][0].c.yaw_period, ", ");
-        printf("\"runs\": [");
-        int first = 1;
-        for (int h = 0; h < SK_HEADINGS; h++)
-            for (int i = 0; i < o->periods; i++) {
-                const sk_wave* w = &o->wave[h][i];
-                double slope = w->k * w->c.amplitude;
-                printf("%s{\"heading\": \"%s\", ", first ? "" : ", ", sk_heading_names[h]);
-                first = 0;
-                sk_jnum("heading_deg", w->c.heading_deg, ", ");
-                sk_jnum("period", w->c.period, ", ");
-                sk_jnum("period_ratio", o->period_ratio[i], ", ");
-                sk_jnum("wavelength", w->wavelength, ", ");
-                sk_jnum("amplitude", w->c.amplitude, ", ");
-                sk_jnum("roll_deg", w->roll, ", ");
-                sk_jnum("heave", w->heave, ", ");
-                sk_jnum("pitch_deg", w->pitch, ", ");
-                sk_jnum("roll_per_slope", w->roll * SK_RAD / slope, ", ");
-                sk_jnum("heave_per_amplitude", w->heave / w->c.amplitude, ", ");
-                sk_jnum("pitch_per_slope", w->pitch * SK_RAD / slope, ", ");
-                sk_jnum("predicted_roll_per_slope", s->pred[h][i], ", ");
-                sk_jnum("zeta_used", s->zeta_used[h][i], ", ");
-                sk_jnum("predicted_roll_per_slope_ikeda", s->pred_ikeda[h][i], ", ");
-                sk_jnum("zeta_ikeda", s->zeta_ikeda[h][i], ", ");
-                sk_jnum("roll_max_deg", w->roll_max, ", ");
-                sk_jnum("yaw_drift_deg", w->yaw_drift, ", ");
-                sk_jnum("yaw_max_deg", w->yaw_max, ", ");
-                sk_jnum("drift", w->drift, ", ");
-                printf("\"capsized\": %s}", w->capsized ? "true" : "false");
-            }
-        printf("]}");
-    }
-    if (trials & SK_TRIAL_WEATHER) {
-        const sk_weather* wc = &o->weather;
-        const sk_wave* w = &o->weather_wave[o->weather_peak];
-        printf(", \"weather\": {");
-        sk_jnum("L", wc->L, ", ");
-        sk_jnum("B", wc->B, ", ");
-        sk_jnum("d", wc->d, ", ");
-        sk_jnum("cb", wc->cb, ", ");
-        sk_jnum("kg", wc->kg, ", ");
-        sk_jnum("gm", wc->gm, ", ");
-        sk_jnum("og", wc->og_code, ", ");
-        sk_jnum("r", wc->r, ", ");
-        sk_jnum("C", wc->C, ", ");
-        sk_jnum("T", wc->T, ", ");
-        sk_jnum("s", wc->s, ", ");
-        sk_jnum("x1", wc->x1, ", ");
-        sk_jnum("x2", wc->x2, ", ");
-        sk_jnum("ak_ratio", wc->ak_ratio, ", ");
-        sk_jnum("k", wc->k, ", ");
-        sk_jnum("phi1_deg", wc->phi1, ", ");
-        printf("\"applies\": %s, ", wc->applies ? "true" : "false");
-        sk_jnum("t_phi", wc->t_phi, ", ");
-        sk_jnum("s_wave", wc->s_wave, ", ");
-        int capsized = 0;
-        printf("\"runs\": [");
-        for (int i = 0; i < SK_WEATHER_RUNS; i++) {
-            const sk_wave* r = &o->weather_wave[i];
-            capsized |= r->capsized;
-            printf("%s{", i ? ", " : "");
-            sk_jnum("omega_ratio", sk_weather_omega_ratio[i], ", ");
-            sk_jnum("period", r->c.period, ", ");
-            sk_jnum("wavelength", r->wavelength, ", ");
-            sk_jnum("wave_height", 2.0 * r->c.amplitude, ", ");
-            sk_jnum("roll_deg", r->capsized ? NAN : r->roll_half_range, ", ");
-            sk_jnum("roll_first_harmonic_deg", r->roll, ", ");
-            sk_jnum("roll_max_deg", r->roll_max, ", ");
-            sk_jnum("yaw_max_deg", r->yaw_max, ", ");
-            sk_jnum("yaw_window_deg", r->yaw_window, ", ");
-            sk_jnum("drift", r->drift, ", ");
-            sk_jnum("drift_speed", r->drift / (r->steps / t->tick_hz), ", ");
-            printf("\"capsized\": %s}", r->capsized ? "true" : "false");
-        }
-        printf("], ");
-        sk_jnum("phi1r_deg", capsized ? NAN : w->roll_half_range, ", ");
-        sk_jnum("phi1r_period", w->c.period, ", ");
-        sk_jnum("roll_deg", capsized ? NAN : SK_WEATHER_IRREGULAR * w->roll_half_range, ", ");
-        sk_jnum("yaw_restraint_period", w->c.yaw_period, ", ");
-        printf("\"capsized\": %s}", capsized ? "true" : "false");
-    }
-    if (trials & SK_TRIAL_MANOEUVRES) {
-        const sk_approach* a = &o->approach;
-        printf(", \"manoeuvres\": {");
-        sk_jnum("L", s->L, ", ");
-        sk_jnum("approach_speed", a->speed, ", ");
-        sk_jnum("approach_time", a->time, ", ");
-        printf("\"approach_settled\": %s, ", a->settled ? "true" : "false");
-        sk_jnum("L_over_V", s->lv, ", ");
-        printf("\"in_scope\": %s, \"turning\": {", s->msc_scope ? "true" : "false");
-        const sk_turn* tu = &o->turn;
-        sk_jnum("rudder_deg", tu->rudder_deg, ", ");
-        sk_jnum("advance", tu->done ? tu->advance : NAN, ", ");
-        sk_jnum("transfer", tu->done ? tu->transfer : NAN, ", ");
-        sk_jnum("tactical_diameter", tu->done ? tu->tactical : NAN, ", ");
-        sk_jnum("advance_L", tu->done ? tu->advance / s->L : NAN, ", ");
-        sk_jnum("tactical_diameter_L", tu->done ? tu->tactical / s->L : NAN, ", ");
-        sk_jnum("steady_diameter", tu->diameter > 0.0 ? tu->diameter : NAN, ", ");
-        sk_jnum("speed_in_turn", tu->speed_in_turn, ", ");
-        sk_jnum("time_90", tu->time_90, ", ");
-        sk_jnum("time_180", tu->time_180, ", ");
-        sk_jnum("max_heel_deg", tu->max_heel, "}, ");
-        const sk_zigzag* zz[2] = {&o->zz10, &o->zz20};
-        for (int i = 0; i < 2; i++) {
-            printf("\"zigzag_%d\": {", i ? 20 : 10);
-            sk_jnum("overshoot1_deg", zz[i]->done ? zz[i]->overshoot1 : NAN, ", ");
-            sk_jnum("overshoot2_deg", zz[i]->done ? zz[i]->overshoot2 : NAN, ", ");
-            sk_jnum("initial_reach", zz[i]->reach_initial > 0.0 ? zz[i]->reach_initial : NAN, ", ");
-            sk_jnum("initial_time", zz[i]->time_initial, "}, ");
-        }
-        printf("\"crash_stop\": {");
-        sk_jnum("track_reach", o->stop.done ? o->stop.track_reach : NAN, ", ");
-        sk_jnum("track_reach_L", o->stop.done ? o->stop.track_reach / s->L : NAN, ", ");
-        sk_jnum("head_reach", o->stop.done ? o->stop.head_reach : NAN, ", ");
-        sk_jnum("lateral", o->stop.done ? o->stop.lateral : NAN, ", ");
-        sk_jnum("time", o->stop.done ? o->stop.time : NAN, "}}");
-    }
-    printf(", \"checks\": [");
-    for (int i = 0; i < s->check_count; i++) {
-        const sk_check* c = &s->checks[i];
-        printf("%s{\"name\": \"%s\", \"status\": \"%s\", ", i ? ", " : "", c->name, sk_status_names[c->status]);
-        sk_jnum("value", c->value, ", ");
-        sk_jnum("limit", c->limit, ", ");
-        printf("\"text\": ");
-        sk_jstr(c->text);
-        printf("}");
-    }
-    printf("]}");
-}
-
-static void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, unsigned trials) {
-    const nv_particulars* p = &t->p;
-    printf("== %s (%s): L_wl %.2f m, B %.2f m, d %.2f m, V %.1f m^3, Cb %.3f, Cm %.3f, KG %.2f m, GM %.3f m, "
-           "T_roll %.2f s, bilge keels %.1f x %.2f m\n",
-           t->vt.name, t->spec, p->length, p->beam, p->draft, p->volume, p->block, p->midship, p->kg, p->gm_t,
-           p->roll_period, t->bk_length, t->bk_breadth);
-    if (trials & SK_TRIAL_DECAY) {
-        printf("roll decay (flat water, zero speed): per cycle, mean amplitude deg / zeta / period s\n");
-        for (int r = 0; r < 3; r++) {
-            const sk_decay* d = &o->decay[r];
-            printf("  from %4.1f deg%s:", d->release_deg, d->capsized ? " CAPSIZED" : "");
-            for (int c = 0; c < d->count; c++) {
-                if (c && c % 4 == 0) printf("\n                ");
-                printf("  %5.2f/%.4f/%.3f", d->cycle[c].amp_mean, d->cycle[c].zeta, d->cycle[c].period);
-            }
-            printf("\n");
-        }
-        printf("  fit over %d cycles (3..25 deg): zeta = %.4f %+.5f phi; at 10 deg %.4f; Ikeda %.4f "
-               "(F %.3g, W %.3g, E %.3g, BK %.3g N m s%s); period %.3f s, predicted %.3f s\n",
-               s->decay_cycles, s->fit_a, s->fit_b, s->zeta10, s->ikeda10, s->ikeda.friction, s->ikeda.wave,
-               s->ikeda.eddy, s->ikeda.bilge_keels, s->ikeda.in_range ? "" : ", regressions clamped", s->period,
-               s->period_pred);
-    }
-    if (trials & SK_TRIAL_WAVES) {
-        printf("regular waves, zero speed, steepness 1/%.0f, heading held (yaw restraint period %.1f s): roll/kA, heave/A, "
-               "pitch/kA; 1-DOF roll/kA with %s damping (and Ikeda's)\n",
-               o->wave[0][0].wavelength / (2.0 * o->wave[0][0].c.amplitude), o->wave[0][0].c.yaw_period,
-               s->damping_measured ? "the decay's" : "Ikeda's");
-        printf("  %-10s %6s %6s %7s %7s %7s %7s %7s %7s %7s %7s %8s %s\n", "heading", "T_w", "T_w/T", "roll", "1-DOF", "Ikeda",
-               "heave", "pitch", "roll", "zeta", "zeta", "yaw max", "");
-        printf("  %-10s %6s %6s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n", "", "s", "", "/kA", "/kA", "/kA", "/A", "/kA", "deg",
-               "", "Ikeda", "deg");
-        for (int h = 0; h < SK_HEADINGS; h++)
-            for (int i = 0; i < o->periods; i++) {
-                const sk_wave* w = &o->wave[h][i];
-                double slope = w->k * w->c.amplitude;
-                printf("  %-10s %6.2f %6.2f %7.3f %7.3f %7.3f %7.3f %7.3f %7.2f %7.4f %7.4f %8.1f %s\n", sk_heading_names[h],
-                       w->c.period, o->period_ratio[i], w->roll * SK_RAD / slope, s->pred[h][i], s->pred_ikeda[h][i],
-                       w->heave / w->c.amplitude, w->pitch * SK_RAD / slope, w->roll, s->zeta_used[h][i],
-                       s->zeta_ikeda[h][i], w->yaw_max,
-                       w->capsized ? "CAPSIZED" : "");
-            }
-    }
-    if (trials & SK_TRIAL_WEATHER) {
-        const sk_weather* wc = &o->weather;
-        printf("IS Code weather criterion: r %.3f (OG %.2f m), T %.2f s, s %.4f, X1 %.3f, X2 %.3f, k %.3f "
-               "(A_k 100 / L B %.2f): phi_1 %.1f deg\n",
-               wc->r, wc->og_code, wc->T, wc->s, wc->x1, wc->x2, wc->k, wc->ak_ratio, wc->phi1);
-        printf("  Circ.1200 roll test: regular beam waves, steepness %.4f (T_phi %.2f s), heading held (yaw restraint "
-               "period %.1f s), drift free\n",
-               wc->s_wave, wc->t_phi, o->weather_wave[0].c.yaw_period);
-        printf("  %8s %7s %7s %7s %9s %8s %8s %8s %9s\n", "w/w0", "T_w s", "H m", "roll", "1st harm", "largest",
-               "yaw max", "yaw win", "drift m/s");
-        for (int i = 0; i < SK_WEATHER_RUNS; i++) {
-            const sk_wave* w = &o->weather_wave[i];
-            printf("  %8.3f %7.2f %7.2f %7.1f %9.1f %8.1f %8.1f %8.1f %9.2f%s%s\n", sk_weather_omega_ratio[i], w->c.period,
-                   2.0 * w->c.amplitude, w->roll_half_range, w->roll, w->roll_max, w->yaw_max, w->yaw_window,
-                   w->steps ? w->drift / ((double)w->steps / t->tick_hz) : 0.0, w->capsized ? " CAPSIZED" : "",
-                   i == o->weather_peak ? " <- phi_1r" : "");
-        }
-    }
-    if (trials & SK_TRIAL_MANOEUVRES) {
-        const sk_approach* a = &o->approach;
-        printf("manoeuvres (MSC.137(76)%s): approach %.2f m/s after %.0f s%s, L/V %.1f s\n",
-               s->msc_scope ? "" : ", outside its scope below 100 m", a->speed, a->time, a->settled ? "" : " (not settled)",
-               s->lv);
-        printf("  turning 35 deg: advance %.0f m, transfer %.0f m, tactical diameter %.0f m, steady diameter %.0f m at "
-               "%.2f m/s, heel up to %.1f deg\n",
-               o->turn.advance, o->turn.transfer, o->turn.tactical, o->turn.diameter, o->turn.speed_in_turn,
-               o->turn.max_heel);
-        printf("  zig-zag 10/10: overshoots %.1f, %.1f deg; 20/20: %.1f deg; crash stop: track reach %.0f m, head "
-               "reach %.0f m, %.0f s\n",
-               o->zz10.overshoot1, o->zz10.overshoot2, o->zz20.overshoot1, o->stop.track_reach, o->stop.head_reach,
-               o->stop.time);
-    }
-    for (int i = 0; i < s->check_count; i++)
-        printf("  %-6s %-26s %s\n", sk_status_names[s->checks[i].status], s->checks[i].name, s->checks[i].text);
-}
-
 /* ---- main --------------------------------------------------------------- */
 
 static double sk_now(void) {
@@ -678,7 +368,7 @@ int main(int argc, char** argv) {
     unsigned trials = SK_TRIAL_ALL;
     if (a.trials && sk_parse_trials(a.trials, &trials))
         return cli_usage_error("naval-seakeeping", "--trials: a comma-separated list of decay, waves, weather, "
-                                                   "manoeuvres (got '%s')",
+                                                   "manoeuvres, underway (got '%s')",
                                a.trials);
     if (a.type_count == 0)
         for (int i = 0; i < nv_vessel_type_builtin_count() && i < SK_MAX_TYPES; i++)
@@ -689,7 +379,7 @@ int main(int argc, char** argv) {
     sk_results* res = calloc((size_t)n, sizeof *res);
     sk_summary* sum = calloc((size_t)n, sizeof *sum);
     /* per type: 3 decays, the waves, the weather sweep, the approach, 4 manoeuvres */
-    int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4;
+    int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4 + SK_HEAD_RUNS;
     sk_job* jobs = calloc((size_t)(n * per_type), sizeof *jobs);
     int* order = calloc((size_t)(n * per_type), sizeof *order);
     int early = 0; /* an exit status before any trial runs */
@@ -724,7 +414,7 @@ int main(int argc, char** argv) {
         }
     }
     double start = sk_now();
-    /* phase 1: everything but the manoeuvres, which start from the approach */
+    /* phase 1: everything but the manoeuvres and the head seas, which start from the approach */
     int count = 0;
     for (int i = 0; i < n; i++) {
         sk_type* t = &types[i];
@@ -747,7 +437,7 @@ int main(int argc, char** argv) {
         if (trials & SK_TRIAL_WEATHER)
             for (int k = 0; k < SK_WEATHER_RUNS; k++)
                 jobs[count++] = (sk_job){SK_JOB_WEATHER, i, k, 0, (13.0 / sk_weather_omega_ratio[k] + 20.0) * T * tri};
-        if (trials & SK_TRIAL_MANOEUVRES) jobs[count++] = (sk_job){SK_JOB_APPROACH, i, 0, 0, 1e9 * tri};
+        if (trials & (SK_TRIAL_MANOEUVRES | SK_TRIAL_UNDERWAY)) jobs[count++] = (sk_job){SK_JOB_APPROACH, i, 0, 0, 1e9 * tri};
     }
     sk_run run = {&a, types, res, jobs, order};
     sk_run_jobs(&run, pool, 0, count);
@@ -760,6 +450,10 @@ int main(int argc, char** argv) {
             jobs[count++] = (sk_job){SK_JOB_ZIGZAG20, i, 0, 0, 1.0 * tri};
             jobs[count++] = (sk_job){SK_JOB_STOP, i, 0, 0, 1.0 * tri};
         }
+    if (trials & SK_TRIAL_UNDERWAY)
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < SK_HEAD_RUNS; k++)
+                jobs[count++] = (sk_job){SK_JOB_HEAD, i, k, 0, (double)types[i].mesh.triangle_count * sk_head_lambda_ratio[k]};
     sk_run_jobs(&run, pool, phase2, count - phase2);
     double wall = sk_now() - start;
     nv_jobs_destroy(pool);

@@ -4,17 +4,20 @@
  * the job system and every figure is the same at any thread count.
  *
  *   seakeeping_trials.c  the simulations (roll decay, regular waves, the
- *                        approach and the manoeuvres) and their analysis
+ *                        approach, the manoeuvres and head seas under way)
+ *                        and their analysis
  *   seakeeping_rules.c   the standards' formulas and tables (IS Code 2008
  *                        weather criterion, IMO MSC.137(76) limits) and the
  *                        fits (least squares, the 1-DOF roll response)
- *   naval_seakeeping.c   options, the plan of trials, checks, table, JSON */
+ *   naval_seakeeping.c   options, the plan of trials, the checks
+ *   seakeeping_report.c  the tables and the JSON (seakeeping_tool.h) */
 #ifndef NAVAL_TOOLS_SEAKEEPING_H
 #define NAVAL_TOOLS_SEAKEEPING_H
 
 #include <stdint.h>
 
 #include "naval/checkpoint.h"
+#include "naval/heave_pitch.h"
 #include "naval/particulars.h"
 #include "naval/roll_damping.h"
 #include "naval/vessel_type.h"
@@ -28,6 +31,7 @@ typedef struct sk_type {
     nv_mesh mesh;
     nv_particulars p;
     nv_roll_damper damper;
+    nv_heave_pitch_damper heave_pitch; /* zero when the type has none */
     double hull_length;    /* the mesh's extent along x (overall length), m */
     double bk_length, bk_breadth; /* bilge keels, m (0: none) */
     double rho, g, nu;     /* the world's water and gravity, the type's viscosity */
@@ -97,6 +101,8 @@ typedef struct sk_wave {
  * whatever the hull's yaw inertia; the roll, pitch, heave, sway and surge
  * rates are left as they are (sway drift is free). */
 void sk_run_wave(const sk_type* t, const sk_wave_case* c, sk_wave* out);
+/* The restraint's natural period in natural roll periods (docs/seakeeping.md). */
+#define SK_YAW_RESTRAINT_PERIODS 2.0
 
 /* ---- manoeuvres (IMO MSC.137(76)) -------------------------------------- */
 
@@ -142,6 +148,30 @@ typedef struct sk_stop {
     int done;
     uint64_t steps;
 } sk_stop;
+
+/* ---- head seas under way ------------------------------------------------ */
+
+/* Regular head waves met at the approach's speed (full ahead): heave and
+ * pitch against JMO's closed forms (naval/heave_pitch.h). */
+#define SK_HEAD_RUNS 10
+extern const double sk_head_lambda_ratio[SK_HEAD_RUNS]; /* wavelength over L_wl */
+
+typedef struct sk_head {
+    double lambda_ratio, wavelength, period, amplitude; /* m, s, m */
+    double speed;          /* mean speed over the window, m/s */
+    double encounter;      /* encounter period at that speed, s */
+    double heave, pitch;   /* first harmonics at the encounter frequency: per wave amplitude, per wave slope */
+    double jmo_heave, jmo_pitch; /* JMO's at the same speed */
+    double pitch_max_deg;  /* largest |trim| in the window */
+    int capsized;
+    uint64_t steps;
+} sk_head;
+
+/* From the approach's state, the throttle kept, waves of steepness H/lambda
+ * from ahead, ramped over 3 wave periods; 20 s and 3 periods for the
+ * transient, then 12 encounter periods measured; the heading held by the
+ * soft yaw restraint of the zero-speed trials. */
+void sk_run_head(const sk_type* t, const sk_approach* a, double lambda_ratio, double steepness, sk_head* out);
 
 void sk_run_turn(const sk_type* t, const sk_approach* a, sk_turn* out);
 void sk_run_zigzag(const sk_type* t, const sk_approach* a, double angle_deg, sk_zigzag* out);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "naval/heave_pitch.h"
 #include "naval/statics.h"
 #include "naval/vecmath.h"
 #include "seakeeping.h"
@@ -47,6 +48,8 @@ int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
     }
     t->p = *p;
     t->damper = *d;
+    const nv_heave_pitch_damper* hp = nv_world_type_heave_pitch_damper(w, type);
+    if (hp) t->heave_pitch = *hp;
     rc = 0;
 done:
     nv_world_destroy(w);
@@ -394,6 +397,90 @@ static int sk_sim_from_approach(sk_sim* s, const sk_type* t, const sk_approach* 
     }
     s->id = a->rec.id;
     return 0;
+}
+
+/* ---- head seas under way ----------------------------------------------- */
+
+const double sk_head_lambda_ratio[SK_HEAD_RUNS] = {0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0};
+
+void sk_run_head(const sk_type* t, const sk_approach* a, double lambda_ratio, double steepness, sk_head* out) {
+    memset(out, 0, sizeof *out);
+    out->lambda_ratio = lambda_ratio;
+    out->wavelength = lambda_ratio * t->p.length;
+    const double k = 2.0 * NV_PI / out->wavelength, omega = sqrt(k * t->g);
+    out->period = 2.0 * NV_PI / omega;
+    out->amplitude = 0.5 * steepness * out->wavelength;
+    sk_sim s;
+    if (sk_sim_from_approach(&s, t, a)) return;
+    nv_error err;
+    nv_world_vessel_state st = sk_sim_state(&s);
+    /* waves from ahead travel against the bow */
+    double heading = sk_yaw(st.orientation);
+    if (nv_world_set_controls(s.w, s.id, 1.0, 0.0, &err) ||
+        sk_sim_waves(&s, t, out->amplitude, out->wavelength, heading + NV_PI, 3.0 * out->period)) {
+        nv_world_destroy(s.w);
+        return;
+    }
+    const double encounter0 = 2.0 * NV_PI / (omega + k * a->speed);
+    const uint64_t first = (uint64_t)llround((3.0 * out->period + 20.0 + 3.0 * encounter0) * s.hz);
+    const uint64_t total = first + (uint64_t)llround(12.0 * encounter0 * s.hz);
+    size_t cap = (size_t)(total - first + 1);
+    double* heave = malloc(cap * sizeof *heave);
+    double* pitch = malloc(cap * sizeof *pitch);
+    double* time = malloc(cap * sizeof *time);
+    if (!heave || !pitch || !time) goto done;
+    double yaw0 = heading, yaw = heading, x0 = 0.0, z0 = 0.0;
+    const double wy = 2.0 * NV_PI / (SK_YAW_RESTRAINT_PERIODS * t->p.roll_period), dt = 1.0 / s.hz;
+    uint64_t m = 0;
+    for (uint64_t i = 0; i < total; i++) {
+        double psi = yaw - yaw0, r = -st.angular_velocity.y;
+        r += dt * (-wy * wy * psi - 2.0 * wy * r);
+        nv_vec3 w = st.angular_velocity;
+        w.y = -r;
+        nv_world_set_velocity(s.w, s.id, st.velocity, w, &err);
+        nv_world_step(s.w);
+        st = sk_sim_state(&s);
+        yaw = sk_unwrap(yaw, sk_yaw(st.orientation));
+        out->steps = i + 1;
+        if (nv_world_capsized(st.orientation) || (st.flags & WORLD_VESSEL_FROZEN)) {
+            out->capsized = 1;
+            goto done;
+        }
+        if (i + 1 == first) x0 = st.position.x, z0 = st.position.z;
+        if (i + 1 > first && m < cap) {
+            double heel, trim;
+            nv_statics_attitude(st.orientation, &heel, &trim, NULL);
+            heave[m] = st.position.y, pitch[m] = trim, time[m] = nv_world_time(s.w);
+            out->pitch_max_deg = fmax(out->pitch_max_deg, fabs(trim));
+            m++;
+        }
+    }
+    if (m < 8) goto done;
+    out->speed = hypot(st.position.x - x0, st.position.z - z0) / (time[m - 1] - time[0] + dt);
+    const double we = omega + k * out->speed;
+    out->encounter = 2.0 * NV_PI / we;
+    /* first harmonics at the encounter frequency, each series less its mean */
+    double* series[2] = {heave, pitch};
+    double amp[2];
+    for (int c = 0; c < 2; c++) {
+        double mean = 0.0, re = 0.0, im = 0.0;
+        for (uint64_t i = 0; i < m; i++) mean += series[c][i];
+        mean /= (double)m;
+        for (uint64_t i = 0; i < m; i++) {
+            re += (series[c][i] - mean) * cos(we * time[i]);
+            im += (series[c][i] - mean) * sin(we * time[i]);
+        }
+        amp[c] = 2.0 * hypot(re, im) / (double)m;
+    }
+    out->heave = amp[0] / out->amplitude;
+    out->pitch = amp[1] * SK_RAD / (k * out->amplitude);
+    nv_heave_pitch_closed_form(omega, NV_PI, out->speed, t->p.length, t->p.beam, t->p.draft, t->p.block, t->g,
+                               &out->jmo_heave, &out->jmo_pitch);
+done:
+    free(heave);
+    free(pitch);
+    free(time);
+    nv_world_destroy(s.w);
 }
 
 /* Kasa's algebraic circle fit on points about their mean: the diameter, or -1. */

@@ -29,7 +29,8 @@ enum {
     HYDRODYN_ADDED_MASS = 1u << 5,    /* added mass and inertia per body axis */
     HYDRODYN_RESIDUAL = 1u << 6,      /* Bourg's residual resistance C_r (wave making, form), with friction */
     HYDRODYN_ROLL_DAMPING = 1u << 7,  /* viscous roll damping, Ikeda's (naval/roll_damping.h) */
-    HYDRODYN_ALL = (1u << 8) - 1,
+    HYDRODYN_HEAVE_PITCH_DAMPING = 1u << 8, /* wave radiation damping of heave and pitch (naval/heave_pitch.h) */
+    HYDRODYN_ALL = (1u << 9) - 1,
 };
 
 typedef struct nv_hydrodyn_coeffs {

@@ -153,6 +153,9 @@ const nv_vessel_dynamics* nv_world_type_dynamics(const nv_world* w, uint32_t typ
  * dynamics, or without roll damping (a hull that cannot float upright). */
 const struct nv_particulars* nv_world_type_particulars(const nv_world* w, uint32_t type);
 const struct nv_roll_damper* nv_world_type_roll_damper(const nv_world* w, uint32_t type);
+/* Its heave and pitch wave damper (naval/heave_pitch.h), or NULL when the
+ * type has none ("heave_pitch_damping" off, or no upright stability). */
+const struct nv_heave_pitch_damper* nv_world_type_heave_pitch_damper(const nv_world* w, uint32_t type);
 /* A hull type's watertight compartments (naval/compartment.h, body frame
  * about the CG, e.g. from nv_vessel_type_compartments): the world takes
  * *cs over (it is left empty). Between steps, before any breach. */

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+/* naval-seakeeping's report: per type, the tables or the JSON object
+ * (seakeeping_tool.h). */
+#include <math.h>
+#include <stdio.h>
+
+#include "seakeeping_tool.h"
+
+#define SK_RAD (NV_PI / 180.0)
+
+static void sk_jnum(const char* key, double v, const char* after) {
+    if (isfinite(v))
+        printf("\"%s\": %.6g%s", key, v, after);
+    else
+        printf("\"%s\": null%s", key, after);
+}
+
+static void sk_jstr(const char* s) {
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, unsigned trials) {
+    const nv_particulars* p = &t->p;
+    printf("{\"name\": ");
+    sk_jstr(t->vt.name);
+    printf(", \"spec\": ");
+    sk_jstr(t->spec);
+    printf(", \"particulars\": {");
+    sk_jnum("hull_length", t->hull_length, ", ");
+    sk_jnum("length", p->length, ", ");
+    sk_jnum("beam", p->beam, ", ");
+    sk_jnum("draft", p->draft, ", ");
+    sk_jnum("volume", p->volume, ", ");
+    sk_jnum("block", p->block, ", ");
+    sk_jnum("midship", p->midship, ", ");
+    sk_jnum("kg", p->kg, ", ");
+    sk_jnum("gm_t", p->gm_t, ", ");
+    sk_jnum("og", p->og, ", ");
+    sk_jnum("mass", p->mass, ", ");
+    sk_jnum("roll_inertia", p->roll_inertia, ", ");
+    sk_jnum("added_roll", p->added_roll, ", ");
+    sk_jnum("roll_period", p->roll_period, ", ");
+    sk_jnum("bilge_keel_length", t->bk_length, ", ");
+    sk_jnum("bilge_keel_breadth", t->bk_breadth, "}");
+    if (trials & SK_TRIAL_DECAY) {
+        printf(", \"roll_decay\": {\"releases\": [");
+        for (int r = 0; r < 3; r++) {
+            const sk_decay* d = &o->decay[r];
+            printf("%s{", r ? ", " : "");
+            sk_jnum("release_deg", d->release_deg, ", ");
+            printf("\"capsized\": %s, ", d->capsized ? "true" : "false");
+            sk_jnum("heave_max", d->heave_max, ", ");
+            printf("\"cycles\": [");
+            for (int c = 0; c < d->count; c++) {
+                printf("%s{", c ? ", " : "");
+                sk_jnum("amp_mean_deg", d->cycle[c].amp_mean, ", ");
+                sk_jnum("zeta", d->cycle[c].zeta, ", ");
+                sk_jnum("period", d->cycle[c].period, "}");
+            }
+            printf("]}");
+        }
+        printf("], \"fit\": {");
+        sk_jnum("a", s->fit_a, ", ");
+        sk_jnum("b_per_deg", s->fit_b, ", ");
+        printf("\"cycles\": %d}, ", s->decay_cycles);
+        sk_jnum("zeta_10deg", s->zeta10, ", ");
+        sk_jnum("ikeda_zeta_10deg", s->ikeda10, ", ");
+        printf("\"ikeda_b44\": {");
+        sk_jnum("friction", s->ikeda.friction, ", ");
+        sk_jnum("wave", s->ikeda.wave, ", ");
+        sk_jnum("eddy", s->ikeda.eddy, ", ");
+        sk_jnum("lift", s->ikeda.lift, ", ");
+        sk_jnum("bilge_keels", s->ikeda.bilge_keels, ", ");
+        sk_jnum("total", s->ikeda.total, ", ");
+        printf("\"in_range\": %s}, ", s->ikeda.in_range ? "true" : "false");
+        sk_jnum("triangles_b44", t->damper.triangles, ", ");
+        sk_jnum("period", s->period, ", ");
+        sk_jnum("predicted_period", s->period_pred, "}");
+    }
+    if (trials & SK_TRIAL_WAVES) {
+        printf(", \"waves\": {");
+        sk_jnum("steepness", o->wave[0][0].c.amplitude * 2.0 / o->wave[0][0].wavelength, ", ");
+        printf("\"damping\": \"%s\", ", s->damping_measured ? "decay" : "ikeda");
+        sk_jnum("yaw_restraint_period", o->wave[0][0].c.yaw_period, ", ");
+        printf("\"runs\": [");
+        int first = 1;
+        for (int h = 0; h < SK_HEADINGS; h++)
+            for (int i = 0; i < o->periods; i++) {
+                const sk_wave* w = &o->wave[h][i];
+                double slope = w->k * w->c.amplitude;
+                printf("%s{\"heading\": \"%s\", ", first ? "" : ", ", sk_heading_names[h]);
+                first = 0;
+                sk_jnum("heading_deg", w->c.heading_deg, ", ");
+                sk_jnum("period", w->c.period, ", ");
+                sk_jnum("period_ratio", o->period_ratio[i], ", ");
+                sk_jnum("wavelength", w->wavelength, ", ");
+                sk_jnum("amplitude", w->c.amplitude, ", ");
+                sk_jnum("roll_deg", w->roll, ", ");
+                sk_jnum("heave", w->heave, ", ");
+                sk_jnum("pitch_deg", w->pitch, ", ");
+                sk_jnum("roll_per_slope", w->roll * SK_RAD / slope, ", ");
+                sk_jnum("heave_per_amplitude", w->heave / w->c.amplitude, ", ");
+                sk_jnum("pitch_per_slope", w->pitch * SK_RAD / slope, ", ");
+                sk_jnum("predicted_roll_per_slope", s->pred[h][i], ", ");
+                sk_jnum("zeta_used", s->zeta_used[h][i], ", ");
+                sk_jnum("predicted_roll_per_slope_ikeda", s->pred_ikeda[h][i], ", ");
+                sk_jnum("zeta_ikeda", s->zeta_ikeda[h][i], ", ");
+                sk_jnum("roll_max_deg", w->roll_max, ", ");
+                sk_jnum("yaw_drift_deg", w->yaw_drift, ", ");
+                sk_jnum("yaw_max_deg", w->yaw_max, ", ");
+                sk_jnum("drift", w->drift, ", ");
+                printf("\"capsized\": %s}", w->capsized ? "true" : "false");
+            }
+        printf("]}");
+    }
+    if (trials & SK_TRIAL_WEATHER) {
+        const sk_weather* wc = &o->weather;
+        const sk_wave* w = &o->weather_wave[o->weather_peak];
+        printf(", \"weather\": {");
+        sk_jnum("L", wc->L, ", ");
+        sk_jnum("B", wc->B, ", ");
+        sk_jnum("d", wc->d, ", ");
+        sk_jnum("cb", wc->cb, ", ");
+        sk_jnum("kg", wc->kg, ", ");
+        sk_jnum("gm", wc->gm, ", ");
+        sk_jnum("og", wc->og_code, ", ");
+        sk_jnum("r", wc->r, ", ");
+        sk_jnum("C", wc->C, ", ");
+        sk_jnum("T", wc->T, ", ");
+        sk_jnum("s", wc->s, ", ");
+        sk_jnum("x1", wc->x1, ", ");
+        sk_jnum("x2", wc->x2, ", ");
+        sk_jnum("ak_ratio", wc->ak_ratio, ", ");
+        sk_jnum("k", wc->k, ", ");
+        sk_jnum("phi1_deg", wc->phi1, ", ");
+        printf("\"applies\": %s, ", wc->applies ? "true" : "false");
+        sk_jnum("t_phi", wc->t_phi, ", ");
+        sk_jnum("s_wave", wc->s_wave, ", ");
+        int capsized = 0;
+        printf("\"runs\": [");
+        for (int i = 0; i < SK_WEATHER_RUNS; i++) {
+            const sk_wave* r = &o->weather_wave[i];
+            capsized |= r->capsized;
+            printf("%s{", i ? ", " : "");
+            sk_jnum("omega_ratio", sk_weather_omega_ratio[i], ", ");
+            sk_jnum("period", r->c.period, ", ");
+            sk_jnum("wavelength", r->wavelength, ", ");
+            sk_jnum("wave_height", 2.0 * r->c.amplitude, ", ");
+            sk_jnum("roll_deg", r->capsized ? NAN : r->roll_half_range, ", ");
+            sk_jnum("roll_first_harmonic_deg", r->roll, ", ");
+            sk_jnum("roll_max_deg", r->roll_max, ", ");
+            sk_jnum("yaw_max_deg", r->yaw_max, ", ");
+            sk_jnum("yaw_window_deg", r->yaw_window, ", ");
+            sk_jnum("drift", r->drift, ", ");
+            sk_jnum("drift_speed", r->drift / (r->steps / t->tick_hz), ", ");
+            printf("\"capsized\": %s}", r->capsized ? "true" : "false");
+        }
+        printf("], ");
+        sk_jnum("phi1r_deg", capsized ? NAN : w->roll_half_range, ", ");
+        sk_jnum("phi1r_period", w->c.period, ", ");
+        sk_jnum("roll_deg", capsized ? NAN : SK_WEATHER_IRREGULAR * w->roll_half_range, ", ");
+        sk_jnum("yaw_restraint_period", w->c.yaw_period, ", ");
+        printf("\"capsized\": %s}", capsized ? "true" : "false");
+    }
+    if (trials & SK_TRIAL_MANOEUVRES) {
+        const sk_approach* a = &o->approach;
+        printf(", \"manoeuvres\": {");
+        sk_jnum("L", s->L, ", ");
+        sk_jnum("approach_speed", a->speed, ", ");
+        sk_jnum("approach_time", a->time, ", ");
+        printf("\"approach_settled\": %s, ", a->settled ? "true" : "false");
+        sk_jnum("L_over_V", s->lv, ", ");
+        printf("\"in_scope\": %s, \"turning\": {", s->msc_scope ? "true" : "false");
+        const sk_turn* tu = &o->turn;
+        sk_jnum("rudder_deg", tu->rudder_deg, ", ");
+        sk_jnum("advance", tu->done ? tu->advance : NAN, ", ");
+        sk_jnum("transfer", tu->done ? tu->transfer : NAN, ", ");
+        sk_jnum("tactical_diameter", tu->done ? tu->tactical : NAN, ", ");
+        sk_jnum("advance_L", tu->done ? tu->advance / s->L : NAN, ", ");
+        sk_jnum("tactical_diameter_L", tu->done ? tu->tactical / s->L : NAN, ", ");
+        sk_jnum("steady_diameter", tu->diameter > 0.0 ? tu->diameter : NAN, ", ");
+        sk_jnum("speed_in_turn", tu->speed_in_turn, ", ");
+        sk_jnum("time_90", tu->time_90, ", ");
+        sk_jnum("time_180", tu->time_180, ", ");
+        sk_jnum("max_heel_deg", tu->max_heel, "}, ");
+        const sk_zigzag* zz[2] = {&o->zz10, &o->zz20};
+        for (int i = 0; i < 2; i++) {
+            printf("\"zigzag_%d\": {", i ? 20 : 10);
+            sk_jnum("overshoot1_deg", zz[i]->done ? zz[i]->overshoot1 : NAN, ", ");
+            sk_jnum("overshoot2_deg", zz[i]->done ? zz[i]->overshoot2 : NAN, ", ");
+            sk_jnum("initial_reach", zz[i]->reach_initial > 0.0 ? zz[i]->reach_initial : NAN, ", ");
+            sk_jnum("initial_time", zz[i]->time_initial, "}, ");
+        }
+        printf("\"crash_stop\": {");
+        sk_jnum("track_reach", o->stop.done ? o->stop.track_reach : NAN, ", ");
+        sk_jnum("track_reach_L", o->stop.done ? o->stop.track_reach / s->L : NAN, ", ");
+        sk_jnum("head_reach", o->stop.done ? o->stop.head_reach : NAN, ", ");
+        sk_jnum("lateral", o->stop.done ? o->stop.lateral : NAN, ", ");
+        sk_jnum("time", o->stop.done ? o->stop.time : NAN, "}}");
+    }
+    if (trials & SK_TRIAL_UNDERWAY) {
+        printf(", \"head_seas\": {");
+        sk_jnum("speed", o->approach.speed, ", ");
+        sk_jnum("froude", s->head_froude, ", ");
+        sk_jnum("steepness", o->head[0].wavelength > 0.0 ? 2.0 * o->head[0].amplitude / o->head[0].wavelength : NAN, ", ");
+        printf("\"damper\": {");
+        sk_jnum("heave_omega", t->heave_pitch.heave_omega, ", ");
+        sk_jnum("pitch_omega", t->heave_pitch.pitch_omega, ", ");
+        sk_jnum("heave_zeta", t->heave_pitch.heave_zeta, ", ");
+        sk_jnum("pitch_zeta", t->heave_pitch.pitch_zeta, ", ");
+        sk_jnum("heave_triangles", t->heave_pitch.heave_triangles, ", ");
+        sk_jnum("pitch_triangles", t->heave_pitch.pitch_triangles, ", ");
+        sk_jnum("heave_target", t->heave_pitch.heave_target, ", ");
+        sk_jnum("pitch_target", t->heave_pitch.pitch_target, "}, \"runs\": [");
+        for (int i = 0; i < SK_HEAD_RUNS; i++) {
+            const sk_head* h = &o->head[i];
+            printf("%s{", i ? ", " : "");
+            sk_jnum("lambda_over_L", h->lambda_ratio, ", ");
+            sk_jnum("wavelength", h->wavelength, ", ");
+            sk_jnum("period", h->period, ", ");
+            sk_jnum("encounter_period", h->encounter, ", ");
+            sk_jnum("amplitude", h->amplitude, ", ");
+            sk_jnum("speed", h->speed, ", ");
+            sk_jnum("heave_per_amplitude", h->heave, ", ");
+            sk_jnum("pitch_per_slope", h->pitch, ", ");
+            sk_jnum("jmo_heave_per_amplitude", h->jmo_heave, ", ");
+            sk_jnum("jmo_pitch_per_slope", h->jmo_pitch, ", ");
+            sk_jnum("pitch_max_deg", h->pitch_max_deg, ", ");
+            printf("\"capsized\": %s}", h->capsized ? "true" : "false");
+        }
+        printf("], ");
+        sk_jnum("heave_peak", s->head_heave, ", ");
+        sk_jnum("pitch_peak", s->head_pitch, ", ");
+        sk_jnum("jmo_heave_peak", s->jmo_heave, ", ");
+        sk_jnum("jmo_pitch_peak", s->jmo_pitch, "}");
+    }
+    printf(", \"checks\": [");
+    for (int i = 0; i < s->check_count; i++) {
+        const sk_check* c = &s->checks[i];
+        printf("%s{\"name\": \"%s\", \"status\": \"%s\", ", i ? ", " : "", c->name, sk_status_names[c->status]);
+        sk_jnum("value", c->value, ", ");
+        sk_jnum("limit", c->limit, ", ");
+        printf("\"text\": ");
+        sk_jstr(c->text);
+        printf("}");
+    }
+    printf("]}");
+}
+
+void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, unsigned trials) {
+    const nv_particulars* p = &t->p;
+    printf("== %s (%s): L_wl %.2f m, B %.2f m, d %.2f m, V %.1f m^3, Cb %.3f, Cm %.3f, KG %.2f m, GM %.3f m, "
+           "T_roll %.2f s, bilge keels %.1f x %.2f m\n",
+           t->vt.name, t->spec, p->length, p->beam, p->draft, p->volume, p->block, p->midship, p->kg, p->gm_t,
+           p->roll_period, t->bk_length, t->bk_breadth);
+    if (trials & SK_TRIAL_DECAY) {
+        printf("roll decay (flat water, zero speed): per cycle, mean amplitude deg / zeta / period s\n");
+        for (int r = 0; r < 3; r++) {
+            const sk_decay* d = &o->decay[r];
+            printf("  from %4.1f deg%s:", d->release_deg, d->capsized ? " CAPSIZED" : "");
+            for (int c = 0; c < d->count; c++) {
+                if (c && c % 4 == 0) printf("\n                ");
+                printf("  %5.2f/%.4f/%.3f", d->cycle[c].amp_mean, d->cycle[c].zeta, d->cycle[c].period);
+            }
+            printf("\n");
+        }
+        printf("  fit over %d cycles (3..25 deg): zeta = %.4f %+.5f phi; at 10 deg %.4f; Ikeda %.4f "
+               "(F %.3g, W %.3g, E %.3g, BK %.3g N m s%s); period %.3f s, predicted %.3f s\n",
+               s->decay_cycles, s->fit_a, s->fit_b, s->zeta10, s->ikeda10, s->ikeda.friction, s->ikeda.wave,
+               s->ikeda.eddy, s->ikeda.bilge_keels, s->ikeda.in_range ? "" : ", regressions clamped", s->period,
+               s->period_pred);
+    }
+    if (trials & SK_TRIAL_WAVES) {
+        printf("regular waves, zero speed, steepness 1/%.0f, heading held (yaw restraint period %.1f s): roll/kA, heave/A, "
+               "pitch/kA; 1-DOF roll/kA with %s damping (and Ikeda's)\n",
+               o->wave[0][0].wavelength / (2.0 * o->wave[0][0].c.amplitude), o->wave[0][0].c.yaw_period,
+               s->damping_measured ? "the decay's" : "Ikeda's");
+        printf("  %-10s %6s %6s %7s %7s %7s %7s %7s %7s %7s %7s %8s %s\n", "heading", "T_w", "T_w/T", "roll", "1-DOF", "Ikeda",
+               "heave", "pitch", "roll", "zeta", "zeta", "yaw max", "");
+        printf("  %-10s %6s %6s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n", "", "s", "", "/kA", "/kA", "/kA", "/A", "/kA", "deg",
+               "", "Ikeda", "deg");
+        for (int h = 0; h < SK_HEADINGS; h++)
+            for (int i = 0; i < o->periods; i++) {
+                const sk_wave* w = &o->wave[h][i];
+                double slope = w->k * w->c.amplitude;
+                printf("  %-10s %6.2f %6.2f %7.3f %7.3f %7.3f %7.3f %7.3f %7.2f %7.4f %7.4f %8.1f %s\n", sk_heading_names[h],
+                       w->c.period, o->period_ratio[i], w->roll * SK_RAD / slope, s->pred[h][i], s->pred_ikeda[h][i],
+                       w->heave / w->c.amplitude, w->pitch * SK_RAD / slope, w->roll, s->zeta_used[h][i],
+                       s->zeta_ikeda[h][i], w->yaw_max,
+                       w->capsized ? "CAPSIZED" : "");
+            }
+    }
+    if (trials & SK_TRIAL_WEATHER) {
+        const sk_weather* wc = &o->weather;
+        printf("IS Code weather criterion: r %.3f (OG %.2f m), T %.2f s, s %.4f, X1 %.3f, X2 %.3f, k %.3f "
+               "(A_k 100 / L B %.2f): phi_1 %.1f deg\n",
+               wc->r, wc->og_code, wc->T, wc->s, wc->x1, wc->x2, wc->k, wc->ak_ratio, wc->phi1);
+        printf("  Circ.1200 roll test: regular beam waves, steepness %.4f (T_phi %.2f s), heading held (yaw restraint "
+               "period %.1f s), drift free\n",
+               wc->s_wave, wc->t_phi, o->weather_wave[0].c.yaw_period);
+        printf("  %8s %7s %7s %7s %9s %8s %8s %8s %9s\n", "w/w0", "T_w s", "H m", "roll", "1st harm", "largest",
+               "yaw max", "yaw win", "drift m/s");
+        for (int i = 0; i < SK_WEATHER_RUNS; i++) {
+            const sk_wave* w = &o->weather_wave[i];
+            printf("  %8.3f %7.2f %7.2f %7.1f %9.1f %8.1f %8.1f %8.1f %9.2f%s%s\n", sk_weather_omega_ratio[i], w->c.period,
+                   2.0 * w->c.amplitude, w->roll_half_range, w->roll, w->roll_max, w->yaw_max, w->yaw_window,
+                   w->steps ? w->drift / ((double)w->steps / t->tick_hz) : 0.0, w->capsized ? " CAPSIZED" : "",
+                   i == o->weather_peak ? " <- phi_1r" : "");
+        }
+    }
+    if (trials & SK_TRIAL_MANOEUVRES) {
+        const sk_approach* a = &o->approach;
+        printf("manoeuvres (MSC.137(76)%s): approach %.2f m/s after %.0f s%s, L/V %.1f s\n",
+               s->msc_scope ? "" : ", outside its scope below 100 m", a->speed, a->time, a->settled ? "" : " (not settled)",
+               s->lv);
+        printf("  turning 35 deg: advance %.0f m, transfer %.0f m, tactical diameter %.0f m, steady diameter %.0f m at "
+               "%.2f m/s, heel up to %.1f deg\n",
+               o->turn.advance, o->turn.transfer, o->turn.tactical, o->turn.diameter, o->turn.speed_in_turn,
+               o->turn.max_heel);
+        printf("  zig-zag 10/10: overshoots %.1f, %.1f deg; 20/20: %.1f deg; crash stop: track reach %.0f m, head "
+               "reach %.0f m, %.0f s\n",
+               o->zz10.overshoot1, o->zz10.overshoot2, o->zz20.overshoot1, o->stop.track_reach, o->stop.head_reach,
+               o->stop.time);
+    }
+    if (trials & SK_TRIAL_UNDERWAY) {
+        const nv_heave_pitch_damper* d = &t->heave_pitch;
+        printf("head seas at full speed (%.2f m/s, Fn %.2f), steepness 1/%.0f, heading held: heave/A, pitch/kA against "
+               "JMO's closed forms; heave and pitch damping %.3f and %.3f of critical at %.2f and %.2f s (the triangles' "
+               "own %.3f, %.3f)\n",
+               o->approach.speed, s->head_froude, o->head[0].wavelength / (2.0 * o->head[0].amplitude), d->heave_zeta,
+               d->pitch_zeta, d->heave_omega > 0.0 ? 2.0 * NV_PI / d->heave_omega : 0.0,
+               d->pitch_omega > 0.0 ? 2.0 * NV_PI / d->pitch_omega : 0.0,
+               d->heave_target > 0.0 ? d->heave_zeta * d->heave_triangles / d->heave_target : 0.0,
+               d->pitch_target > 0.0 ? d->pitch_zeta * d->pitch_triangles / d->pitch_target : 0.0);
+        printf("  %6s %7s %7s %7s %7s %7s %7s %7s %8s\n", "lam/L", "T_w s", "T_e s", "U m/s", "heave", "JMO", "pitch",
+               "JMO", "pitch max");
+        for (int i = 0; i < SK_HEAD_RUNS; i++) {
+            const sk_head* h = &o->head[i];
+            printf("  %6.2f %7.2f %7.2f %7.2f %7.3f %7.3f %7.3f %7.3f %8.2f%s\n", h->lambda_ratio, h->period, h->encounter,
+                   h->speed, h->heave, h->jmo_heave, h->pitch, h->jmo_pitch, h->pitch_max_deg,
+                   h->capsized ? " CAPSIZED" : "");
+        }
+    }
+    for (int i = 0; i < s->check_count; i++)
+        printf("  %-6s %-26s %s\n", sk_status_names[s->checks[i].status], s->checks[i].name, s->checks[i].text);
+}
