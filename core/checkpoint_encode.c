@@ -130,6 +130,7 @@ static void ckp_put_dynamics(ckp_writer* w, const nv_vessel_dynamics* d) {
     put_f64(w, c->bilge_keel[1]);
     put_f64(w, c->roll_damping[0]);
     put_f64(w, c->roll_damping[1]);
+    for (int i = 0; i < 3; i++) put_f64(w, c->planing[i]);
     const nv_actuator_set* a = &d->actuators;
     put_u32(w, a->propeller_count);
     for (uint32_t i = 0; i < a->propeller_count; i++) {

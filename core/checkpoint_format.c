@@ -20,7 +20,7 @@ _Static_assert(sizeof(nv_world_lod) == 32, "world_lod changed: update checkpoint
 _Static_assert(sizeof(nv_ocean_params) == 176, "ocean_params changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_mesh_options) == 12, "mesh_options changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_mass_spec) == 80, "mass_spec changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(nv_hydrodyn_coeffs) == 248, "hydrodyn_coeffs changed: update checkpoint_*.c and CHECKPOINT_VERSION");
+_Static_assert(sizeof(nv_hydrodyn_coeffs) == 272, "hydrodyn_coeffs changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_actuator_propeller) == 80,
                "actuator_propeller changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_actuator_rudder) == 64, "actuator_rudder changed: update checkpoint_*.c and CHECKPOINT_VERSION");

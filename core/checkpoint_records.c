@@ -55,7 +55,7 @@ void ckp_get_ocean(ckp_reader* r, nv_ocean_params* p) {
 
 static void ckp_get_dynamics(ckp_reader* r, nv_vessel_dynamics* d, const char* what) {
     nv_hydrodyn_coeffs* c = &d->coeffs;
-    if (!rd_need(r, 4 + 30 * 8 + 4, what)) return;
+    if (!rd_need(r, 4 + 33 * 8 + 4, what)) return;
     c->forces = get_u32(r);
     double* scalars[] = {&c->water_density,    &c->viscosity,         &c->reynolds_min,       &c->reference_length,
                          &c->residual,         &c->pressure_linear,   &c->pressure_quadratic, &c->pressure_falloff,
@@ -69,6 +69,7 @@ static void ckp_get_dynamics(ckp_reader* r, nv_vessel_dynamics* d, const char* w
     c->bilge_keel[1] = get_f64(r);
     c->roll_damping[0] = get_f64(r);
     c->roll_damping[1] = get_f64(r);
+    for (int i = 0; i < 3; i++) c->planing[i] = get_f64(r);
     nv_actuator_set* a = &d->actuators;
     memset(a, 0, sizeof *a);
     a->propeller_count = get_u32(r);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "naval/planing.h"
+
 /* The triangle pass's force and moment (body frame) on the hull floating
  * upright on still water, moving at body velocity v and angular velocity
  * w about its CG, less those at rest. */
@@ -147,6 +149,76 @@ static void dynamics_triangle_heave_pitch(const dynamics_model* m, const nv_hull
     free(height);
 }
 
+/* The planing bottom's table (dynamics.h): for each trim tau and transom
+ * depth d, the hull upright on still water with its keel at the transom d
+ * deep and bow up by tau. Kerner's pressure on a prismatic face (normal n
+ * with no x part) moving along the surface at incidence alpha has cos t =
+ * -n_y sin alpha: per pascal of (C_PD1 r + C_PD2 r^2) and per sin^f_P
+ * alpha, the submerged pieces of the prismatic bottom's faces that meet
+ * the flow (centroid within `length` of the transom, |n_x| <= 0.01,
+ * n_y < 0) push -A (-n_y)^f_P n, with their moment about the CG: what the
+ * triangle pass gives those faces, over (C_PD1 r + C_PD2 r^2) sin^f_P
+ * alpha. In double, in triangle order: deterministic. NULL without a
+ * planing bottom; zero with the type's pressure drag off (nothing to take
+ * back). */
+static dynamics_planing* dynamics_planing_build(const dynamics_model* m, const nv_hull* h) {
+    const nv_hydrodyn_coeffs* c = &m->hydro.c;
+    double length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
+    double depth = (double)h->bounds_max[1] - (double)h->bounds_min[1];
+    if (!(c->planing[0] > 0.0 && c->planing[2] > 0.0) || !(length > 0.0) || !(depth > 0.0)) return NULL;
+    dynamics_planing* p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->beam = c->planing[0];
+    p->deadrise_deg = c->planing[1];
+    p->length = c->planing[2];
+    p->transom_x = h->bounds_min[0];
+    p->keel_y = h->bounds_min[1];
+    p->span = fmin(2.0 * p->beam, length);
+    p->depth_max = depth;
+    if (!(c->forces & HYDRODYN_PRESSURE_DRAG)) return p;
+    for (uint32_t t = 0; t < h->triangle_count; t++) {
+        const uint32_t* tri = &h->triangles[3 * t];
+        nv_vec3 q[3];
+        for (int k = 0; k < 3; k++) q[k] = v3(h->vx[tri[k]], h->vy[tri[k]], h->vz[tri[k]]);
+        if ((q[0].x + q[1].x + q[2].x) / 3.0 - p->transom_x > p->length) continue; /* the forefoot */
+        nv_vec3 cr = v3_cross(v3_sub(q[1], q[0]), v3_sub(q[2], q[0]));
+        double twice = v3_length(cr);
+        if (!(twice > 0.0)) continue;
+        nv_vec3 n = v3_scale(cr, 1.0 / twice);
+        if (!(fabs(n.x) <= 0.01 && n.y < 0.0)) continue; /* not prismatic, or not under the flow */
+        double pressure = pow(-n.y, c->pressure_falloff);
+        for (int i = 0; i < DYNAMICS_PLANING_TRIMS; i++) {
+            double tau = DYNAMICS_PLANING_TRIM_MAX_DEG * NV_PI / 180.0 * i / (DYNAMICS_PLANING_TRIMS - 1);
+            double st = sin(tau), ct = cos(tau);
+            for (int j = 1; j < DYNAMICS_PLANING_DEPTHS; j++) { /* at depth 0 nothing is wet */
+                double d = depth * j / (DYNAMICS_PLANING_DEPTHS - 1);
+                double y0 = -d - (p->transom_x * st + p->keel_y * ct); /* the CG's height */
+                double hgt[3];
+                for (int k = 0; k < 3; k++) hgt[k] = q[k].x * st + q[k].y * ct + y0;
+                hydro_cut cut;
+                hydro_cut_triangle(q, hgt, &cut);
+                for (int k = 0; k < cut.piece_count; k++) {
+                    const nv_vec3* r = cut.pieces[k].p;
+                    double area = 0.5 * v3_length(v3_cross(v3_sub(r[1], r[0]), v3_sub(r[2], r[0])));
+                    nv_vec3 centre = v3_scale(v3_add(v3_add(r[0], r[1]), r[2]), 1.0 / 3.0);
+                    nv_vec3 f = v3_scale(n, -area * pressure);
+                    double* e = p->table[i][j];
+                    e[0] += f.x;
+                    e[1] += f.y;
+                    e[2] += centre.x * f.y - centre.y * f.x;
+                }
+            }
+        }
+    }
+    return p;
+}
+
+void dynamics_model_release(dynamics_model* m) {
+    if (!m) return;
+    free(m->planing);
+    m->planing = NULL;
+}
+
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity) {
     double length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
     nv_hydrodyn_model_init(&m->hydro, &d->coeffs, length);
@@ -158,6 +230,7 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
         0;
     m->total_area = h->total_area;
     memset(&m->drag, 0, sizeof m->drag);
+    m->planing = dynamics_planing_build(m, h);
     /* The dampers need the hull afloat upright: one that sinks or has no
      * upright stability gets none (nothing to linearise about). */
     const nv_hydrodyn_coeffs* c = &d->coeffs;
@@ -256,6 +329,105 @@ static void dynamics_actuator_depths(const dynamics_model* m, const body* b, con
     for (uint32_t i = 0; i < n; i++) depth[i] = (double)surface[i] - y[i];
 }
 
+/* The planing lift's force and moment (body frame, about the CG) on a
+ * vessel of a type with a planing bottom (dynamics.h; naval/planing.h;
+ * docs/hydrodynamics.md, "The planing lift"). The geometry from the water
+ * line through two samples (the keel at the transom and `span` forward of
+ * it): the keel's trim tau over it, the transom's depth d below it, the
+ * keel wetted L_K = d / sin tau forward of the transom; the speed V over
+ * the water along the heading. Weighted by nv_planing_weight (speed, trim,
+ * heel) and out as the transom sinks past the hull's depth. Zero when the
+ * hull is keel up, out of the water, trimmed bow down or not moving ahead. */
+static void dynamics_planing_apply(const dynamics_model* m, const body* b, const nv_mat3* rot, double water_vertical,
+                                   const dynamics_env* env, nv_vec3* force, nv_vec3* torque, double* weight) {
+    const dynamics_planing* p = m->planing;
+    const nv_hydrodyn_coeffs* c = &m->hydro.c;
+    *force = v3(0.0, 0.0, 0.0);
+    *torque = v3(0.0, 0.0, 0.0);
+    *weight = 0.0;
+    const double(*r)[3] = rot->m;
+    nv_vec3 ex = v3(r[0][0], r[1][0], r[2][0]), ey = v3(r[0][1], r[1][1], r[2][1]), ez = v3(r[0][2], r[1][2], r[2][2]);
+    double horiz = sqrt(ex.x * ex.x + ex.z * ex.z);
+    if (!env->water || !(ey.y > 0.0) || !(horiz > 1e-6)) return;
+    /* the geometry: the keel over the water line through two samples */
+    nv_vec3 aft = v3_add(b->position, m3_mul_v3(rot, v3(p->transom_x, p->keel_y, 0.0)));
+    nv_vec3 fore = v3_madd(aft, ex, p->span);
+    double qx[2] = {aft.x, fore.x}, qz[2] = {aft.z, fore.z};
+    float surface[2];
+    nv_water_query q = {.count = 2, .x = qx, .z = qz, .height = surface};
+    water_sample(env->water, &q);
+    double slope = ((double)surface[1] - (double)surface[0]) / (p->span * horiz);
+    if (!isfinite(slope)) return;
+    double slope_angle = atan(slope);
+    double tau = atan2(ex.y, horiz) - slope_angle;
+    double d = ((double)surface[0] - aft.y) * cos(slope_angle);
+    double speed = (b->velocity.x * ex.x + b->velocity.z * ex.z) / horiz;
+    double heel = atan2(-ez.y, ey.y);
+    if (!(d > 0.0) || !(speed > 0.0) || !(tau > 0.0) || !(tau < 0.5 * NV_PI)) return;
+    double tau_deg = tau * 180.0 / NV_PI;
+    double sink = fmin(fmax((d / p->depth_max - 0.75) / 0.25, 0.0), 1.0); /* the transom's deck going under */
+    double w = (1.0 - sink * sink * (3.0 - 2.0 * sink)) *
+               nv_planing_weight(speed / sqrt(env->gravity * p->beam), tau_deg, heel * 180.0 / NV_PI);
+    if (!(w > 0.0)) return;
+    /* Savitsky's dynamic lift on the prismatic bottom, normal to the keel at
+     * its centre x_c = x_T + 0.75 lambda b (x_T the transom), at the
+     * incidence of the flow at the transom, alpha_T (the angle of the
+     * transom's velocity relative to the water below the keel: tau in
+     * steady running). That is slender-body (momentum) theory's lift: the
+     * water leaves the bottom at the transom with the momentum m_T u_n of
+     * the added mass there, so the force follows the transom's penetration
+     * rate u_n = V sin alpha_T (heave, and pitch through the transom's
+     * lever); once the transom rises out of the flow (alpha_T <= 0) it is
+     * gone (a ventilated transom draws no suction). With the transom's
+     * added mass m_T = (rho / 2) b^2 dC_Ld / dalpha that makes the momentum
+     * lift V^2 m_T alpha Savitsky's, the same theory gives the rest of the
+     * pitch moment: -(V m_T q / 2) ((x_c - x_T)^2 + s^2), q the pitch rate
+     * and s = lambda b / 4 the spread of a flat plate's loading about its
+     * centre (thin-aerofoil theory, peaked at the spray root), always
+     * against q: -(5 / 16) V m_T q (lambda b)^2. */
+    double lambda = nv_planing_mean_wetted_length(p->beam, p->deadrise_deg, tau_deg, d / sin(tau), p->length);
+    double chord = lambda * p->beam, centre = p->transom_x + 0.75 * chord;
+    nv_mat3 rt = m3_transpose(rot);
+    nv_vec3 vb = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, water_vertical, 0.0)));
+    nv_vec3 wb = m3_mul_v3(&rt, b->angular_velocity);
+    nv_vec3 vt = v3_add(vb, v3_cross(wb, v3(p->transom_x, p->keel_y, 0.0)));
+    double alpha = vt.x > 0.0 ? atan2(-vt.y, vt.x) : 0.0;
+    double dyn = 0.5 * c->water_density * speed * speed * p->beam * p->beam;
+    double lift = dyn * nv_planing_dynamic_lift_coefficient(alpha * 180.0 / NV_PI, lambda, p->deadrise_deg);
+    double added = 0.5 * c->water_density * p->beam * p->beam *
+                   nv_planing_dynamic_lift_slope(tau_deg, lambda, p->deadrise_deg);
+    double damping = -0.3125 * speed * added * wb.z * chord * chord;
+    /* what the triangles' pressure drag gives the prismatic bottom wetted at
+     * (tau, d), at speed V and the incidence of the flow at the centre of
+     * that pressure x_K (moment over force): taken back, so that what is
+     * left of it is its own spread about x_K */
+    double fi = fmin(tau_deg, DYNAMICS_PLANING_TRIM_MAX_DEG) / DYNAMICS_PLANING_TRIM_MAX_DEG *
+                (DYNAMICS_PLANING_TRIMS - 1);
+    double fj = fmin(d / p->depth_max, 1.0) * (DYNAMICS_PLANING_DEPTHS - 1);
+    int i = (int)fi, j = (int)fj;
+    if (i > DYNAMICS_PLANING_TRIMS - 2) i = DYNAMICS_PLANING_TRIMS - 2;
+    if (j > DYNAMICS_PLANING_DEPTHS - 2) j = DYNAMICS_PLANING_DEPTHS - 2;
+    double u = fi - i, t = fj - j, e[3];
+    for (int k = 0; k < 3; k++)
+        e[k] = (1.0 - u) * ((1.0 - t) * p->table[i][j][k] + t * p->table[i][j + 1][k]) +
+               u * ((1.0 - t) * p->table[i + 1][j][k] + t * p->table[i + 1][j + 1][k]);
+    double kerner = 0.0;
+    if (e[1] > 0.0) {
+        nv_vec3 vk = v3_add(vb, v3_cross(wb, v3(e[2] / e[1], p->keel_y, 0.0)));
+        double incidence = vk.x > 0.0 ? atan2(-vk.y, vk.x) : 0.0;
+        double rr = speed / c->reference_speed;
+        if (incidence > 0.0 && incidence < 0.5 * NV_PI)
+            kerner = (c->pressure_linear * rr + c->pressure_quadratic * rr * rr) *
+                     pow(sin(incidence), c->pressure_falloff);
+    }
+    nv_vec3 f = v3(-kerner * e[0], lift - kerner * e[1], 0.0);
+    nv_vec3 tq = v3(0.0, 0.0, centre * lift + damping - kerner * e[2]);
+    if (!v3_is_finite(f) || !v3_is_finite(tq)) return;
+    *force = v3_scale(f, w);
+    *torque = v3_scale(tq, w);
+    *weight = w;
+}
+
 /* Scales a body-frame vector component-wise by 1 / (1 + a). */
 static nv_vec3 dynamics_divide_added(const nv_mat3* rot, nv_vec3 world_v, nv_vec3 added) {
     nv_mat3 rt = m3_transpose(rot);
@@ -291,6 +463,13 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         double u = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0))).x;
         s.torque.x += nv_roll_damper_moment(&m->roll, p, u, s.submerged_area);
     }
+    double planing = 0.0; /* how far the planing lift has taken over (0..1) */
+    if (m && m->planing && v->triangles) {
+        nv_vec3 fp, tp;
+        dynamics_planing_apply(m, b, &rot, v->water_vertical, env, &fp, &tp, &planing);
+        s.force = v3_add(s.force, fp);
+        s.torque = v3_add(s.torque, tp);
+    }
     /* One rotation per vessel: the blocks summed in the body frame. */
     hydro_sums_to_world(&s, &rot);
     nv_vec3 f = s.force, t = s.torque;
@@ -305,8 +484,12 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         double fy, moment;
         nv_heave_pitch_damper_apply(&m->heave_pitch, b->velocity.y - v->water_vertical, v3_dot(b->angular_velocity, axis),
                                     s.submerged_area, &fy, &moment);
-        f.y += fy;
-        t = v3_madd(t, axis, moment);
+        /* Planing, the bottom's lift damps heave and pitch (slender-body
+         * theory, through the transom's penetration rate and its pitch
+         * term): the displacement hull's radiated waves give way to it as
+         * the lift comes in. */
+        f.y += (1.0 - planing) * fy;
+        t = v3_madd(t, axis, (1.0 - planing) * moment);
     }
     if (m && v3_is_finite(s.slam_force) && v3_is_finite(s.slam_torque)) {
         /* Slamming may stop the body along its motion within the step, but

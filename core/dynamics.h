@@ -32,6 +32,29 @@ typedef struct dynamics_hull_drag {
     double cg_height;                 /* the CG above the waterline at rest, m */
 } dynamics_hull_drag;
 
+/* Savitsky's planing lift on a type that declares a planing bottom
+ * (naval/planing.h; docs/hydrodynamics.md, "The planing lift"): the
+ * dynamic lift at its centre, following the flow at the transom, with
+ * slender-body theory's pitch damping, in place of what the triangles' own
+ * pressure drag gives the prismatic bottom (tabulated once per type, so
+ * that the pressure is not counted twice). */
+#define DYNAMICS_PLANING_TRIMS 41  /* 0 to 20 degrees */
+#define DYNAMICS_PLANING_DEPTHS 33 /* 0 to the hull's depth */
+#define DYNAMICS_PLANING_TRIM_MAX_DEG 20.0
+typedef struct dynamics_planing {
+    double beam, deadrise_deg, length; /* the type's planing bottom */
+    double transom_x, keel_y;          /* body frame: the keel at the transom (the hull's aftmost x, lowest y) */
+    double span;                       /* m forward of the transom along the keel: the water's slope sampled there */
+    double depth_max;                  /* m: the table's deepest transom (the hull's depth) */
+    /* [trim][depth]: Kerner's pressure drag on the prismatic bottom's faces
+     * (centroid within `length` of the transom, normal with no x part,
+     * facing down) wetted with the upright hull at that trim and its keel
+     * that deep at the transom on still water, per pascal of (C_PD1 r +
+     * C_PD2 r^2) and per sin^f_P of the incidence: force along body x and
+     * y (N), moment about body z (N m). */
+    double table[DYNAMICS_PLANING_TRIMS][DYNAMICS_PLANING_DEPTHS][3];
+} dynamics_planing;
+
 /* A hull type's dynamics made ready to run (one per type, shared). */
 typedef struct dynamics_model {
     nv_hydrodyn_model hydro;
@@ -45,6 +68,7 @@ typedef struct dynamics_model {
     nv_heave_pitch_damper heave_pitch; /* wave radiation damping of heave and pitch */
     nv_particulars particulars; /* upright, level, still water; zero when the hull cannot float */
     dynamics_hull_drag drag;    /* for the columns */
+    dynamics_planing* planing;  /* NULL: none (owned; dynamics_model_release frees it) */
 } dynamics_model;
 
 /* The hull drag's force and moment (body frame, about the CG) at body
@@ -54,6 +78,8 @@ void dynamics_hull_drag_apply(const dynamics_hull_drag* d, nv_vec3 v, nv_vec3 w,
                               nv_vec3* torque);
 
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity);
+/* Frees what the model owns (not the model itself). */
+void dynamics_model_release(dynamics_model* m);
 
 /* A floater's manoeuvring (it has no forces of its own: its surface
  * follower sets height, heel and trim): surge, sway and yaw rate under its
@@ -69,6 +95,7 @@ typedef struct dynamics_vessel {
     const dynamics_model* model; /* NULL: hydrostatics only */
     const body* body;
     hydro_sums sums;             /* the triangle pass's, summed over blocks, BODY frame */
+    int triangles;               /* the sums are the triangle pass's (the planing lift corrects them) */
     double water_vertical;       /* the surface's vertical velocity at the CG, m/s */
     double throttle_cmd, rudder_cmd;
     double throttle, rudder;     /* actual: updated here through the rate limits */

@@ -96,6 +96,12 @@ int nv_hydrodyn_coeffs_validate(const nv_hydrodyn_coeffs* c, nv_error* err) {
         if (nv_range_check(NV_RANGE_TYPE_BILGE_KEEL, c->bilge_keel[0], "bilge_keels.length", err) ||
             nv_range_check(NV_RANGE_TYPE_BILGE_KEEL, c->bilge_keel[1], "bilge_keels.breadth", err))
             return -1;
+    /* none, or the whole planing bottom */
+    if (c->planing[0] != 0.0 || c->planing[1] != 0.0 || c->planing[2] != 0.0)
+        if (nv_range_check(NV_RANGE_TYPE_PLANING_LENGTH, c->planing[0], "planing.chine_beam", err) ||
+            nv_range_check(NV_RANGE_TYPE_PLANING_DEADRISE, c->planing[1], "planing.deadrise", err) ||
+            nv_range_check(NV_RANGE_TYPE_PLANING_LENGTH, c->planing[2], "planing.length", err))
+            return -1;
     return 0;
 }
 

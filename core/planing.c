@@ -84,6 +84,46 @@ static double planing_at(const nv_planing_hull* h, double tau_deg, nv_planing_re
     return r->normal_force * (h->lcg - r->pressure_x) + a * r->friction_drag - h->thrust_below * r->thrust;
 }
 
+double nv_planing_mean_wetted_length(double beam, double deadrise_deg, double tau_deg, double keel_length,
+                                     double length) {
+    if (!(beam > 0.0 && keel_length > 0.0 && length > 0.0 && tau_deg > 0.0 && tau_deg < 90.0 &&
+          deadrise_deg >= 0.0 && deadrise_deg < 90.0) ||
+        !isfinite(beam + keel_length + length))
+        return 0.0;
+    double chine = keel_length - beam * tan(deadrise_deg * PLANING_DEG) / (PLANING_PI * tan(tau_deg * PLANING_DEG));
+    return 0.5 * (fmin(keel_length, length) + fmin(fmax(chine, 0.0), length)) / beam;
+}
+
+double nv_planing_dynamic_lift_coefficient(double tau_deg, double lambda, double deadrise_deg) {
+    if (!(tau_deg > 0.0 && lambda > 0.0) || !isfinite(tau_deg + lambda + deadrise_deg)) return 0.0;
+    double c = 0.0120 * sqrt(lambda) * pow(tau_deg, 1.1);
+    double cl = c - 0.0065 * deadrise_deg * pow(c, 0.6);
+    return cl > 0.0 ? cl : 0.0;
+}
+
+double nv_planing_dynamic_lift_slope(double tau_deg, double lambda, double deadrise_deg) {
+    if (!(nv_planing_dynamic_lift_coefficient(tau_deg, lambda, deadrise_deg) > 0.0)) return 0.0;
+    double c = 0.0120 * sqrt(lambda) * pow(tau_deg, 1.1);
+    double slope = 1.1 * c / tau_deg * (1.0 - 0.0039 * deadrise_deg * pow(c, -0.4)) / PLANING_DEG;
+    return slope > 0.0 && isfinite(slope) ? slope : 0.0;
+}
+
+/* 0 below a, 1 above b, C1-smooth between. */
+static double planing_smoothstep(double x, double a, double b) {
+    double t = (x - a) / (b - a);
+    if (!(t > 0.0)) return 0.0;
+    if (t >= 1.0) return 1.0;
+    return t * t * (3.0 - 2.0 * t);
+}
+
+double nv_planing_weight(double cv, double tau_deg, double heel_deg) {
+    if (!isfinite(cv + tau_deg + heel_deg)) return 0.0;
+    double w = planing_smoothstep(cv, 1.0, 2.0);
+    w *= 1.0 - planing_smoothstep(tau_deg, 15.0, 20.0);
+    w *= 1.0 - planing_smoothstep(fabs(heel_deg), 10.0, 30.0);
+    return w;
+}
+
 int nv_planing_solve(const nv_planing_hull* h, nv_planing_result* out, nv_error* err) {
     const double in[] = {h->beam, h->lcg, h->mass, h->speed, h->water_density, h->gravity, h->viscosity};
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)

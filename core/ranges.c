@@ -186,6 +186,11 @@ static const nv_range range_table[NV_RANGE_COUNT] = {
     [NV_RANGE_TYPE_RATED_BEAUFORT] = {"type.rated_beaufort", 0.0, 12.0, 0, INT, "", VT,
                                       "the highest Beaufort force the type is rated for: skiff 4, patrol 7, "
                                       "freighter 10"},
+    [NV_RANGE_TYPE_PLANING_LENGTH] = {"type.planing_length", 0.0, 1e3, LO_OPEN, 0, "m", VT | CORE,
+                                      "the planing bottom's chine beam and prismatic length: planing craft run 3 "
+                                      "to 50 m"},
+    [NV_RANGE_TYPE_PLANING_DEADRISE] = {"type.planing_deadrise", 0.0, 30.0, 0, 0, "degrees", VT | CORE,
+                                        "Savitsky's planing data span deadrise 0 to 30 degrees"},
     [NV_RANGE_TYPE_PROPELLER_DIRECTION] = {"type.propeller_direction", -1.0, 1.0, 0, 0, "", VT | CORE,
                                            "each component of a direction (normalised when loaded)"},
     [NV_RANGE_TYPE_MAX_THRUST] = {"type.max_thrust", 0.0, 1e8, LO_OPEN, 0, "N", VT | CORE,

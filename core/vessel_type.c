@@ -340,7 +340,9 @@ int nv_vessel_type_compartments(const nv_vessel_type* t, const nv_mesh* hull, nv
 
 /* "bilge_keels": {"length": m, "breadth": m} and "roll_damping":
  * {"linear": N m s, "quadratic": N m s^2} into the coefficients (which
- * must switch roll_damping on for either to act); "rated_beaufort". */
+ * must switch roll_damping on for either to act); "planing":
+ * {"chine_beam": m, "deadrise": degrees, "length": m} (Savitsky's planing
+ * lift, naval/planing.h); "rated_beaufort". */
 static int vt_parse_seakeeping(const json_ctx* c, const cJSON* o, const char* path, nv_vessel_type* out) {
     nv_hydrodyn_coeffs* h = &out->dynamics.coeffs;
     char full[JSON_PATH_MAX];
@@ -365,6 +367,21 @@ static int vt_parse_seakeeping(const json_ctx* c, const cJSON* o, const char* pa
             json_require(c, v, full, "quadratic", "N m s^2 of roll moment per (rad/s)^2") ||
             json_get_ranged(c, v, full, "linear", NV_RANGE_TYPE_ROLL_DAMPING, &h->roll_damping[0]) < 0 ||
             json_get_ranged(c, v, full, "quadratic", NV_RANGE_TYPE_ROLL_DAMPING, &h->roll_damping[1]) < 0)
+            return -1;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "planing");
+    if (v) {
+        json_path_key(full, sizeof full, path, "planing");
+        if (!cJSON_IsObject(v))
+            return json_fail(c, full, "expected {\"chine_beam\": m, \"deadrise\": degrees, \"length\": m} (got %s)",
+                             json_type_name(v));
+        static const char* const keys[] = {"chine_beam", "deadrise", "length", NULL};
+        if (json_check_keys(c, v, full, keys) || json_require(c, v, full, "chine_beam", "m across the chines") ||
+            json_require(c, v, full, "deadrise", "degrees of the bottom from the horizontal") ||
+            json_require(c, v, full, "length", "m of prismatic bottom forward of the transom") ||
+            json_get_ranged(c, v, full, "chine_beam", NV_RANGE_TYPE_PLANING_LENGTH, &h->planing[0]) < 0 ||
+            json_get_ranged(c, v, full, "deadrise", NV_RANGE_TYPE_PLANING_DEADRISE, &h->planing[1]) < 0 ||
+            json_get_ranged(c, v, full, "length", NV_RANGE_TYPE_PLANING_LENGTH, &h->planing[2]) < 0)
             return -1;
     }
     int64_t rated = out->rated_beaufort;
@@ -399,7 +416,7 @@ int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* p
     static const char* const full_keys[] = {"name",    "hull",     "up",       "flip",         "mass",
                                             "density", "cg",       "gyration", "coefficients", "propellers",
                                             "rudders", "controls", "compartments", "bilge_keels",
-                                            "roll_damping", "rated_beaufort", "hull_strength", NULL};
+                                            "roll_damping", "planing", "rated_beaufort", "hull_strength", NULL};
     static const char* const hull_keys[] = {"name", "hull", "up", "flip", "mass", "density", "cg", "gyration",
                                             "coefficients", NULL};
     int hull_entry = (flags & VESSEL_TYPE_HULL_ENTRY) != 0;
@@ -465,6 +482,7 @@ typedef struct vt_builtin_spec {
     nv_compartment_damage damage;       /* pumps m^3/s, breach speed m/s, breach area m^2, plating m, breach energy J */
     int rated_beaufort;
     double bilge_keel[2];               /* length, breadth, m */
+    double planing[3];                  /* chine beam m, deadrise degrees, prismatic length m; 0: none */
 } vt_builtin_spec;
 
 static const vt_builtin_spec vt_builtins[] = {
@@ -480,7 +498,11 @@ static const vt_builtin_spec vt_builtins[] = {
      /* A buoyancy locker forward of 1.5 m. GRP: 2 mm of steel's worth
      * against Minorsky's law, torn by 2 kJ (a 1.6 m/s blow against a
      * quay; 3.1 m/s bow to bow with another). */
-     1, {1.5}, {0.0, 0.0, 0.0, 0.002, 2000.0}, 4, {0.0, 0.0}},
+     1, {1.5}, {0.0, 0.0, 0.0, 0.002, 2000.0}, 4, {0.0, 0.0},
+     /* It planes (Cv 3.4 at full throttle): Savitsky's lift on its flat
+     * floor, between the knuckles (1.735 m apart at midship) and as far
+     * forward as the keel runs straight (70 % of the length). */
+     {1.735, 0.0, 3.5}},
     /* Twin screws and twin rudders, 1.3 m either side of the centreline;
      * bilge keels a third of its length, 0.25 m deep (5 % of the beam). */
     {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
@@ -492,7 +514,7 @@ static const vt_builtin_spec vt_builtins[] = {
      * 100 kJ: 1.5 m/s against a quay, 3.1 m/s bow to bow. Rated
      * Beaufort 5: over 30 minutes at full throttle it capsized in 6 and 7
      * (docs/hydrodynamics.md, "Thirty minutes"), never at half or stopped. */
-     {0.03, 0.0, 0.0, 0.006, 100000.0}, 5, {8.0, 0.25}},
+     {0.03, 0.0, 0.0, 0.006, 100000.0}, 5, {8.0, 0.25}, {0.0, 0.0, 0.0}},
     /* One large slow screw; a rudder of 2.2 % of L d (14 m^2 missed IMO
      * MSC.137(76)'s initial turning: 2.68 L for 10 degrees, the limit 2.5)
      * that swings hard over to hard over in ~28 s (SOLAS). */
@@ -507,7 +529,7 @@ static const vt_builtin_spec vt_builtins[] = {
      * a quay, 2.8 m/s bow to bow). Bilge keels over 35 % of its length,
      * 0.8 m deep (4.6 % of the beam): zeta 0.04 at 10 degrees, what a cargo
      * ship with keels measures. */
-     {0.083, 0.0, 0.0, 0.015, 1.0e7}, 10, {42.0, 0.8}},
+     {0.083, 0.0, 0.0, 0.015, 1.0e7}, 10, {42.0, 0.8}, {0.0, 0.0, 0.0}},
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
 
@@ -537,6 +559,7 @@ int nv_vessel_type_builtin(const char* name, nv_vessel_type* out, nv_error* err)
         out->rated_beaufort = b->rated_beaufort;
         out->dynamics.coeffs.bilge_keel[0] = b->bilge_keel[0];
         out->dynamics.coeffs.bilge_keel[1] = b->bilge_keel[1];
+        memcpy(out->dynamics.coeffs.planing, b->planing, sizeof b->planing);
         a->throttle_rate = b->throttle_rate;
         a->rudder_rate = b->rudder_rate;
         out->compartments.bulkhead_count = b->bulkheads;

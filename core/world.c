@@ -115,6 +115,7 @@ void nv_world_destroy(nv_world* w) {
             shape_free(&w->types[i].shape);
             world_type_pieces_free(&w->types[i]);
             nv_hull_destroy(&w->types[i].hull);
+            dynamics_model_release(w->types[i].model);
             free(w->types[i].model);
             nv_compartment_set_free(w->types[i].compartments);
             free(w->types[i].compartments);
@@ -598,6 +599,7 @@ int nv_world_set_type_dynamics(nv_world* w, uint32_t type, const nv_vessel_dynam
     if (m->slamming) {
         fresh = calloc(w->count ? w->count : 1, sizeof *fresh);
         if (!fresh) {
+            dynamics_model_release(m);
             free(m);
             return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory", t->name);
         }
@@ -607,6 +609,7 @@ int nv_world_set_type_dynamics(nv_world* w, uint32_t type, const nv_vessel_dynam
                 if (!fresh[s]) {
                     for (uint32_t k = 0; k < s; k++) free(fresh[k]);
                     free(fresh);
+                    dynamics_model_release(m);
                     free(m);
                     return nv_error_fail(err, NV_ENOMEM, "hull type '%s': out of memory for slamming state", t->name);
                 }
@@ -622,6 +625,7 @@ int nv_world_set_type_dynamics(nv_world* w, uint32_t type, const nv_vessel_dynam
         }
     }
     free(fresh);
+    dynamics_model_release(t->model);
     free(t->model);
     t->model = m;
     t->dynamics = given;
@@ -689,7 +693,8 @@ void nv_world_memory(const nv_world* w, size_t* per_vessel_total, size_t* shared
     for (uint32_t s = 0; s < w->count; s++)
         if (w->v.slam[s]) per += hull_lane_count(w->types[w->v.type[s]].hull.triangle_count) * sizeof(uint16_t);
     for (uint32_t i = 0; i < w->type_count; i++)
-        if (w->types[i].model) shared += sizeof(dynamics_model);
+        if (w->types[i].model)
+            shared += sizeof(dynamics_model) + (w->types[i].model->planing ? sizeof(dynamics_planing) : 0);
     if (per_vessel_total) *per_vessel_total = per;
     if (shared_total) *shared_total = shared;
 }

@@ -214,6 +214,7 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
         dynamics_vessel dv = {.model = w->types[v->type[s]].model,
                               .body = &b,
                               .sums = total,
+                              .triangles = v->model[s] == WORLD_MODEL_MESH,
                               .water_vertical = v->water_vy[s],
                               .throttle_cmd = v->throttle_cmd[s],
                               .rudder_cmd = v->rudder_cmd[s],

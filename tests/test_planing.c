@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Savitsky's planing equilibrium (naval/planing.h): the lift and centre of
  * pressure against a published worked computation, the equilibrium's own
- * balance, and its closed-form limits. */
+ * balance, and its closed-form limits; and the pieces of the planing lift
+ * the vessels of a planing type get (core/dynamics.c). */
 #include <math.h>
 
 #include "naval/planing.h"
@@ -137,6 +138,103 @@ static void refuses_bad_input_and_flags_the_range(void** state) {
     assert_int_equal(nv_planing_solve(&h, &r, &err), -1);
 }
 
+/* The force model's pieces (naval/planing.h, "The planing lift as a
+ * force"). Savitsky's C_L0 splits into the dynamic term at 0.75 lambda b
+ * and the buoyant term at lambda b / 3: their weighted mean is his l_p
+ * (his fit rounds 5.24 and 2.40 to 5.21 and 2.39). */
+static void lift_splits_into_dynamic_and_buoyant_parts(void** state) {
+    (void)state;
+    double worst = 0.0;
+    for (double cv = 1.0; cv <= 10.0; cv += 0.5)
+        for (double lambda = 0.5; lambda <= 4.0; lambda += 0.25) {
+            const double tau = 4.0;
+            double dyn = nv_planing_dynamic_lift_coefficient(tau, lambda, 0.0);
+            double buoyant = nv_planing_lift_coefficient(tau, lambda, cv, 0.0) - dyn;
+            ASSERT_NEAR_REL(buoyant, 0.0055 * pow(lambda, 2.5) * pow(tau, 1.1) / (cv * cv), 1e-12);
+            double mean = (0.75 * dyn + buoyant / 3.0) / (dyn + buoyant);
+            worst = fmax(worst, fabs(mean * lambda / nv_planing_pressure_centre(lambda, cv) - 1.0));
+        }
+    printf("centre of pressure: the two parts' weighted mean against l_p, worst %.2f %%\n", 100.0 * worst);
+    assert_true(worst < 0.01);
+}
+
+/* The dynamic coefficient, its deadrise correction and its slope. */
+static void dynamic_lift_and_slope(void** state) {
+    (void)state;
+    const double lambda = 1.6, beta = 12.0;
+    for (double tau = 1.0; tau <= 12.0; tau += 1.0) {
+        double c = 0.0120 * sqrt(lambda) * pow(tau, 1.1);
+        ASSERT_NEAR_REL(nv_planing_dynamic_lift_coefficient(tau, lambda, 0.0), c, 1e-12);
+        ASSERT_NEAR_REL(nv_planing_dynamic_lift_coefficient(tau, lambda, beta), c - 0.0065 * beta * pow(c, 0.6),
+                        1e-12);
+        /* the slope per radian against a central difference */
+        double h = 1e-4, up = nv_planing_dynamic_lift_coefficient(tau + h, lambda, beta);
+        double down = nv_planing_dynamic_lift_coefficient(tau - h, lambda, beta);
+        ASSERT_NEAR_REL(nv_planing_dynamic_lift_slope(tau, lambda, beta), (up - down) / (2.0 * h * DEG), 1e-6);
+    }
+    /* none for a bottom leaving the water, a dry bottom, or deadrise that
+     * takes all of it */
+    assert_true(nv_planing_dynamic_lift_coefficient(0.0, lambda, 0.0) == 0.0);
+    assert_true(nv_planing_dynamic_lift_coefficient(-2.0, lambda, 0.0) == 0.0);
+    assert_true(nv_planing_dynamic_lift_coefficient(3.0, 0.0, 0.0) == 0.0);
+    assert_true(nv_planing_dynamic_lift_coefficient(0.5, 0.3, 30.0) == 0.0);
+    assert_true(nv_planing_dynamic_lift_slope(0.5, 0.3, 30.0) == 0.0);
+    assert_true(nv_planing_dynamic_lift_coefficient(NAN, lambda, 0.0) == 0.0);
+}
+
+/* lambda from the wetted keel: Savitsky's spray root for the chines, the
+ * prismatic length as its bound, dry chines at half the keel's. */
+static void mean_wetted_length(void** state) {
+    (void)state;
+    const double b = 1.5, length = 4.0;
+    /* a flat bottom: the keel's wetted length, up to the prismatic part's */
+    ASSERT_NEAR_REL(nv_planing_mean_wetted_length(b, 0.0, 3.0, 2.4, length), 2.4 / b, 1e-12);
+    ASSERT_NEAR_REL(nv_planing_mean_wetted_length(b, 0.0, 3.0, 9.0, length), length / b, 1e-12);
+    /* deadrise: the chines wetted b tan(beta) / (pi tan(tau)) shorter */
+    double spread = b * tan(15.0 * DEG) / (3.14159265358979323846 * tan(4.0 * DEG));
+    ASSERT_NEAR_REL(nv_planing_mean_wetted_length(b, 15.0, 4.0, 3.5, length), (3.5 - 0.5 * spread) / b, 1e-12);
+    /* the same as the solver's lambda for its own wetted keel */
+    nv_error err;
+    nv_planing_hull h = example_hull();
+    nv_planing_result r;
+    ASSERT_OK(nv_planing_solve(&h, &r, &err), err);
+    ASSERT_NEAR_REL(nv_planing_mean_wetted_length(h.beam, h.deadrise_deg, r.tau_deg, r.keel_length, 1e3), r.lambda,
+                    1e-12);
+    /* dry chines: half the keel; continuous where the chines dry */
+    ASSERT_NEAR_REL(nv_planing_mean_wetted_length(b, 15.0, 4.0, 0.5 * spread, length), 0.25 * spread / b, 1e-12);
+    ASSERT_NEAR_REL(nv_planing_mean_wetted_length(b, 15.0, 4.0, spread * (1.0 + 1e-9), length),
+                    nv_planing_mean_wetted_length(b, 15.0, 4.0, spread * (1.0 - 1e-9), length), 1e-8);
+    /* nothing wetted, nothing to measure */
+    assert_true(nv_planing_mean_wetted_length(b, 0.0, 3.0, 0.0, length) == 0.0);
+    assert_true(nv_planing_mean_wetted_length(b, 0.0, 0.0, 2.0, length) == 0.0);
+    assert_true(nv_planing_mean_wetted_length(b, 0.0, 3.0, INFINITY, length) == 0.0);
+}
+
+/* The weight: 1 planing, 0 at displacement speeds, steep trim or heeled,
+ * smooth (continuous, and flat at the ends of each fade) in between. */
+static void weight_fades_smoothly(void** state) {
+    (void)state;
+    assert_true(nv_planing_weight(3.0, 3.0, 0.0) == 1.0);
+    assert_true(nv_planing_weight(1.0, 3.0, 0.0) == 0.0);
+    assert_true(nv_planing_weight(0.3, 3.0, 0.0) == 0.0);
+    assert_true(nv_planing_weight(3.0, 20.0, 0.0) == 0.0);
+    assert_true(nv_planing_weight(3.0, 3.0, 30.0) == 0.0);
+    assert_true(nv_planing_weight(3.0, 3.0, -40.0) == 0.0);
+    assert_true(nv_planing_weight(3.0, 3.0, -10.0) == 1.0);
+    ASSERT_NEAR_REL(nv_planing_weight(1.5, 3.0, 0.0), 0.5, 1e-12);
+    ASSERT_NEAR_REL(nv_planing_weight(3.0, 17.5, 0.0), 0.5, 1e-12);
+    ASSERT_NEAR_REL(nv_planing_weight(3.0, 3.0, 20.0), 0.5, 1e-12);
+    double last = 0.0, jump = 0.0;
+    for (double cv = 0.5; cv <= 3.0; cv += 1e-3) {
+        double w = nv_planing_weight(cv, 3.0, 0.0);
+        jump = fmax(jump, fabs(w - last));
+        last = w;
+    }
+    assert_true(jump < 2e-3);
+    assert_true(nv_planing_weight(NAN, 3.0, 0.0) == 0.0);
+    assert_true(nv_planing_weight(3.0, INFINITY, 0.0) == 0.0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(published_lift_and_pressure_centre),
@@ -144,6 +242,10 @@ int main(void) {
         cmocka_unit_test(high_speed_flat_plate_limit),
         cmocka_unit_test(thrust_line_and_friction),
         cmocka_unit_test(refuses_bad_input_and_flags_the_range),
+        cmocka_unit_test(lift_splits_into_dynamic_and_buoyant_parts),
+        cmocka_unit_test(dynamic_lift_and_slope),
+        cmocka_unit_test(mean_wetted_length),
+        cmocka_unit_test(weight_fades_smoothly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,6 +203,8 @@ COEFF_SET(h_damping, c.damping_angular[1] = v)
 COEFF_SET(h_added, c.added_inertia.y = v)
 COEFF_SET(h_bilge_keel, (c.bilge_keel[0] = v, c.bilge_keel[1] = 0.5))
 COEFF_SET(h_roll_damping, (c.roll_damping[0] = 0.0, c.roll_damping[1] = v))
+COEFF_SET(h_planing_beam, (c.planing[0] = v, c.planing[2] = 3.0))
+COEFF_SET(h_planing_deadrise, (c.planing[0] = 2.0, c.planing[1] = v, c.planing[2] = 3.0))
 
 static nv_actuator_set actuator_ctx(void) {
     nv_actuator_set a;
@@ -516,6 +518,12 @@ static const fixture fixtures[] = {
     V(NV_RANGE_TYPE_ROLL_DAMPING, VT_HEAD "\"roll_damping\": {\"linear\": 0, \"quadratic\": %s}}",
       "t.json: roll_damping.quadratic", NONE),
     C(NV_RANGE_TYPE_ROLL_DAMPING, "roll_damping.quadratic", h_roll_damping, NONE),
+    V(NV_RANGE_TYPE_PLANING_LENGTH, VT_HEAD "\"planing\": {\"chine_beam\": %s, \"deadrise\": 0, \"length\": 3}}",
+      "t.json: planing.chine_beam", NONE),
+    C(NV_RANGE_TYPE_PLANING_LENGTH, "planing.chine_beam", h_planing_beam, NONE),
+    V(NV_RANGE_TYPE_PLANING_DEADRISE, VT_HEAD "\"planing\": {\"chine_beam\": 2, \"deadrise\": %s, \"length\": 3}}",
+      "t.json: planing.deadrise", NONE),
+    C(NV_RANGE_TYPE_PLANING_DEADRISE, "planing.deadrise", h_planing_deadrise, NONE),
     V(NV_RANGE_TYPE_RATED_BEAUFORT, VT_HEAD "\"rated_beaufort\": %s}", "t.json: rated_beaufort", .n_inside = 3,
       .inside = {0, 7, 12}),
     /* ---- vessel types: actuators, in files and in nv_actuator_set_validate */

@@ -49,6 +49,9 @@ static void expect_same_type(const nv_vessel_type* a, const nv_vessel_type* b) {
     EXPECT_SAME(dynamics.coeffs.bilge_keel[1]);
     EXPECT_SAME(dynamics.coeffs.roll_damping[0]);
     EXPECT_SAME(dynamics.coeffs.roll_damping[1]);
+    EXPECT_SAME(dynamics.coeffs.planing[0]);
+    EXPECT_SAME(dynamics.coeffs.planing[1]);
+    EXPECT_SAME(dynamics.coeffs.planing[2]);
     EXPECT_SAME(mass.has_gyration);
     EXPECT_SAME3(mass.gyration);
     EXPECT_SAME(dynamics.coeffs.forces);

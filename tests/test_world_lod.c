@@ -301,10 +301,13 @@ static void automatic_choice_matches_a_direct_search(void** state) {
  * three models, side by side 2 km apart. */
 static void far_models_keep_the_mesh_speed_and_turn(void** state) {
     (void)state;
-    /* the skiff planes on the mesh (less wetted hull, less drag) but the
-     * fit is of the hull at rest: its own, wider bound (docs/lod.md) */
+    /* the skiff planes on the mesh (its planing lift raises it 0.3 m: less
+     * wetted hull, less drag, and at full throttle its rudder clear of the
+     * water) but the far models' fit is of the hull at rest and their
+     * rudder at the rest draft: its own, wider bounds (docs/lod.md) */
     const char* names[] = {"skiff", "patrol", "freighter"};
-    const double speed_tol[] = {0.30, 0.05, 0.05}, run_s[] = {90.0, 120.0, 240.0};
+    const double speed_tol[] = {0.40, 0.05, 0.05}, run_s[] = {90.0, 120.0, 240.0};
+    const double yaw_factor[] = {4.0, 2.0, 2.0};
     const double controls[3][2] = {{1.0, 0.0}, {0.5, 0.0}, {1.0, 0.5}};
     for (int k = 0; k < 3; k++) {
         nv_error err;
@@ -351,11 +354,11 @@ static void far_models_keep_the_mesh_speed_and_turn(void** state) {
                 /* in a turn the mesh also heels and drifts: twice the bound */
                 ASSERT_NEAR_REL(sb, sa, controls[c][1] != 0.0 ? 2.0 * speed_tol[k] : speed_tol[k]);
                 if (controls[c][1] != 0.0) {
-                    /* the same sense, within a factor of 2: a fit of the
-                     * hull going straight and turning apart, not of it
-                     * heeled in a drifting turn */
+                    /* the same sense, within a factor of 2 (the skiff's,
+                     * above): a fit of the hull going straight and turning
+                     * apart, not of it heeled in a drifting turn */
                     assert_true(ra * rb > 0.0);
-                    assert_true(fabs(rb) > 0.5 * fabs(ra) && fabs(rb) < 2.0 * fabs(ra));
+                    assert_true(fabs(rb) > fabs(ra) / yaw_factor[k] && fabs(rb) < yaw_factor[k] * fabs(ra));
                 } else {
                     assert_true(fabs(rb) < 0.01);
                 }

@@ -123,8 +123,9 @@ void nv_world_set_clock(nv_world* w, uint64_t tick);
  * 8: roll damping (bilge keels, explicit coefficients) in a type's dynamics;
  * 9: each type's rated Beaufort number (the autopilot's seamanship), its
  * hull strength (plating, breach energy after the breach area), and a
- * flood state's steps wholly under the still water (u16 after `sunk`) */
-#define CHECKPOINT_VERSION 11u
+ * flood state's steps wholly under the still water (u16 after `sunk`);
+ * 12: a type's planing bottom (three doubles after its roll damping) */
+#define CHECKPOINT_VERSION 12u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (nv_checkpoint_write_file). */

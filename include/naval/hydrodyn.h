@@ -57,6 +57,8 @@ typedef struct nv_hydrodyn_coeffs {
     nv_vec3 added_inertia;          /* fraction of the inertia about body x (roll), y (yaw), z (pitch) */
     double bilge_keel[2];        /* roll damping: bilge keels' length and breadth, m (0: none) */
     double roll_damping[2];      /* explicit roll damping, N m s and N m s^2; negative: Ikeda's estimate */
+    double planing[3];           /* planing lift (naval/planing.h): chine beam m, deadrise degrees, length of the
+                                  * prismatic bottom forward of the transom m; beam 0: none (every type but the skiff) */
 } nv_hydrodyn_coeffs;
 
 nv_hydrodyn_coeffs nv_hydrodyn_coeffs_default(void);

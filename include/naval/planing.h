@@ -80,6 +80,45 @@ double nv_planing_pressure_centre(double lambda, double cv);
  * balances the moments (the hull does not plane at that speed and load). */
 int nv_planing_solve(const nv_planing_hull* h, nv_planing_result* out, nv_error* err);
 
+/* ---- The planing lift as a force (core/dynamics.c applies it per vessel)
+ *
+ * Savitsky's C_L0 is two terms: the dynamic lift C_Ld = 0.0120 lambda^0.5
+ * tau^1.1, whose pressure peaks at the spray root (a flat plate's lift acts
+ * a quarter of the wetted length behind its leading edge: 0.75 lambda b
+ * forward of the transom), and the buoyant lift C_Lh = 0.0055 lambda^2.5
+ * tau^1.1 / Cv^2, a wedge's, at lambda b / 3. His l_p is their weighted
+ * mean: (0.75 C_Ld + C_Lh / 3) / (C_Ld + C_Lh) = 0.75 - 1 / (5.24 Cv^2 /
+ * lambda^2 + 2.40), his fit's 5.21 and 2.39. The triangles' hydrostatics
+ * are the buoyant part; the dynamic part is what they lack. */
+
+/* lambda, the mean wetted length over beam, of a bottom of chine beam b
+ * and deadrise beta (degrees), prismatic for `length` forward of the
+ * transom, whose keel meets the water L_K forward of the transom at trim
+ * tau (degrees): the chines are wetted L_C = L_K - b tan(beta) / (pi
+ * tan(tau)) (Savitsky's spray root), and lambda b = (min(L_K, length) +
+ * clamp(L_C, 0, length)) / 2: the prismatic part's mean wetted length (a
+ * keel wetted past it, onto the forefoot, is the triangles' alone; dry
+ * chines, the keel's half). 0 when b, L_K, length or tau is not positive. */
+double nv_planing_mean_wetted_length(double beam, double deadrise_deg, double tau_deg, double keel_length,
+                                     double length);
+
+/* Savitsky's dynamic lift coefficient at incidence tau (degrees): c -
+ * 0.0065 beta c^0.6 with c = 0.0120 lambda^0.5 tau^1.1 (his deadrise
+ * correction taken on the dynamic part); 0 where that is not positive. The
+ * lift is C (rho / 2) V^2 b^2, normal to the keel. */
+double nv_planing_dynamic_lift_coefficient(double tau_deg, double lambda, double deadrise_deg);
+/* Its slope with the incidence, per radian: (180 / pi) 1.1 c / tau (1 -
+ * 0.0039 beta c^-0.4); 0 where the coefficient is 0. */
+double nv_planing_dynamic_lift_slope(double tau_deg, double lambda, double deadrise_deg);
+
+/* The weight in [0, 1] the planing lift is applied with: 1 where
+ * Savitsky's planing holds, fading smoothly (smoothstep) to 0
+ *   at displacement speeds:   Cv = V / sqrt(g b) from 2 down to 1;
+ *   at large trim:            tau from 15 (the data's end) up to 20 degrees;
+ *   heeled:                   |heel| from 10 up to 30 degrees.
+ * 0 for anything not finite. */
+double nv_planing_weight(double cv, double tau_deg, double heel_deg);
+
 NV_API_END
 
 #endif

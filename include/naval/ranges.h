@@ -102,6 +102,8 @@ typedef enum nv_range_id {
     NV_RANGE_TYPE_BILGE_KEEL,      /* bilge_keels.length, .breadth */
     NV_RANGE_TYPE_ROLL_DAMPING,    /* roll_damping.linear, .quadratic */
     NV_RANGE_TYPE_RATED_BEAUFORT,  /* rated_beaufort */
+    NV_RANGE_TYPE_PLANING_LENGTH,  /* planing.chine_beam, .length */
+    NV_RANGE_TYPE_PLANING_DEADRISE, /* planing.deadrise */
     /* Vessel types: actuators (actuator.h). */
     NV_RANGE_TYPE_PROPELLER_DIRECTION,
     NV_RANGE_TYPE_MAX_THRUST,

@@ -41,6 +41,11 @@
  *     "bilge_keels": {"length": 6, "breadth": 0.3},  m; roll damping (Ikeda)
  *     "roll_damping": {"linear": 2e5, "quadratic": 1e6},  N m s, N m s^2:
  *                                                replace Ikeda's estimate
+ *     "planing": {"chine_beam": 1.735,          m: Savitsky's planing lift on a
+ *                 "deadrise": 0,                 bottom of this beam and deadrise
+ *                 "length": 3.5},                (degrees), prismatic this far
+ *                                                forward of the transom (m);
+ *                                                absent: none (naval/planing.h)
  *     "rated_beaufort": 7,                       the sea it is rated for (0..12;
  *                                                absent: not rated)
  *     "compartments": {"bulkheads": [x, ...],    watertight planes across the
