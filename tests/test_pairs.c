@@ -39,22 +39,6 @@ static nv_world* box_world(nv_jobs* pool, double length, double beam, uint32_t* 
     return w;
 }
 
-static uint32_t spawn_afloat(nv_world* w, uint32_t type, double x, double z, nv_vec3 velocity) {
-    nv_error err;
-    double y;
-    uint32_t id;
-    ASSERT_OK(nv_world_type_float_height(w, type, &y, &err), err);
-    ASSERT_OK(nv_world_spawn(w, type, v3(x, y, z), quat_identity(), &id, &err), err);
-    ASSERT_OK(nv_world_set_velocity(w, id, velocity, v3(0, 0, 0), &err), err);
-    return id;
-}
-
-static nv_world_vessel_state state_of(const nv_world* w, uint32_t id) {
-    nv_world_vessel_state s;
-    assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
-    return s;
-}
-
 /* Kinetic energy, J: translation and rotation (the hull's inertia). */
 static double energy_of(const nv_world* w, const nv_world_vessel_state* s) {
     const nv_hull* h = nv_world_hull_type(w, s->type);
@@ -70,16 +54,16 @@ static void head_on_keeps_momentum(void** state) {
     uint32_t type;
     nv_world* w = box_world(NULL, 10.0, 4.0, &type);
     const double mass = nv_world_hull_type(w, type)->body.mass;
-    uint32_t a = spawn_afloat(w, type, -15.0, 0.0, v3(6.0, 0, 0));
-    uint32_t b = spawn_afloat(w, type, 15.0, 0.0, v3(-2.0, 0, 0));
+    uint32_t a = test_spawn_afloat(w, type, -15.0, 0.0, v3(6.0, 0, 0));
+    uint32_t b = test_spawn_afloat(w, type, 15.0, 0.0, v3(-2.0, 0, 0));
     const double dt = 1.0 / 30.0;
-    double p0 = mass * (state_of(w, a).velocity.x + state_of(w, b).velocity.x);
+    double p0 = mass * (test_vessel_state(w, a).velocity.x + test_vessel_state(w, b).velocity.x);
     double e0 = 0.5 * mass * (36.0 + 4.0);
     double water = 0.0, deepest = 0.0, closing = 0.0;
     uint32_t events = 0;
     for (int i = 0; i < 120; i++) {
         nv_world_step(w);
-        nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+        nv_world_vessel_state sa = test_vessel_state(w, a), sb = test_vessel_state(w, b);
         water += (sa.force.x + sb.force.x) * dt; /* the impulse of every force but the contact's */
         deepest = fmax(deepest, fmax(sa.penetration, sb.penetration));
         uint32_t n;
@@ -93,7 +77,7 @@ static void head_on_keeps_momentum(void** state) {
                 assert_true(e[k].impulse > 0.0);
             }
     }
-    nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+    nv_world_vessel_state sa = test_vessel_state(w, a), sb = test_vessel_state(w, b);
     double p1 = mass * (sa.velocity.x + sb.velocity.x);
     print_message("head-on: p %.6f -> %.6f (water %.6f) kg m/s, v %.3f %.3f m/s, deepest %.4f m, closing %.2f\n", p0,
                   p1, water, sa.velocity.x, sb.velocity.x, deepest, closing);
@@ -122,22 +106,22 @@ static void floaters_meet_head_on(void** state) {
     nv_error err;
     nv_world* w = box_world(NULL, 10.0, 4.0, &type);
     const double mass = nv_world_hull_type(w, type)->body.mass;
-    uint32_t a = spawn_afloat(w, type, -15.0, 0.0, v3(6.0, 0, 0));
-    uint32_t b = spawn_afloat(w, type, 15.0, 0.0, v3(-2.0, 0, 0));
+    uint32_t a = test_spawn_afloat(w, type, -15.0, 0.0, v3(6.0, 0, 0));
+    uint32_t b = test_spawn_afloat(w, type, 15.0, 0.0, v3(-2.0, 0, 0));
     ASSERT_OK(nv_world_set_vessel_model(w, a, WORLD_MODEL_FLOATER, &err), err);
     ASSERT_OK(nv_world_set_vessel_model(w, b, WORLD_MODEL_FLOATER, &err), err);
-    double p0 = mass * (state_of(w, a).velocity.x + state_of(w, b).velocity.x), worst = -INFINITY;
+    double p0 = mass * (test_vessel_state(w, a).velocity.x + test_vessel_state(w, b).velocity.x), worst = -INFINITY;
     uint32_t events = 0;
     for (int i = 0; i < 120; i++) {
         nv_world_step(w);
-        nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+        nv_world_vessel_state sa = test_vessel_state(w, a), sb = test_vessel_state(w, b);
         assert_int_equal(sa.model, WORLD_MODEL_FLOATER);
         worst = fmax(worst, (sa.position.x + 5.0) - (sb.position.x - 5.0)); /* overlap of the ends */
         uint32_t n;
         const nv_world_contact_event* e = nv_world_contact_events(w, &n);
         for (uint32_t k = 0; k < n; k++) events += e[k].id_b != WORLD_CONTACT_GROUND;
     }
-    nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+    nv_world_vessel_state sa = test_vessel_state(w, a), sb = test_vessel_state(w, b);
     double p1 = mass * (sa.velocity.x + sb.velocity.x);
     print_message("floaters head-on: p %.1f -> %.1f kg m/s, v %.3f %.3f m/s, deepest overlap %.4f m\n", p0, p1,
                   sa.velocity.x, sb.velocity.x, worst);
@@ -154,19 +138,19 @@ static void glancing_blow_yaws_both(void** state) {
     (void)state;
     uint32_t type;
     nv_world* w = box_world(NULL, 10.0, 4.0, &type);
-    uint32_t a = spawn_afloat(w, type, -12.0, 0.0, v3(5.0, 0, 0));
-    uint32_t b = spawn_afloat(w, type, 0.0, 3.0, v3(0, 0, 0));
+    uint32_t a = test_spawn_afloat(w, type, -12.0, 0.0, v3(5.0, 0, 0));
+    uint32_t b = test_spawn_afloat(w, type, 0.0, 3.0, v3(0, 0, 0));
     /* no engine, no damping: the kinetic energy never exceeds the start's
      * (the contact may only take it, or pass it into heave and pitch) */
-    nv_world_vessel_state s0 = state_of(w, a);
+    nv_world_vessel_state s0 = test_vessel_state(w, a);
     const double e0 = energy_of(w, &s0);
     double most = 0.0;
     for (int i = 0; i < 75; i++) {
         nv_world_step(w);
-        nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+        nv_world_vessel_state sa = test_vessel_state(w, a), sb = test_vessel_state(w, b);
         most = fmax(most, energy_of(w, &sa) + energy_of(w, &sb));
     }
-    nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+    nv_world_vessel_state sa = test_vessel_state(w, a), sb = test_vessel_state(w, b);
     print_message("glancing: yaw rates %.4f %.4f rad/s, B pushed to (%.3f, %.3f) m/s; kinetic energy at most %.1f of %.1f J\n",
                   sa.angular_velocity.y, sb.angular_velocity.y, sb.velocity.x, sb.velocity.z, most, e0);
     assert_true(most <= e0 * (1.0 + 1e-9)); /* rounding aside */
@@ -183,10 +167,10 @@ static void no_tunnelling_at_twenty_metres_a_second(void** state) {
     uint32_t type;
     nv_world* w = box_world(NULL, 6.0, 1.0, &type);
     /* beams along x: turned 90 degrees, then they close along x */
-    uint32_t a = spawn_afloat(w, type, -5.0, 0.0, v3(10.0, 0, 0));
-    uint32_t b = spawn_afloat(w, type, 5.0, 0.0, v3(-10.0, 0, 0));
+    uint32_t a = test_spawn_afloat(w, type, -5.0, 0.0, v3(10.0, 0, 0));
+    uint32_t b = test_spawn_afloat(w, type, 5.0, 0.0, v3(-10.0, 0, 0));
     nv_error err;
-    nv_world_vessel_state sa = state_of(w, a), sb = state_of(w, b);
+    nv_world_vessel_state sa = test_vessel_state(w, a), sb = test_vessel_state(w, b);
     nv_quat turn = quat_from_axis_angle(v3(0, 1, 0), NV_PI / 2);
     ASSERT_OK(nv_world_despawn(w, a, &err), err);
     ASSERT_OK(nv_world_despawn(w, b, &err), err);
@@ -195,11 +179,11 @@ static void no_tunnelling_at_twenty_metres_a_second(void** state) {
     ASSERT_OK(nv_world_set_velocity(w, a, v3(10.0, 0, 0), v3(0, 0, 0), &err), err);
     ASSERT_OK(nv_world_set_velocity(w, b, v3(-10.0, 0, 0), v3(0, 0, 0), &err), err);
     double deepest = 0.0, most = 0.0;
-    sa = state_of(w, a), sb = state_of(w, b);
+    sa = test_vessel_state(w, a), sb = test_vessel_state(w, b);
     const double e0 = energy_of(w, &sa) + energy_of(w, &sb);
     for (int i = 0; i < 60; i++) {
         nv_world_step(w);
-        sa = state_of(w, a), sb = state_of(w, b);
+        sa = test_vessel_state(w, a), sb = test_vessel_state(w, b);
         deepest = fmax(deepest, sa.penetration);
         most = fmax(most, energy_of(w, &sa) + energy_of(w, &sb));
         assert_true(sa.position.x < sb.position.x);
@@ -232,7 +216,7 @@ static uint64_t crowd_run(uint32_t threads, uint32_t boats, int steps, double* d
     double deepest = 0.0;
     uint32_t frozen = 0;
     for (uint32_t k = 0; k < nv_world_vessel_count(inst.world); k++) {
-        nv_world_vessel_state v = state_of(inst.world, nv_world_vessel_id_at(inst.world, k));
+        nv_world_vessel_state v = test_vessel_state(inst.world, nv_world_vessel_id_at(inst.world, k));
         deepest = fmax(deepest, v.penetration);
         frozen += (v.flags & WORLD_VESSEL_FROZEN) != 0;
     }
@@ -377,9 +361,9 @@ static void skiff_held_between_freighters(void** state) {
     nv_scenario_instance inst;
     double max;
     double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst, &max);
-    nv_world_vessel_state a = state_of(inst.world, nv_world_vessel_id_at(inst.world, 0));
-    nv_world_vessel_state b = state_of(inst.world, nv_world_vessel_id_at(inst.world, 1));
-    nv_world_vessel_state skiff = state_of(inst.world, nv_world_vessel_id_at(inst.world, 2));
+    nv_world_vessel_state a = test_vessel_state(inst.world, nv_world_vessel_id_at(inst.world, 0));
+    nv_world_vessel_state b = test_vessel_state(inst.world, nv_world_vessel_id_at(inst.world, 1));
+    nv_world_vessel_state skiff = test_vessel_state(inst.world, nv_world_vessel_id_at(inst.world, 2));
     print_message("skiff between freighters, %d s: deepest overlap %.4f m; z %.2f | %.2f | %.2f m, %u contact points\n",
                   steps / rate, max, a.position.z, skiff.position.z, b.position.z, skiff.contact_points);
     assert_true(max < 0.10);
@@ -422,7 +406,7 @@ static void raft_held_at_a_quay(void** state) {
     double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst, &max);
     uint32_t touching = 0;
     for (uint32_t k = 0; k < nv_world_vessel_count(inst.world); k++)
-        touching += state_of(inst.world, nv_world_vessel_id_at(inst.world, k)).contact_points > 0;
+        touching += test_vessel_state(inst.world, nv_world_vessel_id_at(inst.world, k)).contact_points > 0;
     print_message("raft of 50 at a quay, %d s: deepest overlap %.4f m, %u boats pressing at the end\n", steps / rate, max,
                   touching);
     assert_true(max < 0.05);
@@ -459,9 +443,9 @@ static void catamaran_passes_a_pile(void** state) {
             uint32_t n;
             const nv_world_contact_event* e = nv_world_contact_events(w, &n);
             for (uint32_t k = 0; k < n; k++) events += e[k].structure == 1;
-            deepest = fmax(deepest, state_of(w, id).penetration);
+            deepest = fmax(deepest, test_vessel_state(w, id).penetration);
         }
-        nv_world_vessel_state s = state_of(w, id);
+        nv_world_vessel_state s = test_vessel_state(w, id);
         print_message("catamaran, pile %s: x %.2f m, speed %.3f m/s, %u contacts with it, deepest %.4f m\n",
                       in_line ? "in line with a hull" : "on the centre line", s.position.x, s.velocity.x, events, deepest);
         if (!in_line) {
@@ -561,7 +545,7 @@ static void quay_stops_a_boat(void** state) {
     double bow = 0.0, deepest = 0.0;
     for (int i = 0; i < 10 * 30; i++) {
         nv_world_step(w);
-        nv_world_vessel_state v = state_of(w, id);
+        nv_world_vessel_state v = test_vessel_state(w, id);
         bow = fmax(bow, v.position.x + h->bounds_max[0]);
         deepest = fmax(deepest, v.penetration);
         uint32_t n;
@@ -576,11 +560,11 @@ static void quay_stops_a_boat(void** state) {
     double fastest = 0.0;
     for (int i = 0; i < 20 * 30; i++) {
         nv_world_step(w);
-        nv_world_vessel_state v = state_of(w, id);
+        nv_world_vessel_state v = test_vessel_state(w, id);
         bow = fmax(bow, v.position.x + h->bounds_max[0]);
         if (i >= 15 * 30) fastest = fmax(fastest, v3_length(v.velocity));
     }
-    nv_world_vessel_state v = state_of(w, id);
+    nv_world_vessel_state v = test_vessel_state(w, id);
     print_message("quay: bow at most %.3f m (face 45), deepest %.4f m, %u events, last 5 s fastest %.4f m/s\n", bow,
                   deepest, events, fastest);
     assert_true(events >= 1);

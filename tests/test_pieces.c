@@ -81,22 +81,6 @@ static nv_world* dock_world(int slip, uint32_t* dock_type, uint32_t* boat_type) 
     return w;
 }
 
-static uint32_t spawn_afloat(nv_world* w, uint32_t type, double x, double z, nv_vec3 velocity) {
-    nv_error err;
-    double y;
-    uint32_t id;
-    ASSERT_OK(nv_world_type_float_height(w, type, &y, &err), err);
-    ASSERT_OK(nv_world_spawn(w, type, v3(x, y, z), quat_identity(), &id, &err), err);
-    ASSERT_OK(nv_world_set_velocity(w, id, velocity, v3(0, 0, 0), &err), err);
-    return id;
-}
-
-static nv_world_vessel_state state_of(const nv_world* w, uint32_t id) {
-    nv_world_vessel_state s;
-    assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
-    return s;
-}
-
 /* The mesh's origin (the dock's corner) in the hull's body frame. */
 static nv_vec3 mesh_origin(const nv_hull* h) {
     nv_vec3 o = v3(INFINITY, INFINITY, INFINITY);
@@ -197,20 +181,20 @@ static void boat_enters_the_slip(void** state) {
     /* the dock's mesh origin at world (0, ., 0) */
     const nv_vec3 origin = mesh_origin(nv_world_hull_type(w, dock_type));
     const double cg_x = -origin.x, cg_z = -origin.z;
-    uint32_t dock = spawn_afloat(w, dock_type, cg_x, cg_z, v3(0, 0, 0));
-    uint32_t boat = spawn_afloat(w, boat_type, -6.0, 0.5 * DOCK_BEAM, v3(2.0, 0, 0));
+    uint32_t dock = test_spawn_afloat(w, dock_type, cg_x, cg_z, v3(0, 0, 0));
+    uint32_t boat = test_spawn_afloat(w, boat_type, -6.0, 0.5 * DOCK_BEAM, v3(2.0, 0, 0));
     double first_contact_bow = NAN, deepest = 0.0;
     for (int i = 0; i < 600; i++) {
         nv_world_step(w);
         uint32_t n;
         const nv_world_contact_event* e = nv_world_contact_events(w, &n);
-        nv_world_vessel_state b = state_of(w, boat);
+        nv_world_vessel_state b = test_vessel_state(w, boat);
         for (uint32_t k = 0; k < n; k++)
             if (isnan(first_contact_bow) && e[k].structure == 0 && (e[k].id_a == boat || e[k].id_b == boat))
                 first_contact_bow = b.position.x + 2.0;
         deepest = fmax(deepest, b.penetration);
     }
-    nv_world_vessel_state b = state_of(w, boat), d = state_of(w, dock);
+    nv_world_vessel_state b = test_vessel_state(w, boat), d = test_vessel_state(w, dock);
     const double head_wall = d.position.x - cg_x + SLIP_LENGTH;
     print_message("first contact with the bow at x %.3f m (the head wall at %.3f, the mouth at 0); boat at %.3f m/s, "
                   "bow %.3f m; deepest %.4f m\n",
@@ -240,19 +224,19 @@ static void boat_slides_across_a_seam(void** state) {
         cp.vessel_friction = 0.0;
         ASSERT_OK(nv_world_set_contacts(w, &cp, &err), err);
         const nv_vec3 origin = mesh_origin(nv_world_hull_type(w, dock_type));
-        uint32_t dock = spawn_afloat(w, dock_type, -origin.x, -origin.z, v3(0, 0, 0));
-        uint32_t boat = spawn_afloat(w, boat_type, 16.0, -0.74, v3(-2.0, 0, 0.1));
+        uint32_t dock = test_spawn_afloat(w, dock_type, -origin.x, -origin.z, v3(0, 0, 0));
+        uint32_t boat = test_spawn_afloat(w, boat_type, 16.0, -0.74, v3(-2.0, 0, 0.1));
         for (int i = 0; i < 480; i++) {
             /* the dock held still, the boat held to its heading and pressed on */
             ASSERT_OK(nv_world_set_velocity(w, dock, v3(0, 0, 0), v3(0, 0, 0), &err), err);
-            nv_world_vessel_state b = state_of(w, boat);
+            nv_world_vessel_state b = test_vessel_state(w, boat);
             ASSERT_OK(nv_world_set_velocity(w, boat, v3(b.velocity.x, b.velocity.y, 0.1),
                                             v3(b.angular_velocity.x, 0.0, b.angular_velocity.z), &err),
                       err);
             nv_world_step(w);
-            deepest[slip] = fmax(deepest[slip], state_of(w, boat).penetration);
+            deepest[slip] = fmax(deepest[slip], test_vessel_state(w, boat).penetration);
         }
-        nv_world_vessel_state b = state_of(w, boat);
+        nv_world_vessel_state b = test_vessel_state(w, boat);
         end_x[slip] = b.position.x, end_vx[slip] = b.velocity.x;
         nv_world_destroy(w);
     }
@@ -276,7 +260,7 @@ static void corner_on_a_seam(void** state) {
         nv_world* w = dock_world(slip, &dock_type, &boat_type);
         nv_error err;
         const nv_vec3 origin = mesh_origin(nv_world_hull_type(w, dock_type));
-        uint32_t dock = spawn_afloat(w, dock_type, -origin.x, -origin.z, v3(0, 0, 0));
+        uint32_t dock = test_spawn_afloat(w, dock_type, -origin.x, -origin.z, v3(0, 0, 0));
         /* the corner of a 4 x 1.5 box turned 45 degrees lies 2.652 m from its centre along -z */
         double y;
         ASSERT_OK(nv_world_type_float_height(w, boat_type, &y, &err), err);
@@ -286,12 +270,12 @@ static void corner_on_a_seam(void** state) {
                   err);
         for (int i = 0; i < 240; i++) {
             ASSERT_OK(nv_world_set_velocity(w, dock, v3(0, 0, 0), v3(0, 0, 0), &err), err);
-            nv_world_vessel_state b = state_of(w, boat);
+            nv_world_vessel_state b = test_vessel_state(w, boat);
             ASSERT_OK(nv_world_set_velocity(w, boat, v3(b.velocity.x, b.velocity.y, 1.0), v3(b.angular_velocity.x, 0.0, b.angular_velocity.z), &err), err);
             nv_world_step(w);
-            deepest[slip] = fmax(deepest[slip], state_of(w, boat).penetration);
+            deepest[slip] = fmax(deepest[slip], test_vessel_state(w, boat).penetration);
         }
-        nv_world_vessel_state b = state_of(w, boat);
+        nv_world_vessel_state b = test_vessel_state(w, boat);
         end_x[slip] = b.position.x, end_z[slip] = b.position.z;
         nv_world_destroy(w);
     }

@@ -16,6 +16,7 @@
 #include "naval/hullgen.h"
 #include "naval/mass.h"
 #include "naval/mesh.h"
+#include "naval/world.h"
 
 /* Fails the test with the library's message when a call returns non-zero. */
 #define ASSERT_OK(call, err)                                                  \
@@ -65,6 +66,25 @@ static inline uint64_t test_rng_next(test_rng* r) {
 /* Uniform in [lo, hi). */
 static inline double test_rng_uniform(test_rng* r, double lo, double hi) {
     return lo + (hi - lo) * ((double)(test_rng_next(r) >> 11) * (1.0 / 9007199254740992.0));
+}
+
+/* A vessel of `type` spawned upright at (x, z), floating at its balance
+ * height, moving at `velocity`: its id. */
+static inline uint32_t test_spawn_afloat(nv_world* w, uint32_t type, double x, double z, nv_vec3 velocity) {
+    nv_error err;
+    double y;
+    uint32_t id;
+    ASSERT_OK(nv_world_type_float_height(w, type, &y, &err), err);
+    ASSERT_OK(nv_world_spawn(w, type, v3(x, y, z), quat_identity(), &id, &err), err);
+    ASSERT_OK(nv_world_set_velocity(w, id, velocity, v3(0, 0, 0), &err), err);
+    return id;
+}
+
+/* Vessel `id`'s state (it must exist). */
+static inline nv_world_vessel_state test_vessel_state(const nv_world* w, uint32_t id) {
+    nv_world_vessel_state s;
+    assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
+    return s;
 }
 
 #endif

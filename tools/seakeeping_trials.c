@@ -132,6 +132,19 @@ static double sk_unwrap(double prev, double now) {
     return prev + d;
 }
 
+/* The amplitude of the first harmonic at omega of y[0, n) sampled at
+ * times t, y less its mean. */
+static double sk_first_harmonic(const double* y, const double* t, uint64_t n, double omega) {
+    double mean = 0.0, re = 0.0, im = 0.0;
+    for (uint64_t i = 0; i < n; i++) mean += y[i];
+    mean /= (double)n;
+    for (uint64_t i = 0; i < n; i++) {
+        re += (y[i] - mean) * cos(omega * t[i]);
+        im += (y[i] - mean) * sin(omega * t[i]);
+    }
+    return 2.0 * hypot(re, im) / (double)n;
+}
+
 /* ---- roll decay -------------------------------------------------------- */
 
 typedef struct sk_peak {
@@ -285,19 +298,10 @@ void sk_run_wave(const sk_type* t, const sk_wave_case* c, sk_wave* out) {
     out->yaw_drift = (yaw - yaw0) * SK_DEG;
     out->drift = hypot(st.position.x - start.x, st.position.z - start.z);
     if (out->capsized || m < 8) goto done;
-    /* first harmonic at the wave frequency, each series less its mean */
-    double* series[3] = {roll, heave, pitch};
-    double* amp[3] = {&out->roll, &out->heave, &out->pitch};
-    for (int k = 0; k < 3; k++) {
-        double mean = 0.0, re = 0.0, im = 0.0;
-        for (uint64_t i = 0; i < m; i++) mean += series[k][i];
-        mean /= (double)m;
-        for (uint64_t i = 0; i < m; i++) {
-            re += (series[k][i] - mean) * cos(omega * time[i]);
-            im += (series[k][i] - mean) * sin(omega * time[i]);
-        }
-        *amp[k] = 2.0 * hypot(re, im) / (double)m;
-    }
+    /* first harmonic at the wave frequency */
+    out->roll = sk_first_harmonic(roll, time, m, omega);
+    out->heave = sk_first_harmonic(heave, time, m, omega);
+    out->pitch = sk_first_harmonic(pitch, time, m, omega);
     /* the steady amplitude: half the swing between successive extremes of
      * the heel (less its mean) over the window, averaged. It does not assume
      * the roll keeps the wave's period: a hull that drifts with the waves
@@ -459,21 +463,9 @@ void sk_run_head(const sk_type* t, const sk_approach* a, double lambda_ratio, do
     out->speed = hypot(st.position.x - x0, st.position.z - z0) / (time[m - 1] - time[0] + dt);
     const double we = omega + k * out->speed;
     out->encounter = 2.0 * NV_PI / we;
-    /* first harmonics at the encounter frequency, each series less its mean */
-    double* series[2] = {heave, pitch};
-    double amp[2];
-    for (int c = 0; c < 2; c++) {
-        double mean = 0.0, re = 0.0, im = 0.0;
-        for (uint64_t i = 0; i < m; i++) mean += series[c][i];
-        mean /= (double)m;
-        for (uint64_t i = 0; i < m; i++) {
-            re += (series[c][i] - mean) * cos(we * time[i]);
-            im += (series[c][i] - mean) * sin(we * time[i]);
-        }
-        amp[c] = 2.0 * hypot(re, im) / (double)m;
-    }
-    out->heave = amp[0] / out->amplitude;
-    out->pitch = amp[1] * SK_RAD / (k * out->amplitude);
+    /* first harmonics at the encounter frequency */
+    out->heave = sk_first_harmonic(heave, time, m, we) / out->amplitude;
+    out->pitch = sk_first_harmonic(pitch, time, m, we) * SK_RAD / (k * out->amplitude);
     nv_heave_pitch_closed_form(omega, NV_PI, out->speed, t->p.length, t->p.beam, t->p.draft, t->p.block, t->g,
                                &out->jmo_heave, &out->jmo_pitch);
 done:
