@@ -51,12 +51,12 @@ int nv_hull_create(nv_hull* h, const nv_mesh* m, const nv_mass_spec* spec, nv_er
     h->vy = malloc(nv * sizeof(float));
     h->vz = malloc(nv * sizeof(float));
     h->triangles = malloc(3 * nt * sizeof(uint32_t));
-    /* on cache lines: a row is one line, and the kernels' eight-float
-     * loads of a column never split one (malloc gives 16 bytes) */
-    h->triangle_table = hull_alloc_lines(HULL_TRIANGLE_STRIDE * (nt ? nt : 1) * sizeof(float));
-    size_t lanes = hull_lane_count((uint32_t)nt);
-    h->lanes = hull_alloc_lines(lanes * HULL_LANE_COLUMNS * sizeof(float));
-    if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->triangle_table || !h->lanes) {
+    /* on cache lines: the kernels' eight-float loads of a column never
+     * split one (malloc gives 16 bytes) */
+    size_t groups = hull_group_count((uint32_t)nt);
+    h->lanes = hull_alloc_lines((groups ? groups : 1) * HULL_LANE_BLOCK * sizeof(float));
+    h->corner_lanes = hull_alloc_lines((groups ? groups : 1) * 3 * HULL_GROUP * sizeof(uint32_t));
+    if (!h->vx || !h->vy || !h->vz || !h->triangles || !h->lanes || !h->corner_lanes) {
         nv_hull_destroy(h);
         return nv_error_fail(err, NV_ENOMEM, "hull: out of memory for %zu vertices, %zu triangles", nv, nt);
     }
@@ -90,23 +90,16 @@ int nv_hull_create(nv_hull* h, const nv_mesh* m, const nv_mass_spec* spec, nv_er
         nv_vec3 c = v3(h->vx[tri[2]], h->vy[tri[2]], h->vz[tri[2]]);
         nv_vec3 n_area = v3_scale(v3_cross(v3_sub(b, a), v3_sub(c, a)), 0.5);
         double area = v3_length(n_area);
-        nv_vec3 k[5] = {v3_normalize(n_area), v3_cross(n_area, a), v3_cross(n_area, b), v3_cross(n_area, c),
-                     v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3.0)};
-        float* out = h->triangle_table + HULL_TRIANGLE_STRIDE * t;
-        for (int i = 0; i < 5; i++) {
-            out[3 * i] = (float)k[i].x;
-            out[3 * i + 1] = (float)k[i].y;
-            out[3 * i + 2] = (float)k[i].z;
-        }
-        out[HULL_TRI_AREA] = (float)area;
+        nv_vec3 n = v3_normalize(n_area), k0 = v3_cross(n_area, a), k1 = v3_cross(n_area, b), k2 = v3_cross(n_area, c);
+        nv_vec3 centroid = v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3.0);
         nv_vec3 e1 = v3_sub(b, a), e2 = v3_sub(c, a);
-        const float column[HULL_LANE_COLUMNS] = {
-            out[HULL_TRI_CENTROID], out[HULL_TRI_CENTROID + 1], out[HULL_TRI_CENTROID + 2],
-            out[HULL_TRI_NORMAL],   out[HULL_TRI_NORMAL + 1],   out[HULL_TRI_NORMAL + 2],
-            out[HULL_TRI_AREA],     (float)e1.x,                (float)e1.y,
-            (float)e1.z,            (float)e2.x,                (float)e2.y,
-            (float)e2.z};
-        for (int i = 0; i < HULL_LANE_COLUMNS; i++) h->lanes[(size_t)i * lanes + t] = column[i];
+        const double column[HULL_LANE_COLUMNS] = {
+            centroid.x, centroid.y, centroid.z, n.x,  n.y,  n.z,  area, e1.x, e1.y, e1.z, e2.x,
+            e2.y,       e2.z,       k0.x,       k0.y, k0.z, k1.x, k1.y, k1.z, k2.x, k2.y, k2.z};
+        float* block = h->lanes + (t / HULL_GROUP) * HULL_LANE_BLOCK + t % HULL_GROUP;
+        uint32_t* corners = h->corner_lanes + (t / HULL_GROUP) * 3 * HULL_GROUP + t % HULL_GROUP;
+        for (int i = 0; i < HULL_LANE_COLUMNS; i++) block[i * HULL_GROUP] = (float)column[i];
+        for (int i = 0; i < 3; i++) corners[i * HULL_GROUP] = tri[i];
         total += area;
     }
     h->total_area = total;
@@ -118,8 +111,8 @@ void nv_hull_destroy(nv_hull* h) {
     free(h->vy);
     free(h->vz);
     free(h->triangles);
-    free(h->triangle_table);
     free(h->lanes);
+    free(h->corner_lanes);
     memset(h, 0, sizeof *h);
 }
 

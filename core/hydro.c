@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "hydro.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,96 +185,47 @@ void hydro_cut_triangle(const nv_vec3 p[3], const double h[3], hydro_cut* out) {
     out->area_fraction = hydro_cut_emit(p, h, hydro_store_piece, out, out->segment, &out->has_segment);
 }
 
-/* A cut triangle's pressure, as weights on its own corners. Each piece of
- * the cut lies in the triangle's plane with the same winding, so its
- * area-weighted normal is (its area fraction) N, and each of its corners is
- * a fixed mix of the triangle's corners (a corner, or a point on an edge at
- * the crossing). The piece's first moment of pressure then becomes a mix of
- * the hull's precomputed N x r_i: no cross product, no vertex position.
- * With the triangle's corners rotated so the odd one o comes first (o, a, b)
- * as in hydro_cut_emit:
- *   one corner wet:  piece (o, J_a, J_b), J = o + t (x - o), t = d / (d + h)
- *   two corners wet: pieces (a, b, I_b) and (a, I_b, I_a), I = x + t (o - x)
- * `force` multiplies N (the full triangle's sum d), `moment[i]` N x r_i (the
- * full triangle's d_i + sum d), `centroid[i]` the corners' positions. */
-typedef struct hydro_cut_weights {
-    double force;
-    double moment[3];
-    double fraction;    /* submerged area / triangle area */
-    double centroid[3]; /* barycentric weights of the submerged part's centroid, times 3 fraction */
-    int odd;
-    double ta, tb;      /* the crossings, as in hydro_cut_emit */
-} hydro_cut_weights;
-
-static inline void hydro_cut_weigh(const double h[3], hydro_cut_weights* w) {
-    int under = (h[0] < 0.0) + (h[1] < 0.0) + (h[2] < 0.0);
-    int odd = under == 1 ? (h[0] < 0.0 ? 0 : (h[1] < 0.0 ? 1 : 2)) : (h[0] >= 0.0 ? 0 : (h[1] >= 0.0 ? 1 : 2));
-    double ho = h[odd], ha = h[(odd + 1) % 3], hb = h[(odd + 2) % 3];
-    double mo, ma, mb, co, ca, cb;
-    if (under == 1) {
-        double d = -ho, ta = d / (d + ha), tb = d / (d + hb), f = ta * tb;
-        w->force = f * d;
-        mo = f * d * (4.0 - ta - tb);
-        ma = f * d * ta;
-        mb = f * d * tb;
-        w->fraction = f;
-        co = f * (3.0 - ta - tb);
-        ca = f * ta;
-        cb = f * tb;
-        w->ta = ta, w->tb = tb;
-    } else {
-        double da = -ha, db = -hb, ta = da / (da + ho), tb = db / (db + ho);
-        double f1 = tb, f2 = ta * (1.0 - tb), s1 = da + db;
-        w->force = f1 * s1 + f2 * da;
-        ma = f1 * (da + s1) + f2 * da * (3.0 - ta);
-        mb = f1 * (db + s1 + s1 * (1.0 - tb)) + f2 * da * (1.0 - tb);
-        mo = f1 * s1 * tb + f2 * da * (ta + tb);
-        w->fraction = f1 + f2;
-        /* unnormalised: the kernel divides by 3 fraction, eight at a time */
-        ca = f1 + f2 * (2.0 - ta);
-        cb = f1 * (2.0 - tb) + f2 * (1.0 - tb);
-        co = f1 * tb + f2 * (ta + tb);
-        w->ta = ta, w->tb = tb;
-    }
-    w->odd = odd;
-    /* back to the triangle's corner order, by value: indexed stores into the
-     * arrays stall the loads that follow (store forwarding) */
-    switch (odd) {
-    case 0:
-        w->moment[0] = mo, w->moment[1] = ma, w->moment[2] = mb;
-        w->centroid[0] = co, w->centroid[1] = ca, w->centroid[2] = cb;
-        break;
-    case 1:
-        w->moment[0] = mb, w->moment[1] = mo, w->moment[2] = ma;
-        w->centroid[0] = cb, w->centroid[1] = co, w->centroid[2] = ca;
-        break;
-    default:
-        w->moment[0] = ma, w->moment[1] = mb, w->moment[2] = mo;
-        w->centroid[0] = ca, w->centroid[1] = cb, w->centroid[2] = co;
-        break;
-    }
-}
-
-/* Triangles per run of the force kernels: the pass marks a run's
- * triangles wet or dry, then the kernels take the whole run from the hull's
- * tables (kept in L1 between the two). A multiple of HYDRODYN_LANES. */
+/* Triangles per run of the kernels: the hydrostatic kernel marks a run's
+ * triangles wet or dry, then the force kernel takes the same run from the
+ * hull's tables (kept in L1 between the two). A multiple of
+ * HYDRODYN_LANES. */
 #define HYDRO_CHUNK 256
+
+/* Where triangles [first, end) cross the surface, for tools and tests:
+ * the cut of hydro_cut_triangle, in double, from the same heights. */
+static uint32_t hydro_write_segments(const nv_hull* h, const float* height, uint32_t first, uint32_t end,
+                                     hydro_segment* segments, uint32_t n) {
+    for (uint32_t t = first; t < end; t++) {
+        const uint32_t* tri = h->triangles + 3 * (size_t)t;
+        int under = 0;
+        for (int i = 0; i < 3; i++) under += height[tri[i]] < 0.0f;
+        if (under == 0 || under == 3 || isnan(height[tri[0]] + height[tri[1]] + height[tri[2]])) continue;
+        nv_vec3 p[3];
+        double hh[3];
+        for (int i = 0; i < 3; i++) {
+            p[i] = v3(h->vx[tri[i]], h->vy[tri[i]], h->vz[tri[i]]);
+            hh[i] = height[tri[i]];
+        }
+        hydro_cut c;
+        hydro_cut_triangle(p, hh, &c);
+        hydro_segment* sg = &segments[n++];
+        sg->a[0] = (float)c.segment[0].x, sg->a[1] = (float)c.segment[0].y, sg->a[2] = (float)c.segment[0].z;
+        sg->b[0] = (float)c.segment[1].x, sg->b[1] = (float)c.segment[1].y, sg->b[2] = (float)c.segment[1].z;
+    }
+    return n;
+}
 
 void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, uint32_t count,
                          double pressure_per_depth, const nv_hydrodyn_frame* dyn, uint16_t* slam_state, hydro_sums* acc,
                          hydro_segment* segments) {
-    const float *vx = h->vx, *vy = h->vy, *vz = h->vz;
-    /* Sums in geometric units (m^3, m^4), body frame; rho g is applied once
-     * at the end. A fully submerged triangle is linear in its depths: with
-     * s = d0 + d1 + d2 its force is -N s / 3 and its moment
-     * sum_i (d_i + s) (N x r_i) / 12, from the hull's precomputed N and
-     * N x r_i; a cut triangle is the same sums with the weights of
-     * hydro_cut_weigh. Kept unscaled until the end. */
-    double full_f[3] = {0, 0, 0}, full_t[3] = {0, 0, 0};
-    /* Moving water and air: the pass marks each run of triangles wet (with
-     * a cut one's wet fraction and centroid shift) or dry, and the kernels
-     * take the run from the hull's tables. */
-    const hydrodyn_kernels* kern = NULL;
+    /* Hydrostatics in geometric units (m^3, m^4), body frame, from the
+     * kernel's lanes; rho g is applied once at the end. Moving water and
+     * air: the force kernel takes each run as the hydrostatic one marked
+     * it. */
+    assert(first % HULL_GROUP == 0);
+    const hydrodyn_kernels* kern = kernels_active()->hydrodyn;
+    hydro_statics_sums statics;
+    memset(&statics, 0, sizeof statics);
     hydrodyn_lane_frame lf;
     _Alignas(64) hydrodyn_lane_sums lane_sums;
     int marking = 0;
@@ -282,7 +234,6 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
         hydrodyn_lane_frame_init(&lf, dyn);
         marking = hydrodyn_lane_frame_wet(&lf) || lf.air_drag;
         slam = lf.slamming ? slam_state : NULL;
-        kern = kernels_active()->hydrodyn;
         hydrodyn_lane_sums_clear(&lane_sums);
     }
     /* on cache lines: the kernels load eight floats at a time, and the
@@ -291,97 +242,21 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
     _Alignas(64) float wet[HYDRO_CHUNK];
     _Alignas(64) float b1[HYDRO_CHUNK];
     _Alignas(64) float b2[HYDRO_CHUNK];
-    /* The kernels read a cut lane's weights only (the rest are masked
-     * off), so these are cleared once per call, not per chunk: a lane's
-     * stale weights from an earlier chunk are finite and never used. */
-    if (dyn) {
-        memset(b1, 0, sizeof b1);
-        memset(b2, 0, sizeof b2);
-    }
-    double area = 0.0;
-    uint32_t wetted = 0, seg_n = acc->segment_count;
-    int poisoned = 0;
-    const uint32_t* tris = h->triangles;
+    uint32_t seg_n = acc->segment_count;
     const uint32_t end = first + count;
     for (uint32_t chunk = first; chunk < end; chunk += HYDRO_CHUNK) {
         const uint32_t chunk_end = end - chunk < HYDRO_CHUNK ? end : chunk + HYDRO_CHUNK;
-        const uint32_t lanes = (chunk_end - chunk + HYDRODYN_LANES - 1) & ~(uint32_t)(HYDRODYN_LANES - 1);
+        hydro_statics_span ss = {.height = height, .wet = wet, .b1 = b1, .b2 = b2, .count = chunk_end - chunk};
+        ss.corners = hull_corner_block(h, chunk);
+        ss.lanes = hull_lane_block(h, chunk);
+        kern->statics(&ss, &statics);
         if (marking) {
-            /* every triangle dry until the loop says otherwise (most are,
-             * and this fill is a few vector stores); whole lanes: the tail
-             * marked neither (the hull's tables and the slamming memory are
-             * padded for it) */
-            for (uint32_t i = 0; i < lanes; i++) wet[i] = -1.0f;
-            for (uint32_t i = chunk_end - chunk; i < lanes; i++) wet[i] = 0.0f;
-        }
-        for (uint32_t t = chunk; t < chunk_end; t++) {
-            uint32_t i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
-            float h0 = height[i0], h1 = height[i1], h2 = height[i2];
-            const float* row = h->triangle_table + (size_t)HULL_TRIANGLE_STRIDE * t;
-            if (h0 >= 0.0f && h1 >= 0.0f && h2 >= 0.0f) continue; /* dry: the common case, kept cheap */
-            if (h0 < 0.0f && h1 < 0.0f && h2 < 0.0f) {
-                const float* k = row + HULL_TRI_NORMAL;
-                double d0 = -(double)h0, d1 = -(double)h1, d2 = -(double)h2;
-                double a = row[HULL_TRI_AREA];
-                double s = d0 + d1 + d2, w0 = d0 + s, w1 = d1 + s, w2 = d2 + s, as = a * s;
-                for (int i = 0; i < 3; i++) {
-                    full_f[i] += k[i] * as;
-                    full_t[i] += (w0 * k[3 + i] + w1 * k[6 + i]) + w2 * k[9 + i];
-                }
-                wetted++;
-                area += a;
-                if (marking) wet[t - chunk] = 1.0f;
-                continue;
-            }
-            if (isnan(h0 + h1 + h2)) {
-                /* A NaN compares as neither wet nor dry: never guess. */
-                if (marking) wet[t - chunk] = 0.0f;
-                poisoned = 1;
-                continue;
-            }
-            double hh[3] = {h0, h1, h2};
-            hydro_cut_weights cw;
-            hydro_cut_weigh(hh, &cw);
-            const float* k = row + HULL_TRI_NORMAL;
-            double a = row[HULL_TRI_AREA], af = a * cw.force;
-            for (int i = 0; i < 3; i++) {
-                full_f[i] += k[i] * af;
-                full_t[i] += (cw.moment[0] * k[3 + i] + cw.moment[1] * k[6 + i]) + cw.moment[2] * k[9 + i];
-            }
-            wetted++;
-            area += cw.fraction * a;
-            if (marking) {
-                if (cw.fraction > 0.0) {
-                    /* the wet part's centroid, as barycentric weights */
-                    uint32_t j = t - chunk;
-                    wet[j] = (float)cw.fraction;
-                    b1[j] = (float)cw.centroid[1];
-                    b2[j] = (float)cw.centroid[2];
-                } /* else a wet area that rounds to none: left dry */
-            }
-            if (segments) {
-                /* where the triangle crosses the surface, for tools and tests */
-                const uint32_t idx[3] = {i0, i1, i2};
-                uint32_t o = idx[cw.odd], ca = idx[(cw.odd + 1) % 3], cb = idx[(cw.odd + 2) % 3];
-                nv_vec3 po = v3(vx[o], vy[o], vz[o]), pa = v3(vx[ca], vy[ca], vz[ca]), pb = v3(vx[cb], vy[cb], vz[cb]);
-                nv_vec3 s0, s1;
-                if ((hh[cw.odd] < 0.0)) { /* one corner wet: J_a, J_b */
-                    s0 = hydro_lerp(po, pa, cw.ta);
-                    s1 = hydro_lerp(po, pb, cw.tb);
-                } else { /* I_b, I_a */
-                    s0 = hydro_lerp(pb, po, cw.tb);
-                    s1 = hydro_lerp(pa, po, cw.ta);
-                }
-                hydro_segment* sg = &segments[seg_n++];
-                sg->a[0] = (float)s0.x, sg->a[1] = (float)s0.y, sg->a[2] = (float)s0.z;
-                sg->b[0] = (float)s1.x, sg->b[1] = (float)s1.y, sg->b[2] = (float)s1.z;
-            }
-        }
-        if (marking) {
+            const uint32_t lanes = (ss.count + HYDRODYN_LANES - 1) & ~(uint32_t)(HYDRODYN_LANES - 1);
             hydrodyn_span sp = {.wet = wet, .b1 = b1, .b2 = b2, .slam = slam ? slam + chunk : NULL, .count = lanes};
-            for (int c = 0; c < HULL_LANE_COLUMNS; c++) sp.column[c] = hull_lane(h, c) + chunk;
+            sp.lanes = ss.lanes;
             kern->span(&lf, &sp, &lane_sums);
         }
+        if (segments) seg_n = hydro_write_segments(h, height, chunk, chunk_end, segments, seg_n);
     }
     nv_vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0), slam_f = v3(0, 0, 0), slam_t = v3(0, 0, 0);
     if (marking) {
@@ -402,11 +277,19 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
             dyn_t = v3_add(dyn_t, v3_cross(air_c, v3_scale(dyn->air_velocity, k)));
         }
     }
-    nv_vec3 force = v3_scale(v3(full_f[0], full_f[1], full_f[2]), -1.0 / 3.0);
-    nv_vec3 torque = v3_scale(v3(full_t[0], full_t[1], full_t[2]), 1.0 / 12.0);
+    /* the lanes added in one fixed order */
+    double total[HYDRO_SUM_COUNT];
+    for (int k = 0; k < HYDRO_SUM_COUNT; k++) {
+        const double* l = statics.lane[k];
+        total[k] = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+    }
+    nv_vec3 force = v3_scale(v3(total[HYDRO_SUM_FORCE], total[HYDRO_SUM_FORCE + 1], total[HYDRO_SUM_FORCE + 2]),
+                             -1.0 / 3.0);
+    nv_vec3 torque = v3_scale(
+        v3(total[HYDRO_SUM_TORQUE], total[HYDRO_SUM_TORQUE + 1], total[HYDRO_SUM_TORQUE + 2]), 1.0 / 12.0);
     force = v3_madd(dyn_f, force, pressure_per_depth);
     torque = v3_madd(dyn_t, torque, pressure_per_depth);
-    if (poisoned) {
+    if (statics.poisoned) {
         /* Non-finite heights (bad water, a vessel gone to infinity) make the
          * sums NaN so the owner sees it and contains the vessel. */
         force = v3(NAN, NAN, NAN);
@@ -416,8 +299,8 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
     acc->torque = v3_add(acc->torque, torque);
     acc->slam_force = v3_add(acc->slam_force, slam_f);
     acc->slam_torque = v3_add(acc->slam_torque, slam_t);
-    acc->submerged_area += area;
-    acc->wetted_triangles += wetted;
+    acc->submerged_area += total[HYDRO_SUM_AREA];
+    acc->wetted_triangles += statics.wetted;
     acc->segment_count = seg_n;
 }
 

@@ -84,9 +84,9 @@ static inline void hydro_sums_clear(hydro_sums* s) {
  * (NULL: hydrostatics only) adds the moving-water and air forces its model
  * switches on; `slam_state` (the vessel's, one half float per triangle,
  * hull_lane_count entries, or NULL) carries slamming's memory between
- * steps. The force kernels read and write whole lanes of eight triangles,
- * so blocks of one vessel that run on different threads must split it at
- * multiples of HYDRODYN_LANES (the world's triangle_block is one). Blocks
+ * steps. The kernels read and write whole groups of eight triangles (the
+ * hull's tables are laid out by group), so `first` must be a multiple of
+ * HULL_GROUP (the world's triangle_block is one). Blocks
  * may run on different threads into separate sums, added in block
  * order for a deterministic total. */
 void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, uint32_t count,

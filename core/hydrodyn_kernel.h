@@ -130,11 +130,7 @@ HK_INLINE void hk_air(const hk_consts* k, hydrodyn_lane_sums* sums, fv dry, fv c
  *   (c1 + c2 |p|) |p| A |cos|^f n, the coefficients with 1/v_r folded in. */
 HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* sp, hydrodyn_lane_sums* sums) {
     const fv zero = lv_set(0.0f), one = lv_set(1.0f), tiny = lv_set(1e-12f);
-    /* the columns in locals: the sums' stores cannot move them */
-    const float* const* col = sp->column;
-    const float *ccx = col[HULL_LANE_CX], *ccy = col[HULL_LANE_CY], *ccz = col[HULL_LANE_CZ];
-    const float *cnx = col[HULL_LANE_NX], *cny = col[HULL_LANE_NY], *cnz = col[HULL_LANE_NZ];
-    const float* carea = col[HULL_LANE_AREA];
+    const float* blk = sp->lanes;
     const float* const wet_in = sp->wet;
     uint16_t* const slam_mem = sp->slam;
     const uint32_t count = sp->count;
@@ -142,13 +138,14 @@ HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* 
     fv fz = lv_load(sums->lane[HYDRODYN_SUM_FORCE + 2]), tx = lv_load(sums->lane[HYDRODYN_SUM_TORQUE]);
     fv ty = lv_load(sums->lane[HYDRODYN_SUM_TORQUE + 1]), tz = lv_load(sums->lane[HYDRODYN_SUM_TORQUE + 2]);
     const int water = m.viscous || m.pressure || m.slamming;
-    for (uint32_t i = 0; i < count; i += 8) {
+#define HK_COL(c) lv_load(blk + (c) * HULL_GROUP)
+    for (uint32_t i = 0; i < count; i += 8, blk += HULL_LANE_BLOCK) {
         fv frac = lv_load(wet_in + i);
         fv dry = lv_gt(zero, frac), wet = lv_gt(frac, zero);
         int dry_bits = lv_mask(dry), wet_bits = lv_mask(wet);
-        fv cx = lv_load(ccx + i), cy = lv_load(ccy + i), cz = lv_load(ccz + i);
-        fv nx = lv_load(cnx + i), ny = lv_load(cny + i), nz = lv_load(cnz + i);
-        fv area = lv_load(carea + i);
+        fv cx = HK_COL(HULL_LANE_CX), cy = HK_COL(HULL_LANE_CY), cz = HK_COL(HULL_LANE_CZ);
+        fv nx = HK_COL(HULL_LANE_NX), ny = HK_COL(HULL_LANE_NY), nz = HK_COL(HULL_LANE_NZ);
+        fv area = HK_COL(HULL_LANE_AREA);
         if (m.air && dry_bits) hk_air(k, sums, dry, cx, cy, cz, nx, ny, nz, area);
         if (!water) continue;
         uint16_t* slam = slam_mem ? slam_mem + i : NULL;
@@ -170,9 +167,9 @@ HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* 
             fv third = lv_set(1.0f / 3.0f);
             fv b1 = lv_and(cut, lv_sub(lv_mul(lv_load(sp->b1 + i), inv), third));
             fv b2 = lv_and(cut, lv_sub(lv_mul(lv_load(sp->b2 + i), inv), third));
-            fv e1x = lv_load(col[HULL_LANE_E1X] + i), e2x = lv_load(col[HULL_LANE_E2X] + i);
-            fv e1y = lv_load(col[HULL_LANE_E1Y] + i), e2y = lv_load(col[HULL_LANE_E2Y] + i);
-            fv e1z = lv_load(col[HULL_LANE_E1Z] + i), e2z = lv_load(col[HULL_LANE_E2Z] + i);
+            fv e1x = HK_COL(HULL_LANE_E1X), e2x = HK_COL(HULL_LANE_E2X);
+            fv e1y = HK_COL(HULL_LANE_E1Y), e2y = HK_COL(HULL_LANE_E2Y);
+            fv e1z = HK_COL(HULL_LANE_E1Z), e2z = HK_COL(HULL_LANE_E2Z);
             cx = lv_add(cx, lv_add(lv_mul(b1, e1x), lv_mul(b2, e2x)));
             cy = lv_add(cy, lv_add(lv_mul(b1, e1y), lv_mul(b2, e2y)));
             cz = lv_add(cz, lv_add(lv_mul(b1, e1z), lv_mul(b2, e2z)));
@@ -237,6 +234,7 @@ HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* 
             hv_store(slam, hv_sel(hv_mask(lv_or(wet, dry)), fresh, old));
         }
     }
+#undef HK_COL
     lv_store(sums->lane[HYDRODYN_SUM_FORCE], fx), lv_store(sums->lane[HYDRODYN_SUM_FORCE + 1], fy);
     lv_store(sums->lane[HYDRODYN_SUM_FORCE + 2], fz), lv_store(sums->lane[HYDRODYN_SUM_TORQUE], tx);
     lv_store(sums->lane[HYDRODYN_SUM_TORQUE + 1], ty), lv_store(sums->lane[HYDRODYN_SUM_TORQUE + 2], tz);
@@ -261,4 +259,7 @@ static float HK_NAME(pow)(float x, float p) {
     return out[0];
 }
 
-const hydrodyn_kernels HK_NAME(kernels) = {HK_NAME(span), HK_NAME(half_encode), HK_NAME(half_decode), HK_NAME(pow)};
+/* the hydrostatic kernel of the same lanes, in this build too */
+#include "hydro_statics_kernel.h"
+
+const hydrodyn_kernels HK_NAME(kernels) = {HK_NAME(statics), HK_NAME(span), HK_NAME(half_encode), HK_NAME(half_decode), HK_NAME(pow)};

@@ -68,13 +68,38 @@ void hydrodyn_lane_sums_reduce(const hydrodyn_lane_sums* s, double out[HYDRODYN_
  *   0    neither (poisoned, padding): skipped, its memory kept
  * slam: the triangles' memory (half floats), NULL when the type keeps none. */
 typedef struct hydrodyn_span {
-    const float* column[HULL_LANE_COLUMNS]; /* the hull's lanes (hull_lane), from the run's first triangle */
+    const float* lanes; /* the hull's (hull_lane_block), from the run's first group */
     const float *wet, *b1, *b2;
     uint16_t* slam;
     uint32_t count;
 } hydrodyn_span;
 
+/* Kerner's hydrostatic pressure on a run of triangles, eight at a time
+ * (hydro_statics_kernel.h): from the vessel's vertex heights (< 0 under
+ * water) each triangle is dry, wholly under or cut at the waterline, and
+ * its pressure force and moment are weights on the hull's columns. The run
+ * is also marked for hydrodyn_span: wet[], b1[] and b2[] get whole lanes
+ * (count rounded up to 8; lanes past count are marked neither). */
+typedef struct hydro_statics_span {
+    const int32_t* corners; /* hull_corner_block, from the run's first group */
+    const float* lanes;     /* hull_lane_block, likewise */
+    const float* height;                    /* the vessel's vertex heights */
+    float *wet, *b1, *b2;
+    uint32_t count;
+} hydro_statics_span;
+
+/* Geometric sums per lane, body frame, before rho g: sum A F n (force
+ * times -3), sum of the moment weights times N x r_i (torque times 12),
+ * wet area. Each run's float lanes are added to these doubles once. */
+enum { HYDRO_SUM_FORCE = 0, HYDRO_SUM_TORQUE = 3, HYDRO_SUM_AREA = 6, HYDRO_SUM_COUNT = 7 };
+typedef struct hydro_statics_sums {
+    double lane[HYDRO_SUM_COUNT][HYDRODYN_LANES];
+    uint32_t wetted;  /* triangles with a submerged part */
+    int poisoned;     /* a NaN height was met */
+} hydro_statics_sums;
+
 typedef struct hydrodyn_kernels {
+    void (*statics)(const hydro_statics_span* sp, hydro_statics_sums* sums);
     void (*span)(const hydrodyn_lane_frame* f, const hydrodyn_span* sp, hydrodyn_lane_sums* sums);
     void (*half_encode)(const float in[8], uint16_t out[8]);
     void (*half_decode)(const uint16_t in[8], float out[8]);

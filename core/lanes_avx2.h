@@ -28,6 +28,9 @@ static inline fv lv_le(fv a, fv b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
 static inline fv lv_and(fv a, fv b) { return _mm256_and_ps(a, b); }
 static inline fv lv_andnot(fv a, fv b) { return _mm256_andnot_ps(a, b); }
 static inline fv lv_or(fv a, fv b) { return _mm256_or_ps(a, b); }
+static inline fv lv_xor(fv a, fv b) { return _mm256_xor_ps(a, b); }
+/* all ones where a is NaN */
+static inline fv lv_nan(fv a) { return _mm256_cmp_ps(a, a, _CMP_UNORD_Q); }
 static inline fv lv_set(float x) { return _mm256_set1_ps(x); }
 static inline fv lv_load(const float* p) { return _mm256_loadu_ps(p); }
 static inline void lv_store(float* p, fv a) { _mm256_storeu_ps(p, a); }
@@ -81,6 +84,13 @@ static inline void lv_load_neighbours(const float* p, iv k0, iv k1, int wrap, fv
     (void)wrap;
     *a = _mm256_i32gather_ps(p, k0, 4);
     *b = _mm256_i32gather_ps(p, k1, 4);
+}
+
+/* p[k[l]] per lane l, as eight loads: faster than vgatherdps on Zen 3
+ * (2.6 against 3.2 ns per triangle in the hydrostatic kernel), and Intel's
+ * gathers are slower still since the GDS microcode */
+static inline fv lv_gather(const float* p, const int32_t* k) {
+    return _mm256_setr_ps(p[k[0]], p[k[1]], p[k[2]], p[k[3]], p[k[4]], p[k[5]], p[k[6]], p[k[7]]);
 }
 
 /* Eight IEEE half floats (the slamming memory), converted by F16C, which

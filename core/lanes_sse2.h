@@ -37,6 +37,7 @@ L8_BIN(lv_le, _mm_cmple_ps)
 L8_BIN(lv_and, _mm_and_ps)
 L8_BIN(lv_andnot, _mm_andnot_ps) /* ~a & b */
 L8_BIN(lv_or, _mm_or_ps)
+L8_BIN(lv_xor, _mm_xor_ps)
 L8_IBIN(iv_add, _mm_add_epi32)
 L8_IBIN(iv_sub, _mm_sub_epi32)
 L8_IBIN(iv_and, _mm_and_si128)
@@ -56,6 +57,8 @@ static inline void lv_store(float* p, fv a) {
 /* m ? a : b per lane, m all ones or all zeros */
 static inline fv lv_sel(fv m, fv a, fv b) { return lv_or(lv_and(m, a), lv_andnot(m, b)); }
 static inline fv lv_sqrt(fv a) { return (fv){_mm_sqrt_ps(a.lo), _mm_sqrt_ps(a.hi)}; }
+/* all ones where a is NaN */
+static inline fv lv_nan(fv a) { return (fv){_mm_cmpunord_ps(a.lo, a.lo), _mm_cmpunord_ps(a.hi, a.hi)}; }
 /* one bit per lane, lane 0 the lowest */
 static inline int lv_mask(fv m) { return _mm_movemask_ps(m.lo) | (_mm_movemask_ps(m.hi) << 4); }
 
@@ -117,6 +120,11 @@ static inline void lv_load_neighbours(const float* p, iv k0, iv k1, int wrap, fv
     iv_store(e1, k1);
     *a = (fv){_mm_setr_ps(p[e0[0]], p[e0[1]], p[e0[2]], p[e0[3]]), _mm_setr_ps(p[e0[4]], p[e0[5]], p[e0[6]], p[e0[7]])};
     *b = (fv){_mm_setr_ps(p[e1[0]], p[e1[1]], p[e1[2]], p[e1[3]]), _mm_setr_ps(p[e1[4]], p[e1[5]], p[e1[6]], p[e1[7]])};
+}
+
+/* p[k[l]] per lane l: eight loads */
+static inline fv lv_gather(const float* p, const int32_t* k) {
+    return (fv){_mm_setr_ps(p[k[0]], p[k[1]], p[k[2]], p[k[3]]), _mm_setr_ps(p[k[4]], p[k[5]], p[k[6]], p[k[7]])};
 }
 
 /* Eight IEEE half floats (the slamming memory) by integer steps: the

@@ -687,8 +687,8 @@ void nv_world_memory(const nv_world* w, size_t* per_vessel_total, size_t* shared
     for (uint32_t i = 0; i < w->type_count; i++) {
         const nv_hull* h = &w->types[i].hull;
         shared += (size_t)h->vertex_count * 3 * sizeof(float) +
-                  (size_t)h->triangle_count * (3 * sizeof(uint32_t) + HULL_TRIANGLE_STRIDE * sizeof(float)) +
-                  hull_lane_count(h->triangle_count) * HULL_LANE_COLUMNS * sizeof(float);
+                  (size_t)h->triangle_count * 3 * sizeof(uint32_t) +
+                  hull_group_count(h->triangle_count) * (HULL_LANE_BLOCK * sizeof(float) + 3 * HULL_GROUP * sizeof(uint32_t));
     }
     for (uint32_t s = 0; s < w->count; s++)
         if (w->v.slam[s]) per += hull_lane_count(w->types[w->v.type[s]].hull.triangle_count) * sizeof(uint16_t);

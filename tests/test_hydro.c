@@ -265,6 +265,73 @@ static void sine_wave_shifts_the_waterline(void** state) {
     nv_hull_destroy(&h);
 }
 
+/* The triangle pass (its float lanes, whichever build this CPU runs)
+ * against the cut's pieces integrated in double: pressure rho g d, linear
+ * over each piece, gives -rho g A s / 3 n and a moment about the CG of
+ * rho g (A n) x sum_i (d_i + s) r_i / 12. Random vertex heights around a
+ * tilted plane make every kind of triangle (dry, under, cut one or two
+ * corners wet, corners exactly at the surface); the barge's 300 triangles
+ * end in a part group. */
+static void pass_matches_the_pieces_on_random_heights(void** state) {
+    (void)state;
+    const char* names[2] = {"ship", "barge"};
+    const unsigned tris[2] = {500, 300};
+    test_rng rng = {7};
+    for (int k = 0; k < 2; k++) {
+        nv_hull h;
+        test_hull_builtin(&h, names[k], tris[k], 500.0);
+        float* height = malloc(h.vertex_count * sizeof(float));
+        assert_non_null(height);
+        for (int round = 0; round < 20; round++) {
+            double a = test_rng_uniform(&rng, -0.3, 0.3), b = test_rng_uniform(&rng, 0.5, 1.5);
+            double c = test_rng_uniform(&rng, -0.5, 0.5), noise = test_rng_uniform(&rng, 0.0, 0.4);
+            for (uint32_t i = 0; i < h.vertex_count; i++) {
+                double hv = b * h.vy[i] + a * h.vx[i] + c + noise * test_rng_uniform(&rng, -1.0, 1.0);
+                height[i] = test_rng_uniform(&rng, 0.0, 1.0) < 0.03 ? 0.0f : (float)hv;
+            }
+            nv_vec3 want_f = v3(0, 0, 0), want_t = v3(0, 0, 0), size_f = v3(0, 0, 0), size_t_ = v3(0, 0, 0);
+            double want_area = 0.0;
+            uint32_t want_wet = 0;
+            for (uint32_t t = 0; t < h.triangle_count; t++) {
+                const uint32_t* tri = h.triangles + 3 * t;
+                nv_vec3 p[3];
+                double hh[3];
+                for (int i = 0; i < 3; i++) p[i] = v3(h.vx[tri[i]], h.vy[tri[i]], h.vz[tri[i]]), hh[i] = height[tri[i]];
+                hydro_cut cut;
+                hydro_cut_triangle(p, hh, &cut);
+                want_wet += cut.piece_count > 0;
+                for (int q = 0; q < cut.piece_count; q++) {
+                    const hydro_piece* pc = &cut.pieces[q];
+                    nv_vec3 na = triangle_normal_area(pc->p);
+                    double sd = pc->depth[0] + pc->depth[1] + pc->depth[2];
+                    nv_vec3 f = v3_scale(na, -RHO * G * sd / 3.0), m = v3(0, 0, 0);
+                    for (int i = 0; i < 3; i++) m = v3_madd(m, pc->p[i], pc->depth[i] + sd);
+                    nv_vec3 tq = v3_scale(v3_cross(na, m), RHO * G / 12.0);
+                    want_f = v3_add(want_f, f), want_t = v3_add(want_t, tq);
+                    size_f = v3_add(size_f, v3(fabs(f.x), fabs(f.y), fabs(f.z)));
+                    size_t_ = v3_add(size_t_, v3(fabs(tq.x), fabs(tq.y), fabs(tq.z)));
+                    want_area += v3_length(na);
+                }
+            }
+            hydro_sums got;
+            hydro_sums_clear(&got);
+            hydro_triangle_pass(&h, height, 0, h.triangle_count, RHO * G, NULL, NULL, &got, NULL);
+            assert_int_equal(got.wetted_triangles, want_wet);
+            /* float lanes: a few float roundings of each term */
+            const double f_tol[3] = {size_f.x, size_f.y, size_f.z}, t_tol[3] = {size_t_.x, size_t_.y, size_t_.z};
+            const double f_got[3] = {got.force.x, got.force.y, got.force.z}, f_want[3] = {want_f.x, want_f.y, want_f.z};
+            const double t_got[3] = {got.torque.x, got.torque.y, got.torque.z}, t_want[3] = {want_t.x, want_t.y, want_t.z};
+            for (int i = 0; i < 3; i++) {
+                ASSERT_NEAR_ABS(f_got[i], f_want[i], 1e-5 * f_tol[i] + 1e-9);
+                ASSERT_NEAR_ABS(t_got[i], t_want[i], 1e-5 * t_tol[i] + 1e-9);
+            }
+            ASSERT_NEAR_REL(got.submerged_area, want_area, 1e-5);
+        }
+        free(height);
+        nv_hull_destroy(&h);
+    }
+}
+
 /* A NaN height (broken water, a vessel at infinity) is never taken as dry:
  * the sums turn NaN so the owner contains the vessel. */
 static void nan_height_poisons_the_sums(void** state) {
@@ -297,6 +364,7 @@ int main(void) {
         cmocka_unit_test(heeled_box_righting_arm),
         cmocka_unit_test(sine_wave_shifts_the_waterline),
         cmocka_unit_test(nan_height_poisons_the_sums),
+        cmocka_unit_test(pass_matches_the_pieces_on_random_heights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

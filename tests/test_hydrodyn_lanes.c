@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hydro.h"
 #include "hydrodyn_lanes.h"
 #include "kernels.h"
 #include "test_util.h"
@@ -66,8 +67,11 @@ static void lane_case_run(lane_case* c, const hydrodyn_kernels* kern, double out
                           uint16_t slam_out[N]) {
     hydrodyn_lane_frame lf;
     hydrodyn_lane_frame_init(&lf, &c->frame);
-    hydrodyn_span sp = {.wet = c->wet, .b1 = c->b1, .b2 = c->b2, .slam = slam_out, .count = N};
-    for (int k = 0; k < HULL_LANE_COLUMNS; k++) sp.column[k] = c->column[k];
+    /* the hull's layout: a block of every column per group of eight */
+    static float blocks[N / HULL_GROUP][HULL_LANE_BLOCK];
+    for (int k = 0; k < HULL_LANE_COLUMNS; k++)
+        for (int i = 0; i < N; i++) blocks[i / HULL_GROUP][k * HULL_GROUP + i % HULL_GROUP] = c->column[k][i];
+    hydrodyn_span sp = {.lanes = blocks[0], .wet = c->wet, .b1 = c->b1, .b2 = c->b2, .slam = slam_out, .count = N};
     memcpy(slam_out, c->slam, sizeof c->slam);
     hydrodyn_lane_sums sums;
     hydrodyn_lane_sums_clear(&sums);
@@ -171,6 +175,46 @@ static void kernel_matches_formulas_general_powers(void** state) {
     lanes_match_the_formulas(&k, 11);
 }
 
+/* Random vertex heights on the built-in ship (every kind of triangle, NaN
+ * corners when `poison`), for the hydrostatic kernel. */
+typedef struct statics_case {
+    nv_hull hull;
+    float* height;
+    float *wet, *b1, *b2; /* room for whole groups */
+} statics_case;
+
+static void statics_case_make(statics_case* c, unsigned tris, unsigned seed, int poison) {
+    test_hull_builtin(&c->hull, "ship", tris, 500.0);
+    size_t lanes = hull_group_count(c->hull.triangle_count) * HULL_GROUP;
+    c->height = malloc(c->hull.vertex_count * sizeof(float));
+    c->wet = malloc(lanes * sizeof(float)), c->b1 = malloc(lanes * sizeof(float)), c->b2 = malloc(lanes * sizeof(float));
+    assert_true(c->height && c->wet && c->b1 && c->b2);
+    unsigned s = seed;
+    double tilt = rnd(&s, -0.3, 0.3), level = rnd(&s, -0.5, 0.5);
+    for (uint32_t i = 0; i < c->hull.vertex_count; i++) {
+        double pick = rnd(&s, 0, 1);
+        c->height[i] = pick < 0.03   ? 0.0f
+                       : poison && pick > 0.995 ? NAN
+                                    : (float)(c->hull.vy[i] + tilt * c->hull.vx[i] + level + rnd(&s, -0.3, 0.3));
+    }
+}
+
+static void statics_case_free(statics_case* c) {
+    free(c->height);
+    free(c->wet);
+    free(c->b1);
+    free(c->b2);
+    nv_hull_destroy(&c->hull);
+}
+
+static void statics_case_run(statics_case* c, const hydrodyn_kernels* kern, hydro_statics_sums* sums) {
+    memset(sums, 0, sizeof *sums);
+    hydro_statics_span sp = {.corners = hull_corner_block(&c->hull, 0), .lanes = hull_lane_block(&c->hull, 0),
+                             .height = c->height, .wet = c->wet, .b1 = c->b1, .b2 = c->b2,
+                             .count = c->hull.triangle_count};
+    kern->statics(&sp, sums);
+}
+
 /* The force kernels' build at a SIMD level, NULL where this CPU cannot run it. */
 static const hydrodyn_kernels* build_at(int level) {
     const kernels* k = kernels_at(level);
@@ -194,6 +238,26 @@ static void every_build_gives_the_sse2_bits(void** state) {
         if (!wide) {
             printf("  this CPU cannot run the %s build\n", nv_simd_name(level));
             continue;
+        }
+        for (unsigned seed = 1; seed <= 10; seed++) {
+            /* the hydrostatic kernel: its sums and marks */
+            statics_case c;
+            statics_case_make(&c, seed & 1 ? 500 : 300, seed, seed == 7);
+            size_t lanes = hull_group_count(c.hull.triangle_count) * HULL_GROUP, bytes = lanes * sizeof(float);
+            hydro_statics_sums a, b;
+            statics_case_run(&c, &hydrodyn_sse2_kernels, &a);
+            float* marks = malloc(3 * bytes);
+            assert_non_null(marks);
+            memcpy(marks, c.wet, bytes);
+            memcpy(marks + lanes, c.b1, bytes);
+            memcpy(marks + 2 * lanes, c.b2, bytes);
+            statics_case_run(&c, wide, &b);
+            assert_memory_equal(&a, &b, sizeof a);
+            assert_memory_equal(marks, c.wet, bytes);
+            assert_memory_equal(marks + lanes, c.b1, bytes);
+            assert_memory_equal(marks + 2 * lanes, c.b2, bytes);
+            free(marks);
+            statics_case_free(&c);
         }
         for (int v = 0; v < 3; v++)
             for (unsigned seed = 1; seed <= 20; seed++) {
@@ -246,6 +310,65 @@ static void half_memory_rounds_and_clamps(void** state) {
     assert_true(hydrodyn_half_encode(-0.0f) == 0x8000 && hydrodyn_half_encode(65504.0f) == 0x7bff);
 }
 
+/* The hydrostatic kernel's marks against the cut in double: each
+ * triangle's wet fraction, and the barycentric weights (times 3 fraction)
+ * of its wet part's centroid; lanes past the hull marked neither. */
+static void statics_marks_match_the_cut(void** state) {
+    (void)state;
+    for (unsigned seed = 1; seed <= 5; seed++) {
+        statics_case c;
+        statics_case_make(&c, 500, seed, seed == 5);
+        hydro_statics_sums sums;
+        statics_case_run(&c, kernels_active()->hydrodyn, &sums);
+        int nan_seen = 0;
+        for (uint32_t t = 0; t < c.hull.triangle_count; t++) {
+            const uint32_t* tri = c.hull.triangles + 3 * t;
+            nv_vec3 p[3];
+            double h[3];
+            for (int i = 0; i < 3; i++) p[i] = v3(c.hull.vx[tri[i]], c.hull.vy[tri[i]], c.hull.vz[tri[i]]), h[i] = c.height[tri[i]];
+            if (isnan(h[0] + h[1] + h[2])) {
+                assert_true(c.wet[t] == 0.0f);
+                nan_seen = 1;
+                continue;
+            }
+            hydro_cut cut;
+            hydro_cut_triangle(p, h, &cut);
+            if (cut.piece_count == 0) {
+                assert_true(c.wet[t] == -1.0f);
+                continue;
+            }
+            if (cut.area_fraction == 1.0) {
+                assert_true(c.wet[t] == 1.0f);
+                continue;
+            }
+            if (fabs(c.wet[t] - cut.area_fraction) > 1e-5)
+                fail_msg("triangle %u: wet fraction %.7g, cut %.7g", t, c.wet[t], cut.area_fraction);
+            /* the wet part's centroid, area-weighted over its pieces */
+            nv_vec3 cen = v3(0, 0, 0);
+            double area = 0.0;
+            for (int q = 0; q < cut.piece_count; q++) {
+                const hydro_piece* k = &cut.pieces[q];
+                double a = 0.5 * v3_length(v3_cross(v3_sub(k->p[1], k->p[0]), v3_sub(k->p[2], k->p[0])));
+                cen = v3_madd(cen, v3_scale(v3_add(v3_add(k->p[0], k->p[1]), k->p[2]), 1.0 / 3.0), a);
+                area += a;
+            }
+            if (area < 1e-9) continue; /* a sliver: its centroid is any point of it */
+            cen = v3_scale(cen, 1.0 / area);
+            nv_vec3 e1 = v3_sub(p[1], p[0]), e2 = v3_sub(p[2], p[0]), n = v3_cross(e1, e2), r = v3_sub(cen, p[0]);
+            double nn = v3_dot(n, n);
+            double beta1 = v3_dot(v3_cross(r, e2), n) / nn, beta2 = v3_dot(v3_cross(e1, r), n) / nn;
+            double f3 = 3.0 * cut.area_fraction;
+            if (fabs(c.b1[t] - f3 * beta1) > 1e-4 * f3 + 1e-6 || fabs(c.b2[t] - f3 * beta2) > 1e-4 * f3 + 1e-6)
+                fail_msg("triangle %u: centroid weights %.7g %.7g, cut %.7g %.7g", t, c.b1[t], c.b2[t], f3 * beta1,
+                         f3 * beta2);
+        }
+        for (size_t t = c.hull.triangle_count; t < hull_group_count(c.hull.triangle_count) * HULL_GROUP; t++)
+            assert_true(c.wet[t] == 0.0f);
+        assert_int_equal(sums.poisoned, nan_seen);
+        statics_case_free(&c);
+    }
+}
+
 /* The lane sums reduce in the documented order, in double. */
 static void lane_sums_reduce_in_order(void** state) {
     (void)state;
@@ -294,6 +417,7 @@ int main(void) {
         cmocka_unit_test(kernel_matches_formulas_default), cmocka_unit_test(kernel_matches_formulas_general_powers),
         cmocka_unit_test(every_build_gives_the_sse2_bits), cmocka_unit_test(half_memory_rounds_and_clamps),
         cmocka_unit_test(half_memory_canonical_values),    cmocka_unit_test(lane_sums_reduce_in_order),
+        cmocka_unit_test(statics_marks_match_the_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

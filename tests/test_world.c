@@ -139,7 +139,10 @@ static void world_matches_the_single_vessel_reference(void** state) {
         }
         nv_world_vessel_state s;
         assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
-        double tol = k == 0 ? 0.0 : 1e-9;
+        /* split, the hydrostatic kernel's float lanes are summed per run of
+         * a block, so other triangles share a float sum: 2e-9 m after 200
+         * steps on this hull */
+        double tol = k == 0 ? 0.0 : 1e-7;
         ASSERT_NEAR_ABS(s.position.x, ref.body.position.x, tol);
         ASSERT_NEAR_ABS(s.position.y, ref.body.position.y, tol);
         ASSERT_NEAR_ABS(s.position.z, ref.body.position.z, tol);

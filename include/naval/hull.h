@@ -27,8 +27,8 @@ typedef struct nv_hull {
     /* The force passes' own tables, built by nv_hull_create and freed by
      * nv_hull_destroy: their layout is the kernels' (core/hull_layout.h),
      * not part of this header's contract. */
-    float* triangle_table;
     float* lanes;
+    uint32_t* corner_lanes;
     double total_area;     /* m^2 */
     nv_mass_properties mesh_props; /* of the mesh, in mesh coordinates */
     nv_mass_body body;        /* mass, CG (mesh coordinates), inertia about the CG */
