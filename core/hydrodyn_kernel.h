@@ -122,43 +122,27 @@ HK_INLINE void hk_air(const hk_consts* k, hydrodyn_lane_sums* sums, fv dry, fv c
     hk_add(sums->lane[HYDRODYN_SUM_AIR_C + 2], lv_mul(cz, an));
 }
 
-/* A run of triangles from the hull's tables, as the triangle pass marked
- * them (hydrodyn_span), eight lanes a group. Per wet lane (wet area A,
- * centroid c, normal n), with p = v + w x c:
- *   |p| and |p_t| as square roots clamped at 1e-6, 1/|p| and 1/|p_t| from
- *   one division; friction g = -k_F A |p|^2 p_t / |p_t|; pressure
- *   (c1 + c2 |p|) |p| A |cos|^f n, the coefficients with 1/v_r folded in. */
-HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* sp, hydrodyn_lane_sums* sums) {
+/* What the first phase of hk_run leaves per group for the second. */
+enum { HK_PRE_CX, HK_PRE_CY, HK_PRE_CZ, HK_PRE_SPEED, HK_PRE_KV, HK_PRE_COS, HK_PRE_FALLOFF, HK_PRE_COUNT };
+#define HK_PRE_GROUPS 32 /* groups per phase: 7 KiB of stack */
+
+/* The first phase: per wet group, the wet part's centroid c (a cut one's
+ * moved), p = v + w x c, and what needs the divider: |p|, 1/|p_t| (zero
+ * where there is no tangential flow), cos = p.n / |p| and the pressure's
+ * falloff |cos|^f. Apart from the second phase, its chain of two square
+ * roots, a division and a third root runs for many groups at once: in
+ * one loop with the sums, the out-of-order window held little more than
+ * one group, and the kernel waited on that chain. */
+HK_INLINE void hk_prepare(const hk_consts* k, const hk_mode m, const hydrodyn_span* sp, uint32_t first, uint32_t end,
+                          float (*pre)[HK_PRE_COUNT][8]) {
     const fv zero = lv_set(0.0f), one = lv_set(1.0f), tiny = lv_set(1e-12f);
-    const float* blk = sp->lanes;
-    const float* const wet_in = sp->wet;
-    uint16_t* const slam_mem = sp->slam;
-    const uint32_t count = sp->count;
-    fv fx = lv_load(sums->lane[HYDRODYN_SUM_FORCE]), fy = lv_load(sums->lane[HYDRODYN_SUM_FORCE + 1]);
-    fv fz = lv_load(sums->lane[HYDRODYN_SUM_FORCE + 2]), tx = lv_load(sums->lane[HYDRODYN_SUM_TORQUE]);
-    fv ty = lv_load(sums->lane[HYDRODYN_SUM_TORQUE + 1]), tz = lv_load(sums->lane[HYDRODYN_SUM_TORQUE + 2]);
-    const int water = m.viscous || m.pressure || m.slamming;
+    const float* blk = sp->lanes + (size_t)(first / HULL_GROUP) * HULL_LANE_BLOCK;
 #define HK_COL(c) lv_load(blk + (c) * HULL_GROUP)
-    for (uint32_t i = 0; i < count; i += 8, blk += HULL_LANE_BLOCK) {
-        fv frac = lv_load(wet_in + i);
-        fv dry = lv_gt(zero, frac), wet = lv_gt(frac, zero);
-        int dry_bits = lv_mask(dry), wet_bits = lv_mask(wet);
+    for (uint32_t i = first; i < end; i += 8, blk += HULL_LANE_BLOCK, pre++) {
+        fv frac = lv_load(sp->wet + i);
+        fv wet = lv_gt(frac, zero);
+        if (!lv_mask(wet)) continue;
         fv cx = HK_COL(HULL_LANE_CX), cy = HK_COL(HULL_LANE_CY), cz = HK_COL(HULL_LANE_CZ);
-        fv nx = HK_COL(HULL_LANE_NX), ny = HK_COL(HULL_LANE_NY), nz = HK_COL(HULL_LANE_NZ);
-        fv area = HK_COL(HULL_LANE_AREA);
-        if (m.air && dry_bits) hk_air(k, sums, dry, cx, cy, cz, nx, ny, nz, area);
-        if (!water) continue;
-        uint16_t* slam = slam_mem ? slam_mem + i : NULL;
-        if (!wet_bits) {
-            /* nothing wet (the hull's dry top: triangles are sorted by
-             * height): dry lanes forget their memory, lanes marked 0 keep it */
-            if (slam) {
-                if (dry_bits == 0xff) hv_store(slam, hv_zero());
-                else hv_store(slam, hv_sel(hv_mask(dry), hv_zero(), hv_load(slam)));
-            }
-            continue;
-        }
-        hv old = slam ? hv_load(slam) : hv_zero();
         fv cut = lv_and(wet, lv_gt(one, frac));
         if (lv_mask(cut)) {
             /* cut triangles: the wet part's centroid, its barycentric
@@ -167,14 +151,11 @@ HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* 
             fv third = lv_set(1.0f / 3.0f);
             fv b1 = lv_and(cut, lv_sub(lv_mul(lv_load(sp->b1 + i), inv), third));
             fv b2 = lv_and(cut, lv_sub(lv_mul(lv_load(sp->b2 + i), inv), third));
-            fv e1x = HK_COL(HULL_LANE_E1X), e2x = HK_COL(HULL_LANE_E2X);
-            fv e1y = HK_COL(HULL_LANE_E1Y), e2y = HK_COL(HULL_LANE_E2Y);
-            fv e1z = HK_COL(HULL_LANE_E1Z), e2z = HK_COL(HULL_LANE_E2Z);
-            cx = lv_add(cx, lv_add(lv_mul(b1, e1x), lv_mul(b2, e2x)));
-            cy = lv_add(cy, lv_add(lv_mul(b1, e1y), lv_mul(b2, e2y)));
-            cz = lv_add(cz, lv_add(lv_mul(b1, e1z), lv_mul(b2, e2z)));
+            cx = lv_add(cx, lv_add(lv_mul(b1, HK_COL(HULL_LANE_E1X)), lv_mul(b2, HK_COL(HULL_LANE_E2X))));
+            cy = lv_add(cy, lv_add(lv_mul(b1, HK_COL(HULL_LANE_E1Y)), lv_mul(b2, HK_COL(HULL_LANE_E2Y))));
+            cz = lv_add(cz, lv_add(lv_mul(b1, HK_COL(HULL_LANE_E1Z)), lv_mul(b2, HK_COL(HULL_LANE_E2Z))));
         }
-        area = lv_and(wet, lv_mul(frac, area));
+        fv nx = HK_COL(HULL_LANE_NX), ny = HK_COL(HULL_LANE_NY), nz = HK_COL(HULL_LANE_NZ);
         fv px = lv_add(k->vx, lv_sub(lv_mul(k->wy, cz), lv_mul(k->wz, cy)));
         fv py = lv_add(k->vy, lv_sub(lv_mul(k->wz, cx), lv_mul(k->wx, cz)));
         fv pz = lv_add(k->vz, lv_sub(lv_mul(k->wx, cy), lv_mul(k->wy, cx)));
@@ -185,53 +166,118 @@ HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* 
         fv speed = lv_sqrt(lv_max(v2, tiny)), tlen = lv_sqrt(lv_max(t2, tiny));
         fv q = lv_div(one, lv_mul(speed, tlen));
         fv cos_t = lv_and(moving, lv_mul(vn, lv_mul(tlen, q)));
-        fv facing = lv_gt(cos_t, zero);
-        /* g = kn n - kv p: friction along the tangential flow p - (p.n) n,
-         * pressure along the normal */
-        fv kn = zero, kv = zero;
-        if (m.viscous) {
-            kv = lv_and(lv_gt(t2, tiny), lv_mul(lv_mul(lv_mul(k->half_cf, area), v2), lv_mul(speed, q)));
-            kn = lv_mul(kv, vn);
-        }
+        lv_store((*pre)[HK_PRE_CX], cx), lv_store((*pre)[HK_PRE_CY], cy), lv_store((*pre)[HK_PRE_CZ], cz);
+        lv_store((*pre)[HK_PRE_SPEED], speed);
+        lv_store((*pre)[HK_PRE_KV], lv_and(lv_gt(t2, tiny), lv_mul(speed, q)));
+        lv_store((*pre)[HK_PRE_COS], cos_t);
         if (m.pressure) {
             fv abs_cos = lv_andnot(lv_set(-0.0f), cos_t);
-            fv falloff = m.falloff_kind == HYDRODYN_POW_ANY ? hk_pow(abs_cos, HYDRODYN_POW_ANY, lv_sel(facing, k->fp, k->fs))
-                                                            : hk_pow(abs_cos, m.falloff_kind, k->fp);
-            fv c1 = lv_sel(facing, k->p1, k->s1), c2 = lv_sel(facing, k->p2, k->s2);
-            kn = lv_add(kn, lv_mul(lv_mul(area, falloff), lv_mul(lv_add(c1, lv_mul(c2, speed)), speed)));
+            fv facing = lv_gt(cos_t, zero);
+            lv_store((*pre)[HK_PRE_FALLOFF],
+                     m.falloff_kind == HYDRODYN_POW_ANY ? hk_pow(abs_cos, HYDRODYN_POW_ANY, lv_sel(facing, k->fp, k->fs))
+                                                        : hk_pow(abs_cos, m.falloff_kind, k->fp));
         }
-        if (m.viscous || m.pressure) {
-            fv gx = lv_sub(lv_mul(kn, nx), lv_mul(kv, px));
-            fv gy = lv_sub(lv_mul(kn, ny), lv_mul(kv, py));
-            fv gz = lv_sub(lv_mul(kn, nz), lv_mul(kv, pz));
-            fx = lv_add(fx, gx), fy = lv_add(fy, gy), fz = lv_add(fz, gz);
-            tx = lv_add(tx, lv_sub(lv_mul(cy, gz), lv_mul(cz, gy)));
-            ty = lv_add(ty, lv_sub(lv_mul(cz, gx), lv_mul(cx, gz)));
-            tz = lv_add(tz, lv_sub(lv_mul(cx, gy), lv_mul(cy, gx)));
-        }
-        fv swept = lv_mul(frac, vn);
-        if (m.slamming) {
-            /* Gamma / Gamma_max = |s - s_prev| / (dt Gamma_max) */
-            fv ratio = lv_mul(lv_andnot(lv_set(-0.0f), lv_sub(swept, lv_from_half(old))), k->rate);
-            fv hit = lv_and(lv_and(wet, facing), lv_gt(ratio, lv_set(1e-3f)));
-            /* no test of `hit`: at sea most groups under water have a lane
-             * that slams, and which ones changes every step (a branch on it
-             * mispredicts more than the sums cost); lanes not hit add 0 */
-            fv ramp = hk_pow(lv_min(ratio, one), m.slam_kind, k->slam_p);
-            fv ks = lv_and(hit, lv_sub(zero, lv_mul(lv_mul(ramp, cos_t), lv_mul(k->slam_scale, area))));
-            fv hx = lv_mul(ks, px), hy = lv_mul(ks, py), hz = lv_mul(ks, pz);
-            hk_add(sums->lane[HYDRODYN_SUM_SLAM_FORCE], hx);
-            hk_add(sums->lane[HYDRODYN_SUM_SLAM_FORCE + 1], hy);
-            hk_add(sums->lane[HYDRODYN_SUM_SLAM_FORCE + 2], hz);
-            hk_add(sums->lane[HYDRODYN_SUM_SLAM_TORQUE], lv_sub(lv_mul(cy, hz), lv_mul(cz, hy)));
-            hk_add(sums->lane[HYDRODYN_SUM_SLAM_TORQUE + 1], lv_sub(lv_mul(cz, hx), lv_mul(cx, hz)));
-            hk_add(sums->lane[HYDRODYN_SUM_SLAM_TORQUE + 2], lv_sub(lv_mul(cx, hy), lv_mul(cy, hx)));
-        }
-        if (slam) {
-            /* wet lanes remember their swept rate, dry ones forget, lanes
-             * marked 0 keep theirs */
-            hv fresh = hk_half_encode(lv_and(wet, swept));
-            hv_store(slam, hv_sel(hv_mask(lv_or(wet, dry)), fresh, old));
+    }
+#undef HK_COL
+}
+
+/* A run of triangles from the hull's tables, as the triangle pass marked
+ * them (hydrodyn_span), eight lanes a group, in two phases (hk_prepare,
+ * then the forces and sums). Per wet lane (wet area A, centroid c,
+ * normal n), with p = v + w x c:
+ *   |p| and |p_t| as square roots clamped at 1e-6, 1/|p| and 1/|p_t| from
+ *   one division; friction g = -k_F A |p|^2 p_t / |p_t|; pressure
+ *   (c1 + c2 |p|) |p| A |cos|^f n, the coefficients with 1/v_r folded in. */
+HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* sp, hydrodyn_lane_sums* sums) {
+    const fv zero = lv_set(0.0f), one = lv_set(1.0f);
+    const float* blk = sp->lanes;
+    const float* const wet_in = sp->wet;
+    uint16_t* const slam_mem = sp->slam;
+    const uint32_t count = sp->count;
+    fv fx = lv_load(sums->lane[HYDRODYN_SUM_FORCE]), fy = lv_load(sums->lane[HYDRODYN_SUM_FORCE + 1]);
+    fv fz = lv_load(sums->lane[HYDRODYN_SUM_FORCE + 2]), tx = lv_load(sums->lane[HYDRODYN_SUM_TORQUE]);
+    fv ty = lv_load(sums->lane[HYDRODYN_SUM_TORQUE + 1]), tz = lv_load(sums->lane[HYDRODYN_SUM_TORQUE + 2]);
+    const int water = m.viscous || m.pressure || m.slamming;
+    _Alignas(32) float pre[HK_PRE_GROUPS][HK_PRE_COUNT][8];
+#define HK_COL(c) lv_load(blk + (c) * HULL_GROUP)
+    for (uint32_t first = 0; first < count; first += HK_PRE_GROUPS * 8) {
+        const uint32_t end = count - first < HK_PRE_GROUPS * 8 ? count : first + HK_PRE_GROUPS * 8;
+        if (water) hk_prepare(k, m, sp, first, end, pre);
+        for (uint32_t i = first; i < end; i += 8, blk += HULL_LANE_BLOCK) {
+            const float(*const g)[8] = pre[(i - first) / 8];
+            fv frac = lv_load(wet_in + i);
+            fv dry = lv_gt(zero, frac), wet = lv_gt(frac, zero);
+            int dry_bits = lv_mask(dry), wet_bits = lv_mask(wet);
+            if (m.air && dry_bits)
+                hk_air(k, sums, dry, HK_COL(HULL_LANE_CX), HK_COL(HULL_LANE_CY), HK_COL(HULL_LANE_CZ),
+                       HK_COL(HULL_LANE_NX), HK_COL(HULL_LANE_NY), HK_COL(HULL_LANE_NZ), HK_COL(HULL_LANE_AREA));
+            if (!water) continue;
+            uint16_t* slam = slam_mem ? slam_mem + i : NULL;
+            if (!wet_bits) {
+                /* nothing wet (the hull's dry top: triangles are sorted by
+                 * height): dry lanes forget their memory, lanes marked 0 keep it */
+                if (slam) {
+                    if (dry_bits == 0xff) hv_store(slam, hv_zero());
+                    else hv_store(slam, hv_sel(hv_mask(dry), hv_zero(), hv_load(slam)));
+                }
+                continue;
+            }
+            hv old = slam ? hv_load(slam) : hv_zero();
+            fv cx = lv_load(g[HK_PRE_CX]), cy = lv_load(g[HK_PRE_CY]), cz = lv_load(g[HK_PRE_CZ]);
+            fv nx = HK_COL(HULL_LANE_NX), ny = HK_COL(HULL_LANE_NY), nz = HK_COL(HULL_LANE_NZ);
+            fv area = lv_and(wet, lv_mul(frac, HK_COL(HULL_LANE_AREA)));
+            fv px = lv_add(k->vx, lv_sub(lv_mul(k->wy, cz), lv_mul(k->wz, cy)));
+            fv py = lv_add(k->vy, lv_sub(lv_mul(k->wz, cx), lv_mul(k->wx, cz)));
+            fv pz = lv_add(k->vz, lv_sub(lv_mul(k->wx, cy), lv_mul(k->wy, cx)));
+            fv v2 = lv_add(lv_add(lv_mul(px, px), lv_mul(py, py)), lv_mul(pz, pz));
+            fv vn = lv_add(lv_add(lv_mul(px, nx), lv_mul(py, ny)), lv_mul(pz, nz));
+            fv speed = lv_load(g[HK_PRE_SPEED]), cos_t = lv_load(g[HK_PRE_COS]);
+            fv facing = lv_gt(cos_t, zero);
+            /* g = kn n - kv p: friction along the tangential flow p - (p.n) n,
+             * pressure along the normal */
+            fv kn = zero, kv = zero;
+            if (m.viscous) {
+                kv = lv_mul(lv_mul(lv_mul(k->half_cf, area), v2), lv_load(g[HK_PRE_KV]));
+                kn = lv_mul(kv, vn);
+            }
+            if (m.pressure) {
+                fv falloff = lv_load(g[HK_PRE_FALLOFF]);
+                fv c1 = lv_sel(facing, k->p1, k->s1), c2 = lv_sel(facing, k->p2, k->s2);
+                kn = lv_add(kn, lv_mul(lv_mul(area, falloff), lv_mul(lv_add(c1, lv_mul(c2, speed)), speed)));
+            }
+            if (m.viscous || m.pressure) {
+                fv gx = lv_sub(lv_mul(kn, nx), lv_mul(kv, px));
+                fv gy = lv_sub(lv_mul(kn, ny), lv_mul(kv, py));
+                fv gz = lv_sub(lv_mul(kn, nz), lv_mul(kv, pz));
+                fx = lv_add(fx, gx), fy = lv_add(fy, gy), fz = lv_add(fz, gz);
+                tx = lv_add(tx, lv_sub(lv_mul(cy, gz), lv_mul(cz, gy)));
+                ty = lv_add(ty, lv_sub(lv_mul(cz, gx), lv_mul(cx, gz)));
+                tz = lv_add(tz, lv_sub(lv_mul(cx, gy), lv_mul(cy, gx)));
+            }
+            fv swept = lv_mul(frac, vn);
+            if (m.slamming) {
+                /* Gamma / Gamma_max = |s - s_prev| / (dt Gamma_max) */
+                fv ratio = lv_mul(lv_andnot(lv_set(-0.0f), lv_sub(swept, lv_from_half(old))), k->rate);
+                fv hit = lv_and(lv_and(wet, facing), lv_gt(ratio, lv_set(1e-3f)));
+                /* no test of `hit`: at sea most groups under water have a lane
+                 * that slams, and which ones changes every step (a branch on it
+                 * mispredicts more than the sums cost); lanes not hit add 0 */
+                fv ramp = hk_pow(lv_min(ratio, one), m.slam_kind, k->slam_p);
+                fv ks = lv_and(hit, lv_sub(zero, lv_mul(lv_mul(ramp, cos_t), lv_mul(k->slam_scale, area))));
+                fv hx = lv_mul(ks, px), hy = lv_mul(ks, py), hz = lv_mul(ks, pz);
+                hk_add(sums->lane[HYDRODYN_SUM_SLAM_FORCE], hx);
+                hk_add(sums->lane[HYDRODYN_SUM_SLAM_FORCE + 1], hy);
+                hk_add(sums->lane[HYDRODYN_SUM_SLAM_FORCE + 2], hz);
+                hk_add(sums->lane[HYDRODYN_SUM_SLAM_TORQUE], lv_sub(lv_mul(cy, hz), lv_mul(cz, hy)));
+                hk_add(sums->lane[HYDRODYN_SUM_SLAM_TORQUE + 1], lv_sub(lv_mul(cz, hx), lv_mul(cx, hz)));
+                hk_add(sums->lane[HYDRODYN_SUM_SLAM_TORQUE + 2], lv_sub(lv_mul(cx, hy), lv_mul(cy, hx)));
+            }
+            if (slam) {
+                /* wet lanes remember their swept rate, dry ones forget, lanes
+                 * marked 0 keep theirs */
+                hv fresh = hk_half_encode(lv_and(wet, swept));
+                hv_store(slam, hv_sel(hv_mask(lv_or(wet, dry)), fresh, old));
+            }
         }
     }
 #undef HK_COL
