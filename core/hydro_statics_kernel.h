@@ -25,9 +25,57 @@
 /* m0 ? a : m1 ? b : c */
 static inline fv hs_pick(fv m0, fv m1, fv a, fv b, fv c) { return lv_sel(m0, a, lv_sel(m1, b, c)); }
 
-static void HK_NAME(statics)(const hydro_statics_span* sp, hydro_statics_sums* sums) {
+/* A group's cut lanes (hs_cut): what they give, in the triangle's
+ * corner order. */
+typedef struct hs_cut_weights {
+    fv force, m0, m1, m2, frac, c1, c2;
+} hs_cut_weights;
+
+/* Apart from the loop and never inlined: most groups have no cut lane,
+ * and with this inside, the loop's sums and constants no longer fit the
+ * registers. */
+static __attribute__((noinline)) void HK_NAME(statics_cut)(fv h0, fv h1, fv h2, fv u0, fv u1, fv u2, fv cut,
+                                                           hs_cut_weights* out) {
     const fv zero = lv_set(0.0f), one = lv_set(1.0f), two_f = lv_set(2.0f), three = lv_set(3.0f);
-    const fv four = lv_set(4.0f), dry_mark = lv_set(-1.0f);
+    const fv four = lv_set(4.0f);
+    /* two corners wet: the odd corner is the dry one */
+    const fv two = lv_and(cut, lv_or(lv_or(lv_and(u0, u1), lv_and(u1, u2)), lv_and(u0, u2)));
+    const fv odd0 = lv_xor(u0, two), odd1 = lv_xor(u1, two);
+    const fv ho = hs_pick(odd0, odd1, h0, h1, h2), ha = hs_pick(odd0, odd1, h1, h2, h0);
+    const fv hb = hs_pick(odd0, odd1, h2, h0, h1);
+    /* one wet: t = d_o / (d_o + h_x); two wet: t = d_x / (d_x + h_o);
+     * both are (a signed height) / (h_x - h_o), whose denominator
+     * is positive in every cut lane */
+    const fv ta = lv_div(lv_sel(two, ha, lv_sub(zero, ho)), lv_sel(cut, lv_sub(ha, ho), one));
+    const fv tb = lv_div(lv_sel(two, hb, lv_sub(zero, ho)), lv_sel(cut, lv_sub(hb, ho), one));
+    /* one wet corner: the piece (o, J_a, J_b) */
+    const fv d = lv_sub(zero, ho), f = lv_mul(ta, tb), fd = lv_mul(f, d);
+    const fv mo1 = lv_mul(fd, lv_sub(lv_sub(four, ta), tb)), ma1 = lv_mul(fd, ta), mb1 = lv_mul(fd, tb);
+    const fv co1 = lv_mul(f, lv_sub(lv_sub(three, ta), tb)), ca1 = lv_mul(f, ta), cb1 = lv_mul(f, tb);
+    /* two wet corners: the pieces (a, b, I_b) and (a, I_b, I_a) */
+    const fv da = lv_sub(zero, ha), db = lv_sub(zero, hb), g1 = tb, g2 = lv_mul(ta, lv_sub(one, tb));
+    const fv s1 = lv_add(da, db), g2da = lv_mul(g2, da), rest = lv_sub(one, tb), tab = lv_add(ta, tb);
+    const fv force2 = lv_add(lv_mul(g1, s1), g2da);
+    const fv ma2 = lv_add(lv_mul(g1, lv_add(da, s1)), lv_mul(g2da, lv_sub(three, ta)));
+    const fv mb2 = lv_add(lv_mul(g1, lv_add(lv_add(db, s1), lv_mul(s1, rest))), lv_mul(g2da, rest));
+    const fv mo2 = lv_add(lv_mul(lv_mul(g1, s1), tb), lv_mul(g2da, tab));
+    const fv ca2 = lv_add(g1, lv_mul(g2, lv_sub(two_f, ta)));
+    const fv cb2 = lv_add(lv_mul(g1, lv_sub(two_f, tb)), lv_mul(g2, rest));
+    const fv co2 = lv_add(lv_mul(g1, tb), lv_mul(g2, tab));
+    const fv mo = lv_sel(two, mo2, mo1), ma = lv_sel(two, ma2, ma1), mb = lv_sel(two, mb2, mb1);
+    const fv co = lv_sel(two, co2, co1), ca = lv_sel(two, ca2, ca1), cb = lv_sel(two, cb2, cb1);
+    /* back to the triangle's corner order */
+    out->force = lv_sel(two, force2, fd);
+    out->m0 = hs_pick(odd0, odd1, mo, mb, ma);
+    out->m1 = hs_pick(odd0, odd1, ma, mo, mb);
+    out->m2 = hs_pick(odd0, odd1, mb, ma, mo);
+    out->frac = lv_sel(two, lv_add(g1, g2), f);
+    out->c1 = lv_and(cut, hs_pick(odd0, odd1, ca, co, cb));
+    out->c2 = lv_and(cut, hs_pick(odd0, odd1, cb, ca, co));
+}
+
+static void HK_NAME(statics)(const hydro_statics_span* sp, hydro_statics_sums* sums) {
+    const fv zero = lv_set(0.0f), one = lv_set(1.0f), dry_mark = lv_set(-1.0f);
     const float* blk = sp->lanes;
     const int32_t* corner = sp->corners;
     const float* height = sp->height;
@@ -67,40 +115,12 @@ static void HK_NAME(statics)(const hydro_statics_span* sp, hydro_statics_sums* s
         fv c1 = zero, c2 = zero;
         const fv cut = lv_andnot(full, any);
         if (lv_mask(cut)) {
-            /* two corners wet: the odd corner is the dry one */
-            const fv two = lv_and(cut, lv_or(lv_or(lv_and(u0, u1), lv_and(u1, u2)), lv_and(u0, u2)));
-            const fv odd0 = lv_xor(u0, two), odd1 = lv_xor(u1, two);
-            const fv ho = hs_pick(odd0, odd1, h0, h1, h2), ha = hs_pick(odd0, odd1, h1, h2, h0);
-            const fv hb = hs_pick(odd0, odd1, h2, h0, h1);
-            /* one wet: t = d_o / (d_o + h_x); two wet: t = d_x / (d_x + h_o);
-             * both are (a signed height) / (h_x - h_o), whose denominator
-             * is positive in every cut lane */
-            const fv ta = lv_div(lv_sel(two, ha, lv_sub(zero, ho)), lv_sel(cut, lv_sub(ha, ho), one));
-            const fv tb = lv_div(lv_sel(two, hb, lv_sub(zero, ho)), lv_sel(cut, lv_sub(hb, ho), one));
-            /* one wet corner: the piece (o, J_a, J_b) */
-            const fv d = lv_sub(zero, ho), f = lv_mul(ta, tb), fd = lv_mul(f, d);
-            const fv mo1 = lv_mul(fd, lv_sub(lv_sub(four, ta), tb)), ma1 = lv_mul(fd, ta), mb1 = lv_mul(fd, tb);
-            const fv co1 = lv_mul(f, lv_sub(lv_sub(three, ta), tb)), ca1 = lv_mul(f, ta), cb1 = lv_mul(f, tb);
-            /* two wet corners: the pieces (a, b, I_b) and (a, I_b, I_a) */
-            const fv da = lv_sub(zero, ha), db = lv_sub(zero, hb), g1 = tb, g2 = lv_mul(ta, lv_sub(one, tb));
-            const fv s1 = lv_add(da, db), g2da = lv_mul(g2, da), rest = lv_sub(one, tb), tab = lv_add(ta, tb);
-            const fv force2 = lv_add(lv_mul(g1, s1), g2da);
-            const fv ma2 = lv_add(lv_mul(g1, lv_add(da, s1)), lv_mul(g2da, lv_sub(three, ta)));
-            const fv mb2 = lv_add(lv_mul(g1, lv_add(lv_add(db, s1), lv_mul(s1, rest))), lv_mul(g2da, rest));
-            const fv mo2 = lv_add(lv_mul(lv_mul(g1, s1), tb), lv_mul(g2da, tab));
-            const fv ca2 = lv_add(g1, lv_mul(g2, lv_sub(two_f, ta)));
-            const fv cb2 = lv_add(lv_mul(g1, lv_sub(two_f, tb)), lv_mul(g2, rest));
-            const fv co2 = lv_add(lv_mul(g1, tb), lv_mul(g2, tab));
-            const fv mo = lv_sel(two, mo2, mo1), ma = lv_sel(two, ma2, ma1), mb = lv_sel(two, mb2, mb1);
-            const fv co = lv_sel(two, co2, co1), ca = lv_sel(two, ca2, ca1), cb = lv_sel(two, cb2, cb1);
-            /* back to the triangle's corner order */
-            force = lv_sel(cut, lv_sel(two, force2, fd), force);
-            m0 = lv_sel(cut, hs_pick(odd0, odd1, mo, mb, ma), m0);
-            m1 = lv_sel(cut, hs_pick(odd0, odd1, ma, mo, mb), m1);
-            m2 = lv_sel(cut, hs_pick(odd0, odd1, mb, ma, mo), m2);
-            frac = lv_sel(cut, lv_sel(two, lv_add(g1, g2), f), one);
-            c1 = lv_and(cut, hs_pick(odd0, odd1, ca, co, cb));
-            c2 = lv_and(cut, hs_pick(odd0, odd1, cb, ca, co));
+            hs_cut_weights w;
+            HK_NAME(statics_cut)(h0, h1, h2, u0, u1, u2, cut, &w);
+            force = lv_sel(cut, w.force, force);
+            m0 = lv_sel(cut, w.m0, m0), m1 = lv_sel(cut, w.m1, m1), m2 = lv_sel(cut, w.m2, m2);
+            frac = lv_sel(cut, w.frac, one);
+            c1 = w.c1, c2 = w.c2;
         }
 #define HS_COL(c) lv_load(blk + (c) * HULL_GROUP)
         const fv area = HS_COL(HULL_LANE_AREA);
