@@ -2,6 +2,7 @@
 #include "hydro.h"
 
 #include <assert.h>
+#include <emmintrin.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,18 +62,33 @@ static void hydro_heights_above(uint32_t n, float y, const float* restrict oy, c
 /* The Smith effect (naval/water.h): each vertex's height above the wave
  * elevation that acts at its depth, eta' = m + (eta - m) e^(k min(0, y - m)).
  * e^x is (1 + x/32)^32 (x clamped at -32): within 2 % where it matters
- * (x > -2), plain multiplies that vectorise and round alike everywhere. */
+ * (x > -2), plain multiplies that round alike everywhere. In SSE2 by hand:
+ * GCC leaves the loop scalar (its selects), and it was an eighth of the
+ * step. minps and maxps return their second operand for a NaN, as the
+ * scalar tail's comparisons do. */
+static inline float hydro_smith_one(float yv, float surface, float k, float mean) {
+    float below = yv - mean < 0.0f ? yv - mean : 0.0f;
+    float x = k * below;
+    x = x > -32.0f ? x : -32.0f;
+    float e = 1.0f + x * (1.0f / 32.0f);
+    e *= e, e *= e, e *= e, e *= e, e *= e;
+    return yv - (mean + (surface - mean) * e);
+}
+
 static void hydro_heights_smith(uint32_t n, float y, const float* restrict oy, const float* restrict surface, float k,
                                 float mean, float* restrict out) {
-    for (uint32_t i = 0; i < n; i++) {
-        float yv = y + oy[i];
-        float below = yv - mean < 0.0f ? yv - mean : 0.0f;
-        float x = k * below;
-        x = x > -32.0f ? x : -32.0f;
-        float e = 1.0f + x * (1.0f / 32.0f);
-        e *= e, e *= e, e *= e, e *= e, e *= e;
-        out[i] = yv - (mean + (surface[i] - mean) * e);
+    const __m128 vy = _mm_set1_ps(y), vk = _mm_set1_ps(k), vm = _mm_set1_ps(mean), zero = _mm_setzero_ps();
+    const __m128 floor = _mm_set1_ps(-32.0f), one = _mm_set1_ps(1.0f), inv32 = _mm_set1_ps(1.0f / 32.0f);
+    uint32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m128 yv = _mm_add_ps(vy, _mm_loadu_ps(oy + i));
+        __m128 x = _mm_max_ps(_mm_mul_ps(vk, _mm_min_ps(_mm_sub_ps(yv, vm), zero)), floor);
+        __m128 e = _mm_add_ps(one, _mm_mul_ps(x, inv32));
+        e = _mm_mul_ps(e, e), e = _mm_mul_ps(e, e), e = _mm_mul_ps(e, e), e = _mm_mul_ps(e, e), e = _mm_mul_ps(e, e);
+        __m128 eta = _mm_add_ps(vm, _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(surface + i), vm), e));
+        _mm_storeu_ps(out + i, _mm_sub_ps(yv, eta));
     }
+    for (; i < n; i++) out[i] = hydro_smith_one(y + oy[i], surface[i], k, mean);
 }
 
 size_t hydro_vertex_pass(const nv_hull* h, uint32_t first, uint32_t count, nv_vec3 position, const nv_mat3* rotation,
