@@ -241,7 +241,7 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
     assert(first % HULL_GROUP == 0);
     const hydrodyn_kernels* kern = kernels_active()->hydrodyn;
     hydro_statics_sums statics;
-    memset(&statics, 0, sizeof statics);
+    hydro_statics_sums_clear(&statics);
     hydrodyn_lane_frame lf;
     _Alignas(64) hydrodyn_lane_sums lane_sums;
     int marking = 0;

@@ -32,7 +32,23 @@ void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const nv_hydrodyn_frame* 
     lf->slam_kind = hydrodyn_pow_kind(k->slam_power);
 }
 
-void hydrodyn_lane_sums_clear(hydrodyn_lane_sums* s) { memset(s, 0, sizeof *s); }
+void hydrodyn_lane_sums_clear(hydrodyn_lane_sums* s) {
+    /* vector stores: memset's rep stos has a start-up of tens of cycles,
+     * and this runs once per block of every vessel */
+    const __m128 zero = _mm_setzero_ps();
+    for (int i = 0; i < HYDRODYN_SUM_COUNT; i++) {
+        _mm_storeu_ps(s->lane[i], zero);
+        _mm_storeu_ps(s->lane[i] + 4, zero);
+    }
+}
+
+void hydro_statics_sums_clear(hydro_statics_sums* s) {
+    const __m128d zero = _mm_setzero_pd();
+    for (int i = 0; i < HYDRO_SUM_COUNT; i++)
+        for (int l = 0; l < HYDRODYN_LANES; l += 2) _mm_storeu_pd(s->lane[i] + l, zero);
+    s->wetted = 0;
+    s->poisoned = 0;
+}
 
 void hydrodyn_lane_sums_reduce(const hydrodyn_lane_sums* s, double out[HYDRODYN_SUM_COUNT]) {
     /* Two sums at a time in double, each ((l0 + l1) + (l2 + l3)) + ((l4 + l5)

@@ -98,6 +98,8 @@ typedef struct hydro_statics_sums {
     int poisoned;     /* a NaN height was met */
 } hydro_statics_sums;
 
+void hydro_statics_sums_clear(hydro_statics_sums* s);
+
 typedef struct hydrodyn_kernels {
     void (*statics)(const hydro_statics_span* sp, hydro_statics_sums* sums);
     void (*span)(const hydrodyn_lane_frame* f, const hydrodyn_span* sp, hydrodyn_lane_sums* sums);
