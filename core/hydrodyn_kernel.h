@@ -123,8 +123,11 @@ HK_INLINE void hk_air(const hk_consts* k, hydrodyn_lane_sums* sums, fv dry, fv c
 }
 
 /* What the first phase of hk_run leaves per group for the second. */
-enum { HK_PRE_CX, HK_PRE_CY, HK_PRE_CZ, HK_PRE_SPEED, HK_PRE_KV, HK_PRE_COS, HK_PRE_FALLOFF, HK_PRE_COUNT };
-#define HK_PRE_GROUPS 32 /* groups per phase: 7 KiB of stack */
+enum {
+    HK_PRE_CX, HK_PRE_CY, HK_PRE_CZ, HK_PRE_PX, HK_PRE_PY, HK_PRE_PZ, HK_PRE_V2, HK_PRE_VN,
+    HK_PRE_SPEED, HK_PRE_KV, HK_PRE_COS, HK_PRE_FALLOFF, HK_PRE_COUNT
+};
+#define HK_PRE_GROUPS 32 /* groups per phase: 12 KiB of stack */
 
 /* The first phase: per wet group, the wet part's centroid c (a cut one's
  * moved), p = v + w x c, and what needs the divider: |p|, 1/|p_t| (zero
@@ -167,6 +170,8 @@ HK_INLINE void hk_prepare(const hk_consts* k, const hk_mode m, const hydrodyn_sp
         fv q = lv_div(one, lv_mul(speed, tlen));
         fv cos_t = lv_and(moving, lv_mul(vn, lv_mul(tlen, q)));
         lv_store((*pre)[HK_PRE_CX], cx), lv_store((*pre)[HK_PRE_CY], cy), lv_store((*pre)[HK_PRE_CZ], cz);
+        lv_store((*pre)[HK_PRE_PX], px), lv_store((*pre)[HK_PRE_PY], py), lv_store((*pre)[HK_PRE_PZ], pz);
+        lv_store((*pre)[HK_PRE_V2], v2), lv_store((*pre)[HK_PRE_VN], vn);
         lv_store((*pre)[HK_PRE_SPEED], speed);
         lv_store((*pre)[HK_PRE_KV], lv_and(lv_gt(t2, tiny), lv_mul(speed, q)));
         lv_store((*pre)[HK_PRE_COS], cos_t);
@@ -226,11 +231,8 @@ HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* 
             fv cx = lv_load(g[HK_PRE_CX]), cy = lv_load(g[HK_PRE_CY]), cz = lv_load(g[HK_PRE_CZ]);
             fv nx = HK_COL(HULL_LANE_NX), ny = HK_COL(HULL_LANE_NY), nz = HK_COL(HULL_LANE_NZ);
             fv area = lv_and(wet, lv_mul(frac, HK_COL(HULL_LANE_AREA)));
-            fv px = lv_add(k->vx, lv_sub(lv_mul(k->wy, cz), lv_mul(k->wz, cy)));
-            fv py = lv_add(k->vy, lv_sub(lv_mul(k->wz, cx), lv_mul(k->wx, cz)));
-            fv pz = lv_add(k->vz, lv_sub(lv_mul(k->wx, cy), lv_mul(k->wy, cx)));
-            fv v2 = lv_add(lv_add(lv_mul(px, px), lv_mul(py, py)), lv_mul(pz, pz));
-            fv vn = lv_add(lv_add(lv_mul(px, nx), lv_mul(py, ny)), lv_mul(pz, nz));
+            fv px = lv_load(g[HK_PRE_PX]), py = lv_load(g[HK_PRE_PY]), pz = lv_load(g[HK_PRE_PZ]);
+            fv v2 = lv_load(g[HK_PRE_V2]), vn = lv_load(g[HK_PRE_VN]);
             fv speed = lv_load(g[HK_PRE_SPEED]), cos_t = lv_load(g[HK_PRE_COS]);
             fv facing = lv_gt(cos_t, zero);
             /* g = kn n - kv p: friction along the tangential flow p - (p.n) n,
