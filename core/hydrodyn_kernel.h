@@ -278,7 +278,8 @@ HK_INLINE void hk_run(const hk_consts* k, const hk_mode m, const hydrodyn_span* 
                 /* wet lanes remember their swept rate, dry ones forget, lanes
                  * marked 0 keep theirs */
                 hv fresh = hk_half_encode(lv_and(wet, swept));
-                hv_store(slam, hv_sel(hv_mask(lv_or(wet, dry)), fresh, old));
+                fv known = lv_or(wet, dry);
+                hv_store(slam, lv_mask(known) == 0xff ? fresh : hv_sel(hv_mask(known), fresh, old));
             }
         }
     }
