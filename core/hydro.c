@@ -136,27 +136,31 @@ size_t hydro_vertex_pass(const nv_hull* h, uint32_t first, uint32_t count, nv_ve
 
 static inline nv_vec3 hydro_lerp(nv_vec3 a, nv_vec3 b, double t) { return v3_madd(a, v3_sub(b, a), t); }
 
-/* Receives each submerged piece (corners wound like the parent, with their
- * depths). Always inlined with a known sink, so the pieces never go through
- * memory: the hot path accumulates them where they are computed. */
-typedef void (*hydro_piece_sink)(void* ctx, nv_vec3 a, nv_vec3 b, nv_vec3 c, double da, double db, double dc);
+/* Appends a submerged piece (corners wound like the parent, with their
+ * depths). */
+static void hydro_cut_piece(hydro_cut* out, nv_vec3 a, nv_vec3 b, nv_vec3 c, double da, double db, double dc) {
+    hydro_piece* k = &out->pieces[out->piece_count++];
+    k->p[0] = a, k->p[1] = b, k->p[2] = c;
+    k->depth[0] = da, k->depth[1] = db, k->depth[2] = dc;
+}
 
 /* Cuts by rotating the corners cyclically (which keeps the winding) so that
  * the odd one out comes first: the lone submerged corner, or the lone dry
  * one. Every denominator is a depth plus a non-negative height, so it is
  * positive: a corner exactly at h = 0 counts as dry and never drops the
- * triangle, and the cut stays continuous in the heights. Returns the
- * submerged area fraction; `segment` gets the waterline crossing (when the
- * triangle crosses) and *crosses says whether it does. */
-__attribute__((always_inline)) static inline double hydro_cut_emit(const nv_vec3 p[3], const double h[3],
-                                                                   hydro_piece_sink sink, void* ctx, nv_vec3 segment[2],
-                                                                   int* crosses) {
+ * triangle, and the cut stays continuous in the heights. The same cut as
+ * the hydrostatic kernel's weights (hydro_statics_kernel.h), as pieces in
+ * double: for tools, tests and the waterline segments. */
+void hydro_cut_triangle(const nv_vec3 p[3], const double h[3], hydro_cut* out) {
+    out->piece_count = 0;
+    out->has_segment = 0;
+    out->area_fraction = 0.0;
     int under = (h[0] < 0.0) + (h[1] < 0.0) + (h[2] < 0.0);
-    *crosses = 0;
-    if (under == 0) return 0.0;
+    if (under == 0) return;
     if (under == 3) {
-        sink(ctx, p[0], p[1], p[2], -h[0], -h[1], -h[2]);
-        return 1.0;
+        hydro_cut_piece(out, p[0], p[1], p[2], -h[0], -h[1], -h[2]);
+        out->area_fraction = 1.0;
+        return;
     }
     int odd = 0;
     if (under == 1) {
@@ -167,38 +171,27 @@ __attribute__((always_inline)) static inline double hydro_cut_emit(const nv_vec3
     int ia = (odd + 1) % 3, ib = (odd + 2) % 3;
     nv_vec3 o = p[odd], a = p[ia], b = p[ib];
     double ho = h[odd], ha = h[ia], hb = h[ib];
-    *crosses = 1;
+    out->has_segment = 1;
     if (under == 1) {
         /* Lone submerged corner o: the piece is the small triangle at o. */
         double d = -ho;
         double ta = d / (d + ha), tb = d / (d + hb);
         nv_vec3 ja = hydro_lerp(o, a, ta), jb = hydro_lerp(o, b, tb);
-        sink(ctx, o, ja, jb, d, 0.0, 0.0);
-        segment[0] = ja;
-        segment[1] = jb;
-        return ta * tb;
+        hydro_cut_piece(out, o, ja, jb, d, 0.0, 0.0);
+        out->segment[0] = ja;
+        out->segment[1] = jb;
+        out->area_fraction = ta * tb;
+        return;
     }
     /* Lone dry corner o: the submerged quad a, b, I_b, I_a. */
     double da = -ha, db = -hb;
     double ta = da / (da + ho), tb = db / (db + ho);
     nv_vec3 ia_pt = hydro_lerp(a, o, ta), ib_pt = hydro_lerp(b, o, tb);
-    sink(ctx, a, b, ib_pt, da, db, 0.0);
-    sink(ctx, a, ib_pt, ia_pt, da, 0.0, 0.0);
-    segment[0] = ib_pt;
-    segment[1] = ia_pt;
-    return 1.0 - (1.0 - ta) * (1.0 - tb);
-}
-
-static inline void hydro_store_piece(void* ctx, nv_vec3 a, nv_vec3 b, nv_vec3 c, double da, double db, double dc) {
-    hydro_cut* out = ctx;
-    hydro_piece* k = &out->pieces[out->piece_count++];
-    k->p[0] = a, k->p[1] = b, k->p[2] = c;
-    k->depth[0] = da, k->depth[1] = db, k->depth[2] = dc;
-}
-
-void hydro_cut_triangle(const nv_vec3 p[3], const double h[3], hydro_cut* out) {
-    out->piece_count = 0;
-    out->area_fraction = hydro_cut_emit(p, h, hydro_store_piece, out, out->segment, &out->has_segment);
+    hydro_cut_piece(out, a, b, ib_pt, da, db, 0.0);
+    hydro_cut_piece(out, a, ib_pt, ia_pt, da, 0.0, 0.0);
+    out->segment[0] = ib_pt;
+    out->segment[1] = ia_pt;
+    out->area_fraction = 1.0 - (1.0 - ta) * (1.0 - tb);
 }
 
 /* Triangles per run of the kernels: the hydrostatic kernel marks a run's
@@ -206,6 +199,8 @@ void hydro_cut_triangle(const nv_vec3 p[3], const double h[3], hydro_cut* out) {
  * hull's tables (kept in L1 between the two). A multiple of
  * HYDRODYN_LANES. */
 #define HYDRO_CHUNK 256
+_Static_assert(HULL_GROUP == HYDRODYN_LANES, "the hull's groups are the kernels' lanes");
+_Static_assert(HYDRO_CHUNK % HULL_GROUP == 0, "runs of whole groups");
 
 /* Where triangles [first, end) cross the surface, for tools and tests:
  * the cut of hydro_cut_triangle, in double, from the same heights. */

@@ -15,9 +15,10 @@
  * The odd corner o (the lone wet one, or the lone dry one) comes first:
  * (o, a, b) is a cyclic turn of the corners, which keeps the winding; the
  * waterline crosses o-a at t_a and o-b at t_b from o's side when one
- * corner is wet, from a's and b's when two are. Every lane computes both
- * cases and keeps its own: a group costs the same whatever its mix, and
- * nothing branches on data that changes every step. */
+ * corner is wet, from a's and b's when two are. In a group with a cut
+ * lane every lane computes both cases and keeps its own; groups branch
+ * only on being wholly dry and on holding a cut lane, which in a hull
+ * sorted by height come in long runs. */
 #ifndef HK_NAME
 #error "define HK_NAME and include a lanes_*.h first"
 #endif
@@ -25,8 +26,8 @@
 /* m0 ? a : m1 ? b : c */
 static inline fv hs_pick(fv m0, fv m1, fv a, fv b, fv c) { return lv_sel(m0, a, lv_sel(m1, b, c)); }
 
-/* A group's cut lanes (hs_cut): what they give, in the triangle's
- * corner order. */
+/* What a group's cut lanes give (statics_cut), in each triangle's corner
+ * order. */
 typedef struct hs_cut_weights {
     fv force, m0, m1, m2, frac, c1, c2;
 } hs_cut_weights;
