@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "floater.h"
 #include "naval/planing.h"
 
 /* The triangle pass's force and moment (body frame) on the hull floating
@@ -286,12 +287,11 @@ int dynamics_floater_manoeuvre(const dynamics_model* m, body* b, double throttle
     *throttle = nv_actuator_follow(*throttle, throttle_cmd, a->throttle_rate, dt);
     *rudder = nv_actuator_follow(*rudder, rudder_cmd, a->rudder_rate, dt);
     /* the hull level at its heading: the follower's heel and trim are the
-     * sea's, not the manoeuvre's */
-    nv_mat3 r = quat_to_mat3(b->orientation);
-    nv_vec3 fwd = m3_mul_v3(&r, v3(1.0, 0.0, 0.0));
-    double len = sqrt(fwd.x * fwd.x + fwd.z * fwd.z);
-    if (!(len > 0.0)) return 0;
-    nv_vec3 ex = v3(fwd.x / len, 0.0, fwd.z / len), ez = v3(-ex.z, 0.0, ex.x); /* bow, starboard */
+     * sea's, not the manoeuvre's; the heading is the follower's own, which
+     * the bow's bearing is not once the hull tilts */
+    double heading = floater_heading_of(b->orientation);
+    if (!isfinite(heading)) return 0;
+    nv_vec3 ex = v3(cos(heading), 0.0, -sin(heading)), ez = v3(-ex.z, 0.0, ex.x); /* bow, starboard */
     double u = v3_dot(b->velocity, ex), v = v3_dot(b->velocity, ez), yaw = b->angular_velocity.y;
     nv_vec3 vb = v3(u, 0.0, v), wb = v3(0.0, yaw, 0.0);
     double depth[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];

@@ -61,8 +61,14 @@ int floater_step(floater* f, const floater_params* p, const nv_water_surface* wa
 /* World position and orientation (body -> world): heading about +y, then
  * the shortest rotation of +y onto the normal. */
 void floater_pose(const floater* f, nv_vec3* position, nv_quat* orientation);
+/* The heading (rad, -pi..pi) of an orientation read as floater_pose writes
+ * one: heading about +y, then the shortest rotation of +y onto the body's
+ * up axis. It gives back a floater's own heading, where the bow's bearing
+ * seen from above would not: tilted, the bow's projection turns with the
+ * tilt. Within 2.6 degrees of upside down, the bow's bearing. */
+double floater_heading_of(nv_quat q);
 
-/* Many floaters as arrays (structure of arrays, the same 40 bytes each),
+/* Many floaters as arrays (structure of arrays: the 40 bytes, and 16 more for the reaches),
  * stepped in chunks of FLOATER_CHUNK with one water query per chunk. */
 #define FLOATER_CHUNK 64
 
@@ -76,6 +82,10 @@ typedef struct floater_batch {
     float* heading;
     float* nx;
     float* nz;
+    /* m: each floater's samples ahead and astern (along) and to each side
+     * (across) of its centre; params.radius unless set (floater_batch_set_reach) */
+    double* reach_along;
+    double* reach_across;
     floater_params params;
 } floater_batch;
 
@@ -91,6 +101,11 @@ void floater_batch_free(floater_batch* b);
 /* Appends a floater at rest, upright; returns its index, or -1 when full
  * or the position or heading is not finite. */
 long floater_batch_add(floater_batch* b, double x, double y, double z, double heading, nv_error* err);
+/* Floater i samples the water `along` m ahead and astern and `across` m to
+ * each side (a body longer than it is wide averages the waves over its own
+ * length and beam). -1, nothing changed, when i is past the capacity or a
+ * reach is not positive and finite. */
+int floater_batch_set_reach(floater_batch* b, size_t i, double along, double across);
 /* Removes floater i by moving the last one into its place. */
 void floater_batch_remove(floater_batch* b, size_t i);
 /* Steps floaters [first, first + count); disjoint ranges may run on

@@ -98,6 +98,43 @@ static void part_sum(const nv_hull* h, double yw, part_sums* s) {
     }
 }
 
+/* Integral over a triangle of a linear function's fourth power:
+ * A / 15 times the sum of every monomial a^i b^j c^k with i + j + k = 4. */
+static double part_fourth(double a, double b, double c, double area) {
+    double cp[5] = {1.0, c, c * c, c * c * c, c * c * c * c};
+    double sum = 0.0, ai = 1.0;
+    for (int i = 0; i <= 4; i++, ai *= a) {
+        double bj = 1.0;
+        for (int j = 0; j <= 4 - i; j++, bj *= b) sum += ai * bj * cp[4 - i - j];
+    }
+    return area / 15.0 * sum;
+}
+
+/* The waterplane's second and fourth moments about (xf, zf), along x and
+ * across z, from the wet triangles (the same flux argument as part_sums). */
+static void part_waterplane_moments(const nv_hull* h, double yw, double xf, double zf, double m[4]) {
+    m[0] = m[1] = m[2] = m[3] = 0.0;
+    for (uint32_t t = 0; t < h->triangle_count; t++) {
+        part_poly poly;
+        part_load(h, t, &poly);
+        part_clip(&poly, 1, yw);
+        for (int i = 1; i + 1 < poly.n; i++) {
+            const double *a = poly.p[0], *b = poly.p[i], *c = poly.p[i + 1];
+            double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+            double e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+            /* the triangle's area projected on the waterplane, as -A n_y */
+            double proj = -0.5 * (e1[2] * e2[0] - e1[0] * e2[2]);
+            if (proj == 0.0) continue;
+            double xa = a[0] - xf, xb = b[0] - xf, xc = c[0] - xf;
+            double za = a[2] - zf, zb = b[2] - zf, zc = c[2] - zf;
+            m[0] += part_square(xa, xb, xc, proj);
+            m[1] += part_fourth(xa, xb, xc, proj);
+            m[2] += part_square(za, zb, zc, proj);
+            m[3] += part_fourth(za, zb, zc, proj);
+        }
+    }
+}
+
 /* The submerged section's area at x = xm: the cap at x = xm of the region
  * below both planes, again minus the surface's projection on x. */
 static double part_section_area(const nv_hull* h, double yw, double xm) {
@@ -157,6 +194,10 @@ int nv_particulars_compute(const nv_hull* h, double water_density, double gravit
     double xf = s.wp_x / s.wp_area, zf = s.wp_z / s.wp_area;
     out->bm_t = (s.wp_zz - s.wp_area * zf * zf) / s.volume;
     out->bm_l = (s.wp_xx - s.wp_area * xf * xf) / s.volume;
+    double m[4];
+    part_waterplane_moments(h, yw, xf, zf, m);
+    out->reach_long = m[0] > 0.0 && m[1] > 0.0 ? sqrt(m[1] / m[0]) : 0.0;
+    out->reach_trans = m[2] > 0.0 && m[3] > 0.0 ? sqrt(m[3] / m[2]) : 0.0;
     out->kg = -keel;
     out->gm_t = out->kb + out->bm_t - out->kg;
     out->gm_l = out->kb + out->bm_l - out->kg;

@@ -37,6 +37,8 @@ typedef struct world_type {
     nv_columns_model* columns;     /* NULL: no column model */
     double float_height;        /* CG above the waterline floating upright on flat water (floater model) */
     int can_float;              /* float_height is known: the hull does not sink */
+    double floater_along;       /* the floater model's sample reach ahead and astern, m (the waterplane's) */
+    double floater_across;      /* ... and to each side, m */
     double radius;              /* m, the farthest vertex from the CG */
     nv_compartment_set* compartments; /* NULL: none (cannot be breached) */
 } world_type;

@@ -129,6 +129,14 @@ void world_lod_prepare_type(nv_world* w, uint32_t type) {
     t->can_float =
         nv_statics_balance_height_of(&t->hull, w->cfg.water_density, w->cfg.gravity, quat_identity(), &y, &err) == 0;
     t->float_height = t->can_float ? y : 0.0;
+    /* A hull heaves and tilts with the waves averaged over its waterplane:
+     * the follower samples where two points give that plane's own slope
+     * (nv_particulars' reaches), not a buoy's half metre. */
+    nv_particulars p;
+    double fallback = floater_params_default().radius;
+    int known = nv_particulars_compute(&t->hull, w->cfg.water_density, w->cfg.gravity, 0.0, &p, &err) == 0;
+    t->floater_along = known && p.reach_long > fallback ? p.reach_long : fallback;
+    t->floater_across = known && p.reach_trans > fallback ? p.reach_trans : fallback;
 }
 
 int nv_world_set_vessel_model(nv_world* w, uint32_t id, nv_world_model model, nv_error* err) {
@@ -294,11 +302,10 @@ void world_columns_force(nv_world* w, uint32_t s, uint32_t worker, const body* b
  * lives in the vessel's own pose and velocities, so a switch back to a
  * rigid-body model continues from there. */
 static floater world_floater_from(const nv_world* w, const body* b, double float_height) {
-    nv_mat3 r = quat_to_mat3(b->orientation);
-    nv_vec3 fwd = m3_mul_v3(&r, v3(1, 0, 0)), up = m3_mul_v3(&r, v3(0, 1, 0));
+    nv_vec3 up = quat_rotate(b->orientation, v3(0, 1, 0));
     double yaw_rate = b->angular_velocity.y;
     floater f = floater_make(b->position.x + b->velocity.x * w->dt, b->position.y - float_height,
-                             b->position.z + b->velocity.z * w->dt, atan2(-fwd.z, fwd.x) + yaw_rate * w->dt);
+                             b->position.z + b->velocity.z * w->dt, floater_heading_of(b->orientation) + yaw_rate * w->dt);
     f.vy = (float)b->velocity.y;
     f.nx = (float)up.x;
     f.nz = (float)up.z;
@@ -330,8 +337,10 @@ void world_floater_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker)
                 v->rudder[s] = (float)rudder;
                 world_store_body(w, s, &b);
             }
-            floater f = world_floater_from(w, &b, w->types[v->type[s]].float_height);
+            const world_type* t = &w->types[v->type[s]];
+            floater f = world_floater_from(w, &b, t->float_height);
             floater_batch_set(fb, k, &f);
+            floater_batch_set_reach(fb, k, t->floater_along, t->floater_across);
         }
         if (floater_batch_step(fb, 0, n, w->water.surface, w->dt, &w->floater_scratch[worker]) < 0) continue;
         for (uint32_t k = 0; k < n; k++) {

@@ -114,6 +114,78 @@ static void tilts_to_the_slope_of_a_sine_wave(void** state) {
     }
 }
 
+/* A floater standing in for a hull samples at the hull's own reaches
+ * (floater_batch_set_reach): on a still sine wave along its heading it
+ * tilts to the central difference over +-along, across its heading to the
+ * one over +-across, and its height settles on the mean of the four. */
+static void batch_samples_at_each_floaters_own_reach(void** state) {
+    (void)state;
+    const double amp = 0.8, lambda = 60.0, k = 2.0 * NV_PI / lambda, along = 12.0, across = 3.0;
+    floater_params p = floater_params_default();
+    floater_batch b;
+    nv_error err;
+    ASSERT_OK(floater_batch_init(&b, 4, &p, &err), err);
+    floater_scratch* scratch = malloc(sizeof *scratch);
+    assert_non_null(scratch);
+    const double s = 7.3; /* distance along the wave */
+    for (int d = 0; d < 2; d++) {
+        /* d 0: the wave runs along +x (the bow); d 1: along -z (to port) */
+        nv_water_sine w;
+        assert_int_equal(nv_water_sine_init(&w, amp, lambda, d ? 0.5 * NV_PI : 0.0, G), 0);
+        nv_water_sine_set_time(&w, 0.0);
+        b.count = 0;
+        assert_int_equal(floater_batch_add(&b, d ? 0.0 : s, 0.0, d ? -s : 0.0, 0.0, &err), 0);
+        assert_int_equal(floater_batch_set_reach(&b, 0, along, across), 0);
+        for (int n = 0; n < 240; n++) assert_int_equal(floater_batch_step(&b, 0, 1, &w.base, 1.0 / 60.0, scratch), 0);
+        double reach = d ? across : along;
+        double cd = amp * cos(k * s) * sin(k * reach) / reach; /* dh/ds */
+        nv_vec3 want = d ? v3_normalize(v3(0.0, 1.0, cd)) : v3_normalize(v3(-cd, 1.0, 0.0));
+        nv_vec3 pos;
+        nv_quat q;
+        floater_batch_pose(&b, 0, &pos, &q);
+        nv_vec3 up = quat_rotate(q, v3(0, 1, 0));
+        ASSERT_NEAR_ABS(up.x, want.x, 2e-6);
+        ASSERT_NEAR_ABS(up.z, want.z, 2e-6);
+        double mean = amp * sin(k * s) * (1.0 + cos(k * reach)) / 2.0;
+        ASSERT_NEAR_ABS(pos.y, mean, 1e-5);
+    }
+    /* a reach that is not positive and finite is refused, the old one kept */
+    assert_int_equal(floater_batch_set_reach(&b, 0, 0.0, 1.0), -1);
+    assert_int_equal(floater_batch_set_reach(&b, 0, 1.0, NAN), -1);
+    assert_int_equal(floater_batch_set_reach(&b, 4, 1.0, 1.0), -1);
+    assert_true(b.reach_along[0] == along && b.reach_across[0] == across);
+    free(scratch);
+    floater_batch_free(&b);
+}
+
+/* floater_heading_of gives back the heading floater_pose wrote, at any
+ * tilt; the bow's bearing seen from above does not (it turns with the
+ * tilt), which made a vessel on the floater model drift in heading as it
+ * was read back each step. */
+static void heading_survives_the_tilt(void** state) {
+    (void)state;
+    test_rng rng = {11};
+    double worst = 0.0, bearing_worst = 0.0;
+    for (int i = 0; i < 2000; i++) {
+        double h = test_rng_uniform(&rng, -3.1, 3.1);
+        double tilt = test_rng_uniform(&rng, 0.0, 1.2), dir = test_rng_uniform(&rng, -NV_PI, NV_PI);
+        floater f = floater_make(0.0, 0.0, 0.0, h);
+        f.nx = (float)(sin(tilt) * cos(dir));
+        f.nz = (float)(sin(tilt) * sin(dir));
+        nv_quat q;
+        floater_pose(&f, NULL, &q);
+        worst = fmax(worst, fabs(remainder(floater_heading_of(q) - (double)f.heading, 2.0 * NV_PI)));
+        nv_vec3 bow = quat_rotate(q, v3(1, 0, 0));
+        bearing_worst = fmax(bearing_worst, fabs(remainder(atan2(-bow.z, bow.x) - (double)f.heading, 2.0 * NV_PI)));
+    }
+    assert_true(worst < 1e-9);
+    assert_true(bearing_worst > 0.1); /* the bow's bearing is off by radians at these tilts */
+    /* upside down: the bow's bearing */
+    nv_quat flipped = quat_mul(quat_from_axis_angle(v3(1, 0, 0), NV_PI), quat_from_axis_angle(v3(0, 1, 0), 0.4));
+    nv_vec3 bow = quat_rotate(flipped, v3(1, 0, 0));
+    ASSERT_NEAR_ABS(floater_heading_of(flipped), atan2(-bow.z, bow.x), 1e-12);
+}
+
 static size_t nan_sample(const nv_water_surface* self, const nv_water_query* q) {
     (void)self;
     for (size_t i = 0; i < q->count; i++) q->height[i] = (i % 4 == 2) ? NAN : 0.25f;
@@ -209,6 +281,8 @@ int main(void) {
         cmocka_unit_test(follows_a_level_faster_down_than_up),
         cmocka_unit_test(time_step_does_not_change_the_response),
         cmocka_unit_test(tilts_to_the_slope_of_a_sine_wave),
+        cmocka_unit_test(batch_samples_at_each_floaters_own_reach),
+        cmocka_unit_test(heading_survives_the_tilt),
         cmocka_unit_test(keeps_its_last_state_on_nan_water),
         cmocka_unit_test(batch_steps_like_single_floaters_without_allocating),
     };

@@ -49,11 +49,43 @@ static void box_particulars(void** state) {
     ASSERT_NEAR_REL(p.kg, 1.0, 1e-6);
     ASSERT_NEAR_REL(p.gm_t, t / 2.0 + 16.0 / (12.0 * t) - 1.0, 1e-6);
     ASSERT_NEAR_REL(p.og, t - 1.0, 1e-5);
+    /* a rectangle's M4 / M2 about its centre: (a^5 / 5) / (a^3 / 3) for half-length a */
+    ASSERT_NEAR_REL(p.reach_long, sqrt(0.6) * 5.0, 1e-9);
+    ASSERT_NEAR_REL(p.reach_trans, sqrt(0.6) * 2.0, 1e-9);
     /* uniform solid: I_xx = m (B^2 + H^2) / 12 */
     double ixx = 40000.0 * (16.0 + 4.0) / 12.0;
     ASSERT_NEAR_REL(p.roll_inertia, ixx, 1e-6);
     double omega = sqrt(RHO * G * p.volume * p.gm_t / (ixx * 1.2));
     ASSERT_NEAR_REL(p.roll_period, 2.0 * NV_PI / omega, 1e-6);
+    nv_hull_destroy(&h);
+    nv_mesh_free(&m);
+}
+
+/* A square waterplane turned 45 degrees is a rhombus of half-diagonal d:
+ * its width along x falls linearly to the corners, M2 = d^4 / 3 and
+ * M4 = 2 d^6 / 15, so the reach is sqrt(0.4) d, not the rectangle's
+ * sqrt(0.6) (the samples move in where the waterplane thins). */
+static void waterplane_reach_of_a_rhombus(void** state) {
+    (void)state;
+    nv_error err;
+    nv_mesh m;
+    ASSERT_OK(nv_hullgen_box(&m, 4.0, 4.0, 2.0, 4, 4, 4, &err), err);
+    double c = sqrt(0.5);
+    for (uint32_t i = 0; i < m.vertex_count; i++) {
+        float* v = m.positions + 3 * i;
+        double x = v[0], z = v[2];
+        v[0] = (float)(c * (x - z));
+        v[2] = (float)(c * (x + z));
+    }
+    nv_mass_spec spec = nv_mass_spec_default();
+    spec.mass = 16000.0;
+    nv_hull h;
+    ASSERT_OK(nv_hull_create(&h, &m, &spec, &err), err);
+    nv_particulars p;
+    ASSERT_OK(nv_particulars_compute(&h, RHO, G, 0.0, &p, &err), err);
+    double d = 2.0 * sqrt(2.0);
+    ASSERT_NEAR_REL(p.reach_long, sqrt(0.4) * d, 1e-6);
+    ASSERT_NEAR_REL(p.reach_trans, sqrt(0.4) * d, 1e-6);
     nv_hull_destroy(&h);
     nv_mesh_free(&m);
 }
@@ -290,7 +322,7 @@ static void explicit_coefficients_act(void** state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(box_particulars),
+        cmocka_unit_test(box_particulars), cmocka_unit_test(waterplane_reach_of_a_rhombus),
         cmocka_unit_test(particulars_refuse_a_sinking_hull),
         cmocka_unit_test(ikeda_worked_ship),
         cmocka_unit_test(damper_moment),

@@ -6,6 +6,7 @@
 
 #include "naval/hullgen.h"
 #include "naval/jobs.h"
+#include "naval/particulars.h"
 #include "naval/statics.h"
 #include "naval/vessel_type.h"
 #include "naval/world.h"
@@ -174,6 +175,40 @@ static void floater_rides_the_swell(void** state) {
     assert_true(worst < 0.4); /* a 1 m swell: the smoothing lags but follows */
     ASSERT_NEAR_REL(st.position.z, 3.0 * 20.0, 0.01);
     assert_true(st.model == WORLD_MODEL_FLOATER);
+    lod_world_free(&t);
+}
+
+/* A floater standing in for a hull tilts with the wave as two samples at
+ * the waterplane's reach see it (nv_particulars), not with the slope under
+ * its centre: on a 30 m wave, near the patrol boat's 24 m, its largest
+ * trim is atan(A sin(k r) / r), about half the wave's own A k. */
+static void floater_tilts_with_its_waterplane(void** state) {
+    (void)state;
+    lod_world t;
+    lod_world_make(&t, 1, 0);
+    const double amp = 0.5, lambda = 30.0, k = 2.0 * NV_PI / lambda;
+    nv_water_sine wave;
+    assert_int_equal(nv_water_sine_init(&wave, amp, lambda, 0.0, 9.81), 0);
+    nv_world_water water = {&wave.base, NULL, NULL};
+    nv_world_set_water(t.w, &water);
+    nv_error err;
+    nv_particulars p;
+    ASSERT_OK(nv_particulars_compute(nv_world_hull_type(t.w, t.type), 1025.0, 9.81, 0.0, &p, &err), err);
+    assert_true(p.reach_long > 0.25 * p.length && p.reach_long < 0.5 * p.length);
+    uint32_t id = lod_spawn(&t, 0, 0, 0);
+    ASSERT_OK(nv_world_set_vessel_model(t.w, id, WORLD_MODEL_FLOATER, &err), err);
+    double worst = 0.0;
+    for (int i = 0; i < 60 * 10; i++) {
+        nv_water_sine_set_time(&wave, nv_world_time(t.w));
+        nv_world_step(t.w);
+        nv_world_vessel_state st = lod_state(&t, id);
+        nv_vec3 up = quat_rotate(st.orientation, v3(0, 1, 0));
+        worst = fmax(worst, acos(fmin(1.0, up.y)));
+    }
+    double want = atan(amp * sin(k * p.reach_long) / p.reach_long);
+    printf("floater on a 0.5 m, 30 m wave: largest trim %.3f deg (waterplane %.3f, the wave's slope %.3f)\n",
+           worst * 180.0 / NV_PI, want * 180.0 / NV_PI, atan(amp * k) * 180.0 / NV_PI);
+    ASSERT_NEAR_REL(worst, want, 0.01);
     lod_world_free(&t);
 }
 
@@ -374,6 +409,7 @@ int main(void) {
         cmocka_unit_test(model_errors_are_named),
         cmocka_unit_test(automatic_levels_by_distance),
         cmocka_unit_test(floater_rides_the_swell),
+        cmocka_unit_test(floater_tilts_with_its_waterplane),
         cmocka_unit_test(mixed_models_are_deterministic),
         cmocka_unit_test(floater_batches_match_one_by_one),
         cmocka_unit_test(automatic_choice_matches_a_direct_search),

@@ -40,6 +40,11 @@ typedef struct nv_particulars {
     double roll_omega;      /* sqrt(rho g V GM_T / (I_xx + A_44)), rad/s; 0 when GM_T <= 0 */
     double roll_period;     /* 2 pi / roll_omega, s; 0 when GM_T <= 0 */
     double cg_height;       /* CG above the waterline when floating (the balance height), m */
+    /* sqrt(M4 / M2) of the waterplane about its centre, along x and across z
+     * (M_n the n-th moment of area): two samples at +-reach give the
+     * waterplane's own least-squares slope of a long wave to order k^2
+     * (0.387 L for a rectangle of length L), m */
+    double reach_long, reach_trans;
 } nv_particulars;
 
 /* Computes the particulars of hull `h` upright and level in water of
