@@ -587,6 +587,18 @@ int nv_columns_force(const nv_columns_model* m, const nv_columns_pose* pose, con
         nv_water_query q = {.count = n, .x = qx, .z = qz, .height = surface};
         out->approximate = water_sample(water, &q);
     }
+    if (water->pressure_decay > 0.0) {
+        /* The Smith effect, as the mesh's vertex pass takes it: a column's
+         * buoyancy is the pressure on its bottom, where the wave's share of
+         * it has fallen with depth. Without it a short steep wave's whole
+         * elevation pushed on a deep hull's bottom, and the far boats
+         * rolled over in seas the mesh rides. */
+        const float k = (float)water->pressure_decay, mean = (float)water->mean_level;
+        for (uint32_t i = 0; i < m->count; i++) {
+            float bottom = (float)p.y + wy[i] - 0.5f * m->height[i];
+            surface[i] = water_smith_elevation(bottom, surface[i], k, mean);
+        }
+    }
     /* The forces are linear in each column's submerged volume vf and its
      * point a, and the damping in its velocity v + w x a, so the sums
      * need only the moments S0 = sum vf, S1 = sum vf a and S2 = sum vf a a^T

@@ -67,12 +67,7 @@ static void hydro_heights_above(uint32_t n, float y, const float* restrict oy, c
  * step. minps and maxps return their second operand for a NaN, as the
  * scalar tail's comparisons do. */
 static inline float hydro_smith_one(float yv, float surface, float k, float mean) {
-    float below = yv - mean < 0.0f ? yv - mean : 0.0f;
-    float x = k * below;
-    x = x > -32.0f ? x : -32.0f;
-    float e = 1.0f + x * (1.0f / 32.0f);
-    e *= e, e *= e, e *= e, e *= e, e *= e;
-    return yv - (mean + (surface - mean) * e);
+    return yv - water_smith_elevation(yv, surface, k, mean);
 }
 
 static void hydro_heights_smith(uint32_t n, float y, const float* restrict oy, const float* restrict surface, float k,

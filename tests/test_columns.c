@@ -585,8 +585,8 @@ static void force_on_waves_and_bad_water(void** state) {
     nv_water_sine_set_time(&w.sine, 1.7);
     w.base.sample = near_sine_sample;
     w.base.sample_near = near_sine_sample_near;
-    w.base.pressure_decay = 0.0; /* the columns read heights only */
-    w.base.mean_level = 0.0;
+    w.base.pressure_decay = w.sine.base.pressure_decay; /* the same surface by either path */
+    w.base.mean_level = w.sine.base.mean_level;
     nv_columns_pose p = pose_at(0.3, quat_from_axis_angle(v3(0.3, 1, 0.2), 0.7));
     p.position.x = 123.0;
     p.position.z = -45.0;
@@ -627,6 +627,53 @@ static void force_on_waves_and_bad_water(void** state) {
     nv_mesh_free(&m);
 }
 
+/* A column's buoyancy is the pressure on its bottom, and a wave's share of
+ * that falls with depth as the mesh's vertex pass takes it (the Smith
+ * effect, naval/water.h): on a 30 m wave the level patrol boat's columns
+ * give rho g sum A_i clamp(eta_i e^(k min(0, y_i)) - y_i, 0, h_i), y_i
+ * each bottom and eta_i the wave over it, not the wave's whole height. */
+static void columns_feel_the_wave_pressure_at_their_bottoms(void** state) {
+    (void)state;
+    nv_mesh m;
+    nv_error err;
+    ASSERT_OK(nv_hullgen_build("patrol", 0, &m, &err), err);
+    nv_columns_set s;
+    build_columns(&m, 20, 5, 8, 80000.0, &s);
+    nv_columns_model model;
+    ASSERT_OK(nv_columns_model_create(&model, &s, v3(0, 1.2, 0), &err), err);
+    size_t bytes;
+    void* scratch = scratch_for(&model, &bytes);
+    nv_water_sine w;
+    assert_int_equal(nv_water_sine_init(&w, 0.8, 30.0, 0.0, G), 0);
+    assert_true(w.base.pressure_decay > 0.0);
+    nv_columns_pose p = pose_at(0.3, quat_identity());
+    double with_smith = 0.0, without = 0.0;
+    for (int phase = 0; phase < 4; phase++) {
+        nv_water_sine_set_time(&w, 1.3 * phase);
+        double want = 0.0, plain = 0.0;
+        for (uint32_t i = 0; i < model.count; i++) {
+            double x = model.ox[i], z = model.oz[i], h = model.height[i];
+            double bottom = p.position.y + model.oy[i] - 0.5 * h, area = model.volume[i] / h;
+            float eta;
+            nv_water_query q = {.count = 1, .x = &x, .z = &z, .height = &eta};
+            water_sample(&w.base, &q);
+            double acting = eta * exp(w.wavenumber * fmin(0.0, bottom));
+            want += area * fmin(fmax(acting - bottom, 0.0), h);
+            plain += area * fmin(fmax(eta - bottom, 0.0), h);
+        }
+        nv_columns_result r;
+        assert_int_equal(nv_columns_force(&model, &p, &w.base, RHO, G, scratch, bytes, &r), 0);
+        ASSERT_NEAR_REL(r.force.y, RHO * G * want, 2e-3);
+        with_smith += fabs(want - plain);
+        without += plain;
+    }
+    assert_true(with_smith > 0.02 * without); /* the effect is there to see */
+    free(scratch);
+    nv_columns_model_destroy(&model);
+    nv_columns_free(&s);
+    nv_mesh_free(&m);
+}
+
 static void bad_build_options_are_named(void** state) {
     (void)state;
     nv_mesh m;
@@ -660,6 +707,7 @@ int main(void) {
         cmocka_unit_test(box_righting_moment_in_closed_form),
         cmocka_unit_test(column_model_settles_at_the_mesh_attitude),
         cmocka_unit_test(force_on_waves_and_bad_water),
+        cmocka_unit_test(columns_feel_the_wave_pressure_at_their_bottoms),
         cmocka_unit_test(bad_build_options_are_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

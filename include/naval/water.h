@@ -44,6 +44,20 @@ struct nv_water_surface {
     double mean_level;
 };
 
+/* The elevation whose hydrostatic pressure at height y is the wave's
+ * (the Smith effect above): mean + (surface - mean) e^(k min(0, y - mean)),
+ * with e^x as (1 + x/32)^32 (x clamped at -32: within 2 % where it matters,
+ * x > -2, and plain multiplies that round alike on every machine). k 0
+ * gives the surface itself. */
+static inline float water_smith_elevation(float y, float surface, float k, float mean) {
+    float below = y - mean < 0.0f ? y - mean : 0.0f;
+    float x = k * below;
+    x = x > -32.0f ? x : -32.0f;
+    float e = 1.0f + x * (1.0f / 32.0f);
+    e *= e, e *= e, e *= e, e *= e, e *= e;
+    return mean + (surface - mean) * e;
+}
+
 static inline size_t water_sample(const nv_water_surface* surface, const nv_water_query* query) {
     return surface->sample(surface, query);
 }
