@@ -567,16 +567,22 @@ static size_t near_sine_sample(const nv_water_surface* self, const nv_water_quer
     return water_sample(&((const near_sine*)self)->sine.base, q);
 }
 
+/* The patrol boat's hull, 20 x 5 columns of it at 80 t, and their model. */
+static void patrol_columns(nv_mesh* m, nv_columns_set* s, nv_columns_model* model) {
+    nv_error err;
+    ASSERT_OK(nv_hullgen_build("patrol", 0, m, &err), err);
+    build_columns(m, 20, 5, 8, 80000.0, s);
+    ASSERT_OK(nv_columns_model_create(model, s, v3(0, 1.2, 0), &err), err);
+}
+
 static void force_on_waves_and_bad_water(void** state) {
     (void)state;
     nv_mesh m;
     nv_error err;
-    ASSERT_OK(nv_hullgen_build("patrol", 0, &m, &err), err);
     nv_columns_set s;
-    build_columns(&m, 20, 5, 8, 80000.0, &s);
     nv_columns_model model;
     size_t at_create = test_allocations();
-    ASSERT_OK(nv_columns_model_create(&model, &s, v3(0, 1.2, 0), &err), err);
+    patrol_columns(&m, &s, &model);
     assert_true(test_allocations() > at_create); /* the counter sees the library's allocations */
     size_t bytes;
     void* scratch = scratch_for(&model, &bytes);
@@ -635,12 +641,9 @@ static void force_on_waves_and_bad_water(void** state) {
 static void columns_feel_the_wave_pressure_at_their_bottoms(void** state) {
     (void)state;
     nv_mesh m;
-    nv_error err;
-    ASSERT_OK(nv_hullgen_build("patrol", 0, &m, &err), err);
     nv_columns_set s;
-    build_columns(&m, 20, 5, 8, 80000.0, &s);
     nv_columns_model model;
-    ASSERT_OK(nv_columns_model_create(&model, &s, v3(0, 1.2, 0), &err), err);
+    patrol_columns(&m, &s, &model);
     size_t bytes;
     void* scratch = scratch_for(&model, &bytes);
     nv_water_sine w;
