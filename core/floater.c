@@ -95,6 +95,9 @@ double floater_heading_of(nv_quat q) {
     }
     nv_quat tilt = quat_normalize((nv_quat){1.0 + n.y, n.z, 0.0, -n.x});
     nv_quat yaw = quat_mul((nv_quat){tilt.w, -tilt.x, -tilt.y, -tilt.z}, q);
+    /* q and -q are one rotation: the half angle's cosine taken >= 0 keeps
+     * the heading in -pi..pi */
+    if (yaw.w < 0.0) yaw.y = -yaw.y, yaw.w = -yaw.w;
     return 2.0 * atan2(yaw.y, yaw.w);
 }
 

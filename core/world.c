@@ -683,7 +683,7 @@ void nv_world_memory(const nv_world* w, size_t* per_vessel_total, size_t* shared
                     (size_t)w->threads * (sizeof(hydro_scratch) + sizeof *w->worker_ms +
                                           w->cfg.vertex_block * (3 * sizeof(double) + 5 * sizeof(float)) +
                                           sizeof(floater_batch) + sizeof(floater_scratch) +
-                                          FLOATER_CHUNK * (3 * sizeof(double) + 4 * sizeof(float)));
+                                          FLOATER_CHUNK * (5 * sizeof(double) + 4 * sizeof(float)));
     for (uint32_t i = 0; i < w->type_count; i++) {
         const nv_hull* h = &w->types[i].hull;
         shared += (size_t)h->vertex_count * 3 * sizeof(float) +

@@ -131,7 +131,9 @@ void world_lod_prepare_type(nv_world* w, uint32_t type) {
     t->float_height = t->can_float ? y : 0.0;
     /* A hull heaves and tilts with the waves averaged over its waterplane:
      * the follower samples where two points give that plane's own slope
-     * (nv_particulars' reaches), not a buoy's half metre. */
+     * (nv_particulars' reaches), not a buoy's half metre, which stays as
+     * the floor (a hull too small to average anything, or that cannot
+     * float). */
     nv_particulars p;
     double fallback = floater_params_default().radius;
     int known = nv_particulars_compute(&t->hull, w->cfg.water_density, w->cfg.gravity, 0.0, &p, &err) == 0;

@@ -4,6 +4,7 @@
  * with mixed models. */
 #include <math.h>
 
+#include "floater.h"
 #include "naval/hullgen.h"
 #include "naval/jobs.h"
 #include "naval/particulars.h"
@@ -212,6 +213,62 @@ static void floater_tilts_with_its_waterplane(void** state) {
     lod_world_free(&t);
 }
 
+/* A floater lying still on a wave that runs across its heading keeps the
+ * heading: read back through the tilt each step (floater_heading_of), not
+ * as the bow's bearing, which turns with the tilt and made the heading
+ * wander with the waves' slope. One under way goes where it heads: its
+ * surge and sway are resolved along that heading too. */
+static void floater_keeps_its_heading_on_a_slanting_sea(void** state) {
+    (void)state;
+    lod_world t;
+    lod_world_make(&t, 1, 0);
+    nv_water_sine wave;
+    assert_int_equal(nv_water_sine_init(&wave, 1.0, 40.0, 0.8, 9.81), 0); /* 46 degrees off the bow */
+    nv_world_water water = {&wave.base, NULL, NULL};
+    nv_world_set_water(t.w, &water);
+    nv_error err;
+    uint32_t id = lod_spawn(&t, 0, 0, 0);
+    ASSERT_OK(nv_world_set_vessel_model(t.w, id, WORLD_MODEL_FLOATER, &err), err);
+    double worst = 0.0, tilt = 0.0, crab = 0.0;
+    for (int i = 0; i < 60 * 30; i++) {
+        nv_water_sine_set_time(&wave, nv_world_time(t.w));
+        nv_world_step(t.w);
+        nv_world_vessel_state st = lod_state(&t, id);
+        worst = fmax(worst, fabs(floater_heading_of(st.orientation)));
+        tilt = fmax(tilt, acos(fmin(1.0, quat_rotate(st.orientation, v3(0, 1, 0)).y)));
+    }
+    printf("floater across a 1 m, 40 m wave for 30 s: tilt up to %.1f deg, heading within %.2e rad\n",
+           tilt * 180.0 / NV_PI, worst);
+    assert_true(tilt > 3.0 * NV_PI / 180.0); /* the sea does tilt it */
+    assert_true(worst < 1e-5);
+    /* under way, with a type's actuators and resistance: no crabbing */
+    lod_world_free(&t);
+    nv_vessel_type vt;
+    ASSERT_OK(nv_vessel_type_builtin("patrol", &vt, &err), err);
+    nv_world_config cfg = nv_world_config_default();
+    ASSERT_OK(nv_world_create(&t.w, &cfg, NULL, &err), err);
+    t.pool = NULL;
+    nv_mesh m;
+    ASSERT_OK(nv_vessel_type_load_mesh(&vt, &m, &err), err);
+    ASSERT_OK(nv_world_add_hull_type(t.w, vt.name, &m, &vt.mass, &t.type, &err), err);
+    nv_mesh_free(&m);
+    ASSERT_OK(nv_world_set_type_dynamics(t.w, t.type, &vt.dynamics, &err), err);
+    nv_world_set_water(t.w, &water);
+    id = lod_spawn(&t, 0, 0, 0);
+    ASSERT_OK(nv_world_set_vessel_model(t.w, id, WORLD_MODEL_FLOATER, &err), err);
+    ASSERT_OK(nv_world_set_controls(t.w, id, 1.0, 0.0, &err), err);
+    for (int i = 0; i < 60 * 30; i++) {
+        nv_water_sine_set_time(&wave, nv_world_time(t.w));
+        nv_world_step(t.w);
+        nv_world_vessel_state st = lod_state(&t, id);
+        double h = floater_heading_of(st.orientation), speed = hypot(st.velocity.x, st.velocity.z);
+        if (speed > 0.5) crab = fmax(crab, fabs(remainder(atan2(-st.velocity.z, st.velocity.x) - h, 2.0 * NV_PI)));
+    }
+    printf("under way at full throttle: its track within %.2e rad of its heading\n", crab);
+    assert_true(crab < 1e-6);
+    lod_world_free(&t);
+}
+
 /* Mixed models step to the same bits on 1, 2 and 3 threads. */
 static void mixed_models_are_deterministic(void** state) {
     (void)state;
@@ -410,6 +467,7 @@ int main(void) {
         cmocka_unit_test(automatic_levels_by_distance),
         cmocka_unit_test(floater_rides_the_swell),
         cmocka_unit_test(floater_tilts_with_its_waterplane),
+        cmocka_unit_test(floater_keeps_its_heading_on_a_slanting_sea),
         cmocka_unit_test(mixed_models_are_deterministic),
         cmocka_unit_test(floater_batches_match_one_by_one),
         cmocka_unit_test(automatic_choice_matches_a_direct_search),

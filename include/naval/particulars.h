@@ -43,7 +43,10 @@ typedef struct nv_particulars {
     /* sqrt(M4 / M2) of the waterplane about its centre, along x and across z
      * (M_n the n-th moment of area): two samples at +-reach give the
      * waterplane's own least-squares slope of a long wave to order k^2
-     * (0.387 L for a rectangle of length L), m */
+     * when the waterplane is symmetric about its centre (0.387 L for a
+     * rectangle of length L); an asymmetric one (M3 != 0) leaves an error
+     * of order k, and a floater samples about the CG, not the centre of
+     * flotation, m */
     double reach_long, reach_trans;
 } nv_particulars;
 
