@@ -50,6 +50,102 @@ static void dynamics_fit_resistance(double x, double r1, double r2, double k[2])
     k[1] = isfinite(k2) ? k2 : 0.0;
 }
 
+static double dynamics_planing_lift(const dynamics_model* m, double tau, double d, double speed, double heel, nv_vec3 vb,
+                                    nv_vec3 wb, double gravity, nv_vec3* force, nv_vec3* torque);
+
+/* The mesh running steadily at u on still water, posed at Savitsky's trim
+ * and rise for it (naval/planing.h: the attitude its planing lift gives it,
+ * docs/hydrodynamics.md "The skiff against Savitsky"): the resistance along
+ * the track (the triangle pass without slamming's memory or wind, and the
+ * planing lift) and each actuator point's depth less its depth at rest.
+ * Returns the resistance, N, or NAN where Savitsky's method finds no
+ * planing equilibrium at u. The sway and yaw derivatives there go to
+ * `lateral` (dynamics.h). */
+static double dynamics_running_at(const dynamics_model* m, const nv_hull* h, const nv_particulars* pp, float* height,
+                                  double u, double gravity, double lateral[4], double* depth_change) {
+    const dynamics_planing* p = m->planing;
+    const nv_hydrodyn_coeffs* c = &m->hydro.c;
+    nv_planing_hull ph;
+    nv_planing_hull_init(&ph);
+    ph.beam = p->beam;
+    ph.deadrise_deg = p->deadrise_deg;
+    ph.lcg = -p->transom_x; /* the hull's body frame is about its CG */
+    ph.vcg = -p->keel_y;
+    ph.mass = h->body.mass;
+    ph.speed = u;
+    ph.thrust_below = m->actuators.set.propeller_count ? -nv_actuator_point(&m->actuators, 0).y : 0.0;
+    ph.friction = 1;
+    ph.static_height = pp->cg_height;
+    ph.water_density = c->water_density;
+    ph.gravity = gravity;
+    ph.viscosity = c->viscosity;
+    nv_planing_result r;
+    nv_error ignored;
+    if (nv_planing_solve(&ph, &r, &ignored)) return NAN;
+    double tau = r.tau_deg * NV_PI / 180.0, st = sin(tau), ct = cos(tau);
+    for (uint32_t i = 0; i < h->vertex_count; i++)
+        height[i] = (float)(r.cg_height + (double)h->vx[i] * st + (double)h->vy[i] * ct);
+    nv_mat3 rot = {{{ct, -st, 0.0}, {st, ct, 0.0}, {0.0, 0.0, 1.0}}}; /* bow up by tau about +z */
+    nv_hydrodyn_model model = m->hydro;
+    model.c.forces &= ~(uint32_t)(HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG);
+    nv_hydrodyn_frame frame;
+    nv_vec3 zero = v3(0.0, 0.0, 0.0);
+    nv_hydrodyn_frame_init(&frame, &model, &rot, v3(u, 0.0, 0.0), zero, 0.0, zero, h->body.mass, h->total_area,
+                           1.0 / 60.0);
+    hydro_sums sums;
+    hydro_sums_clear(&sums);
+    hydro_triangle_pass(h, height, 0, h->triangle_count, c->water_density * gravity, &frame, NULL, &sums, NULL);
+    nv_vec3 fp, tp;
+    double d = -(r.cg_height + p->transom_x * st + p->keel_y * ct);
+    dynamics_planing_lift(m, tau, d, u, 0.0, v3(u * ct, -u * st, 0.0), zero, gravity, &fp, &tp);
+    nv_vec3 f = v3_add(sums.force, fp); /* body frame */
+    /* a drift of 3 degrees and the yaw rate that turns the ends as fast
+     * (the planing lift does not depend on either) */
+    double length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
+    double dv = 0.05 * u, dr = 2.0 * dv / length;
+    hydro_sums drift, turn;
+    hydro_sums_clear(&drift);
+    hydro_sums_clear(&turn);
+    nv_hydrodyn_frame_init(&frame, &model, &rot, v3(u, 0.0, dv), zero, 0.0, zero, h->body.mass, h->total_area,
+                           1.0 / 60.0);
+    hydro_triangle_pass(h, height, 0, h->triangle_count, c->water_density * gravity, &frame, NULL, &drift, NULL);
+    nv_hydrodyn_frame_init(&frame, &model, &rot, v3(u, 0.0, 0.0), v3(0.0, dr, 0.0), 0.0, zero, h->body.mass,
+                           h->total_area, 1.0 / 60.0);
+    hydro_triangle_pass(h, height, 0, h->triangle_count, c->water_density * gravity, &frame, NULL, &turn, NULL);
+    lateral[0] = -(drift.force.z - sums.force.z) / dv;
+    lateral[1] = -(turn.force.z - sums.force.z) / dr;
+    lateral[2] = -(drift.torque.y - sums.torque.y) / dv;
+    lateral[3] = -(turn.torque.y - sums.torque.y) / dr;
+    for (uint32_t i = 0; i < m->actuators.point_count; i++) {
+        nv_vec3 a = nv_actuator_point(&m->actuators, i);
+        depth_change[i] = -(r.cg_height + a.x * st + a.y * ct) + (pp->cg_height + a.y);
+    }
+    double resistance = -(ct * f.x - st * f.y);
+    for (int k = 0; k < 4; k++)
+        if (!isfinite(lateral[k])) return NAN;
+    return isfinite(resistance) ? resistance : NAN;
+}
+
+/* The running table of a planing type (dynamics.h). */
+static void dynamics_running_fit(dynamics_model* m, const nv_hull* h, const nv_particulars* pp, float* height,
+                                 double gravity) {
+    dynamics_hull_drag* d = &m->drag;
+    d->running_count = 0;
+    d->running_unit = 0.0;
+    if (!m->planing || !(pp->cg_height == pp->cg_height)) return;
+    double unit = sqrt(gravity * m->planing->beam);
+    for (uint32_t k = 0; k < DYNAMICS_RUNNING_SPEEDS; k++) {
+        double u = unit * (1.0 + DYNAMICS_RUNNING_STEP * k);
+        double r = dynamics_running_at(m, h, pp, height, u, gravity, d->running_lateral[k], d->running_depth[k]);
+        if (!(r > 0.0)) break;
+        d->running_resistance[k] = r;
+        d->running_count = k + 1;
+    }
+    if (d->running_count >= 2) d->running_unit = unit;
+    else d->running_count = 0;
+    d->mass = h->body.mass;
+}
+
 /* The columns' stand-in for the triangles' resistance (dynamics.h). The
  * reference rates: surge at a Froude number of 1 on the hull's length,
  * sway at a quarter of that, yaw turning the ends at the sway rate. */
@@ -81,18 +177,87 @@ static void dynamics_hull_drag_fit(dynamics_model* m, const nv_hull* h, double g
     dynamics_triangle_motion(m, h, height, zero, v3(0.0, 0.5 * r, 0.0), gravity, &f2, &t2);
     dynamics_fit_resistance(r, -t1.y, -t2.y, m->drag.yaw);
     m->drag.yaw_sway = -f1.z / r;
+    dynamics_running_fit(m, h, pp, height, gravity);
     free(height);
     m->drag.volume = pp->volume;
     m->drag.cg_height = pp->cg_height;
     m->drag.valid = 1;
 }
 
+/* How far a far model has taken on the running attitude at surge speed u,
+ * as the mesh's planing lift comes in (nv_planing_weight, level), and
+ * where u falls in the running table. */
+static double dynamics_running_weight(const dynamics_hull_drag* d, double u, uint32_t* k, double* t) {
+    if (!(d->running_count >= 2) || !(u > 0.0)) return 0.0;
+    double cv = u / d->running_unit;
+    double w = nv_planing_weight(cv, 0.0, 0.0);
+    if (!(w > 0.0)) return 0.0;
+    double x = (cv - 1.0) / DYNAMICS_RUNNING_STEP;
+    if (!(x > 0.0)) x = 0.0;
+    uint32_t i = (uint32_t)fmin(x, (double)(d->running_count - 2)); /* past the table: the last interval, extended */
+    *k = i;
+    *t = x - (double)i;
+    return w;
+}
+
+double dynamics_hull_drag_surge(const dynamics_hull_drag* d, double u) {
+    double rate = d->surge[0] + d->surge[1] * fabs(u);
+    uint32_t k;
+    double t;
+    double w = dynamics_running_weight(d, u, &k, &t);
+    if (!(w > 0.0)) return rate;
+    double running = d->running_resistance[k] + t * (d->running_resistance[k + 1] - d->running_resistance[k]);
+    return (1.0 - w) * rate + w * fmax(running, 0.0) / u;
+}
+
+void dynamics_running_depths(const dynamics_hull_drag* d, const nv_actuator_model* a, const nv_mat3* rot, double u,
+                             double* depth) {
+    uint32_t k;
+    double t;
+    double w = dynamics_running_weight(d, u, &k, &t);
+    if (!(w > 0.0)) return;
+    for (uint32_t i = 0; i < a->point_count; i++) {
+        nv_vec3 p = nv_actuator_point(a, i);
+        /* the model's own tilt lowers a point by p.y - (R p).y */
+        double own = rot ? rot->m[1][0] * p.x + rot->m[1][1] * p.y + rot->m[1][2] * p.z - p.y : 0.0;
+        depth[i] += w * (d->running_depth[k][i] + t * (d->running_depth[k + 1][i] - d->running_depth[k][i]) + own);
+    }
+}
+
+/* The sway and yaw laws as a rate on their own velocity and a coupling
+ * rate on the other's: force -(rate_v v + couple_v r), moment -(rate_r r +
+ * couple_r v); at rest the fitted laws, running the running derivatives
+ * blended in (dynamics.h). */
+typedef struct dynamics_lateral {
+    double rate_v, couple_v, rate_r, couple_r;
+} dynamics_lateral;
+
+static dynamics_lateral dynamics_lateral_at(const dynamics_hull_drag* d, double u, double v, double r) {
+    dynamics_lateral l = {d->sway[0] + d->sway[1] * fabs(v), d->yaw_sway, d->yaw[0] + d->yaw[1] * fabs(r), d->sway_yaw};
+    uint32_t k;
+    double t;
+    double w = dynamics_running_weight(d, u, &k, &t);
+    if (!(w > 0.0)) return l;
+    double x[4];
+    for (int i = 0; i < 4; i++)
+        x[i] = d->running_lateral[k][i] + t * (d->running_lateral[k + 1][i] - d->running_lateral[k][i]);
+    /* Planing, the hull banks into a turn until its bottom's lift, tilted
+     * with it, carries the turn (tan heel = u r / g: the mesh skiff heels
+     * 3.7 degrees at 14.5 m/s and 2.36 degrees a second, 3.5 by that):
+     * the level far models take that lift, m u r across, as given. */
+    l.rate_v = (1.0 - w) * l.rate_v + w * x[0];
+    l.couple_v = (1.0 - w) * l.couple_v + w * (x[1] + d->mass * u);
+    l.couple_r = (1.0 - w) * l.couple_r + w * x[2];
+    l.rate_r = (1.0 - w) * l.rate_r + w * x[3];
+    return l;
+}
+
 void dynamics_hull_drag_apply(const dynamics_hull_drag* d, nv_vec3 v, nv_vec3 w, double immersed, nv_vec3* force,
                               nv_vec3* torque) {
     double k = d->valid && d->volume > 0.0 && isfinite(immersed) ? fmin(fmax(immersed / d->volume, 0.0), 1.0) : 0.0;
-    *force = v3(-k * (d->surge[0] + d->surge[1] * fabs(v.x)) * v.x, 0.0,
-                -k * ((d->sway[0] + d->sway[1] * fabs(v.z)) * v.z + d->yaw_sway * w.y));
-    *torque = v3(0.0, -k * ((d->yaw[0] + d->yaw[1] * fabs(w.y)) * w.y + d->sway_yaw * v.z), 0.0);
+    dynamics_lateral l = dynamics_lateral_at(d, v.x, v.z, w.y);
+    *force = v3(-k * dynamics_hull_drag_surge(d, v.x) * v.x, 0.0, -k * (l.rate_v * v.z + l.couple_v * w.y));
+    *torque = v3(0.0, -k * (l.rate_r * w.y + l.couple_r * v.z), 0.0);
 }
 
 /* The equivalent linear roll damping (N m s) the triangle pass gives the
@@ -297,15 +462,19 @@ int dynamics_floater_manoeuvre(const dynamics_model* m, body* b, double throttle
     double depth[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
     for (uint32_t i = 0; i < m->actuators.point_count; i++)
         depth[i] = -(m->drag.cg_height + nv_actuator_point(&m->actuators, i).y);
+    dynamics_running_depths(&m->drag, &m->actuators, NULL, u, depth);
     nv_vec3 fa = v3(0.0, 0.0, 0.0), ta = v3(0.0, 0.0, 0.0);
     if (m->actuators.point_count)
         nv_actuator_forces(&m->actuators, *throttle, *rudder, depth, vb, wb, m->hydro.c.water_density, &fa, &ta);
     const nv_vec3 am = m->hydro.c.added_mass, ai = m->hydro.c.added_inertia;
     const dynamics_hull_drag* d = &m->drag;
     /* the couplings explicit, as pushes */
-    double u1 = dynamics_implicit_step(u, fa.x, b->mass * (1.0 + am.x), d->surge, dt);
-    double v1 = dynamics_implicit_step(v, fa.z - d->yaw_sway * yaw, b->mass * (1.0 + am.z), d->sway, dt);
-    double r1 = dynamics_implicit_step(yaw, ta.y - d->sway_yaw * v, b->inertia.m[1][1] * (1.0 + ai.y), d->yaw, dt);
+    /* each rate at the old velocities, as the fitted laws' were */
+    dynamics_lateral l = dynamics_lateral_at(d, u, v, yaw);
+    const double surge[2] = {dynamics_hull_drag_surge(d, u), 0.0}, sway[2] = {l.rate_v, 0.0}, turn[2] = {l.rate_r, 0.0};
+    double u1 = dynamics_implicit_step(u, fa.x, b->mass * (1.0 + am.x), surge, dt);
+    double v1 = dynamics_implicit_step(v, fa.z - l.couple_v * yaw, b->mass * (1.0 + am.z), sway, dt);
+    double r1 = dynamics_implicit_step(yaw, ta.y - l.couple_r * v, b->inertia.m[1][1] * (1.0 + ai.y), turn, dt);
     if (!isfinite(u1) || !isfinite(v1) || !isfinite(r1)) return 0;
     b->velocity.x = ex.x * u1 + ez.x * v1;
     b->velocity.z = ex.z * u1 + ez.z * v1;
@@ -338,37 +507,23 @@ static void dynamics_actuator_depths(const dynamics_model* m, const body* b, con
  * the water along the heading. Weighted by nv_planing_weight (speed, trim,
  * heel) and out as the transom sinks past the hull's depth. Zero when the
  * hull is keel up, out of the water, trimmed bow down or not moving ahead. */
-static void dynamics_planing_apply(const dynamics_model* m, const body* b, const nv_mat3* rot, double water_vertical,
-                                   const dynamics_env* env, nv_vec3* force, nv_vec3* torque, double* weight) {
+/* The planing lift (body frame, about the CG) with the keel at trim tau
+ * over the water line, the transom d deep below it, at `speed` over the
+ * water along the heading and `heel`; vb and wb the body's velocities
+ * relative to the water, body frame. Returns how far the lift has taken
+ * over (0..1); 0 and zero force and moment where it has not. */
+static double dynamics_planing_lift(const dynamics_model* m, double tau, double d, double speed, double heel, nv_vec3 vb,
+                                    nv_vec3 wb, double gravity, nv_vec3* force, nv_vec3* torque) {
     const dynamics_planing* p = m->planing;
     const nv_hydrodyn_coeffs* c = &m->hydro.c;
     *force = v3(0.0, 0.0, 0.0);
     *torque = v3(0.0, 0.0, 0.0);
-    *weight = 0.0;
-    const double(*r)[3] = rot->m;
-    nv_vec3 ex = v3(r[0][0], r[1][0], r[2][0]), ey = v3(r[0][1], r[1][1], r[2][1]), ez = v3(r[0][2], r[1][2], r[2][2]);
-    double horiz = sqrt(ex.x * ex.x + ex.z * ex.z);
-    if (!env->water || !(ey.y > 0.0) || !(horiz > 1e-6)) return;
-    /* the geometry: the keel over the water line through two samples */
-    nv_vec3 aft = v3_add(b->position, m3_mul_v3(rot, v3(p->transom_x, p->keel_y, 0.0)));
-    nv_vec3 fore = v3_madd(aft, ex, p->span);
-    double qx[2] = {aft.x, fore.x}, qz[2] = {aft.z, fore.z};
-    float surface[2];
-    nv_water_query q = {.count = 2, .x = qx, .z = qz, .height = surface};
-    water_sample(env->water, &q);
-    double slope = ((double)surface[1] - (double)surface[0]) / (p->span * horiz);
-    if (!isfinite(slope)) return;
-    double slope_angle = atan(slope);
-    double tau = atan2(ex.y, horiz) - slope_angle;
-    double d = ((double)surface[0] - aft.y) * cos(slope_angle);
-    double speed = (b->velocity.x * ex.x + b->velocity.z * ex.z) / horiz;
-    double heel = atan2(-ez.y, ey.y);
-    if (!(d > 0.0) || !(speed > 0.0) || !(tau > 0.0) || !(tau < 0.5 * NV_PI)) return;
+    if (!(d > 0.0) || !(speed > 0.0) || !(tau > 0.0) || !(tau < 0.5 * NV_PI)) return 0.0;
     double tau_deg = tau * 180.0 / NV_PI;
     double sink = fmin(fmax((d / p->depth_max - 0.75) / 0.25, 0.0), 1.0); /* the transom's deck going under */
     double w = (1.0 - sink * sink * (3.0 - 2.0 * sink)) *
-               nv_planing_weight(speed / sqrt(env->gravity * p->beam), tau_deg, heel * 180.0 / NV_PI);
-    if (!(w > 0.0)) return;
+               nv_planing_weight(speed / sqrt(gravity * p->beam), tau_deg, heel * 180.0 / NV_PI);
+    if (!(w > 0.0)) return 0.0;
     /* Savitsky's dynamic lift on the prismatic bottom, normal to the keel at
      * its centre x_c = x_T + 0.75 lambda b (x_T the transom), at the
      * incidence of the flow at the transom, alpha_T (the angle of the
@@ -387,9 +542,6 @@ static void dynamics_planing_apply(const dynamics_model* m, const body* b, const
      * against q: -(5 / 16) V m_T q (lambda b)^2. */
     double lambda = nv_planing_mean_wetted_length(p->beam, p->deadrise_deg, tau_deg, d / sin(tau), p->length);
     double chord = lambda * p->beam, centre = p->transom_x + 0.75 * chord;
-    nv_mat3 rt = m3_transpose(rot);
-    nv_vec3 vb = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, water_vertical, 0.0)));
-    nv_vec3 wb = m3_mul_v3(&rt, b->angular_velocity);
     nv_vec3 vt = v3_add(vb, v3_cross(wb, v3(p->transom_x, p->keel_y, 0.0)));
     double alpha = vt.x > 0.0 ? atan2(-vt.y, vt.x) : 0.0;
     double dyn = 0.5 * c->water_density * speed * speed * p->beam * p->beam;
@@ -422,10 +574,41 @@ static void dynamics_planing_apply(const dynamics_model* m, const body* b, const
     }
     nv_vec3 f = v3(-kerner * e[0], lift - kerner * e[1], 0.0);
     nv_vec3 tq = v3(0.0, 0.0, centre * lift + damping - kerner * e[2]);
-    if (!v3_is_finite(f) || !v3_is_finite(tq)) return;
+    if (!v3_is_finite(f) || !v3_is_finite(tq)) return 0.0;
     *force = v3_scale(f, w);
     *torque = v3_scale(tq, w);
-    *weight = w;
+    return w;
+}
+
+/* The planing lift on a vessel in the sea: the keel over the water line
+ * through two samples of the surface. */
+static void dynamics_planing_apply(const dynamics_model* m, const body* b, const nv_mat3* rot, double water_vertical,
+                                   const dynamics_env* env, nv_vec3* force, nv_vec3* torque, double* weight) {
+    const dynamics_planing* p = m->planing;
+    *force = v3(0.0, 0.0, 0.0);
+    *torque = v3(0.0, 0.0, 0.0);
+    *weight = 0.0;
+    const double(*r)[3] = rot->m;
+    nv_vec3 ex = v3(r[0][0], r[1][0], r[2][0]), ey = v3(r[0][1], r[1][1], r[2][1]), ez = v3(r[0][2], r[1][2], r[2][2]);
+    double horiz = sqrt(ex.x * ex.x + ex.z * ex.z);
+    if (!env->water || !(ey.y > 0.0) || !(horiz > 1e-6)) return;
+    nv_vec3 aft = v3_add(b->position, m3_mul_v3(rot, v3(p->transom_x, p->keel_y, 0.0)));
+    nv_vec3 fore = v3_madd(aft, ex, p->span);
+    double qx[2] = {aft.x, fore.x}, qz[2] = {aft.z, fore.z};
+    float surface[2];
+    nv_water_query q = {.count = 2, .x = qx, .z = qz, .height = surface};
+    water_sample(env->water, &q);
+    double slope = ((double)surface[1] - (double)surface[0]) / (p->span * horiz);
+    if (!isfinite(slope)) return;
+    double slope_angle = atan(slope);
+    double tau = atan2(ex.y, horiz) - slope_angle;
+    double d = ((double)surface[0] - aft.y) * cos(slope_angle);
+    double speed = (b->velocity.x * ex.x + b->velocity.z * ex.z) / horiz;
+    double heel = atan2(-ez.y, ey.y);
+    nv_mat3 rt = m3_transpose(rot);
+    nv_vec3 vb = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, water_vertical, 0.0)));
+    nv_vec3 wb = m3_mul_v3(&rt, b->angular_velocity);
+    *weight = dynamics_planing_lift(m, tau, d, speed, heel, vb, wb, env->gravity, force, torque);
 }
 
 /* Scales a body-frame vector component-wise by 1 / (1 + a). */
@@ -450,6 +633,8 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         dynamics_actuator_depths(m, b, &rot, env->water, depth);
         nv_mat3 rt = m3_transpose(&rot);
         nv_vec3 v_body = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
+        /* the columns sit at the rest draft: running, the mesh's stern rises */
+        if (!v->triangles) dynamics_running_depths(&m->drag, &m->actuators, &rot, v_body.x, depth);
         nv_vec3 w_body = m3_mul_v3(&rt, b->angular_velocity);
         nv_vec3 fa, ta;
         nv_actuator_forces(&m->actuators, v->throttle, v->rudder, depth, v_body, w_body, m->hydro.c.water_density, &fa,

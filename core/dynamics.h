@@ -24,12 +24,32 @@
  * upright hull at rest on still water, moving in surge, in sway and in yaw
  * at a reference rate and half of it, each fitted as k1 x + k2 |x| x.
  * Applied per unit of the volume immersed. */
+#define DYNAMICS_RUNNING_SPEEDS 25 /* Cv 1 to 7 */
+#define DYNAMICS_RUNNING_STEP 0.25
 typedef struct dynamics_hull_drag {
     int valid;
     double surge[2], sway[2], yaw[2]; /* N per m/s and per (m/s)^2; N m per rad/s and per (rad/s)^2 */
     double sway_yaw, yaw_sway;        /* the couplings: yaw moment per m/s of sway (N s), sway force per rad/s of yaw (N s) */
     double volume;                    /* m^3 displaced at rest: what "immersed" is a fraction of */
     double cg_height;                 /* the CG above the waterline at rest, m */
+    /* A type with a planing bottom runs on the mesh at Savitsky's trim and
+     * rise, not at rest: its resistance there, its sway and yaw derivatives
+     * there (the wetted hull is the aft part: what keeps it running
+     * straight once its rudder is clear of the water), and how much deeper
+     * (+) or shallower its propellers and rudders are than at rest, at
+     * speed coefficients Cv = u / running_unit of 1 + k
+     * DYNAMICS_RUNNING_STEP (k < running_count; stops at the first speed
+     * without a planing equilibrium). The far models take them in over Cv
+     * 1..2 as the mesh takes its planing lift (dynamics_hull_drag_apply,
+     * dynamics_floater_manoeuvre, dynamics_running_depths). */
+    double running_unit;              /* sqrt(g b), m/s; 0: none */
+    double mass;                      /* kg: a planing hull banks into its turn (dynamics_lateral_at) */
+    uint32_t running_count;
+    double running_resistance[DYNAMICS_RUNNING_SPEEDS]; /* N */
+    /* sway force -(Y_v v + Y_r r) (N), yaw moment -(N_v v + N_r r) (N m):
+     * {Y_v, Y_r, N_v, N_r} per m/s and per rad/s */
+    double running_lateral[DYNAMICS_RUNNING_SPEEDS][4];
+    double running_depth[DYNAMICS_RUNNING_SPEEDS][ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS]; /* m */
 } dynamics_hull_drag;
 
 /* Savitsky's planing lift on a type that declares a planing bottom
@@ -76,6 +96,14 @@ typedef struct dynamics_model {
  * with `immersed` m^3 under water. */
 void dynamics_hull_drag_apply(const dynamics_hull_drag* d, nv_vec3 v, nv_vec3 w, double immersed, nv_vec3* force,
                               nv_vec3* torque);
+/* The surge resistance over the surge speed u (N per m/s): R = rate u. */
+double dynamics_hull_drag_surge(const dynamics_hull_drag* d, double u);
+/* Adds to each actuator point's depth what running at surge speed u
+ * changes it by (nothing for a type that does not plane): Savitsky's
+ * attitude in place of the rest one, and in place of the model's own
+ * heel and trim, `rot` (NULL: level). */
+void dynamics_running_depths(const dynamics_hull_drag* d, const nv_actuator_model* a, const nv_mat3* rot, double u,
+                             double* depth);
 
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity);
 /* Frees what the model owns (not the model itself). */

@@ -591,8 +591,84 @@ static void propeller_pushes_only_submerged(void** state) {
     assert_true(t.y < 0.0);
 }
 
+/* The far models of a planing type run at its planing attitude (the
+ * table dynamics_model_init fills from Savitsky's trim and rise): at
+ * every tabulated speed the hull runs straight (sway and yaw damped, the
+ * linear system stable), from Cv 3.5 on the rudder is clear of the water
+ * and to its top speed (Cv 3.8) the outboard still in it (as on the mesh, docs/hydrodynamics.md
+ * "The skiff against Savitsky"), the surge law is the table once the
+ * planing lift has taken over, and a far model's own heel and trim do
+ * not move its actuators twice. Hulls that do not plane have no table. */
+static void far_models_take_the_planing_attitude(void** state) {
+    (void)state;
+    const char* names[] = {"skiff", "patrol", "freighter"};
+    for (int n = 0; n < 3; n++) {
+        nv_error err;
+        nv_vessel_type vt;
+        ASSERT_OK(nv_vessel_type_builtin(names[n], &vt, &err), err);
+        nv_mesh mesh;
+        ASSERT_OK(nv_vessel_type_load_mesh(&vt, &mesh, &err), err);
+        nv_hull hull;
+        ASSERT_OK(nv_hull_create(&hull, &mesh, &vt.mass, &err), err);
+        nv_mesh_free(&mesh);
+        dynamics_model dm;
+        dynamics_model_init(&dm, &vt.dynamics, &hull, G);
+        const dynamics_hull_drag* d = &dm.drag;
+        assert_true(d->valid);
+        if (n > 0) {
+            assert_int_equal(d->running_count, 0);
+            dynamics_model_release(&dm);
+            nv_hull_destroy(&hull);
+            continue;
+        }
+        assert_int_equal(d->running_count, DYNAMICS_RUNNING_SPEEDS); /* Savitsky balances it to Cv 7 */
+        ASSERT_NEAR_REL(d->running_unit, sqrt(G * vt.dynamics.coeffs.planing[0]), 1e-15);
+        const double rest_propeller = -(d->cg_height + nv_actuator_point(&dm.actuators, 0).y);
+        const double rest_rudder = -(d->cg_height + nv_actuator_point(&dm.actuators, 1).y);
+        assert_true(rest_propeller > 0.0 && rest_rudder > 0.0);
+        for (uint32_t k = 0; k < d->running_count; k++) {
+            const double* l = d->running_lateral[k];
+            double cv = 1.0 + DYNAMICS_RUNNING_STEP * k, u = cv * d->running_unit;
+            assert_true(d->running_resistance[k] > 0.0);
+            assert_true(l[0] > 0.0 && l[3] > 0.0);
+            assert_true(l[0] * l[3] - l[1] * l[2] > 0.0);
+            if (cv >= 3.5) assert_true(rest_rudder + d->running_depth[k][1] < 0.0);
+            if (cv <= 4.0) assert_true(rest_propeller + d->running_depth[k][0] > 0.0); /* to its top speed */
+            if (cv >= 2.0) ASSERT_NEAR_REL(dynamics_hull_drag_surge(d, u) * u, d->running_resistance[k], 1e-12);
+        }
+        /* halfway between two entries, at Cv 3.125 */
+        double u = 3.125 * d->running_unit;
+        ASSERT_NEAR_REL(dynamics_hull_drag_surge(d, u) * u, 0.5 * (d->running_resistance[8] + d->running_resistance[9]),
+                        1e-12);
+        /* trimmed by the bow 4 degrees on flat water at the same height:
+         * its sampled depths carry the tilt, the running ones do not */
+        double want[2] = {rest_propeller, rest_rudder};
+        dynamics_running_depths(d, &dm.actuators, NULL, u, want);
+        for (int deg = -4; deg <= 4; deg += 8) {
+            double a = deg * NV_PI / 180.0;
+            nv_mat3 rot = {{{cos(a), -sin(a), 0.0}, {sin(a), cos(a), 0.0}, {0.0, 0.0, 1.0}}};
+            double got[2];
+            for (uint32_t i = 0; i < 2; i++) {
+                nv_vec3 p = nv_actuator_point(&dm.actuators, i);
+                got[i] = -(d->cg_height + rot.m[1][0] * p.x + rot.m[1][1] * p.y);
+            }
+            assert_true(fabs(got[0] - rest_propeller) > 0.05); /* the tilt moved it */
+            dynamics_running_depths(d, &dm.actuators, &rot, u, got);
+            ASSERT_NEAR_ABS(got[0], want[0], 1e-12);
+            ASSERT_NEAR_ABS(got[1], want[1], 1e-12);
+        }
+        /* reversing or below the hump: the fitted laws at rest */
+        ASSERT_NEAR_REL(dynamics_hull_drag_surge(d, -8.0), d->surge[0] + 8.0 * d->surge[1], 1e-15);
+        ASSERT_NEAR_REL(dynamics_hull_drag_surge(d, 0.9 * d->running_unit),
+                        d->surge[0] + 0.9 * d->running_unit * d->surge[1], 1e-15);
+        dynamics_model_release(&dm);
+        nv_hull_destroy(&hull);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(far_models_take_the_planing_attitude),
         cmocka_unit_test(ittc_line_and_its_clamp),
         cmocka_unit_test(batch_power_matches_pow),
         cmocka_unit_test(pressure_with_general_falloffs),

@@ -394,12 +394,13 @@ static void automatic_choice_matches_a_direct_search(void** state) {
 static void far_models_keep_the_mesh_speed_and_turn(void** state) {
     (void)state;
     /* the skiff planes on the mesh (its planing lift raises it 0.3 m: less
-     * wetted hull, less drag, and at full throttle its rudder clear of the
-     * water) but the far models' fit is of the hull at rest and their
-     * rudder at the rest draft: its own, wider bounds (docs/lod.md) */
+     * wetted hull, less drag, its rudder clear of the water, and it banks
+     * into a turn); the far models take its running attitude from
+     * Savitsky's, fading in over the hump as the mesh's lift does: its
+     * half throttle (Cv 1.8) within 10 % (docs/lod.md) */
     const char* names[] = {"skiff", "patrol", "freighter"};
-    const double speed_tol[] = {0.40, 0.05, 0.05}, run_s[] = {90.0, 120.0, 240.0};
-    const double yaw_factor[] = {4.0, 2.0, 2.0};
+    const double speed_tol[] = {0.10, 0.05, 0.05}, run_s[] = {90.0, 120.0, 240.0};
+    const double yaw_factor[] = {2.0, 2.0, 2.0};
     const double controls[3][2] = {{1.0, 0.0}, {0.5, 0.0}, {1.0, 0.5}};
     for (int k = 0; k < 3; k++) {
         nv_error err;
