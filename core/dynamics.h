@@ -106,6 +106,25 @@ void dynamics_running_depths(const dynamics_hull_drag* d, const nv_actuator_mode
                              double* depth);
 
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity);
+
+/* Within the module (dynamics.c, dynamics_far.c). The triangle pass's
+ * force and moment (body frame) on the hull floating upright on still
+ * water (heights per vertex), moving at body velocity v and angular
+ * velocity w about its CG, less those at rest. */
+void dynamics_triangle_motion(const dynamics_model* m, const nv_hull* h, const float* height, nv_vec3 v, nv_vec3 w,
+                              double gravity, nv_vec3* force, nv_vec3* torque);
+/* The planing lift (body frame, about the CG) with the keel at trim tau
+ * over the water line, the transom d deep below it, at `speed` over the
+ * water along the heading and `heel`; vb and wb the body's velocities
+ * relative to the water, body frame. Returns how far the lift has taken
+ * over (0..1); 0 with zero force and moment where it has not. */
+double dynamics_planing_lift(const dynamics_model* m, double tau, double d, double speed, double heel, nv_vec3 vb,
+                             nv_vec3 wb, double gravity, nv_vec3* force, nv_vec3* torque);
+/* k1, k2 >= 0 of r(x) = k1 x + k2 x^2 through r(x) = r1 and r(x / 2) = r2
+ * (linear through r1 when the fit would be negative). */
+void dynamics_fit_resistance(double x, double r1, double r2, double k[2]);
+/* Fills m->drag (the model's particulars and planing bottom ready). */
+void dynamics_hull_drag_fit(dynamics_model* m, const nv_hull* h, double gravity);
 /* Frees what the model owns (not the model itself). */
 void dynamics_model_release(dynamics_model* m);
 
