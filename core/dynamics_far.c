@@ -73,8 +73,9 @@ static double dynamics_running_at(const dynamics_model* m, const nv_hull* h, con
     hydro_triangle_pass(h, height, 0, h->triangle_count, c->water_density * gravity, &frame, NULL, &turn, NULL);
     lateral[0] = -(drift.force.z - sums.force.z) / dv;
     lateral[1] = -(turn.force.z - sums.force.z) / dr;
-    lateral[2] = -(drift.torque.y - sums.torque.y) / dv;
-    lateral[3] = -(turn.torque.y - sums.torque.y) / dr;
+    /* the yaw moment about the vertical, not about the trimmed hull's y */
+    lateral[2] = -(st * (drift.torque.x - sums.torque.x) + ct * (drift.torque.y - sums.torque.y)) / dv;
+    lateral[3] = -(st * (turn.torque.x - sums.torque.x) + ct * (turn.torque.y - sums.torque.y)) / dr;
     for (uint32_t i = 0; i < m->actuators.point_count; i++) {
         nv_vec3 a = nv_actuator_point(&m->actuators, i);
         depth_change[i] = -(r.cg_height + a.x * st + a.y * ct) + (pp->cg_height + a.y);
@@ -93,12 +94,23 @@ static void dynamics_running_fit(dynamics_model* m, const nv_hull* h, const nv_p
     d->running_unit = 0.0;
     if (!m->planing || !(pp->cg_height == pp->cg_height)) return;
     double unit = sqrt(gravity * m->planing->beam);
+    uint32_t first = DYNAMICS_RUNNING_SPEEDS;
     for (uint32_t k = 0; k < DYNAMICS_RUNNING_SPEEDS; k++) {
         double u = unit * (1.0 + DYNAMICS_RUNNING_STEP * k);
         double r = dynamics_running_at(m, h, pp, height, u, gravity, d->running_lateral[k], d->running_depth[k]);
-        if (!(r > 0.0)) break;
+        if (!(r > 0.0) || !(d->running_lateral[k][0] >= 0.0) || !(d->running_lateral[k][3] >= 0.0)) {
+            if (first < DYNAMICS_RUNNING_SPEEDS) break; /* the table ends at the first gap */
+            continue;                                    /* no equilibrium yet at the lowest speeds */
+        }
         d->running_resistance[k] = r;
         d->running_count = k + 1;
+        if (first == DYNAMICS_RUNNING_SPEEDS) first = k;
+    }
+    /* the speeds below the first equilibrium take its entry */
+    for (uint32_t k = 0; k < first && k < d->running_count; k++) {
+        d->running_resistance[k] = d->running_resistance[first];
+        memcpy(d->running_lateral[k], d->running_lateral[first], sizeof d->running_lateral[k]);
+        memcpy(d->running_depth[k], d->running_depth[first], sizeof d->running_depth[k]);
     }
     if (d->running_count >= 2) d->running_unit = unit;
     else d->running_count = 0;
@@ -153,9 +165,9 @@ static double dynamics_running_weight(const dynamics_hull_drag* d, double u, uin
     if (!(w > 0.0)) return 0.0;
     double x = (cv - 1.0) / DYNAMICS_RUNNING_STEP;
     if (!(x > 0.0)) x = 0.0;
-    uint32_t i = (uint32_t)fmin(x, (double)(d->running_count - 2)); /* past the table: the last interval, extended */
+    uint32_t i = (uint32_t)fmin(x, (double)(d->running_count - 2)); /* past the table: the last interval */
     *k = i;
-    *t = x - (double)i;
+    *t = x - (double)i; /* > 1 past the table: the resistance is extended, the rest held */
     return w;
 }
 
@@ -179,7 +191,8 @@ void dynamics_running_depths(const dynamics_hull_drag* d, const nv_actuator_mode
         nv_vec3 p = nv_actuator_point(a, i);
         /* the model's own tilt lowers a point by p.y - (R p).y */
         double own = rot ? rot->m[1][0] * p.x + rot->m[1][1] * p.y + rot->m[1][2] * p.z - p.y : 0.0;
-        depth[i] += w * (d->running_depth[k][i] + t * (d->running_depth[k + 1][i] - d->running_depth[k][i]) + own);
+        double tt = fmin(t, 1.0);
+        depth[i] += w * (d->running_depth[k][i] + tt * (d->running_depth[k + 1][i] - d->running_depth[k][i]) + own);
     }
 }
 
@@ -197,9 +210,9 @@ static dynamics_lateral dynamics_lateral_at(const dynamics_hull_drag* d, double 
     double t;
     double w = dynamics_running_weight(d, u, &k, &t);
     if (!(w > 0.0)) return l;
-    double x[4];
+    double x[4], tt = fmin(t, 1.0);
     for (int i = 0; i < 4; i++)
-        x[i] = d->running_lateral[k][i] + t * (d->running_lateral[k + 1][i] - d->running_lateral[k][i]);
+        x[i] = d->running_lateral[k][i] + tt * (d->running_lateral[k + 1][i] - d->running_lateral[k][i]);
     /* Planing, the hull banks into a turn until its bottom's lift, tilted
      * with it, carries the turn (tan heel = u r / g: the mesh skiff heels
      * 3.7 degrees at 14.5 m/s and 2.36 degrees a second, 3.5 by that):

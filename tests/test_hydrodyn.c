@@ -11,6 +11,7 @@
 #include "hydro.h"
 #include "hydrodyn_lanes.h"
 #include "naval/hullgen.h"
+#include "naval/planing.h"
 #include "naval/statics.h"
 #include "naval/vessel_type.h"
 #include "naval/world.h"
@@ -656,6 +657,34 @@ static void far_models_take_the_planing_attitude(void** state) {
             dynamics_running_depths(d, &dm.actuators, &rot, u, got);
             ASSERT_NEAR_ABS(got[0], want[0], 1e-12);
             ASSERT_NEAR_ABS(got[1], want[1], 1e-12);
+        }
+        /* over the hump (Cv 1.5, an entry of the table) the depths are the
+         * model's own, tilt and all, and the running attitude's, mixed by
+         * the planing lift's weight */
+        const double wh = nv_planing_weight(1.5, 0.0, 0.0);
+        assert_true(wh > 0.2 && wh < 0.8);
+        {
+            double a = 4.0 * NV_PI / 180.0;
+            nv_mat3 rot = {{{cos(a), -sin(a), 0.0}, {sin(a), cos(a), 0.0}, {0.0, 0.0, 1.0}}};
+            double got[2], own[2];
+            for (uint32_t i = 0; i < 2; i++) {
+                nv_vec3 p = nv_actuator_point(&dm.actuators, i);
+                own[i] = got[i] = -(d->cg_height + rot.m[1][0] * p.x + rot.m[1][1] * p.y);
+            }
+            dynamics_running_depths(d, &dm.actuators, &rot, 1.5 * d->running_unit, got);
+            ASSERT_NEAR_ABS(got[0], (1.0 - wh) * own[0] + wh * (rest_propeller + d->running_depth[2][0]), 1e-12);
+            ASSERT_NEAR_ABS(got[1], (1.0 - wh) * own[1] + wh * (rest_rudder + d->running_depth[2][1]), 1e-12);
+        }
+        /* turning at r without drift, planing: beyond the hull's own Y_r r
+         * the sway force is the turn's centripetal m u r toward its centre
+         * (-z for a turn to port, r > 0), the bank's lift */
+        {
+            nv_vec3 f, tq;
+            const double r = 0.05, yr = 0.5 * (d->running_lateral[8][1] + d->running_lateral[9][1]);
+            const double nr = 0.5 * (d->running_lateral[8][3] + d->running_lateral[9][3]);
+            dynamics_hull_drag_apply(d, v3(u, 0.0, 0.0), v3(0.0, r, 0.0), d->volume, &f, &tq);
+            ASSERT_NEAR_REL(f.z + yr * r, -d->mass * u * r, 1e-9);
+            ASSERT_NEAR_REL(tq.y, -nr * r, 1e-9);
         }
         /* reversing or below the hump: the fitted laws at rest */
         ASSERT_NEAR_REL(dynamics_hull_drag_surge(d, -8.0), d->surge[0] + 8.0 * d->surge[1], 1e-15);

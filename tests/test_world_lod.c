@@ -447,9 +447,9 @@ static void far_models_keep_the_mesh_speed_and_turn(void** state) {
                 /* in a turn the mesh also heels and drifts: twice the bound */
                 ASSERT_NEAR_REL(sb, sa, controls[c][1] != 0.0 ? 2.0 * speed_tol[k] : speed_tol[k]);
                 if (controls[c][1] != 0.0) {
-                    /* the same sense, within a factor of 2 (the skiff's,
-                     * above): a fit of the hull going straight and turning
-                     * apart, not of it heeled in a drifting turn */
+                    /* the same sense, within a factor of 2: a fit of the
+                     * hull going straight and turning apart, not of it
+                     * heeled in a drifting turn */
                     assert_true(ra * rb > 0.0);
                     assert_true(fabs(rb) > fabs(ra) / yaw_factor[k] && fabs(rb) < yaw_factor[k] * fabs(ra));
                 } else {
