@@ -24,12 +24,23 @@
  * upright hull at rest on still water, moving in surge, in sway and in yaw
  * at a reference rate and half of it, each fitted as k1 x + k2 |x| x.
  * Applied per unit of the volume immersed. */
+/* The rates the damping fits are taken at (rad/s, rad/s, m/s). */
+#define DYNAMICS_DAMPING_ROLL_RATE 0.2
+#define DYNAMICS_DAMPING_PITCH_RATE 0.1
+#define DYNAMICS_DAMPING_HEAVE_RATE 0.2
 #define DYNAMICS_RUNNING_SPEEDS 25 /* Cv 1 to 7 */
 #define DYNAMICS_RUNNING_STEP 0.25
 typedef struct dynamics_hull_drag {
     int valid;
     double surge[2], sway[2], yaw[2]; /* N per m/s and per (m/s)^2; N m per rad/s and per (rad/s)^2 */
     double sway_yaw, yaw_sway;        /* the couplings: yaw moment per m/s of sway (N s), sway force per rad/s of yaw (N s) */
+    /* What the triangles' pressure drag adds to the damping of roll, pitch
+     * and heave as the hull moves ahead (Kerner's pressure grows with the
+     * whole flow's speed: at 10 m/s the skiff's roll damping is 18 times
+     * its damping at rest), fitted as k1 u + k2 u^2 at surge u: the
+     * columns, whose own damping is the hull's at rest, take it on. */
+    double speed_damping[3][2];       /* roll (N m s), pitch (N m s), heave (N s); per m/s and (m/s)^2 */
+    double rest_damping[3];           /* the same at rest */
     double volume;                    /* m^3 displaced at rest: what "immersed" is a fraction of */
     double cg_height;                 /* the CG above the waterline at rest, m */
     /* A type with a planing bottom runs on the mesh at Savitsky's trim and
@@ -49,6 +60,9 @@ typedef struct dynamics_hull_drag {
     /* sway force -(Y_v v + Y_r r) (N), yaw moment -(N_v v + N_r r) (N m):
      * {Y_v, Y_r, N_v, N_r} per m/s and per rad/s */
     double running_lateral[DYNAMICS_RUNNING_SPEEDS][4];
+    /* roll, pitch and heave damping at the running attitude, the planing
+     * lift's included (as speed_damping, not less the rest's) */
+    double running_damping[DYNAMICS_RUNNING_SPEEDS][3];
     double running_depth[DYNAMICS_RUNNING_SPEEDS][ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS]; /* m */
 } dynamics_hull_drag;
 
@@ -93,9 +107,11 @@ typedef struct dynamics_model {
 
 /* The hull drag's force and moment (body frame, about the CG) at body
  * velocity v (relative to the water) and angular velocity w, for a hull
- * with `immersed` m^3 under water. */
-void dynamics_hull_drag_apply(const dynamics_hull_drag* d, nv_vec3 v, nv_vec3 w, double immersed, nv_vec3* force,
-                              nv_vec3* torque);
+ * with `immersed` m^3 under water and the body's rotation `rot`: the
+ * resistance in surge, sway and yaw, and what its speed ahead adds to the
+ * damping of roll, pitch and heave. */
+void dynamics_hull_drag_apply(const dynamics_hull_drag* d, const nv_mat3* rot, nv_vec3 v, nv_vec3 w, double immersed,
+                              nv_vec3* force, nv_vec3* torque);
 /* The surge resistance over the surge speed u (N per m/s): R = rate u. */
 double dynamics_hull_drag_surge(const dynamics_hull_drag* d, double u);
 /* Adds to each actuator point's depth what running at surge speed u

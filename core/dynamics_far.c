@@ -21,7 +21,8 @@
  * planing equilibrium at u. The sway and yaw derivatives there go to
  * `lateral` (dynamics.h). */
 static double dynamics_running_at(const dynamics_model* m, const nv_hull* h, const nv_particulars* pp, float* height,
-                                  double u, double gravity, double lateral[4], double* depth_change) {
+                                  double u, double gravity, double lateral[4], double damping[3],
+                                  double* depth_change) {
     const dynamics_planing* p = m->planing;
     const nv_hydrodyn_coeffs* c = &m->hydro.c;
     nv_planing_hull ph;
@@ -76,6 +77,24 @@ static double dynamics_running_at(const dynamics_model* m, const nv_hull* h, con
     /* the yaw moment about the vertical, not about the trimmed hull's y */
     lateral[2] = -(st * (drift.torque.x - sums.torque.x) + ct * (drift.torque.y - sums.torque.y)) / dv;
     lateral[3] = -(st * (turn.torque.x - sums.torque.x) + ct * (turn.torque.y - sums.torque.y)) / dr;
+    /* roll about the hull's x, pitch about z, heave along the vertical:
+     * the triangles' and the planing lift's change, per unit rate */
+    const double rates[3] = {DYNAMICS_DAMPING_ROLL_RATE, DYNAMICS_DAMPING_PITCH_RATE, DYNAMICS_DAMPING_HEAVE_RATE};
+    for (int j = 0; j < 3; j++) {
+        nv_vec3 vw = v3(u, j == 2 ? rates[2] : 0.0, 0.0);
+        nv_vec3 ww = j == 0 ? v3(ct * rates[0], st * rates[0], 0.0) : j == 1 ? v3(0.0, 0.0, rates[1]) : zero;
+        hydro_sums moved;
+        hydro_sums_clear(&moved);
+        nv_hydrodyn_frame_init(&frame, &model, &rot, vw, ww, 0.0, zero, h->body.mass, h->total_area, 1.0 / 60.0);
+        hydro_triangle_pass(h, height, 0, h->triangle_count, c->water_density * gravity, &frame, NULL, &moved, NULL);
+        nv_vec3 fq, tq;
+        nv_vec3 vbq = v3(ct * vw.x + st * vw.y, -st * vw.x + ct * vw.y, 0.0);
+        nv_vec3 wbq = v3(ct * ww.x + st * ww.y, -st * ww.x + ct * ww.y, ww.z);
+        dynamics_planing_lift(m, tau, d, u, 0.0, vbq, wbq, gravity, &fq, &tq);
+        nv_vec3 df = v3_sub(v3_add(moved.force, fq), f), dt = v3_sub(v3_add(moved.torque, tq), v3_add(sums.torque, tp));
+        damping[j] = j == 0 ? -dt.x / rates[0] : j == 1 ? -dt.z / rates[1] : -(st * df.x + ct * df.y) / rates[2];
+        if (!isfinite(damping[j])) return NAN;
+    }
     for (uint32_t i = 0; i < m->actuators.point_count; i++) {
         nv_vec3 a = nv_actuator_point(&m->actuators, i);
         depth_change[i] = -(r.cg_height + a.x * st + a.y * ct) + (pp->cg_height + a.y);
@@ -97,7 +116,8 @@ static void dynamics_running_fit(dynamics_model* m, const nv_hull* h, const nv_p
     uint32_t first = DYNAMICS_RUNNING_SPEEDS;
     for (uint32_t k = 0; k < DYNAMICS_RUNNING_SPEEDS; k++) {
         double u = unit * (1.0 + DYNAMICS_RUNNING_STEP * k);
-        double r = dynamics_running_at(m, h, pp, height, u, gravity, d->running_lateral[k], d->running_depth[k]);
+        double r = dynamics_running_at(m, h, pp, height, u, gravity, d->running_lateral[k], d->running_damping[k],
+                                       d->running_depth[k]);
         if (!(r > 0.0) || !(d->running_lateral[k][0] >= 0.0) || !(d->running_lateral[k][3] >= 0.0)) {
             if (first < DYNAMICS_RUNNING_SPEEDS) break; /* the table ends at the first gap */
             continue;                                    /* no equilibrium yet at the lowest speeds */
@@ -110,6 +130,7 @@ static void dynamics_running_fit(dynamics_model* m, const nv_hull* h, const nv_p
     for (uint32_t k = 0; k < first && k < d->running_count; k++) {
         d->running_resistance[k] = d->running_resistance[first];
         memcpy(d->running_lateral[k], d->running_lateral[first], sizeof d->running_lateral[k]);
+        memcpy(d->running_damping[k], d->running_damping[first], sizeof d->running_damping[k]);
         memcpy(d->running_depth[k], d->running_depth[first], sizeof d->running_depth[k]);
     }
     if (d->running_count >= 2) d->running_unit = unit;
@@ -148,6 +169,24 @@ void dynamics_hull_drag_fit(dynamics_model* m, const nv_hull* h, double gravity)
     dynamics_triangle_motion(m, h, height, zero, v3(0.0, 0.5 * r, 0.0), gravity, &f2, &t2);
     dynamics_fit_resistance(r, -t1.y, -t2.y, m->drag.yaw);
     m->drag.yaw_sway = -f1.z / r;
+    /* roll, pitch and heave damping at rest and at u / 2 and u ahead */
+    const double rates[3] = {DYNAMICS_DAMPING_ROLL_RATE, DYNAMICS_DAMPING_PITCH_RATE, DYNAMICS_DAMPING_HEAVE_RATE};
+    double at[3][3];
+    for (int s = 0; s < 3; s++) {
+        double ahead = s == 0 ? 0.0 : s == 1 ? 0.5 * u : u;
+        nv_vec3 f0, t0, fj, tj;
+        dynamics_triangle_motion(m, h, height, v3(ahead, 0.0, 0.0), zero, gravity, &f0, &t0);
+        dynamics_triangle_motion(m, h, height, v3(ahead, 0.0, 0.0), v3(rates[0], 0.0, 0.0), gravity, &fj, &tj);
+        at[0][s] = -(tj.x - t0.x) / rates[0];
+        dynamics_triangle_motion(m, h, height, v3(ahead, 0.0, 0.0), v3(0.0, 0.0, rates[1]), gravity, &fj, &tj);
+        at[1][s] = -(tj.z - t0.z) / rates[1];
+        dynamics_triangle_motion(m, h, height, v3(ahead, rates[2], 0.0), zero, gravity, &fj, &tj);
+        at[2][s] = -(fj.y - f0.y) / rates[2];
+    }
+    for (int j = 0; j < 3; j++) {
+        m->drag.rest_damping[j] = isfinite(at[j][0]) ? at[j][0] : 0.0;
+        dynamics_fit_resistance(u, at[j][2] - at[j][0], at[j][1] - at[j][0], m->drag.speed_damping[j]);
+    }
     dynamics_running_fit(m, h, pp, height, gravity);
     free(height);
     m->drag.volume = pp->volume;
@@ -224,12 +263,35 @@ static dynamics_lateral dynamics_lateral_at(const dynamics_hull_drag* d, double 
     return l;
 }
 
-void dynamics_hull_drag_apply(const dynamics_hull_drag* d, nv_vec3 v, nv_vec3 w, double immersed, nv_vec3* force,
-                              nv_vec3* torque) {
+/* What forward speed u adds to the damping of roll, pitch and heave
+ * (dynamics.h: speed_damping; planing, the running attitude's blended in). */
+static void dynamics_speed_damping(const dynamics_hull_drag* d, double u, double out[3]) {
+    double s = fabs(u);
+    for (int j = 0; j < 3; j++) out[j] = (d->speed_damping[j][0] + d->speed_damping[j][1] * s) * s;
+    uint32_t k;
+    double t;
+    double w = dynamics_running_weight(d, u, &k, &t);
+    if (!(w > 0.0)) return;
+    double tt = fmin(t, 1.0);
+    for (int j = 0; j < 3; j++) {
+        double run = d->running_damping[k][j] + tt * (d->running_damping[k + 1][j] - d->running_damping[k][j]);
+        out[j] = (1.0 - w) * out[j] + w * fmax(run - d->rest_damping[j], 0.0);
+    }
+}
+
+void dynamics_hull_drag_apply(const dynamics_hull_drag* d, const nv_mat3* rot, nv_vec3 v, nv_vec3 w, double immersed,
+                              nv_vec3* force, nv_vec3* torque) {
     double k = d->valid && d->volume > 0.0 && isfinite(immersed) ? fmin(fmax(immersed / d->volume, 0.0), 1.0) : 0.0;
     dynamics_lateral l = dynamics_lateral_at(d, v.x, v.z, w.y);
-    *force = v3(-k * dynamics_hull_drag_surge(d, v.x) * v.x, 0.0, -k * (l.rate_v * v.z + l.couple_v * w.y));
-    *torque = v3(0.0, -k * (l.rate_r * w.y + l.couple_r * v.z), 0.0);
+    double extra[3];
+    dynamics_speed_damping(d, v.x, extra);
+    /* heave is the vertical motion through the water, whatever the trim:
+     * the body's y would turn the speed ahead into a lift */
+    const double(*r)[3] = rot->m;
+    double heave = -k * extra[2] * (r[1][0] * v.x + r[1][1] * v.y + r[1][2] * v.z);
+    *force = v3(-k * dynamics_hull_drag_surge(d, v.x) * v.x + heave * r[1][0], heave * r[1][1],
+                -k * (l.rate_v * v.z + l.couple_v * w.y) + heave * r[1][2]);
+    *torque = v3(-k * extra[0] * w.x, -k * (l.rate_r * w.y + l.couple_r * v.z), -k * extra[1] * w.z);
 }
 
 /* x' = (x + dt f / m) / (1 + dt (k1 + k2 |x|) / m): linear and quadratic

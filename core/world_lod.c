@@ -284,7 +284,7 @@ void world_columns_force(nv_world* w, uint32_t s, uint32_t worker, const body* b
     if (dm && dm->drag.valid) {
         nv_mat3 rot = quat_to_mat3(b->orientation), rt = m3_transpose(&rot);
         nv_vec3 fd, td;
-        dynamics_hull_drag_apply(&dm->drag, m3_mul_v3(&rt, v3_sub(b->velocity, pose.water_velocity)),
+        dynamics_hull_drag_apply(&dm->drag, &rot, m3_mul_v3(&rt, v3_sub(b->velocity, pose.water_velocity)),
                                  m3_mul_v3(&rt, b->angular_velocity), r.submerged_volume, &fd, &td);
         *force = v3_add(*force, m3_mul_v3(&rot, fd));
         *torque = v3_add(*torque, m3_mul_v3(&rot, td));

@@ -5,6 +5,7 @@
  * drop tests, and the controls' limits. Figures are printed for the record. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dynamics.h"
@@ -616,6 +617,35 @@ static void far_models_take_the_planing_attitude(void** state) {
         dynamics_model_init(&dm, &vt.dynamics, &hull, G);
         const dynamics_hull_drag* d = &dm.drag;
         assert_true(d->valid);
+        {
+            /* what speed adds to the damping of roll, pitch and heave: the
+             * triangle pass's own at 1.5 sqrt(g L), over what it gives at
+             * rest, within 15 % of the fit (made at sqrt(g L) and half) */
+            double length = (double)hull.bounds_max[0] - (double)hull.bounds_min[0], u = 1.5 * sqrt(G * length);
+            float* height = malloc(sizeof *height * hull.vertex_count);
+            assert_non_null(height);
+            for (uint32_t i = 0; i < hull.vertex_count; i++)
+                height[i] = (float)(dm.particulars.cg_height + (double)hull.vy[i]);
+            nv_vec3 f0, t0, f1, t1, zero = v3(0.0, 0.0, 0.0);
+            double got[3];
+            dynamics_triangle_motion(&dm, &hull, height, v3(u, 0.0, 0.0), zero, G, &f0, &t0);
+            dynamics_triangle_motion(&dm, &hull, height, v3(u, 0.0, 0.0), v3(DYNAMICS_DAMPING_ROLL_RATE, 0.0, 0.0), G,
+                                     &f1, &t1);
+            got[0] = -(t1.x - t0.x) / DYNAMICS_DAMPING_ROLL_RATE;
+            dynamics_triangle_motion(&dm, &hull, height, v3(u, 0.0, 0.0), v3(0.0, 0.0, DYNAMICS_DAMPING_PITCH_RATE), G,
+                                     &f1, &t1);
+            got[1] = -(t1.z - t0.z) / DYNAMICS_DAMPING_PITCH_RATE;
+            dynamics_triangle_motion(&dm, &hull, height, v3(u, DYNAMICS_DAMPING_HEAVE_RATE, 0.0), zero, G, &f1, &t1);
+            got[2] = -(f1.y - f0.y) / DYNAMICS_DAMPING_HEAVE_RATE;
+            free(height);
+            for (int j = 0; j < 3; j++) {
+                double fit = (d->speed_damping[j][0] + d->speed_damping[j][1] * u) * u;
+                printf("%s: damping %d at rest %.4g, at %.1f m/s %.4g (the fit adds %.4g)\n", names[n], j,
+                       d->rest_damping[j], u, got[j], fit);
+                assert_true(d->rest_damping[j] > 0.0 && got[j] > 2.0 * d->rest_damping[j]);
+                ASSERT_NEAR_REL(fit, got[j] - d->rest_damping[j], 0.15);
+            }
+        }
         if (n > 0) {
             assert_int_equal(d->running_count, 0);
             dynamics_model_release(&dm);
@@ -682,7 +712,8 @@ static void far_models_take_the_planing_attitude(void** state) {
             nv_vec3 f, tq;
             const double r = 0.05, yr = 0.5 * (d->running_lateral[8][1] + d->running_lateral[9][1]);
             const double nr = 0.5 * (d->running_lateral[8][3] + d->running_lateral[9][3]);
-            dynamics_hull_drag_apply(d, v3(u, 0.0, 0.0), v3(0.0, r, 0.0), d->volume, &f, &tq);
+            const nv_mat3 level = {{{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}};
+            dynamics_hull_drag_apply(d, &level, v3(u, 0.0, 0.0), v3(0.0, r, 0.0), d->volume, &f, &tq);
             ASSERT_NEAR_REL(f.z + yr * r, -d->mass * u * r, 1e-9);
             ASSERT_NEAR_REL(tq.y, -nr * r, 1e-9);
         }
