@@ -281,7 +281,14 @@ static void dynamics_speed_damping(const dynamics_hull_drag* d, double u, double
 
 void dynamics_hull_drag_apply(const dynamics_hull_drag* d, const nv_mat3* rot, nv_vec3 v, nv_vec3 w, double immersed,
                               nv_vec3* force, nv_vec3* torque) {
-    double k = d->valid && d->volume > 0.0 && isfinite(immersed) ? fmin(fmax(immersed / d->volume, 0.0), 1.0) : 0.0;
+    /* The resistance ahead grows with the hull immersed, beyond its rest
+     * volume too: a bow buried in a crest is what slows the mesh in a
+     * seaway (capped at the rest volume, the column skiff ran faster in
+     * waves than on flat water). The lateral laws and the damping stay at
+     * the rest volume's: scaled past it, the bank's lift and the couplings
+     * fed a column skiff's turn until it ran away. */
+    double ks = d->valid && d->volume > 0.0 && isfinite(immersed) ? fmax(immersed / d->volume, 0.0) : 0.0;
+    double k = fmin(ks, 1.0);
     dynamics_lateral l = dynamics_lateral_at(d, v.x, v.z, w.y);
     double extra[3];
     dynamics_speed_damping(d, v.x, extra);
@@ -289,7 +296,7 @@ void dynamics_hull_drag_apply(const dynamics_hull_drag* d, const nv_mat3* rot, n
      * the body's y would turn the speed ahead into a lift */
     const double(*r)[3] = rot->m;
     double heave = -k * extra[2] * (r[1][0] * v.x + r[1][1] * v.y + r[1][2] * v.z);
-    *force = v3(-k * dynamics_hull_drag_surge(d, v.x) * v.x + heave * r[1][0], heave * r[1][1],
+    *force = v3(-ks * dynamics_hull_drag_surge(d, v.x) * v.x + heave * r[1][0], heave * r[1][1],
                 -k * (l.rate_v * v.z + l.couple_v * w.y) + heave * r[1][2]);
     *torque = v3(-k * extra[0] * w.x, -k * (l.rate_r * w.y + l.couple_r * v.z), -k * extra[1] * w.z);
 }
