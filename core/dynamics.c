@@ -390,6 +390,12 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         dynamics_planing_apply(m, b, &rot, v->water_vertical, env, &fp, &tp, &planing);
         s.force = v3_add(s.force, fp);
         s.torque = v3_add(s.torque, tp);
+    } else if (m && m->planing) {
+        /* the columns: their running table's damping carries the planing
+         * lift's, as the mesh's lift does */
+        nv_mat3 rt = m3_transpose(&rot);
+        nv_vec3 through = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
+        planing = dynamics_running_share(&m->drag, through.x);
     }
     /* One rotation per vessel: the blocks summed in the body frame. */
     hydro_sums_to_world(&s, &rot);

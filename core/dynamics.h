@@ -19,17 +19,19 @@
 #include "naval/vessel_type.h"
 #include "naval/water.h"
 
-/* The mesh's own horizontal resistance, for the models that have no
- * triangles (the columns): the triangle pass run once per type on the
- * upright hull at rest on still water, moving in surge, in sway and in yaw
- * at a reference rate and half of it, each fitted as k1 x + k2 |x| x.
- * Applied per unit of the volume immersed. */
 /* The rates the damping fits are taken at (rad/s, rad/s, m/s). */
 #define DYNAMICS_DAMPING_ROLL_RATE 0.2
 #define DYNAMICS_DAMPING_PITCH_RATE 0.1
 #define DYNAMICS_DAMPING_HEAVE_RATE 0.2
 #define DYNAMICS_RUNNING_SPEEDS 25 /* Cv 1 to 7 */
 #define DYNAMICS_RUNNING_STEP 0.25
+
+/* The mesh's own horizontal resistance, for the models that have no
+ * triangles (the columns): the triangle pass run once per type on the
+ * upright hull at rest on still water, moving in surge, in sway and in yaw
+ * at a reference rate and half of it, each fitted as k1 x + k2 |x| x.
+ * Applied in proportion to the volume immersed: the resistance ahead
+ * past the rest volume too, the rest up to it (dynamics_hull_drag_apply). */
 typedef struct dynamics_hull_drag {
     int valid;
     double surge[2], sway[2], yaw[2]; /* N per m/s and per (m/s)^2; N m per rad/s and per (rad/s)^2 */
@@ -114,6 +116,9 @@ void dynamics_hull_drag_apply(const dynamics_hull_drag* d, const nv_mat3* rot, n
                               nv_vec3* force, nv_vec3* torque);
 /* The surge resistance over the surge speed u (N per m/s): R = rate u. */
 double dynamics_hull_drag_surge(const dynamics_hull_drag* d, double u);
+/* How far a far model running at surge speed u has taken on its planing
+ * attitude (0..1; 0 for a type that does not plane). */
+double dynamics_running_share(const dynamics_hull_drag* d, double u);
 /* Adds to each actuator point's depth what running at surge speed u
  * changes it by (nothing for a type that does not plane): Savitsky's
  * attitude in place of the rest one, and in place of the model's own

@@ -600,7 +600,9 @@ static void propeller_pushes_only_submerged(void** state) {
  * and to its top speed (Cv 3.8) the outboard still in it (as on the mesh, docs/hydrodynamics.md
  * "The skiff against Savitsky"), the surge law is the table once the
  * planing lift has taken over, and a far model's own heel and trim do
- * not move its actuators twice. Hulls that do not plane have no table. */
+ * not move its actuators twice. Hulls that do not plane have no table.
+ * For every type, what speed adds to the damping of roll, pitch and
+ * heave, and (the patrol boat) how the columns apply it. */
 static void far_models_take_the_planing_attitude(void** state) {
     (void)state;
     const char* names[] = {"skiff", "patrol", "freighter"};
@@ -645,6 +647,30 @@ static void far_models_take_the_planing_attitude(void** state) {
                 assert_true(d->rest_damping[j] > 0.0 && got[j] > 2.0 * d->rest_damping[j]);
                 ASSERT_NEAR_REL(fit, got[j] - d->rest_damping[j], 0.15);
             }
+        }
+        if (n == 1) {
+            /* the damping under way on the columns (dynamics_hull_drag_apply):
+             * heave along the vertical, against it, and none from a trimmed
+             * hull running steadily */
+            const double u = 5.0, extra_heave = (d->speed_damping[2][0] + d->speed_damping[2][1] * u) * u;
+            const nv_mat3 level = {{{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}};
+            nv_vec3 f, tq;
+            dynamics_hull_drag_apply(d, &level, v3(u, 0.3, 0.0), v3(0.0, 0.0, 0.0), d->volume, &f, &tq);
+            assert_true(extra_heave > 0.0);
+            ASSERT_NEAR_REL(f.y, -extra_heave * 0.3, 1e-12);
+            const double a = 3.0 * NV_PI / 180.0;
+            const nv_mat3 trim = {{{cos(a), -sin(a), 0.0}, {sin(a), cos(a), 0.0}, {0.0, 0.0, 1.0}}};
+            nv_vec3 vb = v3(cos(a) * u, -sin(a) * u, 0.0); /* ahead, level, in the trimmed body's frame */
+            dynamics_hull_drag_apply(d, &trim, vb, v3(0.0, 0.0, 0.0), d->volume, &f, &tq);
+            double up = trim.m[1][0] * f.x + trim.m[1][1] * f.y + trim.m[1][2] * f.z;
+            double resistance = -dynamics_hull_drag_surge(d, vb.x) * vb.x;
+            ASSERT_NEAR_ABS(up, trim.m[1][0] * resistance, 1e-9 * fabs(resistance));
+            /* roll and pitch against their rates, about the body's axes */
+            const double extra_roll = (d->speed_damping[0][0] + d->speed_damping[0][1] * u) * u;
+            const double extra_pitch = (d->speed_damping[1][0] + d->speed_damping[1][1] * u) * u;
+            dynamics_hull_drag_apply(d, &level, v3(u, 0.0, 0.0), v3(0.2, 0.0, 0.1), d->volume, &f, &tq);
+            ASSERT_NEAR_REL(tq.x, -extra_roll * 0.2, 1e-12);
+            ASSERT_NEAR_REL(tq.z, -extra_pitch * 0.1, 1e-12);
         }
         if (n > 0) {
             assert_int_equal(d->running_count, 0);
