@@ -52,6 +52,25 @@ static uint32_t lod_spawn(lod_world* t, double x, double z, double drop) {
     return id;
 }
 
+/* A world on flat water with one built-in vessel type, its dynamics and
+ * 20 x 5 columns; *y the CG height at which it floats upright at rest. */
+static nv_world* lod_builtin_world(const char* name, uint32_t* type, double* y) {
+    nv_error err;
+    nv_vessel_type vt;
+    ASSERT_OK(nv_vessel_type_builtin(name, &vt, &err), err);
+    nv_world_config cfg = nv_world_config_default();
+    nv_world* w;
+    ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
+    nv_mesh m;
+    ASSERT_OK(nv_vessel_type_load_mesh(&vt, &m, &err), err);
+    ASSERT_OK(nv_world_add_hull_type(w, vt.name, &m, &vt.mass, type, &err), err);
+    nv_mesh_free(&m);
+    ASSERT_OK(nv_world_set_type_dynamics(w, *type, &vt.dynamics, &err), err);
+    ASSERT_OK(nv_world_build_type_columns(w, *type, 20, 5, &err), err);
+    ASSERT_OK(nv_statics_balance_height_of(nv_world_hull_type(w, *type), 1025.0, 9.81, quat_identity(), y, &err), err);
+    return w;
+}
+
 static nv_world_vessel_state lod_state_of(nv_world* w, uint32_t id) {
     nv_world_vessel_state s;
     assert_int_equal(nv_world_vessel_get(w, id, &s), 0);
@@ -407,21 +426,9 @@ static void far_models_keep_the_mesh_speed_and_turn(void** state) {
     const double controls[3][2] = {{1.0, 0.0}, {0.5, 0.0}, {1.0, 0.5}};
     for (int k = 0; k < 3; k++) {
         nv_error err;
-        nv_vessel_type vt;
-        ASSERT_OK(nv_vessel_type_builtin(names[k], &vt, &err), err);
-        nv_world_config cfg = nv_world_config_default();
-        nv_world* w;
-        ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
-        nv_mesh m;
-        ASSERT_OK(nv_vessel_type_load_mesh(&vt, &m, &err), err);
         uint32_t type;
-        ASSERT_OK(nv_world_add_hull_type(w, vt.name, &m, &vt.mass, &type, &err), err);
-        nv_mesh_free(&m);
-        ASSERT_OK(nv_world_set_type_dynamics(w, type, &vt.dynamics, &err), err);
-        ASSERT_OK(nv_world_build_type_columns(w, type, 20, 5, &err), err);
         double y;
-        ASSERT_OK(nv_statics_balance_height_of(nv_world_hull_type(w, type), 1025.0, 9.81, quat_identity(), &y, &err),
-                  err);
+        nv_world* w = lod_builtin_world(names[k], &type, &y);
         uint32_t id[3][3];
         for (int c = 0; c < 3; c++)
             for (int model = 0; model < 3; model++) {
@@ -476,24 +483,13 @@ static skiff_ride skiff_ride_run(double amp, double dir) {
     skiff_ride out;
     memset(&out, 0, sizeof out);
     nv_error err;
-    nv_vessel_type vt;
-    ASSERT_OK(nv_vessel_type_builtin("skiff", &vt, &err), err);
-    nv_world_config cfg = nv_world_config_default();
-    nv_world* w;
-    ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
-    nv_mesh m;
-    ASSERT_OK(nv_vessel_type_load_mesh(&vt, &m, &err), err);
     uint32_t type;
-    ASSERT_OK(nv_world_add_hull_type(w, vt.name, &m, &vt.mass, &type, &err), err);
-    nv_mesh_free(&m);
-    ASSERT_OK(nv_world_set_type_dynamics(w, type, &vt.dynamics, &err), err);
-    ASSERT_OK(nv_world_build_type_columns(w, type, 20, 5, &err), err);
+    double y;
+    nv_world* w = lod_builtin_world("skiff", &type, &y);
     nv_water_sine wave;
     assert_int_equal(nv_water_sine_init(&wave, amp > 0.0 ? amp : 1.0, 25.0, dir * NV_PI / 180.0, 9.81), 0);
     nv_world_water water = {&wave.base, NULL, NULL};
     if (amp > 0.0) nv_world_set_water(w, &water);
-    double y;
-    ASSERT_OK(nv_statics_balance_height_of(nv_world_hull_type(w, type), 1025.0, 9.81, quat_identity(), &y, &err), err);
     uint32_t id[2];
     for (int k = 0; k < 2; k++) {
         ASSERT_OK(nv_world_spawn(w, type, v3(0.0, y, 3000.0 * k), quat_identity(), &id[k], &err), err);
