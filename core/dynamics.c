@@ -348,6 +348,13 @@ static void dynamics_planing_apply(const dynamics_model* m, const body* b, const
 }
 
 /* Scales a body-frame vector component-wise by 1 / (1 + a). */
+double dynamics_added_share(const dynamics_model* m, double wetted) {
+    double upright = m->particulars.wetted_area;
+    if (!(upright > 0.0)) return 1.0; /* a hull that cannot float is always under */
+    double share = wetted / upright;
+    return share < 1.0 ? (share > 0.0 ? share : 0.0) : 1.0;
+}
+
 static nv_vec3 dynamics_divide_added(const nv_mat3* rot, nv_vec3 world_v, nv_vec3 added) {
     nv_mat3 rt = m3_transpose(rot);
     nv_vec3 b = m3_mul_v3(&rt, world_v);
@@ -455,9 +462,18 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
     }
     if (m && (m->hydro.c.forces & HYDRODYN_ADDED_MASS)) {
         /* Added mass enters the inertia only: every force, the weight
-         * included, accelerates (1 + a) times the mass along that axis. */
-        f = dynamics_divide_added(&rot, f, m->hydro.c.added_mass);
-        t = dynamics_divide_added(&rot, t, m->hydro.c.added_inertia);
+         * included, accelerates (1 + a) times the mass along that axis.
+         * It is the water's, so it scales with the immersion: a hull
+         * leaving a crest falls at g, not at g / (1 + a). */
+        double share = dynamics_added_share(m, s.submerged_area);
+        /* the columns are immersed to their rest area while the mesh they
+         * stand for runs on the aft part of its bottom */
+        if (!v->triangles) {
+            nv_vec3 bow = v3(rot.m[0][0], rot.m[1][0], rot.m[2][0]);
+            share *= dynamics_running_added_share(&m->drag, v3_dot(b->velocity, bow));
+        }
+        f = dynamics_divide_added(&rot, f, v3_scale(m->hydro.c.added_mass, share));
+        t = dynamics_divide_added(&rot, t, v3_scale(m->hydro.c.added_inertia, share));
     }
     *force = f;
     *torque = t;

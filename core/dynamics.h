@@ -66,6 +66,9 @@ typedef struct dynamics_hull_drag {
      * lift's included (as speed_damping, not less the rest's) */
     double running_damping[DYNAMICS_RUNNING_SPEEDS][3];
     double running_depth[DYNAMICS_RUNNING_SPEEDS][ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS]; /* m */
+    /* the wetted area at the running attitude over the upright one: the
+     * share of the added mass the planing mesh carries */
+    double running_wetted[DYNAMICS_RUNNING_SPEEDS];
 } dynamics_hull_drag;
 
 /* Savitsky's planing lift on a type that declares a planing bottom
@@ -119,6 +122,11 @@ double dynamics_hull_drag_surge(const dynamics_hull_drag* d, double u);
 /* How far a far model running at surge speed u has taken on its planing
  * attitude (0..1; 0 for a type that does not plane). */
 double dynamics_running_share(const dynamics_hull_drag* d, double u);
+/* The share of its added mass and inertia a far model running level at
+ * surge speed u carries afloat (dynamics_added_share): the running
+ * attitude's wetted area over the upright one, blended in as the running
+ * table is; 1 for a type that does not plane. */
+double dynamics_running_added_share(const dynamics_hull_drag* d, double u);
 /* Adds to each actuator point's depth what running at surge speed u
  * changes it by (nothing for a type that does not plane): Savitsky's
  * attitude in place of the rest one, and in place of the model's own
@@ -127,6 +135,10 @@ void dynamics_running_depths(const dynamics_hull_drag* d, const nv_actuator_mode
                              double* depth);
 
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity);
+/* The share of the type's added mass and inertia a hull with `wetted` m^2
+ * under water carries: the wetted area over the upright one, at most 1
+ * (1 for a hull that cannot float). */
+double dynamics_added_share(const dynamics_model* m, double wetted);
 
 /* Within the module (dynamics.c, dynamics_far.c). The triangle pass's
  * force and moment (body frame) on the hull floating upright on still

@@ -23,7 +23,7 @@
  * included) to `damping` (dynamics.h). */
 static double dynamics_running_at(const dynamics_model* m, const nv_hull* h, const nv_particulars* pp, float* height,
                                   double u, double gravity, double lateral[4], double damping[3],
-                                  double* depth_change) {
+                                  double* depth_change, double* wetted) {
     const dynamics_planing* p = m->planing;
     const nv_hydrodyn_coeffs* c = &m->hydro.c;
     nv_planing_hull ph;
@@ -56,6 +56,7 @@ static double dynamics_running_at(const dynamics_model* m, const nv_hull* h, con
     hydro_sums sums;
     hydro_sums_clear(&sums);
     hydro_triangle_pass(h, height, 0, h->triangle_count, c->water_density * gravity, &frame, NULL, &sums, NULL);
+    *wetted = pp->wetted_area > 0.0 ? fmin(sums.submerged_area / pp->wetted_area, 1.0) : 1.0;
     nv_vec3 fp, tp;
     double d = -(r.cg_height + p->transom_x * st + p->keel_y * ct);
     dynamics_planing_lift(m, tau, d, u, 0.0, v3(u * ct, -u * st, 0.0), zero, gravity, &fp, &tp);
@@ -118,7 +119,7 @@ static void dynamics_running_fit(dynamics_model* m, const nv_hull* h, const nv_p
     for (uint32_t k = 0; k < DYNAMICS_RUNNING_SPEEDS; k++) {
         double u = unit * (1.0 + DYNAMICS_RUNNING_STEP * k);
         double r = dynamics_running_at(m, h, pp, height, u, gravity, d->running_lateral[k], d->running_damping[k],
-                                       d->running_depth[k]);
+                                       d->running_depth[k], &d->running_wetted[k]);
         if (!(r > 0.0) || !(d->running_lateral[k][0] >= 0.0) || !(d->running_lateral[k][3] >= 0.0)) {
             if (first < DYNAMICS_RUNNING_SPEEDS) break; /* the table ends at the first gap */
             continue;                                    /* no equilibrium yet at the lowest speeds */
@@ -133,6 +134,7 @@ static void dynamics_running_fit(dynamics_model* m, const nv_hull* h, const nv_p
         memcpy(d->running_lateral[k], d->running_lateral[first], sizeof d->running_lateral[k]);
         memcpy(d->running_damping[k], d->running_damping[first], sizeof d->running_damping[k]);
         memcpy(d->running_depth[k], d->running_depth[first], sizeof d->running_depth[k]);
+        d->running_wetted[k] = d->running_wetted[first];
     }
     if (d->running_count >= 2) d->running_unit = unit;
     else d->running_count = 0;
@@ -215,6 +217,15 @@ double dynamics_running_share(const dynamics_hull_drag* d, double u) {
     uint32_t k;
     double t;
     return dynamics_running_weight(d, u, &k, &t);
+}
+
+double dynamics_running_added_share(const dynamics_hull_drag* d, double u) {
+    uint32_t k;
+    double t;
+    double w = dynamics_running_weight(d, u, &k, &t);
+    if (!(w > 0.0)) return 1.0;
+    double run = d->running_wetted[k] + fmin(t, 1.0) * (d->running_wetted[k + 1] - d->running_wetted[k]);
+    return (1.0 - w) + w * run;
 }
 
 double dynamics_hull_drag_surge(const dynamics_hull_drag* d, double u) {
@@ -342,7 +353,9 @@ int dynamics_floater_manoeuvre(const dynamics_model* m, body* b, double throttle
     nv_vec3 fa = v3(0.0, 0.0, 0.0), ta = v3(0.0, 0.0, 0.0);
     if (m->actuators.point_count)
         nv_actuator_forces(&m->actuators, *throttle, *rudder, depth, vb, wb, m->hydro.c.water_density, &fa, &ta);
-    const nv_vec3 am = m->hydro.c.added_mass, ai = m->hydro.c.added_inertia;
+    /* planing, its wetted hull is the aft part: so is its added mass */
+    const double share = dynamics_running_added_share(&m->drag, u);
+    const nv_vec3 am = v3_scale(m->hydro.c.added_mass, share), ai = v3_scale(m->hydro.c.added_inertia, share);
     const dynamics_hull_drag* d = &m->drag;
     /* the couplings explicit, as pushes */
     /* each rate at the old velocities, as the fitted laws' were */

@@ -551,6 +551,44 @@ static void drop_tests(void** state) {
     assert_true(c.max_tilt > 2.0);
 }
 
+/* Added mass is the water's. A hull in the air carries none of it: it
+ * falls at g, straight down however it is pitched (along body axes of
+ * different added mass, the weight would also drive it along its keel);
+ * a hull carries the share of it that its wetted area is of the upright
+ * one, all of it once that deep. */
+static void added_mass_leaves_with_the_water(void** state) {
+    (void)state;
+    nv_vessel_dynamics d = ship_dynamics();
+    d.coeffs.forces &= ~(unsigned)HYDRODYN_AIR_DRAG; /* nothing but the weight in the air */
+    sim s;
+    sim_make(&s, "ship", 500, 600e3, &d, 30.0, quat_from_axis_angle(v3(0, 0, 1), 0.35));
+    for (int i = 0; i < 60; i++) nv_world_step(s.w); /* 1 s: 4.9 m of the 30 */
+    nv_world_vessel_state st = sim_state(&s);
+    assert_true(st.submerged_area == 0.0);
+    ASSERT_NEAR_REL(st.velocity.y, -G * 1.0, 1e-9);
+    ASSERT_NEAR_ABS(st.velocity.x, 0.0, 1e-12);
+    nv_world_destroy(s.w);
+
+    nv_error err;
+    nv_mesh mesh;
+    ASSERT_OK(nv_hullgen_build("ship", 500, &mesh, &err), err);
+    nv_mass_spec spec = nv_mass_spec_default();
+    spec.mass = 600e3;
+    nv_hull hull;
+    ASSERT_OK(nv_hull_create(&hull, &mesh, &spec, &err), err);
+    nv_mesh_free(&mesh);
+    dynamics_model dm;
+    dynamics_model_init(&dm, &d, &hull, G);
+    const double upright = dm.particulars.wetted_area;
+    assert_true(upright > 0.0);
+    ASSERT_NEAR_ABS(dynamics_added_share(&dm, 0.0), 0.0, 0.0);
+    ASSERT_NEAR_REL(dynamics_added_share(&dm, 0.25 * upright), 0.25, 1e-15);
+    ASSERT_NEAR_ABS(dynamics_added_share(&dm, upright), 1.0, 0.0);
+    ASSERT_NEAR_ABS(dynamics_added_share(&dm, 2.0 * upright), 1.0, 0.0);
+    dynamics_model_release(&dm);
+    nv_hull_destroy(&hull);
+}
+
 /* ---- controls ----------------------------------------------------------- */
 
 static void controls_are_rate_limited_and_checked(void** state) {
@@ -692,7 +730,14 @@ static void far_models_take_the_planing_attitude(void** state) {
             if (cv >= 3.5) assert_true(rest_rudder + d->running_depth[k][1] < 0.0);
             if (cv <= 4.0) assert_true(rest_propeller + d->running_depth[k][0] > 0.0); /* to its top speed */
             if (cv >= 2.0) ASSERT_NEAR_REL(dynamics_hull_drag_surge(d, u) * u, d->running_resistance[k], 1e-12);
+            /* on the plane the wetted hull, and the added mass with it, is
+             * a part of the upright one's */
+            assert_true(d->running_wetted[k] > 0.1 && d->running_wetted[k] < 1.0);
+            if (cv >= 2.0) ASSERT_NEAR_REL(dynamics_running_added_share(d, u), d->running_wetted[k], 1e-12);
+            if (k % 4 == 0) printf("skiff running at Cv %.2f: wetted area %.3f of the upright one\n", cv, d->running_wetted[k]);
         }
+        ASSERT_NEAR_ABS(dynamics_running_added_share(d, 0.0), 1.0, 0.0);
+        ASSERT_NEAR_ABS(dynamics_running_added_share(d, -3.0 * d->running_unit), 1.0, 0.0);
         /* halfway between two entries, at Cv 3.125 */
         double u = 3.125 * d->running_unit;
         ASSERT_NEAR_REL(dynamics_hull_drag_surge(d, u) * u, 0.5 * (d->running_resistance[8] + d->running_resistance[9]),
@@ -767,6 +812,7 @@ int main(void) {
         cmocka_unit_test(turning_circle),
         cmocka_unit_test(builtin_types_speed_and_turn),
         cmocka_unit_test(drop_tests),
+        cmocka_unit_test(added_mass_leaves_with_the_water),
         cmocka_unit_test(controls_are_rate_limited_and_checked),
         cmocka_unit_test(propeller_pushes_only_submerged),
     };
