@@ -192,11 +192,14 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
     memset(&m->heave_pitch, 0, sizeof m->heave_pitch);
     m->roll_damping = 0;
     m->heave_pitch_damping = 0;
+    const int added = (f & HYDRODYN_ADDED_MASS) != 0;
     if (!(f & (HYDRODYN_ROLL_DAMPING | HYDRODYN_HEAVE_PITCH_DAMPING))) {
+        /* the added mass's share needs the upright wetted area all the same */
+        if (added && nv_particulars_compute(h, c->water_density, gravity, c->added_inertia.x, &m->particulars, &ignored))
+            memset(&m->particulars, 0, sizeof m->particulars);
         dynamics_hull_drag_fit(m, h, gravity);
         return;
     }
-    const int added = (f & HYDRODYN_ADDED_MASS) != 0;
     if (nv_particulars_compute(h, c->water_density, gravity, added ? c->added_inertia.x : 0.0, &m->particulars, &ignored))
         return;
     if (f & HYDRODYN_ROLL_DAMPING) {
@@ -347,7 +350,6 @@ static void dynamics_planing_apply(const dynamics_model* m, const body* b, const
     *weight = dynamics_planing_lift(m, tau, d, speed, heel, vb, wb, env->gravity, force, torque);
 }
 
-/* Scales a body-frame vector component-wise by 1 / (1 + a). */
 double dynamics_added_share(const dynamics_model* m, double wetted) {
     double upright = m->particulars.wetted_area;
     if (!(upright > 0.0)) return 1.0; /* a hull that cannot float is always under */
@@ -355,6 +357,7 @@ double dynamics_added_share(const dynamics_model* m, double wetted) {
     return share < 1.0 ? (share > 0.0 ? share : 0.0) : 1.0;
 }
 
+/* Scales a body-frame vector component-wise by 1 / (1 + a). */
 static nv_vec3 dynamics_divide_added(const nv_mat3* rot, nv_vec3 world_v, nv_vec3 added) {
     nv_mat3 rt = m3_transpose(rot);
     nv_vec3 b = m3_mul_v3(&rt, world_v);
@@ -368,6 +371,9 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
     const dynamics_model* m = v->model;
     nv_mat3 rot = quat_to_mat3(b->orientation);
     hydro_sums s = v->sums;
+    /* the speed ahead through the water, what the running table is in */
+    const nv_vec3 ahead = v3(rot.m[0][0], rot.m[1][0], rot.m[2][0]);
+    const double surge = v3_dot(v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)), ahead);
     if (m && m->actuators.point_count > 0) {
         const nv_actuator_set* a = &m->actuators.set;
         v->throttle = nv_actuator_follow(v->throttle, v->throttle_cmd, a->throttle_rate, env->dt);
@@ -400,9 +406,7 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
     } else if (m && m->planing) {
         /* the columns: their running table's damping carries the planing
          * lift's, as the mesh's lift does */
-        nv_mat3 rt = m3_transpose(&rot);
-        nv_vec3 through = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
-        planing = dynamics_running_share(&m->drag, through.x);
+        planing = dynamics_running_share(&m->drag, surge);
     }
     /* One rotation per vessel: the blocks summed in the body frame. */
     hydro_sums_to_world(&s, &rot);
@@ -468,10 +472,7 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         double share = dynamics_added_share(m, s.submerged_area);
         /* the columns are immersed to their rest area while the mesh they
          * stand for runs on the aft part of its bottom */
-        if (!v->triangles) {
-            nv_vec3 bow = v3(rot.m[0][0], rot.m[1][0], rot.m[2][0]);
-            share *= dynamics_running_added_share(&m->drag, v3_dot(b->velocity, bow));
-        }
+        if (!v->triangles) share *= dynamics_running_added_share(&m->drag, surge);
         f = dynamics_divide_added(&rot, f, v3_scale(m->hydro.c.added_mass, share));
         t = dynamics_divide_added(&rot, t, v3_scale(m->hydro.c.added_inertia, share));
     }

@@ -410,6 +410,12 @@ int nv_world_despawn(nv_world* w, uint32_t id, nv_error* err) {
     return 0;
 }
 
+double world_added_share(const nv_world* w, uint32_t s) {
+    const dynamics_model* m = w->types[w->v.type[s]].model;
+    if (!m || w->v.model[s] == WORLD_MODEL_FLOATER) return 1.0;
+    return dynamics_added_share(m, w->v.area[s]);
+}
+
 body world_load_body(const nv_world* w, uint32_t s) {
     const world_vessels* v = &w->v;
     body b = w->types[v->type[s]].body_template;

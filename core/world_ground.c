@@ -250,8 +250,11 @@ void world_ground_integrate(nv_world* w, uint32_t s, uint32_t worker, body* b, n
                              .push_speed = cp->push_speed,
                              .iterations = GROUND_ITERATIONS,
                              .relax_iterations = GROUND_RELAX_ITERATIONS};
-    nv_vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
-    nv_vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
+    /* the added mass the hull carries this step (dynamics_added_share): a
+     * hull high and dry on the ground has none of it */
+    double share = world_added_share(w, s);
+    nv_vec3 added_mass = t->model ? v3_scale(t->model->hydro.c.added_mass, share) : v3(0, 0, 0);
+    nv_vec3 added_inertia = t->model ? v3_scale(t->model->hydro.c.added_inertia, share) : v3(0, 0, 0);
     contact_body cb;
     contact_body_init(&cb, b, added_mass, added_inertia);
     contact_prepare(&cb, p, n);

@@ -359,6 +359,10 @@ void world_unbind_slot(nv_world* w, uint32_t slot);
 void world_ids_free(world_ids* t);
 
 body world_load_body(const nv_world* w, uint32_t s);
+/* The share of its type's added mass vessel s carried through this step's
+ * integration (dynamics_added_share of its wetted area; a floater, which
+ * keeps no area, all of it): what the ground's contact solve takes. */
+double world_added_share(const nv_world* w, uint32_t s);
 /* A parallel-for over [0, count) on the world's pool (or inline). */
 void world_run(nv_world* w, uint32_t count, uint32_t grain, nv_jobs_range_fn* fn);
 

@@ -76,6 +76,10 @@ static uint32_t pairs_body(nv_world* w, uint32_t e) {
     if (w->sv.pair_body[e] != UINT32_MAX) return w->sv.pair_body[e];
     const world_type* t = &w->types[w->v.type[e]];
     body b = world_load_body(w, e);
+    /* The whole added mass, not the share the step integrated with
+     * (world_added_share): a skiff on the plane meets a collision heavier
+     * than it runs, but with the share the soft solve let a crowd of 120
+     * overlap by 0.12 m where it holds 0.02 (test_pairs). */
     nv_vec3 added_mass = t->model ? t->model->hydro.c.added_mass : v3(0, 0, 0);
     nv_vec3 added_inertia = t->model ? t->model->hydro.c.added_inertia : v3(0, 0, 0);
     uint32_t k = p->body_count++;

@@ -568,8 +568,16 @@ static void added_mass_leaves_with_the_water(void** state) {
     ASSERT_NEAR_REL(st.velocity.y, -G * 1.0, 1e-9);
     ASSERT_NEAR_ABS(st.velocity.x, 0.0, 1e-12);
     nv_world_destroy(s.w);
-
+    /* the columns too (they stand in for the mesh's immersion) */
     nv_error err;
+    sim_make(&s, "ship", 500, 600e3, &d, 30.0, quat_identity());
+    ASSERT_OK(nv_world_build_type_columns(s.w, s.type, 20, 5, &err), err);
+    ASSERT_OK(nv_world_set_vessel_model(s.w, s.id, WORLD_MODEL_COLUMNS, &err), err);
+    for (int i = 0; i < 60; i++) nv_world_step(s.w);
+    st = sim_state(&s);
+    ASSERT_NEAR_REL(st.velocity.y, -G * 1.0, 1e-9);
+    nv_world_destroy(s.w);
+
     nv_mesh mesh;
     ASSERT_OK(nv_hullgen_build("ship", 500, &mesh, &err), err);
     nv_mass_spec spec = nv_mass_spec_default();
@@ -735,6 +743,16 @@ static void far_models_take_the_planing_attitude(void** state) {
             assert_true(d->running_wetted[k] > 0.1 && d->running_wetted[k] < 1.0);
             if (cv >= 2.0) ASSERT_NEAR_REL(dynamics_running_added_share(d, u), d->running_wetted[k], 1e-12);
             if (k % 4 == 0) printf("skiff running at Cv %.2f: wetted area %.3f of the upright one\n", cv, d->running_wetted[k]);
+        }
+        {
+            /* on the hump, the blend as the lift comes in (Cv 1.5, entry 2);
+             * past the table's end, its last entry held */
+            double w = nv_planing_weight(1.5, 0.0, 0.0);
+            assert_true(w > 0.0 && w < 1.0);
+            ASSERT_NEAR_REL(dynamics_running_added_share(d, 1.5 * d->running_unit),
+                            (1.0 - w) + w * d->running_wetted[2], 1e-12);
+            ASSERT_NEAR_REL(dynamics_running_added_share(d, 9.0 * d->running_unit),
+                            d->running_wetted[d->running_count - 1], 1e-12);
         }
         ASSERT_NEAR_ABS(dynamics_running_added_share(d, 0.0), 1.0, 0.0);
         ASSERT_NEAR_ABS(dynamics_running_added_share(d, -3.0 * d->running_unit), 1.0, 0.0);

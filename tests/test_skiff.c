@@ -88,6 +88,9 @@ static void skiff_against_savitsky(void** state) {
     nv_world_destroy(w);
     double trim = sum_trim / n, rise = sum_y / n - rest_y, speed = sum_v / n, area = sum_area / n;
     printf("skiff wetted area: at rest %.2f m^2, at full throttle %.2f m^2\n", rest_area, area);
+    /* on the plane it runs on the aft part of its bottom (and carries that
+     * part's added mass: docs/hydrodynamics.md, "Added mass") */
+    assert_true(area > 0.1 * rest_area && area < 0.5 * rest_area);
 
     /* Savitsky for the skiff's own bottom: the chine beam at the knuckle,
      * the flat floor's deadrise (0: it carries the planing lift), the CG
