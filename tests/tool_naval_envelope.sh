@@ -71,7 +71,7 @@ hs = [s["hs_m"] for s in d["sea_states"]]
 assert hs == sorted(hs), hs
 names = [t["name"] for t in d["types"]]
 assert names == ["skiff", "patrol", "freighter", "tippy"], names
-rated = {"skiff": 4, "patrol": 5, "freighter": 10, "tippy": 12}
+rated = {"skiff": 4, "patrol": 7, "freighter": 10, "tippy": 12}
 horizon = d["steps"] / d["tick_hz"] + 1e-9
 for t in d["types"]:
     assert t["rated_beaufort"] == rated[t["name"]], t["name"]
