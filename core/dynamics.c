@@ -174,11 +174,13 @@ void dynamics_model_release(dynamics_model* m) {
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity) {
     double length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
     nv_hydrodyn_model_init(&m->hydro, &d->coeffs, length);
+    m->hydro.gravity = gravity;
     nv_actuator_model_init(&m->actuators, &d->actuators, h->body.cg);
     uint32_t f = d->coeffs.forces;
     m->slamming = (f & HYDRODYN_SLAMMING) != 0;
     m->per_triangle =
-        (f & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG)) !=
+        (f & (HYDRODYN_VISCOUS | HYDRODYN_RESIDUAL | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG |
+              HYDRODYN_WATER_ENTRY)) !=
         0;
     m->total_area = h->total_area;
     memset(&m->drag, 0, sizeof m->drag);

@@ -9,6 +9,7 @@
 
 #include "hydrodyn_lanes.h"
 #include "kernels.h"
+#include "water_entry.h"
 
 int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err) {
     memset(s, 0, sizeof *s);
@@ -248,6 +249,8 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
     _Alignas(64) float wet[HYDRO_CHUNK];
     _Alignas(64) float b1[HYDRO_CHUNK];
     _Alignas(64) float b2[HYDRO_CHUNK];
+    const int entry = dyn && dyn->entry_half_pi_rho > 0.0;
+    nv_vec3 entry_f = v3(0, 0, 0), entry_t = v3(0, 0, 0);
     uint32_t seg_n = acc->segment_count;
     const uint32_t end = first + count;
     for (uint32_t chunk = first; chunk < end; chunk += HYDRO_CHUNK) {
@@ -256,6 +259,7 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
         ss.corners = hull_corner_block(h, chunk);
         ss.lanes = hull_lane_block(h, chunk);
         kern->statics(&ss, &statics);
+        if (entry) water_entry_sum(h, height, chunk, ss.count, wet, dyn, &entry_f, &entry_t);
         if (marking) {
             const uint32_t lanes = (ss.count + HYDRODYN_LANES - 1) & ~(uint32_t)(HYDRODYN_LANES - 1);
             hydrodyn_span sp = {.wet = wet, .b1 = b1, .b2 = b2, .slam = slam ? slam + chunk : NULL, .count = lanes};
@@ -303,8 +307,9 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
     }
     acc->force = v3_add(acc->force, force);
     acc->torque = v3_add(acc->torque, torque);
-    acc->slam_force = v3_add(acc->slam_force, slam_f);
-    acc->slam_torque = v3_add(acc->slam_torque, slam_t);
+    /* the entry's force, like slamming's, may stop the hull but never throw it back */
+    acc->slam_force = v3_add(acc->slam_force, v3_add(slam_f, entry_f));
+    acc->slam_torque = v3_add(acc->slam_torque, v3_add(slam_t, entry_t));
     acc->submerged_area += total[HYDRO_SUM_AREA];
     acc->wetted_triangles += statics.wetted;
     acc->segment_count = seg_n;

@@ -114,6 +114,7 @@ double nv_hydrodyn_ittc_cf(double rn, double rn_min) {
 void nv_hydrodyn_model_init(nv_hydrodyn_model* m, const nv_hydrodyn_coeffs* c, double hull_length) {
     m->c = *c;
     m->length = c->reference_length > 0.0 ? c->reference_length : hull_length;
+    m->gravity = 9.81;
 }
 
 void nv_hydrodyn_frame_init(nv_hydrodyn_frame* f, const nv_hydrodyn_model* m, const nv_mat3* rotation, nv_vec3 velocity,
@@ -137,4 +138,7 @@ void nv_hydrodyn_frame_init(nv_hydrodyn_frame* f, const nv_hydrodyn_model* m, co
     f->inv_dt = dt > 0.0 ? 1.0 / dt : 0.0;
     f->slam_scale = total_area > 0.0 ? mass * 2.0 / total_area * f->inv_dt : 0.0;
     f->inv_gamma_max = 1.0 / c->slam_gamma_max;
+    f->up = v3(rotation->m[1][0], rotation->m[1][1], rotation->m[1][2]);
+    f->entry_half_pi_rho = (c->forces & HYDRODYN_WATER_ENTRY) ? 0.5 * NV_PI * c->water_density : 0.0;
+    f->inv_gravity = m->gravity > 0.0 ? 1.0 / m->gravity : 0.0;
 }

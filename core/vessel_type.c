@@ -40,7 +40,8 @@ void nv_vessel_type_init(nv_vessel_type* t) {
 
 /* Force names in "coefficients.forces", in HYDRODYN_* bit order. */
 static const char* const vt_force_names[] = {"viscous", "pressure_drag", "slamming", "air_drag", "area_damping",
-                                             "added_mass", "residual", "roll_damping", "heave_pitch_damping"};
+                                             "added_mass", "residual", "roll_damping", "heave_pitch_damping",
+                                             "water_entry"};
 #define VT_FORCE_COUNT (sizeof vt_force_names / sizeof vt_force_names[0])
 
 static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, uint32_t* out) {
@@ -63,7 +64,7 @@ static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, 
         if (f == VT_FORCE_COUNT)
             return json_fail(c, elem,
                              "'%s' is not one of viscous, pressure_drag, slamming, air_drag, area_damping, added_mass, "
-                             "residual, roll_damping, heave_pitch_damping",
+                             "residual, roll_damping, heave_pitch_damping, water_entry",
                              it->valuestring);
         if (bits & (1u << f)) return json_fail(c, elem, "'%s' is listed twice", it->valuestring);
         bits |= 1u << f;

@@ -30,7 +30,9 @@ enum {
     HYDRODYN_RESIDUAL = 1u << 6,      /* Bourg's residual resistance C_r (wave making, form), with friction */
     HYDRODYN_ROLL_DAMPING = 1u << 7,  /* viscous roll damping, Ikeda's (naval/roll_damping.h) */
     HYDRODYN_HEAVE_PITCH_DAMPING = 1u << 8, /* wave radiation damping of heave and pitch (naval/heave_pitch.h) */
-    HYDRODYN_ALL = (1u << 9) - 1,
+    HYDRODYN_WATER_ENTRY = 1u << 9,   /* the momentum given to the water a hull enters (von Karman);
+                                         off in the defaults: a scalar pass that nearly doubles the step */
+    HYDRODYN_ALL = (1u << 10) - 1,
 };
 
 typedef struct nv_hydrodyn_coeffs {
@@ -73,7 +75,8 @@ double nv_hydrodyn_ittc_cf(double rn, double rn_min);
 /* A hull type's coefficients made ready for the per-triangle pass. */
 typedef struct nv_hydrodyn_model {
     nv_hydrodyn_coeffs c;
-    double length; /* reference length for Rn, m */
+    double length;  /* reference length for Rn, m */
+    double gravity; /* m/s^2, for the water entry's Froude number (9.81; the world sets its own) */
 } nv_hydrodyn_model;
 
 void nv_hydrodyn_model_init(nv_hydrodyn_model* m, const nv_hydrodyn_coeffs* c, double hull_length);
@@ -91,6 +94,9 @@ typedef struct nv_hydrodyn_frame {
     double slam_scale;     /* m (2 / S_total) / dt: the stopping force per unit area and velocity */
     double inv_dt;
     double inv_gamma_max;
+    nv_vec3 up;               /* the world's vertical, body frame */
+    double entry_half_pi_rho; /* pi rho / 2 with HYDRODYN_WATER_ENTRY, else 0 */
+    double inv_gravity;
 } nv_hydrodyn_frame;
 
 /* velocity / angular_velocity / wind in the world frame; `rotation` is the

@@ -14,7 +14,7 @@
  *       "forces": "all" | "none" | ["viscous", "pressure_drag", "slamming",
  *                                   "air_drag", "area_damping", "added_mass",
  *                                   "residual", "roll_damping",
- *                                   "heave_pitch_damping"],
+ *                                   "heave_pitch_damping", "water_entry"],
  *       "viscosity": 1.19e-6, "reynolds_min": 1e5, "reference_length": 0,
  *       "residual": C_r,                         Bourg's residual resistance
  *                                                (wave making, form), 2e-3
