@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "naval/checkpoint.h"
+#include "naval/hullgen.h"
 #include "naval/jobs.h"
 #include "naval/statics.h"
 #include "naval/world.h"
@@ -591,9 +592,42 @@ static void mooring_lines_pull_as_springs(void** state) {
     nv_world_destroy(twin);
 }
 
+/* The captive load: a box held upright on flat water, d under it, meets
+ * rho g L B d straight up through its CG; bad asks are refused. */
+static void captive_load_is_the_hydrostatics(void** state) {
+    (void)state;
+    nv_error err;
+    nv_world_config cfg = nv_world_config_default();
+    nv_world* w;
+    ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
+    nv_mesh m;
+    ASSERT_OK(nv_hullgen_box(&m, 10.0, 4.0, 2.0, 4, 2, 4, &err), err);
+    nv_mass_spec spec = nv_mass_spec_default();
+    spec.density = 500.0;
+    uint32_t type;
+    ASSERT_OK(nv_world_add_hull_type(w, "box", &m, &spec, &type, &err), err);
+    nv_mesh_free(&m);
+    const double keel = nv_world_hull_type(w, type)->bounds_min[1];
+    for (int i = 0; i < 3; i++) {
+        const double draft = 0.5 + 0.5 * i, want = cfg.water_density * cfg.gravity * 10.0 * 4.0 * draft;
+        nv_vec3 f, t;
+        ASSERT_OK(nv_world_type_water_load(w, type, v3(3.0, -draft - keel, -7.0), quat_identity(), &f, &t, &err), err);
+        assert_true(fabs(f.y - want) < 1e-5 * want);
+        assert_true(fabs(f.x) < 1e-5 * want && fabs(f.z) < 1e-5 * want);
+        assert_true(v3_length(t) < 1e-5 * want * 10.0);
+    }
+    nv_vec3 f, t;
+    assert_int_equal(nv_world_type_water_load(w, type + 1, v3(0, 0, 0), quat_identity(), &f, &t, &err), -1);
+    assert_int_equal(err.code, NV_ENOENT);
+    assert_int_equal(nv_world_type_water_load(w, type, v3(NAN, 0, 0), quat_identity(), &f, &t, &err), -1);
+    assert_int_equal(nv_world_type_water_load(w, type, v3(0, 0, 0), (nv_quat){0, 0, 0, 0}, &f, &t, &err), -1);
+    nv_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_state_for_any_thread_count),
+        cmocka_unit_test(captive_load_is_the_hydrostatics),
         cmocka_unit_test(mooring_lines_pull_as_springs),
         cmocka_unit_test(world_matches_the_single_vessel_reference),
         cmocka_unit_test(ids_survive_spawns_and_despawns),

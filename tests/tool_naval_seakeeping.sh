@@ -9,7 +9,8 @@
 #     steady roll of MSC.1/Circ.1200's regular beam-wave sweep (its steepness
 #     table at the natural period, the heading held within 15 degrees);
 #   - the beam-sea roll at the natural period against the 1-DOF prediction with
-#     the decay's own damping at the simulated amplitude, every wave run's
+#     the decay's own damping at the simulated amplitude and the excitation
+#     measured on the hull held upright in the same waves, every wave run's
 #     heading held by the yaw restraint;
 #   - head seas at full speed: the peaks of heave per wave amplitude and pitch
 #     per wave slope over wavelengths of 0.8-4 L within 30 % of the closed-form
@@ -200,8 +201,18 @@ for name, t in types.items():
         zeta = fit["a"] + fit["b_per_deg"] * min(max(r["roll_deg"], 3.0), 25.0)
         assert abs(r["zeta_used"] - zeta) < 1e-4, (name, r["zeta_used"], zeta)
         q = p["roll_period"] / r["period"]
-        pred = 1.0 / math.sqrt((1 - q * q) ** 2 + (2 * zeta * q) ** 2)
+        rao = 1.0 / math.sqrt((1 - q * q) ** 2 + (2 * zeta * q) ** 2)
+        assert abs(rao / r["predicted_roll_per_slope_whole_slope"] - 1) < 2e-3, (name, rao, r)
+        # its excitation measured captive (the hull held upright in the same
+        # waves): under the whole slope's, nearing it in long waves, none
+        # from ahead
+        pred = r["excitation"] * rao
         assert abs(pred / r["predicted_roll_per_slope"] - 1) < 2e-3, (name, pred, r["predicted_roll_per_slope"])
+        beam = sorted((x for x in runs if x["heading"] == "beam"), key=lambda x: x["period_ratio"])
+        assert 0.3 < r["excitation"] < 1.0, (name, r["excitation"])
+        assert all(a["excitation"] < b["excitation"] for a, b in zip(beam[1:], beam[2:])), (name, beam)
+        assert 0.9 < beam[-1]["excitation"] < 1.05, (name, beam[-1])
+        assert all(abs(x["excitation"]) < 0.01 for x in runs if x["heading"] == "head"), name
         ratio = r["roll_per_slope"] / r["predicted_roll_per_slope"]
         expect(t, "beam_roll_resonance", abs(ratio - 1) <= 0.30, True,
                "roll %.2f x kA, 1-DOF %.2f (%+.0f %%; Ikeda's damping %.2f)" % (

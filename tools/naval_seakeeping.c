@@ -255,11 +255,16 @@ static void sk_summarise(const sk_type* t, const sk_results* o, unsigned trials,
                  * Ikeda's estimate when the decay did not run. */
                 double zeta = zi;
                 if (isfinite(s->zeta10)) zeta = s->fit_a + s->fit_b * fmin(fmax(w->roll, 3.0), 25.0);
-                /* the slope across the hull: sin of the angle off the bow */
+                /* The excitation: the roll moment the hull held upright meets in
+                 * these waves (the captive test, sk_run_wave), over the whole
+                 * slope's rho g V GM k a; the slope across the hull alone, sin of
+                 * the angle off the bow, when it was not measured. */
                 double slope = fabs(sin(sk_headings[h] * SK_RAD));
+                double excitation = isfinite(w->excitation) ? w->excitation : slope;
                 s->zeta_used[h][i] = zeta, s->zeta_ikeda[h][i] = zi;
-                s->pred[h][i] = slope * sk_roll_rao(t, omega, zeta);
-                s->pred_ikeda[h][i] = slope * sk_roll_rao(t, omega, zi);
+                s->pred[h][i] = excitation * sk_roll_rao(t, omega, zeta);
+                s->pred_ikeda[h][i] = excitation * sk_roll_rao(t, omega, zi);
+                s->pred_whole[h][i] = slope * sk_roll_rao(t, omega, zeta);
             }
         s->damping_measured = isfinite(s->zeta10);
         const sk_wave* w = &o->wave[0][s->resonance];
@@ -267,10 +272,10 @@ static void sk_summarise(const sk_type* t, const sk_results* o, unsigned trials,
         double err = measured / pred - 1.0;
         sk_check* k = sk_add_check(s, "beam_roll_resonance", fabs(err) <= 0.30, measured, pred, 0);
         snprintf(k->text, sizeof k->text,
-                 "beam seas at the natural period: roll %.2f x the wave slope vs 1-DOF %.2f (zeta %.4f, %s; %+.0f %%, limit "
-                 "30 %%; with Ikeda's zeta %.4f: %.2f)",
+                 "beam seas at the natural period: roll %.2f x the wave slope vs 1-DOF %.2f (zeta %.4f, %s; excitation %.3f "
+                 "of the whole slope's, captive; %+.0f %%, limit 30 %%; with Ikeda's zeta: %.2f; with the whole slope: %.2f)",
                  measured, pred, s->zeta_used[0][s->resonance], s->damping_measured ? "the decay's at that amplitude" : "Ikeda's",
-                 100.0 * err, s->zeta_ikeda[0][s->resonance], s->pred_ikeda[0][s->resonance]);
+                 w->excitation, 100.0 * err, s->pred_ikeda[0][s->resonance], s->pred_whole[0][s->resonance]);
     }
     if (trials & SK_TRIAL_WEATHER) {
         const sk_weather* wc = &o->weather;

@@ -87,6 +87,9 @@ typedef struct sk_wave {
     double yaw_max;            /* largest |heading change| during the run, deg */
     double yaw_window;         /* largest |heading change| within the measured window, deg */
     double drift;              /* horizontal displacement of the CG over the run, m */
+    double excitation;         /* the roll moment's amplitude on the hull held upright at rest in
+                                  these waves, over rho g V GM k a: the effective wave slope
+                                  coefficient (1: the whole slope acts; NaN: not measured) */
     int capsized;
     uint64_t steps;
 } sk_wave;

@@ -114,6 +114,8 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
                 sk_jnum("predicted_roll_per_slope", s->pred[h][i], ", ");
                 sk_jnum("zeta_used", s->zeta_used[h][i], ", ");
                 sk_jnum("predicted_roll_per_slope_ikeda", s->pred_ikeda[h][i], ", ");
+                sk_jnum("excitation", w->excitation, ", ");
+                sk_jnum("predicted_roll_per_slope_whole_slope", s->pred_whole[h][i], ", ");
                 sk_jnum("zeta_ikeda", s->zeta_ikeda[h][i], ", ");
                 sk_jnum("roll_max_deg", w->roll_max, ", ");
                 sk_jnum("yaw_drift_deg", w->yaw_drift, ", ");
@@ -156,6 +158,7 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
             sk_jnum("period", r->c.period, ", ");
             sk_jnum("wavelength", r->wavelength, ", ");
             sk_jnum("wave_height", 2.0 * r->c.amplitude, ", ");
+            sk_jnum("excitation", r->excitation, ", ");
             sk_jnum("roll_deg", r->capsized ? NAN : r->roll_half_range, ", ");
             sk_jnum("roll_first_harmonic_deg", r->roll, ", ");
             sk_jnum("roll_max_deg", r->roll_max, ", ");

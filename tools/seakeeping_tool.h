@@ -46,7 +46,7 @@ typedef struct sk_check {
     const char* name;
     sk_status status;
     double value, limit; /* NAN: none */
-    char text[200];      /* what was compared, in words */
+    char text[320];      /* what was compared, in words */
 } sk_check;
 
 typedef struct sk_summary {
@@ -57,6 +57,7 @@ typedef struct sk_summary {
     /* waves: the 1-DOF prediction for each run, and its damping ratio */
     double pred[SK_HEADINGS][SK_MAX_PERIODS], zeta_used[SK_HEADINGS][SK_MAX_PERIODS];
     double pred_ikeda[SK_HEADINGS][SK_MAX_PERIODS], zeta_ikeda[SK_HEADINGS][SK_MAX_PERIODS];
+    double pred_whole[SK_HEADINGS][SK_MAX_PERIODS]; /* the 1-DOF with the whole wave slope across the hull */
     int damping_measured; /* 1: the 1-DOF's damping is the decay's fit; 0: Ikeda's (no decay run) */
     int resonance; /* index of the natural period among the periods */
     /* head seas under way: the peaks over the sweep, simulated and JMO's */

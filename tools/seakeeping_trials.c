@@ -236,6 +236,30 @@ void sk_run_decay(const sk_type* t, double release_deg, sk_decay* out) {
 
 /* ---- regular waves ----------------------------------------------------- */
 
+/* The captive test: the hull held upright where it floats at rest, the waves
+ * at their full amplitude passing it over one period (SK_EXCITATION_PHASES
+ * instants); the first harmonic of the roll moment the water puts on it
+ * over the moment the whole wave slope would, rho g V GM k a. The steps
+ * after this set the waves' time and amplitude again. */
+#define SK_EXCITATION_PHASES 32
+static double sk_excitation(sk_sim* s, const sk_type* t, const sk_wave_case* c, double omega, double k) {
+    const nv_world_vessel_state st = sk_sim_state(s);
+    double moment[SK_EXCITATION_PHASES], when[SK_EXCITATION_PHASES];
+    s->sine.amplitude = c->amplitude;
+    for (int j = 0; j < SK_EXCITATION_PHASES; j++) {
+        when[j] = c->period * j / SK_EXCITATION_PHASES;
+        nv_water_sine_set_time(&s->sine, when[j]);
+        nv_vec3 f, m;
+        nv_error err;
+        if (nv_world_type_water_load(s->w, s->type, st.position, st.orientation, &f, &m, &err)) return NAN;
+        moment[j] = v3_dot(m, quat_rotate(st.orientation, v3(1.0, 0.0, 0.0))); /* about the body's x */
+    }
+    s->sine.amplitude = 0.0;
+    nv_water_sine_set_time(&s->sine, 0.0);
+    const double whole = t->rho * t->g * t->p.volume * t->p.gm_t * k * c->amplitude;
+    return whole > 0.0 ? sk_first_harmonic(moment, when, SK_EXCITATION_PHASES, omega) / whole : NAN;
+}
+
 void sk_run_wave(const sk_type* t, const sk_wave_case* c, sk_wave* out) {
     memset(out, 0, sizeof *out);
     out->c = *c;
@@ -251,6 +275,7 @@ void sk_run_wave(const sk_type* t, const sk_wave_case* c, sk_wave* out) {
         nv_world_destroy(s.w);
         return;
     }
+    out->excitation = sk_excitation(&s, t, c, omega, out->k);
     uint64_t total = (uint64_t)llround(c->cycles * c->period * s.hz);
     uint64_t window = (uint64_t)llround(c->window * c->period * s.hz);
     if (window > total) window = total;

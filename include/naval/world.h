@@ -404,6 +404,14 @@ int nv_world_vessel_pose_get(const nv_world* w, uint32_t id, nv_world_vessel_pos
  * Fails, naming why, for a type that sinks. */
 int nv_world_type_float_height(const nv_world* w, uint32_t type, double* y, nv_error* err);
 
+/* A captive model test: the water's force (world frame, N) and moment about
+ * the CG (N m) on the type's hull held at this pose in the world's water as
+ * it stands now (the pressure the vertex and triangle passes give: the
+ * hydrostatics on the waves' surface, with its Smith effect; no motion, so
+ * no hydrodynamic forces; no ground). Not during a step. */
+int nv_world_type_water_load(const nv_world* w, uint32_t type, nv_vec3 position, nv_quat orientation, nv_vec3* force,
+                             nv_vec3* torque, nv_error* err);
+
 void nv_world_step(nv_world* w);
 
 uint64_t nv_world_tick(const nv_world* w);
