@@ -124,6 +124,13 @@ for name, t in types.items():
     sim = None if capsized else 0.7 * max(r["roll_deg"] for r in runs)
     assert (sim is None) == (w["roll_deg"] is None), name
     assert sim is None or abs(sim - w["roll_deg"]) < 1e-3 * sim, (name, sim, w["roll_deg"])
+    # the Code's phi_1 with the peak wave's captive excitation in place of r
+    # (docs/seakeeping.md): reported, not a verdict
+    if not capsized:
+        peak = max(runs, key=lambda r: r["roll_deg"])
+        assert 0.3 < peak["excitation"] < 1.3, (name, peak)
+        want = phi1 * math.sqrt(peak["excitation"] / w["r"])
+        assert abs(w["phi1_captive_excitation_deg"] / want - 1) < 1e-4, (name, want, w)
     ok = sim is not None and abs(sim / phi1 - 1) <= 0.30
     expect(t, "weather_phi1", ok, w["applies"],
            "phi_1 %.1f deg, simulated 0.7 phi_1r %s" % (phi1, "capsized" if capsized else "%.1f deg" % sim))

@@ -293,9 +293,9 @@ static void sk_summarise(const sk_type* t, const sk_results* o, unsigned trials,
         else
             snprintf(k->text, sizeof k->text,
                      "0.7 phi_1r = 0.7 x %.1f deg (at %.2f s) = %.1f deg vs phi_1 %.1f deg (%+.0f %%, limit 30 %%; yaw within "
-                     "%.1f deg)%s",
-                     peak->roll_half_range, peak->c.period, sim, wc->phi1, 100.0 * err, peak->yaw_window,
-                     wc->applies ? "" : "; the criterion applies from 24 m");
+                     "%.1f deg; the hull held still there meets %.3f of the whole slope's moment, the Code's r %.3f)%s",
+                     peak->roll_half_range, peak->c.period, sim, wc->phi1, 100.0 * err, peak->yaw_window, peak->excitation,
+                     wc->r, wc->applies ? "" : "; the criterion applies from 24 m");
     }
     if (trials & SK_TRIAL_UNDERWAY) {
         int capsized = 0;

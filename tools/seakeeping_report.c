@@ -145,6 +145,9 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         sk_jnum("ak_ratio", wc->ak_ratio, ", ");
         sk_jnum("k", wc->k, ", ");
         sk_jnum("phi1_deg", wc->phi1, ", ");
+        /* the Code's phi_1 with the excitation the hull meets held still in
+         * the peak's wave in place of r: phi_1 goes as sqrt(r s) */
+        sk_jnum("phi1_captive_excitation_deg", wc->r > 0.0 ? wc->phi1 * sqrt(w->excitation / wc->r) : NAN, ", ");
         printf("\"applies\": %s, ", wc->applies ? "true" : "false");
         sk_jnum("t_phi", wc->t_phi, ", ");
         sk_jnum("s_wave", wc->s_wave, ", ");
