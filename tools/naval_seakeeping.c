@@ -7,7 +7,8 @@
  *     2 pi sqrt((I_xx + A_44) / (rho g V GM_T));
  *   - regular beam, head and quartering waves over a range of periods at
  *     zero speed: roll, heave and pitch amplitudes against a one-degree-of-
- *     freedom roll prediction with the same inertia, restoring and damping;
+ *     freedom roll prediction with the same inertia, restoring and damping,
+ *     and the excitation the hull meets held upright in the same waves;
  *   - the IS Code 2008 weather criterion's roll phi_1 against 0.7 phi_1r,
  *     phi_1r the peak steady roll in regular beam waves around the natural
  *     period (MSC.1/Circ.1200 4.1.1 and 4.5), the heading held;
@@ -38,7 +39,8 @@ static const char sk_about[] =
     "within 25 % of Ikeda's estimate, period within 5 % of 2 pi sqrt((I + A44) / (rho g V\n"
     "GM))); roll, heave and pitch in regular beam, head and quartering waves at zero\n"
     "speed (beam-sea roll at the natural period within 30 % of the one-degree-of-freedom\n"
-    "prediction with the decay's damping); the IS Code 2008 weather criterion's phi_1\n"
+    "prediction with the decay's damping and the roll moment measured on the hull held\n"
+    "upright in the same waves); the IS Code 2008 weather criterion's phi_1\n"
     "against 0.7 x the peak roll in regular beam waves around the natural period\n"
     "(MSC.1/Circ.1200, 30 %); the IMO MSC.137(76) turning circle, zig-zags and crash stop;\n"
     "heave and pitch in regular head waves at full speed (their peaks over wavelengths of\n"
