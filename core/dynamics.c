@@ -367,6 +367,20 @@ static nv_vec3 dynamics_divide_added(const nv_mat3* rot, nv_vec3 world_v, nv_vec
     return m3_mul_v3(rot, b);
 }
 
+double dynamics_impulse_share(const body* b, nv_vec3 v, nv_vec3 f, nv_vec3 t, double dt) {
+    const double f2 = v3_dot(f, f);
+    if (!(f2 > 0.0) || !(dt > 0.0)) return 1.0;
+    const double fl = sqrt(f2);
+    const nv_vec3 n = v3_scale(f, 1.0 / fl), r = v3_scale(v3_cross(f, t), 1.0 / f2);
+    const nv_vec3 rn = v3_cross(r, n);
+    const nv_mat3 inv_i = body_world_inverse_inertia(b);
+    const double inv_mass = b->inverse_mass + v3_dot(rn, m3_mul_v3(&inv_i, rn));
+    const double closing = -v3_dot(v3_add(v, v3_cross(b->angular_velocity, r)), n);
+    if (!(closing > 0.0) || !(inv_mass > 0.0)) return 0.0;
+    const double allowed = closing / inv_mass, impulse = fl * dt;
+    return impulse > allowed ? allowed / impulse : 1.0;
+}
+
 void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* force, nv_vec3* torque, nv_vec3* water_force,
                        nv_vec3* water_torque) {
     const body* b = v->body;
@@ -447,6 +461,14 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         t = v3_add(t, ts);
     } else if (m) {
         f = v3_add(f, s.slam_force); /* non-finite: let the caller contain the vessel */
+    }
+    if (m && v3_is_finite(s.entry_force) && v3_is_finite(s.entry_torque)) {
+        const double k = dynamics_impulse_share(b, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)), s.entry_force,
+                                                s.entry_torque, env->dt);
+        f = v3_madd(f, s.entry_force, k);
+        t = v3_madd(t, s.entry_torque, k);
+    } else if (m) {
+        f = v3_add(f, s.entry_force); /* non-finite: let the caller contain the vessel */
     }
     if (m && (m->hydro.c.forces & HYDRODYN_AREA_DAMPING) && m->total_area > 0.0) {
         const nv_hydrodyn_coeffs* c = &m->hydro.c;

@@ -189,6 +189,14 @@ typedef struct dynamics_env {
     double dt;
 } dynamics_env;
 
+/* The share k in [0, 1] of an impulsive force f with torque t (world
+ * frame, about the CG) that the body may take over dt: at most what stops
+ * the point where f acts (r = f x t / |f|^2) along f, against the body's
+ * mass as felt at that point, 1 / (1/m + (r x n) . I^-1 (r x n)), n = f /
+ * |f|; v is the CG's velocity relative to the water. So an impact off the
+ * CG may stop that side of the hull, never spin the hull past it. */
+double dynamics_impulse_share(const body* b, nv_vec3 v, nv_vec3 f, nv_vec3 t, double dt);
+
 /* Fills the world-frame force and torque to integrate (gravity included)
  * and the water-and-air part alone (world frame, for the vessel's state). */
 void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* force, nv_vec3* torque, nv_vec3* water_force,

@@ -307,9 +307,10 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
     }
     acc->force = v3_add(acc->force, force);
     acc->torque = v3_add(acc->torque, torque);
-    /* the entry's force, like slamming's, may stop the hull but never throw it back */
-    acc->slam_force = v3_add(acc->slam_force, v3_add(slam_f, entry_f));
-    acc->slam_torque = v3_add(acc->slam_torque, v3_add(slam_t, entry_t));
+    acc->slam_force = v3_add(acc->slam_force, slam_f);
+    acc->slam_torque = v3_add(acc->slam_torque, slam_t);
+    acc->entry_force = v3_add(acc->entry_force, entry_f);
+    acc->entry_torque = v3_add(acc->entry_torque, entry_t);
     acc->submerged_area += total[HYDRO_SUM_AREA];
     acc->wetted_triangles += statics.wetted;
     acc->segment_count = seg_n;
@@ -320,4 +321,6 @@ void hydro_sums_to_world(hydro_sums* s, const nv_mat3* rotation) {
     s->torque = m3_mul_v3(rotation, s->torque);
     s->slam_force = m3_mul_v3(rotation, s->slam_force);
     s->slam_torque = m3_mul_v3(rotation, s->slam_torque);
+    s->entry_force = m3_mul_v3(rotation, s->entry_force);
+    s->entry_torque = m3_mul_v3(rotation, s->entry_torque);
 }

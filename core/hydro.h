@@ -58,6 +58,8 @@ typedef struct hydro_sums {
     nv_vec3 torque;               /* N m, about the CG */
     nv_vec3 slam_force;           /* slamming, apart: the integrator caps it so it never reverses the body */
     nv_vec3 slam_torque;
+    nv_vec3 entry_force;          /* the water entry (water_entry.c), apart: capped where it acts */
+    nv_vec3 entry_torque;
     double submerged_area;     /* m^2 */
     uint32_t wetted_triangles; /* triangles with a submerged part */
     uint32_t segment_count;    /* waterline segments written */
@@ -68,6 +70,8 @@ static inline void hydro_sums_clear(hydro_sums* s) {
     s->torque = v3(0, 0, 0);
     s->slam_force = v3(0, 0, 0);
     s->slam_torque = v3(0, 0, 0);
+    s->entry_force = v3(0, 0, 0);
+    s->entry_torque = v3(0, 0, 0);
     s->submerged_area = 0.0;
     s->wetted_triangles = 0;
     s->segment_count = 0;

@@ -193,6 +193,8 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
             total.torque = v3_add(total.torque, part->torque);
             total.slam_force = v3_add(total.slam_force, part->slam_force);
             total.slam_torque = v3_add(total.slam_torque, part->slam_torque);
+            total.entry_force = v3_add(total.entry_force, part->entry_force);
+            total.entry_torque = v3_add(total.entry_torque, part->entry_torque);
             total.submerged_area += part->submerged_area;
         }
         nv_flood_mass water = {0};

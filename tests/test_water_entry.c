@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "body.h"
+#include "dynamics.h"
 #include "hydro.h"
 #include "naval/statics.h"
 #include "naval/world.h"
@@ -90,7 +92,7 @@ static nv_vec3 entry_force(double beta_deg, double depth, nv_vec3 v, uint32_t fo
     free(height);
     hydro_scratch_free(&scratch);
     nv_hull_destroy(&h);
-    return s.slam_force;
+    return s.entry_force;
 }
 
 /* von Karman per metre, rho pi c (dc/dt) V with dc/dt = V cot(beta), as far
@@ -181,10 +183,43 @@ static void drop_slows_where_momentum_theory_says(void** state) {
     assert_true(hi - lo < 0.3 * von_karman); /* and the tick rate barely matters */
 }
 
+/* The cap on the entry's impulse: it may stop the point where the force
+ * acts, against the mass the body has there, never throw it back. */
+static void impulse_stops_the_point_it_acts_at(void** state) {
+    (void)state;
+    nv_error err;
+    body b;
+    const nv_mat3 inertia = m3_diag(100.0, 200.0, 200.0);
+    ASSERT_OK(body_init(&b, 1000.0, &inertia, &err), err);
+    const double dt = 1.0 / 60.0;
+    const nv_vec3 v = v3(0.0, -2.0, 0.0), up = v3(0.0, 60e3, 0.0);
+    /* through the CG: the whole mass, 2000 N s stops it */
+    assert_true(dynamics_impulse_share(&b, v, up, v3(0, 0, 0), dt) == 1.0);
+    assert_true(fabs(dynamics_impulse_share(&b, v, v3_scale(up, 4.0), v3(0, 0, 0), dt) - 0.5) < 1e-12);
+    /* 1 m off the CG across: 1 / (1/1000 + 1/100) kg there, 2 m/s closing */
+    const nv_vec3 side = v3_cross(v3(0.0, 0.0, 1.0), up);
+    const double m_there = 1.0 / (1.0 / 1000.0 + 1.0 / 100.0);
+    assert_true(fabs(dynamics_impulse_share(&b, v, up, side, dt) - 2.0 * m_there / (60e3 * dt)) < 1e-12);
+    /* rolling that side down at 1 rad/s closes it at 3 m/s */
+    body_set_angular_velocity(&b, v3(1.0, 0.0, 0.0));
+    const double k = dynamics_impulse_share(&b, v, up, side, dt);
+    assert_true(fabs(k - 3.0 * m_there / (60e3 * dt)) < 1e-12);
+    /* and that impulse leaves the point at rest along the force */
+    const nv_mat3 inv_i = body_world_inverse_inertia(&b);
+    const nv_vec3 j = v3_scale(up, k * dt), r = v3(0.0, 0.0, 1.0);
+    const nv_vec3 v_after = v3_add(v3_madd(v, j, b.inverse_mass),
+                                   v3_cross(v3_add(b.angular_velocity, m3_mul_v3(&inv_i, v3_cross(r, j))), r));
+    assert_true(fabs(v_after.y) < 1e-12);
+    /* moving away, or no force: nothing to stop, nothing taken */
+    assert_true(dynamics_impulse_share(&b, v3(0.0, 5.0, 0.0), up, v3(0, 0, 0), dt) == 0.0);
+    assert_true(dynamics_impulse_share(&b, v, v3(0, 0, 0), v3(0, 0, 0), dt) == 1.0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(force_is_von_karmans),
         cmocka_unit_test(drop_slows_where_momentum_theory_says),
+        cmocka_unit_test(impulse_stops_the_point_it_acts_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
