@@ -462,13 +462,17 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
     } else if (m) {
         f = v3_add(f, s.slam_force); /* non-finite: let the caller contain the vessel */
     }
-    if (m && v3_is_finite(s.entry_force) && v3_is_finite(s.entry_torque)) {
+    const int entered = s.entry_force.x != 0.0 || s.entry_force.y != 0.0 || s.entry_force.z != 0.0 ||
+                        !v3_is_finite(s.entry_torque);
+    if (!m || !entered) {
+        /* nothing entered the water this step (or the force is off) */
+    } else if (v3_is_finite(s.entry_force) && v3_is_finite(s.entry_torque)) {
         const double k = dynamics_impulse_share(b, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)), s.entry_force,
                                                 s.entry_torque, env->dt);
         f = v3_madd(f, s.entry_force, k);
         t = v3_madd(t, s.entry_torque, k);
-    } else if (m) {
-        f = v3_add(f, s.entry_force); /* non-finite: let the caller contain the vessel */
+    } else {
+        f = v3_add(f, v3_add(s.entry_force, s.entry_torque)); /* non-finite: let the caller contain the vessel */
     }
     if (m && (m->hydro.c.forces & HYDRODYN_AREA_DAMPING) && m->total_area > 0.0) {
         const nv_hydrodyn_coeffs* c = &m->hydro.c;
