@@ -9,7 +9,6 @@
 
 #include "hydrodyn_lanes.h"
 #include "kernels.h"
-#include "water_entry.h"
 
 int hydro_scratch_alloc(hydro_scratch* s, uint32_t capacity, nv_error* err) {
     memset(s, 0, sizeof *s);
@@ -239,6 +238,7 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
     uint16_t* slam = NULL;
     if (dyn) {
         hydrodyn_lane_frame_init(&lf, dyn);
+        lf.keel = h->bounds_min[1];
         marking = hydrodyn_lane_frame_wet(&lf) || lf.air_drag;
         slam = lf.slamming ? slam_state : NULL;
         hydrodyn_lane_sums_clear(&lane_sums);
@@ -249,17 +249,15 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
     _Alignas(64) float wet[HYDRO_CHUNK];
     _Alignas(64) float b1[HYDRO_CHUNK];
     _Alignas(64) float b2[HYDRO_CHUNK];
-    const int entry = dyn && dyn->entry_half_pi_rho > 0.0;
-    nv_vec3 entry_f = v3(0, 0, 0), entry_t = v3(0, 0, 0);
     uint32_t seg_n = acc->segment_count;
     const uint32_t end = first + count;
     for (uint32_t chunk = first; chunk < end; chunk += HYDRO_CHUNK) {
         const uint32_t chunk_end = end - chunk < HYDRO_CHUNK ? end : chunk + HYDRO_CHUNK;
         hydro_statics_span ss = {.height = height, .wet = wet, .b1 = b1, .b2 = b2, .count = chunk_end - chunk};
+        ss.entry_frame = dyn && lf.entry ? &lf : NULL, ss.entry_sums = &lane_sums;
         ss.corners = hull_corner_block(h, chunk);
         ss.lanes = hull_lane_block(h, chunk);
         kern->statics(&ss, &statics);
-        if (entry) water_entry_sum(h, height, chunk, ss.count, wet, dyn, &entry_f, &entry_t);
         if (marking) {
             const uint32_t lanes = (ss.count + HYDRODYN_LANES - 1) & ~(uint32_t)(HYDRODYN_LANES - 1);
             hydrodyn_span sp = {.wet = wet, .b1 = b1, .b2 = b2, .slam = slam ? slam + chunk : NULL, .count = lanes};
@@ -269,6 +267,7 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
         if (segments) seg_n = hydro_write_segments(h, height, chunk, chunk_end, segments, seg_n);
     }
     nv_vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0), slam_f = v3(0, 0, 0), slam_t = v3(0, 0, 0);
+    nv_vec3 entry_f = v3(0, 0, 0), entry_t = v3(0, 0, 0);
     if (marking) {
         double r[HYDRODYN_SUM_COUNT];
         hydrodyn_lane_sums_reduce(&lane_sums, r);
@@ -276,6 +275,8 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
         dyn_t = v3(r[HYDRODYN_SUM_TORQUE], r[HYDRODYN_SUM_TORQUE + 1], r[HYDRODYN_SUM_TORQUE + 2]);
         slam_f = v3(r[HYDRODYN_SUM_SLAM_FORCE], r[HYDRODYN_SUM_SLAM_FORCE + 1], r[HYDRODYN_SUM_SLAM_FORCE + 2]);
         slam_t = v3(r[HYDRODYN_SUM_SLAM_TORQUE], r[HYDRODYN_SUM_SLAM_TORQUE + 1], r[HYDRODYN_SUM_SLAM_TORQUE + 2]);
+        entry_f = v3(r[HYDRODYN_SUM_ENTRY_FORCE], r[HYDRODYN_SUM_ENTRY_FORCE + 1], r[HYDRODYN_SUM_ENTRY_FORCE + 2]);
+        entry_t = v3(r[HYDRODYN_SUM_ENTRY_TORQUE], r[HYDRODYN_SUM_ENTRY_TORQUE + 1], r[HYDRODYN_SUM_ENTRY_TORQUE + 2]);
         double air_an = r[HYDRODYN_SUM_AIR_AN];
         if (lf.air_drag && air_an > 0.0) {
             /* -1/2 rho_air C A (v.n) v on each dry triangle facing the

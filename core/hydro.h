@@ -58,7 +58,7 @@ typedef struct hydro_sums {
     nv_vec3 torque;               /* N m, about the CG */
     nv_vec3 slam_force;           /* slamming, apart: the integrator caps it so it never reverses the body */
     nv_vec3 slam_torque;
-    nv_vec3 entry_force;          /* the water entry (water_entry.c), apart: capped where it acts */
+    nv_vec3 entry_force;          /* the water entry (hs_entry, in the hydrostatic kernel), apart: capped where it acts */
     nv_vec3 entry_torque;
     double submerged_area;     /* m^2 */
     uint32_t wetted_triangles; /* triangles with a submerged part */

@@ -32,11 +32,97 @@ typedef struct hs_cut_weights {
     fv force, m0, m1, m2, frac, c1, c2;
 } hs_cut_weights;
 
+/* What the water entry reads besides a group's heights: the group's
+ * columns, the vessel's frame and the sums it adds to. */
+typedef struct hs_entry_frame {
+    const float* blk;
+    const hydrodyn_lane_frame* frame;
+    hydrodyn_lane_sums* sums;
+} hs_entry_frame;
+
+/* The water entry on a group's cut lanes (von Karman, 1929): a section
+ * entering still water at V carries an added mass m_a = rho pi c^2 / 2 per
+ * metre, c the half-width it has wetted, and keeps the momentum (M + m_a)
+ * V, so the water pushes back with V dm_a/dt = rho pi c (dc/dt) V, the
+ * waterline running out at dc/dt = V cot(beta) on a side of deadrise beta;
+ * each side's waterline carries half. Here a side is a cut triangle: its
+ * waterline is the cut, with middle m and length l along the hull (|x| of
+ * its run: crosswise cuts, a planing bottom's spray root, have none, and
+ * the planing lift counts that flow); its deadrise is the slope of the
+ * heights in its plane, the wave's included, sin(beta) = |grad h| =
+ * |(h2 - h0) e1 + (h0 - h1) e2| / 2A, held at WATER_ENTRY_MIN_DEADRISE_DEG
+ * or more; c is m's distance across from the keel line. The force is
+ * vertical, at m. It acts while the side moves down into the water it
+ * faces (never on the way out: the water keeps what it was given),
+ * weighted by Fn^2 / (1 + Fn^2), Fn^2 = V^2 / (g c): the theory holds the
+ * free surface at zero potential, an entry fast against gravity; slower,
+ * the wetted width's motion radiates waves, which the triangles and the
+ * dampers count. The waterline's ends are o + s_x (x - o), x = a, b. */
+HK_INLINE void hs_entry(const hs_entry_frame* e, fv cut, fv h0, fv h1, fv h2, fv odd0, fv odd1, fv sa, fv sb) {
+    const hydrodyn_lane_frame* f = e->frame;
+    const fv zero = lv_set(0.0f), one = lv_set(1.0f), half = lv_set(0.5f), third = lv_set(1.0f / 3.0f);
+    const float* blk = e->blk;
+#define HS_COL(c) lv_load(blk + (c) * HULL_GROUP)
+    /* the middle's and the run's weights on corners 1 and 2, less 1/3 for
+     * the middle (the corners' weights from the centroid) */
+    const fv wo = lv_sub(one, lv_mul(half, lv_add(sa, sb))), wa = lv_mul(half, sa), wb = lv_mul(half, sb);
+    const fv ro = lv_sub(sa, sb), ra = lv_sub(zero, sa);
+    const fv m1 = lv_sub(hs_pick(odd0, odd1, wa, wo, wb), third), m2 = lv_sub(hs_pick(odd0, odd1, wb, wa, wo), third);
+    const fv r1 = hs_pick(odd0, odd1, ra, ro, sb), r2 = hs_pick(odd0, odd1, sb, ra, ro);
+    const fv e1x = HS_COL(HULL_LANE_E1X), e1y = HS_COL(HULL_LANE_E1Y), e1z = HS_COL(HULL_LANE_E1Z);
+    const fv e2x = HS_COL(HULL_LANE_E2X), e2y = HS_COL(HULL_LANE_E2Y), e2z = HS_COL(HULL_LANE_E2Z);
+    const fv mx = lv_add(HS_COL(HULL_LANE_CX), lv_add(lv_mul(m1, e1x), lv_mul(m2, e2x)));
+    const fv my = lv_add(HS_COL(HULL_LANE_CY), lv_add(lv_mul(m1, e1y), lv_mul(m2, e2y)));
+    const fv mz = lv_add(HS_COL(HULL_LANE_CZ), lv_add(lv_mul(m1, e1z), lv_mul(m2, e2z)));
+    const fv length = lv_andnot(lv_set(-0.0f), lv_add(lv_mul(r1, e1x), lv_mul(r2, e2x)));
+    /* the middle's velocity relative to the water: down, and into the side */
+    const fv wx = lv_set(f->w[0]), wy = lv_set(f->w[1]), wz = lv_set(f->w[2]);
+    const fv px = lv_add(lv_set(f->v[0]), lv_sub(lv_mul(wy, mz), lv_mul(wz, my)));
+    const fv py = lv_add(lv_set(f->v[1]), lv_sub(lv_mul(wz, mx), lv_mul(wx, mz)));
+    const fv pz = lv_add(lv_set(f->v[2]), lv_sub(lv_mul(wx, my), lv_mul(wy, mx)));
+    const fv ux = lv_set(f->up[0]), uy = lv_set(f->up[1]), uz = lv_set(f->up[2]);
+    const fv down = lv_sub(zero, lv_add(lv_add(lv_mul(px, ux), lv_mul(py, uy)), lv_mul(pz, uz)));
+    const fv vn = lv_add(lv_add(lv_mul(px, HS_COL(HULL_LANE_NX)), lv_mul(py, HS_COL(HULL_LANE_NY))),
+                         lv_mul(pz, HS_COL(HULL_LANE_NZ)));
+    const fv go = lv_and(lv_and(cut, lv_gt(down, zero)), lv_and(lv_gt(vn, zero), lv_gt(length, zero)));
+    if (!lv_mask(go)) return;
+    const fv g1 = lv_sub(h2, h0), g2 = lv_sub(h0, h1);
+    const fv gx = lv_add(lv_mul(g1, e1x), lv_mul(g2, e2x)), gy = lv_add(lv_mul(g1, e1y), lv_mul(g2, e2y));
+    const fv gz = lv_add(lv_mul(g1, e1z), lv_mul(g2, e2z));
+    const fv area = HS_COL(HULL_LANE_AREA);
+#undef HS_COL
+    /* cot^2 = 1 / sin^2 - 1, the sine held in [sin of the least deadrise, 1] */
+    const fv four_area2 = lv_mul(lv_mul(area, area), lv_set(4.0f));
+    const fv grad2 = lv_max(lv_add(lv_add(lv_mul(gx, gx), lv_mul(gy, gy)), lv_mul(gz, gz)), lv_set(1e-30f));
+    const fv inv_sin2 = lv_min(lv_max(lv_div(four_area2, grad2), one), lv_set(f->entry_max_inv_sin2));
+    const fv cot_b = lv_sqrt(lv_sub(inv_sin2, one));
+    /* c: the middle's distance from the keel line, across the vertical */
+    const fv ay = lv_sub(my, lv_set(f->keel));
+    const fv along = lv_add(lv_mul(ay, uy), lv_mul(mz, uz));
+    const fv c = lv_sqrt(lv_max(lv_sub(lv_add(lv_mul(ay, ay), lv_mul(mz, mz)), lv_mul(along, along)), zero));
+    /* Fn^2 / (1 + Fn^2) = V^2 / (g c + V^2) */
+    const fv down2 = lv_mul(down, down);
+    const fv fast = lv_div(down2, lv_add(lv_mul(lv_set(f->gravity), lv_max(c, lv_set(1e-3f))), down2));
+    const fv lift = lv_and(go, lv_mul(lv_mul(lv_mul(fast, lv_set(f->entry_k)), lv_mul(c, down2)),
+                                      lv_mul(cot_b, length)));
+    const fv fx = lv_mul(lift, ux), fy = lv_mul(lift, uy), fz = lv_mul(lift, uz);
+    float(*const sum)[HYDRODYN_LANES] = e->sums->lane;
+    lv_store(sum[HYDRODYN_SUM_ENTRY_FORCE], lv_add(lv_load(sum[HYDRODYN_SUM_ENTRY_FORCE]), fx));
+    lv_store(sum[HYDRODYN_SUM_ENTRY_FORCE + 1], lv_add(lv_load(sum[HYDRODYN_SUM_ENTRY_FORCE + 1]), fy));
+    lv_store(sum[HYDRODYN_SUM_ENTRY_FORCE + 2], lv_add(lv_load(sum[HYDRODYN_SUM_ENTRY_FORCE + 2]), fz));
+    const fv tx = lv_sub(lv_mul(my, fz), lv_mul(mz, fy)), ty = lv_sub(lv_mul(mz, fx), lv_mul(mx, fz));
+    const fv tz = lv_sub(lv_mul(mx, fy), lv_mul(my, fx));
+    lv_store(sum[HYDRODYN_SUM_ENTRY_TORQUE], lv_add(lv_load(sum[HYDRODYN_SUM_ENTRY_TORQUE]), tx));
+    lv_store(sum[HYDRODYN_SUM_ENTRY_TORQUE + 1], lv_add(lv_load(sum[HYDRODYN_SUM_ENTRY_TORQUE + 1]), ty));
+    lv_store(sum[HYDRODYN_SUM_ENTRY_TORQUE + 2], lv_add(lv_load(sum[HYDRODYN_SUM_ENTRY_TORQUE + 2]), tz));
+}
+
 /* Apart from the loop and never inlined: most groups have no cut lane,
  * and with this inside, the loop's sums and constants no longer fit the
- * registers. */
+ * registers. The water entry (entry not NULL) comes here for that reason:
+ * it acts only at cut lanes. */
 static __attribute__((noinline)) void HK_NAME(statics_cut)(fv h0, fv h1, fv h2, fv u0, fv u1, fv u2, fv cut,
-                                                           hs_cut_weights* out) {
+                                                           hs_cut_weights* out, const hs_entry_frame* entry) {
     const fv zero = lv_set(0.0f), one = lv_set(1.0f), two_f = lv_set(2.0f), three = lv_set(3.0f);
     const fv four = lv_set(4.0f);
     /* two corners wet: the odd corner is the dry one */
@@ -73,6 +159,8 @@ static __attribute__((noinline)) void HK_NAME(statics_cut)(fv h0, fv h1, fv h2, 
     out->frac = lv_sel(two, lv_add(g1, g2), f);
     out->c1 = lv_and(cut, hs_pick(odd0, odd1, ca, co, cb));
     out->c2 = lv_and(cut, hs_pick(odd0, odd1, cb, ca, co));
+    if (entry)
+        hs_entry(entry, cut, h0, h1, h2, odd0, odd1, lv_sel(two, lv_sub(one, ta), ta), lv_sel(two, lv_sub(one, tb), tb));
 }
 
 static void HK_NAME(statics)(const hydro_statics_span* sp, hydro_statics_sums* sums) {
@@ -117,7 +205,8 @@ static void HK_NAME(statics)(const hydro_statics_span* sp, hydro_statics_sums* s
         const fv cut = lv_andnot(full, any);
         if (lv_mask(cut)) {
             hs_cut_weights w;
-            HK_NAME(statics_cut)(h0, h1, h2, u0, u1, u2, cut, &w);
+            const hs_entry_frame entry = {blk, sp->entry_frame, sp->entry_sums};
+            HK_NAME(statics_cut)(h0, h1, h2, u0, u1, u2, cut, &w, sp->entry_frame ? &entry : NULL);
             force = lv_sel(cut, w.force, force);
             m0 = lv_sel(cut, w.m0, m0), m1 = lv_sel(cut, w.m1, m1), m2 = lv_sel(cut, w.m2, m2);
             frac = lv_sel(cut, w.frac, one);

@@ -140,5 +140,5 @@ void nv_hydrodyn_frame_init(nv_hydrodyn_frame* f, const nv_hydrodyn_model* m, co
     f->inv_gamma_max = 1.0 / c->slam_gamma_max;
     f->up = v3(rotation->m[1][0], rotation->m[1][1], rotation->m[1][2]);
     f->entry_half_pi_rho = (c->forces & HYDRODYN_WATER_ENTRY) ? 0.5 * NV_PI * c->water_density : 0.0;
-    f->inv_gravity = m->gravity > 0.0 ? 1.0 / m->gravity : 0.0;
+    f->gravity = m->gravity;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "hydrodyn_lanes.h"
+#include "water_entry.h"
 
 #include <emmintrin.h>
+#include <math.h>
 #include <string.h>
 
 static int hydrodyn_pow_kind(double p) {
@@ -26,6 +28,13 @@ void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const nv_hydrodyn_frame* 
     lf->pressure = (k->forces & HYDRODYN_PRESSURE_DRAG) != 0;
     lf->slamming = (k->forces & HYDRODYN_SLAMMING) != 0;
     lf->air_drag = (k->forces & HYDRODYN_AIR_DRAG) != 0;
+    lf->entry = f->entry_half_pi_rho > 0.0;
+    lf->up[0] = (float)f->up.x, lf->up[1] = (float)f->up.y, lf->up[2] = (float)f->up.z;
+    lf->keel = 0.0f; /* the hull's bounds_min[1]: the triangle pass sets it */
+    lf->entry_k = (float)f->entry_half_pi_rho;
+    lf->gravity = (float)f->gravity;
+    const double min_sin = sin(WATER_ENTRY_MIN_DEADRISE_DEG * NV_PI / 180.0);
+    lf->entry_max_inv_sin2 = (float)(1.0 / (min_sin * min_sin));
     /* one power per part: the falloff of whichever side it faces */
     lf->falloff_kind =
         k->pressure_falloff == k->suction_falloff ? hydrodyn_pow_kind(k->pressure_falloff) : HYDRODYN_POW_ANY;

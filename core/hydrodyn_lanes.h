@@ -30,13 +30,16 @@ typedef struct hydrodyn_lane_frame {
     float half_cf;
     float p1, p2, s1, s2; /* pressure and suction per |v| and |v|^2: C_PD1 / v_r, C_PD2 / v_r^2, ... */
     float fp, fs, slam_p, slam_scale, rate;
-    int viscous, pressure, slamming, air_drag, falloff_kind, slam_kind;
+    /* the water entry: the world's vertical (body frame), the keel line's
+     * height, pi rho / 2, g and 1 / sin^2 of the least deadrise */
+    float up[3], keel, entry_k, gravity, entry_max_inv_sin2;
+    int viscous, pressure, slamming, air_drag, entry, falloff_kind, slam_kind;
 } hydrodyn_lane_frame;
 
 void hydrodyn_lane_frame_init(hydrodyn_lane_frame* lf, const nv_hydrodyn_frame* f);
 /* Whether the frame has any force for wet parts (else only air drag). */
 static inline int hydrodyn_lane_frame_wet(const hydrodyn_lane_frame* lf) {
-    return lf->viscous || lf->pressure || lf->slamming;
+    return lf->viscous || lf->pressure || lf->slamming || lf->entry;
 }
 
 /* Running sums per lane, added over a block's spans and
@@ -48,8 +51,11 @@ enum {
     HYDRODYN_SUM_SLAM_TORQUE = 9,
     HYDRODYN_SUM_AIR_AN = 12, /* sum of A (v_air . n) over dry triangles facing the wind */
     HYDRODYN_SUM_AIR_C = 13,  /* x, y, z: the same weights times the centroids */
-    HYDRODYN_SUM_COUNT = 16
+    HYDRODYN_SUM_ENTRY_FORCE = 16, /* the water entry, apart (capped where it acts) */
+    HYDRODYN_SUM_ENTRY_TORQUE = 19,
+    HYDRODYN_SUM_COUNT = 22 /* even: reduced two at a time */
 };
+
 typedef struct hydrodyn_lane_sums {
     float lane[HYDRODYN_SUM_COUNT][HYDRODYN_LANES];
 } hydrodyn_lane_sums;
@@ -85,6 +91,10 @@ typedef struct hydro_statics_span {
     const float* lanes;     /* hull_lane_block, likewise */
     const float* height;                    /* the vessel's vertex heights */
     float *wet, *b1, *b2;
+    /* the water entry (hs_entry), at the cut lanes: the vessel's frame
+     * (NULL: none) and the sums its force and moment go to */
+    const hydrodyn_lane_frame* entry_frame;
+    hydrodyn_lane_sums* entry_sums;
     uint32_t count;
 } hydro_statics_span;
 

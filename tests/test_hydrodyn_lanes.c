@@ -181,6 +181,8 @@ typedef struct statics_case {
     nv_hull hull;
     float* height;
     float *wet, *b1, *b2; /* room for whole groups */
+    hydrodyn_lane_frame entry;  /* a vessel moving down and rolling, for the water entry */
+    hydrodyn_lane_sums entry_sums;
 } statics_case;
 
 static void statics_case_make(statics_case* c, unsigned tris, unsigned seed, int poison) {
@@ -197,6 +199,14 @@ static void statics_case_make(statics_case* c, unsigned tris, unsigned seed, int
                        : poison && pick > 0.995 ? NAN
                                     : (float)(c->hull.vy[i] + tilt * c->hull.vx[i] + level + rnd(&s, -0.3, 0.3));
     }
+    memset(&c->entry, 0, sizeof c->entry);
+    c->entry.entry = 1;
+    for (int k = 0; k < 3; k++) c->entry.v[k] = (float)rnd(&s, -2.0, 2.0), c->entry.w[k] = (float)rnd(&s, -0.5, 0.5);
+    c->entry.v[1] = (float)rnd(&s, -4.0, -1.0);
+    c->entry.up[0] = (float)sin(tilt), c->entry.up[1] = (float)cos(tilt);
+    c->entry.keel = c->hull.bounds_min[1];
+    c->entry.entry_k = (float)(0.5 * NV_PI * 1025.0), c->entry.gravity = 9.81f;
+    c->entry.entry_max_inv_sin2 = 131.6f;
 }
 
 static void statics_case_free(statics_case* c) {
@@ -209,8 +219,10 @@ static void statics_case_free(statics_case* c) {
 
 static void statics_case_run(statics_case* c, const hydrodyn_kernels* kern, hydro_statics_sums* sums) {
     memset(sums, 0, sizeof *sums);
+    memset(&c->entry_sums, 0, sizeof c->entry_sums);
     hydro_statics_span sp = {.corners = hull_corner_block(&c->hull, 0), .lanes = hull_lane_block(&c->hull, 0),
                              .height = c->height, .wet = c->wet, .b1 = c->b1, .b2 = c->b2,
+                             .entry_frame = &c->entry, .entry_sums = &c->entry_sums,
                              .count = c->hull.triangle_count};
     kern->statics(&sp, sums);
 }
@@ -239,6 +251,7 @@ static void every_build_gives_the_sse2_bits(void** state) {
             printf("  this CPU cannot run the %s build\n", nv_simd_name(level));
             continue;
         }
+        int entered = 0;
         for (unsigned seed = 1; seed <= 10; seed++) {
             /* the hydrostatic kernel: its sums and marks */
             statics_case c;
@@ -246,6 +259,8 @@ static void every_build_gives_the_sse2_bits(void** state) {
             size_t lanes = hull_group_count(c.hull.triangle_count) * HULL_GROUP, bytes = lanes * sizeof(float);
             hydro_statics_sums a, b;
             statics_case_run(&c, &hydrodyn_sse2_kernels, &a);
+            const hydrodyn_lane_sums entry = c.entry_sums;
+            for (int l = 0; l < HYDRODYN_LANES; l++) entered += entry.lane[HYDRODYN_SUM_ENTRY_FORCE + 1][l] != 0.0f;
             float* marks = malloc(3 * bytes);
             assert_non_null(marks);
             memcpy(marks, c.wet, bytes);
@@ -253,12 +268,14 @@ static void every_build_gives_the_sse2_bits(void** state) {
             memcpy(marks + 2 * lanes, c.b2, bytes);
             statics_case_run(&c, wide, &b);
             assert_memory_equal(&a, &b, sizeof a);
+            assert_memory_equal(&entry, &c.entry_sums, sizeof entry); /* the water entry's force and moment */
             assert_memory_equal(marks, c.wet, bytes);
             assert_memory_equal(marks + lanes, c.b1, bytes);
             assert_memory_equal(marks + 2 * lanes, c.b2, bytes);
             free(marks);
             statics_case_free(&c);
         }
+        assert_true(entered >= 10); /* the water entry took part */
         for (int v = 0; v < 3; v++)
             for (unsigned seed = 1; seed <= 20; seed++) {
                 static lane_case c;

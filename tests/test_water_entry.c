@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The water entry (von Karman's momentum, core/water_entry.c): its force on a
+/* The water entry (von Karman's momentum, the hydrostatic kernel's hs_entry): its force on a
  * V prism against the closed form, and a prism dropped onto still water
  * slowing where momentum theory says, whatever the tick rate. */
 #include <math.h>

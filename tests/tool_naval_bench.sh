@@ -11,6 +11,11 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 1 --json > "$tmp/t1.json" || fail "1 thread"
 "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 3 --json > "$tmp/t3.json" || fail "3 threads"
+# the water entry: another motion, the same at any thread count
+for t in 1 3; do
+    "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads $t --water-entry on --json \
+        > "$tmp/we$t.json" || fail "--water-entry on, $t threads"
+done
 "$tool" --scenario "$data/scenario_small.json" --steps 10 --json > "$tmp/scn.json" || fail "scenario"
 for m in columns floater; do
     "$tool" --boats 9 --hull builtin:patrol --steps 20 --ocean-resolution 64 --model $m --json > "$tmp/$m.json" || fail "--model $m"
@@ -60,7 +65,9 @@ for m in ("columns", "floater"):
     b = e1[m]
     assert b["vessels"] > 0 and 0 <= b["horizontal_m"][0] <= b["horizontal_m"][1] <= b["horizontal_m"][2], b
     assert b["horizontal_m"][2] > 0 and b["tilt_deg"][2] > 0, b  # another model: another motion
-print("naval-bench ok: hash %s at 1 and 3 threads" % t1["state_hash"])
+we1, we3 = (json.load(open(os.path.join(d, f))) for f in ("we1.json", "we3.json"))
+assert we1["state_hash"] == we3["state_hash"] != t1["state_hash"], (we1["state_hash"], we3["state_hash"])
+print("naval-bench ok: hash %s at 1 and 3 threads (%s with the water entry)" % (t1["state_hash"], we1["state_hash"]))
 PY
 expect_error() {
     want=$1; shift
@@ -92,4 +99,6 @@ expect_error "--model must be" --model voxels
 expect_error "--forces must be" --forces some
 expect_error "--lod must be" --lod 0
 expect_error "--lod-error needs --lod" --lod-error
+expect_error "--water-entry must be" --water-entry maybe
+expect_error "--water-entry on is for the generated fleet" --water-entry on --forces hydrostatics
 echo "naval-bench rejections ok"

@@ -37,6 +37,7 @@ typedef struct bench_args {
     double spacing;       /* 0: the default */
     uint64_t breach;      /* vessels holed below the waterline (the hull gets 5 compartments) */
     int contacts;
+    int water_entry; /* the generated fleet's full model with HYDRODYN_WATER_ENTRY */
     nv_world_model model;
 } bench_args;
 
@@ -112,6 +113,9 @@ static const cli_opt bench_opts[] = {
               "gets 5 compartments): what flooding costs"),
     {"--contacts", .type = CLI_ENUM, CLI_FIELD(bench_args, contacts), .words = bench_on_off, .value_name = "on|off",
      .bad = "--contacts must be on or off", .help = "contacts between vessels and with the ground (default on)"},
+    {"--water-entry", .type = CLI_ENUM, CLI_FIELD(bench_args, water_entry), .words = bench_on_off,
+     .value_name = "on|off", .bad = "--water-entry must be on or off",
+     .help = "the water's momentum on entry in the generated fleet's full\nmodel (default off, as in the default coefficients)"},
     {"--forces", .type = CLI_ENUM, CLI_FIELD(bench_args, forces), .words = bench_forces,
      .bad = "--forces must be full, hydrostatics or compare",
      .help = "force model of the generated fleet (default full: drag,\n"
@@ -164,6 +168,11 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     if (rc != CLI_RUN) exit(rc);
     if (a->lod_error && (!a->lod_players || a->sweep || a->forces == BENCH_FORCES_COMPARE)) {
         fprintf(stderr, "naval-bench: --lod-error needs --lod, and not --sweep-threads or --forces compare\n");
+        return 2;
+    }
+    if (a->water_entry && (a->scenario_path || a->forces == BENCH_FORCES_HYDROSTATICS)) {
+        fprintf(stderr, "naval-bench: --water-entry on is for the generated fleet's full model: not with --scenario "
+                        "or --forces hydrostatics\n");
         return 2;
     }
     return 0;
@@ -227,10 +236,11 @@ static int bench_make_scenario(const bench_args* a, nv_scenario* s, nv_error* er
 /* The generated fleet's full model: the default coefficients, one propeller
  * and one rudder at the stern sized from the hull, throttle and rudder
  * varied across the fleet so boats go straight and turn. */
-static int bench_set_full_model(nv_world* w, nv_error* err) {
+static int bench_set_full_model(nv_world* w, int water_entry, nv_error* err) {
     const nv_hull* h = nv_world_hull_type(w, 0);
     nv_vessel_dynamics d;
     d.coeffs = nv_hydrodyn_coeffs_default();
+    if (water_entry) d.coeffs.forces |= HYDRODYN_WATER_ENTRY;
     nv_actuator_set_init(&d.actuators);
     nv_vec3 cg = h->body.cg;
     double stern = cg.x + h->bounds_min[0], keel = cg.y + h->bounds_min[1];
@@ -269,7 +279,7 @@ static int bench_run(const bench_args* a, const nv_scenario* scn, uint32_t threa
     local.contacts.enabled = a->contacts;
     if (nv_scenario_instantiate(&local, pool, &inst, err)) goto done;
     nv_world* w = inst.world;
-    if (full && !a->scenario_path && bench_set_full_model(w, err)) goto done;
+    if (full && !a->scenario_path && bench_set_full_model(w, a->water_entry, err)) goto done;
     if (a->model != WORLD_MODEL_MESH || a->lod_players) {
         if (a->model == WORLD_MODEL_COLUMNS || a->lod_players)
             for (uint32_t t = 0; t < nv_world_hull_type_count(w); t++)

@@ -96,7 +96,7 @@ typedef struct nv_hydrodyn_frame {
     double inv_gamma_max;
     nv_vec3 up;               /* the world's vertical, body frame */
     double entry_half_pi_rho; /* pi rho / 2 with HYDRODYN_WATER_ENTRY, else 0 */
-    double inv_gravity;
+    double gravity;           /* the model's g */
 } nv_hydrodyn_frame;
 
 /* velocity / angular_velocity / wind in the world frame; `rotation` is the
