@@ -445,20 +445,14 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         f.y += (1.0 - planing) * fy;
         t = v3_madd(t, axis, (1.0 - planing) * moment);
     }
+    const nv_vec3 v_water = v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0));
     if (m && v3_is_finite(s.slam_force) && v3_is_finite(s.slam_torque)) {
-        /* Slamming may stop the body along its motion within the step, but
-         * never more: capped at the impulse m |v| over dt. */
-        nv_vec3 fs = s.slam_force, ts = s.slam_torque;
-        double speed = v3_length(b->velocity);
-        double along = speed > 0.0 ? -v3_dot(fs, b->velocity) / speed : 0.0;
-        double limit = b->mass * speed / env->dt;
-        if (along > limit && along > 0.0) {
-            double k = limit / along;
-            fs = v3_scale(fs, k);
-            ts = v3_scale(ts, k);
-        }
-        f = v3_add(f, fs);
-        t = v3_add(t, ts);
+        /* Slamming may stop the point where it acts within the step, never
+         * throw it back (dynamics_impulse_share): capped at the whole mass
+         * against the CG's speed, a hull landing on one side was spun over */
+        const double k = dynamics_impulse_share(b, v_water, s.slam_force, s.slam_torque, env->dt);
+        f = v3_madd(f, s.slam_force, k);
+        t = v3_madd(t, s.slam_torque, k);
     } else if (m) {
         f = v3_add(f, s.slam_force); /* non-finite: let the caller contain the vessel */
     }
@@ -467,8 +461,7 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
     if (!m || !entered) {
         /* nothing entered the water this step (or the force is off) */
     } else if (v3_is_finite(s.entry_force) && v3_is_finite(s.entry_torque)) {
-        const double k = dynamics_impulse_share(b, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)), s.entry_force,
-                                                s.entry_torque, env->dt);
+        const double k = dynamics_impulse_share(b, v_water, s.entry_force, s.entry_torque, env->dt);
         f = v3_madd(f, s.entry_force, k);
         t = v3_madd(t, s.entry_torque, k);
     } else {
