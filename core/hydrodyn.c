@@ -20,7 +20,7 @@ nv_hydrodyn_coeffs nv_hydrodyn_coeffs_default(void) {
     nv_hydrodyn_coeffs c;
     memset(&c, 0, sizeof c);
     c.forces = HYDRODYN_VISCOUS | HYDRODYN_PRESSURE_DRAG | HYDRODYN_SLAMMING | HYDRODYN_AIR_DRAG | HYDRODYN_ADDED_MASS |
-               HYDRODYN_RESIDUAL | HYDRODYN_ROLL_DAMPING | HYDRODYN_HEAVE_PITCH_DAMPING;
+               HYDRODYN_RESIDUAL | HYDRODYN_ROLL_DAMPING | HYDRODYN_HEAVE_PITCH_DAMPING | HYDRODYN_WATER_ENTRY;
     c.water_density = 1025.0;
     c.viscosity = 1.19e-6;
     c.reynolds_min = 1e5;

@@ -11,10 +11,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 1 --json > "$tmp/t1.json" || fail "1 thread"
 "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads 3 --json > "$tmp/t3.json" || fail "3 threads"
-# the water entry: another motion, the same at any thread count
+# without the water entry: another motion, the same at any thread count
 for t in 1 3; do
-    "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads $t --water-entry on --json \
-        > "$tmp/we$t.json" || fail "--water-entry on, $t threads"
+    "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads $t --water-entry off --json \
+        > "$tmp/we$t.json" || fail "--water-entry off, $t threads"
 done
 "$tool" --scenario "$data/scenario_small.json" --steps 10 --json > "$tmp/scn.json" || fail "scenario"
 for m in columns floater; do
@@ -67,7 +67,7 @@ for m in ("columns", "floater"):
     assert b["horizontal_m"][2] > 0 and b["tilt_deg"][2] > 0, b  # another model: another motion
 we1, we3 = (json.load(open(os.path.join(d, f))) for f in ("we1.json", "we3.json"))
 assert we1["state_hash"] == we3["state_hash"] != t1["state_hash"], (we1["state_hash"], we3["state_hash"])
-print("naval-bench ok: hash %s at 1 and 3 threads (%s with the water entry)" % (t1["state_hash"], we1["state_hash"]))
+print("naval-bench ok: hash %s at 1 and 3 threads (%s without the water entry)" % (t1["state_hash"], we1["state_hash"]))
 PY
 expect_error() {
     want=$1; shift
@@ -100,5 +100,5 @@ expect_error "--forces must be" --forces some
 expect_error "--lod must be" --lod 0
 expect_error "--lod-error needs --lod" --lod-error
 expect_error "--water-entry must be" --water-entry maybe
-expect_error "--water-entry on is for the generated fleet" --water-entry on --forces hydrostatics
+expect_error "--water-entry is for the generated fleet" --water-entry off --forces hydrostatics
 echo "naval-bench rejections ok"

@@ -37,7 +37,7 @@ typedef struct bench_args {
     double spacing;       /* 0: the default */
     uint64_t breach;      /* vessels holed below the waterline (the hull gets 5 compartments) */
     int contacts;
-    int water_entry; /* the generated fleet's full model with HYDRODYN_WATER_ENTRY */
+    int water_entry; /* -1: as the default coefficients (on); 0 off, 1 on */
     nv_world_model model;
 } bench_args;
 
@@ -115,7 +115,7 @@ static const cli_opt bench_opts[] = {
      .bad = "--contacts must be on or off", .help = "contacts between vessels and with the ground (default on)"},
     {"--water-entry", .type = CLI_ENUM, CLI_FIELD(bench_args, water_entry), .words = bench_on_off,
      .value_name = "on|off", .bad = "--water-entry must be on or off",
-     .help = "the water's momentum on entry in the generated fleet's full\nmodel (default off, as in the default coefficients)"},
+     .help = "the water's momentum on entry in the generated fleet's full\nmodel (default on, as in the default coefficients): off\nmeasures what it costs"},
     {"--forces", .type = CLI_ENUM, CLI_FIELD(bench_args, forces), .words = bench_forces,
      .bad = "--forces must be full, hydrostatics or compare",
      .help = "force model of the generated fleet (default full: drag,\n"
@@ -164,14 +164,15 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     a->seed = 1;
     a->query = -1;
     a->contacts = 1;
+    a->water_entry = -1;
     int rc = cli_parse(&bench_spec, argc, argv, a);
     if (rc != CLI_RUN) exit(rc);
     if (a->lod_error && (!a->lod_players || a->sweep || a->forces == BENCH_FORCES_COMPARE)) {
         fprintf(stderr, "naval-bench: --lod-error needs --lod, and not --sweep-threads or --forces compare\n");
         return 2;
     }
-    if (a->water_entry && (a->scenario_path || a->forces == BENCH_FORCES_HYDROSTATICS)) {
-        fprintf(stderr, "naval-bench: --water-entry on is for the generated fleet's full model: not with --scenario "
+    if (a->water_entry >= 0 && (a->scenario_path || a->forces == BENCH_FORCES_HYDROSTATICS)) {
+        fprintf(stderr, "naval-bench: --water-entry is for the generated fleet's full model: not with --scenario "
                         "or --forces hydrostatics\n");
         return 2;
     }
@@ -240,7 +241,8 @@ static int bench_set_full_model(nv_world* w, int water_entry, nv_error* err) {
     const nv_hull* h = nv_world_hull_type(w, 0);
     nv_vessel_dynamics d;
     d.coeffs = nv_hydrodyn_coeffs_default();
-    if (water_entry) d.coeffs.forces |= HYDRODYN_WATER_ENTRY;
+    if (water_entry == 0) d.coeffs.forces &= ~(uint32_t)HYDRODYN_WATER_ENTRY;
+    if (water_entry == 1) d.coeffs.forces |= HYDRODYN_WATER_ENTRY;
     nv_actuator_set_init(&d.actuators);
     nv_vec3 cg = h->body.cg;
     double stern = cg.x + h->bounds_min[0], keel = cg.y + h->bounds_min[1];

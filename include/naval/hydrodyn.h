@@ -30,8 +30,8 @@ enum {
     HYDRODYN_RESIDUAL = 1u << 6,      /* Bourg's residual resistance C_r (wave making, form), with friction */
     HYDRODYN_ROLL_DAMPING = 1u << 7,  /* viscous roll damping, Ikeda's (naval/roll_damping.h) */
     HYDRODYN_HEAVE_PITCH_DAMPING = 1u << 8, /* wave radiation damping of heave and pitch (naval/heave_pitch.h) */
-    HYDRODYN_WATER_ENTRY = 1u << 9,   /* the momentum given to the water a hull enters (von Karman);
-                                         off in the defaults: a scalar pass that nearly doubles the step */
+    HYDRODYN_WATER_ENTRY = 1u << 9,   /* the momentum given to the water a hull enters (von Karman), at
+                                         the cut triangles' waterlines: a tenth more per triangle */
     HYDRODYN_ALL = (1u << 10) - 1,
 };
 
