@@ -290,6 +290,15 @@ double dynamics_planing_lift(const dynamics_model* m, double tau, double d, doub
     double added = 0.5 * c->water_density * p->beam * p->beam *
                    nv_planing_dynamic_lift_slope(tau_deg, lambda, p->deadrise_deg);
     double damping = -0.3125 * speed * added * wb.z * chord * chord;
+    /* Rolling, the bottom sheds the roll momentum of the water at the
+     * transom as it sheds the heave's: the same theory's roll damping is
+     * V a44_T p, a44_T the transom section's added roll inertia. A flat
+     * plate across the chines on the free surface has rho pi b^4 / 256 per
+     * metre (half its pi rho c^4 / 8 in open water, c = b / 2), against its
+     * heave added mass rho pi b^2 / 8; reduced as the heave's is to m_T,
+     * a44_T = m_T b^2 / 32. It grows with the speed as Ikeda's lift term
+     * does for a displacement hull, and is an order of magnitude larger. */
+    double roll_damping = -speed * added * p->beam * p->beam / 32.0 * wb.x;
     /* what the triangles' pressure drag gives the prismatic bottom wetted at
      * (tau, d), at speed V and the incidence of the flow at the centre of
      * that pressure x_K (moment over force): taken back, so that what is
@@ -314,7 +323,7 @@ double dynamics_planing_lift(const dynamics_model* m, double tau, double d, doub
                      pow(sin(incidence), c->pressure_falloff);
     }
     nv_vec3 f = v3(-kerner * e[0], lift - kerner * e[1], 0.0);
-    nv_vec3 tq = v3(0.0, 0.0, centre * lift + damping - kerner * e[2]);
+    nv_vec3 tq = v3(roll_damping, 0.0, centre * lift + damping - kerner * e[2]);
     if (!v3_is_finite(f) || !v3_is_finite(tq)) return 0.0;
     *force = v3_scale(f, w);
     *torque = v3_scale(tq, w);

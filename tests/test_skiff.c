@@ -205,9 +205,72 @@ static void skiff_beaufort_4_full_throttle(void** state) {
     assert_int_equal(n, 0);
 }
 
+/* One skiff on flat water at `throttle`, settled for `settle` seconds, then
+ * given a roll rate of 0.6 rad/s about its own x: the first two extreme
+ * heels after it (the swing, then the overshoot the other way). */
+static void skiff_roll_swing(double throttle, double settle, double* swing, double* overshoot, double* speed) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "{\"tick_hz\": 60, \"vessel_types\": [\"builtin:skiff\"], \"vessels\": [{\"type\": \"skiff\", "
+             "\"position\": [0, 0], \"heading_deg\": 0, \"controls\": {\"throttle\": %g, \"rudder\": 0}}]}",
+             throttle);
+    nv_error err;
+    nv_scenario sc;
+    ASSERT_OK(nv_scenario_parse(text, strlen(text), "roll", NULL, &sc, &err), err);
+    nv_scenario_instance inst;
+    ASSERT_OK(nv_scenario_instantiate(&sc, NULL, &inst, &err), err);
+    nv_world_vessel_state st;
+    for (int s = 0; s < (int)(settle * 60.0); s++) nv_world_step(inst.world);
+    assert_int_equal(nv_world_vessel_get(inst.world, 0, &st), 0);
+    *speed = v3_length(st.velocity);
+    nv_vec3 w = v3_madd(st.angular_velocity, quat_rotate(st.orientation, v3(1.0, 0.0, 0.0)), 0.6);
+    ASSERT_OK(nv_world_set_velocity(inst.world, st.id, st.velocity, w, &err), err);
+    double prev = 0.0, prev2 = 0.0;
+    int found = 0;
+    *swing = *overshoot = 0.0;
+    for (int s = 0; s < 60 * 6 && found < 2; s++) {
+        nv_world_step(inst.world);
+        assert_int_equal(nv_world_vessel_get(inst.world, 0, &st), 0);
+        double heel;
+        nv_statics_attitude(st.orientation, &heel, NULL, NULL);
+        /* an extreme: the heel turned back (after two samples) */
+        if (s >= 2 && (heel - prev) * (prev - prev2) < 0.0) {
+            if (found == 0) *swing = prev;
+            else *overshoot = prev;
+            found++;
+        }
+        prev2 = prev, prev = heel;
+    }
+    nv_scenario_instance_destroy(&inst);
+    nv_scenario_free(&sc);
+}
+
+/* On the plane the bottom's lift damps roll (slender-body theory, the
+ * transom's added roll inertia carried off at the speed: "The planing
+ * lift" in docs/hydrodynamics.md): a roll given to the skiff at full
+ * throttle dies within the swing, where at rest it rolls back most of
+ * the way (the decay's zeta 0.08 there). The ratio of the overshoot to the
+ * swing is exp(-pi zeta / sqrt(1 - zeta^2)) for a linear roll. */
+static void skiff_roll_damped_on_the_plane(void** state) {
+    (void)state;
+    double swing[2], overshoot[2], speed[2];
+    skiff_roll_swing(0.0, 10.0, &swing[0], &overshoot[0], &speed[0]);
+    skiff_roll_swing(1.0, 45.0, &swing[1], &overshoot[1], &speed[1]);
+    for (int i = 0; i < 2; i++) {
+        double r = fabs(overshoot[i] / swing[i]), lr = -log(fmax(r, 1e-9));
+        printf("roll given 0.6 rad/s at %.1f m/s: swing %.2f deg, overshoot %.2f deg (ratio %.3f, zeta %.3f)\n",
+               speed[i], swing[i], overshoot[i], r, lr / sqrt(NV_PI * NV_PI + lr * lr));
+    }
+    assert_true(speed[0] < 0.1 && speed[1] > 12.0);
+    assert_true(swing[0] > 5.0 && swing[1] > 2.0);
+    assert_true(fabs(overshoot[0] / swing[0]) > 0.6);  /* at rest: zeta under 0.16 */
+    assert_true(fabs(overshoot[1] / swing[1]) < 0.25); /* planing: zeta over 0.4 */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(skiff_against_savitsky),
+        cmocka_unit_test(skiff_roll_damped_on_the_plane),
         cmocka_unit_test(skiff_calm_any_throttle_and_helm),
         cmocka_unit_test(skiff_beaufort_4_full_throttle),
     };

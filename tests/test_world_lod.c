@@ -419,9 +419,13 @@ static void far_models_keep_the_mesh_speed_and_turn(void** state) {
      * wetted hull, less drag, its rudder clear of the water, and it banks
      * into a turn); the far models take its running attitude from
      * Savitsky's, fading in over the hump as the mesh's lift does: its
-     * half throttle (Cv 1.8) within 10 % (docs/lod.md) */
+     * half throttle (Cv 1.8) within 10 % (docs/lod.md). Hard over from
+     * rest, the mesh skiff can circle on the hump at 9.5 m/s for about a
+     * minute before it planes (its roll damped on the plane, since
+     * 2026-11-30: docs/hydrodynamics.md "The planing lift"), so it runs
+     * 150 s to its steady turn */
     const char* names[] = {"skiff", "patrol", "freighter"};
-    const double speed_tol[] = {0.10, 0.05, 0.05}, run_s[] = {90.0, 120.0, 240.0};
+    const double speed_tol[] = {0.10, 0.05, 0.05}, run_s[] = {150.0, 120.0, 240.0};
     const double yaw_factor[] = {2.0, 2.0, 2.0};
     const double controls[3][2] = {{1.0, 0.0}, {0.5, 0.0}, {1.0, 0.5}};
     for (int k = 0; k < 3; k++) {
