@@ -639,6 +639,18 @@ static void propeller_pushes_only_submerged(void** state) {
     assert_true(t.y < 0.0);
 }
 
+/* A built-in type's hull and its dynamics made ready, as a world makes
+ * them once per type. */
+static void builtin_model(const char* name, nv_vessel_type* vt, nv_hull* hull, dynamics_model* dm) {
+    nv_error err;
+    ASSERT_OK(nv_vessel_type_builtin(name, vt, &err), err);
+    nv_mesh mesh;
+    ASSERT_OK(nv_vessel_type_load_mesh(vt, &mesh, &err), err);
+    ASSERT_OK(nv_hull_create(hull, &mesh, &vt->mass, &err), err);
+    nv_mesh_free(&mesh);
+    dynamics_model_init(dm, &vt->dynamics, hull, G);
+}
+
 /* The far models of a planing type run at its planing attitude (the
  * table dynamics_model_init fills from Savitsky's trim and rise): at
  * every tabulated speed the hull runs straight (sway and yaw damped, the
@@ -653,16 +665,10 @@ static void far_models_take_the_planing_attitude(void** state) {
     (void)state;
     const char* names[] = {"skiff", "patrol", "freighter"};
     for (int n = 0; n < 3; n++) {
-        nv_error err;
         nv_vessel_type vt;
-        ASSERT_OK(nv_vessel_type_builtin(names[n], &vt, &err), err);
-        nv_mesh mesh;
-        ASSERT_OK(nv_vessel_type_load_mesh(&vt, &mesh, &err), err);
         nv_hull hull;
-        ASSERT_OK(nv_hull_create(&hull, &mesh, &vt.mass, &err), err);
-        nv_mesh_free(&mesh);
         dynamics_model dm;
-        dynamics_model_init(&dm, &vt.dynamics, &hull, G);
+        builtin_model(names[n], &vt, &hull, &dm);
         const dynamics_hull_drag* d = &dm.drag;
         assert_true(d->valid);
         {
@@ -824,16 +830,10 @@ static void far_models_take_the_planing_attitude(void** state) {
  * an order of magnitude more than Ikeda's lift term at that speed. */
 static void planing_bottom_damps_roll(void** state) {
     (void)state;
-    nv_error err;
     nv_vessel_type vt;
-    ASSERT_OK(nv_vessel_type_builtin("skiff", &vt, &err), err);
-    nv_mesh mesh;
-    ASSERT_OK(nv_vessel_type_load_mesh(&vt, &mesh, &err), err);
     nv_hull hull;
-    ASSERT_OK(nv_hull_create(&hull, &mesh, &vt.mass, &err), err);
-    nv_mesh_free(&mesh);
     dynamics_model dm;
-    dynamics_model_init(&dm, &vt.dynamics, &hull, G);
+    builtin_model("skiff", &vt, &hull, &dm);
     const dynamics_planing* p = dm.planing;
     assert_non_null(p);
     const double tau = 4.0 * NV_PI / 180.0, d = 0.08, u = 12.0, rate = 0.3;
