@@ -295,9 +295,11 @@ double dynamics_planing_lift(const dynamics_model* m, double tau, double d, doub
      * V a44_T p, a44_T the transom section's added roll inertia. A flat
      * plate across the chines on the free surface has rho pi b^4 / 256 per
      * metre (half its pi rho c^4 / 8 in open water, c = b / 2), against its
-     * heave added mass rho pi b^2 / 8; reduced as the heave's is to m_T,
-     * a44_T = m_T b^2 / 32. It grows with the speed as Ikeda's lift term
-     * does for a displacement hull, and is an order of magnitude larger. */
+     * heave added mass rho pi b^2 / 8; scaled as the heave's is to m_T
+     * (Savitsky's lift slope), a44_T = m_T b^2 / 32. A flat plate: a
+     * V bottom's section differs. It grows with the speed as Ikeda's lift
+     * term does for a displacement hull, and is an order of magnitude
+     * larger. */
     double roll_damping = -speed * added * p->beam * p->beam / 32.0 * wb.x;
     /* what the triangles' pressure drag gives the prismatic bottom wetted at
      * (tau, d), at speed V and the incidence of the flow at the centre of

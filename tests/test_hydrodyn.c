@@ -824,7 +824,7 @@ static void far_models_take_the_planing_attitude(void** state) {
 /* The planing bottom damps roll as slender-body theory has it damp heave
  * and pitch: the roll momentum of the water at the transom, V a44_T p,
  * a44_T = m_T b^2 / 32 (a flat plate across the chines on the free
- * surface, rho pi b^4 / 256 per metre, reduced as the heave's added mass
+ * surface, rho pi b^4 / 256 per metre, scaled as the heave's added mass
  * is to m_T = rho b^2 dC_Ld/dalpha / 2), weighted as the lift is; it
  * changes nothing else. At the running attitude of 12 m/s the skiff's is
  * an order of magnitude more than Ikeda's lift term at that speed. */
