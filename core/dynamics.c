@@ -228,17 +228,22 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
     dynamics_hull_drag_fit(m, h, gravity);
 }
 
+uint32_t dynamics_actuator_points(const dynamics_model* m, nv_vec3 position, const nv_mat3* rot, double* x, double* y,
+                                  double* z) {
+    uint32_t n = m->actuators.point_count;
+    for (uint32_t i = 0; i < n; i++) {
+        nv_vec3 p = v3_add(position, m3_mul_v3(rot, nv_actuator_point(&m->actuators, i)));
+        x[i] = p.x, y[i] = p.y, z[i] = p.z;
+    }
+    return n;
+}
+
 /* Depth of each actuator point under the surface, from one batched query. */
 static void dynamics_actuator_depths(const dynamics_model* m, const body* b, const nv_mat3* rot,
                                      const nv_water_surface* water, double* depth) {
-    double qx[2 * (ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS)], qz[2 * (ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS)];
-    double y[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
-    float surface[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
-    uint32_t n = m->actuators.point_count;
-    for (uint32_t i = 0; i < n; i++) {
-        nv_vec3 p = v3_add(b->position, m3_mul_v3(rot, nv_actuator_point(&m->actuators, i)));
-        qx[i] = p.x, y[i] = p.y, qz[i] = p.z;
-    }
+    double qx[DYNAMICS_ACTUATOR_POINTS], qz[DYNAMICS_ACTUATOR_POINTS], y[DYNAMICS_ACTUATOR_POINTS];
+    float surface[DYNAMICS_ACTUATOR_POINTS];
+    uint32_t n = dynamics_actuator_points(m, b->position, rot, qx, y, qz);
     nv_water_query q = {.count = n, .x = qx, .z = qz, .height = surface};
     water_sample(water, &q);
     for (uint32_t i = 0; i < n; i++) depth[i] = (double)surface[i] - y[i];
@@ -405,8 +410,11 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         const nv_actuator_set* a = &m->actuators.set;
         v->throttle = nv_actuator_follow(v->throttle, v->throttle_cmd, a->throttle_rate, env->dt);
         v->rudder = nv_actuator_follow(v->rudder, v->rudder_cmd, a->rudder_rate, env->dt);
-        double depth[ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS];
-        dynamics_actuator_depths(m, b, &rot, env->water, depth);
+        double depth[DYNAMICS_ACTUATOR_POINTS];
+        if (v->actuator_depth)
+            for (uint32_t i = 0; i < m->actuators.point_count; i++) depth[i] = v->actuator_depth[i];
+        else
+            dynamics_actuator_depths(m, b, &rot, env->water, depth);
         nv_mat3 rt = m3_transpose(&rot);
         nv_vec3 v_body = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
         /* the columns sit at the rest draft: running, the mesh's stern rises */

@@ -179,7 +179,20 @@ typedef struct dynamics_vessel {
     double water_vertical;       /* the surface's vertical velocity at the CG, m/s */
     double throttle_cmd, rudder_cmd;
     double throttle, rudder;     /* actual: updated here through the rate limits */
+    /* the actuator points' depths under the surface, as
+     * dynamics_actuator_points places them, when the caller sampled them
+     * (a batch of vessels to one query); NULL: sampled here */
+    const double* actuator_depth;
 } dynamics_vessel;
+
+/* The most actuator points of a vessel: propellers then rudders. */
+#define DYNAMICS_ACTUATOR_POINTS (ACTUATOR_MAX_PROPELLERS + ACTUATOR_MAX_RUDDERS)
+
+/* The world positions of the model's actuator points for a body at
+ * `position` turned by `rot` (x, y, z each DYNAMICS_ACTUATOR_POINTS long):
+ * their depth is the surface's height there less y. Returns how many. */
+uint32_t dynamics_actuator_points(const dynamics_model* m, nv_vec3 position, const nv_mat3* rot, double* x, double* y,
+                                  double* z);
 
 typedef struct dynamics_env {
     const nv_water_surface* water;  /* for the actuators' depths */
