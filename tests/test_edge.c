@@ -1139,7 +1139,9 @@ static void test_unread_answers(void** state) {
     (void)state;
     edge_limits lim = test_limits();
     lim.max_pending = 4;
-    lim.send_timeout_s = 1.0;
+    /* room for a slow build to reach the pause before the timeout closes
+     * both (ThreadSanitizer beside the suite took over 300 ms) */
+    lim.send_timeout_s = 3.0;
     fixture fx;
     fixture_open(&fx, &lim);
     const edge_stats* st = edge_get_stats(fx.e);
@@ -1159,14 +1161,24 @@ static void test_unread_answers(void** state) {
             size_t n = make_request(req, 1, 1 + i, "info");
             assert_int_equal(net_sp_send(fds[k], req, n), 0);
         }
-    net_sleep_ms(300);
+    /* the server reads until it pauses: wait until the count has held
+     * for 300 ms (a server that never paused would take all 800) */
     uint32_t asked = atomic_load(&fx.log.requests);
+    const double started = net_now();
+    for (double since = net_now(); asked == 0 || net_now() - since < 0.3;) {
+        assert_true(net_now() - started < 2.0);
+        net_sleep_ms(20);
+        uint32_t now = atomic_load(&fx.log.requests);
+        if (now != asked) asked = now, since = net_now();
+    }
     uint64_t held = stat_load(&st->reply_bytes_queued);
-    printf("unread answers: %u of 800 requests taken, %.2f MB held for 2 connections\n", asked, held / 1e6);
+    printf("unread answers: %u of 800 requests taken, %.2f MB held for 2 connections (held still after %.2f s)\n",
+           asked, held / 1e6, net_now() - started);
     assert_true(held <= 2 * lim.max_pending * (answer + 64));
     assert_true(asked < 200);
     net_sleep_ms(300);
     assert_int_equal(atomic_load(&fx.log.requests), asked); /* paused: nothing more is read */
+    assert_int_equal(stat_load(&st->timeouts[EDGE_TIMEOUT_SEND]), 0); /* and still open while it was checked */
     /* Past send_timeout_s both go, and what they held with them. */
     WAIT_FOR(stat_load(&st->timeouts[EDGE_TIMEOUT_SEND]) == 2, 5.0);
     WAIT_FOR(stat_load(&st->reply_bytes_queued) == 0 && atomic_load(&st->connection_memory) == 0, 5.0);
