@@ -238,17 +238,6 @@ uint32_t dynamics_actuator_points(const dynamics_model* m, nv_vec3 position, con
     return n;
 }
 
-/* Depth of each actuator point under the surface, from one batched query. */
-static void dynamics_actuator_depths(const dynamics_model* m, const body* b, const nv_mat3* rot,
-                                     const nv_water_surface* water, double* depth) {
-    double qx[DYNAMICS_ACTUATOR_POINTS], qz[DYNAMICS_ACTUATOR_POINTS], y[DYNAMICS_ACTUATOR_POINTS];
-    float surface[DYNAMICS_ACTUATOR_POINTS];
-    uint32_t n = dynamics_actuator_points(m, b->position, rot, qx, y, qz);
-    nv_water_query q = {.count = n, .x = qx, .z = qz, .height = surface};
-    water_sample(water, &q);
-    for (uint32_t i = 0; i < n; i++) depth[i] = (double)surface[i] - y[i];
-}
-
 /* The planing lift's force and moment (body frame, about the CG) on a
  * vessel of a type with a planing bottom (dynamics.h; naval/planing.h;
  * docs/hydrodynamics.md, "The planing lift"). The geometry from the water
@@ -411,10 +400,7 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         v->throttle = nv_actuator_follow(v->throttle, v->throttle_cmd, a->throttle_rate, env->dt);
         v->rudder = nv_actuator_follow(v->rudder, v->rudder_cmd, a->rudder_rate, env->dt);
         double depth[DYNAMICS_ACTUATOR_POINTS];
-        if (v->actuator_depth)
-            for (uint32_t i = 0; i < m->actuators.point_count; i++) depth[i] = v->actuator_depth[i];
-        else
-            dynamics_actuator_depths(m, b, &rot, env->water, depth);
+        for (uint32_t i = 0; i < m->actuators.point_count; i++) depth[i] = v->actuator_depth[i];
         nv_mat3 rt = m3_transpose(&rot);
         nv_vec3 v_body = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
         /* the columns sit at the rest draft: running, the mesh's stern rises */

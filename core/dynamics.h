@@ -179,9 +179,10 @@ typedef struct dynamics_vessel {
     double water_vertical;       /* the surface's vertical velocity at the CG, m/s */
     double throttle_cmd, rudder_cmd;
     double throttle, rudder;     /* actual: updated here through the rate limits */
-    /* the actuator points' depths under the surface, as
-     * dynamics_actuator_points places them, when the caller sampled them
-     * (a batch of vessels to one query); NULL: sampled here */
+    /* the actuator points' depths under the surface, placed by
+     * dynamics_actuator_points at the body's pose: the caller samples them,
+     * a batch of vessels to one query (world_actuator_depths); read when the
+     * model has actuators */
     const double* actuator_depth;
 } dynamics_vessel;
 
@@ -195,7 +196,7 @@ uint32_t dynamics_actuator_points(const dynamics_model* m, nv_vec3 position, con
                                   double* z);
 
 typedef struct dynamics_env {
-    const nv_water_surface* water;  /* for the actuators' depths */
+    const nv_water_surface* water;  /* for the planing lift's water line */
     double gravity;
     double linear_damping;       /* the world's plain damping, 1/s */
     double angular_damping;

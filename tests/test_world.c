@@ -11,6 +11,7 @@
 #include "naval/hullgen.h"
 #include "naval/jobs.h"
 #include "naval/statics.h"
+#include "naval/vessel_type.h"
 #include "naval/world.h"
 #include "test_util.h"
 #include "vessel.h"
@@ -404,6 +405,60 @@ static void non_finite_vessel_is_contained(void** state) {
 /* The bulk read gives, slot by slot, what the per-id read gives, and
  * stops at the end of the world; the float height is the hydrostatics'
  * balance of the type's own hull. */
+/* The water the forces are relative to and the actuators' depths are
+ * sampled a batch of vessels to a query (world_heave_job,
+ * world_actuator_depths): with propellers and rudders under way in waves,
+ * the state is the same for any thread count (the batches fall differently
+ * in each), and every vessel's heave velocity is the surface's own at the
+ * CG the step started from. */
+static void batched_water_samples_match_the_surface(void** state) {
+    (void)state;
+    nv_error err;
+    nv_vessel_type patrol;
+    ASSERT_OK(nv_vessel_type_builtin("patrol", &patrol, &err), err);
+    const uint32_t threads[] = {1, 3};
+    uint64_t hashes[2];
+    for (int k = 0; k < 2; k++) {
+        test_world t;
+        test_world_make(&t, threads[k], 128, 70);
+        for (uint32_t type = 0; type < 2; type++)
+            ASSERT_OK(nv_world_set_type_dynamics(t.w, type, &patrol.dynamics, &err), err);
+        for (uint32_t id = 0; id < 70; id++)
+            ASSERT_OK(nv_world_set_controls(t.w, id, 0.2 + 0.01 * id, id % 2 ? 0.3 : -0.3, &err), err);
+        for (int step = 0; step < 40; step++) {
+            nv_water_sine_set_time(&t.wave, nv_world_time(t.w));
+            nv_world_step(t.w);
+        }
+        const uint32_t n = nv_world_vessel_count(t.w);
+        double x[70], z[70];
+        for (uint32_t s = 0; s < n; s++) {
+            nv_world_vessel_record r;
+            assert_int_equal(nv_world_export_vessel(t.w, s, &r), 0);
+            x[s] = r.position.x, z[s] = r.position.z;
+        }
+        nv_water_sine_set_time(&t.wave, nv_world_time(t.w));
+        nv_world_step(t.w);
+        float height[70], vertical[70];
+        nv_water_query q = {.count = n, .x = x, .z = z, .height = height, .vertical_velocity = vertical};
+        water_sample(&t.wave.base, &q);
+        uint32_t moving = 0;
+        for (uint32_t s = 0; s < n; s++) {
+            nv_world_vessel_record r;
+            assert_int_equal(nv_world_export_vessel(t.w, s, &r), 0);
+            assert_true(r.flags == 0);
+            if (r.water_vy != vertical[s])
+                fail_msg("vessel %u: heave velocity %.9g, the surface's at its CG %.9g", r.id, r.water_vy, vertical[s]);
+            moving += fabsf(vertical[s]) > 0.1f;
+        }
+        assert_true(moving > n / 4); /* the wave moves the water under most of them */
+        hashes[k] = nv_world_state_hash(t.w);
+        test_world_free(&t);
+    }
+    if (hashes[1] != hashes[0])
+        fail_msg("state hash with 3 threads %016llx differs from 1 thread %016llx", (unsigned long long)hashes[1],
+                 (unsigned long long)hashes[0]);
+}
+
 static void bulk_read_and_float_height_agree(void** state) {
     (void)state;
     test_world t;
@@ -627,6 +682,7 @@ static void captive_load_is_the_hydrostatics(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_state_for_any_thread_count),
+        cmocka_unit_test(batched_water_samples_match_the_surface),
         cmocka_unit_test(captive_load_is_the_hydrostatics),
         cmocka_unit_test(mooring_lines_pull_as_springs),
         cmocka_unit_test(world_matches_the_single_vessel_reference),
