@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* The world's layout, shared by world.c (storage, types, vessels, API)
- * and world_step.c (blocks and the passes). Not public API. */
+/* The world's layout, shared by world.c (storage, types, vessels, API),
+ * world_records.c (checkpoint records), world_step.c (blocks and the
+ * passes) and the world's other files. Not public API. */
 #ifndef NAVAL_WORLD_INTERNAL_H
 #define NAVAL_WORLD_INTERNAL_H
 
@@ -386,6 +387,15 @@ int world_lod_alloc(nv_world* w, nv_error* err);
 /* Room for one more player's position (between steps: the pass never
  * allocates). */
 int world_reserve_player(nv_world* w, nv_error* err);
+/* world.c's storage, shared with world_records.c: room for `need` vessel
+ * slots; room in the per-vertex and per-block tables for one more vessel
+ * of h; a vessel of h counted in (sign +1) or out (-1) of those tables; a
+ * vessel's slamming memory (one half float per triangle, padded for the
+ * force kernels' whole lanes). */
+int world_reserve_vessels(nv_world* w, uint32_t need, nv_error* err);
+int world_reserve_for(nv_world* w, const nv_hull* h, nv_error* err);
+void world_count_vessel(nv_world* w, const nv_hull* h, int sign);
+uint16_t* world_slam_alloc(const nv_hull* h);
 /* The floater model's reference height for a new hull type. */
 void world_lod_prepare_type(nv_world* w, uint32_t type);
 void world_store_body(nv_world* w, uint32_t s, const body* b);
