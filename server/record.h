@@ -130,6 +130,9 @@ void record_breach(record* r, uint64_t tick, uint32_t id, const double point[3],
 void record_pumps(record* r, uint64_t tick, uint32_t id, int on);
 /* Every damage event the step to `tick` made. */
 void record_damage(record* r, uint64_t tick, const nv_world_damage_event* events, uint32_t count);
+/* The damage events' KIND words, by world_damage_kind (written and read). */
+#define RECORD_DAMAGE_KINDS 5
+extern const char* const record_damage_names[RECORD_DAMAGE_KINDS];
 void record_hash(record* r, uint64_t tick, uint64_t hash);
 /* Every contact the step to `tick` began. */
 void record_contacts(record* r, uint64_t tick, const nv_world_contact_event* events, uint32_t count);
