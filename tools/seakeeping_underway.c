@@ -15,6 +15,20 @@
 
 /* ---- manoeuvres -------------------------------------------------------- */
 
+/* One step of a manoeuvre: st the vessel's state after it, and the
+ * distance sailed added to *track from *last (when track is not NULL);
+ * 0 once the vessel has capsized or frozen, which ends the manoeuvre. */
+static int sk_underway_step(sk_sim* s, nv_world_vessel_state* st, nv_vec3* last, double* track) {
+    nv_world_step(s->w);
+    *st = sk_sim_state(s);
+    if (nv_world_capsized(st->orientation) || (st->flags & WORLD_VESSEL_FROZEN)) return 0;
+    if (track) {
+        *track += hypot(st->position.x - last->x, st->position.z - last->z);
+        *last = st->position;
+    }
+    return 1;
+}
+
 /* The rudder command for `deg` degrees of rudder: by the first rudder's
  * largest angle, or a steering drive's when the type has no rudder. */
 static double sk_rudder_command(const sk_type* t, double deg) {
@@ -215,10 +229,8 @@ void sk_run_turn(const sk_type* t, const sk_approach* a, sk_turn* out) {
     double speed_sum = 0.0;
     if (!x || !z) goto done;
     for (uint64_t i = 1; i <= cap; i++) {
-        nv_world_step(s.w);
         out->steps = i;
-        st = sk_sim_state(&s);
-        if (nv_world_capsized(st.orientation) || (st.flags & WORLD_VESSEL_FROZEN)) break;
+        if (!sk_underway_step(&s, &st, NULL, NULL)) break;
         double heel;
         nv_statics_attitude(st.orientation, &heel, NULL, NULL);
         if (fabs(heel) > out->max_heel) out->max_heel = fabs(heel);
@@ -273,12 +285,8 @@ void sk_run_zigzag(const sk_type* t, const sk_approach* a, double angle_deg, sk_
     double extreme = 0.0;
     uint64_t cap = (uint64_t)llround((600.0 + 60.0 * t->hull_length / (a->speed > 0.5 ? a->speed : 0.5)) * s.hz);
     for (uint64_t i = 1; i <= cap && !out->done; i++) {
-        nv_world_step(s.w);
         out->steps = i;
-        st = sk_sim_state(&s);
-        if (nv_world_capsized(st.orientation) || (st.flags & WORLD_VESSEL_FROZEN)) break;
-        track += hypot(st.position.x - last.x, st.position.z - last.z);
-        last = st.position;
+        if (!sk_underway_step(&s, &st, &last, &track)) break;
         yaw = sk_unwrap(yaw, sk_yaw(st.orientation));
         double psi = (yaw - yaw0) * SK_DEG;
         switch (phase) {
@@ -324,12 +332,8 @@ void sk_run_stop(const sk_type* t, const sk_approach* a, sk_stop* out) {
     double track = 0.0;
     uint64_t cap = (uint64_t)llround(1800.0 * s.hz);
     for (uint64_t i = 1; i <= cap; i++) {
-        nv_world_step(s.w);
         out->steps = i;
-        st = sk_sim_state(&s);
-        if (nv_world_capsized(st.orientation) || (st.flags & WORLD_VESSEL_FROZEN)) break;
-        track += hypot(st.position.x - last.x, st.position.z - last.z);
-        last = st.position;
+        if (!sk_underway_step(&s, &st, &last, &track)) break;
         nv_vec3 bow = quat_rotate(st.orientation, v3(1.0, 0.0, 0.0));
         double ahead = st.velocity.x * bow.x + st.velocity.z * bow.z;
         if (ahead <= 0.0) {
