@@ -10,8 +10,10 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <nng/nng.h>
@@ -37,9 +39,22 @@ static int group_setup(void** state) {
     return cli ? 0 : -1;
 }
 
+/* A close of an nng socket left hanging on its thread (below): main then
+ * leaves with _exit, since a normal exit may wait on what it holds. */
+static int abandoned;
+
+static void close_client(void* c) { nvc_close(c); }
+
 static int group_teardown(void** state) {
     (void)state;
-    nvc_close(cli);
+    /* The client's subscription has queued snapshots nobody reads, the
+     * case nng 1.5.2's close hangs in likeliest (close_view_bounded,
+     * below): one TSan run on a loaded CI machine, 2026-11-30, timed out
+     * here or at exit after all three tests had passed. */
+    if (closer_run(close_client, cli, 10.0)) {
+        print_message("# nvc_close hung (nng 1.5.2, nanomsg/nng#1543): left on its thread\n");
+        abandoned = 1;
+    }
     if (srv.pid > 0) proc_stop(&srv, SIGKILL, 5.0);
     return 0;
 }
@@ -195,8 +210,10 @@ static void test_refusals(void** state) {
 static void close_view(void* v) { nvc_view_close(v); }
 
 static void close_view_bounded(nvc_view* v) {
-    if (closer_run(close_view, v, 10.0))
+    if (closer_run(close_view, v, 10.0)) {
         print_message("# nvc_view_close hung (nng 1.5.2, nanomsg/nng#1543): left on its thread\n");
+        abandoned = 1;
+    }
 }
 
 /* Views that never read: the tick goes on, the metrics count them. */
@@ -256,5 +273,9 @@ int main(void) {
     };
     int rc = cmocka_run_group_tests(tests, group_setup, group_teardown);
     for (int i = 0; i < RING; i++) proto_free_snapshot(&ring[i]);
+    if (abandoned) {
+        fflush(NULL);
+        _exit(rc);
+    }
     return rc;
 }
