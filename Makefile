@@ -51,11 +51,18 @@ test-sanitize: setup
 # under TSan) and test_server_exposure (heap and connection caps, 115 s);
 # both run in the release and sanitizer suites. Two at a time, as the other
 # suites (250 s on a 2-core machine against about 350 s one at a time).
+# Only the programs those tests run are built (a test whose program is
+# missing from TSAN_TARGETS fails naming it).
 BUILD_TSAN ?= build-tsan
+TSAN_TESTS := test_jobs|test_keysort|test_world|test_ground|test_pairs_threads|test_view|test_ocean$$|test_ocean_grid|tool_naval_bench|test_edge|test_relay|test_server|tool_naval_server
+TSAN_TARGETS := test_jobs test_keysort test_ground test_world test_world_lod test_ocean test_ocean_grid test_pairs \
+  test_view test_edge test_relay test_server test_server_limits test_server_players test_server_view \
+  test_server_faults test_server_edge test_server_lod test_server_resume test_server_restore test_server_record \
+  test_server_damage test_server_agones naval-bench naval-server
 test-tsan: setup
 	cmake -S . -B $(BUILD_TSAN) -DCMAKE_BUILD_TYPE=Debug -DNAVAL_TSAN=ON $(CMAKE_ARGS)
-	cmake --build $(BUILD_TSAN) -j $(JOBS)
-	ctest --test-dir $(BUILD_TSAN) -R 'test_jobs|test_keysort|test_world|test_ground|test_pairs_threads|test_view|test_ocean$$|test_ocean_grid|tool_naval_bench|test_edge|test_relay|test_server|tool_naval_server' -E 'test_server_units|test_server_exposure' --output-on-failure -j $(JOBS)
+	cmake --build $(BUILD_TSAN) -j $(JOBS) --target $(TSAN_TARGETS)
+	ctest --test-dir $(BUILD_TSAN) -R '$(TSAN_TESTS)' -E 'test_server_units|test_server_exposure' --output-on-failure -j $(JOBS)
 
 # The set-up on a plain Debian 12 without NodeSource (issue 32): a
 # debootstrap root (cached in $(BUILD)/debian12-root, 0.6 GB), and in it
@@ -73,7 +80,8 @@ clean:
 # libFuzzer harnesses (fuzz/): clang with ASan + UBSan in build-fuzz/, then
 # each harness runs FUZZ_SECONDS from its committed seeds (fuzz/corpus/);
 # any crash, leak, hang or sanitizer report fails (inputs kept in
-# build-fuzz/artifacts/). About 11 x FUZZ_SECONDS plus the build.
+# build-fuzz/artifacts/). JOBS harnesses at a time: about 11 x FUZZ_SECONDS
+# / JOBS plus the build.
 BUILD_FUZZ   ?= build-fuzz
 FUZZ_SECONDS ?= 15
 .PHONY: fuzz
@@ -82,4 +90,4 @@ fuzz: setup
 	  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
 	  -DNAVAL_SANITIZE=ON -DNAVAL_FUZZ=ON -DNAVAL_BUILD_TESTS=OFF $(CMAKE_ARGS)
 	cmake --build $(BUILD_FUZZ) --target naval_fuzzers -j $(JOBS)
-	./fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
+	./fuzz/run.sh $(BUILD_FUZZ) $(FUZZ_SECONDS) $(JOBS)
