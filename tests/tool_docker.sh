@@ -43,19 +43,30 @@ env -u NAVAL_CONFIG "$server" --check-config --boats 0 >"$work/defaults.json" 2>
     || fail "the server refuses docker/config.json: $(cat "$work/check.err")"
 "$server" --help >"$work/help.txt"
 
-# The libraries each binary links (NEEDED), as Debian packages.
+# The libraries each binary links (NEEDED), as Debian packages: each
+# library's path as ldd resolves it, the same under /usr (merged /usr) and
+# its real file, asked of dpkg all at once (one `dpkg -S` a path took 25 s
+# over the three binaries).
 for bin in $binaries; do
     for soname in $(objdump -p "$bin" | awk '$1 == "NEEDED" {print $2}'); do
         path=$(ldd "$bin" | awk -v s="$soname" '$1 == s && $2 == "=>" {print $3}')
         [ -n "$path" ] || fail "$bin: cannot resolve $soname"
-        pkg=""
-        for candidate in "$path" "/usr$path" "$(readlink -f "$path")"; do
-            pkg=$(dpkg -S "$candidate" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$pkg" ] && break
-        done
-        [ -n "$pkg" ] || fail "$bin: no Debian package holds $path ($soname)"
-        echo "$(basename "$bin") $soname $pkg" >>"$work/needed.txt"
+        echo "$bin $soname $path /usr$path $(readlink -f "$path")" >>"$work/linked.txt"
     done
 done
+touch "$work/linked.txt"
+# "pkg[:arch][, pkg2...]: path" per path some package holds
+dpkg -S $(awk '{print $3; print $4; print $5}' "$work/linked.txt" | sort -u) >"$work/owners.txt" 2>/dev/null || true
+while read -r bin soname path usr real; do
+    pkg=""
+    for candidate in "$path" "$usr" "$real"; do
+        pkg=$(awk -v p="$candidate" '{i = index($0, ": "); if (substr($0, i + 2) == p) {print substr($0, 1, i - 1); exit}}' \
+            "$work/owners.txt" | cut -d, -f1 | cut -d: -f1)
+        [ -n "$pkg" ] && break
+    done
+    [ -n "$pkg" ] || fail "$bin: no Debian package holds $path ($soname)"
+    echo "$(basename "$bin") $soname $pkg" >>"$work/needed.txt"
+done <"$work/linked.txt"
 
 # Programs each runtime package installs, for the "command the Dockerfile
 # runs" rule.
