@@ -45,7 +45,8 @@ int nv_actuator_set_validate(const nv_actuator_set* a, nv_error* err) {
         if (actuator_check(err, "propellers", i, "max_thrust", p->max_thrust, NV_RANGE_TYPE_MAX_THRUST) ||
             actuator_check(err, "propellers", i, "reverse", p->reverse_fraction, NV_RANGE_TYPE_REVERSE) ||
             actuator_check(err, "propellers", i, "immersion", p->immersion, NV_RANGE_TYPE_IMMERSION) ||
-            actuator_check(err, "propellers", i, "steering", p->steering_deg, NV_RANGE_TYPE_STEERING))
+            actuator_check(err, "propellers", i, "steering", p->steering_deg, NV_RANGE_TYPE_STEERING) ||
+            actuator_check(err, "propellers", i, "diameter", p->diameter, NV_RANGE_TYPE_PROPELLER_DIAMETER))
             return -1;
     }
     for (uint32_t i = 0; i < a->rudder_count; i++) {
@@ -78,7 +79,63 @@ void nv_actuator_model_init(nv_actuator_model* m, const nv_actuator_set* set, nv
         m->rudder_max_angle[i] = set->rudders[i].max_angle_deg * deg;
         m->rudder_stall[i] = set->rudders[i].stall_angle_deg * deg;
     }
+    for (uint32_t i = 0; i < set->propeller_count; i++) {
+        double d = set->propellers[i].diameter;
+        m->propeller_load[i] = d > 0.0 ? 8.0 / (NV_PI * d * d) : 0.0;
+    }
+    for (uint32_t i = 0; i < set->rudder_count; i++) {
+        const nv_actuator_rudder* r = &set->rudders[i];
+        int k = nv_actuator_race_of(set, i);
+        m->race_propeller[i] = k;
+        m->race_inflow[i] = 1.0;
+        if (k < 0) continue;
+        const nv_actuator_propeller* p = &set->propellers[k];
+        nv_vec3 axis = v3_normalize(p->direction);
+        double behind = -v3_dot(v3_sub(r->position, p->position), axis), radius = 0.5 * p->diameter;
+        /* On an actuator disk's axis the velocity added at x behind it is
+         * (1 + x / sqrt(x^2 + R^2)) / 2 of the far race's. */
+        m->race_gain[i] = 0.5 * (1.0 + behind / sqrt(behind * behind + radius * radius));
+        /* The span from the area and the aspect ratio the lift slope
+         * stands for (2 pi A / (A + 2) = slope); a slope of 2 pi or more
+         * is a foil between end plates: the race covers its height. */
+        double slope = r->lift_slope, span = 0.0;
+        if (slope < 2.0 * NV_PI - 1e-9) span = sqrt(r->area * 2.0 * slope / (2.0 * NV_PI - slope));
+        m->race_share[i] = span > p->diameter ? p->diameter / span : 1.0;
+    }
     m->point_count = set->propeller_count + set->rudder_count;
+}
+
+void nv_actuator_model_set_block(nv_actuator_model* m, double block) {
+    if (!(block > 0.0)) return;
+    for (uint32_t i = 0; i < m->set.rudder_count; i++) {
+        int k = m->race_propeller[i];
+        if (k < 0) continue;
+        const nv_actuator_propeller* p = &m->set.propellers[k];
+        int centreline = fabs(p->position.z) < 0.5 * p->diameter;
+        double w = centreline ? 0.50 * block - 0.05 : 0.55 * block - 0.20;
+        w = w < 0.0 ? 0.0 : (w > 0.5 ? 0.5 : w);
+        m->race_inflow[i] = 1.0 - w;
+    }
+}
+
+int nv_actuator_race_of(const nv_actuator_set* set, uint32_t rudder) {
+    if (rudder >= set->rudder_count) return -1;
+    const nv_actuator_rudder* r = &set->rudders[rudder];
+    int best = -1;
+    double nearest = 0.0;
+    for (uint32_t k = 0; k < set->propeller_count; k++) {
+        const nv_actuator_propeller* p = &set->propellers[k];
+        if (!(p->diameter > 0.0) || p->steering_deg > 0.0 || !(v3_length(p->direction) > 1e-9)) continue;
+        nv_vec3 axis = v3_normalize(p->direction), rel = v3_sub(r->position, p->position);
+        double behind = -v3_dot(rel, axis);
+        double off = v3_length(v3_add(rel, v3_scale(axis, behind)));
+        if (!(behind > 0.0) || off > 0.5 * p->diameter) continue;
+        if (best < 0 || behind < nearest) {
+            best = (int)k;
+            nearest = behind;
+        }
+    }
+    return best;
 }
 
 nv_vec3 nv_actuator_point(const nv_actuator_model* m, uint32_t i) {
@@ -114,14 +171,35 @@ static double actuator_immersion(double depth, double ramp) {
 #define ACTUATOR_INDUCED_DRAG 0.25
 #define ACTUATOR_RUDDER_IMMERSION 0.3
 
+/* A rudder's lift and drag meeting water that flows past it at -(vx, vz)
+ * (body frame), over `share` of its wetted area. Right rudder (+) swings the trailing
+ * edge to starboard, so the chord's leading edge points to port: the rudder
+ * meets the water at alpha = drift + deflection. Lift acts at right angles
+ * to the motion, to port of it for alpha > 0, pushing the stern to port and
+ * the bow to starboard. */
+static nv_vec3 actuator_rudder_force(const nv_actuator_rudder* r, double stall, double deflection, double vx, double vz,
+                                     double water_density, double wet, double share) {
+    double v2 = vx * vx + vz * vz;
+    if (!(v2 > 1e-8) || !(share > 0.0)) return v3(0, 0, 0);
+    double speed = sqrt(v2);
+    double alpha = atan2(vz, vx) + deflection;
+    double cl = nv_actuator_rudder_lift(r->lift_slope, stall, alpha);
+    double cd = r->drag_coefficient + ACTUATOR_INDUCED_DRAG * cl * cl;
+    double q = 0.5 * water_density * v2 * r->area * wet * share;
+    double ux = vx / speed, uz = vz / speed; /* direction of motion */
+    return v3(q * (cl * uz - cd * ux), 0.0, q * (-cl * ux - cd * uz));
+}
+
 void nv_actuator_forces(const nv_actuator_model* m, double throttle, double rudder, const double* depth, nv_vec3 velocity,
                         nv_vec3 angular_velocity, double water_density, nv_vec3* force, nv_vec3* torque) {
     nv_vec3 f_sum = v3(0, 0, 0), t_sum = v3(0, 0, 0);
     const nv_actuator_set* s = &m->set;
+    double thrusts[ACTUATOR_MAX_PROPELLERS];
     for (uint32_t i = 0; i < s->propeller_count; i++) {
         const nv_actuator_propeller* p = &s->propellers[i];
         double thrust = throttle >= 0.0 ? throttle * p->max_thrust : throttle * p->max_thrust * p->reverse_fraction;
         thrust *= actuator_immersion(depth[i], p->immersion);
+        thrusts[i] = thrust;
         nv_vec3 d = m->propeller_direction[i];
         if (m->propeller_steer[i] > 0.0) {
             /* swivelled about +y: at rudder +1 the thrust gains a -z (port)
@@ -137,22 +215,26 @@ void nv_actuator_forces(const nv_actuator_model* m, double throttle, double rudd
         const nv_actuator_rudder* r = &s->rudders[i];
         nv_vec3 at = m->rudder_offset[i];
         nv_vec3 v = v3_add(velocity, v3_cross(angular_velocity, at));
-        double vx = v.x, vz = v.z, v2 = vx * vx + vz * vz;
         double wet = actuator_immersion(depth[s->propeller_count + i], ACTUATOR_RUDDER_IMMERSION);
-        if (!(v2 > 1e-8) || !(wet > 0.0)) continue;
-        double speed = sqrt(v2);
-        /* Right rudder (+) swings the trailing edge to starboard, so the
-         * chord's leading edge points to port: the rudder meets the water
-         * at alpha = drift + deflection. Lift acts at right angles to the
-         * motion, to port of it for alpha > 0, pushing the stern to port
-         * and the bow to starboard. */
-        double drift = atan2(vz, vx);
-        double alpha = drift + rudder * m->rudder_max_angle[i];
-        double cl = nv_actuator_rudder_lift(r->lift_slope, m->rudder_stall[i], alpha);
-        double cd = r->drag_coefficient + ACTUATOR_INDUCED_DRAG * cl * cl;
-        double q = 0.5 * water_density * v2 * r->area * wet;
-        double ux = vx / speed, uz = vz / speed; /* direction of motion */
-        nv_vec3 f = v3(q * (cl * uz - cd * ux), 0.0, q * (-cl * ux - cd * uz));
+        if (!(wet > 0.0)) continue;
+        double deflection = rudder * m->rudder_max_angle[i];
+        nv_vec3 f;
+        int k = m->race_propeller[i];
+        if (k < 0) {
+            f = actuator_rudder_force(r, m->rudder_stall[i], deflection, v.x, v.z, water_density, wet, 1.0);
+        } else {
+            /* The hull's wake slows the axial inflow; the race, pushed aft
+             * by ahead thrust only, adds to it over the share of the span
+             * it covers (astern thrust throws its race forward, off the
+             * rudder). */
+            double inflow = m->race_inflow[i] * v.x, share = m->race_share[i];
+            double ua = inflow > 0.0 ? inflow : 0.0, thrust = thrusts[k] > 0.0 ? thrusts[k] : 0.0;
+            double far = sqrt(ua * ua + m->propeller_load[k] * thrust / water_density);
+            double in_race = inflow + m->race_gain[i] * (far - ua);
+            f = v3_add(actuator_rudder_force(r, m->rudder_stall[i], deflection, in_race, v.z, water_density, wet, share),
+                       actuator_rudder_force(r, m->rudder_stall[i], deflection, inflow, v.z, water_density, wet,
+                                             1.0 - share));
+        }
         f_sum = v3_add(f_sum, f);
         t_sum = v3_add(t_sum, v3_cross(at, f));
     }

@@ -141,6 +141,7 @@ static void ckp_put_dynamics(ckp_writer* w, const nv_vessel_dynamics* d) {
         put_f64(w, p->reverse_fraction);
         put_f64(w, p->immersion);
         put_f64(w, p->steering_deg);
+        put_f64(w, p->diameter);
     }
     put_u32(w, a->rudder_count);
     for (uint32_t i = 0; i < a->rudder_count; i++) {

@@ -21,10 +21,10 @@ _Static_assert(sizeof(nv_ocean_params) == 176, "ocean_params changed: update che
 _Static_assert(sizeof(nv_mesh_options) == 12, "mesh_options changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_mass_spec) == 80, "mass_spec changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_hydrodyn_coeffs) == 272, "hydrodyn_coeffs changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(nv_actuator_propeller) == 80,
+_Static_assert(sizeof(nv_actuator_propeller) == 88,
                "actuator_propeller changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_actuator_rudder) == 64, "actuator_rudder changed: update checkpoint_*.c and CHECKPOINT_VERSION");
-_Static_assert(sizeof(nv_actuator_set) == 4 * 80 + 8 + 4 * 64 + 8 + 16,
+_Static_assert(sizeof(nv_actuator_set) == 4 * 88 + 8 + 4 * 64 + 8 + 16,
                "actuator_set changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_terrain_spec) == 40, "terrain_spec changed: update checkpoint_*.c and CHECKPOINT_VERSION");
 _Static_assert(sizeof(nv_world_contact_params) == 56,

@@ -77,7 +77,7 @@ static void ckp_get_dynamics(ckp_reader* r, nv_vessel_dynamics* d, const char* w
         rd_fail(r, what, "%u propellers, at most %d", a->propeller_count, ACTUATOR_MAX_PROPELLERS);
         return;
     }
-    if (!rd_need(r, (size_t)a->propeller_count * 10 * 8 + 4, what)) return;
+    if (!rd_need(r, (size_t)a->propeller_count * 11 * 8 + 4, what)) return;
     for (uint32_t i = 0; i < a->propeller_count; i++) {
         nv_actuator_propeller* p = &a->propellers[i];
         p->position = get_v3(r);
@@ -86,6 +86,7 @@ static void ckp_get_dynamics(ckp_reader* r, nv_vessel_dynamics* d, const char* w
         p->reverse_fraction = get_f64(r);
         p->immersion = get_f64(r);
         p->steering_deg = get_f64(r);
+        p->diameter = get_f64(r);
     }
     a->rudder_count = get_u32(r);
     if (a->rudder_count > ACTUATOR_MAX_RUDDERS) {

@@ -199,11 +199,13 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
         /* the added mass's share needs the upright wetted area all the same */
         if (added && nv_particulars_compute(h, c->water_density, gravity, c->added_inertia.x, &m->particulars, &ignored))
             memset(&m->particulars, 0, sizeof m->particulars);
+        nv_actuator_model_set_block(&m->actuators, m->particulars.block);
         dynamics_hull_drag_fit(m, h, gravity);
         return;
     }
     if (nv_particulars_compute(h, c->water_density, gravity, added ? c->added_inertia.x : 0.0, &m->particulars, &ignored))
         return;
+    nv_actuator_model_set_block(&m->actuators, m->particulars.block);
     if (f & HYDRODYN_ROLL_DAMPING) {
         if (c->roll_damping[0] >= 0.0)
             nv_roll_damper_explicit(&m->roll, c->roll_damping[0], c->roll_damping[1], m->particulars.wetted_area);

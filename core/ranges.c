@@ -200,6 +200,8 @@ static const nv_range range_table[NV_RANGE_COUNT] = {
                                  "the depth over which thrust ramps in: no hull draws more than about 30 m"},
     [NV_RANGE_TYPE_STEERING] = {"type.steering", 0.0, 90.0, 0, 0, "degrees", VT | CORE,
                                 "an outboard or azimuth drive's swivel at full helm"},
+    [NV_RANGE_TYPE_PROPELLER_DIAMETER] = {"type.propeller_diameter", 0.0, 15.0, 0, 0, "m", VT | CORE,
+                                          "0 leaves its race out; the largest ships' propellers are about 11 m"},
     [NV_RANGE_TYPE_RUDDER_AREA] = {"type.rudder_area", 0.0, 1000.0, LO_OPEN, 0, "m^2", VT | CORE,
                                    "one side: the largest ships' rudders are about 100 m^2"},
     [NV_RANGE_TYPE_RUDDER_ANGLE] = {"type.rudder_angle", 0.0, 90.0, LO_OPEN, 0, "degrees", VT | CORE,

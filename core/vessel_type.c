@@ -143,7 +143,8 @@ static int vt_get_position(const json_ctx* c, const cJSON* o, const char* path, 
 }
 
 static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* path, nv_actuator_propeller* p) {
-    static const char* const keys[] = {"position", "direction", "max_thrust", "reverse", "immersion", "steering", NULL};
+    static const char* const keys[] = {"position", "direction", "max_thrust", "reverse",
+                                       "immersion", "steering", "diameter", NULL};
     if (json_check_keys(c, o, path, keys)) return -1;
     *p = vt_propeller_default();
     if (vt_get_position(c, o, path, &p->position)) return -1;
@@ -160,7 +161,8 @@ static int vt_parse_propeller(const json_ctx* c, const cJSON* o, const char* pat
         json_get_ranged(c, o, path, "max_thrust", NV_RANGE_TYPE_MAX_THRUST, &p->max_thrust) < 0 ||
         json_get_ranged(c, o, path, "reverse", NV_RANGE_TYPE_REVERSE, &p->reverse_fraction) < 0 ||
         json_get_ranged(c, o, path, "immersion", NV_RANGE_TYPE_IMMERSION, &p->immersion) < 0 ||
-        json_get_ranged(c, o, path, "steering", NV_RANGE_TYPE_STEERING, &p->steering_deg) < 0)
+        json_get_ranged(c, o, path, "steering", NV_RANGE_TYPE_STEERING, &p->steering_deg) < 0 ||
+        json_get_ranged(c, o, path, "diameter", NV_RANGE_TYPE_PROPELLER_DIAMETER, &p->diameter) < 0)
         return -1;
     return 0;
 }
@@ -475,7 +477,7 @@ typedef struct vt_builtin_spec {
     double mass;
     nv_vec3 cg, gyration;
     uint32_t propellers, rudders;
-    nv_actuator_propeller propeller[2]; /* position, direction, max_thrust, reverse, immersion */
+    nv_actuator_propeller propeller[2]; /* position, direction, max_thrust, reverse, immersion, steering, diameter */
     nv_actuator_rudder rudder[2];       /* position, area, max_angle, lift_slope, stall_angle, drag */
     double throttle_rate, rudder_rate;
     uint32_t bulkheads;
@@ -494,7 +496,7 @@ static const vt_builtin_spec vt_builtins[] = {
      * the centreline; at 0.38 B it rolled over at speed in its rated sea
      * (docs/hydrodynamics.md, "Planing craft"). */
     {"skiff", 1500.0, {-0.5, 0.3, 0.0}, {0.6, 1.25, 1.25}, 1, 1,
-     {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 4000.0, 0.5, 0.1, 15.0}},
+     {{{-2.6, 0.05, 0.0}, {1.0, 0.0, 0.0}, 4000.0, 0.5, 0.1, 15.0, 0.0}},
      {{{-2.75, 0.15, 0.0}, 0.1, 35.0, 3.0, 30.0, 0.02}}, 0.5, 1.0,
      /* A buoyancy locker forward of 1.5 m. GRP: 2 mm of steel's worth
      * against Minorsky's law, torn by 2 kJ (a 1.6 m/s blow against a
@@ -507,7 +509,8 @@ static const vt_builtin_spec vt_builtins[] = {
     /* Twin screws and twin rudders, 1.3 m either side of the centreline;
      * bilge keels a third of its length, 0.25 m deep (5 % of the beam). */
     {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
-     {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}, {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0}},
+     {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0, 0.0},
+      {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0, 0.0}},
      {{{-12.6, 0.5, -1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}, {{-12.6, 0.5, 1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}}, 0.25, 0.5,
      /* Five compartments: steering gear, engine room, midships, forward, forepeak. */
      4, {-8.0, -2.5, 3.5, 8.5},
@@ -521,7 +524,7 @@ static const vt_builtin_spec vt_builtins[] = {
      * MSC.137(76)'s initial turning: 2.68 L for 10 degrees, the limit 2.5)
      * that swings hard over to hard over in ~28 s (SOLAS). */
     {"freighter", 9000000.0, {-10.5, 6.0, 0.0}, {7.2, 30.0, 30.0}, 1, 1,
-     {{{-60.5, 3.5, 0.0}, {1.0, 0.0, 0.0}, 620000.0, 0.6, 1.0, 0.0}},
+     {{{-60.5, 3.5, 0.0}, {1.0, 0.0, 0.0}, 620000.0, 0.6, 1.0, 0.0, 0.0}},
      {{{-62.0, 4.0, 0.0}, 18.0, 35.0, 3.0, 25.0, 0.02}}, 0.05, 0.07,
      /* Seven: aft peak, engine room, four holds, forepeak (a collision
      * bulkhead 6 % of the length aft of the stem). */

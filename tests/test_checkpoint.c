@@ -17,19 +17,26 @@
 #include "naval/scenario.h"
 #include "test_util.h"
 
-/* An FFT sea, two vessel types with actuators and slamming memory, one
- * bare hull type (pure hydrostatics), vessels under way with controls. */
+/* An FFT sea, three vessel types with actuators and slamming memory (one
+ * with its rudder in a propeller's race, which only the propeller's
+ * diameter gives), one bare hull type (pure hydrostatics), vessels under
+ * way with controls. */
 static const char scenario_sea[] =
     "{\"tick_hz\": 30,"
     " \"ocean\": {\"spectrum\": \"jonswap\", \"wind\": 11, \"size\": 160, \"resolution\": 32, \"cascades\": 1,"
     "             \"seed\": 5, \"hs\": 1.2, \"tp\": 6.5},"
     " \"hull_types\": [{\"name\": \"barge\", \"hull\": \"builtin:barge:120\", \"mass\": 40000}],"
-    " \"vessel_types\": [\"builtin:skiff\", \"builtin:patrol\"],"
+    " \"vessel_types\": [\"builtin:skiff\", \"builtin:patrol\","
+    "                    {\"name\": \"launch\", \"hull\": \"builtin:patrol\", \"mass\": 80000, \"cg\": [-2.3, 1.1, 0],"
+    "                     \"propellers\": [{\"position\": [-12.2, 0.4, 0], \"max_thrust\": 30000, \"diameter\": 0.8}],"
+    "                     \"rudders\": [{\"position\": [-12.6, 0.5, 0], \"area\": 0.6}]}],"
     " \"vessels\": [{\"type\": \"patrol\", \"position\": [0, 0], \"heading_deg\": 20, \"velocity\": [3, 0, -1],"
     "                \"controls\": {\"throttle\": 1, \"rudder\": 0.6}},"
     "               {\"type\": \"skiff\", \"position\": [40, 10], \"heading_deg\": 200,"
     "                \"controls\": {\"throttle\": 0.8, \"rudder\": -1}},"
-    "               {\"type\": \"barge\", \"position\": [-30, 25], \"velocity\": [0, 0, 1]}],"
+    "               {\"type\": \"barge\", \"position\": [-30, 25], \"velocity\": [0, 0, 1]},"
+    "               {\"type\": \"launch\", \"position\": [-40, -60], \"heading_deg\": 90,"
+    "                \"controls\": {\"throttle\": 1, \"rudder\": 1}}],"
     " \"fleets\": [{\"type\": \"skiff\", \"count\": 4, \"spacing\": 25, \"origin\": [0, 80], \"speed\": 4, \"seed\": 2,"
     "              \"controls\": {\"throttle\": 0.5, \"rudder\": 0.2}}]}";
 

@@ -225,7 +225,7 @@ static nv_vessel_dynamics ship_dynamics(void) {
     d.coeffs = nv_hydrodyn_coeffs_default();
     nv_actuator_set_init(&d.actuators);
     d.actuators.propeller_count = 1;
-    d.actuators.propellers[0] = (nv_actuator_propeller){v3(-23.0, 1.0, 0.0), v3(1, 0, 0), 150e3, 0.6, 0.3, 0.0};
+    d.actuators.propellers[0] = (nv_actuator_propeller){v3(-23.0, 1.0, 0.0), v3(1, 0, 0), 150e3, 0.6, 0.3, 0.0, 0.0};
     d.actuators.rudder_count = 1;
     d.actuators.rudders[0] = (nv_actuator_rudder){v3(-24.5, 1.2, 0.0), 5.0, 35.0, 3.0, 25.0, 0.02};
     return d;
@@ -639,6 +639,69 @@ static void propeller_pushes_only_submerged(void** state) {
     assert_true(t.y < 0.0);
 }
 
+/* A rudder 1.5 m behind a 2 m propeller on its axis lies in its race: at
+ * rest, full ahead, the race's speed there is the far race's
+ * u = sqrt(2 T / (rho A_disk)) (momentum: T = rho A_disk (u / 2) u) times
+ * the disk's axial induction 1 / 2 (1 + x / sqrt(x^2 + R^2)), over the
+ * share of the span its diameter covers (the span from the lift slope's
+ * aspect ratio, 2 pi A / (A + 2) = 3). */
+static void rudder_in_the_race(void** state) {
+    (void)state;
+    nv_vessel_dynamics d = ship_dynamics();
+    d.actuators.propellers[0].diameter = 2.0;
+    assert_int_equal(nv_actuator_race_of(&d.actuators, 0), 0);
+    nv_actuator_model m;
+    nv_actuator_model_init(&m, &d.actuators, v3(0, 2, 0));
+    double depth[2] = {2.0, 2.0}, thrust = 150e3;
+    double x = 1.5, radius = 1.0, disk = NV_PI * radius * radius;
+    double race = sqrt(2.0 * thrust / (RHO * disk)) * 0.5 * (1.0 + x / sqrt(x * x + radius * radius));
+    double aspect = 2.0 * 3.0 / (2.0 * NV_PI - 3.0), span = sqrt(aspect * 5.0), share = 2.0 / span;
+    double alpha = 0.5 * 35.0 * NV_PI / 180.0, cl = 3.0 * alpha, cd = 0.02 + 0.25 * cl * cl;
+    double q = 0.5 * RHO * race * race * 5.0 * share;
+    nv_vec3 f, t;
+    nv_actuator_forces(&m, 1.0, 0.5, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    print_message("race at the rudder %.3f m/s over %.3f of its span: side force %.1f kN\n", race, share,
+                  -f.z / 1e3);
+    ASSERT_NEAR_REL(f.z, -q * cl, 1e-9);
+    ASSERT_NEAR_REL(f.x, thrust - q * cd, 1e-9);
+    assert_true(t.y < 0.0); /* the bow swings to starboard from rest */
+    /* Astern thrust throws its race forward, off the rudder: at rest no
+     * flow past it. */
+    nv_actuator_forces(&m, -1.0, 0.5, depth, v3(0, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    ASSERT_NEAR_ABS(f.z, 0.0, 1e-9);
+    ASSERT_NEAR_REL(f.x, -0.6 * thrust, 1e-12);
+    /* Throttle 0 under way: the rudder meets the hull's own flow, the same
+     * as a rudder with no propeller ahead of it, slowed by the wake behind
+     * a single screw (Taylor: w = 0.5 C_b - 0.05, 0.25 at C_b 0.6). */
+    nv_vessel_dynamics bare = ship_dynamics();
+    nv_actuator_model mb;
+    nv_actuator_model_init(&mb, &bare.actuators, v3(0, 2, 0));
+    nv_vec3 fb, tb;
+    nv_actuator_forces(&mb, 0.0, 0.5, depth, v3(5, 0, 0), v3(0, 0, 0), RHO, &fb, &tb);
+    nv_actuator_forces(&m, 0.0, 0.5, depth, v3(5, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    ASSERT_NEAR_REL(f.z, fb.z, 1e-12);
+    nv_actuator_model_set_block(&m, 0.6);
+    nv_actuator_forces(&m, 0.0, 0.5, depth, v3(5, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    ASSERT_NEAR_REL(f.z, 0.75 * 0.75 * fb.z, 1e-12);
+    /* Full ahead under way: the race over `share`, the wake's flow over the rest. */
+    double ua = 0.75 * 5.0, far = sqrt(ua * ua + 2.0 * thrust / (RHO * disk));
+    double in_race = ua + (far - ua) * 0.5 * (1.0 + x / sqrt(x * x + radius * radius));
+    nv_actuator_forces(&m, 1.0, 0.5, depth, v3(5, 0, 0), v3(0, 0, 0), RHO, &f, &t);
+    ASSERT_NEAR_REL(f.z, -0.5 * RHO * 5.0 * cl * (in_race * in_race * share + ua * ua * (1.0 - share)), 1e-9);
+    /* Not in the race: beside it, ahead of the disk, behind a swivelling
+     * drive, or behind a propeller of no diameter. */
+    nv_vessel_dynamics o = d;
+    o.actuators.rudders[0].position.z = 1.2;
+    assert_int_equal(nv_actuator_race_of(&o.actuators, 0), -1);
+    o = d;
+    o.actuators.rudders[0].position.x = -22.0;
+    assert_int_equal(nv_actuator_race_of(&o.actuators, 0), -1);
+    o = d;
+    o.actuators.propellers[0].steering_deg = 15.0;
+    assert_int_equal(nv_actuator_race_of(&o.actuators, 0), -1);
+    assert_int_equal(nv_actuator_race_of(&bare.actuators, 0), -1);
+}
+
 /* A built-in type's hull and its dynamics made ready, as a world makes
  * them once per type. */
 static void builtin_model(const char* name, nv_vessel_type* vt, nv_hull* hull, dynamics_model* dm) {
@@ -885,6 +948,7 @@ int main(void) {
         cmocka_unit_test(added_mass_leaves_with_the_water),
         cmocka_unit_test(controls_are_rate_limited_and_checked),
         cmocka_unit_test(propeller_pushes_only_submerged),
+        cmocka_unit_test(rudder_in_the_race),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

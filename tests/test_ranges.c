@@ -233,6 +233,7 @@ ACT_SET(a_thrust, a.propellers[0].max_thrust = v)
 ACT_SET(a_reverse, a.propellers[0].reverse_fraction = v)
 ACT_SET(a_immersion, a.propellers[0].immersion = v)
 ACT_SET(a_steering, a.propellers[0].steering_deg = v)
+ACT_SET(a_diameter, a.propellers[0].diameter = v)
 ACT_SET(a_area, a.rudders[0].area = v)
 ACT_SET(a_angle, a.rudders[0].stall_angle_deg = v)
 ACT_SET(a_slope, a.rudders[0].lift_slope = v)
@@ -539,6 +540,8 @@ static const fixture fixtures[] = {
     C(NV_RANGE_TYPE_IMMERSION, "propellers[0].immersion", a_immersion, NONE),
     V(NV_RANGE_TYPE_STEERING, VT_HEAD PROP "\"steering\": %s}]}", "t.json: propellers[0].steering", NONE),
     C(NV_RANGE_TYPE_STEERING, "propellers[0].steering", a_steering, NONE),
+    V(NV_RANGE_TYPE_PROPELLER_DIAMETER, VT_HEAD PROP "\"diameter\": %s}]}", "t.json: propellers[0].diameter", NONE),
+    C(NV_RANGE_TYPE_PROPELLER_DIAMETER, "propellers[0].diameter", a_diameter, NONE),
     V(NV_RANGE_TYPE_RUDDER_AREA, VT_HEAD "\"rudders\": [{\"position\": [0, 0, 0], \"area\": %s}]}",
       "t.json: rudders[0].area", NONE),
     C(NV_RANGE_TYPE_RUDDER_AREA, "rudders[0].area", a_area, NONE),

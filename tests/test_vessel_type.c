@@ -88,6 +88,7 @@ static void expect_same_type(const nv_vessel_type* a, const nv_vessel_type* b) {
         EXPECT_SAME(dynamics.actuators.propellers[i].reverse_fraction);
         EXPECT_SAME(dynamics.actuators.propellers[i].immersion);
         EXPECT_SAME(dynamics.actuators.propellers[i].steering_deg);
+        EXPECT_SAME(dynamics.actuators.propellers[i].diameter);
     }
     for (uint32_t i = 0; i < a->dynamics.actuators.rudder_count; i++) {
         EXPECT_SAME3(dynamics.actuators.rudders[i].position);

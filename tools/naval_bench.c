@@ -250,7 +250,7 @@ static int bench_set_full_model(nv_world* w, int water_entry, nv_error* err) {
     double mass = h->body.mass;
     d.actuators.propeller_count = 1;
     d.actuators.propellers[0] = (nv_actuator_propeller){v3(stern + 0.05 * length, keel + 0.2 * depth, 0), v3(1, 0, 0),
-                                                     mass * 0.25, 0.6, 0.3, 0.0};
+                                                     mass * 0.25, 0.6, 0.3, 0.0, 0.0};
     d.actuators.rudder_count = 1;
     d.actuators.rudders[0] = (nv_actuator_rudder){v3(stern + 0.02 * length, keel + 0.25 * depth, 0),
                                                0.02 * length * 0.4 * depth, 35.0, 3.0, 25.0, 0.02};

@@ -5,7 +5,8 @@
  * Positions and directions are given in mesh coordinates (+x bow, +y up,
  * +z starboard); a world turns positions into offsets from the CG. A
  * propeller pushes only while submerged; a rudder's force comes from the
- * water flowing past it (the vessel's own motion). */
+ * water flowing past it: the vessel's own motion, slowed by the hull's wake,
+ * and, behind a propeller of known diameter, that propeller's race. */
 #ifndef NAVAL_ACTUATOR_H
 #define NAVAL_ACTUATOR_H
 
@@ -27,6 +28,7 @@ typedef struct nv_actuator_propeller {
     double reverse_fraction; /* thrust at throttle -1 as a fraction of max (0.6) */
     double immersion;        /* m of depth over which thrust ramps in from 0 (0.3) */
     double steering_deg;     /* swivel at rudder +1 (an outboard or azimuth drive); 0 = fixed (0) */
+    double diameter;         /* m; 0: its race over a rudder behind it is not modelled (0) */
 } nv_actuator_propeller;
 
 typedef struct nv_actuator_rudder {
@@ -62,10 +64,26 @@ typedef struct nv_actuator_model {
     nv_vec3 rudder_offset[ACTUATOR_MAX_RUDDERS];
     double rudder_max_angle[ACTUATOR_MAX_RUDDERS];
     double rudder_stall[ACTUATOR_MAX_RUDDERS];
+    /* A rudder in a propeller's race (race_propeller >= 0): the race's
+     * velocity at the rudder is u_A + gain (sqrt(u_A^2 + load T) - u_A),
+     * actuator-disk momentum theory with u_A the inflow, T the thrust and
+     * load 8 / (rho pi D^2) without the rho; `share` of its span is in it
+     * (the race's diameter over the span); `inflow` is 1 - w, the hull's
+     * wake at the propeller (1 until nv_actuator_model_set_block). */
+    int32_t race_propeller[ACTUATOR_MAX_RUDDERS];
+    double race_gain[ACTUATOR_MAX_RUDDERS];
+    double race_share[ACTUATOR_MAX_RUDDERS];
+    double race_inflow[ACTUATOR_MAX_RUDDERS];
+    double propeller_load[ACTUATOR_MAX_PROPELLERS]; /* 8 / (pi D^2), 1/m^2; 0 without a diameter */
     uint32_t point_count; /* propellers then rudders */
 } nv_actuator_model;
 
 void nv_actuator_model_init(nv_actuator_model* m, const nv_actuator_set* set, nv_vec3 cg);
+/* The wake a rudder in a race meets, from the hull's block coefficient
+ * (Taylor: w = 0.50 C_b - 0.05 behind a single screw on the centreline,
+ * 0.55 C_b - 0.20 behind one of twin screws, within [0, 0.5]). A block of
+ * 0 or less leaves the inflow at 1. */
+void nv_actuator_model_set_block(nv_actuator_model* m, double block);
 /* Body-frame offset of point i (propellers first, then rudders). */
 nv_vec3 nv_actuator_point(const nv_actuator_model* m, uint32_t i);
 
@@ -75,6 +93,11 @@ double nv_actuator_follow(double actual, double command, double rate, double dt)
 /* Rudder lift coefficient at angle of attack alpha (radians): linear up to
  * the stall angle, then falling to half its peak at twice that angle. */
 double nv_actuator_rudder_lift(double slope, double stall, double alpha);
+
+/* Which propeller's race a rudder lies in, or -1: a propeller with a
+ * diameter, fixed (no steering), the rudder's centre behind its disk and
+ * within its radius of its axis. */
+int nv_actuator_race_of(const nv_actuator_set* set, uint32_t rudder);
 
 /* Forces of every propeller and rudder, body frame, about the CG.
  * `depth` has point_count entries: each point's depth under the surface

@@ -3,11 +3,11 @@
  * checksummed binary file, written atomically, from which a world resumes
  * with the same nv_world_state_hash and the same evolution.
  *
- * Format (version 11), little-endian throughout:
+ * Format (version 13), little-endian throughout:
  *
  *   header, 32 bytes
  *     0  magic "NVCHKPT\n"
- *     8  u32 format version (11)
+ *     8  u32 format version (13)
  *    12  u32 section count (6)
  *    16  u64 file size in bytes, header and trailer included
  *    24  u32 flags (0)
@@ -124,8 +124,10 @@ void nv_world_set_clock(nv_world* w, uint64_t tick);
  * 9: each type's rated Beaufort number (the autopilot's seamanship), its
  * hull strength (plating, breach energy after the breach area), and a
  * flood state's steps wholly under the still water (u16 after `sunk`);
- * 12: a type's planing bottom (three doubles after its roll damping) */
-#define CHECKPOINT_VERSION 12u
+ * 12: a type's planing bottom (three doubles after its roll damping);
+ * 13: a propeller's diameter (after its steering), for its race over a
+ * rudder */
+#define CHECKPOINT_VERSION 13u
 #define CHECKPOINT_MAX_COLUMNS 256u /* per axis of a hull type's column grid */
 #define CHECKPOINT_HEADER_SIZE 32u
 /* Beside FILE, the checkpoint FILE replaced (nv_checkpoint_write_file). */
