@@ -45,8 +45,10 @@ static const char sk_about[] =
     "(MSC.1/Circ.1200, 30 %); the IMO MSC.137(76) turning circle, zig-zags and crash stop;\n"
     "heave and pitch in regular head waves at full speed (their peaks over wavelengths of\n"
     "0.8 to 4 L within 30 % of the closed-form strip theory of Jensen, Mansour and Olsen,\n"
-    "2004; EXEMPT above Froude number 0.5). In the wave trials a soft yaw spring holds\n"
-    "the heading to the waves; the drift is free.";
+    "2004; EXEMPT above Froude number 0.5); and, reported without a check, the hull's\n"
+    "sway force and its centre towed at a drift angle (the oblique tow) beside Clarke's\n"
+    "linear derivative. In the wave trials a soft yaw spring holds the heading to the\n"
+    "waves; the drift is free.";
 static const char sk_epilogue[] =
     "Each check prints PASS, FAIL or EXEMPT (outside the standard's scope: the IS Code's\n"
     "weather criterion below 24 m, MSC.137(76) below 100 m; a type out of scope that meets\n"
@@ -82,7 +84,7 @@ static const cli_opt sk_opts[] = {
     {"--steepness", .type = CLI_DOUBLE, CLI_FIELD(sk_args, steepness), .min = 0.001, .max = 0.1, .value_name = "H/L",
      .show_default = 1, .help = "wave height over wavelength of the response trials"},
     {"--trials", .type = CLI_STRING, CLI_FIELD(sk_args, trials), .value_name = "LIST",
-     .help = "which trials, comma-separated: decay, waves, weather, manoeuvres, underway (default: all)"},
+     .help = "which trials, comma-separated: decay, waves, weather, manoeuvres, underway, drift (default: all)"},
     {0}};
 
 static const cli_spec sk_spec = {.prog = "naval-seakeeping", .synopsis = "naval-seakeeping [TYPE ...] [options]",
@@ -90,13 +92,13 @@ static const cli_spec sk_spec = {.prog = "naval-seakeeping", .synopsis = "naval-
                                  .epilogue = sk_epilogue};
 
 static int sk_parse_trials(const char* list, unsigned* out) {
-    static const char* const names[] = {"decay", "waves", "weather", "manoeuvres", "underway"};
+    static const char* const names[] = {"decay", "waves", "weather", "manoeuvres", "underway", "drift"};
     *out = 0;
     const char* p = list;
     while (*p) {
         size_t len = strcspn(p, ",");
         int found = 0;
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < 6; i++)
             if (len == strlen(names[i]) && strncmp(p, names[i], len) == 0) *out |= 1u << i, found = 1;
         if (!found) return -1;
         p += len;
@@ -122,6 +124,7 @@ typedef enum sk_kind {
     SK_JOB_ZIGZAG20,
     SK_JOB_STOP,
     SK_JOB_HEAD,
+    SK_JOB_DRIFT,
 } sk_kind;
 
 typedef struct sk_job {
@@ -179,6 +182,10 @@ static void sk_job_fn(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) 
         case SK_JOB_STOP: sk_run_stop(t, &o->approach, &o->stop); break;
         case SK_JOB_HEAD:
             sk_run_head(t, &o->approach, sk_head_lambda_ratio[j->index], r->args->steepness, &o->head[j->index]);
+            break;
+        case SK_JOB_DRIFT:
+            sk_run_drift(t, sk_drift_speed_ratio[j->heading] * o->approach.speed, sk_drift_angle[j->index],
+                         &o->drift[j->heading][j->index]);
             break;
         }
     }
@@ -375,7 +382,7 @@ int main(int argc, char** argv) {
     unsigned trials = SK_TRIAL_ALL;
     if (a.trials && sk_parse_trials(a.trials, &trials))
         return cli_usage_error("naval-seakeeping", "--trials: a comma-separated list of decay, waves, weather, "
-                                                   "manoeuvres, underway (got '%s')",
+                                                   "manoeuvres, underway, drift (got '%s')",
                                a.trials);
     if (a.type_count == 0)
         for (int i = 0; i < nv_vessel_type_builtin_count() && i < SK_MAX_TYPES; i++)
@@ -385,8 +392,9 @@ int main(int argc, char** argv) {
     sk_type* types = calloc((size_t)n, sizeof *types);
     sk_results* res = calloc((size_t)n, sizeof *res);
     sk_summary* sum = calloc((size_t)n, sizeof *sum);
-    /* per type: 3 decays, the waves, the weather sweep, the approach, 4 manoeuvres */
-    int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4 + SK_HEAD_RUNS;
+    /* per type: 3 decays, the waves, the weather sweep, the approach, 4 manoeuvres, head seas, the tows */
+    int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4 + SK_HEAD_RUNS +
+                   SK_DRIFT_SPEEDS * SK_DRIFT_ANGLES;
     sk_job* jobs = calloc((size_t)(n * per_type), sizeof *jobs);
     int* order = calloc((size_t)(n * per_type), sizeof *order);
     int early = 0; /* an exit status before any trial runs */
@@ -444,7 +452,8 @@ int main(int argc, char** argv) {
         if (trials & SK_TRIAL_WEATHER)
             for (int k = 0; k < SK_WEATHER_RUNS; k++)
                 jobs[count++] = (sk_job){SK_JOB_WEATHER, i, k, 0, (13.0 / sk_weather_omega_ratio[k] + 20.0) * T * tri};
-        if (trials & (SK_TRIAL_MANOEUVRES | SK_TRIAL_UNDERWAY)) jobs[count++] = (sk_job){SK_JOB_APPROACH, i, 0, 0, 1e9 * tri};
+        if (trials & (SK_TRIAL_MANOEUVRES | SK_TRIAL_UNDERWAY | SK_TRIAL_DRIFT))
+            jobs[count++] = (sk_job){SK_JOB_APPROACH, i, 0, 0, 1e9 * tri};
     }
     sk_run run = {&a, types, res, jobs, order};
     sk_run_jobs(&run, pool, 0, count);
@@ -461,6 +470,12 @@ int main(int argc, char** argv) {
         for (int i = 0; i < n; i++)
             for (int k = 0; k < SK_HEAD_RUNS; k++)
                 jobs[count++] = (sk_job){SK_JOB_HEAD, i, k, 0, (double)types[i].mesh.triangle_count * sk_head_lambda_ratio[k]};
+    /* the tows at fractions of the approach's speed (the index of the speed rides in `heading`) */
+    if (trials & SK_TRIAL_DRIFT)
+        for (int i = 0; i < n; i++)
+            for (int v = 0; v < SK_DRIFT_SPEEDS; v++)
+                for (int k = 0; k < SK_DRIFT_ANGLES; k++)
+                    jobs[count++] = (sk_job){SK_JOB_DRIFT, i, k, v, 0.1 * (double)types[i].mesh.triangle_count};
     sk_run_jobs(&run, pool, phase2, count - phase2);
     double wall = sk_now() - start;
     nv_jobs_destroy(pool);

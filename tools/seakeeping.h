@@ -6,6 +6,8 @@
  *   seakeeping_trials.c  the simulations (roll decay, regular waves, the
  *                        approach, the manoeuvres and head seas under way)
  *                        and their analysis
+ *   seakeeping_drift.c   the virtual oblique tow (the hull's lateral force
+ *                        and its centre in a steady drift)
  *   seakeeping_rules.c   the standards' formulas and tables (IS Code 2008
  *                        weather criterion, IMO MSC.137(76) limits) and the
  *                        fits (least squares, the 1-DOF roll response)
@@ -33,6 +35,7 @@ typedef struct sk_type {
     nv_roll_damper damper;
     nv_heave_pitch_damper heave_pitch; /* zero when the type has none */
     double hull_length;    /* the mesh's extent along x (overall length), m */
+    double mid_ahead;      /* the middle of that extent ahead of the CG, m */
     double bk_length, bk_breadth; /* bilge keels, m (0: none) */
     double rho, g, nu;     /* the world's water and gravity, the type's viscosity */
     double tick_hz;
@@ -175,6 +178,37 @@ typedef struct sk_head {
  * transient, then 12 encounter periods measured; the heading held by the
  * soft yaw restraint of the zero-speed trials. */
 void sk_run_head(const sk_type* t, const sk_approach* a, double lambda_ratio, double steepness, sk_head* out);
+
+/* ---- the virtual oblique tow (seakeeping_drift.c) ---------------------- */
+
+/* The hull alone (its rudders taken off, the throttle at 0) on calm water,
+ * its velocity held each step at `speed` (m/s) and `drift_deg` off its
+ * heading (+ to starboard), its yaw rate at 0, heave, roll and pitch free:
+ * the water's force over the last half of 30 s, along and across the
+ * heading in the horizontal plane, and its moment about the vertical. */
+#define SK_DRIFT_SPEEDS 3
+#define SK_DRIFT_ANGLES 8
+extern const double sk_drift_speed_ratio[SK_DRIFT_SPEEDS]; /* of the approach speed */
+extern const double sk_drift_angle[SK_DRIFT_ANGLES];      /* degrees; the first is -10, the mirror of 10 */
+
+typedef struct sk_drift {
+    double speed, drift_deg;
+    double x, y, n;        /* surge and sway force (N, + ahead and to starboard), yaw moment (N m, + bow to port) */
+    double y_coef;         /* -y / (1/2 rho L T U^2): + against the drift */
+    double centre;         /* where the sway force acts, ahead of the hull's mid-length, over L */
+    double heel_deg;       /* mean heel over the window */
+    int ok;
+    uint64_t steps;
+} sk_drift;
+
+void sk_run_drift(const sk_type* t, double speed, double drift_deg, sk_drift* out);
+
+/* Clarke, Gedling and Hine (1983): the linear sway force of a drift beta
+ * (radians) over 1/2 rho L T U^2, pi (T / L)(1 + 0.40 C_b B / T) beta, and
+ * where it acts ahead of the mid-length over L, (0.50 + 2.4 T / L) /
+ * (1 + 0.40 C_b B / T). */
+double sk_clarke_sway(const nv_particulars* p, double beta);
+double sk_clarke_centre(const nv_particulars* p);
 
 void sk_run_turn(const sk_type* t, const sk_approach* a, sk_turn* out);
 void sk_run_zigzag(const sk_type* t, const sk_approach* a, double angle_deg, sk_zigzag* out);

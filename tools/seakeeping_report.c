@@ -250,6 +250,26 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         sk_jnum("jmo_heave_peak", s->jmo_heave, ", ");
         sk_jnum("jmo_pitch_peak", s->jmo_pitch, "}");
     }
+    if (trials & SK_TRIAL_DRIFT) {
+        printf(", \"drift\": {");
+        sk_jnum("clarke_centre_L", sk_clarke_centre(&t->p), ", ");
+        printf("\"runs\": [");
+        for (int v = 0; v < SK_DRIFT_SPEEDS; v++)
+            for (int k = 0; k < SK_DRIFT_ANGLES; k++) {
+                const sk_drift* d = &o->drift[v][k];
+                printf("%s{", v || k ? ", " : "");
+                sk_jnum("speed", d->speed, ", ");
+                sk_jnum("drift_deg", d->drift_deg, ", ");
+                sk_jnum("surge_force", d->ok ? d->x : NAN, ", ");
+                sk_jnum("sway_force", d->ok ? d->y : NAN, ", ");
+                sk_jnum("yaw_moment", d->ok ? d->n : NAN, ", ");
+                sk_jnum("sway_coefficient", d->ok ? d->y_coef : NAN, ", ");
+                sk_jnum("clarke_sway_coefficient", sk_clarke_sway(&t->p, d->drift_deg * NV_PI / 180.0), ", ");
+                sk_jnum("centre_L", d->ok ? d->centre : NAN, ", ");
+                sk_jnum("heel_deg", d->ok ? d->heel_deg : NAN, "}");
+            }
+        printf("]}");
+    }
     printf(", \"checks\": [");
     for (int i = 0; i < s->check_count; i++) {
         const sk_check* c = &s->checks[i];
@@ -356,6 +376,30 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
                    h->speed, h->heave, h->jmo_heave, h->pitch, h->jmo_pitch, h->pitch_max_deg,
                    h->capsized ? " CAPSIZED" : "");
         }
+    }
+    if (trials & SK_TRIAL_DRIFT) {
+        printf("oblique tow (the hull without its rudders, calm water, yaw held): sway force over 1/2 rho L T U^2 and "
+               "its centre ahead of the mid-length over L; Clarke's linear part (its centre %.3f L)\n",
+               sk_clarke_centre(&t->p));
+        printf("  %7s", "U m/s");
+        for (int k = 0; k < SK_DRIFT_ANGLES; k++) printf(" %7.0f", sk_drift_angle[k]);
+        printf("  (drift, deg)\n");
+        for (int v = 0; v < SK_DRIFT_SPEEDS; v++) {
+            printf("  %7.2f", o->drift[v][0].speed);
+            for (int k = 0; k < SK_DRIFT_ANGLES; k++)
+                if (o->drift[v][k].ok)
+                    printf(" %7.4f", o->drift[v][k].y_coef);
+                else printf(" %7s", "-");
+            printf("  sway\n  %7s", "");
+            for (int k = 0; k < SK_DRIFT_ANGLES; k++)
+                if (o->drift[v][k].ok)
+                    printf(" %7.3f", o->drift[v][k].centre);
+                else printf(" %7s", "-");
+            printf("  centre\n");
+        }
+        printf("  %7s", "Clarke");
+        for (int k = 0; k < SK_DRIFT_ANGLES; k++) printf(" %7.4f", sk_clarke_sway(&t->p, sk_drift_angle[k] * NV_PI / 180.0));
+        printf("  sway\n");
     }
     for (int i = 0; i < s->check_count; i++)
         printf("  %-6s %-26s %s\n", sk_status_names[s->checks[i].status], s->checks[i].name, s->checks[i].text);

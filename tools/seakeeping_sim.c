@@ -36,6 +36,7 @@ int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
         goto done;
     const nv_hull* h = nv_world_hull_type(w, type);
     t->hull_length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
+    t->mid_ahead = 0.5 * ((double)h->bounds_max[0] + (double)h->bounds_min[0]);
     const nv_particulars* p = nv_world_type_particulars(w, type);
     const nv_roll_damper* d = nv_world_type_roll_damper(w, type);
     if (!p || !d || !(p->roll_omega > 0.0)) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* naval-seakeeping's one world with one vessel, shared by its trials
- * (seakeeping_trials.c: roll decay, regular waves; seakeeping_underway.c:
+ * (seakeeping_trials.c: roll decay, regular waves; seakeeping_drift.c: the
+ * oblique tow; seakeeping_underway.c:
  * the manoeuvres and head seas under way). */
 #ifndef NAVAL_SEAKEEPING_SIM_H
 #define NAVAL_SEAKEEPING_SIM_H

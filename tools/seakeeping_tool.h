@@ -16,7 +16,8 @@ enum {
     SK_TRIAL_WEATHER = 4,
     SK_TRIAL_MANOEUVRES = 8,
     SK_TRIAL_UNDERWAY = 16,
-    SK_TRIAL_ALL = 31
+    SK_TRIAL_DRIFT = 32,
+    SK_TRIAL_ALL = 63
 };
 
 /* The zero-speed wave trials' headings: where the waves come from, off the bow. */
@@ -36,6 +37,7 @@ typedef struct sk_results {
     sk_zigzag zz10, zz20;
     sk_stop stop;
     sk_head head[SK_HEAD_RUNS]; /* head seas under way, by sk_head_lambda_ratio */
+    sk_drift drift[SK_DRIFT_SPEEDS][SK_DRIFT_ANGLES]; /* the oblique tow, by speed and angle */
 } sk_results;
 
 typedef enum { SK_PASS, SK_FAIL, SK_EXEMPT } sk_status;
