@@ -228,8 +228,9 @@ void nv_actuator_forces(const nv_actuator_model* m, double throttle, double rudd
              * it covers (astern thrust throws its race forward, off the
              * rudder). */
             double inflow = m->race_inflow[i] * v.x, share = m->race_share[i];
-            double ua = inflow > 0.0 ? inflow : 0.0, thrust = thrusts[k] > 0.0 ? thrusts[k] : 0.0;
-            double far = sqrt(ua * ua + m->propeller_load[k] * thrust / water_density);
+            double ua = inflow > 0.0 ? inflow : 0.0;
+            double thrust = thrusts[k] > 0.0 && water_density > 0.0 ? thrusts[k] : 0.0;
+            double far = thrust > 0.0 ? sqrt(ua * ua + m->propeller_load[k] * thrust / water_density) : ua;
             double in_race = inflow + m->race_gain[i] * (far - ua);
             f = v3_add(actuator_rudder_force(r, m->rudder_stall[i], deflection, in_race, v.z, water_density, wet, share),
                        actuator_rudder_force(r, m->rudder_stall[i], deflection, inflow, v.z, water_density, wet,
