@@ -30,9 +30,12 @@
  *                     "max_thrust": 22000,              N, required
  *                     "reverse": 0.6,                   fraction at throttle -1
  *                     "immersion": 0.3,                 m of depth to full thrust
- *                     "steering": 0}],                  degrees the drive swivels at
+ *                     "steering": 0,                    degrees the drive swivels at
  *                                                       rudder +1 (outboard, azimuth);
  *                                                       0 = fixed
+ *                     "diameter": 0}],                  m; a rudder behind a fixed
+ *                                                       propeller of known diameter
+ *                                                       meets its race; 0 = none
  *     "rudders": [{"position": [-12.6, 0.5, 1.3],       required
  *                  "area": 0.5,                         m^2, required
  *                  "max_angle": 35, "stall_angle": 25,  degrees
