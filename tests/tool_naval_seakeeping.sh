@@ -19,9 +19,10 @@
 #   - MSC.137(76): turning advance <= 4.5 L, tactical diameter <= 5 L, the
 #     zig-zag overshoots and the crash stop within their limits, or the type
 #     outside the standard's scope (below 100 m) and marked EXEMPT;
-#   - the oblique tow (reported, no standard): the displacement hulls' sway
-#     force grows with the drift at every speed, a drift to port mirrors one
-#     to starboard, the
+#   - the oblique tow and the rotating arm (reported, no standard): the
+#     displacement hulls' sway force grows with the drift at every speed,
+#     every hull's yaw moment resists a turn and grows with its rate, port
+#     mirrors starboard in both, the
 #     coefficients are the forces' over 1/2 rho L T U^2 and Clarke's linear
 #     part is his formula;
 #   - every status is the one its figures give, the exit status says whether
@@ -268,6 +269,19 @@ for name, t in types.items():
         assert row[1]["sway_coefficient"] > 0, (name, row[1])
         if name != "skiff":
             assert all(a["sway_coefficient"] < b["sway_coefficient"] for a, b in zip(row[1:], row[2:])), (name, row)
+    # the rotating arm: 3 speeds x 4 yaw rates (r L / U -0.2, then 0.1, 0.2, 0.4)
+    turns = dr["turns"]
+    assert len(turns) == 12, (name, len(turns))
+    for v in range(3):
+        row = turns[4 * v: 4 * v + 4]
+        assert [r["turn"] for r in row] == [-0.2, 0.1, 0.2, 0.4], (name, row)
+        assert all(r["speed"] == runs[8 * v]["speed"] for r in row), (name, row)
+        for r in row:
+            q = 0.5 * rho * p["length"] * p["draft"] * r["speed"] ** 2
+            assert abs(r["yaw_coefficient"] - r["yaw_moment"] / (q * p["length"])) < 1e-4 * abs(r["yaw_coefficient"]) + 1e-9, (name, r)
+        # the water resists the turn, the more the faster it turns; port mirrors starboard
+        assert abs(row[0]["yaw_coefficient"] + row[2]["yaw_coefficient"]) < 1e-3 * row[2]["yaw_coefficient"], (name, row)
+        assert 0 < row[1]["yaw_coefficient"] < row[2]["yaw_coefficient"] < row[3]["yaw_coefficient"], (name, row)
 
 # the exit status: 1 exactly when a check that is not exempt failed
 statuses = [c["status"] for t in doc["types"] for c in t["checks"]]

@@ -47,8 +47,9 @@ static const char sk_about[] =
     "0.8 to 4 L within 30 % of the closed-form strip theory of Jensen, Mansour and Olsen,\n"
     "2004; EXEMPT above Froude number 0.5); and, reported without a check, the hull's\n"
     "sway force and its centre towed at a drift angle (the oblique tow) beside Clarke's\n"
-    "linear derivative. In the wave trials a soft yaw spring holds the heading to the\n"
-    "waves; the drift is free.";
+    "linear derivative, and its yaw moment turning at a steady rate (the rotating arm).\n"
+    "In the wave trials a soft yaw spring holds the heading to the waves; the drift is\n"
+    "free.";
 static const char sk_epilogue[] =
     "Each check prints PASS, FAIL or EXEMPT (outside the standard's scope: the IS Code's\n"
     "weather criterion below 24 m, MSC.137(76) below 100 m; a type out of scope that meets\n"
@@ -184,8 +185,12 @@ static void sk_job_fn(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) 
             sk_run_head(t, &o->approach, sk_head_lambda_ratio[j->index], r->args->steepness, &o->head[j->index]);
             break;
         case SK_JOB_DRIFT:
-            sk_run_drift(t, sk_drift_speed_ratio[j->heading] * o->approach.speed, sk_drift_angle[j->index],
-                         &o->drift[j->heading][j->index]);
+            if (j->index < SK_DRIFT_ANGLES)
+                sk_run_drift(t, sk_drift_speed_ratio[j->heading] * o->approach.speed, sk_drift_angle[j->index], 0.0,
+                             &o->drift[j->heading][j->index]);
+            else
+                sk_run_drift(t, sk_drift_speed_ratio[j->heading] * o->approach.speed, 0.0,
+                             sk_turn_rate[j->index - SK_DRIFT_ANGLES], &o->turn_arm[j->heading][j->index - SK_DRIFT_ANGLES]);
             break;
         }
     }
@@ -394,7 +399,7 @@ int main(int argc, char** argv) {
     sk_summary* sum = calloc((size_t)n, sizeof *sum);
     /* per type: 3 decays, the waves, the weather sweep, the approach, 4 manoeuvres, head seas, the tows */
     int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4 + SK_HEAD_RUNS +
-                   SK_DRIFT_SPEEDS * SK_DRIFT_ANGLES;
+                   SK_DRIFT_SPEEDS * (SK_DRIFT_ANGLES + SK_TURN_RATES);
     sk_job* jobs = calloc((size_t)(n * per_type), sizeof *jobs);
     int* order = calloc((size_t)(n * per_type), sizeof *order);
     int early = 0; /* an exit status before any trial runs */
@@ -474,7 +479,7 @@ int main(int argc, char** argv) {
     if (trials & SK_TRIAL_DRIFT)
         for (int i = 0; i < n; i++)
             for (int v = 0; v < SK_DRIFT_SPEEDS; v++)
-                for (int k = 0; k < SK_DRIFT_ANGLES; k++)
+                for (int k = 0; k < SK_DRIFT_ANGLES + SK_TURN_RATES; k++)
                     jobs[count++] = (sk_job){SK_JOB_DRIFT, i, k, v, 0.1 * (double)types[i].mesh.triangle_count};
     sk_run_jobs(&run, pool, phase2, count - phase2);
     double wall = sk_now() - start;

@@ -183,25 +183,29 @@ void sk_run_head(const sk_type* t, const sk_approach* a, double lambda_ratio, do
 
 /* The hull alone (its rudders taken off, the throttle at 0) on calm water,
  * its velocity held each step at `speed` (m/s) and `drift_deg` off its
- * heading (+ to starboard), its yaw rate at 0, heave, roll and pitch free:
+ * heading (+ to starboard), its yaw rate at `turn` U / L (+ to starboard;
+ * 0 for the oblique tow, else a rotating arm), heave, roll and pitch free:
  * the water's force over the last half of 30 s, along and across the
  * heading in the horizontal plane, and its moment about the vertical. */
 #define SK_DRIFT_SPEEDS 3
 #define SK_DRIFT_ANGLES 8
+#define SK_TURN_RATES 4
 extern const double sk_drift_speed_ratio[SK_DRIFT_SPEEDS]; /* of the approach speed */
 extern const double sk_drift_angle[SK_DRIFT_ANGLES];      /* degrees; the first is -10, the mirror of 10 */
+extern const double sk_turn_rate[SK_TURN_RATES];          /* r L / U; the first is -0.2, the mirror of 0.2 */
 
 typedef struct sk_drift {
-    double speed, drift_deg;
+    double speed, drift_deg, turn;
     double x, y, n;        /* surge and sway force (N, + ahead and to starboard), yaw moment (N m, + bow to port) */
-    double y_coef;         /* -y / (1/2 rho L T U^2): + against the drift */
+    double y_coef;         /* -y / (1/2 rho L T U^2): + against a drift to starboard */
+    double n_coef;         /* n / (1/2 rho L^2 T U^2): + against a turn to starboard */
     double centre;         /* where the sway force acts, ahead of the hull's mid-length, over L */
-    double heel_deg;       /* mean heel over the window */
+    double heel_deg;       /* mean heel over the window, + to starboard */
     int ok;
     uint64_t steps;
 } sk_drift;
 
-void sk_run_drift(const sk_type* t, double speed, double drift_deg, sk_drift* out);
+void sk_run_drift(const sk_type* t, double speed, double drift_deg, double turn, sk_drift* out);
 
 /* Clarke, Gedling and Hine (1983): the linear sway force of a drift beta
  * (radians) over 1/2 rho L T U^2, pi (T / L)(1 + 0.40 C_b B / T) beta, and

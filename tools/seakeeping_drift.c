@@ -11,14 +11,16 @@
 
 const double sk_drift_speed_ratio[SK_DRIFT_SPEEDS] = {0.25, 0.5, 1.0};
 const double sk_drift_angle[SK_DRIFT_ANGLES] = {-10.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 90.0};
+const double sk_turn_rate[SK_TURN_RATES] = {-0.2, 0.1, 0.2, 0.4};
 
 #define SK_DRIFT_SECONDS 30.0
 
-void sk_run_drift(const sk_type* t, double speed, double drift_deg, sk_drift* out) {
+void sk_run_drift(const sk_type* t, double speed, double drift_deg, double turn, sk_drift* out) {
     memset(out, 0, sizeof *out);
     out->speed = speed;
     out->drift_deg = drift_deg;
-    if (!(speed > 0.0)) return;
+    out->turn = turn;
+    if (!(speed > 0.0) || !(t->p.length > 0.0)) return;
     /* the hull alone: a rudder at 0 would lift in the drift */
     sk_type bare = *t;
     bare.vt.dynamics.actuators.rudder_count = 0;
@@ -30,6 +32,8 @@ void sk_run_drift(const sk_type* t, double speed, double drift_deg, sk_drift* ou
         return;
     }
     const double beta = drift_deg * SK_RAD;
+    /* a turn to starboard grows the heading: about -y (+y turns the bow to port) */
+    const double yaw_rate = -turn * speed / t->p.length;
     const uint64_t steps = (uint64_t)llround(SK_DRIFT_SECONDS * s.hz), from = steps / 2;
     double x = 0.0, y = 0.0, n = 0.0, heel = 0.0;
     uint64_t counted = 0;
@@ -38,7 +42,7 @@ void sk_run_drift(const sk_type* t, double speed, double drift_deg, sk_drift* ou
         /* held along the heading it keeps (+x at the start, yaw rate 0) */
         double yaw = sk_yaw(st.orientation);
         nv_vec3 v = v3(speed * cos(yaw + beta), st.velocity.y, speed * sin(yaw + beta));
-        nv_vec3 w = v3(st.angular_velocity.x, 0.0, st.angular_velocity.z);
+        nv_vec3 w = v3(st.angular_velocity.x, yaw_rate, st.angular_velocity.z);
         if (nv_world_set_velocity(s.w, s.id, v, w, &err)) break;
         nv_world_step(s.w);
         out->steps++;
@@ -63,6 +67,7 @@ void sk_run_drift(const sk_type* t, double speed, double drift_deg, sk_drift* ou
     out->heel_deg = heel / (double)counted;
     double q = 0.5 * t->rho * t->p.length * t->p.draft * speed * speed;
     out->y_coef = q > 0.0 ? -out->y / q : 0.0;
+    out->n_coef = q > 0.0 ? out->n / (q * t->p.length) : 0.0;
     /* a sway force -F (to port) at x ahead of the CG turns the bow by
      * x F about +y: the centre is n / -y, then from the mid-length */
     out->centre = fabs(out->y) > 0.0 ? (out->n / -out->y - t->mid_ahead) / t->p.length : 0.0;

@@ -268,6 +268,19 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
                 sk_jnum("centre_L", d->ok ? d->centre : NAN, ", ");
                 sk_jnum("heel_deg", d->ok ? d->heel_deg : NAN, "}");
             }
+        printf("], \"turns\": [");
+        for (int v = 0; v < SK_DRIFT_SPEEDS; v++)
+            for (int k = 0; k < SK_TURN_RATES; k++) {
+                const sk_drift* d = &o->turn_arm[v][k];
+                printf("%s{", v || k ? ", " : "");
+                sk_jnum("speed", d->speed, ", ");
+                sk_jnum("turn", d->turn, ", ");
+                sk_jnum("sway_force", d->ok ? d->y : NAN, ", ");
+                sk_jnum("yaw_moment", d->ok ? d->n : NAN, ", ");
+                sk_jnum("sway_coefficient", d->ok ? d->y_coef : NAN, ", ");
+                sk_jnum("yaw_coefficient", d->ok ? d->n_coef : NAN, ", ");
+                sk_jnum("heel_deg", d->ok ? d->heel_deg : NAN, "}");
+            }
         printf("]}");
     }
     printf(", \"checks\": [");
@@ -400,6 +413,19 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         printf("  %7s", "Clarke");
         for (int k = 0; k < SK_DRIFT_ANGLES; k++) printf(" %7.4f", sk_clarke_sway(&t->p, sk_drift_angle[k] * NV_PI / 180.0));
         printf("  sway\n");
+        printf("rotating arm (the same hull, no drift, turning at r L / U): yaw moment against the turn over "
+               "1/2 rho L^2 T U^2\n");
+        printf("  %7s", "U m/s");
+        for (int k = 0; k < SK_TURN_RATES; k++) printf(" %7.2f", sk_turn_rate[k]);
+        printf("  (r L / U)\n");
+        for (int v = 0; v < SK_DRIFT_SPEEDS; v++) {
+            printf("  %7.2f", o->turn_arm[v][0].speed);
+            for (int k = 0; k < SK_TURN_RATES; k++)
+                if (o->turn_arm[v][k].ok)
+                    printf(" %7.4f", o->turn_arm[v][k].n_coef);
+                else printf(" %7s", "-");
+            printf("  yaw\n");
+        }
     }
     for (int i = 0; i < s->check_count; i++)
         printf("  %-6s %-26s %s\n", sk_status_names[s->checks[i].status], s->checks[i].name, s->checks[i].text);

@@ -38,6 +38,7 @@ typedef struct sk_results {
     sk_stop stop;
     sk_head head[SK_HEAD_RUNS]; /* head seas under way, by sk_head_lambda_ratio */
     sk_drift drift[SK_DRIFT_SPEEDS][SK_DRIFT_ANGLES]; /* the oblique tow, by speed and angle */
+    sk_drift turn_arm[SK_DRIFT_SPEEDS][SK_TURN_RATES]; /* the rotating arm, by speed and yaw rate */
 } sk_results;
 
 typedef enum { SK_PASS, SK_FAIL, SK_EXEMPT } sk_status;
