@@ -120,10 +120,13 @@ void sk_run_head(const sk_type* t, const sk_approach* a, double lambda_ratio, do
     if (sk_sim_from_approach(&s, t, a)) return;
     nv_error err;
     nv_world_vessel_state st = sk_sim_state(&s);
-    /* waves from ahead travel against the bow */
+    /* waves from ahead travel against the bow, along (-cos, -sin) of the
+     * heading in (x, z); a wave's direction turns the other way (toward -z,
+     * as headings), so that is pi - heading: the approach need not end
+     * heading +x (a hull that is only just stable on its course wanders) */
     double heading = sk_yaw(st.orientation);
     if (nv_world_set_controls(s.w, s.id, 1.0, 0.0, &err) ||
-        sk_sim_waves(&s, t, out->amplitude, out->wavelength, heading + NV_PI, 3.0 * out->period)) {
+        sk_sim_waves(&s, t, out->amplitude, out->wavelength, NV_PI - heading, 3.0 * out->period)) {
         nv_world_destroy(s.w);
         return;
     }
