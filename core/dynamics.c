@@ -169,6 +169,16 @@ void dynamics_model_release(dynamics_model* m) {
     if (!m) return;
     free(m->planing);
     m->planing = NULL;
+    free(m->manoeuvre);
+    m->manoeuvre = NULL;
+}
+
+/* With "manoeuvring", the model's lateral forces in place of the
+ * triangles' (a hull with no waterline keeps its own). */
+static void dynamics_manoeuvre_take(dynamics_model* m, const nv_hull* h, double gravity) {
+    if (!(m->hydro.c.forces & HYDRODYN_MANOEUVRING) || !(m->particulars.length > 0.0)) return;
+    m->manoeuvre = dynamics_manoeuvre_build(m, h, gravity);
+    m->drag.lateral_from_model = m->manoeuvre != NULL;
 }
 
 void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const nv_hull* h, double gravity) {
@@ -185,6 +195,7 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
     m->total_area = h->total_area;
     memset(&m->drag, 0, sizeof m->drag);
     m->planing = dynamics_planing_build(m, h);
+    m->manoeuvre = NULL;
     /* The dampers need the hull afloat upright: one that sinks or has no
      * upright stability gets none (nothing to linearise about). */
     const nv_hydrodyn_coeffs* c = &d->coeffs;
@@ -197,10 +208,13 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
     const int added = (f & HYDRODYN_ADDED_MASS) != 0;
     if (!(f & (HYDRODYN_ROLL_DAMPING | HYDRODYN_HEAVE_PITCH_DAMPING))) {
         /* the added mass's share needs the upright wetted area all the same */
-        if (added && nv_particulars_compute(h, c->water_density, gravity, c->added_inertia.x, &m->particulars, &ignored))
+        if ((added || (f & HYDRODYN_MANOEUVRING)) &&
+            nv_particulars_compute(h, c->water_density, gravity, added ? c->added_inertia.x : 0.0, &m->particulars,
+                                   &ignored))
             memset(&m->particulars, 0, sizeof m->particulars);
         nv_actuator_model_set_block(&m->actuators, m->particulars.block);
         dynamics_hull_drag_fit(m, h, gravity);
+        dynamics_manoeuvre_take(m, h, gravity);
         return;
     }
     if (nv_particulars_compute(h, c->water_density, gravity, added ? c->added_inertia.x : 0.0, &m->particulars, &ignored))
@@ -228,6 +242,7 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
         m->heave_pitch_damping = m->heave_pitch.wetted_area > 0.0;
     }
     dynamics_hull_drag_fit(m, h, gravity);
+    dynamics_manoeuvre_take(m, h, gravity);
 }
 
 uint32_t dynamics_actuator_points(const dynamics_model* m, nv_vec3 position, const nv_mat3* rot, double* x, double* y,
@@ -419,6 +434,13 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         double p = m3_mul_v3(&rt, b->angular_velocity).x;
         double u = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0))).x;
         s.torque.x += nv_roll_damper_moment(&m->roll, p, u, s.submerged_area);
+    }
+    if (m && m->manoeuvre) {
+        nv_mat3 rt = m3_transpose(&rot);
+        nv_vec3 vb = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
+        nv_vec3 wb = m3_mul_v3(&rt, b->angular_velocity);
+        dynamics_manoeuvre_apply(m, vb, wb, v->triangles, dynamics_added_share(m, s.submerged_area), &s.force,
+                                 &s.torque);
     }
     double planing = 0.0; /* how far the planing lift has taken over (0..1) */
     if (m && m->planing && v->triangles) {

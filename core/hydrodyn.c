@@ -102,6 +102,11 @@ int nv_hydrodyn_coeffs_validate(const nv_hydrodyn_coeffs* c, nv_error* err) {
             nv_range_check(NV_RANGE_TYPE_PLANING_DEADRISE, c->planing[1], "planing.deadrise", err) ||
             nv_range_check(NV_RANGE_TYPE_PLANING_LENGTH, c->planing[2], "planing.length", err))
             return -1;
+    /* Clarke's regressions are of displacement ships' hulls at rest draft;
+     * a planing bottom runs on its aft part, at its own trim */
+    if ((c->forces & HYDRODYN_MANOEUVRING) && c->planing[0] != 0.0)
+        return nv_error_set(err, "forces: \"manoeuvring\" is for displacement hulls (Clarke's derivatives); a type "
+                                 "with a \"planing\" bottom cannot take it");
     return 0;
 }
 

@@ -41,7 +41,7 @@ void nv_vessel_type_init(nv_vessel_type* t) {
 /* Force names in "coefficients.forces", in HYDRODYN_* bit order. */
 static const char* const vt_force_names[] = {"viscous", "pressure_drag", "slamming", "air_drag", "area_damping",
                                              "added_mass", "residual", "roll_damping", "heave_pitch_damping",
-                                             "water_entry"};
+                                             "water_entry", "manoeuvring"};
 #define VT_FORCE_COUNT (sizeof vt_force_names / sizeof vt_force_names[0])
 
 static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, uint32_t* out) {
@@ -64,7 +64,7 @@ static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, 
         if (f == VT_FORCE_COUNT)
             return json_fail(c, elem,
                              "'%s' is not one of viscous, pressure_drag, slamming, air_drag, area_damping, added_mass, "
-                             "residual, roll_damping, heave_pitch_damping, water_entry",
+                             "residual, roll_damping, heave_pitch_damping, water_entry, manoeuvring",
                              it->valuestring);
         if (bits & (1u << f)) return json_fail(c, elem, "'%s' is listed twice", it->valuestring);
         bits |= 1u << f;
@@ -486,6 +486,7 @@ typedef struct vt_builtin_spec {
     int rated_beaufort;
     double bilge_keel[2];               /* length, breadth, m */
     double planing[3];                  /* chine beam m, deadrise degrees, prismatic length m; 0: none */
+    uint32_t forces_added;              /* HYDRODYN_* beyond nv_hydrodyn_coeffs_default()'s */
 } vt_builtin_spec;
 
 static const vt_builtin_spec vt_builtins[] = {
@@ -505,7 +506,7 @@ static const vt_builtin_spec vt_builtins[] = {
      /* It planes (Cv 3.4 at full throttle): Savitsky's lift on its flat
      * floor, between the knuckles (1.735 m apart at midship) and as far
      * forward as the keel runs straight (70 % of the length). */
-     {1.735, 0.0, 3.5}},
+     {1.735, 0.0, 3.5}, 0},
     /* Twin screws and twin rudders, 1.3 m either side of the centreline;
      * bilge keels a third of its length, 0.25 m deep (5 % of the beam). */
     {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
@@ -519,7 +520,11 @@ static const vt_builtin_spec vt_builtins[] = {
      * Beaufort 7: over 30 minutes (three seeds) nothing capsized in 5, 6
      * or 7 at any speed and heading, once the added mass left a hull
      * launched off a crest (docs/hydrodynamics.md, "Thirty minutes"). */
-     {0.03, 0.0, 0.0, 0.006, 100000.0}, 7, {8.0, 0.25}, {0.0, 0.0, 0.0}},
+     {0.03, 0.0, 0.0, 0.006, 100000.0}, 7, {8.0, 0.25}, {0.0, 0.0, 0.0},
+     /* Clarke's manoeuvring derivatives: the displacement hulls turn and
+     * hold a course as ships do (docs/hydrodynamics.md, "Manoeuvring
+     * forces"); the skiff planes, outside their regressions */
+     HYDRODYN_MANOEUVRING},
     /* One large slow screw; a rudder of 2.2 % of L d (14 m^2 missed IMO
      * MSC.137(76)'s initial turning: 2.68 L for 10 degrees, the limit 2.5)
      * that swings hard over to hard over in ~28 s (SOLAS). */
@@ -534,7 +539,7 @@ static const vt_builtin_spec vt_builtins[] = {
      * a quay, 2.8 m/s bow to bow). Bilge keels over 35 % of its length,
      * 0.8 m deep (4.6 % of the beam): zeta 0.04 at 10 degrees, what a cargo
      * ship with keels measures. */
-     {0.083, 0.0, 0.0, 0.015, 1.0e7}, 10, {42.0, 0.8}, {0.0, 0.0, 0.0}},
+     {0.083, 0.0, 0.0, 0.015, 1.0e7}, 10, {42.0, 0.8}, {0.0, 0.0, 0.0}, HYDRODYN_MANOEUVRING},
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
 
@@ -565,6 +570,7 @@ int nv_vessel_type_builtin(const char* name, nv_vessel_type* out, nv_error* err)
         out->dynamics.coeffs.bilge_keel[0] = b->bilge_keel[0];
         out->dynamics.coeffs.bilge_keel[1] = b->bilge_keel[1];
         memcpy(out->dynamics.coeffs.planing, b->planing, sizeof b->planing);
+        out->dynamics.coeffs.forces |= b->forces_added;
         a->throttle_rate = b->throttle_rate;
         a->rudder_rate = b->rudder_rate;
         out->compartments.bulkhead_count = b->bulkheads;

@@ -22,6 +22,7 @@
 #include "naval/heave_pitch.h"
 #include "naval/particulars.h"
 #include "naval/roll_damping.h"
+#include "naval/manoeuvring.h"
 #include "naval/vessel_type.h"
 #include "naval/world.h"
 
@@ -37,6 +38,8 @@ typedef struct sk_type {
     double hull_length;    /* the mesh's extent along x (overall length), m */
     double mid_ahead;      /* the middle of that extent ahead of the CG, m */
     double bk_length, bk_breadth; /* bilge keels, m (0: none) */
+    nv_manoeuvring manoeuvring; /* the hull's manoeuvring model, whether the type applies it or not */
+    int manoeuvring_on;         /* the type's forces include "manoeuvring" */
     double rho, g, nu;     /* the world's water and gravity, the type's viscosity */
     double tick_hz;
 } sk_type;
@@ -201,6 +204,8 @@ typedef struct sk_drift {
     double n_coef;         /* n / (1/2 rho L^2 T U^2): + against a turn to starboard */
     double centre;         /* where the sway force acts, ahead of the hull's mid-length, over L */
     double heel_deg;       /* mean heel over the window, + to starboard */
+    /* the manoeuvring model's at the same motion (naval/manoeuvring.h) */
+    double model_y_coef, model_n_coef, model_centre;
     int ok;
     uint64_t steps;
 } sk_drift;

@@ -71,6 +71,11 @@ void sk_run_drift(const sk_type* t, double speed, double drift_deg, double turn,
     /* a sway force -F (to port) at x ahead of the CG turns the bow by
      * x F about +y: the centre is n / -y, then from the mid-length */
     out->centre = fabs(out->y) > 0.0 ? (out->n / -out->y - t->mid_ahead) / t->p.length : 0.0;
+    double my, mn;
+    nv_manoeuvring_forces(&t->manoeuvring, speed * cos(beta), speed * sin(beta), yaw_rate, &my, &mn);
+    out->model_y_coef = q > 0.0 ? -my / q : 0.0;
+    out->model_n_coef = q > 0.0 ? mn / (q * t->p.length) : 0.0;
+    out->model_centre = fabs(my) > 0.0 ? (mn / -my - t->mid_ahead) / t->p.length : 0.0;
     out->ok = 1;
 }
 

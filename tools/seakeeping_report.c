@@ -253,6 +253,8 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
     if (trials & SK_TRIAL_DRIFT) {
         printf(", \"drift\": {");
         sk_jnum("clarke_centre_L", sk_clarke_centre(&t->p), ", ");
+        printf("\"manoeuvring\": %s, ", t->manoeuvring_on ? "true" : "false");
+        sk_jnum("cross_flow_drag", t->manoeuvring.cross_flow_drag, ", ");
         printf("\"runs\": [");
         for (int v = 0; v < SK_DRIFT_SPEEDS; v++)
             for (int k = 0; k < SK_DRIFT_ANGLES; k++) {
@@ -266,6 +268,8 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
                 sk_jnum("sway_coefficient", d->ok ? d->y_coef : NAN, ", ");
                 sk_jnum("clarke_sway_coefficient", sk_clarke_sway(&t->p, d->drift_deg * NV_PI / 180.0), ", ");
                 sk_jnum("centre_L", d->ok ? d->centre : NAN, ", ");
+                sk_jnum("model_sway_coefficient", d->ok ? d->model_y_coef : NAN, ", ");
+                sk_jnum("model_centre_L", d->ok ? d->model_centre : NAN, ", ");
                 sk_jnum("heel_deg", d->ok ? d->heel_deg : NAN, "}");
             }
         printf("], \"turns\": [");
@@ -279,6 +283,7 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
                 sk_jnum("yaw_moment", d->ok ? d->n : NAN, ", ");
                 sk_jnum("sway_coefficient", d->ok ? d->y_coef : NAN, ", ");
                 sk_jnum("yaw_coefficient", d->ok ? d->n_coef : NAN, ", ");
+                sk_jnum("model_yaw_coefficient", d->ok ? d->model_n_coef : NAN, ", ");
                 sk_jnum("heel_deg", d->ok ? d->heel_deg : NAN, "}");
             }
         printf("]}");
@@ -413,6 +418,15 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         printf("  %7s", "Clarke");
         for (int k = 0; k < SK_DRIFT_ANGLES; k++) printf(" %7.4f", sk_clarke_sway(&t->p, sk_drift_angle[k] * NV_PI / 180.0));
         printf("  sway\n");
+        /* the model at full speed (it is the same at every speed but for the
+         * lift's cos beta on |u|) */
+        const sk_drift* full = o->drift[SK_DRIFT_SPEEDS - 1];
+        printf("  %7s", "model");
+        for (int k = 0; k < SK_DRIFT_ANGLES; k++) printf(" %7.4f", full[k].model_y_coef);
+        printf("  sway (Clarke's lift and a cross-flow drag C_D %.3f%s)\n  %7s", t->manoeuvring.cross_flow_drag,
+               t->manoeuvring_on ? "" : "; the type does not apply it", "");
+        for (int k = 0; k < SK_DRIFT_ANGLES; k++) printf(" %7.3f", full[k].model_centre);
+        printf("  centre\n");
         printf("rotating arm (the same hull, no drift, turning at r L / U): yaw moment against the turn over "
                "1/2 rho L^2 T U^2\n");
         printf("  %7s", "U m/s");
@@ -426,6 +440,9 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
                 else printf(" %7s", "-");
             printf("  yaw\n");
         }
+        printf("  %7s", "model");
+        for (int k = 0; k < SK_TURN_RATES; k++) printf(" %7.4f", o->turn_arm[SK_DRIFT_SPEEDS - 1][k].model_n_coef);
+        printf("  yaw\n");
     }
     for (int i = 0; i < s->check_count; i++)
         printf("  %-6s %-26s %s\n", sk_status_names[s->checks[i].status], s->checks[i].name, s->checks[i].text);

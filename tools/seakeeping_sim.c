@@ -47,6 +47,8 @@ int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
     }
     t->p = *p;
     t->damper = *d;
+    t->manoeuvring_on = (t->vt.dynamics.coeffs.forces & HYDRODYN_MANOEUVRING) != 0;
+    nv_manoeuvring_init(&t->manoeuvring, p, nv_manoeuvring_mid_ahead(h, p), t->rho);
     const nv_heave_pitch_damper* hp = nv_world_type_heave_pitch_damper(w, type);
     if (hp) t->heave_pitch = *hp;
     rc = 0;

@@ -32,7 +32,9 @@ enum {
     HYDRODYN_HEAVE_PITCH_DAMPING = 1u << 8, /* wave radiation damping of heave and pitch (naval/heave_pitch.h) */
     HYDRODYN_WATER_ENTRY = 1u << 9,   /* the momentum given to the water a hull enters (von Karman), at
                                          the cut triangles' waterlines: a tenth more per triangle */
-    HYDRODYN_ALL = (1u << 10) - 1,
+    HYDRODYN_MANOEUVRING = 1u << 10,  /* the hull's sway force and yaw moment from its manoeuvring model
+                                         (naval/manoeuvring.h) in place of the triangles' calm-water ones */
+    HYDRODYN_ALL = (1u << 11) - 1,
 };
 
 typedef struct nv_hydrodyn_coeffs {

@@ -14,7 +14,11 @@
  *       "forces": "all" | "none" | ["viscous", "pressure_drag", "slamming",
  *                                   "air_drag", "area_damping", "added_mass",
  *                                   "residual", "roll_damping",
- *                                   "heave_pitch_damping", "water_entry"],
+ *                                   "heave_pitch_damping", "water_entry",
+ *                                   "manoeuvring"],          the last: the hull's sway
+ *                                                and yaw from Clarke's derivatives and a
+ *                                                cross-flow drag (naval/manoeuvring.h; not
+ *                                                with "planing")
  *       "viscosity": 1.19e-6, "reynolds_min": 1e5, "reference_length": 0,
  *       "residual": C_r,                         Bourg's residual resistance
  *                                                (wave making, form), 2e-3

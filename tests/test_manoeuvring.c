@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/* The hull's manoeuvring forces (naval/manoeuvring.h): Clarke's linear
+ * derivatives read back from the forces at small motions, the cross-flow
+ * drag against its closed forms, the ship's symmetries, and the table of
+ * the triangles' own lateral forces (core/dynamics_manoeuvre.c) against
+ * the triangle pass run directly. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dynamics.h"
+#include "naval/manoeuvring.h"
+#include "naval/vessel_type.h"
+#include "test_util.h"
+
+#define G 9.81
+#define RHO 1025.0
+
+/* a cargo ship's particulars (the model needs nothing else) */
+static nv_particulars ship(void) {
+    nv_particulars p;
+    memset(&p, 0, sizeof p);
+    p.length = 120.0;
+    p.beam = 17.5;
+    p.draft = 6.7;
+    p.block = 0.62;
+    return p;
+}
+
+static void test_hoerner_curve(void **state) {
+    (void)state;
+    /* the ends, held outside them, and between the points */
+    ASSERT_NEAR_ABS(nv_manoeuvring_hoerner(0.0), 1.966, 1e-12);
+    ASSERT_NEAR_ABS(nv_manoeuvring_hoerner(9.0), 0.559, 1e-12);
+    ASSERT_NEAR_ABS(nv_manoeuvring_hoerner(0.99), 0.828, 1e-12);
+    ASSERT_NEAR_ABS(nv_manoeuvring_hoerner(0.5 * (0.99 + 1.31)), 0.5 * (0.828 + 0.760), 1e-12);
+    ASSERT_NEAR_ABS(nv_manoeuvring_hoerner(NAN), 1.966, 1e-12);
+    /* a fuller section (larger B / 2T) meets the flow with less drag */
+    double last = INFINITY;
+    for (double r = 0.0; r <= 4.5; r += 0.01) {
+        double c = nv_manoeuvring_hoerner(r);
+        assert_true(c <= last + 1e-12 && c > 0.5 && c < 2.0);
+        last = c;
+    }
+    nv_particulars bad = ship();
+    bad.draft = 0.0;
+    nv_manoeuvring m;
+    assert_int_equal(nv_manoeuvring_init(&m, &bad, 0.0, RHO), -1);
+    assert_true(m.length == 0.0);
+    double y, n;
+    nv_manoeuvring_forces(&m, 5.0, 1.0, 0.1, &y, &n);
+    assert_true(y == 0.0 && n == 0.0);
+}
+
+/* Clarke's formulas (Clarke, Gedling and Hine 1983, as manoeuvring texts
+ * quote them) as the model must hold them. */
+static void clarke(const nv_particulars* p, double d[4]) {
+    const double L = p->length, B = p->beam, T = p->draft, s = NV_PI * (T / L) * (T / L);
+    d[0] = -s * (1.0 + 0.40 * p->block * B / T);
+    d[1] = -s * (-0.5 + 2.2 * B / L - 0.080 * B / T);
+    d[2] = -s * (0.5 + 2.4 * T / L);
+    d[3] = -s * (0.25 + 0.039 * B / T - 0.56 * B / L);
+}
+
+/* The linear derivatives read back from the forces: at a small sway or yaw
+ * rate the cross-flow drag (second order) is negligible, and each force
+ * over its normalisation is the derivative. Ship axes: v to starboard is
+ * body z, r to starboard is -body y, N to starboard is -body y. */
+static void test_linear_derivatives(void **state) {
+    (void)state;
+    nv_particulars p = ship();
+    double d[4];
+    clarke(&p, d);
+    nv_manoeuvring m;
+    assert_int_equal(nv_manoeuvring_init(&m, &p, 0.0, RHO), 0);
+    const double L = p.length, U = 7.0, q = 0.5 * RHO * U, eps = 1e-5;
+    double y, n;
+    nv_manoeuvring_forces(&m, U, eps * U, 0.0, &y, &n);
+    ASSERT_NEAR_REL(y / (q * L * L * eps * U), d[0], 1e-4);
+    ASSERT_NEAR_REL(-n / (q * L * L * L * eps * U), d[2], 1e-4);
+    const double r = eps * U / L; /* r L / U = eps, to starboard */
+    nv_manoeuvring_forces(&m, U, 0.0, -r, &y, &n);
+    ASSERT_NEAR_REL(y / (q * L * L * L * r), d[1], 1e-4);
+    ASSERT_NEAR_REL(-n / (q * L * L * L * L * r), d[3], 1e-4);
+    /* a ship's signs: sway and yaw damped; the Munk moment turns a hull
+     * drifting to starboard further across the flow (bow to port, + about
+     * y); Y_r of a slender ship is small and positive */
+    assert_true(d[0] < 0.0 && d[3] < 0.0 && d[2] < 0.0 && d[1] > 0.0);
+    nv_manoeuvring_forces(&m, U, 0.1 * U, 0.0, &y, &n);
+    assert_true(y < 0.0 && n > 0.0);
+    /* taken about a CG behind the mid-length, the same forces, the moment
+     * moved by the lever: N_cg = N_mid + x_mid Y (ship axes) */
+    nv_manoeuvring off;
+    assert_int_equal(nv_manoeuvring_init(&off, &p, 4.0, RHO), 0);
+    double y2, n2;
+    const double v = 0.2 * U, rr = 0.02;
+    /* the mid-length 4 m ahead meets v_m = v + x_m r_s, r_s = -r (ship):
+     * the model about that CG is the mid-length model at v_m, moved */
+    nv_manoeuvring_forces(&off, U, v, rr, &y2, &n2);
+    nv_manoeuvring_forces(&m, U, v + 4.0 * -rr, rr, &y, &n);
+    ASSERT_NEAR_REL(y2, y, 1e-12);
+    ASSERT_NEAR_REL(-n2, -n + 4.0 * y, 1e-12);
+}
+
+/* The cross-flow drag's closed forms: broadside (u = 0, r = 0) the whole
+ * length meets 1/2 rho T C_D v |v| per metre; turning on the spot the
+ * moment is -1/2 rho T C_D r |r| L^4 / 32 (the strips' midpoint rule on
+ * x^3 over each half, n / 2 strips, falls short by 1 / (2 (n / 2)^2) of
+ * it) and no sway; no lift at u = 0. */
+static void test_cross_flow(void **state) {
+    (void)state;
+    nv_particulars p = ship();
+    nv_manoeuvring m;
+    assert_int_equal(nv_manoeuvring_init(&m, &p, 0.0, RHO), 0);
+    const double cd = nv_manoeuvring_hoerner(p.beam / (2.0 * p.draft)), L = p.length, T = p.draft;
+    ASSERT_NEAR_ABS(m.cross_flow_drag, cd, 1e-15);
+    double y, n;
+    nv_manoeuvring_forces(&m, 0.0, 1.5, 0.0, &y, &n);
+    ASSERT_NEAR_REL(y, -0.5 * RHO * T * cd * 1.5 * 1.5 * L, 1e-12);
+    ASSERT_NEAR_ABS(n, 0.0, 1e-6 * fabs(y) * L);
+    const double r = 0.05; /* about +y: bow to port */
+    nv_manoeuvring_forces(&m, 0.0, 0.0, r, &y, &n);
+    ASSERT_NEAR_ABS(y, 0.0, 1e-9);
+    const double closed = 0.5 * RHO * T * cd * r * r * pow(L, 4) / 32.0;
+    const double half = 0.5 * NV_MANOEUVRING_STRIPS;
+    ASSERT_NEAR_REL(n, -closed * (1.0 - 1.0 / (2.0 * half * half)), 1e-9);
+    /* at 90 degrees of drift under way is broadside: only the cross flow */
+    double yb, nb;
+    nv_manoeuvring_forces(&m, 0.0, -2.0, 0.0, &yb, &nb);
+    ASSERT_NEAR_REL(yb, 0.5 * RHO * T * cd * 4.0 * L, 1e-12);
+}
+
+/* Port mirrors starboard; astern is the hull mirrored fore and aft (with
+ * the mid-length at the CG: otherwise the mirror moves it). */
+static void test_symmetries(void **state) {
+    (void)state;
+    nv_particulars p = ship();
+    nv_manoeuvring m;
+    assert_int_equal(nv_manoeuvring_init(&m, &p, 0.0, RHO), 0);
+    const double cases[][3] = {{7.0, 0.4, 0.01}, {3.0, -1.2, 0.03}, {0.5, 2.0, -0.02}, {6.0, 0.0, 0.04}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const double u = cases[i][0], v = cases[i][1], r = cases[i][2];
+        double y, n, ym, nm, ya, na;
+        nv_manoeuvring_forces(&m, u, v, r, &y, &n);
+        nv_manoeuvring_forces(&m, u, -v, -r, &ym, &nm);
+        ASSERT_NEAR_REL(ym, -y, 1e-12);
+        ASSERT_NEAR_REL(nm, -n, 1e-12);
+        /* astern: x -> -x takes (u, v, r) to (-u, v, -r), the moment to -N */
+        nv_manoeuvring_forces(&m, -u, v, -r, &ya, &na);
+        ASSERT_NEAR_REL(ya, y, 1e-12);
+        ASSERT_NEAR_REL(na, -n, 1e-12);
+    }
+}
+
+/* The table of the triangles' own calm-water sway force and yaw moment
+ * against the triangle pass run at the same motion: off its nodes, at
+ * speeds it was not fitted at, within 3 % of the force's scale. */
+static void test_triangle_table(void **state) {
+    (void)state;
+    nv_vessel_type vt;
+    nv_error err;
+    ASSERT_OK(nv_vessel_type_builtin("patrol", &vt, &err), err);
+    assert_true(vt.dynamics.coeffs.forces & HYDRODYN_MANOEUVRING);
+    nv_mesh mesh;
+    ASSERT_OK(nv_vessel_type_load_mesh(&vt, &mesh, &err), err);
+    nv_hull hull;
+    ASSERT_OK(nv_hull_create(&hull, &mesh, &vt.mass, &err), err);
+    nv_mesh_free(&mesh);
+    dynamics_model dm;
+    dynamics_model_init(&dm, &vt.dynamics, &hull, G);
+    assert_non_null(dm.manoeuvre);
+    assert_true(dm.drag.lateral_from_model);
+    const nv_particulars* pp = &dm.particulars;
+    float* height = malloc(sizeof *height * hull.vertex_count);
+    assert_non_null(height);
+    for (uint32_t i = 0; i < hull.vertex_count; i++) height[i] = (float)(pp->cg_height + (double)hull.vy[i]);
+    const double L = pp->length;
+    /* u, v (body z), r L / 2 (body y): drifts of 2, 7, 33, 90, 150
+     * degrees, turns, astern; 1 to 12 m/s */
+    const double cases[][4] = {
+        {1.0, 0.0349, 0.0, 8.0},  {1.0, 0.1228, 0.0, 3.0},  {1.0, -0.65, 0.0, 12.0}, {0.0, 1.0, 0.0, 2.0},
+        {-1.0, 0.577, 0.0, 1.0},  {1.0, 0.0, 0.1, 6.0},     {1.0, -0.2, 0.25, 9.0},  {0.2, 0.3, -1.0, 1.5},
+        {-1.0, -0.1, -0.2, 4.0},  {1.0, 0.05, -0.03, 11.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const double* c = cases[i];
+        const double norm = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), s = c[3] / norm;
+        const double u = c[0] * s, v = c[1] * s, r = c[2] * s / (0.5 * L);
+        nv_vec3 f, t;
+        dynamics_triangle_motion(&dm, &hull, height, v3(u, 0.0, v), v3(0.0, r, 0.0), G, &f, &t);
+        double ty, tn;
+        dynamics_manoeuvre_triangles(dm.manoeuvre, u, v, r, &ty, &tn);
+        /* the scale: the force the same speed broadside would meet */
+        nv_vec3 fb, tb;
+        dynamics_triangle_motion(&dm, &hull, height, v3(0.0, 0.0, c[3]), v3(0.0, 0.0, 0.0), G, &fb, &tb);
+        const double scale = fabs(fb.z);
+        printf("  u %6.2f v %6.2f r %7.4f: sway %10.0f table %10.0f, yaw %11.0f table %11.0f N (m)\n", u, v, r,
+               f.z, ty, t.y, tn);
+        ASSERT_NEAR_ABS(ty, f.z, 0.03 * scale);
+        ASSERT_NEAR_ABS(tn, t.y, 0.03 * scale * 0.25 * L);
+    }
+    free(height);
+    dynamics_model_release(&dm);
+    nv_hull_destroy(&hull);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hoerner_curve),   cmocka_unit_test(test_linear_derivatives),
+        cmocka_unit_test(test_cross_flow),      cmocka_unit_test(test_symmetries),
+        cmocka_unit_test(test_triangle_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
