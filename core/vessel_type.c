@@ -436,10 +436,14 @@ int nv_vessel_type_parse_object(const json_ctx* c, const cJSON* o, const char* p
         if (vt_parse_coeffs(c, coeffs, full, &out->dynamics.coeffs)) return -1;
     }
     if (hull_entry) return 0;
-    return vt_parse_seakeeping(c, o, path, out) || vt_parse_actuators(c, o, path, &out->dynamics.actuators) ||
-                   vt_parse_compartments(c, o, path, &out->compartments) || vt_parse_hull_strength(c, o, path, out)
-               ? -1
-               : 0;
+    if (vt_parse_seakeeping(c, o, path, out) || vt_parse_actuators(c, o, path, &out->dynamics.actuators) ||
+        vt_parse_compartments(c, o, path, &out->compartments) || vt_parse_hull_strength(c, o, path, out))
+        return -1;
+    /* the coefficients again, with the top-level keys they depend on (a
+     * planing bottom refuses "manoeuvring") */
+    nv_error inner;
+    if (nv_hydrodyn_coeffs_validate(&out->dynamics.coeffs, &inner)) return json_fail(c, path, "%s", inner.message);
+    return 0;
 }
 
 int nv_vessel_type_parse(const char* text, size_t length, const char* name, const char* base_dir, nv_vessel_type* out,

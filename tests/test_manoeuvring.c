@@ -205,11 +205,58 @@ static void test_triangle_table(void **state) {
     nv_hull_destroy(&hull);
 }
 
+/* What the dynamics add: the model less the triangles' (the mesh), or the
+ * model alone (the columns and floaters), times the immersion, with the
+ * sway axis's extra centripetal force m_y u r given back; and what a type
+ * may declare. */
+static void test_apply(void **state) {
+    (void)state;
+    nv_vessel_type vt;
+    nv_error err;
+    ASSERT_OK(nv_vessel_type_builtin("freighter", &vt, &err), err);
+    nv_mesh mesh;
+    ASSERT_OK(nv_vessel_type_load_mesh(&vt, &mesh, &err), err);
+    nv_hull hull;
+    ASSERT_OK(nv_hull_create(&hull, &mesh, &vt.mass, &err), err);
+    nv_mesh_free(&mesh);
+    dynamics_model dm;
+    dynamics_model_init(&dm, &vt.dynamics, &hull, G);
+    assert_non_null(dm.manoeuvre);
+    const nv_vec3 vb = v3(6.0, 0.1, -0.7), wb = v3(0.01, 0.02, -0.003);
+    double my, mn, ty, tn;
+    nv_manoeuvring_forces(&dm.manoeuvre->target, vb.x, vb.z, wb.y, &my, &mn);
+    dynamics_manoeuvre_triangles(dm.manoeuvre, vb.x, vb.z, wb.y, &ty, &tn);
+    const double my_u_r = vt.dynamics.coeffs.added_mass.z * dm.particulars.mass * vb.x * -wb.y;
+    nv_vec3 f = v3(1.0, 2.0, 3.0), t = v3(4.0, 5.0, 6.0);
+    dynamics_manoeuvre_apply(&dm, vb, wb, 1, 0.5, &f, &t);
+    assert_true(f.x == 1.0 && f.y == 2.0 && t.x == 4.0 && t.z == 6.0);
+    ASSERT_NEAR_REL(f.z - 3.0, 0.5 * (my + my_u_r - ty), 1e-12);
+    ASSERT_NEAR_REL(t.y - 5.0, 0.5 * (mn - tn), 1e-12);
+    f = v3(0.0, 0.0, 0.0), t = v3(0.0, 0.0, 0.0);
+    dynamics_manoeuvre_apply(&dm, vb, wb, 0, 1.0, &f, &t);
+    ASSERT_NEAR_REL(f.z, my + my_u_r, 1e-12);
+    ASSERT_NEAR_REL(t.y, mn, 1e-12);
+    dynamics_model_release(&dm);
+    nv_hull_destroy(&hull);
+
+    /* the force by name; refused with a planing bottom, naming both */
+    const char* ok = "{\"name\": \"m\", \"hull\": \"builtin:patrol\", \"coefficients\": {\"forces\": [\"viscous\", "
+                     "\"manoeuvring\"]}}";
+    ASSERT_OK(nv_vessel_type_parse(ok, strlen(ok), "m.json", NULL, &vt, &err), err);
+    assert_int_equal(vt.dynamics.coeffs.forces, HYDRODYN_VISCOUS | HYDRODYN_MANOEUVRING);
+    const char* planing = "{\"name\": \"m\", \"hull\": \"builtin:skiff\", \"coefficients\": {\"forces\": "
+                          "[\"manoeuvring\"]}, \"planing\": {\"chine_beam\": 1.7, \"deadrise\": 0, \"length\": 3.5}}";
+    assert_int_not_equal(nv_vessel_type_parse(planing, strlen(planing), "m.json", NULL, &vt, &err), 0);
+    printf("  refused: %s\n", err.message);
+    assert_non_null(strstr(err.message, "manoeuvring"));
+    assert_non_null(strstr(err.message, "planing"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hoerner_curve),   cmocka_unit_test(test_linear_derivatives),
         cmocka_unit_test(test_cross_flow),      cmocka_unit_test(test_symmetries),
-        cmocka_unit_test(test_triangle_table),
+        cmocka_unit_test(test_triangle_table), cmocka_unit_test(test_apply),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
