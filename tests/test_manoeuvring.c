@@ -153,23 +153,29 @@ static void test_symmetries(void **state) {
     }
 }
 
+/* A built-in type's hull and dynamics as a world makes them; it must
+ * apply the manoeuvring model. */
+static void builtin_model(const char* name, nv_vessel_type* vt, nv_hull* hull, dynamics_model* dm) {
+    nv_error err;
+    ASSERT_OK(nv_vessel_type_builtin(name, vt, &err), err);
+    assert_true(vt->dynamics.coeffs.forces & HYDRODYN_MANOEUVRING);
+    nv_mesh mesh;
+    ASSERT_OK(nv_vessel_type_load_mesh(vt, &mesh, &err), err);
+    ASSERT_OK(nv_hull_create(hull, &mesh, &vt->mass, &err), err);
+    nv_mesh_free(&mesh);
+    dynamics_model_init(dm, &vt->dynamics, hull, G);
+    assert_non_null(dm->manoeuvre);
+}
+
 /* The table of the triangles' own calm-water sway force and yaw moment
  * against the triangle pass run at the same motion: off its nodes, at
  * speeds it was not fitted at, within 3 % of the force's scale. */
 static void test_triangle_table(void **state) {
     (void)state;
     nv_vessel_type vt;
-    nv_error err;
-    ASSERT_OK(nv_vessel_type_builtin("patrol", &vt, &err), err);
-    assert_true(vt.dynamics.coeffs.forces & HYDRODYN_MANOEUVRING);
-    nv_mesh mesh;
-    ASSERT_OK(nv_vessel_type_load_mesh(&vt, &mesh, &err), err);
     nv_hull hull;
-    ASSERT_OK(nv_hull_create(&hull, &mesh, &vt.mass, &err), err);
-    nv_mesh_free(&mesh);
     dynamics_model dm;
-    dynamics_model_init(&dm, &vt.dynamics, &hull, G);
-    assert_non_null(dm.manoeuvre);
+    builtin_model("patrol", &vt, &hull, &dm);
     assert_true(dm.drag.lateral_from_model);
     const nv_particulars* pp = &dm.particulars;
     float* height = malloc(sizeof *height * hull.vertex_count);
@@ -212,16 +218,10 @@ static void test_triangle_table(void **state) {
 static void test_apply(void **state) {
     (void)state;
     nv_vessel_type vt;
-    nv_error err;
-    ASSERT_OK(nv_vessel_type_builtin("freighter", &vt, &err), err);
-    nv_mesh mesh;
-    ASSERT_OK(nv_vessel_type_load_mesh(&vt, &mesh, &err), err);
     nv_hull hull;
-    ASSERT_OK(nv_hull_create(&hull, &mesh, &vt.mass, &err), err);
-    nv_mesh_free(&mesh);
     dynamics_model dm;
-    dynamics_model_init(&dm, &vt.dynamics, &hull, G);
-    assert_non_null(dm.manoeuvre);
+    nv_error err;
+    builtin_model("freighter", &vt, &hull, &dm);
     const nv_vec3 vb = v3(6.0, 0.1, -0.7), wb = v3(0.01, 0.02, -0.003);
     double my, mn, ty, tn;
     nv_manoeuvring_forces(&dm.manoeuvre->target, vb.x, vb.z, wb.y, &my, &mn);
