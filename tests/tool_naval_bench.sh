@@ -16,6 +16,11 @@ for t in 1 3; do
     "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads $t --water-entry off --json \
         > "$tmp/we$t.json" || fail "--water-entry off, $t threads"
 done
+# with the hulls' manoeuvring forces: another motion, the same at any thread count
+for t in 1 3; do
+    "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads $t --manoeuvring on --json \
+        > "$tmp/mn$t.json" || fail "--manoeuvring on, $t threads"
+done
 "$tool" --scenario "$data/scenario_small.json" --steps 10 --json > "$tmp/scn.json" || fail "scenario"
 for m in columns floater; do
     "$tool" --boats 9 --hull builtin:patrol --steps 20 --ocean-resolution 64 --model $m --json > "$tmp/$m.json" || fail "--model $m"
@@ -67,7 +72,10 @@ for m in ("columns", "floater"):
     assert b["horizontal_m"][2] > 0 and b["tilt_deg"][2] > 0, b  # another model: another motion
 we1, we3 = (json.load(open(os.path.join(d, f))) for f in ("we1.json", "we3.json"))
 assert we1["state_hash"] == we3["state_hash"] != t1["state_hash"], (we1["state_hash"], we3["state_hash"])
-print("naval-bench ok: hash %s at 1 and 3 threads (%s without the water entry)" % (t1["state_hash"], we1["state_hash"]))
+mn1, mn3 = (json.load(open(os.path.join(d, f))) for f in ("mn1.json", "mn3.json"))
+assert mn1["state_hash"] == mn3["state_hash"] != t1["state_hash"], (mn1["state_hash"], mn3["state_hash"])
+print("naval-bench ok: hash %s at 1 and 3 threads (%s without the water entry, %s with the manoeuvring forces)"
+      % (t1["state_hash"], we1["state_hash"], mn1["state_hash"]))
 PY
 expect_error() {
     want=$1; shift
@@ -101,4 +109,6 @@ expect_error "--lod must be" --lod 0
 expect_error "--lod-error needs --lod" --lod-error
 expect_error "--water-entry must be" --water-entry maybe
 expect_error "--water-entry is for the generated fleet" --water-entry off --forces hydrostatics
+expect_error "--manoeuvring must be" --manoeuvring maybe
+expect_error "--manoeuvring is for the generated fleet" --manoeuvring on --forces hydrostatics
 echo "naval-bench rejections ok"
