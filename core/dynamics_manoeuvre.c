@@ -114,18 +114,26 @@ void dynamics_manoeuvre_apply(const dynamics_model* m, nv_vec3 vb, nv_vec3 wb, i
     nv_manoeuvring_forces(&t->target, vb.x, vb.z, wb.y, &fy, &ny);
     /* The added mass goes in as a mass along each body axis (the forces
      * divided by 1 + a): turning, the sway axis then carries (m + m_y) u r
-     * of centripetal force where a ship carries m u r, Clarke's Y_r being
-     * measured on the rotating arm with the water's own share (Kirchhoff's
-     * -m_x u r) in it. The difference given back: + m_y u r (ship axes, r
-     * to starboard = -wb.y), without which the hull drifts out of every
-     * turn by half its mass again. */
-    if (m->hydro.c.forces & HYDRODYN_ADDED_MASS) fy -= m->hydro.c.added_mass.z * m->particulars.mass * vb.x * wb.y;
+     * of centripetal force and the surge axis (m + m_x) v r. A ship's
+     * equations carry m u r in sway (Clarke's Y_r comes off the rotating
+     * arm with the water's own share, Kirchhoff's -m_x u r, in it) and
+     * (m + m_y) v r in surge (Kirchhoff's m_y v r; the triangles' surge
+     * force has no ideal-fluid part). The differences given back, in ship
+     * axes (r to starboard = -wb.y): + m_y u r in sway, + (m_y - m_x) v r
+     * in surge. */
+    double fx = 0.0;
+    if (m->hydro.c.forces & HYDRODYN_ADDED_MASS) {
+        const double mx = m->hydro.c.added_mass.x * m->particulars.mass, my = m->hydro.c.added_mass.z * m->particulars.mass;
+        fy -= my * vb.x * wb.y;
+        fx -= (my - mx) * vb.z * wb.y;
+    }
     if (triangles) {
         double tf, tn;
         dynamics_manoeuvre_triangles(t, vb.x, vb.z, wb.y, &tf, &tn);
         fy -= tf;
         ny -= tn;
     }
+    force->x += share * fx;
     force->z += share * fy;
     torque->y += share * ny;
 }

@@ -213,8 +213,8 @@ static void test_triangle_table(void **state) {
 
 /* What the dynamics add: the model less the triangles' (the mesh), or the
  * model alone (the columns and floaters), times the immersion, with the
- * sway axis's extra centripetal force m_y u r given back; and what a type
- * may declare. */
+ * added mass's turning forces made a ship's (+ m_y u r in sway, + (m_y -
+ * m_x) v r in surge, ship axes); and what a type may declare. */
 static void test_apply(void **state) {
     (void)state;
     nv_vessel_type vt;
@@ -226,15 +226,19 @@ static void test_apply(void **state) {
     double my, mn, ty, tn;
     nv_manoeuvring_forces(&dm.manoeuvre->target, vb.x, vb.z, wb.y, &my, &mn);
     dynamics_manoeuvre_triangles(dm.manoeuvre, vb.x, vb.z, wb.y, &ty, &tn);
-    const double my_u_r = vt.dynamics.coeffs.added_mass.z * dm.particulars.mass * vb.x * -wb.y;
+    const double m_x = vt.dynamics.coeffs.added_mass.x * dm.particulars.mass;
+    const double m_y = vt.dynamics.coeffs.added_mass.z * dm.particulars.mass;
+    const double my_u_r = m_y * vb.x * -wb.y, dm_v_r = (m_y - m_x) * vb.z * -wb.y;
     nv_vec3 f = v3(1.0, 2.0, 3.0), t = v3(4.0, 5.0, 6.0);
     dynamics_manoeuvre_apply(&dm, vb, wb, 1, 0.5, &f, &t);
-    assert_true(f.x == 1.0 && f.y == 2.0 && t.x == 4.0 && t.z == 6.0);
+    assert_true(f.y == 2.0 && t.x == 4.0 && t.z == 6.0);
+    ASSERT_NEAR_REL(f.x - 1.0, 0.5 * dm_v_r, 1e-12);
     ASSERT_NEAR_REL(f.z - 3.0, 0.5 * (my + my_u_r - ty), 1e-12);
     ASSERT_NEAR_REL(t.y - 5.0, 0.5 * (mn - tn), 1e-12);
     f = v3(0.0, 0.0, 0.0), t = v3(0.0, 0.0, 0.0);
     dynamics_manoeuvre_apply(&dm, vb, wb, 0, 1.0, &f, &t);
     ASSERT_NEAR_REL(f.z, my + my_u_r, 1e-12);
+    ASSERT_NEAR_REL(f.x, dm_v_r, 1e-12);
     ASSERT_NEAR_REL(t.y, mn, 1e-12);
     dynamics_model_release(&dm);
     nv_hull_destroy(&hull);
