@@ -9,18 +9,28 @@
 
 #define MANOEUVRE_QUARTER (0.5 * NV_PI)
 
+#define MANOEUVRE_HALF (DYNAMICS_MANOEUVRE_QUARTER / 2) /* nodes per eighth of a turn */
+#define MANOEUVRE_SIN45 0.70710678118654752440
+
 /* The angle (from the table's start) of node k: whole quarter turns, then
- * sin^2 of an even step within the quarter. */
+ * within the quarter the angle lambda whose sine (first half) or cosine
+ * (second half) is sin 45 t^2, t even in [0, 1]: dense at the quarter's
+ * ends, where the force grows as a square root. */
 static double manoeuvre_node(int k) {
     const int q = k / DYNAMICS_MANOEUVRE_QUARTER, rem = k % DYNAMICS_MANOEUVRE_QUARTER;
-    const double s = sin(MANOEUVRE_QUARTER * rem / DYNAMICS_MANOEUVRE_QUARTER);
-    return MANOEUVRE_QUARTER * (q + s * s);
+    const double t = (double)(rem <= MANOEUVRE_HALF ? rem : DYNAMICS_MANOEUVRE_QUARTER - rem) / MANOEUVRE_HALF;
+    const double lambda = asin(MANOEUVRE_SIN45 * t * t);
+    return MANOEUVRE_QUARTER * q + (rem <= MANOEUVRE_HALF ? lambda : MANOEUVRE_QUARTER - lambda);
 }
 
-/* The (fractional) node of an angle x from the table's start: the inverse. */
-static double manoeuvre_index(double x) {
-    const double q = floor(x / MANOEUVRE_QUARTER), frac = fmin(fmax(x / MANOEUVRE_QUARTER - q, 0.0), 1.0);
-    return DYNAMICS_MANOEUVRE_QUARTER * (q + asin(sqrt(frac)) / MANOEUVRE_QUARTER);
+/* The (fractional) node of a direction in quarter q at lambda within it,
+ * given sin lambda and cos lambda (both >= 0): the inverse of
+ * manoeuvre_node without a trigonometric call (the table is read for
+ * every vessel at every step). */
+static double manoeuvre_index(int q, double sine, double cosine) {
+    const double base = (double)DYNAMICS_MANOEUVRE_QUARTER * q;
+    if (sine <= cosine) return base + MANOEUVRE_HALF * sqrt(fmax(sine, 0.0) / MANOEUVRE_SIN45);
+    return base + DYNAMICS_MANOEUVRE_QUARTER - MANOEUVRE_HALF * sqrt(fmax(cosine, 0.0) / MANOEUVRE_SIN45);
 }
 
 /* The triangle pass on the upright hull at rest draft moving at body
@@ -92,12 +102,19 @@ void dynamics_manoeuvre_triangles(const dynamics_manoeuvre* t, double u, double 
     *sway = *yaw = 0.0;
     const double h = r * t->half_length, across = sqrt(u * u + v * v), s = sqrt(across * across + h * h);
     if (!(s > 0.0) || !isfinite(s)) return;
-    const double fi = manoeuvre_index(atan2(v, u) + NV_PI), fj = manoeuvre_index(atan2(h, across) + 0.5 * NV_PI);
+    /* azimuth from -180: quarters [-180, -90), [-90, 0), [0, 90), [90, 180],
+     * lambda's sine and cosine within each from the direction's */
+    double fi = 4.0 * DYNAMICS_MANOEUVRE_QUARTER;
+    if (across > 0.0) {
+        const double c = u / across, sn = v / across;
+        fi = sn < 0.0 ? (c < 0.0 ? manoeuvre_index(0, -sn, -c) : manoeuvre_index(1, c, -sn))
+                      : (c > 0.0 ? manoeuvre_index(2, sn, c) : manoeuvre_index(3, -c, sn));
+    }
+    /* elevation from -90: quarters [-90, 0) and [0, 90] */
+    const double fj = h < 0.0 ? manoeuvre_index(0, across / s, -h / s) : manoeuvre_index(1, h / s, across / s);
     int i = (int)fi, j = (int)fj;
     if (i > DYNAMICS_MANOEUVRE_BETAS - 2) i = DYNAMICS_MANOEUVRE_BETAS - 2;
     if (j > DYNAMICS_MANOEUVRE_GAMMAS - 2) j = DYNAMICS_MANOEUVRE_GAMMAS - 2;
-    if (i < 0) i = 0;
-    if (j < 0) j = 0;
     const double a = fi - i, b = fj - j;
     double e[4];
     for (int k = 0; k < 4; k++)
