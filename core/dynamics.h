@@ -107,13 +107,15 @@ typedef struct dynamics_planing {
  * along body z and r the yaw rate about body y: at each direction, at two
  * magnitudes s, fitted as a s + b s^2, which Kerner's pressure drag
  * (linear and quadratic in the local speed, its incidence the direction's
- * alone) is exactly. The directions: azimuth beta = atan2(v, u) over -180
- * to 180 degrees, elevation gamma = atan2(r L / 2, |(u, v)|) over -90 to
- * 90, each quarter turn spaced as sin^2 of an even step: Kerner's pressure
- * goes as sin^f_P of the incidence (f_P 0.5 by default), so the flat sides
- * and ends meeting the flow edge-on (beta and gamma a multiple of 90) give
- * a force that grows as a square root, which even steps miss (at 2 degrees
- * of drift, half the force). */
+ * alone) is exactly (the friction's C_F(Re) only nearly). The directions:
+ * azimuth beta = atan2(v, u) over -180 to 180 degrees, elevation gamma =
+ * atan2(r L / 2, |(u, v)|) over -90 to 90, each quarter turn's nodes where
+ * the sine (first half) or cosine (second half) of the angle within it is
+ * sin 45 t^2, t even: Kerner's pressure goes as sin^f_P of the incidence
+ * (f_P 0.5 by default), so the flat sides and ends meeting the flow
+ * edge-on (beta and gamma a multiple of 90) give a force that grows as a
+ * square root, which even steps miss (at 2 degrees of drift, half the
+ * force). */
 #define DYNAMICS_MANOEUVRE_QUARTER 16
 #define DYNAMICS_MANOEUVRE_BETAS (4 * DYNAMICS_MANOEUVRE_QUARTER + 1)
 #define DYNAMICS_MANOEUVRE_GAMMAS (2 * DYNAMICS_MANOEUVRE_QUARTER + 1)

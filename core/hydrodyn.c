@@ -48,7 +48,7 @@ nv_hydrodyn_coeffs nv_hydrodyn_coeffs_default(void) {
 }
 
 int nv_hydrodyn_coeffs_validate(const nv_hydrodyn_coeffs* c, nv_error* err) {
-    if (c->forces & ~(uint32_t)HYDRODYN_ALL) return nv_error_set(err, "forces: unknown bits 0x%x", c->forces);
+    if (c->forces & ~(uint32_t)HYDRODYN_KNOWN) return nv_error_set(err, "forces: unknown bits 0x%x", c->forces);
     /* The rows of naval/ranges.h, named as vessel-type files name them. */
     const struct {
         const char* key;

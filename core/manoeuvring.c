@@ -46,11 +46,20 @@ int nv_manoeuvring_init(nv_manoeuvring* m, const nv_particulars* p, double mid_a
 }
 
 double nv_manoeuvring_mid_ahead(const nv_hull* h, const nv_particulars* p) {
+    /* the waterline: where the triangles' edges cross the still water, as
+     * the particulars' waterplane cut finds it (a raked stem's end lies on
+     * an edge, not at a vertex) */
     double lo = INFINITY, hi = -INFINITY;
-    for (uint32_t i = 0; i < h->vertex_count; i++) {
-        if (p->cg_height + (double)h->vy[i] > 0.0) continue; /* above the waterline */
-        lo = fmin(lo, (double)h->vx[i]);
-        hi = fmax(hi, (double)h->vx[i]);
+    for (uint32_t t = 0; t < h->triangle_count; t++) {
+        const uint32_t* tri = &h->triangles[3 * t];
+        for (int k = 0; k < 3; k++) {
+            const uint32_t a = tri[k], b = tri[(k + 1) % 3];
+            const double ha = p->cg_height + (double)h->vy[a], hb = p->cg_height + (double)h->vy[b];
+            if ((ha > 0.0) == (hb > 0.0)) continue;
+            const double x = (double)h->vx[a] + ((double)h->vx[b] - (double)h->vx[a]) * ha / (ha - hb);
+            lo = fmin(lo, x);
+            hi = fmax(hi, x);
+        }
     }
     return lo <= hi ? 0.5 * (lo + hi) : 0.0;
 }

@@ -699,7 +699,8 @@ void nv_world_memory(const nv_world* w, size_t* per_vessel_total, size_t* shared
         if (w->v.slam[s]) per += hull_lane_count(w->types[w->v.type[s]].hull.triangle_count) * sizeof(uint16_t);
     for (uint32_t i = 0; i < w->type_count; i++)
         if (w->types[i].model)
-            shared += sizeof(dynamics_model) + (w->types[i].model->planing ? sizeof(dynamics_planing) : 0);
+            shared += sizeof(dynamics_model) + (w->types[i].model->planing ? sizeof(dynamics_planing) : 0) +
+                      (w->types[i].model->manoeuvre ? sizeof(dynamics_manoeuvre) : 0);
     if (per_vessel_total) *per_vessel_total = per;
     if (shared_total) *shared_total = shared;
 }

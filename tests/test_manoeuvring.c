@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "dynamics.h"
+#include "naval/hullgen.h"
 #include "naval/manoeuvring.h"
+#include "naval/particulars.h"
 #include "naval/vessel_type.h"
 #include "test_util.h"
 
@@ -129,6 +131,30 @@ static void test_cross_flow(void **state) {
     double yb, nb;
     nv_manoeuvring_forces(&m, 0.0, -2.0, 0.0, &yb, &nb);
     ASSERT_NEAR_REL(yb, 0.5 * RHO * T * cd * 4.0 * L, 1e-12);
+}
+
+/* The waterline's mid-length on a box (its mesh from -20 to 20 m) whose
+ * CG sits 3 m ahead of its middle: 3 m behind the CG; and the waterline's
+ * length, between the same ends, the particulars' L_wl. */
+static void test_waterline_mid(void **state) {
+    (void)state;
+    nv_mesh mesh;
+    nv_error err;
+    ASSERT_OK(nv_hullgen_box(&mesh, 40.0, 8.0, 6.0, 3, 2, 3, &err), err);
+    nv_mass_spec spec = nv_mass_spec_default();
+    spec.density = 400.0;
+    spec.has_cg = true;
+    spec.cg = v3(3.0, 2.0, 0.0);
+    nv_hull hull;
+    ASSERT_OK(nv_hull_create(&hull, &mesh, &spec, &err), err);
+    nv_mesh_free(&mesh);
+    nv_particulars p;
+    ASSERT_OK(nv_particulars_compute(&hull, RHO, G, 0.0, &p, &err), err);
+    const double mid = nv_manoeuvring_mid_ahead(&hull, &p);
+    print_message("box: waterline mid %.6f m ahead of the CG, L_wl %.4f m\n", mid, p.length);
+    ASSERT_NEAR_ABS(mid, -3.0, 1e-5);
+    ASSERT_NEAR_REL(p.length, 40.0, 1e-5);
+    nv_hull_destroy(&hull);
 }
 
 /* Port mirrors starboard; astern is the hull mirrored fore and aft (with
@@ -261,6 +287,7 @@ int main(void) {
         cmocka_unit_test(test_hoerner_curve),   cmocka_unit_test(test_linear_derivatives),
         cmocka_unit_test(test_cross_flow),      cmocka_unit_test(test_symmetries),
         cmocka_unit_test(test_triangle_table), cmocka_unit_test(test_apply),
+        cmocka_unit_test(test_waterline_mid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,7 +36,7 @@ typedef struct sk_type {
     nv_roll_damper damper;
     nv_heave_pitch_damper heave_pitch; /* zero when the type has none */
     double hull_length;    /* the mesh's extent along x (overall length), m */
-    double mid_ahead;      /* the middle of that extent ahead of the CG, m */
+    double mid_ahead;      /* the waterline's mid-length ahead of the CG, m (nv_manoeuvring_mid_ahead) */
     double bk_length, bk_breadth; /* bilge keels, m (0: none) */
     nv_manoeuvring manoeuvring; /* the hull's manoeuvring model, whether the type applies it or not */
     int manoeuvring_on;         /* the type's forces include "manoeuvring" */

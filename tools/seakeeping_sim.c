@@ -36,7 +36,6 @@ int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
         goto done;
     const nv_hull* h = nv_world_hull_type(w, type);
     t->hull_length = (double)h->bounds_max[0] - (double)h->bounds_min[0];
-    t->mid_ahead = 0.5 * ((double)h->bounds_max[0] + (double)h->bounds_min[0]);
     const nv_particulars* p = nv_world_type_particulars(w, type);
     const nv_roll_damper* d = nv_world_type_roll_damper(w, type);
     if (!p || !d || !(p->roll_omega > 0.0)) {
@@ -48,7 +47,9 @@ int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
     t->p = *p;
     t->damper = *d;
     t->manoeuvring_on = (t->vt.dynamics.coeffs.forces & HYDRODYN_MANOEUVRING) != 0;
-    nv_manoeuvring_init(&t->manoeuvring, p, nv_manoeuvring_mid_ahead(h, p), t->rho);
+    /* the mid-length Clarke's derivatives are about: the waterline's */
+    t->mid_ahead = nv_manoeuvring_mid_ahead(h, p);
+    nv_manoeuvring_init(&t->manoeuvring, p, t->mid_ahead, t->rho);
     const nv_heave_pitch_damper* hp = nv_world_type_heave_pitch_damper(w, type);
     if (hp) t->heave_pitch = *hp;
     rc = 0;

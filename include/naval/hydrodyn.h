@@ -34,7 +34,10 @@ enum {
                                          the cut triangles' waterlines: a tenth more per triangle */
     HYDRODYN_MANOEUVRING = 1u << 10,  /* the hull's sway force and yaw moment from its manoeuvring model
                                          (naval/manoeuvring.h) in place of the triangles' calm-water ones */
-    HYDRODYN_ALL = (1u << 11) - 1,
+    /* "all": every force that acts on its own; the manoeuvring model
+     * takes some of their place, so it is named, never implied */
+    HYDRODYN_ALL = (1u << 10) - 1,
+    HYDRODYN_KNOWN = (1u << 11) - 1, /* every bit defined */
 };
 
 typedef struct nv_hydrodyn_coeffs {

@@ -53,8 +53,8 @@ double nv_manoeuvring_hoerner(double ratio);
 int nv_manoeuvring_init(nv_manoeuvring* m, const nv_particulars* p, double mid_ahead, double water_density);
 
 /* The waterline's mid-length ahead of the CG (body frame) of hull h
- * floating upright at its particulars' draft: the middle of the
- * underwater vertices' x. */
+ * floating upright at its particulars' draft: the middle of the x where
+ * its triangles' edges cross the still water (0 when none do). */
 double nv_manoeuvring_mid_ahead(const nv_hull* h, const nv_particulars* p);
 
 /* The hull's force along body z (N) and moment about body y (N m, about

@@ -18,7 +18,8 @@
  *                                   "manoeuvring"],          the last: the hull's sway
  *                                                and yaw from Clarke's derivatives and a
  *                                                cross-flow drag (naval/manoeuvring.h; not
- *                                                with "planing")
+ *                                                with "planing"; named only: "all" is
+ *                                                every other force)
  *       "viscosity": 1.19e-6, "reynolds_min": 1e5, "reference_length": 0,
  *       "residual": C_r,                         Bourg's residual resistance
  *                                                (wave making, form), 2e-3
