@@ -511,11 +511,12 @@ static const vt_builtin_spec vt_builtins[] = {
      * floor, between the knuckles (1.735 m apart at midship) and as far
      * forward as the keel runs straight (70 % of the length). */
      {1.735, 0.0, 3.5}, 0},
-    /* Twin screws and twin rudders, 1.3 m either side of the centreline;
-     * bilge keels a third of its length, 0.25 m deep (5 % of the beam). */
+    /* Twin screws of 0.7 m and twin rudders in their races, 1.3 m either
+     * side of the centreline; bilge keels a third of its length, 0.25 m
+     * deep (5 % of the beam). */
     {"patrol", 80000.0, {-2.3, 1.1, 0.0}, {2.1, 6.0, 6.0}, 2, 2,
-     {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0, 0.0},
-      {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0, 0.0}},
+     {{{-12.2, 0.4, -1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0, 0.7},
+      {{-12.2, 0.4, 1.3}, {1.0, 0.0, 0.0}, 22000.0, 0.6, 0.3, 0.0, 0.7}},
      {{{-12.6, 0.5, -1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}, {{-12.6, 0.5, 1.3}, 0.5, 35.0, 3.0, 25.0, 0.02}}, 0.25, 0.5,
      /* Five compartments: steering gear, engine room, midships, forward, forepeak. */
      4, {-8.0, -2.5, 3.5, 8.5},
@@ -529,11 +530,11 @@ static const vt_builtin_spec vt_builtins[] = {
      * hold a course as ships do (docs/hydrodynamics.md, "Manoeuvring
      * forces"); the skiff planes, outside their regressions */
      HYDRODYN_MANOEUVRING},
-    /* One large slow screw; a rudder of 2.2 % of L d (14 m^2 missed IMO
+    /* One large slow screw of 4.5 m; in its race a rudder of 2.2 % of L d (14 m^2 missed IMO
      * MSC.137(76)'s initial turning: 2.68 L for 10 degrees, the limit 2.5)
      * that swings hard over to hard over in ~28 s (SOLAS). */
     {"freighter", 9000000.0, {-10.5, 6.0, 0.0}, {7.2, 30.0, 30.0}, 1, 1,
-     {{{-60.5, 3.5, 0.0}, {1.0, 0.0, 0.0}, 620000.0, 0.6, 1.0, 0.0, 0.0}},
+     {{{-60.5, 3.5, 0.0}, {1.0, 0.0, 0.0}, 620000.0, 0.6, 1.0, 0.0, 4.5}},
      {{{-62.0, 4.0, 0.0}, 18.0, 35.0, 3.0, 25.0, 0.02}}, 0.05, 0.07,
      /* Seven: aft peak, engine room, four holds, forepeak (a collision
      * bulkhead 6 % of the length aft of the stem). */

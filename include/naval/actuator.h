@@ -20,6 +20,10 @@ NV_API_BEGIN
 
 #define ACTUATOR_MAX_PROPELLERS 4
 #define ACTUATOR_MAX_RUDDERS 4
+/* The most of the far race's added velocity a rudder behind a propeller
+ * meets: the MMG method's kappa epsilon as measured on ships' models
+ * (KVLCC2 0.55, the Seiun Maru 0.70), the lower taken (core/actuator.c). */
+#define ACTUATOR_RACE_AT_RUDDER 0.55
 
 typedef struct nv_actuator_propeller {
     nv_vec3 position;           /* m, mesh coordinates */
@@ -67,7 +71,8 @@ typedef struct nv_actuator_model {
     /* A rudder in a propeller's race (race_propeller >= 0): the race's
      * velocity at the rudder is u_A + gain (sqrt(u_A^2 + load T) - u_A),
      * actuator-disk momentum theory with u_A the inflow, T the thrust and
-     * load 8 / (rho pi D^2) without the rho; `share` of its span is in it
+     * load 8 / (rho pi D^2) without the rho, and gain the disk's at the
+     * rudder's distance, at most ACTUATOR_RACE_AT_RUDDER; `share` of its span is in it
      * (the race's diameter over the span); `inflow` is 1 - w, the hull's
      * wake at the propeller (1 until nv_actuator_model_set_block). */
     int32_t race_propeller[ACTUATOR_MAX_RUDDERS];
