@@ -111,8 +111,9 @@ static void test_linear_derivatives(void **state) {
  * Technol. 20, 2015) and the training ship Seiun Maru (Yoshimura and
  * Masumoto, MARSIM 2012), as the mmgdynamics package records them. A
  * regression meets a particular hull within its scatter (Y'_v +23 % and
- * -9 %, N'_r +7 % and -39 %); N'_v, which depends on T / L alone, meets
- * both within 2 %, which a misquoted coefficient would not. Y'_r is left
+ * -9 %, N'_r +7 % and -39 %: those bounds only record the scatter);
+ * N'_v, which depends on T / L alone, meets both within 3 %, which a
+ * misquoted coefficient would not. Y'_r is left
  * out: the database's carries the added mass's m_x u r on the other side
  * of the equation, so the two are not the same quantity. */
 static void test_against_captive_tests(void **state) {
