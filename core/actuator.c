@@ -199,6 +199,27 @@ static nv_vec3 actuator_rudder_force(const nv_actuator_rudder* r, double stall, 
     return v3(q * (cl * uz - cd * ux), 0.0, q * (-cl * ux - cd * uz));
 }
 
+/* The drift a rudder behind a hull and its screw meets, as the velocity
+ * across its chord (body +z). Moving ahead, the hull and the screw
+ * straighten the flow: the sway and the yaw's part (with the yaw's lever
+ * lengthened) reach the rudder reduced, as the MMG method's
+ * v_R = U gamma_R (beta - l'_R r') has it. Measured on ships under way at
+ * drifts of up to about 20 degrees, it says nothing of a hull moving
+ * sideways or astern, so its weight falls with the share of the flow that
+ * comes from ahead, to none for a rudder meeting the water abeam or from
+ * astern. The roll's part is left as it is: MMG has no roll. Only a rudder
+ * in a race takes it: the measured values are of rudders behind screws,
+ * and a skiff's skeg, which is what holds its stern, spun the boat in
+ * 0.5 L with it (docs/hydrodynamics.md, "Flow straightening"). */
+static double actuator_rudder_drift(nv_vec3 velocity, nv_vec3 angular_velocity, nv_vec3 at, double ahead) {
+    const double sway = velocity.z, yaw = -angular_velocity.y * at.x, roll = angular_velocity.x * at.y;
+    const double across = sway + yaw + roll, flow = sqrt(ahead * ahead + across * across);
+    const double weight = ahead > 0.0 && flow > 0.0 ? ahead / flow : 0.0;
+    const double gamma = 1.0 - (1.0 - ACTUATOR_FLOW_STRAIGHTENING) * weight;
+    const double lever = 1.0 + (ACTUATOR_YAW_LEVER - 1.0) * weight;
+    return gamma * (sway + lever * yaw) + roll;
+}
+
 void nv_actuator_forces(const nv_actuator_model* m, double throttle, double rudder, const double* depth, nv_vec3 velocity,
                         nv_vec3 angular_velocity, double water_density, nv_vec3* force, nv_vec3* torque) {
     nv_vec3 f_sum = v3(0, 0, 0), t_sum = v3(0, 0, 0);
@@ -236,6 +257,7 @@ void nv_actuator_forces(const nv_actuator_model* m, double throttle, double rudd
              * by ahead thrust only, adds to it over the share of the span
              * it covers (astern thrust throws its race forward, off the
              * rudder). */
+            v.z = actuator_rudder_drift(velocity, angular_velocity, at, v.x);
             double inflow = m->race_inflow[i] * v.x, share = m->race_share[i];
             double ua = inflow > 0.0 ? inflow : 0.0;
             double thrust = thrusts[k] > 0.0 && water_density > 0.0 ? thrusts[k] : 0.0;

@@ -343,8 +343,9 @@ static void crowd_of_120_stays_apart(void** state) {
 }
 
 /* A skiff between two freighters that converge under full thrust and
- * rudder (1:5000 in mass): it is held between them, rolled but afloat, and
- * neither hull enters another by 10 cm. */
+ * rudder (1:5000 in mass): it is pressed between them, rolled but afloat,
+ * never passes into or through either, and no hull enters another by
+ * 10 cm (issue 31: "squeezed out or held"). */
 static void skiff_held_between_freighters(void** state) {
     (void)state;
     const int rate = 60, steps = 3600; /* three boats: cheap under the sanitizers too */
@@ -358,23 +359,33 @@ static void skiff_held_between_freighters(void** state) {
         " \"controls\": {\"throttle\": 0.2, \"rudder\": 0}}]}";
     nv_scenario sc;
     nv_jobs* pool = NULL;
-    nv_scenario_instance inst;
-    double max;
-    double* depth = run_deepest(text, steps, rate, &sc, &pool, &inst, &max);
-    nv_world_vessel_state a = test_vessel_state(inst.world, nv_world_vessel_id_at(inst.world, 0));
-    nv_world_vessel_state b = test_vessel_state(inst.world, nv_world_vessel_id_at(inst.world, 1));
-    nv_world_vessel_state skiff = test_vessel_state(inst.world, nv_world_vessel_id_at(inst.world, 2));
-    print_message("skiff between freighters, %d s: deepest overlap %.4f m; z %.2f | %.2f | %.2f m, %u contact points\n",
-                  steps / rate, max, a.position.z, skiff.position.z, b.position.z, skiff.contact_points);
+    nv_scenario_instance inst = scenario_world(text, &sc, &pool);
+    nv_world* w = inst.world;
+    nv_world_vessel_state v[3], a, b, skiff;
+    double max = 0.0;
+    int pressed = 0, between = 1;
+    for (int i = 0; i < steps; i++) {
+        nv_world_step(w);
+        assert_int_equal(nv_world_read_vessels(w, 0, 3, v), 3);
+        a = v[0], b = v[1], skiff = v[2];
+        if (i >= rate)
+            for (int k = 0; k < 3; k++) max = fmax(max, v[k].penetration);
+        pressed += skiff.contact_points == 2;
+        between &= a.position.z < skiff.position.z && skiff.position.z < b.position.z;
+    }
+    print_message("skiff between freighters, %d s: deepest overlap %.4f m; z %.2f | %.2f | %.2f m; pressed by both "
+                  "%.1f s, %u contact points at the end\n",
+                  steps / rate, max, a.position.z, skiff.position.z, b.position.z, (double)pressed / rate,
+                  skiff.contact_points);
     assert_true(max < 0.10);
-    assert_true(a.position.z < skiff.position.z && skiff.position.z < b.position.z);
-    /* both still press on it at the end: with ships' manoeuvring forces
-     * their bows pinch it, turned in by their helms, and the push there
-     * holds their CGs 22-25 m apart (their sides met it amidships, 20 m
-     * apart, when the hulls' lateral force was the triangles') */
-    assert_int_equal(skiff.contact_points, 2);
+    assert_true(between);
+    /* their bows pinch it, turned in by their helms, and the push there
+     * holds their CGs 25-31 m apart: both pressed on it for 30 s of the
+     * minute (the whole last 40 s until their rudders met the flow their
+     * hulls and screws straighten; now they turn in harder, the pinch
+     * moves forward and lets it go ahead after 50 s) */
+    assert_true(pressed >= 20 * rate);
     assert_int_equal(skiff.flags & (WORLD_VESSEL_FROZEN), 0);
-    free(depth);
     nv_scenario_instance_destroy(&inst);
     nv_scenario_free(&sc);
     nv_jobs_destroy(pool);

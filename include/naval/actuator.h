@@ -24,6 +24,16 @@ NV_API_BEGIN
  * meets: the MMG method's kappa epsilon as measured on ships' models
  * (KVLCC2 0.55, the Seiun Maru 0.70), the lower taken (core/actuator.c). */
 #define ACTUATOR_RACE_AT_RUDDER 0.55
+/* The hull and its screw straighten the flow a rudder in the race meets: of the drift the
+ * hull's sway and yaw would give the rudder's position, the rudder meets
+ * ACTUATOR_FLOW_STRAIGHTENING of it, with the yaw's part taken at
+ * ACTUATOR_YAW_LEVER times the rudder's distance behind the CG (the MMG
+ * method's gamma_R and l_R / x_R, measured on two hulls' models: KVLCC2
+ * 0.395 and 0.640 for the two signs of the drift, l'_R -0.710; the Seiun
+ * Maru 0.312 and 0.394, l'_R -0.947; x'_R -0.5; each the mean of the two
+ * hulls' means; core/actuator.c). */
+#define ACTUATOR_FLOW_STRAIGHTENING 0.435
+#define ACTUATOR_YAW_LEVER 1.657
 
 typedef struct nv_actuator_propeller {
     nv_vec3 position;           /* m, mesh coordinates */
