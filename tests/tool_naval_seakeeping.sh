@@ -168,6 +168,18 @@ for name, t in types.items():
     expect(t, "zigzag_20_overshoot1", z20["overshoot1_deg"] <= 25, scope, "%.1f deg, limit 25" % z20["overshoot1_deg"])
     expect(t, "crash_stop_track_reach", st["track_reach"] <= 15 * L, scope,
            "track reach %.2f L" % (st["track_reach"] / L))
+    # the pull-out (reported): from 20 degrees to each side; the built-ins
+    # are symmetric, so the two sides mirror; the rate falls at least to
+    # half once the rudder is amidships, and the watch is 40 L / V
+    po = m["pull_out"]
+    assert [q["rudder_deg"] for q in po] == [20.0, -20.0], (name, po)
+    for q in po:
+        assert q["rate_turn_deg_s"] is not None and q["rate_turn_deg_s"] > 0, (name, q)
+        assert q["time_half"] is not None and q["time_half"] > 0, (name, q)
+        assert abs(q["rate_residual_deg_s"]) < 0.5 * q["rate_turn_deg_s"], (name, q)
+        assert abs(q["watch"] - max(60.0, 40.0 * lv)) < 1.0, (name, q)
+    assert abs(po[0]["rate_turn_deg_s"] / po[1]["rate_turn_deg_s"] - 1) < 0.01, (name, po)
+    assert abs(po[0]["rate_residual_deg_s"] - po[1]["rate_residual_deg_s"]) < 0.05 * po[0]["rate_turn_deg_s"], (name, po)
     # head seas under way: JMO (2004) from its own formulas, F and G as the paper writes them
     hs = t["head_seas"]
     g = 9.81

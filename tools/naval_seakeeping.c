@@ -13,6 +13,7 @@
  *     phi_1r the peak steady roll in regular beam waves around the natural
  *     period (MSC.1/Circ.1200 4.1.1 and 4.5), the heading held;
  *   - IMO MSC.137(76): turning circle, 10/10 and 20/20 zig-zags, crash stop;
+ *     and, reported, MSC/Circ.1053's pull-out from 20 degrees each side;
  *   - regular head waves at full speed: heave and pitch against the closed
  *     forms of Jensen, Mansour and Olsen (2004).
  * Every trial is a world of its own; they run side by side on the job
@@ -42,7 +43,9 @@ static const char sk_about[] =
     "prediction with the decay's damping and the roll moment measured on the hull held\n"
     "upright in the same waves); the IS Code 2008 weather criterion's phi_1\n"
     "against 0.7 x the peak roll in regular beam waves around the natural period\n"
-    "(MSC.1/Circ.1200, 30 %); the IMO MSC.137(76) turning circle, zig-zags and crash stop;\n"
+    "(MSC.1/Circ.1200, 30 %); the IMO MSC.137(76) turning circle, zig-zags and crash stop\n"
+    "(and, reported, the pull-out of MSC/Circ.1053: the rate of turn left after the rudder\n"
+    "is put amidships from a steady turn, none on a hull stable on its course);\n"
     "heave and pitch in regular head waves at full speed (their peaks over wavelengths of\n"
     "0.8 to 4 L within 30 % of the closed-form strip theory of Jensen, Mansour and Olsen,\n"
     "2004; EXEMPT above Froude number 0.5); and, reported without a check, the hull's\n"
@@ -124,6 +127,7 @@ typedef enum sk_kind {
     SK_JOB_ZIGZAG10,
     SK_JOB_ZIGZAG20,
     SK_JOB_STOP,
+    SK_JOB_PULLOUT,
     SK_JOB_HEAD,
     SK_JOB_DRIFT,
 } sk_kind;
@@ -181,6 +185,9 @@ static void sk_job_fn(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) 
         case SK_JOB_ZIGZAG10: sk_run_zigzag(t, &o->approach, 10.0, &o->zz10); break;
         case SK_JOB_ZIGZAG20: sk_run_zigzag(t, &o->approach, 20.0, &o->zz20); break;
         case SK_JOB_STOP: sk_run_stop(t, &o->approach, &o->stop); break;
+        case SK_JOB_PULLOUT:
+            sk_run_pullout(t, &o->approach, j->index ? -SK_PULLOUT_RUDDER : SK_PULLOUT_RUDDER, &o->pullout[j->index]);
+            break;
         case SK_JOB_HEAD:
             sk_run_head(t, &o->approach, sk_head_lambda_ratio[j->index], r->args->steepness, &o->head[j->index]);
             break;
@@ -398,7 +405,7 @@ int main(int argc, char** argv) {
     sk_results* res = calloc((size_t)n, sizeof *res);
     sk_summary* sum = calloc((size_t)n, sizeof *sum);
     /* per type: 3 decays, the waves, the weather sweep, the approach, 4 manoeuvres, head seas, the tows */
-    int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4 + SK_HEAD_RUNS +
+    int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4 + 2 + SK_HEAD_RUNS +
                    SK_DRIFT_SPEEDS * (SK_DRIFT_ANGLES + SK_TURN_RATES);
     sk_job* jobs = calloc((size_t)(n * per_type), sizeof *jobs);
     int* order = calloc((size_t)(n * per_type), sizeof *order);
@@ -470,6 +477,7 @@ int main(int argc, char** argv) {
             jobs[count++] = (sk_job){SK_JOB_ZIGZAG10, i, 0, 0, 1.0 * tri};
             jobs[count++] = (sk_job){SK_JOB_ZIGZAG20, i, 0, 0, 1.0 * tri};
             jobs[count++] = (sk_job){SK_JOB_STOP, i, 0, 0, 1.0 * tri};
+            for (int k = 0; k < 2; k++) jobs[count++] = (sk_job){SK_JOB_PULLOUT, i, k, 0, 2.0 * tri};
         }
     if (trials & SK_TRIAL_UNDERWAY)
         for (int i = 0; i < n; i++)

@@ -219,7 +219,25 @@ void sk_run_drift(const sk_type* t, double speed, double drift_deg, double turn,
 double sk_clarke_sway(const nv_particulars* p, double beta);
 double sk_clarke_centre(const nv_particulars* p);
 
+/* The pull-out (IMO MSC/Circ.1053, the explanatory notes to MSC.137(76)):
+ * from a steady turn at `rudder_deg` (+ starboard) the rudder is put
+ * amidships. A hull stable on its course sees its rate of turn die away;
+ * an unstable one's settles at a residual rate, the same whichever side it
+ * turned, which is the height of its spiral loop. */
+typedef struct sk_pullout {
+    double rudder_deg;
+    double rate_turn;     /* deg/s in the steady turn, + towards the rudder's side */
+    double rate_residual; /* deg/s, the mean over the last tenth of the watch, the same sign */
+    double time_half;     /* s from the rudder order until the rate was half the turn's; NAN if never */
+    double watch;         /* s watched after the order: 40 L / V, at least 60 */
+    int done;
+    uint64_t steps;
+} sk_pullout;
+
+#define SK_PULLOUT_RUDDER 20.0
+
 void sk_run_turn(const sk_type* t, const sk_approach* a, sk_turn* out);
+void sk_run_pullout(const sk_type* t, const sk_approach* a, double rudder_deg, sk_pullout* out);
 void sk_run_zigzag(const sk_type* t, const sk_approach* a, double angle_deg, sk_zigzag* out);
 void sk_run_stop(const sk_type* t, const sk_approach* a, sk_stop* out);
 

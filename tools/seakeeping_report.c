@@ -212,7 +212,18 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         sk_jnum("track_reach_L", o->stop.done ? o->stop.track_reach / s->L : NAN, ", ");
         sk_jnum("head_reach", o->stop.done ? o->stop.head_reach : NAN, ", ");
         sk_jnum("lateral", o->stop.done ? o->stop.lateral : NAN, ", ");
-        sk_jnum("time", o->stop.done ? o->stop.time : NAN, "}}");
+        sk_jnum("time", o->stop.done ? o->stop.time : NAN, "}, ");
+        printf("\"pull_out\": [");
+        for (int i = 0; i < 2; i++) {
+            const sk_pullout* po = &o->pullout[i];
+            printf("{");
+            sk_jnum("rudder_deg", po->rudder_deg, ", ");
+            sk_jnum("rate_turn_deg_s", po->done ? po->rate_turn : NAN, ", ");
+            sk_jnum("rate_residual_deg_s", po->done ? po->rate_residual : NAN, ", ");
+            sk_jnum("time_half", po->done ? po->time_half : NAN, ", ");
+            sk_jnum("watch", po->done ? po->watch : NAN, i ? "}" : "}, ");
+        }
+        printf("]}");
     }
     if (trials & SK_TRIAL_UNDERWAY) {
         printf(", \"head_seas\": {");
@@ -375,6 +386,21 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
                "reach %.0f m, %.0f s\n",
                o->zz10.overshoot1, o->zz10.overshoot2, o->zz20.overshoot1, o->stop.track_reach, o->stop.head_reach,
                o->stop.time);
+        printf("  pull-out from %.0f deg (MSC/Circ.1053; reported):", SK_PULLOUT_RUDDER);
+        for (int i = 0; i < 2; i++) {
+            const sk_pullout* po = &o->pullout[i];
+            if (!po->done) {
+                printf("%s %s: not run (no steady turn)", i ? ";" : "", i ? "port" : "starboard");
+                continue;
+            }
+            printf("%s %s %.2f deg/s, after %.0f s %.3f deg/s", i ? ";" : "", i ? "port" : "starboard", po->rate_turn,
+                   po->watch, po->rate_residual);
+            if (isnan(po->time_half))
+                printf(" (never halved)");
+            else
+                printf(" (halved in %.0f s)", po->time_half);
+        }
+        printf("\n");
     }
     if (trials & SK_TRIAL_UNDERWAY) {
         const nv_heave_pitch_damper* d = &t->heave_pitch;

@@ -35,6 +35,7 @@ typedef struct sk_results {
     sk_approach approach;
     sk_turn turn;
     sk_zigzag zz10, zz20;
+    sk_pullout pullout[2]; /* from turns to starboard and to port */
     sk_stop stop;
     sk_head head[SK_HEAD_RUNS]; /* head seas under way, by sk_head_lambda_ratio */
     sk_drift drift[SK_DRIFT_SPEEDS][SK_DRIFT_ANGLES]; /* the oblique tow, by speed and angle */

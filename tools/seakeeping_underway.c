@@ -270,6 +270,57 @@ done:
     nv_world_destroy(s.w);
 }
 
+void sk_run_pullout(const sk_type* t, const sk_approach* a, double rudder_deg, sk_pullout* out) {
+    memset(out, 0, sizeof *out);
+    out->rudder_deg = rudder_deg;
+    out->time_half = NAN;
+    sk_sim s;
+    if (sk_sim_from_approach(&s, t, a)) return;
+    nv_error err;
+    nv_world_vessel_state st = sk_sim_state(&s);
+    nv_world_set_controls(s.w, s.id, 1.0, sk_rudder_command(t, rudder_deg), &err);
+    const double side = rudder_deg < 0.0 ? -1.0 : 1.0, lv = t->hull_length / (a->speed > 0.5 ? a->speed : 0.5);
+    const uint64_t second = (uint64_t)llround(s.hz);
+    double yaw = sk_yaw(st.orientation), yaw_prev = yaw, yaw0 = yaw, rates[11] = {0};
+    int seen = 0;
+    /* the turn: until its rate, sampled each second, changed by under 1 %
+     * over 10 s after at least 90 degrees of heading */
+    uint64_t cap = (uint64_t)llround((600.0 + 60.0 * lv) * s.hz), i = 0;
+    int steady = 0;
+    while (!steady && i < cap) {
+        for (uint64_t k = 0; k < second; k++, i++)
+            if (!sk_underway_step(&s, &st, NULL, NULL)) goto done;
+        yaw = sk_unwrap(yaw, sk_yaw(st.orientation));
+        memmove(rates, rates + 1, 10 * sizeof *rates);
+        rates[10] = side * (yaw - yaw_prev) * SK_DEG; /* over the last second */
+        yaw_prev = yaw;
+        seen++;
+        steady = seen >= 11 && fabs(yaw - yaw0) * SK_DEG >= 90.0 && rates[10] > 0.0 &&
+                 fabs(rates[10] - rates[0]) < 0.01 * rates[10];
+    }
+    if (!steady) goto done;
+    out->rate_turn = rates[10];
+    /* the rudder amidships, watched for 40 L / V */
+    nv_world_set_controls(s.w, s.id, 1.0, 0.0, &err);
+    out->watch = fmax(60.0, 40.0 * lv);
+    const uint64_t watch = (uint64_t)llround(out->watch), tail = watch / 10 > 0 ? watch / 10 : 1;
+    double tail_turned = 0.0;
+    for (uint64_t sec = 1; sec <= watch; sec++) {
+        for (uint64_t k = 0; k < second; k++, i++)
+            if (!sk_underway_step(&s, &st, NULL, NULL)) goto done;
+        yaw = sk_unwrap(yaw, sk_yaw(st.orientation));
+        double rate = side * (yaw - yaw_prev) * SK_DEG;
+        yaw_prev = yaw;
+        if (isnan(out->time_half) && rate <= 0.5 * out->rate_turn) out->time_half = (double)sec;
+        if (sec > watch - tail) tail_turned += rate;
+    }
+    out->rate_residual = tail_turned / (double)tail;
+    out->done = 1;
+done:
+    out->steps = i;
+    nv_world_destroy(s.w);
+}
+
 void sk_run_zigzag(const sk_type* t, const sk_approach* a, double angle_deg, sk_zigzag* out) {
     memset(out, 0, sizeof *out);
     out->angle = angle_deg;
