@@ -147,6 +147,10 @@ int nv_actuator_race_of(const nv_actuator_set* set, uint32_t rudder) {
     return best;
 }
 
+void nv_actuator_model_set_mid(nv_actuator_model* m, double mid_ahead) {
+    m->mid_ahead = isfinite(mid_ahead) ? mid_ahead : 0.0;
+}
+
 nv_vec3 nv_actuator_point(const nv_actuator_model* m, uint32_t i) {
     return i < m->set.propeller_count ? m->propeller_offset[i] : m->rudder_offset[i - m->set.propeller_count];
 }
@@ -201,23 +205,29 @@ static nv_vec3 actuator_rudder_force(const nv_actuator_rudder* r, double stall, 
 
 /* The drift a rudder behind a hull and its screw meets, as the velocity
  * across its chord (body +z). Moving ahead, the hull and the screw
- * straighten the flow: the sway and the yaw's part (with the yaw's lever
- * lengthened) reach the rudder reduced, as the MMG method's
- * v_R = U gamma_R (beta - l'_R r') has it. Measured on ships under way at
- * drifts of up to about 20 degrees, it says nothing of a hull moving
- * sideways or astern, so its weight falls with the share of the flow that
- * comes from ahead, to none for a rudder meeting the water abeam or from
- * astern. The roll's part is left as it is: MMG has no roll. Only a rudder
- * in a race takes it: the measured values are of rudders behind screws,
- * and a skiff's skeg, which is what holds its stern, spun the boat in
- * 0.5 L with it (docs/hydrodynamics.md, "Flow straightening"). */
-static double actuator_rudder_drift(nv_vec3 velocity, nv_vec3 angular_velocity, nv_vec3 at, double ahead) {
-    const double sway = velocity.z, yaw = -angular_velocity.y * at.x, roll = angular_velocity.x * at.y;
-    const double across = sway + yaw + roll, flow = sqrt(ahead * ahead + across * across);
-    const double weight = ahead > 0.0 && flow > 0.0 ? ahead / flow : 0.0;
+ * straighten the flow: the drift at mid-length (MMG's beta) and the yaw's
+ * part on a lever lengthened from there reach the rudder reduced, as the
+ * MMG method's v_R = U gamma_R (beta - l'_R r') has it. It was measured on
+ * ships under way at drifts up to about 20 degrees, so it holds in full
+ * while the flow meets the rudder within 30 degrees of ahead and its
+ * weight falls to none for a rudder meeting the water abeam or from
+ * astern (a hull moving sideways or astern). The roll's part is left as
+ * it is: MMG has no roll. Only a rudder in a race takes it: the measured
+ * values are of rudders behind screws, and a skiff's skeg, which is what
+ * holds its stern, spun the boat in half its length with it
+ * (docs/hydrodynamics.md, "Flow straightening"). */
+#define ACTUATOR_STRAIGHT_COS 0.86602540378443864676 /* cos 30 degrees */
+
+static double actuator_rudder_drift(const nv_actuator_model* m, nv_vec3 velocity, nv_vec3 angular_velocity, nv_vec3 at,
+                                    double ahead) {
+    const double mid = m->mid_ahead, roll = angular_velocity.x * at.y;
+    const double drift = velocity.z - angular_velocity.y * mid, yaw = -angular_velocity.y * (at.x - mid);
+    const double across = drift + yaw + roll, flow = sqrt(ahead * ahead + across * across);
+    const double cosine = ahead > 0.0 && flow > 0.0 ? ahead / flow : 0.0;
+    const double weight = cosine >= ACTUATOR_STRAIGHT_COS ? 1.0 : cosine / ACTUATOR_STRAIGHT_COS;
     const double gamma = 1.0 - (1.0 - ACTUATOR_FLOW_STRAIGHTENING) * weight;
     const double lever = 1.0 + (ACTUATOR_YAW_LEVER - 1.0) * weight;
-    return gamma * (sway + lever * yaw) + roll;
+    return gamma * (drift + lever * yaw) + roll;
 }
 
 void nv_actuator_forces(const nv_actuator_model* m, double throttle, double rudder, const double* depth, nv_vec3 velocity,
@@ -257,7 +267,7 @@ void nv_actuator_forces(const nv_actuator_model* m, double throttle, double rudd
              * by ahead thrust only, adds to it over the share of the span
              * it covers (astern thrust throws its race forward, off the
              * rudder). */
-            v.z = actuator_rudder_drift(velocity, angular_velocity, at, v.x);
+            v.z = actuator_rudder_drift(m, velocity, angular_velocity, at, v.x);
             double inflow = m->race_inflow[i] * v.x, share = m->race_share[i];
             double ua = inflow > 0.0 ? inflow : 0.0;
             double thrust = thrusts[k] > 0.0 && water_density > 0.0 ? thrusts[k] : 0.0;

@@ -213,6 +213,7 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
                                    &ignored))
             memset(&m->particulars, 0, sizeof m->particulars);
         nv_actuator_model_set_block(&m->actuators, m->particulars.block);
+        nv_actuator_model_set_mid(&m->actuators, nv_manoeuvring_mid_ahead(h, &m->particulars));
         dynamics_hull_drag_fit(m, h, gravity);
         dynamics_manoeuvre_take(m, h, gravity);
         return;
@@ -220,6 +221,7 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
     if (nv_particulars_compute(h, c->water_density, gravity, added ? c->added_inertia.x : 0.0, &m->particulars, &ignored))
         return;
     nv_actuator_model_set_block(&m->actuators, m->particulars.block);
+    nv_actuator_model_set_mid(&m->actuators, nv_manoeuvring_mid_ahead(h, &m->particulars));
     if (f & HYDRODYN_ROLL_DAMPING) {
         if (c->roll_damping[0] >= 0.0)
             nv_roll_damper_explicit(&m->roll, c->roll_damping[0], c->roll_damping[1], m->particulars.wetted_area);

@@ -494,7 +494,7 @@ static void builtin_types_speed_and_turn(void** state) {
         assert_true(speeds[0] > speed_lo[k] && speeds[0] < speed_hi[k]);
         /* Rudders in the race, in the flow the hull and screws have
          * straightened, turn twin screws tight (the patrol boat's steady
-         * circle 1.5 L at 29 % of its speed; 1.9 L before the
+         * circle 1.47 L at 29 % of its speed; 1.9 L before the
          * straightening); what this bound catches is a spin, as the ideal
          * disk's whole race gave (0.4 L), or the skiff's skeg straightened
          * (0.5 L). */
@@ -730,11 +730,12 @@ static nv_vec3 rudder_force_at(double vx, double vz) {
 }
 
 /* The hull and its screw straighten the flow a rudder in the race meets
- * (MMG's gamma_R, l_R): under way ahead the sway's drift reaches the rudder reduced to
- * ACTUATOR_FLOW_STRAIGHTENING of it and the yaw's to that of a lever
- * ACTUATOR_YAW_LEVER times the rudder's, each weighted by the share of the
- * flow that comes from ahead; abeam and astern the flow is the hull's
- * motion unchanged. */
+ * (MMG's gamma_R, l_R): under way ahead the drift at mid-length reaches
+ * the rudder reduced to ACTUATOR_FLOW_STRAIGHTENING of it, and the yaw's
+ * part to that of a lever ACTUATOR_YAW_LEVER times the rudder's from the
+ * mid-length; in full within 30 degrees of ahead, then weighted by the
+ * cosine over cos 30; abeam and astern the flow is the hull's motion
+ * unchanged. */
 static void rudder_flow_straightened(void** state) {
     (void)state;
     nv_vessel_dynamics d = ship_dynamics();
@@ -747,22 +748,27 @@ static void rudder_flow_straightened(void** state) {
     /* a small drift: the side force is gamma_R of the unstraightened one */
     nv_actuator_forces(&m, 0.0, 0.0, depth, v3(5.0, 0.0, 0.01), v3(0, 0, 0), RHO, &f, &t);
     ASSERT_NEAR_REL(f.z / rudder_force_at(5.0, 0.01).z, g, 1e-4);
-    /* a drift of 0.5 m/s at 5 m/s: weight 5 / sqrt(25 + 0.25) */
-    double w = 5.0 / sqrt(25.25), across = (1.0 - (1.0 - g) * w) * 0.5;
+    /* a drift of 0.5 m/s at 5 m/s, within 30 degrees of ahead: straightened in full */
+    double across = g * 0.5;
     nv_actuator_forces(&m, 0.0, 0.0, depth, v3(5.0, 0.0, 0.5), v3(0, 0, 0), RHO, &f, &t);
     nv_vec3 want = rudder_force_at(5.0, across);
     ASSERT_NEAR_REL(f.z, want.z, 1e-12);
     ASSERT_NEAR_REL(f.x, want.x, 1e-12);
     ASSERT_NEAR_REL(t.y, x_r * -want.z, 1e-12); /* the moment of (want.x, 0, want.z) at (x_r, y_r, 0) about y */
-    /* yawing at r: the yaw's drift -r x_r on the lever l x_r, weighted */
-    const double r = 0.02, yaw = -r * x_r;
-    w = 5.0 / sqrt(25.0 + yaw * yaw);
-    across = (1.0 - (1.0 - g) * w) * (1.0 + (l - 1.0) * w) * yaw;
-    nv_actuator_forces(&m, 0.0, 0.0, depth, v3(5.0, 0.0, 0.0), v3(0.0, r, 0.0), RHO, &f, &t);
-    ASSERT_NEAR_REL(f.z, rudder_force_at(5.0, across).z, 1e-12);
-    /* a small yaw rate: gamma_R l_R / x_R of the unstraightened force */
+    /* 4 m/s at 5 (38.7 degrees): the weight cos / cos 30 */
+    const double w = (5.0 / sqrt(41.0)) / cos(30.0 * NV_PI / 180.0);
+    nv_actuator_forces(&m, 0.0, 0.0, depth, v3(5.0, 0.0, 4.0), v3(0, 0, 0), RHO, &f, &t);
+    ASSERT_NEAR_REL(f.z, rudder_force_at(5.0, (1.0 - (1.0 - g) * w) * 4.0).z, 1e-12);
+    /* a small yaw rate, the mid-length at the CG: gamma_R l_R / x_R of the unstraightened force */
     nv_actuator_forces(&m, 0.0, 0.0, depth, v3(5.0, 0.0, 0.0), v3(0.0, 1e-4, 0.0), RHO, &f, &t);
     ASSERT_NEAR_REL(f.z / rudder_force_at(5.0, -1e-4 * x_r).z, g * l, 1e-4);
+    /* the mid-length 3 m ahead of the CG, yawing at r: the drift there,
+     * -3 r, and the yaw's -r (x_r - 3) on the lever l (x_r - 3) */
+    const double r = 0.02, mid = 3.0;
+    nv_actuator_model_set_mid(&m, mid);
+    nv_actuator_forces(&m, 0.0, 0.0, depth, v3(5.0, 0.0, 0.0), v3(0.0, r, 0.0), RHO, &f, &t);
+    ASSERT_NEAR_REL(f.z, rudder_force_at(5.0, g * (-r * mid - l * r * (x_r - mid))).z, 1e-12);
+    nv_actuator_model_set_mid(&m, 0.0);
     /* rolling: the roll's drift (omega_x y_r) is not straightened */
     const double p = 0.1, roll = p * y_r;
     nv_actuator_forces(&m, 0.0, 0.0, depth, v3(5.0, 0.0, 0.0), v3(p, 0.0, 0.0), RHO, &f, &t);

@@ -380,10 +380,11 @@ static void skiff_held_between_freighters(void** state) {
     assert_true(max < 0.10);
     assert_true(between);
     /* their bows pinch it, turned in by their helms, and the push there
-     * holds their CGs 25-31 m apart: both pressed on it for 30 s of the
+     * holds their CGs 25-31 m apart: both pressed on it for 31 s of the
      * minute (the whole last 40 s until their rudders met the flow their
      * hulls and screws straighten; now they turn in harder, the pinch
-     * moves forward and lets it go ahead after 50 s) */
+     * moves forward and lets it go after about 53 s, alongside their
+     * forebodies while the two freighters touch each other) */
     assert_true(pressed >= 20 * rate);
     assert_int_equal(skiff.flags & (WORLD_VESSEL_FROZEN), 0);
     nv_scenario_instance_destroy(&inst);

@@ -404,7 +404,7 @@ int main(int argc, char** argv) {
     sk_type* types = calloc((size_t)n, sizeof *types);
     sk_results* res = calloc((size_t)n, sizeof *res);
     sk_summary* sum = calloc((size_t)n, sizeof *sum);
-    /* per type: 3 decays, the waves, the weather sweep, the approach, 4 manoeuvres, head seas, the tows */
+    /* per type: 3 decays, the waves, the weather sweep, the approach, 4 manoeuvres, 2 pull-outs, head seas, the tows */
     int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4 + 2 + SK_HEAD_RUNS +
                    SK_DRIFT_SPEEDS * (SK_DRIFT_ANGLES + SK_TURN_RATES);
     sk_job* jobs = calloc((size_t)(n * per_type), sizeof *jobs);

@@ -223,14 +223,16 @@ double sk_clarke_centre(const nv_particulars* p);
  * from a steady turn at `rudder_deg` (+ starboard) the rudder is put
  * amidships. A hull stable on its course sees its rate of turn die away;
  * an unstable one's settles at a residual rate, the same whichever side it
- * turned, which is the height of its spiral loop. */
+ * turned: its spiral loop at rudder amidships spans that rate to either
+ * side. */
 typedef struct sk_pullout {
     double rudder_deg;
     double rate_turn;     /* deg/s in the steady turn, + towards the rudder's side */
     double rate_residual; /* deg/s, the mean over the last tenth of the watch, the same sign */
     double time_half;     /* s from the rudder order until the rate was half the turn's; NAN if never */
-    double watch;         /* s watched after the order: 40 L / V, at least 60 */
-    int done;
+    double watch;         /* s watched after the order: 40 L_wl / V, at least 60 */
+    int steady;           /* the turn settled (else no result) */
+    int done;             /* and the watch ended afloat */
     uint64_t steps;
 } sk_pullout;
 

@@ -390,11 +390,13 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         for (int i = 0; i < 2; i++) {
             const sk_pullout* po = &o->pullout[i];
             if (!po->done) {
-                printf("%s %s: not run (no steady turn)", i ? ";" : "", i ? "port" : "starboard");
+                printf("%s %s: %s", i ? ";" : "", i ? "port" : "starboard",
+                       po->steady ? "capsized or frozen in the watch" : "no steady turn");
                 continue;
             }
+            const double residual = fabs(po->rate_residual) < 0.0005 ? 0.0 : po->rate_residual; /* no "-0.000" */
             printf("%s %s %.2f deg/s, after %.0f s %.3f deg/s", i ? ";" : "", i ? "port" : "starboard", po->rate_turn,
-                   po->watch, po->rate_residual);
+                   po->watch, residual);
             if (isnan(po->time_half))
                 printf(" (never halved)");
             else

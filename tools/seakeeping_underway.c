@@ -279,7 +279,8 @@ void sk_run_pullout(const sk_type* t, const sk_approach* a, double rudder_deg, s
     nv_error err;
     nv_world_vessel_state st = sk_sim_state(&s);
     nv_world_set_controls(s.w, s.id, 1.0, sk_rudder_command(t, rudder_deg), &err);
-    const double side = rudder_deg < 0.0 ? -1.0 : 1.0, lv = t->hull_length / (a->speed > 0.5 ? a->speed : 0.5);
+    /* L / V as MSC.137 and the report take it: the waterline's length */
+    const double side = rudder_deg < 0.0 ? -1.0 : 1.0, lv = t->p.length / (a->speed > 0.5 ? a->speed : 0.5);
     const uint64_t second = (uint64_t)llround(s.hz);
     double yaw = sk_yaw(st.orientation), yaw_prev = yaw, yaw0 = yaw, rates[11] = {0};
     int seen = 0;
@@ -299,6 +300,7 @@ void sk_run_pullout(const sk_type* t, const sk_approach* a, double rudder_deg, s
                  fabs(rates[10] - rates[0]) < 0.01 * rates[10];
     }
     if (!steady) goto done;
+    out->steady = 1;
     out->rate_turn = rates[10];
     /* the rudder amidships, watched for 40 L / V */
     nv_world_set_controls(s.w, s.id, 1.0, 0.0, &err);

@@ -27,7 +27,7 @@ NV_API_BEGIN
 /* The hull and its screw straighten the flow a rudder in the race meets: of the drift the
  * hull's sway and yaw would give the rudder's position, the rudder meets
  * ACTUATOR_FLOW_STRAIGHTENING of it, with the yaw's part taken at
- * ACTUATOR_YAW_LEVER times the rudder's distance behind the CG (the MMG
+ * ACTUATOR_YAW_LEVER times the rudder's distance behind the mid-length (the MMG
  * method's gamma_R and l_R / x_R, measured on two hulls' models: KVLCC2
  * 0.395 and 0.640 for the two signs of the drift, l'_R -0.710; the Seiun
  * Maru 0.312 and 0.394, l'_R -0.947; x'_R -0.5; each the mean of the two
@@ -90,6 +90,8 @@ typedef struct nv_actuator_model {
     double race_share[ACTUATOR_MAX_RUDDERS];
     double race_inflow[ACTUATOR_MAX_RUDDERS];
     double propeller_load[ACTUATOR_MAX_PROPELLERS]; /* 8 / (pi D^2), 1/m^2; 0 without a diameter */
+    double mid_ahead; /* the hull's mid-length ahead of the CG, m: where the straightening's lever starts (0 until
+                       * nv_actuator_model_set_mid) */
     uint32_t point_count; /* propellers then rudders */
 } nv_actuator_model;
 
@@ -99,6 +101,10 @@ void nv_actuator_model_init(nv_actuator_model* m, const nv_actuator_set* set, nv
  * 0.55 C_b - 0.20 behind one of twin screws, within [0, 0.5]). A block of
  * 0 or less leaves the inflow at 1. */
 void nv_actuator_model_set_block(nv_actuator_model* m, double block);
+/* The hull's mid-length, m ahead of the CG (nv_manoeuvring_mid_ahead): the
+ * MMG method takes the drift at mid-length and the yaw's lever l_R from
+ * there. */
+void nv_actuator_model_set_mid(nv_actuator_model* m, double mid_ahead);
 /* Body-frame offset of point i (propellers first, then rudders). */
 nv_vec3 nv_actuator_point(const nv_actuator_model* m, uint32_t i);
 
