@@ -175,9 +175,9 @@ void dynamics_model_release(dynamics_model* m) {
 
 /* With "manoeuvring", the model's lateral forces in place of the
  * triangles' (a hull with no waterline keeps its own). */
-static void dynamics_manoeuvre_take(dynamics_model* m, const nv_hull* h, double gravity) {
+static void dynamics_manoeuvre_take(dynamics_model* m, const nv_hull* h) {
     if (!(m->hydro.c.forces & HYDRODYN_MANOEUVRING) || !(m->particulars.length > 0.0)) return;
-    m->manoeuvre = dynamics_manoeuvre_build(m, h, gravity);
+    m->manoeuvre = dynamics_manoeuvre_build(m, h);
     m->drag.lateral_from_model = m->manoeuvre != NULL;
 }
 
@@ -215,7 +215,7 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
         nv_actuator_model_set_block(&m->actuators, m->particulars.block);
         nv_actuator_model_set_mid(&m->actuators, nv_manoeuvring_mid_ahead(h, &m->particulars));
         dynamics_hull_drag_fit(m, h, gravity);
-        dynamics_manoeuvre_take(m, h, gravity);
+        dynamics_manoeuvre_take(m, h);
         return;
     }
     if (nv_particulars_compute(h, c->water_density, gravity, added ? c->added_inertia.x : 0.0, &m->particulars, &ignored))
@@ -244,7 +244,7 @@ void dynamics_model_init(dynamics_model* m, const nv_vessel_dynamics* d, const n
         m->heave_pitch_damping = m->heave_pitch.wetted_area > 0.0;
     }
     dynamics_hull_drag_fit(m, h, gravity);
-    dynamics_manoeuvre_take(m, h, gravity);
+    dynamics_manoeuvre_take(m, h);
 }
 
 uint32_t dynamics_actuator_points(const dynamics_model* m, nv_vec3 position, const nv_mat3* rot, double* x, double* y,
@@ -441,8 +441,8 @@ void dynamics_assemble(dynamics_vessel* v, const dynamics_env* env, nv_vec3* for
         nv_mat3 rt = m3_transpose(&rot);
         nv_vec3 vb = m3_mul_v3(&rt, v3_sub(b->velocity, v3(0.0, v->water_vertical, 0.0)));
         nv_vec3 wb = m3_mul_v3(&rt, b->angular_velocity);
-        dynamics_manoeuvre_apply(m, vb, wb, v->triangles, dynamics_added_share(m, s.submerged_area), &s.force,
-                                 &s.torque);
+        dynamics_manoeuvre_apply(m, vb, wb, v->triangles ? &v->sums : NULL, dynamics_added_share(m, s.submerged_area),
+                                 &s.force, &s.torque);
     }
     double planing = 0.0; /* how far the planing lift has taken over (0..1) */
     if (m && m->planing && v->triangles) {

@@ -101,35 +101,11 @@ typedef struct dynamics_planing {
 
 /* A type with "manoeuvring" (naval/manoeuvring.h; docs/hydrodynamics.md,
  * "Manoeuvring forces"): the model's sway force and yaw moment in place of
- * what the triangles' own calm-water forces give in the horizontal plane.
- * Those are tabulated once per type on the upright hull at rest on still
- * water, over the direction of the motion (u, v, r L / 2) with u ahead, v
- * along body z and r the yaw rate about body y: at each direction, at two
- * magnitudes s, fitted as a s + b s^2, which Kerner's pressure drag
- * (linear and quadratic in the local speed, its incidence the direction's
- * alone) is exactly (the friction's C_F(Re) only nearly). The directions:
- * azimuth beta = atan2(v, u) over -180 to 180 degrees, elevation gamma =
- * atan2(r L / 2, |(u, v)|) over -90 to 90, each quarter turn's nodes where
- * the sine (first half) or cosine (second half) of the angle within it is
- * sin 45 t^2, t even: Kerner's pressure goes as sin^f_P of the incidence
- * (f_P 0.5 by default), so the flat sides and ends meeting the flow
- * edge-on (beta and gamma a multiple of 90) give a force that grows as a
- * square root, which even steps miss (at 2 degrees of drift, half the
- * force). */
-#define DYNAMICS_MANOEUVRE_QUARTER 16
-#define DYNAMICS_MANOEUVRE_BETAS (4 * DYNAMICS_MANOEUVRE_QUARTER + 1)
-#define DYNAMICS_MANOEUVRE_GAMMAS (2 * DYNAMICS_MANOEUVRE_QUARTER + 1)
+ * the triangles' own, which the triangle pass sums apart each step
+ * (hydro_sums.drag_force, drag_torque). */
 typedef struct dynamics_manoeuvre {
     nv_manoeuvring target;
-    double half_length; /* m: L / 2, the yaw rate's lever in the direction */
-    /* [gamma][beta]: the force along body z a, b (N per m/s, per (m/s)^2),
-     * the moment about body y a, b (N m per m/s, per (m/s)^2) */
-    double table[DYNAMICS_MANOEUVRE_GAMMAS][DYNAMICS_MANOEUVRE_BETAS][4];
 } dynamics_manoeuvre;
-
-/* What the triangles' calm-water motion gives at body-frame u, v (body z)
- * and yaw rate r (body y), from the table: force along z, moment about y. */
-void dynamics_manoeuvre_triangles(const dynamics_manoeuvre* t, double u, double v, double r, double* sway, double* yaw);
 
 /* A hull type's dynamics made ready to run (one per type, shared). */
 typedef struct dynamics_model {
@@ -196,16 +172,17 @@ double dynamics_planing_lift(const dynamics_model* m, double tau, double d, doub
 void dynamics_fit_resistance(double x, double r1, double r2, double k[2]);
 /* Fills m->drag (the model's particulars and planing bottom ready). */
 void dynamics_hull_drag_fit(dynamics_model* m, const nv_hull* h, double gravity);
-/* The table of a type with "manoeuvring" (m's particulars ready); NULL
+/* The model of a type with "manoeuvring" (m's particulars ready); NULL
  * when the hull has no waterline to take Clarke's derivatives from. */
-dynamics_manoeuvre* dynamics_manoeuvre_build(const dynamics_model* m, const nv_hull* h, double gravity);
+dynamics_manoeuvre* dynamics_manoeuvre_build(const dynamics_model* m, const nv_hull* h);
 /* Adds to a body-frame force and torque (about the CG) the model's sway
  * force and yaw moment at body velocity vb (relative to the water) and
  * angular velocity wb, times `share` (the hull's immersion), less the
- * triangles' own when `triangles` (the mesh computed them; the columns
- * left their fitted lateral laws out). */
-void dynamics_manoeuvre_apply(const dynamics_model* m, nv_vec3 vb, nv_vec3 wb, int triangles, double share,
-                              nv_vec3* force, nv_vec3* torque);
+ * triangles' own moving-water sway force and yaw moment in `triangles`
+ * (the pass's drag_force and drag_torque, body frame; NULL for the
+ * columns, which left their fitted lateral laws out). */
+void dynamics_manoeuvre_apply(const dynamics_model* m, nv_vec3 vb, nv_vec3 wb, const hydro_sums* triangles,
+                              double share, nv_vec3* force, nv_vec3* torque);
 /* Frees what the model owns (not the model itself). */
 void dynamics_model_release(dynamics_model* m);
 

@@ -354,7 +354,7 @@ int dynamics_floater_manoeuvre(const dynamics_model* m, body* b, double throttle
     nv_vec3 fa = v3(0.0, 0.0, 0.0), ta = v3(0.0, 0.0, 0.0);
     if (m->actuators.point_count)
         nv_actuator_forces(&m->actuators, *throttle, *rudder, depth, vb, wb, m->hydro.c.water_density, &fa, &ta);
-    if (m->manoeuvre) dynamics_manoeuvre_apply(m, vb, wb, 0, 1.0, &fa, &ta);
+    if (m->manoeuvre) dynamics_manoeuvre_apply(m, vb, wb, NULL, 1.0, &fa, &ta);
     /* planing, its wetted hull is the aft part: so is its added mass */
     const double share = dynamics_running_added_share(&m->drag, u);
     const nv_vec3 am = v3_scale(m->hydro.c.added_mass, share), ai = v3_scale(m->hydro.c.added_inertia, share);

@@ -267,12 +267,13 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
         if (segments) seg_n = hydro_write_segments(h, height, chunk, chunk_end, segments, seg_n);
     }
     nv_vec3 dyn_f = v3(0, 0, 0), dyn_t = v3(0, 0, 0), slam_f = v3(0, 0, 0), slam_t = v3(0, 0, 0);
-    nv_vec3 entry_f = v3(0, 0, 0), entry_t = v3(0, 0, 0);
+    nv_vec3 entry_f = v3(0, 0, 0), entry_t = v3(0, 0, 0), drag_f = v3(0, 0, 0), drag_t = v3(0, 0, 0);
     if (marking) {
         double r[HYDRODYN_SUM_COUNT];
         hydrodyn_lane_sums_reduce(&lane_sums, r);
         dyn_f = v3(r[HYDRODYN_SUM_FORCE], r[HYDRODYN_SUM_FORCE + 1], r[HYDRODYN_SUM_FORCE + 2]);
         dyn_t = v3(r[HYDRODYN_SUM_TORQUE], r[HYDRODYN_SUM_TORQUE + 1], r[HYDRODYN_SUM_TORQUE + 2]);
+        drag_f = dyn_f, drag_t = dyn_t;
         slam_f = v3(r[HYDRODYN_SUM_SLAM_FORCE], r[HYDRODYN_SUM_SLAM_FORCE + 1], r[HYDRODYN_SUM_SLAM_FORCE + 2]);
         slam_t = v3(r[HYDRODYN_SUM_SLAM_TORQUE], r[HYDRODYN_SUM_SLAM_TORQUE + 1], r[HYDRODYN_SUM_SLAM_TORQUE + 2]);
         entry_f = v3(r[HYDRODYN_SUM_ENTRY_FORCE], r[HYDRODYN_SUM_ENTRY_FORCE + 1], r[HYDRODYN_SUM_ENTRY_FORCE + 2]);
@@ -312,6 +313,8 @@ void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, 
     acc->slam_torque = v3_add(acc->slam_torque, slam_t);
     acc->entry_force = v3_add(acc->entry_force, entry_f);
     acc->entry_torque = v3_add(acc->entry_torque, entry_t);
+    acc->drag_force = v3_add(acc->drag_force, drag_f);
+    acc->drag_torque = v3_add(acc->drag_torque, drag_t);
     acc->submerged_area += total[HYDRO_SUM_AREA];
     acc->wetted_triangles += statics.wetted;
     acc->segment_count = seg_n;

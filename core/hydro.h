@@ -60,6 +60,11 @@ typedef struct hydro_sums {
     nv_vec3 slam_torque;
     nv_vec3 entry_force;          /* the water entry (hs_entry, in the hydrostatic kernel), apart: capped where it acts */
     nv_vec3 entry_torque;
+    /* the moving water's friction and pressure alone (in force and torque
+     * too), BODY frame whatever hydro_sums_to_world does: what a
+     * manoeuvring model replaces in sway and yaw */
+    nv_vec3 drag_force;
+    nv_vec3 drag_torque;
     double submerged_area;     /* m^2 */
     uint32_t wetted_triangles; /* triangles with a submerged part */
     uint32_t segment_count;    /* waterline segments written */
@@ -72,6 +77,8 @@ static inline void hydro_sums_clear(hydro_sums* s) {
     s->slam_torque = v3(0, 0, 0);
     s->entry_force = v3(0, 0, 0);
     s->entry_torque = v3(0, 0, 0);
+    s->drag_force = v3(0, 0, 0);
+    s->drag_torque = v3(0, 0, 0);
     s->submerged_area = 0.0;
     s->wetted_triangles = 0;
     s->segment_count = 0;

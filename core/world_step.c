@@ -254,6 +254,8 @@ static void world_integrate_job(void* ctx, uint32_t begin, uint32_t end, uint32_
             total.slam_torque = v3_add(total.slam_torque, part->slam_torque);
             total.entry_force = v3_add(total.entry_force, part->entry_force);
             total.entry_torque = v3_add(total.entry_torque, part->entry_torque);
+            total.drag_force = v3_add(total.drag_force, part->drag_force);
+            total.drag_torque = v3_add(total.drag_torque, part->drag_torque);
             total.submerged_area += part->submerged_area;
         }
         nv_flood_mass water = {0};

@@ -25,10 +25,12 @@
 #     mirrors starboard in both, the
 #     coefficients are the forces' over 1/2 rho L T U^2 and Clarke's linear
 #     part is his formula; where the type applies its manoeuvring model
-#     (patrol, freighter), the hull meets the model's sway force within 12 %
-#     (0.002 of the coefficient at 2 degrees),
+#     (patrol, freighter), the hull meets the model's sway force within 8 %,
 #     where it acts within 0.05 L (from 5 degrees of drift), and its yaw
-#     moment within 12 %, at every drift, turn and speed; broadside the model is its cross-flow drag;
+#     moment within 8 %, at every drift, turn and speed; broadside the model is its cross-flow drag;
+#   - the pull-out (MSC/Circ.1053): the sides mirror, the rate halves, and
+#     the displacement hulls come back to a straight course (the residual
+#     under 1 % of the turn's rate);
 #   - every status is the one its figures give, the exit status says whether
 #     a check failed, the figures do not depend on the thread count, and
 #     mistakes exit 2.
@@ -180,6 +182,13 @@ for name, t in types.items():
         assert abs(q["watch"] - max(60.0, 40.0 * lv)) < 1.0, (name, q)
     assert abs(po[0]["rate_turn_deg_s"] / po[1]["rate_turn_deg_s"] - 1) < 0.01, (name, po)
     assert abs(po[0]["rate_residual_deg_s"] - po[1]["rate_residual_deg_s"]) < 0.05 * po[0]["rate_turn_deg_s"], (name, po)
+    # the displacement hulls are stable on a straight course: the turn dies
+    # out (with the triangles' lateral forces taken off through a table
+    # fitted upright at rest, the patrol boat kept 0.39 deg/s, the
+    # freighter 0.047: a spiral loop)
+    if name != "skiff":
+        for q in po:
+            assert abs(q["rate_residual_deg_s"]) < 0.01 * q["rate_turn_deg_s"], (name, q)
     # head seas under way: JMO (2004) from its own formulas, F and G as the paper writes them
     hs = t["head_seas"]
     g = 9.81
@@ -288,10 +297,12 @@ for name, t in types.items():
         assert abs(row[7]["model_sway_coefficient"] - dr["cross_flow_drag"]) < 1e-9, (name, row[7])
         if dr["manoeuvring"]:
             for r in row:
-                # at 2 degrees the table's interpolation near edge-on flow
-                # leaves up to 0.002 (a fifth of the force)
+                # the triangles' own sway force is taken off exactly: what
+                # is left is the running sinkage and trim (the immersion
+                # the model is scaled by) and the hydrostatics, at 2
+                # degrees as at 90 (a table of them missed up to a fifth)
                 d = abs(r["sway_coefficient"] - r["model_sway_coefficient"])
-                assert d < 0.12 * abs(r["model_sway_coefficient"]) or (r["drift_deg"] == 2 and d < 0.002), (name, r)
+                assert d < 0.08 * abs(r["model_sway_coefficient"]), (name, r)
                 # at 2 degrees the force is too small to place within 0.05 L
                 assert abs(r["drift_deg"]) < 5 or abs(r["centre_L"] - r["model_centre_L"]) < 0.05, (name, r)
     # the rotating arm: 3 speeds x 4 yaw rates (r L / U -0.2, then 0.1, 0.2, 0.4)
@@ -309,7 +320,7 @@ for name, t in types.items():
         assert 0 < row[1]["yaw_coefficient"] < row[2]["yaw_coefficient"] < row[3]["yaw_coefficient"], (name, row)
         if dr["manoeuvring"]:
             for r in row:
-                assert abs(r["yaw_coefficient"] / r["model_yaw_coefficient"] - 1) < 0.12, (name, r)
+                assert abs(r["yaw_coefficient"] / r["model_yaw_coefficient"] - 1) < 0.08, (name, r)
     assert dr["manoeuvring"] == (name != "skiff"), name
 
 # the exit status: 1 exactly when a check that is not exempt failed
