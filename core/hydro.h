@@ -103,7 +103,8 @@ static inline void hydro_sums_clear(hydro_sums* s) {
 void hydro_triangle_pass(const nv_hull* h, const float* height, uint32_t first, uint32_t count,
                          double pressure_per_depth, const nv_hydrodyn_frame* dyn, uint16_t* slam_state, hydro_sums* acc,
                          hydro_segment* segments);
-/* Rotates the forces and torques of body-frame sums into the world frame. */
+/* Rotates the forces and torques of body-frame sums into the world frame;
+ * drag_force and drag_torque stay in the body frame. */
 void hydro_sums_to_world(hydro_sums* s, const nv_mat3* rotation);
 
 /* A submerged piece of a cut triangle: corners with their depths below the

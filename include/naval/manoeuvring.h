@@ -17,8 +17,8 @@
  *   the large drifts and the turn on the spot.
  *
  * The dynamics apply it, where a type switches "manoeuvring" on, in place
- * of the triangles' own calm-water sway force and yaw moment
- * (docs/hydrodynamics.md, "Manoeuvring forces"). Frames: the body frame of
+ * of the triangles' own sway force and yaw moment from the moving water,
+ * taken off exactly each step (docs/hydrodynamics.md, "Manoeuvring forces"). Frames: the body frame of
  * the rest of the library (x ahead, y up, z to starboard), about the CG. */
 #ifndef NAVAL_MANOEUVRING_H
 #define NAVAL_MANOEUVRING_H
