@@ -319,6 +319,7 @@ nv_ocean* nv_ocean_create(const nv_ocean_params* params, nv_error* err) {
         return NULL;
     }
     o->base.sample = ocean_water_sample;
+    o->base.breaking = ocean_breaking;
     o->params = *params;
     nv_ocean_params* p = &o->params;
     if (p->beaufort >= 0) {

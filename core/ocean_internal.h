@@ -70,6 +70,19 @@ struct nv_ocean {
                            only, so they are kept apart (half the cache footprint) */
 };
 
+/* A dominant crest breaks where the dominant waves squeeze the surface
+ * past this (the horizontal convergence of the choppy map, 1 - J to first
+ * order: at a lone wave's crest its steepness k a): docs/ocean.md,
+ * "Breaking crests". */
+#define OCEAN_BREAKING_SQUEEZE 0.2
+/* Fixed-point steps x0 <- q - D(x0) to find a crest's label: the map's
+ * slope |dD/dx0| is 0.1-0.3 at the dominant scale, so three leave 0.1-3 %
+ * of D (centimetres to decimetres against a stencil of metres). */
+#define OCEAN_BREAKING_STEPS 3
+
+void ocean_breaking(const nv_water_surface* self, size_t count, const double* x, const double* z, const float* height,
+                    float* out);
+
 /* floor for |x| < 2^62, without a libm call */
 static inline double floor_exact(double x) {
     double t = (double)(long long)x;

@@ -425,6 +425,64 @@ void nv_ocean_sample_labels(const nv_ocean* o, size_t count, const double* x0, c
     }
 }
 
+/* The dominant waves' breaking crests (nv_water_surface.breaking). Each
+ * point's label by fixed-point steps on the summed displacement; there,
+ * the dominant waves' squeeze (the convergence of the choppy map, 1 - J
+ * to first order), seen through a stencil a quarter of the
+ * peak's half wavelength wide: a central difference over it keeps 90 % of
+ * the peak's slope and little of waves much shorter, whatever the
+ * cascades hold (one fine tile holds them all). A crest (the surface at
+ * the point, as sampled, above the mean level by eta) squeezed past
+ * OCEAN_BREAKING_SQUEEZE breaks, reaching eta. It breaks as
+ * the steepest wave its height can make does (Stokes' limit, H / lambda
+ * WATER_BREAKING_STEEPNESS with H = 2 eta, no longer than the peak's), so
+ * its water moves down the wind at WATER_BREAKING_JET times that wave's
+ * phase speed: the ocean's breakers are the breaker the seakeeping trial
+ * strikes hulls with (docs/hydrodynamics.md, "Breaking crests"). */
+/* One pair of the fields at label (x, z), summed over the cascades. */
+static fpair ocean_label_pair(const nv_ocean* o, int pair, double x, double z) {
+    fpair acc = {0.0f, 0.0f};
+    for (int c = 0; c < o->cascade_count; c++) {
+        const ocean_cascade* cc = &o->cascade[c];
+        float u, v;
+        grid_spot s;
+        grid_base(o, cc, x, z, &u, &v);
+        grid_locate(o, u, v, &s);
+        const fpair r = grid_pair(cc->out[pair], &s);
+        acc.a += r.a, acc.b += r.b;
+    }
+    return acc;
+}
+
+void ocean_breaking(const nv_water_surface* self, size_t count, const double* x, const double* z, const float* height,
+                    float* out) {
+    const nv_ocean* o = (const nv_ocean*)self;
+    const double k = o->base.pressure_decay, g = o->model.gravity, mean = o->base.mean_level;
+    const double cx = cos(o->wind_dir), cz = sin(o->wind_dir);
+    const double d = k > 0.0 ? 0.25 * NV_PI / k : 0.0;
+    for (size_t i = 0; i < count; i++) {
+        out[3 * i + 0] = out[3 * i + 1] = out[3 * i + 2] = 0.0f;
+        /* only a crest breaks: the surface at the point above the mean level */
+        const double eta = (double)height[i] - mean;
+        if (!(d > 0.0 && eta > 0.0)) continue;
+        double lx = x[i], lz = z[i];
+        for (int step = 0; step < OCEAN_BREAKING_STEPS; step++) {
+            const fpair disp = ocean_label_pair(o, OCEAN_PAIR_DISP, lx, lz);
+            lx = x[i] - disp.a, lz = z[i] - disp.b;
+        }
+        const double sx[4] = {lx - d, lx + d, lx, lx}, sz[4] = {lz, lz, lz - d, lz + d};
+        fpair disp[4];
+        for (int j = 0; j < 4; j++) disp[j] = ocean_label_pair(o, OCEAN_PAIR_DISP, sx[j], sz[j]);
+        const double squeeze = -((disp[1].a - disp[0].a) + (disp[3].b - disp[2].b)) / (2.0 * d);
+        if (!(squeeze > OCEAN_BREAKING_SQUEEZE)) continue;
+        const double k_break = fmax(NV_PI * WATER_BREAKING_STEEPNESS / eta, k);
+        const double jet = WATER_BREAKING_JET * sqrt(g / k_break);
+        out[3 * i + 0] = (float)(jet * cx);
+        out[3 * i + 1] = (float)(jet * cz);
+        out[3 * i + 2] = (float)eta;
+    }
+}
+
 void nv_ocean_measure(const nv_ocean* o, nv_ocean_stats* st) {
     memset(st, 0, sizeof *st);
     const size_t cells = (size_t)o->nx * o->nz;

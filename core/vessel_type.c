@@ -41,7 +41,7 @@ void nv_vessel_type_init(nv_vessel_type* t) {
 /* Force names in "coefficients.forces", in HYDRODYN_* bit order. */
 static const char* const vt_force_names[] = {"viscous", "pressure_drag", "slamming", "air_drag", "area_damping",
                                              "added_mass", "residual", "roll_damping", "heave_pitch_damping",
-                                             "water_entry", "manoeuvring"};
+                                             "water_entry", "manoeuvring", "breaking_crests"};
 #define VT_FORCE_COUNT (sizeof vt_force_names / sizeof vt_force_names[0])
 
 static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, uint32_t* out) {

@@ -23,6 +23,7 @@ static size_t water_flat_sample(const nv_water_surface* self, const nv_water_que
 void nv_water_flat_init(nv_water_flat* w, double level) {
     w->base.sample = water_flat_sample;
     w->base.sample_near = NULL;
+    w->base.breaking = NULL;
     w->base.pressure_decay = 0.0;
     w->base.mean_level = level;
     w->level = level;
@@ -50,12 +51,30 @@ static size_t water_sine_sample(const nv_water_surface* self, const nv_water_que
     return 0;
 }
 
+static void water_sine_breaking(const nv_water_surface* self, size_t count, const double* x, const double* z,
+                                const float* height, float* out) {
+    (void)height; /* its own crest test is exact */
+    const nv_water_sine* w = (const nv_water_sine*)self;
+    const int on = w->time >= w->breaking_from && w->time < w->breaking_until;
+    const double kx = w->wavenumber * cos(w->direction), kz = -w->wavenumber * sin(w->direction);
+    const double phase0 = w->phase - w->omega * w->time, c = WATER_BREAKING_JET * w->omega / w->wavenumber;
+    for (size_t i = 0; i < count; i++) {
+        const double eta = w->amplitude * sin(kx * x[i] + kz * z[i] + phase0);
+        const int crest = on && eta > 0.5 * w->amplitude;
+        out[3 * i + 0] = crest ? (float)(c * cos(w->direction)) : 0.0f;
+        out[3 * i + 1] = crest ? (float)(-c * sin(w->direction)) : 0.0f;
+        out[3 * i + 2] = crest ? (float)eta : 0.0f;
+    }
+}
+
 int nv_water_sine_init(nv_water_sine* w, double amplitude, double wavelength, double direction, double gravity) {
     if (!(amplitude >= 0.0) || !isfinite(amplitude) || !(wavelength > 0.0) || !isfinite(wavelength) ||
         !isfinite(direction) || !(gravity > 0.0))
         return -1;
     w->base.sample = water_sine_sample;
     w->base.sample_near = NULL;
+    w->base.breaking = water_sine_breaking;
+    w->breaking_from = w->breaking_until = 0.0;
     w->amplitude = amplitude;
     w->wavelength = wavelength;
     w->direction = direction;
@@ -69,3 +88,8 @@ int nv_water_sine_init(nv_water_sine* w, double amplitude, double wavelength, do
 }
 
 void nv_water_sine_set_time(nv_water_sine* w, double time) { w->time = time; }
+
+void nv_water_sine_set_breaking(nv_water_sine* w, double from, double until) {
+    w->breaking_from = from;
+    w->breaking_until = until;
+}

@@ -152,6 +152,7 @@ const nv_water_surface* world_ground_water(const nv_world* w, const world_type* 
     _Static_assert(sizeof(world_dry_surface) <= sizeof(world_dry_surface_room), "world_dry_surface_room is too small");
     d->base.sample = world_dry_sample;
     d->base.sample_near = NULL;
+    d->base.breaking = NULL; /* the surf's own limit stands for breaking there */
     d->base.pressure_decay = w->water.surface->pressure_decay;
     d->base.mean_level = w->water.surface->mean_level;
     d->water = w->water.surface;

@@ -221,6 +221,8 @@ typedef struct world_vessels {
     X(nv_vec3, force_velocity) /* what the step's forces changed in the velocity (the pair solve spreads it) */ \
     X(nv_vec3, force_momentum) /* and in the angular momentum */ \
     X(uint8_t, capsized_now) /* heel passed 90 degrees in this step */   \
+    X(float, breaker_x) X(float, breaker_z) /* a breaking crest's water at the CG, m/s (nv_water_surface.breaking) */ \
+    X(float, breaker_reach) /* m: its reach; 0 where none breaks */ \
     X(uint64_t, became_full) /* compartments that filled in this step */
 
 typedef struct world_scratch_arrays {
@@ -408,7 +410,7 @@ int world_ground_near(const nv_world* w, const world_type* t, nv_vec3 pos, doubl
  * the ground the world's with none over dry ground, made in `room` (the
  * caller's: nothing is allocated). */
 typedef struct world_dry_surface_room {
-    void* space[6];
+    void* space[7];
 } world_dry_surface_room;
 const nv_water_surface* world_ground_water(const nv_world* w, const world_type* t, nv_vec3 pos, world_dry_surface_room* room);
 /* The surf: over ground `ground` (elevation) a wave can stand no higher

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "naval/ranges.h"
+#include "breaking.h"
 #include "world_internal.h"
 
 static double world_now_ms(void) {
@@ -70,7 +71,8 @@ static void world_heave_job(void* ctx, uint32_t begin, uint32_t end, uint32_t wo
     (void)worker;
     nv_world* w = ctx;
     double x[WORLD_HEAVE_BATCH], z[WORLD_HEAVE_BATCH];
-    float surface[WORLD_HEAVE_BATCH], vertical[WORLD_HEAVE_BATCH];
+    float surface[WORLD_HEAVE_BATCH], vertical[WORLD_HEAVE_BATCH], breaker[3 * WORLD_HEAVE_BATCH];
+    float crest[WORLD_HEAVE_BATCH];
     uint32_t slot[WORLD_HEAVE_BATCH];
     for (uint32_t s = begin; s < end;) {
         uint32_t n = 0;
@@ -84,18 +86,37 @@ static void world_heave_job(void* ctx, uint32_t begin, uint32_t end, uint32_t wo
         if (n == 0) continue;
         nv_water_query q = {.count = n, .x = x, .z = z, .height = surface, .vertical_velocity = vertical};
         water_sample(w->water.surface, &q);
+        /* the breaking crests only where a type takes them: a crest that
+         * breaks has its surface above the mean level, so the rest say
+         * "none" without asking */
+        int struck = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            const dynamics_model* m = w->types[w->v.type[slot[k]]].model;
+            const int takes = (m->hydro.c.forces & HYDRODYN_BREAKING_CRESTS) != 0;
+            crest[k] = takes ? surface[k] : (float)w->water.surface->mean_level;
+            struck |= takes;
+        }
+        if (struck) water_breaking(w->water.surface, n, x, z, crest, breaker);
+        else for (uint32_t k = 0; k < 3 * n; k++) breaker[k] = 0.0f;
         for (uint32_t k = 0; k < n; k++) {
             const uint32_t t = slot[k];
             const nv_vec3 pos = v3(w->v.px[t], w->v.py[t], w->v.pz[t]);
             float vy = vertical[k];
+            float reach = breaker[3 * k + 2];
             if (world_ground_near(w, &w->types[w->v.type[t]], pos, 0.0)) {
                 /* where the surf cuts the wave (world_surf_limit) its
-                 * surface stands still */
+                 * surface stands still, and its limit stands for the
+                 * breaking there */
                 const double mean = w->water.surface->mean_level, eta = (double)surface[k] - mean;
                 if (fabs(eta) > world_surf_limit(mean, nv_terrain_elevation(w->ground.terrain, pos.x, pos.z)))
                     vy = 0.0f;
+                reach = 0.0f;
             }
             w->v.water_vy[t] = isfinite(vy) ? vy : 0.0f;
+            const int breaks = reach > 0.0f && isfinite(reach) && isfinite(breaker[3 * k]) && isfinite(breaker[3 * k + 1]);
+            w->sv.breaker_x[t] = breaks ? breaker[3 * k] : 0.0f;
+            w->sv.breaker_z[t] = breaks ? breaker[3 * k + 1] : 0.0f;
+            w->sv.breaker_reach[t] = breaks ? reach : 0.0f;
         }
     }
 }
@@ -163,6 +184,16 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
             dyn = &frame;
         }
         hydro_triangle_pass(h, height, b->first, b->count, rho_g, dyn, w->v.slam[s], sum, NULL);
+        if (w->sv.breaker_reach[s] > 0.0f && type->model && (type->model->hydro.c.forces & HYDRODYN_BREAKING_CRESTS)) {
+            const nv_vec3 water = v3(w->sv.breaker_x[s], 0.0, w->sv.breaker_z[s]);
+            const nv_mat3 body_of = m3_transpose(&r);
+            const breaking_jet jet = {.water = m3_mul_v3(&body_of, water),
+                                      .velocity = m3_mul_v3(&body_of, v3(w->v.vx[s], w->v.vy[s], w->v.vz[s])),
+                                      .angular_velocity = m3_mul_v3(&body_of, v3(w->v.wx[s], w->v.wy[s], w->v.wz[s])),
+                                      .reach = w->sv.breaker_reach[s],
+                                      .density = w->cfg.water_density};
+            breaking_jet_pass(h, height, b->first, b->count, &jet, sum);
+        }
         if (w->timing_detail) world_add_cpu(w, worker, 1, t0);
     }
 }

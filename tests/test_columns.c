@@ -591,6 +591,7 @@ static void force_on_waves_and_bad_water(void** state) {
     nv_water_sine_set_time(&w.sine, 1.7);
     w.base.sample = near_sine_sample;
     w.base.sample_near = near_sine_sample_near;
+    w.base.breaking = NULL;
     w.base.pressure_decay = w.sine.base.pressure_decay; /* the same surface by either path */
     w.base.mean_level = w.sine.base.mean_level;
     nv_columns_pose p = pose_at(0.3, quat_from_axis_angle(v3(0.3, 1, 0.2), 0.7));

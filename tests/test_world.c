@@ -365,7 +365,7 @@ static size_t broken_water_sample(const nv_water_surface* self, const nv_water_q
 static void non_finite_vessel_is_contained(void** state) {
     (void)state;
     nv_error err;
-    broken_water bw = {{broken_water_sample, NULL, 0.0, 0.0}};
+    broken_water bw = {{broken_water_sample, NULL, 0.0, 0.0, NULL}};
     nv_world_water water = {&bw.base, NULL, NULL};
     nv_world* worlds[2];
     uint32_t good[2][2], bad = 0;

@@ -45,7 +45,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 trials=""
-if [ "${NAVAL_SEAKEEPING_LIGHT:-0}" = 1 ]; then trials="--trials decay,weather,manoeuvres,underway,drift"; fi
+if [ "${NAVAL_SEAKEEPING_LIGHT:-0}" = 1 ]; then trials="--trials decay,weather,manoeuvres,underway,drift,breaker"; fi
 start=$(date +%s)
 # shellcheck disable=SC2086
 "$tool" --json --threads 2 $trials > "$tmp/all.json"
@@ -53,7 +53,7 @@ rc=$?
 [ "$rc" -le 1 ] || fail "the run exited $rc"
 echo "naval-seakeeping on the built-ins: $(( $(date +%s) - start )) s (exit $rc)"
 start=$(date +%s)
-"$tool" patrol --json --threads 1 --trials decay,weather,manoeuvres,underway,drift > "$tmp/one.json"
+"$tool" patrol --json --threads 1 --trials decay,weather,manoeuvres,underway,drift,breaker > "$tmp/one.json"
 rc1=$?
 [ "$rc1" -le 1 ] || fail "the one-thread run exited $rc1"
 echo "patrol again at 1 thread: $(( $(date +%s) - start )) s"
@@ -323,13 +323,32 @@ for name, t in types.items():
                 assert abs(r["yaw_coefficient"] / r["model_yaw_coefficient"] - 1) < 0.08, (name, r)
     assert dr["manoeuvring"] == (name != "skiff"), name
 
+    # struck at rest by one breaking crest (docs/seakeeping.md, "Breaking crests"):
+    # beam-on at 30 and 35 % of the length, over the bow and the stern at 35 %
+    bk = t["breaker"]
+    assert bk["applies"] == (name == "patrol"), (name, bk["applies"])  # a small displacement hull
+    runs = bk["runs"]
+    assert [(r["height_ratio"], r["from_deg"]) for r in runs] == [(0.3, 90), (0.35, 90), (0.35, 180), (0.35, 0)], name
+    for r in runs:
+        assert abs(r["height"] - r["height_ratio"] * p["hull_length"]) < 1e-5 * r["height"], (name, r)
+        assert abs(r["wavelength"] - r["height"] / bk["steepness"]) < 1e-5 * r["wavelength"], (name, r)
+        assert abs(r["phase_speed"] - math.sqrt(9.81 * r["wavelength"] / (2 * math.pi))) < 1e-3, (name, r)
+        assert r["rolled"] == (r["tilt_max_deg"] >= bk["rolled_deg"]), (name, r)
+        # before the strike the same wave never rolls it over
+        assert r["tilt_before_deg"] < 90, (name, r)
+    b30, b35, head, astern = runs
+    expect(t, "breaker_beam_35", b35["rolled"], bk["applies"], "beam-on, 35 %% L: %.0f deg" % b35["tilt_max_deg"])
+    expect(t, "breaker_beam_30", not b30["rolled"], bk["applies"], "beam-on, 30 %% L: %.0f deg" % b30["tilt_max_deg"])
+    expect(t, "breaker_ends_35", not head["rolled"] and not astern["rolled"], bk["applies"],
+           "35 %% L over the bow %.0f deg, the stern %.0f deg" % (head["tilt_max_deg"], astern["tilt_max_deg"]))
+
 # the exit status: 1 exactly when a check that is not exempt failed
 statuses = [c["status"] for t in doc["types"] for c in t["checks"]]
 assert doc["failed"] == statuses.count("FAIL"), (doc["failed"], statuses.count("FAIL"))
 assert rc == (1 if "FAIL" in statuses else 0), (rc, statuses)
 # the same figures at 1 and 2 threads
 p1 = one["types"][0]
-for k in ("roll_decay", "weather", "manoeuvres", "head_seas", "drift"):
+for k in ("roll_decay", "weather", "manoeuvres", "head_seas", "drift", "breaker"):
     assert p1[k] == types["patrol"][k], k
 assert p1["checks"] == [c for c in types["patrol"]["checks"] if c["name"] != "beam_roll_resonance"]
 for k in sorted((KNOWN_FAILING & evaluated) - set(failing_now)):

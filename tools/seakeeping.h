@@ -113,6 +113,33 @@ void sk_run_wave(const sk_type* t, const sk_wave_case* c, sk_wave* out);
 /* The restraint's natural period in natural roll periods (docs/seakeeping.md). */
 #define SK_YAW_RESTRAINT_PERIODS 2.0
 
+/* ---- a breaking crest's strike ----------------------------------------- */
+
+/* The breaker: a regular wave at Stokes' limiting steepness (H / lambda
+ * 0.142), ramped up over SK_BREAKER_RAMP periods and kept SK_BREAKER_STEADY
+ * more, then one crest breaks as it passes (nv_water_sine_set_breaking for
+ * one period); the hull is watched SK_BREAKER_AFTER periods from then. It
+ * counts as rolled over past SK_BREAKER_ROLLED_DEG of tilt (the model
+ * tests' figure, docs/seakeeping.md). */
+#define SK_BREAKER_STEEPNESS WATER_BREAKING_STEEPNESS
+#define SK_BREAKER_RAMP 3.0
+#define SK_BREAKER_STEADY 2.0
+#define SK_BREAKER_AFTER 4.0
+#define SK_BREAKER_ROLLED_DEG 130.0
+
+typedef struct sk_breaker {
+    double height_ratio;  /* the breaker's height over the hull's length */
+    double heading_deg;   /* where it comes from, off the bow: 90 beam (from starboard), 180 head, 0 astern */
+    int breaking;         /* 0: the same wave, its crest not breaking (the control) */
+    double height, wavelength, speed; /* m, m, m/s (the crest's phase speed) */
+    double tilt_before;   /* largest tilt (heel or trim) in the steady wave before the strike, deg */
+    double tilt_max;      /* largest tilt from the strike on, deg */
+    int rolled;           /* tilt_max past SK_BREAKER_ROLLED_DEG */
+    int done;
+} sk_breaker;
+
+void sk_run_breaker(const sk_type* t, double height_ratio, double heading_deg, int breaking, sk_breaker* out);
+
 /* ---- manoeuvres (IMO MSC.137(76)) -------------------------------------- */
 
 /* Full ahead on flat water until the speed settles; its state is where

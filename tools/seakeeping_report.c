@@ -299,6 +299,26 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
             }
         printf("]}");
     }
+    if (trials & SK_TRIAL_BREAKER) {
+        printf(", \"breaker\": {\"applies\": %s, ", sk_breaker_applies(t) ? "true" : "false");
+        sk_jnum("crest_speed_ratio", WATER_BREAKING_JET, ", ");
+        sk_jnum("rolled_deg", SK_BREAKER_ROLLED_DEG, ", ");
+        sk_jnum("steepness", SK_BREAKER_STEEPNESS, ", ");
+        printf("\"runs\": [");
+        for (int i = 0; i < SK_BREAKER_RUNS; i++) {
+            const sk_breaker* b = &o->breaker[i];
+            printf("%s{", i ? ", " : "");
+            sk_jnum("height_ratio", b->height_ratio, ", ");
+            sk_jnum("from_deg", b->heading_deg, ", ");
+            sk_jnum("height", b->height, ", ");
+            sk_jnum("wavelength", b->wavelength, ", ");
+            sk_jnum("phase_speed", b->speed, ", ");
+            sk_jnum("tilt_before_deg", b->done ? b->tilt_before : NAN, ", ");
+            sk_jnum("tilt_max_deg", b->done ? b->tilt_max : NAN, ", ");
+            printf("\"rolled\": %s}", b->rolled ? "true" : "false");
+        }
+        printf("]}");
+    }
     printf(", \"checks\": [");
     for (int i = 0; i < s->check_count; i++) {
         const sk_check* c = &s->checks[i];
@@ -471,6 +491,17 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         printf("  %7s", "model");
         for (int k = 0; k < SK_TURN_RATES; k++) printf(" %7.4f", o->turn_arm[SK_DRIFT_SPEEDS - 1][k].model_n_coef);
         printf("  yaw\n");
+    }
+    if (trials & SK_TRIAL_BREAKER) {
+        printf("struck at rest by one breaking crest (a regular wave at H / lambda %.3f, its crest's water at %.1f x the "
+               "phase speed for one period): largest tilt, deg\n",
+               SK_BREAKER_STEEPNESS, WATER_BREAKING_JET);
+        printf("  %7s %7s %8s %8s %8s %8s\n", "H / L", "from", "H m", "c m/s", "before", "after");
+        for (int i = 0; i < SK_BREAKER_RUNS; i++) {
+            const sk_breaker* b = &o->breaker[i];
+            printf("  %7.2f %7.0f %8.2f %8.2f %8.1f %8.1f%s\n", b->height_ratio, b->heading_deg, b->height, b->speed,
+                   b->tilt_before, b->tilt_max, b->rolled ? " ROLLED" : "");
+        }
     }
     for (int i = 0; i < s->check_count; i++)
         printf("  %-6s %-26s %s\n", sk_status_names[s->checks[i].status], s->checks[i].name, s->checks[i].text);

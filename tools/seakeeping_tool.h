@@ -17,8 +17,19 @@ enum {
     SK_TRIAL_MANOEUVRES = 8,
     SK_TRIAL_UNDERWAY = 16,
     SK_TRIAL_DRIFT = 32,
-    SK_TRIAL_ALL = 63
+    SK_TRIAL_BREAKER = 64,
+    SK_TRIAL_ALL = 127
 };
+
+/* The breaker strikes: the model tests' figure (docs/seakeeping.md) is a
+ * beam-on breaker of 35 % of the length rolling a hull past 130 degrees,
+ * the same over the bow or stern not; 30 % beam-on brackets it. */
+#define SK_BREAKER_RUNS 4
+extern const double sk_breaker_ratio[SK_BREAKER_RUNS];
+extern const double sk_breaker_heading[SK_BREAKER_RUNS];
+/* Whether the figure applies: a displacement hull (no planing bottom) of
+ * at most 50 m, the small craft the tests struck. */
+int sk_breaker_applies(const sk_type* t);
 
 /* The zero-speed wave trials' headings: where the waves come from, off the bow. */
 extern const double sk_headings[SK_HEADINGS];
@@ -40,12 +51,13 @@ typedef struct sk_results {
     sk_head head[SK_HEAD_RUNS]; /* head seas under way, by sk_head_lambda_ratio */
     sk_drift drift[SK_DRIFT_SPEEDS][SK_DRIFT_ANGLES]; /* the oblique tow, by speed and angle */
     sk_drift turn_arm[SK_DRIFT_SPEEDS][SK_TURN_RATES]; /* the rotating arm, by speed and yaw rate */
+    sk_breaker breaker[SK_BREAKER_RUNS]; /* struck by one breaking crest, by sk_breaker_ratio and _heading */
 } sk_results;
 
 typedef enum { SK_PASS, SK_FAIL, SK_EXEMPT } sk_status;
 extern const char* const sk_status_names[];
 
-#define SK_MAX_CHECKS 16
+#define SK_MAX_CHECKS 20
 typedef struct sk_check {
     const char* name;
     sk_status status;

@@ -34,10 +34,13 @@ enum {
                                          the cut triangles' waterlines: a tenth more per triangle */
     HYDRODYN_MANOEUVRING = 1u << 10,  /* the hull's sway force and yaw moment from its manoeuvring model
                                          (naval/manoeuvring.h) in place of the triangles' calm-water ones */
+    HYDRODYN_BREAKING_CRESTS = 1u << 11, /* the jet of a breaking crest (nv_water_surface.breaking) on the
+                                            hull it strikes (core/breaking.h) */
     /* "all": every force that acts on its own; the manoeuvring model
-     * takes some of their place, so it is named, never implied */
+     * takes some of their place, and breaking crests come only with a
+     * sea that breaks, so they are named, never implied */
     HYDRODYN_ALL = (1u << 10) - 1,
-    HYDRODYN_KNOWN = (1u << 11) - 1, /* every bit defined */
+    HYDRODYN_KNOWN = (1u << 12) - 1, /* every bit defined */
 };
 
 typedef struct nv_hydrodyn_coeffs {

@@ -15,11 +15,13 @@
  *                                   "air_drag", "area_damping", "added_mass",
  *                                   "residual", "roll_damping",
  *                                   "heave_pitch_damping", "water_entry",
- *                                   "manoeuvring"],          the last: the hull's sway
+ *                                   "manoeuvring", "breaking_crests"],
+ *                                                manoeuvring: the hull's sway
  *                                                and yaw from Clarke's derivatives and a
  *                                                cross-flow drag (naval/manoeuvring.h; not
- *                                                with "planing"; named only: "all" is
- *                                                every other force)
+ *                                                with "planing"); breaking_crests: the jet
+ *                                                of a breaking crest on the hull; both
+ *                                                named only: "all" is every other force
  *       "viscosity": 1.19e-6, "reynolds_min": 1e5, "reference_length": 0,
  *       "residual": C_r,                         Bourg's residual resistance
  *                                                (wave making, form), 2e-3

@@ -42,7 +42,37 @@ struct nv_water_surface {
      * Kerner's hydrostatic pressure on the local surface. */
     double pressure_decay;
     double mean_level;
+    /* Optional (NULL: no crest ever breaks): whether the points stand in a
+     * breaking crest, 3 floats per point in `out`: the crest water's
+     * horizontal velocity (x, z, m/s) and its reach (m), how far under the
+     * surface that water goes and how high its lip is thrown above it;
+     * all three 0 where no crest breaks. `height` is the surface at the
+     * points as `sample` answered them (only a crest breaks: a surface
+     * skips the rest). Reads only, like `sample`. */
+    void (*breaking)(const nv_water_surface* self, size_t count, const double* x, const double* z,
+                     const float* height, float* out);
 };
+
+/* A breaking crest's water over the linear phase speed of its wave: the
+ * crest is thrown forward faster than the wave travels (a plunging jet).
+ * Calibrated, not derived: the smallest ratio (in tenths) at which a
+ * breaker 35 % of the patrol boat's length high, beam-on, rolls it past
+ * 130 degrees and one of 30 % does not (the model tests' figure,
+ * docs/hydrodynamics.md, "Breaking crests"). */
+#define WATER_BREAKING_JET 1.4
+/* A breaking crest's wave: as steep as a wave can be (Stokes' limiting
+ * wave, H / lambda 0.142, Michell 1893). */
+#define WATER_BREAKING_STEEPNESS 0.142
+
+/* The breaking crests at the points (zeros for a surface without them). */
+static inline void water_breaking(const nv_water_surface* surface, size_t count, const double* x, const double* z,
+                                  const float* height, float* out) {
+    if (surface->breaking) {
+        surface->breaking(surface, count, x, z, height, out);
+        return;
+    }
+    for (size_t i = 0; i < 3 * count; i++) out[i] = 0.0f;
+}
 
 /* The elevation whose hydrostatic pressure at height y is the wave's
  * (the Smith effect above): mean + (surface - mean) e^(k min(0, y - mean)),
@@ -81,11 +111,19 @@ typedef struct nv_water_sine {
     double wavenumber;  /* k = 2 pi / wavelength */
     double omega;       /* rad/s */
     double time;        /* s; the state queries answer for */
+    /* Breaking crests (a test's breaker, none by default): from
+     * breaking_from to breaking_until (s), wherever the surface stands
+     * above the mean by more than half the amplitude, its water moves at
+     * WATER_BREAKING_JET times the phase speed along the wave, reaching as far as the surface
+     * stands above the mean (nv_water_surface.breaking). */
+    double breaking_from, breaking_until;
 } nv_water_sine;
 
 /* Returns -1 unless amplitude >= 0 and wavelength > 0 (finite). */
 int nv_water_sine_init(nv_water_sine* w, double amplitude, double wavelength, double direction, double gravity);
 void nv_water_sine_set_time(nv_water_sine* w, double time);
+/* Crests break from `from` to `until` (s); from >= until: never. */
+void nv_water_sine_set_breaking(nv_water_sine* w, double from, double until);
 
 NV_API_END
 
