@@ -425,20 +425,6 @@ void nv_ocean_sample_labels(const nv_ocean* o, size_t count, const double* x0, c
     }
 }
 
-/* The dominant waves' breaking crests (nv_water_surface.breaking). Each
- * point's label by fixed-point steps on the summed displacement; there,
- * the dominant waves' squeeze (the convergence of the choppy map, 1 - J
- * to first order), seen through a stencil a quarter of the
- * peak's half wavelength wide: a central difference over it keeps 90 % of
- * the peak's slope and little of waves much shorter, whatever the
- * cascades hold (one fine tile holds them all). A crest (the surface at
- * the point, as sampled, above the mean level by eta) squeezed past
- * OCEAN_BREAKING_SQUEEZE breaks, reaching eta. It breaks as
- * the steepest wave its height can make does (Stokes' limit, H / lambda
- * WATER_BREAKING_STEEPNESS with H = 2 eta, no longer than the peak's), so
- * its water moves down the wind at WATER_BREAKING_JET times that wave's
- * phase speed: the ocean's breakers are the breaker the seakeeping trial
- * strikes hulls with (docs/hydrodynamics.md, "Breaking crests"). */
 /* One pair of the fields at label (x, z), summed over the cascades. */
 static fpair ocean_label_pair(const nv_ocean* o, int pair, double x, double z) {
     fpair acc = {0.0f, 0.0f};
@@ -454,6 +440,20 @@ static fpair ocean_label_pair(const nv_ocean* o, int pair, double x, double z) {
     return acc;
 }
 
+/* The dominant waves' breaking crests (nv_water_surface.breaking). Each
+ * point's label by fixed-point steps on the summed displacement; there,
+ * the dominant waves' squeeze (the convergence of the choppy map, 1 - J
+ * to first order), by central differences over points a quarter of the
+ * peak's half wavelength either side: they keep 90 % of the peak's slope
+ * and little of waves much shorter, whatever the cascades hold (one fine
+ * tile holds them all). A crest (the surface at the point, as sampled,
+ * above the mean level by eta) squeezed past OCEAN_BREAKING_SQUEEZE
+ * breaks, reaching eta. It breaks as the steepest wave its height can
+ * make does (Stokes' limit, H / lambda WATER_BREAKING_STEEPNESS with
+ * H = 2 eta, no longer than the peak's), so its water moves down the wind
+ * at WATER_BREAKING_JET times that wave's deep-water phase speed: the
+ * ocean's breakers are the breaker the seakeeping trial strikes hulls
+ * with (docs/hydrodynamics.md, "Breaking crests"). */
 void ocean_breaking(const nv_water_surface* self, size_t count, const double* x, const double* z, const float* height,
                     float* out) {
     const nv_ocean* o = (const nv_ocean*)self;

@@ -64,7 +64,7 @@ static int vt_parse_forces(const json_ctx* c, const cJSON* v, const char* path, 
         if (f == VT_FORCE_COUNT)
             return json_fail(c, elem,
                              "'%s' is not one of viscous, pressure_drag, slamming, air_drag, area_damping, added_mass, "
-                             "residual, roll_damping, heave_pitch_damping, water_entry, manoeuvring",
+                             "residual, roll_damping, heave_pitch_damping, water_entry, manoeuvring, breaking_crests",
                              it->valuestring);
         if (bits & (1u << f)) return json_fail(c, elem, "'%s' is listed twice", it->valuestring);
         bits |= 1u << f;

@@ -72,7 +72,9 @@ static void world_heave_job(void* ctx, uint32_t begin, uint32_t end, uint32_t wo
     nv_world* w = ctx;
     double x[WORLD_HEAVE_BATCH], z[WORLD_HEAVE_BATCH];
     float surface[WORLD_HEAVE_BATCH], vertical[WORLD_HEAVE_BATCH], breaker[3 * WORLD_HEAVE_BATCH];
-    float crest[WORLD_HEAVE_BATCH];
+    double crest_x[WORLD_HEAVE_BATCH], crest_z[WORLD_HEAVE_BATCH];
+    float crest_h[WORLD_HEAVE_BATCH], crest_out[3 * WORLD_HEAVE_BATCH];
+    uint32_t taker[WORLD_HEAVE_BATCH];
     uint32_t slot[WORLD_HEAVE_BATCH];
     for (uint32_t s = begin; s < end;) {
         uint32_t n = 0;
@@ -86,18 +88,21 @@ static void world_heave_job(void* ctx, uint32_t begin, uint32_t end, uint32_t wo
         if (n == 0) continue;
         nv_water_query q = {.count = n, .x = x, .z = z, .height = surface, .vertical_velocity = vertical};
         water_sample(w->water.surface, &q);
-        /* the breaking crests only where a type takes them: a crest that
-         * breaks has its surface above the mean level, so the rest say
-         * "none" without asking */
-        int struck = 0;
+        /* the breaking crests only for the vessels whose type takes them,
+         * asked together and put back in their places */
+        uint32_t asked = 0;
         for (uint32_t k = 0; k < n; k++) {
             const dynamics_model* m = w->types[w->v.type[slot[k]]].model;
-            const int takes = (m->hydro.c.forces & HYDRODYN_BREAKING_CRESTS) != 0;
-            crest[k] = takes ? surface[k] : (float)w->water.surface->mean_level;
-            struck |= takes;
+            if (!(m->hydro.c.forces & HYDRODYN_BREAKING_CRESTS)) continue;
+            taker[asked] = k, crest_x[asked] = x[k], crest_z[asked] = z[k], crest_h[asked] = surface[k];
+            asked++;
         }
-        if (struck) water_breaking(w->water.surface, n, x, z, crest, breaker);
-        else for (uint32_t k = 0; k < 3 * n; k++) breaker[k] = 0.0f;
+        for (uint32_t k = 0; k < 3 * n; k++) breaker[k] = 0.0f;
+        if (asked) {
+            water_breaking(w->water.surface, asked, crest_x, crest_z, crest_h, crest_out);
+            for (uint32_t j = 0; j < asked; j++)
+                for (int c = 0; c < 3; c++) breaker[3 * taker[j] + c] = crest_out[3 * j + c];
+        }
         for (uint32_t k = 0; k < n; k++) {
             const uint32_t t = slot[k];
             const nv_vec3 pos = v3(w->v.px[t], w->v.py[t], w->v.pz[t]);
@@ -184,7 +189,7 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
             dyn = &frame;
         }
         hydro_triangle_pass(h, height, b->first, b->count, rho_g, dyn, w->v.slam[s], sum, NULL);
-        if (w->sv.breaker_reach[s] > 0.0f && type->model && (type->model->hydro.c.forces & HYDRODYN_BREAKING_CRESTS)) {
+        if (type->model && (type->model->hydro.c.forces & HYDRODYN_BREAKING_CRESTS) && w->sv.breaker_reach[s] > 0.0f) {
             const nv_vec3 water = v3(w->sv.breaker_x[s], 0.0, w->sv.breaker_z[s]);
             const nv_mat3 body_of = m3_transpose(&r);
             const breaking_jet jet = {.water = m3_mul_v3(&body_of, water),

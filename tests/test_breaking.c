@@ -57,8 +57,9 @@ static hydro_sums jet_on(const nv_hull* h, const float* height, nv_vec3 water, n
  * starboard side (z = 2, 10 x 2 m): rho u^2 A along -z, at the side's
  * centre (-1, 0.5, 2) from the CG; the other faces meet it edge-on or
  * face away. The hull moving with half the jet's speed meets a quarter of
- * it; one outrunning it, none; one moving into it, the jet's own flux; a
- * band thinner than the side, part. */
+ * it; one outrunning it, none; one moving into it, the jet's own flux;
+ * one rolling, the part giving way less; a band thinner than the side,
+ * part. */
 static void jet_stops_against_the_side(void** state) {
     (void)state;
     nv_hull h;
@@ -81,6 +82,17 @@ static void jet_stops_against_the_side(void** state) {
     /* moving into the jet: its own flux, no more (the push is the triangles' drag) */
     s = jet_on(&h, height, v3(0, 0, -u), v3(0, 0, 0.5 * u), 100.0);
     ASSERT_NEAR_REL(s.force.z, -f, 1e-6);
+    /* rolling at w about x: the side's points move at w y along z (its
+     * centre is at y = 0 on the CG's height), so the part above the CG
+     * pushes out into the jet (the jet's own flux, u^2) and the part below
+     * gives way (u - w |y|); the side runs from y = -0.5 to 1.5 */
+    const double w = 2.0;
+    hydro_sums_clear(&s);
+    const breaking_jet rolling = {v3(0, 0, -u), v3(0, 0, 0), v3(w, 0, 0), 100.0, RHO};
+    breaking_jet_pass(&h, height, 0, h.triangle_count, &rolling, &s);
+    /* 10 m long: 10 rho (int_0^0.5 (u - w y)^2 dy + 1.5 u^2) */
+    const double below = u * u * 0.5 - u * w * 0.25 + w * w * 0.125 / 3.0;
+    ASSERT_NEAR_REL(s.force.z, -RHO * 10.0 * (below + 1.5 * u * u), 0.01);
     /* head-on against the forward end (x = 5, 4 x 2 m) */
     s = jet_on(&h, height, v3(-u, 0, 0), v3(0, 0, 0), 100.0);
     ASSERT_NEAR_REL(s.force.x, -RHO * u * u * 8.0, 1e-6);
