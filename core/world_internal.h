@@ -8,6 +8,7 @@
 #include "body.h"
 #include "dynamics.h"
 #include "floater.h"
+#include "breaking.h"
 #include "hydro.h"
 #include "naval/columns.h"
 #include "shape.h"
@@ -221,8 +222,7 @@ typedef struct world_vessels {
     X(nv_vec3, force_velocity) /* what the step's forces changed in the velocity (the pair solve spreads it) */ \
     X(nv_vec3, force_momentum) /* and in the angular momentum */ \
     X(uint8_t, capsized_now) /* heel passed 90 degrees in this step */   \
-    X(float, breaker_x) X(float, breaker_z) /* a breaking crest's water at the CG, m/s (nv_water_surface.breaking) */ \
-    X(float, breaker_reach) /* m: its reach; 0 where none breaks */ \
+    X(breaking_sections, breaker) /* the breaking crests along the hull (breaking.h); zeros where none breaks */ \
     X(uint64_t, became_full) /* compartments that filled in this step */
 
 typedef struct world_scratch_arrays {

@@ -70,10 +70,11 @@ static nv_mat3 world_rotation(const nv_world* w, uint32_t s) {
 static void world_heave_job(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) {
     (void)worker;
     nv_world* w = ctx;
+    enum { POINTS = BREAKING_SECTIONS * WORLD_HEAVE_BATCH };
     double x[WORLD_HEAVE_BATCH], z[WORLD_HEAVE_BATCH];
-    float surface[WORLD_HEAVE_BATCH], vertical[WORLD_HEAVE_BATCH], breaker[3 * WORLD_HEAVE_BATCH];
-    double crest_x[WORLD_HEAVE_BATCH], crest_z[WORLD_HEAVE_BATCH];
-    float crest_h[WORLD_HEAVE_BATCH], crest_out[3 * WORLD_HEAVE_BATCH];
+    float surface[WORLD_HEAVE_BATCH], vertical[WORLD_HEAVE_BATCH];
+    double crest_x[POINTS], crest_z[POINTS];
+    float crest_h[POINTS], crest_out[3 * POINTS];
     uint32_t taker[WORLD_HEAVE_BATCH];
     uint32_t slot[WORLD_HEAVE_BATCH];
     for (uint32_t s = begin; s < end;) {
@@ -88,40 +89,44 @@ static void world_heave_job(void* ctx, uint32_t begin, uint32_t end, uint32_t wo
         if (n == 0) continue;
         nv_water_query q = {.count = n, .x = x, .z = z, .height = surface, .vertical_velocity = vertical};
         water_sample(w->water.surface, &q);
-        /* the breaking crests only for the vessels whose type takes them,
-         * asked together and put back in their places */
+        /* the breaking crests only for the vessels whose type takes them
+         * and that are clear of the ground (where the surf cuts the wave,
+         * world_surf_limit stands for the breaking), asked at each
+         * section's middle together and put back in their places */
         uint32_t asked = 0;
         for (uint32_t k = 0; k < n; k++) {
-            const dynamics_model* m = w->types[w->v.type[slot[k]]].model;
-            if (!(m->hydro.c.forces & HYDRODYN_BREAKING_CRESTS)) continue;
-            taker[asked] = k, crest_x[asked] = x[k], crest_z[asked] = z[k], crest_h[asked] = surface[k];
-            asked++;
-        }
-        for (uint32_t k = 0; k < 3 * n; k++) breaker[k] = 0.0f;
-        if (asked) {
-            water_breaking(w->water.surface, asked, crest_x, crest_z, crest_h, crest_out);
-            for (uint32_t j = 0; j < asked; j++)
-                for (int c = 0; c < 3; c++) breaker[3 * taker[j] + c] = crest_out[3 * j + c];
-        }
-        for (uint32_t k = 0; k < n; k++) {
             const uint32_t t = slot[k];
+            const world_type* type = &w->types[w->v.type[t]];
             const nv_vec3 pos = v3(w->v.px[t], w->v.py[t], w->v.pz[t]);
             float vy = vertical[k];
-            float reach = breaker[3 * k + 2];
-            if (world_ground_near(w, &w->types[w->v.type[t]], pos, 0.0)) {
-                /* where the surf cuts the wave (world_surf_limit) its
-                 * surface stands still, and its limit stands for the
-                 * breaking there */
+            if (world_ground_near(w, type, pos, 0.0)) {
                 const double mean = w->water.surface->mean_level, eta = (double)surface[k] - mean;
                 if (fabs(eta) > world_surf_limit(mean, nv_terrain_elevation(w->ground.terrain, pos.x, pos.z)))
                     vy = 0.0f;
-                reach = 0.0f;
+            } else if (type->model->hydro.c.forces & HYDRODYN_BREAKING_CRESTS) {
+                const nv_mat3 r = world_rotation(w, t);
+                for (int c = 0; c < BREAKING_SECTIONS; c++) {
+                    const nv_vec3 at = m3_mul_v3(&r, v3(breaking_section_middle(&type->hull, c), 0.0, 0.0));
+                    crest_x[BREAKING_SECTIONS * asked + c] = pos.x + at.x;
+                    crest_z[BREAKING_SECTIONS * asked + c] = pos.z + at.z;
+                }
+                taker[asked++] = k;
             }
             w->v.water_vy[t] = isfinite(vy) ? vy : 0.0f;
-            const int breaks = reach > 0.0f && isfinite(reach) && isfinite(breaker[3 * k]) && isfinite(breaker[3 * k + 1]);
-            w->sv.breaker_x[t] = breaks ? breaker[3 * k] : 0.0f;
-            w->sv.breaker_z[t] = breaks ? breaker[3 * k + 1] : 0.0f;
-            w->sv.breaker_reach[t] = breaks ? reach : 0.0f;
+            w->sv.breaker[t] = (breaking_sections){0};
+        }
+        if (asked) {
+            const uint32_t points = BREAKING_SECTIONS * asked;
+            nv_water_query cq = {.count = points, .x = crest_x, .z = crest_z, .height = crest_h};
+            water_sample(w->water.surface, &cq);
+            water_breaking(w->water.surface, points, crest_x, crest_z, crest_h, crest_out);
+            for (uint32_t j = 0; j < asked; j++) {
+                breaking_sections* b = &w->sv.breaker[slot[taker[j]]];
+                for (int c = 0; c < BREAKING_SECTIONS; c++) {
+                    const float* o = crest_out + 3 * (BREAKING_SECTIONS * j + c);
+                    b->at[c] = (breaking_crest){.water_x = o[0], .water_z = o[1], .reach = o[2]};
+                }
+            }
         }
     }
 }
@@ -189,15 +194,11 @@ static void world_triangle_job(void* ctx, uint32_t begin, uint32_t end, uint32_t
             dyn = &frame;
         }
         hydro_triangle_pass(h, height, b->first, b->count, rho_g, dyn, w->v.slam[s], sum, NULL);
-        if (type->model && (type->model->hydro.c.forces & HYDRODYN_BREAKING_CRESTS) && w->sv.breaker_reach[s] > 0.0f) {
-            const nv_vec3 water = v3(w->sv.breaker_x[s], 0.0, w->sv.breaker_z[s]);
-            const nv_mat3 body_of = m3_transpose(&r);
-            const breaking_jet jet = {.water = m3_mul_v3(&body_of, water),
-                                      .velocity = m3_mul_v3(&body_of, v3(w->v.vx[s], w->v.vy[s], w->v.vz[s])),
-                                      .angular_velocity = m3_mul_v3(&body_of, v3(w->v.wx[s], w->v.wy[s], w->v.wz[s])),
-                                      .reach = w->sv.breaker_reach[s],
-                                      .density = w->cfg.water_density};
-            breaking_jet_pass(h, height, b->first, b->count, &jet, sum);
+        if (type->model && (type->model->hydro.c.forces & HYDRODYN_BREAKING_CRESTS)) {
+            breaking_jet jet;
+            if (breaking_jet_init(&jet, &w->sv.breaker[s], &r, v3(w->v.vx[s], w->v.vy[s], w->v.vz[s]),
+                                  v3(w->v.wx[s], w->v.wy[s], w->v.wz[s]), w->cfg.water_density))
+                breaking_jet_pass(h, height, b->first, b->count, &jet, sum);
         }
         if (w->timing_detail) world_add_cpu(w, worker, 1, t0);
     }

@@ -44,7 +44,8 @@ static void barge_heights(nv_hull* h, float** height) {
 static hydro_sums jet_on(const nv_hull* h, const float* height, nv_vec3 water, nv_vec3 velocity, double reach) {
     hydro_sums s;
     hydro_sums_clear(&s);
-    const breaking_jet jet = {water, velocity, v3(0, 0, 0), reach, RHO};
+    breaking_jet jet = {.velocity = velocity, .angular_velocity = v3(0, 0, 0), .density = RHO};
+    for (int k = 0; k < BREAKING_SECTIONS; k++) jet.water[k] = water, jet.reach[k] = reach;
     /* in blocks, as the world runs it: the sum is the blocks' sum */
     for (uint32_t first = 0; first < h->triangle_count; first += 64) {
         const uint32_t n = h->triangle_count - first < 64 ? h->triangle_count - first : 64;
@@ -88,7 +89,8 @@ static void jet_stops_against_the_side(void** state) {
      * gives way (u - w |y|); the side runs from y = -0.5 to 1.5 */
     const double w = 2.0;
     hydro_sums_clear(&s);
-    const breaking_jet rolling = {v3(0, 0, -u), v3(0, 0, 0), v3(w, 0, 0), 100.0, RHO};
+    breaking_jet rolling = {.velocity = v3(0, 0, 0), .angular_velocity = v3(w, 0, 0), .density = RHO};
+    for (int k = 0; k < BREAKING_SECTIONS; k++) rolling.water[k] = v3(0, 0, -u), rolling.reach[k] = 100.0;
     breaking_jet_pass(&h, height, 0, h.triangle_count, &rolling, &s);
     /* 10 m long: 10 rho (int_0^0.5 (u - w y)^2 dy + 1.5 u^2) */
     const double below = u * u * 0.5 - u * w * 0.25 + w * w * 0.125 / 3.0;
@@ -101,6 +103,60 @@ static void jet_stops_against_the_side(void** state) {
     assert_true(s.force.z < 0.0 && s.force.z > -0.5 * f);
     s = jet_on(&h, height, v3(0, 0, -u), v3(0, 0, 0), 0.0);
     assert_true(s.force.z == 0.0);
+    free(height);
+    nv_hull_destroy(&h);
+}
+
+/* Each section of the hull is struck by its own crest: the side's thirds
+ * (body x -6..4, the CG 1 m forward of mid-length) struck one at a time
+ * sum to the whole side struck at once, each a third of it within a
+ * triangle's width, at its own third's middle; a section whose crest does
+ * not break (reach 0) takes nothing, and a world-frame crest is turned
+ * into the body frame by breaking_jet_init. */
+static void each_section_struck_by_its_own_crest(void** state) {
+    (void)state;
+    nv_hull h;
+    float* height;
+    barge_heights(&h, &height);
+    const double u = 6.0, f = RHO * u * u * 10.0 * 2.0;
+    const double from = h.bounds_min[0], length = (double)h.bounds_max[0] - h.bounds_min[0];
+    ASSERT_NEAR_ABS(from, -6.0, 1e-6);
+    ASSERT_NEAR_ABS(length, 10.0, 1e-6);
+    const hydro_sums whole = jet_on(&h, height, v3(0, 0, -u), v3(0, 0, 0), 100.0);
+    nv_vec3 force = v3(0, 0, 0), torque = v3(0, 0, 0);
+    for (int k = 0; k < BREAKING_SECTIONS; k++) {
+        breaking_sections crest = {0};
+        /* world frame: the barge turned 90 degrees about y (its bow to
+         * world -z), so a crest running along world -x runs along body -z */
+        crest.at[k] = (breaking_crest){.water_x = (float)-u, .water_z = 0.0f, .reach = 100.0f};
+        const double c = 0.0, sn = 1.0;
+        const nv_mat3 r = {{{c, 0.0, sn}, {0.0, 1.0, 0.0}, {-sn, 0.0, c}}};
+        breaking_jet jet;
+        assert_true(breaking_jet_init(&jet, &crest, &r, v3(0, 0, 0), v3(0, 0, 0), RHO));
+        for (int j = 0; j < BREAKING_SECTIONS; j++) assert_true((jet.reach[j] > 0.0) == (j == k));
+        ASSERT_NEAR_ABS(jet.water[k].x, 0.0, 1e-9);
+        ASSERT_NEAR_ABS(jet.water[k].z, -u, 1e-9);
+        hydro_sums s;
+        hydro_sums_clear(&s);
+        breaking_jet_pass(&h, height, 0, h.triangle_count, &jet, &s);
+        /* a third of the side, within the width of a column of triangles */
+        assert_true(s.force.z < -0.25 * f && s.force.z > -0.42 * f);
+        /* (x, y, z) x (0, 0, F) = (y F, -x F, 0): the struck part's centre */
+        const double centre = -s.torque.y / s.force.z, middle = breaking_section_middle(&h, k);
+        ASSERT_NEAR_ABS(centre, middle, 0.5);
+        force = v3_add(force, s.force), torque = v3_add(torque, s.torque);
+    }
+    ASSERT_NEAR_REL(force.z, whole.force.z, 1e-9);
+    ASSERT_NEAR_REL(torque.x, whole.torque.x, 1e-9);
+    ASSERT_NEAR_REL(torque.y, whole.torque.y, 1e-9);
+    /* no section breaks: nothing to strike */
+    breaking_sections none = {0};
+    breaking_jet jet;
+    const nv_mat3 id = m3_diag(1, 1, 1);
+    assert_false(breaking_jet_init(&jet, &none, &id, v3(0, 0, 0), v3(0, 0, 0), RHO));
+    /* a non-finite crest is no crest */
+    none.at[1] = (breaking_crest){.water_x = NAN, .water_z = 1.0f, .reach = 2.0f};
+    assert_false(breaking_jet_init(&jet, &none, &id, v3(0, 0, 0), v3(0, 0, 0), RHO));
     free(height);
     nv_hull_destroy(&h);
 }
@@ -242,6 +298,7 @@ static void ocean_crests_break_in_a_gale(void** state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(jet_stops_against_the_side),
+        cmocka_unit_test(each_section_struck_by_its_own_crest),
         cmocka_unit_test(struck_only_where_a_crest_breaks),
         cmocka_unit_test(ocean_crests_break_in_a_gale),
     };
