@@ -75,6 +75,11 @@ struct nv_ocean {
  * order: at a lone wave's crest its steepness k a): docs/ocean.md,
  * "Breaking crests". */
 #define OCEAN_BREAKING_SQUEEZE 0.2
+/* The squeeze at the crest of the steepest wave there is (Stokes' limit,
+ * k a = pi H / lambda): past the threshold a crest breaks over the part
+ * (squeeze - OCEAN_BREAKING_SQUEEZE) / (OCEAN_BREAKING_FULL -
+ * OCEAN_BREAKING_SQUEEZE) of its height, all of it from here on. */
+#define OCEAN_BREAKING_FULL (NV_PI * WATER_BREAKING_STEEPNESS)
 /* Fixed-point steps x0 <- q - D(x0) to find a crest's label: the map's
  * slope |dD/dx0| is 0.1-0.3 at the dominant scale, so three leave 0.1-3 %
  * of D (centimetres to decimetres against a stencil of metres). */

@@ -425,19 +425,61 @@ void nv_ocean_sample_labels(const nv_ocean* o, size_t count, const double* x0, c
     }
 }
 
-/* One pair of the fields at label (x, z), summed over the cascades. */
-static fpair ocean_label_pair(const nv_ocean* o, int pair, double x, double z) {
-    fpair acc = {0.0f, 0.0f};
+/* The summed displacement at four labels at once, lane by lane the bits
+ * of the scalar bilinear sum (base4, locate4 and pair4 are sample_four's,
+ * the same operations as grid_base, grid_locate and grid_pair): the breaking stencil's four
+ * points cost one lookup's latency, not four. */
+static void ocean_label_disp4(const nv_ocean* o, int shift, const double* x, const double* z, float* a, float* b) {
+    __m128 sum_a = _mm_setzero_ps(), sum_b = _mm_setzero_ps();
     for (int c = 0; c < o->cascade_count; c++) {
         const ocean_cascade* cc = &o->cascade[c];
-        float u, v;
-        grid_spot s;
-        grid_base(o, cc, x, z, &u, &v);
-        grid_locate(o, u, v, &s);
-        const fpair r = grid_pair(cc->out[pair], &s);
-        acc.a += r.a, acc.b += r.b;
+        __m128 u, v, pa, pb;
+        spot4 s;
+        base4(o, cc, x, z, &u, &v);
+        locate4(o, shift, u, v, &s);
+        pair4(cc->out[OCEAN_PAIR_DISP], &s, &pa, &pb);
+        sum_a = _mm_add_ps(sum_a, pa), sum_b = _mm_add_ps(sum_b, pb);
     }
-    return acc;
+    _mm_storeu_ps(a, sum_a);
+    _mm_storeu_ps(b, sum_b);
+}
+
+typedef struct breaking_ctx {
+    const nv_ocean* o;
+    const double *x, *z;
+    const float* height;
+    float* out;
+    double k, g, mean, cx, cz, d;
+    int shift;
+} breaking_ctx;
+
+/* The crests at points i[0..3] (four crests at a time: their labels'
+ * fixed-point steps, each point's own arithmetic, in one lookup per step). */
+static void ocean_breaking_four(const breaking_ctx* c, const size_t* i) {
+    double lx[4], lz[4];
+    for (int l = 0; l < 4; l++) lx[l] = c->x[i[l]], lz[l] = c->z[i[l]];
+    for (int step = 0; step < OCEAN_BREAKING_STEPS; step++) {
+        float da[4], db[4];
+        ocean_label_disp4(c->o, c->shift, lx, lz, da, db);
+        for (int l = 0; l < 4; l++) lx[l] = c->x[i[l]] - da[l], lz[l] = c->z[i[l]] - db[l];
+    }
+    for (int l = 0; l < 4; l++) {
+        const double d = c->d, sx[4] = {lx[l] - d, lx[l] + d, lx[l], lx[l]}, sz[4] = {lz[l], lz[l], lz[l] - d, lz[l] + d};
+        float da[4], db[4];
+        ocean_label_disp4(c->o, c->shift, sx, sz, da, db);
+        const double squeeze = -((da[1] - da[0]) + (db[3] - db[2])) / (2.0 * d);
+        if (!(squeeze > OCEAN_BREAKING_SQUEEZE)) continue;
+        const double eta = (double)c->height[i[l]] - c->mean;
+        const double k_break = fmax(NV_PI * WATER_BREAKING_STEEPNESS / eta, c->k);
+        const double jet = WATER_BREAKING_JET * sqrt(c->g / k_break);
+        float* out = c->out + 3 * i[l];
+        out[0] = (float)(jet * c->cx);
+        out[1] = (float)(jet * c->cz);
+        /* how much of the crest breaks: none at the threshold, all of it
+         * at the limiting wave's squeeze (whose breaker the trial throws) */
+        const double strength = fmin(1.0, (squeeze - OCEAN_BREAKING_SQUEEZE) / (OCEAN_BREAKING_FULL - OCEAN_BREAKING_SQUEEZE));
+        out[2] = (float)(eta * strength);
+    }
 }
 
 /* The dominant waves' breaking crests (nv_water_surface.breaking). Each
@@ -448,7 +490,8 @@ static fpair ocean_label_pair(const nv_ocean* o, int pair, double x, double z) {
  * and little of waves much shorter, whatever the cascades hold (one fine
  * tile holds them all). A crest (the surface at the point, as sampled,
  * above the mean level by eta) squeezed past OCEAN_BREAKING_SQUEEZE
- * breaks, reaching eta. It breaks as the steepest wave its height can
+ * breaks, over the part of eta its squeeze past the threshold says
+ * (OCEAN_BREAKING_FULL). It breaks as the steepest wave its height can
  * make does (Stokes' limit, H / lambda WATER_BREAKING_STEEPNESS with
  * H = 2 eta, no longer than the peak's), so its water moves down the wind
  * at WATER_BREAKING_JET times that wave's deep-water phase speed: the
@@ -457,30 +500,24 @@ static fpair ocean_label_pair(const nv_ocean* o, int pair, double x, double z) {
 void ocean_breaking(const nv_water_surface* self, size_t count, const double* x, const double* z, const float* height,
                     float* out) {
     const nv_ocean* o = (const nv_ocean*)self;
-    const double k = o->base.pressure_decay, g = o->model.gravity, mean = o->base.mean_level;
-    const double cx = cos(o->wind_dir), cz = sin(o->wind_dir);
-    const double d = k > 0.0 ? 0.25 * NV_PI / k : 0.0;
+    breaking_ctx c = {.o = o, .x = x, .z = z, .height = height, .out = out};
+    c.k = o->base.pressure_decay, c.g = o->model.gravity, c.mean = o->base.mean_level;
+    c.cx = cos(o->wind_dir), c.cz = sin(o->wind_dir);
+    c.d = c.k > 0.0 ? 0.25 * NV_PI / c.k : 0.0;
+    while ((1 << c.shift) < o->nx) c.shift++;
+    size_t crest[4];
+    int n = 0;
     for (size_t i = 0; i < count; i++) {
         out[3 * i + 0] = out[3 * i + 1] = out[3 * i + 2] = 0.0f;
         /* only a crest breaks: the surface at the point above the mean level */
-        const double eta = (double)height[i] - mean;
-        if (!(d > 0.0 && eta > 0.0)) continue;
-        double lx = x[i], lz = z[i];
-        for (int step = 0; step < OCEAN_BREAKING_STEPS; step++) {
-            const fpair disp = ocean_label_pair(o, OCEAN_PAIR_DISP, lx, lz);
-            lx = x[i] - disp.a, lz = z[i] - disp.b;
-        }
-        const double sx[4] = {lx - d, lx + d, lx, lx}, sz[4] = {lz, lz, lz - d, lz + d};
-        fpair disp[4];
-        for (int j = 0; j < 4; j++) disp[j] = ocean_label_pair(o, OCEAN_PAIR_DISP, sx[j], sz[j]);
-        const double squeeze = -((disp[1].a - disp[0].a) + (disp[3].b - disp[2].b)) / (2.0 * d);
-        if (!(squeeze > OCEAN_BREAKING_SQUEEZE)) continue;
-        const double k_break = fmax(NV_PI * WATER_BREAKING_STEEPNESS / eta, k);
-        const double jet = WATER_BREAKING_JET * sqrt(g / k_break);
-        out[3 * i + 0] = (float)(jet * cx);
-        out[3 * i + 1] = (float)(jet * cz);
-        out[3 * i + 2] = (float)eta;
+        const double eta = (double)height[i] - c.mean;
+        if (!(c.d > 0.0 && eta > 0.0)) continue;
+        crest[n++] = i;
+        if (n == 4) ocean_breaking_four(&c, crest), n = 0;
     }
+    if (n == 0) return;
+    for (int l = n; l < 4; l++) crest[l] = crest[n - 1]; /* the last again: the same answer twice */
+    ocean_breaking_four(&c, crest);
 }
 
 void nv_ocean_measure(const nv_ocean* o, nv_ocean_stats* st) {
