@@ -39,6 +39,7 @@ typedef struct bench_args {
     int contacts;
     int water_entry; /* -1: as the default coefficients (on); 0 off, 1 on */
     int manoeuvring; /* -1: as the default coefficients (off); 0 off, 1 on */
+    int breaking;    /* -1: as the default coefficients (off); 0 off, 1 on */
     nv_world_model model;
 } bench_args;
 
@@ -120,6 +121,9 @@ static const cli_opt bench_opts[] = {
     {"--manoeuvring", .type = CLI_ENUM, CLI_FIELD(bench_args, manoeuvring), .words = bench_on_off,
      .value_name = "on|off", .bad = "--manoeuvring must be on or off",
      .help = "the hull's manoeuvring forces (Clarke's derivatives, a cross-\nflow drag) in the generated fleet's full model (default\noff, as in the default coefficients; the patrol boat and the\nfreighter have them): on measures what they cost"},
+    {"--breaking-crests", .type = CLI_ENUM, CLI_FIELD(bench_args, breaking), .words = bench_on_off,
+     .value_name = "on|off", .bad = "--breaking-crests must be on or off",
+     .help = "breaking crests in the generated fleet's full model (default off,\nas in the default coefficients; the built-in types take\nthem): on measures what they cost"},
     {"--forces", .type = CLI_ENUM, CLI_FIELD(bench_args, forces), .words = bench_forces,
      .bad = "--forces must be full, hydrostatics or compare",
      .help = "force model of the generated fleet (default full: drag,\n"
@@ -170,6 +174,7 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     a->contacts = 1;
     a->water_entry = -1;
     a->manoeuvring = -1;
+    a->breaking = -1;
     int rc = cli_parse(&bench_spec, argc, argv, a);
     if (rc != CLI_RUN) exit(rc);
     if (a->lod_error && (!a->lod_players || a->sweep || a->forces == BENCH_FORCES_COMPARE)) {
@@ -183,6 +188,11 @@ static int bench_parse(int argc, char** argv, bench_args* a) {
     }
     if (a->manoeuvring >= 0 && (a->scenario_path || a->forces == BENCH_FORCES_HYDROSTATICS)) {
         fprintf(stderr, "naval-bench: --manoeuvring is for the generated fleet's full model: not with --scenario "
+                        "or --forces hydrostatics\n");
+        return 2;
+    }
+    if (a->breaking >= 0 && (a->scenario_path || a->forces == BENCH_FORCES_HYDROSTATICS)) {
+        fprintf(stderr, "naval-bench: --breaking-crests is for the generated fleet's full model: not with --scenario "
                         "or --forces hydrostatics\n");
         return 2;
     }
@@ -247,13 +257,14 @@ static int bench_make_scenario(const bench_args* a, nv_scenario* s, nv_error* er
 /* The generated fleet's full model: the default coefficients, one propeller
  * and one rudder at the stern sized from the hull, throttle and rudder
  * varied across the fleet so boats go straight and turn. */
-static int bench_set_full_model(nv_world* w, int water_entry, int manoeuvring, nv_error* err) {
+static int bench_set_full_model(nv_world* w, int water_entry, int manoeuvring, int breaking, nv_error* err) {
     const nv_hull* h = nv_world_hull_type(w, 0);
     nv_vessel_dynamics d;
     d.coeffs = nv_hydrodyn_coeffs_default();
     if (water_entry == 0) d.coeffs.forces &= ~(uint32_t)HYDRODYN_WATER_ENTRY;
     if (water_entry == 1) d.coeffs.forces |= HYDRODYN_WATER_ENTRY;
     if (manoeuvring == 1) d.coeffs.forces |= HYDRODYN_MANOEUVRING;
+    if (breaking == 1) d.coeffs.forces |= HYDRODYN_BREAKING_CRESTS;
     nv_actuator_set_init(&d.actuators);
     nv_vec3 cg = h->body.cg;
     double stern = cg.x + h->bounds_min[0], keel = cg.y + h->bounds_min[1];
@@ -292,7 +303,7 @@ static int bench_run(const bench_args* a, const nv_scenario* scn, uint32_t threa
     local.contacts.enabled = a->contacts;
     if (nv_scenario_instantiate(&local, pool, &inst, err)) goto done;
     nv_world* w = inst.world;
-    if (full && !a->scenario_path && bench_set_full_model(w, a->water_entry, a->manoeuvring, err)) goto done;
+    if (full && !a->scenario_path && bench_set_full_model(w, a->water_entry, a->manoeuvring, a->breaking, err)) goto done;
     if (a->model != WORLD_MODEL_MESH || a->lod_players) {
         if (a->model == WORLD_MODEL_COLUMNS || a->lod_players)
             for (uint32_t t = 0; t < nv_world_hull_type_count(w); t++)
