@@ -509,8 +509,11 @@ static const vt_builtin_spec vt_builtins[] = {
      1, {1.5}, {0.0, 0.0, 0.0, 0.002, 2000.0}, 4, {0.0, 0.0},
      /* It planes (Cv 3.4 at full throttle): Savitsky's lift on its flat
      * floor, between the knuckles (1.735 m apart at midship) and as far
-     * forward as the keel runs straight (70 % of the length). */
-     {1.735, 0.0, 3.5}, 0},
+     * forward as the keel runs straight (70 % of the length). Struck by
+     * breaking crests, as every built-in is: above its rating it first
+     * capsizes in bow and beam seas (docs/hydrodynamics.md, "Breaking
+     * crests"). */
+     {1.735, 0.0, 3.5}, HYDRODYN_BREAKING_CRESTS},
     /* Twin screws of 0.7 m and twin rudders in their races, 1.3 m either
      * side of the centreline; bilge keels a third of its length, 0.25 m
      * deep (5 % of the beam). */
@@ -529,7 +532,7 @@ static const vt_builtin_spec vt_builtins[] = {
      /* Clarke's manoeuvring derivatives: the displacement hulls turn and
      * hold a course as ships do (docs/hydrodynamics.md, "Manoeuvring
      * forces"); the skiff planes, outside their regressions */
-     HYDRODYN_MANOEUVRING},
+     HYDRODYN_MANOEUVRING | HYDRODYN_BREAKING_CRESTS},
     /* One large slow screw of 4.5 m; in its race a rudder of 2.2 % of L d (14 m^2 missed IMO
      * MSC.137(76)'s initial turning: 2.68 L for 10 degrees, the limit 2.5)
      * that swings hard over to hard over in ~28 s (SOLAS). */
@@ -544,7 +547,7 @@ static const vt_builtin_spec vt_builtins[] = {
      * a quay, 2.8 m/s bow to bow). Bilge keels over 35 % of its length,
      * 0.8 m deep (4.6 % of the beam): zeta 0.04 at 10 degrees, what a cargo
      * ship with keels measures. */
-     {0.083, 0.0, 0.0, 0.015, 1.0e7}, 10, {42.0, 0.8}, {0.0, 0.0, 0.0}, HYDRODYN_MANOEUVRING},
+     {0.083, 0.0, 0.0, 0.015, 1.0e7}, 10, {42.0, 0.8}, {0.0, 0.0, 0.0}, HYDRODYN_MANOEUVRING | HYDRODYN_BREAKING_CRESTS},
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
 
