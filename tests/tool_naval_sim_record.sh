@@ -15,8 +15,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 field() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 
 # flooding: breaches at 2 s and 4 s; aground: throttle and rudder set, contacts with the ground;
-# catamaran: a hull of three collision pieces passing one pile and striking another.
-for s in flooding aground catamaran; do
+# catamaran: a hull of three collision pieces passing one pile and striking another;
+# breakers: the built-ins in a Beaufort 8 sea, struck by breaking crests within the 7 s.
+for s in flooding aground catamaran breakers; do
     "$sim" "$data/scenarios/$s.json" --steps 420 --threads 2 --record "$tmp/$s.log" --json > "$tmp/$s.json" \
         || fail "$s: naval-sim --record"
     [ -f "$tmp/$s.log.ckpt" ] || fail "$s: no base checkpoint"
