@@ -248,11 +248,115 @@ static void struck_only_where_a_crest_breaks(void** state) {
     nv_world_destroy(without.w);
 }
 
-/* The FFT ocean: no crest breaks in a Beaufort 4 sea; in a Beaufort 9
- * sea some do, each at a crest, reaching its height over the mean level,
- * its
- * water moving down the wind at WATER_BREAKING_JET times the phase speed
- * of the steepest wave its height makes (no faster than the peak's). */
+/* Flat water whose crests break where the test says: it keeps the
+ * points the world asks, and answers a crest running at `water` (world x,
+ * z) reaching 5 m at the asked point nearest `at`, none elsewhere. */
+typedef struct scripted_sea {
+    nv_water_flat flat; /* first: the world's surface is &flat.base */
+    double asked_x[16], asked_z[16];
+    float asked_h[16];
+    size_t asked;
+    int breaks;
+    double at_x, at_z, water_x, water_z;
+} scripted_sea;
+
+static void scripted_breaking(const nv_water_surface* self, size_t count, const double* x, const double* z,
+                              const float* height, float* out) {
+    scripted_sea* sea = (scripted_sea*)(void*)self;
+    size_t nearest = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (sea->asked < 16) sea->asked_x[sea->asked] = x[i], sea->asked_z[sea->asked] = z[i], sea->asked_h[sea->asked] = height[i];
+        sea->asked++;
+        if (hypot(x[i] - sea->at_x, z[i] - sea->at_z) < hypot(x[nearest] - sea->at_x, z[nearest] - sea->at_z)) nearest = i;
+        out[3 * i] = out[3 * i + 1] = out[3 * i + 2] = 0.0f;
+    }
+    if (sea->breaks && count)
+        out[3 * nearest] = (float)sea->water_x, out[3 * nearest + 1] = (float)sea->water_z, out[3 * nearest + 2] = 5.0f;
+}
+
+/* One step of the patrol boat on scripted_sea, lying at (100, -50)
+ * heading 30 degrees, struck at section `k` (-1: none);
+ * the step's water force and moment, and where it asked. */
+static void scripted_step(int k, nv_vec3* force, nv_vec3* torque, scripted_sea* sea, nv_vec3 middle[3]) {
+    nv_error err;
+    nv_vessel_type vt;
+    nv_mesh mesh;
+    ASSERT_OK(nv_vessel_type_builtin("patrol", &vt, &err), err);
+    assert_true(vt.dynamics.coeffs.forces & HYDRODYN_BREAKING_CRESTS); /* the built-in takes them */
+    ASSERT_OK(nv_vessel_type_load_mesh(&vt, &mesh, &err), err);
+    nv_world_config cfg = nv_world_config_default();
+    nv_world* w;
+    ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
+    uint32_t type, id;
+    ASSERT_OK(nv_world_add_hull_type(w, vt.name, &mesh, &vt.mass, &type, &err), err);
+    ASSERT_OK(nv_world_set_type_dynamics(w, type, &vt.dynamics, &err), err);
+    nv_mesh_free(&mesh);
+    const nv_hull* h = nv_world_hull_type(w, type);
+    memset(sea, 0, sizeof *sea);
+    nv_water_flat_init(&sea->flat, 0.0);
+    sea->flat.base.breaking = scripted_breaking;
+    const double yaw = 30.0 * NV_PI / 180.0;
+    const nv_quat q = quat_from_axis_angle(v3(0, 1, 0), yaw);
+    double y;
+    ASSERT_OK(nv_statics_balance_height_of(h, cfg.water_density, cfg.gravity, q, &y, &err), err);
+    const nv_vec3 pos = v3(100.0, y, -50.0);
+    for (int c = 0; c < BREAKING_SECTIONS; c++) {
+        const nv_vec3 at = quat_rotate(q, v3(breaking_section_middle(h, c), 0.0, 0.0));
+        middle[c] = v3(pos.x + at.x, 0.0, pos.z + at.z);
+    }
+    /* across the hull, into its port side */
+    const nv_vec3 across = quat_rotate(q, v3(0.0, 0.0, 1.0));
+    sea->water_x = 6.0 * across.x, sea->water_z = 6.0 * across.z;
+    sea->breaks = k >= 0;
+    if (k >= 0 && k < BREAKING_SECTIONS) sea->at_x = middle[k].x, sea->at_z = middle[k].z;
+    nv_world_water water = {&sea->flat.base, NULL, NULL};
+    nv_world_set_water(w, &water);
+    ASSERT_OK(nv_world_spawn(w, type, pos, q, &id, &err), err);
+    nv_world_step(w);
+    nv_world_vessel_state st;
+    assert_int_equal(nv_world_vessel_get(w, id, &st), 0);
+    *force = st.force, *torque = st.torque;
+    nv_world_destroy(w);
+}
+
+/* The world asks a type that takes breaking crests (the built-in patrol
+ * boat) at the middle of each third of its hull, turned with it, with the
+ * surface's height there; a crest at one third strikes it along the
+ * crest's water, turning the bow downstream when it breaks at the bow
+ * and the stern when at the stern (that only that third is struck, and
+ * the thirds add up to the whole: each_section_struck_by_its_own_crest). */
+static void world_asks_each_third_and_strikes_it(void** state) {
+    (void)state;
+    scripted_sea sea;
+    nv_vec3 middle[3], calm_f, calm_t, f[3], t[3];
+    scripted_step(-1, &calm_f, &calm_t, &sea, middle);
+    assert_int_equal(sea.asked, BREAKING_SECTIONS);
+    for (int c = 0; c < BREAKING_SECTIONS; c++) {
+        int found = 0;
+        for (size_t i = 0; i < sea.asked; i++)
+            found |= fabs(sea.asked_x[i] - middle[c].x) < 1e-9 && fabs(sea.asked_z[i] - middle[c].z) < 1e-9 &&
+                     sea.asked_h[i] == 0.0f;
+        if (!found) fail_msg("section %d's middle (%.3f, %.3f) was not asked", c, middle[c].x, middle[c].z);
+    }
+    const nv_vec3 water = v3(sea.water_x, 0.0, sea.water_z);
+    for (int k = 0; k < BREAKING_SECTIONS; k++) {
+        scripted_step(k, &f[k], &t[k], &sea, middle);
+        f[k] = v3_sub(f[k], calm_f), t[k] = v3_sub(t[k], calm_t);
+        /* pushed along the crest's water */
+        if (!(v3_dot(f[k], water) > 0.2 * v3_length(f[k]) * v3_length(water)))
+            fail_msg("section %d: the strike (%.0f, %.0f, %.0f) N is not along the water", k, f[k].x, f[k].y, f[k].z);
+    }
+    /* the yaw: (r x F).y, r from the CG to the struck third's middle */
+    const nv_vec3 cg = v3(100.0, 0.0, -50.0);
+    for (int k = 0; k < BREAKING_SECTIONS; k += 2) {
+        const nv_vec3 r = v3_sub(middle[k], cg);
+        const double expect = v3_cross(r, water).y;
+        if (!(t[k].y * expect > 0.0))
+            fail_msg("section %d: yaw moment %.0f N m, the crest there turns it the other way (%.1f)", k, t[k].y, expect);
+    }
+    assert_true(t[0].y * t[2].y < 0.0); /* bow and stern turned opposite ways */
+}
+
 /* The dominant waves' squeeze at the label of world point (x, z): the
  * convergence of the choppy map by central differences `d` either side,
  * from the ocean's public label fields (three fixed-point steps to the
@@ -270,6 +374,11 @@ static double squeeze_at(const nv_ocean* o, double x, double z, double d) {
     return -((q[1].disp_x - q[0].disp_x) + (q[3].disp_z - q[2].disp_z)) / (2.0 * d);
 }
 
+/* The FFT ocean: no crest breaks in a Beaufort 4 sea; in a Beaufort 9
+ * sea some do, each at a crest, reaching the part of its height over the
+ * mean level that its squeeze past the threshold says, its water moving
+ * down the wind at WATER_BREAKING_JET times the phase speed of the
+ * steepest wave its height makes (no faster than the peak's). */
 static void ocean_crests_break_in_a_gale(void** state) {
     (void)state;
     enum { POINTS = 32 };
@@ -328,6 +437,7 @@ int main(void) {
         cmocka_unit_test(jet_stops_against_the_side),
         cmocka_unit_test(each_section_struck_by_its_own_crest),
         cmocka_unit_test(struck_only_where_a_crest_breaks),
+        cmocka_unit_test(world_asks_each_third_and_strikes_it),
         cmocka_unit_test(ocean_crests_break_in_a_gale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
