@@ -21,13 +21,13 @@
 #include "hydro.h"
 
 /* A crest breaks over a patch, not over a whole hull: in a short-crested
- * sea the breaking part of a crest is shorter than a 24 m boat. Asked at
- * the CG alone, a crest breaking there struck the whole hull, and the
- * patrol boat capsized at Beaufort 7 in crests half the height that rolls
- * it in the trial. So the crest is asked at the middle of each of
- * BREAKING_SECTIONS equal lengths of the hull (along body x), and each
- * length is struck by its own answer: docs/hydrodynamics.md, "Breaking
- * crests", "Along the hull". */
+ * sea the breaking part of a crest is shorter than a 24 m boat, and a
+ * crest met over the bow or the stern reaches one end before the other.
+ * Asked at the CG alone, a crest breaking there struck the whole hull at
+ * once. So the crest is asked at the middle of each of BREAKING_SECTIONS
+ * equal lengths of the hull (along body x), and each length is struck by
+ * its own answer: docs/hydrodynamics.md, "Breaking crests", "Along the
+ * hull". */
 #define BREAKING_SECTIONS 3
 
 /* One section's crest: its water's horizontal velocity (world x, z, m/s)

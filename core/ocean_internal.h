@@ -75,10 +75,13 @@ struct nv_ocean {
  * order: at a lone wave's crest its steepness k a): docs/ocean.md,
  * "Breaking crests". */
 #define OCEAN_BREAKING_SQUEEZE 0.2
-/* The squeeze at the crest of the steepest wave there is (Stokes' limit,
- * k a = pi H / lambda): past the threshold a crest breaks over the part
- * (squeeze - OCEAN_BREAKING_SQUEEZE) / (OCEAN_BREAKING_FULL -
- * OCEAN_BREAKING_SQUEEZE) of its height, all of it from here on. */
+/* Past the threshold a crest breaks over the part (squeeze -
+ * OCEAN_BREAKING_SQUEEZE) / (OCEAN_BREAKING_FULL - OCEAN_BREAKING_SQUEEZE)
+ * of its height, all of it from here on: the steepness of Stokes'
+ * limiting wave (k a = pi H / lambda). The stencil reads a lone peak
+ * wave's slope at 90 %, so a lone wave at the limit measures 0.40 and
+ * breaks over 82 % of its height; the whole crest breaks only where
+ * shorter waves squeeze it further. An assumption, like the linear ramp. */
 #define OCEAN_BREAKING_FULL (NV_PI * WATER_BREAKING_STEEPNESS)
 /* Fixed-point steps x0 <- q - D(x0) to find a crest's label: the map's
  * slope |dD/dx0| is 0.1-0.3 at the dominant scale, so three leave 0.1-3 %

@@ -427,8 +427,8 @@ void nv_ocean_sample_labels(const nv_ocean* o, size_t count, const double* x0, c
 
 /* The summed displacement at four labels at once, lane by lane the bits
  * of the scalar bilinear sum (base4, locate4 and pair4 are sample_four's,
- * the same operations as grid_base, grid_locate and grid_pair): the breaking stencil's four
- * points cost one lookup's latency, not four. */
+ * the same operations as grid_base, grid_locate and grid_pair): the
+ * breaking stencil's four points cost one lookup's latency, not four. */
 static void ocean_label_disp4(const nv_ocean* o, int shift, const double* x, const double* z, float* a, float* b) {
     __m128 sum_a = _mm_setzero_ps(), sum_b = _mm_setzero_ps();
     for (int c = 0; c < o->cascade_count; c++) {
@@ -444,18 +444,18 @@ static void ocean_label_disp4(const nv_ocean* o, int shift, const double* x, con
     _mm_storeu_ps(b, sum_b);
 }
 
-typedef struct breaking_ctx {
+typedef struct ocean_breaking_ctx {
     const nv_ocean* o;
     const double *x, *z;
     const float* height;
     float* out;
     double k, g, mean, cx, cz, d;
     int shift;
-} breaking_ctx;
+} ocean_breaking_ctx;
 
 /* The crests at points i[0..3] (four crests at a time: their labels'
  * fixed-point steps, each point's own arithmetic, in one lookup per step). */
-static void ocean_breaking_four(const breaking_ctx* c, const size_t* i) {
+static void ocean_breaking_four(const ocean_breaking_ctx* c, const size_t* i) {
     double lx[4], lz[4];
     for (int l = 0; l < 4; l++) lx[l] = c->x[i[l]], lz[l] = c->z[i[l]];
     for (int step = 0; step < OCEAN_BREAKING_STEPS; step++) {
@@ -464,7 +464,8 @@ static void ocean_breaking_four(const breaking_ctx* c, const size_t* i) {
         for (int l = 0; l < 4; l++) lx[l] = c->x[i[l]] - da[l], lz[l] = c->z[i[l]] - db[l];
     }
     for (int l = 0; l < 4; l++) {
-        const double d = c->d, sx[4] = {lx[l] - d, lx[l] + d, lx[l], lx[l]}, sz[4] = {lz[l], lz[l], lz[l] - d, lz[l] + d};
+        const double d = c->d;
+        const double sx[4] = {lx[l] - d, lx[l] + d, lx[l], lx[l]}, sz[4] = {lz[l], lz[l], lz[l] - d, lz[l] + d};
         float da[4], db[4];
         ocean_label_disp4(c->o, c->shift, sx, sz, da, db);
         const double squeeze = -((da[1] - da[0]) + (db[3] - db[2])) / (2.0 * d);
@@ -476,8 +477,9 @@ static void ocean_breaking_four(const breaking_ctx* c, const size_t* i) {
         out[0] = (float)(jet * c->cx);
         out[1] = (float)(jet * c->cz);
         /* how much of the crest breaks: none at the threshold, all of it
-         * at the limiting wave's squeeze (whose breaker the trial throws) */
-        const double strength = fmin(1.0, (squeeze - OCEAN_BREAKING_SQUEEZE) / (OCEAN_BREAKING_FULL - OCEAN_BREAKING_SQUEEZE));
+         * from the limiting wave's steepness on (OCEAN_BREAKING_FULL) */
+        const double past = squeeze - OCEAN_BREAKING_SQUEEZE;
+        const double strength = fmin(1.0, past / (OCEAN_BREAKING_FULL - OCEAN_BREAKING_SQUEEZE));
         out[2] = (float)(eta * strength);
     }
 }
@@ -500,7 +502,7 @@ static void ocean_breaking_four(const breaking_ctx* c, const size_t* i) {
 void ocean_breaking(const nv_water_surface* self, size_t count, const double* x, const double* z, const float* height,
                     float* out) {
     const nv_ocean* o = (const nv_ocean*)self;
-    breaking_ctx c = {.o = o, .x = x, .z = z, .height = height, .out = out};
+    ocean_breaking_ctx c = {.o = o, .x = x, .z = z, .height = height, .out = out};
     c.k = o->base.pressure_decay, c.g = o->model.gravity, c.mean = o->base.mean_level;
     c.cx = cos(o->wind_dir), c.cz = sin(o->wind_dir);
     c.d = c.k > 0.0 ? 0.25 * NV_PI / c.k : 0.0;

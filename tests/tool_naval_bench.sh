@@ -21,6 +21,12 @@ for t in 1 3; do
     "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads $t --manoeuvring on --json \
         > "$tmp/mn$t.json" || fail "--manoeuvring on, $t threads"
 done
+# with breaking crests: the same at any thread count (this short run meets
+# none breaking; the strikes' determinism: tool_naval_sim_record, breakers)
+for t in 1 3; do
+    "$tool" --boats 24 --hull-tris 200 --steps 20 --ocean-resolution 64 --threads $t --breaking-crests on --json \
+        > "$tmp/br$t.json" || fail "--breaking-crests on, $t threads"
+done
 "$tool" --scenario "$data/scenario_small.json" --steps 10 --json > "$tmp/scn.json" || fail "scenario"
 for m in columns floater; do
     "$tool" --boats 9 --hull builtin:patrol --steps 20 --ocean-resolution 64 --model $m --json > "$tmp/$m.json" || fail "--model $m"
@@ -74,6 +80,8 @@ we1, we3 = (json.load(open(os.path.join(d, f))) for f in ("we1.json", "we3.json"
 assert we1["state_hash"] == we3["state_hash"] != t1["state_hash"], (we1["state_hash"], we3["state_hash"])
 mn1, mn3 = (json.load(open(os.path.join(d, f))) for f in ("mn1.json", "mn3.json"))
 assert mn1["state_hash"] == mn3["state_hash"] != t1["state_hash"], (mn1["state_hash"], mn3["state_hash"])
+br1, br3 = (json.load(open(os.path.join(d, f))) for f in ("br1.json", "br3.json"))
+assert br1["state_hash"] == br3["state_hash"], (br1["state_hash"], br3["state_hash"])
 print("naval-bench ok: hash %s at 1 and 3 threads (%s without the water entry, %s with the manoeuvring forces)"
       % (t1["state_hash"], we1["state_hash"], mn1["state_hash"]))
 PY
@@ -111,4 +119,7 @@ expect_error "--water-entry must be" --water-entry maybe
 expect_error "--water-entry is for the generated fleet" --water-entry off --forces hydrostatics
 expect_error "--manoeuvring must be" --manoeuvring maybe
 expect_error "--manoeuvring is for the generated fleet" --manoeuvring on --forces hydrostatics
+expect_error "--breaking-crests must be on or off" --breaking-crests maybe
+expect_error "--breaking-crests is for the generated fleet" --breaking-crests on --forces hydrostatics
+expect_error "--breaking-crests is for the generated fleet" --breaking-crests on --scenario "$data/scenario_small.json"
 echo "naval-bench rejections ok"

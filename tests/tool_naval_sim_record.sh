@@ -16,7 +16,8 @@ field() { python3 -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.a
 
 # flooding: breaches at 2 s and 4 s; aground: throttle and rudder set, contacts with the ground;
 # catamaran: a hull of three collision pieces passing one pile and striking another;
-# breakers: the built-ins in a Beaufort 8 sea, struck by breaking crests within the 7 s.
+# breakers: the built-ins in a Beaufort 8 sea, struck by breaking crests within the 7 s
+# (checked below against the same types without them).
 for s in flooding aground catamaran breakers; do
     "$sim" "$data/scenarios/$s.json" --steps 420 --threads 2 --record "$tmp/$s.log" --json > "$tmp/$s.json" \
         || fail "$s: naval-sim --record"
@@ -30,6 +31,18 @@ for s in flooding aground catamaran breakers; do
     [ "$h" = "$(field "$tmp/$s.replay.json" state_hash)" ] || fail "$s: the replay ends at another state"
     [ "$(field "$tmp/$s.replay.json" ok)" = "True" ] || fail "$s: the replay is not ok"
 done
+# the breakers struck within the 7 s: the same scenario with the built-ins'
+# type files less "breaking_crests" ends at another state
+for v in skiff patrol freighter; do
+    sed 's/, "breaking_crests"//' "$data/vessels/$v.json" > "$tmp/$v.json"
+    grep -q breaking_crests "$tmp/$v.json" && fail "$v.json: breaking_crests not removed"
+done
+sed "s|\"builtin:skiff\", \"builtin:patrol\", \"builtin:freighter\"|\"$tmp/skiff.json\", \"$tmp/patrol.json\", \"$tmp/freighter.json\"|" \
+    "$data/scenarios/breakers.json" > "$tmp/calm.json"
+grep -q "$tmp/patrol.json" "$tmp/calm.json" || fail "breakers: the types not replaced"
+"$sim" "$tmp/calm.json" --steps 420 --threads 1 --json > "$tmp/calm.out.json" || fail "breakers without crests: naval-sim"
+[ "$(field "$tmp/calm.out.json" state_hash)" != "$(field "$tmp/breakers.json" state_hash)" ] \
+    || fail "breakers: no crest struck in 7 s (the same state without breaking crests)"
 grep -q ' breach 1 ' "$tmp/flooding.log" || fail "flooding: the breaches are not in the log"
 [ "$(field "$tmp/flooding.replay.json" breaches)" = 4 ] || fail "flooding: 4 breaches expected"
 [ "$(field "$tmp/aground.replay.json" contacts_matched)" -gt 0 ] || fail "aground: no contacts replayed"
