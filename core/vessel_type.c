@@ -527,7 +527,8 @@ static const vt_builtin_spec vt_builtins[] = {
      * 100 kJ: 1.5 m/s against a quay, 3.1 m/s bow to bow. Rated
      * Beaufort 7: over 30 minutes (three seeds) nothing capsized in 5, 6
      * or 7 at any speed and heading, once the added mass left a hull
-     * launched off a crest (docs/hydrodynamics.md, "Thirty minutes"). */
+     * launched off a crest, nor with breaking crests striking it
+     * (docs/hydrodynamics.md, "Thirty minutes", "Breaking crests"). */
      {0.03, 0.0, 0.0, 0.006, 100000.0}, 7, {8.0, 0.25}, {0.0, 0.0, 0.0},
      /* Clarke's manoeuvring derivatives: the displacement hulls turn and
      * hold a course as ships do (docs/hydrodynamics.md, "Manoeuvring
@@ -547,7 +548,8 @@ static const vt_builtin_spec vt_builtins[] = {
      * a quay, 2.8 m/s bow to bow). Bilge keels over 35 % of its length,
      * 0.8 m deep (4.6 % of the beam): zeta 0.04 at 10 degrees, what a cargo
      * ship with keels measures. */
-     {0.083, 0.0, 0.0, 0.015, 1.0e7}, 10, {42.0, 0.8}, {0.0, 0.0, 0.0}, HYDRODYN_MANOEUVRING | HYDRODYN_BREAKING_CRESTS},
+     {0.083, 0.0, 0.0, 0.015, 1.0e7}, 10, {42.0, 0.8}, {0.0, 0.0, 0.0},
+     HYDRODYN_MANOEUVRING | HYDRODYN_BREAKING_CRESTS},
 };
 #define VT_BUILTIN_COUNT ((int)(sizeof vt_builtins / sizeof vt_builtins[0]))
 
