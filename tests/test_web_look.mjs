@@ -17,7 +17,13 @@
 //  4. the sun's glint: looking down at the sun's reflection, no blown-out
 //     white;
 //  5. the camera driven into a hull and under the sea is put back out and
-//     above the waves.
+//     above the waves;
+//  6. whitecaps, on the breakers scenario's gale (data/scenarios/breakers.json):
+//     seen from above, the water turns to foam where the page's copy of the
+//     server's breaking crests (Ocean.breakingAt, which test_web_ocean.mjs
+//     holds to naval-ocean's) says a crest breaks, and nowhere near where
+//     none does; the foam the breakers left, fading, where the page's
+//     record of it says, and nowhere near where there is none.
 // Screenshots of each step are left in OUT_DIR.
 //
 // Usage: node test_web_look.mjs NAVAL_SERVER WEB_STAGE OUT_DIR
@@ -25,7 +31,8 @@
 // when NAVAL_SKIP names browser: web_harness.mjs).
 // Environment: NAVAL_CHROMIUM (default /usr/bin/chromium).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   check, collectErrors, freePorts, launchBrowser, loadChromium, log, parseArgs, requireBuilt, runTest, startServer,
   stopServer, t0, waitUntil,
@@ -52,7 +59,7 @@ let server = null;
 
 // ---- frames ----------------------------------------------------------------
 
-const ALL = { water: true, hulls: true, superstructures: true, markers: true, wakes: true };
+const ALL = { water: true, whitecaps: true, hulls: true, superstructures: true, markers: true, wakes: true };
 const NONE = { water: false, hulls: false, superstructures: false, markers: false, wakes: false };
 
 /**
@@ -71,7 +78,7 @@ async function frames(page, layerSets, camera = null, ids = []) {
       L.layers(s);
       return L.readFrame();
     });
-    L.layers({ water: true, hulls: true, superstructures: true, markers: true, wakes: true });
+    L.layers({ water: true, whitecaps: true, hulls: true, superstructures: true, markers: true, wakes: true });
     const probes = {};
     for (const id of ids) {
       const bl = L.boat(id);
@@ -152,6 +159,61 @@ function rotate(q, v) {
   return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
 }
 const conj = (q) => [-q[0], -q[1], -q[2], q[3]];
+
+const WHITECAP_CENTRE = [0, 0], WHITECAP_SCAN = 300, WHITECAP_CALM_M = 5, WHITECAP_STRONG = 0.15;
+
+/**
+ * In one evaluate (the sea does not move in between): the strongest
+ * breaking crest within WHITECAP_SCAN m of WHITECAP_CENTRE, the water seen
+ * from 60 m above it without whitecaps, with the breaking crests alone
+ * and with the foam they left, and for sea points on a 1 m grid around it
+ * where they are drawn, how much of their crest breaks, the foam there,
+ * whether none breaks within WHITECAP_CALM_M m and whether no foam lies
+ * within it.
+ */
+async function whitecapFrames(page) {
+  return page.evaluate(([centre, scan, calmM]) => {
+    const L = window.navalDebug.look;
+    let strongest = 0, at = centre;
+    for (let x = centre[0] - scan; x <= centre[0] + scan; x += 2)
+      for (let z = centre[1] - scan; z <= centre[1] + scan; z += 2) {
+        const b = L.sea(x, z).breaking;
+        if (b > strongest) {
+          strongest = b;
+          at = [x, z];
+        }
+      }
+    L.placeCamera([at[0], 60, at[1] + 0.5], [at[0], 0, at[1]]);
+    L.layers({ water: true, whitecaps: false, hulls: false, superstructures: false, markers: false, wakes: false });
+    const off = L.readFrame();
+    L.layers({ whitecaps: true, foam: false });
+    const on = L.readFrame();
+    L.layers({ foam: true });
+    const foam = L.readFrame();
+    // The frame as drawn (the sea moves on before a screenshot): read in the same task, before it is composited.
+    const canvas = [...document.querySelectorAll("canvas")].sort((a, b) => b.width * b.height - a.width * a.height)[0];
+    const png = canvas.toDataURL("image/png");
+    L.layers({ water: true, whitecaps: true, foam: true, hulls: true, superstructures: true, markers: true, wakes: true });
+    const R = 45, grid = new Map();
+    for (let i = -R - calmM; i <= R + calmM; i++)
+      for (let k = -R - calmM; k <= R + calmM; k++) grid.set(`${i},${k}`, L.sea(at[0] + i, at[1] + k));
+    const probes = [];
+    for (let i = -R; i <= R; i++)
+      for (let k = -R; k <= R; k++) {
+        const s = grid.get(`${i},${k}`), q = L.project(at[0] + i, s.height, at[1] + k);
+        if (!q) continue;
+        let calm = true, bare = true;
+        for (let a = -calmM; a <= calmM; a++)
+          for (let c = -calmM; c <= calmM; c++) {
+            const n = grid.get(`${i + a},${k + c}`);
+            if (n.breaking > 0) calm = false;
+            if (n.foam > 0) bare = false;
+          }
+        probes.push({ x: q.x, y: q.y, breaking: s.breaking, foam: s.foam, calm, bare });
+      }
+    return { strongest, at, on, off, foam, probes, png };
+  }, [WHITECAP_CENTRE, WHITECAP_SCAN, WHITECAP_CALM_M]);
+}
 
 async function main() {
   mkdirSync(outDir, { recursive: true });
@@ -309,6 +371,52 @@ async function main() {
   check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(" | ")}`);
   s = await stats();
   check(s.badUpdates === 0, `${s.badUpdates} view updates failed to decode: ${s.lastError}`);
+
+  // 6. Whitecaps in a gale.
+  await stopServer(server);
+  server = null;
+  const breakers = join(dirname(fileURLToPath(import.meta.url)), "..", "data", "scenarios", "breakers.json");
+  server = await startServer(serverBin, ports, ["--scenario", breakers, "--threads", "1", "--log-level", "warn"], { webRoot: join(stage, "dist") });
+  log(`naval-server on http://127.0.0.1:${ports.http}/ (${breakers})`);
+  await page.goto(`http://localhost:${ports.http}/?quality=low&camera=follow`);
+  await waitFor("the breakers scenario drawn", (s) => s.connected && s.boatsRendered > 0, 25000);
+  await page.waitForTimeout(1000);
+  await page.evaluate(() => window.navalDebug.lookAt(0, 0)); // frees the camera
+  const caps = await whitecapFrames(page);
+  log(`whitecaps: the strongest crest within ${WHITECAP_SCAN} m of (${WHITECAP_CENTRE}) breaks over ${caps.strongest.toFixed(2)} of its height at (${caps.at.map((v) => v.toFixed(1))}); the frame ${join(outDir, "look_whitecaps.png")}`);
+  writeFileSync(join(outDir, "look_whitecaps.png"), Buffer.from(caps.png.split(",")[1], "base64"));
+  check(caps.strongest >= 2 * WHITECAP_STRONG, `no crest within ${WHITECAP_SCAN} m breaks over ${2 * WHITECAP_STRONG} of its height in the gale (the strongest ${caps.strongest.toFixed(3)})`);
+  const capsOn = { px: Buffer.from(caps.on.rgba, "base64"), ...caps.on }, capsOff = { px: Buffer.from(caps.off.rgba, "base64"), ...caps.off };
+  const foamSet = new Set(differing(capsOff, capsOn, 30).map((p) => `${Math.floor(p.x)},${Math.floor(p.y)}`));
+  const isFoam = (q) => foamSet.has(`${Math.floor(q.x)},${Math.floor(q.y)}`);
+  const seen = caps.probes.filter((q) => q.x >= 0 && q.y >= 0 && q.x < capsOn.cssWidth && q.y < capsOn.cssHeight);
+  const breaking = seen.filter((q) => q.breaking >= 0.25), calm = seen.filter((q) => q.calm);
+  const foamBreaking = breaking.filter(isFoam).length, foamCalm = calm.filter(isFoam).length;
+  log(`whitecaps: ${foamSet.size} foam pixels; ${foamBreaking} of the ${breaking.length} sea points breaking over ${WHITECAP_STRONG} of their crest drawn as foam, ${foamCalm} of the ${calm.length} with no breaking crest within ${WHITECAP_CALM_M} m`);
+  check(breaking.length >= 10, `only ${breaking.length} sea points in view break over ${WHITECAP_STRONG} of their crest`);
+  check(foamBreaking >= 0.8 * breaking.length, `only ${foamBreaking} of the ${breaking.length} sea points breaking over ${WHITECAP_STRONG} of their crest are drawn as foam`);
+  check(calm.length >= 1000, `only ${calm.length} calm sea points in view`);
+  check(foamCalm <= 0.01 * calm.length, `${foamCalm} of the ${calm.length} sea points with no breaking crest within ${WHITECAP_CALM_M} m are drawn as foam`);
+  // The foam left behind: where a crest broke and breaks no more it is
+  // drawn, and nowhere near where there is none.
+  const capsFoam = { px: Buffer.from(caps.foam.rgba, "base64"), ...caps.foam };
+  const leftSet = new Set(differing(capsOn, capsFoam, 30).map((p) => `${Math.floor(p.x)},${Math.floor(p.y)}`));
+  const isLeft = (q) => leftSet.has(`${Math.floor(q.x)},${Math.floor(q.y)}`);
+  const leftFoam = seen.filter((q) => q.calm && q.foam >= WHITECAP_STRONG), foamless = seen.filter((q) => q.bare);
+  const leftDrawn = leftFoam.filter(isLeft).length, bareDrawn = foamless.filter(isLeft).length;
+  log(`foam left by breakers: ${leftSet.size} pixels; ${leftDrawn} of the ${leftFoam.length} sea points with foam over ${WHITECAP_STRONG} and no breaking crest within ${WHITECAP_CALM_M} m drawn, ${bareDrawn} of the ${foamless.length} with no foam within ${WHITECAP_CALM_M} m`);
+  check(leftFoam.length >= 10, `only ${leftFoam.length} sea points in view hold foam over ${WHITECAP_STRONG} left by a crest that no longer breaks`);
+  check(leftDrawn >= 0.8 * leftFoam.length, `only ${leftDrawn} of the ${leftFoam.length} sea points with foam left over ${WHITECAP_STRONG} are drawn with it`);
+  check(foamless.length >= 1000 && bareDrawn <= 0.01 * foamless.length, `${bareDrawn} of the ${foamless.length} sea points with no foam within ${WHITECAP_CALM_M} m are drawn with foam`);
+  // Whitened, not darkened: foam is light.
+  let lighter = 0, darker = 0;
+  for (let i = 0; i < capsFoam.px.length; i += 4) {
+    const d = capsFoam.px[i] + capsFoam.px[i + 1] + capsFoam.px[i + 2] - (capsOff.px[i] + capsOff.px[i + 1] + capsOff.px[i + 2]);
+    if (d > 30) lighter++;
+    else if (d < -30) darker++;
+  }
+  check(darker === 0 && lighter > 0, `whitecaps lightened ${lighter} pixels and darkened ${darker}`);
+  check(pageErrors.length === 0, `errors in the page: ${pageErrors.join(" | ")}`);
   console.log(`test_web_look: ok (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 

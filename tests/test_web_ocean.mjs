@@ -5,6 +5,10 @@
 // Hs of the grid, highest and lowest label, expected Hs of the modes.
 // Any slip in the spectrum, the seed hash, the frequency quantisation, the
 // Hermitian pairing or the transform shows up in these.
+// Its whitecaps are the server's breaking crests: the squeeze's stencil is
+// naval-ocean's, and over the labels the share of them that breaks and the
+// mean part of a crest that breaks where one does are naval-ocean's (core's
+// ocean_breaking asked at the labels' surface points).
 //
 // Usage: node test_web_ocean.mjs WEB_STAGE NAVAL_OCEAN
 import { execFileSync } from "node:child_process";
@@ -21,7 +25,7 @@ if (!existsSync(join(stage, "lib", "ocean.mjs"))) {
   console.error(`FAIL: ${stage}/lib/ocean.mjs is missing: build the target web first`);
   process.exit(1);
 }
-const { Ocean, oceanSpecProblem } = await import(pathToFileURL(join(stage, "lib", "ocean.mjs")).href);
+const { Ocean, oceanSpecProblem, breakingStrength, BREAKING_SQUEEZE, BREAKING_FULL, FOAM_DECAY_S, FOAM_STEP_S } = await import(pathToFileURL(join(stage, "lib", "ocean.mjs")).href);
 
 const base = {
   spectrum: 2, spreading: 0, gravity: 9.81, windSpeed: 10, windDirection: 0, fetch: 100000, depth: 0, gamma: 3.3, swell: 0,
@@ -41,7 +45,15 @@ const cases = [
   // Hs 11.5 m at 30.55 m/s: the peak period lengthened to 3.6 sqrt(Hs)
   { name: "Beaufort 11, JONSWAP", spec: { beaufort: 11, size: 3000, resolution: 128, cascades: 2, seed: 4n }, time: 77 },
   { name: "TMA, Hs and Tp given", spec: { spectrum: 3, depth: 40, hsTarget: 3, tp: 10, size: 1500, resolution: 128, cascades: 1, seed: 8n }, time: 12.5 },
+  // the server's and the envelope's layout in a gale: crests break
+  { name: "Beaufort 8, one 600 m tile", spec: { beaufort: 8, size: 600, resolution: 256, cascades: 1, seed: 5n }, time: 61 },
+  { name: "Beaufort 10, three cascades", spec: { beaufort: 10, size: 1200, resolution: 256, cascades: 3, seed: 2n }, time: 400.5 },
 ];
+
+// The server asks its crests at surface points, whose labels it finds by
+// three fixed-point steps (a few mm off the label in these seas), in float;
+// the browser at the labels themselves, in double.
+const BREAKING_FRACTION_TOL = 0.02, BREAKING_STRENGTH_TOL = 0.005;
 
 let failures = 0;
 const close = (got, want, tol, what) => {
@@ -78,6 +90,13 @@ for (const c of cases) {
   }
   console.log(`${c.name}: Hs ${m.hsMeasured.toFixed(5)} m (server ${server.hs_measured}), max ${m.maxHeight.toFixed(4)} (${server.max_height}), min ${m.minHeight.toFixed(4)} (${server.min_height})`);
 
+  // Whitecaps: the same stencil, the same crests breaking by the same part.
+  close(ocean.breakingStencil, server.breaking_stencil, 1e-6 * server.breaking_stencil, `${c.name}: breaking_stencil`);
+  const b = ocean.measureBreaking();
+  close(b.fraction, server.breaking_fraction, BREAKING_FRACTION_TOL * server.breaking_fraction + 2 / (spec.resolution * spec.resolution), `${c.name}: breaking_fraction`);
+  close(b.strengthMean, server.breaking_strength_mean, BREAKING_STRENGTH_TOL, `${c.name}: breaking_strength_mean`);
+  console.log(`${c.name}: breaking ${b.fraction.toFixed(5)} of the labels (server ${server.breaking_fraction}), over ${b.strengthMean.toFixed(4)} of the crest (${server.breaking_strength_mean}), stencil ${ocean.breakingStencil.toFixed(4)} m (${server.breaking_stencil})`);
+
   // Drawn at a lower resolution it is the same sea without its shortest
   // waves: nearly all of the height remains.
   if (spec.resolution >= 128) {
@@ -88,7 +107,80 @@ for (const c of cases) {
       console.error(`FAIL: ${c.name}: at half resolution Hs ${hs}, full ${m.hsMeasured}`);
       failures++;
     }
+    // and nearly the same whitecaps at the page's default 128 modes: the
+    // squeeze's stencil keeps little of the waves it drops (where enough
+    // crests break to count)
+    if (spec.resolution === 256 && b.fraction > 0.002) {
+      const half = coarse.measureBreaking();
+      console.log(`${c.name}: at half resolution breaking ${half.fraction.toFixed(5)} of the labels, over ${half.strengthMean.toFixed(4)} of the crest`);
+      if (!(Math.abs(half.fraction - b.fraction) <= 0.25 * b.fraction && Math.abs(half.strengthMean - b.strengthMean) <= 0.15 * b.strengthMean)) {
+        console.error(`FAIL: ${c.name}: at half resolution breaking ${half.fraction} over ${half.strengthMean}, full ${b.fraction} over ${b.strengthMean}`);
+        failures++;
+      }
+    }
   }
+}
+
+// How much of a crest breaks: none to the onset, linear to all of it at
+// Stokes' limiting steepness (core's ocean_breaking); the two ends are
+// core's constants, which the fractions above would also miss.
+close(BREAKING_FULL, Math.PI * 0.142, 1e-12, "BREAKING_FULL (pi x Stokes' 0.142)");
+close(breakingStrength(BREAKING_SQUEEZE), 0, 0, "the part breaking at the onset");
+close(breakingStrength(0.5 * (BREAKING_SQUEEZE + BREAKING_FULL)), 0.5, 1e-12, "the part breaking half way to the limit");
+close(breakingStrength(BREAKING_FULL), 1, 1e-12, "the part breaking at the limit");
+close(breakingStrength(2), 1, 0, "the part breaking past the limit");
+close(breakingStrength(NaN), 0, 0, "the part breaking at a NaN squeeze");
+
+// The foam breakers leave: on tile 0's labels, at least what breaks there
+// now, and what was there fading by exp(-dt / FOAM_DECAY_S) (Monahan's
+// 3.85 s); brought up to date every FOAM_STEP_S at most; afresh when the
+// clock runs backwards.
+close(FOAM_DECAY_S, 3.85, 0, "FOAM_DECAY_S (Monahan's sea water)");
+{
+  const spec = { ...base, beaufort: 8, size: 600, resolution: 128, cascades: 1, seed: 5n };
+  const sea = new Ocean(spec, 128), t = sea.tiles[0];
+  const foamOf = () => Float32Array.from({ length: t.nx * t.nz }, (_, i) => t.fields[4 * i + 3]);
+  const activeOf = () => Float64Array.from({ length: t.nx * t.nz }, (_, i) => sea.breakingAt(((i % t.nx) * t.size) / t.nx, (Math.floor(i / t.nx) * t.size) / t.nz));
+  const expectFoam = (what, want) => {
+    const got = foamOf();
+    let bad = 0, worst = 0;
+    for (let i = 0; i < got.length; i++) {
+      const e = Math.abs(got[i] - want[i]);
+      if (e > 1e-6) bad++;
+      worst = Math.max(worst, e);
+    }
+    if (bad) {
+      console.error(`FAIL: foam ${what}: ${bad} labels off, by up to ${worst}`);
+      failures++;
+    }
+  };
+  sea.update(61);
+  const first = activeOf();
+  expectFoam("at the first update", first);
+  const lit = first.filter((v) => v > 0).length;
+  if (!(lit > 0.002 * first.length)) {
+    console.error(`FAIL: foam: only ${lit} labels break in the Beaufort 8 tile`);
+    failures++;
+  }
+  let prev = foamOf();
+  for (const dt of [0.5, 1.5, 4]) {
+    const now = sea.time + dt;
+    sea.update(now);
+    const active = activeOf(), keep = Math.exp(-dt / FOAM_DECAY_S);
+    expectFoam(`${dt} s on`, active.map((a, i) => Math.max(a, prev[i] * keep)));
+    prev = foamOf();
+  }
+  // foam left where no crest breaks now: fading, not gone
+  const left = prev.filter((v, i) => v > 0 && activeOf()[i] === 0).length;
+  console.log(`foam: ${lit} labels breaking at first, ${prev.filter((v) => v > 0).length} with foam 6 s on, ${left} of them no longer breaking`);
+  if (!(left > lit)) {
+    console.error(`FAIL: foam: ${left} labels hold foam left by crests that no longer break, fewer than the ${lit} that broke at first`);
+    failures++;
+  }
+  sea.update(sea.time + 0.5 * FOAM_STEP_S);
+  expectFoam("within a step", prev);
+  sea.update(30);
+  expectFoam("after the clock ran back", activeOf());
 }
 
 // Bad specs are refused with the field named.

@@ -36,6 +36,15 @@ check "$tmp/pm.json" 'max_height > 0 && min_height < 0 && max_height < 3 * hs_me
 check "$tmp/pm.json" 'fold_fraction >= 0 && fold_fraction < 0.05' fold_fraction
 check "$tmp/pm.json" 'update_ms > 0 && query_ns_per_point > 0 && query_failed >= 0' update_ms query_ns_per_point query_failed
 [ "$(json_get "$tmp/pm.json" spectrum)" = pm ] || fail "spectrum not echoed"
+# the breaking crests' squeeze is taken a quarter of the peak's half
+# wavelength either side: pi / (4 k_p), deep water's k_p = (2 pi / Tp)^2 / g
+check "$tmp/pm.json" 'breaking_stencil > 0.999 * 3.14159265 / 4 * 9.81 / (2 * 3.14159265 / peak_period)^2 && breaking_stencil < 1.001 * 3.14159265 / 4 * 9.81 / (2 * 3.14159265 / peak_period)^2' breaking_stencil peak_period
+check "$tmp/pm.json" 'breaking_fraction >= 0 && breaking_fraction < 0.05 && breaking_strength_mean >= 0 && breaking_strength_mean <= 1' breaking_fraction breaking_strength_mean
+# a gale's crests break (docs/hydrodynamics.md, "Breaking crests"), each over a part of its height
+"$tool" --beaufort 8 --size 600 --resolution 256 --cascades 1 --seed 5 --time 61 --steps 1 --json > "$tmp/gale.json" ||
+    fail "gale run exited $?"
+check "$tmp/gale.json" 'breaking_fraction > 0.002 && breaking_fraction < 0.05' breaking_fraction
+check "$tmp/gale.json" 'breaking_strength_mean > 0.02 && breaking_strength_mean < 0.5' breaking_strength_mean
 
 # JONSWAP with three cascades, a target Hs, and a picture
 "$tool" --spectrum jonswap --hs 2.5 --resolution 64 --cascades 3 --ratio 3.3 --json --steps 2 \
@@ -51,6 +60,7 @@ check "$tmp/js.json" 'cascades == 3' cascades
 check "$tmp/fd.json" 'hs_spectrum > 0.2174 && hs_spectrum < 0.2262' hs_spectrum
 check "$tmp/fd.json" 'hs_grid > 0.99 * hs_spectrum && hs_grid < 1.01 * hs_spectrum' hs_grid hs_spectrum
 check "$tmp/fd.json" 'size > 130 && size < 145' size                               # 16 peak wavelengths
+check "$tmp/fd.json" 'breaking_fraction == 0 && breaking_strength_mean == 0' breaking_fraction breaking_strength_mean  # no crest breaks
 
 # --hs alone: a peak period no steeper than 3.6 sqrt(Hs) (11.38 s); --tp sets it
 "$tool" --hs 10 --resolution 64 --cascades 1 --steps 1 --json > "$tmp/hs.json" || fail "--hs run exited $?"
@@ -60,7 +70,7 @@ check "$tmp/tp.json" 'peak_period > 12.45 && peak_period < 12.55 && tp == 12.5' 
 
 # text output names the statistics too
 "$tool" --resolution 32 --cascades 1 --steps 1 > "$tmp/text.txt" || fail "text run exited $?"
-for k in hs_measured hs_spectrum hs_grid peak_period max_height min_height fold_fraction update query; do
+for k in hs_measured hs_spectrum hs_grid peak_period max_height min_height fold_fraction breaking update query; do
     grep -q "^$k" "$tmp/text.txt" || fail "text output lacks $k"
 done
 

@@ -19,8 +19,9 @@ static const char ocean_about[] =
     "Builds the FFT ocean, advances it to --time and prints the field's statistics:\n"
     "hs_measured (4 std of the grid heights), hs_spectrum (4 sqrt(m0) of the spectrum),\n"
     "hs_grid (4 sqrt of the variance the grids' waves hold on average), peak_period,\n"
-    "max/min height, fold_fraction, the update time per step and the cost of batched\n"
-    "choppy-surface queries.";
+    "max/min height, fold_fraction, the breaking crests over cascade 0's labels\n"
+    "(breaking_fraction, breaking_strength_mean: the share of each that breaks), the\n"
+    "update time per step and the cost of batched choppy-surface queries.";
 static const char ocean_epilogue[] =
     "Exit status: 0 ok, 1 the picture could not be written, 2 bad arguments (an --image\n"
     "path that cannot be created included).";
@@ -296,6 +297,57 @@ static void patch_bench(const nv_ocean* o) {
 
 /* ------------------------------------------------------------------ main */
 
+/* The breaking crests the surface answers (nv_water_surface.breaking) at
+ * the surface points of cascade 0's labels: the share of labels that
+ * break, and the mean part of a breaking crest's height that breaks (its
+ * reach over its height above the mean level). What a renderer draws as
+ * whitecaps is checked against these (tests/test_web_ocean.mjs). */
+typedef struct ocean_breaking_stats {
+    double stencil; /* the squeeze's half-width, m (0: the surface has no peak) */
+    double fraction, strength_mean;
+} ocean_breaking_stats;
+
+static int measure_breaking(const nv_ocean* o, ocean_breaking_stats* bs) {
+    int nx, nz;
+    nv_ocean_resolution(o, &nx, &nz);
+    const nv_water_surface* surface = nv_ocean_surface(o);
+    const double size = nv_ocean_cascade_size(o, 0);
+    const size_t n = (size_t)nx * nz;
+    double* x = malloc(2 * n * sizeof *x);
+    float* height = malloc(n * sizeof *height);
+    float* out = malloc(3 * n * sizeof *out);
+    nv_ocean_point* pt = malloc(n * sizeof *pt);
+    if (!x || !height || !out || !pt) {
+        free(x), free(height), free(out), free(pt);
+        return -1;
+    }
+    double* z = x + n;
+    for (int iz = 0; iz < nz; iz++)
+        for (int ix = 0; ix < nx; ix++) {
+            x[(size_t)iz * nx + ix] = ix * size / nx;
+            z[(size_t)iz * nx + ix] = iz * size / nz;
+        }
+    nv_ocean_sample_labels(o, n, x, z, pt);
+    for (size_t i = 0; i < n; i++) {
+        x[i] += pt[i].disp_x, z[i] += pt[i].disp_z;
+        height[i] = pt[i].height;
+    }
+    water_breaking(surface, n, x, z, height, out);
+    size_t breaking = 0;
+    double strength = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double eta = (double)height[i] - surface->mean_level;
+        if (!(out[3 * i + 2] > 0.0f && eta > 0.0)) continue;
+        breaking++;
+        strength += out[3 * i + 2] / eta;
+    }
+    bs->stencil = surface->pressure_decay > 0.0 ? 0.25 * NV_PI / surface->pressure_decay : 0.0;
+    bs->fraction = (double)breaking / (double)n;
+    bs->strength_mean = breaking ? strength / (double)breaking : 0.0;
+    free(x), free(height), free(out), free(pt);
+    return 0;
+}
+
 static const char* spectrum_name(nv_spectrum_type t) {
     switch (t) {
     case SPECTRUM_PHILLIPS: return "phillips";
@@ -335,6 +387,12 @@ int main(int argc, char** argv) {
     }
     nv_ocean_stats st;
     nv_ocean_measure(o, &st);
+    ocean_breaking_stats bs;
+    if (measure_breaking(o, &bs) != 0) {
+        fprintf(stderr, "naval-ocean: out of memory measuring the breaking crests\n");
+        nv_ocean_destroy(o);
+        return 1;
+    }
     /* batched queries as a vessel makes them: 2500 points in a 60 m x 20 m box */
     enum { QN = 2500 };
     static double qx[QN], qz[QN];
@@ -370,6 +428,8 @@ int main(int argc, char** argv) {
                "\"max_height\": %.6g, \"min_height\": %.6g, \"mean_height\": %.6g, \"fold_fraction\": %.6g,\n",
                st.hs_measured, st.hs_spectrum, st.hs_grid, st.peak_period, st.max_height, st.min_height,
                st.mean_height, st.fold_fraction);
+        printf(" \"breaking_stencil\": %.9g, \"breaking_fraction\": %.6g, \"breaking_strength_mean\": %.6g,\n",
+               bs.stencil, bs.fraction, bs.strength_mean);
         printf(" \"steps\": %d, \"update_ms\": %.6g, \"update_ms_mean\": %.6g, \"query_points\": %d, "
                "\"query_ns_per_point\": %.6g, \"query_failed\": %zu}\n",
                a.steps, best * 1e3, total / a.steps * 1e3, QN, qbest / QN * 1e9, failed);
@@ -386,6 +446,8 @@ int main(int argc, char** argv) {
         printf("max_height     %.4f m\n", st.max_height);
         printf("min_height     %.4f m\n", st.min_height);
         printf("fold_fraction  %.5f\n", st.fold_fraction);
+        printf("breaking       %.5f of the labels, over %.3f of their height on the mean (stencil %.3f m)\n",
+               bs.fraction, bs.strength_mean, bs.stencil);
         printf("update         %.3f ms per step (best of %d; mean %.3f ms)\n", best * 1e3, a.steps,
                total / a.steps * 1e3);
         printf("query          %.1f ns per point (%d clustered points, height+normal+velocity; %zu failed)\n",

@@ -14,7 +14,7 @@
 import { Fft2 } from "./fft";
 import {
   SpectrumKind, SpectrumModel, SpreadingKind, beaufortHs, beaufortWind, gaussianPair, gaussianSeed, minPeakPeriod,
-  spectrumDensity2d, spectrumDispersion, spectrumPrepare,
+  spectrumDensity2d, spectrumDispersion, spectrumPeakOmega, spectrumPrepare, spectrumWavenumber,
 } from "./spectrum";
 
 import type { OceanSpecData } from "./wire";
@@ -26,6 +26,24 @@ const MAX_CASCADES = 4;
 const MAX_RESOLUTION = 2048;
 const CASCADE_CUT = 8; // core's OCEAN_CASCADE_CUT
 const PEAK_BAND_HI = 1.8; // core's OCEAN_PEAK_BAND_HI
+/** core's OCEAN_BREAKING_SQUEEZE: the dominant waves' squeeze at which a crest starts to break. */
+export const BREAKING_SQUEEZE = 0.2;
+/** core's OCEAN_BREAKING_FULL: the squeeze from which all of a crest breaks (Stokes' limit, pi x 0.142). */
+export const BREAKING_FULL = Math.PI * 0.142;
+/**
+ * The e-folding time (s) of a whitecap's foam in sea water, once its crest
+ * has stopped breaking (Monahan, J. Phys. Oceanogr. 1, 1971: 3.85 s in
+ * sea water, 2.54 s in fresh).
+ */
+export const FOAM_DECAY_S = 3.85;
+/** The foam is brought up to date at most this often (s of the ocean's clock). */
+export const FOAM_STEP_S = 0.1;
+
+/** The part of a crest that breaks at a squeeze (core's ocean_breaking): none to the onset, then linear to all. */
+export function breakingStrength(squeeze: number): number {
+  if (!(squeeze > BREAKING_SQUEEZE)) return 0;
+  return Math.min(1, (squeeze - BREAKING_SQUEEZE) / (BREAKING_FULL - BREAKING_SQUEEZE));
+}
 
 const isPow2In = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi && (n & (n - 1)) === 0;
 
@@ -62,7 +80,11 @@ export interface OceanTile {
   size: number;
   nx: number;
   nz: number;
-  /** Per label (x fastest): Dx, h, Dz, 0 (m): the surface point of label x0 is x0 + (Dx, h, Dz). */
+  /**
+   * Per label (x fastest): Dx, h, Dz (m), the surface point of label x0
+   * being x0 + (Dx, h, Dz); then, on tile 0, the foam there (0..1, below),
+   * on the others 0.
+   */
   fields: Float32Array;
 }
 
@@ -81,6 +103,28 @@ interface CascadeModes {
   dispZ: Float64Array;
 }
 
+/** A label's cell on a periodic tile: its corners' offsets into the fields and where in it the label lies. */
+interface TileCell { o00: number; o10: number; o01: number; o11: number; fx: number; fz: number }
+
+function locateCell(t: OceanTile, lx: number, lz: number, c: TileCell): void {
+  const gx = (lx / t.size) * t.nx, gz = (lz / t.size) * t.nz;
+  const ix = Math.floor(gx), iz = Math.floor(gz);
+  const ax = ((ix % t.nx) + t.nx) % t.nx, az = ((iz % t.nz) + t.nz) % t.nz;
+  const bx = (ax + 1) % t.nx, bz = (az + 1) % t.nz;
+  c.o00 = 4 * (az * t.nx + ax);
+  c.o10 = 4 * (az * t.nx + bx);
+  c.o01 = 4 * (bz * t.nx + ax);
+  c.o11 = 4 * (bz * t.nx + bx);
+  c.fx = gx - ix;
+  c.fz = gz - iz;
+}
+
+/** Field k bilinear in the cell (the GPU's fieldAt: along x, then along z). */
+function lerpCell(f: Float32Array, c: TileCell, k: number): number {
+  const v00 = f[c.o00 + k], v01 = f[c.o01 + k];
+  return (v00 + (f[c.o10 + k] - v00) * c.fx) * (1 - c.fz) + (v01 + (f[c.o11 + k] - v01) * c.fx) * c.fz;
+}
+
 const wrapIndex = (i: number, n: number) => (i < n / 2 ? i : i - n);
 
 export class Ocean {
@@ -92,6 +136,12 @@ export class Ocean {
   readonly renderNz: number;
   readonly serverNx: number;
   readonly serverNz: number;
+  /**
+   * Half-width (m) of the central differences the dominant waves' squeeze
+   * is taken over (core's ocean_breaking): a quarter of the spectral
+   * peak's half wavelength; 0 for a sea without a peak (nothing breaks).
+   */
+  readonly breakingStencil: number;
   private readonly modes: CascadeModes[] = [];
   private readonly omega0: number;
   private readonly period: number;
@@ -103,6 +153,8 @@ export class Ocean {
   private readonly bRe: Float64Array;
   private readonly bIm: Float64Array;
   time = NaN;
+  /** The ocean's time the foam was last brought to (NaN: never). */
+  private foamTime = NaN;
 
   constructor(input: OceanSpecInput, maxResolution = 128) {
     const problem = oceanSpecProblem(input);
@@ -135,6 +187,8 @@ export class Ocean {
         spectrumPrepare(model);
       }
     }
+    const peakOmega = spectrumPeakOmega(model), peakK = spectrumWavenumber(peakOmega, p.depth, p.gravity);
+    this.breakingStencil = peakK > 0 ? (0.25 * Math.PI) / peakK : 0;
     // core's cascade_moved_cut: a cut in the peak band moves to its top when the coarser grid holds it
     const kp = (model.omegaP * model.omegaP) / model.gravity, nMin = Math.min(p.resolution, p.resolutionZ);
     const movedCut = (c: number): number => {
@@ -279,6 +333,86 @@ export class Ocean {
         f[4 * i + 2] = bRe[i];
       }
     }
+    this.updateFoam(time);
+  }
+
+  /**
+   * The foam on tile 0's labels: where a crest breaks, at least the part
+   * of it that breaks; where none breaks any more, what was there fading
+   * by exp(-dt / FOAM_DECAY_S). A label is a water particle's rest place,
+   * so foam kept on labels rides the waves' orbits with the water. Every
+   * FOAM_STEP_S at most; a clock run backwards (a replay's seek) starts it
+   * afresh. With several cascades, the foam repeats with tile 0, as the
+   * dominant waves that break do.
+   */
+  private updateFoam(time: number): void {
+    const dt = time - this.foamTime;
+    if (dt >= 0 && dt < FOAM_STEP_S) return;
+    const keep = dt > 0 ? Math.exp(-dt / FOAM_DECAY_S) : 0;
+    this.foamTime = time;
+    const t = this.tiles[0], f = t.fields;
+    for (let iz = 0; iz < t.nz; iz++)
+      for (let ix = 0; ix < t.nx; ix++) {
+        const i = 4 * (iz * t.nx + ix) + 3;
+        f[i] = Math.max(this.breakingAt((ix * t.size) / t.nx, (iz * t.size) / t.nz), f[i] * keep);
+      }
+  }
+
+  /** The foam at a label (0..1): bilinear on tile 0, as the water draws it. */
+  foamAt(lx: number, lz: number): number {
+    locateCell(this.tiles[0], lx, lz, this.cell);
+    return lerpCell(this.tiles[0].fields, this.cell, 3);
+  }
+
+  /** (Dx, h, Dz) at a label (m), summed over the tiles: bilinear on each periodic tile, as the GPU's fieldAt. */
+  displacementAt(lx: number, lz: number, out: Float64Array | number[]): void {
+    out[0] = out[1] = out[2] = 0;
+    const c = this.cell;
+    for (const t of this.tiles) {
+      locateCell(t, lx, lz, c);
+      for (let k = 0; k < 3; k++) out[k] += lerpCell(t.fields, c, k);
+    }
+  }
+
+  private readonly cell: TileCell = { o00: 0, o10: 0, o01: 0, o11: 0, fx: 0, fz: 0 };
+  private readonly probe = new Float64Array(3);
+
+  /**
+   * The part of the crest at a label that breaks, 0..1: the server's
+   * breaking crest (core's ocean_breaking, whose reach over the crest's
+   * height this is). Only a crest above the mean level breaks, once the
+   * dominant waves' squeeze there (central differences over
+   * breakingStencil) passes BREAKING_SQUEEZE, all of it from BREAKING_FULL.
+   * The water's vertex shader draws the same as whitecaps.
+   */
+  breakingAt(lx: number, lz: number): number {
+    const d = this.breakingStencil, q = this.probe;
+    this.displacementAt(lx, lz, q);
+    if (!(d > 0 && q[1] > 0)) return 0;
+    this.displacementAt(lx + d, lz, q);
+    let squeeze = q[0];
+    this.displacementAt(lx - d, lz, q);
+    squeeze -= q[0];
+    this.displacementAt(lx, lz + d, q);
+    squeeze += q[2];
+    this.displacementAt(lx, lz - d, q);
+    squeeze = -(squeeze - q[2]) / (2 * d);
+    return breakingStrength(squeeze);
+  }
+
+  /** Over tile 0's labels: the share that breaks and the mean breakingAt where it does (naval-ocean's breaking_*). */
+  measureBreaking(): { fraction: number; strengthMean: number } {
+    const t = this.tiles[0];
+    let count = 0, sum = 0;
+    for (let iz = 0; iz < t.nz; iz++)
+      for (let ix = 0; ix < t.nx; ix++) {
+        const b = this.breakingAt((ix * t.size) / t.nx, (iz * t.size) / t.nz);
+        if (b > 0) {
+          count++;
+          sum += b;
+        }
+      }
+    return { fraction: count / (t.nx * t.nz), strengthMean: count ? sum / count : 0 };
   }
 
   /** Field statistics as core's nv_ocean_measure computes them (one cascade: max/min over its labels). */

@@ -147,6 +147,71 @@ function omegaNative(m: SpectrumModel, w: number): number {
   return s;
 }
 
+/** core's spectrum_wavenumber: k of omega by the dispersion relation (Newton from the deep or the shallow guess). */
+export function spectrumWavenumber(omega: number, depth: number, g: number): number {
+  if (!(omega > 0)) return 0;
+  let k = (omega * omega) / g;
+  if (!(depth > 0)) return k;
+  const ks = omega / Math.sqrt(g * depth);
+  if (ks > k) k = ks;
+  for (let i = 0; i < 60; i++) {
+    const f = spectrumDispersion(k, depth, g) - omega, df = dispersionDerivative(k, depth, g);
+    if (!(df > 0)) break;
+    let kn = k - f / df;
+    if (kn <= 0) kn = 0.5 * k;
+    if (Math.abs(kn - k) <= 1e-14 * k) return kn;
+    k = kn;
+  }
+  return k;
+}
+
+/** core's nv_spectrum_omega_density: S(omega), m^2 s. */
+export function spectrumOmegaDensity(m: SpectrumModel, omega: number): number {
+  if (!(omega > 0)) return 0;
+  if (m.type === SpectrumKind.Phillips) {
+    const k = spectrumWavenumber(omega, m.depth, m.gravity), dwdk = dispersionDerivative(k, m.depth, m.gravity);
+    return dwdk > 0 ? (m.scale * phillipsK(m, k)) / dwdk : 0;
+  }
+  return m.scale * omegaNative(m, omega);
+}
+
+/**
+ * core's nv_spectrum_peak_omega: where S(omega) peaks (a log scan about
+ * the formula's peak, then golden section), 0 without a peak.
+ */
+export function spectrumPeakOmega(m: SpectrumModel): number {
+  if (!(m.omegaP > 0)) return 0;
+  const lo = m.omegaP / 8, hi = m.omegaP * 8, n = 2000, ratio = Math.pow(hi / lo, 1 / n);
+  let bestW = m.omegaP, bestS = -1;
+  for (let i = 0; i <= n; i++) {
+    const w = lo * Math.pow(ratio, i), s = spectrumOmegaDensity(m, w);
+    if (s > bestS) {
+      bestS = s;
+      bestW = w;
+    }
+  }
+  let a = bestW / ratio, b = bestW * ratio;
+  const gr = 0.5 * (Math.sqrt(5) - 1);
+  let c = b - gr * (b - a), d = a + gr * (b - a);
+  let fc = spectrumOmegaDensity(m, c), fd = spectrumOmegaDensity(m, d);
+  for (let i = 0; i < 60; i++) {
+    if (fc > fd) {
+      b = d;
+      d = c;
+      fd = fc;
+      c = b - gr * (b - a);
+      fc = spectrumOmegaDensity(m, c);
+    } else {
+      a = c;
+      c = d;
+      fc = fd;
+      d = a + gr * (b - a);
+      fd = spectrumOmegaDensity(m, d);
+    }
+  }
+  return 0.5 * (a + b);
+}
+
 export function spectrumKDensity(m: SpectrumModel, k: number): number {
   if (!(k > 0)) return 0;
   if (m.type === SpectrumKind.Phillips) return m.scale * phillipsK(m, k);

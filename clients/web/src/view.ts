@@ -60,12 +60,21 @@ export interface FrameInput {
   damage?: (id: number) => VesselDamageData | undefined;
 }
 
+/** The sea's layers: the water, the whitecaps on it, and (with them) the foam breakers leave. */
+export interface SeaLayers {
+  water?: boolean;
+  whitecaps?: boolean;
+  foam?: boolean;
+}
+
 /** window.navalDebug.look: the page test's handles on the view (tests/test_web_look.mjs). */
 export interface LookDebug {
   /** Draws a frame and returns its pixels (RGBA, top row first, base64). */
   readFrame: () => { width: number; height: number; cssWidth: number; cssHeight: number; rgba: string };
-  /** Shows or hides the water, hulls, superstructures, markers, wakes; returns what is drawn. */
-  layers: (l: Partial<FleetLayers> & { water?: boolean }) => FleetLayers & { water: boolean };
+  /** Shows or hides the water, its whitecaps and foam, hulls, superstructures, markers, wakes; returns what is drawn. */
+  layers: (l: Partial<FleetLayers> & SeaLayers) => FleetLayers & Required<SeaLayers>;
+  /** The sea at world (x, z) as drawn: its height (m), the part of its crest that breaks and the foam there (0..1, the whitecaps). */
+  sea: (x: number, z: number) => { height: number; breaking: number; foam: number };
   boat: (id: number) => BoatLook | null;
   project: (x: number, y: number, z: number) => { x: number; y: number } | null;
   camera: () => CameraState;
@@ -276,9 +285,11 @@ export class View {
   }
 
   /** Shows or hides the water and parts of the fleet (the page test measures them apart). */
-  setLayers(l: Partial<FleetLayers> & { water?: boolean }): FleetLayers & { water: boolean } {
+  setLayers(l: Partial<FleetLayers> & SeaLayers): FleetLayers & Required<SeaLayers> {
     if (l.water !== undefined) this.water.mesh.visible = l.water;
-    return { ...this.fleet.setLayers(l), water: this.water.mesh.visible };
+    if (l.whitecaps !== undefined) this.water.whitecaps = l.whitecaps;
+    if (l.foam !== undefined) this.water.foam = l.foam;
+    return { ...this.fleet.setLayers(l), water: this.water.mesh.visible, whitecaps: this.water.whitecaps, foam: this.water.foam };
   }
 
   /** Boat `id` as drawn (fleet.ts), null when not drawn. */
@@ -324,6 +335,7 @@ export class View {
         return this.readFrame(f.pose, f.selected, f.helm, f.damage);
       },
       layers: (l) => this.setLayers(l),
+      sea: (x, z) => this.water.seaAt(x, z),
       boat: (id) => this.boat(id),
       project: (x, y, z) => this.project(x, y, z),
       camera: () => this.cameraState(),

@@ -9,9 +9,13 @@
 // stay on the same labels while the view moves: the sea does not swim.
 // Beyond the grid the outer ring of vertices is pulled out to the horizon
 // with the waves faded out, and fog hides where it ends.
+// Whitecaps: where the server's breaking crests are (Ocean.breakingAt, the
+// same squeeze over the same stencil, per vertex), the water turns to foam
+// by the part of the crest that breaks: what a spectator sees break is what
+// strikes the hulls.
 
 import * as THREE from "three";
-import type { Ocean } from "./ocean";
+import { BREAKING_FULL, BREAKING_SQUEEZE, type Ocean } from "./ocean";
 
 const HORIZON = 30000; // m
 
@@ -32,19 +36,19 @@ export function oceanGLSL(cascades: number): string {
   const fields: string[] = [], sums: string[] = [];
   for (let c = 0; c < cascades; c++) {
     fields.push(`uniform sampler2D uField${c};\nuniform vec3 uTile${c};`);
-    sums.push(`d += fieldAt(uField${c}, uTile${c}, label);`);
+    sums.push(`d += fieldAt(uField${c}, uTile${c}, label).xyz;`);
   }
   return `
 ${fields.join("\n")}
 
 // Bilinear on the periodic tile (texelFetch: exact floats, no filtering
 // extension needed). tile = (size m, nx, nz).
-vec3 fieldAt(sampler2D f, vec3 tile, vec2 label) {
+vec4 fieldAt(sampler2D f, vec3 tile, vec2 label) {
   vec2 g = label / tile.x * tile.yz;
   vec2 i0 = floor(g), t = g - i0;
   vec2 a = mod(i0, tile.yz), b = mod(i0 + 1.0, tile.yz);
-  vec3 v00 = texelFetch(f, ivec2(a.x, a.y), 0).xyz, v10 = texelFetch(f, ivec2(b.x, a.y), 0).xyz;
-  vec3 v01 = texelFetch(f, ivec2(a.x, b.y), 0).xyz, v11 = texelFetch(f, ivec2(b.x, b.y), 0).xyz;
+  vec4 v00 = texelFetch(f, ivec2(a.x, a.y), 0), v10 = texelFetch(f, ivec2(b.x, a.y), 0);
+  vec4 v01 = texelFetch(f, ivec2(a.x, b.y), 0), v11 = texelFetch(f, ivec2(b.x, b.y), 0);
   return mix(mix(v00, v10, t.x), mix(v01, v11, t.x), t.y);
 }
 
@@ -63,14 +67,33 @@ uniform vec2 uCentre;
 uniform float uSpacing;
 uniform float uFadeStart;
 uniform float uFadeEnd;
+uniform float uBreakStencil;
+uniform float uFoamShown;
 varying vec3 vWorld;
 varying vec3 vNormal;
+varying float vFoam;
+
+// Ocean.breakingAt: the part of the crest at the label that breaks.
+float breaking(vec2 label, float height) {
+  float d = uBreakStencil;
+  if (!(d > 0.0 && height > 0.0)) return 0.0;
+  float squeeze = -((displacement(label + vec2(d, 0.0)).x - displacement(label - vec2(d, 0.0)).x)
+                  + (displacement(label + vec2(0.0, d)).z - displacement(label - vec2(0.0, d)).z)) / (2.0 * d);
+  return clamp((squeeze - ${BREAKING_SQUEEZE.toFixed(6)}) / ${(BREAKING_FULL - BREAKING_SQUEEZE).toFixed(6)}, 0.0, 1.0);
+}
+
+// Ocean.foamAt: the foam breakers left, on tile 0's labels (its fourth field).
+float foamAt(vec2 label) {
+  return ${cascades > 0 ? "fieldAt(uField0, uTile0, label).w" : "0.0"};
+}
 
 void main() {
   vec2 label = position.xz + uOrigin;
   vec2 off = abs(label - uCentre);
   float w = 1.0 - smoothstep(uFadeStart, uFadeEnd, max(off.x, off.y));
-  vec3 d0 = displacement(label) * w;
+  vec3 raw = displacement(label);
+  vFoam = max(breaking(label, raw.y), uFoamShown * foamAt(label)) * w;
+  vec3 d0 = raw * w;
   vec3 dx = displacement(label + vec2(uSpacing, 0.0)) * w;
   vec3 dz = displacement(label + vec2(0.0, uSpacing)) * w;
   vec3 p = vec3(label.x, 0.0, label.y) + d0;
@@ -90,6 +113,7 @@ uniform vec3 uDeep;
 uniform float uFogDensity;
 varying vec3 vWorld;
 varying vec3 vNormal;
+varying float vFoam;
 
 void main() {
   vec3 n = normalize(vNormal);
@@ -104,6 +128,11 @@ void main() {
   // read as a hard white blotch on calm water, worst in a corner of the view.
   float spec = pow(max(dot(n, normalize(uSun + v)), 0.0), 120.0) * 0.3;
   vec3 col = min(mix(body, sky, fresnel) + vec3(1.0, 0.95, 0.85) * spec, vec3(0.92));
+  // Foam scatters light every way: lit by the sun and the sky, not a mirror.
+  // Opaque from half the crest breaking; the square root shows a spilling
+  // crest (a tenth of it breaking) plainly.
+  vec3 foam = vec3(0.90, 0.93, 0.95) * (0.75 + 0.25 * max(dot(n, uSun), 0.0));
+  col = mix(col, foam, min(1.0, 1.4 * sqrt(clamp(vFoam, 0.0, 1.0))));
   float fog = 1.0 - exp(-uFogDensity * length(cameraPosition - vWorld));
   gl_FragColor = vec4(mix(col, uHorizon, clamp(fog, 0.0, 1.0)), 1.0);
 }`;
@@ -113,6 +142,8 @@ export class Water {
   private material: THREE.ShaderMaterial;
   private textures: THREE.DataTexture[] = [];
   private ocean: Ocean | null = null;
+  private showWhitecaps = true;
+  private showFoam = true;
   /** Smallest grid step: the finest drawn cell of cascade 0 (m). */
   private baseStep = 4;
   spacing = 4;
@@ -155,6 +186,8 @@ export class Water {
       uHorizon: { value: this.look.horizon },
       uDeep: { value: this.look.deep },
       uFogDensity: { value: 0.00035 },
+      uBreakStencil: { value: this.ocean && this.showWhitecaps ? this.ocean.breakingStencil : 0 },
+      uFoamShown: { value: this.showWhitecaps && this.showFoam ? 1 : 0 },
     };
     for (let c = 0; c < cascades; c++) {
       uniforms[`uField${c}`] = { value: this.textures[c] };
@@ -212,29 +245,52 @@ export class Water {
    */
   heightAt(x: number, z: number): number {
     if (!this.ocean) return 0;
-    const d0 = this.displacementAt(x, z);
-    return this.displacementAt(x - d0[0], z - d0[2])[1];
+    const q = this.sample;
+    this.ocean.displacementAt(x, z, q);
+    this.ocean.displacementAt(x - q[0], z - q[2], q);
+    return q[1];
   }
 
-  private readonly sample: [number, number, number] = [0, 0, 0];
+  private readonly sample = new Float64Array(3);
 
-  /** (Dx, h, Dz) at a label, summed over the cascades (fieldAt, on the CPU). */
-  private displacementAt(lx: number, lz: number): [number, number, number] {
-    const out = this.sample;
-    out[0] = out[1] = out[2] = 0;
-    for (const t of this.ocean ? this.ocean.tiles : []) {
-      const gx = (lx / t.size) * t.nx, gz = (lz / t.size) * t.nz;
-      const ix = Math.floor(gx), iz = Math.floor(gz), fx = gx - ix, fz = gz - iz;
-      const ax = ((ix % t.nx) + t.nx) % t.nx, az = ((iz % t.nz) + t.nz) % t.nz;
-      const bx = (ax + 1) % t.nx, bz = (az + 1) % t.nz;
-      const f = t.fields;
-      for (let k = 0; k < 3; k++) {
-        const v00 = f[4 * (az * t.nx + ax) + k], v10 = f[4 * (az * t.nx + bx) + k];
-        const v01 = f[4 * (bz * t.nx + ax) + k], v11 = f[4 * (bz * t.nx + bx) + k];
-        out[k] += (v00 + (v10 - v00) * fx) * (1 - fz) + (v01 + (v11 - v01) * fx) * fz;
-      }
-    }
-    return out;
+  /**
+   * The sea at world (x, z) as drawn, at the label one inversion step
+   * away: its height (m), the part of its crest that breaks and the foam
+   * there (0..1; Ocean.breakingAt and foamAt).
+   */
+  seaAt(x: number, z: number): { height: number; breaking: number; foam: number } {
+    if (!this.ocean) return { height: 0, breaking: 0, foam: 0 };
+    const q = this.sample;
+    this.ocean.displacementAt(x, z, q);
+    const lx = x - q[0], lz = z - q[2];
+    this.ocean.displacementAt(lx, lz, q);
+    return { height: q[1], breaking: this.ocean.breakingAt(lx, lz), foam: this.ocean.foamAt(lx, lz) };
+  }
+
+  /** Whether breaking crests, and the foam they leave, are drawn as whitecaps (on by default). */
+  get whitecaps(): boolean {
+    return this.showWhitecaps;
+  }
+
+  set whitecaps(on: boolean) {
+    this.showWhitecaps = on;
+    this.setWhitecapUniforms();
+  }
+
+  /** Whether the foam breakers leave is drawn with the whitecaps (on by default; the page test looks at each apart). */
+  get foam(): boolean {
+    return this.showFoam;
+  }
+
+  set foam(on: boolean) {
+    this.showFoam = on;
+    this.setWhitecapUniforms();
+  }
+
+  private setWhitecapUniforms(): void {
+    const u = this.material.uniforms;
+    u.uBreakStencil.value = this.ocean && this.showWhitecaps ? this.ocean.breakingStencil : 0;
+    u.uFoamShown.value = this.showWhitecaps && this.showFoam ? 1 : 0;
   }
 
   /** The fields changed (after Ocean.update). */
