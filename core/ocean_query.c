@@ -484,6 +484,11 @@ static void ocean_breaking_four(const ocean_breaking_ctx* c, const size_t* i) {
     }
 }
 
+double nv_ocean_breaking_stencil(const nv_ocean* o) {
+    const double k = o->base.pressure_decay;
+    return k > 0.0 ? 0.25 * NV_PI / k : 0.0;
+}
+
 /* The dominant waves' breaking crests (nv_water_surface.breaking). Each
  * point's label by fixed-point steps on the summed displacement; there,
  * the dominant waves' squeeze (the convergence of the choppy map, 1 - J
@@ -505,7 +510,7 @@ void ocean_breaking(const nv_water_surface* self, size_t count, const double* x,
     ocean_breaking_ctx c = {.o = o, .x = x, .z = z, .height = height, .out = out};
     c.k = o->base.pressure_decay, c.g = o->model.gravity, c.mean = o->base.mean_level;
     c.cx = cos(o->wind_dir), c.cz = sin(o->wind_dir);
-    c.d = c.k > 0.0 ? 0.25 * NV_PI / c.k : 0.0;
+    c.d = nv_ocean_breaking_stencil(o);
     while ((1 << c.shift) < o->nx) c.shift++;
     size_t crest[4];
     int n = 0;

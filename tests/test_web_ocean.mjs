@@ -25,7 +25,7 @@ if (!existsSync(join(stage, "lib", "ocean.mjs"))) {
   console.error(`FAIL: ${stage}/lib/ocean.mjs is missing: build the target web first`);
   process.exit(1);
 }
-const { Ocean, oceanSpecProblem, breakingStrength, BREAKING_SQUEEZE, BREAKING_FULL, FOAM_DECAY_S, FOAM_STEP_S } = await import(pathToFileURL(join(stage, "lib", "ocean.mjs")).href);
+const { Ocean, oceanSpecProblem, breakingStrength, BREAKING_SQUEEZE, BREAKING_FULL, FOAM_DECAY_S, FOAM_STEP_S, FOAM_SNAP_BACK_S } = await import(pathToFileURL(join(stage, "lib", "ocean.mjs")).href);
 
 const base = {
   spectrum: 2, spreading: 0, gravity: 9.81, windSpeed: 10, windDirection: 0, fetch: 100000, depth: 0, gamma: 3.3, swell: 0,
@@ -135,6 +135,38 @@ close(breakingStrength(NaN), 0, 0, "the part breaking at a NaN squeeze");
 // now, and what was there fading by exp(-dt / FOAM_DECAY_S) (Monahan's
 // 3.85 s); brought up to date every FOAM_STEP_S at most; afresh when the
 // clock runs backwards.
+// breakingAt on a scripted field, against the squeeze by hand: on a 64 m
+// tile of 1 m labels, Dx = -A sin(kx x), Dz = -B sin(kz z), h = cos(2 pi z / 64);
+// central differences d either side give A sin(kx d) cos(kx x) / d +
+// B sin(kz d) cos(kz z) / d, and only a crest (h > 0) breaks.
+{
+  const sea = new Ocean({ ...base, size: 64, resolution: 64, cascades: 1 }, 64), t = sea.tiles[0];
+  const A = 2, B = 1, kx = (2 * Math.PI) / 32, kz = (2 * Math.PI) / 16, d = 4;
+  sea.breakingStencil = d;
+  for (let iz = 0; iz < 64; iz++)
+    for (let ix = 0; ix < 64; ix++) {
+      const i = 4 * (iz * 64 + ix);
+      t.fields[i] = -A * Math.sin(kx * ix);
+      t.fields[i + 1] = Math.cos((2 * Math.PI * iz) / 64);
+      t.fields[i + 2] = -B * Math.sin(kz * iz);
+    }
+  let bad = 0, broke = 0, troughs = 0;
+  for (let iz = 0; iz < 64; iz++)
+    for (let ix = 0; ix < 64; ix++) {
+      const squeeze = (A * Math.sin(kx * d) * Math.cos(kx * ix) + B * Math.sin(kz * d) * Math.cos(kz * iz)) / d;
+      const h = t.fields[4 * (iz * 64 + ix) + 1];
+      const want = h > 0 ? breakingStrength(squeeze) : 0, got = sea.breakingAt(ix, iz);
+      if (!(Math.abs(got - want) <= 1e-5)) bad++;
+      if (want > 0) broke++;
+      if (!(h > 0) && breakingStrength(squeeze) > 0) troughs++;
+    }
+  console.log(`scripted field: ${broke} labels break, ${troughs} troughs squeezed past the onset do not`);
+  if (bad || !(broke > 100) || !(troughs > 100)) {
+    console.error(`FAIL: scripted field: ${bad} labels off the squeeze by hand (${broke} breaking, ${troughs} squeezed troughs)`);
+    failures++;
+  }
+}
+
 close(FOAM_DECAY_S, 3.85, 0, "FOAM_DECAY_S (Monahan's sea water)");
 {
   const spec = { ...base, beaufort: 8, size: 600, resolution: 128, cascades: 1, seed: 5n };
@@ -171,7 +203,8 @@ close(FOAM_DECAY_S, 3.85, 0, "FOAM_DECAY_S (Monahan's sea water)");
     prev = foamOf();
   }
   // foam left where no crest breaks now: fading, not gone
-  const left = prev.filter((v, i) => v > 0 && activeOf()[i] === 0).length;
+  const activeNow = activeOf();
+  const left = prev.filter((v, i) => v > 0 && activeNow[i] === 0).length;
   console.log(`foam: ${lit} labels breaking at first, ${prev.filter((v) => v > 0).length} with foam 6 s on, ${left} of them no longer breaking`);
   if (!(left > lit)) {
     console.error(`FAIL: foam: ${left} labels hold foam left by crests that no longer break, fewer than the ${lit} that broke at first`);
@@ -179,6 +212,8 @@ close(FOAM_DECAY_S, 3.85, 0, "FOAM_DECAY_S (Monahan's sea water)");
   }
   sea.update(sea.time + 0.5 * FOAM_STEP_S);
   expectFoam("within a step", prev);
+  sea.update(sea.time - 0.5 * FOAM_SNAP_BACK_S);
+  expectFoam("after the clock snapped back a little", prev);
   sea.update(30);
   expectFoam("after the clock ran back", activeOf());
 }

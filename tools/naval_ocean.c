@@ -23,8 +23,8 @@ static const char ocean_about[] =
     "(breaking_fraction, breaking_strength_mean: the share of each that breaks), the\n"
     "update time per step and the cost of batched choppy-surface queries.";
 static const char ocean_epilogue[] =
-    "Exit status: 0 ok, 1 the picture could not be written, 2 bad arguments (an --image\n"
-    "path that cannot be created included).";
+    "Exit status: 0 ok, 1 the picture could not be written (or memory ran out), 2 bad\n"
+    "arguments (an --image path that cannot be created included).";
 
 typedef struct ocean_args {
     nv_ocean_params p;
@@ -341,7 +341,7 @@ static int measure_breaking(const nv_ocean* o, ocean_breaking_stats* bs) {
         breaking++;
         strength += out[3 * i + 2] / eta;
     }
-    bs->stencil = surface->pressure_decay > 0.0 ? 0.25 * NV_PI / surface->pressure_decay : 0.0;
+    bs->stencil = nv_ocean_breaking_stencil(o);
     bs->fraction = (double)breaking / (double)n;
     bs->strength_mean = breaking ? strength / (double)breaking : 0.0;
     free(x), free(height), free(out), free(pt);

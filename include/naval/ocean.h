@@ -196,6 +196,11 @@ const nv_ocean_params* nv_ocean_get_params(const nv_ocean* o); /* after Beaufort
 const nv_spectrum_model* nv_ocean_get_model(const nv_ocean* o);
 int nv_ocean_cascade_count(const nv_ocean* o);
 double nv_ocean_cascade_size(const nv_ocean* o, int cascade);
+/* Half-width (m) of the central differences the breaking crests' squeeze
+ * is taken over: a quarter of the spectral peak's half wavelength; 0 when
+ * the sea has no peak (then no crest breaks). Renderers that draw the
+ * crests as whitecaps use it. */
+double nv_ocean_breaking_stencil(const nv_ocean* o);
 void nv_ocean_cascade_band(const nv_ocean* o, int cascade, double* k_lo, double* k_hi);
 void nv_ocean_resolution(const nv_ocean* o, int* nx, int* nz);
 double nv_ocean_time(const nv_ocean* o);

@@ -38,6 +38,12 @@ export const BREAKING_FULL = Math.PI * 0.142;
 export const FOAM_DECAY_S = 3.85;
 /** The foam is brought up to date at most this often (s of the ocean's clock). */
 export const FOAM_STEP_S = 0.1;
+/**
+ * A clock that steps back by less than this (s) keeps the foam: the page's
+ * estimate of the server's clock snaps back a little when the server falls
+ * behind. Further back (a replay's seek) the foam starts afresh.
+ */
+export const FOAM_SNAP_BACK_S = 1;
 
 /** The part of a crest that breaks at a squeeze (core's ocean_breaking): none to the onset, then linear to all. */
 export function breakingStrength(squeeze: number): number {
@@ -341,13 +347,13 @@ export class Ocean {
    * of it that breaks; where none breaks any more, what was there fading
    * by exp(-dt / FOAM_DECAY_S). A label is a water particle's rest place,
    * so foam kept on labels rides the waves' orbits with the water. Every
-   * FOAM_STEP_S at most; a clock run backwards (a replay's seek) starts it
-   * afresh. With several cascades, the foam repeats with tile 0, as the
+   * FOAM_STEP_S at most; a clock run backwards by FOAM_SNAP_BACK_S or
+   * more (a replay's seek) starts it afresh. With several cascades, the foam repeats with tile 0, as the
    * dominant waves that break do.
    */
   private updateFoam(time: number): void {
     const dt = time - this.foamTime;
-    if (dt >= 0 && dt < FOAM_STEP_S) return;
+    if (dt > -FOAM_SNAP_BACK_S && dt < FOAM_STEP_S) return;
     const keep = dt > 0 ? Math.exp(-dt / FOAM_DECAY_S) : 0;
     this.foamTime = time;
     const t = this.tiles[0], f = t.fields;
