@@ -32,6 +32,18 @@ export interface WaterLook {
  * cascades. Shared by the water and the wakes (wake.ts), whose uniforms
  * are Water.oceanUniforms().
  */
+// Bilinear on the periodic tile (texelFetch: exact floats, no filtering
+// extension needed). tile = (size m, nx, nz).
+const FIELD_AT_GLSL = `
+vec4 fieldAt(sampler2D f, vec3 tile, vec2 label) {
+  vec2 g = label / tile.x * tile.yz;
+  vec2 i0 = floor(g), t = g - i0;
+  vec2 a = mod(i0, tile.yz), b = mod(i0 + 1.0, tile.yz);
+  vec4 v00 = texelFetch(f, ivec2(a.x, a.y), 0), v10 = texelFetch(f, ivec2(b.x, a.y), 0);
+  vec4 v01 = texelFetch(f, ivec2(a.x, b.y), 0), v11 = texelFetch(f, ivec2(b.x, b.y), 0);
+  return mix(mix(v00, v10, t.x), mix(v01, v11, t.x), t.y);
+}`;
+
 export function oceanGLSL(cascades: number): string {
   const fields: string[] = [], sums: string[] = [];
   for (let c = 0; c < cascades; c++) {
@@ -40,18 +52,7 @@ export function oceanGLSL(cascades: number): string {
   }
   return `
 ${fields.join("\n")}
-
-// Bilinear on the periodic tile (texelFetch: exact floats, no filtering
-// extension needed). tile = (size m, nx, nz).
-vec4 fieldAt(sampler2D f, vec3 tile, vec2 label) {
-  vec2 g = label / tile.x * tile.yz;
-  vec2 i0 = floor(g), t = g - i0;
-  vec2 a = mod(i0, tile.yz), b = mod(i0 + 1.0, tile.yz);
-  vec4 v00 = texelFetch(f, ivec2(a.x, a.y), 0), v10 = texelFetch(f, ivec2(b.x, a.y), 0);
-  vec4 v01 = texelFetch(f, ivec2(a.x, b.y), 0), v11 = texelFetch(f, ivec2(b.x, b.y), 0);
-  return mix(mix(v00, v10, t.x), mix(v01, v11, t.x), t.y);
-}
-
+${FIELD_AT_GLSL}
 vec3 displacement(vec2 label) {
   vec3 d = vec3(0.0);
   ${sums.join("\n  ")}
@@ -68,10 +69,11 @@ uniform float uSpacing;
 uniform float uFadeStart;
 uniform float uFadeEnd;
 uniform float uBreakStencil;
-uniform float uFoamShown;
 varying vec3 vWorld;
 varying vec3 vNormal;
 varying float vFoam;
+varying vec2 vLabel;
+varying float vFade;
 
 // Ocean.breakingAt: the part of the crest at the label that breaks.
 float breaking(vec2 label, float height) {
@@ -82,17 +84,14 @@ float breaking(vec2 label, float height) {
   return clamp((squeeze - ${BREAKING_SQUEEZE.toFixed(6)}) / ${(BREAKING_FULL - BREAKING_SQUEEZE).toFixed(6)}, 0.0, 1.0);
 }
 
-// Ocean.foamAt: the foam breakers left, on tile 0's labels (its fourth field).
-float foamAt(vec2 label) {
-  return ${cascades > 0 ? "fieldAt(uField0, uTile0, label).w" : "0.0"};
-}
-
 void main() {
   vec2 label = position.xz + uOrigin;
   vec2 off = abs(label - uCentre);
   float w = 1.0 - smoothstep(uFadeStart, uFadeEnd, max(off.x, off.y));
   vec3 raw = displacement(label);
-  vFoam = max(breaking(label, raw.y), uFoamShown * foamAt(label)) * w;
+  vFoam = breaking(label, raw.y) * w;
+  vLabel = label;
+  vFade = w;
   vec3 d0 = raw * w;
   vec3 dx = displacement(label + vec2(uSpacing, 0.0)) * w;
   vec3 dz = displacement(label + vec2(0.0, uSpacing)) * w;
@@ -105,7 +104,10 @@ void main() {
 }`;
 }
 
-const fragmentShader = `
+function fragmentShader(cascades: number): string {
+  return `
+${cascades > 0 ? `uniform sampler2D uField0;\nuniform vec3 uTile0;\n${FIELD_AT_GLSL}` : ""}
+uniform float uFoamShown;
 uniform vec3 uSun;
 uniform vec3 uSky;
 uniform vec3 uHorizon;
@@ -114,6 +116,29 @@ uniform float uFogDensity;
 varying vec3 vWorld;
 varying vec3 vNormal;
 varying float vFoam;
+varying vec2 vLabel;
+varying float vFade;
+
+// Ocean.foamAt: the foam breakers left, on tile 0's labels (its fourth
+// field), sampled per fragment: smooth where the vertices lie far apart.
+float foamAt(vec2 label) {
+  return ${cascades > 0 ? "fieldAt(uField0, uTile0, label).w" : "0.0"};
+}
+
+// Value noise on a lattice of hashed corners (a hash without sin: steady
+// at the large labels of a wide sea).
+float latticeHash(vec2 p) {
+  vec3 q = fract(vec3(p.xyx) * 0.1031);
+  q += dot(q, q.yzx + 33.33);
+  return fract((q.x + q.y) * q.z);
+}
+
+float valueNoise(vec2 p) {
+  vec2 i = floor(p), f = fract(p);
+  f = f * f * (3.0 - 2.0 * f);
+  return mix(mix(latticeHash(i), latticeHash(i + vec2(1.0, 0.0)), f.x),
+             mix(latticeHash(i + vec2(0.0, 1.0)), latticeHash(i + vec2(1.0, 1.0)), f.x), f.y);
+}
 
 void main() {
   vec3 n = normalize(vNormal);
@@ -131,11 +156,16 @@ void main() {
   // Foam scatters light every way: lit by the sun and the sky, not a mirror.
   // Opaque from half the crest breaking; the square root shows a spilling
   // crest (a tenth of it breaking) plainly.
+  // Marbled on the water's labels (it moves with them), so that the foam
+  // is not a flat sheet.
   vec3 foam = vec3(0.90, 0.93, 0.95) * (0.75 + 0.25 * max(dot(n, uSun), 0.0));
-  col = mix(col, foam, min(1.0, 1.4 * sqrt(clamp(vFoam, 0.0, 1.0))));
+  float f = max(vFoam, uFoamShown * foamAt(vLabel) * vFade);
+  float marble = 0.6 + 0.4 * (0.6 * valueNoise(vLabel * 0.3) + 0.4 * valueNoise(vLabel * 1.1));
+  col = mix(col, foam, min(1.0, 1.4 * sqrt(clamp(f, 0.0, 1.0))) * marble);
   float fog = 1.0 - exp(-uFogDensity * length(cameraPosition - vWorld));
   gl_FragColor = vec4(mix(col, uHorizon, clamp(fog, 0.0, 1.0)), 1.0);
 }`;
+}
 
 export class Water {
   readonly mesh: THREE.Mesh;
@@ -194,7 +224,7 @@ export class Water {
       const t = this.ocean!.tiles[c];
       uniforms[`uTile${c}`] = { value: new THREE.Vector3(t.size, t.nx, t.nz) };
     }
-    return new THREE.ShaderMaterial({ uniforms, vertexShader: vertexShader(cascades), fragmentShader });
+    return new THREE.ShaderMaterial({ uniforms, vertexShader: vertexShader(cascades), fragmentShader: fragmentShader(cascades) });
   }
 
   /** The ocean to draw (null: flat water at y = 0). */
