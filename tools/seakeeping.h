@@ -36,6 +36,9 @@ typedef struct sk_type {
     nv_roll_damper damper;
     nv_heave_pitch_damper heave_pitch; /* zero when the type has none */
     double hull_length;    /* the mesh's extent along x (overall length), m */
+    /* the hull's greatest breadth across its midship section (at the
+     * waterline's mid-length, at any height): the IS Code's moulded breadth, m */
+    double moulded_breadth;
     double mid_ahead;      /* the waterline's mid-length ahead of the CG, m (nv_manoeuvring_mid_ahead) */
     double bk_length, bk_breadth; /* bilge keels, m (0: none) */
     nv_manoeuvring manoeuvring; /* the hull's manoeuvring model, whether the type applies it or not */
@@ -274,12 +277,15 @@ void sk_run_stop(const sk_type* t, const sk_approach* a, sk_stop* out);
 
 /* IS Code 2008, Part A 2.3.4: phi_1 = 109 k X1 X2 sqrt(r s), and its inputs. */
 typedef struct sk_weather {
-    double L, B, d, cb, kg, gm;
+    double L, B, d, cb, kg, gm; /* B the moulded breadth, as the Code's symbols define it */
     double og_code;      /* KG - d, + above the waterline (the Code's sign) */
     double r, C, T;      /* T = 2 C B / sqrt(GM) */
     double s, x1, x2, k;
     double ak_ratio;     /* A_k 100 / (L B), A_k both keels */
     double phi1;         /* degrees */
+    /* the same formula with the waterline breadth for B (a flared hull's is
+     * the smaller): what this tool took before, reported beside it */
+    double b_wl, phi1_wl;
     int applies;         /* the Code's criterion applies: length >= 24 m */
     /* The simulated test, MSC.1/Circ.1200 4.5: regular beam waves around the
      * natural roll period T_phi, steepness from its table 4.5.1 at T_phi */

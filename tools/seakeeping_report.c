@@ -37,6 +37,7 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
     sk_jstr(t->spec);
     printf(", \"particulars\": {");
     sk_jnum("hull_length", t->hull_length, ", ");
+    sk_jnum("moulded_breadth", t->moulded_breadth, ", ");
     sk_jnum("length", p->length, ", ");
     sk_jnum("beam", p->beam, ", ");
     sk_jnum("draft", p->draft, ", ");
@@ -131,6 +132,7 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         printf(", \"weather\": {");
         sk_jnum("L", wc->L, ", ");
         sk_jnum("B", wc->B, ", ");
+        sk_jnum("B_wl", wc->b_wl, ", ");
         sk_jnum("d", wc->d, ", ");
         sk_jnum("cb", wc->cb, ", ");
         sk_jnum("kg", wc->kg, ", ");
@@ -145,6 +147,7 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         sk_jnum("ak_ratio", wc->ak_ratio, ", ");
         sk_jnum("k", wc->k, ", ");
         sk_jnum("phi1_deg", wc->phi1, ", ");
+        sk_jnum("phi1_waterline_breadth_deg", wc->phi1_wl, ", ");
         /* the Code's phi_1 with the excitation the hull meets held still in
          * the peak's wave in place of r: phi_1 goes as sqrt(r s) */
         sk_jnum("phi1_captive_excitation_deg", wc->r > 0.0 ? wc->phi1 * sqrt(w->excitation / wc->r) : NAN, ", ");
@@ -377,9 +380,10 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
     }
     if (trials & SK_TRIAL_WEATHER) {
         const sk_weather* wc = &o->weather;
-        printf("IS Code weather criterion: r %.3f (OG %.2f m), T %.2f s, s %.4f, X1 %.3f, X2 %.3f, k %.3f "
-               "(A_k 100 / L B %.2f): phi_1 %.1f deg\n",
-               wc->r, wc->og_code, wc->T, wc->s, wc->x1, wc->x2, wc->k, wc->ak_ratio, wc->phi1);
+        printf("IS Code weather criterion: B %.2f m (moulded), r %.3f (OG %.2f m), T %.2f s, s %.4f, X1 %.3f, X2 %.3f, "
+               "k %.3f (A_k 100 / L B %.2f): phi_1 %.1f deg (%.1f with the waterline's %.2f m for B)\n",
+               wc->B, wc->r, wc->og_code, wc->T, wc->s, wc->x1, wc->x2, wc->k, wc->ak_ratio, wc->phi1, wc->phi1_wl,
+               wc->b_wl);
         printf("  Circ.1200 roll test: regular beam waves, steepness %.4f (T_phi %.2f s), heading held (yaw restraint "
                "period %.1f s), drift free\n",
                wc->s_wave, wc->t_phi, o->weather_wave[0].c.yaw_period);

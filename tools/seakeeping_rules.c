@@ -4,7 +4,8 @@
  * IS Code 2008 (IMO resolution MSC.267(85)), Part A 2.3, the severe wind
  * and rolling criterion: the roll to windward
  *     phi_1 = 109 k X1 X2 sqrt(r s)  degrees,
- * r = 0.73 + 0.6 OG / d with OG = KG - d (+ above the waterline),
+ * r = 0.73 + 0.6 OG / d with OG = KG - d (+ above the waterline), B the
+ * moulded breadth (the Code's symbols; 46 CFR 28.575 likewise),
  * s from the rolling period T = 2 C B / sqrt(GM),
  * C = 0.373 + 0.023 (B / d) - 0.043 (L_wl / 100); X1 by B / d, X2 by C_b
  * and k by the bilge keels' area, each from the Code's tables, linear
@@ -60,23 +61,34 @@ const double sk_weather_omega_ratio[SK_WEATHER_RUNS] = {0.8, 0.9, 0.95, 0.975, 1
 double sk_weather_steepness(double period) { return sk_table(sk_steepness, SK_ROWS(sk_steepness), period); }
 double sk_circ1200_steepness(double period) { return sk_table(sk_circ_steepness, SK_ROWS(sk_circ_steepness), period); }
 
+/* phi_1 with breadth B; fills the figures that depend on it. */
+static double sk_weather_phi1(const sk_type* t, sk_weather* out, double B) {
+    out->C = 0.373 + 0.023 * (B / out->d) - 0.043 * (out->L / 100.0);
+    out->T = out->gm > 0.0 ? 2.0 * out->C * B / sqrt(out->gm) : 0.0;
+    out->s = sk_weather_steepness(out->T);
+    out->x1 = sk_table(sk_x1, SK_ROWS(sk_x1), B / out->d);
+    /* round bilge: 1.0 without keels, else from the keels' area (both sides) */
+    double ak = 2.0 * t->bk_length * t->bk_breadth;
+    out->ak_ratio = ak * 100.0 / (out->L * B);
+    out->k = ak > 0.0 ? sk_table(sk_k, SK_ROWS(sk_k), out->ak_ratio) : 1.0;
+    double rs = out->r * out->s;
+    return rs > 0.0 ? 109.0 * out->k * out->x1 * out->x2 * sqrt(rs) : 0.0;
+}
+
 void sk_weather_compute(const sk_type* t, sk_weather* out) {
     memset(out, 0, sizeof *out);
     const nv_particulars* p = &t->p;
-    out->L = p->length, out->B = p->beam, out->d = p->draft, out->cb = p->block, out->kg = p->kg, out->gm = p->gm_t;
+    /* The Code's B is the moulded breadth (its greatest amidships, at any
+     * height); its C_b is left undefined there and is taken as the
+     * immersed body's (ITTC: V over the box around the underwater hull). */
+    out->L = p->length, out->d = p->draft, out->cb = p->block, out->kg = p->kg, out->gm = p->gm_t;
+    out->B = t->moulded_breadth > p->beam ? t->moulded_breadth : p->beam;
+    out->b_wl = p->beam;
     out->og_code = p->kg - p->draft;
     out->r = 0.73 + 0.6 * out->og_code / out->d;
-    out->C = 0.373 + 0.023 * (out->B / out->d) - 0.043 * (out->L / 100.0);
-    out->T = out->gm > 0.0 ? 2.0 * out->C * out->B / sqrt(out->gm) : 0.0;
-    out->s = sk_weather_steepness(out->T);
-    out->x1 = sk_table(sk_x1, SK_ROWS(sk_x1), out->B / out->d);
     out->x2 = sk_table(sk_x2, SK_ROWS(sk_x2), out->cb);
-    /* round bilge: 1.0 without keels, else from the keels' area (both sides) */
-    double ak = 2.0 * t->bk_length * t->bk_breadth;
-    out->ak_ratio = ak * 100.0 / (out->L * out->B);
-    out->k = ak > 0.0 ? sk_table(sk_k, SK_ROWS(sk_k), out->ak_ratio) : 1.0;
-    double rs = out->r * out->s;
-    out->phi1 = rs > 0.0 ? 109.0 * out->k * out->x1 * out->x2 * sqrt(rs) : 0.0;
+    out->phi1_wl = sk_weather_phi1(t, out, out->b_wl);
+    out->phi1 = sk_weather_phi1(t, out, out->B);
     out->applies = t->hull_length >= 24.0;
     out->t_phi = p->roll_period;
     out->s_wave = sk_circ1200_steepness(out->t_phi);

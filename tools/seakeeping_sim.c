@@ -13,6 +13,24 @@
 #include "seakeeping.h"
 #include "seakeeping_sim.h"
 
+/* The hull's breadth across the section x = `station` (body frame): the
+ * widest its triangles' edges cross that plane. */
+static double sk_section_breadth(const nv_hull* h, double station) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (uint32_t t = 0; t < h->triangle_count; t++)
+        for (int e = 0; e < 3; e++) {
+            uint32_t a = h->triangles[3 * t + e], b = h->triangles[3 * t + (e + 1) % 3];
+            double xa = (double)h->vx[a] - station, xb = (double)h->vx[b] - station;
+            double za = h->vz[a], zb = h->vz[b];
+            if (xa == 0.0) lo = fmin(lo, za), hi = fmax(hi, za);
+            if ((xa < 0.0 && xb > 0.0) || (xa > 0.0 && xb < 0.0)) {
+                double z = za + xa / (xa - xb) * (zb - za);
+                lo = fmin(lo, z), hi = fmax(hi, z);
+            }
+        }
+    return hi > lo ? hi - lo : (double)h->bounds_max[2] - (double)h->bounds_min[2];
+}
+
 int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
     memset(t, 0, sizeof *t);
     snprintf(t->spec, sizeof t->spec, "%s", spec);
@@ -49,6 +67,7 @@ int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
     t->manoeuvring_on = (t->vt.dynamics.coeffs.forces & HYDRODYN_MANOEUVRING) != 0;
     /* the mid-length Clarke's derivatives are about: the waterline's */
     t->mid_ahead = nv_manoeuvring_mid_ahead(h, p);
+    t->moulded_breadth = sk_section_breadth(h, t->mid_ahead);
     nv_manoeuvring_init(&t->manoeuvring, p, t->mid_ahead, t->rho);
     const nv_heave_pitch_damper* hp = nv_world_type_heave_pitch_damper(w, type);
     if (hp) t->heave_pitch = *hp;
