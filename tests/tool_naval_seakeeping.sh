@@ -64,7 +64,7 @@ d, rc = sys.argv[1], int(sys.argv[2])
 doc = json.load(open(os.path.join(d, "all.json")))
 one = json.load(open(os.path.join(d, "one.json")))
 # What the simulation does not meet (type, check): docs/seakeeping.md, "What fails".
-KNOWN_FAILING = {("freighter", "weather_phi1")}
+KNOWN_FAILING = {("patrol", "weather_phi1"), ("freighter", "weather_phi1")}
 types = {t["name"]: t for t in doc["types"]}
 assert set(types) == {"skiff", "patrol", "freighter"}, sorted(types)
 failures, failing_now, evaluated = [], [], set()
@@ -130,14 +130,18 @@ for name, t in types.items():
     k_rows = [(0, 1.0), (1.0, .98), (1.5, .95), (2.0, .88), (2.5, .79), (3.0, .74), (3.5, .72), (4.0, .70)]
     s_rows = [(6, .100), (7, .098), (8, .093), (12, .065), (14, .053), (16, .044), (18, .038), (20, .035)]
     x2_rows = [(.45, .75), (.50, .82), (.55, .89), (.60, .95), (.65, .97), (.70, 1.0)]
-    def code_phi1(B):
+    def code_phi1(B, cb=p["block"]):
         C = 0.373 + 0.023 * B / p["draft"] - 0.043 * p["length"] / 100
         T = 2 * C * B / math.sqrt(p["gm_t"])
         ak = 2 * p["bilge_keel_length"] * p["bilge_keel_breadth"]
         k = table(k_rows, ak * 100 / (p["length"] * B)) if ak > 0 else 1.0
-        return 109 * k * table(x1_rows, B / p["draft"]) * table(x2_rows, p["block"]) * math.sqrt(w["r"] * table(s_rows, T))
+        return 109 * k * table(x1_rows, B / p["draft"]) * table(x2_rows, cb) * math.sqrt(w["r"] * table(s_rows, T))
     assert abs(code_phi1(w["B"]) / phi1 - 1) < 1e-3, (name, code_phi1(w["B"]), phi1)
     assert abs(code_phi1(w["B_wl"]) / w["phi1_waterline_breadth_deg"] - 1) < 1e-3, (name, w)
+    # the Code does not say over which breadth its C_b is: the check holds under both
+    cb_moulded = p["volume"] / (p["length"] * w["B"] * p["draft"])
+    phi1_cb = code_phi1(w["B"], cb_moulded)
+    assert abs(phi1_cb / w["phi1_moulded_cb_deg"] - 1) < 1e-3, (name, phi1_cb, w)
     # the simulated test is MSC.1/Circ.1200's: regular beam waves at omega / omega_0 =
     # 0.8 .. 1.2 of steepness from its table 4.5.1 at the natural period, the heading held
     # within 15 degrees; phi_1r the largest steady roll, phi_1 = 0.7 phi_1r
@@ -166,9 +170,10 @@ for name, t in types.items():
         assert 0.3 < peak["excitation"] < 1.3, (name, peak)
         want = phi1 * math.sqrt(peak["excitation"] / w["r"])
         assert abs(w["phi1_captive_excitation_deg"] / want - 1) < 1e-4, (name, want, w)
-    ok = sim is not None and abs(sim / phi1 - 1) <= 0.30
+    ok = sim is not None and abs(sim / phi1 - 1) <= 0.30 and abs(sim / phi1_cb - 1) <= 0.30
     expect(t, "weather_phi1", ok, w["applies"],
-           "phi_1 %.1f deg, simulated 0.7 phi_1r %s" % (phi1, "capsized" if capsized else "%.1f deg" % sim))
+           "phi_1 %.1f deg (%.1f with C_b over the moulded breadth), simulated 0.7 phi_1r %s"
+           % (phi1, phi1_cb, "capsized" if capsized else "%.1f deg" % sim))
     # MSC.137(76)
     m = t["manoeuvres"]
     L, scope = m["L"], m["in_scope"]

@@ -283,8 +283,11 @@ typedef struct sk_weather {
     double s, x1, x2, k;
     double ak_ratio;     /* A_k 100 / (L B), A_k both keels */
     double phi1;         /* degrees */
-    /* the same formula with the waterline breadth for B (a flared hull's is
-     * the smaller): what this tool took before, reported beside it */
+    /* The Code does not say over which breadth its C_b is taken: phi1 takes
+     * the hydrostatics' (over the waterline's), phi1_moulded_cb takes it
+     * over B (cb_moulded, x2_moulded); the check must pass under both.
+     * phi1_wl: every B the waterline's (what this tool took before). */
+    double cb_moulded, x2_moulded, phi1_moulded_cb;
     double b_wl, phi1_wl;
     int applies;         /* the Code's criterion applies: length >= 24 m */
     /* The simulated test, MSC.1/Circ.1200 4.5: regular beam waves around the

@@ -147,6 +147,9 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         sk_jnum("ak_ratio", wc->ak_ratio, ", ");
         sk_jnum("k", wc->k, ", ");
         sk_jnum("phi1_deg", wc->phi1, ", ");
+        sk_jnum("cb_moulded", wc->cb_moulded, ", ");
+        sk_jnum("x2_moulded", wc->x2_moulded, ", ");
+        sk_jnum("phi1_moulded_cb_deg", wc->phi1_moulded_cb, ", ");
         sk_jnum("phi1_waterline_breadth_deg", wc->phi1_wl, ", ");
         /* the Code's phi_1 with the excitation the hull meets held still in
          * the peak's wave in place of r: phi_1 goes as sqrt(r s) */
@@ -380,10 +383,11 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
     }
     if (trials & SK_TRIAL_WEATHER) {
         const sk_weather* wc = &o->weather;
-        printf("IS Code weather criterion: B %.2f m (moulded), r %.3f (OG %.2f m), T %.2f s, s %.4f, X1 %.3f, X2 %.3f, "
-               "k %.3f (A_k 100 / L B %.2f): phi_1 %.1f deg (%.1f with the waterline's %.2f m for B)\n",
-               wc->B, wc->r, wc->og_code, wc->T, wc->s, wc->x1, wc->x2, wc->k, wc->ak_ratio, wc->phi1, wc->phi1_wl,
-               wc->b_wl);
+        printf("IS Code weather criterion: B %.2f m (moulded), r %.3f (OG %.2f m), T %.2f s, s %.4f, X1 %.3f, X2 %.3f "
+               "(C_b %.3f), k %.3f (A_k 100 / L B %.2f): phi_1 %.1f deg; %.1f with C_b over B (%.3f, X2 %.3f); %.1f with "
+               "the waterline's %.2f m for B\n",
+               wc->B, wc->r, wc->og_code, wc->T, wc->s, wc->x1, wc->x2, wc->cb, wc->k, wc->ak_ratio, wc->phi1,
+               wc->phi1_moulded_cb, wc->cb_moulded, wc->x2_moulded, wc->phi1_wl, wc->b_wl);
         printf("  Circ.1200 roll test: regular beam waves, steepness %.4f (T_phi %.2f s), heading held (yaw restraint "
                "period %.1f s), drift free\n",
                wc->s_wave, wc->t_phi, o->weather_wave[0].c.yaw_period);

@@ -61,12 +61,14 @@ const double sk_weather_omega_ratio[SK_WEATHER_RUNS] = {0.8, 0.9, 0.95, 0.975, 1
 double sk_weather_steepness(double period) { return sk_table(sk_steepness, SK_ROWS(sk_steepness), period); }
 double sk_circ1200_steepness(double period) { return sk_table(sk_circ_steepness, SK_ROWS(sk_circ_steepness), period); }
 
-/* phi_1 with breadth B; fills the figures that depend on it. */
-static double sk_weather_phi1(const sk_type* t, sk_weather* out, double B) {
+/* phi_1 with breadth B and block coefficient cb; fills the figures that
+ * depend on them. */
+static double sk_weather_phi1(const sk_type* t, sk_weather* out, double B, double cb) {
     out->C = 0.373 + 0.023 * (B / out->d) - 0.043 * (out->L / 100.0);
     out->T = out->gm > 0.0 ? 2.0 * out->C * B / sqrt(out->gm) : 0.0;
     out->s = sk_weather_steepness(out->T);
     out->x1 = sk_table(sk_x1, SK_ROWS(sk_x1), B / out->d);
+    out->x2 = sk_table(sk_x2, SK_ROWS(sk_x2), cb);
     /* round bilge: 1.0 without keels, else from the keels' area (both sides) */
     double ak = 2.0 * t->bk_length * t->bk_breadth;
     out->ak_ratio = ak * 100.0 / (out->L * B);
@@ -78,17 +80,20 @@ static double sk_weather_phi1(const sk_type* t, sk_weather* out, double B) {
 void sk_weather_compute(const sk_type* t, sk_weather* out) {
     memset(out, 0, sizeof *out);
     const nv_particulars* p = &t->p;
-    /* The Code's B is the moulded breadth (its greatest amidships, at any
-     * height); its C_b is left undefined there and is taken as the
-     * immersed body's (ITTC: V over the box around the underwater hull). */
+    /* The Code's B is the moulded breadth, the hull's greatest amidships;
+     * its C_b the Code's list names without saying over which breadth. Both
+     * readings are computed: C_b at the draught as the hydrostatics give it
+     * (over the waterline's breadth), and over the moulded breadth. */
     out->L = p->length, out->d = p->draft, out->cb = p->block, out->kg = p->kg, out->gm = p->gm_t;
-    out->B = t->moulded_breadth > p->beam ? t->moulded_breadth : p->beam;
+    out->B = t->moulded_breadth > 0.0 ? t->moulded_breadth : p->beam;
     out->b_wl = p->beam;
+    out->cb_moulded = out->L * out->B * out->d > 0.0 ? p->volume / (out->L * out->B * out->d) : 0.0;
     out->og_code = p->kg - p->draft;
     out->r = 0.73 + 0.6 * out->og_code / out->d;
-    out->x2 = sk_table(sk_x2, SK_ROWS(sk_x2), out->cb);
-    out->phi1_wl = sk_weather_phi1(t, out, out->b_wl);
-    out->phi1 = sk_weather_phi1(t, out, out->B);
+    out->phi1_wl = sk_weather_phi1(t, out, out->b_wl, out->cb);
+    out->phi1_moulded_cb = sk_weather_phi1(t, out, out->B, out->cb_moulded);
+    out->x2_moulded = out->x2;
+    out->phi1 = sk_weather_phi1(t, out, out->B, out->cb); /* last: the factors reported are its */
     out->applies = t->hull_length >= 24.0;
     out->t_phi = p->roll_period;
     out->s_wave = sk_circ1200_steepness(out->t_phi);

@@ -14,7 +14,9 @@
 #include "seakeeping_sim.h"
 
 /* The hull's breadth across the section x = `station` (body frame): the
- * widest its triangles' edges cross that plane. */
+ * widest its triangles' edges cross that plane, at any height (a mesh with
+ * bridge wings or sponsons there gives theirs; a multihull its overall
+ * breadth). */
 static double sk_section_breadth(const nv_hull* h, double station) {
     double lo = INFINITY, hi = -INFINITY;
     for (uint32_t t = 0; t < h->triangle_count; t++)
@@ -28,7 +30,7 @@ static double sk_section_breadth(const nv_hull* h, double station) {
                 lo = fmin(lo, z), hi = fmax(hi, z);
             }
         }
-    return hi > lo ? hi - lo : (double)h->bounds_max[2] - (double)h->bounds_min[2];
+    return hi > lo ? hi - lo : 0.0; /* 0: the plane misses the hull */
 }
 
 int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
