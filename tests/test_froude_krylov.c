@@ -49,14 +49,8 @@ static void beam_wave_roll_moment_is_froude_krylov(void** state) {
     nv_world_config cfg = nv_world_config_default();
     nv_world* w;
     ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
-    nv_mesh m;
     /* rows of 0.25 m up the sides and across the bottom, one on the waterline */
-    ASSERT_OK(nv_hullgen_box(&m, BOX_L, BOX_B, BOX_H, 4, 24, 40, &err), err);
-    nv_mass_spec spec = nv_mass_spec_default();
-    spec.density = 500.0;
-    uint32_t type;
-    ASSERT_OK(nv_world_add_hull_type(w, "box", &m, &spec, &type, &err), err);
-    nv_mesh_free(&m);
+    const uint32_t type = test_world_box_type(w, BOX_L, BOX_B, BOX_H, 4, 24, 40);
     const nv_vec3 cg = v3(0.0, -BOX_D - nv_world_hull_type(w, type)->bounds_min[1], 0.0);
     const double rho_g = cfg.water_density * cfg.gravity;
     int fails = 0;

@@ -50,6 +50,21 @@ static inline void test_hull_builtin(nv_hull* out, const char* name, unsigned tr
     nv_mesh_free(&m);
 }
 
+/* A box of l x b x h (divisions nx, ny, nz along them) as a world hull type
+ * of density 500 kg/m^3: its CG at the box's centre. */
+static inline uint32_t test_world_box_type(nv_world* w, double l, double b, double h, unsigned nx, unsigned ny,
+                                           unsigned nz) {
+    nv_mesh m;
+    nv_error err;
+    ASSERT_OK(nv_hullgen_box(&m, l, b, h, nx, ny, nz, &err), err);
+    nv_mass_spec spec = nv_mass_spec_default();
+    spec.density = 500.0;
+    uint32_t type;
+    ASSERT_OK(nv_world_add_hull_type(w, "box", &m, &spec, &type, &err), err);
+    nv_mesh_free(&m);
+    return type;
+}
+
 /* Deterministic pseudo-random numbers (splitmix64): tests must not depend on
  * the C library's rand(). */
 typedef struct test_rng {

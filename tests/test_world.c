@@ -655,13 +655,7 @@ static void captive_load_is_the_hydrostatics(void** state) {
     nv_world_config cfg = nv_world_config_default();
     nv_world* w;
     ASSERT_OK(nv_world_create(&w, &cfg, NULL, &err), err);
-    nv_mesh m;
-    ASSERT_OK(nv_hullgen_box(&m, 10.0, 4.0, 2.0, 4, 2, 4, &err), err);
-    nv_mass_spec spec = nv_mass_spec_default();
-    spec.density = 500.0;
-    uint32_t type;
-    ASSERT_OK(nv_world_add_hull_type(w, "box", &m, &spec, &type, &err), err);
-    nv_mesh_free(&m);
+    const uint32_t type = test_world_box_type(w, 10.0, 4.0, 2.0, 4, 2, 4);
     const double keel = nv_world_hull_type(w, type)->bounds_min[1];
     for (int i = 0; i < 3; i++) {
         const double draft = 0.5 + 0.5 * i, want = cfg.water_density * cfg.gravity * 10.0 * 4.0 * draft;
