@@ -111,7 +111,15 @@ for name, t in types.items():
            "period %.3f s, predicted %.3f s" % (period, p["roll_period"]))
     # the IS Code weather criterion (it applies from 24 m)
     w = t["weather"]
-    assert w["applies"] == (p["hull_length"] >= 24.0), (name, w["applies"])
+    # it applies from 24 m of the Load Line Convention's length: 96 % of the length on the
+    # waterline at 85 % of the depth, or stem to rudder stock there if greater. The built-in
+    # hulls' stems and transoms stand upright (that waterline is the overall length: skiff 5,
+    # patrol 24, freighter 120 m) and their rudders lie abaft the transom (at -2.75, -12.6 and
+    # -62 m, the stems at 2.5, 12 and 60 m), so the stock's figure is the greater
+    want_length = {"skiff": 2.5 + 2.75, "patrol": 12.0 + 12.6, "freighter": 60.0 + 62.0}[name]
+    assert abs(w["code_length"] - want_length) < 1e-3 and abs(p["code_length"] - want_length) < 1e-3, (name, w)
+    assert w["code_length"] > 0.96 * p["hull_length"], name
+    assert w["applies"] == (w["code_length"] >= 24.0), (name, w["applies"])
     phi1 = 109 * w["k"] * w["x1"] * w["x2"] * math.sqrt(w["r"] * w["s"])
     assert abs(phi1 - w["phi1_deg"]) < 1e-4 * phi1, (name, phi1, w["phi1_deg"])
     assert abs(w["r"] - (0.73 + 0.6 * (p["kg"] - p["draft"]) / p["draft"])) < 1e-4, name

@@ -322,7 +322,7 @@ static void sk_summarise(const sk_type* t, const sk_results* o, unsigned trials,
         if (capsized)
             snprintf(k->text, sizeof k->text,
                      "capsized in Circ.1200's regular beam waves (s %.3f, T_phi %.2f s) vs phi_1 %.1f deg%s", wc->s_wave,
-                     wc->t_phi, wc->phi1, wc->applies ? "" : "; the criterion applies from 24 m");
+                     wc->t_phi, wc->phi1, wc->applies ? "" : "; the criterion applies from 24 m (Load Line length)");
         else
             snprintf(k->text, sizeof k->text,
                      "0.7 phi_1r = 0.7 x %.1f deg (at %.2f s) = %.1f deg vs phi_1 %.1f deg (%+.0f %%; C_b over the moulded "
@@ -330,7 +330,7 @@ static void sk_summarise(const sk_type* t, const sk_results* o, unsigned trials,
                      "meets %.3f of the whole slope's moment, the Code's r %.3f)%s",
                      peak->roll_half_range, peak->c.period, sim, wc->phi1, 100.0 * err, wc->phi1_moulded_cb,
                      100.0 * err_cb, peak->yaw_window, peak->excitation, wc->r,
-                     wc->applies ? "" : "; the criterion applies from 24 m");
+                     wc->applies ? "" : "; the criterion applies from 24 m (Load Line length)");
     }
     if (trials & SK_TRIAL_UNDERWAY) {
         int capsized = 0;

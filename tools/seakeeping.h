@@ -36,9 +36,10 @@ typedef struct sk_type {
     nv_roll_damper damper;
     nv_heave_pitch_damper heave_pitch; /* zero when the type has none */
     double hull_length;    /* the mesh's extent along x (overall length), m */
-    /* the hull's greatest breadth across its midship section (at the
-     * waterline's mid-length, at any height): the IS Code's moulded breadth, m */
-    double moulded_breadth;
+    /* the IS Code's moulded breadth (the hull's greatest across its midship
+     * section, at any height) and length (the Load Line Convention's), m;
+     * sk_code_dimensions in seakeeping_sim.c; 0 where the hull gives none */
+    double moulded_breadth, code_length;
     double mid_ahead;      /* the waterline's mid-length ahead of the CG, m (nv_manoeuvring_mid_ahead) */
     double bk_length, bk_breadth; /* bilge keels, m (0: none) */
     nv_manoeuvring manoeuvring; /* the hull's manoeuvring model, whether the type applies it or not */
@@ -289,7 +290,8 @@ typedef struct sk_weather {
      * phi1_wl: every B the waterline's (what this tool took before). */
     double cb_moulded, x2_moulded, phi1_moulded_cb;
     double b_wl, phi1_wl;
-    int applies;         /* the Code's criterion applies: length >= 24 m */
+    double code_length;  /* the Code's length (the Load Line Convention's; the overall length where the hull gives none) */
+    int applies;         /* the Code's criterion applies: that length >= 24 m */
     /* The simulated test, MSC.1/Circ.1200 4.5: regular beam waves around the
      * natural roll period T_phi, steepness from its table 4.5.1 at T_phi */
     double t_phi, s_wave;

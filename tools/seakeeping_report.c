@@ -38,6 +38,7 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
     printf(", \"particulars\": {");
     sk_jnum("hull_length", t->hull_length, ", ");
     sk_jnum("moulded_breadth", t->moulded_breadth, ", ");
+    sk_jnum("code_length", t->code_length, ", ");
     sk_jnum("length", p->length, ", ");
     sk_jnum("beam", p->beam, ", ");
     sk_jnum("draft", p->draft, ", ");
@@ -154,6 +155,7 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         /* the Code's phi_1 with the excitation the hull meets held still in
          * the peak's wave in place of r: phi_1 goes as sqrt(r s) */
         sk_jnum("phi1_captive_excitation_deg", wc->r > 0.0 ? wc->phi1 * sqrt(w->excitation / wc->r) : NAN, ", ");
+        sk_jnum("code_length", wc->code_length, ", ");
         printf("\"applies\": %s, ", wc->applies ? "true" : "false");
         sk_jnum("t_phi", wc->t_phi, ", ");
         sk_jnum("s_wave", wc->s_wave, ", ");
@@ -383,10 +385,10 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
     }
     if (trials & SK_TRIAL_WEATHER) {
         const sk_weather* wc = &o->weather;
-        printf("IS Code weather criterion: B %.2f m (moulded), r %.3f (OG %.2f m), T %.2f s, s %.4f, X1 %.3f, X2 %.3f "
+        printf("IS Code weather criterion: L %.2f m (Load Line), B %.2f m (moulded), r %.3f (OG %.2f m), T %.2f s, s %.4f, X1 %.3f, X2 %.3f "
                "(C_b %.3f), k %.3f (A_k 100 / L B %.2f): phi_1 %.1f deg; %.1f with C_b over B (%.3f, X2 %.3f); %.1f with "
                "the waterline's %.2f m for B\n",
-               wc->B, wc->r, wc->og_code, wc->T, wc->s, wc->x1, wc->x2, wc->cb, wc->k, wc->ak_ratio, wc->phi1,
+               wc->code_length, wc->B, wc->r, wc->og_code, wc->T, wc->s, wc->x1, wc->x2, wc->cb, wc->k, wc->ak_ratio, wc->phi1,
                wc->phi1_moulded_cb, wc->cb_moulded, wc->x2_moulded, wc->phi1_wl, wc->b_wl);
         printf("  Circ.1200 roll test: regular beam waves, steepness %.4f (T_phi %.2f s), heading held (yaw restraint "
                "period %.1f s), drift free\n",

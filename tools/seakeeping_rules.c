@@ -94,7 +94,8 @@ void sk_weather_compute(const sk_type* t, sk_weather* out) {
     out->phi1_moulded_cb = sk_weather_phi1(t, out, out->B, out->cb_moulded);
     out->x2_moulded = out->x2;
     out->phi1 = sk_weather_phi1(t, out, out->B, out->cb); /* last: the factors reported are its */
-    out->applies = t->hull_length >= 24.0;
+    out->code_length = t->code_length > 0.0 ? t->code_length : t->hull_length;
+    out->applies = out->code_length >= 24.0;
     out->t_phi = p->roll_period;
     out->s_wave = sk_circ1200_steepness(out->t_phi);
 }

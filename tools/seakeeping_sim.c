@@ -13,24 +13,47 @@
 #include "seakeeping.h"
 #include "seakeeping_sim.h"
 
-/* The hull's breadth across the section x = `station` (body frame): the
- * widest its triangles' edges cross that plane, at any height (a mesh with
- * bridge wings or sponsons there gives theirs; a multihull its overall
- * breadth). */
-static double sk_section_breadth(const nv_hull* h, double station) {
-    double lo = INFINITY, hi = -INFINITY;
+/* Where the hull's triangles cross the plane where body coordinate `axis`
+ * equals `at`: the least and the greatest of coordinate `along` over the
+ * crossings. Returns 0 when the plane misses the hull. */
+static int sk_slice_range(const nv_hull* h, int axis, double at, int along, double* lo, double* hi) {
+    const float* c[3] = {h->vx, h->vy, h->vz};
+    *lo = INFINITY, *hi = -INFINITY;
     for (uint32_t t = 0; t < h->triangle_count; t++)
         for (int e = 0; e < 3; e++) {
             uint32_t a = h->triangles[3 * t + e], b = h->triangles[3 * t + (e + 1) % 3];
-            double xa = (double)h->vx[a] - station, xb = (double)h->vx[b] - station;
-            double za = h->vz[a], zb = h->vz[b];
-            if (xa == 0.0) lo = fmin(lo, za), hi = fmax(hi, za);
-            if ((xa < 0.0 && xb > 0.0) || (xa > 0.0 && xb < 0.0)) {
-                double z = za + xa / (xa - xb) * (zb - za);
-                lo = fmin(lo, z), hi = fmax(hi, z);
+            double pa = (double)c[axis][a] - at, pb = (double)c[axis][b] - at;
+            double qa = c[along][a], qb = c[along][b];
+            if (pa == 0.0) *lo = fmin(*lo, qa), *hi = fmax(*hi, qa);
+            if ((pa < 0.0 && pb > 0.0) || (pa > 0.0 && pb < 0.0)) {
+                double q = qa + pa / (pa - pb) * (qb - qa);
+                *lo = fmin(*lo, q), *hi = fmax(*hi, q);
             }
         }
-    return hi > lo ? hi - lo : 0.0; /* 0: the plane misses the hull */
+    return *hi >= *lo;
+}
+
+/* The IS Code's moulded breadth and length from the hull (body frame,
+ * `station` the waterline's mid-length). The breadth: the widest the
+ * triangles cross the midship plane, at any height (a mesh with bridge
+ * wings or sponsons there gives theirs; a multihull its overall breadth).
+ * The length, the Load Line Convention's that the Code takes: 96 % of the
+ * length on the waterline at 85 % of the moulded depth amidships above the
+ * keel, or from the stem's fore side on that waterline to the rudder stock
+ * if that is greater (the stock taken at the aftmost rudder's centre of
+ * pressure: a type gives no stock). 0 where a plane misses the hull. */
+static void sk_code_dimensions(sk_type* t, const nv_hull* h, double station) {
+    double lo, hi, keel, deck, aft, fore;
+    t->moulded_breadth = sk_slice_range(h, 0, station, 2, &lo, &hi) ? hi - lo : 0.0;
+    t->code_length = 0.0;
+    if (!sk_slice_range(h, 0, station, 1, &keel, &deck)) return;
+    if (!sk_slice_range(h, 1, keel + 0.85 * (deck - keel), 0, &aft, &fore)) return;
+    t->code_length = 0.96 * (fore - aft);
+    const nv_actuator_set* a = &t->vt.dynamics.actuators;
+    for (uint32_t i = 0; i < a->rudder_count; i++) {
+        double stock = a->rudders[i].position.x - h->body.cg.x; /* mesh to body frame */
+        if (fore - stock > t->code_length) t->code_length = fore - stock;
+    }
 }
 
 int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
@@ -69,7 +92,7 @@ int sk_type_load(sk_type* t, const char* spec, nv_error* err) {
     t->manoeuvring_on = (t->vt.dynamics.coeffs.forces & HYDRODYN_MANOEUVRING) != 0;
     /* the mid-length Clarke's derivatives are about: the waterline's */
     t->mid_ahead = nv_manoeuvring_mid_ahead(h, p);
-    t->moulded_breadth = sk_section_breadth(h, t->mid_ahead);
+    sk_code_dimensions(t, h, t->mid_ahead);
     nv_manoeuvring_init(&t->manoeuvring, p, t->mid_ahead, t->rho);
     const nv_heave_pitch_damper* hp = nv_world_type_heave_pitch_damper(w, type);
     if (hp) t->heave_pitch = *hp;
