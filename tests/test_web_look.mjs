@@ -385,10 +385,18 @@ async function main() {
   await page.waitForTimeout(1000);
   await page.evaluate(() => window.navalDebug.lookAt(0, 0)); // frees the camera
   // A gale's strongest crest at an instant breaks over a quarter to a
-  // third of its height: wait (in sea time) for one that breaks over more.
-  const WAIT_S = 20, until = Date.now() + 1000 * WAIT_S;
+  // third of its height: wait (in sea time) for one that breaks over more,
+  // with foam left in view by crests that broke before it. The page keeps
+  // foam from its own load on, so it first runs two of the foam's e-folding
+  // times (3.85 s); without that, a strong crest found early could find no
+  // foam yet (0 points, in one CI run here; after 6 s, 13-92 points and up to
+  // 20 s more of waiting; after 8 s, 300 or so at once).
+  await page.waitForTimeout(8000);
+  const inView = (c, q) => q.x >= 0 && q.y >= 0 && q.x < c.on.cssWidth && q.y < c.on.cssHeight;
+  const leftInView = (c) => (c.on ? c.probes.filter((q) => inView(c, q) && q.calm && q.foam >= WHITECAP_STRONG).length : 0);
+  const WAIT_S = 30, until = Date.now() + 1000 * WAIT_S;
   let caps = await whitecapFrames(page, 2 * WHITECAP_STRONG);
-  while (!caps.on && Date.now() < until) {
+  while ((!caps.on || leftInView(caps) < 10) && Date.now() < until) {
     await page.waitForTimeout(250);
     caps = await whitecapFrames(page, 2 * WHITECAP_STRONG);
   }
@@ -398,7 +406,7 @@ async function main() {
   const capsOn = { px: Buffer.from(caps.on.rgba, "base64"), ...caps.on }, capsOff = { px: Buffer.from(caps.off.rgba, "base64"), ...caps.off };
   const foamSet = new Set(differing(capsOff, capsOn, 30).map((p) => `${Math.floor(p.x)},${Math.floor(p.y)}`));
   const isFoam = (q) => foamSet.has(`${Math.floor(q.x)},${Math.floor(q.y)}`);
-  const seen = caps.probes.filter((q) => q.x >= 0 && q.y >= 0 && q.x < capsOn.cssWidth && q.y < capsOn.cssHeight);
+  const seen = caps.probes.filter((q) => inView(caps, q));
   const breaking = seen.filter((q) => q.breaking >= WHITECAP_STRONG), calm = seen.filter((q) => q.calm);
   const foamBreaking = breaking.filter(isFoam).length, foamCalm = calm.filter(isFoam).length;
   log(`whitecaps: ${foamSet.size} foam pixels; ${foamBreaking} of the ${breaking.length} sea points breaking over ${WHITECAP_STRONG} of their crest drawn as foam, ${foamCalm} of the ${calm.length} with no breaking crest within ${WHITECAP_CALM_M} m`);
@@ -416,7 +424,8 @@ async function main() {
   log(`foam left by breakers: ${leftSet.size} pixels; ${leftDrawn} of the ${leftFoam.length} sea points with foam over ${WHITECAP_STRONG} and no breaking crest within ${WHITECAP_CALM_M} m drawn, ${bareDrawn} of the ${foamless.length} with no foam within ${WHITECAP_CALM_M} m`);
   check(leftFoam.length >= 10, `only ${leftFoam.length} sea points in view hold foam over ${WHITECAP_STRONG} left by a crest that no longer breaks`);
   check(leftDrawn >= 0.8 * leftFoam.length, `only ${leftDrawn} of the ${leftFoam.length} sea points with foam left over ${WHITECAP_STRONG} are drawn with it`);
-  check(foamless.length >= 1000 && bareDrawn <= 0.01 * foamless.length, `${bareDrawn} of the ${foamless.length} sea points with no foam within ${WHITECAP_CALM_M} m are drawn with foam`);
+  // (with the foam of some seconds of gale about, a quarter of the points in view or more)
+  check(foamless.length >= 500 && bareDrawn <= 0.01 * foamless.length, `${bareDrawn} of the ${foamless.length} sea points with no foam within ${WHITECAP_CALM_M} m are drawn with foam`);
   // Whitened, not darkened: foam is light.
   let lighter = 0, darker = 0;
   for (let i = 0; i < capsFoam.px.length; i += 4) {
