@@ -92,7 +92,7 @@ static const cli_opt sk_opts[] = {
     {"--steepness", .type = CLI_DOUBLE, CLI_FIELD(sk_args, steepness), .min = 0.001, .max = 0.1, .value_name = "H/L",
      .show_default = 1, .help = "wave height over wavelength of the response trials"},
     {"--trials", .type = CLI_STRING, CLI_FIELD(sk_args, trials), .value_name = "LIST",
-     .help = "which trials, comma-separated: decay, waves, weather, manoeuvres, underway, drift, breaker\n(default: all)"},
+     .help = "which trials, comma-separated: decay, waves, weather, manoeuvres, underway, drift, breaker,\nstability (default: all)"},
     {0}};
 
 static const cli_spec sk_spec = {.prog = "naval-seakeeping", .synopsis = "naval-seakeeping [TYPE ...] [options]",
@@ -100,13 +100,14 @@ static const cli_spec sk_spec = {.prog = "naval-seakeeping", .synopsis = "naval-
                                  .epilogue = sk_epilogue};
 
 static int sk_parse_trials(const char* list, unsigned* out) {
-    static const char* const names[] = {"decay", "waves", "weather", "manoeuvres", "underway", "drift", "breaker"};
+    static const char* const names[] = {"decay",    "waves", "weather", "manoeuvres",
+                                        "underway", "drift", "breaker", "stability"};
     *out = 0;
     const char* p = list;
     while (*p) {
         size_t len = strcspn(p, ",");
         int found = 0;
-        for (int i = 0; i < 7; i++)
+        for (int i = 0; i < 8; i++)
             if (len == strlen(names[i]) && strncmp(p, names[i], len) == 0) *out |= 1u << i, found = 1;
         if (!found) return -1;
         p += len;
@@ -137,6 +138,7 @@ typedef enum sk_kind {
     SK_JOB_HEAD,
     SK_JOB_DRIFT,
     SK_JOB_BREAKER,
+    SK_JOB_STABILITY,
 } sk_kind;
 
 typedef struct sk_job {
@@ -209,6 +211,7 @@ static void sk_job_fn(void* ctx, uint32_t begin, uint32_t end, uint32_t worker) 
         case SK_JOB_BREAKER:
             sk_run_breaker(t, sk_breaker_ratio[j->index], sk_breaker_heading[j->index], 1, &o->breaker[j->index]);
             break;
+        case SK_JOB_STABILITY: o->stability_rc = sk_run_stability(t, &o->weather, &o->stability); break;
         }
     }
 }
@@ -332,6 +335,44 @@ static void sk_summarise(const sk_type* t, const sk_results* o, unsigned trials,
                      100.0 * err_cb, peak->yaw_window, peak->excitation, wc->r,
                      wc->applies ? "" : "; the criterion applies from 24 m (Load Line length)");
     }
+    if (trials & SK_TRIAL_STABILITY) {
+        const sk_stability* st = &o->stability;
+        const sk_weather* wc = &o->weather;
+        s->stab_phi1_sim = s->stab_area_a_sim = s->stab_area_b_sim = NAN;
+        if (o->stability_rc) {
+            sk_check* k = sk_add_check(s, "is_code_general", 0, NAN, NAN, 0);
+            snprintf(k->text, sizeof k->text, "the righting lever curve could not be made: %s", st->error);
+        } else {
+            sk_check* k = sk_add_check(s, "is_code_general", st->general_pass, st->area30, 0.055, !wc->applies);
+            snprintf(k->text, sizeof k->text,
+                     "IS Code 2.2: GM0 %.3f m (>= 0.15); area 0-30 %.4f (>= 0.055), 0-40 %.4f (>= 0.09), 30-40 %.4f "
+                     "(>= 0.03) m rad; GZ %.3f m at 30 deg or more (>= 0.2), largest at %.0f deg (>= 25)%s",
+                     st->gm0, st->area30, st->area40, st->area30_40, st->gz30, st->heel_gz_max,
+                     wc->applies ? "" : "; the Code's Part A applies from 24 m");
+            /* the balance again with the roll Circ.1200 measures, when the weather trial ran */
+            if ((trials & SK_TRIAL_WEATHER) && isfinite(st->phi0) && isfinite(st->phi_x)) {
+                const sk_wave* peak = &o->weather_wave[o->weather_peak];
+                int capsized = 0;
+                for (int i = 0; i < SK_WEATHER_RUNS; i++) capsized |= o->weather_wave[i].capsized;
+                if (!capsized) {
+                    s->stab_phi1_sim = SK_WEATHER_IRREGULAR * peak->roll_half_range;
+                    if (st->phi0 - s->stab_phi1_sim >= st->heel0)
+                        sk_stability_balance(st, s->stab_phi1_sim, &s->stab_area_a_sim, &s->stab_area_b_sim);
+                }
+            }
+            k = sk_add_check(s, "is_code_weather", st->weather_pass, st->area_b, st->area_a, !wc->applies);
+            char measured[96] = "";
+            if (isfinite(s->stab_area_a_sim))
+                snprintf(measured, sizeof measured, "; with the measured 0.7 phi_1r %.1f: a %.4f, b %.4f (%s)",
+                         s->stab_phi1_sim, s->stab_area_a_sim, s->stab_area_b_sim,
+                         s->stab_area_b_sim >= s->stab_area_a_sim ? "holds" : "fails");
+            snprintf(k->text, sizeof k->text,
+                     "IS Code 2.3: lw1 %.4f m (A %.1f m^2, Z %.2f m), phi0 %.1f deg (<= %.1f); lw2 %.4f m, phi_1 %.1f deg: "
+                     "area a %.4f, b %.4f m rad (b >= a, phi_2 %.1f deg)%s",
+                     st->lw1, st->windage, st->lever_z, st->phi0, st->phi0_limit, st->lw2, st->phi1, st->area_a,
+                     st->area_b, st->phi2, measured);
+        }
+    }
     if (trials & SK_TRIAL_UNDERWAY) {
         int capsized = 0;
         s->head_froude = o->approach.speed / sqrt(t->g * p->length);
@@ -438,7 +479,7 @@ int main(int argc, char** argv) {
     unsigned trials = SK_TRIAL_ALL;
     if (a.trials && sk_parse_trials(a.trials, &trials))
         return cli_usage_error("naval-seakeeping", "--trials: a comma-separated list of decay, waves, weather, "
-                                                   "manoeuvres, underway, drift, breaker (got '%s')",
+                                                   "manoeuvres, underway, drift, breaker, stability (got '%s')",
                                a.trials);
     if (a.type_count == 0)
         for (int i = 0; i < nv_vessel_type_builtin_count() && i < SK_MAX_TYPES; i++)
@@ -451,7 +492,7 @@ int main(int argc, char** argv) {
     /* per type: 3 decays, the waves, the weather sweep, the approach, 4 manoeuvres, 2 pull-outs, head seas, the
      * tows, the breakers */
     int per_type = 3 + SK_HEADINGS * SK_MAX_PERIODS + SK_WEATHER_RUNS + 1 + 4 + 2 + SK_HEAD_RUNS +
-                   SK_DRIFT_SPEEDS * (SK_DRIFT_ANGLES + SK_TURN_RATES) + SK_BREAKER_RUNS;
+                   SK_DRIFT_SPEEDS * (SK_DRIFT_ANGLES + SK_TURN_RATES) + SK_BREAKER_RUNS + 1;
     sk_job* jobs = calloc((size_t)(n * per_type), sizeof *jobs);
     int* order = calloc((size_t)(n * per_type), sizeof *order);
     int early = 0; /* an exit status before any trial runs */
@@ -516,6 +557,8 @@ int main(int argc, char** argv) {
                 jobs[count++] = (sk_job){SK_JOB_BREAKER, i, k, 0,
                                          (SK_BREAKER_RAMP + SK_BREAKER_STEADY + SK_BREAKER_AFTER) * tri *
                                              sqrt(sk_breaker_ratio[k] * t->hull_length)};
+        if (trials & SK_TRIAL_STABILITY)
+            jobs[count++] = (sk_job){SK_JOB_STABILITY, i, 0, 0, SK_STAB_POINTS * 2000.0 * tri};
     }
     sk_run run = {&a, types, res, jobs, order};
     sk_run_jobs(&run, pool, 0, count);

@@ -40,6 +40,7 @@ typedef struct sk_type {
      * section, at any height) and length (the Load Line Convention's), m;
      * sk_code_dimensions in seakeeping_sim.c; 0 where the hull gives none */
     double moulded_breadth, code_length;
+    nv_vec3 deck_edge;     /* the deck's edge amidships to starboard, body frame (the midship section's top at the moulded breadth) */
     double mid_ahead;      /* the waterline's mid-length ahead of the CG, m (nv_manoeuvring_mid_ahead) */
     double bk_length, bk_breadth; /* bilge keels, m (0: none) */
     nv_manoeuvring manoeuvring; /* the hull's manoeuvring model, whether the type applies it or not */
@@ -311,6 +312,42 @@ double sk_circ1200_steepness(double natural_period);
 #define SK_WEATHER_RUNS 7
 extern const double sk_weather_omega_ratio[SK_WEATHER_RUNS];
 #define SK_WEATHER_IRREGULAR 0.7
+
+/* ---- intact stability (IS Code 2008 Part A 2.2 and 2.3) ----------------- */
+
+/* The righting lever curve from SK_STAB_HEEL0 by SK_STAB_STEP degrees, the
+ * trim free (nv_stability_lever); the windward side reaches far enough for
+ * any roll to windward of the weather criterion. */
+#define SK_STAB_HEEL0 (-60.0)
+#define SK_STAB_STEP 1.0
+#define SK_STAB_POINTS 241 /* to 180: keel-up */
+#define SK_WIND_PRESSURE 504.0 /* Pa, the Code's 2.3.2 */
+
+typedef struct sk_stability {
+    char error[512];
+    int n;
+    double heel0, step;
+    double gz[SK_STAB_POINTS], trim[SK_STAB_POINTS]; /* m, degrees */
+    /* 2.2: the general criteria */
+    double gm0, area30, area40, area30_40; /* m, m rad */
+    double gz30;                           /* the largest GZ at 30 degrees or more, m */
+    double gz_max, heel_gz_max, vanish;    /* m, degrees; vanish: where GZ falls back to 0, the range of stability (NAN: none by 180) */
+    double deck_edge;                      /* the heel that immerses the deck edge amidships, degrees (0: none) */
+    int general_pass;
+    /* 2.3: the wind's levers and the balance of areas, phi_2 = min(50, phi_c) (no openings are modelled) */
+    double windage, lever_z;    /* the lateral area above the water (m^2), its centre over the underwater one's (m) */
+    double lw1, lw2;            /* m */
+    double phi0, phi0_limit;    /* the steady wind's heel, and the Code's limit: 16 or 80 % of the deck edge's */
+    double phi_x, phi_c, phi2;  /* where lw2 meets GZ first and again; the end of area b */
+    double phi1, area_a, area_b; /* with the Code's phi_1; m rad */
+    int weather_pass;
+} sk_stability;
+
+/* The curve and every figure above for the type, with the Code's phi_1 of
+ * `wc`; -1 with s->error when a heel could not be balanced. */
+int sk_run_stability(const sk_type* t, const sk_weather* wc, sk_stability* s);
+/* Areas a and b of 2.3 for a roll to windward of phi1 degrees. */
+void sk_stability_balance(const sk_stability* s, double phi1, double* area_a, double* area_b);
 
 /* MSC.137(76) 5.3.1: the 10/10 zig-zag limits by L/V (s). */
 double sk_msc_overshoot1_limit(double l_over_v);

@@ -327,6 +327,41 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         }
         printf("]}");
     }
+    if ((trials & SK_TRIAL_STABILITY) && o->stability_rc == 0) {
+        const sk_stability* st = &o->stability;
+        printf(", \"stability\": {");
+        sk_jnum("gm0", st->gm0, ", ");
+        sk_jnum("area_0_30", st->area30, ", ");
+        sk_jnum("area_0_40", st->area40, ", ");
+        sk_jnum("area_30_40", st->area30_40, ", ");
+        sk_jnum("gz_30_or_more", st->gz30, ", ");
+        sk_jnum("gz_max", st->gz_max, ", ");
+        sk_jnum("heel_gz_max_deg", st->heel_gz_max, ", ");
+        sk_jnum("vanishing_deg", st->vanish, ", ");
+        sk_jnum("deck_edge_deg", st->deck_edge > 0.0 ? st->deck_edge : NAN, ", ");
+        sk_jnum("windage", st->windage, ", ");
+        sk_jnum("lever_z", st->lever_z, ", ");
+        sk_jnum("lw1", st->lw1, ", ");
+        sk_jnum("lw2", st->lw2, ", ");
+        sk_jnum("phi0_deg", st->phi0, ", ");
+        sk_jnum("phi0_limit_deg", st->phi0_limit, ", ");
+        sk_jnum("phi_x_deg", st->phi_x, ", ");
+        sk_jnum("phi_c_deg", st->phi_c, ", ");
+        sk_jnum("phi2_deg", st->phi2, ", ");
+        sk_jnum("phi1_deg", st->phi1, ", ");
+        sk_jnum("area_a", st->area_a, ", ");
+        sk_jnum("area_b", st->area_b, ", ");
+        sk_jnum("phi1_measured_deg", s->stab_phi1_sim, ", ");
+        sk_jnum("area_a_measured", s->stab_area_a_sim, ", ");
+        sk_jnum("area_b_measured", s->stab_area_b_sim, ", ");
+        sk_jnum("heel_from_deg", st->heel0, ", ");
+        sk_jnum("heel_step_deg", st->step, ", ");
+        printf("\"gz\": [");
+        for (int i = 0; i < st->n; i++) printf("%s%.6g", i ? ", " : "", st->gz[i]);
+        printf("], \"trim_deg\": [");
+        for (int i = 0; i < st->n; i++) printf("%s%.6g", i ? ", " : "", st->trim[i]);
+        printf("]}");
+    }
     printf(", \"checks\": [");
     for (int i = 0; i < s->check_count; i++) {
         const sk_check* c = &s->checks[i];
@@ -512,6 +547,21 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
             printf("  %7.2f %7.0f %8.2f %8.2f %8.1f %8.1f%s\n", b->height_ratio, b->heading_deg, b->height, b->speed,
                    b->tilt_before, b->tilt_max, b->rolled ? " ROLLED" : "");
         }
+    }
+    if ((trials & SK_TRIAL_STABILITY) && o->stability_rc == 0) {
+        const sk_stability* st = &o->stability;
+        printf("righting levers on flat water, the trim free (GZ m by heel deg; 180 keel-up):\n  ");
+        for (int i = 0; i < st->n; i++) {
+            double heel = st->heel0 + st->step * i;
+            if (heel >= 0.0 && fmod(heel, 10.0) == 0.0) printf(" %5.0f", heel);
+        }
+        printf("\n  ");
+        for (int i = 0; i < st->n; i++) {
+            double heel = st->heel0 + st->step * i;
+            if (heel >= 0.0 && fmod(heel, 10.0) == 0.0) printf(" %5.3f", fabs(st->gz[i]) < 5e-4 ? 0.0 : st->gz[i]);
+        }
+        printf("\n  deck edge immersed at %.1f deg; GZ largest %.3f m at %.0f deg, vanishes at %.1f deg\n", st->deck_edge,
+               st->gz_max, st->heel_gz_max, st->vanish);
     }
     for (int i = 0; i < s->check_count; i++)
         printf("  %-6s %-26s %s\n", sk_status_names[s->checks[i].status], s->checks[i].name, s->checks[i].text);

@@ -18,7 +18,8 @@ enum {
     SK_TRIAL_UNDERWAY = 16,
     SK_TRIAL_DRIFT = 32,
     SK_TRIAL_BREAKER = 64,
-    SK_TRIAL_ALL = 127
+    SK_TRIAL_STABILITY = 128,
+    SK_TRIAL_ALL = 255
 };
 
 /* The breaker strikes: the model tests' figure (docs/seakeeping.md) is a
@@ -52,12 +53,14 @@ typedef struct sk_results {
     sk_drift drift[SK_DRIFT_SPEEDS][SK_DRIFT_ANGLES]; /* the oblique tow, by speed and angle */
     sk_drift turn_arm[SK_DRIFT_SPEEDS][SK_TURN_RATES]; /* the rotating arm, by speed and yaw rate */
     sk_breaker breaker[SK_BREAKER_RUNS]; /* struck by one breaking crest, by sk_breaker_ratio and _heading */
+    sk_stability stability; /* the righting lever curve and the IS Code's intact criteria */
+    int stability_rc;       /* -1: a heel could not be balanced (stability.error says why) */
 } sk_results;
 
 typedef enum { SK_PASS, SK_FAIL, SK_EXEMPT } sk_status;
 extern const char* const sk_status_names[];
 
-#define SK_MAX_CHECKS 20
+#define SK_MAX_CHECKS 24
 typedef struct sk_check {
     const char* name;
     sk_status status;
@@ -81,6 +84,8 @@ typedef struct sk_summary {
     /* manoeuvres */
     double L, lv;
     int msc_scope;
+    /* the weather criterion's balance with the measured phi_1 (0.7 phi_1r; NAN: not run) */
+    double stab_phi1_sim, stab_area_a_sim, stab_area_b_sim;
     sk_check checks[SK_MAX_CHECKS];
     int check_count;
 } sk_summary;
