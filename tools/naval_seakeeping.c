@@ -53,7 +53,10 @@ static const char sk_about[] =
     "linear derivative, and its yaw moment turning at a steady rate (the rotating arm);\n"
     "struck at rest by one breaking crest (breaker): beam-on at 35 % of the length rolled\n"
     "past 130 degrees, at 30 % not, over the bow or the stern at 35 % not (the model tests\n"
-    "after the 1979 Fastnet race; small displacement craft, EXEMPT otherwise).\n"
+    "after the 1979 Fastnet race; small displacement craft, EXEMPT otherwise); and, on flat\n"
+    "water, the righting lever curve with the trim free against the IS Code 2008's intact\n"
+    "criteria (stability: 2.2's areas and levers, 2.3's balance of areas with the Code's phi_1\n"
+    "and with the measured one).\n"
     "In the wave trials a soft yaw spring holds the heading to the waves; the drift is\n"
     "free.";
 static const char sk_epilogue[] =

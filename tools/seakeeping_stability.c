@@ -3,7 +3,7 @@
  * lever curve (core/stability.c): Part A 2.2, the general criteria, and
  * 2.3, the severe wind and rolling criterion's balance of areas, with the
  * Code's phi_1 and, when the weather trial ran, with the phi_1 measured as
- * MSC.1/Circ.1200 prescribes (docs/seakeeping.md, section 7). */
+ * MSC.1/Circ.1200 prescribes (docs/seakeeping.md, section 8). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
