@@ -48,32 +48,38 @@ int nv_stability_lever(const nv_hull* h, double water_density, double gravity, d
     /* The lead falls as the bow rises (more of the stern immersed): a root
      * in [-45, 45] degrees, found by the secant with the bracket kept from
      * the signs met; a step that leaves the bracket bisects instead. */
-    double lo = -45.0, hi = 45.0, xp = 0.0, fp, x = 0.5, f;
+    double lo = -45.0, hi = 45.0, xp = 0.0, fp, x, f;
+    double tolerance = 1e-6 * pr.extent;
     int rc = -1;
     if (stability_float(&pr, heel_deg, xp, out, &fp, err)) goto done;
-    if (fabs(fp) <= 1e-6 * pr.extent) {
+    if (fabs(fp) <= tolerance) {
         rc = 0;
         goto done;
     }
-    if (fp > 0.0) lo = xp;
-    else hi = xp;
+    if (fp > 0.0) lo = xp, x = 0.5;
+    else hi = xp, x = -0.5;
     if (stability_float(&pr, heel_deg, x, out, &f, err)) goto done;
     for (int i = 0; i < 80; i++) {
-        if (fabs(f) <= 1e-6 * pr.extent) {
+        if (fabs(f) <= tolerance) {
             rc = 0;
             goto done;
         }
         if (f > 0.0) lo = fmax(lo, x);
         else hi = fmin(hi, x);
-        if (hi - lo < 1e-9) break;
+        if (!(hi - lo >= 1e-9)) break;
         double next = f != fp ? x - f * (x - xp) / (f - fp) : 0.5 * (lo + hi);
         if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
         xp = x, fp = f, x = next;
         if (stability_float(&pr, heel_deg, x, out, &f, err)) goto done;
     }
-    /* The bracket has closed on a root the float noise keeps off zero. */
-    if (hi - lo < 1e-6 && lo > -44.999 && hi < 44.999) rc = 0;
-    else nv_error_set(err, "stability: no trim within +-45 degrees balances the hull at a heel of %g degrees", heel_deg);
+    /* A bracket closed on a root the float noise keeps a little off zero; not
+     * a jump in the lead (a slot in the hull), nor a bracket turned inside
+     * out by a lead that does not fall as the bow rises. */
+    if (hi >= lo && hi - lo < 1e-6 && fabs(f) <= 100.0 * tolerance && lo > -44.999 && hi < 44.999) rc = 0;
+    else
+        nv_error_set(err, "stability: no trim within +-45 degrees balances the hull at a heel of %g degrees (the lead "
+                          "of its centre of buoyancy on the CG %.3g m at a trim of %.4g degrees)",
+                     heel_deg, f, x);
 done:
     free(pr.height);
     return rc;
@@ -97,6 +103,7 @@ static void stability_hermite_integrals(double u, double w[4]) {
 
 double nv_stability_area(const double* gz, int n, double heel0, double step, double a, double b) {
     if (n < 2 || !(step > 0.0)) return 0.0;
+    if (!isfinite(a) || !isfinite(b)) return NAN;
     double sign = 1.0;
     if (b < a) {
         double t = a;

@@ -11,6 +11,7 @@
 
 #include "naval/hullgen.h"
 #include "naval/stability.h"
+#include "naval/statics.h"
 #include "test_util.h"
 
 #define RHO 1025.0
@@ -54,6 +55,12 @@ static void test_gz_wall_sided(void** state) {
         double want = wall_sided_gz(heel * DEG);
         if (fabs(pt.gz - want) > 2e-5 || fabs(pt.trim_deg) > 1e-3)
             fail_msg("heel %g: GZ %.7f m, wall-sided %.7f; trim %g deg", heel, pt.gz, want, pt.trim_deg);
+        /* the attitude is the one asked for, in the angles the tools report */
+        double got_heel, got_trim;
+        nv_statics_attitude(pt.orientation, &got_heel, &got_trim, NULL);
+        if (fabs(got_heel - heel) > 1e-9 || fabs(got_trim - pt.trim_deg) > 1e-9)
+            fail_msg("heel %g: the orientation reads heel %.12g, trim %.12g (trim found %.12g)", heel, got_heel, got_trim,
+                     pt.trim_deg);
         if (fabs(pt.displacement - L * B * D) > 1e-5 * L * B * D)
             fail_msg("heel %g: displacement %.6f, the weight's %.6f", heel, pt.displacement, L * B * D);
     }
@@ -103,6 +110,9 @@ static void test_free_trim(void** state) {
     /* heeled as well, the trim still holds the centre of buoyancy under the CG along the bow */
     ASSERT_OK(nv_stability_lever(&h, RHO, G, 20.0, &pt, &err), err);
     assert_true(pt.trim_deg < -4.0 && pt.gz > 0.0);
+    double got_heel, got_trim;
+    nv_statics_attitude(pt.orientation, &got_heel, &got_trim, NULL);
+    assert_true(fabs(got_heel - 20.0) < 1e-9 && fabs(got_trim - pt.trim_deg) < 1e-9);
     nv_hull_destroy(&h);
 }
 

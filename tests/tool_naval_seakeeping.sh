@@ -412,8 +412,13 @@ for name, t in types.items():
     # the wind's levers: 504 Pa on the side above the water, the arm to the underwater side's centre
     lw1 = 504 * st["windage"] * st["lever_z"] / (1025 * 9.81 * p["volume"])
     assert abs(st["lw1"] - lw1) < 2e-3 * lw1 and abs(st["lw2"] - 1.5 * st["lw1"]) < 1e-5 * st["lw2"], (name, st["lw1"], lw1)
-    # its centre stands above the underwater side's (the areas themselves: test_stability, a box)
-    assert 0 < st["windage"] and st["lever_z"] > 0, name
+    # the side above the water against the freeboard amidships (the deck edge's height, sliced
+    # apart from the areas): about the waterline's length by it (the sheer and the ends' rake
+    # within 15 %), its centre half the freeboard up and the underwater side's half the draught
+    # down, so Z about (freeboard + d) / 2 (the areas themselves: test_stability, a box)
+    fb = st["freeboard"]
+    assert abs(st["windage"] / (p["length"] * fb) - 1) < 0.15, (name, st["windage"], p["length"] * fb)
+    assert abs(st["lever_z"] / ((fb + p["draft"]) / 2) - 1) < 0.10, (name, st["lever_z"], (fb + p["draft"]) / 2)
     def crossing(lever, frm, sign):
         for (x0, g0), (x1, g1) in zip(zip(heels, gz), zip(heels[1:], gz[1:])):
             if x1 <= frm: continue

@@ -41,6 +41,7 @@ typedef struct sk_type {
      * sk_code_dimensions in seakeeping_sim.c; 0 where the hull gives none */
     double moulded_breadth, code_length;
     nv_vec3 deck_edge;     /* the deck's edge amidships to starboard, body frame (the midship section's top at the moulded breadth) */
+    int has_deck_edge;     /* 0: the midship plane missed the hull */
     double mid_ahead;      /* the waterline's mid-length ahead of the CG, m (nv_manoeuvring_mid_ahead) */
     double bk_length, bk_breadth; /* bilge keels, m (0: none) */
     nv_manoeuvring manoeuvring; /* the hull's manoeuvring model, whether the type applies it or not */
@@ -321,11 +322,12 @@ extern const double sk_weather_omega_ratio[SK_WEATHER_RUNS];
 #define SK_STAB_HEEL0 (-60.0)
 #define SK_STAB_STEP 1.0
 #define SK_STAB_POINTS 241 /* to 180: keel-up */
+#define SK_STAB_CRITERIA_END 60.0 /* the criteria read the curve up to here; past it a heel that cannot balance ends the curve */
 #define SK_WIND_PRESSURE 504.0 /* Pa, the Code's 2.3.2 */
 
 typedef struct sk_stability {
-    char error[512];
-    int n;
+    char error[600];       /* why the trial failed, or where the curve ended short */
+    int n;                 /* samples made (SK_STAB_POINTS unless the curve ended short) */
     double heel0, step;
     double gz[SK_STAB_POINTS], trim[SK_STAB_POINTS]; /* m, degrees */
     /* 2.2: the general criteria */
@@ -333,6 +335,7 @@ typedef struct sk_stability {
     double gz30;                           /* the largest GZ at 30 degrees or more, m */
     double gz_max, heel_gz_max, vanish;    /* m, degrees; vanish: where GZ falls back to 0, the range of stability (NAN: none by 180) */
     double deck_edge;                      /* the heel that immerses the deck edge amidships, degrees (0: none) */
+    double freeboard;                      /* the deck edge's height over the water upright, m (0: no deck edge) */
     int general_pass;
     /* 2.3: the wind's levers and the balance of areas, phi_2 = min(50, phi_c) (no openings are modelled) */
     double windage, lever_z;    /* the lateral area above the water (m^2), its centre over the underwater one's (m) */

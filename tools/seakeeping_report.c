@@ -339,6 +339,7 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         sk_jnum("heel_gz_max_deg", st->heel_gz_max, ", ");
         sk_jnum("vanishing_deg", st->vanish, ", ");
         sk_jnum("deck_edge_deg", st->deck_edge > 0.0 ? st->deck_edge : NAN, ", ");
+        sk_jnum("freeboard", st->freeboard, ", ");
         sk_jnum("windage", st->windage, ", ");
         sk_jnum("lever_z", st->lever_z, ", ");
         sk_jnum("lw1", st->lw1, ", ");
@@ -356,6 +357,11 @@ void sk_json_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
         sk_jnum("area_b_measured", s->stab_area_b_sim, ", ");
         sk_jnum("heel_from_deg", st->heel0, ", ");
         sk_jnum("heel_step_deg", st->step, ", ");
+        if (st->error[0]) {
+            printf("\"curve_note\": ");
+            sk_jstr(st->error);
+            printf(", ");
+        }
         printf("\"gz\": [");
         for (int i = 0; i < st->n; i++) printf("%s%.6g", i ? ", " : "", st->gz[i]);
         printf("], \"trim_deg\": [");
@@ -560,8 +566,12 @@ void sk_text_type(const sk_type* t, const sk_results* o, const sk_summary* s, un
             double heel = st->heel0 + st->step * i;
             if (heel >= 0.0 && fmod(heel, 10.0) == 0.0) printf(" %5.3f", fabs(st->gz[i]) < 5e-4 ? 0.0 : st->gz[i]);
         }
-        printf("\n  deck edge immersed at %.1f deg; GZ largest %.3f m at %.0f deg, vanishes at %.1f deg\n", st->deck_edge,
-               st->gz_max, st->heel_gz_max, st->vanish);
+        printf("\n  ");
+        if (st->deck_edge > 0.0) printf("deck edge immersed at %.1f deg; ", st->deck_edge);
+        printf("GZ largest %.3f m at %.0f deg; ", st->gz_max, st->heel_gz_max);
+        if (isfinite(st->vanish)) printf("vanishes at %.1f deg\n", st->vanish);
+        else printf("does not vanish by %.0f deg\n", st->heel0 + st->step * (st->n - 1));
+        if (st->error[0]) printf("  %s\n", st->error);
     }
     for (int i = 0; i < s->check_count; i++)
         printf("  %-6s %-26s %s\n", sk_status_names[s->checks[i].status], s->checks[i].name, s->checks[i].text);

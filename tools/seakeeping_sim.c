@@ -48,6 +48,7 @@ static void sk_code_dimensions(sk_type* t, const nv_hull* h, double station) {
     t->code_length = 0.0;
     if (!sk_slice_range(h, 0, station, 1, &keel, &deck)) return;
     t->deck_edge = v3(station, deck, hi);
+    t->has_deck_edge = 1;
     if (!sk_slice_range(h, 1, keel + 0.85 * (deck - keel), 0, &aft, &fore)) return;
     t->code_length = 0.96 * (fore - aft);
     const nv_actuator_set* a = &t->vt.dynamics.actuators;

@@ -48,31 +48,38 @@ int sk_run_stability(const sk_type* t, const sk_weather* wc, sk_stability* s) {
     }
     int rc = -1;
     nv_stability_point upright;
+    if (nv_stability_lever(&h, t->rho, t->g, 0.0, &upright, &err)) {
+        snprintf(s->error, sizeof s->error, "%s", err.message);
+        goto done;
+    }
+    /* the deck edge amidships, starboard: its height over the water, heel by heel */
+    double edge_before = NAN;
     for (int i = 0; i < s->n; i++) {
+        double heel = s->heel0 + s->step * i;
         nv_stability_point pt;
-        if (nv_stability_lever(&h, t->rho, t->g, s->heel0 + s->step * i, &pt, &err)) {
+        if (nv_stability_lever(&h, t->rho, t->g, heel, &pt, &err)) {
+            /* past the Code's range (60 degrees) the curve may end short:
+             * the range of stability is then unknown, not the criteria */
+            if (heel > SK_STAB_CRITERIA_END) {
+                s->n = i;
+                snprintf(s->error, sizeof s->error, "the curve ends at %g deg: %s", heel - s->step, err.message);
+                break;
+            }
             snprintf(s->error, sizeof s->error, "%s", err.message);
             goto done;
         }
         s->gz[i] = pt.gz, s->trim[i] = pt.trim_deg;
-        if (fabs(pt.heel_deg) < 1e-9) upright = pt;
-        /* the deck edge amidships, starboard: where it meets the water */
-        if (pt.heel_deg > 0.0 && !(s->deck_edge > 0.0)) {
+        if (t->has_deck_edge && heel > 0.0) {
             nv_mat3 r = quat_to_mat3(pt.orientation);
-            nv_vec3 e = v3_add(pt.position, m3_mul_v3(&r, t->deck_edge));
-            if (e.y <= 0.0) {
-                nv_mat3 rp;
-                nv_stability_point prev;
-                /* interpolate between this heel and the one before it */
-                if (nv_stability_lever(&h, t->rho, t->g, pt.heel_deg - s->step, &prev, &err)) {
-                    snprintf(s->error, sizeof s->error, "%s", err.message);
-                    goto done;
-                }
-                rp = quat_to_mat3(prev.orientation);
-                double y0 = v3_add(prev.position, m3_mul_v3(&rp, t->deck_edge)).y;
-                s->deck_edge = pt.heel_deg - s->step + s->step * (y0 / (y0 - e.y));
-            }
+            double edge = v3_add(pt.position, m3_mul_v3(&r, t->deck_edge)).y;
+            if (s->deck_edge == 0.0 && edge <= 0.0 && edge_before > 0.0)
+                s->deck_edge = heel - s->step * (1.0 - edge_before / (edge_before - edge));
+            edge_before = edge;
         }
+    }
+    if (t->has_deck_edge) {
+        nv_mat3 r = quat_to_mat3(upright.orientation);
+        s->freeboard = v3_add(upright.position, m3_mul_v3(&r, t->deck_edge)).y;
     }
     s->gm0 = t->p.gm_t;
     const double* gz = s->gz;
@@ -100,7 +107,7 @@ int sk_run_stability(const sk_type* t, const sk_weather* wc, sk_stability* s) {
     s->lw1 = weight > 0.0 ? SK_WIND_PRESSURE * s->windage * s->lever_z / weight : 0.0;
     s->lw2 = 1.5 * s->lw1;
     s->phi0 = sk_stab_crossing(s, s->lw1, 0.0, -1);
-    s->phi0_limit = s->deck_edge > 0.0 ? fmin(16.0, 0.8 * s->deck_edge) : 16.0;
+    s->phi0_limit = s->deck_edge > 0.0 ? fmin(16.0, 0.8 * s->deck_edge) : 16.0; /* none: the 16 */
     s->phi_x = sk_stab_crossing(s, s->lw2, 0.0, -1);
     s->phi_c = isfinite(s->phi_x) ? sk_stab_crossing(s, s->lw2, s->phi_x + 1e-9, 1) : NAN;
     s->phi2 = isfinite(s->phi_c) ? fmin(50.0, s->phi_c) : 50.0;

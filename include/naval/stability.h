@@ -26,8 +26,9 @@ typedef struct nv_stability_point {
 /* GZ at `heel_deg` (-180..180) with the trim free: the hull's height
  * balances its weight at every trim tried, and the trim is solved (secant,
  * then bisection) until the centre of buoyancy lies within 1e-6 of the
- * hull's extent of the CG along the bow. Fails when the hull cannot float,
- * or when no trim within +-45 degrees balances (the message names the heel). */
+ * hull's extent of the CG along the bow (1e-4 where the bracket has closed
+ * on it first). Fails when the hull cannot float, or when no trim within
+ * +-45 degrees balances (the message names the heel). */
 int nv_stability_lever(const nv_hull* h, double water_density, double gravity, double heel_deg, nv_stability_point* out,
                        nv_error* err);
 
@@ -35,7 +36,7 @@ int nv_stability_lever(const nv_hull* h, double water_density, double gravity, d
  * curve sampled at equally spaced heels (n >= 2 points from heel0 by step
  * degrees), integrating the cubic Hermite curve through the samples (slopes
  * by central differences, one-sided at the ends) exactly; the ends are
- * clamped to the samples' range. */
+ * clamped to the samples' range; NAN for a limit that is not finite. */
 double nv_stability_area(const double* gz, int n, double heel0, double step, double a, double b);
 
 /* The lateral (side) projection of a hull floating at `at` (a point of the
